@@ -1,0 +1,123 @@
+package org.scrapycluster.embedded;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.Properties;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+
+/**
+ * A one-node Kafka cluster in this JVM: KRaft in combined mode (broker and controller), plain
+ * text on 127.0.0.1, topics created on first use, replication factors of 1. Start-up takes
+ * about a second and a half, so tests share one.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private static final int NODE_ID = 1;
+
+    private final int port;
+    private final DataDirectory dataDir;
+    private final KafkaRaftServer server;
+
+    private EmbeddedKafka(int port, DataDirectory dataDir, KafkaRaftServer server) {
+        this.port = port;
+        this.dataDir = dataDir;
+        this.server = server;
+    }
+
+    /**
+     * Starts a broker on {@code port} (0 picks a free one). {@code partitions} is the partition
+     * count of topics created on first use.
+     */
+    public static EmbeddedKafka start(int port, int partitions, DataDirectory dataDir) {
+        for (int attempt = 1; ; attempt++) {
+            int brokerPort = port == 0 ? FreePorts.pick() : port;
+            Properties config = config(brokerPort, FreePorts.pick(), partitions, dataDir);
+            try {
+                format(dataDir);
+                KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
+                server.startup();
+                return new EmbeddedKafka(brokerPort, dataDir, server);
+            } catch (RuntimeException e) {
+                // With free ports, another process may have bound one of them in between: try new ones.
+                if (port != 0 || attempt == 3) {
+                    throw new IllegalStateException("cannot start the embedded Kafka broker on port " + brokerPort, e);
+                }
+            }
+        }
+    }
+
+    /** {@code 127.0.0.1:<port>}, the form of the {@code KAFKA_HOSTS} setting. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+        dataDir.release();
+    }
+
+    private static Properties config(int brokerPort, int controllerPort, int partitions, DataDirectory dataDir) {
+        Properties p = new Properties();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", Integer.toString(NODE_ID));
+        p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("log.dirs", dataDir.path().toString());
+        p.put("num.partitions", Integer.toString(partitions));
+        p.put("auto.create.topics.enable", "true");
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "5");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        // Crawled pages can be large; the producers' limit (KAFKA_PRODUCER_MAX_REQUEST_SIZE) is the real bound.
+        p.put("message.max.bytes", Integer.toString(16 * 1024 * 1024));
+        p.put("replica.fetch.max.bytes", Integer.toString(16 * 1024 * 1024));
+        p.put("log.segment.bytes", Integer.toString(64 * 1024 * 1024));
+        return p;
+    }
+
+    private static void format(DataDirectory dataDir) {
+        if (Files.exists(dataDir.path().resolve("meta.properties"))) {
+            return;
+        }
+        try {
+            new Formatter()
+                    .setNodeId(NODE_ID)
+                    .setClusterId(Uuid.randomUuid().toString())
+                    .addDirectory(dataDir.path().toString())
+                    .setControllerListenerName("CONTROLLER")
+                    .setMetadataLogDirectory(dataDir.path().toString())
+                    .setHasDynamicQuorum(false)
+                    .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
+                    .setReleaseVersion(MetadataVersion.latestProduction())
+                    .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                    .run();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot format the Kafka log directory " + dataDir.path(), e);
+        }
+    }
+}

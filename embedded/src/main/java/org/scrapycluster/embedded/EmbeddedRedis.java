@@ -1,0 +1,232 @@
+package org.scrapycluster.embedded;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real {@code redis-server} run as a child process on 127.0.0.1: the one on {@code PATH} when
+ * there is one, else the binary shipped in {@code org.signal:embedded-redis}. It persists nothing
+ * unless its data directory is kept, and a shutdown hook stops it with the JVM.
+ */
+public final class EmbeddedRedis implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRedis.class);
+    private static final String BUNDLED_VERSION = "7.0.15";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+    private final int port;
+    private final DataDirectory dataDir;
+    private final Path executable;
+    private final Thread shutdownHook = new Thread(this::stopProcess, "embedded-redis-shutdown");
+    private Process process;
+
+    private EmbeddedRedis(int port, DataDirectory dataDir, Path executable) {
+        this.port = port;
+        this.dataDir = dataDir;
+        this.executable = executable;
+    }
+
+    /** Starts a server on {@code port} (0 picks a free one) that keeps its files in {@code dataDir}. */
+    public static EmbeddedRedis start(int port, DataDirectory dataDir) {
+        Path executable = findExecutable(dataDir);
+        for (int attempt = 1; ; attempt++) {
+            int chosen = port == 0 ? FreePorts.pick() : port;
+            EmbeddedRedis redis = new EmbeddedRedis(chosen, dataDir, executable);
+            try {
+                redis.startProcess();
+                Runtime.getRuntime().addShutdownHook(redis.shutdownHook);
+                return redis;
+            } catch (IllegalStateException e) {
+                if (port != 0 || attempt == 3) {
+                    throw e;
+                }
+                LOG.debug("redis-server could not bind port {}, trying another one", chosen);
+            }
+        }
+    }
+
+    public String host() {
+        return "127.0.0.1";
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The executable in use, for the ready line and for diagnostics. */
+    public Path executable() {
+        return executable;
+    }
+
+    /** Stops the server, keeping its port, so that a test can see what happens while Redis is away. */
+    public synchronized void stop() {
+        stopProcess();
+    }
+
+    /** Starts the server again on the same port after {@link #stop()}. */
+    public synchronized void restart() {
+        if (process == null || !process.isAlive()) {
+            startProcess();
+        }
+    }
+
+    @Override
+    public void close() {
+        stopProcess();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run
+        }
+        dataDir.release();
+    }
+
+    private synchronized void startProcess() {
+        List<String> command = List.of(executable.toString(),
+                "--port", Integer.toString(port),
+                "--bind", "127.0.0.1",
+                "--dir", dataDir.path().toString(),
+                "--save", "",
+                "--appendonly", "no",
+                "--daemonize", "no",
+                "--protected-mode", "yes",
+                "--loglevel", "warning",
+                "--logfile", dataDir.path().resolve("redis.log").toString());
+        try {
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dataDir.path().resolve("redis.out").toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + executable, e);
+        }
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server exited with " + process.exitValue()
+                        + " while starting on port " + port + ": " + tail(dataDir.path().resolve("redis.log")));
+            }
+            if (answersPing()) {
+                return;
+            }
+            sleep(20);
+        }
+        stopProcess();
+        throw new IllegalStateException("redis-server did not answer PING on port " + port + " within " + START_TIMEOUT);
+    }
+
+    private synchronized void stopProcess() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    private boolean answersPing() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+            socket.setSoTimeout(500);
+            OutputStream out = socket.getOutputStream();
+            out.write("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            byte[] reply = new byte[7];
+            InputStream in = socket.getInputStream();
+            int read = in.readNBytes(reply, 0, reply.length);
+            return new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Path findExecutable(DataDirectory dataDir) {
+        return onPath().orElseGet(() -> extractBundled(dataDir));
+    }
+
+    private static Optional<Path> onPath() {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            Path candidate = Path.of(dir, "redis-server");
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Path extractBundled(DataDirectory dataDir) {
+        String resource = "redis-server-" + BUNDLED_VERSION + "-" + platform();
+        Path target = dataDir.path().resolve(resource);
+        try (InputStream in = EmbeddedRedis.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("no redis-server on PATH and no bundled binary for " + platform()
+                        + "; install redis-server (for example 'apt-get install redis-server')");
+            }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+            LOG.info("No redis-server on PATH; using the bundled Redis {}", BUNDLED_VERSION);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot extract the bundled redis-server to " + target, e);
+        }
+    }
+
+    private static String platform() {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+        String osName = os.contains("mac") ? "darwin" : "linux";
+        String archName = switch (arch) {
+            case "amd64", "x86_64" -> "amd64";
+            case "aarch64", "arm64" -> "arm64";
+            default -> arch;
+        };
+        return osName + "-" + archName;
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting redis-server", e);
+        }
+    }
+}

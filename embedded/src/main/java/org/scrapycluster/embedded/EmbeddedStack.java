@@ -1,0 +1,116 @@
+package org.scrapycluster.embedded;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kafka, ZooKeeper and Redis for one cluster, each started only when asked for. Closing the
+ * stack stops what it started, in reverse order, and removes temporary data.
+ */
+public final class EmbeddedStack implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStack.class);
+
+    private final EmbeddedKafka kafka;
+    private final EmbeddedZooKeeper zookeeper;
+    private final EmbeddedRedis redis;
+    private final DataDirectory dataDir;
+
+    private EmbeddedStack(EmbeddedKafka kafka, EmbeddedZooKeeper zookeeper, EmbeddedRedis redis, DataDirectory dataDir) {
+        this.kafka = kafka;
+        this.zookeeper = zookeeper;
+        this.redis = redis;
+        this.dataDir = dataDir;
+    }
+
+    /**
+     * What to start and where. A {@code null} port means "do not start this one" (an external
+     * server is used); 0 means "any free port". A {@code null} data directory means a temporary
+     * one, deleted on close.
+     */
+    public record Options(Integer kafkaPort, Integer zookeeperPort, Integer redisPort, int kafkaPartitions, Path dataDir) {
+
+        /** Everything on free ports with temporary data: what tests use. */
+        public static Options forTests() {
+            return new Options(0, 0, 0, 2, null);
+        }
+    }
+
+    /** Starts what {@code options} asks for; on a failure, stops what was already started. */
+    public static EmbeddedStack start(Options options) {
+        DataDirectory root = options.dataDir() == null
+                ? DataDirectory.temporary("scrapy-cluster-")
+                : DataDirectory.kept(options.dataDir());
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            EmbeddedRedis redis = options.redisPort() == null ? null
+                    : remember(started, EmbeddedRedis.start(options.redisPort(), root.child("redis")));
+            EmbeddedZooKeeper zookeeper = options.zookeeperPort() == null ? null
+                    : remember(started, EmbeddedZooKeeper.start(options.zookeeperPort(), root.child("zookeeper")));
+            EmbeddedKafka kafka = options.kafkaPort() == null ? null
+                    : remember(started, EmbeddedKafka.start(options.kafkaPort(), options.kafkaPartitions(), root.child("kafka")));
+            return new EmbeddedStack(kafka, zookeeper, redis, root);
+        } catch (RuntimeException e) {
+            for (int i = started.size() - 1; i >= 0; i--) {
+                closeQuietly(started.get(i));
+            }
+            root.release();
+            throw e;
+        }
+    }
+
+    public Optional<EmbeddedKafka> kafka() {
+        return Optional.ofNullable(kafka);
+    }
+
+    public Optional<EmbeddedZooKeeper> zookeeper() {
+        return Optional.ofNullable(zookeeper);
+    }
+
+    public Optional<EmbeddedRedis> redis() {
+        return Optional.ofNullable(redis);
+    }
+
+    /** The broker address; fails when this stack has no Kafka. */
+    public String kafkaBootstrap() {
+        return kafka().orElseThrow(() -> new IllegalStateException("no embedded Kafka")).bootstrapServers();
+    }
+
+    /** The ZooKeeper connect string; fails when this stack has no ZooKeeper. */
+    public String zookeeperConnect() {
+        return zookeeper().orElseThrow(() -> new IllegalStateException("no embedded ZooKeeper")).connectString();
+    }
+
+    /** The Redis port on 127.0.0.1; fails when this stack has no Redis. */
+    public int redisPort() {
+        return redis().orElseThrow(() -> new IllegalStateException("no embedded Redis")).port();
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable part : new AutoCloseable[] {kafka, zookeeper, redis}) {
+            if (part != null) {
+                closeQuietly(part);
+            }
+        }
+        dataDir.release();
+    }
+
+    private static <T extends AutoCloseable> T remember(List<AutoCloseable> started, T part) {
+        started.add(part);
+        return part;
+    }
+
+    private static void closeQuietly(AutoCloseable part) {
+        try {
+            part.close();
+        } catch (Exception e) {
+            LOG.warn("Could not stop {} cleanly: {}", part.getClass().getSimpleName(), e.toString());
+        }
+    }
+}
