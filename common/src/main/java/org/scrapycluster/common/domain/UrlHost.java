@@ -29,8 +29,9 @@ import com.google.common.net.InternetDomainName;
  *
  * @param name the normalised host
  * @param ipLiteral whether the host is an IPv4 address or a bracketed IPv6 address
+ * @param port the text after the colon that follows the host, as written and not checked ({@code ""} when there is none)
  */
-public record UrlHost(String name, boolean ipLiteral) {
+public record UrlHost(String name, boolean ipLiteral, String port) {
 
     private static final Pattern SCHEME = Pattern.compile("^(?:[A-Za-z0-9+.-]+:)?//");
     private static final Pattern IPV4 = Pattern.compile(
@@ -51,18 +52,19 @@ public record UrlHost(String name, boolean ipLiteral) {
             return bracketedAddress(userless, urlOrHost);
         }
         if (userless.indexOf(':') != userless.lastIndexOf(':') && InetAddresses.isInetAddress(userless)) {
-            return address(userless);
+            return address(userless, "");
         }
         int colon = userless.indexOf(':');
         String host = stripTrailingDots((colon < 0 ? userless : userless.substring(0, colon)).strip());
+        String port = colon < 0 ? "" : userless.substring(colon + 1);
         if (host.isEmpty()) {
             throw new IllegalArgumentException("no host in '" + urlOrHost + "'");
         }
         String lower = host.toLowerCase(Locale.ROOT);
         if (IPV4.matcher(lower).matches()) {
-            return new UrlHost(lower, true);
+            return new UrlHost(lower, true, port);
         }
-        return new UrlHost(asciiName(lower, urlOrHost), false);
+        return new UrlHost(asciiName(lower, urlOrHost), false, port);
     }
 
     private static String authorityOf(String text) {
@@ -87,13 +89,13 @@ public record UrlHost(String name, boolean ipLiteral) {
         if ((!rest.isEmpty() && !rest.startsWith(":")) || !InetAddresses.isInetAddress(literal)) {
             throw new IllegalArgumentException("not a valid IPv6 address in '" + input + "'");
         }
-        return address(literal);
+        return address(literal, rest.isEmpty() ? "" : rest.substring(1));
     }
 
-    private static UrlHost address(String literal) {
+    private static UrlHost address(String literal, String port) {
         InetAddress address = InetAddresses.forString(literal);
         String text = InetAddresses.toAddrString(address);
-        return new UrlHost(text.indexOf(':') >= 0 ? "[" + text + "]" : text, true);
+        return new UrlHost(text.indexOf(':') >= 0 ? "[" + text + "]" : text, true, port);
     }
 
     private static String asciiName(String host, String input) {

@@ -51,6 +51,8 @@ class RegisteredDomainTest {
         UrlHost host = UrlHost.parse("HTTPS://user@WWW.Bücher.DE.:8443/x");
         assertEquals("www.xn--bcher-kva.de", host.name());
         assertFalse(host.ipLiteral());
-        assertTrue(UrlHost.parse("http://[2001:db8::7]:80/").ipLiteral());
+        assertEquals("8443", host.port());
+        assertEquals(new UrlHost("[2001:db8::7]", true, "80"), UrlHost.parse("http://[2001:db8::7]:80/"));
+        assertEquals(new UrlHost("localhost", false, ""), UrlHost.parse("localhost/x"));
     }
 }
