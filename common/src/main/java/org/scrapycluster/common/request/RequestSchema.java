@@ -71,7 +71,13 @@ public record RequestSchema(String name, JsonNode document) {
             throw new IllegalArgumentException("the schema " + name + " has no property " + property);
         }
         ObjectNode edited = document.deepCopy();
-        ((ObjectNode) edited.get("properties").get(property)).put("maximum", maximum);
+        ObjectNode bounded = (ObjectNode) edited.get("properties").get(property);
+        // An int node where the value fits, as parsing gives, so that an unchanged limit leaves an equal schema.
+        if (maximum == (int) maximum) {
+            bounded.put("maximum", (int) maximum);
+        } else {
+            bounded.put("maximum", maximum);
+        }
         return new RequestSchema(name, edited);
     }
 }

@@ -41,14 +41,12 @@ final class SchemaViolations {
     }
 
     private static String path(NodePath location, String property, String keyword) {
-        List<String> parts = new ArrayList<>();
         StringBuilder path = new StringBuilder();
         for (int i = 0; i < location.getNameCount(); i++) {
             Object element = location.getElement(i);
             if (element instanceof Integer index) {
                 path.append('[').append(index).append(']');
             } else {
-                parts.add(String.valueOf(element));
                 path.append(path.isEmpty() ? "" : ".").append(element);
             }
         }
@@ -100,13 +98,10 @@ final class SchemaViolations {
 
     private static String length(JsonNode value) {
         String text = value.asText();
-        return text.codePointCount(0, text.length()) + "";
+        return String.valueOf(text.codePointCount(0, text.length()));
     }
 
     private static String describe(JsonNode value) {
-        if (value == null || value.isMissingNode()) {
-            return "missing";
-        }
         if (value.isTextual()) {
             return SafetyChecks.quoted(value.asText());
         }

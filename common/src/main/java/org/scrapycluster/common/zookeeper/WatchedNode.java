@@ -2,6 +2,8 @@ package org.scrapycluster.common.zookeeper;
 
 import java.util.Objects;
 
+import org.apache.curator.utils.PathUtils;
+
 /**
  * The node a {@link ZooKeeperWatcher} watches and how to read it.
  *
@@ -12,10 +14,7 @@ import java.util.Objects;
 public record WatchedNode(String path, boolean pointer, boolean createIfMissing) {
 
     public WatchedNode {
-        Objects.requireNonNull(path, "path");
-        if (!path.startsWith("/")) {
-            throw new IllegalArgumentException("a ZooKeeper path starts with '/', was '" + path + "'");
-        }
+        PathUtils.validatePath(Objects.requireNonNull(path, "path"));
     }
 
     /** The config node itself, created when missing: how crawlers watch {@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}. */

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.PathUtils;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
@@ -41,12 +42,13 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         client.start();
     }
 
-    /** A store of the node {@code path}, with its own client (which reconnects by itself while the store is open). */
+    /**
+     * A store of the node {@code path}, with its own client (which reconnects by itself while the store is open).
+     *
+     * @throws IllegalArgumentException when {@code path} is not a valid ZooKeeper path
+     */
     public static ZooKeeperConfigStore open(ZooKeeperConnection connection, String path) {
-        Objects.requireNonNull(path, "path");
-        if (!path.startsWith("/")) {
-            throw new IllegalArgumentException("a ZooKeeper path starts with '/', was '" + path + "'");
-        }
+        PathUtils.validatePath(Objects.requireNonNull(path, "path"));
         return new ZooKeeperConfigStore(Objects.requireNonNull(connection, "connection"), path);
     }
 

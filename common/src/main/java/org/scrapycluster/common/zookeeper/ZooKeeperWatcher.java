@@ -141,7 +141,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         return node.pointer() && !current.isEmpty() ? Optional.of(current) : Optional.empty();
     }
 
-    /** Stops watching and closes the client; no listener is called afterwards. */
+    /** Stops watching and closes the client; no listener is called afterwards. Not to be called from a listener. */
     @Override
     public void close() {
         closed = true;
@@ -220,10 +220,10 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     }
 
     private void nodeLoaded() {
-        if (!node.pointer() || target.isEmpty()) {
-            if (node.pointer()) {
-                follow("");
-            }
+        if (!node.pointer()) {
+            firstLoad.countDown();
+        } else if (target.isEmpty()) {
+            follow("");
             firstLoad.countDown();
         }
     }
@@ -244,8 +244,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             firstLoad.countDown();
             return;
         }
-        String followed = pointer;
-        targetCache = cache(followed, data -> targetChanged(followed, data), () -> targetLoaded(followed));
+        targetCache = cache(pointer, data -> targetChanged(pointer, data), () -> targetLoaded(pointer));
     }
 
     private void targetChanged(String path, ChildData data) {
