@@ -1,0 +1,121 @@
+package org.scrapycluster.common.domain;
+
+import java.net.IDN;
+import java.net.InetAddress;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.google.common.net.InetAddresses;
+import com.google.common.net.InternetDomainName;
+
+/**
+ * The host of a URL (or of a bare host name), read the way {@code tldextract} reads it and then
+ * normalised, so that every spelling of one host gives one key.
+ *
+ * <p>Reading: a leading {@code scheme://} (or a bare {@code //}) is skipped; the host part ends at
+ * the first {@code /}, {@code ?} or {@code #}; user information before the last {@code @} and a
+ * {@code :port} are ignored. A scheme is recognised only when it is followed by {@code //}, so
+ * {@code www.stuff.com/x} and {@code localhost:8080} read as hosts, as they do for the crawler,
+ * which prefixes {@code http://} to a URL without a scheme.
+ *
+ * <p>Normalising: surrounding white space and trailing dots are removed (the fully qualified
+ * {@code example.com.} is {@code example.com}); letters are folded to lower case;
+ * an internationalised name is converted to its ASCII (punycode) form with {@link IDN#toASCII};
+ * an IPv6 literal ({@code [2001:DB8:0::1]}, also accepted without brackets when it is the whole
+ * input) becomes its compressed form in brackets ({@code [2001:db8::1]}); an IPv4 address must be
+ * four decimal numbers of 0 to 255 without leading zeros, as {@code tldextract} requires. Keys in the
+ * form {@link RegisteredDomain} gives ({@code 127.0.0.1.}, {@code [2001:db8::1].}) read back as themselves.
+ *
+ * @param name the normalised host
+ * @param ipLiteral whether the host is an IPv4 address or a bracketed IPv6 address
+ * @param port the text after the colon that follows the host, as written and not checked ({@code ""} when there is none)
+ */
+public record UrlHost(String name, boolean ipLiteral, String port) {
+
+    private static final Pattern SCHEME = Pattern.compile("^(?:[A-Za-z0-9+.-]+:)?//");
+    private static final Pattern IPV4 = Pattern.compile(
+            "(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
+
+    /**
+     * Reads the host of {@code urlOrHost}.
+     *
+     * @throws IllegalArgumentException when there is no host or it is not a valid host name or address
+     */
+    public static UrlHost parse(String urlOrHost) {
+        if (urlOrHost == null) {
+            throw new IllegalArgumentException("no host: the URL is missing");
+        }
+        String authority = authorityOf(urlOrHost.strip());
+        String userless = authority.substring(authority.lastIndexOf('@') + 1);
+        if (userless.startsWith("[")) {
+            return bracketedAddress(userless, urlOrHost);
+        }
+        if (userless.indexOf(':') != userless.lastIndexOf(':') && InetAddresses.isInetAddress(userless)) {
+            return address(userless, "");
+        }
+        int colon = userless.indexOf(':');
+        String host = stripTrailingDots((colon < 0 ? userless : userless.substring(0, colon)).strip());
+        String port = colon < 0 ? "" : userless.substring(colon + 1);
+        if (host.isEmpty()) {
+            throw new IllegalArgumentException("no host in '" + urlOrHost + "'");
+        }
+        String lower = host.toLowerCase(Locale.ROOT);
+        if (IPV4.matcher(lower).matches()) {
+            return new UrlHost(lower, true, port);
+        }
+        return new UrlHost(asciiName(lower, urlOrHost), false, port);
+    }
+
+    private static String authorityOf(String text) {
+        Matcher scheme = SCHEME.matcher(text);
+        String rest = scheme.lookingAt() ? text.substring(scheme.end()) : text;
+        for (int i = 0; i < rest.length(); i++) {
+            char c = rest.charAt(i);
+            if (c == '/' || c == '?' || c == '#') {
+                return rest.substring(0, i);
+            }
+        }
+        return rest;
+    }
+
+    private static UrlHost bracketedAddress(String authority, String input) {
+        int close = authority.indexOf(']');
+        if (close < 0) {
+            throw new IllegalArgumentException("unclosed IPv6 address in '" + input + "'");
+        }
+        String rest = stripTrailingDots(authority.substring(close + 1));
+        String literal = authority.substring(1, close);
+        if ((!rest.isEmpty() && !rest.startsWith(":")) || !InetAddresses.isInetAddress(literal)) {
+            throw new IllegalArgumentException("not a valid IPv6 address in '" + input + "'");
+        }
+        return address(literal, rest.isEmpty() ? "" : rest.substring(1));
+    }
+
+    private static UrlHost address(String literal, String port) {
+        InetAddress address = InetAddresses.forString(literal);
+        String text = InetAddresses.toAddrString(address);
+        return new UrlHost(text.indexOf(':') >= 0 ? "[" + text + "]" : text, true, port);
+    }
+
+    private static String asciiName(String host, String input) {
+        String ascii;
+        try {
+            ascii = IDN.toASCII(host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not a valid host name in '" + input + "': " + e.getMessage(), e);
+        }
+        if (!InternetDomainName.isValid(ascii)) {
+            throw new IllegalArgumentException("not a valid host name in '" + input + "': '" + host + "'");
+        }
+        return ascii;
+    }
+
+    private static String stripTrailingDots(String host) {
+        int end = host.length();
+        while (end > 0 && host.charAt(end - 1) == '.') {
+            end--;
+        }
+        return host.substring(0, end);
+    }
+}

@@ -1,0 +1,79 @@
+package org.scrapycluster.common.request;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+
+/**
+ * Validates requests of one kind against their {@link RequestSchema} with Draft 4 semantics (as
+ * the original's jsonschema 2.6 does: booleans and {@code 1.0} are not integers, an explicit
+ * {@code null} for a non-nullable field fails) and the {@link SafetyChecks}, then fills in the
+ * schema's defaults. The schema is compiled once; validating does not parse text and does not
+ * change the given tree. Thread-safe.
+ */
+public final class RequestValidator {
+
+    private static final SchemaRegistry DRAFT_4 = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4);
+    private static final Comparator<Violation> BY_FIELD = Comparator.comparing(Violation::path).thenComparing(Violation::message);
+
+    private final RequestSchema schema;
+    private final JsonNode document;
+    private final Schema compiled;
+    private final SchemaViolations violations;
+    private final SafetyChecks checks;
+
+    /** A validator with every safety check on. */
+    public RequestValidator(RequestSchema schema) {
+        this(schema, SafetyChecks.ALL);
+    }
+
+    /**
+     * @throws IllegalArgumentException when the schema is not a valid JSON schema
+     */
+    public RequestValidator(RequestSchema schema, SafetyChecks checks) {
+        this.schema = Objects.requireNonNull(schema, "schema");
+        this.checks = Objects.requireNonNull(checks, "checks");
+        this.document = schema.document();
+        try {
+            this.compiled = DRAFT_4.getSchema(document);
+            compiled.initializeValidators();
+        } catch (SchemaException e) {
+            throw new IllegalArgumentException("the request schema " + schema.name() + " is not a valid JSON schema: "
+                    + e.getMessage(), e);
+        }
+        this.violations = new SchemaViolations(document);
+    }
+
+    public RequestSchema schema() {
+        return schema;
+    }
+
+    /** The request, copied, with its defaults filled in; or every reason it is invalid. */
+    public ValidationResult validate(JsonNode request) {
+        Objects.requireNonNull(request, "request");
+        if (!request.isObject()) {
+            return new ValidationResult.Invalid(List.of(new Violation("request", "must be a JSON object, was "
+                    + (request.isArray() ? "an array" : request.isTextual() ? "a string" : request.toString()))));
+        }
+        List<Error> errors = compiled.validate(request);
+        List<Violation> found = checks.check(request);
+        if (errors.isEmpty() && found.isEmpty()) {
+            ObjectNode filled = ((ObjectNode) request).deepCopy();
+            DefaultValues.fill(filled, document);
+            return new ValidationResult.Valid(filled);
+        }
+        List<Violation> all = new ArrayList<>(found);
+        errors.forEach(error -> all.add(violations.of(error)));
+        all.sort(BY_FIELD);
+        return new ValidationResult.Invalid(all);
+    }
+}

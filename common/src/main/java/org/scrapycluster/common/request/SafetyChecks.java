@@ -1,0 +1,130 @@
+package org.scrapycluster.common.request;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.re2j.PatternSyntaxException;
+import org.scrapycluster.common.domain.UrlHost;
+
+/**
+ * Checks a request must pass on top of its schema, which the original does not make. Each can be
+ * turned off to accept exactly what the original accepts; {@link #ALL} is the default.
+ *
+ * <ul>
+ *   <li>{@code idsWithoutColons}: {@code appid}, {@code crawlid}, {@code spiderid} and {@code uuid}
+ *       must not contain {@code :}, which separates the parts of Redis keys (a colon in an id
+ *       breaks the Redis monitor's key parsing).</li>
+ *   <li>{@code httpUrls}: the crawl {@code url} must be {@code http} or {@code https} with a valid
+ *       host and port; a URL without a scheme still means {@code http://} ({@code www.stuff.com}
+ *       is valid), while {@code javascript:}, {@code file:}, {@code ftp:} and the like are refused.</li>
+ *   <li>{@code linearRegexes}: every {@code allow_regex} and {@code deny_regex} must be a regular
+ *       expression RE2/J accepts, so it runs in linear time (no back-references, no look-arounds).</li>
+ * </ul>
+ *
+ * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
+ * with the same fields gets the same protection.
+ *
+ * @param idsWithoutColons refuse ids containing {@code :}
+ * @param httpUrls refuse crawl URLs that are not http(s) with a host
+ * @param linearRegexes refuse regexes RE2/J cannot run
+ */
+public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean linearRegexes) {
+
+    /** Every check on: the default. */
+    public static final SafetyChecks ALL = new SafetyChecks(true, true, true);
+    /** No check: accept what the original accepts. */
+    public static final SafetyChecks NONE = new SafetyChecks(false, false, false);
+
+    private static final List<String> IDS = List.of("appid", "crawlid", "spiderid", "uuid");
+    private static final List<String> REGEX_LISTS = List.of("allow_regex", "deny_regex");
+    private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
+    private static final Pattern PORT_THEN_PATH = Pattern.compile("^[0-9]+(?:[/?#].*)?$", Pattern.DOTALL);
+    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
+    private static final int MAX_PORT = 65_535;
+    private static final int MAX_QUOTED_LENGTH = 60;
+
+    /** The violations of {@code request}, in field order; empty when it passes. */
+    List<Violation> check(JsonNode request) {
+        List<Violation> violations = new ArrayList<>();
+        if (!request.isObject()) {
+            return violations;
+        }
+        if (idsWithoutColons) {
+            for (String id : IDS) {
+                JsonNode value = request.get(id);
+                if (value != null && value.isTextual() && value.asText().indexOf(':') >= 0) {
+                    violations.add(new Violation(id, "must not contain ':', which separates the parts of Redis keys, was "
+                            + quoted(value.asText())));
+                }
+            }
+        }
+        JsonNode url = request.get("url");
+        if (httpUrls && url != null && url.isTextual()) {
+            checkUrl(url.asText(), violations);
+        }
+        if (linearRegexes) {
+            for (String field : REGEX_LISTS) {
+                checkRegexes(field, request.get(field), violations);
+            }
+        }
+        return violations;
+    }
+
+    private static void checkUrl(String text, List<Violation> violations) {
+        String url = text.strip();
+        Matcher scheme = SCHEME.matcher(url);
+        String rest = "//" + url;
+        if (scheme.find() && !PORT_THEN_PATH.matcher(url.substring(scheme.end())).matches()) {
+            String name = scheme.group(1).toLowerCase(Locale.ROOT);
+            if (!name.equals("http") && !name.equals("https")) {
+                violations.add(new Violation("url", "must be an http or https URL, not " + name + ":"));
+                return;
+            }
+            rest = url.substring(scheme.end());
+            if (!rest.startsWith("//")) {
+                violations.add(noHost(text));
+                return;
+            }
+        }
+        try {
+            UrlHost host = UrlHost.parse(rest);
+            if (!host.port().isEmpty() && !(PORT.matcher(host.port()).matches() && Integer.parseInt(host.port()) <= MAX_PORT)) {
+                violations.add(new Violation("url", "has an invalid port '" + host.port() + "'"));
+            }
+        } catch (IllegalArgumentException e) {
+            violations.add(noHost(text));
+        }
+    }
+
+    private static Violation noHost(String url) {
+        return new Violation("url", "must be an http or https URL with a valid host, was " + quoted(url));
+    }
+
+    private static void checkRegexes(String field, JsonNode list, List<Violation> violations) {
+        if (list == null || !list.isArray()) {
+            return;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode regex = list.get(i);
+            if (!regex.isTextual()) {
+                continue;
+            }
+            try {
+                com.google.re2j.Pattern.compile(regex.asText());
+            } catch (PatternSyntaxException e) {
+                violations.add(new Violation(field + "[" + i + "]",
+                        "must be a regular expression that runs in linear time (RE2 syntax, no back-references or look-arounds): "
+                                + e.getDescription() + " in " + quoted(regex.asText())));
+            }
+        }
+    }
+
+    static String quoted(String text) {
+        String shown = text.length() > MAX_QUOTED_LENGTH ? text.substring(0, MAX_QUOTED_LENGTH) + "…" : text;
+        return "\"" + shown + "\"";
+    }
+}

@@ -1,0 +1,269 @@
+package org.scrapycluster.common.zookeeper;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import org.scrapycluster.common.domain.RegisteredDomain;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.representer.Representer;
+
+/**
+ * The one reader and the one writer of the ZooKeeper domain config YAML, shared by the crawlers'
+ * watcher, the Redis monitor's zookeeper job and the {@code zookeeper push / pull} tool.
+ *
+ * <p>{@link #write} produces the original's bytes: block style, keys sorted ({@code blacklist}
+ * before {@code domains}; {@code hits}, {@code scale}, {@code window} in an entry), empty
+ * collections as {@code []} / {@code {}}, whole numbers as integers and scales as Python floats.
+ *
+ * <p>{@link #parseLenient} reads what the original crawler accepts, for crawlers and for the
+ * Redis monitor's read-modify-write: unknown keys and values of the wrong kind are skipped (and
+ * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
+ * a fractional count is truncated and scales are kept as written (they are clamped when applied).
+ * {@link #parseStrict} is the validator of {@code push}: every deviation is a problem — unknown
+ * keys, duplicate keys, non-numeric or fractional counts, a window below 1, negative hits, a
+ * scale outside 0..1, missing {@code window} / {@code hits}, and domains that are not in
+ * registered-domain form ({@code www.ebay.com} instead of {@code ebay.com}).
+ */
+public final class DomainConfigYaml {
+
+    private static final String BLACKLIST = "blacklist";
+    private static final String DOMAINS = "domains";
+    private static final String WINDOW = "window";
+    private static final String HITS = "hits";
+    private static final String SCALE = "scale";
+    private static final int MAX_QUOTED_LENGTH = 60;
+
+    private DomainConfigYaml() {
+    }
+
+    /** Reads {@code text} as a crawler does; there is no config only when the text is not a YAML mapping. */
+    public static ParsedDomainConfig parseLenient(String text) {
+        return parse(text, false);
+    }
+
+    /** Reads {@code text} as {@code push} validates it; there is no config when anything is wrong. */
+    public static ParsedDomainConfig parseStrict(String text) {
+        return parse(text, true);
+    }
+
+    /** The YAML text of {@code config}, byte for byte as the original Redis monitor writes it. */
+    public static String write(DomainConfig config) {
+        SortedMap<String, Object> root = new TreeMap<>();
+        config.blacklist().ifPresent(blacklist -> root.put(BLACKLIST, blacklist));
+        SortedMap<String, Object> domains = new TreeMap<>();
+        config.domains().forEach((domain, throttle) -> domains.put(domain, entry(throttle)));
+        root.put(DOMAINS, domains);
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        options.setIndent(2);
+        options.setAllowUnicode(false);
+        options.setLineBreak(DumperOptions.LineBreak.UNIX);
+        return new Yaml(new PythonStyleRepresenter(options), options).dump(root);
+    }
+
+    private static SortedMap<String, Object> entry(DomainThrottle throttle) {
+        SortedMap<String, Object> entry = new TreeMap<>();
+        throttle.window().ifPresent(window -> entry.put(WINDOW, window));
+        throttle.hits().ifPresent(hits -> entry.put(HITS, hits));
+        throttle.scale().ifPresent(scale -> entry.put(SCALE, scale));
+        return entry;
+    }
+
+    private static ParsedDomainConfig parse(String text, boolean strict) {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(!strict);
+        Object root;
+        try {
+            root = new Yaml(new SafeConstructor(options)).load(text == null ? "" : text);
+        } catch (YAMLException e) {
+            return unusable("is not valid YAML: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip());
+        }
+        if (root == null) {
+            return new ParsedDomainConfig(Optional.of(DomainConfig.EMPTY), List.of());
+        }
+        if (!(root instanceof Map<?, ?> document)) {
+            return unusable("must be a mapping with the keys blacklist and domains, was " + describe(root));
+        }
+        DocumentReader reader = new DocumentReader(strict);
+        DomainConfig config = reader.read(document);
+        boolean usable = !strict || reader.problems.isEmpty();
+        return new ParsedDomainConfig(usable ? Optional.of(config) : Optional.empty(), reader.problems);
+    }
+
+    private static ParsedDomainConfig unusable(String message) {
+        return new ParsedDomainConfig(Optional.empty(), List.of(new ConfigProblem("document", message)));
+    }
+
+    private static String describe(Object value) {
+        return switch (value) {
+            case null -> "empty";
+            case String text -> text.length() > MAX_QUOTED_LENGTH
+                    ? "'" + text.substring(0, MAX_QUOTED_LENGTH) + "…'" : "'" + text + "'";
+            case Map<?, ?> map -> "a mapping";
+            case List<?> list -> "a list";
+            default -> String.valueOf(value);
+        };
+    }
+
+    /** Reads one parsed document, collecting problems. */
+    private static final class DocumentReader {
+
+        private final boolean strict;
+        private final List<ConfigProblem> problems = new ArrayList<>();
+
+        DocumentReader(boolean strict) {
+            this.strict = strict;
+        }
+
+        DomainConfig read(Map<?, ?> document) {
+            Optional<List<String>> blacklist = Optional.empty();
+            SortedMap<String, DomainThrottle> domains = new TreeMap<>();
+            for (Map.Entry<?, ?> entry : document.entrySet()) {
+                String key = String.valueOf(entry.getKey());
+                switch (key) {
+                    case BLACKLIST -> blacklist = readBlacklist(entry.getValue());
+                    case DOMAINS -> readDomains(entry.getValue(), domains);
+                    default -> problem(key, "unknown key (only blacklist and domains are read)");
+                }
+            }
+            return new DomainConfig(blacklist, domains);
+        }
+
+        private Optional<List<String>> readBlacklist(Object value) {
+            if (value == null) {
+                return Optional.of(List.of());
+            }
+            if (!(value instanceof List<?> items)) {
+                problem(BLACKLIST, "must be a list of domains, was " + describe(value));
+                return Optional.empty();
+            }
+            List<String> domains = new ArrayList<>();
+            for (int i = 0; i < items.size(); i++) {
+                String path = BLACKLIST + "[" + i + "]";
+                if (items.get(i) instanceof String domain) {
+                    checkDomainForm(path, domain);
+                    domains.add(domain);
+                } else {
+                    problem(path, "must be a domain name, was " + describe(items.get(i)));
+                }
+            }
+            return Optional.of(domains);
+        }
+
+        private void readDomains(Object value, SortedMap<String, DomainThrottle> domains) {
+            if (value == null) {
+                return;
+            }
+            if (!(value instanceof Map<?, ?> entries)) {
+                problem(DOMAINS, "must be a mapping of domain to throttle, was " + describe(value));
+                return;
+            }
+            for (Map.Entry<?, ?> entry : entries.entrySet()) {
+                String domain = String.valueOf(entry.getKey());
+                String path = DOMAINS + "." + domain;
+                checkDomainForm(path, domain);
+                if (entry.getValue() instanceof Map<?, ?> fields) {
+                    domains.put(domain, readThrottle(path, fields));
+                } else {
+                    problem(path, "must be a mapping with window, hits and scale, was " + describe(entry.getValue()));
+                }
+            }
+        }
+
+        private DomainThrottle readThrottle(String path, Map<?, ?> fields) {
+            OptionalLong window = OptionalLong.empty();
+            OptionalLong hits = OptionalLong.empty();
+            OptionalDouble scale = OptionalDouble.empty();
+            for (Map.Entry<?, ?> field : fields.entrySet()) {
+                String name = String.valueOf(field.getKey());
+                String fieldPath = path + "." + name;
+                switch (name) {
+                    case WINDOW -> window = wholeNumber(fieldPath, field.getValue(), 1, "seconds");
+                    case HITS -> hits = wholeNumber(fieldPath, field.getValue(), 0, "hits");
+                    case SCALE -> scale = fraction(fieldPath, field.getValue());
+                    default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
+                }
+            }
+            if (window.isEmpty() || hits.isEmpty()) {
+                String missing = window.isEmpty() && hits.isEmpty() ? "window and hits" : window.isEmpty() ? WINDOW : HITS;
+                problem(path, "has no " + missing + "; crawlers ignore an entry without both");
+            }
+            return new DomainThrottle(window, hits, scale);
+        }
+
+        private OptionalLong wholeNumber(String path, Object value, long least, String unit) {
+            OptionalLong number = switch (value) {
+                case Integer i -> OptionalLong.of(i);
+                case Long l -> OptionalLong.of(l);
+                case BigInteger big when big.bitLength() < Long.SIZE -> OptionalLong.of(big.longValue());
+                case Double d when !strict && Double.isFinite(d) && Math.abs(d) < Long.MAX_VALUE -> truncated(path, d);
+                case null, default -> {
+                    problem(path, "must be a whole number of " + unit + ", was " + describe(value));
+                    yield OptionalLong.empty();
+                }
+            };
+            if (strict && number.isPresent() && number.getAsLong() < least) {
+                problem(path, "must be at least " + least + ", was " + number.getAsLong());
+            }
+            return number;
+        }
+
+        private OptionalLong truncated(String path, double value) {
+            long whole = (long) value;
+            if (whole != value) {
+                problem(path, "is not a whole number; " + value + " is read as " + whole);
+            }
+            return OptionalLong.of(whole);
+        }
+
+        private OptionalDouble fraction(String path, Object value) {
+            if (!(value instanceof Integer || value instanceof Long || value instanceof Double)) {
+                problem(path, "must be a number from 0 to 1, was " + describe(value));
+                return OptionalDouble.empty();
+            }
+            double scale = ((Number) value).doubleValue();
+            if (strict && !(scale >= 0.0 && scale <= 1.0)) {
+                problem(path, "must be a number from 0 to 1, was " + value);
+            }
+            return OptionalDouble.of(scale);
+        }
+
+        private void checkDomainForm(String path, String domain) {
+            if (!strict || RegisteredDomain.isRegisteredDomain(domain)) {
+                return;
+            }
+            String hint;
+            try {
+                hint = "; its registered domain is '" + RegisteredDomain.of(domain) + "'";
+            } catch (IllegalArgumentException e) {
+                hint = "";
+            }
+            problem(path, "'" + domain + "' is not a registered domain as queue keys use it" + hint);
+        }
+
+        private void problem(String path, String message) {
+            problems.add(new ConfigProblem(path, message));
+        }
+    }
+
+    /** Represents doubles as PyYAML writes Python floats. */
+    private static final class PythonStyleRepresenter extends Representer {
+
+        PythonStyleRepresenter(DumperOptions options) {
+            super(options);
+            this.representers.put(Double.class, data -> representScalar(Tag.FLOAT, PythonFloat.yaml((Double) data)));
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package org.scrapycluster.common.zookeeper;
+
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * One domain's throttle override from the ZooKeeper config: at most {@code hits} pops per
+ * {@code window} seconds, with {@code hits} scaled by {@code scale}. Each part may be missing in a
+ * hand-written config; crawlers use only {@linkplain #isComplete() complete} entries, and the
+ * config keeps the others so that a rewrite does not lose them and a validator can point at them.
+ *
+ * @param window seconds, when given
+ * @param hits pops allowed per window, when given
+ * @param scale multiplier of {@code hits}, when given (clamped to 0..1 when applied)
+ */
+public record DomainThrottle(OptionalLong window, OptionalLong hits, OptionalDouble scale) {
+
+    public DomainThrottle {
+        Objects.requireNonNull(window, "window");
+        Objects.requireNonNull(hits, "hits");
+        Objects.requireNonNull(scale, "scale");
+    }
+
+    /** A complete entry, as a {@code domain-update} writes it. */
+    public static DomainThrottle of(long window, long hits, double scale) {
+        return new DomainThrottle(OptionalLong.of(window), OptionalLong.of(hits), OptionalDouble.of(scale));
+    }
+
+    /** Whether both {@code window} and {@code hits} are given; crawlers ignore the entry otherwise. */
+    public boolean isComplete() {
+        return window.isPresent() && hits.isPresent();
+    }
+
+    /**
+     * The hits a crawler allows per window: {@code int(hits × clamp(scale, 0, 1))} as the original
+     * computes it (the floor, for the non-negative counts a config holds); a missing scale is 1.
+     *
+     * @throws IllegalStateException when the entry has no {@code hits}
+     */
+    public long effectiveHits() {
+        long given = hits.orElseThrow(() -> new IllegalStateException("the throttle entry has no hits"));
+        return (long) (given * fitScale(scale.orElse(1.0)));
+    }
+
+    /** {@code scale} clamped to 0..1: 1.1 → 1.0, −1.9 → 0.0, 0.51 stays. */
+    public static double fitScale(double scale) {
+        return Math.max(0.0, Math.min(1.0, scale));
+    }
+}

@@ -1,0 +1,180 @@
+package org.scrapycluster.common.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.PathUtils;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads and writes the domain config node for the Redis monitor's zookeeper job and for
+ * {@code zookeeper push / pull}. Every write is conditional on the version that was read, so two
+ * writers at once never lose each other's edit: the loser reads again and re-applies its edit.
+ * The node (and its parents) is created empty when missing, as the original does.
+ *
+ * <p>Failures carry the original's messages: {@code Unable to load Zookeeper config} when the node
+ * cannot be read (ZooKeeper unreachable, or text that is not a YAML mapping — then nothing is
+ * written, where the original would overwrite the node with only the new edit), {@code Unable to
+ * store Zookeeper config} when it cannot be written.
+ */
+public final class ZooKeeperConfigStore implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperConfigStore.class);
+    private static final int MAX_ATTEMPTS = 20;
+    private static final long CONFLICT_PAUSE_MILLIS = 10;
+
+    private final ZooKeeperConnection connection;
+    private final String path;
+    private final CuratorFramework client;
+
+    private ZooKeeperConfigStore(ZooKeeperConnection connection, String path) {
+        this.connection = connection;
+        this.path = path;
+        this.client = connection.newClient();
+        client.start();
+    }
+
+    /**
+     * A store of the node {@code path}, with its own client (which reconnects by itself while the store is open).
+     *
+     * @throws IllegalArgumentException when {@code path} is not a valid ZooKeeper path
+     */
+    public static ZooKeeperConfigStore open(ZooKeeperConnection connection, String path) {
+        PathUtils.validatePath(Objects.requireNonNull(path, "path"));
+        return new ZooKeeperConfigStore(Objects.requireNonNull(connection, "connection"), path);
+    }
+
+    /** The node's text ({@code ""} when it is empty or was missing). */
+    public String readText() throws ZooKeeperConfigException {
+        return read().text();
+    }
+
+    /**
+     * Reads the config, applies {@code edit} and writes the result if the node did not change in
+     * between (otherwise reads and applies again).
+     *
+     * @return the config as written
+     */
+    public DomainConfig update(UnaryOperator<DomainConfig> edit) throws ZooKeeperConfigException {
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            Versioned current = read();
+            ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(current.text());
+            DomainConfig config = parsed.config().orElseThrow(() -> new ZooKeeperConfigException(Failure.LOAD,
+                    path + " does not hold a domain config: " + parsed.problems(), null));
+            if (!parsed.problems().isEmpty()) {
+                LOG.warn("{} has parts crawlers ignore, which this edit drops: {}", path, parsed.problems());
+            }
+            DomainConfig edited = edit.apply(config);
+            if (write(DomainConfigYaml.write(edited), current.version())) {
+                return edited;
+            }
+            pauseAfterConflict(attempt);
+        }
+        throw conflict();
+    }
+
+    /**
+     * Replaces the node's text with {@code text} (as {@code push} does, after validating it).
+     *
+     * @return the text it had before
+     */
+    public String replaceText(String text) throws ZooKeeperConfigException {
+        Objects.requireNonNull(text, "text");
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            Versioned current = read();
+            if (write(text, current.version())) {
+                return current.text();
+            }
+            pauseAfterConflict(attempt);
+        }
+        throw conflict();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    private Versioned read() throws ZooKeeperConfigException {
+        awaitConnection(Failure.LOAD);
+        try {
+            Stat stat = new Stat();
+            byte[] data = client.getData().storingStatIn(stat).forPath(path);
+            return new Versioned(data == null ? "" : new String(data, StandardCharsets.UTF_8), stat.getVersion());
+        } catch (KeeperException.NoNodeException e) {
+            createEmpty();
+            return read();
+        } catch (Exception e) {
+            throw failure(Failure.LOAD, "cannot read " + path, e);
+        }
+    }
+
+    private void createEmpty() throws ZooKeeperConfigException {
+        try {
+            client.create().creatingParentsIfNeeded().forPath(path, new byte[0]);
+        } catch (KeeperException.NodeExistsException e) {
+            LOG.debug("{} was created by another writer", path);
+        } catch (Exception e) {
+            throw failure(Failure.LOAD, "cannot create " + path, e);
+        }
+    }
+
+    /** Writes {@code text} if the node is still at {@code version}; false when someone wrote in between. */
+    private boolean write(String text, int version) throws ZooKeeperConfigException {
+        awaitConnection(Failure.STORE);
+        try {
+            client.setData().withVersion(version).forPath(path, text.getBytes(StandardCharsets.UTF_8));
+            return true;
+        } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+            LOG.debug("{} changed while it was being edited; editing again", path);
+            return false;
+        } catch (Exception e) {
+            throw failure(Failure.STORE, "cannot write " + path, e);
+        }
+    }
+
+    private void awaitConnection(Failure failure) throws ZooKeeperConfigException {
+        try {
+            if (!client.blockUntilConnected(Math.toIntExact(connection.connectionTimeout().toMillis()), TimeUnit.MILLISECONDS)) {
+                throw new ZooKeeperConfigException(failure, "ZooKeeper at " + connection.connectString() + " does not answer", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ZooKeeperConfigException(failure, "interrupted while waiting for ZooKeeper", e);
+        }
+    }
+
+    /** A random pause growing with the attempts, so that writers that collided do not collide again. */
+    private static void pauseAfterConflict(int attempt) throws ZooKeeperConfigException {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, CONFLICT_PAUSE_MILLIS * attempt + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ZooKeeperConfigException(Failure.STORE, "interrupted while retrying a conflicting write", e);
+        }
+    }
+
+    private ZooKeeperConfigException conflict() {
+        return new ZooKeeperConfigException(Failure.STORE,
+                path + " kept changing; gave up after " + MAX_ATTEMPTS + " attempts", null);
+    }
+
+    private static ZooKeeperConfigException failure(Failure failure, String detail, Exception cause) {
+        if (cause instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new ZooKeeperConfigException(failure, detail + ": " + cause, cause);
+    }
+
+    /** The node's text and the version it was read at. */
+    private record Versioned(String text, int version) {
+    }
+}

@@ -1,0 +1,324 @@
+package org.scrapycluster.common.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.utils.PathUtils;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches one ZooKeeper node and hands its text to a listener: once at start when the node is
+ * not empty, then every time the text changes (an emptied or deleted node delivers {@code ""}).
+ * This is how crawlers follow the domain config live.
+ *
+ * <p>In pointer mode the node holds the path of the real config node: the watcher follows it,
+ * delivers the text of the node it points to, and follows again when the pointer changes. An
+ * empty pointer, or one that names a missing node, makes the watcher invalid with the error
+ * {@value #INVALID_POINTER}.
+ *
+ * <p>ZooKeeper outages do not hurt: start-up does not fail when ZooKeeper is down (it logs a
+ * warning and delivers once ZooKeeper comes), the last delivered text stays in force while the
+ * connection is away, and the client reconnects for as long as the watcher is open. Validity
+ * goes false when the connection is suspended or lost (reason {@value #CONNECTION_INTERRUPTED})
+ * and true again when it is back; the validity listener hears every flip, and every change of
+ * the reason while invalid (so a pointer that leads nowhere from the start is reported).
+ *
+ * <p>Listeners are called one at a time, on the watcher's own thread, never concurrently.
+ */
+public final class ZooKeeperWatcher implements AutoCloseable {
+
+    /** The error of an outage, as the original reports it. */
+    public static final String CONNECTION_INTERRUPTED = "Connection interrupted with Zookeeper, re-establishing";
+    /** The error of a pointer that leads nowhere, as the original reports it. */
+    public static final String INVALID_POINTER = "Invalid pointer path";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperWatcher.class);
+
+    /** Receives the text of the config node. */
+    @FunctionalInterface
+    public interface ConfigListener {
+        void configChanged(String text);
+    }
+
+    /** Hears when the watcher becomes valid or invalid, and why. */
+    @FunctionalInterface
+    public interface ValidityListener {
+        void validityChanged(boolean valid, String reason);
+    }
+
+    private final ZooKeeperConnection connection;
+    private final WatchedNode node;
+    private final ConfigListener configs;
+    private final ValidityListener validity;
+    private final ExecutorService events;
+    private final CuratorFramework client;
+    private final CountDownLatch firstLoad = new CountDownLatch(1);
+
+    // Confined to the events thread.
+    private CuratorCache nodeCache;
+    private CuratorCache targetCache;
+    private String target = "";
+    private boolean connected;
+    private boolean targetExists;
+
+    private volatile String delivered = "";
+    private volatile boolean valid;
+    private volatile String reason = "not connected yet";
+    private volatile boolean closed;
+
+    private ZooKeeperWatcher(ZooKeeperConnection connection, WatchedNode node, ConfigListener configs, ValidityListener validity) {
+        this.connection = connection;
+        this.node = node;
+        this.configs = configs;
+        this.validity = validity;
+        this.events = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "zookeeper-watcher " + node.path());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.client = connection.newClient();
+    }
+
+    /**
+     * Starts watching. Waits up to the connection timeout for the first delivery; when ZooKeeper
+     * does not answer by then, logs a warning and returns, and the first delivery comes later.
+     */
+    public static ZooKeeperWatcher start(ZooKeeperConnection connection, WatchedNode node, ConfigListener configs,
+            ValidityListener validity) {
+        ZooKeeperWatcher watcher = new ZooKeeperWatcher(Objects.requireNonNull(connection, "connection"),
+                Objects.requireNonNull(node, "node"), Objects.requireNonNull(configs, "configs"),
+                Objects.requireNonNull(validity, "validity"));
+        watcher.begin();
+        return watcher;
+    }
+
+    private void begin() {
+        client.getConnectionStateListenable().addListener((curator, state) -> connectionChanged(state), events);
+        client.start();
+        events.execute(() -> nodeCache = cache(node.path(), this::nodeChanged, this::nodeLoaded));
+        try {
+            if (!firstLoad.await(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("ZooKeeper at {} does not answer yet; {} will be read as soon as it does",
+                        connection.connectString(), node.path());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the watcher is connected and (in pointer mode) points at an existing node. */
+    public boolean isValid() {
+        return valid;
+    }
+
+    /** Why the watcher is not valid, when it is not: {@value #CONNECTION_INTERRUPTED}, {@value #INVALID_POINTER}. */
+    public Optional<String> problem() {
+        return valid ? Optional.empty() : Optional.of(reason);
+    }
+
+    /** The text last delivered, {@code ""} before the first delivery. */
+    public String contents() {
+        return delivered;
+    }
+
+    /** In pointer mode, the path the pointer names; empty in plain mode or while the pointer is empty. */
+    public Optional<String> pointerTarget() {
+        String current = target;
+        return node.pointer() && !current.isEmpty() ? Optional.of(current) : Optional.empty();
+    }
+
+    /** Stops watching and closes the client; no listener is called afterwards. Not to be called from a listener. */
+    @Override
+    public void close() {
+        closed = true;
+        events.execute(() -> {
+            closeCache(targetCache);
+            closeCache(nodeCache);
+            client.close();
+        });
+        events.shutdown();
+        try {
+            if (!events.awaitTermination(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("the watcher of {} did not stop in time", node.path());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private CuratorCache cache(String path, Consumer<ChildData> changed, Runnable loaded) {
+        CuratorCache cache = CuratorCache.builder(client, path)
+                .withOptions(CuratorCache.Options.SINGLE_NODE_CACHE)
+                .withExceptionHandler(e -> LOG.warn("reading {} from ZooKeeper failed; retried when the connection is back: {}",
+                        path, e.toString()))
+                .build();
+        cache.listenable().addListener(CuratorCacheListener.builder()
+                .forCreatesAndChanges((before, after) -> changed.accept(after))
+                .forDeletes(before -> changed.accept(null))
+                .forInitialized(loaded)
+                .build(), events);
+        cache.start();
+        return cache;
+    }
+
+    private void connectionChanged(ConnectionState state) {
+        if (closed) {
+            return;
+        }
+        if (state.isConnected()) {
+            connected = true;
+            if (state == ConnectionState.RECONNECTED) {
+                LOG.info("connection to ZooKeeper at {} is back", connection.connectString());
+            }
+            if (node.createIfMissing()) {
+                createNode();
+            }
+            updateValidity();
+        } else {
+            connected = false;
+            LOG.warn("connection to ZooKeeper at {} is {}; keeping the config last read from {}",
+                    connection.connectString(), state, node.path());
+            setValid(false, CONNECTION_INTERRUPTED);
+        }
+    }
+
+    private void createNode() {
+        try {
+            client.create().creatingParentsIfNeeded().inBackground(this::nodeCreated).forPath(node.path(), new byte[0]);
+        } catch (Exception e) {
+            LOG.warn("cannot create {}: {}", node.path(), e.toString());
+        }
+    }
+
+    private void nodeCreated(CuratorFramework curator, CuratorEvent event) {
+        int code = event.getResultCode();
+        if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NODEEXISTS.intValue()) {
+            LOG.warn("cannot create {}: {}", node.path(), KeeperException.Code.get(code));
+        }
+    }
+
+    private void nodeChanged(ChildData data) {
+        if (node.pointer()) {
+            follow(text(data).strip());
+        } else {
+            deliver(text(data));
+        }
+    }
+
+    private void nodeLoaded() {
+        if (!node.pointer()) {
+            firstLoad.countDown();
+        } else if (target.isEmpty()) {
+            follow("");
+            firstLoad.countDown();
+        }
+    }
+
+    private void follow(String pointer) {
+        if (pointer.equals(target) && (targetCache != null || pointer.isEmpty())) {
+            updateValidity();
+            return;
+        }
+        closeCache(targetCache);
+        targetCache = null;
+        target = pointer;
+        targetExists = false;
+        if (!isValidPath(pointer)) {
+            delivered = "";
+            LOG.warn("the pointer {} names no node: '{}'", node.path(), pointer);
+            setValid(false, INVALID_POINTER);
+            firstLoad.countDown();
+            return;
+        }
+        targetCache = cache(pointer, data -> targetChanged(pointer, data), () -> targetLoaded(pointer));
+    }
+
+    private void targetChanged(String path, ChildData data) {
+        if (!path.equals(target)) {
+            return;
+        }
+        targetExists = data != null;
+        if (targetExists) {
+            deliver(text(data));
+        }
+        updateValidity();
+    }
+
+    private void targetLoaded(String path) {
+        if (path.equals(target)) {
+            if (!targetExists) {
+                LOG.warn("the pointer {} names {}, which does not exist", node.path(), path);
+            }
+            updateValidity();
+            firstLoad.countDown();
+        }
+    }
+
+    private void deliver(String text) {
+        if (closed || text.equals(delivered)) {
+            return;
+        }
+        delivered = text;
+        try {
+            configs.configChanged(text);
+        } catch (RuntimeException e) {
+            LOG.error("the config listener of {} failed", node.path(), e);
+        }
+    }
+
+    private void updateValidity() {
+        if (!connected) {
+            setValid(false, CONNECTION_INTERRUPTED);
+        } else if (node.pointer() && !targetExists) {
+            setValid(false, INVALID_POINTER);
+        } else {
+            setValid(true, "connected");
+        }
+    }
+
+    private void setValid(boolean now, String why) {
+        if (closed || (now == valid && why.equals(reason))) {
+            return;
+        }
+        valid = now;
+        reason = why;
+        try {
+            validity.validityChanged(now, why);
+        } catch (RuntimeException e) {
+            LOG.error("the validity listener of {} failed", node.path(), e);
+        }
+    }
+
+    private static String text(ChildData data) {
+        return data == null || data.getData() == null ? "" : new String(data.getData(), StandardCharsets.UTF_8);
+    }
+
+    private static boolean isValidPath(String path) {
+        try {
+            PathUtils.validatePath(path);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static void closeCache(CuratorCache cache) {
+        if (cache != null) {
+            cache.close();
+        }
+    }
+}

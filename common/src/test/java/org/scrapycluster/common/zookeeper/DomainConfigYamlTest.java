@@ -1,0 +1,93 @@
+package org.scrapycluster.common.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.scrapycluster.common.testing.ResourceFixtures;
+
+class DomainConfigYamlTest {
+
+    @Test
+    void readsTheSection52Example() {
+        String text = ResourceFixtures.text("zookeeper/parse/section-5.2-example.yml");
+        for (ParsedDomainConfig parsed : List.of(DomainConfigYaml.parseStrict(text), DomainConfigYaml.parseLenient(text))) {
+            assertEquals(List.of(), parsed.problems());
+            DomainConfig config = parsed.config().orElseThrow();
+            assertEquals(Optional.of(List.of("ebay.com")), config.blacklist());
+            assertEquals(Set.of("dmoztools.net", "wikipedia.org"), config.throttles().keySet());
+            assertEquals(DomainThrottle.of(60, 30, 0.5), config.throttles().get("wikipedia.org"));
+            assertEquals(15, config.throttles().get("wikipedia.org").effectiveHits());
+        }
+    }
+
+    @Test
+    void strictModeReportsEveryProblemWithItsPath() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseStrict(ResourceFixtures.text("zookeeper/parse/many-problems.yml"));
+        assertFalse(parsed.isUsable());
+        assertEquals(ResourceFixtures.text("zookeeper/parse/many-problems.strict.txt").lines().toList(),
+                parsed.problems().stream().map(ConfigProblem::toString).toList());
+    }
+
+    @Test
+    void lenientModeSkipsWhatCrawlersCannotUseAndKeepsTheRest() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(ResourceFixtures.text("zookeeper/parse/many-problems.yml"));
+        assertEquals(ResourceFixtures.text("zookeeper/parse/many-problems.lenient.txt").lines().toList(),
+                parsed.problems().stream().map(ConfigProblem::toString).toList());
+        DomainConfig config = parsed.config().orElseThrow();
+        assertEquals(Optional.of(List.of("ebay.com", "www.bbc.co.uk")), config.blacklist());
+        assertEquals(Set.of("Example.com", "cnn.com", "float.org", "half.example.org", "paused.org"), config.domains().keySet());
+        assertEquals(Set.of("Example.com", "float.org", "paused.org"), config.throttles().keySet());
+        assertEquals(DomainThrottle.of(60, 10, 0.5), config.throttles().get("float.org"));
+        assertEquals(1.5, config.domains().get("cnn.com").scale().getAsDouble(), "a scale is kept as written");
+    }
+
+    @Test
+    void anAbsentBlacklistIsNotAnEmptyOne() {
+        DomainConfig absent = DomainConfigYaml.parseLenient("domains: {}\n").config().orElseThrow();
+        DomainConfig empty = DomainConfigYaml.parseLenient("blacklist:\ndomains: {}\n").config().orElseThrow();
+        assertEquals(Optional.empty(), absent.blacklist());
+        assertEquals(Optional.of(List.of()), empty.blacklist());
+        assertEquals("domains: {}\n", DomainConfigYaml.write(absent));
+        assertEquals("blacklist: []\ndomains: {}\n", DomainConfigYaml.write(empty));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   \n", "# only a comment\n", "~"})
+    void anEmptyDocumentIsAnEmptyConfig(String text) {
+        assertEquals(Optional.of(DomainConfig.EMPTY), DomainConfigYaml.parseStrict(text).config());
+        assertEquals(Optional.of(DomainConfig.EMPTY), DomainConfigYaml.parseLenient(text).config());
+    }
+
+    @Test
+    void garbageIsAnErrorInBothModes() {
+        assertEquals(List.of(new ConfigProblem("document", "must be a mapping with the keys blacklist and domains, was 'garbage'")),
+                DomainConfigYaml.parseLenient("garbage").problems());
+        assertFalse(DomainConfigYaml.parseLenient("- a\n- b\n").isUsable());
+        ParsedDomainConfig broken = DomainConfigYaml.parseLenient("domains: {cnn.com: [\n");
+        assertFalse(broken.isUsable());
+        assertTrue(broken.problems().getFirst().message().startsWith("is not valid YAML"), broken.problems().toString());
+    }
+
+    @Test
+    void strictModeRejectsDuplicateKeysThatLenientModeResolvesLastWins() {
+        String text = "domains:\n  cnn.com: {window: 60, hits: 10}\n  cnn.com: {window: 60, hits: 20}\n";
+        assertFalse(DomainConfigYaml.parseStrict(text).isUsable());
+        assertEquals(20, DomainConfigYaml.parseLenient(text).config().orElseThrow().throttles().get("cnn.com").effectiveHits());
+    }
+
+    @Test
+    void writesKeysThatNeedQuotingAsPyYamlDoes() {
+        DomainConfig config = DomainConfig.EMPTY.domainUpdate("[2001:db8::1].", 60, 10, 1.0).blacklistUpdate("localhost.");
+        String text = DomainConfigYaml.write(config);
+        assertEquals("blacklist:\n- localhost.\ndomains:\n  '[2001:db8::1].':\n    hits: 10\n    scale: 1.0\n    window: 60\n", text);
+        assertEquals(config, DomainConfigYaml.parseStrict(text).config().orElseThrow());
+    }
+}

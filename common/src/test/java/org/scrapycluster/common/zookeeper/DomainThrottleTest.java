@@ -1,0 +1,43 @@
+package org.scrapycluster.common.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+import org.junit.jupiter.api.Test;
+
+class DomainThrottleTest {
+
+    @Test
+    void fitScaleClampsToZeroToOne() {
+        assertEquals(1.0, DomainThrottle.fitScale(1.1));
+        assertEquals(0.0, DomainThrottle.fitScale(-1.9));
+        assertEquals(0.51, DomainThrottle.fitScale(0.51));
+    }
+
+    @Test
+    void effectiveHitsAreTheFloorOfScaledHits() {
+        assertEquals(10, DomainThrottle.of(50, 10, 1.0).effectiveHits());
+        assertEquals(5, DomainThrottle.of(50, 10, 0.5).effectiveHits());
+        assertEquals(13, DomainThrottle.of(60, 15, 0.9).effectiveHits());
+        assertEquals(28, DomainThrottle.of(60, 100, 0.29).effectiveHits(), "100 * 0.29 is 28.999999999999996");
+        assertEquals(10, DomainThrottle.of(60, 10, 7.0).effectiveHits(), "scale above 1 counts as 1");
+        assertEquals(0, DomainThrottle.of(60, 10, -1.0).effectiveHits(), "scale below 0 counts as 0");
+        assertEquals(30, new DomainThrottle(OptionalLong.of(60), OptionalLong.of(30), OptionalDouble.empty()).effectiveHits(),
+                "no scale counts as 1");
+    }
+
+    @Test
+    void anEntryNeedsWindowAndHits() {
+        assertTrue(DomainThrottle.of(60, 10, 1.0).isComplete());
+        DomainThrottle noWindow = new DomainThrottle(OptionalLong.empty(), OptionalLong.of(10), OptionalDouble.empty());
+        DomainThrottle noHits = new DomainThrottle(OptionalLong.of(60), OptionalLong.empty(), OptionalDouble.of(1.0));
+        assertFalse(noWindow.isComplete());
+        assertFalse(noHits.isComplete());
+        assertThrows(IllegalStateException.class, noHits::effectiveHits);
+    }
+}

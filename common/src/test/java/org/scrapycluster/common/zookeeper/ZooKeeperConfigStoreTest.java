@@ -1,0 +1,156 @@
+package org.scrapycluster.common.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.testing.ResourceFixtures;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.EmbeddedZooKeeper;
+import org.scrapycluster.embedded.junit.SharedStack;
+
+@ExtendWith(SharedStack.class)
+class ZooKeeperConfigStoreTest {
+
+    private ZooKeeperConnection connection;
+    private CuratorFramework other;
+    private String path;
+
+    @BeforeEach
+    void connect(EmbeddedStack stack) {
+        connection = ZooKeeperConnection.to(stack.zookeeperConnect());
+        other = WatcherEvents.writer(stack.zookeeperConnect());
+        path = "/store-test/" + UUID.randomUUID() + "/crawler/all";
+    }
+
+    @AfterEach
+    void disconnect() {
+        other.close();
+    }
+
+    @Test
+    void editsTheNodeAsTheOriginalRedisMonitorDoes() throws Exception {
+        WatcherEvents.write(other, path, ResourceFixtures.text("zookeeper/edits/section-3.9-example/before.yml"));
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            store.update(config -> config.domainUpdate("cnn.com", 60, 15, 0.9));
+            assertEquals(ResourceFixtures.text("zookeeper/edits/section-3.9-example/after.yml"), read(path));
+        }
+    }
+
+    @Test
+    void createsAMissingNodeEmpty() throws Exception {
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            assertEquals("", store.readText());
+            DomainConfig written = store.update(config -> config.blacklistUpdate("bingo.com"));
+            assertEquals(Optional.of(List.of("bingo.com")), written.blacklist());
+            assertEquals("blacklist:\n- bingo.com\ndomains: {}\n", read(path));
+        }
+    }
+
+    @Test
+    void concurrentEditsAreAllKept() throws Exception {
+        int writers = 4;
+        int editsEach = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        List<ZooKeeperConfigStore> stores = new ArrayList<>();
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path);
+                stores.add(store);
+                int writer = w;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < editsEach; i++) {
+                        String domain = "w" + writer + "-" + i + ".com";
+                        store.update(config -> config.blacklistUpdate(domain));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        } finally {
+            pool.shutdown();
+            stores.forEach(ZooKeeperConfigStore::close);
+        }
+        DomainConfig config = DomainConfigYaml.parseStrict(read(path)).config().orElseThrow();
+        assertEquals(writers * editsEach, new HashSet<>(config.blacklist().orElseThrow()).size());
+    }
+
+    @Test
+    void replaceTextReturnsWhatWasThere() throws Exception {
+        WatcherEvents.write(other, path, "domains: {}\n");
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            assertEquals("domains: {}\n", store.replaceText("blacklist: [ebay.com]\n"));
+            assertEquals("blacklist: [ebay.com]\n", store.readText());
+        }
+    }
+
+    @Test
+    void garbageInTheNodeIsALoadErrorAndIsNotOverwritten() throws Exception {
+        WatcherEvents.write(other, path, "garbage");
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            ZooKeeperConfigException e = assertThrows(ZooKeeperConfigException.class,
+                    () -> store.update(config -> config.blacklistUpdate("bingo.com")));
+            assertEquals(ZooKeeperConfigException.Failure.LOAD, e.failure());
+            assertEquals("Unable to load Zookeeper config", e.failure().message());
+        }
+        assertEquals("garbage", read(path));
+    }
+
+    @Test
+    void aNodeThatCannotBeWrittenIsAStoreError() throws Exception {
+        other.create().creatingParentsIfNeeded()
+                .withACL(List.of(new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)))
+                .forPath(path, "domains: {}\n".getBytes(StandardCharsets.UTF_8));
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            ZooKeeperConfigException e = assertThrows(ZooKeeperConfigException.class,
+                    () -> store.update(config -> config.blacklistUpdate("bingo.com")));
+            assertEquals("Unable to store Zookeeper config", e.failure().message());
+            assertTrue(e.getMessage().contains("NoAuth"), e.getMessage());
+        }
+    }
+
+    @Test
+    void zooKeeperDownIsALoadError() throws Exception {
+        try (EmbeddedZooKeeper down = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-down"))) {
+            down.stop();
+            ZooKeeperConnection impatient = new ZooKeeperConnection(down.connectString(), Duration.ofSeconds(4),
+                    Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofSeconds(1));
+            try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(impatient, path)) {
+                ZooKeeperConfigException e = assertThrows(ZooKeeperConfigException.class,
+                        () -> store.update(config -> config.blacklistUpdate("bingo.com")));
+                assertEquals(ZooKeeperConfigException.Failure.LOAD, e.failure());
+                assertTrue(e.getMessage().startsWith("Unable to load Zookeeper config: ZooKeeper at "), e.getMessage());
+
+                down.restart();
+                store.update(config -> config.blacklistUpdate("bingo.com"));
+                assertEquals("blacklist:\n- bingo.com\ndomains: {}\n", store.readText(), "the store reconnects by itself");
+            }
+        }
+    }
+
+    private String read(String node) throws Exception {
+        return new String(other.getData().forPath(node), StandardCharsets.UTF_8);
+    }
+}

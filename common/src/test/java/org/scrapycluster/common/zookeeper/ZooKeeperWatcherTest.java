@@ -1,0 +1,151 @@
+package org.scrapycluster.common.zookeeper;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+
+@ExtendWith(SharedStack.class)
+class ZooKeeperWatcherTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+    private static final String CNN = "domains:\n  cnn.com:\n    hits: 15\n    scale: 0.9\n    window: 60\n";
+    private static final String EBAY = "blacklist:\n- ebay.com\ndomains: {}\n";
+
+    private final WatcherEvents events = new WatcherEvents();
+    private ZooKeeperConnection connection;
+    private CuratorFramework other;
+    private String root;
+
+    @BeforeEach
+    void connect(EmbeddedStack stack) {
+        connection = ZooKeeperConnection.to(stack.zookeeperConnect());
+        other = WatcherEvents.writer(stack.zookeeperConnect());
+        root = "/watcher-test/" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void disconnect() {
+        other.close();
+    }
+
+    @Test
+    void createsTheMissingNodeAndDeliversEveryChange() throws Exception {
+        String path = root + "/crawler/all";
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), events, events)) {
+            await().atMost(PATIENCE).until(() -> other.checkExists().forPath(path) != null);
+            await().atMost(PATIENCE).until(watcher::isValid);
+            assertEquals(List.of(), events.texts, "an empty node delivers nothing");
+
+            long written = System.nanoTime();
+            WatcherEvents.write(other, path, CNN);
+            await().atMost(PATIENCE).until(() -> CNN.equals(events.lastText()));
+            System.out.printf("config delivered %.1f ms after the write%n", (System.nanoTime() - written) / 1e6);
+            assertEquals(13, events.configs.getLast().throttles().get("cnn.com").effectiveHits());
+
+            WatcherEvents.write(other, path, CNN);
+            WatcherEvents.write(other, path, EBAY);
+            await().atMost(PATIENCE).until(() -> EBAY.equals(events.lastText()));
+            assertEquals(Optional.of(List.of("ebay.com")), events.configs.getLast().blacklist());
+
+            other.delete().forPath(path);
+            await().atMost(PATIENCE).until(() -> "".equals(events.lastText()));
+            assertEquals(List.of(CNN, EBAY, ""), events.texts, "the same text twice is delivered once");
+            assertEquals("", watcher.contents());
+            assertTrue(watcher.isValid());
+            assertEquals(List.of(new WatcherEvents.Validity(true, "connected")), events.validity);
+        }
+    }
+
+    @Test
+    void deliversANonEmptyNodeOnceAtStart() throws Exception {
+        String path = root + "/all";
+        WatcherEvents.write(other, path, CNN);
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, new WatchedNode(path, false, false), events, events)) {
+            assertEquals(List.of(CNN), events.texts, "delivered before start returns");
+            assertEquals(CNN, watcher.contents());
+            assertEquals(Optional.empty(), watcher.pointerTarget());
+        }
+    }
+
+    @Test
+    void pointerModeFollowsThePointer() throws Exception {
+        String pointer = root + "/pointer";
+        String first = root + "/configs/first";
+        String second = root + "/configs/second";
+        String later = root + "/configs/later";
+        WatcherEvents.write(other, first, CNN);
+        WatcherEvents.write(other, second, EBAY);
+        WatcherEvents.write(other, pointer, first);
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.pointer(pointer), events, events)) {
+            assertEquals(List.of(CNN), events.texts);
+            await().atMost(PATIENCE).until(watcher::isValid);
+            assertEquals(Optional.of(first), watcher.pointerTarget());
+
+            WatcherEvents.write(other, first, CNN + "# edited\n");
+            await().atMost(PATIENCE).until(() -> (CNN + "# edited\n").equals(events.lastText()));
+
+            WatcherEvents.write(other, pointer, second + "\n");
+            await().atMost(PATIENCE).until(() -> EBAY.equals(events.lastText()));
+            assertEquals(Optional.of(second), watcher.pointerTarget());
+
+            WatcherEvents.write(other, pointer, "");
+            await().atMost(PATIENCE).until(() -> !watcher.isValid());
+            assertEquals(new WatcherEvents.Validity(false, ZooKeeperWatcher.INVALID_POINTER), events.lastValidity());
+            assertEquals(Optional.of(ZooKeeperWatcher.INVALID_POINTER), watcher.problem());
+
+            WatcherEvents.write(other, pointer, later);
+            await().atMost(PATIENCE).until(() -> watcher.pointerTarget().equals(Optional.of(later)));
+            assertFalse(watcher.isValid(), "the pointer names a node that does not exist");
+
+            WatcherEvents.write(other, later, CNN);
+            await().atMost(PATIENCE).until(watcher::isValid);
+            await().atMost(PATIENCE).until(() -> CNN.equals(events.lastText()));
+            assertEquals(List.of(CNN, CNN + "# edited\n", EBAY, CNN), events.texts,
+                    "an invalid pointer forgets the last text, so the same text is delivered again");
+        }
+    }
+
+    @Test
+    void aPointerThatLeadsNowhereAtStartIsReported() throws Exception {
+        String pointer = root + "/pointer";
+        WatcherEvents.write(other, pointer, root + "/nothing-here");
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.pointer(pointer), events, events)) {
+            await().atMost(PATIENCE).until(() -> events.lastValidity() != null);
+            assertEquals(new WatcherEvents.Validity(false, ZooKeeperWatcher.INVALID_POINTER), events.lastValidity());
+            assertFalse(watcher.isValid());
+            assertEquals(List.of(), events.texts);
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotStopTheWatcher() throws Exception {
+        String path = root + "/all";
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ZooKeeperWatcher.ConfigListener failing = text -> {
+            seen.add(text);
+            throw new IllegalStateException("listener bug");
+        };
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), failing, events)) {
+            assertNotNull(watcher);
+            WatcherEvents.write(other, path, CNN);
+            await().atMost(PATIENCE).until(() -> seen.contains(CNN));
+            WatcherEvents.write(other, path, EBAY);
+            await().atMost(PATIENCE).until(() -> seen.contains(EBAY));
+        }
+    }
+}
