@@ -58,7 +58,8 @@ class ThrottleAcrossProcessesTest {
         Path output = Files.createTempFile("hammer", ".out");
         Process other = new ProcessBuilder(javaCommand(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), ThrottleHammer.class.getName(),
-                Integer.toString(stack.redisPort()), spider, queue.domain(), spec.throttleKey(), "2.0", Integer.toString(HITS), "false", "4", Long.toString(RUN.toMillis()))
+                Integer.toString(stack.redisPort()), spider, queue.domain(), spec.throttleKey(), "2.0",
+                Integer.toString(HITS), "false", "4", Long.toString(RUN.toMillis()))
                 .redirectOutput(output.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
