@@ -34,7 +34,8 @@ local function millis_until(seconds)
   return math.max(1, math.ceil(seconds * 1000))
 end
 
-if redis.call('ZCARD', queue) == 0 then
+local head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
+if #head == 0 then
   redis.call('ZREM', active, domain)
   return reply('EMPTY', 0, 0)
 end
@@ -42,8 +43,13 @@ if limit <= 0 then
   return reply('PAUSED', 0, 0)
 end
 
-redis.call('ZREMRANGEBYSCORE', window_key, '-inf', string.format('(%.6f', clock.seconds - window))
+-- entries older than the window are trimmed only when they could matter: when even counting them
+-- the window is below the limit, the hand-out is allowed (and the key never outgrows the limit)
 local used = redis.call('ZCARD', window_key)
+if used >= limit then
+  redis.call('ZREMRANGEBYSCORE', window_key, '-inf', string.format('(%.6f', clock.seconds - window))
+  used = redis.call('ZCARD', window_key)
+end
 if used >= limit then
   -- the slot frees when the entry that must leave for the count to drop below the limit leaves
   local freeing = redis.call('ZRANGE', window_key, used - limit, used - limit, 'WITHSCORES')
@@ -60,7 +66,9 @@ end
 local ttl = math.max(1, math.floor(window * 2))
 local dropped = 0
 while true do
-  local head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
+  if dropped > 0 then
+    head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
+  end
   if #head == 0 then
     redis.call('ZREM', active, domain)
     return reply('EMPTY', dropped, 0)
@@ -79,7 +87,7 @@ while true do
     local lease_id = ''
     if lease_ms > 0 then
       lease_id = domain .. '|' .. score .. '|' .. holder
-      if redis.call('HEXISTS', leased, lease_id) == 1 then
+      if redis.call('HSETNX', leased, lease_id, member) == 0 then
         return redis.error_reply('lease id ' .. lease_id .. ' is already in use: holders must be unique')
       end
     end
@@ -95,7 +103,6 @@ while true do
       redis.call('SET', time_key, clock.text, 'EX', ttl)
     end
     if lease_ms > 0 then
-      redis.call('HSET', leased, lease_id, member)
       redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
     else
       account(spider, fields, domain, -1, clock)

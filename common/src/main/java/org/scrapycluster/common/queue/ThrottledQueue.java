@@ -16,9 +16,10 @@ import org.scrapycluster.common.redis.RedisConnection;
  * ({@code lua/handout.lua}), so that any number of crawler processes on any number of machines
  * sharing a throttle key together never exceed {@code limit} hand-outs in any sliding window.
  *
- * <p>Each call, on the Redis server clock: trims {@code <throttlekey>:throttle_window} to the
- * window; answers {@link HandOut.Wait} when the window is full or, in moderated mode, when the last
- * hand-out ({@code <throttlekey>:throttle_time}) is closer than {@code window / limit}; otherwise
+ * <p>Each call, on the Redis server clock: counts the hand-outs in
+ * {@code <throttlekey>:throttle_window} (trimming entries older than the window); answers
+ * {@link HandOut.Wait} when the window is full or, in moderated mode, when the last hand-out
+ * ({@code <throttlekey>:throttle_time}) is closer than {@code window / limit}; otherwise
  * takes the highest-priority member, dropping (with crawl accounting) members whose crawl is
  * blacklisted or expired, and hands it out — leased ({@link #handOut}) or deleted ({@link #pop}).
  * Only a hand-out spends a slot: an empty queue costs nothing (the original spent a slot on an
