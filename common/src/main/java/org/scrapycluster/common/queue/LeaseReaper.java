@@ -3,13 +3,11 @@ package org.scrapycluster.common.queue;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +29,7 @@ public final class LeaseReaper implements AutoCloseable {
     private final int batch;
     private final Set<String> spiders = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("lease-reaper").daemon().factory());
+    private final Ticker ticker = new Ticker("lease-reaper");
     private long discoveredAt;
     private boolean discovered;
 
@@ -52,7 +49,7 @@ public final class LeaseReaper implements AutoCloseable {
 
     /** Starts reaping in the background. */
     public void start() {
-        timer.scheduleWithFixedDelay(this::tick, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.every(Duration.ZERO, period, this::tick);
     }
 
     /** Also reap {@code spiderId}, whether or not a scan has found it yet (a crawler knows its spider). */
@@ -100,11 +97,6 @@ public final class LeaseReaper implements AutoCloseable {
 
     @Override
     public void close() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ticker.close();
     }
 }

@@ -1,9 +1,7 @@
 package org.scrapycluster.common.redis;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
@@ -27,15 +25,15 @@ public final class RedisLock implements AutoCloseable {
     private final ScheduledFuture<?> renewal;
     private volatile boolean held = true;
 
-    RedisLock(RedisConnection redis, LuaScript compare, ScheduledExecutorService renewer, String key, String token,
+    RedisLock(RedisConnection redis, LuaScript compare, Ticker renewer, String key, String token,
               Duration expiry) {
         this.redis = redis;
         this.compare = compare;
         this.key = key;
         this.token = token;
         this.expiry = expiry;
-        long every = expiry.toMillis() * 2 / 3;
-        this.renewal = renewer.scheduleAtFixedRate(this::renew, every, every, TimeUnit.MILLISECONDS);
+        Duration every = expiry.multipliedBy(2).dividedBy(3);
+        this.renewal = renewer.every(every, every, this::renew);
     }
 
     /** The Redis key, {@code lock:<key>}. */

@@ -4,8 +4,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 
 import io.lettuce.core.SetArgs;
 
@@ -22,8 +20,7 @@ public final class RedisLocks implements AutoCloseable {
 
     private final RedisConnection redis;
     private final Duration expiry;
-    private final ScheduledExecutorService renewer =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("redis-lock-renewer").daemon().factory());
+    private final Ticker renewer = new Ticker("redis-lock-renewer");
 
     /**
      * @param redis  the connection
@@ -61,6 +58,6 @@ public final class RedisLocks implements AutoCloseable {
     /** Stops renewing; locks still held expire on their own. */
     @Override
     public void close() {
-        renewer.shutdownNow();
+        renewer.close();
     }
 }

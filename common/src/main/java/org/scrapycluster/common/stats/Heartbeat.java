@@ -3,14 +3,12 @@ package org.scrapycluster.common.stats;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.SetArgs;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +28,7 @@ public final class Heartbeat implements AutoCloseable {
     private final Duration period;
     private final Clock clock;
     private final OutageReporter outage;
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("heartbeat").daemon().factory());
+    private final Ticker ticker = new Ticker("heartbeat");
 
     /**
      * @param key    the heartbeat key
@@ -57,7 +54,7 @@ public final class Heartbeat implements AutoCloseable {
 
     /** Beats now and then every period, in the background. */
     public void start() {
-        timer.scheduleWithFixedDelay(this::beat, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.every(Duration.ZERO, period, this::beat);
     }
 
     /**
@@ -81,12 +78,9 @@ public final class Heartbeat implements AutoCloseable {
     /** Stops beating and removes the key (best effort: otherwise it expires after the TTL). */
     @Override
     public void close() {
-        timer.shutdownNow();
+        ticker.close();
         try {
-            timer.awaitTermination(5, TimeUnit.SECONDS);
             redis.sync().del(key);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (RedisException e) {
             LOG.debug("Could not remove heartbeat {}; it expires within {}", key, ttl);
         }

@@ -11,13 +11,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +46,7 @@ public final class StatsRecorder implements AutoCloseable {
     private final Map<LifetimeCounter, Long> unwrittenLifetime = new HashMap<>();
     private final Set<String> foreignKeys = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Writing statistics");
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("stats-flush").daemon().factory());
+    private final Ticker ticker = new Ticker("stats-flush");
     private long sequence;
 
     /**
@@ -77,7 +74,7 @@ public final class StatsRecorder implements AutoCloseable {
 
     /** Starts writing every interval in the background. */
     public void start() {
-        timer.scheduleWithFixedDelay(this::flushQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.every(interval, interval, this::flushQuietly);
     }
 
     /**
@@ -161,12 +158,7 @@ public final class StatsRecorder implements AutoCloseable {
     /** Stops the flush thread, then writes what is left if Redis answers. */
     @Override
     public void close() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ticker.close();
         if (!flush()) {
             LOG.warn("Statistics counted since the last successful write are lost: Redis is unavailable at shutdown");
         }

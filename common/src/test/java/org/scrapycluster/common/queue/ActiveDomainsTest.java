@@ -4,29 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class ActiveDomainsTest {
 
     private final RedisConnection redis;
     private final ActiveDomains active;
     private final String spider = TestRedis.unique("act");
 
-    ActiveDomainsTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
+    ActiveDomainsTest(RedisConnection redis) {
+        this.redis = redis;
         active = new ActiveDomains(redis);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
     }
 
     private void becameActive(String domain, long millis) {

@@ -12,15 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class CrawlPurgerTest {
 
     private final RedisConnection redis;
@@ -33,17 +30,12 @@ class CrawlPurgerTest {
     private final CrawlRef kept = new CrawlRef(spider, "app", "kept");
     private final ThrottleSpec open = new ThrottleSpec("open-" + spider, 60, 10_000, false);
 
-    CrawlPurgerTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
+    CrawlPurgerTest(RedisConnection redis) {
+        this.redis = redis;
         enqueuer = new Enqueuer(redis, false);
         throttle = new ThrottledQueue(redis);
         counts = new CrawlCounts(redis);
         purger = new CrawlPurger(redis, 25);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
     }
 
     private void fill(CrawlRef crawl, String domain, int count) {

@@ -9,15 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class EnqueuerTest {
 
     private final RedisConnection redis;
@@ -27,15 +24,10 @@ class EnqueuerTest {
     private final QueueKey queue = new QueueKey(spider, "ex1.com");
     private final CrawlRef crawl = new CrawlRef(spider, "app", "c1");
 
-    EnqueuerTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
+    EnqueuerTest(RedisConnection redis) {
+        this.redis = redis;
         enqueuer = new Enqueuer(redis, false);
         counts = new CrawlCounts(redis);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
     }
 
     private long serverSeconds() {

@@ -13,15 +13,12 @@ import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScoredValue;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class LeasesTest {
 
     private final RedisConnection redis;
@@ -35,17 +32,12 @@ class LeasesTest {
     private final CrawlRef crawl = new CrawlRef(spider, "app", "c1");
     private final ThrottleSpec open = new ThrottleSpec("open-" + spider, 60, 1000, false);
 
-    LeasesTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
+    LeasesTest(RedisConnection redis) {
+        this.redis = redis;
         throttle = new ThrottledQueue(redis);
         enqueuer = new Enqueuer(redis, false);
         leases = new Leases(redis);
         counts = new CrawlCounts(redis);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
     }
 
     private String enqueue(String path, int priority) {

@@ -6,16 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
 /** The §7.2 structures, with the original's online test orders. */
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class QueuePrimitivesTest {
 
     private static final QueueCodec<Integer> NUMBERS = new QueueCodec<>() {
@@ -33,13 +30,8 @@ class QueuePrimitivesTest {
     private final RedisConnection redis;
     private final String prefix = TestRedis.unique("prim");
 
-    QueuePrimitivesTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
+    QueuePrimitivesTest(RedisConnection redis) {
+        this.redis = redis;
     }
 
     @Test

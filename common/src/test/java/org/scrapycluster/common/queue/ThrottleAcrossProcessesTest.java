@@ -11,36 +11,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
  * The throttle is exact across processes: two JVMs with four threads each hammer one domain
  * (10 hits per 2 s, not moderated) for 10 s. Checked from the server-clock hand-out times.
  */
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class ThrottleAcrossProcessesTest {
 
     private static final int HITS = 10;
     private static final long WINDOW_MICROS = 2_000_000;
     private static final Duration RUN = Duration.ofSeconds(10);
 
-    private final EmbeddedStack stack;
     private final RedisConnection redis;
 
-    ThrottleAcrossProcessesTest(EmbeddedStack stack) {
-        this.stack = stack;
-        this.redis = TestRedis.connect(stack);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
+    ThrottleAcrossProcessesTest(RedisConnection redis) {
+        this.redis = redis;
     }
 
     @Test
@@ -58,7 +48,7 @@ class ThrottleAcrossProcessesTest {
         Path output = Files.createTempFile("hammer", ".out");
         Process other = new ProcessBuilder(javaCommand(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), ThrottleHammer.class.getName(),
-                Integer.toString(stack.redisPort()), spider, queue.domain(), spec.throttleKey(), "2.0",
+                Integer.toString(redis.endpoint().port()), spider, queue.domain(), spec.throttleKey(), "2.0",
                 Integer.toString(HITS), "false", "4", Long.toString(RUN.toMillis()))
                 .redirectOutput(output.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)

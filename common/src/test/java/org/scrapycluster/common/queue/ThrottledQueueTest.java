@@ -13,15 +13,12 @@ import java.util.List;
 import java.util.Optional;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class ThrottledQueueTest {
 
     private static final Duration LEASE = Duration.ofMinutes(5);
@@ -34,16 +31,11 @@ class ThrottledQueueTest {
     private final String spider = TestRedis.unique("thr");
     private final QueueKey queue = new QueueKey(spider, "ex1.com");
 
-    ThrottledQueueTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
+    ThrottledQueueTest(RedisConnection redis) {
+        this.redis = redis;
         throttle = new ThrottledQueue(redis);
         enqueuer = new Enqueuer(redis, false);
         counts = new CrawlCounts(redis);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
     }
 
     private ThrottleSpec spec(double window, int limit, boolean moderated) {

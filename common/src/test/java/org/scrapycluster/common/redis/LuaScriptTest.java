@@ -5,24 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lettuce.core.ScriptOutputType;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class LuaScriptTest {
 
     private final RedisConnection redis;
 
-    LuaScriptTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
+    LuaScriptTest(RedisConnection redis) {
+        this.redis = redis;
     }
 
     @Test

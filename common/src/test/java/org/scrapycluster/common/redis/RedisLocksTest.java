@@ -8,25 +8,17 @@ import java.time.Duration;
 import java.util.Optional;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class RedisLocksTest {
 
     private final RedisConnection redis;
     private final String job = "info:" + TestRedis.unique("lock") + ":app1";
 
-    RedisLocksTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
+    RedisLocksTest(RedisConnection redis) {
+        this.redis = redis;
     }
 
     @Test

@@ -7,27 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class RollingWindowCounterTest {
 
     private final RedisConnection redis;
     private final String key = "stats:" + TestRedis.unique("rw") + ":total:900";
 
-    RollingWindowCounterTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
+    RollingWindowCounterTest(RedisConnection redis) {
+        this.redis = redis;
     }
 
     @Test

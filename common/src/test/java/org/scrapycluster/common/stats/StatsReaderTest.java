@@ -8,38 +8,30 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
 
-import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class StatsReaderTest {
 
     private final RedisConnection redis;
     private final String service = TestRedis.unique("svc");
     private final StatsReader reader;
 
-    StatsReaderTest(EmbeddedStack stack) {
-        redis = TestRedis.connect(stack);
+    StatsReaderTest(RedisConnection redis) {
+        this.redis = redis;
         reader = new StatsReader(redis, Clock.systemUTC());
-    }
-
-    @AfterEach
-    void close() {
-        redis.close();
     }
 
     @Test
     void readsThePythonSortedSetWindowWithinItsWindow() {
         String key = "stats:" + service + ":total:900";
         double now = System.currentTimeMillis() / 1000.0;
-        redis.sync().zadd(key, ScoredValue.just(now - 10, Double.toString(now - 10)), ScoredValue.just(now - 5, Double.toString(now - 5)),
-                ScoredValue.just(now - 2_000, Double.toString(now - 2_000)));
+        for (double at : new double[] {now - 10, now - 5, now - 2_000}) {
+            redis.sync().zadd(key, at, Double.toString(at));
+        }
         assertEquals(OptionalLong.of(2), reader.value(key), "the entry older than the window is not counted");
     }
 

@@ -17,35 +17,31 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
-@ExtendWith(SharedStack.class)
+@ExtendWith(TestRedis.class)
 class StatsRecorderTest {
 
     @Test
-    void countsInMemoryAndWritesEveryWindowAndTheLifetime(EmbeddedStack stack) {
+    void countsInMemoryAndWritesEveryWindowAndTheLifetime(RedisConnection redis) {
         String prefix = "stats:" + TestRedis.unique("km") + ":total";
         SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
-        try (RedisConnection redis = TestRedis.connect(stack)) {
-            StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
-            StatsCounter total = recorder.counter(prefix, List.of(60L, 900L));
-            for (int i = 0; i < 20_000; i++) {
-                total.increment();
-            }
-            assertEquals(0, redis.sync().exists(prefix + ":60"), "nothing is written before a flush");
-            clock.advance(Duration.ofSeconds(3));
-            total.increment(2);
-            assertTrue(recorder.flush());
-
-            assertEquals(Map.of("1700000100", "20000", "1700000103", "2"), redis.sync().hgetall(prefix + ":60"));
-            assertEquals(Map.of("1700000100", "20002"), redis.sync().hgetall(prefix + ":900"));
-            long lifetime = redis.sync().pfcount(prefix + ":lifetime");
-            assertTrue(Math.abs(lifetime - 20_002) < 400, "HyperLogLog within 2 %: " + lifetime);
-            assertTrue(recorder.flush(), "an empty flush is fine");
-            assertEquals("20000", redis.sync().hget(prefix + ":60", "1700000100"), "nothing written twice");
-            recorder.close();
+        StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
+        StatsCounter total = recorder.counter(prefix, List.of(60L, 900L));
+        for (int i = 0; i < 20_000; i++) {
+            total.increment();
         }
+        assertEquals(0, redis.sync().exists(prefix + ":60"), "nothing is written before a flush");
+        clock.advance(Duration.ofSeconds(3));
+        total.increment(2);
+        assertTrue(recorder.flush());
+
+        assertEquals(Map.of("1700000100", "20000", "1700000103", "2"), redis.sync().hgetall(prefix + ":60"));
+        assertEquals(Map.of("1700000100", "20002"), redis.sync().hgetall(prefix + ":900"));
+        long lifetime = redis.sync().pfcount(prefix + ":lifetime");
+        assertTrue(Math.abs(lifetime - 20_002) < 400, "HyperLogLog within 2 %: " + lifetime);
+        assertTrue(recorder.flush(), "an empty flush is fine");
+        assertEquals("20000", redis.sync().hget(prefix + ":60", "1700000100"), "nothing written twice");
+        recorder.close();
     }
 
     @Test
