@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -53,6 +54,8 @@ class ThrottleAcrossProcessesTest {
                 .redirectOutput(output.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(
+                () -> !other.isAlive() || Files.readAllLines(output).contains(ThrottleHammer.READY));
         List<Instant> here = ThrottleHammer.hammer(redis, queue, spec, 4, RUN);
         assertTrue(other.waitFor(60, TimeUnit.SECONDS), "the second JVM did not finish");
         assertEquals(0, other.exitValue(), "the second JVM failed");
@@ -60,7 +63,8 @@ class ThrottleAcrossProcessesTest {
         List<Long> times = new ArrayList<>(here.stream().map(ThrottleHammer::micros).toList());
         List<String> lines = Files.readAllLines(output);
         Files.delete(output);
-        lines.stream().filter(line -> !line.isBlank()).map(Long::parseLong).forEach(times::add);
+        lines.stream().filter(line -> !line.isBlank() && !line.equals(ThrottleHammer.READY)).map(Long::parseLong)
+                .forEach(times::add);
         times.sort(null);
         assertTrue(!here.isEmpty() && times.size() > here.size(), "both processes got hand-outs: " + here.size()
                 + " here, " + (times.size() - here.size()) + " in the other JVM");

@@ -14,9 +14,12 @@ import org.scrapycluster.common.redis.RedisEndpoint;
 /**
  * Threads asking for hand-outs from one domain queue as fast as the throttle lets them, recording
  * the server time of every hand-out. Runs inside a test or, through {@link #main}, as a second JVM
- * that prints one hand-out time (epoch microseconds) per line.
+ * that prints {@value #READY} once connected, then one hand-out time (epoch microseconds) per line.
  */
 final class ThrottleHammer {
+
+    /** The first line {@link #main} prints, once it is connected and about to start. */
+    static final String READY = "ready";
 
     /** Longest sleep between asks: a short poll keeps late wake-ups from wasting free slots. */
     private static final long POLL_MILLIS = 20;
@@ -27,6 +30,8 @@ final class ThrottleHammer {
     /** Args: redis port, spider, domain, throttle key, window seconds, limit, moderated, threads, millis. */
     public static void main(String[] args) throws Exception {
         try (RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", Integer.parseInt(args[0])))) {
+            System.out.println(READY);
+            System.out.flush();
             List<Instant> handedOut = hammer(redis, new QueueKey(args[1], args[2]),
                     new ThrottleSpec(args[3], Double.parseDouble(args[4]), Integer.parseInt(args[5]), Boolean.parseBoolean(args[6])),
                     Integer.parseInt(args[7]), Duration.ofMillis(Long.parseLong(args[8])));
