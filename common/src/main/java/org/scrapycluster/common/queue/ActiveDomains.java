@@ -1,0 +1,85 @@
+package org.scrapycluster.common.queue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
+import org.scrapycluster.common.redis.RedisConnection;
+
+/**
+ * How a crawler node learns which domains got work (docs/architecture.md "Readiness and
+ * discovery"): {@code <spiderid>:active_domains} scores each domain by the epoch milliseconds when
+ * its queue last went from empty to non-empty, so reading what changed since the last look costs
+ * O(log n + new) whatever the number of domains.
+ *
+ * <p>The bound is inclusive, because another domain may become active within the same millisecond
+ * as the last one seen; the {@link Cursor} remembers the domains already seen at its score so that
+ * they are not reported twice.
+ */
+public final class ActiveDomains {
+
+    private final RedisConnection redis;
+
+    public ActiveDomains(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * Where the last look ended.
+     *
+     * @param score      the highest score seen
+     * @param seenAtScore the domains seen with exactly that score
+     */
+    public record Cursor(double score, Set<String> seenAtScore) {
+
+        /** Before everything: the first look returns every active domain. */
+        public static final Cursor START = new Cursor(Double.NEGATIVE_INFINITY, Set.of());
+
+        public Cursor {
+            Objects.requireNonNull(seenAtScore, "seenAtScore");
+            seenAtScore = Set.copyOf(seenAtScore);
+        }
+    }
+
+    /**
+     * Domains that became active since {@code cursor}.
+     *
+     * @param domains in the order they became active
+     * @param next    the cursor for the next look
+     */
+    public record Changes(List<String> domains, Cursor next) {
+    }
+
+    /** At most {@code limit} domains of {@code spiderId} that became active since {@code cursor}. */
+    public Changes changedSince(String spiderId, Cursor cursor, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        List<ScoredValue<String>> page = redis.sync().zrangebyscoreWithScores(Keyspace.activeDomains(spiderId),
+                Range.from(Range.Boundary.including(cursor.score()), Range.Boundary.unbounded()),
+                Limit.create(0, (long) limit + cursor.seenAtScore().size()));
+        List<String> domains = new ArrayList<>();
+        double score = cursor.score();
+        Set<String> seen = new HashSet<>(cursor.seenAtScore());
+        for (ScoredValue<String> entry : page) {
+            if (entry.getScore() == cursor.score() && cursor.seenAtScore().contains(entry.getValue())) {
+                continue;
+            }
+            if (domains.size() == limit) {
+                break;
+            }
+            if (entry.getScore() != score) {
+                score = entry.getScore();
+                seen.clear();
+            }
+            seen.add(entry.getValue());
+            domains.add(entry.getValue());
+        }
+        return new Changes(domains, new Cursor(score, seen));
+    }
+}

@@ -1,0 +1,112 @@
+package org.scrapycluster.common.queue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.redis.LuaScript;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the crawl accounting that the queue scripts keep in step with the queues
+ * (docs/architecture.md "Crawl accounting"): per crawl and per app for the Redis monitor's info,
+ * quiet crawls for its completion announcements, and retiring a completed crawl's accounting.
+ * Costs are bounded by the number of a crawl's domains, not by the backlog.
+ */
+public final class CrawlCounts {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlCounts.class);
+    private static final LuaScript RETIRE = LuaScript.load("retire");
+
+    private final RedisConnection redis;
+
+    public CrawlCounts(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    /** The accounting of {@code crawl}, or empty when it has none. */
+    public Optional<CrawlCount> crawl(CrawlRef crawl) {
+        Map<String, String> hash = redis.sync().hgetall(crawl.accountingKey());
+        return hash.isEmpty() ? Optional.empty() : Optional.of(read(crawl, hash));
+    }
+
+    /** The accounting of every crawl of {@code appid} on {@code spiderId}, ordered by crawlid. */
+    public List<CrawlCount> app(String spiderId, String appid) {
+        List<CrawlCount> counts = new ArrayList<>();
+        for (String crawlid : new TreeSet<>(redis.sync().smembers(Keyspace.crawlsOfApp(spiderId, appid)))) {
+            crawl(new CrawlRef(spiderId, appid, crawlid)).ifPresent(counts::add);
+        }
+        return counts;
+    }
+
+    /**
+     * Crawls whose last activity was at or before {@code before}, oldest first, at most {@code limit}:
+     * the candidates for a completion announcement once their pending count is 0.
+     */
+    public List<CrawlRef> quietSince(Instant before, int limit) {
+        List<CrawlRef> crawls = new ArrayList<>();
+        for (String name : redis.sync().zrangebyscore(Keyspace.CRAWLS_ACTIVE,
+                Range.create(Double.NEGATIVE_INFINITY, (double) before.toEpochMilli()), Limit.create(0, limit))) {
+            try {
+                crawls.add(CrawlRef.parse(name));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Skipping a member of {} that names no crawl: {}", Keyspace.CRAWLS_ACTIVE, name);
+            }
+        }
+        return crawls;
+    }
+
+    /**
+     * Forgets the accounting of a crawl whose completion was announced, atomically and only if it
+     * still has nothing pending.
+     *
+     * @return whether it was retired (false: requests arrived meanwhile, the crawl goes on)
+     */
+    public boolean retireIfIdle(CrawlRef crawl) {
+        Long retired = RETIRE.call(redis, ScriptOutputType.INTEGER,
+                new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE},
+                crawl.crawlid(), crawl.name());
+        return retired == 1;
+    }
+
+    private static CrawlCount read(CrawlRef crawl, Map<String, String> hash) {
+        Map<String, CrawlCount.DomainCount> domains = new TreeMap<>();
+        for (Map.Entry<String, String> field : hash.entrySet()) {
+            int bar = field.getKey().lastIndexOf('|');
+            if (bar <= 0) {
+                continue;
+            }
+            try {
+                int priority = Integer.parseInt(field.getKey().substring(bar + 1));
+                long count = Long.parseLong(field.getValue());
+                domains.merge(field.getKey().substring(0, bar), new CrawlCount.DomainCount(count, priority, priority),
+                        (known, more) -> known.plus(more.total(), priority));
+            } catch (NumberFormatException e) {
+                LOG.warn("Skipping unreadable accounting field {}={} of {}", field.getKey(), field.getValue(), crawl.accountingKey());
+            }
+        }
+        String updated = hash.get("updated");
+        return new CrawlCount(crawl, domains, number(hash.get("pending")), number(hash.get("pages")), number(hash.get("expires")),
+                updated == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(number(updated))));
+    }
+
+    private static long number(String value) {
+        if (value == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}

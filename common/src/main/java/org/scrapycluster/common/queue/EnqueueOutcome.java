@@ -1,0 +1,22 @@
+package org.scrapycluster.common.queue;
+
+/** What {@link Enqueuer} did with one request. */
+public enum EnqueueOutcome {
+    /** Filed into its domain queue, counted in its crawl's accounting. */
+    QUEUED,
+    /** This exact member is already queued; nothing changed. */
+    ALREADY_QUEUED,
+    /** Its fingerprint was already in the crawl's dupefilter. */
+    DUPLICATE,
+    /** Its crawl is on the spider's blacklist (stopped or expired). */
+    BLACKLISTED,
+    /** Its crawl's {@code expires} has passed (Redis server clock). */
+    EXPIRED,
+    /** The member has no string {@code appid} and {@code crawlid} or no numeric {@code priority}. */
+    INVALID;
+
+    /** Whether the request is now in its queue. */
+    public boolean queued() {
+        return this == QUEUED;
+    }
+}

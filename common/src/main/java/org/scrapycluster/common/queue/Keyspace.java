@@ -1,0 +1,44 @@
+package org.scrapycluster.common.queue;
+
+/**
+ * Names of the spider-wide Redis keys of the crawl queues (docs/architecture.md "Redis keyspace").
+ * Per-queue and per-crawl names live on {@link QueueKey} and {@link CrawlRef}.
+ */
+public final class Keyspace {
+
+    /** The ZSET of crawls ordered by their last activity, in epoch milliseconds. */
+    public static final String CRAWLS_ACTIVE = "crawls:active";
+
+    private Keyspace() {
+    }
+
+    /** {@code <spiderid>:blacklist}: the SET of {@code <appid>||<crawlid>} of stopped and expired crawls. */
+    public static String blacklist(String spiderId) {
+        return spiderId + ":blacklist";
+    }
+
+    /** {@code <spiderid>:leased}: lease id to the leased queue member. */
+    public static String leased(String spiderId) {
+        return spiderId + ":leased";
+    }
+
+    /** {@code <spiderid>:leases}: lease id scored by its deadline in epoch milliseconds. */
+    public static String leases(String spiderId) {
+        return spiderId + ":leases";
+    }
+
+    /** {@code <spiderid>:active_domains}: domains with queued work, scored by when they became non-empty. */
+    public static String activeDomains(String spiderId) {
+        return spiderId + ":active_domains";
+    }
+
+    /** {@code crawls:<spiderid>:<appid>}: the SET of the app's crawlids that have accounting. */
+    public static String crawlsOfApp(String spiderId, String appid) {
+        return "crawls:" + spiderId + ":" + appid;
+    }
+
+    /** {@code <spiderid>:dupefilter:<crawlid>}: the request fingerprints seen by a crawl. */
+    public static String dupefilter(String spiderId, String crawlid) {
+        return spiderId + ":dupefilter:" + crawlid;
+    }
+}

@@ -1,0 +1,102 @@
+package org.scrapycluster.common.queue;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.Ticker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs {@link Leases#reap} periodically for every spider that has leases, so that requests of a
+ * crawler that died return to their queues. Every crawler node and every Redis monitor runs one;
+ * reaping is idempotent. Spiders are found with {@code SCAN MATCH *:leases} at start and then
+ * every {@code discoveryPeriod} (a scan visits the whole keyspace, so not every tick). Redis
+ * outages are reported once and retried every period.
+ */
+public final class LeaseReaper implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseReaper.class);
+
+    private final Leases leases;
+    private final QueueDirectory directory;
+    private final Duration period;
+    private final long discoveryEveryNanos;
+    private final int batch;
+    private final Set<String> spiders = ConcurrentHashMap.newKeySet();
+    private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
+    private final Ticker ticker = new Ticker("lease-reaper");
+    private long discoveredAt;
+    private boolean discovered;
+
+    /**
+     * @param redis           the connection
+     * @param period          how often due leases are returned
+     * @param discoveryPeriod how often spiders with leases are looked for
+     * @param batch           leases returned per script call
+     */
+    public LeaseReaper(RedisConnection redis, Duration period, Duration discoveryPeriod, int batch) {
+        this.leases = new Leases(redis);
+        this.directory = new QueueDirectory(redis);
+        this.period = period;
+        this.discoveryEveryNanos = discoveryPeriod.toNanos();
+        this.batch = batch;
+    }
+
+    /** Starts reaping in the background. */
+    public void start() {
+        ticker.every(Duration.ZERO, period, this::tick);
+    }
+
+    /** Also reap {@code spiderId}, whether or not a scan has found it yet (a crawler knows its spider). */
+    public void watch(String spiderId) {
+        spiders.add(spiderId);
+    }
+
+    /**
+     * One pass: discovers spiders when due, then returns every due lease of every known spider.
+     *
+     * @return the number of requests put back into queues
+     * @throws RedisException when Redis cannot be reached
+     */
+    public synchronized int reapOnce() {
+        long now = System.nanoTime();
+        if (!discovered || now - discoveredAt >= discoveryEveryNanos) {
+            spiders.addAll(directory.spidersWithLeases());
+            discovered = true;
+            discoveredAt = now;
+        }
+        int returned = 0;
+        for (String spider : spiders) {
+            Leases.ReapResult result;
+            do {
+                result = leases.reap(spider, batch);
+                returned += result.returned();
+            } while (result.more());
+        }
+        if (returned > 0) {
+            LOG.info("Returned {} expired leases to their queues", returned);
+        }
+        return returned;
+    }
+
+    private void tick() {
+        try {
+            reapOnce();
+            outage.succeeded();
+        } catch (RedisException e) {
+            outage.failed(e);
+        } catch (RuntimeException e) {
+            LOG.error("Lease reaping failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        ticker.close();
+    }
+}

@@ -1,0 +1,90 @@
+package org.scrapycluster.common.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.redis.LuaScript;
+import org.scrapycluster.common.redis.RedisConnection;
+
+/**
+ * The life of a leased request after {@link ThrottledQueue#handOut}: acknowledged when done,
+ * renewed while a slow fetch goes on, or returned to its queue by the reaper when its holder
+ * stopped answering (docs/architecture.md "Leases"). Deadlines are on the Redis server clock.
+ */
+public final class Leases {
+
+    private static final LuaScript ACK = LuaScript.load("ack", "clock", "member", "accounting", "lease");
+    private static final LuaScript RENEW = LuaScript.load("renew", "clock");
+    private static final LuaScript REAP = LuaScript.load("reap", "clock", "member", "accounting", "lease");
+
+    private final RedisConnection redis;
+
+    public Leases(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * Acknowledges a lease: deletes it, takes the request out of its crawl's pending count and,
+     * when a page was published, counts the page.
+     *
+     * @return whether the lease was still held; false when it was already acknowledged, expired and
+     *         returned to its queue, or purged by a stop
+     */
+    public CompletableFuture<Boolean> ackAsync(String spiderId, String leaseId, boolean pagePublished) {
+        return ACK.<Long>run(redis, ScriptOutputType.INTEGER,
+                        new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)},
+                        leaseId, pagePublished ? "1" : "0", spiderId)
+                .thenApply(held -> held == 1);
+    }
+
+    /** {@link #ackAsync}, waiting for the answer. */
+    public boolean ack(String spiderId, String leaseId, boolean pagePublished) {
+        return redis.await(ackAsync(spiderId, leaseId, pagePublished));
+    }
+
+    /**
+     * Moves the lease's deadline to now + {@code extension}.
+     *
+     * @return the new deadline, or empty when the lease is no longer held (the request may already
+     *         be back in its queue: the holder should not publish twice)
+     */
+    public Optional<Instant> renew(String spiderId, String leaseId, Duration extension) {
+        Long deadline = RENEW.call(redis, ScriptOutputType.INTEGER,
+                new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)},
+                leaseId, Long.toString(Math.max(1, extension.toMillis())));
+        return deadline == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(deadline));
+    }
+
+    /**
+     * Returns up to {@code maxBatch} leases of the spider whose deadline has passed to their queues,
+     * with their score, and marks their domains active again. Safe to run from several processes.
+     */
+    public ReapResult reap(String spiderId, int maxBatch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("a reap batch must be at least 1, got " + maxBatch);
+        }
+        List<Long> reply = REAP.call(redis, ScriptOutputType.MULTI,
+                new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId), Keyspace.activeDomains(spiderId)},
+                spiderId, Integer.toString(maxBatch));
+        return new ReapResult(reply.get(0).intValue(), reply.get(1).intValue(), reply.get(1) >= maxBatch);
+    }
+
+    /** The number of leases of the spider now held. */
+    public long count(String spiderId) {
+        return redis.sync().zcard(Keyspace.leases(spiderId));
+    }
+
+    /**
+     * What one reap call did.
+     *
+     * @param returned requests put back into their queues
+     * @param handled  due leases handled (a request already queued again is not duplicated)
+     * @param more     whether the batch was full, so more leases may be due
+     */
+    public record ReapResult(int returned, int handled, boolean more) {
+    }
+}

@@ -1,0 +1,54 @@
+package org.scrapycluster.common.queue;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
+
+/**
+ * Finds queues and lease sets by scanning the keyspace ({@code SCAN}, never {@code KEYS}): the
+ * fallback that discovers queues written by components that do not maintain
+ * {@code <spiderid>:active_domains} (a Python Kafka monitor), and the source of queue statistics.
+ * A scan visits the whole keyspace; callers run it every few seconds, not per decision.
+ */
+public final class QueueDirectory {
+
+    private static final String LEASES_SUFFIX = ":leases";
+
+    private final RedisConnection redis;
+
+    public QueueDirectory(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    /** The domain queues of {@code spiderId}. */
+    public List<QueueKey> queues(String spiderId) {
+        return parse(RedisKeys.scan(redis, RedisKeys.escapeGlob(spiderId) + ":*:queue"));
+    }
+
+    /** The domain queues of every spider. */
+    public List<QueueKey> allQueues() {
+        return parse(RedisKeys.scan(redis, "*:*:queue"));
+    }
+
+    /** The spiders that have a {@code <spiderid>:leases} key. */
+    public Set<String> spidersWithLeases() {
+        Set<String> spiders = new TreeSet<>();
+        for (String key : RedisKeys.scan(redis, "*" + LEASES_SUFFIX)) {
+            String spider = key.substring(0, key.length() - LEASES_SUFFIX.length());
+            if (!spider.isEmpty() && spider.indexOf(':') < 0) {
+                spiders.add(spider);
+            }
+        }
+        return spiders;
+    }
+
+    private static List<QueueKey> parse(List<String> keys) {
+        return keys.stream().map(QueueKey::tryParse).flatMap(Optional::stream)
+                .sorted(Comparator.comparing(QueueKey::key)).toList();
+    }
+}

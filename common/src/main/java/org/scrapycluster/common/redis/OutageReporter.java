@@ -1,0 +1,44 @@
+package org.scrapycluster.common.redis;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+
+/**
+ * Says once that a background Redis activity has started failing and once that it works again,
+ * instead of logging every failed attempt of a task that retries every second.
+ */
+public final class OutageReporter {
+
+    private final Logger log;
+    private final String activity;
+    private final AtomicBoolean down = new AtomicBoolean();
+
+    /**
+     * @param log      where to report
+     * @param activity what is failing, as the start of a sentence ("Statistics flush")
+     */
+    public OutageReporter(Logger log, String activity) {
+        this.log = log;
+        this.activity = activity;
+    }
+
+    /** Records a failed attempt; logs a warning only for the first failure of an outage. */
+    public void failed(Throwable cause) {
+        if (down.compareAndSet(false, true)) {
+            log.warn("{} failed, Redis unavailable: {}; retrying in the background", activity, cause.toString());
+        }
+    }
+
+    /** Records a successful attempt; logs when it ends an outage. */
+    public void succeeded() {
+        if (down.compareAndSet(true, false)) {
+            log.info("{} works again, Redis is back", activity);
+        }
+    }
+
+    /** Whether the last attempt failed. */
+    public boolean isDown() {
+        return down.get();
+    }
+}

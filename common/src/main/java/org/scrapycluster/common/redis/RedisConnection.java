@@ -1,0 +1,127 @@
+package org.scrapycluster.common.redis;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * One thread-safe, multiplexed connection to Redis, shared by every Redis user of a service.
+ *
+ * <p>While Redis is unreachable, commands fail at once ({@code REJECT_COMMANDS}) instead of
+ * queueing without bound, so that each caller retries with its own back-off; the connection
+ * reconnects by itself in the background. Commands, including asynchronous ones, time out after
+ * the endpoint's timeout. Scripts need Redis 5 or newer (effect replication of scripts that read
+ * the server clock).
+ */
+public final class RedisConnection implements AutoCloseable {
+
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
+
+    private final RedisEndpoint endpoint;
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+
+    private RedisConnection(RedisEndpoint endpoint, RedisClient client, StatefulRedisConnection<String, String> connection) {
+        this.endpoint = endpoint;
+        this.client = client;
+        this.connection = connection;
+    }
+
+    /**
+     * Connects to {@code endpoint}.
+     *
+     * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now; the caller
+     *         decides whether to retry
+     */
+    public static RedisConnection open(RedisEndpoint endpoint) {
+        RedisURI.Builder uri = RedisURI.Builder.redis(endpoint.host(), endpoint.port())
+                .withDatabase(endpoint.db())
+                .withSsl(endpoint.tls())
+                .withTimeout(endpoint.timeout());
+        if (endpoint.password() != null) {
+            uri.withPassword(endpoint.password().toCharArray());
+        }
+        RedisClient client = RedisClient.create(uri.build());
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(endpoint.timeout()).keepAlive(true).build())
+                .timeoutOptions(TimeoutOptions.enabled())
+                .build());
+        try {
+            return new RedisConnection(endpoint, client, client.connect());
+        } catch (RuntimeException e) {
+            client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+            throw e;
+        }
+    }
+
+    public RedisEndpoint endpoint() {
+        return endpoint;
+    }
+
+    /** Blocking commands, each bounded by the endpoint's timeout. */
+    public RedisCommands<String, String> sync() {
+        return connection.sync();
+    }
+
+    /** Non-blocking commands: many in flight at once are pipelined on the one connection. */
+    public RedisAsyncCommands<String, String> async() {
+        return connection.async();
+    }
+
+    /** Whether the connection is up now (it may drop and come back at any time). */
+    public boolean isConnected() {
+        return connection.isOpen();
+    }
+
+    /**
+     * Waits for an asynchronous result, at most the endpoint's timeout plus a second (the command
+     * itself times out first), and rethrows its failure as the {@link RedisException} it was.
+     */
+    public <T> T await(CompletionStage<T> pending) {
+        Duration limit = endpoint.timeout().plusSeconds(1);
+        try {
+            return pending.toCompletableFuture().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RedisException redis) {
+                throw redis;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new RedisException(cause);
+        } catch (TimeoutException e) {
+            throw new RedisCommandTimeoutException("no answer from Redis at " + endpoint + " within " + limit);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisCommandInterruptedException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisConnection[" + endpoint + "]";
+    }
+}

@@ -1,0 +1,80 @@
+package org.scrapycluster.common.redis;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A held lock from {@link RedisLocks}. It renews itself in the background; {@link #isHeld()}
+ * turns false when a renewal finds the lock gone or taken over (for example after Redis was
+ * unreachable for longer than the expiry). Closing releases it if it is still ours.
+ */
+public final class RedisLock implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisLock.class);
+
+    private final RedisConnection redis;
+    private final LuaScript compare;
+    private final String key;
+    private final String token;
+    private final Duration expiry;
+    private final ScheduledFuture<?> renewal;
+    private volatile boolean held = true;
+
+    RedisLock(RedisConnection redis, LuaScript compare, Ticker renewer, String key, String token,
+              Duration expiry) {
+        this.redis = redis;
+        this.compare = compare;
+        this.key = key;
+        this.token = token;
+        this.expiry = expiry;
+        Duration every = expiry.multipliedBy(2).dividedBy(3);
+        this.renewal = renewer.every(every, every, this::renew);
+    }
+
+    /** The Redis key, {@code lock:<key>}. */
+    public String key() {
+        return key;
+    }
+
+    /** Whether the lock was still ours at the last renewal. */
+    public boolean isHeld() {
+        return held;
+    }
+
+    private void renew() {
+        if (!held) {
+            return;
+        }
+        try {
+            Long renewed = compare.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token,
+                    Long.toString(expiry.toMillis()));
+            if (renewed == 0) {
+                held = false;
+                LOG.warn("Lost the lock {}: it expired or another holder took it", key);
+            }
+        } catch (RedisException e) {
+            LOG.warn("Could not renew the lock {} ({}); it expires in at most {} unless a renewal succeeds",
+                    key, e.toString(), expiry);
+        }
+    }
+
+    /** Releases the lock if it is still ours; a failure to reach Redis leaves it to expire. */
+    @Override
+    public void close() {
+        renewal.cancel(false);
+        if (!held) {
+            return;
+        }
+        held = false;
+        try {
+            compare.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token, "0");
+        } catch (RedisException e) {
+            LOG.warn("Could not release the lock {} ({}); it expires within {}", key, e.toString(), expiry);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.scrapycluster.common.redis;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Optional;
+
+import io.lettuce.core.SetArgs;
+
+/**
+ * Non-blocking distributed locks at {@code lock:<key>} (behaviour spec §3.2), the way several
+ * Redis monitors share jobs: {@code SET NX PX} with a random token, renewed every two thirds of
+ * the expiry while held, released only by the holder of the token. A holder that dies loses the
+ * lock when it expires.
+ */
+public final class RedisLocks implements AutoCloseable {
+
+    private static final LuaScript COMPARE = LuaScript.load("lock");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final RedisConnection redis;
+    private final Duration expiry;
+    private final Ticker renewer = new Ticker("redis-lock-renewer");
+
+    /**
+     * @param redis  the connection
+     * @param expiry how long a lock outlives its holder ({@code REDIS_LOCK_EXPIRATION}, 6 s by default)
+     */
+    public RedisLocks(RedisConnection redis, Duration expiry) {
+        if (expiry.toMillis() < 3) {
+            throw new IllegalArgumentException("lock expiry must be at least 3 ms, got " + expiry);
+        }
+        this.redis = redis;
+        this.expiry = expiry;
+    }
+
+    /** The Redis key of the lock on {@code key}. */
+    public static String lockKey(String key) {
+        return "lock:" + key;
+    }
+
+    /**
+     * Takes the lock on {@code key} if nobody holds it; never waits.
+     *
+     * @return the held lock, to be closed when done, or empty when another holder has it
+     */
+    public Optional<RedisLock> tryAcquire(String key) {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        String token = HexFormat.of().formatHex(bytes);
+        String reply = redis.sync().set(lockKey(key), token, SetArgs.Builder.nx().px(expiry.toMillis()));
+        if (!"OK".equals(reply)) {
+            return Optional.empty();
+        }
+        return Optional.of(new RedisLock(redis, COMPARE, renewer, lockKey(key), token, expiry));
+    }
+
+    /** Stops renewing; locks still held expire on their own. */
+    @Override
+    public void close() {
+        renewer.close();
+    }
+}

@@ -1,0 +1,39 @@
+package org.scrapycluster.common.redis;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The daemon thread of a background Redis activity (flushing statistics, heartbeats, lease
+ * reaping, lock renewal): runs its tasks periodically, and stops them on close.
+ */
+public final class Ticker implements AutoCloseable {
+
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+
+    private final ScheduledExecutorService timer;
+
+    /** @param threadName the thread's name, as it appears in thread dumps */
+    public Ticker(String threadName) {
+        this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name(threadName).daemon().factory());
+    }
+
+    /** Runs {@code task} after {@code initialDelay}, then {@code period} after each run ends. */
+    public ScheduledFuture<?> every(Duration initialDelay, Duration period, Runnable task) {
+        return timer.scheduleWithFixedDelay(task, initialDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the tasks, interrupting a run in progress, and waits a few seconds for it to end. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package org.scrapycluster.common.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.redis.LuaScript;
+import org.scrapycluster.common.redis.RedisConnection;
+
+/**
+ * A count of events in a sliding window, stored at the original's key name
+ * ({@code stats:<service>:<name>:<window seconds>}) as a HASH of time buckets: field = bucket start
+ * in epoch seconds, value = events in that bucket. Memory is bounded (at most about 61 fields)
+ * whatever the event rate; the original kept one sorted-set member per event (TARGET §2, the one
+ * deliberate keyspace difference).
+ *
+ * <p>A bucket is 1/60 of the window, at least a second. The value sums the buckets that overlap
+ * the window, so it counts the events of the last {@code window} seconds plus at most one bucket
+ * before them (at most 1/60 of the window too much, for example 15 s of a 900 s window). Buckets
+ * that left the window are removed on every write, and the key expires one bucket after the
+ * window once nothing is written.
+ */
+public final class RollingWindowCounter {
+
+    /** Buckets per window. */
+    public static final int BUCKETS = 60;
+
+    private static final LuaScript ADD = LuaScript.load("stats_window");
+
+    private final String key;
+    private final long windowSeconds;
+    private final long bucketSeconds;
+
+    public RollingWindowCounter(String key, long windowSeconds) {
+        if (windowSeconds < 1) {
+            throw new IllegalArgumentException("a statistics window must be at least a second, got " + windowSeconds);
+        }
+        this.key = key;
+        this.windowSeconds = windowSeconds;
+        this.bucketSeconds = Math.max(1, windowSeconds / BUCKETS);
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public long windowSeconds() {
+        return windowSeconds;
+    }
+
+    public long bucketSeconds() {
+        return bucketSeconds;
+    }
+
+    /** The start of the bucket holding {@code epochSecond}. */
+    public long bucketStart(long epochSecond) {
+        return Math.floorDiv(epochSecond, bucketSeconds) * bucketSeconds;
+    }
+
+    /** The oldest bucket start still inside the window at {@code nowEpochSecond}. */
+    public long oldestBucket(long nowEpochSecond) {
+        return bucketStart(nowEpochSecond - windowSeconds);
+    }
+
+    /**
+     * Adds counts by bucket start, trims buckets that left the window and refreshes the expiry, in
+     * one call.
+     *
+     * @return true, or false when the key holds another type (a Python component's sorted set),
+     *         in which case nothing was written
+     */
+    public CompletableFuture<Boolean> addAsync(RedisConnection redis, Map<Long, Long> countsByBucket, long nowEpochSecond) {
+        List<String> args = new ArrayList<>(2 + 2 * countsByBucket.size());
+        args.add(Long.toString(oldestBucket(nowEpochSecond)));
+        args.add(Long.toString(windowSeconds + bucketSeconds));
+        countsByBucket.forEach((bucket, count) -> {
+            args.add(Long.toString(bucket));
+            args.add(Long.toString(count));
+        });
+        return ADD.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {key}, args.toArray(String[]::new))
+                .thenApply(written -> written == 1);
+    }
+
+    /** The number of events in the window at {@code nowEpochSecond}. */
+    public long value(RedisConnection redis, long nowEpochSecond) {
+        return sum(redis.sync().hgetall(key), nowEpochSecond);
+    }
+
+    /** Sums the buckets of a stored hash that are inside the window at {@code nowEpochSecond}. */
+    long sum(Map<String, String> buckets, long nowEpochSecond) {
+        long oldest = oldestBucket(nowEpochSecond);
+        long total = 0;
+        for (Map.Entry<String, String> bucket : buckets.entrySet()) {
+            try {
+                if (Long.parseLong(bucket.getKey()) >= oldest) {
+                    total += Long.parseLong(bucket.getValue());
+                }
+            } catch (NumberFormatException e) {
+                // not a bucket of ours: ignored
+            }
+        }
+        return total;
+    }
+}

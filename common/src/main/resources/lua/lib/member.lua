@@ -1,0 +1,44 @@
+-- The crawl fields of a queue member, whichever of the two shapes it has: a feed item carries them
+-- at the top level, a serialized request inside "meta". Returns nil for a member that is not a JSON
+-- object with string "appid" and "crawlid" (such a member belongs to no crawl we can account for).
+-- priority is the crawl priority as an integer label ("%d"), falling back to the negated queue score
+-- when the member has no numeric priority (priority_given tells which); expires is 0 when absent.
+local function crawl_fields(member, score)
+  local ok, decoded = pcall(cjson.decode, member)
+  if not ok or type(decoded) ~= 'table' then
+    return nil
+  end
+  local fields = decoded
+  if type(decoded.meta) == 'table' then
+    fields = decoded.meta
+  end
+  if type(fields.appid) ~= 'string' or type(fields.crawlid) ~= 'string' then
+    return nil
+  end
+  local priority = fields.priority
+  local priority_given = type(priority) == 'number'
+  if not priority_given then
+    priority = -(tonumber(score) or 0)
+  end
+  local expires = fields.expires
+  if type(expires) ~= 'number' then
+    expires = 0
+  end
+  return {
+    appid = fields.appid,
+    crawlid = fields.crawlid,
+    priority = string.format('%d', priority),
+    priority_given = priority_given,
+    expires = expires
+  }
+end
+
+-- The member of <spiderid>:blacklist that names the crawl of these fields.
+local function blacklist_entry(fields)
+  return fields.appid .. '||' .. fields.crawlid
+end
+
+-- True when the crawl of these fields has an expiry that the clock has reached.
+local function expired(fields, clock)
+  return fields.expires ~= 0 and clock.seconds >= fields.expires
+end

@@ -1,0 +1,44 @@
+-- One bounded step of purging a crawl: scans a batch of one domain queue (mode "queue", ZSCAN) or
+-- of the spider's leases (mode "leases", HSCAN) and removes the crawl's requests, with accounting.
+-- The caller blacklists the crawl first, so that no new request of it can be enqueued or leased,
+-- and repeats until the cursor returns to "0". Needs lib/clock, lib/member, lib/accounting,
+-- lib/lease.
+--
+-- mode queue:  KEYS[1] <spiderid>:<domain>:queue
+-- mode leases: KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases
+-- ARGV[1] mode   ARGV[2] cursor   ARGV[3] batch size   ARGV[4] spiderid   ARGV[5] appid
+-- ARGV[6] crawlid   ARGV[7] domain (mode queue)
+-- Returns {next cursor, requests removed}.
+
+local by_queue = ARGV[1] == 'queue'
+local spider, appid, crawlid = ARGV[4], ARGV[5], ARGV[6]
+local clock = server_clock()
+local scan = redis.call(by_queue and 'ZSCAN' or 'HSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[3])
+local items = scan[2]
+local removed = 0
+for i = 1, #items, 2 do
+  local member, domain, score
+  if by_queue then
+    member, score, domain = items[i], items[i + 1], ARGV[7]
+  else
+    member = items[i + 1]
+    domain, score = lease_parts(items[i])
+  end
+  local fields = crawl_fields(member, score)
+  if fields ~= nil and fields.appid == appid and fields.crawlid == crawlid then
+    local gone
+    if by_queue then
+      gone = redis.call('ZREM', KEYS[1], member)
+    else
+      gone = redis.call('HDEL', KEYS[1], items[i])
+      redis.call('ZREM', KEYS[2], items[i])
+    end
+    if gone == 1 then
+      removed = removed + 1
+      if domain ~= nil then
+        account(spider, fields, domain, -1, clock)
+      end
+    end
+  end
+end
+return {scan[1], removed}

@@ -1,0 +1,30 @@
+-- Returns leases whose deadline has passed to their queues, with their score. Idempotent: any
+-- number of reapers may run it; each lease is returned by exactly one call. Needs lib/clock,
+-- lib/member, lib/accounting, lib/lease.
+--
+-- KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases   KEYS[3] <spiderid>:active_domains
+-- ARGV[1] spiderid            ARGV[2] most leases handled in this call
+-- Returns {returned, handled}: requests put back into a queue, and due leases handled (when
+-- handled equals ARGV[2] more may be due). A request whose exact member is already queued again is
+-- not duplicated; a lease entry without a request, or with an id we cannot read, is removed.
+
+local leased, leases, active = KEYS[1], KEYS[2], KEYS[3]
+local spider, batch = ARGV[1], tonumber(ARGV[2])
+local clock = server_clock()
+local due = redis.call('ZRANGEBYSCORE', leases, '-inf', clock.millis, 'LIMIT', 0, batch)
+local returned = 0
+for _, lease_id in ipairs(due) do
+  local member = redis.call('HGET', leased, lease_id)
+  redis.call('ZREM', leases, lease_id)
+  redis.call('HDEL', leased, lease_id)
+  local domain, score = lease_parts(lease_id)
+  if member and domain ~= nil and tonumber(score) ~= nil then
+    if redis.call('ZADD', spider .. ':' .. domain .. ':queue', 'NX', score, member) == 1 then
+      returned = returned + 1
+    else
+      account(spider, crawl_fields(member, score), domain, -1, clock)
+    end
+    redis.call('ZADD', active, 'NX', clock.millis, domain)
+  end
+end
+return {returned, #due}

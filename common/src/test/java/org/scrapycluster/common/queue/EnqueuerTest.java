@@ -1,0 +1,128 @@
+package org.scrapycluster.common.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+
+@ExtendWith(TestRedis.class)
+class EnqueuerTest {
+
+    private final RedisConnection redis;
+    private final Enqueuer enqueuer;
+    private final CrawlCounts counts;
+    private final String spider = TestRedis.unique("enq");
+    private final QueueKey queue = new QueueKey(spider, "ex1.com");
+    private final CrawlRef crawl = new CrawlRef(spider, "app", "c1");
+
+    EnqueuerTest(RedisConnection redis) {
+        this.redis = redis;
+        enqueuer = new Enqueuer(redis, false);
+        counts = new CrawlCounts(redis);
+    }
+
+    private long serverSeconds() {
+        return Long.parseLong(redis.sync().time().get(0));
+    }
+
+    @Test
+    void filesTheMemberWithScoreMinusPriorityAndMarksTheDomainActive() {
+        String member = Members.feedItem("https://ex1.com/", "app", "c1", 50, 0);
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member)));
+        assertEquals(-50.0, redis.sync().zscore(queue.key(), member));
+        Double active = redis.sync().zscore(Keyspace.activeDomains(spider), "ex1.com");
+        assertTrue(Math.abs(active - serverSeconds() * 1000.0) < 5_000, "epoch ms of becoming non-empty");
+        enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/2", "app", "c1", 50, 0)));
+        assertEquals(active, redis.sync().zscore(Keyspace.activeDomains(spider), "ex1.com"), "ZADD NX keeps the first score");
+        assertEquals(EnqueueOutcome.ALREADY_QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member)));
+        assertEquals(2, counts.crawl(crawl).orElseThrow().pending());
+    }
+
+    @Test
+    void countsEveryDomainAndPriorityForInfo() {
+        long expires = serverSeconds() + 3600;
+        QueueKey other = new QueueKey(spider, "other.org");
+        enqueuer.enqueueAll(List.of(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, expires)),
+                EnqueueRequest.of(queue, Members.serializedRequest("https://ex1.com/a", "app", "c1", -9, expires)),
+                EnqueueRequest.of(other, Members.serializedRequest("https://other.org/", "app", "c1", -9, expires)),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c2", 5, 0))));
+        CrawlCount c1 = counts.crawl(crawl).orElseThrow();
+        assertEquals(3, c1.pending());
+        assertEquals(2, c1.totalDomains());
+        assertEquals(Map.of("ex1.com", new CrawlCount.DomainCount(2, 1, -9), "other.org", new CrawlCount.DomainCount(1, -9, -9)),
+                c1.domains());
+        assertEquals(expires, c1.expires());
+        assertTrue(c1.updated().isPresent());
+        List<CrawlCount> app = counts.app(spider, "app");
+        assertEquals(List.of("c1", "c2"), app.stream().map(count -> count.crawl().crawlid()).toList());
+        assertEquals(Map.of("ex1.com", new CrawlCount.DomainCount(1, 5, 5)), app.get(1).domains());
+        assertEquals(List.of(), counts.app(spider, "nobody"));
+    }
+
+    @Test
+    void refusesStoppedExpiredAndInvalidRequests() {
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
+        assertEquals(EnqueueOutcome.BLACKLISTED,
+                enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "stopped", 1, 0))));
+        assertEquals(EnqueueOutcome.EXPIRED,
+                enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, serverSeconds() - 1))));
+        assertEquals(EnqueueOutcome.INVALID, enqueuer.enqueue(EnqueueRequest.of(queue, "not json")));
+        assertEquals(EnqueueOutcome.INVALID, enqueuer.enqueue(EnqueueRequest.of(queue,
+                "{\"url\":\"https://ex1.com/\",\"appid\":\"app\",\"crawlid\":\"c1\",\"priority\":\"high\"}")));
+        assertEquals(0, redis.sync().exists(queue.key(), Keyspace.activeDomains(spider), crawl.accountingKey()));
+    }
+
+    @Test
+    void registersSeedsInTheDupefilterSoALinkToThemIsNotFetchedTwice() {
+        EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp1", Duration.ofSeconds(600));
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, 0)).withDupefilter(seen)));
+        assertEquals(EnqueueOutcome.DUPLICATE, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.serializedRequest("https://ex1.com/", "app", "c1", -9, 0)).withDupefilter(seen)));
+        assertEquals(1, redis.sync().zcard(queue.key()));
+        Long ttl = redis.sync().ttl(seen.key());
+        assertTrue(ttl > 590 && ttl <= 600, ttl.toString());
+    }
+
+    @Test
+    void writesTheTimeoutKeyOfACrawlThatExpires() {
+        long expires = serverSeconds() + 3600;
+        enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, expires)).withTimeoutKey());
+        assertEquals(Long.toString(expires), redis.sync().get(crawl.timeoutKey()));
+        enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c2", 1, 0)).withTimeoutKey());
+        assertEquals(0, redis.sync().exists(new CrawlRef(spider, "app", "c2").timeoutKey()));
+        enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c3", 1, expires)));
+        assertEquals(0, redis.sync().exists(new CrawlRef(spider, "app", "c3").timeoutKey()));
+    }
+
+    @Test
+    void firstInFirstOutWithinAPriorityWhenAsked() throws InterruptedException {
+        Enqueuer fifo = new Enqueuer(redis, true);
+        List<String> members = new ArrayList<>();
+        for (String path : List.of("z", "m", "a")) {
+            String member = Members.feedItem("https://ex1.com/" + path, "app", "c1", 5, 0);
+            members.add(member);
+            assertEquals(EnqueueOutcome.QUEUED, fifo.enqueue(EnqueueRequest.of(queue, member)));
+            Thread.sleep(3);
+        }
+        String urgent = Members.feedItem("https://ex1.com/urgent", "app", "c1", 6, 0);
+        fifo.enqueue(EnqueueRequest.of(queue, urgent));
+        ThrottledQueue throttle = new ThrottledQueue(redis);
+        ThrottleSpec open = new ThrottleSpec("open-" + spider, 60, 100, false);
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            order.add(assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open)).member());
+        }
+        assertEquals(List.of(urgent, members.get(0), members.get(1), members.get(2)), order);
+    }
+}

@@ -1,0 +1,144 @@
+package org.scrapycluster.common.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ScoredValue;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+
+@ExtendWith(TestRedis.class)
+class LeasesTest {
+
+    private final RedisConnection redis;
+    private final ThrottledQueue throttle;
+    private final Enqueuer enqueuer;
+    private final Leases leases;
+    private final CrawlCounts counts;
+    private final LeaseHolder holder = new LeaseHolder("node1");
+    private final String spider = TestRedis.unique("lease");
+    private final QueueKey queue = new QueueKey(spider, "ex1.com");
+    private final CrawlRef crawl = new CrawlRef(spider, "app", "c1");
+    private final ThrottleSpec open = new ThrottleSpec("open-" + spider, 60, 1000, false);
+
+    LeasesTest(RedisConnection redis) {
+        this.redis = redis;
+        throttle = new ThrottledQueue(redis);
+        enqueuer = new Enqueuer(redis, false);
+        leases = new Leases(redis);
+        counts = new CrawlCounts(redis);
+    }
+
+    private String enqueue(String path, int priority) {
+        String member = Members.feedItem("https://ex1.com/" + path, "app", "c1", priority, 0);
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member)));
+        return member;
+    }
+
+    private HandOut.HandedOut lease(Duration duration) {
+        return assertInstanceOf(HandOut.HandedOut.class, throttle.handOut(queue, open, duration, holder.next()));
+    }
+
+    @Test
+    void aCrashedHoldersRequestReturnsToItsQueueWithItsPriority() {
+        String member = enqueue("a", 7);
+        HandOut.HandedOut out = lease(Duration.ofMillis(200));
+        assertEquals(0, throttle.size(queue));
+        assertEquals(new HandOut.Empty(0), throttle.handOut(queue, open, Duration.ofMillis(200), holder.next()));
+        assertEquals(List.of(), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).returned() == 1);
+        assertEquals(List.of(ScoredValue.just(-7, member)), redis.sync().zrangeWithScores(queue.key(), 0, -1));
+        assertEquals(List.of("ex1.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+        assertEquals(0, leases.count(spider));
+        assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending(), "still pending, never counted twice");
+        assertFalse(leases.ack(spider, out.leaseId().orElseThrow(), true), "the old lease is gone");
+        assertEquals(member, lease(Duration.ofMinutes(1)).member());
+    }
+
+    @Test
+    void ackRemovesTheLeaseAndCountsThePage() {
+        enqueue("a", 1);
+        enqueue("b", 1);
+        HandOut.HandedOut first = lease(Duration.ofMinutes(1));
+        HandOut.HandedOut second = lease(Duration.ofMinutes(1));
+        assertTrue(leases.ack(spider, first.leaseId().orElseThrow(), true));
+        assertTrue(leases.ack(spider, second.leaseId().orElseThrow(), false));
+        assertFalse(leases.ack(spider, first.leaseId().orElseThrow(), true), "a second ack finds nothing");
+        assertEquals(0, leases.count(spider));
+        assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
+        CrawlCount count = counts.crawl(crawl).orElseThrow();
+        assertEquals(0, count.pending());
+        assertEquals(1, count.pages());
+        assertEquals(0, count.totalDomains());
+    }
+
+    @Test
+    void renewMovesTheDeadline() throws InterruptedException {
+        enqueue("a", 1);
+        HandOut.HandedOut out = lease(Duration.ofMillis(400));
+        String leaseId = out.leaseId().orElseThrow();
+        Instant deadline = leases.renew(spider, leaseId, Duration.ofMinutes(1)).orElseThrow();
+        assertTrue(deadline.isAfter(out.at().plusSeconds(59)), deadline.toString());
+        Thread.sleep(600);
+        assertEquals(0, leases.reap(spider, 10).returned(), "renewed: not due");
+        assertEquals(1, leases.count(spider));
+        assertTrue(leases.ack(spider, leaseId, true));
+        assertTrue(leases.renew(spider, leaseId, Duration.ofMinutes(1)).isEmpty(), "nothing to renew after the ack");
+    }
+
+    @Test
+    void concurrentReapersReturnEachLeaseOnce() throws Exception {
+        for (int i = 0; i < 300; i++) {
+            enqueue("p" + i, i % 5);
+        }
+        for (int i = 0; i < 300; i++) {
+            lease(Duration.ofMillis(1));
+        }
+        Thread.sleep(50);
+        try (RedisConnection other = RedisConnection.open(redis.endpoint())) {
+            Leases second = new Leases(other);
+            List<CompletableFuture<Integer>> reapers = new ArrayList<>();
+            for (Leases reaper : List.of(leases, second)) {
+                reapers.add(CompletableFuture.supplyAsync(() -> {
+                    int returned = 0;
+                    Leases.ReapResult result;
+                    do {
+                        result = reaper.reap(spider, 7);
+                        returned += result.returned();
+                    } while (result.more());
+                    return returned;
+                }));
+            }
+            int total = reapers.get(0).get() + reapers.get(1).get();
+            assertEquals(300, total);
+        }
+        assertEquals(300, throttle.size(queue));
+        assertEquals(0, leases.count(spider));
+        assertEquals(300, counts.crawl(crawl).orElseThrow().pending());
+        assertEquals(new Leases.ReapResult(0, 0, false), leases.reap(spider, 7));
+    }
+
+    @Test
+    void aRequestQueuedAgainMeanwhileIsNotDuplicated() {
+        String member = enqueue("a", 3);
+        lease(Duration.ofMillis(1));
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member)));
+        assertEquals(2, counts.crawl(crawl).orElseThrow().pending());
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).handled() == 1);
+        assertEquals(1, throttle.size(queue));
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending());
+    }
+}

@@ -1,0 +1,244 @@
+package org.scrapycluster.common.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+
+@ExtendWith(TestRedis.class)
+class ThrottledQueueTest {
+
+    private static final Duration LEASE = Duration.ofMinutes(5);
+
+    private final RedisConnection redis;
+    private final ThrottledQueue throttle;
+    private final Enqueuer enqueuer;
+    private final CrawlCounts counts;
+    private final LeaseHolder holder = new LeaseHolder("node1");
+    private final String spider = TestRedis.unique("thr");
+    private final QueueKey queue = new QueueKey(spider, "ex1.com");
+
+    ThrottledQueueTest(RedisConnection redis) {
+        this.redis = redis;
+        throttle = new ThrottledQueue(redis);
+        enqueuer = new Enqueuer(redis, false);
+        counts = new CrawlCounts(redis);
+    }
+
+    private ThrottleSpec spec(double window, int limit, boolean moderated) {
+        return new ThrottleSpec(spider + ":ex1.com", window, limit, moderated);
+    }
+
+    private void enqueue(String member) {
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member)));
+    }
+
+    private void enqueueMany(int count, String crawlid, int priority) {
+        for (int i = 0; i < count; i++) {
+            enqueue(Members.feedItem("https://ex1.com/" + crawlid + "/" + i, "app", crawlid, priority, 0));
+        }
+    }
+
+    private HandOut handOut(ThrottleSpec spec) {
+        return throttle.handOut(queue, spec, LEASE, holder.next());
+    }
+
+    @Test
+    void anEmptyQueueSpendsNoSlot() {
+        ThrottleSpec spec = spec(60, 10, false);
+        assertEquals(new HandOut.Empty(0), handOut(spec));
+        assertEquals(0, redis.sync().exists(spec.windowKey()));
+        enqueueMany(2, "c1", 1);
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        assertEquals(new HandOut.Empty(0), handOut(spec));
+        assertEquals(new HandOut.Empty(0), handOut(spec));
+        assertEquals(2, redis.sync().zcard(spec.windowKey()), "only the two hand-outs spent slots");
+    }
+
+    @Test
+    void anEmptyQueueLeavesTheActiveDomains() {
+        enqueueMany(1, "c1", 1);
+        assertEquals(List.of("ex1.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+        handOut(spec(60, 10, false));
+        assertEquals(List.of("ex1.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1),
+                "it leaves only when a call finds the queue empty");
+        handOut(spec(60, 10, false));
+        assertEquals(List.of(), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+    }
+
+    @Test
+    void scaleHalvesTheAllowance() {
+        ThrottleSpec spec = ThrottleSpec.of(spider + ":ex1.com", 60, 10, 0.5, false);
+        enqueueMany(20, "c1", 1);
+        int handedOut = 0;
+        HandOut answer;
+        while ((answer = handOut(spec)) instanceof HandOut.HandedOut) {
+            handedOut++;
+        }
+        assertEquals(5, handedOut);
+        HandOut.Wait wait = assertInstanceOf(HandOut.Wait.class, answer);
+        assertTrue(wait.delay().compareTo(Duration.ofSeconds(55)) > 0 && wait.delay().compareTo(Duration.ofSeconds(60)) <= 0,
+                "the first slot frees about 60 s after the first hand-out: " + wait.delay());
+        assertEquals(15, throttle.size(queue));
+    }
+
+    @Test
+    void limitZeroPausesTheDomain() {
+        enqueueMany(3, "c1", 1);
+        assertEquals(new HandOut.Paused(), handOut(ThrottleSpec.of(spider + ":ex1.com", 60, 10, 0.0, true)));
+        assertEquals(3, throttle.size(queue));
+    }
+
+    @Test
+    void moderationSpacesHandOutsByWindowOverHits() throws InterruptedException {
+        ThrottleSpec spec = spec(2.0, 5, true);
+        enqueueMany(40, "c1", 1);
+        List<Instant> times = new ArrayList<>(ThrottleHammer.hammer(redis, queue, spec, 3, Duration.ofSeconds(3)));
+        times.sort(null);
+        assertTrue(times.size() >= 4, "hand-outs: " + times.size());
+        for (int i = 1; i < times.size(); i++) {
+            long gap = ThrottleHammer.micros(times.get(i)) - ThrottleHammer.micros(times.get(i - 1));
+            assertTrue(gap >= 400_000 - 1, "hand-outs " + gap + " µs apart, spacing 400 ms");
+        }
+    }
+
+    @Test
+    void aFullWindowSaysWhenItsOldestEntryLeaves() {
+        ThrottleSpec spec = spec(3, 2, false);
+        enqueueMany(5, "c1", 1);
+        handOut(spec);
+        handOut(spec);
+        HandOut.Wait wait = assertInstanceOf(HandOut.Wait.class, handOut(spec));
+        assertTrue(wait.delay().toMillis() > 2_000 && wait.delay().toMillis() <= 3_000, wait.delay().toString());
+        assertEquals(2, redis.sync().zcard(spec.windowKey()));
+        Long ttl = redis.sync().ttl(spec.windowKey());
+        assertTrue(ttl > 0 && ttl <= 6, "EXPIRE int(window*2): " + ttl);
+    }
+
+    @Test
+    void handsOutTheHighestPriorityOfEitherShapeAndLeasesIt() {
+        enqueue(Members.feedItem("https://ex1.com/low", "app", "c1", 1, 0));
+        String high = Members.serializedRequest("https://ex1.com/high", "app", "c1", 50, 0);
+        enqueue(high);
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertEquals(high, out.member());
+        assertEquals(-50, out.score());
+        String leaseId = out.leaseId().orElseThrow();
+        assertTrue(leaseId.startsWith("ex1.com|-50|node1-"), leaseId);
+        assertEquals(high, redis.sync().hget(Keyspace.leased(spider), leaseId));
+        Double deadline = redis.sync().zscore(Keyspace.leases(spider), leaseId);
+        long expected = out.at().toEpochMilli() + LEASE.toMillis();
+        assertTrue(Math.abs(deadline - expected) <= 1, deadline + " vs " + expected);
+        assertEquals(1, throttle.size(queue));
+        assertEquals(2, counts.crawl(new CrawlRef(spider, "app", "c1")).orElseThrow().pending(), "a leased request is still pending");
+    }
+
+    @Test
+    void windowEntriesAndModerationTimeAreFloatEpochsFromTheServerClock() {
+        ThrottleSpec spec = spec(60, 10, true);
+        enqueueMany(1, "c1", 1);
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        String at = out.at().getEpochSecond() + "." + String.format("%06d", out.at().getNano() / 1000);
+        assertEquals(List.of(at), redis.sync().zrange(spec.windowKey(), 0, -1));
+        assertEquals(Double.parseDouble(at), redis.sync().zscore(spec.windowKey(), at));
+        assertEquals(at, redis.sync().get(spec.timeKey()));
+        assertTrue(redis.sync().ttl(spec.timeKey()) > 100, "EX int(window*2)");
+        List<String> time = redis.sync().time();
+        assertTrue(Math.abs(Long.parseLong(time.get(0)) - out.at().getEpochSecond()) <= 2);
+    }
+
+    @Test
+    void respectsAModerationTimeWrittenByAPythonCrawler() {
+        ThrottleSpec spec = spec(60, 10, true);
+        enqueueMany(2, "c1", 1);
+        double serverNow = Double.parseDouble(redis.sync().time().get(0));
+        redis.sync().set(spec.timeKey(), Double.toString(serverNow - 2.5));
+        HandOut.Wait wait = assertInstanceOf(HandOut.Wait.class, handOut(spec));
+        assertTrue(wait.delay().toMillis() > 2_000 && wait.delay().toMillis() <= 4_500, wait.delay().toString());
+        redis.sync().set(spec.timeKey(), Double.toString(serverNow - 7));
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+    }
+
+    @Test
+    void dropsMembersOfStoppedAndExpiredCrawlsWithTheirAccounting() {
+        enqueueMany(3, "stopped", 90);
+        long serverNow = Long.parseLong(redis.sync().time().get(0));
+        enqueue(Members.serializedRequest("https://ex1.com/soon", "app", "expiring", 80, serverNow + 1));
+        String wanted = Members.feedItem("https://ex1.com/wanted", "app", "live", 1, 0);
+        enqueue(wanted);
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> Long.parseLong(redis.sync().time().get(0)) >= serverNow + 1);
+
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertEquals(wanted, out.member());
+        assertEquals(4, out.dropped());
+        assertEquals(1, redis.sync().zcard(spec(60, 10, false).windowKey()), "drops spend no slot");
+        assertEquals(0, counts.crawl(new CrawlRef(spider, "app", "stopped")).orElseThrow().pending());
+        assertEquals(0, counts.crawl(new CrawlRef(spider, "app", "expiring")).orElseThrow().pending());
+        assertEquals(1, counts.crawl(new CrawlRef(spider, "app", "live")).orElseThrow().pending());
+    }
+
+    @Test
+    void dropsAtMostABoundedNumberPerCall() {
+        enqueueMany(ThrottledQueue.MAX_DROPS_PER_CALL + 20, "stopped", 5);
+        enqueueMany(1, "live", 1);
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
+        assertEquals(new HandOut.Wait(Duration.ZERO, ThrottledQueue.MAX_DROPS_PER_CALL), handOut(spec(60, 10, false)));
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertEquals(20, out.dropped());
+    }
+
+    @Test
+    void popDeletesInsteadOfLeasing() {
+        enqueueMany(1, "c1", 1);
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, spec(60, 10, false)));
+        assertEquals(Optional.empty(), out.leaseId());
+        assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
+        assertEquals(0, counts.crawl(new CrawlRef(spider, "app", "c1")).orElseThrow().pending());
+    }
+
+    @Test
+    void handsOutAMemberItCannotReadSoThatItsTakerReportsIt() {
+        redis.sync().zadd(queue.key(), -1, "not json");
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertEquals("not json", out.member());
+        assertThrows(MalformedQueueMemberException.class, () -> QueueMember.parse(out.member()));
+    }
+
+    @Test
+    void refusesALeaseIdInUseAndKeepsTheRequest() {
+        enqueue(Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0));
+        enqueue(Members.feedItem("https://ex1.com/b", "app", "c1", 1, 0));
+        assertInstanceOf(HandOut.HandedOut.class, throttle.handOut(queue, spec(60, 10, false), LEASE, "same"));
+        RedisCommandExecutionException e = assertThrows(RedisCommandExecutionException.class,
+                () -> throttle.handOut(queue, spec(60, 10, false), LEASE, "same"));
+        assertTrue(e.getMessage().contains("already in use"), e.getMessage());
+        assertEquals(1, throttle.size(queue));
+        assertThrows(IllegalArgumentException.class, () -> throttle.handOut(queue, spec(60, 10, false), LEASE, "a|b"));
+    }
+
+    @Test
+    void clearRemovesTheQueueAndItsThrottleKeys() {
+        ThrottleSpec spec = spec(60, 10, true);
+        enqueueMany(2, "c1", 1);
+        handOut(spec);
+        throttle.clear(queue, spec);
+        assertEquals(0, redis.sync().exists(queue.key(), spec.windowKey(), spec.timeKey()));
+        assertFalse(throttle.size(queue) > 0);
+    }
+}

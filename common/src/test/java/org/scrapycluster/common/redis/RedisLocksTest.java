@@ -1,0 +1,75 @@
+package org.scrapycluster.common.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestRedis.class)
+class RedisLocksTest {
+
+    private final RedisConnection redis;
+    private final String job = "info:" + TestRedis.unique("lock") + ":app1";
+
+    RedisLocksTest(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    @Test
+    void onlyOneHolderAtATime() {
+        try (RedisLocks first = new RedisLocks(redis, Duration.ofSeconds(6));
+             RedisLocks second = new RedisLocks(redis, Duration.ofSeconds(6))) {
+            RedisLock held = first.tryAcquire(job).orElseThrow();
+            assertEquals("lock:" + job, held.key());
+            assertEquals(Optional.empty(), second.tryAcquire(job));
+            held.close();
+            assertFalse(held.isHeld());
+            try (RedisLock next = second.tryAcquire(job).orElseThrow()) {
+                assertTrue(next.isHeld());
+            }
+            assertEquals(0, redis.sync().exists("lock:" + job));
+        }
+    }
+
+    @Test
+    void aHeldLockIsRenewedBeyondItsExpiry() throws InterruptedException {
+        try (RedisLocks locks = new RedisLocks(redis, Duration.ofMillis(600));
+             RedisLock held = locks.tryAcquire(job).orElseThrow()) {
+            Thread.sleep(1_500);
+            assertTrue(held.isHeld());
+            assertEquals(Optional.empty(), locks.tryAcquire(job));
+            Long ttl = redis.sync().pttl("lock:" + job);
+            assertTrue(ttl > 0 && ttl <= 600, ttl.toString());
+        }
+    }
+
+    @Test
+    void aDeadHoldersLockExpiresAndCannotBeReleasedByIt() {
+        RedisLocks dying = new RedisLocks(redis, Duration.ofMillis(500));
+        RedisLock orphan = dying.tryAcquire(job).orElseThrow();
+        dying.close();
+        try (RedisLocks survivor = new RedisLocks(redis, Duration.ofSeconds(6))) {
+            RedisLock taken = Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> survivor.tryAcquire(job), Optional::isPresent).orElseThrow();
+            orphan.close();
+            assertTrue(redis.sync().exists("lock:" + job) == 1, "the late release of the dead holder did not delete it");
+            taken.close();
+        }
+    }
+
+    @Test
+    void aHolderNoticesWhenItsLockWasTakenOver() {
+        try (RedisLocks locks = new RedisLocks(redis, Duration.ofMillis(300));
+             RedisLock held = locks.tryAcquire(job).orElseThrow()) {
+            redis.sync().set("lock:" + job, "someone else");
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !held.isHeld());
+            assertEquals("someone else", redis.sync().get("lock:" + job));
+        }
+    }
+}

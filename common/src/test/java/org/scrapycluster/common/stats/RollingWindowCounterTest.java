@@ -1,0 +1,62 @@
+package org.scrapycluster.common.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+
+@ExtendWith(TestRedis.class)
+class RollingWindowCounterTest {
+
+    private final RedisConnection redis;
+    private final String key = "stats:" + TestRedis.unique("rw") + ":total:900";
+
+    RollingWindowCounterTest(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    @Test
+    void bucketsAreASixtiethOfTheWindow() {
+        RollingWindowCounter counter = new RollingWindowCounter(key, 900);
+        assertEquals(15, counter.bucketSeconds());
+        assertEquals(1_000_005, counter.bucketStart(1_000_019));
+        assertEquals(1, new RollingWindowCounter(key, 2).bucketSeconds());
+        assertEquals(10_080, new RollingWindowCounter(key, 604_800).bucketSeconds());
+    }
+
+    @Test
+    void countsByBucketSumsTheWindowAndDropsWhatLeftIt() {
+        RollingWindowCounter counter = new RollingWindowCounter(key, 900);
+        long now = Long.parseLong(redis.sync().time().get(0));
+        Map<Long, Long> counts = new TreeMap<>();
+        counts.put(counter.bucketStart(now), 3L);
+        counts.put(counter.bucketStart(now - 300), 4L);
+        counts.put(counter.bucketStart(now - 2_000), 100L);
+        assertTrue(redis.await(counter.addAsync(redis, counts, now)));
+        assertEquals(7, counter.value(redis, now));
+        assertEquals(2, redis.sync().hlen(key), "the bucket outside the window was not written");
+        assertEquals(Long.toString(3), redis.sync().hget(key, Long.toString(counter.bucketStart(now))));
+        Long ttl = redis.sync().ttl(key);
+        assertTrue(ttl > 900 && ttl <= 915, "expires one bucket after the window: " + ttl);
+
+        assertTrue(redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(now + 700), 1L), now + 700)));
+        assertEquals(2, redis.sync().hlen(key));
+        assertFalse(redis.sync().hexists(key, Long.toString(counter.bucketStart(now - 300))), "it left the window: trimmed");
+        assertEquals(4, counter.value(redis, now + 700));
+    }
+
+    @Test
+    void leavesAPythonComponentsSortedSetAlone() {
+        redis.sync().zadd(key, 1.0, "1.0");
+        RollingWindowCounter counter = new RollingWindowCounter(key, 900);
+        assertFalse(redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(1000), 1L), 1000)));
+        assertEquals("zset", redis.sync().type(key));
+    }
+}

@@ -1,0 +1,80 @@
+package org.scrapycluster.common.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+
+@ExtendWith(TestRedis.class)
+class StatsRecorderTest {
+
+    @Test
+    void countsInMemoryAndWritesEveryWindowAndTheLifetime(RedisConnection redis) {
+        String prefix = "stats:" + TestRedis.unique("km") + ":total";
+        SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
+        StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
+        StatsCounter total = recorder.counter(prefix, List.of(60L, 900L));
+        for (int i = 0; i < 20_000; i++) {
+            total.increment();
+        }
+        assertEquals(0, redis.sync().exists(prefix + ":60"), "nothing is written before a flush");
+        clock.advance(Duration.ofSeconds(3));
+        total.increment(2);
+        assertTrue(recorder.flush());
+
+        assertEquals(Map.of("1700000100", "20000", "1700000103", "2"), redis.sync().hgetall(prefix + ":60"));
+        assertEquals(Map.of("1700000100", "20002"), redis.sync().hgetall(prefix + ":900"));
+        long lifetime = redis.sync().pfcount(prefix + ":lifetime");
+        assertTrue(Math.abs(lifetime - 20_002) < 400, "HyperLogLog within 2 %: " + lifetime);
+        assertTrue(recorder.flush(), "an empty flush is fine");
+        assertEquals("20000", redis.sync().hget(prefix + ":60", "1700000100"), "nothing written twice");
+        recorder.close();
+    }
+
+    @Test
+    void keepsCountingWhileRedisIsDownAndWritesLater() {
+        String prefix = "stats:" + TestRedis.unique("km") + ":fail";
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("stats-outage"));
+             RedisConnection redis = TestRedis.connect(server)) {
+            StatsRecorder recorder = new StatsRecorder(redis, "node1", Clock.systemUTC(), Duration.ofMillis(100));
+            StatsCounter fail = recorder.counter(prefix, List.of(900L));
+            recorder.start();
+            fail.increment(3);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(sum(redis, prefix + ":900")));
+
+            server.stop();
+            fail.increment(4);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !redis.isConnected());
+            assertFalse(recorder.flush(), "Redis is down: the counts are kept");
+            fail.increment(5);
+
+            server.restart();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "9".equals(sum(redis, prefix + ":900")));
+            assertEquals(9, redis.sync().pfcount(prefix + ":lifetime"));
+            recorder.close();
+            assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals("stats-flush") && t.isAlive()),
+                    "the flush thread stopped");
+        }
+    }
+
+    private static String sum(RedisConnection redis, String key) {
+        try {
+            return Long.toString(redis.sync().hvals(key).stream().mapToLong(Long::parseLong).sum());
+        } catch (RuntimeException redisAway) {
+            return "unreachable";
+        }
+    }
+}
