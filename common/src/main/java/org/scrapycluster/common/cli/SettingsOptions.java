@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  */
 public final class SettingsOptions {
 
-    @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+    @Option(names = "--config", paramLabel = "FILE",
             description = "Local settings file (YAML) overriding the defaults.")
     Path config;
 

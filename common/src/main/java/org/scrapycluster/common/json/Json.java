@@ -36,6 +36,7 @@ public final class Json {
     private final JsonLimits limits;
     private final ObjectMapper mapper;
     private final ObjectReader reader;
+    private final ObjectWriter writer;
     private final ObjectWriter sortedWriter;
 
     public Json(JsonLimits limits) {
@@ -50,6 +51,7 @@ public final class Json {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .build();
         this.reader = mapper.reader();
+        this.writer = mapper.writer();
         ObjectMapper sorted = JsonMapper.builder(factory)
                 .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
@@ -94,11 +96,7 @@ public final class Json {
 
     /** Standard JSON as UTF-8 bytes, keys in insertion order. */
     public byte[] writeBytes(Object value) {
-        try {
-            return mapper.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON", e);
-        }
+        return write(writer, value);
     }
 
     /** Standard JSON text, keys in insertion order. */
@@ -108,16 +106,20 @@ public final class Json {
 
     /** Standard JSON as UTF-8 bytes with the keys of every object, at every level, sorted. */
     public byte[] writeSortedBytes(Object value) {
-        try {
-            return sortedWriter.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON", e);
-        }
+        return write(sortedWriter, value);
     }
 
     /** Standard JSON text with the keys of every object sorted. */
     public String writeSortedString(Object value) {
         return new String(writeSortedBytes(value), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] write(ObjectWriter writer, Object value) {
+        try {
+            return writer.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON", e);
+        }
     }
 
     private JsonNode parse(Reader text) throws JsonInputException {
