@@ -50,19 +50,21 @@ public final class StandaloneCommand implements Callable<Integer> {
         Settings own = settings.service("standalone");
         Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
         int nodes = crawlers != null ? crawlers : own.getInt("STANDALONE_CRAWLERS");
-        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE);
-                StandaloneCluster cluster = StandaloneCluster.start(settings, nodes,
-                        ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList())) {
-            spec.commandLine().getOut().println(cluster.readyLine());
-            spec.commandLine().getOut().flush();
-            try {
-                signal.await();
-                LOG.info("Stopping Scrapy Cluster");
-            } catch (InterruptedException e) {
-                LOG.info("Stopping Scrapy Cluster (interrupted)");
+        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+            try (StandaloneCluster cluster = StandaloneCluster.start(settings, nodes,
+                    ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList())) {
+                spec.commandLine().getOut().println(cluster.readyLine());
+                spec.commandLine().getOut().flush();
+                try {
+                    signal.await();
+                    LOG.info("Stopping Scrapy Cluster");
+                } catch (InterruptedException e) {
+                    LOG.info("Stopping Scrapy Cluster (interrupted)");
+                }
             }
+            // Logged before the signal is closed: once it is, a signalled JVM exits at once.
+            LOG.info("Scrapy Cluster stopped");
         }
-        LOG.info("Scrapy Cluster stopped");
         return 0;
     }
 
