@@ -33,14 +33,14 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class Json {
 
-    private final JsonLimits limits;
+    private final long maxDocumentBytes;
     private final ObjectMapper mapper;
     private final ObjectReader reader;
     private final ObjectWriter writer;
     private final ObjectWriter sortedWriter;
 
     public Json(JsonLimits limits) {
-        this.limits = limits;
+        this.maxDocumentBytes = limits.maxDocumentBytes();
         StreamReadConstraints constraints = StreamReadConstraints.builder()
                 .maxNestingDepth(limits.maxDepth())
                 .maxStringLength(limits.maxStringLength())
@@ -65,15 +65,11 @@ public final class Json {
         return mapper;
     }
 
-    public JsonLimits limits() {
-        return limits;
-    }
-
     /** Parses one JSON document from UTF-8 bytes. */
     public JsonNode readTree(byte[] utf8) throws JsonInputException {
-        if (utf8.length > limits.maxDocumentBytes()) {
+        if (utf8.length > maxDocumentBytes) {
             throw new JsonInputException("JSON document of " + utf8.length + " bytes is larger than the limit of "
-                    + limits.maxDocumentBytes() + " bytes");
+                    + maxDocumentBytes + " bytes");
         }
         CharBuffer chars = decodeUtf8(utf8);
         return parse(new CharArrayReader(chars.array(), 0, chars.limit()));

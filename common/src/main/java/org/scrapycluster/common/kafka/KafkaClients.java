@@ -70,11 +70,7 @@ public final class KafkaClients {
         return producer(new ByteArraySerializer());
     }
 
-    /** A producer of text. */
-    public Producer<String, String> stringProducer() {
-        return producer(new StringSerializer());
-    }
-
+    /** A producer of values written by {@code values}, e.g. a {@code StringSerializer} for text. */
     public <V> Producer<String, V> producer(Serializer<V> values) {
         return new KafkaProducer<>(producerProperties(), new StringSerializer(), values);
     }
@@ -84,6 +80,7 @@ public final class KafkaClients {
         return consumer(groupId, new ByteArrayDeserializer());
     }
 
+    /** A consumer of values read by {@code values}, in {@code groupId} (null for none). */
     public <V> Consumer<String, V> consumer(String groupId, Deserializer<V> values) {
         return new KafkaConsumer<>(consumerProperties(groupId), new StringDeserializer(), values);
     }

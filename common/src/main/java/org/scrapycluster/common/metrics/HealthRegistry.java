@@ -35,11 +35,6 @@ public final class HealthRegistry {
         checks.put(prefix + name, check);
     }
 
-    /** Removes the check {@code name}, if there is one. */
-    public void remove(String name) {
-        checks.remove(prefix + name);
-    }
-
     /** Runs every check of the whole registry; a check that throws counts as down. */
     public HealthReport check() {
         Map<String, Health> results = new TreeMap<>();

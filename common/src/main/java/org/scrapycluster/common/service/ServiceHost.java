@@ -83,14 +83,6 @@ public final class ServiceHost implements AutoCloseable {
         return Optional.ofNullable(server).map(MetricsServer::address);
     }
 
-    public HealthRegistry health() {
-        return health;
-    }
-
-    public NodeIdentity node() {
-        return node;
-    }
-
     /** Closes every service (last started first), then the endpoint and the registry. */
     @Override
     public synchronized void close() {

@@ -37,10 +37,6 @@ public final class Settings {
         return schema.service();
     }
 
-    public SettingsSchema schema() {
-        return schema;
-    }
-
     /** True when this service declares {@code name}. */
     public boolean has(String name) {
         return schema.find(name).isPresent();

@@ -16,11 +16,6 @@ public record SettingsSources(Path overrideFile, Map<String, String> environment
         commandLine = Collections.unmodifiableMap(new LinkedHashMap<>(commandLine));
     }
 
-    /** No override file, no command-line values, this process's environment. */
-    public static SettingsSources fromEnvironment() {
-        return new SettingsSources(null, System.getenv(), Map.of());
-    }
-
     /** Defaults only: nothing from a file, the environment or the command line. */
     public static SettingsSources none() {
         return new SettingsSources(null, Map.of(), Map.of());

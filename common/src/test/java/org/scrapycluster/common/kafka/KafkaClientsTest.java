@@ -14,10 +14,12 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -74,7 +76,7 @@ class KafkaClientsTest {
     }
 
     @Test
-    void producesAndConsumesThroughTheBroker(EmbeddedStack stack) {
+    void producesAndConsumesThroughTheBroker(EmbeddedStack stack) throws Exception {
         Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
                 Map.of("KAFKA_HOSTS", stack.kafkaBootstrap(), "KAFKA_CLIENT_PROPERTIES", "{client.id: clients-test}")));
         KafkaClients clients = new KafkaClients(settings);
@@ -97,8 +99,20 @@ class KafkaClientsTest {
         }
         assertEquals(new String(request, StandardCharsets.UTF_8), new String(received.getFirst().value(), StandardCharsets.UTF_8));
 
-        try (var strings = clients.consumer(null, new StringDeserializer())) {
-            assertTrue(strings.listTopics(Duration.ofSeconds(30)).containsKey(topic));
+        try (Admin admin = clients.admin()) {
+            assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic));
+        }
+        try (Consumer<String, String> strings = clients.consumer(null, new StringDeserializer())) {
+            List<TopicPartition> partitions = strings.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            strings.assign(partitions);
+            strings.seekToBeginning(partitions);
+            List<String> texts = new ArrayList<>();
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+                strings.poll(Duration.ofMillis(200)).forEach(r -> texts.add(r.value()));
+                return !texts.isEmpty();
+            });
+            assertEquals(new String(request, StandardCharsets.UTF_8), texts.getFirst(), "a consumer without a group reads by assignment");
         }
     }
 }
