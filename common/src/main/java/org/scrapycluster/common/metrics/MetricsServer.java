@@ -6,16 +6,12 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import org.scrapycluster.common.settings.Settings;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -28,14 +24,14 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  */
 public final class MetricsServer implements AutoCloseable {
 
-    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    /** The content type of {@link PrometheusMeterRegistry#scrape()}'s text. */
+    public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private static final String JSON = "application/json";
 
     private final HttpServer server;
     private final ExecutorService executor;
     private final PrometheusMeterRegistry registry;
     private final HealthRegistry health;
-    private final ObjectMapper mapper = new ObjectMapper();
 
     private MetricsServer(HttpServer server, ExecutorService executor, PrometheusMeterRegistry registry, HealthRegistry health) {
         this.server = server;
@@ -107,21 +103,11 @@ public final class MetricsServer implements AutoCloseable {
                 case "/metrics" -> send(exchange, 200, PROMETHEUS_TEXT, registry.scrape());
                 case "/health" -> {
                     HealthReport report = health.check();
-                    send(exchange, report.isUp() ? 200 : 503, JSON, toJson(report));
+                    send(exchange, report.httpStatus(), JSON, report.toJson());
                 }
                 default -> send(exchange, 404, "text/plain; charset=utf-8", "Not found; try /metrics or /health\n");
             }
         }
-    }
-
-    private String toJson(HealthReport report) throws JsonProcessingException {
-        Map<String, Object> checks = new LinkedHashMap<>();
-        report.checks().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(check ->
-                checks.put(check.getKey(), Map.of("status", check.getValue().status().name(), "detail", check.getValue().detail())));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", report.status().name());
-        body.put("checks", checks);
-        return mapper.writeValueAsString(body);
     }
 
     private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {

@@ -65,7 +65,8 @@ public final class ServiceHost implements AutoCloseable {
      * {@code <instance>.<check>}.
      */
     public ServiceContext context(Settings settings, String instance) {
-        return new ServiceContext(settings, metrics.forService(settings.service()), health.scoped(instance), node, clock);
+        return new ServiceContext(settings, metrics.forService(settings.service()), metrics.registry(),
+                health.scoped(instance), node, clock);
     }
 
     /** Starts {@code service}; it is closed with the host. */

@@ -86,6 +86,8 @@ class ServiceLifecycleTest {
                 String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
                 assertTrue(metrics.contains("recording_starts_total{service=\"kafka-monitor\"} 2.0"), metrics);
+                assertTrue(host.context(settings).prometheus().scrape().contains("recording_starts_total"),
+                        "a service can scrape the whole registry itself");
             }
         }
         assertEquals(List.of("start first", "start second", "close second", "close first"), events);
