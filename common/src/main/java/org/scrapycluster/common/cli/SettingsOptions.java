@@ -1,0 +1,72 @@
+package org.scrapycluster.common.cli;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.scrapycluster.common.logging.LogConfig;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsGroup;
+import org.scrapycluster.common.settings.SettingsSchema;
+import org.scrapycluster.common.settings.SettingsSources;
+
+import picocli.CommandLine.Option;
+
+/**
+ * The options every service and tool takes (§9), for use as a picocli {@code @Mixin}:
+ * {@code --config FILE}, {@code --set NAME=VALUE} (repeatable), {@code --log-level},
+ * {@code --log-json} and {@code --log-file}. The logging flags are shorthands for {@code --set}
+ * of the service's logging settings, and can only switch JSON and file logging on.
+ */
+public final class SettingsOptions {
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Local settings file (YAML) overriding the defaults.")
+    Path config;
+
+    @Option(names = "--set", paramLabel = "NAME=VALUE",
+            description = "Set one setting; wins over the settings file and the environment. Repeatable.")
+    Map<String, String> sets = new LinkedHashMap<>();
+
+    @Option(names = {"-ll", "--log-level"}, paramLabel = "LEVEL",
+            description = "Log level: DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+    String logLevel;
+
+    @Option(names = {"-lj", "--log-json"}, description = "Log JSON lines.")
+    boolean logJson;
+
+    @Option(names = {"-lf", "--log-file"}, description = "Log to LOG_DIR/LOG_FILE instead of standard output.")
+    boolean logFile;
+
+    /** The user's layers, with the logging flags applied to settings named with {@code logPrefix}. */
+    public SettingsSources sources(String logPrefix) {
+        Map<String, String> commandLine = new LinkedHashMap<>(sets);
+        if (logLevel != null) {
+            commandLine.put(logPrefix + "LOG_LEVEL", logLevel);
+        }
+        if (logJson) {
+            commandLine.put(logPrefix + "LOG_JSON", "true");
+        }
+        if (logFile) {
+            commandLine.put(logPrefix + "LOG_STDOUT", "false");
+        }
+        return new SettingsSources(config, System.getenv(), commandLine);
+    }
+
+    /** The settings of {@code service} from its defaults and these options. */
+    public Settings load(String service) {
+        String prefix = LogConfig.prefix(Settings.defaults(service));
+        return Settings.load(service, sources(prefix));
+    }
+
+    /** The settings of several services from these options; the logging flags set the {@code LOG_*} names. */
+    public SettingsGroup loadGroup(List<String> services) {
+        return SettingsGroup.load(services, sources(""));
+    }
+
+    /** Every service's settings, as standalone loads them. */
+    public SettingsGroup loadAll() {
+        return loadGroup(SettingsSchema.SERVICES);
+    }
+}

@@ -1,0 +1,154 @@
+package org.scrapycluster.common.json;
+
+import java.io.CharArrayReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads JSON from outside within {@link JsonLimits}, refusing invalid UTF-8 with the offset of
+ * the first bad byte, and writes standard JSON (UTF-8, {@code /} not escaped), in insertion order
+ * or with the keys of every object sorted (crawl results, §1.2). Thread-safe; build one per
+ * service and share it.
+ */
+public final class Json {
+
+    private final long maxDocumentBytes;
+    private final ObjectMapper mapper;
+    private final ObjectReader reader;
+    private final ObjectWriter writer;
+    private final ObjectWriter sortedWriter;
+
+    public Json(JsonLimits limits) {
+        this.maxDocumentBytes = limits.maxDocumentBytes();
+        StreamReadConstraints constraints = StreamReadConstraints.builder()
+                .maxNestingDepth(limits.maxDepth())
+                .maxStringLength(limits.maxStringLength())
+                .maxDocumentLength(limits.maxDocumentBytes())
+                .build();
+        JsonFactory factory = JsonFactory.builder().streamReadConstraints(constraints).build();
+        this.mapper = JsonMapper.builder(factory)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .build();
+        this.reader = mapper.reader();
+        this.writer = mapper.writer();
+        ObjectMapper sorted = JsonMapper.builder(factory)
+                .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+                .build();
+        this.sortedWriter = sorted.writer();
+    }
+
+    /** The mapper behind this reader and the insertion-order writer, for trees and data binding. */
+    public ObjectMapper mapper() {
+        return mapper;
+    }
+
+    /** Parses one JSON document from UTF-8 bytes. */
+    public JsonNode readTree(byte[] utf8) throws JsonInputException {
+        if (utf8.length > maxDocumentBytes) {
+            throw new JsonInputException("JSON document of " + utf8.length + " bytes is larger than the limit of "
+                    + maxDocumentBytes + " bytes");
+        }
+        CharBuffer chars = decodeUtf8(utf8);
+        return parse(new CharArrayReader(chars.array(), 0, chars.limit()));
+    }
+
+    /** Parses one JSON document from text. */
+    public JsonNode readTree(String text) throws JsonInputException {
+        return parse(new StringReader(text));
+    }
+
+    /** Parses one JSON document from UTF-8 bytes into {@code type}. */
+    public <T> T read(byte[] utf8, Class<T> type) throws JsonInputException {
+        JsonNode tree = readTree(utf8);
+        try {
+            return mapper.treeToValue(tree, type);
+        } catch (JsonProcessingException e) {
+            throw new JsonInputException("JSON does not fit " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Standard JSON as UTF-8 bytes, keys in insertion order. */
+    public byte[] writeBytes(Object value) {
+        return write(writer, value);
+    }
+
+    /** Standard JSON text, keys in insertion order. */
+    public String writeString(Object value) {
+        return new String(writeBytes(value), StandardCharsets.UTF_8);
+    }
+
+    /** Standard JSON as UTF-8 bytes with the keys of every object, at every level, sorted. */
+    public byte[] writeSortedBytes(Object value) {
+        return write(sortedWriter, value);
+    }
+
+    /** Standard JSON text with the keys of every object sorted. */
+    public String writeSortedString(Object value) {
+        return new String(writeSortedBytes(value), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] write(ObjectWriter writer, Object value) {
+        try {
+            return writer.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON", e);
+        }
+    }
+
+    private JsonNode parse(Reader text) throws JsonInputException {
+        JsonNode tree;
+        try {
+            tree = reader.readTree(text);
+        } catch (StreamConstraintsException e) {
+            throw new JsonInputException("JSON beyond the limits: " + e.getOriginalMessage(), e);
+        } catch (JsonProcessingException e) {
+            throw new JsonInputException("Invalid JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new JsonInputException("Unreadable JSON: " + e.getMessage(), e);
+        }
+        if (tree == null || tree.isMissingNode()) {
+            throw new JsonInputException("Empty JSON document");
+        }
+        return tree;
+    }
+
+    private static CharBuffer decodeUtf8(byte[] bytes) throws JsonInputException {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            throw new JsonInputException("Input is not valid UTF-8: bad byte 0x"
+                    + String.format("%02x", bytes[in.position()] & 0xff) + " at offset " + in.position());
+        }
+        return out.flip();
+    }
+}

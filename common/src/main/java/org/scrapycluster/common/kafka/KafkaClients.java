@@ -1,0 +1,109 @@
+package org.scrapycluster.common.kafka;
+
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.common.settings.Settings;
+
+/**
+ * Builds Kafka clients from a service's settings: {@code KAFKA_HOSTS}, the
+ * {@code KAFKA_PRODUCER_*} and {@code KAFKA_CONSUMER_*} settings the service declares, and last
+ * every entry of {@code KAFKA_CLIENT_PROPERTIES} as it is (security, SASL, TLS, tuning), so a
+ * user can set any client property. Keys are strings; values are bytes (JSON as UTF-8) or
+ * strings.
+ */
+public final class KafkaClients {
+
+    private final Settings settings;
+
+    public KafkaClients(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** Producer properties: bootstrap servers, linger, buffer and, where declared, the largest request. */
+    public Properties producerProperties() {
+        Properties properties = common();
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")));
+        properties.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_BUFFER_BYTES")));
+        if (settings.has("KAFKA_PRODUCER_MAX_REQUEST_SIZE")) {
+            properties.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_MAX_REQUEST_SIZE")));
+        }
+        return withClientProperties(properties);
+    }
+
+    /**
+     * Consumer properties for {@code groupId}; with no group (null) the consumer commits nothing
+     * and must be assigned partitions rather than subscribe.
+     */
+    public Properties consumerProperties(String groupId) {
+        Properties properties = common();
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, settings.getString("KAFKA_CONSUMER_AUTO_OFFSET_RESET"));
+        properties.put(ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, Long.toString(settings.getLong("KAFKA_CONSUMER_COMMIT_INTERVAL_MS")));
+        properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Long.toString(settings.getLong("KAFKA_CONSUMER_FETCH_MESSAGE_MAX_BYTES")));
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, Boolean.toString(groupId != null && settings.getBoolean("KAFKA_CONSUMER_AUTO_COMMIT_ENABLE")));
+        if (groupId != null) {
+            properties.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        }
+        withClientProperties(properties);
+        if (groupId == null) {
+            properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        }
+        return properties;
+    }
+
+    /** A producer of JSON bytes. */
+    public Producer<String, byte[]> bytesProducer() {
+        return producer(new ByteArraySerializer());
+    }
+
+    /** A producer of values written by {@code values}, e.g. a {@code StringSerializer} for text. */
+    public <V> Producer<String, V> producer(Serializer<V> values) {
+        return new KafkaProducer<>(producerProperties(), new StringSerializer(), values);
+    }
+
+    /** A consumer of raw bytes, so that the reader decides what to do with invalid UTF-8. */
+    public Consumer<String, byte[]> bytesConsumer(String groupId) {
+        return consumer(groupId, new ByteArrayDeserializer());
+    }
+
+    /** A consumer of values read by {@code values}, in {@code groupId} (null for none). */
+    public <V> Consumer<String, V> consumer(String groupId, Deserializer<V> values) {
+        return new KafkaConsumer<>(consumerProperties(groupId), new StringDeserializer(), values);
+    }
+
+    /** An admin client (topic listing and creation). */
+    public Admin admin() {
+        return Admin.create(withClientProperties(common()));
+    }
+
+    private Properties common() {
+        Properties properties = new Properties();
+        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, String.join(",", settings.getStringList("KAFKA_HOSTS")));
+        return properties;
+    }
+
+    private Properties withClientProperties(Properties properties) {
+        for (Map.Entry<String, Object> entry : settings.getMap("KAFKA_CLIENT_PROPERTIES").entrySet()) {
+            if (entry.getValue() == null) {
+                properties.remove(entry.getKey());
+            } else {
+                properties.put(entry.getKey(), String.valueOf(entry.getValue()));
+            }
+        }
+        return properties;
+    }
+}

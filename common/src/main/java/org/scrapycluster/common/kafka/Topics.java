@@ -1,0 +1,84 @@
+package org.scrapycluster.common.kafka;
+
+import java.util.regex.Pattern;
+
+import org.scrapycluster.common.settings.Settings;
+
+/**
+ * The cluster's topic names (§1.1) under one prefix ({@code demo} by default):
+ * {@code demo.incoming}, {@code demo.crawled_firehose}, {@code demo.crawled_<appid>},
+ * {@code demo.outbound_firehose}, {@code demo.outbound_<appid>}, and our
+ * {@code demo.incoming_rejected} for requests that failed validation.
+ */
+public record Topics(String prefix, String incoming) {
+
+    private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
+    public Topics {
+        requireLegal(prefix + ".x", "prefix \"" + prefix + "\"");
+        requireLegal(incoming, "incoming topic \"" + incoming + "\"");
+    }
+
+    /** Topics under {@code prefix}, with requests arriving on {@code <prefix>.incoming}. */
+    public static Topics withPrefix(String prefix) {
+        return new Topics(prefix, prefix + ".incoming");
+    }
+
+    /**
+     * The topics of a service: the prefix from {@code KAFKA_TOPIC_PREFIX}, the incoming topic
+     * from {@code KAFKA_INCOMING_TOPIC} (Kafka monitor) or {@code KAFKA_PRODUCER_TOPIC} (REST)
+     * where the service has one.
+     */
+    public static Topics from(Settings settings) {
+        String prefix = settings.getString("KAFKA_TOPIC_PREFIX");
+        for (String name : new String[] {"KAFKA_INCOMING_TOPIC", "KAFKA_PRODUCER_TOPIC"}) {
+            if (settings.has(name)) {
+                return new Topics(prefix, settings.getString(name));
+            }
+        }
+        return withPrefix(prefix);
+    }
+
+    public String incomingRejected() {
+        return prefix + ".incoming_rejected";
+    }
+
+    public String crawledFirehose() {
+        return prefix + ".crawled_firehose";
+    }
+
+    /** {@code <prefix>.crawled_<appid>}; fails for an appid that cannot be part of a topic name. */
+    public String crawled(String appid) {
+        return perApp("crawled_", appid);
+    }
+
+    public String outboundFirehose() {
+        return prefix + ".outbound_firehose";
+    }
+
+    /** {@code <prefix>.outbound_<appid>}; fails for an appid that cannot be part of a topic name. */
+    public String outbound(String appid) {
+        return perApp("outbound_", appid);
+    }
+
+    /** True when {@code appid} can be part of a topic name (letters, digits, '.', '_' and '-'). */
+    public static boolean isLegalAppid(String appid) {
+        return appid != null && LEGAL.matcher(appid).matches();
+    }
+
+    private String perApp(String kind, String appid) {
+        if (!isLegalAppid(appid)) {
+            throw new IllegalArgumentException("appid \"" + appid + "\" cannot be part of a Kafka topic name;"
+                    + " only letters, digits, '.', '_' and '-' can");
+        }
+        String topic = prefix + "." + kind + appid;
+        requireLegal(topic, "topic \"" + topic + "\"");
+        return topic;
+    }
+
+    private static void requireLegal(String topic, String what) {
+        if (!LEGAL.matcher(topic).matches()) {
+            throw new IllegalArgumentException(what + " is not a legal Kafka topic name");
+        }
+    }
+}

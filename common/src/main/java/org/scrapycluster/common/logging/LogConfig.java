@@ -1,0 +1,65 @@
+package org.scrapycluster.common.logging;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import org.scrapycluster.common.settings.Settings;
+
+import ch.qos.logback.classic.Level;
+
+/**
+ * How a process logs, read from its settings. The crawler's settings carry an {@code SC_}
+ * prefix ({@code SC_LOG_LEVEL}, ...); everyone else's have none.
+ */
+public record LogConfig(String loggerName, Path directory, String file, long maxBytes, int backups, boolean stdout,
+        boolean json, Level level, Map<String, Level> levels) {
+
+    /** Logback keeps at most this many rotated files. */
+    static final int MAX_BACKUPS = 20;
+
+    /** Reads the logging settings of {@code settings}, with whichever prefix its service uses. */
+    public static LogConfig from(Settings settings) {
+        String p = prefix(settings);
+        int backups = settings.getInt(p + "LOG_BACKUPS");
+        if (backups < 1 || backups > MAX_BACKUPS) {
+            throw settings.invalid(p + "LOG_BACKUPS", "is " + backups + "; it must be between 1 and " + MAX_BACKUPS);
+        }
+        long maxBytes = settings.getLong(p + "LOG_MAX_BYTES");
+        if (maxBytes < 1) {
+            throw settings.invalid(p + "LOG_MAX_BYTES", "must be at least 1");
+        }
+        Map<String, Level> levels = new LinkedHashMap<>();
+        settings.getMap(p + "LOG_LEVELS").forEach((logger, level) ->
+                levels.put(logger, level(settings, p + "LOG_LEVELS", String.valueOf(level))));
+        return new LogConfig(settings.getString(p + "LOGGER_NAME"), Path.of(settings.getString(p + "LOG_DIR")),
+                settings.getString(p + "LOG_FILE"), maxBytes, backups, settings.getBoolean(p + "LOG_STDOUT"),
+                settings.getBoolean(p + "LOG_JSON"), level(settings, p + "LOG_LEVEL", settings.getString(p + "LOG_LEVEL")),
+                Map.copyOf(levels));
+    }
+
+    /** {@code "SC_"} for a service logging with the crawler's setting names, else {@code ""}. */
+    public static String prefix(Settings settings) {
+        if (settings.has("LOG_LEVEL")) {
+            return "";
+        }
+        if (settings.has("SC_LOG_LEVEL")) {
+            return "SC_";
+        }
+        throw new IllegalArgumentException("the " + settings.service() + " declares no logging settings");
+    }
+
+    /** The level the original's names mean: DEBUG, INFO, WARNING or WARN, ERROR, CRITICAL (and TRACE). */
+    private static Level level(Settings settings, String setting, String name) {
+        return switch (name.trim().toUpperCase(Locale.ROOT)) {
+            case "TRACE" -> Level.TRACE;
+            case "DEBUG" -> Level.DEBUG;
+            case "INFO" -> Level.INFO;
+            case "WARN", "WARNING" -> Level.WARN;
+            case "ERROR", "CRITICAL" -> Level.ERROR;
+            case "OFF" -> Level.OFF;
+            default -> throw settings.invalid(setting, "has \"" + name + "\", which is not a level; use DEBUG, INFO, WARNING, ERROR or CRITICAL");
+        };
+    }
+}

@@ -1,0 +1,101 @@
+package org.scrapycluster.common.logging;
+
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.scrapycluster.common.settings.Settings;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
+import ch.qos.logback.core.util.FileSize;
+
+/**
+ * Configures the process's logging from settings, replacing whatever Logback set up before.
+ * Code logs through SLF4J as usual, adding fields with the fluent API:
+ * {@code LOG.atInfo().addKeyValue("appid", appid).log("Added crawl to Redis")}.
+ */
+public final class Logging {
+
+    private Logging() {
+    }
+
+    /** One service in this process: its own code logs under its {@code LOGGER_NAME}. */
+    public static void configure(Settings settings) {
+        LogConfig config = LogConfig.from(settings);
+        configure(config, ServiceLoggerNames.single(config.loggerName()));
+    }
+
+    /** Logging as {@code config} says, with {@code names} choosing each record's logger name. */
+    public static void configure(LogConfig config, ServiceLoggerNames names) {
+        install((LoggerContext) LoggerFactory.getILoggerFactory(), config, names);
+    }
+
+    /** Sets up {@code context}: one appender on the root logger, the root level, and the library levels. */
+    static void install(LoggerContext context, LogConfig config, ServiceLoggerNames names) {
+        context.reset();
+        Encoder<ILoggingEvent> encoder = config.json()
+                ? new JsonLineEncoder(names)
+                : new TextLineEncoder(names, ZoneId.systemDefault());
+        encoder.setContext(context);
+        encoder.start();
+        Appender<ILoggingEvent> appender = config.stdout() ? console(encoder) : rollingFile(context, config, encoder);
+        appender.setContext(context);
+        appender.start();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(config.level());
+        root.addAppender(appender);
+        config.levels().forEach((logger, level) -> context.getLogger(logger).setLevel(level));
+    }
+
+    private static OutputStreamAppender<ILoggingEvent> console(Encoder<ILoggingEvent> encoder) {
+        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+        console.setName("stdout");
+        console.setEncoder(encoder);
+        return console;
+    }
+
+    private static OutputStreamAppender<ILoggingEvent> rollingFile(LoggerContext context, LogConfig config, Encoder<ILoggingEvent> encoder) {
+        String file = config.directory().resolve(config.file()).toString();
+        RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
+        appender.setName("file");
+        appender.setContext(context);
+        appender.setFile(file);
+        appender.setEncoder(encoder);
+
+        FixedWindowRollingPolicy rolling = new FixedWindowRollingPolicy();
+        rolling.setContext(context);
+        rolling.setParent(appender);
+        rolling.setFileNamePattern(file + ".%i");
+        rolling.setMinIndex(1);
+        rolling.setMaxIndex(config.backups());
+        rolling.start();
+
+        SizeBasedTriggeringPolicy<ILoggingEvent> trigger = new SizeBasedTriggeringPolicy<>();
+        trigger.setContext(context);
+        trigger.setMaxFileSize(new FileSize(config.maxBytes()));
+        trigger.start();
+
+        appender.setRollingPolicy(rolling);
+        appender.setTriggeringPolicy(trigger);
+        return appender;
+    }
+
+    /** The names for a standalone process: each service's package under its own {@code LOGGER_NAME}. */
+    public static ServiceLoggerNames namesFor(String processLoggerName, Map<String, Settings> services) {
+        Map<String, String> byPackage = new LinkedHashMap<>();
+        byPackage.put(ServiceLoggerNames.ROOT_PACKAGE, processLoggerName);
+        services.forEach((service, settings) ->
+                byPackage.put(ServiceLoggerNames.packageOf(service), settings.getString(LogConfig.prefix(settings) + "LOGGER_NAME")));
+        return new ServiceLoggerNames(byPackage);
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Logging through SLF4J into Logback, configured from the {@code LOG_*} (or the crawler's
+ * {@code SC_LOG_*}) settings: text or JSON lines, standard output or a rotating file.
+ */
+package org.scrapycluster.common.logging;

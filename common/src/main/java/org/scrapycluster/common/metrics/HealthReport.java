@@ -1,0 +1,41 @@
+package org.scrapycluster.common.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** The result of running every health check: UP when all of them are (or there are none). */
+public record HealthReport(Health.Status status, Map<String, Health> checks) {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    public HealthReport {
+        checks = Map.copyOf(checks);
+    }
+
+    public boolean isUp() {
+        return status == Health.Status.UP;
+    }
+
+    /** The HTTP status a health endpoint answers with: 200 when up, 503 when not. */
+    public int httpStatus() {
+        return isUp() ? 200 : 503;
+    }
+
+    /** {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}}, checks by name. */
+    public String toJson() {
+        Map<String, Object> byName = new TreeMap<>();
+        checks.forEach((name, health) -> byName.put(name, Map.of("status", health.status().name(), "detail", health.detail())));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", status.name());
+        body.put("checks", byName);
+        try {
+            return MAPPER.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a health report", e);
+        }
+    }
+}

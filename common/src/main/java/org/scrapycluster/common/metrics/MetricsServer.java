@@ -1,0 +1,124 @@
+package org.scrapycluster.common.metrics;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.scrapycluster.common.settings.Settings;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * A small HTTP server: {@code GET /metrics} answers the Prometheus text format, {@code GET
+ * /health} answers {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}} with
+ * 200 when every check is up and 503 otherwise.
+ */
+public final class MetricsServer implements AutoCloseable {
+
+    /** The content type of {@link PrometheusMeterRegistry#scrape()}'s text. */
+    public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String JSON = "application/json";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final PrometheusMeterRegistry registry;
+    private final HealthRegistry health;
+
+    private MetricsServer(HttpServer server, ExecutorService executor, PrometheusMeterRegistry registry, HealthRegistry health) {
+        this.server = server;
+        this.executor = executor;
+        this.registry = registry;
+        this.health = health;
+    }
+
+    /**
+     * Starts the endpoint on {@code METRICS_HOST}:{@code METRICS_PORT}, or nothing when the port
+     * is -1. A port in use is a start-up error naming the setting.
+     */
+    public static Optional<MetricsServer> start(Settings settings, PrometheusMeterRegistry registry, HealthRegistry health) {
+        int port = settings.getInt("METRICS_PORT");
+        if (port == -1) {
+            return Optional.empty();
+        }
+        if (port < 0 || port > 65535) {
+            throw settings.invalid("METRICS_PORT", "is " + port + "; use a port, 0 for any free one, or -1 for none");
+        }
+        String host = settings.getString("METRICS_HOST");
+        try {
+            return Optional.of(start(new InetSocketAddress(host, port), registry, health));
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof BindException) {
+                throw settings.invalid("METRICS_PORT", "is " + port + ", which cannot be bound on " + host
+                        + " (" + e.getCause().getMessage() + "); choose another port, 0 for any free one, or -1 for none");
+            }
+            throw e;
+        }
+    }
+
+    /** Starts the endpoint on {@code address} (port 0 picks a free one). */
+    public static MetricsServer start(InetSocketAddress address, PrometheusMeterRegistry registry, HealthRegistry health) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(address, 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot serve metrics on " + address, e);
+        }
+        ExecutorService executor = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("metrics-http-", 1).factory());
+        MetricsServer metrics = new MetricsServer(server, executor, registry, health);
+        server.setExecutor(executor);
+        server.createContext("/", metrics::handle);
+        server.start();
+        return metrics;
+    }
+
+    /** The address the endpoint listens on, with the port actually bound. */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                send(exchange, 405, "text/plain; charset=utf-8", "Method not allowed\n");
+                return;
+            }
+            switch (exchange.getRequestURI().getPath()) {
+                case "/metrics" -> send(exchange, 200, PROMETHEUS_TEXT, registry.scrape());
+                case "/health" -> {
+                    HealthReport report = health.check();
+                    send(exchange, report.httpStatus(), JSON, report.toJson());
+                }
+                default -> send(exchange, 404, "text/plain; charset=utf-8", "Not found; try /metrics or /health\n");
+            }
+        }
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+}

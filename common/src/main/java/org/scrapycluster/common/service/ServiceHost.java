@@ -1,0 +1,108 @@
+package org.scrapycluster.common.service;
+
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+
+import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.metrics.MetricsServer;
+import org.scrapycluster.common.metrics.ProcessMetrics;
+import org.scrapycluster.common.settings.Settings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs services in this process: one metrics registry and one {@code /metrics} + {@code /health}
+ * endpoint for all of them, one node identity, and a context per service. Closing the host
+ * closes the services in the reverse order they started, then the endpoint.
+ */
+public final class ServiceHost implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceHost.class);
+
+    private final ProcessMetrics metrics;
+    private final HealthRegistry health;
+    private final NodeIdentity node;
+    private final Clock clock;
+    private final MetricsServer server;
+    private final Deque<Service> running = new ArrayDeque<>();
+    private boolean closed;
+
+    private ServiceHost(ProcessMetrics metrics, HealthRegistry health, NodeIdentity node, Clock clock, MetricsServer server) {
+        this.metrics = metrics;
+        this.health = health;
+        this.node = node;
+        this.clock = clock;
+        this.server = server;
+    }
+
+    /**
+     * A host whose endpoint listens where {@code settings}' {@code METRICS_HOST} and
+     * {@code METRICS_PORT} say (none for port -1), for a node with a fresh identity.
+     */
+    public static ServiceHost start(Settings settings) {
+        ProcessMetrics metrics = new ProcessMetrics();
+        HealthRegistry health = new HealthRegistry();
+        try {
+            MetricsServer server = MetricsServer.start(settings, metrics.registry(), health).orElse(null);
+            return new ServiceHost(metrics, health, NodeIdentity.create(), Clock.systemUTC(), server);
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
+        }
+    }
+
+    /** A context for a service with {@code settings}, its health checks named {@code <service>.<check>}. */
+    public ServiceContext context(Settings settings) {
+        return context(settings, settings.service());
+    }
+
+    /**
+     * A context for one instance of a service that runs several times in this process (crawlers
+     * in standalone): its meters are tagged with the service, its health checks named
+     * {@code <instance>.<check>}.
+     */
+    public ServiceContext context(Settings settings, String instance) {
+        return new ServiceContext(settings, metrics.forService(settings.service()), metrics.registry(),
+                health.scoped(instance), node, clock);
+    }
+
+    /** Starts {@code service}; it is closed with the host. */
+    public synchronized void run(Service service) {
+        if (closed) {
+            throw new IllegalStateException("the host is closed");
+        }
+        service.start();
+        running.push(service);
+        LOG.atInfo().addKeyValue("service", service.name()).log("Started " + service.name());
+    }
+
+    /** Where the metrics and health endpoint listens, when it does. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return Optional.ofNullable(server).map(MetricsServer::address);
+    }
+
+    /** Closes every service (last started first), then the endpoint and the registry. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        while (!running.isEmpty()) {
+            Service service = running.pop();
+            try {
+                service.close();
+                LOG.atInfo().addKeyValue("service", service.name()).log("Closed " + service.name());
+            } catch (RuntimeException e) {
+                LOG.atError().addKeyValue("service", service.name()).setCause(e).log("Could not close " + service.name() + " cleanly");
+            }
+        }
+        if (server != null) {
+            server.close();
+        }
+        metrics.close();
+    }
+}

@@ -1,0 +1,167 @@
+package org.scrapycluster.common.settings;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * One setting as a defaults file declares it: its name, type, default and one-line doc.
+ * {@code elementType} is the type of a list's elements (inferred from the default), null for
+ * other types. A setting may be null only when its default is null.
+ */
+public record SettingDeclaration(String name, SettingType type, SettingType elementType, Object defaultValue,
+        String doc, String file) {
+
+    /** The type as documentation shows it: {@code int}, {@code list of int}, ... */
+    public String typeName() {
+        return elementType == null ? type.tag() : type.tag() + " of " + elementType.tag();
+    }
+
+    /** True when the default is null, which allows null in every layer. */
+    public boolean nullable() {
+        return defaultValue == null;
+    }
+
+    /**
+     * Converts a value read from YAML (an override file, or text parsed as YAML) to this
+     * setting's type. Text for a scalar is parsed as the environment would be.
+     *
+     * @throws IllegalArgumentException saying what is wrong with the value
+     */
+    Object fromYaml(Object value) {
+        if (value == null) {
+            return requireNullable();
+        }
+        return switch (type) {
+            case LIST -> value instanceof String text ? fromText(text, false) : list(value);
+            case MAP -> value instanceof String text ? fromText(text, false) : map(value);
+            default -> value instanceof String text ? fromText(text, false) : scalar(type, value);
+        };
+    }
+
+    /**
+     * Converts text (an environment variable or {@code --set} value) to this setting's type.
+     * Lists are comma-separated or a YAML flow list; maps are a YAML flow map. Empty text is
+     * null for a nullable setting. With {@code lenientBooleans}, any text but "true" and "1"
+     * (case-insensitive) is false, as the original's Docker settings read the environment.
+     *
+     * @throws IllegalArgumentException saying what is wrong with the text
+     */
+    Object fromText(String text, boolean lenientBooleans) {
+        String trimmed = text.trim();
+        if (trimmed.isEmpty() && nullable()) {
+            return null;
+        }
+        return switch (type) {
+            case LIST -> trimmed.startsWith("[") ? list(parseYaml(trimmed)) : list(splitCommas(trimmed));
+            case MAP -> trimmed.startsWith("{") ? map(parseYaml(trimmed))
+                    : fail("\"" + text + "\" is not a map; write it as {key: value, ...}");
+            case BOOLEAN -> lenientBooleans ? isTrue(trimmed) : strictBoolean(trimmed);
+            case STRING -> text;
+            default -> scalarText(type, trimmed);
+        };
+    }
+
+    private Object requireNullable() {
+        if (!nullable()) {
+            fail("null is not allowed; a " + typeName() + " is needed");
+        }
+        return null;
+    }
+
+    private List<Object> list(Object value) {
+        if (!(value instanceof List<?> items)) {
+            return fail(describe(value) + " is not a list");
+        }
+        List<Object> converted = new ArrayList<>(items.size());
+        for (Object item : items) {
+            SettingType target = elementType == null ? SettingType.STRING : elementType;
+            converted.add(item instanceof String text ? scalarText(target, text.trim()) : scalar(target, item));
+        }
+        return Collections.unmodifiableList(converted);
+    }
+
+    private Map<String, Object> map(Object value) {
+        if (!(value instanceof Map<?, ?> entries)) {
+            return fail(describe(value) + " is not a map");
+        }
+        Map<String, Object> converted = new LinkedHashMap<>();
+        entries.forEach((key, entry) -> converted.put(String.valueOf(key), entry));
+        return Collections.unmodifiableMap(converted);
+    }
+
+    private Object scalar(SettingType target, Object value) {
+        return switch (target) {
+            case STRING -> value instanceof Number || value instanceof Boolean || value instanceof String
+                    ? String.valueOf(value) : fail(describe(value) + " is not a string");
+            case INT -> value instanceof Integer || value instanceof Long l && l == l.intValue()
+                    ? ((Number) value).intValue() : fail(describe(value) + " is not an int");
+            case LONG -> value instanceof Integer || value instanceof Long
+                    ? ((Number) value).longValue() : fail(describe(value) + " is not a long");
+            case DOUBLE -> value instanceof Integer || value instanceof Long || value instanceof Double
+                    ? ((Number) value).doubleValue() : fail(describe(value) + " is not a number");
+            case BOOLEAN -> value instanceof Boolean ? value : fail(describe(value) + " is not a boolean");
+            case LIST, MAP -> fail(describe(value) + " is not a " + target.tag());
+        };
+    }
+
+    private Object scalarText(SettingType target, String text) {
+        try {
+            return switch (target) {
+                case INT -> Integer.parseInt(text);
+                case LONG -> Long.parseLong(text);
+                case DOUBLE -> Double.parseDouble(text);
+                case BOOLEAN -> strictBoolean(text);
+                default -> text;
+            };
+        } catch (NumberFormatException e) {
+            return fail("\"" + text + "\" is not " + (target == SettingType.INT ? "an int" : "a " + target.tag()));
+        }
+    }
+
+    private boolean strictBoolean(String text) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.equals("false") || lower.equals("0")) {
+            return false;
+        }
+        return isTrue(lower) || (boolean) fail("\"" + text + "\" is not a boolean; use true, false, 1 or 0");
+    }
+
+    private static boolean isTrue(String text) {
+        return text.equalsIgnoreCase("true") || text.equals("1");
+    }
+
+    private static List<Object> splitCommas(String text) {
+        List<Object> parts = new ArrayList<>();
+        for (String part : text.split(",")) {
+            if (!part.isBlank()) {
+                parts.add(part.trim());
+            }
+        }
+        return parts;
+    }
+
+    private Object parseYaml(String text) {
+        try {
+            return new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
+        } catch (YAMLException e) {
+            return fail("\"" + text + "\" is not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    private static String describe(Object value) {
+        return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
+    }
+
+    private static <T> T fail(String problem) {
+        throw new IllegalArgumentException(problem);
+    }
+}

@@ -1,0 +1,158 @@
+package org.scrapycluster.common.settings;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The settings of one service after every layer is applied, read through typed getters. A
+ * getter of the wrong type for a setting, or of a setting the service does not declare, is a
+ * programming error and throws. Instances are immutable.
+ */
+public final class Settings {
+
+    private final SettingsSchema schema;
+    private final Map<String, Object> values;
+    private final Map<String, Layer> layers;
+
+    Settings(SettingsSchema schema, Map<String, Object> values, Map<String, Layer> layers) {
+        this.schema = schema;
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.layers = Map.copyOf(layers);
+    }
+
+    /** Loads {@code service}'s settings: its defaults, then {@code sources}. */
+    public static Settings load(String service, SettingsSources sources) {
+        return SettingsGroup.load(List.of(service), sources).service(service);
+    }
+
+    /** {@code service}'s defaults alone. */
+    public static Settings defaults(String service) {
+        return load(service, SettingsSources.none());
+    }
+
+    public String service() {
+        return schema.service();
+    }
+
+    /** True when this service declares {@code name}. */
+    public boolean has(String name) {
+        return schema.find(name).isPresent();
+    }
+
+    /** The layer {@code name}'s value came from. */
+    public Layer layerOf(String name) {
+        schema.get(name);
+        return layers.getOrDefault(name, Layer.DEFAULT);
+    }
+
+    /** True when the override file, the environment or the command line set {@code name}. */
+    public boolean isUserSet(String name) {
+        return layerOf(name).isUser();
+    }
+
+    /** A copy in which the launcher has set {@code overrides} (names this service does not declare are skipped). */
+    public Settings withLauncherValues(Map<String, ?> overrides) {
+        Map<String, Object> newValues = new LinkedHashMap<>(values);
+        Map<String, Layer> newLayers = new LinkedHashMap<>(layers);
+        overrides.forEach((name, value) -> schema.find(name).ifPresent(declaration -> {
+            newValues.put(name, SettingsLoader.convert(declaration, value, Layer.LAUNCHER, null));
+            newLayers.put(name, Layer.LAUNCHER);
+        }));
+        return new Settings(schema, newValues, newLayers);
+    }
+
+    /** The value as stored: String, Integer, Long, Double, Boolean, List, Map, or null. */
+    public Object get(String name) {
+        schema.get(name);
+        return values.get(name);
+    }
+
+    public String getString(String name) {
+        return (String) required(name, SettingType.STRING);
+    }
+
+    public String getNullableString(String name) {
+        return (String) typed(name, SettingType.STRING);
+    }
+
+    public int getInt(String name) {
+        return (Integer) required(name, SettingType.INT);
+    }
+
+    public Integer getNullableInt(String name) {
+        return (Integer) typed(name, SettingType.INT);
+    }
+
+    /** A long; an int setting widens. */
+    public long getLong(String name) {
+        return ((Number) required(name, SettingType.LONG, SettingType.INT)).longValue();
+    }
+
+    /** A double; an int or long setting widens. */
+    public double getDouble(String name) {
+        return ((Number) required(name, SettingType.DOUBLE, SettingType.INT, SettingType.LONG)).doubleValue();
+    }
+
+    public boolean getBoolean(String name) {
+        return (Boolean) required(name, SettingType.BOOLEAN);
+    }
+
+    /** A number of seconds (fractions allowed) as a duration. */
+    public Duration getSeconds(String name) {
+        return Duration.ofNanos(Math.round(getDouble(name) * 1e9));
+    }
+
+    /** A list setting, each element as text. */
+    public List<String> getStringList(String name) {
+        return ((List<?>) required(name, SettingType.LIST)).stream().map(String::valueOf).toList();
+    }
+
+    /** A list setting whose elements are ints. */
+    public List<Integer> getIntList(String name) {
+        SettingDeclaration declaration = schema.get(name);
+        if (declaration.elementType() != SettingType.INT) {
+            throw new IllegalArgumentException("setting " + name + " is a " + declaration.typeName() + ", not a list of int");
+        }
+        return ((List<?>) required(name, SettingType.LIST)).stream().map(Integer.class::cast).toList();
+    }
+
+    /** A map setting; inner values are as YAML gave them, and may be null. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> getMap(String name) {
+        return (Map<String, Object>) required(name, SettingType.MAP);
+    }
+
+    /**
+     * An error for a value that has the right type but cannot be used (a port out of range, an
+     * unknown log level), naming the setting and the layer it came from.
+     */
+    public SettingsException invalid(String name, String problem) {
+        return new SettingsException("Setting " + name + " (from " + layerOf(name).description() + ") " + problem);
+    }
+
+    @Override
+    public String toString() {
+        return "Settings[" + service() + "]";
+    }
+
+    private Object required(String name, SettingType... accepted) {
+        Object value = typed(name, accepted);
+        if (value == null) {
+            throw invalid(name, "is null; a " + schema.get(name).typeName() + " is needed here");
+        }
+        return value;
+    }
+
+    private Object typed(String name, SettingType... accepted) {
+        SettingDeclaration declaration = schema.get(name);
+        for (SettingType type : accepted) {
+            if (declaration.type() == type) {
+                return values.get(name);
+            }
+        }
+        throw new IllegalArgumentException("setting " + name + " is a " + declaration.typeName() + ", not a " + accepted[0].tag());
+    }
+}

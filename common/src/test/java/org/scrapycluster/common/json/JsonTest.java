@@ -1,0 +1,98 @@
+package org.scrapycluster.common.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.settings.Settings;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+class JsonTest {
+
+    private final Json json = new Json(new JsonLimits(64, 1_000_000, 4_000_000));
+
+    @Test
+    void readsAnOrdinaryRequest() throws JsonInputException {
+        JsonNode request = json.readTree("{\"url\":\"http://example.com/\",\"appid\":\"täst\",\"crawlid\":\"c1\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals("täst", request.get("appid").asText());
+    }
+
+    @Test
+    void refusesDeepNesting() {
+        String deep = "[".repeat(10_000) + "]".repeat(10_000);
+        JsonInputException e = assertThrows(JsonInputException.class, () -> json.readTree(deep.getBytes(StandardCharsets.US_ASCII)));
+        assertTrue(e.getMessage().startsWith("JSON beyond the limits"), e.getMessage());
+        assertTrue(e.getMessage().contains("nesting depth"), e.getMessage());
+    }
+
+    @Test
+    void refusesHugeStringsAndDocuments() {
+        String longString = "{\"a\":\"" + "x".repeat(10_000_000) + "\"}";
+        JsonInputException string = assertThrows(JsonInputException.class, () -> json.readTree(longString));
+        assertTrue(string.getMessage().contains("String value length"), string.getMessage());
+
+        JsonInputException document = assertThrows(JsonInputException.class,
+                () -> json.readTree(longString.getBytes(StandardCharsets.US_ASCII)));
+        assertTrue(document.getMessage().contains("larger than the limit of 4000000 bytes"), document.getMessage());
+    }
+
+    @Test
+    void refusesInvalidUtf8WithTheOffset() {
+        byte[] prefix = "{\"a\":\"".getBytes(StandardCharsets.US_ASCII);
+        for (byte[] bad : List.of(new byte[] {(byte) 0xff}, new byte[] {(byte) 0xc0, (byte) 0xaf},
+                new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, new byte[] {(byte) 0xe2, (byte) 0x82})) {
+            byte[] input = new byte[prefix.length + bad.length + 2];
+            System.arraycopy(prefix, 0, input, 0, prefix.length);
+            System.arraycopy(bad, 0, input, prefix.length, bad.length);
+            input[input.length - 2] = '"';
+            input[input.length - 1] = '}';
+            JsonInputException e = assertThrows(JsonInputException.class, () -> json.readTree(input));
+            assertTrue(e.getMessage().startsWith("Input is not valid UTF-8"), e.getMessage());
+            assertTrue(e.getMessage().endsWith("at offset 6"), e.getMessage());
+        }
+    }
+
+    @Test
+    void refusesMalformedEmptyAndTrailingInput() {
+        for (String bad : List.of("", "   ", "{\"a\":", "{\"a\":1} {\"b\":2}", "{'a':1}")) {
+            assertThrows(JsonInputException.class, () -> json.readTree(bad.getBytes(StandardCharsets.UTF_8)), bad);
+        }
+    }
+
+    @Test
+    void writesSortedKeysAtEveryLevelWithoutEscapingSlashes() throws JsonInputException {
+        Map<String, Object> inner = new LinkedHashMap<>();
+        inner.put("z", 1);
+        Map<String, Object> element = new LinkedHashMap<>();
+        element.put("y", 2);
+        element.put("b", 3);
+        inner.put("a", List.of(element));
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("url", "http://example.com/a/b");
+        item.put("attrs", inner);
+        item.put("body", "é");
+        assertEquals("{\"attrs\":{\"a\":[{\"b\":3,\"y\":2}],\"z\":1},\"body\":\"é\",\"url\":\"http://example.com/a/b\"}",
+                json.writeSortedString(item));
+        assertEquals("{\"url\":\"http://example.com/a/b\",\"attrs\":{\"z\":1,\"a\":[{\"y\":2,\"b\":3}]},\"body\":\"é\"}",
+                json.writeString(item));
+
+        ObjectNode tree = (ObjectNode) json.readTree("{\"b\":1,\"a\":{\"d\":2,\"c\":3}}");
+        assertEquals("{\"a\":{\"c\":3,\"d\":2},\"b\":1}", json.writeSortedString(tree));
+        assertEquals("{\"b\":1,\"a\":{\"d\":2,\"c\":3}}", json.writeString(tree));
+    }
+
+    @Test
+    void limitsComeFromSettings() {
+        JsonLimits limits = JsonLimits.from(Settings.defaults("kafka-monitor"));
+        assertEquals(new JsonLimits(64, 10_485_760, 16_777_216), limits);
+    }
+}

@@ -1,0 +1,118 @@
+package org.scrapycluster.common.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+
+@ExtendWith(SharedStack.class)
+class KafkaClientsTest {
+
+    @Test
+    void topicNamesFollowThePrefix() {
+        Topics topics = Topics.from(Settings.defaults("redis-monitor"));
+        assertEquals("demo.incoming", topics.incoming());
+        assertEquals("demo.incoming_rejected", topics.incomingRejected());
+        assertEquals("demo.crawled_firehose", topics.crawledFirehose());
+        assertEquals("demo.crawled_app1", topics.crawled("app1"));
+        assertEquals("demo.outbound_firehose", topics.outboundFirehose());
+        assertEquals("demo.outbound_app1", topics.outbound("app1"));
+        assertThrows(IllegalArgumentException.class, () -> topics.outbound("my app"));
+        assertThrows(IllegalArgumentException.class, () -> Topics.withPrefix("bad prefix"));
+
+        Settings monitor = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
+                Map.of("KAFKA_INCOMING_TOPIC", "custom.in", "KAFKA_TOPIC_PREFIX", "prod")));
+        assertEquals("custom.in", Topics.from(monitor).incoming());
+        assertEquals("prod.outbound_firehose", Topics.from(monitor).outboundFirehose());
+        assertEquals("demo.incoming", Topics.from(Settings.defaults("rest")).incoming());
+    }
+
+    @Test
+    void settingsBecomeClientPropertiesAndPassThroughPropertiesWin() {
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of("KAFKA_HOSTS", "k1:9092,k2:9092"),
+                Map.of("KAFKA_CLIENT_PROPERTIES", "{security.protocol: SSL, linger.ms: 5, ssl.truststore.location: /etc/ts.jks}")));
+        Properties producer = new KafkaClients(settings).producerProperties();
+        assertEquals("k1:9092,k2:9092", producer.get("bootstrap.servers"));
+        assertEquals("5", producer.get("linger.ms"));
+        assertEquals("4194304", producer.get("buffer.memory"));
+        assertEquals("1048576", producer.get("max.request.size"));
+        assertEquals("SSL", producer.get("security.protocol"));
+        assertEquals("/etc/ts.jks", producer.get("ssl.truststore.location"));
+
+        Properties grouped = new KafkaClients(Settings.defaults("kafka-monitor")).consumerProperties("demo-group");
+        assertEquals("earliest", grouped.get("auto.offset.reset"));
+        assertEquals("true", grouped.get("enable.auto.commit"));
+        assertEquals("5000", grouped.get("auto.commit.interval.ms"));
+        assertEquals("10485760", grouped.get("max.partition.fetch.bytes"));
+
+        Properties groupless = new KafkaClients(Settings.defaults("rest")).consumerProperties(null);
+        assertEquals("latest", groupless.get("auto.offset.reset"));
+        assertEquals("false", groupless.get("enable.auto.commit"), "a consumer without a group cannot commit");
+        assertFalse(groupless.containsKey("group.id"));
+    }
+
+    @Test
+    void producesAndConsumesThroughTheBroker(EmbeddedStack stack) throws Exception {
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
+                Map.of("KAFKA_HOSTS", stack.kafkaBootstrap(), "KAFKA_CLIENT_PROPERTIES", "{client.id: clients-test}")));
+        KafkaClients clients = new KafkaClients(settings);
+        String topic = "clients-test-" + UUID.randomUUID();
+        byte[] request = "{\"url\":\"http://example.com/\",\"appid\":\"a\",\"crawlid\":\"c\"}".getBytes(StandardCharsets.UTF_8);
+
+        try (Producer<String, byte[]> producer = clients.bytesProducer()) {
+            producer.send(new ProducerRecord<>(topic, request)).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("the broker did not take the record", e);
+        }
+
+        List<ConsumerRecord<String, byte[]>> received = new ArrayList<>();
+        try (Consumer<String, byte[]> consumer = clients.bytesConsumer("group-" + UUID.randomUUID())) {
+            consumer.subscribe(List.of(topic));
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(received::add);
+                return !received.isEmpty();
+            });
+        }
+        assertEquals(new String(request, StandardCharsets.UTF_8), new String(received.getFirst().value(), StandardCharsets.UTF_8));
+
+        try (Admin admin = clients.admin()) {
+            assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic));
+        }
+        try (Consumer<String, String> strings = clients.consumer(null, new StringDeserializer())) {
+            List<TopicPartition> partitions = strings.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            strings.assign(partitions);
+            strings.seekToBeginning(partitions);
+            List<String> texts = new ArrayList<>();
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+                strings.poll(Duration.ofMillis(200)).forEach(r -> texts.add(r.value()));
+                return !texts.isEmpty();
+            });
+            assertEquals(new String(request, StandardCharsets.UTF_8), texts.getFirst(), "a consumer without a group reads by assignment");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package org.scrapycluster.common.logging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsSources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
+
+class LoggingTest {
+
+    @TempDir
+    Path dir;
+
+    private final LoggerContext context = new LoggerContext();
+
+    @BeforeEach
+    void start() {
+        context.setMDCAdapter(new LogbackMDCAdapter());
+    }
+
+    @AfterEach
+    void stop() {
+        context.stop();
+    }
+
+    @Test
+    void jsonLinesCarryMessageLevelTimestampLoggerAndTheKeyValues() throws IOException {
+        install("kafka-monitor", Map.of("LOG_JSON", "true"));
+        context.getLogger("org.scrapycluster.kafkamonitor.KafkaMonitor").atInfo()
+                .addKeyValue("appid", "testapp").addKeyValue("parsed", true).addKeyValue("level", "spoofed")
+                .log("Added crawl to Redis");
+        context.getLogger("org.apache.kafka.clients.NetworkClient").warn("Connection to node -1 could not be established");
+
+        List<String> lines = logLines("kafka_monitor.log");
+        assertEquals(2, lines.size(), lines.toString());
+        JsonNode record = new ObjectMapper().readTree(lines.get(0));
+        assertEquals(List.of("message", "level", "timestamp", "logger", "appid", "parsed"), fieldNames(record));
+        assertEquals("Added crawl to Redis", record.get("message").asText());
+        assertEquals("INFO", record.get("level").asText());
+        assertEquals("kafka-monitor", record.get("logger").asText());
+        assertEquals("testapp", record.get("appid").asText());
+        assertTrue(record.get("parsed").asBoolean());
+        assertTrue(record.get("timestamp").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z"),
+                record.get("timestamp").asText());
+
+        JsonNode library = new ObjectMapper().readTree(lines.get(1));
+        assertEquals("WARNING", library.get("level").asText());
+        assertEquals("org.apache.kafka.clients.NetworkClient", library.get("logger").asText());
+    }
+
+    @Test
+    void textLinesFollowTheOriginalsFormatWithKeyValuesAppended() throws IOException {
+        install("redis-monitor", Map.of());
+        context.getLogger("org.scrapycluster.redismonitor.Plugin").atInfo().addKeyValue("crawlid", "c1").log("Sent stop ack to kafka");
+        context.getLogger("org.scrapycluster.redismonitor.Plugin").error("Failed to connect to Redis", new IllegalStateException("refused"));
+        context.getLogger("org.scrapycluster.redismonitor.Plugin").debug("not shown at INFO");
+
+        List<String> lines = logLines("redis_monitor.log");
+        assertTrue(lines.get(0).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} \\[redis-monitor] INFO: "
+                + "Sent stop ack to kafka \\{\"crawlid\":\"c1\"}"), lines.get(0));
+        assertTrue(lines.get(1).endsWith(" [redis-monitor] ERROR: Failed to connect to Redis"), lines.get(1));
+        assertTrue(lines.get(2).startsWith("java.lang.IllegalStateException: refused"), lines.get(2));
+        assertFalse(String.join("\n", lines).contains("not shown"));
+    }
+
+    @Test
+    void theCrawlerLogsWithItsScPrefixedSettings() throws IOException {
+        install("crawler", Map.of("SC_LOG_LEVEL", "DEBUG", "SC_LOG_JSON", "1"));
+        context.getLogger("org.scrapycluster.crawler.Fetcher").debug("Scraped page");
+        JsonNode record = new ObjectMapper().readTree(logLines("sc_crawler.log").get(0));
+        assertEquals("sc-crawler", record.get("logger").asText());
+        assertEquals("DEBUG", record.get("level").asText());
+    }
+
+    @Test
+    void libraryLoggersDefaultToWarnAndCanBeChangedOneByOne() {
+        install("kafka-monitor", Map.of("LOG_LEVELS", "{org.apache.zookeeper: DEBUG}"));
+        assertEquals(Level.WARN, context.getLogger("org.apache.kafka").getLevel());
+        assertEquals(Level.WARN, context.getLogger("io.lettuce").getLevel());
+        assertEquals(Level.DEBUG, context.getLogger("org.apache.zookeeper").getLevel());
+    }
+
+    @Test
+    void standaloneNamesEachServicesRecordsAfterTheService() {
+        ServiceLoggerNames names = Logging.namesFor("scrapy-cluster", Map.of(
+                "kafka-monitor", Settings.defaults("kafka-monitor"), "crawler", Settings.defaults("crawler")));
+        assertEquals("kafka-monitor", names.nameFor("org.scrapycluster.kafkamonitor.plugins.ScraperHandler"));
+        assertEquals("sc-crawler", names.nameFor("org.scrapycluster.crawler.Fetcher"));
+        assertEquals("scrapy-cluster", names.nameFor("org.scrapycluster.common.queue.DomainQueue"));
+        assertEquals("scrapy-cluster", names.nameFor("org.scrapycluster.crawlerx.Other"), "a package prefix matches whole segments only");
+        assertEquals("io.netty.Bootstrap", names.nameFor("io.netty.Bootstrap"));
+    }
+
+    @Test
+    void anUnknownLevelNamesTheSetting() {
+        Settings settings = Settings.load("rest", new SettingsSources(null, Map.of("LOG_LEVEL", "LOUD"), Map.of()));
+        SettingsException e = assertThrows(SettingsException.class, () -> LogConfig.from(settings));
+        assertTrue(e.getMessage().startsWith("Setting LOG_LEVEL (from the environment) has \"LOUD\""), e.getMessage());
+    }
+
+    private void install(String service, Map<String, String> overrides) {
+        Map<String, String> sets = new java.util.LinkedHashMap<>(overrides);
+        String prefix = service.equals("crawler") ? "SC_" : "";
+        sets.put(prefix + "LOG_STDOUT", "false");
+        sets.put(prefix + "LOG_DIR", dir.toString());
+        LogConfig config = LogConfig.from(Settings.load(service, new SettingsSources(null, Map.of(), sets)));
+        Logging.install(context, config, ServiceLoggerNames.single(config.loggerName()));
+    }
+
+    private List<String> logLines(String file) throws IOException {
+        context.stop();
+        return Files.readAllLines(dir.resolve(file));
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}

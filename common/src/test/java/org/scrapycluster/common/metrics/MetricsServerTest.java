@@ -1,0 +1,118 @@
+package org.scrapycluster.common.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsSources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+class MetricsServerTest {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ProcessMetrics metrics = new ProcessMetrics();
+    private final HealthRegistry health = new HealthRegistry();
+
+    @AfterEach
+    void close() {
+        metrics.close();
+        http.close();
+    }
+
+    @Test
+    void servesPrometheusTextWithEachServicesTag() throws Exception {
+        MeterRegistry monitor = metrics.forService("kafka-monitor");
+        MeterRegistry crawler = metrics.forService("crawler");
+        monitor.counter("scrapy_requests_total", "outcome", "valid").increment(3);
+        crawler.counter("scrapy_requests_total", "outcome", "valid").increment(2);
+
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), health)) {
+            HttpResponse<String> response = get(server, "/metrics");
+            assertEquals(200, response.statusCode());
+            assertTrue(response.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain; version=0.0.4"));
+            String body = response.body();
+            assertTrue(body.contains("scrapy_requests_total{outcome=\"valid\",service=\"kafka-monitor\"} 3.0"), body);
+            assertTrue(body.contains("scrapy_requests_total{outcome=\"valid\",service=\"crawler\"} 2.0"), body);
+            assertTrue(body.contains("jvm_memory_used_bytes"), "the JVM's meters are there too");
+        }
+    }
+
+    @Test
+    void healthIsOkOnlyWhenEveryCheckIsUp() throws Exception {
+        AtomicBoolean redisUp = new AtomicBoolean(true);
+        health.scoped("kafka-monitor").register("redis", () -> redisUp.get() ? Health.up() : Health.down("connection refused"));
+        health.scoped("crawler").register("zookeeper", () -> Health.up("config version 3"));
+
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), health)) {
+            HttpResponse<String> up = get(server, "/health");
+            assertEquals(200, up.statusCode());
+            JsonNode body = new ObjectMapper().readTree(up.body());
+            assertEquals("UP", body.get("status").asText());
+            assertEquals("config version 3", body.at("/checks/crawler.zookeeper/detail").asText());
+
+            redisUp.set(false);
+            HttpResponse<String> down = get(server, "/health");
+            assertEquals(503, down.statusCode());
+            JsonNode downBody = new ObjectMapper().readTree(down.body());
+            assertEquals("DOWN", downBody.get("status").asText());
+            assertEquals("DOWN", downBody.at("/checks/kafka-monitor.redis/status").asText());
+            assertEquals("connection refused", downBody.at("/checks/kafka-monitor.redis/detail").asText());
+            assertEquals("UP", downBody.at("/checks/crawler.zookeeper/status").asText());
+
+            health.register("broken", () -> {
+                throw new IllegalStateException("boom");
+            });
+            redisUp.set(true);
+            assertEquals(503, get(server, "/health").statusCode(), "a check that throws is down");
+
+            assertEquals(404, get(server, "/nothing").statusCode());
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri(server, "/health"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(405, post.statusCode());
+        }
+    }
+
+    @Test
+    void thePortComesFromSettings() throws Exception {
+        Optional<MetricsServer> off = MetricsServer.start(settings("-1"), metrics.registry(), health);
+        assertTrue(off.isEmpty());
+
+        try (MetricsServer server = MetricsServer.start(settings("0"), metrics.registry(), health).orElseThrow()) {
+            assertEquals(200, get(server, "/health").statusCode());
+            SettingsException taken = assertThrows(SettingsException.class, () -> MetricsServer.start(
+                    settings(Integer.toString(server.address().getPort())), metrics.registry(), health));
+            assertTrue(taken.getMessage().startsWith("Setting METRICS_PORT (from the command line) is "), taken.getMessage());
+        }
+    }
+
+    private static Settings settings(String port) {
+        return Settings.load("redis-monitor", new SettingsSources(null, Map.of(),
+                Map.of("METRICS_PORT", port, "METRICS_HOST", "127.0.0.1")));
+    }
+
+    private HttpResponse<String> get(MetricsServer server, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(server, path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(MetricsServer server, String path) {
+        return URI.create("http://127.0.0.1:" + server.address().getPort() + path);
+    }
+}

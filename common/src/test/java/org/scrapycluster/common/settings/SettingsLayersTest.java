@@ -1,0 +1,196 @@
+package org.scrapycluster.common.settings;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SettingsLayersTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsComeFromTheServiceFileAndItsIncludes() {
+        Settings km = Settings.defaults("kafka-monitor");
+        assertEquals("localhost", km.getString("REDIS_HOST"));
+        assertEquals(6379, km.getInt("REDIS_PORT"));
+        assertNull(km.getNullableString("REDIS_PASSWORD"));
+        assertEquals(List.of("localhost:9092"), km.getStringList("KAFKA_HOSTS"));
+        assertEquals("earliest", km.getString("KAFKA_CONSUMER_AUTO_OFFSET_RESET"));
+        assertEquals("kafka_monitor.log", km.getString("LOG_FILE"));
+        assertEquals(Duration.ofMillis(10), km.getSeconds("SLEEP_TIME"));
+        assertEquals(Layer.DEFAULT, km.layerOf("REDIS_HOST"));
+        assertFalse(km.isUserSet("REDIS_HOST"));
+
+        Settings rest = Settings.defaults("rest");
+        assertEquals("latest", rest.getString("KAFKA_CONSUMER_AUTO_OFFSET_RESET"));
+        assertEquals("rest_service.log", rest.getString("LOG_FILE"));
+
+        Settings crawler = Settings.defaults("crawler");
+        assertEquals(List.of(200, 404, 403, 504), crawler.getIntList("STATS_RESPONSE_CODES"));
+        assertNull(crawler.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT"));
+        assertFalse(crawler.has("LOG_FILE"), "the crawler logs with SC_LOG_* settings");
+        assertEquals("sc_crawler.log", crawler.getString("SC_LOG_FILE"));
+    }
+
+    @Test
+    void eachLayerOverridesTheOneBelow() throws IOException {
+        Path file = write("REDIS_HOST: file-host\nREDIS_PORT: 7000\nREDIS_DB: 3\n");
+        Map<String, String> env = Map.of("REDIS_PORT", "7001", "REDIS_DB", "4", "PATH", "/usr/bin");
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(file, env, Map.of("REDIS_DB", "5")));
+
+        assertEquals("file-host", settings.getString("REDIS_HOST"));
+        assertEquals(Layer.FILE, settings.layerOf("REDIS_HOST"));
+        assertEquals(7001, settings.getInt("REDIS_PORT"));
+        assertEquals(Layer.ENVIRONMENT, settings.layerOf("REDIS_PORT"));
+        assertEquals(5, settings.getInt("REDIS_DB"));
+        assertEquals(Layer.COMMAND_LINE, settings.layerOf("REDIS_DB"));
+        assertTrue(settings.isUserSet("REDIS_DB"));
+        assertFalse(settings.isUserSet("KAFKA_GROUP"));
+    }
+
+    @Test
+    void environmentTextIsConvertedToTheDefaultsType() {
+        Map<String, String> env = Map.of(
+                "KAFKA_HOSTS", "k1:9092, k2:9092,",
+                "LOG_JSON", "TRUE",
+                "STATS_TOTAL", "yes",
+                "SLEEP_TIME", "0.5",
+                "REDIS_PASSWORD", "");
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, env, Map.of()));
+
+        assertEquals(List.of("k1:9092", "k2:9092"), settings.getStringList("KAFKA_HOSTS"));
+        assertTrue(settings.getBoolean("LOG_JSON"));
+        assertFalse(settings.getBoolean("STATS_TOTAL"), "as in the original's Docker settings, only true and 1 are true");
+        assertEquals(0.5, settings.getDouble("SLEEP_TIME"));
+        assertNull(settings.getNullableString("REDIS_PASSWORD"));
+    }
+
+    @Test
+    void theMisspeltDockerVariableSetsTheSchedulerQueueTimeout() {
+        Settings aliased = Settings.load("crawler", new SettingsSources(null, Map.of("SCHEDULER_QUEUE_TIEOUT", "120"), Map.of()));
+        assertEquals(120, aliased.getInt("SCHEDULER_QUEUE_TIMEOUT"));
+        assertEquals(Layer.ENVIRONMENT, aliased.layerOf("SCHEDULER_QUEUE_TIMEOUT"));
+
+        Settings both = Settings.load("crawler", new SettingsSources(null,
+                Map.of("SCHEDULER_QUEUE_TIEOUT", "120", "SCHEDULER_QUEUE_TIMEOUT", "90"), Map.of()));
+        assertEquals(90, both.getInt("SCHEDULER_QUEUE_TIMEOUT"), "the real name wins over the alias");
+    }
+
+    @Test
+    void mapsMergeOneLevelDeepAndKeepNullInnerValues() throws IOException {
+        Path file = write("""
+                PLUGINS:
+                  plugins.stats_handler.StatsHandler: null
+                  my.CustomHandler: 500
+                KAFKA_CLIENT_PROPERTIES:
+                  security.protocol: SSL
+                  nested: {a: 1, b: 2}
+                """);
+        Settings settings = Settings.load("kafka-monitor",
+                new SettingsSources(file, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES", "{nested: {c: 3}}")));
+
+        Map<String, Object> plugins = settings.getMap("PLUGINS");
+        assertEquals(100, plugins.get("plugins.scraper_handler.ScraperHandler"));
+        assertTrue(plugins.containsKey("plugins.stats_handler.StatsHandler"));
+        assertNull(plugins.get("plugins.stats_handler.StatsHandler"));
+        assertEquals(500, plugins.get("my.CustomHandler"));
+        assertEquals(5, plugins.size());
+
+        Map<String, Object> client = settings.getMap("KAFKA_CLIENT_PROPERTIES");
+        assertEquals("SSL", client.get("security.protocol"), "the command line merges over the file");
+        assertEquals(Map.of("c", 3), client.get("nested"), "the second level is replaced whole");
+    }
+
+    @Test
+    void anUnknownNameInAnOverrideLayerIsAnError() throws IOException {
+        Path file = write("QUEUE_HITZ: 5\n");
+        SettingsException inFile = assertThrows(SettingsException.class,
+                () -> Settings.load("crawler", new SettingsSources(file, Map.of(), Map.of())));
+        assertTrue(inFile.getMessage().contains("QUEUE_HITZ"), inFile.getMessage());
+        assertTrue(inFile.getMessage().contains(file.toString()), inFile.getMessage());
+
+        SettingsException onCommandLine = assertThrows(SettingsException.class,
+                () -> Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("NOPE", "1"))));
+        assertTrue(onCommandLine.getMessage().contains("Unknown setting NOPE in the command line"), onCommandLine.getMessage());
+    }
+
+    @Test
+    void aValueThatDoesNotConvertNamesTheSettingTheLayerAndTheType() throws IOException {
+        SettingsException env = assertThrows(SettingsException.class, () -> Settings.load("crawler",
+                new SettingsSources(null, Map.of("QUEUE_HITS", "ten"), Map.of())));
+        assertEquals("Setting QUEUE_HITS from the environment: \"ten\" is not an int (expected int)", env.getMessage());
+
+        SettingsException flag = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
+                new SettingsSources(null, Map.of(), Map.of("LOG_JSON", "yes"))));
+        assertTrue(flag.getMessage().startsWith("Setting LOG_JSON from the command line"), flag.getMessage());
+        assertTrue(flag.getMessage().contains("boolean"), flag.getMessage());
+
+        Path file = write("REDIS_PORT: [1, 2]\n");
+        SettingsException inFile = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                new SettingsSources(file, Map.of(), Map.of())));
+        assertTrue(inFile.getMessage().startsWith("Setting REDIS_PORT from the override file " + file), inFile.getMessage());
+        assertTrue(inFile.getMessage().endsWith("(expected int)"), inFile.getMessage());
+
+        SettingsException nullValue = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                new SettingsSources(write("REDIS_HOST: null\n"), Map.of(), Map.of())));
+        assertTrue(nullValue.getMessage().contains("null is not allowed"), nullValue.getMessage());
+    }
+
+    @Test
+    void textInAnOverrideFileIsConvertedLikeTheOriginalsStringPort() throws IOException {
+        Settings settings = Settings.load("crawler", new SettingsSources(
+                write("REDIS_PORT: '6380'\nKAFKA_HOSTS: 'a:1,b:2'\nGLOBAL_PAGE_PER_DOMAIN_LIMIT: 50\n"), Map.of(), Map.of()));
+        assertEquals(6380, settings.getInt("REDIS_PORT"));
+        assertEquals(List.of("a:1", "b:2"), settings.getStringList("KAFKA_HOSTS"));
+        assertEquals(50, settings.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT"));
+    }
+
+    @Test
+    void aGroupKnowsEveryNameAnyOfItsServicesDeclares() throws IOException {
+        Path file = write("QUEUE_HITS: 20\nKAFKA_GROUP: mine\nSTANDALONE_REDIS_PORT: 0\n");
+        Map<String, String> sets = new LinkedHashMap<>();
+        sets.put("ZOOKEEPER_HOSTS", "zk:2181");
+        SettingsGroup group = SettingsGroup.load(SettingsSchema.SERVICES, new SettingsSources(file, Map.of(), sets));
+
+        assertEquals(20, group.service("crawler").getInt("QUEUE_HITS"));
+        assertEquals("mine", group.service("kafka-monitor").getString("KAFKA_GROUP"));
+        assertFalse(group.service("kafka-monitor").has("QUEUE_HITS"));
+        assertTrue(group.isUserSet("ZOOKEEPER_HOSTS"));
+        assertFalse(group.isUserSet("REDIS_HOST"));
+
+        SettingsGroup pointed = group.withLauncherValues(Map.of("REDIS_PORT", 7777, "KAFKA_HOSTS", List.of("127.0.0.1:1")));
+        assertEquals(7777, pointed.service("rest").getInt("REDIS_PORT"));
+        assertEquals(Layer.LAUNCHER, pointed.service("rest").layerOf("REDIS_PORT"));
+        assertFalse(pointed.isUserSet("REDIS_PORT"));
+        assertFalse(pointed.service("standalone").has("REDIS_PORT"));
+    }
+
+    @Test
+    void gettersOfTheWrongTypeArePorgrammingErrors() {
+        Settings settings = Settings.defaults("rest");
+        assertThrows(IllegalArgumentException.class, () -> settings.getInt("REDIS_HOST"));
+        assertThrows(SettingsException.class, () -> settings.getString("NO_SUCH_SETTING"));
+        assertThrows(SettingsException.class, () -> settings.getString("REDIS_PASSWORD"));
+        assertEquals(10.0, settings.getDouble("REDIS_SOCKET_TIMEOUT"), "an int widens to a double");
+    }
+
+    private Path write(String yaml) throws IOException {
+        Path file = Files.createTempFile(dir, "local", ".yml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+}

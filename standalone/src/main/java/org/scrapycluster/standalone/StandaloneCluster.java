@@ -1,0 +1,143 @@
+package org.scrapycluster.standalone;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.scrapycluster.common.service.ServiceFactory;
+import org.scrapycluster.common.service.ServiceHost;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsGroup;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.FreePorts;
+
+/**
+ * The whole cluster in this JVM. Starts an embedded Kafka, ZooKeeper and Redis for each of them
+ * whose address the user did not set ({@code KAFKA_HOSTS}, {@code ZOOKEEPER_HOSTS},
+ * {@code REDIS_HOST} or {@code REDIS_PORT}), points every service's settings at them, then runs
+ * the services with one metrics and health endpoint. Closing stops the services, then the
+ * embedded servers, and removes their temporary data.
+ */
+public final class StandaloneCluster implements AutoCloseable {
+
+    private static final String CRAWLER = "crawler";
+
+    private final EmbeddedStack stack;
+    private final ServiceHost host;
+    private final SettingsGroup settings;
+    private final List<String> started;
+
+    private StandaloneCluster(EmbeddedStack stack, ServiceHost host, SettingsGroup settings, List<String> started) {
+        this.stack = stack;
+        this.host = host;
+        this.settings = settings;
+        this.started = started;
+    }
+
+    /** Starts the embedded servers it should, then one instance of each service ({@code crawlers} crawlers). */
+    public static StandaloneCluster start(SettingsGroup userSettings, int crawlers, List<ServiceFactory> factories) {
+        if (crawlers < 0) {
+            throw new SettingsException("The number of crawlers cannot be negative: " + crawlers);
+        }
+        Settings own = userSettings.service("standalone");
+        EmbeddedStack stack = EmbeddedStack.start(embeddedOptions(userSettings, own));
+        ServiceHost host = null;
+        try {
+            SettingsGroup settings = userSettings.withLauncherValues(addresses(stack));
+            host = ServiceHost.start(settings.service("standalone"));
+            List<String> started = new ArrayList<>();
+            for (ServiceFactory factory : factories) {
+                Settings serviceSettings = settings.service(factory.name());
+                int instances = factory.name().equals(CRAWLER) ? crawlers : 1;
+                for (int i = 1; i <= instances; i++) {
+                    String instance = instances == 1 ? factory.name() : factory.name() + "-" + i;
+                    host.run(factory.create(host.context(serviceSettings, instance)));
+                    started.add(instance);
+                }
+            }
+            return new StandaloneCluster(stack, host, settings, List.copyOf(started));
+        } catch (RuntimeException e) {
+            if (host != null) {
+                host.close();
+            }
+            stack.close();
+            throw e;
+        }
+    }
+
+    /** The settings every service runs with, pointed at the embedded servers. */
+    public SettingsGroup settings() {
+        return settings;
+    }
+
+    /** The one line printed when everything is up: where each server is and what runs. */
+    public String readyLine() {
+        Settings rm = settings.service("redis-monitor");
+        StringBuilder line = new StringBuilder("Scrapy Cluster ready: ")
+                .append("kafka ").append(String.join(",", rm.getStringList("KAFKA_HOSTS"))).append(external(stack.kafka().isEmpty()))
+                .append(", zookeeper ").append(rm.getString("ZOOKEEPER_HOSTS")).append(external(stack.zookeeper().isEmpty()))
+                .append(", redis ").append(rm.getString("REDIS_HOST")).append(':').append(rm.getInt("REDIS_PORT"))
+                .append(external(stack.redis().isEmpty()));
+        host.metricsAddress().ifPresent(address -> line.append(", metrics http://")
+                .append(address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress())
+                .append(':').append(address.getPort()).append("/metrics"));
+        if (!started.isEmpty()) {
+            line.append(", services ").append(String.join(" ", started));
+        }
+        return line.toString();
+    }
+
+    @Override
+    public void close() {
+        try {
+            host.close();
+        } finally {
+            stack.close();
+        }
+    }
+
+    private static EmbeddedStack.Options embeddedOptions(SettingsGroup settings, Settings own) {
+        Integer kafka = settings.isUserSet("KAFKA_HOSTS") ? null : port(own, "STANDALONE_KAFKA_PORT", "Kafka", "KAFKA_HOSTS");
+        Integer zookeeper = settings.isUserSet("ZOOKEEPER_HOSTS") ? null
+                : port(own, "STANDALONE_ZOOKEEPER_PORT", "ZooKeeper", "ZOOKEEPER_HOSTS");
+        Integer redis = settings.isUserSet("REDIS_HOST") || settings.isUserSet("REDIS_PORT") ? null
+                : port(own, "STANDALONE_REDIS_PORT", "Redis", "REDIS_HOST");
+        String dataDir = own.getNullableString("STANDALONE_DATA_DIR");
+        int partitions = own.getInt("STANDALONE_KAFKA_PARTITIONS");
+        if (partitions < 1) {
+            throw own.invalid("STANDALONE_KAFKA_PARTITIONS", "must be at least 1");
+        }
+        return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, dataDir == null ? null : Path.of(dataDir));
+    }
+
+    private static int port(Settings own, String setting, String server, String addressSetting) {
+        int port = own.getInt(setting);
+        if (port < 0 || port > 65535) {
+            throw own.invalid(setting, "is " + port + "; use a port, or 0 for any free one");
+        }
+        if (port != 0 && FreePorts.inUse(port)) {
+            throw own.invalid(setting, "is " + port + ", and something already listens there (is a " + server
+                    + " running?). Stop it, set " + setting + " to another port (0 for any free one), or set "
+                    + addressSetting + " to use that server instead of an embedded one");
+        }
+        return port;
+    }
+
+    private static Map<String, Object> addresses(EmbeddedStack stack) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        stack.kafka().ifPresent(kafka -> values.put("KAFKA_HOSTS", List.of(kafka.bootstrapServers())));
+        stack.zookeeper().ifPresent(zookeeper -> values.put("ZOOKEEPER_HOSTS", zookeeper.connectString()));
+        stack.redis().ifPresent(redis -> {
+            values.put("REDIS_HOST", redis.host());
+            values.put("REDIS_PORT", redis.port());
+        });
+        return values;
+    }
+
+    private static String external(boolean external) {
+        return external ? " (external)" : "";
+    }
+}

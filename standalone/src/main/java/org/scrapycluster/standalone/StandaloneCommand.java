@@ -1,0 +1,76 @@
+package org.scrapycluster.standalone;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
+
+import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.logging.LogConfig;
+import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.service.ServiceFactory;
+import org.scrapycluster.common.service.ShutdownSignal;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code scrapy-cluster standalone}: runs the whole cluster in this JVM, prints one ready line,
+ * and stops cleanly on Ctrl-C or SIGTERM (or when its thread is interrupted).
+ */
+@Command(name = "standalone", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+        description = {"Run the whole cluster in one JVM: embedded Kafka (127.0.0.1:9092), ZooKeeper (127.0.0.1:2181)"
+                + " and Redis (127.0.0.1:6379), each unless its address is configured, and the services.",
+                "Settings of every service apply; see docs/settings.md."})
+public final class StandaloneCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StandaloneCommand.class);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
+
+    @Mixin
+    SettingsOptions options;
+
+    @Option(names = "--crawlers", paramLabel = "N", description = "Number of crawler nodes (default: STANDALONE_CRAWLERS, 1).")
+    Integer crawlers;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        SettingsGroup settings = options.loadAll();
+        Settings own = settings.service("standalone");
+        Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
+        int nodes = crawlers != null ? crawlers : own.getInt("STANDALONE_CRAWLERS");
+        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+            try (StandaloneCluster cluster = StandaloneCluster.start(settings, nodes,
+                    ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList())) {
+                spec.commandLine().getOut().println(cluster.readyLine());
+                spec.commandLine().getOut().flush();
+                try {
+                    signal.await();
+                    LOG.info("Stopping Scrapy Cluster");
+                } catch (InterruptedException e) {
+                    LOG.info("Stopping Scrapy Cluster (interrupted)");
+                }
+            }
+            // Logged before the signal is closed: once it is, a signalled JVM exits at once.
+            LOG.info("Scrapy Cluster stopped");
+        }
+        return 0;
+    }
+
+    private static Map<String, Settings> servicesOf(SettingsGroup settings) {
+        Map<String, Settings> services = new LinkedHashMap<>();
+        settings.services().forEach(name -> services.put(name, settings.service(name)));
+        return services;
+    }
+}

@@ -1,0 +1,60 @@
+package org.scrapycluster.standalone;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import org.junit.jupiter.api.Test;
+
+import picocli.CommandLine;
+
+class ScrapyClusterCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @Test
+    void helpListsStandaloneAndTheContributedSubcommands() {
+        assertEquals(0, run("--help"));
+        assertTrue(out.toString().startsWith("Usage: scrapy-cluster [-hV] [COMMAND]"), out.toString());
+        assertTrue(out.toString().contains("  standalone "), out.toString());
+        assertTrue(out.toString().contains("  echo-setting "), out.toString());
+    }
+
+    @Test
+    void versionComesFromTheBuild() {
+        assertEquals(0, run("--version"));
+        assertTrue(out.toString().matches("(?s)Scrapy Cluster for Java \\d+\\.\\d+\\.\\d+.*"), out.toString());
+    }
+
+    @Test
+    void aContributedSubcommandSharesTheSettingsOptions() {
+        assertEquals(0, run("echo-setting", "--set", "QUEUE_HITS=25", "--log-level", "DEBUG", "QUEUE_HITS"));
+        assertEquals("QUEUE_HITS=25", out.toString().strip());
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("echo-setting", "--log-json", "SC_LOG_JSON"));
+        assertEquals("SC_LOG_JSON=true", out.toString().strip(), "the crawler's logging flags set its SC_ settings");
+    }
+
+    @Test
+    void aBadSettingIsAClearErrorWithoutAStackTrace() {
+        assertEquals(2, run("echo-setting", "--set", "QUEUE_HITS=many", "QUEUE_HITS"));
+        assertEquals("scrapy-cluster echo-setting: Setting QUEUE_HITS from the command line: \"many\" is not an int (expected int)",
+                err.toString().strip());
+    }
+
+    @Test
+    void noSubcommandIsAUsageError() {
+        assertEquals(2, run());
+        assertTrue(err.toString().contains("Missing subcommand"), err.toString());
+    }
+
+    private int run(String... args) {
+        CommandLine cli = ScrapyCluster.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,106 @@
+package org.scrapycluster.standalone;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.service.ServiceFactory;
+import org.scrapycluster.common.settings.Layer;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsGroup;
+import org.scrapycluster.common.settings.SettingsSchema;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.DataDirectory;
+
+class StandaloneClusterTest {
+
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+
+    @Test
+    void runsEachServiceAgainstTheEmbeddedServersAndTheCrawlerAsOftenAsAsked() {
+        SettingsGroup settings = settings(Map.of());
+        List<ServiceFactory> factories = List.of(new Recording("kafka-monitor"), new Recording("crawler"));
+        try (StandaloneCluster cluster = StandaloneCluster.start(settings, 2, factories)) {
+            assertTrue(cluster.readyLine().endsWith(", services kafka-monitor crawler-1 crawler-2"), cluster.readyLine());
+            assertEquals(Layer.LAUNCHER, cluster.settings().service("crawler").layerOf("REDIS_PORT"));
+        }
+        assertEquals(List.of("start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1", "start crawler-2 on 127.0.0.1",
+                "close crawler-2", "close crawler-1", "close kafka-monitor"), events);
+    }
+
+    @Test
+    void aConfiguredAddressIsUsedInsteadOfAnEmbeddedServer() {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("external-redis"))) {
+            SettingsGroup settings = settings(Map.of("REDIS_HOST", "127.0.0.1", "REDIS_PORT", Integer.toString(redis.port())));
+            try (StandaloneCluster cluster = StandaloneCluster.start(settings, 1, List.of())) {
+                assertTrue(cluster.readyLine().contains(", redis 127.0.0.1:" + redis.port() + " (external)"), cluster.readyLine());
+                assertEquals(Layer.COMMAND_LINE, cluster.settings().service("rest").layerOf("REDIS_PORT"));
+            }
+        }
+    }
+
+    @Test
+    void aTakenPortIsAClearError() {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("busy-redis"))) {
+            SettingsGroup settings = settings(Map.of("STANDALONE_REDIS_PORT", Integer.toString(redis.port())));
+            SettingsException e = assertThrows(SettingsException.class, () -> StandaloneCluster.start(settings, 1, List.of()));
+            assertTrue(e.getMessage().startsWith("Setting STANDALONE_REDIS_PORT (from the command line) is " + redis.port()
+                    + ", and something already listens there"), e.getMessage());
+        }
+    }
+
+    private static SettingsGroup settings(Map<String, String> extra) {
+        Map<String, String> sets = new LinkedHashMap<>(Map.of("STANDALONE_KAFKA_PORT", "0", "STANDALONE_ZOOKEEPER_PORT", "0",
+                "STANDALONE_REDIS_PORT", "0", "METRICS_PORT", "-1"));
+        sets.putAll(extra);
+        return SettingsGroup.load(SettingsSchema.SERVICES, new SettingsSources(null, Map.of(), sets));
+    }
+
+    /** A factory whose services record their start (with the Redis host they were given) and close. */
+    private final class Recording implements ServiceFactory {
+
+        private final String name;
+        private int created;
+
+        Recording(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Service create(ServiceContext context) {
+            created++;
+            String instance = name.equals("crawler") ? name + "-" + created : name;
+            return new Service() {
+                @Override
+                public String name() {
+                    return instance;
+                }
+
+                @Override
+                public void start() {
+                    events.add("start " + instance + " on " + context.settings().getString("REDIS_HOST"));
+                }
+
+                @Override
+                public void close() {
+                    events.add("close " + instance);
+                }
+            };
+        }
+    }
+}

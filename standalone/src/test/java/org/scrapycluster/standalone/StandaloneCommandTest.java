@@ -1,0 +1,122 @@
+package org.scrapycluster.standalone;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.FreePorts;
+
+import picocli.CommandLine;
+
+/** Runs {@code scrapy-cluster standalone} in this JVM on free ports, uses it, and stops it. */
+class StandaloneCommandTest {
+
+    private static final Pattern READY = Pattern.compile(
+            "Scrapy Cluster ready: kafka (127\\.0\\.0\\.1:\\d+), zookeeper (127\\.0\\.0\\.1:\\d+), redis 127\\.0\\.0\\.1:(\\d+), "
+                    + "metrics http://127\\.0\\.0\\.1:(\\d+)/metrics");
+
+    @Test
+    void startsServesAndStopsCleanly() throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        StringWriter out = new StringWriter();
+        AtomicInteger status = new AtomicInteger(-1);
+        Thread cluster = Thread.ofPlatform().name("standalone-under-test").start(() -> {
+            CommandLine cli = ScrapyCluster.commandLine();
+            cli.setOut(new PrintWriter(out, true));
+            status.set(cli.execute("standalone", "--log-level", "WARNING",
+                    "--set", "STANDALONE_KAFKA_PORT=0", "--set", "STANDALONE_ZOOKEEPER_PORT=0",
+                    "--set", "STANDALONE_REDIS_PORT=0", "--set", "METRICS_PORT=0", "--set", "METRICS_HOST=127.0.0.1"));
+        });
+
+        Awaitility.await().atMost(Duration.ofMinutes(2)).until(() -> READY.matcher(out.toString()).find() || !cluster.isAlive());
+        List<String> lines = out.toString().lines().toList();
+        assertEquals(1, lines.size(), "exactly one ready line: " + lines);
+        Matcher ready = READY.matcher(lines.getFirst());
+        assertTrue(ready.matches(), lines.getFirst());
+        int redisPort = Integer.parseInt(ready.group(3));
+
+        assertEquals("+PONG", ping(redisPort));
+        assertEquals("hello", roundTrip(ready.group(1)));
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + ready.group(4) + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, health.statusCode());
+        }
+
+        cluster.interrupt();
+        cluster.join(Duration.ofMinutes(1));
+        assertFalse(cluster.isAlive(), "standalone stopped");
+        assertEquals(0, status.get());
+        assertFalse(FreePorts.inUse(redisPort), "redis-server is gone");
+        assertFalse(FreePorts.inUse(Integer.parseInt(ready.group(1).split(":")[1])), "the broker is gone");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.filter(p -> Files.isDirectory(p) && p.getFileName().toString().startsWith("scrapy-cluster-")).toList(),
+                    "no temporary data left");
+        }
+    }
+
+    private static String ping(int port) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+            socket.setSoTimeout(5_000);
+            OutputStream output = socket.getOutputStream();
+            output.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            output.flush();
+            InputStream input = socket.getInputStream();
+            byte[] reply = new byte[5];
+            return new String(reply, 0, input.readNBytes(reply, 0, reply.length), StandardCharsets.US_ASCII);
+        }
+    }
+
+    private static String roundTrip(String bootstrap) throws Exception {
+        KafkaClients clients = new KafkaClients(Settings.load("kafka-monitor",
+                new SettingsSources(null, Map.of(), Map.of("KAFKA_HOSTS", bootstrap))));
+        String topic = "standalone-test-" + UUID.randomUUID();
+        try (Producer<String, byte[]> producer = clients.bytesProducer()) {
+            producer.send(new ProducerRecord<>(topic, "hello".getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+        }
+        List<ConsumerRecord<String, byte[]>> received = new ArrayList<>();
+        try (Consumer<String, byte[]> consumer = clients.bytesConsumer("standalone-test")) {
+            consumer.subscribe(List.of(topic));
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(received::add);
+                return !received.isEmpty();
+            });
+        }
+        return new String(received.getFirst().value(), StandardCharsets.UTF_8);
+    }
+}
