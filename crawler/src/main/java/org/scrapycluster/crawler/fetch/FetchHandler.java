@@ -192,9 +192,14 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         context.fireChannelInactive();
     }
 
-    /** A kept-alive connection the server had already closed gets the request once more on a new one. */
+    /**
+     * A kept-alive connection the server had already closed gets the request once more on a new one, when
+     * repeating it is harmless (not a POST or PATCH).
+     */
     private void endOrRetry(FetchCall call, FetchError error, String message) {
-        if (call.reused && !call.retried && !call.responseStarted()
+        String method = call.request.method();
+        boolean idempotent = !method.equals("POST") && !method.equals("PATCH");
+        if (call.reused && !call.retried && !call.responseStarted() && idempotent
                 && (error == FetchError.RESET || error == FetchError.IO)) {
             current = null;
             cancelReadTimer(call);

@@ -55,6 +55,7 @@ class HttpFetcherTest {
         origin = TestOrigin.builder().site(SITE)
                 .route("/utf8-location", exchange -> exchange.sendText(302, "text/plain", "moved", "Location",
                         new String("/p/café".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)))
+                .route("/closing", exchange -> exchange.sendText(200, "text/plain", "bye", "Connection", "close"))
                 .route("/second-request-dropped", exchange -> {
                     if (ANSWERED_CONNECTIONS.add(exchange.request().connectionId())) {
                         exchange.sendText(200, "text/plain", "first on this connection");
@@ -336,7 +337,37 @@ class HttpFetcherTest {
         FetchResult second = fetch(url);
         assertTrue(second.ok(), second.toString());
         assertFalse(second.timings().reusedConnection());
-        assertEquals(3, origin.requests().matching(r -> r.path().equals("/second-request-dropped")).size());
+        assertEquals(3, origin.requests().matching(r -> r.path().equals("/second-request-dropped") && r.domainIndex() == 1)
+                .size());
+    }
+
+    @Test
+    void postIsNotRepeatedOnANewConnection() {
+        String url = origin.url(2, "/second-request-dropped");
+        assertTrue(fetch(url).ok());
+        FetchResult post = fetch(fetcher, FetchRequest.get(url).withMethod("POST", new byte[] {'x'}));
+        assertEquals(FetchError.RESET, post.error(), post.toString());
+    }
+
+    @Test
+    void idleConnectionsExpire() {
+        try (HttpFetcher brief = new HttpFetcher(FetcherConfig.builder().idleConnectionTimeout(Duration.ofMillis(200)).build())) {
+            assertTrue(fetch(brief, FetchRequest.get(origin.url(1, "/p/1"))).ok());
+            assertEquals(1, brief.stats().idleConnections());
+            await().atMost(Duration.ofSeconds(10)).until(() -> brief.stats().idleConnections() == 0);
+            assertEquals(0, brief.stats().hosts(), "an unused host is forgotten");
+            assertFalse(fetch(brief, FetchRequest.get(origin.url(1, "/p/1"))).timings().reusedConnection());
+        }
+    }
+
+    @Test
+    void connectionTheServerWillCloseIsNotKept() {
+        String url = origin.url(2, "/closing");
+        assertTrue(fetch(url).ok());
+        assertFalse(fetch(url).timings().reusedConnection());
+        List<RecordedRequest> seen = origin.requests().forPath("/closing");
+        assertEquals(2, seen.size());
+        assertTrue(seen.get(0).connectionId() != seen.get(1).connectionId());
     }
 
     @Test

@@ -51,9 +51,9 @@ public final class TestOrigin implements AutoCloseable {
         this.site = builder.site;
         this.domains = Math.max(builder.domains, site == null ? 1 : site.domains());
         this.log = new RequestLog(builder.requestLogCapacity);
+        this.tls = builder.tls ? SelfSignedTls.create(domains) : null;
         this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, new DefaultThreadFactory("test-origin", true),
                 NioIoHandler.newFactory());
-        this.tls = builder.tls ? SelfSignedTls.create(domains) : null;
     }
 
     public static Builder builder() {
