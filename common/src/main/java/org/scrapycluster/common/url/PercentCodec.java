@@ -42,18 +42,6 @@ final class PercentCodec {
         }
     }
 
-    /** Appends {@code bytes[0, length)} with every byte that is not safe escaped. */
-    static void quoteBytes(byte[] bytes, int length, boolean[] safe, StringBuilder out) {
-        for (int i = 0; i < length; i++) {
-            int b = bytes[i] & 0xFF;
-            if (b < 0x80 && safe[b]) {
-                out.append((char) b);
-            } else {
-                appendEscape(b, out);
-            }
-        }
-    }
-
     /** As {@code quote_plus(bytes, safe='')}: spaces become {@code +}, everything but {@link #FORM_SAFE} is escaped. */
     static void quotePlus(byte[] bytes, StringBuilder out) {
         for (byte value : bytes) {

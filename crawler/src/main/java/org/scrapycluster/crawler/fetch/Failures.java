@@ -17,6 +17,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.proxy.ProxyConnectException;
+import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 
 /** Sorts the exceptions a fetch can end with into {@link FetchError} kinds. */
@@ -53,7 +54,7 @@ final class Failures {
                 || cause instanceof PortUnreachableException) {
             return FetchError.CONNECT_REFUSED;
         }
-        if (cause instanceof SSLException) {
+        if (cause instanceof SSLException || cause instanceof NotSslRecordException) {
             return FetchError.TLS;
         }
         if (cause instanceof TooLongFrameException || cause instanceof DecoderException) {

@@ -83,7 +83,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         }
         ctx.writeAndFlush(request).addListener(future -> {
             if (!future.isSuccess() && current == call) {
-                end(call, Failures.classify(future.cause()), Failures.describe(future.cause()));
+                endOrRetry(call, Failures.classify(future.cause()), Failures.describe(future.cause()));
             }
         });
         call.readTimer = ctx.executor().schedule(() -> checkReadTimeout(call), readTimeoutNanos, TimeUnit.NANOSECONDS);

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.channel.Channel;
@@ -54,7 +55,14 @@ final class FetchLifecycle {
     }
 
     private void connect(FetchCall call) {
-        connector.connect(call).whenComplete((channel, failure) -> {
+        CompletableFuture<Channel> connecting;
+        try {
+            connecting = connector.connect(call);
+        } catch (RejectedExecutionException closing) {
+            finish(call, null, false, FetchError.CANCELLED, "the fetcher was closed");
+            return;
+        }
+        connecting.whenComplete((channel, failure) -> {
             if (failure != null) {
                 finish(call, null, false, Failures.classify(failure), Failures.describe(failure));
             } else {

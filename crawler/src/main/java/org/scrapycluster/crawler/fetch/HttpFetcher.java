@@ -102,10 +102,6 @@ public final class HttpFetcher implements AutoCloseable {
         return nativeTransport;
     }
 
-    public FetcherConfig config() {
-        return config;
-    }
-
     /** Ends waiting and running fetches as {@link FetchError#CANCELLED}, closes every connection and the threads. */
     @Override
     public void close() {

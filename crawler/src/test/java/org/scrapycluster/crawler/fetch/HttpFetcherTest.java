@@ -428,6 +428,8 @@ class HttpFetcherTest {
             }
             try (HttpFetcher insecure = new HttpFetcher(FetcherConfig.builder().trustAllCertificates(true).build())) {
                 assertTrue(fetch(insecure, FetchRequest.get(url)).ok());
+                FetchResult plainPort = fetch(insecure, FetchRequest.get("https://" + secure.host(0) + ":" + secure.port() + "/p/1"));
+                assertEquals(FetchError.TLS, plainPort.error(), "TLS to a plain HTTP port: " + plainPort);
             }
         }
     }

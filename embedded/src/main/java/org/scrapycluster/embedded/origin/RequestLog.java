@@ -58,11 +58,6 @@ public final class RequestLog {
         return matching(r -> r.path().equals(path));
     }
 
-    /** The most recent request, or null when there was none. */
-    public synchronized RecordedRequest last() {
-        return entries.peekLast();
-    }
-
     public synchronized void clear() {
         entries.clear();
         total = 0;
