@@ -1,0 +1,49 @@
+package org.scrapycluster.crawler.fetch;
+
+import java.util.Arrays;
+
+import io.netty.buffer.ByteBuf;
+
+/** A response body collected up to a limit: it never holds more than the limit, whatever the server sends. */
+final class BodyBuffer {
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private final int limit;
+    private byte[] bytes;
+    private int size;
+
+    /** @param expected the announced length, or -1 */
+    BodyBuffer(int limit, long expected) {
+        this.limit = limit;
+        this.bytes = expected > 0 ? new byte[(int) Math.min(expected, limit)] : EMPTY;
+    }
+
+    /** Appends what fits; returns false when {@code content} went past the limit (the excess is dropped). */
+    boolean append(ByteBuf content) {
+        int readable = content.readableBytes();
+        int room = limit - size;
+        int taking = Math.min(readable, room);
+        if (taking > 0) {
+            ensureCapacity(size + taking);
+            content.getBytes(content.readerIndex(), bytes, size, taking);
+            size += taking;
+        }
+        return taking == readable;
+    }
+
+    byte[] toArray() {
+        return size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
+    }
+
+    int size() {
+        return size;
+    }
+
+    private void ensureCapacity(int needed) {
+        if (needed > bytes.length) {
+            int grown = (int) Math.min(limit, Math.max(needed, Math.max(16 * 1024L, bytes.length * 2L)));
+            bytes = Arrays.copyOf(bytes, grown);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.scrapycluster.crawler.fetch;
+
+/**
+ * Why a fetch produced no usable response, for retry decisions and metrics. {@link #retryable()} follows
+ * Scrapy's retry middleware: network failures and timeouts are worth another attempt; a refused address,
+ * a malformed request, an oversized body or a certificate problem are not.
+ */
+public enum FetchError {
+    /** The host name could not be resolved. */
+    DNS(true),
+    /** Nothing accepted the connection (refused, unreachable, or refused by the proxy). */
+    CONNECT_REFUSED(true),
+    /** The connection (TCP, proxy tunnel or TLS handshake) was not established in time. */
+    CONNECT_TIMEOUT(true),
+    /** No byte arrived for the read timeout while waiting for or reading the response. */
+    READ_TIMEOUT(true),
+    /** The whole fetch took longer than the total timeout. */
+    TOTAL_TIMEOUT(true),
+    /** The connection was reset or closed before the response was complete. */
+    RESET(true),
+    /** TLS failed: untrusted or mismatched certificate, or a handshake error. */
+    TLS(false),
+    /** The body exceeded the size limit; the read was aborted and the result holds the part read. */
+    TOO_LARGE(false),
+    /** The server's answer was not valid HTTP/1.1, or its content encoding could not be decoded. */
+    PROTOCOL(true),
+    /** The host resolved to an address the operator forbids (private, loopback, link-local…). */
+    FORBIDDEN_ADDRESS(false),
+    /** The request cannot be sent: not an http(s) URL, no host, an unusable port, or a malformed header. */
+    INVALID_REQUEST(false),
+    /** Another network I/O failure. */
+    IO(true),
+    /** The fetcher was closed, or the caller cancelled the fetch. */
+    CANCELLED(false);
+
+    private final boolean retryable;
+
+    FetchError(boolean retryable) {
+        this.retryable = retryable;
+    }
+
+    /** Whether another attempt may succeed. */
+    public boolean retryable() {
+        return retryable;
+    }
+}

@@ -1,0 +1,285 @@
+package org.scrapycluster.crawler.links;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.DataNode;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.nodes.TextNode;
+import org.jsoup.select.NodeTraversor;
+import org.scrapycluster.common.url.HostNames;
+import org.scrapycluster.common.url.InvalidUrlException;
+import org.scrapycluster.common.url.UrlCanonicalizer;
+import org.scrapycluster.common.url.UrlEscaper;
+import org.scrapycluster.common.url.UrlParts;
+import org.scrapycluster.common.url.UrlResolver;
+
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+
+/**
+ * Finds the links of an HTML page the way Scrapy Cluster's link spider does (Scrapy's {@code LinkExtractor}
+ * with {@code canonicalize=True}, §4.8):
+ * <ol>
+ *   <li>the {@code href} of every {@code a} and {@code area} element, in document order, trimmed, resolved
+ *       against the page's {@code <base href>} (looked for in its first 4096 characters) and the page URL;
+ *       hrefs that cannot be resolved are skipped;</li>
+ *   <li>duplicates dropped, the first occurrence kept (compared canonically, fragments included);</li>
+ *   <li>kept only when the scheme is http, https, file or ftp; when at least one {@code allow} regex finds a
+ *       match (if any is given); when no {@code deny} regex finds one; when the host is one of
+ *       {@code allowDomains} or below one (if any is given) — <em>whatever the port</em>, where Scrapy
+ *       compares {@code host:port} and so never matches a URL with a port; and when the path's extension is
+ *       not in {@code denyExtensions} (Scrapy's default list when none is given, none when empty);</li>
+ *   <li>canonicalised ({@link UrlCanonicalizer}) and de-duplicated again.</li>
+ * </ol>
+ * Filters see the resolved URL before canonicalisation, as in Scrapy. Links marked {@code rel=nofollow} are
+ * kept. The anchor text is the element's text as it stands, whitespace included, as Scrapy reports it.
+ * Regexes are RE2 (linear time whatever the input), so a user's pattern cannot stall the crawler; Python
+ * features RE2 lacks (look-around, back-references) are refused when the extractor is built. One small
+ * difference: the scheme check ignores case ({@code HTTPS://host} is kept; Scrapy drops it).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class LinkExtractor {
+
+    /** Scrapy's {@code IGNORED_EXTENSIONS}: what is skipped when a crawl gives no {@code deny_extensions}. */
+    public static final List<String> DEFAULT_DENY_EXTENSIONS = List.of(
+            "mng", "pct", "bmp", "gif", "jpg", "jpeg", "png", "pst", "psp", "tif", "tiff", "ai", "drw", "dxf", "eps",
+            "ps", "svg",
+            "mp3", "wma", "ogg", "wav", "ra", "aac", "mid", "au", "aiff",
+            "3gp", "asf", "asx", "avi", "mov", "mp4", "mpg", "qt", "rm", "swf", "wmv", "m4a", "m4v",
+            "xls", "xlsx", "ppt", "pptx", "pps", "doc", "docx", "odt", "ods", "odg", "odp",
+            "css", "pdf", "exe", "bin", "rss", "zip", "rar");
+
+    private static final Set<String> SCHEMES = Set.of("http", "https", "file", "ftp");
+    private static final int BASE_SCAN_CHARS = 4096;
+    private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(
+            "<base\\s[^>]*href\\s*=\\s*[\"']\\s*([^\"'\\s]+)\\s*[\"']", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    private final List<String> allowDomains;
+    private final List<Pattern> allow;
+    private final List<Pattern> deny;
+    private final Set<String> denyExtensions;
+    private final boolean canonicalize;
+
+    private LinkExtractor(Builder builder) {
+        this.allowDomains = builder.allowDomains.stream().map(String::trim).filter(d -> !d.isEmpty())
+                .map(HostNames::normalize).distinct().toList();
+        this.allow = compile("allow", builder.allow);
+        this.deny = compile("deny", builder.deny);
+        Set<String> extensions = new HashSet<>();
+        for (String extension : builder.denyExtensions == null ? DEFAULT_DENY_EXTENSIONS : builder.denyExtensions) {
+            extensions.add("." + extension.toLowerCase(Locale.ROOT));
+        }
+        this.denyExtensions = Set.copyOf(extensions);
+        this.canonicalize = builder.canonicalize;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** No domain or regex restriction, Scrapy's default extensions denied, URLs canonicalised. */
+    public static LinkExtractor defaults() {
+        return builder().build();
+    }
+
+    /**
+     * The links of a page, in document order.
+     *
+     * @param html        the page, decoded
+     * @param responseUrl the URL the page was fetched from (after any redirect)
+     * @throws InvalidUrlException when {@code responseUrl} cannot be split
+     */
+    public List<Link> extract(String html, String responseUrl) {
+        String pageUrl = UrlEscaper.escape(responseUrl);
+        String base = baseUrl(html, pageUrl);
+        Document document = Jsoup.parse(html);
+        Set<String> seen = new HashSet<>();
+        Set<String> kept = new HashSet<>();
+        List<Link> links = new ArrayList<>();
+        NodeTraversor.traverse((node, depth) -> {
+            if (node instanceof Element element && isLinkElement(element)) {
+                Link link = consider(element, base, pageUrl, seen, kept);
+                if (link != null) {
+                    links.add(link);
+                }
+            }
+        }, document);
+        return links;
+    }
+
+    private static boolean isLinkElement(Element element) {
+        String name = element.normalName();
+        return (name.equals("a") || name.equals("area")) && element.hasAttr("href");
+    }
+
+    private Link consider(Element element, String base, String pageUrl, Set<String> seen, Set<String> kept) {
+        String url;
+        String key;
+        try {
+            url = UrlResolver.resolve(pageUrl, UrlResolver.resolve(base, PythonWhitespace.strip(element.attr("href"))));
+            key = UrlCanonicalizer.canonicalize(url, true);
+        } catch (InvalidUrlException bogus) {
+            return null;
+        }
+        if (!seen.add(key) || !allowed(url)) {
+            return null;
+        }
+        String finalUrl = canonicalize ? UrlCanonicalizer.canonicalize(url) : UrlEscaper.escape(url);
+        String finalKey = canonicalize ? UrlCanonicalizer.canonicalize(finalUrl, true) : key;
+        if (!kept.add(finalKey)) {
+            return null;
+        }
+        return new Link(finalUrl, text(element));
+    }
+
+    private boolean allowed(String url) {
+        int separator = url.indexOf("://");
+        String scheme = separator < 0 ? url : url.substring(0, separator);
+        if (!SCHEMES.contains(scheme.toLowerCase(Locale.ROOT))) {
+            return false;
+        }
+        if (!allow.isEmpty() && allow.stream().noneMatch(pattern -> pattern.matcher(url).find())) {
+            return false;
+        }
+        if (deny.stream().anyMatch(pattern -> pattern.matcher(url).find())) {
+            return false;
+        }
+        UrlParts parts = UrlParts.parse(url);
+        if (!allowDomains.isEmpty() && !inAllowedDomain(HostNames.normalize(parts.hostname()))) {
+            return false;
+        }
+        return denyExtensions.isEmpty() || !denyExtensions.contains(extension(parts.path()));
+    }
+
+    private boolean inAllowedDomain(String host) {
+        if (host.isEmpty()) {
+            return false;
+        }
+        for (String domain : allowDomains) {
+            if (host.equals(domain) || host.endsWith("." + domain)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Python's {@code posixpath.splitext(path)[1]}, lower case: leading dots of the file name do not count. */
+    static String extension(String path) {
+        int slash = path.lastIndexOf('/');
+        int dot = path.lastIndexOf('.');
+        if (dot > slash) {
+            for (int i = slash + 1; i < dot; i++) {
+                if (path.charAt(i) != '.') {
+                    return path.substring(dot).toLowerCase(Locale.ROOT);
+                }
+            }
+        }
+        return "";
+    }
+
+    /** Everything the element contains as text (script and style content included), as XPath's {@code string()}. */
+    private static String text(Element element) {
+        StringBuilder text = new StringBuilder();
+        NodeTraversor.traverse((node, depth) -> {
+            if (node instanceof TextNode textNode) {
+                text.append(textNode.getWholeText());
+            } else if (node instanceof DataNode dataNode) {
+                text.append(dataNode.getWholeData());
+            }
+        }, element);
+        return text.toString();
+    }
+
+    /** The page's {@code <base href>} resolved against its URL, or its URL, as w3lib's {@code get_base_url}. */
+    private static String baseUrl(String html, String pageUrl) {
+        CharSequence head = html.length() > BASE_SCAN_CHARS ? html.subSequence(0, BASE_SCAN_CHARS) : html;
+        Matcher matcher = BASE_HREF.matcher(head);
+        if (!matcher.find()) {
+            return pageUrl;
+        }
+        try {
+            return UrlResolver.resolve(pageUrl, UrlEscaper.escape(matcher.group(1)));
+        } catch (InvalidUrlException unusable) {
+            return pageUrl;
+        }
+    }
+
+    private static List<Pattern> compile(String what, Collection<String> regexes) {
+        List<Pattern> patterns = new ArrayList<>(regexes.size());
+        for (String regex : regexes) {
+            try {
+                patterns.add(Pattern.compile(regex));
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException(what + " regex '" + regex + "' is not a valid RE2 expression: "
+                        + e.getDescription(), e);
+            }
+        }
+        return List.copyOf(patterns);
+    }
+
+    /**
+     * Describes an extractor from a crawl request's fields: {@code allowed_domains}, {@code allow_regex},
+     * {@code deny_regex} and {@code deny_extensions}; null means "not given" for each.
+     */
+    public static final class Builder {
+        private Collection<String> allowDomains = List.of();
+        private Collection<String> allow = List.of();
+        private Collection<String> deny = List.of();
+        private Collection<String> denyExtensions;
+        private boolean canonicalize = true;
+
+        private Builder() {
+        }
+
+        /** Only links to these domains or their subdomains, whatever the port; null or empty for any. */
+        public Builder allowDomains(Collection<String> domains) {
+            this.allowDomains = domains == null ? List.of() : new LinkedHashSet<>(domains);
+            return this;
+        }
+
+        /** Only links in which at least one of these RE2 regexes finds a match; null or empty for any. */
+        public Builder allow(Collection<String> regexes) {
+            this.allow = regexes == null ? List.of() : List.copyOf(regexes);
+            return this;
+        }
+
+        /** No link in which any of these RE2 regexes finds a match (this wins over {@link #allow}). */
+        public Builder deny(Collection<String> regexes) {
+            this.deny = regexes == null ? List.of() : List.copyOf(regexes);
+            return this;
+        }
+
+        /**
+         * No link whose path ends in one of these extensions (without the dot, any case); null for
+         * {@link #DEFAULT_DENY_EXTENSIONS}, empty for none.
+         */
+        public Builder denyExtensions(Collection<String> extensions) {
+            this.denyExtensions = extensions == null ? null : List.copyOf(extensions);
+            return this;
+        }
+
+        /**
+         * Whether to canonicalise the links (the default, as Scrapy Cluster does); when off, links keep their
+         * order of query arguments and their fragment, made safe as a Scrapy request would make them.
+         */
+        public Builder canonicalize(boolean value) {
+            this.canonicalize = value;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when a regex is not valid RE2 */
+        public LinkExtractor build() {
+            return new LinkExtractor(this);
+        }
+    }
+}

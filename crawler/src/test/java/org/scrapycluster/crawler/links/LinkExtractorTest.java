@@ -1,0 +1,108 @@
+package org.scrapycluster.crawler.links;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.scrapycluster.embedded.origin.PageRef;
+import org.scrapycluster.embedded.origin.SyntheticSite;
+
+class LinkExtractorTest {
+
+    private static List<String> urls(LinkExtractor extractor, String html, String pageUrl) {
+        return extractor.extract(html, pageUrl).stream().map(Link::url).toList();
+    }
+
+    /** The test origin's pages mix relative and absolute links; the extractor finds exactly the site's links. */
+    @Test
+    void findsEveryLinkOfASyntheticPage() {
+        SyntheticSite site = SyntheticSite.builder().seed(11).domains(4).pagesPerDomain(30).pageBytes(15_000)
+                .linksPerPage(20).crossDomainShare(0.4).build();
+        for (PageRef page : List.of(new PageRef(0, 0), new PageRef(2, 17), new PageRef(3, 29))) {
+            String pageUrl = base(page.domain()) + page.path();
+            String html = new String(site.render(page, LinkExtractorTest::base), StandardCharsets.UTF_8);
+            List<Link> expected = site.links(page).stream()
+                    .map(target -> new Link(base(target.domain()) + target.path(), site.anchorText(page.domain(), target)))
+                    .toList();
+            assertEquals(expected, LinkExtractor.defaults().extract(html, pageUrl));
+        }
+    }
+
+    private static String base(int domain) {
+        return "http://127.0.0." + (domain + 2) + ":8080";
+    }
+
+    @Test
+    void resolvesAgainstThePageWithoutABase() {
+        String html = "<a href='b.html'>b</a><a href='../up.html'>up</a><a href='?q=1'>q</a><a href='//other.org/x'>o</a>";
+        assertEquals(List.of("http://site.example/dir/b.html", "http://site.example/up.html",
+                "http://site.example/dir/page.html?q=1", "http://other.org/x"),
+                urls(LinkExtractor.defaults(), html, "http://site.example/dir/page.html"));
+    }
+
+    @Test
+    void baseHrefMustBeQuotedAndEarly() {
+        assertEquals(List.of("http://site.example/a.html"), urls(LinkExtractor.defaults(),
+                "<base href=/other/><a href='a.html'>a</a>", "http://site.example/"), "an unquoted base is ignored");
+        assertEquals(List.of("http://cdn.example/assets/a.html"), urls(LinkExtractor.defaults(),
+                "<BASE target=_top HREF='http://cdn.example/assets/'><a href='a.html'>a</a>", "http://site.example/"));
+        String late = "<p>" + "x".repeat(5000) + "</p><base href='/other/'><a href='a.html'>a</a>";
+        assertEquals(List.of("http://site.example/a.html"), urls(LinkExtractor.defaults(), late, "http://site.example/"));
+    }
+
+    @Test
+    void allowedDomainsMatchHostsWhateverThePortAndSpelling() {
+        LinkExtractor extractor = LinkExtractor.builder().allowDomains(List.of(" Shop.Example ", "bücher.de")).build();
+        String html = "<a href='http://shop.example:8080/a'>port</a><a href='http://www.shop.example/b'>sub</a>"
+                + "<a href='http://myshop.example/c'>other</a><a href='http://www.xn--bcher-kva.de/d'>idn</a>"
+                + "<a href='http://user@shop.example/e'>user</a>";
+        assertEquals(List.of("http://shop.example:8080/a", "http://www.shop.example/b", "http://www.xn--bcher-kva.de/d",
+                "http://user@shop.example/e"), urls(extractor, html, "http://start.example/"));
+    }
+
+    @Test
+    void invalidRegexIsRefusedWithItsName() {
+        IllegalArgumentException lookahead = assertThrows(IllegalArgumentException.class,
+                () -> LinkExtractor.builder().allow(List.of("(?=x)y")).build());
+        assertTrue(lookahead.getMessage().startsWith("allow regex '(?=x)y' is not a valid RE2 expression"), lookahead.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LinkExtractor.builder().deny(List.of("(unclosed")).build());
+    }
+
+    /** A pattern that makes backtracking engines take exponential time on a near miss finishes at once in RE2. */
+    @Test
+    void catastrophicPatternsRunInLinearTime() {
+        LinkExtractor extractor = LinkExtractor.builder().deny(List.of("(a+)+$")).build();
+        String nearMiss = "http://site.example/" + "a".repeat(5000) + "!";
+        assertEquals(List.of(nearMiss), urls(extractor, "<a href='" + nearMiss + "'>x</a><a href='/aaa'>y</a>",
+                "http://site.example/"), "the near miss is kept, the URL ending in a's is denied");
+    }
+
+    @Test
+    void withoutCanonicalisationLinksKeepOrderAndFragmentButAreMadeSafe() {
+        LinkExtractor raw = LinkExtractor.builder().canonicalize(false).build();
+        assertEquals(List.of("http://site.example/a%20b?z=1&a=2#part", "http://site.example/a%20b?z=1&a=2#other"),
+                urls(raw, "<a href='a b?z=1&a=2#part'>1</a><a href='a b?z=1&a=2#other'>2</a><a href='a b?z=1&a=2#part'>3</a>",
+                        "http://site.example/"));
+    }
+
+    @Test
+    void anchorTextIsTheElementsTextAsItStands() {
+        List<Link> links = LinkExtractor.defaults().extract("<a href='/x'> \n <span>Two</span>&nbsp;words <!-- no --></a>"
+                + "<a href='/y'><img src='i.png'></a><a href='/z'>a<br>b</a>", "http://site.example/");
+        assertEquals(List.of(new Link("http://site.example/x", " \n Two\u00a0words "), new Link("http://site.example/y", ""),
+                new Link("http://site.example/z", "ab")), links);
+    }
+
+    @ParameterizedTest(name = "{0} -> ''{1}''")
+    @CsvSource({"/a/b.HTML, .html", "/a/b.tar.gz, .gz", "/a.b/c, ''", "/.hidden, ''", "/..x, ''", "/a..x, .x", "/file., .",
+        "'', ''", "/, ''"})
+    void extensionAsPosixpathSplitext(String path, String extension) {
+        assertEquals(extension, LinkExtractor.extension(path));
+    }
+}
