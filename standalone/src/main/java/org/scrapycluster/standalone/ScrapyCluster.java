@@ -7,6 +7,7 @@ import java.util.ServiceLoader;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.standalone.bench.BenchCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -39,6 +40,7 @@ public final class ScrapyCluster implements Runnable {
                 .sorted(Comparator.comparing(ScrapyCluster::nameOf))
                 .toList();
         contributed.forEach(commandLine::addSubcommand);
+        commandLine.addSubcommand(BenchCommand.commandLine());
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
             if (!(e instanceof SettingsException)) {

@@ -46,6 +46,22 @@ class ScrapyClusterCommandTest {
     }
 
     @Test
+    void benchRunsAContributedBenchmarkAgainstAnEmbeddedRedis() {
+        assertEquals(0, run("bench", "throttle", "--seconds", "1", "--concurrency", "8"));
+        String printed = out.toString();
+        assertTrue(printed.startsWith("Throttle benchmark: Redis redis://127.0.0.1:"), printed);
+        for (String scenario : new String[] {"enqueue", "hand-out", "wait"}) {
+            assertTrue(printed.lines().anyMatch(line -> line.startsWith(scenario) && line.contains(" 0 failed)")), printed);
+        }
+    }
+
+    @Test
+    void benchWithoutABenchmarkNamesTheBenchmarks() {
+        assertEquals(2, run("bench"));
+        assertTrue(err.toString().contains("Missing benchmark: one of [throttle"), err.toString());
+    }
+
+    @Test
     void noSubcommandIsAUsageError() {
         assertEquals(2, run());
         assertTrue(err.toString().contains("Missing subcommand"), err.toString());

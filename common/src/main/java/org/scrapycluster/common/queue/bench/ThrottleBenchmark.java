@@ -168,17 +168,4 @@ public final class ThrottleBenchmark {
         }
         redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, new CrawlRef(spider, "bench", "c1").name());
     }
-
-    /** Args: {@code [host] [port] [concurrency] [seconds]}, by default 127.0.0.1 6379 64 10. */
-    public static void main(String[] args) throws InterruptedException {
-        String host = args.length > 0 ? args[0] : "127.0.0.1";
-        int port = args.length > 1 ? Integer.parseInt(args[1]) : 6379;
-        int concurrency = args.length > 2 ? Integer.parseInt(args[2]) : 64;
-        Duration duration = Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 10);
-        System.out.printf(Locale.ROOT, "Throttle benchmark: Redis %s:%d, %d calls in flight, %d domains, up to %d s per scenario,"
-                + " %d cores%n", host, port, concurrency, DOMAINS, duration.toSeconds(), Runtime.getRuntime().availableProcessors());
-        for (Result result : run(RedisEndpoint.of(host, port), concurrency, duration)) {
-            System.out.println(result);
-        }
-    }
 }
