@@ -128,10 +128,19 @@ final class MonitorFixture implements AutoCloseable {
 
     /** Waits until a test's Redis key is gone (its job answered and deleted). */
     void awaitGone(String key) {
+        awaitExists(key, false);
+    }
+
+    /** Waits until a Redis key exists. */
+    void awaitPresent(String key) {
+        awaitExists(key, true);
+    }
+
+    private void awaitExists(String key, boolean present) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (redis.sync().exists(key) > 0) {
+        while ((redis.sync().exists(key) > 0) != present) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError(key + " is still there after a minute");
+                throw new AssertionError(key + (present ? " is still missing" : " is still there") + " after a minute");
             }
             sleep(Duration.ofMillis(50));
         }
