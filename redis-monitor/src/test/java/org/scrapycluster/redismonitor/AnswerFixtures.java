@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeSet;
@@ -33,7 +31,7 @@ final class AnswerFixtures {
      * {@code server_time} between {@code from} and {@code to} (epoch seconds).
      */
     static void assertAnswer(String name, Map<String, String> values, JsonNode actual, long from, long to) {
-        String text = read("answers/" + name);
+        String text = Texts.resource("answers/" + name);
         for (Map.Entry<String, String> value : values.entrySet()) {
             text = text.replace("{{" + value.getKey() + "}}", value.getValue());
         }
@@ -76,16 +74,5 @@ final class AnswerFixtures {
         TreeSet<String> names = new TreeSet<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
-    }
-
-    private static String read(String resource) {
-        try (InputStream in = AnswerFixtures.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalArgumentException("no fixture " + resource);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -33,6 +33,7 @@ final class MonitorFixture implements AutoCloseable {
     private final RedisConnection redis;
     private final OutboundAnswers answers;
     private final List<Running> monitors = new ArrayList<>();
+    private final List<String> jobs = new ArrayList<>();
 
     /** A monitor in this test, with the registries it was given. */
     record Running(RedisMonitor monitor, HealthRegistry health, PrometheusMeterRegistry meters) {
@@ -113,11 +114,13 @@ final class MonitorFixture implements AutoCloseable {
 
     /** Writes a job as our Kafka monitor does: the key, then its signal. */
     void post(String key, String value) {
+        jobs.add(key);
         JobKeys.post(redis, key, value);
     }
 
     /** Writes a job as a Python Kafka monitor does: the key only, found by the scan. */
     void write(String key, String value) {
+        jobs.add(key);
         redis.sync().set(key, value);
     }
 
@@ -155,10 +158,14 @@ final class MonitorFixture implements AutoCloseable {
         }
     }
 
+    /** Stops the monitors, then removes the jobs the test wrote that are left, so that no other test's monitor finds them. */
     @Override
     public void close() {
         monitors.forEach(running -> running.monitor().close());
         answers.close();
+        if (!jobs.isEmpty()) {
+            redis.sync().del(jobs.toArray(String[]::new));
+        }
         redis.close();
     }
 }

@@ -1,7 +1,6 @@
 package org.scrapycluster.redismonitor;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -96,8 +95,8 @@ final class QueueState {
     }
 
     private static ObjectNode member(String name) {
-        try (InputStream in = QueueState.class.getClassLoader().getResourceAsStream("members/" + name)) {
-            return (ObjectNode) MAPPER.readTree(in);
+        try {
+            return (ObjectNode) MAPPER.readTree(Texts.resource("members/" + name));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,15 +1,19 @@
 package org.scrapycluster.redismonitor;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,12 +26,19 @@ import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.redismonitor.stats.StatsDumper;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 /**
  * Every stats type against a Redis whose whole keyspace the test controls (a private server):
  * counters in both forms (our bucketed hashes and a Python component's sorted sets), lifetime
  * HyperLogLogs, heartbeats and queues, answered in the original's shapes with crawler counts of
- * one spider on several hosts summed.
+ * one spider on several hosts summed; and the periodic dumps of the same keys.
  */
 @ExtendWith(SharedStack.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -63,6 +74,35 @@ class StatsMonitorTest {
         fixture.post(JobKeys.stats(stats, appid), uuid);
         JsonNode answer = fixture.answers().awaitUuid(uuid);
         assertAnswer("stats-" + type + ".json", Map.of("uuid", uuid, "appid", appid), answer, from, MonitorFixture.now());
+    }
+
+    @Test
+    void dumpsTheOriginalsFieldsToTheLog() {
+        Logger logger = (Logger) LoggerFactory.getLogger(StatsDumper.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        Level level = logger.getLevel();
+        logger.setLevel(Level.INFO);
+        try {
+            new StatsDumper(fixture.redis(), Clock.systemUTC(), true, true).dump();
+        } finally {
+            logger.setLevel(level);
+            logger.detachAppender(appender);
+        }
+        Map<String, Map<String, Object>> dumps = new LinkedHashMap<>();
+        for (ILoggingEvent event : appender.list) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            event.getKeyValuePairs().forEach(pair -> fields.put(pair.key, pair.value));
+            dumps.put(event.getMessage(), fields);
+        }
+        assertEquals(List.of("Redis Monitor Stats Dump", "Crawler Stats Dump", "Queue Stats Dump"), List.copyOf(dumps.keySet()));
+        assertEquals(Map.of("total_900", 2L, "plugin_InfoMonitor_lifetime", 5L), dumps.get("Redis Monitor Stats Dump"));
+        assertEquals(Map.of("link_spider_count", 3L, "link_200_3600", 9L, "link_200_lifetime", 7L, "link_504_lifetime", 2L,
+                "other_spider_count", 1L, "other_200_3600", 5L, "unique_spider_count", 2, "total_spider_count", 4L),
+                dumps.get("Crawler Stats Dump"));
+        assertEquals(Map.of("queue_link", Map.of("spider_backlog", 26L, "num_domains", 3),
+                "queue_wandering", Map.of("spider_backlog", 4L, "num_domains", 2), "total_backlog", 30L), dumps.get("Queue Stats Dump"));
     }
 
     private static void writeStatistics(RedisConnection redis) {

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final Duration GRACE = Duration.ofSeconds(2);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
     /** One step of work. */
@@ -79,13 +80,20 @@ public final class Worker implements AutoCloseable {
         }
     }
 
-    /** Stops after the step in progress (interrupting a wait or a blocking call), waiting a few seconds for it. */
+    /**
+     * Stops after the step in progress: waits a moment for it to end on its own (a job being
+     * handled is finished), then interrupts what is left (a pause, a blocking wait) and waits a
+     * few seconds more.
+     */
     @Override
     public void close() {
         stopped = true;
-        thread.interrupt();
         try {
-            thread.join(STOP_TIMEOUT.toMillis());
+            thread.join(GRACE.toMillis());
+            if (thread.isAlive()) {
+                thread.interrupt();
+                thread.join(STOP_TIMEOUT.toMillis());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

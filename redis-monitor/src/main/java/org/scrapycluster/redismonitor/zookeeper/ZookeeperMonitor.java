@@ -1,9 +1,16 @@
 package org.scrapycluster.redismonitor.zookeeper;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +21,7 @@ import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.redismonitor.job.Answer;
@@ -39,16 +47,22 @@ import org.slf4j.LoggerFactory;
 public final class ZookeeperMonitor implements JobPlugin {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZookeeperMonitor.class);
+    private static final Duration DEADLINE_MARGIN = Duration.ofSeconds(2);
 
     private final PluginContext context;
     private final Json json;
     private final ZooKeeperConfigStore store;
+    private final Duration deadline;
+    private final ExecutorService calls = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().name("redis-monitor-zookeeper").daemon().factory());
 
     public ZookeeperMonitor(PluginContext context) {
         this.context = context;
         Settings settings = context.settings();
         this.json = new Json(JsonLimits.from(settings));
-        this.store = ZooKeeperConfigStore.open(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")), nodePath(settings));
+        ZooKeeperConnection connection = ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS"));
+        this.store = ZooKeeperConfigStore.open(connection, nodePath(settings));
+        this.deadline = connection.connectionTimeout().plus(DEADLINE_MARGIN);
         context.health().register("zookeeper", () -> store.isConnected() ? Health.up() : Health.down("not connected to ZooKeeper"));
     }
 
@@ -68,7 +82,7 @@ public final class ZookeeperMonitor implements JobPlugin {
     }
 
     @Override
-    public List<Answer> handle(Job job) {
+    public List<Answer> handle(Job job) throws InterruptedException {
         List<String> parts = job.parts(4, "zk:<action>:<domain>:<appid>");
         String action = parts.get(1);
         String domain = parts.get(2);
@@ -79,12 +93,35 @@ public final class ZookeeperMonitor implements JobPlugin {
         LOG.atInfo().addKeyValue("action", action).addKeyValue("appid", appid).addKeyValue("uuid", answer.get("uuid"))
                 .log("Received zookeeper request");
         try {
-            store.update(edit);
+            update(edit);
         } catch (ZooKeeperConfigException e) {
             LOG.atError().addKeyValue("action", action).addKeyValue("domain", domain).log(e.getMessage());
             answer.put("error", e.failure().message());
         }
         return List.of(new Answer(appid, answer, "Sent zookeeper update to kafka"));
+    }
+
+    /**
+     * Applies {@code edit} within the deadline. The client retries an operation for minutes while
+     * ZooKeeper is away; a job must not hold its worker that long, so it is interrupted and
+     * reported as the original reports a ZooKeeper error.
+     */
+    private void update(UnaryOperator<DomainConfig> edit) throws ZooKeeperConfigException, InterruptedException {
+        Future<DomainConfig> call = calls.submit(() -> store.update(edit));
+        try {
+            call.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ZooKeeperConfigException failure) {
+                throw failure;
+            }
+            throw new ZooKeeperConfigException(Failure.STORE, "the edit failed: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new ZooKeeperConfigException(Failure.LOAD, "ZooKeeper did not answer within " + deadline.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            throw e;
+        }
     }
 
     /** The zookeeper answer with the {@code error}; without uuid when the value is not readable. */
@@ -103,6 +140,7 @@ public final class ZookeeperMonitor implements JobPlugin {
 
     @Override
     public void close() {
+        calls.shutdownNow();
         store.close();
     }
 
