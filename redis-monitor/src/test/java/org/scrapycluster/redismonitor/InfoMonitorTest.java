@@ -5,46 +5,21 @@ import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.jobs.JobKeys;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
  * The info job against real queues: crawl-level and app-level answers in the original's shape,
  * counted from the accounting (leased requests included) and, for queues a Python Kafka monitor
  * wrote, from the members themselves.
  */
-@ExtendWith(SharedStack.class)
-class InfoMonitorTest {
-
-    private static final long EXPIRES = 4_102_444_800L;
-
-    private MonitorFixture fixture;
-    private QueueState queues;
-    private String appid;
-
-    @BeforeEach
-    void start(EmbeddedStack stack) {
-        fixture = MonitorFixture.on(stack);
-        queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
-        appid = MonitorFixture.unique("app");
-        fixture.startMonitor();
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
-    }
+class InfoMonitorTest extends OneMonitorTest {
 
     @Test
     void answersForACrawlAndForAnAppFromTheAccounting() {
-        queues.seed("example.com", queues.feedItem("https://example.com/", appid, "c1", 1, EXPIRES));
-        queues.seed("example.com", queues.serializedRequest("https://example.com/a", appid, "c1", -9, EXPIRES));
-        queues.seed("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, EXPIRES));
+        queues.seed("example.com", queues.feedItem("https://example.com/", appid, "c1", 1, FAR));
+        queues.seed("example.com", queues.serializedRequest("https://example.com/a", appid, "c1", -9, FAR));
+        queues.seed("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, FAR));
         queues.seed("example.com", queues.feedItem("https://example.com/2", appid, "c2", 5, 0));
         queues.seed("example.com", queues.serializedRequest("https://example.com/2/a", appid, "c2", 5, 0));
         queues.handOut("other.org");
@@ -55,14 +30,14 @@ class InfoMonitorTest {
 
     @Test
     void countsQueuesWrittenWithoutAccountingByReadingThem() {
-        queues.zadd("example.com", queues.feedItem("https://example.com/", appid, "c1", 1, EXPIRES), 1);
-        queues.zadd("example.com", queues.serializedRequest("https://example.com/a", appid, "c1", -9, EXPIRES), -9);
-        queues.zadd("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, EXPIRES), -9);
+        queues.zadd("example.com", queues.feedItem("https://example.com/", appid, "c1", 1, FAR), 1);
+        queues.zadd("example.com", queues.serializedRequest("https://example.com/a", appid, "c1", -9, FAR), -9);
+        queues.zadd("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, FAR), -9);
         queues.zadd("example.com", queues.feedItem("https://example.com/2", appid, "c2", 5, 0), 5);
         queues.zadd("example.com", queues.serializedRequest("https://example.com/2/a", appid, "c2", 5, 0), 5);
         queues.zadd("example.com", queues.feedItem("https://example.com/other-app", "someone-else", "c1", 3, 0), 3);
         queues.zadd("example.com", "not a request", 0);
-        fixture.redis().sync().set("timeout:" + queues.spider() + ":" + appid + ":c1", Long.toString(EXPIRES));
+        fixture.redis().sync().set("timeout:" + queues.spider() + ":" + appid + ":c1", Long.toString(FAR));
         queues.handOut("other.org");
 
         assertInfo("info-crawl.json", JobKeys.info(queues.spider(), appid, "c1"));
@@ -76,9 +51,9 @@ class InfoMonitorTest {
 
     @Test
     void findsJobsWrittenWithoutASignal() {
-        queues.seed("example.com", queues.feedItem("https://example.com/", appid, "c1", 1, EXPIRES));
-        queues.seed("example.com", queues.serializedRequest("https://example.com/a", appid, "c1", -9, EXPIRES));
-        queues.seed("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, EXPIRES));
+        queues.seed("example.com", queues.feedItem("https://example.com/", appid, "c1", 1, FAR));
+        queues.seed("example.com", queues.serializedRequest("https://example.com/a", appid, "c1", -9, FAR));
+        queues.seed("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, FAR));
         long from = MonitorFixture.now();
         String uuid = MonitorFixture.unique("uuid");
         fixture.write(JobKeys.info(queues.spider(), appid, "c1"), uuid);

@@ -138,6 +138,18 @@ class JobLoopTest {
         }
     }
 
+    @Test
+    void alsoAnswersOnTheAppsOwnTopic(EmbeddedStack stack) {
+        String appid = MonitorFixture.unique("app");
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "KAFKA_APPID_TOPICS", "true");
+             OutboundAnswers appTopic = new OutboundAnswers(stack.kafkaBootstrap(), fixture.prefix() + ".outbound_" + appid)) {
+            fixture.startMonitor();
+            String uuid = MonitorFixture.unique("uuid");
+            fixture.post(JobKeys.info(MonitorFixture.unique("spider"), appid), uuid);
+            assertEquals(fixture.answers().awaitUuid(uuid), appTopic.awaitUuid(uuid));
+        }
+    }
+
     private static long attempts(MonitorFixture fixture, String key) {
         String attempts = fixture.redis().sync().get(FailingPlugin.attemptsKey(key));
         return attempts == null ? 0 : Long.parseLong(attempts);

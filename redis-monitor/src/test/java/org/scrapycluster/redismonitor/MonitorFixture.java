@@ -96,6 +96,11 @@ final class MonitorFixture implements AutoCloseable {
         return values.get("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID");
     }
 
+    /** The monitors started, in order. */
+    List<Running> monitors() {
+        return List.copyOf(monitors);
+    }
+
     /** Starts a monitor on a fresh node identity. */
     Running startMonitor() {
         return startMonitor(NodeIdentity.create());

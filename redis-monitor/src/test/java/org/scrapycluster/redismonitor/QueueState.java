@@ -77,10 +77,15 @@ final class QueueState {
         redis.sync().zadd(new QueueKey(spider, domain).key(), -priority, member);
     }
 
-    /** Leases the domain's next request to a crawler; returns the lease id. */
+    /** Leases the domain's next request to a crawler for ten minutes; returns the lease id. */
     String handOut(String domain) {
+        return handOut(domain, LEASE);
+    }
+
+    /** Leases the domain's next request to a crawler for {@code lease}; returns the lease id. */
+    String handOut(String domain, Duration lease) {
         HandOut answer = throttle.handOut(new QueueKey(spider, domain),
-                new ThrottleSpec(spider + ":" + domain, 60, 1_000_000, false), LEASE, "test-" + holders.incrementAndGet());
+                new ThrottleSpec(spider + ":" + domain, 60, 1_000_000, false), lease, "test-" + holders.incrementAndGet());
         if (!(answer instanceof HandOut.HandedOut handed)) {
             throw new IllegalStateException("nothing handed out of " + domain + ": " + answer);
         }

@@ -10,10 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
@@ -23,31 +20,9 @@ import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.queue.QueueKey;
-import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.junit.SharedStack;
 
 /** Stop and expire against real queues and leases: what is purged, blacklisted, deleted and answered. */
-@ExtendWith(SharedStack.class)
-class StopAndExpireTest {
-
-    private static final long FAR = 4_102_444_800L;
-
-    private MonitorFixture fixture;
-    private QueueState queues;
-    private String appid;
-
-    @BeforeEach
-    void start(EmbeddedStack stack) {
-        fixture = MonitorFixture.on(stack);
-        queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
-        appid = MonitorFixture.unique("app");
-        fixture.startMonitor();
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
-    }
+class StopAndExpireTest extends OneMonitorTest {
 
     @Test
     void stopPurgesQueuedAndLeasedRequestsBlacklistsAndDeletesTheTimeout() {

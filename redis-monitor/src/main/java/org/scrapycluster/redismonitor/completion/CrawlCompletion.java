@@ -78,14 +78,12 @@ public final class CrawlCompletion implements AutoCloseable {
     /**
      * Announces every crawl that is done now.
      *
-     * @return the crawls announced by this call
      * @throws RedisException               when Redis is unreachable
      * @throws OutboundUnavailableException when Kafka did not take an announcement (kept for the next call)
      */
-    public synchronized int announce() throws OutboundUnavailableException {
+    public synchronized void announce() throws OutboundUnavailableException {
         sendUnsent();
         Instant quietBefore = serverTime().minus(quiet);
-        int announced = 0;
         long offset = 0;
         List<CrawlRef> page;
         do {
@@ -98,14 +96,12 @@ public final class CrawlCompletion implements AutoCloseable {
                 OptionalLong pages = redis.await(retired.get(i));
                 if (pages.isPresent()) {
                     unsent.add(announcement(page.get(i), pages.getAsLong()));
-                    announced++;
                 } else {
                     offset++;
                 }
             }
         } while (page.size() == PAGE);
         sendUnsent();
-        return announced;
     }
 
     private void sendUnsent() throws OutboundUnavailableException {

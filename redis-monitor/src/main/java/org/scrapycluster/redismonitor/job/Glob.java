@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * {@code [abc]}, {@code [^a]}, {@code [a-z]}, {@code \x}) matched in Java, to route a signalled
  * job key to the plugin whose pattern a scan would have found it with.
  */
-public final class Glob {
+final class Glob {
 
     private final String glob;
     private final Pattern regex;
@@ -22,7 +22,7 @@ public final class Glob {
      *
      * @throws IllegalArgumentException when a {@code [} is never closed
      */
-    public static Glob compile(String glob) {
+    static Glob compile(String glob) {
         StringBuilder regex = new StringBuilder(glob.length() + 8);
         int i = 0;
         while (i < glob.length()) {
@@ -45,7 +45,7 @@ public final class Glob {
     }
 
     /** Whether {@code key} matches the whole pattern. */
-    public boolean matches(String key) {
+    boolean matches(String key) {
         return regex.matcher(key).matches();
     }
 

@@ -60,52 +60,31 @@ public final class JobProcessor {
         this.clock = clock;
     }
 
-    /** What became of one attempt at a key. */
-    public enum Result {
-        /** Another monitor holds the key's lock. */
-        LOCKED,
-        /** The key no longer exists (answered meanwhile). */
-        GONE,
-        /** The plugin's precondition does not hold yet. */
-        NOT_DUE,
-        /** Handled and answered; the key is deleted. */
-        ANSWERED,
-        /** Handling failed; the key stays for another attempt. */
-        FAILED,
-        /** Handling failed too often; the key is deleted and the requester told. */
-        GIVEN_UP,
-        /** The plugin cannot do the job; the key is deleted and the requester told. */
-        REJECTED,
-        /** The monitor is closing; the key stays as it was. */
-        INTERRUPTED
-    }
-
     /**
      * Processes the job at {@code key} with {@code plugin}.
      *
      * @throws RedisException               when Redis is unreachable (the job stays)
      * @throws OutboundUnavailableException when Kafka did not take the answers (the job stays)
      */
-    public Result process(JobPlugin plugin, String key) throws OutboundUnavailableException {
+    public void process(JobPlugin plugin, String key) throws OutboundUnavailableException {
         Optional<RedisLock> lock = locks.tryAcquire(key);
         if (lock.isEmpty()) {
-            return Result.LOCKED;
+            return;
         }
         try (RedisLock held = lock.get()) {
             String value = redis.sync().get(key);
             if (value == null) {
                 unsent.remove(key);
-                return Result.GONE;
+                return;
             }
             Job job = new Job(key, value);
-            if (!plugin.isDue(job, clock.instant())) {
-                return Result.NOT_DUE;
+            if (plugin.isDue(job, clock.instant())) {
+                run(plugin, job);
             }
-            return run(plugin, job);
         }
     }
 
-    private Result run(JobPlugin plugin, Job job) throws OutboundUnavailableException {
+    private void run(JobPlugin plugin, Job job) throws OutboundUnavailableException {
         stats.started(plugin);
         long started = System.nanoTime();
         Unsent kept = unsent.remove(job.key());
@@ -117,38 +96,36 @@ public final class JobProcessor {
             outbound.publish(answers);
             finish(job);
             stats.ended(plugin, Outcome.ANSWERED, Duration.ofNanos(System.nanoTime() - started));
-            return Result.ANSWERED;
         } catch (OutboundUnavailableException e) {
             unsent.put(job.key(), new Unsent(job.value(), answers));
             throw e;
         } catch (RejectedJobException e) {
             LOG.atWarn().addKeyValue("key", job.key()).log("Rejected job {}: {}", job.key(), e.getMessage());
-            return giveUp(plugin, job, e.getMessage(), Outcome.REJECTED, started);
+            giveUp(plugin, job, e.getMessage(), Outcome.REJECTED, started);
         } catch (RedisException e) {
             if (!(e instanceof RedisCommandExecutionException)) {
                 throw e;
             }
-            return failed(plugin, job, e, started);
+            failed(plugin, job, e, started);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Result.INTERRUPTED;
         } catch (Exception e) {
-            return failed(plugin, job, e, started);
+            failed(plugin, job, e, started);
         }
     }
 
-    private Result failed(JobPlugin plugin, Job job, Exception failure, long started) {
+    private void failed(JobPlugin plugin, Job job, Exception failure, long started) {
         LOG.atError().setCause(failure).addKeyValue("key", job.key()).log("Job {} failed: {}", job.key(), failure.toString());
         if (!failures.failed(job.key())) {
             stats.ended(plugin, Outcome.FAILED, Duration.ofNanos(System.nanoTime() - started));
-            return Result.FAILED;
+            return;
         }
         LOG.atError().addKeyValue("key", job.key()).log("Could not process action within failure limit");
-        return giveUp(plugin, job, "Could not process the request within the failure limit: " + describe(failure),
+        giveUp(plugin, job, "Could not process the request within the failure limit: " + describe(failure),
                 Outcome.GIVEN_UP, started);
     }
 
-    private Result giveUp(JobPlugin plugin, Job job, String error, Outcome outcome, long started) {
+    private void giveUp(JobPlugin plugin, Job job, String error, Outcome outcome, long started) {
         finish(job);
         stats.ended(plugin, outcome, Duration.ofNanos(System.nanoTime() - started));
         Optional<Answer> answer = plugin.errorAnswer(job, error);
@@ -160,7 +137,6 @@ public final class JobProcessor {
                         job.key(), e.getMessage());
             }
         }
-        return outcome == Outcome.REJECTED ? Result.REJECTED : Result.GIVEN_UP;
     }
 
     private void finish(Job job) {

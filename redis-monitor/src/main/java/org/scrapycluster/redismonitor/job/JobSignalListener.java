@@ -62,7 +62,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
     }
 
     /** The first plugin, in rank order, whose pattern matches {@code key}. */
-    public Optional<JobPlugin> pluginFor(String key) {
+    private Optional<JobPlugin> pluginFor(String key) {
         return routes.stream().filter(route -> route.glob().matches(key)).map(Route::plugin).findFirst();
     }
 

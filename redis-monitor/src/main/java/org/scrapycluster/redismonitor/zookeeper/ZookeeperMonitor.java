@@ -67,7 +67,7 @@ public final class ZookeeperMonitor implements JobPlugin {
     }
 
     /** {@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}, the node crawlers watch. */
-    public static String nodePath(Settings settings) {
+    private static String nodePath(Settings settings) {
         return settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID");
     }
 
