@@ -31,7 +31,7 @@ final class MonitorFixture implements AutoCloseable {
     private final Map<String, String> values;
     private final Settings settings;
     private final RedisConnection redis;
-    private final OutboundAnswers answers;
+    private OutboundAnswers answers;
     private final List<Running> monitors = new ArrayList<>();
     private final List<String> jobs = new ArrayList<>();
 
@@ -43,7 +43,6 @@ final class MonitorFixture implements AutoCloseable {
         this.values = values;
         this.settings = Settings.load("redis-monitor", new SettingsSources(null, Map.of(), values));
         this.redis = RedisConnection.open(RedisEndpoint.from(settings));
-        this.answers = new OutboundAnswers(values.get("KAFKA_HOSTS"), prefix() + ".outbound_firehose");
     }
 
     /** Settings for the shared stack, with {@code overrides} (NAME, VALUE pairs) on top. */
@@ -83,7 +82,11 @@ final class MonitorFixture implements AutoCloseable {
         return redis;
     }
 
+    /** The outbound topic, read from its beginning; connected on first use (Kafka must be up then). */
     OutboundAnswers answers() {
+        if (answers == null) {
+            answers = new OutboundAnswers(values.get("KAFKA_HOSTS"), prefix() + ".outbound_firehose");
+        }
         return answers;
     }
 
@@ -167,7 +170,9 @@ final class MonitorFixture implements AutoCloseable {
     @Override
     public void close() {
         monitors.forEach(running -> running.monitor().close());
-        answers.close();
+        if (answers != null) {
+            answers.close();
+        }
         if (!jobs.isEmpty()) {
             redis.sync().del(jobs.toArray(String[]::new));
         }
