@@ -34,7 +34,7 @@ class CrawlCompletionTest {
             for (int i = 0; i < 3; i++) {
                 queues.seed("a.com", queues.feedItem("https://a.com/" + i, appid, "c1", 1, 0));
             }
-            queues.seed("b.com", queues.feedItem("https://b.com/", appid, "c2", 1, 0));
+            queues.seed("b.com", queues.feedItem("https://b.com/", appid, "c2", 1, OneMonitorTest.FAR));
             String first = queues.handOut("a.com");
             String second = queues.handOut("a.com");
             String third = queues.handOut("a.com");
@@ -44,6 +44,7 @@ class CrawlCompletionTest {
 
             fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
                     && "c2".equals(answer.path("crawlid").asText()));
+            fixture.awaitGone(new CrawlRef(queues.spider(), appid, "c2").timeoutKey());
             List<OutboundAnswers.Received> whileLeased = receivedFor(fixture, QUIET.multipliedBy(2));
             assertTrue(completions(whileLeased, queues.spider(), "c1").isEmpty(), "c1 still has a leased request: " + whileLeased);
 

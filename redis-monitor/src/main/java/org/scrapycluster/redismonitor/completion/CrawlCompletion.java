@@ -36,7 +36,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <p>Candidates are the crawls of {@code crawls:active} whose last activity is older than the
  * quiet period (on the Redis server's clock). Each is retired with one atomic script that succeeds
  * only if the crawl is still active, still quiet and has nothing pending, so among any number of
- * Redis monitors exactly one announces it. An announcement Kafka does not take is kept and sent
+ * Redis monitors exactly one announces it. Its timeout key is deleted: a finished crawl is not
+ * announced as expired later (nor purged again, which without accounting would read every queue). An announcement Kafka does not take is kept and sent
  * again at the next check (it is lost only if this monitor stops before Kafka is back).
  */
 public final class CrawlCompletion implements AutoCloseable {
@@ -95,6 +96,7 @@ public final class CrawlCompletion implements AutoCloseable {
             for (int i = 0; i < page.size(); i++) {
                 OptionalLong pages = redis.await(retired.get(i));
                 if (pages.isPresent()) {
+                    redis.sync().del(page.get(i).timeoutKey());
                     unsent.add(announcement(page.get(i), pages.getAsLong()));
                 } else {
                     offset++;
