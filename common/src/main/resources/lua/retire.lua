@@ -1,14 +1,21 @@
--- Forgets the accounting of a crawl that has nothing queued or leased (after its completion was
--- announced). Does nothing when the crawl has pending requests again.
+-- Forgets the accounting of a crawl whose completion is being announced: the atomic gate that lets
+-- exactly one of any number of Redis monitors announce it. Does nothing when the crawl is no longer
+-- in crawls:active (another monitor retired it), when it was active after the quiet bound (it is not
+-- quiet), or when it has pending requests again.
 --
 -- KEYS[1] crawl:<spiderid>:<appid>:<crawlid>   KEYS[2] crawls:<spiderid>:<appid>   KEYS[3] crawls:active
--- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>
--- Returns 1 when the crawl was retired, 0 when it still has pending requests.
+-- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] quiet bound, epoch milliseconds
+-- Returns the crawl's published pages when this call retired it, -1 when it did not.
 
-if (tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0 then
-  return 0
+local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
+if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
+  return -1
 end
+if (tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0 then
+  return -1
+end
+local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[2])
-return 1
+return pages

@@ -39,7 +39,9 @@ public final class ScrapyCluster implements Runnable {
                 .map(ServiceLoader.Provider::get)
                 .sorted(Comparator.comparing(ScrapyCluster::nameOf))
                 .toList();
-        contributed.forEach(commandLine::addSubcommand);
+        // Each as its own CommandLine: picocli applies a command's model transformer (how bench finds
+        // the contributed benchmarks) only to a CommandLine built directly, not to a bare object added.
+        contributed.forEach(command -> commandLine.addSubcommand(new CommandLine(command)));
         commandLine.addSubcommand(BenchCommand.commandLine());
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));

@@ -24,6 +24,15 @@ class ScrapyClusterCommandTest {
     }
 
     @Test
+    void benchGathersTheContributedBenchmarks() {
+        assertEquals(0, run("bench", "--help"));
+        assertTrue(out.toString().contains("  redis-monitor "), out.toString());
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("bench", "redis-monitor", "--help"));
+        assertTrue(out.toString().startsWith("Usage: scrapy-cluster bench redis-monitor"), out.toString());
+    }
+
+    @Test
     void versionComesFromTheBuild() {
         assertEquals(0, run("--version"));
         assertTrue(out.toString().matches("(?s)Scrapy Cluster for Java \\d+\\.\\d+\\.\\d+.*"), out.toString());

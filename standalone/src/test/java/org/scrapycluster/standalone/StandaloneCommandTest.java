@@ -47,7 +47,7 @@ class StandaloneCommandTest {
 
     private static final Pattern READY = Pattern.compile(
             "Scrapy Cluster ready: kafka (127\\.0\\.0\\.1:\\d+), zookeeper (127\\.0\\.0\\.1:\\d+), redis 127\\.0\\.0\\.1:(\\d+), "
-                    + "metrics http://127\\.0\\.0\\.1:(\\d+)/metrics");
+                    + "metrics http://127\\.0\\.0\\.1:(\\d+)/metrics(, services [a-z0-9 -]+)?");
 
     @Test
     void startsServesAndStopsCleanly() throws Exception {
@@ -72,9 +72,10 @@ class StandaloneCommandTest {
         assertEquals("+PONG", ping(redisPort));
         assertEquals("hello", roundTrip(ready.group(1)));
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpResponse<String> health = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + ready.group(4) + "/health")).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, health.statusCode());
+            HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ready.group(4) + "/health")).build();
+            // Services connect in the background after the ready line: health turns UP once they have.
+            Awaitility.await().atMost(Duration.ofMinutes(1))
+                    .until(() -> http.send(health, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
         }
 
         cluster.interrupt();

@@ -16,6 +16,9 @@ public interface BenchmarkCluster extends AutoCloseable {
     /** ZooKeeper connect string, {@code host:port}. */
     String zookeeperConnect();
 
+    /** Whether {@code server} was started for this run (and so needs no cleaning up afterwards). */
+    boolean isEmbedded(Server server);
+
     /** Stops what was started for the run. */
     @Override
     void close();

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -53,9 +55,14 @@ public final class CrawlCounts {
      * the candidates for a completion announcement once their pending count is 0.
      */
     public List<CrawlRef> quietSince(Instant before, int limit) {
+        return quietSince(before, 0, limit);
+    }
+
+    /** {@link #quietSince(Instant, int)} from the {@code offset}-th oldest on, to page through many. */
+    public List<CrawlRef> quietSince(Instant before, long offset, int limit) {
         List<CrawlRef> crawls = new ArrayList<>();
         for (String name : redis.sync().zrangebyscore(Keyspace.CRAWLS_ACTIVE,
-                Range.create(Double.NEGATIVE_INFINITY, (double) before.toEpochMilli()), Limit.create(0, limit))) {
+                Range.create(Double.NEGATIVE_INFINITY, (double) before.toEpochMilli()), Limit.create(offset, limit))) {
             try {
                 crawls.add(CrawlRef.parse(name));
             } catch (IllegalArgumentException e) {
@@ -66,16 +73,31 @@ public final class CrawlCounts {
     }
 
     /**
-     * Forgets the accounting of a crawl whose completion was announced, atomically and only if it
-     * still has nothing pending.
+     * Forgets the accounting of a crawl whose completion is to be announced, atomically and only
+     * if it is still in {@code crawls:active}, had no activity after {@code quietBefore} and has
+     * nothing pending. Of any number of callers racing on one crawl, exactly one succeeds.
      *
-     * @return whether it was retired (false: requests arrived meanwhile, the crawl goes on)
+     * @return the pages the crawl published, when this call retired it; empty when it did not
+     *         (already retired, active again, or requests arrived meanwhile: the crawl goes on)
      */
-    public boolean retireIfIdle(CrawlRef crawl) {
-        Long retired = RETIRE.call(redis, ScriptOutputType.INTEGER,
-                new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE},
-                crawl.crawlid(), crawl.name());
-        return retired == 1;
+    public OptionalLong retireIfIdle(CrawlRef crawl, Instant quietBefore) {
+        return redis.await(retireIfIdleAsync(crawl, quietBefore));
+    }
+
+    /** {@link #retireIfIdle}, without waiting; several calls in flight are pipelined. */
+    public CompletableFuture<OptionalLong> retireIfIdleAsync(CrawlRef crawl, Instant quietBefore) {
+        return RETIRE.<Long>run(redis, ScriptOutputType.INTEGER,
+                        new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE},
+                        crawl.crawlid(), crawl.name(), Long.toString(quietBefore.toEpochMilli()))
+                .thenApply(pages -> pages < 0 ? OptionalLong.empty() : OptionalLong.of(pages));
+    }
+
+    /**
+     * Takes a crawl out of {@code crawls:active} without announcing it, keeping its accounting for
+     * info: for a crawl that was stopped or expired, whose answer is its last word.
+     */
+    public void deactivate(CrawlRef crawl) {
+        redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, crawl.name());
     }
 
     private static CrawlCount read(CrawlRef crawl, Map<String, String> hash) {

@@ -3,6 +3,7 @@ package org.scrapycluster.common.queue;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
@@ -30,6 +31,7 @@ public final class LeaseReaper implements AutoCloseable {
     private final Set<String> spiders = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
     private final Ticker ticker = new Ticker("lease-reaper");
+    private final AtomicLong returnedTotal = new AtomicLong();
     private long discoveredAt;
     private boolean discovered;
 
@@ -78,10 +80,16 @@ public final class LeaseReaper implements AutoCloseable {
                 returned += result.returned();
             } while (result.more());
         }
+        returnedTotal.addAndGet(returned);
         if (returned > 0) {
             LOG.info("Returned {} expired leases to their queues", returned);
         }
         return returned;
+    }
+
+    /** Requests put back into queues since this reaper was made, for a metric. */
+    public long returnedTotal() {
+        return returnedTotal.get();
     }
 
     private void tick() {

@@ -3,6 +3,9 @@ package org.scrapycluster.common.redis;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+
 /**
  * Where Redis is and how to talk to it: the values of the {@code REDIS_HOST}, {@code REDIS_PORT},
  * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS.
@@ -36,6 +39,21 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
         }
         if (password != null && password.isEmpty()) {
             password = null;
+        }
+    }
+
+    /**
+     * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
+     * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} (seconds), without TLS.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting when a value is out of range
+     */
+    public static RedisEndpoint from(Settings settings) {
+        try {
+            return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
+                    settings.getNullableString("REDIS_PASSWORD"), false, settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
+        } catch (IllegalArgumentException e) {
+            throw new SettingsException("The REDIS_* settings do not make a usable Redis address: " + e.getMessage(), e);
         }
     }
 

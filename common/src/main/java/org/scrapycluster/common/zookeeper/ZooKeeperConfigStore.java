@@ -98,6 +98,11 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         throw conflict();
     }
 
+    /** Whether the store's client is connected to ZooKeeper now (for health checks; never waits). */
+    public boolean isConnected() {
+        return client.getZookeeperClient().isConnected();
+    }
+
     @Override
     public void close() {
         client.close();

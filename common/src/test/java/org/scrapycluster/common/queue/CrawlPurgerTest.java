@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
@@ -113,9 +114,11 @@ class CrawlPurgerTest {
         fill(kept, "a.com", 1);
         Instant afterFill = Instant.now().plusSeconds(1);
         assertEquals(List.of(kept), counts.quietSince(afterFill, 100_000).stream().filter(ref -> ref.spiderId().equals(spider)).toList());
-        assertFalse(counts.retireIfIdle(kept));
+        assertTrue(counts.retireIfIdle(kept, afterFill).isEmpty());
         throttle.pop(new QueueKey(spider, "a.com"), open);
-        assertTrue(counts.retireIfIdle(kept));
+        assertTrue(counts.retireIfIdle(kept, Instant.now().minusSeconds(60)).isEmpty(), "active after the quiet bound");
+        assertEquals(OptionalLong.of(0), counts.retireIfIdle(kept, Instant.now().plusSeconds(1)));
+        assertTrue(counts.retireIfIdle(kept, Instant.now().plusSeconds(1)).isEmpty(), "retired once only");
         assertTrue(counts.crawl(kept).isEmpty());
         assertFalse(redis.sync().sismember(Keyspace.crawlsOfApp(spider, "app"), "kept"));
         assertNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, kept.name()));

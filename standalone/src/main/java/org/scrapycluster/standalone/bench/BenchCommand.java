@@ -93,6 +93,15 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
             }
 
             @Override
+            public boolean isEmbedded(Server server) {
+                return switch (server) {
+                    case KAFKA -> embedKafka;
+                    case REDIS -> embedRedis;
+                    case ZOOKEEPER -> embedZookeeper;
+                };
+            }
+
+            @Override
             public void close() {
                 stack.close();
             }

@@ -1,0 +1,124 @@
+package org.scrapycluster.redismonitor;
+
+import java.util.List;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Redis monitor service (behaviour spec §3): runs the info, stop, expire, stats and zookeeper
+ * jobs, picking signalled jobs up at once and scanning for the others; returns expired leases to
+ * their queues; announces finished crawls; counts, beats and dumps its statistics. Any number may
+ * run against one Redis; each job is answered once.
+ *
+ * <p>Settings are checked when the service is built. Starting does not wait for Redis: the
+ * service connects in the background, retrying with back-off (the original exited when Redis was
+ * down at start), and after that rides out outages of Redis, Kafka and ZooKeeper. Its health
+ * checks are {@code redis}, {@code kafka} and (with the zookeeper plugin) {@code zookeeper}.
+ */
+public final class RedisMonitor implements Service {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisMonitor.class);
+    private static final long STOP_WAIT_MILLIS = 15_000;
+
+    private final ServiceContext context;
+    private final MonitorOptions options;
+    private final List<PluginLoader.PluginSpec> plugins;
+    private final OutboundPublisher outbound;
+    private final Thread starter;
+    private volatile boolean closed;
+    private volatile RedisConnection redis;
+    private RunningMonitor running;
+
+    /**
+     * @throws org.scrapycluster.common.settings.SettingsException when a setting cannot be used
+     */
+    public RedisMonitor(ServiceContext context) {
+        this.context = context;
+        this.options = MonitorOptions.from(context.settings());
+        this.plugins = PluginLoader.resolve(context.settings());
+        this.outbound = OutboundPublisher.create(context.settings());
+        this.starter = Thread.ofPlatform().name("redis-monitor-start").daemon().unstarted(this::connectAndRun);
+        context.health().register("redis", () -> {
+            RedisConnection connection = redis;
+            if (connection == null) {
+                return Health.down("connecting to " + options.redis());
+            }
+            return connection.isConnected() ? Health.up() : Health.down("disconnected from " + options.redis());
+        });
+        context.health().register("kafka", outbound::health);
+    }
+
+    @Override
+    public String name() {
+        return "redis-monitor";
+    }
+
+    @Override
+    public void start() {
+        starter.start();
+    }
+
+    private void connectAndRun() {
+        OutageReporter outage = new OutageReporter(LOG, "Connecting to Redis at " + options.redis());
+        Backoff backoff = Backoff.standard();
+        RedisConnection connection = null;
+        while (connection == null && !closed) {
+            try {
+                connection = RedisConnection.open(options.redis());
+                outage.succeeded();
+            } catch (RedisException e) {
+                outage.failed(e);
+                try {
+                    backoff.pause();
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+        synchronized (this) {
+            if (closed) {
+                if (connection != null) {
+                    connection.close();
+                }
+                return;
+            }
+            redis = connection;
+            running = new RunningMonitor(context, options, connection, outbound, plugins);
+            try {
+                running.start();
+            } catch (RuntimeException e) {
+                LOG.error("The Redis monitor could not start", e);
+                running = null;
+                redis = null;
+            }
+        }
+    }
+
+    /** Stops the workers (the job in progress is finished), then closes everything. */
+    @Override
+    public void close() {
+        closed = true;
+        starter.interrupt();
+        try {
+            starter.join(STOP_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (running != null) {
+                running.close();
+                running = null;
+            }
+        }
+        outbound.close();
+    }
+}

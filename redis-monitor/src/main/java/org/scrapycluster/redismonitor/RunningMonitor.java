@@ -1,0 +1,119 @@
+package org.scrapycluster.redismonitor;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+import org.scrapycluster.common.queue.LeaseReaper;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.stats.Heartbeat;
+import org.scrapycluster.common.stats.StatsRecorder;
+import org.scrapycluster.redismonitor.completion.CrawlCompletion;
+import org.scrapycluster.redismonitor.job.JobFailures;
+import org.scrapycluster.redismonitor.job.JobPlugin;
+import org.scrapycluster.redismonitor.job.JobProcessor;
+import org.scrapycluster.redismonitor.job.JobScanner;
+import org.scrapycluster.redismonitor.job.JobSignalListener;
+import org.scrapycluster.redismonitor.job.JobStats;
+import org.scrapycluster.redismonitor.job.PluginContext;
+import org.scrapycluster.redismonitor.job.Worker;
+import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
+import org.scrapycluster.redismonitor.stats.StatsDumper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.micrometer.core.instrument.FunctionCounter;
+
+/**
+ * The parts of a Redis monitor that work on a Redis connection, once it is open: statistics and
+ * heartbeat, the plugins, the scan and signal workers, the lease reaper, crawl completion and the
+ * stats dumps. Started together, closed in the reverse order.
+ */
+final class RunningMonitor implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunningMonitor.class);
+    private static final Duration STATS_FLUSH = Duration.ofSeconds(1);
+
+    private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+    private final ServiceContext context;
+    private final MonitorOptions options;
+    private final RedisConnection redis;
+    private final OutboundPublisher outbound;
+    private final List<PluginLoader.PluginSpec> specs;
+
+    RunningMonitor(ServiceContext context, MonitorOptions options, RedisConnection redis, OutboundPublisher outbound,
+                   List<PluginLoader.PluginSpec> specs) {
+        this.context = context;
+        this.options = options;
+        this.redis = redis;
+        this.outbound = outbound;
+        this.specs = specs;
+    }
+
+    /** Builds and starts every part; when one fails, those started are closed. */
+    void start() {
+        try {
+            startParts();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void startParts() {
+        parts.push(redis);
+        RedisLocks locks = own(new RedisLocks(redis, options.lockExpiry()));
+        StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), context.clock(), STATS_FLUSH));
+        recorder.start();
+        JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
+        List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
+        plugins.forEach(this::own);
+        JobProcessor processor = new JobProcessor(redis, locks,
+                new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock());
+
+        Heartbeat heartbeat = own(new Heartbeat(redis, "stats:redis-monitor:self:" + context.node(), options.heartbeatTtl(),
+                options.heartbeatPeriod(), context.clock()));
+        heartbeat.start();
+
+        JobSignalListener listener = own(new JobSignalListener(options.redis(), plugins, processor));
+        own(new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs"))).start();
+        own(new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
+                new OutageReporter(LOG, "Scanning for jobs"))).start();
+
+        LeaseReaper reaper = own(new LeaseReaper(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(), options.leaseReapBatch()));
+        FunctionCounter.builder("redismonitor.leases.reaped", reaper, LeaseReaper::returnedTotal)
+                .description("Expired leases returned to their queues").register(context.meters());
+        reaper.start();
+
+        own(new CrawlCompletion(redis, outbound, options.completeQuiet(), context.clock(), context.meters()))
+                .start(options.completionPeriod());
+
+        if (!options.statsDump().isZero()) {
+            own(new StatsDumper(redis, context.clock(), options.statsDumpCrawl(), options.statsDumpQueue())).start(options.statsDump());
+        }
+        LOG.atInfo().addKeyValue("plugins", plugins.stream().map(JobPlugin::name).toList())
+                .log("Redis monitor running with {} plugins", plugins.size());
+    }
+
+    private <T extends AutoCloseable> T own(T part) {
+        parts.push(part);
+        return part;
+    }
+
+    /** Closes every part, last started first. */
+    @Override
+    public void close() {
+        while (!parts.isEmpty()) {
+            AutoCloseable part = parts.pop();
+            try {
+                part.close();
+            } catch (Exception e) {
+                LOG.warn("Could not close {} cleanly: {}", part.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+}

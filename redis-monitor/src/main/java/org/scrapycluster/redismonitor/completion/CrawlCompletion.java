@@ -1,0 +1,154 @@
+package org.scrapycluster.redismonitor.completion;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.queue.CrawlCounts;
+import org.scrapycluster.common.queue.CrawlRef;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.redismonitor.job.Answer;
+import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
+import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Announces each crawl that is done — nothing queued and nothing leased for
+ * {@code CRAWL_COMPLETE_QUIET_SECONDS} — once, on the outbound topic(s):
+ * {@code {"action":"complete","appid","crawlid","spiderid","server_time","total_pages"}}, where
+ * {@code total_pages} counts the pages its crawlers published (issue #193 of the original).
+ *
+ * <p>Candidates are the crawls of {@code crawls:active} whose last activity is older than the
+ * quiet period (on the Redis server's clock). Each is retired with one atomic script that succeeds
+ * only if the crawl is still active, still quiet and has nothing pending, so among any number of
+ * Redis monitors exactly one announces it. Its timeout key is deleted: a finished crawl is not
+ * announced as expired later (nor purged again, which without accounting would read every queue). An announcement Kafka does not take is kept and sent
+ * again at the next check (it is lost only if this monitor stops before Kafka is back).
+ */
+public final class CrawlCompletion implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlCompletion.class);
+    private static final int PAGE = 500;
+
+    private final RedisConnection redis;
+    private final CrawlCounts counts;
+    private final OutboundPublisher outbound;
+    private final Duration quiet;
+    private final Clock clock;
+    private final Counter completed;
+    private final Deque<Answer> unsent = new ArrayDeque<>();
+    private final OutageReporter outage = new OutageReporter(LOG, "Crawl completion check");
+    private final Ticker ticker = new Ticker("redis-monitor-completion");
+
+    /**
+     * @param quiet how long a crawl must have had nothing pending
+     * @param clock the clock {@code server_time} is read from
+     */
+    public CrawlCompletion(RedisConnection redis, OutboundPublisher outbound, Duration quiet, Clock clock, MeterRegistry meters) {
+        if (quiet.isNegative()) {
+            throw new IllegalArgumentException("the quiet period cannot be negative, got " + quiet);
+        }
+        this.redis = redis;
+        this.counts = new CrawlCounts(redis);
+        this.outbound = outbound;
+        this.quiet = quiet;
+        this.clock = clock;
+        this.completed = Counter.builder("redismonitor.crawls.completed").description("Crawls announced as complete").register(meters);
+    }
+
+    /** Checks every {@code period} in the background. */
+    public void start(Duration period) {
+        ticker.every(period, period, this::checkQuietly);
+    }
+
+    /**
+     * Announces every crawl that is done now.
+     *
+     * @throws RedisException               when Redis is unreachable
+     * @throws OutboundUnavailableException when Kafka did not take an announcement (kept for the next call)
+     */
+    public synchronized void announce() throws OutboundUnavailableException {
+        sendUnsent();
+        Instant quietBefore = serverTime().minus(quiet);
+        long offset = 0;
+        List<CrawlRef> page;
+        do {
+            page = counts.quietSince(quietBefore, offset, PAGE);
+            List<CompletableFuture<OptionalLong>> retired = new ArrayList<>(page.size());
+            for (CrawlRef crawl : page) {
+                retired.add(counts.retireIfIdleAsync(crawl, quietBefore));
+            }
+            for (int i = 0; i < page.size(); i++) {
+                OptionalLong pages = redis.await(retired.get(i));
+                if (pages.isPresent()) {
+                    redis.sync().del(page.get(i).timeoutKey());
+                    unsent.add(announcement(page.get(i), pages.getAsLong()));
+                } else {
+                    offset++;
+                }
+            }
+        } while (page.size() == PAGE);
+        sendUnsent();
+    }
+
+    private void sendUnsent() throws OutboundUnavailableException {
+        while (!unsent.isEmpty()) {
+            outbound.publish(List.of(unsent.peek()));
+            unsent.remove();
+            completed.increment();
+        }
+    }
+
+    private Answer announcement(CrawlRef crawl, long pages) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("action", "complete");
+        answer.put("appid", crawl.appid());
+        answer.put("crawlid", crawl.crawlid());
+        answer.put("spiderid", crawl.spiderId());
+        answer.put("server_time", clock.instant().getEpochSecond());
+        answer.put("total_pages", pages);
+        return new Answer(crawl.appid(), answer, "Sent crawl complete to kafka");
+    }
+
+    private Instant serverTime() {
+        List<String> time = redis.sync().time();
+        return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
+    }
+
+    private void checkQuietly() {
+        try {
+            announce();
+            outage.succeeded();
+        } catch (RedisException e) {
+            outage.failed(e);
+        } catch (OutboundUnavailableException e) {
+            LOG.debug("Completion announcements wait for Kafka: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("Crawl completion check failed", e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        ticker.close();
+        if (!unsent.isEmpty()) {
+            LOG.warn("{} crawl completion announcements were not sent: Kafka did not take them before the Redis monitor stopped",
+                    unsent.size());
+        }
+    }
+}

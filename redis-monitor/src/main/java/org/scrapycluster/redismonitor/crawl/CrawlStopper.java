@@ -1,0 +1,42 @@
+package org.scrapycluster.redismonitor.crawl;
+
+import org.scrapycluster.common.queue.CrawlCounts;
+import org.scrapycluster.common.queue.CrawlPurger;
+import org.scrapycluster.common.queue.CrawlRef;
+import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.redis.RedisConnection;
+
+/**
+ * Ends a crawl for stop and expire: adds {@code <appid>||<crawlid>} to {@code <spiderid>:blacklist}
+ * first — from then on no request of the crawl is enqueued, and every crawler node drops its
+ * requests at the next hand-out, so the crawl stops cluster-wide at once — then removes its
+ * queued and leased requests, and takes it out of {@code crawls:active}: its stop or expired
+ * answer is its last word, not followed by a completion announcement. Its accounting stays, so
+ * info still answers for it (nothing pending).
+ */
+final class CrawlStopper {
+
+    private static final int PURGE_BATCH = 1000;
+
+    private final RedisConnection redis;
+    private final CrawlPurger purger;
+    private final CrawlCounts counts;
+
+    CrawlStopper(RedisConnection redis) {
+        this.redis = redis;
+        this.purger = new CrawlPurger(redis, PURGE_BATCH);
+        this.counts = new CrawlCounts(redis);
+    }
+
+    /**
+     * Blacklists and purges {@code crawl}.
+     *
+     * @return the requests removed, queued and leased
+     */
+    long stop(CrawlRef crawl) {
+        redis.sync().sadd(Keyspace.blacklist(crawl.spiderId()), crawl.blacklistEntry());
+        long purged = purger.purge(crawl).total();
+        counts.deactivate(crawl);
+        return purged;
+    }
+}

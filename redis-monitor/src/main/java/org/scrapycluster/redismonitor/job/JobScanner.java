@@ -1,0 +1,71 @@
+package org.scrapycluster.redismonitor.job;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
+
+/**
+ * The periodic scan for job keys (behaviour spec §3.1): for each plugin in rank order, finds its
+ * keys with {@code SCAN MATCH} (never {@code KEYS}), reads their values in one pipeline, and
+ * processes those whose precondition holds. It is how jobs written without a signal (by a Python
+ * Kafka monitor) and time-driven jobs (expire) are found; reading values first means a job that is
+ * not due costs no lock.
+ *
+ * <p>The pause between scans is {@code SLEEP_TIME}, or nine times the last scan's duration when
+ * that is longer, so that scanning a large keyspace takes at most a tenth of the time.
+ */
+public final class JobScanner implements Worker.Step {
+
+    private static final int SLOW_SCAN_FACTOR = 9;
+
+    private final RedisConnection redis;
+    private final List<JobPlugin> plugins;
+    private final JobProcessor processor;
+    private final Clock clock;
+    private final Duration sleep;
+
+    /**
+     * @param plugins the plugins in rank order
+     * @param sleep   the least pause between scans ({@code SLEEP_TIME})
+     */
+    public JobScanner(RedisConnection redis, List<JobPlugin> plugins, JobProcessor processor, Clock clock, Duration sleep) {
+        this.redis = redis;
+        this.plugins = List.copyOf(plugins);
+        this.processor = processor;
+        this.clock = clock;
+        this.sleep = sleep;
+    }
+
+    /** One scan, then the pause. */
+    @Override
+    public void run() throws OutboundUnavailableException, InterruptedException {
+        long started = System.nanoTime();
+        scanOnce();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        Duration pause = took.multipliedBy(SLOW_SCAN_FACTOR);
+        Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep);
+    }
+
+    /** Processes every due job of every plugin once. */
+    public void scanOnce() throws OutboundUnavailableException {
+        for (JobPlugin plugin : plugins) {
+            List<String> keys = RedisKeys.scan(redis, plugin.pattern());
+            List<CompletableFuture<String>> values = new ArrayList<>(keys.size());
+            for (String key : keys) {
+                values.add(redis.async().get(key).toCompletableFuture());
+            }
+            for (int i = 0; i < keys.size(); i++) {
+                String value = redis.await(values.get(i));
+                if (value != null && plugin.isDue(new Job(keys.get(i), value), clock.instant())) {
+                    processor.process(plugin, keys.get(i));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package org.scrapycluster.redismonitor.outbound;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.redismonitor.job.Answer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
+
+/**
+ * Sends answers as JSON to {@code <prefix>.outbound_firehose} and, with
+ * {@code KAFKA_APPID_TOPICS}, also to {@code <prefix>.outbound_<appid>} (behaviour spec §3.3),
+ * and waits until Kafka has taken them: a job is deleted only once its answer is safe. When Kafka
+ * does not take an answer within {@code KAFKA_SEND_TIMEOUT} the caller keeps the job for later;
+ * the outage is logged once, and its end. Thread-safe.
+ */
+public final class OutboundPublisher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutboundPublisher.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final List<String> LOGGED_FIELDS = List.of("action", "appid", "spiderid", "uuid", "crawlid");
+
+    private final Producer<String, byte[]> producer;
+    private final Topics topics;
+    private final boolean appidTopics;
+    private final Duration timeout;
+    private final Json json;
+    private final AtomicReference<String> outage = new AtomicReference<>();
+
+    /**
+     * @param producer    the producer, closed with this publisher
+     * @param topics      the topic names
+     * @param appidTopics whether to send to the per-app topics too
+     * @param timeout     how long to wait for Kafka to take an answer
+     */
+    public OutboundPublisher(Producer<String, byte[]> producer, Topics topics, boolean appidTopics, Duration timeout, Json json) {
+        this.producer = producer;
+        this.topics = topics;
+        this.appidTopics = appidTopics;
+        this.timeout = timeout;
+        this.json = json;
+    }
+
+    /**
+     * A publisher as the Redis monitor's settings say: {@code KAFKA_*}, {@code KAFKA_APPID_TOPICS},
+     * {@code KAFKA_SEND_TIMEOUT}, which also bounds how long sending may block while Kafka is
+     * unreachable ({@code max.block.ms}, unless {@code KAFKA_CLIENT_PROPERTIES} sets it).
+     */
+    public static OutboundPublisher create(Settings settings) {
+        Duration timeout = settings.getSeconds("KAFKA_SEND_TIMEOUT");
+        if (timeout.toMillis() < 1) {
+            throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be more than 0");
+        }
+        Properties properties = new KafkaClients(settings).producerProperties();
+        properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
+        Producer<String, byte[]> producer = new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+        return new OutboundPublisher(producer, Topics.from(settings), settings.getBoolean("KAFKA_APPID_TOPICS"), timeout,
+                new Json(JsonLimits.from(settings)));
+    }
+
+    /**
+     * Sends {@code answers} and waits until Kafka has taken every one, then logs each one's sent message.
+     *
+     * @throws OutboundUnavailableException when Kafka did not take them in time; some may have been sent
+     * @throws KafkaException               when Kafka refused one for good (too large, bad topic, ...)
+     */
+    public void publish(List<Answer> answers) throws OutboundUnavailableException {
+        if (answers.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (Answer answer : answers) {
+                byte[] value = json.writeBytes(answer.fields());
+                for (String topic : topicsFor(answer.appid())) {
+                    sent.add(producer.send(new ProducerRecord<>(topic, value)));
+                }
+            }
+            for (Future<RecordMetadata> record : sent) {
+                record.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RetriableException retriable) {
+                throw unavailable(retriable);
+            }
+            throw e.getCause() instanceof KafkaException refused ? refused : new KafkaException(e.getCause());
+        } catch (RetriableException | TimeoutException e) {
+            throw unavailable(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OutboundUnavailableException("interrupted while waiting for Kafka", e);
+        }
+        if (outage.getAndSet(null) != null) {
+            LOG.info("Kafka takes answers again");
+        }
+        answers.forEach(OutboundPublisher::logSent);
+    }
+
+    /** UP while Kafka takes answers; DOWN since the last answer it did not take, until one goes through. */
+    public Health health() {
+        String down = outage.get();
+        return down == null ? Health.up() : Health.down(down);
+    }
+
+    /** Sends what is still buffered (for up to ten seconds) and closes the producer. */
+    @Override
+    public void close() {
+        producer.close(CLOSE_TIMEOUT);
+    }
+
+    private List<String> topicsFor(String appid) {
+        if (!appidTopics) {
+            return List.of(topics.outboundFirehose());
+        }
+        if (!Topics.isLegalAppid(appid)) {
+            LOG.warn("Answer for appid '{}' sent to {} only: the appid cannot be part of a topic name", appid, topics.outboundFirehose());
+            return List.of(topics.outboundFirehose());
+        }
+        return List.of(topics.outbound(appid), topics.outboundFirehose());
+    }
+
+    private OutboundUnavailableException unavailable(Throwable cause) {
+        String message = "Kafka did not take an answer within " + timeout.toMillis() + " ms: " + cause;
+        if (outage.getAndSet(message) == null) {
+            LOG.warn("{}; jobs stay in Redis and are answered once Kafka is back", message);
+        }
+        return new OutboundUnavailableException(message, cause);
+    }
+
+    private static void logSent(Answer answer) {
+        LoggingEventBuilder event = LOG.atInfo();
+        for (String field : LOGGED_FIELDS) {
+            Object value = answer.fields().get(field);
+            if (value != null) {
+                event = event.addKeyValue(field, value);
+            }
+        }
+        event.addKeyValue("success", true).log(answer.sentMessage());
+    }
+}

@@ -1,0 +1,84 @@
+package org.scrapycluster.redismonitor.stats;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The crawlers' statistics (behaviour spec §3.8) from one scan of {@code stats:crawler:*:*:*}:
+ * status-code counts {@code stats:crawler:<host>:<spider>:<code>:<window>} and node heartbeats
+ * {@code stats:crawler:<host>:<spider>:<uuid12>}, by spider ({@code spiders}) and by machine
+ * ({@code machines}). Counts of one spider, code and window on several hosts are summed (the
+ * original let the last host read overwrite the others, §12.1 W8), as they are for machines.
+ */
+final class CrawlerStats {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlerStats.class);
+
+    private final StatsValues values;
+
+    CrawlerStats(StatsValues values) {
+        this.values = values;
+    }
+
+    /**
+     * The two sections.
+     *
+     * @param spiders  {@code {<spider>: {count, <code>: {<window>: n}}, unique_spider_count, total_spider_count}}
+     * @param machines {@code {<host>: {<code>: {<window>: n}}, count}}
+     */
+    record Sections(Map<String, Object> spiders, Map<String, Object> machines) {
+    }
+
+    Sections read() {
+        Map<String, Map<String, Object>> spiders = new TreeMap<>();
+        Map<String, Map<String, Object>> machines = new TreeMap<>();
+        Set<String> liveSpiders = new TreeSet<>();
+        long heartbeats = 0;
+        for (String key : values.keys("stats:crawler:*:*:*")) {
+            String[] parts = key.split(":", -1);
+            if (parts.length != 5 && parts.length != 6) {
+                LOG.warn("Unknown crawler stat key {}", key);
+                continue;
+            }
+            String host = parts[2];
+            String spider = parts[3];
+            Map<String, Object> bySpider = spiders.computeIfAbsent(spider, name -> newSpider());
+            if (parts.length == 5) {
+                bySpider.merge("count", 1L, (a, b) -> (Long) a + (Long) b);
+                liveSpiders.add(spider);
+                heartbeats++;
+                continue;
+            }
+            String code = parts[4];
+            String window = parts[5];
+            values.value(key, window).ifPresent(value -> {
+                add(bySpider, code, window, value);
+                add(machines.computeIfAbsent(host, name -> new TreeMap<>()), code, window, value);
+            });
+        }
+        Map<String, Object> spiderSection = new LinkedHashMap<>(spiders);
+        spiderSection.put("unique_spider_count", liveSpiders.size());
+        spiderSection.put("total_spider_count", heartbeats);
+        Map<String, Object> machineSection = new LinkedHashMap<>(machines);
+        machineSection.put("count", machines.size());
+        return new Sections(spiderSection, machineSection);
+    }
+
+    private static Map<String, Object> newSpider() {
+        Map<String, Object> spider = new LinkedHashMap<>();
+        spider.put("count", 0L);
+        return spider;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void add(Map<String, Object> section, String code, String window, long value) {
+        Map<String, Long> windows = (Map<String, Long>) section.computeIfAbsent(code, c -> new TreeMap<>(StatsValues.WINDOW_ORDER));
+        windows.merge(window, value, Long::sum);
+    }
+}

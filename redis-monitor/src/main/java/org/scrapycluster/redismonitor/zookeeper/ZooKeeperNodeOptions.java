@@ -1,0 +1,60 @@
+package org.scrapycluster.redismonitor.zookeeper;
+
+import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Which domain config node {@code zookeeper push / pull} work on, as the original
+ * {@code file_pusher.py} takes it: {@code -z HOST:PORT}, {@code -i ID}, {@code -p PATH}, each
+ * defaulting to the Redis monitor's {@code ZOOKEEPER_HOSTS}, {@code ZOOKEEPER_ID} and
+ * {@code ZOOKEEPER_ASSIGN_PATH} (so {@code /scrapy-cluster/crawler/all} on localhost:2181).
+ */
+public final class ZooKeeperNodeOptions {
+
+    @Mixin
+    SettingsOptions settingsOptions;
+
+    @Option(names = {"-z", "--zookeeper"}, paramLabel = "HOST:PORT",
+            description = "ZooKeeper to connect to (default: ZOOKEEPER_HOSTS).")
+    String hosts;
+
+    @Option(names = {"-i", "--id"}, paramLabel = "ID", description = "Name of the config node (default: ZOOKEEPER_ID, all).")
+    String id;
+
+    @Option(names = {"-p", "--path"}, paramLabel = "PATH",
+            description = "Parent path of the config node (default: ZOOKEEPER_ASSIGN_PATH, /scrapy-cluster/crawler/).")
+    String path;
+
+    private Settings settings;
+
+    /** The Redis monitor's settings from the options; logging is set up from them on first use. */
+    Settings settings() {
+        if (settings == null) {
+            settings = settingsOptions.load("redis-monitor");
+            Logging.configure(settings);
+        }
+        return settings;
+    }
+
+    /** The node's full path. */
+    String nodePath() {
+        return (path != null ? path : settings().getString("ZOOKEEPER_ASSIGN_PATH"))
+                + (id != null ? id : settings().getString("ZOOKEEPER_ID"));
+    }
+
+    /** The ZooKeeper connect string. */
+    String hosts() {
+        return hosts != null ? hosts : settings().getString("ZOOKEEPER_HOSTS");
+    }
+
+    /** A store of the node. */
+    ZooKeeperConfigStore open() {
+        return ZooKeeperConfigStore.open(ZooKeeperConnection.to(hosts()), nodePath());
+    }
+}

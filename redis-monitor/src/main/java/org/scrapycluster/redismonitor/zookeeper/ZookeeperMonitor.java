@@ -1,0 +1,190 @@
+package org.scrapycluster.redismonitor.zookeeper;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+import org.scrapycluster.redismonitor.job.Answer;
+import org.scrapycluster.redismonitor.job.Job;
+import org.scrapycluster.redismonitor.job.JobPlugin;
+import org.scrapycluster.redismonitor.job.PluginContext;
+import org.scrapycluster.redismonitor.job.RejectedJobException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The zookeeper job (behaviour spec §3.9), {@code zk:<action>:<domain>:<appid>} with the value
+ * {@code {"domain","uuid"[,"hits","scale","window"]}}: applies {@code domain-update},
+ * {@code domain-remove}, {@code blacklist-update} or {@code blacklist-remove} to the domain config
+ * at {@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID} (a versioned read-modify-write, written
+ * byte for byte as the original writes it) and answers
+ * {@code {uuid, server_time, action, domain, appid}}, with {@code error} set to
+ * {@code Unable to load Zookeeper config} or {@code Unable to store Zookeeper config} when
+ * ZooKeeper failed, as the original. A request that cannot be applied (unknown action, a
+ * domain-update without hits or window, a value that is not JSON) is answered with its
+ * {@code error} too, where the original answered nothing.
+ */
+public final class ZookeeperMonitor implements JobPlugin {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ZookeeperMonitor.class);
+    private static final Duration DEADLINE_MARGIN = Duration.ofSeconds(2);
+
+    private final PluginContext context;
+    private final Json json;
+    private final ZooKeeperConfigStore store;
+    private final Duration deadline;
+    private final ExecutorService calls = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().name("redis-monitor-zookeeper").daemon().factory());
+
+    public ZookeeperMonitor(PluginContext context) {
+        this.context = context;
+        Settings settings = context.settings();
+        this.json = new Json(JsonLimits.from(settings));
+        ZooKeeperConnection connection = ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS"));
+        this.store = ZooKeeperConfigStore.open(connection, nodePath(settings));
+        this.deadline = connection.connectionTimeout().plus(DEADLINE_MARGIN);
+        context.health().register("zookeeper", () -> store.isConnected() ? Health.up() : Health.down("not connected to ZooKeeper"));
+    }
+
+    /** {@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}, the node crawlers watch. */
+    private static String nodePath(Settings settings) {
+        return settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID");
+    }
+
+    @Override
+    public String name() {
+        return "ZookeeperMonitor";
+    }
+
+    @Override
+    public String pattern() {
+        return "zk:*:*:*";
+    }
+
+    @Override
+    public List<Answer> handle(Job job) throws InterruptedException {
+        List<String> parts = job.parts(4, "zk:<action>:<domain>:<appid>");
+        String action = parts.get(1);
+        String domain = parts.get(2);
+        String appid = parts.get(3);
+        JsonNode request = request(job);
+        UnaryOperator<DomainConfig> edit = edit(action, domain, request);
+        Map<String, Object> answer = skeleton(job, request.path("uuid").asText(""));
+        LOG.atInfo().addKeyValue("action", action).addKeyValue("appid", appid).addKeyValue("uuid", answer.get("uuid"))
+                .log("Received zookeeper request");
+        try {
+            update(edit);
+        } catch (ZooKeeperConfigException e) {
+            LOG.atError().addKeyValue("action", action).addKeyValue("domain", domain).log(e.getMessage());
+            answer.put("error", e.failure().message());
+        }
+        return List.of(new Answer(appid, answer, "Sent zookeeper update to kafka"));
+    }
+
+    /**
+     * Applies {@code edit} within the deadline. The client retries an operation for minutes while
+     * ZooKeeper is away; a job must not hold its worker that long, so it is interrupted and
+     * reported as the original reports a ZooKeeper error.
+     */
+    private void update(UnaryOperator<DomainConfig> edit) throws ZooKeeperConfigException, InterruptedException {
+        Future<DomainConfig> call = calls.submit(() -> store.update(edit));
+        try {
+            call.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ZooKeeperConfigException failure) {
+                throw failure;
+            }
+            throw new ZooKeeperConfigException(Failure.STORE, "the edit failed: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new ZooKeeperConfigException(Failure.LOAD, "ZooKeeper did not answer within " + deadline.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            throw e;
+        }
+    }
+
+    /** The zookeeper answer with the {@code error}; without uuid when the value is not readable. */
+    @Override
+    public Optional<Answer> errorAnswer(Job job, String error) {
+        String uuid;
+        try {
+            uuid = json.readTree(job.value()).path("uuid").asText("");
+        } catch (JsonInputException e) {
+            uuid = "";
+        }
+        Map<String, Object> answer = skeleton(job, uuid);
+        answer.put("error", error);
+        return Optional.of(new Answer(job.parts().get(3), answer, "Sent zookeeper error to kafka"));
+    }
+
+    @Override
+    public void close() {
+        calls.shutdownNow();
+        store.close();
+    }
+
+    private JsonNode request(Job job) {
+        try {
+            JsonNode request = json.readTree(job.value());
+            if (!request.isObject()) {
+                throw new RejectedJobException("The zookeeper request " + job.key() + " is not a JSON object");
+            }
+            return request;
+        } catch (JsonInputException e) {
+            throw new RejectedJobException("The zookeeper request " + job.key() + " is not JSON: " + e.getMessage());
+        }
+    }
+
+    private static UnaryOperator<DomainConfig> edit(String action, String domain, JsonNode request) {
+        return switch (action) {
+            case "domain-update" -> {
+                long window = request.path("window").asLong(0);
+                long hits = request.path("hits").asLong(0);
+                if (window == 0 || hits == 0) {
+                    throw new RejectedJobException("'hits' and 'window' not set for domain update");
+                }
+                double scale = request.path("scale").asDouble(1.0);
+                yield config -> config.domainUpdate(domain, window, hits, scale);
+            }
+            case "domain-remove" -> config -> config.domainRemove(domain);
+            case "blacklist-update" -> config -> config.blacklistUpdate(domain);
+            case "blacklist-remove" -> config -> config.blacklistRemove(domain);
+            default -> throw new RejectedJobException("Unknown zookeeper action '" + action
+                    + "'; one of domain-update, domain-remove, blacklist-update, blacklist-remove");
+        };
+    }
+
+    private Map<String, Object> skeleton(Job job, String uuid) {
+        List<String> parts = job.parts();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        if (!uuid.isEmpty()) {
+            answer.put("uuid", uuid);
+        }
+        answer.put("server_time", context.serverTime());
+        answer.put("action", parts.get(1));
+        answer.put("domain", parts.get(2));
+        answer.put("appid", parts.get(3));
+        return answer;
+    }
+}

@@ -1,0 +1,77 @@
+package org.scrapycluster.redismonitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.queue.CrawlCounts;
+import org.scrapycluster.common.queue.CrawlRef;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+
+/**
+ * Crawl completion with two monitors and a crawl simulated through the lease API: announced once,
+ * only after nothing has been pending for the quiet period, with the pages its crawlers published.
+ */
+@ExtendWith(SharedStack.class)
+class CrawlCompletionTest {
+
+    private static final Duration QUIET = Duration.ofSeconds(1);
+
+    @Test
+    void announcesAFinishedCrawlOnceAfterTheQuietPeriod(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", "1")) {
+            fixture.startMonitor();
+            fixture.startMonitor();
+            QueueState queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
+            String appid = MonitorFixture.unique("app");
+            for (int i = 0; i < 3; i++) {
+                queues.seed("a.com", queues.feedItem("https://a.com/" + i, appid, "c1", 1, 0));
+            }
+            queues.seed("b.com", queues.feedItem("https://b.com/", appid, "c2", 1, OneMonitorTest.FAR));
+            String first = queues.handOut("a.com");
+            String second = queues.handOut("a.com");
+            String third = queues.handOut("a.com");
+            queues.ack(first, true);
+            queues.ack(second, true);
+            queues.ack(queues.handOut("b.com"), false);
+
+            fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
+                    && "c2".equals(answer.path("crawlid").asText()));
+            fixture.awaitGone(new CrawlRef(queues.spider(), appid, "c2").timeoutKey());
+            List<OutboundAnswers.Received> whileLeased = receivedFor(fixture, QUIET.multipliedBy(2));
+            assertTrue(completions(whileLeased, queues.spider(), "c1").isEmpty(), "c1 still has a leased request: " + whileLeased);
+
+            long from = MonitorFixture.now();
+            long lastAck = System.nanoTime();
+            queues.ack(third, false);
+            fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
+                    && "c1".equals(answer.path("crawlid").asText()));
+            List<OutboundAnswers.Received> after = receivedFor(fixture, QUIET.multipliedBy(2));
+            List<OutboundAnswers.Received> announced = completions(after, queues.spider(), "c1");
+            assertEquals(1, announced.size(), "announced once by one of the two monitors: " + after);
+            assertTrue(announced.get(0).readAtNanos() - lastAck >= QUIET.toNanos(), "announced before the quiet period had passed");
+            assertAnswer("complete.json", Map.of("appid", appid, "crawlid", "c1", "spiderid", queues.spider()),
+                    announced.get(0).answer(), from, MonitorFixture.now());
+            assertEquals(1, completions(after, queues.spider(), "c2").size(), "c2 is not announced again");
+            assertTrue(new CrawlCounts(fixture.redis()).crawl(new CrawlRef(queues.spider(), appid, "c1")).isEmpty(), "retired");
+        }
+    }
+
+    private static List<OutboundAnswers.Received> receivedFor(MonitorFixture fixture, Duration time) {
+        fixture.answers().readFor(time);
+        return fixture.answers().receivedWithTimes();
+    }
+
+    private static List<OutboundAnswers.Received> completions(List<OutboundAnswers.Received> received, String spider, String crawlid) {
+        return received.stream().filter(message -> "complete".equals(message.answer().path("action").asText())
+                && spider.equals(message.answer().path("spiderid").asText())
+                && crawlid.equals(message.answer().path("crawlid").asText())).toList();
+    }
+}

@@ -1,0 +1,36 @@
+package org.scrapycluster.redismonitor;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.scrapycluster.redismonitor.job.Answer;
+import org.scrapycluster.redismonitor.job.Job;
+import org.scrapycluster.redismonitor.job.JobPlugin;
+import org.scrapycluster.redismonitor.job.PluginContext;
+
+/** The original's online-test plugin (behaviour spec §10.2): {@code info-test:*} answers {@code {"info-test": value, "appid": "someapp"}}. */
+public final class InfoTestPlugin implements JobPlugin {
+
+    public InfoTestPlugin(PluginContext context) {
+        // needs nothing from the context
+    }
+
+    @Override
+    public String name() {
+        return "InfoTestPlugin";
+    }
+
+    @Override
+    public String pattern() {
+        return "info-test:*";
+    }
+
+    @Override
+    public List<Answer> handle(Job job) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("info-test", job.value());
+        answer.put("appid", "someapp");
+        return List.of(new Answer("someapp", answer, "Sent info-test to kafka"));
+    }
+}

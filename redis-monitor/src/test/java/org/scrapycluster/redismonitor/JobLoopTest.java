@@ -1,0 +1,162 @@
+package org.scrapycluster.redismonitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.redismonitor.job.JobFailures;
+
+import io.micrometer.core.instrument.Counter;
+
+/**
+ * The job loop of behaviour spec §3.2 with real monitors: several monitors share jobs and answer
+ * each once, a failing job is retried and then given up with an error answer, a locked job waits
+ * for its lock, and user plugins named by class run beside the built-in ones.
+ */
+@ExtendWith(SharedStack.class)
+class JobLoopTest {
+
+    private static final String USER_PLUGINS = "{" + FailingPlugin.class.getName() + ": 50, " + InfoTestPlugin.class.getName() + ": 60}";
+
+    @Test
+    void twoMonitorsAnswerEveryJobExactlyOnce(EmbeddedStack stack) {
+        int jobs = 300;
+        try (MonitorFixture fixture = MonitorFixture.on(stack)) {
+            MonitorFixture.Running first = fixture.startMonitor();
+            MonitorFixture.Running second = fixture.startMonitor();
+            String spider = MonitorFixture.unique("spider");
+            for (int i = 0; i < jobs; i++) {
+                String key = JobKeys.info(spider, "app" + i, "c" + i);
+                if (i % 2 == 0) {
+                    fixture.post(key, "uuid-" + i);
+                } else {
+                    fixture.write(key, "uuid-" + i);
+                }
+            }
+            fixture.answers().awaitCount(jobs);
+            List<JsonNode> answers = fixture.answers().readFor(Duration.ofSeconds(2));
+            Map<String, Long> perUuid = answers.stream().collect(Collectors.groupingBy(answer -> answer.path("uuid").asText(),
+                    Collectors.counting()));
+            assertEquals(jobs, perUuid.size(), "every job is answered");
+            assertTrue(perUuid.values().stream().allMatch(count -> count == 1), "a job was answered twice: " + perUuid);
+            assertEquals(jobs, answered(first) + answered(second));
+            for (int i = 0; i < jobs; i++) {
+                assertEquals(0, fixture.redis().sync().exists(JobKeys.info(spider, "app" + i, "c" + i)));
+            }
+        }
+    }
+
+    @Test
+    void aFailingJobIsRetriedThenGivenUpWithAnErrorAnswer(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2")) {
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+            String key = "failtest:" + appid + ":job";
+            fixture.post(key, "uuid-failing");
+            JsonNode answer = fixture.answers().awaitUuid("uuid-failing");
+            assertEquals(appid, answer.path("appid").asText());
+            assertEquals("Could not process the request within the failure limit: boom", answer.path("error").asText());
+            assertEquals("3", fixture.redis().sync().get(FailingPlugin.attemptsKey(key)), "two failures counted, given up at the third");
+            assertEquals(0, fixture.redis().sync().exists(key));
+            assertEquals(0, fixture.redis().sync().exists(JobFailures.key(key)));
+        }
+    }
+
+    @Test
+    void withoutRetryCountingAFailingJobIsTriedAgainAndAgain(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES", "false")) {
+            fixture.startMonitor();
+            String key = "failtest:" + MonitorFixture.unique("app") + ":job";
+            fixture.write(key, "uuid");
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (attempts(fixture, key) < 6 && System.nanoTime() < deadline) {
+                MonitorFixture.sleep(Duration.ofMillis(50));
+            }
+            assertTrue(attempts(fixture, key) >= 6);
+            assertEquals("uuid", fixture.redis().sync().get(key));
+            assertEquals(0, fixture.redis().sync().exists(JobFailures.key(key)));
+            fixture.redis().sync().del(key);
+        }
+    }
+
+    @Test
+    void aJobWaitsWhileAnotherHolderHasItsLock(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack)) {
+            fixture.startMonitor();
+            String key = JobKeys.info(MonitorFixture.unique("spider"), "app", "c1");
+            fixture.redis().sync().set(RedisLocks.lockKey(key), "another-monitor");
+            fixture.post(key, "uuid-locked");
+            fixture.answers().readFor(Duration.ofSeconds(1));
+            assertEquals("uuid-locked", fixture.redis().sync().get(key), "not handled while locked");
+            assertTrue(fixture.answers().answers().isEmpty());
+            fixture.redis().sync().del(RedisLocks.lockKey(key));
+            fixture.answers().awaitUuid("uuid-locked");
+            fixture.awaitGone(key);
+        }
+    }
+
+    @Test
+    void runsUserPluginsNamedByClass(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS)) {
+            fixture.startMonitor();
+            String key = "info-test:" + MonitorFixture.unique("k");
+            String value = MonitorFixture.unique("v");
+            fixture.post(key, value);
+            JsonNode answer = fixture.answers().await(message -> value.equals(message.path("info-test").asText()));
+            assertEquals("someapp", answer.path("appid").asText());
+            fixture.awaitGone(key);
+            assertNull(fixture.redis().sync().get(RedisLocks.lockKey(key)));
+        }
+    }
+
+    @Test
+    void aJobRewrittenWhileItIsHandledIsAnsweredAgain(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack)) {
+            fixture.startMonitor();
+            String key = JobKeys.stats("rest", MonitorFixture.unique("app"));
+            Map<String, Integer> answered = new HashMap<>();
+            for (int i = 0; i < 20; i++) {
+                fixture.post(key, "uuid-" + i);
+            }
+            fixture.awaitGone(key);
+            fixture.answers().readFor(Duration.ofMillis(500)).forEach(answer -> answered.merge(answer.path("uuid").asText(), 1, Integer::sum));
+            assertEquals(1, answered.get("uuid-19"), "the last request is answered once: " + answered);
+            assertTrue(answered.values().stream().allMatch(count -> count == 1), answered.toString());
+        }
+    }
+
+    @Test
+    void alsoAnswersOnTheAppsOwnTopic(EmbeddedStack stack) {
+        String appid = MonitorFixture.unique("app");
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "KAFKA_APPID_TOPICS", "true");
+             OutboundAnswers appTopic = new OutboundAnswers(stack.kafkaBootstrap(), fixture.prefix() + ".outbound_" + appid)) {
+            fixture.startMonitor();
+            String uuid = MonitorFixture.unique("uuid");
+            fixture.post(JobKeys.info(MonitorFixture.unique("spider"), appid), uuid);
+            assertEquals(fixture.answers().awaitUuid(uuid), appTopic.awaitUuid(uuid));
+        }
+    }
+
+    private static long attempts(MonitorFixture fixture, String key) {
+        String attempts = fixture.redis().sync().get(FailingPlugin.attemptsKey(key));
+        return attempts == null ? 0 : Long.parseLong(attempts);
+    }
+
+    private static long answered(MonitorFixture.Running monitor) {
+        Counter counter = monitor.meters().find("redismonitor.jobs").tag("outcome", "answered").counter();
+        return counter == null ? 0 : (long) counter.count();
+    }
+}

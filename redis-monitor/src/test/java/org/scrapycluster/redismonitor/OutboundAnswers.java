@@ -1,0 +1,131 @@
+package org.scrapycluster.redismonitor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads a test's outbound topic from its beginning, keeping every message received, each with the
+ * time it was read.
+ */
+final class OutboundAnswers implements AutoCloseable {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    private final KafkaConsumer<String, String> consumer;
+    private final List<Received> received = new ArrayList<>();
+
+    /** A message and when the test read it ({@link System#nanoTime()}). */
+    record Received(JsonNode answer, long readAtNanos) {
+    }
+
+    OutboundAnswers(String bootstrap, String topic) {
+        createTopic(bootstrap, topic);
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        this.consumer = new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
+        List<TopicPartition> partitions = consumer.partitionsFor(topic, PATIENCE).stream()
+                .map(info -> new TopicPartition(topic, info.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+    }
+
+    /** Waits up to a minute for a message that {@code which} accepts (already received or new). */
+    JsonNode await(Predicate<JsonNode> which) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            for (Received message : received) {
+                if (which.test(message.answer())) {
+                    return message.answer();
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no such answer within " + PATIENCE + "; received " + answers());
+            }
+            poll(Duration.ofMillis(100));
+        }
+    }
+
+    /** Waits for the answer carrying {@code uuid}. */
+    JsonNode awaitUuid(String uuid) {
+        return await(answer -> uuid.equals(answer.path("uuid").asText(null)));
+    }
+
+    /** Waits until at least {@code count} messages have arrived. */
+    List<JsonNode> awaitCount(int count) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (received.size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + received.size() + " of " + count + " answers within " + PATIENCE);
+            }
+            poll(Duration.ofMillis(100));
+        }
+        return answers();
+    }
+
+    /** Reads what arrives within {@code time}. */
+    List<JsonNode> readFor(Duration time) {
+        long deadline = System.nanoTime() + time.toNanos();
+        while (System.nanoTime() < deadline) {
+            poll(Duration.ofMillis(100));
+        }
+        return answers();
+    }
+
+    /** Every message received so far. */
+    List<JsonNode> answers() {
+        return received.stream().map(Received::answer).toList();
+    }
+
+    /** Every message received so far, with its arrival time. */
+    List<Received> receivedWithTimes() {
+        return List.copyOf(received);
+    }
+
+    private void poll(Duration time) {
+        for (ConsumerRecord<String, String> record : consumer.poll(time)) {
+            try {
+                received.add(new Received(MAPPER.readTree(record.value()), System.nanoTime()));
+            } catch (JsonProcessingException e) {
+                throw new AssertionError("an outbound message is not JSON: " + record.value(), e);
+            }
+        }
+    }
+
+    private static void createTopic(String bootstrap, String topic) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create " + topic, e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}

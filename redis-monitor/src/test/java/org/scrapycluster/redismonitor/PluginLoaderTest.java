@@ -1,0 +1,59 @@
+package org.scrapycluster.redismonitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsSources;
+
+/** Reading {@code PLUGINS}: the original's defaults and ranks, disabling, user classes, and refusals. */
+class PluginLoaderTest {
+
+    @Test
+    void theDefaultsRunInTheOriginalsRankOrder() {
+        assertEquals(List.of("plugins.info_monitor.InfoMonitor", "plugins.stop_monitor.StopMonitor",
+                "plugins.expire_monitor.ExpireMonitor", "plugins.stats_monitor.StatsMonitor",
+                "plugins.zookeeper_monitor.ZookeeperMonitor"), names(plugins(null)));
+        assertEquals(List.of(100L, 200L, 300L, 400L, 500L), PluginLoader.resolve(settings(null)).stream()
+                .map(PluginLoader.PluginSpec::rank).toList());
+    }
+
+    @Test
+    void nullDisablesAPluginAndAClassNameAddsOne() {
+        assertEquals(List.of(InfoTestPlugin.class.getName(), "plugins.info_monitor.InfoMonitor", "plugins.stop_monitor.StopMonitor",
+                "plugins.stats_monitor.StatsMonitor", "plugins.zookeeper_monitor.ZookeeperMonitor"),
+                names(plugins("{plugins.expire_monitor.ExpireMonitor: null, " + InfoTestPlugin.class.getName() + ": 10}")));
+    }
+
+    @Test
+    void refusesWhatCannotRun() {
+        assertRefused("{plugins.stop_monitor.StopMonitor: 100}", "gives the rank 100 to both plugins.info_monitor.InfoMonitor"
+                + " and plugins.stop_monitor.StopMonitor");
+        assertRefused("{com.example.Missing: 50}", "names com.example.Missing, which is neither a built-in plugin");
+        assertRefused("{java.lang.String: 50}", "names java.lang.String, which does not implement");
+        assertRefused("{plugins.stop_monitor.StopMonitor: fast}", "gives plugins.stop_monitor.StopMonitor the rank 'fast'");
+    }
+
+    private static void assertRefused(String plugins, String message) {
+        SettingsException refused = assertThrows(SettingsException.class, () -> plugins(plugins));
+        assertTrue(refused.getMessage().contains(message), refused.getMessage());
+    }
+
+    private static List<PluginLoader.PluginSpec> plugins(String value) {
+        return PluginLoader.resolve(settings(value));
+    }
+
+    private static List<String> names(List<PluginLoader.PluginSpec> specs) {
+        return specs.stream().map(PluginLoader.PluginSpec::name).toList();
+    }
+
+    private static Settings settings(String plugins) {
+        return Settings.load("redis-monitor", new SettingsSources(null, Map.of(), plugins == null ? Map.of() : Map.of("PLUGINS", plugins)));
+    }
+}

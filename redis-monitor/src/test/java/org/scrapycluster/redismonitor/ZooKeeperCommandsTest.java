@@ -1,0 +1,125 @@
+package org.scrapycluster.redismonitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.redismonitor.zookeeper.ZooKeeperCommand;
+
+import picocli.CommandLine;
+
+/** {@code zookeeper push} and {@code pull} run in process against the shared ZooKeeper, on a node of their own. */
+@ExtendWith(SharedStack.class)
+class ZooKeeperCommandsTest {
+
+    private String zookeeper;
+    private String parent;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void node(EmbeddedStack stack) {
+        zookeeper = stack.zookeeperConnect();
+        parent = "/" + MonitorFixture.unique("push") + "/crawler/";
+    }
+
+    @Test
+    void pushWritesAValidFileAndSaysWhatChanged(@TempDir Path files) throws IOException, ZooKeeperConfigException {
+        Path before = write(files, "before.yml", Texts.resource("zookeeper/before.yml"));
+        Path after = write(files, "after.yml", Texts.resource("zookeeper/after-blacklist-update.yml"));
+        assertEquals(0, run("push", before.toString()), err.toString());
+        assertEquals(List.of("Pushed " + before + " to " + parent + "cluster at " + zookeeper,
+                "  blacklist: key added (crawlers replace their blacklist with it)",
+                "  domains.dmoztools.net: added (window 60, hits 60, scale 1.0)"), lines(out));
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run("push", after.toString()), err.toString());
+        assertEquals(List.of("Pushed " + after + " to " + parent + "cluster at " + zookeeper,
+                "  blacklist: added ebay.com",
+                "  domains.cnn.com: added (window 60, hits 15, scale 0.9)"), lines(out));
+        assertEquals(Texts.resource("zookeeper/after-blacklist-update.yml"), nodeText());
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run("push", after.toString()));
+        assertEquals("  no change", lines(out).get(1));
+    }
+
+    @Test
+    void pushRefusesAnInvalidFileListingEveryProblem(@TempDir Path files) throws IOException, ZooKeeperConfigException {
+        Path valid = write(files, "valid.yml", Texts.resource("zookeeper/before.yml"));
+        assertEquals(0, run("push", valid.toString()));
+        Path invalid = write(files, "invalid.yml", Texts.resource("zookeeper/invalid.yml"));
+
+        assertEquals(1, run("push", invalid.toString()));
+        List<String> problems = lines(err);
+        assertEquals(invalid + " was not pushed:", problems.get(0));
+        assertTrue(problems.stream().anyMatch(line -> line.startsWith("  blacklist[0]: ")), problems.toString());
+        assertTrue(problems.stream().anyMatch(line -> line.startsWith("  domains.cnn.com.hits: ")), problems.toString());
+        assertTrue(problems.stream().anyMatch(line -> line.startsWith("  domains.bbc.co.uk.scale: ")), problems.toString());
+        assertTrue(problems.stream().anyMatch(line -> line.startsWith("  domains.extra: ")), problems.toString());
+        assertEquals(Texts.resource("zookeeper/before.yml"), nodeText(), "nothing was pushed");
+    }
+
+    @Test
+    void pullPrintsTheNodeAndWipeEmptiesIt(@TempDir Path files) throws IOException, ZooKeeperConfigException {
+        Path config = write(files, "config.yml", Texts.resource("zookeeper/after-removals.yml"));
+        assertEquals(0, run("push", config.toString()));
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run("pull"));
+        assertEquals(Texts.resource("zookeeper/after-removals.yml"), out.toString());
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run("push", "--wipe"));
+        assertEquals(List.of("Wiped " + parent + "cluster at " + zookeeper, "  blacklist: key removed (crawlers keep the blacklist they have)",
+                "  domains.cnn.com: removed"), lines(out));
+        assertEquals("", nodeText());
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("pull"));
+        assertEquals("", out.toString());
+        assertEquals(parent + "cluster is empty", lines(err).get(0));
+    }
+
+    @Test
+    void pushWantsAFileOrWipe() {
+        assertEquals(2, run("push"));
+        assertTrue(err.toString().contains("Give either a FILE to push or --wipe"), err.toString());
+    }
+
+    private int run(String... args) {
+        List<String> command = new ArrayList<>(List.of(args));
+        command.addAll(List.of("-z", zookeeper, "-p", parent, "-i", "cluster", "--log-level", "WARNING"));
+        return new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute(command.toArray(String[]::new));
+    }
+
+    private String nodeText() throws ZooKeeperConfigException {
+        try (ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(zookeeper), parent + "cluster")) {
+            return node.readText();
+        }
+    }
+
+    private static Path write(Path directory, String name, String text) throws IOException {
+        return Files.writeString(directory.resolve(name), text);
+    }
+
+    private static List<String> lines(StringWriter writer) {
+        return writer.toString().lines().toList();
+    }
+}

@@ -1,0 +1,97 @@
+package org.scrapycluster.redismonitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
+
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.EmbeddedZooKeeper;
+import org.scrapycluster.embedded.junit.SharedStack;
+
+/**
+ * The zookeeper job against a real ZooKeeper: each edit leaves the node byte for byte as the
+ * original writes it, and failures — ZooKeeper away, a request that cannot be applied — are
+ * answered with the error.
+ */
+@ExtendWith(SharedStack.class)
+class ZookeeperMonitorTest {
+
+    @Test
+    void editsTheDomainConfigAsTheOriginalWritesIt(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (MonitorFixture fixture = MonitorFixture.on(stack);
+             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
+            node.replaceText(Texts.resource("zookeeper/before.yml"));
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+
+            edit(fixture, "domain-update", "cnn.com", appid, "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":0.9,\"window\":60}");
+            assertEquals(Texts.resource("zookeeper/after-domain-update.yml"), node.readText());
+            edit(fixture, "blacklist-update", "ebay.com", appid, "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
+            edit(fixture, "blacklist-update", "ebay.com", appid, "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
+            assertEquals(Texts.resource("zookeeper/after-blacklist-update.yml"), node.readText());
+            edit(fixture, "blacklist-remove", "ebay.com", appid, "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
+            edit(fixture, "domain-remove", "dmoztools.net", appid, "{\"domain\":\"dmoztools.net\",\"uuid\":\"%s\"}");
+            edit(fixture, "domain-remove", "never-there.com", appid, "{\"domain\":\"never-there.com\",\"uuid\":\"%s\"}");
+            assertEquals(Texts.resource("zookeeper/after-removals.yml"), node.readText());
+        }
+    }
+
+    @Test
+    void aRequestThatCannotBeAppliedIsAnsweredWithTheReason(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack)) {
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+            assertError(fixture, "domain-update", "cnn.com", appid, "{\"domain\":\"cnn.com\",\"uuid\":\"%s\"}",
+                    "'hits' and 'window' not set for domain update");
+            assertError(fixture, "domain-upgrade", "cnn.com", appid, "{\"domain\":\"cnn.com\",\"uuid\":\"%s\"}",
+                    "Unknown zookeeper action 'domain-upgrade'; one of domain-update, domain-remove, blacklist-update, blacklist-remove");
+        }
+    }
+
+    @Test
+    void answersWithTheOriginalsErrorWhileZooKeeperIsAwayAndEditsOnceItIsBack(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-outage"));
+             MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), zookeeper.connectString())) {
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+            edit(fixture, "blacklist-update", "a.com", appid, "{\"domain\":\"a.com\",\"uuid\":\"%s\"}");
+            zookeeper.stop();
+            assertError(fixture, "blacklist-update", "b.com", appid, "{\"domain\":\"b.com\",\"uuid\":\"%s\"}",
+                    "Unable to load Zookeeper config");
+            zookeeper.restart();
+            edit(fixture, "blacklist-update", "c.com", appid, "{\"domain\":\"c.com\",\"uuid\":\"%s\"}");
+            try (ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(zookeeper.connectString()),
+                    fixture.zookeeperNode())) {
+                assertEquals("blacklist:\n- a.com\n- c.com\ndomains: {}\n", node.readText());
+            }
+        }
+    }
+
+    private static void edit(MonitorFixture fixture, String action, String domain, String appid, String value) {
+        long from = MonitorFixture.now();
+        String uuid = MonitorFixture.unique("uuid");
+        fixture.post(JobKeys.zookeeper(action, domain, appid), value.formatted(uuid));
+        JsonNode answer = fixture.answers().awaitUuid(uuid);
+        assertAnswer("zookeeper.json", Map.of("uuid", uuid, "appid", appid, "action", action, "domain", domain), answer, from,
+                MonitorFixture.now());
+        fixture.awaitGone(JobKeys.zookeeper(action, domain, appid));
+    }
+
+    private static void assertError(MonitorFixture fixture, String action, String domain, String appid, String value, String error) {
+        long from = MonitorFixture.now();
+        String uuid = MonitorFixture.unique("uuid");
+        fixture.post(JobKeys.zookeeper(action, domain, appid), value.formatted(uuid));
+        JsonNode answer = fixture.answers().awaitUuid(uuid);
+        assertAnswer("zookeeper-error.json", Map.of("uuid", uuid, "appid", appid, "action", action, "domain", domain, "error", error),
+                answer, from, MonitorFixture.now());
+    }
+}
