@@ -3,6 +3,8 @@ package org.scrapycluster.common.redis;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.scrapycluster.common.settings.Settings;
+
 /**
  * Where Redis is and how to talk to it: the values of the {@code REDIS_HOST}, {@code REDIS_PORT},
  * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS.
@@ -42,6 +44,12 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
     /** Database 0, no password, no TLS, the default timeout. */
     public static RedisEndpoint of(String host, int port) {
         return new RedisEndpoint(host, port, 0, null, false, DEFAULT_TIMEOUT);
+    }
+
+    /** The endpoint a service's settings name ({@code REDIS_HOST}, {@code REDIS_PORT}, ...), without TLS. */
+    public static RedisEndpoint from(Settings settings) {
+        return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
+                settings.getNullableString("REDIS_PASSWORD"), false, settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
     }
 
     /** A copy using database {@code db}. */
