@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.scheduler;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
@@ -15,7 +16,8 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
  * ({@code window}, {@code int(hits × clamp(scale))}); a robots.txt {@code Crawl-delay} of any host of the
  * domain then bounds it: the limit becomes at most {@code window / delay}, moderated, so hand-outs are at
  * least {@code delay} apart (a delay longer than the window gives one hand-out per {@code delay}). The
- * throttle key is built by the key style with the node's public IP. Every node computes the same spec
+ * throttle key is built by the key style with the node's public IP. Until a domain's robots.txt is read,
+ * the scheduler keeps one request of it in flight ({@link #awaitsRobots}). Every node computes the same spec
  * from the same inputs, so they share one cluster-wide limit. Thread-safe; changes apply to the next
  * hand-out.
  */
@@ -27,6 +29,8 @@ public final class DomainThrottles {
     private final int defaultHits;
     private final boolean moderated;
     private final Map<String, Map<String, Duration>> crawlDelays = new ConcurrentHashMap<>();
+    private final Set<String> robotsRead = ConcurrentHashMap.newKeySet();
+    private final boolean awaitRobots;
     private volatile Map<String, DomainThrottle> overrides = Map.of();
     private volatile String publicIp;
 
@@ -37,15 +41,26 @@ public final class DomainThrottles {
      * @param defaultHits   {@code QUEUE_HITS}
      * @param moderated     {@code QUEUE_MODERATED}
      * @param publicIp      the node's public IP until a look-up says otherwise
+     * @param awaitRobots   whether robots.txt is obeyed, so that a domain is crawled one request at a time
+     *                      until its robots.txt (and Crawl-delay) is known
      */
     public DomainThrottles(String spiderId, ThrottleKeyStyle style, double defaultWindow, int defaultHits, boolean moderated,
-            String publicIp) {
+            String publicIp, boolean awaitRobots) {
         this.spiderId = spiderId;
         this.style = style;
         this.defaultWindow = defaultWindow;
         this.defaultHits = defaultHits;
         this.moderated = moderated;
         this.publicIp = Objects.requireNonNull(publicIp, "publicIp");
+        this.awaitRobots = awaitRobots;
+    }
+
+    /**
+     * Whether {@code domain} must wait for its robots.txt before more than one of its requests is in
+     * flight: otherwise the first hand-outs of a new domain would all go before its Crawl-delay is known.
+     */
+    public boolean awaitsRobots(String domain) {
+        return awaitRobots && !robotsRead.contains(domain);
     }
 
     /** The spec for the next hand-out of {@code domain}. */
@@ -86,6 +101,7 @@ public final class DomainThrottles {
 
     /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none). */
     public void crawlDelay(String domain, String host, Duration delay) {
+        robotsRead.add(domain);
         if (delay.isZero() || delay.isNegative()) {
             crawlDelays.computeIfPresent(domain, (key, hosts) -> {
                 hosts.remove(host);

@@ -174,7 +174,7 @@ public final class Scheduler implements AutoCloseable {
                 continue;
             }
             DomainState state = domains.computeIfAbsent(domain, d -> new DomainState());
-            if (state.inFlight >= limits.maxPerDomain()) {
+            if (state.inFlight >= (throttles.awaitsRobots(domain) ? 1 : limits.maxPerDomain())) {
                 state.waitingForSlot = true;
                 continue;
             }

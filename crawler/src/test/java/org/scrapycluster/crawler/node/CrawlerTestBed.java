@@ -49,6 +49,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
@@ -73,6 +74,7 @@ final class CrawlerTestBed implements AutoCloseable {
     private final Consumer<String, byte[]> results;
     private final List<JsonNode> received = new ArrayList<>();
     private final List<CrawlerNode> nodes = new ArrayList<>();
+    private final List<PrometheusMeterRegistry> registries = new ArrayList<>();
     private final Json json = new Json(new JsonLimits(64, 100_000_000, 200_000_000));
 
     CrawlerTestBed(EmbeddedStack stack) {
@@ -146,7 +148,13 @@ final class CrawlerTestBed implements AutoCloseable {
                 NodeIdentity.create(), Clock.systemUTC()));
         node.start();
         nodes.add(node);
+        registries.add(registry);
         return node;
+    }
+
+    /** The total of the counters called {@code name} (all tags) over every node started. */
+    double counted(String name) {
+        return registries.stream().flatMap(registry -> registry.find(name).counters().stream()).mapToDouble(Counter::count).sum();
     }
 
     /** A feed item as the Kafka monitor files it: every schema field with its default, then {@code ts}. */
