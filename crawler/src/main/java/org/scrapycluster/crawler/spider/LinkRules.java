@@ -24,6 +24,12 @@ public final class LinkRules {
 
     private final Map<List<List<String>>, LinkExtractor> extractors = new ConcurrentHashMap<>();
 
+    /** A request for {@code url} found on the page of {@code page}, with {@code meta} and the crawl's User-Agent. */
+    public static CrawlRequest follow(CrawlRequest page, String url, Map<String, Object> meta) {
+        CrawlRequest child = CrawlRequest.get(url, meta);
+        return page.text("useragent").map(agent -> child.withHeader("User-Agent", agent)).orElse(child);
+    }
+
     /** The links of a page for {@code request}'s filters, with newlines stripped from their URLs. */
     public List<Link> extract(CrawlRequest request, String html, String pageUrl) {
         List<List<String>> filters = Arrays.asList(request.textList("allowed_domains"), request.textList("allow_regex"),

@@ -34,9 +34,8 @@ public final class LinkSpider implements Spider {
                 : List.of();
         List<CrawlRequest> children = new ArrayList<>(links.size());
         for (Link link : links) {
-            CrawlRequest child = CrawlRequest.get(link.url(),
-                    Map.of("priority", request.priority() - PRIORITY_DROP, "curdepth", depth + 1));
-            children.add(request.text("useragent").map(agent -> child.withHeader("User-Agent", agent)).orElse(child));
+            children.add(LinkRules.follow(request, link.url(),
+                    Map.of("priority", request.priority() - PRIORITY_DROP, "curdepth", depth + 1)));
         }
         return new SpiderOutput(children, response.item().withLinks(links));
     }

@@ -42,8 +42,7 @@ public final class WanderingSpider implements Spider {
             LOG.atInfo().addKeyValue("url", response.url()).addKeyValue("crawlid", request.crawlid()).log("Did not find any more links");
         } else {
             Link pick = links.get(ThreadLocalRandom.current().nextInt(links.size()));
-            CrawlRequest child = CrawlRequest.get(pick.url(), Map.of("step", step + 1));
-            next = List.of(request.text("useragent").map(agent -> child.withHeader("User-Agent", agent)).orElse(child));
+            next = List.of(LinkRules.follow(request, pick.url(), Map.of("step", step + 1)));
         }
         return new SpiderOutput(next, response.item().withAttrs(attrs));
     }
