@@ -97,6 +97,43 @@ class CrawlEndToEndTest {
         assertEquals("gzip,deflate", sent.get("Accept-Encoding").get(0).asText());
         assertTrue(sent.get("Accept").get(0).asText().startsWith("text/html"));
         assertTrue(result.get("response_headers").get("Content-Type").get(0).asText().startsWith("text/html"));
+        assertEquals(1, bed.redis().sync().keys("stats:crawler:*:link:*").stream()
+                .filter(key -> key.matches("stats:crawler:.+:link:[0-9a-f]{12}")).count(), "the node's heartbeat");
+    }
+
+    @Test
+    void aBlacklistedDomainIsSkippedUntilTheBlacklistChanges() {
+        bed.zookeeperConfig("blacklist:\n- " + origin.host(1) + ".\n");
+        bed.startNode();
+        bed.seed(CrawlerTestBed.feedItem(origin.pageUrl(new PageRef(1, 0)), "black"));
+        bed.seed(CrawlerTestBed.feedItem(origin.pageUrl(START), "white"));
+
+        assertEquals(List.of(origin.pageUrl(START)), CrawlerTestBed.urls(bed.awaitResults(1)));
+        assertEquals(1, bed.redis().sync().zcard("link:" + origin.host(1) + ".:queue"), "the request stays queued");
+        bed.zookeeperConfig("blacklist: []\n");
+        assertEquals(2, bed.awaitResults(2).size());
+    }
+
+    @Test
+    void theWanderingSpiderWalksOneRandomLinkAtATime() {
+        bed.set("SPIDER_NAME", "wandering").startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "walk");
+        seed.put("spiderid", "wandering");
+        seed.put("allowed_domains", List.of(origin.host(0)));
+        bed.seed(seed);
+
+        List<JsonNode> results = bed.awaitResults(2);
+        for (int step = 0; step < results.size(); step++) {
+            JsonNode result = results.get(step);
+            assertEquals(step, result.get("attrs").get("step").asInt(), "one page per step, in order");
+            assertEquals(0, result.get("links").size(), "the wandering spider lists no links");
+            if (step > 0) {
+                String previous = results.get(step - 1).get("url").asText();
+                PageRef from = SITE.pages().stream().filter(page -> origin.pageUrl(page).equals(previous)).findFirst().orElseThrow();
+                assertTrue(SITE.links(from).stream().map(origin::pageUrl).toList().contains(result.get("url").asText()),
+                        "each step follows a link of the page before");
+            }
+        }
     }
 
     @Test
