@@ -77,11 +77,6 @@ public final class CrawlerNode implements Service {
         return "crawler";
     }
 
-    /** The spider this node runs. */
-    public String spiderName() {
-        return config.spiderName();
-    }
-
     @Override
     public synchronized void start() {
         try {

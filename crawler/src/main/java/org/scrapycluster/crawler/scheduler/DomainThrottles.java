@@ -125,9 +125,4 @@ public final class DomainThrottles {
     public void publicIp(String ip) {
         publicIp = Objects.requireNonNull(ip, "ip");
     }
-
-    /** The public IP that throttle keys by IP carry. */
-    public String publicIp() {
-        return publicIp;
-    }
 }

@@ -65,11 +65,6 @@ public final class LeaseKeeper implements AutoCloseable {
         renewedAt.remove(leaseId);
     }
 
-    /** The number of leases held. */
-    public int held() {
-        return renewedAt.size();
-    }
-
     /** Renews every lease held longer than a third of its length. */
     void renewDue() {
         long now = System.nanoTime();

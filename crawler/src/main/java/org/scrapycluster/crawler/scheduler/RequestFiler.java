@@ -67,11 +67,6 @@ public final class RequestFiler {
 
     /** What became of one request, in the order given. */
     public record Filed(CrawlRequest request, String outcome) {
-
-        /** Whether it is now in a queue. */
-        public boolean queued() {
-            return outcome.equals(EnqueueOutcome.QUEUED.name());
-        }
     }
 
     /**

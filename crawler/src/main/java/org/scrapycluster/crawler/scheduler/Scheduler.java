@@ -118,11 +118,6 @@ public final class Scheduler implements AutoCloseable {
         });
     }
 
-    /** Requests handed out and not finished. */
-    public int inFlight() {
-        return metrics.inFlight().get();
-    }
-
     private void run() {
         try {
             while (!closed) {

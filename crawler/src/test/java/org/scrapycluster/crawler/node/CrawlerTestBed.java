@@ -45,7 +45,6 @@ import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.embedded.EmbeddedStack;
-import org.scrapycluster.embedded.origin.TestOrigin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -66,7 +65,6 @@ final class CrawlerTestBed implements AutoCloseable {
     private static final int DATABASES = 15;
 
     private final EmbeddedStack stack;
-    private final int db;
     private final String prefix;
     private final String zookeeperId;
     private final Map<String, String> settings = new LinkedHashMap<>();
@@ -79,7 +77,7 @@ final class CrawlerTestBed implements AutoCloseable {
 
     CrawlerTestBed(EmbeddedStack stack) {
         this.stack = stack;
-        this.db = 1 + NEXT_DB.getAndIncrement() % DATABASES;
+        int db = 1 + NEXT_DB.getAndIncrement() % DATABASES;
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         this.prefix = "t" + id;
         this.zookeeperId = "crawler-test-" + id;
@@ -135,10 +133,6 @@ final class CrawlerTestBed implements AutoCloseable {
 
     RedisConnection redis() {
         return redis;
-    }
-
-    int db() {
-        return db;
     }
 
     /** Starts a node with the current settings; closed with the bed. */
@@ -238,11 +232,6 @@ final class CrawlerTestBed implements AutoCloseable {
     /** The page URLs of the results, as published. */
     static List<String> urls(List<JsonNode> results) {
         return results.stream().map(result -> result.get("url").asText()).toList();
-    }
-
-    /** The test origin's address for page {@code path} of domain {@code domain}. */
-    static String url(TestOrigin origin, int domain, String path) {
-        return origin.url(domain, path);
     }
 
     @Override
