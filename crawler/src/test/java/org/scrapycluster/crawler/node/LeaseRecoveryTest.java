@@ -26,7 +26,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 /**
  * No lost work: a crawler node in a child JVM is killed hard while it holds leases on slow pages; once the
  * leases expire, another node's reaper returns the requests to their queue and that node crawls them, so
- * every page of the crawl arrives on Kafka.
+ * every page of the crawl arrives on Kafka. And a fetch slower than the lease keeps its lease alive.
  */
 @ExtendWith(SharedStack.class)
 class LeaseRecoveryTest {
@@ -66,6 +66,20 @@ class LeaseRecoveryTest {
             assertEquals(urls, new TreeSet<>(published));
             assertEquals(PAGES, published.size());
             assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link")));
+        }
+    }
+
+    @Test
+    void aFetchSlowerThanTheLeaseKeepsItsLeaseAndIsFetchedOnce() {
+        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+            bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20);
+            bed.startNode();
+            bed.seed(CrawlerTestBed.feedItem(origin.url(0, SlowBody.path(200, 200, 10, 5000)), "slow"));
+
+            assertEquals(1, bed.awaitResults(1).size());
+            assertEquals(1, origin.requests().forPath(SlowBody.PATH).size(), "the lease was renewed, so no one took the request again");
+            assertTrue(bed.counted("crawler.leases") >= 1, "renewals are counted");
+            assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link")), "acknowledged");
         }
     }
 
