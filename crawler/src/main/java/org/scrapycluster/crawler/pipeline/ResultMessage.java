@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.pipeline;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -85,9 +86,16 @@ public final class ResultMessage {
         return fields;
     }
 
-    private String body(CrawlResult item) {
+    /** Base64 text, the UTF-8 bytes as they are when they are valid, or the body decoded with its encoding. */
+    private Object body(CrawlResult item) {
         if (base64) {
             return Base64.getEncoder().encodeToString(item.body());
+        }
+        if (item.encoding().charset().equals(StandardCharsets.UTF_8)) {
+            Utf8Text text = Utf8Text.ifValid(item.body());
+            if (text != null) {
+                return text;
+            }
         }
         return item.encoding().decode(item.body());
     }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -62,6 +63,23 @@ class ResultMessageTest {
         assertEquals(GREEK, decoded.get("body").asText());
         JsonNode invalid = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[] {'a', (byte) 0xff, 'b'}, utf8()), TIME));
         assertEquals("a\uFFFDb", invalid.get("body").asText());
+    }
+
+    @Test
+    void aUtf8BodyIsWrittenFromItsBytesWithTheEscapesJsonNeeds() throws Exception {
+        String text = "line\n\"quoted\" back\\slash \u0001 é 中文 😀";
+        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(text.getBytes(StandardCharsets.UTF_8), utf8()), TIME));
+        assertEquals(text, read.get("body").asText());
+    }
+
+    @Test
+    void utf8IsCheckedStrictly() {
+        assertTrue(Utf8Text.isValid("é 中文 😀".getBytes(StandardCharsets.UTF_8)));
+        for (byte[] invalid : new byte[][] {{(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
+                {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xE4, (byte) 0xB8},
+                {(byte) 0x80}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}}) {
+            assertTrue(!Utf8Text.isValid(invalid), HexFormat.of().formatHex(invalid));
+        }
     }
 
     @Test
