@@ -1,55 +1,98 @@
--- Files one request into its domain queue with readiness and crawl accounting, in one call: used
--- by the Kafka monitor for seeds and by crawlers for discovered links, retries, redirects and
--- returned requests. Needs lib/clock, lib/member, lib/accounting.
+-- Files requests into their domain queues with readiness and crawl accounting, one call for a whole
+-- batch (a page's links): used by the Kafka monitor for seeds and by crawlers for discovered links,
+-- retries and redirects. Needs lib/clock, lib/member, lib/accounting.
 --
--- KEYS[1] <spiderid>:<domain>:queue   KEYS[2] <spiderid>:active_domains   KEYS[3] <spiderid>:blacklist
--- ARGV[1] member (JSON, either shape)  ARGV[2] spiderid   ARGV[3] domain
--- ARGV[4] "1" to order equal priorities first-in first-out (score = -priority + arrival fraction)
--- ARGV[5] dupefilter key, "" for none  ARGV[6] request fingerprint   ARGV[7] dupefilter TTL seconds
--- ARGV[8] "1" to SET timeout:<spiderid>:<appid>:<crawlid> to the crawl's expires when it is not 0
+-- KEYS[i] the <spiderid>:<domain>:queue of request i
+-- ARGV[1] "1" to order equal priorities first-in first-out (score = -priority + arrival fraction)
+-- ARGV[2] n, the number of requests; then 16 values per request, starting at 3 + (i - 1) * 16:
+--   +0 member (JSON, either shape)   +1 spiderid of the queue   +2 domain
+--   +3 dupefilter key, "" for none   +4 request fingerprint     +5 dupefilter TTL seconds
+--   +6 "1" to SET timeout:<spiderid>:<appid>:<crawlid> to the crawl's expires when it is not 0
+--   +7 "1" when the domain is refused (blacklisted in ZooKeeper and SCHEDULER_BACKLOG_BLACKLIST off)
+--   +8..+11 and +12..+15: two page limits, each key ("" for none), limit, TTL seconds, and "1" when
+--   the TTL is refreshed even when the limit is already reached (behaviour spec §4.6)
 --
--- Returns one of 'QUEUED', 'ALREADY_QUEUED' (this exact member is already in the queue: nothing
--- changes), 'DUPLICATE' (the fingerprint was already in the dupefilter), 'BLACKLISTED' (the crawl
--- is stopped or expired), 'EXPIRED' (its expires has passed), 'INVALID' (the member has no string
--- appid and crawlid or no numeric priority).
+-- The checks run in the original's order (behaviour spec §4.5): dupefilter, page limits, crawl
+-- blacklist, domain blacklist, expiry. Returns one outcome per request, in order: 'QUEUED',
+-- 'ALREADY_QUEUED' (this exact member is already in the queue: nothing changes), 'DUPLICATE' (the
+-- fingerprint was already in the dupefilter), 'PAGE_LIMIT' (a page limit of the crawl and domain is
+-- reached), 'BLACKLISTED' (the crawl is stopped or expired), 'DOMAIN_BLACKLISTED', 'EXPIRED' (its
+-- expires has passed), 'INVALID' (the member has no string appid and crawlid or no numeric priority).
 
-local queue, active, blacklist = KEYS[1], KEYS[2], KEYS[3]
-local member, spider, domain = ARGV[1], ARGV[2], ARGV[3]
-local fifo = ARGV[4] == '1'
-local dupefilter, fingerprint, dupefilter_ttl = ARGV[5], ARGV[6], ARGV[7]
-local write_timeout = ARGV[8] == '1'
+local FIELDS = 16
+local fifo = ARGV[1] == '1'
+local count = tonumber(ARGV[2])
 local clock = server_clock()
 
-local fields = crawl_fields(member, nil)
-if fields == nil or not fields.priority_given then
-  return 'INVALID'
-end
-if redis.call('SISMEMBER', blacklist, blacklist_entry(fields)) == 1 then
-  return 'BLACKLISTED'
-end
-if expired(fields, clock) then
-  return 'EXPIRED'
-end
-if dupefilter ~= '' then
-  local added = redis.call('SADD', dupefilter, fingerprint)
-  redis.call('EXPIRE', dupefilter, dupefilter_ttl)
-  if added == 0 then
-    return 'DUPLICATE'
+-- The original's page filter, atomic: at most limit - 1 requests pass; the one that makes the
+-- counter reach the limit is itself refused.
+local function page_limit_reached(key, limit, ttl, refresh_when_reached)
+  if key == '' then
+    return false
   end
+  local n = tonumber(redis.call('GET', key) or '0')
+  if n >= limit then
+    if refresh_when_reached then
+      redis.call('EXPIRE', key, ttl)
+    end
+    return true
+  end
+  n = redis.call('INCR', key)
+  redis.call('EXPIRE', key, ttl)
+  return n >= limit
 end
 
-local score = -tonumber(fields.priority)
-if fifo then
-  -- in [0, 1): later arrivals of one priority sort after earlier ones (wraps every ~115 days)
-  score = score + (clock.millis % 10000000000) / 10000000000
+local function enqueue(queue, base)
+  local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
+  local dupefilter, fingerprint, dupefilter_ttl = ARGV[base + 3], ARGV[base + 4], ARGV[base + 5]
+  local write_timeout, domain_refused = ARGV[base + 6] == '1', ARGV[base + 7] == '1'
+
+  local fields = crawl_fields(member, nil)
+  if fields == nil or not fields.priority_given then
+    return 'INVALID'
+  end
+  if dupefilter ~= '' then
+    local added = redis.call('SADD', dupefilter, fingerprint)
+    redis.call('EXPIRE', dupefilter, dupefilter_ttl)
+    if added == 0 then
+      return 'DUPLICATE'
+    end
+  end
+  for limit_base = base + 8, base + 12, 4 do
+    if page_limit_reached(ARGV[limit_base], tonumber(ARGV[limit_base + 1]), ARGV[limit_base + 2],
+        ARGV[limit_base + 3] == '1') then
+      return 'PAGE_LIMIT'
+    end
+  end
+  if redis.call('SISMEMBER', spider .. ':blacklist', blacklist_entry(fields)) == 1 then
+    return 'BLACKLISTED'
+  end
+  if domain_refused then
+    return 'DOMAIN_BLACKLISTED'
+  end
+  if expired(fields, clock) then
+    return 'EXPIRED'
+  end
+
+  local score = -tonumber(fields.priority)
+  if fifo then
+    -- in [0, 1): later arrivals of one priority sort after earlier ones (wraps every ~115 days)
+    score = score + (clock.millis % 10000000000) / 10000000000
+  end
+  if redis.call('ZADD', queue, 'NX', score, member) == 0 then
+    return 'ALREADY_QUEUED'
+  end
+  redis.call('ZADD', spider .. ':active_domains', 'NX', clock.millis, domain)
+  account(spider, fields, domain, 1, clock)
+  if write_timeout and fields.expires ~= 0 then
+    redis.call('SET', 'timeout:' .. spider .. ':' .. fields.appid .. ':' .. fields.crawlid,
+      string.format('%d', fields.expires))
+  end
+  return 'QUEUED'
 end
-if redis.call('ZADD', queue, 'NX', score, member) == 0 then
-  return 'ALREADY_QUEUED'
+
+local outcomes = {}
+for i = 1, count do
+  outcomes[i] = enqueue(KEYS[i], 3 + (i - 1) * FIELDS)
 end
-redis.call('ZADD', active, 'NX', clock.millis, domain)
-account(spider, fields, domain, 1, clock)
-if write_timeout and fields.expires ~= 0 then
-  redis.call('SET', 'timeout:' .. spider .. ':' .. fields.appid .. ':' .. fields.crawlid,
-    string.format('%d', fields.expires))
-end
-return 'QUEUED'
+return outcomes

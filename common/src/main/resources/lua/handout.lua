@@ -4,7 +4,7 @@
 -- KEYS[1] <spiderid>:<domain>:queue        KEYS[2] <throttlekey>:throttle_window
 -- KEYS[3] <throttlekey>:throttle_time      KEYS[4] <spiderid>:blacklist
 -- KEYS[5] <spiderid>:active_domains        KEYS[6] <spiderid>:leased
--- KEYS[7] <spiderid>:leases
+-- KEYS[7] <spiderid>:leases               KEYS[8] <throttlekey>:throttle_pause
 -- ARGV[1] window seconds (float > 0)       ARGV[2] limit (integer >= 0)
 -- ARGV[3] "1" when moderated               ARGV[4] lease milliseconds, "0" to pop (delete) instead
 -- ARGV[5] holder (part of the lease id)    ARGV[6] spiderid
@@ -12,14 +12,14 @@
 --
 -- Returns {outcome, dropped, wait_ms, member, score, lease_id, at}:
 --   {'HANDED_OUT', dropped, 0, member, score, lease_id or '', at}   at = server time "<s>.<us>"
---   {'WAIT', dropped, ms, '', '', '', ''}   ms until a slot can free; 0 = call again now (the
---                                           drop bound was reached with members left)
+--   {'WAIT', dropped, ms, '', '', '', ''}   ms until a slot can free or the pause ends; 0 = call
+--                                           again now (the drop bound was reached with members left)
 --   {'EMPTY', dropped, 0, '', '', '', ''}   the queue is empty; the domain left active_domains
 --   {'PAUSED', 0, 0, '', '', '', ''}        limit 0: the domain is paused
 -- A throttle slot is spent only by HANDED_OUT.
 
 local queue, window_key, time_key = KEYS[1], KEYS[2], KEYS[3]
-local blacklist, active, leased, leases = KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local blacklist, active, leased, leases, pause_key = KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local window, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
 local moderated = ARGV[3] == '1' and limit > 1
 local lease_ms, holder = tonumber(ARGV[4]), ARGV[5]
@@ -41,6 +41,12 @@ if #head == 0 then
 end
 if limit <= 0 then
   return reply('PAUSED', 0, 0)
+end
+
+-- a server asked us to back off (429 / 503 with Retry-After): nothing until the pause key expires
+local paused_ms = redis.call('PTTL', pause_key)
+if paused_ms > 0 then
+  return reply('WAIT', 0, paused_ms)
 end
 
 -- entries older than the window are trimmed only when they could matter: when even counting them

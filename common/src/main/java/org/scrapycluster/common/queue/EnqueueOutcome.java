@@ -8,8 +8,12 @@ public enum EnqueueOutcome {
     ALREADY_QUEUED,
     /** Its fingerprint was already in the crawl's dupefilter. */
     DUPLICATE,
+    /** A page limit of its crawl and domain is reached ({@code domain_max_pages}, {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT}). */
+    PAGE_LIMIT,
     /** Its crawl is on the spider's blacklist (stopped or expired). */
     BLACKLISTED,
+    /** Its domain is blacklisted in ZooKeeper and backlogs of blacklisted domains are not kept. */
+    DOMAIN_BLACKLISTED,
     /** Its crawl's {@code expires} has passed (Redis server clock). */
     EXPIRED,
     /** The member has no string {@code appid} and {@code crawlid} or no numeric {@code priority}. */

@@ -1,24 +1,43 @@
 package org.scrapycluster.common.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One request to file into a domain queue with {@link Enqueuer}.
  *
- * @param queue        the domain queue
- * @param member       the JSON member, either shape of behaviour spec §4.4.1
- * @param dupefilter   when present, the request is refused if its fingerprint was seen by the crawl
- * @param writeTimeout whether to {@code SET timeout:<spiderid>:<appid>:<crawlid>} to the crawl's
- *                     {@code expires} when it is not 0 (the Kafka monitor does, for seeds)
+ * @param queue         the domain queue
+ * @param member        the JSON member, either shape of behaviour spec §4.4.1
+ * @param dupefilter    when present, the request is refused if its fingerprint was seen by the crawl
+ * @param writeTimeout  whether to {@code SET timeout:<spiderid>:<appid>:<crawlid>} to the crawl's
+ *                      {@code expires} when it is not 0 (the Kafka monitor does, for seeds)
+ * @param pageLimits    page-limit counters the request must pass, at most two (a crawl's
+ *                      {@code domain_max_pages} and {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT})
+ * @param domainRefused whether the request is refused because its domain is blacklisted (the
+ *                      crawler decides from its ZooKeeper config); checked in the original's order
  */
-public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter> dupefilter, boolean writeTimeout) {
+public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter> dupefilter, boolean writeTimeout,
+        List<PageLimit> pageLimits, boolean domainRefused) {
+
+    /** The most page limits one request can carry. */
+    public static final int MAX_PAGE_LIMITS = 2;
 
     public EnqueueRequest {
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(member, "member");
         Objects.requireNonNull(dupefilter, "dupefilter");
+        pageLimits = List.copyOf(pageLimits);
+        if (pageLimits.size() > MAX_PAGE_LIMITS) {
+            throw new IllegalArgumentException("at most " + MAX_PAGE_LIMITS + " page limits per request, got " + pageLimits.size());
+        }
+    }
+
+    /** A request with a dupefilter check and timeout key as asked, without page limits. */
+    public EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter> dupefilter, boolean writeTimeout) {
+        this(queue, member, dupefilter, writeTimeout, List.of(), false);
     }
 
     /** A request with no dupefilter check and no timeout key. */
@@ -28,12 +47,24 @@ public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter>
 
     /** This request, checked against and registered in {@code dupefilter}. */
     public EnqueueRequest withDupefilter(Dupefilter dupefilter) {
-        return new EnqueueRequest(queue, member, Optional.of(dupefilter), writeTimeout);
+        return new EnqueueRequest(queue, member, Optional.of(dupefilter), writeTimeout, pageLimits, domainRefused);
     }
 
     /** This request, also writing the crawl's timeout key. */
     public EnqueueRequest withTimeoutKey() {
-        return new EnqueueRequest(queue, member, dupefilter, true);
+        return new EnqueueRequest(queue, member, dupefilter, true, pageLimits, domainRefused);
+    }
+
+    /** This request, also counted against {@code limit}. */
+    public EnqueueRequest withPageLimit(PageLimit limit) {
+        List<PageLimit> limits = new ArrayList<>(pageLimits);
+        limits.add(limit);
+        return new EnqueueRequest(queue, member, dupefilter, writeTimeout, limits, domainRefused);
+    }
+
+    /** This request, refused because its domain is blacklisted (after the dupefilter and the page limits). */
+    public EnqueueRequest withDomainRefused() {
+        return new EnqueueRequest(queue, member, dupefilter, writeTimeout, pageLimits, true);
     }
 
     /**
@@ -54,6 +85,43 @@ public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter>
             if (ttl.getSeconds() < 1) {
                 throw new IllegalArgumentException("a dupefilter expiry must be at least a second, got " + ttl);
             }
+        }
+    }
+
+    /**
+     * A page-limit counter (behaviour spec §4.6), checked and counted atomically: at most
+     * {@code limit − 1} requests pass it, so that with the seed a crawl fetches at most {@code limit}
+     * pages of a domain.
+     *
+     * @param key                the counter, {@link Keyspace#domainMaxPageFilter} or {@link Keyspace#globalPageCountFilter}
+     * @param limit              the limit, at least 1
+     * @param ttl                the counter's expiry
+     * @param refreshWhenReached whether a refused request refreshes the expiry too (the per-crawl
+     *                           filter does, the global one does not)
+     */
+    public record PageLimit(String key, long limit, Duration ttl, boolean refreshWhenReached) {
+
+        public PageLimit {
+            Objects.requireNonNull(key, "key");
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("a page-limit key must not be empty");
+            }
+            if (limit < 1) {
+                throw new IllegalArgumentException("a page limit must be at least 1, got " + limit);
+            }
+            if (ttl.getSeconds() < 1) {
+                throw new IllegalArgumentException("a page-limit expiry must be at least a second, got " + ttl);
+            }
+        }
+
+        /** A crawl's {@code domain_max_pages} counter ({@code DOMAIN_MAX_PAGE_TIMEOUT}). */
+        public static PageLimit perCrawl(String key, long limit, Duration ttl) {
+            return new PageLimit(key, limit, ttl, true);
+        }
+
+        /** The {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT} counter ({@code GLOBAL_PAGE_PER_DOMAIN_LIMIT_TIMEOUT}). */
+        public static PageLimit global(String key, long limit, Duration ttl) {
+            return new PageLimit(key, limit, ttl, false);
         }
     }
 }

@@ -41,4 +41,14 @@ public final class Keyspace {
     public static String dupefilter(String spiderId, String crawlid) {
         return spiderId + ":dupefilter:" + crawlid;
     }
+
+    /** {@code <spider>:domain_max_page_filter:<domain>:<crawlid>}: a crawl's {@code domain_max_pages} counter. */
+    public static String domainMaxPageFilter(String spider, String domain, String crawlid) {
+        return spider + ":domain_max_page_filter:" + domain + ":" + crawlid;
+    }
+
+    /** {@code <spider>:global_page_count_filter:<domain>:<crawlid>}: the {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT} counter. */
+    public static String globalPageCountFilter(String spider, String domain, String crawlid) {
+        return spider + ":global_page_count_filter:" + domain + ":" + crawlid;
+    }
 }

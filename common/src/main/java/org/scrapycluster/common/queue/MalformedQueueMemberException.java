@@ -7,7 +7,11 @@ public final class MalformedQueueMemberException extends Exception {
 
     private final String raw;
 
-    MalformedQueueMemberException(String reason, String raw) {
+    /**
+     * @param reason what is wrong with the member
+     * @param raw    the member as it was in Redis
+     */
+    public MalformedQueueMemberException(String reason, String raw) {
         super(reason + ": " + (raw.length() > SHOWN ? raw.substring(0, SHOWN) + "…" : raw));
         this.raw = raw;
     }

@@ -50,6 +50,14 @@ public record ThrottleSpec(String throttleKey, double windowSeconds, int limit, 
         return throttleKey + ":throttle_time";
     }
 
+    /**
+     * {@code <throttlekey>:throttle_pause} (additive): while it exists, nothing is handed out under
+     * this throttle key — a server asked for a pause with {@code Retry-After}.
+     */
+    public String pauseKey() {
+        return throttleKey + ":throttle_pause";
+    }
+
     /** Whether nothing may be handed out (limit 0). */
     public boolean paused() {
         return limit == 0;

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 
@@ -22,6 +23,8 @@ import org.scrapycluster.common.redis.RedisConnection;
  * ({@code <throttlekey>:throttle_time}) is closer than {@code window / limit}; otherwise
  * takes the highest-priority member, dropping (with crawl accounting) members whose crawl is
  * blacklisted or expired, and hands it out — leased ({@link #handOut}) or deleted ({@link #pop}).
+ * While {@code <throttlekey>:throttle_pause} exists ({@link #pauseAsync}) it answers
+ * {@link HandOut.Wait} until the key expires.
  * Only a hand-out spends a slot: an empty queue costs nothing (the original spent a slot on an
  * empty pop). The keys and value formats are the original's (behaviour spec §7.3), so Java and
  * Python crawlers sharing a domain share its window.
@@ -89,13 +92,24 @@ public final class ThrottledQueue {
 
     /** Deletes the queue and its throttle keys (the original's {@code clear()}). */
     public void clear(QueueKey queue, ThrottleSpec spec) {
-        redis.sync().del(queue.key(), spec.windowKey(), spec.timeKey());
+        redis.sync().del(queue.key(), spec.windowKey(), spec.timeKey(), spec.pauseKey());
+    }
+
+    /**
+     * Pauses every hand-out under {@code spec}'s throttle key, for every node sharing it, for
+     * {@code pause} ({@code <throttlekey>:throttle_pause}, Redis server clock); a later pause replaces
+     * an earlier one. Hand-outs answer {@link HandOut.Wait} until the pause ends.
+     */
+    public CompletableFuture<Void> pauseAsync(ThrottleSpec spec, Duration pause) {
+        long millis = Math.max(1, pause.toMillis());
+        return redis.async().set(spec.pauseKey(), "1", SetArgs.Builder.px(millis)).toCompletableFuture()
+                .thenApply(ok -> null);
     }
 
     private CompletableFuture<HandOut> decide(QueueKey queue, ThrottleSpec spec, long leaseMillis, String holder) {
         String spider = queue.spiderId();
         String[] keys = {queue.key(), spec.windowKey(), spec.timeKey(), Keyspace.blacklist(spider),
-                Keyspace.activeDomains(spider), Keyspace.leased(spider), Keyspace.leases(spider)};
+                Keyspace.activeDomains(spider), Keyspace.leased(spider), Keyspace.leases(spider), spec.pauseKey()};
         return HAND_OUT.<List<Object>>run(redis, ScriptOutputType.MULTI, keys,
                         Double.toString(spec.windowSeconds()), Integer.toString(spec.limit()), spec.moderated() ? "1" : "0",
                         Long.toString(leaseMillis), holder, spider, queue.domain(), Integer.toString(MAX_DROPS_PER_CALL))

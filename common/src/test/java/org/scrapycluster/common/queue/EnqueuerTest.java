@@ -125,4 +125,50 @@ class EnqueuerTest {
         }
         assertEquals(List.of(urgent, members.get(0), members.get(1), members.get(2)), order);
     }
+    @Test
+    void aPageLimitLetsLimitMinusOneRequestsPassAndRefusesTheRest() {
+        String key = Keyspace.domainMaxPageFilter(spider, "ex1.com", "c1");
+        EnqueueRequest.PageLimit limit = EnqueueRequest.PageLimit.perCrawl(key, 3, Duration.ofSeconds(600));
+        List<EnqueueOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            outcomes.add(enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/" + i, "app", "c1", 1, 0))
+                    .withPageLimit(limit)));
+        }
+        assertEquals(List.of(EnqueueOutcome.QUEUED, EnqueueOutcome.QUEUED, EnqueueOutcome.PAGE_LIMIT, EnqueueOutcome.PAGE_LIMIT,
+                EnqueueOutcome.PAGE_LIMIT), outcomes, "with the seed, at most 3 pages");
+        assertEquals("3", redis.sync().get(key), "the request that reaches the limit counts; later ones do not");
+        assertEquals(2, redis.sync().zcard(queue.key()));
+    }
+
+    @Test
+    void theGlobalLimitRefreshesItsExpiryOnlyWhenItCounts() {
+        String key = Keyspace.globalPageCountFilter(spider, "ex1.com", "c1");
+        EnqueueRequest.PageLimit global = EnqueueRequest.PageLimit.global(key, 1, Duration.ofSeconds(600));
+        assertEquals(EnqueueOutcome.PAGE_LIMIT, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0)).withPageLimit(global)));
+        redis.sync().expire(key, 100);
+        assertEquals(EnqueueOutcome.PAGE_LIMIT, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/b", "app", "c1", 1, 0)).withPageLimit(global)));
+        assertTrue(redis.sync().ttl(key) <= 100, "a refused request leaves the global counter's expiry");
+        String perCrawl = Keyspace.domainMaxPageFilter(spider, "ex1.com", "c1");
+        enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/c", "app", "c1", 1, 0))
+                .withPageLimit(EnqueueRequest.PageLimit.perCrawl(perCrawl, 1, Duration.ofSeconds(600))));
+        redis.sync().expire(perCrawl, 100);
+        enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/d", "app", "c1", 1, 0))
+                .withPageLimit(EnqueueRequest.PageLimit.perCrawl(perCrawl, 1, Duration.ofSeconds(600))));
+        assertTrue(redis.sync().ttl(perCrawl) > 500, "a refused request refreshes the per-crawl counter's expiry");
+    }
+
+    @Test
+    void aBatchIsFiledInOneCallInTheOriginalsOrderOfChecks() {
+        EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp-refused", Duration.ofSeconds(600));
+        QueueKey other = new QueueKey(spider, "other.org");
+        List<EnqueueOutcome> outcomes = redis.await(enqueuer.enqueueBatchAsync(List.of(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/1", "app", "c1", 1, 0)),
+                EnqueueRequest.of(other, Members.feedItem("https://other.org/", "app", "c1", 1, 0)).withDupefilter(seen).withDomainRefused(),
+                EnqueueRequest.of(other, Members.feedItem("https://other.org/again", "app", "c1", 1, 0)).withDupefilter(seen))));
+        assertEquals(List.of(EnqueueOutcome.QUEUED, EnqueueOutcome.DOMAIN_BLACKLISTED, EnqueueOutcome.DUPLICATE), outcomes,
+                "the dupefilter registers a request before the domain blacklist refuses it");
+        assertEquals(0, redis.sync().exists(other.key()));
+    }
 }

@@ -1,6 +1,9 @@
 package org.scrapycluster.crawler.fetch;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 
 /**
  * The character encoding of a response body.
@@ -10,4 +13,14 @@ import java.nio.charset.Charset;
  * @param charset the same encoding for decoding in Java
  */
 public record DetectedEncoding(String name, Charset charset) {
+
+    /** {@code bytes} decoded with this encoding, malformed and unmappable bytes replaced. */
+    public String decode(byte[] bytes) {
+        try {
+            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalStateException("a replacing decoder does not throw", e);
+        }
+    }
 }

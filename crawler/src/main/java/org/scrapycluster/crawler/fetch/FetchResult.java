@@ -1,8 +1,5 @@
 package org.scrapycluster.crawler.fetch;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.CharacterCodingException;
 import java.util.Optional;
 
 /**
@@ -44,12 +41,7 @@ public record FetchResult(String url, int status, String reason, HeaderMap heade
         if (body.length == 0 || encoding == null) {
             return "";
         }
-        try {
-            return encoding.charset().newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(body)).toString();
-        } catch (CharacterCodingException e) {
-            throw new IllegalStateException("a replacing decoder does not throw", e);
-        }
+        return encoding.decode(body);
     }
 
     @Override

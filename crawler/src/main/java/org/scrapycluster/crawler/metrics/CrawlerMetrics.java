@@ -1,0 +1,122 @@
+package org.scrapycluster.crawler.metrics;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The Micrometer meters of one crawler node, tagged with its spider and node id (several nodes share a
+ * registry in standalone): pages and bytes fetched (their rates are pages/s and bytes/s), the fetch
+ * latency histogram, fetches in flight, leases held / renewed / lost / handed back, throttle waits,
+ * hand-out outcomes, enqueue outcomes, retries, redirects, robots.txt refusals, oversized results and
+ * errors by kind. Thread-safe.
+ */
+public final class CrawlerMetrics {
+
+    private final MeterRegistry registry;
+    private final String spider;
+    private final String node;
+    private final Counter pages;
+    private final Counter bytes;
+    private final Timer fetchLatency;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+    public CrawlerMetrics(MeterRegistry registry, String spider, String node) {
+        this.registry = registry;
+        this.spider = spider;
+        this.node = node;
+        this.pages = counterBuilder("crawler.pages", "Responses handed to the spider").register(registry);
+        this.bytes = counterBuilder("crawler.bytes", "Body bytes fetched").baseUnit("bytes").register(registry);
+        this.fetchLatency = Timer.builder("crawler.fetch.latency").description("Time from sending a request to its full response")
+                .tags("spider", spider, "node", node).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
+        Gauge.builder("crawler.inflight", inFlight, AtomicInteger::get).description("Requests handed out and not finished")
+                .tags("spider", spider, "node", node).register(registry);
+    }
+
+    /** Registers the gauge of leases held now. */
+    public void leasesHeld(Supplier<Number> held) {
+        Gauge.builder("crawler.leases.held", held).description("Leases this node holds").tags("spider", spider, "node", node)
+                .strongReference(true).register(registry);
+    }
+
+    /** A response reached the spider with {@code bodyBytes} of body after {@code latency}. */
+    public void page(long bodyBytes, Duration latency) {
+        pages.increment();
+        bytes.increment(bodyBytes);
+        fetchLatency.record(latency);
+    }
+
+    /** The gauge of requests in flight. */
+    public AtomicInteger inFlight() {
+        return inFlight;
+    }
+
+    /** One hand-out decision with this outcome ({@code handed_out}, {@code wait}, {@code empty}, {@code paused}, {@code failed}). */
+    public void handOut(String outcome) {
+        count("crawler.handouts", "outcome", outcome);
+    }
+
+    /** One enqueue of a discovered, retried or redirected request, by outcome. */
+    public void enqueued(String outcome) {
+        count("crawler.enqueued", "outcome", outcome);
+    }
+
+    /** One error, by kind (a fetch error name, {@code kafka}, {@code malformed_member}, …). */
+    public void error(String kind) {
+        count("crawler.errors", "kind", kind);
+    }
+
+    /** A lease event: {@code renewed}, {@code lost} (no longer held when renewed) or {@code returned} at shutdown. */
+    public void lease(String event) {
+        count("crawler.leases", "event", event);
+    }
+
+    /** The throttle said wait. */
+    public void throttleWait() {
+        count("crawler.throttle.waits", null, null);
+    }
+
+    /** A request was sent back to Redis for a retry. */
+    public void retry() {
+        count("crawler.retries", null, null);
+    }
+
+    /** A redirect became a new request. */
+    public void redirect() {
+        count("crawler.redirects", null, null);
+    }
+
+    /** robots.txt forbade a request. */
+    public void robotsRefused() {
+        count("crawler.robots.refused", null, null);
+    }
+
+    /** A result was too large for Kafka and went out without its body. */
+    public void resultTooLarge() {
+        count("crawler.results.too_large", null, null);
+    }
+
+    private void count(String name, String tag, String value) {
+        String key = tag == null ? name : name + "|" + value;
+        counters.computeIfAbsent(key, k -> {
+            Counter.Builder builder = counterBuilder(name, null);
+            if (tag != null) {
+                builder.tag(tag, value);
+            }
+            return builder.register(registry);
+        }).increment();
+    }
+
+    private Counter.Builder counterBuilder(String name, String description) {
+        return Counter.builder(name).description(description).tags("spider", spider, "node", node);
+    }
+}

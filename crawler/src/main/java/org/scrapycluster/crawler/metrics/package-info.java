@@ -1,0 +1,2 @@
+/** What a crawler node measures: Micrometer meters for pages, bytes, latency, leases, throttle waits and errors. */
+package org.scrapycluster.crawler.metrics;

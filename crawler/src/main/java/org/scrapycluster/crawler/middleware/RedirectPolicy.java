@@ -1,0 +1,70 @@
+package org.scrapycluster.crawler.middleware;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.scrapycluster.crawler.request.CrawlRequest;
+
+/**
+ * Scrapy's redirect middleware, whose new request goes back through the scheduler (behaviour spec §4.1):
+ * a 301, 302, 303, 307 or 308 with a Location becomes a request for the target with the same meta plus
+ * {@code redirect_times}, {@code redirect_ttl} and {@code redirect_urls}; 301, 307 and 308 keep the
+ * method and body, 302 and 303 become a GET without a body (a HEAD stays a HEAD). After
+ * {@code REDIRECT_MAX_TIMES} redirects the request is discarded. Meta {@code dont_redirect} turns it
+ * off for a request.
+ *
+ * @param enabled  {@code REDIRECT_ENABLED}
+ * @param maxTimes {@code REDIRECT_MAX_TIMES}
+ */
+public record RedirectPolicy(boolean enabled, int maxTimes) {
+
+    /** What to do with a redirect response. */
+    public sealed interface Decision {
+    }
+
+    /** Not a redirect to follow: the response goes to the spider. */
+    public record NotFollowed() implements Decision {
+    }
+
+    /** Fetch {@code request} instead. */
+    public record Follow(CrawlRequest request) implements Decision {
+    }
+
+    /** The request was redirected {@code REDIRECT_MAX_TIMES} times already: drop it. */
+    public record TooMany(int redirects) implements Decision {
+    }
+
+    /** The decision for a response of {@code status} with redirect target {@code location} to {@code request}. */
+    public Decision decide(CrawlRequest request, int status, Optional<String> location) {
+        if (!enabled || location.isEmpty() || Boolean.TRUE.equals(request.meta().get("dont_redirect"))) {
+            return new NotFollowed();
+        }
+        CrawlRequest target;
+        switch (status) {
+            case 301, 307, 308 -> target = request.withUrl(location.get());
+            case 302, 303 -> target = request.method().equals("HEAD") ? request.withUrl(location.get())
+                    : request.withUrl(location.get()).withMethod("GET", "");
+            default -> {
+                return new NotFollowed();
+            }
+        }
+        long ttl = request.number("redirect_ttl", maxTimes);
+        long redirects = request.number("redirect_times", 0) + 1;
+        if (ttl <= 0 || redirects > maxTimes) {
+            return new TooMany((int) redirects - 1);
+        }
+        List<Object> urls = new ArrayList<>();
+        if (request.meta().get("redirect_urls") instanceof List<?> earlier) {
+            urls.addAll(earlier);
+        }
+        urls.add(request.url());
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("redirect_times", redirects);
+        meta.put("redirect_ttl", ttl - 1);
+        meta.put("redirect_urls", urls);
+        return new Follow(target.withMeta(meta));
+    }
+}

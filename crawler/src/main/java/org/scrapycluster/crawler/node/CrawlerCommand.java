@@ -1,0 +1,59 @@
+package org.scrapycluster.crawler.node;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.scrapycluster.common.cli.ClusterCommand;
+import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.service.ServiceHost;
+import org.scrapycluster.common.service.ShutdownSignal;
+import org.scrapycluster.common.settings.Settings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code scrapy-cluster crawler [--spider link|wandering|<name>]}: runs one crawler node against the Redis,
+ * Kafka and ZooKeeper its settings name, until Ctrl-C or SIGTERM. Any number of nodes, on any number of
+ * machines, share the queues.
+ */
+@Command(name = "crawler", mixinStandardHelpOptions = true,
+        description = {"Run a crawler node: take requests from the Redis queues of one spider under the cluster-wide throttle,"
+                + " fetch them and publish the pages on Kafka.", "Settings: config/crawler.yml; see docs/settings.md."})
+public final class CrawlerCommand implements Callable<Integer>, ClusterCommand {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlerCommand.class);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+
+    @Mixin
+    SettingsOptions options;
+
+    @Option(names = "--spider", paramLabel = "NAME", description = "The spider to run: link, wandering or your own (default: SPIDER_NAME).")
+    String spider;
+
+    @Override
+    public Integer call() {
+        Settings settings = options.load("crawler");
+        if (spider != null) {
+            settings = settings.withLauncherValues(Map.of("SPIDER_NAME", spider));
+        }
+        Logging.configure(settings);
+        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+            try (ServiceHost host = ServiceHost.start(settings)) {
+                host.run(new CrawlerFactory().create(host.context(settings)));
+                try {
+                    signal.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.info("Stopping the crawler node");
+            }
+        }
+        return 0;
+    }
+}

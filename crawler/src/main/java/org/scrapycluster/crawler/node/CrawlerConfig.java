@@ -1,0 +1,119 @@
+package org.scrapycluster.crawler.node;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+
+import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.crawler.fetch.AddressPolicy;
+import org.scrapycluster.crawler.fetch.FetcherConfig;
+import org.scrapycluster.crawler.middleware.BackoffPolicy;
+import org.scrapycluster.crawler.middleware.RedirectPolicy;
+import org.scrapycluster.crawler.middleware.RetryPolicy;
+import org.scrapycluster.crawler.scheduler.RequestFiler;
+import org.scrapycluster.crawler.scheduler.SchedulerLimits;
+
+/**
+ * A crawler node's settings ({@code config/crawler.yml}), read and checked once, in the shapes its parts
+ * take. Values that cannot work (a concurrency of 0, a lease under a second) are refused with the
+ * setting's name.
+ */
+public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimits limits, Duration discoveryInterval,
+        Duration queueRefresh, Duration leaseReapInterval, ThrottleKeyStyle throttleKeyStyle, double queueWindow, int queueHits,
+        boolean queueModerated, Duration ipRefresh, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff,
+        boolean robotsObey, Duration robotsCacheTime, String robotName, RequestFiler.Policy filing, boolean statusMsgFromResponse,
+        int workerThreads) {
+
+    /** Reads the settings of a crawler node. */
+    public static CrawlerConfig from(Settings settings) {
+        int concurrent = atLeast(settings, "CONCURRENT_REQUESTS", 1);
+        int perDomain = atLeast(settings, "CONCURRENT_REQUESTS_PER_DOMAIN", 1);
+        int handOutCalls = atLeast(settings, "SCHEDULER_HANDOUT_CALLS", 1);
+        Duration lease = settings.getSeconds("LEASE_SECONDS");
+        if (lease.toMillis() < 1000) {
+            throw settings.invalid("LEASE_SECONDS", "must be at least 1 (seconds); it must outlast the slowest fetch");
+        }
+        double window = settings.getDouble("QUEUE_WINDOW");
+        if (!(window > 0)) {
+            throw settings.invalid("QUEUE_WINDOW", "must be a positive number of seconds");
+        }
+        int hits = atLeast(settings, "QUEUE_HITS", 0);
+        Integer global = settings.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT");
+        String userAgent = settings.getString("USER_AGENT");
+        String robotName = settings.getNullableString("ROBOTSTXT_USER_AGENT");
+        int workers = settings.getInt("CRAWLER_WORKER_THREADS");
+        return new CrawlerConfig(settings, settings.getString("SPIDER_NAME"),
+                new SchedulerLimits(concurrent, perDomain, handOutCalls, lease, Duration.ofSeconds(1)),
+                positive(settings, "SCHEDULER_DISCOVERY_INTERVAL"), positive(settings, "SCHEDULER_QUEUE_REFRESH"),
+                positive(settings, "LEASE_REAP_INTERVAL"),
+                new ThrottleKeyStyle(settings.getBoolean("SCHEDULER_TYPE_ENABLED"), settings.getBoolean("SCHEDULER_IP_ENABLED")),
+                window, hits, settings.getBoolean("QUEUE_MODERATED"), positive(settings, "SCHEDULER_IP_REFRESH"),
+                new RetryPolicy(settings.getBoolean("RETRY_ENABLED"), atLeast(settings, "RETRY_TIMES", 0),
+                        new HashSet<>(settings.getIntList("RETRY_HTTP_CODES"))),
+                new RedirectPolicy(settings.getBoolean("REDIRECT_ENABLED"), atLeast(settings, "REDIRECT_MAX_TIMES", 0)),
+                new BackoffPolicy(settings.getBoolean("RETRY_AFTER_ENABLED"), settings.getSeconds("RETRY_AFTER_DEFAULT"),
+                        settings.getSeconds("RETRY_AFTER_MAX")),
+                settings.getBoolean("ROBOTSTXT_OBEY"), positive(settings, "ROBOTSTXT_CACHE_SECONDS"),
+                robotName != null && !robotName.isBlank() ? robotName : productToken(userAgent),
+                new RequestFiler.Policy(atLeastOneSecond(settings, "DUPEFILTER_TIMEOUT"),
+                        atLeastOneSecond(settings, "DOMAIN_MAX_PAGE_TIMEOUT"), global == null ? 0 : Math.max(0, global),
+                        atLeastOneSecond(settings, "GLOBAL_PAGE_PER_DOMAIN_LIMIT_TIMEOUT"),
+                        settings.getBoolean("SCHEDULER_BACKLOG_BLACKLIST")),
+                settings.getBoolean("STATUS_MSG_FROM_RESPONSE"),
+                workers > 0 ? workers : Runtime.getRuntime().availableProcessors());
+    }
+
+    /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent. */
+    public FetcherConfig fetcher() {
+        Duration timeout = positive(settings, "DOWNLOAD_TIMEOUT");
+        return FetcherConfig.builder()
+                .maxConnections(limits.maxInFlight())
+                .maxConnectionsPerHost(limits.maxPerDomain())
+                .connectTimeout(timeout)
+                .readTimeout(timeout)
+                .totalTimeout(timeout)
+                .maxBodyBytes(settings.getLong("DOWNLOAD_MAXSIZE"))
+                .userAgent(settings.getString("USER_AGENT"))
+                .addressPolicy(settings.getBoolean("DOWNLOAD_FORBID_PRIVATE_ADDRESSES") ? AddressPolicy.PUBLIC_ONLY : AddressPolicy.ANY)
+                .trustAllCertificates(!settings.getBoolean("DOWNLOAD_VERIFY_CERTIFICATES"))
+                .maxIdleConnections(Math.max(64, limits.maxInFlight() * 2))
+                .build();
+    }
+
+    /** The settings of {@code STATS_RESPONSE_CODES}. */
+    public List<Integer> statsResponseCodes() {
+        return settings.getIntList("STATS_RESPONSE_CODES");
+    }
+
+    /** {@code Scrapy/1.5.0 (+https://scrapy.org)} → {@code scrapy}: the name robots.txt groups are matched by. */
+    static String productToken(String userAgent) {
+        String token = userAgent.strip().split("[/\\s]", 2)[0];
+        return token.isEmpty() ? "*" : token.toLowerCase(Locale.ROOT);
+    }
+
+    private static int atLeast(Settings settings, String name, int least) {
+        int value = settings.getInt(name);
+        if (value < least) {
+            throw settings.invalid(name, "is " + value + "; it must be at least " + least);
+        }
+        return value;
+    }
+
+    private static Duration positive(Settings settings, String name) {
+        Duration value = settings.getSeconds(name);
+        if (value.isNegative() || value.isZero()) {
+            throw settings.invalid(name, "must be a positive number of seconds");
+        }
+        return value;
+    }
+
+    private static Duration atLeastOneSecond(Settings settings, String name) {
+        Duration value = settings.getSeconds(name);
+        if (value.getSeconds() < 1) {
+            throw settings.invalid(name, "must be at least 1 (seconds)");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,19 @@
+package org.scrapycluster.crawler.node;
+
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.service.ServiceFactory;
+
+/** Builds crawler nodes; standalone runs one per {@code --crawlers}. */
+public final class CrawlerFactory implements ServiceFactory {
+
+    @Override
+    public String name() {
+        return "crawler";
+    }
+
+    @Override
+    public Service create(ServiceContext context) {
+        return new CrawlerNode(context);
+    }
+}

@@ -1,0 +1,233 @@
+package org.scrapycluster.crawler.node;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.queue.Enqueuer;
+import org.scrapycluster.common.queue.LeaseHolder;
+import org.scrapycluster.common.queue.LeaseReaper;
+import org.scrapycluster.common.queue.Leases;
+import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.stats.Heartbeat;
+import org.scrapycluster.common.stats.StatsRecorder;
+import org.scrapycluster.common.stats.StatsWindow;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+import org.scrapycluster.crawler.fetch.HttpFetcher;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.crawler.metrics.StatusCounters;
+import org.scrapycluster.crawler.pipeline.PipelineContext;
+import org.scrapycluster.crawler.pipeline.Pipelines;
+import org.scrapycluster.crawler.request.RequestCodec;
+import org.scrapycluster.crawler.robots.RobotsCache;
+import org.scrapycluster.crawler.scheduler.Discovery;
+import org.scrapycluster.crawler.scheduler.DomainConfigFollower;
+import org.scrapycluster.crawler.scheduler.DomainThrottles;
+import org.scrapycluster.crawler.scheduler.LeaseKeeper;
+import org.scrapycluster.crawler.scheduler.PublicIpLookup;
+import org.scrapycluster.crawler.scheduler.RequestFiler;
+import org.scrapycluster.crawler.scheduler.Scheduler;
+import org.scrapycluster.crawler.spider.Spider;
+import org.scrapycluster.crawler.spider.Spiders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One crawler node: serves the queues of one spider ({@code <spider>:*:queue}) together with any number of
+ * other nodes on any number of machines. It discovers domains with work, takes leased requests under the
+ * cluster-wide throttle, fetches them, runs the spider, files the new requests and publishes the results
+ * (see {@link RequestProcessor}); it follows the ZooKeeper domain config, looks up its public IP, renews
+ * its leases, returns expired leases of dead nodes (every node reaps), beats its heartbeat
+ * {@code stats:crawler:<host>:<spider>:<uuid12>} and counts responses by status. Health checks:
+ * {@code redis}, {@code kafka}, {@code zookeeper}.
+ */
+public final class CrawlerNode implements Service {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlerNode.class);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration REAPER_DISCOVERY = Duration.ofMinutes(1);
+    private static final int REAP_BATCH = 500;
+
+    private final ServiceContext context;
+    private final CrawlerConfig config;
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private RequestProcessor processor;
+    private volatile Scheduler scheduler;
+    private boolean closed;
+
+    public CrawlerNode(ServiceContext context) {
+        this.context = context;
+        this.config = CrawlerConfig.from(context.settings());
+    }
+
+    @Override
+    public String name() {
+        return "crawler";
+    }
+
+    @Override
+    public synchronized void start() {
+        try {
+            startParts();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        LOG.atInfo().addKeyValue("spiderid", config.spiderName()).addKeyValue("node", context.node().uuid12())
+                .log("Crawler node started");
+    }
+
+    private void startParts() {
+        Settings settings = context.settings();
+        Spider spider = Spiders.named(config.spiderName());
+        String spiderId = spider.name();
+        String nodeId = context.node().uuid12();
+        RedisConnection redis = own(connectRedis(settings));
+        context.health().register("redis", () -> redis.isConnected() ? Health.up() : Health.down("not connected"));
+        CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
+        DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
+                config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsObey());
+        startPublicIp(settings, throttles);
+
+        // Created in the reverse order of closing: see close().
+        StatsRecorder stats = own(new StatsRecorder(redis, nodeId, context.clock(), Duration.ofSeconds(1)));
+        StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId, config.statsResponseCodes(),
+                StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_STATUS_CODES"));
+        stats.start();
+        Pipelines pipelines = own(Pipelines.open(settings.getStringList("ITEM_PIPELINES"),
+                new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
+        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics));
+        ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
+                Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
+        own(() -> shutdown(workers));
+        HttpFetcher fetcher = own(new HttpFetcher(config.fetcher()));
+        DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, () -> scheduler.configChanged()));
+        RequestCodec codec = new RequestCodec();
+        ThrottledQueue throttledQueue = new ThrottledQueue(redis);
+        RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), codec, spiderId, config.filing(), follower::isBlacklisted,
+                metrics);
+        processor = new RequestProcessor(config,
+                new RequestProcessor.Parts(codec, fetcher, new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime()), spider,
+                        filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),
+                workers, context.clock(), domain -> scheduler.finished(domain));
+        scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
+                config.limits(), metrics, processor::process);
+
+        follower.start(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
+                settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
+        context.health().register("zookeeper", () -> follower.isConnected() ? Health.up() : Health.down("not connected"));
+        LeaseReaper reaper = own(new LeaseReaper(redis, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH));
+        reaper.watch(spiderId);
+        reaper.start();
+        leaseKeeper.start();
+        Heartbeat heartbeat = own(new Heartbeat(redis, "stats:crawler:" + context.node().hostname() + ":" + spiderId + ":" + nodeId,
+                config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()));
+        heartbeat.start();
+        own(scheduler);
+        scheduler.start();
+        Discovery discovery = own(new Discovery(redis, spiderId, config.discoveryInterval(), config.queueRefresh(),
+                scheduler::domainsFound));
+        discovery.start();
+    }
+
+    /** Looks the public IP up now (bounded by PUBLIC_IP_TIMEOUT) and every SCHEDULER_IP_REFRESH, when keys carry it. */
+    private void startPublicIp(Settings settings, DomainThrottles throttles) {
+        String fixed = settings.getNullableString("PUBLIC_IP");
+        if (fixed != null && !fixed.isBlank()) {
+            throttles.publicIp(fixed.strip());
+            return;
+        }
+        if (!config.throttleKeyStyle().byIp()) {
+            return;
+        }
+        PublicIpLookup lookup = new PublicIpLookup(settings.getString("PUBLIC_IP_URL"), settings.getString("IP_ADDR_REGEX"),
+                settings.getSeconds("PUBLIC_IP_TIMEOUT"));
+        throttles.publicIp(lookup.lookUp());
+        Ticker refresh = own(new Ticker("crawler-public-ip"));
+        refresh.every(config.ipRefresh(), config.ipRefresh(), () -> throttles.publicIp(lookup.lookUp()));
+    }
+
+    private static RedisConnection connectRedis(Settings settings) {
+        RedisEndpoint endpoint = RedisEndpoint.from(settings);
+        Backoff backoff = Backoff.standard();
+        while (true) {
+            try {
+                return RedisConnection.open(endpoint);
+            } catch (RedisException e) {
+                LOG.atWarn().addKeyValue("redis", endpoint.toString()).log("Redis unavailable at start; retrying: " + e.getMessage());
+                try {
+                    backoff.pause();
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private <T extends AutoCloseable> T own(T resource) {
+        resources.push(resource);
+        return resource;
+    }
+
+    /**
+     * Stops taking requests (discovery, scheduler), lets those in flight finish for a few seconds, stops
+     * the background tasks, cancels the fetches left, hands the leases still held back to their queues,
+     * flushes the pipelines and statistics, and closes the Redis connection.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        while (!resources.isEmpty()) {
+            AutoCloseable resource = resources.pop();
+            if (resource instanceof Scheduler scheduler) {
+                scheduler.close();
+                drain();
+                continue;
+            }
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.atWarn().setCause(e).log("Could not close " + resource + " cleanly");
+            }
+        }
+        LOG.atInfo().addKeyValue("spiderid", config.spiderName()).log("Closing Spider");
+    }
+
+    /** Waits for the requests in flight to finish, at most {@link #DRAIN_TIMEOUT}. */
+    private void drain() {
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+        while (processor.active() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static void shutdown(ExecutorService workers) {
+        workers.shutdown();
+        try {
+            workers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

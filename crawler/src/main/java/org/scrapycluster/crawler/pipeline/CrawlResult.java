@@ -1,0 +1,63 @@
+package org.scrapycluster.crawler.pipeline;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.scrapycluster.crawler.fetch.DetectedEncoding;
+import org.scrapycluster.crawler.fetch.FetchResult;
+import org.scrapycluster.crawler.links.Link;
+import org.scrapycluster.crawler.request.CrawlRequest;
+
+/**
+ * The result item of one page (behaviour spec §4.9), as the spider made it and the pipelines publish it.
+ *
+ * @param spiderid        the spider that parsed the page (for logs; not in the Kafka message)
+ * @param appid           from the request's meta
+ * @param crawlid         from the request's meta
+ * @param attrs           the request's {@code attrs}, passed through (null when the crawl gave none)
+ * @param url             the URL of the request that produced the response
+ * @param responseUrl     the URL of the response
+ * @param statusCode      the HTTP status
+ * @param statusMsg       {@code OK}, or the reason phrase when configured
+ * @param responseHeaders every response header, name (title case) → values
+ * @param requestHeaders  the headers sent, name (title case) → values
+ * @param body            the raw body bytes (not copied)
+ * @param encoding        the body's detected encoding
+ * @param links           the links the spider extracted to follow
+ */
+public record CrawlResult(String spiderid, String appid, String crawlid, Object attrs, String url, String responseUrl,
+        int statusCode, String statusMsg, Map<String, List<String>> responseHeaders, Map<String, List<String>> requestHeaders,
+        byte[] body, DetectedEncoding encoding, List<Link> links) {
+
+    private static final DetectedEncoding UTF_8 = new DetectedEncoding("utf-8", StandardCharsets.UTF_8);
+
+    public CrawlResult {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(encoding, "encoding");
+        responseHeaders = Map.copyOf(responseHeaders);
+        requestHeaders = Map.copyOf(requestHeaders);
+        links = List.copyOf(links);
+    }
+
+    /** The item of a page: appid, crawlid, attrs and spiderid from the request's meta, the rest from the response. */
+    public static CrawlResult of(CrawlRequest request, FetchResult fetch, String statusMsg) {
+        return new CrawlResult(request.spiderid().orElse(""), request.appid(), request.crawlid(), request.meta().get("attrs"),
+                fetch.url(), fetch.url(), fetch.status(), statusMsg, fetch.headers().toScrapyMap(),
+                fetch.requestHeaders().toScrapyMap(), fetch.body(), fetch.encoding() == null ? UTF_8 : fetch.encoding(), List.of());
+    }
+
+    /** This item listing {@code newLinks}. */
+    public CrawlResult withLinks(List<Link> newLinks) {
+        return new CrawlResult(spiderid, appid, crawlid, attrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
+                requestHeaders, body, encoding, newLinks);
+    }
+
+    /** This item with other {@code attrs}. */
+    public CrawlResult withAttrs(Object newAttrs) {
+        return new CrawlResult(spiderid, appid, crawlid, newAttrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
+                requestHeaders, body, encoding, links);
+    }
+}

@@ -1,0 +1,141 @@
+package org.scrapycluster.crawler.pipeline;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes every result item on {@code <prefix>.crawled_firehose}, and on {@code <prefix>.crawled_<appid>}
+ * when {@code KAFKA_APPID_TOPICS} is on (behaviour spec §4.14), as a {@link ResultMessage}. The item's
+ * future completes when Kafka has acknowledged every copy. A message larger than
+ * {@code KAFKA_PRODUCER_MAX_REQUEST_SIZE} is not lost: it is logged, counted and sent without its body
+ * ({@code body_omitted}). When Kafka cannot take a message for a reason that may pass (broker
+ * unavailable, timeout) the future fails, so that the request's lease expires and the page is crawled
+ * again; a failure that cannot pass is logged and counted, and the item is done.
+ */
+public final class KafkaPipeline implements ItemPipeline {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaPipeline.class);
+    /** Room for the record batch and record headers Kafka adds around a value. */
+    private static final int RECORD_OVERHEAD = 512;
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+    private Producer<String, byte[]> producer;
+    private Topics topics;
+    private ResultMessage messages;
+    private boolean appidTopics;
+    private int maxMessageBytes;
+    private String spiderId;
+    private CrawlerMetrics metrics;
+    private Clock clock;
+    private volatile String lastFailure;
+
+    @Override
+    public String name() {
+        return "kafka";
+    }
+
+    @Override
+    public void open(PipelineContext context) {
+        Settings settings = context.settings();
+        spiderId = context.spiderId();
+        metrics = context.metrics();
+        clock = context.clock();
+        topics = Topics.from(settings);
+        appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
+        maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
+        messages = new ResultMessage(new Json(JsonLimits.from(settings)), settings.getBoolean("KAFKA_BASE_64_ENCODE"));
+        producer = new KafkaClients(settings).bytesProducer();
+        context.health().register("kafka", () -> lastFailure == null ? Health.up() : Health.down(lastFailure));
+    }
+
+    @Override
+    public CompletableFuture<Void> process(CrawlResult item) {
+        Instant now = clock.instant();
+        byte[] message = messages.encode(item, now);
+        if (message.length > maxMessageBytes) {
+            LOG.atWarn().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
+                    .addKeyValue("message_bytes", message.length).addKeyValue("max_bytes", maxMessageBytes)
+                    .log("Page too large for Kafka; sending it without its body");
+            metrics.resultTooLarge();
+            message = messages.encodeWithoutBody(item, now);
+        }
+        List<CompletableFuture<Void>> sends = new ArrayList<>();
+        sends.add(send(topics.crawledFirehose(), message));
+        if (appidTopics) {
+            try {
+                sends.add(send(topics.crawled(item.appid()), message));
+            } catch (IllegalArgumentException e) {
+                LOG.atWarn().addKeyValue("appid", item.appid()).log("The appid cannot name a Kafka topic; sent to the firehose only");
+            }
+        }
+        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).handle((done, failure) -> {
+            if (failure == null) {
+                lastFailure = null;
+                LOG.atInfo().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
+                        .addKeyValue("action", "ack").addKeyValue("success", true).addKeyValue("spiderid", spiderId)
+                        .log("Sent page to Kafka");
+                return null;
+            }
+            Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+            lastFailure = cause.toString();
+            metrics.error("kafka");
+            LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
+                    .addKeyValue("action", "ack").addKeyValue("success", false).addKeyValue("spiderid", spiderId)
+                    .addKeyValue("exception", cause.toString()).log("Failed to send page to Kafka");
+            if (cause instanceof RetriableException retriable) {
+                throw new KafkaUnavailableException(retriable);
+            }
+            return null;
+        });
+    }
+
+    private CompletableFuture<Void> send(String topic, byte[] message) {
+        CompletableFuture<Void> sent = new CompletableFuture<>();
+        try {
+            producer.send(new ProducerRecord<>(topic, message), (metadata, failure) -> {
+                if (failure == null) {
+                    sent.complete(null);
+                } else {
+                    sent.completeExceptionally(failure);
+                }
+            });
+        } catch (RuntimeException e) {
+            sent.completeExceptionally(e);
+        }
+        return sent;
+    }
+
+    @Override
+    public void close() {
+        if (producer != null) {
+            producer.close(CLOSE_TIMEOUT);
+        }
+    }
+
+    /** Kafka could not take a result now; the page is crawled again when its lease expires. */
+    public static final class KafkaUnavailableException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        KafkaUnavailableException(Throwable cause) {
+            super("Kafka cannot take the result now: " + cause, cause);
+        }
+    }
+}

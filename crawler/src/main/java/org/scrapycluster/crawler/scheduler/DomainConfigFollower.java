@@ -1,0 +1,103 @@
+package org.scrapycluster.crawler.scheduler;
+
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.scrapycluster.common.zookeeper.ConfigProblem;
+import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.DomainConfigYaml;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
+import org.scrapycluster.common.zookeeper.ParsedDomainConfig;
+import org.scrapycluster.common.zookeeper.WatchedNode;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+import org.scrapycluster.common.zookeeper.ZooKeeperWatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the domain config in ZooKeeper ({@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}) live, as the
+ * original crawler does (behaviour spec §5.3): a new config replaces the domain throttles in
+ * {@link DomainThrottles} and, when it has a {@code blacklist} key, the domain blacklist; an emptied
+ * node reverts every domain to the default throttle ({@code Lost config from Zookeeper}). Unlike the
+ * original, text that is not a YAML mapping and a lost connection keep the last good config (see
+ * docs/differences.md). After every change the listener runs, so the scheduler applies it within a
+ * second.
+ */
+public final class DomainConfigFollower implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DomainConfigFollower.class);
+
+    private final DomainThrottles throttles;
+    private final String spiderId;
+    private final Runnable changed;
+    private volatile Set<String> blacklist = Set.of();
+    private ZooKeeperWatcher watcher;
+
+    /**
+     * @param throttles where throttle entries go
+     * @param spiderId  the node's spider, for the log
+     * @param changed   runs after every change (on the watcher's thread)
+     */
+    public DomainConfigFollower(DomainThrottles throttles, String spiderId, Runnable changed) {
+        this.throttles = throttles;
+        this.spiderId = spiderId;
+        this.changed = changed;
+    }
+
+    /** Starts following {@code path}; waits for the first read at most the connection timeout. */
+    public void start(ZooKeeperConnection connection, String path) {
+        watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), this::apply, this::validityChanged);
+    }
+
+    /** Whether {@code domain} is on the ZooKeeper blacklist. */
+    public boolean isBlacklisted(String domain) {
+        return blacklist.contains(domain);
+    }
+
+    /** Whether the watcher is connected to ZooKeeper. */
+    public boolean isConnected() {
+        return watcher != null && watcher.isValid();
+    }
+
+    /** Applies the text of the config node: a config, or the revert of an emptied node. */
+    void apply(String text) {
+        if (text.isBlank()) {
+            Map<String, DomainThrottle> lost = throttles.overrides();
+            throttles.overrides(Map.of());
+            LOG.atInfo().addKeyValue("spiderid", spiderId).addKeyValue("reverted_domains", lost.keySet())
+                    .log("Lost config from Zookeeper");
+            changed.run();
+            return;
+        }
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(text);
+        for (ConfigProblem problem : parsed.problems()) {
+            LOG.atWarn().addKeyValue("problem", problem.toString()).log("Skipping part of the Zookeeper config");
+        }
+        if (parsed.config().isEmpty()) {
+            LOG.atError().addKeyValue("text", text).log("Zookeeper config is not a YAML mapping; keeping the last good config");
+            return;
+        }
+        DomainConfig config = parsed.config().get();
+        throttles.overrides(config.throttles());
+        config.blacklist().ifPresent(domains -> blacklist = Set.copyOf(new LinkedHashSet<>(domains)));
+        LOG.atInfo().addKeyValue("domains", config.throttles().keySet()).addKeyValue("blacklist", blacklist)
+                .log("Zookeeper config changed");
+        changed.run();
+    }
+
+    private void validityChanged(boolean valid, String reason) {
+        if (valid) {
+            LOG.info("Zookeeper connection is back; following the domain config again");
+        } else {
+            LOG.atWarn().addKeyValue("reason", reason).log("Zookeeper unavailable; keeping the last good domain config");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (watcher != null) {
+            watcher.close();
+        }
+    }
+}

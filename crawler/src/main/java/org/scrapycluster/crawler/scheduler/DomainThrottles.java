@@ -1,0 +1,128 @@
+package org.scrapycluster.crawler.scheduler;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.common.queue.ThrottleSpec;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
+
+/**
+ * The throttle of every domain as this node applies it (docs/throttling.md): {@code QUEUE_HITS} per
+ * {@code QUEUE_WINDOW} ({@code QUEUE_MODERATED}) unless ZooKeeper has an entry for the domain
+ * ({@code window}, {@code int(hits × clamp(scale))}); a robots.txt {@code Crawl-delay} of any host of the
+ * domain then bounds it: the limit becomes at most {@code window / delay}, moderated, so hand-outs are at
+ * least {@code delay} apart (a delay longer than the window gives one hand-out per {@code delay}). The
+ * throttle key is built by the key style with the node's public IP. Until a domain's robots.txt is read,
+ * the scheduler keeps one request of it in flight ({@link #awaitsRobots}). Every node computes the same spec
+ * from the same inputs, so they share one cluster-wide limit. Thread-safe; changes apply to the next
+ * hand-out.
+ */
+public final class DomainThrottles {
+
+    private final String spiderId;
+    private final ThrottleKeyStyle style;
+    private final double defaultWindow;
+    private final int defaultHits;
+    private final boolean moderated;
+    private final Map<String, Map<String, Duration>> crawlDelays = new ConcurrentHashMap<>();
+    private final Set<String> robotsRead = ConcurrentHashMap.newKeySet();
+    private final boolean awaitRobots;
+    private volatile Map<String, DomainThrottle> overrides = Map.of();
+    private volatile String publicIp;
+
+    /**
+     * @param spiderId      the node's spider (part of the throttle key by type)
+     * @param style         how throttle keys are built
+     * @param defaultWindow {@code QUEUE_WINDOW} seconds
+     * @param defaultHits   {@code QUEUE_HITS}
+     * @param moderated     {@code QUEUE_MODERATED}
+     * @param publicIp      the node's public IP until a look-up says otherwise
+     * @param awaitRobots   whether robots.txt is obeyed, so that a domain is crawled one request at a time
+     *                      until its robots.txt (and Crawl-delay) is known
+     */
+    public DomainThrottles(String spiderId, ThrottleKeyStyle style, double defaultWindow, int defaultHits, boolean moderated,
+            String publicIp, boolean awaitRobots) {
+        this.spiderId = spiderId;
+        this.style = style;
+        this.defaultWindow = defaultWindow;
+        this.defaultHits = defaultHits;
+        this.moderated = moderated;
+        this.publicIp = Objects.requireNonNull(publicIp, "publicIp");
+        this.awaitRobots = awaitRobots;
+    }
+
+    /**
+     * Whether {@code domain} must wait for its robots.txt before more than one of its requests is in
+     * flight: otherwise the first hand-outs of a new domain would all go before its Crawl-delay is known.
+     */
+    public boolean awaitsRobots(String domain) {
+        return awaitRobots && !robotsRead.contains(domain);
+    }
+
+    /** The spec for the next hand-out of {@code domain}. */
+    public ThrottleSpec specFor(String domain) {
+        double window = defaultWindow;
+        long limit = defaultHits;
+        boolean spread = moderated;
+        DomainThrottle entry = overrides.get(domain);
+        if (entry != null && entry.isComplete() && entry.window().getAsLong() > 0) {
+            window = entry.window().getAsLong();
+            limit = Math.max(0, entry.effectiveHits());
+        }
+        Duration delay = crawlDelay(domain);
+        if (!delay.isZero() && limit > 0) {
+            double delaySeconds = delay.toNanos() / 1e9;
+            long allowed = (long) Math.floor(window / delaySeconds);
+            if (allowed >= 1) {
+                limit = Math.min(limit, allowed);
+            } else {
+                window = delaySeconds;
+                limit = 1;
+            }
+            spread = true;
+        }
+        return new ThrottleSpec(style.throttleKey(spiderId, publicIp, domain), window, (int) Math.min(Integer.MAX_VALUE, limit),
+                spread);
+    }
+
+    /** Replaces the ZooKeeper entries (complete ones apply). */
+    public void overrides(Map<String, DomainThrottle> entries) {
+        overrides = Map.copyOf(entries);
+    }
+
+    /** The ZooKeeper entries now in force. */
+    public Map<String, DomainThrottle> overrides() {
+        return overrides;
+    }
+
+    /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none). */
+    public void crawlDelay(String domain, String host, Duration delay) {
+        robotsRead.add(domain);
+        if (delay.isZero() || delay.isNegative()) {
+            crawlDelays.computeIfPresent(domain, (key, hosts) -> {
+                hosts.remove(host);
+                return hosts.isEmpty() ? null : hosts;
+            });
+        } else {
+            crawlDelays.computeIfAbsent(domain, key -> new ConcurrentHashMap<>()).put(host, delay);
+        }
+    }
+
+    /** The longest Crawl-delay of the domain's hosts, zero for none. */
+    public Duration crawlDelay(String domain) {
+        Map<String, Duration> hosts = crawlDelays.get(domain);
+        if (hosts == null) {
+            return Duration.ZERO;
+        }
+        return hosts.values().stream().max(Duration::compareTo).orElse(Duration.ZERO);
+    }
+
+    /** Sets the public IP that throttle keys by IP carry. */
+    public void publicIp(String ip) {
+        publicIp = Objects.requireNonNull(ip, "ip");
+    }
+}

@@ -1,0 +1,109 @@
+package org.scrapycluster.crawler.scheduler;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.queue.Leases;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this node's leases alive while their requests are worked on (TARGET §3.1): a lease held for more
+ * than a third of its length is renewed, so that a slow fetch never lets its request return to the queue
+ * under another node; a lease found no longer held is counted as lost (its request may be fetched twice;
+ * results are at-least-once). Acknowledges a lease when its outcome is final. At shutdown, leases still
+ * held are cut short so that the reaper hands their requests to other nodes at once.
+ */
+public final class LeaseKeeper implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+    private static final Duration HAND_BACK = Duration.ofMillis(1);
+
+    private final Leases leases;
+    private final String spiderId;
+    private final Duration lease;
+    private final CrawlerMetrics metrics;
+    private final Map<String, Long> renewedAt = new ConcurrentHashMap<>();
+    private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
+    private final Ticker ticker;
+
+    public LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics) {
+        this.leases = leases;
+        this.spiderId = spiderId;
+        this.lease = lease;
+        this.metrics = metrics;
+        this.ticker = new Ticker("crawler-leases-" + spiderId);
+        metrics.leasesHeld(renewedAt::size);
+    }
+
+    /** Starts renewing in the background. */
+    public void start() {
+        Duration period = lease.dividedBy(6);
+        ticker.every(period, period, this::renewDue);
+    }
+
+    /** Starts keeping {@code leaseId} alive. */
+    public void hold(String leaseId) {
+        renewedAt.put(leaseId, System.nanoTime());
+    }
+
+    /** Acknowledges {@code leaseId}: its outcome is final ({@code pagePublished} when a result went out). */
+    public CompletableFuture<Boolean> acknowledge(String leaseId, boolean pagePublished) {
+        renewedAt.remove(leaseId);
+        return leases.ackAsync(spiderId, leaseId, pagePublished);
+    }
+
+    /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */
+    public void abandon(String leaseId) {
+        renewedAt.remove(leaseId);
+    }
+
+    /** Renews every lease held longer than a third of its length. */
+    void renewDue() {
+        long now = System.nanoTime();
+        long due = lease.toNanos() / 3;
+        try {
+            for (Map.Entry<String, Long> held : renewedAt.entrySet()) {
+                if (now - held.getValue() >= due) {
+                    renew(held.getKey(), now);
+                }
+            }
+            outage.succeeded();
+        } catch (RedisException e) {
+            outage.failed(e);
+        }
+    }
+
+    private void renew(String leaseId, long now) {
+        if (leases.renew(spiderId, leaseId, lease).isPresent()) {
+            renewedAt.replace(leaseId, now);
+            metrics.lease("renewed");
+        } else if (renewedAt.remove(leaseId) != null) {
+            metrics.lease("lost");
+            LOG.atWarn().addKeyValue("lease", leaseId).log("Lease expired before its request was done; it may be fetched twice");
+        }
+    }
+
+    /** Stops renewing and cuts the leases still held short, so that the reaper returns them at once. */
+    @Override
+    public void close() {
+        ticker.close();
+        List<String> left = List.copyOf(renewedAt.keySet());
+        renewedAt.clear();
+        try {
+            for (String leaseId : left) {
+                leases.renew(spiderId, leaseId, HAND_BACK);
+                metrics.lease("returned");
+            }
+        } catch (RedisException e) {
+            LOG.warn("Could not hand {} leases back; they return to their queues when they expire", left.size());
+        }
+    }
+}

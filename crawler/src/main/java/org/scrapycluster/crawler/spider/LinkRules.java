@@ -1,0 +1,55 @@
+package org.scrapycluster.crawler.spider;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.scrapycluster.crawler.links.Link;
+import org.scrapycluster.crawler.links.LinkExtractor;
+import org.scrapycluster.crawler.request.CrawlRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The link extractor a crawl asks for, from its request's {@code allowed_domains}, {@code allow_regex},
+ * {@code deny_regex} and {@code deny_extensions} (behaviour spec §4.8), built once per distinct set of
+ * filters and reused (compiling regexes per page would cost more than extracting). A crawl whose regex is
+ * not RE2 gets no links, with an error in the log. Thread-safe.
+ */
+public final class LinkRules {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LinkRules.class);
+    private static final int MAX_CACHED = 1000;
+
+    private final Map<List<List<String>>, LinkExtractor> extractors = new ConcurrentHashMap<>();
+
+    /** A request for {@code url} found on the page of {@code page}, with {@code meta} and the crawl's User-Agent. */
+    public static CrawlRequest follow(CrawlRequest page, String url, Map<String, Object> meta) {
+        CrawlRequest child = CrawlRequest.get(url, meta);
+        return page.text("useragent").map(agent -> child.withHeader("User-Agent", agent)).orElse(child);
+    }
+
+    /** The links of a page for {@code request}'s filters, with newlines stripped from their URLs. */
+    public List<Link> extract(CrawlRequest request, String html, String pageUrl) {
+        List<List<String>> filters = Arrays.asList(request.textList("allowed_domains"), request.textList("allow_regex"),
+                request.textList("deny_regex"), request.textList("deny_extensions"));
+        LinkExtractor extractor = extractors.get(filters);
+        if (extractor == null) {
+            try {
+                extractor = LinkExtractor.builder().allowDomains(filters.get(0)).allow(filters.get(1)).deny(filters.get(2))
+                        .denyExtensions(filters.get(3)).build();
+            } catch (IllegalArgumentException e) {
+                LOG.atError().addKeyValue("crawlid", request.crawlid()).addKeyValue("error", e.getMessage())
+                        .log("The crawl's link filters cannot be used; no links followed");
+                return List.of();
+            }
+            if (extractors.size() >= MAX_CACHED) {
+                extractors.clear();
+            }
+            extractors.put(filters, extractor);
+        }
+        return extractor.extract(html, pageUrl).stream()
+                .map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
+    }
+}

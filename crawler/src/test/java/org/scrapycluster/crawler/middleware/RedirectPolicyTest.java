@@ -1,0 +1,41 @@
+package org.scrapycluster.crawler.middleware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.crawler.request.CrawlRequest;
+
+/** Scrapy's redirect rules: which method the new request has, its bookkeeping, and the limit. */
+class RedirectPolicyTest {
+
+    private final RedirectPolicy policy = new RedirectPolicy(true, 2);
+    private final CrawlRequest post = CrawlRequest.get("http://ex.com/form", Map.of("crawlid", "c")).withMethod("POST", "a=1");
+
+    @Test
+    void permanentAndTemporaryRedirectsKeepTheMethodOthersBecomeGet() {
+        CrawlRequest kept = assertInstanceOf(RedirectPolicy.Follow.class, policy.decide(post, 307, Optional.of("http://ex.com/b"))).request();
+        assertEquals("POST", kept.method());
+        assertEquals("a=1", kept.body());
+        CrawlRequest get = assertInstanceOf(RedirectPolicy.Follow.class, policy.decide(post, 302, Optional.of("http://ex.com/b"))).request();
+        assertEquals("GET", get.method());
+        assertEquals("", get.body());
+        assertEquals("http://ex.com/b", get.url());
+        assertEquals(1L, get.meta().get("redirect_times"));
+        assertEquals(List.of("http://ex.com/form"), get.meta().get("redirect_urls"));
+        assertEquals("c", get.meta().get("crawlid"));
+    }
+
+    @Test
+    void theLimitStopsTheChain() {
+        CrawlRequest first = ((RedirectPolicy.Follow) policy.decide(post, 301, Optional.of("http://ex.com/1"))).request();
+        CrawlRequest second = ((RedirectPolicy.Follow) policy.decide(first, 301, Optional.of("http://ex.com/2"))).request();
+        assertEquals(new RedirectPolicy.TooMany(2), policy.decide(second, 301, Optional.of("http://ex.com/3")));
+        assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(post, 301, Optional.empty()));
+        assertInstanceOf(RedirectPolicy.NotFollowed.class, new RedirectPolicy(false, 20).decide(post, 301, Optional.of("http://x/")));
+    }
+}

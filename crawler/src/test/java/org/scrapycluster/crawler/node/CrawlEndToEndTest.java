@@ -1,0 +1,255 @@
+package org.scrapycluster.crawler.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.embedded.origin.PageRef;
+import org.scrapycluster.embedded.origin.SyntheticSite;
+import org.scrapycluster.embedded.origin.TestOrigin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A crawl from seed to Kafka against the real stack and the test origin: the result message of §1.3, the
+ * pages a crawl of each depth reaches, the crawl's link filters, the dupefilter, {@code domain_max_pages}
+ * and the hand-off of requests from one spider to another.
+ */
+@ExtendWith(SharedStack.class)
+class CrawlEndToEndTest {
+
+    private static final SyntheticSite SITE = SyntheticSite.builder().seed(7).domains(2).pagesPerDomain(12).linksPerPage(3)
+            .crossDomainShare(0.3).pageBytes(600).build();
+    private static final PageRef START = new PageRef(0, 0);
+    private static TestOrigin origin;
+
+    private final EmbeddedStack stack;
+    private CrawlerTestBed bed;
+
+    CrawlEndToEndTest(EmbeddedStack stack) {
+        this.stack = stack;
+    }
+
+    @BeforeAll
+    static void startOrigin() {
+        origin = TestOrigin.builder().site(SITE).route(ExtensionPages.PATH, new ExtensionPages()).start();
+    }
+
+    @AfterAll
+    static void stopOrigin() {
+        origin.close();
+    }
+
+    @BeforeEach
+    void startBed() {
+        bed = new CrawlerTestBed(stack);
+        origin.requests().clear();
+    }
+
+    @AfterEach
+    void closeBed() {
+        bed.close();
+    }
+
+    @Test
+    void aSeedComesOutOnTheFirehoseWithEveryFieldOfTheResultMessage() {
+        bed.startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "fields");
+        seed.put("attrs", Map.of("customer", "x"));
+        bed.seed(seed);
+
+        JsonNode result = bed.awaitResults(1).getFirst();
+        List<String> keys = new ArrayList<>();
+        result.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("appid", "attrs", "body", "crawlid", "encoding", "links", "request_headers", "response_headers",
+                "response_url", "status_code", "status_msg", "timestamp", "url"), keys, "every field, keys sorted");
+        assertEquals("testapp", result.get("appid").asText());
+        assertEquals("fields", result.get("crawlid").asText());
+        assertEquals("x", result.get("attrs").get("customer").asText());
+        assertEquals(origin.pageUrl(START), result.get("url").asText());
+        assertEquals(origin.pageUrl(START), result.get("response_url").asText());
+        assertEquals(200, result.get("status_code").asInt());
+        assertEquals("OK", result.get("status_msg").asText());
+        assertEquals("utf-8", result.get("encoding").asText());
+        assertEquals(new String(SITE.render(START, origin::baseUrl), StandardCharsets.UTF_8), result.get("body").asText());
+        assertEquals(0, result.get("links").size(), "no links are followed at maxdepth 0");
+        assertTrue(result.get("timestamp").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{6})?"),
+                result.get("timestamp").asText());
+        JsonNode sent = result.get("request_headers");
+        assertEquals("Scrapy/1.5.0 (+https://scrapy.org)", sent.get("User-Agent").get(0).asText());
+        assertEquals("en", sent.get("Accept-Language").get(0).asText());
+        assertEquals("gzip,deflate", sent.get("Accept-Encoding").get(0).asText());
+        assertTrue(sent.get("Accept").get(0).asText().startsWith("text/html"));
+        assertTrue(result.get("response_headers").get("Content-Type").get(0).asText().startsWith("text/html"));
+        assertEquals(1, bed.redis().sync().keys("stats:crawler:*:link:*").stream()
+                .filter(key -> key.matches("stats:crawler:.+:link:[0-9a-f]{12}")).count(), "the node's heartbeat");
+    }
+
+    @Test
+    void aBlacklistedDomainIsSkippedUntilTheBlacklistChanges() {
+        bed.zookeeperConfig("blacklist:\n- " + origin.host(1) + ".\n");
+        bed.startNode();
+        bed.seed(CrawlerTestBed.feedItem(origin.pageUrl(new PageRef(1, 0)), "black"));
+        bed.seed(CrawlerTestBed.feedItem(origin.pageUrl(START), "white"));
+
+        assertEquals(List.of(origin.pageUrl(START)), CrawlerTestBed.urls(bed.awaitResults(1)));
+        assertEquals(1, bed.redis().sync().zcard("link:" + origin.host(1) + ".:queue"), "the request stays queued");
+        bed.zookeeperConfig("blacklist: []\n");
+        assertEquals(2, bed.awaitResults(2).size());
+    }
+
+    @Test
+    void theWanderingSpiderWalksOneRandomLinkAtATime() {
+        bed.set("SPIDER_NAME", "wandering").startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "walk");
+        seed.put("spiderid", "wandering");
+        seed.put("allowed_domains", List.of(origin.host(0)));
+        bed.seed(seed);
+
+        List<JsonNode> results = bed.awaitResults(2);
+        for (int step = 0; step < results.size(); step++) {
+            JsonNode result = results.get(step);
+            assertEquals(step, result.get("attrs").get("step").asInt(), "one page per step, in order");
+            assertEquals(0, result.get("links").size(), "the wandering spider lists no links");
+            if (step > 0) {
+                String previous = results.get(step - 1).get("url").asText();
+                PageRef from = SITE.pages().stream().filter(page -> origin.pageUrl(page).equals(previous)).findFirst().orElseThrow();
+                assertTrue(SITE.links(from).stream().map(origin::pageUrl).toList().contains(result.get("url").asText()),
+                        "each step follows a link of the page before");
+            }
+        }
+    }
+
+    @Test
+    void maxdepthZeroFetchesTheSeedOnly() {
+        assertCrawlReaches(0, Map.of(), page -> true);
+    }
+
+    @Test
+    void maxdepthOneFetchesTheSeedAndItsLinksListingThemInTheSeedsResult() {
+        List<JsonNode> results = assertCrawlReaches(1, Map.of(), page -> true);
+        JsonNode seedResult = results.stream().filter(r -> r.get("url").asText().equals(origin.pageUrl(START))).findFirst().orElseThrow();
+        List<String> listed = new ArrayList<>();
+        seedResult.get("links").forEach(link -> listed.add(link.get("url").asText()));
+        assertEquals(SITE.links(START).stream().map(origin::pageUrl).toList(), listed);
+        results.stream().filter(r -> r != seedResult).forEach(r -> assertEquals(0, r.get("links").size()));
+    }
+
+    @Test
+    void maxdepthTwoFetchesExactlyThePagesWithinTwoHops() {
+        assertCrawlReaches(2, Map.of(), page -> true);
+    }
+
+    @Test
+    void allowedDomainsKeepTheCrawlOnThoseDomainsWhateverThePort() {
+        assertCrawlReaches(2, Map.of("allowed_domains", List.of(origin.host(0))), page -> page.domain() == 0);
+    }
+
+    @Test
+    void allowRegexFollowsOnlyMatchingLinks() {
+        assertCrawlReaches(2, Map.of("allow_regex", List.of("/p/[0-5]$")), page -> page.page() <= 5);
+    }
+
+    @Test
+    void denyRegexDropsMatchingLinks() {
+        assertCrawlReaches(2, Map.of("deny_regex", List.of("/p/[6-9]$", "/p/1[0-9]$")), page -> page.page() <= 5);
+    }
+
+    @Test
+    void denyExtensionsReplaceTheDefaultList() {
+        bed.startNode();
+        Map<String, Object> defaults = CrawlerTestBed.feedItem(origin.url(0, ExtensionPages.PATH), "ext-default");
+        defaults.put("maxdepth", 1);
+        bed.seed(defaults);
+        Map<String, Object> custom = CrawlerTestBed.feedItem(origin.url(1, ExtensionPages.PATH), "ext-custom");
+        custom.put("maxdepth", 1);
+        custom.put("deny_extensions", List.of("html"));
+        bed.seed(custom);
+
+        List<JsonNode> results = bed.awaitResults(6);
+        assertEquals(Set.of(origin.url(0, ExtensionPages.PATH), origin.url(0, "/ext/a.html"), origin.url(0, "/ext/c.txt")),
+                urlsOf(results, "ext-default"), "the default list denies pdf");
+        assertEquals(Set.of(origin.url(1, ExtensionPages.PATH), origin.url(1, "/ext/b.pdf"), origin.url(1, "/ext/c.txt")),
+                urlsOf(results, "ext-custom"), "the crawl's list replaces the default");
+    }
+
+    @Test
+    void aSeedLinkedBackIsNotFetchedTwice() {
+        bed.startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.url(0, ExtensionPages.PATH), "linked-back");
+        seed.put("maxdepth", 2);
+        bed.seed(seed);
+
+        bed.awaitResults(3);
+        assertEquals(1, origin.requests().forPath(ExtensionPages.PATH).size(), "the seed's page links to itself");
+    }
+
+    @Test
+    void domainMaxPagesFetchesExactlyThatManyPagesOfTheDomain() {
+        bed.startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "max-pages");
+        seed.put("maxdepth", 3);
+        seed.put("domain_max_pages", 4);
+        seed.put("allowed_domains", List.of(origin.host(0)));
+        bed.seed(seed);
+
+        List<JsonNode> results = bed.awaitResults(4);
+        assertEquals(4, results.size(), CrawlerTestBed.urls(results).toString());
+        assertTrue(SITE.reachable(START, 3, page -> page.domain() == 0).size() > 4, "the site has more to offer");
+    }
+
+    @Test
+    void aChildForAnotherSpiderGoesToThatSpidersQueues() {
+        bed.set("SPIDER_NAME", HandOffSpider.NAME).startNode();
+        bed.set("SPIDER_NAME", "link").startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "hand-off");
+        seed.put("spiderid", HandOffSpider.NAME);
+        seed.put("maxdepth", 1);
+        bed.seed(seed);
+
+        Set<String> expected = SITE.reachable(START, 1, page -> true).stream().map(origin::pageUrl).collect(Collectors.toSet());
+        List<JsonNode> results = bed.awaitResults(expected.size());
+        assertEquals(expected, Set.copyOf(CrawlerTestBed.urls(results)));
+        assertEquals(expected.size(), results.size());
+        assertEquals(0, bed.redis().sync().exists(HandOffSpider.NAME + ":" + origin.host(1) + ".:queue"));
+    }
+
+    /** Crawls from the start page with these crawl fields; checks the exact pages fetched, once each. */
+    private List<JsonNode> assertCrawlReaches(int maxdepth, Map<String, Object> fields, Predicate<PageRef> follow) {
+        bed.startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "depth-" + maxdepth);
+        seed.put("maxdepth", maxdepth);
+        seed.putAll(fields);
+        bed.seed(seed);
+
+        Set<String> expected = SITE.reachable(START, maxdepth, follow).stream().map(origin::pageUrl)
+                .collect(Collectors.toCollection(TreeSet::new));
+        List<JsonNode> results = bed.awaitResults(expected.size());
+        assertEquals(expected, new TreeSet<>(CrawlerTestBed.urls(results)));
+        assertEquals(expected.size(), results.size(), "each page once");
+        assertEquals(expected.size(), origin.requests().matching(r -> r.path().startsWith(SyntheticSite.PAGE_PREFIX)).size(),
+                "each page fetched once");
+        return results;
+    }
+
+    private static Set<String> urlsOf(List<JsonNode> results, String crawlid) {
+        return results.stream().filter(r -> r.get("crawlid").asText().equals(crawlid)).map(r -> r.get("url").asText())
+                .collect(Collectors.toSet());
+    }
+}

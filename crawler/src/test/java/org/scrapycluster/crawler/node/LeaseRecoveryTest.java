@@ -1,0 +1,100 @@
+package org.scrapycluster.crawler.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.embedded.origin.SlowBody;
+import org.scrapycluster.embedded.origin.TestOrigin;
+
+/**
+ * No lost work: a crawler node in a child JVM is killed hard while it holds leases on slow pages; once the
+ * leases expire, another node's reaper returns the requests to their queue and that node crawls them, so
+ * every page of the crawl arrives on Kafka. And a fetch slower than the lease keeps its lease alive.
+ */
+@ExtendWith(SharedStack.class)
+class LeaseRecoveryTest {
+
+    private static final int PAGES = 6;
+
+    private final EmbeddedStack stack;
+
+    LeaseRecoveryTest(EmbeddedStack stack) {
+        this.stack = stack;
+    }
+
+    @Test
+    void requestsLeasedByAKilledNodeAreCrawledByAnotherOne() throws IOException, InterruptedException {
+        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+            bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20);
+            Set<String> urls = new TreeSet<>();
+            for (int i = 0; i < PAGES; i++) {
+                String url = origin.url(0, SlowBody.path(200, 200, 10, 3000) + "&page=" + i);
+                urls.add(url);
+                bed.seed(CrawlerTestBed.feedItem(url, "lease"));
+            }
+
+            Process child = startChild(bed);
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(60)).until(
+                        () -> origin.requests().forPath(SlowBody.PATH).size() == PAGES);
+                assertEquals(PAGES, bed.redis().sync().zcard(Keyspace.leases("link")), "the child holds every request");
+            } finally {
+                child.destroyForcibly();
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child did not die");
+            }
+            assertEquals(List.of(), bed.results(), "the child was killed before any page was published");
+
+            bed.startNode();
+            List<String> published = CrawlerTestBed.urls(bed.awaitResults(PAGES));
+            assertEquals(urls, new TreeSet<>(published));
+            assertEquals(PAGES, published.size());
+            assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link")));
+        }
+    }
+
+    @Test
+    void aFetchSlowerThanTheLeaseKeepsItsLeaseAndIsFetchedOnce() {
+        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+            bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20);
+            bed.startNode();
+            bed.seed(CrawlerTestBed.feedItem(origin.url(0, SlowBody.path(200, 200, 10, 5000)), "slow"));
+
+            assertEquals(1, bed.awaitResults(1).size());
+            assertEquals(1, origin.requests().forPath(SlowBody.PATH).size(), "the lease was renewed, so no one took the request again");
+            assertTrue(bed.counted("crawler.leases") >= 1, "renewals are counted");
+            assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link")), "acknowledged");
+        }
+    }
+
+    private static Process startChild(CrawlerTestBed bed) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                CrawlerNodeMain.class.getName()));
+        for (Map.Entry<String, String> setting : bed.settingValues().entrySet()) {
+            command.add(setting.getKey() + "=" + setting.getValue());
+        }
+        Path output = Files.createTempFile("crawler-child", ".out");
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(
+                () -> !child.isAlive() || Files.readAllLines(output).contains(CrawlerNodeMain.READY));
+        assertTrue(child.isAlive(), "the child did not start: " + Files.readString(output));
+        return child;
+    }
+}

@@ -1,0 +1,122 @@
+package org.scrapycluster.crawler.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.crawler.fetch.DetectedEncoding;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The reference messages of behaviour spec §4.14, kept as fixture files under {@code pipeline/}: plain, with a
+ * base64 body ({@code dGV4dA==}), and an ISO-8859-7 body that decodes back exactly. The original's test used
+ * the literal timestamp {@code "the time"}; the fixtures carry a real one.
+ */
+class ResultMessageTest {
+
+    private static final Instant TIME = Instant.parse("2024-03-01T10:22:33.123456Z");
+    private static final Json JSON = new Json(new JsonLimits(64, 1_000_000, 10_000_000));
+    private static final String GREEK = "αυτό είναι ένα τεστ\n";
+
+    @Test
+    void thePlainReferenceMessage() throws Exception {
+        assertMessage("plain.json", new ResultMessage(JSON, false).encode(item("text".getBytes(StandardCharsets.UTF_8), utf8()), TIME));
+    }
+
+    @Test
+    void theBase64ReferenceMessage() throws Exception {
+        assertMessage("base64.json", new ResultMessage(JSON, true).encode(item("text".getBytes(StandardCharsets.UTF_8), utf8()), TIME));
+    }
+
+    @Test
+    void anIso88597BodyTravelsAsBase64AndDecodesBackExactly() throws Exception {
+        Charset greek = Charset.forName("ISO-8859-7");
+        byte[] raw = GREEK.getBytes(greek);
+        byte[] message = new ResultMessage(JSON, true).encode(item(raw, new DetectedEncoding("iso-8859-7", greek)), TIME);
+        assertMessage("iso-8859-7-base64.json", message);
+        JsonNode read = JSON.readTree(message);
+        assertArrayEquals(raw, Base64.getDecoder().decode(read.get("body").asText()));
+        assertEquals(GREEK, new String(Base64.getDecoder().decode(read.get("body").asText()), Charset.forName(read.get("encoding").asText())));
+    }
+
+    @Test
+    void withoutBase64ALegacyBodyIsDecodedAndInvalidBytesStillMakeValidJson() throws Exception {
+        Charset greek = Charset.forName("ISO-8859-7");
+        JsonNode decoded = JSON.readTree(new ResultMessage(JSON, false).encode(item(GREEK.getBytes(greek),
+                new DetectedEncoding("iso8859-7", greek)), TIME));
+        assertEquals(GREEK, decoded.get("body").asText());
+        JsonNode invalid = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[] {'a', (byte) 0xff, 'b'}, utf8()), TIME));
+        assertEquals("a\uFFFDb", invalid.get("body").asText());
+    }
+
+    @Test
+    void aUtf8BodyIsWrittenFromItsBytesWithTheEscapesJsonNeeds() throws Exception {
+        String text = "line\n\"quoted\" back\\slash \u0001 é 中文 😀";
+        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(text.getBytes(StandardCharsets.UTF_8), utf8()), TIME));
+        assertEquals(text, read.get("body").asText());
+    }
+
+    @Test
+    void utf8IsCheckedStrictly() {
+        assertTrue(Utf8Text.isValid("é 中文 😀".getBytes(StandardCharsets.UTF_8)));
+        for (byte[] invalid : new byte[][] {{(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
+                {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xE4, (byte) 0xB8},
+                {(byte) 0x80}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}}) {
+            assertTrue(!Utf8Text.isValid(invalid), HexFormat.of().formatHex(invalid));
+        }
+    }
+
+    @Test
+    void aMessageWithoutItsBodySaysSo() throws Exception {
+        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encodeWithoutBody(item(new byte[100], utf8()), TIME));
+        assertEquals("", read.get("body").asText());
+        assertTrue(read.get("body_omitted").asBoolean());
+    }
+
+    @Test
+    void timestampsCarryMicrosecondsOnlyWhenThereAreAny() {
+        assertEquals("2024-03-01T10:22:33.123456", ResultMessage.timestamp(TIME));
+        assertEquals("2024-03-01T10:22:33", ResultMessage.timestamp(Instant.parse("2024-03-01T10:22:33Z")));
+        assertEquals("2024-03-01T10:22:33.000100", ResultMessage.timestamp(Instant.parse("2024-03-01T10:22:33.000100999Z")));
+    }
+
+    private static void assertMessage(String fixture, byte[] message) throws IOException, JsonInputException {
+        JsonNode expected = JSON.readTree(resource(fixture));
+        JsonNode actual = JSON.readTree(message);
+        assertEquals(expected, actual);
+        List<String> keys = new ArrayList<>();
+        actual.fieldNames().forEachRemaining(keys::add);
+        assertEquals(keys.stream().sorted().toList(), keys, "keys sorted");
+    }
+
+    private static CrawlResult item(byte[] body, DetectedEncoding encoding) {
+        return new CrawlResult("link", "app", "crawlid", Map.of(), "http://dumb.com", "http://dumb.com", 200, "OK", Map.of(), Map.of(),
+                body, encoding, List.of());
+    }
+
+    private static DetectedEncoding utf8() {
+        return new DetectedEncoding("utf-8", StandardCharsets.UTF_8);
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = ResultMessageTest.class.getResourceAsStream("/pipeline/" + name)) {
+            return in.readAllBytes();
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package org.scrapycluster.crawler.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.common.queue.ThrottleSpec;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
+
+/** Defaults, ZooKeeper entries, Crawl-delay and the four throttle key styles (behaviour spec §10.3). */
+class DomainThrottlesTest {
+
+    private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(true, true), 60, 10, true, "ip", true);
+
+    @Test
+    void defaultsThenAZooKeeperEntryWithItsScale() {
+        assertEquals(new ThrottleSpec("link:ip:ex1.com", 60, 10, true), throttles.specFor("ex1.com"));
+        throttles.overrides(Map.of("ex1.com", DomainThrottle.of(50, 10, 1.0), "ex2.com", DomainThrottle.of(50, 10, 0.5)));
+        assertEquals(new ThrottleSpec("link:ip:ex1.com", 50, 10, true), throttles.specFor("ex1.com"));
+        assertEquals(5, throttles.specFor("ex2.com").limit());
+        throttles.overrides(Map.of());
+        assertEquals(10, throttles.specFor("ex2.com").limit(), "an emptied config reverts to the defaults");
+    }
+
+    @Test
+    void aCrawlDelayBoundsTheLimitAndSpreadsTheHandOuts() {
+        DomainThrottles open = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip", true);
+        assertTrue(open.awaitsRobots("ex1.com"));
+        open.crawlDelay("ex1.com", "www.ex1.com", Duration.ofSeconds(2));
+        assertFalse(open.awaitsRobots("ex1.com"));
+        assertEquals(new ThrottleSpec("ex1.com", 60, 30, true), open.specFor("ex1.com"));
+        open.crawlDelay("ex1.com", "api.ex1.com", Duration.ofSeconds(120));
+        assertEquals(new ThrottleSpec("ex1.com", 120, 1, true), open.specFor("ex1.com"), "a delay longer than the window");
+        open.crawlDelay("ex1.com", "api.ex1.com", Duration.ZERO);
+        assertEquals(30, open.specFor("ex1.com").limit());
+    }
+
+    @Test
+    void theFourKeyStyles() {
+        assertEquals("ex1:throttle_window", spec(false, false).windowKey());
+        assertEquals("link:ex1:throttle_window", spec(true, false).windowKey());
+        assertEquals("ip:ex1:throttle_window", spec(false, true).windowKey());
+        assertEquals("link:ip:ex1:throttle_window", spec(true, true).windowKey());
+    }
+
+    private static ThrottleSpec spec(boolean byType, boolean byIp) {
+        return new DomainThrottles("link", new ThrottleKeyStyle(byType, byIp), 60, 10, true, "ip", false).specFor("ex1");
+    }
+}
