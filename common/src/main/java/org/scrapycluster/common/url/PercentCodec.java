@@ -1,0 +1,208 @@
+package org.scrapycluster.common.url;
+
+import java.util.Arrays;
+
+/**
+ * Percent-encoding with the byte-level rules of Python's {@code urllib.parse.quote}, {@code quote_plus}
+ * and {@code unquote_to_bytes}, on which w3lib builds its URL functions. Characters outside ASCII are
+ * encoded as their UTF-8 bytes; escapes are written in upper case.
+ */
+final class PercentCodec {
+
+    /**
+     * What w3lib 1.18 leaves unescaped in a path, query or fragment: RFC 3986 reserved and unreserved
+     * characters, {@code |} and {@code %} (so existing escapes survive as they are).
+     */
+    static final boolean[] URL_SAFE = table(":/?#[]@!$&'()*+,;=-._~|%");
+
+    /** {@link #URL_SAFE} without {@code #}: a decoded {@code %23} in a path must stay escaped. */
+    static final boolean[] PATH_SAFE = without(URL_SAFE, '#');
+
+    /** What {@code urlencode} keeps in query names and values: letters, digits and {@code _.-~}. */
+    static final boolean[] FORM_SAFE = table("_.-~");
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private PercentCodec() {
+    }
+
+    /** Appends {@code s[from, to)} with every character that is not safe written as escaped UTF-8 bytes. */
+    static void quote(CharSequence s, int from, int to, boolean[] safe, StringBuilder out) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                if (safe[c]) {
+                    out.append(c);
+                } else {
+                    appendEscape(c, out);
+                }
+            } else {
+                i = quoteNonAscii(s, i, to, out);
+            }
+        }
+    }
+
+    /** Appends {@code bytes[0, length)} with every byte that is not safe escaped. */
+    static void quoteBytes(byte[] bytes, int length, boolean[] safe, StringBuilder out) {
+        for (int i = 0; i < length; i++) {
+            int b = bytes[i] & 0xFF;
+            if (b < 0x80 && safe[b]) {
+                out.append((char) b);
+            } else {
+                appendEscape(b, out);
+            }
+        }
+    }
+
+    /** As {@code quote_plus(bytes, safe='')}: spaces become {@code +}, everything but {@link #FORM_SAFE} is escaped. */
+    static void quotePlus(byte[] bytes, StringBuilder out) {
+        for (byte value : bytes) {
+            int b = value & 0xFF;
+            if (b == ' ') {
+                out.append('+');
+            } else if (b < 0x80 && FORM_SAFE[b]) {
+                out.append((char) b);
+            } else {
+                appendEscape(b, out);
+            }
+        }
+    }
+
+    /**
+     * The bytes of a query name or value as {@code parse_qsl} sees them after w3lib has quoted the query:
+     * {@code +} is a space, a valid escape is its byte, anything else its UTF-8 bytes.
+     */
+    static byte[] formDecode(CharSequence s, int from, int to) {
+        ByteSink sink = new ByteSink(to - from);
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c == '+') {
+                sink.add(' ');
+            } else if (c == '%' && isEscape(s, i, to)) {
+                sink.add(hexValue(s.charAt(i + 1)) << 4 | hexValue(s.charAt(i + 2)));
+                i += 2;
+            } else if (c < 0x80) {
+                sink.add(c);
+            } else {
+                i = sink.addUtf8(s, i, to);
+            }
+        }
+        return sink.toArray();
+    }
+
+    /** True when {@code s[i]} is {@code %} followed by two hex digits before {@code to}. */
+    static boolean isEscape(CharSequence s, int i, int to) {
+        return i + 2 < to && hexValue(s.charAt(i + 1)) >= 0 && hexValue(s.charAt(i + 2)) >= 0;
+    }
+
+    /** The value of a hex digit, or -1. */
+    static int hexValue(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        return -1;
+    }
+
+    static void appendEscape(int b, StringBuilder out) {
+        out.append('%').append(HEX[b >> 4]).append(HEX[b & 0xF]);
+    }
+
+    /** Escapes the UTF-8 bytes of the code point starting at {@code s[i]}; returns the index of its last char. */
+    private static int quoteNonAscii(CharSequence s, int i, int to, StringBuilder out) {
+        int cp = codePointAt(s, i, to);
+        byte[] utf8 = new byte[4];
+        int n = encodeUtf8(cp, utf8);
+        for (int k = 0; k < n; k++) {
+            appendEscape(utf8[k] & 0xFF, out);
+        }
+        return cp >= 0x10000 ? i + 1 : i;
+    }
+
+    /** The code point starting at {@code s[i]}; a lone surrogate reads as U+FFFD. */
+    static int codePointAt(CharSequence s, int i, int to) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1))) {
+            return Character.toCodePoint(c, s.charAt(i + 1));
+        }
+        return Character.isSurrogate(c) ? 0xFFFD : c;
+    }
+
+    /** Writes the UTF-8 bytes of {@code cp} (not ASCII) to {@code out}; returns how many. */
+    static int encodeUtf8(int cp, byte[] out) {
+        if (cp < 0x800) {
+            out[0] = (byte) (0xC0 | cp >> 6);
+            out[1] = (byte) (0x80 | cp & 0x3F);
+            return 2;
+        }
+        if (cp < 0x10000) {
+            out[0] = (byte) (0xE0 | cp >> 12);
+            out[1] = (byte) (0x80 | cp >> 6 & 0x3F);
+            out[2] = (byte) (0x80 | cp & 0x3F);
+            return 3;
+        }
+        out[0] = (byte) (0xF0 | cp >> 18);
+        out[1] = (byte) (0x80 | cp >> 12 & 0x3F);
+        out[2] = (byte) (0x80 | cp >> 6 & 0x3F);
+        out[3] = (byte) (0x80 | cp & 0x3F);
+        return 4;
+    }
+
+    private static boolean[] table(String extra) {
+        boolean[] safe = new boolean[128];
+        for (char c = 'A'; c <= 'Z'; c++) {
+            safe[c] = true;
+            safe[Character.toLowerCase(c)] = true;
+        }
+        for (char c = '0'; c <= '9'; c++) {
+            safe[c] = true;
+        }
+        for (char c : extra.toCharArray()) {
+            safe[c] = true;
+        }
+        return safe;
+    }
+
+    private static boolean[] without(boolean[] table, char c) {
+        boolean[] copy = Arrays.copyOf(table, table.length);
+        copy[c] = false;
+        return copy;
+    }
+
+    /** A growable byte buffer for decoded escapes. */
+    private static final class ByteSink {
+        private byte[] bytes;
+        private int size;
+
+        ByteSink(int capacity) {
+            bytes = new byte[Math.max(capacity, 4)];
+        }
+
+        void add(int b) {
+            if (size == bytes.length) {
+                bytes = Arrays.copyOf(bytes, size * 2);
+            }
+            bytes[size++] = (byte) b;
+        }
+
+        /** Adds the UTF-8 bytes of the code point starting at {@code s[i]}; returns the index of its last char. */
+        int addUtf8(CharSequence s, int i, int to) {
+            int cp = codePointAt(s, i, to);
+            byte[] utf8 = new byte[4];
+            int n = encodeUtf8(cp, utf8);
+            for (int k = 0; k < n; k++) {
+                add(utf8[k]);
+            }
+            return cp >= 0x10000 ? i + 1 : i;
+        }
+
+        byte[] toArray() {
+            return Arrays.copyOf(bytes, size);
+        }
+    }
+}

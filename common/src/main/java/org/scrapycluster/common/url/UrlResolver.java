@@ -1,0 +1,99 @@
+package org.scrapycluster.common.url;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Resolves a reference (an {@code href}, a {@code Location}) against a base URL exactly as Python's
+ * {@code urllib.parse.urljoin}, which Scrapy's link extractor and redirect handling use: RFC 3986 merging
+ * and dot-segment removal, with Python's leniencies — a reference with the base's scheme but no host
+ * ({@code http:page}) is relative, empty segments inside a relative path collapse, {@code ..} above the
+ * root is dropped, and a reference with another scheme comes back unchanged. Nothing is escaped.
+ */
+public final class UrlResolver {
+
+    private UrlResolver() {
+    }
+
+    /**
+     * {@code ref} resolved against {@code base}.
+     *
+     * @throws InvalidUrlException when either cannot be split (an unbalanced IPv6 bracket)
+     */
+    public static String resolve(String base, String ref) {
+        String cleanBase = UrlParts.clean(base);
+        String cleanRef = UrlParts.clean(ref);
+        if (cleanBase.isEmpty()) {
+            return cleanRef;
+        }
+        if (cleanRef.isEmpty()) {
+            return cleanBase;
+        }
+        UrlParts b = UrlParts.parse(cleanBase);
+        UrlParts r = UrlParts.parse(cleanRef, b.scheme());
+        String scheme = r.scheme();
+        if (!scheme.equals(b.scheme()) || !UrlParts.USES_RELATIVE.contains(scheme)) {
+            return cleanRef;
+        }
+        String netloc = r.netloc();
+        if (UrlParts.USES_NETLOC.contains(scheme)) {
+            if (!netloc.isEmpty()) {
+                return r.toString();
+            }
+            netloc = b.netloc();
+        }
+        if (r.path().isEmpty() && r.params().isEmpty()) {
+            String query = r.query().isEmpty() ? b.query() : r.query();
+            return new UrlParts(scheme, netloc, b.path(), b.params(), query, r.fragment()).toString();
+        }
+        String path = mergePath(b.path(), r.path());
+        return new UrlParts(scheme, netloc, path, r.params(), r.query(), r.fragment()).toString();
+    }
+
+    /** Python's merge of a base path and a reference path, with {@code .} and {@code ..} removed. */
+    private static String mergePath(String basePath, String refPath) {
+        List<String> segments = new ArrayList<>();
+        if (refPath.startsWith("/")) {
+            segments.addAll(List.of(refPath.split("/", -1)));
+        } else {
+            List<String> baseParts = new ArrayList<>(List.of(basePath.split("/", -1)));
+            if (!baseParts.getLast().isEmpty()) {
+                baseParts.removeLast();
+            }
+            segments.addAll(baseParts);
+            segments.addAll(List.of(refPath.split("/", -1)));
+            collapseInnerEmptySegments(segments);
+        }
+        List<String> resolved = new ArrayList<>(segments.size());
+        for (String segment : segments) {
+            if (segment.equals("..")) {
+                if (!resolved.isEmpty()) {
+                    resolved.removeLast();
+                }
+            } else if (!segment.equals(".")) {
+                resolved.add(segment);
+            }
+        }
+        String last = segments.getLast();
+        if (last.equals(".") || last.equals("..")) {
+            resolved.add("");
+        }
+        String joined = String.join("/", resolved);
+        return joined.isEmpty() ? "/" : joined;
+    }
+
+    /** Removes empty segments other than the first and the last, as Python's {@code segments[1:-1] = filter(None, …)}. */
+    private static void collapseInnerEmptySegments(List<String> segments) {
+        if (segments.size() <= 2) {
+            return;
+        }
+        String first = segments.getFirst();
+        String last = segments.getLast();
+        List<String> inner = new ArrayList<>(segments.subList(1, segments.size() - 1));
+        inner.removeIf(String::isEmpty);
+        segments.clear();
+        segments.add(first);
+        segments.addAll(inner);
+        segments.add(last);
+    }
+}
