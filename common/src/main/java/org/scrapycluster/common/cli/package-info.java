@@ -1,5 +1,6 @@
 /**
- * What every {@code scrapy-cluster} subcommand shares: the settings and logging options, and
- * the interface by which a module contributes its own subcommands to the root command.
+ * What every {@code scrapy-cluster} subcommand shares: the settings and logging options, the
+ * interfaces by which a module contributes its own subcommands and benchmarks to the root
+ * command, and the launcher that runs one service until it is told to stop.
  */
 package org.scrapycluster.common.cli;

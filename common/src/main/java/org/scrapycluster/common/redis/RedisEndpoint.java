@@ -3,6 +3,9 @@ package org.scrapycluster.common.redis;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+
 /**
  * Where Redis is and how to talk to it: the values of the {@code REDIS_HOST}, {@code REDIS_PORT},
  * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS.
@@ -42,6 +45,21 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
     /** Database 0, no password, no TLS, the default timeout. */
     public static RedisEndpoint of(String host, int port) {
         return new RedisEndpoint(host, port, 0, null, false, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
+     * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT}, without TLS.
+     *
+     * @throws SettingsException when a value cannot be used (a port out of range, a negative database)
+     */
+    public static RedisEndpoint from(Settings settings) {
+        try {
+            return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
+                    settings.getNullableString("REDIS_PASSWORD"), false, settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
+        } catch (IllegalArgumentException e) {
+            throw new SettingsException("The Redis settings of the " + settings.service() + " cannot be used: " + e.getMessage(), e);
+        }
     }
 
     /** A copy using database {@code db}. */
