@@ -9,6 +9,7 @@ import java.util.Properties;
 import java.util.concurrent.Future;
 import java.util.function.Predicate;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -58,6 +59,36 @@ public final class KafkaTopics implements AutoCloseable {
             } catch (Exception e) {
                 throw new IllegalStateException("cannot send to " + topic, e);
             }
+        }
+    }
+
+    /** Sends {@code value} to one partition of {@code topic} and waits for Kafka to have it. */
+    public void sendToPartition(String topic, int partition, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, partition, null, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot send to " + topic + "-" + partition, e);
+        }
+    }
+
+    /** The offsets {@code group} has committed, summed over the partitions of {@code topic}. */
+    public long committed(String group, String topic) {
+        try (Admin admin = clients.admin()) {
+            return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().entrySet().stream()
+                    .filter(entry -> entry.getKey().topic().equals(topic) && entry.getValue() != null)
+                    .mapToLong(entry -> entry.getValue().offset())
+                    .sum();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the offsets of " + group, e);
+        }
+    }
+
+    /** The number of members of {@code group}. */
+    public int members(String group) {
+        try (Admin admin = clients.admin()) {
+            return admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().size();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe " + group, e);
         }
     }
 

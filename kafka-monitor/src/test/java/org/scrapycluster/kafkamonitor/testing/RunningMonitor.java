@@ -40,9 +40,9 @@ public final class RunningMonitor implements AutoCloseable {
         return monitor;
     }
 
-    /** The value of a counter of this monitor, 0 when it was never counted. */
+    /** The value of a counter of this monitor in the process's registry, 0 when it was never counted. */
     public double counter(String name, String... tags) {
-        Search search = context.meters().find(name).tags(tags);
+        Search search = context.prometheus().find(name).tag("service", "kafka-monitor").tags(tags);
         Counter counter = search.counter();
         return counter == null ? 0 : counter.count();
     }
