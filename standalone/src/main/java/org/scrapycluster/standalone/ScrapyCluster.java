@@ -38,7 +38,8 @@ public final class ScrapyCluster implements Runnable {
                 .map(ServiceLoader.Provider::get)
                 .sorted(Comparator.comparing(ScrapyCluster::nameOf))
                 .toList();
-        contributed.forEach(commandLine::addSubcommand);
+        // Through a CommandLine of its own, so that a contributed command's model transformer (bench adds its benchmarks) runs.
+        contributed.forEach(command -> commandLine.addSubcommand(new CommandLine(command)));
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
             if (!(e instanceof SettingsException)) {

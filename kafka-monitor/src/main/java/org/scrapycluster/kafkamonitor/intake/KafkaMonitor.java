@@ -259,17 +259,21 @@ public final class KafkaMonitor implements Service {
     private void handle(ConsumerRecords<byte[], byte[]> records) {
         long polled = System.nanoTime();
         List<Batch.Entry> entries = new ArrayList<>(records.count());
+        RedisBatchWriter.Writes writes = writer.start();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             Disposition disposition = intake.take(record.value());
             entries.add(new Batch.Entry(new TopicPartition(record.topic(), record.partition()), record.offset(), record.value(), disposition));
             count(disposition);
+            if (disposition instanceof Disposition.Accepted accepted) {
+                writes.add(accepted.handling());
+            }
         }
         metrics.consumed(records.count());
         stats.total(records.count());
         current = new Batch(entries, polled);
         boolean done = false;
         try {
-            write(current);
+            write(current, writes);
             List<Batch.Entry> settled = current.entries();
             BatchSummary summary = summary(settled, polled);
             listener.written(summary);
@@ -295,24 +299,29 @@ public final class KafkaMonitor implements Service {
         }
     }
 
-    /** Writes the batch's accepted requests to Redis until it works, then settles their outcomes and logs them. */
-    private void write(Batch batch) {
+    /**
+     * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
+     * writes the batch's accepted requests again until it works. Then settles their outcomes and
+     * logs them.
+     */
+    private void write(Batch batch, RedisBatchWriter.Writes firstAttempt) {
         Backoff backoff = Backoff.standard();
+        RedisBatchWriter.Writes attempt = firstAttempt;
         while (true) {
             List<Batch.Entry> entries = batch.entries();
-            List<Handling.Accept> accepted = new ArrayList<>();
-            for (Batch.Entry entry : entries) {
-                if (entry.disposition() instanceof Disposition.Accepted a) {
-                    accepted.add(a.handling());
-                }
-            }
             List<Optional<EnqueueOutcome>> outcomes;
             try {
-                outcomes = accepted.isEmpty() ? List.of() : writer.write(accepted);
+                outcomes = attempt.finish();
             } catch (RedisException e) {
                 redisOutage.failed(e);
                 metrics.redisRetry();
                 hold(backoff.nextDelay());
+                attempt = writer.start();
+                for (Batch.Entry entry : batch.entries()) {
+                    if (entry.disposition() instanceof Disposition.Accepted accepted) {
+                        attempt.add(accepted.handling());
+                    }
+                }
                 continue;
             }
             redisOutage.succeeded();

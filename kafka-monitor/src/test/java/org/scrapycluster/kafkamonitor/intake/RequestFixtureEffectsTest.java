@@ -182,7 +182,9 @@ class RequestFixtureEffectsTest {
         RequestIntake intake = new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
         Disposition disposition = intake.take(record);
         if (disposition instanceof Disposition.Accepted accepted) {
-            Optional<EnqueueOutcome> outcome = new RedisBatchWriter(redis).write(List.of(accepted.handling())).getFirst();
+            RedisBatchWriter.Writes writes = new RedisBatchWriter(redis).start();
+            writes.add(accepted.handling());
+            Optional<EnqueueOutcome> outcome = writes.finish().getFirst();
             return outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
         }
         return disposition;

@@ -19,6 +19,7 @@ import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
+import org.scrapycluster.kafkamonitor.testing.ToolRunner;
 
 /** {@code scrapy-cluster dump list} and {@code dump <topic>} against the embedded Kafka (behaviour spec §2.8). */
 @ExtendWith(SharedStack.class)
@@ -48,7 +49,7 @@ class DumpCommandTest {
     @Test
     void listPrintsTheTopics() {
         kafka.sendText(topic, PAGE);
-        ToolRun list = new ToolRun(new DumpCommand());
+        ToolRunner list = new ToolRunner(new DumpCommand());
 
         assertEquals(0, list.execute(List.of("list", "-kh", stack.kafkaBootstrap())), list.err());
 
@@ -59,7 +60,7 @@ class DumpCommandTest {
     @Test
     void fromTheBeginningItPrintsEachMessageAndSumsUpWithTheRealByteCount() {
         kafka.sendText(topic, PAGE, "not json at all", "{\"n\":3}");
-        ToolRun dump = new ToolRun(new DumpCommand());
+        ToolRunner dump = new ToolRunner(new DumpCommand());
 
         assertEquals(0, dump.execute(List.of(topic, "-b", "-n", "3", "-kh", stack.kafkaBootstrap())), dump.err());
 
@@ -74,15 +75,15 @@ class DumpCommandTest {
     void theBodyCanBeDroppedDecodedOrShownAlone() {
         kafka.sendText(topic, PAGE);
 
-        ToolRun noBody = new ToolRun(new DumpCommand());
+        ToolRunner noBody = new ToolRunner(new DumpCommand());
         assertEquals(0, noBody.execute(List.of("-t", topic, "-b", "-n", "1", "-nb", "-kh", stack.kafkaBootstrap())), noBody.err());
         assertEquals("{\"appid\":\"app1\",\"crawlid\":\"c1\",\"url\":\"http://example.com/\",\"encoding\":\"iso-8859-1\"}", noBody.out().strip());
 
-        ToolRun decodedBody = new ToolRun(new DumpCommand());
+        ToolRunner decodedBody = new ToolRunner(new DumpCommand());
         assertEquals(0, decodedBody.execute(List.of(topic, "-b", "-n", "1", "-jb", "-d", "-kh", stack.kafkaBootstrap())), decodedBody.err());
         assertEquals("<p>café</p>", decodedBody.out().strip());
 
-        ToolRun pretty = new ToolRun(new DumpCommand());
+        ToolRunner pretty = new ToolRunner(new DumpCommand());
         assertEquals(0, pretty.execute(List.of(topic, "-b", "-n", "1", "-p", "-nb", "-kh", stack.kafkaBootstrap())), pretty.err());
         assertEquals("""
                 {
@@ -92,7 +93,7 @@ class DumpCommandTest {
                     "encoding": "iso-8859-1"
                 }""", pretty.out().strip());
 
-        ToolRun both = new ToolRun(new DumpCommand());
+        ToolRunner both = new ToolRunner(new DumpCommand());
         assertEquals(2, both.execute(List.of(topic, "-nb", "-jb")));
         assertTrue(both.err().contains("mutually exclusive"), both.err());
     }
@@ -100,7 +101,7 @@ class DumpCommandTest {
     @Test
     void fromTheLatestOffsetItPrintsOnlyWhatComesAfterItStarted() throws Exception {
         kafka.sendText(topic, "{\"old\":true}");
-        ToolRun dump = new ToolRun(new DumpCommand());
+        ToolRunner dump = new ToolRunner(new DumpCommand());
         AtomicInteger status = new AtomicInteger(-1);
         Thread running = Thread.ofPlatform().start(() -> status.set(dump.execute(List.of(topic, "-n", "2", "-kh", stack.kafkaBootstrap()))));
 
@@ -117,12 +118,12 @@ class DumpCommandTest {
         String group = MonitorSettings.unique("dumpers");
         kafka.sendText(topic, "{\"n\":1}", "{\"n\":2}");
         List<String> printed = new ArrayList<>();
-        ToolRun first = new ToolRun(new DumpCommand());
+        ToolRunner first = new ToolRunner(new DumpCommand());
         assertEquals(0, first.execute(List.of(topic, "-b", "-c", group, "-n", "2", "-kh", stack.kafkaBootstrap())), first.err());
         printed.addAll(first.out().lines().toList());
 
         kafka.sendText(topic, "{\"n\":3}");
-        ToolRun second = new ToolRun(new DumpCommand());
+        ToolRunner second = new ToolRunner(new DumpCommand());
         assertEquals(0, second.execute(List.of(topic, "-b", "-c", group, "-n", "1", "-kh", stack.kafkaBootstrap())), second.err());
         printed.addAll(second.out().lines().toList());
 
@@ -131,7 +132,7 @@ class DumpCommandTest {
 
     @Test
     void withoutATopicItSaysWhatIsMissing() {
-        ToolRun dump = new ToolRun(new DumpCommand());
+        ToolRunner dump = new ToolRunner(new DumpCommand());
 
         assertEquals(2, dump.execute(List.of()));
         assertTrue(dump.err().contains("Missing topic: dump TOPIC, or dump list"), dump.err());

@@ -14,6 +14,7 @@ import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
+import org.scrapycluster.kafkamonitor.testing.ToolRunner;
 
 /** {@code scrapy-cluster feed} against the embedded Kafka (behaviour spec §2.7). */
 @ExtendWith(SharedStack.class)
@@ -31,7 +32,7 @@ class FeedCommandTest {
 
     @Test
     void aValidRequestIsSentAndAcknowledged() throws Exception {
-        ToolRun feed = new ToolRun(new FeedCommand());
+        ToolRunner feed = new ToolRunner(new FeedCommand());
 
         assertEquals(0, feed.execute(args(CRAWL)), feed.err());
 
@@ -44,7 +45,7 @@ class FeedCommandTest {
 
     @Test
     void anInvalidRequestIsNotSentAndEveryReasonIsPrinted() {
-        ToolRun feed = new ToolRun(new FeedCommand());
+        ToolRunner feed = new ToolRunner(new FeedCommand());
 
         int status = feed.execute(args("{\"url\":\"javascript:alert(1)\",\"appid\":\"testapp\",\"crawlid\":\"abc123\",\"maxdepth\":5}"));
 
@@ -58,7 +59,7 @@ class FeedCommandTest {
 
     @Test
     void aRequestItsPluginRefusesIsNotSent() {
-        ToolRun feed = new ToolRun(new FeedCommand());
+        ToolRunner feed = new ToolRunner(new FeedCommand());
 
         int status = feed.execute(args("{\"uuid\":\"u1\",\"appid\":\"testapp\",\"domain\":\"cnn.com\",\"action\":\"domain-update\"}"));
 
@@ -71,7 +72,7 @@ class FeedCommandTest {
 
     @Test
     void withoutValidationAnyJsonIsSent() {
-        ToolRun feed = new ToolRun(new FeedCommand());
+        ToolRunner feed = new ToolRunner(new FeedCommand());
 
         assertEquals(0, feed.execute(args("{\"anything\":[1,2]}", "--no-validate")), feed.err());
         assertTrue(feed.out().startsWith("Successfully fed item to Kafka"), feed.out());
@@ -79,7 +80,7 @@ class FeedCommandTest {
 
     @Test
     void textThatIsNotJsonIsRefused() {
-        ToolRun feed = new ToolRun(new FeedCommand());
+        ToolRunner feed = new ToolRunner(new FeedCommand());
 
         assertEquals(1, feed.execute(args("{\"url\": ", "--no-validate")));
         assertTrue(feed.err().startsWith("JSON failed to parse: Invalid JSON: Unexpected end-of-input"), feed.err());
@@ -87,7 +88,7 @@ class FeedCommandTest {
 
     @Test
     void anUnreachableKafkaIsAClearFailureWithinTheTimeout() {
-        ToolRun feed = new ToolRun(new FeedCommand());
+        ToolRunner feed = new ToolRunner(new FeedCommand());
         long started = System.nanoTime();
 
         int status = feed.execute(List.of(CRAWL, "--set", "KAFKA_HOSTS=127.0.0.1:" + FreePorts.pick(), "--set", "KAFKA_FEED_TIMEOUT=2"));
