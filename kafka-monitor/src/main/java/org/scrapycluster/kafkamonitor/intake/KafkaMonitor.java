@@ -104,6 +104,8 @@ public final class KafkaMonitor implements Service {
     private final Duration pollTimeout;
     private final Duration sleepTime;
     private final Duration heartbeatTtl;
+    private final RedisEndpoint endpoint;
+    private final IntakeStats.Config statsConfig;
     private final OutageReporter redisOutage = new OutageReporter(LOG, "Writing requests to Redis");
 
     private volatile boolean closed;
@@ -152,17 +154,13 @@ public final class KafkaMonitor implements Service {
             throw settings.invalid("SLEEP_TIME", "cannot be negative");
         }
         this.heartbeatTtl = Duration.ofSeconds(positive("HEARTBEAT_TIMEOUT"));
-        RedisEndpoint.from(settings);
+        this.endpoint = RedisEndpoint.from(settings);
+        this.statsConfig = IntakeStats.Config.from(settings);
     }
 
     @Override
     public String name() {
         return NAME;
-    }
-
-    /** The plugins this monitor tries, in rank order. */
-    public PluginSet plugins() {
-        return plugins;
     }
 
     @Override
@@ -203,7 +201,7 @@ public final class KafkaMonitor implements Service {
     private void run() {
         try {
             redis = connectRedis();
-            stats = new IntakeStats(settings, redis, context.node().uuid12(), context.clock(),
+            stats = new IntakeStats(statsConfig, redis, context.node().uuid12(), context.clock(),
                     plugins.plugins().stream().map(RankedPlugin::name).distinct().toList());
             heartbeat = new Heartbeat(redis, "stats:kafka-monitor:self:" + context.node(), heartbeatTtl,
                     min(heartbeatTtl.dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
@@ -484,7 +482,6 @@ public final class KafkaMonitor implements Service {
     }
 
     private RedisConnection connectRedis() {
-        RedisEndpoint endpoint = RedisEndpoint.from(settings);
         Backoff backoff = Backoff.standard();
         while (true) {
             try {
@@ -534,7 +531,7 @@ public final class KafkaMonitor implements Service {
     private Health redisHealth() {
         RedisConnection connection = redis;
         if (connection == null) {
-            return Health.down("connecting to " + RedisEndpoint.from(settings));
+            return Health.down("connecting to " + endpoint);
         }
         if (!connection.isConnected() || redisOutage.isDown()) {
             return Health.down("Redis at " + connection.endpoint() + " does not answer");

@@ -44,26 +44,46 @@ public final class IntakeStats implements AutoCloseable {
     private final Ticker dumps = new Ticker("kafka-monitor-stats-dump");
 
     /**
+     * What the statistics settings ask for, read and checked when the monitor is built.
+     *
+     * @param windows     the rolling windows of {@code STATS_TIMES}, in seconds
+     * @param totals      {@code STATS_TOTAL}
+     * @param perPlugin   {@code STATS_PLUGINS}
+     * @param dumpSeconds {@code STATS_DUMP}, 0 for no dumps
+     */
+    public record Config(List<Long> windows, boolean totals, boolean perPlugin, long dumpSeconds) {
+
+        public Config {
+            windows = List.copyOf(windows);
+        }
+
+        /** @throws org.scrapycluster.common.settings.SettingsException when {@code STATS_DUMP} is negative */
+        public static Config from(Settings settings) {
+            long dumpSeconds = settings.getLong("STATS_DUMP");
+            if (dumpSeconds < 0) {
+                throw settings.invalid("STATS_DUMP", "cannot be negative; 0 turns the dumps off");
+            }
+            return new Config(StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_TOTAL"),
+                    settings.getBoolean("STATS_PLUGINS"), dumpSeconds);
+        }
+    }
+
+    /**
      * Counters for the plugins named {@code pluginNames}, written with {@code redis}; members of
      * the lifetime counts are made unique by {@code nodeId}.
      */
-    public IntakeStats(Settings settings, RedisConnection redis, String nodeId, Clock clock, List<String> pluginNames) {
+    public IntakeStats(Config config, RedisConnection redis, String nodeId, Clock clock, List<String> pluginNames) {
         this.recorder = new StatsRecorder(redis, nodeId, clock, FLUSH_INTERVAL);
         this.reader = new StatsReader(redis, clock);
-        this.windows = StatsWindow.parse(settings.getStringList("STATS_TIMES"));
-        boolean totals = settings.getBoolean("STATS_TOTAL");
-        this.total = totals ? Optional.of(recorder.counter(PREFIX + "total", windows)) : Optional.empty();
-        this.fail = totals ? Optional.of(recorder.counter(PREFIX + "fail", windows)) : Optional.empty();
-        if (settings.getBoolean("STATS_PLUGINS")) {
+        this.windows = config.windows();
+        this.total = config.totals() ? Optional.of(recorder.counter(PREFIX + "total", windows)) : Optional.empty();
+        this.fail = config.totals() ? Optional.of(recorder.counter(PREFIX + "fail", windows)) : Optional.empty();
+        if (config.perPlugin()) {
             pluginNames.forEach(name -> plugins.put(name, recorder.counter(PREFIX + name, windows)));
         }
         recorder.start();
-        long dumpSeconds = settings.getLong("STATS_DUMP");
-        if (dumpSeconds < 0) {
-            throw settings.invalid("STATS_DUMP", "cannot be negative; 0 turns the dumps off");
-        }
-        if (dumpSeconds > 0) {
-            Duration period = Duration.ofSeconds(dumpSeconds);
+        if (config.dumpSeconds() > 0) {
+            Duration period = Duration.ofSeconds(config.dumpSeconds());
             dumps.every(period, period, this::dumpQuietly);
         }
     }

@@ -91,6 +91,27 @@ class RedisOutageTest {
         assertTrue(logged.list.stream().anyMatch(event -> event.getFormattedMessage().equals("Writing requests to Redis works again, Redis is back")));
     }
 
+    @Test
+    void aMonitorStartedBeforeRedisWaitsForIt() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("late-redis"));
+             KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap())) {
+            server.stop();
+            MonitorSettings settings = MonitorSettings.forStack(stack, server.port());
+            try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+                kafka.sendText(settings.incomingTopic(), crawls("early", 5));
+                Awaitility.await().atMost(WAIT).until(() -> logged.list.stream()
+                        .anyMatch(event -> event.getFormattedMessage().startsWith("Cannot connect to Redis at ")));
+                assertEquals(Health.Status.DOWN, monitor.health().checks().get("kafka-monitor.redis").status());
+
+                server.restart();
+                try (RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
+                    Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard("link:early-example.com:queue") == 5);
+                }
+                monitor.awaitHealthy();
+            }
+        }
+    }
+
     private static String[] crawls(String site, int count) {
         List<String> requests = new ArrayList<>();
         for (int i = 0; i < count; i++) {
