@@ -9,7 +9,7 @@ import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 
 /** What becomes of one record: accepted by a plugin, with its Redis writes, or rejected with a reason. */
-public sealed interface Disposition {
+sealed interface Disposition {
 
     /**
      * A plugin accepted the request.

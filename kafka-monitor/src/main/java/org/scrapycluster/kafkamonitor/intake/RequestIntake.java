@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * as the original's {@code time.time()}) and asks the plugin what to write. Writes nothing itself. A plugin that throws
  * refuses the request, with the exception as the reason.
  */
-public final class RequestIntake {
+final class RequestIntake {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestIntake.class);
 
@@ -32,14 +32,14 @@ public final class RequestIntake {
     private final PluginSet plugins;
     private final Clock clock;
 
-    public RequestIntake(Json json, PluginSet plugins, Clock clock) {
+    RequestIntake(Json json, PluginSet plugins, Clock clock) {
         this.json = json;
         this.plugins = plugins;
         this.clock = clock;
     }
 
     /** What to do with a record whose value is {@code value} (null for a record without one). */
-    public Disposition take(byte[] value) {
+    Disposition take(byte[] value) {
         JsonNode parsed;
         try {
             parsed = json.readTree(value == null ? new byte[0] : value);
