@@ -3,16 +3,11 @@ package org.scrapycluster.kafkamonitor.intake;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.lettuce.core.RedisException;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -26,11 +21,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.json.Json;
@@ -48,14 +41,12 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.Heartbeat;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
 import org.scrapycluster.kafkamonitor.dispatch.RankedPlugin;
-import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 import org.scrapycluster.kafkamonitor.rejection.RejectionMessages;
 import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
 import org.scrapycluster.kafkamonitor.stats.IntakeStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * The Kafka monitor (behaviour spec §2.1): consumes {@code KAFKA_INCOMING_TOPIC} in the consumer
@@ -84,7 +75,6 @@ public final class KafkaMonitor implements Service {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaMonitor.class);
     private static final String NAME = "kafka-monitor";
-    private static final Duration KAFKA_GRACE = Duration.ofSeconds(10);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration MAX_HEARTBEAT_PERIOD = Duration.ofSeconds(5);
@@ -99,7 +89,7 @@ public final class KafkaMonitor implements Service {
     private final KafkaClients clients;
     private final String topic;
     private final String group;
-    private final String kafkaHosts;
+    private final KafkaWatch kafka;
     private final int maxPollRecords;
     private final Duration pollTimeout;
     private final Duration sleepTime;
@@ -112,16 +102,14 @@ public final class KafkaMonitor implements Service {
     private volatile Thread worker;
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile RedisConnection redis;
-    private volatile Metric kafkaConnections;
-    private volatile long kafkaSeenNanos = System.nanoTime();
 
     private RedisBatchWriter writer;
     private IntakeStats stats;
     private Heartbeat heartbeat;
     private Producer<String, byte[]> producer;
+    private RejectionPublisher publisher;
     private Batch current;
     private boolean holding;
-    private boolean kafkaReportedDown;
 
     /** A monitor with the settings, meters and health checks of {@code context}. */
     public KafkaMonitor(ServiceContext context) {
@@ -146,7 +134,8 @@ public final class KafkaMonitor implements Service {
         this.clients = new KafkaClients(settings);
         this.topic = settings.getString("KAFKA_INCOMING_TOPIC");
         this.group = settings.getString("KAFKA_GROUP");
-        this.kafkaHosts = String.join(",", settings.getStringList("KAFKA_HOSTS"));
+        this.kafka = new KafkaWatch(String.join(",", settings.getStringList("KAFKA_HOSTS")),
+                "consuming " + topic + " in group " + group);
         this.maxPollRecords = positive("KAFKA_CONSUMER_MAX_POLL_RECORDS");
         this.pollTimeout = Duration.ofMillis(positive("KAFKA_CONSUMER_TIMEOUT"));
         this.sleepTime = settings.getSeconds("SLEEP_TIME");
@@ -169,7 +158,7 @@ public final class KafkaMonitor implements Service {
             throw new IllegalStateException("the Kafka monitor is already started");
         }
         context.health().register("redis", this::redisHealth);
-        context.health().register("kafka", this::kafkaHealth);
+        context.health().register("kafka", kafka::health);
         worker = Thread.ofPlatform().name(NAME).start(this::run);
     }
 
@@ -209,7 +198,8 @@ public final class KafkaMonitor implements Service {
             writer = new RedisBatchWriter(redis);
             producer = createKafkaClient("producer", clients::bytesProducer);
             consumer = createKafkaClient("consumer", this::newConsumer);
-            kafkaConnections = connectionCount(consumer);
+            kafka.watch(consumer);
+            publisher = new RejectionPublisher(producer, metrics);
             consumer.subscribe(List.of(topic), new Rebalance());
             LOG.atInfo().addKeyValue("topic", topic).addKeyValue("group", group)
                     .addKeyValue("plugins", plugins.plugins().stream().map(RankedPlugin::toString).toList())
@@ -234,7 +224,7 @@ public final class KafkaMonitor implements Service {
         while (!closed) {
             try {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
-                observeKafka();
+                kafka.observe();
                 if (records.isEmpty()) {
                     pause(sleepTime);
                 } else {
@@ -275,7 +265,7 @@ public final class KafkaMonitor implements Service {
             List<Batch.Entry> settled = current.entries();
             BatchSummary summary = summary(settled, polled);
             listener.written(summary);
-            publish(settled);
+            reportRejections(settled);
             commit(current);
             metrics.batches().record(Duration.ofNanos(System.nanoTime() - polled));
             listener.committed(summary);
@@ -338,7 +328,7 @@ public final class KafkaMonitor implements Service {
                 if (disposition instanceof Disposition.Accepted done) {
                     metrics.accepted(done.plugin().name());
                     String message = done.handling().logMessage();
-                    logAccepted(done, outcome.map(o -> SeedOutcomes.logMessage(o, message)).orElse(message));
+                    IntakeLog.accepted(done, outcome.map(o -> SeedOutcomes.logMessage(o, message)).orElse(message));
                 }
                 settled.add(entry.settled(disposition));
             } else {
@@ -348,63 +338,20 @@ public final class KafkaMonitor implements Service {
         return settled;
     }
 
-    /** Publishes what the batch's rejections need published until Kafka has it, and counts and logs them. */
-    private void publish(List<Batch.Entry> entries) {
+    /** Counts and logs the batch's rejected records, and publishes what is to be published about them. */
+    private void reportRejections(List<Batch.Entry> entries) {
         List<ProducerRecord<String, byte[]>> messages = new ArrayList<>();
         for (Batch.Entry entry : entries) {
             if (entry.disposition() instanceof Disposition.Rejected rejected) {
                 Rejection rejection = rejected.rejection();
                 metrics.rejected(rejection.kind());
                 stats.fail();
-                logRejected(entry, rejection);
+                IntakeLog.rejected(entry, rejection, rejections.preview(entry.value()));
                 messages.addAll(rejections.of(entry.partition().topic(), entry.partition().partition(), entry.offset(),
                         entry.value(), rejection));
             }
         }
-        Backoff backoff = Backoff.standard();
-        while (!messages.isEmpty()) {
-            List<Future<?>> sent = new ArrayList<>(messages.size());
-            for (ProducerRecord<String, byte[]> message : messages) {
-                sent.add(send(message));
-            }
-            List<ProducerRecord<String, byte[]>> failed = new ArrayList<>();
-            KafkaException cause = null;
-            for (int i = 0; i < messages.size(); i++) {
-                Optional<KafkaException> failure = outcome(sent.get(i));
-                if (failure.isPresent() && failure.get() instanceof RetriableException) {
-                    failed.add(messages.get(i));
-                    cause = failure.get();
-                } else if (failure.isPresent()) {
-                    LOG.atError().addKeyValue("topic", messages.get(i).topic()).setCause(failure.get())
-                            .log("Could not publish a rejection to " + messages.get(i).topic() + "; it is dropped");
-                }
-            }
-            messages = failed;
-            if (!failed.isEmpty()) {
-                reportKafkaTrouble("Publishing " + failed.size() + " rejection messages", cause);
-                hold(backoff.nextDelay());
-            }
-        }
-    }
-
-    private Future<?> send(ProducerRecord<String, byte[]> message) {
-        try {
-            return producer.send(message);
-        } catch (KafkaException e) {
-            return java.util.concurrent.CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private static Optional<KafkaException> outcome(Future<?> sent) {
-        try {
-            sent.get();
-            return Optional.empty();
-        } catch (ExecutionException e) {
-            return Optional.of(e.getCause() instanceof KafkaException kafka ? kafka : new KafkaException(e.getCause()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Closing();
-        }
+        publisher.publish(messages, this::hold);
     }
 
     /** Commits the batch's offsets until Kafka takes them, or the batch's partitions went to another consumer. */
@@ -421,7 +368,8 @@ public final class KafkaMonitor implements Service {
                 if (e instanceof WakeupException || e instanceof InterruptException) {
                     throw e;
                 }
-                reportKafkaTrouble("Committing offsets", e);
+                metrics.kafkaRetry();
+                LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Committing offsets failed, Kafka unavailable; retrying");
                 hold(backoff.nextDelay());
             }
         }
@@ -442,7 +390,7 @@ public final class KafkaMonitor implements Service {
         for (TopicPartition partition : unexpected.partitions()) {
             consumer.seek(partition, unexpected.records(partition).getFirst().offset());
         }
-        observeKafka();
+        kafka.observe();
         if (closed) {
             throw new Closing();
         }
@@ -457,27 +405,6 @@ public final class KafkaMonitor implements Service {
             if (consumer.assignment().contains(partition)) {
                 consumer.seek(partition, records.records(partition).getFirst().offset());
             }
-        }
-    }
-
-    private void reportKafkaTrouble(String activity, KafkaException cause) {
-        metrics.kafkaRetry();
-        LOG.atWarn().addKeyValue("error", String.valueOf(cause)).log(activity + " failed, Kafka unavailable; retrying");
-    }
-
-    /** Notes whether the consumer has a connection to Kafka, and says so when that changes for long. */
-    private void observeKafka() {
-        Metric connections = kafkaConnections;
-        long now = System.nanoTime();
-        if (connections != null && ((Number) connections.metricValue()).doubleValue() > 0) {
-            kafkaSeenNanos = now;
-            if (kafkaReportedDown) {
-                kafkaReportedDown = false;
-                LOG.info("Kafka is back at {}", kafkaHosts);
-            }
-        } else if (!kafkaReportedDown && now - kafkaSeenNanos > KAFKA_GRACE.toNanos()) {
-            kafkaReportedDown = true;
-            LOG.warn("Kafka unavailable at {}: no connection for {} s; retrying", kafkaHosts, KAFKA_GRACE.toSeconds());
         }
     }
 
@@ -520,14 +447,6 @@ public final class KafkaMonitor implements Service {
         return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    private static Metric connectionCount(Consumer<?, ?> consumer) {
-        return consumer.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics"))
-                .map(Map.Entry::getValue)
-                .findFirst()
-                .orElse(null);
-    }
-
     private Health redisHealth() {
         RedisConnection connection = redis;
         if (connection == null) {
@@ -537,15 +456,6 @@ public final class KafkaMonitor implements Service {
             return Health.down("Redis at " + connection.endpoint() + " does not answer");
         }
         return Health.up(connection.endpoint().toString());
-    }
-
-    private Health kafkaHealth() {
-        if (consumer == null) {
-            return Health.down("starting");
-        }
-        return System.nanoTime() - kafkaSeenNanos <= KAFKA_GRACE.toNanos()
-                ? Health.up("consuming " + topic + " in group " + group)
-                : Health.down("no connection to Kafka for more than " + KAFKA_GRACE.toSeconds() + " s");
     }
 
     private void release() {
@@ -594,41 +504,6 @@ public final class KafkaMonitor implements Service {
             }
         }
         return new BatchSummary(entries.size(), accepted, entries.size() - accepted, polled);
-    }
-
-    private static void logAccepted(Disposition.Accepted accepted, String message) {
-        if (!LOG.isInfoEnabled()) {
-            return;
-        }
-        LoggingEventBuilder event = LOG.atInfo();
-        accepted.request().properties().forEach(field -> event.addKeyValue(field.getKey(), logValue(field.getValue())));
-        event.addKeyValue("parsed", true).addKeyValue("valid", true).log(message);
-    }
-
-    private void logRejected(Batch.Entry entry, Rejection rejection) {
-        if (!LOG.isWarnEnabled()) {
-            return;
-        }
-        LoggingEventBuilder event = LOG.atWarn()
-                .addKeyValue("parsed", rejection.request().isPresent())
-                .addKeyValue("valid", false)
-                .addKeyValue("data", rejections.preview(entry.value()));
-        rejection.schema().ifPresent(schema -> event.addKeyValue("schema", schema));
-        event.addKeyValue("violations", rejection.details())
-                .addKeyValue("topic", entry.partition().topic())
-                .addKeyValue("partition", entry.partition().partition())
-                .addKeyValue("offset", entry.offset())
-                .log(rejection.reason());
-    }
-
-    private static Object logValue(JsonNode value) {
-        if (value.isTextual()) {
-            return value.asText();
-        }
-        if (value.isNull()) {
-            return null;
-        }
-        return value.isNumber() ? value.numberValue() : value.isBoolean() ? value.asBoolean() : value;
     }
 
     private int positive(String name) {
