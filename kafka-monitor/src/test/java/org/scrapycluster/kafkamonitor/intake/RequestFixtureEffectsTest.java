@@ -21,26 +21,21 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.queue.EnqueueOutcome;
-import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.common.url.RequestFingerprint;
-import org.scrapycluster.embedded.DataDirectory;
-import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 import org.scrapycluster.kafkamonitor.rejection.RejectionKind;
 import org.scrapycluster.kafkamonitor.testing.Fixtures;
+import org.scrapycluster.kafkamonitor.testing.PrivateRedis;
 
 /**
  * Every request fixture of §2.4 through the monitor's decision and Redis writes, against a real
@@ -53,25 +48,9 @@ class RequestFixtureEffectsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TS = Pattern.compile("\"ts\":([0-9]{10}\\.[0-9]{6})}$");
 
-    private static EmbeddedRedis server;
-    private static RedisConnection redis;
+    @RegisterExtension
+    static final PrivateRedis REDIS = new PrivateRedis("fixture-effects");
 
-    @BeforeAll
-    static void startRedis() {
-        server = EmbeddedRedis.start(0, DataDirectory.temporary("fixture-effects"));
-        redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-        server.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.sync().flushall();
-    }
 
     static Stream<String> valid() {
         return Fixtures.names("requests/valid").stream();
@@ -104,8 +83,8 @@ class RequestFixtureEffectsTest {
             assertInstanceOf(Disposition.Accepted.class, disposition);
             String key = expected.get("key").asText();
             assertEquals(Set.of(key, "jobs:signal"), keys());
-            assertEquals(expected.get("value").asText(), redis.sync().get(key));
-            assertEquals(List.of(key), redis.sync().lrange("jobs:signal", 0, -1));
+            assertEquals(expected.get("value").asText(), REDIS.connection().sync().get(key));
+            assertEquals(List.of(key), REDIS.connection().sync().lrange("jobs:signal", 0, -1));
         }
     }
 
@@ -131,10 +110,10 @@ class RequestFixtureEffectsTest {
 
         assertInstanceOf(Disposition.Accepted.class, process(Settings.defaults("kafka-monitor"), request.getBytes(StandardCharsets.UTF_8)));
 
-        assertEquals(Long.toString(expires), redis.sync().get("timeout:link:testapp:c9"));
-        assertEquals(List.of("timeout:link:testapp:c9"), redis.sync().lrange("jobs:signal", 0, -1));
-        assertEquals(Long.toString(expires), redis.sync().hget("crawl:link:testapp:c9", "expires"));
-        assertEquals(1, redis.sync().zcard("link:example.org:queue"));
+        assertEquals(Long.toString(expires), REDIS.connection().sync().get("timeout:link:testapp:c9"));
+        assertEquals(List.of("timeout:link:testapp:c9"), REDIS.connection().sync().lrange("jobs:signal", 0, -1));
+        assertEquals(Long.toString(expires), REDIS.connection().sync().hget("crawl:link:testapp:c9", "expires"));
+        assertEquals(1, REDIS.connection().sync().zcard("link:example.org:queue"));
     }
 
     @Test
@@ -145,13 +124,13 @@ class RequestFixtureEffectsTest {
         assertInstanceOf(Disposition.Accepted.class, process(settings, seed));
         assertInstanceOf(Disposition.Accepted.class, process(settings, seed), "accepted, but not queued again");
 
-        assertEquals(1, redis.sync().zcard("link:example.com:queue"));
-        assertEquals("1", redis.sync().hget("crawl:link:testapp:c1", "pending"));
+        assertEquals(1, REDIS.connection().sync().zcard("link:example.com:queue"));
+        assertEquals("1", REDIS.connection().sync().hget("crawl:link:testapp:c1", "pending"));
     }
 
     @Test
     void aSeedOfAStoppedCrawlIsRefused() {
-        redis.sync().sadd("link:blacklist", "testapp||c1");
+        REDIS.connection().sync().sadd("link:blacklist", "testapp||c1");
 
         Disposition disposition = process(Settings.defaults("kafka-monitor"),
                 "{\"url\":\"http://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\"}".getBytes(StandardCharsets.UTF_8));
@@ -182,7 +161,7 @@ class RequestFixtureEffectsTest {
         RequestIntake intake = new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
         Disposition disposition = intake.take(record);
         if (disposition instanceof Disposition.Accepted accepted) {
-            RedisBatchWriter.Writes writes = new RedisBatchWriter(redis).start();
+            RedisBatchWriter.Writes writes = new RedisBatchWriter(REDIS.connection()).start();
             writes.add(accepted.handling());
             Optional<EnqueueOutcome> outcome = writes.finish().getFirst();
             return outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
@@ -199,7 +178,7 @@ class RequestFixtureEffectsTest {
         assertEquals(new TreeSet<>(Set.of(queue, dupefilter, spider + ":active_domains", "crawl:" + crawl,
                 "crawls:" + spider + ":" + validated.get("appid").asText(), "crawls:active")), keys(), "exactly these keys");
 
-        List<ScoredValue<String>> members = redis.sync().zrangeWithScores(queue, 0, -1);
+        List<ScoredValue<String>> members = REDIS.connection().sync().zrangeWithScores(queue, 0, -1);
         assertEquals(1, members.size());
         assertEquals(expected.get("score").asDouble(), members.getFirst().getScore(), "score = -priority");
         JsonNode member = JSON.readTree(members.getFirst().getValue());
@@ -215,17 +194,17 @@ class RequestFixtureEffectsTest {
                 "ts " + ts + " is the time of the intake");
 
         String fetched = validated.get("url").asText().contains("://") ? validated.get("url").asText() : "http://" + validated.get("url").asText();
-        assertEquals(Set.of(RequestFingerprint.of(fetched)), redis.sync().smembers(dupefilter));
-        long ttl = redis.sync().ttl(dupefilter);
+        assertEquals(Set.of(RequestFingerprint.of(fetched)), REDIS.connection().sync().smembers(dupefilter));
+        long ttl = REDIS.connection().sync().ttl(dupefilter);
         assertTrue(ttl > 590 && ttl <= 600, "DUPEFILTER_TIMEOUT: " + ttl);
 
-        assertEquals(List.of(domain), redis.sync().zrange(spider + ":active_domains", 0, -1));
-        Map<String, String> accounting = new LinkedHashMap<>(redis.sync().hgetall("crawl:" + crawl));
+        assertEquals(List.of(domain), REDIS.connection().sync().zrange(spider + ":active_domains", 0, -1));
+        Map<String, String> accounting = new LinkedHashMap<>(REDIS.connection().sync().hgetall("crawl:" + crawl));
         assertTrue(Long.parseLong(accounting.remove("updated")) >= before);
         assertEquals(Map.of(domain + "|" + validated.get("priority").asText(), "1", "pending", "1",
                 "expires", validated.get("expires").asText()), accounting);
-        assertEquals(Set.of(validated.get("crawlid").asText()), redis.sync().smembers("crawls:" + spider + ":" + validated.get("appid").asText()));
-        assertEquals(List.of(crawl), redis.sync().zrange("crawls:active", 0, -1));
+        assertEquals(Set.of(validated.get("crawlid").asText()), REDIS.connection().sync().smembers("crawls:" + spider + ":" + validated.get("appid").asText()));
+        assertEquals(List.of(crawl), REDIS.connection().sync().zrange("crawls:active", 0, -1));
     }
 
     private static Settings settings(JsonNode fixture) {
@@ -244,7 +223,7 @@ class RequestFixtureEffectsTest {
     }
 
     private static Set<String> keys() {
-        return new TreeSet<>(redis.sync().keys("*"));
+        return new TreeSet<>(REDIS.connection().sync().keys("*"));
     }
 
     private static List<String> texts(JsonNode array) {

@@ -11,16 +11,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
-import org.scrapycluster.embedded.DataDirectory;
-import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.kafkamonitor.testing.PrivateRedis;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.KeyValuePair;
 
@@ -32,30 +27,14 @@ import ch.qos.logback.core.read.ListAppender;
 /** The Kafka monitor's statistics keys (behaviour spec §2.6, §10.1) in a Redis of their own, and the stats dump. */
 class IntakeStatsTest {
 
-    private static EmbeddedRedis server;
-    private static RedisConnection redis;
+    @RegisterExtension
+    static final PrivateRedis REDIS = new PrivateRedis("intake-stats");
 
-    @BeforeAll
-    static void startRedis() {
-        server = EmbeddedRedis.start(0, DataDirectory.temporary("intake-stats"));
-        redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-        server.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.sync().flushall();
-    }
 
     @Test
     void totalFailAndPluginCountersHaveAWindowPerKnownStatsTimeAndALifetime() {
         try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TIMES", "SECONDS_15_MINUTE,SECONDS_1_HOUR,SECONDS_DUMB")),
-                redis, "6f1c2e9a0b11", Clock.systemUTC(), List.of("ScraperHandler", "ActionHandler"))) {
+                REDIS.connection(), "6f1c2e9a0b11", Clock.systemUTC(), List.of("ScraperHandler", "ActionHandler"))) {
             stats.total(3);
             stats.fail();
             stats.plugin("ScraperHandler");
@@ -67,9 +46,9 @@ class IntakeStatsTest {
                 "stats:kafka-monitor:total:900", "stats:kafka-monitor:total:3600", "stats:kafka-monitor:total:lifetime",
                 "stats:kafka-monitor:fail:900", "stats:kafka-monitor:fail:3600", "stats:kafka-monitor:fail:lifetime",
                 "stats:kafka-monitor:ScraperHandler:900", "stats:kafka-monitor:ScraperHandler:3600",
-                "stats:kafka-monitor:ScraperHandler:lifetime")), new TreeSet<>(redis.sync().keys("*")));
-        assertEquals(3, redis.sync().pfcount("stats:kafka-monitor:total:lifetime"));
-        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TIMES", "SECONDS_15_MINUTE,SECONDS_1_HOUR")), redis,
+                "stats:kafka-monitor:ScraperHandler:lifetime")), new TreeSet<>(REDIS.connection().sync().keys("*")));
+        assertEquals(3, REDIS.connection().sync().pfcount("stats:kafka-monitor:total:lifetime"));
+        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TIMES", "SECONDS_15_MINUTE,SECONDS_1_HOUR")), REDIS.connection(),
                 "6f1c2e9a0b11", Clock.systemUTC(), List.of("ScraperHandler", "ActionHandler"))) {
             assertEquals(Map.ofEntries(Map.entry("total_900", 3L), Map.entry("total_3600", 3L), Map.entry("total_lifetime", 3L),
                     Map.entry("fail_900", 1L), Map.entry("fail_3600", 1L), Map.entry("fail_lifetime", 1L),
@@ -81,22 +60,22 @@ class IntakeStatsTest {
 
     @Test
     void withoutStatsTimesOnlyLifetimesAndEachKindCanBeTurnedOff() {
-        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TIMES", "[]", "STATS_PLUGINS", "false")), redis, "6f1c2e9a0b11",
+        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TIMES", "[]", "STATS_PLUGINS", "false")), REDIS.connection(), "6f1c2e9a0b11",
                 Clock.systemUTC(), List.of("ScraperHandler"))) {
             stats.total(1);
             stats.fail();
             stats.plugin("ScraperHandler");
         }
         assertEquals(new TreeSet<>(Set.of("stats:kafka-monitor:total:lifetime", "stats:kafka-monitor:fail:lifetime")),
-                new TreeSet<>(redis.sync().keys("*")));
+                new TreeSet<>(REDIS.connection().sync().keys("*")));
 
-        redis.sync().flushall();
-        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TOTAL", "false")), redis, "6f1c2e9a0b11",
+        REDIS.connection().sync().flushall();
+        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TOTAL", "false")), REDIS.connection(), "6f1c2e9a0b11",
                 Clock.systemUTC(), List.of("ScraperHandler"))) {
             stats.total(1);
             stats.fail();
         }
-        assertEquals(List.of(), redis.sync().keys("*"));
+        assertEquals(List.of(), REDIS.connection().sync().keys("*"));
     }
 
     @Test
@@ -106,7 +85,7 @@ class IntakeStatsTest {
         logged.start();
         log.addAppender(logged);
         log.setLevel(Level.INFO);
-        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_DUMP", "1", "STATS_TIMES", "SECONDS_15_MINUTE")), redis,
+        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_DUMP", "1", "STATS_TIMES", "SECONDS_15_MINUTE")), REDIS.connection(),
                 "6f1c2e9a0b11", Clock.systemUTC(), List.of("ScraperHandler"))) {
             stats.total(2);
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> logged.list.stream()
