@@ -39,8 +39,7 @@ public final class ScrapyCluster implements Runnable {
                 .map(ServiceLoader.Provider::get)
                 .sorted(Comparator.comparing(ScrapyCluster::nameOf))
                 .toList();
-        // Each as its own CommandLine: picocli applies a command's model transformer (how bench finds
-        // the contributed benchmarks) only to a CommandLine built directly, not to a bare object added.
+        // Each through a CommandLine of its own, so that a contributed command's model transformer runs.
         contributed.forEach(command -> commandLine.addSubcommand(new CommandLine(command)));
         commandLine.addSubcommand(BenchCommand.commandLine());
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {

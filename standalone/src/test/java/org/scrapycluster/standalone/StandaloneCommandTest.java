@@ -36,6 +36,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.FreePorts;
@@ -71,6 +73,8 @@ class StandaloneCommandTest {
 
         assertEquals("+PONG", ping(redisPort));
         assertEquals("hello", roundTrip(ready.group(1)));
+        assertTrue(lines.getFirst().contains("services kafka-monitor"), lines.getFirst());
+        assertFedCrawlIsQueued(ready.group(1), redisPort);
         try (HttpClient http = HttpClient.newHttpClient()) {
             HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ready.group(4) + "/health")).build();
             // Services connect in the background after the ready line: health turns UP once they have.
@@ -87,6 +91,20 @@ class StandaloneCommandTest {
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(List.of(), left.filter(p -> Files.isDirectory(p) && p.getFileName().toString().startsWith("scrapy-cluster-")).toList(),
                     "no temporary data left");
+        }
+    }
+
+    /** {@code scrapy-cluster feed} a crawl request; the cluster's Kafka monitor files it into Redis. */
+    private static void assertFedCrawlIsQueued(String kafka, int redisPort) {
+        String spider = "standalone" + UUID.randomUUID().toString().substring(0, 8);
+        StringWriter fed = new StringWriter();
+        CommandLine feed = ScrapyCluster.commandLine();
+        feed.setOut(new PrintWriter(fed, true));
+        assertEquals(0, feed.execute("feed", "{\"url\":\"http://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\""
+                + spider + "\"}", "--set", "KAFKA_HOSTS=" + kafka, "--log-level", "WARNING"));
+        assertTrue(fed.toString().startsWith("Successfully fed item to Kafka"), fed.toString());
+        try (RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", redisPort))) {
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().zcard(spider + ":example.com:queue") == 1);
         }
     }
 

@@ -1,6 +1,7 @@
 /**
- * What every {@code scrapy-cluster} subcommand shares: the settings and logging options, and the
+ * What every {@code scrapy-cluster} subcommand shares: the settings and logging options, the
  * interfaces by which a module contributes its own subcommands and benchmarks (the {@code bench}
- * parent lives in {@code standalone}, which can start embedded servers for them).
+ * parent lives in {@code standalone}, which can start embedded servers for them), and the launcher
+ * that runs one service until it is told to stop.
  */
 package org.scrapycluster.common.cli;

@@ -1,5 +1,8 @@
 package org.scrapycluster.common.domain;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import com.google.common.net.InternetDomainName;
 
 /**
@@ -26,6 +29,10 @@ import com.google.common.net.InternetDomainName;
  */
 public final class RegisteredDomain {
 
+    /** Registered domains of the host names seen: a crawl's URLs share a few hosts. Forgotten all at once when full. */
+    private static final Map<String, String> DOMAINS = new ConcurrentHashMap<>();
+    private static final int REMEMBERED_HOSTS = 50_000;
+
     private RegisteredDomain() {
     }
 
@@ -39,6 +46,19 @@ public final class RegisteredDomain {
         if (host.ipLiteral()) {
             return host.name() + ".";
         }
+        String known = DOMAINS.get(host.name());
+        if (known != null) {
+            return known;
+        }
+        String domain = ofName(host);
+        if (DOMAINS.size() >= REMEMBERED_HOSTS) {
+            DOMAINS.clear();
+        }
+        DOMAINS.put(host.name(), domain);
+        return domain;
+    }
+
+    private static String ofName(UrlHost host) {
         InternetDomainName name = InternetDomainName.from(host.name());
         if (name.isUnderRegistrySuffix()) {
             return name.topDomainUnderRegistrySuffix().toString();

@@ -17,6 +17,7 @@ import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
+import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 
 /**
@@ -25,6 +26,9 @@ import ch.qos.logback.core.util.FileSize;
  * {@code LOG.atInfo().addKeyValue("appid", appid).log("Added crawl to Redis")}.
  */
 public final class Logging {
+
+    /** How often the size of the log file is looked at. */
+    private static final long SIZE_CHECK_MILLIS = 1_000;
 
     private Logging() {
     }
@@ -83,6 +87,8 @@ public final class Logging {
         SizeBasedTriggeringPolicy<ILoggingEvent> trigger = new SizeBasedTriggeringPolicy<>();
         trigger.setContext(context);
         trigger.setMaxFileSize(new FileSize(config.maxBytes()));
+        // Logback looks at the size once a minute by default; a busy service writes far more than LOG_MAX_BYTES in a minute.
+        trigger.setCheckIncrement(Duration.buildByMilliseconds(SIZE_CHECK_MILLIS));
         trigger.start();
 
         appender.setRollingPolicy(rolling);

@@ -9,6 +9,12 @@ public final class Keyspace {
     /** The ZSET of crawls ordered by their last activity, in epoch milliseconds. */
     public static final String CRAWLS_ACTIVE = "crawls:active";
 
+    /**
+     * The LIST of job key names ({@code info:…}, {@code stop:…}, {@code statsrequest:…}, {@code zk:…},
+     * {@code timeout:…}) the Kafka monitor pushes after writing them, which the Redis monitors block on.
+     */
+    public static final String JOBS_SIGNAL = "jobs:signal";
+
     private Keyspace() {
     }
 

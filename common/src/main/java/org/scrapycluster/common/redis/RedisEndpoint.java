@@ -44,14 +44,14 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
 
     /**
      * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
-     * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} (seconds), without TLS.
+     * {@code REDIS_DB}, {@code REDIS_PASSWORD}, {@code REDIS_TLS} and {@code REDIS_SOCKET_TIMEOUT} (seconds).
      *
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting when a value is out of range
      */
     public static RedisEndpoint from(Settings settings) {
         try {
             return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
-                    settings.getNullableString("REDIS_PASSWORD"), false, settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
+                    settings.getNullableString("REDIS_PASSWORD"), settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
         } catch (IllegalArgumentException e) {
             throw new SettingsException("The REDIS_* settings do not make a usable Redis address: " + e.getMessage(), e);
         }

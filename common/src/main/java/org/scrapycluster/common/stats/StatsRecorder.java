@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -97,6 +98,11 @@ public final class StatsRecorder implements AutoCloseable {
         for (Write write : writes) {
             try {
                 redis.await(write.result());
+            } catch (RedisCommandInterruptedException e) {
+                // Stopping: not an outage; the counts are kept for the last flush of close().
+                write.keep().run();
+                complete = false;
+                Thread.currentThread().interrupt();
             } catch (RedisException e) {
                 write.keep().run();
                 outage.failed(e);

@@ -92,7 +92,8 @@ class JsonTest {
 
     @Test
     void limitsComeFromSettings() {
-        JsonLimits limits = JsonLimits.from(Settings.defaults("kafka-monitor"));
-        assertEquals(new JsonLimits(64, 10_485_760, 16_777_216), limits);
+        assertEquals(new JsonLimits(64, 10_485_760, 16_777_216), JsonLimits.from(Settings.defaults("redis-monitor")));
+        assertEquals(new JsonLimits(64, 10_485_760, 1_048_576), JsonLimits.from(Settings.defaults("kafka-monitor")),
+                "the Kafka monitor restates the largest document: a request is at most 1 MiB");
     }
 }

@@ -112,6 +112,24 @@ class LoggingTest {
     }
 
     @Test
+    void theFileIsRotatedOnceItPassesLogMaxBytes() throws Exception {
+        install("rest", Map.of("LOG_MAX_BYTES", "2000", "LOG_BACKUPS", "2"));
+        ch.qos.logback.classic.Logger log = context.getLogger("org.scrapycluster.rest.Gateway");
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 50; i++) {
+                log.info("'feed' endpoint called with request number {} of round {}", i, round);
+            }
+            Thread.sleep(1_100);
+        }
+        log.info("after the last size check");
+        context.stop();
+
+        assertTrue(Files.exists(dir.resolve("rest_service.log.1")), "rotated once the size was looked at");
+        assertTrue(Files.size(dir.resolve("rest_service.log")) < 10_000, "the file stays near LOG_MAX_BYTES");
+        assertFalse(Files.exists(dir.resolve("rest_service.log.3")), "LOG_BACKUPS files are kept");
+    }
+
+    @Test
     void anUnknownLevelNamesTheSetting() {
         Settings settings = Settings.load("rest", new SettingsSources(null, Map.of("LOG_LEVEL", "LOUD"), Map.of()));
         SettingsException e = assertThrows(SettingsException.class, () -> LogConfig.from(settings));

@@ -2,6 +2,7 @@ package org.scrapycluster.common.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -170,5 +171,39 @@ class EnqueuerTest {
         assertEquals(List.of(EnqueueOutcome.QUEUED, EnqueueOutcome.DOMAIN_BLACKLISTED, EnqueueOutcome.DUPLICATE), outcomes,
                 "the dupefilter registers a request before the domain blacklist refuses it");
         assertEquals(0, redis.sync().exists(other.key()));
+    }
+
+    @Test
+    void oneCallFilesManyRequestsEachAsASingleCallWould() {
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
+        EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp1", Duration.ofSeconds(600));
+        String member = Members.feedItem("https://ex1.com/", "app", "c1", 1, 0);
+        List<EnqueueRequest> requests = List.of(
+                EnqueueRequest.of(queue, member).withDupefilter(seen),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/again", "app", "c1", 1, 0)).withDupefilter(seen),
+                EnqueueRequest.of(queue, member),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "stopped", 1, 0)),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, serverSeconds() - 1)),
+                EnqueueRequest.of(queue, "not json"));
+
+        List<EnqueueOutcome> outcomes = redis.await(enqueuer.enqueueBatchAsync(requests));
+
+        assertEquals(List.of(EnqueueOutcome.QUEUED, EnqueueOutcome.DUPLICATE, EnqueueOutcome.ALREADY_QUEUED, EnqueueOutcome.BLACKLISTED,
+                EnqueueOutcome.EXPIRED, EnqueueOutcome.INVALID), outcomes);
+        assertEquals(1, redis.sync().zcard(queue.key()));
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending());
+        assertEquals(List.of(), redis.await(enqueuer.enqueueBatchAsync(List.of())));
+    }
+
+    @Test
+    void firstInFirstOutHoldsWithinOneCall() {
+        Enqueuer fifo = new Enqueuer(redis, true);
+        List<String> members = new ArrayList<>();
+        for (String path : List.of("z", "m", "a", "q")) {
+            members.add(Members.feedItem("https://ex1.com/" + path, "app", "c1", 5, 0));
+        }
+        fifo.enqueueAll(members.stream().map(member -> EnqueueRequest.of(queue, member)).toList());
+
+        assertEquals(members, redis.sync().zrange(queue.key(), 0, -1));
     }
 }

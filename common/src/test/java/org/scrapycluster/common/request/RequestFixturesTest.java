@@ -16,7 +16,8 @@ import org.scrapycluster.common.testing.ResourceFixtures;
 /**
  * Every example and every limit of the four request schemas (§2.4), one fixture file each under
  * {@code requests/valid} (with the validated object expected, defaults and field order included)
- * and {@code requests/invalid} (with the violations expected).
+ * and {@code requests/invalid} (with the violations expected). The Kafka monitor's tests share these
+ * files and read their {@code redis} field too: the Redis effects of a valid request (§2.5).
  */
 class RequestFixturesTest {
 

@@ -1,0 +1,56 @@
+package org.scrapycluster.common.cli;
+
+import java.time.Duration;
+
+import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceFactory;
+import org.scrapycluster.common.service.ServiceHost;
+import org.scrapycluster.common.service.ShutdownSignal;
+import org.scrapycluster.common.settings.Settings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one service in this process until it is told to stop, as the service subcommands
+ * ({@code scrapy-cluster kafka-monitor}, ...) do: logging from the service's settings, the
+ * {@code /metrics} and {@code /health} endpoint where its {@code METRICS_*} settings say, the
+ * service itself, then a clean stop on Ctrl-C, SIGTERM or an interrupt of the calling thread.
+ */
+public final class ServiceLauncher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceLauncher.class);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
+
+    private ServiceLauncher() {
+    }
+
+    /**
+     * Runs the service {@code factory} builds with {@code settings} until the process is told to
+     * stop.
+     *
+     * @return the exit status, 0
+     * @throws org.scrapycluster.common.settings.SettingsException when a setting cannot be used
+     */
+    public static int run(Settings settings, ServiceFactory factory) {
+        Logging.configure(settings);
+        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+            try (ServiceHost host = ServiceHost.start(settings)) {
+                Service service = factory.create(host.context(settings));
+                host.run(service);
+                LOG.atInfo().addKeyValue("service", service.name())
+                        .addKeyValue("metrics", host.metricsAddress().map(Object::toString).orElse("off"))
+                        .log("Running " + service.name());
+                try {
+                    signal.await();
+                    LOG.info("Stopping {}", service.name());
+                } catch (InterruptedException e) {
+                    LOG.info("Stopping {} (interrupted)", service.name());
+                }
+            }
+            // Logged before the signal is closed: once it is, a signalled JVM exits at once.
+            LOG.info("Stopped {}", factory.name());
+        }
+        return 0;
+    }
+}

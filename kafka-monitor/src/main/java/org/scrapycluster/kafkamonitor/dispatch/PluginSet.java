@@ -1,0 +1,180 @@
+package org.scrapycluster.kafkamonitor.dispatch;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.request.RequestSchema;
+import org.scrapycluster.common.request.RequestValidator;
+import org.scrapycluster.common.request.SafetyChecks;
+import org.scrapycluster.common.request.ValidationResult;
+import org.scrapycluster.common.request.Violation;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.kafkamonitor.plugin.ActionHandler;
+import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
+import org.scrapycluster.kafkamonitor.plugin.ScraperHandler;
+import org.scrapycluster.kafkamonitor.plugin.StatsHandler;
+import org.scrapycluster.kafkamonitor.plugin.ZookeeperHandler;
+
+/**
+ * The plugins of a monitor, as the {@code PLUGINS} setting lists them (behaviour spec §2.2-§2.3):
+ * name → rank, tried in ascending rank, the first whose schema a request matches handling it. A
+ * name is the original's module path of a built-in ({@code plugins.scraper_handler.ScraperHandler})
+ * or a Java class name, found among the {@link ServiceLoader} providers of
+ * {@link KafkaMonitorPlugin} or else loaded by name; a null rank disables the entry. Two plugins
+ * with one rank, an unknown class, and a class that is not a plugin are errors at start-up. Every
+ * schema is validated with the safety checks {@code REQUEST_CHECK_IDS}, {@code REQUEST_CHECK_URLS}
+ * and {@code REQUEST_CHECK_REGEXES} turn on.
+ */
+public final class PluginSet {
+
+    /** The built-ins by the names the original's settings give them. */
+    static final Map<String, Class<? extends KafkaMonitorPlugin>> ORIGINAL_NAMES = Map.of(
+            "plugins.scraper_handler.ScraperHandler", ScraperHandler.class,
+            "plugins.action_handler.ActionHandler", ActionHandler.class,
+            "plugins.stats_handler.StatsHandler", StatsHandler.class,
+            "plugins.zookeeper_handler.ZookeeperHandler", ZookeeperHandler.class);
+
+    private static final String SETTING = "PLUGINS";
+
+    private final List<RankedPlugin> plugins;
+
+    private PluginSet(List<RankedPlugin> plugins) {
+        this.plugins = List.copyOf(plugins);
+    }
+
+    /**
+     * Loads, sets up and ranks the plugins {@code settings} list.
+     *
+     * @throws SettingsException when {@code PLUGINS} names an unknown class or a class that is not a
+     *         plugin, gives a rank that is not a whole number, or gives two plugins one rank
+     * @throws IllegalStateException when a plugin cannot be set up (its schema is missing or invalid)
+     */
+    public static PluginSet load(Settings settings) {
+        SafetyChecks checks = new SafetyChecks(settings.getBoolean("REQUEST_CHECK_IDS"),
+                settings.getBoolean("REQUEST_CHECK_URLS"), settings.getBoolean("REQUEST_CHECK_REGEXES"));
+        Map<Integer, String> ranks = new HashMap<>();
+        List<RankedPlugin> loaded = new ArrayList<>();
+        for (Map.Entry<String, Object> entry : settings.getMap(SETTING).entrySet()) {
+            if (entry.getValue() == null) {
+                continue;
+            }
+            String name = entry.getKey();
+            if (!(entry.getValue() instanceof Integer rank)) {
+                throw settings.invalid(SETTING, "gives " + name + " the rank " + entry.getValue()
+                        + "; a rank is a whole number, or null to disable the plugin");
+            }
+            String earlier = ranks.putIfAbsent(rank, name);
+            if (earlier != null) {
+                throw settings.invalid(SETTING, "gives the rank " + rank + " to both " + earlier + " and " + name
+                        + "; every plugin needs a rank of its own");
+            }
+            KafkaMonitorPlugin plugin = instantiate(settings, name);
+            loaded.add(new RankedPlugin(name, rank, plugin, validator(plugin, plugin.setup(settings), checks)));
+        }
+        loaded.sort(Comparator.comparingInt(RankedPlugin::rank));
+        return new PluginSet(loaded);
+    }
+
+    /** The plugins in the order they are tried. */
+    public List<RankedPlugin> plugins() {
+        return plugins;
+    }
+
+    /**
+     * The first plugin whose schema {@code request} matches, with the request's defaults filled
+     * in; or, when there is none, the violations of the schema it comes closest to: the fewest
+     * required fields missing and unknown fields present, then the fewest violations, then the
+     * most of its fields listed by the schema, then the lowest rank.
+     */
+    public Match match(JsonNode request) {
+        RankedPlugin closest = null;
+        List<Violation> closestViolations = List.of(new Violation("request", "no request plugin is enabled (PLUGINS)"));
+        Fit closestFit = null;
+        for (RankedPlugin plugin : plugins) {
+            ValidationResult result = plugin.validator().validate(request);
+            if (result instanceof ValidationResult.Valid valid) {
+                return new Match.Matched(plugin, valid.request());
+            }
+            List<Violation> violations = ((ValidationResult.Invalid) result).violations();
+            Fit fit = new Fit(plugin.distance(request), violations.size(), plugin.listedFields(request));
+            if (closestFit == null || fit.closerThan(closestFit)) {
+                closest = plugin;
+                closestFit = fit;
+                closestViolations = violations;
+            }
+        }
+        return new Match.Unmatched(closest == null ? "none" : closest.schemaName(), closestViolations);
+    }
+
+    /**
+     * How well a request fits a schema it does not match: the required fields it lacks plus the
+     * fields it has that the schema does not allow, then the number of violations, then (more is
+     * better) the number of its fields the schema lists.
+     */
+    private record Fit(int distance, int violations, int listedFields) {
+
+        boolean closerThan(Fit other) {
+            if (distance != other.distance) {
+                return distance < other.distance;
+            }
+            if (violations != other.violations) {
+                return violations < other.violations;
+            }
+            return listedFields > other.listedFields;
+        }
+    }
+
+    private static KafkaMonitorPlugin instantiate(Settings settings, String name) {
+        Class<? extends KafkaMonitorPlugin> builtIn = ORIGINAL_NAMES.get(name);
+        String className = builtIn == null ? name : builtIn.getName();
+        Optional<KafkaMonitorPlugin> provided = ServiceLoader.load(KafkaMonitorPlugin.class).stream()
+                .filter(provider -> provider.type().getName().equals(className))
+                .findFirst()
+                .map(ServiceLoader.Provider::get);
+        if (provided.isPresent()) {
+            return provided.get();
+        }
+        Class<?> type;
+        try {
+            type = Class.forName(className, true, classLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw settings.invalid(SETTING, "names " + name + ", which is not a plugin class on the class path ("
+                    + e + ")");
+        }
+        if (!KafkaMonitorPlugin.class.isAssignableFrom(type)) {
+            throw settings.invalid(SETTING, "names " + name + ", which does not implement " + KafkaMonitorPlugin.class.getName());
+        }
+        try {
+            return (KafkaMonitorPlugin) type.getConstructor().newInstance();
+        } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
+            throw settings.invalid(SETTING, "names " + name + ", which has no public constructor without arguments");
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("The plugin " + name + " failed to construct: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private static RequestValidator validator(KafkaMonitorPlugin plugin, RequestSchema schema, SafetyChecks checks) {
+        if (schema == null) {
+            throw new IllegalStateException("The plugin " + plugin.getClass().getName() + " gave no schema");
+        }
+        try {
+            return new RequestValidator(schema, checks);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("The plugin " + plugin.getClass().getName() + " has an invalid schema: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static ClassLoader classLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : PluginSet.class.getClassLoader();
+    }
+}

@@ -1,0 +1,553 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Supplier;
+
+import io.lettuce.core.RedisException;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.InvalidOffsetException;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.stats.Heartbeat;
+import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
+import org.scrapycluster.kafkamonitor.dispatch.RankedPlugin;
+import org.scrapycluster.kafkamonitor.rejection.Rejection;
+import org.scrapycluster.kafkamonitor.rejection.RejectionMessages;
+import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
+import org.scrapycluster.kafkamonitor.stats.IntakeStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka monitor (behaviour spec §2.1): consumes {@code KAFKA_INCOMING_TOPIC} in the consumer
+ * group {@code KAFKA_GROUP}, sharing its partitions with every other instance of the group, and
+ * works in batches of up to {@code KAFKA_CONSUMER_MAX_POLL_RECORDS} records:
+ *
+ * <ol>
+ *   <li>each record is read, validated and handed to its plugin ({@link RequestIntake});</li>
+ *   <li>the Redis writes of all accepted requests are sent in one pipeline and confirmed;</li>
+ *   <li>every rejected record is published to the rejected topic, with an error answer to its
+ *       sender when it says who that is ({@link RejectionMessages});</li>
+ *   <li>only then are the batch's offsets committed, synchronously. Automatic commits are always
+ *       off, whatever {@code KAFKA_CONSUMER_AUTO_COMMIT_ENABLE} says, so a request is never lost:
+ *       a monitor that dies before the commit leaves its batch to be taken again (at least once;
+ *       every Redis write can be applied twice).</li>
+ * </ol>
+ *
+ * <p>While Redis or Kafka is away the monitor keeps its batch, says so once in the log, and tries
+ * again with {@link Backoff}; its partitions are paused meanwhile and it keeps polling, so that it
+ * stays in its group. Neither has to be reachable at start. Health checks {@code redis} and
+ * {@code kafka} say whether each answers. Statistics go to Redis ({@link IntakeStats}), with a
+ * heartbeat at {@code stats:kafka-monitor:self:<host>:<uuid12>}, and meters to Micrometer
+ * ({@link IntakeMetrics}).
+ */
+public final class KafkaMonitor implements Service {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaMonitor.class);
+    private static final String NAME = "kafka-monitor";
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration MAX_HEARTBEAT_PERIOD = Duration.ofSeconds(5);
+
+    private final ServiceContext context;
+    private final Settings settings;
+    private final BatchListener listener;
+    private final PluginSet plugins;
+    private final RequestIntake intake;
+    private final RejectionMessages rejections;
+    private final IntakeMetrics metrics;
+    private final KafkaClients clients;
+    private final String topic;
+    private final String group;
+    private final KafkaWatch kafka;
+    private final int maxPollRecords;
+    private final Duration pollTimeout;
+    private final Duration sleepTime;
+    private final Duration heartbeatTtl;
+    private final RedisEndpoint endpoint;
+    private final IntakeStats.Config statsConfig;
+    private final OutageReporter redisOutage = new OutageReporter(LOG, "Writing requests to Redis");
+
+    private volatile boolean closed;
+    private volatile Thread worker;
+    private volatile Consumer<byte[], byte[]> consumer;
+    private volatile RedisConnection redis;
+
+    private RedisBatchWriter writer;
+    private IntakeStats stats;
+    private Heartbeat heartbeat;
+    private Producer<String, byte[]> producer;
+    private RejectionPublisher publisher;
+    private Batch current;
+    private boolean holding;
+
+    /** A monitor with the settings, meters and health checks of {@code context}. */
+    public KafkaMonitor(ServiceContext context) {
+        this(context, BatchListener.NONE);
+    }
+
+    /**
+     * A monitor that also tells {@code listener} about each batch.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException when a setting cannot be used,
+     *         for example a {@code PLUGINS} entry naming an unknown class
+     */
+    public KafkaMonitor(ServiceContext context, BatchListener listener) {
+        this.context = context;
+        this.settings = context.settings();
+        this.listener = listener;
+        this.plugins = PluginSet.load(settings);
+        Json json = new Json(JsonLimits.from(settings));
+        this.intake = new RequestIntake(json, plugins, context.clock());
+        this.rejections = new RejectionMessages(settings, json, context.clock());
+        this.metrics = new IntakeMetrics(context.meters());
+        this.clients = new KafkaClients(settings);
+        this.topic = settings.getString("KAFKA_INCOMING_TOPIC");
+        this.group = settings.getString("KAFKA_GROUP");
+        this.kafka = new KafkaWatch(String.join(",", settings.getStringList("KAFKA_HOSTS")),
+                "consuming " + topic + " in group " + group);
+        this.maxPollRecords = positive("KAFKA_CONSUMER_MAX_POLL_RECORDS");
+        this.pollTimeout = Duration.ofMillis(positive("KAFKA_CONSUMER_TIMEOUT"));
+        this.sleepTime = settings.getSeconds("SLEEP_TIME");
+        if (sleepTime.isNegative()) {
+            throw settings.invalid("SLEEP_TIME", "cannot be negative");
+        }
+        this.heartbeatTtl = Duration.ofSeconds(positive("HEARTBEAT_TIMEOUT"));
+        this.endpoint = RedisEndpoint.from(settings);
+        this.statsConfig = IntakeStats.Config.from(settings);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (worker != null) {
+            throw new IllegalStateException("the Kafka monitor is already started");
+        }
+        context.health().register("redis", this::redisHealth);
+        context.health().register("kafka", kafka::health);
+        worker = Thread.ofPlatform().name(NAME).start(this::run);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        Thread running = worker;
+        if (running == null) {
+            return;
+        }
+        Consumer<byte[], byte[]> polling = consumer;
+        if (polling != null) {
+            polling.wakeup();
+        }
+        running.interrupt();
+        try {
+            running.join(CLOSE_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (running.isAlive()) {
+            LOG.warn("The Kafka monitor did not stop within {}", CLOSE_TIMEOUT);
+        }
+    }
+
+    private void run() {
+        try {
+            redis = connectRedis();
+            stats = new IntakeStats(statsConfig, redis, context.node().uuid12(), context.clock(),
+                    plugins.plugins().stream().map(RankedPlugin::name).distinct().toList());
+            heartbeat = new Heartbeat(redis, "stats:kafka-monitor:self:" + context.node(), heartbeatTtl,
+                    min(heartbeatTtl.dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
+            heartbeat.start();
+            writer = new RedisBatchWriter(redis);
+            producer = createKafkaClient("producer", clients::bytesProducer);
+            consumer = createKafkaClient("consumer", this::newConsumer);
+            kafka.watch(consumer);
+            publisher = new RejectionPublisher(producer, metrics);
+            consumer.subscribe(List.of(topic), new Rebalance());
+            LOG.atInfo().addKeyValue("topic", topic).addKeyValue("group", group)
+                    .addKeyValue("plugins", plugins.plugins().stream().map(RankedPlugin::toString).toList())
+                    .log("Kafka Monitor consuming " + topic + " in group " + group);
+            consume();
+        } catch (WakeupException | InterruptException | Closing e) {
+            LOG.debug("The Kafka monitor stops");
+        } catch (RuntimeException e) {
+            LOG.error("The Kafka monitor could not start", e);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * Polls and handles batches until closed. A failure that is not an outage (an offset out of
+     * range, a broken consumer, a bug) is logged and the loop goes on after a back-off; the records
+     * of a batch that failed half-way are taken again.
+     */
+    private void consume() {
+        Backoff backoff = Backoff.standard();
+        while (!closed) {
+            try {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
+                kafka.observe();
+                if (records.isEmpty()) {
+                    pause(sleepTime);
+                } else {
+                    handle(records);
+                }
+                backoff.reset();
+            } catch (InvalidOffsetException e) {
+                LOG.atError().addKeyValue("partitions", String.valueOf(e.partitions())).log("Kafka offset out of range error");
+                consumer.seekToEnd(e.partitions());
+            } catch (WakeupException | InterruptException | Closing e) {
+                throw e;
+            } catch (RuntimeException e) {
+                LOG.error("The Kafka monitor failed on a batch; its records will be taken again", e);
+                pause(backoff.nextDelay());
+            }
+        }
+    }
+
+    /** One batch: decide, write, publish, commit. */
+    private void handle(ConsumerRecords<byte[], byte[]> records) {
+        long polled = System.nanoTime();
+        List<Batch.Entry> entries = new ArrayList<>(records.count());
+        RedisBatchWriter.Writes writes = writer.start();
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            Disposition disposition = intake.take(record.value());
+            entries.add(new Batch.Entry(new TopicPartition(record.topic(), record.partition()), record.offset(), record.value(), disposition));
+            count(disposition);
+            if (disposition instanceof Disposition.Accepted accepted) {
+                writes.add(accepted.handling());
+            }
+        }
+        metrics.consumed(records.count());
+        stats.total(records.count());
+        current = new Batch(entries, polled);
+        boolean done = false;
+        try {
+            write(current, writes);
+            List<Batch.Entry> settled = current.entries();
+            BatchSummary summary = summary(settled, polled);
+            listener.written(summary);
+            reportRejections(settled);
+            commit(current);
+            metrics.batches().record(Duration.ofNanos(System.nanoTime() - polled));
+            listener.committed(summary);
+            done = true;
+        } finally {
+            if (!done) {
+                rewind(records);
+            }
+            current = null;
+            holding = false;
+            consumer.resume(consumer.paused());
+        }
+    }
+
+    private void count(Disposition disposition) {
+        switch (disposition) {
+            case Disposition.Accepted accepted -> stats.plugin(accepted.plugin().name());
+            case Disposition.Rejected rejected -> rejected.matched().ifPresent(plugin -> stats.plugin(plugin.name()));
+        }
+    }
+
+    /**
+     * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
+     * writes the batch's accepted requests again until it works. Then settles their outcomes and
+     * logs them.
+     */
+    private void write(Batch batch, RedisBatchWriter.Writes firstAttempt) {
+        Backoff backoff = Backoff.standard();
+        RedisBatchWriter.Writes attempt = firstAttempt;
+        while (true) {
+            List<Batch.Entry> entries = batch.entries();
+            List<Optional<EnqueueOutcome>> outcomes;
+            try {
+                outcomes = attempt.finish();
+            } catch (RedisException e) {
+                redisOutage.failed(e);
+                metrics.redisRetry();
+                hold(backoff.nextDelay());
+                attempt = writer.start();
+                for (Batch.Entry entry : batch.entries()) {
+                    if (entry.disposition() instanceof Disposition.Accepted accepted) {
+                        attempt.add(accepted.handling());
+                    }
+                }
+                continue;
+            }
+            redisOutage.succeeded();
+            batch.settle(settle(entries, outcomes));
+            return;
+        }
+    }
+
+    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueOutcome>> outcomes) {
+        List<Batch.Entry> settled = new ArrayList<>(entries.size());
+        int next = 0;
+        for (Batch.Entry entry : entries) {
+            if (entry.disposition() instanceof Disposition.Accepted accepted) {
+                Optional<EnqueueOutcome> outcome = outcomes.get(next++);
+                Disposition disposition = outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
+                if (disposition instanceof Disposition.Accepted done) {
+                    metrics.accepted(done.plugin().name());
+                    String message = done.handling().logMessage();
+                    IntakeLog.accepted(done, outcome.map(o -> SeedOutcomes.logMessage(o, message)).orElse(message));
+                }
+                settled.add(entry.settled(disposition));
+            } else {
+                settled.add(entry);
+            }
+        }
+        return settled;
+    }
+
+    /** Counts and logs the batch's rejected records, and publishes what is to be published about them. */
+    private void reportRejections(List<Batch.Entry> entries) {
+        List<ProducerRecord<String, byte[]>> messages = new ArrayList<>();
+        for (Batch.Entry entry : entries) {
+            if (entry.disposition() instanceof Disposition.Rejected rejected) {
+                Rejection rejection = rejected.rejection();
+                metrics.rejected(rejection.kind());
+                stats.fail();
+                IntakeLog.rejected(entry, rejection, rejections.preview(entry.value()));
+                messages.addAll(rejections.of(entry.partition().topic(), entry.partition().partition(), entry.offset(),
+                        entry.value(), rejection));
+            }
+        }
+        publisher.publish(messages, this::hold);
+    }
+
+    /** Commits the batch's offsets until Kafka takes them, or the batch's partitions went to another consumer. */
+    private void commit(Batch batch) {
+        Backoff backoff = Backoff.standard();
+        while (!batch.isEmpty()) {
+            try {
+                consumer.commitSync(batch.offsets());
+                return;
+            } catch (RebalanceInProgressException | CommitFailedException e) {
+                LOG.info("The consumer group is rebalancing; committing the batch once it has settled");
+                hold(pollTimeout);
+            } catch (KafkaException e) {
+                if (e instanceof WakeupException || e instanceof InterruptException) {
+                    throw e;
+                }
+                metrics.kafkaRetry();
+                LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Committing offsets failed, Kafka unavailable; retrying");
+                hold(backoff.nextDelay());
+            }
+        }
+    }
+
+    /**
+     * Waits {@code delay} without taking new records: the partitions are paused, and polling
+     * keeps the consumer in its group (a rebalance meanwhile drops the records of lost partitions
+     * from the current batch).
+     */
+    private void hold(Duration delay) {
+        if (closed) {
+            throw new Closing();
+        }
+        holding = true;
+        consumer.pause(consumer.assignment());
+        ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(delay);
+        for (TopicPartition partition : unexpected.partitions()) {
+            consumer.seek(partition, unexpected.records(partition).getFirst().offset());
+        }
+        kafka.observe();
+        if (closed) {
+            throw new Closing();
+        }
+    }
+
+    /** Moves the consumer back to the first of {@code records} in each partition it still owns, to take them again. */
+    private void rewind(ConsumerRecords<byte[], byte[]> records) {
+        if (closed) {
+            return;
+        }
+        for (TopicPartition partition : records.partitions()) {
+            if (consumer.assignment().contains(partition)) {
+                consumer.seek(partition, records.records(partition).getFirst().offset());
+            }
+        }
+    }
+
+    private RedisConnection connectRedis() {
+        Backoff backoff = Backoff.standard();
+        while (true) {
+            try {
+                RedisConnection connection = RedisConnection.open(endpoint);
+                if (backoff.attempts() > 0) {
+                    LOG.info("Connected to Redis at {}", endpoint);
+                }
+                return connection;
+            } catch (RedisException e) {
+                if (backoff.attempts() == 0) {
+                    LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage());
+                }
+                pause(backoff.nextDelay());
+            }
+        }
+    }
+
+    private <T> T createKafkaClient(String what, Supplier<T> create) {
+        Backoff backoff = Backoff.standard();
+        while (true) {
+            try {
+                return create.get();
+            } catch (KafkaException e) {
+                if (backoff.attempts() == 0) {
+                    LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage());
+                }
+                pause(backoff.nextDelay());
+            }
+        }
+    }
+
+    private Consumer<byte[], byte[]> newConsumer() {
+        Properties properties = clients.consumerProperties(group);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPollRecords));
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private Health redisHealth() {
+        RedisConnection connection = redis;
+        if (connection == null) {
+            return Health.down("connecting to " + endpoint);
+        }
+        if (!connection.isConnected() || redisOutage.isDown()) {
+            return Health.down("Redis at " + connection.endpoint() + " does not answer");
+        }
+        return Health.up(connection.endpoint().toString());
+    }
+
+    private void release() {
+        boolean interrupted = Thread.interrupted();
+        closeQuietly("consumer", consumer == null ? null : () -> consumer.close(CloseOptions.timeout(Duration.ofSeconds(5))));
+        closeQuietly("producer", producer == null ? null : () -> producer.close(PRODUCER_CLOSE_TIMEOUT));
+        closeQuietly("heartbeat", heartbeat);
+        closeQuietly("statistics", stats);
+        closeQuietly("Redis connection", redis);
+        LOG.info("Closing Kafka Monitor");
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(String what, AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.warn("Could not close the {} cleanly: {}", what, e.toString());
+        }
+    }
+
+    private void pause(Duration delay) {
+        if (delay.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            throw new Closing();
+        }
+        if (closed) {
+            throw new Closing();
+        }
+    }
+
+    private static BatchSummary summary(List<Batch.Entry> entries, long polled) {
+        int accepted = 0;
+        for (Batch.Entry entry : entries) {
+            if (entry.disposition() instanceof Disposition.Accepted) {
+                accepted++;
+            }
+        }
+        return new BatchSummary(entries.size(), accepted, entries.size() - accepted, polled);
+    }
+
+    private int positive(String name) {
+        int value = settings.getInt(name);
+        if (value < 1) {
+            throw settings.invalid(name, "must be at least 1");
+        }
+        return value;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** Drops the records of partitions the consumer loses from the batch in hand, and keeps new partitions paused while holding. */
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (current != null && !partitions.isEmpty()) {
+                current.drop(partitions);
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            onPartitionsRevoked(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (holding && !partitions.isEmpty()) {
+                consumer.pause(partitions);
+            }
+        }
+    }
+
+    /** Thrown inside the worker to unwind it when the monitor is closed. */
+    private static final class Closing extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Closing() {
+            super(null, null, false, false);
+        }
+    }
+}

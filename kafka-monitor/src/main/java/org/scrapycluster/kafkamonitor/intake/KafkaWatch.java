@@ -1,0 +1,73 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.Metric;
+import org.scrapycluster.common.metrics.Health;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the monitor's consumer reaches Kafka, told by its open connections: a consumer in a group
+ * always holds one to the group coordinator. After {@value #GRACE_SECONDS} s without any, Kafka is
+ * reported unavailable, once, and its return once. Observed on the consumer's thread; the health
+ * check may be read from any thread.
+ */
+final class KafkaWatch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaWatch.class);
+    private static final long GRACE_SECONDS = 10;
+    private static final Duration GRACE = Duration.ofSeconds(GRACE_SECONDS);
+
+    private final String hosts;
+    private final String consuming;
+    private volatile Metric connections;
+    private volatile long seenNanos = System.nanoTime();
+    private boolean reportedDown;
+
+    /**
+     * @param hosts     the bootstrap servers, for the log
+     * @param consuming what the consumer does when it works, for the health check
+     */
+    KafkaWatch(String hosts, String consuming) {
+        this.hosts = hosts;
+        this.consuming = consuming;
+    }
+
+    /** Watches {@code consumer}'s connections from now on. */
+    void watch(Consumer<?, ?> consumer) {
+        connections = consumer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics"))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(null);
+        seenNanos = System.nanoTime();
+    }
+
+    /** Looks at the connections now, and says so when Kafka went away or came back. */
+    void observe() {
+        Metric count = connections;
+        long now = System.nanoTime();
+        if (count != null && ((Number) count.metricValue()).doubleValue() > 0) {
+            seenNanos = now;
+            if (reportedDown) {
+                reportedDown = false;
+                LOG.info("Kafka is back at {}", hosts);
+            }
+        } else if (!reportedDown && now - seenNanos > GRACE.toNanos()) {
+            reportedDown = true;
+            LOG.warn("Kafka unavailable at {}: no connection for {} s; retrying", hosts, GRACE_SECONDS);
+        }
+    }
+
+    Health health() {
+        if (connections == null) {
+            return Health.down("starting");
+        }
+        return System.nanoTime() - seenNanos <= GRACE.toNanos()
+                ? Health.up(consuming)
+                : Health.down("no connection to Kafka at " + hosts + " for more than " + GRACE_SECONDS + " s");
+    }
+}

@@ -1,0 +1,158 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.queue.Enqueuer;
+import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.kafkamonitor.plugin.Handling;
+import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
+
+/**
+ * Writes the Redis effects of a batch of accepted requests in one pipeline, in order: requests
+ * filed with the {@link Enqueuer} (many per script call), job keys and plain keys {@code SET}; then,
+ * once the enqueues have answered, one {@code RPUSH jobs:signal} of every job key written (each
+ * once, with the timeout keys of the requests that were queued), trimmed to the newest
+ * {@value #SIGNALS_KEPT} entries so that the list stays bounded when no Redis monitor runs. Every
+ * effect can be applied twice without harm, so a batch that failed half-way is simply written again.
+ */
+final class RedisBatchWriter {
+
+    /** Signals kept in {@code jobs:signal}; older ones are dropped (the Redis monitors' key scan still finds their jobs). */
+    static final long SIGNALS_KEPT = 100_000;
+
+    /** Enqueues sent in one script call: few enough for Redis to stay responsive, many enough to save the cost of a call each. */
+    static final int ENQUEUES_PER_CALL = 100;
+
+    private final RedisConnection redis;
+    private final Enqueuer enqueuer;
+
+    RedisBatchWriter(RedisConnection redis) {
+        this.redis = redis;
+        this.enqueuer = new Enqueuer(redis, false);
+    }
+
+    /** Starts the writes of a batch, to which requests are added as they are decided. */
+    Writes start() {
+        return new Writes();
+    }
+
+    /**
+     * The writes of one batch in flight, sent while the next records are decided so that Redis
+     * works meanwhile: enqueues go in groups of {@value #ENQUEUES_PER_CALL} per script call, and a
+     * {@code SET} first sends the enqueues before it, so that Redis applies everything in the order
+     * the requests came.
+     */
+    final class Writes {
+
+        private final List<List<Enqueued>> enqueues = new ArrayList<>();
+        private final List<Enqueued> unsent = new ArrayList<>(ENQUEUES_PER_CALL);
+        private final List<CompletableFuture<?>> writes = new ArrayList<>();
+        private final Set<String> signals = new LinkedHashSet<>();
+
+        /** Adds the effects of one accepted request. */
+        void add(Handling.Accept handling) {
+            List<Enqueued> ofRequest = new ArrayList<>(1);
+            for (RedisEffect effect : handling.effects()) {
+                switch (effect) {
+                    case RedisEffect.Enqueue enqueue -> {
+                        Enqueued enqueued = new Enqueued(enqueue);
+                        ofRequest.add(enqueued);
+                        unsent.add(enqueued);
+                        if (unsent.size() == ENQUEUES_PER_CALL) {
+                            sendEnqueues();
+                        }
+                    }
+                    case RedisEffect.SetJob job -> {
+                        sendEnqueues();
+                        writes.add(redis.async().set(job.key(), job.value()).toCompletableFuture());
+                        signals.add(job.key());
+                    }
+                    case RedisEffect.SetKey set -> {
+                        sendEnqueues();
+                        writes.add(redis.async().set(set.key(), set.value()).toCompletableFuture());
+                    }
+                }
+            }
+            enqueues.add(ofRequest);
+        }
+
+        private void sendEnqueues() {
+            if (unsent.isEmpty()) {
+                return;
+            }
+            List<Enqueued> call = List.copyOf(unsent);
+            unsent.clear();
+            CompletableFuture<List<EnqueueOutcome>> outcomes = enqueuer.enqueueBatchAsync(call.stream().map(e -> e.effect().request()).toList());
+            for (int i = 0; i < call.size(); i++) {
+                int index = i;
+                call.get(i).outcome = outcomes.thenApply(list -> list.get(index));
+            }
+        }
+
+        /**
+         * Sends what is left, waits for Redis to confirm every write, then signals the job keys written.
+         *
+         * @return for each request, in the order added, the outcome of its enqueue when it had one: a
+         *         request already queued or seen by its crawl is not queued twice, one of a stopped or
+         *         expired crawl is refused
+         * @throws RedisException when any write failed; some may have been applied
+         */
+        List<Optional<EnqueueOutcome>> finish() {
+            sendEnqueues();
+            List<Optional<EnqueueOutcome>> outcomes = new ArrayList<>(enqueues.size());
+            for (List<Enqueued> ofRequest : enqueues) {
+                EnqueueOutcome decisive = null;
+                for (Enqueued enqueued : ofRequest) {
+                    EnqueueOutcome outcome = redis.await(enqueued.outcome);
+                    if (outcome == EnqueueOutcome.QUEUED) {
+                        enqueued.effect().timeoutKey().ifPresent(signals::add);
+                    }
+                    if (decisive == null || severity(outcome) > severity(decisive)) {
+                        decisive = outcome;
+                    }
+                }
+                outcomes.add(Optional.ofNullable(decisive));
+            }
+            if (!signals.isEmpty()) {
+                writes.add(redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
+                writes.add(redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
+            }
+            for (CompletableFuture<?> write : writes) {
+                redis.await(write);
+            }
+            return outcomes;
+        }
+    }
+
+    /** An enqueue of a batch, and its outcome once it is sent. */
+    private static final class Enqueued {
+
+        private final RedisEffect.Enqueue effect;
+        private CompletableFuture<EnqueueOutcome> outcome;
+
+        Enqueued(RedisEffect.Enqueue effect) {
+            this.effect = effect;
+        }
+
+        RedisEffect.Enqueue effect() {
+            return effect;
+        }
+    }
+
+    /** Which outcome speaks for a request with several enqueues: a refusal, else a no-op, else queued. */
+    private static int severity(EnqueueOutcome outcome) {
+        return switch (outcome) {
+            case QUEUED -> 0;
+            case ALREADY_QUEUED, DUPLICATE -> 1;
+            case BLACKLISTED, EXPIRED, INVALID -> 2;
+        };
+    }
+}

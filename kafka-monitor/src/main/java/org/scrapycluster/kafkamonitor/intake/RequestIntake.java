@@ -1,0 +1,75 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.kafkamonitor.dispatch.Match;
+import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
+import org.scrapycluster.kafkamonitor.plugin.Handling;
+import org.scrapycluster.kafkamonitor.rejection.Rejection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides about one record (behaviour spec §2.3): reads it as JSON within the configured limits,
+ * finds the first plugin whose schema it matches, adds {@code ts} (epoch seconds with microseconds,
+ * as the original's {@code time.time()}) and asks the plugin what to write. Writes nothing itself. A plugin that throws
+ * refuses the request, with the exception as the reason.
+ */
+final class RequestIntake {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestIntake.class);
+
+    private final Json json;
+    private final PluginSet plugins;
+    private final Clock clock;
+
+    RequestIntake(Json json, PluginSet plugins, Clock clock) {
+        this.json = json;
+        this.plugins = plugins;
+        this.clock = clock;
+    }
+
+    /** What to do with a record whose value is {@code value} (null for a record without one). */
+    Disposition take(byte[] value) {
+        JsonNode parsed;
+        try {
+            parsed = json.readTree(value == null ? new byte[0] : value);
+        } catch (JsonInputException e) {
+            return new Disposition.Rejected(Rejection.unreadable(e.getMessage()), Optional.empty());
+        }
+        Match match = plugins.match(parsed);
+        if (match instanceof Match.Unmatched unmatched) {
+            return new Disposition.Rejected(Rejection.invalid(parsed, unmatched.closestSchema(), unmatched.details()), Optional.empty());
+        }
+        Match.Matched matched = (Match.Matched) match;
+        ObjectNode request = matched.request();
+        request.set("ts", timestamp());
+        Handling handling;
+        try {
+            handling = matched.plugin().plugin().handle(request);
+        } catch (RuntimeException e) {
+            LOG.atError().addKeyValue("plugin", matched.plugin().name()).setCause(e).log("Plugin failed to handle a request");
+            handling = Handling.refuse("The plugin " + matched.plugin().name() + " failed to handle the request", List.of(e.toString()));
+        }
+        if (handling instanceof Handling.Refuse refuse) {
+            return new Disposition.Rejected(Rejection.refused(request, matched.plugin().schemaName(), refuse.reason(), refuse.details()),
+                    Optional.of(matched.plugin()));
+        }
+        return new Disposition.Accepted(matched.plugin(), request, (Handling.Accept) handling);
+    }
+
+    /** Now as epoch seconds with six decimals, written plainly ({@code 1709288553.812345}). */
+    private DecimalNode timestamp() {
+        Instant now = clock.instant();
+        return new DecimalNode(BigDecimal.valueOf(now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000, 6));
+    }
+}

@@ -1,0 +1,47 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.kafkamonitor.rejection.Rejection;
+
+/**
+ * What an accepted crawl request comes to once Redis has answered its enqueue: queued; already
+ * there (this very request is queued, or its URL was already registered in the crawl's
+ * dupefilter, for example because the record is delivered again), which leaves it accepted; or
+ * refused, because its crawl was stopped or has expired.
+ */
+final class SeedOutcomes {
+
+    private SeedOutcomes() {
+    }
+
+    static Disposition settle(Disposition.Accepted accepted, EnqueueOutcome outcome) {
+        String crawl = accepted.request().path("appid").asText() + "/" + accepted.request().path("crawlid").asText();
+        return switch (outcome) {
+            case QUEUED, ALREADY_QUEUED, DUPLICATE -> accepted;
+            case BLACKLISTED -> refuse(accepted, "The crawl was stopped or has expired",
+                    "crawlid: the crawl " + crawl + " is on the blacklist of spider " + accepted.request().path("spiderid").asText()
+                            + " (stopped or expired); use a new crawlid");
+            case EXPIRED -> refuse(accepted, "The crawl has expired",
+                    "expires: " + accepted.request().path("expires").asText() + " has passed");
+            case INVALID -> refuse(accepted, "The crawl request cannot be queued",
+                    "request: Redis could not read appid, crawlid and priority from it");
+        };
+    }
+
+    /** The log message of an accepted request whose enqueue had {@code outcome}; {@code queued} when it was queued. */
+    static String logMessage(EnqueueOutcome outcome, String queued) {
+        return switch (outcome) {
+            case ALREADY_QUEUED -> "Crawl already in Redis, not added again";
+            case DUPLICATE -> "Crawl seed already seen by its crawl, not added again";
+            default -> queued;
+        };
+    }
+
+    private static Disposition refuse(Disposition.Accepted accepted, String reason, String detail) {
+        return new Disposition.Rejected(Rejection.refused(accepted.request(), accepted.plugin().schemaName(), reason, List.of(detail)),
+                Optional.of(accepted.plugin()));
+    }
+}

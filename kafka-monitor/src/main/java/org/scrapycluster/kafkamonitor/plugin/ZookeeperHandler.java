@@ -1,0 +1,55 @@
+package org.scrapycluster.kafkamonitor.plugin;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.request.RequestSchema;
+import org.scrapycluster.common.settings.Settings;
+
+/**
+ * ZooKeeper requests (behaviour spec §2.4.4, §2.5): {@code SET zk:<action>:<domain>:<appid> <json>}
+ * with {@code {"domain","uuid"}}, plus {@code "hits","scale","window"} for a {@code domain-update},
+ * a job for the Redis monitor, which edits the domain configuration in ZooKeeper and answers. A
+ * {@code domain-update} whose {@code hits} or {@code window} is 0 (or left out) is refused with a
+ * reason; the original drops it with only a log line.
+ */
+public final class ZookeeperHandler implements KafkaMonitorPlugin {
+
+    private static final String DOMAIN_UPDATE = "domain-update";
+
+    private Json json;
+
+    @Override
+    public RequestSchema setup(Settings settings) {
+        json = new Json(JsonLimits.from(settings));
+        return RequestSchema.builtIn(RequestSchema.ZOOKEEPER);
+    }
+
+    @Override
+    public Handling handle(ObjectNode request) {
+        String action = request.get("action").asText();
+        ObjectNode job = JsonNodeFactory.instance.objectNode();
+        job.set("domain", request.get("domain"));
+        job.set("uuid", request.get("uuid"));
+        if (action.equals(DOMAIN_UPDATE)) {
+            List<String> unset = new ArrayList<>();
+            for (String field : new String[] {"hits", "window"}) {
+                if (request.get(field).asLong() == 0) {
+                    unset.add(field + ": must be set, and not 0, for a domain-update, was " + request.get(field));
+                }
+            }
+            if (!unset.isEmpty()) {
+                return Handling.refuse("'hits' and 'window' not set for domain update", unset);
+            }
+            job.set("hits", request.get("hits"));
+            job.set("scale", request.get("scale"));
+            job.set("window", request.get("window"));
+        }
+        String key = "zk:" + action + ":" + request.get("domain").asText() + ":" + request.get("appid").asText();
+        return Handling.accept("Added zookeeper action to Redis", new RedisEffect.SetJob(key, json.writeString(job)));
+    }
+}

@@ -1,0 +1,71 @@
+package org.scrapycluster.kafkamonitor.rejection;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Why one record was not accepted, said for the person who sent it.
+ *
+ * @param kind    the broad reason
+ * @param reason  one sentence: {@code Did not find schema to validate request}, {@code Unparseable JSON Received}, ...
+ * @param schema  the schema the violations refer to, when there is one
+ * @param details what exactly is wrong, one item per rule: {@code maxdepth: must be at most 3, was 5};
+ *                each is cut to {@value #MAX_DETAIL_CHARS} characters
+ * @param request the parsed request when the record was JSON, for the error answer's {@code appid} and {@code uuid}
+ */
+public record Rejection(RejectionKind kind, String reason, Optional<String> schema, List<String> details, Optional<JsonNode> request) {
+
+    /** Longest detail kept: a violation quoting a huge value stays readable. */
+    public static final int MAX_DETAIL_CHARS = 500;
+
+    public Rejection {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(request, "request");
+        details = details.stream().map(Rejection::cut).toList();
+    }
+
+    /** A record the monitor could not read as JSON. */
+    public static Rejection unreadable(String problem) {
+        return new Rejection(RejectionKind.UNREADABLE, "Unparseable JSON Received", Optional.empty(), List.of(problem), Optional.empty());
+    }
+
+    /** JSON that matched no schema; {@code schema} is the closest one and {@code violations} its reasons. */
+    public static Rejection invalid(JsonNode request, String schema, List<String> violations) {
+        return new Rejection(RejectionKind.INVALID, "Did not find schema to validate request", Optional.of(schema), violations,
+                Optional.of(request));
+    }
+
+    /** A request refused by its plugin ({@code schema}) or by Redis. */
+    public static Rejection refused(JsonNode request, String schema, String reason, List<String> details) {
+        return new Rejection(RejectionKind.REFUSED, reason, Optional.of(schema), details, Optional.of(request));
+    }
+
+    /** The request's {@code appid} and {@code uuid} when it has both as strings: whom to answer. */
+    public Optional<Recipient> recipient() {
+        return request.filter(JsonNode::isObject).flatMap(node -> {
+            JsonNode appid = node.get("appid");
+            JsonNode uuid = node.get("uuid");
+            return appid != null && appid.isTextual() && uuid != null && uuid.isTextual()
+                    ? Optional.of(new Recipient(appid.asText(), uuid.asText()))
+                    : Optional.empty();
+        });
+    }
+
+    private static String cut(String detail) {
+        return detail.length() <= MAX_DETAIL_CHARS ? detail : detail.substring(0, MAX_DETAIL_CHARS) + "…";
+    }
+
+    /**
+     * Who sent a request, as its error answer addresses them.
+     *
+     * @param appid the application
+     * @param uuid  the request id the answer carries
+     */
+    public record Recipient(String appid, String uuid) {
+    }
+}

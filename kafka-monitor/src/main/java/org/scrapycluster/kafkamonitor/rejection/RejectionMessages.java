@@ -1,0 +1,107 @@
+package org.scrapycluster.kafkamonitor.rejection;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.settings.Settings;
+
+/**
+ * The Kafka messages that tell about a rejected record (TARGET §3.5), each switched on by a
+ * setting:
+ *
+ * <ul>
+ *   <li>{@code PUBLISH_REJECTED}: to {@code <prefix>.incoming_rejected},
+ *       {@code {"reason","schema","violations","record","record_bytes","topic","partition","offset","server_time"}}
+ *       with the record's text cut to {@code REJECTED_RECORD_MAX_CHARS} characters;</li>
+ *   <li>{@code PUBLISH_ERROR_ANSWERS}: when the record is a JSON object with string {@code appid} and
+ *       {@code uuid}, to {@code <prefix>.outbound_firehose} (and {@code <prefix>.outbound_<appid>}
+ *       with {@code KAFKA_APPID_TOPICS}), {@code {"appid","uuid","server_time","error":{"message","details"}}},
+ *       the answer a waiting client or the REST gateway correlates by uuid.</li>
+ * </ul>
+ */
+public final class RejectionMessages {
+
+    private final Topics topics;
+    private final Json json;
+    private final Clock clock;
+    private final boolean rejectedTopic;
+    private final boolean errorAnswers;
+    private final boolean appidTopics;
+    private final int maxRecordChars;
+
+    public RejectionMessages(Settings settings, Json json, Clock clock) {
+        this.topics = Topics.from(settings);
+        this.json = json;
+        this.clock = clock;
+        this.rejectedTopic = settings.getBoolean("PUBLISH_REJECTED");
+        this.errorAnswers = settings.getBoolean("PUBLISH_ERROR_ANSWERS");
+        this.appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
+        this.maxRecordChars = settings.getInt("REJECTED_RECORD_MAX_CHARS");
+        if (maxRecordChars < 0) {
+            throw settings.invalid("REJECTED_RECORD_MAX_CHARS", "cannot be negative");
+        }
+    }
+
+    /** What to publish for the record at {@code topic}/{@code partition}/{@code offset} holding {@code value}. */
+    public List<ProducerRecord<String, byte[]>> of(String topic, int partition, long offset, byte[] value, Rejection rejection) {
+        List<ProducerRecord<String, byte[]>> messages = new ArrayList<>(3);
+        long serverTime = clock.millis() / 1000;
+        if (rejectedTopic) {
+            messages.add(new ProducerRecord<>(topics.incomingRejected(),
+                    json.writeBytes(rejectedRecord(topic, partition, offset, value, rejection, serverTime))));
+        }
+        if (errorAnswers) {
+            rejection.recipient().ifPresent(recipient -> {
+                byte[] answer = json.writeBytes(errorAnswer(recipient, rejection, serverTime));
+                messages.add(new ProducerRecord<>(topics.outboundFirehose(), answer));
+                if (appidTopics && Topics.isLegalAppid(recipient.appid())) {
+                    messages.add(new ProducerRecord<>(topics.outbound(recipient.appid()), answer));
+                }
+            });
+        }
+        return messages;
+    }
+
+    /** The text of a record as its rejected-topic entry and its log record show it. */
+    public String preview(byte[] value) {
+        return RecordText.preview(value, maxRecordChars);
+    }
+
+    private ObjectNode rejectedRecord(String topic, int partition, long offset, byte[] value, Rejection rejection, long serverTime) {
+        ObjectNode record = JsonNodeFactory.instance.objectNode();
+        record.put("reason", rejection.reason());
+        rejection.schema().ifPresent(schema -> record.put("schema", schema));
+        record.set("violations", details(rejection));
+        record.put("record", preview(value));
+        record.put("record_bytes", value == null ? 0 : value.length);
+        record.put("topic", topic);
+        record.put("partition", partition);
+        record.put("offset", offset);
+        record.put("server_time", serverTime);
+        return record;
+    }
+
+    private static ObjectNode errorAnswer(Rejection.Recipient recipient, Rejection rejection, long serverTime) {
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        answer.put("appid", recipient.appid());
+        answer.put("uuid", recipient.uuid());
+        answer.put("server_time", serverTime);
+        ObjectNode error = answer.putObject("error");
+        error.put("message", rejection.reason());
+        error.set("details", details(rejection));
+        return answer;
+    }
+
+    private static ArrayNode details(Rejection rejection) {
+        ArrayNode details = JsonNodeFactory.instance.arrayNode();
+        rejection.details().forEach(details::add);
+        return details;
+    }
+}

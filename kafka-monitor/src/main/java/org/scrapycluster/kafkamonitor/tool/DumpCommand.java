@@ -1,0 +1,262 @@
+package org.scrapycluster.kafkamonitor.tool;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.scrapycluster.common.cli.ClusterCommand;
+import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.service.ShutdownSignal;
+import org.scrapycluster.common.settings.Settings;
+
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code scrapy-cluster dump <topic>} and {@code dump list}, the original's {@code kafkadump.py}
+ * (behaviour spec §2.8): prints the messages of a topic, one per line (or indented), from the
+ * latest offset or from the beginning, in a consumer group or in none, until Ctrl-C or a count is
+ * reached. Messages go to standard output; a progress line every few seconds, and on exit the last
+ * message and a summary ({@code Num Records}, {@code Total MBs} and {@code kb per message}, counted
+ * from the messages' bytes), go to standard error.
+ */
+@Command(name = "dump", mixinStandardHelpOptions = true, subcommands = TopicList.class,
+        description = {"Print the messages of a Kafka topic (Ctrl-C to stop), or list the topics with 'dump list'."})
+public final class DumpCommand implements ClusterCommand, Callable<Integer> {
+
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+    private static final Duration TOPIC_WAIT = Duration.ofSeconds(30);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+    @Mixin
+    SettingsOptions options;
+
+    @Parameters(arity = "0..1", paramLabel = "TOPIC", description = "The topic to dump.")
+    String topicParameter;
+
+    @Option(names = {"-t", "--topic"}, paramLabel = "TOPIC", description = "The topic to dump (as the original's -t).")
+    String topicOption;
+
+    @Option(names = {"-b", "--from-beginning"}, description = "Start at the beginning of the topic (or of the group's offsets) instead of the end.")
+    boolean fromBeginning;
+
+    @Option(names = {"-c", "--consumer"}, paramLabel = "GROUP", description = "Consume in this consumer group, committing as it goes; none by default.")
+    String group;
+
+    @Option(names = {"-p", "--pretty"}, description = "Indent JSON messages by four spaces.")
+    boolean pretty;
+
+    @Option(names = {"-d", "--decode-base64"}, description = "Base64-decode the body, reading it in the message's encoding.")
+    boolean decodeBody;
+
+    @ArgGroup(exclusive = true)
+    BodyChoice body = new BodyChoice();
+
+    @Option(names = {"-n", "--count"}, paramLabel = "N", description = "Stop after N messages.")
+    Long count;
+
+    @Option(names = {"-kh", "--kafka-host"}, paramLabel = "HOST:PORT", description = "Kafka to read from instead of KAFKA_HOSTS.")
+    String kafkaHost;
+
+    @Spec
+    CommandSpec spec;
+
+    /** The body options, which exclude each other. */
+    static final class BodyChoice {
+
+        @Option(names = {"-nb", "--no-body"}, description = "Leave out the body of each message.")
+        boolean noBody;
+
+        @Option(names = {"-jb", "--just-body"}, description = "Print only the body of each message.")
+        boolean justBody;
+    }
+
+    @Override
+    public Integer call() {
+        String topic = topic();
+        if (count != null && count < 1) {
+            throw new ParameterException(spec.commandLine(), "--count must be at least 1");
+        }
+        Settings settings = TopicList.settings(options, kafkaHost);
+        Logging.configure(settings);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        MessageRenderer renderer = new MessageRenderer(pretty, decodeBody,
+                body.justBody ? MessageRenderer.Body.ONLY : body.noBody ? MessageRenderer.Body.DROP : MessageRenderer.Body.KEEP);
+        Tally tally = new Tally();
+        try (Consumer<byte[], byte[]> consumer = consumer(settings);
+             ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+            Thread stopper = Thread.ofPlatform().daemon().name("dump-stop").start(() -> {
+                try {
+                    signal.await();
+                    consumer.wakeup();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            if (!start(consumer, topic, err)) {
+                stopper.interrupt();
+                return 1;
+            }
+            try {
+                dump(consumer, renderer, tally, out, err);
+            } catch (WakeupException e) {
+                err.println("Stopped");
+            } finally {
+                stopper.interrupt();
+                out.flush();
+                tally.summarise(err);
+            }
+        }
+        return 0;
+    }
+
+    private String topic() {
+        if (topicParameter != null && topicOption != null && !topicParameter.equals(topicOption)) {
+            throw new ParameterException(spec.commandLine(), "Two topics given: " + topicParameter + " and " + topicOption);
+        }
+        String topic = topicParameter != null ? topicParameter : topicOption;
+        if (topic == null) {
+            throw new ParameterException(spec.commandLine(), "Missing topic: dump TOPIC, or dump list");
+        }
+        return topic;
+    }
+
+    private Consumer<byte[], byte[]> consumer(Settings settings) {
+        var properties = new KafkaClients(settings).consumerProperties(group);
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromBeginning ? "earliest" : "latest");
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Subscribes (in a group) or assigns every partition (without one); says so once the start offsets are known. */
+    private boolean start(Consumer<byte[], byte[]> consumer, String topic, PrintWriter err) {
+        String from = fromBeginning ? "the beginning" : "the latest offset";
+        if (group != null) {
+            consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+                private boolean announced;
+
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    // nothing kept per partition
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    if (!announced) {
+                        announced = true;
+                        partitions.forEach(consumer::position);
+                        err.println("Dumping " + topic + " in group " + group + " from " + from + " (Ctrl-C to stop)");
+                        err.flush();
+                    }
+                }
+            });
+            return true;
+        }
+        List<TopicPartition> partitions = partitions(consumer, topic);
+        if (partitions.isEmpty()) {
+            err.println("No topic " + topic + " (it has no partitions after " + TOPIC_WAIT.toSeconds() + " s)");
+            return false;
+        }
+        consumer.assign(partitions);
+        if (fromBeginning) {
+            consumer.seekToBeginning(partitions);
+        } else {
+            consumer.seekToEnd(partitions);
+        }
+        partitions.forEach(consumer::position);
+        err.println("Dumping " + topic + " from " + from + " (Ctrl-C to stop)");
+        err.flush();
+        return true;
+    }
+
+    private static List<TopicPartition> partitions(Consumer<byte[], byte[]> consumer, String topic) {
+        long deadline = System.nanoTime() + TOPIC_WAIT.toNanos();
+        while (true) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, TOPIC_WAIT);
+            if (infos != null && !infos.isEmpty()) {
+                List<TopicPartition> partitions = new ArrayList<>();
+                infos.forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
+                return partitions;
+            }
+            if (System.nanoTime() > deadline) {
+                return List.of();
+            }
+            try {
+                Thread.sleep(POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return List.of();
+            }
+        }
+    }
+
+    private void dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintWriter out, PrintWriter err) {
+        long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+        while (!Thread.currentThread().isInterrupted()) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                String shown = renderer.render(record.value());
+                out.println(shown);
+                tally.add(record.value(), shown);
+                if (count != null && tally.records >= count) {
+                    return;
+                }
+            }
+            out.flush();
+            if (System.nanoTime() >= nextProgress) {
+                err.println(tally.progress());
+                err.flush();
+                nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+            }
+        }
+    }
+
+    /** What was dumped: the number of messages, their bytes and the last one shown. */
+    private static final class Tally {
+
+        private long records;
+        private long bytes;
+        private String last;
+
+        void add(byte[] value, String shown) {
+            records++;
+            bytes += value == null ? 0 : value.length;
+            last = shown;
+        }
+
+        String progress() {
+            return String.format(Locale.ROOT, "... %,d messages, %.2f MB so far", records, bytes / 1e6);
+        }
+
+        void summarise(PrintWriter err) {
+            if (last != null) {
+                err.println("Last item:");
+                err.println(last);
+            }
+            err.println(String.format(Locale.ROOT, "Num Records: %d, Total MBs: %.6f, kb per message: %.3f",
+                    records, bytes / 1e6, records == 0 ? 0.0 : bytes / 1e3 / records));
+            err.flush();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package org.scrapycluster.kafkamonitor.tool;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.settings.Settings;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code scrapy-cluster dump list}: prints {@code Topics:} and one {@code - <topic>} line per topic, in name order. */
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List the topics of the Kafka cluster.")
+final class TopicList implements Callable<Integer> {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @Mixin
+    SettingsOptions options;
+
+    @Option(names = {"-kh", "--kafka-host"}, paramLabel = "HOST:PORT", description = "Kafka to ask instead of KAFKA_HOSTS.")
+    String kafkaHost;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Settings settings = settings(options, kafkaHost);
+        Logging.configure(settings);
+        PrintWriter out = spec.commandLine().getOut();
+        try (Admin admin = new KafkaClients(settings).admin()) {
+            var names = admin.listTopics(new ListTopicsOptions().timeoutMs((int) TIMEOUT.toMillis())).names()
+                    .get(TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            out.println("Topics:");
+            new TreeSet<>(names).forEach(name -> out.println("- " + name));
+            return 0;
+        } catch (ExecutionException | TimeoutException e) {
+            spec.commandLine().getErr().println("Cannot list the topics of Kafka at " + String.join(",", settings.getStringList("KAFKA_HOSTS"))
+                    + ": " + (e instanceof ExecutionException ? e.getCause().getMessage() : "no answer within " + TIMEOUT.toSeconds() + " s"));
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    /** The Kafka monitor's settings, with {@code KAFKA_HOSTS} replaced by {@code kafkaHost} when given. */
+    static Settings settings(SettingsOptions options, String kafkaHost) {
+        Settings settings = options.load("kafka-monitor");
+        return kafkaHost == null ? settings : settings.withLauncherValues(Map.of("KAFKA_HOSTS", kafkaHost));
+    }
+}

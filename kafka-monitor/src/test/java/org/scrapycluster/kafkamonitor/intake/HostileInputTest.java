@@ -1,0 +1,78 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
+import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
+import org.scrapycluster.kafkamonitor.testing.RunningMonitor;
+
+/**
+ * TARGET §3.6: 10,000 hostile records mixed with 1,000 valid crawl requests (a tenth of them with
+ * regexes that backtrack catastrophically in other engines). The monitor keeps running, queues all
+ * 1,000, and counts and publishes every hostile record as rejected.
+ */
+@ExtendWith(SharedStack.class)
+class HostileInputTest {
+
+    private static final int HOSTILE = 10_000;
+    private static final int VALID = 1_000;
+    private static final long SEED = 20_240_301L;
+    private static final Duration WAIT = Duration.ofMinutes(3);
+
+    private final EmbeddedStack stack;
+
+    HostileInputTest(EmbeddedStack stack) {
+        this.stack = stack;
+    }
+
+    @Test
+    void hostileRecordsAreRejectedAndTheValidOnesAllQueued() {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("LOG_LEVEL", "ERROR");
+        String spider = MonitorSettings.unique("fuzz");
+        List<byte[]> records = new ArrayList<>(new HostileRecords(SEED).make(HOSTILE));
+        for (int i = 0; i < VALID; i++) {
+            String regexes = i % 10 == 0 ? ",\"allow_regex\":[\"(a+)+$\",\"^(([a-z])+.)+[A-Z]([a-z])+$\"],\"deny_regex\":[\"(x+x+)+y\"]" : "";
+            records.add(("{\"url\":\"http://www.fuzz-example.com/page/" + i + "\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\""
+                    + spider + "\",\"priority\":" + (1 + i % 100) + regexes + "}").getBytes(StandardCharsets.UTF_8));
+        }
+        Collections.shuffle(records, new Random(SEED));
+
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build());
+             KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap(), 12 << 20);
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
+            for (int from = 0; from < records.size(); from += 500) {
+                kafka.send(settings.incomingTopic(), records.subList(from, Math.min(records.size(), from + 500)));
+            }
+
+            Awaitility.await().atMost(WAIT).until(() -> monitor.counter("kafka.monitor.records.consumed") == HOSTILE + VALID);
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":fuzz-example.com:queue") == VALID);
+            double rejected = monitor.counter("kafka.monitor.requests.rejected", "reason", "unreadable")
+                    + monitor.counter("kafka.monitor.requests.rejected", "reason", "invalid")
+                    + monitor.counter("kafka.monitor.requests.rejected", "reason", "refused");
+            assertEquals(HOSTILE, rejected, "every hostile record is counted as a failure");
+            assertEquals(VALID, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ScraperHandler"));
+            List<String> published = kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT, values -> values.size() >= HOSTILE);
+            assertEquals(HOSTILE, published.size(), "every hostile record is on the rejected topic");
+
+            kafka.send(settings.incomingTopic(), List.of(("{\"url\":\"http://www.after-fuzz-example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\","
+                    + "\"spiderid\":\"" + spider + "\"}").getBytes(StandardCharsets.UTF_8)));
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":after-fuzz-example.com:queue") == 1);
+            assertEquals(Health.Status.UP, monitor.health().status(), "the monitor still runs");
+        }
+    }
+}

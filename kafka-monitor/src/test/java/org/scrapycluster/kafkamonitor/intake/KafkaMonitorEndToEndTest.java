@@ -1,0 +1,145 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.kafkamonitor.testing.ClusterTestHandler;
+import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
+import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
+import org.scrapycluster.kafkamonitor.testing.RunningMonitor;
+
+/** Requests produced to the embedded Kafka end up in the shared Redis; rejections and error answers on their topics. */
+@ExtendWith(SharedStack.class)
+class KafkaMonitorEndToEndTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WAIT = Duration.ofMinutes(1);
+
+    private final EmbeddedStack stack;
+    private KafkaTopics kafka;
+    private RedisConnection redis;
+
+    KafkaMonitorEndToEndTest(EmbeddedStack stack) {
+        this.stack = stack;
+    }
+
+    @BeforeEach
+    void connect() {
+        kafka = new KafkaTopics(stack.kafkaBootstrap());
+        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
+    }
+
+    @AfterEach
+    void disconnect() {
+        kafka.close();
+        redis.close();
+    }
+
+    @Test
+    void requestsAreWrittenRejectionsPublishedAndSendersAnswered() throws Exception {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("KAFKA_APPID_TOPICS", "true");
+        String spider = MonitorSettings.unique("sp");
+        String app = MonitorSettings.unique("app");
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+            kafka.sendText(settings.incomingTopic(),
+                    "{\"url\":\"https://www.example.com/start\",\"appid\":\"" + app + "\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\",\"priority\":20}",
+                    "{\"uuid\":\"u-info\",\"appid\":\"" + app + "\",\"action\":\"info\",\"spiderid\":\"" + spider + "\",\"crawlid\":\"c1\"}",
+                    "{\"uuid\":\"u-bad\",\"appid\":\"" + app + "\",\"stats\":\"everything\"}",
+                    "{\"sdasdf   sd}");
+            kafka.send(settings.incomingTopic(), List.of(new byte[] {'{', '"', (byte) 0xff, '"', ':', '1', '}'}));
+
+            Awaitility.await().atMost(WAIT).until(() -> kafka.committed(settings.prefix() + "-group", settings.incomingTopic()) == 5);
+
+            String member = redis.sync().zrange(spider + ":example.com:queue", 0, -1).getFirst();
+            assertEquals("https://www.example.com/start", JSON.readTree(member).get("url").asText());
+            assertEquals(-20.0, redis.sync().zscore(spider + ":example.com:queue", member));
+            assertEquals("u-info", redis.sync().get("info:" + spider + ":" + app + ":c1"));
+            assertTrue(redis.sync().lrange("jobs:signal", 0, -1).contains("info:" + spider + ":" + app + ":c1"));
+
+            List<String> rejected = kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT, values -> values.size() >= 3);
+            assertEquals(3, rejected.size());
+            JsonNode invalid = JSON.readTree(rejected.get(0));
+            assertEquals("Did not find schema to validate request", invalid.get("reason").asText());
+            assertEquals("stats", invalid.get("schema").asText());
+            assertEquals("[\"stats: must be one of kafka-monitor, redis-monitor, crawler, spider, machine, queue, rest, all; was \\\"everything\\\"\"]",
+                    invalid.get("violations").toString());
+            assertEquals(settings.incomingTopic(), invalid.get("topic").asText());
+            assertEquals("Unparseable JSON Received", JSON.readTree(rejected.get(1)).get("reason").asText());
+            assertEquals("{\"sdasdf   sd}", JSON.readTree(rejected.get(1)).get("record").asText());
+            assertEquals("{\"\\xff\":1}", JSON.readTree(rejected.get(2)).get("record").asText());
+
+            for (String outbound : List.of(settings.prefix() + ".outbound_firehose", settings.prefix() + ".outbound_" + app)) {
+                List<String> answers = kafka.readUntil(outbound, WAIT, values -> !values.isEmpty());
+                JsonNode answer = JSON.readTree(answers.getFirst());
+                assertEquals(app, answer.get("appid").asText());
+                assertEquals("u-bad", answer.get("uuid").asText());
+                assertEquals("Did not find schema to validate request", answer.path("error").path("message").asText());
+                assertEquals(1, answer.path("error").path("details").size());
+            }
+
+            assertEquals(5, monitor.counter("kafka.monitor.records.consumed"));
+            assertEquals(1, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ScraperHandler"));
+            assertEquals(1, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ActionHandler"));
+            assertEquals(1, monitor.counter("kafka.monitor.requests.rejected", "reason", "invalid"));
+            assertEquals(2, monitor.counter("kafka.monitor.requests.rejected", "reason", "unreadable"));
+            assertEquals(Health.Status.UP, monitor.health().status(), monitor.health().toString());
+            List<String> heartbeats = redis.sync().keys("stats:kafka-monitor:self:*");
+            assertTrue(heartbeats.stream().anyMatch(key -> key.matches("stats:kafka-monitor:self:.+:[0-9a-f]{12}")), heartbeats.toString());
+        }
+    }
+
+    @Test
+    void aUserPluginWithItsOwnSchemaHandlesItsRequests() {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("PLUGINS", "{" + ClusterTestHandler.class.getName() + ": 500}");
+        String uuid = MonitorSettings.unique("mytestid");
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+            kafka.sendText(settings.incomingTopic(), "{\"uuid\":\"" + uuid + "\",\"test\":\"cluster\"}");
+
+            Awaitility.await().atMost(WAIT).until(() -> uuid.equals(redis.sync().get("cluster:test:" + uuid)));
+            Awaitility.await().atMost(WAIT).until(() -> monitor.counter("kafka.monitor.requests.accepted", "plugin", "ClusterTestHandler") == 1);
+        }
+    }
+
+    @Test
+    void instancesInOneGroupShareThePartitions() {
+        MonitorSettings settings = MonitorSettings.forStack(stack);
+        String spider = MonitorSettings.unique("sp");
+        String group = settings.prefix() + "-group";
+        try (RunningMonitor first = RunningMonitor.start(settings.build());
+             RunningMonitor second = RunningMonitor.start(settings.build())) {
+            kafka.sendText(settings.incomingTopic(), "{\"url\":\"http://warm-example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c0\",\"spiderid\":\"" + spider + "\"}");
+            Awaitility.await().atMost(WAIT).until(() -> kafka.members(group) == 2 && kafka.committed(group, settings.incomingTopic()) == 1);
+
+            for (int i = 0; i < 200; i++) {
+                String request = "{\"url\":\"http://www.shared-example.com/" + i + "\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}";
+                kafka.sendToPartition(settings.incomingTopic(), i % 2, request.getBytes(StandardCharsets.UTF_8));
+            }
+
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":shared-example.com:queue") == 200);
+            Awaitility.await().atMost(WAIT).until(() -> kafka.committed(group, settings.incomingTopic()) == 201);
+            List<Double> consumed = new ArrayList<>();
+            for (RunningMonitor monitor : List.of(first, second)) {
+                consumed.add(monitor.counter("kafka.monitor.records.consumed"));
+            }
+            assertEquals(201.0, consumed.get(0) + consumed.get(1), consumed.toString());
+            assertTrue(consumed.get(0) >= 100 && consumed.get(1) >= 100, "each took its partition: " + consumed);
+        }
+    }
+}

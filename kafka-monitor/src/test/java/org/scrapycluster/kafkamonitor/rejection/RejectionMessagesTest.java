@@ -1,0 +1,115 @@
+package org.scrapycluster.kafkamonitor.rejection;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+
+/** The rejected-topic entry and the error answer of TARGET §3.5, and the settings that turn them off. */
+class RejectionMessagesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Clock CLOCK = Clock.fixed(Instant.ofEpochSecond(1_709_288_600, 750_000_000), ZoneOffset.UTC);
+
+    @Test
+    void anInvalidRequestWithAppidAndUuidGoesToTheRejectedTopicAndIsAnswered() throws Exception {
+        String text = "{\"uuid\":\"u-17\",\"appid\":\"app1\",\"action\":\"info\"}";
+        Rejection rejection = Rejection.invalid(JSON.readTree(text), "action", List.of("spiderid: is required"));
+
+        List<ProducerRecord<String, byte[]>> messages = messages(Map.of()).of("demo.incoming", 1, 42, bytes(text), rejection);
+
+        assertEquals(List.of("demo.incoming_rejected", "demo.outbound_firehose"), messages.stream().map(ProducerRecord::topic).toList());
+        assertEquals(JSON.readTree("""
+                {"reason":"Did not find schema to validate request","schema":"action","violations":["spiderid: is required"],
+                 "record":"{\\"uuid\\":\\"u-17\\",\\"appid\\":\\"app1\\",\\"action\\":\\"info\\"}","record_bytes":46,
+                 "topic":"demo.incoming","partition":1,"offset":42,"server_time":1709288600}"""), tree(messages.get(0)));
+        assertEquals(JSON.readTree("""
+                {"appid":"app1","uuid":"u-17","server_time":1709288600,
+                 "error":{"message":"Did not find schema to validate request","details":["spiderid: is required"]}}"""), tree(messages.get(1)));
+    }
+
+    @Test
+    void textThatIsNotJsonIsPublishedCutAndEscapedButNotAnswered() throws Exception {
+        byte[] value = new byte[5000];
+        java.util.Arrays.fill(value, (byte) 0xfe);
+
+        List<ProducerRecord<String, byte[]>> messages = messages(Map.of("REJECTED_RECORD_MAX_CHARS", "12"))
+                .of("demo.incoming", 0, 7, value, Rejection.unreadable("Input is not valid UTF-8: bad byte 0xfe at offset 0"));
+
+        assertEquals(1, messages.size());
+        JsonNode rejected = tree(messages.getFirst());
+        assertEquals("Unparseable JSON Received", rejected.get("reason").asText());
+        assertEquals("\\xfe\\xfe\\xfe", rejected.get("record").asText());
+        assertEquals(5000, rejected.get("record_bytes").asInt());
+        assertEquals("[\"Input is not valid UTF-8: bad byte 0xfe at offset 0\"]", rejected.get("violations").toString());
+        assertEquals(false, rejected.has("schema"));
+    }
+
+    @Test
+    void withAppidTopicsTheAnswerAlsoGoesToTheAppsTopicWhenItsNameAllowsIt() throws Exception {
+        RejectionMessages messages = messages(Map.of("KAFKA_APPID_TOPICS", "true"));
+
+        assertEquals(List.of("demo.incoming_rejected", "demo.outbound_firehose", "demo.outbound_app1"),
+                topics(messages.of("demo.incoming", 0, 1, bytes("{}"), refused("app1"))));
+        assertEquals(List.of("demo.incoming_rejected", "demo.outbound_firehose"),
+                topics(messages.of("demo.incoming", 0, 1, bytes("{}"), refused("app/1"))), "an appid that cannot name a topic");
+    }
+
+    @Test
+    void eachPublicationCanBeTurnedOff() throws Exception {
+        assertEquals(List.of("demo.outbound_firehose"),
+                topics(messages(Map.of("PUBLISH_REJECTED", "false")).of("demo.incoming", 0, 1, bytes("{}"), refused("app1"))));
+        assertEquals(List.of("demo.incoming_rejected"),
+                topics(messages(Map.of("PUBLISH_ERROR_ANSWERS", "false")).of("demo.incoming", 0, 1, bytes("{}"), refused("app1"))));
+    }
+
+    @Test
+    void withoutStringAppidAndUuidThereIsNobodyToAnswer() throws Exception {
+        Rejection numericUuid = Rejection.invalid(JSON.readTree("{\"uuid\":5,\"appid\":\"app1\"}"), "stats", List.of("uuid: must be a string"));
+        Rejection noAppid = Rejection.invalid(JSON.readTree("{\"uuid\":\"u1\"}"), "stats", List.of("appid: is required"));
+
+        assertEquals(List.of("demo.incoming_rejected"), topics(messages(Map.of()).of("demo.incoming", 0, 1, bytes("{}"), numericUuid)));
+        assertEquals(List.of("demo.incoming_rejected"), topics(messages(Map.of()).of("demo.incoming", 0, 1, bytes("{}"), noAppid)));
+    }
+
+    @Test
+    void aLongDetailIsCut() throws Exception {
+        Rejection rejection = Rejection.refused(JSON.readTree("{}"), "scraper", "The crawl request cannot be queued", List.of("url: " + "x".repeat(2000)));
+        assertEquals(Rejection.MAX_DETAIL_CHARS + 1, rejection.details().getFirst().length());
+    }
+
+    private static Rejection refused(String appid) throws Exception {
+        return Rejection.refused(JSON.readTree("{\"uuid\":\"u1\",\"appid\":\"" + appid + "\"}"), "zookeeper",
+                "'hits' and 'window' not set for domain update", List.of("hits: must be set, and not 0, for a domain-update, was 0"));
+    }
+
+    private static RejectionMessages messages(Map<String, String> settings) {
+        Settings loaded = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), settings));
+        return new RejectionMessages(loaded, new Json(JsonLimits.from(loaded)), CLOCK);
+    }
+
+    private static JsonNode tree(ProducerRecord<String, byte[]> message) throws Exception {
+        return JSON.readTree(message.value());
+    }
+
+    private static List<String> topics(List<ProducerRecord<String, byte[]>> messages) {
+        return messages.stream().map(ProducerRecord::topic).toList();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,134 @@
+package org.scrapycluster.kafkamonitor.testing;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+
+/** Producing to and reading whole topics of the test broker. */
+public final class KafkaTopics implements AutoCloseable {
+
+    private final KafkaClients clients;
+    private final Producer<byte[], byte[]> producer;
+
+    /** A producer that takes records of up to {@code maxRecordBytes}. */
+    public KafkaTopics(String bootstrap, int maxRecordBytes) {
+        this.clients = new KafkaClients(Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of("KAFKA_HOSTS", bootstrap))));
+        Properties properties = clients.producerProperties();
+        properties.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxRecordBytes));
+        properties.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(Math.max(64L << 20, 2L * maxRecordBytes)));
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        this.producer = new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    public KafkaTopics(String bootstrap) {
+        this(bootstrap, 1 << 20);
+    }
+
+    /** Sends {@code values} to {@code topic} in order and waits until Kafka has all of them. */
+    public void send(String topic, List<byte[]> values) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>(values.size());
+        for (byte[] value : values) {
+            sent.add(producer.send(new ProducerRecord<>(topic, value)));
+        }
+        for (Future<RecordMetadata> future : sent) {
+            try {
+                future.get();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot send to " + topic, e);
+            }
+        }
+    }
+
+    /** Sends {@code value} to one partition of {@code topic} and waits for Kafka to have it. */
+    public void sendToPartition(String topic, int partition, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, partition, null, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot send to " + topic + "-" + partition, e);
+        }
+    }
+
+    /** The offsets {@code group} has committed, summed over the partitions of {@code topic}. */
+    public long committed(String group, String topic) {
+        try (Admin admin = clients.admin()) {
+            return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().entrySet().stream()
+                    .filter(entry -> entry.getKey().topic().equals(topic) && entry.getValue() != null)
+                    .mapToLong(entry -> entry.getValue().offset())
+                    .sum();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the offsets of " + group, e);
+        }
+    }
+
+    /** The number of members of {@code group}. */
+    public int members(String group) {
+        try (Admin admin = clients.admin()) {
+            return admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().size();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe " + group, e);
+        }
+    }
+
+    /** Sends UTF-8 texts. */
+    public void sendText(String topic, String... texts) {
+        List<byte[]> values = new ArrayList<>();
+        for (String text : texts) {
+            values.add(text.getBytes(StandardCharsets.UTF_8));
+        }
+        send(topic, values);
+    }
+
+    /**
+     * Reads {@code topic} from the beginning until the records read satisfy {@code enough}, or
+     * fails after {@code timeout}; returns the values as UTF-8 text.
+     */
+    public List<String> readUntil(String topic, Duration timeout, Predicate<List<String>> enough) {
+        List<String> values = new ArrayList<>();
+        try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(clients.consumerProperties(null),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            Awaitility.await().atMost(timeout).until(() -> {
+                List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+                return partitions != null && !partitions.isEmpty();
+            });
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Awaitility.await().atMost(timeout).until(() -> {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(new String(record.value(), StandardCharsets.UTF_8));
+                }
+                return enough.test(values);
+            });
+        }
+        return values;
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

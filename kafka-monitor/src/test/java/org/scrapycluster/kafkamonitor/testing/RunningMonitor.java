@@ -1,0 +1,65 @@
+package org.scrapycluster.kafkamonitor.testing;
+
+import java.time.Duration;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.search.Search;
+import org.scrapycluster.common.metrics.HealthReport;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.service.ServiceHost;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.kafkamonitor.intake.BatchListener;
+import org.scrapycluster.kafkamonitor.intake.KafkaMonitor;
+
+/** A Kafka monitor running in this JVM in a host of its own (no metrics endpoint), as a service runs. */
+public final class RunningMonitor implements AutoCloseable {
+
+    private final ServiceHost host;
+    private final ServiceContext context;
+    private final KafkaMonitor monitor;
+
+    private RunningMonitor(ServiceHost host, ServiceContext context, KafkaMonitor monitor) {
+        this.host = host;
+        this.context = context;
+        this.monitor = monitor;
+    }
+
+    public static RunningMonitor start(Settings settings) {
+        return start(settings, BatchListener.NONE);
+    }
+
+    public static RunningMonitor start(Settings settings, BatchListener listener) {
+        ServiceHost host = ServiceHost.start(settings);
+        ServiceContext context = host.context(settings);
+        KafkaMonitor monitor = new KafkaMonitor(context, listener);
+        host.run(monitor);
+        return new RunningMonitor(host, context, monitor);
+    }
+
+    public KafkaMonitor monitor() {
+        return monitor;
+    }
+
+    /** The value of a counter of this monitor in the process's registry, 0 when it was never counted. */
+    public double counter(String name, String... tags) {
+        Search search = context.prometheus().find(name).tag("service", "kafka-monitor").tags(tags);
+        Counter counter = search.counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    /** The health checks of the process. */
+    public HealthReport health() {
+        return context.health().check();
+    }
+
+    /** Waits up to a minute for the monitor to be healthy (connected to Redis and Kafka). */
+    public RunningMonitor awaitHealthy() {
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> health().status().name().equals("UP"));
+        return this;
+    }
+
+    @Override
+    public void close() {
+        host.close();
+    }
+}

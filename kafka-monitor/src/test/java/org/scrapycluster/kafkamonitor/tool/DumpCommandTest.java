@@ -1,0 +1,140 @@
+package org.scrapycluster.kafkamonitor.tool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
+import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
+import org.scrapycluster.kafkamonitor.testing.ToolRunner;
+
+/** {@code scrapy-cluster dump list} and {@code dump <topic>} against the embedded Kafka (behaviour spec §2.8). */
+@ExtendWith(SharedStack.class)
+class DumpCommandTest {
+
+    private static final String PAGE = "{\"appid\":\"app1\",\"crawlid\":\"c1\",\"url\":\"http://example.com/\",\"encoding\":\"iso-8859-1\",\"body\":\""
+            + Base64.getEncoder().encodeToString("<p>café</p>".getBytes(StandardCharsets.ISO_8859_1)) + "\"}";
+
+    private final EmbeddedStack stack;
+    private final String topic = MonitorSettings.unique("dump") + ".crawled_firehose";
+    private KafkaTopics kafka;
+
+    DumpCommandTest(EmbeddedStack stack) {
+        this.stack = stack;
+    }
+
+    @BeforeEach
+    void connect() {
+        kafka = new KafkaTopics(stack.kafkaBootstrap());
+    }
+
+    @AfterEach
+    void disconnect() {
+        kafka.close();
+    }
+
+    @Test
+    void listPrintsTheTopics() {
+        kafka.sendText(topic, PAGE);
+        ToolRunner list = new ToolRunner(new DumpCommand());
+
+        assertEquals(0, list.execute(List.of("list", "-kh", stack.kafkaBootstrap())), list.err());
+
+        assertTrue(list.out().startsWith("Topics:\n"), list.out());
+        assertTrue(list.out().lines().toList().contains("- " + topic), list.out());
+    }
+
+    @Test
+    void fromTheBeginningItPrintsEachMessageAndSumsUpWithTheRealByteCount() {
+        kafka.sendText(topic, PAGE, "not json at all", "{\"n\":3}");
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+
+        assertEquals(0, dump.execute(List.of(topic, "-b", "-n", "3", "-kh", stack.kafkaBootstrap())), dump.err());
+
+        assertEquals(List.of(PAGE, "not json at all", "{\"n\":3}"), dump.out().lines().toList());
+        long bytes = PAGE.length() + "not json at all".length() + "{\"n\":3}".length();
+        assertTrue(dump.err().contains("Last item:\n{\"n\":3}\n"), dump.err());
+        assertTrue(dump.err().contains(String.format(java.util.Locale.ROOT, "Num Records: 3, Total MBs: %.6f, kb per message: %.3f",
+                bytes / 1e6, bytes / 1e3 / 3)), dump.err());
+    }
+
+    @Test
+    void theBodyCanBeDroppedDecodedOrShownAlone() {
+        kafka.sendText(topic, PAGE);
+
+        ToolRunner noBody = new ToolRunner(new DumpCommand());
+        assertEquals(0, noBody.execute(List.of("-t", topic, "-b", "-n", "1", "-nb", "-kh", stack.kafkaBootstrap())), noBody.err());
+        assertEquals("{\"appid\":\"app1\",\"crawlid\":\"c1\",\"url\":\"http://example.com/\",\"encoding\":\"iso-8859-1\"}", noBody.out().strip());
+
+        ToolRunner decodedBody = new ToolRunner(new DumpCommand());
+        assertEquals(0, decodedBody.execute(List.of(topic, "-b", "-n", "1", "-jb", "-d", "-kh", stack.kafkaBootstrap())), decodedBody.err());
+        assertEquals("<p>café</p>", decodedBody.out().strip());
+
+        ToolRunner pretty = new ToolRunner(new DumpCommand());
+        assertEquals(0, pretty.execute(List.of(topic, "-b", "-n", "1", "-p", "-nb", "-kh", stack.kafkaBootstrap())), pretty.err());
+        assertEquals("""
+                {
+                    "appid": "app1",
+                    "crawlid": "c1",
+                    "url": "http://example.com/",
+                    "encoding": "iso-8859-1"
+                }""", pretty.out().strip());
+
+        ToolRunner both = new ToolRunner(new DumpCommand());
+        assertEquals(2, both.execute(List.of(topic, "-nb", "-jb")));
+        assertTrue(both.err().contains("mutually exclusive"), both.err());
+    }
+
+    @Test
+    void fromTheLatestOffsetItPrintsOnlyWhatComesAfterItStarted() throws Exception {
+        kafka.sendText(topic, "{\"old\":true}");
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+        AtomicInteger status = new AtomicInteger(-1);
+        Thread running = Thread.ofPlatform().start(() -> status.set(dump.execute(List.of(topic, "-n", "2", "-kh", stack.kafkaBootstrap()))));
+
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> dump.err().contains("Dumping " + topic + " from the latest offset"));
+        kafka.sendText(topic, "{\"new\":1}", "{\"new\":2}");
+        running.join(Duration.ofMinutes(1));
+
+        assertEquals(0, status.get(), dump.err());
+        assertEquals(List.of("{\"new\":1}", "{\"new\":2}"), dump.out().lines().toList());
+    }
+
+    @Test
+    void inAConsumerGroupASecondDumpGoesOnWhereTheFirstStopped() {
+        String group = MonitorSettings.unique("dumpers");
+        kafka.sendText(topic, "{\"n\":1}", "{\"n\":2}");
+        List<String> printed = new ArrayList<>();
+        ToolRunner first = new ToolRunner(new DumpCommand());
+        assertEquals(0, first.execute(List.of(topic, "-b", "-c", group, "-n", "2", "-kh", stack.kafkaBootstrap())), first.err());
+        printed.addAll(first.out().lines().toList());
+
+        kafka.sendText(topic, "{\"n\":3}");
+        ToolRunner second = new ToolRunner(new DumpCommand());
+        assertEquals(0, second.execute(List.of(topic, "-b", "-c", group, "-n", "1", "-kh", stack.kafkaBootstrap())), second.err());
+        printed.addAll(second.out().lines().toList());
+
+        assertEquals(List.of("{\"n\":1}", "{\"n\":2}", "{\"n\":3}"), printed);
+    }
+
+    @Test
+    void withoutATopicItSaysWhatIsMissing() {
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+
+        assertEquals(2, dump.execute(List.of()));
+        assertTrue(dump.err().contains("Missing topic: dump TOPIC, or dump list"), dump.err());
+    }
+}

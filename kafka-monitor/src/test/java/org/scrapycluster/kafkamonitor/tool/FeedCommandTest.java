@@ -1,0 +1,107 @@
+package org.scrapycluster.kafkamonitor.tool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.FreePorts;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
+import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
+import org.scrapycluster.kafkamonitor.testing.ToolRunner;
+
+/** {@code scrapy-cluster feed} against the embedded Kafka (behaviour spec §2.7). */
+@ExtendWith(SharedStack.class)
+class FeedCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CRAWL = "{\"url\":\"https://www.example.com/\",\"appid\":\"testapp\",\"crawlid\":\"abc123\"}";
+
+    private final EmbeddedStack stack;
+    private final String topic = MonitorSettings.unique("feed") + ".incoming";
+
+    FeedCommandTest(EmbeddedStack stack) {
+        this.stack = stack;
+    }
+
+    @Test
+    void aValidRequestIsSentAndAcknowledged() throws Exception {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(0, feed.execute(args(CRAWL)), feed.err());
+
+        assertEquals("Successfully fed item to Kafka topic " + topic, feed.out().strip());
+        try (KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap())) {
+            List<String> sent = kafka.readUntil(topic, Duration.ofMinutes(1), values -> !values.isEmpty());
+            assertEquals(JSON.readTree(CRAWL), JSON.readTree(sent.getFirst()));
+        }
+    }
+
+    @Test
+    void anInvalidRequestIsNotSentAndEveryReasonIsPrinted() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        int status = feed.execute(args("{\"url\":\"javascript:alert(1)\",\"appid\":\"testapp\",\"crawlid\":\"abc123\",\"maxdepth\":5}"));
+
+        assertEquals(1, status);
+        assertEquals("""
+                Invalid request, not sent: it matches no request schema (closest: scraper)
+                  maxdepth: must be at most 3, was 5
+                  url: must be an http or https URL, not javascript:""", feed.err().strip());
+        assertEquals("", feed.out());
+    }
+
+    @Test
+    void aRequestItsPluginRefusesIsNotSent() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        int status = feed.execute(args("{\"uuid\":\"u1\",\"appid\":\"testapp\",\"domain\":\"cnn.com\",\"action\":\"domain-update\"}"));
+
+        assertEquals(1, status);
+        assertEquals("""
+                Invalid zookeeper request, not sent: 'hits' and 'window' not set for domain update
+                  hits: must be set, and not 0, for a domain-update, was 0
+                  window: must be set, and not 0, for a domain-update, was 0""", feed.err().strip());
+    }
+
+    @Test
+    void withoutValidationAnyJsonIsSent() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(0, feed.execute(args("{\"anything\":[1,2]}", "--no-validate")), feed.err());
+        assertTrue(feed.out().startsWith("Successfully fed item to Kafka"), feed.out());
+    }
+
+    @Test
+    void textThatIsNotJsonIsRefused() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(1, feed.execute(args("{\"url\": ", "--no-validate")));
+        assertTrue(feed.err().startsWith("JSON failed to parse: Invalid JSON: Unexpected end-of-input"), feed.err());
+    }
+
+    @Test
+    void anUnreachableKafkaIsAClearFailureWithinTheTimeout() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+        long started = System.nanoTime();
+
+        int status = feed.execute(List.of(CRAWL, "--set", "KAFKA_HOSTS=127.0.0.1:" + FreePorts.pick(), "--set", "KAFKA_FEED_TIMEOUT=2"));
+
+        assertEquals(1, status);
+        assertTrue(feed.err().startsWith("Failed to feed item into Kafka topic demo.incoming: "), feed.err());
+        assertTrue(System.nanoTime() - started < Duration.ofSeconds(30).toNanos(), "bounded by KAFKA_FEED_TIMEOUT");
+    }
+
+    private List<String> args(String json, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of(json, "--set", "KAFKA_HOSTS=" + stack.kafkaBootstrap(),
+                "--set", "KAFKA_INCOMING_TOPIC=" + topic));
+        args.addAll(List.of(more));
+        return args;
+    }
+}
