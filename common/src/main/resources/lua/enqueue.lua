@@ -12,8 +12,9 @@
 --   +8..+11 and +12..+15: two page limits, each key ("" for none), limit, TTL seconds, and "1" when
 --   the TTL is refreshed even when the limit is already reached (behaviour spec §4.6)
 --
--- The checks run in the original's order (behaviour spec §4.5): dupefilter, page limits, crawl
--- blacklist, domain blacklist, expiry. Returns one outcome per request, in order: 'QUEUED',
+-- The checks run in the original's order (behaviour spec §4.5: dupefilter, page limits, domain
+-- blacklist), except that a stopped (blacklisted) or expired crawl is refused before anything is
+-- recorded for it. Returns one outcome per request, in order: 'QUEUED',
 -- 'ALREADY_QUEUED' (this exact member is already in the queue: nothing changes), 'DUPLICATE' (the
 -- fingerprint was already in the dupefilter), 'PAGE_LIMIT' (a page limit of the crawl and domain is
 -- reached), 'BLACKLISTED' (the crawl is stopped or expired), 'DOMAIN_BLACKLISTED', 'EXPIRED' (its
@@ -42,7 +43,7 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
   return n >= limit
 end
 
-local function enqueue(queue, base)
+local function enqueue(queue, base, arrival)
   local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
   local dupefilter, fingerprint, dupefilter_ttl = ARGV[base + 3], ARGV[base + 4], ARGV[base + 5]
   local write_timeout, domain_refused = ARGV[base + 6] == '1', ARGV[base + 7] == '1'
@@ -50,6 +51,13 @@ local function enqueue(queue, base)
   local fields = crawl_fields(member, nil)
   if fields == nil or not fields.priority_given then
     return 'INVALID'
+  end
+  -- a stopped or expired crawl is refused first, so that its refused requests leave no trace
+  if redis.call('SISMEMBER', spider .. ':blacklist', blacklist_entry(fields)) == 1 then
+    return 'BLACKLISTED'
+  end
+  if expired(fields, clock) then
+    return 'EXPIRED'
   end
   if dupefilter ~= '' then
     local added = redis.call('SADD', dupefilter, fingerprint)
@@ -64,20 +72,15 @@ local function enqueue(queue, base)
       return 'PAGE_LIMIT'
     end
   end
-  if redis.call('SISMEMBER', spider .. ':blacklist', blacklist_entry(fields)) == 1 then
-    return 'BLACKLISTED'
-  end
   if domain_refused then
     return 'DOMAIN_BLACKLISTED'
-  end
-  if expired(fields, clock) then
-    return 'EXPIRED'
   end
 
   local score = -tonumber(fields.priority)
   if fifo then
-    -- in [0, 1): later arrivals of one priority sort after earlier ones (wraps every ~115 days)
-    score = score + (clock.millis % 10000000000) / 10000000000
+    -- in [0, 1): later arrivals of one priority sort after earlier ones (wraps every ~115 days);
+    -- arrival (below 1 ms) keeps the requests of one call in the order given
+    score = score + ((clock.millis % 10000000000) + arrival) / 10000000000
   end
   if redis.call('ZADD', queue, 'NX', score, member) == 0 then
     return 'ALREADY_QUEUED'
@@ -93,6 +96,6 @@ end
 
 local outcomes = {}
 for i = 1, count do
-  outcomes[i] = enqueue(KEYS[i], 3 + (i - 1) * FIELDS)
+  outcomes[i] = enqueue(KEYS[i], 3 + (i - 1) * FIELDS, (i - 1) / count)
 end
 return outcomes

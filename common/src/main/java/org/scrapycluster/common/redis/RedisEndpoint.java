@@ -53,7 +53,7 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
             return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
                     settings.getNullableString("REDIS_PASSWORD"), settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
         } catch (IllegalArgumentException e) {
-            throw new SettingsException("The REDIS_* settings do not make a usable Redis address: " + e.getMessage(), e);
+            throw new SettingsException("The Redis settings of the " + settings.service() + " cannot be used: " + e.getMessage(), e);
         }
     }
 

@@ -152,7 +152,7 @@ final class RedisBatchWriter {
         return switch (outcome) {
             case QUEUED -> 0;
             case ALREADY_QUEUED, DUPLICATE -> 1;
-            case BLACKLISTED, EXPIRED, INVALID -> 2;
+            case BLACKLISTED, EXPIRED, INVALID, PAGE_LIMIT, DOMAIN_BLACKLISTED -> 2;
         };
     }
 }

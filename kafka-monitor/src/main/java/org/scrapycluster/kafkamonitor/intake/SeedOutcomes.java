@@ -28,6 +28,9 @@ final class SeedOutcomes {
                     "expires: " + accepted.request().path("expires").asText() + " has passed");
             case INVALID -> refuse(accepted, "The crawl request cannot be queued",
                     "request: Redis could not read appid, crawlid and priority from it");
+            // seeds are filed without page limits or a domain refusal; a plugin that adds them gets this
+            case PAGE_LIMIT, DOMAIN_BLACKLISTED -> refuse(accepted, "The crawl request cannot be queued",
+                    "request: refused by " + (outcome == EnqueueOutcome.PAGE_LIMIT ? "a page limit" : "the domain blacklist"));
         };
     }
 

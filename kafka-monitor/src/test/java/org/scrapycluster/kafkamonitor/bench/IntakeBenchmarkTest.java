@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.cli.BenchmarkCluster;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -40,13 +41,39 @@ class IntakeBenchmarkTest {
 
     @Test
     void theCommandRunsAgainstTheServersItIsGiven() {
-        ToolRunner bench = new ToolRunner(new KafkaMonitorBenchmark());
+        KafkaMonitorBenchmark command = new KafkaMonitorBenchmark();
+        command.environment = needs -> new BenchmarkCluster() {
+            @Override
+            public String kafkaBootstrap() {
+                return stack.kafkaBootstrap();
+            }
 
-        int status = bench.execute(List.of("--requests", "500", "--domains", "5",
-                "--set", "KAFKA_HOSTS=" + stack.kafkaBootstrap(), "--set", "REDIS_HOST=127.0.0.1", "--set", "REDIS_PORT=" + stack.redisPort()));
+            @Override
+            public RedisEndpoint redis() {
+                return RedisEndpoint.of("127.0.0.1", stack.redisPort());
+            }
+
+            @Override
+            public String zookeeperConnect() {
+                return stack.zookeeperConnect();
+            }
+
+            @Override
+            public boolean isEmbedded(Server server) {
+                return false;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        ToolRunner bench = new ToolRunner(command);
+
+        int status = bench.execute(List.of("--requests", "500", "--domains", "5"));
 
         assertEquals(0, status, bench.err());
-        assertTrue(bench.out().contains("; Kafka " + stack.kafkaBootstrap() + ", Redis 127.0.0.1:" + stack.redisPort() + ";"), bench.out());
+        assertTrue(bench.out().contains("; Kafka " + stack.kafkaBootstrap() + ", Redis redis://127.0.0.1:" + stack.redisPort() + "/0;"),
+                bench.out());
         assertTrue(bench.out().contains("round 1: 500 crawl requests from Kafka into Redis queues in "), bench.out());
     }
 }
