@@ -85,7 +85,7 @@ final class RunningMonitor implements AutoCloseable {
                 new OutageReporter(LOG, "Scanning for jobs"))).start();
 
         LeaseReaper reaper = own(new LeaseReaper(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(), options.leaseReapBatch()));
-        FunctionCounter.builder("redismonitor.leases.reaped", reaper, LeaseReaper::returnedTotal)
+        FunctionCounter.builder("redis.monitor.leases.reaped", reaper, LeaseReaper::returnedTotal)
                 .description("Expired leases returned to their queues").register(context.meters());
         reaper.start();
 

@@ -156,7 +156,7 @@ class JobLoopTest {
     }
 
     private static long answered(MonitorFixture.Running monitor) {
-        Counter counter = monitor.meters().find("redismonitor.jobs").tag("outcome", "answered").counter();
+        Counter counter = monitor.meters().find("redis.monitor.jobs").tag("outcome", "answered").counter();
         return counter == null ? 0 : (long) counter.count();
     }
 }

@@ -29,7 +29,7 @@ class MaintenanceTest extends OneMonitorTest {
         }
         assertEquals(2, fixture.redis().sync().zcard(queue.key()), "both requests are back in their queue");
         assertEquals(0, fixture.redis().sync().hlen(Keyspace.leased(queues.spider())));
-        FunctionCounter reaped = fixture.monitors().get(0).meters().find("redismonitor.leases.reaped").functionCounter();
+        FunctionCounter reaped = fixture.monitors().get(0).meters().find("redis.monitor.leases.reaped").functionCounter();
         assertTrue(reaped.count() >= 2, "counted: " + reaped.count());
     }
 

@@ -68,7 +68,7 @@ public final class CrawlCompletion implements AutoCloseable {
         this.outbound = outbound;
         this.quiet = quiet;
         this.clock = clock;
-        this.completed = Counter.builder("redismonitor.crawls.completed").description("Crawls announced as complete").register(meters);
+        this.completed = Counter.builder("redis.monitor.crawls.completed").description("Crawls announced as complete").register(meters);
     }
 
     /** Checks every {@code period} in the background. */

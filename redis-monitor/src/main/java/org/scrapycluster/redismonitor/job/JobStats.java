@@ -74,14 +74,14 @@ public final class JobStats {
         if (outcome != Outcome.ANSWERED && fail != null) {
             fail.increment();
         }
-        Counter.builder("redismonitor.jobs")
+        Counter.builder("redis.monitor.jobs")
                 .description("Jobs handled, by plugin and outcome")
                 .tag("plugin", plugin.name())
                 .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
                 .register(meters)
                 .increment();
         if (outcome == Outcome.ANSWERED) {
-            Timer.builder("redismonitor.job.duration")
+            Timer.builder("redis.monitor.job.duration")
                     .description("Time from taking a job's lock to Kafka taking its answer")
                     .tag("plugin", plugin.name())
                     .register(meters)
