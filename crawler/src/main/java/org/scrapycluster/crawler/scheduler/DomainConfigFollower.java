@@ -32,6 +32,7 @@ public final class DomainConfigFollower implements AutoCloseable {
     private final String spiderId;
     private final Runnable changed;
     private volatile Set<String> blacklist = Set.of();
+    private volatile boolean everConnected;
     private ZooKeeperWatcher watcher;
 
     /**
@@ -87,8 +88,11 @@ public final class DomainConfigFollower implements AutoCloseable {
     }
 
     private void validityChanged(boolean valid, String reason) {
-        if (valid) {
+        if (valid && everConnected) {
             LOG.info("Zookeeper connection is back; following the domain config again");
+        } else if (valid) {
+            everConnected = true;
+            LOG.debug("Following the domain config in Zookeeper");
         } else {
             LOG.atWarn().addKeyValue("reason", reason).log("Zookeeper unavailable; keeping the last good domain config");
         }
