@@ -1,11 +1,13 @@
 package org.scrapycluster.standalone.acceptance;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
@@ -116,17 +119,33 @@ final class AcceptanceCluster implements AutoCloseable {
         return this;
     }
 
-    /** Sends {@code request} (field, value, field, value, ...) as JSON to the incoming topic, as a client does. */
+    /** Sends a request (field, value, field, value, ...) as JSON to the incoming topic, as a client does. */
     void send(Object... fieldsAndValues) {
+        sendAll(List.of(request(fieldsAndValues)));
+    }
+
+    /** A request made of {@code fieldsAndValues} (field, value, field, value, ...), in that order. */
+    static Map<String, Object> request(Object... fieldsAndValues) {
         Map<String, Object> request = new LinkedHashMap<>();
         for (int i = 0; i + 1 < fieldsAndValues.length; i += 2) {
             request.put((String) fieldsAndValues[i], fieldsAndValues[i + 1]);
         }
+        return request;
+    }
+
+    /** Sends {@code requests} as JSON to the incoming topic, in order, and waits until Kafka has them all. */
+    void sendAll(List<Map<String, Object>> requests) {
+        String topic = Topics.withPrefix(prefix).incoming();
         try {
-            producer.send(new ProducerRecord<>(Topics.withPrefix(prefix).incoming(), JSON.writeValueAsString(request)))
-                    .get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<Future<RecordMetadata>> sent = new ArrayList<>(requests.size());
+            for (Map<String, Object> request : requests) {
+                sent.add(producer.send(new ProducerRecord<>(topic, JSON.writeValueAsString(request))));
+            }
+            for (Future<RecordMetadata> future : sent) {
+                future.get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            }
         } catch (JsonProcessingException | ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot send " + request, e);
+            throw new IllegalStateException("cannot send the requests to " + topic, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
