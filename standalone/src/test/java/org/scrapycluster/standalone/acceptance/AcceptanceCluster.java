@@ -28,8 +28,13 @@ import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.settings.SettingsGroup;
 import org.scrapycluster.common.settings.SettingsSchema;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.crawler.node.CrawlerFactory;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.origin.PageRef;
+import org.scrapycluster.embedded.origin.TestOrigin;
+import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
 import org.scrapycluster.redismonitor.OutboundAnswers;
+import org.scrapycluster.redismonitor.RedisMonitorFactory;
 import org.scrapycluster.standalone.StandaloneCluster;
 
 /**
@@ -99,6 +104,16 @@ final class AcceptanceCluster implements AutoCloseable {
         return this;
     }
 
+    /** Sets the crawlers' default throttle: {@code hits} per {@code windowSeconds} per domain, spaced out when {@code moderated}. */
+    AcceptanceCluster throttle(int hits, int windowSeconds, boolean moderated) {
+        return set("QUEUE_HITS", hits).set("QUEUE_WINDOW", windowSeconds).set("QUEUE_MODERATED", moderated);
+    }
+
+    /** Starts a Kafka monitor, a Redis monitor and {@code crawlers} crawler nodes. */
+    AcceptanceCluster startWithCrawlers(int crawlers) {
+        return start(crawlers, new KafkaMonitorFactory(), new RedisMonitorFactory(), new CrawlerFactory());
+    }
+
     /** Starts the services {@code factories} build, the crawler {@code crawlers} times. */
     AcceptanceCluster start(int crawlers, ServiceFactory... factories) {
         SettingsGroup settings = SettingsGroup.load(SettingsSchema.SERVICES, new SettingsSources(null, Map.of(), values));
@@ -131,6 +146,15 @@ final class AcceptanceCluster implements AutoCloseable {
             request.put((String) fieldsAndValues[i], fieldsAndValues[i + 1]);
         }
         return request;
+    }
+
+    /** Feeds every page of {@code origin}'s site through Kafka as a seed of one crawl (maxdepth 0). */
+    void feedEveryPage(TestOrigin origin, String appid, String crawlid) {
+        List<Map<String, Object>> seeds = new ArrayList<>();
+        for (PageRef page : origin.site().pages()) {
+            seeds.add(request("url", origin.pageUrl(page), "appid", appid, "crawlid", crawlid));
+        }
+        sendAll(seeds);
     }
 
     /** Sends {@code requests} as JSON to the incoming topic, in order, and waits until Kafka has them all. */

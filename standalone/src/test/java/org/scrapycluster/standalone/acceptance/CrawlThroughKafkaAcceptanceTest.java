@@ -19,15 +19,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.crawler.node.CrawlerFactory;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.embedded.origin.PageRef;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
-import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
 import org.scrapycluster.redismonitor.OutboundAnswers;
-import org.scrapycluster.redismonitor.RedisMonitorFactory;
 
 /**
  * Crawls from a client's request to the results topic, through every service: the request goes to
@@ -53,8 +50,7 @@ class CrawlThroughKafkaAcceptanceTest {
     @BeforeAll
     void start(EmbeddedStack stack) {
         origin = TestOrigin.start(SITE);
-        cluster = new AcceptanceCluster(stack).set("QUEUE_HITS", 1000).set("QUEUE_WINDOW", 1).set("QUEUE_MODERATED", false)
-                .start(1, new KafkaMonitorFactory(), new RedisMonitorFactory(), new CrawlerFactory());
+        cluster = new AcceptanceCluster(stack).throttle(1000, 1, false).startWithCrawlers(1);
     }
 
     @AfterAll

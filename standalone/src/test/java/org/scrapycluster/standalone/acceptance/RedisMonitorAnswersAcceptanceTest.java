@@ -23,16 +23,13 @@ import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
-import org.scrapycluster.crawler.node.CrawlerFactory;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.embedded.origin.PageRef;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
-import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
 import org.scrapycluster.redismonitor.AnswerFixtures;
 import org.scrapycluster.redismonitor.QueueState;
-import org.scrapycluster.redismonitor.RedisMonitorFactory;
 import org.scrapycluster.redismonitor.Texts;
 
 /**
@@ -62,8 +59,7 @@ class RedisMonitorAnswersAcceptanceTest {
     void start(EmbeddedStack shared) {
         stack = shared;
         origin = TestOrigin.start(TWO_PAGES);
-        cluster = new AcceptanceCluster(stack).set("QUEUE_HITS", 1000).set("QUEUE_WINDOW", 1).set("QUEUE_MODERATED", false)
-                .start(1, new KafkaMonitorFactory(), new RedisMonitorFactory(), new CrawlerFactory());
+        cluster = new AcceptanceCluster(stack).throttle(1000, 1, false).startWithCrawlers(1);
     }
 
     @AfterAll

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.awaitility.Awaitility;
@@ -17,16 +15,12 @@ import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.redis.RedisKeys;
-import org.scrapycluster.crawler.node.CrawlerFactory;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
-import org.scrapycluster.embedded.origin.PageRef;
 import org.scrapycluster.embedded.origin.RecordedRequest;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
-import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
 import org.scrapycluster.redismonitor.OutboundAnswers;
-import org.scrapycluster.redismonitor.RedisMonitorFactory;
 
 /**
  * Stop, cluster-wide (TARGET §3.5): a crawl of 60 pages fed through Kafka runs on two crawler
@@ -51,13 +45,8 @@ class StopAcceptanceTest {
         String appid = AcceptanceCluster.unique("app");
         CrawlRef crawl = new CrawlRef("link", appid, "stopped");
         try (TestOrigin origin = TestOrigin.start(SITE);
-             AcceptanceCluster cluster = new AcceptanceCluster(stack).set("QUEUE_HITS", 4).set("QUEUE_WINDOW", 1)
-                     .set("QUEUE_MODERATED", true).start(2, new KafkaMonitorFactory(), new RedisMonitorFactory(), new CrawlerFactory())) {
-            List<Map<String, Object>> seeds = new ArrayList<>();
-            for (PageRef page : SITE.pages()) {
-                seeds.add(AcceptanceCluster.request("url", origin.pageUrl(page), "appid", appid, "crawlid", crawl.crawlid()));
-            }
-            cluster.sendAll(seeds);
+             AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(4, 1, true).startWithCrawlers(2)) {
+            cluster.feedEveryPage(origin, appid, crawl.crawlid());
             Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> pages(origin).size() >= FETCHED_BEFORE_STOP);
             assertEquals(2, RedisKeys.scan(cluster.redis(), "stats:crawler:*").stream()
                     .filter(key -> key.matches("stats:crawler:[^:]+:link:[0-9a-f]{12}")).count(), "the heartbeats of two crawler nodes");

@@ -3,22 +3,16 @@ package org.scrapycluster.standalone.acceptance;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.crawler.node.CrawlerFactory;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
-import org.scrapycluster.embedded.origin.PageRef;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
-import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
 import org.scrapycluster.redismonitor.OutboundAnswers;
-import org.scrapycluster.redismonitor.RedisMonitorFactory;
 
 /**
  * A domain's throttle changed by a client, live: a crawler node fetches a domain at 2 pages a
@@ -42,13 +36,8 @@ class ZooKeeperRateAcceptanceTest {
     void aDomainUpdateThroughKafkaChangesARunningCrawlersRate(EmbeddedStack stack) throws InterruptedException {
         String appid = AcceptanceCluster.unique("app");
         try (TestOrigin origin = TestOrigin.start(SITE);
-             AcceptanceCluster cluster = new AcceptanceCluster(stack).set("QUEUE_HITS", OLD_HITS).set("QUEUE_WINDOW", 1)
-                     .set("QUEUE_MODERATED", true).start(1, new KafkaMonitorFactory(), new RedisMonitorFactory(), new CrawlerFactory())) {
-            List<Map<String, Object>> seeds = new ArrayList<>();
-            for (PageRef page : SITE.pages()) {
-                seeds.add(AcceptanceCluster.request("url", origin.pageUrl(page), "appid", appid, "crawlid", "rate"));
-            }
-            cluster.sendAll(seeds);
+             AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(OLD_HITS, 1, true).startWithCrawlers(1)) {
+            cluster.feedEveryPage(origin, appid, "rate");
             Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> !arrivals(origin).isEmpty());
             long first = arrivals(origin).getFirst();
             Thread.sleep(BEFORE);
