@@ -47,7 +47,8 @@ class RedisMonitorAnswersAcceptanceTest {
 
     /** Two pages, the first linking to the second: a crawl of depth 1 publishes exactly two. */
     private static final SyntheticSite TWO_PAGES = SyntheticSite.builder().domains(1).pagesPerDomain(2).linksPerPage(1).build();
-    private static final Duration PAST_EXPIRY = Duration.ofSeconds(2);
+    /** Long enough for the Kafka monitor to queue a crawl's two requests on a loaded machine before it expires. */
+    private static final Duration UNTIL_EXPIRY = Duration.ofSeconds(4);
 
     private EmbeddedStack stack;
     private TestOrigin origin;
@@ -102,11 +103,11 @@ class RedisMonitorAnswersAcceptanceTest {
 
     @Test
     void aCrawlFedWithExpiresIsExpiredOnTime() {
-        long expires = AcceptanceCluster.now() + PAST_EXPIRY.toSeconds();
-        crawl("soon", "https://a.com/1", expires);
-        crawl("soon", "https://b.com/1", expires);
-        crawl("later", "https://a.com/later", 4_102_444_800L);
         long from = AcceptanceCluster.now();
+        long expires = from + UNTIL_EXPIRY.toSeconds();
+        cluster.sendAll(List.of(crawlRequest("soon", "https://a.com/1", expires), crawlRequest("soon", "https://b.com/1", expires),
+                crawlRequest("later", "https://a.com/later", 4_102_444_800L)));
+        awaitPending("soon", 2);
 
         JsonNode answer = cluster.outbound().await(message -> "expired".equals(message.path("action").asText())
                 && spider.equals(message.path("spiderid").asText()));
@@ -147,7 +148,11 @@ class RedisMonitorAnswersAcceptanceTest {
 
     /** Feeds one crawl request of this test's app and spider through Kafka. */
     private void crawl(String crawlid, String url, long expires) {
-        cluster.send("url", url, "appid", appid, "crawlid", crawlid, "spiderid", spider, "expires", expires);
+        cluster.sendAll(List.of(crawlRequest(crawlid, url, expires)));
+    }
+
+    private Map<String, Object> crawlRequest(String crawlid, String url, long expires) {
+        return AcceptanceCluster.request("url", url, "appid", appid, "crawlid", crawlid, "spiderid", spider, "expires", expires);
     }
 
     /** Waits until the Kafka monitor has queued {@code pending} requests of a crawl. */
