@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * appids, uuids), and {@code "<server_time>"} stands for the integer epoch second the answer was
  * made, which must lie between when the test wrote the job and when it read the answer.
  */
-final class AnswerFixtures {
+public final class AnswerFixtures {
 
     static final String SERVER_TIME = "<server_time>";
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -30,7 +30,7 @@ final class AnswerFixtures {
      * Asserts that {@code actual} is the fixture {@code name} with {@code values} filled in, its
      * {@code server_time} between {@code from} and {@code to} (epoch seconds).
      */
-    static void assertAnswer(String name, Map<String, String> values, JsonNode actual, long from, long to) {
+    public static void assertAnswer(String name, Map<String, String> values, JsonNode actual, long from, long to) {
         String text = Texts.resource("answers/" + name);
         for (Map.Entry<String, String> value : values.entrySet()) {
             text = text.replace("{{" + value.getKey() + "}}", value.getValue());

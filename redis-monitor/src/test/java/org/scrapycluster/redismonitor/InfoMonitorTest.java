@@ -17,12 +17,7 @@ class InfoMonitorTest extends OneMonitorTest {
 
     @Test
     void answersForACrawlAndForAnAppFromTheAccounting() {
-        queues.seed("example.com", queues.feedItem("https://example.com/", appid, "c1", 1, FAR));
-        queues.seed("example.com", queues.serializedRequest("https://example.com/a", appid, "c1", -9, FAR));
-        queues.seed("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, FAR));
-        queues.seed("example.com", queues.feedItem("https://example.com/2", appid, "c2", 5, 0));
-        queues.seed("example.com", queues.serializedRequest("https://example.com/2/a", appid, "c2", 5, 0));
-        queues.handOut("other.org");
+        queues.seedInfoFixtureCrawls(appid);
 
         assertInfo("info-crawl.json", JobKeys.info(queues.spider(), appid, "c1"));
         assertInfo("info-app.json", JobKeys.info(queues.spider(), appid));

@@ -22,10 +22,10 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads a test's outbound topic from its beginning, keeping every message received, each with the
- * time it was read.
+ * Reads a test's outbound topic (or any topic of JSON messages) from its beginning, keeping every
+ * message received, each with the time it was read and its Kafka timestamp.
  */
-final class OutboundAnswers implements AutoCloseable {
+public final class OutboundAnswers implements AutoCloseable {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -33,11 +33,14 @@ final class OutboundAnswers implements AutoCloseable {
     private final KafkaConsumer<String, String> consumer;
     private final List<Received> received = new ArrayList<>();
 
-    /** A message and when the test read it ({@link System#nanoTime()}). */
-    record Received(JsonNode answer, long readAtNanos) {
+    /**
+     * A message, when the test read it ({@link System#nanoTime()}) and its Kafka timestamp (epoch
+     * milliseconds at which its producer sent it).
+     */
+    public record Received(JsonNode answer, long readAtNanos, long timestamp) {
     }
 
-    OutboundAnswers(String bootstrap, String topic) {
+    public OutboundAnswers(String bootstrap, String topic) {
         createTopic(bootstrap, topic);
         Properties properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -50,7 +53,7 @@ final class OutboundAnswers implements AutoCloseable {
     }
 
     /** Waits up to a minute for a message that {@code which} accepts (already received or new). */
-    JsonNode await(Predicate<JsonNode> which) {
+    public JsonNode await(Predicate<JsonNode> which) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (true) {
             for (Received message : received) {
@@ -66,12 +69,12 @@ final class OutboundAnswers implements AutoCloseable {
     }
 
     /** Waits for the answer carrying {@code uuid}. */
-    JsonNode awaitUuid(String uuid) {
+    public JsonNode awaitUuid(String uuid) {
         return await(answer -> uuid.equals(answer.path("uuid").asText(null)));
     }
 
     /** Waits until at least {@code count} messages have arrived. */
-    List<JsonNode> awaitCount(int count) {
+    public List<JsonNode> awaitCount(int count) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (received.size() < count) {
             if (System.nanoTime() > deadline) {
@@ -83,7 +86,7 @@ final class OutboundAnswers implements AutoCloseable {
     }
 
     /** Reads what arrives within {@code time}. */
-    List<JsonNode> readFor(Duration time) {
+    public List<JsonNode> readFor(Duration time) {
         long deadline = System.nanoTime() + time.toNanos();
         while (System.nanoTime() < deadline) {
             poll(Duration.ofMillis(100));
@@ -92,19 +95,19 @@ final class OutboundAnswers implements AutoCloseable {
     }
 
     /** Every message received so far. */
-    List<JsonNode> answers() {
+    public List<JsonNode> answers() {
         return received.stream().map(Received::answer).toList();
     }
 
     /** Every message received so far, with its arrival time. */
-    List<Received> receivedWithTimes() {
+    public List<Received> receivedWithTimes() {
         return List.copyOf(received);
     }
 
     private void poll(Duration time) {
         for (ConsumerRecord<String, String> record : consumer.poll(time)) {
             try {
-                received.add(new Received(MAPPER.readTree(record.value()), System.nanoTime()));
+                received.add(new Received(MAPPER.readTree(record.value()), System.nanoTime(), record.timestamp()));
             } catch (JsonProcessingException e) {
                 throw new AssertionError("an outbound message is not JSON: " + record.value(), e);
             }

@@ -23,7 +23,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * Python Kafka monitor writes them (no accounting). Members are made from the fixture files of
  * both shapes (behaviour spec §4.4.1).
  */
-final class QueueState {
+public final class QueueState {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Duration LEASE = Duration.ofMinutes(10);
@@ -35,7 +35,7 @@ final class QueueState {
     private final Leases leases;
     private final AtomicLong holders = new AtomicLong();
 
-    QueueState(RedisConnection redis, String spider) {
+    public QueueState(RedisConnection redis, String spider) {
         this.redis = redis;
         this.spider = spider;
         this.enqueuer = new Enqueuer(redis, false);
@@ -43,12 +43,12 @@ final class QueueState {
         this.leases = new Leases(redis);
     }
 
-    String spider() {
+    public String spider() {
         return spider;
     }
 
     /** A Kafka monitor feed item (crawl fields at the top level). */
-    String feedItem(String url, String appid, String crawlid, int priority, long expires) {
+    public String feedItem(String url, String appid, String crawlid, int priority, long expires) {
         ObjectNode item = member("feed-item.json");
         item.put("url", url).put("appid", appid).put("crawlid", crawlid).put("priority", priority).put("expires", expires)
                 .put("spiderid", spider);
@@ -56,7 +56,7 @@ final class QueueState {
     }
 
     /** A crawler's serialized request (crawl fields inside meta). */
-    String serializedRequest(String url, String appid, String crawlid, int priority, long expires) {
+    public String serializedRequest(String url, String appid, String crawlid, int priority, long expires) {
         ObjectNode request = member("serialized-request.json");
         request.put("url", url);
         ((ObjectNode) request.get("meta")).put("appid", appid).put("crawlid", crawlid).put("priority", priority)
@@ -65,7 +65,7 @@ final class QueueState {
     }
 
     /** Files {@code member} into the domain's queue as our Kafka monitor does a seed (timeout key included). */
-    void seed(String domain, String member) {
+    public void seed(String domain, String member) {
         EnqueueOutcome outcome = enqueuer.enqueue(EnqueueRequest.of(new QueueKey(spider, domain), member).withTimeoutKey());
         if (outcome != EnqueueOutcome.QUEUED) {
             throw new IllegalStateException("not queued: " + outcome + " " + member);
@@ -73,17 +73,17 @@ final class QueueState {
     }
 
     /** Adds {@code member} with a plain {@code ZADD}, as a Python Kafka monitor does. */
-    void zadd(String domain, String member, int priority) {
+    public void zadd(String domain, String member, int priority) {
         redis.sync().zadd(new QueueKey(spider, domain).key(), -priority, member);
     }
 
     /** Leases the domain's next request to a crawler for ten minutes; returns the lease id. */
-    String handOut(String domain) {
+    public String handOut(String domain) {
         return handOut(domain, LEASE);
     }
 
     /** Leases the domain's next request to a crawler for {@code lease}; returns the lease id. */
-    String handOut(String domain, Duration lease) {
+    public String handOut(String domain, Duration lease) {
         HandOut answer = throttle.handOut(new QueueKey(spider, domain),
                 new ThrottleSpec(spider + ":" + domain, 60, 1_000_000, false), lease, "test-" + holders.incrementAndGet());
         if (!(answer instanceof HandOut.HandedOut handed)) {
@@ -93,10 +93,24 @@ final class QueueState {
     }
 
     /** Acknowledges a lease, with or without a published page. */
-    void ack(String leaseId, boolean pagePublished) {
+    public void ack(String leaseId, boolean pagePublished) {
         if (!leases.ack(spider, leaseId, pagePublished)) {
             throw new IllegalStateException("lease " + leaseId + " was not held");
         }
+    }
+
+    /**
+     * The crawls of {@code appid} that {@code info-crawl.json} (crawl c1) and {@code info-app.json}
+     * describe: c1 with two requests on example.com and one, handed out, on other.org, expiring
+     * {@link OneMonitorTest#FAR}; c2 with two on example.com that never expire. Both member shapes.
+     */
+    public void seedInfoFixtureCrawls(String appid) {
+        seed("example.com", feedItem("https://example.com/", appid, "c1", 1, OneMonitorTest.FAR));
+        seed("example.com", serializedRequest("https://example.com/a", appid, "c1", -9, OneMonitorTest.FAR));
+        seed("other.org", feedItem("https://other.org/", appid, "c1", -9, OneMonitorTest.FAR));
+        seed("example.com", feedItem("https://example.com/2", appid, "c2", 5, 0));
+        seed("example.com", serializedRequest("https://example.com/2/a", appid, "c2", 5, 0));
+        handOut("other.org");
     }
 
     private static ObjectNode member(String name) {

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
 import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.jobs.JobKeys;
-import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.service.NodeIdentity;
-import org.scrapycluster.common.stats.RollingWindowCounter;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -54,7 +50,7 @@ class StatsMonitorTest {
         fixture = MonitorFixture.on(redisServer.port(), stack.kafkaBootstrap(), stack.zookeeperConnect(),
                 "STATS_TOTAL", "false", "STATS_PLUGINS", "false");
         appid = MonitorFixture.unique("app");
-        writeStatistics(fixture.redis());
+        ClusterStatistics.write(fixture.redis());
         fixture.startMonitor(new NodeIdentity("rm-host", "0123456789ab"));
         fixture.awaitPresent("stats:redis-monitor:self:rm-host:0123456789ab");
     }
@@ -103,67 +99,5 @@ class StatsMonitorTest {
                 dumps.get("Crawler Stats Dump"));
         assertEquals(Map.of("queue_link", Map.of("spider_backlog", 26L, "num_domains", 3),
                 "queue_wandering", Map.of("spider_backlog", 4L, "num_domains", 2), "total_backlog", 30L), dumps.get("Queue Stats Dump"));
-    }
-
-    private static void writeStatistics(RedisConnection redis) {
-        long now = Instant.now().getEpochSecond();
-        window(redis, "stats:kafka-monitor:total:900", 3, now);
-        lifetime(redis, "stats:kafka-monitor:total:lifetime", 58);
-        pythonWindow(redis, "stats:kafka-monitor:total:3600", 5, now - 7_200);
-        pythonWindow(redis, "stats:kafka-monitor:fail:86400", 4, now - 10);
-        lifetime(redis, "stats:kafka-monitor:fail:lifetime", 7);
-        window(redis, "stats:kafka-monitor:ScraperHandler:900", 2, now);
-        lifetime(redis, "stats:kafka-monitor:ScraperHandler:lifetime", 18);
-        pythonWindow(redis, "stats:kafka-monitor:StatsHandler:900", 1, now - 1);
-        redis.sync().set("stats:kafka-monitor:self:km-host-1:6f1c2e9a0b11", Long.toString(now));
-        redis.sync().set("stats:kafka-monitor:self:km-host-1:a1b2c3d4e5f6", Long.toString(now));
-
-        window(redis, "stats:redis-monitor:total:900", 2, now);
-        lifetime(redis, "stats:redis-monitor:InfoMonitor:lifetime", 5);
-        redis.sync().set("stats:rest:self:rest-host:c4ec35bf9c1a", Long.toString(now));
-
-        for (String heartbeat : List.of("host1:link:aaaaaaaaaaa1", "host1:link:aaaaaaaaaaa2", "host2:link:aaaaaaaaaaa3",
-                "host2:other:aaaaaaaaaaa4")) {
-            redis.sync().set("stats:crawler:" + heartbeat, Long.toString(now));
-        }
-        window(redis, "stats:crawler:host1:link:200:3600", 5, now);
-        pythonWindow(redis, "stats:crawler:host1:other:200:3600", 5, now - 30);
-        window(redis, "stats:crawler:host2:link:200:3600", 4, now);
-        pythonWindow(redis, "stats:crawler:host2:link:200:900", 3, now - 1_000);
-        lifetime(redis, "stats:crawler:host1:link:200:lifetime", 7);
-        lifetime(redis, "stats:crawler:host2:link:504:lifetime", 2);
-
-        queue(redis, "link:a.com:queue", 20);
-        queue(redis, "link:b.com:queue", 4);
-        queue(redis, "link:c.com:queue", 2);
-        queue(redis, "wandering:x.com:queue", 3);
-        queue(redis, "wandering:y.com:queue", 1);
-    }
-
-    /** Our form of a rolling window: a hash of time buckets. */
-    private static void window(RedisConnection redis, String key, long events, long now) {
-        RollingWindowCounter counter = new RollingWindowCounter(key, Long.parseLong(key.substring(key.lastIndexOf(':') + 1)));
-        redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(now), events), now));
-    }
-
-    /** A Python component's form of a rolling window: one sorted-set member per event, scored by its time. */
-    private static void pythonWindow(RedisConnection redis, String key, int events, long at) {
-        for (int i = 0; i < events; i++) {
-            redis.sync().zadd(key, at + i / 1000.0, Double.toString(at + i / 1000.0));
-        }
-    }
-
-    private static void lifetime(RedisConnection redis, String key, int events) {
-        List<String> members = new ArrayList<>();
-        for (int i = 0; i < events; i++) {
-            members.add(key + ":" + i);
-        }
-        redis.sync().pfadd(key, members.toArray(String[]::new));
-    }
-
-    private static void queue(RedisConnection redis, String key, int members) {
-        for (int i = 0; i < members; i++) {
-            redis.sync().zadd(key, -1, "{\"url\":\"https://x/" + i + "\"}");
-        }
     }
 }

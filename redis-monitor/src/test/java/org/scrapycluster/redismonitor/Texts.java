@@ -6,13 +6,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /** Test resources as text. */
-final class Texts {
+public final class Texts {
 
     private Texts() {
     }
 
     /** The UTF-8 text of the class-path resource {@code name}. */
-    static String resource(String name) {
+    public static String resource(String name) {
         try (InputStream in = Texts.class.getClassLoader().getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalArgumentException("no test resource " + name);

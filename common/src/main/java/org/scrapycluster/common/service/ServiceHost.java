@@ -62,11 +62,15 @@ public final class ServiceHost implements AutoCloseable {
     /**
      * A context for one instance of a service that runs several times in this process (crawlers
      * in standalone): its meters are tagged with the service, its health checks named
-     * {@code <instance>.<check>}.
+     * {@code <instance>.<check>}. An instance named other than its service is a node of its own
+     * (this host, a fresh uuid12), as it would be in a process of its own: its heartbeat key and
+     * the meters tagged with its node are its own, not shared with the other instances.
      */
     public ServiceContext context(Settings settings, String instance) {
+        NodeIdentity instanceNode = instance.equals(settings.service()) ? node
+                : new NodeIdentity(node.hostname(), NodeIdentity.newUuid12());
         return new ServiceContext(settings, metrics.forService(settings.service()), metrics.registry(),
-                health.scoped(instance), node, clock);
+                health.scoped(instance), instanceNode, clock);
     }
 
     /** Starts {@code service}; it is closed with the host. */

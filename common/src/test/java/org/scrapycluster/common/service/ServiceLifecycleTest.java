@@ -74,8 +74,13 @@ class ServiceLifecycleTest {
                 Map.of("METRICS_PORT", "0", "METRICS_HOST", "127.0.0.1")));
         List<String> events = new ArrayList<>();
         try (ServiceHost host = ServiceHost.start(settings)) {
-            host.run(new Recording("first", host.context(settings), events));
-            host.run(new Recording("second", host.context(settings, "kafka-monitor-2"), events));
+            ServiceContext first = host.context(settings);
+            ServiceContext second = host.context(settings, "kafka-monitor-2");
+            assertEquals(first.node(), host.context(settings, "kafka-monitor").node(), "one node for the services of a process");
+            assertEquals(first.node().hostname(), second.node().hostname());
+            assertNotEquals(first.node().uuid12(), second.node().uuid12(), "a second instance of a service is a node of its own");
+            host.run(new Recording("first", first, events));
+            host.run(new Recording("second", second, events));
             int port = host.metricsAddress().orElseThrow().getPort();
             try (HttpClient http = HttpClient.newHttpClient()) {
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),

@@ -23,10 +23,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the benchmark's outbound topic in a thread of its own and notes when each answer arrived,
- * by its {@code uuid}, with its size: the far end of a measured round trip.
+ * Reads a benchmark's outbound topic in a thread of its own and notes when each answer arrived,
+ * by its {@code uuid}, with its size: the far end of a measured round trip (this benchmark's, and
+ * standalone's {@code bench round-trip}).
  */
-final class AnswerClock implements AutoCloseable {
+public final class AnswerClock implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AnswerClock.class);
     private static final Pattern UUID = Pattern.compile("\"uuid\":\"([^\"]+)\"");
@@ -39,11 +40,11 @@ final class AnswerClock implements AutoCloseable {
     private final Thread reader;
 
     /** When an answer arrived ({@link System#nanoTime()}) and how many bytes of JSON it had. */
-    record Arrival(long atNanos, int bytes) {
+    public record Arrival(long atNanos, int bytes) {
     }
 
     /** Creates {@code topic} (deleted again on close) and reads it from its end. */
-    AnswerClock(String bootstrap, String topic) throws InterruptedException {
+    public AnswerClock(String bootstrap, String topic) throws InterruptedException {
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
         this.topic = topic;
         try {
@@ -66,7 +67,7 @@ final class AnswerClock implements AutoCloseable {
     }
 
     /** Waits up to {@code patience} for the answer carrying {@code uuid}. */
-    Arrival await(String uuid, Duration patience) throws TimeoutException, InterruptedException {
+    public Arrival await(String uuid, Duration patience) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
         Arrival arrival;
         while ((arrival = arrivals.get(uuid)) == null) {

@@ -45,6 +45,8 @@ public final class ThrottleBenchmark {
     private final RedisConnection redis;
     private final String spider = "bench" + UUID.randomUUID().toString().substring(0, 8);
     private final List<QueueKey> queues = new ArrayList<>();
+    /** One for the whole run: the hand-out scenario's leases are still held while the wait scenario runs. */
+    private final LeaseHolder holder = new LeaseHolder(spider);
 
     private ThrottleBenchmark(RedisConnection redis) {
         this.redis = redis;
@@ -116,7 +118,6 @@ public final class ThrottleBenchmark {
     private Result decide(String scenario, Function<QueueKey, ThrottleSpec> specs, int concurrency,
                           Duration duration) throws InterruptedException {
         ThrottledQueue throttle = new ThrottledQueue(redis);
-        LeaseHolder holder = new LeaseHolder(spider);
         List<ThrottleSpec> throttles = queues.stream().map(specs).toList();
         AtomicLong next = new AtomicLong();
         LongAdder calls = new LongAdder();
