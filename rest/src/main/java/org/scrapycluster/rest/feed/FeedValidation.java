@@ -1,0 +1,80 @@
+package org.scrapycluster.rest.feed;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.request.CrawlLimits;
+import org.scrapycluster.common.request.RequestSchema;
+import org.scrapycluster.common.request.RequestValidator;
+import org.scrapycluster.common.request.SafetyChecks;
+import org.scrapycluster.common.request.ValidationResult;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.rest.http.Refusal;
+import org.scrapycluster.rest.http.RefusedRequestException;
+
+/**
+ * Checks a fed request before it is sent, against the four request schemas the Kafka monitor
+ * applies (crawl, action, stats, zookeeper) with the same limits and safety checks
+ * ({@code CRAWL_*_LIMIT}, {@code REQUEST_CHECK_*}), so that a request the monitor would reject
+ * is refused at once with the reason instead of being answered {@code SUCCESS} and never
+ * resolving (the original's weakness W2). {@code FEED_VALIDATION: false} sends any JSON, as
+ * the original does, for clusters whose Kafka monitors run plugins of their own.
+ */
+public final class FeedValidation {
+
+    private final List<RequestValidator> validators;
+
+    private FeedValidation(List<RequestValidator> validators) {
+        this.validators = validators;
+    }
+
+    /** The validation {@code settings} ask for. */
+    public static FeedValidation from(Settings settings) {
+        if (!settings.getBoolean("FEED_VALIDATION")) {
+            return new FeedValidation(List.of());
+        }
+        long maxDepth = nonNegative(settings, "CRAWL_MAXDEPTH_LIMIT");
+        long maxDomainPages = nonNegative(settings, "CRAWL_DOMAIN_MAX_PAGES_LIMIT");
+        SafetyChecks checks = new SafetyChecks(settings.getBoolean("REQUEST_CHECK_IDS"),
+                settings.getBoolean("REQUEST_CHECK_URLS"), settings.getBoolean("REQUEST_CHECK_REGEXES"));
+        return new FeedValidation(List.of(
+                new RequestValidator(RequestSchema.scraper(new CrawlLimits(maxDepth, maxDomainPages)), checks),
+                new RequestValidator(RequestSchema.builtIn(RequestSchema.ACTION), checks),
+                new RequestValidator(RequestSchema.builtIn(RequestSchema.STATS), checks),
+                new RequestValidator(RequestSchema.builtIn(RequestSchema.ZOOKEEPER), checks)));
+    }
+
+    /**
+     * Passes when {@code request} matches one of the schemas (or validation is off).
+     *
+     * @throws RefusedRequestException {@code JSON did not validate against schema.}, with the
+     *         violations of the schema it comes closest to (the fewest violations; the first of
+     *         crawl, action, stats, zookeeper on a tie) as the cause
+     */
+    public void check(JsonNode request) throws RefusedRequestException {
+        String closest = null;
+        ValidationResult.Invalid closestResult = null;
+        for (RequestValidator validator : validators) {
+            ValidationResult result = validator.validate(request);
+            if (result instanceof ValidationResult.Invalid invalid) {
+                if (closestResult == null || invalid.violations().size() < closestResult.violations().size()) {
+                    closest = validator.schema().name();
+                    closestResult = invalid;
+                }
+            } else {
+                return;
+            }
+        }
+        if (closestResult != null) {
+            throw new RefusedRequestException(Refusal.SCHEMA, "Does not match the " + closest + " schema: " + closestResult.reason());
+        }
+    }
+
+    private static long nonNegative(Settings settings, String name) {
+        long value = settings.getLong(name);
+        if (value < 0) {
+            throw settings.invalid(name, "cannot be negative");
+        }
+        return value;
+    }
+}
