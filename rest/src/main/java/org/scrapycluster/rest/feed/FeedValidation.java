@@ -7,6 +7,8 @@ import org.scrapycluster.common.request.CrawlLimits;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
 import org.scrapycluster.common.request.SafetyChecks;
+import org.scrapycluster.common.request.SchemaFit;
+import org.scrapycluster.common.request.SchemaShape;
 import org.scrapycluster.common.request.ValidationResult;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.rest.http.Refusal;
@@ -22,10 +24,18 @@ import org.scrapycluster.rest.http.RefusedRequestException;
  */
 public final class FeedValidation {
 
-    private final List<RequestValidator> validators;
+    /** One schema a request may match, with its shape for telling how close a miss is. */
+    private record Candidate(RequestValidator validator, SchemaShape shape) {
 
-    private FeedValidation(List<RequestValidator> validators) {
-        this.validators = validators;
+        Candidate(RequestSchema schema, SafetyChecks checks) {
+            this(new RequestValidator(schema, checks), new SchemaShape(schema));
+        }
+    }
+
+    private final List<Candidate> candidates;
+
+    private FeedValidation(List<Candidate> candidates) {
+        this.candidates = candidates;
     }
 
     /** The validation {@code settings} ask for. */
@@ -38,35 +48,37 @@ public final class FeedValidation {
         SafetyChecks checks = new SafetyChecks(settings.getBoolean("REQUEST_CHECK_IDS"),
                 settings.getBoolean("REQUEST_CHECK_URLS"), settings.getBoolean("REQUEST_CHECK_REGEXES"));
         return new FeedValidation(List.of(
-                new RequestValidator(RequestSchema.scraper(new CrawlLimits(maxDepth, maxDomainPages)), checks),
-                new RequestValidator(RequestSchema.builtIn(RequestSchema.ACTION), checks),
-                new RequestValidator(RequestSchema.builtIn(RequestSchema.STATS), checks),
-                new RequestValidator(RequestSchema.builtIn(RequestSchema.ZOOKEEPER), checks)));
+                new Candidate(RequestSchema.scraper(new CrawlLimits(maxDepth, maxDomainPages)), checks),
+                new Candidate(RequestSchema.builtIn(RequestSchema.ACTION), checks),
+                new Candidate(RequestSchema.builtIn(RequestSchema.STATS), checks),
+                new Candidate(RequestSchema.builtIn(RequestSchema.ZOOKEEPER), checks)));
     }
 
     /**
      * Passes when {@code request} matches one of the schemas (or validation is off).
      *
      * @throws RefusedRequestException {@code JSON did not validate against schema.}, with the
-     *         violations of the schema it comes closest to (the fewest violations; the first of
-     *         crawl, action, stats, zookeeper on a tie) as the cause
+     *         violations of the schema it comes closest to, chosen as the Kafka monitor chooses
+     *         ({@link SchemaFit}), as the cause
      */
     public void check(JsonNode request) throws RefusedRequestException {
-        String closest = null;
+        Candidate closest = null;
+        SchemaFit closestFit = null;
         ValidationResult.Invalid closestResult = null;
-        for (RequestValidator validator : validators) {
-            ValidationResult result = validator.validate(request);
-            if (result instanceof ValidationResult.Invalid invalid) {
-                if (closestResult == null || invalid.violations().size() < closestResult.violations().size()) {
-                    closest = validator.schema().name();
-                    closestResult = invalid;
-                }
-            } else {
+        for (Candidate candidate : candidates) {
+            if (!(candidate.validator().validate(request) instanceof ValidationResult.Invalid invalid)) {
                 return;
             }
+            SchemaFit fit = candidate.shape().fit(request, invalid.violations().size());
+            if (closestFit == null || fit.closerThan(closestFit)) {
+                closest = candidate;
+                closestFit = fit;
+                closestResult = invalid;
+            }
         }
-        if (closestResult != null) {
-            throw new RefusedRequestException(Refusal.SCHEMA, "Does not match the " + closest + " schema: " + closestResult.reason());
+        if (closest != null) {
+            throw new RefusedRequestException(Refusal.SCHEMA, "Does not match the " + closest.validator().schema().name()
+                    + " schema: " + closestResult.reason());
         }
     }
 
