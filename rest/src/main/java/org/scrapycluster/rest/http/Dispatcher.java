@@ -38,6 +38,7 @@ public final class Dispatcher {
             endpoint = route.name();
             answer = route.endpoint().answer(call);
         } catch (Router.MethodNotAllowed e) {
+            endpoint = e.endpoint();
             answer = refused(e).withHeader("Allow", e.allow());
         } catch (RefusedRequestException e) {
             if (e.refusal() == Refusal.UNKNOWN_PATH) {

@@ -78,10 +78,17 @@ public final class Router {
         private static final long serialVersionUID = 1L;
 
         private final String allow;
+        private final String endpoint;
 
         MethodNotAllowed(Route route) {
             super(Refusal.METHOD, null);
             this.allow = route.allow();
+            this.endpoint = route.name();
+        }
+
+        /** The name of the route that does not take the method. */
+        public String endpoint() {
+            return endpoint;
         }
 
         /** The {@code Allow} header to answer with. */

@@ -159,7 +159,7 @@ async function refreshCluster() {
   const status = $("cluster-status");
   say(status, "Asking the Redis monitor…");
   try {
-    const stats = await ask({ appid: "ui", uuid: newId(), stats: "all" }, (text) => say(status, text));
+    const stats = await ask({ appid: "webui", uuid: newId(), stats: "all" }, (text) => say(status, text));
     const error = answerError(stats);
     if (error) {
       say(status, error, true);
