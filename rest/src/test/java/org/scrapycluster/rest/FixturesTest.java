@@ -19,15 +19,11 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
-import org.scrapycluster.rest.testing.GatewaySettings;
+import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.JsonShape;
-import org.scrapycluster.rest.testing.OutboundResponder;
-import org.scrapycluster.rest.testing.RunningGateway;
 
 /**
  * The request and answer shapes of behaviour spec §6, kept as fixture files under
@@ -41,23 +37,16 @@ class FixturesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RunningGateway gateway;
-    private OutboundResponder responder;
-    private RedisConnection redis;
+    private AnsweredGateway answered;
 
     @BeforeAll
     void start(EmbeddedStack stack) {
-        GatewaySettings settings = GatewaySettings.forStack(stack).set("WAIT_FOR_RESPONSE_TIME", "1");
-        responder = new OutboundResponder(settings);
-        gateway = RunningGateway.start(settings.build()).awaitGreen();
-        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
+        answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "1"));
     }
 
     @AfterAll
     void stop() {
-        gateway.close();
-        responder.close();
-        redis.close();
+        answered.close();
     }
 
     @TestFactory
@@ -72,13 +61,13 @@ class FixturesTest {
     private void check(JsonNode fixture) {
         JsonNode call = fixture.get("call");
         if (fixture.has("outbound")) {
-            responder.answerWith(call.get("body").get("uuid").asText(), fixture.get("outbound").toString());
+            answered.responder().answerWith(call.get("body").get("uuid").asText(), fixture.get("outbound").toString());
         }
         if (fixture.has("parked")) {
-            redis.sync().set("rest:poll:" + fixture.get("parked").get("uuid").asText(), fixture.get("parked").get("value").asText());
+            answered.redis().sync().set("rest:poll:" + fixture.get("parked").get("uuid").asText(), fixture.get("parked").get("value").asText());
         }
         String body = call.has("body_text") ? call.get("body_text").asText() : call.has("body") ? call.get("body").toString() : "";
-        GatewayClient.Reply reply = gateway.client().method(call.get("method").asText(), call.get("path").asText(),
+        GatewayClient.Reply reply = answered.gateway().client().method(call.get("method").asText(), call.get("path").asText(),
                 call.path("content_type").asText(null), body.getBytes(StandardCharsets.UTF_8));
         JsonNode expect = fixture.get("expect");
         assertEquals(expect.get("status").asInt(), reply.status(), reply.body());
@@ -88,7 +77,7 @@ class FixturesTest {
         }
         JsonShape.assertMatches(expect.get("body"), reply.json());
         if (fixture.has("parked")) {
-            assertNull(redis.sync().get("rest:poll:" + fixture.get("parked").get("uuid").asText()), "a polled answer is handed out once");
+            assertNull(answered.redis().sync().get("rest:poll:" + fixture.get("parked").get("uuid").asText()), "a polled answer is handed out once");
         }
     }
 }

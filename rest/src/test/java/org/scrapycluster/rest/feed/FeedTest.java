@@ -18,11 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
-import org.scrapycluster.rest.testing.GatewaySettings;
+import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.OutboundResponder;
 import org.scrapycluster.rest.testing.RunningGateway;
 
@@ -37,25 +36,23 @@ class FeedTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int POLL_RESULT_TTL = 600;
 
-    private GatewaySettings settings;
+    private AnsweredGateway answered;
     private RunningGateway gateway;
     private OutboundResponder responder;
     private RedisConnection redis;
 
     @BeforeAll
     void start(EmbeddedStack stack) {
-        settings = GatewaySettings.forStack(stack).set("WAIT_FOR_RESPONSE_TIME", "1")
-                .set("POLL_RESULT_TTL", Integer.toString(POLL_RESULT_TTL));
-        responder = new OutboundResponder(settings);
-        gateway = RunningGateway.start(settings.build()).awaitGreen();
-        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
+        answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "1")
+                .set("POLL_RESULT_TTL", Integer.toString(POLL_RESULT_TTL)));
+        gateway = answered.gateway();
+        responder = answered.responder();
+        redis = answered.redis();
     }
 
     @AfterAll
     void stop() {
-        gateway.close();
-        responder.close();
-        redis.close();
+        answered.close();
     }
 
     @Test

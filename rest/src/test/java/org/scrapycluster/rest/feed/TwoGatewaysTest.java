@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
-import org.scrapycluster.rest.testing.GatewaySettings;
+import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.OutboundResponder;
 import org.scrapycluster.rest.testing.RunningGateway;
 
@@ -30,23 +30,23 @@ class TwoGatewaysTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private AnsweredGateway answered;
     private RunningGateway first;
     private RunningGateway second;
     private OutboundResponder responder;
 
     @BeforeAll
     void start(EmbeddedStack stack) {
-        GatewaySettings settings = GatewaySettings.forStack(stack).set("WAIT_FOR_RESPONSE_TIME", "1");
-        responder = new OutboundResponder(settings);
-        first = RunningGateway.start(settings.build()).awaitGreen();
-        second = RunningGateway.start(settings.build()).awaitGreen();
+        answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "1"));
+        first = answered.gateway();
+        responder = answered.responder();
+        second = RunningGateway.start(answered.settings().build()).awaitGreen();
     }
 
     @AfterAll
     void stop() {
-        first.close();
         second.close();
-        responder.close();
+        answered.close();
     }
 
     @Test

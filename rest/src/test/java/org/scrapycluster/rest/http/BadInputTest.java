@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
-import org.scrapycluster.rest.testing.GatewaySettings;
+import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.OutboundResponder;
 import org.scrapycluster.rest.testing.RunningGateway;
 
@@ -43,6 +43,7 @@ class BadInputTest {
     private static final int MAX_BODY = 1024;
     private static final String GOOD = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"%s\"}";
 
+    private AnsweredGateway answered;
     private RunningGateway gateway;
     private OutboundResponder responder;
     private GatewayClient client;
@@ -50,16 +51,15 @@ class BadInputTest {
 
     @BeforeAll
     void start(EmbeddedStack stack) {
-        GatewaySettings settings = GatewaySettings.forStack(stack).set("JSON_MAX_DOCUMENT_BYTES", Integer.toString(MAX_BODY));
-        responder = new OutboundResponder(settings);
-        gateway = RunningGateway.start(settings.build()).awaitGreen();
+        answered = AnsweredGateway.start(stack, settings -> settings.set("JSON_MAX_DOCUMENT_BYTES", Integer.toString(MAX_BODY)));
+        gateway = answered.gateway();
+        responder = answered.responder();
         client = gateway.client();
     }
 
     @AfterAll
     void stop() {
-        gateway.close();
-        responder.close();
+        answered.close();
     }
 
     @AfterEach
