@@ -54,11 +54,14 @@ public final class RestGateway implements Service {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestGateway.class);
     private static final String NAME = "rest";
+    private static final Duration MIN_IDLE_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration IDLE_MARGIN = Duration.ofSeconds(30);
 
     private final ServiceContext context;
     private final Settings settings;
     private final InetSocketAddress bindAddress;
     private final int maxBodyBytes;
+    private final Duration idleTimeout;
     private final Duration heartbeatPeriod;
     private final Duration heartbeatTtl;
     private final RedisLink redis;
@@ -103,6 +106,11 @@ public final class RestGateway implements Service {
             throw settings.invalid("KAFKA_CONSUMER_SLEEP_TIME", "must be more than 0");
         }
 
+        Duration wait = seconds("WAIT_FOR_RESPONSE_TIME");
+        // Longer than the slowest /feed, which waits for Kafka's acknowledgement, then for the answer.
+        Duration slowestFeed = feedTimeout.plus(wait).plus(IDLE_MARGIN);
+        this.idleTimeout = slowestFeed.compareTo(MIN_IDLE_TIMEOUT) > 0 ? slowestFeed : MIN_IDLE_TIMEOUT;
+
         Json json = new Json(JsonLimits.from(settings));
         Envelope envelope = new Envelope(json);
         JsonBodies bodies = new JsonBodies(json);
@@ -120,7 +128,7 @@ public final class RestGateway implements Service {
                 .route("/", "index", new IndexEndpoint(envelope, kafka::connected, redis::connected,
                         context.node().uuid12(), context.clock()), HttpMethod.GET, HttpMethod.POST)
                 .route("/feed", "feed", new FeedEndpoint(bodies, FeedValidation.from(settings), envelope, kafka,
-                        topics.incoming(), pending, seconds("WAIT_FOR_RESPONSE_TIME"), context.meters()), HttpMethod.POST)
+                        topics.incoming(), pending, wait, context.meters()), HttpMethod.POST)
                 .route("/poll", "poll", new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
                 .route("/metrics", "metrics", call -> HttpAnswer.text(200, MetricsServer.PROMETHEUS_TEXT,
                         context.prometheus().scrape()), HttpMethod.GET)
@@ -147,7 +155,7 @@ public final class RestGateway implements Service {
             throw new IllegalStateException("the REST gateway is already started or closed");
         }
         try {
-            server = GatewayServer.start(bindAddress, maxBodyBytes, dispatcher, calls);
+            server = GatewayServer.start(bindAddress, maxBodyBytes, idleTimeout, dispatcher, calls);
         } catch (RuntimeException e) {
             if (e.getCause() instanceof BindException || e instanceof io.netty.channel.ChannelException) {
                 throw settings.invalid("FLASK_PORT", "is " + bindAddress.getPort() + ", which cannot be bound on "

@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.http;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -14,12 +15,14 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
  * The gateway's HTTP/1.1 server: one listening socket, a small event loop that only decodes and
- * writes, whole requests of at most {@code maxBodyBytes}, and the {@link Dispatcher} answering on
- * the executor.
+ * writes, whole requests of at most {@code maxBodyBytes}, the {@link Dispatcher} answering on the
+ * executor, and connections closed after a while without a byte from the client (a slow or idle
+ * client holds no socket for ever).
  */
 public final class GatewayServer implements AutoCloseable {
 
@@ -38,9 +41,13 @@ public final class GatewayServer implements AutoCloseable {
     /**
      * Listens on {@code address} (port 0 picks a free one).
      *
+     * @param idleTimeout how long a connection may send nothing before it is closed; longer than
+     *                    an endpoint may take to answer
+     *
      * @throws io.netty.channel.ChannelException or another runtime exception when the address cannot be bound
      */
-    public static GatewayServer start(InetSocketAddress address, int maxBodyBytes, Dispatcher dispatcher, Executor executor) {
+    public static GatewayServer start(InetSocketAddress address, int maxBodyBytes, Duration idleTimeout, Dispatcher dispatcher,
+            Executor executor) {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("rest-http", true),
                 NioIoHandler.newFactory());
         try {
@@ -53,6 +60,7 @@ public final class GatewayServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel channel) {
                             channel.pipeline()
+                                    .addLast("idle", new ReadTimeoutHandler(idleTimeout.toMillis(), TimeUnit.MILLISECONDS))
                                     .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192))
                                     .addLast("aggregate", new BoundedAggregator(maxBodyBytes, dispatcher))
                                     .addLast("dispatch", new GatewayHandler(dispatcher, executor));
