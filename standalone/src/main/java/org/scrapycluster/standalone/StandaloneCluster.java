@@ -1,11 +1,14 @@
 package org.scrapycluster.standalone;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.service.ServiceHost;
 import org.scrapycluster.common.settings.Settings;
@@ -18,23 +21,30 @@ import org.scrapycluster.embedded.FreePorts;
  * The whole cluster in this JVM. Starts an embedded Kafka, ZooKeeper and Redis for each of them
  * whose address the user did not set ({@code KAFKA_HOSTS}, {@code ZOOKEEPER_HOSTS},
  * {@code REDIS_HOST} or {@code REDIS_PORT}), points every service's settings at them, then runs
- * the services with one metrics and health endpoint. Closing stops the services, then the
+ * the services with one metrics and health endpoint. The REST gateway listens on 127.0.0.1 unless
+ * {@code FLASK_HOST} is set. Closing stops the services, then the
  * embedded servers, and removes their temporary data.
  */
 public final class StandaloneCluster implements AutoCloseable {
 
     private static final String CRAWLER = "crawler";
+    /** The REST gateway's bind address: loopback in standalone unless the user sets it. */
+    private static final String GATEWAY_HOST = "FLASK_HOST";
+    private static final String LOOPBACK = "127.0.0.1";
 
     private final EmbeddedStack stack;
     private final ServiceHost host;
     private final SettingsGroup settings;
     private final List<String> started;
+    private final Map<String, URI> userUrls;
 
-    private StandaloneCluster(EmbeddedStack stack, ServiceHost host, SettingsGroup settings, List<String> started) {
+    private StandaloneCluster(EmbeddedStack stack, ServiceHost host, SettingsGroup settings, List<String> started,
+            Map<String, URI> userUrls) {
         this.stack = stack;
         this.host = host;
         this.settings = settings;
         this.started = started;
+        this.userUrls = userUrls;
     }
 
     /** Starts the embedded servers it should, then one instance of each service ({@code crawlers} crawlers). */
@@ -46,19 +56,26 @@ public final class StandaloneCluster implements AutoCloseable {
         EmbeddedStack stack = EmbeddedStack.start(embeddedOptions(userSettings, own));
         ServiceHost host = null;
         try {
-            SettingsGroup settings = userSettings.withLauncherValues(addresses(stack));
+            Map<String, Object> launcherValues = addresses(stack);
+            if (!userSettings.isUserSet(GATEWAY_HOST)) {
+                launcherValues.put(GATEWAY_HOST, LOOPBACK);
+            }
+            SettingsGroup settings = userSettings.withLauncherValues(launcherValues);
             host = ServiceHost.start(settings.service("standalone"));
             List<String> started = new ArrayList<>();
+            Map<String, URI> userUrls = new LinkedHashMap<>();
             for (ServiceFactory factory : factories) {
                 Settings serviceSettings = settings.service(factory.name());
                 int instances = factory.name().equals(CRAWLER) ? crawlers : 1;
                 for (int i = 1; i <= instances; i++) {
                     String instance = instances == 1 ? factory.name() : factory.name() + "-" + i;
-                    host.run(factory.create(host.context(serviceSettings, instance)));
+                    Service service = factory.create(host.context(serviceSettings, instance));
+                    host.run(service);
                     started.add(instance);
+                    service.userUrl().ifPresent(url -> userUrls.put(instance, url));
                 }
             }
-            return new StandaloneCluster(stack, host, settings, List.copyOf(started));
+            return new StandaloneCluster(stack, host, settings, List.copyOf(started), Collections.unmodifiableMap(userUrls));
         } catch (RuntimeException e) {
             if (host != null) {
                 host.close();
@@ -73,7 +90,7 @@ public final class StandaloneCluster implements AutoCloseable {
         return settings;
     }
 
-    /** The one line printed when everything is up: where each server is and what runs. */
+    /** The one line printed when everything is up: where each server is, where users reach the gateway, and what runs. */
     public String readyLine() {
         Settings rm = settings.service("redis-monitor");
         StringBuilder line = new StringBuilder("Scrapy Cluster ready: ")
@@ -84,6 +101,7 @@ public final class StandaloneCluster implements AutoCloseable {
         host.metricsAddress().ifPresent(address -> line.append(", metrics http://")
                 .append(address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress())
                 .append(':').append(address.getPort()).append("/metrics"));
+        userUrls.forEach((instance, url) -> line.append(", ").append(instance).append(' ').append(url));
         if (!started.isEmpty()) {
             line.append(", services ").append(String.join(" ", started));
         }

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "standalone", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = {"Run the whole cluster in one JVM: embedded Kafka (127.0.0.1:9092), ZooKeeper (127.0.0.1:2181)"
-                + " and Redis (127.0.0.1:6379), each unless its address is configured, and the services.",
+                + " and Redis (127.0.0.1:6379), each unless its address is configured, and the services, with the REST"
+                + " gateway and web UI on 127.0.0.1:5343 (FLASK_HOST, FLASK_PORT).",
                 "Settings of every service apply; see docs/settings.md."})
 public final class StandaloneCommand implements Callable<Integer> {
 

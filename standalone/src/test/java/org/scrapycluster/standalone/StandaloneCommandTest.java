@@ -49,7 +49,7 @@ class StandaloneCommandTest {
 
     private static final Pattern READY = Pattern.compile(
             "Scrapy Cluster ready: kafka (127\\.0\\.0\\.1:\\d+), zookeeper (127\\.0\\.0\\.1:\\d+), redis 127\\.0\\.0\\.1:(\\d+), "
-                    + "metrics http://127\\.0\\.0\\.1:(\\d+)/metrics(?:, services [a-z0-9 -]+)?");
+                    + "metrics http://127\\.0\\.0\\.1:(\\d+)/metrics, rest http://127\\.0\\.0\\.1:(\\d+)(?:, services [a-z0-9 -]+)?");
 
     @Test
     void startsServesAndStopsCleanly() throws Exception {
@@ -61,7 +61,8 @@ class StandaloneCommandTest {
             cli.setOut(new PrintWriter(out, true));
             status.set(cli.execute("standalone", "--log-level", "WARNING",
                     "--set", "STANDALONE_KAFKA_PORT=0", "--set", "STANDALONE_ZOOKEEPER_PORT=0",
-                    "--set", "STANDALONE_REDIS_PORT=0", "--set", "METRICS_PORT=0", "--set", "METRICS_HOST=127.0.0.1"));
+                    "--set", "STANDALONE_REDIS_PORT=0", "--set", "METRICS_PORT=0", "--set", "METRICS_HOST=127.0.0.1",
+                    "--set", "FLASK_PORT=0"));
         });
 
         Awaitility.await().atMost(Duration.ofMinutes(2)).until(() -> READY.matcher(out.toString()).find() || !cluster.isAlive());
@@ -80,6 +81,9 @@ class StandaloneCommandTest {
             // Services connect in the background after the ready line: health turns UP once they have.
             Awaitility.await().atMost(Duration.ofMinutes(1))
                     .until(() -> http.send(health, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+            HttpRequest gateway = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ready.group(5) + "/")).build();
+            Awaitility.await().atMost(Duration.ofMinutes(1))
+                    .until(() -> http.send(gateway, HttpResponse.BodyHandlers.ofString()).body().contains("\"node_health\":\"GREEN\""));
         }
 
         cluster.interrupt();

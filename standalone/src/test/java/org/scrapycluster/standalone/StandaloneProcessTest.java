@@ -27,7 +27,7 @@ class StandaloneProcessTest {
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp", System.getProperty("java.class.path"), ScrapyCluster.class.getName(), "standalone",
                 "--log-level", "WARNING", "--set", "STANDALONE_KAFKA_PORT=0", "--set", "STANDALONE_ZOOKEEPER_PORT=0",
-                "--set", "STANDALONE_REDIS_PORT=0", "--set", "METRICS_PORT=-1"))
+                "--set", "STANDALONE_REDIS_PORT=0", "--set", "METRICS_PORT=-1", "--set", "FLASK_PORT=0"))
                 .redirectErrorStream(true)
                 .start();
         try {

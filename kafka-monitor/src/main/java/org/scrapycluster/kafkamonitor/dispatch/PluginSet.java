@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
 import org.scrapycluster.common.request.SafetyChecks;
+import org.scrapycluster.common.request.SchemaFit;
 import org.scrapycluster.common.request.ValidationResult;
 import org.scrapycluster.common.request.Violation;
 import org.scrapycluster.common.settings.Settings;
@@ -97,14 +98,14 @@ public final class PluginSet {
     public Match match(JsonNode request) {
         RankedPlugin closest = null;
         List<Violation> closestViolations = List.of(new Violation("request", "no request plugin is enabled (PLUGINS)"));
-        Fit closestFit = null;
+        SchemaFit closestFit = null;
         for (RankedPlugin plugin : plugins) {
             ValidationResult result = plugin.validator().validate(request);
             if (result instanceof ValidationResult.Valid valid) {
                 return new Match.Matched(plugin, valid.request());
             }
             List<Violation> violations = ((ValidationResult.Invalid) result).violations();
-            Fit fit = new Fit(plugin.distance(request), violations.size(), plugin.listedFields(request));
+            SchemaFit fit = plugin.fit(request, violations.size());
             if (closestFit == null || fit.closerThan(closestFit)) {
                 closest = plugin;
                 closestFit = fit;
@@ -112,24 +113,6 @@ public final class PluginSet {
             }
         }
         return new Match.Unmatched(closest == null ? "none" : closest.schemaName(), closestViolations);
-    }
-
-    /**
-     * How well a request fits a schema it does not match: the required fields it lacks plus the
-     * fields it has that the schema does not allow, then the number of violations, then (more is
-     * better) the number of its fields the schema lists.
-     */
-    private record Fit(int distance, int violations, int listedFields) {
-
-        boolean closerThan(Fit other) {
-            if (distance != other.distance) {
-                return distance < other.distance;
-            }
-            if (violations != other.violations) {
-                return violations < other.violations;
-            }
-            return listedFields > other.listedFields;
-        }
     }
 
     private static KafkaMonitorPlugin instantiate(Settings settings, String name) {

@@ -1,13 +1,11 @@
 package org.scrapycluster.kafkamonitor.dispatch;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.common.request.RequestValidator;
+import org.scrapycluster.common.request.SchemaFit;
+import org.scrapycluster.common.request.SchemaShape;
 import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
 
 /**
@@ -20,9 +18,7 @@ public final class RankedPlugin {
     private final int rank;
     private final KafkaMonitorPlugin plugin;
     private final RequestValidator validator;
-    private final Set<String> properties = new HashSet<>();
-    private final List<String> required = new ArrayList<>();
-    private final boolean closed;
+    private final SchemaShape shape;
 
     /**
      * @param listedAs  the {@code PLUGINS} key, e.g. {@code plugins.scraper_handler.ScraperHandler}
@@ -35,10 +31,7 @@ public final class RankedPlugin {
         this.rank = rank;
         this.plugin = Objects.requireNonNull(plugin, "plugin");
         this.validator = Objects.requireNonNull(validator, "validator");
-        JsonNode schema = validator.schema().document();
-        schema.path("properties").fieldNames().forEachRemaining(properties::add);
-        schema.path("required").forEach(name -> required.add(name.asText()));
-        this.closed = !schema.path("additionalProperties").asBoolean(true);
+        this.shape = new SchemaShape(validator.schema());
     }
 
     public String listedAs() {
@@ -67,40 +60,9 @@ public final class RankedPlugin {
         return validator.schema().name();
     }
 
-    /**
-     * How far the fields of {@code request} are from what the schema expects: the required fields
-     * it lacks, plus the fields it has that a closed schema ({@code additionalProperties: false})
-     * does not list. 0 for a request that is not an object.
-     */
-    int distance(JsonNode request) {
-        if (!request.isObject()) {
-            return 0;
-        }
-        int distance = 0;
-        for (String name : required) {
-            if (!request.has(name)) {
-                distance++;
-            }
-        }
-        if (closed) {
-            for (var names = request.fieldNames(); names.hasNext(); ) {
-                if (!properties.contains(names.next())) {
-                    distance++;
-                }
-            }
-        }
-        return distance;
-    }
-
-    /** How many fields of {@code request} the schema lists: more means the request was meant for this schema. */
-    int listedFields(JsonNode request) {
-        int listed = 0;
-        for (var names = request.fieldNames(); names.hasNext(); ) {
-            if (properties.contains(names.next())) {
-                listed++;
-            }
-        }
-        return listed;
+    /** How well {@code request}, with {@code violations} violations of the plugin's schema, fits that schema. */
+    SchemaFit fit(JsonNode request, int violations) {
+        return shape.fit(request, violations);
     }
 
     @Override

@@ -1,0 +1,25 @@
+package org.scrapycluster.rest;
+
+import java.util.concurrent.Callable;
+
+import org.scrapycluster.common.cli.ClusterCommand;
+import org.scrapycluster.common.cli.ServiceLauncher;
+import org.scrapycluster.common.cli.SettingsOptions;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code scrapy-cluster rest}: runs the REST gateway until Ctrl-C or SIGTERM (behaviour spec §6, §9). */
+@Command(name = "rest", mixinStandardHelpOptions = true,
+        description = {"Run the REST gateway: /feed, /poll, /metrics, /health and the web UI /ui/ on FLASK_HOST:FLASK_PORT.",
+                "Settings: config/rest.yml; see docs/settings.md and docs/rest.md."})
+public final class RestCommand implements ClusterCommand, Callable<Integer> {
+
+    @Mixin
+    SettingsOptions options;
+
+    @Override
+    public Integer call() {
+        return ServiceLauncher.run(options.load("rest"), new RestFactory());
+    }
+}

@@ -1,0 +1,20 @@
+package org.scrapycluster.rest;
+
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.service.ServiceFactory;
+import org.scrapycluster.rest.gateway.RestGateway;
+
+/** Builds the REST gateway; {@code standalone} finds it through {@link java.util.ServiceLoader}. */
+public final class RestFactory implements ServiceFactory {
+
+    @Override
+    public String name() {
+        return "rest";
+    }
+
+    @Override
+    public Service create(ServiceContext context) {
+        return new RestGateway(context);
+    }
+}

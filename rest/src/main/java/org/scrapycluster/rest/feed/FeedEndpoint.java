@@ -1,0 +1,122 @@
+package org.scrapycluster.rest.feed;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.rest.http.Endpoint;
+import org.scrapycluster.rest.http.Envelope;
+import org.scrapycluster.rest.http.HttpAnswer;
+import org.scrapycluster.rest.http.HttpCall;
+import org.scrapycluster.rest.http.JsonBodies;
+import org.scrapycluster.rest.http.RefusedRequestException;
+import org.scrapycluster.rest.link.KafkaLink;
+import org.scrapycluster.rest.link.KafkaUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /feed} (behaviour spec §6.4, with W20's fixes): reads the JSON body, checks it
+ * ({@link FeedValidation}), registers the request's {@code uuid} when it has one, sends the body
+ * as it came to the incoming topic and waits for Kafka's acknowledgement, then
+ *
+ * <ul>
+ *   <li>without {@code uuid} (crawl requests): 200 with {@code data: null};</li>
+ *   <li>with {@code uuid}: 200 with the answer as {@code data} when it comes within
+ *       {@code WAIT_FOR_RESPONSE_TIME}, else 200 with {@code data: {"poll_id": "<uuid>"}}; the
+ *       answer is then parked for {@code /poll} when it comes.</li>
+ * </ul>
+ *
+ * <p>Kafka not connected, or not acknowledging within {@code KAFKA_FEED_TIMEOUT}: 500
+ * {@code Unable to connect to Kafka}.
+ */
+public final class FeedEndpoint implements Endpoint {
+
+    public static final String KAFKA_DOWN = "Unable to connect to Kafka";
+
+    private static final Logger LOG = LoggerFactory.getLogger(FeedEndpoint.class);
+
+    private final JsonBodies bodies;
+    private final FeedValidation validation;
+    private final Envelope envelope;
+    private final KafkaLink kafka;
+    private final String topic;
+    private final PendingAnswers pending;
+    private final Duration wait;
+    private final Counter sent;
+    private final Counter answered;
+    private final Counter pollIds;
+    private final Counter kafkaDown;
+
+    /**
+     * @param topic the incoming topic ({@code KAFKA_PRODUCER_TOPIC})
+     * @param wait  how long to wait for an answer ({@code WAIT_FOR_RESPONSE_TIME})
+     */
+    public FeedEndpoint(JsonBodies bodies, FeedValidation validation, Envelope envelope, KafkaLink kafka, String topic,
+            PendingAnswers pending, Duration wait, MeterRegistry meters) {
+        this.bodies = bodies;
+        this.validation = validation;
+        this.envelope = envelope;
+        this.kafka = kafka;
+        this.topic = topic;
+        this.pending = pending;
+        this.wait = wait;
+        this.sent = outcome(meters, "sent");
+        this.answered = outcome(meters, "answered");
+        this.pollIds = outcome(meters, "poll_id");
+        this.kafkaDown = outcome(meters, "kafka_unavailable");
+        Gauge.builder("rest.feed.waiting", pending, PendingAnswers::size)
+                .description("uuids callers of /feed wait for").register(meters);
+    }
+
+    @Override
+    public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
+        JsonNode request = bodies.read(call);
+        LOG.atInfo().addKeyValue("content", request.toString()).log("'feed' endpoint called");
+        validation.check(request);
+        JsonNode uuid = request.get("uuid");
+        PendingAnswers.Waiter waiter = uuid != null && uuid.isTextual() ? pending.register(uuid.asText()) : null;
+        try {
+            kafka.send(topic, call.body());
+        } catch (KafkaUnavailableException e) {
+            if (waiter != null) {
+                pending.forget(waiter);
+            }
+            kafkaDown.increment();
+            LOG.atError().addKeyValue("error", e.getMessage()).log("Lost connection to Kafka");
+            return envelope.failure(500, KAFKA_DOWN);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the gateway is closing", e);
+        }
+        if (waiter == null) {
+            sent.increment();
+            return envelope.success(null);
+        }
+        Optional<JsonNode> answer;
+        try {
+            answer = pending.await(waiter, wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the gateway is closing", e);
+        }
+        if (answer.isPresent()) {
+            answered.increment();
+            return envelope.success(answer.get());
+        }
+        pollIds.increment();
+        LOG.atWarn().addKeyValue("uuid", waiter.uuid()).log("Did not receive response within timeout; answering with a poll_id");
+        ObjectNode pollId = JsonNodeFactory.instance.objectNode();
+        pollId.put("poll_id", waiter.uuid());
+        return envelope.success(pollId);
+    }
+
+    private static Counter outcome(MeterRegistry meters, String outcome) {
+        return Counter.builder("rest.feed").description("Requests fed, by outcome").tag("outcome", outcome).register(meters);
+    }
+}

@@ -1,0 +1,92 @@
+package org.scrapycluster.rest.feed;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.request.CrawlLimits;
+import org.scrapycluster.common.request.RequestSchema;
+import org.scrapycluster.common.request.RequestValidator;
+import org.scrapycluster.common.request.SafetyChecks;
+import org.scrapycluster.common.request.SchemaFit;
+import org.scrapycluster.common.request.SchemaShape;
+import org.scrapycluster.common.request.ValidationResult;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.rest.http.Refusal;
+import org.scrapycluster.rest.http.RefusedRequestException;
+
+/**
+ * Checks a fed request before it is sent, against the four request schemas the Kafka monitor
+ * applies (crawl, action, stats, zookeeper) with the same limits and safety checks
+ * ({@code CRAWL_*_LIMIT}, {@code REQUEST_CHECK_*}), so that a request the monitor would reject
+ * is refused at once with the reason instead of being answered {@code SUCCESS} and never
+ * resolving (the original's weakness W2). {@code FEED_VALIDATION: false} sends any JSON, as
+ * the original does, for clusters whose Kafka monitors run plugins of their own.
+ */
+public final class FeedValidation {
+
+    /** One schema a request may match, with its shape for telling how close a miss is. */
+    private record Candidate(RequestValidator validator, SchemaShape shape) {
+
+        Candidate(RequestSchema schema, SafetyChecks checks) {
+            this(new RequestValidator(schema, checks), new SchemaShape(schema));
+        }
+    }
+
+    private final List<Candidate> candidates;
+
+    private FeedValidation(List<Candidate> candidates) {
+        this.candidates = candidates;
+    }
+
+    /** The validation {@code settings} ask for. */
+    public static FeedValidation from(Settings settings) {
+        if (!settings.getBoolean("FEED_VALIDATION")) {
+            return new FeedValidation(List.of());
+        }
+        long maxDepth = nonNegative(settings, "CRAWL_MAXDEPTH_LIMIT");
+        long maxDomainPages = nonNegative(settings, "CRAWL_DOMAIN_MAX_PAGES_LIMIT");
+        SafetyChecks checks = new SafetyChecks(settings.getBoolean("REQUEST_CHECK_IDS"),
+                settings.getBoolean("REQUEST_CHECK_URLS"), settings.getBoolean("REQUEST_CHECK_REGEXES"));
+        return new FeedValidation(List.of(
+                new Candidate(RequestSchema.scraper(new CrawlLimits(maxDepth, maxDomainPages)), checks),
+                new Candidate(RequestSchema.builtIn(RequestSchema.ACTION), checks),
+                new Candidate(RequestSchema.builtIn(RequestSchema.STATS), checks),
+                new Candidate(RequestSchema.builtIn(RequestSchema.ZOOKEEPER), checks)));
+    }
+
+    /**
+     * Passes when {@code request} matches one of the schemas (or validation is off).
+     *
+     * @throws RefusedRequestException {@code JSON did not validate against schema.}, with the
+     *         violations of the schema it comes closest to, chosen as the Kafka monitor chooses
+     *         ({@link SchemaFit}), as the cause
+     */
+    public void check(JsonNode request) throws RefusedRequestException {
+        Candidate closest = null;
+        SchemaFit closestFit = null;
+        ValidationResult.Invalid closestResult = null;
+        for (Candidate candidate : candidates) {
+            if (!(candidate.validator().validate(request) instanceof ValidationResult.Invalid invalid)) {
+                return;
+            }
+            SchemaFit fit = candidate.shape().fit(request, invalid.violations().size());
+            if (closestFit == null || fit.closerThan(closestFit)) {
+                closest = candidate;
+                closestFit = fit;
+                closestResult = invalid;
+            }
+        }
+        if (closest != null) {
+            throw new RefusedRequestException(Refusal.SCHEMA, "Does not match the " + closest.validator().schema().name()
+                    + " schema: " + closestResult.reason());
+        }
+    }
+
+    private static long nonNegative(Settings settings, String name) {
+        long value = settings.getLong(name);
+        if (value < 0) {
+            throw settings.invalid(name, "cannot be negative");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,63 @@
+package org.scrapycluster.rest.feed;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.rest.poll.ParkedAnswers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What becomes of each message of the outbound topic (behaviour spec §6.4 step 5): one that is not
+ * JSON is logged ({@code Unparseable JSON Received from kafka}) and counted; one without a string
+ * {@code uuid} (an expire or completion notice) is ignored; one a caller of this gateway waits for
+ * is handed to it; any other is parked in Redis for {@code /poll}. Every gateway reads every
+ * message, so whichever gateway a client polls finds the answer.
+ */
+public final class OutboundAnswers implements Consumer<byte[]> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutboundAnswers.class);
+
+    private final Json json;
+    private final PendingAnswers pending;
+    private final ParkedAnswers parked;
+    private final Counter delivered;
+    private final Counter ignored;
+    private final Counter unreadable;
+
+    public OutboundAnswers(Json json, PendingAnswers pending, ParkedAnswers parked, MeterRegistry meters) {
+        this.json = json;
+        this.pending = pending;
+        this.parked = parked;
+        this.delivered = ParkedAnswers.answers(meters, "delivered");
+        this.ignored = ParkedAnswers.answers(meters, "ignored");
+        this.unreadable = ParkedAnswers.answers(meters, "unreadable");
+    }
+
+    @Override
+    public void accept(byte[] message) {
+        JsonNode answer;
+        try {
+            answer = json.readTree(message);
+        } catch (JsonInputException e) {
+            unreadable.increment();
+            LOG.atWarn().addKeyValue("error", e.getMessage()).log("Unparseable JSON Received from kafka");
+            return;
+        }
+        JsonNode uuid = answer.get("uuid");
+        if (uuid == null || !uuid.isTextual()) {
+            ignored.increment();
+            return;
+        }
+        if (pending.deliver(uuid.asText(), answer)) {
+            delivered.increment();
+        } else {
+            parked.park(uuid.asText(), new String(message, StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package org.scrapycluster.rest.gateway;
+
+import java.net.BindException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.netty.handler.codec.http.HttpMethod;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.metrics.HealthReport;
+import org.scrapycluster.common.metrics.MetricsServer;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.service.Service;
+import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.stats.Heartbeat;
+import org.scrapycluster.rest.feed.FeedEndpoint;
+import org.scrapycluster.rest.feed.FeedValidation;
+import org.scrapycluster.rest.feed.OutboundAnswers;
+import org.scrapycluster.rest.feed.PendingAnswers;
+import org.scrapycluster.rest.http.Dispatcher;
+import org.scrapycluster.rest.http.Envelope;
+import org.scrapycluster.rest.http.GatewayServer;
+import org.scrapycluster.rest.http.HttpAnswer;
+import org.scrapycluster.rest.http.HttpMetrics;
+import org.scrapycluster.rest.http.JsonBodies;
+import org.scrapycluster.rest.http.Router;
+import org.scrapycluster.rest.link.KafkaLink;
+import org.scrapycluster.rest.link.RedisLink;
+import org.scrapycluster.rest.poll.ParkedAnswers;
+import org.scrapycluster.rest.poll.PollEndpoint;
+import org.scrapycluster.rest.ui.UiFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST gateway (behaviour spec §6): an HTTP server on {@code FLASK_HOST}:{@code FLASK_PORT}
+ * serving {@code /} (index), {@code /feed}, {@code /poll}, {@code /metrics}, {@code /health} and
+ * the web UI under {@code /ui/}; a link to Kafka that sends fed requests and reads every answer
+ * of {@code <prefix>.outbound_firehose} in a consumer group of its own; a link to Redis for
+ * parked answers; and a heartbeat at {@code stats:rest:self:<host>:<uuid12>}. Neither Kafka nor
+ * Redis has to be reachable at start: the gateway answers at once and says what is missing.
+ */
+public final class RestGateway implements Service {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RestGateway.class);
+    private static final String NAME = "rest";
+    private static final Duration MIN_IDLE_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration IDLE_MARGIN = Duration.ofSeconds(30);
+
+    private final ServiceContext context;
+    private final Settings settings;
+    private final InetSocketAddress bindAddress;
+    private final int maxBodyBytes;
+    private final Duration idleTimeout;
+    private final Duration heartbeatPeriod;
+    private final Duration heartbeatTtl;
+    private final RedisLink redis;
+    private final KafkaLink kafka;
+    private final Dispatcher dispatcher;
+    private final ExecutorService calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("rest-call-", 0).factory());
+
+    private GatewayServer server;
+    private Heartbeat heartbeat;
+    private boolean closed;
+
+    /**
+     * @throws org.scrapycluster.common.settings.SettingsException when a setting cannot be used
+     */
+    public RestGateway(ServiceContext context) {
+        this.context = context;
+        this.settings = context.settings();
+        int port = settings.getInt("FLASK_PORT");
+        if (port < 0 || port > 65535) {
+            throw settings.invalid("FLASK_PORT", "is " + port + "; use a port, or 0 for any free one");
+        }
+        this.bindAddress = new InetSocketAddress(settings.getString("FLASK_HOST"), port);
+        if (bindAddress.isUnresolved()) {
+            throw settings.invalid("FLASK_HOST", "is " + settings.getString("FLASK_HOST") + ", which is not an address of this host");
+        }
+        long maxBody = settings.getLong("JSON_MAX_DOCUMENT_BYTES");
+        if (maxBody > Integer.MAX_VALUE) {
+            throw settings.invalid("JSON_MAX_DOCUMENT_BYTES", "is more than the gateway can take in one body (" + Integer.MAX_VALUE + ")");
+        }
+        this.maxBodyBytes = (int) maxBody;
+        this.heartbeatTtl = Duration.ofSeconds(atLeast("HEARTBEAT_TIMEOUT", 1));
+        this.heartbeatPeriod = seconds("SLEEP_TIME");
+        if (heartbeatPeriod.isZero() || heartbeatPeriod.compareTo(heartbeatTtl) >= 0) {
+            throw settings.invalid("SLEEP_TIME", "must be more than 0 and less than HEARTBEAT_TIMEOUT");
+        }
+        Duration feedTimeout = seconds("KAFKA_FEED_TIMEOUT");
+        Duration pollTimeout = seconds("KAFKA_CONSUMER_SLEEP_TIME");
+        if (feedTimeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
+            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
+        }
+        if (pollTimeout.isZero()) {
+            throw settings.invalid("KAFKA_CONSUMER_SLEEP_TIME", "must be more than 0");
+        }
+
+        Duration wait = seconds("WAIT_FOR_RESPONSE_TIME");
+        // Longer than the slowest /feed, which waits for Kafka's acknowledgement, then for the answer.
+        Duration slowestFeed = feedTimeout.plus(wait).plus(IDLE_MARGIN);
+        this.idleTimeout = slowestFeed.compareTo(MIN_IDLE_TIMEOUT) > 0 ? slowestFeed : MIN_IDLE_TIMEOUT;
+
+        Json json = new Json(JsonLimits.from(settings));
+        Envelope envelope = new Envelope(json);
+        JsonBodies bodies = new JsonBodies(json);
+        Topics topics = Topics.from(settings);
+        String group = "rest-" + context.node().hostname() + "-" + context.node().uuid12();
+
+        this.redis = new RedisLink(RedisEndpoint.from(settings), this::startHeartbeat);
+        ParkedAnswers parked = new ParkedAnswers(redis, Duration.ofSeconds(atLeast("POLL_RESULT_TTL", 0)), context.meters());
+        PendingAnswers pending = new PendingAnswers();
+        this.kafka = new KafkaLink(new KafkaLink.Config(new KafkaClients(settings), topics.outboundFirehose(), group,
+                pollTimeout, feedTimeout, seconds("DAEMON_THREAD_JOIN_TIMEOUT")),
+                new OutboundAnswers(json, pending, parked, context.meters()));
+
+        Router router = Router.builder()
+                .route("/", "index", new IndexEndpoint(envelope, kafka::connected, redis::connected,
+                        context.node().uuid12(), context.clock()), HttpMethod.GET, HttpMethod.POST)
+                .route("/feed", "feed", new FeedEndpoint(bodies, FeedValidation.from(settings), envelope, kafka,
+                        topics.incoming(), pending, wait, context.meters()), HttpMethod.POST)
+                .route("/poll", "poll", new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
+                .route("/metrics", "metrics", call -> HttpAnswer.text(200, MetricsServer.PROMETHEUS_TEXT,
+                        context.prometheus().scrape()), HttpMethod.GET)
+                .route("/health", "health", call -> {
+                    HealthReport report = context.health().check();
+                    return HttpAnswer.text(report.httpStatus(), HttpAnswer.JSON, report.toJson());
+                }, HttpMethod.GET)
+                .route("/ui", "ui", call -> HttpAnswer.redirect(UiFiles.PREFIX), HttpMethod.GET)
+                .prefix(UiFiles.PREFIX, "ui", new UiFiles(), HttpMethod.GET)
+                .build();
+        this.dispatcher = new Dispatcher(router, envelope, new HttpMetrics(context.meters()),
+                settings.getBoolean("FLASK_LOGGING_ENABLED"));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** Listens (failing at once when the address cannot be bound), then links to Redis and Kafka in the background. */
+    @Override
+    public synchronized void start() {
+        if (server != null || closed) {
+            throw new IllegalStateException("the REST gateway is already started or closed");
+        }
+        try {
+            server = GatewayServer.start(bindAddress, maxBodyBytes, idleTimeout, dispatcher, calls);
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof BindException || e instanceof io.netty.channel.ChannelException) {
+                throw settings.invalid("FLASK_PORT", "is " + bindAddress.getPort() + ", which cannot be bound on "
+                        + bindAddress.getHostString() + " (" + e.getMessage() + "); choose another port, or 0 for any free one");
+            }
+            throw e;
+        }
+        context.health().register("redis", redis::health);
+        context.health().register("kafka", kafka::health);
+        redis.start();
+        kafka.start();
+        LOG.atInfo().addKeyValue("address", server.address().toString())
+                .log("REST gateway listening on " + userUrl().map(URI::toString).orElse("?"));
+    }
+
+    @Override
+    public Optional<URI> userUrl() {
+        GatewayServer running = server;
+        if (running == null) {
+            return Optional.empty();
+        }
+        InetSocketAddress address = running.address();
+        InetAddress host = address.getAddress();
+        String name = host.isAnyLocalAddress() ? "127.0.0.1"
+                : host instanceof Inet6Address ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
+        return Optional.of(URI.create("http://" + name + ":" + address.getPort()));
+    }
+
+    /** Stops listening, then the links and the heartbeat. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (server != null) {
+            server.close();
+        }
+        calls.shutdownNow();
+        kafka.close();
+        if (heartbeat != null) {
+            heartbeat.close();
+        }
+        redis.close();
+        LOG.info("Closed the REST gateway");
+    }
+
+    private synchronized void startHeartbeat(RedisConnection connection) {
+        if (closed) {
+            return;
+        }
+        heartbeat = new Heartbeat(connection, "stats:rest:self:" + context.node(), heartbeatTtl, heartbeatPeriod, context.clock());
+        heartbeat.start();
+    }
+
+    private Duration seconds(String name) {
+        Duration value = settings.getSeconds(name);
+        if (value.isNegative()) {
+            throw settings.invalid(name, "cannot be negative");
+        }
+        return value;
+    }
+
+    private long atLeast(String name, long minimum) {
+        long value = settings.getLong(name);
+        if (value < minimum) {
+            throw settings.invalid(name, "must be at least " + minimum);
+        }
+        return value;
+    }
+}

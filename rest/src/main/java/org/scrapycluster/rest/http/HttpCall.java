@@ -1,0 +1,34 @@
+package org.scrapycluster.rest.http;
+
+import java.util.Locale;
+import java.util.Objects;
+
+import io.netty.handler.codec.http.HttpMethod;
+
+/**
+ * One HTTP request as an endpoint sees it, copied out of Netty's buffers.
+ *
+ * @param method      the request method
+ * @param path        the path, without the query string
+ * @param contentType the {@code Content-Type} header, or empty when there is none
+ * @param body        the body bytes (empty when there is none)
+ */
+public record HttpCall(HttpMethod method, String path, String contentType, byte[] body) {
+
+    public HttpCall {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(path, "path");
+        contentType = contentType == null ? "" : contentType;
+        body = body == null ? new byte[0] : body;
+    }
+
+    /**
+     * Whether the body is declared as JSON, as Flask's {@code request.is_json} decides:
+     * {@code application/json} or any {@code application/...+json}, with or without parameters.
+     */
+    public boolean declaresJson() {
+        int semicolon = contentType.indexOf(';');
+        String mime = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
+        return mime.equals("application/json") || (mime.startsWith("application/") && mime.endsWith("+json"));
+    }
+}

@@ -1,0 +1,34 @@
+package org.scrapycluster.rest.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+
+/**
+ * Reads the JSON body of a call as the original's JSON decorator does (§6.3): a body not declared
+ * as JSON, or not JSON, is refused with {@code The payload must be valid JSON.}; here the
+ * envelope's {@code cause} says what was wrong. The {@link Json} reader bounds depth, string
+ * length and size.
+ */
+public final class JsonBodies {
+
+    private final Json json;
+
+    public JsonBodies(Json json) {
+        this.json = json;
+    }
+
+    /** The body as a JSON tree. */
+    public JsonNode read(HttpCall call) throws RefusedRequestException {
+        if (!call.declaresJson()) {
+            throw new RefusedRequestException(Refusal.CONTENT_TYPE, call.contentType().isEmpty()
+                    ? "The request has no Content-Type; send application/json."
+                    : "The Content-Type is " + call.contentType() + "; send application/json.");
+        }
+        try {
+            return json.readTree(call.body());
+        } catch (JsonInputException e) {
+            throw new RefusedRequestException(Refusal.MALFORMED_JSON, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package org.scrapycluster.rest.http;
+
+import java.util.Locale;
+
+/**
+ * Why the gateway refused a request, with the status and the envelope message it answers (the
+ * original's texts where it has one, §6.2). Each is counted in the metric
+ * {@code rest_requests_refused_total{reason}}.
+ */
+public enum Refusal {
+
+    /** Not parseable as HTTP (bad request line, headers too long). */
+    MALFORMED_HTTP(400, "The request is not valid HTTP."),
+    /** A body larger than {@code JSON_MAX_DOCUMENT_BYTES}. */
+    TOO_LARGE(413, "The payload is too large."),
+    /** A body not declared as JSON. */
+    CONTENT_TYPE(400, Envelope.MUST_JSON),
+    /** A body declared as JSON that is not JSON, not UTF-8, or beyond the JSON limits. */
+    MALFORMED_JSON(400, Envelope.MUST_JSON),
+    /** JSON that does not match the endpoint's schema. */
+    SCHEMA(400, Envelope.BAD_SCHEMA),
+    /** A path the gateway does not serve. */
+    UNKNOWN_PATH(404, Envelope.DOES_NOT_EXIST),
+    /** A method the path does not take. */
+    METHOD(405, "The method is not allowed for the requested URL.");
+
+    private final int status;
+    private final String message;
+
+    Refusal(int status, String message) {
+        this.status = status;
+        this.message = message;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    /** The envelope's {@code error.message}. */
+    public String message() {
+        return message;
+    }
+
+    /** The metric tag: {@code malformed_json}, {@code unknown_path}, ... */
+    public String reason() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,122 @@
+package org.scrapycluster.rest.http;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.netty.handler.codec.http.HttpMethod;
+
+/**
+ * Finds the route of a call: an exact path first, then the longest matching path prefix. A path
+ * no route serves is refused with 404 ({@code The desired endpoint does not exist}); a method the
+ * route does not take with 405 and an {@code Allow} header.
+ */
+public final class Router {
+
+    /**
+     * One route.
+     *
+     * @param name     the endpoint's name in logs and metrics ({@code feed}, {@code poll}, ...)
+     * @param methods  the methods it takes
+     * @param endpoint what answers
+     */
+    public record Route(String name, Set<HttpMethod> methods, Endpoint endpoint) {
+
+        public Route {
+            methods = Set.copyOf(methods);
+        }
+
+        /** The {@code Allow} header of the route. */
+        public String allow() {
+            return methods.stream().map(HttpMethod::name).sorted().collect(Collectors.joining(", "));
+        }
+    }
+
+    private final Map<String, Route> exact;
+    private final Map<String, Route> prefixes;
+
+    private Router(Map<String, Route> exact, Map<String, Route> prefixes) {
+        this.exact = Map.copyOf(exact);
+        this.prefixes = new LinkedHashMap<>(prefixes);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The route serving {@code call}. */
+    public Route find(HttpCall call) throws RefusedRequestException {
+        Route route = exact.get(call.path());
+        if (route == null) {
+            route = byPrefix(call.path());
+        }
+        if (route == null) {
+            throw new RefusedRequestException(Refusal.UNKNOWN_PATH, null);
+        }
+        if (!route.methods().contains(call.method())) {
+            throw new MethodNotAllowed(route);
+        }
+        return route;
+    }
+
+    private Route byPrefix(String path) {
+        Route best = null;
+        int bestLength = -1;
+        for (Map.Entry<String, Route> entry : prefixes.entrySet()) {
+            if (path.startsWith(entry.getKey()) && entry.getKey().length() > bestLength) {
+                best = entry.getValue();
+                bestLength = entry.getKey().length();
+            }
+        }
+        return best;
+    }
+
+    /** A 405 refusal that knows which methods the path takes. */
+    public static final class MethodNotAllowed extends RefusedRequestException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final String allow;
+        private final String endpoint;
+
+        MethodNotAllowed(Route route) {
+            super(Refusal.METHOD, null);
+            this.allow = route.allow();
+            this.endpoint = route.name();
+        }
+
+        /** The name of the route that does not take the method. */
+        public String endpoint() {
+            return endpoint;
+        }
+
+        /** The {@code Allow} header to answer with. */
+        public String allow() {
+            return allow;
+        }
+    }
+
+    /** Collects the routes. */
+    public static final class Builder {
+
+        private final Map<String, Route> exact = new LinkedHashMap<>();
+        private final Map<String, Route> prefixes = new LinkedHashMap<>();
+
+        /** Serves {@code path} exactly. */
+        public Builder route(String path, String name, Endpoint endpoint, HttpMethod... methods) {
+            exact.put(path, new Route(name, Set.of(methods), endpoint));
+            return this;
+        }
+
+        /** Serves every path starting with {@code prefix}. */
+        public Builder prefix(String prefix, String name, Endpoint endpoint, HttpMethod... methods) {
+            prefixes.put(prefix, new Route(name, Set.of(methods), endpoint));
+            return this;
+        }
+
+        public Router build() {
+            return new Router(exact, prefixes);
+        }
+    }
+}

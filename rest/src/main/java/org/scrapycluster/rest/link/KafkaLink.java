@@ -1,0 +1,319 @@
+package org.scrapycluster.rest.link;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.service.Backoff;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's producer of fed requests and its reader of the outbound topic (§6.1's Kafka
+ * connector and consumer loop), on one thread of its own. Both clients are created in the
+ * background with back-off. The reader is in a consumer group of its own, so that every gateway
+ * sees every answer; it starts at the end of the topic and commits nothing. Each message is handed
+ * to the listener as soon as a poll returns it.
+ *
+ * <p>Kafka counts as connected once the reader has its partitions, with their positions, and
+ * while it holds a connection to the cluster; {@link #send} refuses at once when it does not.
+ */
+public final class KafkaLink implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaLink.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * What the link needs to know.
+     *
+     * @param clients     the gateway's Kafka client settings
+     * @param topic       the topic answers are read from ({@code <prefix>.outbound_firehose})
+     * @param group       the reader's consumer group, unique to this gateway
+     * @param pollTimeout the longest wait of one poll
+     * @param sendTimeout how long a send waits for the broker's acknowledgement
+     * @param joinTimeout how long closing waits for the thread
+     */
+    public record Config(KafkaClients clients, String topic, String group, Duration pollTimeout, Duration sendTimeout,
+            Duration joinTimeout) {
+    }
+
+    private final Config config;
+    private final Consumer<byte[]> listener;
+    private volatile Producer<String, byte[]> producer;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private boolean positionsPending;
+    private volatile boolean connected;
+    private volatile boolean closed;
+    private Metric connections;
+    private Thread worker;
+
+    /**
+     * @param listener gets the value of every message of the topic, on the link's thread
+     */
+    public KafkaLink(Config config, Consumer<byte[]> listener) {
+        this.config = config;
+        this.listener = listener;
+    }
+
+    /** Starts the link's thread. */
+    public synchronized void start() {
+        worker = Thread.ofPlatform().name("rest-kafka").start(this::run);
+    }
+
+    /** Whether Kafka can be reached now and answers are being read. */
+    public boolean connected() {
+        return connected;
+    }
+
+    /** The health check {@code kafka}. */
+    public Health health() {
+        if (connected) {
+            return Health.up("reading " + config.topic() + " in group " + config.group());
+        }
+        return Health.down(producer == null ? "connecting" : "no connection to Kafka, or no partition of "
+                + config.topic() + " assigned yet");
+    }
+
+    /**
+     * Sends {@code value} to {@code topic} and waits for the broker's acknowledgement, at most the
+     * send timeout.
+     *
+     * @throws KafkaUnavailableException when Kafka is not connected, or did not take the record in time
+     * @throws InterruptedException when the gateway is closing
+     */
+    public void send(String topic, byte[] value) throws KafkaUnavailableException, InterruptedException {
+        Producer<String, byte[]> sending = producer;
+        if (sending == null || !connected) {
+            throw new KafkaUnavailableException("not connected to Kafka", null);
+        }
+        try {
+            sending.send(new ProducerRecord<>(topic, value)).get(config.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new KafkaUnavailableException("Kafka did not take the record: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new KafkaUnavailableException("Kafka did not acknowledge the record within " + config.sendTimeout(), e);
+        } catch (KafkaException e) {
+            throw new KafkaUnavailableException("Kafka refused the record: " + e, e);
+        }
+    }
+
+    private void run() {
+        try {
+            producer = create("producer", this::newProducer);
+            consumer = create("consumer", this::newConsumer);
+            connections = connectionCount(consumer);
+            consumer.subscribe(List.of(config.topic()), new Positions());
+            LOG.atInfo().addKeyValue("topic", config.topic()).addKeyValue("group", config.group())
+                    .log("Reading answers from " + config.topic());
+            read();
+        } catch (WakeupException | InterruptException | Closing e) {
+            LOG.debug("The Kafka link stops");
+        } catch (RuntimeException e) {
+            LOG.error("The Kafka link failed", e);
+        } finally {
+            connected = false;
+            release();
+        }
+    }
+
+    private void read() {
+        Backoff backoff = Backoff.standard();
+        while (!closed) {
+            try {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.pollTimeout())) {
+                    listener.accept(record.value());
+                }
+                observe();
+                backoff.reset();
+            } catch (WakeupException | InterruptException e) {
+                throw e;
+            } catch (KafkaException e) {
+                connected = false;
+                LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Reading answers from Kafka failed; retrying");
+                pause(backoff.nextDelay());
+            }
+        }
+    }
+
+    private void observe() {
+        if (positionsPending) {
+            for (TopicPartition partition : consumer.assignment()) {
+                consumer.position(partition, config.pollTimeout());
+            }
+            positionsPending = false;
+        }
+        boolean assigned = !consumer.assignment().isEmpty();
+        boolean nowConnected = assigned && connections != null && ((Number) connections.metricValue()).doubleValue() > 0;
+        if (nowConnected != connected) {
+            connected = nowConnected;
+            if (nowConnected) {
+                LOG.info("Kafka connected: reading answers from {}", config.topic());
+            } else {
+                LOG.warn("Kafka unavailable: no connection, feeding refused until it is back");
+            }
+        }
+    }
+
+    private <T> T create(String what, Supplier<T> factory) {
+        Backoff backoff = Backoff.standard();
+        while (true) {
+            if (closed) {
+                throw new Closing();
+            }
+            try {
+                return factory.get();
+            } catch (KafkaException e) {
+                if (backoff.attempts() == 0) {
+                    LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage());
+                }
+                pause(backoff.nextDelay());
+            }
+        }
+    }
+
+    private Producer<String, byte[]> newProducer() {
+        Properties properties = config.clients().producerProperties();
+        long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
+        long send = config.sendTimeout().toMillis();
+        // The producer gives a record up when the gateway stops waiting for it, so that a request
+        // answered "Unable to connect to Kafka" is not delivered later all the same.
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(send));
+        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(send));
+        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(Math.max(1, send - linger)));
+        return new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private KafkaConsumer<byte[], byte[]> newConsumer() {
+        Properties properties = config.clients().consumerProperties(config.group());
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static Metric connectionCount(KafkaConsumer<?, ?> consumer) {
+        return consumer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics"))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private void pause(Duration delay) {
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            throw new Closing();
+        }
+        if (closed) {
+            throw new Closing();
+        }
+    }
+
+    private void release() {
+        // Closing is often what interrupted this thread; the clients cannot close while interrupted.
+        boolean interrupted = Thread.interrupted();
+        KafkaConsumer<byte[], byte[]> reading = consumer;
+        if (reading != null) {
+            try {
+                reading.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+            } catch (RuntimeException e) {
+                LOG.warn("Could not close the Kafka consumer cleanly: {}", e.toString());
+            }
+        }
+        Producer<String, byte[]> sending = producer;
+        if (sending != null) {
+            try {
+                sending.close(CLOSE_TIMEOUT);
+            } catch (RuntimeException e) {
+                LOG.warn("Could not close the Kafka producer cleanly: {}", e.toString());
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops reading and closes both clients, waiting up to the join timeout. */
+    @Override
+    public void close() {
+        Thread running;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = worker;
+        }
+        if (running == null) {
+            return;
+        }
+        KafkaConsumer<byte[], byte[]> reading = consumer;
+        if (reading != null) {
+            reading.wakeup();
+        }
+        running.interrupt();
+        try {
+            running.join(config.joinTimeout());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (running.isAlive()) {
+            LOG.warn("The Kafka link did not stop within {}", config.joinTimeout());
+        }
+    }
+
+    /**
+     * Has the positions of newly assigned partitions (the end of each) resolved before Kafka
+     * counts as connected, so that an answer produced after the gateway says it is connected is
+     * always read.
+     */
+    private final class Positions implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (!partitions.isEmpty()) {
+                positionsPending = true;
+            }
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // Nothing to commit: the gateway reads from the end at each start.
+        }
+    }
+
+    /** Thrown inside the link's thread to unwind it when the link is closed. */
+    private static final class Closing extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Closing() {
+            super(null, null, false, false);
+        }
+    }
+}

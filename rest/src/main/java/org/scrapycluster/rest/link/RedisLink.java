@@ -1,0 +1,107 @@
+package org.scrapycluster.rest.link;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.service.Backoff;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's connection to Redis (§6.1's Redis connector): opened in the background, retried
+ * with back-off until Redis answers, then kept by the client, which reconnects by itself. While
+ * Redis is away commands fail at once instead of waiting.
+ */
+public final class RedisLink implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisLink.class);
+
+    private final RedisEndpoint endpoint;
+    private final Consumer<RedisConnection> onConnected;
+    private volatile RedisConnection connection;
+    private volatile boolean closed;
+    private Thread connector;
+
+    /**
+     * @param onConnected called once, on the connecting thread, when the connection is first open
+     */
+    public RedisLink(RedisEndpoint endpoint, Consumer<RedisConnection> onConnected) {
+        this.endpoint = endpoint;
+        this.onConnected = onConnected;
+    }
+
+    /** Starts connecting in the background. */
+    public synchronized void start() {
+        connector = Thread.ofPlatform().daemon().name("rest-redis-connector").start(this::connect);
+    }
+
+    /** The connection when it is up now. */
+    public Optional<RedisConnection> connection() {
+        RedisConnection current = connection;
+        return current != null && current.isConnected() ? Optional.of(current) : Optional.empty();
+    }
+
+    /** Whether Redis can be reached now. */
+    public boolean connected() {
+        return connection().isPresent();
+    }
+
+    /** The health check {@code redis}. */
+    public Health health() {
+        if (connection == null) {
+            return Health.down("connecting to " + endpoint);
+        }
+        return connected() ? Health.up(endpoint.toString()) : Health.down("Redis at " + endpoint + " does not answer");
+    }
+
+    private void connect() {
+        Backoff backoff = Backoff.standard();
+        while (!closed) {
+            try {
+                RedisConnection opened = RedisConnection.open(endpoint);
+                synchronized (this) {
+                    if (closed) {
+                        opened.close();
+                        return;
+                    }
+                    connection = opened;
+                }
+                if (backoff.attempts() > 0) {
+                    LOG.info("Connected to Redis at {}", endpoint);
+                }
+                onConnected.accept(opened);
+                return;
+            } catch (RedisException e) {
+                if (backoff.attempts() == 0) {
+                    LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage());
+                }
+                try {
+                    backoff.pause();
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Stops connecting and closes the connection. */
+    @Override
+    public void close() {
+        Thread running;
+        synchronized (this) {
+            closed = true;
+            running = connector;
+        }
+        if (running != null) {
+            running.interrupt();
+        }
+        RedisConnection current = connection;
+        if (current != null) {
+            current.close();
+        }
+    }
+}

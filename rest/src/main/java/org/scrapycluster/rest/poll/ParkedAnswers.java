@@ -1,0 +1,87 @@
+package org.scrapycluster.rest.poll;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.lettuce.core.RedisException;
+import io.lettuce.core.SetArgs;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.rest.link.RedisLink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The answers kept in Redis for {@code /poll}: {@code SET rest:poll:<uuid> <answer JSON> EX <ttl>}
+ * (the original sets no TTL, so that keys of answers nobody polls for stay forever; a TTL of 0
+ * does the same here). Parking does not wait for Redis; an answer Redis does not take is counted
+ * in {@code rest_answers_total{route="unparked"}} and the outage logged once.
+ */
+public final class ParkedAnswers {
+
+    /** The prefix of every parked answer's key. */
+    public static final String KEY_PREFIX = "rest:poll:";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ParkedAnswers.class);
+
+    private final RedisLink redis;
+    private final Duration ttl;
+    private final Counter parked;
+    private final Counter unparked;
+    private final OutageReporter outage = new OutageReporter(LOG, "Parking answers in Redis for /poll");
+
+    /**
+     * @param ttl how long a parked answer is kept; zero for ever
+     */
+    public ParkedAnswers(RedisLink redis, Duration ttl, MeterRegistry meters) {
+        this.redis = redis;
+        this.ttl = ttl;
+        this.parked = answers(meters, "parked");
+        this.unparked = answers(meters, "unparked");
+    }
+
+    /** The meter of answers read from the outbound topic that took {@code route}. */
+    public static Counter answers(MeterRegistry meters, String route) {
+        return Counter.builder("rest.answers").description("Answers read from the outbound topic, by what became of them")
+                .tag("route", route).register(meters);
+    }
+
+    /** Parks {@code answer} under {@code uuid}, in the background. */
+    public void park(String uuid, String answer) {
+        Optional<RedisConnection> connection = redis.connection();
+        if (connection.isEmpty()) {
+            unparked.increment();
+            outage.failed(new RedisException("not connected"));
+            return;
+        }
+        SetArgs args = ttl.isZero() ? new SetArgs() : SetArgs.Builder.ex(ttl.getSeconds());
+        connection.get().async().set(KEY_PREFIX + uuid, answer, args).whenComplete((ok, failure) -> {
+            if (failure == null) {
+                parked.increment();
+                outage.succeeded();
+            } else {
+                unparked.increment();
+                outage.failed(failure);
+            }
+        });
+    }
+
+    /**
+     * Takes the answer parked under {@code pollId}: reads it and deletes it, so that it is handed
+     * out once.
+     *
+     * @return the answer's text, or empty when there is none
+     * @throws RedisException when Redis is not connected or fails
+     */
+    public Optional<String> take(String pollId) {
+        RedisConnection connection = redis.connection().orElseThrow(() -> new RedisException("not connected to Redis"));
+        String key = KEY_PREFIX + pollId;
+        String answer = connection.sync().get(key);
+        if (answer != null) {
+            connection.sync().del(key);
+        }
+        return Optional.ofNullable(answer);
+    }
+}

@@ -1,0 +1,91 @@
+package org.scrapycluster.rest.poll;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.common.request.RequestSchema;
+import org.scrapycluster.common.request.RequestValidator;
+import org.scrapycluster.common.request.SafetyChecks;
+import org.scrapycluster.common.request.ValidationResult;
+import org.scrapycluster.rest.http.Endpoint;
+import org.scrapycluster.rest.http.Envelope;
+import org.scrapycluster.rest.http.HttpAnswer;
+import org.scrapycluster.rest.http.HttpCall;
+import org.scrapycluster.rest.http.JsonBodies;
+import org.scrapycluster.rest.http.Refusal;
+import org.scrapycluster.rest.http.RefusedRequestException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /poll {"poll_id": "<uuid>"}} (behaviour spec §6.5): the answer parked for that uuid,
+ * once; 404 {@code Could not find matching poll_id} when there is none (not answered yet, already
+ * taken, or expired); 500 {@code Unable to connect to Redis} when Redis is away; 500
+ * {@code Unparseable JSON Received from redis} when the stored text is not JSON (it is deleted).
+ */
+public final class PollEndpoint implements Endpoint {
+
+    public static final String REDIS_DOWN = "Unable to connect to Redis";
+    public static final String NOT_FOUND = "Could not find matching poll_id";
+    public static final String UNPARSEABLE = "Unparseable JSON Received from redis";
+
+    private static final Logger LOG = LoggerFactory.getLogger(PollEndpoint.class);
+    private static final String SCHEMA = "poll_schema.json";
+
+    private final JsonBodies bodies;
+    private final Json json;
+    private final Envelope envelope;
+    private final ParkedAnswers parked;
+    private final RequestValidator validator;
+
+    public PollEndpoint(JsonBodies bodies, Json json, Envelope envelope, ParkedAnswers parked) {
+        this.bodies = bodies;
+        this.json = json;
+        this.envelope = envelope;
+        this.parked = parked;
+        this.validator = new RequestValidator(schema(), SafetyChecks.NONE);
+    }
+
+    @Override
+    public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
+        JsonNode request = bodies.read(call);
+        LOG.atInfo().addKeyValue("content", request.toString()).log("'poll' endpoint called");
+        if (validator.validate(request) instanceof ValidationResult.Invalid invalid) {
+            throw new RefusedRequestException(Refusal.SCHEMA, invalid.reason());
+        }
+        String pollId = request.get("poll_id").asText();
+        Optional<String> answer;
+        try {
+            answer = parked.take(pollId);
+        } catch (RedisException e) {
+            LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Cannot read parked answers: Redis unavailable");
+            return envelope.failure(500, REDIS_DOWN);
+        }
+        if (answer.isEmpty()) {
+            return envelope.failure(404, NOT_FOUND);
+        }
+        try {
+            return envelope.success(json.readTree(answer.get()));
+        } catch (JsonInputException e) {
+            LOG.atWarn().addKeyValue("poll_id", pollId).addKeyValue("error", e.getMessage()).log(UNPARSEABLE);
+            return envelope.failure(500, UNPARSEABLE);
+        }
+    }
+
+    private static RequestSchema schema() {
+        try (InputStream in = PollEndpoint.class.getResourceAsStream(SCHEMA)) {
+            if (in == null) {
+                throw new IllegalStateException("the /poll schema " + SCHEMA + " is missing from the class path");
+            }
+            return RequestSchema.read("poll", in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the /poll schema", e);
+        }
+    }
+}

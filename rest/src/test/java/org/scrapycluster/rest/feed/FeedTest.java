@@ -1,0 +1,132 @@
+package org.scrapycluster.rest.feed;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.testing.GatewayClient;
+import org.scrapycluster.rest.testing.AnsweredGateway;
+import org.scrapycluster.rest.testing.OutboundResponder;
+import org.scrapycluster.rest.testing.RunningGateway;
+
+/**
+ * {@code /feed} and {@code /poll} against a real gateway on the embedded stack, answered by a test
+ * thread standing in for the Redis monitor (behaviour spec §6.4, §6.5).
+ */
+@ExtendWith(SharedStack.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class FeedTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int POLL_RESULT_TTL = 600;
+
+    private AnsweredGateway answered;
+    private RunningGateway gateway;
+    private OutboundResponder responder;
+    private RedisConnection redis;
+
+    @BeforeAll
+    void start(EmbeddedStack stack) {
+        answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "1")
+                .set("POLL_RESULT_TTL", Integer.toString(POLL_RESULT_TTL)));
+        gateway = answered.gateway();
+        responder = answered.responder();
+        redis = answered.redis();
+    }
+
+    @AfterAll
+    void stop() {
+        answered.close();
+    }
+
+    @Test
+    void theRequestReachesKafkaAsSentAndItsAnswerComesBackWithinTheWait() throws Exception {
+        String body = "{\"appid\": \"testapp\",   \"uuid\": \"f-1\", \"stats\": \"queue\"}";
+        String answer = "{\"stats\":\"queue\",\"appid\":\"testapp\",\"uuid\":\"f-1\",\"server_time\":1709289002,\"queues\":{\"total_backlog\":0}}";
+        responder.answerWith("f-1", answer);
+        double before = gateway.counter("rest.feed", "outcome", "answered");
+
+        GatewayClient.Reply reply = gateway.client().postJson("/feed", body);
+
+        assertEquals(200, reply.status(), reply.body());
+        assertEquals(JSON.readTree(answer), reply.json().get("data"));
+        assertArrayEquals(body.getBytes(StandardCharsets.UTF_8), responder.awaitRequest("uuid", "f-1"), "sent byte for byte");
+        assertEquals(before + 1, gateway.counter("rest.feed", "outcome", "answered"));
+        assertNull(redis.sync().get("rest:poll:f-1"), "an answer handed to its caller is not parked by the gateway that waited");
+    }
+
+    @Test
+    void aLateAnswerIsParkedWithItsTtlAndPolledOnce() throws Exception {
+        GatewayClient.Reply fed = gateway.client().postJson("/feed",
+                "{\"action\": \"info\", \"appid\": \"testapp\", \"uuid\": \"f-late\", \"spiderid\": \"link\"}");
+        assertEquals(JSON.readTree("{\"status\":\"SUCCESS\",\"data\":{\"poll_id\":\"f-late\"},\"error\":null}"), fed.json());
+        assertEquals(404, poll("f-late").status(), "not answered yet");
+
+        String answer = "{\"uuid\":\"f-late\",\"appid\":\"testapp\",\"spiderid\":\"link\",\"total_pending\":0,\"server_time\":1709289002}";
+        responder.publish(answer);
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get("rest:poll:f-late") != null);
+        long ttl = redis.sync().ttl("rest:poll:f-late");
+        assertTrue(ttl > 0 && ttl <= POLL_RESULT_TTL, "POLL_RESULT_TTL applies, was " + ttl);
+
+        GatewayClient.Reply polled = poll("f-late");
+        assertEquals(200, polled.status());
+        assertEquals(JSON.readTree("{\"status\":\"SUCCESS\",\"data\":" + answer + ",\"error\":null}"), polled.json());
+        assertEquals(404, poll("f-late").status(), "handed out once");
+    }
+
+    @Test
+    void callersWaitingForOneUuidAllGetItsAnswer() throws Exception {
+        String request = "{\"appid\": \"testapp\", \"uuid\": \"f-twice\", \"stats\": \"rest\"}";
+        CompletableFuture<GatewayClient.Reply> first = CompletableFuture.supplyAsync(() -> gateway.client().postJson("/feed", request));
+        CompletableFuture<GatewayClient.Reply> second = CompletableFuture.supplyAsync(() -> gateway.client().postJson("/feed", request));
+        responder.awaitRequest("uuid", "f-twice");
+        String answer = "{\"uuid\":\"f-twice\",\"appid\":\"testapp\",\"stats\":\"rest\",\"nodes\":{}}";
+        responder.publish(answer);
+        JsonNode data = JSON.readTree(answer);
+        assertEquals(data, first.get().json().get("data"));
+        assertEquals(data, second.get().json().get("data"));
+    }
+
+    @Test
+    void answersWithoutUuidAreIgnoredAndUnreadableOnesCounted() {
+        double ignored = gateway.counter("rest.answers", "route", "ignored");
+        double unreadable = gateway.counter("rest.answers", "route", "unreadable");
+        responder.publish("{\"action\":\"expired\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"link\",\"total_expired\":3}");
+        responder.publish(new byte[] {'{', (byte) 0xff, '}'});
+        responder.publish("[\"not\", \"an\", \"answer\"]");
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> gateway.counter("rest.answers", "route", "ignored") == ignored + 2
+                && gateway.counter("rest.answers", "route", "unreadable") == unreadable + 1);
+        responder.publish("{\"uuid\":\"f-after\",\"appid\":\"testapp\"}");
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get("rest:poll:f-after") != null);
+    }
+
+    @Test
+    void aCrawlRequestIsSentAndAnsweredWithNullData() throws Exception {
+        double before = gateway.counter("rest.feed", "outcome", "sent");
+        GatewayClient.Reply reply = gateway.client().postJson("/feed",
+                "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"f-crawl\"}");
+        assertEquals(JSON.readTree("{\"status\":\"SUCCESS\",\"data\":null,\"error\":null}"), reply.json());
+        responder.awaitRequest("crawlid", "f-crawl");
+        assertEquals(before + 1, gateway.counter("rest.feed", "outcome", "sent"));
+    }
+
+    private GatewayClient.Reply poll(String pollId) {
+        return gateway.client().postJson("/poll", "{\"poll_id\": \"" + pollId + "\"}");
+    }
+}

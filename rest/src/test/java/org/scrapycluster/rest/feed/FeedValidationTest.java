@@ -1,0 +1,88 @@
+package org.scrapycluster.rest.feed;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.rest.http.Refusal;
+import org.scrapycluster.rest.http.RefusedRequestException;
+
+/**
+ * The gateway checks fed requests as the Kafka monitor does: every request fixture of the schema
+ * work ({@code common/src/test/resources/requests}) is passed or refused alike, with the same
+ * violations, under the fixture's limits and checks.
+ */
+class FeedValidationTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TestFactory
+    Stream<DynamicTest> validRequestsPass() throws IOException, URISyntaxException {
+        return fixtures("valid").map(fixture -> DynamicTest.dynamicTest(fixture.get("about").asText(),
+                () -> assertDoesNotThrow(() -> validation(fixture).check(fixture.get("request")))));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> invalidRequestsAreRefusedWithTheirViolations() throws IOException, URISyntaxException {
+        return fixtures("invalid").map(fixture -> DynamicTest.dynamicTest(fixture.get("about").asText(), () -> {
+            RefusedRequestException refused = assertThrows(RefusedRequestException.class,
+                    () -> validation(fixture).check(fixture.get("request")));
+            assertEquals(Refusal.SCHEMA, refused.refusal());
+            List<String> violations = new ArrayList<>();
+            fixture.get("violations").forEach(violation -> violations.add(violation.asText()));
+            assertEquals("Does not match the " + fixture.get("schema").asText() + " schema: " + String.join("; ", violations),
+                    refused.detail());
+        }));
+    }
+
+    @Test
+    void turnedOffAnyJsonPasses() throws IOException {
+        FeedValidation off = FeedValidation.from(Settings.load("rest", new SettingsSources(null, Map.of(),
+                Map.of("FEED_VALIDATION", "false"))));
+        assertDoesNotThrow(() -> off.check(JSON.readTree("[1, 2, 3]")));
+        assertDoesNotThrow(() -> off.check(JSON.readTree("{\"anything\": \"goes\", \"maxdepth\": 99}")));
+    }
+
+    private static FeedValidation validation(JsonNode fixture) {
+        Map<String, String> values = new LinkedHashMap<>();
+        JsonNode limits = fixture.get("limits");
+        if (limits != null) {
+            values.put("CRAWL_MAXDEPTH_LIMIT", limits.get("maxdepth").asText());
+            values.put("CRAWL_DOMAIN_MAX_PAGES_LIMIT", limits.get("domain_max_pages").asText());
+        }
+        if ("none".equals(fixture.path("checks").asText())) {
+            values.put("REQUEST_CHECK_IDS", "false");
+            values.put("REQUEST_CHECK_URLS", "false");
+            values.put("REQUEST_CHECK_REGEXES", "false");
+        }
+        return FeedValidation.from(Settings.load("rest", new SettingsSources(null, Map.of(), values)));
+    }
+
+    private static Stream<JsonNode> fixtures(String kind) throws IOException, URISyntaxException {
+        Path directory = Path.of(FeedValidationTest.class.getResource("/requests/" + kind).toURI());
+        List<JsonNode> fixtures = new ArrayList<>();
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.sorted().toList()) {
+                fixtures.add(JSON.readTree(file.toFile()));
+            }
+        }
+        return fixtures.stream();
+    }
+}

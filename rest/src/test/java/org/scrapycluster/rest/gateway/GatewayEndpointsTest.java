@@ -1,0 +1,94 @@
+package org.scrapycluster.rest.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.testing.GatewayClient;
+import org.scrapycluster.rest.testing.GatewaySettings;
+import org.scrapycluster.rest.testing.RunningGateway;
+
+/** What the gateway serves besides the API: {@code /metrics}, {@code /health}, the web UI, and its heartbeat in Redis. */
+@ExtendWith(SharedStack.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GatewayEndpointsTest {
+
+    private static final int HEARTBEAT_TIMEOUT = 30;
+
+    private RunningGateway gateway;
+    private RedisConnection redis;
+
+    @BeforeAll
+    void start(EmbeddedStack stack) {
+        gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("HEARTBEAT_TIMEOUT", Integer.toString(HEARTBEAT_TIMEOUT))
+                .set("SLEEP_TIME", "1").build()).awaitGreen();
+        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
+    }
+
+    @AfterAll
+    void stop() {
+        gateway.close();
+        redis.close();
+    }
+
+    @Test
+    void metricsInPrometheusText() {
+        gateway.client().get("/");
+        GatewayClient.Reply metrics = gateway.client().get("/metrics");
+        assertEquals(200, metrics.status());
+        assertTrue(metrics.contentType().startsWith("text/plain; version=0.0.4"), metrics.contentType());
+        assertTrue(metrics.body().contains("rest_requests_total{endpoint=\"index\",service=\"rest\",status=\"200\"}"), metrics.body());
+        assertTrue(metrics.body().contains("rest_requests_refused_total{reason=\"malformed_json\",service=\"rest\"}"), metrics.body());
+        assertTrue(metrics.body().contains("rest_feed_waiting{service=\"rest\"}"), metrics.body());
+    }
+
+    @Test
+    void healthOfKafkaAndRedis() {
+        GatewayClient.Reply health = gateway.client().get("/health");
+        assertEquals(200, health.status());
+        JsonNode checks = health.json().get("checks");
+        assertEquals("UP", health.json().get("status").asText());
+        assertEquals("UP", checks.get("rest.kafka").get("status").asText());
+        assertEquals("UP", checks.get("rest.redis").get("status").asText());
+    }
+
+    @Test
+    void heartbeatAsOtherServices() {
+        String key = "stats:rest:self:" + gateway.context().node();
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get(key) != null);
+        long ttl = redis.sync().ttl(key);
+        assertTrue(ttl > 0 && ttl <= HEARTBEAT_TIMEOUT, "HEARTBEAT_TIMEOUT applies, was " + ttl);
+        assertTrue(redis.sync().get(key).matches("\\d+\\.\\d{6}"), redis.sync().get(key));
+    }
+
+    @Test
+    void webUiFromTheClassPath() {
+        GatewayClient.Reply redirect = gateway.client().get("/ui");
+        assertEquals(301, redirect.status());
+        assertEquals("/ui/", redirect.header("Location"));
+        GatewayClient.Reply page = gateway.client().get("/ui/");
+        assertEquals(200, page.status());
+        assertEquals("text/html; charset=utf-8", page.contentType());
+        assertTrue(page.body().contains("<title>Scrapy Cluster</title>"), page.body());
+        for (String file : List.of("app.js", "app.css")) {
+            GatewayClient.Reply asset = gateway.client().get("/ui/" + file);
+            assertEquals(200, asset.status(), file);
+            assertTrue(page.body().contains("\"" + file + "\""), "the page loads " + file);
+        }
+        assertEquals("text/javascript; charset=utf-8", gateway.client().get("/ui/app.js").contentType());
+        assertEquals(404, gateway.client().get("/ui/index.htm").status());
+    }
+}

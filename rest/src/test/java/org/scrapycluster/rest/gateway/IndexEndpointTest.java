@@ -1,0 +1,17 @@
+package org.scrapycluster.rest.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** §10.4: the node health truth table. */
+class IndexEndpointTest {
+
+    @Test
+    void greenWithBothYellowWithOneRedWithNone() {
+        assertEquals("GREEN", IndexEndpoint.health(true, true));
+        assertEquals("YELLOW", IndexEndpoint.health(true, false));
+        assertEquals("YELLOW", IndexEndpoint.health(false, true));
+        assertEquals("RED", IndexEndpoint.health(false, false));
+    }
+}

@@ -1,0 +1,103 @@
+package org.scrapycluster.rest.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.FreePorts;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.testing.GatewayClient;
+import org.scrapycluster.rest.testing.GatewaySettings;
+import org.scrapycluster.rest.testing.OutboundResponder;
+import org.scrapycluster.rest.testing.RunningGateway;
+
+/**
+ * Kafka or Redis away, at start or while running: the gateway starts all the same, answers at once
+ * with a clear error ({@code Unable to connect to Kafka}, {@code Unable to connect to Redis}),
+ * reports YELLOW or RED and 503 on {@code /health}, and works again when the server is back.
+ */
+@ExtendWith(SharedStack.class)
+class OutageTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CRAWL = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"c1\"}";
+    private static final String INFO = "{\"action\": \"info\", \"appid\": \"testapp\", \"uuid\": \"o-1\", \"spiderid\": \"link\"}";
+
+    @Test
+    void kafkaUnreachable(EmbeddedStack stack) throws Exception {
+        GatewaySettings settings = GatewaySettings.forStack(stack).set("KAFKA_HOSTS", "127.0.0.1:" + FreePorts.pick());
+        try (RunningGateway gateway = RunningGateway.start(settings.build())) {
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> gateway.index().get("redis_connected").asBoolean());
+            JsonNode index = gateway.index();
+            assertEquals(false, index.get("kafka_connected").asBoolean());
+            assertEquals("YELLOW", index.get("node_health").asText());
+            assertKafkaDown(gateway, CRAWL);
+            assertKafkaDown(gateway, INFO);
+            GatewayClient.Reply health = gateway.client().get("/health");
+            assertEquals(503, health.status());
+            assertEquals("DOWN", health.json().get("checks").get("rest.kafka").get("status").asText());
+            assertEquals("UP", health.json().get("checks").get("rest.redis").get("status").asText());
+        }
+    }
+
+    @Test
+    void kafkaHostUnknownAndRedisUnreachable(EmbeddedStack stack) throws Exception {
+        GatewaySettings settings = GatewaySettings.forStack(stack, FreePorts.pick()).set("KAFKA_HOSTS", "kafka.invalid:9092");
+        try (RunningGateway gateway = RunningGateway.start(settings.build())) {
+            JsonNode index = gateway.index();
+            assertEquals("RED", index.get("node_health").asText());
+            assertKafkaDown(gateway, CRAWL);
+            assertRedisDown(gateway);
+        }
+    }
+
+    @Test
+    void redisAwayWhileRunning(EmbeddedStack stack) throws Exception {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("rest-outage"))) {
+            GatewaySettings settings = GatewaySettings.forStack(stack, redis.port()).set("WAIT_FOR_RESPONSE_TIME", "0");
+            try (OutboundResponder responder = new OutboundResponder(settings);
+                    RunningGateway gateway = RunningGateway.start(settings.build()).awaitGreen()) {
+                redis.stop();
+                Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> "YELLOW".equals(gateway.index().get("node_health").asText()));
+                assertRedisDown(gateway);
+                assertEquals(200, gateway.client().postJson("/feed", CRAWL).status(), "feeding needs no Redis");
+
+                double unparked = gateway.counter("rest.answers", "route", "unparked");
+                responder.publish("{\"uuid\":\"o-lost\",\"appid\":\"testapp\"}");
+                Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> gateway.counter("rest.answers", "route", "unparked") == unparked + 1);
+
+                redis.restart();
+                gateway.awaitGreen();
+                GatewayClient.Reply fed = gateway.client().postJson("/feed", INFO);
+                assertEquals("o-1", fed.json().get("data").get("poll_id").asText());
+                responder.publish("{\"uuid\":\"o-1\",\"appid\":\"testapp\",\"total_pending\":0}");
+                GatewayClient.Reply polled = Awaitility.await().atMost(Duration.ofMinutes(1))
+                        .until(() -> gateway.client().postJson("/poll", "{\"poll_id\": \"o-1\"}"), reply -> reply.status() == 200);
+                assertEquals(0, polled.json().get("data").get("total_pending").asInt());
+            }
+        }
+    }
+
+    private static void assertKafkaDown(RunningGateway gateway, String request) throws Exception {
+        double before = gateway.counter("rest.feed", "outcome", "kafka_unavailable");
+        GatewayClient.Reply reply = gateway.client().postJson("/feed", request);
+        assertEquals(500, reply.status());
+        assertEquals(JSON.readTree("{\"status\":\"FAILURE\",\"data\":null,\"error\":{\"message\":\"Unable to connect to Kafka\"}}"), reply.json());
+        assertEquals(before + 1, gateway.counter("rest.feed", "outcome", "kafka_unavailable"));
+    }
+
+    private static void assertRedisDown(RunningGateway gateway) throws Exception {
+        GatewayClient.Reply reply = gateway.client().postJson("/poll", "{\"poll_id\": \"anything\"}");
+        assertEquals(500, reply.status());
+        assertEquals(JSON.readTree("{\"status\":\"FAILURE\",\"data\":null,\"error\":{\"message\":\"Unable to connect to Redis\"}}"), reply.json());
+        assertEquals(false, gateway.index().get("redis_connected").asBoolean());
+    }
+}

@@ -1,0 +1,205 @@
+package org.scrapycluster.rest.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.testing.GatewayClient;
+import org.scrapycluster.rest.testing.AnsweredGateway;
+import org.scrapycluster.rest.testing.OutboundResponder;
+import org.scrapycluster.rest.testing.RunningGateway;
+
+/**
+ * Every class of bad input gets the envelope, its status and a count in
+ * {@code rest_requests_refused_total{reason}}, and nothing else is lost: after each, the gateway
+ * still feeds a good request.
+ */
+@ExtendWith(SharedStack.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadInputTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_BODY = 1024;
+    private static final String GOOD = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"%s\"}";
+
+    private AnsweredGateway answered;
+    private RunningGateway gateway;
+    private OutboundResponder responder;
+    private GatewayClient client;
+    private int goodRequests;
+
+    @BeforeAll
+    void start(EmbeddedStack stack) {
+        answered = AnsweredGateway.start(stack, settings -> settings.set("JSON_MAX_DOCUMENT_BYTES", Integer.toString(MAX_BODY)));
+        gateway = answered.gateway();
+        responder = answered.responder();
+        client = gateway.client();
+    }
+
+    @AfterAll
+    void stop() {
+        answered.close();
+    }
+
+    @AfterEach
+    void aGoodRequestStillGoesThrough() {
+        String crawlid = "good-" + ++goodRequests;
+        assertEquals(200, client.postJson("/feed", GOOD.formatted(crawlid)).status());
+        responder.awaitRequest("crawlid", crawlid);
+    }
+
+    @Test
+    void malformedJson() {
+        refused(Refusal.MALFORMED_JSON, 400, "The payload must be valid JSON.", () -> client.postJson("/feed", "{\"url\": [}"));
+        refused(Refusal.MALFORMED_JSON, 400, "The payload must be valid JSON.", () -> client.postJson("/poll", ""));
+    }
+
+    @Test
+    void bodyNotUtf8() {
+        byte[] latin1 = "{\"url\": \"http://caf\u00e9.example/\"}".getBytes(StandardCharsets.ISO_8859_1);
+        refused(Refusal.MALFORMED_JSON, 400, "The payload must be valid JSON.", () -> client.post("/feed", "application/json", latin1));
+    }
+
+    @Test
+    void jsonNestedTooDeep() {
+        String deep = "[".repeat(200) + "]".repeat(200);
+        refused(Refusal.MALFORMED_JSON, 400, "The payload must be valid JSON.", () -> client.postJson("/feed", deep));
+    }
+
+    @Test
+    void wrongOrMissingContentType() {
+        byte[] json = GOOD.formatted("never-sent").getBytes(StandardCharsets.UTF_8);
+        refused(Refusal.CONTENT_TYPE, 400, "The payload must be valid JSON.", () -> client.post("/feed", "text/plain", json));
+        refused(Refusal.CONTENT_TYPE, 400, "The payload must be valid JSON.", () -> client.post("/feed", null, json));
+    }
+
+    @Test
+    void requestTheKafkaMonitorWouldReject() {
+        double sent = gateway.counter("rest.feed", "outcome", "sent");
+        JsonNode body = refused(Refusal.SCHEMA, 400, "JSON did not validate against schema.",
+                () -> client.postJson("/feed", "{\"url\": \"ftp://example.com/\", \"appid\": \"testapp\", \"crawlid\": \"ftp\"}"));
+        assertEquals("Does not match the scraper schema: url: must be an http or https URL, not ftp:",
+                body.get("error").get("cause").asText());
+        assertEquals(sent, gateway.counter("rest.feed", "outcome", "sent"), "a refused request is not sent");
+    }
+
+    @Test
+    void bodyLargerThanTheLimit() {
+        byte[] huge = hugeJson();
+        refused(Refusal.TOO_LARGE, 413, "The payload is too large.", () -> client.post("/feed", "application/json", huge));
+    }
+
+    @Test
+    void bodyLargerThanTheLimitAnnouncedWithExpectContinue() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(client.base().resolve("/feed")).expectContinue(true)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(hugeJson())).build();
+        refused(Refusal.TOO_LARGE, 413, "The payload is too large.", () -> send(request));
+    }
+
+    @Test
+    void chunkedBodyLargerThanTheLimit() throws Exception {
+        byte[] huge = hugeJson();
+        HttpRequest request = HttpRequest.newBuilder(client.base().resolve("/feed")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge))).build();
+        refused(Refusal.TOO_LARGE, 413, "The payload is too large.", () -> send(request));
+    }
+
+    @Test
+    void unknownPaths() {
+        refused(Refusal.UNKNOWN_PATH, 404, "The desired endpoint does not exist", () -> client.get("/admin"));
+        refused(Refusal.UNKNOWN_PATH, 404, "The desired endpoint does not exist", () -> client.postJson("/feeds", "{}"));
+        refused(Refusal.UNKNOWN_PATH, 404, "The desired endpoint does not exist", () -> client.get("/ui/%2e%2e/pom.xml"));
+    }
+
+    @Test
+    void wrongMethods() {
+        refused(Refusal.METHOD, 405, "The method is not allowed for the requested URL.", () -> client.get("/poll"));
+        refused(Refusal.METHOD, 405, "The method is not allowed for the requested URL.",
+                () -> client.method("PUT", "/feed", "application/json", "{}".getBytes(StandardCharsets.UTF_8)));
+        refused(Refusal.METHOD, 405, "The method is not allowed for the requested URL.",
+                () -> client.method("DELETE", "/", null, new byte[0]));
+        refused(Refusal.METHOD, 405, "The method is not allowed for the requested URL.", () -> client.postJson("/metrics", "{}"));
+    }
+
+    @Test
+    void notHttpAtAll() throws IOException {
+        double before = gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason());
+        URI base = client.base();
+        String reply;
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /" + "x".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            reply = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String body = reply.substring(reply.indexOf("\r\n\r\n") + 4);
+        assertEquals("HTTP/1.1 400 Bad Request", reply.substring(0, reply.indexOf("\r\n")));
+        assertEquals("The request is not valid HTTP.", parse(body).get("error").get("message").asText());
+        assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason()));
+    }
+
+    private JsonNode refused(Refusal refusal, int status, String message, java.util.function.Supplier<GatewayClient.Reply> call) {
+        double before = gateway.counter("rest.requests.refused", "reason", refusal.reason());
+        GatewayClient.Reply reply = call.get();
+        assertEquals(status, reply.status(), reply.body());
+        assertEquals("application/json", reply.contentType());
+        JsonNode body = reply.json();
+        assertEquals("FAILURE", body.get("status").asText());
+        assertEquals(true, body.get("data").isNull());
+        assertEquals(message, body.get("error").get("message").asText());
+        assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", refusal.reason()));
+        return body;
+    }
+
+    private GatewayClient.Reply send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(60)).build()
+                    .send(request, HttpResponse.BodyHandlers.ofString());
+            return new GatewayClient.Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                    response.body(), null);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] hugeJson() {
+        char[] filler = new char[MAX_BODY * 4];
+        Arrays.fill(filler, 'a');
+        return ("{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"" + new String(filler) + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode parse(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
+    }
+}
