@@ -52,9 +52,6 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
     @Option(names = "--cross-domain", paramLabel = "SHARE", description = "Share of links to other domains (default: ${DEFAULT-VALUE}).")
     double crossDomain = 0.2;
 
-    @Option(names = "--maxdepth", paramLabel = "N", description = "maxdepth of every domain's crawl, 0 to 2 (default: ${DEFAULT-VALUE}).")
-    int maxDepth = 2;
-
     @Option(names = "--rounds", paramLabel = "N",
             description = "Crawls of the whole site, one after another in the same node; the first includes JIT warm-up (default: ${DEFAULT-VALUE}).")
     int rounds = 3;
@@ -100,9 +97,9 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
             }
             RedisEndpoint redisEndpoint = cluster.redis();
             CrawlBenchmark benchmark = new CrawlBenchmark(plan);
-            out.printf(Locale.ROOT, "Crawl benchmark: %d domains x %d pages of %,d bytes with %d links (%.0f%% to other domains),"
-                            + " a crawl of maxdepth %d from page 0 of every domain: %,d pages a round; %d cores%n",
-                    domains, pages, pageBytes, links, crossDomain * 100, maxDepth, plan.pagesPerRound(), cores);
+            out.printf(Locale.ROOT, "Crawl benchmark: %d domains x %d pages of %,d bytes with %d links (%.0f%% to other domains);"
+                            + " a round is one crawl from page 0 of every domain, to every page it reaches: %,d pages; %d cores%n",
+                    domains, pages, pageBytes, links, crossDomain * 100, plan.pagesPerRound(), cores);
             out.printf(Locale.ROOT, "crawler node JVM: %s%n", String.join(" ", plan.jvmOptions()));
             out.printf(Locale.ROOT, "crawler node settings: %s%n", plan.settings().entrySet().stream()
                     .map(setting -> setting.getKey() + "=" + setting.getValue()).collect(Collectors.joining(" ")));
@@ -150,7 +147,7 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
         }
         jvm.addAll(jvmOptions);
         try {
-            return new CrawlBenchmark.Plan(site, maxDepth, rounds, jvm, settings, Duration.ofSeconds(timeoutSeconds));
+            return new CrawlBenchmark.Plan(site, rounds, jvm, settings, Duration.ofSeconds(timeoutSeconds));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

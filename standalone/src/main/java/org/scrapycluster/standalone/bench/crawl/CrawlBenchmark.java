@@ -45,13 +45,14 @@ import com.fasterxml.jackson.databind.JsonNode;
  * Crawls a {@link SyntheticSite} served by a {@link TestOrigin} with one crawler node in a JVM of its
  * own, round after round, and measures each round from the first seed to the last result on Kafka.
  *
- * <p>A round files page 0 of every domain as the seed of a crawl of its own (a fresh crawlid, so a fresh
- * dupefilter), as the Kafka monitor files a crawl request, all in one enqueue call. With
- * {@code maxdepth} at most 2 the pages a crawl fetches are known exactly (its seed, the seed's links, and
- * their links: {@link SyntheticSite#reachable}), so the round ends when the results topic has grown by
- * their sum. The topic's end offset is watched (reading the pages themselves would cost the cores being
- * measured); once the round is over, its records are read back to check that each is a distinct page of
- * its crawl. The node's CPU time and resident memory come from {@code /proc}.
+ * <p>A round is one crawl of the whole site (a fresh crawlid, so a fresh dupefilter): page 0 of every
+ * domain is filed as a seed, as the Kafka monitor files a crawl request, all in one enqueue call, with a
+ * {@code maxdepth} as large as the site (a Kafka monitor accepts it when {@code CRAWL_MAXDEPTH_LIMIT} is
+ * raised), so that every page reachable from the seeds is fetched exactly once, its links extracted and
+ * filed, whatever order the pages arrive in. The round ends when the results topic has grown by that many
+ * pages. The topic's end offset is watched (reading the pages themselves would cost the cores being
+ * measured); once the round is over, its records are read back to check that each is a distinct page.
+ * The node's CPU time and resident memory come from {@code /proc}.
  */
 final class CrawlBenchmark {
 
@@ -63,30 +64,34 @@ final class CrawlBenchmark {
      * What to run.
      *
      * @param site        the synthetic site
-     * @param maxDepth    the crawls' {@code maxdepth}, 0 to 2
      * @param rounds      crawls of the whole site, one after another in the same node
      * @param jvmOptions  the node's JVM options
      * @param settings    the node's settings besides the servers' addresses
      * @param timeout     the longest a round may take
      */
-    record Plan(SyntheticSite site, int maxDepth, int rounds, List<String> jvmOptions, Map<String, String> settings, Duration timeout) {
+    record Plan(SyntheticSite site, int rounds, List<String> jvmOptions, Map<String, String> settings, Duration timeout) {
 
         Plan {
-            if (maxDepth < 0 || maxDepth > 2) {
-                throw new IllegalArgumentException("maxdepth must be 0, 1 or 2 (deeper crawls depend on the order pages arrive in)");
-            }
             if (rounds < 1) {
                 throw new IllegalArgumentException("rounds must be at least 1");
             }
         }
 
-        /** The pages one round fetches: over every domain's crawl, the pages within {@code maxDepth} of its seed. */
+        /** Deeper than any path through the site (a path visits a page at most once), so depth never stops the crawl. */
+        int maxDepth() {
+            return site.domains() * site.pagesPerDomain();
+        }
+
+        /** The pages one round fetches: every page reachable from a seed. */
         int pagesPerRound() {
-            int pages = 0;
+            Set<PageRef> reached = new HashSet<>();
             for (int domain = 0; domain < site.domains(); domain++) {
-                pages += site.reachable(new PageRef(domain, 0), maxDepth, page -> true).size();
+                PageRef seed = new PageRef(domain, 0);
+                if (!reached.contains(seed)) {
+                    reached.addAll(site.reachable(seed, maxDepth(), page -> true));
+                }
             }
-            return pages;
+            return reached.size();
         }
     }
 
@@ -176,8 +181,8 @@ final class CrawlBenchmark {
 
     private Round round(int number, int pages, TestOrigin origin, RedisConnection redis, CrawlerProcess crawler, ProcessUsage usage,
             KafkaConsumer<byte[], byte[]> results, TopicPartition partition) throws InterruptedException {
-        String crawlPrefix = prefix + "-r" + number + "-d";
-        List<EnqueueRequest> seeds = seeds(origin, crawlPrefix);
+        String crawlid = prefix + "-r" + number;
+        List<EnqueueRequest> seeds = seeds(origin, crawlid);
         long base = endOffset(results, partition);
         ProcessUsage.MachineTicks machineBefore = ProcessUsage.MachineTicks.now();
         Duration cpuBefore = usage.cpu();
@@ -205,16 +210,15 @@ final class CrawlBenchmark {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         Round round = new Round(number, pages, elapsed, usage.cpu().minus(cpuBefore), usage.sampledPeakBytes(),
                 stackCpu().minus(stackBefore), ProcessUsage.MachineTicks.now().busySince(machineBefore));
-        checkDistinct(results, partition, base, base + arrived, crawlPrefix);
+        checkDistinct(results, partition, base, base + arrived, crawlid);
         return round;
     }
 
-    /** Page 0 of every domain, each the seed of its own crawl, as the Kafka monitor files a validated crawl request. */
-    private List<EnqueueRequest> seeds(TestOrigin origin, String crawlPrefix) {
+    /** Page 0 of every domain, the seeds of crawl {@code crawlid}, as the Kafka monitor files validated crawl requests. */
+    private List<EnqueueRequest> seeds(TestOrigin origin, String crawlid) {
         List<EnqueueRequest> seeds = new ArrayList<>();
         for (int domain = 0; domain < plan.site().domains(); domain++) {
             String url = origin.pageUrl(new PageRef(domain, 0));
-            String crawlid = crawlPrefix + domain;
             Map<String, Object> request = new LinkedHashMap<>();
             request.put("url", url);
             request.put("appid", "bench");
@@ -236,8 +240,8 @@ final class CrawlBenchmark {
         return seeds;
     }
 
-    /** Reads the round's records back and fails when a page of a crawl came twice or a record is not the round's. */
-    private void checkDistinct(KafkaConsumer<byte[], byte[]> results, TopicPartition partition, long from, long to, String crawlPrefix) {
+    /** Reads the round's records back and fails when a page came twice or a record is not of the round's crawl. */
+    private void checkDistinct(KafkaConsumer<byte[], byte[]> results, TopicPartition partition, long from, long to, String crawlid) {
         Set<String> seen = new HashSet<>();
         results.seek(partition, from);
         long position = from;
@@ -252,10 +256,10 @@ final class CrawlBenchmark {
                 } catch (JsonInputException e) {
                     throw new IllegalStateException("a result is not JSON: " + e.getMessage(), e);
                 }
-                String crawlid = result.path("crawlid").asText();
-                if (!crawlid.startsWith(crawlPrefix) || !seen.add(crawlid + " " + result.path("url").asText())) {
-                    throw new IllegalStateException("result at offset " + record.offset() + " is not a new page of this round: "
-                            + crawlid + " " + result.path("url").asText());
+                String url = result.path("url").asText();
+                if (!crawlid.equals(result.path("crawlid").asText()) || !seen.add(url)) {
+                    throw new IllegalStateException("result at offset " + record.offset() + " is not a new page of crawl " + crawlid
+                            + ": " + result.path("crawlid").asText() + " " + url);
                 }
             }
             position = results.position(partition);
