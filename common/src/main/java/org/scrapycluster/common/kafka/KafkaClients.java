@@ -34,13 +34,16 @@ public final class KafkaClients {
         this.settings = settings;
     }
 
-    /** Producer properties: bootstrap servers, linger, buffer and, where declared, the largest request. */
+    /** Producer properties: bootstrap servers, linger, buffer and, where declared, the largest request and the batch size. */
     public Properties producerProperties() {
         Properties properties = common();
         properties.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")));
         properties.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_BUFFER_BYTES")));
         if (settings.has("KAFKA_PRODUCER_MAX_REQUEST_SIZE")) {
             properties.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_MAX_REQUEST_SIZE")));
+        }
+        if (settings.has("KAFKA_PRODUCER_BATCH_BYTES")) {
+            properties.put(ProducerConfig.BATCH_SIZE_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_BATCH_BYTES")));
         }
         return withClientProperties(properties);
     }

@@ -35,6 +35,7 @@ import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.Discovery;
 import org.scrapycluster.crawler.scheduler.DomainConfigFollower;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
+import org.scrapycluster.crawler.scheduler.DuplicateProbe;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.PublicIpLookup;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
@@ -116,8 +117,8 @@ public final class CrawlerNode implements Service {
         DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, () -> scheduler.configChanged()));
         RequestCodec codec = new RequestCodec();
         ThrottledQueue throttledQueue = new ThrottledQueue(redis);
-        RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), codec, spiderId, config.filing(), follower::isBlacklisted,
-                metrics);
+        RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DuplicateProbe(redis), codec, spiderId, config.filing(),
+                follower::isBlacklisted, metrics);
         processor = new RequestProcessor(config,
                 new RequestProcessor.Parts(codec, fetcher, new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime()), spider,
                         filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),

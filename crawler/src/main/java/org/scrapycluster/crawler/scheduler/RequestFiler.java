@@ -1,10 +1,15 @@
 package org.scrapycluster.crawler.scheduler;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
@@ -29,13 +34,16 @@ import org.slf4j.LoggerFactory;
  * (W16); the crawl blacklist; the ZooKeeper domain blacklist when {@code SCHEDULER_BACKLOG_BLACKLIST} is
  * off; the crawl's expiry. The target queue is {@code <meta.spiderid>:<registered domain>:queue}, so a
  * spider hands a request to another spider by changing {@code spiderid}. Requests that are not http or
- * https, or whose URL has no valid host ({@code InvalidUrlException}), are refused before Redis.
+ * https, or whose URL has no valid host ({@code InvalidUrlException}), are refused before Redis; those
+ * the {@link DuplicateProbe} finds already in the dupefilter are answered {@code DUPLICATE} without being
+ * encoded or sent.
  */
 public final class RequestFiler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestFiler.class);
 
     private final Enqueuer enqueuer;
+    private final DuplicateProbe probe;
     private final RequestCodec codec;
     private final String spiderId;
     private final Policy policy;
@@ -55,9 +63,10 @@ public final class RequestFiler {
             boolean keepBlacklistedBacklog) {
     }
 
-    public RequestFiler(Enqueuer enqueuer, RequestCodec codec, String spiderId, Policy policy, Predicate<String> domainBlacklisted,
-            CrawlerMetrics metrics) {
+    public RequestFiler(Enqueuer enqueuer, DuplicateProbe probe, RequestCodec codec, String spiderId, Policy policy,
+            Predicate<String> domainBlacklisted, CrawlerMetrics metrics) {
         this.enqueuer = enqueuer;
+        this.probe = probe;
         this.codec = codec;
         this.spiderId = spiderId;
         this.policy = policy;
@@ -71,11 +80,12 @@ public final class RequestFiler {
 
     /**
      * Files {@code requests}; completes with each one's outcome ({@link EnqueueOutcome} names, or
-     * {@code NOT_HTTP} / {@code INVALID_URL}), or exceptionally when Redis cannot be reached.
+     * {@code NOT_HTTP} / {@code INVALID_URL}), refused ones first, or exceptionally when Redis cannot be
+     * reached. The {@link DuplicateProbe} first picks out the requests that are certainly duplicates;
+     * the others are encoded and filed in one script call.
      */
     public CompletableFuture<List<Filed>> file(List<CrawlRequest> requests) {
-        List<EnqueueRequest> batch = new ArrayList<>(requests.size());
-        List<CrawlRequest> batched = new ArrayList<>(requests.size());
+        List<Candidate> candidates = new ArrayList<>(requests.size());
         List<Filed> refused = new ArrayList<>();
         for (CrawlRequest request : requests) {
             String scheme = scheme(request.url());
@@ -84,34 +94,78 @@ public final class RequestFiler {
                 continue;
             }
             try {
-                batch.add(enqueueRequest(request, RegisteredDomain.of(request.url())));
-                batched.add(request);
+                candidates.add(candidate(request, RegisteredDomain.of(request.url())));
             } catch (IllegalArgumentException e) {
                 refused.add(new Filed(request, "INVALID_URL"));
             }
         }
-        return enqueuer.enqueueBatchAsync(batch).thenApply(outcomes -> {
-            List<Filed> filed = new ArrayList<>(refused);
-            for (int i = 0; i < outcomes.size(); i++) {
-                filed.add(new Filed(batched.get(i), outcomes.get(i).name()));
+        List<Candidate> asked = candidates.stream().filter(candidate -> candidate.question() != null).toList();
+        return probe.duplicates(asked.stream().map(Candidate::question).toList()).thenCompose(answers -> {
+            Set<Candidate> duplicates = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (int i = 0; i < asked.size(); i++) {
+                if (answers.get(i)) {
+                    duplicates.add(asked.get(i));
+                }
             }
-            for (Filed one : filed) {
-                metrics.enqueued(one.outcome().toLowerCase(Locale.ROOT));
-                LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
-                        .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
-            }
-            return filed;
+            List<EnqueueRequest> batch = candidates.stream().filter(candidate -> !duplicates.contains(candidate))
+                    .map(this::enqueueRequest).toList();
+            return enqueuer.enqueueBatchAsync(batch).thenApply(outcomes -> {
+                List<Filed> filed = new ArrayList<>(refused);
+                int next = 0;
+                for (Candidate candidate : candidates) {
+                    String outcome = duplicates.contains(candidate) ? EnqueueOutcome.DUPLICATE.name() : outcomes.get(next++).name();
+                    filed.add(new Filed(candidate.request(), outcome));
+                }
+                for (Filed one : filed) {
+                    metrics.enqueued(one.outcome().toLowerCase(Locale.ROOT));
+                    LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
+                            .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
+                }
+                return filed;
+            });
         });
     }
 
-    private EnqueueRequest enqueueRequest(CrawlRequest request, String domain) {
-        String crawlid = request.crawlid();
+    /**
+     * A request on its way into Redis: its queue, its dupefilter (unless it skips it) and, when it has
+     * one and the crawl fields the enqueue script needs, the question for the {@link DuplicateProbe}.
+     */
+    private record Candidate(CrawlRequest request, QueueKey queue, EnqueueRequest.Dupefilter dupefilter,
+            DuplicateProbe.Question question) {
+    }
+
+    private Candidate candidate(CrawlRequest request, String domain) {
         QueueKey queue = new QueueKey(request.spiderid().orElse(spiderId), domain);
-        EnqueueRequest filed = EnqueueRequest.of(queue, codec.encode(request));
-        if (!request.dontFilter()) {
-            filed = filed.withDupefilter(new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spiderId, crawlid),
-                    RequestFingerprint.of(request.method(), request.url(), request.body().getBytes(StandardCharsets.UTF_8)),
-                    policy.dupefilterTtl()));
+        if (request.dontFilter()) {
+            return new Candidate(request, queue, null, null);
+        }
+        EnqueueRequest.Dupefilter dupefilter = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spiderId, request.crawlid()),
+                RequestFingerprint.of(request.method(), request.url(), request.body().getBytes(StandardCharsets.UTF_8)),
+                policy.dupefilterTtl());
+        Map<String, Object> meta = request.meta();
+        boolean accountable = meta.get("appid") instanceof String && meta.get("crawlid") instanceof String
+                && meta.get("priority") instanceof Number;
+        return new Candidate(request, queue, dupefilter, accountable
+                ? new DuplicateProbe.Question(queue.spiderId(), request.appid(), request.crawlid(), expires(meta.get("expires")), dupefilter)
+                : null);
+    }
+
+    /** {@code expires} as the member's JSON writes it, which is how the enqueue script reads it; 0 when it is not a number. */
+    private static String expires(Object value) {
+        return switch (value) {
+            case BigDecimal decimal -> decimal.toPlainString();
+            case Number number -> number.toString();
+            case null, default -> "0";
+        };
+    }
+
+    private EnqueueRequest enqueueRequest(Candidate candidate) {
+        CrawlRequest request = candidate.request();
+        String domain = candidate.queue().domain();
+        String crawlid = request.crawlid();
+        EnqueueRequest filed = EnqueueRequest.of(candidate.queue(), codec.encode(request));
+        if (candidate.dupefilter() != null) {
+            filed = filed.withDupefilter(candidate.dupefilter());
         }
         long domainMaxPages = request.number("domain_max_pages", 0);
         if (domainMaxPages > 0) {

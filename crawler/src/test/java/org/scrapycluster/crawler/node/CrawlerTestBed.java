@@ -209,16 +209,6 @@ final class CrawlerTestBed implements AutoCloseable {
         return results();
     }
 
-    /** Counts results as they arrive (without keeping them) until {@code count} or {@code timeout}; returns the count. */
-    int awaitCount(int count, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        int seen = 0;
-        while (seen < count && System.nanoTime() - deadline < 0) {
-            seen += results.poll(Duration.ofMillis(100)).count();
-        }
-        return seen;
-    }
-
     /** Writes the ZooKeeper domain config of this bed's nodes. */
     void zookeeperConfig(String yaml) {
         String path = "/scrapy-cluster/crawler/" + zookeeperId;
