@@ -29,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.PollingThreads;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.redis.OutageReporter;
@@ -172,17 +173,7 @@ public final class KafkaMonitor implements Service {
         if (running == null) {
             return;
         }
-        Consumer<byte[], byte[]> polling = consumer;
-        if (polling != null) {
-            polling.wakeup();
-        }
-        running.interrupt();
-        try {
-            running.join(CLOSE_TIMEOUT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (running.isAlive()) {
+        if (!PollingThreads.stop(running, consumer, CLOSE_TIMEOUT)) {
             LOG.warn("The Kafka monitor did not stop within {}", CLOSE_TIMEOUT);
         }
     }

@@ -29,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.PollingThreads;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.service.Backoff;
 import org.slf4j.Logger;
@@ -272,17 +273,7 @@ public final class KafkaLink implements AutoCloseable {
         if (running == null) {
             return;
         }
-        KafkaConsumer<byte[], byte[]> reading = consumer;
-        if (reading != null) {
-            reading.wakeup();
-        }
-        running.interrupt();
-        try {
-            running.join(config.joinTimeout());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (running.isAlive()) {
+        if (!PollingThreads.stop(running, consumer, config.joinTimeout())) {
             LOG.warn("The Kafka link did not stop within {}", config.joinTimeout());
         }
     }
