@@ -18,7 +18,7 @@ local clock = server_clock()
 local domain, score = lease_parts(lease_id)
 local fields = crawl_fields(member, score)
 if domain ~= nil then
-  account(spider, fields, domain, -1, clock)
+  account_removed(spider, fields, domain, clock)
 end
 if published then
   count_page(spider, fields, clock)

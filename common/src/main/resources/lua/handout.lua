@@ -84,7 +84,7 @@ while true do
   if fields ~= nil and (expired(fields, clock)
       or redis.call('SISMEMBER', blacklist, blacklist_entry(fields)) == 1) then
     redis.call('ZREM', queue, member)
-    account(spider, fields, domain, -1, clock)
+    account_removed(spider, fields, domain, clock)
     dropped = dropped + 1
     if dropped >= max_drops then
       return reply('WAIT', dropped, 0)
@@ -111,7 +111,7 @@ while true do
     if lease_ms > 0 then
       redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
     else
-      account(spider, fields, domain, -1, clock)
+      account_removed(spider, fields, domain, clock)
     end
     return reply('HANDED_OUT', dropped, 0, member, score, lease_id, clock.text)
   end

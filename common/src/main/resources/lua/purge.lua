@@ -36,7 +36,7 @@ for i = 1, #items, 2 do
     if gone == 1 then
       removed = removed + 1
       if domain ~= nil then
-        account(spider, fields, domain, -1, clock)
+        account_removed(spider, fields, domain, clock)
       end
     end
   end

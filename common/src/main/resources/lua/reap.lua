@@ -22,7 +22,7 @@ for _, lease_id in ipairs(due) do
     if redis.call('ZADD', spider .. ':' .. domain .. ':queue', 'NX', score, member) == 1 then
       returned = returned + 1
     else
-      account(spider, crawl_fields(member, score), domain, -1, clock)
+      account_removed(spider, crawl_fields(member, score), domain, clock)
     end
     redis.call('ZADD', active, 'NX', clock.millis, domain)
   end

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -193,6 +194,48 @@ class EnqueuerTest {
         assertEquals(1, redis.sync().zcard(queue.key()));
         assertEquals(1, counts.crawl(crawl).orElseThrow().pending());
         assertEquals(List.of(), redis.await(enqueuer.enqueueBatchAsync(List.of())));
+    }
+
+    @Test
+    void aCallsAccountingIsWhatItsRequestsFiledOneByOneWouldWrite() {
+        String single = TestRedis.unique("one");
+        String batched = TestRedis.unique("all");
+        long expires = serverSeconds() + 3600;
+        for (String spiderId : List.of(single, batched)) {
+            List<EnqueueRequest> requests = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                String domain = "ex" + i % 3 + ".com";
+                String crawlId = "c" + i % 2;
+                String member = i % 4 == 0
+                        ? Members.serializedRequest("https://" + domain + "/" + i, "app", crawlId, -i % 3, expires + i)
+                        : Members.feedItem("https://" + domain + "/" + i, "app", crawlId, i % 3, expires + i);
+                requests.add(EnqueueRequest.of(new QueueKey(spiderId, domain), member)
+                        .withDupefilter(new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spiderId, crawlId), "fp" + i % 5, Duration.ofSeconds(600))));
+            }
+            if (spiderId.equals(single)) {
+                requests.forEach(enqueuer::enqueue);
+            } else {
+                redis.await(enqueuer.enqueueBatchAsync(requests));
+            }
+        }
+
+        for (String crawlId : List.of("c0", "c1")) {
+            assertEquals(accounting(single, crawlId), accounting(batched, crawlId), crawlId);
+            assertTrue(redis.sync().ttl(Keyspace.dupefilter(batched, crawlId)) > 590, "the dupefilter's expiry is set");
+        }
+        assertEquals(redis.sync().smembers("crawls:" + single + ":app"), redis.sync().smembers("crawls:" + batched + ":app"));
+        assertEquals(redis.sync().zrange(Keyspace.activeDomains(single), 0, -1).stream().sorted().toList(),
+                redis.sync().zrange(Keyspace.activeDomains(batched), 0, -1).stream().sorted().toList());
+        for (String crawlId : List.of("c0", "c1")) {
+            assertTrue(redis.sync().zscore("crawls:active", batched + ":app:" + crawlId) != null, "the crawl is active");
+        }
+    }
+
+    /** A crawl's accounting HASH without its {@code updated} time. */
+    private Map<String, String> accounting(String spiderId, String crawlId) {
+        Map<String, String> hash = new TreeMap<>(redis.sync().hgetall("crawl:" + spiderId + ":app:" + crawlId));
+        assertTrue(hash.remove("updated") != null, "updated is written");
+        return hash;
     }
 
     @Test
