@@ -29,6 +29,7 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
@@ -73,18 +74,24 @@ final class CrawlerTestBed implements AutoCloseable {
     private final List<JsonNode> received = new ArrayList<>();
     private final List<CrawlerNode> nodes = new ArrayList<>();
     private final List<PrometheusMeterRegistry> registries = new ArrayList<>();
+    private final List<HealthRegistry> healths = new ArrayList<>();
     private final Json json = new Json(new JsonLimits(64, 100_000_000, 200_000_000));
 
     CrawlerTestBed(EmbeddedStack stack) {
+        this(stack, stack.redisPort());
+    }
+
+    /** A bed whose nodes use the Redis on {@code redisPort} of 127.0.0.1 instead of the shared stack's. */
+    CrawlerTestBed(EmbeddedStack stack, int redisPort) {
         this.stack = stack;
         int db = 1 + NEXT_DB.getAndIncrement() % DATABASES;
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         this.prefix = "t" + id;
         this.zookeeperId = "crawler-test-" + id;
-        this.redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()).withDb(db));
+        this.redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", redisPort).withDb(db));
         redis.sync().flushdb();
         settings.put("REDIS_HOST", "127.0.0.1");
-        settings.put("REDIS_PORT", Integer.toString(stack.redisPort()));
+        settings.put("REDIS_PORT", Integer.toString(redisPort));
         settings.put("REDIS_DB", Integer.toString(db));
         settings.put("KAFKA_HOSTS", stack.kafkaBootstrap());
         settings.put("KAFKA_TOPIC_PREFIX", prefix);
@@ -138,12 +145,19 @@ final class CrawlerTestBed implements AutoCloseable {
     /** Starts a node with the current settings; closed with the bed. */
     CrawlerNode startNode() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        CrawlerNode node = new CrawlerNode(new ServiceContext(settings(), registry, registry, new HealthRegistry(),
+        HealthRegistry health = new HealthRegistry();
+        CrawlerNode node = new CrawlerNode(new ServiceContext(settings(), registry, registry, health,
                 NodeIdentity.create(), Clock.systemUTC()));
         node.start();
         nodes.add(node);
         registries.add(registry);
+        healths.add(health);
         return node;
+    }
+
+    /** The health checks of the node started last. */
+    HealthReport health() {
+        return healths.getLast().check();
     }
 
     /** The total of the counters called {@code name} (all tags) over every node started. */

@@ -1,0 +1,60 @@
+package org.scrapycluster.crawler.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.embedded.origin.StatusRoute;
+import org.scrapycluster.embedded.origin.TestOrigin;
+
+/**
+ * Redis goes away under a running crawler node, for longer than a few hand-out rounds, and comes back
+ * empty (a restart without persistence): the node stays up, says Redis is down while it is, and crawls
+ * what is queued once Redis is back, without being restarted.
+ */
+@ExtendWith(SharedStack.class)
+class RedisOutageTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final EmbeddedStack stack;
+
+    RedisOutageTest(EmbeddedStack stack) {
+        this.stack = stack;
+    }
+
+    @Test
+    void aNodeRidesOutRedisGoingAwayAndCrawlsWhatIsQueuedOnceItIsBack() throws InterruptedException {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("crawler-outage-redis"));
+             TestOrigin origin = TestOrigin.builder().domains(1).start();
+             CrawlerTestBed bed = new CrawlerTestBed(stack, server.port())) {
+            bed.set("ROBOTSTXT_OBEY", false);
+            bed.startNode();
+            String before = origin.url(0, StatusRoute.path(200) + "&page=before");
+            bed.seed(CrawlerTestBed.feedItem(before, "before"));
+            assertEquals(List.of(before), CrawlerTestBed.urls(bed.awaitResults(1)));
+
+            server.stop();
+            Awaitility.await().atMost(WAIT).until(() -> bed.health().checks().get("redis").status() == Health.Status.DOWN);
+            Thread.sleep(3_000);
+            server.restart();
+            Awaitility.await().atMost(WAIT).until(() -> bed.health().checks().get("redis").status() == Health.Status.UP);
+
+            String after = origin.url(0, StatusRoute.path(200) + "&page=after");
+            Awaitility.await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> bed.seed(CrawlerTestBed.feedItem(after, "after")));
+            List<String> crawled = CrawlerTestBed.urls(bed.awaitResults(2));
+            assertEquals(List.of(before, after), crawled, "the page queued after the outage is crawled, and nothing twice");
+            assertTrue(bed.health().isUp(), bed.health().toJson());
+        }
+    }
+}
