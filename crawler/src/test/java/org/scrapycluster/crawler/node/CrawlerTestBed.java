@@ -78,11 +78,14 @@ final class CrawlerTestBed implements AutoCloseable {
     private final Json json = new Json(new JsonLimits(64, 100_000_000, 200_000_000));
 
     CrawlerTestBed(EmbeddedStack stack) {
-        this(stack, stack.redisPort());
+        this(stack, stack.redisPort(), stack.kafkaBootstrap());
     }
 
-    /** A bed whose nodes use the Redis on {@code redisPort} of 127.0.0.1 instead of the shared stack's. */
-    CrawlerTestBed(EmbeddedStack stack, int redisPort) {
+    /**
+     * A bed whose nodes use the Redis on {@code redisPort} of 127.0.0.1 and the Kafka at {@code kafkaBootstrap}
+     * instead of the shared stack's, for tests that stop them.
+     */
+    CrawlerTestBed(EmbeddedStack stack, int redisPort, String kafkaBootstrap) {
         this.stack = stack;
         int db = 1 + NEXT_DB.getAndIncrement() % DATABASES;
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
@@ -93,7 +96,7 @@ final class CrawlerTestBed implements AutoCloseable {
         settings.put("REDIS_HOST", "127.0.0.1");
         settings.put("REDIS_PORT", Integer.toString(redisPort));
         settings.put("REDIS_DB", Integer.toString(db));
-        settings.put("KAFKA_HOSTS", stack.kafkaBootstrap());
+        settings.put("KAFKA_HOSTS", kafkaBootstrap);
         settings.put("KAFKA_TOPIC_PREFIX", prefix);
         settings.put("ZOOKEEPER_HOSTS", stack.zookeeperConnect());
         settings.put("ZOOKEEPER_ID", zookeeperId);
@@ -113,7 +116,7 @@ final class CrawlerTestBed implements AutoCloseable {
             throw new IllegalStateException("cannot create the results topic", e);
         }
         Properties consumer = new Properties();
-        consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap());
+        consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap);
         consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         this.results = new KafkaConsumer<>(consumer, new StringDeserializer(), new ByteArrayDeserializer());
         results.assign(List.of(new TopicPartition(topics().crawledFirehose(), 0)));

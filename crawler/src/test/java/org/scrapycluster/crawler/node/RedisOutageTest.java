@@ -37,7 +37,7 @@ class RedisOutageTest {
     void aNodeRidesOutRedisGoingAwayAndCrawlsWhatIsQueuedOnceItIsBack() throws InterruptedException {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("crawler-outage-redis"));
              TestOrigin origin = TestOrigin.builder().domains(1).start();
-             CrawlerTestBed bed = new CrawlerTestBed(stack, server.port())) {
+             CrawlerTestBed bed = new CrawlerTestBed(stack, server.port(), stack.kafkaBootstrap())) {
             bed.set("ROBOTSTXT_OBEY", false);
             bed.startNode();
             String before = origin.url(0, StatusRoute.path(200) + "&page=before");
