@@ -97,6 +97,7 @@ public final class KafkaMonitor implements Service {
     private final Duration heartbeatTtl;
     private final RedisEndpoint endpoint;
     private final IntakeStats.Config statsConfig;
+    private final boolean fifo;
     private final OutageReporter redisOutage = new OutageReporter(LOG, "Writing requests to Redis");
 
     private volatile boolean closed;
@@ -140,6 +141,7 @@ public final class KafkaMonitor implements Service {
         this.maxPollRecords = positive("KAFKA_CONSUMER_MAX_POLL_RECORDS");
         this.pollTimeout = Duration.ofMillis(positive("KAFKA_CONSUMER_TIMEOUT"));
         this.sleepTime = settings.getSeconds("SLEEP_TIME");
+        this.fifo = settings.getBoolean("QUEUE_FIFO");
         if (sleepTime.isNegative()) {
             throw settings.invalid("SLEEP_TIME", "cannot be negative");
         }
@@ -186,7 +188,7 @@ public final class KafkaMonitor implements Service {
             heartbeat = new Heartbeat(redis, "stats:kafka-monitor:self:" + context.node(), heartbeatTtl,
                     min(heartbeatTtl.dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
             heartbeat.start();
-            writer = new RedisBatchWriter(redis);
+            writer = new RedisBatchWriter(redis, fifo);
             producer = createKafkaClient("producer", clients::bytesProducer);
             consumer = createKafkaClient("consumer", this::newConsumer);
             kafka.watch(consumer);

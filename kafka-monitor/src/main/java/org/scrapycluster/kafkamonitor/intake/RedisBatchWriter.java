@@ -34,9 +34,10 @@ final class RedisBatchWriter {
     private final RedisConnection redis;
     private final Enqueuer enqueuer;
 
-    RedisBatchWriter(RedisConnection redis) {
+    /** @param fifo whether requests of equal priority are queued first in, first out ({@code QUEUE_FIFO}) */
+    RedisBatchWriter(RedisConnection redis, boolean fifo) {
         this.redis = redis;
-        this.enqueuer = new Enqueuer(redis, false);
+        this.enqueuer = new Enqueuer(redis, fifo);
     }
 
     /** Starts the writes of a batch, to which requests are added as they are decided. */

@@ -106,6 +106,24 @@ class KafkaMonitorEndToEndTest {
     }
 
     @Test
+    void withQueueFifoSeedsOfOnePriorityAreQueuedInTheOrderTheyCame() throws Exception {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("QUEUE_FIFO", "true");
+        String spider = MonitorSettings.unique("sp");
+        List<String> paths = List.of("z", "m", "a", "q", "b");
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+            kafka.sendText(settings.incomingTopic(), paths.stream().map(path -> "{\"url\":\"http://www.fifo-example.com/" + path
+                    + "\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}").toArray(String[]::new));
+
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":fifo-example.com:queue") == paths.size());
+            List<String> queued = new ArrayList<>();
+            for (String member : redis.sync().zrange(spider + ":fifo-example.com:queue", 0, -1)) {
+                queued.add(JSON.readTree(member).get("url").asText().substring("http://www.fifo-example.com/".length()));
+            }
+            assertEquals(paths, queued, "first in, first out; without QUEUE_FIFO the members' bytes would order them");
+        }
+    }
+
+    @Test
     void aUserPluginWithItsOwnSchemaHandlesItsRequests() {
         MonitorSettings settings = MonitorSettings.forStack(stack).set("PLUGINS", "{" + ClusterTestHandler.class.getName() + ": 500}");
         String uuid = MonitorSettings.unique("mytestid");

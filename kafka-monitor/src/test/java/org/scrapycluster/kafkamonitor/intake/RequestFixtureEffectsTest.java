@@ -161,7 +161,7 @@ class RequestFixtureEffectsTest {
         RequestIntake intake = new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
         Disposition disposition = intake.take(record);
         if (disposition instanceof Disposition.Accepted accepted) {
-            RedisBatchWriter.Writes writes = new RedisBatchWriter(REDIS.connection()).start();
+            RedisBatchWriter.Writes writes = new RedisBatchWriter(REDIS.connection(), false).start();
             writes.add(accepted.handling());
             Optional<EnqueueOutcome> outcome = writes.finish().getFirst();
             return outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
