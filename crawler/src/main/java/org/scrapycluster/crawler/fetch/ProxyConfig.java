@@ -1,5 +1,9 @@
 package org.scrapycluster.crawler.fetch;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -19,6 +23,44 @@ public record ProxyConfig(String host, int port, String username, String passwor
         if ((username == null) != (password == null)) {
             throw new IllegalArgumentException("give both proxy user name and password, or neither");
         }
+    }
+
+    /**
+     * The proxy of {@code http://[user:password@]host:port}, the form of {@code DOWNLOAD_PROXY}; user name and
+     * password may be percent-encoded.
+     *
+     * @throws IllegalArgumentException when {@code url} is not of that form, saying why
+     */
+    public static ProxyConfig parse(String url) {
+        URI uri;
+        try {
+            uri = new URI(url.strip());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("not a URL: " + e.getMessage());
+        }
+        if (!"http".equalsIgnoreCase(uri.getScheme())) {
+            throw new IllegalArgumentException("must be an http:// URL (the proxy is spoken to in plain HTTP), was " + url);
+        }
+        if (uri.getHost() == null || uri.getPort() < 0) {
+            throw new IllegalArgumentException("must name the proxy's host and port, as http://host:port, was " + url);
+        }
+        String path = uri.getRawPath();
+        if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("must be only http://[user:password@]host:port, was " + url);
+        }
+        String userInfo = uri.getRawUserInfo();
+        if (userInfo == null) {
+            return of(uri.getHost(), uri.getPort());
+        }
+        int colon = userInfo.indexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("give the proxy's user name and password as user:password@, or neither");
+        }
+        return new ProxyConfig(uri.getHost(), uri.getPort(), decode(userInfo.substring(0, colon)), decode(userInfo.substring(colon + 1)));
+    }
+
+    private static String decode(String part) {
+        return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     /** A proxy without credentials. */

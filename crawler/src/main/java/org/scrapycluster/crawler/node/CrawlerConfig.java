@@ -9,6 +9,7 @@ import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.AddressPolicy;
 import org.scrapycluster.crawler.fetch.FetcherConfig;
+import org.scrapycluster.crawler.fetch.ProxyConfig;
 import org.scrapycluster.crawler.middleware.BackoffPolicy;
 import org.scrapycluster.crawler.middleware.RedirectPolicy;
 import org.scrapycluster.crawler.middleware.RetryPolicy;
@@ -65,10 +66,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 workers > 0 ? workers : Runtime.getRuntime().availableProcessors());
     }
 
-    /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent. */
+    /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent, proxy. */
     public FetcherConfig fetcher() {
         Duration timeout = positive(settings, "DOWNLOAD_TIMEOUT");
         return FetcherConfig.builder()
+                .proxy(proxy(settings))
                 .maxConnections(limits.maxInFlight())
                 .maxConnectionsPerHost(limits.maxPerDomain())
                 .connectTimeout(timeout)
@@ -80,6 +82,19 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 .trustAllCertificates(!settings.getBoolean("DOWNLOAD_VERIFY_CERTIFICATES"))
                 .maxIdleConnections(Math.max(64, limits.maxInFlight() * 2))
                 .build();
+    }
+
+    /** The proxy of {@code DOWNLOAD_PROXY}, or null for none. */
+    private static ProxyConfig proxy(Settings settings) {
+        String url = settings.getNullableString("DOWNLOAD_PROXY");
+        if (url == null || url.isBlank()) {
+            return null;
+        }
+        try {
+            return ProxyConfig.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw settings.invalid("DOWNLOAD_PROXY", e.getMessage());
+        }
     }
 
     /** The settings of {@code STATS_RESPONSE_CODES}. */

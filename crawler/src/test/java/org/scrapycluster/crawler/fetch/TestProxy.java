@@ -19,9 +19,9 @@ import java.util.concurrent.Executors;
 /**
  * A small forward proxy for fetcher tests: absolute-form HTTP requests are forwarded (one per connection),
  * CONNECT opens a tunnel. It records each request line and Proxy-Authorization, and refuses with 407 when
- * credentials are required and missing.
+ * credentials are required and missing. Node tests use it through {@code DOWNLOAD_PROXY}.
  */
-final class TestProxy implements AutoCloseable {
+public final class TestProxy implements AutoCloseable {
 
     private final ServerSocket server;
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
@@ -33,22 +33,23 @@ final class TestProxy implements AutoCloseable {
     private final List<String> requestLines = Collections.synchronizedList(new ArrayList<>());
     private final List<String> authorizations = Collections.synchronizedList(new ArrayList<>());
 
-    TestProxy(String requiredAuthorization) throws IOException {
+    /** @param requiredAuthorization the Proxy-Authorization value every request must carry, or null for none */
+    public TestProxy(String requiredAuthorization) throws IOException {
         this.requiredAuthorization = requiredAuthorization;
         this.server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         threads.execute(this::acceptLoop);
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
-    List<String> requestLines() {
+    public List<String> requestLines() {
         return List.copyOf(requestLines);
     }
 
-    List<String> authorizations() {
+    public List<String> authorizations() {
         return List.copyOf(authorizations);
     }
 
