@@ -1,6 +1,6 @@
 -- Which of a page's requests the enqueue script (lua/enqueue.lua) would certainly answer 'DUPLICATE',
 -- so that the crawler neither encodes nor sends them: most links a crawl finds are pages it already
--- has. Needs lib/clock.
+-- has. Needs lib/clock, lib/member.
 --
 -- KEYS[i] the dupefilter of request i (<spiderid>:dupefilter:<crawlid>)
 -- ARGV[1] n, the number of requests; then 6 values per request, starting at 2 + (i - 1) * 6:
@@ -11,30 +11,40 @@
 -- the enqueue script makes before the dupefilter — and its fingerprint is in the dupefilter; the
 -- dupefilter's TTL is then refreshed, as the enqueue script does for a duplicate. Returns 1 for a
 -- duplicate and 0 otherwise, one per request in order; the 0s go through the enqueue script, which
--- decides them atomically.
+-- decides them atomically. A page's links share a crawl and a dupefilter, so each crawl's stop check
+-- and each dupefilter's expiry is made once per call, as in the enqueue script.
 
 local FIELDS = 6
 local count = tonumber(ARGV[1])
 local clock = server_clock()
+local stopped = {}
+local dupefilters, dupefilter_ttls = {}, {}
 
 local function duplicate(dupefilter, base)
-  local spider, appid, crawlid = ARGV[base], ARGV[base + 1], ARGV[base + 2]
-  local expires, fingerprint, ttl = tonumber(ARGV[base + 3]), ARGV[base + 4], ARGV[base + 5]
-  if redis.call('SISMEMBER', spider .. ':blacklist', appid .. '||' .. crawlid) == 1 then
+  local fields = { appid = ARGV[base + 1], crawlid = ARGV[base + 2], expires = tonumber(ARGV[base + 3]) }
+  local blacklist, entry = ARGV[base] .. ':blacklist', blacklist_entry(fields)
+  local crawl = blacklist .. '\n' .. entry
+  if stopped[crawl] == nil then
+    stopped[crawl] = redis.call('SISMEMBER', blacklist, entry) == 1
+  end
+  if stopped[crawl] or expired(fields, clock) then
     return 0
   end
-  if expires ~= 0 and clock.seconds >= expires then
+  if redis.call('SISMEMBER', dupefilter, ARGV[base + 4]) == 0 then
     return 0
   end
-  if redis.call('SISMEMBER', dupefilter, fingerprint) == 0 then
-    return 0
+  if dupefilter_ttls[dupefilter] == nil then
+    dupefilters[#dupefilters + 1] = dupefilter
   end
-  redis.call('EXPIRE', dupefilter, ttl)
+  dupefilter_ttls[dupefilter] = ARGV[base + 5]
   return 1
 end
 
 local answers = {}
 for i = 1, count do
   answers[i] = duplicate(KEYS[i], 2 + (i - 1) * FIELDS)
+end
+for _, dupefilter in ipairs(dupefilters) do
+  redis.call('EXPIRE', dupefilter, dupefilter_ttls[dupefilter])
 end
 return answers
