@@ -12,13 +12,13 @@ import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.scrapycluster.common.cli.BenchmarkTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,10 +48,10 @@ public final class AnswerClock implements AutoCloseable {
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
         this.topic = topic;
         try {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        } catch (ExecutionException e) {
+            BenchmarkTopics.create(admin, topic);
+        } catch (IllegalStateException | InterruptedException e) {
             admin.close();
-            throw new IllegalStateException("cannot create the topic " + topic + ": " + e.getCause(), e.getCause());
+            throw e;
         }
         Properties properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -6,16 +6,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.common.cli.BenchmarkTopics;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.service.ServiceFactory;
@@ -55,7 +54,7 @@ final class RoundTripBenchmark {
         Topics topics = Topics.from(settings.service("kafka-monitor"));
         List<Result> results = new ArrayList<>();
         try (Admin admin = clients.admin()) {
-            createTopic(admin, topics.incoming());
+            BenchmarkTopics.create(admin, topics.incoming());
             try {
                 runServices(clients, topics, requests, warmup, rounds, results);
             } finally {
@@ -99,14 +98,6 @@ final class RoundTripBenchmark {
         Properties properties = clients.producerProperties();
         properties.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         return new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
-    }
-
-    private static void createTopic(Admin admin, String topic) throws InterruptedException {
-        try {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot create the topic " + topic + ": " + e.getCause(), e.getCause());
-        }
     }
 
     /** The requests measured: info about a crawl, and stats of every kind. */

@@ -12,17 +12,16 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.scrapycluster.common.cli.BenchmarkTopics;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
@@ -292,9 +291,7 @@ final class CrawlBenchmark {
         Properties properties = new Properties();
         properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka);
         try (Admin admin = Admin.create(properties)) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot create the results topic " + topic + ": " + e.getCause(), e);
+            BenchmarkTopics.create(admin, topic);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating the results topic", e);
