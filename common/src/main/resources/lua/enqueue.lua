@@ -1,6 +1,6 @@
 -- Files requests into their domain queues with readiness and crawl accounting, one call for a whole
 -- batch (a page's links): used by the Kafka monitor for seeds and by crawlers for discovered links,
--- retries and redirects. Needs lib/clock, lib/member, lib/accounting.
+-- retries and redirects. Needs lib/clock, lib/member, lib/accounting, lib/batch.
 --
 -- KEYS[i] the <spiderid>:<domain>:queue of request i
 -- ARGV[1] "1" to order equal priorities first-in first-out (score = -priority + arrival fraction)
@@ -24,11 +24,9 @@ local FIELDS = 16
 local fifo = ARGV[1] == '1'
 local count = tonumber(ARGV[2])
 local clock = server_clock()
--- What one request of this call learnt and the next need not ask Redis again (a redis.call costs
--- microseconds, and a call of a hundred requests usually holds a few crawls and dupefilters)
+-- stop checks, dupefilter expiries, domain activations and accounting are made once per call
+local batch = new_batch()
 local tally = new_tally()
-local stopped = {}
-local dupefilters, dupefilter_ttls = {}, {}
 local domains_active = {}
 
 -- The original's page filter, atomic: at most limit - 1 requests pass; the one that makes the
@@ -59,14 +57,7 @@ local function enqueue(queue, base, arrival)
     return 'INVALID'
   end
   -- a stopped or expired crawl is refused first, so that its refused requests leave no trace
-  local blacklist, entry = spider .. ':blacklist', blacklist_entry(fields)
-  if stopped[blacklist] == nil then
-    stopped[blacklist] = {}
-  end
-  if stopped[blacklist][entry] == nil then
-    stopped[blacklist][entry] = redis.call('SISMEMBER', blacklist, entry) == 1
-  end
-  if stopped[blacklist][entry] then
+  if crawl_stopped(batch, spider, fields) then
     return 'BLACKLISTED'
   end
   if expired(fields, clock) then
@@ -74,10 +65,7 @@ local function enqueue(queue, base, arrival)
   end
   if dupefilter ~= '' then
     local added = redis.call('SADD', dupefilter, fingerprint)
-    if dupefilter_ttls[dupefilter] == nil then
-      dupefilters[#dupefilters + 1] = dupefilter
-    end
-    dupefilter_ttls[dupefilter] = dupefilter_ttl
+    dupefilter_used(batch, dupefilter, dupefilter_ttl)
     if added == 0 then
       return 'DUPLICATE'
     end
@@ -122,7 +110,5 @@ for i = 1, count do
   outcomes[i] = enqueue(KEYS[i], 3 + (i - 1) * FIELDS, (i - 1) / count)
 end
 write_added(tally, clock)
-for _, dupefilter in ipairs(dupefilters) do
-  redis.call('EXPIRE', dupefilter, dupefilter_ttls[dupefilter])
-end
+expire_dupefilters(batch)
 return outcomes

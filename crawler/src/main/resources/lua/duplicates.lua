@@ -1,6 +1,6 @@
 -- Which of a page's requests the enqueue script (lua/enqueue.lua) would certainly answer 'DUPLICATE',
 -- so that the crawler neither encodes nor sends them: most links a crawl finds are pages it already
--- has. Needs lib/clock, lib/member.
+-- has. Needs lib/clock, lib/member, lib/batch.
 --
 -- KEYS[i] the dupefilter of request i (<spiderid>:dupefilter:<crawlid>)
 -- ARGV[1] n, the number of requests; then 6 values per request, starting at 2 + (i - 1) * 6:
@@ -17,26 +17,17 @@
 local FIELDS = 6
 local count = tonumber(ARGV[1])
 local clock = server_clock()
-local stopped = {}
-local dupefilters, dupefilter_ttls = {}, {}
+local batch = new_batch()
 
 local function duplicate(dupefilter, base)
   local fields = { appid = ARGV[base + 1], crawlid = ARGV[base + 2], expires = tonumber(ARGV[base + 3]) }
-  local blacklist, entry = ARGV[base] .. ':blacklist', blacklist_entry(fields)
-  local crawl = blacklist .. '\n' .. entry
-  if stopped[crawl] == nil then
-    stopped[crawl] = redis.call('SISMEMBER', blacklist, entry) == 1
-  end
-  if stopped[crawl] or expired(fields, clock) then
+  if crawl_stopped(batch, ARGV[base], fields) or expired(fields, clock) then
     return 0
   end
   if redis.call('SISMEMBER', dupefilter, ARGV[base + 4]) == 0 then
     return 0
   end
-  if dupefilter_ttls[dupefilter] == nil then
-    dupefilters[#dupefilters + 1] = dupefilter
-  end
-  dupefilter_ttls[dupefilter] = ARGV[base + 5]
+  dupefilter_used(batch, dupefilter, ARGV[base + 5])
   return 1
 end
 
@@ -44,7 +35,5 @@ local answers = {}
 for i = 1, count do
   answers[i] = duplicate(KEYS[i], 2 + (i - 1) * FIELDS)
 end
-for _, dupefilter in ipairs(dupefilters) do
-  redis.call('EXPIRE', dupefilter, dupefilter_ttls[dupefilter])
-end
+expire_dupefilters(batch)
 return answers

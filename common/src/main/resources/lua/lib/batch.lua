@@ -1,0 +1,32 @@
+-- What one call that files or checks many requests learns once and need not ask Redis again: a
+-- redis.call costs microseconds, and a call of a hundred requests usually holds a few crawls and
+-- dupefilters. Used by lua/enqueue.lua and the crawler's lua/duplicates.lua; needs lib/member.
+
+local function new_batch()
+  return { stopped = {}, dupefilters = {}, dupefilter_ttls = {} }
+end
+
+-- Whether the crawl of these fields is stopped: in <spider>:blacklist, asked once per call.
+local function crawl_stopped(batch, spider, fields)
+  local blacklist, entry = spider .. ':blacklist', blacklist_entry(fields)
+  local crawl = blacklist .. '\n' .. entry
+  if batch.stopped[crawl] == nil then
+    batch.stopped[crawl] = redis.call('SISMEMBER', blacklist, entry) == 1
+  end
+  return batch.stopped[crawl]
+end
+
+-- Notes a use of dupefilter, whose expiry expire_dupefilters sets to ttl (the last use's).
+local function dupefilter_used(batch, dupefilter, ttl)
+  if batch.dupefilter_ttls[dupefilter] == nil then
+    batch.dupefilters[#batch.dupefilters + 1] = dupefilter
+  end
+  batch.dupefilter_ttls[dupefilter] = ttl
+end
+
+-- Refreshes the expiry of every dupefilter used in the call, once each.
+local function expire_dupefilters(batch)
+  for _, dupefilter in ipairs(batch.dupefilters) do
+    redis.call('EXPIRE', dupefilter, batch.dupefilter_ttls[dupefilter])
+  end
+end
