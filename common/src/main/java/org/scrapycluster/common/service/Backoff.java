@@ -1,6 +1,8 @@
 package org.scrapycluster.common.service;
 
 import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -46,6 +48,29 @@ public final class Backoff {
     /** Sleeps for {@link #nextDelay()}; an interrupt (the service is closing) ends the wait at once. */
     public void pause() throws InterruptedException {
         Thread.sleep(nextDelay());
+    }
+
+    /**
+     * Calls {@code attempt} until it returns, waiting {@link #nextDelay()} through {@code pause} after
+     * each failure of type {@code retryOn} (any other exception ends the loop); {@code firstFailure}
+     * hears of the first one only, so that an outage is said once. {@code pause} ends the loop by
+     * throwing, e.g. when the caller is closing.
+     */
+    public <T, E extends RuntimeException> T retry(Class<E> retryOn, Supplier<T> attempt, Consumer<E> firstFailure,
+            Consumer<Duration> pause) {
+        while (true) {
+            try {
+                return attempt.get();
+            } catch (RuntimeException e) {
+                if (!retryOn.isInstance(e)) {
+                    throw e;
+                }
+                if (attempts == 0) {
+                    firstFailure.accept(retryOn.cast(e));
+                }
+                pause.accept(nextDelay());
+            }
+        }
     }
 
     /** Failed attempts since the last success. */

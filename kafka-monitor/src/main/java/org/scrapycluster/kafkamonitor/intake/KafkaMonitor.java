@@ -403,34 +403,17 @@ public final class KafkaMonitor implements Service {
 
     private RedisConnection connectRedis() {
         Backoff backoff = Backoff.standard();
-        while (true) {
-            try {
-                RedisConnection connection = RedisConnection.open(endpoint);
-                if (backoff.attempts() > 0) {
-                    LOG.info("Connected to Redis at {}", endpoint);
-                }
-                return connection;
-            } catch (RedisException e) {
-                if (backoff.attempts() == 0) {
-                    LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage());
-                }
-                pause(backoff.nextDelay());
-            }
+        RedisConnection connection = backoff.retry(RedisException.class, () -> RedisConnection.open(endpoint),
+                e -> LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage()), this::pause);
+        if (backoff.attempts() > 0) {
+            LOG.info("Connected to Redis at {}", endpoint);
         }
+        return connection;
     }
 
     private <T> T createKafkaClient(String what, Supplier<T> create) {
-        Backoff backoff = Backoff.standard();
-        while (true) {
-            try {
-                return create.get();
-            } catch (KafkaException e) {
-                if (backoff.attempts() == 0) {
-                    LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage());
-                }
-                pause(backoff.nextDelay());
-            }
-        }
+        return Backoff.standard().retry(KafkaException.class, create,
+                e -> LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage()), this::pause);
     }
 
     private Consumer<byte[], byte[]> newConsumer() {

@@ -182,20 +182,11 @@ public final class KafkaLink implements AutoCloseable {
     }
 
     private <T> T create(String what, Supplier<T> factory) {
-        Backoff backoff = Backoff.standard();
-        while (true) {
-            if (closed) {
-                throw new Closing();
-            }
-            try {
-                return factory.get();
-            } catch (KafkaException e) {
-                if (backoff.attempts() == 0) {
-                    LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage());
-                }
-                pause(backoff.nextDelay());
-            }
+        if (closed) {
+            throw new Closing();
         }
+        return Backoff.standard().retry(KafkaException.class, factory,
+                e -> LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage()), this::pause);
     }
 
     private Producer<String, byte[]> newProducer() {
