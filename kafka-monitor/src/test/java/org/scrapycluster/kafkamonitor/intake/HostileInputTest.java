@@ -62,8 +62,10 @@ class HostileInputTest {
             Awaitility.await().atMost(WAIT).until(() -> monitor.counter("kafka.monitor.records.consumed") == HOSTILE + VALID);
             Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":fuzz-example.com:queue") == VALID);
             // records.consumed counts a batch once it is decided; its rejections are counted after its Redis writes
-            Awaitility.await().atMost(WAIT).untilAsserted(() -> assertEquals(HOSTILE, rejected(monitor), "every hostile record is counted as a failure"));
-            assertEquals(VALID, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ScraperHandler"));
+            Awaitility.await().atMost(WAIT).untilAsserted(() -> {
+                assertEquals(HOSTILE, rejected(monitor), "every hostile record is counted as a failure");
+                assertEquals(VALID, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ScraperHandler"));
+            });
             List<String> published = kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT, values -> values.size() >= HOSTILE);
             assertEquals(HOSTILE, published.size(), "every hostile record is on the rejected topic");
 

@@ -94,11 +94,14 @@ class KafkaMonitorEndToEndTest {
                 assertEquals(1, answer.path("error").path("details").size());
             }
 
-            assertEquals(5, monitor.counter("kafka.monitor.records.consumed"));
-            assertEquals(1, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ScraperHandler"));
-            assertEquals(1, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ActionHandler"));
-            assertEquals(1, monitor.counter("kafka.monitor.requests.rejected", "reason", "invalid"));
-            assertEquals(2, monitor.counter("kafka.monitor.requests.rejected", "reason", "unreadable"));
+            // a batch's outcomes are counted after its Redis writes, which the checks above may have seen first
+            Awaitility.await().atMost(WAIT).untilAsserted(() -> {
+                assertEquals(5, monitor.counter("kafka.monitor.records.consumed"));
+                assertEquals(1, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ScraperHandler"));
+                assertEquals(1, monitor.counter("kafka.monitor.requests.accepted", "plugin", "ActionHandler"));
+                assertEquals(1, monitor.counter("kafka.monitor.requests.rejected", "reason", "invalid"));
+                assertEquals(2, monitor.counter("kafka.monitor.requests.rejected", "reason", "unreadable"));
+            });
             assertEquals(Health.Status.UP, monitor.health().status(), monitor.health().toString());
             List<String> heartbeats = redis.sync().keys("stats:kafka-monitor:self:*");
             assertTrue(heartbeats.stream().anyMatch(key -> key.matches("stats:kafka-monitor:self:.+:[0-9a-f]{12}")), heartbeats.toString());
