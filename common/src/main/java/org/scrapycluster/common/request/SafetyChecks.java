@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.re2j.PatternSyntaxException;
 import org.scrapycluster.common.domain.UrlHost;
+import org.scrapycluster.common.settings.Settings;
 
 /**
  * Checks a request must pass on top of its schema, which the original does not make. Each can be
@@ -50,6 +51,12 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     private static final int MAX_QUOTED_LENGTH = 60;
     private static final int REMEMBERED_REGEXES = 10_000;
     private static final Set<String> LINEAR_REGEXES = ConcurrentHashMap.newKeySet();
+
+    /** The checks {@code REQUEST_CHECK_IDS}, {@code REQUEST_CHECK_URLS} and {@code REQUEST_CHECK_REGEXES} turn on. */
+    public static SafetyChecks from(Settings settings) {
+        return new SafetyChecks(settings.getBoolean("REQUEST_CHECK_IDS"), settings.getBoolean("REQUEST_CHECK_URLS"),
+                settings.getBoolean("REQUEST_CHECK_REGEXES"));
+    }
 
     /** The violations of {@code request}, in field order; empty when it passes. */
     List<Violation> check(JsonNode request) {

@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.common.testing.ResourceFixtures;
 
 /**
@@ -61,13 +65,14 @@ class RequestFixturesTest {
         assertEquals(String.join("; ", expected), invalid.reason());
     }
 
+    /** The validator of the fixture's schema under the fixture's {@code settings}, which override config/requests.yml. */
     private static RequestValidator validator(JsonNode fixture) {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        fixture.path("settings").properties().forEach(setting -> overrides.put(setting.getKey(), setting.getValue().asText()));
+        Settings settings = Settings.load("requests", new SettingsSources(null, Map.of(), overrides));
         String name = fixture.get("schema").asText();
-        JsonNode limits = fixture.get("limits");
-        RequestSchema schema = limits == null ? RequestSchema.builtIn(name)
-                : RequestSchema.scraper(new CrawlLimits(limits.get("maxdepth").asLong(), limits.get("domain_max_pages").asLong()));
-        SafetyChecks checks = "none".equals(fixture.path("checks").asText()) ? SafetyChecks.NONE : SafetyChecks.ALL;
-        return new RequestValidator(schema, checks);
+        RequestSchema schema = name.equals(RequestSchema.SCRAPER) ? RequestSchema.scraper(CrawlLimits.from(settings)) : RequestSchema.builtIn(name);
+        return new RequestValidator(schema, SafetyChecks.from(settings));
     }
 
     private static List<String> fieldNames(JsonNode object) {

@@ -59,8 +59,7 @@ public final class PluginSet {
      * @throws IllegalStateException when a plugin cannot be set up (its schema is missing or invalid)
      */
     public static PluginSet load(Settings settings) {
-        SafetyChecks checks = new SafetyChecks(settings.getBoolean("REQUEST_CHECK_IDS"),
-                settings.getBoolean("REQUEST_CHECK_URLS"), settings.getBoolean("REQUEST_CHECK_REGEXES"));
+        SafetyChecks checks = SafetyChecks.from(settings);
         Map<Integer, String> ranks = new HashMap<>();
         List<RankedPlugin> loaded = new ArrayList<>();
         for (Map.Entry<String, Object> entry : settings.getMap(SETTING).entrySet()) {

@@ -43,15 +43,7 @@ public final class ScraperHandler implements KafkaMonitorPlugin {
         if (dupefilterTimeout.getSeconds() < 1) {
             throw settings.invalid("DUPEFILTER_TIMEOUT", "must be at least 1");
         }
-        long maxDepth = settings.getLong("CRAWL_MAXDEPTH_LIMIT");
-        long maxDomainPages = settings.getLong("CRAWL_DOMAIN_MAX_PAGES_LIMIT");
-        if (maxDepth < 0) {
-            throw settings.invalid("CRAWL_MAXDEPTH_LIMIT", "cannot be negative");
-        }
-        if (maxDomainPages < 0) {
-            throw settings.invalid("CRAWL_DOMAIN_MAX_PAGES_LIMIT", "cannot be negative");
-        }
-        return RequestSchema.scraper(new CrawlLimits(maxDepth, maxDomainPages));
+        return RequestSchema.scraper(CrawlLimits.from(settings));
     }
 
     @Override

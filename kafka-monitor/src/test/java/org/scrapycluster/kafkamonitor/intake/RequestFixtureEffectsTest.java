@@ -209,16 +209,7 @@ class RequestFixtureEffectsTest {
 
     private static Settings settings(JsonNode fixture) {
         Map<String, String> values = new LinkedHashMap<>();
-        JsonNode limits = fixture.get("limits");
-        if (limits != null) {
-            values.put("CRAWL_MAXDEPTH_LIMIT", limits.get("maxdepth").asText());
-            values.put("CRAWL_DOMAIN_MAX_PAGES_LIMIT", limits.get("domain_max_pages").asText());
-        }
-        if ("none".equals(fixture.path("checks").asText())) {
-            values.put("REQUEST_CHECK_IDS", "false");
-            values.put("REQUEST_CHECK_URLS", "false");
-            values.put("REQUEST_CHECK_REGEXES", "false");
-        }
+        fixture.path("settings").properties().forEach(setting -> values.put(setting.getKey(), setting.getValue().asText()));
         return Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), values));
     }
 

@@ -43,12 +43,9 @@ public final class FeedValidation {
         if (!settings.getBoolean("FEED_VALIDATION")) {
             return new FeedValidation(List.of());
         }
-        long maxDepth = nonNegative(settings, "CRAWL_MAXDEPTH_LIMIT");
-        long maxDomainPages = nonNegative(settings, "CRAWL_DOMAIN_MAX_PAGES_LIMIT");
-        SafetyChecks checks = new SafetyChecks(settings.getBoolean("REQUEST_CHECK_IDS"),
-                settings.getBoolean("REQUEST_CHECK_URLS"), settings.getBoolean("REQUEST_CHECK_REGEXES"));
+        SafetyChecks checks = SafetyChecks.from(settings);
         return new FeedValidation(List.of(
-                new Candidate(RequestSchema.scraper(new CrawlLimits(maxDepth, maxDomainPages)), checks),
+                new Candidate(RequestSchema.scraper(CrawlLimits.from(settings)), checks),
                 new Candidate(RequestSchema.builtIn(RequestSchema.ACTION), checks),
                 new Candidate(RequestSchema.builtIn(RequestSchema.STATS), checks),
                 new Candidate(RequestSchema.builtIn(RequestSchema.ZOOKEEPER), checks)));
@@ -80,13 +77,5 @@ public final class FeedValidation {
             throw new RefusedRequestException(Refusal.SCHEMA, "Does not match the " + closest.validator().schema().name()
                     + " schema: " + closestResult.reason());
         }
-    }
-
-    private static long nonNegative(Settings settings, String name) {
-        long value = settings.getLong(name);
-        if (value < 0) {
-            throw settings.invalid(name, "cannot be negative");
-        }
-        return value;
     }
 }

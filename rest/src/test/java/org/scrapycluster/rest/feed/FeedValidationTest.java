@@ -27,7 +27,7 @@ import org.scrapycluster.rest.http.RefusedRequestException;
 /**
  * The gateway checks fed requests as the Kafka monitor does: every request fixture of the schema
  * work ({@code common/src/test/resources/requests}) is passed or refused alike, with the same
- * violations, under the fixture's limits and checks.
+ * violations, under the fixture's settings.
  */
 class FeedValidationTest {
 
@@ -62,16 +62,7 @@ class FeedValidationTest {
 
     private static FeedValidation validation(JsonNode fixture) {
         Map<String, String> values = new LinkedHashMap<>();
-        JsonNode limits = fixture.get("limits");
-        if (limits != null) {
-            values.put("CRAWL_MAXDEPTH_LIMIT", limits.get("maxdepth").asText());
-            values.put("CRAWL_DOMAIN_MAX_PAGES_LIMIT", limits.get("domain_max_pages").asText());
-        }
-        if ("none".equals(fixture.path("checks").asText())) {
-            values.put("REQUEST_CHECK_IDS", "false");
-            values.put("REQUEST_CHECK_URLS", "false");
-            values.put("REQUEST_CHECK_REGEXES", "false");
-        }
+        fixture.path("settings").properties().forEach(setting -> values.put(setting.getKey(), setting.getValue().asText()));
         return FeedValidation.from(Settings.load("rest", new SettingsSources(null, Map.of(), values)));
     }
 
