@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.function.Supplier;
 
 import io.lettuce.core.RedisException;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -29,7 +28,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
-import org.scrapycluster.common.kafka.PollingThreads;
+import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.redis.OutageReporter;
@@ -100,7 +99,7 @@ public final class KafkaMonitor implements Service {
     private final boolean fifo;
     private final OutageReporter redisOutage = new OutageReporter(LOG, "Writing requests to Redis");
 
-    private volatile boolean closed;
+    private final PollingLoop loop = new PollingLoop();
     private volatile Thread worker;
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile RedisConnection redis;
@@ -167,15 +166,10 @@ public final class KafkaMonitor implements Service {
 
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (!loop.requestStop() || worker == null) {
             return;
         }
-        closed = true;
-        Thread running = worker;
-        if (running == null) {
-            return;
-        }
-        if (!PollingThreads.stop(running, consumer, CLOSE_TIMEOUT)) {
+        if (!PollingLoop.awaitEnd(worker, consumer, CLOSE_TIMEOUT)) {
             LOG.warn("The Kafka monitor did not stop within {}", CLOSE_TIMEOUT);
         }
     }
@@ -189,8 +183,8 @@ public final class KafkaMonitor implements Service {
                     min(heartbeatTtl.dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
             heartbeat.start();
             writer = new RedisBatchWriter(redis, fifo);
-            producer = createKafkaClient("producer", clients::bytesProducer);
-            consumer = createKafkaClient("consumer", this::newConsumer);
+            producer = loop.createClient("producer", clients::bytesProducer, LOG);
+            consumer = loop.createClient("consumer", this::newConsumer, LOG);
             kafka.watch(consumer);
             publisher = new RejectionPublisher(producer, metrics);
             consumer.subscribe(List.of(topic), new Rebalance());
@@ -198,7 +192,7 @@ public final class KafkaMonitor implements Service {
                     .addKeyValue("plugins", plugins.plugins().stream().map(RankedPlugin::toString).toList())
                     .log("Kafka Monitor consuming " + topic + " in group " + group);
             consume();
-        } catch (WakeupException | InterruptException | Closing e) {
+        } catch (WakeupException | InterruptException | PollingLoop.Stopping e) {
             LOG.debug("The Kafka monitor stops");
         } catch (RuntimeException e) {
             LOG.error("The Kafka monitor could not start", e);
@@ -214,12 +208,12 @@ public final class KafkaMonitor implements Service {
      */
     private void consume() {
         Backoff backoff = Backoff.standard();
-        while (!closed) {
+        while (!loop.stopping()) {
             try {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
                 kafka.observe();
                 if (records.isEmpty()) {
-                    pause(sleepTime);
+                    loop.pause(sleepTime);
                 } else {
                     handle(records);
                 }
@@ -227,11 +221,11 @@ public final class KafkaMonitor implements Service {
             } catch (InvalidOffsetException e) {
                 LOG.atError().addKeyValue("partitions", String.valueOf(e.partitions())).log("Kafka offset out of range error");
                 consumer.seekToEnd(e.partitions());
-            } catch (WakeupException | InterruptException | Closing e) {
+            } catch (WakeupException | InterruptException | PollingLoop.Stopping e) {
                 throw e;
             } catch (RuntimeException e) {
                 LOG.error("The Kafka monitor failed on a batch; its records will be taken again", e);
-                pause(backoff.nextDelay());
+                loop.pause(backoff.nextDelay());
             }
         }
     }
@@ -374,9 +368,7 @@ public final class KafkaMonitor implements Service {
      * from the current batch).
      */
     private void hold(Duration delay) {
-        if (closed) {
-            throw new Closing();
-        }
+        loop.check();
         holding = true;
         consumer.pause(consumer.assignment());
         ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(delay);
@@ -384,14 +376,12 @@ public final class KafkaMonitor implements Service {
             consumer.seek(partition, unexpected.records(partition).getFirst().offset());
         }
         kafka.observe();
-        if (closed) {
-            throw new Closing();
-        }
+        loop.check();
     }
 
     /** Moves the consumer back to the first of {@code records} in each partition it still owns, to take them again. */
     private void rewind(ConsumerRecords<byte[], byte[]> records) {
-        if (closed) {
+        if (loop.stopping()) {
             return;
         }
         for (TopicPartition partition : records.partitions()) {
@@ -404,16 +394,11 @@ public final class KafkaMonitor implements Service {
     private RedisConnection connectRedis() {
         Backoff backoff = Backoff.standard();
         RedisConnection connection = backoff.retry(RedisException.class, () -> RedisConnection.open(endpoint),
-                e -> LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage()), this::pause);
+                e -> LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage()), loop::pause);
         if (backoff.attempts() > 0) {
             LOG.info("Connected to Redis at {}", endpoint);
         }
         return connection;
-    }
-
-    private <T> T createKafkaClient(String what, Supplier<T> create) {
-        return Backoff.standard().retry(KafkaException.class, create,
-                e -> LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage()), this::pause);
     }
 
     private Consumer<byte[], byte[]> newConsumer() {
@@ -455,20 +440,6 @@ public final class KafkaMonitor implements Service {
             closeable.close();
         } catch (Exception e) {
             LOG.warn("Could not close the {} cleanly: {}", what, e.toString());
-        }
-    }
-
-    private void pause(Duration delay) {
-        if (delay.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(delay);
-        } catch (InterruptedException e) {
-            throw new Closing();
-        }
-        if (closed) {
-            throw new Closing();
         }
     }
 
@@ -514,16 +485,6 @@ public final class KafkaMonitor implements Service {
             if (holding && !partitions.isEmpty()) {
                 consumer.pause(partitions);
             }
-        }
-    }
-
-    /** Thrown inside the worker to unwind it when the monitor is closed. */
-    private static final class Closing extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-
-        Closing() {
-            super(null, null, false, false);
         }
     }
 }

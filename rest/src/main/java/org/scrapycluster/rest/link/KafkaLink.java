@@ -9,7 +9,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -29,7 +28,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.kafka.KafkaClients;
-import org.scrapycluster.common.kafka.PollingThreads;
+import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.service.Backoff;
 import org.slf4j.Logger;
@@ -70,7 +69,7 @@ public final class KafkaLink implements AutoCloseable {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private boolean positionsPending;
     private volatile boolean connected;
-    private volatile boolean closed;
+    private final PollingLoop loop = new PollingLoop();
     private Metric connections;
     private Thread worker;
 
@@ -126,14 +125,14 @@ public final class KafkaLink implements AutoCloseable {
 
     private void run() {
         try {
-            producer = create("producer", this::newProducer);
-            consumer = create("consumer", this::newConsumer);
+            producer = loop.createClient("producer", this::newProducer, LOG);
+            consumer = loop.createClient("consumer", this::newConsumer, LOG);
             connections = connectionCount(consumer);
             consumer.subscribe(List.of(config.topic()), new Positions());
             LOG.atInfo().addKeyValue("topic", config.topic()).addKeyValue("group", config.group())
                     .log("Reading answers from " + config.topic());
             read();
-        } catch (WakeupException | InterruptException | Closing e) {
+        } catch (WakeupException | InterruptException | PollingLoop.Stopping e) {
             LOG.debug("The Kafka link stops");
         } catch (RuntimeException e) {
             LOG.error("The Kafka link failed", e);
@@ -145,7 +144,7 @@ public final class KafkaLink implements AutoCloseable {
 
     private void read() {
         Backoff backoff = Backoff.standard();
-        while (!closed) {
+        while (!loop.stopping()) {
             try {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.pollTimeout())) {
                     listener.accept(record.value());
@@ -157,7 +156,7 @@ public final class KafkaLink implements AutoCloseable {
             } catch (KafkaException e) {
                 connected = false;
                 LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Reading answers from Kafka failed; retrying");
-                pause(backoff.nextDelay());
+                loop.pause(backoff.nextDelay());
             }
         }
     }
@@ -179,14 +178,6 @@ public final class KafkaLink implements AutoCloseable {
                 LOG.warn("Kafka unavailable: no connection, feeding refused until it is back");
             }
         }
-    }
-
-    private <T> T create(String what, Supplier<T> factory) {
-        if (closed) {
-            throw new Closing();
-        }
-        return Backoff.standard().retry(KafkaException.class, factory,
-                e -> LOG.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage()), this::pause);
     }
 
     private Producer<String, byte[]> newProducer() {
@@ -213,17 +204,6 @@ public final class KafkaLink implements AutoCloseable {
                 .map(Map.Entry::getValue)
                 .findFirst()
                 .orElse(null);
-    }
-
-    private void pause(Duration delay) {
-        try {
-            Thread.sleep(delay);
-        } catch (InterruptedException e) {
-            throw new Closing();
-        }
-        if (closed) {
-            throw new Closing();
-        }
     }
 
     private void release() {
@@ -255,16 +235,15 @@ public final class KafkaLink implements AutoCloseable {
     public void close() {
         Thread running;
         synchronized (this) {
-            if (closed) {
+            if (!loop.requestStop()) {
                 return;
             }
-            closed = true;
             running = worker;
         }
         if (running == null) {
             return;
         }
-        if (!PollingThreads.stop(running, consumer, config.joinTimeout())) {
+        if (!PollingLoop.awaitEnd(running, consumer, config.joinTimeout())) {
             LOG.warn("The Kafka link did not stop within {}", config.joinTimeout());
         }
     }
@@ -286,16 +265,6 @@ public final class KafkaLink implements AutoCloseable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             // Nothing to commit: the gateway reads from the end at each start.
-        }
-    }
-
-    /** Thrown inside the link's thread to unwind it when the link is closed. */
-    private static final class Closing extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-
-        Closing() {
-            super(null, null, false, false);
         }
     }
 }

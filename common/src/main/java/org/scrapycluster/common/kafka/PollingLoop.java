@@ -1,0 +1,90 @@
+package org.scrapycluster.common.kafka;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.KafkaException;
+import org.scrapycluster.common.service.Backoff;
+import org.slf4j.Logger;
+
+/**
+ * The life of a thread that spends its time in a Kafka consumer's {@code poll}: the request to
+ * stop, the waits and retries that end when it comes, and the stop itself. The thread unwinds by
+ * {@link Stopping}, which {@link #check()}, {@link #pause(Duration)} and
+ * {@link #createClient(String, Supplier, Logger)} throw once a stop was asked for.
+ */
+public final class PollingLoop {
+
+    private final AtomicBoolean stopping = new AtomicBoolean();
+
+    /** Asks the loop to stop; true the first time only. */
+    public boolean requestStop() {
+        return stopping.compareAndSet(false, true);
+    }
+
+    /** Whether a stop was asked for. */
+    public boolean stopping() {
+        return stopping.get();
+    }
+
+    /** @throws Stopping when a stop was asked for */
+    public void check() {
+        if (stopping()) {
+            throw new Stopping();
+        }
+    }
+
+    /** Sleeps for {@code delay}. @throws Stopping when interrupted, or when a stop was asked for meanwhile */
+    public void pause(Duration delay) {
+        if (!delay.isZero()) {
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                throw new Stopping();
+            }
+        }
+        check();
+    }
+
+    /**
+     * Creates a Kafka client, retrying with back-off while Kafka refuses (said once on {@code log})
+     * until it works or a stop is asked for.
+     */
+    public <T> T createClient(String what, Supplier<T> factory, Logger log) {
+        check();
+        return Backoff.standard().retry(KafkaException.class, factory,
+                e -> log.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage()), this::pause);
+    }
+
+    /**
+     * Wakes {@code consumer} out of its poll (when there is one yet), interrupts {@code thread} out
+     * of any other wait, and waits up to {@code timeout} for it to end; call it after
+     * {@link #requestStop()}.
+     *
+     * @return whether the thread ended within the timeout
+     */
+    public static boolean awaitEnd(Thread thread, Consumer<?, ?> consumer, Duration timeout) {
+        if (consumer != null) {
+            consumer.wakeup();
+        }
+        thread.interrupt();
+        try {
+            thread.join(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
+    /** Unwinds the polling thread once a stop was asked for; carries no stack trace. */
+    public static final class Stopping extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Stopping() {
+            super(null, null, false, false);
+        }
+    }
+}
