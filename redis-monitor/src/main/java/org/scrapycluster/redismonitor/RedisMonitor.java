@@ -2,11 +2,8 @@ package org.scrapycluster.redismonitor;
 
 import java.util.List;
 
-import io.lettuce.core.RedisException;
 import org.scrapycluster.common.metrics.Health;
-import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
@@ -68,24 +65,9 @@ public final class RedisMonitor implements Service {
     }
 
     private void connectAndRun() {
-        OutageReporter outage = new OutageReporter(LOG, "Connecting to Redis at " + options.redis());
-        Backoff backoff = Backoff.standard();
-        RedisConnection connection = null;
-        while (connection == null && !closed) {
-            try {
-                connection = RedisConnection.open(options.redis());
-                outage.succeeded();
-            } catch (RedisException e) {
-                outage.failed(e);
-                try {
-                    backoff.pause();
-                } catch (InterruptedException interrupted) {
-                    return;
-                }
-            }
-        }
+        RedisConnection connection = RedisConnection.openRetrying(options.redis(), LOG, () -> closed).orElse(null);
         synchronized (this) {
-            if (closed) {
+            if (closed || connection == null) {
                 if (connection != null) {
                     connection.close();
                 }

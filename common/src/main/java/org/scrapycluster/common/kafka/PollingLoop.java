@@ -83,7 +83,7 @@ public final class PollingLoop {
 
         private static final long serialVersionUID = 1L;
 
-        Stopping() {
+        public Stopping() {
             super(null, null, false, false);
         }
     }

@@ -1,10 +1,12 @@
 package org.scrapycluster.common.redis;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -17,6 +19,8 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.scrapycluster.common.service.Backoff;
+import org.slf4j.Logger;
 
 /**
  * One thread-safe, multiplexed connection to Redis, shared by every Redis user of a service.
@@ -68,6 +72,38 @@ public final class RedisConnection implements AutoCloseable {
             client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
             throw e;
         }
+    }
+
+    /**
+     * Connects to {@code endpoint}, retrying with back-off ({@link Backoff#standard()}) while Redis
+     * cannot be reached. The first failure is said on {@code log} as a warning, the connection made
+     * after failures as info, so that an outage at start-up is logged twice, not once per attempt.
+     *
+     * @param stopped asked before each attempt; true gives up, e.g. when the service is closing
+     * @return the connection, or empty when {@code stopped} said so or the thread was interrupted
+     */
+    public static Optional<RedisConnection> openRetrying(RedisEndpoint endpoint, Logger log, BooleanSupplier stopped) {
+        Backoff backoff = Backoff.standard();
+        while (!stopped.getAsBoolean()) {
+            try {
+                RedisConnection connection = open(endpoint);
+                if (backoff.attempts() > 0) {
+                    log.info("Connected to Redis at {}", endpoint);
+                }
+                return Optional.of(connection);
+            } catch (RedisException e) {
+                if (backoff.attempts() == 0) {
+                    log.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage());
+                }
+                try {
+                    backoff.pause();
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     public RedisEndpoint endpoint() {

@@ -7,7 +7,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.RedisException;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.LeaseHolder;
@@ -17,7 +16,6 @@ import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.Ticker;
-import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.settings.Settings;
@@ -162,20 +160,8 @@ public final class CrawlerNode implements Service {
 
     private static RedisConnection connectRedis(Settings settings) {
         RedisEndpoint endpoint = RedisEndpoint.from(settings);
-        Backoff backoff = Backoff.standard();
-        while (true) {
-            try {
-                return RedisConnection.open(endpoint);
-            } catch (RedisException e) {
-                LOG.atWarn().addKeyValue("redis", endpoint.toString()).log("Redis unavailable at start; retrying: " + e.getMessage());
-                try {
-                    backoff.pause();
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        return RedisConnection.openRetrying(endpoint, LOG, () -> false)
+                .orElseThrow(() -> new IllegalStateException("interrupted while connecting to Redis at " + endpoint));
     }
 
     private <T extends AutoCloseable> T own(T resource) {

@@ -392,13 +392,7 @@ public final class KafkaMonitor implements Service {
     }
 
     private RedisConnection connectRedis() {
-        Backoff backoff = Backoff.standard();
-        RedisConnection connection = backoff.retry(RedisException.class, () -> RedisConnection.open(endpoint),
-                e -> LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage()), loop::pause);
-        if (backoff.attempts() > 0) {
-            LOG.info("Connected to Redis at {}", endpoint);
-        }
-        return connection;
+        return RedisConnection.openRetrying(endpoint, LOG, loop::stopping).orElseThrow(PollingLoop.Stopping::new);
     }
 
     private Consumer<byte[], byte[]> newConsumer() {

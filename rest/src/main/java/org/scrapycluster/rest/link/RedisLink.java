@@ -3,11 +3,9 @@ package org.scrapycluster.rest.link;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-import io.lettuce.core.RedisException;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
-import org.scrapycluster.common.service.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,33 +57,18 @@ public final class RedisLink implements AutoCloseable {
     }
 
     private void connect() {
-        Backoff backoff = Backoff.standard();
-        while (!closed) {
-            try {
-                RedisConnection opened = RedisConnection.open(endpoint);
-                synchronized (this) {
-                    if (closed) {
-                        opened.close();
-                        return;
-                    }
-                    connection = opened;
-                }
-                if (backoff.attempts() > 0) {
-                    LOG.info("Connected to Redis at {}", endpoint);
-                }
-                onConnected.accept(opened);
-                return;
-            } catch (RedisException e) {
-                if (backoff.attempts() == 0) {
-                    LOG.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage());
-                }
-                try {
-                    backoff.pause();
-                } catch (InterruptedException interrupted) {
-                    return;
-                }
-            }
+        Optional<RedisConnection> opened = RedisConnection.openRetrying(endpoint, LOG, () -> closed);
+        if (opened.isEmpty()) {
+            return;
         }
+        synchronized (this) {
+            if (closed) {
+                opened.get().close();
+                return;
+            }
+            connection = opened.get();
+        }
+        onConnected.accept(opened.get());
     }
 
     /** Stops connecting and closes the connection. */
