@@ -105,8 +105,11 @@ class ZooKeeperWatcherTest {
 
             WatcherEvents.write(other, pointer, "");
             await().atMost(PATIENCE).until(() -> !watcher.isValid());
-            assertEquals(new WatcherEvents.Validity(false, ZooKeeperWatcher.INVALID_POINTER), events.lastValidity());
-            assertEquals(Optional.of(ZooKeeperWatcher.INVALID_POINTER), watcher.problem());
+            // the watcher flips isValid() first, then sets the reason, then tells its validity listener
+            await().atMost(PATIENCE).untilAsserted(() -> {
+                assertEquals(new WatcherEvents.Validity(false, ZooKeeperWatcher.INVALID_POINTER), events.lastValidity());
+                assertEquals(Optional.of(ZooKeeperWatcher.INVALID_POINTER), watcher.problem());
+            });
 
             WatcherEvents.write(other, pointer, later);
             await().atMost(PATIENCE).until(() -> watcher.pointerTarget().equals(Optional.of(later)));

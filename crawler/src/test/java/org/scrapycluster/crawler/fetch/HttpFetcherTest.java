@@ -351,7 +351,8 @@ class HttpFetcherTest {
 
     @Test
     void idleConnectionsExpire() {
-        try (HttpFetcher brief = new HttpFetcher(FetcherConfig.builder().idleConnectionTimeout(Duration.ofMillis(200)).build())) {
+        // long enough that the connection is still idle when the test thread looks, however slowly it is scheduled
+        try (HttpFetcher brief = new HttpFetcher(FetcherConfig.builder().idleConnectionTimeout(Duration.ofSeconds(2)).build())) {
             assertTrue(fetch(brief, FetchRequest.get(origin.url(1, "/p/1"))).ok());
             assertEquals(1, brief.stats().idleConnections());
             await().atMost(Duration.ofSeconds(10)).until(() -> brief.stats().idleConnections() == 0);

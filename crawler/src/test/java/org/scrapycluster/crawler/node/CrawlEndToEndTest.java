@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,8 +99,10 @@ class CrawlEndToEndTest {
         assertEquals("gzip,deflate", sent.get("Accept-Encoding").get(0).asText());
         assertTrue(sent.get("Accept").get(0).asText().startsWith("text/html"));
         assertTrue(result.get("response_headers").get("Content-Type").get(0).asText().startsWith("text/html"));
-        assertEquals(1, bed.redis().sync().keys("stats:crawler:*:link:*").stream()
-                .filter(key -> key.matches("stats:crawler:.+:link:[0-9a-f]{12}")).count(), "the node's heartbeat");
+        // the heartbeat is written by a thread of its own, in no set order with the crawl
+        Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertEquals(1, bed.redis().sync()
+                .keys("stats:crawler:*:link:*").stream().filter(key -> key.matches("stats:crawler:.+:link:[0-9a-f]{12}")).count(),
+                "the node's heartbeat"));
     }
 
     @Test
