@@ -53,7 +53,7 @@ class EmbeddedStackTest {
         try (var consumer = new KafkaConsumer<>(Map.<String, Object>of("bootstrap.servers", stack.kafkaBootstrap(),
                 "group.id", "embedded-test", "auto.offset.reset", "earliest"), new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
             while (System.nanoTime() < deadline) {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
                 if (!records.isEmpty()) {
@@ -74,7 +74,7 @@ class EmbeddedStackTest {
             }
         });
         try {
-            assertTrue(connected.await(10, TimeUnit.SECONDS));
+            assertTrue(connected.await(60, TimeUnit.SECONDS));
             zk.create("/embedded-test", "yaml".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             assertEquals("yaml", new String(zk.getData("/embedded-test", false, null), StandardCharsets.UTF_8));
         } finally {

@@ -22,7 +22,7 @@ import org.scrapycluster.embedded.junit.SharedStack;
 @ExtendWith(SharedStack.class)
 class ZooKeeperWatcherTest {
 
-    private static final Duration PATIENCE = Duration.ofSeconds(10);
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final String CNN = "domains:\n  cnn.com:\n    hits: 15\n    scale: 0.9\n    window: 60\n";
     private static final String EBAY = "blacklist:\n- ebay.com\ndomains: {}\n";
 
