@@ -1,10 +1,14 @@
 -- Forgets the accounting of a crawl whose completion is being announced: the atomic gate that lets
 -- exactly one of any number of Redis monitors announce it. Does nothing when the crawl is no longer
 -- in crawls:active (another monitor retired it), when it was active after the quiet bound (it is not
--- quiet), or when it has pending requests again.
+-- quiet), or when it has pending requests again. A retired crawl's timeout key is deleted (it is not
+-- announced as expired later) and its announcement is filed in crawls:completed, where it waits
+-- until a monitor's Kafka takes it, across monitor restarts.
 --
 -- KEYS[1] crawl:<spiderid>:<appid>:<crawlid>   KEYS[2] crawls:<spiderid>:<appid>   KEYS[3] crawls:active
+-- KEYS[4] crawls:completed                     KEYS[5] timeout:<spiderid>:<appid>:<crawlid>
 -- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] quiet bound, epoch milliseconds
+-- ARGV[4] spiderid  ARGV[5] appid
 -- Returns the crawl's published pages when this call retired it, -1 when it did not.
 
 local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
@@ -15,7 +19,8 @@ if (tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0 then
   return -1
 end
 local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[5])
 redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('RPUSH', KEYS[4], cjson.encode({ARGV[4], ARGV[5], ARGV[1], pages}))
 return pages

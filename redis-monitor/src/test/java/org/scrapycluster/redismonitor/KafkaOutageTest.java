@@ -3,11 +3,16 @@ package org.scrapycluster.redismonitor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -17,7 +22,8 @@ import org.scrapycluster.redismonitor.job.JobFailures;
 
 /**
  * A Redis monitor whose Kafka is not there yet: jobs stay in Redis (not counted as failures) until
- * a broker comes up at the configured address, then they are answered.
+ * a broker comes up at the configured address, then they are answered. So do completion
+ * announcements, even when the monitor that retired the crawl is stopped before Kafka is back.
  */
 @ExtendWith(SharedStack.class)
 class KafkaOutageTest {
@@ -44,6 +50,36 @@ class KafkaOutageTest {
                 assertEquals(0, fixture.redis().sync().exists(JobFailures.key(key)),
                         "an outage is not the job's failure");
                 monitor.monitor().close();
+            }
+        }
+    }
+
+    @Test
+    void aCompletionNoKafkaTookIsAnnouncedByTheNextMonitor(EmbeddedStack stack) {
+        int port = FreePorts.pick();
+        try (MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), "127.0.0.1:" + port, stack.zookeeperConnect(),
+                "KAFKA_SEND_TIMEOUT", "1", "CRAWL_COMPLETE_QUIET_SECONDS", "1")) {
+            MonitorFixture.Running first = fixture.startMonitor();
+            QueueState queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
+            String appid = MonitorFixture.unique("app");
+            queues.seed("a.com", queues.feedItem("https://a.com/", appid, "c1", 1, 0));
+            queues.ack(queues.handOut("a.com"), true);
+            String filed = "[\"" + queues.spider() + "\",\"" + appid + "\",\"c1\",1]";
+            Awaitility.await().atMost(Duration.ofMinutes(1))
+                    .until(() -> fixture.redis().sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1).contains(filed));
+            first.monitor().close();
+            assertEquals(List.of(filed), fixture.redis().sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1),
+                    "the retired crawl's announcement outlives the monitor");
+
+            try (EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.temporary("late-kafka"))) {
+                fixture.startMonitor();
+                JsonNode complete = fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
+                        && queues.spider().equals(answer.path("spiderid").asText()));
+                assertEquals(appid, complete.path("appid").asText());
+                assertEquals("c1", complete.path("crawlid").asText());
+                assertEquals(1, complete.path("total_pages").asLong());
+                Awaitility.await().atMost(Duration.ofMinutes(1))
+                        .until(() -> fixture.redis().sync().llen(Keyspace.CRAWLS_COMPLETED) == 0);
             }
         }
     }

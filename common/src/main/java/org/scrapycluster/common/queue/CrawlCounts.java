@@ -75,7 +75,9 @@ public final class CrawlCounts {
     /**
      * Forgets the accounting of a crawl whose completion is to be announced, atomically and only
      * if it is still in {@code crawls:active}, had no activity after {@code quietBefore} and has
-     * nothing pending. Of any number of callers racing on one crawl, exactly one succeeds.
+     * nothing pending. Of any number of callers racing on one crawl, exactly one succeeds; it also
+     * deletes the crawl's timeout key and files the crawl in {@code crawls:completed}, for
+     * {@link #takeCompleted()}.
      *
      * @return the pages the crawl published, when this call retired it; empty when it did not
      *         (already retired, active again, or requests arrived meanwhile: the crawl goes on)
@@ -87,9 +89,34 @@ public final class CrawlCounts {
     /** {@link #retireIfIdle}, without waiting; several calls in flight are pipelined. */
     public CompletableFuture<OptionalLong> retireIfIdleAsync(CrawlRef crawl, Instant quietBefore) {
         return RETIRE.<Long>run(redis, ScriptOutputType.INTEGER,
-                        new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE},
-                        crawl.crawlid(), crawl.name(), Long.toString(quietBefore.toEpochMilli()))
+                        new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE,
+                                Keyspace.CRAWLS_COMPLETED, crawl.timeoutKey()},
+                        crawl.crawlid(), crawl.name(), Long.toString(quietBefore.toEpochMilli()), crawl.spiderId(), crawl.appid())
                 .thenApply(pages -> pages < 0 ? OptionalLong.empty() : OptionalLong.of(pages));
+    }
+
+    /**
+     * Takes the oldest retired crawl whose completion no Kafka has taken yet out of
+     * {@code crawls:completed}; a caller that cannot send it gives it back with
+     * {@link #giveBack(CompletedCrawl)}. A member that names no crawl is dropped with a warning.
+     */
+    public Optional<CompletedCrawl> takeCompleted() {
+        while (true) {
+            String entry = redis.sync().lpop(Keyspace.CRAWLS_COMPLETED);
+            if (entry == null) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(CompletedCrawl.parse(entry));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Dropping a member of {} that names no crawl: {}", Keyspace.CRAWLS_COMPLETED, entry);
+            }
+        }
+    }
+
+    /** Puts {@code completed} back first in line, to be taken again. */
+    public void giveBack(CompletedCrawl completed) {
+        redis.sync().lpush(Keyspace.CRAWLS_COMPLETED, completed.entry());
     }
 
     /**

@@ -10,6 +10,12 @@ public final class Keyspace {
     public static final String CRAWLS_ACTIVE = "crawls:active";
 
     /**
+     * The LIST of announcements of retired crawls that no Kafka has taken yet, oldest first, each
+     * {@code ["<spiderid>","<appid>","<crawlid>",<pages>]}.
+     */
+    public static final String CRAWLS_COMPLETED = "crawls:completed";
+
+    /**
      * The LIST of job key names ({@code info:…}, {@code stop:…}, {@code statsrequest:…}, {@code zk:…},
      * {@code timeout:…}) the Kafka monitor pushes after writing them, which the Redis monitors block on.
      */

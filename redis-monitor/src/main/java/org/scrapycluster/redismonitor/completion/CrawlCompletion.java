@@ -3,16 +3,16 @@ package org.scrapycluster.redismonitor.completion;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.queue.CompletedCrawl;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.OutageReporter;
@@ -37,8 +37,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  * quiet period (on the Redis server's clock). Each is retired with one atomic script that succeeds
  * only if the crawl is still active, still quiet and has nothing pending, so among any number of
  * Redis monitors exactly one announces it. Its timeout key is deleted: a finished crawl is not
- * announced as expired later (nor purged again, which without accounting would read every queue). An announcement Kafka does not take is kept and sent
- * again at the next check (it is lost only if this monitor stops before Kafka is back).
+ * announced as expired later (nor purged again, which without accounting would read every queue).
+ * The same script files the announcement in {@code crawls:completed}, which every check sends
+ * first: one Kafka does not take stays there for the next check of any monitor, across restarts.
  */
 public final class CrawlCompletion implements AutoCloseable {
 
@@ -51,7 +52,6 @@ public final class CrawlCompletion implements AutoCloseable {
     private final Duration quiet;
     private final Clock clock;
     private final Counter completed;
-    private final Deque<Answer> unsent = new ArrayDeque<>();
     private final OutageReporter outage = new OutageReporter(LOG, "Crawl completion check");
     private final Ticker ticker = new Ticker("redis-monitor-completion");
 
@@ -77,13 +77,14 @@ public final class CrawlCompletion implements AutoCloseable {
     }
 
     /**
-     * Announces every crawl that is done now.
+     * Announces every crawl that is done now, after those retired earlier that no Kafka took.
      *
      * @throws RedisException               when Redis is unreachable
-     * @throws OutboundUnavailableException when Kafka did not take an announcement (kept for the next call)
+     * @throws OutboundUnavailableException when Kafka did not take an announcement (it stays in
+     *                                      {@code crawls:completed}, with those after it)
      */
     public synchronized void announce() throws OutboundUnavailableException {
-        sendUnsent();
+        sendCompleted();
         Instant quietBefore = serverTime().minus(quiet);
         long offset = 0;
         List<CrawlRef> page;
@@ -93,35 +94,37 @@ public final class CrawlCompletion implements AutoCloseable {
             for (CrawlRef crawl : page) {
                 retired.add(counts.retireIfIdleAsync(crawl, quietBefore));
             }
-            for (int i = 0; i < page.size(); i++) {
-                OptionalLong pages = redis.await(retired.get(i));
-                if (pages.isPresent()) {
-                    redis.sync().del(page.get(i).timeoutKey());
-                    unsent.add(announcement(page.get(i), pages.getAsLong()));
-                } else {
+            for (CompletableFuture<OptionalLong> pages : retired) {
+                if (redis.await(pages).isEmpty()) {
                     offset++;
                 }
             }
         } while (page.size() == PAGE);
-        sendUnsent();
+        sendCompleted();
     }
 
-    private void sendUnsent() throws OutboundUnavailableException {
-        while (!unsent.isEmpty()) {
-            outbound.publish(List.of(unsent.peek()));
-            unsent.remove();
+    private void sendCompleted() throws OutboundUnavailableException {
+        Optional<CompletedCrawl> next;
+        while ((next = counts.takeCompleted()).isPresent()) {
+            try {
+                outbound.publish(List.of(announcement(next.get())));
+            } catch (OutboundUnavailableException e) {
+                counts.giveBack(next.get());
+                throw e;
+            }
             completed.increment();
         }
     }
 
-    private Answer announcement(CrawlRef crawl, long pages) {
+    private Answer announcement(CompletedCrawl done) {
+        CrawlRef crawl = done.crawl();
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("action", "complete");
         answer.put("appid", crawl.appid());
         answer.put("crawlid", crawl.crawlid());
         answer.put("spiderid", crawl.spiderId());
         answer.put("server_time", clock.instant().getEpochSecond());
-        answer.put("total_pages", pages);
+        answer.put("total_pages", done.pages());
         return new Answer(crawl.appid(), answer, "Sent crawl complete to kafka");
     }
 
@@ -146,9 +149,5 @@ public final class CrawlCompletion implements AutoCloseable {
     @Override
     public synchronized void close() {
         ticker.close();
-        if (!unsent.isEmpty()) {
-            LOG.warn("{} crawl completion announcements were not sent: Kafka did not take them before the Redis monitor stopped",
-                    unsent.size());
-        }
     }
 }
