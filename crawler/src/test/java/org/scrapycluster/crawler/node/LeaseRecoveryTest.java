@@ -45,7 +45,8 @@ class LeaseRecoveryTest {
             bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20);
             Set<String> urls = new TreeSet<>();
             for (int i = 0; i < PAGES; i++) {
-                String url = origin.url(0, SlowBody.path(200, 200, 10, 3000) + "&page=" + i);
+                // 8 s to the first byte: the child asks for all six pages long before any can be published
+                String url = origin.url(0, SlowBody.path(200, 200, 10, 8000) + "&page=" + i);
                 urls.add(url);
                 bed.seed(CrawlerTestBed.feedItem(url, "lease"));
             }
