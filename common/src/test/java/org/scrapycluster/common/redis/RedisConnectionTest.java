@@ -7,7 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
@@ -18,6 +23,12 @@ import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 class RedisConnectionTest {
 
@@ -68,5 +79,44 @@ class RedisConnectionTest {
         Settings badPort = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of("REDIS_PORT", "70000")));
         SettingsException e = assertThrows(SettingsException.class, () -> RedisEndpoint.from(badPort));
         assertEquals("The Redis settings of the kafka-monitor cannot be used: Redis port must be 1-65535, got 70000", e.getMessage());
+    }
+
+    @Test
+    void openingRetriesUntilRedisIsUpAndSaysSoTwice() throws Exception {
+        Logger log = (Logger) LoggerFactory.getLogger("redis-connection-test");
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        log.addAppender(logged);
+        log.setLevel(Level.INFO);
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-late"))) {
+            server.stop();
+            RedisEndpoint endpoint = RedisEndpoint.of("127.0.0.1", server.port());
+            CompletableFuture<Optional<RedisConnection>> opening = CompletableFuture.supplyAsync(
+                    () -> RedisConnection.openRetrying(endpoint, log, () -> false));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !logged.list.isEmpty());
+            Thread.sleep(2_000);
+            assertFalse(opening.isDone(), "no Redis, no connection");
+            server.restart();
+            try (RedisConnection redis = opening.get(60, TimeUnit.SECONDS).orElseThrow()) {
+                assertEquals("PONG", redis.sync().ping());
+            }
+            List<String> lines = logged.list.stream().map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
+            assertEquals(2, lines.size(), lines.toString());
+            assertTrue(lines.get(0).startsWith("WARN Cannot connect to Redis at " + endpoint), lines.get(0));
+            assertEquals("INFO Connected to Redis at " + endpoint, lines.get(1));
+        } finally {
+            log.detachAppender(logged);
+        }
+    }
+
+    @Test
+    void openingGivesUpWhenStopped() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-never"))) {
+            server.stop();
+            AtomicInteger asked = new AtomicInteger();
+            assertEquals(Optional.empty(), RedisConnection.openRetrying(RedisEndpoint.of("127.0.0.1", server.port()),
+                    (Logger) LoggerFactory.getLogger("redis-connection-test"), () -> asked.incrementAndGet() > 2));
+            assertEquals(3, asked.get(), "asked before each attempt");
+        }
     }
 }
