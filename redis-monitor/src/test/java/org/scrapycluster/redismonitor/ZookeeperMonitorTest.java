@@ -3,12 +3,15 @@ package org.scrapycluster.redismonitor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
+import java.time.Duration;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
@@ -61,13 +64,16 @@ class ZookeeperMonitorTest {
     void answersWithTheOriginalsErrorWhileZooKeeperIsAwayAndEditsOnceItIsBack(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-outage"));
              MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), zookeeper.connectString())) {
-            fixture.startMonitor();
+            MonitorFixture.Running monitor = fixture.startMonitor();
             String appid = MonitorFixture.unique("app");
             edit(fixture, "blacklist-update", "a.com", appid, "{\"domain\":\"a.com\",\"uuid\":\"%s\"}");
             zookeeper.stop();
             assertError(fixture, "blacklist-update", "b.com", appid, "{\"domain\":\"b.com\",\"uuid\":\"%s\"}",
                     "Unable to load Zookeeper config");
             zookeeper.restart();
+            // "back" is once the monitor has reconnected, which Curator's retries may take a while to do on a slow machine
+            Awaitility.await().atMost(Duration.ofMinutes(1))
+                    .until(() -> monitor.health().check().checks().get("zookeeper").status() == Health.Status.UP);
             edit(fixture, "blacklist-update", "c.com", appid, "{\"domain\":\"c.com\",\"uuid\":\"%s\"}");
             try (ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(zookeeper.connectString()),
                     fixture.zookeeperNode())) {
