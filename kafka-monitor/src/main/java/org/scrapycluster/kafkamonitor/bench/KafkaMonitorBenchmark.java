@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.scrapycluster.common.cli.BenchmarkCluster;
+import org.scrapycluster.common.cli.BenchmarkHost;
 import org.scrapycluster.common.cli.BenchmarkCommand;
 import org.scrapycluster.common.cli.BenchmarkEnvironment;
 import org.scrapycluster.common.cli.SettingsOptions;
@@ -56,15 +57,15 @@ public final class KafkaMonitorBenchmark implements BenchmarkCommand, Callable<I
             addresses.put("REDIS_HOST", cluster.redis().host());
             addresses.put("REDIS_PORT", cluster.redis().port());
             Settings target = options.load("kafka-monitor").withLauncherValues(addresses);
-            out.printf("Kafka monitor benchmark: %,d requests over %,d domains; Kafka %s%s, Redis %s%s; %d cores%n",
+            out.printf("Kafka monitor benchmark: %,d requests over %,d domains; Kafka %s%s, Redis %s%s; %s%n",
                     requests, domains, cluster.kafkaBootstrap(), cluster.isEmbedded(BenchmarkCluster.Server.KAFKA) ? " (embedded)" : "",
-                    cluster.redis(), cluster.isEmbedded(BenchmarkCluster.Server.REDIS) ? " (embedded)" : "",
-                    Runtime.getRuntime().availableProcessors());
+                    cluster.redis(), cluster.isEmbedded(BenchmarkCluster.Server.REDIS) ? " (embedded)" : "", BenchmarkHost.before());
             out.flush();
             for (int round = 1; round <= rounds; round++) {
                 out.println("round " + round + ": " + new IntakeBenchmark(target, requests, domains).run());
                 out.flush();
             }
+            out.println(BenchmarkHost.after());
         }
         return 0;
     }

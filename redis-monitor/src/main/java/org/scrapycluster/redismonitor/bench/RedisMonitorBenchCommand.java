@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.common.cli.BenchmarkCluster;
+import org.scrapycluster.common.cli.BenchmarkHost;
 import org.scrapycluster.common.cli.BenchmarkCommand;
 import org.scrapycluster.common.cli.BenchmarkEnvironment;
 import org.scrapycluster.common.cli.SettingsOptions;
@@ -78,9 +79,9 @@ public final class RedisMonitorBenchCommand implements BenchmarkCommand, Callabl
             launcher.put("PLUGINS", Map.of("plugins.info_monitor.InfoMonitor", 100, "plugins.stats_monitor.StatsMonitor", 400));
             Settings settings = options.load("redis-monitor").withLauncherValues(launcher);
             out.printf(Locale.ROOT, "Redis monitor benchmark: %,d requests over %,d domains in %d crawls of one app; Redis %s%s, Kafka %s%s;"
-                            + " %d cores%n", requests, domains, crawls, redisEndpoint,
+                            + " %s%n", requests, domains, crawls, redisEndpoint,
                     cluster.isEmbedded(BenchmarkCluster.Server.REDIS) ? " (private)" : "", cluster.kafkaBootstrap(),
-                    cluster.isEmbedded(BenchmarkCluster.Server.KAFKA) ? " (embedded)" : "", Runtime.getRuntime().availableProcessors());
+                    cluster.isEmbedded(BenchmarkCluster.Server.KAFKA) ? " (embedded)" : "", BenchmarkHost.before());
             out.flush();
             try (RedisConnection redis = RedisConnection.open(redisEndpoint)) {
                 RedisMonitorBenchmark benchmark = new RedisMonitorBenchmark(settings, redis);
@@ -90,6 +91,7 @@ public final class RedisMonitorBenchCommand implements BenchmarkCommand, Callabl
                             report.loading().toMillis() / 1000.0, report.requests() / (report.loading().toMillis() / 1000.0),
                             report.redisMemory());
                     report.results().forEach(out::println);
+                    out.println(BenchmarkHost.after());
                 } finally {
                     if (!cluster.isEmbedded(BenchmarkCluster.Server.REDIS)) {
                         benchmark.cleanUp();

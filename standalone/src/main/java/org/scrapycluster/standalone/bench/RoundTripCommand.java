@@ -1,7 +1,6 @@
 package org.scrapycluster.standalone.bench;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.common.cli.BenchmarkCluster;
+import org.scrapycluster.common.cli.BenchmarkHost;
 import org.scrapycluster.common.cli.BenchmarkCommand;
 import org.scrapycluster.common.cli.BenchmarkEnvironment;
 import org.scrapycluster.common.cli.SettingsOptions;
@@ -63,15 +63,15 @@ public final class RoundTripCommand implements BenchmarkCommand, Callable<Intege
             values.put("ZOOKEEPER_HOSTS", cluster.zookeeperConnect());
             SettingsGroup settings = options.loadAll().withLauncherValues(values);
             out.printf(Locale.ROOT, "Round-trip benchmark: %,d requests of each kind, one at a time, after %,d unmeasured; Kafka %s%s,"
-                            + " Redis %s%s; %d cores, load average %.2f before the run%n", rounds, warmup, cluster.kafkaBootstrap(),
+                            + " Redis %s%s; %s%n", rounds, warmup, cluster.kafkaBootstrap(),
                     embedded(cluster, BenchmarkCluster.Server.KAFKA), cluster.redis(), embedded(cluster, BenchmarkCluster.Server.REDIS),
-                    Runtime.getRuntime().availableProcessors(), loadAverage());
+                    BenchmarkHost.before());
             out.flush();
             for (Result result : new RoundTripBenchmark(settings).run(RoundTripBenchmark.requests(), warmup, rounds)) {
                 out.printf(Locale.ROOT, "%-10s p50 %6.1f ms  p90 %6.1f ms  p99 %6.1f ms  max %7.1f ms%n", result.job(), result.median(),
                         result.percentile(0.9), result.percentile(0.99), result.max());
             }
-            out.printf(Locale.ROOT, "load average %.2f after the run%n", loadAverage());
+            out.println(BenchmarkHost.after());
         }
         out.flush();
         return 0;
@@ -79,9 +79,5 @@ public final class RoundTripCommand implements BenchmarkCommand, Callable<Intege
 
     private static String embedded(BenchmarkCluster cluster, BenchmarkCluster.Server server) {
         return cluster.isEmbedded(server) ? " (embedded)" : "";
-    }
-
-    private static double loadAverage() {
-        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 }

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.scrapycluster.common.cli.BenchmarkCluster;
+import org.scrapycluster.common.cli.BenchmarkHost;
 import org.scrapycluster.common.cli.BenchmarkCommand;
 import org.scrapycluster.common.cli.BenchmarkEnvironment;
 
@@ -35,9 +36,11 @@ public final class ThrottleBenchmarkCommand implements BenchmarkCommand, Callabl
     public Integer call() throws InterruptedException {
         try (BenchmarkCluster cluster = environment.open(BenchmarkCluster.Server.REDIS)) {
             var out = spec.commandLine().getOut();
-            out.printf(Locale.ROOT, "Throttle benchmark: Redis %s, %d calls in flight, up to %d s per scenario, %d cores%n",
-                    cluster.redis(), concurrency, seconds, Runtime.getRuntime().availableProcessors());
+            out.printf(Locale.ROOT, "Throttle benchmark: Redis %s, %d calls in flight, up to %d s per scenario; %s%n",
+                    cluster.redis(), concurrency, seconds, BenchmarkHost.before());
+            out.flush();
             ThrottleBenchmark.run(cluster.redis(), concurrency, Duration.ofSeconds(seconds)).forEach(out::println);
+            out.println(BenchmarkHost.after());
             out.flush();
         }
         return 0;

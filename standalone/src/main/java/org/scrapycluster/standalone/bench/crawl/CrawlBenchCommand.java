@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 import org.scrapycluster.common.cli.BenchmarkCluster;
+import org.scrapycluster.common.cli.BenchmarkHost;
 import org.scrapycluster.common.cli.BenchmarkCommand;
 import org.scrapycluster.common.cli.BenchmarkEnvironment;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -98,8 +99,8 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
             RedisEndpoint redisEndpoint = cluster.redis();
             CrawlBenchmark benchmark = new CrawlBenchmark(plan);
             out.printf(Locale.ROOT, "Crawl benchmark: %d domains x %d pages of %,d bytes with %d links (%.0f%% to other domains);"
-                            + " a round is one crawl from page 0 of every domain, to every page it reaches: %,d pages; %d cores%n",
-                    domains, pages, pageBytes, links, crossDomain * 100, plan.pagesPerRound(), cores);
+                            + " a round is one crawl from page 0 of every domain, to every page it reaches: %,d pages; %s%n",
+                    domains, pages, pageBytes, links, crossDomain * 100, plan.pagesPerRound(), BenchmarkHost.before());
             out.printf(Locale.ROOT, "crawler node JVM: %s%n", String.join(" ", plan.jvmOptions()));
             out.printf(Locale.ROOT, "crawler node settings: %s%n", plan.settings().entrySet().stream()
                     .map(setting -> setting.getKey() + "=" + setting.getValue()).collect(Collectors.joining(" ")));
@@ -119,6 +120,7 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
                         });
             }
             out.printf(Locale.ROOT, "crawler peak RSS over its whole life (VmHWM): %d MiB%n", report.peakRssSinceStart() >> 20);
+            out.println(BenchmarkHost.after());
         }
         out.flush();
         return 0;
