@@ -66,11 +66,12 @@ public final class RedisMonitor implements Service {
 
     private void connectAndRun() {
         RedisConnection connection = RedisConnection.openRetrying(options.redis(), LOG, () -> closed).orElse(null);
+        if (connection == null) {
+            return;
+        }
         synchronized (this) {
-            if (closed || connection == null) {
-                if (connection != null) {
-                    connection.close();
-                }
+            if (closed) {
+                connection.close();
                 return;
             }
             redis = connection;
