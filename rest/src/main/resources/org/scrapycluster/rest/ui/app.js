@@ -227,4 +227,5 @@ $("crawl-form").addEventListener("submit", submitCrawl);
 $("action-form").addEventListener("submit", crawlAction);
 $("refresh-cluster").addEventListener("click", refreshCluster);
 refreshHealth();
+refreshCluster();
 setInterval(refreshHealth, HEALTH_INTERVAL_MS);
