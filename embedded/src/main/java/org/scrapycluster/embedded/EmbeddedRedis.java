@@ -13,9 +13,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
@@ -24,32 +26,47 @@ import org.slf4j.LoggerFactory;
 /**
  * A real {@code redis-server} run as a child process on 127.0.0.1: the one on {@code PATH} when
  * there is one, else the binary shipped in {@code org.signal:embedded-redis}. It persists nothing
- * unless its data directory is kept, and a shutdown hook stops it with the JVM.
+ * unless its data directory is kept, and a shutdown hook stops it with the JVM: at once, or after
+ * giving its owner a grace period to close it, so that the services using it stop before it does.
+ * Where {@code setsid} exists it runs in a session of its own, so that Ctrl-C in a terminal
+ * reaches only the JVM, which stops it in its turn, and not Redis under the services' feet.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRedis.class);
     private static final String BUNDLED_VERSION = "7.0.15";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     private final int port;
     private final DataDirectory dataDir;
     private final Path executable;
-    private final Thread shutdownHook = new Thread(this::stopProcess, "embedded-redis-shutdown");
+    private final Duration shutdownGrace;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final Thread shutdownHook = new Thread(this::stopWithJvm, "embedded-redis-shutdown");
     private Process process;
 
-    private EmbeddedRedis(int port, DataDirectory dataDir, Path executable) {
+    private EmbeddedRedis(int port, DataDirectory dataDir, Path executable, Duration shutdownGrace) {
         this.port = port;
         this.dataDir = dataDir;
         this.executable = executable;
+        this.shutdownGrace = shutdownGrace;
     }
 
-    /** Starts a server on {@code port} (0 picks a free one) that keeps its files in {@code dataDir}. */
+    /** Starts a server on {@code port} (0 picks a free one) that keeps its files in {@code dataDir}, stopped at once with the JVM. */
     public static EmbeddedRedis start(int port, DataDirectory dataDir) {
+        return start(port, dataDir, Duration.ZERO);
+    }
+
+    /**
+     * Starts a server on {@code port} (0 picks a free one) that keeps its files in {@code dataDir};
+     * when the JVM is told to stop, it is stopped once closed, or after {@code shutdownGrace}.
+     */
+    public static EmbeddedRedis start(int port, DataDirectory dataDir, Duration shutdownGrace) {
         Path executable = findExecutable(dataDir);
         for (int attempt = 1; ; attempt++) {
             int chosen = port == 0 ? FreePorts.pick() : port;
-            EmbeddedRedis redis = new EmbeddedRedis(chosen, dataDir, executable);
+            EmbeddedRedis redis = new EmbeddedRedis(chosen, dataDir, executable, shutdownGrace);
             try {
                 redis.startProcess();
                 Runtime.getRuntime().addShutdownHook(redis.shutdownHook);
@@ -91,6 +108,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     @Override
     public void close() {
         stopProcess();
+        closed.countDown();
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {
@@ -99,8 +117,21 @@ public final class EmbeddedRedis implements AutoCloseable {
         dataDir.release();
     }
 
+    private void stopWithJvm() {
+        try {
+            closed.await(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        stopProcess();
+    }
+
     private synchronized void startProcess() {
-        List<String> command = List.of(executable.toString(),
+        List<String> command = new ArrayList<>();
+        if (Files.isExecutable(SETSID)) {
+            command.add(SETSID.toString());
+        }
+        command.addAll(List.of(executable.toString(),
                 "--port", Integer.toString(port),
                 "--bind", "127.0.0.1",
                 "--dir", dataDir.path().toString(),
@@ -109,7 +140,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--daemonize", "no",
                 "--protected-mode", "yes",
                 "--loglevel", "warning",
-                "--logfile", dataDir.path().resolve("redis.log").toString());
+                "--logfile", dataDir.path().resolve("redis.log").toString()));
         try {
             process = new ProcessBuilder(command)
                     .redirectErrorStream(true)

@@ -1,6 +1,7 @@
 package org.scrapycluster.embedded;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,13 +32,16 @@ public final class EmbeddedStack implements AutoCloseable {
     /**
      * What to start and where. A {@code null} port means "do not start this one" (an external
      * server is used); 0 means "any free port". A {@code null} data directory means a temporary
-     * one, deleted on close.
+     * one, deleted on close. {@code shutdownGrace} is how long, once the JVM is told to stop, the
+     * stack's owner has to close it (services first) before a shutdown hook stops {@code redis-server}
+     * by itself; zero stops it at once.
      */
-    public record Options(Integer kafkaPort, Integer zookeeperPort, Integer redisPort, int kafkaPartitions, Path dataDir) {
+    public record Options(Integer kafkaPort, Integer zookeeperPort, Integer redisPort, int kafkaPartitions, Path dataDir,
+            Duration shutdownGrace) {
 
-        /** Everything on free ports with temporary data: what tests use. */
+        /** Everything on free ports with temporary data, stopped with the JVM: what tests use. */
         public static Options forTests() {
-            return new Options(0, 0, 0, 2, null);
+            return new Options(0, 0, 0, 2, null, Duration.ZERO);
         }
     }
 
@@ -49,7 +53,7 @@ public final class EmbeddedStack implements AutoCloseable {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             EmbeddedRedis redis = options.redisPort() == null ? null
-                    : remember(started, EmbeddedRedis.start(options.redisPort(), root.child("redis")));
+                    : remember(started, EmbeddedRedis.start(options.redisPort(), root.child("redis"), options.shutdownGrace()));
             EmbeddedZooKeeper zookeeper = options.zookeeperPort() == null ? null
                     : remember(started, EmbeddedZooKeeper.start(options.zookeeperPort(), root.child("zookeeper")));
             EmbeddedKafka kafka = options.kafkaPort() == null ? null

@@ -2,6 +2,7 @@ package org.scrapycluster.standalone;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,6 +27,12 @@ import org.scrapycluster.embedded.FreePorts;
  * embedded servers, and removes their temporary data.
  */
 public final class StandaloneCluster implements AutoCloseable {
+
+    /**
+     * How long a stop may take once the JVM is told to stop: the services close first, then the
+     * embedded servers, whose Redis waits that long for its turn.
+     */
+    public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
 
     private static final String CRAWLER = "crawler";
     /** The REST gateway's bind address: loopback in standalone unless the user sets it. */
@@ -128,7 +135,8 @@ public final class StandaloneCluster implements AutoCloseable {
         if (partitions < 1) {
             throw own.invalid("STANDALONE_KAFKA_PARTITIONS", "must be at least 1");
         }
-        return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, dataDir == null ? null : Path.of(dataDir));
+        return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, dataDir == null ? null : Path.of(dataDir),
+                SHUTDOWN_GRACE);
     }
 
     private static int port(Settings own, String setting, String server, String addressSetting) {

@@ -1,6 +1,5 @@
 package org.scrapycluster.standalone;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -34,7 +33,6 @@ import picocli.CommandLine.Spec;
 public final class StandaloneCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneCommand.class);
-    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
 
     @Mixin
     SettingsOptions options;
@@ -51,7 +49,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         Settings own = settings.service("standalone");
         Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
         int nodes = crawlers != null ? crawlers : own.getInt("STANDALONE_CRAWLERS");
-        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+        try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
             try (StandaloneCluster cluster = StandaloneCluster.start(settings, nodes,
                     ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList())) {
                 spec.commandLine().getOut().println(cluster.readyLine());

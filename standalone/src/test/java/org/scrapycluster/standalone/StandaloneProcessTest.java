@@ -1,35 +1,56 @@
 package org.scrapycluster.standalone;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.embedded.FreePorts;
 
-/** Runs standalone as its own JVM, as the launcher does, and stops it with SIGTERM. */
+/**
+ * Runs standalone as its own JVM, as the launcher does, and stops it as a user does: with SIGTERM,
+ * and with Ctrl-C in a terminal, which signals the whole foreground process group. Either way the
+ * services stop before the Redis they use (no outage is logged) and nothing is left running.
+ */
 class StandaloneProcessTest {
 
     private static final Pattern REDIS = Pattern.compile("redis 127\\.0\\.0\\.1:(\\d+)");
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     @Test
     void sigtermStopsEverythingItStarted() throws Exception {
+        stopsCleanly(List.of(), process -> kill("TERM", Long.toString(process.pid())));
+    }
+
+    @Test
+    void ctrlCInATerminalStopsTheServicesBeforeRedis() throws Exception {
+        assumeTrue(Files.isExecutable(SETSID), "needs setsid to give the JVM a process group of its own");
+        stopsCleanly(List.of(SETSID.toString()), process -> kill("INT", "-" + process.pid()));
+    }
+
+    private static void stopsCleanly(List<String> prefix, Consumer<Process> stop) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp", System.getProperty("java.class.path"), ScrapyCluster.class.getName(), "standalone",
                 "--log-level", "WARNING", "--set", "STANDALONE_KAFKA_PORT=0", "--set", "STANDALONE_ZOOKEEPER_PORT=0",
-                "--set", "STANDALONE_REDIS_PORT=0", "--set", "METRICS_PORT=-1", "--set", "FLASK_PORT=0"))
-                .redirectErrorStream(true)
-                .start();
+                "--set", "STANDALONE_REDIS_PORT=0", "--set", "METRICS_PORT=-1", "--set", "FLASK_PORT=0", "--set", "PUBLIC_IP=127.0.0.1"));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             int redisPort = -1;
             BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -45,15 +66,38 @@ class StandaloneProcessTest {
             List<ProcessHandle> children = process.descendants().toList();
             assertFalse(children.isEmpty(), "redis-server runs as a child");
 
-            process.destroy();
-            assertTrue(process.waitFor(2, TimeUnit.MINUTES), "standalone stops on SIGTERM");
+            stop.accept(process);
+            List<String> afterStop = new ArrayList<>();
+            for (String line = output.readLine(); line != null; line = output.readLine()) {
+                afterStop.add(line);
+            }
+            assertTrue(process.waitFor(2, TimeUnit.MINUTES), "standalone stops");
             for (ProcessHandle child : children) {
                 child.onExit().get(30, TimeUnit.SECONDS);
                 assertFalse(child.isAlive(), "no orphaned " + child.info().command().orElse("child"));
             }
             assertFalse(FreePorts.inUse(redisPort));
+            assertEquals(List.of(), afterStop.stream().filter(line -> line.contains("Redis unavailable")
+                    || line.contains("Cannot reconnect")).toList(), "Redis went away before the services stopped");
         } finally {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Sends {@code signal} to {@code target}: a pid, or a negated pid for the process group it leads,
+     * as a terminal signals its foreground group on Ctrl-C. ({@link Process#destroy()} would close
+     * the output this test still reads.)
+     */
+    private static void kill(String signal, String target) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, "--", target).inheritIO().start();
+            assertEquals(0, kill.waitFor(), "kill -" + signal + " -- " + target);
+        } catch (IOException e) {
+            throw new AssertionError("cannot run kill", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.scrapycluster.standalone.bench;
 
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -71,7 +72,7 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
         boolean embedRedis = needed.contains(BenchmarkCluster.Server.REDIS) && redis == null;
         boolean embedZookeeper = needed.contains(BenchmarkCluster.Server.ZOOKEEPER) && zookeeper == null;
         EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Options(
-                embedKafka ? 0 : null, embedZookeeper ? 0 : null, embedRedis ? 0 : null, 2, null));
+                embedKafka ? 0 : null, embedZookeeper ? 0 : null, embedRedis ? 0 : null, 2, null, Duration.ZERO));
         RedisEndpoint redisEndpoint = embedRedis ? RedisEndpoint.of("127.0.0.1", stack.redisPort())
                 : redis == null ? null : parseRedis(redis);
         String kafkaBootstrap = embedKafka ? stack.kafkaBootstrap() : kafka;
