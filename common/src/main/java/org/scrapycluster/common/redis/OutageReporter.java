@@ -2,6 +2,7 @@ package org.scrapycluster.common.redis;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.lettuce.core.RedisCommandInterruptedException;
 import org.slf4j.Logger;
 
 /**
@@ -23,8 +24,16 @@ public final class OutageReporter {
         this.activity = activity;
     }
 
-    /** Records a failed attempt; logs a warning only for the first failure of an outage. */
+    /**
+     * Records a failed attempt; logs a warning only for the first failure of an outage. A command
+     * interrupted in its wait is no sign of an outage but of the task being stopped (its service is
+     * closing), and is only logged at debug level.
+     */
     public void failed(Throwable cause) {
+        if (cause instanceof RedisCommandInterruptedException) {
+            log.debug("{} interrupted: {}", activity, cause.toString());
+            return;
+        }
         if (down.compareAndSet(false, true)) {
             log.warn("{} failed, Redis unavailable: {}; retrying in the background", activity, cause.toString());
         }
