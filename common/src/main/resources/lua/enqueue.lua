@@ -27,7 +27,6 @@ local clock = server_clock()
 -- stop checks, dupefilter expiries, domain activations and accounting are made once per call
 local batch = new_batch()
 local tally = new_tally()
-local domains_active = {}
 
 -- The original's page filter, atomic: at most limit - 1 requests pass; the one that makes the
 -- counter reach the limit is itself refused.
@@ -89,14 +88,7 @@ local function enqueue(queue, base, arrival)
   if redis.call('ZADD', queue, 'NX', score, member) == 0 then
     return 'ALREADY_QUEUED'
   end
-  local active = spider .. ':active_domains'
-  if domains_active[active] == nil then
-    domains_active[active] = {}
-  end
-  if not domains_active[active][domain] then
-    redis.call('ZADD', active, 'NX', clock.millis, domain)
-    domains_active[active][domain] = true
-  end
+  activate_domain(batch, spider, domain, clock)
   account_added(tally, spider, fields, domain)
   if write_timeout and fields.expires ~= 0 then
     redis.call('SET', 'timeout:' .. spider .. ':' .. fields.appid .. ':' .. fields.crawlid,

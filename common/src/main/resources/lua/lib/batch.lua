@@ -1,9 +1,9 @@
 -- What one call that files or checks many requests learns once and need not ask Redis again: a
--- redis.call costs microseconds, and a call of a hundred requests usually holds a few crawls and
--- dupefilters. Used by lua/enqueue.lua and the crawler's lua/duplicates.lua; needs lib/member.
+-- redis.call costs microseconds, and a call of a hundred requests usually holds a few crawls,
+-- dupefilters and domains. Used by lua/enqueue.lua and the crawler's lua/duplicates.lua; needs lib/member.
 
 local function new_batch()
-  return { stopped = {}, dupefilters = {}, dupefilter_ttls = {} }
+  return { stopped = {}, dupefilters = {}, dupefilter_ttls = {}, active = {} }
 end
 
 -- Whether the crawl of these fields is stopped: in <spider>:blacklist, asked once per call.
@@ -14,6 +14,16 @@ local function crawl_stopped(batch, spider, fields)
     batch.stopped[crawl] = redis.call('SISMEMBER', blacklist, entry) == 1
   end
   return batch.stopped[crawl]
+end
+
+-- Puts domain in <spider>:active_domains, keeping the place it has (NX), once per call.
+local function activate_domain(batch, spider, domain, clock)
+  local active = spider .. ':active_domains'
+  local member = active .. '\n' .. domain
+  if not batch.active[member] then
+    redis.call('ZADD', active, 'NX', clock.millis, domain)
+    batch.active[member] = true
+  end
 end
 
 -- Notes a use of dupefilter, whose expiry expire_dupefilters sets to ttl (the last use's).
