@@ -115,7 +115,8 @@ public final class CrawlerNode implements Service {
         DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, () -> scheduler.configChanged()));
         RequestCodec codec = new RequestCodec();
         ThrottledQueue throttledQueue = new ThrottledQueue(redis);
-        RequestFiler filer = new RequestFiler(new Enqueuer(redis, settings.getBoolean("QUEUE_FIFO")), new DuplicateProbe(redis), codec, spiderId, config.filing(),
+        Enqueuer enqueuer = new Enqueuer(redis, settings.getBoolean("QUEUE_FIFO"));
+        RequestFiler filer = new RequestFiler(enqueuer, new DuplicateProbe(redis), codec, spiderId, config.filing(),
                 follower::isBlacklisted, metrics);
         processor = new RequestProcessor(config,
                 new RequestProcessor.Parts(codec, fetcher, new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime()), spider,
