@@ -10,9 +10,9 @@
 --   +6 "1" to SET timeout:<spiderid>:<appid>:<crawlid> to the crawl's expires when it is not 0
 --   +7 "1" when the domain is refused (blacklisted in ZooKeeper and SCHEDULER_BACKLOG_BLACKLIST off)
 --   +8..+11 and +12..+15: two page limits, each key ("" for none), limit, TTL seconds, and "1" when
---   the TTL is refreshed even when the limit is already reached (behaviour spec §4.6)
+--   the TTL is refreshed even when the limit is already reached (docs/compatibility.md §4.6)
 --
--- The checks run in the original's order (behaviour spec §4.5: dupefilter, page limits, domain
+-- The checks run in the original's order (docs/compatibility.md §4.5: dupefilter, page limits, domain
 -- blacklist), except that a stopped (blacklisted) or expired crawl is refused before anything is
 -- recorded for it. Returns one outcome per request, in order: 'QUEUED',
 -- 'ALREADY_QUEUED' (this exact member is already in the queue: nothing changes), 'DUPLICATE' (the

@@ -1,5 +1,5 @@
 -- Deletes a job that was handled, and its failure count, unless the job key was written again
--- meanwhile (a newer request of the same shape, behaviour spec §2.5): that one stays to be answered.
+-- meanwhile (a newer request of the same shape, docs/compatibility.md §2.5): that one stays to be answered.
 --
 -- KEYS[1] the job key   KEYS[2] lock:<job key>:failures
 -- ARGV[1] the value the job was handled with

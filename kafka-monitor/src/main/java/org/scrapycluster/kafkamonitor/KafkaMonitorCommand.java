@@ -9,7 +9,7 @@ import org.scrapycluster.common.cli.SettingsOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code scrapy-cluster kafka-monitor}: runs the Kafka monitor until Ctrl-C or SIGTERM (behaviour spec §2.1, §9). */
+/** {@code scrapy-cluster kafka-monitor}: runs the Kafka monitor until Ctrl-C or SIGTERM (docs/compatibility.md §2.1, §9). */
 @Command(name = "kafka-monitor", mixinStandardHelpOptions = true,
         description = {"Run the Kafka monitor: validate the requests on KAFKA_INCOMING_TOPIC and file them into Redis.",
                 "Settings: config/kafka-monitor.yml; see docs/settings.md."})

@@ -1,5 +1,5 @@
 /**
- * The Kafka monitor (behaviour spec §2): request intake from Kafka into Redis, run by
+ * The Kafka monitor (docs/compatibility.md §2): request intake from Kafka into Redis, run by
  * {@code scrapy-cluster kafka-monitor} or inside {@code standalone}, with the {@code feed} and
  * {@code dump} tools.
  */

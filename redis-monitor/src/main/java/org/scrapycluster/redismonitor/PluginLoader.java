@@ -20,7 +20,7 @@ import org.scrapycluster.redismonitor.stats.StatsMonitor;
 import org.scrapycluster.redismonitor.zookeeper.ZookeeperMonitor;
 
 /**
- * Reads the {@code PLUGINS} setting (behaviour spec §3.1): the original's names for the built-in
+ * Reads the {@code PLUGINS} setting (docs/compatibility.md §3.1): the original's names for the built-in
  * plugins ({@code plugins.info_monitor.InfoMonitor} …) or the class name of a {@link JobPlugin}
  * with a public constructor taking a {@link PluginContext}, each with its rank. A null rank
  * disables a plugin; two plugins with one rank, a rank that is not a whole number and a name that

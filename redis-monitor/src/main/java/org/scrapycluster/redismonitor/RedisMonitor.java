@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Redis monitor service (behaviour spec §3): runs the info, stop, expire, stats and zookeeper
+ * The Redis monitor service (docs/compatibility.md §3): runs the info, stop, expire, stats and zookeeper
  * jobs, picking signalled jobs up at once and scanning for the others; returns expired leases to
  * their queues; announces finished crawls; counts, beats and dumps its statistics. Any number may
  * run against one Redis; each job is answered once.

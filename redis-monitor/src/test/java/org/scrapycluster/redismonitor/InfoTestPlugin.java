@@ -9,7 +9,7 @@ import org.scrapycluster.redismonitor.job.Job;
 import org.scrapycluster.redismonitor.job.JobPlugin;
 import org.scrapycluster.redismonitor.job.PluginContext;
 
-/** The original's online-test plugin (behaviour spec §10.2): {@code info-test:*} answers {@code {"info-test": value, "appid": "someapp"}}. */
+/** The original's online-test plugin (docs/compatibility.md §10.2): {@code info-test:*} answers {@code {"info-test": value, "appid": "someapp"}}. */
 public final class InfoTestPlugin implements JobPlugin {
 
     public InfoTestPlugin(PluginContext context) {

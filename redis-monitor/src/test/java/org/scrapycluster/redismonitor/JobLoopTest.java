@@ -22,7 +22,7 @@ import org.scrapycluster.redismonitor.job.JobFailures;
 import io.micrometer.core.instrument.Counter;
 
 /**
- * The job loop of behaviour spec §3.2 with real monitors: several monitors share jobs and answer
+ * The job loop of docs/compatibility.md §3.2 with real monitors: several monitors share jobs and answer
  * each once, a failing job is retried and then given up with an error answer, a locked job waits
  * for its lock, and user plugins named by class run beside the built-in ones.
  */

@@ -21,7 +21,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * Builds one spider's queue state the way the other services do: seeds and links through the
  * enqueue script, hand-outs as leases, acknowledgements, and raw {@code ZADD}s of members as a
  * Python Kafka monitor writes them (no accounting). Members are made from the fixture files of
- * both shapes (behaviour spec §4.4.1).
+ * both shapes (docs/compatibility.md §4.4.1).
  */
 public final class QueueState {
 

@@ -9,7 +9,7 @@ import org.scrapycluster.common.cli.SettingsOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code scrapy-cluster rest}: runs the REST gateway until Ctrl-C or SIGTERM (behaviour spec §6, §9). */
+/** {@code scrapy-cluster rest}: runs the REST gateway until Ctrl-C or SIGTERM (docs/compatibility.md §6, §9). */
 @Command(name = "rest", mixinStandardHelpOptions = true,
         description = {"Run the REST gateway: /feed, /poll, /metrics, /health and the web UI /ui/ on FLASK_HOST:FLASK_PORT.",
                 "Settings: config/rest.yml; see docs/settings.md and docs/rest.md."})

@@ -26,7 +26,7 @@ import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.JsonShape;
 
 /**
- * The request and answer shapes of behaviour spec §6, kept as fixture files under
+ * The request and answer shapes of docs/compatibility.md §6, kept as fixture files under
  * {@code fixtures/}: each file is one call to a real gateway on the embedded stack, with the
  * answer the stand-in monitor publishes for it, or the value parked in Redis before it, and the
  * status, headers and body expected, compared field by field.

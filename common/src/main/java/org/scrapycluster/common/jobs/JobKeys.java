@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
- * Names of the Redis monitor's job keys (behaviour spec §1A, §2.5), as the Kafka monitor writes
+ * Names of the Redis monitor's job keys (docs/compatibility.md §1A, §2.5), as the Kafka monitor writes
  * them and the Redis monitor reads them, and {@link #post posting} one: the key is written with
  * {@code SET} (an overwrite, as in the original), then its name is pushed to {@link #SIGNAL}, a
  * list every Redis monitor blocks on, so that the job is picked up at once

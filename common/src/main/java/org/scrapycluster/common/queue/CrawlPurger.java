@@ -8,7 +8,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 
 /**
  * Removes a stopped or expired crawl's requests from the queues and leases, for the Redis
- * monitor's stop and expire (behaviour spec §3.6, §3.7).
+ * monitor's stop and expire (docs/compatibility.md §3.6, §3.7).
  *
  * <p>The caller first adds the crawl to {@code <spiderid>:blacklist}; from then on the enqueue
  * script refuses its requests and the hand-out script drops them, so no new request of the crawl
@@ -18,7 +18,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  *
  * <p>Only the domains in the crawl's accounting are visited, in bounded Lua batches
  * ({@code ZSCAN} + {@code cjson}), so the cost follows the crawl, not the whole backlog
- * (behaviour spec §12.1 W6). A crawl without accounting (queued only by components that keep
+ * (docs/compatibility.md W6). A crawl without accounting (queued only by components that keep
  * none, such as a Python Kafka monitor) is purged from every queue of the spider, as the original
  * does; members of such writers in other domains of an accounted crawl are not visited, but the
  * blacklist keeps them from being handed out.

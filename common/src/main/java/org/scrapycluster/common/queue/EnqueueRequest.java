@@ -10,7 +10,7 @@ import java.util.Optional;
  * One request to file into a domain queue with {@link Enqueuer}.
  *
  * @param queue         the domain queue
- * @param member        the JSON member, either shape of behaviour spec §4.4.1
+ * @param member        the JSON member, either shape of docs/compatibility.md §4.4.1
  * @param dupefilter    when present, the request is refused if its fingerprint was seen by the crawl
  * @param writeTimeout  whether to {@code SET timeout:<spiderid>:<appid>:<crawlid>} to the crawl's
  *                      {@code expires} when it is not 0 (the Kafka monitor does, for seeds)
@@ -89,7 +89,7 @@ public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter>
     }
 
     /**
-     * A page-limit counter (behaviour spec §4.6), checked and counted atomically: at most
+     * A page-limit counter (docs/compatibility.md §4.6), checked and counted atomically: at most
      * {@code limit − 1} requests pass it, so that with the seed a crawl fetches at most {@code limit}
      * pages of a domain.
      *

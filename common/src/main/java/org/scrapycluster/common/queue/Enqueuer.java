@@ -31,7 +31,7 @@ public final class Enqueuer {
      * @param redis           the connection
      * @param firstInFirstOut whether requests of equal priority come out in arrival order (the score
      *                        gets a fraction below 1 that grows with time) rather than in member order
-     *                        as in the original (behaviour spec §12.1 W15)
+     *                        as in the original (docs/compatibility.md W15)
      */
     public Enqueuer(RedisConnection redis, boolean firstInFirstOut) {
         this.redis = redis;

@@ -5,7 +5,7 @@ import java.util.Optional;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
- * A first-in first-out queue or a last-in first-out stack in a Redis LIST (behaviour spec §7.2
+ * A first-in first-out queue or a last-in first-out stack in a Redis LIST (docs/compatibility.md §7.2
  * {@code RedisQueue} and {@code RedisStack}): items are pushed on the left and taken from the
  * right (queue) or the left (stack).
  *

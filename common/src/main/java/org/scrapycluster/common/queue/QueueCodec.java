@@ -2,7 +2,7 @@ package org.scrapycluster.common.queue;
 
 /**
  * How items of a Redis queue become stored text and back (the {@code dumps}/{@code loads} codec of
- * behaviour spec §7.2).
+ * docs/compatibility.md §7.2).
  *
  * @param <T> the item type
  */

@@ -11,7 +11,7 @@ import java.util.Optional;
  * still parses; spider ids never contain {@code :}.
  *
  * @param spiderId the spider whose queue it is
- * @param domain   the registered domain (behaviour spec §0)
+ * @param domain   the registered domain (docs/compatibility.md §0)
  */
 public record QueueKey(String spiderId, String domain) {
 

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The crawl fields of one queue member, read from either shape of behaviour spec §4.4.1: a
+ * The crawl fields of one queue member, read from either shape of docs/compatibility.md §4.4.1: a
  * <em>feed item</em> (the Kafka monitor's flat request, crawl fields at the top level) or a
  * <em>serialized request</em> (a crawler's request, crawl fields inside {@code meta}, its own
  * {@code url} at the top level).

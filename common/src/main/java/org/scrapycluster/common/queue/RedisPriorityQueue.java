@@ -6,7 +6,7 @@ import io.lettuce.core.ScoredValue;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
- * A priority queue in a Redis ZSET (behaviour spec §7.2 {@code RedisPriorityQueue}): score =
+ * A priority queue in a Redis ZSET (docs/compatibility.md §7.2 {@code RedisPriorityQueue}): score =
  * −priority, and a pop atomically takes the lowest score, so the highest priority comes first;
  * equal priorities come in member order. This is the plain structure; crawl queues are served
  * through {@link ThrottledQueue} and filled through {@link Enqueuer}.

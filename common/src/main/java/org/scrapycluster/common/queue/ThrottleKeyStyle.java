@@ -1,7 +1,7 @@
 package org.scrapycluster.common.queue;
 
 /**
- * How the throttle key of a domain is built (behaviour spec §4.3), by {@code SCHEDULER_TYPE_ENABLED}
+ * How the throttle key of a domain is built (docs/compatibility.md §4.3), by {@code SCHEDULER_TYPE_ENABLED}
  * and {@code SCHEDULER_IP_ENABLED}: {@code [<spiderid>:][<public ip>:]<domain>}, giving
  * {@code ex1}, {@code link:ex1}, {@code 1.2.3.4:ex1} or {@code link:1.2.3.4:ex1}. Java and Python
  * crawlers that build it the same way share one window per domain.

@@ -33,7 +33,7 @@ public record ThrottleSpec(String throttleKey, double windowSeconds, int limit, 
 
     /**
      * The spec for {@code hits} per window scaled by {@code scale} (clamped to [0, 1]) and
-     * truncated, as the original computes a ZooKeeper domain entry's limit (behaviour spec §4.3).
+     * truncated, as the original computes a ZooKeeper domain entry's limit (docs/compatibility.md §4.3).
      */
     public static ThrottleSpec of(String throttleKey, double windowSeconds, int hits, double scale, boolean moderated) {
         double clamped = Double.isNaN(scale) ? 0 : Math.min(1, Math.max(0, scale));

@@ -26,7 +26,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * While {@code <throttlekey>:throttle_pause} exists ({@link #pauseAsync}) it answers
  * {@link HandOut.Wait} until the key expires.
  * Only a hand-out spends a slot: an empty queue costs nothing (the original spent a slot on an
- * empty pop). The keys and value formats are the original's (behaviour spec §7.3), so Java and
+ * empty pop). The keys and value formats are the original's (docs/compatibility.md §7.3), so Java and
  * Python crawlers sharing a domain share its window.
  *
  * <p>The original also had an "elastic catch-up": once a process had popped {@code limit} items
@@ -34,7 +34,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * throttle lost slots to races and empty pops and fell behind the configured rate. Here the
  * decision and the pop are one atomic step and nothing is wasted, so the configured rate is
  * reached without it; catch-up would only bring back the bursts (several pages within
- * milliseconds, then a pause) that TARGET §2 names as a defect. It is deliberately absent.
+ * milliseconds, then a pause) that docs/differences.md names as a defect. It is deliberately absent.
  *
  * <p>A limit of 0 answers {@link HandOut.Paused} (the original divided by zero). Moderation needs
  * a limit above 1, as in the original.

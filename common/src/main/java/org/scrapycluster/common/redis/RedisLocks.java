@@ -8,7 +8,7 @@ import java.util.Optional;
 import io.lettuce.core.SetArgs;
 
 /**
- * Non-blocking distributed locks at {@code lock:<key>} (behaviour spec §3.2), the way several
+ * Non-blocking distributed locks at {@code lock:<key>} (docs/compatibility.md §3.2), the way several
  * Redis monitors share jobs: {@code SET NX PX} with a random token, renewed every two thirds of
  * the expiry while held, released only by the holder of the token. A holder that dies loses the
  * lock when it expires.

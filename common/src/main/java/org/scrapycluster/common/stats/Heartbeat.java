@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Tells the cluster that a process is alive: {@code SET <key> <epoch seconds> EX <ttl>} every
- * period (behaviour spec §1A), at a key the caller names, such as
+ * period (docs/compatibility.md §1A), at a key the caller names, such as
  * {@code stats:kafka-monitor:self:<host>:<uuid12>} or {@code stats:crawler:<host>:<spider>:<uuid12>}.
  * A process that dies disappears after the TTL; one that stops cleanly removes its key at once.
  */

@@ -13,7 +13,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * A count of events in a sliding window, stored at the original's key name
  * ({@code stats:<service>:<name>:<window seconds>}) as a HASH of time buckets: field = bucket start
  * in epoch seconds, value = events in that bucket. Memory is bounded (at most about 61 fields)
- * whatever the event rate; the original kept one sorted-set member per event (TARGET §2, the one
+ * whatever the event rate; the original kept one sorted-set member per event (docs/differences.md, the one
  * deliberate keyspace difference).
  *
  * <p>A bucket is 1/60 of the window, at least a second. The value sums the buckets that overlap

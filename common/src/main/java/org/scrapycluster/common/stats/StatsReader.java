@@ -11,7 +11,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 
 /**
- * Reads statistics keys for the Redis monitor's stats answers (behaviour spec §3.8), whoever wrote
+ * Reads statistics keys for the Redis monitor's stats answers (docs/compatibility.md §3.8), whoever wrote
  * them: {@code …:lifetime} keys are HyperLogLogs ({@code PFCOUNT}); a rolling window is our HASH
  * of buckets (summed inside the window) or a Python component's sorted set of event times
  * (counted inside the window, which its writer also trims). The window length is the key's last

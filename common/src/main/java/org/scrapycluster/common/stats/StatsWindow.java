@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The window names of the {@code STATS_TIMES} setting (behaviour spec §7.5) and their lengths.
+ * The window names of the {@code STATS_TIMES} setting (docs/compatibility.md §7.5) and their lengths.
  * Keys use the number of seconds ({@code stats:kafka-monitor:total:900}), never the name.
  */
 public enum StatsWindow {

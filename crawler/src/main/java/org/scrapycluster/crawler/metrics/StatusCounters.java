@@ -9,7 +9,7 @@ import org.scrapycluster.common.stats.StatsCounter;
 import org.scrapycluster.common.stats.StatsRecorder;
 
 /**
- * The crawler's Redis statistics (behaviour spec §4.12): for each status code of
+ * The crawler's Redis statistics (docs/compatibility.md §4.12): for each status code of
  * {@code STATS_RESPONSE_CODES}, rolling windows {@code stats:crawler:<host>:<spider>:<code>:<seconds>} and a
  * lifetime count {@code …:<code>:lifetime}, counted for every response of that status that reaches the
  * spider; and the 504 counters, which also count every failed download attempt (the original's log-retry

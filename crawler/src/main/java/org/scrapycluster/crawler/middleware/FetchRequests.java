@@ -10,7 +10,7 @@ import org.scrapycluster.crawler.request.CookieParser;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
- * The HTTP request for a crawl request (behaviour spec §4.13): its own headers (User-Agent from the
+ * The HTTP request for a crawl request (docs/compatibility.md §4.13): its own headers (User-Agent from the
  * crawl's {@code useragent}), and a {@code Cookie} header made from the crawl's cookies only — there is
  * no cookie jar, so cookies set by servers are never sent back. Meta {@code dont_merge_cookies} leaves
  * the request's own headers as they are.

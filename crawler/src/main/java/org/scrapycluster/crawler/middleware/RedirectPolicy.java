@@ -9,7 +9,7 @@ import java.util.Optional;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
- * Scrapy's redirect middleware, whose new request goes back through the scheduler (behaviour spec §4.1):
+ * Scrapy's redirect middleware, whose new request goes back through the scheduler (docs/compatibility.md §4.1):
  * a 301, 302, 303, 307 or 308 with a Location becomes a request for the target with the same meta plus
  * {@code redirect_times}, {@code redirect_ttl} and {@code redirect_urls}; 301, 307 and 308 keep the
  * method and body, 302 and 303 become a GET without a body (a HEAD stays a HEAD). After

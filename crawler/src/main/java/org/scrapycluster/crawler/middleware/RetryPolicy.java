@@ -8,7 +8,7 @@ import java.util.Set;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
- * The original's Redis retry middleware (behaviour spec §4.11): a request whose response has a retry
+ * The original's Redis retry middleware (docs/compatibility.md §4.11): a request whose response has a retry
  * status, or whose fetch failed with a network error, is tried again — not here, but through Redis, so
  * another node may take it — as a copy with {@code retry_times + 1}, crawl priority − 10 and marked
  * don't-filter, while {@code retry_times + 1 ≤ RETRY_TIMES}; after that the caller gives up. Meta

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 import crawlercommons.robots.BaseRobotRules;
 
 /**
- * The life of one leased request, from hand-out to acknowledgement (behaviour spec §4.11–4.14): read the
+ * The life of one leased request, from hand-out to acknowledgement (docs/compatibility.md §4.11–4.14): read the
  * member; ask robots.txt; fetch; then, as Scrapy's middlewares would, turn a redirect into a new request,
  * pause the domain on a 429 or a 503 with Retry-After, send retry statuses and network failures back to
  * Redis as retries; hand the rest to the spider, file its requests (with the page's crawl fields) and

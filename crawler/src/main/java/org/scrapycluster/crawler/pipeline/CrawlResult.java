@@ -11,7 +11,7 @@ import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
- * The result item of one page (behaviour spec §4.9), as the spider made it and the pipelines publish it.
+ * The result item of one page (docs/compatibility.md §4.9), as the spider made it and the pipelines publish it.
  *
  * @param spiderid        the spider that parsed the page (for logs; not in the Kafka message)
  * @param appid           from the request's meta

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes every result item on {@code <prefix>.crawled_firehose}, and on {@code <prefix>.crawled_<appid>}
- * when {@code KAFKA_APPID_TOPICS} is on (behaviour spec §4.14), as a {@link ResultMessage}. The item's
+ * when {@code KAFKA_APPID_TOPICS} is on (docs/compatibility.md §4.14), as a {@link ResultMessage}. The item's
  * future completes when Kafka has acknowledged every copy. A message larger than
  * {@code KAFKA_PRODUCER_MAX_REQUEST_SIZE} is not lost: it is logged, counted and sent without its body
  * ({@code body_omitted}). When Kafka cannot take a message for a reason that may pass (broker

@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Logs every result item, {@code Scraped page} at INFO with the item's fields but its body, links and
- * headers, {@code action: emit} and the spider (behaviour spec §4.14, §7.9).
+ * headers, {@code action: emit} and the spider (docs/compatibility.md §4.14, §7.9).
  */
 public final class LoggingPipeline implements ItemPipeline {
 

@@ -15,12 +15,12 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.crawler.links.Link;
 
 /**
- * Writes the Kafka message of a result item (behaviour spec §1.3, §4.14): a JSON object with keys sorted
+ * Writes the Kafka message of a result item (docs/compatibility.md §1.3, §4.14): a JSON object with keys sorted
  * — {@code appid}, {@code attrs}, {@code body}, {@code crawlid}, {@code encoding}, {@code links},
  * {@code request_headers}, {@code response_headers}, {@code response_url}, {@code status_code},
  * {@code status_msg}, {@code timestamp}, {@code url} — where the body is the raw bytes in base64
  * ({@code KAFKA_BASE_64_ENCODE}) or the text decoded with the detected encoding (malformed bytes replaced,
- * so the message is always valid JSON, W14), and the timestamp is UTC, microseconds only when not zero:
+ * so the message is always valid JSON, docs/compatibility.md W14), and the timestamp is UTC, microseconds only when not zero:
  * {@code 2024-03-01T10:22:33.123456}. A message without its body (too large for Kafka) has an empty
  * {@code body} and {@code "body_omitted": true}. Thread-safe.
  */

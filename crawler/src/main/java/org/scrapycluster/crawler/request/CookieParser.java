@@ -7,7 +7,7 @@ import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 
 /**
- * Reads the {@code cookie} string of a crawl request (behaviour spec §4.4 step 4): {@code name=value}
+ * Reads the {@code cookie} string of a crawl request (docs/compatibility.md §4.4 step 4): {@code name=value}
  * pairs separated by {@code ;} and an optional space, exactly as the original's
  * {@code re.findall('([^=]+)=([^;]+);?\s?', text)} reads them — attributes such as {@code path} or
  * {@code expires} become ordinary pairs, and a later pair of the same name wins. The pattern runs on

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * One request of a crawl, as a Scrapy request carries it: what to fetch (URL, method, headers, body,
- * cookies), the crawl fields in {@code meta} (behaviour spec §4.7: {@code appid}, {@code crawlid},
+ * cookies), the crawl fields in {@code meta} (docs/compatibility.md §4.7: {@code appid}, {@code crawlid},
  * {@code spiderid}, {@code priority}, {@code curdepth}, {@code retry_times}, …) and whether it bypasses
  * the dupefilter. Immutable; the {@code with…} methods return a changed copy.
  *

@@ -6,10 +6,10 @@ import java.util.Map;
 
 /**
  * Gives a request a spider yields the crawl fields of the request whose page it came from (the
- * original's meta passthrough middleware, behaviour spec §4.10), without overwriting what the spider
- * set. Only the crawl fields of behaviour spec §4.7 travel; framework bookkeeping (redirect counters,
+ * original's meta passthrough middleware, docs/compatibility.md §4.10), without overwriting what the spider
+ * set. Only the crawl fields of docs/compatibility.md §4.7 travel; framework bookkeeping (redirect counters,
  * download slots) stays behind, and {@code retry_times} starts at 0 for every child — the original
- * copied every key, so children inherited their parent's retries (W13).
+ * copied every key, so children inherited their parent's retries (docs/compatibility.md W13).
  */
 public final class MetaPassthrough {
 

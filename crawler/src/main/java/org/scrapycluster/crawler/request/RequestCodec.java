@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
- * Turns queue members into {@link CrawlRequest}s and back (behaviour spec §4.4). Both member shapes are
+ * Turns queue members into {@link CrawlRequest}s and back (docs/compatibility.md §4.4). Both member shapes are
  * read: a <em>feed item</em> from the Kafka monitor becomes a GET of its {@code url} ({@code http://}
  * prefixed when it has no scheme) whose meta is every field of the item plus {@code curdepth} 0 and
  * {@code retry_times} 0 when absent; a <em>serialized request</em> from a crawler keeps its method,
@@ -59,7 +59,7 @@ public final class RequestCodec {
         return applyCrawlFields(request);
     }
 
-    /** The serialized-request member of {@code request} (behaviour spec §4.4.1), keys in the original's order. */
+    /** The serialized-request member of {@code request} (docs/compatibility.md §4.4.1), keys in the original's order. */
     public String encode(CrawlRequest request) {
         Map<String, Object> member = new LinkedHashMap<>();
         member.put("url", request.url());

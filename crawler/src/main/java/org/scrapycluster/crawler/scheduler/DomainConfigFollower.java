@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the domain config in ZooKeeper ({@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}) live, as the
- * original crawler does (behaviour spec §5.3): a new config replaces the domain throttles in
+ * original crawler does (docs/compatibility.md §5.3): a new config replaces the domain throttles in
  * {@link DomainThrottles} and, when it has a {@code blacklist} key, the domain blacklist; an emptied
  * node reverts every domain to the default throttle ({@code Lost config from Zookeeper}). Unlike the
  * original, text that is not a YAML mapping and a lost connection keep the last good config (see

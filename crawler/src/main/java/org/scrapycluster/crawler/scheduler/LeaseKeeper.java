@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps this node's leases alive while their requests are worked on (TARGET §3.1): a lease held for more
+ * Keeps this node's leases alive while their requests are worked on (docs/architecture.md, guarantee 1): a lease held for more
  * than a third of its length is renewed, so that a slow fetch never lets its request return to the queue
  * under another node; a lease found no longer held is counted as lost (its request may be fetched twice;
  * results are at-least-once). Acknowledges a lease when its outcome is final. At shutdown, leases still

@@ -28,10 +28,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Files the requests a page produced — links, a retry, a redirect — into Redis, all of one page in one
- * script call (the original's {@code enqueue_request}, behaviour spec §4.5–4.6, in its order): the
+ * script call (the original's {@code enqueue_request}, docs/compatibility.md §4.5–4.6, in its order): the
  * crawl's dupefilter {@code <spider>:dupefilter:<crawlid>} unless the request is marked don't-filter;
  * the crawl's {@code domain_max_pages} and the {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT} counters, atomic
- * (W16); the crawl blacklist; the ZooKeeper domain blacklist when {@code SCHEDULER_BACKLOG_BLACKLIST} is
+ * (docs/compatibility.md W16); the crawl blacklist; the ZooKeeper domain blacklist when {@code SCHEDULER_BACKLOG_BLACKLIST} is
  * off; the crawl's expiry. The target queue is {@code <meta.spiderid>:<registered domain>:queue}, so a
  * spider hands a request to another spider by changing {@code spiderid}. Requests that are not http or
  * https, or whose URL has no valid host ({@code InvalidUrlException}), are refused before Redis; those

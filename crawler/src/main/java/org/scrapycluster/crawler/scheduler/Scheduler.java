@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chooses what this node fetches next (behaviour spec §4.2–4.4, TARGET §3.1–3.3). Domains with work
+ * Chooses what this node fetches next (docs/compatibility.md §4.2–4.4, docs/architecture.md, guarantees 1–3). Domains with work
  * (from {@link Discovery}) wait in a {@link ReadinessIndex} ordered by when this node may next hit them;
  * whenever the concurrency limits allow, the scheduler takes the domain that is ready soonest and asks
  * Redis for a leased hand-out under the domain's throttle, without blocking (several calls in flight,

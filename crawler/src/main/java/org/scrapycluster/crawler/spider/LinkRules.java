@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The link extractor a crawl asks for, from its request's {@code allowed_domains}, {@code allow_regex},
- * {@code deny_regex} and {@code deny_extensions} (behaviour spec §4.8), built once per distinct set of
+ * {@code deny_regex} and {@code deny_extensions} (docs/compatibility.md §4.8), built once per distinct set of
  * filters and reused (compiling regexes per page would cost more than extracting). A crawl whose regex is
  * not RE2 gets no links, with an error in the log. Thread-safe.
  */

@@ -8,7 +8,7 @@ import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
- * The original's link spider ({@code link}, behaviour spec §4.8): publishes every page, and while the
+ * The original's link spider ({@code link}, docs/compatibility.md §4.8): publishes every page, and while the
  * page's {@code curdepth} is below the crawl's {@code maxdepth} follows its links under the crawl's
  * filters — each a request with crawl priority − 10, {@code curdepth} + 1 and the crawl's User-Agent —
  * listing them in the item's {@code links}. At the depth limit {@code links} is empty.

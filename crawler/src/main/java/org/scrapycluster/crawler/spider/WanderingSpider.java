@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The original's wandering spider ({@code wandering}, behaviour spec §4.10): a random walk. Each page is
+ * The original's wandering spider ({@code wandering}, docs/compatibility.md §4.10): a random walk. Each page is
  * published with {@code attrs.step} set to its hop count, and one of its links (under the crawl's filters,
  * whatever the depth) is picked at random and followed with {@code step} + 1. The walk ends on a page
  * without links, or when the pick was seen before (dupefilter). Its items never list links.

@@ -24,7 +24,7 @@ import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The reference messages of behaviour spec §4.14, kept as fixture files under {@code pipeline/}: plain, with a
+ * The reference messages of docs/compatibility.md §4.14, kept as fixture files under {@code pipeline/}: plain, with a
  * base64 body ({@code dGV4dA==}), and an ISO-8859-7 body that decodes back exactly. The original's test used
  * the literal timestamp {@code "the time"}; the fixtures carry a real one.
  */

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-/** The crawl's cookie string is read as the original reads it (behaviour spec §10.3). */
+/** The crawl's cookie string is read as the original reads it (docs/compatibility.md §10.3). */
 class CookieParserTest {
 
     @Test

@@ -8,7 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-/** Children get the crawl fields they lack, never overwriting their own, and no framework bookkeeping (W13). */
+/** Children get the crawl fields they lack, never overwriting their own, and no framework bookkeeping (docs/compatibility.md W13). */
 class MetaPassthroughTest {
 
     @Test

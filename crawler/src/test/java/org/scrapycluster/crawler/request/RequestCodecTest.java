@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.common.queue.QueueMember;
 
-/** Both queue member shapes become requests as the original's scheduler makes them (behaviour spec §4.4, §10.3). */
+/** Both queue member shapes become requests as the original's scheduler makes them (docs/compatibility.md §4.4, §10.3). */
 class RequestCodecTest {
 
     private final RequestCodec codec = new RequestCodec();

@@ -12,7 +12,7 @@ import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 
-/** Defaults, ZooKeeper entries, Crawl-delay and the four throttle key styles (behaviour spec §10.3). */
+/** Defaults, ZooKeeper entries, Crawl-delay and the four throttle key styles (docs/compatibility.md §10.3). */
 class DomainThrottlesTest {
 
     private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(true, true), 60, 10, true, "ip", true);

@@ -25,7 +25,7 @@ import org.scrapycluster.kafkamonitor.plugin.StatsHandler;
 import org.scrapycluster.kafkamonitor.plugin.ZookeeperHandler;
 
 /**
- * The plugins of a monitor, as the {@code PLUGINS} setting lists them (behaviour spec §2.2-§2.3):
+ * The plugins of a monitor, as the {@code PLUGINS} setting lists them (docs/compatibility.md §2.2-§2.3):
  * name → rank, tried in ascending rank, the first whose schema a request matches handling it. A
  * name is the original's module path of a built-in ({@code plugins.scraper_handler.ScraperHandler})
  * or a Java class name, found among the {@link ServiceLoader} providers of

@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * The log records of the requests the monitor took (behaviour spec §7.9), which the original's ELK
+ * The log records of the requests the monitor took (docs/compatibility.md §7.9), which the original's ELK
  * dashboards chart: an accepted request's message ({@code Added crawl to Redis}, ...) with its fields
  * and {@code parsed}, {@code valid}; a rejected record's reason ({@code Unparseable JSON Received},
  * {@code Did not find schema to validate request}, ...) with {@code parsed}, {@code valid},

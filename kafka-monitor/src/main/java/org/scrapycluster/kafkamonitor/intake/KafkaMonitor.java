@@ -49,7 +49,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka monitor (behaviour spec §2.1): consumes {@code KAFKA_INCOMING_TOPIC} in the consumer
+ * The Kafka monitor (docs/compatibility.md §2.1): consumes {@code KAFKA_INCOMING_TOPIC} in the consumer
  * group {@code KAFKA_GROUP}, sharing its partitions with every other instance of the group, and
  * works in batches of up to {@code KAFKA_CONSUMER_MAX_POLL_RECORDS} records:
  *

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides about one record (behaviour spec §2.3): reads it as JSON within the configured limits,
+ * Decides about one record (docs/compatibility.md §2.3): reads it as JSON within the configured limits,
  * finds the first plugin whose schema it matches, adds {@code ts} (epoch seconds with microseconds,
  * as the original's {@code time.time()}) and asks the plugin what to write. Writes nothing itself. A plugin that throws
  * refuses the request, with the exception as the reason.

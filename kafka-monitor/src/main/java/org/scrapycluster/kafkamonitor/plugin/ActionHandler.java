@@ -6,7 +6,7 @@ import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * Info and stop requests (behaviour spec §2.4.2, §2.5): {@code SET <action>:<spiderid>:<appid>[:<crawlid>] <uuid>},
+ * Info and stop requests (docs/compatibility.md §2.4.2, §2.5): {@code SET <action>:<spiderid>:<appid>[:<crawlid>] <uuid>},
  * a job for the Redis monitor, which answers it on the outbound topic.
  */
 public final class ActionHandler implements KafkaMonitorPlugin {

@@ -5,7 +5,7 @@ import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * A request handler of the Kafka monitor (behaviour spec §2.2): it owns a JSON schema, and for
+ * A request handler of the Kafka monitor (docs/compatibility.md §2.2): it owns a JSON schema, and for
  * every request that matches it says what to write into Redis. The monitor tries its plugins in
  * ascending rank; the first whose schema a request matches handles it.
  *

@@ -19,7 +19,7 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.url.RequestFingerprint;
 
 /**
- * Crawl requests (behaviour spec §2.4.1, §2.5): files the request, as validated (defaults and
+ * Crawl requests (docs/compatibility.md §2.4.1, §2.5): files the request, as validated (defaults and
  * {@code ts} included, the {@code url} as the sender wrote it), into
  * {@code <spiderid>:<registered domain of url>:queue} with score −priority, registers the seed's
  * fingerprint in the crawl's dupefilter {@code <spiderid>:dupefilter:<crawlid>} for

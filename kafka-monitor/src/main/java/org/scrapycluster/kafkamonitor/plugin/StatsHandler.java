@@ -5,7 +5,7 @@ import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * Stats requests (behaviour spec §2.4.3, §2.5): {@code SET statsrequest:<stats>:<appid> <uuid>}, a job
+ * Stats requests (docs/compatibility.md §2.4.3, §2.5): {@code SET statsrequest:<stats>:<appid> <uuid>}, a job
  * for the Redis monitor, which gathers the statistics and answers on the outbound topic.
  */
 public final class StatsHandler implements KafkaMonitorPlugin {

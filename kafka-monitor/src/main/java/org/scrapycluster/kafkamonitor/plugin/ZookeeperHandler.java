@@ -11,7 +11,7 @@ import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * ZooKeeper requests (behaviour spec §2.4.4, §2.5): {@code SET zk:<action>:<domain>:<appid> <json>}
+ * ZooKeeper requests (docs/compatibility.md §2.4.4, §2.5): {@code SET zk:<action>:<domain>:<appid> <json>}
  * with {@code {"domain","uuid"}}, plus {@code "hits","scale","window"} for a {@code domain-update},
  * a job for the Redis monitor, which edits the domain configuration in ZooKeeper and answers. A
  * {@code domain-update} whose {@code hits} or {@code window} is 0 (or left out) is refused with a

@@ -13,7 +13,7 @@ import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * The Kafka messages that tell about a rejected record (TARGET §3.5), each switched on by a
+ * The Kafka messages that tell about a rejected record (docs/architecture.md, guarantee 5), each switched on by a
  * setting:
  *
  * <ul>

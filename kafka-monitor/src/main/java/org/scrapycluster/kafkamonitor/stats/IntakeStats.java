@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka monitor's statistics in Redis (behaviour spec §2.6): {@code stats:kafka-monitor:total}
+ * The Kafka monitor's statistics in Redis (docs/compatibility.md §2.6): {@code stats:kafka-monitor:total}
  * (every record) and {@code :fail} (every rejected one) with {@code STATS_TOTAL}, and
  * {@code stats:kafka-monitor:<plugin>} (every request a plugin's schema matched) with
  * {@code STATS_PLUGINS}, each with a rolling window per {@code STATS_TIMES} entry and a lifetime

@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code scrapy-cluster dump <topic>} and {@code dump list}, the original's {@code kafkadump.py}
- * (behaviour spec §2.8): prints the messages of a topic, one per line (or indented), from the
+ * (docs/compatibility.md §2.8): prints the messages of a topic, one per line (or indented), from the
  * latest offset or from the beginning, in a consumer group or in none, until Ctrl-C or a count is
  * reached. Messages go to standard output; a progress line every few seconds, and on exit the last
  * message and a summary ({@code Num Records}, {@code Total MBs} and {@code kb per message}, counted

@@ -38,7 +38,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code scrapy-cluster feed '<json>'} (behaviour spec §2.7): checks the request against the same
+ * {@code scrapy-cluster feed '<json>'} (docs/compatibility.md §2.7): checks the request against the same
  * plugins and schemas as the Kafka monitor and prints every reason it would be rejected (exit
  * status 1), or sends it to {@code KAFKA_INCOMING_TOPIC} and waits up to {@code KAFKA_FEED_TIMEOUT}
  * seconds for Kafka to acknowledge it (exit status 0, or 1 with the reason). Text that is not JSON

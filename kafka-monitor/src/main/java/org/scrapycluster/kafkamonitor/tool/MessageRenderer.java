@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.kafkamonitor.rejection.RecordText;
 
 /**
- * How {@code dump} shows one message (behaviour spec §2.8): a JSON object as compact JSON, or
+ * How {@code dump} shows one message (docs/compatibility.md §2.8): a JSON object as compact JSON, or
  * indented by four spaces with {@code -p}; with {@code -d} its {@code body} base64-decoded and read
  * in the message's {@code encoding} (UTF-8 when it has none); without the body ({@code -nb}), or
  * only the body ({@code -jb}). A message that is not a JSON object is shown as its text.

@@ -19,7 +19,7 @@ import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
 import org.scrapycluster.kafkamonitor.plugin.ScraperHandler;
 import org.scrapycluster.kafkamonitor.testing.ClusterTestHandler;
 
-/** Loading the plugins the PLUGINS setting lists (behaviour spec §2.2, §10.1) and choosing one for a request (§2.3). */
+/** Loading the plugins the PLUGINS setting lists (docs/compatibility.md §2.2, §10.1) and choosing one for a request (§2.3). */
 class PluginSetTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

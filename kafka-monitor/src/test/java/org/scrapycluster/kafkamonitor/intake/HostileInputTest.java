@@ -22,7 +22,7 @@ import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
 import org.scrapycluster.kafkamonitor.testing.RunningMonitor;
 
 /**
- * TARGET §3.6: 10,000 hostile records mixed with 1,000 valid crawl requests (a tenth of them with
+ * docs/architecture.md, guarantee 6: 10,000 hostile records mixed with 1,000 valid crawl requests (a tenth of them with
  * regexes that backtrack catastrophically in other engines). The monitor keeps running, queues all
  * 1,000, and counts and publishes every hostile record as rejected.
  */

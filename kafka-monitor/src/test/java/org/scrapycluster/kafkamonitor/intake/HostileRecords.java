@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Records no monitor should accept (TARGET §3.6), made from a seed so that a failure can be
+ * Records no monitor should accept (docs/architecture.md, guarantee 6), made from a seed so that a failure can be
  * replayed: random bytes, text that is not UTF-8, truncated JSON, wrong types, huge strings, deep
  * nesting, regexes RE2 cannot run, URLs that are not http(s), values that are not objects, unknown
  * and missing fields, ids with colons, and records without a value.

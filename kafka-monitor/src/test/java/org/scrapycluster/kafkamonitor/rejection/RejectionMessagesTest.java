@@ -18,7 +18,7 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 
-/** The rejected-topic entry and the error answer of TARGET §3.5, and the settings that turn them off. */
+/** The rejected-topic entry and the error answer of docs/architecture.md, guarantee 5, and the settings that turn them off. */
 class RejectionMessagesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

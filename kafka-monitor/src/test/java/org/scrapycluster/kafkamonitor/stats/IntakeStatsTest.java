@@ -24,7 +24,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 
-/** The Kafka monitor's statistics keys (behaviour spec §2.6, §10.1) in a Redis of their own, and the stats dump. */
+/** The Kafka monitor's statistics keys (docs/compatibility.md §2.6, §10.1) in a Redis of their own, and the stats dump. */
 class IntakeStatsTest {
 
     @RegisterExtension

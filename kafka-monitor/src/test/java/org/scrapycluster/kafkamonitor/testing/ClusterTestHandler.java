@@ -9,7 +9,7 @@ import org.scrapycluster.kafkamonitor.plugin.PluginSchemas;
 import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
 
 /**
- * A user plugin as in the original's online test (behaviour spec §10.1): requests
+ * A user plugin as in the original's online test (docs/compatibility.md §10.1): requests
  * {@code {"uuid": ..., "test": "cluster"}}, by its own schema, set {@code cluster:test:<uuid>} to the uuid.
  */
 public final class ClusterTestHandler implements KafkaMonitorPlugin {

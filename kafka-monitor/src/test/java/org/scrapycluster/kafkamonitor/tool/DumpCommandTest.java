@@ -21,7 +21,7 @@ import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
 import org.scrapycluster.kafkamonitor.testing.ToolRunner;
 
-/** {@code scrapy-cluster dump list} and {@code dump <topic>} against the embedded Kafka (behaviour spec §2.8). */
+/** {@code scrapy-cluster dump list} and {@code dump <topic>} against the embedded Kafka (docs/compatibility.md §2.8). */
 @ExtendWith(SharedStack.class)
 class DumpCommandTest {
 

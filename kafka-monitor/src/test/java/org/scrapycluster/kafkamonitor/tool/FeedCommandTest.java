@@ -16,7 +16,7 @@ import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
 import org.scrapycluster.kafkamonitor.testing.ToolRunner;
 
-/** {@code scrapy-cluster feed} against the embedded Kafka (behaviour spec §2.7). */
+/** {@code scrapy-cluster feed} against the embedded Kafka (docs/compatibility.md §2.7). */
 @ExtendWith(SharedStack.class)
 class FeedCommandTest {
 

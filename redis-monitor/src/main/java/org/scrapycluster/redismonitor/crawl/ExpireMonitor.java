@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The expire job (behaviour spec §3.7), {@code timeout:<spiderid>:<appid>:<crawlid>} holding the
+ * The expire job (docs/compatibility.md §3.7), {@code timeout:<spiderid>:<appid>:<crawlid>} holding the
  * crawl's {@code expires} epoch: once the clock has passed it, blacklists the crawl, removes its
  * queued and leased requests and announces
  * {@code {"server_time","crawlid","spiderid","appid","total_expired","action":"expired"}} (no

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stop job (behaviour spec §3.6), {@code stop:<spiderid>:<appid>:<crawlid>}: blacklists the
+ * The stop job (docs/compatibility.md §3.6), {@code stop:<spiderid>:<appid>:<crawlid>}: blacklists the
  * crawl, removes its queued and leased requests, deletes its timeout key and answers
  * {@code {"action":"stop","spiderid","appid","crawlid","total_purged","uuid","server_time"}},
  * {@code total_purged} counting both. A stop without crawlid is answered with an {@code error}

@@ -1,2 +1,2 @@
-/** The stop and expire jobs: ending a crawl cluster-wide (behaviour spec §3.6, §3.7). */
+/** The stop and expire jobs: ending a crawl cluster-wide (docs/compatibility.md §3.6, §3.7). */
 package org.scrapycluster.redismonitor.crawl;

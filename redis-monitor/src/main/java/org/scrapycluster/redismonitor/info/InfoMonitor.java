@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * The info job (behaviour spec §3.5): {@code info:<spiderid>:<appid>:<crawlid>} answers what is
+ * The info job (docs/compatibility.md §3.5): {@code info:<spiderid>:<appid>:<crawlid>} answers what is
  * pending for one crawl, {@code info:<spiderid>:<appid>} for every crawl of an app, with the
  * original's fields. Counts include leased requests (being fetched), and come from the crawl
  * accounting, so an answer costs the number of the crawl's domains, not the backlog. A crawl or

@@ -22,9 +22,9 @@ import org.scrapycluster.common.redis.RedisConnection;
 
 /**
  * Counts a spider's queued and leased requests by reading every member, as the original info
- * does (behaviour spec §3.5): the fallback for crawls that have no accounting because they were
+ * does (docs/compatibility.md §3.5): the fallback for crawls that have no accounting because they were
  * queued by a component that keeps none (a Python Kafka monitor). Its cost grows with the
- * spider's backlog (§12.1 W6); crawls queued by our Kafka monitor and crawlers never need it.
+ * spider's backlog (§12.1 docs/compatibility.md W6); crawls queued by our Kafka monitor and crawlers never need it.
  * Members that are not readable requests are skipped.
  */
 final class QueueScan {

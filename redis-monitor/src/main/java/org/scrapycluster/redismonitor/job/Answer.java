@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * One message a job sends on the outbound topic(s): its JSON fields in order, the appid that
  * chooses {@code <prefix>.outbound_<appid>}, and what to log once Kafka has taken it
- * ({@code Sent info to kafka}, behaviour spec §7.9).
+ * ({@code Sent info to kafka}, docs/compatibility.md §7.9).
  *
  * @param appid       the requester's application
  * @param fields      the message, written as a JSON object in this order

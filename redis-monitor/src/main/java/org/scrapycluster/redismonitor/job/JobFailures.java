@@ -4,7 +4,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLocks;
 
 /**
- * Counts the failed attempts at a job in {@code lock:<key>:failures} (behaviour spec §3.2) and
+ * Counts the failed attempts at a job in {@code lock:<key>:failures} (docs/compatibility.md §3.2) and
  * says when to give it up: with {@code RETRY_FAILURES} on, a job is retried until its count has
  * reached {@code RETRY_FAILURES_MAX}, and given up at the next failure; with it off, a failing job
  * is retried for ever. Called while the job's lock is held.

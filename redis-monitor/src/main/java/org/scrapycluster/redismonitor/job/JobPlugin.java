@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A kind of job the Redis monitor runs (behaviour spec §3.3): the job keys it owns, when a job is
+ * A kind of job the Redis monitor runs (docs/compatibility.md §3.3): the job keys it owns, when a job is
  * due, what it does and what it answers. The monitor finds the keys, takes each key's lock, reads
  * the value, asks {@link #isDue}, calls {@link #handle}, sends the answers, and deletes the key;
  * when {@code handle} throws it counts the failure, and tells the requester through

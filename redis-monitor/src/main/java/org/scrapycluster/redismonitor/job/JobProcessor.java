@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one job key through its plugin (behaviour spec §3.2): takes the key's lock without
+ * Runs one job key through its plugin (docs/compatibility.md §3.2): takes the key's lock without
  * waiting, reads the value, checks the plugin's precondition, counts the job, handles it, sends
  * the answers and waits for Kafka to take them, then deletes the key (only if it still holds the
  * value handled) and its failure count.

@@ -11,7 +11,7 @@ import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 
 /**
- * The periodic scan for job keys (behaviour spec §3.1): for each plugin in rank order, finds its
+ * The periodic scan for job keys (docs/compatibility.md §3.1): for each plugin in rank order, finds its
  * keys with {@code SCAN MATCH} (never {@code KEYS}), reads their values in one pipeline, and
  * processes those whose precondition holds. It is how jobs written without a signal (by a Python
  * Kafka monitor) and time-driven jobs (expire) are found; reading values first means a job that is

@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * Counts jobs: in the original's statistics keys ({@code stats:redis-monitor:total}, {@code :fail}
- * and {@code :<plugin>} windows, behaviour spec §3.1, when {@code STATS_TOTAL} /
+ * and {@code :<plugin>} windows, docs/compatibility.md §3.1, when {@code STATS_TOTAL} /
  * {@code STATS_PLUGINS} are on), and as Micrometer meters: {@code redismonitor.jobs} by plugin and
  * outcome, and the time from a job's lock to its answer, {@code redismonitor.job.duration}.
  */

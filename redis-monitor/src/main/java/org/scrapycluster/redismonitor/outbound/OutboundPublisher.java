@@ -32,7 +32,7 @@ import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Sends answers as JSON to {@code <prefix>.outbound_firehose} and, with
- * {@code KAFKA_APPID_TOPICS}, also to {@code <prefix>.outbound_<appid>} (behaviour spec §3.3),
+ * {@code KAFKA_APPID_TOPICS}, also to {@code <prefix>.outbound_<appid>} (docs/compatibility.md §3.3),
  * and waits until Kafka has taken them: a job is deleted only once its answer is safe. When Kafka
  * does not take an answer within {@code KAFKA_SEND_TIMEOUT} the caller keeps the job for later;
  * the outage is logged once, and its end. Thread-safe.

@@ -10,11 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The crawlers' statistics (behaviour spec §3.8) from one scan of {@code stats:crawler:*:*:*}:
+ * The crawlers' statistics (docs/compatibility.md §3.8) from one scan of {@code stats:crawler:*:*:*}:
  * status-code counts {@code stats:crawler:<host>:<spider>:<code>:<window>} and node heartbeats
  * {@code stats:crawler:<host>:<spider>:<uuid12>}, by spider ({@code spiders}) and by machine
  * ({@code machines}). Counts of one spider, code and window on several hosts are summed (the
- * original let the last host read overwrite the others, §12.1 W8), as they are for machines.
+ * original let the last host read overwrite the others, §12.1 docs/compatibility.md W8), as they are for machines.
  */
 final class CrawlerStats {
 

@@ -12,7 +12,7 @@ import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
- * The queue backlogs (behaviour spec §3.8): every {@code <spider>:<domain>:queue} found by one
+ * The queue backlogs (docs/compatibility.md §3.8): every {@code <spider>:<domain>:queue} found by one
  * scan, sized with {@code ZCARD} in one pipeline, as
  * {@code {"queue_<spider>": {spider_backlog, num_domains, domains: [{domain, backlog}]}, total_backlog}}.
  * Leased requests are not in their queue and not counted here (info counts them).

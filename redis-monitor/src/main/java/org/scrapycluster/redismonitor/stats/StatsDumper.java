@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * Writes the original's periodic stats dumps to the log (behaviour spec §3.10, the fields the
+ * Writes the original's periodic stats dumps to the log (docs/compatibility.md §3.10, the fields the
  * ELK dashboards chart, §7.9) every {@code STATS_DUMP} seconds: {@code Redis Monitor Stats Dump}
  * ({@code total_<w>}, {@code fail_<w>}, {@code plugin_<Plugin>_<w>}), with {@code STATS_DUMP_CRAWL}
  * {@code Crawler Stats Dump} ({@code <spider>_<code>_<w>}, {@code unique_spider_count},

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stats job (behaviour spec §3.8), {@code statsrequest:<stats>:<appid>}: gathers the sections
+ * The stats job (docs/compatibility.md §3.8), {@code statsrequest:<stats>:<appid>}: gathers the sections
  * of the type asked for — {@code kafka-monitor}, {@code redis-monitor}, {@code rest} (a service's
  * counters and nodes), {@code spider}, {@code machine}, {@code queue}, {@code crawler} (spiders,
  * machines and {@code queue}, singular as in the original's code) or {@code all} — and answers

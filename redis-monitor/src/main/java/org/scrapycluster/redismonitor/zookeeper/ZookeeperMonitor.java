@@ -33,7 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The zookeeper job (behaviour spec §3.9), {@code zk:<action>:<domain>:<appid>} with the value
+ * The zookeeper job (docs/compatibility.md §3.9), {@code zk:<action>:<domain>:<appid>} with the value
  * {@code {"domain","uuid"[,"hits","scale","window"]}}: applies {@code domain-update},
  * {@code domain-remove}, {@code blacklist-update} or {@code blacklist-remove} to the domain config
  * at {@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID} (a versioned read-modify-write, written

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Redis glob matching, for routing signalled keys: the original's pattern tests (behaviour spec §10.2) and the syntax. */
+/** Redis glob matching, for routing signalled keys: the original's pattern tests (docs/compatibility.md §10.2) and the syntax. */
 class GlobTest {
 
     @ParameterizedTest(name = "{0} matches {1}: {2}")

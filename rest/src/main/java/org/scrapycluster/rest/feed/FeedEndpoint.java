@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /feed} (behaviour spec §6.4, with W20's fixes): reads the JSON body, checks it
+ * {@code POST /feed} (docs/compatibility.md §6.4, with docs/compatibility.md W20's fixes): reads the JSON body, checks it
  * ({@link FeedValidation}), registers the request's {@code uuid} when it has one, sends the body
  * as it came to the incoming topic and waits for Kafka's acknowledgement, then
  *

@@ -19,7 +19,7 @@ import org.scrapycluster.rest.http.RefusedRequestException;
  * applies (crawl, action, stats, zookeeper) with the same limits and safety checks
  * ({@code CRAWL_*_LIMIT}, {@code REQUEST_CHECK_*}), so that a request the monitor would reject
  * is refused at once with the reason instead of being answered {@code SUCCESS} and never
- * resolving (the original's weakness W2). {@code FEED_VALIDATION: false} sends any JSON, as
+ * resolving (the original's weakness docs/compatibility.md W2). {@code FEED_VALIDATION: false} sends any JSON, as
  * the original does, for clusters whose Kafka monitors run plugins of their own.
  */
 public final class FeedValidation {

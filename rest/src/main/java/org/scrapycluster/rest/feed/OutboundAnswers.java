@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What becomes of each message of the outbound topic (behaviour spec §6.4 step 5): one that is not
+ * What becomes of each message of the outbound topic (docs/compatibility.md §6.4 step 5): one that is not
  * JSON is logged ({@code Unparseable JSON Received from kafka}) and counted; one without a string
  * {@code uuid} (an expire or completion notice) is ignored; one a caller of this gateway waits for
  * is handed to it; any other is parked in Redis for {@code /poll}. Every gateway reads every

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET} or {@code POST /} (behaviour spec §6.3), outside the envelope:
+ * {@code GET} or {@code POST /} (docs/compatibility.md §6.3), outside the envelope:
  * {@code {"kafka_connected", "redis_connected", "uptime_sec", "my_id", "node_health"}}, where
  * the health is GREEN with both connected, YELLOW with one, RED with none.
  */

@@ -43,7 +43,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST gateway (behaviour spec §6): an HTTP server on {@code FLASK_HOST}:{@code FLASK_PORT}
+ * The REST gateway (docs/compatibility.md §6): an HTTP server on {@code FLASK_HOST}:{@code FLASK_PORT}
  * serving {@code /} (index), {@code /feed}, {@code /poll}, {@code /metrics}, {@code /health} and
  * the web UI under {@code /ui/}; a link to Kafka that sends fed requests and reads every answer
  * of {@code <prefix>.outbound_firehose} in a consumer group of its own; a link to Redis for

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.common.json.Json;
 
 /**
- * The response envelope of every endpoint but {@code /} (behaviour spec §6.2):
+ * The response envelope of every endpoint but {@code /} (docs/compatibility.md §6.2):
  * {@code {"status": "SUCCESS"|"FAILURE", "data": ..., "error": null|{"message"[, "cause"]}}}.
  */
 public final class Envelope {

@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /poll {"poll_id": "<uuid>"}} (behaviour spec §6.5): the answer parked for that uuid,
+ * {@code POST /poll {"poll_id": "<uuid>"}} (docs/compatibility.md §6.5): the answer parked for that uuid,
  * once; 404 {@code Could not find matching poll_id} when there is none (not answered yet, already
  * taken, or expired); 500 {@code Unable to connect to Redis} when Redis is away; 500
  * {@code Unparseable JSON Received from redis} when the stored text is not JSON (it is deleted).

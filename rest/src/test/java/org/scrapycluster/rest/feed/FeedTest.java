@@ -27,7 +27,7 @@ import org.scrapycluster.rest.testing.RunningGateway;
 
 /**
  * {@code /feed} and {@code /poll} against a real gateway on the embedded stack, answered by a test
- * thread standing in for the Redis monitor (behaviour spec §6.4, §6.5).
+ * thread standing in for the Redis monitor (docs/compatibility.md §6.4, §6.5).
  */
 @ExtendWith(SharedStack.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -22,7 +22,7 @@ import org.scrapycluster.rest.testing.RunningGateway;
 
 /**
  * Two gateways behind one load balancer: each reads every answer (a consumer group of its own), so
- * a client may feed through one and poll through the other (behaviour spec §6.4 step 5).
+ * a client may feed through one and poll through the other (docs/compatibility.md §6.4 step 5).
  */
 @ExtendWith(SharedStack.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

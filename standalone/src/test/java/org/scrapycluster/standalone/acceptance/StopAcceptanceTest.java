@@ -23,7 +23,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 import org.scrapycluster.redismonitor.OutboundAnswers;
 
 /**
- * Stop, cluster-wide (TARGET §3.5): a crawl of 60 pages fed through Kafka runs on two crawler
+ * Stop, cluster-wide (docs/architecture.md, guarantee 5): a crawl of 60 pages fed through Kafka runs on two crawler
  * nodes, throttled to 4 pages a second per domain so that it is still running when a {@code stop}
  * request goes to Kafka. After the answer is on the outbound topic no page of the crawl reaches
  * the origin later than a second after it, nothing of the crawl is left queued or leased, and every
