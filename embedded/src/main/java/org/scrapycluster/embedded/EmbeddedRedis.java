@@ -88,11 +88,6 @@ public final class EmbeddedRedis implements AutoCloseable {
         return port;
     }
 
-    /** The executable in use, for the ready line and for diagnostics. */
-    public Path executable() {
-        return executable;
-    }
-
     /** Stops the server, keeping its port, so that a test can see what happens while Redis is away. */
     public synchronized void stop() {
         stopProcess();

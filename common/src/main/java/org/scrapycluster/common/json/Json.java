@@ -60,11 +60,6 @@ public final class Json {
         this.sortedWriter = sorted.writer();
     }
 
-    /** The mapper behind this reader and the insertion-order writer, for trees and data binding. */
-    public ObjectMapper mapper() {
-        return mapper;
-    }
-
     /** Parses one JSON document from UTF-8 bytes. */
     public JsonNode readTree(byte[] utf8) throws JsonInputException {
         if (utf8.length > maxDocumentBytes) {

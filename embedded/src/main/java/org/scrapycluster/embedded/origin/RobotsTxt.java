@@ -1,6 +1,5 @@
 package org.scrapycluster.embedded.origin;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,13 +31,6 @@ public final class RobotsTxt implements Route {
     /** This robots.txt with {@code Crawl-delay: seconds}. */
     public RobotsTxt withCrawlDelay(int seconds) {
         return new RobotsTxt(disallowed, seconds);
-    }
-
-    /** This robots.txt with more disallowed prefixes. */
-    public RobotsTxt withDisallowed(String... prefixes) {
-        List<String> all = new ArrayList<>(disallowed);
-        all.addAll(List.of(prefixes));
-        return new RobotsTxt(all, crawlDelaySeconds);
     }
 
     /** The file as served. */
