@@ -7,7 +7,7 @@ import java.util.ServiceLoader;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.SettingsException;
-import org.scrapycluster.standalone.bench.BenchCommand;
+import org.scrapycluster.bench.BenchCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

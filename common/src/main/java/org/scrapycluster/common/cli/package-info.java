@@ -1,7 +1,7 @@
 /**
  * What every {@code scrapy-cluster} subcommand shares: the settings and logging options, the
- * interfaces by which a module contributes its own subcommands and benchmarks (the {@code bench}
- * parent lives in {@code standalone}, which can start embedded servers for them), and the launcher
- * that runs one service until it is told to stop.
+ * interface by which a module contributes its own subcommands, and the launcher that runs one
+ * service until it is told to stop. Benchmarks live in the {@code bench} module, outside every
+ * service's jar.
  */
 package org.scrapycluster.common.cli;

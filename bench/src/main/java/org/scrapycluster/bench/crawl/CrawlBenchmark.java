@@ -1,0 +1,304 @@
+package org.scrapycluster.bench.crawl;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.scrapycluster.bench.BenchmarkTopics;
+import org.scrapycluster.common.domain.RegisteredDomain;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.queue.EnqueueRequest;
+import org.scrapycluster.common.queue.Enqueuer;
+import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.url.RequestFingerprint;
+import org.scrapycluster.embedded.origin.PageRef;
+import org.scrapycluster.embedded.origin.SyntheticSite;
+import org.scrapycluster.embedded.origin.TestOrigin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Crawls a {@link SyntheticSite} served by a {@link TestOrigin} with one crawler node in a JVM of its
+ * own, round after round, and measures each round from the first seed to the last result on Kafka.
+ *
+ * <p>A round is one crawl of the whole site (a fresh crawlid, so a fresh dupefilter): page 0 of every
+ * domain is filed as a seed, as the Kafka monitor files a crawl request, all in one enqueue call, with a
+ * {@code maxdepth} as large as the site (a Kafka monitor accepts it when {@code CRAWL_MAXDEPTH_LIMIT} is
+ * raised), so that every page reachable from the seeds is fetched exactly once, its links extracted and
+ * filed, whatever order the pages arrive in. The round ends when the results topic has grown by that many
+ * pages. The topic's end offset is watched (reading the pages themselves would cost the cores being
+ * measured); once the round is over, its records are read back to check that each is a distinct page.
+ * The node's CPU time and resident memory come from {@code /proc}.
+ */
+final class CrawlBenchmark {
+
+    private static final String SPIDER = "link";
+    private static final Duration DUPEFILTER_TTL = Duration.ofMinutes(30);
+    private static final Duration WATCH_EVERY = Duration.ofMillis(10);
+
+    /**
+     * What to run.
+     *
+     * @param site        the synthetic site
+     * @param rounds      crawls of the whole site, one after another in the same node
+     * @param jvmOptions  the node's JVM options
+     * @param settings    the node's settings besides the servers' addresses
+     * @param timeout     the longest a round may take
+     */
+    record Plan(SyntheticSite site, int rounds, List<String> jvmOptions, Map<String, String> settings, Duration timeout) {
+
+        Plan {
+            if (rounds < 1) {
+                throw new IllegalArgumentException("rounds must be at least 1");
+            }
+        }
+
+        /** Deeper than any path through the site (a path visits a page at most once), so depth never stops the crawl. */
+        int maxDepth() {
+            return site.domains() * site.pagesPerDomain();
+        }
+
+        /** The pages one round fetches: every page reachable from a seed. */
+        int pagesPerRound() {
+            Set<PageRef> reached = new HashSet<>();
+            for (int domain = 0; domain < site.domains(); domain++) {
+                PageRef seed = new PageRef(domain, 0);
+                if (!reached.contains(seed)) {
+                    reached.addAll(site.reachable(seed, maxDepth(), page -> true));
+                }
+            }
+            return reached.size();
+        }
+    }
+
+    /**
+     * One round's figures.
+     *
+     * @param elapsed     first seed filed to last result on Kafka
+     * @param crawlerCpu  CPU time of the node meanwhile
+     * @param peakRss     the largest resident set of the node sampled meanwhile
+     * @param stackCpu    CPU time meanwhile of the rest of the stack: this JVM (origin, Kafka, ZooKeeper) and redis-server
+     * @param machineBusy the busy share of all the machine's cores meanwhile
+     */
+    record Round(int number, int pages, Duration elapsed, Duration crawlerCpu, long peakRss, Duration stackCpu, double machineBusy) {
+
+        double pagesPerSecond() {
+            return pages / seconds(elapsed);
+        }
+
+        /** The node's CPU time as a share of all cores over the round, from 0 to 1. */
+        double crawlerCpuShare(int cores) {
+            return seconds(crawlerCpu) / seconds(elapsed) / cores;
+        }
+    }
+
+    /** Everything measured. */
+    record Report(List<Round> rounds, long peakRssSinceStart, long pagesPerRound) {
+    }
+
+    private final Plan plan;
+    private final String prefix = "bench" + UUID.randomUUID().toString().substring(0, 8);
+    private final Json json = new Json(new JsonLimits(64, 100_000_000, 200_000_000));
+
+    CrawlBenchmark(Plan plan) {
+        this.plan = plan;
+    }
+
+    /** The settings the node is started with, given the servers' addresses. */
+    Map<String, String> nodeSettings(String kafka, String zookeeper, String redisHost, int redisPort) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("KAFKA_HOSTS", kafka);
+        settings.put("KAFKA_TOPIC_PREFIX", prefix);
+        settings.put("ZOOKEEPER_HOSTS", zookeeper);
+        settings.put("ZOOKEEPER_ID", prefix);
+        settings.put("REDIS_HOST", redisHost);
+        settings.put("REDIS_PORT", Integer.toString(redisPort));
+        settings.put("SPIDER_NAME", SPIDER);
+        settings.put("PUBLIC_IP", "127.0.0.1");
+        settings.put("METRICS_PORT", "-1");
+        settings.putAll(plan.settings());
+        return settings;
+    }
+
+    /**
+     * Runs the rounds against the given servers; {@code progress} hears of each round as it ends.
+     *
+     * @param redis an empty Redis of the benchmark's own
+     */
+    Report run(String kafka, String zookeeper, RedisConnection redis, String redisHost, int redisPort, Consumer<Round> progress)
+            throws IOException, InterruptedException {
+        int pagesPerRound = plan.pagesPerRound();
+        String topic = Topics.withPrefix(prefix).crawledFirehose();
+        createTopic(kafka, topic);
+        List<Round> rounds = new ArrayList<>();
+        try (TestOrigin origin = TestOrigin.builder().site(plan.site()).requestLogCapacity(0).start();
+             KafkaConsumer<byte[], byte[]> results = resultReader(kafka, topic)) {
+            CrawlerProcess crawler = CrawlerProcess.start(plan.jvmOptions(), nodeSettings(kafka, zookeeper, redisHost, redisPort), redis);
+            boolean failed = true;
+            long peakSinceStart;
+            try (ProcessUsage usage = new ProcessUsage(crawler.handle())) {
+                TopicPartition partition = results.assignment().iterator().next();
+                for (int number = 1; number <= plan.rounds(); number++) {
+                    Round round = round(number, pagesPerRound, origin, redis, crawler, usage, results, partition);
+                    rounds.add(round);
+                    progress.accept(round);
+                }
+                peakSinceStart = usage.peakResidentBytes();
+                failed = false;
+            } finally {
+                crawler.close();
+                if (!failed) {
+                    Files.deleteIfExists(crawler.log());
+                }
+            }
+            return new Report(rounds, peakSinceStart, pagesPerRound);
+        }
+    }
+
+    private Round round(int number, int pages, TestOrigin origin, RedisConnection redis, CrawlerProcess crawler, ProcessUsage usage,
+            KafkaConsumer<byte[], byte[]> results, TopicPartition partition) throws InterruptedException {
+        String crawlid = prefix + "-r" + number;
+        List<EnqueueRequest> seeds = seeds(origin, crawlid);
+        long base = endOffset(results, partition);
+        ProcessUsage.MachineTicks machineBefore = ProcessUsage.MachineTicks.now();
+        Duration cpuBefore = usage.cpu();
+        Duration stackBefore = stackCpu();
+        usage.resetPeak();
+        long started = System.nanoTime();
+        for (EnqueueOutcome outcome : new Enqueuer(redis, false).enqueueBatchAsync(seeds).join()) {
+            if (outcome != EnqueueOutcome.QUEUED) {
+                throw new IllegalStateException("a seed was not queued: " + outcome);
+            }
+        }
+        long deadline = started + plan.timeout().toNanos();
+        long arrived = 0;
+        while (arrived < pages) {
+            if (!crawler.isAlive()) {
+                throw new IllegalStateException("the crawler node died in round " + number + "; see " + crawler.log());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("round " + number + ": only " + arrived + " of " + pages + " pages arrived within "
+                        + plan.timeout() + "; see " + crawler.log());
+            }
+            Thread.sleep(WATCH_EVERY);
+            arrived = endOffset(results, partition) - base;
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+        Round round = new Round(number, pages, elapsed, usage.cpu().minus(cpuBefore), usage.sampledPeakBytes(),
+                stackCpu().minus(stackBefore), ProcessUsage.MachineTicks.now().busySince(machineBefore));
+        checkDistinct(results, partition, base, base + arrived, crawlid);
+        return round;
+    }
+
+    /** Page 0 of every domain, the seeds of crawl {@code crawlid}, as the Kafka monitor files validated crawl requests. */
+    private List<EnqueueRequest> seeds(TestOrigin origin, String crawlid) {
+        List<EnqueueRequest> seeds = new ArrayList<>();
+        for (int domain = 0; domain < plan.site().domains(); domain++) {
+            String url = origin.pageUrl(new PageRef(domain, 0));
+            Map<String, Object> request = new LinkedHashMap<>();
+            request.put("url", url);
+            request.put("appid", "bench");
+            request.put("crawlid", crawlid);
+            request.put("spiderid", SPIDER);
+            request.put("priority", 1);
+            request.put("maxdepth", plan.maxDepth());
+            for (String absent : List.of("domain_max_pages", "allowed_domains", "allow_regex", "deny_regex", "deny_extensions",
+                    "useragent", "cookie", "attrs")) {
+                request.put(absent, null);
+            }
+            request.put("expires", 0);
+            request.put("ts", BigDecimal.valueOf(System.currentTimeMillis(), 3));
+            seeds.add(EnqueueRequest.of(new QueueKey(SPIDER, RegisteredDomain.of(url)), json.writeString(request))
+                    .withDupefilter(new EnqueueRequest.Dupefilter(Keyspace.dupefilter(SPIDER, crawlid), RequestFingerprint.of(url),
+                            DUPEFILTER_TTL))
+                    .withTimeoutKey());
+        }
+        return seeds;
+    }
+
+    /** Reads the round's records back and fails when a page came twice or a record is not of the round's crawl. */
+    private void checkDistinct(KafkaConsumer<byte[], byte[]> results, TopicPartition partition, long from, long to, String crawlid) {
+        Set<String> seen = new HashSet<>();
+        results.seek(partition, from);
+        long position = from;
+        while (position < to) {
+            for (ConsumerRecord<byte[], byte[]> record : results.poll(Duration.ofMillis(500))) {
+                if (record.offset() >= to) {
+                    break;
+                }
+                JsonNode result;
+                try {
+                    result = json.readTree(record.value());
+                } catch (JsonInputException e) {
+                    throw new IllegalStateException("a result is not JSON: " + e.getMessage(), e);
+                }
+                String url = result.path("url").asText();
+                if (!crawlid.equals(result.path("crawlid").asText()) || !seen.add(url)) {
+                    throw new IllegalStateException("result at offset " + record.offset() + " is not a new page of crawl " + crawlid
+                            + ": " + result.path("crawlid").asText() + " " + url);
+                }
+            }
+            position = results.position(partition);
+        }
+    }
+
+    /** CPU time of this JVM and of its redis-server child, if any. */
+    private static Duration stackCpu() {
+        ProcessHandle self = ProcessHandle.current();
+        return self.children().filter(child -> child.info().command().orElse("").contains("redis-server"))
+                .map(child -> child.info().totalCpuDuration().orElse(Duration.ZERO))
+                .reduce(self.info().totalCpuDuration().orElse(Duration.ZERO), Duration::plus);
+    }
+
+    private static long endOffset(KafkaConsumer<byte[], byte[]> results, TopicPartition partition) {
+        return results.endOffsets(List.of(partition)).get(partition);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> resultReader(String kafka, String topic) {
+        Properties properties = new Properties();
+        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer.assign(List.of(new TopicPartition(topic, 0)));
+        return consumer;
+    }
+
+    private static void createTopic(String kafka, String topic) {
+        Properties properties = new Properties();
+        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka);
+        try (Admin admin = Admin.create(properties)) {
+            BenchmarkTopics.create(admin, topic);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating the results topic", e);
+        }
+    }
+
+    static double seconds(Duration duration) {
+        return duration.toNanos() / 1e9;
+    }
+}

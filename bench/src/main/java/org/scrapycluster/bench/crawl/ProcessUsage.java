@@ -1,0 +1,111 @@
+package org.scrapycluster.bench.crawl;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a running process has used, as Linux reports it: CPU time (user + system, from
+ * {@code /proc/<pid>/stat} through {@link ProcessHandle.Info#totalCpuDuration()}), the resident set now
+ * ({@code VmRSS}) and its peak so far ({@code VmHWM}) from {@code /proc/<pid>/status}, and the
+ * machine's busy share of all cores ({@code /proc/stat}). A sampler thread keeps the largest
+ * {@code VmRSS} seen since the last {@link #resetPeak()}.
+ */
+final class ProcessUsage implements AutoCloseable {
+
+    private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
+
+    private final ProcessHandle process;
+    private final Path status;
+    private final AtomicLong sampledPeakKib = new AtomicLong();
+    private final Thread sampler;
+
+    ProcessUsage(ProcessHandle process) {
+        this.process = process;
+        this.status = Path.of("/proc", Long.toString(process.pid()), "status");
+        this.sampler = Thread.ofPlatform().name("bench-rss-sampler").daemon().start(this::sample);
+    }
+
+    /** CPU time the process has used since it started. */
+    Duration cpu() {
+        return process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
+                "the CPU time of process " + process.pid() + " cannot be read"));
+    }
+
+    /** {@code VmRSS}, in bytes. */
+    long residentBytes() {
+        return statusKib("VmRSS:") * 1024;
+    }
+
+    /** {@code VmHWM}, the peak resident set since the process started, in bytes. */
+    long peakResidentBytes() {
+        return statusKib("VmHWM:") * 1024;
+    }
+
+    /** The largest {@code VmRSS} sampled since the last reset, in bytes. */
+    long sampledPeakBytes() {
+        return Math.max(sampledPeakKib.get() * 1024, residentBytes());
+    }
+
+    void resetPeak() {
+        sampledPeakKib.set(0);
+    }
+
+    private void sample() {
+        try {
+            while (process.isAlive()) {
+                long kib = statusKib("VmRSS:");
+                sampledPeakKib.accumulateAndGet(kib, Math::max);
+                Thread.sleep(SAMPLE_EVERY);
+            }
+        } catch (InterruptedException | IllegalStateException e) {
+            // Stopped, or the process is gone.
+        }
+    }
+
+    private long statusKib(String field) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith(field)) {
+                    return Long.parseLong(line.substring(field.length()).replace("kB", "").strip());
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + status + ": " + e.getMessage(), e);
+        }
+        throw new IllegalStateException(status + " has no " + field + " line");
+    }
+
+    /** The machine's CPU counters (all cores, in clock ticks): busy and total, from the first line of {@code /proc/stat}. */
+    record MachineTicks(long busy, long total) {
+
+        static MachineTicks now() {
+            try {
+                List<String> fields = List.of(Files.readAllLines(Path.of("/proc/stat")).getFirst().strip().split("\\s+"));
+                long total = 0;
+                for (String field : fields.subList(1, Math.min(fields.size(), 9))) {
+                    total += Long.parseLong(field);
+                }
+                long idle = Long.parseLong(fields.get(4)) + Long.parseLong(fields.get(5));
+                return new MachineTicks(total - idle, total);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read /proc/stat", e);
+            }
+        }
+
+        /** The busy share of all cores between {@code earlier} and this, from 0 to 1. */
+        double busySince(MachineTicks earlier) {
+            long total = this.total - earlier.total;
+            return total == 0 ? 0 : (double) (busy - earlier.busy) / total;
+        }
+    }
+
+    @Override
+    public void close() {
+        sampler.interrupt();
+    }
+}

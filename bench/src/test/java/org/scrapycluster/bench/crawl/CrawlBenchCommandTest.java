@@ -1,0 +1,65 @@
+package org.scrapycluster.bench.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.bench.BenchCommand;
+
+import picocli.CommandLine;
+
+/** The crawl benchmark runs end to end on a small site, with a real crawler JVM; its speed is measured, not asserted. */
+class CrawlBenchCommandTest {
+
+    @Test
+    void crawlsEveryReachablePageOnceAndStopsTheNode() {
+        int pages = 3 * 10;
+        Set<Long> before = aliveChildren().map(ProcessHandle::pid).collect(Collectors.toSet());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine bench = BenchCommand.commandLine();
+        bench.setOut(new PrintWriter(out));
+        bench.setErr(new PrintWriter(err));
+
+        int status = bench.execute("crawl", "--domains", "3", "--pages", "10", "--page-bytes", "2000", "--links", "4", "--rounds", "2",
+                "--concurrency", "6", "--heap", "128m", "--set", "LEASE_REAP_INTERVAL=1");
+
+        assertEquals(0, status, err.toString());
+        String report = out.toString();
+        assertTrue(report.contains("a round is one crawl from page 0 of every domain, to every page it reaches: " + pages + " pages;"),
+                report);
+        assertTrue(report.contains("crawler node JVM: -Xmx128m "), report);
+        assertTrue(report.contains("CONCURRENT_REQUESTS=6 CONCURRENT_REQUESTS_PER_DOMAIN=2 "), report);
+        assertTrue(report.contains("LEASE_REAP_INTERVAL=1"), report);
+        for (String round : List.of("round 1: ", "round 2: ")) {
+            assertTrue(report.contains(round + pages + " pages in "), report);
+        }
+        assertTrue(report.contains("crawler peak RSS over its whole life (VmHWM): "), report);
+        assertEquals(List.of(), aliveChildren().filter(child -> !before.contains(child.pid()))
+                .map(child -> child.info().command().orElse("?")).toList(), "the crawler node and redis-server are stopped");
+    }
+
+    /** Processes of this JVM; other tests of the same JVM may share a redis-server that outlives this one. */
+    private static Stream<ProcessHandle> aliveChildren() {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive);
+    }
+
+    @Test
+    void refusesARunWithoutRounds() {
+        StringWriter err = new StringWriter();
+        CommandLine bench = BenchCommand.commandLine();
+        bench.setErr(new PrintWriter(err));
+
+        int status = bench.execute("crawl", "--rounds", "0");
+
+        assertEquals(2, status);
+        assertTrue(err.toString().contains("rounds must be at least 1"), err.toString());
+    }
+}

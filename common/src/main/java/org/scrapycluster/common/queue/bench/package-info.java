@@ -1,2 +1,0 @@
-/** Measurements of the crawl queues against a real Redis, run from the command line. */
-package org.scrapycluster.common.queue.bench;

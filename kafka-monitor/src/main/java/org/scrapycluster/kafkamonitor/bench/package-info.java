@@ -1,2 +1,0 @@
-/** The Kafka monitor's benchmark: valid crawl requests per second from Kafka into Redis queues ({@code bench kafka-monitor}). */
-package org.scrapycluster.kafkamonitor.bench;

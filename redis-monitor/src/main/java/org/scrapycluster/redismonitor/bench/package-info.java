@@ -1,2 +1,0 @@
-/** The Redis monitor's benchmark: answer times of info and stats on a large backlog, {@code scrapy-cluster bench redis-monitor}. */
-package org.scrapycluster.redismonitor.bench;
