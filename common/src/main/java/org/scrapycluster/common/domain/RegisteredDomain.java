@@ -1,8 +1,8 @@
 package org.scrapycluster.common.domain;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import org.scrapycluster.common.cache.ProcessCaches;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import com.google.common.net.InternetDomainName;
 
 /**
@@ -29,9 +29,8 @@ import com.google.common.net.InternetDomainName;
  */
 public final class RegisteredDomain {
 
-    /** Registered domains of the host names seen: a crawl's URLs share a few hosts. Forgotten all at once when full. */
-    private static final Map<String, String> DOMAINS = new ConcurrentHashMap<>();
-    private static final int REMEMBERED_HOSTS = 50_000;
+    /** Registered domains of the host names seen: a crawl's URLs share a few hosts. */
+    private static final Cache<String, String> DOMAINS = ProcessCaches.named("registered-domain", 50_000);
 
     private RegisteredDomain() {
     }
@@ -46,16 +45,7 @@ public final class RegisteredDomain {
         if (host.ipLiteral()) {
             return host.name() + ".";
         }
-        String known = DOMAINS.get(host.name());
-        if (known != null) {
-            return known;
-        }
-        String domain = ofName(host);
-        if (DOMAINS.size() >= REMEMBERED_HOSTS) {
-            DOMAINS.clear();
-        }
-        DOMAINS.put(host.name(), domain);
-        return domain;
+        return DOMAINS.get(host.name(), name -> ofName(host));
     }
 
     private static String ofName(UrlHost host) {

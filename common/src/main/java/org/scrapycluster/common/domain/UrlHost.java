@@ -3,11 +3,12 @@ package org.scrapycluster.common.domain;
 import java.net.IDN;
 import java.net.InetAddress;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.scrapycluster.common.cache.ProcessCaches;
+
+import com.github.benmanes.caffeine.cache.Cache;
 import com.google.common.net.InetAddresses;
 import com.google.common.net.InternetDomainName;
 
@@ -38,9 +39,8 @@ public record UrlHost(String name, boolean ipLiteral, String port) {
     private static final Pattern SCHEME = Pattern.compile("^(?:[A-Za-z0-9+.-]+:)?//");
     private static final Pattern IPV4 = Pattern.compile(
             "(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
-    /** Host names already converted and checked: most URLs of a crawl share a few hosts. Forgotten all at once when full. */
-    private static final Map<String, String> ASCII_NAMES = new ConcurrentHashMap<>();
-    private static final int REMEMBERED_HOSTS = 50_000;
+    /** Host names already converted and checked: most URLs of a crawl share a few hosts. */
+    private static final Cache<String, String> ASCII_NAMES = ProcessCaches.named("host-ascii", 50_000);
 
     /**
      * Reads the host of {@code urlOrHost}.
@@ -104,16 +104,7 @@ public record UrlHost(String name, boolean ipLiteral, String port) {
     }
 
     private static String asciiName(String host, String input) {
-        String known = ASCII_NAMES.get(host);
-        if (known != null) {
-            return known;
-        }
-        String ascii = toAscii(host, input);
-        if (ASCII_NAMES.size() >= REMEMBERED_HOSTS) {
-            ASCII_NAMES.clear();
-        }
-        ASCII_NAMES.put(host, ascii);
-        return ascii;
+        return ASCII_NAMES.get(host, name -> toAscii(name, input));
     }
 
     private static String toAscii(String host, String input) {

@@ -3,13 +3,13 @@ package org.scrapycluster.common.request;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.google.re2j.PatternSyntaxException;
+import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.domain.UrlHost;
 import org.scrapycluster.common.settings.Settings;
 
@@ -49,8 +49,11 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
     private static final int MAX_PORT = 65_535;
     private static final int MAX_QUOTED_LENGTH = 60;
-    private static final int REMEMBERED_REGEXES = 10_000;
-    private static final Set<String> LINEAR_REGEXES = ConcurrentHashMap.newKeySet();
+    /**
+     * Regexes RE2/J compiled: the verdict never changes, and the seeds of one crawl (and the links of one
+     * page) repeat the same few, so most checks cost a lookup instead of a compile.
+     */
+    private static final Cache<String, Boolean> LINEAR_REGEXES = ProcessCaches.named("linear-regex", 10_000);
 
     /** The checks {@code REQUEST_CHECK_IDS}, {@code REQUEST_CHECK_URLS} and {@code REQUEST_CHECK_REGEXES} turn on. */
     public static SafetyChecks from(Settings settings) {
@@ -124,30 +127,18 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
             if (!regex.isTextual()) {
                 continue;
             }
-            if (LINEAR_REGEXES.contains(regex.asText())) {
+            if (LINEAR_REGEXES.getIfPresent(regex.asText()) != null) {
                 continue;
             }
             try {
                 com.google.re2j.Pattern.compile(regex.asText());
-                rememberLinear(regex.asText());
+                LINEAR_REGEXES.put(regex.asText(), Boolean.TRUE);
             } catch (PatternSyntaxException e) {
                 violations.add(new Violation(field + "[" + i + "]",
                         "must be a regular expression that runs in linear time (RE2 syntax, no back-references or look-arounds): "
                                 + e.getDescription() + " in " + quoted(regex.asText())));
             }
         }
-    }
-
-    /**
-     * Remembers a regex RE2/J compiled: the verdict never changes, and the seeds of one crawl (and
-     * the links of one page) repeat the same few, so most checks cost a lookup instead of a compile.
-     * The memory is bounded by forgetting everything once {@value #REMEMBERED_REGEXES} are known.
-     */
-    private static void rememberLinear(String regex) {
-        if (LINEAR_REGEXES.size() >= REMEMBERED_REGEXES) {
-            LINEAR_REGEXES.clear();
-        }
-        LINEAR_REGEXES.add(regex);
     }
 
     static String quoted(String text) {

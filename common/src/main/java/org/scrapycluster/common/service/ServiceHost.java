@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
 
+import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.metrics.MetricsServer;
 import org.scrapycluster.common.metrics.ProcessMetrics;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs services in this process: one metrics registry and one {@code /metrics} + {@code /health}
- * endpoint for all of them, one node identity, and a context per service. Closing the host
+ * endpoint for all of them (which also report the process's caches, sized by {@code CACHE_MAX_ENTRIES}),
+ * one node identity, and a context per service. Closing the host
  * closes the services in the reverse order they started, then the endpoint.
  */
 public final class ServiceHost implements AutoCloseable {
@@ -45,6 +47,7 @@ public final class ServiceHost implements AutoCloseable {
     public static ServiceHost start(Settings settings) {
         ProcessMetrics metrics = new ProcessMetrics();
         HealthRegistry health = new HealthRegistry();
+        ProcessCaches.configure(settings, metrics.registry());
         try {
             MetricsServer server = MetricsServer.start(settings, metrics.registry(), health).orElse(null);
             return new ServiceHost(metrics, health, NodeIdentity.create(), Clock.systemUTC(), server);

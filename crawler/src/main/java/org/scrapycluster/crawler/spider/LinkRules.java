@@ -3,13 +3,15 @@ package org.scrapycluster.crawler.spider;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
+import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.links.LinkExtractor;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import com.github.benmanes.caffeine.cache.Cache;
 
 /**
  * The link extractor a crawl asks for, from its request's {@code allowed_domains}, {@code allow_regex},
@@ -20,9 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class LinkRules {
 
     private static final Logger LOG = LoggerFactory.getLogger(LinkRules.class);
-    private static final int MAX_CACHED = 1000;
-
-    private final Map<List<List<String>>, LinkExtractor> extractors = new ConcurrentHashMap<>();
+    /** The extractors of the filter sets seen, shared by every spider of the process: they are immutable. */
+    private static final Cache<List<List<String>>, LinkExtractor> EXTRACTORS = ProcessCaches.named("link-extractor", 1000);
 
     /** A request for {@code url} found on the page of {@code page}, with {@code meta} and the crawl's User-Agent. */
     public static CrawlRequest follow(CrawlRequest page, String url, Map<String, Object> meta) {
@@ -34,22 +35,20 @@ public final class LinkRules {
     public List<Link> extract(CrawlRequest request, String html, String pageUrl) {
         List<List<String>> filters = Arrays.asList(request.textList("allowed_domains"), request.textList("allow_regex"),
                 request.textList("deny_regex"), request.textList("deny_extensions"));
-        LinkExtractor extractor = extractors.get(filters);
-        if (extractor == null) {
-            try {
-                extractor = LinkExtractor.builder().allowDomains(filters.get(0)).allow(filters.get(1)).deny(filters.get(2))
-                        .denyExtensions(filters.get(3)).build();
-            } catch (IllegalArgumentException e) {
-                LOG.atError().addKeyValue("crawlid", request.crawlid()).addKeyValue("error", e.getMessage())
-                        .log("The crawl's link filters cannot be used; no links followed");
-                return List.of();
-            }
-            if (extractors.size() >= MAX_CACHED) {
-                extractors.clear();
-            }
-            extractors.put(filters, extractor);
+        LinkExtractor extractor;
+        try {
+            extractor = EXTRACTORS.get(filters, LinkRules::extractorFor);
+        } catch (IllegalArgumentException e) {
+            LOG.atError().addKeyValue("crawlid", request.crawlid()).addKeyValue("error", e.getMessage())
+                    .log("The crawl's link filters cannot be used; no links followed");
+            return List.of();
         }
         return extractor.extract(html, pageUrl).stream()
                 .map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
+    }
+
+    private static LinkExtractor extractorFor(List<List<String>> filters) {
+        return LinkExtractor.builder().allowDomains(filters.get(0)).allow(filters.get(1)).deny(filters.get(2))
+                .denyExtensions(filters.get(3)).build();
     }
 }
