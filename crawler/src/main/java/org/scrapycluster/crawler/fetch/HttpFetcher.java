@@ -41,7 +41,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * threads, so a caller with heavy work should continue on its own executor. Cancelling the future aborts
  * the fetch.
  */
-public final class HttpFetcher implements AutoCloseable {
+public final class HttpFetcher implements Fetcher, AutoCloseable {
 
     private static final byte[] NO_BODY = new byte[0];
 
@@ -72,6 +72,7 @@ public final class HttpFetcher implements AutoCloseable {
     }
 
     /** Fetches {@code request}; the result arrives on a network thread. */
+    @Override
     public CompletableFuture<FetchResult> fetch(FetchRequest request) {
         FetchCall call;
         try {

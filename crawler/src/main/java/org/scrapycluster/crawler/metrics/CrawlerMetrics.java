@@ -6,10 +6,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import com.github.benmanes.caffeine.cache.AsyncCache;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 
 /**
  * The Micrometer meters of one crawler node, tagged with its spider and node id (several nodes share a
@@ -40,6 +43,11 @@ public final class CrawlerMetrics {
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
         Gauge.builder("crawler.inflight", inFlight, AtomicInteger::get).description("Requests handed out and not finished")
                 .tags("spider", spider, "node", node).register(registry);
+    }
+
+    /** Reports {@code cache}'s hits, misses, evictions and size as {@code cache_*{cache=name}} of this node. */
+    public void cache(String name, AsyncCache<?, ?> cache) {
+        CaffeineCacheMetrics.monitor(registry, cache, name, "spider", spider, "node", node);
     }
 
     /** Registers the gauge of leases held now. */

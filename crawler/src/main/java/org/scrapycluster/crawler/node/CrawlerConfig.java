@@ -66,6 +66,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 workers > 0 ? workers : Runtime.getRuntime().availableProcessors());
     }
 
+    /** How many hosts' robots.txt rules a node keeps at most. */
+    public int robotsMaxHosts() {
+        return atLeast(settings, "ROBOTSTXT_CACHE_MAX_HOSTS", 1);
+    }
+
     /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent, proxy. */
     public FetcherConfig fetcher() {
         Duration timeout = positive(settings, "DOWNLOAD_TIMEOUT");

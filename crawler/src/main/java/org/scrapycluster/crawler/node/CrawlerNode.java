@@ -112,6 +112,9 @@ public final class CrawlerNode implements Service {
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
         own(() -> shutdown(workers));
         HttpFetcher fetcher = own(new HttpFetcher(config.fetcher()));
+        RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
+                context.clock());
+        metrics.cache("robots", robots.hosts());
         DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, () -> scheduler.configChanged()));
         RequestCodec codec = new RequestCodec();
         ThrottledQueue throttledQueue = new ThrottledQueue(redis);
@@ -119,7 +122,7 @@ public final class CrawlerNode implements Service {
         RequestFiler filer = new RequestFiler(enqueuer, new DuplicateProbe(redis), codec, spiderId, config.filing(),
                 follower::isBlacklisted, metrics);
         processor = new RequestProcessor(config,
-                new RequestProcessor.Parts(codec, fetcher, new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime()), spider,
+                new RequestProcessor.Parts(codec, fetcher, robots, spider,
                         filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),
                 workers, context.clock(), domain -> scheduler.finished(domain));
         scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),

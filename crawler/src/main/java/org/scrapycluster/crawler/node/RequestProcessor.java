@@ -16,7 +16,7 @@ import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchResult;
-import org.scrapycluster.crawler.fetch.HttpFetcher;
+import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
 import org.scrapycluster.crawler.middleware.FetchRequests;
@@ -53,7 +53,7 @@ public final class RequestProcessor {
 
     private final CrawlerConfig config;
     private final RequestCodec codec;
-    private final HttpFetcher fetcher;
+    private final Fetcher fetcher;
     private final RobotsCache robots;
     private final Spider spider;
     private final RequestFiler filer;
@@ -75,7 +75,7 @@ public final class RequestProcessor {
     }
 
     /** The parts a request passes through. */
-    public record Parts(RequestCodec codec, HttpFetcher fetcher, RobotsCache robots, Spider spider, RequestFiler filer,
+    public record Parts(RequestCodec codec, Fetcher fetcher, RobotsCache robots, Spider spider, RequestFiler filer,
             Pipelines pipelines, LeaseKeeper leases, ThrottledQueue throttledQueue, DomainThrottles throttles,
             StatusCounters statusCounters, CrawlerMetrics metrics) {
     }

@@ -1,19 +1,22 @@
 package org.scrapycluster.crawler.robots;
 
 import java.time.Duration;
-import java.util.Iterator;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.crawler.fetch.FetchRequest;
 import org.scrapycluster.crawler.fetch.FetchResult;
-import org.scrapycluster.crawler.fetch.HttpFetcher;
+import org.scrapycluster.crawler.fetch.Fetcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
@@ -25,7 +28,8 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * {@link SimpleRobotRulesParser} for this crawler's robot name, and kept for the cache time. As Scrapy's
  * robots.txt middleware does, a missing file (4xx) allows everything, and so does a file that cannot be
  * fetched (5xx, network error) — kept for {@link #UNAVAILABLE_TTL} only, then asked again. Concurrent
- * requests for one host share one fetch. Thread-safe.
+ * requests for one host share one fetch. The hosts kept are bounded; the least likely to be asked again
+ * go first. Thread-safe.
  */
 public final class RobotsCache {
 
@@ -34,23 +38,33 @@ public final class RobotsCache {
 
     private static final Logger LOG = LoggerFactory.getLogger(RobotsCache.class);
     private static final int MAX_REDIRECTS = 5;
-    private static final int MAX_HOSTS = 100_000;
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
 
-    private final HttpFetcher fetcher;
+    private final Fetcher fetcher;
     private final List<String> robotNames;
-    private final long ttlNanos;
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private final AsyncCache<String, Rules> cache;
 
     /**
      * @param fetcher   fetches robots.txt files
      * @param robotName the name this crawler answers to in {@code User-agent} lines ({@code scrapy})
      * @param ttl       how long fetched rules are kept
+     * @param maxHosts  how many hosts' rules are kept at most
+     * @param clock     the clock the time to live is measured on
      */
-    public RobotsCache(HttpFetcher fetcher, String robotName, Duration ttl) {
+    public RobotsCache(Fetcher fetcher, String robotName, Duration ttl, long maxHosts, InstantSource clock) {
         this.fetcher = fetcher;
         this.robotNames = List.of(robotName.toLowerCase(Locale.ROOT));
-        this.ttlNanos = ttl.toNanos();
+        this.cache = Caffeine.newBuilder()
+                .maximumSize(maxHosts)
+                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
+                .expireAfter(Expiry.<String, Rules>creating((origin, rules) -> rules.available() ? ttl : UNAVAILABLE_TTL))
+                .recordStats()
+                .buildAsync();
+    }
+
+    /** The cache, for its metrics. */
+    public AsyncCache<String, ?> hosts() {
+        return cache;
     }
 
     /** The rules for {@code url}'s host, fetched when not cached; a URL without a host is allowed. */
@@ -62,33 +76,12 @@ public final class RobotsCache {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(ALLOW_ALL);
         }
-        long now = System.nanoTime();
-        Cached cached = cache.get(origin);
-        if (cached != null && now - cached.expiresAt < 0) {
-            return cached.rules;
-        }
-        trimIfFull();
-        Cached fresh = new Cached(new CompletableFuture<>(), now + ttlNanos);
-        Cached winner = cached == null ? cache.putIfAbsent(origin, fresh) : cache.replace(origin, cached, fresh) ? null : cache.get(origin);
-        if (winner != null && winner != fresh) {
-            return winner.rules;
-        }
-        fetch(origin + "/robots.txt", 0).whenComplete((rules, failure) -> {
+        return cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((rules, failure) -> {
             if (failure != null) {
-                LOG.atWarn().addKeyValue("url", origin + "/robots.txt").setCause(failure).log("Could not read robots.txt; allowing");
-                allowForAWhile(origin, fresh);
-            } else if (rules == null) {
-                allowForAWhile(origin, fresh);
-            } else {
-                fresh.rules.complete(rules);
+                LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt; allowing");
             }
-        });
-        return fresh.rules;
-    }
-
-    private void allowForAWhile(String origin, Cached entry) {
-        cache.replace(origin, entry, new Cached(entry.rules, System.nanoTime() + UNAVAILABLE_TTL.toNanos()));
-        entry.rules.complete(ALLOW_ALL);
+            return rules == null ? Rules.UNAVAILABLE : new Rules(rules, true);
+        })).thenApply(Rules::rules);
     }
 
     /** The parsed rules; null when the file is unavailable (5xx, network error, redirect loop). */
@@ -121,19 +114,9 @@ public final class RobotsCache {
         return type == null ? "text/plain" : type;
     }
 
-    private void trimIfFull() {
-        if (cache.size() < MAX_HOSTS) {
-            return;
-        }
-        long now = System.nanoTime();
-        cache.values().removeIf(entry -> now - entry.expiresAt >= 0);
-        Iterator<String> oldest = cache.keySet().iterator();
-        while (cache.size() >= MAX_HOSTS && oldest.hasNext()) {
-            oldest.next();
-            oldest.remove();
-        }
-    }
+    /** The rules of one host, and whether they came from its file (else: allowed while it is unavailable). */
+    private record Rules(BaseRobotRules rules, boolean available) {
 
-    private record Cached(CompletableFuture<BaseRobotRules> rules, long expiresAt) {
+        static final Rules UNAVAILABLE = new Rules(ALLOW_ALL, false);
     }
 }
