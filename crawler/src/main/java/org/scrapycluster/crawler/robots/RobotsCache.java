@@ -69,13 +69,16 @@ public final class RobotsCache {
 
     /** The rules for {@code url}'s host, fetched when not cached; a URL without a host is allowed. */
     public CompletableFuture<BaseRobotRules> rulesFor(String url) {
-        String origin;
+        UrlParts parts;
         try {
-            UrlParts parts = UrlParts.split(url);
-            origin = parts.scheme().toLowerCase(Locale.ROOT) + "://" + parts.netloc().toLowerCase(Locale.ROOT);
+            parts = UrlParts.split(url);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(ALLOW_ALL);
         }
+        if (parts.scheme().isEmpty() || parts.netloc().isEmpty()) {
+            return CompletableFuture.completedFuture(ALLOW_ALL);
+        }
+        String origin = parts.scheme().toLowerCase(Locale.ROOT) + "://" + parts.netloc().toLowerCase(Locale.ROOT);
         return cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((rules, failure) -> {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt; allowing");

@@ -1,0 +1,195 @@
+package org.scrapycluster.crawler.robots;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.crawler.fetch.FetchError;
+import org.scrapycluster.crawler.fetch.FetchRequest;
+import org.scrapycluster.crawler.fetch.FetchResult;
+import org.scrapycluster.crawler.fetch.FetchTimings;
+import org.scrapycluster.crawler.fetch.Fetcher;
+import org.scrapycluster.crawler.fetch.HeaderMap;
+
+import crawlercommons.robots.BaseRobotRules;
+
+/** robots.txt rules by host, with time driven by hand and the fetcher played by a map of answers. */
+class RobotsCacheTest {
+
+    private static final Duration TTL = Duration.ofHours(1);
+
+    private final ManualClock clock = new ManualClock();
+    private final ScriptedFetcher fetcher = new ScriptedFetcher();
+
+    private RobotsCache cache(long maxHosts) {
+        return new RobotsCache(fetcher, "scrapy", TTL, maxHosts, clock);
+    }
+
+    private static BaseRobotRules rules(CompletableFuture<BaseRobotRules> future) {
+        assertTrue(future.isDone(), "the scripted fetcher answers at once");
+        return future.join();
+    }
+
+    @Test
+    void aHostsRulesAreFetchedOnceAndKeptForTheirTime() {
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n");
+        RobotsCache robots = cache(100);
+
+        assertFalse(rules(robots.rulesFor("http://a.test/private/x")).isAllowed("http://a.test/private/x"));
+        assertTrue(rules(robots.rulesFor("http://A.test/public")).isAllowed("http://a.test/public"));
+        clock.advance(TTL.minusSeconds(1));
+        rules(robots.rulesFor("http://a.test/other"));
+        assertEquals(1, fetcher.asked("http://a.test/robots.txt"), "one fetch while the rules are fresh");
+
+        clock.advance(Duration.ofSeconds(2));
+        rules(robots.rulesFor("http://a.test/other"));
+        assertEquals(2, fetcher.asked("http://a.test/robots.txt"), "fetched again once they expired");
+    }
+
+    @Test
+    void schemeHostAndPortAreOneOriginEach() {
+        fetcher.answer("http://a.test/robots.txt", 404, "");
+        fetcher.answer("http://a.test:8080/robots.txt", 404, "");
+        fetcher.answer("https://a.test/robots.txt", 404, "");
+        RobotsCache robots = cache(100);
+
+        for (String url : List.of("http://a.test/", "http://a.test:8080/", "https://a.test/", "http://a.test/x")) {
+            rules(robots.rulesFor(url));
+        }
+
+        assertEquals(List.of("http://a.test/robots.txt", "http://a.test:8080/robots.txt", "https://a.test/robots.txt"),
+                fetcher.requests);
+    }
+
+    @Test
+    void aMissingFileAllowsEverythingForTheWholeTime() {
+        fetcher.answer("http://a.test/robots.txt", 404, "");
+        RobotsCache robots = cache(100);
+
+        assertTrue(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"));
+        clock.advance(TTL.minusSeconds(1));
+        rules(robots.rulesFor("http://a.test/x"));
+
+        assertEquals(1, fetcher.asked("http://a.test/robots.txt"));
+    }
+
+    @Test
+    void anUnavailableFileAllowsEverythingForAMinuteThenIsAskedAgain() {
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        fetcher.fail("http://b.test/robots.txt", FetchError.CONNECT_REFUSED);
+        RobotsCache robots = cache(100);
+
+        assertTrue(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"));
+        assertTrue(rules(robots.rulesFor("http://b.test/x")).isAllowed("http://b.test/x"));
+        clock.advance(RobotsCache.UNAVAILABLE_TTL.minusSeconds(1));
+        rules(robots.rulesFor("http://a.test/x"));
+        rules(robots.rulesFor("http://b.test/x"));
+        assertEquals(List.of("http://a.test/robots.txt", "http://b.test/robots.txt"), fetcher.requests);
+
+        clock.advance(Duration.ofSeconds(2));
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /\n");
+        assertFalse(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"), "the file is back");
+    }
+
+    @Test
+    void redirectsAreFollowedUpToFive() {
+        fetcher.redirect("http://a.test/robots.txt", "http://www.a.test/robots.txt");
+        fetcher.answer("http://www.a.test/robots.txt", 200, "User-agent: scrapy\nDisallow: /cart\n");
+        for (int i = 0; i < 6; i++) {
+            fetcher.redirect("http://loop.test/robots" + (i == 0 ? "" : i) + ".txt", "http://loop.test/robots" + (i + 1) + ".txt");
+        }
+        RobotsCache robots = cache(100);
+
+        assertFalse(rules(robots.rulesFor("http://a.test/cart")).isAllowed("http://a.test/cart"));
+        assertTrue(rules(robots.rulesFor("http://loop.test/x")).isAllowed("http://loop.test/x"), "too many redirects: unavailable");
+        assertEquals(6, fetcher.requests.stream().filter(url -> url.startsWith("http://loop.test/")).count());
+    }
+
+    @Test
+    void aUrlWithoutAHostIsAllowedWithoutAFetch() {
+        RobotsCache robots = cache(100);
+
+        assertTrue(rules(robots.rulesFor("not a url")).isAllowed("not a url"));
+        assertEquals(List.of(), fetcher.requests);
+    }
+
+    @Test
+    void theHostsKeptAreBounded() {
+        RobotsCache robots = cache(2);
+        for (int i = 0; i < 50; i++) {
+            fetcher.answer("http://h" + i + ".test/robots.txt", 404, "");
+            rules(robots.rulesFor("http://h" + i + ".test/"));
+        }
+        robots.hosts().synchronous().cleanUp();
+
+        assertTrue(robots.hosts().synchronous().estimatedSize() <= 2, "kept " + robots.hosts().synchronous().estimatedSize());
+    }
+
+    /** Answers fetches from a script, at once, and remembers what was asked. */
+    private static final class ScriptedFetcher implements Fetcher {
+
+        private final Map<String, FetchResult> answers = new HashMap<>();
+        final List<String> requests = new ArrayList<>();
+
+        void answer(String url, int status, String body) {
+            answers.put(url, result(url, status, HeaderMap.of("Content-Type", "text/plain"), body.getBytes(StandardCharsets.UTF_8),
+                    null, null));
+        }
+
+        void redirect(String url, String location) {
+            answers.put(url, new FetchResult(url, 301, "Moved", HeaderMap.of("Location", location), new byte[0], null,
+                    HeaderMap.empty(), location, null, null, timings()));
+        }
+
+        void fail(String url, FetchError error) {
+            answers.put(url, result(url, 0, HeaderMap.empty(), new byte[0], error, "scripted failure"));
+        }
+
+        int asked(String url) {
+            return (int) requests.stream().filter(url::equals).count();
+        }
+
+        @Override
+        public synchronized CompletableFuture<FetchResult> fetch(FetchRequest request) {
+            requests.add(request.url());
+            FetchResult answer = answers.get(request.url());
+            return CompletableFuture.completedFuture(answer != null ? answer
+                    : result(request.url(), 0, HeaderMap.empty(), new byte[0], FetchError.DNS, "not scripted"));
+        }
+
+        private static FetchResult result(String url, int status, HeaderMap headers, byte[] body, FetchError error, String message) {
+            return new FetchResult(url, status, status == 0 ? "" : "Status", headers, body, null, HeaderMap.empty(), null, error,
+                    message, timings());
+        }
+
+        private static FetchTimings timings() {
+            return new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false);
+        }
+    }
+
+    /** A clock that moves only when told. */
+    private static final class ManualClock implements InstantSource {
+
+        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
