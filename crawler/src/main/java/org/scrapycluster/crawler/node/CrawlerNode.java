@@ -107,7 +107,7 @@ public final class CrawlerNode implements Service {
         stats.start();
         Pipelines pipelines = own(Pipelines.open(settings.getStringList("ITEM_PIPELINES"),
                 new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
-        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics));
+        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, context.clock()));
         ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
         own(() -> shutdown(workers));

@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * than a third of its length is renewed, so that a slow fetch never lets its request return to the queue
  * under another node; a lease found no longer held is counted as lost (its request may be fetched twice;
  * results are at-least-once). Acknowledges a lease when its outcome is final. At shutdown, leases still
- * held are cut short so that the reaper hands their requests to other nodes at once.
+ * held are cut short so that the reaper hands their requests to other nodes at once. Time is read from the
+ * clock it is given; renewal runs on a thread of its own only after {@link #start()}.
  */
 public final class LeaseKeeper implements AutoCloseable {
 
@@ -33,12 +35,14 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Map<String, Long> renewedAt = new ConcurrentHashMap<>();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
     private final Ticker ticker;
+    private final InstantSource clock;
 
-    public LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics) {
+    public LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics, InstantSource clock) {
         this.leases = leases;
         this.spiderId = spiderId;
         this.lease = lease;
         this.metrics = metrics;
+        this.clock = clock;
         this.ticker = new Ticker("crawler-leases-" + spiderId);
         metrics.leasesHeld(renewedAt::size);
     }
@@ -51,7 +55,7 @@ public final class LeaseKeeper implements AutoCloseable {
 
     /** Starts keeping {@code leaseId} alive. */
     public void hold(String leaseId) {
-        renewedAt.put(leaseId, System.nanoTime());
+        renewedAt.put(leaseId, clock.millis());
     }
 
     /** Acknowledges {@code leaseId}: its outcome is final ({@code pagePublished} when a result went out). */
@@ -67,8 +71,8 @@ public final class LeaseKeeper implements AutoCloseable {
 
     /** Renews every lease held longer than a third of its length. */
     void renewDue() {
-        long now = System.nanoTime();
-        long due = lease.toNanos() / 3;
+        long now = clock.millis();
+        long due = lease.toMillis() / 3;
         try {
             for (Map.Entry<String, Long> held : renewedAt.entrySet()) {
                 if (now - held.getValue() >= due) {
