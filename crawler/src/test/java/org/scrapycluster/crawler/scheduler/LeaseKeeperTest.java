@@ -9,15 +9,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
-import org.scrapycluster.embedded.DataDirectory;
-import org.scrapycluster.embedded.EmbeddedRedis;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -29,26 +24,13 @@ class LeaseKeeperTest {
 
     private static final Duration LEASE = Duration.ofSeconds(90);
 
-    private static EmbeddedRedis server;
-    private static RedisConnection redis;
+    private static final RedisConnection redis = PrivateRedis.connection();
 
     private final ManualClock clock = new ManualClock();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final String spider = "keeper" + System.nanoTime();
     private final LeaseKeeper keeper = new LeaseKeeper(new Leases(redis), spider, LEASE, new CrawlerMetrics(registry, spider, "n1"),
             clock);
-
-    @BeforeAll
-    static void startRedis() {
-        server = EmbeddedRedis.start(0, DataDirectory.temporary("lease-keeper"));
-        redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-        server.close();
-    }
 
     /** A lease as the hand-out script leaves it, due in {@code millis} by the Redis clock. */
     private void leased(String leaseId, long millis) {

@@ -1,0 +1,118 @@
+package org.scrapycluster.crawler.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.queue.Enqueuer;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.crawler.request.CrawlRequest;
+import org.scrapycluster.crawler.request.RequestCodec;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/** What becomes of the requests a page produced, in the original's order of checks, against a private redis-server. */
+class RequestFilerTest {
+
+    private static final RequestFiler.Policy POLICY = new RequestFiler.Policy(Duration.ofMinutes(10), Duration.ofMinutes(10), 0,
+            Duration.ofMinutes(10), true);
+
+    private static final RedisConnection redis = PrivateRedis.connection();
+
+    private final String spider = "filer" + System.nanoTime();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private RequestFiler filer(RequestFiler.Policy policy, Set<String> blacklistedDomains) {
+        return new RequestFiler(new Enqueuer(redis, false), new DuplicateProbe(redis), new RequestCodec(), spider, policy,
+                blacklistedDomains::contains, new CrawlerMetrics(registry, spider, "n1"));
+    }
+
+    private static CrawlRequest request(String url, Map<String, Object> extra) {
+        Map<String, Object> meta = new HashMap<>(Map.of("appid", "app", "crawlid", "c1", "priority", -9, "expires", 0,
+                "curdepth", 1, "retry_times", 0));
+        meta.putAll(extra);
+        return CrawlRequest.get(url, meta);
+    }
+
+    private static List<String> outcomes(List<RequestFiler.Filed> filed) {
+        return filed.stream().map(one -> one.request().url() + " " + one.outcome()).toList();
+    }
+
+    @Test
+    void refusesWhatIsNotHttpBeforeRedisThenFilesTheRestInOrder() throws Exception {
+        List<RequestFiler.Filed> filed = filer(POLICY, Set.of()).file(List.of(
+                request("http://alpha.com/1", Map.of()),
+                request("ftp://alpha.com/file", Map.of()),
+                request("http://alpha.com/2", Map.of()),
+                request("http://bad host/", Map.of()))).get();
+
+        assertEquals(List.of("ftp://alpha.com/file NOT_HTTP", "http://bad host/ INVALID_URL", "http://alpha.com/1 QUEUED",
+                "http://alpha.com/2 QUEUED"), outcomes(filed));
+        assertEquals(2L, redis.sync().zcard(spider + ":alpha.com:queue"));
+        assertEquals(1.0, registry.get("crawler.enqueued").tag("outcome", "not_http").counter().count());
+    }
+
+    @Test
+    void aLinkSeenBeforeIsADuplicateUnlessMarkedDontFilter() throws Exception {
+        RequestFiler filer = filer(POLICY, Set.of());
+        filer.file(List.of(request("http://alpha.com/page?b=2&a=1", Map.of()))).get();
+
+        List<RequestFiler.Filed> again = filer.file(List.of(
+                request("http://alpha.com/page?a=1&b=2#top", Map.of()),
+                request("http://alpha.com/page?b=2&a=1", Map.of()).withDontFilter(true),
+                request("http://alpha.com/page?b=2&a=1", Map.of("crawlid", "c2")))).get();
+
+        assertEquals(List.of("http://alpha.com/page?a=1&b=2#top DUPLICATE", "http://alpha.com/page?b=2&a=1 QUEUED",
+                "http://alpha.com/page?b=2&a=1 QUEUED"), outcomes(again), "canonical URL per crawl; a retry skips the dupefilter");
+    }
+
+    @Test
+    void theCrawlsDomainPageLimitCountsEveryFiledRequest() throws Exception {
+        RequestFiler filer = filer(POLICY, Set.of());
+
+        List<RequestFiler.Filed> filed = filer.file(List.of(
+                request("http://alpha.com/1", Map.of("domain_max_pages", 3)),
+                request("http://alpha.com/2", Map.of("domain_max_pages", 3)),
+                request("http://alpha.com/3", Map.of("domain_max_pages", 3)),
+                request("http://beta.com/1", Map.of("domain_max_pages", 3)))).get();
+
+        assertEquals(List.of("http://alpha.com/1 QUEUED", "http://alpha.com/2 QUEUED", "http://alpha.com/3 PAGE_LIMIT", "http://beta.com/1 QUEUED"),
+                outcomes(filed), "with the seed, at most 3 pages of a domain: 2 discovered requests");
+    }
+
+    @Test
+    void aStoppedCrawlABlacklistedDomainAndAnExpiredCrawlAreRefused() throws Exception {
+        redis.sync().sadd(spider + ":blacklist", "app||stopped");
+        RequestFiler refusing = filer(new RequestFiler.Policy(Duration.ofMinutes(10), Duration.ofMinutes(10), 0, Duration.ofMinutes(10),
+                false), Set.of("black.com"));
+
+        List<RequestFiler.Filed> filed = refusing.file(List.of(
+                request("http://alpha.com/x", Map.of("crawlid", "stopped")),
+                request("http://black.com/x", Map.of()),
+                request("http://alpha.com/old", Map.of("expires", 1_000_000_000)),
+                request("http://alpha.com/new", Map.of("expires", 4_000_000_000L)))).get();
+
+        assertEquals(List.of("http://alpha.com/x BLACKLISTED", "http://black.com/x DOMAIN_BLACKLISTED", "http://alpha.com/old EXPIRED",
+                "http://alpha.com/new QUEUED"), outcomes(filed));
+        assertEquals(List.of("http://black.com/x DUPLICATE", "http://black.com/y QUEUED"),
+                outcomes(filer(POLICY, Set.of("black.com")).file(List.of(request("http://black.com/x", Map.of()),
+                        request("http://black.com/y", Map.of()))).get()),
+                "a refused request is still in the dupefilter, as in the original's order; with SCHEDULER_BACKLOG_BLACKLIST a"
+                        + " blacklisted domain's requests are kept for later");
+    }
+
+    @Test
+    void aRequestGoesToTheQueueOfTheSpiderItNames() throws Exception {
+        filer(POLICY, Set.of()).file(List.of(request("http://www.alpha.com:8080/x", Map.of("spiderid", spider + "other")))).get();
+
+        assertEquals(1L, redis.sync().zcard(spider + "other:alpha.com:queue"));
+        assertEquals(Double.valueOf(9), redis.sync().zscore(spider + "other:alpha.com:queue",
+                redis.sync().zrange(spider + "other:alpha.com:queue", 0, 0).get(0)), "score is minus the crawl priority");
+    }
+}
