@@ -1,0 +1,64 @@
+package org.scrapycluster.bench.micro;
+
+import java.util.Collection;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.scrapycluster.bench.BenchmarkCommand;
+import org.scrapycluster.bench.BenchmarkHost;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code scrapy-cluster bench micro [REGEX]}: the JMH benchmarks of this package, in forked JVMs. */
+@Command(name = "micro", mixinStandardHelpOptions = true,
+        description = {"JMH micro benchmarks of the per-page work on one thread: URL canonicalisation, fingerprints and",
+                "registered domains, link extraction, queue member encoding. Needs no server."})
+public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "REGEX", defaultValue = "org\\.scrapycluster\\.bench\\.micro\\..*",
+            description = "Which benchmarks to run, by class and method name (default: all).")
+    String include;
+
+    @Option(names = "--forks", defaultValue = "1", description = "JVMs per benchmark (default: ${DEFAULT-VALUE}).")
+    int forks;
+
+    @Option(names = "--iterations", defaultValue = "5", description = "Measured iterations per fork (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--seconds", defaultValue = "2", description = "Seconds per iteration, warm-up and measured (default: ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Override
+    public Integer call() throws RunnerException {
+        var out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "Micro benchmarks %s: %d fork(s), 3 warm-up and %d measured iterations of %d s; %s%n",
+                include, forks, iterations, seconds, BenchmarkHost.before());
+        out.flush();
+        Options options = new OptionsBuilder().include(include).forks(forks)
+                .warmupIterations(3).warmupTime(TimeValue.seconds(seconds))
+                .measurementIterations(iterations).measurementTime(TimeValue.seconds(seconds))
+                .jvmArgsAppend("-Xmx512m").build();
+        Collection<RunResult> results = new Runner(options).run();
+        for (RunResult result : results) {
+            var score = result.getPrimaryResult();
+            out.printf(Locale.ROOT, "%-70s %12.1f ± %.1f %s%n", result.getParams().getBenchmark(), score.getScore(),
+                    score.getScoreError(), score.getScoreUnit());
+        }
+        out.println(BenchmarkHost.after());
+        out.flush();
+        return results.isEmpty() ? 1 : 0;
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * JMH micro benchmarks of the per-page work on one thread — URL canonicalisation and fingerprints, link
+ * extraction, queue member encoding — run by {@code scrapy-cluster bench micro}.
+ */
+package org.scrapycluster.bench.micro;
