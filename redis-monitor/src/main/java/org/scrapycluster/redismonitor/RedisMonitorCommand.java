@@ -25,7 +25,8 @@ import picocli.CommandLine.Mixin;
 public final class RedisMonitorCommand implements ClusterCommand, Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisMonitorCommand.class);
-    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /** How long a stopping monitor has to finish the job in hand; orchestrators wait longer. */
+    public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
     @Mixin
     SettingsOptions options;

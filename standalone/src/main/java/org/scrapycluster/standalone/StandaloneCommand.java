@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 
+import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.LogConfig;
 import org.scrapycluster.common.logging.Logging;

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 public final class ServiceLauncher {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceLauncher.class);
-    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
+    /** How long a stopping service has to finish the work in hand; orchestrators wait longer. */
+    public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
 
     private ServiceLauncher() {
     }

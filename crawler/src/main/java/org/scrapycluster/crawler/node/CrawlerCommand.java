@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
 public final class CrawlerCommand implements Callable<Integer>, ClusterCommand {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlerCommand.class);
-    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /** How long a stopping node has to finish its fetches and hand its leases back; orchestrators wait longer. */
+    public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
     @Mixin
     SettingsOptions options;

@@ -1,4 +1,4 @@
-package org.scrapycluster.standalone;
+package org.scrapycluster.common.cli;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,17 +1,21 @@
-package org.scrapycluster.standalone.docker;
+package org.scrapycluster.services;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.ComposeContainer;
 import org.testcontainers.containers.GenericContainer;
@@ -28,37 +32,42 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 @EnabledIf("dockerAnswers")
 class DockerImageTest {
 
-    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+    private static final String KEY = "docker-image-test-key";
 
     static boolean dockerAnswers() {
         return DockerClientFactory.instance().isDockerAvailable();
     }
 
     @Test
-    void theImageRunsTheCommandLine() {
+    void theImageRunsTheServicesCommandLineAsANonRootUser() {
         ImageFromDockerfile image = new ImageFromDockerfile("scrapy-cluster-test", true)
-                .withFileFromPath(".", REPOSITORY)
+                .withFileFromPath(".", RepositoryFiles.root())
                 .withDockerfilePath("docker/Dockerfile");
         try (GenericContainer<?> container = new GenericContainer<>(image)
-                .withCommand("--version")
+                .withCommand("--help")
                 .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofMinutes(2)))) {
             container.start();
-            assertTrue(container.getLogs().contains("Scrapy Cluster for Java"), container.getLogs());
+            String help = container.getLogs();
+            assertTrue(help.contains("  crawler ") && !help.contains("  standalone ") && !help.contains("  bench "), help);
+            assertEquals("10001:10001", container.getContainerInfo().getConfig().getUser());
         }
     }
 
     @Test
-    void composeStartsAClusterWhoseGatewayIsGreen() throws Exception {
-        ComposeContainer compose = new ComposeContainer(REPOSITORY.resolve("docker-compose.yml").toFile())
+    void composeStartsAClusterWhoseGatewayIsGreen(@TempDir Path dir) throws Exception {
+        // The gateway's keys, as rest-keys.env would give them.
+        File keys = Files.writeString(dir.resolve("keys.yml"),
+                "services:\n  rest:\n    environment:\n      REST_API_KEYS: " + KEY + "\n").toFile();
+        ComposeContainer compose = new ComposeContainer(RepositoryFiles.root().resolve("docker-compose.yml").toFile(), keys)
                 .withBuild(true)
-                .withExposedService("rest", 5343, Wait.forHttp("/")
+                .withExposedService("rest", 5343, Wait.forHttp("/").withHeader("Authorization", "Bearer " + KEY)
                         .forResponsePredicate(body -> body.contains("\"node_health\":\"GREEN\""))
                         .withStartupTimeout(Duration.ofMinutes(10)));
         compose.start();
         try {
-            URI health = URI.create("http://" + compose.getServiceHost("rest", 5343) + ":" + compose.getServicePort("rest", 5343) + "/");
-            HttpResponse<String> answer = HttpClient.newHttpClient()
-                    .send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
+            URI gateway = URI.create("http://" + compose.getServiceHost("rest", 5343) + ":" + compose.getServicePort("rest", 5343) + "/");
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(gateway).header("Authorization", "Bearer " + KEY).build(), HttpResponse.BodyHandlers.ofString());
             assertTrue(answer.body().contains("\"kafka_connected\":true") && answer.body().contains("\"redis_connected\":true"),
                     answer.body());
         } finally {

@@ -1,0 +1,85 @@
+package org.scrapycluster.common.cli;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceLoader;
+
+import org.scrapycluster.common.service.ShutdownSignal;
+import org.scrapycluster.common.settings.SettingsException;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The root command {@code scrapy-cluster}. Its subcommands are the {@link ClusterCommand}s that the
+ * modules on the class path contribute, plus whatever the jar's own entry point adds. This class is
+ * the entry point of the services jar (the four services and the client tools, nothing embedded);
+ * the {@code standalone} module adds {@code standalone} and {@code bench} to the same root.
+ */
+@Command(name = "scrapy-cluster", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+        description = "A distributed, on-demand web crawling cluster: Kafka monitor, Redis monitor, crawlers and a REST gateway.",
+        subcommands = CommandLine.HelpCommand.class)
+public final class ScrapyClusterCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing subcommand");
+    }
+
+    /**
+     * The command line with {@code builtIn} first and then every contributed subcommand, in name
+     * order; a setting error ends with status 2 and a one-line message, any other failure with 1.
+     */
+    public static CommandLine commandLine(CommandLine... builtIn) {
+        CommandLine commandLine = new CommandLine(new ScrapyClusterCommand());
+        for (CommandLine command : builtIn) {
+            commandLine.addSubcommand(command);
+        }
+        List<ClusterCommand> contributed = ServiceLoader.load(ClusterCommand.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .sorted(Comparator.comparing(ScrapyClusterCommand::nameOf))
+                .toList();
+        // Each through a CommandLine of its own, so that a contributed command's model transformer runs.
+        contributed.forEach(command -> commandLine.addSubcommand(new CommandLine(command)));
+        commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
+            cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
+            if (!(e instanceof SettingsException)) {
+                e.printStackTrace(cli.getErr());
+            }
+            return e instanceof SettingsException ? 2 : 1;
+        });
+        return commandLine;
+    }
+
+    /** Runs {@code args} on {@code commandLine} and ends the JVM with the command's status. */
+    public static void exitWith(CommandLine commandLine, String[] args) {
+        int status = commandLine.execute(args);
+        // After Ctrl-C the JVM is already exiting; System.exit would wait for the shutdown hooks forever.
+        if (!ShutdownSignal.jvmIsShuttingDown()) {
+            System.exit(status);
+        }
+    }
+
+    /** The services jar's entry point: the services and the client tools. */
+    public static void main(String[] args) {
+        exitWith(commandLine(), args);
+    }
+
+    private static String nameOf(ClusterCommand command) {
+        Command annotation = command.getClass().getAnnotation(Command.class);
+        if (annotation == null) {
+            throw new IllegalStateException(command.getClass().getName() + " is a ClusterCommand without @Command");
+        }
+        return annotation.name();
+    }
+
+    private static String message(Exception e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+}

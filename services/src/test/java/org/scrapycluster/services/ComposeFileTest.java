@@ -1,0 +1,152 @@
+package org.scrapycluster.services;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.cli.ServiceLauncher;
+import org.scrapycluster.crawler.node.CrawlerCommand;
+import org.scrapycluster.redismonitor.RedisMonitorCommand;
+
+/** docker-compose.yml and its debug override, as docs/operations.md ("Docker Compose") describes them. */
+class ComposeFileTest {
+
+    private static final Set<String> CLUSTER_SERVICES = Set.of("kafka-monitor", "redis-monitor", "crawler", "rest");
+
+    private final Map<String, Map<String, Object>> services = services("docker-compose.yml");
+    private final Map<String, Map<String, Object>> debug = services("docker-compose.debug.yml");
+
+    @Test
+    void onlyTheGatewayIsPublishedByDefault() {
+        Map<String, Object> published = new TreeMap<>();
+        services.forEach((name, service) -> {
+            if (service.get("ports") != null && service.get("profiles") == null) {
+                published.put(name, service.get("ports"));
+            }
+        });
+        assertEquals(Map.of("rest", List.of("5343:5343")), published);
+        services.forEach((name, service) -> {
+            if (service.get("profiles") != null) {
+                list(service, "ports").forEach(port -> assertTrue(port.startsWith("127.0.0.1:"), name + " publishes " + port));
+            }
+        });
+    }
+
+    @Test
+    void theDebugOverridePublishesTheTourPortsOnLoopbackOnly() {
+        TreeSet<String> hostPorts = new TreeSet<>();
+        debug.forEach((name, service) -> list(service, "ports").forEach(port -> {
+            assertTrue(port.startsWith("127.0.0.1:"), name + " publishes " + port);
+            hostPorts.add(port.split(":")[1]);
+        }));
+        assertEquals(new TreeSet<>(Set.of("2181", "5343", "5344", "6379", "9092")), hostPorts);
+        assertEquals("true", env(debug.get("rest")).get("REST_ALLOW_ANONYMOUS"));
+    }
+
+    @Test
+    void kafkaAdvertisesASecondListenerOnTheHost() {
+        Map<String, String> kafka = env(services.get("kafka"));
+        Map<String, String> listeners = listeners(kafka.get("KAFKA_LISTENERS"));
+        Map<String, String> advertised = listeners(kafka.get("KAFKA_ADVERTISED_LISTENERS"));
+        assertEquals("kafka:9092", advertised.get("PLAINTEXT"));
+        String hostListener = advertised.entrySet().stream().filter(e -> e.getValue().equals("127.0.0.1:9092"))
+                .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new AssertionError("no listener on 127.0.0.1:9092: " + advertised));
+        String containerPort = listeners.get(hostListener).substring(1);
+        assertEquals(List.of("127.0.0.1:9092:" + containerPort), list(debug.get("kafka"), "ports"));
+        assertTrue(kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP").contains(hostListener + ":PLAINTEXT"));
+    }
+
+    @Test
+    void everyServiceHasAHealthCheck() {
+        services.forEach((name, service) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> healthcheck = (Map<String, Object>) service.get("healthcheck");
+            assertNotNull(healthcheck, name);
+            assertFalse(list(healthcheck, "test").isEmpty(), name);
+        });
+        assertEquals(List.of("CMD", "/opt/scrapy-cluster/bin/healthcheck"), list(services.get("crawler").get("healthcheck"), "test"));
+    }
+
+    @Test
+    void redisAndKafkaKeepTheirDataInNamedVolumes() {
+        @SuppressWarnings("unchecked")
+        Set<String> declared = ((Map<String, Object>) RepositoryFiles.yamlMap("docker-compose.yml").get("volumes")).keySet();
+        assertTrue(list(services.get("redis"), "volumes").stream().anyMatch(v -> declared.contains(v.split(":")[0]) && v.endsWith(":/data")));
+        String command = String.join(" ", list(services.get("redis"), "command"));
+        assertTrue(command.contains("--appendonly yes"), command);
+        String logDirs = env(services.get("kafka")).get("KAFKA_LOG_DIRS");
+        assertTrue(list(services.get("kafka"), "volumes").stream().anyMatch(v -> declared.contains(v.split(":")[0]) && v.endsWith(":" + logDirs)));
+    }
+
+    @Test
+    void theServicesGetPluginsKeysAndTimeToStop() {
+        for (String name : CLUSTER_SERVICES) {
+            Map<String, Object> service = services.get(name);
+            assertTrue(list(service, "volumes").contains("./plugins:/opt/scrapy-cluster/plugins:ro"), name);
+            Duration grace = switch (name) {
+                case "crawler" -> CrawlerCommand.SHUTDOWN_GRACE;
+                case "redis-monitor" -> RedisMonitorCommand.SHUTDOWN_GRACE;
+                default -> ServiceLauncher.SHUTDOWN_GRACE;
+            };
+            String stopGrace = (String) service.get("stop_grace_period");
+            assertTrue(Duration.ofSeconds(Long.parseLong(stopGrace.replace("s", ""))).compareTo(grace) > 0, name + " " + stopGrace);
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> envFile = (Map<String, Object>) ((List<?>) services.get("rest").get("env_file")).get(0);
+        assertEquals("rest-keys.env", envFile.get("path"));
+        assertTrue(RepositoryFiles.read(".gitignore").lines().anyMatch("rest-keys.env"::equals));
+    }
+
+    @Test
+    void theMonitoringProfileMountsTheProvisionedFiles() {
+        TreeSet<String> mounted = new TreeSet<>();
+        services.forEach((name, service) -> {
+            if (list(service, "profiles").contains("monitoring")) {
+                list(service, "volumes").stream().filter(v -> v.startsWith("./")).forEach(v -> mounted.add(v.split(":")[0]));
+            }
+        });
+        assertEquals(new TreeSet<>(Set.of(
+                "./deploy/monitoring/prometheus/prometheus.yml",
+                "./deploy/monitoring/prometheus/alerts.yml",
+                "./deploy/monitoring/grafana/provisioning/datasources/datasource.yml",
+                "./deploy/monitoring/grafana/provisioning/dashboards/dashboards.yml",
+                "./deploy/monitoring/grafana/dashboards/scrapy-cluster.json")), mounted);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> services(String file) {
+        return (Map<String, Map<String, Object>>) RepositoryFiles.yamlMap(file).get("services");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> list(Object map, String key) {
+        Object value = ((Map<String, Object>) map).get(key);
+        return value == null ? List.of() : ((List<Object>) value).stream().map(String::valueOf).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> env(Map<String, Object> service) {
+        Map<String, String> env = new TreeMap<>();
+        ((Map<String, Object>) service.get("environment")).forEach((k, v) -> env.put(k, String.valueOf(v)));
+        return env;
+    }
+
+    /** {@code NAME://host:port,...} as name to {@code host:port}. */
+    private static Map<String, String> listeners(String spec) {
+        Map<String, String> listeners = new TreeMap<>();
+        for (String listener : spec.split(",")) {
+            String[] parts = listener.split("://");
+            listeners.put(parts[0], parts[1]);
+        }
+        return listeners;
+    }
+}

@@ -1,0 +1,277 @@
+package org.scrapycluster.services;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.cli.ServiceLauncher;
+import org.scrapycluster.crawler.node.CrawlerCommand;
+import org.scrapycluster.redismonitor.RedisMonitorCommand;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+
+/**
+ * Every manifest under deploy/k8s/ read with fabric8's typed Kubernetes model (custom resources as
+ * generic ones), and the properties docs/operations.md ("Kubernetes") promises.
+ */
+class KubernetesManifestsTest {
+
+    private static final Path K8S = RepositoryFiles.root().resolve("deploy/k8s");
+    private static final String PART_OF = "app.kubernetes.io/part-of";
+    private static final Set<String> CUSTOM_KINDS = Set.of("ServiceMonitor", "ScaledObject");
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    private static final List<HasMetadata> RESOURCES = loadManifests();
+
+    @Test
+    void everyManifestIsTypedAndListedInItsKustomization() throws IOException {
+        for (HasMetadata resource : RESOURCES) {
+            if (CUSTOM_KINDS.contains(resource.getKind())) {
+                assertInstanceOf(GenericKubernetesResource.class, resource);
+            } else {
+                assertFalse(resource instanceof GenericKubernetesResource, resource.getKind() + " is not a typed resource");
+            }
+            assertFalse(resource.getMetadata().getName().isBlank());
+        }
+        for (Path kustomization : files("kustomization.yaml")) {
+            Map<String, Object> map = RepositoryFiles.yamlMap(RepositoryFiles.root().relativize(kustomization).toString());
+            Path dir = kustomization.getParent();
+            TreeSet<String> listed = new TreeSet<>(strings(map.get("resources")));
+            for (String entry : listed) {
+                assertTrue(Files.exists(dir.resolve(entry)), kustomization + " lists " + entry);
+            }
+            try (Stream<Path> siblings = Files.list(dir)) {
+                siblings.map(p -> p.getFileName().toString()).filter(KubernetesManifestsTest::isManifest)
+                        .forEach(name -> assertTrue(listed.contains(name), dir + "/" + name + " is in no kustomization"));
+            }
+        }
+        assertEquals(Set.of("Deployment", "HorizontalPodAutoscaler", "NetworkPolicy", "PodDisruptionBudget",
+                "ScaledObject", "Service", "ServiceMonitor"), kinds());
+    }
+
+    @Test
+    void aDeploymentPerServiceWithProbesResourcesAndTimeToStop() {
+        Map<String, Duration> graces = Map.of(
+                "kafka-monitor", ServiceLauncher.SHUTDOWN_GRACE,
+                "rest", ServiceLauncher.SHUTDOWN_GRACE,
+                "redis-monitor", RedisMonitorCommand.SHUTDOWN_GRACE,
+                "crawler", CrawlerCommand.SHUTDOWN_GRACE);
+        List<Deployment> deployments = all(Deployment.class);
+        assertEquals(graces.keySet(), names(deployments));
+        String metricsPort = RepositoryFiles.envFile(K8S.resolve("base/settings.env")).get("METRICS_PORT");
+        for (Deployment deployment : deployments) {
+            String name = deployment.getMetadata().getName();
+            PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+            assertEquals(Boolean.FALSE, pod.getEnableServiceLinks(), name);
+            assertTrue(pod.getTerminationGracePeriodSeconds() > graces.get(name).toSeconds(), name);
+            assertEquals(Boolean.TRUE, pod.getSecurityContext().getRunAsNonRoot(), name);
+            assertEquals("scrapy-cluster", deployment.getSpec().getTemplate().getMetadata().getLabels().get(PART_OF), name);
+            Container container = pod.getContainers().get(0);
+            assertEquals(List.of(name), container.getArgs());
+            assertEquals("scrapy-cluster-settings", container.getEnvFrom().get(0).getConfigMapRef().getName());
+            assertEquals(Integer.valueOf(metricsPort), container.getPorts().stream()
+                    .filter(p -> "metrics".equals(p.getName())).findFirst().orElseThrow().getContainerPort(), name);
+            assertProbe(container.getLivenessProbe(), "/health/live", name);
+            assertProbe(container.getReadinessProbe(), "/health/ready", name);
+            for (String resource : List.of("cpu", "memory")) {
+                assertNotNull(container.getResources().getRequests().get(resource), name + " requests " + resource);
+                assertNotNull(container.getResources().getLimits().get(resource), name + " limits " + resource);
+            }
+            assertTrue(container.getAdditionalProperties().isEmpty() && pod.getAdditionalProperties().isEmpty(),
+                    name + " has fields the model does not know");
+        }
+    }
+
+    @Test
+    void crawlersHaveADisruptionBudget() {
+        PodDisruptionBudget budget = only(PodDisruptionBudget.class);
+        assertEquals(Map.of("app.kubernetes.io/name", "crawler"), budget.getSpec().getSelector().getMatchLabels());
+        assertNotNull(budget.getSpec().getMaxUnavailable());
+    }
+
+    @Test
+    void onlyTheGatewayIsAdmittedFromOutside() {
+        List<NetworkPolicy> policies = all(NetworkPolicy.class);
+        assertTrue(policies.stream().anyMatch(p -> Map.of(PART_OF, "scrapy-cluster").equals(p.getSpec().getPodSelector().getMatchLabels())
+                && p.getSpec().getPolicyTypes().contains("Ingress") && p.getSpec().getIngress().isEmpty()), "no deny-all policy");
+        List<String> openToAll = new ArrayList<>();
+        for (NetworkPolicy policy : policies) {
+            for (NetworkPolicyIngressRule rule : policy.getSpec().getIngress()) {
+                if (rule.getFrom().isEmpty()) {
+                    openToAll.add(policy.getSpec().getPodSelector().getMatchLabels() + " " + rule.getPorts().get(0).getPort().getStrVal());
+                } else {
+                    rule.getFrom().forEach(peer -> assertTrue(peer.getIpBlock() == null && peer.getNamespaceSelector() != null,
+                            policy.getMetadata().getName() + " admits " + peer));
+                }
+            }
+        }
+        assertEquals(List.of("{app.kubernetes.io/name=rest} http"), openToAll);
+    }
+
+    @Test
+    void prometheusScrapesEveryService() {
+        GenericKubernetesResource monitor = only(GenericKubernetesResource.class, "ServiceMonitor");
+        assertEquals("monitoring.coreos.com/v1", monitor.getApiVersion());
+        assertEquals(Map.of("matchLabels", Map.of(PART_OF, "scrapy-cluster")), monitor.get("spec", "selector"));
+        List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
+        assertEquals("metrics", endpoints.get(0).get("port"));
+        List<Service> services = all(Service.class);
+        assertEquals(names(all(Deployment.class)), names(services));
+        for (Service service : services) {
+            assertEquals("scrapy-cluster", service.getMetadata().getLabels().get(PART_OF));
+            assertTrue(service.getSpec().getPorts().stream().anyMatch(p -> "metrics".equals(p.getName())), service.getMetadata().getName());
+        }
+    }
+
+    @Test
+    void crawlersScaleOnTheBacklogWithAnHpaOrKeda() {
+        HorizontalPodAutoscaler hpa = only(HorizontalPodAutoscaler.class);
+        assertEquals("Deployment", hpa.getSpec().getScaleTargetRef().getKind());
+        assertEquals("crawler", hpa.getSpec().getScaleTargetRef().getName());
+        MetricSpec metric = hpa.getSpec().getMetrics().get(0);
+        assertEquals("External", metric.getType());
+        assertEquals("redis_monitor_queue_backlog", metric.getExternal().getMetric().getName());
+        assertEquals(Map.of("spider", "link"), metric.getExternal().getMetric().getSelector().getMatchLabels());
+
+        Map<String, Object> adapter = RepositoryFiles.yamlMap("deploy/k8s/components/hpa/prometheus-adapter-values.yaml");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> external = (List<Map<String, Object>>) ((Map<String, Object>) adapter.get("rules")).get("external");
+        assertTrue(external.stream().anyMatch(rule -> String.valueOf(rule.get("seriesQuery")).startsWith("redis_monitor_queue_backlog{")
+                && "redis_monitor_queue_backlog".equals(((Map<?, ?>) rule.get("name")).get("as"))), "no adapter rule for the HPA's metric");
+
+        GenericKubernetesResource scaledObject = only(GenericKubernetesResource.class, "ScaledObject");
+        assertEquals("keda.sh/v1alpha1", scaledObject.getApiVersion());
+        assertEquals("crawler", scaledObject.get("spec", "scaleTargetRef", "name"));
+        List<Map<String, Object>> triggers = scaledObject.get("spec", "triggers");
+        assertEquals("prometheus", triggers.get(0).get("type"));
+        assertTrue(String.valueOf(((Map<?, ?>) triggers.get(0).get("metadata")).get("query")).contains("redis_monitor_queue_backlog{spider=\"link\"}"));
+    }
+
+    @Test
+    void everySettingInTheConfigMapsIsDeclared() throws IOException {
+        TreeSet<String> declared = RepositoryFiles.declaredSettings();
+        List<Path> settingsFiles = files("settings.env");
+        assertEquals(2, settingsFiles.size(), "the base's and the example overlay's");
+        for (Path file : settingsFiles) {
+            for (String name : RepositoryFiles.envFile(file).keySet()) {
+                assertTrue(declared.contains(name), file + ": " + name + " is not a setting in config/*.yml");
+            }
+        }
+    }
+
+    @Test
+    void theGatewayReadsItsKeysFromTheSecret() {
+        Deployment rest = all(Deployment.class).stream().filter(d -> d.getMetadata().getName().equals("rest")).findFirst().orElseThrow();
+        PodSpec pod = rest.getSpec().getTemplate().getSpec();
+        String secretName = pod.getVolumes().stream().filter(v -> v.getSecret() != null).findFirst().orElseThrow().getSecret().getSecretName();
+        String keysFile = pod.getContainers().get(0).getEnv().stream().filter(e -> e.getName().equals("REST_API_KEYS_FILE"))
+                .findFirst().orElseThrow().getValue();
+        Map<String, Object> overlay = RepositoryFiles.yamlMap("deploy/k8s/overlays/example/kustomization.yaml");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> generator = ((List<Map<String, Object>>) overlay.get("secretGenerator")).get(0);
+        assertEquals(secretName, generator.get("name"));
+        String key = strings(generator.get("files")).get(0).split("=")[0];
+        String mountPath = pod.getContainers().get(0).getVolumeMounts().stream()
+                .filter(m -> m.getName().equals(pod.getVolumes().stream().filter(v -> v.getSecret() != null).findFirst().orElseThrow().getName()))
+                .findFirst().orElseThrow().getMountPath();
+        assertEquals(mountPath + "/" + key, keysFile);
+    }
+
+    private static void assertProbe(Probe probe, String path, String deployment) {
+        assertNotNull(probe, deployment + " has no probe on " + path);
+        assertEquals(path, probe.getHttpGet().getPath(), deployment);
+        assertEquals("metrics", probe.getHttpGet().getPort().getStrVal(), deployment);
+    }
+
+    private static List<HasMetadata> loadManifests() {
+        List<HasMetadata> resources = new ArrayList<>();
+        try {
+            for (Path file : filesUnder(K8S)) {
+                if (isManifest(file.getFileName().toString())) {
+                    for (Object document : RepositoryFiles.yamlDocuments(file)) {
+                        resources.add((HasMetadata) SERIALIZATION.convertValue(document, KubernetesResource.class));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return resources;
+    }
+
+    /** A Kubernetes object, not a kustomization or a Helm values file. */
+    private static boolean isManifest(String fileName) {
+        return fileName.endsWith(".yaml") && !fileName.equals("kustomization.yaml") && !fileName.endsWith("-values.yaml");
+    }
+
+    private static List<Path> files(String fileName) throws IOException {
+        return filesUnder(K8S).stream().filter(p -> p.getFileName().toString().equals(fileName)).toList();
+    }
+
+    private static List<Path> filesUnder(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
+    private static Set<String> kinds() {
+        TreeSet<String> kinds = new TreeSet<>();
+        RESOURCES.forEach(r -> kinds.add(r.getKind()));
+        return kinds;
+    }
+
+    private static <T extends HasMetadata> List<T> all(Class<T> type) {
+        return RESOURCES.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    private static <T extends HasMetadata> T only(Class<T> type) {
+        List<T> found = all(type);
+        assertEquals(1, found.size(), type.getSimpleName());
+        return found.get(0);
+    }
+
+    private static GenericKubernetesResource only(Class<GenericKubernetesResource> type, String kind) {
+        List<GenericKubernetesResource> found = all(type).stream().filter(r -> r.getKind().equals(kind)).toList();
+        assertEquals(1, found.size(), kind);
+        return found.get(0);
+    }
+
+    private static Set<String> names(List<? extends HasMetadata> resources) {
+        TreeSet<String> names = new TreeSet<>();
+        resources.forEach(r -> names.add(r.getMetadata().getName()));
+        return names;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> strings(Object list) {
+        return list == null ? List.of() : ((List<Object>) list).stream().map(String::valueOf).toList();
+    }
+}
