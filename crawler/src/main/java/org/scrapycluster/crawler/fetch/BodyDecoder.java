@@ -196,11 +196,11 @@ final class BodyDecoder {
             if (full && added > 0) {
                 return false; // one byte more than the limit holds: the body is too large
             }
-            if (added == 0 && inflater.needsDictionary()) {
-                throw new DataFormatException("a preset dictionary is required");
-            }
-            if (added == 0 && inflater.needsInput()) {
-                return true;
+            if (added == 0 && !inflater.finished()) {
+                if (inflater.needsInput()) {
+                    return true;
+                }
+                throw new DataFormatException(inflater.needsDictionary() ? "a preset dictionary is required" : "no progress");
             }
         }
         members++;
