@@ -25,7 +25,8 @@ import io.netty.resolver.NoopAddressResolverGroup;
 /**
  * Opens connections: resolves the host (once per connection) and checks the address against the
  * {@link AddressPolicy}, connects to that address directly or through the proxy (a CONNECT tunnel for
- * HTTPS), and finishes the TLS handshake with SNI and, unless trust-all is on, certificate and host name verification.
+ * HTTPS), and finishes the TLS handshake with SNI and, unless trust-all is on, certificate and host name
+ * verification.
  */
 final class Connector {
 
