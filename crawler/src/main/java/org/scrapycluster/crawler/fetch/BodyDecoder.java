@@ -200,7 +200,8 @@ final class BodyDecoder {
                 if (inflater.needsInput()) {
                     return true;
                 }
-                throw new DataFormatException(inflater.needsDictionary() ? "a preset dictionary is required" : "no progress");
+                throw new DataFormatException(inflater.needsDictionary() ? "a preset dictionary is required"
+                        : "no progress");
             }
         }
         members++;

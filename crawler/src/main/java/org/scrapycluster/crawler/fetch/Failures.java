@@ -67,7 +67,7 @@ final class Failures {
         return FetchError.IO;
     }
 
-    /** A short description: the exception's class and message (only the message for a refused address, which says it all). */
+    /** A short description: the exception's class and message (for a refused address, the message says it all). */
     static String describe(Throwable failure) {
         Throwable cause = unwrap(failure);
         String message = cause.getMessage();

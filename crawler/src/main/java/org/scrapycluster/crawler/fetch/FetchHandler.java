@@ -133,8 +133,8 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             return false;
         }
         call.body = new BodyBuffer(maxBodyBytes, announced);
-        decoder = new BodyDecoder(call.body, call.request.method().equals("HEAD") ? null : call.headers.last("Content-Encoding"),
-                inflatedBytes);
+        String encoding = call.request.method().equals("HEAD") ? null : call.headers.last("Content-Encoding");
+        decoder = new BodyDecoder(call.body, encoding, inflatedBytes);
         return true;
     }
 

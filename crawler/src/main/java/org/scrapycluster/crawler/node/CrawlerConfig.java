@@ -86,7 +86,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 .build();
     }
 
-    /** {@code DOWNLOAD_FORBID_PRIVATE_ADDRESSES}, with the blocks of {@code DOWNLOAD_ALLOWED_PRIVATE_NETWORKS} let through. */
+    /** {@code DOWNLOAD_FORBID_PRIVATE_ADDRESSES}, letting the blocks of {@code DOWNLOAD_ALLOWED_PRIVATE_NETWORKS} through. */
     private static AddressPolicy addressPolicy(Settings settings) {
         List<NetworkRange> allowed = new ArrayList<>();
         for (String block : settings.getStringList("DOWNLOAD_ALLOWED_PRIVATE_NETWORKS")) {
