@@ -23,7 +23,8 @@ import org.scrapycluster.embedded.FreePorts;
  * whose address the user did not set ({@code KAFKA_HOSTS}, {@code ZOOKEEPER_HOSTS},
  * {@code REDIS_HOST} or {@code REDIS_PORT}), points every service's settings at them, then runs
  * the services with one metrics and health endpoint. The REST gateway listens on 127.0.0.1 unless
- * {@code FLASK_HOST} is set. Closing stops the services, then the
+ * {@code FLASK_HOST} is set, and the crawlers may fetch private addresses (the demo sites are on
+ * loopback) unless {@code DOWNLOAD_FORBID_PRIVATE_ADDRESSES} is set. Closing stops the services, then the
  * embedded servers, and removes their temporary data.
  */
 public final class StandaloneCluster implements AutoCloseable {
@@ -38,6 +39,8 @@ public final class StandaloneCluster implements AutoCloseable {
     /** The REST gateway's bind address: loopback in standalone unless the user sets it. */
     private static final String GATEWAY_HOST = "FLASK_HOST";
     private static final String LOOPBACK = "127.0.0.1";
+    /** The crawlers' guard against internal addresses: off in standalone, whose demo sites live on loopback, unless the user sets it. */
+    private static final String PRIVATE_ADDRESS_GUARD = "DOWNLOAD_FORBID_PRIVATE_ADDRESSES";
 
     private final EmbeddedStack stack;
     private final ServiceHost host;
@@ -66,6 +69,9 @@ public final class StandaloneCluster implements AutoCloseable {
             Map<String, Object> launcherValues = addresses(stack);
             if (!userSettings.isUserSet(GATEWAY_HOST)) {
                 launcherValues.put(GATEWAY_HOST, LOOPBACK);
+            }
+            if (!userSettings.isUserSet(PRIVATE_ADDRESS_GUARD)) {
+                launcherValues.put(PRIVATE_ADDRESS_GUARD, false);
             }
             SettingsGroup settings = userSettings.withLauncherValues(launcherValues);
             host = ServiceHost.start(settings.service("standalone"));
@@ -111,6 +117,10 @@ public final class StandaloneCluster implements AutoCloseable {
         userUrls.forEach((instance, url) -> line.append(", ").append(instance).append(' ').append(url));
         if (!started.isEmpty()) {
             line.append(", services ").append(String.join(" ", started));
+        }
+        if (started.stream().anyMatch(instance -> instance.startsWith(CRAWLER))
+                && !settings.service(CRAWLER).getBoolean(PRIVATE_ADDRESS_GUARD)) {
+            line.append(", private addresses allowed (demo; set ").append(PRIVATE_ADDRESS_GUARD).append("=true to forbid)");
         }
         return line.toString();
     }

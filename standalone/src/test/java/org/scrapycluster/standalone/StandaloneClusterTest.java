@@ -1,6 +1,7 @@
 package org.scrapycluster.standalone;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,8 +32,11 @@ class StandaloneClusterTest {
         SettingsGroup settings = settings(Map.of());
         List<ServiceFactory> factories = List.of(new Recording("kafka-monitor"), new Recording("crawler"));
         try (StandaloneCluster cluster = StandaloneCluster.start(settings, 2, factories)) {
-            assertTrue(cluster.readyLine().endsWith(", services kafka-monitor crawler-1 crawler-2"), cluster.readyLine());
+            assertTrue(cluster.readyLine().endsWith(", services kafka-monitor crawler-1 crawler-2, private addresses allowed "
+                    + "(demo; set DOWNLOAD_FORBID_PRIVATE_ADDRESSES=true to forbid)"), cluster.readyLine());
             assertEquals(Layer.LAUNCHER, cluster.settings().service("crawler").layerOf("REDIS_PORT"));
+            assertEquals(Layer.LAUNCHER, cluster.settings().service("crawler").layerOf("DOWNLOAD_FORBID_PRIVATE_ADDRESSES"));
+            assertFalse(cluster.settings().service("crawler").getBoolean("DOWNLOAD_FORBID_PRIVATE_ADDRESSES"));
         }
         assertEquals(List.of("start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1", "start crawler-2 on 127.0.0.1",
                 "close crawler-2", "close crawler-1", "close kafka-monitor"), events);
@@ -41,10 +45,13 @@ class StandaloneClusterTest {
     @Test
     void aConfiguredAddressIsUsedInsteadOfAnEmbeddedServer() {
         try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("external-redis"))) {
-            SettingsGroup settings = settings(Map.of("REDIS_HOST", "127.0.0.1", "REDIS_PORT", Integer.toString(redis.port())));
-            try (StandaloneCluster cluster = StandaloneCluster.start(settings, 1, List.of())) {
+            SettingsGroup settings = settings(Map.of("REDIS_HOST", "127.0.0.1", "REDIS_PORT", Integer.toString(redis.port()),
+                    "DOWNLOAD_FORBID_PRIVATE_ADDRESSES", "true"));
+            try (StandaloneCluster cluster = StandaloneCluster.start(settings, 1, List.of(new Recording("crawler")))) {
                 assertTrue(cluster.readyLine().contains(", redis 127.0.0.1:" + redis.port() + " (external)"), cluster.readyLine());
                 assertEquals(Layer.COMMAND_LINE, cluster.settings().service("rest").layerOf("REDIS_PORT"));
+                assertTrue(cluster.settings().service("crawler").getBoolean("DOWNLOAD_FORBID_PRIVATE_ADDRESSES"), "the user's choice stands");
+                assertFalse(cluster.readyLine().contains("private addresses"), cluster.readyLine());
             }
         }
     }

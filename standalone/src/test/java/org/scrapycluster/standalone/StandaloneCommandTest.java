@@ -49,7 +49,8 @@ class StandaloneCommandTest {
 
     private static final Pattern READY = Pattern.compile(
             "Scrapy Cluster ready: kafka (127\\.0\\.0\\.1:\\d+), zookeeper (127\\.0\\.0\\.1:\\d+), redis 127\\.0\\.0\\.1:(\\d+), "
-                    + "metrics http://127\\.0\\.0\\.1:(\\d+)/metrics, rest http://127\\.0\\.0\\.1:(\\d+)(?:, services [a-z0-9 -]+)?");
+                    + "metrics http://127\\.0\\.0\\.1:(\\d+)/metrics, rest http://127\\.0\\.0\\.1:(\\d+)(?:, services [a-z0-9 -]+)?"
+                    + ", private addresses allowed \\(demo; set DOWNLOAD_FORBID_PRIVATE_ADDRESSES=true to forbid\\)");
 
     @Test
     void startsServesAndStopsCleanly() throws Exception {

@@ -139,6 +139,7 @@ final class CrawlBenchmark {
         settings.put("SPIDER_NAME", SPIDER);
         settings.put("PUBLIC_IP", "127.0.0.1");
         settings.put("METRICS_PORT", "-1");
+        settings.put("DOWNLOAD_FORBID_PRIVATE_ADDRESSES", "false"); // the synthetic web lives on loopback
         settings.putAll(plan.settings());
         return settings;
     }

@@ -1,60 +1,57 @@
 package org.scrapycluster.crawler.fetch;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Which resolved addresses the fetcher may connect to. The check runs on the address a host name resolved
- * to, just before connecting, so a name that resolves (or re-resolves, DNS rebinding) to 127.0.0.1 is refused
- * like the literal address.
+ * to, and the connection goes to exactly that address, so a name that resolves (or re-resolves, DNS
+ * rebinding) to 127.0.0.1 is refused like the literal address. Internal addresses are the blocks of
+ * {@link InternalAddresses}; an operator may let chosen ones through.
  */
-public enum AddressPolicy {
+public final class AddressPolicy {
+
+    private static final AddressPolicy ANY = new AddressPolicy(false, List.of());
+
+    private final boolean publicOnly;
+    private final List<NetworkRange> allowed;
+
+    private AddressPolicy(boolean publicOnly, List<NetworkRange> allowed) {
+        this.publicOnly = publicOnly;
+        this.allowed = List.copyOf(allowed);
+    }
+
     /** Any address (tests, private deployments). */
-    ANY,
-    /**
-     * Public addresses only: no loopback, unspecified, private (10/8, 172.16/12, 192.168/16, fc00::/7),
-     * link-local (169.254/16, fe80::/10), carrier-grade NAT (100.64/10), benchmark (198.18/15), multicast or
-     * {@code 0.0.0.0/8}, including IPv4 addresses mapped into IPv6.
-     */
-    PUBLIC_ONLY;
+    public static AddressPolicy any() {
+        return ANY;
+    }
 
+    /** Public addresses only, and the internal ones inside {@code allowed}. */
+    public static AddressPolicy publicOnly(List<NetworkRange> allowed) {
+        return new AddressPolicy(true, allowed);
+    }
+
+    /** Whether internal addresses are refused (else every address is allowed). */
+    public boolean forbidsInternal() {
+        return publicOnly;
+    }
+
+    /** Why {@code address} may not be connected to ("127.0.0.1 is a loopback address"), or empty when it may. */
+    public Optional<String> refusal(InetAddress address) {
+        if (!publicOnly || allowed.stream().anyMatch(range -> range.contains(address))) {
+            return Optional.empty();
+        }
+        return InternalAddresses.kindOf(address).map(kind -> address.getHostAddress() + " is " + kind);
+    }
+
+    /** Whether {@code address} may be connected to. */
     public boolean allows(InetAddress address) {
-        return this == ANY || !isInternal(address);
+        return refusal(address).isEmpty();
     }
 
-    static boolean isInternal(InetAddress address) {
-        if (address.isLoopbackAddress() || address.isAnyLocalAddress() || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress() || address.isMulticastAddress()) {
-            return true;
-        }
-        byte[] bytes = address.getAddress();
-        if (address instanceof Inet4Address) {
-            return isInternalIpv4(bytes, 0);
-        }
-        if (address instanceof Inet6Address) {
-            boolean uniqueLocal = (bytes[0] & 0xFE) == 0xFC;
-            boolean embedsIpv4 = isZero(bytes, 0, 10) && (bytes[10] == (byte) 0xFF && bytes[11] == (byte) 0xFF
-                    || bytes[10] == 0 && bytes[11] == 0);
-            return uniqueLocal || embedsIpv4 && isInternalIpv4(bytes, 12);
-        }
-        return false;
-    }
-
-    private static boolean isInternalIpv4(byte[] bytes, int at) {
-        int a = bytes[at] & 0xFF;
-        int b = bytes[at + 1] & 0xFF;
-        return a == 0 || a == 10 || a == 127 || a == 169 && b == 254 || a == 172 && b >= 16 && b <= 31
-                || a == 192 && b == 168 || a == 100 && b >= 64 && b <= 127 || a == 198 && (b == 18 || b == 19)
-                || a >= 224;
-    }
-
-    private static boolean isZero(byte[] bytes, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (bytes[i] != 0) {
-                return false;
-            }
-        }
-        return true;
+    @Override
+    public String toString() {
+        return publicOnly ? "public addresses only" + (allowed.isEmpty() ? "" : ", and " + allowed) : "any address";
     }
 }

@@ -1,6 +1,8 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.util.Arrays;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 
 import io.netty.buffer.ByteBuf;
 
@@ -30,6 +32,28 @@ final class BodyBuffer {
             size += taking;
         }
         return taking == readable;
+    }
+
+    /**
+     * Inflates into the buffer what {@code inflater} yields, at most {@code max} bytes and never past the
+     * limit; growing the buffer only as far as needed.
+     *
+     * @return the bytes added
+     */
+    int inflate(Inflater inflater, int max) throws DataFormatException {
+        int taking = Math.min(max, limit - size);
+        if (taking <= 0) {
+            return 0;
+        }
+        ensureCapacity(size + taking);
+        int added = inflater.inflate(bytes, size, taking);
+        size += added;
+        return added;
+    }
+
+    /** Whether the buffer holds as much as the limit allows. */
+    boolean isFull() {
+        return size == limit;
     }
 
     byte[] toArray() {

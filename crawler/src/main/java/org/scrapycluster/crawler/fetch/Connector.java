@@ -5,7 +5,9 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -15,7 +17,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.handler.proxy.HttpProxyHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -23,8 +24,9 @@ import io.netty.resolver.NoopAddressResolverGroup;
 
 /**
  * Opens connections: resolves the host (once per connection) and checks the address against the
- * {@link AddressPolicy}, connects directly or through the proxy (a CONNECT tunnel for HTTPS), and finishes
- * the TLS handshake with SNI and, unless trust-all is on, certificate and host name verification.
+ * {@link AddressPolicy}, connects to that address directly or through the proxy (a CONNECT tunnel for
+ * HTTPS), and finishes the TLS handshake with SNI and, unless trust-all is on, certificate and host name
+ * verification.
  */
 final class Connector {
 
@@ -39,10 +41,13 @@ final class Connector {
     private final Dispatcher dispatcher;
     private final FetchLifecycle lifecycle;
     private final String proxyAuthorization;
+    private final LongAdder inflatedBytes;
 
+    /** @param inflatedBytes counts the bytes inflated from compressed bodies */
     Connector(FetcherConfig config, EventLoopGroup group, Class<? extends Channel> channelType, HostResolver resolver,
-            SslContext tls, Dispatcher dispatcher, FetchLifecycle lifecycle) {
+            SslContext tls, Dispatcher dispatcher, FetchLifecycle lifecycle, LongAdder inflatedBytes) {
         this.config = config;
+        this.inflatedBytes = inflatedBytes;
         this.resolver = resolver;
         this.tls = tls;
         this.dispatcher = dispatcher;
@@ -59,27 +64,36 @@ final class Connector {
                 .option(ChannelOption.SO_KEEPALIVE, true);
     }
 
-    /** A connection ready for {@code call}'s request, or the reason there is none. */
+    /**
+     * A connection ready for {@code call}'s request, or the reason there is none. With a policy that forbids
+     * internal addresses the target host is resolved here, checked, and connected to at that very address
+     * (through a proxy's CONNECT tunnel too); the proxy's own address, set by the operator, is not checked.
+     */
     CompletableFuture<Channel> connect(FetchCall call) {
         CompletableFuture<Channel> ready = new CompletableFuture<>();
         ProxyConfig proxy = config.proxy();
-        boolean checkTarget = proxy == null || config.addressPolicy() != AddressPolicy.ANY;
+        AddressPolicy policy = config.addressPolicy();
+        boolean checkTarget = proxy == null || policy.forbidsInternal();
         CompletableFuture<InetAddress> target = checkTarget ? resolver.resolve(call.key.host())
                 : CompletableFuture.completedFuture(null);
         target.whenComplete((address, failure) -> {
             if (failure != null) {
                 ready.completeExceptionally(failure);
-            } else if (address != null && !config.addressPolicy().allows(address)) {
+                return;
+            }
+            Optional<String> refusal = address == null ? Optional.empty() : policy.refusal(address);
+            if (refusal.isPresent()) {
+                String host = call.key.host();
                 ready.completeExceptionally(new Failures.ForbiddenAddressException(
-                        call.key.host() + " resolves to " + address.getHostAddress() + ", which the address policy forbids"));
+                        host.equals(address.getHostAddress()) ? refusal.get() : host + ": " + refusal.get()));
             } else if (proxy == null) {
-                open(call, new InetSocketAddress(address, call.key.port()), null, ready);
+                open(call, new InetSocketAddress(address, call.key.port()), null, null, ready);
             } else {
                 resolver.resolve(proxy.host()).whenComplete((proxyAddress, proxyFailure) -> {
                     if (proxyFailure != null) {
                         ready.completeExceptionally(proxyFailure);
                     } else {
-                        open(call, null, new InetSocketAddress(proxyAddress, proxy.port()), ready);
+                        open(call, null, new InetSocketAddress(proxyAddress, proxy.port()), address, ready);
                     }
                 });
             }
@@ -87,11 +101,14 @@ final class Connector {
         return ready;
     }
 
-    private void open(FetchCall call, InetSocketAddress direct, InetSocketAddress proxy, CompletableFuture<Channel> ready) {
+    /** @param checked the target's checked address, which a CONNECT tunnel asks for; null to ask by name */
+    private void open(FetchCall call, InetSocketAddress direct, InetSocketAddress proxy, InetAddress checked,
+            CompletableFuture<Channel> ready) {
         HostKey key = call.key;
         boolean tunnel = proxy != null && key.https();
-        SocketAddress remote = direct != null ? direct
-                : tunnel ? InetSocketAddress.createUnresolved(key.host(), key.port()) : proxy;
+        SocketAddress tunnelTarget = checked != null ? new InetSocketAddress(checked, key.port())
+                : InetSocketAddress.createUnresolved(key.host(), key.port());
+        SocketAddress remote = direct != null ? direct : tunnel ? tunnelTarget : proxy;
         ChannelFuture connecting = bootstrap.clone().handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel channel) {
@@ -153,10 +170,7 @@ final class Connector {
             ssl.setHandshakeTimeoutMillis(connectMillis);
             pipeline.addLast("tls", ssl);
         }
-        FetchHandler exchange = new FetchHandler(lifecycle, config, proxyAuthorization);
         pipeline.addLast("http", new HttpClientCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK_BYTES));
-        pipeline.addLast("head", exchange.headCapture());
-        pipeline.addLast("decompress", new HttpContentDecompressor(0));
-        pipeline.addLast("exchange", exchange);
+        pipeline.addLast("exchange", new FetchHandler(lifecycle, config, proxyAuthorization, inflatedBytes));
     }
 }

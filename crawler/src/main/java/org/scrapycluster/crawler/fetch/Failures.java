@@ -67,10 +67,13 @@ final class Failures {
         return FetchError.IO;
     }
 
-    /** A short description: the exception's class and message. */
+    /** A short description: the exception's class and message (for a refused address, the message says it all). */
     static String describe(Throwable failure) {
         Throwable cause = unwrap(failure);
         String message = cause.getMessage();
+        if (cause instanceof ForbiddenAddressException) {
+            return message;
+        }
         return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 

@@ -20,7 +20,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 final class FetchCall {
 
     private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
-    private static final Set<String> DECODED_ENCODINGS = Set.of("gzip", "x-gzip", "deflate", "x-deflate");
 
     final FetchRequest request;
     final String url;
@@ -91,7 +90,7 @@ final class FetchCall {
         HeaderMap reported = HeaderText.decodeValues(headers);
         String contentEncoding = reported.last("Content-Encoding");
         if (!request.method().equals("HEAD") && contentEncoding != null
-                && DECODED_ENCODINGS.contains(contentEncoding.trim().toLowerCase(Locale.ROOT))) {
+                && BodyDecoder.DECODED_ENCODINGS.contains(contentEncoding.trim().toLowerCase(Locale.ROOT))) {
             reported = reported.withoutLast("Content-Encoding");
         }
         byte[] bytes = body == null ? new byte[0] : body.toArray();

@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.fetch;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,8 +20,8 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * The HTTP exchange on one connection: sends a call's request, reads its response into the call — within the
- * size limit and the read timeout — and reports how it ended to the {@link FetchLifecycle}. A connection
+ * The HTTP exchange on one connection: sends a call's request, reads its response into the call — decoding a
+ * gzip or deflate body ({@link BodyDecoder}), within the size limit and the read timeout — and reports how it ended to the {@link FetchLifecycle}. A connection
  * carries one exchange at a time; data arriving between exchanges closes it.
  */
 final class FetchHandler extends ChannelInboundHandlerAdapter {
@@ -29,16 +30,19 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     private final long readTimeoutNanos;
     private final int maxBodyBytes;
     private final String proxyAuthorization;
+    private final LongAdder inflatedBytes;
     private ChannelHandlerContext ctx;
     private FetchCall current;
-    private HeaderMap capturedHeaders;
+    private BodyDecoder decoder;
     private boolean skippingInterim;
 
-    FetchHandler(FetchLifecycle lifecycle, FetcherConfig config, String proxyAuthorization) {
+    /** @param inflatedBytes counts the bytes inflated from compressed bodies */
+    FetchHandler(FetchLifecycle lifecycle, FetcherConfig config, String proxyAuthorization, LongAdder inflatedBytes) {
         this.lifecycle = lifecycle;
         this.readTimeoutNanos = config.readTimeout().toNanos();
         this.maxBodyBytes = (int) config.maxBodyBytes();
         this.proxyAuthorization = proxyAuthorization;
+        this.inflatedBytes = inflatedBytes;
     }
 
     @Override
@@ -46,23 +50,9 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         this.ctx = context;
     }
 
-    /** A handler to put before the decompressor: it keeps the response headers as the server sent them. */
-    ChannelInboundHandlerAdapter headCapture() {
-        return new ChannelInboundHandlerAdapter() {
-            @Override
-            public void channelRead(ChannelHandlerContext context, Object msg) {
-                if (msg instanceof HttpResponse response) {
-                    capturedHeaders = toHeaderMap(response.headers());
-                }
-                context.fireChannelRead(msg);
-            }
-        };
-    }
-
     /** Sends {@code call}'s request on this connection. Runs on the connection's event loop. */
     void begin(FetchCall call) {
         current = call;
-        capturedHeaders = null;
         skippingInterim = false;
         long now = System.nanoTime();
         call.sentNanos = now;
@@ -135,7 +125,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         call.firstByteNanos = call.lastReadNanos;
         call.status = status;
         call.reason = response.status().reasonPhrase();
-        call.headers = capturedHeaders == null ? toHeaderMap(response.headers()) : capturedHeaders;
+        call.headers = toHeaderMap(response.headers());
         call.keepAlive = HttpUtil.isKeepAlive(response);
         long announced = contentLength(call.headers);
         if (announced > maxBodyBytes) {
@@ -143,6 +133,8 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             return false;
         }
         call.body = new BodyBuffer(maxBodyBytes, announced);
+        String encoding = call.request.method().equals("HEAD") ? null : call.headers.last("Content-Encoding");
+        decoder = new BodyDecoder(call.body, encoding, inflatedBytes);
         return true;
     }
 
@@ -154,13 +146,21 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         if (call.body == null || failed(call, content.decoderResult())) {
             return;
         }
-        if (!call.body.append(content.content())) {
+        boolean withinLimit;
+        try {
+            withinLimit = decoder.write(content.content());
+        } catch (BodyDecoder.CorruptBodyException e) {
+            end(call, FetchError.PROTOCOL, "the body cannot be decoded: " + e.getMessage());
+            return;
+        }
+        if (!withinLimit) {
             end(call, FetchError.TOO_LARGE, "body exceeds the limit of " + maxBodyBytes + " bytes");
             return;
         }
         if (content instanceof LastHttpContent) {
             current = null;
             cancelReadTimer(call);
+            closeDecoder();
             lifecycle.succeeded(call, ctx.channel(), call.keepAlive);
         }
     }
@@ -213,6 +213,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     private void end(FetchCall call, FetchError error, String message) {
         current = null;
         cancelReadTimer(call);
+        closeDecoder();
         lifecycle.failed(call, ctx.channel(), error, message);
     }
 
@@ -221,6 +222,14 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         if (current == call) {
             current = null;
             cancelReadTimer(call);
+            closeDecoder();
+        }
+    }
+
+    private void closeDecoder() {
+        if (decoder != null) {
+            decoder.close();
+            decoder = null;
         }
     }
 

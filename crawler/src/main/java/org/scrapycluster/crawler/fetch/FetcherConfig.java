@@ -84,7 +84,7 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         private Duration totalTimeout = Duration.ofSeconds(10);
         private long maxBodyBytes = 10L << 20;
         private String userAgent = SCRAPY_USER_AGENT;
-        private AddressPolicy addressPolicy = AddressPolicy.ANY;
+        private AddressPolicy addressPolicy = AddressPolicy.any();
         private ProxyConfig proxy;
         private boolean trustAllCertificates;
         private List<X509Certificate> trustedCertificates = List.of();

@@ -7,12 +7,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
  * Resolves host names off the network threads: the JVM resolver (and its cache) blocks, so lookups run on
- * a few threads of their own. Address literals need no lookup.
+ * a few threads of their own. Address literals ({@link IpLiterals}, which knows {@code 127.1} and
+ * {@code 0x7f000001}) need no lookup. Each call resolves once; the caller connects to the address it got.
  */
 final class HostResolver implements AutoCloseable {
 
@@ -23,7 +23,12 @@ final class HostResolver implements AutoCloseable {
     }
 
     CompletableFuture<InetAddress> resolve(String host) {
-        InetAddress literal = NetUtil.createInetAddressFromIpAddressString(host);
+        InetAddress literal;
+        try {
+            literal = IpLiterals.parse(host);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(new UnknownHostException(e.getMessage()));
+        }
         if (literal != null) {
             return CompletableFuture.completedFuture(literal);
         }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 import javax.net.ssl.SSLException;
 
@@ -32,7 +33,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 /**
  * An asynchronous HTTP/1.1 client for crawling, on Netty: kept-alive connection pools per host:port, total
  * and per-host concurrency limits (requests beyond them wait, served round-robin across hosts), connect,
- * read and total timeouts, a body-size limit, gzip and deflate, TLS with SNI, an optional HTTP proxy, and an
+ * read and total timeouts, a body-size limit (kept while gzip and deflate bodies are inflated), TLS with SNI, an optional HTTP proxy, and an
  * address policy that can forbid private and loopback targets.
  *
  * <p>Redirects are not followed: a 3xx result carries its resolved {@link FetchResult#location()}, and the
@@ -52,6 +53,7 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
     private final Dispatcher dispatcher;
     private final FetchLifecycle lifecycle;
     private final HeaderMap defaultHeaders;
+    private final LongAdder inflatedBytes = new LongAdder();
 
     public HttpFetcher(FetcherConfig config) {
         this.config = config;
@@ -63,7 +65,7 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
         this.lifecycle = new FetchLifecycle(config, group);
         this.dispatcher = new Dispatcher(config, lifecycle::start);
         this.lifecycle.wire(dispatcher, new Connector(config, group, channelType, resolver, clientTls(config), dispatcher,
-                lifecycle));
+                lifecycle, inflatedBytes));
         this.defaultHeaders = HeaderMap.of(
                 "Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
                 "Accept-Language", "en",
@@ -96,6 +98,11 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
     /** How busy the fetcher is now. */
     public FetcherStats stats() {
         return dispatcher.stats();
+    }
+
+    /** Bytes inflated from gzip and deflate bodies since the fetcher started (at most one past the limit per body). */
+    public long inflatedBytes() {
+        return inflatedBytes.sum();
     }
 
     /** Whether the Linux epoll transport is in use (else Java NIO). */
@@ -132,6 +139,7 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
         if (host.isEmpty() || !isAsciiHost(host)) {
             throw new IllegalArgumentException("no usable host name in " + request.url());
         }
+        IpLiterals.parse(host); // a numeric host that is no address is refused here, before it takes a slot
         int port;
         try {
             port = parts.port();

@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.node;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -9,6 +10,7 @@ import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.AddressPolicy;
 import org.scrapycluster.crawler.fetch.FetcherConfig;
+import org.scrapycluster.crawler.fetch.NetworkRange;
 import org.scrapycluster.crawler.fetch.ProxyConfig;
 import org.scrapycluster.crawler.middleware.BackoffPolicy;
 import org.scrapycluster.crawler.middleware.RedirectPolicy;
@@ -83,10 +85,23 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 .totalTimeout(timeout)
                 .maxBodyBytes(settings.getLong("DOWNLOAD_MAXSIZE"))
                 .userAgent(settings.getString("USER_AGENT"))
-                .addressPolicy(settings.getBoolean("DOWNLOAD_FORBID_PRIVATE_ADDRESSES") ? AddressPolicy.PUBLIC_ONLY : AddressPolicy.ANY)
+                .addressPolicy(addressPolicy(settings))
                 .trustAllCertificates(!settings.getBoolean("DOWNLOAD_VERIFY_CERTIFICATES"))
                 .maxIdleConnections(Math.max(64, limits.maxInFlight() * 2))
                 .build();
+    }
+
+    /** {@code DOWNLOAD_FORBID_PRIVATE_ADDRESSES}, letting the blocks of {@code DOWNLOAD_ALLOWED_PRIVATE_NETWORKS} through. */
+    private static AddressPolicy addressPolicy(Settings settings) {
+        List<NetworkRange> allowed = new ArrayList<>();
+        for (String block : settings.getStringList("DOWNLOAD_ALLOWED_PRIVATE_NETWORKS")) {
+            try {
+                allowed.add(NetworkRange.parse(block));
+            } catch (IllegalArgumentException e) {
+                throw settings.invalid("DOWNLOAD_ALLOWED_PRIVATE_NETWORKS", e.getMessage());
+            }
+        }
+        return settings.getBoolean("DOWNLOAD_FORBID_PRIVATE_ADDRESSES") ? AddressPolicy.publicOnly(allowed) : AddressPolicy.any();
     }
 
     /** The proxy of {@code DOWNLOAD_PROXY}, or null for none. */

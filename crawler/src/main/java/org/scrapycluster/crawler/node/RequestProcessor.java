@@ -42,7 +42,7 @@ import crawlercommons.robots.BaseRobotRules;
  * The life of one leased request, from hand-out to acknowledgement (docs/compatibility.md §4.11–4.14): read the
  * member; ask robots.txt; fetch; then, as Scrapy's middlewares would, turn a redirect into a new request,
  * pause the domain on a 429 or a 503 with Retry-After, send retry statuses and network failures back to
- * Redis as retries; hand the rest to the spider, file its requests (with the page's crawl fields) and
+ * Redis as retries, drop a request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests (with the page's crawl fields) and
  * pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
  * result published, or the request filed again, refused or given up; when Redis or Kafka could not take
  * the outcome, the lease is abandoned, and the request returns to its queue when it expires.
@@ -67,6 +67,7 @@ public final class RequestProcessor {
     private final Clock clock;
     private final Consumer<String> finished;
     private final AtomicInteger active = new AtomicInteger();
+    private final OncePerDomain refusedDomains = new OncePerDomain();
 
     /** The final word on a request: acknowledge its lease (saying whether a page went out), or abandon it. */
     private record Outcome(boolean acknowledge, boolean published) {
@@ -154,7 +155,7 @@ public final class RequestProcessor {
 
     private CompletableFuture<Outcome> handle(LeasedRequest lease, CrawlRequest request, FetchResult result) {
         if (!result.ok()) {
-            return failed(request, result);
+            return failed(lease, request, result);
         }
         int status = result.status();
         RedirectPolicy.Decision redirect = config.redirect().decide(request, status, result.redirectLocation());
@@ -209,11 +210,25 @@ public final class RequestProcessor {
         return CompletableFuture.allOf(filed, published).thenApply(both -> Outcome.PUBLISHED);
     }
 
-    private CompletableFuture<Outcome> failed(CrawlRequest request, FetchResult result) {
+    /** A refused internal address: said once per domain at WARN (then at DEBUG), not retried, nothing published. */
+    private void refusedAddress(LeasedRequest lease, CrawlRequest request, FetchResult result) {
+        boolean first = refusedDomains.first(lease.domain());
+        (first ? LOG.atWarn() : LOG.atDebug()).addKeyValue("url", request.url()).addKeyValue("domain", lease.domain())
+                .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid())
+                .addKeyValue("error_reason", result.errorMessage())
+                .log("Refused to fetch an internal address (DOWNLOAD_FORBID_PRIVATE_ADDRESSES; allow blocks with "
+                        + "DOWNLOAD_ALLOWED_PRIVATE_NETWORKS); not retrying" + (first ? ", said once per domain" : ""));
+    }
+
+    private CompletableFuture<Outcome> failed(LeasedRequest lease, CrawlRequest request, FetchResult result) {
         FetchError error = result.error();
         metrics.error(error.name().toLowerCase(Locale.ROOT));
         if (error == FetchError.CANCELLED) {
             return CompletableFuture.completedFuture(new Outcome(false, false));
+        }
+        if (error == FetchError.FORBIDDEN_ADDRESS) {
+            refusedAddress(lease, request, result);
+            return CompletableFuture.completedFuture(Outcome.DONE);
         }
         if (!error.retryable()) {
             LOG.atWarn().addKeyValue("url", request.url()).addKeyValue("appid", request.appid())

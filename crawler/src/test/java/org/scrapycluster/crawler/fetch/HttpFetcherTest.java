@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.embedded.origin.BrokenResponse;
+import org.scrapycluster.embedded.origin.CompressionBomb;
 import org.scrapycluster.embedded.origin.DeflateRoute;
 import org.scrapycluster.embedded.origin.EchoHeaders;
 import org.scrapycluster.embedded.origin.FlakyThenOk;
@@ -384,11 +385,47 @@ class HttpFetcherTest {
 
     @Test
     void addressPolicyRefusesLoopbackHowEverItIsNamed() {
-        try (HttpFetcher guarded = new HttpFetcher(FetcherConfig.builder().addressPolicy(AddressPolicy.PUBLIC_ONLY).build())) {
-            assertEquals(FetchError.FORBIDDEN_ADDRESS, fetch(guarded, FetchRequest.get(origin.pageUrl(new PageRef(0, 0)))).error());
-            FetchResult byName = fetch(guarded, FetchRequest.get("http://localhost:" + origin.port() + "/p/0"));
-            assertEquals(FetchError.FORBIDDEN_ADDRESS, byName.error(), byName.toString());
-            assertTrue(byName.errorMessage().contains("127.0.0.1"), byName.errorMessage());
+        try (HttpFetcher guarded = new HttpFetcher(FetcherConfig.builder().addressPolicy(AddressPolicy.publicOnly(List.of())).build())) {
+            int before = origin.requests().matching(r -> r.uri().startsWith("/p/0")).size();
+            for (String host : List.of(origin.host(0), "127.2", "2130706434", "0x7f000002", "localhost", "[::ffff:127.0.0.2]")) {
+                FetchResult refused = fetch(guarded, FetchRequest.get("http://" + host + ":" + origin.port() + "/p/0"));
+                assertEquals(FetchError.FORBIDDEN_ADDRESS, refused.error(), host + ": " + refused);
+                assertFalse(refused.error().retryable());
+                assertTrue(refused.errorMessage().endsWith(" is a loopback address"), refused.errorMessage());
+            }
+            assertEquals(before, origin.requests().matching(r -> r.uri().startsWith("/p/0")).size(), "no request reached the origin");
+        }
+    }
+
+    @Test
+    void throughAProxyTheTargetIsCheckedAndTheConfiguredProxyIsNot() throws Exception {
+        AddressPolicy allowingDomainOne = AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(1))));
+        try (TestProxy proxy = new TestProxy(null);
+                HttpFetcher proxied = new HttpFetcher(FetcherConfig.builder().addressPolicy(allowingDomainOne)
+                        .proxy(ProxyConfig.of("127.0.0.1", proxy.port())).build())) {
+            assertTrue(fetch(proxied, FetchRequest.get(origin.url(1, "/p/3"))).ok(), "the loopback proxy is used");
+            FetchResult refused = fetch(proxied, FetchRequest.get(origin.url(2, "/p/3")));
+            assertEquals(FetchError.FORBIDDEN_ADDRESS, refused.error(), refused.toString());
+            assertEquals(List.of("GET " + origin.url(1, "/p/3") + " HTTP/1.1"), proxy.requestLines(), "the refused target never reached the proxy");
+        }
+    }
+
+    @Test
+    void aDecompressionBombStopsAtTheLimitWithoutInflatingMore() {
+        int limit = 1 << 20;
+        try (HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(limit).build())) {
+            for (String encoding : List.of("gzip", "deflate")) {
+                long before = small.inflatedBytes();
+                FetchResult result = fetch(small, FetchRequest.get(origin.url(0, CompressionBomb.path(10_240, encoding))));
+                long inflated = small.inflatedBytes() - before;
+                assertEquals(FetchError.TOO_LARGE, result.error(), encoding + ": " + result);
+                assertEquals(limit, result.body().length, encoding);
+                assertTrue(inflated <= limit + 1L, encoding + ": inflated " + inflated + " bytes for a limit of " + limit
+                        + " (one more tells that the body goes on)");
+            }
+            FetchResult atTheLimit = fetch(small, FetchRequest.get(origin.url(0, CompressionBomb.path(1, "gzip"))));
+            assertTrue(atTheLimit.ok(), atTheLimit.toString());
+            assertArrayEquals(new byte[limit], atTheLimit.body(), "a body of exactly the limit is whole");
         }
     }
 

@@ -108,6 +108,7 @@ final class CrawlerTestBed implements AutoCloseable {
         settings.put("LEASE_SECONDS", "30");
         settings.put("LEASE_REAP_INTERVAL", "1");
         settings.put("DOWNLOAD_TIMEOUT", "5");
+        settings.put("DOWNLOAD_FORBID_PRIVATE_ADDRESSES", "false"); // the test origins live on loopback
         settings.put("SC_LOG_LEVEL", "WARN");
         KafkaClients clients = new KafkaClients(settings());
         try (Admin admin = clients.admin()) {

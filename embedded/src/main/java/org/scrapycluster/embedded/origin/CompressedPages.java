@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
-/** The page the compression routes serve, and its gzip, zlib and raw-deflate encodings. */
-final class CompressedPages {
+/** The page the compression routes serve, and the gzip, zlib and raw-deflate encodings of it or of any bytes. */
+public final class CompressedPages {
 
     /** A page of {@value #REPEATS} repeated paragraphs, so it compresses well and its length is known. */
     static final String HTML;
@@ -26,9 +26,14 @@ final class CompressedPages {
     }
 
     static byte[] gzip() {
+        return gzip(HTML.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code plain} gzip-compressed, as one member. */
+    public static byte[] gzip(byte[] plain) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
-            gzip.write(HTML.getBytes(StandardCharsets.UTF_8));
+            gzip.write(plain);
         } catch (IOException e) {
             throw new UncheckedIOException("writing to memory cannot fail", e);
         }
@@ -37,8 +42,13 @@ final class CompressedPages {
 
     /** The page deflated, with the zlib wrapper HTTP's "deflate" means, or raw as some servers send it. */
     static byte[] deflate(boolean raw) {
+        return deflate(HTML.getBytes(StandardCharsets.UTF_8), raw);
+    }
+
+    /** {@code plain} deflated, with the zlib wrapper, or raw. */
+    public static byte[] deflate(byte[] plain, boolean raw) {
         Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, raw);
-        deflater.setInput(HTML.getBytes(StandardCharsets.UTF_8));
+        deflater.setInput(plain);
         deflater.finish();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buffer = new byte[4096];

@@ -26,7 +26,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * and benchmarks crawl many "hosts" without touching the internet. It serves the pages of a
  * {@link SyntheticSite} at {@code /p/<n>}, the named routes ({@link SlowBody}, {@link TooManyRequests},
  * {@link FlakyThenOk}, {@link RedirectRoute}, {@link GzipRoute}, {@link DeflateRoute}, {@link HugePage},
- * {@link NonUtf8Page}, {@link EchoHeaders}, {@link SetCookieRoute}, {@link StatusRoute},
+ * {@link CompressionBomb}, {@link NonUtf8Page}, {@link EchoHeaders}, {@link SetCookieRoute}, {@link StatusRoute},
  * {@link BrokenResponse}) at their {@code PATH} on every domain, a {@link RobotsTxt} per domain when one is
  * given, and records every request in a {@link RequestLog}. Optionally it also listens with TLS, with a
  * throw-away self-signed certificate, on a second port.
@@ -83,6 +83,7 @@ public final class TestOrigin implements AutoCloseable {
         routes.mount(GzipRoute.PATH, new GzipRoute());
         routes.mount(DeflateRoute.PATH, new DeflateRoute());
         routes.mount(HugePage.PATH, new HugePage());
+        routes.mount(CompressionBomb.PATH, new CompressionBomb());
         routes.mount(NonUtf8Page.PATH, new NonUtf8Page());
         routes.mount(EchoHeaders.PATH, new EchoHeaders());
         routes.mount(SetCookieRoute.PATH, new SetCookieRoute());

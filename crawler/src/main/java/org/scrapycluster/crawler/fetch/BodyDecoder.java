@@ -1,0 +1,231 @@
+package org.scrapycluster.crawler.fetch;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Writes a response body into its {@link BodyBuffer} as it arrives, undoing a gzip or deflate
+ * Content-Encoding on the way (the last Content-Encoding value, as Scrapy's compression middleware reads
+ * it; other encodings are kept as sent). Inflating goes piece by piece straight into the buffer and stops
+ * one byte past its limit, so a small response that would inflate to gigabytes costs no more memory or work
+ * than a body at the limit. A gzip body may hold several members; a truncated one keeps what was inflated,
+ * and checksums and bytes after the last member are not looked at (Scrapy's gunzip is as lenient). Runs on
+ * the connection's event loop.
+ */
+final class BodyDecoder {
+
+    /** The Content-Encoding values that are decoded (and removed from the reported headers). */
+    static final Set<String> DECODED_ENCODINGS = Set.of("gzip", "x-gzip", "deflate", "x-deflate");
+
+    /** Raised when a compressed body is not valid gzip or deflate data. */
+    static final class CorruptBodyException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        CorruptBodyException(String message) {
+            super(message);
+        }
+    }
+
+    private enum Format { IDENTITY, GZIP, DEFLATE }
+
+    private enum Stage { HEADER, DATA, TRAILER, DONE }
+
+    private static final int PIECE = 64 * 1024;
+    private static final int GZIP_TRAILER = 8;
+    /** The most header bytes a gzip member may have (its optional name, comment and extra field included). */
+    private static final int MAX_GZIP_HEADER = 64 * 1024;
+
+    private final BodyBuffer body;
+    private final Format format;
+    private final LongAdder inflatedTotal;
+    private final byte[] probe = new byte[1];
+    private Inflater inflater;
+    private Stage stage = Stage.HEADER;
+    /** Header or trailer bytes collected across pieces. */
+    private byte[] pending = new byte[0];
+    /** gzip members (or the deflate stream) inflated to their end. */
+    private int members;
+
+    /**
+     * @param contentEncoding the response's last Content-Encoding value, or null
+     * @param inflatedTotal   counts every byte inflated, over all bodies
+     */
+    BodyDecoder(BodyBuffer body, String contentEncoding, LongAdder inflatedTotal) {
+        this.body = body;
+        this.inflatedTotal = inflatedTotal;
+        String encoding = contentEncoding == null ? "" : contentEncoding.trim().toLowerCase(Locale.ROOT);
+        this.format = !DECODED_ENCODINGS.contains(encoding) ? Format.IDENTITY
+                : encoding.endsWith("gzip") ? Format.GZIP : Format.DEFLATE;
+    }
+
+    /**
+     * Takes the next piece of the body as sent.
+     *
+     * @return false when the body went past the buffer's limit (the excess is dropped)
+     * @throws CorruptBodyException when the compressed data is invalid
+     */
+    boolean write(ByteBuf content) throws CorruptBodyException {
+        if (format == Format.IDENTITY) {
+            return body.append(content);
+        }
+        ByteBuffer input = content.nioBuffer();
+        try {
+            while (input.hasRemaining() && stage != Stage.DONE) {
+                boolean withinLimit = switch (stage) {
+                    case HEADER -> readHeader(input);
+                    case DATA -> inflate(input);
+                    case TRAILER -> readTrailer(input);
+                    case DONE -> true;
+                };
+                if (!withinLimit) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (DataFormatException e) {
+            throw new CorruptBodyException("invalid " + format.name().toLowerCase(Locale.ROOT) + " data: " + e.getMessage());
+        }
+    }
+
+    /** Frees the inflater; the decoder takes nothing more. */
+    void close() {
+        if (inflater != null) {
+            inflater.end();
+            inflater = null;
+        }
+        stage = Stage.DONE;
+    }
+
+    private boolean readHeader(ByteBuffer input) throws CorruptBodyException, DataFormatException {
+        if (format == Format.DEFLATE) {
+            if (!collect(input, 2)) {
+                return true;
+            }
+            // zlib-wrapped as the standard says, or raw deflate as some servers send it (Scrapy accepts both)
+            int first = pending[0] & 0xFF;
+            boolean zlib = (first & 0x0F) == 8 && ((first << 8) | (pending[1] & 0xFF)) % 31 == 0;
+            ByteBuffer start = ByteBuffer.wrap(pending);
+            startData(!zlib);
+            return inflate(start);
+        }
+        if (members > 0 && !collect(input, 2)) {
+            return true;
+        }
+        if (members > 0 && ((pending[0] & 0xFF) != 0x1F || (pending[1] & 0xFF) != 0x8B)) {
+            stage = Stage.DONE; // not another member: trailing bytes, ignored
+            return true;
+        }
+        if (gzipHeaderLength(input) >= 0) {
+            startData(true);
+        }
+        return true;
+    }
+
+    /** The length of the gzip header, once {@code pending} holds all of it (giving back what follows), else -1. */
+    private int gzipHeaderLength(ByteBuffer input) throws CorruptBodyException {
+        while (true) {
+            int length = completeGzipHeader();
+            if (length >= 0) {
+                input.position(input.position() - (pending.length - length));
+                return length;
+            }
+            if (!input.hasRemaining()) {
+                return -1;
+            }
+            if (pending.length >= MAX_GZIP_HEADER) {
+                throw new CorruptBodyException("gzip header longer than " + MAX_GZIP_HEADER + " bytes");
+            }
+            collect(input, Math.min(MAX_GZIP_HEADER, pending.length + input.remaining()));
+        }
+    }
+
+    /** The header length when {@code pending} holds a whole gzip header, else -1. */
+    private int completeGzipHeader() throws CorruptBodyException {
+        if (pending.length < 10) {
+            return -1;
+        }
+        if ((pending[0] & 0xFF) != 0x1F || (pending[1] & 0xFF) != 0x8B || pending[2] != 8) {
+            throw new CorruptBodyException("not gzip data");
+        }
+        int flags = pending[3] & 0xFF;
+        int at = 10;
+        if ((flags & 0x04) != 0) {
+            if (pending.length < at + 2) {
+                return -1;
+            }
+            at += 2 + ((pending[at] & 0xFF) | (pending[at + 1] & 0xFF) << 8);
+        }
+        for (int text : new int[] {0x08, 0x10}) {
+            if ((flags & text) != 0) {
+                while (at < pending.length && pending[at] != 0) {
+                    at++;
+                }
+                at++;
+            }
+        }
+        if ((flags & 0x02) != 0) {
+            at += 2;
+        }
+        return at <= pending.length ? at : -1;
+    }
+
+    private void startData(boolean raw) {
+        pending = new byte[0];
+        if (inflater == null) {
+            inflater = new Inflater(raw);
+        } else {
+            inflater.reset();
+        }
+        stage = Stage.DATA;
+    }
+
+    /** Inflates what {@code input} holds; false when the body went past the limit. */
+    private boolean inflate(ByteBuffer input) throws DataFormatException {
+        inflater.setInput(input);
+        while (!inflater.finished()) {
+            boolean full = body.isFull();
+            int added = full ? inflater.inflate(probe, 0, 1) : body.inflate(inflater, PIECE);
+            inflatedTotal.add(added);
+            if (full && added > 0) {
+                return false; // one byte more than the limit holds: the body is too large
+            }
+            if (added == 0 && !inflater.finished()) {
+                if (inflater.needsInput()) {
+                    return true;
+                }
+                throw new DataFormatException(inflater.needsDictionary() ? "a preset dictionary is required"
+                        : "no progress");
+            }
+        }
+        members++;
+        stage = format == Format.GZIP ? Stage.TRAILER : Stage.DONE;
+        return true;
+    }
+
+    private boolean readTrailer(ByteBuffer input) {
+        if (collect(input, GZIP_TRAILER)) {
+            pending = new byte[0];
+            stage = Stage.HEADER; // another member may follow
+        }
+        return true;
+    }
+
+    /** Moves bytes from {@code input} into {@code pending} until it holds {@code wanted}; true when it does. */
+    private boolean collect(ByteBuffer input, int wanted) {
+        int taking = Math.min(wanted - pending.length, input.remaining());
+        if (taking > 0) {
+            byte[] grown = Arrays.copyOf(pending, pending.length + taking);
+            input.get(grown, pending.length, taking);
+            pending = grown;
+        }
+        return pending.length >= wanted;
+    }
+
+}
