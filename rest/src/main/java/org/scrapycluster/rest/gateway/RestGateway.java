@@ -23,10 +23,14 @@ import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.Heartbeat;
+import org.scrapycluster.rest.access.AccessEndpoint;
+import org.scrapycluster.rest.access.ApiKeys;
+import org.scrapycluster.rest.feed.FeedAccess;
 import org.scrapycluster.rest.feed.FeedEndpoint;
 import org.scrapycluster.rest.feed.FeedValidation;
 import org.scrapycluster.rest.feed.OutboundAnswers;
 import org.scrapycluster.rest.feed.PendingAnswers;
+import org.scrapycluster.rest.http.AccessRule;
 import org.scrapycluster.rest.http.Dispatcher;
 import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.http.GatewayServer;
@@ -34,6 +38,7 @@ import org.scrapycluster.rest.http.HttpAnswer;
 import org.scrapycluster.rest.http.HttpMetrics;
 import org.scrapycluster.rest.http.JsonBodies;
 import org.scrapycluster.rest.http.Router;
+import org.scrapycluster.rest.http.ServerLimits;
 import org.scrapycluster.rest.link.KafkaLink;
 import org.scrapycluster.rest.link.RedisLink;
 import org.scrapycluster.rest.poll.ParkedAnswers;
@@ -44,8 +49,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The REST gateway (docs/compatibility.md §6): an HTTP server on {@code FLASK_HOST}:{@code FLASK_PORT}
- * serving {@code /} (index), {@code /feed}, {@code /poll}, {@code /metrics}, {@code /health} and
- * the web UI under {@code /ui/}; a link to Kafka that sends fed requests and reads every answer
+ * serving {@code /} (index), {@code /feed}, {@code /poll}, {@code /access}, {@code /metrics},
+ * {@code /health} and the web UI under {@code /ui/}, each behind an API key when keys are
+ * configured except {@code /health} and the UI's files (docs/security.md); a link to Kafka that sends fed requests and reads every answer
  * of {@code <prefix>.outbound_firehose} in a consumer group of its own; a link to Redis for
  * parked answers; and a heartbeat at {@code stats:rest:self:<host>:<uuid12>}. Neither Kafka nor
  * Redis has to be reachable at start: the gateway answers at once and says what is missing.
@@ -60,8 +66,7 @@ public final class RestGateway implements Service {
     private final ServiceContext context;
     private final Settings settings;
     private final InetSocketAddress bindAddress;
-    private final int maxBodyBytes;
-    private final Duration idleTimeout;
+    private final ServerLimits limits;
     private final Duration heartbeatPeriod;
     private final Duration heartbeatTtl;
     private final RedisLink redis;
@@ -91,7 +96,6 @@ public final class RestGateway implements Service {
         if (maxBody > Integer.MAX_VALUE) {
             throw settings.invalid("JSON_MAX_DOCUMENT_BYTES", "is more than the gateway can take in one body (" + Integer.MAX_VALUE + ")");
         }
-        this.maxBodyBytes = (int) maxBody;
         this.heartbeatTtl = Duration.ofSeconds(atLeast("HEARTBEAT_TIMEOUT", 1));
         this.heartbeatPeriod = seconds("SLEEP_TIME");
         if (heartbeatPeriod.isZero() || heartbeatPeriod.compareTo(heartbeatTtl) >= 0) {
@@ -109,7 +113,15 @@ public final class RestGateway implements Service {
         Duration wait = seconds("WAIT_FOR_RESPONSE_TIME");
         // Longer than the slowest /feed, which waits for Kafka's acknowledgement, then for the answer.
         Duration slowestFeed = feedTimeout.plus(wait).plus(IDLE_MARGIN);
-        this.idleTimeout = slowestFeed.compareTo(MIN_IDLE_TIMEOUT) > 0 ? slowestFeed : MIN_IDLE_TIMEOUT;
+        Duration idleTimeout = slowestFeed.compareTo(MIN_IDLE_TIMEOUT) > 0 ? slowestFeed : MIN_IDLE_TIMEOUT;
+        Duration headerTimeout = seconds("REST_HEADER_TIMEOUT");
+        if (headerTimeout.isZero()) {
+            throw settings.invalid("REST_HEADER_TIMEOUT", "must be more than 0");
+        }
+        this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, (int) atLeast("REST_MAX_CONNECTIONS", 1),
+                (int) atLeast("REST_MAX_PIPELINED_REQUESTS", 1));
+        ApiKeys keys = ApiKeys.from(settings);
+        refuseAnonymousExposure(keys);
 
         Json json = new Json(JsonLimits.from(settings));
         Envelope envelope = new Envelope(json);
@@ -125,11 +137,14 @@ public final class RestGateway implements Service {
                 new OutboundAnswers(json, pending, parked, context.meters()));
 
         Router router = Router.builder()
-                .route("/", "index", new IndexEndpoint(envelope, kafka::connected, redis::connected,
+                .open("/health")
+                .open("/ui")
+                .route("/", "index", AccessRule.READ_ONLY, new IndexEndpoint(envelope, kafka::connected, redis::connected,
                         context.node().uuid12(), context.clock()), HttpMethod.GET, HttpMethod.POST)
-                .route("/feed", "feed", new FeedEndpoint(bodies, FeedValidation.from(settings), envelope, kafka,
+                .route("/access", "access", new AccessEndpoint(keys, envelope), HttpMethod.GET)
+                .route("/feed", "feed", new FeedAccess(json), new FeedEndpoint(bodies, FeedValidation.from(settings), envelope, kafka,
                         topics.incoming(), pending, wait, context.meters()), HttpMethod.POST)
-                .route("/poll", "poll", new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
+                .route("/poll", "poll", AccessRule.READ_ONLY, new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
                 .route("/metrics", "metrics", call -> HttpAnswer.text(200, MetricsServer.PROMETHEUS_TEXT,
                         context.prometheus().scrape()), HttpMethod.GET)
                 .route("/health", "health", call -> {
@@ -139,7 +154,7 @@ public final class RestGateway implements Service {
                 .route("/ui", "ui", call -> HttpAnswer.redirect(UiFiles.PREFIX), HttpMethod.GET)
                 .prefix(UiFiles.PREFIX, "ui", new UiFiles(), HttpMethod.GET)
                 .build();
-        this.dispatcher = new Dispatcher(router, envelope, new HttpMetrics(context.meters()),
+        this.dispatcher = new Dispatcher(router, keys, envelope, new HttpMetrics(context.meters()),
                 settings.getBoolean("FLASK_LOGGING_ENABLED"));
     }
 
@@ -155,7 +170,7 @@ public final class RestGateway implements Service {
             throw new IllegalStateException("the REST gateway is already started or closed");
         }
         try {
-            server = GatewayServer.start(bindAddress, maxBodyBytes, idleTimeout, dispatcher, calls);
+            server = GatewayServer.start(bindAddress, limits, dispatcher, calls, context.meters());
         } catch (RuntimeException e) {
             if (e.getCause() instanceof BindException || e instanceof io.netty.channel.ChannelException) {
                 throw settings.invalid("FLASK_PORT", "is " + bindAddress.getPort() + ", which cannot be bound on "
@@ -209,6 +224,25 @@ public final class RestGateway implements Service {
         }
         heartbeat = new Heartbeat(connection, "stats:rest:self:" + context.node(), heartbeatTtl, heartbeatPeriod, context.clock());
         heartbeat.start();
+    }
+
+    /**
+     * A gateway reachable from other hosts must have keys, unless {@code REST_ALLOW_ANONYMOUS} says
+     * that serving anyone is meant (then it is said once in the log).
+     */
+    private void refuseAnonymousExposure(ApiKeys keys) {
+        InetAddress address = bindAddress.getAddress();
+        if (keys.required() || address.isLoopbackAddress()) {
+            return;
+        }
+        if (!settings.getBoolean("REST_ALLOW_ANONYMOUS")) {
+            throw settings.invalid("FLASK_HOST", "is " + address.getHostAddress() + ", reachable from other hosts, and no API key"
+                    + " is configured: set REST_API_KEYS (or REST_API_KEYS_FILE), bind 127.0.0.1,"
+                    + " or set REST_ALLOW_ANONYMOUS: true to let anyone feed, stop and reconfigure crawls");
+        }
+        LOG.atWarn().addKeyValue("address", address.getHostAddress())
+                .log("REST_ALLOW_ANONYMOUS is true: anyone who reaches " + address.getHostAddress()
+                        + " may feed, stop and reconfigure crawls without a key");
     }
 
     private Duration seconds(String name) {

@@ -4,7 +4,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers a call: routes it, runs its endpoint, turns a refusal into its envelope and anything
+ * Answers a call: routes it, lets it through when the path is open or its API key allows what
+ * the route needs (401 with {@code WWW-Authenticate: Bearer} without a valid key, 403 for a read
+ * key on a write), runs its endpoint, turns a refusal into its envelope and anything
  * else that goes wrong into 500 {@code An error occurred while processing your request.} (the
  * exception only goes to the log, as {@code Uncaught Exception Thrown}), and counts the answer.
  */
@@ -14,6 +16,7 @@ public final class Dispatcher {
     private static final String UNROUTED = "unknown";
 
     private final Router router;
+    private final Callers callers;
     private final Envelope envelope;
     private final HttpMetrics metrics;
     private final boolean accessLog;
@@ -21,8 +24,9 @@ public final class Dispatcher {
     /**
      * @param accessLog log one line per request ({@code FLASK_LOGGING_ENABLED})
      */
-    public Dispatcher(Router router, Envelope envelope, HttpMetrics metrics, boolean accessLog) {
+    public Dispatcher(Router router, Callers callers, Envelope envelope, HttpMetrics metrics, boolean accessLog) {
         this.router = router;
+        this.callers = callers;
         this.envelope = envelope;
         this.metrics = metrics;
         this.accessLog = accessLog;
@@ -32,10 +36,14 @@ public final class Dispatcher {
     public HttpAnswer answer(HttpCall call) {
         long started = System.nanoTime();
         String endpoint = UNROUTED;
+        String keyId = null;
         HttpAnswer answer;
         try {
             Router.Route route = router.find(call);
             endpoint = route.name();
+            if (!router.isOpen(call.path())) {
+                keyId = admit(route, call);
+            }
             answer = route.endpoint().answer(call);
         } catch (Router.MethodNotAllowed e) {
             endpoint = e.endpoint();
@@ -53,7 +61,7 @@ public final class Dispatcher {
         metrics.answered(endpoint, answer.status());
         if (accessLog) {
             LOG.atInfo().addKeyValue("method", call.method().name()).addKeyValue("path", call.path())
-                    .addKeyValue("status", answer.status())
+                    .addKeyValue("status", answer.status()).addKeyValue("key", keyId)
                     .addKeyValue("ms", (System.nanoTime() - started) / 1_000_000)
                     .log(call.method().name() + " " + call.path() + " " + answer.status());
         }
@@ -67,8 +75,32 @@ public final class Dispatcher {
         return answer;
     }
 
+    /**
+     * Lets the call through when its key allows what the route needs.
+     *
+     * @return the short hash of the presented key, for the log, or null when none was presented
+     */
+    private String admit(Router.Route route, HttpCall call) throws RefusedRequestException {
+        Caller caller = callers.identify(call.apiKey());
+        if (caller.access() == Access.WRITE) {
+            return caller.keyId();
+        }
+        if (caller.access() == Access.NONE) {
+            if (caller.keyId() != null) {
+                LOG.atInfo().addKeyValue("key", caller.keyId()).addKeyValue("path", call.path()).log("Refused an unknown API key");
+            }
+            throw new RefusedRequestException(Refusal.UNAUTHORIZED, null);
+        }
+        if (!caller.access().covers(route.access().needed(call))) {
+            LOG.atInfo().addKeyValue("key", caller.keyId()).addKeyValue("path", call.path()).log("Refused a write with a read key");
+            throw new RefusedRequestException(Refusal.FORBIDDEN, null);
+        }
+        return caller.keyId();
+    }
+
     private HttpAnswer refused(RefusedRequestException refused) {
         metrics.refused(refused.refusal());
-        return envelope.refused(refused);
+        HttpAnswer answer = envelope.refused(refused);
+        return refused.refusal() == Refusal.UNAUTHORIZED ? answer.withHeader("WWW-Authenticate", "Bearer") : answer;
     }
 }

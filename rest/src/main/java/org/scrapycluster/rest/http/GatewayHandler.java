@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -29,6 +30,9 @@ import io.netty.util.AttributeKey;
 final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final AttributeKey<CompletableFuture<Void>> LAST_ANSWER = AttributeKey.valueOf("rest.lastAnswer");
+
+    private static final String BEARER = "Bearer ";
+    private static final String API_KEY_HEADER = "X-Api-Key";
 
     private final Dispatcher dispatcher;
     private final Executor executor;
@@ -47,7 +51,8 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         HttpCall call = new HttpCall(request.method(), new QueryStringDecoder(request.uri()).path(),
-                request.headers().get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(request.content()));
+                request.headers().get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(request.content()),
+                presentedKey(request.headers()));
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         CompletableFuture<Void> previous = ctx.channel().attr(LAST_ANSWER).get();
         CompletableFuture<HttpAnswer> answer = previous == null
@@ -57,6 +62,16 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             ctx.close();
             return null;
         }));
+    }
+
+    /** The key of {@code Authorization: Bearer <key>}, else of {@code X-Api-Key: <key>}, else null. */
+    static String presentedKey(HttpHeaders headers) {
+        String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
+        if (authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return authorization.substring(BEARER.length()).strip();
+        }
+        String key = headers.get(API_KEY_HEADER);
+        return key == null ? null : key.strip();
     }
 
     @Override

@@ -1,11 +1,15 @@
 package org.scrapycluster.rest.http;
 
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -14,6 +18,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -21,14 +26,20 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 /**
  * The gateway's HTTP/1.1 server: one listening socket, a small event loop that only decodes and
  * writes, whole requests of at most {@code maxBodyBytes}, the {@link Dispatcher} answering on the
- * executor, and connections closed after a while without a byte from the client (a slow or idle
- * client holds no socket for ever).
+ * executor. No client holds more than its share ({@link ServerLimits}): connections are capped
+ * ({@link ConnectionLimit}), each must send its headers in time ({@link HeaderTimeout}), is
+ * read only while it has fewer than the cap of requests being answered ({@link PipelineLimit};
+ * auto-read is off, and one socket read takes at most {@value #MAX_READ_BYTES} bytes), and is
+ * closed after a while without a byte from the client.
  */
 public final class GatewayServer implements AutoCloseable {
 
     private static final int IO_THREADS = 2;
     private static final int MAX_INITIAL_LINE = 4096;
     private static final int MAX_HEADER_BYTES = 8192;
+    private static final int MAX_READ_BYTES = 16384;
+    /** The shortest request Netty decodes: {@code A / HTTP/1.1\n\n}. */
+    private static final int MIN_REQUEST_BYTES = 14;
 
     private final EventLoopGroup group;
     private final Channel listener;
@@ -41,13 +52,19 @@ public final class GatewayServer implements AutoCloseable {
     /**
      * Listens on {@code address} (port 0 picks a free one).
      *
-     * @param idleTimeout how long a connection may send nothing before it is closed; longer than
-     *                    an endpoint may take to answer
+     * @param meters where {@code rest.http.connections} (open connections) and
+     *               {@code rest.http.pipelined} (requests a connection holds as one more arrives) go
      *
      * @throws io.netty.channel.ChannelException or another runtime exception when the address cannot be bound
      */
-    public static GatewayServer start(InetSocketAddress address, int maxBodyBytes, Duration idleTimeout, Dispatcher dispatcher,
-            Executor executor) {
+    public static GatewayServer start(InetSocketAddress address, ServerLimits limits, Dispatcher dispatcher, Executor executor,
+            MeterRegistry meters) {
+        AtomicInteger open = new AtomicInteger();
+        Gauge.builder("rest.http.connections", open, AtomicInteger::get).description("HTTP connections open")
+                .strongReference(true).register(meters);
+        DistributionSummary pipelined = DistributionSummary.builder("rest.http.pipelined")
+                .description("Requests a connection holds (being answered or waiting) as one more arrives")
+                .register(meters);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("rest-http", true),
                 NioIoHandler.newFactory());
         try {
@@ -56,13 +73,24 @@ public final class GatewayServer implements AutoCloseable {
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.AUTO_READ, false)
+                    .childOption(ChannelOption.RECVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {
+                            PipelineLimit pipelineLimit = new PipelineLimit(limits.maxPipelined(), pipelined);
+                            // Netty's own cap on requests decoded and not yet answered: beyond it the connection is
+                            // closed. The read gate keeps a connection far below it; this is the ceiling.
+                            int pipelineDepth = limits.maxPipelined() + MAX_READ_BYTES / MIN_REQUEST_BYTES + 1;
                             channel.pipeline()
-                                    .addLast("idle", new ReadTimeoutHandler(idleTimeout.toMillis(), TimeUnit.MILLISECONDS))
-                                    .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192))
-                                    .addLast("aggregate", new BoundedAggregator(maxBodyBytes, dispatcher))
+                                    .addLast("read-gate", pipelineLimit.readGate())
+                                    .addLast("idle", new ReadTimeoutHandler(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                                    .addLast("http", new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(MAX_INITIAL_LINE)
+                                            .setMaxHeaderSize(MAX_HEADER_BYTES).setMaxChunkSize(8192), pipelineDepth))
+                                    .addLast("connections", new ConnectionLimit(limits.maxConnections(), open, dispatcher))
+                                    .addLast("header-timeout", new HeaderTimeout(limits.headerTimeout(), dispatcher))
+                                    .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes(), dispatcher))
+                                    .addLast("pipeline-limit", pipelineLimit)
                                     .addLast("dispatch", new GatewayHandler(dispatcher, executor));
                         }
                     })

@@ -12,14 +12,21 @@ import io.netty.handler.codec.http.HttpMethod;
  * @param path        the path, without the query string
  * @param contentType the {@code Content-Type} header, or empty when there is none
  * @param body        the body bytes (empty when there is none)
+ * @param apiKey      the API key presented as {@code Authorization: Bearer <key>} or
+ *                    {@code X-Api-Key: <key>}, or null when there is none
  */
-public record HttpCall(HttpMethod method, String path, String contentType, byte[] body) {
+public record HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey) {
 
     public HttpCall {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
         contentType = contentType == null ? "" : contentType;
         body = body == null ? new byte[0] : body;
+    }
+
+    /** A call without an API key. */
+    public HttpCall(HttpMethod method, String path, String contentType, byte[] body) {
+        this(method, path, contentType, body, null);
     }
 
     /**
@@ -30,5 +37,11 @@ public record HttpCall(HttpMethod method, String path, String contentType, byte[
         int semicolon = contentType.indexOf(';');
         String mime = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
         return mime.equals("application/json") || (mime.startsWith("application/") && mime.endsWith("+json"));
+    }
+
+    /** Method and path only: the key is never written anywhere. */
+    @Override
+    public String toString() {
+        return method.name() + " " + path;
     }
 }

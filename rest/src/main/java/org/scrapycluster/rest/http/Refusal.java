@@ -22,7 +22,15 @@ public enum Refusal {
     /** A path the gateway does not serve. */
     UNKNOWN_PATH(404, Envelope.DOES_NOT_EXIST),
     /** A method the path does not take. */
-    METHOD(405, "The method is not allowed for the requested URL.");
+    METHOD(405, "The method is not allowed for the requested URL."),
+    /** No API key, or one the gateway does not know, where keys are configured. */
+    UNAUTHORIZED(401, "A valid API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>."),
+    /** A read key on a call that changes something. */
+    FORBIDDEN(403, "This API key may only read."),
+    /** A connection beyond {@code REST_MAX_CONNECTIONS}; it is closed after the answer. */
+    TOO_MANY_CONNECTIONS(503, "The gateway has too many open connections; try again later."),
+    /** A connection that sent no complete request headers within {@code REST_HEADER_TIMEOUT}; it is closed. */
+    HEADER_TIMEOUT(408, "The request headers did not arrive in time.");
 
     private final int status;
     private final String message;

@@ -1,6 +1,8 @@
 package org.scrapycluster.rest.http;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -10,7 +12,9 @@ import io.netty.handler.codec.http.HttpMethod;
 /**
  * Finds the route of a call: an exact path first, then the longest matching path prefix. A path
  * no route serves is refused with 404 ({@code The desired endpoint does not exist}); a method the
- * route does not take with 405 and an {@code Allow} header.
+ * route does not take with 405 and an {@code Allow} header. Every route needs a key by its
+ * {@link AccessRule} ({@link AccessRule#BY_METHOD} unless it says otherwise), except the paths
+ * declared {@linkplain Builder#open open}.
  */
 public final class Router {
 
@@ -20,8 +24,9 @@ public final class Router {
      * @param name     the endpoint's name in logs and metrics ({@code feed}, {@code poll}, ...)
      * @param methods  the methods it takes
      * @param endpoint what answers
+     * @param access   the access its calls need when keys are configured
      */
-    public record Route(String name, Set<HttpMethod> methods, Endpoint endpoint) {
+    public record Route(String name, Set<HttpMethod> methods, Endpoint endpoint, AccessRule access) {
 
         public Route {
             methods = Set.copyOf(methods);
@@ -35,10 +40,12 @@ public final class Router {
 
     private final Map<String, Route> exact;
     private final Map<String, Route> prefixes;
+    private final List<String> open;
 
-    private Router(Map<String, Route> exact, Map<String, Route> prefixes) {
+    private Router(Map<String, Route> exact, Map<String, Route> prefixes, List<String> open) {
         this.exact = Map.copyOf(exact);
         this.prefixes = new LinkedHashMap<>(prefixes);
+        this.open = List.copyOf(open);
     }
 
     public static Builder builder() {
@@ -58,6 +65,16 @@ public final class Router {
             throw new MethodNotAllowed(route);
         }
         return route;
+    }
+
+    /** Whether {@code path} is an open path or under one, served to anyone without a key. */
+    public boolean isOpen(String path) {
+        for (String tree : open) {
+            if (path.equals(tree) || path.startsWith(tree + "/")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Route byPrefix(String path) {
@@ -102,21 +119,36 @@ public final class Router {
 
         private final Map<String, Route> exact = new LinkedHashMap<>();
         private final Map<String, Route> prefixes = new LinkedHashMap<>();
+        private final List<String> open = new ArrayList<>();
 
-        /** Serves {@code path} exactly. */
+        /** Serves {@code path} exactly; its calls need a key by {@link AccessRule#BY_METHOD}. */
         public Builder route(String path, String name, Endpoint endpoint, HttpMethod... methods) {
-            exact.put(path, new Route(name, Set.of(methods), endpoint));
+            return route(path, name, AccessRule.BY_METHOD, endpoint, methods);
+        }
+
+        /** Serves {@code path} exactly; its calls need the key {@code access} says. */
+        public Builder route(String path, String name, AccessRule access, Endpoint endpoint, HttpMethod... methods) {
+            exact.put(path, new Route(name, Set.of(methods), endpoint, access));
             return this;
         }
 
-        /** Serves every path starting with {@code prefix}. */
+        /** Serves every path starting with {@code prefix}; its calls need a key by {@link AccessRule#BY_METHOD}. */
         public Builder prefix(String prefix, String name, Endpoint endpoint, HttpMethod... methods) {
-            prefixes.put(prefix, new Route(name, Set.of(methods), endpoint));
+            prefixes.put(prefix, new Route(name, Set.of(methods), endpoint, AccessRule.BY_METHOD));
+            return this;
+        }
+
+        /**
+         * Serves {@code path} and every path under it ({@code path/...}) to anyone, whatever route
+         * answers it, now or added later.
+         */
+        public Builder open(String path) {
+            open.add(path);
             return this;
         }
 
         public Router build() {
-            return new Router(exact, prefixes);
+            return new Router(exact, prefixes, open);
         }
     }
 }

@@ -36,11 +36,22 @@ public final class GatewayClient {
     }
 
     private final URI base;
+    private final String authorization;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT)
             .followRedirects(HttpClient.Redirect.NEVER).build();
 
     public GatewayClient(URI base) {
+        this(base, null);
+    }
+
+    private GatewayClient(URI base, String authorization) {
         this.base = base;
+        this.authorization = authorization;
+    }
+
+    /** A client of the same gateway that presents {@code key} as {@code Authorization: Bearer <key>}. */
+    public GatewayClient withKey(String key) {
+        return new GatewayClient(base, "Bearer " + key);
     }
 
     public URI base() {
@@ -75,7 +86,11 @@ public final class GatewayClient {
         return send(request);
     }
 
-    private Reply send(HttpRequest.Builder request) {
+    /** Sends {@code request}, with this client's key when it has one. */
+    public Reply send(HttpRequest.Builder request) {
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
         try {
             HttpResponse<byte[]> response = client.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),

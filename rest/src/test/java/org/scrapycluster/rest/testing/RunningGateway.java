@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.testing;
 
 import java.time.Duration;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.Counter;
@@ -17,12 +18,15 @@ public final class RunningGateway implements AutoCloseable {
     private final ServiceContext context;
     private final RestGateway gateway;
     private final GatewayClient client;
+    private final GatewayClient indexClient;
 
     private RunningGateway(ServiceHost host, ServiceContext context, RestGateway gateway) {
         this.host = host;
         this.context = context;
         this.gateway = gateway;
         this.client = new GatewayClient(gateway.userUrl().orElseThrow());
+        List<String> writeKeys = context.settings().getStringList("REST_API_KEYS");
+        this.indexClient = writeKeys.isEmpty() ? client : client.withKey(writeKeys.get(0));
     }
 
     public static RunningGateway start(Settings settings) {
@@ -38,6 +42,7 @@ public final class RunningGateway implements AutoCloseable {
         }
     }
 
+    /** A client presenting no key. */
     public GatewayClient client() {
         return client;
     }
@@ -64,8 +69,9 @@ public final class RunningGateway implements AutoCloseable {
         return this;
     }
 
+    /** What {@code /} answers, asked with the first of {@code REST_API_KEYS} when there is one. */
     public JsonNode index() {
-        return client.get("/").json();
+        return indexClient.get("/").json();
     }
 
     @Override

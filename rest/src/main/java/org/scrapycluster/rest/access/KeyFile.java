@@ -1,0 +1,94 @@
+package org.scrapycluster.rest.access;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A file of API keys, one a line (blank lines and lines starting with {@code #} skipped), read
+ * again whenever its modification time, size or identity changes: a key is added or revoked by
+ * rewriting the file (or swapping the mounted secret it links to), without a restart. When the
+ * file cannot be read any more, the keys last read stay in force and a warning is logged once.
+ */
+final class KeyFile {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeyFile.class);
+
+    /** The keys read, and what the file looked like when they were. */
+    private record Loaded(Object fileKey, FileTime modified, long size, List<KeyDigest> keys) {
+
+        boolean describes(BasicFileAttributes attributes) {
+            return Objects.equals(fileKey, attributes.fileKey()) && modified.equals(attributes.lastModifiedTime())
+                    && size == attributes.size();
+        }
+    }
+
+    private final String setting;
+    private final Path path;
+    private volatile Loaded loaded;
+    private boolean failing;
+
+    /**
+     * Reads {@code path}.
+     *
+     * @param setting the setting naming the file, for messages
+     * @throws IOException when it cannot be read
+     */
+    KeyFile(String setting, Path path) throws IOException {
+        this.setting = setting;
+        this.path = path;
+        this.loaded = read();
+        LOG.atInfo().addKeyValue("file", path.toString()).addKeyValue("keys", loaded.keys().size())
+                .log("Read the API keys of " + setting);
+    }
+
+    /** The keys in the file now (read again when it changed). */
+    List<KeyDigest> keys() {
+        Loaded current = loaded;
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return stillInForce(current, e);
+        }
+        return current.describes(attributes) ? current.keys() : reload();
+    }
+
+    private synchronized List<KeyDigest> reload() {
+        try {
+            Loaded read = read();
+            loaded = read;
+            failing = false;
+            LOG.atInfo().addKeyValue("file", path.toString()).addKeyValue("keys", read.keys().size())
+                    .log("Read the API keys of " + setting + " again: the file changed");
+            return read.keys();
+        } catch (IOException e) {
+            return stillInForce(loaded, e);
+        }
+    }
+
+    private synchronized List<KeyDigest> stillInForce(Loaded current, IOException e) {
+        if (!failing) {
+            failing = true;
+            LOG.atWarn().addKeyValue("file", path.toString()).addKeyValue("error", String.valueOf(e))
+                    .log("Cannot read the API keys of " + setting + "; the keys read before stay in force");
+        }
+        return current.keys();
+    }
+
+    /** Reads the attributes before the lines, so that a write during the read is seen as a change next time. */
+    private Loaded read() throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        List<KeyDigest> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream().map(String::strip)
+                .filter(line -> !line.isEmpty() && !line.startsWith("#")).map(KeyDigest::of).toList();
+        return new Loaded(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size(), keys);
+    }
+}

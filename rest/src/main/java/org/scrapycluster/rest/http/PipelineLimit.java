@@ -1,0 +1,122 @@
+package org.scrapycluster.rest.http;
+
+import java.util.ArrayDeque;
+import java.util.Queue;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Back-pressure for pipelined requests on one connection (read with auto-read off). At most
+ * {@code maxPipelined} whole requests are handed on to be answered at once; requests decoded
+ * beyond that wait here in order, and while any wait or the cap is reached the connection is not
+ * read at all: the {@link #readGate() read gate} at the head of the pipeline swallows every read,
+ * whoever asks for it (the HTTP decoder and aggregator ask for more while a request is partial).
+ * A connection therefore holds the cap plus what the last socket reads decoded (each read takes
+ * at most 16 KiB), however many requests its client sends; the HTTP codec's pipeline depth is
+ * the hard ceiling above that. Each arriving request records how many the connection holds in
+ * {@code rest.http.pipelined}.
+ */
+final class PipelineLimit extends ChannelDuplexHandler {
+
+    private final int maxPipelined;
+    private final DistributionSummary held;
+    private final Queue<FullHttpRequest> waiting = new ArrayDeque<>();
+    private int answering;
+
+    PipelineLimit(int maxPipelined, DistributionSummary held) {
+        this.maxPipelined = maxPipelined;
+        this.held = held;
+    }
+
+    /** The handler to put first in the pipeline: it lets a read through only while this limit accepts more. */
+    ChannelHandler readGate() {
+        return new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void read(ChannelHandlerContext ctx) {
+                if (accepting()) {
+                    ctx.read();
+                }
+            }
+        };
+    }
+
+    private boolean accepting() {
+        return waiting.isEmpty() && answering < maxPipelined;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        ctx.fireChannelActive();
+        ctx.read();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof FullHttpRequest request)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        waiting.add(request);
+        held.record(answering + waiting.size());
+        handOn(ctx);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.fireChannelReadComplete();
+        if (accepting()) {
+            ctx.read();
+        }
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!isFinal(msg)) {
+            ctx.write(msg, promise);
+            return;
+        }
+        ChannelPromise written = promise.unvoid();
+        written.addListener(future -> answered(ctx));
+        ctx.write(msg, written);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        FullHttpRequest request;
+        while ((request = waiting.poll()) != null) {
+            ReferenceCountUtil.release(request);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    private void answered(ChannelHandlerContext ctx) {
+        answering--;
+        handOn(ctx);
+        if (accepting() && ctx.channel().isActive()) {
+            ctx.read();
+        }
+    }
+
+    private void handOn(ChannelHandlerContext ctx) {
+        while (answering < maxPipelined && !waiting.isEmpty()) {
+            answering++;
+            ctx.fireChannelRead(waiting.poll());
+        }
+    }
+
+    /** The end of an answer: its last part, not an interim {@code 100 Continue}. */
+    static boolean isFinal(Object msg) {
+        return msg instanceof LastHttpContent
+                && !(msg instanceof HttpResponse response && response.status().codeClass() == HttpStatusClass.INFORMATIONAL);
+    }
+}

@@ -1,0 +1,124 @@
+package org.scrapycluster.rest.access;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpRequest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.testing.AnsweredGateway;
+import org.scrapycluster.rest.testing.GatewayClient;
+import org.scrapycluster.rest.testing.OutboundResponder;
+import org.scrapycluster.rest.testing.RunningGateway;
+
+/**
+ * A gateway with a write key and a read key, through real HTTP and Kafka: who gets in where, what
+ * reaches Kafka, and what is counted.
+ */
+@ExtendWith(SharedStack.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AccessTest {
+
+    private static final String CRAWL = "{\"url\": \"http://example.com/\", \"appid\": \"testapp\", \"crawlid\": \"%s\"}";
+    private static final String STOP = "{\"action\": \"stop\", \"appid\": \"testapp\", \"uuid\": \"%s\", \"spiderid\": \"link\"}";
+    private static final String INFO = "{\"action\": \"info\", \"appid\": \"testapp\", \"uuid\": \"%s\", \"spiderid\": \"link\"}";
+
+    private AnsweredGateway answered;
+    private RunningGateway gateway;
+    private OutboundResponder responder;
+    private GatewayClient anonymous;
+    private GatewayClient writer;
+    private GatewayClient reader;
+
+    @BeforeAll
+    void start(EmbeddedStack stack) {
+        answered = AnsweredGateway.start(stack, settings -> settings.set("REST_API_KEYS", "w1")
+                .set("REST_READ_KEYS", "r1").set("WAIT_FOR_RESPONSE_TIME", "0.2"));
+        gateway = answered.gateway();
+        responder = answered.responder();
+        anonymous = gateway.client();
+        writer = anonymous.withKey("w1");
+        reader = anonymous.withKey("r1");
+    }
+
+    @AfterAll
+    void stop() {
+        answered.close();
+    }
+
+    @Test
+    void noKeyOrAWrongKeyIs401WithTheEnvelopeAndAChallenge() {
+        double refused = gateway.counter("rest.requests.refused", "reason", "unauthorized");
+        for (GatewayClient client : new GatewayClient[] {anonymous, anonymous.withKey("w2")}) {
+            GatewayClient.Reply reply = client.postJson("/feed", CRAWL.formatted("refused"));
+            assertEquals(401, reply.status(), reply.body());
+            assertEquals("Bearer", reply.header("WWW-Authenticate"));
+            assertEquals("FAILURE", reply.json().get("status").asText());
+            assertTrue(reply.json().get("error").get("message").asText().startsWith("A valid API key is required"));
+        }
+        assertEquals(refused + 2, gateway.counter("rest.requests.refused", "reason", "unauthorized"));
+        for (String path : new String[] {"/", "/access", "/metrics"}) {
+            assertEquals(401, anonymous.get(path).status(), path);
+        }
+    }
+
+    @Test
+    void aWriteKeyFeedsACrawlAsBearerOrAsXApiKey() throws Exception {
+        GatewayClient.Reply bearer = writer.postJson("/feed", CRAWL.formatted("by-bearer"));
+        assertEquals(200, bearer.status(), bearer.body());
+        assertEquals("SUCCESS", bearer.json().get("status").asText());
+        responder.awaitRequest("crawlid", "by-bearer");
+
+        GatewayClient.Reply header = anonymous.send(HttpRequest.newBuilder(anonymous.base().resolve("/feed"))
+                .header("Content-Type", "application/json").header("X-Api-Key", "w1")
+                .POST(HttpRequest.BodyPublishers.ofString(CRAWL.formatted("by-header"))));
+        assertEquals(200, header.status(), header.body());
+        responder.awaitRequest("crawlid", "by-header");
+        assertEquals(200, writer.postJson("/feed", STOP.formatted("w-stop")).status());
+    }
+
+    @Test
+    void aReadKeyAsksButChangesNothing() {
+        double forbidden = gateway.counter("rest.requests.refused", "reason", "forbidden");
+        double sent = gateway.counter("rest.feed", "outcome", "sent");
+        GatewayClient.Reply stop = reader.postJson("/feed", STOP.formatted("r-stop"));
+        assertEquals(403, stop.status(), stop.body());
+        assertEquals("This API key may only read.", stop.json().get("error").get("message").asText());
+        assertEquals(403, reader.postJson("/feed", CRAWL.formatted("r-crawl")).status());
+        assertEquals(forbidden + 2, gateway.counter("rest.requests.refused", "reason", "forbidden"));
+        assertEquals(sent, gateway.counter("rest.feed", "outcome", "sent"), "nothing refused reached Kafka");
+
+        GatewayClient.Reply info = reader.postJson("/feed", INFO.formatted("r-info"));
+        assertEquals(200, info.status(), info.body());
+        responder.awaitRequest("uuid", "r-info");
+        assertEquals(404, reader.postJson("/poll", "{\"poll_id\": \"never-fed\"}").status(), "polling is reading");
+        assertEquals(200, reader.get("/").status());
+        assertEquals(200, reader.get("/metrics").status());
+    }
+
+    @Test
+    void accessSaysWhatTheKeyAllows() {
+        JsonNode write = writer.get("/access").json();
+        assertEquals("SUCCESS", write.get("status").asText());
+        assertEquals("write", write.get("data").get("access").asText());
+        assertEquals(false, write.get("data").get("anonymous").asBoolean());
+        assertEquals("read", reader.get("/access").json().get("data").get("access").asText());
+    }
+
+    @Test
+    void healthAndTheWebUiAreOpen() {
+        assertNotEquals(401, anonymous.get("/health").status());
+        assertEquals(404, anonymous.get("/health/anything").status(), "the whole /health tree is open, known or not");
+        assertEquals(200, anonymous.get("/ui/").status());
+        assertEquals(200, anonymous.get("/ui/app.js").status());
+        assertEquals(301, anonymous.get("/ui").status());
+    }
+}

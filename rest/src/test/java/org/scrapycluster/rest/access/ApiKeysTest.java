@@ -1,0 +1,116 @@
+package org.scrapycluster.rest.access;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.rest.http.Access;
+import org.scrapycluster.rest.http.Caller;
+
+/** Which key allows what, from settings and from files that change while the gateway runs. */
+class ApiKeysTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void noKeysConfiguredLetsEveryoneDoEverything() {
+        ApiKeys keys = ApiKeys.from(settings(Map.of()));
+        assertFalse(keys.required());
+        assertEquals(Caller.ANONYMOUS, keys.identify(null));
+        assertEquals(Caller.ANONYMOUS, keys.identify("anything"));
+    }
+
+    @Test
+    void writeReadAndUnknownKeys() {
+        ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS", "w1, w2", "REST_READ_KEYS", "r1")));
+        assertTrue(keys.required());
+        assertEquals(Access.WRITE, keys.identify("w1").access());
+        assertEquals(Access.WRITE, keys.identify("w2").access());
+        assertEquals(Access.READ, keys.identify("r1").access());
+        assertEquals(Access.NONE, keys.identify("w3").access());
+        assertEquals(Access.NONE, keys.identify("").access());
+        Caller none = keys.identify(null);
+        assertEquals(Access.NONE, none.access());
+        assertNull(none.keyId());
+        assertFalse(keys.identify("r1").anonymous());
+    }
+
+    @Test
+    void keysAreNamedByAShortHashNeverByThemselves() {
+        ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS", "secret-key-1")));
+        String id = keys.identify("secret-key-1").keyId();
+        assertTrue(id.matches("[0-9a-f]{8}"), id);
+        assertEquals(id, keys.identify("secret-key-1").keyId(), "the same key, the same name");
+        assertFalse(keys.identify("secret-key-1").toString().contains("secret"));
+    }
+
+    @Test
+    void keyFilesAreReadAgainWhenTheyChange() throws IOException {
+        Path writeFile = dir.resolve("write-keys");
+        Path readFile = dir.resolve("read-keys");
+        Files.writeString(writeFile, "# rotated monthly\nold-key\n\n");
+        Files.writeString(readFile, "reader\n");
+        ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS_FILE", writeFile.toString(),
+                "REST_READ_KEYS_FILE", readFile.toString())));
+        assertEquals(Access.WRITE, keys.identify("old-key").access());
+        assertEquals(Access.READ, keys.identify("reader").access());
+        assertEquals(Access.NONE, keys.identify("# rotated monthly").access(), "comments are not keys");
+
+        Files.writeString(writeFile, "old-key\nnew-key\n");
+        assertEquals(Access.WRITE, keys.identify("new-key").access(), "a key added to the file works at once");
+        Files.writeString(writeFile, "new-key\n");
+        assertEquals(Access.NONE, keys.identify("old-key").access(), "a key removed from the file stops working at once");
+        assertEquals(Access.WRITE, keys.identify("new-key").access());
+    }
+
+    @Test
+    void aSwappedFileIsReadAsAMountedSecretIsRotated() throws IOException {
+        Path first = Files.writeString(dir.resolve("keys-1"), "first\n");
+        Path second = Files.writeString(dir.resolve("keys-2"), "second\n");
+        Path link = Files.createSymbolicLink(dir.resolve("api-keys"), first);
+        ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS_FILE", link.toString())));
+        assertEquals(Access.WRITE, keys.identify("first").access());
+
+        Path next = Files.createSymbolicLink(dir.resolve("api-keys.next"), second);
+        Files.move(next, link, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        assertEquals(Access.WRITE, keys.identify("second").access());
+        assertEquals(Access.NONE, keys.identify("first").access());
+    }
+
+    @Test
+    void keysStayInForceWhenTheFileGoesAwayAndKeysStayOnWhenItIsEmpty() throws IOException {
+        Path file = Files.writeString(dir.resolve("keys"), "k1\n");
+        ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS_FILE", file.toString())));
+        Files.delete(file);
+        assertEquals(Access.WRITE, keys.identify("k1").access());
+
+        Files.writeString(file, "");
+        assertTrue(keys.required(), "an empty key file still means keys are on");
+        assertEquals(Access.NONE, keys.identify("k1").access());
+    }
+
+    @Test
+    void anUnreadableKeyFileAtStartIsASettingsError() {
+        SettingsException error = assertThrows(SettingsException.class, () -> ApiKeys.from(settings(Map.of(
+                "REST_READ_KEYS_FILE", dir.resolve("missing").toString()))));
+        assertTrue(error.getMessage().contains("REST_READ_KEYS_FILE"), error.getMessage());
+    }
+
+    private static Settings settings(Map<String, String> values) {
+        return Settings.load("rest", new SettingsSources(null, Map.of(), new LinkedHashMap<>(values)));
+    }
+}

@@ -1,0 +1,120 @@
+package org.scrapycluster.rest.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.handler.codec.http.HttpMethod;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.rest.access.AccessEndpoint;
+
+/**
+ * What the dispatcher lets through with which key, on a router built as the gateway builds its
+ * own: open paths and trees, routes by method, routes that declare their rule, and a route added
+ * without a thought for keys.
+ */
+class DispatcherAccessTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Callers KEYS = key -> key == null ? new Caller(Access.NONE, false, null)
+            : switch (key) {
+                case "w" -> new Caller(Access.WRITE, false, "0000000w");
+                case "r" -> new Caller(Access.READ, false, "0000000r");
+                default -> new Caller(Access.NONE, false, "0000000x");
+            };
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    @Test
+    void aGetRouteAddedWithoutThoughtNeedsAReadKey() {
+        Dispatcher dispatcher = dispatcher(KEYS);
+        assertEquals(401, dispatcher.answer(get("/live/queues", null)).status());
+        assertEquals(401, dispatcher.answer(get("/live/queues", "wrong")).status());
+        assertEquals(200, dispatcher.answer(get("/live/queues", "r")).status());
+        assertEquals(200, dispatcher.answer(get("/live/queues", "w")).status());
+    }
+
+    @Test
+    void otherMethodsNeedAWriteKeyUnlessTheRouteSaysOtherwise() {
+        Dispatcher dispatcher = dispatcher(KEYS);
+        assertEquals(403, dispatcher.answer(call(HttpMethod.POST, "/change", "r")).status());
+        assertEquals(200, dispatcher.answer(call(HttpMethod.POST, "/change", "w")).status());
+        assertEquals(200, dispatcher.answer(call(HttpMethod.POST, "/ask", "r")).status());
+        assertEquals(401, dispatcher.answer(call(HttpMethod.POST, "/ask", null)).status());
+    }
+
+    @Test
+    void openTreesNeedNoKey() {
+        Dispatcher dispatcher = dispatcher(KEYS);
+        assertEquals(200, dispatcher.answer(get("/health", null)).status());
+        assertEquals(200, dispatcher.answer(get("/health/ready", null)).status());
+        assertEquals(200, dispatcher.answer(get("/health/ready", "wrong")).status());
+        assertEquals(401, dispatcher.answer(get("/healthy", null)).status(), "a sibling of an open path is not open");
+    }
+
+    @Test
+    void refusalsCarryTheEnvelopeTheChallengeAndACount() {
+        Dispatcher dispatcher = dispatcher(KEYS);
+        HttpAnswer unauthorized = dispatcher.answer(get("/live/queues", null));
+        assertEquals("Bearer", unauthorized.headers().get("WWW-Authenticate"));
+        JsonNode body = json(unauthorized);
+        assertEquals("FAILURE", body.get("status").asText());
+        assertEquals(Refusal.UNAUTHORIZED.message(), body.get("error").get("message").asText());
+        HttpAnswer forbidden = dispatcher.answer(call(HttpMethod.POST, "/change", "r"));
+        assertEquals(Refusal.FORBIDDEN.message(), json(forbidden).get("error").get("message").asText());
+        assertEquals(1, meters.get("rest.requests.refused").tag("reason", "unauthorized").counter().count());
+        assertEquals(1, meters.get("rest.requests.refused").tag("reason", "forbidden").counter().count());
+    }
+
+    @Test
+    void accessTellsWhatTheKeyAllows() {
+        Dispatcher dispatcher = dispatcher(KEYS);
+        assertEquals("write", json(dispatcher.answer(get("/access", "w"))).get("data").get("access").asText());
+        JsonNode read = json(dispatcher.answer(get("/access", "r"))).get("data");
+        assertEquals("read", read.get("access").asText());
+        assertEquals(false, read.get("anonymous").asBoolean());
+        assertEquals(401, dispatcher.answer(get("/access", null)).status());
+
+        JsonNode anonymous = json(dispatcher(key -> Caller.ANONYMOUS).answer(get("/access", null))).get("data");
+        assertEquals("write", anonymous.get("access").asText());
+        assertEquals(true, anonymous.get("anonymous").asBoolean());
+    }
+
+    private Dispatcher dispatcher(Callers callers) {
+        Envelope envelope = new Envelope(new Json(new JsonLimits(64, 1_000_000, 1_048_576)));
+        Endpoint ok = call -> envelope.success(null);
+        Router router = Router.builder()
+                .open("/health")
+                .route("/health", "health", ok, HttpMethod.GET)
+                .route("/health/ready", "ready", ok, HttpMethod.GET)
+                .route("/healthy", "healthy", ok, HttpMethod.GET)
+                .route("/live/queues", "queues", ok, HttpMethod.GET)
+                .route("/change", "change", ok, HttpMethod.POST)
+                .route("/ask", "ask", AccessRule.READ_ONLY, ok, HttpMethod.POST)
+                .route("/access", "access", new AccessEndpoint(callers, envelope), HttpMethod.GET)
+                .build();
+        return new Dispatcher(router, callers, envelope, new HttpMetrics(meters), false);
+    }
+
+    private static HttpCall get(String path, String key) {
+        return call(HttpMethod.GET, path, key);
+    }
+
+    private static HttpCall call(HttpMethod method, String path, String key) {
+        return new HttpCall(method, path, "application/json", "{}".getBytes(StandardCharsets.UTF_8), key);
+    }
+
+    private static JsonNode json(HttpAnswer answer) {
+        try {
+            return JSON.readTree(answer.body());
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
