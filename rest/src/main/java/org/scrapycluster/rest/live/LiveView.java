@@ -120,7 +120,8 @@ public final class LiveView implements AutoCloseable {
                 LOG.info("The live view reads Redis again");
                 failing = false;
             }
-        } catch (RedisException e) {
+        } catch (RuntimeException e) {
+            // a Redis failure, or keys of a shape no writer of ours makes: the refreshes go on either way
             view.put("error", "Redis: " + e.getMessage() + "; showing the last state read");
             if (!failing && readOnce) {
                 LOG.warn("The live view cannot read Redis ({}); it keeps its last state until Redis answers", e.getMessage());
