@@ -254,13 +254,17 @@ async function crawlAction(action, crawl) {
     }
     return;
   }
-  const url = await confirmAction("Expire " + name + "?", "The crawl is fed once more with an expiry 5 seconds from now "
-      + "(a seed it has already seen is not fetched again); a Redis monitor then purges what is left and announces it as expired.",
-      state.seeds[crawl.crawlid] || "https://");
+  // A seed the crawl has already seen is dropped before its expiry is written, so the request
+  // carries a URL of its own: the crawl's seed (when this tab fed it) with a marker query.
+  const seed = state.seeds[crawl.crawlid];
+  const marked = seed ? seed + (seed.includes("?") ? "&" : "?") + "scrapy-cluster-expire=" + Date.now() : "https://";
+  const url = await confirmAction("Expire " + name + "?", "One more request of the crawl, at the lowest priority, is fed "
+      + "with an expiry 5 seconds from now (a URL the crawl has not seen, or the expiry is not taken); a Redis monitor then "
+      + "purges what is left of the crawl and announces it as expired.", marked);
   if (!url) {
     return;
   }
-  const request = { url, appid: crawl.appid, crawlid: crawl.crawlid, spiderid: crawl.spiderid,
+  const request = { url, appid: crawl.appid, crawlid: crawl.crawlid, spiderid: crawl.spiderid, priority: 1,
     expires: Math.floor(Date.now() / 1000) + 5 };
   try {
     const fed = await postJson("/feed", request);
