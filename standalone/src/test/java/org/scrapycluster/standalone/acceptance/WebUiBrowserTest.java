@@ -41,7 +41,7 @@ import org.scrapycluster.rest.RestFactory;
  * The web UI in a real browser (Debian's headless chromium through chromedriver), against the whole
  * cluster with its REST gateway and a loopback test site: a crawl fed through the form shows up in
  * the crawls table with its pages counted, the response chart gains points, a stop confirmed in the
- * dialog is answered, a domain throttle pushed through the form is in ZooKeeper as {@code zookeeper pull}
+ * dialog is answered, an expiry set from the page ends a second crawl as expired, a domain throttle pushed through the form is in ZooKeeper as {@code zookeeper pull}
  * reads it and back in the domain table, and the browser logs no error. With
  * {@code -Dui.screenshots=DIR} it also writes the screenshots of docs/rest.md into DIR.
  */
@@ -60,6 +60,7 @@ class WebUiBrowserTest {
                 "the browser tests need Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
         String appid = AcceptanceCluster.unique("ui");
         String crawlid = AcceptanceCluster.unique("c");
+        String expiring = AcceptanceCluster.unique("e");
         try (TestOrigin origin = TestOrigin.start(SITE);
              AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(3, 1, true).set("FLASK_PORT", 0)
                      .set("LIVE_REFRESH_SECONDS", 1).start(1, new KafkaMonitorFactory(), new RedisMonitorFactory(),
@@ -68,13 +69,8 @@ class WebUiBrowserTest {
             try {
                 browser.get(cluster.userUrl("rest") + "/ui/");
 
-                WebElement form = browser.findElement(By.id("crawl-form"));
-                type(form.findElement(By.name("url")), origin.pageUrl(SITE.pages().getFirst()));
-                type(form.findElement(By.name("appid")), appid);
-                type(form.findElement(By.name("crawlid")), crawlid);
-                type(form.findElement(By.name("maxdepth")), "3");
-                form.findElement(By.cssSelector("button[type=submit]")).click();
-                awaitAnswer(browser, "Submitted crawl " + crawlid);
+                feed(browser, origin, appid, crawlid);
+                feed(browser, origin, appid, expiring);
 
                 By row = By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "']");
                 Awaitility.await("the crawl's pages counted in the crawls table").atMost(WAIT).ignoreExceptions()
@@ -84,10 +80,18 @@ class WebUiBrowserTest {
                 assertEquals(2, browser.findElements(By.cssSelector("#chart-pages canvas, #chart-queues canvas")).size());
                 screenshot(browser, "ui-overview.png");
 
-                browser.findElement(row).findElement(By.cssSelector("button[data-action=stop]")).click();
+                click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=stop]"));
                 browser.findElement(By.id("confirm-ok")).click();
                 String stopped = awaitAnswer(browser, "Stop of " + appid + " / " + crawlid + ": ");
                 assertTrue(stopped.matches(".*Stopped; [0-9]+ requests purged"), stopped);
+
+                click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + expiring + "'] button[data-action=expire]"));
+                assertTrue(browser.findElement(By.id("confirm-url")).getDomProperty("value").contains("scrapy-cluster-expire="),
+                        "the expire dialog offers the seed with a marker query");
+                browser.findElement(By.id("confirm-ok")).click();
+                awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " set to ");
+                Awaitility.await("the expired crawl among the ended ones").atMost(WAIT).ignoreExceptions()
+                        .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(expiring + " link expired"));
 
                 WebElement throttle = browser.findElement(By.id("throttle-form"));
                 type(throttle.findElement(By.name("domain")), "example.com");
@@ -137,6 +141,25 @@ class WebUiBrowserTest {
         return new ChromeDriver(service, options);
     }
 
+    /** Submits a crawl of the site's first page through the form. */
+    private static void feed(ChromeDriver browser, TestOrigin origin, String appid, String crawlid) {
+        WebElement form = browser.findElement(By.id("crawl-form"));
+        type(form.findElement(By.name("url")), origin.pageUrl(SITE.pages().getFirst()));
+        type(form.findElement(By.name("appid")), appid);
+        type(form.findElement(By.name("crawlid")), crawlid);
+        type(form.findElement(By.name("maxdepth")), "3");
+        form.findElement(By.cssSelector("button[type=submit]")).click();
+        awaitAnswer(browser, "Submitted crawl " + crawlid);
+    }
+
+    /** Clicks {@code button} once it is there: the tables are drawn anew at every refresh, so a row found may be gone. */
+    private static void click(ChromeDriver browser, By button) {
+        Awaitility.await("a click on " + button).atMost(WAIT).ignoreExceptions().until(() -> {
+            browser.findElement(button).click();
+            return true;
+        });
+    }
+
     private static void type(WebElement input, String text) {
         input.clear();
         input.sendKeys(text);
@@ -178,9 +201,15 @@ class WebUiBrowserTest {
         }
         try {
             Files.createDirectories(directory);
-            browser.executeScript("window.scrollTo(0, 0)");
-            byte[] png = sectionId.length == 0 ? browser.getScreenshotAs(OutputType.BYTES)
-                    : browser.findElement(By.id(sectionId[0])).getScreenshotAs(OutputType.BYTES);
+            byte[] png;
+            if (sectionId.length == 0) {
+                browser.executeScript("window.scrollTo(0, 0)");
+                png = browser.getScreenshotAs(OutputType.BYTES);
+            } else {
+                WebElement section = browser.findElement(By.id(sectionId[0]));
+                browser.executeScript("arguments[0].scrollIntoView({block: 'start'})", section);
+                png = section.getScreenshotAs(OutputType.BYTES);
+            }
             Files.write(directory.resolve(name), png);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the screenshot " + name, e);
