@@ -103,6 +103,11 @@ public final class StandaloneCluster implements AutoCloseable {
         return settings;
     }
 
+    /** Where users reach the services that have such an address (the REST gateway), by instance name. */
+    public Map<String, URI> userUrls() {
+        return userUrls;
+    }
+
     /** The one line printed when everything is up: where each server is, where users reach the gateway, and what runs. */
     public String readyLine() {
         Settings rm = settings.service("redis-monitor");

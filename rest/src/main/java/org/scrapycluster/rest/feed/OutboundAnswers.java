@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What becomes of each message of the outbound topic (docs/compatibility.md §6.4 step 5): one that is not
  * JSON is logged ({@code Unparseable JSON Received from kafka}) and counted; one without a string
- * {@code uuid} (an expire or completion notice) is ignored; one a caller of this gateway waits for
+ * {@code uuid} (an expire or completion notice) goes to the live view's notices; one a caller of this gateway waits for
  * is handed to it; any other is parked in Redis for {@code /poll}. Every gateway reads every
  * message, so whichever gateway a client polls finds the answer.
  */
@@ -29,9 +29,12 @@ public final class OutboundAnswers implements Consumer<byte[]> {
     private final Counter delivered;
     private final Counter ignored;
     private final Counter unreadable;
+    private final Consumer<JsonNode> notices;
 
-    public OutboundAnswers(Json json, PendingAnswers pending, ParkedAnswers parked, MeterRegistry meters) {
+    /** @param notices takes the messages without a uuid */
+    public OutboundAnswers(Json json, PendingAnswers pending, ParkedAnswers parked, Consumer<JsonNode> notices, MeterRegistry meters) {
         this.json = json;
+        this.notices = notices;
         this.pending = pending;
         this.parked = parked;
         this.delivered = ParkedAnswers.answers(meters, "delivered");
@@ -52,6 +55,7 @@ public final class OutboundAnswers implements Consumer<byte[]> {
         JsonNode uuid = answer.get("uuid");
         if (uuid == null || !uuid.isTextual()) {
             ignored.increment();
+            notices.accept(answer);
             return;
         }
         if (pending.deliver(uuid.asText(), answer)) {

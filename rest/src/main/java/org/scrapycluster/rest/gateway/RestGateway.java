@@ -41,6 +41,7 @@ import org.scrapycluster.rest.http.Router;
 import org.scrapycluster.rest.http.ServerLimits;
 import org.scrapycluster.rest.link.KafkaLink;
 import org.scrapycluster.rest.link.RedisLink;
+import org.scrapycluster.rest.live.LiveView;
 import org.scrapycluster.rest.poll.ParkedAnswers;
 import org.scrapycluster.rest.poll.PollEndpoint;
 import org.scrapycluster.rest.ui.UiFiles;
@@ -50,8 +51,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The REST gateway (docs/compatibility.md §6): an HTTP server on {@code FLASK_HOST}:{@code FLASK_PORT}
  * serving {@code /} (index), {@code /feed}, {@code /poll}, {@code /access}, {@code /metrics},
- * {@code /health} and the web UI under {@code /ui/}, each behind an API key when keys are
- * configured except {@code /health} and the UI's files (docs/security.md); a link to Kafka that sends fed requests and reads every answer
+ * {@code /health}, the web UI under {@code /ui/} and its live view {@code /live}, each behind an API key
+ * when keys are configured except {@code /health} and the UI's files (docs/security.md); a link to Kafka
+ * that sends fed requests and reads every answer
  * of {@code <prefix>.outbound_firehose} in a consumer group of its own; a link to Redis for
  * parked answers; and a heartbeat at {@code stats:rest:self:<host>:<uuid12>}. Neither Kafka nor
  * Redis has to be reachable at start: the gateway answers at once and says what is missing.
@@ -71,6 +73,7 @@ public final class RestGateway implements Service {
     private final Duration heartbeatTtl;
     private final RedisLink redis;
     private final KafkaLink kafka;
+    private final LiveView live;
     private final Dispatcher dispatcher;
     private final ExecutorService calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("rest-call-", 0).factory());
 
@@ -132,9 +135,10 @@ public final class RestGateway implements Service {
         this.redis = new RedisLink(RedisEndpoint.from(settings), this::startHeartbeat);
         ParkedAnswers parked = new ParkedAnswers(redis, Duration.ofSeconds(atLeast("POLL_RESULT_TTL", 0)), context.meters());
         PendingAnswers pending = new PendingAnswers();
+        this.live = new LiveView(settings, redis::connection, json, context.clock());
         this.kafka = new KafkaLink(new KafkaLink.Config(new KafkaClients(settings), topics.outboundFirehose(), group,
                 pollTimeout, feedTimeout, seconds("DAEMON_THREAD_JOIN_TIMEOUT")),
-                new OutboundAnswers(json, pending, parked, context.meters()));
+                new OutboundAnswers(json, pending, parked, live.notices(), context.meters()));
 
         Router router = Router.builder()
                 .open("/health")
@@ -151,6 +155,7 @@ public final class RestGateway implements Service {
                     HealthReport report = context.health().check();
                     return HttpAnswer.text(report.httpStatus(), HttpAnswer.JSON, report.toJson());
                 }, HttpMethod.GET)
+                .route("/live", "live", live.endpoint(), HttpMethod.GET)
                 .route("/ui", "ui", call -> HttpAnswer.redirect(UiFiles.PREFIX), HttpMethod.GET)
                 .prefix(UiFiles.PREFIX, "ui", new UiFiles(), HttpMethod.GET)
                 .build();
@@ -182,6 +187,7 @@ public final class RestGateway implements Service {
         context.health().register("kafka", kafka::health);
         redis.start();
         kafka.start();
+        live.start();
         LOG.atInfo().addKeyValue("address", server.address().toString())
                 .log("REST gateway listening on " + userUrl().map(URI::toString).orElse("?"));
     }
@@ -210,6 +216,7 @@ public final class RestGateway implements Service {
             server.close();
         }
         calls.shutdownNow();
+        live.close();
         kafka.close();
         if (heartbeat != null) {
             heartbeat.close();

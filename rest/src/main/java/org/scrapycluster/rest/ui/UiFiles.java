@@ -1,10 +1,12 @@
 package org.scrapycluster.rest.ui;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.HttpAnswer;
@@ -15,7 +17,8 @@ import org.scrapycluster.rest.http.RefusedRequestException;
 /**
  * Serves the web UI's files under {@value #PREFIX}: a fixed set, read once from the class path
  * (no path from a request ever reaches the file system or the class loader). {@code /ui/} is the
- * page itself; any other name is refused as an unknown endpoint.
+ * page itself; {@code /ui/vendor/} holds the charting library uPlot, from its WebJar, so the page
+ * loads nothing from elsewhere; any other name is refused as an unknown endpoint.
  */
 public final class UiFiles implements Endpoint {
 
@@ -27,12 +30,42 @@ public final class UiFiles implements Endpoint {
             "app.js", "text/javascript; charset=utf-8",
             "app.css", "text/css; charset=utf-8");
 
+    private static final String UPLOT = "/META-INF/resources/webjars/uplot/";
+    private static final Map<String, String> VENDOR_FILES = Map.of(
+            "vendor/uPlot.iife.min.js", "dist/uPlot.iife.min.js",
+            "vendor/uPlot.min.css", "dist/uPlot.min.css",
+            "vendor/uPlot.LICENSE", "LICENSE");
+
     private final Map<String, HttpAnswer> answers = new LinkedHashMap<>();
 
     public UiFiles() {
-        FILES.forEach((name, type) -> answers.put(name, new HttpAnswer(200, type, read(name))
+        FILES.forEach((name, type) -> answers.put(name, file(type, read(name))));
+        String uplot = UPLOT + webJarVersion() + "/";
+        VENDOR_FILES.forEach((name, path) -> answers.put(name, file(typeOf(name), read(uplot + path))));
+    }
+
+    private static HttpAnswer file(String type, byte[] body) {
+        return new HttpAnswer(200, type, body)
                 .withHeader("Cache-Control", "no-cache")
-                .withHeader("X-Content-Type-Options", "nosniff")));
+                .withHeader("X-Content-Type-Options", "nosniff");
+    }
+
+    private static String typeOf(String name) {
+        if (name.endsWith(".js")) {
+            return "text/javascript; charset=utf-8";
+        }
+        return name.endsWith(".css") ? "text/css; charset=utf-8" : "text/plain; charset=utf-8";
+    }
+
+    /** The version of the uPlot WebJar on the class path, from its Maven properties. */
+    private static String webJarVersion() {
+        Properties properties = new Properties();
+        try (InputStream in = new ByteArrayInputStream(read("/META-INF/maven/org.webjars.npm/uplot/pom.properties"))) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the uPlot WebJar's version", e);
+        }
+        return properties.getProperty("version");
     }
 
     @Override

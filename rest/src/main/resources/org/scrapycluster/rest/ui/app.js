@@ -1,37 +1,90 @@
-// The Scrapy Cluster web UI: talks only to this gateway's own endpoints (/, /health, /feed, /poll).
+// The Scrapy Cluster web UI. It talks only to this gateway: GET /live (the cluster's state, read by
+// the gateway once per refresh for every open page), GET / and /health (the gateway itself),
+// GET /access (what the presented key may do), POST /feed and /poll (crawls and actions).
 "use strict";
 
 const POLL_INTERVAL_MS = 1000;
 const POLL_ATTEMPTS = 30;
 const HEALTH_INTERVAL_MS = 5000;
+const KEY_STORAGE = "scrapy-cluster-api-key";
 
 const $ = (id) => document.getElementById(id);
 
-function newId() {
-  if (window.crypto && crypto.randomUUID) {
-    return crypto.randomUUID();
-  }
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const state = {
+  live: null,
+  span: "5m",
+  sort: { key: "last_activity", descending: true },
+  filter: "",
+  canWrite: true,
+  charts: {},
+  // crawlid -> a URL this tab fed for it, offered when expiring the crawl
+  seeds: {},
+};
+
+// ---------------------------------------------------------------------------------------------
+// Calls to the gateway, with the tab's API key when it has one
+
+let keyPrompt = null;
+
+function apiKey() {
+  return sessionStorage.getItem(KEY_STORAGE);
 }
 
-function cell(row, text, className) {
-  const td = row.insertCell();
-  td.textContent = text;
-  if (className) {
-    td.className = className;
+// Asks for a key once; callers that hit 401 meanwhile wait for the same answer.
+function askForKey() {
+  if (!keyPrompt) {
+    keyPrompt = new Promise((resolve) => {
+      const dialog = $("key-dialog");
+      $("key-input").value = "";
+      dialog.addEventListener("close", () => {
+        const key = $("key-input").value.trim();
+        if (dialog.returnValue === "ok" && key) {
+          sessionStorage.setItem(KEY_STORAGE, key);
+          resolve(true);
+        } else {
+          resolve(false);
+        }
+      }, { once: true });
+      dialog.showModal();
+    });
   }
-  return td;
+  return keyPrompt;
 }
 
-function say(element, text, isError) {
-  element.textContent = text;
-  element.className = "status" + (isError ? " error" : "");
+async function call(path, options = {}) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const headers = Object.assign({}, options.headers || {});
+    const key = apiKey();
+    if (key) {
+      headers.Authorization = "Bearer " + key;
+    }
+    const response = await fetch(path, Object.assign({}, options, { headers, cache: "no-store" }));
+    if (response.status !== 401 || attempt > 0) {
+      return response;
+    }
+    if (key) {
+      // the stored key was refused: forget it and ask again
+      sessionStorage.removeItem(KEY_STORAGE);
+      keyPrompt = null;
+    }
+    if (!(await askForKey())) {
+      return response;
+    }
+    await refreshAccess();
+  }
+  throw new Error("unreachable");
+}
+
+async function getJson(path) {
+  const response = await call(path);
+  if (!response.ok) {
+    throw new Error(path + " answered HTTP " + response.status);
+  }
+  return response.json();
 }
 
 async function postJson(path, body) {
-  const response = await fetch(path, {
+  const response = await call(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
@@ -53,9 +106,18 @@ function failureText(envelope, status) {
   return error.message + (error.cause ? " " + error.cause : "");
 }
 
+function newId() {
+  if (window.crypto && crypto.randomUUID) {
+    return crypto.randomUUID();
+  }
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 // Feeds a request that carries a uuid and returns its answer, polling for it when the gateway
 // answers with a poll_id (the answer took longer than WAIT_FOR_RESPONSE_TIME).
-async function ask(request, progress) {
+async function ask(request) {
   const fed = await postJson("/feed", request);
   if (fed.envelope.status !== "SUCCESS") {
     throw new Error(failureText(fed.envelope, fed.status));
@@ -65,7 +127,6 @@ async function ask(request, progress) {
     return data;
   }
   for (let attempt = 1; attempt <= POLL_ATTEMPTS; attempt++) {
-    progress("Waiting for the answer (" + attempt + " s)…");
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
     const polled = await postJson("/poll", { poll_id: data.poll_id });
     if (polled.envelope.status === "SUCCESS") {
@@ -86,9 +147,438 @@ function answerError(answer) {
       : answer.error.message + (answer.error.details ? ": " + answer.error.details.join("; ") : "");
 }
 
+// What the key may do: GET /access; a gateway without it has no keys (write, anonymous).
+async function refreshAccess() {
+  let access = { access: "write", anonymous: true };
+  try {
+    const response = await call("/access");
+    if (response.ok) {
+      access = (await response.json()).data || access;
+    } else if (response.status === 401) {
+      access = { access: "none", anonymous: true };
+    }
+  } catch (e) {
+    // the gateway is unreachable: the live status says so
+  }
+  state.canWrite = access.access === "write";
+  $("access").textContent = access.anonymous ? (state.canWrite ? "" : "no key")
+      : (state.canWrite ? "key: read and write" : "key: read only (actions disabled)");
+  for (const button of document.querySelectorAll("button.write, td.actions button")) {
+    button.disabled = !state.canWrite;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers and confirmations
+
+function logAnswer(summary, detail, isError) {
+  const item = document.createElement("li");
+  const time = document.createElement("time");
+  time.textContent = new Date().toLocaleTimeString();
+  const text = document.createElement("span");
+  text.className = "summary" + (isError ? " error" : "");
+  text.textContent = summary;
+  item.append(time, text);
+  if (detail !== undefined) {
+    const pre = document.createElement("pre");
+    pre.textContent = typeof detail === "string" ? detail : JSON.stringify(detail, null, 2);
+    item.append(pre);
+  }
+  $("answer-log").prepend(item);
+  while ($("answer-log").children.length > 30) {
+    $("answer-log").lastElementChild.remove();
+  }
+}
+
+// Asks the user to confirm; resolves to false on cancel, true (or the URL asked for) on confirm.
+function confirmAction(title, text, askUrl) {
+  return new Promise((resolve) => {
+    const dialog = $("confirm-dialog");
+    $("confirm-title").textContent = title;
+    $("confirm-text").textContent = text;
+    $("confirm-url-label").hidden = !askUrl;
+    $("confirm-url").required = Boolean(askUrl);
+    $("confirm-url").value = askUrl || "";
+    dialog.addEventListener("close", () => {
+      if (dialog.returnValue !== "ok") {
+        resolve(false);
+      } else {
+        resolve(askUrl ? $("confirm-url").value.trim() : true);
+      }
+    }, { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actions
+
+async function submitCrawl(event) {
+  event.preventDefault();
+  const form = event.target;
+  const request = {
+    url: form.url.value.trim(),
+    appid: form.appid.value.trim(),
+    crawlid: form.crawlid.value.trim(),
+    spiderid: form.spiderid.value.trim(),
+    maxdepth: Number(form.maxdepth.value),
+    priority: Number(form.priority.value),
+  };
+  try {
+    const fed = await postJson("/feed", request);
+    if (fed.envelope.status === "SUCCESS") {
+      state.seeds[request.crawlid] = request.url;
+      logAnswer("Submitted crawl " + request.crawlid + " of " + request.url, fed.envelope);
+      form.crawlid.value = newId().substring(0, 12);
+    } else {
+      logAnswer("Crawl " + request.crawlid + " refused: " + failureText(fed.envelope, fed.status), fed.envelope, true);
+    }
+  } catch (e) {
+    logAnswer("Crawl " + request.crawlid + " not submitted: " + e.message, undefined, true);
+  }
+}
+
+async function crawlAction(action, crawl) {
+  const name = crawl.appid + " / " + crawl.crawlid;
+  if (action === "info") {
+    await runAction("Info of " + name, { action: "info", appid: crawl.appid, spiderid: crawl.spiderid, crawlid: crawl.crawlid },
+        (answer) => answer.total_pending + " requests pending in " + answer.total_domains + " domains");
+    return;
+  }
+  if (action === "stop") {
+    if (await confirmAction("Stop " + name + "?", "Every queued request of the crawl is purged and it is blacklisted; "
+        + "pages in flight still arrive.")) {
+      await runAction("Stop of " + name, { action: "stop", appid: crawl.appid, spiderid: crawl.spiderid, crawlid: crawl.crawlid },
+          (answer) => "Stopped; " + answer.total_purged + " requests purged");
+    }
+    return;
+  }
+  // A seed the crawl has already seen is dropped before its expiry is written, so the request
+  // carries a URL of its own: the crawl's seed (when this tab fed it) with a marker query.
+  const seed = state.seeds[crawl.crawlid];
+  const marked = seed ? seed + (seed.includes("?") ? "&" : "?") + "scrapy-cluster-expire=" + Date.now() : "https://";
+  const url = await confirmAction("Expire " + name + "?", "One more request of the crawl, at the lowest priority, is fed "
+      + "with an expiry 5 seconds from now (a URL the crawl has not seen, or the expiry is not taken); a Redis monitor then "
+      + "purges what is left of the crawl and announces it as expired.", marked);
+  if (!url) {
+    return;
+  }
+  const request = { url, appid: crawl.appid, crawlid: crawl.crawlid, spiderid: crawl.spiderid, priority: 1,
+    expires: Math.floor(Date.now() / 1000) + 5 };
+  try {
+    const fed = await postJson("/feed", request);
+    const ok = fed.envelope.status === "SUCCESS";
+    logAnswer(ok ? "Expiry of " + name + " set to " + new Date(request.expires * 1000).toLocaleTimeString()
+        : "Expiry of " + name + " refused: " + failureText(fed.envelope, fed.status), fed.envelope, !ok);
+  } catch (e) {
+    logAnswer("Expiry of " + name + " not sent: " + e.message, undefined, true);
+  }
+}
+
+async function runAction(title, request, describe) {
+  request.uuid = newId();
+  try {
+    const answer = await ask(request);
+    const error = answerError(answer);
+    logAnswer(title + ": " + (error || describe(answer)), answer, Boolean(error));
+  } catch (e) {
+    logAnswer(title + ": " + e.message, undefined, true);
+  }
+}
+
+async function throttleAction(event) {
+  event.preventDefault();
+  const form = event.target;
+  const action = event.submitter ? event.submitter.value : "domain-update";
+  const domain = form.domain.value.trim();
+  if (!domain) {
+    logAnswer("A domain is needed", undefined, true);
+    return;
+  }
+  const request = { action, appid: "webui", domain };
+  let text = "Remove the throttle of " + domain + "? Its crawlers fall back to QUEUE_HITS per QUEUE_WINDOW.";
+  if (action === "domain-update") {
+    request.hits = Number(form.hits.value);
+    request.window = Number(form.window.value);
+    request.scale = Number(form.scale.value);
+    text = "Set " + domain + " to " + request.hits + " hits per " + request.window + " s at scale " + request.scale
+        + " on every crawler?";
+  }
+  if (await confirmAction(action === "domain-update" ? "Push a throttle" : "Remove a throttle", text)) {
+    await runAction((action === "domain-update" ? "Throttle of " : "Removal of the throttle of ") + domain, request,
+        () => "done; the crawlers follow ZooKeeper within seconds");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live view
+
+function cell(row, text, className) {
+  const td = row.insertCell();
+  td.textContent = text;
+  if (className) {
+    td.className = className;
+  }
+  return td;
+}
+
+function emptyRow(body, columns, text) {
+  const td = body.insertRow().insertCell();
+  td.colSpan = columns;
+  td.className = "empty";
+  td.textContent = text;
+}
+
+function clock(epochSeconds) {
+  if (!epochSeconds) {
+    return "—";
+  }
+  const date = new Date(epochSeconds * 1000);
+  const today = new Date().toDateString() === date.toDateString();
+  return today ? date.toLocaleTimeString() : date.toLocaleString();
+}
+
+function seconds(value) {
+  if (value === null || value === undefined) {
+    return "—";
+  }
+  if (value < 90) {
+    return Math.round(value) + " s";
+  }
+  if (value < 5400) {
+    return Math.round(value / 60) + " min";
+  }
+  return (value / 3600).toFixed(1) + " h";
+}
+
+function showCrawls(live) {
+  const body = $("crawl-rows");
+  body.replaceChildren();
+  const filter = state.filter.toLowerCase();
+  const crawls = (live.crawls || []).filter((crawl) => !filter
+      || [crawl.appid, crawl.crawlid, crawl.spiderid].some((text) => text.toLowerCase().includes(filter)));
+  const { key, descending } = state.sort;
+  crawls.sort((a, b) => {
+    const order = typeof a[key] === "number" ? a[key] - b[key] : String(a[key]).localeCompare(String(b[key]));
+    return descending ? -order : order;
+  });
+  $("crawl-count").textContent = "(" + crawls.length + " active" + (backlogText(live)) + ")";
+  for (const crawl of crawls) {
+    const row = body.insertRow();
+    row.dataset.crawlid = crawl.crawlid;
+    cell(row, crawl.appid);
+    cell(row, crawl.crawlid, "mono");
+    cell(row, crawl.spiderid);
+    cell(row, String(crawl.pages), "num");
+    cell(row, String(crawl.pending), "num");
+    cell(row, crawl.pages_per_second.toFixed(2), "num");
+    cell(row, clock(crawl.first_seen));
+    cell(row, crawl.expires ? clock(crawl.expires) : "never");
+    const actions = cell(row, "", "actions");
+    for (const [action, label, className] of [["info", "Info", ""], ["stop", "Stop", "danger"], ["expire", "Expire", "danger"]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.className = className;
+      button.dataset.action = action;
+      button.disabled = !state.canWrite && action !== "info";
+      button.addEventListener("click", () => crawlAction(action, crawl));
+      actions.append(button);
+    }
+  }
+  if (crawls.length === 0) {
+    emptyRow(body, 9, filter ? "No active crawl matches the filter." : "No active crawl. Submit one below.");
+  }
+  for (const th of document.querySelectorAll("#crawl-table th[data-key]")) {
+    th.className = (th.dataset.key === key ? (descending ? "sorted-desc" : "sorted-asc") : "")
+        + (th.classList.contains("num") ? " num" : "");
+  }
+
+  const done = $("completed-rows");
+  done.replaceChildren();
+  for (const crawl of live.completed || []) {
+    const row = done.insertRow();
+    cell(row, crawl.appid);
+    cell(row, crawl.crawlid, "mono");
+    cell(row, crawl.spiderid);
+    cell(row, crawl.end);
+    cell(row, crawl.total_pages === null ? "—" : String(crawl.total_pages), "num");
+    cell(row, seconds(crawl.duration_seconds), "num");
+    cell(row, clock(crawl.server_time));
+  }
+  if ((live.completed || []).length === 0) {
+    emptyRow(done, 7, "No crawl has completed since this gateway started.");
+  }
+}
+
+function backlogText(live) {
+  return typeof live.backlog === "number" ? ", " + live.backlog + " requests pending" : "";
+}
+
+function showDomains(live) {
+  const body = $("domain-rows");
+  body.replaceChildren();
+  for (const domain of live.domains || []) {
+    const row = body.insertRow();
+    row.dataset.domain = domain.domain;
+    cell(row, domain.domain, "mono");
+    cell(row, String(domain.backlog), "num");
+    const throttle = domain.hits + " / " + domain.window + " s"
+        + (domain.scale !== null && domain.scale !== 1 ? " × " + domain.scale : "")
+        + (domain.throttle_source === "default" ? " (default)" : "");
+    cell(row, throttle);
+    cell(row, domain.used + " / " + domain.limit, "num");
+    const stateText = domain.state + (domain.pause_seconds > 0 ? " (" + seconds(domain.pause_seconds) + ")" : "");
+    cell(row, stateText, "state-" + domain.state.replace(" ", "-"));
+    row.addEventListener("click", () => {
+      const form = $("throttle-form");
+      form.domain.value = domain.domain;
+      form.hits.value = domain.hits;
+      form.window.value = domain.window;
+      form.scale.value = domain.scale === null ? 1 : domain.scale;
+    });
+  }
+  if ((live.domains || []).length === 0) {
+    emptyRow(body, 5, "No domain has work queued or a throttle of its own.");
+  }
+}
+
+function showNodes(live) {
+  const body = $("node-rows");
+  body.replaceChildren();
+  const nodes = live.nodes || [];
+  $("node-count").textContent = "(" + nodes.length + ", " + nodes.filter((node) => node.stale).length + " stale)";
+  for (const node of nodes) {
+    const row = body.insertRow();
+    cell(row, node.service + (node.spider ? " · " + node.spider : ""));
+    cell(row, node.host);
+    cell(row, node.id, "mono");
+    cell(row, seconds(node.seen_seconds), "num");
+    cell(row, seconds(node.heartbeat_age_seconds) + (node.stale ? " stale" : ""), "num" + (node.stale ? " stale" : ""));
+    const rate = cell(row, node.rate === null ? "—" : node.rate.toFixed(2) + "/s", "num");
+    rate.title = node.rate_of || "";
+  }
+  if (nodes.length === 0) {
+    emptyRow(body, 6, "No heartbeat in Redis: no service is running, or Redis is not the one they use.");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charts (uPlot)
+
+function cssColor(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+function chartOptions(series, width) {
+  const axis = { stroke: cssColor("--muted"), grid: { stroke: cssColor("--grid"), width: 1 }, ticks: { stroke: cssColor("--grid") } };
+  return {
+    width,
+    height: 220,
+    series: [{}].concat(series),
+    axes: [axis, Object.assign({ size: 56 }, axis)],
+    scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
+    legend: { live: true },
+    cursor: { points: { size: 6 } },
+  };
+}
+
+const PAGE_SERIES = [["2xx", "--green"], ["3xx", "--blue"], ["4xx", "--orange"], ["5xx", "--red"], ["errors", "--purple"]];
+
+function pageSeries() {
+  return PAGE_SERIES.map(([name, color]) => ({
+    label: name === "errors" ? "fetch errors" : name, stroke: cssColor(color), width: 2,
+    value: (u, v) => (v === null || v === undefined ? "—" : v.toFixed(2) + "/s"),
+  }));
+}
+
+function queueSeries() {
+  return [
+    { label: "backlog", stroke: cssColor("--blue"), fill: cssColor("--grid"), width: 2,
+      value: (u, v) => (v === null || v === undefined ? "—" : String(v)) },
+    { label: "domains waiting on throttle", stroke: cssColor("--yellow"), width: 2,
+      value: (u, v) => (v === null || v === undefined ? "—" : String(v)) },
+  ];
+}
+
+function chartWidth(element) {
+  return Math.max(260, element.clientWidth || element.parentElement.clientWidth || 320);
+}
+
+function chartData(live) {
+  const charts = (live.charts || {})[state.span];
+  if (!charts) {
+    return null;
+  }
+  return {
+    pages: [charts.pages.t].concat(PAGE_SERIES.map(([name]) => charts.pages[name])),
+    queues: [charts.queues.t, charts.queues.backlog, charts.queues.waiting],
+  };
+}
+
+function drawCharts() {
+  if (!state.live || typeof uPlot === "undefined") {
+    return;
+  }
+  const data = chartData(state.live);
+  if (!data) {
+    return;
+  }
+  for (const [name, element, series] of [["pages", $("chart-pages"), pageSeries], ["queues", $("chart-queues"), queueSeries]]) {
+    if (!state.charts[name]) {
+      element.replaceChildren();
+      state.charts[name] = new uPlot(chartOptions(series(), chartWidth(element)), data[name], element);
+    } else {
+      state.charts[name].setData(data[name]);
+    }
+    // how many points carry data, for a glance at the DOM (and the browser tests)
+    element.dataset.points = String(data[name][0].filter((t, i) => data[name].slice(1).some((s) => s[i] > 0)).length);
+  }
+}
+
+function resetCharts() {
+  for (const chart of Object.values(state.charts)) {
+    chart.destroy();
+  }
+  state.charts = {};
+  drawCharts();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refreshing
+
+let liveTimer = null;
+
+async function refreshLive() {
+  const status = $("live-status");
+  try {
+    const live = await getJson("/live");
+    state.live = live;
+    showCrawls(live);
+    showDomains(live);
+    showNodes(live);
+    drawCharts();
+    $("zookeeper").textContent = (live.zookeeper_connected ? "connected" : "not connected") + " · " + (live.zookeeper_node || "");
+    $("zookeeper").className = live.zookeeper_connected ? "up" : "down";
+    status.textContent = live.error ? live.error : "live · updated " + clock(live.server_time);
+    status.className = "live" + (live.error ? " error" : "");
+    scheduleLive((live.refresh_seconds || 3) * 1000);
+  } catch (e) {
+    status.textContent = "cannot reach the gateway: " + e.message;
+    status.className = "live error";
+    scheduleLive(HEALTH_INTERVAL_MS);
+  }
+}
+
+function scheduleLive(ms) {
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(refreshLive, ms);
+}
+
 async function refreshHealth() {
   try {
-    const index = await (await fetch("/")).json();
+    const index = await getJson("/");
     const badge = $("node-health");
     badge.textContent = index.node_health;
     badge.className = "badge " + index.node_health;
@@ -96,9 +586,9 @@ async function refreshHealth() {
     $("kafka").className = index.kafka_connected ? "up" : "down";
     $("redis").textContent = index.redis_connected ? "connected" : "not connected";
     $("redis").className = index.redis_connected ? "up" : "down";
-    $("uptime").textContent = index.uptime_sec + " s";
+    $("uptime").textContent = seconds(index.uptime_sec);
     $("my-id").textContent = index.my_id;
-    const health = await (await fetch("/health")).json();
+    const health = await getJson("/health");
     const rows = $("checks");
     rows.replaceChildren();
     for (const [name, check] of Object.entries(health.checks)) {
@@ -114,118 +604,51 @@ async function refreshHealth() {
   }
 }
 
-function showNodes(stats) {
-  const rows = $("nodes");
-  rows.replaceChildren();
-  for (const service of ["kafka-monitor", "redis-monitor", "rest"]) {
-    const nodes = (stats[service] && stats[service].nodes) || {};
-    const row = rows.insertRow();
-    cell(row, service);
-    cell(row, Object.keys(nodes).join(", ") || "none");
-    cell(row, String(Object.values(nodes).reduce((sum, ids) => sum + ids.length, 0)), "num");
-  }
-  const spiders = (stats.crawler && stats.crawler.spiders) || {};
-  const row = rows.insertRow();
-  cell(row, "crawler");
-  const machines = (stats.crawler && stats.crawler.machines) || {};
-  cell(row, Object.keys(machines).filter((key) => key !== "count").join(", ") || "none");
-  cell(row, String(spiders.total_spider_count || 0), "num");
-}
-
-function showQueues(queue) {
-  const rows = $("queues");
-  rows.replaceChildren();
-  $("total-backlog").textContent = queue ? "(total backlog " + (queue.total_backlog || 0) + ")" : "";
-  if (!queue) {
-    return;
-  }
-  for (const [key, spider] of Object.entries(queue)) {
-    if (!key.startsWith("queue_")) {
-      continue;
-    }
-    for (const domain of spider.domains || []) {
-      const row = rows.insertRow();
-      cell(row, key.substring("queue_".length));
-      cell(row, domain.domain);
-      cell(row, String(domain.backlog), "num");
-    }
-  }
-  if (rows.rows.length === 0) {
-    cell(rows.insertRow(), "No queued requests").colSpan = 3;
-  }
-}
-
-async function refreshCluster() {
-  const status = $("cluster-status");
-  say(status, "Asking the Redis monitor…");
-  try {
-    const stats = await ask({ appid: "webui", uuid: newId(), stats: "all" }, (text) => say(status, text));
-    const error = answerError(stats);
-    if (error) {
-      say(status, error, true);
-      return;
-    }
-    showNodes(stats);
-    showQueues(stats.crawler && stats.crawler.queue);
-    say(status, "As of " + new Date((stats.server_time || 0) * 1000).toLocaleTimeString());
-  } catch (e) {
-    say(status, e.message, true);
-  }
-}
-
-async function submitCrawl(event) {
-  event.preventDefault();
-  const form = event.target;
-  const status = $("submit-status");
-  const request = {
-    url: form.url.value.trim(),
-    appid: form.appid.value.trim(),
-    crawlid: form.crawlid.value.trim(),
-    spiderid: form.spiderid.value.trim(),
-    maxdepth: Number(form.maxdepth.value),
-    priority: Number(form.priority.value),
-  };
-  try {
-    const fed = await postJson("/feed", request);
-    if (fed.envelope.status === "SUCCESS") {
-      say(status, "Submitted crawl " + request.crawlid + " of " + request.url);
-      $("action-form").crawlid.value = request.crawlid;
-      $("action-form").appid.value = request.appid;
-      form.crawlid.value = newId().substring(0, 12);
-    } else {
-      say(status, failureText(fed.envelope, fed.status), true);
-    }
-  } catch (e) {
-    say(status, e.message, true);
-  }
-}
-
-async function crawlAction(event) {
-  event.preventDefault();
-  const form = event.target;
-  const action = event.submitter ? event.submitter.value : "info";
-  const status = $("action-status");
-  const request = { action, appid: form.appid.value.trim(), spiderid: form.spiderid.value.trim(), uuid: newId() };
-  if (form.crawlid.value.trim()) {
-    request.crawlid = form.crawlid.value.trim();
-  }
-  $("action-answer").textContent = "";
-  say(status, "Asking the Redis monitor…");
-  try {
-    const answer = await ask(request, (text) => say(status, text));
-    const error = answerError(answer);
-    say(status, error || (action === "stop" ? "Stopped; " + answer.total_purged + " requests purged"
-        : answer.total_pending + " requests pending"), Boolean(error));
-    $("action-answer").textContent = JSON.stringify(answer, null, 2);
-  } catch (e) {
-    say(status, e.message, true);
-  }
-}
+// ---------------------------------------------------------------------------------------------
+// Start
 
 $("crawl-form").crawlid.value = newId().substring(0, 12);
 $("crawl-form").addEventListener("submit", submitCrawl);
-$("action-form").addEventListener("submit", crawlAction);
-$("refresh-cluster").addEventListener("click", refreshCluster);
-refreshHealth();
-refreshCluster();
-setInterval(refreshHealth, HEALTH_INTERVAL_MS);
+$("throttle-form").addEventListener("submit", throttleAction);
+$("crawl-filter").addEventListener("input", (event) => {
+  state.filter = event.target.value.trim();
+  if (state.live) {
+    showCrawls(state.live);
+  }
+});
+for (const th of document.querySelectorAll("#crawl-table th[data-key]")) {
+  th.addEventListener("click", () => {
+    const key = th.dataset.key;
+    state.sort = { key, descending: state.sort.key === key ? !state.sort.descending : true };
+    if (state.live) {
+      showCrawls(state.live);
+    }
+  });
+}
+for (const button of document.querySelectorAll("button.span")) {
+  button.addEventListener("click", () => {
+    state.span = button.dataset.span;
+    for (const other of document.querySelectorAll("button.span")) {
+      other.classList.toggle("active", other === button);
+    }
+    resetCharts();
+  });
+}
+window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", resetCharts);
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    for (const [name, element] of [["pages", $("chart-pages")], ["queues", $("chart-queues")]]) {
+      if (state.charts[name]) {
+        state.charts[name].setSize({ width: chartWidth(element), height: 220 });
+      }
+    }
+  }, 150);
+});
+
+refreshAccess().then(() => {
+  refreshHealth();
+  refreshLive();
+  setInterval(refreshHealth, HEALTH_INTERVAL_MS);
+});

@@ -9,7 +9,8 @@ import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.EmbeddedStack;
 
 /**
- * Settings of a gateway under test: pointed at the shared stack, on a free port of 127.0.0.1, with
+ * Settings of a gateway under test: pointed at the shared stack (its ZooKeeper for the live view's
+ * domain config), on a free port of 127.0.0.1, with
  * a topic prefix of its own (or one shared with another gateway), no second metrics endpoint, plus
  * whatever the test sets.
  */
@@ -17,8 +18,9 @@ public final class GatewaySettings {
 
     private final Map<String, String> values = new LinkedHashMap<>();
 
-    private GatewaySettings(String kafka, int redisPort, String prefix) {
+    private GatewaySettings(String kafka, String zookeeper, int redisPort, String prefix) {
         values.put("KAFKA_HOSTS", kafka);
+        values.put("ZOOKEEPER_HOSTS", zookeeper);
         values.put("REDIS_HOST", "127.0.0.1");
         values.put("REDIS_PORT", Integer.toString(redisPort));
         values.put("REDIS_SOCKET_TIMEOUT", "2");
@@ -33,12 +35,12 @@ public final class GatewaySettings {
 
     /** Settings for the shared stack, with a new topic prefix. */
     public static GatewaySettings forStack(EmbeddedStack stack) {
-        return new GatewaySettings(stack.kafkaBootstrap(), stack.redisPort(), unique("r"));
+        return new GatewaySettings(stack.kafkaBootstrap(), stack.zookeeperConnect(), stack.redisPort(), unique("r"));
     }
 
     /** Settings for the shared stack's Kafka and another Redis, with a new topic prefix. */
     public static GatewaySettings forStack(EmbeddedStack stack, int redisPort) {
-        return new GatewaySettings(stack.kafkaBootstrap(), redisPort, unique("r"));
+        return new GatewaySettings(stack.kafkaBootstrap(), stack.zookeeperConnect(), redisPort, unique("r"));
     }
 
     /** A name no other test uses, free of ':' and legal in a topic name. */

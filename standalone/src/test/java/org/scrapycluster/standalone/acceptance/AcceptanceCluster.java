@@ -1,5 +1,6 @@
 package org.scrapycluster.standalone.acceptance;
 
+import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,6 +74,7 @@ final class AcceptanceCluster implements AutoCloseable {
         values.put("REDIS_DB", Integer.toString(db));
         values.put("KAFKA_TOPIC_PREFIX", prefix);
         values.put("KAFKA_INCOMING_TOPIC", Topics.withPrefix(prefix).incoming());
+        values.put("KAFKA_PRODUCER_TOPIC", Topics.withPrefix(prefix).incoming());
         values.put("KAFKA_GROUP", prefix + "-group");
         values.put("ZOOKEEPER_ID", prefix);
         values.put("METRICS_PORT", "-1");
@@ -184,6 +186,15 @@ final class AcceptanceCluster implements AutoCloseable {
     /** {@code <prefix>.crawled_firehose}, read from its beginning. */
     OutboundAnswers results() {
         return results;
+    }
+
+    /** Where users reach {@code instance} ({@code rest}), once started. */
+    URI userUrl(String instance) {
+        URI url = cluster.userUrls().get(instance);
+        if (url == null) {
+            throw new IllegalStateException(instance + " has no address: is it running?");
+        }
+        return url;
     }
 
     /** A connection to this cluster's Redis database. */

@@ -1,0 +1,143 @@
+package org.scrapycluster.rest.live;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lettuce.core.Range;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
+
+/**
+ * The busiest domains: their backlog (pending requests of the active crawls), their throttle (the
+ * ZooKeeper domain config's {@code hits} / {@code window} / {@code scale}, else {@code QUEUE_HITS}
+ * per {@code QUEUE_WINDOW}) and their state, judged from the throttle keys the crawlers keep
+ * (docs/throttling.md): {@code blacklisted} (in the ZooKeeper blacklist), {@code backing off} (a
+ * {@code <throttlekey>:throttle_pause} left by a 429 or a 503 with Retry-After), {@code throttled}
+ * (as many hand-outs in the window as the limit allows), {@code ready} (work waiting) or
+ * {@code idle}. With throttling by IP or by spider type a domain has several throttle keys; the
+ * fullest one decides. The throttle keys are found with one {@code SCAN} per refresh.
+ */
+final class DomainTable {
+
+    private static final String WINDOW = ":throttle_window";
+    private static final String PAUSE = ":throttle_pause";
+
+    private final int maxDomains;
+    private final long defaultHits;
+    private final double defaultWindow;
+
+    DomainTable(int maxDomains, long defaultHits, double defaultWindow) {
+        this.maxDomains = maxDomains;
+        this.defaultHits = defaultHits;
+        this.defaultWindow = defaultWindow;
+    }
+
+    /** What one refresh found. */
+    record Reading(ArrayNode rows, int waiting) {
+    }
+
+    Reading read(RedisConnection redis, Map<String, Long> backlog, DomainConfig config, long nowMillis) {
+        Map<String, CompletionStage<Long>> used = new HashMap<>();
+        Map<String, CompletionStage<Long>> paused = new HashMap<>();
+        for (String key : RedisKeys.scan(redis, "*:throttle_*")) {
+            if (key.endsWith(WINDOW)) {
+                String domain = domainOf(key, WINDOW);
+                Range<Double> inWindow = Range.create(nowMillis / 1000.0 - throttle(config, domain).window(), Double.POSITIVE_INFINITY);
+                used.put(key, redis.async().zcount(key, inWindow));
+            } else if (key.endsWith(PAUSE)) {
+                paused.put(key, redis.async().pttl(key));
+            }
+        }
+        Map<String, Long> usedByDomain = new HashMap<>();
+        used.forEach((key, count) -> usedByDomain.merge(domainOf(key, WINDOW), redis.await(count), Math::max));
+        Map<String, Long> pauseByDomain = new HashMap<>();
+        paused.forEach((key, ttl) -> {
+            long millis = redis.await(ttl);
+            if (millis > 0) {
+                pauseByDomain.merge(domainOf(key, PAUSE), millis, Math::max);
+            }
+        });
+
+        Set<String> blacklist = new LinkedHashSet<>(config.blacklist().orElse(List.of()));
+        Set<String> domains = new LinkedHashSet<>();
+        Set<String> judged = new LinkedHashSet<>(backlog.keySet());
+        judged.addAll(usedByDomain.keySet());
+        judged.addAll(pauseByDomain.keySet());
+        int waiting = 0;
+        for (String domain : judged) {
+            String state = state(domain, backlog, usedByDomain, pauseByDomain, blacklist, config);
+            if (backlog.getOrDefault(domain, 0L) > 0 && (state.equals("throttled") || state.equals("backing off"))) {
+                waiting++;
+            }
+        }
+        List<String> busiest = new ArrayList<>(backlog.keySet());
+        busiest.sort(Comparator.comparing((String domain) -> -backlog.get(domain)).thenComparing(domain -> domain));
+        busiest.stream().limit(maxDomains).forEach(domains::add);
+        config.throttles().keySet().stream().limit(maxDomains).forEach(domains::add);
+        blacklist.stream().limit(maxDomains).forEach(domains::add);
+
+        ArrayNode rows = JsonNodeFactory.instance.arrayNode();
+        for (String domain : domains) {
+            Throttle throttle = throttle(config, domain);
+            ObjectNode row = rows.addObject();
+            row.put("domain", domain);
+            row.put("backlog", backlog.getOrDefault(domain, 0L));
+            row.put("throttle_source", throttle.source());
+            row.put("hits", throttle.hits());
+            row.put("window", throttle.window());
+            if (throttle.scale() != null) {
+                row.put("scale", throttle.scale());
+            } else {
+                row.putNull("scale");
+            }
+            row.put("limit", throttle.limit());
+            row.put("used", usedByDomain.getOrDefault(domain, 0L));
+            row.put("state", state(domain, backlog, usedByDomain, pauseByDomain, blacklist, config));
+            row.put("pause_seconds", pauseByDomain.getOrDefault(domain, 0L) / 1000.0);
+        }
+        return new Reading(rows, waiting);
+    }
+
+    private String state(String domain, Map<String, Long> backlog, Map<String, Long> used, Map<String, Long> paused,
+            Set<String> blacklist, DomainConfig config) {
+        if (blacklist.contains(domain)) {
+            return "blacklisted";
+        }
+        if (paused.containsKey(domain)) {
+            return "backing off";
+        }
+        if (used.getOrDefault(domain, 0L) >= throttle(config, domain).limit()) {
+            return "throttled";
+        }
+        return backlog.getOrDefault(domain, 0L) > 0 ? "ready" : "idle";
+    }
+
+    /** A domain's throttle as the crawlers apply it, and where it comes from. */
+    private record Throttle(String source, long hits, double window, Double scale, long limit) {
+    }
+
+    private Throttle throttle(DomainConfig config, String domain) {
+        DomainThrottle entry = config.throttles().get(domain);
+        if (entry != null && entry.isComplete()) {
+            return new Throttle("zookeeper", entry.hits().getAsLong(), entry.window().getAsLong(), entry.scale().orElse(1.0),
+                    entry.effectiveHits());
+        }
+        return new Throttle("default", defaultHits, defaultWindow, null, defaultHits);
+    }
+
+    private static String domainOf(String key, String suffix) {
+        String throttleKey = key.substring(0, key.length() - suffix.length());
+        return throttleKey.substring(throttleKey.lastIndexOf(':') + 1);
+    }
+}

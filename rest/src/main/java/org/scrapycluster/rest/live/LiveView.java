@@ -1,0 +1,173 @@
+package org.scrapycluster.rest.live;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+import org.scrapycluster.rest.http.Endpoint;
+import org.scrapycluster.rest.http.HttpAnswer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster as the web UI shows it, refreshed every {@code LIVE_REFRESH_SECONDS} on a thread of
+ * its own and served as one JSON snapshot by {@code GET /live} (docs/rest.md "Live view"): each
+ * refresh reads Redis once — a {@code SCAN} of {@code stats:*} for heartbeats and rolling-window
+ * counters, the accounting of the active crawls, a {@code SCAN} of the throttle keys — and every
+ * call of the endpoint answers the bytes of the last refresh, so a hundred open pages cost what
+ * one costs. While Redis is away the last snapshot stays, marked with the error.
+ */
+public final class LiveView implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LiveView.class);
+
+    private final Supplier<Optional<RedisConnection>> redis;
+    private final Clock clock;
+    private final Duration refresh;
+    private final Json json;
+    private final DomainConfigView domainConfig;
+    private final NodeList nodes;
+    private final CrawlTable crawls;
+    private final DomainTable domains;
+    private final QueueHistory history = new QueueHistory();
+    private final CompletedCrawls completed;
+    private final Ticker ticker = new Ticker("rest-live-view");
+    private final AtomicLong refreshes = new AtomicLong();
+
+    private ObjectNode last = JsonNodeFactory.instance.objectNode();
+    private volatile byte[] snapshot;
+    private boolean failing;
+    private boolean readOnce;
+
+    /**
+     * @param settings the gateway's settings ({@code LIVE_*}, {@code QUEUE_HITS}, {@code QUEUE_WINDOW}, {@code ZOOKEEPER_*})
+     * @param redis    the connection to Redis when it is up
+     */
+    public LiveView(Settings settings, Supplier<Optional<RedisConnection>> redis, Json json, Clock clock) {
+        this.redis = redis;
+        this.clock = clock;
+        this.json = json;
+        this.refresh = settings.getSeconds("LIVE_REFRESH_SECONDS");
+        if (refresh.toMillis() < 100) {
+            throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1");
+        }
+        this.domainConfig = new DomainConfigView(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
+                settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
+        this.nodes = new NodeList(positive(settings, "LIVE_NODE_STALE_SECONDS") * 1000);
+        this.crawls = new CrawlTable((int) positive(settings, "LIVE_MAX_CRAWLS"));
+        this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), settings.getLong("QUEUE_HITS"),
+                settings.getDouble("QUEUE_WINDOW"));
+        this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::firstSeen);
+        last.put("error", "not read yet");
+        this.snapshot = json.writeBytes(last);
+    }
+
+    /** Takes the notices of the outbound topic (messages without a uuid), for the completed crawls. */
+    public Consumer<JsonNode> notices() {
+        return completed;
+    }
+
+    /** {@code GET /live}: the last snapshot. */
+    public Endpoint endpoint() {
+        return call -> new HttpAnswer(200, HttpAnswer.JSON, snapshot).withHeader("Cache-Control", "no-store");
+    }
+
+    /** Starts watching ZooKeeper and refreshing, the first time at once. */
+    public void start() {
+        domainConfig.start();
+        ticker.every(Duration.ZERO, refresh, this::refresh);
+    }
+
+    /** How many refreshes have run. */
+    long refreshes() {
+        return refreshes.get();
+    }
+
+    /** Reads the cluster once and replaces the snapshot. */
+    synchronized void refresh() {
+        refreshes.incrementAndGet();
+        long nowMillis = clock.millis();
+        ObjectNode view = last.deepCopy();
+        view.put("server_time", nowMillis / 1000.0);
+        view.put("refresh_seconds", refresh.toMillis() / 1000.0);
+        view.put("zookeeper_connected", domainConfig.connected());
+        view.put("zookeeper_node", domainConfig.path());
+        Optional<RedisConnection> connection = redis.get();
+        view.put("redis_connected", connection.isPresent());
+        try {
+            if (connection.isEmpty()) {
+                throw new RedisException("Redis is not connected");
+            }
+            read(connection.get(), view, nowMillis);
+            readOnce = true;
+            view.putNull("error");
+            if (failing) {
+                LOG.info("The live view reads Redis again");
+                failing = false;
+            }
+        } catch (RuntimeException e) {
+            // a Redis failure, or keys of a shape no writer of ours makes: the refreshes go on either way
+            view.put("error", "Redis: " + e.getMessage() + "; showing the last state read");
+            if (!failing && readOnce) {
+                LOG.warn("The live view cannot read Redis ({}); it keeps its last state until Redis answers", e.getMessage());
+            }
+            failing = readOnce;
+        }
+        view.set("completed", completed.rows());
+        last = view;
+        snapshot = json.writeBytes(view);
+    }
+
+    private void read(RedisConnection redis, ObjectNode view, long nowMillis) {
+        long now = nowMillis / 1000;
+        List<StatsKey> heartbeats = new ArrayList<>();
+        List<StatsKey> counters = new ArrayList<>();
+        for (String key : RedisKeys.scan(redis, "stats:*")) {
+            StatsKey.parse(key).ifPresent(parsed -> (parsed.heartbeat() ? heartbeats : counters).add(parsed));
+        }
+        ResponseCharts responses = ResponseCharts.read(redis, counters, now);
+        CrawlTable.Reading crawlReading = crawls.read(redis, nowMillis);
+        DomainTable.Reading domainReading = domains.read(redis, crawlReading.backlogByDomain(), domainConfig.config(), nowMillis);
+        history.add(now, crawlReading.backlog(), domainReading.waiting());
+
+        view.set("nodes", nodes.read(redis, heartbeats, responses, nowMillis));
+        view.set("crawls", crawlReading.rows());
+        view.set("domains", domainReading.rows());
+        view.put("backlog", crawlReading.backlog());
+        ObjectNode charts = view.putObject("charts");
+        ResponseCharts.SPANS.forEach((name, span) -> {
+            ObjectNode chart = charts.putObject(name);
+            chart.set("pages", responses.chart(name));
+            chart.set("queues", history.chart(span, now));
+        });
+    }
+
+    @Override
+    public void close() {
+        ticker.close();
+        domainConfig.close();
+    }
+
+    private static long positive(Settings settings, String name) {
+        long value = settings.getLong(name);
+        if (value < 1) {
+            throw settings.invalid(name, "must be at least 1");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,178 @@
+package org.scrapycluster.rest.live;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lettuce.core.RedisCommandExecutionException;
+import org.scrapycluster.common.redis.RedisConnection;
+
+/**
+ * The rate series of the UI's charts and the nodes' rates, from the rolling-window counters the
+ * services keep (docs/architecture.md "Statistics"): each window is a HASH of 60 time buckets, so
+ * a counter's history over a span is the buckets of its smallest window that covers the span (a
+ * 900 s window gives 15 s points for the 5 minute chart, 3600 s gives minutes for the hour, a day
+ * gives 24 minute points). Crawler responses are summed over hosts and spiders by status class;
+ * 504, which also counts every failed download attempt, is its own series, {@code errors}.
+ */
+final class ResponseCharts {
+
+    /** The spans the UI offers, by name, in seconds. */
+    static final Map<String, Long> SPANS = spans();
+
+    private static final List<String> SERIES = List.of("2xx", "3xx", "4xx", "5xx", "errors");
+    private static final int FAILED_DOWNLOAD = 504;
+    private static final long RATE_SPAN = 60;
+
+    private final Map<String, ObjectNode> charts = new LinkedHashMap<>();
+    private final Map<String, Double> rates = new HashMap<>();
+
+    private ResponseCharts() {
+    }
+
+    /** Reads the buckets of {@code counters} and builds every span's series and every counter's rate. */
+    static ResponseCharts read(RedisConnection redis, List<StatsKey> counters, long nowSecond) {
+        Map<String, TreeMap<Long, StatsKey>> windows = new TreeMap<>();
+        for (StatsKey key : counters) {
+            windows.computeIfAbsent(key.counter(), name -> new TreeMap<>()).put(key.window(), key);
+        }
+        Map<String, CompletionStage<Map<String, String>>> reads = new HashMap<>();
+        Map<String, Map<Long, StatsKey>> chosen = new LinkedHashMap<>();
+        for (Map.Entry<String, TreeMap<Long, StatsKey>> counter : windows.entrySet()) {
+            Map<Long, StatsKey> bySpan = new HashMap<>();
+            for (long span : SPANS.values()) {
+                Map.Entry<Long, StatsKey> covering = counter.getValue().ceilingEntry(span);
+                bySpan.put(span, covering != null ? covering.getValue() : counter.getValue().lastEntry().getValue());
+            }
+            bySpan.put(RATE_SPAN, counter.getValue().firstEntry().getValue());
+            chosen.put(counter.getKey(), bySpan);
+            bySpan.values().forEach(key -> reads.computeIfAbsent(key.key(), name -> redis.async().hgetall(name)));
+        }
+        Map<String, Map<Long, Long>> buckets = new HashMap<>();
+        reads.forEach((key, read) -> buckets.put(key, numbers(redis, read)));
+
+        ResponseCharts result = new ResponseCharts();
+        SPANS.forEach((name, span) -> result.charts.put(name, result.chart(span, chosen, buckets, nowSecond)));
+        chosen.forEach((counter, bySpan) -> {
+            StatsKey key = bySpan.get(RATE_SPAN);
+            result.rates.put(counter, rate(buckets.get(key.key()), bucketSeconds(key.window()), nowSecond));
+        });
+        return result;
+    }
+
+    /** The chart of {@code name} (a key of {@link #SPANS}). */
+    ObjectNode chart(String name) {
+        return charts.get(name);
+    }
+
+    /**
+     * Events a second over about the last minute of the counter {@code counter}
+     * ({@code stats:kafka-monitor:total}) and the counters under it ({@code stats:crawler:<host>:<spider>}
+     * sums its status codes); empty when there is none.
+     */
+    OptionalDouble rate(String counter) {
+        double[] sum = {0};
+        boolean[] found = {false};
+        rates.forEach((name, rate) -> {
+            if (name.equals(counter) || name.startsWith(counter + ":")) {
+                sum[0] += rate;
+                found[0] = true;
+            }
+        });
+        return found[0] ? OptionalDouble.of(Math.round(sum[0] * 1000) / 1000.0) : OptionalDouble.empty();
+    }
+
+    private ObjectNode chart(long span, Map<String, Map<Long, StatsKey>> chosen, Map<String, Map<Long, Long>> buckets, long now) {
+        long bucket = chosen.values().stream().map(bySpan -> bySpan.get(span)).filter(StatsKey::responses)
+                .mapToLong(key -> bucketSeconds(key.window())).min().orElse(Math.max(1, span / 60));
+        long first = Math.floorDiv(now - span, bucket) * bucket + bucket;
+        int points = (int) ((Math.floorDiv(now, bucket) * bucket - first) / bucket) + 1;
+        Map<String, long[]> counts = new LinkedHashMap<>();
+        SERIES.forEach(series -> counts.put(series, new long[points]));
+        for (Map<Long, StatsKey> bySpan : chosen.values()) {
+            StatsKey key = bySpan.get(span);
+            if (!key.responses()) {
+                continue;
+            }
+            long[] series = counts.get(seriesOf(key.status()));
+            if (series == null) {
+                continue;
+            }
+            buckets.get(key.key()).forEach((start, count) -> {
+                long index = (Math.floorDiv(start, bucket) * bucket - first) / bucket;
+                if (index >= 0 && index < points) {
+                    series[(int) index] += count;
+                }
+            });
+        }
+        ObjectNode chart = JsonNodeFactory.instance.objectNode();
+        chart.put("span_seconds", span);
+        chart.put("bucket_seconds", bucket);
+        ArrayNode times = chart.putArray("t");
+        for (int i = 0; i < points; i++) {
+            times.add(first + i * bucket);
+        }
+        counts.forEach((name, series) -> {
+            ArrayNode values = chart.putArray(name);
+            for (int i = 0; i < points; i++) {
+                // the current bucket is still filling: its rate is over the seconds it has had so far
+                long seconds = i == points - 1 ? Math.max(1, now - (first + i * bucket) + 1) : bucket;
+                values.add(Math.round(series[i] * 1000.0 / seconds) / 1000.0);
+            }
+        });
+        return chart;
+    }
+
+    private static String seriesOf(int status) {
+        if (status == FAILED_DOWNLOAD) {
+            return "errors";
+        }
+        int type = status / 100;
+        return type >= 2 && type <= 5 ? type + "xx" : null;
+    }
+
+    private static double rate(Map<Long, Long> buckets, long bucket, long now) {
+        long since = Math.floorDiv(now - RATE_SPAN, bucket) * bucket;
+        long events = buckets.entrySet().stream().filter(entry -> entry.getKey() >= since).mapToLong(Map.Entry::getValue).sum();
+        return Math.round(events * 1000.0 / Math.max(1, now - since)) / 1000.0;
+    }
+
+    private static long bucketSeconds(long window) {
+        return Math.max(1, window / 60);
+    }
+
+    private static Map<Long, Long> numbers(RedisConnection redis, CompletionStage<Map<String, String>> read) {
+        Map<Long, Long> numbers = new HashMap<>();
+        Map<String, String> fields;
+        try {
+            fields = redis.await(read);
+        } catch (RedisCommandExecutionException notAHash) {
+            // a Python component's sorted set of event times: it has no buckets to chart
+            return numbers;
+        }
+        fields.forEach((start, count) -> {
+            try {
+                numbers.merge(Long.parseLong(start), Long.parseLong(count), Long::sum);
+            } catch (NumberFormatException e) {
+                // not a bucket of ours: ignored, as StatsReader does
+            }
+        });
+        return numbers;
+    }
+
+    private static Map<String, Long> spans() {
+        Map<String, Long> spans = new LinkedHashMap<>();
+        spans.put("5m", 300L);
+        spans.put("1h", 3_600L);
+        spans.put("24h", 86_400L);
+        return Collections.unmodifiableMap(spans);
+    }
+}

@@ -1,0 +1,139 @@
+package org.scrapycluster.rest.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpMethod;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.rest.http.HttpCall;
+
+/**
+ * The live view against a redis-server of its own (so that its command count is this test's alone),
+ * holding the keys the services write: one refresh reads them into one snapshot, and a hundred
+ * concurrent {@code GET /live} calls read nothing more from Redis.
+ */
+class LiveViewTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static EmbeddedRedis server;
+    private static RedisConnection redis;
+
+    @BeforeAll
+    static void startRedis() {
+        server = EmbeddedRedis.start(0, DataDirectory.temporary("live-view"));
+        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", server.port()));
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+        server.close();
+    }
+
+    @Test
+    void oneRefreshReadsTheClusterAndEveryPageIsServedFromIt() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        redis.sync().set("stats:crawler:hostA:link:0123456789ab", now + ".250000");
+        redis.sync().set("stats:kafka-monitor:self:hostB:ba9876543210", (now - 200) + ".000000");
+        redis.sync().hset("stats:crawler:hostA:link:200:900", Map.of(Long.toString(now / 15 * 15), "30"));
+        redis.sync().hset("stats:crawler:hostA:link:504:900", Map.of(Long.toString(now / 15 * 15 - 15), "3"));
+        redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:crawl1");
+        redis.sync().hset("crawl:link:app1:crawl1", Map.of("pending", "3", "pages", "5", "expires", "0",
+                "example.com|1", "2", "other.org|1", "1", "updated", Long.toString(now * 1000)));
+        for (int hit = 0; hit < 10; hit++) {
+            redis.sync().zadd("link:1.2.3.4:example.com:throttle_window", now - hit, "hit" + hit);
+        }
+        redis.sync().setex("link:1.2.3.4:other.org:throttle_pause", 30, "1");
+
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.notices().accept(JSON.readTree(
+                "{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"old\",\"spiderid\":\"link\",\"server_time\":" + now
+                        + ",\"total_pages\":7}"));
+        live.refresh();
+
+        long before = commandsProcessed();
+        List<Future<byte[]>> pages = new ArrayList<>();
+        try (ExecutorService browsers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int page = 0; page < 100; page++) {
+                pages.add(browsers.submit(() -> live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()));
+            }
+        }
+        long after = commandsProcessed();
+        assertEquals(1, after - before, "100 pages cost Redis nothing but the INFO that counted them");
+        assertEquals(1, live.refreshes());
+        for (Future<byte[]> page : pages) {
+            assertEquals(JSON.readTree(pages.getFirst().get()), JSON.readTree(page.get()));
+        }
+
+        JsonNode view = JSON.readTree(pages.getFirst().get());
+        assertTrue(view.get("error").isNull(), view.toString());
+        assertEquals(2, view.get("nodes").size());
+        JsonNode crawler = view.get("nodes").get(0);
+        assertEquals("crawler", crawler.get("service").asText());
+        assertEquals("hostA", crawler.get("host").asText());
+        assertEquals("link", crawler.get("spider").asText());
+        assertTrue(!crawler.get("stale").asBoolean() && crawler.get("rate").asDouble() > 0, crawler.toString());
+        assertTrue(view.get("nodes").get(1).get("stale").asBoolean(), "a beat 200 s old is stale");
+
+        JsonNode crawl = view.get("crawls").get(0);
+        assertEquals("crawl1", crawl.get("crawlid").asText());
+        assertEquals(5, crawl.get("pages").asLong());
+        assertEquals(3, crawl.get("pending").asLong());
+        assertEquals(3, view.get("backlog").asLong());
+
+        assertEquals("example.com", view.get("domains").get(0).get("domain").asText(), "the largest backlog first");
+        assertEquals("throttled", view.get("domains").get(0).get("state").asText(), "10 hits of the default 10 per 60 s");
+        assertEquals(10, view.get("domains").get(0).get("used").asLong());
+        assertEquals("backing off", view.get("domains").get(1).get("state").asText());
+        assertEquals(2, view.at("/charts/5m/queues/waiting/0").asLong(), "both domains with work wait on their throttle");
+
+        JsonNode pagesChart = view.at("/charts/5m/pages");
+        assertEquals(15, pagesChart.get("bucket_seconds").asLong());
+        JsonNode ok = pagesChart.get("2xx");
+        assertTrue(ok.get(ok.size() - 1).asDouble() > 0, "the current bucket's 30 responses: " + ok);
+        JsonNode errors = pagesChart.get("errors");
+        assertEquals(0.2, errors.get(errors.size() - 2).asDouble(), 1e-9, "3 failed downloads in the last full 15 s");
+        assertEquals(15, view.at("/charts/1h/pages/bucket_seconds").asLong(),
+                "no 3600 s window is recorded, so the hour is charted from the largest window there is");
+
+        assertEquals("old", view.at("/completed/0/crawlid").asText());
+        assertEquals(7, view.at("/completed/0/total_pages").asLong());
+    }
+
+    private static long commandsProcessed() {
+        for (String line : redis.sync().info("stats").split("\r\n")) {
+            if (line.startsWith("total_commands_processed:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1));
+            }
+        }
+        throw new IllegalStateException("INFO stats has no total_commands_processed");
+    }
+
+    private static Settings settings() {
+        return Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("LIVE_REFRESH_SECONDS", "3600",
+                "ZOOKEEPER_HOSTS", "127.0.0.1:1")));
+    }
+}

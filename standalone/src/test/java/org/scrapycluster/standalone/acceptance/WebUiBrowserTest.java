@@ -1,0 +1,216 @@
+package org.scrapycluster.standalone.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
+import org.scrapycluster.crawler.node.CrawlerFactory;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.embedded.origin.SyntheticSite;
+import org.scrapycluster.embedded.origin.TestOrigin;
+import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
+import org.scrapycluster.redismonitor.RedisMonitorFactory;
+import org.scrapycluster.rest.RestFactory;
+
+/**
+ * The web UI in a real browser (Debian's headless chromium through chromedriver), against the whole
+ * cluster with its REST gateway and a loopback test site: a crawl fed through the form shows up in
+ * the crawls table with its pages counted, the response chart gains points, a stop confirmed in the
+ * dialog is answered, an expiry set from the page ends a second crawl as expired, a domain throttle pushed through the form is in ZooKeeper as {@code zookeeper pull}
+ * reads it and back in the domain table, and the browser logs no error. With
+ * {@code -Dui.screenshots=DIR} it also writes the screenshots of docs/rest.md into DIR.
+ */
+@ExtendWith(SharedStack.class)
+class WebUiBrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final SyntheticSite SITE = SyntheticSite.builder().domains(1).pagesPerDomain(40).linksPerPage(3).pageBytes(400)
+            .build();
+
+    @Test
+    void feedWatchStopAndThrottleThroughThePage(EmbeddedStack stack) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "the browser tests need Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
+        String appid = AcceptanceCluster.unique("ui");
+        String crawlid = AcceptanceCluster.unique("c");
+        String expiring = AcceptanceCluster.unique("e");
+        try (TestOrigin origin = TestOrigin.start(SITE);
+             AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(3, 1, true).set("FLASK_PORT", 0)
+                     .set("LIVE_REFRESH_SECONDS", 1).start(1, new KafkaMonitorFactory(), new RedisMonitorFactory(),
+                             new CrawlerFactory(), new RestFactory())) {
+            ChromeDriver browser = browser();
+            try {
+                browser.get(cluster.userUrl("rest") + "/ui/");
+
+                feed(browser, origin, appid, crawlid);
+                feed(browser, origin, appid, expiring);
+
+                By row = By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "']");
+                Awaitility.await("the crawl's pages counted in the crawls table").atMost(WAIT).ignoreExceptions()
+                        .until(() -> Long.parseLong(browser.findElement(row).findElements(By.tagName("td")).get(3).getText()) >= 2);
+                Awaitility.await("the response chart gains points").atMost(WAIT)
+                        .until(() -> Integer.parseInt(browser.findElement(By.id("chart-pages")).getDomAttribute("data-points")) > 0);
+                assertEquals(2, browser.findElements(By.cssSelector("#chart-pages canvas, #chart-queues canvas")).size());
+                screenshot(browser, "ui-overview.png");
+
+                click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=stop]"));
+                browser.findElement(By.id("confirm-ok")).click();
+                String stopped = awaitAnswer(browser, "Stop of " + appid + " / " + crawlid + ": ");
+                assertTrue(stopped.matches(".*Stopped; [0-9]+ requests purged"), stopped);
+
+                click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + expiring + "'] button[data-action=expire]"));
+                assertTrue(browser.findElement(By.id("confirm-url")).getDomProperty("value").contains("scrapy-cluster-expire="),
+                        "the expire dialog offers the seed with a marker query");
+                browser.findElement(By.id("confirm-ok")).click();
+                awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " set to ");
+                Awaitility.await("the expired crawl among the ended ones").atMost(WAIT).ignoreExceptions()
+                        .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(expiring + " link expired"));
+
+                WebElement throttle = browser.findElement(By.id("throttle-form"));
+                type(throttle.findElement(By.name("domain")), "example.com");
+                type(throttle.findElement(By.name("hits")), "7");
+                type(throttle.findElement(By.name("window")), "30");
+                type(throttle.findElement(By.name("scale")), "0.5");
+                throttle.findElement(By.cssSelector("button[value=domain-update]")).click();
+                browser.findElement(By.id("confirm-ok")).click();
+                awaitAnswer(browser, "Throttle of example.com: done");
+                try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()),
+                        cluster.zookeeperNode())) {
+                    String pulled = store.readText();
+                    assertTrue(pulled.contains("example.com") && pulled.contains("hits: 7") && pulled.contains("window: 30")
+                            && pulled.contains("scale: 0.5"), pulled);
+                }
+                Awaitility.await("the pushed throttle in the domain table").atMost(WAIT).ignoreExceptions()
+                        .until(() -> browser.findElement(By.cssSelector("#domain-rows tr[data-domain='example.com']")).getText()
+                                .contains("7 / 30 s × 0.5"));
+                screenshot(browser, "ui-domains.png", "domains");
+
+                darkAndPhoneScreenshots(browser);
+                List<String> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                        .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+                        .map(LogEntry::getMessage)
+                        .toList();
+                assertEquals(List.of(), errors, "browser console errors");
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
+    private static ChromeDriver browser() throws IOException {
+        Path profile = Files.createTempDirectory("chromium-profile");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
+                "--window-size=1400,1000");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    /** Submits a crawl of the site's first page through the form. */
+    private static void feed(ChromeDriver browser, TestOrigin origin, String appid, String crawlid) {
+        WebElement form = browser.findElement(By.id("crawl-form"));
+        type(form.findElement(By.name("url")), origin.pageUrl(SITE.pages().getFirst()));
+        type(form.findElement(By.name("appid")), appid);
+        type(form.findElement(By.name("crawlid")), crawlid);
+        type(form.findElement(By.name("maxdepth")), "3");
+        form.findElement(By.cssSelector("button[type=submit]")).click();
+        awaitAnswer(browser, "Submitted crawl " + crawlid);
+    }
+
+    /** Clicks {@code button} once it is there: the tables are drawn anew at every refresh, so a row found may be gone. */
+    private static void click(ChromeDriver browser, By button) {
+        Awaitility.await("a click on " + button).atMost(WAIT).ignoreExceptions().until(() -> {
+            browser.findElement(button).click();
+            return true;
+        });
+    }
+
+    private static void type(WebElement input, String text) {
+        input.clear();
+        input.sendKeys(text);
+    }
+
+    /** Waits for the newest line of the answer log to start with {@code start}, and returns it. */
+    private static String awaitAnswer(ChromeDriver browser, String start) {
+        By newest = By.cssSelector("#answer-log li:first-child .summary");
+        Awaitility.await("an answer starting with '" + start + "'").atMost(WAIT).ignoreExceptions()
+                .until(() -> browser.findElement(newest).getText().startsWith(start));
+        return browser.findElement(newest).getText();
+    }
+
+    private static void darkAndPhoneScreenshots(ChromeDriver browser) {
+        if (screenshots() == null) {
+            return;
+        }
+        browser.executeCdpCommand("Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        Awaitility.await().atMost(WAIT).until(() -> Boolean.TRUE.equals(browser.executeScript(
+                "return matchMedia('(prefers-color-scheme: dark)').matches")));
+        screenshot(browser, "ui-dark.png");
+        browser.manage().window().setSize(new Dimension(420, 1000));
+        Awaitility.await("the charts fit the narrow window").atMost(WAIT).until(() -> Boolean.TRUE.equals(browser.executeScript(
+                "return [...document.querySelectorAll('.chart canvas')].every(c => c.getBoundingClientRect().right <= innerWidth)")));
+        screenshot(browser, "ui-phone.png");
+    }
+
+    private static Path screenshots() {
+        String directory = System.getProperty("ui.screenshots");
+        return directory == null || directory.isBlank() ? null : Path.of(directory);
+    }
+
+    /** Writes a screenshot of the page, or of the section {@code sectionId}, when screenshots are asked for. */
+    private static void screenshot(ChromeDriver browser, String name, String... sectionId) {
+        Path directory = screenshots();
+        if (directory == null) {
+            return;
+        }
+        try {
+            Files.createDirectories(directory);
+            byte[] png;
+            if (sectionId.length == 0) {
+                browser.executeScript("window.scrollTo(0, 0)");
+                png = browser.getScreenshotAs(OutputType.BYTES);
+            } else {
+                WebElement section = browser.findElement(By.id(sectionId[0]));
+                browser.executeScript("arguments[0].scrollIntoView({block: 'start'})", section);
+                png = section.getScreenshotAs(OutputType.BYTES);
+            }
+            Files.write(directory.resolve(name), png);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the screenshot " + name, e);
+        }
+    }
+}
