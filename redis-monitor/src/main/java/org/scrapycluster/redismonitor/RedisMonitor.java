@@ -65,7 +65,7 @@ public final class RedisMonitor implements Service {
     }
 
     private void connectAndRun() {
-        RedisConnection connection = RedisConnection.openRetrying(options.redis(), LOG, () -> closed).orElse(null);
+        RedisConnection connection = RedisConnection.openRetrying(options.redis(), context.meters(), LOG, () -> closed).orElse(null);
         if (connection == null) {
             return;
         }

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
+import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.LeaseReaper;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -80,9 +81,13 @@ final class RunningMonitor implements AutoCloseable {
         heartbeat.start();
 
         JobSignalListener listener = own(new JobSignalListener(options.redis(), plugins, processor));
-        own(new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs"))).start();
-        own(new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
-                new OutageReporter(LOG, "Scanning for jobs"))).start();
+        Worker signal = own(new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs")));
+        signal.start();
+        context.health().register("signal-loop", HealthRegistry.Kind.LIVENESS, signal::liveness);
+        Worker scan = own(new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
+                new OutageReporter(LOG, "Scanning for jobs")));
+        scan.start();
+        context.health().register("scan-loop", HealthRegistry.Kind.LIVENESS, scan::liveness);
 
         LeaseReaper reaper = own(new LeaseReaper(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(), options.leaseReapBatch()));
         FunctionCounter.builder("redis.monitor.leases.reaped", reaper, LeaseReaper::returnedTotal)

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import org.awaitility.Awaitility;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
@@ -92,7 +93,7 @@ class RedisConnectionTest {
             server.stop();
             RedisEndpoint endpoint = RedisEndpoint.of("127.0.0.1", server.port());
             CompletableFuture<Optional<RedisConnection>> opening = CompletableFuture.supplyAsync(
-                    () -> RedisConnection.openRetrying(endpoint, log, () -> false));
+                    () -> RedisConnection.openRetrying(endpoint, new SimpleMeterRegistry(), log, () -> false));
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !logged.list.isEmpty());
             Thread.sleep(2_000);
             assertFalse(opening.isDone(), "no Redis, no connection");
@@ -114,7 +115,7 @@ class RedisConnectionTest {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-never"))) {
             server.stop();
             AtomicInteger asked = new AtomicInteger();
-            assertEquals(Optional.empty(), RedisConnection.openRetrying(RedisEndpoint.of("127.0.0.1", server.port()),
+            assertEquals(Optional.empty(), RedisConnection.openRetrying(RedisEndpoint.of("127.0.0.1", server.port()), new SimpleMeterRegistry(),
                     (Logger) LoggerFactory.getLogger("redis-connection-test"), () -> asked.incrementAndGet() > 2));
             assertEquals(3, asked.get(), "asked before each attempt");
         }
