@@ -23,6 +23,7 @@ import org.scrapycluster.redismonitor.job.JobStats;
 import org.scrapycluster.redismonitor.job.PluginContext;
 import org.scrapycluster.redismonitor.job.Worker;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
+import org.scrapycluster.redismonitor.stats.BacklogMeters;
 import org.scrapycluster.redismonitor.stats.StatsDumper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,6 +98,9 @@ final class RunningMonitor implements AutoCloseable {
         own(new CrawlCompletion(redis, outbound, options.completeQuiet(), context.clock(), context.meters()))
                 .start(options.completionPeriod());
 
+        if (!options.backlogPeriod().isZero()) {
+            own(new BacklogMeters(redis, locks, context.meters(), options.backlogTopDomains())).start(options.backlogPeriod());
+        }
         if (!options.statsDump().isZero()) {
             own(new StatsDumper(redis, context.clock(), options.statsDumpCrawl(), options.statsDumpQueue())).start(options.statsDump());
         }
