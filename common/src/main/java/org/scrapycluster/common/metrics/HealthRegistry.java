@@ -1,10 +1,14 @@
 package org.scrapycluster.common.metrics;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The health checks of a process, by name ("redis", "kafka", "zookeeper", ...). A check must
@@ -16,6 +20,9 @@ import java.util.function.Supplier;
  * dependency checks, {@code /health/ready} the dependency and readiness checks, {@code /health/live}
  * the liveness checks only, so that an orchestrator never restarts a process because Redis, Kafka
  * or ZooKeeper is away (docs/operations.md "Health").
+ *
+ * <p>A registry made with a meter registry also exports each check as the gauge
+ * {@code health_check{check,kind}}: 1 while it is up, 0 while it is down, for alert rules.
  */
 public final class HealthRegistry {
 
@@ -34,19 +41,27 @@ public final class HealthRegistry {
 
     private final ConcurrentSkipListMap<String, Check> checks;
     private final String prefix;
+    private final MeterRegistry meters;
 
-    private HealthRegistry(ConcurrentSkipListMap<String, Check> checks, String prefix) {
+    private HealthRegistry(ConcurrentSkipListMap<String, Check> checks, String prefix, MeterRegistry meters) {
         this.checks = checks;
         this.prefix = prefix;
+        this.meters = meters;
     }
 
+    /** A registry whose checks are not exported as meters. */
     public HealthRegistry() {
-        this(new ConcurrentSkipListMap<>(), "");
+        this(new ConcurrentSkipListMap<>(), "", null);
+    }
+
+    /** A registry that exports each check as the gauge {@code health_check{check,kind}} in {@code meters}. */
+    public HealthRegistry(MeterRegistry meters) {
+        this(new ConcurrentSkipListMap<>(), "", meters);
     }
 
     /** A view whose checks are named {@code <scope>.<name>} in this registry. */
     public HealthRegistry scoped(String scope) {
-        return new HealthRegistry(checks, prefix + scope + ".");
+        return new HealthRegistry(checks, prefix + scope + ".", meters);
     }
 
     /** Adds or replaces the dependency check {@code name}. */
@@ -56,7 +71,15 @@ public final class HealthRegistry {
 
     /** Adds or replaces the check {@code name} of {@code kind}. */
     public void register(String name, Kind kind, Supplier<Health> check) {
-        checks.put(prefix + name, new Check(kind, check));
+        String fullName = prefix + name;
+        checks.put(fullName, new Check(kind, check));
+        if (meters != null) {
+            Gauge.builder("health.check", () -> {
+                Check current = checks.get(fullName);
+                return current == null ? Double.NaN : run(current.supplier()).isUp() ? 1 : 0;
+            }).description("1 while the health check is up, 0 while it is down")
+                    .tags("check", fullName, "kind", kind.name().toLowerCase(Locale.ROOT)).register(meters);
+        }
     }
 
     /** Runs every dependency check of the whole registry ({@code /health}); a check that throws counts as down. */

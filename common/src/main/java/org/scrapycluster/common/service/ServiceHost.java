@@ -44,7 +44,7 @@ public final class ServiceHost implements AutoCloseable {
      */
     public static ServiceHost start(Settings settings) {
         ProcessMetrics metrics = new ProcessMetrics();
-        HealthRegistry health = new HealthRegistry();
+        HealthRegistry health = new HealthRegistry(metrics.registry());
         try {
             MetricsServer server = MetricsServer.start(settings, metrics.registry(), health).orElse(null);
             return new ServiceHost(metrics, health, NodeIdentity.create(), Clock.systemUTC(), server);

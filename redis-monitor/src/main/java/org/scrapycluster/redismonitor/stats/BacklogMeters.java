@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * The queue backlog as Prometheus gauges (docs/operations.md "Monitoring"), for dashboards and for
  * autoscaling crawlers: {@code redis_monitor_queue_backlog{spider}}, the largest domain queues of
  * each spider as {@code redis_monitor_queue_domain_backlog{spider,domain}}, and
- * {@code redis_monitor_crawls_active}. One Redis monitor of the cluster at a time holds the lock
+ * {@code redis_monitor_crawls_active}. A spider's backlog stays exported, as 0, once its queues are
+ * drained, so that an autoscaler sees the drop. One Redis monitor of the cluster at a time holds the lock
  * {@code lock:metrics:backlog} and exports them, so that a sum over monitors counts each request
  * once; the others export none until they take the lock over.
  *
@@ -50,6 +53,8 @@ public final class BacklogMeters implements AutoCloseable {
     private final MultiGauge activeCrawls;
     private final OutageReporter outage = new OutageReporter(LOG, "Measuring the queue backlog");
     private final Ticker ticker = new Ticker("redis-monitor-backlog");
+    /** Spiders that had a queue since this monitor took the lock: their backlog is exported, 0 once drained. */
+    private final Set<String> spidersSeen = new TreeSet<>();
     private RedisLock lock;
     private boolean exporting;
 
@@ -97,16 +102,15 @@ public final class BacklogMeters implements AutoCloseable {
     }
 
     private void measure() {
-        List<String> spiderIds = new ArrayList<>();
         for (String key : RedisKeys.scan(redis, "*" + ACTIVE_SUFFIX)) {
             String spider = key.substring(0, key.length() - ACTIVE_SUFFIX.length());
             if (!spider.isEmpty() && spider.indexOf(':') < 0) {
-                spiderIds.add(spider);
+                spidersSeen.add(spider);
             }
         }
         List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
         List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
-        for (String spider : spiderIds) {
+        for (String spider : spidersSeen) {
             List<String> active = redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1);
             List<CompletableFuture<Long>> sizes = new ArrayList<>(active.size());
             for (String domain : active) {
@@ -140,6 +144,7 @@ public final class BacklogMeters implements AutoCloseable {
         spiders.register(List.of(), true);
         domains.register(List.of(), true);
         activeCrawls.register(List.of(), true);
+        spidersSeen.clear();
         exporting = false;
     }
 

@@ -1,5 +1,6 @@
 package org.scrapycluster.standalone.acceptance;
 
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -184,6 +185,11 @@ final class AcceptanceCluster implements AutoCloseable {
     /** {@code <prefix>.crawled_firehose}, read from its beginning. */
     OutboundAnswers results() {
         return results;
+    }
+
+    /** The cluster's metrics and health endpoint; METRICS_PORT must have been set to turn it on. */
+    InetSocketAddress metricsAddress() {
+        return cluster.metricsAddress().orElseThrow(() -> new IllegalStateException("no metrics endpoint: set METRICS_PORT"));
     }
 
     /** A connection to this cluster's Redis database. */
