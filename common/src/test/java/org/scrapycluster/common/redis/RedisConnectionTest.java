@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
-import org.awaitility.Awaitility;
+import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
@@ -80,6 +81,27 @@ class RedisConnectionTest {
         Settings badPort = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of("REDIS_PORT", "70000")));
         SettingsException e = assertThrows(SettingsException.class, () -> RedisEndpoint.from(badPort));
         assertEquals("The Redis settings of the kafka-monitor cannot be used: Redis port must be 1-65535, got 70000", e.getMessage());
+    }
+
+    @Test
+    void sentinelsFromSettingsReplaceHostAndPort() {
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(),
+                Map.of("REDIS_SENTINELS", "s1.redis:26379, s2.redis:26380", "REDIS_SENTINEL_MASTER", "main")));
+        RedisEndpoint endpoint = RedisEndpoint.from(settings);
+        assertEquals(List.of(new RedisEndpoint.Sentinel("s1.redis", 26379), new RedisEndpoint.Sentinel("s2.redis", 26380)),
+                endpoint.sentinels());
+        assertEquals("master main via redis://s1.redis:26379,s2.redis:26380/0", endpoint.toString());
+        RedisURI uri = RedisConnection.uri(endpoint);
+        assertEquals("main", uri.getSentinelMasterId());
+        assertEquals(2, uri.getSentinels().size());
+
+        Settings noMaster = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("REDIS_SENTINELS", "s1.redis:26379")));
+        SettingsException e = assertThrows(SettingsException.class, () -> RedisEndpoint.from(noMaster));
+        assertTrue(e.getMessage().contains("REDIS_SENTINEL_MASTER must name the master"), e.getMessage());
+        Settings badAddress = Settings.load("crawler", new SettingsSources(null, Map.of(),
+                Map.of("REDIS_SENTINELS", "s1.redis", "REDIS_SENTINEL_MASTER", "main")));
+        assertTrue(assertThrows(SettingsException.class, () -> RedisEndpoint.from(badAddress)).getMessage()
+                .endsWith("a Sentinel is host:port, got 's1.redis'"));
     }
 
     @Test
