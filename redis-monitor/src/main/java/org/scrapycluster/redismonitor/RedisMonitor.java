@@ -74,14 +74,13 @@ public final class RedisMonitor implements Service {
                 connection.close();
                 return;
             }
-            redis = connection;
             running = new RunningMonitor(context, options, connection, outbound, plugins);
             try {
                 running.start();
+                redis = connection;
             } catch (RuntimeException e) {
                 LOG.error("The Redis monitor could not start", e);
                 running = null;
-                redis = null;
             }
         }
     }
