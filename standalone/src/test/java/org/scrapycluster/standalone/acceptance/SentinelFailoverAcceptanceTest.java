@@ -1,6 +1,7 @@
 package org.scrapycluster.standalone.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Set;
@@ -32,7 +33,7 @@ class SentinelFailoverAcceptanceTest {
              TestOrigin origin = TestOrigin.start(SITE);
              AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(6, 1, false)
                      .set("REDIS_SENTINELS", redis.sentinels()).set("REDIS_SENTINEL_MASTER", SentinelGroup.MASTER_NAME)
-                     .set("REDIS_DB", 0).set("REDIS_SOCKET_TIMEOUT", 2).set("LEASE_SECONDS", 10).startWithCrawlers(1)) {
+                     .set("REDIS_SOCKET_TIMEOUT", 2).set("LEASE_SECONDS", 10).startWithCrawlers(1)) {
             String appid = AcceptanceCluster.unique("app");
             cluster.feedEveryPage(origin, appid, "failover");
             Set<String> expected = SITE.pages().stream().map(origin::pageUrl).collect(Collectors.toSet());
@@ -40,6 +41,7 @@ class SentinelFailoverAcceptanceTest {
             Awaitility.await().atMost(WAIT).pollInSameThread().until(() -> published(cluster, appid).size() >= 5);
             redis.awaitReplicaInSync();
             redis.killMaster();
+            assertTrue(published(cluster, appid).size() < expected.size(), "the master dies in the middle of the crawl");
             Awaitility.await().atMost(WAIT).until(redis::replicaPromoted);
 
             Awaitility.await().atMost(WAIT).pollInSameThread().until(() -> published(cluster, appid).containsAll(expected));

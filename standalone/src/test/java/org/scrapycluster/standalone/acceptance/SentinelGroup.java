@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -172,11 +171,5 @@ final class SentinelGroup implements AutoCloseable {
             // the hook is running
         }
         dir.release();
-    }
-
-    /** For failure messages: the group's ports. */
-    @Override
-    public String toString() {
-        return Map.of("master", masterPort, "replica", replicaPort, "sentinels", sentinelPorts).toString();
     }
 }
