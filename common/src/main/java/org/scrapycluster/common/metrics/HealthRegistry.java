@@ -19,7 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <p>Each check has a {@link Kind}, which says which endpoint runs it: {@code /health} runs the
  * dependency checks, {@code /health/ready} the dependency and readiness checks, {@code /health/live}
  * the liveness checks only, so that an orchestrator never restarts a process because Redis, Kafka
- * or ZooKeeper is away (docs/operations.md "Health").
+ * or ZooKeeper is away (docs/operations.md "Monitoring").
  *
  * <p>A registry made with a meter registry also exports each check as the gauge
  * {@code health_check{check,kind}}: 1 while it is up, 0 while it is down, for alert rules.

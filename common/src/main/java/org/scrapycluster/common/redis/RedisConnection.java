@@ -38,8 +38,6 @@ import org.slf4j.Logger;
  */
 public final class RedisConnection implements AutoCloseable {
 
-    /** The timer Lettuce records each command's completion in (Prometheus {@code lettuce_command_completion_seconds}). */
-    public static final String LATENCY_METER = "lettuce.command.completion";
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
     private final RedisEndpoint endpoint;
@@ -67,7 +65,8 @@ public final class RedisConnection implements AutoCloseable {
 
     /**
      * Connects to {@code endpoint}, recording the latency of every command in {@code meters}
-     * ({@value #LATENCY_METER}, by command, with histogram buckets).
+     * (Lettuce's timers {@code lettuce.command.completion} and {@code lettuce.command.firstresponse}, by
+     * command, with histogram buckets: Prometheus {@code lettuce_command_completion_seconds_bucket}).
      *
      * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now
      */

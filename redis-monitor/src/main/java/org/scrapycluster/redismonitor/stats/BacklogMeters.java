@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class BacklogMeters implements AutoCloseable {
 
     /** The lock that elects the one monitor exporting the backlog. */
-    public static final String LOCK = "metrics:backlog";
+    private static final String LOCK = "metrics:backlog";
     private static final Logger LOG = LoggerFactory.getLogger(BacklogMeters.class);
     private static final String ACTIVE_SUFFIX = ":active_domains";
 
