@@ -25,8 +25,8 @@ import org.scrapycluster.redismonitor.stats.BacklogMeters;
 
 /**
  * The backlog meters after 10,000 requests are filed as the Kafka monitor files them: the spider's
- * gauge equals the requests queued, the top domains are the largest queues, and only the monitor
- * holding the lock exports them. A Redis of its own, so that no other test's monitor holds the lock.
+ * gauge equals the requests queued, the top domains are the largest queues, only the monitor
+ * holding the lock exports them, and a drained spider reads 0. A Redis of its own, so that no other test's monitor holds the lock.
  */
 class BacklogMetersTest {
 
@@ -70,6 +70,14 @@ class BacklogMetersTest {
                 assertTrue(waiting.refresh(), "the lock is free once its holder stopped");
                 assertEquals(10_000, second.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value());
                 assertEquals(List.of(), first.find("redis.monitor.queue.backlog").gauges(), "a closed monitor exports none");
+
+                redis.sync().del(redis.sync().zrange("link:active_domains", 0, -1).stream()
+                        .map(domain -> new QueueKey("link", domain).key()).toArray(String[]::new));
+                redis.sync().del("link:active_domains");
+                assertTrue(waiting.refresh());
+                assertEquals(0, second.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value(),
+                        "a drained spider is exported as 0, so that an autoscaler sees the drop");
+                assertEquals(List.of(), second.find("redis.monitor.queue.domain.backlog").gauges());
             }
         }
     }
