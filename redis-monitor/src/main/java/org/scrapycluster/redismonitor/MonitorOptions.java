@@ -27,11 +27,13 @@ import org.scrapycluster.common.stats.StatsWindow;
  * @param leaseReapPeriod      {@code LEASE_REAP_PERIOD}
  * @param leaseDiscoveryPeriod {@code LEASE_DISCOVERY_PERIOD}
  * @param leaseReapBatch       {@code LEASE_REAP_BATCH}
+ * @param backlogPeriod        {@code BACKLOG_METRICS_PERIOD}; zero for no backlog meters
+ * @param backlogTopDomains    {@code BACKLOG_METRICS_TOP_DOMAINS}
  */
 record MonitorOptions(RedisEndpoint redis, Duration scanPause, boolean retryFailures, int retryFailuresMax, Duration lockExpiry,
                       Duration heartbeatTtl, List<Long> statsWindows, boolean statsTotal, boolean statsPlugins, Duration statsDump,
                       boolean statsDumpCrawl, boolean statsDumpQueue, Duration completeQuiet, Duration leaseReapPeriod,
-                      Duration leaseDiscoveryPeriod, int leaseReapBatch) {
+                      Duration leaseDiscoveryPeriod, int leaseReapBatch, Duration backlogPeriod, int backlogTopDomains) {
 
     private static final Duration SHORTEST_PERIOD = Duration.ofMillis(1);
 
@@ -53,7 +55,9 @@ record MonitorOptions(RedisEndpoint redis, Duration scanPause, boolean retryFail
                 notNegative(settings, "CRAWL_COMPLETE_QUIET_SECONDS"),
                 positive(settings, "LEASE_REAP_PERIOD"),
                 positive(settings, "LEASE_DISCOVERY_PERIOD"),
-                atLeast(settings, "LEASE_REAP_BATCH", 1));
+                atLeast(settings, "LEASE_REAP_BATCH", 1),
+                notNegative(settings, "BACKLOG_METRICS_PERIOD"),
+                atLeast(settings, "BACKLOG_METRICS_TOP_DOMAINS", 0));
     }
 
     /** How often to beat: a quarter of the TTL, between 1 s and 5 s. */

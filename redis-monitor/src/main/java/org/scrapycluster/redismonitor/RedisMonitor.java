@@ -65,7 +65,7 @@ public final class RedisMonitor implements Service {
     }
 
     private void connectAndRun() {
-        RedisConnection connection = RedisConnection.openRetrying(options.redis(), LOG, () -> closed).orElse(null);
+        RedisConnection connection = RedisConnection.openRetrying(options.redis(), context.meters(), LOG, () -> closed).orElse(null);
         if (connection == null) {
             return;
         }
@@ -74,14 +74,13 @@ public final class RedisMonitor implements Service {
                 connection.close();
                 return;
             }
-            redis = connection;
             running = new RunningMonitor(context, options, connection, outbound, plugins);
             try {
                 running.start();
+                redis = connection;
             } catch (RuntimeException e) {
                 LOG.error("The Redis monitor could not start", e);
                 running = null;
-                redis = null;
             }
         }
     }

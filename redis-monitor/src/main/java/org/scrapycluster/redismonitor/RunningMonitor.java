@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
+import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.LeaseReaper;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -22,6 +23,7 @@ import org.scrapycluster.redismonitor.job.JobStats;
 import org.scrapycluster.redismonitor.job.PluginContext;
 import org.scrapycluster.redismonitor.job.Worker;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
+import org.scrapycluster.redismonitor.stats.BacklogMeters;
 import org.scrapycluster.redismonitor.stats.StatsDumper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,9 +82,13 @@ final class RunningMonitor implements AutoCloseable {
         heartbeat.start();
 
         JobSignalListener listener = own(new JobSignalListener(options.redis(), plugins, processor));
-        own(new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs"))).start();
-        own(new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
-                new OutageReporter(LOG, "Scanning for jobs"))).start();
+        Worker signal = own(new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs")));
+        signal.start();
+        context.health().register("signal-loop", HealthRegistry.Kind.LIVENESS, signal::liveness);
+        Worker scan = own(new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
+                new OutageReporter(LOG, "Scanning for jobs")));
+        scan.start();
+        context.health().register("scan-loop", HealthRegistry.Kind.LIVENESS, scan::liveness);
 
         LeaseReaper reaper = own(new LeaseReaper(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(), options.leaseReapBatch()));
         FunctionCounter.builder("redis.monitor.leases.reaped", reaper, LeaseReaper::returnedTotal)
@@ -92,6 +98,9 @@ final class RunningMonitor implements AutoCloseable {
         own(new CrawlCompletion(redis, outbound, options.completeQuiet(), context.clock(), context.meters()))
                 .start(options.completionPeriod());
 
+        if (!options.backlogPeriod().isZero()) {
+            own(new BacklogMeters(redis, locks, context.meters(), options.backlogTopDomains())).start(options.backlogPeriod());
+        }
         if (!options.statsDump().isZero()) {
             own(new StatsDumper(redis, context.clock(), options.statsDumpCrawl(), options.statsDumpQueue())).start(options.statsDump());
         }

@@ -1,5 +1,6 @@
 package org.scrapycluster.standalone;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
@@ -108,6 +110,11 @@ public final class StandaloneCluster implements AutoCloseable {
         return userUrls;
     }
 
+    /** Where the one metrics and health endpoint of the cluster's services listens, when it does. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return host.metricsAddress();
+    }
+
     /** The one line printed when everything is up: where each server is, where users reach the gateway, and what runs. */
     public String readyLine() {
         Settings rm = settings.service("redis-monitor");
@@ -143,7 +150,8 @@ public final class StandaloneCluster implements AutoCloseable {
         Integer kafka = settings.isUserSet("KAFKA_HOSTS") ? null : port(own, "STANDALONE_KAFKA_PORT", "Kafka", "KAFKA_HOSTS");
         Integer zookeeper = settings.isUserSet("ZOOKEEPER_HOSTS") ? null
                 : port(own, "STANDALONE_ZOOKEEPER_PORT", "ZooKeeper", "ZOOKEEPER_HOSTS");
-        Integer redis = settings.isUserSet("REDIS_HOST") || settings.isUserSet("REDIS_PORT") ? null
+        boolean externalRedis = settings.isUserSet("REDIS_HOST") || settings.isUserSet("REDIS_PORT") || settings.isUserSet("REDIS_SENTINELS");
+        Integer redis = externalRedis ? null
                 : port(own, "STANDALONE_REDIS_PORT", "Redis", "REDIS_HOST");
         String dataDir = own.getNullableString("STANDALONE_DATA_DIR");
         int partitions = own.getInt("STANDALONE_KAFKA_PARTITIONS");

@@ -25,6 +25,11 @@ public record Health(Status status, String detail) {
         return new Health(Status.DOWN, detail);
     }
 
+    /** A liveness check of a service's loop: up while {@code loop}'s thread runs, down once it has ended or before it started. */
+    public static Health ofLoop(Thread loop) {
+        return loop.isAlive() ? up(loop.getName() + " running") : down(loop.getName() + " is not running");
+    }
+
     public boolean isUp() {
         return status == Status.UP;
     }

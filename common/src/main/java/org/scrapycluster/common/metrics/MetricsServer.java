@@ -20,7 +20,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 /**
  * A small HTTP server: {@code GET /metrics} answers the Prometheus text format, {@code GET
  * /health} answers {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}} with
- * 200 when every check is up and 503 otherwise.
+ * 200 when every dependency check is up and 503 otherwise; {@code /health/live} and
+ * {@code /health/ready} answer the same way for the liveness and readiness checks of
+ * {@link HealthRegistry}.
  */
 public final class MetricsServer implements AutoCloseable {
 
@@ -101,13 +103,17 @@ public final class MetricsServer implements AutoCloseable {
             }
             switch (exchange.getRequestURI().getPath()) {
                 case "/metrics" -> send(exchange, 200, PROMETHEUS_TEXT, registry.scrape());
-                case "/health" -> {
-                    HealthReport report = health.check();
-                    send(exchange, report.httpStatus(), JSON, report.toJson());
-                }
-                default -> send(exchange, 404, "text/plain; charset=utf-8", "Not found; try /metrics or /health\n");
+                case "/health" -> sendHealth(exchange, health.check());
+                case "/health/live" -> sendHealth(exchange, health.checkLive());
+                case "/health/ready" -> sendHealth(exchange, health.checkReady());
+                default -> send(exchange, 404, "text/plain; charset=utf-8",
+                        "Not found; try /metrics, /health, /health/live or /health/ready\n");
             }
         }
+    }
+
+    private static void sendHealth(HttpExchange exchange, HealthReport report) throws IOException {
+        send(exchange, report.httpStatus(), JSON, report.toJson());
     }
 
     private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {

@@ -19,6 +19,10 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.service.Backoff;
 import org.slf4j.Logger;
 
@@ -28,7 +32,8 @@ import org.slf4j.Logger;
  * <p>While Redis is unreachable, commands fail at once ({@code REJECT_COMMANDS}) instead of
  * queueing without bound, so that each caller retries with its own back-off; the connection
  * reconnects by itself in the background. Commands, including asynchronous ones, time out after
- * the endpoint's timeout. Scripts need Redis 5 or newer (effect replication of scripts that read
+ * the endpoint's timeout. With Sentinels, every (re)connection asks them for the current master.
+ * Scripts need Redis 5 or newer (effect replication of scripts that read
  * the server clock).
  */
 public final class RedisConnection implements AutoCloseable {
@@ -37,29 +42,42 @@ public final class RedisConnection implements AutoCloseable {
 
     private final RedisEndpoint endpoint;
     private final RedisClient client;
+    private final ClientResources resources;
     private final StatefulRedisConnection<String, String> connection;
 
-    private RedisConnection(RedisEndpoint endpoint, RedisClient client, StatefulRedisConnection<String, String> connection) {
+    private RedisConnection(RedisEndpoint endpoint, RedisClient client, ClientResources resources,
+                            StatefulRedisConnection<String, String> connection) {
         this.endpoint = endpoint;
         this.client = client;
+        this.resources = resources;
         this.connection = connection;
     }
 
     /**
-     * Connects to {@code endpoint}.
+     * Connects to {@code endpoint}, without recording command latencies.
      *
      * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now; the caller
      *         decides whether to retry
      */
     public static RedisConnection open(RedisEndpoint endpoint) {
-        RedisURI.Builder uri = RedisURI.Builder.redis(endpoint.host(), endpoint.port())
-                .withDatabase(endpoint.db())
-                .withSsl(endpoint.tls())
-                .withTimeout(endpoint.timeout());
-        if (endpoint.password() != null) {
-            uri.withPassword(endpoint.password().toCharArray());
-        }
-        RedisClient client = RedisClient.create(uri.build());
+        return open(endpoint, ClientResources.create());
+    }
+
+    /**
+     * Connects to {@code endpoint}, recording the latency of every command in {@code meters}
+     * (Lettuce's timers {@code lettuce.command.completion} and {@code lettuce.command.firstresponse}, by
+     * command, with histogram buckets: Prometheus {@code lettuce_command_completion_seconds_bucket}).
+     *
+     * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now
+     */
+    public static RedisConnection open(RedisEndpoint endpoint, MeterRegistry meters) {
+        MicrometerOptions options = MicrometerOptions.builder().histogram(true).localDistinction(false).build();
+        return open(endpoint, ClientResources.builder()
+                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(meters, options)).build());
+    }
+
+    private static RedisConnection open(RedisEndpoint endpoint, ClientResources resources) {
+        RedisClient client = RedisClient.create(resources, uri(endpoint));
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -67,26 +85,50 @@ public final class RedisConnection implements AutoCloseable {
                 .timeoutOptions(TimeoutOptions.enabled())
                 .build());
         try {
-            return new RedisConnection(endpoint, client, client.connect());
+            return new RedisConnection(endpoint, client, resources, client.connect());
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+            resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             throw e;
         }
     }
 
     /**
-     * Connects to {@code endpoint}, retrying with back-off ({@link Backoff#standard()}) while Redis
+     * The URI of the endpoint: the server itself, or, with Sentinels, the Sentinels and the master's
+     * name; Lettuce then asks them where the master is at every (re)connection, so that a failover
+     * moves the connection to the promoted replica.
+     */
+    static RedisURI uri(RedisEndpoint endpoint) {
+        RedisURI.Builder uri;
+        if (endpoint.usesSentinels()) {
+            RedisEndpoint.Sentinel first = endpoint.sentinels().getFirst();
+            uri = RedisURI.Builder.sentinel(first.host(), first.port(), endpoint.sentinelMaster());
+            for (RedisEndpoint.Sentinel sentinel : endpoint.sentinels().subList(1, endpoint.sentinels().size())) {
+                uri.withSentinel(sentinel.host(), sentinel.port());
+            }
+        } else {
+            uri = RedisURI.Builder.redis(endpoint.host(), endpoint.port());
+        }
+        uri.withDatabase(endpoint.db()).withSsl(endpoint.tls()).withTimeout(endpoint.timeout());
+        if (endpoint.password() != null) {
+            uri.withPassword(endpoint.password().toCharArray());
+        }
+        return uri.build();
+    }
+
+    /**
+     * Connects to {@code endpoint} as {@link #open(RedisEndpoint, MeterRegistry)} does, retrying with back-off ({@link Backoff#standard()}) while Redis
      * cannot be reached. The first failure is said on {@code log} as a warning, the connection made
      * after failures as info, so that an outage at start-up is logged twice, not once per attempt.
      *
      * @param stopped asked before each attempt; true gives up, e.g. when the service is closing
      * @return the connection, or empty when {@code stopped} said so or the thread was interrupted
      */
-    public static Optional<RedisConnection> openRetrying(RedisEndpoint endpoint, Logger log, BooleanSupplier stopped) {
+    public static Optional<RedisConnection> openRetrying(RedisEndpoint endpoint, MeterRegistry meters, Logger log, BooleanSupplier stopped) {
         Backoff backoff = Backoff.standard();
         while (!stopped.getAsBoolean()) {
             try {
-                RedisConnection connection = open(endpoint);
+                RedisConnection connection = open(endpoint, meters);
                 if (backoff.attempts() > 0) {
                     log.info("Connected to Redis at {}", endpoint);
                 }
@@ -154,6 +196,7 @@ public final class RedisConnection implements AutoCloseable {
     public void close() {
         connection.close();
         client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+        resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override

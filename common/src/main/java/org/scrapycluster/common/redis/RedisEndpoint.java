@@ -1,23 +1,62 @@
 package org.scrapycluster.common.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 
 /**
  * Where Redis is and how to talk to it: the values of the {@code REDIS_HOST}, {@code REDIS_PORT},
- * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS.
+ * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS,
+ * or, for a Sentinel-managed Redis, {@code REDIS_SENTINELS} and {@code REDIS_SENTINEL_MASTER}
+ * (docs/operations.md "Redis failover"), which then replace the host and port.
  *
- * @param host     host name or address
- * @param port     TCP port
- * @param db       database number ({@code REDIS_DB})
- * @param password password, or {@code null} for none
- * @param tls      whether to connect with TLS
- * @param timeout  connect timeout and command timeout
+ * @param host           host name or address
+ * @param port           TCP port
+ * @param db             database number ({@code REDIS_DB})
+ * @param password       password, or {@code null} for none
+ * @param tls            whether to connect with TLS
+ * @param timeout        connect timeout and command timeout
+ * @param sentinels      the Sentinels to ask for the master; empty to connect to host and port
+ * @param sentinelMaster the name the Sentinels monitor the master under; {@code null} without Sentinels
  */
-public record RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout) {
+public record RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout,
+                            List<Sentinel> sentinels, String sentinelMaster) {
+
+    /** One Sentinel's address. */
+    public record Sentinel(String host, int port) {
+
+        public Sentinel {
+            Objects.requireNonNull(host, "host");
+            if (host.isBlank()) {
+                throw new IllegalArgumentException("Sentinel host must not be blank");
+            }
+            if (port < 1 || port > 65_535) {
+                throw new IllegalArgumentException("Sentinel port must be 1-65535, got " + port);
+            }
+        }
+
+        /** {@code host:port}, e.g. {@code sentinel-0.redis:26379}. */
+        public static Sentinel parse(String address) {
+            int colon = address.lastIndexOf(':');
+            if (colon < 1 || colon == address.length() - 1) {
+                throw new IllegalArgumentException("a Sentinel is host:port, got '" + address + "'");
+            }
+            try {
+                return new Sentinel(address.substring(0, colon).trim(), Integer.parseInt(address.substring(colon + 1).trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("a Sentinel is host:port, got '" + address + "'", e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
 
     /** The original's {@code REDIS_SOCKET_TIMEOUT} default. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -40,18 +79,38 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
         if (password != null && password.isEmpty()) {
             password = null;
         }
+        sentinels = List.copyOf(Objects.requireNonNull(sentinels, "sentinels"));
+        if (sentinelMaster != null && sentinelMaster.isBlank()) {
+            sentinelMaster = null;
+        }
+        if (!sentinels.isEmpty() && sentinelMaster == null) {
+            throw new IllegalArgumentException("REDIS_SENTINELS is set, so REDIS_SENTINEL_MASTER must name the master the Sentinels monitor");
+        }
+    }
+
+    /** A Redis server at {@code host}:{@code port}, without Sentinels. */
+    public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout) {
+        this(host, port, db, password, tls, timeout, List.of(), null);
+    }
+
+    /** Whether the master is found through Sentinels. */
+    public boolean usesSentinels() {
+        return !sentinels.isEmpty();
     }
 
     /**
      * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
-     * {@code REDIS_DB}, {@code REDIS_PASSWORD}, {@code REDIS_TLS} and {@code REDIS_SOCKET_TIMEOUT} (seconds).
+     * {@code REDIS_DB}, {@code REDIS_PASSWORD}, {@code REDIS_TLS}, {@code REDIS_SOCKET_TIMEOUT} (seconds),
+     * {@code REDIS_SENTINELS} and {@code REDIS_SENTINEL_MASTER}.
      *
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting when a value is out of range
      */
     public static RedisEndpoint from(Settings settings) {
         try {
             return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
-                    settings.getNullableString("REDIS_PASSWORD"), settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
+                    settings.getNullableString("REDIS_PASSWORD"), settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
+                    settings.getStringList("REDIS_SENTINELS").stream().filter(s -> !s.isBlank()).map(Sentinel::parse).toList(),
+                    settings.getNullableString("REDIS_SENTINEL_MASTER"));
         } catch (IllegalArgumentException e) {
             throw new SettingsException("The Redis settings of the " + settings.service() + " cannot be used: " + e.getMessage(), e);
         }
@@ -64,12 +123,20 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
 
     /** A copy using database {@code db}. */
     public RedisEndpoint withDb(int db) {
-        return new RedisEndpoint(host, port, db, password, tls, timeout);
+        return new RedisEndpoint(host, port, db, password, tls, timeout, sentinels, sentinelMaster);
     }
 
-    /** {@code host:port/db}, never the password: for logs. */
+    /**
+     * {@code host:port/db}, or {@code master <name> via sentinels a:1,b:2 /db}, never the password:
+     * for logs.
+     */
     @Override
     public String toString() {
-        return (tls ? "rediss://" : "redis://") + host + ":" + port + "/" + db;
+        String scheme = tls ? "rediss://" : "redis://";
+        if (usesSentinels()) {
+            return "master " + sentinelMaster + " via " + scheme
+                    + sentinels.stream().map(Sentinel::toString).collect(Collectors.joining(",")) + "/" + db;
+        }
+        return scheme + host + ":" + port + "/" + db;
     }
 }

@@ -46,7 +46,7 @@ public final class ServiceHost implements AutoCloseable {
      */
     public static ServiceHost start(Settings settings) {
         ProcessMetrics metrics = new ProcessMetrics();
-        HealthRegistry health = new HealthRegistry();
+        HealthRegistry health = new HealthRegistry(metrics.registry());
         ProcessCaches.configure(settings, metrics.registry());
         try {
             MetricsServer server = MetricsServer.start(settings, metrics.registry(), health).orElse(null);

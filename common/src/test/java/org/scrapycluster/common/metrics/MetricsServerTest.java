@@ -91,6 +91,33 @@ class MetricsServerTest {
     }
 
     @Test
+    void liveRunsTheLivenessChecksAndReadyTheDependencyAndReadinessChecks() throws Exception {
+        HealthRegistry exported = new HealthRegistry(metrics.registry());
+        AtomicBoolean redisUp = new AtomicBoolean(false);
+        AtomicBoolean loopUp = new AtomicBoolean(true);
+        AtomicBoolean inGroup = new AtomicBoolean(true);
+        HealthRegistry monitor = exported.scoped("kafka-monitor");
+        monitor.register("redis", () -> redisUp.get() ? Health.up() : Health.down("connection refused"));
+        monitor.register("loop", HealthRegistry.Kind.LIVENESS, () -> loopUp.get() ? Health.up() : Health.down("ended"));
+        monitor.register("group", HealthRegistry.Kind.READINESS, () -> inGroup.get() ? Health.up() : Health.down("joining"));
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), exported)) {
+            assertEquals(200, get(server, "/health/live").statusCode(), "a dependency away does not fail liveness");
+            assertEquals(503, get(server, "/health/ready").statusCode());
+            assertTrue(get(server, "/metrics").body().contains("health_check{check=\"kafka-monitor.redis\",kind=\"dependency\"} 0.0"));
+
+            redisUp.set(true);
+            assertEquals(200, get(server, "/health/ready").statusCode());
+            inGroup.set(false);
+            assertEquals(503, get(server, "/health/ready").statusCode(), "readiness checks count for ready");
+            assertEquals(200, get(server, "/health").statusCode(), "/health runs the dependency checks only");
+            loopUp.set(false);
+            HttpResponse<String> dead = get(server, "/health/live");
+            assertEquals(503, dead.statusCode());
+            assertEquals("ended", new ObjectMapper().readTree(dead.body()).get("checks").get("kafka-monitor.loop").get("detail").asText());
+        }
+    }
+
+    @Test
     void thePortComesFromSettings() throws Exception {
         Optional<MetricsServer> off = MetricsServer.start(settings("-1"), metrics.registry(), health);
         assertTrue(off.isEmpty());

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
@@ -82,6 +84,27 @@ class RedisConnectionTest {
     }
 
     @Test
+    void sentinelsFromSettingsReplaceHostAndPort() {
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(),
+                Map.of("REDIS_SENTINELS", "s1.redis:26379, s2.redis:26380", "REDIS_SENTINEL_MASTER", "main")));
+        RedisEndpoint endpoint = RedisEndpoint.from(settings);
+        assertEquals(List.of(new RedisEndpoint.Sentinel("s1.redis", 26379), new RedisEndpoint.Sentinel("s2.redis", 26380)),
+                endpoint.sentinels());
+        assertEquals("master main via redis://s1.redis:26379,s2.redis:26380/0", endpoint.toString());
+        RedisURI uri = RedisConnection.uri(endpoint);
+        assertEquals("main", uri.getSentinelMasterId());
+        assertEquals(2, uri.getSentinels().size());
+
+        Settings noMaster = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("REDIS_SENTINELS", "s1.redis:26379")));
+        SettingsException e = assertThrows(SettingsException.class, () -> RedisEndpoint.from(noMaster));
+        assertTrue(e.getMessage().contains("REDIS_SENTINEL_MASTER must name the master"), e.getMessage());
+        Settings badAddress = Settings.load("crawler", new SettingsSources(null, Map.of(),
+                Map.of("REDIS_SENTINELS", "s1.redis", "REDIS_SENTINEL_MASTER", "main")));
+        assertTrue(assertThrows(SettingsException.class, () -> RedisEndpoint.from(badAddress)).getMessage()
+                .endsWith("a Sentinel is host:port, got 's1.redis'"));
+    }
+
+    @Test
     void openingRetriesUntilRedisIsUpAndSaysSoTwice() throws Exception {
         Logger log = (Logger) LoggerFactory.getLogger("redis-connection-test");
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
@@ -92,7 +115,7 @@ class RedisConnectionTest {
             server.stop();
             RedisEndpoint endpoint = RedisEndpoint.of("127.0.0.1", server.port());
             CompletableFuture<Optional<RedisConnection>> opening = CompletableFuture.supplyAsync(
-                    () -> RedisConnection.openRetrying(endpoint, log, () -> false));
+                    () -> RedisConnection.openRetrying(endpoint, new SimpleMeterRegistry(), log, () -> false));
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !logged.list.isEmpty());
             Thread.sleep(2_000);
             assertFalse(opening.isDone(), "no Redis, no connection");
@@ -114,7 +137,7 @@ class RedisConnectionTest {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-never"))) {
             server.stop();
             AtomicInteger asked = new AtomicInteger();
-            assertEquals(Optional.empty(), RedisConnection.openRetrying(RedisEndpoint.of("127.0.0.1", server.port()),
+            assertEquals(Optional.empty(), RedisConnection.openRetrying(RedisEndpoint.of("127.0.0.1", server.port()), new SimpleMeterRegistry(),
                     (Logger) LoggerFactory.getLogger("redis-connection-test"), () -> asked.incrementAndGet() > 2));
             assertEquals(3, asked.get(), "asked before each attempt");
         }

@@ -63,6 +63,11 @@ public final class CrawlerMetrics {
         fetchLatency.record(latency);
     }
 
+    /** A response of HTTP status {@code status} reached the spider. */
+    public void response(int status) {
+        count("crawler.responses", "status", Integer.toString(status));
+    }
+
     /** The gauge of requests in flight. */
     public AtomicInteger inFlight() {
         return inFlight;

@@ -7,7 +7,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.LeaseReaper;
@@ -93,7 +95,7 @@ public final class CrawlerNode implements Service {
         Spider spider = Spiders.named(config.spiderName());
         String spiderId = spider.name();
         String nodeId = context.node().uuid12();
-        RedisConnection redis = own(connectRedis(settings));
+        RedisConnection redis = own(connectRedis(settings, context.meters()));
         context.health().register("redis", () -> redis.isConnected() ? Health.up() : Health.down("not connected"));
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
@@ -140,6 +142,7 @@ public final class CrawlerNode implements Service {
         heartbeat.start();
         own(scheduler);
         scheduler.start();
+        context.health().register("scheduler", HealthRegistry.Kind.LIVENESS, scheduler::liveness);
         Discovery discovery = own(new Discovery(redis, spiderId, config.discoveryInterval(), config.queueRefresh(),
                 scheduler::domainsFound));
         discovery.start();
@@ -162,9 +165,9 @@ public final class CrawlerNode implements Service {
         refresh.every(config.ipRefresh(), config.ipRefresh(), () -> throttles.publicIp(lookup.lookUp()));
     }
 
-    private static RedisConnection connectRedis(Settings settings) {
+    private static RedisConnection connectRedis(Settings settings, MeterRegistry meters) {
         RedisEndpoint endpoint = RedisEndpoint.from(settings);
-        return RedisConnection.openRetrying(endpoint, LOG, () -> false)
+        return RedisConnection.openRetrying(endpoint, meters, LOG, () -> false)
                 .orElseThrow(() -> new IllegalStateException("interrupted while connecting to Redis at " + endpoint));
     }
 

@@ -203,6 +203,7 @@ public final class RequestProcessor {
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
         metrics.page(result.body().length, result.timings().total());
+        metrics.response(result.status());
         statusCounters.response(result.status());
         List<CrawlRequest> children = output.requests().stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null) : filer.file(children);

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.queue.HandOut;
 import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.QueueKey;
@@ -84,6 +85,11 @@ public final class Scheduler implements AutoCloseable {
         this.metrics = metrics;
         this.dispatch = dispatch;
         this.thread = Thread.ofPlatform().name("crawler-scheduler-" + spiderId).daemon().unstarted(this::run);
+    }
+
+    /** The liveness check of the scheduling loop: up while its thread runs. */
+    public Health liveness() {
+        return Health.ofLoop(thread);
     }
 
     /** Starts scheduling on its own thread. */

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 import io.lettuce.core.RedisException;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -30,6 +31,7 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -103,6 +105,8 @@ public final class KafkaMonitor implements Service {
     private volatile Thread worker;
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile RedisConnection redis;
+    private volatile boolean inGroup;
+    private KafkaClientMetrics consumerMetrics;
 
     private RedisBatchWriter writer;
     private IntakeStats stats;
@@ -161,7 +165,11 @@ public final class KafkaMonitor implements Service {
         }
         context.health().register("redis", this::redisHealth);
         context.health().register("kafka", kafka::health);
+        context.health().register("group", HealthRegistry.Kind.READINESS, () -> inGroup
+                ? Health.up("member of " + group) : Health.down("not yet a member of consumer group " + group));
         worker = Thread.ofPlatform().name(NAME).start(this::run);
+        Thread loop = worker;
+        context.health().register("loop", HealthRegistry.Kind.LIVENESS, () -> Health.ofLoop(loop));
     }
 
     @Override
@@ -186,6 +194,8 @@ public final class KafkaMonitor implements Service {
             producer = loop.createClient("producer", clients::bytesProducer, LOG);
             consumer = loop.createClient("consumer", this::newConsumer, LOG);
             kafka.watch(consumer);
+            consumerMetrics = new KafkaClientMetrics(consumer);
+            consumerMetrics.bindTo(context.meters());
             publisher = new RejectionPublisher(producer, metrics);
             consumer.subscribe(List.of(topic), new Rebalance());
             LOG.atInfo().addKeyValue("topic", topic).addKeyValue("group", group)
@@ -392,7 +402,7 @@ public final class KafkaMonitor implements Service {
     }
 
     private RedisConnection connectRedis() {
-        return RedisConnection.openRetrying(endpoint, LOG, loop::stopping).orElseThrow(PollingLoop.Stopping::new);
+        return RedisConnection.openRetrying(endpoint, context.meters(), LOG, loop::stopping).orElseThrow(PollingLoop.Stopping::new);
     }
 
     private Consumer<byte[], byte[]> newConsumer() {
@@ -415,6 +425,7 @@ public final class KafkaMonitor implements Service {
 
     private void release() {
         boolean interrupted = Thread.interrupted();
+        closeQuietly("consumer meters", consumerMetrics);
         closeQuietly("consumer", consumer == null ? null : () -> consumer.close(CloseOptions.timeout(Duration.ofSeconds(5))));
         closeQuietly("producer", producer == null ? null : () -> producer.close(PRODUCER_CLOSE_TIMEOUT));
         closeQuietly("heartbeat", heartbeat);
@@ -471,11 +482,13 @@ public final class KafkaMonitor implements Service {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            inGroup = false;
             onPartitionsRevoked(partitions);
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            inGroup = true;
             if (holding && !partitions.isEmpty()) {
                 consumer.pause(partitions);
             }

@@ -31,7 +31,8 @@ import ch.qos.logback.core.read.ListAppender;
 
 /**
  * Redis goes away while the monitor runs, and comes back: the monitor keeps its batch, says so
- * once, commits nothing meanwhile, and writes every request once Redis is back.
+ * once, commits nothing meanwhile, and writes every request once Redis is back. Meanwhile its
+ * {@code /health/live} stays 200 and {@code /health/ready} answers 503 until Redis is back.
  */
 @ExtendWith(SharedStack.class)
 class RedisOutageTest {
@@ -60,21 +61,27 @@ class RedisOutageTest {
     }
 
     @Test
-    void nothingIsLostAndNothingCrashesWhileRedisIsAway() {
+    void nothingIsLostAndNothingCrashesWhileRedisIsAway() throws Exception {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("outage-redis"));
              KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap())) {
-            MonitorSettings settings = MonitorSettings.forStack(stack, server.port());
+            MonitorSettings settings = MonitorSettings.forStack(stack, server.port())
+                    .set("METRICS_HOST", "127.0.0.1").set("METRICS_PORT", "0");
             String group = settings.prefix() + "-group";
             try (RunningMonitor monitor = RunningMonitor.start(settings.build()).awaitHealthy();
                  RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
                 kafka.sendText(settings.incomingTopic(), crawls("before", 20));
                 Awaitility.await().atMost(WAIT).until(() -> kafka.committed(group, settings.incomingTopic()) == 20);
+                assertEquals(200, monitor.httpStatus("/health/ready"));
+                assertEquals(200, monitor.httpStatus("/health/live"));
 
                 server.stop();
                 kafka.sendText(settings.incomingTopic(), crawls("during", 30));
                 Awaitility.await().atMost(WAIT).until(() -> monitor.counter("kafka.monitor.redis.retries") >= 3);
                 assertEquals(Health.Status.DOWN, monitor.health().checks().get("kafka-monitor.redis").status());
                 assertEquals(20, kafka.committed(group, settings.incomingTopic()), "nothing is committed while Redis is away");
+                Awaitility.await().atMost(WAIT).until(() -> monitor.httpStatus("/health/ready") == 503);
+                assertEquals(200, monitor.httpStatus("/health/live"), "a dependency away never fails liveness");
+                assertEquals(503, monitor.httpStatus("/health"));
 
                 server.restart();
                 Awaitility.await().atMost(WAIT).ignoreExceptions()
@@ -82,7 +89,8 @@ class RedisOutageTest {
                 Awaitility.await().atMost(WAIT).until(() -> kafka.committed(group, settings.incomingTopic()) == 50);
                 kafka.sendText(settings.incomingTopic(), crawls("after", 10));
                 Awaitility.await().atMost(WAIT).ignoreExceptions().until(() -> redis.sync().zcard("link:after-example.com:queue") == 10);
-                monitor.awaitHealthy();
+                Awaitility.await().atMost(WAIT).until(() -> monitor.httpStatus("/health/ready") == 200);
+                assertEquals(200, monitor.httpStatus("/health/live"));
             }
         }
         List<String> warnings = logged.list.stream().map(ILoggingEvent::getFormattedMessage)

@@ -1,5 +1,10 @@
 package org.scrapycluster.kafkamonitor.testing;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.Counter;
@@ -45,6 +50,15 @@ public final class RunningMonitor implements AutoCloseable {
         Search search = context.prometheus().find(name).tag("service", "kafka-monitor").tags(tags);
         Counter counter = search.counter();
         return counter == null ? 0 : counter.count();
+    }
+
+    /** The HTTP status of {@code path} (e.g. {@code /health/ready}) on the metrics endpoint, which the settings must turn on. */
+    public int httpStatus(String path) throws IOException, InterruptedException {
+        int port = host.metricsAddress().orElseThrow(() -> new IllegalStateException("no metrics endpoint: set METRICS_PORT")).getPort();
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build();
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        }
     }
 
     /** The health checks of the process. */

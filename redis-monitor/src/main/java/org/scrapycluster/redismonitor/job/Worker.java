@@ -3,6 +3,7 @@ package org.scrapycluster.redismonitor.job;
 import java.time.Duration;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
@@ -41,6 +42,11 @@ public final class Worker implements AutoCloseable {
         this.step = step;
         this.redisOutage = redisOutage;
         this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::loop);
+    }
+
+    /** The liveness check of the worker's loop: up while its thread runs. */
+    public Health liveness() {
+        return Health.ofLoop(thread);
     }
 
     public void start() {

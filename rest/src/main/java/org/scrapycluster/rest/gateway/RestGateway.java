@@ -15,6 +15,7 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.metrics.MetricsServer;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -132,7 +133,7 @@ public final class RestGateway implements Service {
         Topics topics = Topics.from(settings);
         String group = "rest-" + context.node().hostname() + "-" + context.node().uuid12();
 
-        this.redis = new RedisLink(RedisEndpoint.from(settings), this::startHeartbeat);
+        this.redis = new RedisLink(RedisEndpoint.from(settings), context.meters(), this::startHeartbeat);
         ParkedAnswers parked = new ParkedAnswers(redis, Duration.ofSeconds(atLeast("POLL_RESULT_TTL", 0)), context.meters());
         PendingAnswers pending = new PendingAnswers();
         this.live = new LiveView(settings, redis::connection, json, context.clock());
@@ -151,10 +152,9 @@ public final class RestGateway implements Service {
                 .route("/poll", "poll", AccessRule.READ_ONLY, new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
                 .route("/metrics", "metrics", call -> HttpAnswer.text(200, MetricsServer.PROMETHEUS_TEXT,
                         context.prometheus().scrape()), HttpMethod.GET)
-                .route("/health", "health", call -> {
-                    HealthReport report = context.health().check();
-                    return HttpAnswer.text(report.httpStatus(), HttpAnswer.JSON, report.toJson());
-                }, HttpMethod.GET)
+                .route("/health", "health", call -> health(context.health().check()), HttpMethod.GET)
+                .route("/health/live", "health_live", call -> health(context.health().checkLive()), HttpMethod.GET)
+                .route("/health/ready", "health_ready", call -> health(context.health().checkReady()), HttpMethod.GET)
                 .route("/live", "live", live.endpoint(), HttpMethod.GET)
                 .route("/ui", "ui", call -> HttpAnswer.redirect(UiFiles.PREFIX), HttpMethod.GET)
                 .prefix(UiFiles.PREFIX, "ui", new UiFiles(), HttpMethod.GET)
@@ -185,6 +185,7 @@ public final class RestGateway implements Service {
         }
         context.health().register("redis", redis::health);
         context.health().register("kafka", kafka::health);
+        context.health().register("kafka-loop", HealthRegistry.Kind.LIVENESS, kafka::liveness);
         redis.start();
         kafka.start();
         live.start();
@@ -250,6 +251,10 @@ public final class RestGateway implements Service {
         LOG.atWarn().addKeyValue("address", address.getHostAddress())
                 .log("REST_ALLOW_ANONYMOUS is true: anyone who reaches " + address.getHostAddress()
                         + " may feed, stop and reconfigure crawls without a key");
+    }
+
+    private static HttpAnswer health(HealthReport report) {
+        return HttpAnswer.text(report.httpStatus(), HttpAnswer.JSON, report.toJson());
     }
 
     private Duration seconds(String name) {

@@ -86,6 +86,11 @@ public final class KafkaLink implements AutoCloseable {
         worker = Thread.ofPlatform().name("rest-kafka").start(this::run);
     }
 
+    /** The liveness check of the link's loop: up while its thread runs. */
+    public synchronized Health liveness() {
+        return worker == null ? Health.down("not started") : Health.ofLoop(worker);
+    }
+
     /** Whether Kafka can be reached now and answers are being read. */
     public boolean connected() {
         return connected;

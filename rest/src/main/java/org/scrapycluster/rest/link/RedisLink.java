@@ -3,6 +3,7 @@ package org.scrapycluster.rest.link;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
@@ -22,13 +23,16 @@ public final class RedisLink implements AutoCloseable {
     private final Consumer<RedisConnection> onConnected;
     private volatile RedisConnection connection;
     private volatile boolean closed;
+    private final MeterRegistry meters;
     private Thread connector;
 
     /**
+     * @param meters      where the connection records its command latencies
      * @param onConnected called once, on the connecting thread, when the connection is first open
      */
-    public RedisLink(RedisEndpoint endpoint, Consumer<RedisConnection> onConnected) {
+    public RedisLink(RedisEndpoint endpoint, MeterRegistry meters, Consumer<RedisConnection> onConnected) {
         this.endpoint = endpoint;
+        this.meters = meters;
         this.onConnected = onConnected;
     }
 
@@ -57,7 +61,7 @@ public final class RedisLink implements AutoCloseable {
     }
 
     private void connect() {
-        Optional<RedisConnection> opened = RedisConnection.openRetrying(endpoint, LOG, () -> closed);
+        Optional<RedisConnection> opened = RedisConnection.openRetrying(endpoint, meters, LOG, () -> closed);
         if (opened.isEmpty()) {
             return;
         }

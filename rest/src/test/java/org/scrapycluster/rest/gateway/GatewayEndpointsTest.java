@@ -63,6 +63,8 @@ class GatewayEndpointsTest {
         assertEquals("UP", health.json().get("status").asText());
         assertEquals("UP", checks.get("rest.kafka").get("status").asText());
         assertEquals("UP", checks.get("rest.redis").get("status").asText());
+        assertEquals(200, gateway.client().get("/health/ready").status());
+        assertEquals(200, gateway.client().get("/health/live").status());
     }
 
     @Test

@@ -45,6 +45,10 @@ class OutageTest {
             assertEquals(503, health.status());
             assertEquals("DOWN", health.json().get("checks").get("rest.kafka").get("status").asText());
             assertEquals("UP", health.json().get("checks").get("rest.redis").get("status").asText());
+            assertEquals(503, gateway.client().get("/health/ready").status());
+            GatewayClient.Reply live = gateway.client().get("/health/live");
+            assertEquals(200, live.status(), "Kafka away never fails liveness");
+            assertEquals("UP", live.json().get("checks").get("rest.kafka-loop").get("status").asText());
         }
     }
 

@@ -1,6 +1,7 @@
 package org.scrapycluster.standalone.acceptance;
 
 import java.net.URI;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -195,6 +196,11 @@ final class AcceptanceCluster implements AutoCloseable {
             throw new IllegalStateException(instance + " has no address: is it running?");
         }
         return url;
+    }
+
+    /** The cluster's metrics and health endpoint; METRICS_PORT must have been set to turn it on. */
+    InetSocketAddress metricsAddress() {
+        return cluster.metricsAddress().orElseThrow(() -> new IllegalStateException("no metrics endpoint: set METRICS_PORT"));
     }
 
     /** A connection to this cluster's Redis database. */

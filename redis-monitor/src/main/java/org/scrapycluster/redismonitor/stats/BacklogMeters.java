@@ -1,0 +1,174 @@
+package org.scrapycluster.redismonitor.stats;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.RedisException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.RedisLock;
+import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.redis.Ticker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The queue backlog as Prometheus gauges (docs/operations.md "Monitoring"), for dashboards and for
+ * autoscaling crawlers: {@code redis_monitor_queue_backlog{spider}}, the largest domain queues of
+ * each spider as {@code redis_monitor_queue_domain_backlog{spider,domain}}, and
+ * {@code redis_monitor_crawls_active}. A spider's backlog stays exported, as 0, once its queues are
+ * drained, so that an autoscaler sees the drop. One Redis monitor of the cluster at a time holds the lock
+ * {@code lock:metrics:backlog} and exports them, so that a sum over monitors counts each request
+ * once; the others export none until they take the lock over.
+ *
+ * <p>The cost does not grow with the queued requests: the domains of a spider come from its
+ * {@code <spiderid>:active_domains} index (a queue leaves it when a hand-out finds it empty), and
+ * each queue is sized with one {@code ZCARD}, pipelined. Queues written by a component that keeps
+ * no index (a Python Kafka monitor) are not counted here; a {@code stats} request counts them.
+ */
+public final class BacklogMeters implements AutoCloseable {
+
+    /** The lock that elects the one monitor exporting the backlog. */
+    private static final String LOCK = "metrics:backlog";
+    private static final Logger LOG = LoggerFactory.getLogger(BacklogMeters.class);
+    private static final String ACTIVE_SUFFIX = ":active_domains";
+
+    private final RedisConnection redis;
+    private final RedisLocks locks;
+    private final int topDomains;
+    private final MultiGauge spiders;
+    private final MultiGauge domains;
+    private final MultiGauge activeCrawls;
+    private final OutageReporter outage = new OutageReporter(LOG, "Measuring the queue backlog");
+    private final Ticker ticker = new Ticker("redis-monitor-backlog");
+    /** Spiders that had a queue since this monitor took the lock: their backlog is exported, 0 once drained. */
+    private final Set<String> spidersSeen = new TreeSet<>();
+    private RedisLock lock;
+    private boolean exporting;
+
+    /**
+     * @param topDomains how many of each spider's largest domain queues to export ({@code BACKLOG_METRICS_TOP_DOMAINS})
+     */
+    public BacklogMeters(RedisConnection redis, RedisLocks locks, MeterRegistry meters, int topDomains) {
+        this.redis = redis;
+        this.locks = locks;
+        this.topDomains = topDomains;
+        this.spiders = MultiGauge.builder("redis.monitor.queue.backlog")
+                .description("Requests queued per spider (leased ones excluded), exported by one Redis monitor").register(meters);
+        this.domains = MultiGauge.builder("redis.monitor.queue.domain.backlog")
+                .description("Requests queued in the largest domain queues of each spider").register(meters);
+        this.activeCrawls = MultiGauge.builder("redis.monitor.crawls.active")
+                .description("Crawls not yet announced complete, exported by one Redis monitor").register(meters);
+    }
+
+    /** Measures every {@code period}, the first time at once. */
+    public void start(Duration period) {
+        ticker.every(Duration.ZERO, period, this::refreshQuietly);
+    }
+
+    /**
+     * Takes (or keeps) the lock and, holding it, measures and exports the backlog; without it,
+     * exports nothing.
+     *
+     * @return whether this monitor exports the backlog now
+     */
+    public synchronized boolean refresh() {
+        if (lock != null && !lock.isHeld()) {
+            lock.close();
+            lock = null;
+        }
+        if (lock == null) {
+            Optional<RedisLock> taken = locks.tryAcquire(LOCK);
+            if (taken.isEmpty()) {
+                stopExporting();
+                return false;
+            }
+            lock = taken.get();
+        }
+        measure();
+        return true;
+    }
+
+    private void measure() {
+        for (String key : RedisKeys.scan(redis, "*" + ACTIVE_SUFFIX)) {
+            String spider = key.substring(0, key.length() - ACTIVE_SUFFIX.length());
+            if (!spider.isEmpty() && spider.indexOf(':') < 0) {
+                spidersSeen.add(spider);
+            }
+        }
+        List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
+        for (String spider : spidersSeen) {
+            List<String> active = redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1);
+            List<CompletableFuture<Long>> sizes = new ArrayList<>(active.size());
+            for (String domain : active) {
+                sizes.add(redis.async().zcard(new QueueKey(spider, domain).key()).toCompletableFuture());
+            }
+            long total = 0;
+            List<DomainBacklog> nonEmpty = new ArrayList<>();
+            for (int i = 0; i < active.size(); i++) {
+                long size = redis.await(sizes.get(i));
+                if (size > 0) {
+                    total += size;
+                    nonEmpty.add(new DomainBacklog(active.get(i), size));
+                }
+            }
+            spiderRows.add(MultiGauge.Row.of(Tags.of("spider", spider), total));
+            nonEmpty.stream().sorted(Comparator.comparingLong(DomainBacklog::size).reversed().thenComparing(DomainBacklog::domain))
+                    .limit(topDomains)
+                    .forEach(d -> domainRows.add(MultiGauge.Row.of(Tags.of("spider", spider, "domain", d.domain()), d.size())));
+        }
+        long crawls = redis.sync().zcard(Keyspace.CRAWLS_ACTIVE);
+        spiders.register(spiderRows, true);
+        domains.register(domainRows, true);
+        activeCrawls.register(List.of(MultiGauge.Row.of(Tags.empty(), crawls)), true);
+        if (!exporting) {
+            exporting = true;
+            LOG.info("This Redis monitor exports the queue backlog meters");
+        }
+    }
+
+    private void stopExporting() {
+        spiders.register(List.of(), true);
+        domains.register(List.of(), true);
+        activeCrawls.register(List.of(), true);
+        spidersSeen.clear();
+        exporting = false;
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+            outage.succeeded();
+        } catch (RedisException e) {
+            outage.failed(e);
+        } catch (RuntimeException e) {
+            LOG.error("Measuring the queue backlog failed", e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        ticker.close();
+        stopExporting();
+        if (lock != null) {
+            lock.close();
+            lock = null;
+        }
+    }
+
+    private record DomainBacklog(String domain, long size) {
+    }
+}

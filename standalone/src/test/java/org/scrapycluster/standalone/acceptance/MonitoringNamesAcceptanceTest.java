@@ -1,0 +1,75 @@
+package org.scrapycluster.standalone.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.embedded.origin.SyntheticSite;
+import org.scrapycluster.embedded.origin.TestOrigin;
+
+/**
+ * Every metric name that the Grafana dashboard and the Prometheus alert rules of
+ * {@code deploy/monitoring/} read is exported on {@code /metrics} of a running cluster, during a
+ * small crawl that also has a download that fails, a request that is refused and a throttle that
+ * makes the crawler wait. Names are collected over the scrapes of the crawl, since a backlog
+ * exists only while requests are queued.
+ */
+@ExtendWith(SharedStack.class)
+class MonitoringNamesAcceptanceTest {
+
+    private static final SyntheticSite SITE = SyntheticSite.builder().seed(21).domains(1).pagesPerDomain(12).linksPerPage(2)
+            .pageBytes(400).build();
+    private static final Duration CRAWL = Duration.ofMinutes(2);
+
+    @Test
+    void everyNameTheDashboardAndTheAlertRulesUseIsExported(EmbeddedStack stack) throws Exception {
+        Set<String> used = new TreeSet<>();
+        for (String expression : MonitoringQueries.expressions()) {
+            used.addAll(MonitoringQueries.metricNames(expression));
+        }
+        assertTrue(used.size() > 15, "the queries were read: " + used);
+
+        try (TestOrigin origin = TestOrigin.start(SITE);
+             AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(4, 1, false)
+                     .set("METRICS_HOST", "127.0.0.1").set("METRICS_PORT", 0).set("BACKLOG_METRICS_PERIOD", "0.5")
+                     .set("RETRY_TIMES", 0).startWithCrawlers(1);
+             HttpClient http = HttpClient.newHttpClient()) {
+            String appid = AcceptanceCluster.unique("app");
+            cluster.feedEveryPage(origin, appid, "names");
+            cluster.send("url", "http://127.0.0.1:1/refused", "appid", appid, "crawlid", "names");
+            cluster.send("url", "ftp://example.com/not-http", "appid", appid, "crawlid", "names");
+
+            Set<String> exported = new TreeSet<>();
+            try {
+                Awaitility.await().atMost(CRAWL).pollInterval(Duration.ofMillis(250)).until(() -> {
+                    exported.addAll(MonitoringQueries.sampleNames(scrape(http, cluster.metricsAddress())));
+                    return exported.containsAll(used);
+                });
+            } catch (ConditionTimeoutException e) {
+                Set<String> missing = new TreeSet<>(used);
+                missing.removeAll(exported);
+                fail("deploy/monitoring/ reads metrics that no service exported during the crawl: " + missing);
+            }
+        }
+    }
+
+    private static String scrape(HttpClient http, InetSocketAddress address) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+    }
+}

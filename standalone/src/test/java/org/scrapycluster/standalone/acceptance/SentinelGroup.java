@@ -1,0 +1,175 @@
+package org.scrapycluster.standalone.acceptance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.awaitility.Awaitility;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.FreePorts;
+
+/**
+ * A Sentinel-managed Redis on 127.0.0.1 made of real processes: a master, one replica and three
+ * {@code redis-sentinel}s (Debian's package) with short timeouts (down after 1 s), so that killing
+ * the master promotes the replica within seconds. Every process is stopped on close, or with the JVM.
+ */
+final class SentinelGroup implements AutoCloseable {
+
+    static final String MASTER_NAME = "scmaster";
+    private static final Duration START = Duration.ofSeconds(30);
+
+    private final DataDirectory dir = DataDirectory.temporary("sentinel-group");
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread hook = new Thread(this::stopAll, "sentinel-group-shutdown");
+    private final int masterPort = FreePorts.pick();
+    private final int replicaPort = FreePorts.pick();
+    private final List<Integer> sentinelPorts = List.of(FreePorts.pick(), FreePorts.pick(), FreePorts.pick());
+    private Process master;
+
+    private SentinelGroup() {
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts the master and the replica, waits until the replica is in sync, then the Sentinels and until they see both. */
+    static SentinelGroup start() {
+        SentinelGroup group = new SentinelGroup();
+        try {
+            group.master = group.server("master", group.masterPort);
+            group.server("replica", group.replicaPort, "--replicaof", "127.0.0.1", Integer.toString(group.masterPort));
+            Awaitility.await().atMost(START).ignoreExceptions().until(() -> group.info(group.replicaPort, "replication")
+                    .contains("master_link_status:up"));
+            for (int i = 0; i < group.sentinelPorts.size(); i++) {
+                group.sentinel(i, group.sentinelPorts.get(i));
+            }
+            for (int port : group.sentinelPorts) {
+                Awaitility.await().atMost(START).ignoreExceptions().until(() -> group.info(port, "sentinel")
+                        .contains("status=ok,address=127.0.0.1:" + group.masterPort + ",slaves=1,sentinels=3"));
+            }
+            return group;
+        } catch (RuntimeException e) {
+            group.close();
+            throw e;
+        }
+    }
+
+    /** The value of {@code REDIS_SENTINELS}. */
+    String sentinels() {
+        return sentinelPorts.stream().map(port -> "127.0.0.1:" + port).collect(Collectors.joining(","));
+    }
+
+    /** Kills the master with SIGKILL, as a crash does. */
+    void killMaster() {
+        master.destroyForcibly();
+        try {
+            master.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until the replica has every write the master acknowledged so far. */
+    void awaitReplicaInSync() {
+        Awaitility.await().atMost(START).ignoreExceptions().until(() -> offset(masterPort) == offset(replicaPort));
+    }
+
+    /** Whether the Sentinels have promoted the replica. */
+    boolean replicaPromoted() {
+        return info(replicaPort, "replication").contains("role:master");
+    }
+
+    private long offset(int port) {
+        for (String line : info(port, "replication").split("\r?\n")) {
+            if (line.startsWith(port == masterPort ? "master_repl_offset:" : "slave_repl_offset:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return -1;
+    }
+
+    private String info(int port, String section) {
+        try (RedisConnection redis = RedisConnection.open(new RedisEndpoint("127.0.0.1", port, 0, null, false, Duration.ofSeconds(2)))) {
+            return redis.sync().info(section);
+        }
+    }
+
+    private Process server(String name, int port, String... extra) {
+        Path data = dir.path().resolve(name);
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--dir", mkdirs(data).toString(), "--save", "", "--appendonly", "no", "--loglevel", "warning",
+                "--logfile", data.resolve("redis.log").toString()));
+        command.addAll(List.of(extra));
+        return run(command, port);
+    }
+
+    private void sentinel(int index, int port) {
+        Path data = mkdirs(dir.path().resolve("sentinel-" + index));
+        Path config = data.resolve("sentinel.conf");
+        String text = String.join("\n",
+                "port " + port,
+                "bind 127.0.0.1",
+                "dir " + data,
+                "logfile " + data.resolve("sentinel.log"),
+                "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + masterPort + " 2",
+                "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+                "sentinel failover-timeout " + MASTER_NAME + " 5000",
+                "sentinel parallel-syncs " + MASTER_NAME + " 1",
+                "");
+        try {
+            Files.writeString(config, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run(List.of("redis-sentinel", config.toString()), port);
+    }
+
+    private Process run(List<String> command, int port) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            processes.add(process);
+            Awaitility.await().atMost(START).ignoreExceptions().until(() -> !info(port, "server").isEmpty());
+            return process;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command.getFirst() + " (install the redis-server and redis-sentinel packages)", e);
+        }
+    }
+
+    private static Path mkdirs(Path path) {
+        try {
+            return Files.createDirectories(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void stopAll() {
+        for (Process process : processes) {
+            process.destroyForcibly();
+        }
+        for (Process process : processes) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stopAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running
+        }
+        dir.release();
+    }
+}
