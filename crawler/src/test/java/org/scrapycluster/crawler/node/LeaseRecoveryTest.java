@@ -113,13 +113,12 @@ class LeaseRecoveryTest {
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(SlowBody.PATH).size() == 1);
                 // From here Redis refuses every write, the acknowledgement among them, while Kafka takes the page.
-                admin.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
-                        new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(Duration.ofMinutes(2).toMillis()).add("WRITE"));
+                client(admin, "PAUSE", Long.toString(Duration.ofMinutes(2).toMillis()), "WRITE");
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !bed.results().isEmpty());
             } finally {
                 child.destroyForcibly();
                 assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child did not die");
-                admin.sync().clientUnpause();
+                client(admin, "UNPAUSE");
             }
             assertEquals(1, bed.redis().sync().zcard(Keyspace.leases("link")), "the page went out and its lease was never acknowledged");
 
@@ -130,6 +129,15 @@ class LeaseRecoveryTest {
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link"))));
         }
+    }
+
+    /** Sends {@code CLIENT <arguments>} (Lettuce has no PAUSE WRITE). */
+    private static void client(RedisConnection redis, String... arguments) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        for (String argument : arguments) {
+            args.add(argument);
+        }
+        redis.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8), args);
     }
 
     private static Process startChild(CrawlerTestBed bed) throws IOException {
