@@ -52,16 +52,12 @@ class GlobCharactersTest extends OneMonitorTest {
     @Test
     void infoCountsOnlyItsOwnSpiderAppAndCrawl() {
         queueCrawls();
-        String uuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.info(target.spider(), APP, CRAWL), uuid);
-        JsonNode crawl = fixture.answers().awaitUuid(uuid);
+        JsonNode crawl = answer(JobKeys.info(target.spider(), APP, CRAWL));
         assertEquals(3, crawl.path("total_pending").asInt(), crawl.toString());
         assertEquals(List.of("[::1].", "a.com"), List.copyOf(fieldNames(crawl.path("domains"))));
         assertEquals(2, crawl.path("domains").path(ODD_DOMAIN).path("total").asInt(), crawl.toString());
 
-        String appUuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.info(target.spider(), APP), appUuid);
-        JsonNode app = fixture.answers().awaitUuid(appUuid);
+        JsonNode app = answer(JobKeys.info(target.spider(), APP));
         assertEquals(4, app.path("total_pending").asInt(), app.toString());
         assertEquals(List.of("c1x", CRAWL), List.copyOf(fieldNames(app.path("crawlids"))));
     }
@@ -69,9 +65,7 @@ class GlobCharactersTest extends OneMonitorTest {
     @Test
     void stopPurgesOnlyItsOwnSpiderAppAndCrawl() {
         queueCrawls();
-        String uuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.stop(target.spider(), APP, CRAWL), uuid);
-        JsonNode answer = fixture.answers().awaitUuid(uuid);
+        JsonNode answer = answer(JobKeys.stop(target.spider(), APP, CRAWL));
         assertEquals(3, answer.path("total_purged").asInt(), answer.toString());
         assertEquals(0, fixture.redis().sync().exists(new QueueKey(target.spider(), ODD_DOMAIN).key()));
         List<String> left = fixture.redis().sync().zrange(new QueueKey(target.spider(), "a.com").key(), 0, -1);
@@ -94,6 +88,13 @@ class GlobCharactersTest extends OneMonitorTest {
             DomainConfig config = DomainConfigYaml.parseLenient(yaml).config().orElseThrow();
             assertEquals(List.of(domain), config.blacklist().orElseThrow(), yaml);
         }
+    }
+
+    /** Posts the job {@code key} with a new uuid and waits for its answer. */
+    private JsonNode answer(String key) {
+        String uuid = MonitorFixture.unique("uuid");
+        fixture.post(key, uuid);
+        return fixture.answers().awaitUuid(uuid);
     }
 
     private static List<String> fieldNames(JsonNode object) {

@@ -53,7 +53,8 @@ class SameScopeAnswersAcceptanceTest {
     void start(EmbeddedStack stack) {
         int port = FreePorts.pick();
         gateway = URI.create("http://127.0.0.1:" + port);
-        cluster = new AcceptanceCluster(stack).set("FLASK_HOST", "127.0.0.1").set("FLASK_PORT", port)
+        cluster = new AcceptanceCluster(stack);
+        cluster.set("KAFKA_PRODUCER_TOPIC", cluster.topics().incoming()).set("FLASK_HOST", "127.0.0.1").set("FLASK_PORT", port)
                 .set("WAIT_FOR_RESPONSE_TIME", 60).set("KAFKA_APPID_TOPICS", true)
                 .start(0, new KafkaMonitorFactory(), new RedisMonitorFactory(), new RestFactory());
     }
