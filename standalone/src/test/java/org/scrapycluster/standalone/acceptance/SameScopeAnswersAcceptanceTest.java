@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,10 @@ class SameScopeAnswersAcceptanceTest {
         cluster.set("KAFKA_PRODUCER_TOPIC", cluster.topics().incoming()).set("FLASK_HOST", "127.0.0.1").set("FLASK_PORT", port)
                 .set("WAIT_FOR_RESPONSE_TIME", 60).set("KAFKA_APPID_TOPICS", true)
                 .start(0, new KafkaMonitorFactory(), new RedisMonitorFactory(), new RestFactory());
+        HttpClient client = HttpClient.newHttpClient();
+        Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100)).until(() -> "GREEN".equals(
+                JSON.readTree(client.send(HttpRequest.newBuilder(gateway.resolve("/")).build(), HttpResponse.BodyHandlers.ofString()).body())
+                        .path("node_health").asText()));
     }
 
     @AfterAll
