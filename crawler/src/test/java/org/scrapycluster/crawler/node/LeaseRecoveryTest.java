@@ -109,6 +109,7 @@ class LeaseRecoveryTest {
             String url = origin.url(0, SlowBody.path(200, 200, 10, 3000));
             bed.seed(CrawlerTestBed.feedItem(url, "unacknowledged"));
 
+            long ownClients = connectedClients(admin);
             Process child = startChild(bed);
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(SlowBody.PATH).size() == 1);
@@ -118,6 +119,8 @@ class LeaseRecoveryTest {
             } finally {
                 child.destroyForcibly();
                 assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child did not die");
+                // Redis drops the dead child's postponed commands only once it has seen its connections close
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> connectedClients(admin) == ownClients);
                 client(admin, "UNPAUSE");
             }
             assertEquals(1, bed.redis().sync().zcard(Keyspace.leases("link")), "the page went out and its lease was never acknowledged");
@@ -129,6 +132,12 @@ class LeaseRecoveryTest {
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link"))));
         }
+    }
+
+    /** Redis's {@code connected_clients}. */
+    private static long connectedClients(RedisConnection redis) {
+        return redis.sync().info("clients").lines().filter(line -> line.startsWith("connected_clients:"))
+                .mapToLong(line -> Long.parseLong(line.substring("connected_clients:".length()).strip())).findFirst().orElseThrow();
     }
 
     /** Sends {@code CLIENT <arguments>} (Lettuce has no PAUSE WRITE). */
