@@ -9,7 +9,7 @@ import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * Info and stop requests (behaviour spec §2.4.2, §2.5): the job {@code <action>:<spiderid>:<appid>[:<crawlid>]}
+ * Info and stop requests (docs/api.md "Info request", "Stop request"): the job {@code <action>:<spiderid>:<appid>[:<crawlid>]}
  * holding the uuid, for the Redis monitor, which answers it on the outbound topic.
  */
 public final class ActionHandler implements KafkaMonitorPlugin {
