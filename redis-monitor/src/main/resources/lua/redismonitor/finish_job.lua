@@ -1,12 +1,24 @@
--- Deletes a job that was handled, and its failure count, unless the job key was written again
--- meanwhile (a newer request of the same shape, docs/compatibility.md §2.5): that one stays to be answered.
+-- Ends a job that was handled: deletes its failure count, takes the values answered off the front
+-- of its waiting list, and deletes the job key when it holds one of the values answered and
+-- nothing newer waits. A job key written again meanwhile (a newer request of the same scope)
+-- stays, with its waiting list, to be answered next (docs/redis-monitor.md "Requests of the same scope").
 --
--- KEYS[1] the job key   KEYS[2] lock:<job key>:failures
--- ARGV[1] the value the job was handled with
--- Returns 1 when the job key was deleted, 0 when it holds a newer value (or is gone).
+-- KEYS[1] the job key   KEYS[2] lock:<job key>:failures   KEYS[3] the job's waiting list
+-- ARGV[1] how many values were read from the front of the waiting list
+-- ARGV[2..] the values answered
+-- Returns 1 when the job key was deleted, 0 when it stays (or is gone).
 
 redis.call('DEL', KEYS[2])
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+if tonumber(ARGV[1]) > 0 then
+  redis.call('LTRIM', KEYS[3], ARGV[1], -1)
+end
+if redis.call('LLEN', KEYS[3]) > 0 then
+  return 0
+end
+local current = redis.call('GET', KEYS[1])
+for i = 2, #ARGV do
+  if current == ARGV[i] then
+    return redis.call('DEL', KEYS[1])
+  end
 end
 return 0

@@ -120,9 +120,10 @@ final class MonitorFixture implements AutoCloseable {
         return running;
     }
 
-    /** Writes a job as our Kafka monitor does: the key, then its signal. */
+    /** Writes a job as our Kafka monitor does: the key and its waiting list, then its signal. */
     void post(String key, String value) {
         jobs.add(key);
+        jobs.add(JobKeys.waiting(key));
         JobKeys.post(redis, key, value);
     }
 

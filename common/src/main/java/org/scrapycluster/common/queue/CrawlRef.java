@@ -2,6 +2,8 @@ package org.scrapycluster.common.queue;
 
 import java.util.Objects;
 
+import org.scrapycluster.common.jobs.JobKeys;
+
 /**
  * One crawl of one app on one spider, and the names of its keys.
  *
@@ -47,6 +49,6 @@ public record CrawlRef(String spiderId, String appid, String crawlid) {
 
     /** {@code timeout:<spiderid>:<appid>:<crawlid>}, holding the crawl's expires. */
     public String timeoutKey() {
-        return "timeout:" + name();
+        return JobKeys.timeout(spiderId, appid, crawlid);
     }
 }

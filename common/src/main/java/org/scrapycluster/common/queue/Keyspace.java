@@ -15,12 +15,6 @@ public final class Keyspace {
      */
     public static final String CRAWLS_COMPLETED = "crawls:completed";
 
-    /**
-     * The LIST of job key names ({@code info:…}, {@code stop:…}, {@code statsrequest:…}, {@code zk:…},
-     * {@code timeout:…}) the Kafka monitor pushes after writing them, which the Redis monitors block on.
-     */
-    public static final String JOBS_SIGNAL = "jobs:signal";
-
     private Keyspace() {
     }
 

@@ -18,9 +18,9 @@ import org.scrapycluster.common.settings.Settings;
  * turned off to accept exactly what the original accepts; {@link #ALL} is the default.
  *
  * <ul>
- *   <li>{@code idsWithoutColons}: {@code appid}, {@code crawlid}, {@code spiderid} and {@code uuid}
- *       must not contain {@code :}, which separates the parts of Redis keys (a colon in an id
- *       breaks the Redis monitor's key parsing).</li>
+ *   <li>{@code idsWithoutColons}: {@code appid}, {@code crawlid}, {@code spiderid}, {@code uuid}
+ *       and a zookeeper request's {@code domain} must not contain {@code :}, which separates the
+ *       parts of Redis keys (a colon in a key part breaks the Redis monitor's key parsing).</li>
  *   <li>{@code httpUrls}: the crawl {@code url} must be {@code http} or {@code https} with a valid
  *       host and port; a URL without a scheme still means {@code http://} ({@code www.stuff.com}
  *       is valid), while {@code javascript:}, {@code file:}, {@code ftp:} and the like are refused.</li>
@@ -31,7 +31,7 @@ import org.scrapycluster.common.settings.Settings;
  * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
  * with the same fields gets the same protection.
  *
- * @param idsWithoutColons refuse ids containing {@code :}
+ * @param idsWithoutColons refuse ids (and a {@code domain}) containing {@code :}
  * @param httpUrls refuse crawl URLs that are not http(s) with a host
  * @param linearRegexes refuse regexes RE2/J cannot run
  */
@@ -42,7 +42,7 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     /** No check: accept what the original accepts. */
     public static final SafetyChecks NONE = new SafetyChecks(false, false, false);
 
-    private static final List<String> IDS = List.of("appid", "crawlid", "spiderid", "uuid");
+    private static final List<String> IDS = List.of("appid", "crawlid", "spiderid", "uuid", "domain");
     private static final List<String> REGEX_LISTS = List.of("allow_regex", "deny_regex");
     private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
     private static final Pattern PORT_THEN_PATH = Pattern.compile("^[0-9]+(?:[/?#].*)?$", Pattern.DOTALL);

@@ -17,7 +17,15 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.embedded.origin.SlowBody;
@@ -26,7 +34,9 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 /**
  * No lost work: a crawler node in a child JVM is killed hard while it holds leases on slow pages; once the
  * leases expire, another node's reaper returns the requests to their queue and that node crawls them, so
- * every page of the crawl arrives on Kafka. And a fetch slower than the lease keeps its lease alive.
+ * every page of the crawl arrives on Kafka. A node killed after Kafka took a page but before Redis took its
+ * acknowledgement has the page crawled again (twice, never zero times). And a fetch slower than the lease
+ * keeps its lease alive.
  */
 @ExtendWith(SharedStack.class)
 class LeaseRecoveryTest {
@@ -86,6 +96,57 @@ class LeaseRecoveryTest {
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link")), "acknowledged"));
         }
+    }
+
+    @Test
+    void aNodeKilledAfterPublishingButBeforeAcknowledgingHasItsPageCrawledAgain() throws IOException, InterruptedException {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("lease-ack"));
+             TestOrigin origin = TestOrigin.builder().domains(1).start();
+             CrawlerTestBed bed = new CrawlerTestBed(stack, redis.port(), stack.kafkaBootstrap());
+             RedisConnection admin = RedisConnection.open(RedisEndpoint.of("127.0.0.1", redis.port()))) {
+            bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20);
+            // 3 s to the first byte: time to stop Redis writes while the child fetches
+            String url = origin.url(0, SlowBody.path(200, 200, 10, 3000));
+            bed.seed(CrawlerTestBed.feedItem(url, "unacknowledged"));
+
+            long ownClients = connectedClients(admin);
+            Process child = startChild(bed);
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(SlowBody.PATH).size() == 1);
+                // From here Redis refuses every write, the acknowledgement among them, while Kafka takes the page.
+                client(admin, "PAUSE", Long.toString(Duration.ofMinutes(2).toMillis()), "WRITE");
+                Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !bed.results().isEmpty());
+            } finally {
+                child.destroyForcibly();
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child did not die");
+                // Redis drops the dead child's postponed commands only once it has seen its connections close
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> connectedClients(admin) == ownClients);
+                client(admin, "UNPAUSE");
+            }
+            assertEquals(1, bed.redis().sync().zcard(Keyspace.leases("link")), "the page went out and its lease was never acknowledged");
+
+            bed.startNode();
+            List<String> published = CrawlerTestBed.urls(bed.awaitResults(2));
+            assertEquals(List.of(url, url), published, "the page comes twice, never zero times");
+            assertEquals(2, origin.requests().forPath(SlowBody.PATH).size());
+            Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link"))));
+        }
+    }
+
+    /** Redis's {@code connected_clients}. */
+    private static long connectedClients(RedisConnection redis) {
+        return redis.sync().info("clients").lines().filter(line -> line.startsWith("connected_clients:"))
+                .mapToLong(line -> Long.parseLong(line.substring("connected_clients:".length()).strip())).findFirst().orElseThrow();
+    }
+
+    /** Sends {@code CLIENT <arguments>} (Lettuce has no PAUSE WRITE). */
+    private static void client(RedisConnection redis, String... arguments) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        for (String argument : arguments) {
+            args.add(argument);
+        }
+        redis.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8), args);
     }
 
     private static Process startChild(CrawlerTestBed bed) throws IOException {

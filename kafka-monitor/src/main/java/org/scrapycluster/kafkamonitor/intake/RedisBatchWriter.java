@@ -8,16 +8,17 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.Enqueuer;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
 
 /**
  * Writes the Redis effects of a batch of accepted requests in one pipeline, in order: requests
- * filed with the {@link Enqueuer} (many per script call), job keys and plain keys {@code SET}; then,
+ * filed with the {@link Enqueuer} (many per script call), job keys {@link JobKeys#write written} with
+ * their waiting lists, plain keys {@code SET}; then,
  * once the enqueues have answered, one {@code RPUSH jobs:signal} of every job key written (each
  * once, with the timeout keys of the requests that were queued), trimmed to the newest
  * {@value #SIGNALS_KEPT} entries so that the list stays bounded when no Redis monitor runs. Every
@@ -73,7 +74,7 @@ final class RedisBatchWriter {
                     }
                     case RedisEffect.SetJob job -> {
                         sendEnqueues();
-                        writes.add(redis.async().set(job.key(), job.value()).toCompletableFuture());
+                        writes.add(JobKeys.write(redis, job.key(), job.value()));
                         signals.add(job.key());
                     }
                     case RedisEffect.SetKey set -> {
@@ -123,8 +124,8 @@ final class RedisBatchWriter {
                 outcomes.add(Optional.ofNullable(decisive));
             }
             if (!signals.isEmpty()) {
-                writes.add(redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
-                writes.add(redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
+                writes.add(redis.async().rpush(JobKeys.SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
+                writes.add(redis.async().ltrim(JobKeys.SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
             }
             for (CompletableFuture<?> write : writes) {
                 redis.await(write);

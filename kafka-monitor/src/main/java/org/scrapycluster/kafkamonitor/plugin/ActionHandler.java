@@ -1,13 +1,16 @@
 package org.scrapycluster.kafkamonitor.plugin;
 
+import java.util.List;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * Info and stop requests (docs/compatibility.md §2.4.2, §2.5): {@code SET <action>:<spiderid>:<appid>[:<crawlid>] <uuid>},
- * a job for the Redis monitor, which answers it on the outbound topic.
+ * Info and stop requests (docs/api.md "Info request", "Stop request"): the job {@code <action>:<spiderid>:<appid>[:<crawlid>]}
+ * holding the uuid, for the Redis monitor, which answers it on the outbound topic.
  */
 public final class ActionHandler implements KafkaMonitorPlugin {
 
@@ -18,13 +21,17 @@ public final class ActionHandler implements KafkaMonitorPlugin {
 
     @Override
     public Handling handle(ObjectNode request) {
-        StringBuilder key = new StringBuilder(request.get("action").asText())
-                .append(':').append(request.get("spiderid").asText())
-                .append(':').append(request.get("appid").asText());
+        String spiderId = request.get("spiderid").asText();
+        String appid = request.get("appid").asText();
         JsonNode crawlid = request.get("crawlid");
-        if (crawlid != null) {
-            key.append(':').append(crawlid.asText());
+        String key;
+        switch (request.get("action").asText()) {
+            case "info" -> key = crawlid == null ? JobKeys.info(spiderId, appid) : JobKeys.info(spiderId, appid, crawlid.asText());
+            case "stop" -> key = crawlid == null ? JobKeys.stop(spiderId, appid) : JobKeys.stop(spiderId, appid, crawlid.asText());
+            default -> {
+                return Handling.refuse("Unknown action", List.of("action: must be info or stop, was " + request.get("action")));
+            }
         }
-        return Handling.accept("Added action to Redis", new RedisEffect.SetJob(key.toString(), request.get("uuid").asText()));
+        return Handling.accept("Added action to Redis", new RedisEffect.SetJob(key, request.get("uuid").asText()));
     }
 }

@@ -30,8 +30,9 @@ public sealed interface RedisEffect {
     }
 
     /**
-     * {@code SET key value} for a job the Redis monitors run ({@code info:…}, {@code stop:…},
-     * {@code statsrequest:…}, {@code zk:…}), then {@code RPUSH jobs:signal key} so that a Redis
+     * A job the Redis monitors run ({@code info:…}, {@code stop:…}, {@code statsrequest:…},
+     * {@code zk:…}, named by {@code JobKeys}): {@code SET key value} and the value appended to the
+     * job's waiting list ({@code JobKeys.write}), then {@code RPUSH jobs:signal key} so that a Redis
      * monitor picks it up at once.
      */
     record SetJob(String key, String value) implements RedisEffect {

@@ -2,14 +2,17 @@ package org.scrapycluster.redismonitor.job;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLock;
@@ -22,16 +25,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one job key through its plugin (docs/compatibility.md §3.2): takes the key's lock without
- * waiting, reads the value, checks the plugin's precondition, counts the job, handles it, sends
- * the answers and waits for Kafka to take them, then deletes the key (only if it still holds the
- * value handled) and its failure count.
+ * waiting, reads the value and the job's waiting list, checks the plugin's precondition, counts
+ * the job, handles it once for each request waiting (docs/redis-monitor.md "Requests of the same
+ * scope"), sends the answers and waits for Kafka to take them, then takes the values answered off
+ * the waiting list and deletes the key (only if it holds a value answered and nothing newer
+ * waits) and its failure count.
  *
  * <p>Any number of monitors may process the same key at once: one gets the lock; one that gets it
- * after the key was deleted reads nothing and skips it. So each job is answered once.
+ * after the key was deleted reads nothing and skips it. So each request is answered once.
  *
  * <p>A failing job is logged with its stack trace, counted in the fail statistics and in
- * {@code lock:<key>:failures}, and retried; once given up it is deleted and the requester is told
- * with an {@code error} answer (the original dropped it silently). A job the plugin rejects is
+ * {@code lock:<key>:failures}, and retried; once given up it is deleted and each requester is told
+ * with an {@code error} answer (the original dropped it silently). A request the plugin rejects is
  * answered with the error at once. An outage is not the job's fault: when Redis or Kafka is
  * unreachable the exception goes to the caller, which backs off, and the job stays as it is; the
  * answers of a job Kafka did not take are kept and sent on the next attempt rather than worked
@@ -72,82 +77,105 @@ public final class JobProcessor {
             return;
         }
         try (RedisLock held = lock.get()) {
-            String value = redis.sync().get(key);
+            CompletableFuture<String> latest = redis.async().get(key).toCompletableFuture();
+            CompletableFuture<List<String>> waiting = redis.async().lrange(JobKeys.waiting(key), 0, -1).toCompletableFuture();
+            String value = redis.await(latest);
+            List<String> waited = redis.await(waiting);
             if (value == null) {
                 unsent.remove(key);
                 return;
             }
-            Job job = new Job(key, value);
-            if (plugin.isDue(job, clock.instant())) {
-                run(plugin, job);
+            if (plugin.isDue(new Job(key, value), clock.instant())) {
+                run(plugin, new Waiters(key, waited, value));
             }
         }
     }
 
-    private void run(JobPlugin plugin, Job job) throws OutboundUnavailableException {
+    private void run(JobPlugin plugin, Waiters waiters) throws OutboundUnavailableException {
         stats.started(plugin);
         long started = System.nanoTime();
-        Unsent kept = unsent.remove(job.key());
-        List<Answer> answers = kept != null && kept.value().equals(job.value()) ? kept.answers() : null;
+        Unsent kept = unsent.remove(waiters.key());
+        List<Answer> answers = kept != null && kept.values().equals(waiters.values()) ? kept.answers() : null;
         try {
+            Outcome outcome = Outcome.ANSWERED;
             if (answers == null) {
-                answers = plugin.handle(job);
+                Handled handled = handleEach(plugin, waiters);
+                answers = handled.answers();
+                outcome = handled.allRejected() ? Outcome.REJECTED : Outcome.ANSWERED;
             }
             outbound.publish(answers);
-            finish(job);
-            stats.ended(plugin, Outcome.ANSWERED, Duration.ofNanos(System.nanoTime() - started));
+            finish(waiters);
+            stats.ended(plugin, outcome, Duration.ofNanos(System.nanoTime() - started));
         } catch (OutboundUnavailableException e) {
-            unsent.put(job.key(), new Unsent(job.value(), answers));
+            unsent.put(waiters.key(), new Unsent(waiters.values(), answers));
             throw e;
-        } catch (RejectedJobException e) {
-            LOG.atWarn().addKeyValue("key", job.key()).log("Rejected job {}: {}", job.key(), e.getMessage());
-            giveUp(plugin, job, e.getMessage(), Outcome.REJECTED, started);
         } catch (RedisException e) {
             if (!(e instanceof RedisCommandExecutionException)) {
                 throw e;
             }
-            failed(plugin, job, e, started);
+            failed(plugin, waiters, e, started);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            failed(plugin, job, e, started);
+            failed(plugin, waiters, e, started);
         }
     }
 
-    private void failed(JobPlugin plugin, Job job, Exception failure, long started) {
-        LOG.atError().setCause(failure).addKeyValue("key", job.key()).log("Job {} failed: {}", job.key(), failure.toString());
-        if (!failures.failed(job.key())) {
+    /**
+     * Handles the job once for each value waiting, in the order written; a value the plugin
+     * rejects is answered with its error, and the others are handled all the same.
+     */
+    private Handled handleEach(JobPlugin plugin, Waiters waiters) throws Exception {
+        List<Answer> answers = new ArrayList<>();
+        int rejected = 0;
+        for (Job job : waiters.jobs()) {
+            try {
+                answers.addAll(plugin.handle(job));
+            } catch (RejectedJobException e) {
+                LOG.atWarn().addKeyValue("key", job.key()).log("Rejected job {}: {}", job.key(), e.getMessage());
+                plugin.errorAnswer(job, e.getMessage()).ifPresent(answers::add);
+                rejected++;
+            }
+        }
+        return new Handled(answers, rejected == waiters.values().size());
+    }
+
+    private void failed(JobPlugin plugin, Waiters waiters, Exception failure, long started) {
+        String key = waiters.key();
+        LOG.atError().setCause(failure).addKeyValue("key", key).log("Job {} failed: {}", key, failure.toString());
+        if (!failures.failed(key)) {
             stats.ended(plugin, Outcome.FAILED, Duration.ofNanos(System.nanoTime() - started));
             return;
         }
-        LOG.atError().addKeyValue("key", job.key()).log("Could not process action within failure limit");
-        giveUp(plugin, job, "Could not process the request within the failure limit: " + describe(failure),
-                Outcome.GIVEN_UP, started);
-    }
-
-    private void giveUp(JobPlugin plugin, Job job, String error, Outcome outcome, long started) {
-        finish(job);
-        stats.ended(plugin, outcome, Duration.ofNanos(System.nanoTime() - started));
-        Optional<Answer> answer = plugin.errorAnswer(job, error);
-        if (answer.isPresent()) {
-            try {
-                outbound.publish(List.of(answer.get()));
-            } catch (OutboundUnavailableException e) {
-                LOG.atWarn().addKeyValue("key", job.key()).log("Could not tell the requester of {} that it failed: {}",
-                        job.key(), e.getMessage());
-            }
+        LOG.atError().addKeyValue("key", key).log("Could not process action within failure limit");
+        finish(waiters);
+        stats.ended(plugin, Outcome.GIVEN_UP, Duration.ofNanos(System.nanoTime() - started));
+        String error = "Could not process the request within the failure limit: " + describe(failure);
+        List<Answer> answers = waiters.jobs().stream().flatMap(job -> plugin.errorAnswer(job, error).stream()).toList();
+        try {
+            outbound.publish(answers);
+        } catch (OutboundUnavailableException e) {
+            LOG.atWarn().addKeyValue("key", key).log("Could not tell the requesters of {} that it failed: {}", key, e.getMessage());
         }
     }
 
-    private void finish(Job job) {
-        FINISH.<Long>call(redis, ScriptOutputType.INTEGER, new String[] {job.key(), JobFailures.key(job.key())}, job.value());
+    private void finish(Waiters waiters) {
+        List<String> args = new ArrayList<>(waiters.values().size() + 1);
+        args.add(Integer.toString(waiters.listed()));
+        args.addAll(waiters.values());
+        FINISH.<Long>call(redis, ScriptOutputType.INTEGER,
+                new String[] {waiters.key(), JobFailures.key(waiters.key()), JobKeys.waiting(waiters.key())}, args.toArray(String[]::new));
     }
 
     private static String describe(Exception failure) {
         return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 
-    /** The answers of a handled job that Kafka did not take, and the value they answer. */
-    private record Unsent(String value, List<Answer> answers) {
+    /** The answers of a handled job that Kafka did not take, and the values they answer. */
+    private record Unsent(List<String> values, List<Answer> answers) {
+    }
+
+    /** The answers of a job's values, and whether the plugin rejected every one. */
+    private record Handled(List<Answer> answers, boolean allRejected) {
     }
 }

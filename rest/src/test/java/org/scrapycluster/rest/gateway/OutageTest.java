@@ -2,6 +2,7 @@ package org.scrapycluster.rest.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,7 +10,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
@@ -22,7 +25,8 @@ import org.scrapycluster.rest.testing.RunningGateway;
 /**
  * Kafka or Redis away, at start or while running: the gateway starts all the same, answers at once
  * with a clear error ({@code Unable to connect to Kafka}, {@code Unable to connect to Redis}),
- * reports YELLOW or RED and 503 on {@code /health}, and works again when the server is back.
+ * reports YELLOW or RED and 503 on {@code /health}, and works again when the server is back (a
+ * Kafka broker restarted under a running gateway included: requests are fed and answers read again).
  */
 @ExtendWith(SharedStack.class)
 class OutageTest {
@@ -87,6 +91,35 @@ class OutageTest {
                         .until(() -> gateway.client().postJson("/poll", "{\"poll_id\": \"o-1\"}"), reply -> reply.status() == 200);
                 assertEquals(0, polled.json().get("data").get("total_pending").asInt());
             }
+        }
+    }
+
+    @Test
+    void kafkaRestartedWhileRunning(EmbeddedStack stack, @TempDir Path kafkaData) throws Exception {
+        int port = FreePorts.pick();
+        GatewaySettings settings = GatewaySettings.forStack(stack).set("KAFKA_HOSTS", "127.0.0.1:" + port)
+                .set("WAIT_FOR_RESPONSE_TIME", "30");
+        EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+        try (RunningGateway gateway = RunningGateway.start(settings.build()).awaitGreen()) {
+            try (OutboundResponder responder = new OutboundResponder(settings)) {
+                responder.answerWith("k-1", "{\"uuid\":\"k-1\",\"appid\":\"testapp\",\"total_pending\":1}");
+                assertEquals(1, gateway.client().postJson("/feed", INFO.replace("o-1", "k-1")).json().get("data").get("total_pending").asInt());
+            }
+            kafka.close();
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> !gateway.index().get("kafka_connected").asBoolean());
+            assertKafkaDown(gateway, CRAWL);
+
+            kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+            gateway.awaitGreen();
+            try (OutboundResponder responder = new OutboundResponder(settings)) {
+                responder.answerWith("k-2", "{\"uuid\":\"k-2\",\"appid\":\"testapp\",\"total_pending\":2}");
+                GatewayClient.Reply fed = gateway.client().postJson("/feed", INFO.replace("o-1", "k-2"));
+                assertEquals(200, fed.status(), fed.body());
+                assertEquals(2, fed.json().get("data").get("total_pending").asInt(), "answers are read again after the restart: " + fed.body());
+                assertEquals(200, gateway.client().postJson("/feed", CRAWL).status());
+            }
+        } finally {
+            kafka.close();
         }
     }
 

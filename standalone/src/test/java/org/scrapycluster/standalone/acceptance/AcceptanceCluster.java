@@ -179,6 +179,16 @@ final class AcceptanceCluster implements AutoCloseable {
         }
     }
 
+    /** The shared stack's Kafka bootstrap address. */
+    String kafkaBootstrap() {
+        return stack.kafkaBootstrap();
+    }
+
+    /** This cluster's topic names. */
+    Topics topics() {
+        return Topics.withPrefix(prefix);
+    }
+
     /** {@code <prefix>.outbound_firehose}, read from its beginning. */
     OutboundAnswers outbound() {
         return outbound;
