@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "scrapy-cluster", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "A distributed, on-demand web crawling cluster: Kafka monitor, Redis monitor, crawlers and a REST gateway.",
-        subcommands = {StandaloneCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {StandaloneCommand.class, PluginsCommand.class, CommandLine.HelpCommand.class})
 public final class ScrapyCluster implements Runnable {
 
     @Spec
