@@ -42,7 +42,7 @@ public final class PluginsCommand implements Callable<Integer> {
         Settings crawler = options.load("crawler");
         Settings kafkaMonitor = options.load("kafka-monitor");
         List<Path> folders = PluginFolders.folders(crawler);
-        out.println("Plugin folders: " + (folders.isEmpty() ? "none" : ""));
+        out.println(folders.isEmpty() ? "Plugin folders: none" : "Plugin folders:");
         folders.forEach(folder -> out.println("  " + folder + " (" + PluginFolders.jars(List.of(folder)).size() + " jars)"));
         List<FoundExtension> found = new ArrayList<>();
         found.addAll(found("spider", Spider.class, crawler));
