@@ -1,5 +1,6 @@
 package org.scrapycluster.api;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,26 @@ public record SpiderOutput(List<FollowRequest> follow, List<PageLink> links, Map
         follow = List.copyOf(follow);
         links = List.copyOf(links);
         fields = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(fields, "fields")));
+    }
+
+    /** How much lower the crawl priority of a followed link is than its page's. */
+    public static final int LINK_PRIORITY_DROP = 10;
+
+    /**
+     * What the {@code link} spider makes of {@code page}: while the page's {@code curdepth} is below the
+     * crawl's {@code maxdepth}, every one of {@link Page#links()} followed, with crawl priority
+     * {@value #LINK_PRIORITY_DROP} lower and {@code curdepth} one higher, and listed in the result's
+     * {@code links}; at the depth limit, nothing followed or listed.
+     */
+    public static SpiderOutput followLinks(Page page) {
+        long depth = page.number("curdepth", 0);
+        List<PageLink> links = depth < page.number("maxdepth", 0) ? page.links() : List.of();
+        List<FollowRequest> follow = new ArrayList<>(links.size());
+        for (PageLink link : links) {
+            follow.add(new FollowRequest(link.url(),
+                    Map.of("priority", page.number("priority", 0) - LINK_PRIORITY_DROP, "curdepth", depth + 1)));
+        }
+        return new SpiderOutput(follow, links, Map.of());
     }
 
     /** A page published as it is, with nothing followed. */

@@ -16,6 +16,7 @@ import org.scrapycluster.common.extension.FoundExtension;
 import org.scrapycluster.common.extension.PluginFolders;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
+import org.scrapycluster.redismonitor.job.JobPluginFactory;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
  * class path and in those folders — its kind, name, the jar it comes from and that jar's version.
  */
 @Command(name = "plugins", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
-        description = "List the plugin folders and every spider, item pipeline, link filter and Kafka monitor plugin found.")
+        description = "List the plugin folders and every spider, item pipeline, link filter, Kafka and Redis monitor plugin found.")
 public final class PluginsCommand implements Callable<Integer> {
 
     @Mixin
@@ -41,6 +42,7 @@ public final class PluginsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Settings crawler = options.load("crawler");
         Settings kafkaMonitor = options.load("kafka-monitor");
+        Settings redisMonitor = options.load("redis-monitor");
         List<Path> folders = PluginFolders.folders(crawler);
         out.println(folders.isEmpty() ? "Plugin folders: none" : "Plugin folders:");
         folders.forEach(folder -> out.println("  " + folder + " (" + PluginFolders.jars(List.of(folder)).size() + " jars)"));
@@ -49,7 +51,8 @@ public final class PluginsCommand implements Callable<Integer> {
         found.addAll(found("item pipeline", ItemPipeline.class, crawler));
         found.addAll(found("link filter", LinkFilter.class, crawler));
         found.addAll(found("kafka monitor plugin", KafkaMonitorPlugin.class, kafkaMonitor));
-        String format = "%-22s %-22s %-32s %s%n";
+        found.addAll(found("redis monitor plugin", JobPluginFactory.class, redisMonitor));
+        String format = "%-22s %-44s %-28s %s%n";
         out.printf(format, "KIND", "NAME", "JAR", "VERSION");
         found.forEach(each -> out.printf(format, each.kind(), each.name(), each.source(), each.version()));
         return 0;
