@@ -1,7 +1,5 @@
 package org.scrapycluster.redismonitor;
 
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -9,32 +7,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
-import org.scrapycluster.redismonitor.crawl.ExpireMonitor;
-import org.scrapycluster.redismonitor.crawl.StopMonitor;
-import org.scrapycluster.redismonitor.info.InfoMonitor;
 import org.scrapycluster.redismonitor.job.JobPlugin;
+import org.scrapycluster.redismonitor.job.JobPluginFactory;
 import org.scrapycluster.redismonitor.job.PluginContext;
-import org.scrapycluster.redismonitor.stats.StatsMonitor;
-import org.scrapycluster.redismonitor.zookeeper.ZookeeperMonitor;
 
 /**
- * Reads the {@code PLUGINS} setting (docs/compatibility.md §3.1): the original's names for the built-in
- * plugins ({@code plugins.info_monitor.InfoMonitor} …) or the class name of a {@link JobPlugin}
- * with a public constructor taking a {@link PluginContext}, each with its rank. A null rank
+ * Reads the {@code PLUGINS} setting (docs/redis-monitor.md): the original's names for the built-in
+ * plugins ({@code plugins.info_monitor.InfoMonitor} …) or the name or class name of a
+ * {@link JobPluginFactory}, found by {@link ExtensionLoader} on the class path or in the plugin folders,
+ * each with its rank. A null rank
  * disables a plugin; two plugins with one rank, a rank that is not a whole number and a name that
  * is neither are refused with a message naming the setting. {@link #resolve} checks all of that
  * when the service is built; {@link #build} makes the plugins once Redis is connected.
  */
 final class PluginLoader {
-
-    private static final Map<String, Function<PluginContext, JobPlugin>> BUILT_IN = Map.of(
-            "plugins.info_monitor.InfoMonitor", InfoMonitor::new,
-            "plugins.stop_monitor.StopMonitor", StopMonitor::new,
-            "plugins.expire_monitor.ExpireMonitor", ExpireMonitor::new,
-            "plugins.stats_monitor.StatsMonitor", StatsMonitor::new,
-            "plugins.zookeeper_monitor.ZookeeperMonitor", ZookeeperMonitor::new);
 
     private PluginLoader() {
     }
@@ -55,6 +44,7 @@ final class PluginLoader {
      * @throws SettingsException when {@code PLUGINS} cannot be used
      */
     static List<PluginSpec> resolve(Settings settings) {
+        ExtensionLoader<JobPluginFactory> loader = ExtensionLoader.of(JobPluginFactory.class, "Redis monitor plugins", settings);
         List<PluginSpec> specs = new ArrayList<>();
         Map<Long, String> byRank = new HashMap<>();
         settings.getMap("PLUGINS").forEach((name, rank) -> {
@@ -70,7 +60,7 @@ final class PluginLoader {
                 throw settings.invalid("PLUGINS", "gives the rank " + value + " to both " + other + " and " + name
                         + "; each plugin needs a rank of its own");
             }
-            specs.add(new PluginSpec(name, value, builder(settings, name)));
+            specs.add(new PluginSpec(name, value, builder(loader, name)));
         });
         specs.sort(Comparator.comparingLong(PluginSpec::rank));
         return List.copyOf(specs);
@@ -90,36 +80,7 @@ final class PluginLoader {
         }
     }
 
-    private static Function<PluginContext, JobPlugin> builder(Settings settings, String name) {
-        Function<PluginContext, JobPlugin> builtIn = BUILT_IN.get(name);
-        if (builtIn != null) {
-            return builtIn;
-        }
-        Class<?> type;
-        try {
-            type = Class.forName(name, false, PluginLoader.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw settings.invalid("PLUGINS", "names " + name + ", which is neither a built-in plugin ("
-                    + String.join(", ", BUILT_IN.keySet().stream().sorted().toList()) + ") nor a class on the class path");
-        }
-        if (!JobPlugin.class.isAssignableFrom(type)) {
-            throw settings.invalid("PLUGINS", "names " + name + ", which does not implement " + JobPlugin.class.getName());
-        }
-        Constructor<?> constructor;
-        try {
-            constructor = type.getConstructor(PluginContext.class);
-        } catch (NoSuchMethodException e) {
-            throw settings.invalid("PLUGINS", "names " + name + ", which has no public constructor taking a "
-                    + PluginContext.class.getName());
-        }
-        return context -> {
-            try {
-                return (JobPlugin) constructor.newInstance(context);
-            } catch (InvocationTargetException e) {
-                throw new SettingsException("The plugin " + name + " named in PLUGINS failed to start: " + e.getCause(), e.getCause());
-            } catch (ReflectiveOperationException e) {
-                throw new SettingsException("The plugin " + name + " named in PLUGINS cannot be built: " + e, e);
-            }
-        };
+    private static Function<PluginContext, JobPlugin> builder(ExtensionLoader<JobPluginFactory> loader, String name) {
+        return loader.instance("PLUGINS", name)::create;
     }
 }

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.job.Job;
 import org.scrapycluster.redismonitor.job.JobPlugin;
+import org.scrapycluster.redismonitor.job.JobPluginFactory;
 import org.scrapycluster.redismonitor.job.PluginContext;
 
 /**
@@ -17,6 +18,19 @@ import org.scrapycluster.redismonitor.job.PluginContext;
 public final class FailingPlugin implements JobPlugin {
 
     private final PluginContext context;
+
+    /** Makes the plugin; named in {@code PLUGINS} by its class name. */
+    public static final class Factory implements JobPluginFactory {
+        @Override
+        public String name() {
+            return Factory.class.getName();
+        }
+
+        @Override
+        public JobPlugin create(PluginContext context) {
+            return new FailingPlugin(context);
+        }
+    }
 
     public FailingPlugin(PluginContext context) {
         this.context = context;

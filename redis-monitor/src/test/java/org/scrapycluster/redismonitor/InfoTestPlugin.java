@@ -7,10 +7,24 @@ import java.util.Map;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.job.Job;
 import org.scrapycluster.redismonitor.job.JobPlugin;
+import org.scrapycluster.redismonitor.job.JobPluginFactory;
 import org.scrapycluster.redismonitor.job.PluginContext;
 
 /** The original's online-test plugin (docs/compatibility.md §10.2): {@code info-test:*} answers {@code {"info-test": value, "appid": "someapp"}}. */
 public final class InfoTestPlugin implements JobPlugin {
+
+    /** Makes the plugin; named in {@code PLUGINS} by its class name. */
+    public static final class Factory implements JobPluginFactory {
+        @Override
+        public String name() {
+            return Factory.class.getName();
+        }
+
+        @Override
+        public JobPlugin create(PluginContext context) {
+            return new InfoTestPlugin(context);
+        }
+    }
 
     public InfoTestPlugin(PluginContext context) {
         // needs nothing from the context

@@ -29,7 +29,7 @@ import io.micrometer.core.instrument.Counter;
 @ExtendWith(SharedStack.class)
 class JobLoopTest {
 
-    private static final String USER_PLUGINS = "{" + FailingPlugin.class.getName() + ": 50, " + InfoTestPlugin.class.getName() + ": 60}";
+    private static final String USER_PLUGINS = "{" + FailingPlugin.Factory.class.getName() + ": 50, " + InfoTestPlugin.Factory.class.getName() + ": 60}";
 
     @Test
     void twoMonitorsAnswerEveryJobExactlyOnce(EmbeddedStack stack) {

@@ -26,16 +26,16 @@ class PluginLoaderTest {
 
     @Test
     void nullDisablesAPluginAndAClassNameAddsOne() {
-        assertEquals(List.of(InfoTestPlugin.class.getName(), "plugins.info_monitor.InfoMonitor", "plugins.stop_monitor.StopMonitor",
+        assertEquals(List.of(InfoTestPlugin.Factory.class.getName(), "plugins.info_monitor.InfoMonitor", "plugins.stop_monitor.StopMonitor",
                 "plugins.stats_monitor.StatsMonitor", "plugins.zookeeper_monitor.ZookeeperMonitor"),
-                names(plugins("{plugins.expire_monitor.ExpireMonitor: null, " + InfoTestPlugin.class.getName() + ": 10}")));
+                names(plugins("{plugins.expire_monitor.ExpireMonitor: null, " + InfoTestPlugin.Factory.class.getName() + ": 10}")));
     }
 
     @Test
     void refusesWhatCannotRun() {
         assertRefused("{plugins.stop_monitor.StopMonitor: 100}", "gives the rank 100 to both plugins.info_monitor.InfoMonitor"
                 + " and plugins.stop_monitor.StopMonitor");
-        assertRefused("{com.example.Missing: 50}", "names com.example.Missing, which is neither a built-in plugin");
+        assertRefused("{com.example.Missing: 50}", "names com.example.Missing, which is neither one of the Redis monitor plugins");
         assertRefused("{java.lang.String: 50}", "names java.lang.String, which does not implement");
         assertRefused("{plugins.stop_monitor.StopMonitor: fast}", "gives plugins.stop_monitor.StopMonitor the rank 'fast'");
     }

@@ -8,6 +8,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.api.LinkFilter;
+import org.scrapycluster.api.Spider;
+import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.Enqueuer;
@@ -40,7 +43,7 @@ import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.PublicIpLookup;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.Scheduler;
-import org.scrapycluster.crawler.spider.Spider;
+import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.Spiders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +95,8 @@ public final class CrawlerNode implements Service {
 
     private void startParts() {
         Settings settings = context.settings();
-        Spider spider = Spiders.named(config.spiderName());
+        Spider spider = Spiders.named(config.spiderName(), settings);
+        LinkRules links = new LinkRules(ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS"));
         String spiderId = spider.name();
         String nodeId = context.node().uuid12();
         RedisConnection redis = own(connectRedis(settings, context.meters()));
@@ -107,8 +111,7 @@ public final class CrawlerNode implements Service {
         StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId, config.statsResponseCodes(),
                 StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_STATUS_CODES"));
         stats.start();
-        Pipelines pipelines = own(Pipelines.open(settings.getStringList("ITEM_PIPELINES"),
-                new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
+        Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
         LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, context.clock()));
         ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
@@ -125,7 +128,7 @@ public final class CrawlerNode implements Service {
                 follower::isBlacklisted, metrics);
         processor = new RequestProcessor(config,
                 new RequestProcessor.Parts(codec, fetcher, robots, spider,
-                        filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),
+                        links, filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),
                 workers, context.clock(), domain -> scheduler.finished(domain));
         scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
                 config.limits(), metrics, processor::process);

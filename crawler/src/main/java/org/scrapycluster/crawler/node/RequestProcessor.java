@@ -10,6 +10,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import org.scrapycluster.api.Spider;
+import org.scrapycluster.api.SpiderOutput;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.url.UrlEscaper;
@@ -21,6 +23,7 @@ import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
 import org.scrapycluster.crawler.middleware.FetchRequests;
 import org.scrapycluster.crawler.middleware.RedirectPolicy;
+import org.scrapycluster.crawler.pipeline.CrawlResult;
 import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.MetaPassthrough;
@@ -30,8 +33,7 @@ import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
-import org.scrapycluster.crawler.spider.Spider;
-import org.scrapycluster.crawler.spider.SpiderOutput;
+import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.SpiderResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +58,7 @@ public final class RequestProcessor {
     private final Fetcher fetcher;
     private final RobotsCache robots;
     private final Spider spider;
+    private final LinkRules links;
     private final RequestFiler filer;
     private final Pipelines pipelines;
     private final LeaseKeeper leases;
@@ -76,7 +79,7 @@ public final class RequestProcessor {
     }
 
     /** The parts a request passes through. */
-    public record Parts(RequestCodec codec, Fetcher fetcher, RobotsCache robots, Spider spider, RequestFiler filer,
+    public record Parts(RequestCodec codec, Fetcher fetcher, RobotsCache robots, Spider spider, LinkRules links, RequestFiler filer,
             Pipelines pipelines, LeaseKeeper leases, ThrottledQueue throttledQueue, DomainThrottles throttles,
             StatusCounters statusCounters, CrawlerMetrics metrics) {
     }
@@ -95,6 +98,7 @@ public final class RequestProcessor {
         this.fetcher = parts.fetcher();
         this.robots = parts.robots();
         this.spider = parts.spider();
+        this.links = parts.links();
         this.filer = parts.filer();
         this.pipelines = parts.pipelines();
         this.leases = parts.leases();
@@ -192,10 +196,14 @@ public final class RequestProcessor {
     }
 
     private CompletableFuture<Outcome> parse(CrawlRequest request, FetchResult result) {
-        SpiderOutput output;
+        List<CrawlRequest> requests;
+        CrawlResult item;
         try {
             String statusMsg = config.statusMsgFromResponse() ? result.reason() : "OK";
-            output = spider.parse(new SpiderResponse(request, result, statusMsg));
+            SpiderResponse page = new SpiderResponse(request, result, statusMsg, links);
+            SpiderOutput output = spider.parse(page);
+            requests = page.requests(output);
+            item = page.item(output);
         } catch (RuntimeException e) {
             metrics.error("spider");
             LOG.atError().addKeyValue("url", request.url()).addKeyValue("crawlid", request.crawlid()).setCause(e)
@@ -205,9 +213,9 @@ public final class RequestProcessor {
         metrics.page(result.body().length, result.timings().total());
         metrics.response(result.status());
         statusCounters.response(result.status());
-        List<CrawlRequest> children = output.requests().stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
+        List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null) : filer.file(children);
-        CompletableFuture<Void> published = pipelines.process(output.item());
+        CompletableFuture<Void> published = pipelines.process(item);
         return CompletableFuture.allOf(filed, published).thenApply(both -> Outcome.PUBLISHED);
     }
 

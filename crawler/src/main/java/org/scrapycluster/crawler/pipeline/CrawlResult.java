@@ -1,9 +1,15 @@
 package org.scrapycluster.crawler.pipeline;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+
+import org.scrapycluster.api.PageLink;
+import org.scrapycluster.api.ResultItem;
 
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.fetch.FetchResult;
@@ -26,10 +32,15 @@ import org.scrapycluster.crawler.request.CrawlRequest;
  * @param body            the raw body bytes (not copied)
  * @param encoding        the body's detected encoding
  * @param links           the links the spider extracted to follow
+ * @param fields          further fields the spider added (a {@code title}, …), name → JSON value
  */
 public record CrawlResult(String spiderid, String appid, String crawlid, Object attrs, String url, String responseUrl,
         int statusCode, String statusMsg, Map<String, List<String>> responseHeaders, Map<String, List<String>> requestHeaders,
-        byte[] body, DetectedEncoding encoding, List<Link> links) {
+        byte[] body, DetectedEncoding encoding, List<Link> links, Map<String, Object> fields) implements ResultItem {
+
+    /** The fields every result message has, which a spider's own fields may not replace. */
+    public static final Set<String> MESSAGE_FIELDS = Set.of("appid", "attrs", "body", "body_omitted", "crawlid", "encoding",
+            "links", "request_headers", "response_headers", "response_url", "status_code", "status_msg", "timestamp", "url");
 
     private static final DetectedEncoding UTF_8 = new DetectedEncoding("utf-8", StandardCharsets.UTF_8);
 
@@ -40,24 +51,42 @@ public record CrawlResult(String spiderid, String appid, String crawlid, Object 
         responseHeaders = Map.copyOf(responseHeaders);
         requestHeaders = Map.copyOf(requestHeaders);
         links = List.copyOf(links);
+        fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        for (String name : fields.keySet()) {
+            if (MESSAGE_FIELDS.contains(name)) {
+                throw new IllegalArgumentException("A result item's field '" + name + "' is set by the crawler; choose another name");
+            }
+        }
     }
 
     /** The item of a page: appid, crawlid, attrs and spiderid from the request's meta, the rest from the response. */
     public static CrawlResult of(CrawlRequest request, FetchResult fetch, String statusMsg) {
         return new CrawlResult(request.spiderid().orElse(""), request.appid(), request.crawlid(), request.meta().get("attrs"),
                 fetch.url(), fetch.url(), fetch.status(), statusMsg, fetch.headers().toScrapyMap(),
-                fetch.requestHeaders().toScrapyMap(), fetch.body(), fetch.encoding() == null ? UTF_8 : fetch.encoding(), List.of());
+                fetch.requestHeaders().toScrapyMap(), fetch.body(), fetch.encoding() == null ? UTF_8 : fetch.encoding(), List.of(),
+                Map.of());
     }
 
     /** This item listing {@code newLinks}. */
     public CrawlResult withLinks(List<Link> newLinks) {
         return new CrawlResult(spiderid, appid, crawlid, attrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
-                requestHeaders, body, encoding, newLinks);
+                requestHeaders, body, encoding, newLinks, fields);
     }
 
     /** This item with other {@code attrs}. */
     public CrawlResult withAttrs(Object newAttrs) {
         return new CrawlResult(spiderid, appid, crawlid, newAttrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
-                requestHeaders, body, encoding, links);
+                requestHeaders, body, encoding, links, fields);
+    }
+
+    /** This item with the further fields {@code newFields} instead of its own. */
+    public CrawlResult withFields(Map<String, Object> newFields) {
+        return new CrawlResult(spiderid, appid, crawlid, attrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
+                requestHeaders, body, encoding, links, newFields);
+    }
+
+    @Override
+    public List<PageLink> listedLinks() {
+        return links.stream().map(link -> new PageLink(link.url(), link.text())).toList();
     }
 }

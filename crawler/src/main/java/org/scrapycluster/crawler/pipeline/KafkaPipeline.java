@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
+import org.scrapycluster.api.ResultItem;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * unavailable, timeout) the future fails, so that the request's lease expires and the page is crawled
  * again; a failure that cannot pass is logged and counted, and the item is done.
  */
-public final class KafkaPipeline implements ItemPipeline {
+public final class KafkaPipeline implements NodePipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPipeline.class);
     /** Room for the record batch and record headers Kafka adds around a value. */
@@ -66,7 +67,8 @@ public final class KafkaPipeline implements ItemPipeline {
     }
 
     @Override
-    public CompletableFuture<Void> process(CrawlResult item) {
+    public CompletableFuture<Void> process(ResultItem result) {
+        CrawlResult item = (CrawlResult) result;
         Instant now = clock.instant();
         byte[] message = messages.encode(item, now);
         if (message.length > maxMessageBytes) {

@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.pipeline;
 
 import java.util.concurrent.CompletableFuture;
 
+import org.scrapycluster.api.ResultItem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Logs every result item, {@code Scraped page} at INFO with the item's fields but its body, links and
  * headers, {@code action: emit} and the spider (docs/compatibility.md §4.14, §7.9).
  */
-public final class LoggingPipeline implements ItemPipeline {
+public final class LoggingPipeline implements NodePipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(LoggingPipeline.class);
 
@@ -26,7 +27,8 @@ public final class LoggingPipeline implements ItemPipeline {
     }
 
     @Override
-    public CompletableFuture<Void> process(CrawlResult item) {
+    public CompletableFuture<Void> process(ResultItem result) {
+        CrawlResult item = (CrawlResult) result;
         if (LOG.isInfoEnabled()) {
             LOG.atInfo().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid())
                     .addKeyValue("url", item.url()).addKeyValue("response_url", item.responseUrl())

@@ -2,18 +2,15 @@ package org.scrapycluster.crawler.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
+import org.scrapycluster.api.ItemPipeline;
+import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.SettingsException;
 
 /**
- * The pipelines {@code ITEM_PIPELINES} names, in that order, found in
- * {@code META-INF/services/org.scrapycluster.crawler.pipeline.ItemPipeline}: each item goes through them
- * one after the other.
+ * The pipelines {@code ITEM_PIPELINES} names, in its ascending order: each item goes through them one
+ * after the other.
  */
 public final class Pipelines implements AutoCloseable {
 
@@ -24,30 +21,25 @@ public final class Pipelines implements AutoCloseable {
     }
 
     /**
-     * Loads and opens the pipelines named in {@code names}.
+     * Loads and opens the pipelines {@code ITEM_PIPELINES} of the context's settings names.
      *
      * @throws SettingsException when a name has no pipeline
      */
-    public static Pipelines open(List<String> names, PipelineContext context) {
-        Map<String, ServiceLoader.Provider<ItemPipeline>> available = ServiceLoader.load(ItemPipeline.class).stream()
-                .collect(Collectors.toMap(provider -> provider.get().name(), Function.identity(), (first, second) -> first));
-        List<ItemPipeline> stages = new ArrayList<>();
+    public static Pipelines open(PipelineContext context) {
+        List<ItemPipeline> loaded = ExtensionLoader.of(ItemPipeline.class, "item pipelines", context.settings()).ordered("ITEM_PIPELINES");
+        List<ItemPipeline> opened = new ArrayList<>();
         try {
-            for (String name : names) {
-                ServiceLoader.Provider<ItemPipeline> provider = available.get(name);
-                if (provider == null) {
-                    throw new SettingsException("ITEM_PIPELINES names '" + name + "', but there is no such pipeline; there are: "
-                            + available.keySet().stream().sorted().toList());
+            for (ItemPipeline stage : loaded) {
+                if (stage instanceof NodePipeline nodePipeline) {
+                    nodePipeline.open(context);
                 }
-                ItemPipeline stage = provider.get();
-                stage.open(context);
-                stages.add(stage);
+                opened.add(stage);
             }
         } catch (RuntimeException e) {
-            stages.forEach(ItemPipeline::close);
+            opened.forEach(ItemPipeline::close);
             throw e;
         }
-        return new Pipelines(List.copyOf(stages));
+        return new Pipelines(List.copyOf(opened));
     }
 
     /** Passes {@code item} through every stage in order; completes when the last one has taken it. */

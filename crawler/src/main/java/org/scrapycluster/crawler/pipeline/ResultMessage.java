@@ -21,7 +21,7 @@ import org.scrapycluster.crawler.links.Link;
  * {@code status_msg}, {@code timestamp}, {@code url} — where the body is the raw bytes in base64
  * ({@code KAFKA_BASE_64_ENCODE}) or the text decoded with the detected encoding (malformed bytes replaced,
  * so the message is always valid JSON, docs/compatibility.md W14), and the timestamp is UTC, microseconds only when not zero:
- * {@code 2024-03-01T10:22:33.123456}. A message without its body (too large for Kafka) has an empty
+ * {@code 2024-03-01T10:22:33.123456}. Fields a spider added (docs/extending.md) join them, in key order. A message without its body (too large for Kafka) has an empty
  * {@code body} and {@code "body_omitted": true}. Thread-safe.
  */
 public final class ResultMessage {
@@ -83,6 +83,7 @@ public final class ResultMessage {
         fields.put("status_msg", item.statusMsg());
         fields.put("timestamp", timestamp(timestamp));
         fields.put("url", item.url());
+        fields.putAll(item.fields());
         return fields;
     }
 

@@ -4,6 +4,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import org.scrapycluster.api.LinkFilter;
+import org.scrapycluster.api.Page;
+import org.scrapycluster.api.PageLink;
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.links.LinkExtractor;
@@ -17,7 +20,8 @@ import com.github.benmanes.caffeine.cache.Cache;
  * The link extractor a crawl asks for, from its request's {@code allowed_domains}, {@code allow_regex},
  * {@code deny_regex} and {@code deny_extensions} (docs/compatibility.md §4.8), built once per distinct set of
  * filters and reused (compiling regexes per page would cost more than extracting). A crawl whose regex is
- * not RE2 gets no links, with an error in the log. Thread-safe.
+ * not RE2 gets no links, with an error in the log. The links that pass are then offered to the
+ * {@link LinkFilter}s of {@code LINK_FILTERS}, in order. Thread-safe.
  */
 public final class LinkRules {
 
@@ -25,14 +29,36 @@ public final class LinkRules {
     /** The extractors of the filter sets seen, shared by every spider of the process: they are immutable. */
     private static final Cache<List<List<String>>, LinkExtractor> EXTRACTORS = ProcessCaches.named("link-extractor", 1000);
 
+    private final List<LinkFilter> filters;
+
+    /** Rules that apply {@code filters}, in order, after the crawl's own. */
+    public LinkRules(List<LinkFilter> filters) {
+        this.filters = List.copyOf(filters);
+    }
+
     /** A request for {@code url} found on the page of {@code page}, with {@code meta} and the crawl's User-Agent. */
     public static CrawlRequest follow(CrawlRequest page, String url, Map<String, Object> meta) {
         CrawlRequest child = CrawlRequest.get(url, meta);
         return page.text("useragent").map(agent -> child.withHeader("User-Agent", agent)).orElse(child);
     }
 
+    /** The links of {@code page} that its crawl's filters and every {@link LinkFilter} allow. */
+    public List<PageLink> links(SpiderResponse page) {
+        return extract(page.request(), page.text(), page.url()).stream().map(link -> new PageLink(link.url(), link.text()))
+                .filter(link -> allowed(link, page)).toList();
+    }
+
+    private boolean allowed(PageLink link, Page page) {
+        for (LinkFilter filter : filters) {
+            if (!filter.allows(link, page)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The links of a page for {@code request}'s filters, with newlines stripped from their URLs. */
-    public List<Link> extract(CrawlRequest request, String html, String pageUrl) {
+    List<Link> extract(CrawlRequest request, String html, String pageUrl) {
         List<List<String>> filters = Arrays.asList(request.textList("allowed_domains"), request.textList("allow_regex"),
                 request.textList("deny_regex"), request.textList("deny_extensions"));
         LinkExtractor extractor;

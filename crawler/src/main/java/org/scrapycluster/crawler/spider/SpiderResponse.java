@@ -1,41 +1,72 @@
 package org.scrapycluster.crawler.spider;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
+import org.scrapycluster.api.Page;
+import org.scrapycluster.api.PageLink;
+import org.scrapycluster.api.SpiderOutput;
 import org.scrapycluster.crawler.fetch.FetchResult;
+import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.pipeline.CrawlResult;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
- * A page as a spider sees it: the request that fetched it and the response.
+ * A page as a spider sees it: the request that fetched it and the response, with the links the crawl's
+ * filters allow; and what the node makes of the spider's {@link SpiderOutput}.
  *
  * @param request   the crawl request
  * @param fetch     the response (any status)
  * @param statusMsg the {@code status_msg} of its result item ({@code OK}, or the reason phrase when configured)
+ * @param rules     the crawl's link filters and {@code LINK_FILTERS}
  */
-public record SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg) {
+public record SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg, LinkRules rules) implements Page {
 
     public SpiderResponse {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(fetch, "fetch");
         Objects.requireNonNull(statusMsg, "statusMsg");
+        Objects.requireNonNull(rules, "rules");
     }
 
-    /** The body as text, decoded with its encoding. */
+    @Override
     public String text() {
         return fetch.text();
     }
 
-    /** The URL of the response. */
+    @Override
     public String url() {
         return fetch.url();
+    }
+
+    @Override
+    public int status() {
+        return fetch.status();
+    }
+
+    @Override
+    public Map<String, List<String>> headers() {
+        return fetch.headers().toScrapyMap();
+    }
+
+    @Override
+    public byte[] body() {
+        return fetch.body();
+    }
+
+    @Override
+    public Map<String, Object> meta() {
+        return request.meta();
     }
 
     /**
      * Whether the body is text a link extractor can read: an HTML, XML or text content type, or none
      * (Scrapy reads links of text responses only).
      */
+    @Override
     public boolean isText() {
         String type = fetch.headers().first("Content-Type");
         if (type == null) {
@@ -45,8 +76,29 @@ public record SpiderResponse(CrawlRequest request, FetchResult fetch, String sta
         return lower.startsWith("text/") || lower.contains("html") || lower.contains("xml") || lower.contains("json");
     }
 
-    /** The result item of this page with the crawl's appid, crawlid and attrs, and no links. */
-    public CrawlResult item() {
-        return CrawlResult.of(request, fetch, statusMsg);
+    @Override
+    public List<PageLink> links() {
+        return isText() ? rules.links(this) : List.of();
+    }
+
+    /** The requests {@code output} follows, each with the crawl's User-Agent. */
+    public List<CrawlRequest> requests(SpiderOutput output) {
+        return output.follow().stream().map(next -> LinkRules.follow(request, next.url(), next.meta())).toList();
+    }
+
+    /**
+     * The result item of this page as {@code output} describes it: its links, its {@code attrs} when it sets
+     * them, its further fields.
+     *
+     * @throws IllegalArgumentException when a further field would replace one the crawler sets
+     */
+    public CrawlResult item(SpiderOutput output) {
+        CrawlResult item = CrawlResult.of(request, fetch, statusMsg)
+                .withLinks(output.links().stream().map(link -> new Link(link.url(), link.text())).toList());
+        Map<String, Object> fields = new LinkedHashMap<>(output.fields());
+        if (fields.containsKey("attrs")) {
+            item = item.withAttrs(fields.remove("attrs"));
+        }
+        return fields.isEmpty() ? item : item.withFields(fields);
     }
 }

@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-import org.scrapycluster.crawler.links.Link;
-import org.scrapycluster.crawler.request.CrawlRequest;
+import org.scrapycluster.api.FollowRequest;
+import org.scrapycluster.api.Page;
+import org.scrapycluster.api.PageLink;
+import org.scrapycluster.api.Spider;
+import org.scrapycluster.api.SpiderOutput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,30 +23,27 @@ public final class WanderingSpider implements Spider {
 
     private static final Logger LOG = LoggerFactory.getLogger(WanderingSpider.class);
 
-    private final LinkRules rules = new LinkRules();
-
     @Override
     public String name() {
         return "wandering";
     }
 
     @Override
-    public SpiderOutput parse(SpiderResponse response) {
-        CrawlRequest request = response.request();
-        long step = request.number("step", 0);
+    public SpiderOutput parse(Page page) {
+        long step = page.number("step", 0);
         Map<String, Object> attrs = new LinkedHashMap<>();
-        if (request.meta().get("attrs") instanceof Map<?, ?> given) {
+        if (page.meta().get("attrs") instanceof Map<?, ?> given) {
             given.forEach((key, value) -> attrs.put(String.valueOf(key), value));
         }
         attrs.put("step", step);
-        List<Link> links = response.isText() ? rules.extract(request, response.text(), response.url()) : List.of();
-        List<CrawlRequest> next = List.of();
+        List<PageLink> links = page.links();
+        List<FollowRequest> next = List.of();
         if (links.isEmpty()) {
-            LOG.atInfo().addKeyValue("url", response.url()).addKeyValue("crawlid", request.crawlid()).log("Did not find any more links");
+            LOG.atInfo().addKeyValue("url", page.url()).addKeyValue("crawlid", page.meta().get("crawlid")).log("Did not find any more links");
         } else {
-            Link pick = links.get(ThreadLocalRandom.current().nextInt(links.size()));
-            next = List.of(LinkRules.follow(request, pick.url(), Map.of("step", step + 1)));
+            PageLink pick = links.get(ThreadLocalRandom.current().nextInt(links.size()));
+            next = List.of(new FollowRequest(pick.url(), Map.of("step", step + 1)));
         }
-        return new SpiderOutput(next, response.item().withAttrs(attrs));
+        return new SpiderOutput(next, List.of(), Map.of("attrs", attrs));
     }
 }

@@ -1,11 +1,13 @@
 package org.scrapycluster.crawler.node;
 
-import org.scrapycluster.crawler.spider.LinkSpider;
-import org.scrapycluster.crawler.spider.Spider;
-import org.scrapycluster.crawler.spider.SpiderOutput;
-import org.scrapycluster.crawler.spider.SpiderResponse;
-
+import java.util.LinkedHashMap;
 import java.util.Map;
+
+import org.scrapycluster.api.FollowRequest;
+import org.scrapycluster.api.Page;
+import org.scrapycluster.api.Spider;
+import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.crawler.spider.LinkSpider;
 
 /** A test spider ({@value #NAME}) that follows links as the link spider does, but hands them to the link spider. */
 public final class HandOffSpider implements Spider {
@@ -20,9 +22,12 @@ public final class HandOffSpider implements Spider {
     }
 
     @Override
-    public SpiderOutput parse(SpiderResponse response) {
-        SpiderOutput output = links.parse(response);
-        return new SpiderOutput(output.requests().stream().map(child -> child.withMeta(Map.of("spiderid", "link"))).toList(),
-                output.item());
+    public SpiderOutput parse(Page page) {
+        SpiderOutput output = links.parse(page);
+        return new SpiderOutput(output.follow().stream().map(child -> {
+            Map<String, Object> meta = new LinkedHashMap<>(child.meta());
+            meta.put("spiderid", "link");
+            return new FollowRequest(child.url(), meta);
+        }).toList(), output.links(), output.fields());
     }
 }

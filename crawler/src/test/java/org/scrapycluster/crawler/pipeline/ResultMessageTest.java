@@ -107,7 +107,7 @@ class ResultMessageTest {
 
     private static CrawlResult item(byte[] body, DetectedEncoding encoding) {
         return new CrawlResult("link", "app", "crawlid", Map.of(), "http://dumb.com", "http://dumb.com", 200, "OK", Map.of(), Map.of(),
-                body, encoding, List.of());
+                body, encoding, List.of(), Map.of());
     }
 
     private static DetectedEncoding utf8() {

@@ -1,15 +1,13 @@
 package org.scrapycluster.kafkamonitor.dispatch;
 
-import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.ServiceLoader;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
 import org.scrapycluster.common.request.SafetyChecks;
@@ -28,8 +26,8 @@ import org.scrapycluster.kafkamonitor.plugin.ZookeeperHandler;
  * The plugins of a monitor, as the {@code PLUGINS} setting lists them (docs/compatibility.md §2.2-§2.3):
  * name → rank, tried in ascending rank, the first whose schema a request matches handling it. A
  * name is the original's module path of a built-in ({@code plugins.scraper_handler.ScraperHandler})
- * or a Java class name, found among the {@link ServiceLoader} providers of
- * {@link KafkaMonitorPlugin} or else loaded by name; a null rank disables the entry. Two plugins
+ * or a Java class name, loaded by {@link ExtensionLoader} from the class path or the plugin folders
+ * (docs/extending.md); a null rank disables the entry. Two plugins
  * with one rank, an unknown class, and a class that is not a plugin are errors at start-up. Every
  * schema is validated with the safety checks {@code REQUEST_CHECK_IDS}, {@code REQUEST_CHECK_URLS}
  * and {@code REQUEST_CHECK_REGEXES} turn on.
@@ -60,6 +58,7 @@ public final class PluginSet {
      */
     public static PluginSet load(Settings settings) {
         SafetyChecks checks = SafetyChecks.from(settings);
+        ExtensionLoader<KafkaMonitorPlugin> loader = ExtensionLoader.of(KafkaMonitorPlugin.class, "Kafka monitor plugins", settings);
         Map<Integer, String> ranks = new HashMap<>();
         List<RankedPlugin> loaded = new ArrayList<>();
         for (Map.Entry<String, Object> entry : settings.getMap(SETTING).entrySet()) {
@@ -76,7 +75,7 @@ public final class PluginSet {
                 throw settings.invalid(SETTING, "gives the rank " + rank + " to both " + earlier + " and " + name
                         + "; every plugin needs a rank of its own");
             }
-            KafkaMonitorPlugin plugin = instantiate(settings, name);
+            KafkaMonitorPlugin plugin = instantiate(loader, name);
             loaded.add(new RankedPlugin(name, rank, plugin, validator(plugin, plugin.setup(settings), checks)));
         }
         loaded.sort(Comparator.comparingInt(RankedPlugin::rank));
@@ -114,33 +113,9 @@ public final class PluginSet {
         return new Match.Unmatched(closest == null ? "none" : closest.schemaName(), closestViolations);
     }
 
-    private static KafkaMonitorPlugin instantiate(Settings settings, String name) {
+    private static KafkaMonitorPlugin instantiate(ExtensionLoader<KafkaMonitorPlugin> loader, String name) {
         Class<? extends KafkaMonitorPlugin> builtIn = ORIGINAL_NAMES.get(name);
-        String className = builtIn == null ? name : builtIn.getName();
-        Optional<KafkaMonitorPlugin> provided = ServiceLoader.load(KafkaMonitorPlugin.class).stream()
-                .filter(provider -> provider.type().getName().equals(className))
-                .findFirst()
-                .map(ServiceLoader.Provider::get);
-        if (provided.isPresent()) {
-            return provided.get();
-        }
-        Class<?> type;
-        try {
-            type = Class.forName(className, true, classLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw settings.invalid(SETTING, "names " + name + ", which is not a plugin class on the class path ("
-                    + e + ")");
-        }
-        if (!KafkaMonitorPlugin.class.isAssignableFrom(type)) {
-            throw settings.invalid(SETTING, "names " + name + ", which does not implement " + KafkaMonitorPlugin.class.getName());
-        }
-        try {
-            return (KafkaMonitorPlugin) type.getConstructor().newInstance();
-        } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
-            throw settings.invalid(SETTING, "names " + name + ", which has no public constructor without arguments");
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("The plugin " + name + " failed to construct: " + e.getCause(), e.getCause());
-        }
+        return loader.instance(SETTING, builtIn == null ? name : builtIn.getName());
     }
 
     private static RequestValidator validator(KafkaMonitorPlugin plugin, RequestSchema schema, SafetyChecks checks) {
@@ -153,10 +128,5 @@ public final class PluginSet {
             throw new IllegalStateException("The plugin " + plugin.getClass().getName() + " has an invalid schema: "
                     + e.getMessage(), e);
         }
-    }
-
-    private static ClassLoader classLoader() {
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        return context != null ? context : PluginSet.class.getClassLoader();
     }
 }

@@ -1,6 +1,7 @@
 package org.scrapycluster.kafkamonitor.plugin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.api.Extension;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
@@ -10,17 +11,18 @@ import org.scrapycluster.common.settings.Settings;
  * ascending rank; the first whose schema a request matches handles it.
  *
  * <p>A plugin has a public no-argument constructor and is named in the {@code PLUGINS} setting by
- * its class name (or found by that name through {@link java.util.ServiceLoader}). It brings its
+ * its class name; its jar may sit in a plugin folder (docs/extending.md). It brings its
  * schema as a resource ({@link PluginSchemas#resource}). {@link #handle} returns data, not
  * actions: the monitor writes the effects of a whole batch pipelined, and commits the batch's
  * Kafka offsets only once they are written.
  */
-public interface KafkaMonitorPlugin {
+public interface KafkaMonitorPlugin extends Extension {
 
     /**
      * The name the plugin's statistics are kept under ({@code stats:kafka-monitor:<name>:900}):
      * the simple class name, as in the original.
      */
+    @Override
     default String name() {
         return getClass().getSimpleName();
     }

@@ -1,8 +1,15 @@
 package org.scrapycluster.kafkamonitor.tool;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +41,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -43,17 +51,23 @@ import picocli.CommandLine.Spec;
  * status 1), or sends it to {@code KAFKA_INCOMING_TOPIC} and waits up to {@code KAFKA_FEED_TIMEOUT}
  * seconds for Kafka to acknowledge it (exit status 0, or 1 with the reason). Text that is not JSON
  * is refused either way; {@code --no-validate} sends any JSON as it is, as the original does.
+ * {@code feed -} and {@code feed --file F} do the same for every line of JSON lines ({@link BulkFeed}).
  */
 @Command(name = "feed", mixinStandardHelpOptions = true,
-        description = {"Validate one JSON request and send it to the Kafka monitor's incoming topic.",
-                "Exit status 0 when Kafka acknowledged it, 1 when it is not valid JSON, would be rejected, or could not be sent."})
+        description = {"Validate one JSON request and send it to the Kafka monitor's incoming topic;",
+                "or, with '-' or --file, every line of JSON from standard input or a file (bad lines are reported by number and skipped).",
+                "Exit status 0 when Kafka acknowledged everything, 1 when something is not valid JSON, would be rejected, or could not be sent."})
 public final class FeedCommand implements ClusterCommand, Callable<Integer> {
 
     @Mixin
     SettingsOptions options;
 
-    @Parameters(paramLabel = "JSON", description = "The request, e.g. '{\"url\":\"https://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"abc123\"}'.")
+    @Parameters(paramLabel = "JSON", arity = "0..1",
+            description = "The request, e.g. '{\"url\":\"https://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"abc123\"}'; '-' reads JSON lines from standard input.")
     String request;
+
+    @Option(names = "--file", paramLabel = "FILE", description = "Read JSON lines (one request a line) from FILE.")
+    Path file;
 
     @Option(names = "--no-validate", description = "Send the JSON without checking it against the request schemas first.")
     boolean noValidate;
@@ -68,6 +82,12 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Json json = new Json(JsonLimits.from(settings));
+        if (file != null || "-".equals(request)) {
+            return bulk(settings, json, out, err);
+        }
+        if (request == null) {
+            throw new ParameterException(spec.commandLine(), "Give a JSON request, '-' for standard input, or --file FILE");
+        }
         JsonNode parsed;
         try {
             parsed = json.readTree(request.getBytes(StandardCharsets.UTF_8));
@@ -75,8 +95,12 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             err.println("JSON failed to parse: " + e.getMessage());
             return 1;
         }
-        if (!noValidate && !valid(settings, parsed, err)) {
-            return 1;
+        if (!noValidate) {
+            List<String> problems = problems(PluginSet.load(settings), parsed);
+            if (!problems.isEmpty()) {
+                problems.forEach(err::println);
+                return 1;
+            }
         }
         String topic = settings.getString("KAFKA_INCOMING_TOPIC");
         Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
@@ -107,23 +131,42 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         return 1;
     }
 
-    /** Whether a Kafka monitor with {@code settings} would accept {@code request}; prints why not. */
-    private static boolean valid(Settings settings, JsonNode request, PrintWriter err) {
-        Match match = PluginSet.load(settings).match(request);
+    private Integer bulk(Settings settings, Json json, PrintWriter out, PrintWriter err) {
+        PluginSet plugins = noValidate ? null : PluginSet.load(settings);
+        Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
+        try (BufferedReader lines = file != null ? Files.newBufferedReader(file, StandardCharsets.UTF_8)
+                : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                Producer<String, byte[]> producer = new KafkaProducer<>(producerProperties(settings, timeout), new StringSerializer(),
+                        new ByteArraySerializer())) {
+            BulkFeed feed = new BulkFeed(json, request -> plugins == null ? List.of() : problems(plugins, request),
+                    (topic, bytes) -> producer.send(new ProducerRecord<>(topic, bytes)), settings.getString("KAFKA_INCOMING_TOPIC"), out, err);
+            return feed.feed(lines, timeout) ? 0 : 1;
+        } catch (IOException e) {
+            err.println("Cannot read " + (file != null ? file : "standard input") + ": " + e.getMessage());
+            return 1;
+        } catch (KafkaException e) {
+            err.println("Failed to feed items into Kafka: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Why a Kafka monitor with {@code plugins} would refuse {@code request}, line by line; empty when it would take it. */
+    static List<String> problems(PluginSet plugins, JsonNode request) {
+        List<String> problems = new ArrayList<>();
+        Match match = plugins.match(request);
         if (match instanceof Match.Unmatched unmatched) {
-            err.println("Invalid request, not sent: it matches no request schema (closest: " + unmatched.closestSchema() + ")");
-            unmatched.details().forEach(detail -> err.println("  " + detail));
-            return false;
+            problems.add("Invalid request, not sent: it matches no request schema (closest: " + unmatched.closestSchema() + ")");
+            unmatched.details().forEach(detail -> problems.add("  " + detail));
+            return problems;
         }
         Match.Matched matched = (Match.Matched) match;
         ObjectNode copy = matched.request().deepCopy();
         copy.put("ts", 0);
         if (matched.plugin().plugin().handle(copy) instanceof Handling.Refuse refuse) {
-            err.println("Invalid " + matched.plugin().schemaName() + " request, not sent: " + refuse.reason());
-            refuse.details().forEach(detail -> err.println("  " + detail));
-            return false;
+            problems.add("Invalid " + matched.plugin().schemaName() + " request, not sent: " + refuse.reason());
+            refuse.details().forEach(detail -> problems.add("  " + detail));
         }
-        return true;
+        return problems;
     }
 
     /** The producer settings, with every wait bounded by the feed timeout. */

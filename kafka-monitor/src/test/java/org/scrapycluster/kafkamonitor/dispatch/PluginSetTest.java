@@ -54,7 +54,7 @@ class PluginSetTest {
     @Test
     void anUnknownClassIsRefused() {
         SettingsException e = assertThrows(SettingsException.class, () -> PluginSet.load(settings("{com.example.MissingHandler: 500}")));
-        assertTrue(e.getMessage().startsWith("Setting PLUGINS (from the command line) names com.example.MissingHandler, which is not a plugin class"),
+        assertTrue(e.getMessage().startsWith("Setting PLUGINS (from the command line) names com.example.MissingHandler, which is neither one of the Kafka monitor plugins"),
                 e.getMessage());
     }
 

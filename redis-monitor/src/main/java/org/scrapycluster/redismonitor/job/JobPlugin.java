@@ -11,8 +11,7 @@ import java.util.Optional;
  * when {@code handle} throws it counts the failure, and tells the requester through
  * {@link #errorAnswer} when it gives the job up.
  *
- * <p>A plugin named in the {@code PLUGINS} setting by its class name is built through a public
- * constructor taking a {@link PluginContext}. It is called from several threads at once (for
+ * <p>A plugin is made by its {@link JobPluginFactory}, which the {@code PLUGINS} setting names. It is called from several threads at once (for
  * different keys) and must be thread-safe.
  */
 public interface JobPlugin extends AutoCloseable {

@@ -1,0 +1,25 @@
+package org.scrapycluster.api;
+
+/**
+ * What every extension is: a named part a service loads at start-up. An implementation has a public
+ * no-argument constructor and is listed in {@code META-INF/services/<the interface it implements>} (for
+ * example {@code META-INF/services/org.scrapycluster.api.Spider}), or is named by its class name in the
+ * setting that lists its kind. The service constructs it once, calls {@link #configure} once, and then
+ * uses it from several threads at a time: implementations must be thread-safe.
+ */
+public interface Extension {
+
+    /**
+     * The name settings list it by ({@code SPIDER_NAME}, {@code ITEM_PIPELINES}, {@code LINK_FILTERS}):
+     * lower case, no {@code :} or spaces, unique within its kind.
+     */
+    String name();
+
+    /**
+     * Reads the extension's settings; called once, before first use. Throw
+     * {@link IllegalArgumentException} with a message naming the setting when one cannot be used: the
+     * service then refuses to start and prints it.
+     */
+    default void configure(ExtensionSettings settings) {
+    }
+}

@@ -1,0 +1,66 @@
+package org.scrapycluster.api;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The settings of the service an extension runs in, read-only: the defaults, the settings file, the
+ * environment and {@code --set NAME=VALUE} already merged. Names are UPPER_SNAKE as in
+ * docs/settings.md; a setting of your own extension can be given in a settings file or with
+ * {@code --set} like any other.
+ */
+public interface ExtensionSettings {
+
+    /** The value of {@code name} (a String, Number, Boolean, List or Map), or empty when it is not set. */
+    Optional<Object> value(String name);
+
+    /** The text of {@code name}, or {@code fallback} when it is not set. */
+    default String text(String name, String fallback) {
+        return value(name).map(String::valueOf).orElse(fallback);
+    }
+
+    /**
+     * The whole number {@code name} holds, or {@code fallback} when it is not set.
+     *
+     * @throws IllegalArgumentException when it is set to something that is not a whole number
+     */
+    default long number(String name, long fallback) {
+        Optional<Object> value = value(name);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        if (value.get() instanceof Number number) {
+            return number.longValue();
+        }
+        try {
+            return Long.parseLong(value.get().toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " is '" + value.get() + "'; it must be a whole number", e);
+        }
+    }
+
+    /** Whether {@code name} is true ({@code true} or {@code 1}, any case), or {@code fallback} when it is not set. */
+    default boolean flag(String name, boolean fallback) {
+        return value(name).map(value -> value instanceof Boolean bool ? bool
+                : "true".equalsIgnoreCase(value.toString()) || "1".equals(value.toString())).orElse(fallback);
+    }
+
+    /** The list {@code name} holds, each element as text; empty when it is not set. */
+    default List<String> list(String name) {
+        return value(name).map(value -> value instanceof List<?> list ? list.stream().map(String::valueOf).toList()
+                : List.of(value.toString())).orElse(List.of());
+    }
+
+    /** The map {@code name} holds; empty when it is not set or not a map. */
+    default Map<String, Object> map(String name) {
+        Optional<Object> value = value(name);
+        if (value.isPresent() && value.get() instanceof Map<?, ?> map) {
+            LinkedHashMap<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((key, entry) -> copy.put(String.valueOf(key), entry));
+            return copy;
+        }
+        return Map.of();
+    }
+}

@@ -1,0 +1,22 @@
+package org.scrapycluster.api;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A request a spider asks to crawl next. The node gives it every crawl field of the page's request that
+ * {@code meta} does not set (appid, crawlid, spiderid, priority, maxdepth, curdepth, allowed_domains, …),
+ * the crawl's User-Agent, and files it through the crawl's dupefilter, page limits, blacklist and expiry
+ * into {@code <spiderid>:<domain>:queue}. Setting {@code spiderid} in {@code meta} hands it to another
+ * spider's queues.
+ *
+ * @param url  the absolute URL to fetch (GET)
+ * @param meta crawl fields to set on it, JSON values
+ */
+public record FollowRequest(String url, Map<String, Object> meta) {
+
+    public FollowRequest {
+        Objects.requireNonNull(url, "url");
+        meta = Map.copyOf(meta);
+    }
+}

@@ -1,0 +1,48 @@
+package org.scrapycluster.api;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A fetched page as a {@link Spider} sees it: the response and the crawl fields of the request that
+ * fetched it. Responses of any status reach the spider (a 404 is a page too).
+ */
+public interface Page {
+
+    /** The URL of the response. */
+    String url();
+
+    /** The HTTP status. */
+    int status();
+
+    /** The response headers, name (title case) → values in arrival order. */
+    Map<String, List<String>> headers();
+
+    /** The body, decompressed. Do not modify it. */
+    byte[] body();
+
+    /** The body as text, decoded with its detected encoding (malformed bytes replaced). */
+    String text();
+
+    /** Whether the body is text links can be read from (HTML, XML, text or JSON, or no content type). */
+    boolean isText();
+
+    /**
+     * The crawl fields of the request ({@code appid}, {@code crawlid}, {@code spiderid}, {@code priority},
+     * {@code curdepth}, {@code maxdepth}, {@code attrs}, …), as JSON values: String, Number, Boolean,
+     * List, Map or null.
+     */
+    Map<String, Object> meta();
+
+    /**
+     * The page's links that the crawl may follow: those passing the crawl's own filters
+     * ({@code allowed_domains}, {@code allow_regex}, {@code deny_regex}, {@code deny_extensions}) and
+     * every {@link LinkFilter} in {@code LINK_FILTERS}, in page order. Empty when the body is not text.
+     */
+    List<PageLink> links();
+
+    /** A whole-number crawl field, or {@code fallback} when it is absent or not a number. */
+    default long number(String field, long fallback) {
+        return meta().get(field) instanceof Number number ? number.longValue() : fallback;
+    }
+}

@@ -1,0 +1,45 @@
+package org.scrapycluster.common.extension;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.List;
+
+/**
+ * The class loader of the plugin folders' jars. A plugin's own classes and the libraries it bundles are
+ * looked up in its jars first, so they may differ from the service's; the JDK, the extension API and the
+ * rest of Scrapy Cluster, and SLF4J always come from the service, so that a plugin's {@code Spider} is the
+ * service's {@code Spider}.
+ */
+final class PluginClassLoader extends URLClassLoader {
+
+    private static final List<String> FROM_SERVICE = List.of("java.", "javax.", "jdk.", "sun.", "org.scrapycluster.", "org.slf4j.");
+
+    static {
+        registerAsParallelCapable();
+    }
+
+    PluginClassLoader(List<URL> jars, ClassLoader service) {
+        super("scrapy-cluster-plugins", jars.toArray(URL[]::new), service);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (FROM_SERVICE.stream().anyMatch(name::startsWith)) {
+            return super.loadClass(name, resolve);
+        }
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> type = findLoadedClass(name);
+            if (type == null) {
+                try {
+                    type = findClass(name);
+                } catch (ClassNotFoundException notInPlugins) {
+                    return super.loadClass(name, resolve);
+                }
+            }
+            if (resolve) {
+                resolveClass(type);
+            }
+            return type;
+        }
+    }
+}

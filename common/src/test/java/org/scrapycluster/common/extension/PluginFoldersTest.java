@@ -1,0 +1,66 @@
+package org.scrapycluster.common.extension;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.api.Spider;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.plugin.PluginJar;
+
+/** Plugin jars: their own classes first, the API from the service; one name per kind. */
+class PluginFoldersTest {
+
+    private static final String SPIDER = """
+            package com.example;
+            import org.scrapycluster.api.*;
+            public final class %s implements Spider {
+                public String name() { return "%s"; }
+                public SpiderOutput parse(Page page) { return SpiderOutput.publish().withField("origin", org.example.shared.Origin.where()); }
+            }
+            """;
+
+    @Test
+    void aPluginUsesTheLibraryItBundlesAndTheServicesApi(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("bundling").source("com.example.Bundling", SPIDER.formatted("Bundling", "bundling"))
+                .source("org.example.shared.Origin", """
+                        package org.example.shared;
+                        public final class Origin {
+                            public static String where() { return "plugin"; }
+                        }
+                        """)
+                .service("org.scrapycluster.api.Spider", "com.example.Bundling").writeTo(folder, "1");
+
+        Spider spider = ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "bundling");
+
+        assertEquals("plugin", spider.parse(null).fields().get("origin"), "the jar's own class first");
+        assertEquals(Spider.class, spider.getClass().getInterfaces()[0], "the API is the service's");
+        assertEquals("service", org.example.shared.Origin.where());
+    }
+
+    @Test
+    void twoExtensionsOfAKindWithOneNameAreRefused(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("first").source("com.example.First", SPIDER.formatted("First", "twin"))
+                .service("org.scrapycluster.api.Spider", "com.example.First").writeTo(folder, "1");
+        PluginJar.named("second").source("com.example.Second", SPIDER.formatted("Second", "twin"))
+                .service("org.scrapycluster.api.Spider", "com.example.Second").writeTo(folder, "1");
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
+        assertTrue(e.getMessage().contains("Two spiders are called 'twin': com.example.First (first.jar) and com.example.Second (second.jar)"),
+                e.getMessage());
+    }
+
+    private static Settings settings(Path folder) {
+        return Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", folder.toString())));
+    }
+}

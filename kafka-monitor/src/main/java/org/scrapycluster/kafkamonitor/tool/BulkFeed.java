@@ -1,0 +1,132 @@
+package org.scrapycluster.kafkamonitor.tool;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+
+/**
+ * Feeds JSON lines, one request a line: each line is parsed and checked as {@code feed} checks one
+ * request, a refused line is reported with its number and skipped, and the rest are sent. Blank lines are
+ * skipped. Every {@value #PROGRESS_EVERY} lines a progress line goes to the error stream; at the end one
+ * summary line goes to the output.
+ */
+final class BulkFeed {
+
+    /** How many lines pass between two progress lines. */
+    static final int PROGRESS_EVERY = 1000;
+    /** How many sends may wait for Kafka's acknowledgement before the next line is read. */
+    private static final int IN_FLIGHT = 1000;
+
+    private final Json json;
+    private final Function<JsonNode, List<String>> problems;
+    private final BiFunction<String, byte[], Future<?>> send;
+    private final String topic;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    /**
+     * @param json     parses each line, within the JSON limits
+     * @param problems why a request would be refused, empty when it would be taken
+     * @param send     sends one message to a topic
+     * @param topic    where requests go
+     */
+    BulkFeed(Json json, Function<JsonNode, List<String>> problems, BiFunction<String, byte[], Future<?>> send, String topic,
+            PrintWriter out, PrintWriter err) {
+        this.json = json;
+        this.problems = problems;
+        this.send = send;
+        this.topic = topic;
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * Feeds every line of {@code lines}, waiting up to {@code timeout} for each acknowledgement.
+     *
+     * @return whether every non-blank line was valid and acknowledged
+     */
+    boolean feed(BufferedReader lines, Duration timeout) throws IOException {
+        List<Pending> pending = new ArrayList<>();
+        long number = 0;
+        long refused = 0;
+        long failed = 0;
+        long sent = 0;
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            number++;
+            if (number % PROGRESS_EVERY == 0) {
+                err.println("feed: " + number + " lines read, " + (sent + pending.size()) + " sent, " + refused + " refused");
+                err.flush();
+            }
+            if (line.isBlank()) {
+                continue;
+            }
+            List<String> why = check(line);
+            if (!why.isEmpty()) {
+                refused++;
+                for (String reason : why) {
+                    err.println("line " + number + ": " + reason);
+                }
+                continue;
+            }
+            pending.add(new Pending(number, send.apply(topic, line.strip().getBytes(StandardCharsets.UTF_8))));
+            if (pending.size() >= IN_FLIGHT) {
+                failed += await(pending, timeout);
+                sent += pending.size();
+                pending.clear();
+            }
+        }
+        failed += await(pending, timeout);
+        sent += pending.size();
+        out.println("Fed " + (sent - failed) + " of " + (sent + refused) + " requests to Kafka topic " + topic + "; "
+                + refused + " refused, " + failed + " not acknowledged");
+        return refused == 0 && failed == 0;
+    }
+
+    private List<String> check(String line) {
+        JsonNode request;
+        try {
+            request = json.readTree(line.getBytes(StandardCharsets.UTF_8));
+        } catch (JsonInputException e) {
+            return List.of("JSON failed to parse: " + e.getMessage());
+        }
+        return problems.apply(request);
+    }
+
+    /** Waits for each send; reports and counts those that failed. */
+    private long await(List<Pending> pending, Duration timeout) {
+        long failed = 0;
+        for (Pending each : pending) {
+            try {
+                each.send().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                failed++;
+                err.println("line " + each.line() + ": not sent: " + e.getCause().getMessage());
+            } catch (TimeoutException e) {
+                failed++;
+                err.println("line " + each.line() + ": not sent: no acknowledgement within " + timeout.toSeconds() + " s");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failed++;
+                err.println("line " + each.line() + ": not sent: interrupted");
+            }
+        }
+        return failed;
+    }
+
+    private record Pending(long line, Future<?> send) {
+    }
+}
