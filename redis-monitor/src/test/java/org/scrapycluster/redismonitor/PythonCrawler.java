@@ -1,5 +1,6 @@
 package org.scrapycluster.redismonitor;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
@@ -9,8 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.scrapycluster.common.queue.QueueKey;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 
 /**
  * Does to Redis what the Python original's crawler does, command for command as
@@ -20,47 +19,29 @@ import io.lettuce.core.api.StatefulRedisConnection;
  * minus 10, {@code curdepth} the parent's plus 1) after a dupefilter {@code SADD}, with a plain
  * {@code ZADD} scored by the negated priority. It keeps no accounting.
  */
-final class PythonCrawler implements AutoCloseable {
+final class PythonCrawler extends PythonProcess {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> redis;
-    private final String spider;
-
-    /** A process of its own: its own connection to the Redis at {@code 127.0.0.1:redisPort}. */
     PythonCrawler(int redisPort, String spider) {
-        this.client = RedisClient.create("redis://127.0.0.1:" + redisPort);
-        this.redis = client.connect();
-        this.spider = spider;
-    }
-
-    String spider() {
-        return spider;
-    }
-
-    @Override
-    public void close() {
-        redis.close();
-        client.shutdown();
+        super(redisPort, spider);
     }
 
     /** Pops the domain's next request, as the original's queue does; empty when the queue is empty. */
     Optional<JsonNode> pop(String domain) {
-        String key = new QueueKey(spider, domain).key();
+        String key = new QueueKey(spider(), domain).key();
         RedisCommands<String, String> sync = redis.sync();
-        TransactionResult result;
         sync.multi();
         sync.zrange(key, 0, 0);
         sync.zremrangebyrank(key, 0, 0);
-        result = sync.exec();
+        TransactionResult result = sync.exec();
         List<String> head = result.get(0);
         if (head.isEmpty()) {
             return Optional.empty();
         }
         try {
             return Optional.of(MAPPER.readTree(head.get(0)));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("not a request: " + head.get(0), e);
         }
     }
@@ -82,12 +63,12 @@ final class PythonCrawler implements AutoCloseable {
         request.set("meta", meta);
         request.put("_encoding", "utf-8").put("priority", 0).put("dont_filter", false);
         request.putArray("flags");
-        String dupefilter = spider + ":dupefilter:" + meta.path("crawlid").asText();
+        String dupefilter = spider() + ":dupefilter:" + meta.path("crawlid").asText();
         if (redis.sync().sadd(dupefilter, "fp:" + url) == 0) {
             return false;
         }
         redis.sync().expire(dupefilter, 600);
-        redis.sync().zadd(new QueueKey(spider, domain).key(), -meta.path("priority").asInt(), request.toString());
+        redis.sync().zadd(new QueueKey(spider(), domain).key(), -meta.path("priority").asInt(), request.toString());
         return true;
     }
 }
