@@ -98,6 +98,26 @@ class MixedClusterTest {
         }
     }
 
+    @Test
+    void aStopPurgesWhatAPythonCrawlerFiledOutsideTheAccounting(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack);
+                PythonCrawler python = new PythonCrawler(stack.redisPort(), MonitorFixture.unique("spider"))) {
+            fixture.startMonitor();
+            QueueState ours = new QueueState(fixture.redis(), python.spider());
+            String appid = MonitorFixture.unique("app");
+            ours.seed("a.com", ours.feedItem("https://a.com/", appid, "c3", 1, 0));
+            ours.seed("b.com", ours.feedItem("https://b.com/", appid, "c3", 1, 0));
+            JsonNode seed = python.pop("a.com").orElseThrow();
+            assertTrue(python.fileLink(seed, "e.com", "https://e.com/"));
+            assertEquals(2, requestsOf(fixture, python.spider(), "c3"));
+
+            String uuid = MonitorFixture.unique("uuid");
+            fixture.post(JobKeys.stop(python.spider(), appid, "c3"), uuid);
+            assertEquals(2, fixture.answers().awaitUuid(uuid).path("total_purged").asLong());
+            assertEquals(0, requestsOf(fixture, python.spider(), "c3"), "nothing of the stopped crawl is left, e.com included");
+        }
+    }
+
     /** Asks the Redis monitor for the crawl's info and checks it against the queues and leases as they are. */
     private static void assertInfoIsTrue(MonitorFixture fixture, String spider, String appid, String crawlid, long expected) {
         long queued = requestsOf(fixture, spider, crawlid);
