@@ -4,7 +4,7 @@
 -- quiet), or when it has pending requests again. A retired crawl's timeout key is deleted (it is not
 -- announced as expired later) and its announcement is filed in crawls:completed, where it waits
 -- until a monitor's Kafka takes it, across monitor restarts. A crawl whose accounting cannot answer
--- for it (crawls:foreign) is retired with ARGV[6] "1" once its caller has read the queues and
+-- for it (crawls:foreign) is retired only with ARGV[6] "1", once its caller has read the queues and
 -- leases and found nothing of it: the pending count is not looked at, and the crawl leaves
 -- crawls:foreign and crawls:drained.
 --
@@ -19,7 +19,8 @@ local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
 if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
   return -1
 end
-if ARGV[6] ~= '1' and (tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0 then
+if ARGV[6] ~= '1' and ((tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0
+    or redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1) then
   return -1
 end
 local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0
