@@ -84,6 +84,7 @@ while true do
   if fields ~= nil and (expired(fields, clock)
       or redis.call('SISMEMBER', blacklist, blacklist_entry(fields)) == 1) then
     redis.call('ZREM', queue, member)
+    queue_length_changed(spider, domain, -1)
     account_removed(spider, fields, domain, clock)
     dropped = dropped + 1
     if dropped >= max_drops then
@@ -98,6 +99,7 @@ while true do
       end
     end
     redis.call('ZREM', queue, member)
+    queue_length_changed(spider, domain, -1)
     -- a unique window member even for two hand-outs in the same microsecond: extra digits keep it a float
     local entry, suffix = clock.text, 0
     while redis.call('ZADD', window_key, 'NX', clock.text, entry) == 0 do
@@ -110,6 +112,9 @@ while true do
     end
     if lease_ms > 0 then
       redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
+      if fields ~= nil then
+        unaccounted(spider, fields, domain, clock)
+      end
     else
       account_removed(spider, fields, domain, clock)
     end

@@ -35,6 +35,9 @@ for i = 1, #items, 2 do
     end
     if gone == 1 then
       removed = removed + 1
+      if by_queue then
+        queue_length_changed(spider, domain, -1)
+      end
       if domain ~= nil then
         account_removed(spider, fields, domain, clock)
       end

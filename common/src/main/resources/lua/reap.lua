@@ -21,6 +21,7 @@ for _, lease_id in ipairs(due) do
   if member and domain ~= nil and tonumber(score) ~= nil then
     if redis.call('ZADD', spider .. ':' .. domain .. ':queue', 'NX', score, member) == 1 then
       returned = returned + 1
+      queue_length_changed(spider, domain, 1)
     else
       account_removed(spider, crawl_fields(member, score), domain, clock)
     end

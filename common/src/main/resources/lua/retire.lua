@@ -3,24 +3,31 @@
 -- in crawls:active (another monitor retired it), when it was active after the quiet bound (it is not
 -- quiet), or when it has pending requests again. A retired crawl's timeout key is deleted (it is not
 -- announced as expired later) and its announcement is filed in crawls:completed, where it waits
--- until a monitor's Kafka takes it, across monitor restarts.
+-- until a monitor's Kafka takes it, across monitor restarts. A crawl whose accounting cannot answer
+-- for it (crawls:foreign) is retired only with ARGV[6] "1", once its caller has read the queues and
+-- leases and found nothing of it: the pending count is not looked at, and the crawl leaves
+-- crawls:foreign and crawls:drained.
 --
 -- KEYS[1] crawl:<spiderid>:<appid>:<crawlid>   KEYS[2] crawls:<spiderid>:<appid>   KEYS[3] crawls:active
 -- KEYS[4] crawls:completed                     KEYS[5] timeout:<spiderid>:<appid>:<crawlid>
 -- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] quiet bound, epoch milliseconds
--- ARGV[4] spiderid  ARGV[5] appid
+-- ARGV[4] spiderid  ARGV[5] appid   ARGV[6] "1" when the queues were read and hold nothing of the crawl
+-- KEYS[6] crawls:foreign   KEYS[7] crawls:drained
 -- Returns the crawl's published pages when this call retired it, -1 when it did not.
 
 local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
 if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
   return -1
 end
-if (tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0 then
+if ARGV[6] ~= '1' and ((tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0
+    or redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1) then
   return -1
 end
 local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0
 redis.call('DEL', KEYS[1], KEYS[5])
 redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('SREM', KEYS[6], ARGV[2])
+redis.call('SREM', KEYS[7], ARGV[2])
 redis.call('RPUSH', KEYS[4], cjson.encode({ARGV[4], ARGV[5], ARGV[1], pages}))
 return pages

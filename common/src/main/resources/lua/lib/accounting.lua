@@ -4,6 +4,12 @@
 -- crawls:active orders crawls by their last activity. Every script that moves a request in or out of
 -- the queues counts it (account_added, account_removed) in the same call, so the counters never
 -- drift from the queues.
+--
+-- Processes that keep no accounting (the Python original's crawler and Kafka monitor,
+-- docs/operations.md "Mixed Python and Java clusters") are noticed two ways: <spiderid>:queue_lengths
+-- is a HASH of domain -> the length its queue had when one of our scripts last changed it
+-- (queue_length_changed), which ZCARD contradicts once a foreign process pushed or popped; and a
+-- request that leaves the queues without having been counted puts its crawl in crawls:foreign.
 
 local function crawl_name(spider, fields)
   return spider .. ':' .. fields.appid .. ':' .. fields.crawlid
@@ -18,7 +24,14 @@ end
 -- "<domain>|<priority>" field rather than once per request (each redis.call costs microseconds, and
 -- a call of a hundred requests usually holds a few crawls): the same counters, fewer commands.
 local function new_tally()
-  return { crawls = {}, order = {} }
+  return { crawls = {}, order = {}, lengths = {}, length_order = {} }
+end
+
+-- Moves the recorded length of one domain queue by delta (the HASH keeps no zero fields).
+local function queue_length_changed(spider, domain, delta)
+  if redis.call('HINCRBY', spider .. ':queue_lengths', domain, delta) <= 0 then
+    redis.call('HDEL', spider .. ':queue_lengths', domain)
+  end
 end
 
 -- Counts one request of the crawl of these fields queued for domain. The last request of a crawl
@@ -39,6 +52,12 @@ local function account_added(tally, spider, fields, domain)
   end
   crawl.counts[field] = crawl.counts[field] + 1
   crawl.pending = crawl.pending + 1
+  local queue = spider .. '\n' .. domain
+  if tally.lengths[queue] == nil then
+    tally.lengths[queue] = { spider = spider, domain = domain, added = 0 }
+    tally.length_order[#tally.length_order + 1] = queue
+  end
+  tally.lengths[queue].added = tally.lengths[queue].added + 1
 end
 
 -- Writes what account_added counted.
@@ -53,19 +72,34 @@ local function write_added(tally, clock)
     redis.call('SADD', 'crawls:' .. crawl.spider .. ':' .. crawl.fields.appid, crawl.fields.crawlid)
     redis.call('ZADD', 'crawls:active', clock.millis, crawl_name(crawl.spider, crawl.fields))
   end
+  for _, queue in ipairs(tally.length_order) do
+    local length = tally.lengths[queue]
+    queue_length_changed(length.spider, length.domain, length.added)
+  end
+end
+
+-- True when the request of these fields for domain was never counted (written by a component that
+-- keeps no accounting): its crawl then goes into crawls:foreign, whose answers come from reading the
+-- queues, into the app's crawls and into crawls:active, so that its completion is looked for.
+local function unaccounted(spider, fields, domain, clock)
+  local key = 'crawl:' .. crawl_name(spider, fields)
+  if redis.call('HEXISTS', key, domain .. '|' .. fields.priority) == 1 then
+    return false
+  end
+  redis.call('SADD', 'crawls:foreign', crawl_name(spider, fields))
+  redis.call('SADD', 'crawls:' .. spider .. ':' .. fields.appid, fields.crawlid)
+  redis.call('ZADD', 'crawls:active', clock.millis, crawl_name(spider, fields))
+  return true
 end
 
 -- Takes one request of the crawl for domain off its counters (it left the queues and leases). A
--- request that was never counted (written by a component that keeps no accounting) changes nothing.
+-- request that was never counted changes no counter (see unaccounted).
 local function account_removed(spider, fields, domain, clock)
-  if fields == nil then
+  if fields == nil or unaccounted(spider, fields, domain, clock) then
     return
   end
   local key = 'crawl:' .. crawl_name(spider, fields)
   local field = domain .. '|' .. fields.priority
-  if redis.call('HEXISTS', key, field) == 0 then
-    return
-  end
   if redis.call('HINCRBY', key, field, -1) <= 0 then
     redis.call('HDEL', key, field)
   end

@@ -4,19 +4,29 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.command.FourLetterCommands;
 
 /**
  * A single ZooKeeper server in this JVM on 127.0.0.1, built from ZooKeeper's own classes (no
  * admin web server, no config file written anywhere). It can be stopped and started again on
  * the same port, so a test can watch a client ride out an outage.
+ *
+ * <p>It answers the four-letter words the Python original's services send ({@code ruok},
+ * {@code stat}, {@code srvr}, {@code envi}, {@code conf}; its crawler will not start without an
+ * answer to {@code envi}), added to any whitelist the JVM was started with (docs/operations.md,
+ * "Mixed Python and Java clusters").
  */
 public final class EmbeddedZooKeeper implements AutoCloseable {
 
     private static final int TICK_MILLIS = 500;
     private static final int MAX_CLIENT_CONNECTIONS = 1000;
+    private static final String FOUR_LETTER_WHITELIST = "zookeeper.4lw.commands.whitelist";
+    private static final Set<String> FOUR_LETTER_WORDS = Set.of("ruok", "stat", "srvr", "envi", "conf");
 
     private final int port;
     private final DataDirectory dataDir;
@@ -78,6 +88,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     }
 
     private synchronized void startServer() {
+        allowFourLetterWords();
         try {
             ZooKeeperServer zk = new ZooKeeperServer(dataDir.child("snapshots").path().toFile(),
                     dataDir.child("log").path().toFile(), TICK_MILLIS);
@@ -91,6 +102,25 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting ZooKeeper", e);
+        }
+    }
+
+    /** Adds {@link #FOUR_LETTER_WORDS} to the JVM's whitelist, which ZooKeeper reads before its first answer. */
+    private static void allowFourLetterWords() {
+        synchronized (EmbeddedZooKeeper.class) {
+            String configured = System.getProperty(FOUR_LETTER_WHITELIST, "");
+            Set<String> words = new LinkedHashSet<>();
+            for (String word : configured.split(",")) {
+                if (!word.isBlank()) {
+                    words.add(word.trim());
+                }
+            }
+            if (words.contains("*") || words.containsAll(FOUR_LETTER_WORDS)) {
+                return;
+            }
+            words.addAll(FOUR_LETTER_WORDS);
+            System.setProperty(FOUR_LETTER_WHITELIST, String.join(",", words));
+            FourLetterCommands.resetWhiteList();
         }
     }
 }

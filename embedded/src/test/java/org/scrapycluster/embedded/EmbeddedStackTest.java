@@ -105,6 +105,26 @@ class EmbeddedStackTest {
         }
     }
 
+    @Test
+    void zookeeperAnswersTheFourLetterWordsOfThePythonServices(EmbeddedStack stack) throws IOException {
+        int port = stack.zookeeper().orElseThrow().port();
+        assertEquals("imok", fourLetterWord(port, "ruok"));
+        assertTrue(fourLetterWord(port, "envi").contains("zookeeper.version="));
+        assertTrue(fourLetterWord(port, "stat").contains("Mode: standalone"));
+        assertTrue(fourLetterWord(port, "srvr").contains("Zookeeper version:"));
+        assertTrue(fourLetterWord(port, "conf").contains("clientPort="));
+    }
+
+    /** Sends a ZooKeeper four-letter word and returns the whole answer, as the Python crawler's ping does. */
+    private static String fourLetterWord(int port, String word) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(word.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
     private static boolean refused(int port) {
         try (Socket ignored = new Socket("127.0.0.1", port)) {
             return false;

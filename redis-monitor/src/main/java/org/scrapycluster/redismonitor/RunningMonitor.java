@@ -69,7 +69,8 @@ final class RunningMonitor implements AutoCloseable {
     private void startParts() {
         parts.push(redis);
         RedisLocks locks = own(new RedisLocks(redis, options.lockExpiry()));
-        StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), context.clock(), STATS_FLUSH));
+        StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), context.clock(), STATS_FLUSH,
+                context.settings().getBoolean("STATS_ORIGINAL_KEYS")));
         recorder.start();
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
         List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));

@@ -23,11 +23,17 @@ import org.slf4j.LoggerFactory;
  * (docs/architecture.md "Crawl accounting"): per crawl and per app for the Redis monitor's info,
  * quiet crawls for its completion announcements, and retiring a completed crawl's accounting.
  * Costs are bounded by the number of a crawl's domains, not by the backlog.
+ *
+ * <p>Processes that keep no accounting (the Python original's crawler and Kafka monitor) can move a
+ * crawl's requests behind its counters' back; {@link #trusted(CrawlRef)} says when the counters
+ * still answer for a crawl, and callers read the queues for the others (docs/operations.md "Mixed
+ * Python and Java clusters").
  */
 public final class CrawlCounts {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlCounts.class);
     private static final LuaScript RETIRE = LuaScript.load("retire");
+    private static final LuaScript CHECK = LuaScript.load("check_accounting");
 
     private final RedisConnection redis;
 
@@ -39,6 +45,73 @@ public final class CrawlCounts {
     public Optional<CrawlCount> crawl(CrawlRef crawl) {
         Map<String, String> hash = redis.sync().hgetall(crawl.accountingKey());
         return hash.isEmpty() ? Optional.empty() : Optional.of(read(crawl, hash));
+    }
+
+    /**
+     * The accounting of {@code crawl} when it answers for the crawl: it has accounting, the crawl is
+     * not in {@link Keyspace#CRAWLS_FOREIGN}, and each of its domain queues has the length our
+     * scripts left it with (a crawl that fails this is put in {@code crawls:foreign} for good).
+     * Costs a {@code ZCARD} per domain of the crawl. Empty otherwise: read the queues instead.
+     */
+    public Optional<CrawlCount> trusted(CrawlRef crawl) {
+        return crawl(crawl).filter(this::agreesWithQueues);
+    }
+
+    /**
+     * {@link #trusted(CrawlRef)} for every crawl of the app that has accounting or was seen moved
+     * by a foreign process; empty when any of them cannot be answered for by its accounting.
+     */
+    public Optional<List<CrawlCount>> trustedApp(String spiderId, String appid) {
+        List<CrawlCount> counts = new ArrayList<>();
+        for (String crawlid : new TreeSet<>(redis.sync().smembers(Keyspace.crawlsOfApp(spiderId, appid)))) {
+            Optional<CrawlCount> count = trusted(new CrawlRef(spiderId, appid, crawlid));
+            if (count.isEmpty()) {
+                return Optional.empty();
+            }
+            counts.add(count.get());
+        }
+        return Optional.of(counts);
+    }
+
+    /**
+     * Whether {@code crawl} is in {@link Keyspace#CRAWLS_FOREIGN} or its accounting disagrees with
+     * its queues (see {@link #trusted(CrawlRef)}); a crawl without accounting that is not known to
+     * be foreign has nothing to disagree with.
+     */
+    public boolean foreign(CrawlRef crawl) {
+        Optional<CrawlCount> count = crawl(crawl);
+        return count.isPresent() ? !agreesWithQueues(count.get()) : redis.sync().sismember(Keyspace.CRAWLS_FOREIGN, crawl.name());
+    }
+
+    /**
+     * Notes that a completion check read the queues of foreign {@code crawl} and found nothing:
+     * true when an earlier check had found the same, so the crawl may be retired now; false when
+     * this is the first such check, which makes the crawl active again at {@code now}, so that the
+     * next check comes at least a quiet period later.
+     */
+    public boolean drained(CrawlRef crawl, Instant now) {
+        if (redis.sync().sadd(Keyspace.CRAWLS_DRAINED, crawl.name()) == 0) {
+            return true;
+        }
+        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, (double) now.toEpochMilli(), crawl.name());
+        return false;
+    }
+
+    /** Notes that foreign {@code crawl} still has requests: it is active at {@code now}, and not drained. */
+    public void busy(CrawlRef crawl, Instant now) {
+        redis.sync().srem(Keyspace.CRAWLS_DRAINED, crawl.name());
+        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, (double) now.toEpochMilli(), crawl.name());
+    }
+
+    private boolean agreesWithQueues(CrawlCount count) {
+        CrawlRef crawl = count.crawl();
+        List<String> args = new ArrayList<>();
+        args.add(crawl.name());
+        args.add(crawl.spiderId());
+        args.addAll(count.domains().keySet());
+        Long agrees = CHECK.call(redis, ScriptOutputType.INTEGER,
+                new String[] {Keyspace.CRAWLS_FOREIGN, Keyspace.queueLengths(crawl.spiderId())}, args.toArray(String[]::new));
+        return agrees == 1;
     }
 
     /** The accounting of every crawl of {@code appid} on {@code spiderId}, ordered by crawlid. */
@@ -83,15 +156,21 @@ public final class CrawlCounts {
      *         (already retired, active again, or requests arrived meanwhile: the crawl goes on)
      */
     public OptionalLong retireIfIdle(CrawlRef crawl, Instant quietBefore) {
-        return redis.await(retireIfIdleAsync(crawl, quietBefore));
+        return redis.await(retireIfIdleAsync(crawl, quietBefore, false));
     }
 
-    /** {@link #retireIfIdle}, without waiting; several calls in flight are pipelined. */
-    public CompletableFuture<OptionalLong> retireIfIdleAsync(CrawlRef crawl, Instant quietBefore) {
+    /**
+     * {@link #retireIfIdle}, without waiting; several calls in flight are pipelined.
+     *
+     * @param queuesRead true when the caller read the queues and leases of a {@link #foreign} crawl
+     *                   and found nothing of it: its pending count is then not looked at
+     */
+    public CompletableFuture<OptionalLong> retireIfIdleAsync(CrawlRef crawl, Instant quietBefore, boolean queuesRead) {
         return RETIRE.<Long>run(redis, ScriptOutputType.INTEGER,
                         new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE,
-                                Keyspace.CRAWLS_COMPLETED, crawl.timeoutKey()},
-                        crawl.crawlid(), crawl.name(), Long.toString(quietBefore.toEpochMilli()), crawl.spiderId(), crawl.appid())
+                                Keyspace.CRAWLS_COMPLETED, crawl.timeoutKey(), Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED},
+                        crawl.crawlid(), crawl.name(), Long.toString(quietBefore.toEpochMilli()), crawl.spiderId(), crawl.appid(),
+                        queuesRead ? "1" : "0")
                 .thenApply(pages -> pages < 0 ? OptionalLong.empty() : OptionalLong.of(pages));
     }
 

@@ -18,10 +18,9 @@ import org.scrapycluster.common.redis.RedisConnection;
  *
  * <p>Only the domains in the crawl's accounting are visited, in bounded Lua batches
  * ({@code ZSCAN} + {@code cjson}), so the cost follows the crawl, not the whole backlog
- * (docs/compatibility.md W6). A crawl without accounting (queued only by components that keep
- * none, such as a Python Kafka monitor) is purged from every queue of the spider, as the original
- * does; members of such writers in other domains of an accounted crawl are not visited, but the
- * blacklist keeps them from being handed out.
+ * (docs/compatibility.md W6). A crawl whose accounting cannot answer for it (none, or requests
+ * moved by components that keep none, such as a Python crawler or Kafka monitor:
+ * {@link CrawlCounts#trusted}) is purged from every queue of the spider, as the original does.
  */
 public final class CrawlPurger {
 
@@ -51,7 +50,7 @@ public final class CrawlPurger {
     public PurgeResult purge(CrawlRef crawl) {
         String spider = crawl.spiderId();
         long leased = run(crawl, new String[] {Keyspace.leased(spider), Keyspace.leases(spider)}, "leases", "");
-        List<QueueKey> queues = counts.crawl(crawl)
+        List<QueueKey> queues = counts.trusted(crawl)
                 .map(count -> count.domains().keySet().stream().map(domain -> new QueueKey(spider, domain)).toList())
                 .orElseGet(() -> directory.queues(spider));
         long queued = 0;

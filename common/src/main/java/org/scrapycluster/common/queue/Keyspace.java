@@ -15,6 +15,20 @@ public final class Keyspace {
      */
     public static final String CRAWLS_COMPLETED = "crawls:completed";
 
+    /**
+     * The SET of crawls ({@code <spiderid>:<appid>:<crawlid>}) whose accounting cannot answer for
+     * them, because a process that keeps none (a Python crawler or Kafka monitor) moved some of their
+     * requests: their answers and completion come from reading the queues (docs/operations.md
+     * "Mixed Python and Java clusters").
+     */
+    public static final String CRAWLS_FOREIGN = "crawls:foreign";
+
+    /**
+     * The SET of crawls of {@link #CRAWLS_FOREIGN} that a completion check found with nothing queued
+     * or leased; the next quiet check that finds the same retires them.
+     */
+    public static final String CRAWLS_DRAINED = "crawls:drained";
+
     private Keyspace() {
     }
 
@@ -31,6 +45,14 @@ public final class Keyspace {
     /** {@code <spiderid>:leases}: lease id scored by its deadline in epoch milliseconds. */
     public static String leases(String spiderId) {
         return spiderId + ":leases";
+    }
+
+    /**
+     * {@code <spiderid>:queue_lengths}: domain to the length its queue had when one of our scripts
+     * last changed it; a {@code ZCARD} that differs means a process that keeps no accounting moved requests.
+     */
+    public static String queueLengths(String spiderId) {
+        return spiderId + ":queue_lengths";
     }
 
     /** {@code <spiderid>:active_domains}: domains with queued work, scored by when they became non-empty. */

@@ -93,6 +93,7 @@ public final class ThrottledQueue {
     /** Deletes the queue and its throttle keys (the original's {@code clear()}). */
     public void clear(QueueKey queue, ThrottleSpec spec) {
         redis.sync().del(queue.key(), spec.windowKey(), spec.timeKey(), spec.pauseKey());
+        redis.sync().hdel(Keyspace.queueLengths(queue.spiderId()), queue.domain());
     }
 
     /**

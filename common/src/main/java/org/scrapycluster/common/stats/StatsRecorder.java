@@ -29,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * events are kept as a number and written later, at most {@value #LIFETIME_PER_FLUSH} per flush.
  * The outage is logged once, and its end once. {@link #close()} stops the flush thread after a last
  * flush.
+ *
+ * <p>Rolling windows are written as HASHes of time buckets, or, with {@code STATS_ORIGINAL_KEYS},
+ * as the original's sorted sets of one member per event ({@link EventWindow}), for a Python Redis
+ * monitor to read.
  */
 public final class StatsRecorder implements AutoCloseable {
 
@@ -48,19 +52,27 @@ public final class StatsRecorder implements AutoCloseable {
     private final Set<String> foreignKeys = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Writing statistics");
     private final Ticker ticker = new Ticker("stats-flush");
+    private final boolean originalKeys;
     private long sequence;
 
-    /**
-     * @param redis    the connection
-     * @param nodeId   this process's id (uuid12), making lifetime members unique across processes
-     * @param clock    the clock events are counted by
-     * @param interval how often counts are written
-     */
+    /** A recorder writing rolling windows as time buckets. */
     public StatsRecorder(RedisConnection redis, String nodeId, Clock clock, Duration interval) {
+        this(redis, nodeId, clock, interval, false);
+    }
+
+    /**
+     * @param redis        the connection
+     * @param nodeId       this process's id (uuid12), making lifetime and event members unique across processes
+     * @param clock        the clock events are counted by
+     * @param interval     how often counts are written
+     * @param originalKeys {@code STATS_ORIGINAL_KEYS}: rolling windows as the original's sorted sets
+     */
+    public StatsRecorder(RedisConnection redis, String nodeId, Clock clock, Duration interval, boolean originalKeys) {
         this.redis = redis;
         this.nodeId = nodeId;
         this.clock = clock;
         this.interval = interval;
+        this.originalKeys = originalKeys;
     }
 
     /**
@@ -119,14 +131,24 @@ public final class StatsRecorder implements AutoCloseable {
         if (foreignKeys.contains(window.key())) {
             return Optional.empty();
         }
+        // by bucket start, or by second when each event is written (the original's form)
         Map<Long, Long> buckets = unwrittenBuckets.getOrDefault(window, new HashMap<>());
         unwrittenBuckets.remove(window);
-        bySecond.forEach((second, events) -> buckets.merge(window.bucketStart(second), events, Long::sum));
-        buckets.keySet().removeIf(bucket -> bucket < window.oldestBucket(now));
-        if (buckets.isEmpty()) {
+        bySecond.forEach((second, events) -> buckets.merge(originalKeys ? second : window.bucketStart(second), events, Long::sum));
+        long oldest = originalKeys ? EventWindow.oldestSecond(window, now) : window.oldestBucket(now);
+        buckets.keySet().removeIf(bucket -> bucket < oldest);
+        CompletableFuture<Boolean> add;
+        if (originalKeys) {
+            // written even with no new events, to trim those that left the window
+            long first = sequence + 1;
+            sequence += buckets.values().stream().mapToLong(Long::longValue).sum();
+            add = EventWindow.addAsync(redis, window, buckets, now, nodeId, first);
+        } else if (buckets.isEmpty()) {
             return Optional.empty();
+        } else {
+            add = window.addAsync(redis, buckets, now);
         }
-        CompletableFuture<Boolean> written = window.addAsync(redis, buckets, now).thenApply(ours -> {
+        CompletableFuture<Boolean> written = add.thenApply(ours -> {
             if (!ours && foreignKeys.add(window.key())) {
                 LOG.warn("Statistics key {} holds another type (written by another component); not writing to it", window.key());
             }

@@ -107,7 +107,8 @@ public final class CrawlerNode implements Service {
         startPublicIp(settings, throttles);
 
         // Created in the reverse order of closing: see close().
-        StatsRecorder stats = own(new StatsRecorder(redis, nodeId, context.clock(), Duration.ofSeconds(1)));
+        StatsRecorder stats = own(new StatsRecorder(redis, nodeId, context.clock(), Duration.ofSeconds(1),
+                settings.getBoolean("STATS_ORIGINAL_KEYS")));
         StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId, config.statsResponseCodes(),
                 StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_STATUS_CODES"));
         stats.start();

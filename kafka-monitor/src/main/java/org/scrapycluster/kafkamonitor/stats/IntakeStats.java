@@ -46,12 +46,13 @@ public final class IntakeStats implements AutoCloseable {
     /**
      * What the statistics settings ask for, read and checked when the monitor is built.
      *
-     * @param windows     the rolling windows of {@code STATS_TIMES}, in seconds
-     * @param totals      {@code STATS_TOTAL}
-     * @param perPlugin   {@code STATS_PLUGINS}
-     * @param dumpSeconds {@code STATS_DUMP}, 0 for no dumps
+     * @param windows      the rolling windows of {@code STATS_TIMES}, in seconds
+     * @param totals       {@code STATS_TOTAL}
+     * @param perPlugin    {@code STATS_PLUGINS}
+     * @param dumpSeconds  {@code STATS_DUMP}, 0 for no dumps
+     * @param originalKeys {@code STATS_ORIGINAL_KEYS}: rolling windows as the original's sorted sets
      */
-    public record Config(List<Long> windows, boolean totals, boolean perPlugin, long dumpSeconds) {
+    public record Config(List<Long> windows, boolean totals, boolean perPlugin, long dumpSeconds, boolean originalKeys) {
 
         public Config {
             windows = List.copyOf(windows);
@@ -64,7 +65,7 @@ public final class IntakeStats implements AutoCloseable {
                 throw settings.invalid("STATS_DUMP", "cannot be negative; 0 turns the dumps off");
             }
             return new Config(StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_TOTAL"),
-                    settings.getBoolean("STATS_PLUGINS"), dumpSeconds);
+                    settings.getBoolean("STATS_PLUGINS"), dumpSeconds, settings.getBoolean("STATS_ORIGINAL_KEYS"));
         }
     }
 
@@ -73,7 +74,7 @@ public final class IntakeStats implements AutoCloseable {
      * the lifetime counts are made unique by {@code nodeId}.
      */
     public IntakeStats(Config config, RedisConnection redis, String nodeId, Clock clock, List<String> pluginNames) {
-        this.recorder = new StatsRecorder(redis, nodeId, clock, FLUSH_INTERVAL);
+        this.recorder = new StatsRecorder(redis, nodeId, clock, FLUSH_INTERVAL, config.originalKeys());
         this.reader = new StatsReader(redis, clock);
         this.windows = config.windows();
         this.total = config.totals() ? Optional.of(recorder.counter(PREFIX + "total", windows)) : Optional.empty();

@@ -179,7 +179,9 @@ class RequestFixtureEffectsTest {
         String crawl = spider + ":" + validated.get("appid").asText() + ":" + validated.get("crawlid").asText();
         String dupefilter = spider + ":dupefilter:" + validated.get("crawlid").asText();
         assertEquals(new TreeSet<>(Set.of(queue, dupefilter, spider + ":active_domains", "crawl:" + crawl,
-                "crawls:" + spider + ":" + validated.get("appid").asText(), "crawls:active")), keys(), "exactly these keys");
+                "crawls:" + spider + ":" + validated.get("appid").asText(), "crawls:active", spider + ":queue_lengths")), keys(),
+                "exactly these keys");
+        assertEquals(Map.of(domain, "1"), REDIS.connection().sync().hgetall(spider + ":queue_lengths"), "the queue's length as we left it");
 
         List<ScoredValue<String>> members = REDIS.connection().sync().zrangeWithScores(queue, 0, -1);
         assertEquals(1, members.size());

@@ -18,6 +18,7 @@ import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.redismonitor.info.QueueScan;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
@@ -40,6 +41,11 @@ import io.micrometer.core.instrument.MeterRegistry;
  * announced as expired later (nor purged again, which without accounting would read every queue).
  * The same script files the announcement in {@code crawls:completed}, which every check sends
  * first: one Kafka does not take stays there for the next check of any monitor, across restarts.
+ *
+ * <p>A crawl whose accounting cannot answer for it (a Python crawler or Kafka monitor moved its
+ * requests: docs/operations.md "Mixed Python and Java clusters") is judged by reading the queues and
+ * leases instead: it is announced when two checks at least a quiet period apart both find nothing
+ * of it, since a Python crawler's activity leaves no trace in {@code crawls:active}.
  */
 public final class CrawlCompletion implements AutoCloseable {
 
@@ -48,6 +54,7 @@ public final class CrawlCompletion implements AutoCloseable {
 
     private final RedisConnection redis;
     private final CrawlCounts counts;
+    private final QueueScan scan;
     private final OutboundPublisher outbound;
     private final Duration quiet;
     private final Clock clock;
@@ -65,6 +72,7 @@ public final class CrawlCompletion implements AutoCloseable {
         }
         this.redis = redis;
         this.counts = new CrawlCounts(redis);
+        this.scan = new QueueScan(redis);
         this.outbound = outbound;
         this.quiet = quiet;
         this.clock = clock;
@@ -85,14 +93,21 @@ public final class CrawlCompletion implements AutoCloseable {
      */
     public synchronized void announce() throws OutboundUnavailableException {
         sendCompleted();
-        Instant quietBefore = serverTime().minus(quiet);
+        Instant now = serverTime();
+        Instant quietBefore = now.minus(quiet);
         long offset = 0;
         List<CrawlRef> page;
         do {
             page = counts.quietSince(quietBefore, offset, PAGE);
             List<CompletableFuture<OptionalLong>> retired = new ArrayList<>(page.size());
             for (CrawlRef crawl : page) {
-                retired.add(counts.retireIfIdleAsync(crawl, quietBefore));
+                if (!counts.foreign(crawl)) {
+                    retired.add(counts.retireIfIdleAsync(crawl, quietBefore, false));
+                } else if (scan.crawl(crawl).isPresent()) {
+                    counts.busy(crawl, now);
+                } else if (counts.drained(crawl, now)) {
+                    retired.add(counts.retireIfIdleAsync(crawl, quietBefore, true));
+                }
             }
             for (CompletableFuture<OptionalLong> pages : retired) {
                 if (redis.await(pages).isEmpty()) {

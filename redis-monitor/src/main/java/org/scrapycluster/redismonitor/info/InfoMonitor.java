@@ -23,8 +23,9 @@ import org.slf4j.spi.LoggingEventBuilder;
  * pending for one crawl, {@code info:<spiderid>:<appid>} for every crawl of an app, with the
  * original's fields. Counts include leased requests (being fetched), and come from the crawl
  * accounting, so an answer costs the number of the crawl's domains, not the backlog. A crawl or
- * app without accounting (queued by a Python Kafka monitor) is counted by reading the spider's
- * queues and leases, as the original does.
+ * app whose accounting cannot answer for it (none, or requests moved by a Python crawler or Kafka
+ * monitor, which keep none: docs/operations.md "Mixed Python and Java clusters") is counted by
+ * reading the spider's queues and leases, as the original does.
  */
 public final class InfoMonitor implements JobPlugin {
 
@@ -83,7 +84,7 @@ public final class InfoMonitor implements JobPlugin {
     }
 
     private Map<String, Object> crawlInfo(String uuid, CrawlRef crawl) {
-        CrawlCount count = counts.crawl(crawl).or(() -> scan.crawl(crawl))
+        CrawlCount count = counts.trusted(crawl).or(() -> scan.crawl(crawl))
                 .orElseGet(() -> new CrawlCount(crawl, Map.of(), 0, 0, 0, Optional.empty()));
         String expires = context.redis().sync().get(crawl.timeoutKey());
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -102,7 +103,7 @@ public final class InfoMonitor implements JobPlugin {
     }
 
     private Map<String, Object> appInfo(String uuid, String spiderId, String appid) {
-        List<CrawlCount> accounted = counts.app(spiderId, appid);
+        List<CrawlCount> accounted = counts.trustedApp(spiderId, appid).orElse(List.of());
         List<CrawlCount> crawls = accounted.isEmpty()
                 ? scan.app(spiderId, appid)
                 : accounted.stream().filter(count -> count.pending() > 0).toList();

@@ -22,25 +22,26 @@ import org.scrapycluster.common.redis.RedisConnection;
 
 /**
  * Counts a spider's queued and leased requests by reading every member, as the original info
- * does (docs/compatibility.md §3.5): the fallback for crawls that have no accounting because they were
- * queued by a component that keeps none (a Python Kafka monitor). Its cost grows with the
- * spider's backlog (§12.1 docs/compatibility.md W6); crawls queued by our Kafka monitor and crawlers never need it.
+ * does (docs/compatibility.md §3.5): the fallback for crawls whose accounting cannot answer for them
+ * because a component that keeps none (a Python Kafka monitor or crawler) moved their requests,
+ * for info and for their completion. Its cost grows with the spider's backlog (docs/compatibility.md W6); crawls
+ * queued and crawled only by our Kafka monitor and crawlers never need it.
  * Members that are not readable requests are skipped.
  */
-final class QueueScan {
+public final class QueueScan {
 
     private static final int SCAN_COUNT = 1000;
 
     private final RedisConnection redis;
     private final QueueDirectory directory;
 
-    QueueScan(RedisConnection redis) {
+    public QueueScan(RedisConnection redis) {
         this.redis = redis;
         this.directory = new QueueDirectory(redis);
     }
 
     /** The requests of {@code crawl}, when it has any. */
-    Optional<CrawlCount> crawl(CrawlRef crawl) {
+    public Optional<CrawlCount> crawl(CrawlRef crawl) {
         return app(crawl.spiderId(), crawl.appid(), member -> member.crawlid().equals(crawl.crawlid())).stream().findFirst();
     }
 

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * status-code counts {@code stats:crawler:<host>:<spider>:<code>:<window>} and node heartbeats
  * {@code stats:crawler:<host>:<spider>:<uuid12>}, by spider ({@code spiders}) and by machine
  * ({@code machines}). Counts of one spider, code and window on several hosts are summed (the
- * original let the last host read overwrite the others, §12.1 docs/compatibility.md W8), as they are for machines.
+ * original let the last host read overwrite the others, docs/compatibility.md W8), as they are for machines.
  */
 final class CrawlerStats {
 
