@@ -164,7 +164,8 @@ async function refreshAccess() {
   $("access").textContent = access.anonymous ? (state.canWrite ? "" : "no key")
       : (state.canWrite ? "key: read and write" : "key: read only (actions disabled)");
   for (const button of document.querySelectorAll("button.write, td.actions button")) {
-    button.disabled = !state.canWrite;
+    // info is a read: a read key may ask it
+    button.disabled = !state.canWrite && button.dataset.action !== "info";
   }
 }
 
