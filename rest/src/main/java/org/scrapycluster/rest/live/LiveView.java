@@ -103,7 +103,7 @@ public final class LiveView implements AutoCloseable {
         refreshes.incrementAndGet();
         long nowMillis = clock.millis();
         ObjectNode view = last.deepCopy();
-        view.put("server_time", nowMillis / 1000.0);
+        view.put("server_time", nowMillis / 1000);
         view.put("refresh_seconds", refresh.toMillis() / 1000.0);
         view.put("zookeeper_connected", domainConfig.connected());
         view.put("zookeeper_node", domainConfig.path());
