@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +19,7 @@ import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.fetch.FetchTimings;
 import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.HeaderMap;
+import org.scrapycluster.embedded.junit.ManualClock;
 
 import crawlercommons.robots.BaseRobotRules;
 
@@ -175,21 +174,6 @@ class RobotsCacheTest {
 
         private static FetchTimings timings() {
             return new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false);
-        }
-    }
-
-    /** A clock that moves only when told. */
-    private static final class ManualClock implements InstantSource {
-
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }

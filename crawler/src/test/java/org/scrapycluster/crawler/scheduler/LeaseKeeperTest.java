@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.embedded.junit.ManualClock;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -113,20 +112,5 @@ class LeaseKeeperTest {
         assertTrue(deadline("d|-1|n1-5") <= System.currentTimeMillis() + 1_000, "due now, for the reaper");
         assertEquals(1, counted("returned"));
         assertEquals(0, held());
-    }
-
-    /** A clock that moves only when told. */
-    private static final class ManualClock implements InstantSource {
-
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
