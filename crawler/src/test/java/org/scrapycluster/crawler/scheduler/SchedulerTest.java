@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,6 +20,7 @@ import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.embedded.junit.ManualClock;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -68,6 +67,12 @@ class SchedulerTest {
         }
     }
 
+    /** Moves the clock by {@code elapsed}, then {@link #settle settles}. */
+    private void settleAfter(Scheduler scheduler, Duration elapsed) throws InterruptedException {
+        clock.advance(elapsed);
+        settle(scheduler);
+    }
+
     private double calls(String outcome) {
         var counter = registry.find("crawler.handouts").tag("outcome", outcome).counter();
         return counter == null ? 0 : counter.count();
@@ -91,8 +96,7 @@ class SchedulerTest {
         assertEquals(1, dispatched.size(), "handed out without the clock moving");
         assertEquals(1, calls("empty"), "unmoderated: asked again at once, found nothing, dropped");
 
-        clock.advance(Duration.ofMinutes(10));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofMinutes(10));
         assertEquals(2, allCalls(), "a dropped domain is not asked for again by itself");
 
         queue("fresh.test", 1);
@@ -113,22 +117,18 @@ class SchedulerTest {
         settle(scheduler);
         assertEquals(1, dispatched.size());
 
-        clock.advance(Duration.ofSeconds(20).minusMillis(1));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(20).minusMillis(1));
         assertEquals(1, allCalls(), "not asked again before window / hits has passed, though work is waiting");
 
-        clock.advance(Duration.ofMillis(1));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofMillis(1));
         assertEquals(1, calls("wait"), "asked once the spacing passed on this node; the server's clock says wait");
         assertEquals(1, dispatched.size());
 
-        clock.advance(Duration.ofSeconds(19));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(19));
         assertEquals(2, allCalls(), "the server's wait is kept, not retried in a loop");
 
         redis.sync().del(spec.timeKey());
-        clock.advance(Duration.ofSeconds(1));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(1));
         assertEquals(2, dispatched.size(), "the spacing passed on both clocks: the second request goes");
 
         redis.sync().del(spec.timeKey());
@@ -150,13 +150,11 @@ class SchedulerTest {
         assertEquals(1, calls("wait"));
         assertEquals(0, dispatched.size(), "a 429 with Retry-After paused the domain for every node");
 
-        clock.advance(Duration.ofSeconds(29));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(29));
         assertEquals(1, allCalls(), "not asked during the pause");
 
         redis.sync().del(spec.pauseKey());
-        clock.advance(Duration.ofSeconds(1));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(1));
         assertEquals(2, dispatched.size(), "the pause over, both requests go (unmoderated)");
     }
 
@@ -171,8 +169,7 @@ class SchedulerTest {
         assertEquals(2, dispatched.size(), "unmoderated: the window's hits go at once");
         assertEquals(1, calls("wait"));
 
-        clock.advance(Duration.ofSeconds(59));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(59));
         assertEquals(3, allCalls(), "not asked before the oldest slot frees");
 
         throttles.overrides(Map.of("full.test", DomainThrottle.of(60, 10, 0)));
@@ -180,11 +177,9 @@ class SchedulerTest {
         settle(scheduler);
         assertEquals(1, calls("paused"), "a config change makes the domain ready now; a scale of 0 pauses it");
 
-        clock.advance(Duration.ofSeconds(59));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(59));
         assertEquals(1, calls("paused"), "a paused domain is asked again only after a window");
-        clock.advance(Duration.ofSeconds(1));
-        settle(scheduler);
+        settleAfter(scheduler, Duration.ofSeconds(1));
         assertEquals(2, calls("paused"));
     }
 
@@ -244,20 +239,5 @@ class SchedulerTest {
         inbox.configChanged();
         settle(scheduler);
         assertEquals(1, dispatched.size());
-    }
-
-    /** A clock that moves only when told. */
-    private static final class ManualClock implements InstantSource {
-
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
