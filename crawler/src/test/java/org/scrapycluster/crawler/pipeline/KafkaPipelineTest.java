@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +30,6 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.settings.Settings;
-import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 
@@ -47,6 +45,7 @@ class KafkaPipelineTest {
 
     private static final Instant NOW = Instant.parse("2026-03-01T10:22:33.123456Z");
     private static final Json JSON = new Json(new JsonLimits(64, 1_000_000, 10_000_000));
+    private static final Settings DEFAULTS = Settings.defaults("crawler");
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final HealthRegistry health = new HealthRegistry();
@@ -59,11 +58,10 @@ class KafkaPipelineTest {
     }
 
     /** A pipeline opened on the crawler's defaults with {@code set} over them, sending through a mock producer. */
-    private KafkaPipeline pipeline(boolean autoComplete, Map<String, String> set) {
+    private KafkaPipeline pipeline(boolean autoComplete, Map<String, ?> set) {
         producer = new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
         KafkaPipeline pipeline = new KafkaPipeline(settings -> producer);
-        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
-        pipeline.open(new PipelineContext(settings, "link", new CrawlerMetrics(registry, "link", "n1"), health,
+        pipeline.open(new PipelineContext(DEFAULTS.withLauncherValues(set), "link", new CrawlerMetrics(registry, "link", "n1"), health,
                 Clock.fixed(NOW, ZoneOffset.UTC)));
         opened.add(pipeline);
         return pipeline;
@@ -117,7 +115,7 @@ class KafkaPipelineTest {
 
     @Test
     void withAppidTopicsThePageAlsoGoesToItsAppsTopicUnlessTheAppidCannotNameOne() throws Exception {
-        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_APPID_TOPICS", "true", "KAFKA_TOPIC_PREFIX", "shop"));
+        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_APPID_TOPICS", true, "KAFKA_TOPIC_PREFIX", "shop"));
 
         pipeline.process(page("store_7", text("x"))).get();
         assertEquals(List.of("shop.crawled_firehose", "shop.crawled_store_7"), topics());
@@ -130,14 +128,14 @@ class KafkaPipelineTest {
 
     @Test
     void withBase64TheBodyTravelsEncoded() throws Exception {
-        pipeline(true, Map.of("KAFKA_BASE_64_ENCODE", "true")).process(page("app", text("text"))).get();
+        pipeline(true, Map.of("KAFKA_BASE_64_ENCODE", true)).process(page("app", text("text"))).get();
 
         assertEquals("dGV4dA==", sent(0).get("body").asText());
     }
 
     @Test
     void aPageTooLargeForKafkaIsSentWithoutItsBodyAndCounted() throws Exception {
-        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", "4096"));
+        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 4096));
 
         pipeline.process(page("app", text("a".repeat(3000)))).get();
         pipeline.process(page("app", text("b".repeat(5000)))).get();
@@ -184,7 +182,7 @@ class KafkaPipelineTest {
 
     @Test
     void aSendThatThrowsAtOnceFailsLikeOneThatFailsLater() throws Exception {
-        KafkaPipeline pipeline = pipeline(true, new HashMap<>());
+        KafkaPipeline pipeline = pipeline(true, Map.of());
         producer.sendException = new TimeoutException("metadata not available");
 
         ExecutionException failed = assertThrows(ExecutionException.class, () -> pipeline.process(page("app", text("x"))).get());
