@@ -58,6 +58,14 @@ class SchedulerTest {
         }
     }
 
+    /** A scheduler under {@code throttles} with {@code requests} queued for {@code domain}, which it has just been told of. */
+    private Scheduler toldOfWork(DomainThrottles throttles, String domain, int requests) {
+        Scheduler scheduler = scheduler(throttles, ROOMY);
+        queue(domain, requests);
+        inbox.domainsFound(List.of(domain));
+        return scheduler;
+    }
+
     /** Turns the loop until every hand-out call it made has been answered and nothing more is ready. */
     private static void settle(Scheduler scheduler) throws InterruptedException {
         scheduler.turn();
@@ -88,10 +96,7 @@ class SchedulerTest {
 
     @Test
     void aNewlyFoundDomainIsAskedForAtOnceAndAgainWhenWorkArrivesAfterItRanDry() throws Exception {
-        Scheduler scheduler = scheduler(throttles(60, 10, false), ROOMY);
-        queue("fresh.test", 1);
-
-        inbox.domainsFound(List.of("fresh.test"));
+        Scheduler scheduler = toldOfWork(throttles(60, 10, false), "fresh.test", 1);
         settle(scheduler);
         assertEquals(1, dispatched.size(), "handed out without the clock moving");
         assertEquals(1, calls("empty"), "unmoderated: asked again at once, found nothing, dropped");
@@ -109,11 +114,8 @@ class SchedulerTest {
     @Test
     void moderatedHandOutsAreAskedForOneSpacingApartAndNeverInABurst() throws Exception {
         DomainThrottles throttles = throttles(60, 3, true);
+        Scheduler scheduler = toldOfWork(throttles, "spaced.test", 3);
         ThrottleSpec spec = throttles.specFor("spaced.test");
-        Scheduler scheduler = scheduler(throttles, ROOMY);
-        queue("spaced.test", 3);
-
-        inbox.domainsFound(List.of("spaced.test"));
         settle(scheduler);
         assertEquals(1, dispatched.size());
 
@@ -141,11 +143,8 @@ class SchedulerTest {
     void aRetryAfterPauseHoldsTheDomainUntilItEndsThenItIsAskedAgain() throws Exception {
         DomainThrottles throttles = throttles(60, 10, false);
         ThrottleSpec spec = throttles.specFor("busy.test");
-        Scheduler scheduler = scheduler(throttles, ROOMY);
-        queue("busy.test", 2);
         new ThrottledQueue(redis).pauseAsync(spec, Duration.ofSeconds(30)).get();
-
-        inbox.domainsFound(List.of("busy.test"));
+        Scheduler scheduler = toldOfWork(throttles, "busy.test", 2);
         settle(scheduler);
         assertEquals(1, calls("wait"));
         assertEquals(0, dispatched.size(), "a 429 with Retry-After paused the domain for every node");
@@ -161,10 +160,7 @@ class SchedulerTest {
     @Test
     void aFullWindowWaitsForItsOldestSlotAndAZeroLimitWaitsAWindow() throws Exception {
         DomainThrottles throttles = throttles(60, 2, false);
-        Scheduler scheduler = scheduler(throttles, ROOMY);
-        queue("full.test", 3);
-
-        inbox.domainsFound(List.of("full.test"));
+        Scheduler scheduler = toldOfWork(throttles, "full.test", 3);
         settle(scheduler);
         assertEquals(2, dispatched.size(), "unmoderated: the window's hits go at once");
         assertEquals(1, calls("wait"));
@@ -209,10 +205,7 @@ class SchedulerTest {
     @Test
     void aDomainWhoseRobotsTxtIsUnreadHasOneRequestInFlight() throws Exception {
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(true, false), 60, 100, false, "1.1.1.1", true);
-        Scheduler scheduler = scheduler(throttles, ROOMY);
-        queue("polite.test", 4);
-
-        inbox.domainsFound(List.of("polite.test"));
+        Scheduler scheduler = toldOfWork(throttles, "polite.test", 4);
         settle(scheduler);
         assertEquals(1, dispatched.size(), "one request until robots.txt is read");
 
@@ -224,11 +217,8 @@ class SchedulerTest {
 
     @Test
     void aBlacklistedDomainIsParkedUntilTheBlacklistChanges() throws Exception {
-        Scheduler scheduler = scheduler(throttles(60, 10, false), ROOMY);
-        queue("banned.test", 1);
         blacklist.add("banned.test");
-
-        inbox.domainsFound(List.of("banned.test"));
+        Scheduler scheduler = toldOfWork(throttles(60, 10, false), "banned.test", 1);
         settle(scheduler);
         clock.advance(Duration.ofHours(1));
         inbox.domainsFound(List.of("banned.test"));
