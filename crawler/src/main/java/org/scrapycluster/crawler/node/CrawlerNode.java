@@ -1,6 +1,8 @@
 package org.scrapycluster.crawler.node;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ExecutorService;
@@ -64,6 +66,8 @@ public final class CrawlerNode implements Service {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration REAPER_DISCOVERY = Duration.ofMinutes(1);
     private static final int REAP_BATCH = 500;
+    /** {@link System#nanoTime} as an instant source: the scheduler's readiness times do not jump when the wall clock is set. */
+    private static final InstantSource MONOTONIC = () -> Instant.ofEpochSecond(0, System.nanoTime());
 
     private final ServiceContext context;
     private final CrawlerConfig config;
@@ -133,7 +137,7 @@ public final class CrawlerNode implements Service {
                         links, filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),
                 workers, context.clock(), inbox::finished);
         Scheduler scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
-                config.limits(), metrics, inbox, context.clock(), processor::process);
+                config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
         follower.start(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
                 settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));

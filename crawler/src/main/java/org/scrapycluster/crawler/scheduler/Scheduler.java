@@ -75,7 +75,8 @@ public final class Scheduler implements AutoCloseable {
      * @param limits         concurrency and lease limits
      * @param metrics        the node's meters
      * @param inbox          where found domains, finished requests and config changes arrive
-     * @param clock          the time the readiness of domains is reckoned in
+     * @param clock          the time the readiness of domains is reckoned in; only its differences count, so a
+     *                       monotonic source suits (the node passes {@link System#nanoTime} as instants)
      * @param dispatch       receives every handed-out request; {@link SchedulerInbox#finished} must follow for each
      */
     public Scheduler(String spiderId, ThrottledQueue throttledQueue, DomainThrottles throttles, Predicate<String> blacklisted,
@@ -170,7 +171,7 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /** The clock's time in nanoseconds since the epoch. */
+    /** The clock's time in nanoseconds since its epoch. */
     private long now() {
         Instant now = clock.instant();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
