@@ -1,6 +1,8 @@
 package org.scrapycluster.crawler.node;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ExecutorService;
@@ -43,6 +45,7 @@ import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.PublicIpLookup;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.Scheduler;
+import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.Spiders;
 import org.slf4j.Logger;
@@ -63,12 +66,13 @@ public final class CrawlerNode implements Service {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration REAPER_DISCOVERY = Duration.ofMinutes(1);
     private static final int REAP_BATCH = 500;
+    /** {@link System#nanoTime} as an instant source: the scheduler's readiness times do not jump when the wall clock is set. */
+    private static final InstantSource MONOTONIC = () -> Instant.ofEpochSecond(0, System.nanoTime());
 
     private final ServiceContext context;
     private final CrawlerConfig config;
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private RequestProcessor processor;
-    private volatile Scheduler scheduler;
     private boolean closed;
 
     public CrawlerNode(ServiceContext context) {
@@ -121,7 +125,8 @@ public final class CrawlerNode implements Service {
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
                 context.clock());
         metrics.cache("robots", robots.hosts());
-        DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, () -> scheduler.configChanged()));
+        SchedulerInbox inbox = new SchedulerInbox();
+        DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, inbox::configChanged));
         RequestCodec codec = new RequestCodec();
         ThrottledQueue throttledQueue = new ThrottledQueue(redis);
         Enqueuer enqueuer = new Enqueuer(redis, settings.getBoolean("QUEUE_FIFO"));
@@ -130,9 +135,9 @@ public final class CrawlerNode implements Service {
         processor = new RequestProcessor(config,
                 new RequestProcessor.Parts(codec, fetcher, robots, spider,
                         links, filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),
-                workers, context.clock(), domain -> scheduler.finished(domain));
-        scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
-                config.limits(), metrics, processor::process);
+                workers, context.clock(), inbox::finished);
+        Scheduler scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
+                config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
         follower.start(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
                 settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
@@ -148,7 +153,7 @@ public final class CrawlerNode implements Service {
         scheduler.start();
         context.health().register("scheduler", HealthRegistry.Kind.LIVENESS, scheduler::liveness);
         Discovery discovery = own(new Discovery(redis, spiderId, config.discoveryInterval(), config.queueRefresh(),
-                scheduler::domainsFound));
+                inbox::domainsFound));
         discovery.start();
     }
 

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,6 +38,7 @@ public final class KafkaPipeline implements NodePipeline {
     private static final int RECORD_OVERHEAD = 512;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
+    private final Function<Settings, Producer<String, byte[]>> producers;
     private Producer<String, byte[]> producer;
     private Topics topics;
     private ResultMessage messages;
@@ -46,6 +48,16 @@ public final class KafkaPipeline implements NodePipeline {
     private CrawlerMetrics metrics;
     private Clock clock;
     private volatile String lastFailure;
+
+    /** The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}. */
+    public KafkaPipeline() {
+        this(settings -> new KafkaClients(settings).bytesProducer());
+    }
+
+    /** A pipeline sending through the producer {@code producers} makes from the settings when it is opened. */
+    KafkaPipeline(Function<Settings, Producer<String, byte[]>> producers) {
+        this.producers = producers;
+    }
 
     @Override
     public String name() {
@@ -62,7 +74,7 @@ public final class KafkaPipeline implements NodePipeline {
         appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
         maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
         messages = new ResultMessage(new Json(JsonLimits.from(settings)), settings.getBoolean("KAFKA_BASE_64_ENCODE"));
-        producer = new KafkaClients(settings).bytesProducer();
+        producer = producers.apply(settings);
         context.health().register("kafka", () -> lastFailure == null ? Health.up() : Health.down(lastFailure));
     }
 

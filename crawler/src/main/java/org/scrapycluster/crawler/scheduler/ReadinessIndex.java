@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 import java.util.PriorityQueue;
 
 /**
- * The domains a crawler node may ask for work, ordered by the time (in {@link System#nanoTime()} units)
+ * The domains a crawler node may ask for work, ordered by the time (nanoseconds on the scheduler's clock)
  * each may next be hit under this node's throttle keys: choosing the next ready domain and
  * rescheduling one are O(log n) in the number of domains (docs/architecture.md, guarantee 3). Each domain is in the index at
  * most once; rescheduling a domain replaces its time. Ties go to the domain scheduled first.

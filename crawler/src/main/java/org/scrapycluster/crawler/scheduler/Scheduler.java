@@ -1,7 +1,8 @@
 package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
-import java.util.Collection;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -9,8 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -37,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * Domains on the ZooKeeper blacklist are parked, untouched, until the blacklist changes. Requests within
  * a domain come out by priority (the queue's order).
  *
- * <p>All state is confined to the scheduler thread; other threads talk to it through events.
+ * <p>All state is confined to the thread that runs the scheduler: its own loop once {@link #start started}, or a test
+ * that calls {@link #turn} and {@link #awaitEvent} itself. Other threads talk to it through its {@link SchedulerInbox}.
+ * Times come from the given clock, so a test moves them by hand.
  */
 public final class Scheduler implements AutoCloseable {
 
@@ -51,12 +52,13 @@ public final class Scheduler implements AutoCloseable {
     private final LeaseHolder holder;
     private final SchedulerLimits limits;
     private final CrawlerMetrics metrics;
+    private final SchedulerInbox inbox;
+    private final InstantSource clock;
     private final Consumer<LeasedRequest> dispatch;
-    private final BlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final OutageReporter outage = new OutageReporter(LOG, "Handing out requests");
-    private final Thread thread;
+    private volatile Thread thread;
 
-    // Confined to the scheduler thread.
+    // Confined to the scheduling thread.
     private final ReadinessIndex index = new ReadinessIndex();
     private final Map<String, DomainState> domains = new HashMap<>();
     private final Set<String> parked = new HashSet<>();
@@ -72,10 +74,14 @@ public final class Scheduler implements AutoCloseable {
      * @param holder         lease holder ids of this node
      * @param limits         concurrency and lease limits
      * @param metrics        the node's meters
-     * @param dispatch       receives every handed-out request; {@link #finished} must follow for each
+     * @param inbox          where found domains, finished requests and config changes arrive
+     * @param clock          the time the readiness of domains is reckoned in; only its differences count, so a
+     *                       monotonic source suits (the node passes {@link System#nanoTime} as instants)
+     * @param dispatch       receives every handed-out request; {@link SchedulerInbox#finished} must follow for each
      */
     public Scheduler(String spiderId, ThrottledQueue throttledQueue, DomainThrottles throttles, Predicate<String> blacklisted,
-            LeaseHolder holder, SchedulerLimits limits, CrawlerMetrics metrics, Consumer<LeasedRequest> dispatch) {
+            LeaseHolder holder, SchedulerLimits limits, CrawlerMetrics metrics, SchedulerInbox inbox, InstantSource clock,
+            Consumer<LeasedRequest> dispatch) {
         this.spiderId = spiderId;
         this.throttledQueue = throttledQueue;
         this.throttles = throttles;
@@ -83,65 +89,92 @@ public final class Scheduler implements AutoCloseable {
         this.holder = holder;
         this.limits = limits;
         this.metrics = metrics;
+        this.inbox = inbox;
+        this.clock = clock;
         this.dispatch = dispatch;
-        this.thread = Thread.ofPlatform().name("crawler-scheduler-" + spiderId).daemon().unstarted(this::run);
     }
 
     /** The liveness check of the scheduling loop: up while its thread runs. */
     public Health liveness() {
-        return Health.ofLoop(thread);
+        Thread loop = thread;
+        return loop == null ? Health.down("not started") : Health.ofLoop(loop);
     }
 
     /** Starts scheduling on its own thread. */
-    public void start() {
-        thread.start();
-    }
-
-    /** Domains that have (or may have) work; unknown ones become ready now. Thread-safe. */
-    public void domainsFound(Collection<String> found) {
-        if (!found.isEmpty()) {
-            List<String> copy = List.copyOf(found);
-            events.add(() -> copy.forEach(this::found));
+    public synchronized void start() {
+        if (thread != null) {
+            throw new IllegalStateException("the scheduler of " + spiderId + " is already started");
         }
+        thread = Thread.ofPlatform().name("crawler-scheduler-" + spiderId).daemon().start(this::run);
     }
 
-    /** A request of {@code domain} is done (acknowledged or abandoned): its slot is free. Thread-safe. */
-    public void finished(String domain) {
-        events.add(() -> release(domain, true));
+    /**
+     * One turn of the loop: runs the events that arrived, then asks for work of the ready domains as far as
+     * the limits allow.
+     *
+     * @return nanoseconds until the next domain becomes ready (at most half a second)
+     */
+    long turn() {
+        for (SchedulerInbox.Event event = inbox.poll(); event != null; event = inbox.poll()) {
+            handle(event);
+        }
+        long now = now();
+        handOutReady(now);
+        return waitNanos(now);
     }
 
-    /** The throttles or the blacklist changed: every domain is reconsidered now. Thread-safe. */
-    public void configChanged() {
-        events.add(() -> {
-            long now = System.nanoTime();
-            index.advanceAllTo(now);
-            for (String domain : List.copyOf(parked)) {
-                if (!blacklisted.test(domain)) {
-                    parked.remove(domain);
-                    index.schedule(domain, now);
-                }
-            }
-        });
+    /** Waits at most {@code nanos} for an event and runs it; false when none came. */
+    boolean awaitEvent(long nanos) throws InterruptedException {
+        SchedulerInbox.Event event = inbox.poll(nanos);
+        if (event != null) {
+            handle(event);
+        }
+        return event != null;
+    }
+
+    /** Whether hand-out calls are out whose answers have not been run yet. */
+    boolean awaitingAnswers() {
+        return handOutCalls > 0;
     }
 
     private void run() {
         try {
             while (!closed) {
-                for (Runnable event = events.poll(); event != null; event = events.poll()) {
-                    event.run();
-                }
-                long now = System.nanoTime();
-                handOutReady(now);
-                Runnable next = events.poll(waitNanos(now), TimeUnit.NANOSECONDS);
-                if (next != null) {
-                    next.run();
-                }
+                awaitEvent(turn());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             LOG.error("The scheduler stopped on an unexpected error", e);
         }
+    }
+
+    private void handle(SchedulerInbox.Event event) {
+        switch (event) {
+            case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
+            case SchedulerInbox.Finished finished -> release(finished.domain(), true);
+            case SchedulerInbox.ConfigChanged changed -> reconsiderAll();
+            case SchedulerInbox.Answered answered -> answered(answered.queue(), answered.spec(), answered.answer(),
+                    answered.failure());
+        }
+    }
+
+    /** The throttles or the blacklist changed: every domain is ready now, and parked ones no longer blacklisted too. */
+    private void reconsiderAll() {
+        long now = now();
+        index.advanceAllTo(now);
+        for (String domain : List.copyOf(parked)) {
+            if (!blacklisted.test(domain)) {
+                parked.remove(domain);
+                index.schedule(domain, now);
+            }
+        }
+    }
+
+    /** The clock's time in nanoseconds since its epoch. */
+    private long now() {
+        Instant now = clock.instant();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     private long waitNanos(long now) {
@@ -159,7 +192,7 @@ public final class Scheduler implements AutoCloseable {
         } else if (state != null && state.waitingForSlot || index.contains(domain) || parked.contains(domain)) {
             return;
         } else {
-            index.schedule(domain, System.nanoTime());
+            index.schedule(domain, now());
         }
     }
 
@@ -192,7 +225,7 @@ public final class Scheduler implements AutoCloseable {
         metrics.inFlight().incrementAndGet();
         handOutCalls++;
         throttledQueue.handOutAsync(queue, spec, limits.lease(), holder.next())
-                .whenComplete((answer, failure) -> events.add(() -> answered(queue, spec, answer, failure)));
+                .whenComplete((answer, failure) -> inbox.answered(queue, spec, answer, failure));
     }
 
     private void answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) {
@@ -202,7 +235,7 @@ public final class Scheduler implements AutoCloseable {
         state.handingOut = false;
         boolean rediscovered = state.rediscovered;
         state.rediscovered = false;
-        long now = System.nanoTime();
+        long now = now();
         if (failure != null) {
             metrics.handOut("failed");
             outage.failed(failure);
@@ -249,7 +282,7 @@ public final class Scheduler implements AutoCloseable {
         metrics.inFlight().decrementAndGet();
         if (requestFinished && state.waitingForSlot) {
             state.waitingForSlot = false;
-            index.schedule(domain, System.nanoTime());
+            index.schedule(domain, now());
         }
         if (state.inFlight == 0 && !state.handingOut && !state.waitingForSlot) {
             domains.remove(domain);
@@ -260,9 +293,13 @@ public final class Scheduler implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        thread.interrupt();
+        Thread loop = thread;
+        if (loop == null) {
+            return;
+        }
+        loop.interrupt();
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
+            loop.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -106,19 +106,6 @@ class CrawlEndToEndTest {
     }
 
     @Test
-    void aBlacklistedDomainIsSkippedUntilTheBlacklistChanges() {
-        bed.zookeeperConfig("blacklist:\n- " + origin.host(1) + ".\n");
-        bed.startNode();
-        bed.seed(CrawlerTestBed.feedItem(origin.pageUrl(new PageRef(1, 0)), "black"));
-        bed.seed(CrawlerTestBed.feedItem(origin.pageUrl(START), "white"));
-
-        assertEquals(List.of(origin.pageUrl(START)), CrawlerTestBed.urls(bed.awaitResults(1)));
-        assertEquals(1, bed.redis().sync().zcard("link:" + origin.host(1) + ".:queue"), "the request stays queued");
-        bed.zookeeperConfig("blacklist: []\n");
-        assertEquals(2, bed.awaitResults(2).size());
-    }
-
-    @Test
     void theWanderingSpiderWalksOneRandomLinkAtATime() {
         bed.set("SPIDER_NAME", "wandering").startNode();
         Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "walk");

@@ -18,8 +18,9 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 /**
  * Two crawler nodes on one domain with 5 hits per 2 s window: at the origin, which records arrival times,
  * no 1.9 s holds more than 5 pages, and over 20 s the nodes together use at least 95 % of the allowance
- * (whole windows only). Then a ZooKeeper entry raises the domain to 10 hits per 2 s, and within a second
- * the nodes go faster, without a restart.
+ * (whole windows only). A ZooKeeper change applied live is shown in parts: DomainConfigFollowerTest turns the
+ * config into throttles and tells the scheduler, SchedulerTest shows a changed config making every domain ready
+ * at once under its new spec.
  */
 @ExtendWith(SharedStack.class)
 class ThrottleAcrossNodesTest {
@@ -27,7 +28,6 @@ class ThrottleAcrossNodesTest {
     private static final long WINDOW_NANOS = Duration.ofSeconds(2).toNanos();
     private static final long CHECK_NANOS = Duration.ofMillis(1900).toNanos();
     private static final Duration FIRST_PHASE = Duration.ofSeconds(20);
-    private static final Duration SECOND_PHASE = Duration.ofSeconds(7);
 
     private final EmbeddedStack stack;
 
@@ -36,7 +36,7 @@ class ThrottleAcrossNodesTest {
     }
 
     @Test
-    void twoNodesTogetherKeepTheLimitUseItAndFollowAZooKeeperChangeLive() {
+    void twoNodesTogetherKeepTheLimitAndUseIt() {
         SyntheticSite site = SyntheticSite.builder().domains(1).pagesPerDomain(150).linksPerPage(2).pageBytes(300).build();
         try (TestOrigin origin = TestOrigin.start(site); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
             bed.set("QUEUE_HITS", 5).set("QUEUE_WINDOW", 2).set("QUEUE_MODERATED", true).set("ROBOTSTXT_OBEY", false);
@@ -47,25 +47,15 @@ class ThrottleAcrossNodesTest {
             }
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !pages(origin).isEmpty());
             long first = pages(origin).getFirst();
-            sleepUntil(first + FIRST_PHASE.toNanos());
-            long changed = System.nanoTime();
-            bed.zookeeperConfig("domains:\n  " + origin.host(0) + ".:\n    window: 2\n    hits: 10\n");
-            sleepUntil(changed + SECOND_PHASE.toNanos());
+            long end = first + FIRST_PHASE.toNanos();
+            sleepUntil(end);
 
-            List<Long> arrivals = pages(origin);
-            List<Long> before = arrivals.stream().filter(t -> t - changed < 0).toList();
+            List<Long> before = pages(origin).stream().filter(t -> t - end < 0).toList();
             assertAtMost(before, 5);
             long fullWindows = (before.getLast() - first) / WINDOW_NANOS;
             long used = before.stream().filter(t -> t - first < fullWindows * WINDOW_NANOS).count();
             assertTrue(fullWindows >= 8, "only " + fullWindows + " whole windows");
             assertTrue(used >= 0.95 * 5 * fullWindows, used + " pages in " + fullWindows + " whole windows, " + 5 * fullWindows + " allowed");
-
-            long from = changed + Duration.ofSeconds(1).toNanos();
-            List<Long> after = arrivals.stream().filter(t -> t - from >= 0).toList();
-            assertAtMost(after, 10);
-            long windowsAfter = (changed + SECOND_PHASE.toNanos() - from) / WINDOW_NANOS;
-            assertTrue(after.size() > 5 * windowsAfter + 5, after.size() + " pages in the " + windowsAfter
-                    + " windows after the change: the new limit of 10 was not applied");
         }
     }
 

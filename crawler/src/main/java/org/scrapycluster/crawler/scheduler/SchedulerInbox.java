@@ -1,0 +1,73 @@
+package org.scrapycluster.crawler.scheduler;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.scrapycluster.common.queue.HandOut;
+import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.queue.ThrottleSpec;
+
+/**
+ * What the rest of a crawler node tells its {@link Scheduler}: domains found with work, requests finished,
+ * a changed domain config, and the answers of the hand-out calls. It is made before the scheduler and the
+ * parts that report to it, so the parts depend on the inbox and the scheduler on them, with no cycle.
+ * Thread-safe; only the scheduler takes events out.
+ */
+public final class SchedulerInbox {
+
+    /** One thing the scheduler learns. */
+    sealed interface Event {
+    }
+
+    /** Domains that have (or may have) work. */
+    record DomainsFound(List<String> domains) implements Event {
+    }
+
+    /** A request of the domain is done (acknowledged or abandoned): its slot is free. */
+    record Finished(String domain) implements Event {
+    }
+
+    /** The throttles or the blacklist changed. */
+    record ConfigChanged() implements Event {
+    }
+
+    /** A hand-out call came back with an answer, or with a failure. */
+    record Answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) implements Event {
+    }
+
+    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+
+    /** Domains that have (or may have) work; the scheduler ignores those it already knows. */
+    public void domainsFound(Collection<String> found) {
+        if (!found.isEmpty()) {
+            events.add(new DomainsFound(List.copyOf(found)));
+        }
+    }
+
+    /** A request of {@code domain} is done (acknowledged or abandoned). */
+    public void finished(String domain) {
+        events.add(new Finished(domain));
+    }
+
+    /** The throttles or the blacklist changed: every domain is reconsidered. */
+    public void configChanged() {
+        events.add(new ConfigChanged());
+    }
+
+    void answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) {
+        events.add(new Answered(queue, spec, answer, failure));
+    }
+
+    /** The next event, if one is waiting. */
+    Event poll() {
+        return events.poll();
+    }
+
+    /** The next event, waiting at most {@code nanos} for one; null when none came. */
+    Event poll(long nanos) throws InterruptedException {
+        return events.poll(nanos, TimeUnit.NANOSECONDS);
+    }
+}

@@ -1,0 +1,191 @@
+package org.scrapycluster.crawler.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.crawler.fetch.DetectedEncoding;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * What the Kafka pipeline sends, where, and what it does when Kafka refuses, with Kafka's {@link MockProducer} in
+ * place of the producer (no broker: the crawl tests send to a real one).
+ */
+class KafkaPipelineTest {
+
+    private static final Instant NOW = Instant.parse("2026-03-01T10:22:33.123456Z");
+    private static final Json JSON = new Json(new JsonLimits(64, 1_000_000, 10_000_000));
+    private static final Settings DEFAULTS = Settings.defaults("crawler");
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final HealthRegistry health = new HealthRegistry();
+    private final List<KafkaPipeline> opened = new ArrayList<>();
+    private MockProducer<String, byte[]> producer;
+
+    @AfterEach
+    void close() {
+        opened.forEach(KafkaPipeline::close);
+    }
+
+    /** A pipeline opened on the crawler's defaults with {@code set} over them, sending through a mock producer. */
+    private KafkaPipeline pipeline(boolean autoComplete, Map<String, ?> set) {
+        producer = new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
+        KafkaPipeline pipeline = new KafkaPipeline(settings -> producer);
+        pipeline.open(new PipelineContext(DEFAULTS.withLauncherValues(set), "link", new CrawlerMetrics(registry, "link", "n1"), health,
+                Clock.fixed(NOW, ZoneOffset.UTC)));
+        opened.add(pipeline);
+        return pipeline;
+    }
+
+    private static CrawlResult page(String appid, byte[] body) {
+        return new CrawlResult("link", appid, "crawl1", Map.of("k", "v"), "http://shop.test/a", "http://shop.test/a", 200, "OK",
+                Map.of("Content-Type", List.of("text/html")), Map.of(), body, new DetectedEncoding("utf-8", StandardCharsets.UTF_8),
+                List.of(), Map.of());
+    }
+
+    private static byte[] text(String body) {
+        return body.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private List<String> topics() {
+        return producer.history().stream().map(ProducerRecord::topic).toList();
+    }
+
+    private JsonNode sent(int index) throws Exception {
+        return JSON.readTree(producer.history().get(index).value());
+    }
+
+    private double counted(String name, String kind) {
+        var search = registry.find(name);
+        var counter = kind == null ? search.counter() : search.tag("kind", kind).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private boolean kafkaUp() {
+        return health.check().checks().get("kafka").isUp();
+    }
+
+    @Test
+    void aPageGoesToTheFirehoseAsOneSortedJsonMessageWithoutAKey() throws Exception {
+        pipeline(true, Map.of()).process(page("app", text("<p>hi</p>"))).get();
+
+        assertEquals(List.of("demo.crawled_firehose"), topics());
+        assertNull(producer.history().get(0).key());
+        JsonNode message = sent(0);
+        assertEquals("<p>hi</p>", message.get("body").asText());
+        assertEquals("2026-03-01T10:22:33.123456", message.get("timestamp").asText(), "the pipeline's clock");
+        assertEquals("app", message.get("appid").asText());
+        assertEquals("crawl1", message.get("crawlid").asText());
+        assertEquals("v", message.get("attrs").get("k").asText());
+        List<String> keys = new ArrayList<>();
+        message.fieldNames().forEachRemaining(keys::add);
+        assertEquals(keys.stream().sorted().toList(), keys, "keys sorted");
+        assertTrue(kafkaUp());
+    }
+
+    @Test
+    void withAppidTopicsThePageAlsoGoesToItsAppsTopicUnlessTheAppidCannotNameOne() throws Exception {
+        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_APPID_TOPICS", true, "KAFKA_TOPIC_PREFIX", "shop"));
+
+        pipeline.process(page("store_7", text("x"))).get();
+        assertEquals(List.of("shop.crawled_firehose", "shop.crawled_store_7"), topics());
+        assertArrayEquals(producer.history().get(0).value(), producer.history().get(1).value(), "the same message on both");
+
+        producer.clear();
+        pipeline.process(page("not a/topic", text("x"))).get();
+        assertEquals(List.of("shop.crawled_firehose"), topics(), "sent to the firehose only, and the item is done");
+    }
+
+    @Test
+    void withBase64TheBodyTravelsEncoded() throws Exception {
+        pipeline(true, Map.of("KAFKA_BASE_64_ENCODE", true)).process(page("app", text("text"))).get();
+
+        assertEquals("dGV4dA==", sent(0).get("body").asText());
+    }
+
+    @Test
+    void aPageTooLargeForKafkaIsSentWithoutItsBodyAndCounted() throws Exception {
+        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 4096));
+
+        pipeline.process(page("app", text("a".repeat(3000)))).get();
+        pipeline.process(page("app", text("b".repeat(5000)))).get();
+
+        assertEquals(2, producer.history().size(), "nothing lost");
+        assertFalse(sent(0).has("body_omitted"), "3000 bytes fit");
+        JsonNode trimmed = sent(1);
+        assertEquals("", trimmed.get("body").asText());
+        assertTrue(trimmed.get("body_omitted").asBoolean());
+        assertEquals("http://shop.test/a", trimmed.get("url").asText(), "the rest of the message is kept");
+        assertTrue(producer.history().get(1).value().length < 4096);
+        assertEquals(1, counted("crawler.results.too_large", null));
+    }
+
+    @Test
+    void aFailureThatMayPassFailsTheItemSoItsLeaseExpiresAndThePageIsCrawledAgain() throws Exception {
+        KafkaPipeline pipeline = pipeline(false, Map.of());
+
+        CompletableFuture<Void> first = pipeline.process(page("app", text("x")));
+        assertFalse(first.isDone(), "done only once Kafka acknowledges");
+        producer.errorNext(new TimeoutException("no broker"));
+
+        ExecutionException failed = assertThrows(ExecutionException.class, first::get);
+        assertInstanceOf(KafkaPipeline.KafkaUnavailableException.class, failed.getCause());
+        assertEquals(1, counted("crawler.errors", "kafka"));
+        assertFalse(kafkaUp(), "the kafka health check reports the failure");
+
+        CompletableFuture<Void> second = pipeline.process(page("app", text("x")));
+        producer.completeNext();
+        second.get();
+        assertTrue(kafkaUp(), "up again after a send succeeds");
+    }
+
+    @Test
+    void aFailureThatCannotPassIsCountedAndTheItemIsDone() throws Exception {
+        KafkaPipeline pipeline = pipeline(false, Map.of());
+
+        CompletableFuture<Void> item = pipeline.process(page("app", text("x")));
+        producer.errorNext(new RecordTooLargeException("too large for the broker"));
+
+        item.get();
+        assertEquals(1, counted("crawler.errors", "kafka"));
+    }
+
+    @Test
+    void aSendThatThrowsAtOnceFailsLikeOneThatFailsLater() throws Exception {
+        KafkaPipeline pipeline = pipeline(true, Map.of());
+        producer.sendException = new TimeoutException("metadata not available");
+
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> pipeline.process(page("app", text("x"))).get());
+        assertInstanceOf(KafkaPipeline.KafkaUnavailableException.class, failed.getCause());
+    }
+}

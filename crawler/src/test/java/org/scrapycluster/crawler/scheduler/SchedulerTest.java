@@ -1,0 +1,233 @@
+package org.scrapycluster.crawler.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.queue.LeaseHolder;
+import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.common.queue.ThrottleSpec;
+import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.embedded.junit.ManualClock;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * What the scheduler asks Redis for and when, with its clock moved by hand and its loop turned by the test (never by
+ * its own thread), against a private redis-server running the real hand-out script. Where the script decides on the
+ * server's clock (moderation spacing, a Retry-After pause), the test lets server time pass by removing the key that
+ * holds the decision.
+ */
+class SchedulerTest {
+
+    private static final RedisConnection redis = PrivateRedis.connection();
+    private static final SchedulerLimits ROOMY = new SchedulerLimits(16, 8, 8, Duration.ofMinutes(1), Duration.ofSeconds(5));
+
+    private final String spider = "sched" + System.nanoTime();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ManualClock clock = new ManualClock();
+    private final SchedulerInbox inbox = new SchedulerInbox();
+    private final List<LeasedRequest> dispatched = new ArrayList<>();
+    private final Set<String> blacklist = new HashSet<>();
+
+    private Scheduler scheduler(DomainThrottles throttles, SchedulerLimits limits) {
+        return new Scheduler(spider, new ThrottledQueue(redis), throttles, blacklist::contains, new LeaseHolder("n1"), limits,
+                new CrawlerMetrics(registry, spider, "n1"), inbox, clock, dispatched::add);
+    }
+
+    /** QUEUE_HITS per QUEUE_WINDOW seconds, keys by spider type so each test has its own, robots.txt not awaited. */
+    private DomainThrottles throttles(double window, int hits, boolean moderated) {
+        return new DomainThrottles(spider, new ThrottleKeyStyle(true, false), window, hits, moderated, "1.1.1.1", false);
+    }
+
+    private void queue(String domain, int requests) {
+        for (int i = 0; i < requests; i++) {
+            redis.sync().zadd(spider + ":" + domain + ":queue", -i, "{\"url\":\"http://" + domain + "/" + i + "\"}");
+        }
+    }
+
+    /** A scheduler under {@code throttles} with {@code requests} queued for {@code domain}, which it has just been told of. */
+    private Scheduler toldOfWork(DomainThrottles throttles, String domain, int requests) {
+        Scheduler scheduler = scheduler(throttles, ROOMY);
+        queue(domain, requests);
+        inbox.domainsFound(List.of(domain));
+        return scheduler;
+    }
+
+    /** Turns the loop until every hand-out call it made has been answered and nothing more is ready. */
+    private static void settle(Scheduler scheduler) throws InterruptedException {
+        scheduler.turn();
+        while (scheduler.awaitingAnswers()) {
+            assertTrue(scheduler.awaitEvent(TimeUnit.SECONDS.toNanos(30)), "a hand-out call was never answered");
+            scheduler.turn();
+        }
+    }
+
+    /** Moves the clock by {@code elapsed}, then {@link #settle settles}. */
+    private void settleAfter(Scheduler scheduler, Duration elapsed) throws InterruptedException {
+        clock.advance(elapsed);
+        settle(scheduler);
+    }
+
+    private double calls(String outcome) {
+        var counter = registry.find("crawler.handouts").tag("outcome", outcome).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private double allCalls() {
+        return registry.find("crawler.handouts").counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private Map<String, Long> dispatchedPerDomain() {
+        return dispatched.stream().collect(Collectors.groupingBy(r -> r.queue().domain(), Collectors.counting()));
+    }
+
+    @Test
+    void aNewlyFoundDomainIsAskedForAtOnceAndAgainWhenWorkArrivesAfterItRanDry() throws Exception {
+        Scheduler scheduler = toldOfWork(throttles(60, 10, false), "fresh.test", 1);
+        settle(scheduler);
+        assertEquals(1, dispatched.size(), "handed out without the clock moving");
+        assertEquals(1, calls("empty"), "unmoderated: asked again at once, found nothing, dropped");
+
+        settleAfter(scheduler, Duration.ofMinutes(10));
+        assertEquals(2, allCalls(), "a dropped domain is not asked for again by itself");
+
+        queue("fresh.test", 1);
+        inbox.domainsFound(List.of("fresh.test"));
+        settle(scheduler);
+        assertEquals(2, dispatched.size(), "found again: asked again without the clock moving");
+        assertEquals("fresh.test", dispatched.get(1).queue().domain());
+    }
+
+    @Test
+    void moderatedHandOutsAreAskedForOneSpacingApartAndNeverInABurst() throws Exception {
+        DomainThrottles throttles = throttles(60, 3, true);
+        Scheduler scheduler = toldOfWork(throttles, "spaced.test", 3);
+        ThrottleSpec spec = throttles.specFor("spaced.test");
+        settle(scheduler);
+        assertEquals(1, dispatched.size());
+
+        settleAfter(scheduler, Duration.ofSeconds(20).minusMillis(1));
+        assertEquals(1, allCalls(), "not asked again before window / hits has passed, though work is waiting");
+
+        settleAfter(scheduler, Duration.ofMillis(1));
+        assertEquals(1, calls("wait"), "asked once the spacing passed on this node; the server's clock says wait");
+        assertEquals(1, dispatched.size());
+
+        settleAfter(scheduler, Duration.ofSeconds(19));
+        assertEquals(2, allCalls(), "the server's wait is kept, not retried in a loop");
+
+        redis.sync().del(spec.timeKey());
+        settleAfter(scheduler, Duration.ofSeconds(1));
+        assertEquals(2, dispatched.size(), "the spacing passed on both clocks: the second request goes");
+
+        redis.sync().del(spec.timeKey());
+        settle(scheduler);
+        assertEquals(2, dispatched.size(), "even with the server's spacing gone, no catch-up before this node's spacing");
+        assertEquals(3, allCalls());
+    }
+
+    @Test
+    void aRetryAfterPauseHoldsTheDomainUntilItEndsThenItIsAskedAgain() throws Exception {
+        DomainThrottles throttles = throttles(60, 10, false);
+        ThrottleSpec spec = throttles.specFor("busy.test");
+        new ThrottledQueue(redis).pauseAsync(spec, Duration.ofSeconds(30)).get();
+        Scheduler scheduler = toldOfWork(throttles, "busy.test", 2);
+        settle(scheduler);
+        assertEquals(1, calls("wait"));
+        assertEquals(0, dispatched.size(), "a 429 with Retry-After paused the domain for every node");
+
+        settleAfter(scheduler, Duration.ofSeconds(29));
+        assertEquals(1, allCalls(), "not asked during the pause");
+
+        redis.sync().del(spec.pauseKey());
+        settleAfter(scheduler, Duration.ofSeconds(1));
+        assertEquals(2, dispatched.size(), "the pause over, both requests go (unmoderated)");
+    }
+
+    @Test
+    void aFullWindowWaitsForItsOldestSlotAndAZeroLimitWaitsAWindow() throws Exception {
+        DomainThrottles throttles = throttles(60, 2, false);
+        Scheduler scheduler = toldOfWork(throttles, "full.test", 3);
+        settle(scheduler);
+        assertEquals(2, dispatched.size(), "unmoderated: the window's hits go at once");
+        assertEquals(1, calls("wait"));
+
+        settleAfter(scheduler, Duration.ofSeconds(59));
+        assertEquals(3, allCalls(), "not asked before the oldest slot frees");
+
+        throttles.overrides(Map.of("full.test", DomainThrottle.of(60, 10, 0)));
+        inbox.configChanged();
+        settle(scheduler);
+        assertEquals(1, calls("paused"), "a config change makes the domain ready now; a scale of 0 pauses it");
+
+        settleAfter(scheduler, Duration.ofSeconds(59));
+        assertEquals(1, calls("paused"), "a paused domain is asked again only after a window");
+        settleAfter(scheduler, Duration.ofSeconds(1));
+        assertEquals(2, calls("paused"));
+    }
+
+    @Test
+    void concurrencyIsLimitedPerDomainAndPerNodeUntilRequestsFinish() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 100, false),
+                new SchedulerLimits(3, 2, 8, Duration.ofMinutes(1), Duration.ofSeconds(5)));
+        queue("one.test", 5);
+        queue("two.test", 5);
+
+        inbox.domainsFound(List.of("one.test", "two.test"));
+        settle(scheduler);
+        assertEquals(3, dispatched.size(), "three in flight on the node");
+        assertTrue(dispatchedPerDomain().values().stream().allMatch(n -> n <= 2), "two per domain: " + dispatchedPerDomain());
+
+        String busier = dispatchedPerDomain().entrySet().stream().filter(e -> e.getValue() == 2).findFirst().orElseThrow()
+                .getKey();
+        inbox.finished(busier);
+        settle(scheduler);
+        assertEquals(4, dispatched.size(), "a finished request frees one slot");
+
+        dispatched.stream().map(r -> r.queue().domain()).distinct().forEach(inbox::finished);
+        settle(scheduler);
+        assertEquals(6, dispatched.size(), "two slots freed, two more go");
+    }
+
+    @Test
+    void aDomainWhoseRobotsTxtIsUnreadHasOneRequestInFlight() throws Exception {
+        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(true, false), 60, 100, false, "1.1.1.1", true);
+        Scheduler scheduler = toldOfWork(throttles, "polite.test", 4);
+        settle(scheduler);
+        assertEquals(1, dispatched.size(), "one request until robots.txt is read");
+
+        throttles.crawlDelay("polite.test", "polite.test", Duration.ZERO);
+        inbox.finished("polite.test");
+        settle(scheduler);
+        assertEquals(4, dispatched.size(), "robots.txt read: the per-domain limit of 8 applies, all four go");
+    }
+
+    @Test
+    void aBlacklistedDomainIsParkedUntilTheBlacklistChanges() throws Exception {
+        blacklist.add("banned.test");
+        Scheduler scheduler = toldOfWork(throttles(60, 10, false), "banned.test", 1);
+        settle(scheduler);
+        clock.advance(Duration.ofHours(1));
+        inbox.domainsFound(List.of("banned.test"));
+        settle(scheduler);
+        assertEquals(0, allCalls(), "never asked for while blacklisted");
+
+        blacklist.remove("banned.test");
+        inbox.configChanged();
+        settle(scheduler);
+        assertEquals(1, dispatched.size());
+    }
+}
