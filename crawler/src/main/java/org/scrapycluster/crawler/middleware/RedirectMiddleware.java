@@ -13,20 +13,13 @@ import org.slf4j.LoggerFactory;
  * {@code redirects}: files a redirect's target as a new request through the scheduler, and drops a request
  * redirected {@code REDIRECT_MAX_TIMES} times already ({@link RedirectPolicy}).
  */
-public final class RedirectMiddleware implements NodeMiddleware {
+public final class RedirectMiddleware extends NodeMiddleware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedirectMiddleware.class);
-
-    private MiddlewareContext context;
 
     @Override
     public String name() {
         return "redirects";
-    }
-
-    @Override
-    public void open(MiddlewareContext nodeContext) {
-        this.context = nodeContext;
     }
 
     @Override
@@ -36,13 +29,13 @@ public final class RedirectMiddleware implements NodeMiddleware {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(download));
         }
         Optional<String> location = ((FetchedResponse) response).result().redirectLocation();
-        RedirectPolicy.Decision decision = context.redirect().decide(download.crawl(), response.status(), location);
+        RedirectPolicy.Decision decision = context().redirect().decide(download.crawl(), response.status(), location);
         if (decision instanceof RedirectPolicy.Follow follow) {
-            context.metrics().redirect();
+            context().metrics().redirect();
             return CompletableFuture.completedFuture(new DownloadStep.Reschedule(download.withCrawl(follow.request()), false));
         }
         if (decision instanceof RedirectPolicy.TooMany tooMany) {
-            context.metrics().error("redirect_limit");
+            context().metrics().error("redirect_limit");
             LOG.atWarn().addKeyValue("url", request.url()).addKeyValue("redirects", tooMany.redirects())
                     .addKeyValue("crawlid", request.meta().get("crawlid")).log("Discarding request: max redirections reached");
             return CompletableFuture.completedFuture(new DownloadStep.Drop("max redirections reached"));

@@ -15,20 +15,13 @@ import org.slf4j.LoggerFactory;
  * time {@link BackoffPolicy} gives and files a retry ({@link RetryPolicy}); with no retry left, the response
  * goes on.
  */
-public final class RetryAfterMiddleware implements NodeMiddleware {
+public final class RetryAfterMiddleware extends NodeMiddleware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetryAfterMiddleware.class);
-
-    private MiddlewareContext context;
 
     @Override
     public String name() {
         return "retry-after";
-    }
-
-    @Override
-    public void open(MiddlewareContext nodeContext) {
-        this.context = nodeContext;
     }
 
     @Override
@@ -37,14 +30,14 @@ public final class RetryAfterMiddleware implements NodeMiddleware {
         if (response.failed()) {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(download));
         }
-        Optional<Duration> pause = context.backoff().pauseFor(response.status(), response.header("Retry-After").orElse(null),
-                context.clock().instant());
+        Optional<Duration> pause = context().backoff().pauseFor(response.status(), response.header("Retry-After").orElse(null),
+                context().clock().instant());
         if (pause.isEmpty()) {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(download));
         }
         pauseDomain(download, response.status(), pause.get());
-        return CompletableFuture.completedFuture(context.retry().retry(download.crawl()).<DownloadStep>map(again -> {
-            context.metrics().retry();
+        return CompletableFuture.completedFuture(context().retry().retry(download.crawl()).<DownloadStep>map(again -> {
+            context().metrics().retry();
             return new DownloadStep.Reschedule(download.withCrawl(again), true);
         }).orElse(new DownloadStep.Proceed(download)));
     }
@@ -54,7 +47,7 @@ public final class RetryAfterMiddleware implements NodeMiddleware {
         LOG.atInfo().addKeyValue("url", download.url()).addKeyValue("status_code", status)
                 .addKeyValue("pause_seconds", pause.toMillis() / 1000.0).addKeyValue("throttle_key", throttleKey)
                 .log("Server asked to back off; pausing the domain");
-        context.throttledQueue().pauseAsync(download.lease().throttle(), pause).exceptionally(failure -> {
+        context().throttledQueue().pauseAsync(download.lease().throttle(), pause).exceptionally(failure -> {
             LOG.atWarn().addKeyValue("throttle_key", throttleKey).log("Could not pause the domain: " + failure);
             return null;
         });

@@ -16,20 +16,13 @@ import org.slf4j.LoggerFactory;
  * A response with a status of {@code RETRY_HTTP_CODES}, or a network failure, is filed again as a retry;
  * a network failure with no retry left is given up (logged and counted as {@code gave_up}).
  */
-public final class RetryMiddleware implements NodeMiddleware {
+public final class RetryMiddleware extends NodeMiddleware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetryMiddleware.class);
-
-    private MiddlewareContext context;
 
     @Override
     public String name() {
         return "retries";
-    }
-
-    @Override
-    public void open(MiddlewareContext nodeContext) {
-        this.context = nodeContext;
     }
 
     @Override
@@ -38,10 +31,10 @@ public final class RetryMiddleware implements NodeMiddleware {
         if (response.failed()) {
             return CompletableFuture.completedFuture(response.retryable() ? failed(download, response) : new DownloadStep.Proceed(download));
         }
-        if (context.retry().retriesStatus(response.status())) {
-            Optional<CrawlRequest> again = context.retry().retry(download.crawl());
+        if (context().retry().retriesStatus(response.status())) {
+            Optional<CrawlRequest> again = context().retry().retry(download.crawl());
             if (again.isPresent()) {
-                context.metrics().retry();
+                context().metrics().retry();
                 return CompletableFuture.completedFuture(new DownloadStep.Reschedule(download.withCrawl(again.get()), true));
             }
         }
@@ -50,20 +43,20 @@ public final class RetryMiddleware implements NodeMiddleware {
 
     private DownloadStep failed(Download download, DownloadResponse response) {
         CrawlRequest request = download.crawl();
-        context.statusCounters().failedDownload();
+        context().statusCounters().failedDownload();
         LOG.atError().addKeyValue("error_request", request.url()).addKeyValue("error_reason", response.failure().orElse(""))
                 .addKeyValue("retry_count", request.number("retry_times", 0)).addKeyValue("status_code", StatusCounters.FAILED_DOWNLOAD)
                 .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid()).addKeyValue("url", request.url())
                 .log("Scraper Retry");
-        Optional<CrawlRequest> again = context.retry().retry(request);
+        Optional<CrawlRequest> again = context().retry().retry(request);
         if (again.isEmpty()) {
-            context.metrics().error("gave_up");
+            context().metrics().error("gave_up");
             LOG.atError().addKeyValue("url", request.url()).addKeyValue("appid", request.appid())
                     .addKeyValue("crawlid", request.crawlid()).addKeyValue("retry_count", request.number("retry_times", 0))
                     .log("Gave up on a request after its retries");
             return new DownloadStep.Drop("gave up after its retries");
         }
-        context.metrics().retry();
+        context().metrics().retry();
         return new DownloadStep.Reschedule(download.withCrawl(again.get()), true);
     }
 }

@@ -17,11 +17,9 @@ import crawlercommons.robots.BaseRobotRules;
  * {@code robots}: drops a request robots.txt forbids (when {@code ROBOTSTXT_OBEY} is on), and tells the
  * domain's throttle the host's {@code Crawl-delay} (docs/throttling.md).
  */
-public final class RobotsMiddleware implements NodeMiddleware {
+public final class RobotsMiddleware extends NodeMiddleware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RobotsMiddleware.class);
-
-    private MiddlewareContext context;
 
     @Override
     public String name() {
@@ -29,21 +27,16 @@ public final class RobotsMiddleware implements NodeMiddleware {
     }
 
     @Override
-    public void open(MiddlewareContext nodeContext) {
-        this.context = nodeContext;
-    }
-
-    @Override
     public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
-        if (!context.robotsObey()) {
+        if (!context().robotsObey()) {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(request));
         }
-        return context.robots().rulesFor(request.url()).thenApply(rules -> {
+        return context().robots().rulesFor(request.url()).thenApply(rules -> {
             noteCrawlDelay(request, rules);
             if (rules.isAllowed(UrlEscaper.escape(request.url()))) {
                 return new DownloadStep.Proceed(request);
             }
-            context.metrics().robotsRefused();
+            context().metrics().robotsRefused();
             LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("appid", request.meta().get("appid"))
                     .addKeyValue("crawlid", request.meta().get("crawlid")).log("Forbidden by robots.txt");
             return new DownloadStep.Drop("forbidden by robots.txt");
@@ -53,6 +46,6 @@ public final class RobotsMiddleware implements NodeMiddleware {
     private void noteCrawlDelay(DownloadRequest request, BaseRobotRules rules) {
         long delayMillis = rules.getCrawlDelay();
         String host = UrlParts.split(request.url()).netloc().toLowerCase(Locale.ROOT);
-        context.throttles().crawlDelay(request.domain(), host, delayMillis > 0 ? Duration.ofMillis(delayMillis) : Duration.ZERO);
+        context().throttles().crawlDelay(request.domain(), host, delayMillis > 0 ? Duration.ofMillis(delayMillis) : Duration.ZERO);
     }
 }
