@@ -10,7 +10,7 @@ package org.scrapycluster.api;
 public interface Extension {
 
     /**
-     * The name settings list it by ({@code SPIDER_NAME}, {@code ITEM_PIPELINES}, {@code LINK_FILTERS}):
+     * The name settings list it by ({@code SPIDER_NAME}, {@code ITEM_PIPELINES}, {@code LINK_FILTERS}, {@code DOWNLOADER_MIDDLEWARES}):
      * lower case, no {@code :} or spaces, unique within its kind.
      */
     String name();

@@ -35,9 +35,9 @@ public interface Page {
     Map<String, Object> meta();
 
     /**
-     * The page's links that the crawl may follow: those passing the crawl's own filters
-     * ({@code allowed_domains}, {@code allow_regex}, {@code deny_regex}, {@code deny_extensions}) and
-     * every {@link LinkFilter} in {@code LINK_FILTERS}, in page order. Empty when the body is not text.
+     * The page's links that the crawl may follow: those passing every {@link LinkFilter} in
+     * {@code LINK_FILTERS} (the built-ins apply the crawl's {@code allowed_domains}, {@code allow_regex},
+     * {@code deny_regex} and {@code deny_extensions}), in page order. Empty when the body is not text.
      */
     List<PageLink> links();
 

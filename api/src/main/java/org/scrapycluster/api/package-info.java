@@ -1,5 +1,5 @@
 /**
- * The public extension API of Scrapy Cluster for Java: everything a spider, item pipeline or link filter
+ * The public extension API of Scrapy Cluster for Java: everything a spider, item pipeline, link filter or downloader middleware
  * of your own compiles against, and nothing else (no Kafka, Netty or Redis client on its path).
  *
  * <p>Every extension is an {@link org.scrapycluster.api.Extension}: a public class with a no-argument

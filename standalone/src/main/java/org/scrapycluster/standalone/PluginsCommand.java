@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.scrapycluster.api.DownloaderMiddleware;
 import org.scrapycluster.api.Extension;
 import org.scrapycluster.api.ItemPipeline;
 import org.scrapycluster.api.LinkFilter;
@@ -51,6 +52,7 @@ public final class PluginsCommand implements Callable<Integer> {
         found.addAll(found("spider", Spider.class, crawler));
         found.addAll(found("item pipeline", ItemPipeline.class, crawler));
         found.addAll(found("link filter", LinkFilter.class, crawler));
+        found.addAll(found("downloader middleware", DownloaderMiddleware.class, crawler));
         found.addAll(found("kafka monitor plugin", KafkaMonitorPlugin.class, kafkaMonitor));
         found.addAll(found("redis monitor plugin", JobPluginFactory.class, redisMonitor));
         String format = "%-22s %-44s %-28s %s%n";

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * providers of the kind's interface, on the service's class path and in the jars of the plugin folders
  * ({@link PluginFolders}), and known by {@link Extension#name()}; a setting may also name a class, which is
  * then loaded by that name. Each is constructed without arguments and configured once. A setting that
- * lists several ({@code ITEM_PIPELINES}, {@code LINK_FILTERS}) maps names to orders, as the original's
+ * lists several ({@code ITEM_PIPELINES}, {@code LINK_FILTERS}, {@code DOWNLOADER_MIDDLEWARES}) maps names to orders, as the original's
  * plugin dictionaries do: ascending order, a null order removes an entry. An unknown name, two entries with
  * one order, and two extensions of one kind with one name are start-up errors. One log line per kind says
  * what was loaded.

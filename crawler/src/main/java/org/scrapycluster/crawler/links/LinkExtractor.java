@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 
 import org.jsoup.Jsoup;
@@ -100,6 +101,18 @@ public final class LinkExtractor {
      * @throws InvalidUrlException when {@code responseUrl} cannot be split
      */
     public List<Link> extract(String html, String responseUrl) {
+        return extract(html, responseUrl, link -> allowsByAllowRegex(link.url()) && allowsByDenyRegex(link.url())
+                && allowsDomain(link.url()) && allowsExtension(link.url()));
+    }
+
+    /**
+     * The links of a page, in document order, keeping those {@code filter} allows instead of applying this
+     * extractor's own rules: it sees each link with an http, https, file or ftp scheme as resolved, before
+     * canonicalisation, once per canonical URL.
+     *
+     * @throws InvalidUrlException when {@code responseUrl} cannot be split
+     */
+    public List<Link> extract(String html, String responseUrl, Predicate<Link> filter) {
         String pageUrl = UrlEscaper.escape(responseUrl);
         String base = baseUrl(html, pageUrl);
         Document document = Jsoup.parse(html);
@@ -108,7 +121,7 @@ public final class LinkExtractor {
         List<Link> links = new ArrayList<>();
         NodeTraversor.traverse((node, depth) -> {
             if (node instanceof Element element && isLinkElement(element)) {
-                Link link = consider(element, base, pageUrl, seen, kept);
+                Link link = consider(element, base, pageUrl, seen, kept, filter);
                 if (link != null) {
                     links.add(link);
                 }
@@ -122,7 +135,7 @@ public final class LinkExtractor {
         return (name.equals("a") || name.equals("area")) && element.hasAttr("href");
     }
 
-    private Link consider(Element element, String base, String pageUrl, Set<String> seen, Set<String> kept) {
+    private Link consider(Element element, String base, String pageUrl, Set<String> seen, Set<String> kept, Predicate<Link> filter) {
         String url;
         String key;
         try {
@@ -131,7 +144,11 @@ public final class LinkExtractor {
         } catch (InvalidUrlException bogus) {
             return null;
         }
-        if (!seen.add(key) || !allowed(url)) {
+        if (!seen.add(key) || !httpOrFile(url)) {
+            return null;
+        }
+        String text = text(element);
+        if (!filter.test(new Link(url, text))) {
             return null;
         }
         String finalUrl = canonicalize ? UrlCanonicalizer.canonicalize(url) : UrlEscaper.escape(url);
@@ -139,26 +156,33 @@ public final class LinkExtractor {
         if (!kept.add(finalKey)) {
             return null;
         }
-        return new Link(finalUrl, text(element));
+        return new Link(finalUrl, text);
     }
 
-    private boolean allowed(String url) {
+    private static boolean httpOrFile(String url) {
         int separator = url.indexOf("://");
         String scheme = separator < 0 ? url : url.substring(0, separator);
-        if (!SCHEMES.contains(scheme.toLowerCase(Locale.ROOT))) {
-            return false;
-        }
-        if (!allow.isEmpty() && allow.stream().noneMatch(pattern -> pattern.matcher(url).find())) {
-            return false;
-        }
-        if (deny.stream().anyMatch(pattern -> pattern.matcher(url).find())) {
-            return false;
-        }
-        UrlParts parts = UrlParts.parse(url);
-        if (!allowDomains.isEmpty() && !inAllowedDomain(HostNames.normalize(parts.hostname()))) {
-            return false;
-        }
-        return denyExtensions.isEmpty() || !denyExtensions.contains(extension(parts.path()));
+        return SCHEMES.contains(scheme.toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether at least one {@code allow} regex finds a match in {@code url}, or none is given. */
+    public boolean allowsByAllowRegex(String url) {
+        return allow.isEmpty() || allow.stream().anyMatch(pattern -> pattern.matcher(url).find());
+    }
+
+    /** Whether no {@code deny} regex finds a match in {@code url}. */
+    public boolean allowsByDenyRegex(String url) {
+        return deny.stream().noneMatch(pattern -> pattern.matcher(url).find());
+    }
+
+    /** Whether the host of {@code url} is one of {@code allowDomains} or below one, whatever the port, or none is given. */
+    public boolean allowsDomain(String url) {
+        return allowDomains.isEmpty() || inAllowedDomain(HostNames.normalize(UrlParts.parse(url).hostname()));
+    }
+
+    /** Whether the extension of the path of {@code url} is not one of {@code denyExtensions}. */
+    public boolean allowsExtension(String url) {
+        return denyExtensions.isEmpty() || !denyExtensions.contains(extension(UrlParts.parse(url).path()));
     }
 
     private boolean inAllowedDomain(String host) {

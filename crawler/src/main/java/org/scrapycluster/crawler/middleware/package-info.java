@@ -1,5 +1,6 @@
 /**
- * What happens between the scheduler and the spider, as Scrapy's middlewares do it: request headers and
- * cookies, retries through Redis, redirects as new requests, and back-off on Retry-After.
+ * The downloader middlewares around every fetch, as Scrapy's are: loading those {@code DOWNLOADER_MIDDLEWARES}
+ * names into a chain, and the built-ins — robots.txt, the crawl's cookies, retries through Redis, back-off on
+ * Retry-After, redirects as new requests.
  */
 package org.scrapycluster.crawler.middleware;

@@ -33,6 +33,8 @@ import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.crawler.fetch.HttpFetcher;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
+import org.scrapycluster.crawler.middleware.DownloadChain;
+import org.scrapycluster.crawler.middleware.MiddlewareContext;
 import org.scrapycluster.crawler.pipeline.PipelineContext;
 import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.RequestCodec;
@@ -132,10 +134,11 @@ public final class CrawlerNode implements Service {
         Enqueuer enqueuer = new Enqueuer(redis, settings.getBoolean("QUEUE_FIFO"));
         RequestFiler filer = new RequestFiler(enqueuer, new DuplicateProbe(redis), codec, spiderId, config.filing(),
                 follower::isBlacklisted, metrics);
+        DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(), robots, throttles, throttledQueue,
+                config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
         processor = new RequestProcessor(config,
-                new RequestProcessor.Parts(codec, fetcher, robots, spider,
-                        links, filer, pipelines, leaseKeeper, throttledQueue, throttles, statusCounters, metrics),
-                workers, context.clock(), inbox::finished);
+                new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
+                workers, inbox::finished);
         Scheduler scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
                 config.limits(), metrics, inbox, MONOTONIC, processor::process);
 

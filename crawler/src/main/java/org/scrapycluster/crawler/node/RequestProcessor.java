@@ -1,35 +1,27 @@
 package org.scrapycluster.crawler.node;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
-import org.scrapycluster.common.queue.ThrottledQueue;
-import org.scrapycluster.common.url.UrlEscaper;
-import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchResult;
-import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
-import org.scrapycluster.crawler.middleware.FetchRequests;
-import org.scrapycluster.crawler.middleware.RedirectPolicy;
+import org.scrapycluster.crawler.middleware.Download;
+import org.scrapycluster.crawler.middleware.DownloadChain;
 import org.scrapycluster.crawler.pipeline.CrawlResult;
 import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.MetaPassthrough;
 import org.scrapycluster.crawler.request.RequestCodec;
-import org.scrapycluster.crawler.robots.RobotsCache;
-import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
@@ -38,14 +30,12 @@ import org.scrapycluster.crawler.spider.SpiderResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import crawlercommons.robots.BaseRobotRules;
-
 /**
  * The life of one leased request, from hand-out to acknowledgement (docs/compatibility.md §4.11–4.14): read the
- * member; ask robots.txt; fetch; then, as Scrapy's middlewares would, turn a redirect into a new request,
- * pause the domain on a 429 or a 503 with Retry-After, send retry statuses and network failures back to
- * Redis as retries, drop a request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests (with the page's crawl fields) and
- * pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
+ * member; take it through the downloader middlewares of {@code DOWNLOADER_MIDDLEWARES} and the fetch
+ * ({@link DownloadChain}: robots.txt, cookies, retries, Retry-After, redirects); file what they reschedule; drop a
+ * request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests
+ * (with the page's crawl fields) and pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
  * result published, or the request filed again, refused or given up; when Redis or Kafka could not take
  * the outcome, the lease is abandoned, and the request returns to its queue when it expires.
  */
@@ -55,19 +45,15 @@ public final class RequestProcessor {
 
     private final CrawlerConfig config;
     private final RequestCodec codec;
-    private final Fetcher fetcher;
-    private final RobotsCache robots;
+    private final DownloadChain chain;
     private final Spider spider;
     private final LinkRules links;
     private final RequestFiler filer;
     private final Pipelines pipelines;
     private final LeaseKeeper leases;
-    private final ThrottledQueue throttledQueue;
-    private final DomainThrottles throttles;
     private final StatusCounters statusCounters;
     private final CrawlerMetrics metrics;
     private final Executor workers;
-    private final Clock clock;
     private final Consumer<String> finished;
     private final AtomicInteger active = new AtomicInteger();
     private final OncePerDomain refusedDomains = new OncePerDomain();
@@ -79,35 +65,29 @@ public final class RequestProcessor {
     }
 
     /** The parts a request passes through. */
-    public record Parts(RequestCodec codec, Fetcher fetcher, RobotsCache robots, Spider spider, LinkRules links, RequestFiler filer,
-            Pipelines pipelines, LeaseKeeper leases, ThrottledQueue throttledQueue, DomainThrottles throttles,
-            StatusCounters statusCounters, CrawlerMetrics metrics) {
+    public record Parts(RequestCodec codec, DownloadChain chain, Spider spider, LinkRules links, RequestFiler filer,
+            Pipelines pipelines, LeaseKeeper leases, StatusCounters statusCounters, CrawlerMetrics metrics) {
     }
 
     /**
      * @param config   the node's settings
      * @param parts    what a request passes through
      * @param workers  where parsing and encoding run (off the network threads)
-     * @param clock    the clock Retry-After dates are judged by
      * @param finished told the domain of every request that is done, to free its slot
      */
-    public RequestProcessor(CrawlerConfig config, Parts parts, Executor workers, Clock clock,
+    public RequestProcessor(CrawlerConfig config, Parts parts, Executor workers,
             Consumer<String> finished) {
         this.config = config;
         this.codec = parts.codec();
-        this.fetcher = parts.fetcher();
-        this.robots = parts.robots();
+        this.chain = parts.chain();
         this.spider = parts.spider();
         this.links = parts.links();
         this.filer = parts.filer();
         this.pipelines = parts.pipelines();
         this.leases = parts.leases();
-        this.throttledQueue = parts.throttledQueue();
-        this.throttles = parts.throttles();
         this.statusCounters = parts.statusCounters();
         this.metrics = parts.metrics();
         this.workers = workers;
-        this.clock = clock;
         this.finished = finished;
     }
 
@@ -123,9 +103,7 @@ public final class RequestProcessor {
         CompletableFuture<Outcome> outcome;
         try {
             CrawlRequest request = codec.decode(lease.member());
-            outcome = allowedByRobots(lease, request).thenCompose(allowed -> allowed
-                    ? fetcher.fetch(FetchRequests.of(request)).thenComposeAsync(result -> handle(lease, request, result), workers)
-                    : CompletableFuture.completedFuture(Outcome.DONE));
+            outcome = chain.run(Download.of(lease, request), workers).thenCompose(this::handle);
         } catch (MalformedQueueMemberException e) {
             LOG.atError().addKeyValue("member", lease.member()).addKeyValue("reason", e.getMessage())
                     .log("Dropping a queue member that is not a crawl request");
@@ -135,64 +113,17 @@ public final class RequestProcessor {
         outcome.whenComplete((done, failure) -> settle(lease, done, failure));
     }
 
-    private CompletableFuture<Boolean> allowedByRobots(LeasedRequest lease, CrawlRequest request) {
-        if (!config.robotsObey()) {
-            return CompletableFuture.completedFuture(true);
+    private CompletableFuture<Outcome> handle(DownloadChain.Passage passage) {
+        CrawlRequest request = passage.download().crawl();
+        FetchResult result = passage.result();
+        if (result != null && !result.ok()) {
+            metrics.error(result.error().name().toLowerCase(Locale.ROOT));
         }
-        return robots.rulesFor(request.url()).thenApply(rules -> {
-            noteCrawlDelay(lease.domain(), request.url(), rules);
-            if (rules.isAllowed(UrlEscaper.escape(request.url()))) {
-                return true;
-            }
-            metrics.robotsRefused();
-            LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("appid", request.appid())
-                    .addKeyValue("crawlid", request.crawlid()).log("Forbidden by robots.txt");
-            return false;
-        });
-    }
-
-    private void noteCrawlDelay(String domain, String url, BaseRobotRules rules) {
-        long delayMillis = rules.getCrawlDelay();
-        String host = UrlParts.split(url).netloc().toLowerCase(Locale.ROOT);
-        throttles.crawlDelay(domain, host, delayMillis > 0 ? Duration.ofMillis(delayMillis) : Duration.ZERO);
-    }
-
-    private CompletableFuture<Outcome> handle(LeasedRequest lease, CrawlRequest request, FetchResult result) {
-        if (!result.ok()) {
-            return failed(lease, request, result);
-        }
-        int status = result.status();
-        RedirectPolicy.Decision redirect = config.redirect().decide(request, status, result.redirectLocation());
-        if (redirect instanceof RedirectPolicy.Follow follow) {
-            metrics.redirect();
-            return file(List.of(follow.request()));
-        }
-        if (redirect instanceof RedirectPolicy.TooMany tooMany) {
-            metrics.error("redirect_limit");
-            LOG.atWarn().addKeyValue("url", request.url()).addKeyValue("redirects", tooMany.redirects())
-                    .addKeyValue("crawlid", request.crawlid()).log("Discarding request: max redirections reached");
-            return CompletableFuture.completedFuture(Outcome.DONE);
-        }
-        Optional<Duration> pause = config.backoff().pauseFor(status, result.headers().first("Retry-After"), clock.instant());
-        pause.ifPresent(duration -> pauseDomain(lease, request, status, duration));
-        if (pause.isPresent() || config.retry().retriesStatus(status)) {
-            Optional<CrawlRequest> again = config.retry().retry(request);
-            if (again.isPresent()) {
-                metrics.retry();
-                return file(List.of(again.get()));
-            }
-        }
-        return parse(request, result);
-    }
-
-    private void pauseDomain(LeasedRequest lease, CrawlRequest request, int status, Duration pause) {
-        LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("status_code", status)
-                .addKeyValue("pause_seconds", pause.toMillis() / 1000.0).addKeyValue("throttle_key", lease.throttle().throttleKey())
-                .log("Server asked to back off; pausing the domain");
-        throttledQueue.pauseAsync(lease.throttle(), pause).exceptionally(failure -> {
-            LOG.atWarn().addKeyValue("throttle_key", lease.throttle().throttleKey()).log("Could not pause the domain: " + failure);
-            return null;
-        });
+        return switch (passage.step()) {
+            case DownloadStep.Drop drop -> CompletableFuture.completedFuture(Outcome.DONE);
+            case DownloadStep.Reschedule reschedule -> file(List.of(reschedule.dontFilter() ? request.withDontFilter(true) : request));
+            case DownloadStep.Proceed proceed -> result.ok() ? parse(request, result) : failed(passage.download(), result);
+        };
     }
 
     private CompletableFuture<Outcome> parse(CrawlRequest request, FetchResult result) {
@@ -229,37 +160,20 @@ public final class RequestProcessor {
                         + "DOWNLOAD_ALLOWED_PRIVATE_NETWORKS); not retrying" + (first ? ", said once per domain" : ""));
     }
 
-    private CompletableFuture<Outcome> failed(LeasedRequest lease, CrawlRequest request, FetchResult result) {
+    private CompletableFuture<Outcome> failed(Download download, FetchResult result) {
+        CrawlRequest request = download.crawl();
         FetchError error = result.error();
-        metrics.error(error.name().toLowerCase(Locale.ROOT));
         if (error == FetchError.CANCELLED) {
             return CompletableFuture.completedFuture(new Outcome(false, false));
         }
         if (error == FetchError.FORBIDDEN_ADDRESS) {
-            refusedAddress(lease, request, result);
+            refusedAddress(download.lease(), request, result);
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
-        if (!error.retryable()) {
-            LOG.atWarn().addKeyValue("url", request.url()).addKeyValue("appid", request.appid())
-                    .addKeyValue("crawlid", request.crawlid()).addKeyValue("error", error.name())
-                    .addKeyValue("error_reason", result.errorMessage()).log("Download failed; not retrying");
-            return CompletableFuture.completedFuture(Outcome.DONE);
-        }
-        statusCounters.failedDownload();
-        LOG.atError().addKeyValue("error_request", request.url()).addKeyValue("error_reason", error + ": " + result.errorMessage())
-                .addKeyValue("retry_count", request.number("retry_times", 0)).addKeyValue("status_code", StatusCounters.FAILED_DOWNLOAD)
-                .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid()).addKeyValue("url", request.url())
-                .log("Scraper Retry");
-        Optional<CrawlRequest> again = config.retry().retry(request);
-        if (again.isEmpty()) {
-            metrics.error("gave_up");
-            LOG.atError().addKeyValue("url", request.url()).addKeyValue("appid", request.appid())
-                    .addKeyValue("crawlid", request.crawlid()).addKeyValue("retry_count", request.number("retry_times", 0))
-                    .log("Gave up on a request after its retries");
-            return CompletableFuture.completedFuture(Outcome.DONE);
-        }
-        metrics.retry();
-        return file(List.of(again.get()));
+        LOG.atWarn().addKeyValue("url", request.url()).addKeyValue("appid", request.appid())
+                .addKeyValue("crawlid", request.crawlid()).addKeyValue("error", error.name())
+                .addKeyValue("error_reason", result.errorMessage()).log("Download failed; not retrying");
+        return CompletableFuture.completedFuture(Outcome.DONE);
     }
 
     private CompletableFuture<Outcome> file(List<CrawlRequest> requests) {

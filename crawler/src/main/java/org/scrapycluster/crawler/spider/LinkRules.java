@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.spider;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Page;
@@ -17,23 +18,28 @@ import org.slf4j.LoggerFactory;
 import com.github.benmanes.caffeine.cache.Cache;
 
 /**
- * The link extractor a crawl asks for, from its request's {@code allowed_domains}, {@code allow_regex},
- * {@code deny_regex} and {@code deny_extensions} (docs/compatibility.md §4.8), built once per distinct set of
- * filters and reused (compiling regexes per page would cost more than extracting). A crawl whose regex is
- * not RE2 gets no links, with an error in the log. The links that pass are then offered to the
- * {@link LinkFilter}s of {@code LINK_FILTERS}, in order. Thread-safe.
+ * The links of a page that its crawl may follow. The crawl's own rules, from its request's
+ * {@code allowed_domains}, {@code allow_regex}, {@code deny_regex} and {@code deny_extensions}
+ * (docs/compatibility.md §4.8), are compiled once per distinct set and reused (compiling regexes per page would
+ * cost more than extracting); a crawl whose regex is not RE2 gets no links, with an error in the log. Every link
+ * must then pass every {@link LinkFilter} of {@code LINK_FILTERS}. The built-in ones ({@link CrawlLinkFilter}) apply
+ * one rule of the crawl each, in their order, while the links are extracted: they see a link as the page writes it
+ * (resolved, before canonicalisation), as Scrapy's extractor does. The others, users' filters, then see each link
+ * that is left in its final, canonical form, in their order. Thread-safe.
  */
 public final class LinkRules {
 
     private static final Logger LOG = LoggerFactory.getLogger(LinkRules.class);
-    /** The extractors of the filter sets seen, shared by every spider of the process: they are immutable. */
+    /** The compiled rules of the crawls seen, shared by every spider of the process: they are immutable. */
     private static final Cache<List<List<String>>, LinkExtractor> EXTRACTORS = ProcessCaches.named("link-extractor", 1000);
 
-    private final List<LinkFilter> filters;
+    private final List<CrawlLinkFilter> crawlFilters;
+    private final List<LinkFilter> userFilters;
 
-    /** Rules that apply {@code filters}, in order, after the crawl's own. */
+    /** Rules that apply {@code filters}, in order. */
     public LinkRules(List<LinkFilter> filters) {
-        this.filters = List.copyOf(filters);
+        this.crawlFilters = filters.stream().filter(CrawlLinkFilter.class::isInstance).map(CrawlLinkFilter.class::cast).toList();
+        this.userFilters = filters.stream().filter(filter -> !(filter instanceof CrawlLinkFilter)).toList();
     }
 
     /** A request for {@code url} found on the page of {@code page}, with {@code meta} and the crawl's User-Agent. */
@@ -42,39 +48,48 @@ public final class LinkRules {
         return page.text("useragent").map(agent -> child.withHeader("User-Agent", agent)).orElse(child);
     }
 
-    /** The links of {@code page} that its crawl's filters and every {@link LinkFilter} allow. */
+    /** The links of {@code page} that every {@link LinkFilter} allows. */
     public List<PageLink> links(SpiderResponse page) {
         return extract(page.request(), page.text(), page.url()).stream().map(link -> new PageLink(link.url(), link.text()))
-                .filter(link -> allowed(link, page)).toList();
+                .filter(link -> userFilters.stream().allMatch(filter -> filter.allows(link, page))).toList();
     }
 
-    private boolean allowed(PageLink link, Page page) {
-        for (LinkFilter filter : filters) {
-            if (!filter.allows(link, page)) {
+    /**
+     * The compiled rules of {@code request}'s crawl, or empty (with an error in the log) when a regex is not RE2.
+     */
+    static Optional<LinkExtractor> compiled(CrawlRequest request) {
+        List<List<String>> rules = Arrays.asList(request.textList("allowed_domains"), request.textList("allow_regex"),
+                request.textList("deny_regex"), request.textList("deny_extensions"));
+        try {
+            return Optional.of(EXTRACTORS.get(rules, LinkRules::extractorFor));
+        } catch (IllegalArgumentException e) {
+            LOG.atError().addKeyValue("crawlid", request.crawlid()).addKeyValue("error", e.getMessage())
+                    .log("The crawl's link filters cannot be used; no links followed");
+            return Optional.empty();
+        }
+    }
+
+    /** The links of a page for {@code request} that the built-in filters allow, with newlines stripped from their URLs. */
+    List<Link> extract(CrawlRequest request, String html, String pageUrl) {
+        Optional<LinkExtractor> crawlRules = compiled(request);
+        if (crawlRules.isEmpty()) {
+            return List.of();
+        }
+        return crawlRules.get().extract(html, pageUrl, link -> allowed(new PageLink(link.url(), link.text()), crawlRules.get()))
+                .stream().map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
+    }
+
+    private boolean allowed(PageLink link, LinkExtractor crawlRules) {
+        for (CrawlLinkFilter filter : crawlFilters) {
+            if (!filter.allows(link, crawlRules)) {
                 return false;
             }
         }
         return true;
     }
 
-    /** The links of a page for {@code request}'s filters, with newlines stripped from their URLs. */
-    List<Link> extract(CrawlRequest request, String html, String pageUrl) {
-        List<List<String>> filters = Arrays.asList(request.textList("allowed_domains"), request.textList("allow_regex"),
-                request.textList("deny_regex"), request.textList("deny_extensions"));
-        LinkExtractor extractor;
-        try {
-            extractor = EXTRACTORS.get(filters, LinkRules::extractorFor);
-        } catch (IllegalArgumentException e) {
-            LOG.atError().addKeyValue("crawlid", request.crawlid()).addKeyValue("error", e.getMessage())
-                    .log("The crawl's link filters cannot be used; no links followed");
-            return List.of();
-        }
-        return extractor.extract(html, pageUrl).stream()
-                .map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
-    }
-
-    private static LinkExtractor extractorFor(List<List<String>> filters) {
-        return LinkExtractor.builder().allowDomains(filters.get(0)).allow(filters.get(1)).deny(filters.get(2))
-                .denyExtensions(filters.get(3)).build();
+    private static LinkExtractor extractorFor(List<List<String>> rules) {
+        return LinkExtractor.builder().allowDomains(rules.get(0)).allow(rules.get(1)).deny(rules.get(2))
+                .denyExtensions(rules.get(3)).build();
     }
 }

@@ -9,14 +9,14 @@ import org.scrapycluster.embedded.EmbeddedRedis;
  * One redis-server for the unit tests of this package that need a real Redis and nothing else (no Kafka, no
  * ZooKeeper): started on first use, stopped with the test JVM by its shutdown hook.
  */
-final class PrivateRedis {
+public final class PrivateRedis {
 
     private static RedisConnection connection;
 
     private PrivateRedis() {
     }
 
-    static synchronized RedisConnection connection() {
+    public static synchronized RedisConnection connection() {
         if (connection == null) {
             EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("crawler-unit"));
             connection = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));

@@ -1,0 +1,92 @@
+package org.scrapycluster.crawler.middleware;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import org.scrapycluster.api.DownloadStep;
+import org.scrapycluster.api.DownloaderMiddleware;
+import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.crawler.fetch.FetchError;
+import org.scrapycluster.crawler.fetch.FetchResult;
+import org.scrapycluster.crawler.fetch.Fetcher;
+
+/**
+ * The downloader middlewares {@code DOWNLOADER_MIDDLEWARES} names around the fetcher: each one's
+ * {@code beforeRequest} in ascending order, the fetch, then each one's {@code afterResponse} in descending
+ * order, a step that does not proceed ending the passage. A cancelled fetch and a refused internal
+ * address pass no middleware after the fetch: they are the node's own business.
+ */
+public final class DownloadChain {
+
+    /**
+     * How a download ended.
+     *
+     * @param step     the last step: {@link DownloadStep.Proceed} when every middleware handed it on
+     * @param download the request as the last step left it
+     * @param result   what the fetch brought, null when no fetch was made
+     */
+    public record Passage(DownloadStep step, Download download, FetchResult result) {
+    }
+
+    private final List<DownloaderMiddleware> middlewares;
+    private final Fetcher fetcher;
+
+    /** A chain of {@code middlewares}, in their order, around {@code fetcher}. */
+    public DownloadChain(List<DownloaderMiddleware> middlewares, Fetcher fetcher) {
+        this.middlewares = List.copyOf(middlewares);
+        this.fetcher = fetcher;
+    }
+
+    /**
+     * Loads the middlewares {@code DOWNLOADER_MIDDLEWARES} of {@code settings} names and opens the built-ins with {@code context}.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException when a name has no middleware
+     */
+    public static DownloadChain load(Settings settings, MiddlewareContext context, Fetcher fetcher) {
+        List<DownloaderMiddleware> loaded = ExtensionLoader.of(DownloaderMiddleware.class, "downloader middlewares", settings)
+                .ordered("DOWNLOADER_MIDDLEWARES");
+        for (DownloaderMiddleware middleware : loaded) {
+            if (middleware instanceof NodeMiddleware builtIn) {
+                builtIn.open(context);
+            }
+        }
+        return new DownloadChain(loaded, fetcher);
+    }
+
+    /** Takes {@code download} through the middlewares and the fetcher; the steps after the fetch run on {@code workers}. */
+    public CompletableFuture<Passage> run(Download download, Executor workers) {
+        return before(0, download).thenCompose(passage -> passage.step() instanceof DownloadStep.Proceed
+                ? fetcher.fetch(passage.download().fetchRequest())
+                        .thenComposeAsync(result -> after(middlewares.size() - 1, passage.download(), result), workers)
+                : CompletableFuture.completedFuture(passage));
+    }
+
+    private CompletableFuture<Passage> before(int index, Download download) {
+        if (index == middlewares.size()) {
+            return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, null));
+        }
+        DownloaderMiddleware middleware = middlewares.get(index);
+        return middleware.beforeRequest(download).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
+                ? before(index + 1, Download.from(proceed.request(), middleware.name()))
+                : CompletableFuture.completedFuture(ended(step, download, null, middleware)));
+    }
+
+    private CompletableFuture<Passage> after(int index, Download download, FetchResult result) {
+        if (index < 0 || result.error() == FetchError.CANCELLED || result.error() == FetchError.FORBIDDEN_ADDRESS) {
+            return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, result));
+        }
+        DownloaderMiddleware middleware = middlewares.get(index);
+        return middleware.afterResponse(download, new FetchedResponse(result)).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
+                ? after(index - 1, Download.from(proceed.request(), middleware.name()), result)
+                : CompletableFuture.completedFuture(ended(step, download, result, middleware)));
+    }
+
+    private static Passage ended(DownloadStep step, Download download, FetchResult result, DownloaderMiddleware middleware) {
+        if (step instanceof DownloadStep.Reschedule reschedule) {
+            return new Passage(step, Download.from(reschedule.request(), middleware.name()), result);
+        }
+        return new Passage(step, download, result);
+    }
+}

@@ -1,0 +1,28 @@
+package org.scrapycluster.crawler.middleware;
+
+import java.time.Clock;
+
+import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.crawler.metrics.StatusCounters;
+import org.scrapycluster.crawler.robots.RobotsCache;
+import org.scrapycluster.crawler.scheduler.DomainThrottles;
+
+/**
+ * The parts of a crawler node its built-in downloader middlewares work with.
+ *
+ * @param robotsObey     {@code ROBOTSTXT_OBEY}
+ * @param robots         the node's robots.txt cache
+ * @param throttles      the domains' throttles, told a robots.txt {@code Crawl-delay}
+ * @param throttledQueue where a domain is paused cluster-wide
+ * @param retry          {@code RETRY_*}
+ * @param redirect       {@code REDIRECT_*}
+ * @param backoff        {@code RETRY_AFTER_*}
+ * @param statusCounters the original's per-status statistics
+ * @param metrics        the node's meters
+ * @param clock          the clock a Retry-After date is judged by
+ */
+public record MiddlewareContext(boolean robotsObey, RobotsCache robots, DomainThrottles throttles, ThrottledQueue throttledQueue,
+        RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters, CrawlerMetrics metrics,
+        Clock clock) {
+}

@@ -1,0 +1,166 @@
+package org.scrapycluster.crawler.middleware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.api.DownloadStep;
+import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.common.queue.ThrottleSpec;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.crawler.fetch.FetchRequest;
+import org.scrapycluster.crawler.fetch.FetchResult;
+import org.scrapycluster.crawler.fetch.FetchTimings;
+import org.scrapycluster.crawler.fetch.Fetcher;
+import org.scrapycluster.crawler.fetch.HeaderMap;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.crawler.request.CrawlRequest;
+import org.scrapycluster.crawler.robots.RobotsCache;
+import org.scrapycluster.crawler.scheduler.DomainThrottles;
+import org.scrapycluster.crawler.scheduler.LeasedRequest;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The downloader middlewares of {@code DOWNLOADER_MIDDLEWARES} around a scripted fetcher, loaded as a node loads
+ * them: the default order keeps robots.txt, cookies and redirects, and the setting removes, reorders and adds one.
+ */
+class DownloadChainTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+
+    private final ScriptedFetcher fetcher = new ScriptedFetcher();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    @Test
+    void robotsTxtDropsAForbiddenRequestUntilRobotsIsRemoved() {
+        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nDisallow: /private\n");
+        fetcher.answer("http://a.test/private/page", 200, HeaderMap.empty(), "<html></html>");
+
+        DownloadChain.Passage refused = run(chain(Map.of()), CrawlRequest.get("http://a.test/private/page", Map.of()));
+        assertInstanceOf(DownloadStep.Drop.class, refused.step());
+        assertEquals(0, fetcher.asked("http://a.test/private/page"));
+        assertEquals(1.0, meters.counter("crawler.robots.refused", "spider", "link", "node", "n1").count());
+
+        DownloadChain.Passage fetched = run(chain(Map.of("DOWNLOADER_MIDDLEWARES", "{robots: null}")),
+                CrawlRequest.get("http://a.test/private/page", Map.of()));
+        assertInstanceOf(DownloadStep.Proceed.class, fetched.step());
+        assertEquals(200, fetched.result().status());
+        assertEquals(1, fetcher.asked("http://a.test/private/page"));
+    }
+
+    @Test
+    void aRedirectIsRescheduledUntilRedirectsIsRemoved() {
+        fetcher.answer("http://a.test/old", 301, HeaderMap.of("Location", "http://a.test/new"), "");
+        fetcher.location("http://a.test/old", "http://a.test/new");
+        CrawlRequest old = CrawlRequest.get("http://a.test/old", Map.of("crawlid", "c1"));
+
+        DownloadChain.Passage redirected = run(chain(Map.of()), old);
+        DownloadStep.Reschedule reschedule = assertInstanceOf(DownloadStep.Reschedule.class, redirected.step());
+        assertEquals("http://a.test/new", reschedule.request().url());
+        assertEquals(1L, redirected.download().crawl().meta().get("redirect_times"));
+        assertEquals("c1", redirected.download().crawl().crawlid());
+
+        DownloadChain.Passage kept = run(chain(Map.of("DOWNLOADER_MIDDLEWARES", "{redirects: null}")), old);
+        assertInstanceOf(DownloadStep.Proceed.class, kept.step());
+        assertEquals(301, kept.result().status());
+    }
+
+    @Test
+    void reorderingPutsAUsersMiddlewareBeforeOrAfterTheCookiesItSees() {
+        fetcher.answer("http://a.test/", 200, HeaderMap.empty(), "");
+        CrawlRequest withCookies = CrawlRequest.get("http://a.test/", Map.of()).withCookies(Map.of("session", "s1"));
+
+        run(chain(Map.of("DOWNLOADER_MIDDLEWARES", "{tagging: 650}")), withCookies);
+        assertEquals("none", fetcher.lastSent().headers().first("X-Tag"));
+        assertEquals(List.of("session=s1"), fetcher.lastSent().headers().all("Cookie"));
+
+        run(chain(Map.of("DOWNLOADER_MIDDLEWARES", "{tagging: 800}")), withCookies);
+        assertEquals("session=s1", fetcher.lastSent().headers().first("X-Tag"));
+
+        run(chain(Map.of("DOWNLOADER_MIDDLEWARES", "{cookies: null, tagging: 800}")), withCookies);
+        assertEquals("none", fetcher.lastSent().headers().first("X-Tag"));
+        assertEquals(List.of(), fetcher.lastSent().headers().all("Cookie"));
+    }
+
+    @Test
+    void aUsersMiddlewareAddsItsHeaderAndIsRefusedAnUnknownName() {
+        fetcher.answer("http://a.test/", 200, HeaderMap.empty(), "");
+        run(chain(Map.of("DOWNLOADER_MIDDLEWARES", "{tagging: 50}")), CrawlRequest.get("http://a.test/", Map.of()));
+        assertEquals("none", fetcher.lastSent().headers().first("X-Tag"));
+
+        SettingsException refused = assertThrows(SettingsException.class, () -> chain(Map.of("DOWNLOADER_MIDDLEWARES", "{tally: 50}")));
+        assertTrue(refused.getMessage().contains("there are: cookies, redirects, retries, retry-after, robots, tagging"),
+                refused.getMessage());
+    }
+
+    private DownloadChain chain(Map<String, String> set) {
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
+        DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", true);
+        RobotsCache robots = new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK);
+        MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new RetryPolicy(true, 3, Set.of(500)),
+                new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
+                new CrawlerMetrics(meters, "link", "n1"), CLOCK);
+        return DownloadChain.load(settings, context, fetcher);
+    }
+
+    private static DownloadChain.Passage run(DownloadChain chain, CrawlRequest request) {
+        LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", "lease-1",
+                ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
+        CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, request), Runnable::run);
+        assertTrue(passage.isDone(), "the scripted fetcher answers at once and the steps run on the caller");
+        return passage.join();
+    }
+
+    /** A fetcher that answers from a map and records what it was sent. */
+    private static final class ScriptedFetcher implements Fetcher {
+
+        private static final FetchTimings NO_TIME = new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false);
+
+        private final Map<String, FetchResult> answers = new HashMap<>();
+        private final List<FetchRequest> sent = new ArrayList<>();
+
+        void answer(String url, int status, HeaderMap headers, String body) {
+            answers.put(url, new FetchResult(url, status, "Status", headers, body.getBytes(), null, HeaderMap.empty(), null, null, null,
+                    NO_TIME));
+        }
+
+        void location(String url, String target) {
+            FetchResult answer = answers.get(url);
+            answers.put(url, new FetchResult(url, answer.status(), answer.reason(), answer.headers(), answer.body(), null,
+                    HeaderMap.empty(), target, null, null, answer.timings()));
+        }
+
+        int asked(String url) {
+            return (int) sent.stream().filter(request -> request.url().equals(url)).count();
+        }
+
+        FetchRequest lastSent() {
+            return sent.get(sent.size() - 1);
+        }
+
+        @Override
+        public synchronized CompletableFuture<FetchResult> fetch(FetchRequest request) {
+            sent.add(request);
+            FetchResult answer = answers.get(request.url());
+            return CompletableFuture.completedFuture(answer != null ? answer : new FetchResult(request.url(), 404, "Not Found",
+                    HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, null, null, NO_TIME));
+        }
+    }
+}

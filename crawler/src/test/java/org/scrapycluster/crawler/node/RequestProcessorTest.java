@@ -1,0 +1,205 @@
+package org.scrapycluster.crawler.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.api.PageLink;
+import org.scrapycluster.api.ResultItem;
+import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.queue.Enqueuer;
+import org.scrapycluster.common.queue.Leases;
+import org.scrapycluster.common.queue.MalformedQueueMemberException;
+import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.common.queue.ThrottleSpec;
+import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.common.stats.StatsRecorder;
+import org.scrapycluster.crawler.fetch.DetectedEncoding;
+import org.scrapycluster.crawler.fetch.FetchError;
+import org.scrapycluster.crawler.fetch.FetchRequest;
+import org.scrapycluster.crawler.fetch.FetchResult;
+import org.scrapycluster.crawler.fetch.FetchTimings;
+import org.scrapycluster.crawler.fetch.Fetcher;
+import org.scrapycluster.crawler.fetch.HeaderMap;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.crawler.metrics.StatusCounters;
+import org.scrapycluster.crawler.middleware.DownloadChain;
+import org.scrapycluster.crawler.middleware.MiddlewareContext;
+import org.scrapycluster.crawler.pipeline.PipelineContext;
+import org.scrapycluster.crawler.pipeline.Pipelines;
+import org.scrapycluster.crawler.request.CrawlRequest;
+import org.scrapycluster.crawler.request.RequestCodec;
+import org.scrapycluster.crawler.robots.RobotsCache;
+import org.scrapycluster.crawler.scheduler.DomainThrottles;
+import org.scrapycluster.crawler.scheduler.DuplicateProbe;
+import org.scrapycluster.crawler.scheduler.LeaseKeeper;
+import org.scrapycluster.crawler.scheduler.LeasedRequest;
+import org.scrapycluster.crawler.scheduler.PrivateRedis;
+import org.scrapycluster.crawler.scheduler.RequestFiler;
+import org.scrapycluster.crawler.spider.LinkRules;
+import org.scrapycluster.crawler.spider.LinkSpider;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * One leased request through {@link RequestProcessor}, with a scripted {@link Fetcher}, a fixed clock, every step on
+ * the calling thread and a private redis-server for the queues: what is published, what is filed again, and that
+ * the request's domain is always freed.
+ */
+class RequestProcessorTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    private static final FetchTimings NO_TIME = new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false);
+
+    private final RedisConnection redis = PrivateRedis.connection();
+    private final String spider = "processor" + System.nanoTime();
+    private final String crawlid = "c" + System.nanoTime();
+    private final Map<String, FetchResult> answers = new HashMap<>();
+    private final List<String> fetched = new CopyOnWriteArrayList<>();
+    private final List<String> finished = new CopyOnWriteArrayList<>();
+    private final RequestCodec codec = new RequestCodec();
+
+    @Test
+    void aPageIsPublishedWithItsLinksAndTheLinksAreFiled() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"),
+                "<a href='/one.html'>1</a><a href='/two.html'>2</a>", null);
+
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/", meta(0, 1)));
+
+        ResultItem item = onlyItem();
+        assertEquals(200, item.statusCode());
+        assertEquals(List.of("http://example.com/one.html", "http://example.com/two.html"), item.listedLinks().stream().map(PageLink::url).toList());
+        assertEquals(2L, redis.sync().zcard(new QueueKey(spider, "example.com").key()));
+        assertEquals(List.of("example.com"), finished);
+    }
+
+    @Test
+    void aRetryStatusIsFiledAgainAndNotPublished() throws MalformedQueueMemberException {
+        answer("http://example.com/busy", 500, HeaderMap.empty(), "", null);
+
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/busy", meta(0, 0)));
+
+        assertEquals(List.of(), items());
+        List<CrawlRequest> queued = queued();
+        assertEquals(1, queued.size());
+        assertEquals(1L, queued.get(0).number("retry_times", 0));
+        assertEquals(List.of("example.com"), finished);
+    }
+
+    @Test
+    void withoutTheRetriesMiddlewareARetryStatusGoesToTheSpider() throws MalformedQueueMemberException {
+        answer("http://example.com/busy", 500, HeaderMap.empty(), "", null);
+
+        process(processor(Map.of("DOWNLOADER_MIDDLEWARES", "{retries: null}")), CrawlRequest.get("http://example.com/busy", meta(0, 0)));
+
+        assertEquals(500, onlyItem().statusCode());
+        assertEquals(List.of(), queued());
+    }
+
+    @Test
+    void aNetworkFailureWithNoRetryLeftIsGivenUpAndTheDomainFreed() throws MalformedQueueMemberException {
+        answer("http://example.com/down", 0, HeaderMap.empty(), "", FetchError.CONNECT_REFUSED);
+        Map<String, Object> meta = new HashMap<>(meta(0, 0));
+        meta.put("retry_times", 3);
+
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/down", meta));
+
+        assertEquals(List.of(), items());
+        assertEquals(List.of(), queued());
+        assertEquals(List.of("example.com"), finished);
+    }
+
+    @Test
+    void robotsTxtKeepsAForbiddenPageFromBeingFetched() {
+        answer("http://example.com/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nDisallow: /private\n", null);
+
+        process(processor(Map.of("ROBOTSTXT_OBEY", "true")), CrawlRequest.get("http://example.com/private/x", meta(0, 0)));
+
+        assertEquals(List.of("http://example.com/robots.txt"), fetched);
+        assertEquals(List.of(), items());
+        assertEquals(List.of("example.com"), finished);
+    }
+
+    private Map<String, Object> meta(int curdepth, int maxdepth) {
+        return Map.of("appid", "app", "crawlid", "unused", "spiderid", spider, "priority", 0, "curdepth", curdepth,
+                "maxdepth", maxdepth, "expires", 0, "retry_times", 0);
+    }
+
+    private void answer(String url, int status, HeaderMap headers, String body, FetchError error) {
+        answers.put(url, new FetchResult(url, status, status == 0 ? "" : "Status", headers, body.getBytes(StandardCharsets.UTF_8),
+                error == null ? new DetectedEncoding("utf-8", StandardCharsets.UTF_8) : null, HeaderMap.empty(),
+                null, error, error == null ? null : "scripted failure", NO_TIME));
+    }
+
+    private RequestProcessor processor(Map<String, String> set) {
+        Map<String, String> all = new HashMap<>(Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, captured: 100}",
+                "ROBOTSTXT_OBEY", "false"));
+        all.putAll(set);
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), all));
+        CrawlerConfig config = CrawlerConfig.from(settings);
+        CrawlerMetrics metrics = new CrawlerMetrics(new SimpleMeterRegistry(), spider, "n1");
+        Fetcher fetcher = request -> {
+            fetched.add(request.url());
+            FetchResult answer = answers.get(request.url());
+            return CompletableFuture.completedFuture(answer != null ? answer : new FetchResult(request.url(), 404, "Not Found",
+                    HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, null, null, NO_TIME));
+        };
+        StatusCounters statusCounters = new StatusCounters(new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1)), "host", spider,
+                List.of(), List.of(), false);
+        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", false);
+        DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(),
+                new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),
+                config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);
+        RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DuplicateProbe(redis), codec, spider, config.filing(),
+                domain -> false, metrics);
+        Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
+        LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
+        return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, new LinkSpider(), new LinkRules(List.of()), filer,
+                pipelines, leases, statusCounters, metrics), Runnable::run, finished::add);
+    }
+
+    private void process(RequestProcessor processor, CrawlRequest request) {
+        Map<String, Object> meta = new HashMap<>(request.meta());
+        meta.put("crawlid", crawlid);
+        String member = codec.encode(request.withMeta(meta));
+        processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, "lease-" + System.nanoTime(),
+                ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false)));
+        Awaitility.await().until(() -> processor.active() == 0);
+        assertTrue(finished.size() == 1, "the domain is freed once: " + finished);
+    }
+
+    private List<ResultItem> items() {
+        return CapturingPipeline.ITEMS.stream().filter(item -> crawlid.equals(item.crawlid())).toList();
+    }
+
+    private ResultItem onlyItem() {
+        List<ResultItem> items = items();
+        assertEquals(1, items.size(), items.toString());
+        return items.get(0);
+    }
+
+    private List<CrawlRequest> queued() throws MalformedQueueMemberException {
+        List<CrawlRequest> requests = new ArrayList<>();
+        for (String member : redis.sync().zrange(new QueueKey(spider, "example.com").key(), 0, -1)) {
+            requests.add(codec.decode(member));
+        }
+        return requests;
+    }
+}

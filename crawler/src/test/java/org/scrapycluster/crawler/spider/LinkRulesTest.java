@@ -1,0 +1,47 @@
+package org.scrapycluster.crawler.spider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.api.LinkFilter;
+import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.crawler.links.Link;
+import org.scrapycluster.crawler.request.CrawlRequest;
+
+/** The crawl's own link rules as the built-in filters of {@code LINK_FILTERS}: each one applies until it is removed. */
+class LinkRulesTest {
+
+    private static final String PAGE = "<a href='/a.html'>a</a> <a href='/report.pdf'>pdf</a> <a href='/private/b.html'>b</a>"
+            + " <a href='http://other.test/c.html'>c</a>";
+    private static final CrawlRequest CRAWL = CrawlRequest.get("http://a.test/", Map.of("allowed_domains", List.of("a.test"),
+            "deny_regex", List.of("/private/")));
+
+    @Test
+    void theDefaultFiltersApplyEveryRuleOfTheCrawl() {
+        assertEquals(List.of("http://a.test/a.html"), links(Map.of()));
+    }
+
+    @Test
+    void removingABuiltInFilterLetsThroughWhatItRefused() {
+        assertEquals(List.of("http://a.test/a.html", "http://a.test/report.pdf"), links(Map.of("LINK_FILTERS", "{deny-extensions: null}")));
+        assertEquals(List.of("http://a.test/a.html", "http://a.test/private/b.html"), links(Map.of("LINK_FILTERS", "{deny-regex: null}")));
+        assertEquals(List.of("http://a.test/a.html", "http://other.test/c.html"), links(Map.of("LINK_FILTERS", "{allowed-domains: null}")));
+    }
+
+    @Test
+    void reorderingTheBuiltInsKeepsWhatPasses() {
+        assertEquals(List.of("http://a.test/a.html"),
+                links(Map.of("LINK_FILTERS", "{allow-regex: 40, deny-regex: 30, allowed-domains: 20, deny-extensions: 10}")));
+    }
+
+    private static List<String> links(Map<String, String> set) {
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
+        LinkRules rules = new LinkRules(ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS"));
+        return rules.extract(CRAWL, PAGE, CRAWL.url()).stream().map(Link::url).toList();
+    }
+}
