@@ -16,7 +16,7 @@ import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.HandOut;
-import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.queue.ThrottleSpec;

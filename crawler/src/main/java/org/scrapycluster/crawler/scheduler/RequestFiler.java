@@ -17,7 +17,7 @@ import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
-import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.url.RequestFingerprint;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;

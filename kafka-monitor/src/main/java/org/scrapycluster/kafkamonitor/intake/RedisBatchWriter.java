@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.Enqueuer;
@@ -124,8 +125,8 @@ final class RedisBatchWriter {
                 outcomes.add(Optional.ofNullable(decisive));
             }
             if (!signals.isEmpty()) {
-                writes.add(redis.async().rpush(JobKeys.SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
-                writes.add(redis.async().ltrim(JobKeys.SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
+                writes.add(redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
+                writes.add(redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
             }
             for (CompletableFuture<?> write : writes) {
                 redis.await(write);

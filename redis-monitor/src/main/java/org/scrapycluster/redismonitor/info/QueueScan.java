@@ -13,7 +13,7 @@ import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScoredValueScanCursor;
 import org.scrapycluster.common.queue.CrawlCount;
 import org.scrapycluster.common.queue.CrawlRef;
-import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.common.queue.QueueDirectory;
 import org.scrapycluster.common.queue.QueueKey;

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import io.netty.handler.codec.http.HttpMethod;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
@@ -230,7 +231,7 @@ public final class RestGateway implements Service {
         if (closed) {
             return;
         }
-        heartbeat = new Heartbeat(connection, "stats:rest:self:" + context.node(), heartbeatTtl, heartbeatPeriod, context.clock());
+        heartbeat = new Heartbeat(connection, Keyspace.HEARTBEAT.fill("rest", context.node().toString()), heartbeatTtl, heartbeatPeriod, context.clock());
         heartbeat.start();
     }
 

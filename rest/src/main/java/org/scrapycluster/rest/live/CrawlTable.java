@@ -18,7 +18,7 @@ import io.lettuce.core.ScoredValue;
 import org.scrapycluster.common.queue.CrawlCount;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
-import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
