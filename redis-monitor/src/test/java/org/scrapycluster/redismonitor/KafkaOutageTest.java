@@ -10,8 +10,8 @@ import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;

@@ -11,12 +11,12 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.queue.QueueKey;
 

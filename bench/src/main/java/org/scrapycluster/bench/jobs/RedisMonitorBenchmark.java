@@ -10,12 +10,12 @@ import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
@@ -168,7 +168,7 @@ public final class RedisMonitorBenchmark {
     public void cleanUp() {
         for (String spiderId : List.of(spider, spider + "idle")) {
             List<String> keys = new ArrayList<>();
-            for (String pattern : List.of(spiderId + ":*", "crawl:" + spiderId + ":*", "crawls:" + spiderId + ":*")) {
+            for (String pattern : Keyspace.spiderGlobs(spiderId)) {
                 keys.addAll(RedisKeys.scan(redis, pattern));
             }
             for (int from = 0; from < keys.size(); from += 1_000) {

@@ -34,6 +34,11 @@ public final class Keyspace {
     /** {@code <throttlekey>:throttle_pause} (additive): while it exists nothing is handed out under the key. */
     public static final KeyTemplate THROTTLE_PAUSE = KeyTemplate.of("throttle_pause", "{throttlekey}:throttle_pause");
 
+    /** {@code <spiderid>:…}: every key that starts with a spider id. */
+    public static final KeyTemplate SPIDER_KEYS = KeyTemplate.of("spider_keys", "{spider}:{rest}");
+    /** The glob of every throttle key's window, time and pause. */
+    public static final String THROTTLE_KEYS = "*:throttle_*";
+
     // leases, readiness and crawl accounting (additive)
     /** {@code <spiderid>:leased}: lease id to the leased queue member. */
     public static final KeyTemplate LEASED = KeyTemplate.of("leased", "{spider}:leased");
@@ -98,6 +103,8 @@ public final class Keyspace {
     public static final KeyTemplate SERVICE_STATS = KeyTemplate.of("service_stats", "stats:{service}:{counter}");
     /** {@code stats:crawler:<host>:<spider>:<counter>}: the prefix of a crawler's counter (a status code). */
     public static final KeyTemplate CRAWLER_STATS = KeyTemplate.of("crawler_stats", "stats:crawler:{host}:{spider}:{counter}");
+    /** {@code stats:crawler:<host>:<spider>}: what every counter of a crawler host and spider starts with. */
+    public static final KeyTemplate CRAWLER_COUNTERS = KeyTemplate.of("crawler_counters", "stats:crawler:{host}:{spider}");
     /** {@code <counter>:<window seconds>}: a rolling window of a counter. */
     public static final KeyTemplate STATS_WINDOW = KeyTemplate.of("stats_window", "{counter}:{window}");
     /** {@code <counter>:lifetime}: a counter's lifetime HyperLogLog. */
@@ -108,11 +115,11 @@ public final class Keyspace {
     public static final KeyTemplate CRAWLER_HEARTBEAT = KeyTemplate.of("crawler_heartbeat", "stats:crawler:{host}:{spider}:{uuid12}");
 
     /** Every template, in the order of docs/architecture.md. */
-    public static final List<KeyTemplate> ALL = List.of(QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
+    public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
             ACTIVE_DOMAINS, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL),
-            JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, STATS_WINDOW, STATS_LIFETIME, HEARTBEAT,
+            JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_LIFETIME, HEARTBEAT,
             CRAWLER_HEARTBEAT);
 
     private static final String LUA_LIBRARY = renderLuaLibrary();
@@ -188,6 +195,15 @@ public final class Keyspace {
             key.append(publicIp).append(':');
         }
         return key.append(domain).toString();
+    }
+
+    /**
+     * The globs of every key of one spider: its queues, blacklist, dupefilters, page counters, leases
+     * and readiness ({@code <spiderid>:*}, which also holds its throttle keys when throttling per
+     * spider type), and its crawls' accounting. For cleaning up after a benchmark or a test.
+     */
+    public static List<String> spiderGlobs(String spiderId) {
+        return List.of(SPIDER_KEYS.glob(spiderId), ACCOUNTING.glob(spiderId), CRAWLS_OF_APP.glob(spiderId));
     }
 
     /** {@code lock:<key>}. */

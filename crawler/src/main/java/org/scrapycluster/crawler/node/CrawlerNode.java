@@ -8,10 +8,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.Enqueuer;

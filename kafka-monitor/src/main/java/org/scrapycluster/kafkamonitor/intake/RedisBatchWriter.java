@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -155,7 +155,7 @@ final class RedisBatchWriter {
         return switch (outcome) {
             case QUEUED -> 0;
             case ALREADY_QUEUED, DUPLICATE -> 1;
-            case BLACKLISTED, EXPIRED, INVALID, PAGE_LIMIT, DOMAIN_BLACKLISTED -> 2;
+            case BLACKLISTED, EXPIRED, INVALID, PAGE_LIMIT, DOMAIN_BLACKLISTED, NOT_HTTP, INVALID_URL -> 2;
         };
     }
 }

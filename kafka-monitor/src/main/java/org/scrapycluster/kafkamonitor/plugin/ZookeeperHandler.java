@@ -5,9 +5,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 

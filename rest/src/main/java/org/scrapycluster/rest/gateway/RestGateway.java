@@ -11,11 +11,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import io.netty.handler.codec.http.HttpMethod;
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.metrics.MetricsServer;
