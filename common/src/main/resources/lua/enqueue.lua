@@ -93,7 +93,7 @@ local function enqueue(queue, base, arrival)
   activate_domain(batch, spider, domain, clock)
   account_added(tally, spider, fields, domain)
   if write_timeout and fields.expires ~= 0 then
-    redis.call('SET', keyspace_name(KEYSPACE.timeout, spider, fields.appid, fields.crawlid),
+    redis.call('SET', KEYSPACE.timeout(spider, fields.appid, fields.crawlid),
       string.format('%d', fields.expires))
   end
   return 'QUEUED'

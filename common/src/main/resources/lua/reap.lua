@@ -20,7 +20,7 @@ for _, lease_id in ipairs(due) do
   redis.call('HDEL', leased, lease_id)
   local domain, score = lease_parts(lease_id)
   if member and domain ~= nil and tonumber(score) ~= nil then
-    if redis.call('ZADD', keyspace_name(KEYSPACE.queue, spider, domain), 'NX', score, member) == 1 then
+    if redis.call('ZADD', KEYSPACE.queue(spider, domain), 'NX', score, member) == 1 then
       returned = returned + 1
       queue_length_changed(spider, domain, 1)
     else

@@ -14,11 +14,11 @@
 -- Needs the keyspace library, which names every key.
 
 local function crawl_name(spider, fields)
-  return keyspace_name(KEYSPACE.crawl_name, spider, fields.appid, fields.crawlid)
+  return KEYSPACE.crawl_name(spider, fields.appid, fields.crawlid)
 end
 
 local function accounting_key(spider, fields)
-  return keyspace_name(KEYSPACE.accounting, spider, fields.appid, fields.crawlid)
+  return KEYSPACE.accounting(spider, fields.appid, fields.crawlid)
 end
 
 local function touch(spider, fields, key, clock)
@@ -35,7 +35,7 @@ end
 
 -- Moves the recorded length of one domain queue by delta (the HASH keeps no zero fields).
 local function queue_length_changed(spider, domain, delta)
-  local lengths = keyspace_name(KEYSPACE.queue_lengths, spider)
+  local lengths = KEYSPACE.queue_lengths(spider)
   if redis.call('HINCRBY', lengths, domain, delta) <= 0 then
     redis.call('HDEL', lengths, domain)
   end
@@ -76,7 +76,7 @@ local function write_added(tally, clock)
     end
     redis.call('HINCRBY', key, 'pending', crawl.pending)
     redis.call('HSET', key, 'expires', string.format('%d', crawl.fields.expires), 'updated', clock.millis)
-    redis.call('SADD', keyspace_name(KEYSPACE.crawls_of_app, crawl.spider, crawl.fields.appid), crawl.fields.crawlid)
+    redis.call('SADD', KEYSPACE.crawls_of_app(crawl.spider, crawl.fields.appid), crawl.fields.crawlid)
     redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(crawl.spider, crawl.fields))
   end
   for _, queue in ipairs(tally.length_order) do
@@ -94,7 +94,7 @@ local function unaccounted(spider, fields, domain, clock)
     return false
   end
   redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
-  redis.call('SADD', keyspace_name(KEYSPACE.crawls_of_app, spider, fields.appid), fields.crawlid)
+  redis.call('SADD', KEYSPACE.crawls_of_app(spider, fields.appid), fields.crawlid)
   redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
   return true
 end

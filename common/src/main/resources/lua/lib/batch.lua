@@ -9,7 +9,7 @@ end
 
 -- Whether the crawl of these fields is stopped: in <spider>:blacklist, asked once per call.
 local function crawl_stopped(batch, spider, fields)
-  local blacklist, entry = keyspace_name(KEYSPACE.blacklist, spider), blacklist_entry(fields)
+  local blacklist, entry = KEYSPACE.blacklist(spider), blacklist_entry(fields)
   local crawl = blacklist .. '\n' .. entry
   if batch.stopped[crawl] == nil then
     batch.stopped[crawl] = redis.call('SISMEMBER', blacklist, entry) == 1
@@ -19,7 +19,7 @@ end
 
 -- Puts domain in <spider>:active_domains, keeping the place it has (NX), once per call.
 local function activate_domain(batch, spider, domain, clock)
-  local active = keyspace_name(KEYSPACE.active_domains, spider)
+  local active = KEYSPACE.active_domains(spider)
   local member = active .. '\n' .. domain
   if not batch.active[member] then
     redis.call('ZADD', active, 'NX', clock.millis, domain)

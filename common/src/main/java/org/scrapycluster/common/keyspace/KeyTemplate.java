@@ -7,8 +7,8 @@ import java.util.Objects;
 /**
  * The shape of one family of Redis names, such as {@code crawl:{spider}:{appid}:{crawlid}}: literal
  * text with named holes, filled in order. {@link Keyspace} declares every template once; Java fills
- * them with {@link #fill} and the Lua scripts receive them as {@link #luaPattern() patterns} whose
- * holes are numbered ({@code crawl:{1}:{2}:{3}}), so neither side spells a name of its own.
+ * them with {@link #fill} and the Lua scripts receive them as {@link #luaExpression() functions}
+ * that build the same names, so neither side spells a name of its own.
  */
 public final class KeyTemplate {
 
@@ -103,13 +103,35 @@ public final class KeyTemplate {
         return glob.append(escapeGlob(literals.get(holes.size()))).toString();
     }
 
-    /** The template with its holes numbered from 1, as the Lua function {@code keyspace_name} fills it. */
-    public String luaPattern() {
-        StringBuilder pattern = new StringBuilder();
-        for (int i = 0; i < holes.size(); i++) {
-            pattern.append(literals.get(i)).append('{').append(i + 1).append('}');
+    /**
+     * The template as a Lua expression: its name as a string literal when it has no holes, else a
+     * function of one argument per hole that concatenates the name ({@code function(v1, v2) return
+     * 'crawls:' .. v1 .. ':' .. v2 end}), which costs a script no pattern matching.
+     */
+    public String luaExpression() {
+        if (holes.isEmpty()) {
+            return luaString(literals.getFirst());
         }
-        return pattern.append(literals.get(holes.size())).toString();
+        StringBuilder parameters = new StringBuilder();
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < holes.size(); i++) {
+            parameters.append(i == 0 ? "" : ", ").append('v').append(i + 1);
+            if (!literals.get(i).isEmpty()) {
+                body.append(luaString(literals.get(i))).append(" .. ");
+            }
+            body.append('v').append(i + 1).append(i + 1 < holes.size() || !suffix().isEmpty() ? " .. " : "");
+        }
+        if (!suffix().isEmpty()) {
+            body.append(luaString(suffix()));
+        }
+        return "function(" + parameters + ") return " + body + " end";
+    }
+
+    private static String luaString(String text) {
+        if (text.indexOf('\'') >= 0 || text.indexOf('\\') >= 0 || text.indexOf('\n') >= 0) {
+            throw new IllegalArgumentException("a key template's text must not hold quotes, backslashes or line breaks: " + text);
+        }
+        return "'" + text + "'";
     }
 
     /** {@code text} with the glob characters {@code * ? [ ] \} escaped, to match it literally. */

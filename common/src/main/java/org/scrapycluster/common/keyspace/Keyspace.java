@@ -7,7 +7,7 @@ import java.util.List;
  * keyspace"; the original's names are listed in docs/compatibility.md §1A). Java code asks this class
  * for a name; a Lua script receives the names it can know up front as {@code KEYS[]}, and the
  * patterns of the names it derives from what it reads (the crawl of a queue member, the domain of a
- * lease) in the {@code KEYSPACE} table of the {@code keyspace} library that {@link #luaLibrary()}
+ * lease) in the {@code KEYSPACE} table of the {@code keyspace} library that {@link #luaLibrary}
  * renders from the same templates.
  */
 public final class Keyspace {
@@ -122,8 +122,6 @@ public final class Keyspace {
             JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_LIFETIME, HEARTBEAT,
             CRAWLER_HEARTBEAT);
 
-    private static final String LUA_LIBRARY = renderLuaLibrary();
-
     private Keyspace() {
     }
 
@@ -212,27 +210,21 @@ public final class Keyspace {
     }
 
     /**
-     * The {@code keyspace} library of the Lua scripts: the table {@code KEYSPACE} of every template's
-     * {@link KeyTemplate#luaPattern() pattern} by name, and {@code keyspace_name(pattern, ...)}, which
-     * fills a pattern's numbered holes with its arguments.
+     * The {@code keyspace} library of a Lua script: the table {@code KEYSPACE} of the templates the
+     * script names ({@code KEYSPACE.accounting(spider, appid, crawlid)}, {@code KEYSPACE.crawls_active}),
+     * each rendered by {@link KeyTemplate#luaExpression()}. Only the templates named in {@code source}
+     * are rendered, because a script runs its whole text on every call; a script that looks templates
+     * up by a computed name ({@code KEYSPACE[name]}) gets every template.
      */
-    public static String luaLibrary() {
-        return LUA_LIBRARY;
-    }
-
-    private static String renderLuaLibrary() {
-        StringBuilder lua = new StringBuilder("-- rendered by org.scrapycluster.common.keyspace.Keyspace: the names of every Redis key\n");
+    public static String luaLibrary(String source) {
+        boolean all = source.contains("KEYSPACE[");
+        StringBuilder lua = new StringBuilder("-- rendered by org.scrapycluster.common.keyspace.Keyspace, which names every key\n");
         lua.append("local KEYSPACE = {\n");
         for (KeyTemplate template : ALL) {
-            lua.append("  ").append(template.name()).append(" = '").append(template.luaPattern()).append("',\n");
+            if (all || source.contains("KEYSPACE." + template.name())) {
+                lua.append("  ").append(template.name()).append(" = ").append(template.luaExpression()).append(",\n");
+            }
         }
-        lua.append("}\n");
-        lua.append("""
-                local function keyspace_name(pattern, ...)
-                  local values = {...}
-                  return (string.gsub(pattern, '{(%d)}', function(i) return values[tonumber(i)] end))
-                end
-                """);
-        return lua.toString();
+        return lua.append("}\n").toString();
     }
 }

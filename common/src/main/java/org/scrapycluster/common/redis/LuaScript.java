@@ -21,7 +21,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
  *
  * <p>Redis scripts cannot include one another, so helpers shared by several scripts live in
  * {@code lua/lib/<library>.lua} and are prepended to the scripts that name them. The library
- * {@value #KEYSPACE} is not a file: it is rendered by {@link Keyspace#luaLibrary()}, so that a script
+ * {@value #KEYSPACE} is not a file: it is rendered by {@link Keyspace#luaLibrary}, always first, so that a script
  * deriving a key from what it reads names it from the same templates as Java.
  */
 public final class LuaScript {
@@ -49,10 +49,18 @@ public final class LuaScript {
      */
     public static LuaScript load(String name, String... libraries) {
         StringBuilder source = new StringBuilder();
+        boolean keyspace = false;
         for (String library : libraries) {
-            source.append(library.equals(KEYSPACE) ? Keyspace.luaLibrary() : resource(ROOT + "lib/" + library + ".lua")).append('\n');
+            if (library.equals(KEYSPACE)) {
+                keyspace = true;
+            } else {
+                source.append(resource(ROOT + "lib/" + library + ".lua")).append('\n');
+            }
         }
         source.append(resource(ROOT + name + ".lua"));
+        if (keyspace) {
+            source.insert(0, Keyspace.luaLibrary(source.toString()) + '\n');
+        }
         return new LuaScript(name, source.toString());
     }
 
