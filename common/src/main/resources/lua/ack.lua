@@ -1,5 +1,5 @@
--- Acknowledges a lease: the request is done (its result published, or finally failed). Needs
--- lib/clock, lib/member, lib/accounting, lib/lease.
+-- Acknowledges a lease: the request is done (its result published, or finally failed). Needs the
+-- keyspace library, lib/clock, lib/member, lib/accounting, lib/lease.
 --
 -- KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases
 -- ARGV[1] lease id            ARGV[2] "1" when a page was published   ARGV[3] spiderid

@@ -4,16 +4,16 @@
 -- no accounting pushed to or popped from it). A crawl found out is put in crawls:foreign for good:
 -- a later push and pop that cancel out must not make its counters look right again.
 --
--- KEYS[1] crawls:foreign   KEYS[2] <spiderid>:queue_lengths
--- ARGV[1] <spiderid>:<appid>:<crawlid>   ARGV[2] spiderid   ARGV[3..] the crawl's domains
+-- KEYS[1] crawls:foreign   KEYS[2] <spiderid>:queue_lengths   KEYS[3..] the crawl's domain queues
+-- ARGV[1] <spiderid>:<appid>:<crawlid>   ARGV[2..] the domains of KEYS[3..], in the same order
 -- Returns 1 when the accounting agrees with the queues, 0 when it does not.
 
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then
   return 0
 end
-for i = 3, #ARGV do
-  local recorded = tonumber(redis.call('HGET', KEYS[2], ARGV[i]) or '0')
-  if redis.call('ZCARD', ARGV[2] .. ':' .. ARGV[i] .. ':queue') ~= recorded then
+for i = 3, #KEYS do
+  local recorded = tonumber(redis.call('HGET', KEYS[2], ARGV[i - 1]) or '0')
+  if redis.call('ZCARD', KEYS[i]) ~= recorded then
     redis.call('SADD', KEYS[1], ARGV[1])
     return 0
   end

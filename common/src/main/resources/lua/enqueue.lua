@@ -1,6 +1,8 @@
 -- Files requests into their domain queues with readiness and crawl accounting, one call for a whole
 -- batch (a page's links): used by the Kafka monitor for seeds and by crawlers for discovered links,
--- retries and redirects. Needs lib/clock, lib/member, lib/accounting, lib/batch.
+-- retries and redirects. Needs the keyspace library, lib/clock, lib/member, lib/accounting, lib/batch.
+-- The keys of a request's crawl (accounting, blacklist, timeout) are named from the crawl fields the
+-- script reads from its member, with the patterns of the keyspace library.
 --
 -- KEYS[i] the <spiderid>:<domain>:queue of request i
 -- ARGV[1] "1" to order equal priorities first-in first-out (score = -priority + arrival fraction)
@@ -91,7 +93,7 @@ local function enqueue(queue, base, arrival)
   activate_domain(batch, spider, domain, clock)
   account_added(tally, spider, fields, domain)
   if write_timeout and fields.expires ~= 0 then
-    redis.call('SET', 'timeout:' .. spider .. ':' .. fields.appid .. ':' .. fields.crawlid,
+    redis.call('SET', KEYSPACE.timeout(spider, fields.appid, fields.crawlid),
       string.format('%d', fields.expires))
   end
   return 'QUEUED'

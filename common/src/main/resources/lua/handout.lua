@@ -1,5 +1,5 @@
 -- One throttled hand-out decision for one domain queue (docs/architecture.md "Leases",
--- docs/architecture.md, guarantee 2). Needs lib/clock, lib/member, lib/accounting.
+-- docs/architecture.md, guarantee 2). Needs the keyspace library, lib/clock, lib/member, lib/accounting.
 --
 -- KEYS[1] <spiderid>:<domain>:queue        KEYS[2] <throttlekey>:throttle_window
 -- KEYS[3] <throttlekey>:throttle_time      KEYS[4] <spiderid>:blacklist

@@ -1,7 +1,7 @@
 -- One bounded step of purging a crawl: scans a batch of one domain queue (mode "queue", ZSCAN) or
 -- of the spider's leases (mode "leases", HSCAN) and removes the crawl's requests, with accounting.
 -- The caller blacklists the crawl first, so that no new request of it can be enqueued or leased,
--- and repeats until the cursor returns to "0". Needs lib/clock, lib/member, lib/accounting,
+-- and repeats until the cursor returns to "0". Needs the keyspace library, lib/clock, lib/member, lib/accounting,
 -- lib/lease.
 --
 -- mode queue:  KEYS[1] <spiderid>:<domain>:queue

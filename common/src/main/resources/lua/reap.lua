@@ -1,6 +1,7 @@
 -- Returns leases whose deadline has passed to their queues, with their score. Idempotent: any
--- number of reapers may run it; each lease is returned by exactly one call. Needs lib/clock,
--- lib/member, lib/accounting, lib/lease.
+-- number of reapers may run it; each lease is returned by exactly one call. Needs the keyspace
+-- library, lib/clock, lib/member, lib/accounting, lib/lease. A lease's queue is known only once its
+-- id is read, so the queue key is named here with the keyspace library's pattern.
 --
 -- KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases   KEYS[3] <spiderid>:active_domains
 -- ARGV[1] spiderid            ARGV[2] most leases handled in this call
@@ -19,7 +20,7 @@ for _, lease_id in ipairs(due) do
   redis.call('HDEL', leased, lease_id)
   local domain, score = lease_parts(lease_id)
   if member and domain ~= nil and tonumber(score) ~= nil then
-    if redis.call('ZADD', spider .. ':' .. domain .. ':queue', 'NX', score, member) == 1 then
+    if redis.call('ZADD', KEYSPACE.queue(spider, domain), 'NX', score, member) == 1 then
       returned = returned + 1
       queue_length_changed(spider, domain, 1)
     else

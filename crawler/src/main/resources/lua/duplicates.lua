@@ -1,6 +1,6 @@
 -- Which of a page's requests the enqueue script (lua/enqueue.lua) would certainly answer 'DUPLICATE',
 -- so that the crawler neither encodes nor sends them: most links a crawl finds are pages it already
--- has. Needs lib/clock, lib/member, lib/batch.
+-- has. Needs the keyspace library, lib/clock, lib/member, lib/batch.
 --
 -- KEYS[i] the dupefilter of request i (<spiderid>:dupefilter:<crawlid>)
 -- ARGV[1] n, the number of requests; then 6 values per request, starting at 2 + (i - 1) * 6:

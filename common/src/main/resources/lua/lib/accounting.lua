@@ -11,13 +11,19 @@
 -- (queue_length_changed), which ZCARD contradicts once a foreign process pushed or popped; and a
 -- request that leaves the queues without having been counted puts its crawl in crawls:foreign.
 
+-- Needs the keyspace library, which names every key.
+
 local function crawl_name(spider, fields)
-  return spider .. ':' .. fields.appid .. ':' .. fields.crawlid
+  return KEYSPACE.crawl_name(spider, fields.appid, fields.crawlid)
+end
+
+local function accounting_key(spider, fields)
+  return KEYSPACE.accounting(spider, fields.appid, fields.crawlid)
 end
 
 local function touch(spider, fields, key, clock)
   redis.call('HSET', key, 'updated', clock.millis)
-  redis.call('ZADD', 'crawls:active', clock.millis, crawl_name(spider, fields))
+  redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
 end
 
 -- A tally of the requests one call queues, written by write_added once per crawl and per
@@ -29,15 +35,16 @@ end
 
 -- Moves the recorded length of one domain queue by delta (the HASH keeps no zero fields).
 local function queue_length_changed(spider, domain, delta)
-  if redis.call('HINCRBY', spider .. ':queue_lengths', domain, delta) <= 0 then
-    redis.call('HDEL', spider .. ':queue_lengths', domain)
+  local lengths = KEYSPACE.queue_lengths(spider)
+  if redis.call('HINCRBY', lengths, domain, delta) <= 0 then
+    redis.call('HDEL', lengths, domain)
   end
 end
 
 -- Counts one request of the crawl of these fields queued for domain. The last request of a crawl
 -- names the expires written, as it would when each wrote its own.
 local function account_added(tally, spider, fields, domain)
-  local key = 'crawl:' .. crawl_name(spider, fields)
+  local key = accounting_key(spider, fields)
   local crawl = tally.crawls[key]
   if crawl == nil then
     crawl = { spider = spider, counts = {}, order = {}, pending = 0 }
@@ -69,8 +76,8 @@ local function write_added(tally, clock)
     end
     redis.call('HINCRBY', key, 'pending', crawl.pending)
     redis.call('HSET', key, 'expires', string.format('%d', crawl.fields.expires), 'updated', clock.millis)
-    redis.call('SADD', 'crawls:' .. crawl.spider .. ':' .. crawl.fields.appid, crawl.fields.crawlid)
-    redis.call('ZADD', 'crawls:active', clock.millis, crawl_name(crawl.spider, crawl.fields))
+    redis.call('SADD', KEYSPACE.crawls_of_app(crawl.spider, crawl.fields.appid), crawl.fields.crawlid)
+    redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(crawl.spider, crawl.fields))
   end
   for _, queue in ipairs(tally.length_order) do
     local length = tally.lengths[queue]
@@ -82,13 +89,13 @@ end
 -- keeps no accounting): its crawl then goes into crawls:foreign, whose answers come from reading the
 -- queues, into the app's crawls and into crawls:active, so that its completion is looked for.
 local function unaccounted(spider, fields, domain, clock)
-  local key = 'crawl:' .. crawl_name(spider, fields)
+  local key = accounting_key(spider, fields)
   if redis.call('HEXISTS', key, domain .. '|' .. fields.priority) == 1 then
     return false
   end
-  redis.call('SADD', 'crawls:foreign', crawl_name(spider, fields))
-  redis.call('SADD', 'crawls:' .. spider .. ':' .. fields.appid, fields.crawlid)
-  redis.call('ZADD', 'crawls:active', clock.millis, crawl_name(spider, fields))
+  redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
+  redis.call('SADD', KEYSPACE.crawls_of_app(spider, fields.appid), fields.crawlid)
+  redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
   return true
 end
 
@@ -98,7 +105,7 @@ local function account_removed(spider, fields, domain, clock)
   if fields == nil or unaccounted(spider, fields, domain, clock) then
     return
   end
-  local key = 'crawl:' .. crawl_name(spider, fields)
+  local key = accounting_key(spider, fields)
   local field = domain .. '|' .. fields.priority
   if redis.call('HINCRBY', key, field, -1) <= 0 then
     redis.call('HDEL', key, field)
@@ -114,7 +121,7 @@ local function count_page(spider, fields, clock)
   if fields == nil then
     return
   end
-  local key = 'crawl:' .. crawl_name(spider, fields)
+  local key = accounting_key(spider, fields)
   if redis.call('EXISTS', key) == 0 then
     return
   end

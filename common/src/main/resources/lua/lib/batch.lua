@@ -1,6 +1,7 @@
 -- What one call that files or checks many requests learns once and need not ask Redis again: a
 -- redis.call costs microseconds, and a call of a hundred requests usually holds a few crawls,
--- dupefilters and domains. Used by lua/enqueue.lua and the crawler's lua/duplicates.lua; needs lib/member.
+-- dupefilters and domains. Used by lua/enqueue.lua and the crawler's lua/duplicates.lua; needs the
+-- keyspace library and lib/member.
 
 local function new_batch()
   return { stopped = {}, dupefilters = {}, dupefilter_ttls = {}, active = {} }
@@ -8,7 +9,7 @@ end
 
 -- Whether the crawl of these fields is stopped: in <spider>:blacklist, asked once per call.
 local function crawl_stopped(batch, spider, fields)
-  local blacklist, entry = spider .. ':blacklist', blacklist_entry(fields)
+  local blacklist, entry = KEYSPACE.blacklist(spider), blacklist_entry(fields)
   local crawl = blacklist .. '\n' .. entry
   if batch.stopped[crawl] == nil then
     batch.stopped[crawl] = redis.call('SISMEMBER', blacklist, entry) == 1
@@ -18,7 +19,7 @@ end
 
 -- Puts domain in <spider>:active_domains, keeping the place it has (NX), once per call.
 local function activate_domain(batch, spider, domain, clock)
-  local active = spider .. ':active_domains'
+  local active = KEYSPACE.active_domains(spider)
   local member = active .. '\n' .. domain
   if not batch.active[member] then
     redis.call('ZADD', active, 'NX', clock.millis, domain)

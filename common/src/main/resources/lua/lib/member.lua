@@ -33,9 +33,9 @@ local function crawl_fields(member, score)
   }
 end
 
--- The member of <spiderid>:blacklist that names the crawl of these fields.
+-- The member of <spiderid>:blacklist that names the crawl of these fields (needs the keyspace library).
 local function blacklist_entry(fields)
-  return fields.appid .. '||' .. fields.crawlid
+  return KEYSPACE.blacklist_entry(fields.appid, fields.crawlid)
 end
 
 -- True when the crawl of these fields has an expiry that the clock has reached.

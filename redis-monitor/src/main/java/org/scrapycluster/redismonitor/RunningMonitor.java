@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.LeaseReaper;
 import org.scrapycluster.common.redis.OutageReporter;
@@ -78,7 +79,7 @@ final class RunningMonitor implements AutoCloseable {
         JobProcessor processor = new JobProcessor(redis, locks,
                 new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock());
 
-        Heartbeat heartbeat = own(new Heartbeat(redis, "stats:redis-monitor:self:" + context.node(), options.heartbeatTtl(),
+        Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.HEARTBEAT.fill("redis-monitor", context.node().toString()), options.heartbeatTtl(),
                 options.heartbeatPeriod(), context.clock()));
         heartbeat.start();
 

@@ -10,7 +10,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
@@ -53,12 +53,12 @@ class GlobCharactersTest extends OneMonitorTest {
     @Test
     void infoCountsOnlyItsOwnSpiderAppAndCrawl() {
         queueCrawls();
-        JsonNode crawl = answer(JobKeys.info(target.spider(), APP, CRAWL));
+        JsonNode crawl = answer(Keyspace.INFO_CRAWL.fill(target.spider(), APP, CRAWL));
         assertEquals(3, crawl.path("total_pending").asInt(), crawl.toString());
         assertEquals(Set.of(ODD_DOMAIN, "a.com"), Set.copyOf(fieldNames(crawl.path("domains"))), crawl.toString());
         assertEquals(2, crawl.path("domains").path(ODD_DOMAIN).path("total").asInt(), crawl.toString());
 
-        JsonNode app = answer(JobKeys.info(target.spider(), APP));
+        JsonNode app = answer(Keyspace.INFO_APP.fill(target.spider(), APP));
         assertEquals(4, app.path("total_pending").asInt(), app.toString());
         assertEquals(Set.of("c1x", CRAWL), Set.copyOf(fieldNames(app.path("crawlids"))), app.toString());
     }
@@ -66,7 +66,7 @@ class GlobCharactersTest extends OneMonitorTest {
     @Test
     void stopPurgesOnlyItsOwnSpiderAppAndCrawl() {
         queueCrawls();
-        JsonNode answer = answer(JobKeys.stop(target.spider(), APP, CRAWL));
+        JsonNode answer = answer(Keyspace.STOP_CRAWL.fill(target.spider(), APP, CRAWL));
         assertEquals(3, answer.path("total_purged").asInt(), answer.toString());
         assertEquals(0, fixture.redis().sync().exists(new QueueKey(target.spider(), ODD_DOMAIN).key()));
         List<String> left = fixture.redis().sync().zrange(new QueueKey(target.spider(), "a.com").key(), 0, -1);
@@ -81,7 +81,7 @@ class GlobCharactersTest extends OneMonitorTest {
                 fixture.zookeeperNode())) {
             String domain = "*.gl?b[x].com";
             String uuid = MonitorFixture.unique("uuid");
-            fixture.post(JobKeys.zookeeper("blacklist-update", domain, appid), "{\"domain\":\"" + domain + "\",\"uuid\":\"" + uuid + "\"}");
+            fixture.post(Keyspace.ZOOKEEPER.fill("blacklist-update", domain, appid), "{\"domain\":\"" + domain + "\",\"uuid\":\"" + uuid + "\"}");
             JsonNode answer = fixture.answers().awaitUuid(uuid);
             assertFalse(answer.has("error"), answer.toString());
             assertEquals(domain, answer.path("domain").asText());

@@ -6,7 +6,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
  * The info job against real queues: crawl-level and app-level answers in the original's shape,
@@ -19,8 +19,8 @@ class InfoMonitorTest extends OneMonitorTest {
     void answersForACrawlAndForAnAppFromTheAccounting() {
         queues.seedInfoFixtureCrawls(appid);
 
-        assertInfo("info-crawl.json", JobKeys.info(queues.spider(), appid, "c1"));
-        assertInfo("info-app.json", JobKeys.info(queues.spider(), appid));
+        assertInfo("info-crawl.json", Keyspace.INFO_CRAWL.fill(queues.spider(), appid, "c1"));
+        assertInfo("info-app.json", Keyspace.INFO_APP.fill(queues.spider(), appid));
     }
 
     @Test
@@ -35,13 +35,13 @@ class InfoMonitorTest extends OneMonitorTest {
         fixture.redis().sync().set("timeout:" + queues.spider() + ":" + appid + ":c1", Long.toString(FAR));
         queues.handOut("other.org");
 
-        assertInfo("info-crawl.json", JobKeys.info(queues.spider(), appid, "c1"));
-        assertInfo("info-app.json", JobKeys.info(queues.spider(), appid));
+        assertInfo("info-crawl.json", Keyspace.INFO_CRAWL.fill(queues.spider(), appid, "c1"));
+        assertInfo("info-app.json", Keyspace.INFO_APP.fill(queues.spider(), appid));
     }
 
     @Test
     void aCrawlWithNothingQueuedHasNothingPending() {
-        assertInfo("info-crawl-unknown.json", JobKeys.info(queues.spider(), appid, "nothing-queued"));
+        assertInfo("info-crawl-unknown.json", Keyspace.INFO_CRAWL.fill(queues.spider(), appid, "nothing-queued"));
     }
 
     @Test
@@ -51,11 +51,11 @@ class InfoMonitorTest extends OneMonitorTest {
         queues.seed("other.org", queues.feedItem("https://other.org/", appid, "c1", -9, FAR));
         long from = MonitorFixture.now();
         String uuid = MonitorFixture.unique("uuid");
-        fixture.write(JobKeys.info(queues.spider(), appid, "c1"), uuid);
+        fixture.write(Keyspace.INFO_CRAWL.fill(queues.spider(), appid, "c1"), uuid);
         JsonNode answer = fixture.answers().awaitUuid(uuid);
         assertAnswer("info-crawl.json", Map.of("uuid", uuid, "appid", appid, "spiderid", queues.spider()), answer, from,
                 MonitorFixture.now());
-        fixture.awaitGone(JobKeys.info(queues.spider(), appid, "c1"));
+        fixture.awaitGone(Keyspace.INFO_CRAWL.fill(queues.spider(), appid, "c1"));
     }
 
     private void assertInfo(String fixtureName, String key) {

@@ -13,8 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.jobs.JobKeys;
-import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.redismonitor.job.JobFailures;
@@ -39,7 +38,7 @@ class JobLoopTest {
             MonitorFixture.Running second = fixture.startMonitor();
             String spider = MonitorFixture.unique("spider");
             for (int i = 0; i < jobs; i++) {
-                String key = JobKeys.info(spider, "app" + i, "c" + i);
+                String key = Keyspace.INFO_CRAWL.fill(spider, "app" + i, "c" + i);
                 if (i % 2 == 0) {
                     fixture.post(key, "uuid-" + i);
                 } else {
@@ -56,7 +55,7 @@ class JobLoopTest {
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertEquals(jobs, answered(first) + answered(second));
                 for (int i = 0; i < jobs; i++) {
-                    assertEquals(0, fixture.redis().sync().exists(JobKeys.info(spider, "app" + i, "c" + i)));
+                    assertEquals(0, fixture.redis().sync().exists(Keyspace.INFO_CRAWL.fill(spider, "app" + i, "c" + i)));
                 }
             });
         }
@@ -99,13 +98,13 @@ class JobLoopTest {
     void aJobWaitsWhileAnotherHolderHasItsLock(EmbeddedStack stack) {
         try (MonitorFixture fixture = MonitorFixture.on(stack)) {
             fixture.startMonitor();
-            String key = JobKeys.info(MonitorFixture.unique("spider"), "app", "c1");
-            fixture.redis().sync().set(RedisLocks.lockKey(key), "another-monitor");
+            String key = Keyspace.INFO_CRAWL.fill(MonitorFixture.unique("spider"), "app", "c1");
+            fixture.redis().sync().set(Keyspace.lock(key), "another-monitor");
             fixture.post(key, "uuid-locked");
             fixture.answers().readFor(Duration.ofSeconds(1));
             assertEquals("uuid-locked", fixture.redis().sync().get(key), "not handled while locked");
             assertTrue(fixture.answers().answers().isEmpty());
-            fixture.redis().sync().del(RedisLocks.lockKey(key));
+            fixture.redis().sync().del(Keyspace.lock(key));
             fixture.answers().awaitUuid("uuid-locked");
             fixture.awaitGone(key);
         }
@@ -123,7 +122,7 @@ class JobLoopTest {
             assertEquals("someapp", answer.path("appid").asText());
             fixture.awaitGone(key);
             // the lock is released after the key is deleted
-            fixture.awaitGone(RedisLocks.lockKey(key));
+            fixture.awaitGone(Keyspace.lock(key));
         }
     }
 
@@ -131,7 +130,7 @@ class JobLoopTest {
     void everyRequestOfOneScopeIsAnsweredOnceWhileTheJobIsRewritten(EmbeddedStack stack) {
         try (MonitorFixture fixture = MonitorFixture.on(stack)) {
             fixture.startMonitor();
-            String key = JobKeys.stats("rest", MonitorFixture.unique("app"));
+            String key = Keyspace.STATS_REQUEST.fill("rest", MonitorFixture.unique("app"));
             Map<String, Integer> answered = new HashMap<>();
             for (int i = 0; i < 20; i++) {
                 fixture.post(key, "uuid-" + i);
@@ -141,7 +140,7 @@ class JobLoopTest {
             fixture.answers().readFor(Duration.ofMillis(500)).forEach(answer -> answered.merge(answer.path("uuid").asText(), 1, Integer::sum));
             assertEquals(20, answered.size(), "every request is answered: " + answered);
             assertTrue(answered.values().stream().allMatch(count -> count == 1), answered.toString());
-            assertEquals(0, fixture.redis().sync().exists(JobKeys.waiting(key)));
+            assertEquals(0, fixture.redis().sync().exists(Keyspace.JOB_WAITING.fill(key)));
         }
     }
 
@@ -152,7 +151,7 @@ class JobLoopTest {
              OutboundAnswers appTopic = new OutboundAnswers(stack.kafkaBootstrap(), fixture.prefix() + ".outbound_" + appid)) {
             fixture.startMonitor();
             String uuid = MonitorFixture.unique("uuid");
-            fixture.post(JobKeys.info(MonitorFixture.unique("spider"), appid), uuid);
+            fixture.post(Keyspace.INFO_APP.fill(MonitorFixture.unique("spider"), appid), uuid);
             assertEquals(fixture.answers().awaitUuid(uuid), appTopic.awaitUuid(uuid));
         }
     }

@@ -10,9 +10,8 @@ import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -34,7 +33,7 @@ class KafkaOutageTest {
         try (MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), "127.0.0.1:" + port, stack.zookeeperConnect(),
                 "KAFKA_SEND_TIMEOUT", "1")) {
             MonitorFixture.Running monitor = fixture.startMonitor();
-            String key = JobKeys.stats("rest", MonitorFixture.unique("app"));
+            String key = Keyspace.STATS_REQUEST.fill("rest", MonitorFixture.unique("app"));
             fixture.post(key, "uuid-waiting");
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (monitor.health().check().checks().get("kafka").status() != Health.Status.DOWN && System.nanoTime() < deadline) {

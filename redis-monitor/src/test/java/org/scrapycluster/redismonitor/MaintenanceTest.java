@@ -8,8 +8,8 @@ import java.util.Set;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthReport;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 
 import io.micrometer.core.instrument.FunctionCounter;

@@ -14,8 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.jobs.JobKeys;
-import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
@@ -112,7 +111,7 @@ class MixedClusterTest {
             assertEquals(2, requestsOf(fixture, python.spider(), "c3"));
 
             String uuid = MonitorFixture.unique("uuid");
-            fixture.post(JobKeys.stop(python.spider(), appid, "c3"), uuid);
+            fixture.post(Keyspace.STOP_CRAWL.fill(python.spider(), appid, "c3"), uuid);
             assertEquals(2, fixture.answers().awaitUuid(uuid).path("total_purged").asLong());
             assertEquals(0, requestsOf(fixture, python.spider(), "c3"), "nothing of the stopped crawl is left, e.com included");
         }
@@ -123,7 +122,7 @@ class MixedClusterTest {
         long queued = requestsOf(fixture, spider, crawlid);
         assertEquals(expected, queued, "the test's own count of the crawl's requests");
         String uuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.info(spider, appid, crawlid), uuid);
+        fixture.post(Keyspace.INFO_CRAWL.fill(spider, appid, crawlid), uuid);
         JsonNode answer = fixture.answers().awaitUuid(uuid);
         assertEquals(queued, answer.path("total_pending").asLong(), "total_pending of " + answer);
     }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
@@ -123,7 +124,7 @@ final class MonitorFixture implements AutoCloseable {
     /** Writes a job as our Kafka monitor does: the key and its waiting list, then its signal. */
     void post(String key, String value) {
         jobs.add(key);
-        jobs.add(JobKeys.waiting(key));
+        jobs.add(Keyspace.JOB_WAITING.fill(key));
         JobKeys.post(redis, key, value);
     }
 

@@ -7,7 +7,7 @@ import java.time.Duration;
 import io.lettuce.core.RedisException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
@@ -43,7 +43,7 @@ class RedisOutageTest {
     }
 
     private static void answered(MonitorFixture fixture, String uuid) {
-        String key = JobKeys.info("spider", "app", uuid);
+        String key = Keyspace.INFO_CRAWL.fill("spider", "app", uuid);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             try {

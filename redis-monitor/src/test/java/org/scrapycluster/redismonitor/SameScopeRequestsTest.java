@@ -11,8 +11,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.jobs.JobKeys;
-import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
@@ -33,20 +32,20 @@ class SameScopeRequestsTest {
         try (MonitorFixture fixture = MonitorFixture.on(stack)) {
             fixture.startMonitor();
             String spider = MonitorFixture.unique("spider");
-            String key = JobKeys.info(spider, "app", "c1");
-            fixture.redis().sync().set(RedisLocks.lockKey(key), "another-monitor");
+            String key = Keyspace.INFO_CRAWL.fill(spider, "app", "c1");
+            fixture.redis().sync().set(Keyspace.lock(key), "another-monitor");
             for (int i = 0; i < 20; i++) {
                 fixture.post(key, "uuid-" + i);
             }
             assertEquals("uuid-19", fixture.redis().sync().get(key), "the job key holds the latest uuid, as the original writes it");
-            assertEquals(20, fixture.redis().sync().llen(JobKeys.waiting(key)));
-            fixture.redis().sync().del(RedisLocks.lockKey(key));
+            assertEquals(20, fixture.redis().sync().llen(Keyspace.JOB_WAITING.fill(key)));
+            fixture.redis().sync().del(Keyspace.lock(key));
 
             Map<String, Long> perUuid = uuidsAnswered(fixture, 20);
             assertEquals(20, perUuid.size(), perUuid.toString());
             assertTrue(perUuid.values().stream().allMatch(count -> count == 1), perUuid.toString());
             fixture.awaitGone(key);
-            assertEquals(0, fixture.redis().sync().exists(JobKeys.waiting(key)));
+            assertEquals(0, fixture.redis().sync().exists(Keyspace.JOB_WAITING.fill(key)));
         }
     }
 
@@ -54,11 +53,11 @@ class SameScopeRequestsTest {
     void aKeyRewrittenWithoutItsListIsAnsweredBesideTheListedRequests(EmbeddedStack stack) {
         try (MonitorFixture fixture = MonitorFixture.on(stack)) {
             fixture.startMonitor();
-            String key = JobKeys.stats("rest", MonitorFixture.unique("app"));
-            fixture.redis().sync().set(RedisLocks.lockKey(key), "another-monitor");
+            String key = Keyspace.STATS_REQUEST.fill("rest", MonitorFixture.unique("app"));
+            fixture.redis().sync().set(Keyspace.lock(key), "another-monitor");
             fixture.post(key, "uuid-java");
             fixture.write(key, "uuid-python");
-            fixture.redis().sync().del(RedisLocks.lockKey(key));
+            fixture.redis().sync().del(Keyspace.lock(key));
 
             assertEquals(Map.of("uuid-java", 1L, "uuid-python", 1L), uuidsAnswered(fixture, 2));
             fixture.awaitGone(key);
@@ -68,12 +67,12 @@ class SameScopeRequestsTest {
     @Test
     void aListLeftByAMonitorThatReadOnlyTheKeyIsNotAnsweredAgain(EmbeddedStack stack) {
         try (MonitorFixture fixture = MonitorFixture.on(stack)) {
-            String key = JobKeys.stats("rest", MonitorFixture.unique("app"));
+            String key = Keyspace.STATS_REQUEST.fill("rest", MonitorFixture.unique("app"));
             fixture.post(key, "uuid-answered-by-python");
             // a Python Redis monitor answers the key's value and deletes the key, not the list
             fixture.redis().sync().del(key);
             fixture.post(key, "uuid-next");
-            assertEquals(List.of("uuid-next"), fixture.redis().sync().lrange(JobKeys.waiting(key), 0, -1));
+            assertEquals(List.of("uuid-next"), fixture.redis().sync().lrange(Keyspace.JOB_WAITING.fill(key), 0, -1));
 
             fixture.startMonitor();
             fixture.answers().awaitUuid("uuid-next");
@@ -88,11 +87,11 @@ class SameScopeRequestsTest {
              ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
             fixture.startMonitor();
             String appid = MonitorFixture.unique("app");
-            String key = JobKeys.zookeeper("domain-update", "same.com", appid);
-            fixture.redis().sync().set(RedisLocks.lockKey(key), "another-monitor");
+            String key = Keyspace.ZOOKEEPER.fill("domain-update", "same.com", appid);
+            fixture.redis().sync().set(Keyspace.lock(key), "another-monitor");
             fixture.post(key, "{\"domain\":\"same.com\",\"uuid\":\"zk-1\",\"hits\":10,\"scale\":1.0,\"window\":60}");
             fixture.post(key, "{\"domain\":\"same.com\",\"uuid\":\"zk-2\",\"hits\":20,\"scale\":1.0,\"window\":60}");
-            fixture.redis().sync().del(RedisLocks.lockKey(key));
+            fixture.redis().sync().del(Keyspace.lock(key));
 
             Map<String, Long> perUuid = uuidsAnswered(fixture, 2);
             assertEquals(Map.of("zk-1", 1L, "zk-2", 1L), perUuid);

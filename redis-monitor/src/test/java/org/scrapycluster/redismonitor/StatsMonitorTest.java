@@ -16,7 +16,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
@@ -67,7 +67,7 @@ class StatsMonitorTest {
         String stats = type.equals("unknown") ? "everything" : type;
         long from = MonitorFixture.now();
         String uuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.stats(stats, appid), uuid);
+        fixture.post(Keyspace.STATS_REQUEST.fill(stats, appid), uuid);
         JsonNode answer = fixture.answers().awaitUuid(uuid);
         assertAnswer("stats-" + type + ".json", Map.of("uuid", uuid, "appid", appid), answer, from, MonitorFixture.now());
     }

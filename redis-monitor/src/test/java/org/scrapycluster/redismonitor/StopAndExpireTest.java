@@ -11,13 +11,12 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.queue.QueueKey;
 
@@ -39,7 +38,7 @@ class StopAndExpireTest extends OneMonitorTest {
 
         long from = MonitorFixture.now();
         String uuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.stop(queues.spider(), appid, "c1"), uuid);
+        fixture.post(Keyspace.STOP_CRAWL.fill(queues.spider(), appid, "c1"), uuid);
         JsonNode answer = fixture.answers().awaitUuid(uuid);
         assertAnswer("stop.json", Map.of("uuid", uuid, "appid", appid, "spiderid", queues.spider()), answer, from, MonitorFixture.now());
 
@@ -53,7 +52,7 @@ class StopAndExpireTest extends OneMonitorTest {
         assertNull(fixture.redis().sync().zscore(Keyspace.CRAWLS_ACTIVE, stopped.name()), "a stopped crawl is not announced complete");
         assertEquals(EnqueueOutcome.BLACKLISTED, new Enqueuer(fixture.redis(), false).enqueue(EnqueueRequest.of(
                 new QueueKey(queues.spider(), "a.com"), queues.feedItem("https://a.com/late", appid, "c1", 5, FAR))));
-        fixture.awaitGone(JobKeys.stop(queues.spider(), appid, "c1"));
+        fixture.awaitGone(Keyspace.STOP_CRAWL.fill(queues.spider(), appid, "c1"));
     }
 
     @Test

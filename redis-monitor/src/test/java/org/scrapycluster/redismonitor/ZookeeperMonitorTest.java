@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
@@ -85,17 +85,17 @@ class ZookeeperMonitorTest {
     private static void edit(MonitorFixture fixture, String action, String domain, String appid, String value) {
         long from = MonitorFixture.now();
         String uuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.zookeeper(action, domain, appid), value.formatted(uuid));
+        fixture.post(Keyspace.ZOOKEEPER.fill(action, domain, appid), value.formatted(uuid));
         JsonNode answer = fixture.answers().awaitUuid(uuid);
         assertAnswer("zookeeper.json", Map.of("uuid", uuid, "appid", appid, "action", action, "domain", domain), answer, from,
                 MonitorFixture.now());
-        fixture.awaitGone(JobKeys.zookeeper(action, domain, appid));
+        fixture.awaitGone(Keyspace.ZOOKEEPER.fill(action, domain, appid));
     }
 
     private static void assertError(MonitorFixture fixture, String action, String domain, String appid, String value, String error) {
         long from = MonitorFixture.now();
         String uuid = MonitorFixture.unique("uuid");
-        fixture.post(JobKeys.zookeeper(action, domain, appid), value.formatted(uuid));
+        fixture.post(Keyspace.ZOOKEEPER.fill(action, domain, appid), value.formatted(uuid));
         JsonNode answer = fixture.answers().awaitUuid(uuid);
         assertAnswer("zookeeper-error.json", Map.of("uuid", uuid, "appid", appid, "action", action, "domain", domain, "error", error),
                 answer, from, MonitorFixture.now());

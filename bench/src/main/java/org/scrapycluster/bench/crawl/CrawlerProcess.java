@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 
@@ -58,7 +59,7 @@ final class CrawlerProcess implements AutoCloseable {
 
     private void awaitHeartbeat(RedisConnection redis) throws InterruptedException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (RedisKeys.scan(redis, "stats:crawler:*").isEmpty()) {
+        while (RedisKeys.scan(redis, Keyspace.CRAWLER_STATS.glob()).isEmpty()) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the crawler node exited with status " + process.exitValue() + "; see " + log);
             }

@@ -10,12 +10,12 @@ import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
@@ -102,14 +102,14 @@ public final class RedisMonitorBenchmark {
             monitor.start();
             List<Result> results = new ArrayList<>();
             load(spider + "idle", 10, 10, 1);
-            results.add(measure(answers, "info idle", JobKeys.info(spider + "idle", APP, "c0"), idleRounds));
+            results.add(measure(answers, "info idle", Keyspace.INFO_CRAWL.fill(spider + "idle", APP, "c0"), idleRounds));
             long started = System.nanoTime();
             load(spider, requests, domains, crawls);
             Duration loading = Duration.ofNanos(System.nanoTime() - started);
-            results.add(measure(answers, "info crawl-level", JobKeys.info(spider, APP, "c0"), rounds));
-            results.add(measure(answers, "info app-level", JobKeys.info(spider, APP), rounds));
-            results.add(measure(answers, "stats queue", JobKeys.stats("queue", APP), rounds));
-            results.add(measure(answers, "stats all", JobKeys.stats("all", APP), rounds));
+            results.add(measure(answers, "info crawl-level", Keyspace.INFO_CRAWL.fill(spider, APP, "c0"), rounds));
+            results.add(measure(answers, "info app-level", Keyspace.INFO_APP.fill(spider, APP), rounds));
+            results.add(measure(answers, "stats queue", Keyspace.STATS_REQUEST.fill("queue", APP), rounds));
+            results.add(measure(answers, "stats all", Keyspace.STATS_REQUEST.fill("all", APP), rounds));
             return new Report(requests, domains, crawls, loading, redis.sync().info("memory").lines()
                     .filter(line -> line.startsWith("used_memory_human:")).map(line -> line.substring(line.indexOf(':') + 1).strip())
                     .findFirst().orElse("?"), results);
@@ -168,7 +168,7 @@ public final class RedisMonitorBenchmark {
     public void cleanUp() {
         for (String spiderId : List.of(spider, spider + "idle")) {
             List<String> keys = new ArrayList<>();
-            for (String pattern : List.of(spiderId + ":*", "crawl:" + spiderId + ":*", "crawls:" + spiderId + ":*")) {
+            for (String pattern : Keyspace.spiderGlobs(spiderId)) {
                 keys.addAll(RedisKeys.scan(redis, pattern));
             }
             for (int from = 0; from < keys.size(); from += 1_000) {

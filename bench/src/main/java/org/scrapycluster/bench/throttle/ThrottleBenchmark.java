@@ -11,12 +11,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.HandOut;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.queue.ThrottleSpec;
@@ -161,9 +161,8 @@ public final class ThrottleBenchmark {
     }
 
     private void cleanUp() {
-        List<String> keys = new ArrayList<>(RedisKeys.scan(redis, spider + ":*"));
-        keys.addAll(RedisKeys.scan(redis, "crawl:" + spider + ":*"));
-        keys.addAll(RedisKeys.scan(redis, "crawls:" + spider + ":*"));
+        List<String> keys = new ArrayList<>();
+        Keyspace.spiderGlobs(spider).forEach(glob -> keys.addAll(RedisKeys.scan(redis, glob)));
         for (int from = 0; from < keys.size(); from += 1_000) {
             redis.sync().unlink(keys.subList(from, Math.min(keys.size(), from + 1_000)).toArray(String[]::new));
         }

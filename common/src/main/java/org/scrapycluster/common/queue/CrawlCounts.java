@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.slf4j.Logger;
@@ -105,12 +106,14 @@ public final class CrawlCounts {
 
     private boolean agreesWithQueues(CrawlCount count) {
         CrawlRef crawl = count.crawl();
+        List<String> keys = new ArrayList<>(List.of(Keyspace.CRAWLS_FOREIGN, Keyspace.queueLengths(crawl.spiderId())));
         List<String> args = new ArrayList<>();
         args.add(crawl.name());
-        args.add(crawl.spiderId());
-        args.addAll(count.domains().keySet());
-        Long agrees = CHECK.call(redis, ScriptOutputType.INTEGER,
-                new String[] {Keyspace.CRAWLS_FOREIGN, Keyspace.queueLengths(crawl.spiderId())}, args.toArray(String[]::new));
+        for (String domain : count.domains().keySet()) {
+            keys.add(Keyspace.queue(crawl.spiderId(), domain));
+            args.add(domain);
+        }
+        Long agrees = CHECK.call(redis, ScriptOutputType.INTEGER, keys.toArray(String[]::new), args.toArray(String[]::new));
         return agrees == 1;
     }
 

@@ -3,6 +3,7 @@ package org.scrapycluster.common.queue;
 import java.util.List;
 
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 
@@ -24,7 +25,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  */
 public final class CrawlPurger {
 
-    private static final LuaScript PURGE = LuaScript.load("purge", "clock", "member", "accounting", "lease");
+    private static final LuaScript PURGE = LuaScript.load("purge", LuaScript.KEYSPACE, "clock", "member", "accounting", "lease");
     private static final String DONE = "0";
 
     private final RedisConnection redis;

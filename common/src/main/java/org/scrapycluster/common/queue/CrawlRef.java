@@ -2,7 +2,7 @@ package org.scrapycluster.common.queue;
 
 import java.util.Objects;
 
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
  * One crawl of one app on one spider, and the names of its keys.
@@ -34,21 +34,21 @@ public record CrawlRef(String spiderId, String appid, String crawlid) {
 
     /** {@code <spiderid>:<appid>:<crawlid>}. */
     public String name() {
-        return spiderId + ":" + appid + ":" + crawlid;
+        return Keyspace.CRAWL_NAME.fill(spiderId, appid, crawlid);
     }
 
     /** {@code crawl:<spiderid>:<appid>:<crawlid>}, the accounting HASH. */
     public String accountingKey() {
-        return "crawl:" + name();
+        return Keyspace.ACCOUNTING.fill(spiderId, appid, crawlid);
     }
 
     /** {@code <appid>||<crawlid>}, the crawl's member of {@code <spiderid>:blacklist}. */
     public String blacklistEntry() {
-        return appid + "||" + crawlid;
+        return Keyspace.BLACKLIST_ENTRY.fill(appid, crawlid);
     }
 
     /** {@code timeout:<spiderid>:<appid>:<crawlid>}, holding the crawl's expires. */
     public String timeoutKey() {
-        return JobKeys.timeout(spiderId, appid, crawlid);
+        return Keyspace.TIMEOUT.fill(spiderId, appid, crawlid);
     }
 }

@@ -1,6 +1,9 @@
 package org.scrapycluster.common.queue;
 
-/** What {@link Enqueuer} did with one request. */
+/**
+ * What became of one request filed: what {@link Enqueuer} did with it, or why a crawler refused it
+ * before it reached Redis ({@link #NOT_HTTP}, {@link #INVALID_URL}).
+ */
 public enum EnqueueOutcome {
     /** Filed into its domain queue, counted in its crawl's accounting. */
     QUEUED,
@@ -17,7 +20,11 @@ public enum EnqueueOutcome {
     /** Its crawl's {@code expires} has passed (Redis server clock). */
     EXPIRED,
     /** The member has no string {@code appid} and {@code crawlid} or no numeric {@code priority}. */
-    INVALID;
+    INVALID,
+    /** Refused by the crawler before Redis: its URL is neither http nor https. */
+    NOT_HTTP,
+    /** Refused by the crawler before Redis: its URL has no valid host. */
+    INVALID_URL;
 
     /** Whether the request is now in its queue. */
     public boolean queued() {

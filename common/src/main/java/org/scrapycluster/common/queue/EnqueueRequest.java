@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.scrapycluster.common.keyspace.Keyspace;
+
 /**
  * One request to file into a domain queue with {@link Enqueuer}.
  *

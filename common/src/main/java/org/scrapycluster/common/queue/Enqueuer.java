@@ -20,7 +20,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  */
 public final class Enqueuer {
 
-    private static final LuaScript ENQUEUE = LuaScript.load("enqueue", "clock", "member", "accounting", "batch");
+    private static final LuaScript ENQUEUE = LuaScript.load("enqueue", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
     private static final int FIELDS = 16;
     private static final int BATCH = 500;
 

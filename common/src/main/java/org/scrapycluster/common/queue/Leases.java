@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 
@@ -17,9 +18,9 @@ import org.scrapycluster.common.redis.RedisConnection;
  */
 public final class Leases {
 
-    private static final LuaScript ACK = LuaScript.load("ack", "clock", "member", "accounting", "lease");
+    private static final LuaScript ACK = LuaScript.load("ack", LuaScript.KEYSPACE, "clock", "member", "accounting", "lease");
     private static final LuaScript RENEW = LuaScript.load("renew", "clock");
-    private static final LuaScript REAP = LuaScript.load("reap", "clock", "member", "accounting", "lease");
+    private static final LuaScript REAP = LuaScript.load("reap", LuaScript.KEYSPACE, "clock", "member", "accounting", "lease");
 
     private final RedisConnection redis;
 

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 
@@ -17,7 +18,7 @@ import org.scrapycluster.common.redis.RedisKeys;
  */
 public final class QueueDirectory {
 
-    private static final String LEASES_SUFFIX = ":leases";
+    private static final String LEASES_SUFFIX = Keyspace.LEASES.suffix();
 
     private final RedisConnection redis;
 
@@ -27,12 +28,12 @@ public final class QueueDirectory {
 
     /** The domain queues of {@code spiderId}. */
     public List<QueueKey> queues(String spiderId) {
-        return parse(RedisKeys.scan(redis, RedisKeys.escapeGlob(spiderId) + ":*:queue"));
+        return parse(RedisKeys.scan(redis, Keyspace.QUEUE.glob(spiderId)));
     }
 
     /** The domain queues of every spider. */
     public List<QueueKey> allQueues() {
-        return parse(RedisKeys.scan(redis, "*:*:queue"));
+        return parse(RedisKeys.scan(redis, Keyspace.QUEUE.glob()));
     }
 
     /** The spiders that have a {@code <spiderid>:leases} key. */

@@ -3,6 +3,8 @@ package org.scrapycluster.common.queue;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.scrapycluster.common.keyspace.Keyspace;
+
 /**
  * The key of one domain queue, {@code <spiderid>:<domain>:queue}.
  *
@@ -15,7 +17,7 @@ import java.util.Optional;
  */
 public record QueueKey(String spiderId, String domain) {
 
-    private static final String SUFFIX = ":queue";
+    private static final String SUFFIX = Keyspace.QUEUE.suffix();
 
     public QueueKey {
         Objects.requireNonNull(spiderId, "spiderId");
@@ -48,7 +50,7 @@ public record QueueKey(String spiderId, String domain) {
 
     /** The Redis key. */
     public String key() {
-        return spiderId + ":" + domain + SUFFIX;
+        return Keyspace.queue(spiderId, domain);
     }
 
     @Override

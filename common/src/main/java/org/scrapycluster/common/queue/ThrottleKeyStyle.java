@@ -1,5 +1,7 @@
 package org.scrapycluster.common.queue;
 
+import org.scrapycluster.common.keyspace.Keyspace;
+
 /**
  * How the throttle key of a domain is built (docs/compatibility.md §4.3), by {@code SCHEDULER_TYPE_ENABLED}
  * and {@code SCHEDULER_IP_ENABLED}: {@code [<spiderid>:][<public ip>:]<domain>}, giving
@@ -13,13 +15,6 @@ public record ThrottleKeyStyle(boolean byType, boolean byIp) {
 
     /** The throttle key of {@code domain} for a node of spider {@code spiderId} behind {@code publicIp}. */
     public String throttleKey(String spiderId, String publicIp, String domain) {
-        StringBuilder key = new StringBuilder();
-        if (byType) {
-            key.append(spiderId).append(':');
-        }
-        if (byIp) {
-            key.append(publicIp).append(':');
-        }
-        return key.append(domain).toString();
+        return Keyspace.throttleKey(byType ? spiderId : null, byIp ? publicIp : null, domain);
     }
 }

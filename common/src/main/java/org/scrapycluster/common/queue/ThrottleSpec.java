@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.scrapycluster.common.keyspace.Keyspace;
+
 /**
  * The throttle of one domain as one crawler node sees it: at most {@code limit} hand-outs in any
  * {@code windowSeconds}, cluster-wide for everyone sharing {@code throttleKey}; in moderated mode
@@ -42,12 +44,12 @@ public record ThrottleSpec(String throttleKey, double windowSeconds, int limit, 
 
     /** {@code <throttlekey>:throttle_window}. */
     public String windowKey() {
-        return throttleKey + ":throttle_window";
+        return Keyspace.THROTTLE_WINDOW.fill(throttleKey);
     }
 
     /** {@code <throttlekey>:throttle_time}. */
     public String timeKey() {
-        return throttleKey + ":throttle_time";
+        return Keyspace.THROTTLE_TIME.fill(throttleKey);
     }
 
     /**
@@ -55,7 +57,7 @@ public record ThrottleSpec(String throttleKey, double windowSeconds, int limit, 
      * this throttle key — a server asked for a pause with {@code Retry-After}.
      */
     public String pauseKey() {
-        return throttleKey + ":throttle_pause";
+        return Keyspace.THROTTLE_PAUSE.fill(throttleKey);
     }
 
     /** Whether nothing may be handed out (limit 0). */

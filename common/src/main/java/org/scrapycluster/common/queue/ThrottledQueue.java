@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 
@@ -44,7 +45,7 @@ public final class ThrottledQueue {
     /** How many stopped or expired members one call drops at most before answering. */
     public static final int MAX_DROPS_PER_CALL = 100;
 
-    private static final LuaScript HAND_OUT = LuaScript.load("handout", "clock", "member", "accounting");
+    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting");
 
     private final RedisConnection redis;
 

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionException;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
  * A Lua script from the classpath ({@code lua/<name>.lua}), run by its SHA-1 digest with
@@ -19,9 +20,14 @@ import io.lettuce.core.ScriptOutputType;
  * {@code SCRIPT FLUSH}) it is sent once with {@code EVAL}, which also caches it.
  *
  * <p>Redis scripts cannot include one another, so helpers shared by several scripts live in
- * {@code lua/lib/<library>.lua} and are prepended to the scripts that name them.
+ * {@code lua/lib/<library>.lua} and are prepended to the scripts that name them. The library
+ * {@value #KEYSPACE} is not a file: it is rendered by {@link Keyspace#luaLibrary}, always first, so that a script
+ * deriving a key from what it reads names it from the same templates as Java.
  */
 public final class LuaScript {
+
+    /** The library of key names, rendered from {@link Keyspace}. */
+    public static final String KEYSPACE = "keyspace";
 
     private static final String ROOT = "lua/";
 
@@ -43,10 +49,18 @@ public final class LuaScript {
      */
     public static LuaScript load(String name, String... libraries) {
         StringBuilder source = new StringBuilder();
+        boolean keyspace = false;
         for (String library : libraries) {
-            source.append(resource(ROOT + "lib/" + library + ".lua")).append('\n');
+            if (library.equals(KEYSPACE)) {
+                keyspace = true;
+            } else {
+                source.append(resource(ROOT + "lib/" + library + ".lua")).append('\n');
+            }
         }
         source.append(resource(ROOT + name + ".lua"));
+        if (keyspace) {
+            source.insert(0, Keyspace.luaLibrary(source.toString()) + '\n');
+        }
         return new LuaScript(name, source.toString());
     }
 

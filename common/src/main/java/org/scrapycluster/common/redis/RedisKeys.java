@@ -30,16 +30,4 @@ public final class RedisKeys {
         } while (!cursor.isFinished());
         return keys.stream().distinct().toList();
     }
-
-    /** {@code text} with the glob characters {@code * ? [ ] \} escaped, to match it literally. */
-    public static String escapeGlob(String text) {
-        StringBuilder escaped = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
-            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-                escaped.append('\\');
-            }
-            escaped.append(c);
-        }
-        return escaped.toString();
-    }
 }

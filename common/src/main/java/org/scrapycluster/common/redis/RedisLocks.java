@@ -6,6 +6,7 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 import io.lettuce.core.SetArgs;
+import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
  * Non-blocking distributed locks at {@code lock:<key>} (docs/compatibility.md §3.2), the way several
@@ -34,11 +35,6 @@ public final class RedisLocks implements AutoCloseable {
         this.expiry = expiry;
     }
 
-    /** The Redis key of the lock on {@code key}. */
-    public static String lockKey(String key) {
-        return "lock:" + key;
-    }
-
     /**
      * Takes the lock on {@code key} if nobody holds it; never waits.
      *
@@ -48,11 +44,11 @@ public final class RedisLocks implements AutoCloseable {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         String token = HexFormat.of().formatHex(bytes);
-        String reply = redis.sync().set(lockKey(key), token, SetArgs.Builder.nx().px(expiry.toMillis()));
+        String reply = redis.sync().set(Keyspace.lock(key), token, SetArgs.Builder.nx().px(expiry.toMillis()));
         if (!"OK".equals(reply)) {
             return Optional.empty();
         }
-        return Optional.of(new RedisLock(redis, COMPARE, renewer, lockKey(key), token, expiry));
+        return Optional.of(new RedisLock(redis, COMPARE, renewer, Keyspace.lock(key), token, expiry));
     }
 
     /** Stops renewing; locks still held expire on their own. */

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.scrapycluster.common.keyspace.Keyspace;
+
 /**
  * One named event count of a service ({@code stats:kafka-monitor:total}, a plugin, an HTTP status),
  * with a rolling window per configured length and a lifetime count. Counting is in memory and
@@ -22,8 +24,8 @@ public final class StatsCounter {
     StatsCounter(String keyPrefix, List<Long> windowSeconds, Clock clock) {
         this.keyPrefix = keyPrefix;
         this.clock = clock;
-        this.windows = windowSeconds.stream().map(seconds -> new RollingWindowCounter(keyPrefix + ":" + seconds, seconds)).toList();
-        this.lifetime = new LifetimeCounter(keyPrefix + ":lifetime");
+        this.windows = windowSeconds.stream().map(seconds -> new RollingWindowCounter(Keyspace.STATS_WINDOW.fill(keyPrefix, String.valueOf(seconds)), seconds)).toList();
+        this.lifetime = new LifetimeCounter(Keyspace.STATS_LIFETIME.fill(keyPrefix));
     }
 
     /** The key prefix, {@code stats:<service>:<name>}. */

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisCommandExecutionException;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 
@@ -19,7 +20,7 @@ import org.scrapycluster.common.redis.RedisKeys;
  */
 public final class StatsReader {
 
-    private static final String LIFETIME = ":lifetime";
+    private static final String LIFETIME = Keyspace.STATS_LIFETIME.suffix();
 
     private final RedisConnection redis;
     private final Clock clock;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
 
 @ExtendWith(TestRedis.class)
 class LuaScriptTest {
@@ -28,7 +29,7 @@ class LuaScriptTest {
     @Test
     void runsAgainAfterRedisForgotItsScripts() {
         LuaScript lock = LuaScript.load("lock");
-        String key = RedisLocks.lockKey(TestRedis.unique("lua"));
+        String key = Keyspace.lock(TestRedis.unique("lua"));
         redis.sync().set(key, "token");
         redis.sync().scriptFlush();
         Long renewed = lock.call(redis, ScriptOutputType.INTEGER, new String[] {key}, "token", "5000");

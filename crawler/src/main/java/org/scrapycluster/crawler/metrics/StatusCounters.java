@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.stats.StatsCounter;
 import org.scrapycluster.common.stats.StatsRecorder;
 
@@ -59,6 +60,6 @@ public final class StatusCounters {
     }
 
     private static String prefix(String hostname, String spiderId, int code) {
-        return "stats:crawler:" + hostname + ":" + spiderId + ":" + code;
+        return Keyspace.CRAWLER_STATS.fill(hostname, spiderId, String.valueOf(code));
     }
 }

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.Enqueuer;
@@ -149,7 +150,7 @@ public final class CrawlerNode implements Service {
         reaper.watch(spiderId);
         reaper.start();
         leaseKeeper.start();
-        Heartbeat heartbeat = own(new Heartbeat(redis, "stats:crawler:" + context.node().hostname() + ":" + spiderId + ":" + nodeId,
+        Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.CRAWLER_HEARTBEAT.fill(context.node().hostname(), spiderId, nodeId),
                 config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()));
         heartbeat.start();
         own(scheduler);

@@ -17,7 +17,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  */
 public final class DuplicateProbe {
 
-    private static final LuaScript DUPLICATES = LuaScript.load("duplicates", "clock", "member", "batch");
+    private static final LuaScript DUPLICATES = LuaScript.load("duplicates", LuaScript.KEYSPACE, "clock", "member", "batch");
     private static final int FIELDS = 6;
 
     private final RedisConnection redis;

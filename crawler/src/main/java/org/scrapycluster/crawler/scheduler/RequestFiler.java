@@ -14,10 +14,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 import org.scrapycluster.common.domain.RegisteredDomain;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.url.RequestFingerprint;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
@@ -75,12 +75,12 @@ public final class RequestFiler {
     }
 
     /** What became of one request, in the order given. */
-    public record Filed(CrawlRequest request, String outcome) {
+    public record Filed(CrawlRequest request, EnqueueOutcome outcome) {
     }
 
     /**
-     * Files {@code requests}; completes with each one's outcome ({@link EnqueueOutcome} names, or
-     * {@code NOT_HTTP} / {@code INVALID_URL}), refused ones first, or exceptionally when Redis cannot be
+     * Files {@code requests}; completes with each one's outcome, those refused before Redis
+     * ({@link EnqueueOutcome#NOT_HTTP}, {@link EnqueueOutcome#INVALID_URL}) first, or exceptionally when Redis cannot be
      * reached. The {@link DuplicateProbe} first picks out the requests that are certainly duplicates;
      * the others are encoded and filed in one script call.
      */
@@ -90,13 +90,13 @@ public final class RequestFiler {
         for (CrawlRequest request : requests) {
             String scheme = scheme(request.url());
             if (!scheme.equals("http") && !scheme.equals("https")) {
-                refused.add(new Filed(request, "NOT_HTTP"));
+                refused.add(new Filed(request, EnqueueOutcome.NOT_HTTP));
                 continue;
             }
             try {
                 candidates.add(candidate(request, RegisteredDomain.of(request.url())));
             } catch (IllegalArgumentException e) {
-                refused.add(new Filed(request, "INVALID_URL"));
+                refused.add(new Filed(request, EnqueueOutcome.INVALID_URL));
             }
         }
         List<Candidate> asked = candidates.stream().filter(candidate -> candidate.question() != null).toList();
@@ -113,11 +113,11 @@ public final class RequestFiler {
                 List<Filed> filed = new ArrayList<>(refused);
                 int next = 0;
                 for (Candidate candidate : candidates) {
-                    String outcome = duplicates.contains(candidate) ? EnqueueOutcome.DUPLICATE.name() : outcomes.get(next++).name();
+                    EnqueueOutcome outcome = duplicates.contains(candidate) ? EnqueueOutcome.DUPLICATE : outcomes.get(next++);
                     filed.add(new Filed(candidate.request(), outcome));
                 }
                 for (Filed one : filed) {
-                    metrics.enqueued(one.outcome().toLowerCase(Locale.ROOT));
+                    metrics.enqueued(one.outcome().name().toLowerCase(Locale.ROOT));
                     LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
                             .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
                 }

@@ -21,7 +21,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.DataDirectory;

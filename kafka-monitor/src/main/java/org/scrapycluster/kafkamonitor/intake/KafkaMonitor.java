@@ -30,6 +30,7 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.PollingLoop;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.EnqueueOutcome;
@@ -187,7 +188,7 @@ public final class KafkaMonitor implements Service {
             redis = connectRedis();
             stats = new IntakeStats(statsConfig, redis, context.node().uuid12(), context.clock(),
                     plugins.plugins().stream().map(RankedPlugin::name).distinct().toList());
-            heartbeat = new Heartbeat(redis, "stats:kafka-monitor:self:" + context.node(), heartbeatTtl,
+            heartbeat = new Heartbeat(redis, Keyspace.HEARTBEAT.fill("kafka-monitor", context.node().toString()), heartbeatTtl,
                     min(heartbeatTtl.dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
             heartbeat.start();
             writer = new RedisBatchWriter(redis, fifo);

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -124,8 +125,8 @@ final class RedisBatchWriter {
                 outcomes.add(Optional.ofNullable(decisive));
             }
             if (!signals.isEmpty()) {
-                writes.add(redis.async().rpush(JobKeys.SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
-                writes.add(redis.async().ltrim(JobKeys.SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
+                writes.add(redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
+                writes.add(redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
             }
             for (CompletableFuture<?> write : writes) {
                 redis.await(write);
@@ -154,7 +155,7 @@ final class RedisBatchWriter {
         return switch (outcome) {
             case QUEUED -> 0;
             case ALREADY_QUEUED, DUPLICATE -> 1;
-            case BLACKLISTED, EXPIRED, INVALID, PAGE_LIMIT, DOMAIN_BLACKLISTED -> 2;
+            case BLACKLISTED, EXPIRED, INVALID, PAGE_LIMIT, DOMAIN_BLACKLISTED, NOT_HTTP, INVALID_URL -> 2;
         };
     }
 }

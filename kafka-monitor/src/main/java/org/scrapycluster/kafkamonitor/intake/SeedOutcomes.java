@@ -31,6 +31,8 @@ final class SeedOutcomes {
             // seeds are filed without page limits or a domain refusal; a plugin that adds them gets this
             case PAGE_LIMIT, DOMAIN_BLACKLISTED -> refuse(accepted, "The crawl request cannot be queued",
                     "request: refused by " + (outcome == EnqueueOutcome.PAGE_LIMIT ? "a page limit" : "the domain blacklist"));
+            // the schema and the safety checks refuse such URLs before a seed is filed; a plugin that files its own gets this
+            case NOT_HTTP, INVALID_URL -> refuse(accepted, "The crawl request cannot be queued", "url: not an http or https URL with a valid host");
         };
     }
 

@@ -4,7 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
@@ -26,8 +26,8 @@ public final class ActionHandler implements KafkaMonitorPlugin {
         JsonNode crawlid = request.get("crawlid");
         String key;
         switch (request.get("action").asText()) {
-            case "info" -> key = crawlid == null ? JobKeys.info(spiderId, appid) : JobKeys.info(spiderId, appid, crawlid.asText());
-            case "stop" -> key = crawlid == null ? JobKeys.stop(spiderId, appid) : JobKeys.stop(spiderId, appid, crawlid.asText());
+            case "info" -> key = crawlid == null ? Keyspace.INFO_APP.fill(spiderId, appid) : Keyspace.INFO_CRAWL.fill(spiderId, appid, crawlid.asText());
+            case "stop" -> key = crawlid == null ? Keyspace.STOP_APP.fill(spiderId, appid) : Keyspace.STOP_CRAWL.fill(spiderId, appid, crawlid.asText());
             default -> {
                 return Handling.refuse("Unknown action", List.of("action: must be info or stop, was " + request.get("action")));
             }

@@ -1,7 +1,7 @@
 package org.scrapycluster.kafkamonitor.plugin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
@@ -18,7 +18,7 @@ public final class StatsHandler implements KafkaMonitorPlugin {
 
     @Override
     public Handling handle(ObjectNode request) {
-        String key = JobKeys.stats(request.get("stats").asText(), request.get("appid").asText());
+        String key = Keyspace.STATS_REQUEST.fill(request.get("stats").asText(), request.get("appid").asText());
         return Handling.accept("Added stat request to Redis", new RedisEffect.SetJob(key, request.get("uuid").asText()));
     }
 }

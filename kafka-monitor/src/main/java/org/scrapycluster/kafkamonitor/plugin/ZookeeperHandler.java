@@ -5,9 +5,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
 
@@ -50,7 +50,7 @@ public final class ZookeeperHandler implements KafkaMonitorPlugin {
             job.set("scale", request.get("scale"));
             job.set("window", request.get("window"));
         }
-        String key = JobKeys.zookeeper(action, request.get("domain").asText(), request.get("appid").asText());
+        String key = Keyspace.ZOOKEEPER.fill(action, request.get("domain").asText(), request.get("appid").asText());
         return Handling.accept("Added zookeeper action to Redis", new RedisEffect.SetJob(key, json.writeString(job)));
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.Ticker;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
 public final class IntakeStats implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IntakeStats.class);
-    private static final String PREFIX = "stats:kafka-monitor:";
+    private static final String SERVICE = "kafka-monitor";
     private static final Duration FLUSH_INTERVAL = Duration.ofSeconds(1);
 
     private final StatsRecorder recorder;
@@ -77,10 +78,10 @@ public final class IntakeStats implements AutoCloseable {
         this.recorder = new StatsRecorder(redis, nodeId, clock, FLUSH_INTERVAL, config.originalKeys());
         this.reader = new StatsReader(redis, clock);
         this.windows = config.windows();
-        this.total = config.totals() ? Optional.of(recorder.counter(PREFIX + "total", windows)) : Optional.empty();
-        this.fail = config.totals() ? Optional.of(recorder.counter(PREFIX + "fail", windows)) : Optional.empty();
+        this.total = config.totals() ? Optional.of(recorder.counter(Keyspace.SERVICE_STATS.fill(SERVICE, "total"), windows)) : Optional.empty();
+        this.fail = config.totals() ? Optional.of(recorder.counter(Keyspace.SERVICE_STATS.fill(SERVICE, "fail"), windows)) : Optional.empty();
         if (config.perPlugin()) {
-            pluginNames.forEach(name -> plugins.put(name, recorder.counter(PREFIX + name, windows)));
+            pluginNames.forEach(name -> plugins.put(name, recorder.counter(Keyspace.SERVICE_STATS.fill(SERVICE, name), windows)));
         }
         recorder.start();
         if (config.dumpSeconds() > 0) {
@@ -118,9 +119,9 @@ public final class IntakeStats implements AutoCloseable {
 
     private void read(Map<String, Long> values, String label, StatsCounter counter) {
         for (long window : windows) {
-            values.put(label + "_" + window, reader.value(counter.keyPrefix() + ":" + window).orElse(0));
+            values.put(label + "_" + window, reader.value(Keyspace.STATS_WINDOW.fill(counter.keyPrefix(), String.valueOf(window))).orElse(0));
         }
-        values.put(label + "_lifetime", reader.value(counter.keyPrefix() + ":lifetime").orElse(0));
+        values.put(label + "_lifetime", reader.value(Keyspace.STATS_LIFETIME.fill(counter.keyPrefix())).orElse(0));
     }
 
     private void dumpQuietly() {

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -83,9 +83,9 @@ class RequestFixtureEffectsTest {
         } else {
             assertInstanceOf(Disposition.Accepted.class, disposition);
             String key = expected.get("key").asText();
-            assertEquals(Set.of(key, JobKeys.waiting(key), JobKeys.SIGNAL), keys());
+            assertEquals(Set.of(key, Keyspace.JOB_WAITING.fill(key), Keyspace.JOBS_SIGNAL), keys());
             assertEquals(expected.get("value").asText(), REDIS.connection().sync().get(key));
-            assertEquals(List.of(expected.get("value").asText()), REDIS.connection().sync().lrange(JobKeys.waiting(key), 0, -1),
+            assertEquals(List.of(expected.get("value").asText()), REDIS.connection().sync().lrange(Keyspace.JOB_WAITING.fill(key), 0, -1),
                     "the request waits on its job key");
             assertEquals(List.of(key), REDIS.connection().sync().lrange("jobs:signal", 0, -1));
         }

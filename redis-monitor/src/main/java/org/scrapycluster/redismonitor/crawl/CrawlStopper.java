@@ -1,9 +1,9 @@
 package org.scrapycluster.redismonitor.crawl;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlPurger;
 import org.scrapycluster.common.queue.CrawlRef;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**

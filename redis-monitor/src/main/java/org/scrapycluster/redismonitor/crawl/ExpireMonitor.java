@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.job.Job;
@@ -43,7 +44,7 @@ public final class ExpireMonitor implements JobPlugin {
 
     @Override
     public String pattern() {
-        return "timeout:*:*:*";
+        return Keyspace.TIMEOUT.glob();
     }
 
     /** Due once {@code now > expires}; a value that is not a number is due at once, to be rejected. */

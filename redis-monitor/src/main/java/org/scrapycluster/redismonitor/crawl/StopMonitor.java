@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.job.Job;
@@ -41,7 +42,7 @@ public final class StopMonitor implements JobPlugin {
 
     @Override
     public String pattern() {
-        return "stop:*:*";
+        return Keyspace.STOP_APP.glob(); // a glob's * also matches stop:<spiderid>:<appid>:<crawlid>
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCount;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
@@ -49,7 +50,7 @@ public final class InfoMonitor implements JobPlugin {
 
     @Override
     public String pattern() {
-        return "info:*:*";
+        return Keyspace.INFO_APP.glob(); // a glob's * also matches the crawl-level info:<spiderid>:<appid>:<crawlid>
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.scrapycluster.redismonitor.job;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLocks;
 
@@ -30,7 +31,7 @@ public final class JobFailures {
 
     /** {@code lock:<key>:failures}. */
     public static String key(String jobKey) {
-        return RedisLocks.lockKey(jobKey) + ":failures";
+        return Keyspace.LOCK_FAILURES.fill(jobKey);
     }
 
     /**

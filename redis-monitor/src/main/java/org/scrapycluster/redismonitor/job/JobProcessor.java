@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLock;
@@ -78,7 +78,7 @@ public final class JobProcessor {
         }
         try (RedisLock held = lock.get()) {
             CompletableFuture<String> latest = redis.async().get(key).toCompletableFuture();
-            CompletableFuture<List<String>> waiting = redis.async().lrange(JobKeys.waiting(key), 0, -1).toCompletableFuture();
+            CompletableFuture<List<String>> waiting = redis.async().lrange(Keyspace.JOB_WAITING.fill(key), 0, -1).toCompletableFuture();
             String value = redis.await(latest);
             List<String> waited = redis.await(waiting);
             if (value == null) {
@@ -164,7 +164,7 @@ public final class JobProcessor {
         args.add(Integer.toString(waiters.listed()));
         args.addAll(waiters.values());
         FINISH.<Long>call(redis, ScriptOutputType.INTEGER,
-                new String[] {waiters.key(), JobFailures.key(waiters.key()), JobKeys.waiting(waiters.key())}, args.toArray(String[]::new));
+                new String[] {waiters.key(), JobFailures.key(waiters.key()), Keyspace.JOB_WAITING.fill(waiters.key())}, args.toArray(String[]::new));
     }
 
     private static String describe(Exception failure) {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.lettuce.core.KeyValue;
-import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
@@ -48,7 +48,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
         if (connection == null) {
             connection = RedisConnection.open(endpoint);
         }
-        KeyValue<String, String> signal = connection.sync().blpop(blockSeconds, JobKeys.SIGNAL);
+        KeyValue<String, String> signal = connection.sync().blpop(blockSeconds, Keyspace.JOBS_SIGNAL);
         if (signal == null || !signal.hasValue()) {
             return;
         }

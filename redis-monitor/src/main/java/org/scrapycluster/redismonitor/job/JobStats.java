@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.stats.StatsCounter;
 import org.scrapycluster.common.stats.StatsRecorder;
 
@@ -33,7 +34,7 @@ public final class JobStats {
         REJECTED
     }
 
-    private static final String SERVICE = "stats:redis-monitor:";
+    private static final String SERVICE = "redis-monitor";
 
     private final StatsRecorder recorder;
     private final List<Long> windows;
@@ -53,8 +54,8 @@ public final class JobStats {
     public JobStats(StatsRecorder recorder, List<Long> windows, boolean totals, boolean perPlugin, MeterRegistry meters) {
         this.recorder = recorder;
         this.windows = List.copyOf(windows);
-        this.total = totals ? recorder.counter(SERVICE + "total", windows) : null;
-        this.fail = totals ? recorder.counter(SERVICE + "fail", windows) : null;
+        this.total = totals ? recorder.counter(Keyspace.SERVICE_STATS.fill(SERVICE, "total"), windows) : null;
+        this.fail = totals ? recorder.counter(Keyspace.SERVICE_STATS.fill(SERVICE, "fail"), windows) : null;
         this.perPlugin = perPlugin;
         this.meters = meters;
     }
@@ -65,7 +66,7 @@ public final class JobStats {
             total.increment();
         }
         if (perPlugin) {
-            plugins.computeIfAbsent(plugin.name(), name -> recorder.counter(SERVICE + name, windows)).increment();
+            plugins.computeIfAbsent(plugin.name(), name -> recorder.counter(Keyspace.SERVICE_STATS.fill(SERVICE, name), windows)).increment();
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The requests waiting on one job key: the values of its waiting list ({@code JobKeys.waiting}),
+ * The requests waiting on one job key: the values of its waiting list ({@code jobs:<job key>:waiting}),
  * oldest first, and the key's own value when the list does not hold it (written by a Python
  * Kafka monitor, or the list expired), each once (docs/redis-monitor.md "Requests of the same
  * scope").

@@ -13,7 +13,7 @@ import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import org.scrapycluster.common.queue.Keyspace;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -41,9 +41,9 @@ import org.slf4j.LoggerFactory;
 public final class BacklogMeters implements AutoCloseable {
 
     /** The lock that elects the one monitor exporting the backlog. */
-    private static final String LOCK = "metrics:backlog";
+    private static final String LOCK = Keyspace.BACKLOG_METERS_LOCK;
     private static final Logger LOG = LoggerFactory.getLogger(BacklogMeters.class);
-    private static final String ACTIVE_SUFFIX = ":active_domains";
+    private static final String ACTIVE_SUFFIX = Keyspace.ACTIVE_DOMAINS.suffix();
 
     private final RedisConnection redis;
     private final RedisLocks locks;
@@ -102,7 +102,7 @@ public final class BacklogMeters implements AutoCloseable {
     }
 
     private void measure() {
-        for (String key : RedisKeys.scan(redis, "*" + ACTIVE_SUFFIX)) {
+        for (String key : RedisKeys.scan(redis, Keyspace.ACTIVE_DOMAINS.glob())) {
             String spider = key.substring(0, key.length() - ACTIVE_SUFFIX.length());
             if (!spider.isEmpty() && spider.indexOf(':') < 0) {
                 spidersSeen.add(spider);

@@ -9,6 +9,8 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.scrapycluster.common.keyspace.Keyspace;
+
 /**
  * The crawlers' statistics (docs/compatibility.md §3.8) from one scan of {@code stats:crawler:*:*:*}:
  * status-code counts {@code stats:crawler:<host>:<spider>:<code>:<window>} and node heartbeats
@@ -40,7 +42,7 @@ final class CrawlerStats {
         Map<String, Map<String, Object>> machines = new TreeMap<>();
         Set<String> liveSpiders = new TreeSet<>();
         long heartbeats = 0;
-        for (String key : values.keys("stats:crawler:*:*:*")) {
+        for (String key : values.keys(Keyspace.CRAWLER_STATS.glob())) {
             String[] parts = key.split(":", -1);
             if (parts.length != 5 && parts.length != 6) {
                 LOG.warn("Unknown crawler stat key {}", key);

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.scrapycluster.common.keyspace.Keyspace;
+
 /**
  * The statistics of one service (the original's "plugin stats", docs/compatibility.md §3.8) from its
  * keys {@code stats:<service>:*}: {@code total} and {@code fail} by window, {@code plugins} by
@@ -25,7 +27,7 @@ final class ServiceStats {
         Map<String, List<String>> nodes = new TreeMap<>();
         Map<String, Map<String, Long>> totals = new LinkedHashMap<>();
         Map<String, Map<String, Long>> plugins = new TreeMap<>();
-        for (String key : values.keys("stats:" + service + ":*")) {
+        for (String key : values.keys(Keyspace.SERVICE_STATS.glob(service))) {
             String[] parts = key.split(":", -1);
             if (parts.length < 4) {
                 continue;

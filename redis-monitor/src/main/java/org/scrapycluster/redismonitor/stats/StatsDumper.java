@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.Ticker;
@@ -26,7 +27,7 @@ import org.slf4j.spi.LoggingEventBuilder;
 public final class StatsDumper implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StatsDumper.class);
-    private static final String SERVICE_KEYS = "stats:redis-monitor:";
+    private static final String SERVICE_KEYS = Keyspace.SERVICE_STATS.glob("redis-monitor");
 
     private final StatsReader reader;
     private final CrawlerStats crawlers;
@@ -56,7 +57,7 @@ public final class StatsDumper implements AutoCloseable {
     /** Writes the dumps once. */
     public void dump() {
         Map<String, Object> monitor = new LinkedHashMap<>();
-        reader.values(SERVICE_KEYS + "*").forEach((key, value) -> {
+        reader.values(SERVICE_KEYS).forEach((key, value) -> {
             String[] parts = key.split(":", -1);
             if (parts.length == 4 && !parts[2].equals("self")) {
                 boolean totals = parts[2].equals("total") || parts[2].equals("fail");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.stats.StatsReader;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.job.Job;
@@ -46,7 +47,7 @@ public final class StatsMonitor implements JobPlugin {
 
     @Override
     public String pattern() {
-        return "statsrequest:*:*";
+        return Keyspace.STATS_REQUEST.glob();
     }
 
     @Override

@@ -17,11 +17,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.zookeeper.DomainConfig;
-import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.redismonitor.job.Answer;
@@ -78,7 +79,7 @@ public final class ZookeeperMonitor implements JobPlugin {
 
     @Override
     public String pattern() {
-        return "zk:*:*:*";
+        return Keyspace.ZOOKEEPER.glob();
     }
 
     @Override

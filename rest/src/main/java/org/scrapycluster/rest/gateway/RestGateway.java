@@ -15,6 +15,7 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.metrics.MetricsServer;
@@ -230,7 +231,7 @@ public final class RestGateway implements Service {
         if (closed) {
             return;
         }
-        heartbeat = new Heartbeat(connection, "stats:rest:self:" + context.node(), heartbeatTtl, heartbeatPeriod, context.clock());
+        heartbeat = new Heartbeat(connection, Keyspace.HEARTBEAT.fill("rest", context.node().toString()), heartbeatTtl, heartbeatPeriod, context.clock());
         heartbeat.start();
     }
 

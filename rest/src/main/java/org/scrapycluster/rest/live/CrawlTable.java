@@ -15,10 +15,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.ScoredValue;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCount;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
-import org.scrapycluster.common.queue.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.Range;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.zookeeper.DomainConfig;
@@ -30,8 +31,8 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
  */
 final class DomainTable {
 
-    private static final String WINDOW = ":throttle_window";
-    private static final String PAUSE = ":throttle_pause";
+    private static final String WINDOW = Keyspace.THROTTLE_WINDOW.suffix();
+    private static final String PAUSE = Keyspace.THROTTLE_PAUSE.suffix();
 
     private final int maxDomains;
     private final long defaultHits;
@@ -50,7 +51,7 @@ final class DomainTable {
     Reading read(RedisConnection redis, Map<String, Long> backlog, DomainConfig config, long nowMillis) {
         Map<String, CompletionStage<Long>> used = new HashMap<>();
         Map<String, CompletionStage<Long>> paused = new HashMap<>();
-        for (String key : RedisKeys.scan(redis, "*:throttle_*")) {
+        for (String key : RedisKeys.scan(redis, Keyspace.THROTTLE_KEYS)) {
             if (key.endsWith(WINDOW)) {
                 String domain = domainOf(key, WINDOW);
                 Range<Double> inWindow = Range.create(nowMillis / 1000.0 - throttle(config, domain).window(), Double.POSITIVE_INFINITY);

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.Ticker;
@@ -137,7 +138,7 @@ public final class LiveView implements AutoCloseable {
         long now = nowMillis / 1000;
         List<StatsKey> heartbeats = new ArrayList<>();
         List<StatsKey> counters = new ArrayList<>();
-        for (String key : RedisKeys.scan(redis, "stats:*")) {
+        for (String key : RedisKeys.scan(redis, Keyspace.SERVICE_STATS.glob())) {
             StatsKey.parse(key).ifPresent(parsed -> (parsed.heartbeat() ? heartbeats : counters).add(parsed));
         }
         ResponseCharts responses = ResponseCharts.read(redis, counters, now);

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.KeyValue;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
@@ -60,8 +61,8 @@ final class NodeList {
                 row.put("heartbeat_age_seconds", Math.max(0, nowMillis - beatMillis) / 1000.0);
                 row.put("seen_seconds", (nowMillis - seen) / 1000);
                 row.put("stale", nowMillis - beatMillis > staleMillis);
-                OptionalDouble rate = key.service().equals("crawler") ? rates.rate("stats:crawler:" + key.host() + ":" + key.spider())
-                        : rates.rate("stats:" + key.service() + ":total");
+                OptionalDouble rate = key.service().equals("crawler") ? rates.rate(Keyspace.CRAWLER_COUNTERS.fill(key.host(), key.spider()))
+                        : rates.rate(Keyspace.SERVICE_STATS.fill(key.service(), "total"));
                 if (rate.isPresent()) {
                     row.put("rate", rate.getAsDouble());
                     row.put("rate_of", key.service().equals("crawler") ? "responses/s on this host" : "requests/s, all nodes");

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.SetArgs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.rest.link.RedisLink;
@@ -20,9 +21,6 @@ import org.slf4j.LoggerFactory;
  * in {@code rest_answers_total{route="unparked"}} and the outage logged once.
  */
 public final class ParkedAnswers {
-
-    /** The prefix of every parked answer's key. */
-    public static final String KEY_PREFIX = "rest:poll:";
 
     private static final Logger LOG = LoggerFactory.getLogger(ParkedAnswers.class);
 
@@ -57,7 +55,7 @@ public final class ParkedAnswers {
             return;
         }
         SetArgs args = ttl.isZero() ? new SetArgs() : SetArgs.Builder.ex(ttl.getSeconds());
-        connection.get().async().set(KEY_PREFIX + uuid, answer, args).whenComplete((ok, failure) -> {
+        connection.get().async().set(Keyspace.REST_POLL.fill(uuid), answer, args).whenComplete((ok, failure) -> {
             if (failure == null) {
                 parked.increment();
                 outage.succeeded();
@@ -77,7 +75,7 @@ public final class ParkedAnswers {
      */
     public Optional<String> take(String pollId) {
         RedisConnection connection = redis.connection().orElseThrow(() -> new RedisException("not connected to Redis"));
-        String key = KEY_PREFIX + pollId;
+        String key = Keyspace.REST_POLL.fill(pollId);
         String answer = connection.sync().get(key);
         if (answer != null) {
             connection.sync().del(key);

@@ -1,0 +1,144 @@
+package org.scrapycluster.common.keyspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.lettuce.core.ScriptOutputType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.queue.CrawlRef;
+import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.common.queue.ThrottleSpec;
+import org.scrapycluster.common.redis.LuaScript;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+import org.scrapycluster.common.service.NodeIdentity;
+
+/**
+ * Every Redis name of one crawl's life, rendered by the classes that use them, against the
+ * original's names and our additive ones (keyspace/crawl-keys.txt), and every template filled in
+ * Lua by the scripts' keyspace library against the same template filled in Java.
+ */
+@ExtendWith(TestRedis.class)
+class KeyspaceTest {
+
+    private static final String SPIDER = "link";
+    private static final String APP = "testapp";
+    private static final String CRAWL = "abc123";
+    private static final String DOMAIN = "example.com";
+    private static final String HOST = "node1";
+    private static final String PROCESS = "0123456789ab";
+
+    private final RedisConnection redis;
+
+    KeyspaceTest(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    @Test
+    void aCrawlsKeysHaveTheOriginalsNames() throws IOException {
+        assertEquals(expected(), rendered());
+    }
+
+    @Test
+    void theScriptsNameKeysAsJavaDoes() {
+        List<String> args = new ArrayList<>();
+        List<String> java = new ArrayList<>();
+        for (KeyTemplate template : Keyspace.ALL) {
+            // values with Lua pattern and format characters, which must come through literally
+            String[] values = template.holes().stream().map(hole -> hole + "%1.[x]").toArray(String[]::new);
+            args.add(template.name());
+            args.add(Integer.toString(values.length));
+            args.addAll(List.of(values));
+            java.add(template.fill(values));
+        }
+        List<String> lua = LuaScript.load("keyspace_names", LuaScript.KEYSPACE).call(redis, ScriptOutputType.MULTI, new String[0],
+                args.toArray(String[]::new));
+        assertEquals(java, lua);
+    }
+
+    @Test
+    void aTemplateTakesOneValuePerHole() {
+        assertThrows(IllegalArgumentException.class, () -> Keyspace.QUEUE.fill(SPIDER));
+        assertThrows(IllegalArgumentException.class, () -> KeyTemplate.of("broken", "stats:{service"));
+        assertEquals("li\\*nk:*:queue", Keyspace.QUEUE.glob("li*nk"));
+    }
+
+    private static Map<String, String> rendered() {
+        CrawlRef crawl = new CrawlRef(SPIDER, APP, CRAWL);
+        String throttleKey = new ThrottleKeyStyle(true, true).throttleKey(SPIDER, "1.2.3.4", DOMAIN);
+        ThrottleSpec throttle = new ThrottleSpec(throttleKey, 60, 10, false);
+        String stop = Keyspace.STOP_CRAWL.fill(SPIDER, APP, CRAWL);
+        String kafkaMonitorTotal = Keyspace.SERVICE_STATS.fill("kafka-monitor", "total");
+        String crawlerCounter = Keyspace.CRAWLER_STATS.fill(HOST, SPIDER, "200");
+        Map<String, String> names = new LinkedHashMap<>();
+        names.put("seed queue", new QueueKey(SPIDER, DOMAIN).key());
+        names.put("throttle key", new ThrottleKeyStyle(false, false).throttleKey(SPIDER, "1.2.3.4", DOMAIN));
+        names.put("throttle key per spider and ip", throttleKey);
+        names.put("throttle window", throttle.windowKey());
+        names.put("throttle time", throttle.timeKey());
+        names.put("throttle pause", throttle.pauseKey());
+        names.put("dupefilter", Keyspace.dupefilter(SPIDER, CRAWL));
+        names.put("domain max page filter", Keyspace.domainMaxPageFilter(SPIDER, DOMAIN, CRAWL));
+        names.put("global page count filter", Keyspace.globalPageCountFilter(SPIDER, DOMAIN, CRAWL));
+        names.put("blacklist", Keyspace.blacklist(SPIDER));
+        names.put("blacklist entry", crawl.blacklistEntry());
+        names.put("timeout", crawl.timeoutKey());
+        names.put("info of the app", Keyspace.INFO_APP.fill(SPIDER, APP));
+        names.put("info of the crawl", Keyspace.INFO_CRAWL.fill(SPIDER, APP, CRAWL));
+        names.put("stop of the app", Keyspace.STOP_APP.fill(SPIDER, APP));
+        names.put("stop of the crawl", stop);
+        names.put("stats request", Keyspace.STATS_REQUEST.fill("crawler", APP));
+        names.put("zookeeper edit", Keyspace.ZOOKEEPER.fill("domain-update", DOMAIN, APP));
+        names.put("job signal", Keyspace.JOBS_SIGNAL);
+        names.put("job waiting list", Keyspace.JOB_WAITING.fill(stop));
+        names.put("job lock", Keyspace.lock(stop));
+        names.put("job failures", Keyspace.LOCK_FAILURES.fill(stop));
+        names.put("backlog meters lock", Keyspace.lock(Keyspace.BACKLOG_METERS_LOCK));
+        names.put("leased requests", Keyspace.leased(SPIDER));
+        names.put("lease deadlines", Keyspace.leases(SPIDER));
+        names.put("active domains", Keyspace.activeDomains(SPIDER));
+        names.put("queue lengths", Keyspace.queueLengths(SPIDER));
+        names.put("crawl name", crawl.name());
+        names.put("accounting", crawl.accountingKey());
+        names.put("crawls of the app", Keyspace.crawlsOfApp(SPIDER, APP));
+        names.put("active crawls", Keyspace.CRAWLS_ACTIVE);
+        names.put("foreign crawls", Keyspace.CRAWLS_FOREIGN);
+        names.put("drained crawls", Keyspace.CRAWLS_DRAINED);
+        names.put("completed crawls", Keyspace.CRAWLS_COMPLETED);
+        names.put("kafka monitor total", kafkaMonitorTotal);
+        names.put("kafka monitor total window", Keyspace.STATS_WINDOW.fill(kafkaMonitorTotal, "900"));
+        names.put("kafka monitor total lifetime", Keyspace.STATS_LIFETIME.fill(kafkaMonitorTotal));
+        names.put("crawler status counter", crawlerCounter);
+        names.put("crawler status window", Keyspace.STATS_WINDOW.fill(crawlerCounter, "3600"));
+        names.put("kafka monitor heartbeat", Keyspace.HEARTBEAT.fill("kafka-monitor", new NodeIdentity(HOST, PROCESS).toString()));
+        names.put("crawler heartbeat", Keyspace.CRAWLER_HEARTBEAT.fill(HOST, SPIDER, PROCESS));
+        names.put("rest poll", Keyspace.REST_POLL.fill("u-1"));
+        names.put("queues of the spider (scan)", Keyspace.QUEUE.glob(SPIDER));
+        names.put("crawler counters (scan)", Keyspace.CRAWLER_STATS.glob());
+        names.put("stats requests (scan)", Keyspace.STATS_REQUEST.glob());
+        return names;
+    }
+
+    private static Map<String, String> expected() throws IOException {
+        Map<String, String> names = new LinkedHashMap<>();
+        try (InputStream in = KeyspaceTest.class.getResourceAsStream("/keyspace/crawl-keys.txt")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    int gap = line.indexOf("  ");
+                    names.put(line.substring(0, gap).strip(), line.substring(gap).strip());
+                }
+            }
+        }
+        return names;
+    }
+}
