@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -65,6 +66,7 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
     private final FetchSlots slots;
     private final HeaderMap defaultHeaders;
     private final LongAdder inflatedBytes = new LongAdder();
+    private final Map<CompletableFuture<FetchResult>, Exchange> inFlight = new ConcurrentHashMap<>();
 
     public ReactorFetcher(FetcherConfig config) {
         this.config = config;
@@ -126,16 +128,24 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
                     e.getMessage(), new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false)));
         }
         CompletableFuture<FetchResult> result = new CompletableFuture<>();
-        slots.run(() -> {
-            exchange.startedNanos = System.nanoTime();
-            CompletableFuture<FetchResult> running = run(exchange).toFuture();
-            result.whenComplete((done, failure) -> running.cancel(true));
-            running.whenComplete((done, failure) -> {
-                slots.release();
-                result.complete(done != null ? done : exchange.result(FetchError.CANCELLED, "cancelled by the caller"));
-            });
-        });
+        Runnable cancel = () -> result.complete(exchange.result(FetchError.CANCELLED, "the fetcher was closed"));
+        if (!slots.run(() -> start(exchange, result), cancel)) {
+            cancel.run();
+        }
         return result;
+    }
+
+    /** Runs {@code exchange} in the slot it was given; {@code result} completes once, and its completion aborts it. */
+    private void start(Exchange exchange, CompletableFuture<FetchResult> result) {
+        exchange.startedNanos = System.nanoTime();
+        inFlight.put(result, exchange);
+        CompletableFuture<FetchResult> running = run(exchange).toFuture();
+        result.whenComplete((done, failure) -> running.cancel(true));
+        running.whenComplete((done, failure) -> {
+            inFlight.remove(result);
+            slots.release();
+            result.complete(done != null ? done : exchange.result(FetchError.CANCELLED, "cancelled by the caller"));
+        });
     }
 
     /** Bytes inflated from gzip and deflate bodies since the fetcher started (at most one past the limit per body). */
@@ -145,6 +155,9 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
 
     @Override
     public void close() {
+        slots.close();
+        inFlight.forEach((result, exchange) -> result.complete(exchange.result(FetchError.CANCELLED,
+                "the fetcher was closed")));
         pools.dispose();
         loops.dispose();
         resolver.close();
