@@ -1,13 +1,9 @@
 package org.scrapycluster.crawler.fetch;
 
-import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-
-import javax.net.ssl.SSLException;
 
 
 import io.netty.channel.Channel;
@@ -19,10 +15,6 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
@@ -59,7 +51,7 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
         this.resolver = new HostResolver(config.resolverThreads());
         this.lifecycle = new FetchLifecycle(config, group);
         this.dispatcher = new Dispatcher(config, lifecycle::start);
-        this.lifecycle.wire(dispatcher, new Connector(config, group, channelType, resolver, clientTls(config), dispatcher,
+        this.lifecycle.wire(dispatcher, new Connector(config, group, channelType, resolver, ClientTls.of(config), dispatcher,
                 lifecycle, inflatedBytes));
         this.defaultHeaders = OutgoingRequest.defaultHeaders(config.userAgent());
     }
@@ -110,23 +102,5 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
         lifecycle.abortAll("the fetcher was closed");
         resolver.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    private static SslContext clientTls(FetcherConfig config) {
-        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK);
-        if (config.trustAllCertificates()) {
-            builder.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
-        } else {
-            List<X509Certificate> anchors = config.trustedCertificates();
-            if (!anchors.isEmpty()) {
-                builder.trustManager(anchors);
-            }
-            builder.endpointIdentificationAlgorithm("HTTPS");
-        }
-        try {
-            return builder.build();
-        } catch (SSLException e) {
-            throw new IllegalStateException("cannot set up TLS for the fetcher", e);
-        }
     }
 }

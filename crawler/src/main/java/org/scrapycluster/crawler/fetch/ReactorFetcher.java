@@ -4,18 +4,14 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
-
-import javax.net.ssl.SSLException;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -28,9 +24,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.proxy.ProxyConnectException;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.handler.timeout.ReadTimeoutException;
 import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.resolver.NoopAddressResolverGroup;
@@ -77,7 +70,7 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
         this.resolver = new HostResolver(config.resolverThreads());
         this.slots = new FetchSlots(config.maxConnections());
         this.defaultHeaders = OutgoingRequest.defaultHeaders(config.userAgent());
-        SslContext tls = clientTls(config);
+        SslContext tls = ClientTls.of(config);
         HttpClient base = HttpClient.create(pools)
                 .runOn(loops, config.nativeTransport())
                 .resolver(NoopAddressResolverGroup.INSTANCE)
@@ -240,24 +233,6 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
         }
     }
 
-    private static SslContext clientTls(FetcherConfig config) {
-        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK);
-        if (config.trustAllCertificates()) {
-            builder.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
-        } else {
-            List<X509Certificate> anchors = config.trustedCertificates();
-            if (!anchors.isEmpty()) {
-                builder.trustManager(anchors);
-            }
-            builder.endpointIdentificationAlgorithm("HTTPS");
-        }
-        try {
-            return builder.build();
-        } catch (SSLException e) {
-            throw new IllegalStateException("cannot set up TLS for the fetcher", e);
-        }
-    }
-
     /** Raised when a body goes past the size limit. */
     private static final class BodyTooLargeException extends Exception {
         private static final long serialVersionUID = 1L;
@@ -320,7 +295,7 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
             headers = read.build();
             reason = response.status().reasonPhrase();
             status = response.status().code();
-            long announced = contentLength(headers);
+            long announced = ResponseReport.contentLength(headers);
             if (announced > maxBodyBytes) {
                 throw new BodyTooLargeException("Content-Length " + announced + " exceeds the limit of " + maxBodyBytes);
             }
@@ -391,15 +366,4 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
         }
     }
 
-    private static long contentLength(HeaderMap headers) {
-        String value = headers.last("Content-Length");
-        if (value == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
 }

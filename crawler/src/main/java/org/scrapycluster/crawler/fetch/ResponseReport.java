@@ -46,6 +46,19 @@ final class ResponseReport {
                 location(sent.url(), status, rawHeaders), error, message, timings);
     }
 
+    /** The Content-Length announced in {@code headers}, or -1 when there is none or it is no number. */
+    static long contentLength(HeaderMap headers) {
+        String value = headers.last("Content-Length");
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     /**
      * Where a redirect points, resolved as Scrapy's redirect middleware does: the Location made safe, then
      * joined to the request URL. Null when this is no redirect or the Location is unusable.
