@@ -1,14 +1,8 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.time.Duration;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import org.scrapycluster.common.url.InvalidUrlException;
-import org.scrapycluster.common.url.UrlEscaper;
-import org.scrapycluster.common.url.UrlResolver;
 
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -19,10 +13,8 @@ import io.netty.util.concurrent.ScheduledFuture;
  */
 final class FetchCall {
 
-    private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
-
+    final OutgoingRequest outgoing;
     final FetchRequest request;
-    final String url;
     final HostKey key;
     final String target;
     final HeaderMap sentHeaders;
@@ -53,12 +45,12 @@ final class FetchCall {
     boolean keepAlive;
     BodyBuffer body;
 
-    FetchCall(FetchRequest request, String url, HostKey key, String target, HeaderMap sentHeaders) {
-        this.request = request;
-        this.url = url;
-        this.key = key;
-        this.target = target;
-        this.sentHeaders = sentHeaders;
+    FetchCall(OutgoingRequest outgoing) {
+        this.outgoing = outgoing;
+        this.request = outgoing.request();
+        this.key = outgoing.key();
+        this.target = outgoing.target();
+        this.sentHeaders = outgoing.sentHeaders();
     }
 
     boolean isDone() {
@@ -83,35 +75,7 @@ final class FetchCall {
                 Duration.ofNanos(connectedNanos > 0 && !reused ? connectedNanos - startedNanos : 0),
                 Duration.ofNanos(firstByteNanos > 0 ? firstByteNanos - sentNanos : 0),
                 Duration.ofNanos(now - createdNanos), reused);
-        if (!responseStarted()) {
-            return new FetchResult(url, 0, "", HeaderMap.empty(), new byte[0], null, sentHeaders, null, error, message,
-                    timings);
-        }
-        HeaderMap reported = HeaderText.decodeValues(headers);
-        String contentEncoding = reported.last("Content-Encoding");
-        if (!request.method().equals("HEAD") && contentEncoding != null
-                && BodyDecoder.DECODED_ENCODINGS.contains(contentEncoding.trim().toLowerCase(Locale.ROOT))) {
-            reported = reported.withoutLast("Content-Encoding");
-        }
-        byte[] bytes = body == null ? new byte[0] : body.toArray();
-        DetectedEncoding encoding = EncodingDetector.detect(reported.last("Content-Type"), bytes);
-        return new FetchResult(url, status, reason, reported, bytes, encoding, sentHeaders, location(), error, message,
+        return ResponseReport.of(outgoing, status, reason, headers, body == null ? null : body.toArray(), error, message,
                 timings);
-    }
-
-    /**
-     * Where a redirect points, resolved as Scrapy's redirect middleware does: the Location made safe, then
-     * joined to the request URL. Null when this is no redirect or the Location is unusable.
-     */
-    private String location() {
-        String location = headers.last("Location");
-        if (!REDIRECTS.contains(status) || location == null) {
-            return null;
-        }
-        try {
-            return UrlResolver.resolve(url, UrlEscaper.escape(HeaderText.urlFromHeader(location)));
-        } catch (InvalidUrlException e) {
-            return null;
-        }
     }
 }

@@ -127,7 +127,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         call.reason = response.status().reasonPhrase();
         call.headers = toHeaderMap(response.headers());
         call.keepAlive = HttpUtil.isKeepAlive(response);
-        long announced = contentLength(call.headers);
+        long announced = ResponseReport.contentLength(call.headers);
         if (announced > maxBodyBytes) {
             end(call, FetchError.TOO_LARGE, "Content-Length " + announced + " exceeds the limit of " + maxBodyBytes);
             return false;
@@ -236,18 +236,6 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     private static void cancelReadTimer(FetchCall call) {
         if (call.readTimer != null) {
             call.readTimer.cancel(false);
-        }
-    }
-
-    private static long contentLength(HeaderMap headers) {
-        String value = headers.last("Content-Length");
-        if (value == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
         }
     }
 

@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +31,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 /**
  * Fetch throughput against the test origin in the same JVM: 50 domains × 200 pages of ~15 KB with 20 links,
  * kept-alive connections, a fixed number of fetches in flight. Compares this fetcher with the JDK's
- * HttpClient under the same load. Runs only with {@code -Dscrapycluster.bench=true}; prints its figures and
+ * HttpClient and with {@link ReactorFetcher} under the same load. Runs only with {@code -Dscrapycluster.bench=true}; prints its figures and
  * appends them to {@code target/benchmarks/fetcher.txt}. Speed is measured here, never asserted.
  */
 @EnabledIfSystemProperty(named = "scrapycluster.bench", matches = "true")
@@ -72,6 +73,18 @@ class FetcherBenchmark {
             try (HttpFetcher fetcher = new HttpFetcher(config)) {
                 String transport = fetcher.usesNativeTransport() ? "epoll" : "nio";
                 run("HttpFetcher/" + transport, concurrency, url -> fetcher.fetch(FetchRequest.get(url))
+                        .thenApply(result -> result.ok() && result.status() == 200 ? result.body().length : -1));
+            }
+        }
+    }
+
+    @Test
+    void reactorFetcher() throws Exception {
+        for (int concurrency : CONCURRENCY) {
+            FetcherConfig config = FetcherConfig.builder().maxConnections(concurrency)
+                    .maxConnectionsPerHost((concurrency + SITE.domains() - 1) / SITE.domains()).build();
+            try (ReactorFetcher fetcher = new ReactorFetcher(config)) {
+                run("ReactorFetcher", concurrency, url -> fetcher.fetch(FetchRequest.get(url))
                         .thenApply(result -> result.ok() && result.status() == 200 ? result.body().length : -1));
             }
         }
@@ -126,9 +139,14 @@ class FetcherBenchmark {
             loop[0].run();
         }
         long peakRss = 0;
+        long liveHeap = -1;
         boolean marked = false;
         while (!done.await(250, TimeUnit.MILLISECONDS)) {
             peakRss = Math.max(peakRss, rssKiB());
+            if (liveHeap < 0 && System.nanoTime() >= measureFrom + MEASURE.toNanos() / 2) {
+                System.gc(); // the heap the fetches in flight hold, halfway through the measurement
+                liveHeap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            }
             if (!marked && System.nanoTime() >= measureFrom) {
                 atMeasureStart[0] = pages.get();
                 atMeasureStart[1] = bytes.get();
@@ -139,10 +157,10 @@ class FetcherBenchmark {
         double seconds = MEASURE.toNanos() / 1e9;
         long measuredPages = pages.get() - atMeasureStart[0];
         String line = String.format(Locale.ROOT,
-                "%-22s concurrency %3d: %7.0f pages/s, %6.1f MB/s, errors %d, peak RSS %d MiB, heap used %d MiB, load %s",
+                "%-22s concurrency %3d: %7.0f pages/s, %6.1f MB/s, errors %d, peak RSS %d MiB, heap after GC %d MiB, load %s",
                 client, concurrency, measuredPages / seconds, (bytes.get() - atMeasureStart[1]) / seconds / 1e6,
                 errors.get() - atMeasureStart[2], peakRss / 1024,
-                (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20, loadAverage());
+                liveHeap >> 20, loadAverage());
         report(line);
     }
 

@@ -1,0 +1,125 @@
+package org.scrapycluster.crawler.fetch;
+
+import java.util.Locale;
+import java.util.Map;
+
+import org.scrapycluster.common.url.InvalidUrlException;
+import org.scrapycluster.common.url.UrlEscaper;
+import org.scrapycluster.common.url.UrlParts;
+
+/**
+ * A request checked and ready to send: its escaped URL, the scheme, host and port it goes to, the request
+ * target of its first line, and the headers sent (the defaults, each replaced by the request's own header of
+ * the same name, then the request's others).
+ *
+ * @param request     the request as the crawler gave it
+ * @param url         the escaped URL
+ * @param key         scheme, host and port
+ * @param target      path and query, or the absolute URL when sent to a proxy in plain HTTP
+ * @param sentHeaders the headers sent, Host aside
+ */
+record OutgoingRequest(FetchRequest request, String url, HostKey key, String target, HeaderMap sentHeaders) {
+
+    /** The headers every request carries unless it sets its own: Scrapy's defaults. */
+    static HeaderMap defaultHeaders(String userAgent) {
+        return HeaderMap.of(
+                "Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+                "Accept-Language", "en",
+                "User-Agent", userAgent,
+                "Accept-Encoding", "gzip,deflate");
+    }
+
+    /**
+     * Checks {@code request} and works out what to send.
+     *
+     * @param defaults    the default headers
+     * @param viaProxy    whether a plain HTTP request goes to a proxy (and so names the absolute URL)
+     * @throws IllegalArgumentException when the request cannot be sent, saying why
+     */
+    static OutgoingRequest of(FetchRequest request, HeaderMap defaults, boolean viaProxy) {
+        String url;
+        UrlParts parts;
+        try {
+            url = UrlEscaper.escape(request.url());
+            parts = UrlParts.split(url);
+        } catch (InvalidUrlException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        boolean https = switch (parts.scheme()) {
+            case "https" -> true;
+            case "http" -> false;
+            default -> throw new IllegalArgumentException("only http and https URLs can be fetched: " + request.url());
+        };
+        String host = parts.hostname();
+        if (host.isEmpty() || !isAsciiHost(host)) {
+            throw new IllegalArgumentException("no usable host name in " + request.url());
+        }
+        IpLiterals.parse(host); // a numeric host that is no address is refused here, before it takes a slot
+        int port;
+        try {
+            port = parts.port();
+        } catch (InvalidUrlException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        if (port == 0) {
+            throw new IllegalArgumentException("port 0 cannot be fetched: " + request.url());
+        }
+        HostKey key = new HostKey(https, host, port < 0 ? (https ? 443 : 80) : port);
+        String target = (parts.path().isEmpty() ? "/" : parts.path())
+                + (parts.query().isEmpty() ? "" : "?" + parts.query());
+        if (viaProxy && !https) {
+            target = "http://" + key.hostHeader() + target;
+        }
+        requireToken(request.method(), "method");
+        HeaderMap sent = sentHeaders(defaults, request.headers());
+        for (Map.Entry<String, String> header : sent.entries()) {
+            requireToken(header.getKey(), "header name");
+            requireHeaderValue(header.getKey(), header.getValue());
+        }
+        return new OutgoingRequest(request, url, key, target, sent);
+    }
+
+    private static HeaderMap sentHeaders(HeaderMap defaults, HeaderMap own) {
+        HeaderMap.Builder sent = HeaderMap.builder();
+        for (Map.Entry<String, String> header : defaults.entries()) {
+            if (!own.contains(header.getKey())) {
+                sent.add(header.getKey(), header.getValue());
+            }
+        }
+        for (Map.Entry<String, String> header : own.entries()) {
+            sent.add(header.getKey(), header.getValue());
+        }
+        return sent.build();
+    }
+
+    private static boolean isAsciiHost(String host) {
+        for (int i = 0; i < host.length(); i++) {
+            char c = host.charAt(i);
+            if (c <= ' ' || c >= 0x7F) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void requireToken(String token, String what) {
+        boolean valid = !token.isEmpty();
+        for (int i = 0; i < token.length() && valid; i++) {
+            char c = token.charAt(i);
+            valid = c > ' ' && c < 0x7F && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
+        }
+        if (!valid) {
+            throw new IllegalArgumentException("not a valid HTTP " + what + ": '" + token + "'");
+        }
+    }
+
+    private static void requireHeaderValue(String name, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\r' || c == '\n' || c == 0 || c > 0xFF) {
+                throw new IllegalArgumentException("header " + name + " has a character HTTP cannot carry: "
+                        + String.format(Locale.ROOT, "U+%04X", (int) c));
+            }
+        }
+    }
+}
