@@ -146,7 +146,9 @@ class KafkaMonitorEndToEndTest {
         try (RunningMonitor first = RunningMonitor.start(settings.build());
              RunningMonitor second = RunningMonitor.start(settings.build())) {
             kafka.sendText(settings.incomingTopic(), "{\"url\":\"http://warm-example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c0\",\"spiderid\":\"" + spider + "\"}");
-            Awaitility.await().atMost(WAIT).until(() -> kafka.members(group) == 2 && kafka.committed(group, settings.incomingTopic()) == 1);
+            // both members in the group is not enough: each must hold its partition before the records are sent
+            Awaitility.await().atMost(WAIT).until(() -> kafka.membersWithPartitions(group) == 2
+                    && kafka.committed(group, settings.incomingTopic()) == 1);
 
             for (int i = 0; i < 200; i++) {
                 String request = "{\"url\":\"http://www.shared-example.com/" + i + "\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}";

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -83,10 +84,14 @@ public final class KafkaTopics implements AutoCloseable {
         }
     }
 
-    /** The number of members of {@code group}. */
-    public int members(String group) {
+    /** Members of {@code group} with at least one partition assigned, once the group is stable (0 while it rebalances). */
+    public int membersWithPartitions(String group) {
         try (Admin admin = clients.admin()) {
-            return admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().size();
+            var description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            if (description.groupState() != GroupState.STABLE) {
+                return 0;
+            }
+            return (int) description.members().stream().filter(member -> !member.assignment().topicPartitions().isEmpty()).count();
         } catch (Exception e) {
             throw new IllegalStateException("cannot describe " + group, e);
         }
