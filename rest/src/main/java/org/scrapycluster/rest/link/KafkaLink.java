@@ -2,6 +2,7 @@ package org.scrapycluster.rest.link;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -39,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * connector and consumer loop), on one thread of its own. Both clients are created in the
  * background with back-off. The reader is in a consumer group of its own, so that every gateway
  * sees every answer; it starts at the end of the topic and commits nothing. Each message is handed
- * to the listener as soon as a poll returns it.
+ * to the listener as soon as a poll returns it. The reader remembers how far it has read each
+ * partition, and goes on from there when the group hands it a partition again (after a broker
+ * restart, say), so that an answer written while it rejoined is not skipped.
  *
  * <p>Kafka counts as connected once the reader has its partitions, with their positions, and
  * while it holds a connection to the cluster; {@link #send} refuses at once when it does not.
@@ -68,6 +71,7 @@ public final class KafkaLink implements AutoCloseable {
     private volatile Producer<String, byte[]> producer;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private boolean positionsPending;
+    private final Map<TopicPartition, Long> readUpTo = new HashMap<>();
     private volatile boolean connected;
     private final PollingLoop loop = new PollingLoop();
     private Metric connections;
@@ -152,6 +156,7 @@ public final class KafkaLink implements AutoCloseable {
         while (!loop.stopping()) {
             try {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.pollTimeout())) {
+                    readUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
                     listener.accept(record.value());
                 }
                 observe();
@@ -169,7 +174,7 @@ public final class KafkaLink implements AutoCloseable {
     private void observe() {
         if (positionsPending) {
             for (TopicPartition partition : consumer.assignment()) {
-                consumer.position(partition, config.pollTimeout());
+                readUpTo.putIfAbsent(partition, consumer.position(partition, config.pollTimeout()));
             }
             positionsPending = false;
         }
@@ -254,16 +259,21 @@ public final class KafkaLink implements AutoCloseable {
     }
 
     /**
-     * Has the positions of newly assigned partitions (the end of each) resolved before Kafka
-     * counts as connected, so that an answer produced after the gateway says it is connected is
-     * always read.
+     * Puts a partition handed back to the reader where it had read up to, and has the positions
+     * of partitions new to it (the end of each) resolved before Kafka counts as connected, so that
+     * an answer produced after the gateway says it is connected is always read.
      */
     private final class Positions implements ConsumerRebalanceListener {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (!partitions.isEmpty()) {
-                positionsPending = true;
+            for (TopicPartition partition : partitions) {
+                Long position = readUpTo.get(partition);
+                if (position == null) {
+                    positionsPending = true;
+                } else {
+                    consumer.seek(partition, position);
+                }
             }
         }
 
