@@ -34,6 +34,14 @@ class UrlCanonicalizerTest {
         assertEquals(c.canonical(), UrlCanonicalizer.canonicalize(UrlEscaper.escape(c.url())));
     }
 
+    /** The link extractor takes the canonical URL from the one that keeps the fragment, and uses it as its own key. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theCanonicalFormIsTheOneWithTheFragmentUpToItAndIsItsOwnCanonicalForm(UrlFixtures.CanonicalCase c) {
+        assertEquals(c.canonical(), UrlCanonicalizer.withoutFragment(UrlCanonicalizer.canonicalize(c.url(), true)));
+        assertEquals(c.canonical(), UrlCanonicalizer.canonicalize(c.canonical(), true));
+    }
+
     @Test
     void unbalancedIpv6BracketIsRefused() {
         assertThrows(InvalidUrlException.class, () -> UrlCanonicalizer.canonicalize("http://[::1/x"));

@@ -151,9 +151,9 @@ public final class LinkExtractor {
         if (!filter.test(new Link(url, text))) {
             return null;
         }
-        String finalUrl = canonicalize ? UrlCanonicalizer.canonicalize(url) : UrlEscaper.escape(url);
-        String finalKey = canonicalize ? UrlCanonicalizer.canonicalize(finalUrl, true) : key;
-        if (!kept.add(finalKey)) {
+        // The canonical URL is the key up to its fragment, and canonical already: it is its own key.
+        String finalUrl = canonicalize ? UrlCanonicalizer.withoutFragment(key) : UrlEscaper.escape(url);
+        if (!kept.add(canonicalize ? finalUrl : key)) {
             return null;
         }
         return new Link(finalUrl, text);
@@ -226,8 +226,13 @@ public final class LinkExtractor {
 
     /** The page's {@code <base href>} resolved against its URL, or its URL, as w3lib's {@code get_base_url}. */
     private static String baseUrl(String html, String pageUrl) {
-        CharSequence head = html.length() > BASE_SCAN_CHARS ? html.subSequence(0, BASE_SCAN_CHARS) : html;
-        Matcher matcher = BASE_HREF.matcher(head);
+        int end = Math.min(html.length(), BASE_SCAN_CHARS);
+        int tag = baseTag(html, end);
+        if (tag < 0) {
+            return pageUrl;
+        }
+        // No match can start before the first "<base", so the regex may start there.
+        Matcher matcher = BASE_HREF.matcher(html).region(tag, end);
         if (!matcher.find()) {
             return pageUrl;
         }
@@ -236,6 +241,16 @@ public final class LinkExtractor {
         } catch (InvalidUrlException unusable) {
             return pageUrl;
         }
+    }
+
+    /** Where the first {@code <base} (any case) of {@code html[0, end)} starts, or -1: most pages have none. */
+    private static int baseTag(String html, int end) {
+        for (int at = html.indexOf('<'); at >= 0 && at < end; at = html.indexOf('<', at + 1)) {
+            if (at + 5 <= end && html.regionMatches(true, at + 1, "base", 0, 4)) {
+                return at;
+            }
+        }
+        return -1;
     }
 
     private static List<Pattern> compile(String what, Collection<String> regexes) {

@@ -1,6 +1,8 @@
 package org.scrapycluster.crawler.pipeline;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonSerializable;
@@ -9,24 +11,80 @@ import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 
 /**
  * A body that is valid UTF-8, written into JSON straight from its bytes (escaped as JSON requires, never
- * decoded into a Java string): the bulk of a result message, so this is where encoding time goes.
+ * decoded into a Java string): the bulk of a result message, so this is where encoding time goes. The
+ * escapes are Jackson's own (two characters such as {@code \n}, six for other control characters), made here
+ * by copying the runs between them, which is several times faster on HTML than Jackson's byte-by-byte loop.
  */
 final class Utf8Text implements JsonSerializable {
 
-    private final byte[] bytes;
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
-    private Utf8Text(byte[] bytes) {
-        this.bytes = bytes;
+    private final byte[] escaped;
+    private final int length;
+
+    private Utf8Text(byte[] escaped, int length) {
+        this.escaped = escaped;
+        this.length = length;
     }
 
     /** {@code bytes} as JSON text when they are valid UTF-8; null when they are not. */
     static Utf8Text ifValid(byte[] bytes) {
-        return isValid(bytes) ? new Utf8Text(bytes) : null;
+        return isValid(bytes) ? escape(bytes) : null;
     }
 
     @Override
     public void serialize(JsonGenerator generator, SerializerProvider serializers) throws IOException {
-        generator.writeUTF8String(bytes, 0, bytes.length);
+        generator.writeRawUTF8String(escaped, 0, length);
+    }
+
+    /** The JSON string content of {@code bytes}, as Jackson's {@code writeUTF8String} escapes it. */
+    static Utf8Text escape(byte[] bytes) {
+        byte[] out = new byte[bytes.length + (bytes.length >> 4) + 16];
+        int written = 0;
+        int run = 0;
+        for (int i = 0; i < bytes.length; i++) {
+            int b = bytes[i];
+            if (b >= 0x20 && b != '"' && b != '\\' || b < 0) {
+                continue;
+            }
+            int copied = i - run;
+            if (written + copied + 6 > out.length) {
+                out = Arrays.copyOf(out, Math.max(out.length * 2, written + copied + 6 + (bytes.length - i)));
+            }
+            System.arraycopy(bytes, run, out, written, copied);
+            written += copied;
+            run = i + 1;
+            out[written++] = '\\';
+            byte shortForm = switch (b) {
+                case '"', '\\' -> (byte) b;
+                case '\b' -> 'b';
+                case '\f' -> 'f';
+                case '\n' -> 'n';
+                case '\r' -> 'r';
+                case '\t' -> 't';
+                default -> 0;
+            };
+            if (shortForm != 0) {
+                out[written++] = shortForm;
+            } else {
+                out[written++] = 'u';
+                out[written++] = '0';
+                out[written++] = '0';
+                out[written++] = HEX[b >> 4];
+                out[written++] = HEX[b & 0xF];
+            }
+        }
+        int tail = bytes.length - run;
+        if (written + tail > out.length) {
+            out = Arrays.copyOf(out, written + tail);
+        }
+        System.arraycopy(bytes, run, out, written, tail);
+        return new Utf8Text(out, written + tail);
+    }
+
+    /** The escaped text, for tests. */
+    byte[] bytes() {
+        return Arrays.copyOf(escaped, length);
     }
 
     @Override

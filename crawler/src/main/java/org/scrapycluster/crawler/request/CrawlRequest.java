@@ -1,6 +1,5 @@
 package org.scrapycluster.crawler.request;
 
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,7 @@ import java.util.Optional;
  * One request of a crawl, as a Scrapy request carries it: what to fetch (URL, method, headers, body,
  * cookies), the crawl fields in {@code meta} (docs/compatibility.md §4.7: {@code appid}, {@code crawlid},
  * {@code spiderid}, {@code priority}, {@code curdepth}, {@code retry_times}, …) and whether it bypasses
- * the dupefilter. Immutable; the {@code with…} methods return a changed copy.
+ * the dupefilter. Immutable; the {@code with…} methods return a changed copy, sharing what did not change.
  *
  * @param url        the absolute URL
  * @param method     the HTTP method, upper case
@@ -28,9 +27,9 @@ public record CrawlRequest(String url, String method, Map<String, List<String>> 
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(body, "body");
-        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
-        cookies = Collections.unmodifiableMap(new LinkedHashMap<>(cookies));
-        meta = Collections.unmodifiableMap(new LinkedHashMap<>(meta));
+        headers = FrozenMap.copyOf(headers);
+        cookies = FrozenMap.copyOf(cookies);
+        meta = FrozenMap.copyOf(meta);
     }
 
     /** A GET of {@code url} with {@code meta} and nothing else. */
@@ -98,21 +97,21 @@ public record CrawlRequest(String url, String method, Map<String, List<String>> 
 
     /** This request with meta {@code changes} applied over its meta. */
     public CrawlRequest withMeta(Map<String, Object> changes) {
-        Map<String, Object> changed = new LinkedHashMap<>(meta);
+        LinkedHashMap<String, Object> changed = new LinkedHashMap<>(meta);
         changed.putAll(changes);
-        return new CrawlRequest(url, method, headers, body, cookies, changed, dontFilter);
+        return new CrawlRequest(url, method, headers, body, cookies, FrozenMap.owning(changed), dontFilter);
     }
 
     /** This request with header {@code name} set to the one {@code value}, replacing any of that name. */
     public CrawlRequest withHeader(String name, String value) {
-        Map<String, List<String>> changed = new LinkedHashMap<>();
+        LinkedHashMap<String, List<String>> changed = new LinkedHashMap<>();
         headers.forEach((key, values) -> {
             if (!key.equalsIgnoreCase(name)) {
                 changed.put(key, values);
             }
         });
         changed.put(name, List.of(value));
-        return new CrawlRequest(url, method, changed, body, cookies, meta, dontFilter);
+        return new CrawlRequest(url, method, FrozenMap.owning(changed), body, cookies, meta, dontFilter);
     }
 
     /** This request with these cookies instead of its own. */

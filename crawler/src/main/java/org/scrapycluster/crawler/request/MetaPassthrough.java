@@ -23,14 +23,18 @@ public final class MetaPassthrough {
 
     /** {@code child} with every crawl field of {@code parent} it lacks, and {@code retry_times} 0 unless set. */
     public static CrawlRequest inherit(CrawlRequest parent, CrawlRequest child) {
-        Map<String, Object> meta = new LinkedHashMap<>(child.meta());
+        LinkedHashMap<String, Object> meta = new LinkedHashMap<>(child.meta());
+        Map<String, Object> inherited = parent.meta();
         for (String field : CRAWL_FIELDS) {
-            if (parent.meta().containsKey(field) && !meta.containsKey(field)) {
-                meta.put(field, parent.meta().get(field));
+            if (!meta.containsKey(field)) {
+                Object value = inherited.get(field);
+                if (value != null || inherited.containsKey(field)) {
+                    meta.put(field, value);
+                }
             }
         }
         meta.putIfAbsent("retry_times", 0);
-        return new CrawlRequest(child.url(), child.method(), child.headers(), child.body(), child.cookies(), meta,
-                child.dontFilter());
+        return new CrawlRequest(child.url(), child.method(), child.headers(), child.body(), child.cookies(),
+                FrozenMap.owning(meta), child.dontFilter());
     }
 }

@@ -52,6 +52,9 @@ class LinkExtractorTest {
                 "<base href=/other/><a href='a.html'>a</a>", "http://site.example/"), "an unquoted base is ignored");
         assertEquals(List.of("http://cdn.example/assets/a.html"), urls(LinkExtractor.defaults(),
                 "<BASE target=_top HREF='http://cdn.example/assets/'><a href='a.html'>a</a>", "http://site.example/"));
+        assertEquals(List.of("http://site.example/other/a.html"), urls(LinkExtractor.defaults(),
+                "<basefont size=3><base href=/x/><base href='/other/'><a href='a.html'>a</a>", "http://site.example/"),
+                "the first usable base counts, whatever precedes it");
         String late = "<p>" + "x".repeat(5000) + "</p><base href='/other/'><a href='a.html'>a</a>";
         assertEquals(List.of("http://site.example/a.html"), urls(LinkExtractor.defaults(), late, "http://site.example/"));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
@@ -21,6 +22,8 @@ import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -70,6 +73,24 @@ class ResultMessageTest {
         String text = "line\n\"quoted\" back\\slash \u0001 é 中文 😀";
         JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(text.getBytes(StandardCharsets.UTF_8), utf8()), TIME));
         assertEquals(text, read.get("body").asText());
+    }
+
+    @Test
+    void aUtf8BodyIsEscapedExactlyAsJacksonEscapesIt() throws Exception {
+        byte[] every = new byte[256 + 40];
+        for (int i = 0; i < 256; i++) {
+            every[i] = (byte) i;
+        }
+        byte[] text = "\"quoted\" \\ é 中文 😀\n".getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(text, 0, every, 256, text.length);
+        for (byte[] body : new byte[][] {every, new byte[0], "plain".getBytes(StandardCharsets.UTF_8), "\n".repeat(5000).getBytes(StandardCharsets.UTF_8)}) {
+            ByteArrayOutputStream jackson = new ByteArrayOutputStream();
+            try (JsonGenerator generator = new JsonFactory().createGenerator(jackson)) {
+                generator.writeUTF8String(body, 0, body.length);
+            }
+            byte[] written = jackson.toByteArray();
+            assertEquals(HexFormat.of().formatHex(written, 1, written.length - 1), HexFormat.of().formatHex(Utf8Text.escape(body).bytes()));
+        }
     }
 
     @Test
