@@ -21,33 +21,62 @@ public final class UrlResolver {
      * @throws InvalidUrlException when either cannot be split (an unbalanced IPv6 bracket)
      */
     public static String resolve(String base, String ref) {
-        String cleanBase = UrlParts.clean(base);
-        String cleanRef = UrlParts.clean(ref);
-        if (cleanBase.isEmpty()) {
-            return cleanRef;
+        return against(base).resolve(ref);
+    }
+
+    /**
+     * {@code base} split once, for resolving many references against it (the links of a page).
+     *
+     * @throws InvalidUrlException when it cannot be split
+     */
+    public static Base against(String base) {
+        return new Base(UrlParts.clean(base));
+    }
+
+    /** A base URL, split; immutable. */
+    public static final class Base {
+
+        private final String clean;
+        private final UrlParts parts;
+
+        private Base(String clean) {
+            this.clean = clean;
+            this.parts = clean.isEmpty() ? null : UrlParts.parse(clean);
         }
-        if (cleanRef.isEmpty()) {
-            return cleanBase;
-        }
-        UrlParts b = UrlParts.parse(cleanBase);
-        UrlParts r = UrlParts.parse(cleanRef, b.scheme());
-        String scheme = r.scheme();
-        if (!scheme.equals(b.scheme()) || !UrlParts.USES_RELATIVE.contains(scheme)) {
-            return cleanRef;
-        }
-        String netloc = r.netloc();
-        if (UrlParts.USES_NETLOC.contains(scheme)) {
-            if (!netloc.isEmpty()) {
-                return r.toString();
+
+        /**
+         * {@code ref} resolved against this base.
+         *
+         * @throws InvalidUrlException when {@code ref} cannot be split
+         */
+        public String resolve(String ref) {
+            String cleanRef = UrlParts.clean(ref);
+            if (parts == null) {
+                return cleanRef;
             }
-            netloc = b.netloc();
+            if (cleanRef.isEmpty()) {
+                return clean;
+            }
+            UrlParts b = parts;
+            UrlParts r = UrlParts.parse(cleanRef, b.scheme());
+            String scheme = r.scheme();
+            if (!scheme.equals(b.scheme()) || !UrlParts.USES_RELATIVE.contains(scheme)) {
+                return cleanRef;
+            }
+            String netloc = r.netloc();
+            if (UrlParts.USES_NETLOC.contains(scheme)) {
+                if (!netloc.isEmpty()) {
+                    return r.toString();
+                }
+                netloc = b.netloc();
+            }
+            if (r.path().isEmpty() && r.params().isEmpty()) {
+                String query = r.query().isEmpty() ? b.query() : r.query();
+                return new UrlParts(scheme, netloc, b.path(), b.params(), query, r.fragment()).toString();
+            }
+            String path = mergePath(b.path(), r.path());
+            return new UrlParts(scheme, netloc, path, r.params(), r.query(), r.fragment()).toString();
         }
-        if (r.path().isEmpty() && r.params().isEmpty()) {
-            String query = r.query().isEmpty() ? b.query() : r.query();
-            return new UrlParts(scheme, netloc, b.path(), b.params(), query, r.fragment()).toString();
-        }
-        String path = mergePath(b.path(), r.path());
-        return new UrlParts(scheme, netloc, path, r.params(), r.query(), r.fragment()).toString();
     }
 
     /** Python's merge of a base path and a reference path, with {@code .} and {@code ..} removed. */

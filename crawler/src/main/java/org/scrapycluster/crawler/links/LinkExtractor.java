@@ -115,13 +115,15 @@ public final class LinkExtractor {
     public List<Link> extract(String html, String responseUrl, Predicate<Link> filter) {
         String pageUrl = UrlEscaper.escape(responseUrl);
         String base = baseUrl(html, pageUrl);
+        UrlResolver.Base page = UrlResolver.against(pageUrl);
+        UrlResolver.Base bases = base.equals(pageUrl) ? page : UrlResolver.against(base);
         Document document = Jsoup.parse(html);
         Set<String> seen = new HashSet<>();
         Set<String> kept = new HashSet<>();
         List<Link> links = new ArrayList<>();
         NodeTraversor.traverse((node, depth) -> {
             if (node instanceof Element element && isLinkElement(element)) {
-                Link link = consider(element, base, pageUrl, seen, kept, filter);
+                Link link = consider(element, bases, page, seen, kept, filter);
                 if (link != null) {
                     links.add(link);
                 }
@@ -135,11 +137,12 @@ public final class LinkExtractor {
         return (name.equals("a") || name.equals("area")) && element.hasAttr("href");
     }
 
-    private Link consider(Element element, String base, String pageUrl, Set<String> seen, Set<String> kept, Predicate<Link> filter) {
+    private Link consider(Element element, UrlResolver.Base base, UrlResolver.Base page, Set<String> seen, Set<String> kept,
+            Predicate<Link> filter) {
         String url;
         String key;
         try {
-            url = UrlResolver.resolve(pageUrl, UrlResolver.resolve(base, PythonWhitespace.strip(element.attr("href"))));
+            url = page.resolve(base.resolve(PythonWhitespace.strip(element.attr("href"))));
             key = UrlCanonicalizer.canonicalize(url, true);
         } catch (InvalidUrlException bogus) {
             return null;

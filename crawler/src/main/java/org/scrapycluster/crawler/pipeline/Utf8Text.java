@@ -1,6 +1,9 @@
 package org.scrapycluster.crawler.pipeline;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -13,11 +16,13 @@ import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
  * A body that is valid UTF-8, written into JSON straight from its bytes (escaped as JSON requires, never
  * decoded into a Java string): the bulk of a result message, so this is where encoding time goes. The
  * escapes are Jackson's own (two characters such as {@code \n}, six for other control characters), made here
- * by copying the runs between them, which is several times faster on HTML than Jackson's byte-by-byte loop.
+ * by copying the runs between them, found eight bytes at a time: several times faster on HTML than Jackson's
+ * byte-by-byte loop.
  */
 final class Utf8Text implements JsonSerializable {
 
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[] escaped;
     private final int length;
@@ -42,36 +47,25 @@ final class Utf8Text implements JsonSerializable {
         byte[] out = new byte[bytes.length + (bytes.length >> 4) + 16];
         int written = 0;
         int run = 0;
-        for (int i = 0; i < bytes.length; i++) {
-            int b = bytes[i];
-            if (b >= 0x20 && b != '"' && b != '\\' || b < 0) {
-                continue;
+        int i = 0;
+        while (i < bytes.length) {
+            // eight bytes at a time past the long runs that need no escape
+            while (i + Long.BYTES <= bytes.length && !mayNeedEscape((long) LONGS.get(bytes, i))) {
+                i += Long.BYTES;
             }
-            int copied = i - run;
-            if (written + copied + 6 > out.length) {
-                out = Arrays.copyOf(out, Math.max(out.length * 2, written + copied + 6 + (bytes.length - i)));
-            }
-            System.arraycopy(bytes, run, out, written, copied);
-            written += copied;
-            run = i + 1;
-            out[written++] = '\\';
-            byte shortForm = switch (b) {
-                case '"', '\\' -> (byte) b;
-                case '\b' -> 'b';
-                case '\f' -> 'f';
-                case '\n' -> 'n';
-                case '\r' -> 'r';
-                case '\t' -> 't';
-                default -> 0;
-            };
-            if (shortForm != 0) {
-                out[written++] = shortForm;
-            } else {
-                out[written++] = 'u';
-                out[written++] = '0';
-                out[written++] = '0';
-                out[written++] = HEX[b >> 4];
-                out[written++] = HEX[b & 0xF];
+            for (int end = Math.min(i + Long.BYTES, bytes.length); i < end; i++) {
+                int b = bytes[i];
+                if (b >= 0x20 && b != '"' && b != '\\' || b < 0) {
+                    continue;
+                }
+                int copied = i - run;
+                if (written + copied + 6 > out.length) {
+                    out = Arrays.copyOf(out, Math.max(out.length * 2, written + copied + 6 + (bytes.length - i)));
+                }
+                System.arraycopy(bytes, run, out, written, copied);
+                written += copied;
+                run = i + 1;
+                written = writeEscape(b, out, written);
             }
         }
         int tail = bytes.length - run;
@@ -80,6 +74,43 @@ final class Utf8Text implements JsonSerializable {
         }
         System.arraycopy(bytes, run, out, written, tail);
         return new Utf8Text(out, written + tail);
+    }
+
+    /**
+     * Whether one of the eight bytes of {@code word} may be a control character, a quote or a backslash
+     * (the classic has-a-byte-below test, which may say yes wrongly but never no wrongly).
+     */
+    private static boolean mayNeedEscape(long word) {
+        long quotes = word ^ 0x2222222222222222L;
+        long backslashes = word ^ 0x5C5C5C5C5C5C5C5CL;
+        long below = (word - 0x2020202020202020L) & ~word
+                | (quotes - 0x0101010101010101L) & ~quotes
+                | (backslashes - 0x0101010101010101L) & ~backslashes;
+        return (below & 0x8080808080808080L) != 0;
+    }
+
+    private static int writeEscape(int b, byte[] out, int at) {
+        int next = at;
+        out[next++] = '\\';
+        byte shortForm = switch (b) {
+            case '"', '\\' -> (byte) b;
+            case '\b' -> 'b';
+            case '\f' -> 'f';
+            case '\n' -> 'n';
+            case '\r' -> 'r';
+            case '\t' -> 't';
+            default -> 0;
+        };
+        if (shortForm != 0) {
+            out[next++] = shortForm;
+            return next;
+        }
+        out[next++] = 'u';
+        out[next++] = '0';
+        out[next++] = '0';
+        out[next++] = HEX[b >> 4];
+        out[next++] = HEX[b & 0xF];
+        return next;
     }
 
     /** The escaped text, for tests. */
@@ -96,6 +127,10 @@ final class Utf8Text implements JsonSerializable {
     static boolean isValid(byte[] bytes) {
         int i = 0;
         while (i < bytes.length) {
+            if (i + Long.BYTES <= bytes.length && ((long) LONGS.get(bytes, i) & 0x8080808080808080L) == 0) {
+                i += Long.BYTES;
+                continue;
+            }
             int lead = bytes[i] & 0xFF;
             if (lead < 0x80) {
                 i++;

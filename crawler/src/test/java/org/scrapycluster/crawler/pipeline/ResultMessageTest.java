@@ -15,6 +15,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
@@ -83,7 +84,18 @@ class ResultMessageTest {
         }
         byte[] text = "\"quoted\" \\ é 中文 😀\n".getBytes(StandardCharsets.UTF_8);
         System.arraycopy(text, 0, every, 256, text.length);
-        for (byte[] body : new byte[][] {every, new byte[0], "plain".getBytes(StandardCharsets.UTF_8), "\n".repeat(5000).getBytes(StandardCharsets.UTF_8)}) {
+        List<byte[]> bodies = new ArrayList<>(List.of(every, new byte[0], "plain".getBytes(StandardCharsets.UTF_8),
+                "\n".repeat(5000).getBytes(StandardCharsets.UTF_8)));
+        Random random = new Random(7);
+        String alphabet = "abcdefgh<>'=/ \"\\\n\t\u0001\u001fé中";
+        for (int n = 0; n < 200; n++) {
+            StringBuilder mixed = new StringBuilder();
+            for (int k = random.nextInt(100); k > 0; k--) {
+                mixed.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            bodies.add(mixed.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        for (byte[] body : bodies) {
             ByteArrayOutputStream jackson = new ByteArrayOutputStream();
             try (JsonGenerator generator = new JsonFactory().createGenerator(jackson)) {
                 generator.writeUTF8String(body, 0, body.length);
