@@ -110,12 +110,13 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
                 report = benchmark.run(cluster.kafkaBootstrap(), cluster.zookeeperConnect(), redis, redisEndpoint.host(),
                         redisEndpoint.port(), round -> {
                             out.printf(Locale.ROOT, "round %d: %,d pages in %.2f s = %,.0f pages/s; crawler CPU %.1f s (%.0f%% of %d cores,"
-                                            + " %.2f ms a page), peak RSS %d MiB; origin + Kafka + ZooKeeper + Redis CPU %.1f s;"
-                                            + " machine busy %.0f%%%n", round.number(), round.pages(),
-                                    CrawlBenchmark.seconds(round.elapsed()), round.pagesPerSecond(),
+                                            + " %.2f ms a page), peak RSS %d MiB; redis-server %.2f ms a page; crawler + redis-server"
+                                            + " %.2f ms a page; origin + Kafka + ZooKeeper CPU %.1f s; machine busy %.0f%%%n",
+                                    round.number(), round.pages(), CrawlBenchmark.seconds(round.elapsed()), round.pagesPerSecond(),
                                     CrawlBenchmark.seconds(round.crawlerCpu()), round.crawlerCpuShare(cores) * 100, cores,
-                                    CrawlBenchmark.seconds(round.crawlerCpu()) * 1000 / round.pages(), round.peakRss() >> 20,
-                                    CrawlBenchmark.seconds(round.stackCpu()), round.machineBusy() * 100);
+                                    round.perPage(round.crawlerCpu()), round.peakRss() >> 20, round.perPage(round.redisCpu()),
+                                    round.perPage(round.crawlerCpu().plus(round.redisCpu())),
+                                    CrawlBenchmark.seconds(round.originCpu()), round.machineBusy() * 100);
                             out.flush();
                         });
             }

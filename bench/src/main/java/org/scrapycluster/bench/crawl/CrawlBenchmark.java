@@ -100,13 +100,20 @@ final class CrawlBenchmark {
      * @param elapsed     first seed filed to last result on Kafka
      * @param crawlerCpu  CPU time of the node meanwhile
      * @param peakRss     the largest resident set of the node sampled meanwhile
-     * @param stackCpu    CPU time meanwhile of the rest of the stack: this JVM (origin, Kafka, ZooKeeper) and redis-server
+     * @param redisCpu    CPU time of the embedded redis-server meanwhile (zero when Redis is not this benchmark's)
+     * @param originCpu   CPU time meanwhile of this JVM: the origin, Kafka and ZooKeeper
      * @param machineBusy the busy share of all the machine's cores meanwhile
      */
-    record Round(int number, int pages, Duration elapsed, Duration crawlerCpu, long peakRss, Duration stackCpu, double machineBusy) {
+    record Round(int number, int pages, Duration elapsed, Duration crawlerCpu, long peakRss, Duration redisCpu, Duration originCpu,
+            double machineBusy) {
 
         double pagesPerSecond() {
             return pages / seconds(elapsed);
+        }
+
+        /** Milliseconds of CPU per page of {@code cpu}. */
+        double perPage(Duration cpu) {
+            return seconds(cpu) * 1000 / pages;
         }
 
         /** The node's CPU time as a share of all cores over the round, from 0 to 1. */
@@ -186,7 +193,8 @@ final class CrawlBenchmark {
         long base = endOffset(results, partition);
         ProcessUsage.MachineTicks machineBefore = ProcessUsage.MachineTicks.now();
         Duration cpuBefore = usage.cpu();
-        Duration stackBefore = stackCpu();
+        Duration redisBefore = redisCpu();
+        Duration originBefore = ownCpu();
         usage.resetPeak();
         long started = System.nanoTime();
         for (EnqueueOutcome outcome : new Enqueuer(redis, false).enqueueBatchAsync(seeds).join()) {
@@ -209,7 +217,7 @@ final class CrawlBenchmark {
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         Round round = new Round(number, pages, elapsed, usage.cpu().minus(cpuBefore), usage.sampledPeakBytes(),
-                stackCpu().minus(stackBefore), ProcessUsage.MachineTicks.now().busySince(machineBefore));
+                redisCpu().minus(redisBefore), ownCpu().minus(originBefore), ProcessUsage.MachineTicks.now().busySince(machineBefore));
         checkDistinct(results, partition, base, base + arrived, crawlid);
         return round;
     }
@@ -266,12 +274,15 @@ final class CrawlBenchmark {
         }
     }
 
-    /** CPU time of this JVM and of its redis-server child, if any. */
-    private static Duration stackCpu() {
-        ProcessHandle self = ProcessHandle.current();
-        return self.children().filter(child -> child.info().command().orElse("").contains("redis-server"))
+    /** CPU time of this JVM's redis-server children: the embedded Redis, when there is one. */
+    private static Duration redisCpu() {
+        return ProcessHandle.current().children().filter(child -> child.info().command().orElse("").contains("redis-server"))
                 .map(child -> child.info().totalCpuDuration().orElse(Duration.ZERO))
-                .reduce(self.info().totalCpuDuration().orElse(Duration.ZERO), Duration::plus);
+                .reduce(Duration.ZERO, Duration::plus);
+    }
+
+    private static Duration ownCpu() {
+        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     private static long endOffset(KafkaConsumer<byte[], byte[]> results, TopicPartition partition) {
