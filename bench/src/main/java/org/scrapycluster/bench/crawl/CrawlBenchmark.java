@@ -274,9 +274,12 @@ final class CrawlBenchmark {
         }
     }
 
-    /** CPU time of this JVM's redis-server children: the embedded Redis, when there is one. */
+    /**
+     * CPU time of this JVM's redis-server children: the embedded Redis, when there is one. Debian's
+     * {@code redis-server} is a link to {@code redis-check-rdb}, the executable its process shows.
+     */
     private static Duration redisCpu() {
-        return ProcessHandle.current().children().filter(child -> child.info().command().orElse("").contains("redis-server"))
+        return ProcessHandle.current().children().filter(child -> child.info().command().orElse("").contains("redis-"))
                 .map(child -> child.info().totalCpuDuration().orElse(Duration.ZERO))
                 .reduce(Duration.ZERO, Duration::plus);
     }
