@@ -24,40 +24,49 @@ public final class UrlResolver {
         return against(base).resolve(ref);
     }
 
-    /**
-     * {@code base} split once, for resolving many references against it (the links of a page).
-     *
-     * @throws InvalidUrlException when it cannot be split
-     */
+    /** {@code base} split once, for resolving many references against it (the links of a page). */
     public static Base against(String base) {
         return new Base(UrlParts.clean(base));
     }
 
-    /** A base URL, split; immutable. */
+    /** A base URL, split once; immutable. */
     public static final class Base {
 
         private final String clean;
+        /** Null when the base is empty or cannot be split: it is then only needed, and refused, for a non-empty reference. */
         private final UrlParts parts;
 
         private Base(String clean) {
             this.clean = clean;
-            this.parts = clean.isEmpty() ? null : UrlParts.parse(clean);
+            this.parts = split(clean);
+        }
+
+        private static UrlParts split(String clean) {
+            if (clean.isEmpty()) {
+                return null;
+            }
+            try {
+                return UrlParts.parse(clean);
+            } catch (InvalidUrlException unsplittable) {
+                return null;
+            }
         }
 
         /**
          * {@code ref} resolved against this base.
          *
-         * @throws InvalidUrlException when {@code ref} cannot be split
+         * @throws InvalidUrlException when {@code ref}, or this base while {@code ref} is not empty, cannot be split
          */
         public String resolve(String ref) {
             String cleanRef = UrlParts.clean(ref);
-            if (parts == null) {
+            if (clean.isEmpty()) {
                 return cleanRef;
             }
             if (cleanRef.isEmpty()) {
                 return clean;
             }
-            UrlParts b = parts;
+            // a base that could not be split is split again here, to throw what splitting it throws
+            UrlParts b = parts != null ? parts : UrlParts.parse(clean);
             UrlParts r = UrlParts.parse(cleanRef, b.scheme());
             String scheme = r.scheme();
             if (!scheme.equals(b.scheme()) || !UrlParts.USES_RELATIVE.contains(scheme)) {

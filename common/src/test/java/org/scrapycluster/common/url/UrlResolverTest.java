@@ -36,4 +36,14 @@ class UrlResolverTest {
     void brokenReferenceIsRefused() {
         assertThrows(InvalidUrlException.class, () -> UrlResolver.resolve("http://a/b", "http://[::1/x"));
     }
+
+    /** As urljoin: a base is only split for a reference that is not empty. */
+    @Test
+    void brokenBaseIsRefusedOnlyWhenAReferenceNeedsIt() {
+        assertEquals("http://[::1/x", UrlResolver.resolve("http://[::1/x", " "));
+        assertThrows(InvalidUrlException.class, () -> UrlResolver.resolve("http://[::1/x", "g"));
+        UrlResolver.Base broken = UrlResolver.against("http://[::1/x");
+        assertEquals("http://[::1/x", broken.resolve(""));
+        assertThrows(InvalidUrlException.class, () -> broken.resolve("g"));
+    }
 }
