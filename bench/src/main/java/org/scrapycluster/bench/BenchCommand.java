@@ -2,6 +2,8 @@ package org.scrapycluster.bench;
 
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
@@ -97,6 +99,22 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
                     case REDIS -> embedRedis;
                     case ZOOKEEPER -> embedZookeeper;
                 };
+            }
+
+            @Override
+            public Map<String, Object> launcherValues() {
+                Map<String, Object> values = new LinkedHashMap<>();
+                if (needed.contains(Server.KAFKA)) {
+                    values.put("KAFKA_HOSTS", List.of(kafkaBootstrap));
+                }
+                if (needed.contains(Server.REDIS)) {
+                    values.put("REDIS_HOST", redisEndpoint.host());
+                    values.put("REDIS_PORT", redisEndpoint.port());
+                }
+                if (needed.contains(Server.ZOOKEEPER)) {
+                    values.put("ZOOKEEPER_HOSTS", zookeeperConnect);
+                }
+                return values;
             }
 
             @Override

@@ -14,17 +14,14 @@ import java.util.stream.Collectors;
 import org.scrapycluster.bench.BenchmarkCluster;
 import org.scrapycluster.bench.BenchmarkHost;
 import org.scrapycluster.bench.BenchmarkCommand;
-import org.scrapycluster.bench.BenchmarkEnvironment;
+import org.scrapycluster.bench.BenchmarkRun;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code scrapy-cluster bench crawl}: pages per second of one crawler node from the first seed to the last
@@ -79,22 +76,18 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Longest a round may take (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds = 600;
 
-    @ParentCommand
-    BenchmarkEnvironment environment;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    BenchmarkRun run;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = run.out();
         CrawlBenchmark.Plan plan = plan();
         int cores = Runtime.getRuntime().availableProcessors();
-        try (BenchmarkCluster cluster = environment.open(BenchmarkCluster.Server.KAFKA, BenchmarkCluster.Server.REDIS,
+        try (BenchmarkCluster cluster = run.open(BenchmarkCluster.Server.KAFKA, BenchmarkCluster.Server.REDIS,
                 BenchmarkCluster.Server.ZOOKEEPER)) {
             if (!cluster.isEmbedded(BenchmarkCluster.Server.REDIS)) {
-                throw new ParameterException(spec.commandLine(),
-                        "bench crawl fills a Redis of its own with queues of the link spider; run it without --redis");
+                throw run.invalid("bench crawl fills a Redis of its own with queues of the link spider; run it without --redis");
             }
             RedisEndpoint redisEndpoint = cluster.redis();
             CrawlBenchmark benchmark = new CrawlBenchmark(plan);
@@ -133,7 +126,7 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
             site = SyntheticSite.builder().seed(2024).domains(domains).pagesPerDomain(pages).pageBytes(pageBytes).linksPerPage(links)
                     .crossDomainShare(crossDomain).build();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw run.invalid(e.getMessage());
         }
         int perDomainLimit = perDomain != null ? perDomain : Math.ceilDiv(concurrency, domains);
         Map<String, String> settings = new LinkedHashMap<>();
@@ -152,7 +145,7 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
         try {
             return new CrawlBenchmark.Plan(site, rounds, jvm, settings, Duration.ofSeconds(timeoutSeconds));
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw run.invalid(e.getMessage());
         }
     }
 }

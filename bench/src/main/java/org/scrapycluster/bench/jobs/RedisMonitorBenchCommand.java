@@ -2,7 +2,6 @@ package org.scrapycluster.bench.jobs;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -10,9 +9,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.bench.BenchmarkCluster;
-import org.scrapycluster.bench.BenchmarkHost;
 import org.scrapycluster.bench.BenchmarkCommand;
-import org.scrapycluster.bench.BenchmarkEnvironment;
+import org.scrapycluster.bench.BenchmarkRun;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
@@ -20,10 +18,7 @@ import org.scrapycluster.common.settings.Settings;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code scrapy-cluster bench redis-monitor}: loads a large backlog and times the Redis monitor's
@@ -38,6 +33,9 @@ public final class RedisMonitorBenchCommand implements BenchmarkCommand, Callabl
 
     @Mixin
     SettingsOptions options;
+
+    @Mixin
+    BenchmarkRun run;
 
     @Option(names = "--requests", paramLabel = "N", description = "Requests to queue (default ${DEFAULT-VALUE}).")
     long requests = 1_000_000;
@@ -57,32 +55,21 @@ public final class RedisMonitorBenchCommand implements BenchmarkCommand, Callabl
     @Option(names = "--redis-db", paramLabel = "N", description = "Database of the Redis to use (default ${DEFAULT-VALUE}).")
     int redisDb = 0;
 
-    @ParentCommand
-    BenchmarkEnvironment environment;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() throws InterruptedException, TimeoutException {
-        PrintWriter out = spec.commandLine().getOut();
-        try (BenchmarkCluster cluster = environment.open(BenchmarkCluster.Server.REDIS, BenchmarkCluster.Server.KAFKA)) {
+        try (BenchmarkCluster cluster = run.open(BenchmarkCluster.Server.REDIS, BenchmarkCluster.Server.KAFKA)) {
             RedisEndpoint redisEndpoint = cluster.redis().withDb(redisDb);
-            Map<String, Object> launcher = new LinkedHashMap<>();
-            launcher.put("REDIS_HOST", redisEndpoint.host());
-            launcher.put("REDIS_PORT", redisEndpoint.port());
+            Map<String, Object> launcher = new LinkedHashMap<>(cluster.launcherValues());
             launcher.put("REDIS_DB", redisDb);
-            launcher.put("KAFKA_HOSTS", List.of(cluster.kafkaBootstrap()));
             launcher.put("KAFKA_TOPIC_PREFIX", "bench-" + UUID.randomUUID().toString().substring(0, 8));
             launcher.put("METRICS_PORT", -1);
             launcher.put("STATS_DUMP", 0);
             launcher.put("PLUGINS", Map.of("plugins.info_monitor.InfoMonitor", 100, "plugins.stats_monitor.StatsMonitor", 400));
             Settings settings = options.load("redis-monitor").withLauncherValues(launcher);
-            out.printf(Locale.ROOT, "Redis monitor benchmark: %,d requests over %,d domains in %d crawls of one app; Redis %s%s, Kafka %s%s;"
-                            + " %s%n", requests, domains, crawls, redisEndpoint,
-                    cluster.isEmbedded(BenchmarkCluster.Server.REDIS) ? " (private)" : "", cluster.kafkaBootstrap(),
-                    cluster.isEmbedded(BenchmarkCluster.Server.KAFKA) ? " (embedded)" : "", BenchmarkHost.before());
-            out.flush();
+            run.begin("Redis monitor benchmark: %,d requests over %,d domains in %d crawls of one app; Redis %s%s, Kafka %s", requests,
+                    domains, crawls, redisEndpoint, cluster.isEmbedded(BenchmarkCluster.Server.REDIS) ? " (private)" : "",
+                    cluster.describe(BenchmarkCluster.Server.KAFKA));
+            PrintWriter out = run.out();
             try (RedisConnection redis = RedisConnection.open(redisEndpoint)) {
                 RedisMonitorBenchmark benchmark = new RedisMonitorBenchmark(settings, redis);
                 try {
@@ -91,7 +78,7 @@ public final class RedisMonitorBenchCommand implements BenchmarkCommand, Callabl
                             report.loading().toMillis() / 1000.0, report.requests() / (report.loading().toMillis() / 1000.0),
                             report.redisMemory());
                     report.results().forEach(out::println);
-                    out.println(BenchmarkHost.after());
+                    run.end();
                 } finally {
                     if (!cluster.isEmbedded(BenchmarkCluster.Server.REDIS)) {
                         benchmark.cleanUp();
@@ -99,7 +86,6 @@ public final class RedisMonitorBenchCommand implements BenchmarkCommand, Callabl
                 }
             }
         }
-        out.flush();
         return 0;
     }
 }

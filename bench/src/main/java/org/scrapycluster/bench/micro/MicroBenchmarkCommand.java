@@ -11,13 +11,12 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.scrapycluster.bench.BenchmarkCommand;
-import org.scrapycluster.bench.BenchmarkHost;
+import org.scrapycluster.bench.BenchmarkRun;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code scrapy-cluster bench micro [REGEX]}: the JMH benchmarks of this package, in forked JVMs. */
 @Command(name = "micro", mixinStandardHelpOptions = true,
@@ -25,8 +24,8 @@ import picocli.CommandLine.Spec;
                 "registered domains, link extraction, queue member encoding. Needs no server."})
 public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    BenchmarkRun run;
 
     @Parameters(arity = "0..1", paramLabel = "REGEX", defaultValue = "org\\.scrapycluster\\.bench\\.micro\\..*",
             description = "Which benchmarks to run, by class and method name (default: all).")
@@ -43,10 +42,7 @@ public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<I
 
     @Override
     public Integer call() throws RunnerException {
-        var out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "Micro benchmarks %s: %d fork(s), 3 warm-up and %d measured iterations of %d s; %s%n",
-                include, forks, iterations, seconds, BenchmarkHost.before());
-        out.flush();
+        run.begin("Micro benchmarks %s: %d fork(s), 3 warm-up and %d measured iterations of %d s", include, forks, iterations, seconds);
         Options options = new OptionsBuilder().include(include).forks(forks)
                 .warmupIterations(3).warmupTime(TimeValue.seconds(seconds))
                 .measurementIterations(iterations).measurementTime(TimeValue.seconds(seconds))
@@ -54,11 +50,10 @@ public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<I
         Collection<RunResult> results = new Runner(options).run();
         for (RunResult result : results) {
             var score = result.getPrimaryResult();
-            out.printf(Locale.ROOT, "%-70s %12.1f ± %.1f %s%n", result.getParams().getBenchmark(), score.getScore(),
+            run.out().printf(Locale.ROOT, "%-70s %12.1f ± %.1f %s%n", result.getParams().getBenchmark(), score.getScore(),
                     score.getScoreError(), score.getScoreUnit());
         }
-        out.println(BenchmarkHost.after());
-        out.flush();
+        run.end();
         return results.isEmpty() ? 1 : 0;
     }
 }

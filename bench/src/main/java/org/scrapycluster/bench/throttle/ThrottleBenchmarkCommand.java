@@ -1,30 +1,23 @@
 package org.scrapycluster.bench.throttle;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.scrapycluster.bench.BenchmarkCluster;
-import org.scrapycluster.bench.BenchmarkHost;
 import org.scrapycluster.bench.BenchmarkCommand;
-import org.scrapycluster.bench.BenchmarkEnvironment;
+import org.scrapycluster.bench.BenchmarkRun;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code scrapy-cluster bench throttle}: throttle decisions per second, see {@link ThrottleBenchmark}. */
 @Command(name = "throttle", mixinStandardHelpOptions = true,
         description = "Throttle decisions per second from one process against one Redis (hand-out, wait and seeding scenarios).")
 public final class ThrottleBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
-    @ParentCommand
-    BenchmarkEnvironment environment;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    BenchmarkRun run;
 
     @Option(names = "--concurrency", defaultValue = "64", description = "Decisions kept in flight on the connection (default: ${DEFAULT-VALUE}).")
     int concurrency;
@@ -34,14 +27,10 @@ public final class ThrottleBenchmarkCommand implements BenchmarkCommand, Callabl
 
     @Override
     public Integer call() throws InterruptedException {
-        try (BenchmarkCluster cluster = environment.open(BenchmarkCluster.Server.REDIS)) {
-            var out = spec.commandLine().getOut();
-            out.printf(Locale.ROOT, "Throttle benchmark: Redis %s, %d calls in flight, up to %d s per scenario; %s%n",
-                    cluster.redis(), concurrency, seconds, BenchmarkHost.before());
-            out.flush();
-            ThrottleBenchmark.run(cluster.redis(), concurrency, Duration.ofSeconds(seconds)).forEach(out::println);
-            out.println(BenchmarkHost.after());
-            out.flush();
+        try (BenchmarkCluster cluster = run.open(BenchmarkCluster.Server.REDIS)) {
+            run.begin("Throttle benchmark: Redis %s, %d calls in flight, up to %d s per scenario", cluster.redis(), concurrency, seconds);
+            ThrottleBenchmark.run(cluster.redis(), concurrency, Duration.ofSeconds(seconds)).forEach(run.out()::println);
+            run.end();
         }
         return 0;
     }

@@ -3,17 +3,20 @@ package org.scrapycluster.bench.intake;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.bench.BenchmarkCluster;
+import org.scrapycluster.bench.BenchCommand;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
-import org.scrapycluster.kafkamonitor.testing.ToolRunner;
+
+import picocli.CommandLine;
 
 /** The benchmark runs end to end on a small load and leaves nothing behind; its speed is measured, not asserted. */
 @ExtendWith(SharedStack.class)
@@ -41,39 +44,19 @@ class IntakeBenchmarkTest {
 
     @Test
     void theCommandRunsAgainstTheServersItIsGiven() {
-        KafkaMonitorBenchmark command = new KafkaMonitorBenchmark();
-        command.environment = needs -> new BenchmarkCluster() {
-            @Override
-            public String kafkaBootstrap() {
-                return stack.kafkaBootstrap();
-            }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine bench = BenchCommand.commandLine();
+        bench.setOut(new PrintWriter(out));
+        bench.setErr(new PrintWriter(err));
 
-            @Override
-            public RedisEndpoint redis() {
-                return RedisEndpoint.of("127.0.0.1", stack.redisPort());
-            }
+        int status = bench.execute("--kafka", stack.kafkaBootstrap(), "--redis", "127.0.0.1:" + stack.redisPort(),
+                "kafka-monitor", "--requests", "500", "--domains", "5");
 
-            @Override
-            public String zookeeperConnect() {
-                return stack.zookeeperConnect();
-            }
-
-            @Override
-            public boolean isEmbedded(Server server) {
-                return false;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        ToolRunner bench = new ToolRunner(command);
-
-        int status = bench.execute(List.of("--requests", "500", "--domains", "5"));
-
-        assertEquals(0, status, bench.err());
-        assertTrue(bench.out().contains("; Kafka " + stack.kafkaBootstrap() + ", Redis redis://127.0.0.1:" + stack.redisPort() + "/0;"),
-                bench.out());
-        assertTrue(bench.out().contains("round 1: 500 crawl requests from Kafka into Redis queues in "), bench.out());
+        assertEquals(0, status, err.toString());
+        String report = out.toString();
+        assertTrue(report.contains("; Kafka " + stack.kafkaBootstrap() + ", Redis redis://127.0.0.1:" + stack.redisPort() + "/0;"), report);
+        assertTrue(report.contains("round 1: 500 crawl requests from Kafka into Redis queues in "), report);
+        assertTrue(report.contains("load average"), report);
     }
 }
