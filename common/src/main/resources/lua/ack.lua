@@ -3,6 +3,8 @@
 --
 -- KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases
 -- ARGV[1] lease id            ARGV[2] "1" when a page was published   ARGV[3] spiderid
+-- ARGV[4..7] the request's crawl fields (appid, crawlid, priority, expires; all "" for none), which
+--            the crawler read when it decoded the member: the member is not decoded again here
 -- Returns 1 when the lease was held, 0 when it is unknown (already acknowledged, reaped back to its
 -- queue, or purged by a stop).
 
@@ -15,8 +17,8 @@ if not member then
 end
 redis.call('HDEL', leased, lease_id)
 local clock = server_clock()
-local domain, score = lease_parts(lease_id)
-local fields = crawl_fields(member, score)
+local domain = lease_parts(lease_id)
+local fields = passed_crawl_fields(4)
 if domain ~= nil then
   account_removed(spider, fields, domain, clock)
 end

@@ -1,28 +1,30 @@
 -- Files requests into their domain queues with readiness and crawl accounting, one call for a whole
 -- batch (a page's links): used by the Kafka monitor for seeds and by crawlers for discovered links,
 -- retries and redirects. Needs the keyspace library, lib/clock, lib/member, lib/accounting, lib/batch.
--- The keys of a request's crawl (accounting, blacklist, timeout) are named from the crawl fields the
--- script reads from its member, with the patterns of the keyspace library.
+-- The keys of a request's crawl (accounting, blacklist, timeout) are named from the crawl fields passed
+-- with it, with the patterns of the keyspace library; the member itself is never decoded.
 --
 -- KEYS[i] the <spiderid>:<domain>:queue of request i
 -- ARGV[1] "1" to order equal priorities first-in first-out (score = -priority + arrival fraction)
--- ARGV[2] n, the number of requests; then 16 values per request, starting at 3 + (i - 1) * 16:
+-- ARGV[2] n, the number of requests; then 20 values per request, starting at 3 + (i - 1) * 20:
 --   +0 member (JSON, either shape)   +1 spiderid of the queue   +2 domain
---   +3 dupefilter key, "" for none   +4 request fingerprint     +5 dupefilter TTL seconds
---   +6 "1" to SET timeout:<spiderid>:<appid>:<crawlid> to the crawl's expires when it is not 0
---   +7 "1" when the domain is refused (blacklisted in ZooKeeper and SCHEDULER_BACKLOG_BLACKLIST off)
---   +8..+11 and +12..+15: two page limits, each key ("" for none), limit, TTL seconds, and "1" when
+--   +3..+6 its crawl fields: appid, crawlid, priority (integer label), expires (0 for none)
+--   +7 dupefilter key, "" for none   +8 request fingerprint     +9 dupefilter TTL seconds
+--   +10 "1" to SET timeout:<spiderid>:<appid>:<crawlid> to the crawl's expires when it is not 0
+--   +11 "1" when the domain is refused (blacklisted in ZooKeeper and SCHEDULER_BACKLOG_BLACKLIST off)
+--   +12..+15 and +16..+19: two page limits, each key ("" for none), limit, TTL seconds, and "1" when
 --   the TTL is refreshed even when the limit is already reached (docs/compatibility.md §4.6)
 --
 -- The checks run in the original's order (docs/compatibility.md §4.5: dupefilter, page limits, domain
 -- blacklist), except that a stopped (blacklisted) or expired crawl is refused before anything is
--- recorded for it. Returns one outcome per request, in order: 'QUEUED',
--- 'ALREADY_QUEUED' (this exact member is already in the queue: nothing changes), 'DUPLICATE' (the
--- fingerprint was already in the dupefilter), 'PAGE_LIMIT' (a page limit of the crawl and domain is
--- reached), 'BLACKLISTED' (the crawl is stopped or expired), 'DOMAIN_BLACKLISTED', 'EXPIRED' (its
--- expires has passed), 'INVALID' (the member has no string appid and crawlid or no numeric priority).
+-- recorded for it. A page's links are filed with their dupefilter checks in this one call: most of
+-- them are duplicates, answered after a stop check made once per crawl and one SADD. Returns one
+-- outcome per request, in order: 'QUEUED', 'ALREADY_QUEUED' (this exact member is already in the
+-- queue: nothing changes), 'DUPLICATE' (the fingerprint was already in the dupefilter), 'PAGE_LIMIT'
+-- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
+-- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed).
 
-local FIELDS = 16
+local FIELDS = 20
 local fifo = ARGV[1] == '1'
 local count = tonumber(ARGV[2])
 local clock = server_clock()
@@ -50,13 +52,10 @@ end
 
 local function enqueue(queue, base, arrival)
   local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
-  local dupefilter, fingerprint, dupefilter_ttl = ARGV[base + 3], ARGV[base + 4], ARGV[base + 5]
-  local write_timeout, domain_refused = ARGV[base + 6] == '1', ARGV[base + 7] == '1'
+  local fields = passed_crawl_fields(base + 3)
+  local dupefilter, fingerprint, dupefilter_ttl = ARGV[base + 7], ARGV[base + 8], ARGV[base + 9]
+  local write_timeout, domain_refused = ARGV[base + 10] == '1', ARGV[base + 11] == '1'
 
-  local fields = crawl_fields(member, nil)
-  if fields == nil or not fields.priority_given then
-    return 'INVALID'
-  end
   -- a stopped or expired crawl is refused first, so that its refused requests leave no trace
   if crawl_stopped(batch, spider, fields) then
     return 'BLACKLISTED'
@@ -71,7 +70,7 @@ local function enqueue(queue, base, arrival)
       return 'DUPLICATE'
     end
   end
-  for limit_base = base + 8, base + 12, 4 do
+  for limit_base = base + 12, base + 16, 4 do
     if page_limit_reached(ARGV[limit_base], tonumber(ARGV[limit_base + 1]), ARGV[limit_base + 2],
         ARGV[limit_base + 3] == '1') then
       return 'PAGE_LIMIT'

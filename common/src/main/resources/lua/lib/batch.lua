@@ -1,6 +1,6 @@
 -- What one call that files or checks many requests learns once and need not ask Redis again: a
 -- redis.call costs microseconds, and a call of a hundred requests usually holds a few crawls,
--- dupefilters and domains. Used by lua/enqueue.lua and the crawler's lua/duplicates.lua; needs the
+-- dupefilters and domains. Used by lua/enqueue.lua; needs the
 -- keyspace library and lib/member.
 
 local function new_batch()

@@ -33,6 +33,23 @@ local function crawl_fields(member, score)
   }
 end
 
+-- The crawl fields a caller passed beside a request: four arguments from ARGV[base] (appid, crawlid,
+-- priority as an integer label, expires), the same table crawl_fields reads from a member, or nil when
+-- they are empty (the request belongs to no crawl). Java has these fields before it encodes a member
+-- and after it decodes one, so the scripts it calls never decode a member for them.
+local function passed_crawl_fields(base)
+  if ARGV[base + 2] == '' then
+    return nil
+  end
+  return {
+    appid = ARGV[base],
+    crawlid = ARGV[base + 1],
+    priority = ARGV[base + 2],
+    priority_given = true,
+    expires = tonumber(ARGV[base + 3]) or 0
+  }
+end
+
 -- The member of <spiderid>:blacklist that names the crawl of these fields (needs the keyspace library).
 local function blacklist_entry(fields)
   return KEYSPACE.blacklist_entry(fields.appid, fields.crawlid)

@@ -48,7 +48,7 @@ class BacklogMetersTest {
             for (int i = 0; i < BIG_DOMAIN; i++) {
                 requests.add(request(state, "big.example", i));
             }
-            List<EnqueueOutcome> outcomes = new Enqueuer(redis, false).enqueueAll(requests);
+            List<EnqueueOutcome> outcomes = new Enqueuer(redis, false).enqueueBatch(requests);
             assertEquals(10_000, outcomes.stream().filter(outcome -> outcome == EnqueueOutcome.QUEUED).count());
 
             PrometheusMeterRegistry first = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

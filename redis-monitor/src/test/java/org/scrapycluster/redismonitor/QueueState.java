@@ -3,10 +3,14 @@ package org.scrapycluster.redismonitor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
@@ -34,6 +38,7 @@ public final class QueueState {
     private final ThrottledQueue throttle;
     private final Leases leases;
     private final AtomicLong holders = new AtomicLong();
+    private final Map<String, String> leasedMembers = new ConcurrentHashMap<>();
 
     public QueueState(RedisConnection redis, String spider) {
         this.redis = redis;
@@ -89,12 +94,16 @@ public final class QueueState {
         if (!(answer instanceof HandOut.HandedOut handed)) {
             throw new IllegalStateException("nothing handed out of " + domain + ": " + answer);
         }
-        return handed.leaseId().orElseThrow();
+        String leaseId = handed.leaseId().orElseThrow();
+        leasedMembers.put(leaseId, handed.member());
+        return leaseId;
     }
 
     /** Acknowledges a lease, with or without a published page. */
     public void ack(String leaseId, boolean pagePublished) {
-        if (!leases.ack(spider, leaseId, pagePublished)) {
+        String member = leasedMembers.remove(leaseId);
+        Optional<CrawlFields> crawl = member == null ? Optional.empty() : CrawlFields.ofMember(member);
+        if (!leases.ackAsync(spider, leaseId, crawl, pagePublished).join()) {
             throw new IllegalStateException("lease " + leaseId + " was not held");
         }
     }

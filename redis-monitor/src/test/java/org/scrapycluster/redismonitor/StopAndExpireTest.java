@@ -8,6 +8,7 @@ import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class StopAndExpireTest extends OneMonitorTest {
         assertEquals(0, fixture.redis().sync().zcard(new QueueKey(queues.spider(), "b.com").key()));
         assertEquals(0, fixture.redis().sync().hlen(Keyspace.leased(queues.spider())));
         assertEquals(0, fixture.redis().sync().exists(stopped.timeoutKey()));
-        assertFalse(new Leases(fixture.redis()).ack(queues.spider(), leased, true), "the stopped crawl's lease is gone");
+        assertFalse(new Leases(fixture.redis()).ackAsync(queues.spider(), leased, Optional.empty(), true).join(), "the stopped crawl's lease is gone");
         assertEquals(0, new CrawlCounts(fixture.redis()).crawl(stopped).orElseThrow().pending());
         assertNull(fixture.redis().sync().zscore(Keyspace.CRAWLS_ACTIVE, stopped.name()), "a stopped crawl is not announced complete");
         assertEquals(EnqueueOutcome.BLACKLISTED, new Enqueuer(fixture.redis(), false).enqueue(EnqueueRequest.of(

@@ -141,7 +141,7 @@ public final class RedisMonitorBenchmark {
                             + "\"attrs\":null,\"ts\":1709288553.81}",
                     host, i, APP, crawl, spiderId, (int) (i % 3))));
             if (batch.size() == BATCH || i == requests - 1) {
-                long refused = enqueuer.enqueueAll(batch).stream().filter(outcome -> outcome != EnqueueOutcome.QUEUED).count();
+                long refused = enqueuer.enqueueBatch(batch).stream().filter(outcome -> outcome != EnqueueOutcome.QUEUED).count();
                 if (refused > 0) {
                     throw new IllegalStateException(refused + " requests were not queued");
                 }

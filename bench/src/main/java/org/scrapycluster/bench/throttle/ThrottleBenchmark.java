@@ -110,7 +110,7 @@ public final class ThrottleBenchmark {
                 batch.add(EnqueueRequest.of(queue, String.format(Locale.ROOT, "{\"url\":\"https://%s/%d\",\"appid\":\"bench\","
                         + "\"crawlid\":\"c1\",\"spiderid\":\"%s\",\"priority\":%d,\"expires\":0}", queue.domain(), i, spider, i % 3)));
             }
-            failures += enqueuer.enqueueAll(batch).stream().filter(outcome -> outcome != EnqueueOutcome.QUEUED).count();
+            failures += enqueuer.enqueueBatch(batch).stream().filter(outcome -> outcome != EnqueueOutcome.QUEUED).count();
         }
         return new Result("enqueue", items, 0, 0, failures, Duration.ofNanos(System.nanoTime() - started));
     }

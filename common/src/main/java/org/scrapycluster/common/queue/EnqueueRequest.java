@@ -13,6 +13,8 @@ import org.scrapycluster.common.keyspace.Keyspace;
  *
  * @param queue         the domain queue
  * @param member        the JSON member, either shape of docs/compatibility.md §4.4.1
+ * @param fields        its crawl fields, sent beside it; empty when the member has none, and then it is
+ *                      refused as {@link EnqueueOutcome#INVALID} without reaching Redis
  * @param dupefilter    when present, the request is refused if its fingerprint was seen by the crawl
  * @param writeTimeout  whether to {@code SET timeout:<spiderid>:<appid>:<crawlid>} to the crawl's
  *                      {@code expires} when it is not 0 (the Kafka monitor does, for seeds)
@@ -21,8 +23,8 @@ import org.scrapycluster.common.keyspace.Keyspace;
  * @param domainRefused whether the request is refused because its domain is blacklisted (the
  *                      crawler decides from its ZooKeeper config); checked in the original's order
  */
-public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter> dupefilter, boolean writeTimeout,
-        List<PageLimit> pageLimits, boolean domainRefused) {
+public record EnqueueRequest(QueueKey queue, String member, Optional<CrawlFields> fields, Optional<Dupefilter> dupefilter,
+        boolean writeTimeout, List<PageLimit> pageLimits, boolean domainRefused) {
 
     /** The most page limits one request can carry. */
     public static final int MAX_PAGE_LIMITS = 2;
@@ -30,6 +32,7 @@ public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter>
     public EnqueueRequest {
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(member, "member");
+        Objects.requireNonNull(fields, "fields");
         Objects.requireNonNull(dupefilter, "dupefilter");
         pageLimits = List.copyOf(pageLimits);
         if (pageLimits.size() > MAX_PAGE_LIMITS) {
@@ -37,36 +40,36 @@ public record EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter>
         }
     }
 
-    /** A request with a dupefilter check and timeout key as asked, without page limits. */
-    public EnqueueRequest(QueueKey queue, String member, Optional<Dupefilter> dupefilter, boolean writeTimeout) {
-        this(queue, member, dupefilter, writeTimeout, List.of(), false);
+    /** A request of the crawl {@code fields}, with no dupefilter check, timeout key or page limit. */
+    public static EnqueueRequest of(QueueKey queue, String member, CrawlFields fields) {
+        return new EnqueueRequest(queue, member, Optional.of(fields), Optional.empty(), false, List.of(), false);
     }
 
-    /** A request with no dupefilter check and no timeout key. */
+    /** {@link #of(QueueKey, String, CrawlFields)} with the crawl fields read from the member ({@link CrawlFields#ofMember}). */
     public static EnqueueRequest of(QueueKey queue, String member) {
-        return new EnqueueRequest(queue, member, Optional.empty(), false);
+        return new EnqueueRequest(queue, member, CrawlFields.ofMember(member), Optional.empty(), false, List.of(), false);
     }
 
     /** This request, checked against and registered in {@code dupefilter}. */
     public EnqueueRequest withDupefilter(Dupefilter dupefilter) {
-        return new EnqueueRequest(queue, member, Optional.of(dupefilter), writeTimeout, pageLimits, domainRefused);
+        return new EnqueueRequest(queue, member, fields, Optional.of(dupefilter), writeTimeout, pageLimits, domainRefused);
     }
 
     /** This request, also writing the crawl's timeout key. */
     public EnqueueRequest withTimeoutKey() {
-        return new EnqueueRequest(queue, member, dupefilter, true, pageLimits, domainRefused);
+        return new EnqueueRequest(queue, member, fields, dupefilter, true, pageLimits, domainRefused);
     }
 
     /** This request, also counted against {@code limit}. */
     public EnqueueRequest withPageLimit(PageLimit limit) {
         List<PageLimit> limits = new ArrayList<>(pageLimits);
         limits.add(limit);
-        return new EnqueueRequest(queue, member, dupefilter, writeTimeout, limits, domainRefused);
+        return new EnqueueRequest(queue, member, fields, dupefilter, writeTimeout, limits, domainRefused);
     }
 
     /** This request, refused because its domain is blacklisted (after the dupefilter and the page limits). */
     public EnqueueRequest withDomainRefused() {
-        return new EnqueueRequest(queue, member, dupefilter, writeTimeout, pageLimits, true);
+        return new EnqueueRequest(queue, member, fields, dupefilter, writeTimeout, pageLimits, true);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.queue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -15,14 +16,14 @@ import org.scrapycluster.common.redis.RedisConnection;
  * dupefilter (registering the fingerprint) when asked, its page limits, the crawl blacklist, a
  * domain refusal and the crawl's expiry; then it adds the member with score −priority, marks the
  * domain active ({@code ZADD NX <spiderid>:active_domains}), counts the request in its crawl's
- * accounting and, when asked, writes the crawl's timeout key. Calls in flight together are
- * pipelined, so {@link #enqueueAll} files thousands of requests per round trip.
+ * accounting and, when asked, writes the crawl's timeout key. Each request's crawl fields travel
+ * beside its member ({@link CrawlFields}); a request without them is {@link EnqueueOutcome#INVALID}
+ * and is not sent. The caller decides how many requests a call holds: one call is one batch.
  */
 public final class Enqueuer {
 
     private static final LuaScript ENQUEUE = LuaScript.load("enqueue", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
-    private static final int FIELDS = 16;
-    private static final int BATCH = 500;
+    private static final int FIELDS = 20;
 
     private final RedisConnection redis;
     private final boolean firstInFirstOut;
@@ -38,13 +39,14 @@ public final class Enqueuer {
         this.firstInFirstOut = firstInFirstOut;
     }
 
-    public CompletableFuture<EnqueueOutcome> enqueueAsync(EnqueueRequest request) {
-        return enqueueBatchAsync(List.of(request)).thenApply(List::getFirst);
+    /** {@link #enqueueBatchAsync} of one request, waiting for the answer. */
+    public EnqueueOutcome enqueue(EnqueueRequest request) {
+        return enqueueBatch(List.of(request)).getFirst();
     }
 
-    /** {@link #enqueueAsync}, waiting for the answer. */
-    public EnqueueOutcome enqueue(EnqueueRequest request) {
-        return redis.await(enqueueAsync(request));
+    /** {@link #enqueueBatchAsync}, waiting for the answer. */
+    public List<EnqueueOutcome> enqueueBatch(List<EnqueueRequest> requests) {
+        return redis.await(enqueueBatchAsync(requests));
     }
 
     /**
@@ -52,33 +54,30 @@ public final class Enqueuer {
      * Requests may go to queues of different domains and spiders.
      */
     public CompletableFuture<List<EnqueueOutcome>> enqueueBatchAsync(List<EnqueueRequest> requests) {
-        if (requests.isEmpty()) {
-            return CompletableFuture.completedFuture(List.of());
+        List<EnqueueRequest> sent = requests.stream().filter(request -> request.fields().isPresent()).toList();
+        if (sent.isEmpty()) {
+            return CompletableFuture.completedFuture(Collections.nCopies(requests.size(), EnqueueOutcome.INVALID));
         }
-        String[] keys = new String[requests.size()];
-        String[] args = new String[2 + requests.size() * FIELDS];
+        String[] keys = new String[sent.size()];
+        String[] args = new String[2 + sent.size() * FIELDS];
         args[0] = firstInFirstOut ? "1" : "0";
-        args[1] = Integer.toString(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            EnqueueRequest request = requests.get(i);
+        args[1] = Integer.toString(sent.size());
+        for (int i = 0; i < sent.size(); i++) {
+            EnqueueRequest request = sent.get(i);
             keys[i] = request.queue().key();
             fill(args, 2 + i * FIELDS, request);
         }
-        return ENQUEUE.<List<String>>run(redis, ScriptOutputType.MULTI, keys, args)
-                .thenApply(outcomes -> outcomes.stream().map(EnqueueOutcome::valueOf).toList());
-    }
-
-    /** Files all of {@code requests}, in batches pipelined together; the outcomes are in the same order. */
-    public List<EnqueueOutcome> enqueueAll(List<EnqueueRequest> requests) {
-        List<CompletableFuture<List<EnqueueOutcome>>> pending = new ArrayList<>();
-        for (int from = 0; from < requests.size(); from += BATCH) {
-            pending.add(enqueueBatchAsync(requests.subList(from, Math.min(requests.size(), from + BATCH))));
-        }
-        List<EnqueueOutcome> outcomes = new ArrayList<>(requests.size());
-        for (CompletableFuture<List<EnqueueOutcome>> part : pending) {
-            outcomes.addAll(redis.await(part));
-        }
-        return outcomes;
+        return ENQUEUE.<List<String>>run(redis, ScriptOutputType.MULTI, keys, args).thenApply(answers -> {
+            if (sent.size() == requests.size()) {
+                return answers.stream().map(EnqueueOutcome::valueOf).toList();
+            }
+            List<EnqueueOutcome> outcomes = new ArrayList<>(requests.size());
+            int next = 0;
+            for (EnqueueRequest request : requests) {
+                outcomes.add(request.fields().isPresent() ? EnqueueOutcome.valueOf(answers.get(next++)) : EnqueueOutcome.INVALID);
+            }
+            return outcomes;
+        });
     }
 
     private static void fill(String[] args, int at, EnqueueRequest request) {
@@ -87,13 +86,14 @@ public final class Enqueuer {
         args[at] = request.member();
         args[at + 1] = queue.spiderId();
         args[at + 2] = queue.domain();
-        args[at + 3] = dupefilter == null ? "" : dupefilter.key();
-        args[at + 4] = dupefilter == null ? "" : dupefilter.fingerprint();
-        args[at + 5] = dupefilter == null ? "0" : Long.toString(dupefilter.ttl().getSeconds());
-        args[at + 6] = request.writeTimeout() ? "1" : "0";
-        args[at + 7] = request.domainRefused() ? "1" : "0";
+        request.fields().orElseThrow().writeTo(args, at + 3);
+        args[at + 7] = dupefilter == null ? "" : dupefilter.key();
+        args[at + 8] = dupefilter == null ? "" : dupefilter.fingerprint();
+        args[at + 9] = dupefilter == null ? "0" : Long.toString(dupefilter.ttl().getSeconds());
+        args[at + 10] = request.writeTimeout() ? "1" : "0";
+        args[at + 11] = request.domainRefused() ? "1" : "0";
         for (int i = 0; i < EnqueueRequest.MAX_PAGE_LIMITS; i++) {
-            int base = at + 8 + i * 4;
+            int base = at + 12 + i * 4;
             if (i < request.pageLimits().size()) {
                 EnqueueRequest.PageLimit limit = request.pageLimits().get(i);
                 args[base] = limit.key();

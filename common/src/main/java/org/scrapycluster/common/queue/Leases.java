@@ -32,19 +32,19 @@ public final class Leases {
      * Acknowledges a lease: deletes it, takes the request out of its crawl's pending count and,
      * when a page was published, counts the page.
      *
+     * @param crawl the request's crawl fields as read from its member with {@link CrawlFields#ofHandedOut}
+     *              (empty for a request of no crawl, which counts nothing)
      * @return whether the lease was still held; false when it was already acknowledged, expired and
      *         returned to its queue, or purged by a stop
      */
-    public CompletableFuture<Boolean> ackAsync(String spiderId, String leaseId, boolean pagePublished) {
-        return ACK.<Long>run(redis, ScriptOutputType.INTEGER,
-                        new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)},
-                        leaseId, pagePublished ? "1" : "0", spiderId)
+    public CompletableFuture<Boolean> ackAsync(String spiderId, String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
+        String[] args = new String[3 + CrawlFields.ARGUMENTS];
+        args[0] = leaseId;
+        args[1] = pagePublished ? "1" : "0";
+        args[2] = spiderId;
+        crawl.ifPresentOrElse(fields -> fields.writeTo(args, 3), () -> CrawlFields.writeNone(args, 3));
+        return ACK.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)}, args)
                 .thenApply(held -> held == 1);
-    }
-
-    /** {@link #ackAsync}, waiting for the answer. */
-    public boolean ack(String spiderId, String leaseId, boolean pagePublished) {
-        return redis.await(ackAsync(spiderId, leaseId, pagePublished));
     }
 
     /**

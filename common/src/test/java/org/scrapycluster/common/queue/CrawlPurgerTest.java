@@ -49,7 +49,7 @@ class CrawlPurgerTest {
                     ? Members.feedItem(url, crawl.appid(), crawl.crawlid(), i % 7, 0)
                     : Members.serializedRequest(url, crawl.appid(), crawl.crawlid(), -(i % 7), 0)));
         }
-        assertTrue(enqueuer.enqueueAll(requests).stream().allMatch(EnqueueOutcome::queued));
+        assertTrue(enqueuer.enqueueBatch(requests).stream().allMatch(EnqueueOutcome::queued));
     }
 
     @Test

@@ -54,7 +54,7 @@ class EnqueuerTest {
     void countsEveryDomainAndPriorityForInfo() {
         long expires = serverSeconds() + 3600;
         QueueKey other = new QueueKey(spider, "other.org");
-        enqueuer.enqueueAll(List.of(
+        enqueuer.enqueueBatch(List.of(
                 EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, expires)),
                 EnqueueRequest.of(queue, Members.serializedRequest("https://ex1.com/a", "app", "c1", -9, expires)),
                 EnqueueRequest.of(other, Members.serializedRequest("https://other.org/", "app", "c1", -9, expires)),
@@ -246,7 +246,7 @@ class EnqueuerTest {
         for (String path : List.of("z", "m", "a", "q")) {
             members.add(Members.feedItem("https://ex1.com/" + path, "app", "c1", 5, 0));
         }
-        fifo.enqueueAll(members.stream().map(member -> EnqueueRequest.of(queue, member)).toList());
+        fifo.enqueueBatch(members.stream().map(member -> EnqueueRequest.of(queue, member)).toList());
 
         assertEquals(members, redis.sync().zrange(queue.key(), 0, -1));
     }

@@ -51,6 +51,11 @@ class LeasesTest {
         return assertInstanceOf(HandOut.HandedOut.class, throttle.handOut(queue, open, duration, holder.next()));
     }
 
+    /** Acknowledges a handed-out request with the crawl fields of its member, as a crawler does. */
+    private boolean ack(HandOut.HandedOut out, boolean pagePublished) {
+        return leases.ackAsync(spider, out.leaseId().orElseThrow(), CrawlFields.ofMember(out.member()), pagePublished).join();
+    }
+
     @Test
     void aCrashedHoldersRequestReturnsToItsQueueWithItsPriority() {
         String member = enqueue("a", 7);
@@ -65,7 +70,7 @@ class LeasesTest {
         assertEquals(0, leases.count(spider));
         assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
         assertEquals(1, counts.crawl(crawl).orElseThrow().pending(), "still pending, never counted twice");
-        assertFalse(leases.ack(spider, out.leaseId().orElseThrow(), true), "the old lease is gone");
+        assertFalse(ack(out, true), "the old lease is gone");
         assertEquals(member, lease(Duration.ofMinutes(1)).member());
     }
 
@@ -75,9 +80,9 @@ class LeasesTest {
         enqueue("b", 1);
         HandOut.HandedOut first = lease(Duration.ofMinutes(1));
         HandOut.HandedOut second = lease(Duration.ofMinutes(1));
-        assertTrue(leases.ack(spider, first.leaseId().orElseThrow(), true));
-        assertTrue(leases.ack(spider, second.leaseId().orElseThrow(), false));
-        assertFalse(leases.ack(spider, first.leaseId().orElseThrow(), true), "a second ack finds nothing");
+        assertTrue(ack(first, true));
+        assertTrue(ack(second, false));
+        assertFalse(ack(first, true), "a second ack finds nothing");
         assertEquals(0, leases.count(spider));
         assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
         CrawlCount count = counts.crawl(crawl).orElseThrow();
@@ -96,7 +101,7 @@ class LeasesTest {
         Thread.sleep(600);
         assertEquals(0, leases.reap(spider, 10).returned(), "renewed: not due");
         assertEquals(1, leases.count(spider));
-        assertTrue(leases.ack(spider, leaseId, true));
+        assertTrue(ack(out, true));
         assertTrue(leases.renew(spider, leaseId, Duration.ofMinutes(1)).isEmpty(), "nothing to renew after the ack");
     }
 

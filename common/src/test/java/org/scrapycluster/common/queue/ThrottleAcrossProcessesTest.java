@@ -44,7 +44,7 @@ class ThrottleAcrossProcessesTest {
         for (int i = 0; i < 400; i++) {
             seeds.add(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/" + i, "app", "c1", 1, 0)));
         }
-        assertTrue(enqueuer.enqueueAll(seeds).stream().allMatch(EnqueueOutcome::queued));
+        assertTrue(enqueuer.enqueueBatch(seeds).stream().allMatch(EnqueueOutcome::queued));
 
         Path output = Files.createTempFile("hammer", ".out");
         Process other = new ProcessBuilder(javaCommand(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED",

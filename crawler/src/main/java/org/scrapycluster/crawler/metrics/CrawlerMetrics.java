@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -47,6 +48,11 @@ public final class CrawlerMetrics {
 
     /** Reports {@code cache}'s hits, misses, evictions and size as {@code cache_*{cache=name}} of this node. */
     public void cache(String name, AsyncCache<?, ?> cache) {
+        CaffeineCacheMetrics.monitor(registry, cache, name, "spider", spider, "node", node);
+    }
+
+    /** {@link #cache(String, AsyncCache)} of a synchronous cache. */
+    public void cache(String name, Cache<?, ?> cache) {
         CaffeineCacheMetrics.monitor(registry, cache, name, "spider", spider, "node", node);
     }
 

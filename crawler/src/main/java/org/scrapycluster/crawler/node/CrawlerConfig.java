@@ -69,6 +69,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 workers > 0 ? workers : Runtime.getRuntime().availableProcessors());
     }
 
+    /** How many request fingerprints a node remembers as in their crawl's dupefilter ({@code DUPEFILTER_MEMORY}). */
+    public int dupefilterMemory() {
+        return atLeast(settings, "DUPEFILTER_MEMORY", 0);
+    }
+
     /** How many hosts' robots.txt rules a node keeps at most. */
     public int robotsMaxHosts() {
         return atLeast(settings, "ROBOTSTXT_CACHE_MAX_HOSTS", 1);

@@ -45,7 +45,7 @@ import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.Discovery;
 import org.scrapycluster.crawler.scheduler.DomainConfigFollower;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
-import org.scrapycluster.crawler.scheduler.DuplicateProbe;
+import org.scrapycluster.crawler.scheduler.DupefilterMemory;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.PublicIpLookup;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
@@ -138,8 +138,11 @@ public final class CrawlerNode implements Service {
         RequestCodec codec = new RequestCodec();
         ThrottledQueue throttledQueue = new ThrottledQueue(redis);
         Enqueuer enqueuer = new Enqueuer(redis, settings.getBoolean("QUEUE_FIFO"));
-        RequestFiler filer = new RequestFiler(enqueuer, new DuplicateProbe(redis), codec, spiderId, config.filing(),
-                follower::isBlacklisted, metrics);
+        DupefilterMemory dupefilterMemory = new DupefilterMemory(config.dupefilterMemory(), config.filing().dupefilterTtl(),
+                context.clock());
+        metrics.cache("dupefilter", dupefilterMemory.fingerprints());
+        RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
+                metrics);
         DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(), robots, throttles, throttledQueue,
                 config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
         processor = new RequestProcessor(config,

@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.node;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,6 +11,7 @@ import java.util.function.Consumer;
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchResult;
@@ -101,16 +103,20 @@ public final class RequestProcessor {
         active.incrementAndGet();
         leases.hold(lease.leaseId());
         CompletableFuture<Outcome> outcome;
+        Optional<CrawlFields> crawl;
         try {
             CrawlRequest request = codec.decode(lease.member());
+            crawl = CrawlFields.ofHandedOut(request.meta(), lease.score());
             outcome = chain.run(Download.of(lease, request), workers).thenCompose(this::handle);
         } catch (MalformedQueueMemberException e) {
             LOG.atError().addKeyValue("member", lease.member()).addKeyValue("reason", e.getMessage())
                     .log("Dropping a queue member that is not a crawl request");
             metrics.error("malformed_member");
+            crawl = CrawlFields.ofMember(lease.member(), lease.score());
             outcome = CompletableFuture.completedFuture(Outcome.DONE);
         }
-        outcome.whenComplete((done, failure) -> settle(lease, done, failure));
+        Optional<CrawlFields> counted = crawl;
+        outcome.whenComplete((done, failure) -> settle(lease, counted, done, failure));
     }
 
     private CompletableFuture<Outcome> handle(DownloadChain.Passage passage) {
@@ -180,7 +186,7 @@ public final class RequestProcessor {
         return filer.file(requests).thenApply(filed -> Outcome.DONE);
     }
 
-    private void settle(LeasedRequest lease, Outcome outcome, Throwable failure) {
+    private void settle(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome, Throwable failure) {
         if (failure != null || !outcome.acknowledge()) {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))
@@ -190,7 +196,7 @@ public final class RequestProcessor {
             done(lease);
             return;
         }
-        leases.acknowledge(lease.leaseId(), outcome.published()).whenComplete((held, ackFailure) -> {
+        leases.acknowledge(lease.leaseId(), crawl, outcome.published()).whenComplete((held, ackFailure) -> {
             if (ackFailure != null) {
                 LOG.atWarn().addKeyValue("lease", lease.leaseId()).log("Could not acknowledge a lease; it expires and the page may be fetched again");
             }

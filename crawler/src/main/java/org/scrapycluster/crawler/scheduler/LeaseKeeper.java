@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.Ticker;
@@ -58,10 +60,13 @@ public final class LeaseKeeper implements AutoCloseable {
         renewedAt.put(leaseId, clock.millis());
     }
 
-    /** Acknowledges {@code leaseId}: its outcome is final ({@code pagePublished} when a result went out). */
-    public CompletableFuture<Boolean> acknowledge(String leaseId, boolean pagePublished) {
+    /**
+     * Acknowledges {@code leaseId}, a request of the crawl {@code crawl}: its outcome is final ({@code pagePublished}
+     * when a result went out).
+     */
+    public CompletableFuture<Boolean> acknowledge(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
         renewedAt.remove(leaseId);
-        return leases.ackAsync(spiderId, leaseId, pagePublished);
+        return leases.ackAsync(spiderId, leaseId, crawl, pagePublished);
     }
 
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */

@@ -11,10 +11,11 @@ import org.scrapycluster.common.queue.ThrottleSpec;
  *
  * @param queue    the queue it came from
  * @param member   the queue member
+ * @param score    its queue score (−priority), which names its crawl priority when the member has none
  * @param leaseId  the lease id {@code <domain>|<score>|<holder>}
  * @param throttle the throttle it was handed out under (to pause the domain on Retry-After)
  */
-public record LeasedRequest(QueueKey queue, String member, String leaseId, ThrottleSpec throttle) {
+public record LeasedRequest(QueueKey queue, String member, double score, String leaseId, ThrottleSpec throttle) {
 
     public LeasedRequest {
         Objects.requireNonNull(queue, "queue");

@@ -1,20 +1,17 @@
 package org.scrapycluster.crawler.scheduler;
 
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
@@ -28,22 +25,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Files the requests a page produced — links, a retry, a redirect — into Redis, all of one page in one
- * script call (the original's {@code enqueue_request}, docs/compatibility.md §4.5–4.6, in its order): the
- * crawl's dupefilter {@code <spider>:dupefilter:<crawlid>} unless the request is marked don't-filter;
- * the crawl's {@code domain_max_pages} and the {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT} counters, atomic
- * (docs/compatibility.md W16); the crawl blacklist; the ZooKeeper domain blacklist when {@code SCHEDULER_BACKLOG_BLACKLIST} is
- * off; the crawl's expiry. The target queue is {@code <meta.spiderid>:<registered domain>:queue}, so a
- * spider hands a request to another spider by changing {@code spiderid}. Requests that are not http or
- * https, or whose URL has no valid host ({@code InvalidUrlException}), are refused before Redis; those
- * the {@link DuplicateProbe} finds already in the dupefilter are answered {@code DUPLICATE} without being
- * encoded or sent.
+ * script call with their dupefilter checks (the original's {@code enqueue_request}, docs/compatibility.md
+ * §4.5–4.6, in its order): the crawl's dupefilter {@code <spider>:dupefilter:<crawlid>} unless the request
+ * is marked don't-filter; the crawl's {@code domain_max_pages} and the {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT}
+ * counters, atomic (docs/compatibility.md W16); the crawl blacklist; the ZooKeeper domain blacklist when
+ * {@code SCHEDULER_BACKLOG_BLACKLIST} is off; the crawl's expiry. The target queue is
+ * {@code <meta.spiderid>:<registered domain>:queue}, so a spider hands a request to another spider by
+ * changing {@code spiderid}. Each request's crawl fields travel beside its member. Requests that are not
+ * http or https, whose URL has no valid host ({@code InvalidUrlException}) or whose meta lacks the crawl
+ * fields are refused before Redis; those the {@link DupefilterMemory} knows to be in their dupefilter are
+ * answered {@code DUPLICATE} without being encoded or sent, and a page whose links are all such makes no
+ * call at all (docs/architecture.md "Filing a page's links").
  */
 public final class RequestFiler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestFiler.class);
 
     private final Enqueuer enqueuer;
-    private final DuplicateProbe probe;
+    private final DupefilterMemory memory;
     private final RequestCodec codec;
     private final String spiderId;
     private final Policy policy;
@@ -63,10 +62,10 @@ public final class RequestFiler {
             boolean keepBlacklistedBacklog) {
     }
 
-    public RequestFiler(Enqueuer enqueuer, DuplicateProbe probe, RequestCodec codec, String spiderId, Policy policy,
+    public RequestFiler(Enqueuer enqueuer, DupefilterMemory memory, RequestCodec codec, String spiderId, Policy policy,
             Predicate<String> domainBlacklisted, CrawlerMetrics metrics) {
         this.enqueuer = enqueuer;
-        this.probe = probe;
+        this.memory = memory;
         this.codec = codec;
         this.spiderId = spiderId;
         this.policy = policy;
@@ -81,12 +80,11 @@ public final class RequestFiler {
     /**
      * Files {@code requests}; completes with each one's outcome, those refused before Redis
      * ({@link EnqueueOutcome#NOT_HTTP}, {@link EnqueueOutcome#INVALID_URL}) first, or exceptionally when Redis cannot be
-     * reached. The {@link DuplicateProbe} first picks out the requests that are certainly duplicates;
-     * the others are encoded and filed in one script call.
+     * reached.
      */
     public CompletableFuture<List<Filed>> file(List<CrawlRequest> requests) {
-        List<Candidate> candidates = new ArrayList<>(requests.size());
         List<Filed> refused = new ArrayList<>();
+        List<Candidate> candidates = new ArrayList<>(requests.size());
         for (CrawlRequest request : requests) {
             String scheme = scheme(request.url());
             if (!scheme.equals("http") && !scheme.equals("https")) {
@@ -99,74 +97,65 @@ public final class RequestFiler {
                 refused.add(new Filed(request, EnqueueOutcome.INVALID_URL));
             }
         }
-        List<Candidate> asked = candidates.stream().filter(candidate -> candidate.question() != null).toList();
-        return probe.duplicates(asked.stream().map(Candidate::question).toList()).thenCompose(answers -> {
-            Set<Candidate> duplicates = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (int i = 0; i < asked.size(); i++) {
-                if (answers.get(i)) {
-                    duplicates.add(asked.get(i));
+        List<Candidate> sent = candidates.stream()
+                .filter(candidate -> candidate.dupefilter() == null || !memory.holds(candidate.dupefilter())).toList();
+        if (sent.isEmpty()) {
+            return CompletableFuture.completedFuture(filed(refused, candidates, sent, List.of()));
+        }
+        long sentAt = memory.now();
+        return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).thenApply(outcomes -> {
+            for (int i = 0; i < sent.size(); i++) {
+                if (sent.get(i).dupefilter() != null) {
+                    memory.answered(sent.get(i).dupefilter(), outcomes.get(i), sentAt);
                 }
             }
-            List<EnqueueRequest> batch = candidates.stream().filter(candidate -> !duplicates.contains(candidate))
-                    .map(this::enqueueRequest).toList();
-            return enqueuer.enqueueBatchAsync(batch).thenApply(outcomes -> {
-                List<Filed> filed = new ArrayList<>(refused);
-                int next = 0;
-                for (Candidate candidate : candidates) {
-                    EnqueueOutcome outcome = duplicates.contains(candidate) ? EnqueueOutcome.DUPLICATE : outcomes.get(next++);
-                    filed.add(new Filed(candidate.request(), outcome));
-                }
-                for (Filed one : filed) {
-                    metrics.enqueued(one.outcome().name().toLowerCase(Locale.ROOT));
-                    LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
-                            .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
-                }
-                return filed;
-            });
+            return filed(refused, candidates, sent, outcomes);
         });
     }
 
     /**
-     * A request on its way into Redis: its queue, its dupefilter (unless it skips it) and, when it has
-     * one and the crawl fields the enqueue script needs, the question for the {@link DuplicateProbe}.
+     * The outcomes in order, counted and logged: those {@code refused}, then each candidate's, Redis' answer
+     * for those {@code sent} and {@code DUPLICATE} for those the memory held.
      */
-    private record Candidate(CrawlRequest request, QueueKey queue, EnqueueRequest.Dupefilter dupefilter,
-            DuplicateProbe.Question question) {
+    private List<Filed> filed(List<Filed> refused, List<Candidate> candidates, List<Candidate> sent, List<EnqueueOutcome> outcomes) {
+        List<Filed> filed = new ArrayList<>(refused.size() + candidates.size());
+        filed.addAll(refused);
+        int next = 0;
+        for (Candidate candidate : candidates) {
+            boolean wasSent = next < sent.size() && sent.get(next) == candidate;
+            filed.add(new Filed(candidate.request(), wasSent ? outcomes.get(next++) : EnqueueOutcome.DUPLICATE));
+        }
+        boolean debug = LOG.isDebugEnabled();
+        for (Filed one : filed) {
+            metrics.enqueued(one.outcome().name().toLowerCase(Locale.ROOT));
+            if (debug) {
+                LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
+                        .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
+            }
+        }
+        return filed;
+    }
+
+    /** A request on its way into Redis: its queue, and its dupefilter unless it skips it. */
+    private record Candidate(CrawlRequest request, QueueKey queue, EnqueueRequest.Dupefilter dupefilter) {
     }
 
     private Candidate candidate(CrawlRequest request, String domain) {
         QueueKey queue = new QueueKey(request.spiderid().orElse(spiderId), domain);
         if (request.dontFilter()) {
-            return new Candidate(request, queue, null, null);
+            return new Candidate(request, queue, null);
         }
-        EnqueueRequest.Dupefilter dupefilter = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spiderId, request.crawlid()),
+        return new Candidate(request, queue, new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spiderId, request.crawlid()),
                 RequestFingerprint.of(request.method(), request.url(), request.body().getBytes(StandardCharsets.UTF_8)),
-                policy.dupefilterTtl());
-        Map<String, Object> meta = request.meta();
-        boolean accountable = meta.get("appid") instanceof String && meta.get("crawlid") instanceof String
-                && meta.get("priority") instanceof Number;
-        return new Candidate(request, queue, dupefilter, accountable
-                ? new DuplicateProbe.Question(queue.spiderId(), request.appid(), request.crawlid(), expires(meta.get("expires")), dupefilter)
-                : null);
-    }
-
-    /** {@code expires} as the member's JSON writes it, which is how the enqueue script reads it; 0 when it is not a number. */
-    private static String expires(Object value) {
-        return switch (value) {
-            case BigDecimal decimal -> decimal.toPlainString();
-            case Number number -> number.toString();
-            case null, default -> "0";
-        };
+                policy.dupefilterTtl()));
     }
 
     private EnqueueRequest enqueueRequest(Candidate candidate) {
         CrawlRequest request = candidate.request();
         String domain = candidate.queue().domain();
         String crawlid = request.crawlid();
-        EnqueueRequest filed = EnqueueRequest.of(candidate.queue(), codec.encode(request));
-        if (candidate.dupefilter() != null) {
-            filed = filed.withDupefilter(candidate.dupefilter());
-        }
+        EnqueueRequest filed = new EnqueueRequest(candidate.queue(), codec.encode(request), CrawlFields.of(request.meta()),
+                Optional.ofNullable(candidate.dupefilter()), false, List.of(), false);
         long domainMaxPages = request.number("domain_max_pages", 0);
         if (domainMaxPages > 0) {
             filed = filed.withPageLimit(EnqueueRequest.PageLimit.perCrawl(

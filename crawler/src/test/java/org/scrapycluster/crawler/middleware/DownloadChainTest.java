@@ -121,7 +121,7 @@ class DownloadChainTest {
     }
 
     private static DownloadChain.Passage run(DownloadChain chain, CrawlRequest request) {
-        LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", "lease-1",
+        LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
                 ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
         CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, request), Runnable::run);
         assertTrue(passage.isDone(), "the scripted fetcher answers at once and the steps run on the caller");

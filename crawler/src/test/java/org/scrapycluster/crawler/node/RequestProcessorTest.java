@@ -48,7 +48,7 @@ import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.RequestCodec;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
-import org.scrapycluster.crawler.scheduler.DuplicateProbe;
+import org.scrapycluster.crawler.scheduler.DupefilterMemory;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 import org.scrapycluster.crawler.scheduler.PrivateRedis;
@@ -167,7 +167,7 @@ class RequestProcessorTest {
         DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(),
                 new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),
                 config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);
-        RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DuplicateProbe(redis), codec, spider, config.filing(),
+        RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DupefilterMemory(0, config.filing().dupefilterTtl(), CLOCK), codec, spider, config.filing(),
                 domain -> false, metrics);
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
@@ -179,7 +179,7 @@ class RequestProcessorTest {
         Map<String, Object> meta = new HashMap<>(request.meta());
         meta.put("crawlid", crawlid);
         String member = codec.encode(request.withMeta(meta));
-        processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, "lease-" + System.nanoTime(),
+        processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, "lease-" + System.nanoTime(),
                 ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false)));
         Awaitility.await().until(() -> processor.active() == 0);
         assertTrue(finished.size() == 1, "the domain is freed once: " + finished);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.Leases;
@@ -90,7 +91,7 @@ class LeaseKeeperTest {
         keeper.hold("b|-1|n1-3");
         keeper.hold("c|-1|n1-4");
 
-        assertTrue(keeper.acknowledge("b|-1|n1-3", true).get());
+        assertTrue(keeper.acknowledge("b|-1|n1-3", Optional.empty(), true).get());
         keeper.abandon("c|-1|n1-4");
         clock.advance(LEASE);
         keeper.renewDue();

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.RequestCodec;
@@ -28,8 +29,15 @@ class RequestFilerTest {
     private final String spider = "filer" + System.nanoTime();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
+    private final ManualClock clock = new ManualClock();
+
+    /** A filer that asks Redis about every request: it remembers no fingerprint. */
     private RequestFiler filer(RequestFiler.Policy policy, Set<String> blacklistedDomains) {
-        return new RequestFiler(new Enqueuer(redis, false), new DuplicateProbe(redis), new RequestCodec(), spider, policy,
+        return filer(policy, blacklistedDomains, new DupefilterMemory(0, policy.dupefilterTtl(), clock));
+    }
+
+    private RequestFiler filer(RequestFiler.Policy policy, Set<String> blacklistedDomains, DupefilterMemory memory) {
+        return new RequestFiler(new Enqueuer(redis, false), memory, new RequestCodec(), spider, policy,
                 blacklistedDomains::contains, new CrawlerMetrics(registry, spider, "n1"));
     }
 
@@ -70,6 +78,33 @@ class RequestFilerTest {
 
         assertEquals(List.of("http://alpha.com/page?a=1&b=2#top DUPLICATE", "http://alpha.com/page?b=2&a=1 QUEUED",
                 "http://alpha.com/page?b=2&a=1 QUEUED"), outcomes(again), "canonical URL per crawl; a retry skips the dupefilter");
+    }
+
+    @Test
+    void aRememberedDuplicateIsAnsweredWithoutRedisForHalfTheDupefilterExpiry() throws Exception {
+        RequestFiler filer = filer(POLICY, Set.of(), new DupefilterMemory(1000, POLICY.dupefilterTtl(), clock));
+        redis.sync().sadd(spider + ":blacklist", "app||stopped");
+        assertEquals(List.of("http://alpha.com/1 QUEUED", "http://alpha.com/2 BLACKLISTED"), outcomes(filer.file(List.of(
+                request("http://alpha.com/1", Map.of()), request("http://alpha.com/2", Map.of("crawlid", "stopped")))).get()));
+        redis.sync().del(spider + ":dupefilter:c1");
+
+        assertEquals(List.of("http://alpha.com/1 DUPLICATE", "http://alpha.com/2 BLACKLISTED", "http://alpha.com/3 QUEUED"),
+                outcomes(filer.file(List.of(request("http://alpha.com/1", Map.of()), request("http://alpha.com/2", Map.of("crawlid", "stopped")),
+                        request("http://alpha.com/3", Map.of()))).get()),
+                "the first is remembered (Redis, whose dupefilter was emptied, was not asked); a refused one is not");
+        assertEquals(List.of("http://alpha.com/1 DUPLICATE"), outcomes(filer.file(List.of(request("http://alpha.com/1", Map.of()))).get()));
+
+        clock.advance(POLICY.dupefilterTtl().dividedBy(2));
+        assertEquals(List.of("http://alpha.com/1 ALREADY_QUEUED"), outcomes(filer.file(List.of(request("http://alpha.com/1", Map.of()))).get()),
+                "past half the expiry Redis is asked again, and renews the dupefilter");
+        assertEquals(List.of("http://alpha.com/1 DUPLICATE"), outcomes(filer.file(List.of(request("http://alpha.com/1", Map.of()))).get()));
+    }
+
+    @Test
+    void aRequestWithoutCrawlFieldsIsInvalid() throws Exception {
+        assertEquals(List.of("http://alpha.com/1 INVALID"),
+                outcomes(filer(POLICY, Set.of()).file(List.of(request("http://alpha.com/1", Map.of("priority", "high")))).get()));
+        assertEquals(0L, redis.sync().exists(spider + ":alpha.com:queue"));
     }
 
     @Test

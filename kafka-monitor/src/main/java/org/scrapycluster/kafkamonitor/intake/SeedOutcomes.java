@@ -27,7 +27,7 @@ final class SeedOutcomes {
             case EXPIRED -> refuse(accepted, "The crawl has expired",
                     "expires: " + accepted.request().path("expires").asText() + " has passed");
             case INVALID -> refuse(accepted, "The crawl request cannot be queued",
-                    "request: Redis could not read appid, crawlid and priority from it");
+                    "request: no string appid and crawlid or no numeric priority");
             // seeds are filed without page limits or a domain refusal; a plugin that adds them gets this
             case PAGE_LIMIT, DOMAIN_BLACKLISTED -> refuse(accepted, "The crawl request cannot be queued",
                     "request: refused by " + (outcome == EnqueueOutcome.PAGE_LIMIT ? "a page limit" : "the domain blacklist"));

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.QueueKey;
@@ -61,12 +63,21 @@ public final class ScraperHandler implements KafkaMonitorPlugin {
         } catch (IllegalArgumentException e) {
             return refuse("url: " + e.getMessage());
         }
-        EnqueueRequest seed = EnqueueRequest.of(queue, json.writeString(request))
+        Optional<CrawlFields> fields = CrawlFields.of(crawl.appid(), crawl.crawlid(), number(request.get("priority")),
+                number(request.get("expires")));
+        if (fields.isEmpty()) {
+            return refuse("priority: must be a number");
+        }
+        EnqueueRequest seed = EnqueueRequest.of(queue, json.writeString(request), fields.get())
                 .withDupefilter(new EnqueueRequest.Dupefilter(Keyspace.dupefilter(crawl.spiderId(), crawl.crawlid()),
                         fingerprint, dupefilterTimeout))
                 .withTimeoutKey();
         Optional<String> timeoutKey = request.get("expires").asLong() != 0 ? Optional.of(crawl.timeoutKey()) : Optional.empty();
         return Handling.accept("Added crawl to Redis", new RedisEffect.Enqueue(seed, timeoutKey));
+    }
+
+    private static Number number(JsonNode value) {
+        return value != null && value.isNumber() ? value.numberValue() : null;
     }
 
     private static Handling refuse(String detail) {

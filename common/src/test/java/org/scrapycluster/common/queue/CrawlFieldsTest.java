@@ -1,0 +1,60 @@
+package org.scrapycluster.common.queue;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+class CrawlFieldsTest {
+
+    @Test
+    void readsBothMemberShapesAsTheScriptsDid() {
+        CrawlFields expected = new CrawlFields("app", "c1", 7, "1900000000");
+        assertEquals(Optional.of(expected), CrawlFields.ofMember(Members.feedItem("https://a.com/", "app", "c1", 7, 1_900_000_000L)));
+        assertEquals(Optional.of(expected),
+                CrawlFields.ofMember(Members.serializedRequest("https://a.com/", "app", "c1", 7, 1_900_000_000L)));
+        assertEquals(Optional.of(new CrawlFields("app", "c1", 7, "0")),
+                CrawlFields.ofMember(Members.feedItem("https://a.com/", "app", "c1", 7, 0)));
+    }
+
+    @Test
+    void aMemberWithoutStringIdsOrNumericPriorityHasNone() {
+        assertEquals(Optional.empty(), CrawlFields.ofMember("not json"));
+        assertEquals(Optional.empty(), CrawlFields.ofMember("[1, 2]"));
+        assertEquals(Optional.empty(), CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":7,\"priority\":1}"));
+        assertEquals(Optional.empty(), CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":\"c\",\"priority\":\"high\"}"));
+        assertEquals(Optional.empty(), CrawlFields.ofMember("{\"meta\":{\"appid\":\"a\"},\"crawlid\":\"c\",\"priority\":1}"),
+                "a member with meta keeps its crawl fields there");
+    }
+
+    @Test
+    void priorityIsTruncatedTowardZeroAndExpiresKeptAsWritten() {
+        assertEquals(Optional.of(new CrawlFields("a", "c", -2, "1900000000.5")),
+                CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":\"c\",\"priority\":-2.7,\"expires\":1900000000.5}"));
+        assertEquals(Optional.of(new CrawlFields("a", "c", 3, "0")), CrawlFields.of("a", "c", new BigDecimal("3.9"), "soon"));
+        assertEquals(Optional.of(new CrawlFields("a", "c", 3, "0")), CrawlFields.of("a", "c", 3, 0.0));
+    }
+
+    @Test
+    void aHandedOutRequestWithoutPriorityIsCountedUnderItsScore() {
+        Map<String, Object> meta = new HashMap<>(Map.of("appid", "a", "crawlid", "c"));
+        assertEquals(Optional.empty(), CrawlFields.of(meta));
+        assertEquals(Optional.of(new CrawlFields("a", "c", 5, "0")), CrawlFields.ofHandedOut(meta, -5.0));
+        meta.put("priority", 9);
+        assertEquals(Optional.of(new CrawlFields("a", "c", 9, "0")), CrawlFields.ofHandedOut(meta, -5.0));
+    }
+
+    @Test
+    void travelsAsFourArguments() {
+        String[] arguments = new String[1 + 2 * CrawlFields.ARGUMENTS];
+        arguments[0] = "before";
+        new CrawlFields("a", "c", -9, "17").writeTo(arguments, 1);
+        CrawlFields.writeNone(arguments, 1 + CrawlFields.ARGUMENTS);
+        assertArrayEquals(new String[] {"before", "a", "c", "-9", "17", "", "", "", ""}, arguments);
+    }
+}

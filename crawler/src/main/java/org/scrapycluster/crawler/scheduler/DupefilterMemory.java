@@ -1,0 +1,87 @@
+package org.scrapycluster.crawler.scheduler;
+
+import java.time.Duration;
+import java.time.InstantSource;
+
+import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.queue.EnqueueRequest;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+/**
+ * The request fingerprints this node has seen Redis put in, or find in, a crawl's dupefilter, so that the
+ * links a page shares with pages already crawled — most of a crawl's links — are answered
+ * {@link EnqueueOutcome#DUPLICATE} without being encoded or sent (docs/architecture.md "Filing a page's
+ * links").
+ *
+ * <p>A fingerprint is trusted only while its dupefilter certainly still holds it: for half the dupefilter's
+ * expiry ({@code DUPEFILTER_TIMEOUT}) after the last call of this node that used the dupefilter, since every
+ * such call renews that expiry. Past that, the page's links go to Redis again, which renews the expiry as the
+ * original's dupefilter does on every check, so a crawl's dupefilter never expires while it finds links. A
+ * request answered from memory skips the crawl's stop and expiry checks; it would not have been queued either
+ * way. The memory holds at most a given number of fingerprints, those least likely to be asked again leaving
+ * first; a fingerprint shared by two crawls is remembered for the last one.
+ */
+public final class DupefilterMemory {
+
+    /** The last time a call of this node renewed the expiry of the dupefilter {@code key}. */
+    private static final class Renewal {
+        final String key;
+        volatile long at;
+
+        Renewal(String key) {
+            this.key = key;
+        }
+    }
+
+    private final Cache<String, Renewal> fingerprints;
+    private final Cache<String, Renewal> renewals;
+    private final long trustMillis;
+    private final InstantSource clock;
+
+    /**
+     * @param maxFingerprints the most fingerprints remembered; 0 remembers none (every link goes to Redis)
+     * @param dupefilterTtl   the dupefilters' expiry, {@code DUPEFILTER_TIMEOUT}
+     * @param clock           the time
+     */
+    public DupefilterMemory(long maxFingerprints, Duration dupefilterTtl, InstantSource clock) {
+        this.trustMillis = dupefilterTtl.toMillis() / 2;
+        this.clock = clock;
+        this.fingerprints = Caffeine.newBuilder().maximumSize(maxFingerprints).executor(Runnable::run).recordStats().build();
+        this.renewals = Caffeine.newBuilder().maximumSize(Math.min(maxFingerprints, 10_000)).executor(Runnable::run).build();
+    }
+
+    /** The fingerprints remembered, for the node's cache metrics. */
+    public Cache<String, ?> fingerprints() {
+        return fingerprints;
+    }
+
+    /** Whether {@code dupefilter}'s fingerprint is certainly in its dupefilter now. */
+    public boolean holds(EnqueueRequest.Dupefilter dupefilter) {
+        Renewal renewal = fingerprints.getIfPresent(dupefilter.fingerprint());
+        return renewal != null && clock.millis() - renewal.at < trustMillis && renewal.key.equals(dupefilter.key());
+    }
+
+    /** The time to give {@link #answered} as the moment its call was sent: now. */
+    public long now() {
+        return clock.millis();
+    }
+
+    /**
+     * Learns from Redis' answer to a request checked against {@code dupefilter} in a call sent at
+     * {@code sentAt} (from {@link #now()}): every outcome but a stopped or expired crawl means the
+     * fingerprint is now in the dupefilter, whose expiry the call renewed (a request without crawl fields was
+     * not sent).
+     */
+    public void answered(EnqueueRequest.Dupefilter dupefilter, EnqueueOutcome outcome, long sentAt) {
+        if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID) {
+            return;
+        }
+        Renewal renewal = renewals.get(dupefilter.key(), Renewal::new);
+        if (renewal.at < sentAt) {
+            renewal.at = sentAt;
+        }
+        fingerprints.put(dupefilter.fingerprint(), renewal);
+    }
+}
