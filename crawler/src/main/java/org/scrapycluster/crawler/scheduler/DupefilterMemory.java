@@ -69,13 +69,27 @@ public final class DupefilterMemory {
     }
 
     /**
+     * Notes that {@code dupefilter}'s fingerprint is being sent now. While the call is out, the same fingerprint found on other pages is answered
+     * {@code DUPLICATE} when the dupefilter is known to be alive: the call puts it there, unless its crawl
+     * is stopped or expired, and then those would not be queued either. Should the call fail, its page
+     * is fetched again and files its links again.
+     */
+    public void sending(EnqueueRequest.Dupefilter dupefilter) {
+        Renewal renewal = renewals.getIfPresent(dupefilter.key());
+        if (renewal != null && clock.millis() - renewal.at < trustMillis) {
+            fingerprints.put(dupefilter.fingerprint(), renewal);
+        }
+    }
+
+    /**
      * Learns from Redis' answer to a request checked against {@code dupefilter} in a call sent at
-     * {@code sentAt} (from {@link #now()}): every outcome but a stopped or expired crawl means the
-     * fingerprint is now in the dupefilter, whose expiry the call renewed (a request without crawl fields was
-     * not sent).
+     * {@code sentAt} (from {@link #now}): every outcome but a stopped or expired crawl means the
+     * fingerprint is now in the dupefilter, whose expiry the call renewed (a request without crawl fields
+     * was not sent).
      */
     public void answered(EnqueueRequest.Dupefilter dupefilter, EnqueueOutcome outcome, long sentAt) {
         if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID) {
+            fingerprints.invalidate(dupefilter.fingerprint());
             return;
         }
         Renewal renewal = renewals.get(dupefilter.key(), Renewal::new);

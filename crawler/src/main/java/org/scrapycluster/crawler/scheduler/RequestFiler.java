@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
@@ -103,6 +104,7 @@ public final class RequestFiler {
             return CompletableFuture.completedFuture(filed(refused, candidates, sent, List.of()));
         }
         long sentAt = memory.now();
+        sent.stream().map(Candidate::dupefilter).filter(Objects::nonNull).forEach(memory::sending);
         return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).thenApply(outcomes -> {
             for (int i = 0; i < sent.size(); i++) {
                 if (sent.get(i).dupefilter() != null) {
