@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * How a {@link ReactorFetcher} behaves. Build one with {@link #builder()}; every value has a default.
+ * How an {@link HttpFetcher} behaves. Build one with {@link #builder()}; every value has a default.
  *
  * @param maxConnections        fetches in progress at once, over all hosts (more wait their turn)
  * @param maxConnectionsPerHost fetches in progress at once per scheme, host and port (one connection each)
@@ -20,13 +20,16 @@ import java.util.Objects;
  * @param trustAllCertificates  accept any server certificate — for tests only
  * @param trustedCertificates   when not empty, the only trust anchors (instead of the JVM's)
  * @param idleConnectionTimeout how long a kept-alive connection may wait for its next request
+ * @param maxIdleConnections    kept-alive connections over all hosts; past it, finished connections close
  * @param ioThreads             network threads
  * @param resolverThreads       threads that resolve host names (the JVM resolver blocks)
+ * @param nativeTransport       use Linux epoll when available instead of Java NIO
  */
 public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Duration connectTimeout,
         Duration readTimeout, Duration totalTimeout, long maxBodyBytes, String userAgent, AddressPolicy addressPolicy,
         ProxyConfig proxy, boolean trustAllCertificates, List<X509Certificate> trustedCertificates,
-        Duration idleConnectionTimeout, int ioThreads, int resolverThreads) {
+        Duration idleConnectionTimeout, int maxIdleConnections, int ioThreads, int resolverThreads,
+        boolean nativeTransport) {
 
     /** Scrapy's default User-Agent, which the Python crawlers send. */
     public static final String SCRAPY_USER_AGENT = "Scrapy/1.5.0 (+https://scrapy.org)";
@@ -40,6 +43,9 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         positive("idleConnectionTimeout", idleConnectionTimeout);
         if (maxBodyBytes <= 0 || maxBodyBytes > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("maxBodyBytes must be from 1 to about 2 GiB: " + maxBodyBytes);
+        }
+        if (maxIdleConnections < 0) {
+            throw new IllegalArgumentException("maxIdleConnections must not be negative: " + maxIdleConnections);
         }
         positive("ioThreads", ioThreads);
         positive("resolverThreads", resolverThreads);
@@ -83,8 +89,10 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         private boolean trustAllCertificates;
         private List<X509Certificate> trustedCertificates = List.of();
         private Duration idleConnectionTimeout = Duration.ofSeconds(30);
+        private int maxIdleConnections = 1024;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
         private int resolverThreads = 4;
+        private boolean nativeTransport = true;
 
         private Builder() {
         }
@@ -150,6 +158,11 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
             return this;
         }
 
+        public Builder maxIdleConnections(int value) {
+            this.maxIdleConnections = value;
+            return this;
+        }
+
         public Builder ioThreads(int value) {
             this.ioThreads = value;
             return this;
@@ -160,10 +173,15 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
             return this;
         }
 
+        public Builder nativeTransport(boolean value) {
+            this.nativeTransport = value;
+            return this;
+        }
+
         public FetcherConfig build() {
             return new FetcherConfig(maxConnections, maxConnectionsPerHost, connectTimeout, readTimeout, totalTimeout,
                     maxBodyBytes, userAgent, addressPolicy, proxy, trustAllCertificates, trustedCertificates,
-                    idleConnectionTimeout, ioThreads, resolverThreads);
+                    idleConnectionTimeout, maxIdleConnections, ioThreads, resolverThreads, nativeTransport);
         }
     }
 }

@@ -5,9 +5,8 @@ package org.scrapycluster.crawler.fetch;
  *
  * @param active          fetches holding a slot (connecting or exchanging)
  * @param queued          fetches waiting for a slot
- * @param connections     connections open, busy or idle
  * @param idleConnections kept-alive connections waiting for their next request
- * @param hosts           addresses with a connection pool
+ * @param hosts           host:port pools currently known
  */
-public record FetcherStats(int active, int queued, int connections, int idleConnections, int hosts) {
+public record FetcherStats(int active, int queued, int idleConnections, int hosts) {
 }

@@ -15,7 +15,7 @@ import org.scrapycluster.common.url.UrlParts;
  * @param request     the request as the crawler gave it
  * @param url         the escaped URL
  * @param key         scheme, host and port
- * @param target      path and query (put in absolute form on its way to a proxy, by the fetcher)
+ * @param target      path and query, or the absolute URL when sent to a proxy in plain HTTP
  * @param sentHeaders the headers sent, Host aside
  */
 record OutgoingRequest(FetchRequest request, String url, HostKey key, String target, HeaderMap sentHeaders) {
@@ -33,9 +33,10 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
      * Checks {@code request} and works out what to send.
      *
      * @param defaults    the default headers
+     * @param viaProxy    whether a plain HTTP request goes to a proxy (and so names the absolute URL)
      * @throws IllegalArgumentException when the request cannot be sent, saying why
      */
-    static OutgoingRequest of(FetchRequest request, HeaderMap defaults) {
+    static OutgoingRequest of(FetchRequest request, HeaderMap defaults, boolean viaProxy) {
         String url;
         UrlParts parts;
         try {
@@ -66,6 +67,9 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
         HostKey key = new HostKey(https, host, port < 0 ? (https ? 443 : 80) : port);
         String target = (parts.path().isEmpty() ? "/" : parts.path())
                 + (parts.query().isEmpty() ? "" : "?" + parts.query());
+        if (viaProxy && !https) {
+            target = "http://" + key.hostHeader() + target;
+        }
         requireToken(request.method(), "method");
         HeaderMap sent = sentHeaders(defaults, request.headers());
         for (Map.Entry<String, String> header : sent.entries()) {

@@ -39,19 +39,14 @@ import reactor.netty.transport.ProxyProvider;
 import reactor.util.context.Context;
 
 /**
- * The crawler's {@link Fetcher}, on Reactor Netty's {@code HttpClient} (docs/benchmarks.md says why): Reactor's
- * connection pool per address, kept-alive connections closed after {@code idleConnectionTimeout} and the pool of a
- * host forgotten once it has none; the total and per-host limits held here ({@link FetchSlots}), so that hosts take
- * turns and a fetch holds a slot only when its host has a connection to spare; the body read through
- * {@link BodyDecoder} under the size limit; redirects not followed (the redirect middleware follows them); one
- * retry on a new connection when a kept-alive one turns out closed, unless the method is POST or PATCH; and the
- * host resolved and checked by the {@link AddressPolicy} before Reactor connects to exactly that address.
+ * The {@link Fetcher} on Reactor Netty's {@code HttpClient}, measured against {@link HttpFetcher}: Reactor's
+ * connection pools per address, the total limit held here, the body read through {@link BodyDecoder} under the
+ * size limit, redirects not followed, and the host resolved and checked by the {@link AddressPolicy} before
+ * Reactor connects to exactly that address.
  */
 public final class ReactorFetcher implements Fetcher, AutoCloseable {
 
     private static final AttributeKey<Integer> EXCHANGES = AttributeKey.valueOf("scrapycluster.exchanges");
-    /** The longest pause between two looks for idle connections to close and unused pools to forget. */
-    private static final Duration SWEEP_AT_MOST = Duration.ofSeconds(5);
 
     private final FetcherConfig config;
     private final LoopResources loops;
@@ -65,25 +60,19 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
     private final HeaderMap defaultHeaders;
     private final LongAdder inflatedBytes = new LongAdder();
     private final Map<CompletableFuture<FetchResult>, Exchange> inFlight = new ConcurrentHashMap<>();
-    private final HostPools hostPools = new HostPools();
 
     public ReactorFetcher(FetcherConfig config) {
         this.config = config;
         this.loops = LoopResources.create("reactor-fetcher", config.ioThreads(), true);
-        Duration idle = config.idleConnectionTimeout();
-        Duration sweep = idle.dividedBy(4).compareTo(SWEEP_AT_MOST) > 0 ? SWEEP_AT_MOST : idle.dividedBy(4);
         this.pools = ConnectionProvider.builder("fetcher").maxConnections(config.maxConnectionsPerHost())
                 .pendingAcquireMaxCount(-1).pendingAcquireTimeout(config.totalTimeout())
-                .maxIdleTime(idle).evictInBackground(sweep)
-                .disposeInactivePoolsInBackground(sweep, idle)
-                .metrics(true, () -> hostPools)
-                .build();
+                .maxIdleTime(config.idleConnectionTimeout()).build();
         this.resolver = new HostResolver(config.resolverThreads());
-        this.slots = new FetchSlots(config.maxConnections(), config.maxConnectionsPerHost());
+        this.slots = new FetchSlots(config.maxConnections());
         this.defaultHeaders = OutgoingRequest.defaultHeaders(config.userAgent());
         SslContext tls = ClientTls.of(config);
         HttpClient base = HttpClient.create(pools)
-                .runOn(loops, true)
+                .runOn(loops, config.nativeTransport())
                 .resolver(NoopAddressResolverGroup.INSTANCE)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -123,8 +112,9 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
     public CompletableFuture<FetchResult> fetch(FetchRequest request) {
         Exchange exchange;
         try {
-            // Reactor connects to the address given; a proxied plain request is put in absolute form on its way out
-            exchange = new Exchange(OutgoingRequest.of(request, defaultHeaders));
+            // the request target is the path: Reactor connects to the address given, and a proxied plain request is
+            // put in absolute form on its way out
+            exchange = new Exchange(OutgoingRequest.of(request, defaultHeaders, false));
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(ResponseReport.of(new OutgoingRequest(request, request.url(),
                     null, "", HeaderMap.empty()), 0, "", HeaderMap.empty(), null, FetchError.INVALID_REQUEST,
@@ -132,7 +122,7 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
         }
         CompletableFuture<FetchResult> result = new CompletableFuture<>();
         Runnable cancel = () -> result.complete(exchange.result(FetchError.CANCELLED, "the fetcher was closed"));
-        if (!slots.run(exchange.sent.key(), () -> start(exchange, result), cancel)) {
+        if (!slots.run(() -> start(exchange, result), cancel)) {
             cancel.run();
         }
         return result;
@@ -146,14 +136,9 @@ public final class ReactorFetcher implements Fetcher, AutoCloseable {
         result.whenComplete((done, failure) -> running.cancel(true));
         running.whenComplete((done, failure) -> {
             inFlight.remove(result);
-            slots.release(exchange.sent.key());
+            slots.release();
             result.complete(done != null ? done : exchange.result(FetchError.CANCELLED, "cancelled by the caller"));
         });
-    }
-
-    /** What the fetcher is doing now: fetches running and waiting, connections open and idle, hosts with a pool. */
-    public FetcherStats stats() {
-        return hostPools.stats(slots.running(), slots.waiting());
     }
 
     /** Bytes inflated from gzip and deflate bodies since the fetcher started (at most one past the limit per body). */

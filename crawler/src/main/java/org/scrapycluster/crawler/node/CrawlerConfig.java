@@ -9,6 +9,7 @@ import java.util.Locale;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.AddressPolicy;
+import org.scrapycluster.crawler.fetch.DownloadClient;
 import org.scrapycluster.crawler.fetch.FetcherConfig;
 import org.scrapycluster.crawler.fetch.NetworkRange;
 import org.scrapycluster.crawler.fetch.ProxyConfig;
@@ -78,6 +79,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return atLeast(settings, "ROBOTSTXT_CACHE_MAX_HOSTS", 1);
     }
 
+    /** {@code DOWNLOAD_CLIENT}: which HTTP client fetches. */
+    public DownloadClient downloadClient() {
+        return DownloadClient.parse(settings.getString("DOWNLOAD_CLIENT"));
+    }
+
     /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent, proxy. */
     public FetcherConfig fetcher() {
         Duration timeout = positive(settings, "DOWNLOAD_TIMEOUT");
@@ -92,6 +98,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 .userAgent(settings.getString("USER_AGENT"))
                 .addressPolicy(addressPolicy(settings))
                 .trustAllCertificates(!settings.getBoolean("DOWNLOAD_VERIFY_CERTIFICATES"))
+                .maxIdleConnections(Math.max(64, limits.maxInFlight() * 2))
                 .build();
     }
 

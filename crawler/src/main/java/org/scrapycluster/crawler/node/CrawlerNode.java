@@ -32,6 +32,7 @@ import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.common.stats.StatsWindow;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.crawler.fetch.Fetcher;
+import org.scrapycluster.crawler.fetch.HttpFetcher;
 import org.scrapycluster.crawler.fetch.ReactorFetcher;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
@@ -125,7 +126,10 @@ public final class CrawlerNode implements Service {
         ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
         own(() -> shutdown(workers));
-        Fetcher fetcher = own(new ReactorFetcher(config.fetcher()));
+        Fetcher fetcher = switch (config.downloadClient()) {
+            case NETTY -> own(new HttpFetcher(config.fetcher()));
+            case REACTOR -> own(new ReactorFetcher(config.fetcher()));
+        };
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
                 context.clock());
         metrics.cache("robots", robots.hosts());

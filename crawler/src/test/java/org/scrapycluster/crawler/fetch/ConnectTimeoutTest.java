@@ -12,7 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class ConnectTimeoutTest {
 
@@ -20,8 +21,9 @@ class ConnectTimeoutTest {
      * A listener that never accepts, its backlog filled by other clients: Linux drops further SYNs, so a
      * connection attempt hangs until the connect timeout.
      */
-    @Test
-    void connectionThatIsNeverAcceptedTimesOut() throws Exception {
+    @ParameterizedTest
+    @EnumSource(FetcherKind.class)
+    void connectionThatIsNeverAcceptedTimesOut(FetcherKind kind) throws Exception {
         InetAddress address = InetAddress.getByName("127.0.0.2");
         List<Socket> fillers = new ArrayList<>();
         try (ServerSocket deaf = new ServerSocket()) {
@@ -35,7 +37,7 @@ class ConnectTimeoutTest {
                     filler.close();
                 }
             }
-            try (ReactorFetcher fetcher = new ReactorFetcher(FetcherConfig.builder().connectTimeout(Duration.ofMillis(300))
+            try (FetcherKind.OpenFetcher fetcher = kind.open(FetcherConfig.builder().connectTimeout(Duration.ofMillis(300))
                     .build())) {
                 FetchResult result = fetcher.fetch(FetchRequest.get("http://127.0.0.2:" + deaf.getLocalPort() + "/"))
                         .orTimeout(30, TimeUnit.SECONDS).join();

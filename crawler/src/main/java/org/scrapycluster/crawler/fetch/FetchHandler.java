@@ -1,0 +1,249 @@
+package org.scrapycluster.crawler.fetch;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * The HTTP exchange on one connection: sends a call's request, reads its response into the call — decoding a
+ * gzip or deflate body ({@link BodyDecoder}), within the size limit and the read timeout — and reports how it ended to the {@link FetchLifecycle}. A connection
+ * carries one exchange at a time; data arriving between exchanges closes it.
+ */
+final class FetchHandler extends ChannelInboundHandlerAdapter {
+
+    private final FetchLifecycle lifecycle;
+    private final long readTimeoutNanos;
+    private final int maxBodyBytes;
+    private final String proxyAuthorization;
+    private final LongAdder inflatedBytes;
+    private ChannelHandlerContext ctx;
+    private FetchCall current;
+    private BodyDecoder decoder;
+    private boolean skippingInterim;
+
+    /** @param inflatedBytes counts the bytes inflated from compressed bodies */
+    FetchHandler(FetchLifecycle lifecycle, FetcherConfig config, String proxyAuthorization, LongAdder inflatedBytes) {
+        this.lifecycle = lifecycle;
+        this.readTimeoutNanos = config.readTimeout().toNanos();
+        this.maxBodyBytes = (int) config.maxBodyBytes();
+        this.proxyAuthorization = proxyAuthorization;
+        this.inflatedBytes = inflatedBytes;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext context) {
+        this.ctx = context;
+    }
+
+    /** Sends {@code call}'s request on this connection. Runs on the connection's event loop. */
+    void begin(FetchCall call) {
+        current = call;
+        skippingInterim = false;
+        long now = System.nanoTime();
+        call.sentNanos = now;
+        call.lastReadNanos = now;
+        DefaultFullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
+                HttpMethod.valueOf(call.request.method()), call.target,
+                call.request.body().length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(call.request.body()));
+        HttpHeaders headers = request.headers();
+        headers.add(HttpHeaderNames.HOST, call.key.hostHeader());
+        for (Map.Entry<String, String> header : call.sentHeaders.entries()) {
+            headers.add(header.getKey(), header.getValue());
+        }
+        if (call.request.body().length > 0 || call.request.method().equals("POST") || call.request.method().equals("PUT")) {
+            headers.set(HttpHeaderNames.CONTENT_LENGTH, call.request.body().length);
+        }
+        if (proxyAuthorization != null && !call.key.https()) {
+            headers.set(HttpHeaderNames.PROXY_AUTHORIZATION, proxyAuthorization);
+        }
+        ctx.writeAndFlush(request).addListener(future -> {
+            if (!future.isSuccess() && current == call) {
+                endOrRetry(call, Failures.classify(future.cause()), Failures.describe(future.cause()));
+            }
+        });
+        call.readTimer = ctx.executor().schedule(() -> checkReadTimeout(call), readTimeoutNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void checkReadTimeout(FetchCall call) {
+        if (current != call || call.isDone()) {
+            return;
+        }
+        long silent = System.nanoTime() - call.lastReadNanos;
+        if (silent >= readTimeoutNanos) {
+            end(call, FetchError.READ_TIMEOUT, "no data for " + TimeUnit.NANOSECONDS.toMillis(silent) + " ms");
+        } else {
+            call.readTimer = ctx.executor().schedule(() -> checkReadTimeout(call), readTimeoutNanos - silent,
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext context, Object msg) {
+        try {
+            FetchCall call = current;
+            if (call == null) {
+                context.close();
+                return;
+            }
+            call.lastReadNanos = System.nanoTime();
+            if (msg instanceof HttpResponse response && !onHead(call, response)) {
+                return;
+            }
+            if (msg instanceof HttpContent content) {
+                onContent(call, content);
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** Takes in the status line and headers; false when the exchange ended or the response is interim. */
+    private boolean onHead(FetchCall call, HttpResponse response) {
+        if (failed(call, response.decoderResult())) {
+            return false;
+        }
+        int status = response.status().code();
+        if (status >= 100 && status < 200 && status != 101) {
+            skippingInterim = true;
+            return false;
+        }
+        call.firstByteNanos = call.lastReadNanos;
+        call.status = status;
+        call.reason = response.status().reasonPhrase();
+        call.headers = toHeaderMap(response.headers());
+        call.keepAlive = HttpUtil.isKeepAlive(response);
+        long announced = ResponseReport.contentLength(call.headers);
+        if (announced > maxBodyBytes) {
+            end(call, FetchError.TOO_LARGE, "Content-Length " + announced + " exceeds the limit of " + maxBodyBytes);
+            return false;
+        }
+        call.body = new BodyBuffer(maxBodyBytes, announced);
+        String encoding = call.request.method().equals("HEAD") ? null : call.headers.last("Content-Encoding");
+        decoder = new BodyDecoder(call.body, encoding, inflatedBytes);
+        return true;
+    }
+
+    private void onContent(FetchCall call, HttpContent content) {
+        if (skippingInterim) {
+            skippingInterim = !(content instanceof LastHttpContent);
+            return;
+        }
+        if (call.body == null || failed(call, content.decoderResult())) {
+            return;
+        }
+        boolean withinLimit;
+        try {
+            withinLimit = decoder.write(content.content());
+        } catch (BodyDecoder.CorruptBodyException e) {
+            end(call, FetchError.PROTOCOL, "the body cannot be decoded: " + e.getMessage());
+            return;
+        }
+        if (!withinLimit) {
+            end(call, FetchError.TOO_LARGE, "body exceeds the limit of " + maxBodyBytes + " bytes");
+            return;
+        }
+        if (content instanceof LastHttpContent) {
+            current = null;
+            cancelReadTimer(call);
+            closeDecoder();
+            lifecycle.succeeded(call, ctx.channel(), call.keepAlive);
+        }
+    }
+
+    private boolean failed(FetchCall call, DecoderResult result) {
+        if (result.isSuccess()) {
+            return false;
+        }
+        end(call, FetchError.PROTOCOL, "invalid HTTP response: " + Failures.describe(result.cause()));
+        return true;
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+        FetchCall call = current;
+        if (call == null) {
+            context.close();
+        } else {
+            endOrRetry(call, Failures.classify(cause), Failures.describe(cause));
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext context) {
+        FetchCall call = current;
+        if (call != null) {
+            endOrRetry(call, FetchError.RESET, "connection closed before the response was complete");
+        }
+        context.fireChannelInactive();
+    }
+
+    /**
+     * A kept-alive connection the server had already closed gets the request once more on a new one, when
+     * repeating it is harmless (not a POST or PATCH).
+     */
+    private void endOrRetry(FetchCall call, FetchError error, String message) {
+        String method = call.request.method();
+        boolean idempotent = !method.equals("POST") && !method.equals("PATCH");
+        if (call.reused && !call.retried && !call.responseStarted() && idempotent
+                && (error == FetchError.RESET || error == FetchError.IO)) {
+            current = null;
+            cancelReadTimer(call);
+            lifecycle.retryOnNewConnection(call, ctx.channel());
+        } else {
+            end(call, error, message);
+        }
+    }
+
+    /** Ends the exchange with an error; the connection is not reused. */
+    private void end(FetchCall call, FetchError error, String message) {
+        current = null;
+        cancelReadTimer(call);
+        closeDecoder();
+        lifecycle.failed(call, ctx.channel(), error, message);
+    }
+
+    /** Forgets the call the lifecycle ended from outside (timeout, cancellation). Runs on the event loop. */
+    void abandon(FetchCall call) {
+        if (current == call) {
+            current = null;
+            cancelReadTimer(call);
+            closeDecoder();
+        }
+    }
+
+    private void closeDecoder() {
+        if (decoder != null) {
+            decoder.close();
+            decoder = null;
+        }
+    }
+
+    private static void cancelReadTimer(FetchCall call) {
+        if (call.readTimer != null) {
+            call.readTimer.cancel(false);
+        }
+    }
+
+    private static HeaderMap toHeaderMap(HttpHeaders headers) {
+        HeaderMap.Builder builder = HeaderMap.builder();
+        for (Map.Entry<String, String> header : headers) {
+            builder.add(header.getKey(), header.getValue());
+        }
+        return builder.build();
+    }
+}

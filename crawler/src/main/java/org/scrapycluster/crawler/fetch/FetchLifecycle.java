@@ -1,0 +1,183 @@
+package org.scrapycluster.crawler.fetch;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+
+/**
+ * Takes a fetch from its slot to its result: a kept-alive or new connection, the exchange, the total timeout,
+ * cancellation, and exactly one completion that gives the connection back (or closes it) and frees the slot
+ * before the caller hears of the result.
+ */
+final class FetchLifecycle {
+
+    private final EventLoopGroup group;
+    private final long totalTimeoutNanos;
+    private final Set<FetchCall> running = ConcurrentHashMap.newKeySet();
+    private Dispatcher dispatcher;
+    private Connector connector;
+
+    FetchLifecycle(FetcherConfig config, EventLoopGroup group) {
+        this.group = group;
+        this.totalTimeoutNanos = config.totalTimeout().toNanos();
+    }
+
+    void wire(Dispatcher slots, Connector connections) {
+        this.dispatcher = slots;
+        this.connector = connections;
+    }
+
+    /** Runs a call that was given a slot. */
+    void start(FetchCall call) {
+        running.add(call);
+        call.startedNanos = System.nanoTime();
+        call.started = true;
+        call.totalTimer = group.next().schedule(() -> onLoopOf(call, () -> abort(call, FetchError.TOTAL_TIMEOUT,
+                "not done within " + TimeUnit.NANOSECONDS.toMillis(totalTimeoutNanos) + " ms")),
+                totalTimeoutNanos, TimeUnit.NANOSECONDS);
+        if (call.cancelRequested) {
+            finish(call, null, false, FetchError.CANCELLED, "cancelled by the caller");
+            return;
+        }
+        Channel idle = dispatcher.takeIdle(call);
+        if (idle != null) {
+            call.reused = true;
+            exchange(call, idle);
+        } else {
+            connect(call);
+        }
+    }
+
+    private void connect(FetchCall call) {
+        CompletableFuture<Channel> connecting;
+        try {
+            connecting = connector.connect(call);
+        } catch (RejectedExecutionException closing) {
+            finish(call, null, false, FetchError.CANCELLED, "the fetcher was closed");
+            return;
+        }
+        connecting.whenComplete((channel, failure) -> {
+            if (failure != null) {
+                finish(call, null, false, Failures.classify(failure), Failures.describe(failure));
+            } else {
+                call.connectedNanos = System.nanoTime();
+                exchange(call, channel);
+            }
+        });
+    }
+
+    private void exchange(FetchCall call, Channel channel) {
+        call.channel = channel;
+        channel.eventLoop().execute(() -> {
+            if (call.isDone()) {
+                dispatcher.release(call.key, channel);
+            } else {
+                channel.pipeline().get(FetchHandler.class).begin(call);
+            }
+        });
+    }
+
+    /** The exchange completed; the connection may carry another request when {@code keepAlive}. */
+    void succeeded(FetchCall call, Channel channel, boolean keepAlive) {
+        finish(call, channel, keepAlive, null, null);
+    }
+
+    /** The exchange failed; the connection is closed. */
+    void failed(FetchCall call, Channel channel, FetchError error, String message) {
+        finish(call, channel, false, error, message);
+    }
+
+    /** A kept-alive connection turned out closed before any answer: the call gets one new connection. */
+    void retryOnNewConnection(FetchCall call, Channel stale) {
+        stale.close();
+        if (call.isDone()) {
+            return;
+        }
+        call.retried = true;
+        call.reused = false;
+        call.channel = null;
+        connect(call);
+    }
+
+    /** Ends a call the caller cancelled: withdrawn if it was waiting, aborted if it had started. */
+    void cancel(FetchCall call, String message) {
+        if (dispatcher.withdraw(call)) {
+            reject(call, FetchError.CANCELLED, message);
+            return;
+        }
+        call.cancelRequested = true;
+        if (call.started) {
+            onLoopOf(call, () -> abort(call, FetchError.CANCELLED, message));
+        }
+    }
+
+    /** Completes a call that never got a slot. */
+    void reject(FetchCall call, FetchError error, String message) {
+        if (call.markDone()) {
+            call.future.complete(call.result(error, message));
+        }
+    }
+
+    /** Aborts every running call and waits (briefly) until each has completed. */
+    void abortAll(String message) {
+        List<FetchCall> calls = List.copyOf(running);
+        for (FetchCall call : calls) {
+            onLoopOf(call, () -> abort(call, FetchError.CANCELLED, message));
+        }
+        try {
+            CompletableFuture.allOf(calls.stream().map(c -> c.future).toArray(CompletableFuture[]::new))
+                    .get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception ignored) {
+            // completion is best effort on shutdown; the channels close with the event loops
+        }
+    }
+
+    private void abort(FetchCall call, FetchError error, String message) {
+        Channel channel = call.channel;
+        if (channel != null) {
+            FetchHandler handler = channel.pipeline().get(FetchHandler.class);
+            if (handler != null) {
+                handler.abandon(call);
+            }
+        }
+        finish(call, channel, false, error, message);
+    }
+
+    /** Runs {@code task} on the event loop of the call's connection, or right here when it has none. */
+    private static void onLoopOf(FetchCall call, Runnable task) {
+        Channel channel = call.channel;
+        if (channel != null && !channel.eventLoop().inEventLoop()) {
+            channel.eventLoop().execute(task);
+        } else {
+            task.run();
+        }
+    }
+
+    private void finish(FetchCall call, Channel channel, boolean reusable, FetchError error, String message) {
+        if (!call.markDone()) {
+            return;
+        }
+        if (call.totalTimer != null) {
+            call.totalTimer.cancel(false);
+        }
+        FetchResult result = call.result(error, message);
+        if (channel != null) {
+            if (reusable) {
+                dispatcher.release(call.key, channel);
+            } else {
+                channel.close();
+            }
+        }
+        running.remove(call);
+        dispatcher.finished(call);
+        call.future.complete(result);
+    }
+}
