@@ -39,19 +39,17 @@ final class Connector {
     private final HostResolver resolver;
     private final SslContext tls;
     private final Dispatcher dispatcher;
-    private final FetchLifecycle lifecycle;
     private final String proxyAuthorization;
     private final LongAdder inflatedBytes;
 
     /** @param inflatedBytes counts the bytes inflated from compressed bodies */
     Connector(FetcherConfig config, EventLoopGroup group, Class<? extends Channel> channelType, HostResolver resolver,
-            SslContext tls, Dispatcher dispatcher, FetchLifecycle lifecycle, LongAdder inflatedBytes) {
+            SslContext tls, Dispatcher dispatcher, LongAdder inflatedBytes) {
         this.config = config;
         this.inflatedBytes = inflatedBytes;
         this.resolver = resolver;
         this.tls = tls;
         this.dispatcher = dispatcher;
-        this.lifecycle = lifecycle;
         ProxyConfig proxy = config.proxy();
         this.proxyAuthorization = proxy != null && proxy.hasCredentials() ? "Basic " + Base64.getEncoder().encodeToString(
                 (proxy.username() + ":" + proxy.password()).getBytes(StandardCharsets.UTF_8)) : null;
@@ -171,6 +169,6 @@ final class Connector {
             pipeline.addLast("tls", ssl);
         }
         pipeline.addLast("http", new HttpClientCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK_BYTES));
-        pipeline.addLast("exchange", new FetchHandler(lifecycle, config, proxyAuthorization, inflatedBytes));
+        pipeline.addLast("exchange", new FetchHandler(config, proxyAuthorization, inflatedBytes));
     }
 }

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
@@ -15,7 +14,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 /**
  * Hands out fetch slots under the total and per-host concurrency limits, queues what must wait (served
  * round-robin across hosts, first come first served within one), and keeps the idle connections of every
- * host. One lock guards it all; starting a fetch happens outside the lock.
+ * host. One lock guards it all. It starts nothing itself: {@link #submit} and {@link #finished} say which
+ * calls got a slot, and their caller starts them, outside the lock.
  */
 final class Dispatcher {
 
@@ -25,7 +25,6 @@ final class Dispatcher {
     private final int maxPerHost;
     private final int maxIdle;
     private final long idleTimeoutNanos;
-    private final Consumer<FetchCall> starter;
     private final Map<HostKey, HostPool> pools = new HashMap<>();
     private final ArrayDeque<HostPool> ready = new ArrayDeque<>();
     private int active;
@@ -33,37 +32,42 @@ final class Dispatcher {
     private int idle;
     private boolean closed;
 
-    Dispatcher(FetcherConfig config, Consumer<FetchCall> starter) {
+    /** What {@link #submit} did with a call. */
+    enum Admission {
+        /** It holds a slot: the caller starts it now. */
+        STARTED,
+        /** It waits for a slot; {@link #finished} hands it out. */
+        QUEUED,
+        /** The dispatcher is closed: the call is refused. */
+        CLOSED
+    }
+
+    Dispatcher(FetcherConfig config) {
         this.maxActive = config.maxConnections();
         this.maxPerHost = config.maxConnectionsPerHost();
         this.maxIdle = config.maxIdleConnections();
         this.idleTimeoutNanos = config.idleConnectionTimeout().toNanos();
-        this.starter = starter;
     }
 
-    /** Starts {@code call} now if the limits allow, else queues it; false when the dispatcher is closed. */
-    boolean submit(FetchCall call) {
-        synchronized (this) {
-            if (closed) {
-                return false;
-            }
-            HostPool pool = pools.computeIfAbsent(call.key, HostPool::new);
-            call.pool = pool;
-            if (active < maxActive && pool.active < maxPerHost && pool.waiting.isEmpty()) {
-                activate(pool);
-            } else {
-                pool.waiting.addLast(call);
-                queued++;
-                markReady(pool);
-                return true;
-            }
+    /** Gives {@code call} a slot now if the limits allow, else queues it. */
+    synchronized Admission submit(FetchCall call) {
+        if (closed) {
+            return Admission.CLOSED;
         }
-        starter.accept(call);
-        return true;
+        HostPool pool = pools.computeIfAbsent(call.key, HostPool::new);
+        call.pool = pool;
+        if (active < maxActive && pool.active < maxPerHost && pool.waiting.isEmpty()) {
+            activate(pool);
+            return Admission.STARTED;
+        }
+        pool.waiting.addLast(call);
+        queued++;
+        markReady(pool);
+        return Admission.QUEUED;
     }
 
-    /** Gives back the slot of a started call and starts whatever may start now. */
-    void finished(FetchCall call) {
+    /** Gives back the slot of a started call; returns the waiting calls that got a slot, for the caller to start. */
+    List<FetchCall> finished(FetchCall call) {
         List<FetchCall> next = new ArrayList<>(2);
         synchronized (this) {
             HostPool pool = call.pool;
@@ -84,7 +88,7 @@ final class Dispatcher {
             }
             forgetIfUnused(pool);
         }
-        next.forEach(starter);
+        return next;
     }
 
     /** Takes a queued call out of its queue (it was cancelled before it started); false when it had started. */

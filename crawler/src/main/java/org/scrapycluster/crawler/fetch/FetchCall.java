@@ -8,8 +8,8 @@ import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
 
 /**
- * One fetch on its way: what to send, where, the slot and connection it holds, the response read so far,
- * and its one completion. Fields about the exchange are touched only on the connection's event loop.
+ * One fetch on its way: what to send, where, the slot and connection it holds, and its one completion; the
+ * response read so far is its {@link ResponseProgress}, touched only on the connection's event loop.
  */
 final class FetchCall {
 
@@ -31,19 +31,9 @@ final class FetchCall {
     volatile long startedNanos;
     volatile long connectedNanos;
     ScheduledFuture<?> totalTimer;
-    ScheduledFuture<?> readTimer;
     boolean reused;
     boolean retried;
-
-    long sentNanos;
-    long firstByteNanos;
-    long lastReadNanos;
-    int status;
-    String reason = "";
-    /** The response headers as Netty read them: each byte one char (ISO-8859-1). */
-    HeaderMap headers = HeaderMap.empty();
-    boolean keepAlive;
-    BodyBuffer body;
+    final ResponseProgress response = new ResponseProgress();
 
     FetchCall(OutgoingRequest outgoing) {
         this.outgoing = outgoing;
@@ -62,20 +52,13 @@ final class FetchCall {
         return done.compareAndSet(false, true);
     }
 
-    /** Whether any part of a response arrived. */
-    boolean responseStarted() {
-        return status != 0;
-    }
-
     /** The result from what was read: a success when {@code error} is null. */
     FetchResult result(FetchError error, String message) {
         long now = System.nanoTime();
         FetchTimings timings = new FetchTimings(
                 Duration.ofNanos(started ? startedNanos - createdNanos : now - createdNanos),
                 Duration.ofNanos(connectedNanos > 0 && !reused ? connectedNanos - startedNanos : 0),
-                Duration.ofNanos(firstByteNanos > 0 ? firstByteNanos - sentNanos : 0),
-                Duration.ofNanos(now - createdNanos), reused);
-        return ResponseReport.of(outgoing, status, reason, headers, body == null ? null : body.toArray(), error, message,
-                timings);
+                response.firstByte(), Duration.ofNanos(now - createdNanos), reused);
+        return response.report(outgoing, error, message, timings);
     }
 }

@@ -26,19 +26,19 @@ import io.netty.util.ReferenceCountUtil;
  */
 final class FetchHandler extends ChannelInboundHandlerAdapter {
 
-    private final FetchLifecycle lifecycle;
     private final long readTimeoutNanos;
     private final int maxBodyBytes;
     private final String proxyAuthorization;
     private final LongAdder inflatedBytes;
     private ChannelHandlerContext ctx;
     private FetchCall current;
+    /** Who began the current exchange, to be told how it ended. */
+    private ExchangeEnd reportTo;
     private BodyDecoder decoder;
     private boolean skippingInterim;
 
     /** @param inflatedBytes counts the bytes inflated from compressed bodies */
-    FetchHandler(FetchLifecycle lifecycle, FetcherConfig config, String proxyAuthorization, LongAdder inflatedBytes) {
-        this.lifecycle = lifecycle;
+    FetchHandler(FetcherConfig config, String proxyAuthorization, LongAdder inflatedBytes) {
         this.readTimeoutNanos = config.readTimeout().toNanos();
         this.maxBodyBytes = (int) config.maxBodyBytes();
         this.proxyAuthorization = proxyAuthorization;
@@ -50,13 +50,14 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         this.ctx = context;
     }
 
-    /** Sends {@code call}'s request on this connection. Runs on the connection's event loop. */
-    void begin(FetchCall call) {
+    /** Sends {@code call}'s request on this connection, to report its end to {@code end}. Runs on the connection's event loop. */
+    void begin(FetchCall call, ExchangeEnd end) {
         current = call;
+        reportTo = end;
         skippingInterim = false;
         long now = System.nanoTime();
-        call.sentNanos = now;
-        call.lastReadNanos = now;
+        call.response.sentNanos = now;
+        call.response.lastReadNanos = now;
         DefaultFullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
                 HttpMethod.valueOf(call.request.method()), call.target,
                 call.request.body().length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(call.request.body()));
@@ -76,18 +77,18 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
                 endOrRetry(call, Failures.classify(future.cause()), Failures.describe(future.cause()));
             }
         });
-        call.readTimer = ctx.executor().schedule(() -> checkReadTimeout(call), readTimeoutNanos, TimeUnit.NANOSECONDS);
+        call.response.readTimer = ctx.executor().schedule(() -> checkReadTimeout(call), readTimeoutNanos, TimeUnit.NANOSECONDS);
     }
 
     private void checkReadTimeout(FetchCall call) {
         if (current != call || call.isDone()) {
             return;
         }
-        long silent = System.nanoTime() - call.lastReadNanos;
+        long silent = System.nanoTime() - call.response.lastReadNanos;
         if (silent >= readTimeoutNanos) {
             end(call, FetchError.READ_TIMEOUT, "no data for " + TimeUnit.NANOSECONDS.toMillis(silent) + " ms");
         } else {
-            call.readTimer = ctx.executor().schedule(() -> checkReadTimeout(call), readTimeoutNanos - silent,
+            call.response.readTimer = ctx.executor().schedule(() -> checkReadTimeout(call), readTimeoutNanos - silent,
                     TimeUnit.NANOSECONDS);
         }
     }
@@ -100,7 +101,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
                 context.close();
                 return;
             }
-            call.lastReadNanos = System.nanoTime();
+            call.response.lastReadNanos = System.nanoTime();
             if (msg instanceof HttpResponse response && !onHead(call, response)) {
                 return;
             }
@@ -122,19 +123,19 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             skippingInterim = true;
             return false;
         }
-        call.firstByteNanos = call.lastReadNanos;
-        call.status = status;
-        call.reason = response.status().reasonPhrase();
-        call.headers = toHeaderMap(response.headers());
-        call.keepAlive = HttpUtil.isKeepAlive(response);
-        long announced = ResponseReport.contentLength(call.headers);
+        call.response.firstByteNanos = call.response.lastReadNanos;
+        call.response.status = status;
+        call.response.reason = response.status().reasonPhrase();
+        call.response.headers = toHeaderMap(response.headers());
+        call.response.keepAlive = HttpUtil.isKeepAlive(response);
+        long announced = ResponseReport.contentLength(call.response.headers);
         if (announced > maxBodyBytes) {
             end(call, FetchError.TOO_LARGE, "Content-Length " + announced + " exceeds the limit of " + maxBodyBytes);
             return false;
         }
-        call.body = new BodyBuffer(maxBodyBytes, announced);
-        String encoding = call.request.method().equals("HEAD") ? null : call.headers.last("Content-Encoding");
-        decoder = new BodyDecoder(call.body, encoding, inflatedBytes);
+        call.response.body = new BodyBuffer(maxBodyBytes, announced);
+        String encoding = call.request.method().equals("HEAD") ? null : call.response.headers.last("Content-Encoding");
+        decoder = new BodyDecoder(call.response.body, encoding, inflatedBytes);
         return true;
     }
 
@@ -143,7 +144,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             skippingInterim = !(content instanceof LastHttpContent);
             return;
         }
-        if (call.body == null || failed(call, content.decoderResult())) {
+        if (call.response.body == null || failed(call, content.decoderResult())) {
             return;
         }
         boolean withinLimit;
@@ -161,7 +162,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             current = null;
             cancelReadTimer(call);
             closeDecoder();
-            lifecycle.succeeded(call, ctx.channel(), call.keepAlive);
+            reportTo.succeeded(call, ctx.channel(), call.response.keepAlive);
         }
     }
 
@@ -199,11 +200,11 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     private void endOrRetry(FetchCall call, FetchError error, String message) {
         String method = call.request.method();
         boolean idempotent = !method.equals("POST") && !method.equals("PATCH");
-        if (call.reused && !call.retried && !call.responseStarted() && idempotent
+        if (call.reused && !call.retried && !call.response.started() && idempotent
                 && (error == FetchError.RESET || error == FetchError.IO)) {
             current = null;
             cancelReadTimer(call);
-            lifecycle.retryOnNewConnection(call, ctx.channel());
+            reportTo.retryOnNewConnection(call, ctx.channel());
         } else {
             end(call, error, message);
         }
@@ -214,7 +215,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         current = null;
         cancelReadTimer(call);
         closeDecoder();
-        lifecycle.failed(call, ctx.channel(), error, message);
+        reportTo.failed(call, ctx.channel(), error, message);
     }
 
     /** Forgets the call the lifecycle ended from outside (timeout, cancellation). Runs on the event loop. */
@@ -234,8 +235,8 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static void cancelReadTimer(FetchCall call) {
-        if (call.readTimer != null) {
-            call.readTimer.cancel(false);
+        if (call.response.readTimer != null) {
+            call.response.readTimer.cancel(false);
         }
     }
 

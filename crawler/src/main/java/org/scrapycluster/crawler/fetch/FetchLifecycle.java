@@ -15,26 +15,33 @@ import io.netty.channel.EventLoopGroup;
  * cancellation, and exactly one completion that gives the connection back (or closes it) and frees the slot
  * before the caller hears of the result.
  */
-final class FetchLifecycle {
+final class FetchLifecycle implements ExchangeEnd {
 
     private final EventLoopGroup group;
     private final long totalTimeoutNanos;
+    private final Dispatcher dispatcher;
+    private final Connector connector;
     private final Set<FetchCall> running = ConcurrentHashMap.newKeySet();
-    private Dispatcher dispatcher;
-    private Connector connector;
 
-    FetchLifecycle(FetcherConfig config, EventLoopGroup group) {
+    FetchLifecycle(FetcherConfig config, EventLoopGroup group, Dispatcher dispatcher, Connector connector) {
         this.group = group;
         this.totalTimeoutNanos = config.totalTimeout().toNanos();
+        this.dispatcher = dispatcher;
+        this.connector = connector;
     }
 
-    void wire(Dispatcher slots, Connector connections) {
-        this.dispatcher = slots;
-        this.connector = connections;
+    /** Takes {@code call} to its slot, which runs it now, or to the queue of those waiting; refuses it when closed. */
+    void submit(FetchCall call) {
+        switch (dispatcher.submit(call)) {
+            case STARTED -> start(call);
+            case QUEUED -> {
+            }
+            case CLOSED -> reject(call, FetchError.CANCELLED, "the fetcher is closed");
+        }
     }
 
     /** Runs a call that was given a slot. */
-    void start(FetchCall call) {
+    private void start(FetchCall call) {
         running.add(call);
         call.startedNanos = System.nanoTime();
         call.started = true;
@@ -78,23 +85,23 @@ final class FetchLifecycle {
             if (call.isDone()) {
                 dispatcher.release(call.key, channel);
             } else {
-                channel.pipeline().get(FetchHandler.class).begin(call);
+                channel.pipeline().get(FetchHandler.class).begin(call, this);
             }
         });
     }
 
-    /** The exchange completed; the connection may carry another request when {@code keepAlive}. */
-    void succeeded(FetchCall call, Channel channel, boolean keepAlive) {
+    @Override
+    public void succeeded(FetchCall call, Channel channel, boolean keepAlive) {
         finish(call, channel, keepAlive, null, null);
     }
 
-    /** The exchange failed; the connection is closed. */
-    void failed(FetchCall call, Channel channel, FetchError error, String message) {
+    @Override
+    public void failed(FetchCall call, Channel channel, FetchError error, String message) {
         finish(call, channel, false, error, message);
     }
 
-    /** A kept-alive connection turned out closed before any answer: the call gets one new connection. */
-    void retryOnNewConnection(FetchCall call, Channel stale) {
+    @Override
+    public void retryOnNewConnection(FetchCall call, Channel stale) {
         stale.close();
         if (call.isDone()) {
             return;
@@ -177,7 +184,7 @@ final class FetchLifecycle {
             }
         }
         running.remove(call);
-        dispatcher.finished(call);
+        dispatcher.finished(call).forEach(this::start);
         call.future.complete(result);
     }
 }

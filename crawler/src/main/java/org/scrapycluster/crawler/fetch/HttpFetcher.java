@@ -49,10 +49,9 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
         Class<? extends Channel> channelType = nativeTransport ? EpollSocketChannel.class : NioSocketChannel.class;
         this.group = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("fetcher", true), io);
         this.resolver = new HostResolver(config.resolverThreads());
-        this.lifecycle = new FetchLifecycle(config, group);
-        this.dispatcher = new Dispatcher(config, lifecycle::start);
-        this.lifecycle.wire(dispatcher, new Connector(config, group, channelType, resolver, ClientTls.of(config), dispatcher,
-                lifecycle, inflatedBytes));
+        this.dispatcher = new Dispatcher(config);
+        Connector connector = new Connector(config, group, channelType, resolver, ClientTls.of(config), dispatcher, inflatedBytes);
+        this.lifecycle = new FetchLifecycle(config, group, dispatcher, connector);
         this.defaultHeaders = OutgoingRequest.defaultHeaders(config.userAgent());
     }
 
@@ -72,9 +71,7 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
                 lifecycle.cancel(call, "cancelled by the caller");
             }
         });
-        if (!dispatcher.submit(call)) {
-            lifecycle.reject(call, FetchError.CANCELLED, "the fetcher is closed");
-        }
+        lifecycle.submit(call);
         return call.future;
     }
 

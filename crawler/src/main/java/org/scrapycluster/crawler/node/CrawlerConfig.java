@@ -9,7 +9,6 @@ import java.util.Locale;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.AddressPolicy;
-import org.scrapycluster.crawler.fetch.DownloadClient;
 import org.scrapycluster.crawler.fetch.FetcherConfig;
 import org.scrapycluster.crawler.fetch.NetworkRange;
 import org.scrapycluster.crawler.fetch.ProxyConfig;
@@ -77,11 +76,6 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
     /** How many hosts' robots.txt rules a node keeps at most. */
     public int robotsMaxHosts() {
         return atLeast(settings, "ROBOTSTXT_CACHE_MAX_HOSTS", 1);
-    }
-
-    /** {@code DOWNLOAD_CLIENT}: which HTTP client fetches. */
-    public DownloadClient downloadClient() {
-        return DownloadClient.parse(settings.getString("DOWNLOAD_CLIENT"));
     }
 
     /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent, proxy. */

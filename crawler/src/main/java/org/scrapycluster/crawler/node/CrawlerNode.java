@@ -33,7 +33,6 @@ import org.scrapycluster.common.stats.StatsWindow;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.HttpFetcher;
-import org.scrapycluster.crawler.fetch.ReactorFetcher;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
 import org.scrapycluster.crawler.middleware.DownloadChain;
@@ -126,10 +125,7 @@ public final class CrawlerNode implements Service {
         ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
         own(() -> shutdown(workers));
-        Fetcher fetcher = switch (config.downloadClient()) {
-            case NETTY -> own(new HttpFetcher(config.fetcher()));
-            case REACTOR -> own(new ReactorFetcher(config.fetcher()));
-        };
+        Fetcher fetcher = own(new HttpFetcher(config.fetcher()));
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
                 context.clock());
         metrics.cache("robots", robots.hosts());

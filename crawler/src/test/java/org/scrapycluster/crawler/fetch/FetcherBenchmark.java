@@ -31,7 +31,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 /**
  * Fetch throughput against the test origin in the same JVM: 50 domains × 200 pages of ~15 KB with 20 links,
  * kept-alive connections, a fixed number of fetches in flight. Compares this fetcher with the JDK's
- * HttpClient and with {@link ReactorFetcher} under the same load. Runs only with {@code -Dscrapycluster.bench=true}; prints its figures and
+ * HttpClient under the same load. Runs only with {@code -Dscrapycluster.bench=true}; prints its figures and
  * appends them to {@code target/benchmarks/fetcher.txt}. Speed is measured here, never asserted.
  */
 @EnabledIfSystemProperty(named = "scrapycluster.bench", matches = "true")
@@ -73,18 +73,6 @@ class FetcherBenchmark {
             try (HttpFetcher fetcher = new HttpFetcher(config)) {
                 String transport = fetcher.usesNativeTransport() ? "epoll" : "nio";
                 run("HttpFetcher/" + transport, concurrency, url -> fetcher.fetch(FetchRequest.get(url))
-                        .thenApply(result -> result.ok() && result.status() == 200 ? result.body().length : -1));
-            }
-        }
-    }
-
-    @Test
-    void reactorFetcher() throws Exception {
-        for (int concurrency : CONCURRENCY) {
-            FetcherConfig config = FetcherConfig.builder().maxConnections(concurrency)
-                    .maxConnectionsPerHost((concurrency + SITE.domains() - 1) / SITE.domains()).build();
-            try (ReactorFetcher fetcher = new ReactorFetcher(config)) {
-                run("ReactorFetcher", concurrency, url -> fetcher.fetch(FetchRequest.get(url))
                         .thenApply(result -> result.ok() && result.status() == 200 ? result.body().length : -1));
             }
         }

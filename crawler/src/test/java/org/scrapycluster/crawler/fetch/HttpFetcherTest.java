@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -23,12 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.scrapycluster.embedded.origin.BrokenResponse;
 import org.scrapycluster.embedded.origin.CompressionBomb;
 import org.scrapycluster.embedded.origin.DeflateRoute;
@@ -46,26 +42,21 @@ import org.scrapycluster.embedded.origin.StatusRoute;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
 
-/** The compatibility tests, run against each {@link FetcherKind}; the tests of pools and limits only against the hand-written one. */
-@ParameterizedClass
-@EnumSource(FetcherKind.class)
+/**
+ * The fetcher against a real HTTP server on loopback addresses: Scrapy's request shapes, Python codec names,
+ * size limits, decompression, redirects, proxies, TLS, the address policy, and its connection pools and limits.
+ */
 class HttpFetcherTest {
-
-    @Parameter
-    FetcherKind kind;
-
 
     private static final SyntheticSite SITE = SyntheticSite.builder().seed(3).domains(3).pagesPerDomain(10)
             .pageBytes(3000).linksPerPage(5).build();
     private static final Set<Long> ANSWERED_CONNECTIONS = ConcurrentHashMap.newKeySet();
 
     private static TestOrigin origin;
-    private static FetcherKind.OpenFetcher fetcher;
+    private static HttpFetcher fetcher;
 
-    /** Each implementation gets an origin of its own, so that the requests it records are its own. */
-    @BeforeParameterizedClassInvocation
-    static void open(FetcherKind kind) {
-        ANSWERED_CONNECTIONS.clear();
+    @BeforeAll
+    static void open() {
         origin = TestOrigin.builder().site(SITE)
                 .route("/utf8-location", exchange -> exchange.sendText(302, "text/plain", "moved", "Location",
                         new String("/p/café".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)))
@@ -78,27 +69,18 @@ class HttpFetcherTest {
                     }
                 })
                 .start();
-        fetcher = kind.open(FetcherConfig.builder().readTimeout(Duration.ofSeconds(5))
+        fetcher = new HttpFetcher(FetcherConfig.builder().readTimeout(Duration.ofSeconds(5))
                 .totalTimeout(Duration.ofSeconds(20)).build());
     }
 
-    @AfterParameterizedClassInvocation
+    @AfterAll
     static void close() {
         fetcher.close();
         origin.close();
     }
 
-    private FetcherKind.OpenFetcher open(FetcherConfig config) {
-        return kind.open(config);
-    }
-
-    /**
-     * The hand-written fetcher's pool statistics, and its reuse of a connection by the very next request, are
-     * tested on it alone: Reactor Netty gives a connection back to its pool just after the result is complete, so
-     * a request sent at once may open a new one (docs/benchmarks.md).
-     */
-    private void onlyNetty() {
-        assumeTrue(kind == FetcherKind.NETTY, "pool statistics and immediate reuse are HttpFetcher's");
+    private static HttpFetcher open(FetcherConfig config) {
+        return new HttpFetcher(config);
     }
 
     private static FetchResult fetch(Fetcher with, FetchRequest request) {
@@ -147,7 +129,6 @@ class HttpFetcherTest {
 
     @Test
     void keepsConnectionsAlivePerHost() {
-        onlyNetty();
         String url = origin.url(2, StatusRoute.path(200) + "&probe=keepalive");
         FetchResult first = fetch(url);
         FetchResult second = fetch(url);
@@ -161,25 +142,23 @@ class HttpFetcherTest {
 
     @Test
     void perHostLimitQueuesTheRest() {
-        onlyNetty();
-        try (FetcherKind.OpenFetcher limited = open(FetcherConfig.builder().maxConnectionsPerHost(2).build())) {
+        try (HttpFetcher limited = open(FetcherConfig.builder().maxConnectionsPerHost(2).build())) {
             List<CompletableFuture<FetchResult>> futures = new ArrayList<>();
             for (int i = 0; i < 12; i++) {
                 futures.add(limited.fetch(FetchRequest.get(origin.url(0, SlowBody.path(10, 10, 0, 200) + "&n=" + i + "&probe=perhost"))));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> limited.netty().stats().active() == 2 && limited.netty().stats().queued() == 10);
+            await().atMost(Duration.ofSeconds(30)).until(() -> limited.stats().active() == 2 && limited.stats().queued() == 10);
             futures.forEach(f -> assertTrue(f.orTimeout(60, TimeUnit.SECONDS).join().ok()));
             Set<Long> connections = origin.requests().matching(r -> r.uri().contains("probe=perhost")).stream()
                     .map(RecordedRequest::connectionId).collect(Collectors.toSet());
             assertTrue(connections.size() <= 2, "at most two connections to the host, saw " + connections.size());
-            assertEquals(new FetcherStats(0, 0, 2, 1), limited.netty().stats());
+            assertEquals(new FetcherStats(0, 0, 2, 1), limited.stats());
         }
     }
 
     @Test
     void totalLimitIsSharedFairlyAcrossHosts() {
-        onlyNetty();
-        try (FetcherKind.OpenFetcher limited = open(FetcherConfig.builder().maxConnections(3).maxConnectionsPerHost(2).build())) {
+        try (HttpFetcher limited = open(FetcherConfig.builder().maxConnections(3).maxConnectionsPerHost(2).build())) {
             List<CompletableFuture<FetchResult>> futures = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 for (int d = 0; d < 3; d++) {
@@ -188,7 +167,7 @@ class HttpFetcherTest {
             }
             int peak = 0;
             while (!futures.stream().allMatch(CompletableFuture::isDone)) {
-                peak = Math.max(peak, limited.netty().stats().active());
+                peak = Math.max(peak, limited.stats().active());
                 Thread.onSpinWait();
             }
             assertTrue(peak <= 3, "never more than three fetches at once, saw " + peak);
@@ -202,7 +181,7 @@ class HttpFetcherTest {
 
     @Test
     void readTimeoutBeforeTheFirstByte() {
-        try (FetcherKind.OpenFetcher impatient = open(FetcherConfig.builder().readTimeout(Duration.ofMillis(300)).build())) {
+        try (HttpFetcher impatient = open(FetcherConfig.builder().readTimeout(Duration.ofMillis(300)).build())) {
             FetchResult result = fetch(impatient, FetchRequest.get(origin.url(0, SlowBody.path(10, 10, 0, 5000))));
             assertEquals(FetchError.READ_TIMEOUT, result.error(), result.toString());
             assertEquals(0, result.status());
@@ -211,7 +190,7 @@ class HttpFetcherTest {
 
     @Test
     void readTimeoutInTheMiddleOfTheBodyKeepsTheHead() {
-        try (FetcherKind.OpenFetcher impatient = open(FetcherConfig.builder().readTimeout(Duration.ofMillis(300)).build())) {
+        try (HttpFetcher impatient = open(FetcherConfig.builder().readTimeout(Duration.ofMillis(300)).build())) {
             FetchResult result = fetch(impatient, FetchRequest.get(origin.url(0, SlowBody.path(100, 50, 5000, 0))));
             assertEquals(FetchError.READ_TIMEOUT, result.error(), result.toString());
             assertEquals(200, result.status());
@@ -221,14 +200,12 @@ class HttpFetcherTest {
 
     @Test
     void totalTimeoutEvenWhileDataKeepsComing() {
-        try (FetcherKind.OpenFetcher impatient = open(FetcherConfig.builder().readTimeout(Duration.ofSeconds(5))
+        try (HttpFetcher impatient = open(FetcherConfig.builder().readTimeout(Duration.ofSeconds(5))
                 .totalTimeout(Duration.ofMillis(500)).build())) {
             FetchResult result = fetch(impatient, FetchRequest.get(origin.url(0, SlowBody.path(100, 1, 50, 0))));
             assertEquals(FetchError.TOTAL_TIMEOUT, result.error(), result.toString());
             assertTrue(result.timings().total().toMillis() >= 500);
-            if (kind == FetcherKind.NETTY) {
-                await().atMost(Duration.ofSeconds(10)).until(() -> impatient.netty().stats().active() == 0);
-            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> impatient.stats().active() == 0);
         }
     }
 
@@ -252,7 +229,7 @@ class HttpFetcherTest {
 
     @Test
     void sizeLimitAnnouncedByContentLength() {
-        try (FetcherKind.OpenFetcher small = open(FetcherConfig.builder().maxBodyBytes(1 << 20).build())) {
+        try (HttpFetcher small = open(FetcherConfig.builder().maxBodyBytes(1 << 20).build())) {
             FetchResult result = fetch(small, FetchRequest.get(origin.url(0, HugePage.path(3_000_000, false))));
             assertEquals(FetchError.TOO_LARGE, result.error());
             assertEquals(200, result.status());
@@ -264,7 +241,7 @@ class HttpFetcherTest {
 
     @Test
     void sizeLimitOnAChunkedBodyKeepsWhatFits() {
-        try (FetcherKind.OpenFetcher small = open(FetcherConfig.builder().maxBodyBytes(1 << 20).build())) {
+        try (HttpFetcher small = open(FetcherConfig.builder().maxBodyBytes(1 << 20).build())) {
             FetchResult result = fetch(small, FetchRequest.get(origin.url(0, HugePage.path(3_000_000, true))));
             assertEquals(FetchError.TOO_LARGE, result.error());
             assertEquals(1 << 20, result.body().length);
@@ -364,7 +341,6 @@ class HttpFetcherTest {
 
     @Test
     void staleKeptAliveConnectionIsRetriedOnceOnANewOne() {
-        onlyNetty();
         String url = origin.url(1, "/second-request-dropped");
         assertTrue(fetch(url).ok());
         FetchResult second = fetch(url);
@@ -376,7 +352,6 @@ class HttpFetcherTest {
 
     @Test
     void postIsNotRepeatedOnANewConnection() {
-        onlyNetty();
         String url = origin.url(2, "/second-request-dropped");
         assertTrue(fetch(url).ok());
         FetchResult post = fetch(fetcher, FetchRequest.get(url).withMethod("POST", new byte[] {'x'}));
@@ -385,20 +360,18 @@ class HttpFetcherTest {
 
     @Test
     void idleConnectionsExpire() {
-        onlyNetty();
         // long enough that the connection is still idle when the test thread looks, however slowly it is scheduled
-        try (FetcherKind.OpenFetcher brief = open(FetcherConfig.builder().idleConnectionTimeout(Duration.ofSeconds(2)).build())) {
+        try (HttpFetcher brief = open(FetcherConfig.builder().idleConnectionTimeout(Duration.ofSeconds(2)).build())) {
             assertTrue(fetch(brief, FetchRequest.get(origin.url(1, "/p/1"))).ok());
-            assertEquals(1, brief.netty().stats().idleConnections());
-            await().atMost(Duration.ofSeconds(10)).until(() -> brief.netty().stats().idleConnections() == 0);
-            assertEquals(0, brief.netty().stats().hosts(), "an unused host is forgotten");
+            assertEquals(1, brief.stats().idleConnections());
+            await().atMost(Duration.ofSeconds(10)).until(() -> brief.stats().idleConnections() == 0);
+            assertEquals(0, brief.stats().hosts(), "an unused host is forgotten");
             assertFalse(fetch(brief, FetchRequest.get(origin.url(1, "/p/1"))).timings().reusedConnection());
         }
     }
 
     @Test
     void connectionTheServerWillCloseIsNotKept() {
-        onlyNetty();
         String url = origin.url(2, "/closing");
         assertTrue(fetch(url).ok());
         assertFalse(fetch(url).timings().reusedConnection());
@@ -420,7 +393,7 @@ class HttpFetcherTest {
 
     @Test
     void addressPolicyRefusesLoopbackHowEverItIsNamed() {
-        try (FetcherKind.OpenFetcher guarded = open(FetcherConfig.builder().addressPolicy(AddressPolicy.publicOnly(List.of())).build())) {
+        try (HttpFetcher guarded = open(FetcherConfig.builder().addressPolicy(AddressPolicy.publicOnly(List.of())).build())) {
             int before = origin.requests().matching(r -> r.uri().startsWith("/p/0")).size();
             for (String host : List.of(origin.host(0), "127.2", "2130706434", "0x7f000002", "localhost", "[::ffff:127.0.0.2]")) {
                 FetchResult refused = fetch(guarded, FetchRequest.get("http://" + host + ":" + origin.port() + "/p/0"));
@@ -436,7 +409,7 @@ class HttpFetcherTest {
     void throughAProxyTheTargetIsCheckedAndTheConfiguredProxyIsNot() throws Exception {
         AddressPolicy allowingDomainOne = AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(1))));
         try (TestProxy proxy = new TestProxy(null);
-                FetcherKind.OpenFetcher proxied = open(FetcherConfig.builder().addressPolicy(allowingDomainOne)
+                HttpFetcher proxied = open(FetcherConfig.builder().addressPolicy(allowingDomainOne)
                         .proxy(ProxyConfig.of("127.0.0.1", proxy.port())).build())) {
             assertTrue(fetch(proxied, FetchRequest.get(origin.url(1, "/p/3"))).ok(), "the loopback proxy is used");
             FetchResult refused = fetch(proxied, FetchRequest.get(origin.url(2, "/p/3")));
@@ -448,7 +421,7 @@ class HttpFetcherTest {
     @Test
     void aDecompressionBombStopsAtTheLimitWithoutInflatingMore() {
         int limit = 1 << 20;
-        try (FetcherKind.OpenFetcher small = open(FetcherConfig.builder().maxBodyBytes(limit).build())) {
+        try (HttpFetcher small = open(FetcherConfig.builder().maxBodyBytes(limit).build())) {
             for (String encoding : List.of("gzip", "deflate")) {
                 long before = small.inflatedBytes();
                 FetchResult result = fetch(small, FetchRequest.get(origin.url(0, CompressionBomb.path(10_240, encoding))));
@@ -466,16 +439,15 @@ class HttpFetcherTest {
 
     @Test
     void cancellingAFetchAbortsIt() {
-        onlyNetty();
         CompletableFuture<FetchResult> future = fetcher.fetch(FetchRequest.get(origin.url(2, SlowBody.path(10, 10, 0, 4000))));
-        await().atMost(Duration.ofSeconds(10)).until(() -> fetcher.netty().stats().active() > 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> fetcher.stats().active() > 0);
         future.cancel(true);
-        await().atMost(Duration.ofSeconds(10)).until(() -> fetcher.netty().stats().active() == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> fetcher.stats().active() == 0);
     }
 
     @Test
     void closingEndsWaitingAndRunningFetches() {
-        FetcherKind.OpenFetcher closing = open(FetcherConfig.builder().maxConnections(1).build());
+        HttpFetcher closing = open(FetcherConfig.builder().maxConnections(1).build());
         CompletableFuture<FetchResult> running = closing.fetch(FetchRequest.get(origin.url(0, SlowBody.path(10, 10, 0, 5000)
                 + "&probe=closing")));
         CompletableFuture<FetchResult> waiting = closing.fetch(FetchRequest.get(origin.url(0, "/p/0")));
@@ -491,20 +463,18 @@ class HttpFetcherTest {
     void tlsVerifiesCertificatesUnlessTrustingAll() throws Exception {
         try (TestOrigin secure = TestOrigin.builder().site(SITE).tls().start()) {
             String url = secure.httpsBaseUrl(0) + "/p/1";
-            try (FetcherKind.OpenFetcher verifying = open(FetcherConfig.defaults())) {
+            try (HttpFetcher verifying = open(FetcherConfig.defaults())) {
                 FetchResult refused = fetch(verifying, FetchRequest.get(url));
                 assertEquals(FetchError.TLS, refused.error(), refused.toString());
                 assertFalse(refused.error().retryable());
             }
-            try (FetcherKind.OpenFetcher trusting = open(FetcherConfig.builder().trustedCertificates(List.of(secure.certificate())).build())) {
+            try (HttpFetcher trusting = open(FetcherConfig.builder().trustedCertificates(List.of(secure.certificate())).build())) {
                 FetchResult result = fetch(trusting, FetchRequest.get(url));
                 assertTrue(result.ok(), result.toString());
                 assertArrayEquals(SITE.render(new PageRef(0, 1), secure::httpsBaseUrl), result.body());
-                if (kind == FetcherKind.NETTY) {
-                    assertTrue(fetch(trusting, FetchRequest.get(url)).timings().reusedConnection());
-                }
+                assertTrue(fetch(trusting, FetchRequest.get(url)).timings().reusedConnection());
             }
-            try (FetcherKind.OpenFetcher insecure = open(FetcherConfig.builder().trustAllCertificates(true).build())) {
+            try (HttpFetcher insecure = open(FetcherConfig.builder().trustAllCertificates(true).build())) {
                 assertTrue(fetch(insecure, FetchRequest.get(url)).ok());
                 FetchResult plainPort = fetch(insecure, FetchRequest.get("https://" + secure.host(0) + ":" + secure.port() + "/p/1"));
                 assertEquals(FetchError.TLS, plainPort.error(), "TLS to a plain HTTP port: " + plainPort);
@@ -516,7 +486,7 @@ class HttpFetcherTest {
     void plainHttpThroughAProxy() throws Exception {
         String credentials = "Basic " + Base64.getEncoder().encodeToString("crawler:secret".getBytes(StandardCharsets.UTF_8));
         try (TestProxy proxy = new TestProxy(credentials);
-                FetcherKind.OpenFetcher proxied = open(FetcherConfig.builder()
+                HttpFetcher proxied = open(FetcherConfig.builder()
                         .proxy(new ProxyConfig("127.0.0.1", proxy.port(), "crawler", "secret")).build())) {
             FetchResult result = fetch(proxied, FetchRequest.get(origin.url(1, "/p/2") + "?via=proxy"));
             assertTrue(result.ok(), result.toString());
@@ -531,7 +501,7 @@ class HttpFetcherTest {
     void httpsThroughAProxyTunnel() throws Exception {
         try (TestOrigin secure = TestOrigin.builder().site(SITE).tls().start();
                 TestProxy proxy = new TestProxy(null);
-                FetcherKind.OpenFetcher proxied = open(FetcherConfig.builder().proxy(ProxyConfig.of("127.0.0.1", proxy.port()))
+                HttpFetcher proxied = open(FetcherConfig.builder().proxy(ProxyConfig.of("127.0.0.1", proxy.port()))
                         .trustedCertificates(List.of(secure.certificate())).build())) {
             FetchResult result = fetch(proxied, FetchRequest.get(secure.httpsBaseUrl(2) + "/p/5"));
             assertTrue(result.ok(), result.toString());
@@ -542,7 +512,7 @@ class HttpFetcherTest {
     @Test
     void proxyRefusingTheCredentialsIsAConnectFailure() throws Exception {
         try (TestProxy proxy = new TestProxy("Basic nope");
-                FetcherKind.OpenFetcher proxied = open(FetcherConfig.builder().proxy(ProxyConfig.of("127.0.0.1", proxy.port()))
+                HttpFetcher proxied = open(FetcherConfig.builder().proxy(ProxyConfig.of("127.0.0.1", proxy.port()))
                         .trustAllCertificates(true).build());
                 TestOrigin secure = TestOrigin.builder().tls().start()) {
             FetchResult tunnel = fetch(proxied, FetchRequest.get(secure.httpsBaseUrl(0) + "/status"));

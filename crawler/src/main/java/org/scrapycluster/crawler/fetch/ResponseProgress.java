@@ -1,0 +1,39 @@
+package org.scrapycluster.crawler.fetch;
+
+import java.time.Duration;
+
+import io.netty.util.concurrent.ScheduledFuture;
+
+/**
+ * The response of a {@link FetchCall} as far as it was read: when the request went and the bytes came, the
+ * status line, headers and body, and the read timeout watching it. Touched only by the {@link FetchHandler}
+ * of the call's connection, on its event loop, until the call completes.
+ */
+final class ResponseProgress {
+
+    long sentNanos;
+    long firstByteNanos;
+    long lastReadNanos;
+    int status;
+    String reason = "";
+    /** The response headers as Netty read them: each byte one char (ISO-8859-1). */
+    HeaderMap headers = HeaderMap.empty();
+    boolean keepAlive;
+    BodyBuffer body;
+    ScheduledFuture<?> readTimer;
+
+    /** Whether any part of a response arrived. */
+    boolean started() {
+        return status != 0;
+    }
+
+    /** From the request sent to the first byte of the response; zero when none came. */
+    Duration firstByte() {
+        return Duration.ofNanos(firstByteNanos > 0 ? firstByteNanos - sentNanos : 0);
+    }
+
+    /** The fetch result from what was read of {@code sent}: a success when {@code error} is null. */
+    FetchResult report(OutgoingRequest sent, FetchError error, String message, FetchTimings timings) {
+        return ResponseReport.of(sent, status, reason, headers, body == null ? null : body.toArray(), error, message, timings);
+    }
+}
