@@ -69,16 +69,22 @@ public final class DupefilterMemory {
     }
 
     /**
-     * Notes that {@code dupefilter}'s fingerprint is being sent now. While the call is out, the same fingerprint found on other pages is answered
-     * {@code DUPLICATE} when the dupefilter is known to be alive: the call puts it there, unless its crawl
-     * is stopped or expired, and then those would not be queued either. Should the call fail, its page
-     * is fetched again and files its links again.
+     * Notes that {@code dupefilter}'s fingerprint is being sent now. While the call is out, the same
+     * fingerprint found on other pages is answered {@code DUPLICATE} when the dupefilter is known to be
+     * alive: the call puts it there, unless its crawl is stopped or expired, and then those would not be
+     * queued either. Should the call fail ({@link #failed}), its page is fetched again and files its links
+     * again.
      */
     public void sending(EnqueueRequest.Dupefilter dupefilter) {
         Renewal renewal = renewals.getIfPresent(dupefilter.key());
         if (renewal != null && clock.millis() - renewal.at < trustMillis) {
             fingerprints.put(dupefilter.fingerprint(), renewal);
         }
+    }
+
+    /** Forgets what {@link #sending} noted of {@code dupefilter}'s fingerprint: its call failed, so it may be in no dupefilter. */
+    public void failed(EnqueueRequest.Dupefilter dupefilter) {
+        fingerprints.invalidate(dupefilter.fingerprint());
     }
 
     /**

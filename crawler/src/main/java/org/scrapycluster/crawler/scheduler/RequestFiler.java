@@ -105,7 +105,11 @@ public final class RequestFiler {
         }
         long sentAt = memory.now();
         sent.stream().map(Candidate::dupefilter).filter(Objects::nonNull).forEach(memory::sending);
-        return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).thenApply(outcomes -> {
+        return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).whenComplete((outcomes, failure) -> {
+            if (failure != null) {
+                sent.stream().map(Candidate::dupefilter).filter(Objects::nonNull).forEach(memory::failed);
+            }
+        }).thenApply(outcomes -> {
             for (int i = 0; i < sent.size(); i++) {
                 if (sent.get(i).dupefilter() != null) {
                     memory.answered(sent.get(i).dupefilter(), outcomes.get(i), sentAt);

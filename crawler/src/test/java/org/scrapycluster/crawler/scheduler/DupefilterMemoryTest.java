@@ -58,6 +58,15 @@ class DupefilterMemoryTest {
     }
 
     @Test
+    void aFingerprintWhoseCallFailedIsForgotten() {
+        memory.answered(link("c1", "a"), EnqueueOutcome.QUEUED, memory.now());
+        memory.sending(link("c1", "b"));
+        memory.failed(link("c1", "b"));
+        assertFalse(memory.holds(link("c1", "b")), "Redis may never have seen it: the page is fetched and filed again");
+        assertTrue(memory.holds(link("c1", "a")));
+    }
+
+    @Test
     void noMemoryHoldsNothing() {
         DupefilterMemory none = new DupefilterMemory(0, TTL, clock);
         none.answered(link("c1", "a"), EnqueueOutcome.QUEUED, none.now());
