@@ -19,10 +19,8 @@ redis.call('HDEL', leased, lease_id)
 local clock = server_clock()
 local domain = lease_parts(lease_id)
 local fields = passed_crawl_fields(4)
-if domain ~= nil then
-  account_removed(spider, fields, domain, clock)
-end
+local counted = domain ~= nil and account_removed(spider, fields, domain, clock)
 if published then
-  count_page(spider, fields, clock)
+  count_page(spider, fields, clock, counted)
 end
 return 1

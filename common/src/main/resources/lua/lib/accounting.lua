@@ -100,10 +100,11 @@ local function unaccounted(spider, fields, domain, clock)
 end
 
 -- Takes one request of the crawl for domain off its counters (it left the queues and leases). A
--- request that was never counted changes no counter (see unaccounted).
+-- request that was never counted changes no counter (see unaccounted). Returns true when it counted
+-- (and so touched the crawl's accounting).
 local function account_removed(spider, fields, domain, clock)
   if fields == nil or unaccounted(spider, fields, domain, clock) then
-    return
+    return false
   end
   local key = accounting_key(spider, fields)
   local field = domain .. '|' .. fields.priority
@@ -114,17 +115,21 @@ local function account_removed(spider, fields, domain, clock)
     redis.call('HSET', key, 'pending', 0)
   end
   touch(spider, fields, key, clock)
+  return true
 end
 
--- Counts one published page of the crawl (only for a crawl that has accounting).
-local function count_page(spider, fields, clock)
+-- Counts one published page of the crawl (only for a crawl that has accounting). touched: this call
+-- already touched the crawl's accounting (account_removed counted), so it exists and is current.
+local function count_page(spider, fields, clock, touched)
   if fields == nil then
     return
   end
   local key = accounting_key(spider, fields)
-  if redis.call('EXISTS', key) == 0 then
+  if not touched and redis.call('EXISTS', key) == 0 then
     return
   end
   redis.call('HINCRBY', key, 'pages', 1)
-  touch(spider, fields, key, clock)
+  if not touched then
+    touch(spider, fields, key, clock)
+  end
 end
