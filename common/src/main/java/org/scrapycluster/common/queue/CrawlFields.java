@@ -2,8 +2,6 @@ package org.scrapycluster.common.queue;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -65,42 +63,48 @@ public record CrawlFields(String appid, String crawlid, long priority, String ex
         return of(fields.get("appid"), fields.get("crawlid"), priority, fields.get("expires"));
     }
 
+    /** {@link #of(Object, Object, Object, Object)} of the crawl fields of a JSON object (a feed item, or a request's meta). */
+    public static Optional<CrawlFields> of(JsonNode fields) {
+        return of(fields, null);
+    }
+
     /**
      * Reads the crawl fields of a queue member of either shape (a feed item keeps them at the top level, a
      * serialized request in {@code meta}). Empty when it is not a JSON object with them.
      */
     public static Optional<CrawlFields> ofMember(String member) {
-        return of(memberFields(member));
+        return memberFields(member).flatMap(CrawlFields::of);
     }
 
     /** {@link #ofHandedOut} of a member that could not be read as a request, for its accounting. */
     public static Optional<CrawlFields> ofMember(String member, double score) {
-        return ofHandedOut(memberFields(member), score);
+        return memberFields(member).flatMap(fields -> of(fields, -score));
     }
 
-    private static Map<String, Object> memberFields(String member) {
+    /** The object of a member that holds its crawl fields: its {@code meta}, or the member itself. */
+    private static Optional<JsonNode> memberFields(String member) {
         JsonNode root;
         try {
             root = MAPPER.readTree(member);
         } catch (IOException e) {
-            return Map.of();
+            return Optional.empty();
         }
         if (root == null || !root.isObject()) {
-            return Map.of();
+            return Optional.empty();
         }
-        JsonNode fields = root.path("meta").isContainerNode() ? root.get("meta") : root;
-        Map<String, Object> values = new HashMap<>();
-        for (String name : List.of("appid", "crawlid")) {
-            if (fields.path(name).isTextual()) {
-                values.put(name, fields.get(name).asText());
-            }
-        }
-        for (String name : List.of("priority", "expires")) {
-            if (fields.path(name).isNumber()) {
-                values.put(name, fields.get(name).numberValue());
-            }
-        }
-        return values;
+        return Optional.of(root.path("meta").isContainerNode() ? root.get("meta") : root);
+    }
+
+    /** The crawl fields of {@code fields}, with {@code priorityWhenNone} (when not null) for a priority that is not a number. */
+    private static Optional<CrawlFields> of(JsonNode fields, Double priorityWhenNone) {
+        JsonNode priority = fields.path("priority");
+        JsonNode expires = fields.path("expires");
+        return of(text(fields.path("appid")), text(fields.path("crawlid")),
+                priority.isNumber() ? priority.numberValue() : priorityWhenNone, expires.isNumber() ? expires.numberValue() : null);
+    }
+
+    private static String text(JsonNode node) {
+        return node.isTextual() ? node.asText() : null;
     }
 
     /** Writes the four arguments at {@code at}: appid, crawlid, priority, expires. */

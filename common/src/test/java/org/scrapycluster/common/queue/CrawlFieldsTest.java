@@ -45,6 +45,8 @@ class CrawlFieldsTest {
         Map<String, Object> meta = new HashMap<>(Map.of("appid", "a", "crawlid", "c"));
         assertEquals(Optional.empty(), CrawlFields.of(meta));
         assertEquals(Optional.of(new CrawlFields("a", "c", 5, "0")), CrawlFields.ofHandedOut(meta, -5.0));
+        assertEquals(Optional.of(new CrawlFields("a", "c", 5, "0")), CrawlFields.ofMember("{\"meta\":{\"appid\":\"a\",\"crawlid\":\"c\"}}", -5.0),
+                "a member the crawler could not read as a request is counted the same way");
         meta.put("priority", 9);
         assertEquals(Optional.of(new CrawlFields("a", "c", 9, "0")), CrawlFields.ofHandedOut(meta, -5.0));
     }

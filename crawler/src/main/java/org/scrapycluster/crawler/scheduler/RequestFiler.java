@@ -104,10 +104,11 @@ public final class RequestFiler {
             return CompletableFuture.completedFuture(filed(refused, candidates, sent, List.of()));
         }
         long sentAt = memory.now();
-        sent.stream().map(Candidate::dupefilter).filter(Objects::nonNull).forEach(memory::sending);
+        List<EnqueueRequest.Dupefilter> checked = sent.stream().map(Candidate::dupefilter).filter(Objects::nonNull).toList();
+        checked.forEach(memory::sending);
         return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).whenComplete((outcomes, failure) -> {
             if (failure != null) {
-                sent.stream().map(Candidate::dupefilter).filter(Objects::nonNull).forEach(memory::failed);
+                checked.forEach(memory::failed);
             }
         }).thenApply(outcomes -> {
             for (int i = 0; i < sent.size(); i++) {

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.json.Json;
@@ -63,8 +62,7 @@ public final class ScraperHandler implements KafkaMonitorPlugin {
         } catch (IllegalArgumentException e) {
             return refuse("url: " + e.getMessage());
         }
-        Optional<CrawlFields> fields = CrawlFields.of(crawl.appid(), crawl.crawlid(), number(request.get("priority")),
-                number(request.get("expires")));
+        Optional<CrawlFields> fields = CrawlFields.of(request);
         if (fields.isEmpty()) {
             return refuse("priority: must be a number");
         }
@@ -74,10 +72,6 @@ public final class ScraperHandler implements KafkaMonitorPlugin {
                 .withTimeoutKey();
         Optional<String> timeoutKey = request.get("expires").asLong() != 0 ? Optional.of(crawl.timeoutKey()) : Optional.empty();
         return Handling.accept("Added crawl to Redis", new RedisEffect.Enqueue(seed, timeoutKey));
-    }
-
-    private static Number number(JsonNode value) {
-        return value != null && value.isNumber() ? value.numberValue() : null;
     }
 
     private static Handling refuse(String detail) {
