@@ -10,12 +10,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 
-import org.jsoup.Jsoup;
-import org.jsoup.nodes.DataNode;
-import org.jsoup.nodes.Document;
-import org.jsoup.nodes.Element;
-import org.jsoup.nodes.TextNode;
-import org.jsoup.select.NodeTraversor;
 import org.scrapycluster.common.url.HostNames;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlCanonicalizer;
@@ -28,7 +22,7 @@ import com.google.re2j.PatternSyntaxException;
 
 /**
  * Finds the links of an HTML page the way Scrapy Cluster's link spider does (Scrapy's {@code LinkExtractor}
- * with {@code canonicalize=True}, §4.8):
+ * with {@code canonicalize=True}, docs/compatibility.md §4.8):
  * <ol>
  *   <li>the {@code href} of every {@code a} and {@code area} element, in document order, trimmed, resolved
  *       against the page's {@code <base href>} (looked for in its first 4096 characters) and the page URL;
@@ -117,32 +111,24 @@ public final class LinkExtractor {
         String base = baseUrl(html, pageUrl);
         UrlResolver.Base page = UrlResolver.against(pageUrl);
         UrlResolver.Base bases = base.equals(pageUrl) ? page : UrlResolver.against(base);
-        Document document = Jsoup.parse(html);
         Set<String> seen = new HashSet<>();
         Set<String> kept = new HashSet<>();
         List<Link> links = new ArrayList<>();
-        NodeTraversor.traverse((node, depth) -> {
-            if (node instanceof Element element && isLinkElement(element)) {
-                Link link = consider(element, bases, page, seen, kept, filter);
-                if (link != null) {
-                    links.add(link);
-                }
+        for (AnchorScanner.Anchor anchor : AnchorScanner.scan(html)) {
+            Link link = consider(anchor, bases, page, seen, kept, filter);
+            if (link != null) {
+                links.add(link);
             }
-        }, document);
+        }
         return links;
     }
 
-    private static boolean isLinkElement(Element element) {
-        String name = element.normalName();
-        return (name.equals("a") || name.equals("area")) && element.hasAttr("href");
-    }
-
-    private Link consider(Element element, UrlResolver.Base base, UrlResolver.Base page, Set<String> seen, Set<String> kept,
-            Predicate<Link> filter) {
+    private Link consider(AnchorScanner.Anchor anchor, UrlResolver.Base base, UrlResolver.Base page, Set<String> seen,
+            Set<String> kept, Predicate<Link> filter) {
         String url;
         String key;
         try {
-            url = page.resolve(base.resolve(PythonWhitespace.strip(element.attr("href"))));
+            url = page.resolve(base.resolve(PythonWhitespace.strip(anchor.href())));
             key = UrlCanonicalizer.canonicalize(url, true);
         } catch (InvalidUrlException bogus) {
             return null;
@@ -150,7 +136,7 @@ public final class LinkExtractor {
         if (!seen.add(key) || !httpOrFile(url)) {
             return null;
         }
-        String text = text(element);
+        String text = anchor.text();
         if (!filter.test(new Link(url, text))) {
             return null;
         }
@@ -212,19 +198,6 @@ public final class LinkExtractor {
             }
         }
         return "";
-    }
-
-    /** Everything the element contains as text (script and style content included), as XPath's {@code string()}. */
-    private static String text(Element element) {
-        StringBuilder text = new StringBuilder();
-        NodeTraversor.traverse((node, depth) -> {
-            if (node instanceof TextNode textNode) {
-                text.append(textNode.getWholeText());
-            } else if (node instanceof DataNode dataNode) {
-                text.append(dataNode.getWholeData());
-            }
-        }, element);
-        return text.toString();
     }
 
     /** The page's {@code <base href>} resolved against its URL, or its URL, as w3lib's {@code get_base_url}. */
