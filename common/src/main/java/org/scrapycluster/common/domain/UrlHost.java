@@ -3,8 +3,6 @@ package org.scrapycluster.common.domain;
 import java.net.IDN;
 import java.net.InetAddress;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.scrapycluster.common.cache.ProcessCaches;
 
@@ -36,9 +34,6 @@ import com.google.common.net.InternetDomainName;
  */
 public record UrlHost(String name, boolean ipLiteral, String port) {
 
-    private static final Pattern SCHEME = Pattern.compile("^(?:[A-Za-z0-9+.-]+:)?//");
-    private static final Pattern IPV4 = Pattern.compile(
-            "(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
     /** Host names already converted and checked: most URLs of a crawl share a few hosts. */
     private static final Cache<String, String> ASCII_NAMES = ProcessCaches.named("host-ascii", 50_000);
 
@@ -66,22 +61,61 @@ public record UrlHost(String name, boolean ipLiteral, String port) {
             throw new IllegalArgumentException("no host in '" + urlOrHost + "'");
         }
         String lower = host.toLowerCase(Locale.ROOT);
-        if (IPV4.matcher(lower).matches()) {
+        if (isIpv4(lower)) {
             return new UrlHost(lower, true, port);
         }
         return new UrlHost(asciiName(lower, urlOrHost), false, port);
     }
 
+    /** {@code text} from past its {@code scheme://} (or bare {@code //}) to its first {@code /}, {@code ?} or {@code #}. */
     private static String authorityOf(String text) {
-        Matcher scheme = SCHEME.matcher(text);
-        String rest = scheme.lookingAt() ? text.substring(scheme.end()) : text;
-        for (int i = 0; i < rest.length(); i++) {
-            char c = rest.charAt(i);
+        int start = authorityStart(text);
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
             if (c == '/' || c == '?' || c == '#') {
-                return rest.substring(0, i);
+                return text.substring(start, i);
             }
         }
-        return rest;
+        return text.substring(start);
+    }
+
+    /** Where the authority starts: past {@code //} after a scheme of letters, digits, {@code + . -} and its colon, or at once. */
+    private static int authorityStart(String text) {
+        int i = 0;
+        while (i < text.length() && isSchemeChar(text.charAt(i))) {
+            i++;
+        }
+        int slashes = i > 0 && i < text.length() && text.charAt(i) == ':' ? i + 1 : 0;
+        return text.startsWith("//", slashes) ? slashes + 2 : 0;
+    }
+
+    private static boolean isSchemeChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-';
+    }
+
+    /** Four decimal numbers of 0 to 255 without leading zeros, joined by dots. */
+    private static boolean isIpv4(String host) {
+        int parts = 0;
+        int i = 0;
+        while (parts < 4) {
+            int start = i;
+            int value = 0;
+            while (i < host.length() && i - start < 3 && host.charAt(i) >= '0' && host.charAt(i) <= '9') {
+                value = value * 10 + host.charAt(i++) - '0';
+            }
+            int digits = i - start;
+            if (digits == 0 || value > 255 || digits > 1 && host.charAt(start) == '0') {
+                return false;
+            }
+            parts++;
+            if (parts < 4) {
+                if (i >= host.length() || host.charAt(i) != '.') {
+                    return false;
+                }
+                i++;
+            }
+        }
+        return i == host.length();
     }
 
     private static UrlHost bracketedAddress(String authority, String input) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -54,5 +55,15 @@ class RegisteredDomainTest {
         assertEquals("8443", host.port());
         assertEquals(new UrlHost("[2001:db8::7]", true, "80"), UrlHost.parse("http://[2001:db8::7]:80/"));
         assertEquals(new UrlHost("localhost", false, ""), UrlHost.parse("localhost/x"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"//cdn.example.net/x, cdn.example.net, false", "svn+ssh://git.example.org/x, git.example.org, false",
+        "mailto:editor, mailto, false", "http://10.0.0.255:81/, 10.0.0.255, true", "http://0.0.0.0/, 0.0.0.0, true",
+        "http://1.22.203.4?q, 1.22.203.4, true", "http://1.2.3.4.example/, 1.2.3.4.example, false"})
+    void urlHostReadsSchemesAndAddresses(String url, String name, boolean ipLiteral) {
+        UrlHost host = UrlHost.parse(url);
+        assertEquals(name, host.name());
+        assertEquals(ipLiteral, host.ipLiteral());
     }
 }
