@@ -2,6 +2,7 @@ package org.scrapycluster.common.json;
 
 import java.io.CharArrayReader;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Reader;
 import java.io.StringReader;
 import java.nio.ByteBuffer;
@@ -11,7 +12,9 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -57,7 +60,7 @@ public final class Json {
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
                 .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
                 .build();
-        this.sortedWriter = sorted.writer();
+        this.sortedWriter = sorted.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
     }
 
     /** Parses one JSON document from UTF-8 bytes. */
@@ -98,6 +101,16 @@ public final class Json {
     /** Standard JSON as UTF-8 bytes with the keys of every object, at every level, sorted. */
     public byte[] writeSortedBytes(Object value) {
         return write(sortedWriter, value);
+    }
+
+    /** A generator of standard UTF-8 JSON into {@code out}, for a message written field by field. */
+    public JsonGenerator generator(OutputStream out) throws IOException {
+        return mapper.createGenerator(out, JsonEncoding.UTF8);
+    }
+
+    /** Writes {@code value} where {@code generator} stands, with the keys of every object in it sorted. */
+    public void writeSorted(JsonGenerator generator, Object value) throws IOException {
+        sortedWriter.writeValue(generator, value);
     }
 
     /** Standard JSON text with the keys of every object sorted. */

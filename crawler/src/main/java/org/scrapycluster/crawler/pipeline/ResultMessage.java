@@ -1,18 +1,23 @@
 package org.scrapycluster.crawler.pipeline;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.crawler.links.Link;
+
+import com.fasterxml.jackson.core.JsonGenerator;
 
 /**
  * Writes the Kafka message of a result item (docs/compatibility.md §1.3, §4.14): a JSON object with keys sorted
@@ -42,12 +47,12 @@ public final class ResultMessage {
 
     /** The message of {@code item} processed at {@code timestamp}. */
     public byte[] encode(CrawlResult item, Instant timestamp) {
-        return json.writeSortedBytes(fields(item, timestamp, false));
+        return write(item, timestamp, false);
     }
 
     /** The message of {@code item} without its body, flagged {@code body_omitted}. */
     public byte[] encodeWithoutBody(CrawlResult item, Instant timestamp) {
-        return json.writeSortedBytes(fields(item, timestamp, true));
+        return write(item, timestamp, true);
     }
 
     /** Python's {@code datetime.isoformat()} of a naive UTC time. */
@@ -55,49 +60,128 @@ public final class ResultMessage {
         LocalDateTime time = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
         int micros = time.getNano() / 1000;
         String seconds = SECONDS.format(time);
-        return micros == 0 ? seconds : seconds + String.format(".%06d", micros);
+        return micros == 0 ? seconds : seconds + "." + String.valueOf(1_000_000 + micros).substring(1);
     }
 
-    private Map<String, Object> fields(CrawlResult item, Instant timestamp, boolean omitBody) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("appid", item.appid());
-        fields.put("attrs", item.attrs());
-        fields.put("body", omitBody ? "" : body(item));
-        if (omitBody) {
-            fields.put("body_omitted", true);
+    private byte[] write(CrawlResult item, Instant timestamp, boolean omitBody) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(omitBody ? 2048 : item.body().length + (item.body().length >> 4) + 2048);
+        try (JsonGenerator generator = json.generator(out)) {
+            Fields fields = new Fields(generator, item.fields());
+            generator.writeStartObject();
+            fields.name("appid");
+            generator.writeString(item.appid());
+            fields.name("attrs");
+            json.writeSorted(generator, item.attrs());
+            fields.name("body");
+            if (omitBody) {
+                generator.writeString("");
+                fields.name("body_omitted");
+                generator.writeBoolean(true);
+            } else {
+                body(item, generator);
+            }
+            fields.name("crawlid");
+            generator.writeString(item.crawlid());
+            fields.name("encoding");
+            generator.writeString(item.encoding().name());
+            fields.name("links");
+            links(item.links(), generator);
+            fields.name("request_headers");
+            headers(item.requestHeaders(), generator);
+            fields.name("response_headers");
+            headers(item.responseHeaders(), generator);
+            fields.name("response_url");
+            generator.writeString(item.responseUrl());
+            fields.name("status_code");
+            generator.writeNumber(item.statusCode());
+            fields.name("status_msg");
+            generator.writeString(item.statusMsg());
+            fields.name("timestamp");
+            generator.writeString(timestamp(timestamp));
+            fields.name("url");
+            generator.writeString(item.url());
+            fields.rest();
+            generator.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a result message", e);
         }
-        fields.put("crawlid", item.crawlid());
-        fields.put("encoding", item.encoding().name());
-        List<Map<String, String>> links = new ArrayList<>(item.links().size());
-        for (Link link : item.links()) {
-            Map<String, String> entry = new LinkedHashMap<>();
-            entry.put("text", link.text());
-            entry.put("url", link.url());
-            links.add(entry);
-        }
-        fields.put("links", links);
-        fields.put("request_headers", item.requestHeaders());
-        fields.put("response_headers", item.responseHeaders());
-        fields.put("response_url", item.responseUrl());
-        fields.put("status_code", item.statusCode());
-        fields.put("status_msg", item.statusMsg());
-        fields.put("timestamp", timestamp(timestamp));
-        fields.put("url", item.url());
-        fields.putAll(item.fields());
-        return fields;
+        return out.toByteArray();
     }
 
     /** Base64 text, the UTF-8 bytes as they are when they are valid, or the body decoded with its encoding. */
-    private Object body(CrawlResult item) {
+    private void body(CrawlResult item, JsonGenerator generator) throws IOException {
         if (base64) {
-            return Base64.getEncoder().encodeToString(item.body());
+            generator.writeString(Base64.getEncoder().encodeToString(item.body()));
+            return;
         }
         if (item.encoding().charset().equals(StandardCharsets.UTF_8)) {
             Utf8Text text = Utf8Text.ifValid(item.body());
             if (text != null) {
-                return text;
+                text.write(generator);
+                return;
             }
         }
-        return item.encoding().decode(item.body());
+        generator.writeString(item.encoding().decode(item.body()));
+    }
+
+    private static void links(List<Link> links, JsonGenerator generator) throws IOException {
+        generator.writeStartArray();
+        for (Link link : links) {
+            generator.writeStartObject();
+            generator.writeStringField("text", link.text());
+            generator.writeStringField("url", link.url());
+            generator.writeEndObject();
+        }
+        generator.writeEndArray();
+    }
+
+    private static void headers(Map<String, List<String>> headers, JsonGenerator generator) throws IOException {
+        generator.writeStartObject();
+        for (Map.Entry<String, List<String>> header : new TreeMap<>(headers).entrySet()) {
+            generator.writeArrayFieldStart(header.getKey());
+            for (String value : header.getValue()) {
+                generator.writeString(value);
+            }
+            generator.writeEndArray();
+        }
+        generator.writeEndObject();
+    }
+
+    /** Writes the names of the message's fields, with the fields a spider added where their names sort among them. */
+    private final class Fields {
+        private final JsonGenerator generator;
+        private final Iterator<Map.Entry<String, Object>> added;
+        private Map.Entry<String, Object> next;
+
+        Fields(JsonGenerator generator, Map<String, Object> added) {
+            this.generator = generator;
+            this.added = added.isEmpty() ? null : new TreeMap<>(added).entrySet().iterator();
+            advance();
+        }
+
+        /** Writes the added fields that sort before {@code name}, then {@code name}. */
+        void name(String name) throws IOException {
+            while (next != null && next.getKey().compareTo(name) < 0) {
+                writeAdded();
+            }
+            generator.writeFieldName(name);
+        }
+
+        /** Writes the added fields that sort after every field of the message. */
+        void rest() throws IOException {
+            while (next != null) {
+                writeAdded();
+            }
+        }
+
+        private void writeAdded() throws IOException {
+            generator.writeFieldName(next.getKey());
+            json.writeSorted(generator, next.getValue());
+            advance();
+        }
+
+        private void advance() {
+            next = added != null && added.hasNext() ? added.next() : null;
+        }
     }
 }

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -22,6 +23,7 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
+import org.scrapycluster.crawler.links.Link;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -103,6 +105,49 @@ class ResultMessageTest {
             byte[] written = jackson.toByteArray();
             assertEquals(HexFormat.of().formatHex(written, 1, written.length - 1), HexFormat.of().formatHex(Utf8Text.escape(body).bytes()));
         }
+    }
+
+    /** Written field by field, the message has exactly the bytes of a sorted map of its fields. */
+    @Test
+    void theMessageIsTheSortedMapOfItsFields() {
+        byte[] body = "<p class=\"x\">caf\u00e9\n</p>".getBytes(StandardCharsets.UTF_8);
+        Map<String, Object> attrs = new LinkedHashMap<>(Map.of("z", 1, "a", Map.of("y", List.of(1, 2), "b", "\u00e9")));
+        Map<String, Object> added = new LinkedHashMap<>();
+        added.put("zeta", List.of(Map.of("k2", 2, "k1", 1)));
+        added.put("aaa", "first");
+        added.put("depth", 3);
+        CrawlResult item = new CrawlResult("link", "app", "crawl", attrs, "http://a.example/x", "http://a.example/y", 404,
+                "Not Found", Map.of("Server", List.of("nginx"), "Content-Type", List.of("text/html"), "Set-Cookie", List.of("a=1", "b=2")),
+                Map.of("User-Agent", List.of("bot"), "Accept", List.of("*/*")), body, utf8(),
+                List.of(new Link("http://a.example/1", "one \"1\""), new Link("http://a.example/2", "")), added);
+        for (boolean omitBody : new boolean[] {false, true}) {
+            Map<String, Object> fields = new LinkedHashMap<>(added);
+            fields.put("appid", "app");
+            fields.put("attrs", attrs);
+            fields.put("body", omitBody ? "" : new String(body, StandardCharsets.UTF_8));
+            if (omitBody) {
+                fields.put("body_omitted", true);
+            }
+            fields.put("crawlid", "crawl");
+            fields.put("encoding", "utf-8");
+            fields.put("links", List.of(Map.of("url", "http://a.example/1", "text", "one \"1\""), Map.of("url", "http://a.example/2", "text", "")));
+            fields.put("request_headers", item.requestHeaders());
+            fields.put("response_headers", item.responseHeaders());
+            fields.put("response_url", "http://a.example/y");
+            fields.put("status_code", 404);
+            fields.put("status_msg", "Not Found");
+            fields.put("timestamp", "2024-03-01T10:22:33.123456");
+            fields.put("url", "http://a.example/x");
+            ResultMessage messages = new ResultMessage(JSON, false);
+            byte[] written = omitBody ? messages.encodeWithoutBody(item, TIME) : messages.encode(item, TIME);
+            assertEquals(JSON.writeSortedString(fields), new String(written, StandardCharsets.UTF_8));
+        }
+        CrawlResult bare = new CrawlResult("link", null, null, null, "http://a.example/x", null, 200, null, Map.of(), Map.of(),
+                new byte[0], utf8(), List.of(), Map.of());
+        assertEquals("{\"appid\":null,\"attrs\":null,\"body\":\"\",\"crawlid\":null,\"encoding\":\"utf-8\",\"links\":[],"
+                + "\"request_headers\":{},\"response_headers\":{},\"response_url\":null,\"status_code\":200,\"status_msg\":null,"
+                + "\"timestamp\":\"2024-03-01T10:22:33.123456\",\"url\":\"http://a.example/x\"}",
+                new String(new ResultMessage(JSON, false).encode(bare, TIME), StandardCharsets.UTF_8));
     }
 
     @Test
