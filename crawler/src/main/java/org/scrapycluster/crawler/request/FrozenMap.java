@@ -24,11 +24,11 @@ final class FrozenMap<K, V> extends AbstractMap<K, V> {
         this.view = Collections.unmodifiableMap(entries).entrySet();
     }
 
-    /** {@code map} itself when it is frozen already, otherwise a frozen copy of it. */
+    /** {@code map} itself when it is frozen already (or an {@link InheritedMeta}), otherwise a frozen copy of it. */
     @SuppressWarnings("unchecked")
     static <K, V> Map<K, V> copyOf(Map<? extends K, ? extends V> map) {
-        if (map instanceof FrozenMap<?, ?> frozen) {
-            return (Map<K, V>) frozen;
+        if (map instanceof FrozenMap<?, ?> || map instanceof InheritedMeta) {
+            return (Map<K, V>) map;
         }
         return map.isEmpty() ? (Map<K, V>) EMPTY : new FrozenMap<>(new LinkedHashMap<>(map));
     }

@@ -1,8 +1,6 @@
 package org.scrapycluster.crawler.request;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Gives a request a spider yields the crawl fields of the request whose page it came from (the
@@ -23,18 +21,7 @@ public final class MetaPassthrough {
 
     /** {@code child} with every crawl field of {@code parent} it lacks, and {@code retry_times} 0 unless set. */
     public static CrawlRequest inherit(CrawlRequest parent, CrawlRequest child) {
-        LinkedHashMap<String, Object> meta = new LinkedHashMap<>(child.meta());
-        Map<String, Object> inherited = parent.meta();
-        for (String field : CRAWL_FIELDS) {
-            if (!meta.containsKey(field)) {
-                Object value = inherited.get(field);
-                if (value != null || inherited.containsKey(field)) {
-                    meta.put(field, value);
-                }
-            }
-        }
-        meta.putIfAbsent("retry_times", 0);
         return new CrawlRequest(child.url(), child.method(), child.headers(), child.body(), child.cookies(),
-                FrozenMap.owning(meta), child.dontFilter());
+                new InheritedMeta(child.meta(), parent.meta()), child.dontFilter());
     }
 }
