@@ -43,6 +43,11 @@ public final class UrlCanonicalizer {
      * @throws InvalidUrlException when the URL cannot be split (an unbalanced IPv6 bracket)
      */
     public static String canonicalize(String url, boolean keepFragments) {
+        return isPlainCanonical(url) ? url : canonicalizeParts(url, keepFragments);
+    }
+
+    /** The canonical form of {@code url}, worked out part by part. */
+    static String canonicalizeParts(String url, boolean keepFragments) {
         UrlParts parts = UrlParts.parse(url);
         String netloc = HostNames.asciiNetloc(parts.netloc()).toLowerCase(Locale.ROOT);
         String path = canonicalPath(parts.path());
@@ -50,6 +55,49 @@ public final class UrlCanonicalizer {
         String query = canonicalQuery(parts.query());
         String fragment = keepFragments ? quote(parts.fragment()) : "";
         return new UrlParts(parts.scheme(), netloc, path, params, query, fragment).toString();
+    }
+
+    /**
+     * Whether {@code url} is its own canonical form because it is {@code http} or {@code https}, a lower-case
+     * ASCII host with an optional port, and a path of characters that need no escape, without escapes,
+     * parameters, query or fragment: most links of a crawl, which are then not split and joined again.
+     */
+    static boolean isPlainCanonical(String url) {
+        int length = url.length();
+        int at = url.startsWith("http://") ? 7 : url.startsWith("https://") ? 8 : -1;
+        if (at < 0) {
+            return false;
+        }
+        int host = at;
+        while (at < length && isHostChar(url.charAt(at))) {
+            at++;
+        }
+        if (at == host) {
+            return false;
+        }
+        if (at < length && url.charAt(at) == ':') {
+            int port = ++at;
+            while (at < length && url.charAt(at) >= '0' && url.charAt(at) <= '9') {
+                at++;
+            }
+            if (at == port) {
+                return false;
+            }
+        }
+        if (at >= length || url.charAt(at) != '/') {
+            return false;
+        }
+        for (; at < length; at++) {
+            char c = url.charAt(at);
+            if (c >= 0x80 || c == '%' || c == ';' || c == '?' || c == '#' || !PercentCodec.PATH_SAFE[c]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isHostChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-';
     }
 
     /**

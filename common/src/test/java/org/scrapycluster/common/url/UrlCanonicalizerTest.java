@@ -1,9 +1,13 @@
 package org.scrapycluster.common.url;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,5 +56,44 @@ class UrlCanonicalizerTest {
     void relativeAndSchemelessInputIsCanonicalisedAsAPath() {
         assertEquals("www.example.com/a%20b", UrlCanonicalizer.canonicalize("www.example.com/a b"));
         assertEquals("/", UrlCanonicalizer.canonicalize(""));
+    }
+
+    /** A URL taken as its own canonical form without being split is one that splitting would give back. */
+    @Test
+    void aPlainCanonicalUrlIsItsOwnCanonicalForm() {
+        List<String> urls = new ArrayList<>();
+        for (UrlFixtures.CanonicalCase c : cases()) {
+            urls.add(c.url());
+            urls.add(c.canonical());
+        }
+        Random random = new Random(3);
+        String[] starts = {"http://", "https://", "HTTP://", "ftp://", "http:/", "http://user@"};
+        String hostAlphabet = "ab9.-:Z_[]";
+        String pathAlphabet = "az09/._-~!$&'()*+,=:@%;?# \u00e9[]|^`{}\"<>";
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder url = new StringBuilder(starts[random.nextInt(starts.length)]);
+            for (int k = random.nextInt(8); k >= 0; k--) {
+                url.append(hostAlphabet.charAt(random.nextInt(random.nextInt(4) == 0 ? hostAlphabet.length() : 5)));
+            }
+            if (random.nextInt(4) > 0) {
+                url.append('/');
+            }
+            for (int k = random.nextInt(12); k > 0; k--) {
+                url.append(pathAlphabet.charAt(random.nextInt(random.nextInt(3) == 0 ? pathAlphabet.length() : 10)));
+            }
+            urls.add(url.toString());
+        }
+        int plain = 0;
+        for (String url : urls) {
+            if (UrlCanonicalizer.isPlainCanonical(url)) {
+                plain++;
+                assertEquals(url, UrlCanonicalizer.canonicalizeParts(url, false), url);
+                assertEquals(url, UrlCanonicalizer.canonicalizeParts(url, true), url);
+            }
+        }
+        assertTrue(plain > 1_000, "plain URLs among those tried: " + plain);
+        assertTrue(UrlCanonicalizer.isPlainCanonical("http://127.0.0.5:8080/p/17"));
+        assertFalse(UrlCanonicalizer.isPlainCanonical("http://example.com"));
+        assertFalse(UrlCanonicalizer.isPlainCanonical("http://example.com:/x"));
     }
 }

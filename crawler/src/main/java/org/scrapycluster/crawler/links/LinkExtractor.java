@@ -171,7 +171,19 @@ public final class LinkExtractor {
 
     /** Whether the extension of the path of {@code url} is not one of {@code denyExtensions}. */
     public boolean allowsExtension(String url) {
-        return denyExtensions.isEmpty() || !denyExtensions.contains(extension(UrlParts.parse(url).path()));
+        return denyExtensions.isEmpty() || !mayHaveExtension(url) || !denyExtensions.contains(extension(UrlParts.parse(url).path()));
+    }
+
+    /** False when {@code url}, up to its query or fragment, has no dot after its last slash: its path then has no extension. */
+    private static boolean mayHaveExtension(String url) {
+        int end = url.length();
+        for (int i = 0; i < end; i++) {
+            char c = url.charAt(i);
+            if (c == '?' || c == '#') {
+                end = i;
+            }
+        }
+        return url.lastIndexOf('.', end - 1) > url.lastIndexOf('/', end - 1);
     }
 
     private boolean inAllowedDomain(String host) {
