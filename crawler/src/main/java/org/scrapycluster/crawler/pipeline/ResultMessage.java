@@ -1,6 +1,5 @@
 package org.scrapycluster.crawler.pipeline;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +63,7 @@ public final class ResultMessage {
     }
 
     private byte[] write(CrawlResult item, Instant timestamp, boolean omitBody) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(omitBody ? 2048 : item.body().length + (item.body().length >> 4) + 2048);
+        MessageBuffer out = new MessageBuffer(omitBody ? 2048 : item.body().length + (item.body().length >> 4) + 2048);
         try (JsonGenerator generator = json.generator(out)) {
             Fields fields = new Fields(generator, item.fields());
             generator.writeStartObject();
@@ -78,7 +77,7 @@ public final class ResultMessage {
                 fields.name("body_omitted");
                 generator.writeBoolean(true);
             } else {
-                body(item, generator);
+                body(item, generator, out);
             }
             fields.name("crawlid");
             generator.writeString(item.crawlid());
@@ -109,15 +108,14 @@ public final class ResultMessage {
     }
 
     /** Base64 text, the UTF-8 bytes as they are when they are valid, or the body decoded with its encoding. */
-    private void body(CrawlResult item, JsonGenerator generator) throws IOException {
+    private void body(CrawlResult item, JsonGenerator generator, MessageBuffer out) throws IOException {
         if (base64) {
             generator.writeString(Base64.getEncoder().encodeToString(item.body()));
             return;
         }
         if (item.encoding().charset().equals(StandardCharsets.UTF_8)) {
-            Utf8Text text = Utf8Text.ifValid(item.body());
-            if (text != null) {
-                text.write(generator);
+            if (Utf8Text.isValid(item.body())) {
+                Utf8Text.write(item.body(), generator, out);
                 return;
             }
         }

@@ -103,7 +103,9 @@ class ResultMessageTest {
                 generator.writeUTF8String(body, 0, body.length);
             }
             byte[] written = jackson.toByteArray();
-            assertEquals(HexFormat.of().formatHex(written, 1, written.length - 1), HexFormat.of().formatHex(Utf8Text.escape(body).bytes()));
+            MessageBuffer escaped = new MessageBuffer(1);
+            Utf8Text.escape(body, escaped);
+            assertEquals(HexFormat.of().formatHex(written, 1, written.length - 1), HexFormat.of().formatHex(escaped.toByteArray()));
         }
     }
 
