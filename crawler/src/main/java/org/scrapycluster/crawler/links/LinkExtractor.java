@@ -150,8 +150,13 @@ public final class LinkExtractor {
 
     private static boolean httpOrFile(String url) {
         int separator = url.indexOf("://");
-        String scheme = separator < 0 ? url : url.substring(0, separator);
-        return SCHEMES.contains(scheme.toLowerCase(Locale.ROOT));
+        int length = separator < 0 ? url.length() : separator;
+        for (String scheme : SCHEMES) {
+            if (scheme.length() == length && url.regionMatches(true, 0, scheme, 0, length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether at least one {@code allow} regex finds a match in {@code url}, or none is given. */

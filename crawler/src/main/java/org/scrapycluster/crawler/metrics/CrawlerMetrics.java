@@ -1,10 +1,13 @@
 package org.scrapycluster.crawler.metrics;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+
+import org.scrapycluster.common.queue.EnqueueOutcome;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -32,6 +35,7 @@ public final class CrawlerMetrics {
     private final Timer fetchLatency;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<EnqueueOutcome, Counter> enqueued = new ConcurrentHashMap<>();
 
     public CrawlerMetrics(MeterRegistry registry, String spider, String node) {
         this.registry = registry;
@@ -85,8 +89,9 @@ public final class CrawlerMetrics {
     }
 
     /** One enqueue of a discovered, retried or redirected request, by outcome. */
-    public void enqueued(String outcome) {
-        count("crawler.enqueued", "outcome", outcome);
+    public void enqueued(EnqueueOutcome outcome) {
+        enqueued.computeIfAbsent(outcome, o -> counterBuilder("crawler.enqueued", null)
+                .tag("outcome", o.name().toLowerCase(Locale.ROOT)).register(registry)).increment();
     }
 
     /** One error, by kind (a fetch error name, {@code kafka}, {@code malformed_member}, …). */

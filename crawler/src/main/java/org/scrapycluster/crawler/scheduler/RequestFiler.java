@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -87,8 +86,7 @@ public final class RequestFiler {
         List<Filed> refused = new ArrayList<>();
         List<Candidate> candidates = new ArrayList<>(requests.size());
         for (CrawlRequest request : requests) {
-            String scheme = scheme(request.url());
-            if (!scheme.equals("http") && !scheme.equals("https")) {
+            if (!isHttp(request.url())) {
                 refused.add(new Filed(request, EnqueueOutcome.NOT_HTTP));
                 continue;
             }
@@ -134,7 +132,7 @@ public final class RequestFiler {
         }
         boolean debug = LOG.isDebugEnabled();
         for (Filed one : filed) {
-            metrics.enqueued(one.outcome().name().toLowerCase(Locale.ROOT));
+            metrics.enqueued(one.outcome());
             if (debug) {
                 LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
                         .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
@@ -178,8 +176,8 @@ public final class RequestFiler {
         return filed;
     }
 
-    private static String scheme(String url) {
-        int colon = url.indexOf(':');
-        return colon < 0 ? "" : url.substring(0, colon).toLowerCase(Locale.ROOT);
+    /** Whether {@code url}'s scheme is http or https, in any case. */
+    private static boolean isHttp(String url) {
+        return url.regionMatches(true, 0, "http:", 0, 5) || url.regionMatches(true, 0, "https:", 0, 6);
     }
 }
