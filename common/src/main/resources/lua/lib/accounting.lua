@@ -118,18 +118,72 @@ local function account_removed(spider, fields, domain, clock)
   return true
 end
 
--- Counts one published page of the crawl (only for a crawl that has accounting). touched: this call
--- already touched the crawl's accounting (account_removed counted), so it exists and is current.
-local function count_page(spider, fields, clock, touched)
+-- A tally of the leased requests one call settles, written by write_removed once per crawl and per
+-- "<domain>|<priority>" field: the counters that taking each request off (account_removed) and counting
+-- its page would leave, in fewer commands.
+local function new_removal_tally()
+  return { crawls = {}, order = {} }
+end
+
+-- Notes one settled request of the crawl of these fields (nil: of no crawl, which counts nothing) for
+-- domain (nil when its lease id could not be read: only its page counts), and whether it published a page.
+local function tally_removed(tally, spider, fields, domain, published)
   if fields == nil then
     return
   end
   local key = accounting_key(spider, fields)
-  if not touched and redis.call('EXISTS', key) == 0 then
-    return
+  local crawl = tally.crawls[key]
+  if crawl == nil then
+    crawl = { spider = spider, fields = fields, counts = {}, order = {}, pages = 0 }
+    tally.crawls[key] = crawl
+    tally.order[#tally.order + 1] = key
   end
-  redis.call('HINCRBY', key, 'pages', 1)
-  if not touched then
-    touch(spider, fields, key, clock)
+  if domain ~= nil then
+    local field = domain .. '|' .. fields.priority
+    if crawl.counts[field] == nil then
+      crawl.counts[field] = 0
+      crawl.order[#crawl.order + 1] = field
+    end
+    crawl.counts[field] = crawl.counts[field] + 1
+  end
+  if published then
+    crawl.pages = crawl.pages + 1
+  end
+end
+
+-- Writes what tally_removed noted. Of n requests under one field holding c, min(n, c) are taken off
+-- it; the rest were never counted (see unaccounted), as they would be found one by one.
+local function write_removed(tally, clock)
+  for _, key in ipairs(tally.order) do
+    local crawl = tally.crawls[key]
+    local spider, fields = crawl.spider, crawl.fields
+    local counted, foreign = 0, false
+    for _, field in ipairs(crawl.order) do
+      local settled = crawl.counts[field]
+      local held = tonumber(redis.call('HGET', key, field) or '0') or 0
+      if held > settled then
+        redis.call('HINCRBY', key, field, -settled)
+      elseif held > 0 then
+        redis.call('HDEL', key, field)
+      end
+      counted = counted + math.max(0, math.min(settled, held))
+      foreign = foreign or held < settled
+    end
+    if foreign then
+      redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
+      redis.call('SADD', KEYSPACE.crawls_of_app(spider, fields.appid), fields.crawlid)
+    end
+    if counted > 0 and redis.call('HINCRBY', key, 'pending', -counted) < 0 then
+      redis.call('HSET', key, 'pending', 0)
+    end
+    local pages = crawl.pages > 0 and (counted > 0 or redis.call('EXISTS', key) == 1)
+    if pages then
+      redis.call('HINCRBY', key, 'pages', crawl.pages)
+    end
+    if counted > 0 or pages then
+      touch(spider, fields, key, clock)
+    elseif foreign then
+      redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
+    end
   end
 end

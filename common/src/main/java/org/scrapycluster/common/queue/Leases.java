@@ -38,13 +38,42 @@ public final class Leases {
      *         returned to its queue, or purged by a stop
      */
     public CompletableFuture<Boolean> ackAsync(String spiderId, String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
-        String[] args = new String[3 + CrawlFields.ARGUMENTS];
-        args[0] = leaseId;
-        args[1] = pagePublished ? "1" : "0";
-        args[2] = spiderId;
-        crawl.ifPresentOrElse(fields -> fields.writeTo(args, 3), () -> CrawlFields.writeNone(args, 3));
-        return ACK.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)}, args)
-                .thenApply(held -> held == 1);
+        return ackAllAsync(spiderId, List.of(new Ack(leaseId, crawl, pagePublished))).thenApply(held -> held.getFirst());
+    }
+
+    /**
+     * Acknowledges several leases of the spider in one script call, each as {@link #ackAsync} does; the
+     * counters of a crawl are written once for all of its requests.
+     *
+     * @return for each lease, in order, whether it was still held
+     */
+    public CompletableFuture<List<Boolean>> ackAllAsync(String spiderId, List<Ack> acks) {
+        if (acks.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        String[] args = new String[2 + acks.size() * Ack.ARGUMENTS];
+        args[0] = spiderId;
+        args[1] = Integer.toString(acks.size());
+        for (int i = 0; i < acks.size(); i++) {
+            acks.get(i).writeTo(args, 2 + i * Ack.ARGUMENTS);
+        }
+        return ACK.<List<Long>>run(redis, ScriptOutputType.MULTI, new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)}, args)
+                .thenApply(held -> held.stream().map(one -> one == 1).toList());
+    }
+
+    /**
+     * One acknowledgement: the lease, its request's crawl fields (empty for a request of no crawl) and
+     * whether a page was published.
+     */
+    public record Ack(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
+
+        private static final int ARGUMENTS = 2 + CrawlFields.ARGUMENTS;
+
+        private void writeTo(String[] args, int at) {
+            args[at] = leaseId;
+            args[at + 1] = pagePublished ? "1" : "0";
+            crawl.ifPresentOrElse(fields -> fields.writeTo(args, at + 2), () -> CrawlFields.writeNone(args, at + 2));
+        }
     }
 
     /**

@@ -3,12 +3,15 @@ package org.scrapycluster.common.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScoredValue;
@@ -89,6 +92,62 @@ class LeasesTest {
         assertEquals(0, count.pending());
         assertEquals(1, count.pages());
         assertEquals(0, count.totalDomains());
+    }
+
+    @Test
+    void acksInOneCallCountAsAcksOneByOne() {
+        Map<String, String> oneByOne = settleSixRequests(TestRedis.unique("acks"), false);
+        Map<String, String> together = settleSixRequests(TestRedis.unique("acks"), true);
+        assertEquals(oneByOne, together);
+        assertEquals("3", together.get("pages"));
+        assertEquals("1", together.get("pending"), "the request left in its queue");
+        assertEquals("1", together.get("ex2.com|2"));
+    }
+
+    /**
+     * Queues six requests of one crawl on two domains and priorities, leases five and acknowledges them
+     * (three publishing a page) with a lease already gone between them; returns the crawl's counters
+     * without their time of update.
+     */
+    private Map<String, String> settleSixRequests(String spiderId, boolean inOneCall) {
+        List<Leases.Ack> acks = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            QueueKey domainQueue = new QueueKey(spiderId, i % 2 == 0 ? "ex1.com" : "ex2.com");
+            String member = Members.feedItem("https://" + domainQueue.domain() + "/" + i, "app", "c1", 1 + i % 2, 0);
+            assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(domainQueue, member)));
+            if (i < 5) {
+                HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class,
+                        throttle.handOut(domainQueue, open, Duration.ofMinutes(1), holder.next()));
+                acks.add(new Leases.Ack(out.leaseId().orElseThrow(), CrawlFields.ofMember(out.member()), i < 3));
+            }
+        }
+        acks.add(2, new Leases.Ack("ex1.com|-1|gone", acks.get(0).crawl(), true));
+        List<Boolean> held = inOneCall ? leases.ackAllAsync(spiderId, acks).join()
+                : acks.stream().map(ack -> leases.ackAsync(spiderId, ack.leaseId(), ack.crawl(), ack.pagePublished()).join()).toList();
+        assertEquals(List.of(true, true, false, true, true, true), held);
+        assertEquals(0, leases.count(spiderId));
+        Map<String, String> counters = new HashMap<>(redis.sync().hgetall(new CrawlRef(spiderId, "app", "c1").accountingKey()));
+        assertTrue(counters.remove("updated") != null);
+        return counters;
+    }
+
+    @Test
+    void acksOfRequestsNeverCountedMarkTheirCrawlForeign() {
+        for (String path : List.of("a", "b", "c")) {
+            enqueue(path, 1);
+        }
+        List<Leases.Ack> acks = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            HandOut.HandedOut out = lease(Duration.ofMinutes(1));
+            acks.add(new Leases.Ack(out.leaseId().orElseThrow(), CrawlFields.ofMember(out.member()), true));
+        }
+        String accounting = crawl.accountingKey();
+        redis.sync().hincrby(accounting, "ex1.com|1", -2);
+        assertEquals(List.of(true, true, true), leases.ackAllAsync(spider, acks).join());
+        assertNull(redis.sync().hget(accounting, "ex1.com|1"));
+        assertEquals("2", redis.sync().hget(accounting, "pending"), "one of three was counted");
+        assertEquals("3", redis.sync().hget(accounting, "pages"));
+        assertTrue(redis.sync().sismember(Keyspace.CRAWLS_FOREIGN, crawl.name()));
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.Leases;
+import org.scrapycluster.common.redis.BatchedCalls;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
@@ -22,13 +23,16 @@ import org.slf4j.LoggerFactory;
  * than a third of its length is renewed, so that a slow fetch never lets its request return to the queue
  * under another node; a lease found no longer held is counted as lost (its request may be fetched twice;
  * results are at-least-once). Acknowledges a lease when its outcome is final. At shutdown, leases still
- * held are cut short so that the reaper hands their requests to other nodes at once. Time is read from the
+ * held are cut short so that the reaper hands their requests to other nodes at once. Acknowledgements are
+ * {@link BatchedCalls batched}: those made while one call is out are settled together by the next. Time is read from the
  * clock it is given; renewal runs on a thread of its own only after {@link #start()}.
  */
 public final class LeaseKeeper implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
     private static final Duration HAND_BACK = Duration.ofMillis(1);
+    /** The most acknowledgements settled by one script call. */
+    private static final int MAX_ACKS_PER_CALL = 256;
 
     private final Leases leases;
     private final String spiderId;
@@ -38,6 +42,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
     private final Ticker ticker;
     private final InstantSource clock;
+    private final BatchedCalls<Leases.Ack, Boolean> acks;
 
     public LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics, InstantSource clock) {
         this.leases = leases;
@@ -46,6 +51,7 @@ public final class LeaseKeeper implements AutoCloseable {
         this.metrics = metrics;
         this.clock = clock;
         this.ticker = new Ticker("crawler-leases-" + spiderId);
+        this.acks = new BatchedCalls<>(batch -> leases.ackAllAsync(spiderId, batch), MAX_ACKS_PER_CALL);
         metrics.leasesHeld(renewedAt::size);
     }
 
@@ -62,11 +68,11 @@ public final class LeaseKeeper implements AutoCloseable {
 
     /**
      * Acknowledges {@code leaseId}, a request of the crawl {@code crawl}: its outcome is final ({@code pagePublished}
-     * when a result went out).
+     * when a result went out). The acknowledgements made while one script call is out go together in the next.
      */
     public CompletableFuture<Boolean> acknowledge(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
         renewedAt.remove(leaseId);
-        return leases.ackAsync(spiderId, leaseId, crawl, pagePublished);
+        return acks.call(new Leases.Ack(leaseId, crawl, pagePublished));
     }
 
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */
