@@ -1,15 +1,19 @@
--- One throttled hand-out decision for one domain queue (docs/architecture.md "Leases",
--- docs/architecture.md, guarantee 2). Needs the keyspace library, lib/clock, lib/member, lib/accounting.
+-- Throttled hand-out decisions for domain queues, one after another in one call (docs/architecture.md
+-- "Leases", docs/architecture.md, guarantee 2): a node asks for the domains that became ready while its
+-- previous call was out together. Needs the keyspace library, lib/clock, lib/member, lib/accounting.
 --
--- KEYS[1] <spiderid>:<domain>:queue        KEYS[2] <throttlekey>:throttle_window
--- KEYS[3] <throttlekey>:throttle_time      KEYS[4] <spiderid>:blacklist
--- KEYS[5] <spiderid>:active_domains        KEYS[6] <spiderid>:leased
--- KEYS[7] <spiderid>:leases               KEYS[8] <throttlekey>:throttle_pause
--- ARGV[1] window seconds (float > 0)       ARGV[2] limit (integer >= 0)
--- ARGV[3] "1" when moderated               ARGV[4] lease milliseconds, "0" to pop (delete) instead
--- ARGV[5] holder (part of the lease id)    ARGV[6] spiderid
--- ARGV[7] domain                           ARGV[8] most members dropped in one call
+-- Eight keys and eight arguments per decision; those of decision i start after KEYS[k] and ARGV[k],
+-- k = (i - 1) * 8:
+-- KEYS[k+1] <spiderid>:<domain>:queue      KEYS[k+2] <throttlekey>:throttle_window
+-- KEYS[k+3] <throttlekey>:throttle_time    KEYS[k+4] <spiderid>:blacklist
+-- KEYS[k+5] <spiderid>:active_domains      KEYS[k+6] <spiderid>:leased
+-- KEYS[k+7] <spiderid>:leases              KEYS[k+8] <throttlekey>:throttle_pause
+-- ARGV[k+1] window seconds (float > 0)     ARGV[k+2] limit (integer >= 0)
+-- ARGV[k+3] "1" when moderated             ARGV[k+4] lease milliseconds, "0" to pop (delete) instead
+-- ARGV[k+5] holder (part of the lease id)  ARGV[k+6] spiderid
+-- ARGV[k+7] domain                         ARGV[k+8] most members dropped in one decision
 --
+-- Returns seven values per decision, in order, {outcome, dropped, wait_ms, member, score, lease_id, at}:
 -- Returns {outcome, dropped, wait_ms, member, score, lease_id, at}:
 --   {'HANDED_OUT', dropped, 0, member, score, lease_id or '', at}   at = server time "<s>.<us>"
 --   {'WAIT', dropped, ms, '', '', '', ''}   ms until a slot can free or the pause ends; 0 = call
@@ -18,12 +22,7 @@
 --   {'PAUSED', 0, 0, '', '', '', ''}        limit 0: the domain is paused
 -- A throttle slot is spent only by HANDED_OUT.
 
-local queue, window_key, time_key = KEYS[1], KEYS[2], KEYS[3]
-local blacklist, active, leased, leases, pause_key = KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local window, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
-local moderated = ARGV[3] == '1' and limit > 1
-local lease_ms, holder = tonumber(ARGV[4]), ARGV[5]
-local spider, domain, max_drops = ARGV[6], ARGV[7], tonumber(ARGV[8])
+local PER_DECISION = 8
 local clock = server_clock()
 
 local function reply(outcome, dropped, wait_ms, member, score, lease_id, at)
@@ -34,90 +33,111 @@ local function millis_until(seconds)
   return math.max(1, math.ceil(seconds * 1000))
 end
 
-local head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
-if #head == 0 then
-  redis.call('ZREM', active, domain)
-  return reply('EMPTY', 0, 0)
-end
-if limit <= 0 then
-  return reply('PAUSED', 0, 0)
-end
-
--- a server asked us to back off (429 / 503 with Retry-After): nothing until the pause key expires
-local paused_ms = redis.call('PTTL', pause_key)
-if paused_ms > 0 then
-  return reply('WAIT', 0, paused_ms)
-end
-
--- entries older than the window are trimmed only when they could matter: when even counting them
--- the window is below the limit, the hand-out is allowed (and the key never outgrows the limit)
-local used = redis.call('ZCARD', window_key)
-if used >= limit then
-  redis.call('ZREMRANGEBYSCORE', window_key, '-inf', string.format('(%.6f', clock.seconds - window))
-  used = redis.call('ZCARD', window_key)
-end
-if used >= limit then
-  -- the slot frees when the entry that must leave for the count to drop below the limit leaves
-  local freeing = redis.call('ZRANGE', window_key, used - limit, used - limit, 'WITHSCORES')
-  return reply('WAIT', 0, millis_until(tonumber(freeing[2]) + window - clock.seconds))
-end
-if moderated then
-  local last = tonumber(redis.call('GET', time_key) or '0') or 0
-  local spacing = window / limit
-  if clock.seconds - last < spacing then
-    return reply('WAIT', 0, millis_until(last + spacing - clock.seconds))
-  end
-end
-
-local ttl = math.max(1, math.floor(window * 2))
-local dropped = 0
-while true do
-  if dropped > 0 then
-    head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
-  end
+-- The decision for the queue whose keys and arguments start after KEYS[k] and ARGV[k].
+local function decide(k)
+  local queue, window_key, time_key = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
+  local blacklist, active, leased, leases, pause_key = KEYS[k + 4], KEYS[k + 5], KEYS[k + 6], KEYS[k + 7], KEYS[k + 8]
+  local window, limit = tonumber(ARGV[k + 1]), tonumber(ARGV[k + 2])
+  local moderated = ARGV[k + 3] == '1' and limit > 1
+  local lease_ms, holder = tonumber(ARGV[k + 4]), ARGV[k + 5]
+  local spider, domain, max_drops = ARGV[k + 6], ARGV[k + 7], tonumber(ARGV[k + 8])
+  local head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
   if #head == 0 then
     redis.call('ZREM', active, domain)
-    return reply('EMPTY', dropped, 0)
+    return reply('EMPTY', 0, 0)
   end
-  local member, score = head[1], head[2]
-  local fields = crawl_fields(member, score)
-  if fields ~= nil and (expired(fields, clock)
-      or redis.call('SISMEMBER', blacklist, blacklist_entry(fields)) == 1) then
-    redis.call('ZREM', queue, member)
-    queue_length_changed(spider, domain, -1)
-    account_removed(spider, fields, domain, clock)
-    dropped = dropped + 1
-    if dropped >= max_drops then
-      return reply('WAIT', dropped, 0)
+  if limit <= 0 then
+    return reply('PAUSED', 0, 0)
+  end
+
+  -- a server asked us to back off (429 / 503 with Retry-After): nothing until the pause key expires
+  local paused_ms = redis.call('PTTL', pause_key)
+  if paused_ms > 0 then
+    return reply('WAIT', 0, paused_ms)
+  end
+
+  -- entries older than the window are trimmed only when they could matter: when even counting them
+  -- the window is below the limit, the hand-out is allowed (and the key never outgrows the limit)
+  local used = redis.call('ZCARD', window_key)
+  if used >= limit then
+    redis.call('ZREMRANGEBYSCORE', window_key, '-inf', string.format('(%.6f', clock.seconds - window))
+    used = redis.call('ZCARD', window_key)
+  end
+  if used >= limit then
+    -- the slot frees when the entry that must leave for the count to drop below the limit leaves
+    local freeing = redis.call('ZRANGE', window_key, used - limit, used - limit, 'WITHSCORES')
+    return reply('WAIT', 0, millis_until(tonumber(freeing[2]) + window - clock.seconds))
+  end
+  if moderated then
+    local last = tonumber(redis.call('GET', time_key) or '0') or 0
+    local spacing = window / limit
+    if clock.seconds - last < spacing then
+      return reply('WAIT', 0, millis_until(last + spacing - clock.seconds))
     end
-  else
-    local lease_id = ''
-    if lease_ms > 0 then
-      lease_id = domain .. '|' .. score .. '|' .. holder
-      if redis.call('HSETNX', leased, lease_id, member) == 0 then
-        return redis.error_reply('lease id ' .. lease_id .. ' is already in use: holders must be unique')
-      end
+  end
+
+  local ttl = math.max(1, math.floor(window * 2))
+  local dropped = 0
+  while true do
+    if dropped > 0 then
+      head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
     end
-    redis.call('ZREM', queue, member)
-    queue_length_changed(spider, domain, -1)
-    -- a unique window member even for two hand-outs in the same microsecond: extra digits keep it a float
-    local entry, suffix = clock.text, 0
-    while redis.call('ZADD', window_key, 'NX', clock.text, entry) == 0 do
-      suffix = suffix + 1
-      entry = clock.text .. suffix
+    if #head == 0 then
+      redis.call('ZREM', active, domain)
+      return reply('EMPTY', dropped, 0)
     end
-    redis.call('EXPIRE', window_key, ttl)
-    if moderated then
-      redis.call('SET', time_key, clock.text, 'EX', ttl)
-    end
-    if lease_ms > 0 then
-      redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
-      if fields ~= nil then
-        unaccounted(spider, fields, domain, clock)
+    local member, score = head[1], head[2]
+    local fields = crawl_fields(member, score)
+    if fields ~= nil and (expired(fields, clock)
+        or redis.call('SISMEMBER', blacklist, blacklist_entry(fields)) == 1) then
+      redis.call('ZREM', queue, member)
+      queue_length_changed(spider, domain, -1)
+      account_removed(spider, fields, domain, clock)
+      dropped = dropped + 1
+      if dropped >= max_drops then
+        return reply('WAIT', dropped, 0)
       end
     else
-      account_removed(spider, fields, domain, clock)
+      local lease_id = ''
+      if lease_ms > 0 then
+        lease_id = domain .. '|' .. score .. '|' .. holder
+        if redis.call('HSETNX', leased, lease_id, member) == 0 then
+          return redis.error_reply('lease id ' .. lease_id .. ' is already in use: holders must be unique')
+        end
+      end
+      redis.call('ZREM', queue, member)
+      queue_length_changed(spider, domain, -1)
+      -- a unique window member even for two hand-outs in the same microsecond: extra digits keep it a float
+      local entry, suffix = clock.text, 0
+      while redis.call('ZADD', window_key, 'NX', clock.text, entry) == 0 do
+        suffix = suffix + 1
+        entry = clock.text .. suffix
+      end
+      redis.call('EXPIRE', window_key, ttl)
+      if moderated then
+        redis.call('SET', time_key, clock.text, 'EX', ttl)
+      end
+      if lease_ms > 0 then
+        redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
+        if fields ~= nil then
+          unaccounted(spider, fields, domain, clock)
+        end
+      else
+        account_removed(spider, fields, domain, clock)
+      end
+      return reply('HANDED_OUT', dropped, 0, member, score, lease_id, clock.text)
     end
-    return reply('HANDED_OUT', dropped, 0, member, score, lease_id, clock.text)
   end
 end
+
+local answers = {}
+for k = 0, #KEYS - PER_DECISION, PER_DECISION do
+  local answer = decide(k)
+  if answer.err then
+    return answer
+  end
+  for _, value in ipairs(answer) do
+    answers[#answers + 1] = value
+  end
+end
+return answers

@@ -3,6 +3,7 @@ package org.scrapycluster.common.queue;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -42,8 +43,10 @@ import org.scrapycluster.common.redis.RedisConnection;
  */
 public final class ThrottledQueue {
 
-    /** How many stopped or expired members one call drops at most before answering. */
+    /** How many stopped or expired members one decision drops at most before answering. */
     public static final int MAX_DROPS_PER_CALL = 100;
+    /** The values the script answers per decision. */
+    private static final int ANSWER_VALUES = 7;
 
     private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting");
 
@@ -61,11 +64,79 @@ public final class ThrottledQueue {
      * @param holder the node id and a per-node sequence number, unique per hand-out (see {@link LeaseHolder})
      */
     public CompletableFuture<HandOut> handOutAsync(QueueKey queue, ThrottleSpec spec, Duration lease, String holder) {
-        if (lease.toMillis() < 1) {
-            throw new IllegalArgumentException("a lease must last at least a millisecond, got " + lease);
+        return decideAll(List.of(Decision.lease(queue, spec, lease, holder))).thenApply(List::getFirst);
+    }
+
+    /**
+     * Makes several hand-out decisions in one script call, one after another, each as {@link #handOutAsync}
+     * or {@link #popAsync} would.
+     *
+     * @return the answers, in the order of the decisions
+     */
+    public CompletableFuture<List<HandOut>> decideAll(List<Decision> decisions) {
+        if (decisions.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
         }
-        LeaseHolder.requireValid(holder);
-        return decide(queue, spec, lease.toMillis(), holder);
+        String[] keys = new String[decisions.size() * Decision.KEYS];
+        String[] args = new String[decisions.size() * Decision.ARGUMENTS];
+        for (int i = 0; i < decisions.size(); i++) {
+            decisions.get(i).writeTo(keys, i * Decision.KEYS, args, i * Decision.ARGUMENTS);
+        }
+        return HAND_OUT.<List<Object>>run(redis, ScriptOutputType.MULTI, keys, args).thenApply(reply -> {
+            List<HandOut> answers = new ArrayList<>(decisions.size());
+            for (int i = 0; i < decisions.size(); i++) {
+                answers.add(read(decisions.get(i).queue(), reply.subList(i * ANSWER_VALUES, (i + 1) * ANSWER_VALUES)));
+            }
+            return answers;
+        });
+    }
+
+    /**
+     * One hand-out decision: the next request of {@code queue} under {@code spec}'s throttle, leased to
+     * {@code holder} for {@code leaseMillis}, or removed for good when {@code leaseMillis} is 0.
+     */
+    public record Decision(QueueKey queue, ThrottleSpec spec, long leaseMillis, String holder) {
+
+        private static final int KEYS = 8;
+        private static final int ARGUMENTS = 8;
+
+        /**
+         * A leased hand-out.
+         *
+         * @param holder the node id and a per-node sequence number, unique per hand-out (see {@link LeaseHolder})
+         */
+        public static Decision lease(QueueKey queue, ThrottleSpec spec, Duration lease, String holder) {
+            if (lease.toMillis() < 1) {
+                throw new IllegalArgumentException("a lease must last at least a millisecond, got " + lease);
+            }
+            LeaseHolder.requireValid(holder);
+            return new Decision(queue, spec, lease.toMillis(), holder);
+        }
+
+        /** A hand-out that removes the request for good. */
+        public static Decision pop(QueueKey queue, ThrottleSpec spec) {
+            return new Decision(queue, spec, 0, "");
+        }
+
+        private void writeTo(String[] keys, int keyAt, String[] args, int argAt) {
+            String spider = queue.spiderId();
+            keys[keyAt] = queue.key();
+            keys[keyAt + 1] = spec.windowKey();
+            keys[keyAt + 2] = spec.timeKey();
+            keys[keyAt + 3] = Keyspace.blacklist(spider);
+            keys[keyAt + 4] = Keyspace.activeDomains(spider);
+            keys[keyAt + 5] = Keyspace.leased(spider);
+            keys[keyAt + 6] = Keyspace.leases(spider);
+            keys[keyAt + 7] = spec.pauseKey();
+            args[argAt] = Double.toString(spec.windowSeconds());
+            args[argAt + 1] = Integer.toString(spec.limit());
+            args[argAt + 2] = spec.moderated() ? "1" : "0";
+            args[argAt + 3] = Long.toString(leaseMillis);
+            args[argAt + 4] = holder;
+            args[argAt + 5] = spider;
+            args[argAt + 6] = queue.domain();
+            args[argAt + 7] = Integer.toString(MAX_DROPS_PER_CALL);
+        }
     }
 
     /** {@link #handOutAsync}, waiting for the answer. */
@@ -78,7 +149,7 @@ public final class ThrottledQueue {
      * {@code ThrottledQueue.pop()}, without a lease (a request is lost if its taker dies).
      */
     public CompletableFuture<HandOut> popAsync(QueueKey queue, ThrottleSpec spec) {
-        return decide(queue, spec, 0, "");
+        return decideAll(List.of(Decision.pop(queue, spec))).thenApply(List::getFirst);
     }
 
     /** {@link #popAsync}, waiting for the answer. */
@@ -106,16 +177,6 @@ public final class ThrottledQueue {
         long millis = Math.max(1, pause.toMillis());
         return redis.async().set(spec.pauseKey(), "1", SetArgs.Builder.px(millis)).toCompletableFuture()
                 .thenApply(ok -> null);
-    }
-
-    private CompletableFuture<HandOut> decide(QueueKey queue, ThrottleSpec spec, long leaseMillis, String holder) {
-        String spider = queue.spiderId();
-        String[] keys = {queue.key(), spec.windowKey(), spec.timeKey(), Keyspace.blacklist(spider),
-                Keyspace.activeDomains(spider), Keyspace.leased(spider), Keyspace.leases(spider), spec.pauseKey()};
-        return HAND_OUT.<List<Object>>run(redis, ScriptOutputType.MULTI, keys,
-                        Double.toString(spec.windowSeconds()), Integer.toString(spec.limit()), spec.moderated() ? "1" : "0",
-                        Long.toString(leaseMillis), holder, spider, queue.domain(), Integer.toString(MAX_DROPS_PER_CALL))
-                .thenApply(reply -> read(queue, reply));
     }
 
     private static HandOut read(QueueKey queue, List<Object> reply) {

@@ -58,6 +58,29 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void decisionsInOneCallAreMadeOneAfterAnother() {
+        ThrottleSpec spec = spec(60, 2, false);
+        enqueueMany(3, "c1", 1);
+        QueueKey empty = new QueueKey(spider, "ex2.com");
+        ThrottleSpec paused = new ThrottleSpec(spider + ":ex2.com", 60, 0, false);
+        List<HandOut> answers = throttle.decideAll(List.of(
+                ThrottledQueue.Decision.lease(queue, spec, LEASE, holder.next()),
+                ThrottledQueue.Decision.lease(empty, paused, LEASE, holder.next()),
+                ThrottledQueue.Decision.pop(queue, spec),
+                ThrottledQueue.Decision.lease(queue, spec, LEASE, holder.next()))).join();
+        assertEquals(4, answers.size());
+        HandOut.HandedOut leased = assertInstanceOf(HandOut.HandedOut.class, answers.get(0));
+        assertTrue(leased.leaseId().isPresent());
+        assertEquals(new HandOut.Empty(0), answers.get(1), "an empty queue is empty before its throttle is asked");
+        HandOut.HandedOut popped = assertInstanceOf(HandOut.HandedOut.class, answers.get(2));
+        assertTrue(popped.leaseId().isEmpty());
+        assertEquals(leased.at(), popped.at(), "one call reads the clock once");
+        assertInstanceOf(HandOut.Wait.class, answers.get(3), "the two hand-outs before it spent the limit");
+        assertEquals(1, throttle.size(queue));
+        assertEquals(List.of(), throttle.decideAll(List.of()).join());
+    }
+
+    @Test
     void anEmptyQueueSpendsNoSlot() {
         ThrottleSpec spec = spec(60, 10, false);
         assertEquals(new HandOut.Empty(0), handOut(spec));

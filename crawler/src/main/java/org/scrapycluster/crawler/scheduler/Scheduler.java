@@ -20,6 +20,7 @@ import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.common.redis.BatchedCalls;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.slf4j.Logger;
@@ -29,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * Chooses what this node fetches next (docs/compatibility.md §4.2–4.4, docs/architecture.md, guarantees 1–3). Domains with work
  * (from {@link Discovery}) wait in a {@link ReadinessIndex} ordered by when this node may next hit them;
  * whenever the concurrency limits allow, the scheduler takes the domain that is ready soonest and asks
- * Redis for a leased hand-out under the domain's throttle, without blocking (several calls in flight,
- * so round trips overlap). The answer drives the index: a hand-out dispatches the request and makes the
+ * Redis for a leased hand-out under the domain's throttle, without blocking; the domains that become ready
+ * while one hand-out call is out are asked for together in the next ({@link BatchedCalls}). The answer drives the index: a hand-out dispatches the request and makes the
  * domain ready again now (or after the moderation spacing); Wait reschedules it at now + the wait;
  * Empty drops it (discovery brings it back when work arrives); Paused reschedules it after the window.
  * Domains on the ZooKeeper blacklist are parked, untouched, until the blacklist changes. Requests within
@@ -44,9 +45,11 @@ public final class Scheduler implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     private static final long IDLE_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** The most hand-out decisions asked for in one script call. */
+    private static final int MAX_DECISIONS_PER_CALL = 64;
 
     private final String spiderId;
-    private final ThrottledQueue throttledQueue;
+    private final BatchedCalls<ThrottledQueue.Decision, HandOut> handOuts;
     private final DomainThrottles throttles;
     private final Predicate<String> blacklisted;
     private final LeaseHolder holder;
@@ -83,7 +86,7 @@ public final class Scheduler implements AutoCloseable {
             LeaseHolder holder, SchedulerLimits limits, CrawlerMetrics metrics, SchedulerInbox inbox, InstantSource clock,
             Consumer<LeasedRequest> dispatch) {
         this.spiderId = spiderId;
-        this.throttledQueue = throttledQueue;
+        this.handOuts = new BatchedCalls<>(throttledQueue::decideAll, MAX_DECISIONS_PER_CALL);
         this.throttles = throttles;
         this.blacklisted = blacklisted;
         this.holder = holder;
@@ -224,7 +227,7 @@ public final class Scheduler implements AutoCloseable {
         inFlight++;
         metrics.inFlight().incrementAndGet();
         handOutCalls++;
-        throttledQueue.handOutAsync(queue, spec, limits.lease(), holder.next())
+        handOuts.call(ThrottledQueue.Decision.lease(queue, spec, limits.lease(), holder.next()))
                 .whenComplete((answer, failure) -> inbox.answered(queue, spec, answer, failure));
     }
 

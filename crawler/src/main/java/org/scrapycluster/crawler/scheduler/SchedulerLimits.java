@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * @param maxInFlight       requests handed out and not finished, over all domains ({@code CONCURRENT_REQUESTS})
  * @param maxPerDomain      the same per domain ({@code CONCURRENT_REQUESTS_PER_DOMAIN})
- * @param maxHandOutCalls   hand-out script calls in flight together, so Redis round trips overlap
+ * @param maxHandOutCalls   hand-out decisions awaited at once (one domain each)
  * @param lease             how long a hand-out is leased before it returns to its queue ({@code LEASE_SECONDS})
  * @param retryAfterFailure how long a domain waits after a hand-out call failed (Redis unavailable)
  */
