@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.util.Locale;
 
 import org.scrapycluster.common.cache.ProcessCaches;
+import org.scrapycluster.common.url.UrlParts;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.google.common.net.InetAddresses;
@@ -82,15 +83,11 @@ public record UrlHost(String name, boolean ipLiteral, String port) {
     /** Where the authority starts: past {@code //} after a scheme of letters, digits, {@code + . -} and its colon, or at once. */
     private static int authorityStart(String text) {
         int i = 0;
-        while (i < text.length() && isSchemeChar(text.charAt(i))) {
+        while (i < text.length() && UrlParts.isSchemeChar(text.charAt(i))) {
             i++;
         }
         int slashes = i > 0 && i < text.length() && text.charAt(i) == ':' ? i + 1 : 0;
         return text.startsWith("//", slashes) ? slashes + 2 : 0;
-    }
-
-    private static boolean isSchemeChar(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-';
     }
 
     /** Four decimal numbers of 0 to 255 without leading zeros, joined by dots. */

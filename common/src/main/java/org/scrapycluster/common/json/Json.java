@@ -90,17 +90,16 @@ public final class Json {
 
     /** Standard JSON as UTF-8 bytes, keys in insertion order. */
     public byte[] writeBytes(Object value) {
-        return write(writer, value);
+        try {
+            return writer.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON", e);
+        }
     }
 
     /** Standard JSON text, keys in insertion order. */
     public String writeString(Object value) {
         return new String(writeBytes(value), StandardCharsets.UTF_8);
-    }
-
-    /** Standard JSON as UTF-8 bytes with the keys of every object, at every level, sorted. */
-    public byte[] writeSortedBytes(Object value) {
-        return write(sortedWriter, value);
     }
 
     /** A generator of standard UTF-8 JSON into {@code out}, for a message written field by field. */
@@ -111,19 +110,6 @@ public final class Json {
     /** Writes {@code value} where {@code generator} stands, with the keys of every object in it sorted. */
     public void writeSorted(JsonGenerator generator, Object value) throws IOException {
         sortedWriter.writeValue(generator, value);
-    }
-
-    /** Standard JSON text with the keys of every object sorted. */
-    public String writeSortedString(Object value) {
-        return new String(writeSortedBytes(value), StandardCharsets.UTF_8);
-    }
-
-    private static byte[] write(ObjectWriter writer, Object value) {
-        try {
-            return writer.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON", e);
-        }
     }
 
     private JsonNode parse(Reader text) throws JsonInputException {

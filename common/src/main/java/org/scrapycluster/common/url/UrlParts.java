@@ -109,16 +109,18 @@ public record UrlParts(String scheme, String netloc, String path, String params,
         return url.substring(0, colon).toLowerCase(Locale.ROOT);
     }
 
+    /** Whether {@code c} may be part of a URL scheme: an ASCII letter or digit, {@code +}, {@code -} or {@code .}. */
+    public static boolean isSchemeChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.';
+    }
+
     /**
      * Whether {@code url[0, colon)} names a scheme: only scheme characters, and (except for the literal
      * {@code http}, which Python accepts unconditionally) not followed by something that looks like a port.
      */
     private static boolean isSchemeCandidate(String url, int colon) {
         for (int i = 0; i < colon; i++) {
-            char c = url.charAt(i);
-            boolean schemeChar = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-                    || c == '+' || c == '-' || c == '.';
-            if (!schemeChar) {
+            if (!isSchemeChar(url.charAt(i))) {
                 return false;
             }
         }
