@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,6 +22,7 @@ import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.common.redis.BatchedCalls;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisKeys;
@@ -29,17 +31,20 @@ import org.scrapycluster.common.redis.RedisKeys;
  * Measures throttle decisions per second from one process against one Redis: {@code concurrency}
  * hand-out calls kept in flight on one connection (pipelined), spread over many domains.
  *
- * <p>Two scenarios: <em>hand-out</em>, where limits are open so that nearly every decision
- * leases a request, and <em>wait</em>, where each domain allows one hand-out per minute so that
- * nearly every decision answers WAIT. Seeding the queues through {@link Enqueuer} is measured too
+ * <p>Three scenarios: <em>hand-out</em>, where limits are open so that nearly every decision
+ * leases a request, one decision a call; <em>batched</em>, the same decisions gathered as a crawler node
+ * gathers them ({@link BatchedCalls}: those asked for while a call is out go together in the next); and
+ * <em>wait</em>, where each domain allows one hand-out per minute so that nearly every decision answers WAIT. Seeding the queues through {@link Enqueuer} is measured too
  * (the Kafka monitor's path). Everything runs under a fresh spider id whose keys are deleted at the
  * end, so any Redis can be used; prefer a dedicated one, since the figures are those of Redis.
  */
 public final class ThrottleBenchmark {
 
     private static final int DOMAINS = 1_000;
-    private static final int MAX_SEEDED = 600_000;
-    private static final int SEEDED_PER_SECOND = 40_000;
+    private static final int MAX_SEEDED = 1_200_000;
+    private static final int SEEDED_PER_SECOND = 80_000;
+    /** As many decisions in one call as a crawler node's scheduler asks for at most. */
+    private static final int DECISIONS_PER_CALL = 64;
     private static final int SEED_BATCH = 5_000;
 
     private final RedisConnection redis;
@@ -78,7 +83,7 @@ public final class ThrottleBenchmark {
         }
     }
 
-    /** Runs the seeding, the hand-out and the wait scenarios, each for up to {@code duration}. */
+    /** Runs the seeding, the hand-out, the batched and the wait scenarios, each for up to {@code duration}. */
     public static List<Result> run(RedisEndpoint endpoint, int concurrency, Duration duration) throws InterruptedException {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
@@ -88,11 +93,17 @@ public final class ThrottleBenchmark {
             try {
                 int items = (int) Math.min(MAX_SEEDED, SEEDED_PER_SECOND * Math.max(1, duration.toSeconds()));
                 Result seeding = bench.seed(items);
-                Result handOut = bench.decide("hand-out",
+                ThrottledQueue throttle = new ThrottledQueue(redis);
+                Function<ThrottledQueue.Decision, CompletableFuture<HandOut>> oneByOne =
+                        decision -> throttle.decideAll(List.of(decision)).thenApply(List::getFirst);
+                BatchedCalls<ThrottledQueue.Decision, HandOut> batched = new BatchedCalls<>(throttle::decideAll, DECISIONS_PER_CALL);
+                Result handOut = bench.decide("hand-out", oneByOne,
                         queue -> new ThrottleSpec(bench.spider + ":" + queue.domain(), 60, 1_000_000, false), concurrency, duration);
-                Result waiting = bench.decide("wait",
+                Result batchedHandOut = bench.decide("batched", batched::call,
+                        queue -> new ThrottleSpec(bench.spider + ":batched:" + queue.domain(), 60, 1_000_000, false), concurrency, duration);
+                Result waiting = bench.decide("wait", oneByOne,
                         queue -> new ThrottleSpec(bench.spider + ":slow:" + queue.domain(), 60, 1, false), concurrency, duration);
-                return List.of(seeding, handOut, waiting);
+                return List.of(seeding, handOut, batchedHandOut, waiting);
             } finally {
                 bench.cleanUp();
             }
@@ -115,9 +126,8 @@ public final class ThrottleBenchmark {
         return new Result("enqueue", items, 0, 0, failures, Duration.ofNanos(System.nanoTime() - started));
     }
 
-    private Result decide(String scenario, Function<QueueKey, ThrottleSpec> specs, int concurrency,
-                          Duration duration) throws InterruptedException {
-        ThrottledQueue throttle = new ThrottledQueue(redis);
+    private Result decide(String scenario, Function<ThrottledQueue.Decision, CompletableFuture<HandOut>> decider,
+                          Function<QueueKey, ThrottleSpec> specs, int concurrency, Duration duration) throws InterruptedException {
         List<ThrottleSpec> throttles = queues.stream().map(specs).toList();
         AtomicLong next = new AtomicLong();
         LongAdder calls = new LongAdder();
@@ -134,7 +144,7 @@ public final class ThrottleBenchmark {
                 return;
             }
             int domain = (int) (next.getAndIncrement() % DOMAINS);
-            throttle.handOutAsync(queues.get(domain), throttles.get(domain), Duration.ofMinutes(10), holder.next())
+            decider.apply(ThrottledQueue.Decision.lease(queues.get(domain), throttles.get(domain), Duration.ofMinutes(10), holder.next()))
                     .whenComplete((answer, failure) -> {
                         if (failure != null) {
                             failures.increment();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 
 /** {@code scrapy-cluster bench throttle}: throttle decisions per second, see {@link ThrottleBenchmark}. */
 @Command(name = "throttle", mixinStandardHelpOptions = true,
-        description = "Throttle decisions per second from one process against one Redis (hand-out, wait and seeding scenarios).")
+        description = "Throttle decisions per second from one process against one Redis (hand-out one by one, hand-out batched as a crawler node does, wait, and seeding scenarios).")
 public final class ThrottleBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
     @Mixin
