@@ -14,7 +14,7 @@ local FIELDS = 6
 local leased, leases = KEYS[1], KEYS[2]
 local spider, count = ARGV[1], tonumber(ARGV[2])
 local clock = server_clock()
-local tally = new_removal_tally()
+local tally = new_tally()
 
 local ids, held = {}, {}
 for i = 1, count do

@@ -26,9 +26,10 @@ local function touch(spider, fields, key, clock)
   redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
 end
 
--- A tally of the requests one call queues, written by write_added once per crawl and per
--- "<domain>|<priority>" field rather than once per request (each redis.call costs microseconds, and
--- a call of a hundred requests usually holds a few crawls): the same counters, fewer commands.
+-- A tally of the requests one call queues (account_added, then write_added) or settles (tally_removed,
+-- then write_removed), written once per crawl and per "<domain>|<priority>" field rather than once per
+-- request (each redis.call costs microseconds, and a call of a hundred requests usually holds a few
+-- crawls): the same counters, fewer commands.
 local function new_tally()
   return { crawls = {}, order = {}, lengths = {}, length_order = {} }
 end
@@ -41,23 +42,34 @@ local function queue_length_changed(spider, domain, delta)
   end
 end
 
--- Counts one request of the crawl of these fields queued for domain. The last request of a crawl
--- names the expires written, as it would when each wrote its own.
-local function account_added(tally, spider, fields, domain)
+-- The entry of the crawl of these fields in a tally, made on first use. The last request of a crawl
+-- names the fields kept (and so the expires write_added writes), as it would when each wrote its own.
+local function tallied_crawl(tally, spider, fields)
   local key = accounting_key(spider, fields)
   local crawl = tally.crawls[key]
   if crawl == nil then
-    crawl = { spider = spider, counts = {}, order = {}, pending = 0 }
+    crawl = { spider = spider, counts = {}, order = {}, pending = 0, pages = 0 }
     tally.crawls[key] = crawl
     tally.order[#tally.order + 1] = key
   end
   crawl.fields = fields
+  return crawl
+end
+
+-- Counts one request of a tallied crawl under its "<domain>|<priority>" field.
+local function tally_field(crawl, domain, fields)
   local field = domain .. '|' .. fields.priority
   if crawl.counts[field] == nil then
     crawl.counts[field] = 0
     crawl.order[#crawl.order + 1] = field
   end
   crawl.counts[field] = crawl.counts[field] + 1
+end
+
+-- Counts one request of the crawl of these fields queued for domain.
+local function account_added(tally, spider, fields, domain)
+  local crawl = tallied_crawl(tally, spider, fields)
+  tally_field(crawl, domain, fields)
   crawl.pending = crawl.pending + 1
   local queue = spider .. '\n' .. domain
   if tally.lengths[queue] == nil then
@@ -118,33 +130,17 @@ local function account_removed(spider, fields, domain, clock)
   return true
 end
 
--- A tally of the leased requests one call settles, written by write_removed once per crawl and per
--- "<domain>|<priority>" field: the counters that taking each request off (account_removed) and counting
--- its page would leave, in fewer commands.
-local function new_removal_tally()
-  return { crawls = {}, order = {} }
-end
-
--- Notes one settled request of the crawl of these fields (nil: of no crawl, which counts nothing) for
--- domain (nil when its lease id could not be read: only its page counts), and whether it published a page.
+-- Notes one settled request (an acknowledged lease) in a tally (new_tally), for write_removed to take
+-- off the counters once per crawl and per "<domain>|<priority>" field: the counters that taking each
+-- request off (account_removed) and counting its page would leave, in fewer commands. fields nil: of no
+-- crawl, which counts nothing; domain nil: its lease id could not be read, so only its page counts.
 local function tally_removed(tally, spider, fields, domain, published)
   if fields == nil then
     return
   end
-  local key = accounting_key(spider, fields)
-  local crawl = tally.crawls[key]
-  if crawl == nil then
-    crawl = { spider = spider, fields = fields, counts = {}, order = {}, pages = 0 }
-    tally.crawls[key] = crawl
-    tally.order[#tally.order + 1] = key
-  end
+  local crawl = tallied_crawl(tally, spider, fields)
   if domain ~= nil then
-    local field = domain .. '|' .. fields.priority
-    if crawl.counts[field] == nil then
-      crawl.counts[field] = 0
-      crawl.order[#crawl.order + 1] = field
-    end
-    crawl.counts[field] = crawl.counts[field] + 1
+    tally_field(crawl, domain, fields)
   end
   if published then
     crawl.pages = crawl.pages + 1
