@@ -94,8 +94,7 @@ public final class ThrottleBenchmark {
                 int items = (int) Math.min(MAX_SEEDED, SEEDED_PER_SECOND * Math.max(1, duration.toSeconds()));
                 Result seeding = bench.seed(items);
                 ThrottledQueue throttle = new ThrottledQueue(redis);
-                Function<ThrottledQueue.Decision, CompletableFuture<HandOut>> oneByOne =
-                        decision -> throttle.decideAll(List.of(decision)).thenApply(List::getFirst);
+                Function<ThrottledQueue.Decision, CompletableFuture<HandOut>> oneByOne = throttle::decide;
                 BatchedCalls<ThrottledQueue.Decision, HandOut> batched = new BatchedCalls<>(throttle::decideAll, DECISIONS_PER_CALL);
                 Result handOut = bench.decide("hand-out", oneByOne,
                         queue -> new ThrottleSpec(bench.spider + ":" + queue.domain(), 60, 1_000_000, false), concurrency, duration);

@@ -44,7 +44,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 public final class ThrottledQueue {
 
     /** How many stopped or expired members one decision drops at most before answering. */
-    public static final int MAX_DROPS_PER_CALL = 100;
+    public static final int MAX_DROPS_PER_DECISION = 100;
     /** The values the script answers per decision. */
     private static final int ANSWER_VALUES = 7;
 
@@ -64,7 +64,12 @@ public final class ThrottledQueue {
      * @param holder the node id and a per-node sequence number, unique per hand-out (see {@link LeaseHolder})
      */
     public CompletableFuture<HandOut> handOutAsync(QueueKey queue, ThrottleSpec spec, Duration lease, String holder) {
-        return decideAll(List.of(Decision.lease(queue, spec, lease, holder))).thenApply(List::getFirst);
+        return decide(Decision.lease(queue, spec, lease, holder));
+    }
+
+    /** Makes one hand-out decision in a script call of its own. */
+    public CompletableFuture<HandOut> decide(Decision decision) {
+        return decideAll(List.of(decision)).thenApply(List::getFirst);
     }
 
     /**
@@ -135,7 +140,7 @@ public final class ThrottledQueue {
             args[argAt + 4] = holder;
             args[argAt + 5] = spider;
             args[argAt + 6] = queue.domain();
-            args[argAt + 7] = Integer.toString(MAX_DROPS_PER_CALL);
+            args[argAt + 7] = Integer.toString(MAX_DROPS_PER_DECISION);
         }
     }
 
@@ -149,7 +154,7 @@ public final class ThrottledQueue {
      * {@code ThrottledQueue.pop()}, without a lease (a request is lost if its taker dies).
      */
     public CompletableFuture<HandOut> popAsync(QueueKey queue, ThrottleSpec spec) {
-        return decideAll(List.of(Decision.pop(queue, spec))).thenApply(List::getFirst);
+        return decide(Decision.pop(queue, spec));
     }
 
     /** {@link #popAsync}, waiting for the answer. */

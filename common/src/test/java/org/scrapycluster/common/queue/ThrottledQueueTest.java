@@ -219,10 +219,10 @@ class ThrottledQueueTest {
 
     @Test
     void dropsAtMostABoundedNumberPerCall() {
-        enqueueMany(ThrottledQueue.MAX_DROPS_PER_CALL + 20, "stopped", 5);
+        enqueueMany(ThrottledQueue.MAX_DROPS_PER_DECISION + 20, "stopped", 5);
         enqueueMany(1, "live", 1);
         redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
-        assertEquals(new HandOut.Wait(Duration.ZERO, ThrottledQueue.MAX_DROPS_PER_CALL), handOut(spec(60, 10, false)));
+        assertEquals(new HandOut.Wait(Duration.ZERO, ThrottledQueue.MAX_DROPS_PER_DECISION), handOut(spec(60, 10, false)));
         HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
         assertEquals(20, out.dropped());
     }
