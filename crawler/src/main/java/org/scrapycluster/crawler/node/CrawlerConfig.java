@@ -33,7 +33,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
     public static CrawlerConfig from(Settings settings) {
         int concurrent = atLeast(settings, "CONCURRENT_REQUESTS", 1);
         int perDomain = atLeast(settings, "CONCURRENT_REQUESTS_PER_DOMAIN", 1);
-        int handOutCalls = atLeast(settings, "SCHEDULER_HANDOUT_CALLS", 1);
+        int handOutsAwaited = atLeast(settings, "SCHEDULER_HANDOUT_CALLS", 1);
         Duration lease = settings.getSeconds("LEASE_SECONDS");
         if (lease.toMillis() < 1000) {
             throw settings.invalid("LEASE_SECONDS", "must be at least 1 (seconds); it must outlast the slowest fetch");
@@ -48,7 +48,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         String robotName = settings.getNullableString("ROBOTSTXT_USER_AGENT");
         int workers = settings.getInt("CRAWLER_WORKER_THREADS");
         return new CrawlerConfig(settings, settings.getString("SPIDER_NAME"),
-                new SchedulerLimits(concurrent, perDomain, handOutCalls, lease, Duration.ofSeconds(1)),
+                new SchedulerLimits(concurrent, perDomain, handOutsAwaited, lease, Duration.ofSeconds(1)),
                 positive(settings, "SCHEDULER_DISCOVERY_INTERVAL"), positive(settings, "SCHEDULER_QUEUE_REFRESH"),
                 positive(settings, "LEASE_REAP_INTERVAL"),
                 new ThrottleKeyStyle(settings.getBoolean("SCHEDULER_TYPE_ENABLED"), settings.getBoolean("SCHEDULER_IP_ENABLED")),

@@ -66,7 +66,7 @@ public final class Scheduler implements AutoCloseable {
     private final Map<String, DomainState> domains = new HashMap<>();
     private final Set<String> parked = new HashSet<>();
     private int inFlight;
-    private int handOutCalls;
+    private int handOutsAwaited;
     private volatile boolean closed;
 
     /**
@@ -135,9 +135,9 @@ public final class Scheduler implements AutoCloseable {
         return event != null;
     }
 
-    /** Whether hand-out calls are out whose answers have not been run yet. */
+    /** Whether hand-out decisions were asked for whose answers have not been run yet. */
     boolean awaitingAnswers() {
-        return handOutCalls > 0;
+        return handOutsAwaited > 0;
     }
 
     private void run() {
@@ -181,7 +181,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private long waitNanos(long now) {
-        if (inFlight >= limits.maxInFlight() || handOutCalls >= limits.maxHandOutCalls()) {
+        if (inFlight >= limits.maxInFlight() || handOutsAwaited >= limits.maxHandOutsAwaited()) {
             return IDLE_WAKE_NANOS;
         }
         OptionalLong next = index.nextReadyAt();
@@ -200,7 +200,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private void handOutReady(long now) {
-        while (inFlight < limits.maxInFlight() && handOutCalls < limits.maxHandOutCalls()) {
+        while (inFlight < limits.maxInFlight() && handOutsAwaited < limits.maxHandOutsAwaited()) {
             Optional<String> ready = index.pollReady(now);
             if (ready.isEmpty()) {
                 return;
@@ -226,7 +226,7 @@ public final class Scheduler implements AutoCloseable {
         state.handingOut = true;
         inFlight++;
         metrics.inFlight().incrementAndGet();
-        handOutCalls++;
+        handOutsAwaited++;
         handOuts.call(ThrottledQueue.Decision.lease(queue, spec, limits.lease(), holder.next()))
                 .whenComplete((answer, failure) -> inbox.answered(queue, spec, answer, failure));
     }
@@ -234,7 +234,7 @@ public final class Scheduler implements AutoCloseable {
     private void answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) {
         String domain = queue.domain();
         DomainState state = domains.get(domain);
-        handOutCalls--;
+        handOutsAwaited--;
         state.handingOut = false;
         boolean rediscovered = state.rediscovered;
         state.rediscovered = false;
