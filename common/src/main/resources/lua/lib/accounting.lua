@@ -172,11 +172,11 @@ local function write_removed(tally, clock)
     if counted > 0 and redis.call('HINCRBY', key, 'pending', -counted) < 0 then
       redis.call('HSET', key, 'pending', 0)
     end
-    local pages = crawl.pages > 0 and (counted > 0 or redis.call('EXISTS', key) == 1)
-    if pages then
+    local pages_counted = crawl.pages > 0 and (counted > 0 or redis.call('EXISTS', key) == 1)
+    if pages_counted then
       redis.call('HINCRBY', key, 'pages', crawl.pages)
     end
-    if counted > 0 or pages then
+    if counted > 0 or pages_counted then
       touch(spider, fields, key, clock)
     elseif foreign then
       redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))

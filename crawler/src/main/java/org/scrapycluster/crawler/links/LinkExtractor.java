@@ -181,12 +181,9 @@ public final class LinkExtractor {
 
     /** False when {@code url}, up to its query or fragment, has no dot after its last slash: its path then has no extension. */
     private static boolean mayHaveExtension(String url) {
-        int end = url.length();
-        for (int i = 0; i < end; i++) {
-            char c = url.charAt(i);
-            if (c == '?' || c == '#') {
-                end = i;
-            }
+        int end = 0;
+        while (end < url.length() && url.charAt(end) != '?' && url.charAt(end) != '#') {
+            end++;
         }
         return url.lastIndexOf('.', end - 1) > url.lastIndexOf('/', end - 1);
     }

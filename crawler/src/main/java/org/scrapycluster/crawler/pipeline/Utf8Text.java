@@ -50,7 +50,8 @@ final class Utf8Text {
                 }
                 out.write(bytes, run, i - run);
                 run = i + 1;
-                out.wrote(writeEscape(b, out.room(6), out.size()) - out.size());
+                int at = out.size();
+                out.wrote(writeEscape(b, out.room(6), at) - at);
             }
         }
         out.write(bytes, run, bytes.length - run);
