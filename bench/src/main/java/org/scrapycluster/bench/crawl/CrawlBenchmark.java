@@ -122,8 +122,20 @@ final class CrawlBenchmark {
         }
     }
 
-    /** Everything measured. */
-    record Report(List<Round> rounds, long peakRssSinceStart, long pagesPerRound) {
+    /**
+     * Everything measured.
+     *
+     * @param threadCpu the node's CPU time by group of threads ({@link ProcessUsage#cpuByThread()}) over the
+     *                  second half of the rounds, from round {@code firstRoundOfThreadCpu} on, when the JIT
+     *                  has done most of its work
+     */
+    record Report(List<Round> rounds, long peakRssSinceStart, long pagesPerRound, int firstRoundOfThreadCpu,
+            Map<String, Duration> threadCpu) {
+
+        /** The pages crawled over the rounds {@link #threadCpu} covers. */
+        long pagesOfThreadCpu() {
+            return (long) (rounds.size() - firstRoundOfThreadCpu + 1) * pagesPerRound;
+        }
     }
 
     private final Plan plan;
@@ -167,13 +179,19 @@ final class CrawlBenchmark {
             CrawlerProcess crawler = CrawlerProcess.start(plan.jvmOptions(), nodeSettings(kafka, zookeeper, redisHost, redisPort), redis);
             boolean failed = true;
             long peakSinceStart;
+            int firstRoundOfThreadCpu = plan.rounds() / 2 + 1;
+            Map<String, Duration> threadCpu = Map.of();
             try (ProcessUsage usage = new ProcessUsage(crawler.handle())) {
                 TopicPartition partition = results.assignment().iterator().next();
                 for (int number = 1; number <= plan.rounds(); number++) {
+                    if (number == firstRoundOfThreadCpu) {
+                        threadCpu = usage.cpuByThread();
+                    }
                     Round round = round(number, pagesPerRound, origin, redis, crawler, usage, results, partition);
                     rounds.add(round);
                     progress.accept(round);
                 }
+                threadCpu = since(threadCpu, usage.cpuByThread());
                 peakSinceStart = usage.peakResidentBytes();
                 failed = false;
             } finally {
@@ -182,8 +200,15 @@ final class CrawlBenchmark {
                     Files.deleteIfExists(crawler.log());
                 }
             }
-            return new Report(rounds, peakSinceStart, pagesPerRound);
+            return new Report(rounds, peakSinceStart, pagesPerRound, firstRoundOfThreadCpu, threadCpu);
         }
+    }
+
+    /** The CPU time each group of threads used between {@code before} and {@code after}. */
+    private static Map<String, Duration> since(Map<String, Duration> before, Map<String, Duration> after) {
+        Map<String, Duration> used = new LinkedHashMap<>();
+        after.forEach((group, cpu) -> used.put(group, cpu.minus(before.getOrDefault(group, Duration.ZERO))));
+        return used;
     }
 
     private Round round(int number, int pages, TestOrigin origin, RedisConnection redis, CrawlerProcess crawler, ProcessUsage usage,

@@ -2,22 +2,31 @@ package org.scrapycluster.bench.crawl;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a running process has used, as Linux reports it: CPU time (user + system, from
- * {@code /proc/<pid>/stat} through {@link ProcessHandle.Info#totalCpuDuration()}), the resident set now
- * ({@code VmRSS}) and its peak so far ({@code VmHWM}) from {@code /proc/<pid>/status}, and the
- * machine's busy share of all cores ({@code /proc/stat}). A sampler thread keeps the largest
- * {@code VmRSS} seen since the last {@link #resetPeak()}.
+ * {@code /proc/<pid>/stat} through {@link ProcessHandle.Info#totalCpuDuration()}) and that of each group of
+ * its threads ({@code /proc/<pid>/task}), the resident set now ({@code VmRSS}) and its peak so far
+ * ({@code VmHWM}) from {@code /proc/<pid>/status}, and the machine's busy share of all cores
+ * ({@code /proc/stat}). A sampler thread keeps the largest {@code VmRSS} seen since the last
+ * {@link #resetPeak()}.
  */
 final class ProcessUsage implements AutoCloseable {
 
     private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
+    /** Linux's {@code USER_HZ}, the unit of the times in {@code /proc}: 100 on every architecture it runs on now. */
+    private static final long TICKS_PER_SECOND = 100;
+    /** {@code utime}, field 14 of {@code stat}, counted from field 3, the first after the name. */
+    private static final int UTIME_AFTER_NAME = 11;
 
     private final ProcessHandle process;
     private final Path status;
@@ -34,6 +43,36 @@ final class ProcessUsage implements AutoCloseable {
     Duration cpu() {
         return process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
                 "the CPU time of process " + process.pid() + " cannot be read"));
+    }
+
+    /**
+     * CPU time so far of each group of the process's live threads, by name ({@code /proc/<pid>/task/<tid>/comm},
+     * at most 15 characters) with each run of digits read as {@code #}, so that a pool's threads count as one.
+     * The JVM's own threads (compilers, garbage collector) are among them.
+     */
+    Map<String, Duration> cpuByThread() {
+        Map<String, Duration> groups = new TreeMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "#");
+                    groups.merge(name, threadCpu(Files.readString(task.resolve("stat"))), Duration::plus);
+                } catch (NoSuchFileException ended) {
+                    // The thread ended between the listing and the reading.
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the threads of process " + process.pid(), e);
+        }
+        return groups;
+    }
+
+    /** User plus system time of a thread, from its {@code stat} line (fields 14 and 15, in ticks of {@value #TICKS_PER_SECOND} Hz). */
+    static Duration threadCpu(String stat) {
+        // The name, field 2, is in parentheses and may hold spaces; the fields after it are plain.
+        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(after[UTIME_AFTER_NAME]) + Long.parseLong(after[UTIME_AFTER_NAME + 1]);
+        return Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND);
     }
 
     /** {@code VmRSS}, in bytes. */

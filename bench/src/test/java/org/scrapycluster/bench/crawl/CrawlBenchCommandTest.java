@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -42,8 +43,16 @@ class CrawlBenchCommandTest {
             assertTrue(report.contains(round + pages + " pages in "), report);
         }
         assertTrue(report.contains("crawler peak RSS over its whole life (VmHWM): "), report);
+        assertTrue(report.contains("crawler CPU by thread, rounds 2 to 2: "), report);
+        assertTrue(report.contains("%  crawler-worker-"), report);
         assertEquals(List.of(), aliveChildren().filter(child -> !before.contains(child.pid()))
                 .map(child -> child.info().command().orElse("?")).toList(), "the crawler node and redis-server are stopped");
+    }
+
+    @Test
+    void readsAThreadsCpuTimeFromItsStatLine() {
+        String stat = "4711 (lettuce-epoll) Ev) S 4700 4700 0 0 -1 4194368 1033 0 0 0 1234 56 0 0 20 0 31 0 871 0 0";
+        assertEquals(Duration.ofMillis(12_900), ProcessUsage.threadCpu(stat), "utime 1234 + stime 56 ticks of 10 ms");
     }
 
     /** Processes of this JVM; other tests of the same JVM may share a redis-server that outlives this one. */
