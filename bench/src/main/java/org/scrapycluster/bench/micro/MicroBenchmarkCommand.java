@@ -3,7 +3,9 @@ package org.scrapycluster.bench.micro;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -21,7 +23,7 @@ import picocli.CommandLine.Parameters;
 /** {@code scrapy-cluster bench micro [REGEX]}: the JMH benchmarks of this package, in forked JVMs. */
 @Command(name = "micro", mixinStandardHelpOptions = true,
         description = {"JMH micro benchmarks of the per-page work on one thread: URL canonicalisation, fingerprints and",
-                "registered domains, link extraction, queue member encoding. Needs no server."})
+                "registered domains, link extraction, queue member encoding, Redis arguments. Needs no server."})
 public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
     @Mixin
@@ -50,10 +52,15 @@ public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<I
         Collection<RunResult> results = new Runner(options).run();
         for (RunResult result : results) {
             var score = result.getPrimaryResult();
-            run.out().printf(Locale.ROOT, "%-70s %12.1f ± %.1f %s%n", result.getParams().getBenchmark(), score.getScore(),
-                    score.getScoreError(), score.getScoreUnit());
+            run.out().printf(Locale.ROOT, "%-70s %-16s %12.1f ± %.1f %s%n", result.getParams().getBenchmark(),
+                    parameters(result.getParams()), score.getScore(), score.getScoreError(), score.getScoreUnit());
         }
         run.end();
         return results.isEmpty() ? 1 : 0;
+    }
+
+    /** The benchmark's parameters as {@code name=value}, comma-separated; empty when it has none. */
+    private static String parameters(BenchmarkParams params) {
+        return params.getParamsKeys().stream().map(key -> key + "=" + params.getParam(key)).collect(Collectors.joining(","));
     }
 }

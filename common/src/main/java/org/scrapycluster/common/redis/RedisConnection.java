@@ -85,7 +85,7 @@ public final class RedisConnection implements AutoCloseable {
                 .timeoutOptions(TimeoutOptions.enabled())
                 .build());
         try {
-            return new RedisConnection(endpoint, client, resources, client.connect());
+            return new RedisConnection(endpoint, client, resources, client.connect(Utf8Codec.INSTANCE));
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
             resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
