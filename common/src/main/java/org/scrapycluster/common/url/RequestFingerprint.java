@@ -3,7 +3,6 @@ package org.scrapycluster.common.url;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 
 /**
@@ -14,7 +13,6 @@ import java.util.Locale;
  */
 public final class RequestFingerprint {
 
-    private static final HexFormat HEX = HexFormat.of();
     private static final byte[] NO_BODY = new byte[0];
     private static final ThreadLocal<MessageDigest> SHA1 = ThreadLocal.withInitial(RequestFingerprint::newSha1);
 
@@ -33,6 +31,16 @@ public final class RequestFingerprint {
      * @throws InvalidUrlException when the URL cannot be split
      */
     public static String of(String method, String url, byte[] body) {
+        return digest(method, url, body).hex();
+    }
+
+    /**
+     * The fingerprint of a request as its digest, whose hex text is made only when needed.
+     *
+     * @param body the request body; null or empty for none
+     * @throws InvalidUrlException when the URL cannot be split
+     */
+    public static Fingerprint digest(String method, String url, byte[] body) {
         MessageDigest sha1 = SHA1.get();
         sha1.reset();
         sha1.update(method.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
@@ -40,7 +48,7 @@ public final class RequestFingerprint {
         if (body != null) {
             sha1.update(body);
         }
-        return HEX.formatHex(sha1.digest());
+        return new Fingerprint(sha1.digest());
     }
 
     private static MessageDigest newSha1() {

@@ -24,6 +24,15 @@ class RequestFingerprintTest {
     }
 
     @Test
+    void aDigestsLeading64BitsAreWhatTheFirst16HexDigitsSpell() {
+        for (UrlFixtures.CanonicalCase c : cases()) {
+            Fingerprint fingerprint = RequestFingerprint.digest(c.method(), c.url(), c.body().getBytes(StandardCharsets.UTF_8));
+            assertEquals(c.fingerprint(), fingerprint.hex());
+            assertEquals(Long.parseUnsignedLong(c.fingerprint().substring(0, 16), 16), fingerprint.leading64(), c.url());
+        }
+    }
+
+    @Test
     void getWithoutBodyIsTheDefault() {
         String url = "http://www.example.com/do?c=1&b=2&a=3#top";
         assertEquals(RequestFingerprint.of("GET", url, null), RequestFingerprint.of(url));

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 
 import org.scrapycluster.common.queue.EnqueueOutcome;
-import org.scrapycluster.common.queue.EnqueueRequest;
+import org.scrapycluster.common.url.Fingerprint;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -21,7 +21,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * original's dupefilter does on every check, so a crawl's dupefilter never expires while it finds links. A
  * request answered from memory skips the crawl's stop and expiry checks; it would not have been queued either
  * way. The memory holds at most a given number of fingerprints, those least likely to be asked again leaving
- * first; a fingerprint shared by two crawls is remembered for the last one.
+ * first; a fingerprint shared by two crawls is remembered for the last one. A fingerprint is remembered by
+ * its first 64 bits ({@link Fingerprint#leading64()}), a number looked up without reading a string.
  */
 public final class DupefilterMemory {
 
@@ -35,7 +36,7 @@ public final class DupefilterMemory {
         }
     }
 
-    private final Cache<String, Renewal> fingerprints;
+    private final Cache<Long, Renewal> fingerprints;
     private final Cache<String, Renewal> renewals;
     private final long trustMillis;
     private final InstantSource clock;
@@ -53,14 +54,14 @@ public final class DupefilterMemory {
     }
 
     /** The fingerprints remembered, for the node's cache metrics. */
-    public Cache<String, ?> fingerprints() {
+    public Cache<Long, ?> fingerprints() {
         return fingerprints;
     }
 
-    /** Whether {@code dupefilter}'s fingerprint is certainly in its dupefilter now. */
-    public boolean holds(EnqueueRequest.Dupefilter dupefilter) {
-        Renewal renewal = fingerprints.getIfPresent(dupefilter.fingerprint());
-        return renewal != null && clock.millis() - renewal.at < trustMillis && renewal.key.equals(dupefilter.key());
+    /** Whether {@code fingerprint} is certainly in the dupefilter {@code key} now. */
+    public boolean holds(String key, long fingerprint) {
+        Renewal renewal = fingerprints.getIfPresent(fingerprint);
+        return renewal != null && clock.millis() - renewal.at < trustMillis && renewal.key.equals(key);
     }
 
     /** The time to give {@link #answered} as the moment its call was sent: now. */
@@ -69,39 +70,39 @@ public final class DupefilterMemory {
     }
 
     /**
-     * Notes that {@code dupefilter}'s fingerprint is being sent now. While the call is out, the same
+     * Notes that {@code fingerprint} is being sent to the dupefilter {@code key} now. While the call is out, the same
      * fingerprint found on other pages is answered {@code DUPLICATE} when the dupefilter is known to be
      * alive: the call puts it there, unless its crawl is stopped or expired, and then those would not be
      * queued either. Should the call fail ({@link #failed}), its page is fetched again and files its links
      * again.
      */
-    public void sending(EnqueueRequest.Dupefilter dupefilter) {
-        Renewal renewal = renewals.getIfPresent(dupefilter.key());
+    public void sending(String key, long fingerprint) {
+        Renewal renewal = renewals.getIfPresent(key);
         if (renewal != null && clock.millis() - renewal.at < trustMillis) {
-            fingerprints.put(dupefilter.fingerprint(), renewal);
+            fingerprints.put(fingerprint, renewal);
         }
     }
 
-    /** Forgets what {@link #sending} noted of {@code dupefilter}'s fingerprint: its call failed, so it may be in no dupefilter. */
-    public void failed(EnqueueRequest.Dupefilter dupefilter) {
-        fingerprints.invalidate(dupefilter.fingerprint());
+    /** Forgets what {@link #sending} noted of {@code fingerprint}: its call failed, so it may be in no dupefilter. */
+    public void failed(long fingerprint) {
+        fingerprints.invalidate(fingerprint);
     }
 
     /**
-     * Learns from Redis' answer to a request checked against {@code dupefilter} in a call sent at
-     * {@code sentAt} (from {@link #now}): every outcome but a stopped or expired crawl means the
-     * fingerprint is now in the dupefilter, whose expiry the call renewed (a request without crawl fields
-     * was not sent).
+     * Learns from Redis' answer to a request whose {@code fingerprint} was checked against the dupefilter
+     * {@code key} in a call sent at {@code sentAt} (from {@link #now}): every outcome but a stopped or expired
+     * crawl means the fingerprint is now in the dupefilter, whose expiry the call renewed (a request without
+     * crawl fields was not sent).
      */
-    public void answered(EnqueueRequest.Dupefilter dupefilter, EnqueueOutcome outcome, long sentAt) {
+    public void answered(String key, long fingerprint, EnqueueOutcome outcome, long sentAt) {
         if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID) {
-            fingerprints.invalidate(dupefilter.fingerprint());
+            fingerprints.invalidate(fingerprint);
             return;
         }
-        Renewal renewal = renewals.get(dupefilter.key(), Renewal::new);
+        Renewal renewal = renewals.get(key, Renewal::new);
         if (renewal.at < sentAt) {
             renewal.at = sentAt;
         }
-        fingerprints.put(dupefilter.fingerprint(), renewal);
+        fingerprints.put(fingerprint, renewal);
     }
 }

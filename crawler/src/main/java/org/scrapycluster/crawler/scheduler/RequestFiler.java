@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
@@ -16,6 +15,7 @@ import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.url.Fingerprint;
 import org.scrapycluster.common.url.RequestFingerprint;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.request.CrawlRequest;
@@ -85,33 +85,39 @@ public final class RequestFiler {
     public CompletableFuture<List<Filed>> file(List<CrawlRequest> requests) {
         List<Filed> refused = new ArrayList<>();
         List<Candidate> candidates = new ArrayList<>(requests.size());
+        DupefilterKeys dupefilters = new DupefilterKeys();
         for (CrawlRequest request : requests) {
             if (!isHttp(request.url())) {
                 refused.add(new Filed(request, EnqueueOutcome.NOT_HTTP));
                 continue;
             }
             try {
-                candidates.add(candidate(request, RegisteredDomain.of(request.url())));
+                candidates.add(candidate(request, RegisteredDomain.of(request.url()), dupefilters));
             } catch (IllegalArgumentException e) {
                 refused.add(new Filed(request, EnqueueOutcome.INVALID_URL));
             }
         }
-        List<Candidate> sent = candidates.stream()
-                .filter(candidate -> candidate.dupefilter() == null || !memory.holds(candidate.dupefilter())).toList();
+        List<Candidate> sent = new ArrayList<>(candidates.size());
+        for (Candidate candidate : candidates) {
+            if (!candidate.filtered() || !memory.holds(candidate.dupefilterKey(), candidate.fingerprint().leading64())) {
+                sent.add(candidate);
+            }
+        }
         if (sent.isEmpty()) {
             return CompletableFuture.completedFuture(filed(refused, candidates, sent, List.of()));
         }
         long sentAt = memory.now();
-        List<EnqueueRequest.Dupefilter> checked = sent.stream().map(Candidate::dupefilter).filter(Objects::nonNull).toList();
-        checked.forEach(memory::sending);
+        List<Candidate> checked = sent.stream().filter(Candidate::filtered).toList();
+        checked.forEach(candidate -> memory.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
         return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).whenComplete((outcomes, failure) -> {
             if (failure != null) {
-                checked.forEach(memory::failed);
+                checked.forEach(candidate -> memory.failed(candidate.fingerprint().leading64()));
             }
         }).thenApply(outcomes -> {
             for (int i = 0; i < sent.size(); i++) {
-                if (sent.get(i).dupefilter() != null) {
-                    memory.answered(sent.get(i).dupefilter(), outcomes.get(i), sentAt);
+                Candidate candidate = sent.get(i);
+                if (candidate.filtered()) {
+                    memory.answered(candidate.dupefilterKey(), candidate.fingerprint().leading64(), outcomes.get(i), sentAt);
                 }
             }
             return filed(refused, candidates, sent, outcomes);
@@ -141,26 +147,49 @@ public final class RequestFiler {
         return filed;
     }
 
-    /** A request on its way into Redis: its queue, and its dupefilter unless it skips it. */
-    private record Candidate(CrawlRequest request, QueueKey queue, EnqueueRequest.Dupefilter dupefilter) {
+    /**
+     * A request on its way into Redis: its queue, and unless it skips the dupefilter, the dupefilter's key and
+     * its fingerprint.
+     */
+    private record Candidate(CrawlRequest request, QueueKey queue, String dupefilterKey, Fingerprint fingerprint) {
+
+        boolean filtered() {
+            return dupefilterKey != null;
+        }
     }
 
-    private Candidate candidate(CrawlRequest request, String domain) {
+    private Candidate candidate(CrawlRequest request, String domain, DupefilterKeys dupefilters) {
         QueueKey queue = new QueueKey(request.spiderid().orElse(spiderId), domain);
         if (request.dontFilter()) {
-            return new Candidate(request, queue, null);
+            return new Candidate(request, queue, null, null);
         }
-        return new Candidate(request, queue, new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spiderId, request.crawlid()),
-                RequestFingerprint.of(request.method(), request.url(), request.body().getBytes(StandardCharsets.UTF_8)),
-                policy.dupefilterTtl()));
+        return new Candidate(request, queue, dupefilters.of(request.crawlid()),
+                RequestFingerprint.digest(request.method(), request.url(), request.body().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The dupefilter keys of one page's requests, which nearly always share their crawl: each built once. */
+    private final class DupefilterKeys {
+        private String crawlid;
+        private String key;
+
+        String of(String crawlid) {
+            if (!crawlid.equals(this.crawlid)) {
+                this.crawlid = crawlid;
+                this.key = Keyspace.dupefilter(spiderId, crawlid);
+            }
+            return key;
+        }
     }
 
     private EnqueueRequest enqueueRequest(Candidate candidate) {
         CrawlRequest request = candidate.request();
         String domain = candidate.queue().domain();
         String crawlid = request.crawlid();
+        Optional<EnqueueRequest.Dupefilter> dupefilter = candidate.filtered()
+                ? Optional.of(new EnqueueRequest.Dupefilter(candidate.dupefilterKey(), candidate.fingerprint().hex(), policy.dupefilterTtl()))
+                : Optional.empty();
         EnqueueRequest filed = new EnqueueRequest(candidate.queue(), codec.encode(request), CrawlFields.of(request.meta()),
-                Optional.ofNullable(candidate.dupefilter()), false, List.of(), false);
+                dupefilter, false, List.of(), false);
         long domainMaxPages = request.number("domain_max_pages", 0);
         if (domainMaxPages > 0) {
             filed = filed.withPageLimit(EnqueueRequest.PageLimit.perCrawl(
