@@ -60,7 +60,7 @@ class KafkaClientsTest {
         assertEquals("5", producer.get("linger.ms"));
         assertEquals("4194304", producer.get("buffer.memory"));
         assertEquals("1048576", producer.get("max.request.size"));
-        assertEquals("262144", producer.get("batch.size"));
+        assertEquals("524288", producer.get("batch.size"));
         assertFalse(new KafkaClients(Settings.defaults("rest")).producerProperties().containsKey("batch.size"),
                 "Kafka's own batch size where the service declares none");
         assertEquals("SSL", producer.get("security.protocol"));
