@@ -186,7 +186,8 @@ public final class RequestFiler {
         String domain = candidate.queue().domain();
         String crawlid = request.crawlid();
         Optional<EnqueueRequest.Dupefilter> dupefilter = candidate.filtered()
-                ? Optional.of(new EnqueueRequest.Dupefilter(candidate.dupefilterKey(), candidate.fingerprint().hex(), policy.dupefilterTtl()))
+                ? Optional.of(new EnqueueRequest.Dupefilter(candidate.dupefilterKey(), candidate.fingerprint().hex(),
+                        policy.dupefilterTtl()))
                 : Optional.empty();
         EnqueueRequest filed = new EnqueueRequest(candidate.queue(), codec.encode(request), CrawlFields.of(request.meta()),
                 dupefilter, false, List.of(), false);

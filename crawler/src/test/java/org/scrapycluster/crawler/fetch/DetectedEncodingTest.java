@@ -21,8 +21,8 @@ class DetectedEncodingTest {
     /** Every Python codec the crawler decodes with, from the table it reads them from. */
     static List<String> pythonCodecs() throws IOException {
         try (InputStream in = PythonCodecs.class.getResourceAsStream("python-codecs.tsv")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(line -> !line.startsWith("#") && !line.isBlank())
-                    .map(line -> line.split("\t")[0]).toList();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.startsWith("#") && !line.isBlank()).map(line -> line.split("\t")[0]).toList();
         }
     }
 
@@ -51,7 +51,8 @@ class DetectedEncodingTest {
         for (byte[] body : bodies()) {
             String expected = encoding.charset().newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
                     .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(body)).toString();
-            assertEquals(expected, encoding.decode(body), python + " " + HexFormat.of().formatHex(body, 0, Math.min(16, body.length)));
+            assertEquals(expected, encoding.decode(body),
+                    python + " " + HexFormat.of().formatHex(body, 0, Math.min(16, body.length)));
         }
     }
 }
