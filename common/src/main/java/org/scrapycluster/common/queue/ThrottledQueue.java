@@ -56,25 +56,14 @@ public final class ThrottledQueue {
         this.redis = redis;
     }
 
-    /**
-     * Decides and, when allowed, leases the next request of {@code queue} to {@code holder} for
-     * {@code lease}: the member moves to {@code <spiderid>:leased} until it is acknowledged
-     * ({@link Leases#ack}) or the lease expires and the reaper returns it to its queue.
-     *
-     * @param holder the node id and a per-node sequence number, unique per hand-out (see {@link LeaseHolder})
-     */
-    public CompletableFuture<HandOut> handOutAsync(QueueKey queue, ThrottleSpec spec, Duration lease, String holder) {
-        return decide(Decision.lease(queue, spec, lease, holder));
-    }
-
     /** Makes one hand-out decision in a script call of its own. */
     public CompletableFuture<HandOut> decide(Decision decision) {
         return decideAll(List.of(decision)).thenApply(List::getFirst);
     }
 
     /**
-     * Makes several hand-out decisions in one script call, one after another, each as {@link #handOutAsync}
-     * or {@link #popAsync} would.
+     * Makes several hand-out decisions in one script call, one after another, each as {@link #decide} would
+     * alone.
      *
      * @return the answers, in the order of the decisions
      */
@@ -144,22 +133,23 @@ public final class ThrottledQueue {
         }
     }
 
-    /** {@link #handOutAsync}, waiting for the answer. */
+    /**
+     * Decides and, when allowed, leases the next request of {@code queue} to {@code holder} for
+     * {@code lease}, waiting for the answer: the member moves to {@code <spiderid>:leased} until it is
+     * acknowledged ({@link Leases#ack}) or the lease expires and the reaper returns it to its queue.
+     *
+     * @param holder the node id and a per-node sequence number, unique per hand-out (see {@link LeaseHolder})
+     */
     public HandOut handOut(QueueKey queue, ThrottleSpec spec, Duration lease, String holder) {
-        return redis.await(handOutAsync(queue, spec, lease, holder));
+        return redis.await(decide(Decision.lease(queue, spec, lease, holder)));
     }
 
     /**
-     * Decides and, when allowed, removes the next request of {@code queue} for good: the original's
-     * {@code ThrottledQueue.pop()}, without a lease (a request is lost if its taker dies).
+     * Decides and, when allowed, removes the next request of {@code queue} for good, waiting for the answer:
+     * the original's {@code ThrottledQueue.pop()}, without a lease (a request is lost if its taker dies).
      */
-    public CompletableFuture<HandOut> popAsync(QueueKey queue, ThrottleSpec spec) {
-        return decide(Decision.pop(queue, spec));
-    }
-
-    /** {@link #popAsync}, waiting for the answer. */
     public HandOut pop(QueueKey queue, ThrottleSpec spec) {
-        return redis.await(popAsync(queue, spec));
+        return redis.await(decide(Decision.pop(queue, spec)));
     }
 
     /** The number of requests queued (not leased) for the domain. */
