@@ -124,13 +124,15 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
     /** The node's CPU per page by group of threads over the second half of the rounds, largest first. */
     private static void printThreadCpu(PrintWriter out, CrawlBenchmark.Report report) {
         double pages = report.pagesOfThreadCpu();
-        Duration total = report.threadCpu().values().stream().reduce(Duration.ZERO, Duration::plus);
+        double total = report.threadCpu().values().stream().mapToDouble(cpu -> cpu.toNanos() / 1e3 / pages).sum();
         out.printf(Locale.ROOT, "crawler CPU by thread, rounds %d to %d: %.0f µs a page%n", report.firstRoundOfThreadCpu(),
-                report.rounds().size(), total.toNanos() / 1e3 / pages);
-        report.threadCpu().entrySet().stream().sorted(Map.Entry.<String, Duration>comparingByValue().reversed())
-                .filter(group -> group.getValue().toNanos() / 1e3 / pages >= 0.5)
-                .forEach(group -> out.printf(Locale.ROOT, "  %6.1f µs  %4.1f%%  %s%n", group.getValue().toNanos() / 1e3 / pages,
-                        100.0 * group.getValue().toNanos() / Math.max(1, total.toNanos()), group.getKey()));
+                report.rounds().size(), total);
+        report.threadCpu().entrySet().stream().sorted(Map.Entry.<String, Duration>comparingByValue().reversed()).forEach(group -> {
+            double micros = group.getValue().toNanos() / 1e3 / pages;
+            if (micros >= 0.5) {
+                out.printf(Locale.ROOT, "  %6.1f µs  %4.1f%%  %s%n", micros, 100 * micros / total, group.getKey());
+            }
+        });
     }
 
     private CrawlBenchmark.Plan plan() {

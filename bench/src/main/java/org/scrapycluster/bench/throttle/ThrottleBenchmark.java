@@ -34,8 +34,8 @@ import org.scrapycluster.common.redis.RedisKeys;
  * <p>Three scenarios: <em>hand-out</em>, where limits are open so that nearly every decision
  * leases a request, one decision a call; <em>batched</em>, the same decisions gathered as a crawler node
  * gathers them ({@link BatchedCalls}: those asked for while a call is out go together in the next); and
- * <em>wait</em>, where each domain allows one hand-out per minute so that nearly every decision answers WAIT. Seeding the queues through {@link Enqueuer} is measured too
- * (the Kafka monitor's path). Everything runs under a fresh spider id whose keys are deleted at the
+ * <em>wait</em>, where each domain allows one hand-out per minute so that nearly every decision answers
+ * WAIT. Seeding the queues through {@link Enqueuer} is measured too (the Kafka monitor's path). Everything runs under a fresh spider id whose keys are deleted at the
  * end, so any Redis can be used; prefer a dedicated one, since the figures are those of Redis.
  */
 public final class ThrottleBenchmark {
