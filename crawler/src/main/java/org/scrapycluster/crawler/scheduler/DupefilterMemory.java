@@ -21,8 +21,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * original's dupefilter does on every check, so a crawl's dupefilter never expires while it finds links. A
  * request answered from memory skips the crawl's stop and expiry checks; it would not have been queued either
  * way. The memory holds at most a given number of fingerprints, those least likely to be asked again leaving
- * first; a fingerprint shared by two crawls is remembered for the last one. A fingerprint is remembered by
- * its first 64 bits ({@link Fingerprint#leading64()}), a number looked up without reading a string.
+ * first. A fingerprint is remembered for each dupefilter that holds it, so that two crawls over the same pages
+ * do not take each other's places, by its first 64 bits ({@link Fingerprint#leading64()}) mixed with its
+ * dupefilter's name: a number looked up without reading a string. Two entries that mix to the same number
+ * cost a call to Redis, never a wrong answer: an entry names its dupefilter, and only that one is answered.
  */
 public final class DupefilterMemory {
 
@@ -60,7 +62,7 @@ public final class DupefilterMemory {
 
     /** Whether {@code fingerprint} is certainly in the dupefilter {@code key} now. */
     public boolean holds(String key, long fingerprint) {
-        Renewal renewal = fingerprints.getIfPresent(fingerprint);
+        Renewal renewal = fingerprints.getIfPresent(entry(key, fingerprint));
         return renewal != null && clock.millis() - renewal.at < trustMillis && renewal.key.equals(key);
     }
 
@@ -79,13 +81,13 @@ public final class DupefilterMemory {
     public void sending(String key, long fingerprint) {
         Renewal renewal = renewals.getIfPresent(key);
         if (renewal != null && clock.millis() - renewal.at < trustMillis) {
-            fingerprints.put(fingerprint, renewal);
+            fingerprints.put(entry(key, fingerprint), renewal);
         }
     }
 
-    /** Forgets what {@link #sending} noted of {@code fingerprint}: its call failed, so it may be in no dupefilter. */
-    public void failed(long fingerprint) {
-        fingerprints.invalidate(fingerprint);
+    /** Forgets what {@link #sending} noted of {@code fingerprint}: its call failed, so it may not be in {@code key}. */
+    public void failed(String key, long fingerprint) {
+        fingerprints.invalidate(entry(key, fingerprint));
     }
 
     /**
@@ -96,13 +98,21 @@ public final class DupefilterMemory {
      */
     public void answered(String key, long fingerprint, EnqueueOutcome outcome, long sentAt) {
         if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID) {
-            fingerprints.invalidate(fingerprint);
+            fingerprints.invalidate(entry(key, fingerprint));
             return;
         }
         Renewal renewal = renewals.get(key, Renewal::new);
         if (renewal.at < sentAt) {
             renewal.at = sentAt;
         }
-        fingerprints.put(fingerprint, renewal);
+        fingerprints.put(entry(key, fingerprint), renewal);
+    }
+
+    /**
+     * The number {@code fingerprint} is remembered by in the dupefilter {@code key}: its bits, uniformly spread
+     * as a digest's are, turned by a spread of the name's hash, so that each dupefilter has its own entry.
+     */
+    static long entry(String key, long fingerprint) {
+        return fingerprint ^ key.hashCode() * 0x9E3779B97F4A7C15L;
     }
 }

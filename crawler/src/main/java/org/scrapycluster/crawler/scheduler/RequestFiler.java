@@ -111,7 +111,7 @@ public final class RequestFiler {
         checked.forEach(candidate -> memory.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
         return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).whenComplete((outcomes, failure) -> {
             if (failure != null) {
-                checked.forEach(candidate -> memory.failed(candidate.fingerprint().leading64()));
+                checked.forEach(candidate -> memory.failed(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
             }
         }).thenApply(outcomes -> {
             for (int i = 0; i < sent.size(); i++) {

@@ -64,9 +64,28 @@ class DupefilterMemoryTest {
     void aFingerprintWhoseCallFailedIsForgotten() {
         memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
         memory.sending(crawl("c1"), B);
-        memory.failed(B);
+        memory.failed(crawl("c1"), B);
         assertFalse(memory.holds(crawl("c1"), B), "Redis may never have seen it: the page is fetched and filed again");
         assertTrue(memory.holds(crawl("c1"), A));
+    }
+
+    @Test
+    void twoCrawlsOverTheSamePagesAreEachRemembered() {
+        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
+        memory.answered(crawl("c2"), A, EnqueueOutcome.DUPLICATE, memory.now());
+        assertTrue(memory.holds(crawl("c1"), A));
+        assertTrue(memory.holds(crawl("c2"), A));
+        memory.failed(crawl("c2"), A);
+        assertTrue(memory.holds(crawl("c1"), A), "only the other crawl's entry is forgotten");
+        assertFalse(memory.holds(crawl("c2"), A));
+    }
+
+    @Test
+    void anEntryOfAnotherDupefilterThatMixesToTheSameNumberIsNotAnAnswer() {
+        long twin = DupefilterMemory.entry(crawl("c1"), A) ^ DupefilterMemory.entry(crawl("c2"), 0);
+        assertTrue(DupefilterMemory.entry(crawl("c2"), twin) == DupefilterMemory.entry(crawl("c1"), A));
+        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
+        assertFalse(memory.holds(crawl("c2"), twin), "the entry names the dupefilter c1");
     }
 
     @Test
