@@ -54,6 +54,11 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
             description = "Crawls of the whole site, one after another in the same node; the first includes JIT warm-up (default: ${DEFAULT-VALUE}).")
     int rounds = 3;
 
+    @Option(names = "--crawls", paramLabel = "N",
+            description = "Crawls of the whole site at once in each round, each with its own crawlid and so its own dupefilter,"
+                    + " as overlapping crawls of one site run (default: ${DEFAULT-VALUE}).")
+    int crawls = 1;
+
     @Option(names = "--concurrency", paramLabel = "N", description = "CONCURRENT_REQUESTS of the node (default: ${DEFAULT-VALUE}).")
     int concurrency = 500;
 
@@ -92,8 +97,11 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
             RedisEndpoint redisEndpoint = cluster.redis();
             CrawlBenchmark benchmark = new CrawlBenchmark(plan);
             out.printf(Locale.ROOT, "Crawl benchmark: %d domains x %d pages of %,d bytes with %d links (%.0f%% to other domains);"
-                            + " a round is one crawl from page 0 of every domain, to every page it reaches: %,d pages; %s%n",
-                    domains, pages, pageBytes, links, crossDomain * 100, plan.pagesPerRound(), BenchmarkHost.before());
+                            + " a round is %s: %,d pages; %s%n",
+                    domains, pages, pageBytes, links, crossDomain * 100, crawls == 1
+                            ? "one crawl from page 0 of every domain, to every page it reaches"
+                            : crawls + " crawls at once from page 0 of every domain, each to every page it reaches",
+                    plan.pagesPerCrawl() * crawls, BenchmarkHost.before());
             out.printf(Locale.ROOT, "crawler node JVM: %s%n", String.join(" ", plan.jvmOptions()));
             out.printf(Locale.ROOT, "crawler node settings: %s%n", plan.settings().entrySet().stream()
                     .map(setting -> setting.getKey() + "=" + setting.getValue()).collect(Collectors.joining(" ")));
@@ -158,7 +166,7 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
         }
         jvm.addAll(jvmOptions);
         try {
-            return new CrawlBenchmark.Plan(site, rounds, jvm, settings, Duration.ofSeconds(timeoutSeconds));
+            return new CrawlBenchmark.Plan(site, rounds, crawls, jvm, settings, Duration.ofSeconds(timeoutSeconds));
         } catch (IllegalArgumentException e) {
             throw run.invalid(e.getMessage());
         }

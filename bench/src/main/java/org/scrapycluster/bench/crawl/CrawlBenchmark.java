@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -44,12 +45,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  * Crawls a {@link SyntheticSite} served by a {@link TestOrigin} with one crawler node in a JVM of its
  * own, round after round, and measures each round from the first seed to the last result on Kafka.
  *
- * <p>A round is one crawl of the whole site (a fresh crawlid, so a fresh dupefilter): page 0 of every
- * domain is filed as a seed, as the Kafka monitor files a crawl request, all in one enqueue call, with a
+ * <p>A round is one crawl of the whole site (a fresh crawlid, so a fresh dupefilter), or several at once,
+ * each with a crawlid of its own, as overlapping crawls of one site run: page 0 of every domain is filed as
+ * a seed of each crawl, as the Kafka monitor files a crawl request, all in one enqueue call, with a
  * {@code maxdepth} as large as the site (a Kafka monitor accepts it when {@code CRAWL_MAXDEPTH_LIMIT} is
- * raised), so that every page reachable from the seeds is fetched exactly once, its links extracted and
- * filed, whatever order the pages arrive in. The round ends when the results topic has grown by that many
- * pages. The topic's end offset is watched (reading the pages themselves would cost the cores being
+ * raised), so that every page reachable from the seeds is fetched exactly once by each crawl, its links
+ * extracted and filed, whatever order the pages arrive in. The round ends when the results topic has grown
+ * by that many pages. The topic's end offset is watched (reading the pages themselves would cost the cores being
  * measured); once the round is over, its records are read back to check that each is a distinct page.
  * The node's CPU time and resident memory come from {@code /proc}.
  */
@@ -63,16 +65,20 @@ final class CrawlBenchmark {
      * What to run.
      *
      * @param site        the synthetic site
-     * @param rounds      crawls of the whole site, one after another in the same node
+     * @param rounds      rounds, one after another in the same node
+     * @param crawls      crawls of the whole site at once in each round
      * @param jvmOptions  the node's JVM options
      * @param settings    the node's settings besides the servers' addresses
      * @param timeout     the longest a round may take
      */
-    record Plan(SyntheticSite site, int rounds, List<String> jvmOptions, Map<String, String> settings, Duration timeout) {
+    record Plan(SyntheticSite site, int rounds, int crawls, List<String> jvmOptions, Map<String, String> settings, Duration timeout) {
 
         Plan {
             if (rounds < 1) {
                 throw new IllegalArgumentException("rounds must be at least 1");
+            }
+            if (crawls < 1) {
+                throw new IllegalArgumentException("crawls must be at least 1");
             }
         }
 
@@ -81,8 +87,8 @@ final class CrawlBenchmark {
             return site.domains() * site.pagesPerDomain();
         }
 
-        /** The pages one round fetches: every page reachable from a seed. */
-        int pagesPerRound() {
+        /** The pages one crawl fetches: every page reachable from a seed. */
+        int pagesPerCrawl() {
             Set<PageRef> reached = new HashSet<>();
             for (int domain = 0; domain < site.domains(); domain++) {
                 PageRef seed = new PageRef(domain, 0);
@@ -170,7 +176,7 @@ final class CrawlBenchmark {
      */
     Report run(String kafka, String zookeeper, RedisConnection redis, String redisHost, int redisPort, Consumer<Round> progress)
             throws IOException, InterruptedException {
-        int pagesPerRound = plan.pagesPerRound();
+        int pagesPerRound = plan.pagesPerCrawl() * plan.crawls();
         String topic = Topics.withPrefix(prefix).crawledFirehose();
         createTopic(kafka, topic);
         List<Round> rounds = new ArrayList<>();
@@ -213,8 +219,9 @@ final class CrawlBenchmark {
 
     private Round round(int number, int pages, TestOrigin origin, RedisConnection redis, CrawlerProcess crawler, ProcessUsage usage,
             KafkaConsumer<byte[], byte[]> results, TopicPartition partition) throws InterruptedException {
-        String crawlid = prefix + "-r" + number;
-        List<EnqueueRequest> seeds = seeds(origin, crawlid);
+        List<String> crawlids = IntStream.rangeClosed(1, plan.crawls())
+                .mapToObj(crawl -> prefix + "-r" + number + (plan.crawls() == 1 ? "" : "-c" + crawl)).toList();
+        List<EnqueueRequest> seeds = crawlids.stream().flatMap(crawlid -> seeds(origin, crawlid).stream()).toList();
         long base = endOffset(results, partition);
         ProcessUsage.MachineTicks machineBefore = ProcessUsage.MachineTicks.now();
         Duration cpuBefore = usage.cpu();
@@ -243,7 +250,7 @@ final class CrawlBenchmark {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         Round round = new Round(number, pages, elapsed, usage.cpu().minus(cpuBefore), usage.sampledPeakBytes(),
                 redisCpu().minus(redisBefore), ownCpu().minus(originBefore), ProcessUsage.MachineTicks.now().busySince(machineBefore));
-        checkDistinct(results, partition, base, base + arrived, crawlid);
+        checkDistinct(results, partition, base, base + arrived, Set.copyOf(crawlids));
         return round;
     }
 
@@ -273,8 +280,8 @@ final class CrawlBenchmark {
         return seeds;
     }
 
-    /** Reads the round's records back and fails when a page came twice or a record is not of the round's crawl. */
-    private void checkDistinct(KafkaConsumer<byte[], byte[]> results, TopicPartition partition, long from, long to, String crawlid) {
+    /** Reads the round's records back and fails when a crawl's page came twice or a record is not of the round's crawls. */
+    private void checkDistinct(KafkaConsumer<byte[], byte[]> results, TopicPartition partition, long from, long to, Set<String> crawlids) {
         Set<String> seen = new HashSet<>();
         results.seek(partition, from);
         long position = from;
@@ -289,10 +296,11 @@ final class CrawlBenchmark {
                 } catch (JsonInputException e) {
                     throw new IllegalStateException("a result is not JSON: " + e.getMessage(), e);
                 }
+                String crawlid = result.path("crawlid").asText();
                 String url = result.path("url").asText();
-                if (!crawlid.equals(result.path("crawlid").asText()) || !seen.add(url)) {
-                    throw new IllegalStateException("result at offset " + record.offset() + " is not a new page of crawl " + crawlid
-                            + ": " + result.path("crawlid").asText() + " " + url);
+                if (!crawlids.contains(crawlid) || !seen.add(crawlid + " " + url)) {
+                    throw new IllegalStateException("result at offset " + record.offset() + " is not a new page of the round's crawls "
+                            + crawlids + ": " + crawlid + " " + url);
                 }
             }
             position = results.position(partition);

@@ -20,8 +20,8 @@ import picocli.CommandLine;
 class CrawlBenchCommandTest {
 
     @Test
-    void crawlsEveryReachablePageOnceAndStopsTheNode() {
-        int pages = 3 * 10;
+    void crawlsEveryReachablePageOnceInEachCrawlAndStopsTheNode() {
+        int pages = 2 * 3 * 10;
         Set<Long> before = aliveChildren().map(ProcessHandle::pid).collect(Collectors.toSet());
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -30,12 +30,12 @@ class CrawlBenchCommandTest {
         bench.setErr(new PrintWriter(err));
 
         int status = bench.execute("crawl", "--domains", "3", "--pages", "10", "--page-bytes", "2000", "--links", "4", "--rounds", "2",
-                "--concurrency", "6", "--heap", "128m", "--set", "LEASE_REAP_INTERVAL=1");
+                "--crawls", "2", "--concurrency", "6", "--heap", "128m", "--set", "LEASE_REAP_INTERVAL=1");
 
         assertEquals(0, status, err.toString());
         String report = out.toString();
-        assertTrue(report.contains("a round is one crawl from page 0 of every domain, to every page it reaches: " + pages + " pages;"),
-                report);
+        assertTrue(report.contains("a round is 2 crawls at once from page 0 of every domain, each to every page it reaches: " + pages
+                + " pages;"), report);
         assertTrue(report.contains("crawler node JVM: -Xmx128m "), report);
         assertTrue(report.contains("CONCURRENT_REQUESTS=6 CONCURRENT_REQUESTS_PER_DOMAIN=2 "), report);
         assertTrue(report.contains("LEASE_REAP_INTERVAL=1"), report);
@@ -58,6 +58,18 @@ class CrawlBenchCommandTest {
     /** Processes of this JVM; other tests of the same JVM may share a redis-server that outlives this one. */
     private static Stream<ProcessHandle> aliveChildren() {
         return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive);
+    }
+
+    @Test
+    void refusesARunWithoutCrawls() {
+        StringWriter err = new StringWriter();
+        CommandLine bench = BenchCommand.commandLine();
+        bench.setErr(new PrintWriter(err));
+
+        int status = bench.execute("crawl", "--crawls", "0");
+
+        assertEquals(2, status);
+        assertTrue(err.toString().contains("crawls must be at least 1"), err.toString());
     }
 
     @Test
