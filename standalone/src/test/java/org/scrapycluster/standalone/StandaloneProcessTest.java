@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,10 +37,21 @@ class StandaloneProcessTest {
         stopsCleanly(List.of(), process -> kill("TERM", Long.toString(process.pid())));
     }
 
+    /**
+     * A shell starts a foreground job with SIGINT at its default action; a JVM that inherits SIGINT ignored
+     * (as a job started in the background by a script does) keeps ignoring it, so the test resets it first.
+     */
     @Test
     void ctrlCInATerminalStopsTheServicesBeforeRedis() throws Exception {
         assumeTrue(Files.isExecutable(SETSID), "needs setsid to give the JVM a process group of its own");
-        stopsCleanly(List.of(SETSID.toString()), process -> kill("INT", "-" + process.pid()));
+        assumeTrue(resetsSigint(), "needs env --default-signal to start the JVM with SIGINT at its default action");
+        stopsCleanly(List.of(SETSID.toString(), "env", "--default-signal=INT"), process -> kill("INT", "-" + process.pid()));
+    }
+
+    private static boolean resetsSigint() throws IOException, InterruptedException {
+        Process probe = new ProcessBuilder("env", "--default-signal=INT", "true").redirectErrorStream(true).start();
+        probe.getInputStream().transferTo(OutputStream.nullOutputStream());
+        return probe.waitFor() == 0;
     }
 
     private static void stopsCleanly(List<String> prefix, Consumer<Process> stop) throws Exception {
