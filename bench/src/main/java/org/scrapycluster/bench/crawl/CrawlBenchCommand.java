@@ -51,7 +51,8 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
     double crossDomain = 0.2;
 
     @Option(names = "--rounds", paramLabel = "N",
-            description = "Crawls of the whole site, one after another in the same node; the first includes JIT warm-up (default: ${DEFAULT-VALUE}).")
+            description = "Rounds, one after another in the same node, each a crawl of the whole site (or --crawls of them at once);"
+                    + " the first includes JIT warm-up (default: ${DEFAULT-VALUE}).")
     int rounds = 3;
 
     @Option(names = "--crawls", paramLabel = "N",
