@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.bench.BenchCommand;
 
 import picocli.CommandLine;
@@ -60,27 +62,16 @@ class CrawlBenchCommandTest {
         return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive);
     }
 
-    @Test
-    void refusesARunWithoutCrawls() {
+    @ParameterizedTest
+    @ValueSource(strings = {"rounds", "crawls"})
+    void refusesARunWithNoneOf(String count) {
         StringWriter err = new StringWriter();
         CommandLine bench = BenchCommand.commandLine();
         bench.setErr(new PrintWriter(err));
 
-        int status = bench.execute("crawl", "--crawls", "0");
+        int status = bench.execute("crawl", "--" + count, "0");
 
         assertEquals(2, status);
-        assertTrue(err.toString().contains("crawls must be at least 1"), err.toString());
-    }
-
-    @Test
-    void refusesARunWithoutRounds() {
-        StringWriter err = new StringWriter();
-        CommandLine bench = BenchCommand.commandLine();
-        bench.setErr(new PrintWriter(err));
-
-        int status = bench.execute("crawl", "--rounds", "0");
-
-        assertEquals(2, status);
-        assertTrue(err.toString().contains("rounds must be at least 1"), err.toString());
+        assertTrue(err.toString().contains(count + " must be at least 1"), err.toString());
     }
 }
