@@ -181,7 +181,8 @@ class RequestProcessorTest {
         String member = codec.encode(request.withMeta(meta));
         processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, "lease-" + System.nanoTime(),
                 ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false)));
-        Awaitility.await().until(() -> processor.active() == 0);
+        // Redis answers on Lettuce's thread: look every millisecond, from the start, rather than Awaitility's 100 ms
+        Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> processor.active() == 0);
         assertTrue(finished.size() == 1, "the domain is freed once: " + finished);
     }
 
