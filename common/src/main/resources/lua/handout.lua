@@ -23,6 +23,8 @@
 -- A throttle slot is spent only by HANDED_OUT.
 
 local PER_DECISION = 8
+-- a window key longer than this is trimmed even below its limit
+local TRIM_LENGTH = 128
 local clock = server_clock()
 
 local function reply(outcome, dropped, wait_ms, member, score, lease_id, at)
@@ -56,10 +58,11 @@ local function decide(k)
     return reply('WAIT', 0, paused_ms)
   end
 
-  -- entries older than the window are trimmed only when they could matter: when even counting them
-  -- the window is below the limit, the hand-out is allowed (and the key never outgrows the limit)
+  -- entries older than the window are trimmed when they could matter, when even counting them the
+  -- window is at its limit, and when the key grows longer than TRIM_LENGTH: a limit far above the rate
+  -- (a throttle opened up) would otherwise keep every hand-out until the key expires
   local used = redis.call('ZCARD', window_key)
-  if used >= limit then
+  if used >= limit or used > TRIM_LENGTH then
     redis.call('ZREMRANGEBYSCORE', window_key, '-inf', string.format('(%.6f', clock.seconds - window))
     used = redis.call('ZCARD', window_key)
   end

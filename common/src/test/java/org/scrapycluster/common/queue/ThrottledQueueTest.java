@@ -154,6 +154,23 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void aLongWindowIsTrimmedEvenFarBelowItsLimit() {
+        ThrottleSpec spec = spec(60, 1_000_000, false);
+        enqueueMany(1, "c1", 1);
+        double serverNow = Double.parseDouble(redis.sync().time().get(0));
+        for (int i = 0; i < 200; i++) {
+            String old = Double.toString(serverNow - 61 - i);
+            redis.sync().zadd(spec.windowKey(), Double.parseDouble(old), old);
+        }
+        String recent = Double.toString(serverNow - 30);
+        redis.sync().zadd(spec.windowKey(), Double.parseDouble(recent), recent);
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        List<String> window = redis.sync().zrange(spec.windowKey(), 0, -1);
+        assertEquals(2, window.size(), "the hand-out and the entry still in the window");
+        assertEquals(recent, window.get(0));
+    }
+
+    @Test
     void handsOutTheHighestPriorityOfEitherShapeAndLeasesIt() {
         enqueue(Members.feedItem("https://ex1.com/low", "app", "c1", 1, 0));
         String high = Members.serializedRequest("https://ex1.com/high", "app", "c1", 50, 0);
