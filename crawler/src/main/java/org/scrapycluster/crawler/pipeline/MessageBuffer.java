@@ -45,6 +45,11 @@ final class MessageBuffer extends OutputStream {
         size += length;
     }
 
+    /** Forgets what was written after the first {@code size} bytes. */
+    void truncate(int size) {
+        this.size = size;
+    }
+
     byte[] toByteArray() {
         return Arrays.copyOf(bytes, size);
     }

@@ -114,10 +114,8 @@ public final class ResultMessage {
             return;
         }
         if (item.encoding().charset().equals(StandardCharsets.UTF_8)) {
-            if (Utf8Text.isValid(item.body())) {
-                Utf8Text.write(item.body(), generator, out);
-                return;
-            }
+            Utf8Text.write(item.body(), () -> item.encoding().decode(item.body()), generator, out);
+            return;
         }
         generator.writeString(item.encoding().decode(item.body()));
     }

@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 
@@ -13,7 +14,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
  * decoded into a Java string, and into the message's own buffer): the bulk of a result message, so this is where encoding time goes. The
  * escapes are Jackson's own (two characters such as {@code \n}, six for other control characters), made here
  * by copying the runs between them, found eight bytes at a time: several times faster on HTML than Jackson's
- * byte-by-byte loop.
+ * byte-by-byte loop. The bytes are checked to be well-formed UTF-8 in the same pass.
  */
 final class Utf8Text {
 
@@ -25,27 +26,43 @@ final class Utf8Text {
 
     /**
      * Writes {@code bytes} as a JSON string value where {@code generator} stands, escaped straight into
-     * {@code out}, the generator's output.
+     * {@code out}, the generator's output; when they are not well-formed UTF-8, writes {@code decoded} instead.
      */
-    static void write(byte[] bytes, JsonGenerator generator, MessageBuffer out) throws IOException {
+    static void write(byte[] bytes, Supplier<String> decoded, JsonGenerator generator, MessageBuffer out) throws IOException {
         generator.writeRawValue("\"");
         generator.flush();
-        escape(bytes, out);
+        if (!escape(bytes, out)) {
+            escape(decoded.get().getBytes(StandardCharsets.UTF_8), out);
+        }
         generator.writeRaw('"');
     }
 
-    /** Appends the JSON string content of {@code bytes}, as Jackson's {@code writeUTF8String} escapes it, to {@code out}. */
-    static void escape(byte[] bytes, MessageBuffer out) {
+    /**
+     * Appends the JSON string content of {@code bytes}, as Jackson's {@code writeUTF8String} escapes it, to
+     * {@code out}, checking in the same pass that they are well-formed UTF-8 (RFC 3629: no overlong forms,
+     * surrogates or values past U+10FFFF). Returns false, having appended nothing, when they are not.
+     */
+    static boolean escape(byte[] bytes, MessageBuffer out) {
+        int start = out.size();
         int run = 0;
         int i = 0;
         while (i < bytes.length) {
-            // eight bytes at a time past the long runs that need no escape
-            while (i + Long.BYTES <= bytes.length && !mayNeedEscape((long) LONGS.get(bytes, i))) {
+            // eight bytes at a time past the long runs of plain ASCII
+            while (i + Long.BYTES <= bytes.length && isPlainAscii((long) LONGS.get(bytes, i))) {
                 i += Long.BYTES;
             }
             for (int end = Math.min(i + Long.BYTES, bytes.length); i < end; i++) {
                 int b = bytes[i];
-                if (b >= 0x20 && b != '"' && b != '\\' || b < 0) {
+                if (b >= 0x20 && b != '"' && b != '\\') {
+                    continue;
+                }
+                if (b < 0) {
+                    int length = sequenceLength(bytes, i);
+                    if (length == 0) {
+                        out.truncate(start);
+                        return false;
+                    }
+                    i += length - 1; // the sequence stays in the run
                     continue;
                 }
                 out.write(bytes, run, i - run);
@@ -55,19 +72,21 @@ final class Utf8Text {
             }
         }
         out.write(bytes, run, bytes.length - run);
+        return true;
     }
 
     /**
-     * Whether one of the eight bytes of {@code word} may be a control character, a quote or a backslash
-     * (the classic has-a-byte-below test, which may say yes wrongly but never no wrongly).
+     * Whether the eight bytes of {@code word} are all ASCII that JSON takes as it is: no byte of 0x80 or above,
+     * no control character, quote or backslash (the classic has-a-byte-below test, which may say no wrongly
+     * but never yes wrongly).
      */
-    private static boolean mayNeedEscape(long word) {
+    private static boolean isPlainAscii(long word) {
         long quotes = word ^ 0x2222222222222222L;
         long backslashes = word ^ 0x5C5C5C5C5C5C5C5CL;
-        long below = (word - 0x2020202020202020L) & ~word
+        long special = (word - 0x2020202020202020L) & ~word
                 | (quotes - 0x0101010101010101L) & ~quotes
                 | (backslashes - 0x0101010101010101L) & ~backslashes;
-        return (below & 0x8080808080808080L) != 0;
+        return ((special | word) & 0x8080808080808080L) == 0;
     }
 
     private static int writeEscape(int b, byte[] out, int at) {
@@ -94,50 +113,41 @@ final class Utf8Text {
         return next;
     }
 
-    /** Whether {@code bytes} are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or values past U+10FFFF). */
-    static boolean isValid(byte[] bytes) {
-        int i = 0;
-        while (i < bytes.length) {
-            if (i + Long.BYTES <= bytes.length && ((long) LONGS.get(bytes, i) & 0x8080808080808080L) == 0) {
-                i += Long.BYTES;
-                continue;
-            }
-            int lead = bytes[i] & 0xFF;
-            if (lead < 0x80) {
-                i++;
-                continue;
-            }
-            int following;
-            int low = 0x80;
-            int high = 0xBF;
-            if (lead >= 0xC2 && lead <= 0xDF) {
-                following = 1;
-            } else if (lead >= 0xE0 && lead <= 0xEF) {
-                following = 2;
-                low = lead == 0xE0 ? 0xA0 : 0x80;
-                high = lead == 0xED ? 0x9F : 0xBF;
-            } else if (lead >= 0xF0 && lead <= 0xF4) {
-                following = 3;
-                low = lead == 0xF0 ? 0x90 : 0x80;
-                high = lead == 0xF4 ? 0x8F : 0xBF;
-            } else {
-                return false;
-            }
-            if (i + following >= bytes.length) {
-                return false;
-            }
-            int second = bytes[i + 1] & 0xFF;
-            if (second < low || second > high) {
-                return false;
-            }
-            for (int k = 2; k <= following; k++) {
-                int next = bytes[i + k] & 0xFF;
-                if (next < 0x80 || next > 0xBF) {
-                    return false;
-                }
-            }
-            i += following + 1;
+    /**
+     * The length of the well-formed UTF-8 sequence of two to four bytes that starts at {@code i}, whose
+     * lead byte is 0x80 or above; 0 when there is none.
+     */
+    private static int sequenceLength(byte[] bytes, int i) {
+        int lead = bytes[i] & 0xFF;
+        int following;
+        int low = 0x80;
+        int high = 0xBF;
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            following = 1;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            following = 2;
+            low = lead == 0xE0 ? 0xA0 : 0x80;
+            high = lead == 0xED ? 0x9F : 0xBF;
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            following = 3;
+            low = lead == 0xF0 ? 0x90 : 0x80;
+            high = lead == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return 0;
         }
-        return true;
+        if (i + following >= bytes.length) {
+            return 0;
+        }
+        int second = bytes[i + 1] & 0xFF;
+        if (second < low || second > high) {
+            return 0;
+        }
+        for (int k = 2; k <= following; k++) {
+            int next = bytes[i + k] & 0xFF;
+            if (next < 0x80 || next > 0xBF) {
+                return 0;
+            }
+        }
+        return following + 1;
     }
 }

@@ -2,15 +2,19 @@ package org.scrapycluster.crawler.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -86,12 +90,12 @@ class ResultMessageTest {
 
     @Test
     void aUtf8BodyIsEscapedExactlyAsJacksonEscapesIt() throws Exception {
-        byte[] every = new byte[256 + 40];
-        for (int i = 0; i < 256; i++) {
+        byte[] every = new byte[128 + 40];
+        for (int i = 0; i < 128; i++) {
             every[i] = (byte) i;
         }
         byte[] text = "\"quoted\" \\ é 中文 😀\n".getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(text, 0, every, 256, text.length);
+        System.arraycopy(text, 0, every, 128, text.length);
         List<byte[]> bodies = new ArrayList<>(List.of(every, new byte[0], "plain".getBytes(StandardCharsets.UTF_8),
                 "\n".repeat(5000).getBytes(StandardCharsets.UTF_8)));
         Random random = new Random(7);
@@ -110,7 +114,7 @@ class ResultMessageTest {
             }
             byte[] written = jackson.toByteArray();
             MessageBuffer escaped = new MessageBuffer(1);
-            Utf8Text.escape(body, escaped);
+            assertTrue(Utf8Text.escape(body, escaped));
             assertEquals(HexFormat.of().formatHex(written, 1, written.length - 1), HexFormat.of().formatHex(escaped.toByteArray()));
         }
     }
@@ -160,11 +164,39 @@ class ResultMessageTest {
 
     @Test
     void utf8IsCheckedStrictly() {
-        assertTrue(Utf8Text.isValid("é 中文 😀".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(Utf8Text.escape("é 中文 😀".getBytes(StandardCharsets.UTF_8), new MessageBuffer(1)));
         for (byte[] invalid : new byte[][] {{(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
                 {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xE4, (byte) 0xB8},
                 {(byte) 0x80}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}}) {
-            assertTrue(!Utf8Text.isValid(invalid), HexFormat.of().formatHex(invalid));
+            MessageBuffer out = new MessageBuffer(1);
+            out.write('x');
+            byte[] body = ("a\"b\n" + "plain text ".repeat(3)).getBytes(StandardCharsets.UTF_8);
+            byte[] withInvalid = Arrays.copyOf(body, body.length + invalid.length);
+            System.arraycopy(invalid, 0, withInvalid, body.length, invalid.length);
+            assertFalse(Utf8Text.escape(withInvalid, out), HexFormat.of().formatHex(invalid));
+            assertEquals(1, out.size(), "nothing appended");
+        }
+    }
+
+    /** The escape accepts exactly what the JDK's strict UTF-8 decoder accepts. */
+    @Test
+    void utf8IsCheckedAsTheJdkDecodesIt() {
+        Random random = new Random(11);
+        byte[] pieces = {'a', '"', '\n', (byte) 0x80, (byte) 0xBF, (byte) 0xC2, (byte) 0xDF, (byte) 0xE0, (byte) 0xED, (byte) 0xEF,
+            (byte) 0xF0, (byte) 0xF4, (byte) 0xF5, (byte) 0x9F, (byte) 0xA0, (byte) 0x90, (byte) 0x8F};
+        for (int n = 0; n < 20_000; n++) {
+            byte[] body = new byte[random.nextInt(24)];
+            for (int i = 0; i < body.length; i++) {
+                body[i] = random.nextInt(3) == 0 ? (byte) 'x' : pieces[random.nextInt(pieces.length)];
+            }
+            boolean valid;
+            try {
+                StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body));
+                valid = true;
+            } catch (CharacterCodingException e) {
+                valid = false;
+            }
+            assertEquals(valid, Utf8Text.escape(body, new MessageBuffer(1)), HexFormat.of().formatHex(body));
         }
     }
 
