@@ -71,7 +71,10 @@ public final class RedisConnection implements AutoCloseable {
      * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now
      */
     public static RedisConnection open(RedisEndpoint endpoint, MeterRegistry meters) {
-        MicrometerOptions options = MicrometerOptions.builder().histogram(true).localDistinction(false).build();
+        // buckets only: Lettuce's default percentiles would keep an HdrHistogram per command, updated on the event
+        // loop for every reply and never published (Prometheus computes quantiles from the buckets)
+        MicrometerOptions options = MicrometerOptions.builder().histogram(true).targetPercentiles(new double[0])
+                .localDistinction(false).build();
         return open(endpoint, ClientResources.builder()
                 .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(meters, options)).build());
     }

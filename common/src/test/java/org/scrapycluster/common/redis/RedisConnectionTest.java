@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
@@ -51,6 +54,24 @@ class RedisConnectionTest {
             Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
                     .until(() -> redis.sync().set("k", "back").equals("OK"));
             assertEquals("back", redis.sync().get("k"));
+        }
+    }
+
+    /** Prometheus computes quantiles from the buckets; percentiles kept in the process would cost every command and never be published. */
+    @Test
+    void commandLatencyIsAHistogramOfBucketsWithoutClientSidePercentiles() {
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-metrics"));
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()), meters)) {
+            redis.sync().ping();
+            List<String> series = meters.scrape().lines().filter(line -> line.startsWith("lettuce_command_completion_seconds")).toList();
+            assertTrue(series.stream().anyMatch(line -> line.startsWith("lettuce_command_completion_seconds_bucket{")
+                    && line.contains("command=\"PING\"")), String.join("\n", series));
+            for (String name : List.of("lettuce.command.completion", "lettuce.command.firstresponse")) {
+                HistogramSnapshot latency = meters.get(name).tag("command", "PING").timer().takeSnapshot();
+                assertEquals(1, latency.count());
+                assertEquals(0, latency.percentileValues().length, name);
+            }
         }
     }
 
