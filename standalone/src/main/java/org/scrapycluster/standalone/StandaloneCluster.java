@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
+import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.service.ServiceHost;
@@ -36,6 +38,7 @@ public final class StandaloneCluster implements AutoCloseable {
      * embedded servers, whose Redis waits that long for its turn.
      */
     public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
+    private static final Duration READY_POLL = Duration.ofMillis(50);
 
     private static final String CRAWLER = "crawler";
     /** The REST gateway's bind address: loopback in standalone unless the user sets it. */
@@ -113,6 +116,22 @@ public final class StandaloneCluster implements AutoCloseable {
     /** Where the one metrics and health endpoint of the cluster's services listens, when it does. */
     public Optional<InetSocketAddress> metricsAddress() {
         return host.metricsAddress();
+    }
+
+    /**
+     * Waits until every service is ready, as {@code /health/ready} says (connected to its servers, its consumers in
+     * their groups), for at most {@code timeout}: a service starts before its Kafka consumer has joined its group,
+     * and a request it took in between would be refused. Returns the last report, down when the time ran out or
+     * {@code stopping} said to give up.
+     */
+    public HealthReport awaitReady(Duration timeout, BooleanSupplier stopping) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        HealthReport report = host.readiness();
+        while (!report.isUp() && System.nanoTime() < deadline && !stopping.getAsBoolean()) {
+            Thread.sleep(READY_POLL.toMillis());
+            report = host.readiness();
+        }
+        return report;
     }
 
     /** The one line printed when everything is up: where each server is, where users reach the gateway, and what runs. */

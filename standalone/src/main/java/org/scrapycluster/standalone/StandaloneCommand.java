@@ -1,5 +1,6 @@
 package org.scrapycluster.standalone;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -9,6 +10,7 @@ import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.LogConfig;
 import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.Settings;
@@ -34,6 +36,8 @@ import picocli.CommandLine.Spec;
 public final class StandaloneCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneCommand.class);
+    /** How long the ready line waits for every service to be ready (a configured server may be away). */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     @Mixin
     SettingsOptions options;
@@ -44,6 +48,23 @@ public final class StandaloneCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /**
+     * Prints the ready line once every service is ready, or after {@link #READY_TIMEOUT} with a warning that says
+     * which checks are down; nothing when a stop was asked for meanwhile.
+     */
+    private void announceReady(StandaloneCluster cluster) throws InterruptedException {
+        HealthReport ready = cluster.awaitReady(READY_TIMEOUT, ShutdownSignal::jvmIsShuttingDown);
+        if (ShutdownSignal.jvmIsShuttingDown()) {
+            return;
+        }
+        if (!ready.isUp()) {
+            LOG.atWarn().addKeyValue("checks", ready.toJson()).log("Not every service is ready after {} s; requests they cannot "
+                    + "take yet are refused until they are", READY_TIMEOUT.toSeconds());
+        }
+        spec.commandLine().getOut().println(cluster.readyLine());
+        spec.commandLine().getOut().flush();
+    }
+
     @Override
     public Integer call() {
         SettingsGroup settings = options.loadAll();
@@ -53,9 +74,8 @@ public final class StandaloneCommand implements Callable<Integer> {
         try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
             try (StandaloneCluster cluster = StandaloneCluster.start(settings, nodes,
                     ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList())) {
-                spec.commandLine().getOut().println(cluster.readyLine());
-                spec.commandLine().getOut().flush();
                 try {
+                    announceReady(cluster);
                     signal.await();
                     LOG.info("Stopping Scrapy Cluster");
                 } catch (InterruptedException e) {

@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.ServiceFactory;
@@ -40,6 +46,32 @@ class StandaloneClusterTest {
         }
         assertEquals(List.of("start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1", "start crawler-2 on 127.0.0.1",
                 "close crawler-2", "close crawler-1", "close kafka-monitor"), events);
+    }
+
+    @Test
+    void readinessIsAwaitedUntilEveryServiceIsReadyOrTheTimeRunsOut() throws InterruptedException {
+        AtomicBoolean joined = new AtomicBoolean();
+        AtomicInteger asked = new AtomicInteger();
+        ServiceFactory gateway = new Recording("rest") {
+            @Override
+            public Service create(ServiceContext context) {
+                context.health().register("group", HealthRegistry.Kind.READINESS, () -> {
+                    asked.incrementAndGet();
+                    return joined.get() ? Health.up() : Health.down("not in its group yet");
+                });
+                return super.create(context);
+            }
+        };
+        try (StandaloneCluster cluster = StandaloneCluster.start(settings(Map.of()), 0, List.of(gateway))) {
+            HealthReport waited = cluster.awaitReady(Duration.ofMillis(300), () -> false);
+            assertFalse(waited.isUp());
+            assertEquals(Health.down("not in its group yet"), waited.checks().get("rest.group"));
+            assertTrue(asked.get() > 2, "asked again while waiting: " + asked.get());
+            assertFalse(cluster.awaitReady(Duration.ofMinutes(1), () -> true).isUp(), "a stop ends the wait at once");
+
+            joined.set(true);
+            assertTrue(cluster.awaitReady(Duration.ofSeconds(10), () -> false).isUp());
+        }
     }
 
     @Test
@@ -74,7 +106,7 @@ class StandaloneClusterTest {
     }
 
     /** A factory whose services record their start (with the Redis host they were given) and close. */
-    private final class Recording implements ServiceFactory {
+    private class Recording implements ServiceFactory {
 
         private final String name;
         private int created;

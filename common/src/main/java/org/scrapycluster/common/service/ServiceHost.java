@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.metrics.MetricsServer;
 import org.scrapycluster.common.metrics.ProcessMetrics;
 import org.scrapycluster.common.settings.Settings;
@@ -84,6 +85,11 @@ public final class ServiceHost implements AutoCloseable {
         service.start();
         running.push(service);
         LOG.atInfo().addKeyValue("service", service.name()).log("Started " + service.name());
+    }
+
+    /** Runs the dependency and readiness checks of every service in this process, as {@code /health/ready} does. */
+    public HealthReport readiness() {
+        return health.checkReady();
     }
 
     /** Where the metrics and health endpoint listens, when it does. */
