@@ -88,7 +88,7 @@ public final class FeedEndpoint implements Endpoint {
                 pending.forget(waiter);
             }
             kafkaDown.increment();
-            LOG.atError().addKeyValue("error", e.getMessage()).log("Lost connection to Kafka");
+            LOG.atError().addKeyValue("error", e.getMessage()).log("Feed refused: Kafka is not connected");
             return envelope.failure(500, KAFKA_DOWN);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
