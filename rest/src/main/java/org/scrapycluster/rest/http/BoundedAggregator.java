@@ -15,7 +15,7 @@ import io.netty.handler.codec.http.HttpUtil;
  * Aggregates a request's body up to {@code JSON_MAX_DOCUMENT_BYTES}. A larger one — announced by
  * its {@code Content-Length}, with or without {@code Expect: 100-continue}, or found while
  * streaming a chunked body — is refused with 413 in the envelope and counted; the rest of its
- * body is dropped unread.
+ * body is read and dropped.
  */
 final class BoundedAggregator extends HttpObjectAggregator {
 
@@ -33,19 +33,27 @@ final class BoundedAggregator extends HttpObjectAggregator {
         Object answer = super.newContinueResponse(start, maxContentLength, pipeline);
         if (answer instanceof FullHttpResponse response && response.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
             response.release();
-            FullHttpResponse refused = GatewayHandler.response(tooLarge());
-            refused.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            return refused;
+            return tooLargeThenClose();
         }
         return answer;
     }
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        // As Netty does: on a kept-alive connection the rest of the body is read and dropped, so
-        // that the client, still sending, is not reset before it reads the answer.
-        boolean keepAlive = !(oversized instanceof FullHttpMessage) && HttpUtil.isKeepAlive(oversized);
-        GatewayHandler.write(ctx, tooLarge(), keepAlive);
+        // The rest of the body is read and dropped, so that the client, still sending, is not
+        // reset before it reads the answer. A connection whose body had begun (a chunked one over
+        // the limit) cannot be reused; it ends with a lingering close.
+        if (!(oversized instanceof FullHttpMessage) && HttpUtil.isKeepAlive(oversized)) {
+            GatewayHandler.write(ctx, tooLarge(), true);
+        } else {
+            LingeringClose.writeAndClose(ctx, tooLargeThenClose());
+        }
+    }
+
+    private FullHttpResponse tooLargeThenClose() {
+        FullHttpResponse refused = GatewayHandler.response(tooLarge());
+        refused.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        return refused;
     }
 
     private HttpAnswer tooLarge() {

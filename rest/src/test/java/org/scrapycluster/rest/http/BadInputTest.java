@@ -17,6 +17,7 @@ import java.util.Arrays;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,6 +42,8 @@ class BadInputTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_BODY = 1024;
+    private static final String CHUNKED_FEED = "POST /feed HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n";
     private static final String GOOD = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"%s\"}";
 
     private AnsweredGateway answered;
@@ -126,6 +129,57 @@ class BadInputTest {
     }
 
     @Test
+    void aClientStillSendingItsRefusedChunkedBodyReadsThe413ToItsEnd() throws Exception {
+        double before = gateway.counter("rest.requests.refused", "reason", Refusal.TOO_LARGE.reason());
+        byte[] chunk = chunk(MAX_BODY);
+        try (Socket socket = rawConnection()) {
+            OutputStream out = socket.getOutputStream();
+            out.write(CHUNKED_FEED.getBytes(StandardCharsets.US_ASCII));
+            out.write(chunk);
+            out.write(chunk);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            int first = in.read();
+            // The answer has come; the client goes on sending its body, as most do. Each write
+            // would fail on a connection closed with bytes unread (the kernel resets it).
+            for (int i = 0; i < 20; i++) {
+                out.write(chunk);
+                out.flush();
+                Thread.sleep(10);
+            }
+            out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String reply = (char) first + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals("HTTP/1.1 413 Request Entity Too Large", reply.substring(0, reply.indexOf("\r\n")));
+            assertEquals("The payload is too large.", parse(reply.substring(reply.indexOf("\r\n\r\n") + 4))
+                    .get("error").get("message").asText());
+        }
+        assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.TOO_LARGE.reason()));
+    }
+
+    @Test
+    void aClientThatNeitherFinishesItsRefusedBodyNorClosesIsClosedAfterTheAnswer() throws Exception {
+        try (Socket socket = rawConnection()) {
+            OutputStream out = socket.getOutputStream();
+            out.write(CHUNKED_FEED.getBytes(StandardCharsets.US_ASCII));
+            out.write(chunk(MAX_BODY * 2));
+            out.flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals("HTTP/1.1 413 Request Entity Too Large", reply.substring(0, reply.indexOf("\r\n")));
+            // The server has shut its side; it reads on for a while, then closes the socket.
+            Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                try {
+                    out.write(chunk(16));
+                    out.flush();
+                    return false;
+                } catch (IOException closed) {
+                    return true;
+                }
+            });
+        }
+    }
+
+    @Test
     void unknownPaths() {
         refused(Refusal.UNKNOWN_PATH, 404, "The desired endpoint does not exist", () -> client.get("/admin"));
         refused(Refusal.UNKNOWN_PATH, 404, "The desired endpoint does not exist", () -> client.postJson("/feeds", "{}"));
@@ -186,6 +240,17 @@ class BadInputTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private Socket rawConnection() throws IOException {
+        Socket socket = new Socket(client.base().getHost(), client.base().getPort());
+        socket.setSoTimeout(60_000);
+        return socket;
+    }
+
+    /** One chunk of a chunked body, {@code size} bytes of JSON-looking filler. */
+    private static byte[] chunk(int size) {
+        return (Integer.toHexString(size) + "\r\n" + "a".repeat(size) + "\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     private static byte[] hugeJson() {

@@ -1,0 +1,51 @@
+package org.scrapycluster.rest.http;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Ends a connection whose client may still be sending, so that the client reads the last answer.
+ * Closing a socket with bytes unread makes the kernel reset the connection, and a client still
+ * writing its body then fails on the write, or loses the answer waiting in its buffer. So the
+ * answer is written and the sending side shut down (the client reads the answer, then the end of
+ * the stream), while whatever else the client sends is read and dropped, until it closes its side
+ * or {@link #LINGER} has passed.
+ */
+final class LingeringClose extends ChannelInboundHandlerAdapter {
+
+    /** How long a client may go on sending after its answer before the connection is closed anyway. */
+    static final Duration LINGER = Duration.ofSeconds(2);
+
+    private LingeringClose() {
+    }
+
+    /** Writes {@code answer} (which should say {@code Connection: close}) and ends the connection as above. */
+    static void writeAndClose(ChannelHandlerContext ctx, Object answer) {
+        ctx.writeAndFlush(answer).addListener(written -> {
+            if (!written.isSuccess() || !(ctx.channel() instanceof DuplexChannel channel)) {
+                ctx.close();
+                return;
+            }
+            channel.pipeline().addFirst(new LingeringClose());
+            channel.shutdownOutput();
+            channel.eventLoop().schedule(() -> { channel.close(); }, LINGER.toMillis(), TimeUnit.MILLISECONDS);
+            // From this handler, first in the pipeline, a read goes straight to the socket.
+            channel.pipeline().firstContext().read();
+        });
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ReferenceCountUtil.release(msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.read();
+    }
+}
