@@ -148,7 +148,9 @@ local function tally_removed(tally, spider, fields, domain, published)
 end
 
 -- Writes what tally_removed noted. Of n requests under one field holding c, min(n, c) are taken off
--- it; the rest were never counted (see unaccounted), as they would be found one by one.
+-- it; the rest were never counted (see unaccounted), as they would be found one by one. The field is
+-- decremented first and read from the answer (the counters are never below 0, so what it held is the
+-- answer plus n): one command a field, two when it reaches 0.
 local function write_removed(tally, clock)
   for _, key in ipairs(tally.order) do
     local crawl = tally.crawls[key]
@@ -156,14 +158,12 @@ local function write_removed(tally, clock)
     local counted, foreign = 0, false
     for _, field in ipairs(crawl.order) do
       local settled = crawl.counts[field]
-      local held = tonumber(redis.call('HGET', key, field) or '0') or 0
-      if held > settled then
-        redis.call('HINCRBY', key, field, -settled)
-      elseif held > 0 then
+      local left = redis.call('HINCRBY', key, field, -settled)
+      if left <= 0 then
         redis.call('HDEL', key, field)
       end
-      counted = counted + math.max(0, math.min(settled, held))
-      foreign = foreign or held < settled
+      counted = counted + settled + math.min(0, left)
+      foreign = foreign or left < 0
     end
     if foreign then
       redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
