@@ -14,11 +14,12 @@
 -- ARGV[k+7] domain                         ARGV[k+8] most members dropped in one decision
 --
 -- Returns seven values per decision, in order, {outcome, dropped, wait_ms, member, score, lease_id, at}:
--- Returns {outcome, dropped, wait_ms, member, score, lease_id, at}:
 --   {'HANDED_OUT', dropped, 0, member, score, lease_id or '', at}   at = server time "<s>.<us>"
 --   {'WAIT', dropped, ms, '', '', '', ''}   ms until a slot can free or the pause ends; 0 = call
 --                                           again now (the drop bound was reached with members left)
---   {'EMPTY', dropped, 0, '', '', '', ''}   the queue is empty; the domain left active_domains
+--   {'EMPTY', dropped, 0, '', '', '', ''}   the queue is empty; the domain left active_domains (the
+--                                           throttle is asked first: while it says WAIT, so does an
+--                                           empty queue)
 --   {'PAUSED', 0, 0, '', '', '', ''}        limit 0: the domain is paused
 -- A throttle slot is spent only by HANDED_OUT.
 
@@ -35,7 +36,24 @@ local function millis_until(seconds)
   return math.max(1, math.ceil(seconds * 1000))
 end
 
--- The decision for the queue whose keys and arguments start after KEYS[k] and ARGV[k].
+-- Whether a crawl's requests are to be dropped because it was stopped (the entry is on the spider's
+-- blacklist). The blacklist cannot change during a call, and a call's decisions are mostly of a few
+-- crawls, so each entry is looked up once a call.
+local blacklist_answers = {}
+local function blacklisted(blacklist, fields)
+  local entry = blacklist_entry(fields)
+  local seen = blacklist_answers[blacklist .. '\n' .. entry]
+  if seen == nil then
+    seen = redis.call('SISMEMBER', blacklist, entry) == 1
+    blacklist_answers[blacklist .. '\n' .. entry] = seen
+  end
+  return seen
+end
+
+-- The decision for the queue whose keys and arguments start after KEYS[k] and ARGV[k]. The throttle
+-- is asked first and the queue last, so that a WAIT never reads the queue and a hand-out takes its
+-- member in one command; an empty queue is therefore found by the first call the throttle lets
+-- through (a paused one is looked at, so that it leaves the active domains).
 local function decide(k)
   local queue, window_key, time_key = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
   local blacklist, active, leased, leases, pause_key = KEYS[k + 4], KEYS[k + 5], KEYS[k + 6], KEYS[k + 7], KEYS[k + 8]
@@ -43,12 +61,11 @@ local function decide(k)
   local moderated = ARGV[k + 3] == '1' and limit > 1
   local lease_ms, holder = tonumber(ARGV[k + 4]), ARGV[k + 5]
   local spider, domain, max_drops = ARGV[k + 6], ARGV[k + 7], tonumber(ARGV[k + 8])
-  local head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
-  if #head == 0 then
-    redis.call('ZREM', active, domain)
-    return reply('EMPTY', 0, 0)
-  end
   if limit <= 0 then
+    if redis.call('EXISTS', queue) == 0 then
+      redis.call('ZREM', active, domain)
+      return reply('EMPTY', 0, 0)
+    end
     return reply('PAUSED', 0, 0)
   end
 
@@ -82,19 +99,15 @@ local function decide(k)
   local ttl = math.max(1, math.floor(window * 2))
   local dropped = 0
   while true do
-    if dropped > 0 then
-      head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
-    end
+    local head = redis.call('ZPOPMIN', queue)
     if #head == 0 then
       redis.call('ZREM', active, domain)
       return reply('EMPTY', dropped, 0)
     end
     local member, score = head[1], head[2]
+    queue_length_changed(spider, domain, -1)
     local fields = crawl_fields(member, score)
-    if fields ~= nil and (expired(fields, clock)
-        or redis.call('SISMEMBER', blacklist, blacklist_entry(fields)) == 1) then
-      redis.call('ZREM', queue, member)
-      queue_length_changed(spider, domain, -1)
+    if fields ~= nil and (expired(fields, clock) or blacklisted(blacklist, fields)) then
       account_removed(spider, fields, domain, clock)
       dropped = dropped + 1
       if dropped >= max_drops then
@@ -105,11 +118,11 @@ local function decide(k)
       if lease_ms > 0 then
         lease_id = domain .. '|' .. score .. '|' .. holder
         if redis.call('HSETNX', leased, lease_id, member) == 0 then
+          redis.call('ZADD', queue, score, member)
+          queue_length_changed(spider, domain, 1)
           return redis.error_reply('lease id ' .. lease_id .. ' is already in use: holders must be unique')
         end
       end
-      redis.call('ZREM', queue, member)
-      queue_length_changed(spider, domain, -1)
       -- a unique window member even for two hand-outs in the same microsecond: extra digits keep it a float
       local entry, suffix = clock.text, 0
       while redis.call('ZADD', window_key, 'NX', clock.text, entry) == 0 do

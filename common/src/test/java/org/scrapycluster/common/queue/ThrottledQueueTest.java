@@ -71,7 +71,7 @@ class ThrottledQueueTest {
         assertEquals(4, answers.size());
         HandOut.HandedOut leased = assertInstanceOf(HandOut.HandedOut.class, answers.get(0));
         assertTrue(leased.leaseId().isPresent());
-        assertEquals(new HandOut.Empty(0), answers.get(1), "an empty queue is empty before its throttle is asked");
+        assertEquals(new HandOut.Empty(0), answers.get(1), "a paused domain with nothing queued leaves the active domains");
         HandOut.HandedOut popped = assertInstanceOf(HandOut.HandedOut.class, answers.get(2));
         assertTrue(popped.leaseId().isEmpty());
         assertEquals(leased.at(), popped.at(), "one call reads the clock once");
@@ -102,6 +102,49 @@ class ThrottledQueueTest {
                 "it leaves only when a call finds the queue empty");
         handOut(spec(60, 10, false));
         assertEquals(List.of(), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+    }
+
+    @Test
+    void anEmptyQueueBehindAFullWindowWaitsAndIsFoundEmptyOnceASlotFrees() {
+        ThrottleSpec spec = spec(1, 1, false);
+        enqueueMany(1, "c1", 1);
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        assertInstanceOf(HandOut.Wait.class, handOut(spec), "the throttle is asked before the queue");
+        assertEquals(List.of("ex1.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> handOut(spec) instanceof HandOut.Empty);
+        assertEquals(List.of(), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+    }
+
+    @Test
+    void aStoppedCrawlIsDroppedInEveryDecisionOfACallAndOnlyIt() {
+        QueueKey other = new QueueKey(spider, "ex2.com");
+        ThrottleSpec open = spec(60, 100, false);
+        ThrottleSpec otherOpen = new ThrottleSpec(spider + ":ex2.com", 60, 100, false);
+        for (QueueKey each : List.of(queue, other)) {
+            for (int i = 0; i < 2; i++) {
+                assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(each,
+                        Members.feedItem("https://" + each.domain() + "/stopped/" + i, "app", "stopped", 9, 0))));
+                assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(each,
+                        Members.feedItem("https://" + each.domain() + "/live/" + i, "app", "live", 1, 0))));
+            }
+        }
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
+        List<HandOut> answers = throttle.decideAll(List.of(
+                ThrottledQueue.Decision.lease(queue, open, LEASE, holder.next()),
+                ThrottledQueue.Decision.lease(other, otherOpen, LEASE, holder.next()),
+                ThrottledQueue.Decision.lease(queue, open, LEASE, holder.next()))).join();
+        List<String> members = new ArrayList<>();
+        List<Integer> dropped = new ArrayList<>();
+        for (HandOut answer : answers) {
+            members.add(assertInstanceOf(HandOut.HandedOut.class, answer).member());
+            dropped.add(answer.dropped());
+        }
+        assertEquals(List.of(2, 2, 0), dropped);
+        assertTrue(members.stream().allMatch(member -> member.contains("/live/")), members.toString());
+        assertEquals(0, counts.crawl(new CrawlRef(spider, "app", "stopped")).orElseThrow().pending());
+        assertEquals(0, throttle.size(queue));
+        assertEquals(1, throttle.size(other));
     }
 
     @Test
@@ -270,6 +313,7 @@ class ThrottledQueueTest {
                 () -> throttle.handOut(queue, spec(60, 10, false), LEASE, "same"));
         assertTrue(e.getMessage().contains("already in use"), e.getMessage());
         assertEquals(1, throttle.size(queue));
+        assertEquals("1", redis.sync().hget(Keyspace.queueLengths(spider), queue.domain()), "the length our scripts left is right");
         assertThrows(IllegalArgumentException.class, () -> throttle.handOut(queue, spec(60, 10, false), LEASE, "a|b"));
     }
 
