@@ -16,15 +16,21 @@ local spider, count = ARGV[1], tonumber(ARGV[2])
 local clock = server_clock()
 local tally = new_tally()
 
-local ids, held = {}, {}
+-- Three commands a call, whatever the number of leases: which are held (one HMGET), then both
+-- removals. A lease id given twice is held only the first time, as if each were removed in turn.
+local ids, held, settled = {}, {}, {}
 for i = 1, count do
   ids[i] = ARGV[3 + (i - 1) * FIELDS]
 end
+local members = redis.call('HMGET', leased, unpack(ids))
+redis.call('HDEL', leased, unpack(ids))
 redis.call('ZREM', leases, unpack(ids))
 for i = 1, count do
   local base = 3 + (i - 1) * FIELDS
-  held[i] = redis.call('HDEL', leased, ids[i])
-  if held[i] == 1 then
+  held[i] = 0
+  if members[i] and not settled[ids[i]] then
+    settled[ids[i]] = true
+    held[i] = 1
     tally_removed(tally, spider, passed_crawl_fields(base + 2), lease_parts(ids[i]), ARGV[base + 1] == '1')
   end
 end

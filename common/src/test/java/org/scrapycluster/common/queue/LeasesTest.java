@@ -95,6 +95,19 @@ class LeasesTest {
     }
 
     @Test
+    void aLeaseAcknowledgedTwiceInOneCallIsHeldOnlyTheFirstTime() {
+        enqueue("a", 1);
+        enqueue("b", 1);
+        HandOut.HandedOut out = lease(Duration.ofMinutes(1));
+        Leases.Ack ack = new Leases.Ack(out.leaseId().orElseThrow(), CrawlFields.ofMember(out.member()), true);
+        assertEquals(List.of(true, false), leases.ackAllAsync(spider, List.of(ack, ack)).join());
+        CrawlCount count = counts.crawl(crawl).orElseThrow();
+        assertEquals(1, count.pending(), "b is still queued");
+        assertEquals(1, count.pages());
+        assertFalse(redis.sync().sismember(Keyspace.CRAWLS_FOREIGN, crawl.name()));
+    }
+
+    @Test
     void acksInOneCallCountAsAcksOneByOne() {
         Map<String, String> oneByOne = settleSixRequests(TestRedis.unique("acks"), false);
         Map<String, String> together = settleSixRequests(TestRedis.unique("acks"), true);
