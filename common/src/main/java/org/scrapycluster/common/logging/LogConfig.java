@@ -1,6 +1,7 @@
 package org.scrapycluster.common.logging;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -14,7 +15,7 @@ import ch.qos.logback.classic.Level;
  * prefix ({@code SC_LOG_LEVEL}, ...); everyone else's have none.
  */
 public record LogConfig(String loggerName, Path directory, String file, long maxBytes, int backups, boolean stdout,
-        boolean json, Level level, Map<String, Level> levels) {
+        boolean json, Level level, Map<String, Level> levels, Duration repeatPeriod) {
 
     /** Logback keeps at most this many rotated files. */
     static final int MAX_BACKUPS = 20;
@@ -30,13 +31,17 @@ public record LogConfig(String loggerName, Path directory, String file, long max
         if (maxBytes < 1) {
             throw settings.invalid(p + "LOG_MAX_BYTES", "must be at least 1");
         }
+        Duration repeatPeriod = settings.getSeconds(p + "LOG_REPEAT_SECONDS");
+        if (repeatPeriod.isNegative()) {
+            throw settings.invalid(p + "LOG_REPEAT_SECONDS", "is negative; it must be 0 (off) or more");
+        }
         Map<String, Level> levels = new LinkedHashMap<>();
         settings.getMap(p + "LOG_LEVELS").forEach((logger, level) ->
                 levels.put(logger, level(settings, p + "LOG_LEVELS", String.valueOf(level))));
         return new LogConfig(settings.getString(p + "LOGGER_NAME"), Path.of(settings.getString(p + "LOG_DIR")),
                 settings.getString(p + "LOG_FILE"), maxBytes, backups, settings.getBoolean(p + "LOG_STDOUT"),
                 settings.getBoolean(p + "LOG_JSON"), level(settings, p + "LOG_LEVEL", settings.getString(p + "LOG_LEVEL")),
-                Map.copyOf(levels));
+                Map.copyOf(levels), repeatPeriod);
     }
 
     /** {@code "SC_"} for a service logging with the crawler's setting names, else {@code ""}. */

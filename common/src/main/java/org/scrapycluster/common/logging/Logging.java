@@ -44,7 +44,10 @@ public final class Logging {
         install((LoggerContext) LoggerFactory.getILoggerFactory(), config, names);
     }
 
-    /** Sets up {@code context}: one appender on the root logger, the root level, and the library levels. */
+    /**
+     * Sets up {@code context}: one appender on the root logger, the root level, the library levels, and
+     * the holding back of a library's repeated warnings ({@link RepeatedMessages}).
+     */
     static void install(LoggerContext context, LogConfig config, ServiceLoggerNames names) {
         context.reset();
         Encoder<ILoggingEvent> encoder = config.json()
@@ -59,6 +62,12 @@ public final class Logging {
         root.setLevel(config.level());
         root.addAppender(appender);
         config.levels().forEach((logger, level) -> context.getLogger(logger).setLevel(level));
+        if (config.repeatPeriod().isPositive()) {
+            RepeatedMessages repeats = new RepeatedMessages(config.repeatPeriod(), System::nanoTime, context.getLogger(RepeatedMessages.class));
+            repeats.setContext(context);
+            repeats.start();
+            context.addTurboFilter(repeats);
+        }
     }
 
     private static OutputStreamAppender<ILoggingEvent> console(Encoder<ILoggingEvent> encoder) {

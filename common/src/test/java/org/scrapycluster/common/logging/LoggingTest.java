@@ -101,6 +101,22 @@ class LoggingTest {
     }
 
     @Test
+    void aLibrarysRepeatedWarningIsHeldBackUnlessLogRepeatSecondsIsZero() throws IOException {
+        install("redis-monitor", Map.of());
+        warnThrice();
+        assertEquals(1, logLines("redis_monitor.log").size());
+        install("redis-monitor", Map.of("LOG_REPEAT_SECONDS", "0"));
+        warnThrice();
+        assertEquals(3, logLines("redis_monitor.log").size() - 1, "every repeat, after the line written before");
+    }
+
+    private void warnThrice() {
+        for (int i = 0; i < 3; i++) {
+            context.getLogger("org.apache.kafka.clients.NetworkClient").warn("Connection to node {} could not be established", -1);
+        }
+    }
+
+    @Test
     void standaloneNamesEachServicesRecordsAfterTheService() {
         ServiceLoggerNames names = Logging.namesFor("scrapy-cluster", Map.of(
                 "kafka-monitor", Settings.defaults("kafka-monitor"), "crawler", Settings.defaults("crawler")));
