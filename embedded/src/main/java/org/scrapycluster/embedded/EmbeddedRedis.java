@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * giving its owner a grace period to close it, so that the services using it stop before it does.
  * Where {@code setsid} exists it runs in a session of its own, so that Ctrl-C in a terminal
  * reaches only the JVM, which stops it in its turn, and not Redis under the services' feet.
+ * A JVM that is killed runs no shutdown hook, so the server also holds a lifeline: a small shell
+ * runs it and stops it when the JVM's end of the shell's standard input closes, which the kernel
+ * does however the JVM ends. Without it, a {@code kill -9} left the server running and holding
+ * its port, and the next {@code standalone} refused to start.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
@@ -37,6 +41,29 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final String BUNDLED_VERSION = "7.0.15";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     private static final Path SETSID = Path.of("/usr/bin/setsid");
+    private static final Path SHELL = Path.of("/bin/sh");
+    /**
+     * Runs its arguments (redis-server and its options) and stops them with SIGTERM when its standard
+     * input reaches its end or it gets SIGTERM itself; exits with their status. An asynchronous command
+     * of a shell reads {@code /dev/null} unless told otherwise, hence the copy of standard input on fd 3.
+     */
+    private static final String LIFELINE = """
+            exec 3<&0
+            "$@" 3<&- &
+            server=$!
+            ( cat <&3 > /dev/null; kill -TERM "$server" 2> /dev/null ) &
+            lifeline=$!
+            exec 3<&-
+            trap 'kill -TERM "$server" 2> /dev/null' TERM INT HUP
+            wait "$server"
+            status=$?
+            while kill -0 "$server" 2> /dev/null; do
+              wait "$server"
+              status=$?
+            done
+            kill "$lifeline" 2> /dev/null
+            exit "$status"
+            """;
 
     private final int port;
     private final DataDirectory dataDir;
@@ -126,6 +153,9 @@ public final class EmbeddedRedis implements AutoCloseable {
         if (Files.isExecutable(SETSID)) {
             command.add(SETSID.toString());
         }
+        if (Files.isExecutable(SHELL)) {
+            command.addAll(List.of(SHELL.toString(), "-c", LIFELINE, "embedded-redis"));
+        }
         command.addAll(List.of(executable.toString(),
                 "--port", Integer.toString(port),
                 "--bind", "127.0.0.1",
@@ -162,6 +192,11 @@ public final class EmbeddedRedis implements AutoCloseable {
     private synchronized void stopProcess() {
         if (process == null) {
             return;
+        }
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // the lifeline is gone already; the signal below stops the server
         }
         process.destroy();
         try {

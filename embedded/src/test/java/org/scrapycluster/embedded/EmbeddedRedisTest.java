@@ -1,0 +1,70 @@
+package org.scrapycluster.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** The embedded redis-server lives no longer than its JVM, however the JVM ends. */
+class EmbeddedRedisTest {
+
+    @Test
+    void stopsWithItsJvmEvenWhenTheJvmIsKilled() throws Exception {
+        Process jvm = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), RedisHolder.class.getName()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        int port;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.US_ASCII))) {
+            port = Integer.parseInt(out.readLine().strip());
+            assertTrue(answers(port), "started");
+            jvm.destroyForcibly().waitFor();
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> !answers(port));
+    }
+
+    @Test
+    void closeStopsTheServer() {
+        EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("embedded-redis-test"));
+        int port = redis.port();
+        assertTrue(answers(port));
+        redis.stop();
+        assertFalse(answers(port), "stopped");
+        redis.restart();
+        assertTrue(answers(port), "restarted on the same port");
+        redis.close();
+        assertFalse(answers(port), "closed");
+    }
+
+    private static boolean answers(int port) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.getOutputStream().write("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] reply = socket.getInputStream().readNBytes(5);
+            return "+PONG".equals(new String(reply, StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** A JVM that starts a server, prints its port and waits to be killed. */
+    public static final class RedisHolder {
+
+        public static void main(String[] args) throws InterruptedException {
+            EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("embedded-redis-holder"));
+            System.out.println(redis.port());
+            System.out.flush();
+            Thread.sleep(Duration.ofMinutes(5));
+        }
+    }
+}
