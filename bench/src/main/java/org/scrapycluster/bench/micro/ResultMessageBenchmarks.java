@@ -12,8 +12,6 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.scrapycluster.common.json.Json;
-import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.fetch.EncodingDetector;
@@ -30,14 +28,10 @@ import org.scrapycluster.crawler.pipeline.ResultMessage;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ResultMessageBenchmarks {
 
-    private final ResultMessage messages = messages(Settings.defaults("crawler"));
+    /** The writer of the crawler's Kafka pipeline, with the crawler's default settings. */
+    private final ResultMessage messages = ResultMessage.from(Settings.defaults("crawler"));
     private final Instant now = Instant.parse("2026-11-27T06:00:00.123456Z");
     private final CrawlResult page = page();
-
-    /** The writer of the crawler's Kafka pipeline, with the crawler's default settings. */
-    private static ResultMessage messages(Settings crawler) {
-        return new ResultMessage(new Json(JsonLimits.from(crawler)), crawler.getBoolean("KAFKA_BASE_64_ENCODE"));
-    }
 
     private static CrawlResult page() {
         byte[] body = SamplePages.html().getFirst().getBytes(StandardCharsets.UTF_8);

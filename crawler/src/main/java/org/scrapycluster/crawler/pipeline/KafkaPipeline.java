@@ -12,8 +12,6 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
 import org.scrapycluster.api.ResultItem;
-import org.scrapycluster.common.json.Json;
-import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.Health;
@@ -73,7 +71,7 @@ public final class KafkaPipeline implements NodePipeline {
         topics = Topics.from(settings);
         appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
         maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
-        messages = new ResultMessage(new Json(JsonLimits.from(settings)), settings.getBoolean("KAFKA_BASE_64_ENCODE"));
+        messages = ResultMessage.from(settings);
         producer = producers.apply(settings);
         context.health().register("kafka", () -> lastFailure == null ? Health.up() : Health.down(lastFailure));
     }

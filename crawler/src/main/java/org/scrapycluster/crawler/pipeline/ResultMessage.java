@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.links.Link;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -42,6 +44,11 @@ public final class ResultMessage {
     public ResultMessage(Json json, boolean base64) {
         this.json = json;
         this.base64 = base64;
+    }
+
+    /** The writer the crawler's settings describe: their JSON limits and {@code KAFKA_BASE_64_ENCODE}. */
+    public static ResultMessage from(Settings settings) {
+        return new ResultMessage(new Json(JsonLimits.from(settings)), settings.getBoolean("KAFKA_BASE_64_ENCODE"));
     }
 
     /** The message of {@code item} processed at {@code timestamp}. */
