@@ -42,10 +42,11 @@ end
 local blacklist_answers = {}
 local function blacklisted(blacklist, fields)
   local entry = blacklist_entry(fields)
-  local seen = blacklist_answers[blacklist .. '\n' .. entry]
+  local key = blacklist .. '\n' .. entry
+  local seen = blacklist_answers[key]
   if seen == nil then
     seen = redis.call('SISMEMBER', blacklist, entry) == 1
-    blacklist_answers[blacklist .. '\n' .. entry] = seen
+    blacklist_answers[key] = seen
   end
   return seen
 end
