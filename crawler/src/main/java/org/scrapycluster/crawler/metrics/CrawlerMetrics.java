@@ -34,6 +34,7 @@ public final class CrawlerMetrics {
     private final Counter bytes;
     private final Timer fetchLatency;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger publishingStalled = new AtomicInteger();
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<EnqueueOutcome, Counter> enqueued = new ConcurrentHashMap<>();
 
@@ -47,6 +48,9 @@ public final class CrawlerMetrics {
                 .tags("spider", spider, "node", node).publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
         Gauge.builder("crawler.inflight", inFlight, AtomicInteger::get).description("Requests handed out and not finished")
+                .tags("spider", spider, "node", node).register(registry);
+        Gauge.builder("crawler.publishing.stalled", publishingStalled, AtomicInteger::get)
+                .description("1 while results cannot be published and the node fetches one request at a time")
                 .tags("spider", spider, "node", node).register(registry);
     }
 
@@ -76,6 +80,11 @@ public final class CrawlerMetrics {
     /** A response of HTTP status {@code status} reached the spider. */
     public void response(int status) {
         count("crawler.responses", "status", Integer.toString(status));
+    }
+
+    /** Whether results cannot be published now. */
+    public void publishingStalled(boolean stalled) {
+        publishingStalled.set(stalled ? 1 : 0);
     }
 
     /** The gauge of requests in flight. */

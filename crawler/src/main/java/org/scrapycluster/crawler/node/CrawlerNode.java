@@ -143,7 +143,7 @@ public final class CrawlerNode implements Service {
                 config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
         processor = new RequestProcessor(config,
                 new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
-                workers, inbox::finished);
+                workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()));
         Scheduler scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
                 config.limits(), metrics, inbox, MONOTONIC, processor::process);
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -39,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests
  * (with the page's crawl fields) and pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
  * result published, or the request filed again, refused or given up; when Redis or Kafka could not take
- * the outcome, the lease is abandoned, and the request returns to its queue when it expires.
+ * the outcome, the lease is abandoned, and the request returns to its queue when it expires. Whether results get
+ * through the pipelines is told to {@link ResultDelivery}, which slows the node to one request while they do not.
  */
 public final class RequestProcessor {
 
@@ -57,6 +59,7 @@ public final class RequestProcessor {
     private final CrawlerMetrics metrics;
     private final Executor workers;
     private final Consumer<String> finished;
+    private final ResultDelivery delivery;
     private final AtomicInteger active = new AtomicInteger();
     private final OncePerDomain refusedDomains = new OncePerDomain();
 
@@ -76,9 +79,9 @@ public final class RequestProcessor {
      * @param parts    what a request passes through
      * @param workers  where parsing and encoding run (off the network threads)
      * @param finished told the domain of every request that is done, to free its slot
+     * @param delivery  told whether each page's result got through the pipelines
      */
-    public RequestProcessor(CrawlerConfig config, Parts parts, Executor workers,
-            Consumer<String> finished) {
+    RequestProcessor(CrawlerConfig config, Parts parts, Executor workers, Consumer<String> finished, ResultDelivery delivery) {
         this.config = config;
         this.codec = parts.codec();
         this.chain = parts.chain();
@@ -91,6 +94,7 @@ public final class RequestProcessor {
         this.metrics = parts.metrics();
         this.workers = workers;
         this.finished = finished;
+        this.delivery = delivery;
     }
 
     /** Requests being processed now. */
@@ -152,8 +156,16 @@ public final class RequestProcessor {
         statusCounters.response(result.status());
         List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null) : filer.file(children);
-        CompletableFuture<Void> published = pipelines.process(item);
+        CompletableFuture<Void> published = pipelines.process(item).whenComplete(this::delivered);
         return CompletableFuture.allOf(filed, published).thenApply(both -> Outcome.PUBLISHED);
+    }
+
+    private void delivered(Void done, Throwable failure) {
+        if (failure == null) {
+            delivery.published();
+        } else {
+            delivery.failed(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+        }
     }
 
     /** A refused internal address: said once per domain at WARN (then at DEBUG), not retried, nothing published. */

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * domain ready again now (or after the moderation spacing); Wait reschedules it at now + the wait;
  * Empty drops it (discovery brings it back when work arrives); Paused reschedules it after the window.
  * Domains on the ZooKeeper blacklist are parked, untouched, until the blacklist changes. Requests within
- * a domain come out by priority (the queue's order).
+ * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
+ * node keeps a single request in flight instead of fetching pages it would have to give back
+ * (docs/operations.md, "Outages").
  *
  * <p>All state is confined to the thread that runs the scheduler: its own loop once {@link #start started}, or a test
  * that calls {@link #turn} and {@link #awaitEvent} itself. Other threads talk to it through its {@link SchedulerInbox}.
@@ -67,6 +69,7 @@ public final class Scheduler implements AutoCloseable {
     private final Set<String> parked = new HashSet<>();
     private int inFlight;
     private int handOutsAwaited;
+    private boolean publishingStalled;
     private volatile boolean closed;
 
     /**
@@ -157,6 +160,7 @@ public final class Scheduler implements AutoCloseable {
             case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
             case SchedulerInbox.Finished finished -> release(finished.domain(), true);
             case SchedulerInbox.ConfigChanged changed -> reconsiderAll();
+            case SchedulerInbox.PublishingStalled stalled -> publishingStalled = stalled.stalled();
             case SchedulerInbox.Answered answered -> answered(answered.queue(), answered.spec(), answered.answer(),
                     answered.failure());
         }
@@ -180,8 +184,13 @@ public final class Scheduler implements AutoCloseable {
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
+    /** Requests the node may have in flight now: its limit, or one while results cannot be published. */
+    private int maxInFlight() {
+        return publishingStalled ? 1 : limits.maxInFlight();
+    }
+
     private long waitNanos(long now) {
-        if (inFlight >= limits.maxInFlight() || handOutsAwaited >= limits.maxHandOutsAwaited()) {
+        if (inFlight >= maxInFlight() || handOutsAwaited >= limits.maxHandOutsAwaited()) {
             return IDLE_WAKE_NANOS;
         }
         OptionalLong next = index.nextReadyAt();
@@ -200,7 +209,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private void handOutReady(long now) {
-        while (inFlight < limits.maxInFlight() && handOutsAwaited < limits.maxHandOutsAwaited()) {
+        while (inFlight < maxInFlight() && handOutsAwaited < limits.maxHandOutsAwaited()) {
             Optional<String> ready = index.pollReady(now);
             if (ready.isEmpty()) {
                 return;

@@ -12,7 +12,7 @@ import org.scrapycluster.common.queue.ThrottleSpec;
 
 /**
  * What the rest of a crawler node tells its {@link Scheduler}: domains found with work, requests finished,
- * a changed domain config, and the answers of the hand-out calls. It is made before the scheduler and the
+ * a changed domain config, whether results are getting through, and the answers of the hand-out calls. It is made before the scheduler and the
  * parts that report to it, so the parts depend on the inbox and the scheduler on them, with no cycle.
  * Thread-safe; only the scheduler takes events out.
  */
@@ -32,6 +32,10 @@ public final class SchedulerInbox {
 
     /** The throttles or the blacklist changed. */
     record ConfigChanged() implements Event {
+    }
+
+    /** Results stopped getting through to the pipelines' stores, or started again. */
+    record PublishingStalled(boolean stalled) implements Event {
     }
 
     /** A hand-out call came back with an answer, or with a failure. */
@@ -55,6 +59,14 @@ public final class SchedulerInbox {
     /** The throttles or the blacklist changed: every domain is reconsidered. */
     public void configChanged() {
         events.add(new ConfigChanged());
+    }
+
+    /**
+     * Results cannot be published now ({@code true}: the scheduler keeps one request in flight, to find out when
+     * they can), or they can again ({@code false}: back to the node's concurrency).
+     */
+    public void publishingStalled(boolean stalled) {
+        events.add(new PublishingStalled(stalled));
     }
 
     void answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) {

@@ -169,6 +169,11 @@ final class CrawlerTestBed implements AutoCloseable {
         return registries.stream().flatMap(registry -> registry.find(name).counters().stream()).mapToDouble(Counter::count).sum();
     }
 
+    /** The value of the gauge called {@code name} of the node started last. */
+    double gauge(String name) {
+        return registries.getLast().get(name).gauge().value();
+    }
+
     /** A feed item as the Kafka monitor files it: every schema field with its default, then {@code ts}. */
     static Map<String, Object> feedItem(String url, String crawlid) {
         Map<String, Object> item = new LinkedHashMap<>();

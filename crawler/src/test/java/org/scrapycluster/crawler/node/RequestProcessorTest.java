@@ -1,7 +1,6 @@
 package org.scrapycluster.crawler.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -53,6 +52,7 @@ import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 import org.scrapycluster.crawler.scheduler.PrivateRedis;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
+import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.LinkSpider;
 
@@ -75,6 +75,7 @@ class RequestProcessorTest {
     private final List<String> fetched = new CopyOnWriteArrayList<>();
     private final List<String> finished = new CopyOnWriteArrayList<>();
     private final RequestCodec codec = new RequestCodec();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @Test
     void aPageIsPublishedWithItsLinksAndTheLinksAreFiled() {
@@ -88,6 +89,29 @@ class RequestProcessorTest {
         assertEquals(List.of("http://example.com/one.html", "http://example.com/two.html"), item.listedLinks().stream().map(PageLink::url).toList());
         assertEquals(2L, redis.sync().zcard(new QueueKey(spider, "example.com").key()));
         assertEquals(List.of("example.com"), finished);
+    }
+
+    @Test
+    void aPageThePipelinesCannotTakeStallsTheNodeUntilOneIsPublished() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
+        RequestProcessor processor = processor(Map.of());
+        assertEquals(0, publishingStalled());
+
+        CapturingPipeline.REFUSED_CRAWLS.add(crawlid);
+        try {
+            process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
+            assertEquals(1, publishingStalled(), "the first page that cannot be published stalls the node");
+            process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
+            assertEquals(1, publishingStalled());
+            assertEquals(List.of(), items());
+        } finally {
+            CapturingPipeline.REFUSED_CRAWLS.remove(crawlid);
+        }
+
+        process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
+        assertEquals(0, publishingStalled(), "the first page published ends the stall");
+        assertEquals(1, items().size());
+        assertEquals(List.of("example.com", "example.com", "example.com"), finished);
     }
 
     @Test
@@ -154,7 +178,7 @@ class RequestProcessorTest {
         all.putAll(set);
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), all));
         CrawlerConfig config = CrawlerConfig.from(settings);
-        CrawlerMetrics metrics = new CrawlerMetrics(new SimpleMeterRegistry(), spider, "n1");
+        CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
         Fetcher fetcher = request -> {
             fetched.add(request.url());
             FetchResult answer = answers.get(request.url());
@@ -172,18 +196,24 @@ class RequestProcessorTest {
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
         return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, new LinkSpider(), new LinkRules(List.of()), filer,
-                pipelines, leases, statusCounters, metrics), Runnable::run, finished::add);
+                pipelines, leases, statusCounters, metrics), Runnable::run, finished::add,
+                new ResultDelivery(new SchedulerInbox(), metrics, CLOCK));
     }
 
     private void process(RequestProcessor processor, CrawlRequest request) {
         Map<String, Object> meta = new HashMap<>(request.meta());
         meta.put("crawlid", crawlid);
         String member = codec.encode(request.withMeta(meta));
+        int finishedBefore = finished.size();
         processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, "lease-" + System.nanoTime(),
                 ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false)));
         // Redis answers on Lettuce's thread: look every millisecond, from the start, rather than Awaitility's 100 ms
         Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> processor.active() == 0);
-        assertTrue(finished.size() == 1, "the domain is freed once: " + finished);
+        assertEquals(finishedBefore + 1, finished.size(), "the domain is freed once: " + finished);
+    }
+
+    private double publishingStalled() {
+        return registry.get("crawler.publishing.stalled").gauge().value();
     }
 
     private List<ResultItem> items() {

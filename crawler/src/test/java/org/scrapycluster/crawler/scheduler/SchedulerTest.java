@@ -203,6 +203,29 @@ class SchedulerTest {
     }
 
     @Test
+    void whileResultsCannotBePublishedOneRequestIsInFlight() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
+        queue("one.test", 10);
+        queue("two.test", 10);
+
+        inbox.publishingStalled(true);
+        inbox.domainsFound(List.of("one.test", "two.test"));
+        settle(scheduler);
+        assertEquals(1, dispatched.size(), "one request while results cannot be published");
+        clock.advance(Duration.ofMinutes(5));
+        settle(scheduler);
+        assertEquals(1, dispatched.size(), "and no other until it is done");
+
+        inbox.finished(dispatched.get(0).queue().domain());
+        settle(scheduler);
+        assertEquals(2, dispatched.size(), "the next one once it is done");
+
+        inbox.publishingStalled(false);
+        settle(scheduler);
+        assertEquals(2 + 15, dispatched.size(), "back to 16 in flight, 8 a domain: " + dispatchedPerDomain());
+    }
+
+    @Test
     void aDomainWhoseRobotsTxtIsUnreadHasOneRequestInFlight() throws Exception {
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(true, false), 60, 100, false, "1.1.1.1", true);
         Scheduler scheduler = toldOfWork(throttles, "polite.test", 4);
