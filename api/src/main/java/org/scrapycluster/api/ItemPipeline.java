@@ -7,7 +7,8 @@ import java.util.concurrent.CompletableFuture;
  * (the shipped ones are {@code logging} and {@code kafka}). A request's lease is acknowledged only when
  * every stage's future has completed normally; a stage that cannot take the item now (the store it writes
  * to is down) completes its future exceptionally, and the request returns to its queue when its lease
- * expires, to be crawled again.
+ * expires, to be crawled again; until an item gets through every stage again, the node fetches one request
+ * at a time. An item a stage will never take is dropped by completing normally.
  */
 public interface ItemPipeline extends Extension, AutoCloseable {
 
