@@ -79,7 +79,7 @@ public final class RequestProcessor {
      * @param parts    what a request passes through
      * @param workers  where parsing and encoding run (off the network threads)
      * @param finished told the domain of every request that is done, to free its slot
-     * @param delivery  told whether each page's result got through the pipelines
+     * @param delivery told whether each page's result got through the pipelines
      */
     RequestProcessor(CrawlerConfig config, Parts parts, Executor workers, Consumer<String> finished, ResultDelivery delivery) {
         this.config = config;
