@@ -14,7 +14,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.bench.BenchCommand;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 
 import picocli.CommandLine;
 
@@ -49,6 +55,17 @@ class CrawlBenchCommandTest {
         assertTrue(report.contains("%  crawler-worker-"), report);
         assertEquals(List.of(), aliveChildren().filter(child -> !before.contains(child.pid()))
                 .map(child -> child.info().command().orElse("?")).toList(), "the crawler node and redis-server are stopped");
+    }
+
+    @Test
+    void countsTheCpuOfTheRedisServerItStarted() {
+        Duration before = CrawlBenchmark.redisCpu();
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("bench-redis-cpu"));
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
+            redis.sync().eval("local n = 0 for i = 1, 30000000 do n = n + i end return 0", ScriptOutputType.INTEGER);
+            Duration spent = CrawlBenchmark.redisCpu().minus(before);
+            assertTrue(spent.compareTo(Duration.ofMillis(50)) >= 0, "the loop's CPU is counted, got " + spent);
+        }
     }
 
     @Test
