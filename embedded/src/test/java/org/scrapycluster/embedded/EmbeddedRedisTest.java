@@ -16,14 +16,15 @@ import java.util.List;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded redis-server lives no longer than its JVM, however the JVM ends. */
 class EmbeddedRedisTest {
 
     @Test
-    void stopsWithItsJvmEvenWhenTheJvmIsKilled() throws Exception {
+    void stopsWithItsJvmEvenWhenTheJvmIsKilled(@TempDir Path data) throws Exception {
         Process jvm = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), RedisHolder.class.getName()))
+                "-cp", System.getProperty("java.class.path"), RedisHolder.class.getName(), data.toString()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         int port;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.US_ASCII))) {
@@ -57,11 +58,14 @@ class EmbeddedRedisTest {
         }
     }
 
-    /** A JVM that starts a server, prints its port and waits to be killed. */
+    /**
+     * A JVM that starts a server with its data in the folder of its argument (kept: the killed JVM could not remove
+     * it, the test's own temporary folder does), prints its port and waits to be killed.
+     */
     public static final class RedisHolder {
 
         public static void main(String[] args) throws InterruptedException {
-            EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("embedded-redis-holder"));
+            EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.kept(Path.of(args[0])));
             System.out.println(redis.port());
             System.out.flush();
             Thread.sleep(Duration.ofMinutes(5));
