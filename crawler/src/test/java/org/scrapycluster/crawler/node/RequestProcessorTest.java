@@ -60,8 +60,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * One leased request through {@link RequestProcessor}, with a scripted {@link Fetcher}, a fixed clock, every step on
- * the calling thread and a private redis-server for the queues: what is published, what is filed again, and that
- * the request's domain is always freed.
+ * the calling thread and a private redis-server for the queues: what is published, what is filed again, that the
+ * request's domain is always freed, and that a result the pipelines refuse stalls the node until one gets through.
  */
 class RequestProcessorTest {
 
