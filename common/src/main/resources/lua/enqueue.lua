@@ -57,7 +57,7 @@ local function enqueue(queue, base, arrival)
   local write_timeout, domain_refused = ARGV[base + 10] == '1', ARGV[base + 11] == '1'
 
   -- a stopped or expired crawl is refused first, so that its refused requests leave no trace
-  if crawl_stopped(batch, spider, fields) then
+  if crawl_stopped(batch, KEYSPACE.blacklist(spider), fields) then
     return 'BLACKLISTED'
   end
   if expired(fields, clock) then

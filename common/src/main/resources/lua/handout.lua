@@ -1,6 +1,7 @@
 -- Throttled hand-out decisions for domain queues, one after another in one call (docs/architecture.md
 -- "Leases", docs/architecture.md, guarantee 2): a node asks for the domains that became ready while its
--- previous call was out together. Needs the keyspace library, lib/clock, lib/member, lib/accounting.
+-- previous call was out together. Needs the keyspace library, lib/clock, lib/member, lib/accounting,
+-- lib/batch.
 --
 -- Eight keys and eight arguments per decision; those of decision i start after KEYS[k] and ARGV[k],
 -- k = (i - 1) * 8:
@@ -36,20 +37,8 @@ local function millis_until(seconds)
   return math.max(1, math.ceil(seconds * 1000))
 end
 
--- Whether a crawl's requests are to be dropped because it was stopped (the entry is on the spider's
--- blacklist). The blacklist cannot change during a call, and a call's decisions are mostly of a few
--- crawls, so each entry is looked up once a call.
-local blacklist_answers = {}
-local function blacklisted(blacklist, fields)
-  local entry = blacklist_entry(fields)
-  local key = blacklist .. '\n' .. entry
-  local seen = blacklist_answers[key]
-  if seen == nil then
-    seen = redis.call('SISMEMBER', blacklist, entry) == 1
-    blacklist_answers[key] = seen
-  end
-  return seen
-end
+-- What the call has looked up once: whether a crawl is stopped (lib/batch).
+local batch = new_batch()
 
 -- The decision for the queue whose keys and arguments start after KEYS[k] and ARGV[k]. The throttle
 -- is asked first and the queue last, so that a WAIT never reads the queue and a hand-out takes its
@@ -108,7 +97,7 @@ local function decide(k)
     local member, score = head[1], head[2]
     queue_length_changed(spider, domain, -1)
     local fields = crawl_fields(member, score)
-    if fields ~= nil and (expired(fields, clock) or blacklisted(blacklist, fields)) then
+    if fields ~= nil and (expired(fields, clock) or crawl_stopped(batch, blacklist, fields)) then
       account_removed(spider, fields, domain, clock)
       dropped = dropped + 1
       if dropped >= max_drops then

@@ -1,15 +1,16 @@
 -- What one call that files or checks many requests learns once and need not ask Redis again: a
 -- redis.call costs microseconds, and a call of a hundred requests usually holds a few crawls,
--- dupefilters and domains. Used by lua/enqueue.lua; needs the
+-- dupefilters and domains. Used by lua/enqueue.lua and lua/handout.lua; needs the
 -- keyspace library and lib/member.
 
 local function new_batch()
   return { stopped = {}, dupefilters = {}, dupefilter_ttls = {}, active = {} }
 end
 
--- Whether the crawl of these fields is stopped: in <spider>:blacklist, asked once per call.
-local function crawl_stopped(batch, spider, fields)
-  local blacklist, entry = KEYSPACE.blacklist(spider), blacklist_entry(fields)
+-- Whether the crawl of these fields is stopped: on the spider's blacklist (<spider>:blacklist), asked
+-- once per call, since the blacklist cannot change during one.
+local function crawl_stopped(batch, blacklist, fields)
+  local entry = blacklist_entry(fields)
   local crawl = blacklist .. '\n' .. entry
   if batch.stopped[crawl] == nil then
     batch.stopped[crawl] = redis.call('SISMEMBER', blacklist, entry) == 1

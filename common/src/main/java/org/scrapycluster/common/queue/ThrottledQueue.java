@@ -48,7 +48,7 @@ public final class ThrottledQueue {
     /** The values the script answers per decision. */
     private static final int ANSWER_VALUES = 7;
 
-    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting");
+    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
 
     private final RedisConnection redis;
 
