@@ -62,7 +62,7 @@ public final class UrlCanonicalizer {
      * ASCII host with an optional port, and a path of characters that need no escape, without escapes,
      * parameters, query or fragment: most links of a crawl, which are then not split and joined again.
      */
-    static boolean isPlainCanonical(String url) {
+    public static boolean isPlainCanonical(String url) {
         int length = url.length();
         int at = url.startsWith("http://") ? 7 : url.startsWith("https://") ? 8 : -1;
         if (at < 0) {

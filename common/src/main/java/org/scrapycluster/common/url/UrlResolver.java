@@ -35,10 +35,14 @@ public final class UrlResolver {
         private final String clean;
         /** Null when the base is empty or cannot be split: it is then only needed, and refused, for a non-empty reference. */
         private final UrlParts parts;
+        /** {@code scheme://netloc} of an http or https base with a host, which a plain absolute path is appended to; else null. */
+        private final String origin;
 
         private Base(String clean) {
             this.clean = clean;
             this.parts = split(clean);
+            boolean web = parts != null && (parts.scheme().equals("http") || parts.scheme().equals("https"));
+            this.origin = web && !parts.netloc().isEmpty() ? parts.scheme() + "://" + parts.netloc() : null;
         }
 
         private static UrlParts split(String clean) {
@@ -65,6 +69,21 @@ public final class UrlResolver {
             if (cleanRef.isEmpty()) {
                 return clean;
             }
+            if (parts != null && UrlCanonicalizer.isPlainCanonical(cleanRef)) {
+                return cleanRef;
+            }
+            if (origin != null && isPlainAbsolutePath(cleanRef)) {
+                return origin + cleanRef;
+            }
+            return resolveParts(cleanRef);
+        }
+
+        /**
+         * {@code cleanRef}, neither empty nor resolved by a shortcut of {@link #resolve}, resolved part by part.
+         *
+         * @throws InvalidUrlException when {@code cleanRef} or this base cannot be split
+         */
+        String resolveParts(String cleanRef) {
             // a base that could not be split is split again here, to throw what splitting it throws
             UrlParts b = parts != null ? parts : UrlParts.parse(clean);
             UrlParts r = UrlParts.parse(cleanRef, b.scheme());
@@ -86,6 +105,37 @@ public final class UrlResolver {
             String path = mergePath(b.path(), r.path());
             return new UrlParts(scheme, netloc, path, r.params(), r.query(), r.fragment()).toString();
         }
+    }
+
+    /**
+     * Whether {@code ref} is a path from the root ({@code /a/b.html}, not {@code //host}) of characters that need no
+     * escape, without escapes, parameters, query, fragment, or {@code .} and {@code ..} segments: a reference
+     * that resolves to the base's {@code scheme://netloc} followed by itself, as most links within a site do.
+     */
+    static boolean isPlainAbsolutePath(String ref) {
+        int length = ref.length();
+        if (length == 0 || ref.charAt(0) != '/' || length > 1 && ref.charAt(1) == '/') {
+            return false;
+        }
+        int segment = 1;
+        for (int at = 1; at <= length; at++) {
+            char c = at < length ? ref.charAt(at) : '/';
+            if (c == '/') {
+                if (isDotSegment(ref, segment, at)) {
+                    return false;
+                }
+                segment = at + 1;
+            } else if (c >= 0x80 || c == '%' || c == ';' || c == '?' || c == '#' || !PercentCodec.PATH_SAFE[c]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code ref[from, to)} is {@code .} or {@code ..}. */
+    private static boolean isDotSegment(String ref, int from, int to) {
+        int length = to - from;
+        return (length == 1 || length == 2) && ref.charAt(from) == '.' && (length == 1 || ref.charAt(from + 1) == '.');
     }
 
     /** Python's merge of a base path and a reference path, with {@code .} and {@code ..} removed. */

@@ -171,12 +171,29 @@ public final class LinkExtractor {
 
     /** Whether the host of {@code url} is one of {@code allowDomains} or below one, whatever the port, or none is given. */
     public boolean allowsDomain(String url) {
-        return allowDomains.isEmpty() || inAllowedDomain(HostNames.normalize(UrlParts.parse(url).hostname()));
+        return allowDomains.isEmpty() || inAllowedDomain(HostNames.normalize(hostname(url)));
     }
 
-    /** Whether the extension of the path of {@code url} is not one of {@code denyExtensions}. */
+    /** The host of {@code url}: of a plain canonical URL, the text between {@code ://} and its port or path, not split out. */
+    private static String hostname(String url) {
+        if (!UrlCanonicalizer.isPlainCanonical(url)) {
+            return UrlParts.parse(url).hostname();
+        }
+        int start = url.indexOf("://") + 3;
+        int end = start;
+        while (url.charAt(end) != ':' && url.charAt(end) != '/') {
+            end++;
+        }
+        return url.substring(start, end);
+    }
+
+    /**
+     * Whether the extension of the path of {@code url} is not one of {@code denyExtensions}. A plain canonical URL
+     * (no parameters, query or fragment) ends with its path's last segment, which is all the extension needs.
+     */
     public boolean allowsExtension(String url) {
-        return denyExtensions.isEmpty() || !mayHaveExtension(url) || !denyExtensions.contains(extension(UrlParts.parse(url).path()));
+        return denyExtensions.isEmpty() || !mayHaveExtension(url)
+                || !denyExtensions.contains(extension(UrlCanonicalizer.isPlainCanonical(url) ? url : UrlParts.parse(url).path()));
     }
 
     /** False when {@code url}, up to its query or fragment, has no dot after its last slash: its path then has no extension. */

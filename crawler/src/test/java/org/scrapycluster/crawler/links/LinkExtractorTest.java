@@ -102,6 +102,24 @@ class LinkExtractorTest {
                 new Link("http://site.example/z", "ab")), links);
     }
 
+    /** Plain URLs are answered from the text after {@code ://}, the others from their parsed host: the same rule either way. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"http://example.com/a, true", "http://www.example.com:8080/a, true", "http://example.com.evil/a, false",
+        "http://notexample.com/a, false", "HTTP://WWW.EXAMPLE.COM/a, true", "http://user@example.com/a, true",
+        "http://example.com?x=other.org, true", "http://other.org/?x=example.com, false", "http://example.com./a, false", "HTTP://EXAMPLE.COM./a, false"})
+    void allowedDomainsLookAtTheHost(String url, boolean allowed) {
+        assertEquals(allowed, LinkExtractor.builder().allowDomains(List.of("example.com")).build().allowsDomain(url));
+    }
+
+    /** Plain URLs are answered from their last segment, the others from their parsed path: the same rule either way. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"http://h/a/b.PDF, false", "http://h/a/b.pdf, false", "http://h:8080/b.html, true", "http://h/a.pdf/b, true",
+        "http://h/.pdf, true", "http://h/a/b.pdf?x=1, false", "http://h/a/b.html?x=.pdf, true", "http://h/a/b.pdf#f, false",
+        "http://h/a/b.pdf;p, false", "HTTP://H/a/b.pdf, false", "http://h/a/b.pdf/, true"})
+    void denyExtensionsLookAtThePathsLastSegment(String url, boolean allowed) {
+        assertEquals(allowed, LinkExtractor.defaults().allowsExtension(url));
+    }
+
     @ParameterizedTest(name = "{0} -> ''{1}''")
     @CsvSource({"/a/b.HTML, .html", "/a/b.tar.gz, .gz", "/a.b/c, ''", "/.hidden, ''", "/..x, ''", "/a..x, .x", "/file., .",
         "'', ''", "/, ''"})
