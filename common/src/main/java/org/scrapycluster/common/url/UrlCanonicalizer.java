@@ -88,12 +88,19 @@ public final class UrlCanonicalizer {
             return false;
         }
         for (; at < length; at++) {
-            char c = url.charAt(at);
-            if (c >= 0x80 || c == '%' || c == ';' || c == '?' || c == '#' || !PercentCodec.PATH_SAFE[c]) {
+            if (!isPlainPathChar(url.charAt(at))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Whether {@code c} may stand in a plain path: one that needs no escape and holds no escape, parameters, query
+     * or fragment.
+     */
+    static boolean isPlainPathChar(char c) {
+        return c < 0x80 && c != '%' && c != ';' && c != '?' && c != '#' && PercentCodec.PATH_SAFE[c];
     }
 
     private static boolean isHostChar(char c) {

@@ -125,7 +125,7 @@ public final class UrlResolver {
                     return false;
                 }
                 segment = at + 1;
-            } else if (c >= 0x80 || c == '%' || c == ';' || c == '?' || c == '#' || !PercentCodec.PATH_SAFE[c]) {
+            } else if (!UrlCanonicalizer.isPlainPathChar(c)) {
                 return false;
             }
         }

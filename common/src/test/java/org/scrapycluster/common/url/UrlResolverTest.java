@@ -49,6 +49,7 @@ class UrlResolverTest {
         assertEquals("http://[::1/x", broken.resolve(""));
         assertThrows(InvalidUrlException.class, () -> broken.resolve("g"));
     }
+
     /** The shortcuts for plain absolute URLs and plain paths from the root give what resolving part by part gives. */
     @Test
     void aPlainReferenceResolvesAsItWouldPartByPart() {
