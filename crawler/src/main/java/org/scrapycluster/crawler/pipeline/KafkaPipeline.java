@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * {@code KAFKA_PRODUCER_MAX_REQUEST_SIZE} is not lost: it is logged, counted and sent without its body
  * ({@code body_omitted}). When Kafka cannot take a message for a reason that may pass (broker
  * unavailable, timeout) the future fails, so that the request's lease expires and the page is crawled
- * again; a failure that cannot pass is logged and counted, and the item is done.
+ * again; a failure that cannot pass is logged and counted, and the item is done. A send the producer
+ * abandons because the pipeline is closing fails the same way as one that may pass: the page was not
+ * published, and the node that crawls it next publishes it.
  */
 public final class KafkaPipeline implements NodePipeline {
 
@@ -46,6 +48,7 @@ public final class KafkaPipeline implements NodePipeline {
     private CrawlerMetrics metrics;
     private Clock clock;
     private volatile String lastFailure;
+    private volatile boolean closing;
 
     /** The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}. */
     public KafkaPipeline() {
@@ -111,8 +114,8 @@ public final class KafkaPipeline implements NodePipeline {
             LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
                     .addKeyValue("action", "ack").addKeyValue("success", false).addKeyValue("spiderid", spiderId)
                     .addKeyValue("exception", cause.toString()).log("Failed to send page to Kafka");
-            if (cause instanceof RetriableException retriable) {
-                throw new KafkaUnavailableException(retriable);
+            if (cause instanceof RetriableException || closing) {
+                throw new KafkaUnavailableException(cause);
             }
             return null;
         });
@@ -136,6 +139,7 @@ public final class KafkaPipeline implements NodePipeline {
 
     @Override
     public void close() {
+        closing = true;
         if (producer != null) {
             producer.close(CLOSE_TIMEOUT);
         }

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -186,6 +187,18 @@ class KafkaPipelineTest {
         producer.sendException = new TimeoutException("metadata not available");
 
         ExecutionException failed = assertThrows(ExecutionException.class, () -> pipeline.process(page("app", text("x"))).get());
+        assertInstanceOf(KafkaPipeline.KafkaUnavailableException.class, failed.getCause());
+    }
+
+    @Test
+    void aSendAbandonedWhileClosingFailsTheItemSoItsLeaseIsNotAcknowledged() {
+        KafkaPipeline pipeline = pipeline(false, Map.of());
+        CompletableFuture<Void> item = pipeline.process(page("app", text("x")));
+
+        pipeline.close();
+        producer.errorNext(new KafkaException("Producer is closed forcefully."));
+
+        ExecutionException failed = assertThrows(ExecutionException.class, item::get);
         assertInstanceOf(KafkaPipeline.KafkaUnavailableException.class, failed.getCause());
     }
 }
