@@ -96,6 +96,19 @@ public final class UrlCanonicalizer {
     }
 
     /**
+     * The host of a URL for which {@link #isPlainCanonical} holds, read from its text rather than split out: the
+     * host characters after {@code ://}, up to its port or path.
+     */
+    public static String plainHost(String url) {
+        int start = url.indexOf("://") + 3;
+        int end = start;
+        while (isHostChar(url.charAt(end))) {
+            end++;
+        }
+        return url.substring(start, end);
+    }
+
+    /**
      * Whether {@code c} may stand in a plain path: one that needs no escape and holds no escape, parameters, query
      * or fragment.
      */

@@ -89,6 +89,7 @@ class UrlCanonicalizerTest {
                 plain++;
                 assertEquals(url, UrlCanonicalizer.canonicalizeParts(url, false), url);
                 assertEquals(url, UrlCanonicalizer.canonicalizeParts(url, true), url);
+                assertEquals(UrlParts.parse(url).hostname(), UrlCanonicalizer.plainHost(url), url);
             }
         }
         assertTrue(plain > 1_000, "plain URLs among those tried: " + plain);

@@ -174,17 +174,9 @@ public final class LinkExtractor {
         return allowDomains.isEmpty() || inAllowedDomain(HostNames.normalize(hostname(url)));
     }
 
-    /** The host of {@code url}: of a plain canonical URL, the text between {@code ://} and its port or path, not split out. */
+    /** The host of {@code url}, read from its text when it is a plain canonical URL. */
     private static String hostname(String url) {
-        if (!UrlCanonicalizer.isPlainCanonical(url)) {
-            return UrlParts.parse(url).hostname();
-        }
-        int start = url.indexOf("://") + 3;
-        int end = start;
-        while (url.charAt(end) != ':' && url.charAt(end) != '/') {
-            end++;
-        }
-        return url.substring(start, end);
+        return UrlCanonicalizer.isPlainCanonical(url) ? UrlCanonicalizer.plainHost(url) : UrlParts.parse(url).hostname();
     }
 
     /**
