@@ -98,6 +98,13 @@ public record UrlParts(String scheme, String netloc, String path, String params,
         return new UrlParts(scheme, netloc, url, "", query, fragment);
     }
 
+    /** The scheme {@link #split(String)} finds in {@code url}, lower case; empty when it names none. Splits nothing. */
+    public static String schemeOf(String url) {
+        String clean = clean(url);
+        int colon = clean.indexOf(':');
+        return colon > 0 && isSchemeCandidate(clean, colon) ? scheme(clean, colon) : "";
+    }
+
     /** {@code url[0, colon)} in lower case; the two schemes of nearly every URL without a copy. */
     private static String scheme(String url, int colon) {
         if (colon == 4 && url.startsWith("http")) {

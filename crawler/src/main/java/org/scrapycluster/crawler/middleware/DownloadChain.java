@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.middleware;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.DownloaderMiddleware;
@@ -16,7 +17,8 @@ import org.scrapycluster.crawler.fetch.Fetcher;
  * The downloader middlewares {@code DOWNLOADER_MIDDLEWARES} names around the fetcher: each one's
  * {@code beforeRequest} in ascending order, the fetch, then each one's {@code afterResponse} in descending
  * order, a step that does not proceed ending the passage. A cancelled fetch and a refused internal
- * address pass no middleware after the fetch: they are the node's own business.
+ * address pass no middleware after the fetch: they are the node's own business. A middleware whose step
+ * throws or returns no future fails the passage, naming itself, like one whose future fails.
  */
 public final class DownloadChain {
 
@@ -68,7 +70,7 @@ public final class DownloadChain {
             return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, null));
         }
         DownloaderMiddleware middleware = middlewares.get(index);
-        return middleware.beforeRequest(download).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
+        return step(middleware, "beforeRequest", () -> middleware.beforeRequest(download)).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
                 ? before(index + 1, Download.from(proceed.request(), middleware.name()))
                 : CompletableFuture.completedFuture(ended(step, download, null, middleware)));
     }
@@ -78,9 +80,24 @@ public final class DownloadChain {
             return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, result));
         }
         DownloaderMiddleware middleware = middlewares.get(index);
-        return middleware.afterResponse(download, new FetchedResponse(result)).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
+        return step(middleware, "afterResponse", () -> middleware.afterResponse(download, new FetchedResponse(result)))
+                .thenCompose(step -> step instanceof DownloadStep.Proceed proceed
                 ? after(index - 1, Download.from(proceed.request(), middleware.name()), result)
                 : CompletableFuture.completedFuture(ended(step, download, result, middleware)));
+    }
+
+    /** What one step of {@code middleware} returns, or a failed future naming it when the step throws or returns none. */
+    private static CompletableFuture<DownloadStep> step(DownloaderMiddleware middleware, String name,
+            Supplier<CompletableFuture<DownloadStep>> step) {
+        CompletableFuture<DownloadStep> future;
+        try {
+            future = step.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new IllegalStateException(
+                    "the downloader middleware " + middleware.name() + " failed in " + name + ": " + e, e));
+        }
+        return future != null ? future : CompletableFuture.failedFuture(new IllegalStateException(
+                "the downloader middleware " + middleware.name() + " returned no future from " + name));
     }
 
     private static Passage ended(DownloadStep step, Download download, FetchResult result, DownloaderMiddleware middleware) {

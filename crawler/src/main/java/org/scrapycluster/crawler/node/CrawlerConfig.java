@@ -15,6 +15,7 @@ import org.scrapycluster.crawler.fetch.ProxyConfig;
 import org.scrapycluster.crawler.middleware.BackoffPolicy;
 import org.scrapycluster.crawler.middleware.RedirectPolicy;
 import org.scrapycluster.crawler.middleware.RetryPolicy;
+import org.scrapycluster.crawler.request.Referrers;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.SchedulerLimits;
 
@@ -27,7 +28,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         Duration queueRefresh, Duration leaseReapInterval, ThrottleKeyStyle throttleKeyStyle, double queueWindow, int queueHits,
         boolean queueModerated, Duration ipRefresh, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff,
         boolean robotsObey, Duration robotsCacheTime, String robotName, RequestFiler.Policy filing, boolean statusMsgFromResponse,
-        int workerThreads) {
+        Referrers referrers, int workerThreads) {
 
     /** Reads the settings of a crawler node. */
     public static CrawlerConfig from(Settings settings) {
@@ -64,7 +65,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                         atLeastOneSecond(settings, "DOMAIN_MAX_PAGE_TIMEOUT"), global == null ? 0 : Math.max(0, global),
                         atLeastOneSecond(settings, "GLOBAL_PAGE_PER_DOMAIN_LIMIT_TIMEOUT"),
                         settings.getBoolean("SCHEDULER_BACKLOG_BLACKLIST")),
-                settings.getBoolean("STATUS_MSG_FROM_RESPONSE"),
+                settings.getBoolean("STATUS_MSG_FROM_RESPONSE"), Referrers.from(settings),
                 workers > 0 ? workers : Runtime.getRuntime().availableProcessors());
     }
 

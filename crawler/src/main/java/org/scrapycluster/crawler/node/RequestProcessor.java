@@ -118,6 +118,10 @@ public final class RequestProcessor {
             metrics.error("malformed_member");
             crawl = CrawlFields.ofMember(lease.member(), lease.score());
             outcome = CompletableFuture.completedFuture(Outcome.DONE);
+        } catch (RuntimeException e) {
+            metrics.error("processing");
+            crawl = Optional.empty();
+            outcome = CompletableFuture.failedFuture(e);
         }
         Optional<CrawlFields> counted = crawl;
         outcome.whenComplete((done, failure) -> settle(lease, counted, done, failure));
@@ -131,7 +135,10 @@ public final class RequestProcessor {
         }
         return switch (passage.step()) {
             case DownloadStep.Drop drop -> CompletableFuture.completedFuture(Outcome.DONE);
-            case DownloadStep.Reschedule reschedule -> file(List.of(reschedule.dontFilter() ? request.withDontFilter(true) : request));
+            case DownloadStep.Reschedule reschedule -> {
+                CrawlRequest again = config.referrers().rescheduled(request);
+                yield file(List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again));
+            }
             case DownloadStep.Proceed proceed -> result.ok() ? parse(request, result) : failed(passage.download(), result);
         };
     }
@@ -154,7 +161,8 @@ public final class RequestProcessor {
         metrics.page(result.body().length, result.timings().total());
         metrics.response(result.status());
         statusCounters.response(result.status());
-        List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
+        List<CrawlRequest> children = config.referrers().found(request.url(), Optional.ofNullable(result.headers().last("Referrer-Policy")),
+                requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList());
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null) : filer.file(children);
         CompletableFuture<Void> published = pipelines.process(item).whenComplete(this::delivered);
         return CompletableFuture.allOf(filed, published).thenApply(both -> Outcome.PUBLISHED);

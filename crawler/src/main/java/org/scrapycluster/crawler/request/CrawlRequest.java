@@ -104,14 +104,24 @@ public record CrawlRequest(String url, String method, Map<String, List<String>> 
 
     /** This request with header {@code name} set to the one {@code value}, replacing any of that name. */
     public CrawlRequest withHeader(String name, String value) {
-        LinkedHashMap<String, List<String>> changed = new LinkedHashMap<>();
-        headers.forEach((key, values) -> {
-            if (!key.equalsIgnoreCase(name)) {
-                changed.put(key, values);
-            }
-        });
+        LinkedHashMap<String, List<String>> changed = headersWithout(name);
         changed.put(name, List.of(value));
         return new CrawlRequest(url, method, FrozenMap.owning(changed), body, cookies, meta, dontFilter);
+    }
+
+    /** This request without header {@code name}. */
+    public CrawlRequest withoutHeader(String name) {
+        return new CrawlRequest(url, method, FrozenMap.owning(headersWithout(name)), body, cookies, meta, dontFilter);
+    }
+
+    private LinkedHashMap<String, List<String>> headersWithout(String name) {
+        LinkedHashMap<String, List<String>> kept = new LinkedHashMap<>();
+        headers.forEach((key, values) -> {
+            if (!key.equalsIgnoreCase(name)) {
+                kept.put(key, values);
+            }
+        });
+        return kept;
     }
 
     /** This request with these cookies instead of its own. */

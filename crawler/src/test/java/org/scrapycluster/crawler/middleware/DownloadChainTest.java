@@ -15,9 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.api.DownloadRequest;
+import org.scrapycluster.api.DownloadResponse;
 import org.scrapycluster.api.DownloadStep;
+import org.scrapycluster.api.DownloaderMiddleware;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
@@ -106,8 +110,37 @@ class DownloadChainTest {
         assertEquals("none", fetcher.lastSent().headers().first("X-Tag"));
 
         SettingsException refused = assertThrows(SettingsException.class, () -> chain(Map.of("DOWNLOADER_MIDDLEWARES", "{tally: 50}")));
-        assertTrue(refused.getMessage().contains("there are: cookies, redirects, retries, retry-after, robots, tagging"),
+        assertTrue(refused.getMessage().contains("there are: cookies, redirects, retries, retry-after, robots, tagging, throwing"),
                 refused.getMessage());
+    }
+
+    @Test
+    void aMiddlewareThatThrowsOrReturnsNoFutureFailsThePassageNamingItself() {
+        DownloaderMiddleware futureless = new DownloaderMiddleware() {
+            @Override
+            public String name() {
+                return "futureless";
+            }
+
+            @Override
+            public CompletableFuture<DownloadStep> afterResponse(DownloadRequest request, DownloadResponse response) {
+                return null;
+            }
+        };
+
+        assertEquals("the downloader middleware throwing failed in beforeRequest: java.lang.IllegalStateException: a bug",
+                failure(new DownloadChain(List.of(new ThrowingMiddleware()), fetcher)).getMessage());
+        assertEquals("the downloader middleware futureless returned no future from afterResponse",
+                failure(new DownloadChain(List.of(futureless), fetcher)).getMessage());
+    }
+
+    private static Throwable failure(DownloadChain chain) {
+        LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
+                ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
+        CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, CrawlRequest.get("http://a.test/", Map.of())),
+                Runnable::run);
+        assertTrue(passage.isCompletedExceptionally(), "the passage fails");
+        return assertThrows(CompletionException.class, passage::join).getCause();
     }
 
     private DownloadChain chain(Map<String, String> set) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -159,6 +160,53 @@ class RequestProcessorTest {
         assertEquals(List.of("http://example.com/robots.txt"), fetched);
         assertEquals(List.of(), items());
         assertEquals(List.of("example.com"), finished);
+    }
+
+    @Test
+    void theRequestsOfAPageCarryItsUrlAsRefererUnlessItsPolicySaysOtherwise() throws MalformedQueueMemberException {
+        answer("http://user:pw@example.com:80/page?q=1#top", 200, HeaderMap.of("Content-Type", "text/html"),
+                "<a href='/one.html'>1</a>", null);
+        process(processor(Map.of()), CrawlRequest.get("http://user:pw@example.com:80/page?q=1#top", meta(0, 1)));
+        assertEquals(Optional.of("http://example.com/page?q=1"), onlyQueued().header("Referer"),
+                "the page's URL without user info, default port and fragment");
+
+        redis.sync().del(new QueueKey(spider, "example.com").key());
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html", "Referrer-Policy", "origin"),
+                "<a href='/two.html'>2</a>", null);
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/", meta(0, 1)));
+        assertEquals(Optional.of("http://example.com/"), onlyQueued().header("Referer"), "the page's policy: its origin");
+
+        redis.sync().del(new QueueKey(spider, "example.com").key());
+        answer("http://example.com/three", 200, HeaderMap.of("Content-Type", "text/html"), "<a href='/three.html'>3</a>", null);
+        process(processor(Map.of("REFERER_ENABLED", "false")), CrawlRequest.get("http://example.com/three", meta(0, 1)));
+        assertEquals(Optional.empty(), onlyQueued().header("Referer"), "REFERER_ENABLED false");
+    }
+
+    @Test
+    void aRedirectFromHttpsToHttpDropsTheReferer() throws MalformedQueueMemberException {
+        answers.put("https://example.com/moved", new FetchResult("https://example.com/moved", 301, "Moved", HeaderMap.empty(),
+                new byte[0], null, HeaderMap.empty(), "http://example.com/here", null, null, NO_TIME));
+
+        process(processor(Map.of()), CrawlRequest.get("https://example.com/moved", meta(0, 0)).withHeader("Referer", "https://example.com/"));
+
+        CrawlRequest redirected = onlyQueued();
+        assertEquals("http://example.com/here", redirected.url());
+        assertEquals(Optional.empty(), redirected.header("Referer"), "the default policy sends no https referrer to http");
+    }
+
+    @Test
+    void aMiddlewareThatThrowsLeavesTheRequestToItsLeaseAndFreesItsDomain() {
+        process(processor(Map.of("DOWNLOADER_MIDDLEWARES", "{throwing: 50}")), CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+        assertEquals(List.of(), fetched, "nothing fetched");
+        assertEquals(List.of(), items());
+        assertEquals(List.of("example.com"), finished, "the domain is freed");
+    }
+
+    private CrawlRequest onlyQueued() throws MalformedQueueMemberException {
+        List<CrawlRequest> queued = queued();
+        assertEquals(1, queued.size(), queued.toString());
+        return queued.get(0);
     }
 
     private Map<String, Object> meta(int curdepth, int maxdepth) {
