@@ -63,8 +63,11 @@ public final class Json {
         this.sortedWriter = sorted.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
     }
 
-    /** Parses one JSON document from UTF-8 bytes. */
+    /** Parses one JSON document from UTF-8 bytes; null (a Kafka record without a value) is no document. */
     public JsonNode readTree(byte[] utf8) throws JsonInputException {
+        if (utf8 == null) {
+            throw new JsonInputException("no JSON document: the message has no value");
+        }
         if (utf8.length > maxDocumentBytes) {
             throw new JsonInputException("JSON document of " + utf8.length + " bytes is larger than the limit of "
                     + maxDocumentBytes + " bytes");

@@ -157,7 +157,7 @@ public final class KafkaLink implements AutoCloseable {
             try {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.pollTimeout())) {
                     readUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
-                    listener.accept(record.value());
+                    take(record);
                 }
                 observe();
                 backoff.reset();
@@ -168,6 +168,16 @@ public final class KafkaLink implements AutoCloseable {
                 LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Reading answers from Kafka failed; retrying");
                 loop.pause(backoff.nextDelay());
             }
+        }
+    }
+
+    /** Hands one record to the listener; one that fails on it is logged, and the next record is read. */
+    private void take(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            listener.accept(record.value());
+        } catch (RuntimeException e) {
+            LOG.atError().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
+                    .addKeyValue("offset", record.offset()).setCause(e).log("An answer could not be handled; it is skipped");
         }
     }
 

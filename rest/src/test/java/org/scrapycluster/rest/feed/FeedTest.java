@@ -104,14 +104,15 @@ class FeedTest {
     }
 
     @Test
-    void answersWithoutUuidAreIgnoredAndUnreadableOnesCounted() {
+    void answersWithoutUuidAreIgnoredAndUnreadableOnesCountedAndRecordsWithoutValueToo() {
         double ignored = gateway.counter("rest.answers", "route", "ignored");
         double unreadable = gateway.counter("rest.answers", "route", "unreadable");
         responder.publish("{\"action\":\"expired\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"link\",\"total_expired\":3}");
         responder.publish(new byte[] {'{', (byte) 0xff, '}'});
+        responder.publish((byte[]) null);
         responder.publish("[\"not\", \"an\", \"answer\"]");
         Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> gateway.counter("rest.answers", "route", "ignored") == ignored + 2
-                && gateway.counter("rest.answers", "route", "unreadable") == unreadable + 1);
+                && gateway.counter("rest.answers", "route", "unreadable") == unreadable + 2);
         responder.publish("{\"uuid\":\"f-after\",\"appid\":\"testapp\"}");
         Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get("rest:poll:f-after") != null);
     }
