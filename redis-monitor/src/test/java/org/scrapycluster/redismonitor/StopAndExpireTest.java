@@ -104,4 +104,22 @@ class StopAndExpireTest extends OneMonitorTest {
                 MonitorFixture.now());
         assertEquals(1, fixture.redis().sync().zcard(new QueueKey(queues.spider(), "b.com").key()));
     }
+
+    @Test
+    void aKeyOfAnotherTypeThatAJobPatternMatchesIsPassedOverAndExpiriesAreStillFound() {
+        // a crawl of a spider named info queues into info:<domain>:queue, a sorted set that info:*:* matches
+        String domain = MonitorFixture.unique("d") + ".com";
+        QueueState infoSpider = new QueueState(fixture.redis(), "info");
+        infoSpider.seed(domain, infoSpider.feedItem("https://" + domain + "/", appid, "c1", 1, 0));
+        try {
+            MonitorFixture.sleep(Duration.ofSeconds(2)); // the scan has met info:<domain>:queue by now
+            fixture.write(Keyspace.TIMEOUT.fill(queues.spider(), appid, "c9"), "1"); // only the scan finds an expiry
+            JsonNode answer = fixture.answers().await(message -> "expired".equals(message.path("action").asText())
+                    && appid.equals(message.path("appid").asText()));
+            assertEquals("c9", answer.path("crawlid").asText());
+        } finally {
+            fixture.redis().sync().del(Keyspace.queue("info", domain), Keyspace.crawlsOfApp("info", appid),
+                    Keyspace.ACCOUNTING.fill("info", appid, "c1"));
+        }
+    }
 }

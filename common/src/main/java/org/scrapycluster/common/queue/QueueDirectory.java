@@ -19,6 +19,7 @@ import org.scrapycluster.common.redis.RedisKeys;
 public final class QueueDirectory {
 
     private static final String LEASES_SUFFIX = Keyspace.LEASES.suffix();
+    private static final List<String> ACCOUNTING_PREFIXES = List.of(Keyspace.ACCOUNTING.prefix(), Keyspace.CRAWLS_OF_APP.prefix());
 
     private final RedisConnection redis;
 
@@ -48,8 +49,18 @@ public final class QueueDirectory {
         return spiders;
     }
 
-    private static List<QueueKey> parse(List<String> keys) {
-        return keys.stream().map(QueueKey::tryParse).flatMap(Optional::stream)
+    private List<QueueKey> parse(List<String> keys) {
+        return keys.stream().filter(this::mayBeQueue).map(QueueKey::tryParse).flatMap(Optional::stream)
                 .sorted(Comparator.comparing(QueueKey::key)).toList();
+    }
+
+    /**
+     * False for a key of the crawl accounting that the queue pattern matches: {@code crawls:<spiderid>:<appid>} of
+     * the appid {@code queue}, {@code crawl:<spiderid>:<appid>:<crawlid>} of the crawlid {@code queue}. Such a
+     * name is a queue only if it holds a sorted set (a spider named {@code crawls} has real queues), which
+     * {@code TYPE} tells; any other name is taken on its shape alone.
+     */
+    private boolean mayBeQueue(String key) {
+        return ACCOUNTING_PREFIXES.stream().noneMatch(key::startsWith) || "zset".equals(redis.sync().type(key));
     }
 }

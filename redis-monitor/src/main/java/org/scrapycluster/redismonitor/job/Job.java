@@ -2,6 +2,10 @@ package org.scrapycluster.redismonitor.job;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import org.scrapycluster.common.redis.RedisConnection;
 
 /**
  * One job found in Redis: its key ({@code info:link:app1:c1}) and the value read under its lock
@@ -12,6 +16,22 @@ public record Job(String key, String value) {
     public Job {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
+    }
+
+    /**
+     * The value of a job key from its pending {@code GET}, or null when the key is gone or is no job: a key of
+     * another type that a plugin's pattern matches, such as the queue {@code info:<domain>:queue} of a spider
+     * named {@code info}, answers {@code WRONGTYPE} and is passed over, never taken for a Redis outage.
+     */
+    public static String value(RedisConnection redis, CompletableFuture<String> get) {
+        try {
+            return redis.await(get);
+        } catch (RedisCommandExecutionException e) {
+            if (String.valueOf(e.getMessage()).startsWith("WRONGTYPE")) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /** The key's {@code :}-separated parts, as the original splits it (empty parts kept). */

@@ -79,7 +79,7 @@ public final class JobProcessor {
         try (RedisLock held = lock.get()) {
             CompletableFuture<String> latest = redis.async().get(key).toCompletableFuture();
             CompletableFuture<List<String>> waiting = redis.async().lrange(Keyspace.JOB_WAITING.fill(key), 0, -1).toCompletableFuture();
-            String value = redis.await(latest);
+            String value = Job.value(redis, latest);
             List<String> waited = redis.await(waiting);
             if (value == null) {
                 unsent.remove(key);

@@ -61,7 +61,7 @@ public final class JobScanner implements Worker.Step {
                 values.add(redis.async().get(key).toCompletableFuture());
             }
             for (int i = 0; i < keys.size(); i++) {
-                String value = redis.await(values.get(i));
+                String value = Job.value(redis, values.get(i));
                 if (value != null && plugin.isDue(new Job(keys.get(i), value), clock.instant())) {
                     processor.process(plugin, keys.get(i));
                 }

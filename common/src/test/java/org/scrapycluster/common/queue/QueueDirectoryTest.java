@@ -1,0 +1,39 @@
+package org.scrapycluster.common.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+
+@ExtendWith(TestRedis.class)
+class QueueDirectoryTest {
+
+    private final RedisConnection redis;
+    private final QueueDirectory directory;
+    private final String spider = TestRedis.unique("qd");
+
+    QueueDirectoryTest(RedisConnection redis) {
+        this.redis = redis;
+        directory = new QueueDirectory(redis);
+    }
+
+    @Test
+    void theCrawlAccountingOfAnAppOrCrawlNamedQueueIsNoQueueButASpiderNamedCrawlsHasQueues() {
+        redis.sync().zadd(Keyspace.queue(spider, "a.com"), -1, "{}");
+        redis.sync().sadd(Keyspace.crawlsOfApp(spider, "queue"), "c1");
+        redis.sync().hset(Keyspace.ACCOUNTING.fill(spider, "app", "queue"), "pending", "1");
+        redis.sync().zadd(Keyspace.queue("crawls", spider + ".com"), -1, "{}");
+
+        List<String> found = directory.allQueues().stream().map(QueueKey::key).filter(key -> key.contains(spider)).toList();
+
+        assertEquals(List.of("crawls:" + spider + ".com:queue", spider + ":a.com:queue"), found);
+        assertTrue(directory.queues("crawls").stream().noneMatch(queue -> queue.domain().equals(spider)),
+                "crawls:<spider>:queue is the app's crawls, not a queue");
+    }
+}
