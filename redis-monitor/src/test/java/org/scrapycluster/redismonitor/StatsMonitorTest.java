@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,5 +100,20 @@ class StatsMonitorTest {
                 dumps.get("Crawler Stats Dump"));
         assertEquals(Map.of("queue_link", Map.of("spider_backlog", 26L, "num_domains", 3),
                 "queue_wandering", Map.of("spider_backlog", 4L, "num_domains", 2), "total_backlog", 30L), dumps.get("Queue Stats Dump"));
+    }
+
+    @Test
+    void aRejectedJobCountsInTheTotalButNotAsAFailure(EmbeddedStack stack) {
+        try (EmbeddedRedis own = EmbeddedRedis.start(0, DataDirectory.temporary("stats-fail-redis"));
+                MonitorFixture counting = MonitorFixture.on(own.port(), stack.kafkaBootstrap(), stack.zookeeperConnect())) {
+            counting.startMonitor();
+            String uuid = MonitorFixture.unique("uuid");
+            counting.post("stop:link:" + MonitorFixture.unique("app"), uuid); // a stop without crawlid is rejected
+            JsonNode answer = counting.answers().awaitUuid(uuid);
+            assertEquals(true, answer.has("error"), answer.toString());
+            counting.awaitPresent("stats:redis-monitor:total:lifetime");
+            MonitorFixture.sleep(Duration.ofSeconds(2)); // two flushes of the counters (one a second) later
+            assertEquals(0L, counting.redis().sync().exists("stats:redis-monitor:fail:lifetime"));
+        }
     }
 }

@@ -70,9 +70,12 @@ public final class JobStats {
         }
     }
 
-    /** A job of {@code plugin} ended with {@code outcome} after {@code elapsed}. */
+    /**
+     * A job of {@code plugin} ended with {@code outcome} after {@code elapsed}. Only a failure counts in
+     * {@code stats:redis-monitor:fail}, as in the original; a rejected job was handled, with an error answer.
+     */
     void ended(JobPlugin plugin, Outcome outcome, Duration elapsed) {
-        if (outcome != Outcome.ANSWERED && fail != null) {
+        if ((outcome == Outcome.FAILED || outcome == Outcome.GIVEN_UP) && fail != null) {
             fail.increment();
         }
         Counter.builder("redis.monitor.jobs")
