@@ -70,7 +70,7 @@ public final class ScraperHandler implements KafkaMonitorPlugin {
                 .withDupefilter(new EnqueueRequest.Dupefilter(Keyspace.dupefilter(crawl.spiderId(), crawl.crawlid()),
                         fingerprint, dupefilterTimeout))
                 .withTimeoutKey();
-        Optional<String> timeoutKey = request.get("expires").asLong() != 0 ? Optional.of(crawl.timeoutKey()) : Optional.empty();
+        Optional<String> timeoutKey = request.get("expires").bigIntegerValue().signum() != 0 ? Optional.of(crawl.timeoutKey()) : Optional.empty();
         return Handling.accept("Added crawl to Redis", new RedisEffect.Enqueue(seed, timeoutKey));
     }
 

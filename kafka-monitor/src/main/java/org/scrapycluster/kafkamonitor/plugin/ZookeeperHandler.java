@@ -39,7 +39,7 @@ public final class ZookeeperHandler implements KafkaMonitorPlugin {
         if (action.equals(DOMAIN_UPDATE)) {
             List<String> unset = new ArrayList<>();
             for (String field : new String[] {"hits", "window"}) {
-                if (request.get(field).asLong() == 0) {
+                if (request.get(field).bigIntegerValue().signum() == 0) {
                     unset.add(field + ": must be set, and not 0, for a domain-update, was " + request.get(field));
                 }
             }

@@ -159,6 +159,15 @@ class RequestFixtureEffectsTest {
         assertEquals(Set.of(), keys());
     }
 
+    @Test
+    void aDomainUpdateWhoseHitsIsAnIntegerBeyondALongIsNotTakenForZero() {
+        Disposition disposition = process(Settings.defaults("kafka-monitor"),
+                ("{\"uuid\":\"u2\",\"appid\":\"testapp\",\"domain\":\"cnn.com\",\"action\":\"domain-update\","
+                        + "\"hits\":18446744073709551616,\"window\":60}").getBytes(StandardCharsets.UTF_8));
+
+        assertInstanceOf(Disposition.Accepted.class, disposition, "2^64 is not 0, though its low 64 bits are");
+    }
+
     /** The monitor's path for one record: decide, write what was accepted, settle the outcome. */
     private static Disposition process(Settings settings, byte[] record) {
         RequestIntake intake = new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
