@@ -39,10 +39,12 @@ public final class Dispatcher {
         String keyId = null;
         HttpAnswer answer;
         try {
+            // a caller without a valid key learns nothing, not even which paths and methods exist: 401 before routing
+            Caller caller = router.isOpen(call.path()) ? null : identify(call);
             Router.Route route = router.find(call);
             endpoint = route.name();
-            if (!router.isOpen(call.path())) {
-                keyId = admit(route, call);
+            if (caller != null) {
+                keyId = authorize(caller, route, call);
             }
             answer = route.endpoint().answer(call);
         } catch (Router.MethodNotAllowed e) {
@@ -75,21 +77,26 @@ public final class Dispatcher {
         return answer;
     }
 
-    /**
-     * Lets the call through when its key allows what the route needs.
-     *
-     * @return the short hash of the presented key, for the log, or null when none was presented
-     */
-    private String admit(Router.Route route, HttpCall call) throws RefusedRequestException {
+    /** Who presents the call's key; refused (401) when the key is missing or unknown while keys are required. */
+    private Caller identify(HttpCall call) throws RefusedRequestException {
         Caller caller = callers.identify(call.apiKey());
-        if (caller.access() == Access.WRITE) {
-            return caller.keyId();
-        }
         if (caller.access() == Access.NONE) {
             if (caller.keyId() != null) {
                 LOG.atInfo().addKeyValue("key", caller.keyId()).addKeyValue("path", call.path()).log("Refused an unknown API key");
             }
             throw new RefusedRequestException(Refusal.UNAUTHORIZED, null);
+        }
+        return caller;
+    }
+
+    /**
+     * Lets the call through when its caller's key allows what the route needs.
+     *
+     * @return the short hash of the presented key, for the log, or null when none was presented
+     */
+    private String authorize(Caller caller, Router.Route route, HttpCall call) throws RefusedRequestException {
+        if (caller.access() == Access.WRITE) {
+            return caller.keyId();
         }
         if (!caller.access().covers(route.access().needed(call))) {
             LOG.atInfo().addKeyValue("key", caller.keyId()).addKeyValue("path", call.path()).log("Refused a write with a read key");

@@ -50,6 +50,15 @@ class DispatcherAccessTest {
     }
 
     @Test
+    void withoutAValidKeyEveryPathAndMethodIsUnauthorizedNotUnknown() {
+        Dispatcher dispatcher = dispatcher(KEYS);
+        assertEquals(401, dispatcher.answer(get("/no-such-endpoint", null)).status());
+        assertEquals(401, dispatcher.answer(get("/change", "wrong")).status(), "a method the route does not take");
+        assertEquals(404, dispatcher.answer(get("/no-such-endpoint", "r")).status());
+        assertEquals(405, dispatcher.answer(get("/change", "r")).status());
+    }
+
+    @Test
     void openTreesNeedNoKey() {
         Dispatcher dispatcher = dispatcher(KEYS);
         assertEquals(200, dispatcher.answer(get("/health", null)).status());
