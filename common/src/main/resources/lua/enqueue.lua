@@ -22,7 +22,8 @@
 -- outcome per request, in order: 'QUEUED', 'ALREADY_QUEUED' (this exact member is already in the
 -- queue: nothing changes), 'DUPLICATE' (the fingerprint was already in the dupefilter), 'PAGE_LIMIT'
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
--- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed).
+-- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT' (its dupefilter or queue key holds
+-- another type: a name the original's keys share with another key; nothing of it is kept).
 
 local FIELDS = 20
 local fifo = ARGV[1] == '1'
@@ -64,7 +65,11 @@ local function enqueue(queue, base, arrival)
     return 'EXPIRED'
   end
   if dupefilter ~= '' then
-    local added = redis.call('SADD', dupefilter, fingerprint)
+    -- pcall: a key of another type under this name refuses this request, not the whole call
+    local added = redis.pcall('SADD', dupefilter, fingerprint)
+    if type(added) == 'table' then
+      return 'KEY_CONFLICT'
+    end
     dupefilter_used(batch, dupefilter, dupefilter_ttl)
     if added == 0 then
       return 'DUPLICATE'
@@ -86,7 +91,14 @@ local function enqueue(queue, base, arrival)
     -- arrival (below 1 ms) keeps the requests of one call in the order given
     score = score + ((clock.millis % 10000000000) + arrival) / 10000000000
   end
-  if redis.call('ZADD', queue, 'NX', score, member) == 0 then
+  local added = redis.pcall('ZADD', queue, 'NX', score, member)
+  if type(added) == 'table' then
+    if dupefilter ~= '' then
+      redis.call('SREM', dupefilter, fingerprint)
+    end
+    return 'KEY_CONFLICT'
+  end
+  if added == 0 then
     return 'ALREADY_QUEUED'
   end
   activate_domain(batch, spider, domain, clock)

@@ -25,7 +25,7 @@ if ARGV[6] ~= '1' and ((tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') 
 end
 local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0
 redis.call('DEL', KEYS[1], KEYS[5])
-redis.call('SREM', KEYS[2], ARGV[1])
+redis.pcall('SREM', KEYS[2], ARGV[1]) -- pcall: under the appid "queue" KEYS[2] may be a queue (lib/accounting)
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('SREM', KEYS[6], ARGV[2])
 redis.call('SREM', KEYS[7], ARGV[2])

@@ -21,6 +21,13 @@ local function accounting_key(spider, fields)
   return KEYSPACE.accounting(spider, fields.appid, fields.crawlid)
 end
 
+-- Lists the crawl of these fields among its app's crawls (crawls:<spiderid>:<appid>). pcall: under the appid
+-- "queue" that name is also the queue key of a spider "crawls", and a sorted set there leaves the crawl unlisted
+-- rather than failing the call.
+local function index_crawl(spider, fields)
+  redis.pcall('SADD', KEYSPACE.crawls_of_app(spider, fields.appid), fields.crawlid)
+end
+
 local function touch(spider, fields, key, clock)
   redis.call('HSET', key, 'updated', clock.millis)
   redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
@@ -88,7 +95,7 @@ local function write_added(tally, clock)
     end
     redis.call('HINCRBY', key, 'pending', crawl.pending)
     redis.call('HSET', key, 'expires', string.format('%d', crawl.fields.expires), 'updated', clock.millis)
-    redis.call('SADD', KEYSPACE.crawls_of_app(crawl.spider, crawl.fields.appid), crawl.fields.crawlid)
+    index_crawl(crawl.spider, crawl.fields)
     redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(crawl.spider, crawl.fields))
   end
   for _, queue in ipairs(tally.length_order) do
@@ -106,7 +113,7 @@ local function unaccounted(spider, fields, domain, clock)
     return false
   end
   redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
-  redis.call('SADD', KEYSPACE.crawls_of_app(spider, fields.appid), fields.crawlid)
+  index_crawl(spider, fields)
   redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
   return true
 end
@@ -167,7 +174,7 @@ local function write_removed(tally, clock)
     end
     if foreign then
       redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
-      redis.call('SADD', KEYSPACE.crawls_of_app(spider, fields.appid), fields.crawlid)
+      index_crawl(spider, fields)
     end
     if counted > 0 and redis.call('HINCRBY', key, 'pending', -counted) < 0 then
       redis.call('HSET', key, 'pending', 0)

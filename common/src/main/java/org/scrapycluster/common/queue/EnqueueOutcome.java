@@ -21,6 +21,11 @@ public enum EnqueueOutcome {
     EXPIRED,
     /** The member has no string {@code appid} and {@code crawlid} or no numeric {@code priority}. */
     INVALID,
+    /**
+     * Its queue or its crawl's dupefilter is a key of another type, a name shared with another key (such as the
+     * crawl accounting of an appid {@code queue}); nothing of it was recorded.
+     */
+    KEY_CONFLICT,
     /** Refused by the crawler before Redis: its URL is neither http nor https. */
     NOT_HTTP,
     /** Refused by the crawler before Redis: its URL has no valid host. */

@@ -73,6 +73,29 @@ class EnqueuerTest {
     }
 
     @Test
+    void aQueueOrDupefilterKeyOfAnotherTypeRefusesItsRequestAloneAndKeepsNothingOfIt() {
+        QueueKey taken = new QueueKey(spider, "taken.com");
+        redis.sync().sadd(taken.key(), "a set where a queue would be");
+        redis.sync().zadd(Keyspace.dupefilter(spider, "queue"), 1, "a sorted set where a dupefilter would be");
+        EnqueueRequest.Dupefilter dupefilter = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp-taken",
+                Duration.ofSeconds(600));
+
+        List<EnqueueOutcome> outcomes = enqueuer.enqueueBatch(List.of(
+                EnqueueRequest.of(taken, Members.feedItem("https://taken.com/", "app", "c1", 1, 0)).withDupefilter(dupefilter),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "queue", 1, 0))
+                        .withDupefilter(new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "queue"), "fp-q", Duration.ofSeconds(600))),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/ok", "app", "c1", 1, 0))));
+
+        assertEquals(List.of(EnqueueOutcome.KEY_CONFLICT, EnqueueOutcome.KEY_CONFLICT, EnqueueOutcome.QUEUED), outcomes);
+        assertEquals(0, redis.sync().sismember(Keyspace.dupefilter(spider, "c1"), "fp-taken") ? 1 : 0,
+                "the fingerprint is taken back: the request is filed once the key is free");
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending(), "only the queued request is counted");
+        redis.sync().del(taken.key());
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(
+                EnqueueRequest.of(taken, Members.feedItem("https://taken.com/", "app", "c1", 1, 0)).withDupefilter(dupefilter)));
+    }
+
+    @Test
     void refusesStoppedExpiredAndInvalidRequests() {
         redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
         assertEquals(EnqueueOutcome.BLACKLISTED,

@@ -93,11 +93,12 @@ public final class DupefilterMemory {
     /**
      * Learns from Redis' answer to a request whose {@code fingerprint} was checked against the dupefilter
      * {@code key} in a call sent at {@code sentAt} (from {@link #now}): every outcome but a stopped or expired
-     * crawl means the fingerprint is now in the dupefilter, whose expiry the call renewed (a request without
+     * crawl, or a key of another type in the way, means the fingerprint is now in the dupefilter, whose expiry the call renewed (a request without
      * crawl fields was not sent).
      */
     public void answered(String key, long fingerprint, EnqueueOutcome outcome, long sentAt) {
-        if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID) {
+        if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID
+                || outcome == EnqueueOutcome.KEY_CONFLICT) {
             fingerprints.invalidate(entry(key, fingerprint));
             return;
         }

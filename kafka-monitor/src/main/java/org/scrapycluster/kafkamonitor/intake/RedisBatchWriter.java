@@ -155,7 +155,7 @@ final class RedisBatchWriter {
         return switch (outcome) {
             case QUEUED -> 0;
             case ALREADY_QUEUED, DUPLICATE -> 1;
-            case BLACKLISTED, EXPIRED, INVALID, PAGE_LIMIT, DOMAIN_BLACKLISTED, NOT_HTTP, INVALID_URL -> 2;
+            case BLACKLISTED, EXPIRED, INVALID, KEY_CONFLICT, PAGE_LIMIT, DOMAIN_BLACKLISTED, NOT_HTTP, INVALID_URL -> 2;
         };
     }
 }

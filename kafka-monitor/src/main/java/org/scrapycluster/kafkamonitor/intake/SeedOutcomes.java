@@ -28,6 +28,8 @@ final class SeedOutcomes {
                     "expires: " + accepted.request().path("expires").asText() + " has passed");
             case INVALID -> refuse(accepted, "The crawl request cannot be queued",
                     "request: no string appid and crawlid or no numeric priority");
+            case KEY_CONFLICT -> refuse(accepted, "The crawl request cannot be queued",
+                    "request: its queue or dupefilter key is taken by a key of another type (an id named like a key's last part)");
             // seeds are filed without page limits or a domain refusal; a plugin that adds them gets this
             case PAGE_LIMIT, DOMAIN_BLACKLISTED -> refuse(accepted, "The crawl request cannot be queued",
                     "request: refused by " + (outcome == EnqueueOutcome.PAGE_LIMIT ? "a page limit" : "the domain blacklist"));
@@ -43,6 +45,11 @@ final class SeedOutcomes {
             case DUPLICATE -> "Crawl seed already seen by its crawl, not added again";
             default -> queued;
         };
+    }
+
+    /** An accepted request whose write Redis refused with {@code error} (not an outage: it would refuse it again). */
+    static Disposition refusedByRedis(Disposition.Accepted accepted, String error) {
+        return refuse(accepted, "The request cannot be written to Redis", "redis: " + error);
     }
 
     private static Disposition refuse(Disposition.Accepted accepted, String reason, String detail) {

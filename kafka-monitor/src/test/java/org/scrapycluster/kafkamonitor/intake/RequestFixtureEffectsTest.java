@@ -168,6 +168,23 @@ class RequestFixtureEffectsTest {
         assertInstanceOf(Disposition.Accepted.class, disposition, "2^64 is not 0, though its low 64 bits are");
     }
 
+    @Test
+    void aSeedWhoseQueueNameIsTakenByAKeyOfAnotherTypeIsRefusedNotLost() {
+        // the crawls of app "queue" under spider <d> are the set crawls:<d>:queue, the queue name of spider "crawls" for <d>
+        String domain = "taken" + System.nanoTime() + ".com";
+        Settings settings = Settings.defaults("kafka-monitor");
+        assertInstanceOf(Disposition.Accepted.class, process(settings, ("{\"url\":\"http://a.com/\",\"appid\":\"queue\","
+                + "\"crawlid\":\"c1\",\"spiderid\":\"" + domain + "\"}").getBytes(StandardCharsets.UTF_8)));
+
+        Disposition clash = process(settings, ("{\"url\":\"http://" + domain + "/\",\"appid\":\"testapp\",\"crawlid\":\"c2\","
+                + "\"spiderid\":\"crawls\"}").getBytes(StandardCharsets.UTF_8));
+
+        Rejection rejection = assertInstanceOf(Disposition.Rejected.class, clash).rejection();
+        assertEquals("The crawl request cannot be queued", rejection.reason());
+        assertTrue(rejection.details().getFirst().contains("taken by a key of another type"), rejection.details().toString());
+        assertEquals("set", REDIS.connection().sync().type("crawls:" + domain + ":queue"), "the app's crawls are untouched");
+    }
+
     /** The monitor's path for one record: decide, write what was accepted, settle the outcome. */
     private static Disposition process(Settings settings, byte[] record) {
         RequestIntake intake = new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
