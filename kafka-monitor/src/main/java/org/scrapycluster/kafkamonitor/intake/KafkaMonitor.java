@@ -35,6 +35,7 @@ import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.Backoff;
@@ -288,17 +289,26 @@ public final class KafkaMonitor implements Service {
     /**
      * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
      * writes the batch's accepted requests again until it works. Then settles their outcomes and
-     * logs them.
+     * logs them. When Redis refuses a write because a key holds another type ({@link RedisErrors#isWrongType}: an
+     * error it would give again, not an outage), the records are written one at a time, and a record refused on its
+     * own is rejected with Redis' reason, so that one record cannot hold up those after it.
      */
     private void write(Batch batch, RedisBatchWriter.Writes firstAttempt) {
         Backoff backoff = Backoff.standard();
         RedisBatchWriter.Writes attempt = firstAttempt;
+        boolean oneByOne = false;
         while (true) {
-            List<Batch.Entry> entries = batch.entries();
-            List<Optional<EnqueueOutcome>> outcomes;
             try {
-                outcomes = attempt.finish();
+                List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries()) : settle(batch.entries(), attempt.finish());
+                redisOutage.succeeded();
+                batch.settle(settled);
+                return;
             } catch (RedisException e) {
+                if (RedisErrors.isWrongType(e)) {
+                    LOG.atWarn().addKeyValue("error", e.getMessage()).log("Redis refused a write of the batch; writing its records one at a time");
+                    oneByOne = true;
+                    continue;
+                }
                 redisOutage.failed(e);
                 metrics.redisRetry();
                 hold(backoff.nextDelay());
@@ -308,32 +318,55 @@ public final class KafkaMonitor implements Service {
                         attempt.add(accepted.handling());
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * The batch's records, each accepted one written in a call of its own and settled; one that Redis refuses
+     * is rejected with its reason.
+     *
+     * @throws RedisException when Redis is unreachable (the batch is written again)
+     */
+    private List<Batch.Entry> writeOneByOne(List<Batch.Entry> entries) {
+        List<Batch.Entry> settled = new ArrayList<>(entries.size());
+        for (Batch.Entry entry : entries) {
+            if (!(entry.disposition() instanceof Disposition.Accepted accepted)) {
+                settled.add(entry);
                 continue;
             }
-            redisOutage.succeeded();
-            batch.settle(settle(entries, outcomes));
-            return;
+            RedisBatchWriter.Writes alone = writer.start();
+            alone.add(accepted.handling());
+            try {
+                settled.add(settle(entry, accepted, alone.finish().getFirst()));
+            } catch (RedisException e) {
+                if (!RedisErrors.isWrongType(e)) {
+                    throw e;
+                }
+                settled.add(entry.settled(SeedOutcomes.refusedByRedis(accepted, e.getMessage())));
+            }
         }
+        return settled;
     }
 
     private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueOutcome>> outcomes) {
         List<Batch.Entry> settled = new ArrayList<>(entries.size());
         int next = 0;
         for (Batch.Entry entry : entries) {
-            if (entry.disposition() instanceof Disposition.Accepted accepted) {
-                Optional<EnqueueOutcome> outcome = outcomes.get(next++);
-                Disposition disposition = outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
-                if (disposition instanceof Disposition.Accepted done) {
-                    metrics.accepted(done.plugin().name());
-                    String message = done.handling().logMessage();
-                    IntakeLog.accepted(done, outcome.map(o -> SeedOutcomes.logMessage(o, message)).orElse(message));
-                }
-                settled.add(entry.settled(disposition));
-            } else {
-                settled.add(entry);
-            }
+            settled.add(entry.disposition() instanceof Disposition.Accepted accepted ? settle(entry, accepted, outcomes.get(next++)) : entry);
         }
         return settled;
+    }
+
+    /** An accepted record settled by the outcome of its enqueue, when it had one; logged when it stays accepted. */
+    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueOutcome> outcome) {
+        Disposition disposition = outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
+        if (disposition instanceof Disposition.Accepted done) {
+            metrics.accepted(done.plugin().name());
+            String message = done.handling().logMessage();
+            IntakeLog.accepted(done, outcome.map(o -> SeedOutcomes.logMessage(o, message)).orElse(message));
+        }
+        return entry.settled(disposition);
     }
 
     /** Counts and logs the batch's rejected records, and publishes what is to be published about them. */

@@ -12,6 +12,7 @@ import java.util.Random;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
@@ -72,6 +73,35 @@ class HostileInputTest {
             kafka.send(settings.incomingTopic(), List.of(("{\"url\":\"http://www.after-fuzz-example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\","
                     + "\"spiderid\":\"" + spider + "\"}").getBytes(StandardCharsets.UTF_8)));
             Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":after-fuzz-example.com:queue") == 1);
+            assertEquals(Health.Status.UP, monitor.health().status(), "the monitor still runs");
+        }
+    }
+
+    @Test
+    void aRecordRedisRefusesForAKeyOfAnotherTypeIsRejectedAndTheRestOfItsBatchQueued() {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("LOG_LEVEL", "ERROR");
+        String broken = MonitorSettings.unique("broken");
+        String fine = MonitorSettings.unique("fine");
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String spider = i % 2 == 0 ? broken : fine;
+            records.add(("{\"url\":\"http://www.mixed-example.com/" + i + "\",\"appid\":\"testapp\",\"crawlid\":\"c1\","
+                    + "\"spiderid\":\"" + spider + "\"}").getBytes(StandardCharsets.UTF_8));
+        }
+
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build());
+             KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap(), 1 << 20);
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
+            // a key the enqueue script reads before it writes anything, of another type: Redis refuses every write of the
+            // broken spider's seeds with WRONGTYPE, as often as it is asked (a failure for good, not an outage)
+            redis.sync().set(Keyspace.blacklist(broken), "not a set");
+            kafka.send(settings.incomingTopic(), records);
+
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(fine + ":mixed-example.com:queue") == 2);
+            List<String> published = kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT,
+                    values -> values.stream().filter(value -> value.contains(broken)).count() >= 2);
+            assertEquals(2, published.stream().filter(value -> value.contains(broken) && value.contains("WRONGTYPE")).count(),
+                    published.toString());
             assertEquals(Health.Status.UP, monitor.health().status(), "the monitor still runs");
         }
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 
 /**
  * One job found in Redis: its key ({@code info:link:app1:c1}) and the value read under its lock
@@ -27,7 +28,7 @@ public record Job(String key, String value) {
         try {
             return redis.await(get);
         } catch (RedisCommandExecutionException e) {
-            if (String.valueOf(e.getMessage()).startsWith("WRONGTYPE")) {
+            if (RedisErrors.isWrongType(e)) {
                 return null;
             }
             throw e;
