@@ -106,11 +106,6 @@ public enum ReferrerPolicy {
         this.scrapyClass = scrapyClass;
     }
 
-    /** The policy's name in a {@code Referrer-Policy} header or {@code referrer_policy} meta. */
-    public String policyName() {
-        return policyName;
-    }
-
     /**
      * The policy a header, meta or setting value names, in any case: a policy name, or the Scrapy class that
      * implements it ({@code scrapy.spidermiddlewares.referer.DefaultReferrerPolicy}); the empty value is
