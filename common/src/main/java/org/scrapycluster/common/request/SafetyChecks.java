@@ -28,6 +28,10 @@ import org.scrapycluster.common.settings.Settings;
  *       expression RE2/J accepts, so it runs in linear time (no back-references, no look-arounds).</li>
  * </ul>
  *
+ * <p>One rule holds whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
+ * must be a non-empty name without {@code :}, since it is the first part of the queue key
+ * {@code <spiderid>:<domain>:queue}, which every process splits at its first {@code :}.
+ *
  * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
  * with the same fields gets the same protection.
  *
@@ -67,16 +71,20 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         if (!request.isObject()) {
             return violations;
         }
-        if (idsWithoutColons) {
-            for (String id : IDS) {
-                JsonNode value = request.get(id);
-                if (value != null && value.isTextual() && value.asText().indexOf(':') >= 0) {
-                    violations.add(new Violation(id, "must not contain ':', which separates the parts of Redis keys, was "
-                            + quoted(value.asText())));
-                }
+        JsonNode url = request.get("url");
+        boolean crawl = url != null;
+        JsonNode spiderId = request.get("spiderid");
+        if (crawl && spiderId != null && spiderId.isTextual() && spiderId.asText().isEmpty()) {
+            violations.add(new Violation("spiderid", "must not be empty: it is the first part of the queue key <spiderid>:<domain>:queue"));
+        }
+        for (String id : IDS) {
+            JsonNode value = request.get(id);
+            boolean checked = idsWithoutColons || crawl && id.equals("spiderid");
+            if (checked && value != null && value.isTextual() && value.asText().indexOf(':') >= 0) {
+                violations.add(new Violation(id, "must not contain ':', which separates the parts of Redis keys, was "
+                        + quoted(value.asText())));
             }
         }
-        JsonNode url = request.get("url");
         if (httpUrls && url != null && url.isTextual()) {
             checkUrl(url.asText(), violations);
         }

@@ -51,9 +51,6 @@ public final class ScraperHandler implements KafkaMonitorPlugin {
     public Handling handle(ObjectNode request) {
         String url = request.get("url").asText();
         CrawlRef crawl = new CrawlRef(request.get("spiderid").asText(), request.get("appid").asText(), request.get("crawlid").asText());
-        if (crawl.spiderId().isEmpty() || crawl.spiderId().indexOf(':') >= 0) {
-            return refuse("spiderid: must be a name without ':', was \"" + crawl.spiderId() + "\"");
-        }
         QueueKey queue;
         String fingerprint;
         try {
