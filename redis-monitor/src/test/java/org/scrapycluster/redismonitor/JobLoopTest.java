@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,6 +59,25 @@ class JobLoopTest {
                     assertEquals(0, fixture.redis().sync().exists(Keyspace.INFO_CRAWL.fill(spider, "app" + i, "c" + i)));
                 }
             });
+        }
+    }
+
+    @Test
+    void aJobGivenUpWhileKafkaIsAwayStaysUntilItsRequesterIsTold(EmbeddedStack stack) {
+        try (MonitorFixture cutOff = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2",
+                "KAFKA_HOSTS", "127.0.0.1:9", "KAFKA_SEND_TIMEOUT", "1");
+                MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2")) {
+            String key = "failtest:" + MonitorFixture.unique("app") + ":job";
+            cutOff.startMonitor();
+            fixture.post(key, "uuid-given-up");
+            Awaitility.await().atMost(Duration.ofSeconds(60))
+                    .until(() -> Integer.parseInt(Objects.requireNonNullElse(fixture.redis().sync().get(FailingPlugin.attemptsKey(key)), "0")) >= 4);
+            assertEquals(1, fixture.redis().sync().exists(key), "given up, but its error answer could not be sent: the job stays");
+
+            fixture.startMonitor();
+            JsonNode answer = fixture.answers().awaitUuid("uuid-given-up");
+            assertEquals("Could not process the request within the failure limit: boom", answer.path("error").asText());
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> fixture.redis().sync().exists(key) == 0);
         }
     }
 

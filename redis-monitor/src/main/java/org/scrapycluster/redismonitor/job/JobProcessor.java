@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * after the key was deleted reads nothing and skips it. So each request is answered once.
  *
  * <p>A failing job is logged with its stack trace, counted in the fail statistics and in
- * {@code lock:<key>:failures}, and retried; once given up it is deleted and each requester is told
- * with an {@code error} answer (the original dropped it silently). A request the plugin rejects is
+ * {@code lock:<key>:failures}, and retried; once given up each requester is told with an {@code error}
+ * answer (the original dropped it silently), and then it is deleted. A request the plugin rejects is
  * answered with the error at once. An outage is not the job's fault: when Redis or Kafka is
  * unreachable the exception goes to the caller, which backs off, and the job stays as it is; the
  * answers of a job Kafka did not take are kept and sent on the next attempt rather than worked
@@ -140,7 +140,13 @@ public final class JobProcessor {
         return new Handled(answers, rejected == waiters.values().size());
     }
 
-    private void failed(JobPlugin plugin, Waiters waiters, Exception failure, long started) {
+    /**
+     * Counts a failure of the job; once it is given up, tells its requesters, then deletes it.
+     *
+     * @throws OutboundUnavailableException when Kafka did not take the error answers of a job given up: the job
+     *                                      stays, and the next attempt gives it up again and tells them then
+     */
+    private void failed(JobPlugin plugin, Waiters waiters, Exception failure, long started) throws OutboundUnavailableException {
         String key = waiters.key();
         LOG.atError().setCause(failure).addKeyValue("key", key).log("Job {} failed: {}", key, failure.toString());
         if (!failures.failed(key)) {
@@ -148,15 +154,10 @@ public final class JobProcessor {
             return;
         }
         LOG.atError().addKeyValue("key", key).log("Could not process action within failure limit");
+        String error = "Could not process the request within the failure limit: " + describe(failure);
+        outbound.publish(waiters.jobs().stream().flatMap(job -> plugin.errorAnswer(job, error).stream()).toList());
         finish(waiters);
         stats.ended(plugin, Outcome.GIVEN_UP, Duration.ofNanos(System.nanoTime() - started));
-        String error = "Could not process the request within the failure limit: " + describe(failure);
-        List<Answer> answers = waiters.jobs().stream().flatMap(job -> plugin.errorAnswer(job, error).stream()).toList();
-        try {
-            outbound.publish(answers);
-        } catch (OutboundUnavailableException e) {
-            LOG.atWarn().addKeyValue("key", key).log("Could not tell the requesters of {} that it failed: {}", key, e.getMessage());
-        }
     }
 
     private void finish(Waiters waiters) {
