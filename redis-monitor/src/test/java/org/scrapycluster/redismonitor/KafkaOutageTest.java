@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -50,6 +51,26 @@ class KafkaOutageTest {
                         "an outage is not the job's failure");
                 monitor.monitor().close();
             }
+        }
+    }
+
+    @Test
+    void aStopDoneByAMonitorWithoutKafkaIsAnsweredWithWhatItPurgedByAnother(EmbeddedStack stack) {
+        try (MonitorFixture cutOff = MonitorFixture.on(stack, "KAFKA_HOSTS", "127.0.0.1:9", "KAFKA_SEND_TIMEOUT", "1");
+                MonitorFixture fixture = MonitorFixture.on(stack)) {
+            QueueState queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
+            String appid = MonitorFixture.unique("app");
+            for (int i = 0; i < 3; i++) {
+                queues.seed("a.com", queues.feedItem("https://a.com/" + i, appid, "c1", 1, 0));
+            }
+            String queue = new QueueKey(queues.spider(), "a.com").key();
+            cutOff.startMonitor();
+            fixture.post(Keyspace.STOP_CRAWL.fill(queues.spider(), appid, "c1"), "uuid-stop");
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> fixture.redis().sync().zcard(queue) == 0);
+
+            fixture.startMonitor();
+            JsonNode answer = fixture.answers().awaitUuid("uuid-stop");
+            assertEquals(3, answer.path("total_purged").asLong(), "the purge's own count, not a second purge's 0: " + answer);
         }
     }
 

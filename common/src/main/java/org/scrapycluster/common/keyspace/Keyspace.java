@@ -89,6 +89,11 @@ public final class Keyspace {
     public static final String JOBS_SIGNAL = "jobs:signal";
     /** {@code jobs:<job key>:waiting} (additive): the values written to a job key since it was last handled. */
     public static final KeyTemplate JOB_WAITING = KeyTemplate.of("job_waiting", "jobs:{jobkey}:waiting");
+    /**
+     * {@code jobs:<job key>:answers} (additive): a HASH of value -> the answers worked out for it that Kafka has not
+     * taken yet, so that whichever monitor handles the job next sends them rather than doing the work again.
+     */
+    public static final KeyTemplate JOB_ANSWERS = KeyTemplate.of("job_answers", "jobs:{jobkey}:answers");
     /** {@code lock:<key>}: a lock held by one process. */
     public static final KeyTemplate LOCK = KeyTemplate.of("lock", "lock:{key}");
     /** {@code lock:<job key>:failures}: how often handling a job failed. */

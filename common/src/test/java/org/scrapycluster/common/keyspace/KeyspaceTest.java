@@ -101,6 +101,7 @@ class KeyspaceTest {
         names.put("zookeeper edit", Keyspace.ZOOKEEPER.fill("domain-update", DOMAIN, APP));
         names.put("job signal", Keyspace.JOBS_SIGNAL);
         names.put("job waiting list", Keyspace.JOB_WAITING.fill(stop));
+        names.put("job answers not sent", Keyspace.JOB_ANSWERS.fill(stop));
         names.put("job lock", Keyspace.lock(stop));
         names.put("job failures", Keyspace.LOCK_FAILURES.fill(stop));
         names.put("backlog meters lock", Keyspace.lock(Keyspace.BACKLOG_METERS_LOCK));

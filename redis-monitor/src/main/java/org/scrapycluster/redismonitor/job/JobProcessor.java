@@ -3,11 +3,11 @@ package org.scrapycluster.redismonitor.job;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
@@ -39,13 +39,16 @@ import org.slf4j.LoggerFactory;
  * answer (the original dropped it silently), and then it is deleted. A request the plugin rejects is
  * answered with the error at once. An outage is not the job's fault: when Redis or Kafka is
  * unreachable the exception goes to the caller, which backs off, and the job stays as it is; the
- * answers of a job Kafka did not take are kept and sent on the next attempt rather than worked
- * out again (a stop's second purge would find nothing).
+ * answers of a job Kafka did not take are kept in Redis ({@code jobs:<key>:answers}, one field a value)
+ * and sent by whichever monitor handles the job next rather than worked out again (a stop's second
+ * purge would find nothing).
  */
 public final class JobProcessor {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobProcessor.class);
     private static final LuaScript FINISH = LuaScript.load("redismonitor/finish_job");
+    /** How long answers Kafka did not take are kept for a job that no monitor finishes (one a Python monitor deleted). */
+    private static final Duration KEPT_ANSWERS_TTL = Duration.ofDays(1);
 
     private final RedisConnection redis;
     private final RedisLocks locks;
@@ -53,7 +56,6 @@ public final class JobProcessor {
     private final OutboundPublisher outbound;
     private final JobStats stats;
     private final Clock clock;
-    private final Map<String, Unsent> unsent = new ConcurrentHashMap<>();
 
     public JobProcessor(RedisConnection redis, RedisLocks locks, JobFailures failures, OutboundPublisher outbound,
                         JobStats stats, Clock clock) {
@@ -79,35 +81,31 @@ public final class JobProcessor {
         try (RedisLock held = lock.get()) {
             CompletableFuture<String> latest = redis.async().get(key).toCompletableFuture();
             CompletableFuture<List<String>> waiting = redis.async().lrange(Keyspace.JOB_WAITING.fill(key), 0, -1).toCompletableFuture();
+            CompletableFuture<Map<String, String>> stored = redis.async().hgetall(Keyspace.JOB_ANSWERS.fill(key)).toCompletableFuture();
             String value = Job.value(redis, latest);
             List<String> waited = redis.await(waiting);
-            if (value == null) {
-                unsent.remove(key);
-                return;
-            }
-            if (plugin.isDue(new Job(key, value), clock.instant())) {
-                run(plugin, new Waiters(key, waited, value));
+            Map<String, String> unsent = redis.await(stored);
+            if (value != null && plugin.isDue(new Job(key, value), clock.instant())) {
+                run(plugin, new Waiters(key, waited, value), unsent);
             }
         }
     }
 
-    private void run(JobPlugin plugin, Waiters waiters) throws OutboundUnavailableException {
+    private void run(JobPlugin plugin, Waiters waiters, Map<String, String> unsent) throws OutboundUnavailableException {
         stats.started(plugin);
         long started = System.nanoTime();
-        Unsent kept = unsent.remove(waiters.key());
-        List<Answer> answers = kept != null && kept.values().equals(waiters.values()) ? kept.answers() : null;
+        Handled handled = null;
         try {
-            Outcome outcome = Outcome.ANSWERED;
-            if (answers == null) {
-                Handled handled = handleEach(plugin, waiters);
-                answers = handled.answers();
-                outcome = handled.allRejected() ? Outcome.REJECTED : Outcome.ANSWERED;
-            }
-            outbound.publish(answers);
+            handled = handleEach(plugin, waiters, unsent);
+            outbound.publish(handled.answers());
             finish(waiters);
-            stats.ended(plugin, outcome, Duration.ofNanos(System.nanoTime() - started));
+            stats.ended(plugin, handled.allRejected() ? Outcome.REJECTED : Outcome.ANSWERED, Duration.ofNanos(System.nanoTime() - started));
         } catch (OutboundUnavailableException e) {
-            unsent.put(waiters.key(), new Unsent(waiters.values(), answers));
+            if (handled != null) {
+                String kept = Keyspace.JOB_ANSWERS.fill(waiters.key());
+                redis.sync().hset(kept, StoredAnswers.encode(handled.byValue()));
+                redis.sync().expire(kept, KEPT_ANSWERS_TTL.toSeconds());
+            }
             throw e;
         } catch (RedisException e) {
             if (!(e instanceof RedisCommandExecutionException)) {
@@ -123,21 +121,28 @@ public final class JobProcessor {
 
     /**
      * Handles the job once for each value waiting, in the order written; a value the plugin
-     * rejects is answered with its error, and the others are handled all the same.
+     * rejects is answered with its error, and the others are handled all the same. A value whose answers
+     * were worked out before but not sent ({@code unsent}, from {@code jobs:<key>:answers}) is not handled
+     * again: its answers are sent as they were.
      */
-    private Handled handleEach(JobPlugin plugin, Waiters waiters) throws Exception {
-        List<Answer> answers = new ArrayList<>();
+    private Handled handleEach(JobPlugin plugin, Waiters waiters, Map<String, String> unsent) throws Exception {
+        Map<String, List<Answer>> byValue = new LinkedHashMap<>();
         int rejected = 0;
         for (Job job : waiters.jobs()) {
+            List<Answer> kept = unsent.containsKey(job.value()) ? StoredAnswers.decode(unsent.get(job.value())) : null;
+            if (kept != null) {
+                byValue.put(job.value(), kept);
+                continue;
+            }
             try {
-                answers.addAll(plugin.handle(job));
+                byValue.put(job.value(), plugin.handle(job));
             } catch (RejectedJobException e) {
                 LOG.atWarn().addKeyValue("key", job.key()).log("Rejected job {}: {}", job.key(), e.getMessage());
-                plugin.errorAnswer(job, e.getMessage()).ifPresent(answers::add);
+                byValue.put(job.value(), plugin.errorAnswer(job, e.getMessage()).stream().toList());
                 rejected++;
             }
         }
-        return new Handled(answers, rejected == waiters.values().size());
+        return new Handled(byValue, rejected == waiters.values().size());
     }
 
     /**
@@ -164,19 +169,19 @@ public final class JobProcessor {
         List<String> args = new ArrayList<>(waiters.values().size() + 1);
         args.add(Integer.toString(waiters.listed()));
         args.addAll(waiters.values());
-        FINISH.<Long>call(redis, ScriptOutputType.INTEGER,
-                new String[] {waiters.key(), JobFailures.key(waiters.key()), Keyspace.JOB_WAITING.fill(waiters.key())}, args.toArray(String[]::new));
+        FINISH.<Long>call(redis, ScriptOutputType.INTEGER, new String[] {waiters.key(), JobFailures.key(waiters.key()),
+                Keyspace.JOB_WAITING.fill(waiters.key()), Keyspace.JOB_ANSWERS.fill(waiters.key())}, args.toArray(String[]::new));
     }
 
     private static String describe(Exception failure) {
         return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 
-    /** The answers of a handled job that Kafka did not take, and the values they answer. */
-    private record Unsent(List<String> values, List<Answer> answers) {
-    }
+    /** The answers of each of a job's values, in order, and whether the plugin rejected every one. */
+    private record Handled(Map<String, List<Answer>> byValue, boolean allRejected) {
 
-    /** The answers of a job's values, and whether the plugin rejected every one. */
-    private record Handled(List<Answer> answers, boolean allRejected) {
+        List<Answer> answers() {
+            return byValue.values().stream().flatMap(List::stream).toList();
+        }
     }
 }
