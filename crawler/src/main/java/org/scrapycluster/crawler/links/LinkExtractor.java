@@ -72,7 +72,8 @@ public final class LinkExtractor {
         this.deny = compile("deny", builder.deny);
         Set<String> extensions = new HashSet<>();
         for (String extension : builder.denyExtensions == null ? DEFAULT_DENY_EXTENSIONS : builder.denyExtensions) {
-            extensions.add("." + extension.toLowerCase(Locale.ROOT));
+            // as given: Scrapy 1.5 lower-cases a URL's extension but not the list, so "PDF" denies nothing
+            extensions.add("." + extension);
         }
         this.denyExtensions = Set.copyOf(extensions);
         this.canonicalize = builder.canonicalize;

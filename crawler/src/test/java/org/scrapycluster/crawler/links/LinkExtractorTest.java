@@ -120,6 +120,16 @@ class LinkExtractorTest {
         assertEquals(allowed, LinkExtractor.defaults().allowsExtension(url));
     }
 
+    @Test
+    void aDenyExtensionIsComparedAsGivenWithTheUrlsLowerCaseExtensionAsInScrapy() {
+        LinkExtractor upper = LinkExtractor.builder().denyExtensions(List.of("PDF")).build();
+        LinkExtractor lower = LinkExtractor.builder().denyExtensions(List.of("pdf")).build();
+
+        assertEquals(true, upper.allowsExtension("http://h/a/b.pdf"), "'PDF' denies nothing: URLs' extensions are lower case");
+        assertEquals(true, upper.allowsExtension("http://h/a/b.PDF"));
+        assertEquals(false, lower.allowsExtension("http://h/a/b.PDF"));
+    }
+
     @ParameterizedTest(name = "{0} -> ''{1}''")
     @CsvSource({"/a/b.HTML, .html", "/a/b.tar.gz, .gz", "/a.b/c, ''", "/.hidden, ''", "/..x, ''", "/a..x, .x", "/file., .",
         "'', ''", "/, ''"})
