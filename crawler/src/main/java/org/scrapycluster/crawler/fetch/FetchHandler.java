@@ -64,7 +64,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         HttpHeaders headers = request.headers();
         headers.add(HttpHeaderNames.HOST, call.key.hostHeader());
         for (Map.Entry<String, String> header : call.sentHeaders.entries()) {
-            headers.add(header.getKey(), header.getValue());
+            headers.add(header.getKey(), HeaderText.wire(header.getValue()));
         }
         if (call.request.body().length > 0 || call.request.method().equals("POST") || call.request.method().equals("PUT")) {
             headers.set(HttpHeaderNames.CONTENT_LENGTH, call.request.body().length);

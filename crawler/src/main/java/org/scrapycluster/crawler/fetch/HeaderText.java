@@ -33,6 +33,14 @@ final class HeaderText {
         return decoded.build();
     }
 
+    /**
+     * A value to send, as the chars Netty writes one to one as bytes: its UTF-8 encoding, as Scrapy sends a
+     * header's text (a {@code ü} goes out as {@code C3 BC}, a {@code 爬} as three bytes); an ASCII value as it is.
+     */
+    static String wire(String value) {
+        return isAscii(value) ? value : new String(value.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    }
+
     /** The value read as UTF-8 when its bytes are valid UTF-8, else as ISO-8859-1. */
     static String value(String raw) {
         if (isAscii(raw)) {

@@ -116,7 +116,7 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
     private static void requireHeaderValue(String name, String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            if (c == '\r' || c == '\n' || c == 0 || c > 0xFF) {
+            if (c == '\r' || c == '\n' || c == 0) {
                 throw new IllegalArgumentException("header " + name + " has a character HTTP cannot carry: "
                         + String.format(Locale.ROOT, "U+%04X", (int) c));
             }

@@ -128,6 +128,15 @@ class HttpFetcherTest {
     }
 
     @Test
+    void sendsANonAsciiHeaderValueAsItsUtf8BytesAsScrapyDoes() {
+        FetchResult result = fetch(fetcher, FetchRequest.get(origin.url(0, EchoHeaders.PATH)).withUserAgent("bot-ü-爬"));
+
+        String octets = new String("bot-ü-爬".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        assertTrue(result.text().contains("\"User-Agent\":[\"" + octets + "\"]"), "the origin reads bytes one to one: " + result.text());
+        assertEquals("bot-ü-爬", result.requestHeaders().first("User-Agent"), "reported as the crawl gave it");
+    }
+
+    @Test
     void keepsConnectionsAlivePerHost() {
         String url = origin.url(2, StatusRoute.path(200) + "&probe=keepalive");
         FetchResult first = fetch(url);
