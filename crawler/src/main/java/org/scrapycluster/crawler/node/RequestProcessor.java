@@ -161,9 +161,9 @@ public final class RequestProcessor {
         metrics.page(result.body().length, result.timings().total());
         metrics.response(result.status());
         statusCounters.response(result.status());
-        List<CrawlRequest> children = config.referrers().found(request.url(), Optional.ofNullable(result.headers().last("Referrer-Policy")),
-                requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList());
-        CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null) : filer.file(children);
+        List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
+        CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
+                : filer.file(children, config.referrers().page(request.url(), Optional.ofNullable(result.headers().last("Referrer-Policy"))));
         CompletableFuture<Void> published = pipelines.process(item).whenComplete(this::delivered);
         return CompletableFuture.allOf(filed, published).thenApply(both -> Outcome.PUBLISHED);
     }

@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.request;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.url.InvalidUrlException;
@@ -45,25 +46,28 @@ public final class Referrers {
     }
 
     /**
-     * {@code children}, the requests found on the page fetched from {@code pageUrl} whose response had the
-     * {@code Referrer-Policy} {@code policyHeader}, each with the {@code Referer} its policy gives.
+     * What each request found on the page fetched from {@code pageUrl}, whose response had the {@code Referrer-Policy}
+     * {@code policyHeader}, becomes: itself with the {@code Referer} its policy gives. Applied as a request is written,
+     * so that the links a node already knows as duplicates cost nothing.
      */
-    public List<CrawlRequest> found(String pageUrl, Optional<String> policyHeader, List<CrawlRequest> children) {
-        if (!enabled || children.isEmpty()) {
-            return children;
+    public UnaryOperator<CrawlRequest> page(String pageUrl, Optional<String> policyHeader) {
+        if (!enabled) {
+            return UnaryOperator.identity();
         }
         ReferringPage page;
         try {
             page = ReferringPage.of(UrlEscaper.escape(pageUrl));
         } catch (InvalidUrlException unreadable) {
-            return children;
+            return UnaryOperator.identity();
         }
         ReferrerPolicy pagePolicy = policyHeader.flatMap(ReferrerPolicy::named).orElse(fallback);
-        return children.stream().map(child -> {
+        return child -> {
+            if (child.header(HEADER).isPresent()) {
+                return child;
+            }
             ReferrerPolicy policy = child.meta().get(META_POLICY) != null ? metaPolicy(child) : pagePolicy;
-            return child.header(HEADER).isPresent() ? child
-                    : policy.referrerFor(page, child.url()).map(referrer -> child.withHeader(HEADER, referrer)).orElse(child);
-        }).toList();
+            return policy.referrerFor(page, child.url()).map(referrer -> child.withHeader(HEADER, referrer)).orElse(child);
+        };
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.keyspace.Keyspace;
@@ -83,6 +84,15 @@ public final class RequestFiler {
      * reached.
      */
     public CompletableFuture<List<Filed>> file(List<CrawlRequest> requests) {
+        return file(requests, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #file(List)}, with {@code finish} applied to each request just before it is written: to those that go
+     * to Redis, not those the dupefilter memory answers (most of a page's links), which is where a page's
+     * {@code Referer} is set.
+     */
+    public CompletableFuture<List<Filed>> file(List<CrawlRequest> requests, UnaryOperator<CrawlRequest> finish) {
         List<Filed> refused = new ArrayList<>();
         List<Candidate> candidates = new ArrayList<>(requests.size());
         DupefilterKeys dupefilters = new DupefilterKeys();
@@ -109,7 +119,7 @@ public final class RequestFiler {
         long sentAt = memory.now();
         List<Candidate> checked = sent.stream().filter(Candidate::filtered).toList();
         checked.forEach(candidate -> memory.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
-        return enqueuer.enqueueBatchAsync(sent.stream().map(this::enqueueRequest).toList()).whenComplete((outcomes, failure) -> {
+        return enqueuer.enqueueBatchAsync(sent.stream().map(candidate -> enqueueRequest(candidate, finish)).toList()).whenComplete((outcomes, failure) -> {
             if (failure != null) {
                 checked.forEach(candidate -> memory.failed(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
             }
@@ -181,7 +191,7 @@ public final class RequestFiler {
         }
     }
 
-    private EnqueueRequest enqueueRequest(Candidate candidate) {
+    private EnqueueRequest enqueueRequest(Candidate candidate, UnaryOperator<CrawlRequest> finish) {
         CrawlRequest request = candidate.request();
         String domain = candidate.queue().domain();
         String crawlid = request.crawlid();
@@ -189,7 +199,7 @@ public final class RequestFiler {
                 ? Optional.of(new EnqueueRequest.Dupefilter(candidate.dupefilterKey(), candidate.fingerprint().hex(),
                         policy.dupefilterTtl()))
                 : Optional.empty();
-        EnqueueRequest filed = new EnqueueRequest(candidate.queue(), codec.encode(request), CrawlFields.of(request.meta()),
+        EnqueueRequest filed = new EnqueueRequest(candidate.queue(), codec.encode(finish.apply(request)), CrawlFields.of(request.meta()),
                 dupefilter, false, List.of(), false);
         long domainMaxPages = request.number("domain_max_pages", 0);
         if (domainMaxPages > 0) {

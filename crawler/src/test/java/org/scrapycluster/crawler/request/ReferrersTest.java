@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,13 +20,13 @@ class ReferrersTest {
         CrawlRequest sameOrigin = CrawlRequest.get("http://other.test/", Map.of("referrer_policy", "same-origin"));
         CrawlRequest typo = CrawlRequest.get("http://other.test/", Map.of("referrer_policy", "sme-origin"));
 
-        List<CrawlRequest> found = referrers.found("http://page.test/a.html", Optional.of("origin"), List.of(plain, sameOrigin, typo));
+        UnaryOperator<CrawlRequest> page = referrers.page("http://page.test/a.html", Optional.of("origin"));
 
-        assertEquals(Optional.of("http://page.test/"), found.get(0).header("Referer"), "the page's header");
-        assertEquals(Optional.empty(), found.get(1).header("Referer"), "the request's meta");
-        assertEquals(Optional.of("http://page.test/a.html"), found.get(2).header("Referer"), "a meta naming none: the setting");
+        assertEquals(Optional.of("http://page.test/"), page.apply(plain).header("Referer"), "the page's header");
+        assertEquals(Optional.empty(), page.apply(sameOrigin).header("Referer"), "the request's meta");
+        assertEquals(Optional.of("http://page.test/a.html"), page.apply(typo).header("Referer"), "a meta naming none: the setting");
         assertEquals(Optional.of("http://page.test/a.html"),
-                referrers.found("http://page.test/a.html", Optional.of("nonsense"), List.of(plain)).get(0).header("Referer"),
+                referrers.page("http://page.test/a.html", Optional.of("nonsense")).apply(plain).header("Referer"),
                 "a header naming none: the setting");
     }
 
@@ -33,10 +34,9 @@ class ReferrersTest {
     void aRequestKeepsTheRefererItHasAndAnUnescapedPageIsEscaped() {
         CrawlRequest given = CrawlRequest.get("http://other.test/", Map.of()).withHeader("Referer", "http://mine.test/");
 
-        assertEquals(Optional.of("http://mine.test/"),
-                referrers.found("http://page.test/", Optional.empty(), List.of(given)).get(0).header("Referer"));
-        assertEquals(Optional.of("http://xn--bcher-kva.test/%C3%A4"), referrers.found("http://bücher.test/ä", Optional.empty(),
-                List.of(CrawlRequest.get("http://other.test/", Map.of()))).get(0).header("Referer"));
+        assertEquals(Optional.of("http://mine.test/"), referrers.page("http://page.test/", Optional.empty()).apply(given).header("Referer"));
+        assertEquals(Optional.of("http://xn--bcher-kva.test/%C3%A4"), referrers.page("http://bücher.test/ä", Optional.empty())
+                .apply(CrawlRequest.get("http://other.test/", Map.of())).header("Referer"));
     }
 
     @Test
@@ -55,7 +55,7 @@ class ReferrersTest {
     void turnedOffItSetsNone() {
         Referrers off = new Referrers(false, ReferrerPolicy.UNSAFE_URL);
 
-        assertEquals(Optional.empty(), off.found("http://page.test/", Optional.empty(),
-                List.of(CrawlRequest.get("http://other.test/", Map.of()))).get(0).header("Referer"));
+        assertEquals(Optional.empty(), off.page("http://page.test/", Optional.empty())
+                .apply(CrawlRequest.get("http://other.test/", Map.of())).header("Referer"));
     }
 }
