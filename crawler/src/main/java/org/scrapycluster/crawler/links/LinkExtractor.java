@@ -27,7 +27,8 @@ import com.google.re2j.PatternSyntaxException;
  *   <li>the {@code href} of every {@code a} and {@code area} element, in document order, trimmed, resolved
  *       against the page's {@code <base href>} (looked for in its first 4096 characters) and the page URL;
  *       hrefs that cannot be resolved are skipped;</li>
- *   <li>duplicates dropped, the first occurrence kept (compared canonically, fragments included);</li>
+ *   <li>duplicates dropped, the first occurrence kept (compared as resolved; without {@code canonicalize}, compared
+ *       canonically, fragments included);</li>
  *   <li>kept only when the scheme is http, https, file or ftp; when at least one {@code allow} regex finds a
  *       match (if any is given); when no {@code deny} regex finds one; when the host is one of
  *       {@code allowDomains} or below one (if any is given) — <em>whatever the port</em>, where Scrapy
@@ -134,7 +135,9 @@ public final class LinkExtractor {
         } catch (InvalidUrlException bogus) {
             return null;
         }
-        if (!seen.add(key) || !httpOrFile(url)) {
+        // before the filters, Scrapy drops a repeated link by its raw URL when it canonicalises afterwards, else by
+        // its canonical form with the fragment
+        if (!seen.add(canonicalize ? url : key) || !httpOrFile(url)) {
             return null;
         }
         String text = anchor.text();

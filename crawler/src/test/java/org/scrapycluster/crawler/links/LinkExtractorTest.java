@@ -121,6 +121,17 @@ class LinkExtractorTest {
     }
 
     @Test
+    void twoSpellingsOfOneUrlAreBothFilteredBeforeTheyAreCanonicalisedAsInScrapy() {
+        String page = "<a href='/a?x=1&y=2'>first</a><a href='/a?y=2&x=1'>second</a>";
+        LinkExtractor denyingTheFirst = LinkExtractor.builder().deny(List.of("x=1&y")).build();
+
+        assertEquals(List.of(new Link("http://site.example/a?x=1&y=2", "second")),
+                denyingTheFirst.extract(page, "http://site.example/"), "the second spelling passes, then is canonicalised");
+        assertEquals(List.of(new Link("http://site.example/a?x=1&y=2", "first")),
+                LinkExtractor.defaults().extract(page, "http://site.example/"), "unfiltered, one link: the first");
+    }
+
+    @Test
     void aDenyExtensionIsComparedAsGivenWithTheUrlsLowerCaseExtensionAsInScrapy() {
         LinkExtractor upper = LinkExtractor.builder().denyExtensions(List.of("PDF")).build();
         LinkExtractor lower = LinkExtractor.builder().denyExtensions(List.of("pdf")).build();
