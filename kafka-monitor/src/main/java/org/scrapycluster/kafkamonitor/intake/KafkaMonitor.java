@@ -312,6 +312,9 @@ public final class KafkaMonitor implements Service {
                 redisOutage.failed(e);
                 metrics.redisRetry();
                 hold(backoff.nextDelay());
+                if (oneByOne) {
+                    continue; // writeOneByOne writes each record itself: a batch attempt would send them twice
+                }
                 attempt = writer.start();
                 for (Batch.Entry entry : batch.entries()) {
                     if (entry.disposition() instanceof Disposition.Accepted accepted) {
