@@ -1,6 +1,6 @@
 -- Ends a job that was handled: deletes its failure count and the kept answers of the values answered,
--- takes the values answered off the front of its waiting list, and deletes the job key when it holds one of the values answered and
--- nothing newer waits. A job key written again meanwhile (a newer request of the same scope)
+-- takes the values answered off the front of its waiting list, and deletes the job key when it holds
+-- one of the values answered and nothing newer waits. A job key written again meanwhile (a newer request of the same scope)
 -- stays, with its waiting list, to be answered next (docs/redis-monitor.md "Requests of the same scope").
 --
 -- KEYS[1] the job key   KEYS[2] lock:<job key>:failures   KEYS[3] the job's waiting list
