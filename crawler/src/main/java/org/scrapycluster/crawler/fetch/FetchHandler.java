@@ -128,7 +128,8 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         call.response.reason = response.status().reasonPhrase();
         call.response.headers = toHeaderMap(response.headers());
         call.response.keepAlive = HttpUtil.isKeepAlive(response);
-        long announced = ResponseReport.contentLength(call.response.headers);
+        long announced = hasNoBody(call.request.method(), status)
+                ? 0 : ResponseReport.contentLength(call.response.headers);
         if (announced > maxBodyBytes) {
             end(call, FetchError.TOO_LARGE, "Content-Length " + announced + " exceeds the limit of " + maxBodyBytes);
             return false;
@@ -137,6 +138,14 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         String encoding = call.request.method().equals("HEAD") ? null : call.response.headers.last("Content-Encoding");
         decoder = new BodyDecoder(call.response.body, encoding, inflatedBytes);
         return true;
+    }
+
+    /**
+     * Whether the answer has no body whatever its Content-Length says: that of a HEAD, where the length is the
+     * GET's, and of a 204 or 304, as the HTTP client under Scrapy treats them, so the size limit does not refuse it.
+     */
+    private static boolean hasNoBody(String method, int status) {
+        return method.equals("HEAD") || status == 204 || status == 304;
     }
 
     private void onContent(FetchCall call, HttpContent content) {

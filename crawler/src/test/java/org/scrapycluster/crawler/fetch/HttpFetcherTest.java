@@ -249,6 +249,17 @@ class HttpFetcherTest {
     }
 
     @Test
+    void theSizeLimitDoesNotApplyToTheContentLengthOfAHead() {
+        try (HttpFetcher small = open(FetcherConfig.builder().maxBodyBytes(1 << 20).build())) {
+            FetchRequest head = FetchRequest.get(origin.url(0, HugePage.path(3_000_000, false))).withMethod("HEAD", new byte[0]);
+            FetchResult result = fetch(small, head);
+            assertTrue(result.ok(), result.toString());
+            assertEquals("3000000", result.headers().last("Content-Length"));
+            assertEquals(0, result.body().length);
+        }
+    }
+
+    @Test
     void sizeLimitOnAChunkedBodyKeepsWhatFits() {
         try (HttpFetcher small = open(FetcherConfig.builder().maxBodyBytes(1 << 20).build())) {
             FetchResult result = fetch(small, FetchRequest.get(origin.url(0, HugePage.path(3_000_000, true))));
