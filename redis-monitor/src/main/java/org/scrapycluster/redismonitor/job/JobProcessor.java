@@ -27,12 +27,17 @@ import org.slf4j.LoggerFactory;
  * Runs one job key through its plugin (docs/compatibility.md §3.2): takes the key's lock without
  * waiting, reads the value and the job's waiting list, checks the plugin's precondition, counts
  * the job, handles it once for each request waiting (docs/redis-monitor.md "Requests of the same
- * scope"), sends the answers and waits for Kafka to take them, then takes the values answered off
+ * scope"), sends the answers and waits for Kafka to take them, then takes the entries it read off
  * the waiting list and deletes the key (only if it holds a value answered and nothing newer
  * waits) and its failure count.
  *
  * <p>Any number of monitors may process the same key at once: one gets the lock; one that gets it
- * after the key was deleted reads nothing and skips it. So each request is answered once.
+ * after the key was deleted reads nothing and skips it. So each request is answered once, unless a
+ * monitor loses the lock in the middle of a job (paused, or cut off from Redis, for longer than
+ * {@code REDIS_LOCK_EXPIRATION}) and another takes the job over: then both answer the requests they
+ * both read, as two of the original's monitors would. No check of the lock before sending could prevent
+ * that, since the lock can expire between the check and the send; what matters is that the late monitor
+ * takes off the waiting list only the entries it answered, so the requests written since are answered next.
  *
  * <p>A failing job is logged with its stack trace, counted in the fail statistics and in
  * {@code lock:<key>:failures}, and retried; once given up each requester is told with an {@code error}
@@ -166,8 +171,9 @@ public final class JobProcessor {
     }
 
     private void finish(Waiters waiters) {
-        List<String> args = new ArrayList<>(waiters.values().size() + 1);
-        args.add(Integer.toString(waiters.listed()));
+        List<String> args = new ArrayList<>(1 + waiters.listed().size() + waiters.values().size());
+        args.add(Integer.toString(waiters.listed().size()));
+        args.addAll(waiters.listed());
         args.addAll(waiters.values());
         FINISH.<Long>call(redis, ScriptOutputType.INTEGER, new String[] {waiters.key(), JobFailures.key(waiters.key()),
                 Keyspace.JOB_WAITING.fill(waiters.key()), Keyspace.JOB_ANSWERS.fill(waiters.key())}, args.toArray(String[]::new));

@@ -13,17 +13,18 @@ import java.util.Set;
  *
  * @param key    the job key
  * @param values the distinct values to answer, in the order written
- * @param listed how many entries were read from the front of the waiting list, to be taken off it once answered
+ * @param listed the entries read from the waiting list, in order, each to be taken off it once answered
  */
-record Waiters(String key, List<String> values, int listed) {
+record Waiters(String key, List<String> values, List<String> listed) {
 
     Waiters {
         values = List.copyOf(values);
+        listed = List.copyOf(listed);
     }
 
     /** The waiters of {@code key} from its waiting list {@code listed} and its value {@code latest}. */
     Waiters(String key, List<String> listed, String latest) {
-        this(key, distinct(listed, latest), listed.size());
+        this(key, distinct(listed, latest), listed);
     }
 
     /** One job per value, to hand to the plugin. */
