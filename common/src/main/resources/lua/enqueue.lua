@@ -104,8 +104,9 @@ local function enqueue(queue, base, arrival)
   activate_domain(batch, spider, domain, clock)
   account_added(tally, spider, fields, domain)
   if write_timeout and fields.expires ~= 0 then
-    redis.call('SET', KEYSPACE.timeout(spider, fields.appid, fields.crawlid),
-      string.format('%d', fields.expires))
+    -- the expires text as the request gives it, as the original writes it: formatted here, an expires
+    -- beyond the range of a long would come out as -9223372036854775808, long past
+    redis.call('SET', KEYSPACE.timeout(spider, fields.appid, fields.crawlid), ARGV[base + 6])
   end
   return 'QUEUED'
 end

@@ -86,6 +86,12 @@ local function account_added(tally, spider, fields, domain)
   tally.lengths[queue].added = tally.lengths[queue].added + 1
 end
 
+-- A number as the whole-number text Java reads: truncated toward zero and written out in full. Not %d,
+-- which writes a number beyond the range of a long as -9223372036854775808.
+local function whole_number_text(number)
+  return string.format('%.0f', number < 0 and math.ceil(number) or math.floor(number))
+end
+
 -- Writes what account_added counted.
 local function write_added(tally, clock)
   for _, key in ipairs(tally.order) do
@@ -94,7 +100,7 @@ local function write_added(tally, clock)
       redis.call('HINCRBY', key, field, crawl.counts[field])
     end
     redis.call('HINCRBY', key, 'pending', crawl.pending)
-    redis.call('HSET', key, 'expires', string.format('%d', crawl.fields.expires), 'updated', clock.millis)
+    redis.call('HSET', key, 'expires', whole_number_text(crawl.fields.expires), 'updated', clock.millis)
     index_crawl(crawl.spider, crawl.fields)
     redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(crawl.spider, crawl.fields))
   end

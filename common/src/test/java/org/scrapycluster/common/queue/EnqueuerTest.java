@@ -132,6 +132,19 @@ class EnqueuerTest {
     }
 
     @Test
+    void anExpiryBeyondTheRangeOfALongStaysInTheFuture() {
+        // the crawl schema puts no bound on expires; Lua's %d writes such a number as -9223372036854775808,
+        // which a Redis monitor reads as long past and so expires (purges) the crawl at once
+        String expires = "99999999999999999999";
+        String member = "{\"url\":\"https://ex1.com/\",\"appid\":\"app\",\"crawlid\":\"c1\",\"priority\":1,\"expires\":" + expires + "}";
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member).withTimeoutKey()));
+
+        assertEquals(expires, redis.sync().get(crawl.timeoutKey()), "as the request gives it, as the original writes it");
+        long counted = counts.crawl(crawl).orElseThrow().expires();
+        assertTrue(counted == 0 || counted > serverSeconds(), "info must not show a past expiry: " + counted);
+    }
+
+    @Test
     void firstInFirstOutWithinAPriorityWhenAsked() throws InterruptedException {
         Enqueuer fifo = new Enqueuer(redis, true);
         List<String> members = new ArrayList<>();
