@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
@@ -50,17 +51,22 @@ public final class QueueDirectory {
     }
 
     private List<QueueKey> parse(List<String> keys) {
-        return keys.stream().filter(this::mayBeQueue).map(QueueKey::tryParse).flatMap(Optional::stream)
+        return keys.stream().map(QueueKey::tryParse).flatMap(Optional::stream).filter(this::isQueue)
                 .sorted(Comparator.comparing(QueueKey::key)).toList();
     }
 
     /**
-     * False for a key of the crawl accounting that the queue pattern matches: {@code crawls:<spiderid>:<appid>} of
-     * the appid {@code queue}, {@code crawl:<spiderid>:<appid>:<crawlid>} of the crawlid {@code queue}. Such a
-     * name is a queue only if it holds a sorted set (a spider named {@code crawls} has real queues), which
-     * {@code TYPE} tells; any other name is taken on its shape alone.
+     * Whether a name the queue pattern matches is a queue. Other keys end in {@code :queue} too when an id is
+     * {@code queue}: the crawl accounting ({@code crawls:<spiderid>:<appid>}, {@code crawl:<spiderid>:<appid>:<crawlid>}),
+     * a crawl's dupefilter ({@code <spiderid>:dupefilter:<crawlid>}), page-limit counters and timeout key; taken
+     * for queues, they would fail every hand-out, purge or count that reads them. Such a name is a queue only if it
+     * holds a sorted set (a spider named {@code crawls} has real queues), which {@code TYPE} tells; a name whose
+     * domain is a registered domain as ours are spelt is taken on its shape alone.
      */
-    private boolean mayBeQueue(String key) {
-        return ACCOUNTING_PREFIXES.stream().noneMatch(key::startsWith) || "zset".equals(redis.sync().type(key));
+    private boolean isQueue(QueueKey queue) {
+        String key = queue.key();
+        boolean otherKeyMayHaveTheName = ACCOUNTING_PREFIXES.stream().anyMatch(key::startsWith)
+                || !RegisteredDomain.isRegisteredDomain(queue.domain());
+        return !otherKeyMayHaveTheName || "zset".equals(redis.sync().type(key));
     }
 }

@@ -36,4 +36,20 @@ class QueueDirectoryTest {
         assertTrue(directory.queues("crawls").stream().noneMatch(queue -> queue.domain().equals(spider)),
                 "crawls:<spider>:queue is the app's crawls, not a queue");
     }
+
+    @Test
+    void theKeysOfACrawlNamedQueueAreNoQueues() {
+        redis.sync().zadd(Keyspace.queue(spider, "a.com"), -1, "{}");
+        // a crawl whose crawlid is "queue": its dupefilter, page-limit counters and timeout key end in :queue too
+        redis.sync().sadd(Keyspace.dupefilter(spider, "queue"), "fp");
+        redis.sync().set(Keyspace.domainMaxPageFilter(spider, "a.com", "queue"), "1");
+        redis.sync().set(Keyspace.globalPageCountFilter(spider, "a.com", "queue"), "1");
+        redis.sync().set(Keyspace.TIMEOUT.fill(spider, "app", "queue"), "1900000000");
+        // another writer's queue, under a domain spelt as ours never is, is still a queue
+        redis.sync().zadd(Keyspace.queue(spider, "例え.jp"), -1, "{}");
+        List<String> queues = List.of(spider + ":a.com:queue", spider + ":例え.jp:queue");
+
+        assertEquals(queues, directory.queues(spider).stream().map(QueueKey::key).toList());
+        assertEquals(queues, directory.allQueues().stream().map(QueueKey::key).filter(key -> key.contains(spider)).toList());
+    }
 }
