@@ -87,7 +87,9 @@ public final class DomainConfigYaml {
         Object root;
         try {
             root = new Yaml(new SafeConstructor(options)).load(text == null ? "" : text);
-        } catch (YAMLException e) {
+        } catch (YAMLException | IllegalArgumentException e) {
+            // a value its explicit tag cannot read (!!int sixty, !!binary @@) fails with the exception of
+            // the number or base64 parser SnakeYAML calls, not with a YAMLException
             return unusable("is not valid YAML: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip());
         }
         if (root == null) {

@@ -76,6 +76,18 @@ class DomainConfigYamlTest {
         assertTrue(broken.problems().getFirst().message().startsWith("is not valid YAML"), broken.problems().toString());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "domains:\n  cnn.com: {window: !!int sixty, hits: 10}\n",
+        "domains:\n  cnn.com: {window: 60, hits: 10, scale: !!float half}\n",
+        "blacklist: !!binary '@@@@'\n"})
+    void aValueItsTagCannotReadIsAnErrorInBothModesNotAnException(String text) {
+        for (ParsedDomainConfig parsed : List.of(DomainConfigYaml.parseLenient(text), DomainConfigYaml.parseStrict(text))) {
+            assertFalse(parsed.isUsable());
+            assertTrue(parsed.problems().getFirst().message().startsWith("is not valid YAML"), parsed.problems().toString());
+        }
+    }
+
     @Test
     void strictModeRejectsDuplicateKeysThatLenientModeResolvesLastWins() {
         String text = "domains:\n  cnn.com: {window: 60, hits: 10}\n  cnn.com: {window: 60, hits: 20}\n";
