@@ -107,7 +107,7 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
             case LONG -> value instanceof Integer || value instanceof Long
                     ? ((Number) value).longValue() : fail(describe(value) + " is not a long");
             case DOUBLE -> value instanceof Integer || value instanceof Long || value instanceof Double
-                    ? ((Number) value).doubleValue() : fail(describe(value) + " is not a number");
+                    ? finite(((Number) value).doubleValue(), value) : fail(describe(value) + " is not a number");
             case BOOLEAN -> value instanceof Boolean ? value : fail(describe(value) + " is not a boolean");
             case LIST, MAP -> fail(describe(value) + " is not a " + target.tag());
         };
@@ -118,13 +118,18 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
             return switch (target) {
                 case INT -> Integer.parseInt(text);
                 case LONG -> Long.parseLong(text);
-                case DOUBLE -> Double.parseDouble(text);
+                case DOUBLE -> finite(Double.parseDouble(text), text);
                 case BOOLEAN -> strictBoolean(text);
                 default -> text;
             };
         } catch (NumberFormatException e) {
             return fail("\"" + text + "\" is not " + (target == SettingType.INT ? "an int" : "a " + target.tag()));
         }
+    }
+
+    /** NaN and the infinities are refused: a number of seconds would silently become 0 or forever. */
+    private static double finite(double number, Object given) {
+        return Double.isFinite(number) ? number : fail(describe(given) + " is not a finite number");
     }
 
     private boolean strictBoolean(String text) {

@@ -131,7 +131,8 @@ final class SettingsLoader {
         Object loaded;
         try {
             loaded = new Yaml(new SafeConstructor(SettingsFile.strictOptions())).load(text);
-        } catch (YAMLException e) {
+        } catch (YAMLException | IllegalArgumentException e) {
+            // a value its explicit tag cannot read (!!int x) fails with the number parser's exception
             throw new SettingsException("The override file " + path + " is not valid YAML: " + e.getMessage(), e);
         }
         if (loaded == null) {

@@ -151,6 +151,27 @@ class SettingsLayersTest {
     }
 
     @Test
+    void anOverrideFileValueItsTagCannotReadIsASettingsError() throws IOException {
+        Path file = write("REDIS_PORT: !!int sixty-three-seventy-nine\n");
+        SettingsException error = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                new SettingsSources(file, Map.of(), Map.of())));
+        assertTrue(error.getMessage().startsWith("The override file " + file + " is not valid YAML"), error.getMessage());
+    }
+
+    @Test
+    void aNumberOfSecondsMustBeFinite() throws IOException {
+        for (String text : List.of("NaN", "Infinity", "-Infinity", "1e999")) {
+            SettingsException flag = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
+                    new SettingsSources(null, Map.of(), Map.of("SLEEP_TIME", text))), text);
+            assertEquals("Setting SLEEP_TIME from the command line: \"" + text + "\" is not a finite number (expected double)",
+                    flag.getMessage());
+        }
+        SettingsException inFile = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
+                new SettingsSources(write("SLEEP_TIME: .inf\n"), Map.of(), Map.of())));
+        assertTrue(inFile.getMessage().contains("is not a finite number"), inFile.getMessage());
+    }
+
+    @Test
     void textInAnOverrideFileIsConvertedLikeTheOriginalsStringPort() throws IOException {
         Settings settings = Settings.load("crawler", new SettingsSources(
                 write("REDIS_PORT: '6380'\nKAFKA_HOSTS: 'a:1,b:2'\nGLOBAL_PAGE_PER_DOMAIN_LIMIT: 50\n"), Map.of(), Map.of()));
