@@ -25,7 +25,8 @@ import org.scrapycluster.common.settings.Settings;
  *       host and port; a URL without a scheme still means {@code http://} ({@code www.stuff.com}
  *       is valid), while {@code javascript:}, {@code file:}, {@code ftp:} and the like are refused.</li>
  *   <li>{@code linearRegexes}: every {@code allow_regex} and {@code deny_regex} must be a regular
- *       expression RE2/J accepts, so it runs in linear time (no back-references, no look-arounds).</li>
+ *       expression RE2/J accepts, so it runs in linear time (no back-references, no look-arounds), and
+ *       whose nesting and size are within {@link LinearRegex}'s bounds, so compiling it is cheap.</li>
  * </ul>
  *
  * <p>One rule holds whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
@@ -139,7 +140,7 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
                 continue;
             }
             try {
-                com.google.re2j.Pattern.compile(regex.asText());
+                LinearRegex.compile(regex.asText());
                 LINEAR_REGEXES.put(regex.asText(), Boolean.TRUE);
             } catch (PatternSyntaxException e) {
                 violations.add(new Violation(field + "[" + i + "]",

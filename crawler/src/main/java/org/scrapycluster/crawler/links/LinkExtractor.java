@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 
+import org.scrapycluster.common.request.LinearRegex;
 import org.scrapycluster.common.url.HostNames;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlCanonicalizer;
@@ -260,7 +261,7 @@ public final class LinkExtractor {
         List<Pattern> patterns = new ArrayList<>(regexes.size());
         for (String regex : regexes) {
             try {
-                patterns.add(Pattern.compile(regex));
+                patterns.add(LinearRegex.compile(regex));
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException(what + " regex '" + regex + "' is not a valid RE2 expression: "
                         + e.getDescription(), e);

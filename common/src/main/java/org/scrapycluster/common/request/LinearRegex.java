@@ -1,0 +1,174 @@
+package org.scrapycluster.common.request;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+
+/**
+ * Compiles a regular expression from a crawl request ({@code allow_regex}, {@code deny_regex}) with RE2/J, which
+ * matches in linear time, once its cost to compile is known to be bounded. RE2/J bounds neither: its compiler
+ * recurses once per nested group, so a few thousand nested groups overflow a thread's stack, and it expands
+ * counted repetitions, so the 23 characters {@code ((a{1000}){1000}){1000}} ask for a program of a billion
+ * instructions. Before compiling, the text is read once to find its deepest nesting of groups and an upper
+ * bound of the program's size (each atom one instruction, {@code x{n,m}} as {@code m} copies of {@code x},
+ * {@code *}, {@code +} and {@code ?} one copy more); either over its limit refuses the regex.
+ */
+public final class LinearRegex {
+
+    /** Deepest nesting of groups taken; a URL pattern needs a handful. */
+    public static final int MAX_NESTING = 100;
+
+    /** Largest program taken, in instructions: {@code [a-z]{1,1000}} is 1,000, {@code (\d{3}-){100}} 500. */
+    public static final int MAX_PROGRAM_SIZE = 100_000;
+
+    private LinearRegex() {
+    }
+
+    /**
+     * The compiled {@code regex}.
+     *
+     * @throws PatternSyntaxException when RE2/J refuses it, or it nests or expands beyond the limits
+     */
+    public static Pattern compile(String regex) {
+        new CostReader(regex).check();
+        return Pattern.compile(regex);
+    }
+
+    /** Reads a regex's text once for its nesting and its program's size, without parsing it fully. */
+    private static final class CostReader {
+
+        private final String regex;
+        /** The size so far of each group around the one being read, and of its last atom. */
+        private final Deque<long[]> outer = new ArrayDeque<>();
+        private long size;
+        private long last;
+        private int at;
+
+        CostReader(String regex) {
+            this.regex = regex;
+        }
+
+        void check() {
+            while (at < regex.length()) {
+                step(regex.charAt(at));
+                if (outer.size() > MAX_NESTING) {
+                    throw new PatternSyntaxException("groups nested more than " + MAX_NESTING + " deep", regex);
+                }
+                if (size > MAX_PROGRAM_SIZE) {
+                    throw new PatternSyntaxException("its repetitions expand to more than " + MAX_PROGRAM_SIZE
+                            + " instructions", regex);
+                }
+            }
+        }
+
+        private void step(char c) {
+            switch (c) {
+                case '\\' -> atom(escapeEnd(at));
+                case '[' -> atom(classEnd(at));
+                case '(' -> {
+                    outer.push(new long[] {size, last});
+                    size = 0;
+                    last = 0;
+                    at++;
+                }
+                case ')' -> closeGroup();
+                case '|' -> {
+                    last = 0;
+                    at++;
+                }
+                case '*', '+', '?' -> repeat(at + 1, 2);
+                case '{' -> countedRepetition();
+                default -> atom(at + 1);
+            }
+        }
+
+        /** One instruction for what stands from here to {@code end}. */
+        private void atom(int end) {
+            size++;
+            last = 1;
+            at = end;
+        }
+
+        private void closeGroup() {
+            at++;
+            if (outer.isEmpty()) {
+                return; // unbalanced: RE2/J says so
+            }
+            long group = Math.max(size, 1);
+            long[] around = outer.pop();
+            size = around[0] + group;
+            last = group;
+        }
+
+        /** {@code {n}}, {@code {n,}} or {@code {n,m}} after an atom; anything else is a literal brace. */
+        private void countedRepetition() {
+            int close = regex.indexOf('}', at);
+            String[] bounds = close < 0 ? null : regex.substring(at + 1, close).split(",", -1);
+            if (bounds == null || bounds.length > 2 || !isCount(bounds[0]) || bounds.length == 2 && !bounds[1].isEmpty()
+                    && !isCount(bounds[1])) {
+                atom(at + 1);
+                return;
+            }
+            long least = Long.parseLong(bounds[0]);
+            long most = bounds.length == 1 ? least : bounds[1].isEmpty() ? least + 1 : Long.parseLong(bounds[1]);
+            repeat(close + 1, Math.max(most, 1));
+        }
+
+        private static boolean isCount(String text) {
+            return !text.isEmpty() && text.length() <= 4 && text.chars().allMatch(Character::isDigit);
+        }
+
+        /** The last atom taken {@code copies} times in all; a lazy {@code ?} after the operator adds nothing. */
+        private void repeat(int end, long copies) {
+            size += last * (copies - 1);
+            last *= copies;
+            at = end < regex.length() && regex.charAt(end) == '?' ? end + 1 : end;
+        }
+
+        /** Where the escape at {@code start} ends: {@code \Q…\E}, {@code \p{…}} and {@code \x{…}} span more. */
+        private int escapeEnd(int start) {
+            if (start + 1 >= regex.length()) {
+                return regex.length();
+            }
+            char kind = regex.charAt(start + 1);
+            if (kind == 'Q') {
+                int end = regex.indexOf("\\E", start + 2);
+                int quotedEnd = end < 0 ? regex.length() : end;
+                size += quotedEnd - (start + 2); // each quoted character is an instruction
+                return end < 0 ? regex.length() : end + 2;
+            }
+            if ((kind == 'p' || kind == 'P' || kind == 'x') && start + 2 < regex.length() && regex.charAt(start + 2) == '{') {
+                int close = regex.indexOf('}', start + 3);
+                return close < 0 ? regex.length() : close + 1;
+            }
+            return start + 2;
+        }
+
+        /** Where the character class opened at {@code start} ends, one past its {@code ]}. */
+        private int classEnd(int start) {
+            int i = start + 1;
+            if (i < regex.length() && regex.charAt(i) == '^') {
+                i++;
+            }
+            if (i < regex.length() && regex.charAt(i) == ']') {
+                i++; // a ] first is a literal
+            }
+            while (i < regex.length()) {
+                char c = regex.charAt(i);
+                if (c == '\\') {
+                    i = escapeEnd(i);
+                } else if (c == '[' && i + 1 < regex.length() && regex.charAt(i + 1) == ':') {
+                    int close = regex.indexOf(":]", i + 2);
+                    i = close < 0 ? i + 1 : close + 2;
+                } else if (c == ']') {
+                    return i + 1;
+                } else {
+                    i++;
+                }
+            }
+            return regex.length();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package org.scrapycluster.common.request;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import com.google.re2j.PatternSyntaxException;
+
+class LinearRegexTest {
+
+    @Test
+    void patternsOfRealCrawlsCompile() {
+        for (String regex : List.of("^https://www\\.example\\.com/products", "[a-z]{1,1000}", "(\\d{3}-){100}", "a{2,}?b",
+                "\\p{Greek}+", "\\x{263a}{500}", "[(]{1000}", "\\Q((((\\E", "x{,5}", "(?i)/(news|blog)/\\d{4}/",
+                "(".repeat(LinearRegex.MAX_NESTING) + "a" + ")".repeat(LinearRegex.MAX_NESTING))) {
+            assertDoesNotThrow(() -> LinearRegex.compile(regex), regex);
+        }
+    }
+
+    @Test
+    void repetitionsThatExpandBeyondTheLimitAreRefusedBeforeCompiling() {
+        for (String regex : List.of("((a{1000}){1000}){1000}", "(a{1000}){101}", "((x{500}|y){20}z?){20}",
+                "([a-z]{1000}+){200}")) {
+            PatternSyntaxException refused = assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile(regex), regex);
+            assertTrue(refused.getDescription().contains("expand to more than"), refused.getDescription());
+        }
+    }
+
+    @Test
+    void groupsNestedBeyondTheLimitAreRefusedWithoutOverflowingTheStack() {
+        for (int depth : List.of(LinearRegex.MAX_NESTING + 1, 50_000)) {
+            String regex = "(".repeat(depth) + "a" + ")".repeat(depth);
+            PatternSyntaxException refused = assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile(regex));
+            assertTrue(refused.getDescription().contains("nested more than"), refused.getDescription());
+        }
+    }
+
+    @Test
+    void whatRe2RefusesIsStillRefused() {
+        assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile("(a)\\1"));
+        assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile("a{1001}"));
+        assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile("(a"));
+    }
+}
