@@ -62,12 +62,22 @@ final class KafkaWatch {
         }
     }
 
+    /** Whether Kafka answers the consumer: it holds a connection now, or did within the grace period. */
+    boolean answers() {
+        observe();
+        return connectedWithinGrace();
+    }
+
     Health health() {
         if (connections == null) {
             return Health.down("starting");
         }
-        return System.nanoTime() - seenNanos <= GRACE.toNanos()
+        return connectedWithinGrace()
                 ? Health.up(consuming)
                 : Health.down("no connection to Kafka at " + hosts + " for more than " + GRACE_SECONDS + " s");
+    }
+
+    private boolean connectedWithinGrace() {
+        return System.nanoTime() - seenNanos <= GRACE.toNanos();
     }
 }

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import org.apache.kafka.clients.producer.Producer;
@@ -21,9 +22,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends the messages about a batch's rejected records (rejected-topic entries, error answers) and
- * waits until Kafka has them all: a message that failed for a passing reason (Kafka away, a leader
- * moving) is sent again after a back-off, one that can never be delivered (a record too large, no
- * permission) is logged and dropped, so that it cannot hold up the requests behind it.
+ * waits until Kafka has them all: a message that failed for a passing reason while Kafka is away is
+ * sent again after a back-off; one that can never be delivered (a record too large, no permission),
+ * or that the producer gave up on although Kafka answers (a topic that is not there and that Kafka
+ * does not create), is logged and dropped, so that it cannot hold up the requests behind it.
  */
 final class RejectionPublisher {
 
@@ -31,10 +33,13 @@ final class RejectionPublisher {
 
     private final Producer<String, byte[]> producer;
     private final IntakeMetrics metrics;
+    private final BooleanSupplier kafkaAnswers;
 
-    RejectionPublisher(Producer<String, byte[]> producer, IntakeMetrics metrics) {
+    /** @param kafkaAnswers whether Kafka answers the monitor at the moment it is asked */
+    RejectionPublisher(Producer<String, byte[]> producer, IntakeMetrics metrics, BooleanSupplier kafkaAnswers) {
         this.producer = producer;
         this.metrics = metrics;
+        this.kafkaAnswers = kafkaAnswers;
     }
 
     /**
@@ -53,12 +58,14 @@ final class RejectionPublisher {
             KafkaException cause = null;
             for (int i = 0; i < unsent.size(); i++) {
                 Optional<KafkaException> failure = outcome(sent.get(i));
-                if (failure.isPresent() && failure.get() instanceof RetriableException) {
+                if (failure.isEmpty()) {
+                    continue;
+                }
+                if (failure.get() instanceof RetriableException && !kafkaAnswers.getAsBoolean()) {
                     failed.add(unsent.get(i));
                     cause = failure.get();
-                } else if (failure.isPresent()) {
-                    LOG.atError().addKeyValue("topic", unsent.get(i).topic()).setCause(failure.get())
-                            .log("Could not publish a rejection to " + unsent.get(i).topic() + "; it is dropped");
+                } else {
+                    drop(unsent.get(i), failure.get());
                 }
             }
             unsent = failed;
@@ -69,6 +76,19 @@ final class RejectionPublisher {
                 wait.accept(backoff.nextDelay());
             }
         }
+    }
+
+    /**
+     * Gives a message up. A retriable failure while Kafka answers is the producer giving up after its own retries
+     * ({@code max.block.ms}, {@code delivery.timeout.ms}) on a topic Kafka does not have: trying again would hold the
+     * monitor for as long as nobody creates it.
+     */
+    private static void drop(ProducerRecord<String, byte[]> message, KafkaException failure) {
+        String hint = failure instanceof RetriableException
+                ? " (Kafka answers, but not for this topic: create it when Kafka does not create topics itself)"
+                : "";
+        LOG.atError().addKeyValue("topic", message.topic()).setCause(failure)
+                .log("Could not publish a rejection to " + message.topic() + "; it is dropped" + hint);
     }
 
     private Future<?> send(ProducerRecord<String, byte[]> message) {

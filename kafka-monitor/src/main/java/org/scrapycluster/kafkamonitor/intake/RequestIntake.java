@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Decides about one record (docs/compatibility.md §2.3): reads it as JSON within the configured limits,
  * finds the first plugin whose schema it matches, adds {@code ts} (epoch seconds with microseconds,
  * as the original's {@code time.time()}) and asks the plugin what to write. Writes nothing itself. A plugin that throws
- * refuses the request, with the exception as the reason.
+ * refuses the request, with the exception as the reason; a request whose checks fail rather than answer is rejected
+ * as invalid, so that no record can stop the monitor (docs/architecture.md, guarantee 6).
  */
 final class RequestIntake {
 
@@ -46,7 +47,13 @@ final class RequestIntake {
         } catch (JsonInputException e) {
             return new Disposition.Rejected(Rejection.unreadable(e.getMessage()), Optional.empty());
         }
-        Match match = plugins.match(parsed);
+        Match match;
+        try {
+            match = plugins.match(parsed);
+        } catch (RuntimeException e) {
+            LOG.atError().setCause(e).log("A request could not be checked against the schemas");
+            return uncheckable(parsed, "request: could not be checked: " + e);
+        }
         if (match instanceof Match.Unmatched unmatched) {
             return new Disposition.Rejected(Rejection.invalid(parsed, unmatched.closestSchema(), unmatched.details()), Optional.empty());
         }
@@ -65,6 +72,11 @@ final class RequestIntake {
                     Optional.of(matched.plugin()));
         }
         return new Disposition.Accepted(matched.plugin(), request, (Handling.Accept) handling);
+    }
+
+    /** A record whose checks failed rather than answered, which would fail again however often it is taken. */
+    private static Disposition uncheckable(JsonNode parsed, String problem) {
+        return new Disposition.Rejected(Rejection.uncheckable(parsed, problem), Optional.empty());
     }
 
     /** Now as epoch seconds with six decimals, written plainly ({@code 1709288553.812345}). */

@@ -1,5 +1,6 @@
 package org.scrapycluster.kafkamonitor.rejection;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,20 +14,30 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param reason  one sentence: {@code Did not find schema to validate request}, {@code Unparseable JSON Received}, ...
  * @param schema  the schema the violations refer to, when there is one
  * @param details what exactly is wrong, one item per rule: {@code maxdepth: must be at most 3, was 5};
- *                each is cut to {@value #MAX_DETAIL_CHARS} characters
+ *                each is cut to {@value #MAX_DETAIL_CHARS} characters, and those beyond the first
+ *                {@value #MAX_DETAILS} are only counted
  * @param request the parsed request when the record was JSON, for the error answer's {@code appid} and {@code uuid}
  */
 public record Rejection(RejectionKind kind, String reason, Optional<String> schema, List<String> details, Optional<JsonNode> request) {
 
+    /** The reason of a request that matches no schema, as the original logs it. */
+    private static final String NO_SCHEMA = "Did not find schema to validate request";
+
     /** Longest detail kept: a violation quoting a huge value stays readable. */
     public static final int MAX_DETAIL_CHARS = 500;
+
+    /**
+     * Most details listed; the rest are counted. A request of a megabyte can break tens of thousands of rules, and
+     * the messages listing them all would be larger than Kafka takes, so that its sender would hear nothing.
+     */
+    public static final int MAX_DETAILS = 100;
 
     public Rejection {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(request, "request");
-        details = details.stream().map(Rejection::cut).toList();
+        details = listed(details);
     }
 
     /** A record the monitor could not read as JSON. */
@@ -36,7 +47,13 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
 
     /** JSON that matched no schema; {@code schema} is the closest one and {@code violations} its reasons. */
     public static Rejection invalid(JsonNode request, String schema, List<String> violations) {
-        return new Rejection(RejectionKind.INVALID, "Did not find schema to validate request", Optional.of(schema), violations,
+        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.of(schema), violations,
+                Optional.of(request));
+    }
+
+    /** JSON whose check against the schemas failed rather than answered; {@code problem} says how. */
+    public static Rejection uncheckable(JsonNode request, String problem) {
+        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.empty(), List.of(problem),
                 Optional.of(request));
     }
 
@@ -54,6 +71,15 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
                     ? Optional.of(new Recipient(appid.asText(), uuid.asText()))
                     : Optional.empty();
         });
+    }
+
+    /** The first {@value #MAX_DETAILS} details, each cut, and how many more there are. */
+    private static List<String> listed(List<String> details) {
+        List<String> listed = new ArrayList<>(details.stream().limit(MAX_DETAILS).map(Rejection::cut).toList());
+        if (details.size() > MAX_DETAILS) {
+            listed.add("request: " + (details.size() - MAX_DETAILS) + " more violations not listed");
+        }
+        return List.copyOf(listed);
     }
 
     private static String cut(String detail) {

@@ -109,6 +109,43 @@ class KafkaMonitorEndToEndTest {
     }
 
     @Test
+    void aRequestWithTensOfThousandsOfViolationsIsStillAnswered() throws Exception {
+        MonitorSettings settings = MonitorSettings.forStack(stack);
+        StringBuilder request = new StringBuilder("{\"uuid\":\"u-many\",\"appid\":\"testapp\",\"stats\":\"all\"");
+        for (int i = 0; i < 20_000; i++) {
+            request.append(",\"field").append(i).append("\":0");
+        }
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+            kafka.sendText(settings.incomingTopic(), request.append('}').toString());
+
+            JsonNode answer = JSON.readTree(kafka.readUntil(settings.prefix() + ".outbound_firehose", WAIT, values -> !values.isEmpty()).getFirst());
+            assertEquals("u-many", answer.get("uuid").asText());
+            assertEquals("Did not find schema to validate request", answer.path("error").path("message").asText());
+            JsonNode rejected = JSON.readTree(kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT, values -> !values.isEmpty()).getFirst());
+            assertEquals(answer.path("error").path("details"), rejected.get("violations"));
+        }
+    }
+
+    @Test
+    void aRejectionKafkaDoesNotTakeWhileItAnswersIsDroppedAndTheRecordsAfterItAreTaken() throws Exception {
+        // a topic the broker cannot create, as on a cluster without automatic topic creation: here its name collides
+        // with an existing topic's ('.' and '_' are one to Kafka); the producer gives a send up after max.block.ms
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("KAFKA_CLIENT_PROPERTIES", "{max.block.ms: 2000}");
+        kafka.createTopic(settings.prefix() + "_incoming_rejected");
+        String spider = MonitorSettings.unique("sp");
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+            kafka.sendText(settings.incomingTopic(), "{\"uuid\":\"u-bad\",\"appid\":\"testapp\",\"stats\":\"everything\"}");
+            Awaitility.await().atMost(WAIT).until(() -> kafka.committed(settings.prefix() + "-group", settings.incomingTopic()) == 1);
+            kafka.sendText(settings.incomingTopic(),
+                    "{\"url\":\"http://www.later-example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}");
+
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":later-example.com:queue") == 1);
+            JsonNode answer = JSON.readTree(kafka.readUntil(settings.prefix() + ".outbound_firehose", WAIT, values -> !values.isEmpty()).getFirst());
+            assertEquals("u-bad", answer.get("uuid").asText(), "the error answer, to a topic Kafka has, is sent");
+        }
+    }
+
+    @Test
     void withQueueFifoSeedsOfOnePriorityAreQueuedInTheOrderTheyCame() throws Exception {
         MonitorSettings settings = MonitorSettings.forStack(stack).set("QUEUE_FIFO", "true");
         String spider = MonitorSettings.unique("sp");

@@ -1,11 +1,13 @@
 package org.scrapycluster.kafkamonitor.rejection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -22,6 +24,8 @@ import org.scrapycluster.common.settings.SettingsSources;
 class RejectionMessagesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The largest message a producer sends and a broker takes unless configured otherwise ({@code max.request.size}, {@code message.max.bytes}). */
+    private static final int KAFKA_DEFAULT_MAX_REQUEST_SIZE = 1 << 20;
     private static final Clock CLOCK = Clock.fixed(Instant.ofEpochSecond(1_709_288_600, 750_000_000), ZoneOffset.UTC);
 
     @Test
@@ -89,6 +93,26 @@ class RejectionMessagesTest {
     void aLongDetailIsCut() throws Exception {
         Rejection rejection = Rejection.refused(JSON.readTree("{}"), "scraper", "The crawl request cannot be queued", List.of("url: " + "x".repeat(2000)));
         assertEquals(Rejection.MAX_DETAIL_CHARS + 1, rejection.details().getFirst().length());
+    }
+
+    @Test
+    void aRequestWithViolationsBeyondCountIsToldOfTheFirstAndHowManyMoreWithinWhatKafkaTakes() throws Exception {
+        StringBuilder request = new StringBuilder("{\"uuid\":\"u1\",\"appid\":\"app1\"");
+        List<String> violations = new ArrayList<>();
+        for (int i = 0; i < 50_000; i++) {
+            request.append(",\"field").append(i).append("\":0");
+            violations.add("field" + i + ": is not an allowed field (the request may only have the fields its schema lists)");
+        }
+        Rejection rejection = Rejection.invalid(JSON.readTree(request.append('}').toString()), "stats", violations);
+
+        List<ProducerRecord<String, byte[]>> messages = messages(Map.of()).of("demo.incoming", 0, 1, bytes(request.toString()), rejection);
+
+        assertEquals(Rejection.MAX_DETAILS + 1, rejection.details().size());
+        assertEquals(violations.subList(0, Rejection.MAX_DETAILS), rejection.details().subList(0, Rejection.MAX_DETAILS));
+        assertEquals("request: " + (50_000 - Rejection.MAX_DETAILS) + " more violations not listed", rejection.details().getLast());
+        for (ProducerRecord<String, byte[]> message : messages) {
+            assertTrue(message.value().length < KAFKA_DEFAULT_MAX_REQUEST_SIZE / 10, message.topic() + ": " + message.value().length + " bytes");
+        }
     }
 
     private static Rejection refused(String appid) throws Exception {

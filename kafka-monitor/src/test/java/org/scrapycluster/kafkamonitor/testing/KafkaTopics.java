@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.function.Predicate;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -81,6 +82,15 @@ public final class KafkaTopics implements AutoCloseable {
                     .sum();
         } catch (Exception e) {
             throw new IllegalStateException("cannot read the offsets of " + group, e);
+        }
+    }
+
+    /** Creates {@code topic} with one partition. */
+    public void createTopic(String topic) {
+        try (Admin admin = clients.admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create " + topic, e);
         }
     }
 
