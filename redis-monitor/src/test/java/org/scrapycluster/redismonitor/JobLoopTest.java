@@ -176,6 +176,26 @@ class JobLoopTest {
         }
     }
 
+    @Test
+    void anAppTopicKafkaDoesNotCreateCostsOnlyTheAnswersCopyOnIt(EmbeddedStack stack) {
+        String appid = MonitorFixture.unique("app");
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "KAFKA_APPID_TOPICS", "true", "KAFKA_SEND_TIMEOUT", "2");
+             // a topic whose name collides with the app's topic ('.' and '_' are one to Kafka), so that the broker
+             // cannot create it, as on a cluster without automatic topic creation
+             OutboundAnswers collision = new OutboundAnswers(stack.kafkaBootstrap(), fixture.prefix() + "_outbound_" + appid)) {
+            fixture.startMonitor();
+            String spider = MonitorFixture.unique("spider");
+            String key = Keyspace.INFO_APP.fill(spider, appid);
+            fixture.post(key, "uuid-app-topic");
+
+            fixture.answers().awaitUuid("uuid-app-topic");
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> fixture.redis().sync().exists(key) == 0);
+            long answers = fixture.answers().readFor(Duration.ofSeconds(3)).stream()
+                    .filter(answer -> answer.path("uuid").asText().equals("uuid-app-topic")).count();
+            assertEquals(1, answers, "the job is answered once, not again for its copy on the app's topic");
+        }
+    }
+
     private static long attempts(MonitorFixture fixture, String key) {
         String attempts = fixture.redis().sync().get(FailingPlugin.attemptsKey(key));
         return attempts == null ? 0 : Long.parseLong(attempts);

@@ -3,6 +3,7 @@ package org.scrapycluster.redismonitor.outbound;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -35,7 +36,8 @@ import org.slf4j.spi.LoggingEventBuilder;
  * {@code KAFKA_APPID_TOPICS}, also to {@code <prefix>.outbound_<appid>} (docs/compatibility.md §3.3),
  * and waits until Kafka has taken them: a job is deleted only once its answer is safe. When Kafka
  * does not take an answer within {@code KAFKA_SEND_TIMEOUT} the caller keeps the job for later;
- * the outage is logged once, and its end. Thread-safe.
+ * the outage is logged once, and its end. A copy on an app's topic that Kafka does not take although
+ * the firehose took the answer is logged and dropped ({@link AppCopy}). Thread-safe.
  */
 public final class OutboundPublisher implements AutoCloseable {
 
@@ -93,15 +95,24 @@ public final class OutboundPublisher implements AutoCloseable {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            List<byte[]> values = new ArrayList<>(answers.size());
+            List<Future<RecordMetadata>> firehose = new ArrayList<>(answers.size());
             for (Answer answer : answers) {
-                byte[] value = json.writeBytes(answer.fields());
-                for (String topic : topicsFor(answer.appid())) {
-                    sent.add(producer.send(new ProducerRecord<>(topic, value)));
-                }
+                values.add(json.writeBytes(answer.fields()));
+                firehose.add(producer.send(new ProducerRecord<>(topics.outboundFirehose(), values.getLast())));
             }
-            for (Future<RecordMetadata> record : sent) {
-                record.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            // after the firehose's: a send to a topic Kafka does not have blocks for up to max.block.ms
+            List<AppCopy> appCopies = new ArrayList<>();
+            for (int i = 0; i < answers.size(); i++) {
+                byte[] value = values.get(i);
+                appTopic(answers.get(i).appid())
+                        .ifPresent(topic -> appCopies.add(new AppCopy(topic, producer.send(new ProducerRecord<>(topic, value)))));
+            }
+            for (Future<RecordMetadata> record : firehose) {
+                record.get(remaining(deadline), TimeUnit.NANOSECONDS);
+            }
+            for (AppCopy copy : appCopies) {
+                copy.await(remaining(deadline));
             }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
@@ -120,6 +131,10 @@ public final class OutboundPublisher implements AutoCloseable {
         answers.forEach(OutboundPublisher::logSent);
     }
 
+    private static long remaining(long deadline) {
+        return Math.max(0, deadline - System.nanoTime());
+    }
+
     /** UP while Kafka takes answers; DOWN since the last answer it did not take, until one goes through. */
     public Health health() {
         String down = outage.get();
@@ -132,15 +147,43 @@ public final class OutboundPublisher implements AutoCloseable {
         producer.close(CLOSE_TIMEOUT);
     }
 
-    private List<String> topicsFor(String appid) {
+    /** The app's own topic for its answers, when {@code KAFKA_APPID_TOPICS} is on and the appid can name a topic. */
+    private Optional<String> appTopic(String appid) {
         if (!appidTopics) {
-            return List.of(topics.outboundFirehose());
+            return Optional.empty();
         }
         if (!Topics.isLegalAppid(appid)) {
             LOG.warn("Answer for appid '{}' sent to {} only: the appid cannot be part of a topic name", appid, topics.outboundFirehose());
-            return List.of(topics.outboundFirehose());
+            return Optional.empty();
         }
-        return List.of(topics.outbound(appid), topics.outboundFirehose());
+        return Optional.of(topics.outbound(appid));
+    }
+
+    /**
+     * An answer's copy on its app's topic. It is awaited once the firehose has taken every answer, so Kafka is there:
+     * a copy Kafka still does not take in time is one for a topic it neither has nor creates (automatic topic
+     * creation off), which no retry mends. That copy is logged and dropped, as the original's producer dropped it,
+     * rather than keeping the job and sending its answers to the firehose again and again.
+     */
+    private record AppCopy(String topic, Future<RecordMetadata> sent) {
+
+        void await(long nanos) throws ExecutionException, InterruptedException {
+            try {
+                sent.get(nanos, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                dropped(e);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof RetriableException)) {
+                    throw e;
+                }
+                dropped(e.getCause());
+            }
+        }
+
+        private void dropped(Throwable cause) {
+            LOG.atError().addKeyValue("topic", topic).setCause(cause).log("Kafka took an answer on the firehose but not its copy on "
+                    + topic + ", which is dropped: create that topic where Kafka does not create topics itself");
+        }
     }
 
     private OutboundUnavailableException unavailable(Throwable cause) {
