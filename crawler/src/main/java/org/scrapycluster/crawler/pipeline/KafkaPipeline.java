@@ -3,8 +3,7 @@ package org.scrapycluster.crawler.pipeline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -29,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * unavailable, timeout) the future fails, so that the request's lease expires and the page is crawled
  * again; a failure that cannot pass is logged and counted, and the item is done. A send the producer
  * abandons because the pipeline is closing fails the same way as one that may pass: the page was not
- * published, and the node that crawls it next publishes it.
+ * published, and the node that crawls it next publishes it. A copy on an app's topic that Kafka does not take
+ * while it takes the firehose's is dropped, and that topic skipped for a while ({@link AbsentTopics}).
  */
 public final class KafkaPipeline implements NodePipeline {
 
@@ -37,12 +37,15 @@ public final class KafkaPipeline implements NodePipeline {
     /** Room for the record batch and record headers Kafka adds around a value. */
     private static final int RECORD_OVERHEAD = 512;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    /** How long pages go to the firehose only after their app's topic was found missing. */
+    private static final Duration ABSENT_TOPIC_SKIP = Duration.ofMinutes(1);
 
     private final Function<Settings, Producer<String, byte[]>> producers;
     private Producer<String, byte[]> producer;
     private Topics topics;
     private ResultMessage messages;
     private boolean appidTopics;
+    private AbsentTopics absentTopics;
     private int maxMessageBytes;
     private String spiderId;
     private CrawlerMetrics metrics;
@@ -73,6 +76,7 @@ public final class KafkaPipeline implements NodePipeline {
         clock = context.clock();
         topics = Topics.from(settings);
         appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
+        absentTopics = new AbsentTopics(clock, ABSENT_TOPIC_SKIP);
         maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
         messages = ResultMessage.from(settings);
         producer = producers.apply(settings);
@@ -82,25 +86,13 @@ public final class KafkaPipeline implements NodePipeline {
     @Override
     public CompletableFuture<Void> process(ResultItem result) {
         CrawlResult item = (CrawlResult) result;
-        Instant now = clock.instant();
-        byte[] message = messages.encode(item, now);
-        if (message.length > maxMessageBytes) {
-            LOG.atWarn().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
-                    .addKeyValue("message_bytes", message.length).addKeyValue("max_bytes", maxMessageBytes)
-                    .log("Page too large for Kafka; sending it without its body");
-            metrics.resultTooLarge();
-            message = messages.encodeWithoutBody(item, now);
-        }
-        List<CompletableFuture<Void>> sends = new ArrayList<>();
-        sends.add(send(topics.crawledFirehose(), message));
-        if (appidTopics) {
-            try {
-                sends.add(send(topics.crawled(item.appid()), message));
-            } catch (IllegalArgumentException e) {
-                LOG.atWarn().addKeyValue("appid", item.appid()).log("The appid cannot name a Kafka topic; sent to the firehose only");
-            }
-        }
-        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).handle((done, failure) -> {
+        byte[] message = messageWithinLimit(item, clock.instant());
+        CompletableFuture<Void> firehose = send(topics.crawledFirehose(), message);
+        CompletableFuture<Void> sent = appTopic(item).map(topic -> {
+            CompletableFuture<Void> copy = send(topic, message);
+            return firehose.thenCompose(ok -> appCopy(topic, copy));
+        }).orElse(firehose);
+        return sent.handle((done, failure) -> {
             if (failure == null) {
                 lastFailure = null;
                 LOG.atInfo().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
@@ -118,6 +110,49 @@ public final class KafkaPipeline implements NodePipeline {
                 throw new KafkaUnavailableException(cause);
             }
             return null;
+        });
+    }
+
+    /** The page's message, without its body when it would be larger than Kafka takes. */
+    private byte[] messageWithinLimit(CrawlResult item, Instant now) {
+        byte[] message = messages.encode(item, now);
+        if (message.length <= maxMessageBytes) {
+            return message;
+        }
+        LOG.atWarn().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
+                .addKeyValue("message_bytes", message.length).addKeyValue("max_bytes", maxMessageBytes)
+                .log("Page too large for Kafka; sending it without its body");
+        metrics.resultTooLarge();
+        return messages.encodeWithoutBody(item, now);
+    }
+
+    /** The app's own topic for its pages, when {@code KAFKA_APPID_TOPICS} is on, the appid can name one and Kafka has it. */
+    private Optional<String> appTopic(CrawlResult item) {
+        if (!appidTopics) {
+            return Optional.empty();
+        }
+        try {
+            String topic = topics.crawled(item.appid());
+            return absentTopics.skipped(topic) ? Optional.empty() : Optional.of(topic);
+        } catch (IllegalArgumentException e) {
+            LOG.atWarn().addKeyValue("appid", item.appid()).log("The appid cannot name a Kafka topic; sent to the firehose only");
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The page's copy on its app's topic, sent once the firehose has it (the copy is sent at once, only its outcome is
+     * read then). A failure that may pass means Kafka does not have the topic, since it took the page on the firehose:
+     * the copy is dropped, as the original's producer dropped it, instead of crawling the page again and again.
+     */
+    private CompletableFuture<Void> appCopy(String topic, CompletableFuture<Void> copy) {
+        return copy.exceptionallyCompose(failure -> {
+            Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+            if (cause instanceof RetriableException && !closing) {
+                absentTopics.absent(topic, cause);
+                return CompletableFuture.completedFuture(null);
+            }
+            return CompletableFuture.failedFuture(cause);
         });
     }
 

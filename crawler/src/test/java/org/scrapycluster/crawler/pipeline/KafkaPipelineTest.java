@@ -171,6 +171,23 @@ class KafkaPipelineTest {
     }
 
     @Test
+    void anAppTopicKafkaDoesNotTakeWhileTheFirehoseTakesThePageIsSkippedForAWhile() throws Exception {
+        KafkaPipeline pipeline = pipeline(false, Map.of("KAFKA_APPID_TOPICS", true, "KAFKA_TOPIC_PREFIX", "shop"));
+        CompletableFuture<Void> first = pipeline.process(page("app", text("<p>one</p>")));
+        producer.completeNext();
+        producer.errorNext(new TimeoutException("Topic shop.crawled_app not present in metadata after 60000 ms."));
+        first.get();
+
+        CompletableFuture<Void> second = pipeline.process(page("app", text("<p>two</p>")));
+        producer.completeNext();
+        second.get();
+
+        assertEquals(List.of("shop.crawled_firehose", "shop.crawled_app", "shop.crawled_firehose"),
+                producer.history().stream().map(ProducerRecord::topic).toList(),
+                "the page is done, not crawled again, and the next one goes to the firehose only");
+    }
+
+    @Test
     void aFailureThatCannotPassIsCountedAndTheItemIsDone() throws Exception {
         KafkaPipeline pipeline = pipeline(false, Map.of());
 
