@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.settings.Settings;
@@ -60,7 +59,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 new BackoffPolicy(settings.getBoolean("RETRY_AFTER_ENABLED"), settings.getSeconds("RETRY_AFTER_DEFAULT"),
                         settings.getSeconds("RETRY_AFTER_MAX")),
                 settings.getBoolean("ROBOTSTXT_OBEY"), positive(settings, "ROBOTSTXT_CACHE_SECONDS"),
-                robotName != null && !robotName.isBlank() ? robotName : productToken(userAgent),
+                robotName != null && !robotName.isBlank() ? robotName : userAgent,
                 new RequestFiler.Policy(atLeastOneSecond(settings, "DUPEFILTER_TIMEOUT"),
                         atLeastOneSecond(settings, "DOMAIN_MAX_PAGE_TIMEOUT"), global == null ? 0 : Math.max(0, global),
                         atLeastOneSecond(settings, "GLOBAL_PAGE_PER_DOMAIN_LIMIT_TIMEOUT"),
@@ -126,12 +125,6 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
     /** The settings of {@code STATS_RESPONSE_CODES}. */
     public List<Integer> statsResponseCodes() {
         return settings.getIntList("STATS_RESPONSE_CODES");
-    }
-
-    /** {@code Scrapy/1.5.0 (+https://scrapy.org)} → {@code scrapy}: the name robots.txt groups are matched by. */
-    static String productToken(String userAgent) {
-        String token = userAgent.strip().split("[/\\s]", 2)[0];
-        return token.isEmpty() ? "*" : token.toLowerCase(Locale.ROOT);
     }
 
     private static int atLeast(Settings settings, String name, int least) {

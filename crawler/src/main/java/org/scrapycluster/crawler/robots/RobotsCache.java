@@ -46,20 +46,31 @@ public final class RobotsCache {
 
     /**
      * @param fetcher   fetches robots.txt files
-     * @param robotName the name this crawler answers to in {@code User-agent} lines ({@code scrapy})
+     * @param robotName the name this crawler answers to in {@code User-agent} lines, or a User-Agent whose product
+     *                  token is that name ({@code Scrapy/1.5.0 (+https://scrapy.org)} answers to {@code scrapy})
      * @param ttl       how long fetched rules are kept
      * @param maxHosts  how many hosts' rules are kept at most
      * @param clock     the clock the time to live is measured on
      */
     public RobotsCache(Fetcher fetcher, String robotName, Duration ttl, long maxHosts, InstantSource clock) {
         this.fetcher = fetcher;
-        this.robotNames = List.of(robotName.toLowerCase(Locale.ROOT));
+        this.robotNames = robotNames(robotName);
         this.cache = Caffeine.newBuilder()
                 .maximumSize(maxHosts)
                 .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
                 .expireAfter(Expiry.<String, Rules>creating((origin, rules) -> rules.available() ? ttl : UNAVAILABLE_TTL))
                 .recordStats()
                 .buildAsync();
+    }
+
+    /**
+     * The lower-case product token of {@code robotName}, as robots.txt groups name robots; none when it has no
+     * token (or is {@code *}), so that only the {@code *} group applies. The parser matches whole tokens only and
+     * refuses {@code *}.
+     */
+    private static List<String> robotNames(String robotName) {
+        String token = robotName.strip().split("[/\\s]", 2)[0].toLowerCase(Locale.ROOT);
+        return token.isEmpty() || token.equals("*") ? List.of() : List.of(token);
     }
 
     /** The cache, for its metrics. */
@@ -104,12 +115,21 @@ public final class RobotsCache {
     private BaseRobotRules parse(String url, FetchResult result) {
         int status = result.status();
         if (status >= 200 && status < 300) {
-            return new SimpleRobotRulesParser().parseContent(url, result.body(), contentType(result), robotNames);
+            return parser().parseContent(url, result.body(), contentType(result), robotNames);
         }
         if (status >= 400 && status < 500) {
             return ALLOW_ALL;
         }
         return null;
+    }
+
+    /**
+     * A parser that keeps a file's rules whatever its {@code Crawl-delay}: crawler-commons' default turns a delay of
+     * more than five minutes into "disallow everything", but a long delay asks for patience, not for nothing, and
+     * the domain's throttle honours it (docs/throttling.md).
+     */
+    private static SimpleRobotRulesParser parser() {
+        return new SimpleRobotRulesParser(Long.MAX_VALUE, SimpleRobotRulesParser.DEFAULT_MAX_WARNINGS);
     }
 
     private static String contentType(FetchResult result) {

@@ -102,6 +102,33 @@ class RobotsCacheTest {
     }
 
     @Test
+    void aLongCrawlDelayKeepsTheFilesRulesAndIsReportedWhole() {
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nCrawl-delay: 3600\nDisallow: /private\n");
+
+        BaseRobotRules rules = rules(cache(100).rulesFor("http://a.test/"));
+
+        assertTrue(rules.isAllowed("http://a.test/public"), "an hour between fetches forbids nothing");
+        assertFalse(rules.isAllowed("http://a.test/private/x"));
+        assertEquals(Duration.ofHours(1).toMillis(), rules.getCrawlDelay());
+    }
+
+    @Test
+    void theRobotIsKnownByTheProductTokenOfTheNameItIsGiven() {
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n\nUser-agent: MyBot\nDisallow: /mine\n");
+
+        BaseRobotRules named = rules(new RobotsCache(fetcher, "MyBot/1.0 (+https://example.com/bot)", TTL, 100, clock)
+                .rulesFor("http://a.test/"));
+        assertFalse(named.isAllowed("http://a.test/mine"), "its own group");
+        assertTrue(named.isAllowed("http://a.test/private"));
+
+        for (String unnamed : List.of("*", " ", "/1.0")) {
+            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, unnamed, TTL, 100, clock).rulesFor("http://a.test/"));
+            assertFalse(wildcard.isAllowed("http://a.test/private"), "'" + unnamed + "' is no name: the * group");
+            assertTrue(wildcard.isAllowed("http://a.test/mine"));
+        }
+    }
+
+    @Test
     void redirectsAreFollowedUpToFive() {
         fetcher.redirect("http://a.test/robots.txt", "http://www.a.test/robots.txt");
         fetcher.answer("http://www.a.test/robots.txt", 200, "User-agent: scrapy\nDisallow: /cart\n");
