@@ -10,6 +10,11 @@ public abstract class NodeMiddleware implements DownloaderMiddleware {
     /** Takes the node's parts; called once, after {@code configure}, before first use. */
     public final void open(MiddlewareContext nodeContext) {
         this.context = nodeContext;
+        opened();
+    }
+
+    /** Tells the node's parts what they must know before the first request; {@link #context()} is set. */
+    protected void opened() {
     }
 
     /** The node's parts, as {@link #open} gave them. */

@@ -111,7 +111,7 @@ public final class CrawlerNode implements Service {
         context.health().register("redis", () -> redis.isConnected() ? Health.up() : Health.down("not connected"));
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
-                config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsObey());
+                config.queueModerated(), PublicIpLookup.FALLBACK);
         startPublicIp(settings, throttles);
 
         // Created in the reverse order of closing: see close().

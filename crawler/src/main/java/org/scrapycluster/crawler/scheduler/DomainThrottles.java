@@ -16,10 +16,10 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
  * ({@code window}, {@code int(hits × clamp(scale))}); a robots.txt {@code Crawl-delay} of any host of the
  * domain then bounds it: the limit becomes at most {@code window / delay}, moderated, so hand-outs are at
  * least {@code delay} apart (a delay longer than the window gives one hand-out per {@code delay}). The
- * throttle key is built by the key style with the node's public IP. Until a domain's robots.txt is read,
- * the scheduler keeps one request of it in flight ({@link #awaitsRobots}). Every node computes the same spec
- * from the same inputs, so they share one cluster-wide limit. Thread-safe; changes apply to the next
- * hand-out.
+ * throttle key is built by the key style with the node's public IP. While robots.txt is read
+ * ({@link #awaitRobots}), the scheduler keeps one request of a domain in flight until the domain's robots.txt is
+ * known ({@link #awaitsRobots}). Every node computes the same spec from the same inputs, so they share one
+ * cluster-wide limit. Thread-safe; changes apply to the next hand-out.
  */
 public final class DomainThrottles {
 
@@ -30,7 +30,7 @@ public final class DomainThrottles {
     private final boolean moderated;
     private final Map<String, Map<String, Duration>> crawlDelays = new ConcurrentHashMap<>();
     private final Set<String> robotsRead = ConcurrentHashMap.newKeySet();
-    private final boolean awaitRobots;
+    private volatile boolean awaitRobots;
     private volatile Map<String, DomainThrottle> overrides = Map.of();
     private volatile String publicIp;
 
@@ -41,18 +41,24 @@ public final class DomainThrottles {
      * @param defaultHits   {@code QUEUE_HITS}
      * @param moderated     {@code QUEUE_MODERATED}
      * @param publicIp      the node's public IP until a look-up says otherwise
-     * @param awaitRobots   whether robots.txt is obeyed, so that a domain is crawled one request at a time
-     *                      until its robots.txt (and Crawl-delay) is known
      */
     public DomainThrottles(String spiderId, ThrottleKeyStyle style, double defaultWindow, int defaultHits, boolean moderated,
-            String publicIp, boolean awaitRobots) {
+            String publicIp) {
         this.spiderId = spiderId;
         this.style = style;
         this.defaultWindow = defaultWindow;
         this.defaultHits = defaultHits;
         this.moderated = moderated;
         this.publicIp = Objects.requireNonNull(publicIp, "publicIp");
-        this.awaitRobots = awaitRobots;
+    }
+
+    /**
+     * From now on a domain is crawled one request at a time until its robots.txt (and Crawl-delay) is known. Said
+     * by the middleware that reads robots.txt, and only by it: a domain waiting for a file nothing reads would be
+     * held to one request for ever.
+     */
+    public void awaitRobots() {
+        awaitRobots = true;
     }
 
     /**

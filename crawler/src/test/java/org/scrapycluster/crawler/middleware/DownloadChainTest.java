@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.middleware;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,6 +52,17 @@ class DownloadChainTest {
 
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    @Test
+    void aDomainWaitsForItsRobotsTxtOnlyWhileTheRobotsMiddlewareReadsIt() {
+        DomainThrottles obeying = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip");
+        chain(Map.of(), obeying);
+        assertTrue(obeying.awaitsRobots("a.test"), "one request in flight until a.test's robots.txt is read");
+
+        DomainThrottles withoutRobots = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip");
+        chain(Map.of("DOWNLOADER_MIDDLEWARES", "{robots: null}"), withoutRobots);
+        assertFalse(withoutRobots.awaitsRobots("a.test"), "nothing reads robots.txt, so nothing is waited for");
+    }
 
     @Test
     void robotsTxtDropsAForbiddenRequestUntilRobotsIsRemoved() {
@@ -144,8 +156,11 @@ class DownloadChainTest {
     }
 
     private DownloadChain chain(Map<String, String> set) {
+        return chain(set, new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip"));
+    }
+
+    private DownloadChain chain(Map<String, String> set, DomainThrottles throttles) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
-        DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", true);
         RobotsCache robots = new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK);
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new RetryPolicy(true, 3, Set.of(500)),
                 new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,

@@ -163,6 +163,17 @@ class RequestProcessorTest {
     }
 
     @Test
+    void aUrlThatCannotBeSplitIsRefusedByTheFetcherNotLeftToLoopThroughItsLease() {
+        String url = "http://[::1/page";
+        answer(url, 0, HeaderMap.empty(), "", FetchError.INVALID_REQUEST);
+
+        process(processor(Map.of("ROBOTSTXT_OBEY", "true")), CrawlRequest.get(url, meta(0, 0)));
+
+        assertEquals(List.of(url), fetched, "robots.txt has nothing to say about it: the fetcher refuses it, and the request ends");
+        assertEquals(1.0, registry.get("crawler.errors").tag("kind", "invalid_request").counter().count());
+    }
+
+    @Test
     void theRequestsOfAPageCarryItsUrlAsRefererUnlessItsPolicySaysOtherwise() throws MalformedQueueMemberException {
         answer("http://user:pw@example.com:80/page?q=1#top", 200, HeaderMap.of("Content-Type", "text/html"),
                 "<a href='/one.html'>1</a>", null);
@@ -235,7 +246,7 @@ class RequestProcessorTest {
         };
         StatusCounters statusCounters = new StatusCounters(new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1)), "host", spider,
                 List.of(), List.of(), false);
-        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", false);
+        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip");
         DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(),
                 new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),
                 config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);

@@ -15,7 +15,7 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
 /** Defaults, ZooKeeper entries, Crawl-delay and the four throttle key styles (docs/compatibility.md §10.3). */
 class DomainThrottlesTest {
 
-    private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(true, true), 60, 10, true, "ip", true);
+    private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(true, true), 60, 10, true, "ip");
 
     @Test
     void defaultsThenAZooKeeperEntryWithItsScale() {
@@ -29,7 +29,8 @@ class DomainThrottlesTest {
 
     @Test
     void aCrawlDelayBoundsTheLimitAndSpreadsTheHandOuts() {
-        DomainThrottles open = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip", true);
+        DomainThrottles open = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip");
+        open.awaitRobots();
         assertTrue(open.awaitsRobots("ex1.com"));
         open.crawlDelay("ex1.com", "www.ex1.com", Duration.ofSeconds(2));
         assertFalse(open.awaitsRobots("ex1.com"));
@@ -49,6 +50,6 @@ class DomainThrottlesTest {
     }
 
     private static ThrottleSpec spec(boolean byType, boolean byIp) {
-        return new DomainThrottles("link", new ThrottleKeyStyle(byType, byIp), 60, 10, true, "ip", false).specFor("ex1");
+        return new DomainThrottles("link", new ThrottleKeyStyle(byType, byIp), 60, 10, true, "ip").specFor("ex1");
     }
 }
