@@ -12,9 +12,10 @@ import org.scrapycluster.crawler.request.CrawlRequest;
  * Scrapy's redirect middleware, whose new request goes back through the scheduler (docs/compatibility.md §4.1):
  * a 301, 302, 303, 307 or 308 with a Location becomes a request for the target with the same meta plus
  * {@code redirect_times}, {@code redirect_ttl} and {@code redirect_urls}; 301, 307 and 308 keep the
- * method and body, 302 and 303 become a GET without a body (a HEAD stays a HEAD). After
- * {@code REDIRECT_MAX_TIMES} redirects the request is discarded. Meta {@code dont_redirect} turns it
- * off for a request.
+ * method and body, 302 and 303 become a GET without a body and its {@code Content-Type} and
+ * {@code Content-Length} (a HEAD stays a HEAD). After {@code REDIRECT_MAX_TIMES} redirects the request is
+ * discarded. Meta {@code dont_redirect} turns it off for a request, and meta {@code handle_httpstatus_list}
+ * (statuses) or {@code handle_httpstatus_all} for the statuses the request wants to see as they are.
  *
  * @param enabled  {@code REDIRECT_ENABLED}
  * @param maxTimes {@code REDIRECT_MAX_TIMES}
@@ -39,14 +40,14 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
 
     /** The decision for a response of {@code status} with redirect target {@code location} to {@code request}. */
     public Decision decide(CrawlRequest request, int status, Optional<String> location) {
-        if (!enabled || location.isEmpty() || Boolean.TRUE.equals(request.meta().get("dont_redirect"))) {
+        if (!enabled || location.isEmpty() || Boolean.TRUE.equals(request.meta().get("dont_redirect"))
+                || handlesItself(request, status)) {
             return new NotFollowed();
         }
         CrawlRequest target;
         switch (status) {
             case 301, 307, 308 -> target = request.withUrl(location.get());
-            case 302, 303 -> target = request.method().equals("HEAD") ? request.withUrl(location.get())
-                    : request.withUrl(location.get()).withMethod("GET", "");
+            case 302, 303 -> target = request.method().equals("HEAD") ? request.withUrl(location.get()) : asGet(request, location.get());
             default -> {
                 return new NotFollowed();
             }
@@ -66,5 +67,22 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
         meta.put("redirect_ttl", ttl - 1);
         meta.put("redirect_urls", urls);
         return new Follow(target.withMeta(meta));
+    }
+
+    /**
+     * Whether the request asked to see responses of {@code status} as they are (meta {@code handle_httpstatus_list}
+     * or {@code handle_httpstatus_all}), as a Scrapy spider does to read a redirect itself.
+     */
+    private static boolean handlesItself(CrawlRequest request, int status) {
+        if (Boolean.TRUE.equals(request.meta().get("handle_httpstatus_all"))) {
+            return true;
+        }
+        return request.meta().get("handle_httpstatus_list") instanceof List<?> statuses
+                && statuses.stream().anyMatch(listed -> listed instanceof Number number && number.doubleValue() == status);
+    }
+
+    /** {@code request} sent again to {@code url} as a GET: without its body, nor the headers that described the body. */
+    private static CrawlRequest asGet(CrawlRequest request, String url) {
+        return request.withUrl(url).withMethod("GET", "").withoutHeader("Content-Type").withoutHeader("Content-Length");
     }
 }

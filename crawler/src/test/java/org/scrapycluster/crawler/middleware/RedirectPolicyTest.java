@@ -38,4 +38,25 @@ class RedirectPolicyTest {
         assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(post, 301, Optional.empty()));
         assertInstanceOf(RedirectPolicy.NotFollowed.class, new RedirectPolicy(false, 20).decide(post, 301, Optional.of("http://x/")));
     }
+
+    @Test
+    void aStatusTheRequestHandlesItselfReachesTheSpider() {
+        CrawlRequest handles301 = post.withMeta(Map.of("handle_httpstatus_list", List.of(301L, 404L)));
+        assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(handles301, 301, Optional.of("http://ex.com/b")));
+        assertInstanceOf(RedirectPolicy.Follow.class, policy.decide(handles301, 302, Optional.of("http://ex.com/b")));
+        CrawlRequest handlesAll = post.withMeta(Map.of("handle_httpstatus_all", true));
+        assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(handlesAll, 308, Optional.of("http://ex.com/b")));
+    }
+
+    @Test
+    void aRedirectToGetLeavesTheFormsContentHeadersBehind() {
+        CrawlRequest form = post.withHeader("Content-Type", "application/x-www-form-urlencoded").withHeader("Content-Length", "3")
+                .withHeader("Accept", "text/html");
+        CrawlRequest get = assertInstanceOf(RedirectPolicy.Follow.class, policy.decide(form, 303, Optional.of("http://ex.com/b"))).request();
+        assertEquals(Optional.empty(), get.header("Content-Type"));
+        assertEquals(Optional.empty(), get.header("Content-Length"));
+        assertEquals(Optional.of("text/html"), get.header("Accept"));
+        CrawlRequest kept = assertInstanceOf(RedirectPolicy.Follow.class, policy.decide(form, 307, Optional.of("http://ex.com/b"))).request();
+        assertEquals(Optional.of("application/x-www-form-urlencoded"), kept.header("Content-Type"), "the body goes along, and its type");
+    }
 }
