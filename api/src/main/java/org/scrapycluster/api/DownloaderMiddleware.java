@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
  * {@code DOWNLOADER_MIDDLEWARES} (name → order, ascending; null removes one) see each request before it is
  * sent, in ascending order, and each response after it arrived, in descending order — the middleware with
  * the lowest order is closest to the scheduler, the highest closest to the network. The shipped ones are
- * {@code robots} (100), {@code retries} (500), {@code retry-after} (550), {@code redirects} (600) and
- * {@code cookies} (700).
+ * {@code robots} (100), {@code retries} (500), {@code retry-after} (550), {@code meta-refresh} (580),
+ * {@code redirects} (600) and {@code cookies} (700).
  *
  * <p>Each step answers with a {@link DownloadStep}: {@link DownloadStep.Proceed} hands the (possibly changed)
  * request on; {@link DownloadStep.Drop} ends the request without a result; {@link DownloadStep.Reschedule}

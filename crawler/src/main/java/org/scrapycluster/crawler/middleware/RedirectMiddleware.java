@@ -29,17 +29,24 @@ public final class RedirectMiddleware extends NodeMiddleware {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(download));
         }
         Optional<String> location = ((FetchedResponse) response).result().redirectLocation();
-        RedirectPolicy.Decision decision = context().redirect().decide(download.crawl(), response.status(), location);
-        if (decision instanceof RedirectPolicy.Follow follow) {
-            context().metrics().redirect();
-            return CompletableFuture.completedFuture(new DownloadStep.Reschedule(download.withCrawl(follow.request()), false));
-        }
-        if (decision instanceof RedirectPolicy.TooMany tooMany) {
-            context().metrics().error("redirect_limit");
-            LOG.atWarn().addKeyValue("url", request.url()).addKeyValue("redirects", tooMany.redirects())
-                    .addKeyValue("crawlid", request.meta().get("crawlid")).log("Discarding request: max redirections reached");
-            return CompletableFuture.completedFuture(new DownloadStep.Drop("max redirections reached"));
-        }
-        return CompletableFuture.completedFuture(new DownloadStep.Proceed(download));
+        return CompletableFuture.completedFuture(step(context().redirect().decide(download.crawl(), response.status(), location),
+                download, context()));
+    }
+
+    /** What a redirect's (or a meta refresh's) decision makes of {@code download}: a new request, a drop, or nothing. */
+    static DownloadStep step(RedirectPolicy.Decision decision, Download download, MiddlewareContext context) {
+        return switch (decision) {
+            case RedirectPolicy.Follow follow -> {
+                context.metrics().redirect();
+                yield new DownloadStep.Reschedule(download.withCrawl(follow.request()), false);
+            }
+            case RedirectPolicy.TooMany tooMany -> {
+                context.metrics().error("redirect_limit");
+                LOG.atWarn().addKeyValue("url", download.url()).addKeyValue("redirects", tooMany.redirects())
+                        .addKeyValue("crawlid", download.meta().get("crawlid")).log("Discarding request: max redirections reached");
+                yield new DownloadStep.Drop("max redirections reached");
+            }
+            case RedirectPolicy.NotFollowed notFollowed -> new DownloadStep.Proceed(download);
+        };
     }
 }

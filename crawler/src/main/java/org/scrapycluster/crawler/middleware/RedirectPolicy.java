@@ -52,6 +52,19 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
                 return new NotFollowed();
             }
         }
+        return follow(request, target);
+    }
+
+    /**
+     * The decision for a page whose {@code <meta http-equiv="refresh">} sends {@code request} on to {@code url}: a GET,
+     * counted against the same limit as a redirect ({@link MetaRefreshMiddleware} decides whether to follow it).
+     */
+    public Decision refresh(CrawlRequest request, String url) {
+        return follow(request, asGet(request, url));
+    }
+
+    /** {@code target} in place of {@code request}, with the chain's bookkeeping, or too many redirects. */
+    private Decision follow(CrawlRequest request, CrawlRequest target) {
         long ttl = request.number("redirect_ttl", maxTimes);
         long redirects = request.number("redirect_times", 0) + 1;
         if (ttl <= 0 || redirects > maxTimes) {

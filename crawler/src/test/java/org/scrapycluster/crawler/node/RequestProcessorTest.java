@@ -206,6 +206,33 @@ class RequestProcessorTest {
     }
 
     @Test
+    void aMetaRefreshIsFollowedAsARedirectAndThePageIsNotPublished() throws MalformedQueueMemberException {
+        String page = "<html><head><meta http-equiv=\"refresh\" content=\"0; url=/landing?a=1&amp;b=2\"></head><body>moved</body></html>";
+        answer("http://example.com/old", 200, HeaderMap.of("Content-Type", "text/html; charset=utf-8"), page, null);
+
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/old", meta(0, 0)));
+
+        CrawlRequest refreshed = onlyQueued();
+        assertEquals("http://example.com/landing?a=1&b=2", refreshed.url());
+        assertEquals(List.of("http://example.com/old"), refreshed.meta().get("redirect_urls"));
+        assertEquals(List.of(), items(), "the page that refreshes is not published");
+    }
+
+    @Test
+    void aMetaRefreshIsNotFollowedWhenItWaitsTooLongOrIsTurnedOff() throws MalformedQueueMemberException {
+        answer("http://example.com/slow", 200, HeaderMap.of("Content-Type", "text/html"),
+                "<meta http-equiv='refresh' content='100; url=/later'>", null);
+        answer("http://example.com/off", 200, HeaderMap.of("Content-Type", "text/html"),
+                "<meta http-equiv='refresh' content='0; url=/later'>", null);
+
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/slow", meta(0, 0)));
+        process(processor(Map.of("METAREFRESH_ENABLED", "false")), CrawlRequest.get("http://example.com/off", meta(0, 0)));
+
+        assertEquals(List.of(), queued());
+        assertEquals(2, items().size(), "both pages are published as they are");
+    }
+
+    @Test
     void aMiddlewareThatThrowsLeavesTheRequestToItsLeaseAndFreesItsDomain() {
         process(processor(Map.of("DOWNLOADER_MIDDLEWARES", "{throwing: 50}")), CrawlRequest.get("http://example.com/", meta(0, 0)));
 

@@ -1,0 +1,46 @@
+package org.scrapycluster.crawler.middleware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+/** Where Scrapy 1.5 (w3lib's get_meta_refresh) finds a page's meta refresh, and where it does not. */
+class MetaRefreshTest {
+
+    private static final String PAGE = "http://example.com/dir/page.html";
+
+    @Test
+    void theDelayAndTheTargetResolvedAgainstThePage() {
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/dir/next.html")),
+                MetaRefresh.in("<html><head><meta http-equiv=\"refresh\" content=\"0;url=next.html\">", PAGE));
+        assertEquals(Optional.of(new MetaRefresh(5, "http://other.test/x")),
+                MetaRefresh.in("<META HTTP-EQUIV='Refresh' CONTENT='5; URL=http://other.test/x'>", PAGE));
+        assertEquals(Optional.of(new MetaRefresh(2.5, "http://example.com/quoted")),
+                MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"2.5; url='/quoted'\">", PAGE));
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/a?x=1&y=2")),
+                MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"0; url=/a?x=1&amp;y=2\">", PAGE), "references decoded");
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/dir/caf%C3%A9")),
+                MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"0;url=café\">", PAGE), "made safe");
+    }
+
+    @Test
+    void notInScriptsCommentsOrPastTheFirst4096Characters() {
+        String refresh = "<meta http-equiv=\"refresh\" content=\"0;url=/x\">";
+        assertEquals(Optional.empty(), MetaRefresh.in("<script>var s = '" + refresh + "';</script>", PAGE));
+        assertEquals(Optional.empty(), MetaRefresh.in("<noscript>" + refresh + "</noscript>", PAGE));
+        assertEquals(Optional.empty(), MetaRefresh.in("<!-- " + refresh + " -->", PAGE));
+        assertEquals(Optional.empty(), MetaRefresh.in(" ".repeat(MetaRefresh.SCANNED_CHARS) + refresh, PAGE));
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/x")),
+                MetaRefresh.in("<script>1</script><!-- c -->" + refresh, PAGE), "after them it counts");
+    }
+
+    @Test
+    void onlyARefreshWithADelayAndAUrlInTheOrderW3libReadsIt() {
+        assertEquals(Optional.empty(), MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"30\">", PAGE), "no URL: a reload");
+        assertEquals(Optional.empty(), MetaRefresh.in("<meta content=\"0;url=/x\" http-equiv=\"refresh\">", PAGE),
+                "content before http-equiv is not read, as in the original");
+        assertEquals(Optional.empty(), MetaRefresh.in("<meta name=\"description\" content=\"refresh your skills\">", PAGE));
+    }
+}
