@@ -32,11 +32,11 @@ public record DomainConfig(Optional<List<String>> blacklist, SortedMap<String, D
         domains = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNull(domains, "domains")));
     }
 
-    /** The entries crawlers apply: those with both {@code window} and {@code hits}. */
+    /** The entries crawlers apply ({@link DomainThrottle#applies()}). */
     public Map<String, DomainThrottle> throttles() {
         SortedMap<String, DomainThrottle> complete = new TreeMap<>();
         domains.forEach((domain, throttle) -> {
-            if (throttle.isComplete()) {
+            if (throttle.applies()) {
                 complete.put(domain, throttle);
             }
         });

@@ -198,6 +198,9 @@ public final class DomainConfigYaml {
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }
             }
+            if (!strict && window.isPresent() && window.getAsLong() < 1) {
+                problem(path + "." + WINDOW, "must be at least 1, was " + window.getAsLong() + "; crawlers ignore the entry");
+            }
             if (window.isEmpty() || hits.isEmpty()) {
                 String missing = window.isEmpty() && hits.isEmpty() ? "window and hits" : window.isEmpty() ? WINDOW : HITS;
                 problem(path, "has no " + missing + "; crawlers ignore an entry without both");

@@ -7,8 +7,8 @@ import java.util.OptionalLong;
 /**
  * One domain's throttle override from the ZooKeeper config: at most {@code hits} pops per
  * {@code window} seconds, with {@code hits} scaled by {@code scale}. Each part may be missing in a
- * hand-written config; crawlers use only {@linkplain #isComplete() complete} entries, and the
- * config keeps the others so that a rewrite does not lose them and a validator can point at them.
+ * hand-written config, or out of range; crawlers use only the entries that {@linkplain #applies() apply}, and
+ * the config keeps the others so that a rewrite does not lose them and a validator can point at them.
  *
  * @param window seconds, when given
  * @param hits pops allowed per window, when given
@@ -27,9 +27,13 @@ public record DomainThrottle(OptionalLong window, OptionalLong hits, OptionalDou
         return new DomainThrottle(OptionalLong.of(window), OptionalLong.of(hits), OptionalDouble.of(scale));
     }
 
-    /** Whether both {@code window} and {@code hits} are given; crawlers ignore the entry otherwise. */
-    public boolean isComplete() {
-        return window.isPresent() && hits.isPresent();
+    /**
+     * Whether crawlers apply the entry: {@code window} is given and at least a second, and {@code hits} is given (none
+     * or fewer pause the domain). A window of 0 would let every request through, a negative one means nothing; the
+     * domain keeps the default throttle instead.
+     */
+    public boolean applies() {
+        return window.isPresent() && window.getAsLong() >= 1 && hits.isPresent();
     }
 
     /**

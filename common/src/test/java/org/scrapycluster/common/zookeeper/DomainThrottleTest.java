@@ -32,12 +32,16 @@ class DomainThrottleTest {
     }
 
     @Test
-    void anEntryNeedsWindowAndHits() {
-        assertTrue(DomainThrottle.of(60, 10, 1.0).isComplete());
+    void anEntryAppliesWithAWindowOfASecondOrMoreAndHits() {
+        assertTrue(DomainThrottle.of(60, 10, 1.0).applies());
+        assertTrue(DomainThrottle.of(1, 0, 1.0).applies(), "no hits pauses the domain");
+        assertTrue(DomainThrottle.of(60, -1, 1.0).applies(), "as do fewer, as in the original");
+        assertFalse(DomainThrottle.of(0, 10, 1.0).applies(), "a window of 0 would let everything through");
+        assertFalse(DomainThrottle.of(-60, 10, 1.0).applies());
         DomainThrottle noWindow = new DomainThrottle(OptionalLong.empty(), OptionalLong.of(10), OptionalDouble.empty());
         DomainThrottle noHits = new DomainThrottle(OptionalLong.of(60), OptionalLong.empty(), OptionalDouble.of(1.0));
-        assertFalse(noWindow.isComplete());
-        assertFalse(noHits.isComplete());
+        assertFalse(noWindow.applies());
+        assertFalse(noHits.applies());
         assertThrows(IllegalStateException.class, noHits::effectiveHits);
     }
 }

@@ -75,7 +75,7 @@ public final class DomainThrottles {
         long limit = defaultHits;
         boolean spread = moderated;
         DomainThrottle entry = overrides.get(domain);
-        if (entry != null && entry.isComplete() && entry.window().getAsLong() > 0) {
+        if (entry != null && entry.applies()) {
             window = entry.window().getAsLong();
             limit = Math.max(0, entry.effectiveHits());
         }

@@ -130,7 +130,7 @@ final class DomainTable {
 
     private Throttle throttle(DomainConfig config, String domain) {
         DomainThrottle entry = config.throttles().get(domain);
-        if (entry != null && entry.isComplete()) {
+        if (entry != null && entry.applies()) {
             return new Throttle("zookeeper", entry.hits().getAsLong(), entry.window().getAsLong(), entry.scale().orElse(1.0),
                     entry.effectiveHits());
         }
