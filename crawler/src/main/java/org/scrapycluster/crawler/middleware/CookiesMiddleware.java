@@ -22,7 +22,7 @@ public final class CookiesMiddleware implements DownloaderMiddleware {
     @Override
     public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
         Download download = Download.from(request, name());
-        if (Boolean.TRUE.equals(download.meta().get("dont_merge_cookies"))) {
+        if (download.meta().containsKey("dont_merge_cookies")) { // its presence, whatever its value, as in the original
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(download));
         }
         Download sent = download.withoutHeader("Cookie");

@@ -61,7 +61,7 @@ public final class MetaRefreshMiddleware extends NodeMiddleware {
 
     /** The refresh to follow: one an HTML page asks for within the delay, unless the request is a HEAD or asks for none. */
     private Optional<MetaRefresh> refresh(Download download, FetchResult page) {
-        if (download.method().equals("HEAD") || Boolean.TRUE.equals(download.meta().get("dont_redirect"))
+        if (download.method().equals("HEAD") || download.crawl().flag("dont_redirect")
                 || page.encoding() == null || !isHtml(page)) {
             return Optional.empty();
         }

@@ -40,7 +40,7 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
 
     /** The decision for a response of {@code status} with redirect target {@code location} to {@code request}. */
     public Decision decide(CrawlRequest request, int status, Optional<String> location) {
-        if (!enabled || location.isEmpty() || Boolean.TRUE.equals(request.meta().get("dont_redirect"))
+        if (!enabled || location.isEmpty() || request.flag("dont_redirect")
                 || handlesItself(request, status)) {
             return new NotFollowed();
         }
@@ -87,7 +87,7 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
      * or {@code handle_httpstatus_all}), as a Scrapy spider does to read a redirect itself.
      */
     private static boolean handlesItself(CrawlRequest request, int status) {
-        if (Boolean.TRUE.equals(request.meta().get("handle_httpstatus_all"))) {
+        if (request.flag("handle_httpstatus_all")) {
             return true;
         }
         return request.meta().get("handle_httpstatus_list") instanceof List<?> statuses

@@ -34,7 +34,7 @@ public record RetryPolicy(boolean enabled, int maxRetries, Set<Integer> statusCo
 
     /** The retry of {@code request}, or empty when it has been retried enough (or must not be). */
     public Optional<CrawlRequest> retry(CrawlRequest request) {
-        if (!enabled || Boolean.TRUE.equals(request.meta().get("dont_retry"))) {
+        if (!enabled || request.flag("dont_retry")) {
             return Optional.empty();
         }
         long retries = request.number("retry_times", 0) + 1;

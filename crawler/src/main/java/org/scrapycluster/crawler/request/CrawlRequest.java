@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.request;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,22 @@ public record CrawlRequest(String url, String method, Map<String, List<String>> 
     /** A numeric meta field as a long, or {@code fallback} when it is absent or not a number. */
     public long number(String field, long fallback) {
         return meta.get(field) instanceof Number number ? number.longValue() : fallback;
+    }
+
+    /**
+     * Whether a meta field is set, as Python reads a value in an {@code if}: not absent, null, false, 0, empty text or
+     * an empty list or object. A request written by a Python component may say {@code 1} for {@code true}.
+     */
+    public boolean flag(String field) {
+        return switch (meta.get(field)) {
+            case null -> false;
+            case Boolean set -> set;
+            case Number number -> number.doubleValue() != 0;
+            case String text -> !text.isEmpty();
+            case Collection<?> items -> !items.isEmpty();
+            case Map<?, ?> entries -> !entries.isEmpty();
+            default -> true;
+        };
     }
 
     /** A text meta field, when present and a string. */

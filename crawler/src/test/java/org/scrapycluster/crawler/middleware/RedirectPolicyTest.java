@@ -37,6 +37,9 @@ class RedirectPolicyTest {
         assertEquals(new RedirectPolicy.TooMany(2), policy.decide(second, 301, Optional.of("http://ex.com/3")));
         assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(post, 301, Optional.empty()));
         assertInstanceOf(RedirectPolicy.NotFollowed.class, new RedirectPolicy(false, 20).decide(post, 301, Optional.of("http://x/")));
+        CrawlRequest pythonFlag = CrawlRequest.get("http://ex.com/", Map.of("dont_redirect", 1));
+        assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(pythonFlag, 301, Optional.of("http://x/")),
+                "dont_redirect 1, as a Python component may write it");
     }
 
     @Test
