@@ -38,6 +38,7 @@ public final class RobotsCache {
 
     private static final Logger LOG = LoggerFactory.getLogger(RobotsCache.class);
     private static final int MAX_REDIRECTS = 5;
+    private static final int TOO_MANY_REQUESTS = 429;
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
 
     private final Fetcher fetcher;
@@ -117,10 +118,10 @@ public final class RobotsCache {
         if (status >= 200 && status < 300) {
             return parser().parseContent(url, result.body(), contentType(result), robotNames);
         }
-        if (status >= 400 && status < 500) {
+        if (status >= 400 && status < 500 && status != TOO_MANY_REQUESTS) {
             return ALLOW_ALL;
         }
-        return null;
+        return null; // unavailable for now: a server that is down, or that asks for fewer requests, is asked again soon
     }
 
     /**

@@ -87,18 +87,24 @@ class RobotsCacheTest {
     void anUnavailableFileAllowsEverythingForAMinuteThenIsAskedAgain() {
         fetcher.answer("http://a.test/robots.txt", 503, "");
         fetcher.fail("http://b.test/robots.txt", FetchError.CONNECT_REFUSED);
+        fetcher.answer("http://c.test/robots.txt", 429, "");
         RobotsCache robots = cache(100);
 
-        assertTrue(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"));
-        assertTrue(rules(robots.rulesFor("http://b.test/x")).isAllowed("http://b.test/x"));
+        for (String host : List.of("a", "b", "c")) {
+            String url = "http://" + host + ".test/x";
+            assertTrue(rules(robots.rulesFor(url)).isAllowed(url));
+        }
         clock.advance(RobotsCache.UNAVAILABLE_TTL.minusSeconds(1));
         rules(robots.rulesFor("http://a.test/x"));
         rules(robots.rulesFor("http://b.test/x"));
-        assertEquals(List.of("http://a.test/robots.txt", "http://b.test/robots.txt"), fetcher.requests);
+        rules(robots.rulesFor("http://c.test/x"));
+        assertEquals(List.of("http://a.test/robots.txt", "http://b.test/robots.txt", "http://c.test/robots.txt"), fetcher.requests);
 
         clock.advance(Duration.ofSeconds(2));
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /\n");
+        fetcher.answer("http://c.test/robots.txt", 200, "User-agent: *\nDisallow: /\n");
         assertFalse(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"), "the file is back");
+        assertFalse(rules(robots.rulesFor("http://c.test/x")).isAllowed("http://c.test/x"), "a 429 is asked again, as a 503 is");
     }
 
     @Test
