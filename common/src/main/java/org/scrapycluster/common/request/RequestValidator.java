@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
@@ -64,15 +64,15 @@ public final class RequestValidator {
             return new ValidationResult.Invalid(List.of(new Violation("request", "must be a JSON object, was "
                     + (request.isArray() ? "an array" : request.isTextual() ? "a string" : request.toString()))));
         }
-        List<Error> errors = compiled.validate(request);
-        List<Violation> found = checks.check(request);
-        if (errors.isEmpty() && found.isEmpty()) {
+        List<Violation> refused = compiled.validate(request).stream().map(violations::of).toList();
+        List<Violation> found = checks.check(request, refused.stream().map(Violation::path).collect(Collectors.toSet()));
+        if (refused.isEmpty() && found.isEmpty()) {
             ObjectNode filled = ((ObjectNode) request).deepCopy();
             DefaultValues.fill(filled, document);
             return new ValidationResult.Valid(filled);
         }
         List<Violation> all = new ArrayList<>(found);
-        errors.forEach(error -> all.add(violations.of(error)));
+        all.addAll(refused);
         all.sort(BY_FIELD);
         return new ValidationResult.Invalid(all);
     }

@@ -3,6 +3,7 @@ package org.scrapycluster.common.request;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,7 +21,8 @@ import org.scrapycluster.common.settings.Settings;
  * <ul>
  *   <li>{@code idsWithoutColons}: {@code appid}, {@code crawlid}, {@code spiderid}, {@code uuid}
  *       and a zookeeper request's {@code domain} must not contain {@code :}, which separates the
- *       parts of Redis keys (a colon in a key part breaks the Redis monitor's key parsing).</li>
+ *       parts of Redis keys (a colon in a key part breaks the Redis monitor's key parsing); those that
+ *       are key parts (all but the {@code uuid}) must not be empty either, which breaks it too.</li>
  *   <li>{@code httpUrls}: the crawl {@code url} must be {@code http} or {@code https} with a valid
  *       host and port; a URL without a scheme still means {@code http://} ({@code www.stuff.com}
  *       is valid), while {@code javascript:}, {@code file:}, {@code ftp:} and the like are refused.</li>
@@ -48,6 +50,8 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     public static final SafetyChecks NONE = new SafetyChecks(false, false, false);
 
     private static final List<String> IDS = List.of("appid", "crawlid", "spiderid", "uuid", "domain");
+    /** The ids that become parts of Redis keys (the {@code uuid} is a key's value). */
+    private static final Set<String> KEY_PARTS = Set.of("appid", "crawlid", "spiderid", "domain");
     private static final List<String> REGEX_LISTS = List.of("allow_regex", "deny_regex");
     private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
     private static final Pattern PORT_THEN_PATH = Pattern.compile("^[0-9]+(?:[/?#].*)?$", Pattern.DOTALL);
@@ -66,8 +70,13 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
                 settings.getBoolean("REQUEST_CHECK_REGEXES"));
     }
 
-    /** The violations of {@code request}, in field order; empty when it passes. */
-    List<Violation> check(JsonNode request) {
+    /**
+     * The violations of {@code request}, in field order; empty when it passes.
+     *
+     * @param refused the fields its schema refused already: an empty id the schema refused for its length is not
+     *                refused again
+     */
+    List<Violation> check(JsonNode request, Set<String> refused) {
         List<Violation> violations = new ArrayList<>();
         if (!request.isObject()) {
             return violations;
@@ -84,6 +93,9 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
             if (checked && value != null && value.isTextual() && value.asText().indexOf(':') >= 0) {
                 violations.add(new Violation(id, "must not contain ':', which separates the parts of Redis keys, was "
                         + quoted(value.asText())));
+            } else if (idsWithoutColons && KEY_PARTS.contains(id) && value != null && value.isTextual() && value.asText().isEmpty()
+                    && !(crawl && id.equals("spiderid")) && !refused.contains(id)) {
+                violations.add(new Violation(id, "must not be empty: it is a part of Redis keys, which an empty part breaks"));
             }
         }
         if (httpUrls && url != null && url.isTextual()) {

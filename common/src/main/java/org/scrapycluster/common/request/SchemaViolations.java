@@ -29,8 +29,8 @@ final class SchemaViolations {
                     + limit + ", was " + describe(value);
             case "maximum" -> (exclusive(error, "exclusiveMaximum") ? "must be less than " : "must be at most ")
                     + limit + ", was " + describe(value);
-            case "minLength" -> "must be at least " + limit + " characters long, was " + length(value);
-            case "maxLength" -> "must be at most " + limit + " characters long, was " + length(value);
+            case "minLength" -> "must be at least " + characters(limit) + " long, was " + length(value);
+            case "maxLength" -> "must be at most " + characters(limit) + " long, was " + length(value);
             case "minItems" -> "must have at least " + limit + " items, had " + value.size();
             case "maxItems" -> "must have at most " + limit + " items, had " + value.size();
             case "enum" -> "must be one of " + choices(error.getSchemaNode()) + "; was " + describe(value);
@@ -38,6 +38,10 @@ final class SchemaViolations {
             default -> error.getMessage();
         };
         return new Violation(path, message);
+    }
+
+    private static String characters(String limit) {
+        return limit + (limit.equals("1") ? " character" : " characters");
     }
 
     private static String path(NodePath location, String property, String keyword) {
