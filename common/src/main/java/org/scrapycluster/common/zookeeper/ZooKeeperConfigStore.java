@@ -70,7 +70,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
             DomainConfig config = parsed.config().orElseThrow(() -> new ZooKeeperConfigException(Failure.LOAD,
                     path + " does not hold a domain config: " + parsed.problems(), null));
             if (!parsed.problems().isEmpty()) {
-                LOG.warn("{} has parts crawlers ignore, which this edit keeps as they are: {}", path, parsed.problems());
+                LOG.warn("{} has parts crawlers ignore: {}", path, parsed.problems());
             }
             DomainConfig edited = edit.apply(config);
             if (write(DomainConfigYaml.write(edited), current.version())) {
