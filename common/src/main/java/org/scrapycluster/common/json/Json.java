@@ -120,7 +120,7 @@ public final class Json {
         try {
             tree = reader.readTree(text);
         } catch (StreamConstraintsException e) {
-            throw new JsonInputException("JSON beyond the limits: " + e.getOriginalMessage(), e);
+            throw new JsonInputException("JSON beyond the limits: " + withSettingNames(e.getOriginalMessage()), e);
         } catch (JsonProcessingException e) {
             throw new JsonInputException("Invalid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
@@ -130,6 +130,16 @@ public final class Json {
             throw new JsonInputException("Empty JSON document");
         }
         return tree;
+    }
+
+    /**
+     * Jackson's limit message with the setting that sets the limit in place of the method it names
+     * ({@code (64, from `StreamReadConstraints.getMaxNestingDepth()`)} becomes {@code (64, JSON_MAX_DEPTH)}).
+     */
+    private static String withSettingNames(String message) {
+        return message.replace("from `StreamReadConstraints.getMaxNestingDepth()`", "JSON_MAX_DEPTH")
+                .replace("from `StreamReadConstraints.getMaxStringLength()`", "JSON_MAX_STRING_LENGTH")
+                .replace("from `StreamReadConstraints.getMaxDocumentLength()`", "JSON_MAX_DOCUMENT_BYTES");
     }
 
     private static CharBuffer decodeUtf8(byte[] bytes) throws JsonInputException {

@@ -44,6 +44,8 @@ class JsonTest {
         JsonInputException e = assertThrows(JsonInputException.class, () -> json.readTree(deep.getBytes(StandardCharsets.US_ASCII)));
         assertTrue(e.getMessage().startsWith("JSON beyond the limits"), e.getMessage());
         assertTrue(e.getMessage().contains("nesting depth"), e.getMessage());
+        assertTrue(e.getMessage().contains("JSON_MAX_DEPTH") && !e.getMessage().contains("StreamReadConstraints"),
+                "names the setting, not Jackson's method: " + e.getMessage());
     }
 
     @Test
@@ -51,6 +53,7 @@ class JsonTest {
         String longString = "{\"a\":\"" + "x".repeat(10_000_000) + "\"}";
         JsonInputException string = assertThrows(JsonInputException.class, () -> json.readTree(longString));
         assertTrue(string.getMessage().contains("String value length"), string.getMessage());
+        assertTrue(string.getMessage().contains("JSON_MAX_STRING_LENGTH"), string.getMessage());
 
         JsonInputException document = assertThrows(JsonInputException.class,
                 () -> json.readTree(longString.getBytes(StandardCharsets.US_ASCII)));

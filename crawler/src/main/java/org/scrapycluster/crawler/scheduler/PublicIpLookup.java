@@ -75,7 +75,7 @@ public final class PublicIpLookup {
 
     private Optional<String> failed(String reason) {
         if (!failing) {
-            LOG.atError().addKeyValue("url", url).addKeyValue("reason", reason)
+            LOG.atWarn().addKeyValue("url", url).addKeyValue("reason", reason)
                     .log("Could not reach out to get public ip; using " + FALLBACK + " (set PUBLIC_IP to skip the look-up)");
         }
         failing = true;
