@@ -63,7 +63,8 @@ final class RequestIntake {
         Handling handling;
         try {
             handling = matched.plugin().plugin().handle(request);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // a plugin's runaway recursion is unwound by now: the request alone is refused, the monitor goes on
             LOG.atError().addKeyValue("plugin", matched.plugin().name()).setCause(e).log("Plugin failed to handle a request");
             handling = Handling.refuse("The plugin " + matched.plugin().name() + " failed to handle the request", List.of(e.toString()));
         }
