@@ -6,7 +6,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
-import org.scrapycluster.common.domain.RegisteredDomain;
+import java.util.stream.Collectors;
+
+import org.scrapycluster.common.keyspace.KeyTemplate;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
@@ -20,7 +22,12 @@ import org.scrapycluster.common.redis.RedisKeys;
 public final class QueueDirectory {
 
     private static final String LEASES_SUFFIX = Keyspace.LEASES.suffix();
-    private static final List<String> ACCOUNTING_PREFIXES = List.of(Keyspace.ACCOUNTING.prefix(), Keyspace.CRAWLS_OF_APP.prefix());
+    /** The first segments of the cluster's keys that are not a spider's: {@code crawl}, {@code crawls}, {@code info}, … */
+    private static final Set<String> OTHER_FIRST_SEGMENTS = Keyspace.ALL.stream().map(KeyTemplate::prefix)
+            .filter(prefix -> prefix.indexOf(':') > 0).map(prefix -> prefix.substring(0, prefix.indexOf(':')))
+            .collect(Collectors.toUnmodifiableSet());
+    /** The middle word of a crawl's dupefilter, {@code <spiderid>:dupefilter:<crawlid>} ({@link Keyspace#DUPEFILTER}). */
+    private static final String DUPEFILTER_WORD = "dupefilter";
 
     private final RedisConnection redis;
 
@@ -58,15 +65,16 @@ public final class QueueDirectory {
     /**
      * Whether a name the queue pattern matches is a queue. Other keys end in {@code :queue} too when an id is
      * {@code queue}: the crawl accounting ({@code crawls:<spiderid>:<appid>}, {@code crawl:<spiderid>:<appid>:<crawlid>}),
-     * a crawl's dupefilter ({@code <spiderid>:dupefilter:<crawlid>}), page-limit counters and timeout key; taken
-     * for queues, they would fail every hand-out, purge or count that reads them. Such a name is a queue only if it
-     * holds a sorted set (a spider named {@code crawls} has real queues), which {@code TYPE} tells; a name whose
-     * domain is a registered domain as ours are spelt is taken on its shape alone.
+     * job keys ({@code info:<spiderid>:<appid>}), a crawl's dupefilter ({@code <spiderid>:dupefilter:<crawlid>}),
+     * page-limit counters and timeout key; taken for queues, they would fail every hand-out, purge or count that
+     * reads them. A name that could be one of them (a domain part with a {@code :} or the dupefilter's word, a first
+     * segment of another key) is a queue only if it holds a sorted set (a spider named {@code crawls} has real
+     * queues), which {@code TYPE} tells; any other name is taken on its shape alone, without a command or a parse, as
+     * a scan may list a million queues.
      */
     private boolean isQueue(QueueKey queue) {
-        String key = queue.key();
-        boolean otherKeyMayHaveTheName = ACCOUNTING_PREFIXES.stream().anyMatch(key::startsWith)
-                || !RegisteredDomain.isRegisteredDomain(queue.domain());
-        return !otherKeyMayHaveTheName || "zset".equals(redis.sync().type(key));
+        boolean otherKeyMayHaveTheName = queue.domain().indexOf(':') >= 0 || queue.domain().equals(DUPEFILTER_WORD)
+                || OTHER_FIRST_SEGMENTS.contains(queue.spiderId());
+        return !otherKeyMayHaveTheName || "zset".equals(redis.sync().type(queue.key()));
     }
 }

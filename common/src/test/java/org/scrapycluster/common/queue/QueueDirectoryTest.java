@@ -45,6 +45,7 @@ class QueueDirectoryTest {
         redis.sync().set(Keyspace.domainMaxPageFilter(spider, "a.com", "queue"), "1");
         redis.sync().set(Keyspace.globalPageCountFilter(spider, "a.com", "queue"), "1");
         redis.sync().set(Keyspace.TIMEOUT.fill(spider, "app", "queue"), "1900000000");
+        redis.sync().set(Keyspace.INFO_APP.fill(spider, "queue"), "u1"); // an info request of the app "queue"
         // another writer's queue, under a domain spelt as ours never is, is still a queue
         redis.sync().zadd(Keyspace.queue(spider, "例え.jp"), -1, "{}");
         List<String> queues = List.of(spider + ":a.com:queue", spider + ":例え.jp:queue");
