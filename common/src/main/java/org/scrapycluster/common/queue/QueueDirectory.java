@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-
 import java.util.stream.Collectors;
 
 import org.scrapycluster.common.keyspace.KeyTemplate;

@@ -83,18 +83,18 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         }
         JsonNode url = request.get("url");
         boolean crawl = url != null;
-        JsonNode spiderId = request.get("spiderid");
-        if (crawl && spiderId != null && spiderId.isTextual() && spiderId.asText().isEmpty()) {
-            violations.add(new Violation("spiderid", "must not be empty: it is the first part of the queue key <spiderid>:<domain>:queue"));
-        }
         for (String id : IDS) {
             JsonNode value = request.get(id);
-            boolean checked = idsWithoutColons || crawl && id.equals("spiderid");
-            if (checked && value != null && value.isTextual() && value.asText().indexOf(':') >= 0) {
-                violations.add(new Violation(id, "must not contain ':', which separates the parts of Redis keys, was "
-                        + quoted(value.asText())));
-            } else if (idsWithoutColons && KEY_PARTS.contains(id) && value != null && value.isTextual() && value.asText().isEmpty()
-                    && !(crawl && id.equals("spiderid")) && !refused.contains(id)) {
+            boolean queueKeyHead = crawl && id.equals("spiderid"); // checked whatever is turned off
+            if (!(idsWithoutColons || queueKeyHead) || value == null || !value.isTextual()) {
+                continue;
+            }
+            String text = value.asText();
+            if (text.indexOf(':') >= 0) {
+                violations.add(new Violation(id, "must not contain ':', which separates the parts of Redis keys, was " + quoted(text)));
+            } else if (text.isEmpty() && queueKeyHead) {
+                violations.add(new Violation(id, "must not be empty: it is the first part of the queue key <spiderid>:<domain>:queue"));
+            } else if (text.isEmpty() && KEY_PARTS.contains(id) && !refused.contains(id)) {
                 violations.add(new Violation(id, "must not be empty: it is a part of Redis keys, which an empty part breaks"));
             }
         }
