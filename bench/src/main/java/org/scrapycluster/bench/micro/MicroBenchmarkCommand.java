@@ -23,8 +23,8 @@ import picocli.CommandLine.Parameters;
 /** {@code scrapy-cluster bench micro [REGEX]}: the JMH benchmarks of this package, in forked JVMs. */
 @Command(name = "micro", mixinStandardHelpOptions = true,
         description = {"JMH micro benchmarks of the per-page work on one thread: URL canonicalisation, fingerprints and",
-                "registered domains, link extraction, body decoding, queue member encoding, Redis arguments, request validation.",
-                "Needs no server."})
+                "registered domains, link extraction, body decoding, queue member encoding, Redis arguments, request validation,",
+                "the meta refresh look. Needs no server."})
 public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
     @Mixin
