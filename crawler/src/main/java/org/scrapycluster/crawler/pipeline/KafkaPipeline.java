@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
 import org.scrapycluster.api.ResultItem;
+import org.scrapycluster.common.kafka.AbsentTopics;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.Health;
@@ -37,8 +38,6 @@ public final class KafkaPipeline implements NodePipeline {
     /** Room for the record batch and record headers Kafka adds around a value. */
     private static final int RECORD_OVERHEAD = 512;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
-    /** How long pages go to the firehose only after their app's topic was found missing. */
-    private static final Duration ABSENT_TOPIC_SKIP = Duration.ofMinutes(1);
 
     private final Function<Settings, Producer<String, byte[]>> producers;
     private Producer<String, byte[]> producer;
@@ -76,7 +75,7 @@ public final class KafkaPipeline implements NodePipeline {
         clock = context.clock();
         topics = Topics.from(settings);
         appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
-        absentTopics = new AbsentTopics(clock, ABSENT_TOPIC_SKIP);
+        absentTopics = new AbsentTopics(clock);
         maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
         messages = ResultMessage.from(settings);
         producer = producers.apply(settings);

@@ -1,5 +1,6 @@
 package org.scrapycluster.redismonitor.outbound;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.AbsentTopics;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.Health;
@@ -37,7 +39,8 @@ import org.slf4j.spi.LoggingEventBuilder;
  * and waits until Kafka has taken them: a job is deleted only once its answer is safe. When Kafka
  * does not take an answer within {@code KAFKA_SEND_TIMEOUT} the caller keeps the job for later;
  * the outage is logged once, and its end. A copy on an app's topic that Kafka does not take although
- * the firehose took the answer is logged and dropped ({@link AppCopy}). Thread-safe.
+ * the firehose took the answer is dropped, and that topic skipped for a while ({@link AppCopy},
+ * {@link AbsentTopics}). Thread-safe.
  */
 public final class OutboundPublisher implements AutoCloseable {
 
@@ -51,6 +54,7 @@ public final class OutboundPublisher implements AutoCloseable {
     private final Duration timeout;
     private final Json json;
     private final AtomicReference<String> outage = new AtomicReference<>();
+    private final AbsentTopics absentTopics = new AbsentTopics(Clock.systemUTC());
 
     /**
      * @param producer    the producer, closed with this publisher
@@ -112,7 +116,7 @@ public final class OutboundPublisher implements AutoCloseable {
                 record.get(remaining(deadline), TimeUnit.NANOSECONDS);
             }
             for (AppCopy copy : appCopies) {
-                copy.await(remaining(deadline));
+                copy.dropped(remaining(deadline)).ifPresent(cause -> absentTopics.absent(copy.topic(), cause));
             }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
@@ -147,7 +151,10 @@ public final class OutboundPublisher implements AutoCloseable {
         producer.close(CLOSE_TIMEOUT);
     }
 
-    /** The app's own topic for its answers, when {@code KAFKA_APPID_TOPICS} is on and the appid can name a topic. */
+    /**
+     * The app's own topic for its answers, when {@code KAFKA_APPID_TOPICS} is on, the appid can name a topic, and
+     * Kafka was not found without that topic in the last minute.
+     */
     private Optional<String> appTopic(String appid) {
         if (!appidTopics) {
             return Optional.empty();
@@ -156,33 +163,31 @@ public final class OutboundPublisher implements AutoCloseable {
             LOG.warn("Answer for appid '{}' sent to {} only: the appid cannot be part of a topic name", appid, topics.outboundFirehose());
             return Optional.empty();
         }
-        return Optional.of(topics.outbound(appid));
+        String topic = topics.outbound(appid);
+        return absentTopics.skipped(topic) ? Optional.empty() : Optional.of(topic);
     }
 
     /**
      * An answer's copy on its app's topic. It is awaited once the firehose has taken every answer, so Kafka is there:
      * a copy Kafka still does not take in time is one for a topic it neither has nor creates (automatic topic
-     * creation off), which no retry mends. That copy is logged and dropped, as the original's producer dropped it,
-     * rather than keeping the job and sending its answers to the firehose again and again.
+     * creation off), which no retry mends. That copy is dropped, as the original's producer dropped it, rather than
+     * keeping the job and sending its answers to the firehose again and again.
      */
     private record AppCopy(String topic, Future<RecordMetadata> sent) {
 
-        void await(long nanos) throws ExecutionException, InterruptedException {
+        /** Why Kafka did not take the copy within {@code nanos}, when that may pass; empty when it took it. */
+        Optional<Throwable> dropped(long nanos) throws ExecutionException, InterruptedException {
             try {
                 sent.get(nanos, TimeUnit.NANOSECONDS);
+                return Optional.empty();
             } catch (TimeoutException e) {
-                dropped(e);
+                return Optional.of(e);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof RetriableException)) {
                     throw e;
                 }
-                dropped(e.getCause());
+                return Optional.of(e.getCause());
             }
-        }
-
-        private void dropped(Throwable cause) {
-            LOG.atError().addKeyValue("topic", topic).setCause(cause).log("Kafka took an answer on the firehose but not its copy on "
-                    + topic + ", which is dropped: create that topic where Kafka does not create topics itself");
         }
     }
 

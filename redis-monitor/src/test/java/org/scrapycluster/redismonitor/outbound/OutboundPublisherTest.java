@@ -1,0 +1,55 @@
+package org.scrapycluster.redismonitor.outbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.redismonitor.job.Answer;
+
+class OutboundPublisherTest {
+
+    private final MockProducer<String, byte[]> kafka = new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+    private final OutboundPublisher publisher = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(10),
+            new Json(new JsonLimits(64, 1 << 20, 1 << 20)));
+
+    @Test
+    void anAppTopicKafkaDoesNotTakeWhileTheFirehoseTakesTheAnswerIsSkippedForAWhile() throws Exception {
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> publish("uuid-1"));
+        Awaitility.await().until(() -> kafka.history().size() == 2);
+        kafka.completeNext();
+        kafka.errorNext(new TimeoutException("Topic shop.outbound_app not present in metadata after 10000 ms."));
+        first.get();
+
+        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> publish("uuid-2"));
+        Awaitility.await().until(() -> kafka.history().size() >= 3 && kafka.completeNext());
+        while (kafka.completeNext()) {
+            // any copy for the app's topic is taken too, so that the answer is published either way
+        }
+        second.get();
+
+        assertEquals(List.of("shop.outbound_firehose", "shop.outbound_app", "shop.outbound_firehose"),
+                kafka.history().stream().map(ProducerRecord::topic).toList(),
+                "the next answer goes to the firehose only, instead of waiting for a topic Kafka does not have");
+    }
+
+    private void publish(String uuid) {
+        try {
+            publisher.publish(List.of(new Answer("app", Map.of("appid", "app", "uuid", uuid), "Sent info to kafka")));
+        } catch (OutboundUnavailableException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
