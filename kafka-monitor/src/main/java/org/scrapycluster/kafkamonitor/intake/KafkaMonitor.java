@@ -198,7 +198,7 @@ public final class KafkaMonitor implements Service {
             kafka.watch(consumer);
             consumerMetrics = new KafkaClientMetrics(consumer);
             consumerMetrics.bindTo(context.meters());
-            publisher = new RejectionPublisher(producer, metrics, kafka::answers);
+            publisher = new RejectionPublisher(producer, metrics, kafka::answers, context.clock());
             consumer.subscribe(List.of(topic), new Rebalance());
             LOG.atInfo().addKeyValue("topic", topic).addKeyValue("group", group)
                     .addKeyValue("plugins", plugins.plugins().stream().map(RankedPlugin::toString).toList())

@@ -1,5 +1,6 @@
 package org.scrapycluster.kafkamonitor.intake;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.scrapycluster.common.kafka.AbsentTopics;
 import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
 import org.slf4j.Logger;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * waits until Kafka has them all: a message that failed for a passing reason while Kafka is away is
  * sent again after a back-off; one that can never be delivered (a record too large, no permission),
  * or that the producer gave up on although Kafka answers (a topic that is not there and that Kafka
- * does not create), is logged and dropped, so that it cannot hold up the requests behind it.
+ * does not create), is logged and dropped, so that it cannot hold up the requests behind it. Such a topic
+ * then gets no messages for a while ({@link AbsentTopics}).
  */
 final class RejectionPublisher {
 
@@ -34,12 +37,14 @@ final class RejectionPublisher {
     private final Producer<String, byte[]> producer;
     private final IntakeMetrics metrics;
     private final BooleanSupplier kafkaAnswers;
+    private final AbsentTopics absentTopics;
 
     /** @param kafkaAnswers whether Kafka answers the monitor at the moment it is asked */
-    RejectionPublisher(Producer<String, byte[]> producer, IntakeMetrics metrics, BooleanSupplier kafkaAnswers) {
+    RejectionPublisher(Producer<String, byte[]> producer, IntakeMetrics metrics, BooleanSupplier kafkaAnswers, Clock clock) {
         this.producer = producer;
         this.metrics = metrics;
         this.kafkaAnswers = kafkaAnswers;
+        this.absentTopics = new AbsentTopics(clock);
     }
 
     /**
@@ -50,32 +55,41 @@ final class RejectionPublisher {
         Backoff backoff = Backoff.standard();
         List<ProducerRecord<String, byte[]>> unsent = messages;
         while (!unsent.isEmpty()) {
-            List<Future<?>> sent = new ArrayList<>(unsent.size());
+            Retry retry = new Retry();
+            List<Sent> pending = new ArrayList<>(unsent.size());
             for (ProducerRecord<String, byte[]> message : unsent) {
-                sent.add(send(message));
-            }
-            List<ProducerRecord<String, byte[]>> failed = new ArrayList<>();
-            KafkaException cause = null;
-            for (int i = 0; i < unsent.size(); i++) {
-                Optional<KafkaException> failure = outcome(sent.get(i));
-                if (failure.isEmpty()) {
+                if (absentTopics.skipped(message.topic())) {
                     continue;
                 }
-                if (failure.get() instanceof RetriableException && !kafkaAnswers.getAsBoolean()) {
-                    failed.add(unsent.get(i));
-                    cause = failure.get();
+                Sent sent = new Sent(message, send(message));
+                // a send the producer gave up before it returned (it waited max.block.ms for a topic) is settled at
+                // once, so that the rest of the batch skips that topic instead of waiting for it again
+                if (sent.future().isDone()) {
+                    settle(sent, retry);
                 } else {
-                    drop(unsent.get(i), failure.get());
+                    pending.add(sent);
                 }
             }
-            unsent = failed;
-            if (!failed.isEmpty()) {
+            pending.forEach(sent -> settle(sent, retry));
+            unsent = retry.messages;
+            if (!unsent.isEmpty()) {
                 metrics.kafkaRetry();
-                LOG.atWarn().addKeyValue("error", String.valueOf(cause))
-                        .log("Publishing " + failed.size() + " rejection messages failed, Kafka unavailable; retrying");
+                LOG.atWarn().addKeyValue("error", String.valueOf(retry.cause))
+                        .log("Publishing " + unsent.size() + " rejection messages failed, Kafka unavailable; retrying");
                 wait.accept(backoff.nextDelay());
             }
         }
+    }
+
+    private void settle(Sent sent, Retry retry) {
+        outcome(sent.future()).ifPresent(failure -> {
+            if (failure instanceof RetriableException && !kafkaAnswers.getAsBoolean()) {
+                retry.messages.add(sent.message());
+                retry.cause = failure;
+            } else {
+                drop(sent.message(), failure);
+            }
+        });
     }
 
     /**
@@ -83,12 +97,13 @@ final class RejectionPublisher {
      * ({@code max.block.ms}, {@code delivery.timeout.ms}) on a topic Kafka does not have: trying again would hold the
      * monitor for as long as nobody creates it.
      */
-    private static void drop(ProducerRecord<String, byte[]> message, KafkaException failure) {
-        String hint = failure instanceof RetriableException
-                ? " (Kafka answers, but not for this topic: create it when Kafka does not create topics itself)"
-                : "";
-        LOG.atError().addKeyValue("topic", message.topic()).setCause(failure)
-                .log("Could not publish a rejection to " + message.topic() + "; it is dropped" + hint);
+    private void drop(ProducerRecord<String, byte[]> message, KafkaException failure) {
+        if (failure instanceof RetriableException) {
+            absentTopics.absent(message.topic(), failure);
+        } else {
+            LOG.atError().addKeyValue("topic", message.topic()).setCause(failure)
+                    .log("Could not publish a rejection to " + message.topic() + "; it is dropped");
+        }
     }
 
     private Future<?> send(ProducerRecord<String, byte[]> message) {
@@ -112,5 +127,14 @@ final class RejectionPublisher {
             Thread.currentThread().interrupt();
             throw new InterruptException(e);
         }
+    }
+
+    private record Sent(ProducerRecord<String, byte[]> message, Future<?> future) {
+    }
+
+    /** The messages of an attempt to send again after a back-off, and the last reason. */
+    private static final class Retry {
+        private final List<ProducerRecord<String, byte[]>> messages = new ArrayList<>();
+        private KafkaException cause;
     }
 }
