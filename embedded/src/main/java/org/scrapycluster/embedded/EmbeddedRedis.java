@@ -72,6 +72,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread shutdownHook = new Thread(this::stopWithJvm, "embedded-redis-shutdown");
     private Process process;
+    /** Whether the server is {@link #freeze() frozen}: it must go on before it can stop. */
+    private boolean frozen;
 
     private EmbeddedRedis(int port, DataDirectory dataDir, Path executable, Duration shutdownGrace) {
         this.port = port;
@@ -118,6 +120,39 @@ public final class EmbeddedRedis implements AutoCloseable {
     /** Stops the server, keeping its port, so that a test can see what happens while Redis is away. */
     public synchronized void stop() {
         stopProcess();
+    }
+
+    /**
+     * Stops the server where it is (SIGSTOP) without closing anything: connections stay open and no command is
+     * answered, as with a Redis that hangs or a network that drops its packets. {@link #thaw()} lets it go on.
+     */
+    public synchronized void freeze() {
+        signal("STOP");
+        frozen = true;
+    }
+
+    /** Lets a {@link #freeze() frozen} server go on (SIGCONT). */
+    public synchronized void thaw() {
+        signal("CONT");
+        frozen = false;
+    }
+
+    private void signal(String name) {
+        try {
+            // the process's own executable: /usr/bin/redis-server is often a link to redis-check-rdb
+            String server = executable.toRealPath().toString();
+            long pid = process.toHandle().descendants().filter(p -> p.info().command().map(server::equals).orElse(false))
+                    .findFirst().orElse(process.toHandle()).pid();
+            int status = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start().waitFor();
+            if (status != 0) {
+                throw new IllegalStateException("kill -" + name + " " + pid + " exited with " + status);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot signal redis-server", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling redis-server", e);
+        }
     }
 
     /** Starts the server again on the same port after {@link #stop()}. */
@@ -192,6 +227,9 @@ public final class EmbeddedRedis implements AutoCloseable {
     private synchronized void stopProcess() {
         if (process == null) {
             return;
+        }
+        if (frozen) {
+            thaw();
         }
         try {
             process.getOutputStream().close();

@@ -49,7 +49,7 @@ public final class RedisMonitor implements Service {
             if (connection == null) {
                 return Health.down("connecting to " + options.redis());
             }
-            return connection.isConnected() ? Health.up() : Health.down("disconnected from " + options.redis());
+            return connection.answers() ? Health.up() : Health.down("no answer from " + options.redis());
         });
         context.health().register("kafka", outbound::health);
     }

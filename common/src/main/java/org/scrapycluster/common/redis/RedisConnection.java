@@ -6,10 +6,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
@@ -19,6 +21,10 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.event.command.CommandFailedEvent;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
+import io.lettuce.core.event.command.CommandSucceededEvent;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -33,6 +39,8 @@ import org.slf4j.Logger;
  * queueing without bound, so that each caller retries with its own back-off; the connection
  * reconnects by itself in the background. Commands, including asynchronous ones, time out after
  * the endpoint's timeout. With Sentinels, every (re)connection asks them for the current master.
+ * A Redis that hangs, or a network that drops its packets, leaves the connection open while no
+ * command is answered: {@link #answers()} tells that apart, for the health checks.
  * Scripts need Redis 5 or newer (effect replication of scripts that read
  * the server clock).
  */
@@ -44,13 +52,15 @@ public final class RedisConnection implements AutoCloseable {
     private final RedisClient client;
     private final ClientResources resources;
     private final StatefulRedisConnection<String, String> connection;
+    private final Answers answers;
 
     private RedisConnection(RedisEndpoint endpoint, RedisClient client, ClientResources resources,
-                            StatefulRedisConnection<String, String> connection) {
+                            StatefulRedisConnection<String, String> connection, Answers answers) {
         this.endpoint = endpoint;
         this.client = client;
         this.resources = resources;
         this.connection = connection;
+        this.answers = answers;
     }
 
     /**
@@ -87,8 +97,10 @@ public final class RedisConnection implements AutoCloseable {
                 .socketOptions(SocketOptions.builder().connectTimeout(endpoint.timeout()).keepAlive(true).build())
                 .timeoutOptions(TimeoutOptions.enabled())
                 .build());
+        Answers answers = new Answers();
+        client.addListener(answers);
         try {
-            return new RedisConnection(endpoint, client, resources, client.connect(Utf8Codec.INSTANCE));
+            return new RedisConnection(endpoint, client, resources, client.connect(Utf8Codec.INSTANCE), answers);
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
             resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -171,6 +183,15 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     /**
+     * Whether Redis answers: the connection is up and no command has waited for an answer longer than the
+     * endpoint's timeout. Known without asking Redis, from the commands the service sends anyway; false from such a
+     * wait until Redis answers a command.
+     */
+    public boolean answers() {
+        return isConnected() && answers.within(endpoint.timeout());
+    }
+
+    /**
      * Waits for an asynchronous result, at most the endpoint's timeout plus a second (the command
      * itself times out first), and rethrows its failure as the {@link RedisException} it was.
      */
@@ -205,5 +226,47 @@ public final class RedisConnection implements AutoCloseable {
     @Override
     public String toString() {
         return "RedisConnection[" + endpoint + "]";
+    }
+
+    /**
+     * When the oldest command sent since Redis last answered was sent. A command that times out is cancelled
+     * without a word to the listeners, so a hung Redis shows as a command waiting longer than the timeout.
+     */
+    private static final class Answers implements CommandListener {
+
+        private static final long NONE = Long.MIN_VALUE;
+
+        private final AtomicLong unansweredSince = new AtomicLong(NONE);
+
+        @Override
+        public void commandStarted(CommandStartedEvent event) {
+            if (unansweredSince.get() == NONE) {
+                unansweredSince.compareAndSet(NONE, System.nanoTime());
+            }
+        }
+
+        @Override
+        public void commandSucceeded(CommandSucceededEvent event) {
+            answered();
+        }
+
+        @Override
+        public void commandFailed(CommandFailedEvent event) {
+            if (event.getCause() instanceof RedisCommandExecutionException) {
+                answered();
+            }
+        }
+
+        /** Whether no command has waited for its answer longer than {@code timeout}. */
+        boolean within(Duration timeout) {
+            long since = unansweredSince.get();
+            return since == NONE || System.nanoTime() - since < timeout.toNanos();
+        }
+
+        private void answered() {
+            if (unansweredSince.get() != NONE) {
+                unansweredSince.set(NONE);
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
@@ -54,6 +55,26 @@ class RedisConnectionTest {
             Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
                     .until(() -> redis.sync().set("k", "back").equals("OK"));
             assertEquals("back", redis.sync().get("k"));
+        }
+    }
+
+    /** A hung Redis keeps the connection open: it answers no command, and the connection says so until one is answered. */
+    @Test
+    void aRedisThatStopsAnsweringIsToldApartFromAConnectedOne() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-hung"));
+             RedisConnection redis = TestRedis.connect(server)) {
+            redis.sync().set("k", "v");
+            assertTrue(redis.answers());
+            server.freeze();
+            try {
+                assertThrows(RedisCommandTimeoutException.class, () -> redis.sync().get("k"));
+                assertTrue(redis.isConnected(), "the connection is still open");
+                assertFalse(redis.answers());
+            } finally {
+                server.thaw();
+            }
+            assertEquals("v", redis.sync().get("k"));
+            assertTrue(redis.answers());
         }
     }
 

@@ -108,7 +108,7 @@ public final class CrawlerNode implements Service {
         String spiderId = spider.name();
         String nodeId = context.node().uuid12();
         RedisConnection redis = own(connectRedis(settings, context.meters()));
-        context.health().register("redis", () -> redis.isConnected() ? Health.up() : Health.down("not connected"));
+        context.health().register("redis", () -> redis.answers() ? Health.up() : Health.down("not connected, or no answer"));
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
                 config.queueModerated(), PublicIpLookup.FALLBACK);

@@ -20,7 +20,9 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 /**
  * Redis goes away under a running crawler node, for longer than a few hand-out rounds, and comes back
  * empty (a restart without persistence): the node stays up, says Redis is down while it is, and crawls
- * what is queued once Redis is back, without being restarted.
+ * what is queued once Redis is back, without being restarted. And Redis hangs with the connection open (a
+ * frozen server, as a network that drops packets leaves it): the node says Redis is down while no command is
+ * answered, and up once one is.
  */
 @ExtendWith(SharedStack.class)
 class RedisOutageTest {
@@ -56,5 +58,27 @@ class RedisOutageTest {
             assertEquals(List.of(before, after), crawled, "the page queued after the outage is crawled, and nothing twice");
             assertTrue(bed.health().isUp(), bed.health().toJson());
         }
+    }
+
+    @Test
+    void aNodeSaysRedisIsDownWhileItHangsAndUpOnceItAnswersAgain() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("crawler-hung-redis"));
+             CrawlerTestBed bed = new CrawlerTestBed(stack, server.port(), stack.kafkaBootstrap())) {
+            bed.set("REDIS_SOCKET_TIMEOUT", 1);
+            bed.startNode();
+            Awaitility.await().atMost(WAIT).until(() -> redis(bed) == Health.Status.UP);
+
+            server.freeze();
+            try {
+                Awaitility.await().atMost(WAIT).until(() -> redis(bed) == Health.Status.DOWN);
+            } finally {
+                server.thaw();
+            }
+            Awaitility.await().atMost(WAIT).until(() -> redis(bed) == Health.Status.UP);
+        }
+    }
+
+    private static Health.Status redis(CrawlerTestBed bed) {
+        return bed.health().checks().get("redis").status();
     }
 }

@@ -454,7 +454,7 @@ public final class KafkaMonitor implements Service {
         if (connection == null) {
             return Health.down("connecting to " + endpoint);
         }
-        if (!connection.isConnected() || redisOutage.isDown()) {
+        if (!connection.answers() || redisOutage.isDown()) {
             return Health.down("Redis at " + connection.endpoint() + " does not answer");
         }
         return Health.up(connection.endpoint().toString());

@@ -54,10 +54,11 @@ public final class RedisLink implements AutoCloseable {
 
     /** The health check {@code redis}. */
     public Health health() {
-        if (connection == null) {
+        RedisConnection current = connection;
+        if (current == null) {
             return Health.down("connecting to " + endpoint);
         }
-        return connected() ? Health.up(endpoint.toString()) : Health.down("Redis at " + endpoint + " does not answer");
+        return current.answers() ? Health.up(endpoint.toString()) : Health.down("Redis at " + endpoint + " does not answer");
     }
 
     private void connect() {
