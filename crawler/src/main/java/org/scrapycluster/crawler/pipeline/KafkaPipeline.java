@@ -100,12 +100,14 @@ public final class KafkaPipeline implements NodePipeline {
                 return null;
             }
             Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-            lastFailure = cause.toString();
+            boolean mayPass = cause instanceof RetriableException || closing;
+            // a record Kafka refuses (too large for the topic, say) says nothing of whether Kafka can be reached
+            lastFailure = mayPass ? cause.toString() : null;
             metrics.error("kafka");
             LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
                     .addKeyValue("action", "ack").addKeyValue("success", false).addKeyValue("spiderid", spiderId)
                     .addKeyValue("exception", cause.toString()).log("Failed to send page to Kafka");
-            if (cause instanceof RetriableException || closing) {
+            if (mayPass) {
                 throw new KafkaUnavailableException(cause);
             }
             return null;

@@ -196,6 +196,7 @@ class KafkaPipelineTest {
 
         item.get();
         assertEquals(1, counted("crawler.errors", "kafka"));
+        assertTrue(kafkaUp(), "Kafka answered: it refused one record, and the node's readiness does not wait for the next page");
     }
 
     @Test
