@@ -75,9 +75,10 @@ async function call(path, options = {}) {
   throw new Error("unreachable");
 }
 
-async function getJson(path) {
+// Reads a JSON answer of status 200, or of status alsoValid (a /health that is 503 still has its checks).
+async function getJson(path, alsoValid) {
   const response = await call(path);
-  if (!response.ok) {
+  if (!response.ok && response.status !== alsoValid) {
     throw new Error(path + " answered HTTP " + response.status);
   }
   return response.json();
@@ -589,7 +590,7 @@ async function refreshHealth() {
     $("redis").className = index.redis_connected ? "up" : "down";
     $("uptime").textContent = seconds(index.uptime_sec);
     $("my-id").textContent = index.my_id;
-    const health = await getJson("/health");
+    const health = await getJson("/health", 503);
     const rows = $("checks");
     rows.replaceChildren();
     for (const [name, check] of Object.entries(health.checks)) {

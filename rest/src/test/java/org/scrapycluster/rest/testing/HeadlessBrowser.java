@@ -1,0 +1,70 @@
+package org.scrapycluster.rest.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Debian's chromium, headless, driven through chromedriver, for the web UI's tests; the tests that
+ * use it are skipped where the two are not installed.
+ */
+public final class HeadlessBrowser implements AutoCloseable {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+    /** How long a page may take to show what a test waits for. */
+    public static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final ChromeDriver driver;
+
+    private HeadlessBrowser(ChromeDriver driver) {
+        this.driver = driver;
+    }
+
+    /** Starts a browser with a profile of its own. */
+    public static HeadlessBrowser start() {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "the browser tests need Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
+        Path profile;
+        try {
+            profile = Files.createTempDirectory("chromium-profile");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
+                "--window-size=1400,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        return new HeadlessBrowser(new ChromeDriver(service, options));
+    }
+
+    public ChromeDriver driver() {
+        return driver;
+    }
+
+    /** Waits until the element {@code id} shows {@code text}, and returns it. */
+    public WebElement awaitText(String id, String text) {
+        Awaitility.await("#" + id + " shows '" + text + "'").atMost(WAIT).ignoreExceptions()
+                .until(() -> driver.findElement(By.id(id)).getText().contains(text));
+        return driver.findElement(By.id(id));
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+    }
+}
