@@ -6,6 +6,9 @@
 const POLL_INTERVAL_MS = 1000;
 const POLL_ATTEMPTS = 30;
 const HEALTH_INTERVAL_MS = 5000;
+// The gateway answers every GET from memory (GET /live serves its last refresh): a read that takes
+// longer than this is a gateway that does not answer, given up so that the page says so.
+const READ_TIMEOUT_MS = 10000;
 const KEY_STORAGE = "scrapy-cluster-api-key";
 
 const $ = (id) => document.getElementById(id);
@@ -58,7 +61,14 @@ async function call(path, options = {}) {
     if (key) {
       headers.Authorization = "Bearer " + key;
     }
-    const response = await fetch(path, Object.assign({}, options, { headers, cache: "no-store" }));
+    const read = !options.method || options.method === "GET";
+    let response;
+    try {
+      response = await fetch(path, Object.assign({}, options,
+          { headers, cache: "no-store", signal: read ? AbortSignal.timeout(READ_TIMEOUT_MS) : undefined }));
+    } catch (e) {
+      throw e.name === "TimeoutError" ? new Error(path + " did not answer within " + READ_TIMEOUT_MS / 1000 + " s") : e;
+    }
     if (response.status !== 401 || attempt > 0) {
       return response;
     }
