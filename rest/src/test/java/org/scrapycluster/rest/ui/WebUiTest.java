@@ -1,21 +1,29 @@
 package org.scrapycluster.rest.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.GatewaySettings;
 import org.scrapycluster.rest.testing.HeadlessBrowser;
 import org.scrapycluster.rest.testing.RunningGateway;
 
-/** The web UI in a real browser against one gateway: what it shows when parts of the cluster, or the gateway, are away. */
+/**
+ * The web UI in a real browser against one gateway: what it shows when parts of the cluster, or the
+ * gateway, are away, and what its forms send.
+ */
 @ExtendWith(SharedStack.class)
 class WebUiTest {
 
@@ -40,5 +48,28 @@ class WebUiTest {
             browser.driver().executeCdpCommand("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*/live"))));
             browser.awaitText("live-status", "cannot reach the gateway");
         }
+    }
+
+    @Test
+    void aNegativeThrottlePausesADomain(EmbeddedStack stack) {
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "0.2"));
+                HeadlessBrowser browser = HeadlessBrowser.start()) {
+            browser.driver().get(answered.gateway().client().base().resolve("/ui/").toString());
+            WebElement form = browser.driver().findElement(By.id("throttle-form"));
+            type(form.findElement(By.name("domain")), "paused.example.com");
+            // docs/api.md: a negative hits pauses the domain (0 is the value refused)
+            type(form.findElement(By.name("hits")), "-1");
+            form.findElement(By.cssSelector("button[value=domain-update]")).click();
+            Awaitility.await("the confirmation").atMost(HeadlessBrowser.WAIT)
+                    .until(() -> browser.driver().findElement(By.id("confirm-dialog")).getDomAttribute("open") != null);
+            browser.driver().findElement(By.id("confirm-ok")).click();
+            String fed = new String(answered.responder().awaitRequest("domain", "paused.example.com"), StandardCharsets.UTF_8);
+            assertTrue(fed.contains("\"action\":\"domain-update\"") && fed.contains("\"hits\":-1"), fed);
+        }
+    }
+
+    private static void type(WebElement input, String text) {
+        input.clear();
+        input.sendKeys(text);
     }
 }
