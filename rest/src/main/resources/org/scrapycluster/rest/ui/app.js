@@ -614,6 +614,8 @@ async function refreshHealth() {
     badge.textContent = "gateway unreachable";
     badge.className = "badge RED";
   }
+  // the next read once this one is done: one waiting for a key (or a slow gateway) is never joined by more
+  setTimeout(refreshHealth, HEALTH_INTERVAL_MS);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -662,5 +664,4 @@ window.addEventListener("resize", () => {
 refreshAccess().then(() => {
   refreshHealth();
   refreshLive();
-  setInterval(refreshHealth, HEALTH_INTERVAL_MS);
 });

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -22,7 +25,7 @@ import org.scrapycluster.rest.testing.RunningGateway;
 
 /**
  * The web UI in a real browser against one gateway: what it shows when parts of the cluster, or the
- * gateway, are away, and what its forms send.
+ * gateway, are away, what its forms send, and how it asks for a key again.
  */
 @ExtendWith(SharedStack.class)
 class WebUiTest {
@@ -66,6 +69,40 @@ class WebUiTest {
             String fed = new String(answered.responder().awaitRequest("domain", "paused.example.com"), StandardCharsets.UTF_8);
             assertTrue(fed.contains("\"action\":\"domain-update\"") && fed.contains("\"hits\":-1"), fed);
         }
+    }
+
+    @Test
+    void aRevokedKeyIsAskedForWithoutAPileOfWaitingCalls(EmbeddedStack stack, @TempDir Path keys) throws Exception {
+        Path keyFile = Files.writeString(keys.resolve("write-keys"), "first-key\n");
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1")
+                .set("REST_API_KEYS_FILE", keyFile.toString()).build());
+                HeadlessBrowser browser = HeadlessBrowser.start()) {
+            browser.driver().get(gateway.client().base().resolve("/ui/").toString());
+            enterKey(browser, "first-key");
+            browser.awaitText("live-status", "live · updated");
+            Files.writeString(keyFile, "the-second-key\n");
+            awaitKeyDialog(browser);
+            // the dialog stays open for three health refreshes (every 5 s), as for someone away from the tab
+            Thread.sleep(16_000);
+            double accessBefore = gateway.counter("rest.requests", "endpoint", "access", "status", "200");
+            enterKey(browser, "the-second-key");
+            browser.awaitText("live-status", "live · updated");
+            Thread.sleep(2_000);
+            // one /access for each of the two refresh loops that met the 401 (live view, health), not one per refresh missed
+            double access = gateway.counter("rest.requests", "endpoint", "access", "status", "200") - accessBefore;
+            assertTrue(access <= 2, access + " calls of /access after the key was entered");
+        }
+    }
+
+    private static void enterKey(HeadlessBrowser browser, String key) {
+        awaitKeyDialog(browser);
+        type(browser.driver().findElement(By.id("key-input")), key);
+        browser.driver().findElement(By.cssSelector("#key-dialog button[value=ok]")).click();
+    }
+
+    private static void awaitKeyDialog(HeadlessBrowser browser) {
+        Awaitility.await("the key dialog").atMost(HeadlessBrowser.WAIT)
+                .until(() -> browser.driver().findElement(By.id("key-dialog")).getDomAttribute("open") != null);
     }
 
     private static void type(WebElement input, String text) {
