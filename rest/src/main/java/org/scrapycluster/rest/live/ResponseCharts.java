@@ -20,7 +20,8 @@ import org.scrapycluster.common.redis.RedisConnection;
  * services keep (docs/architecture.md "Statistics"): each window is a HASH of 60 time buckets, so
  * a counter's history over a span is the buckets of its smallest window that covers the span (a
  * 900 s window gives 15 s points for the 5 minute chart, 3600 s gives minutes for the hour, a day
- * gives 24 minute points). Crawler responses are summed over hosts and spiders by status class;
+ * gives 24 minute points; a window smaller than the span, the largest there is, is merged into at
+ * most {@value #MAX_POINTS} points). Crawler responses are summed over hosts and spiders by status class;
  * 504, which also counts every failed download attempt, is its own series, {@code errors}.
  */
 final class ResponseCharts {
@@ -31,6 +32,7 @@ final class ResponseCharts {
     private static final List<String> SERIES = List.of("2xx", "3xx", "4xx", "5xx", "errors");
     private static final int FAILED_DOWNLOAD = 504;
     private static final long RATE_SPAN = 60;
+    private static final long MAX_POINTS = 300;
 
     private final Map<String, ObjectNode> charts = new LinkedHashMap<>();
     private final Map<String, Double> rates = new HashMap<>();
@@ -91,8 +93,10 @@ final class ResponseCharts {
     }
 
     private ObjectNode chart(long span, Map<String, Map<Long, StatsKey>> chosen, Map<String, Map<Long, Long>> buckets, long now) {
-        long bucket = chosen.values().stream().map(bySpan -> bySpan.get(span)).filter(StatsKey::responses)
+        long finest = chosen.values().stream().map(bySpan -> bySpan.get(span)).filter(StatsKey::responses)
                 .mapToLong(key -> bucketSeconds(key.window())).min().orElse(Math.max(1, span / 60));
+        // a window finer than the span needs (no window of STATS_TIMES covers it) is merged into coarser buckets
+        long bucket = finest * Math.ceilDiv(span, finest * MAX_POINTS);
         long first = Math.floorDiv(now - span, bucket) * bucket + bucket;
         int points = (int) ((Math.floorDiv(now, bucket) * bucket - first) / bucket) + 1;
         Map<String, long[]> counts = new LinkedHashMap<>();

@@ -123,6 +123,29 @@ class LiveViewTest {
         assertEquals(7, view.at("/completed/0/total_pages").asLong());
     }
 
+    @Test
+    void aWindowFinerThanTheSpanIsMergedIntoAtMostThreeHundredPoints() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        // STATS_TIMES: [SECONDS_1_MINUTE]: one-second buckets, the only window there is for every span
+        redis.sync().hset("stats:crawler:hostA:link:200:60", Map.of(Long.toString(now - 20), "6", Long.toString(now - 10), "4"));
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+
+        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        for (String span : List.of("5m", "1h", "24h")) {
+            JsonNode chart = view.at("/charts/" + span + "/pages");
+            assertTrue(chart.get("t").size() <= 300, span + ": " + chart.get("t").size() + " points of "
+                    + chart.get("bucket_seconds") + " s");
+            double charted = 0;
+            for (JsonNode rate : chart.get("2xx")) {
+                charted += rate.asDouble();
+            }
+            assertTrue(charted > 0, span + ": the 10 responses are charted");
+        }
+    }
+
     private static long commandsProcessed() {
         for (String line : redis.sync().info("stats").split("\r\n")) {
             if (line.startsWith("total_commands_processed:")) {
