@@ -47,7 +47,10 @@ public final class UiFiles implements Endpoint {
     private static HttpAnswer file(String type, byte[] body) {
         return new HttpAnswer(200, type, body)
                 .withHeader("Cache-Control", "no-cache")
-                .withHeader("X-Content-Type-Options", "nosniff");
+                .withHeader("X-Content-Type-Options", "nosniff")
+                // no other site may frame the page and steer clicks onto its actions (docs/security.md)
+                .withHeader("Content-Security-Policy", "frame-ancestors 'none'")
+                .withHeader("X-Frame-Options", "DENY");
     }
 
     private static String typeOf(String name) {

@@ -93,4 +93,15 @@ class GatewayEndpointsTest {
         assertEquals("text/javascript; charset=utf-8", gateway.client().get("/ui/app.js").contentType());
         assertEquals(404, gateway.client().get("/ui/index.htm").status());
     }
+
+    @Test
+    void webUiIsNeverFramedByAnotherSite() {
+        // a page of any site could otherwise frame the UI under its own content and steer clicks
+        // onto Stop and Confirm (clickjacking): keys off, on loopback, the frame acts as the user
+        for (String file : List.of("", "app.js", "vendor/uPlot.iife.min.js")) {
+            GatewayClient.Reply answer = gateway.client().get("/ui/" + file);
+            assertEquals("frame-ancestors 'none'", answer.header("Content-Security-Policy"), file);
+            assertEquals("DENY", answer.header("X-Frame-Options"), file);
+        }
+    }
 }
