@@ -33,6 +33,7 @@ import org.scrapycluster.rest.feed.FeedValidation;
 import org.scrapycluster.rest.feed.OutboundAnswers;
 import org.scrapycluster.rest.feed.PendingAnswers;
 import org.scrapycluster.rest.http.AccessRule;
+import org.scrapycluster.rest.http.AllowedHosts;
 import org.scrapycluster.rest.http.Dispatcher;
 import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.http.GatewayServer;
@@ -160,8 +161,8 @@ public final class RestGateway implements Service {
                 .route("/ui", "ui", call -> HttpAnswer.redirect(UiFiles.PREFIX), HttpMethod.GET)
                 .prefix(UiFiles.PREFIX, "ui", new UiFiles(), HttpMethod.GET)
                 .build();
-        this.dispatcher = new Dispatcher(router, keys, envelope, new HttpMetrics(context.meters()),
-                settings.getBoolean("FLASK_LOGGING_ENABLED"));
+        this.dispatcher = new Dispatcher(router, keys, AllowedHosts.of(bindAddress.getAddress(), settings.getStringList("REST_ALLOWED_HOSTS")),
+                envelope, new HttpMetrics(context.meters()), settings.getBoolean("FLASK_LOGGING_ENABLED"));
     }
 
     @Override

@@ -4,7 +4,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers a call: routes it, lets it through when the path is open or its API key allows what
+ * Answers a call: refuses it (403) when its {@code Host} header names a host the gateway does not answer for
+ * ({@link AllowedHosts}), routes it, lets it through when the path is open or its API key allows what
  * the route needs (401 with {@code WWW-Authenticate: Bearer} without a valid key, 403 for a read
  * key on a write), runs its endpoint, turns a refusal into its envelope and anything
  * else that goes wrong into 500 {@code An error occurred while processing your request.} (the
@@ -17,6 +18,7 @@ public final class Dispatcher {
 
     private final Router router;
     private final Callers callers;
+    private final AllowedHosts hosts;
     private final Envelope envelope;
     private final HttpMetrics metrics;
     private final boolean accessLog;
@@ -24,9 +26,10 @@ public final class Dispatcher {
     /**
      * @param accessLog log one line per request ({@code FLASK_LOGGING_ENABLED})
      */
-    public Dispatcher(Router router, Callers callers, Envelope envelope, HttpMetrics metrics, boolean accessLog) {
+    public Dispatcher(Router router, Callers callers, AllowedHosts hosts, Envelope envelope, HttpMetrics metrics, boolean accessLog) {
         this.router = router;
         this.callers = callers;
+        this.hosts = hosts;
         this.envelope = envelope;
         this.metrics = metrics;
         this.accessLog = accessLog;
@@ -39,6 +42,11 @@ public final class Dispatcher {
         String keyId = null;
         HttpAnswer answer;
         try {
+            if (!hosts.allows(call.host())) {
+                LOG.atInfo().addKeyValue("host", call.host()).addKeyValue("path", call.path())
+                        .log("Refused a call for another host, as a web page rebinding its name to this gateway would make");
+                throw new RefusedRequestException(Refusal.HOST, null);
+            }
             // a caller without a valid key learns nothing, not even which paths and methods exist: 401 before routing
             Caller caller = router.isOpen(call.path()) ? null : identify(call);
             Router.Route route = router.find(call);

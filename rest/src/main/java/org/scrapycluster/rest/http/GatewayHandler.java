@@ -52,7 +52,7 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         HttpCall call = new HttpCall(request.method(), new QueryStringDecoder(request.uri()).path(),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(request.content()),
-                presentedKey(request.headers()));
+                presentedKey(request.headers()), request.headers().get(HttpHeaderNames.HOST));
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         CompletableFuture<Void> previous = ctx.channel().attr(LAST_ANSWER).get();
         CompletableFuture<HttpAnswer> answer = previous == null

@@ -14,8 +14,9 @@ import io.netty.handler.codec.http.HttpMethod;
  * @param body        the body bytes (empty when there is none)
  * @param apiKey      the API key presented as {@code Authorization: Bearer <key>} or
  *                    {@code X-Api-Key: <key>}, or null when there is none
+ * @param host        the {@code Host} header, or null when there is none
  */
-public record HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey) {
+public record HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey, String host) {
 
     public HttpCall {
         Objects.requireNonNull(method, "method");
@@ -24,9 +25,9 @@ public record HttpCall(HttpMethod method, String path, String contentType, byte[
         body = body == null ? new byte[0] : body;
     }
 
-    /** A call without an API key. */
+    /** A call without an API key or a {@code Host} header. */
     public HttpCall(HttpMethod method, String path, String contentType, byte[] body) {
-        this(method, path, contentType, body, null);
+        this(method, path, contentType, body, null, null);
     }
 
     /**

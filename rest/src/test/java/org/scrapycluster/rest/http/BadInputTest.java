@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -42,7 +43,7 @@ class BadInputTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_BODY = 1024;
-    private static final String CHUNKED_FEED = "POST /feed HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+    private static final String CHUNKED_FEED = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n";
     private static final String GOOD = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"%s\"}";
 
@@ -199,20 +200,28 @@ class BadInputTest {
     @Test
     void notHttpAtAll() throws IOException {
         double before = gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason());
-        URI base = client.base();
-        String reply;
-        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-            socket.setSoTimeout(60_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET /" + "x".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            reply = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        String reply = rawExchange("GET /" + "x".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n");
         String body = reply.substring(reply.indexOf("\r\n\r\n") + 4);
         assertEquals("HTTP/1.1 400 Bad Request", reply.substring(0, reply.indexOf("\r\n")));
         assertEquals("The request is not valid HTTP.", parse(body).get("error").get("message").asText());
         assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason()));
+    }
+
+    @Test
+    void aCallNamingAnotherHostAsAPageRebindingItsNameWouldIsRefused() throws IOException {
+        // a page of attacker.example whose name now resolves to 127.0.0.1 calls the gateway as its own site
+        String feed = "POST /feed HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                + "Connection: close\r\n\r\n%s";
+        String request = GOOD.formatted("rebound");
+        double before = gateway.counter("rest.requests.refused", "reason", Refusal.HOST.reason());
+
+        String reply = rawExchange(feed.formatted("attacker.example:" + client.base().getPort(), request.length(), request));
+
+        assertEquals("HTTP/1.1 403 Forbidden", reply.substring(0, reply.indexOf("\r\n")));
+        assertEquals(Refusal.HOST.message(), parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("message").asText());
+        assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.HOST.reason()));
+        String local = rawExchange(feed.formatted("localhost:" + client.base().getPort(), request.length(), request));
+        assertFalse(local.startsWith("HTTP/1.1 403"), local);
     }
 
     private JsonNode refused(Refusal refusal, int status, String message, java.util.function.Supplier<GatewayClient.Reply> call) {
@@ -239,6 +248,16 @@ class BadInputTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sends {@code request} on a connection of its own and reads the reply until the gateway closes it. */
+    private String rawExchange(String request) throws IOException {
+        try (Socket socket = rawConnection()) {
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 

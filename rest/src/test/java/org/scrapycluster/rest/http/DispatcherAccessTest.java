@@ -2,7 +2,9 @@ package org.scrapycluster.rest.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -108,7 +110,8 @@ class DispatcherAccessTest {
                 .route("/ask", "ask", AccessRule.READ_ONLY, ok, HttpMethod.POST)
                 .route("/access", "access", new AccessEndpoint(callers, envelope), HttpMethod.GET)
                 .build();
-        return new Dispatcher(router, callers, envelope, new HttpMetrics(meters), false);
+        return new Dispatcher(router, callers, AllowedHosts.of(InetAddress.getLoopbackAddress(), List.of()), envelope,
+                new HttpMetrics(meters), false);
     }
 
     private static HttpCall get(String path, String key) {
@@ -116,7 +119,7 @@ class DispatcherAccessTest {
     }
 
     private static HttpCall call(HttpMethod method, String path, String key) {
-        return new HttpCall(method, path, "application/json", "{}".getBytes(StandardCharsets.UTF_8), key);
+        return new HttpCall(method, path, "application/json", "{}".getBytes(StandardCharsets.UTF_8), key, null);
     }
 
     private static JsonNode json(HttpAnswer answer) {

@@ -77,7 +77,7 @@ class HardenedServerTest {
 
     @Test
     void aDeepPipelineIsAnsweredInFullWhileTheConnectionHoldsOnlyAFewRequests() throws Exception {
-        byte[] request = ("GET /access HTTP/1.1\r\nHost: gateway\r\nX-Pad: " + "x".repeat(200) + "\r\n\r\n")
+        byte[] request = ("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + "x".repeat(200) + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         try (Socket socket = connect()) {
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
@@ -93,7 +93,7 @@ class HardenedServerTest {
             });
             CompletableFuture<Void> normalClient = CompletableFuture.runAsync(() -> {
                 for (int i = 0; i < 5; i++) {
-                    assertEquals(200, exchange("GET /access HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n").status());
+                    assertEquals(200, exchange("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").status());
                 }
             });
             InputStream in = new BufferedInputStream(socket.getInputStream());
@@ -116,7 +116,7 @@ class HardenedServerTest {
     @Test
     void headersTrickledAByteASecondAreCutOffWith408() throws Exception {
         double before = refused("header_timeout");
-        byte[] header = "GET /access HTTP/1.1\r\nHost: gateway\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] header = "GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         AtomicInteger sent = new AtomicInteger();
         try (Socket socket = connect()) {
             Thread trickle = Thread.ofVirtual().start(() -> {
@@ -141,7 +141,7 @@ class HardenedServerTest {
             trickle.interrupt();
         }
         assertTrue(refused("header_timeout") > before);
-        assertEquals(200, exchange("GET /access HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n").status());
+        assertEquals(200, exchange("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").status());
     }
 
     @Test
@@ -162,7 +162,7 @@ class HardenedServerTest {
             assertEquals(before + 1, refused("too_many_connections"));
             held.remove(0).close();
             Awaitility.await().atMost(Duration.ofMinutes(1)).ignoreExceptions()
-                    .until(() -> exchange("GET /access HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n").status() == 200);
+                    .until(() -> exchange("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").status() == 200);
         } finally {
             for (Socket socket : held) {
                 socket.close();
@@ -176,8 +176,8 @@ class HardenedServerTest {
      */
     private Socket holdOpen() throws IOException {
         Socket socket = connect();
-        socket.getOutputStream().write(("GET /access HTTP/1.1\r\nHost: gateway\r\n\r\n"
-                + "POST /feed HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")
+        socket.getOutputStream().write(("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                + "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         assertEquals(200, read(new BufferedInputStream(socket.getInputStream())).status());
         return socket;

@@ -1,0 +1,60 @@
+package org.scrapycluster.rest.http;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class AllowedHostsTest {
+
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+    private static final InetAddress EVERYWHERE = address("0.0.0.0");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1:5343", "127.0.0.1", "localhost:5343", "LOCALHOST", "localhost.", "ui.localhost:5343",
+            "[::1]:5343", "[::1]", "192.168.1.20:5343", " 127.0.0.1:5343 "})
+    void aLoopbackGatewayAnswersItsAddressesAndLocalhost(String host) {
+        assertTrue(AllowedHosts.of(LOOPBACK, List.of()).allows(host), host);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"attacker.example:5343", "attacker.example", "localhost.attacker.example", "127.0.0.1.nip.io:5343",
+            "[attacker.example]", "", "gateway"})
+    void aLoopbackGatewayRefusesOtherNames(String host) {
+        assertFalse(AllowedHosts.of(LOOPBACK, List.of()).allows(host), host);
+    }
+
+    @Test
+    void listedNamesAreAnsweredWhateverTheirCase() {
+        AllowedHosts hosts = AllowedHosts.of(LOOPBACK, List.of("Crawler-Gateway.internal"));
+        assertTrue(hosts.allows("crawler-gateway.INTERNAL:8080"));
+        assertFalse(hosts.allows("other.internal"));
+    }
+
+    @Test
+    void aGatewayOnAnotherAddressChecksNamesOnlyOnceSomeAreListed() {
+        assertTrue(AllowedHosts.of(EVERYWHERE, List.of()).allows("gateway.example.com"));
+        AllowedHosts listed = AllowedHosts.of(EVERYWHERE, List.of("gateway.example.com"));
+        assertTrue(listed.allows("gateway.example.com:5343"));
+        assertTrue(listed.allows("10.0.3.7:5343"), "probes call by the pod's address");
+        assertFalse(listed.allows("attacker.example"));
+    }
+
+    @Test
+    void aCallWithoutHostIsNotABrowsers() {
+        assertTrue(AllowedHosts.of(LOOPBACK, List.of()).allows(null));
+    }
+
+    private static InetAddress address(String literal) {
+        try {
+            return InetAddress.getByName(literal);
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
