@@ -16,7 +16,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.proxy.HttpProxyHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -168,7 +168,9 @@ final class Connector {
             ssl.setHandshakeTimeoutMillis(connectMillis);
             pipeline.addLast("tls", ssl);
         }
-        pipeline.addLast("http", new HttpClientCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK_BYTES));
-        pipeline.addLast("exchange", new FetchHandler(config, proxyAuthorization, inflatedBytes));
+        ResponseDecoder responses = new ResponseDecoder(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_CHUNK_BYTES);
+        pipeline.addLast("http-in", responses);
+        pipeline.addLast("http-out", new HttpRequestEncoder());
+        pipeline.addLast("exchange", new FetchHandler(config, responses, proxyAuthorization, inflatedBytes));
     }
 }

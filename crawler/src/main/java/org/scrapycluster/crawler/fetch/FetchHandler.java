@@ -22,7 +22,7 @@ import io.netty.util.ReferenceCountUtil;
 /**
  * The HTTP exchange on one connection: sends a call's request, reads its response into the call — decoding a
  * gzip or deflate body ({@link BodyDecoder}), within the size limit and the read timeout — and reports how it ended to the {@link FetchLifecycle}. A connection
- * carries one exchange at a time; data arriving between exchanges closes it.
+ * carries one exchange at a time; data arriving between exchanges, or past the end of a response, closes it.
  */
 final class FetchHandler extends ChannelInboundHandlerAdapter {
 
@@ -30,6 +30,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     private final int maxBodyBytes;
     private final String proxyAuthorization;
     private final LongAdder inflatedBytes;
+    private final ResponseDecoder responses;
     private ChannelHandlerContext ctx;
     private FetchCall current;
     /** Who began the current exchange, to be told how it ended. */
@@ -37,8 +38,12 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     private BodyDecoder decoder;
     private boolean skippingInterim;
 
-    /** @param inflatedBytes counts the bytes inflated from compressed bodies */
-    FetchHandler(FetcherConfig config, String proxyAuthorization, LongAdder inflatedBytes) {
+    /**
+     * @param responses     the decoder of the connection's responses
+     * @param inflatedBytes counts the bytes inflated from compressed bodies
+     */
+    FetchHandler(FetcherConfig config, ResponseDecoder responses, String proxyAuthorization, LongAdder inflatedBytes) {
+        this.responses = responses;
         this.readTimeoutNanos = config.readTimeout().toNanos();
         this.maxBodyBytes = (int) config.maxBodyBytes();
         this.proxyAuthorization = proxyAuthorization;
@@ -72,6 +77,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         if (proxyAuthorization != null && !call.key.https()) {
             headers.set(HttpHeaderNames.PROXY_AUTHORIZATION, proxyAuthorization);
         }
+        responses.expectAnswerTo(call.request.method());
         ctx.writeAndFlush(request).addListener(future -> {
             if (!future.isSuccess() && current == call) {
                 endOrRetry(call, Failures.classify(future.cause()), Failures.describe(future.cause()));
@@ -171,8 +177,17 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             current = null;
             cancelReadTimer(call);
             closeDecoder();
-            reportTo.succeeded(call, ctx.channel(), call.response.keepAlive);
+            reportTo.succeeded(call, ctx.channel(), call.response.keepAlive && !responses.holdsUnreadBytes());
         }
+    }
+
+    /** Closes a connection between exchanges when bytes arrived that are no response to anything. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext context) {
+        if (current == null && responses.holdsUnreadBytes()) {
+            context.close();
+        }
+        context.fireChannelReadComplete();
     }
 
     private boolean failed(FetchCall call, DecoderResult result) {

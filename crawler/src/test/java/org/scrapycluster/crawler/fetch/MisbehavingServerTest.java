@@ -1,0 +1,101 @@
+package org.scrapycluster.crawler.fetch;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fetcher against servers on loopback addresses that write exact bytes: answers that break the rules of
+ * HTTP/1.1 must not spoil the kept-alive connection they came on for the next request.
+ */
+class MisbehavingServerTest {
+
+    private static final String HI = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi";
+
+    private static HttpFetcher fetcher;
+
+    @BeforeAll
+    static void open() {
+        fetcher = new HttpFetcher(FetcherConfig.builder().readTimeout(Duration.ofSeconds(5))
+                .totalTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    @AfterAll
+    static void close() {
+        fetcher.close();
+    }
+
+    private static FetchResult fetch(FetchRequest request) {
+        return fetcher.fetch(request).orTimeout(60, TimeUnit.SECONDS).join();
+    }
+
+    /** Answers the first request of the first connection with {@code first}, every other request with "hi". */
+    private static ScriptedServer.Script firstThenHi(String first) {
+        return exchange -> {
+            exchange.readHead();
+            exchange.write(exchange.connection == 0 ? first : HI);
+            while (exchange.readHead() != null) {
+                exchange.write(HI);
+            }
+        };
+    }
+
+    @Test
+    void bytesPastTheEndOfAResponseAreNotReadAsTheNextOne() throws Exception {
+        String longerThanAnnounced = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokextra";
+        String headWithABody = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello";
+        for (String method : List.of("GET", "HEAD")) {
+            try (ScriptedServer server = new ScriptedServer("127.0.0.5",
+                    firstThenHi(method.equals("GET") ? longerThanAnnounced : headWithABody))) {
+                FetchResult first = fetch(FetchRequest.get(server.url("/first")).withMethod(method, new byte[0]));
+                assertTrue(first.ok(), method + ": " + first);
+                FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+                assertTrue(next.ok(), method + ": " + next);
+                assertEquals("hi", next.text(), method);
+                assertFalse(next.timings().reusedConnection(), method);
+            }
+        }
+    }
+
+    @Test
+    void informationalResponsesBeforeTheAnswerToAHeadAreSkipped() throws Exception {
+        String hintsThenHead = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </s.css>\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(hintsThenHead))) {
+            FetchResult head = fetch(FetchRequest.get(server.url("/")).withMethod("HEAD", new byte[0]));
+            assertTrue(head.ok(), head.toString());
+            assertEquals("1000", head.headers().first("Content-Length"));
+            FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+            assertEquals("hi", next.text());
+            assertTrue(next.timings().reusedConnection(), "the HEAD's connection is kept: it had no body");
+        }
+    }
+
+    @Test
+    void bytesArrivingOnAnIdleConnectionCloseIt() throws Exception {
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", exchange -> {
+            exchange.readHead();
+            exchange.write(HI);
+            exchange.write("unasked");
+            while (exchange.readHead() != null) {
+                exchange.write(HI);
+            }
+        })) {
+            assertTrue(fetch(FetchRequest.get(server.url("/first"))).ok());
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
+            FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+            assertTrue(next.ok(), next.toString());
+            assertEquals("hi", new String(next.body(), StandardCharsets.US_ASCII));
+        }
+    }
+}
