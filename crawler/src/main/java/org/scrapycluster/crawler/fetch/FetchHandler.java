@@ -22,7 +22,8 @@ import io.netty.util.ReferenceCountUtil;
 /**
  * The HTTP exchange on one connection: sends a call's request, reads its response into the call — decoding a
  * gzip or deflate body ({@link BodyDecoder}), within the size limit and the read timeout — and reports how it ended to the {@link FetchLifecycle}. A connection
- * carries one exchange at a time; data arriving between exchanges, or past the end of a response, closes it.
+ * carries one exchange at a time; data arriving between exchanges, or past the end of a response, closes it, and
+ * so does a response that came before the whole request was sent.
  */
 final class FetchHandler extends ChannelInboundHandlerAdapter {
 
@@ -62,6 +63,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         skippingInterim = false;
         long now = System.nanoTime();
         call.response.sentNanos = now;
+        call.response.requestSent = false;
         call.response.lastReadNanos = now;
         DefaultFullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
                 HttpMethod.valueOf(call.request.method()), call.target,
@@ -79,7 +81,12 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         }
         responses.expectAnswerTo(call.request.method());
         ctx.writeAndFlush(request).addListener(future -> {
-            if (!future.isSuccess() && current == call) {
+            if (current != call) {
+                return;
+            }
+            if (future.isSuccess()) {
+                call.response.requestSent = true;
+            } else {
                 endOrRetry(call, Failures.classify(future.cause()), Failures.describe(future.cause()));
             }
         });
@@ -177,7 +184,8 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             current = null;
             cancelReadTimer(call);
             closeDecoder();
-            reportTo.succeeded(call, ctx.channel(), call.response.keepAlive && !responses.holdsUnreadBytes());
+            boolean reusable = call.response.keepAlive && call.response.requestSent && !responses.holdsUnreadBytes();
+            reportTo.succeeded(call, ctx.channel(), reusable);
         }
     }
 

@@ -12,6 +12,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 final class ResponseProgress {
 
     long sentNanos;
+    /** Whether the whole request went out: a server may answer before it did. */
+    boolean requestSent;
     long firstByteNanos;
     long lastReadNanos;
     int status;

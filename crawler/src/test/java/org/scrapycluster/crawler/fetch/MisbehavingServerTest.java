@@ -98,4 +98,23 @@ class MisbehavingServerTest {
             assertEquals("hi", new String(next.body(), StandardCharsets.US_ASCII));
         }
     }
+
+    @Test
+    void aConnectionAnsweredBeforeTheRequestBodyWasSentIsNotKept() throws Exception {
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", exchange -> {
+            if (exchange.connection == 0) {
+                exchange.readHead();
+                exchange.write("HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\n\r\n");
+            }
+            for (List<String> head = exchange.readHead(); head != null; head = exchange.readHead()) {
+                exchange.write(head.getFirst().startsWith("GET ") ? HI : "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+            }
+        })) {
+            FetchResult upload = fetch(FetchRequest.get(server.url("/upload")).withMethod("POST", new byte[16 << 20]));
+            assertEquals(413, upload.status(), upload.toString());
+            FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+            assertEquals(200, next.status(), "the rest of the upload is not taken for the next request: " + next);
+            assertFalse(next.timings().reusedConnection());
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.fetch;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +40,7 @@ final class ScriptedServer implements AutoCloseable {
 
         private Exchange(Socket socket, int connection) throws IOException {
             this.socket = socket;
-            this.in = socket.getInputStream();
+            this.in = new BufferedInputStream(socket.getInputStream());
             this.out = socket.getOutputStream();
             this.connection = connection;
         }
