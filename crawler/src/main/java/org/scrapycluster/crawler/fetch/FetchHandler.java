@@ -69,7 +69,9 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
                 HttpMethod.valueOf(call.request.method()), call.target,
                 call.request.body().length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(call.request.body()));
         HttpHeaders headers = request.headers();
-        headers.add(HttpHeaderNames.HOST, call.key.hostHeader());
+        if (!call.sentHeaders.contains("Host")) {
+            headers.add(HttpHeaderNames.HOST, call.key.hostHeader());
+        }
         for (Map.Entry<String, String> header : call.sentHeaders.entries()) {
             headers.add(header.getKey(), HeaderText.wire(header.getValue()));
         }

@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param url     the absolute http or https URL; it is made safe (escaped) before sending
  * @param method  the HTTP method, upper case
- * @param headers headers of this request, overriding the defaults of the same name
+ * @param headers headers of this request, overriding the defaults of the same name (Host too)
  * @param body    the request body (not copied), empty for none
  */
 public record FetchRequest(String url, String method, HeaderMap headers, byte[] body) {

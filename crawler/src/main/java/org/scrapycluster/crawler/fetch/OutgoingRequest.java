@@ -16,7 +16,7 @@ import org.scrapycluster.common.url.UrlParts;
  * @param url         the escaped URL
  * @param key         scheme, host and port
  * @param target      path and query, or the absolute URL when sent to a proxy in plain HTTP
- * @param sentHeaders the headers sent, Host aside
+ * @param sentHeaders the headers sent, Host aside (added on the way out, unless the request sets its own)
  */
 record OutgoingRequest(FetchRequest request, String url, HostKey key, String target, HeaderMap sentHeaders) {
 

@@ -137,6 +137,23 @@ class HttpFetcherTest {
     }
 
     @Test
+    void aRequestsOwnHostHeaderIsSentInsteadOfTheUrlsAsTwistedDoes() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(origin.host(0), exchange -> {
+            while (exchange.readHead() != null) {
+                exchange.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+            }
+        })) {
+            assertTrue(fetch(fetcher, FetchRequest.get(server.url("/virtual")).withHeader("Host", "example.org")).ok());
+            assertTrue(fetch(server.url("/plain")).ok());
+            List<List<String>> hostLines = server.heads().stream()
+                    .map(head -> head.stream().filter(line -> line.regionMatches(true, 0, "Host:", 0, 5)).toList())
+                    .toList();
+            String address = server.url("").substring("http://".length());
+            assertEquals(List.of(List.of("Host: example.org"), List.of("host: " + address)), hostLines);
+        }
+    }
+
+    @Test
     void keepsConnectionsAlivePerHost() {
         String url = origin.url(2, StatusRoute.path(200) + "&probe=keepalive");
         FetchResult first = fetch(url);
