@@ -9,7 +9,8 @@ import io.netty.handler.codec.http.HttpStatusClass;
 /**
  * Reads the responses of a connection that carries one exchange at a time: the final answer to a HEAD has no
  * body whatever its headers announce, and it tells whether bytes past the response read are waiting — a
- * server that sent more than it announced, whose connection cannot carry another exchange.
+ * server that sent more than it announced, whose connection cannot carry another exchange. A line may end
+ * with a bare line feed, as Twisted's parser under Scrapy reads it.
  */
 final class ResponseDecoder extends HttpResponseDecoder {
 
@@ -17,7 +18,7 @@ final class ResponseDecoder extends HttpResponseDecoder {
 
     ResponseDecoder(int maxInitialLine, int maxHeaderBytes, int maxChunkBytes) {
         super(new HttpDecoderConfig().setMaxInitialLineLength(maxInitialLine).setMaxHeaderSize(maxHeaderBytes)
-                .setMaxChunkSize(maxChunkBytes));
+                .setMaxChunkSize(maxChunkBytes).setStrictLineParsing(false));
     }
 
     /** Called as a request goes out: the next response answers {@code method}. */

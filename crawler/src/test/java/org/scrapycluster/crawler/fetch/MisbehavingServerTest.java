@@ -117,4 +117,17 @@ class MisbehavingServerTest {
             assertFalse(next.timings().reusedConnection());
         }
     }
+
+    @Test
+    void linesEndedByABareLineFeedAreReadAsTwistedReadsThem() throws Exception {
+        for (String response : List.of("HTTP/1.1 200 OK\nContent-Length: 2\nX-Served-By: cgi\n\nhi",
+                "HTTP/1.0 200 OK\r\nContent-Length: 2\nX-Served-By: cgi\r\n\nhi")) {
+            try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(response))) {
+                FetchResult result = fetch(FetchRequest.get(server.url("/")));
+                assertTrue(result.ok(), result.toString());
+                assertEquals("hi", result.text());
+                assertEquals("cgi", result.headers().first("X-Served-By"));
+            }
+        }
+    }
 }
