@@ -33,7 +33,8 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
      * Checks {@code request} and works out what to send.
      *
      * @param defaults    the default headers
-     * @param viaProxy    whether a plain HTTP request goes to a proxy (and so names the absolute URL)
+     * @param viaProxy    whether the request goes through a proxy: in plain HTTP it names the absolute URL, in
+     *                    HTTPS it is tunnelled, without a Proxy-Authorization of its own
      * @throws IllegalArgumentException when the request cannot be sent, saying why
      */
     static OutgoingRequest of(FetchRequest request, HeaderMap defaults, boolean viaProxy) {
@@ -71,7 +72,7 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
             target = "http://" + key.hostHeader() + target;
         }
         requireToken(request.method(), "method");
-        HeaderMap sent = sentHeaders(defaults, request.headers());
+        HeaderMap sent = sentHeaders(defaults, request.headers(), viaProxy && https);
         for (Map.Entry<String, String> header : sent.entries()) {
             requireToken(header.getKey(), "header name");
             requireHeaderValue(header.getKey(), header.getValue());
@@ -79,7 +80,8 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
         return new OutgoingRequest(request, url, key, target, sent);
     }
 
-    private static HeaderMap sentHeaders(HeaderMap defaults, HeaderMap own) {
+    /** @param tunnelled whether the request goes through a proxy's tunnel, where the origin gets no Proxy-Authorization, as in Scrapy */
+    private static HeaderMap sentHeaders(HeaderMap defaults, HeaderMap own, boolean tunnelled) {
         HeaderMap.Builder sent = HeaderMap.builder();
         for (Map.Entry<String, String> header : defaults.entries()) {
             if (!own.contains(header.getKey())) {
@@ -87,7 +89,9 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
             }
         }
         for (Map.Entry<String, String> header : own.entries()) {
-            sent.add(header.getKey(), header.getValue());
+            if (!(tunnelled && header.getKey().equalsIgnoreCase("Proxy-Authorization"))) {
+                sent.add(header.getKey(), header.getValue());
+            }
         }
         return sent.build();
     }

@@ -547,6 +547,20 @@ class HttpFetcherTest {
     }
 
     @Test
+    void aRequestsOwnProxyAuthorizationIsNotSentThroughTheTunnelToTheOrigin() throws Exception {
+        try (TestOrigin secure = TestOrigin.builder().site(SITE).tls().start();
+                TestProxy proxy = new TestProxy(null);
+                HttpFetcher proxied = open(FetcherConfig.builder().proxy(ProxyConfig.of("127.0.0.1", proxy.port()))
+                        .trustedCertificates(List.of(secure.certificate())).build())) {
+            FetchResult result = fetch(proxied, FetchRequest.get(secure.httpsBaseUrl(1) + "/p/4")
+                    .withHeader("Proxy-Authorization", "Basic Y3Jhd2xlcjpzZWNyZXQ="));
+            assertTrue(result.ok(), result.toString());
+            RecordedRequest seen = secure.requests().forPath("/p/4").getLast();
+            assertNull(seen.header("Proxy-Authorization"), "the proxy's credentials stay out of the tunnel, as in Scrapy");
+        }
+    }
+
+    @Test
     void proxyRefusingTheCredentialsIsAConnectFailure() throws Exception {
         try (TestProxy proxy = new TestProxy("Basic nope");
                 HttpFetcher proxied = open(FetcherConfig.builder().proxy(ProxyConfig.of("127.0.0.1", proxy.port()))
