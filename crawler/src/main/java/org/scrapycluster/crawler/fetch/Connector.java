@@ -115,6 +115,11 @@ final class Connector {
         }).connect(remote);
         Channel channel = connecting.channel();
         channel.closeFuture().addListener(closed -> dispatcher.closed(key, channel));
+        call.future.whenComplete((result, failure) -> {
+            if (!ready.isDone()) {
+                channel.close(); // the fetch ended (total timeout, cancelled) before its connection was ready
+            }
+        });
         connecting.addListener(connected -> {
             if (!connected.isSuccess()) {
                 ready.completeExceptionally(connected.cause());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The fetcher against servers on loopback addresses that write exact bytes: answers that break the rules of
- * HTTP/1.1 must not spoil the kept-alive connection they came on for the next request.
+ * HTTP/1.1 must not spoil the kept-alive connection they came on for the next request, and a server that
+ * answers nothing must not hold a connection past the end of its fetch.
  */
 class MisbehavingServerTest {
 
@@ -128,6 +130,24 @@ class MisbehavingServerTest {
                 assertEquals("hi", result.text());
                 assertEquals("cgi", result.headers().first("X-Served-By"));
             }
+        }
+    }
+
+    @Test
+    void aFetchThatEndsWhileItsConnectionIsOpeningClosesIt() throws Exception {
+        try (ScriptedServer tarpit = new ScriptedServer("127.0.0.5", ScriptedServer.Exchange::awaitClose);
+                HttpFetcher impatient = new HttpFetcher(FetcherConfig.builder().connectTimeout(Duration.ofSeconds(60))
+                        .totalTimeout(Duration.ofSeconds(2)).build())) {
+            String url = tarpit.url("/").replace("http:", "https:");
+            CompletableFuture<FetchResult> cancelled = impatient.fetch(FetchRequest.get(url));
+            await().atMost(Duration.ofSeconds(10)).until(() -> tarpit.acceptedConnections() == 1);
+            cancelled.cancel(true);
+            await().atMost(Duration.ofSeconds(10)).until(() -> tarpit.openConnections() == 0);
+
+            FetchResult timedOut = impatient.fetch(FetchRequest.get(url)).orTimeout(60, TimeUnit.SECONDS).join();
+            assertEquals(FetchError.TOTAL_TIMEOUT, timedOut.error(), timedOut.toString());
+            assertEquals(2, tarpit.acceptedConnections(), "the handshake was under way when the fetch timed out");
+            await().atMost(Duration.ofSeconds(10)).until(() -> tarpit.openConnections() == 0);
         }
     }
 }
