@@ -9,9 +9,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
@@ -26,6 +28,14 @@ import io.netty.util.ReferenceCountUtil;
  * so does a response that came before the whole request was sent.
  */
 final class FetchHandler extends ChannelInboundHandlerAdapter {
+
+    /**
+     * Headers of a request, already checked by {@link OutgoingRequest} (names are tokens, values hold no CR, LF
+     * or NUL); other values go out as Scrapy sends them (a leading space, a control character), which Netty's own
+     * checks would refuse.
+     */
+    private static final HttpHeadersFactory CHECKED_HEADERS = DefaultHttpHeadersFactory.headersFactory()
+            .withValidation(false);
 
     private final long readTimeoutNanos;
     private final int maxBodyBytes;
@@ -67,7 +77,8 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         call.response.lastReadNanos = now;
         DefaultFullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
                 HttpMethod.valueOf(call.request.method()), call.target,
-                call.request.body().length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(call.request.body()));
+                call.request.body().length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(call.request.body()),
+                CHECKED_HEADERS, CHECKED_HEADERS);
         HttpHeaders headers = request.headers();
         if (!call.sentHeaders.contains("Host")) {
             headers.add(HttpHeaderNames.HOST, call.key.hostHeader());

@@ -137,6 +137,22 @@ class HttpFetcherTest {
     }
 
     @Test
+    void sendsHeaderValuesAsScrapyDoesWhereNettyWouldRefuseThem() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(origin.host(0), exchange -> {
+            while (exchange.readHead() != null) {
+                exchange.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+            }
+        })) {
+            FetchResult result = fetch(fetcher, FetchRequest.get(server.url("/")).withUserAgent(" bot/1 (leading space)")
+                    .withCookie("a=1;\u0001b=\u007f"));
+            assertTrue(result.ok(), result.toString());
+            List<String> head = server.heads().getFirst();
+            assertTrue(head.contains("User-Agent:  bot/1 (leading space)"), head.toString());
+            assertTrue(head.contains("Cookie: a=1;\u0001b=\u007f"), head.toString());
+        }
+    }
+
+    @Test
     void aRequestsOwnHostHeaderIsSentInsteadOfTheUrlsAsTwistedDoes() throws Exception {
         try (ScriptedServer server = new ScriptedServer(origin.host(0), exchange -> {
             while (exchange.readHead() != null) {
