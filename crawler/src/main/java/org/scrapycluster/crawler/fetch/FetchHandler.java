@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -28,6 +29,9 @@ import io.netty.util.ReferenceCountUtil;
  * so does a response that came before the whole request was sent.
  */
 final class FetchHandler extends ChannelInboundHandlerAdapter {
+
+    /** The methods whose repetition changes nothing: a request of another is never sent twice. */
+    private static final Set<String> IDEMPOTENT_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
 
     /**
      * Headers of a request, already checked by {@link OutgoingRequest} (names are tokens, values hold no CR, LF
@@ -240,11 +244,12 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * A kept-alive connection the server had already closed gets the request once more on a new one, when
-     * repeating it is harmless (not a POST or PATCH).
+     * repeating it is harmless: one of the {@link #IDEMPOTENT_METHODS}, never a POST, a PATCH or a method the
+     * fetcher does not know.
      */
     private void endOrRetry(FetchCall call, FetchError error, String message) {
         String method = call.request.method();
-        boolean idempotent = !method.equals("POST") && !method.equals("PATCH");
+        boolean idempotent = IDEMPOTENT_METHODS.contains(method);
         if (call.reused && !call.retried && !call.response.started() && idempotent
                 && (error == FetchError.RESET || error == FetchError.IO)) {
             current = null;

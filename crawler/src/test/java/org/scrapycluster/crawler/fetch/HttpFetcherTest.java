@@ -412,6 +412,15 @@ class HttpFetcherTest {
     }
 
     @Test
+    void aMethodNotKnownToBeIdempotentIsNotRepeatedOnANewConnection() {
+        String url = origin.url(0, "/second-request-dropped");
+        assertTrue(fetch(url).ok());
+        FetchResult purge = fetch(fetcher, FetchRequest.get(url).withMethod("PURGE", new byte[0]));
+        assertEquals(FetchError.RESET, purge.error(), purge.toString());
+        assertEquals(1, origin.requests().matching(r -> r.method().equals("PURGE")).size());
+    }
+
+    @Test
     void idleConnectionsExpire() {
         // long enough that the connection is still idle when the test thread looks, however slowly it is scheduled
         try (HttpFetcher brief = open(FetcherConfig.builder().idleConnectionTimeout(Duration.ofSeconds(2)).build())) {
