@@ -82,10 +82,17 @@ final class FetchLifecycle implements ExchangeEnd {
     private void exchange(FetchCall call, Channel channel) {
         call.channel = channel;
         channel.eventLoop().execute(() -> {
+            FetchHandler handler = channel.pipeline().get(FetchHandler.class);
             if (call.isDone()) {
                 dispatcher.release(call.key, channel);
+            } else if (handler != null) {
+                handler.begin(call, this);
+            } else if (!call.retried) {
+                // closed since it was handed over (a server ending a kept-alive connection), and Netty has taken its
+                // handlers off: nothing was sent, so any request may go out on a new connection
+                retryOnNewConnection(call, channel);
             } else {
-                channel.pipeline().get(FetchHandler.class).begin(call, this);
+                finish(call, channel, false, FetchError.RESET, "connection closed before the request was sent");
             }
         });
     }
