@@ -20,6 +20,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.scrapycluster.common.kafka.TopicPartitions;
 
 /**
  * Reads a test's outbound topic (or any topic of JSON messages) from its beginning, keeping every
@@ -46,8 +47,7 @@ public final class OutboundAnswers implements AutoCloseable {
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         this.consumer = new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(topic, PATIENCE).stream()
-                .map(info -> new TopicPartition(topic, info.partition())).toList();
+        List<TopicPartition> partitions = TopicPartitions.of(consumer, topic, PATIENCE);
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
     }

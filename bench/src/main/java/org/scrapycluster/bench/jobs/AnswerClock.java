@@ -19,6 +19,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.scrapycluster.bench.BenchmarkTopics;
+import org.scrapycluster.common.kafka.TopicPartitions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +59,12 @@ public final class AnswerClock implements AutoCloseable {
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(16 * 1024 * 1024));
         consumer = new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofMinutes(1)).stream()
-                .map(partition -> new TopicPartition(topic, partition.partition())).toList();
+        List<TopicPartition> partitions = TopicPartitions.of(consumer, topic, Duration.ofMinutes(1));
+        if (partitions.isEmpty()) {
+            consumer.close();
+            admin.close();
+            throw new IllegalStateException("Kafka named no partitions of " + topic + " within a minute of its creation");
+        }
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position);

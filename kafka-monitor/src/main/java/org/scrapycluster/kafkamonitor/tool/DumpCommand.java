@@ -2,7 +2,6 @@ package org.scrapycluster.kafkamonitor.tool;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -13,13 +12,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.TopicPartitions;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.Settings;
@@ -174,7 +173,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             });
             return true;
         }
-        List<TopicPartition> partitions = partitions(consumer, topic);
+        List<TopicPartition> partitions = TopicPartitions.of(consumer, topic, TOPIC_WAIT);
         if (partitions.isEmpty()) {
             err.println("No topic " + topic + " (it has no partitions after " + TOPIC_WAIT.toSeconds() + " s)");
             return false;
@@ -189,27 +188,6 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         err.println("Dumping " + topic + " from " + from + " (Ctrl-C to stop)");
         err.flush();
         return true;
-    }
-
-    private static List<TopicPartition> partitions(Consumer<byte[], byte[]> consumer, String topic) {
-        long deadline = System.nanoTime() + TOPIC_WAIT.toNanos();
-        while (true) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, TOPIC_WAIT);
-            if (infos != null && !infos.isEmpty()) {
-                List<TopicPartition> partitions = new ArrayList<>();
-                infos.forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
-                return partitions;
-            }
-            if (System.nanoTime() > deadline) {
-                return List.of();
-            }
-            try {
-                Thread.sleep(POLL);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return List.of();
-            }
-        }
     }
 
     private void dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintWriter out, PrintWriter err) {

@@ -20,12 +20,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.GroupState;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.TopicPartitions;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 
@@ -124,12 +124,7 @@ public final class KafkaTopics implements AutoCloseable {
         List<String> values = new ArrayList<>();
         try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(clients.consumerProperties(null),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            Awaitility.await().atMost(timeout).until(() -> {
-                List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(5));
-                return partitions != null && !partitions.isEmpty();
-            });
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            List<TopicPartition> partitions = TopicPartitions.of(consumer, topic, timeout);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Awaitility.await().atMost(timeout).until(() -> {
