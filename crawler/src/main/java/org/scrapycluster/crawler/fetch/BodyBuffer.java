@@ -10,6 +10,8 @@ import io.netty.buffer.ByteBuf;
 final class BodyBuffer {
 
     private static final byte[] EMPTY = new byte[0];
+    /** The most an announced length reserves before any of the body has come: the server may never send it. */
+    private static final int FIRST_RESERVE = 256 * 1024;
 
     private final int limit;
     private byte[] bytes;
@@ -18,7 +20,7 @@ final class BodyBuffer {
     /** @param expected the announced length, or -1 */
     BodyBuffer(int limit, long expected) {
         this.limit = limit;
-        this.bytes = expected > 0 ? new byte[(int) Math.min(expected, limit)] : EMPTY;
+        this.bytes = expected > 0 ? new byte[(int) Math.min(expected, Math.min(limit, FIRST_RESERVE))] : EMPTY;
     }
 
     /** Appends what fits; returns false when {@code content} went past the limit (the excess is dropped). */
