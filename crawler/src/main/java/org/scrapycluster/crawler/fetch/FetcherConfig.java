@@ -33,6 +33,8 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
 
     /** Scrapy's default User-Agent, which the Python crawlers send. */
     public static final String SCRAPY_USER_AGENT = "Scrapy/1.5.0 (+https://scrapy.org)";
+    /** The largest body a fetch can hold: one byte array. */
+    public static final long LARGEST_BODY = Integer.MAX_VALUE - 16;
 
     public FetcherConfig {
         positive("maxConnections", maxConnections);
@@ -41,8 +43,8 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         positive("readTimeout", readTimeout);
         positive("totalTimeout", totalTimeout);
         positive("idleConnectionTimeout", idleConnectionTimeout);
-        if (maxBodyBytes <= 0 || maxBodyBytes > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("maxBodyBytes must be from 1 to about 2 GiB: " + maxBodyBytes);
+        if (maxBodyBytes <= 0 || maxBodyBytes > LARGEST_BODY) {
+            throw new IllegalArgumentException("maxBodyBytes must be from 1 to " + LARGEST_BODY + ": " + maxBodyBytes);
         }
         if (maxIdleConnections < 0) {
             throw new IllegalArgumentException("maxIdleConnections must not be negative: " + maxIdleConnections);

@@ -88,12 +88,22 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 .connectTimeout(timeout)
                 .readTimeout(timeout)
                 .totalTimeout(timeout)
-                .maxBodyBytes(settings.getLong("DOWNLOAD_MAXSIZE"))
+                .maxBodyBytes(maxBodyBytes(settings))
                 .userAgent(settings.getString("USER_AGENT"))
                 .addressPolicy(addressPolicy(settings))
                 .trustAllCertificates(!settings.getBoolean("DOWNLOAD_VERIFY_CERTIFICATES"))
                 .maxIdleConnections(Math.max(64, limits.maxInFlight() * 2))
                 .build();
+    }
+
+    /** {@code DOWNLOAD_MAXSIZE}, whose 0 is Scrapy's "no limit": the largest body a node can hold, about 2 GiB. */
+    private static long maxBodyBytes(Settings settings) {
+        long limit = settings.getLong("DOWNLOAD_MAXSIZE");
+        if (limit < 0 || limit > FetcherConfig.LARGEST_BODY) {
+            throw settings.invalid("DOWNLOAD_MAXSIZE", "is " + limit + "; it must be from 1 to " + FetcherConfig.LARGEST_BODY
+                    + " bytes, or 0 for that largest");
+        }
+        return limit == 0 ? FetcherConfig.LARGEST_BODY : limit;
     }
 
     /** {@code DOWNLOAD_FORBID_PRIVATE_ADDRESSES}, letting the blocks of {@code DOWNLOAD_ALLOWED_PRIVATE_NETWORKS} through. */

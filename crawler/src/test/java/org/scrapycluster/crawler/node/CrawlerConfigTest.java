@@ -1,0 +1,33 @@
+package org.scrapycluster.crawler.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.crawler.fetch.FetcherConfig;
+
+class CrawlerConfigTest {
+
+    private static final Settings DEFAULTS = Settings.defaults("crawler");
+
+    @Test
+    void aDownloadMaxsizeOfZeroIsScrapysNoLimit() {
+        assertEquals(FetcherConfig.LARGEST_BODY, fetcher(0).maxBodyBytes());
+        assertEquals(10L << 20, CrawlerConfig.from(DEFAULTS).fetcher().maxBodyBytes());
+    }
+
+    @Test
+    void aNegativeDownloadMaxsizeIsRefusedNamingTheSetting() {
+        SettingsException refused = assertThrows(SettingsException.class, () -> fetcher(-1));
+        assertTrue(refused.getMessage().contains("DOWNLOAD_MAXSIZE"), refused.getMessage());
+    }
+
+    private static FetcherConfig fetcher(long maxsize) {
+        return CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("DOWNLOAD_MAXSIZE", maxsize))).fetcher();
+    }
+}
