@@ -1,7 +1,6 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -47,25 +46,11 @@ final class ScriptedServer implements AutoCloseable {
 
         /** The next request head (request line first, then the header lines), recorded; null at the end of input. */
         List<String> readHead() throws IOException {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            List<String> lines = new ArrayList<>();
-            int previous = -1;
-            for (int b = in.read(); b >= 0; b = in.read()) {
-                if (b == '\n' && previous == '\r') {
-                    String text = line.toString(StandardCharsets.ISO_8859_1);
-                    String content = text.substring(0, text.length() - 1);
-                    if (content.isEmpty()) {
-                        heads.add(List.copyOf(lines));
-                        return lines;
-                    }
-                    lines.add(content);
-                    line.reset();
-                } else {
-                    line.write(b);
-                }
-                previous = b;
+            List<String> lines = RequestHead.read(in);
+            if (lines != null) {
+                heads.add(List.copyOf(lines));
             }
-            return null;
+            return lines;
         }
 
         /** Writes {@code text} as ISO-8859-1 bytes and flushes. */

@@ -1,6 +1,5 @@
 package org.scrapycluster.crawler.fetch;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -147,24 +146,11 @@ public final class TestProxy implements AutoCloseable {
     }
 
     private static List<String> readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        List<String> lines = new ArrayList<>();
-        int previous = -1;
-        for (int b = in.read(); b >= 0; b = in.read()) {
-            if (b == '\n' && previous == '\r') {
-                String text = line.toString(StandardCharsets.ISO_8859_1);
-                String content = text.substring(0, text.length() - 1);
-                if (content.isEmpty()) {
-                    return lines;
-                }
-                lines.add(content);
-                line.reset();
-            } else {
-                line.write(b);
-            }
-            previous = b;
+        List<String> head = RequestHead.read(in);
+        if (head == null) {
+            throw new IOException("connection closed inside the request head");
         }
-        throw new IOException("connection closed inside the request head");
+        return head;
     }
 
     private static String header(List<String> head, String name) {
