@@ -10,13 +10,15 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Debian's chromium, headless, driven through chromedriver, for the web UI's tests; the tests that
- * use it are skipped where the two are not installed.
+ * use it are skipped where the two are not installed. A class of tests may share one, with a
+ * {@link #freshPage()} for each test.
  */
 public final class HeadlessBrowser implements AutoCloseable {
 
@@ -50,6 +52,20 @@ public final class HeadlessBrowser implements AutoCloseable {
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         return new HeadlessBrowser(new ChromeDriver(service, options));
+    }
+
+    /**
+     * Goes on in a new tab, closing the others: a page of its own, with an empty {@code sessionStorage}
+     * and none of the DevTools settings (such as held requests) a test made in another tab.
+     */
+    public void freshPage() {
+        String fresh = driver.switchTo().newWindow(WindowType.TAB).getWindowHandle();
+        for (String other : driver.getWindowHandles()) {
+            if (!other.equals(fresh)) {
+                driver.switchTo().window(other).close();
+            }
+        }
+        driver.switchTo().window(fresh);
     }
 
     public ChromeDriver driver() {

@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,27 +28,46 @@ import org.scrapycluster.rest.testing.RunningGateway;
 
 /**
  * The web UI in a real browser against one gateway: what it shows when parts of the cluster, or the
- * gateway, are away, what its forms send, and how it asks for a key again.
+ * gateway, are away, what its forms send, and how it asks for a key again. The tests share one
+ * browser (starting one takes seconds), each in a fresh tab.
  */
 @ExtendWith(SharedStack.class)
 class WebUiTest {
 
+    private static HeadlessBrowser browser;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = HeadlessBrowser.start();
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @BeforeEach
+    void freshPage() {
+        browser.freshPage();
+    }
+
     @Test
     void theHealthChecksOfAGatewayWithoutRedis(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack, FreePorts.pick()).build());
-                HeadlessBrowser browser = HeadlessBrowser.start()) {
-            browser.driver().get(gateway.client().base().resolve("/ui/").toString());
-            // /health answers 503 with its checks: the page shows them, and the gateway it reached
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack, FreePorts.pick()).build())) {
+            open(gateway);
+            // /health answers 503 with its checks: the page shows them, and the gateway it reached (YELLOW once
+            // its Kafka is connected, which may take a health refresh or two)
             browser.awaitText("checks", "rest.redis DOWN");
-            assertEquals("YELLOW", browser.driver().findElement(By.id("node-health")).getText());
+            assertEquals("YELLOW", browser.awaitText("node-health", "YELLOW").getText());
         }
     }
 
     @Test
     void aGatewayThatStopsAnsweringIsSaid(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1").build());
-                HeadlessBrowser browser = HeadlessBrowser.start()) {
-            browser.driver().get(gateway.client().base().resolve("/ui/").toString());
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1").build())) {
+            open(gateway);
             browser.awaitText("live-status", "live · updated");
             // from now on every call of /live is held by the browser and never answered, as by a gateway that hangs
             browser.driver().executeCdpCommand("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*/live"))));
@@ -55,9 +77,8 @@ class WebUiTest {
 
     @Test
     void aNegativeThrottlePausesADomain(EmbeddedStack stack) {
-        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "0.2"));
-                HeadlessBrowser browser = HeadlessBrowser.start()) {
-            browser.driver().get(answered.gateway().client().base().resolve("/ui/").toString());
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "0.2"))) {
+            open(answered.gateway());
             WebElement form = browser.driver().findElement(By.id("throttle-form"));
             type(form.findElement(By.name("domain")), "paused.example.com");
             // docs/api.md: a negative hits pauses the domain (0 is the value refused)
@@ -75,17 +96,16 @@ class WebUiTest {
     void aRevokedKeyIsAskedForWithoutAPileOfWaitingCalls(EmbeddedStack stack, @TempDir Path keys) throws Exception {
         Path keyFile = Files.writeString(keys.resolve("write-keys"), "first-key\n");
         try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1")
-                .set("REST_API_KEYS_FILE", keyFile.toString()).build());
-                HeadlessBrowser browser = HeadlessBrowser.start()) {
-            browser.driver().get(gateway.client().base().resolve("/ui/").toString());
-            enterKey(browser, "first-key");
+                .set("REST_API_KEYS_FILE", keyFile.toString()).build())) {
+            open(gateway);
+            enterKey("first-key");
             browser.awaitText("live-status", "live · updated");
             Files.writeString(keyFile, "the-second-key\n");
-            awaitKeyDialog(browser);
+            awaitKeyDialog();
             // the dialog stays open for three health refreshes (every 5 s), as for someone away from the tab
             Thread.sleep(16_000);
             double accessBefore = gateway.counter("rest.requests", "endpoint", "access", "status", "200");
-            enterKey(browser, "the-second-key");
+            enterKey("the-second-key");
             browser.awaitText("live-status", "live · updated");
             Thread.sleep(2_000);
             // one /access for each of the two refresh loops that met the 401 (live view, health), not one per refresh missed
@@ -94,13 +114,17 @@ class WebUiTest {
         }
     }
 
-    private static void enterKey(HeadlessBrowser browser, String key) {
-        awaitKeyDialog(browser);
+    private static void open(RunningGateway gateway) {
+        browser.driver().get(gateway.client().base().resolve("/ui/").toString());
+    }
+
+    private static void enterKey(String key) {
+        awaitKeyDialog();
         type(browser.driver().findElement(By.id("key-input")), key);
         browser.driver().findElement(By.cssSelector("#key-dialog button[value=ok]")).click();
     }
 
-    private static void awaitKeyDialog(HeadlessBrowser browser) {
+    private static void awaitKeyDialog() {
         Awaitility.await("the key dialog").atMost(HeadlessBrowser.WAIT)
                 .until(() -> browser.driver().findElement(By.id("key-dialog")).getDomAttribute("open") != null);
     }
