@@ -20,8 +20,9 @@ const state = {
   filter: "",
   canWrite: true,
   charts: {},
-  // crawlid -> a URL this tab fed for it, offered when expiring the crawl
-  seeds: {},
+  // crawlid -> a URL this tab fed for it, offered when expiring the crawl; a Map, whose keys are
+  // only those set (a crawlid such as "constructor" is no built-in property of it)
+  seeds: new Map(),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -240,7 +241,7 @@ async function submitCrawl(event) {
   try {
     const fed = await postJson("/feed", request);
     if (fed.envelope.status === "SUCCESS") {
-      state.seeds[request.crawlid] = request.url;
+      state.seeds.set(request.crawlid, request.url);
       logAnswer("Submitted crawl " + request.crawlid + " of " + request.url, fed.envelope);
       form.crawlid.value = newId().substring(0, 12);
     } else {
@@ -268,7 +269,7 @@ async function crawlAction(action, crawl) {
   }
   // A seed the crawl has already seen is dropped before its expiry is written, so the request
   // carries a URL of its own: the crawl's seed (when this tab fed it) with a marker query.
-  const seed = state.seeds[crawl.crawlid];
+  const seed = state.seeds.get(crawl.crawlid);
   const marked = seed ? seed + (seed.includes("?") ? "&" : "?") + "scrapy-cluster-expire=" + Date.now() : "https://";
   const url = await confirmAction("Expire " + name + "?", "One more request of the crawl, at the lowest priority, is fed "
       + "with an expiry 5 seconds from now (a URL the crawl has not seen, or the expiry is not taken); a Redis monitor then "
