@@ -55,6 +55,9 @@ function askForKey() {
   return keyPrompt;
 }
 
+// A read answered 401 after the key dialog: it was cancelled, or the key given was refused too.
+class KeyNeeded extends Error {}
+
 async function call(path, options = {}) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = Object.assign({}, options.headers || {});
@@ -70,18 +73,23 @@ async function call(path, options = {}) {
     } catch (e) {
       throw e.name === "TimeoutError" ? new Error(path + " did not answer within " + READ_TIMEOUT_MS / 1000 + " s") : e;
     }
-    if (response.status !== 401 || attempt > 0) {
-      return response;
+    if (response.status === 401 && attempt === 0) {
+      if (key) {
+        // the stored key was refused: forget it and ask again
+        sessionStorage.removeItem(KEY_STORAGE);
+        keyPrompt = null;
+      }
+      if (await askForKey()) {
+        await refreshAccess();
+        continue;
+      }
     }
-    if (key) {
-      // the stored key was refused: forget it and ask again
-      sessionStorage.removeItem(KEY_STORAGE);
-      keyPrompt = null;
+    // a 401 left means no key was given: the header offers the dialog again, which never reopens by itself;
+    // an answer to a key hides the offer (/health, open to all, says nothing about keys)
+    if (response.status === 401 || key) {
+      $("key-button").hidden = response.status !== 401;
     }
-    if (!(await askForKey())) {
-      return response;
-    }
-    await refreshAccess();
+    return response;
   }
   throw new Error("unreachable");
 }
@@ -89,6 +97,9 @@ async function call(path, options = {}) {
 // Reads a JSON answer of status 200, or of status alsoValid (a /health that is 503 still has its checks).
 async function getJson(path, alsoValid) {
   const response = await call(path);
+  if (response.status === 401) {
+    throw new KeyNeeded("an API key is needed to read the cluster");
+  }
   if (!response.ok && response.status !== alsoValid) {
     throw new Error(path + " answered HTTP " + response.status);
   }
@@ -578,7 +589,7 @@ async function refreshLive() {
     status.className = "live" + (live.error ? " error" : "");
     scheduleLive((live.refresh_seconds || 3) * 1000);
   } catch (e) {
-    status.textContent = "cannot reach the gateway: " + e.message;
+    status.textContent = e instanceof KeyNeeded ? e.message : "cannot reach the gateway: " + e.message;
     status.className = "live error";
     scheduleLive(HEALTH_INTERVAL_MS);
   }
@@ -612,8 +623,8 @@ async function refreshHealth() {
     }
   } catch (e) {
     const badge = $("node-health");
-    badge.textContent = "gateway unreachable";
-    badge.className = "badge RED";
+    badge.textContent = e instanceof KeyNeeded ? "key needed" : "gateway unreachable";
+    badge.className = e instanceof KeyNeeded ? "badge" : "badge RED";
   }
   // the next read once this one is done: one waiting for a key (or a slow gateway) is never joined by more
   setTimeout(refreshHealth, HEALTH_INTERVAL_MS);
@@ -622,6 +633,11 @@ async function refreshHealth() {
 // ---------------------------------------------------------------------------------------------
 // Start
 
+$("key-button").addEventListener("click", () => {
+  // asks again at the next read, which is now
+  keyPrompt = null;
+  scheduleLive(0);
+});
 $("crawl-form").crawlid.value = newId().substring(0, 12);
 $("crawl-form").addEventListener("submit", submitCrawl);
 $("throttle-form").addEventListener("submit", throttleAction);

@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -134,6 +135,21 @@ class WebUiTest {
                 answered.redis().sync().zrem("crawls:active", crawl);
                 answered.redis().sync().del("crawl:" + crawl);
             }
+        }
+    }
+
+    @Test
+    void aCancelledKeyDialogSaysAKeyIsNeededAndCanBeOpenedAgain(EmbeddedStack stack) {
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
+            open(gateway);
+            awaitKeyDialog();
+            browser.driver().findElement(By.cssSelector("#key-dialog button[value=cancel]")).click();
+            browser.awaitText("live-status", "an API key is needed");
+            browser.awaitText("node-health", "key needed");
+            browser.driver().findElement(By.id("key-button")).click();
+            enterKey("the-key");
+            browser.awaitText("live-status", "live · updated");
+            assertFalse(browser.driver().findElement(By.id("key-button")).isDisplayed());
         }
     }
 
