@@ -170,6 +170,8 @@ function answerError(answer) {
       : answer.error.message + (answer.error.details ? ": " + answer.error.details.join("; ") : "");
 }
 
+const ACCESS_TEXT = { write: "key: read and write", read: "key: read only (actions disabled)", none: "no key" };
+
 // What the key may do: GET /access; a gateway without it has no keys (write, anonymous).
 async function refreshAccess() {
   let access = { access: "write", anonymous: true };
@@ -178,14 +180,16 @@ async function refreshAccess() {
     if (response.ok) {
       access = (await response.json()).data || access;
     } else if (response.status === 401) {
-      access = { access: "none", anonymous: true };
+      // keys are on, and this tab has none
+      access = { access: "none", anonymous: false };
     }
   } catch (e) {
     // the gateway is unreachable: the live status says so
   }
   state.canWrite = access.access === "write";
-  $("access").textContent = access.anonymous ? (state.canWrite ? "" : "no key")
-      : (state.canWrite ? "key: read and write" : "key: read only (actions disabled)");
+  $("access").textContent = access.anonymous ? "" : ACCESS_TEXT[access.access];
+  // a link cannot send the key: with keys on, /metrics and /live would answer 401
+  $("keyed-links").hidden = !access.anonymous;
   for (const button of document.querySelectorAll("button.write, td.actions button")) {
     // info is a read: a read key may ask it
     button.disabled = !state.canWrite && button.dataset.action !== "info";

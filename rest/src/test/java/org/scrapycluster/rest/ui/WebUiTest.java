@@ -153,6 +153,19 @@ class WebUiTest {
         }
     }
 
+    @Test
+    void theFooterLinksNoReadThatNeedsAKey(EmbeddedStack stack) {
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
+            open(gateway);
+            awaitKeyDialog();
+            browser.driver().findElement(By.cssSelector("#key-dialog button[value=cancel]")).click();
+            browser.awaitText("access", "no key");
+            // a link cannot send the key: /live and /metrics would answer 401
+            assertEquals(List.of("/health", "uPlot"), browser.driver().findElements(By.cssSelector("footer a")).stream()
+                    .filter(WebElement::isDisplayed).map(WebElement::getText).toList());
+        }
+    }
+
     private static void open(RunningGateway gateway) {
         browser.driver().get(gateway.client().base().resolve("/ui/").toString());
     }
