@@ -158,7 +158,8 @@ public final class RestGateway implements Service {
                 .route("/health/live", "health_live", call -> health(context.health().checkLive()), HttpMethod.GET)
                 .route("/health/ready", "health_ready", call -> health(context.health().checkReady()), HttpMethod.GET)
                 .route("/live", "live", live.endpoint(), HttpMethod.GET)
-                .route("/ui", "ui", call -> HttpAnswer.redirect(UiFiles.PREFIX), HttpMethod.GET)
+                // relative, so that a proxy's /<prefix>/ui reaches /<prefix>/ui/ too (docs/rest.md)
+                .route("/ui", "ui", call -> HttpAnswer.redirect("ui/"), HttpMethod.GET)
                 .prefix(UiFiles.PREFIX, "ui", new UiFiles(), HttpMethod.GET)
                 .build();
         this.dispatcher = new Dispatcher(router, keys, AllowedHosts.of(bindAddress.getAddress(), settings.getStringList("REST_ALLOWED_HOSTS")),

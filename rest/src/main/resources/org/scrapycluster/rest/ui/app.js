@@ -1,6 +1,7 @@
 // The Scrapy Cluster web UI. It talks only to this gateway: GET /live (the cluster's state, read by
 // the gateway once per refresh for every open page), GET / and /health (the gateway itself),
-// GET /access (what the presented key may do), POST /feed and /poll (crawls and actions).
+// GET /access (what the presented key may do), POST /feed and /poll (crawls and actions). It calls
+// them next to its own folder (/ui/), so that it works behind a proxy that adds a path prefix too.
 "use strict";
 
 const POLL_INTERVAL_MS = 1000;
@@ -58,6 +59,11 @@ function askForKey() {
 // A read answered 401 after the key dialog: it was cancelled, or the key given was refused too.
 class KeyNeeded extends Error {}
 
+// The URL of the gateway's endpoint path ("/live"): one level above the page's folder.
+function endpoint(path) {
+  return new URL(".." + path, document.baseURI);
+}
+
 async function call(path, options = {}) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = Object.assign({}, options.headers || {});
@@ -68,7 +74,7 @@ async function call(path, options = {}) {
     const read = !options.method || options.method === "GET";
     let response;
     try {
-      response = await fetch(path, Object.assign({}, options,
+      response = await fetch(endpoint(path), Object.assign({}, options,
           { headers, cache: "no-store", signal: read ? AbortSignal.timeout(READ_TIMEOUT_MS) : undefined }));
     } catch (e) {
       throw e.name === "TimeoutError" ? new Error(path + " did not answer within " + READ_TIMEOUT_MS / 1000 + " s") : e;

@@ -25,6 +25,7 @@ import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.GatewaySettings;
 import org.scrapycluster.rest.testing.HeadlessBrowser;
+import org.scrapycluster.rest.testing.PrefixProxy;
 import org.scrapycluster.rest.testing.RunningGateway;
 
 /**
@@ -163,6 +164,17 @@ class WebUiTest {
             // a link cannot send the key: /live and /metrics would answer 401
             assertEquals(List.of("/health", "uPlot"), browser.driver().findElements(By.cssSelector("footer a")).stream()
                     .filter(WebElement::isDisplayed).map(WebElement::getText).toList());
+        }
+    }
+
+    @Test
+    void behindAProxyThatServesTheGatewayUnderAPathPrefix(EmbeddedStack stack) {
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1").build());
+                PrefixProxy proxy = PrefixProxy.start("/scrapy", gateway.client().base())) {
+            // /ui redirects to the page, which reads the gateway's endpoints next to it
+            browser.driver().get(proxy.uri("/ui").toString());
+            browser.awaitText("live-status", "live · updated");
+            browser.awaitText("checks", "rest.kafka");
         }
     }
 
