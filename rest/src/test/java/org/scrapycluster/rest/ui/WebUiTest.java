@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
@@ -144,7 +145,7 @@ class WebUiTest {
         try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
             open(gateway);
             awaitKeyDialog();
-            browser.driver().findElement(By.cssSelector("#key-dialog button[value=cancel]")).click();
+            browser.driver().findElement(By.id("key-cancel")).click();
             browser.awaitText("live-status", "an API key is needed");
             browser.awaitText("node-health", "key needed");
             browser.driver().findElement(By.id("key-button")).click();
@@ -155,11 +156,22 @@ class WebUiTest {
     }
 
     @Test
+    void enterInTheKeyDialogUsesTheKey(EmbeddedStack stack) {
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
+            open(gateway);
+            awaitKeyDialog();
+            // Enter submits the dialog's form with its first submit button
+            browser.driver().findElement(By.id("key-input")).sendKeys("the-key", Keys.ENTER);
+            browser.awaitText("access", "key: read and write");
+        }
+    }
+
+    @Test
     void theFooterLinksNoReadThatNeedsAKey(EmbeddedStack stack) {
         try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
             open(gateway);
             awaitKeyDialog();
-            browser.driver().findElement(By.cssSelector("#key-dialog button[value=cancel]")).click();
+            browser.driver().findElement(By.id("key-cancel")).click();
             browser.awaitText("access", "no key");
             // a link cannot send the key: /live and /metrics would answer 401
             assertEquals(List.of("/health", "uPlot"), browser.driver().findElements(By.cssSelector("footer a")).stream()
