@@ -50,6 +50,8 @@ function askForKey() {
           resolve(false);
         }
       }, { once: true });
+      // Escape closes a dialog with the value it had: in Firefox and Safari that is the last prompt's "ok"
+      dialog.returnValue = "";
       dialog.showModal();
     });
   }
