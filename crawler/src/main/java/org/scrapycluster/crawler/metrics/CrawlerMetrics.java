@@ -8,11 +8,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.queue.LeaseReaper;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -68,6 +70,12 @@ public final class CrawlerMetrics {
     public void leasesHeld(Supplier<Number> held) {
         Gauge.builder("crawler.leases.held", held).description("Leases this node holds").tags("spider", spider, "node", node)
                 .strongReference(true).register(registry);
+    }
+
+    /** Registers the count of expired leases {@code reaper}, this node's, returned to their queues. */
+    public void leasesReaped(LeaseReaper reaper) {
+        FunctionCounter.builder("crawler.leases.reaped", reaper, LeaseReaper::returnedTotal)
+                .description("Expired leases this node returned to their queues").tags("spider", spider, "node", node).register(registry);
     }
 
     /** A response reached the spider with {@code bodyBytes} of body after {@code latency}. */

@@ -152,6 +152,7 @@ public final class CrawlerNode implements Service {
         context.health().register("zookeeper", () -> follower.isConnected() ? Health.up() : Health.down("not connected"));
         LeaseReaper reaper = own(new LeaseReaper(redis, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH));
         reaper.watch(spiderId);
+        metrics.leasesReaped(reaper);
         reaper.start();
         leaseKeeper.start();
         Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.CRAWLER_HEARTBEAT.fill(context.node().hostname(), spiderId, nodeId),
