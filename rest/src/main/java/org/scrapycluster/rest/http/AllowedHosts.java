@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import com.google.common.net.InetAddresses;
+import org.scrapycluster.common.domain.UrlHost;
 
 /**
  * The host names a call's {@code Host} header may give ({@code REST_ALLOWED_HOSTS}, docs/security.md). A web page can
@@ -39,18 +39,13 @@ public final class AllowedHosts {
         if (!checked || host == null) {
             return true;
         }
-        String name = withoutPort(host.strip()).toLowerCase(Locale.ROOT);
-        if (name.startsWith("[")) {
-            return name.endsWith("]") && InetAddresses.isInetAddress(name.substring(1, name.length() - 1));
+        UrlHost named;
+        try {
+            named = UrlHost.parse(host);
+        } catch (IllegalArgumentException e) {
+            return false;
         }
-        String bare = name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
-        return InetAddresses.isInetAddress(bare) || bare.equals(LOCALHOST) || bare.endsWith("." + LOCALHOST) || names.contains(bare);
-    }
-
-    /** {@code host} without its {@code :port}; an IPv6 literal keeps its brackets. */
-    private static String withoutPort(String host) {
-        int colon = host.lastIndexOf(':');
-        int bracket = host.lastIndexOf(']');
-        return colon > bracket ? host.substring(0, colon) : host;
+        String name = named.name();
+        return named.ipLiteral() || name.equals(LOCALHOST) || name.endsWith("." + LOCALHOST) || names.contains(name);
     }
 }
