@@ -25,8 +25,8 @@ public final class QueueDirectory {
     private static final Set<String> OTHER_FIRST_SEGMENTS = Keyspace.ALL.stream().map(KeyTemplate::prefix)
             .filter(prefix -> prefix.indexOf(':') > 0).map(prefix -> prefix.substring(0, prefix.indexOf(':')))
             .collect(Collectors.toUnmodifiableSet());
-    /** The middle word of a crawl's dupefilter, {@code <spiderid>:dupefilter:<crawlid>} ({@link Keyspace#DUPEFILTER}). */
-    private static final String DUPEFILTER_WORD = "dupefilter";
+    /** The middle word of a crawl's dupefilter, {@code <spiderid>:dupefilter:<crawlid>}: its template filled with nothing, less the colons. */
+    private static final String DUPEFILTER_WORD = Keyspace.DUPEFILTER.fill("", "").replace(":", "");
 
     private final RedisConnection redis;
 
