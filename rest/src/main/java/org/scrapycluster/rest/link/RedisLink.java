@@ -47,9 +47,9 @@ public final class RedisLink implements AutoCloseable {
         return current != null && current.isConnected() ? Optional.of(current) : Optional.empty();
     }
 
-    /** Whether Redis can be reached now. */
+    /** Whether Redis answers now: the connection is open and no command has waited past the timeout for its answer. */
     public boolean connected() {
-        return connection().isPresent();
+        return connection().map(RedisConnection::answers).orElse(false);
     }
 
     /** The health check {@code redis}. */

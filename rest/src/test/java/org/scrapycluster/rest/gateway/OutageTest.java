@@ -23,7 +23,7 @@ import org.scrapycluster.rest.testing.OutboundResponder;
 import org.scrapycluster.rest.testing.RunningGateway;
 
 /**
- * Kafka or Redis away, at start or while running: the gateway starts all the same, answers at once
+ * Kafka or Redis away, at start or while running, or Redis hung: the gateway starts all the same, answers at once
  * with a clear error ({@code Unable to connect to Kafka}, {@code Unable to connect to Redis}),
  * reports YELLOW or RED and 503 on {@code /health}, and works again when the server is back (a
  * Kafka broker restarted under a running gateway included: requests are fed and answers read again).
@@ -90,6 +90,24 @@ class OutageTest {
                 GatewayClient.Reply polled = Awaitility.await().atMost(Duration.ofMinutes(1))
                         .until(() -> gateway.client().postJson("/poll", "{\"poll_id\": \"o-1\"}"), reply -> reply.status() == 200);
                 assertEquals(0, polled.json().get("data").get("total_pending").asInt());
+            }
+        }
+    }
+
+    /** A Redis that hangs keeps its connection open; the index says it is not connected, as {@code /health} says it is down. */
+    @Test
+    void redisHungWhileRunning(EmbeddedStack stack) throws Exception {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("rest-hung"))) {
+            GatewaySettings settings = GatewaySettings.forStack(stack, redis.port());
+            try (RunningGateway gateway = RunningGateway.start(settings.build()).awaitGreen()) {
+                redis.freeze();
+                try {
+                    Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> "YELLOW".equals(gateway.index().get("node_health").asText()));
+                    assertEquals(false, gateway.index().get("redis_connected").asBoolean());
+                } finally {
+                    redis.thaw();
+                }
+                gateway.awaitGreen();
             }
         }
     }
