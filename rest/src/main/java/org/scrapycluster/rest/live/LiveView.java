@@ -109,7 +109,6 @@ public final class LiveView implements AutoCloseable {
         view.put("zookeeper_connected", domainConfig.connected());
         view.put("zookeeper_node", domainConfig.path());
         Optional<RedisConnection> connection = redis.get();
-        view.put("redis_connected", connection.isPresent());
         try {
             if (connection.isEmpty()) {
                 throw new RedisException("Redis is not connected");
@@ -129,6 +128,7 @@ public final class LiveView implements AutoCloseable {
             }
             failing = readOnce;
         }
+        view.put("redis_connected", connection.map(RedisConnection::answers).orElse(false));
         view.set("completed", completed.rows());
         last = view;
         snapshot = json.writeBytes(view);
