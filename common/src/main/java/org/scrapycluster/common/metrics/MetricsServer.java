@@ -6,10 +6,12 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import org.scrapycluster.common.domain.AllowedHosts;
 import org.scrapycluster.common.settings.Settings;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -22,7 +24,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * /health} answers {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}} with
  * 200 when every dependency check is up and 503 otherwise; {@code /health/live} and
  * {@code /health/ready} answer the same way for the liveness and readiness checks of
- * {@link HealthRegistry}.
+ * {@link HealthRegistry}. It has no keys; on a loopback address it answers only a {@code Host} that is an
+ * address or {@code localhost}, so that a web page cannot read it by pointing its own name there
+ * ({@link AllowedHosts}, docs/security.md).
  */
 public final class MetricsServer implements AutoCloseable {
 
@@ -34,12 +38,14 @@ public final class MetricsServer implements AutoCloseable {
     private final ExecutorService executor;
     private final PrometheusMeterRegistry registry;
     private final HealthRegistry health;
+    private final AllowedHosts hosts;
 
     private MetricsServer(HttpServer server, ExecutorService executor, PrometheusMeterRegistry registry, HealthRegistry health) {
         this.server = server;
         this.executor = executor;
         this.registry = registry;
         this.health = health;
+        this.hosts = AllowedHosts.of(server.getAddress().getAddress(), List.of());
     }
 
     /**
@@ -95,6 +101,10 @@ public final class MetricsServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            if (!hosts.allows(exchange.getRequestHeaders().getFirst("Host"))) {
+                send(exchange, 403, "text/plain; charset=utf-8", "Host not allowed; call this endpoint by its address or localhost\n");
+                return;
+            }
             String method = exchange.getRequestMethod();
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 exchange.getResponseHeaders().set("Allow", "GET, HEAD");

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,6 +56,16 @@ class MetricsServerTest {
             assertTrue(body.contains("scrapy_requests_total{outcome=\"valid\",service=\"kafka-monitor\"} 3.0"), body);
             assertTrue(body.contains("scrapy_requests_total{outcome=\"valid\",service=\"crawler\"} 2.0"), body);
             assertTrue(body.contains("jvm_memory_used_bytes"), "the JVM's meters are there too");
+        }
+    }
+
+    /** A page that points its own name at 127.0.0.1 (DNS rebinding) cannot read the endpoint as its own site; the address can. */
+    @Test
+    void onLoopbackOnlyAddressesAndLocalhostAreAnswered() throws Exception {
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), health)) {
+            assertEquals("HTTP/1.1 403 Forbidden", statusLine(server, "attacker.example:" + server.address().getPort()));
+            assertEquals("HTTP/1.1 200 OK", statusLine(server, "127.0.0.1:" + server.address().getPort()));
+            assertEquals("HTTP/1.1 200 OK", statusLine(server, "localhost"));
         }
     }
 
@@ -141,5 +155,14 @@ class MetricsServerTest {
 
     private static URI uri(MetricsServer server, String path) {
         return URI.create("http://127.0.0.1:" + server.address().getPort() + path);
+    }
+
+    /** The status line answering {@code GET /metrics} with {@code Host: host}, which the JDK's client cannot send. */
+    private static String statusLine(MetricsServer server, String host) throws IOException {
+        try (Socket socket = new Socket(server.address().getAddress(), server.address().getPort())) {
+            socket.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        }
     }
 }

@@ -33,7 +33,7 @@ import org.scrapycluster.rest.feed.FeedValidation;
 import org.scrapycluster.rest.feed.OutboundAnswers;
 import org.scrapycluster.rest.feed.PendingAnswers;
 import org.scrapycluster.rest.http.AccessRule;
-import org.scrapycluster.rest.http.AllowedHosts;
+import org.scrapycluster.common.domain.AllowedHosts;
 import org.scrapycluster.rest.http.Dispatcher;
 import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.http.GatewayServer;

@@ -1,5 +1,6 @@
 package org.scrapycluster.rest.http;
 
+import org.scrapycluster.common.domain.AllowedHosts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

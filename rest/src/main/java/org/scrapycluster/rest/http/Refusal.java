@@ -25,7 +25,7 @@ public enum Refusal {
     METHOD(405, "The method is not allowed for the requested URL."),
     /** No API key, or one the gateway does not know, where keys are configured. */
     UNAUTHORIZED(401, "A valid API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>."),
-    /** A {@code Host} header the gateway does not answer for ({@link AllowedHosts}). */
+    /** A {@code Host} header the gateway does not answer for ({@link org.scrapycluster.common.domain.AllowedHosts}). */
     HOST(403, "The request names a host this gateway does not answer for; add the name to REST_ALLOWED_HOSTS."),
     /** A read key on a call that changes something. */
     FORBIDDEN(403, "This API key may only read."),

@@ -1,4 +1,4 @@
-package org.scrapycluster.rest.http;
+package org.scrapycluster.common.domain;
 
 import java.net.InetAddress;
 import java.util.Collection;
@@ -6,15 +6,14 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.scrapycluster.common.domain.UrlHost;
-
 /**
- * The host names a call's {@code Host} header may give ({@code REST_ALLOWED_HOSTS}, docs/security.md). A web page can
- * point its own name at 127.0.0.1 once the browser has loaded it (DNS rebinding) and then call a gateway on loopback
- * as its own site: the browser sends that name as the {@code Host}. So a gateway on a loopback address answers only
- * calls that name it by an IP address, {@code localhost} (or a name under {@code .localhost}, which browsers never
- * look up), or a listed name. A gateway on another address checks names only when some are listed: the names its
- * clients use are not known otherwise. A call without a {@code Host} header does not come from a browser.
+ * The host names an HTTP call's {@code Host} header may give, for the REST gateway ({@code REST_ALLOWED_HOSTS}) and the
+ * services' metrics endpoint (docs/security.md). A web page can point its own name at 127.0.0.1 once the browser has
+ * loaded it (DNS rebinding) and then call a server on loopback as its own site: the browser sends that name as the
+ * {@code Host}. So a server on a loopback address answers only calls that name it by an IP address, {@code localhost}
+ * (or a name under {@code .localhost}, which browsers never look up), or a listed name. A server on another address
+ * checks names only when some are listed: the names its clients use are not known otherwise. A call without a
+ * {@code Host} header does not come from a browser.
  */
 public final class AllowedHosts {
 
@@ -28,7 +27,7 @@ public final class AllowedHosts {
         this.names = names;
     }
 
-    /** The hosts of a gateway bound to {@code bound}, with the names {@code listed} ({@code REST_ALLOWED_HOSTS}). */
+    /** The hosts of a server bound to {@code bound}, with the names {@code listed}. */
     public static AllowedHosts of(InetAddress bound, Collection<String> listed) {
         Set<String> names = listed.stream().map(name -> name.strip().toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
         return new AllowedHosts(bound.isLoopbackAddress() || !names.isEmpty(), names);

@@ -1,4 +1,4 @@
-package org.scrapycluster.rest.http;
+package org.scrapycluster.common.domain;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
