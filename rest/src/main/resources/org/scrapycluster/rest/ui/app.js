@@ -646,6 +646,7 @@ async function refreshHealth() {
 // Start
 
 $("key-cancel").addEventListener("click", () => $("key-dialog").close("cancel"));
+$("confirm-cancel").addEventListener("click", () => $("confirm-dialog").close("cancel"));
 $("key-button").addEventListener("click", () => {
   // asks again at the next read, which is now
   keyPrompt = null;

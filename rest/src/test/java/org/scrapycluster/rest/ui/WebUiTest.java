@@ -118,7 +118,7 @@ class WebUiTest {
     }
 
     @Test
-    void aCrawlNamedLikeABuiltInPropertyCanBeExpired(EmbeddedStack stack) {
+    void aCrawlNamedLikeABuiltInPropertyCanBeExpiredWithEnter(EmbeddedStack stack) {
         // a crawl this tab did not feed, whose crawlid every plain object has as a property, listed from its
         // accounting as the queue scripts write it (docs/architecture.md "Crawl accounting")
         String crawl = "link:" + GatewaySettings.unique("ui") + ":constructor";
@@ -129,8 +129,8 @@ class WebUiTest {
                 open(answered.gateway());
                 click(By.cssSelector("#crawl-rows tr[data-crawlid=constructor] button[data-action=expire]"));
                 awaitOpen("confirm-dialog");
-                type(browser.driver().findElement(By.id("confirm-url")), "https://example.com/expire-me");
-                browser.driver().findElement(By.id("confirm-ok")).click();
+                // Enter in the field confirms, as the Confirm button does
+                type(browser.driver().findElement(By.id("confirm-url")), "https://example.com/expire-me" + Keys.ENTER);
                 String fed = new String(answered.responder().awaitRequest("url", "https://example.com/expire-me"), StandardCharsets.UTF_8);
                 assertTrue(fed.contains("\"crawlid\":\"constructor\"") && fed.contains("\"expires\":"), fed);
             } finally {
