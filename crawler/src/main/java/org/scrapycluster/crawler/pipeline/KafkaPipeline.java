@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Producer;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.errors.RetriableException;
 import org.scrapycluster.api.ResultItem;
 import org.scrapycluster.common.kafka.AbsentTopics;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
@@ -30,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * again; a failure that cannot pass is logged and counted, and the item is done. A send the producer
  * abandons because the pipeline is closing fails the same way as one that may pass: the page was not
  * published, and the node that crawls it next publishes it. A copy on an app's topic that Kafka does not take
- * while it takes the firehose's is dropped, and that topic skipped for a while ({@link AbsentTopics}).
+ * while it takes the firehose's is dropped, and that topic skipped for a while ({@link AbsentTopics}). The health
+ * check {@code kafka} is down from a failure that may pass until a page is published, or Kafka says it has the
+ * firehose again ({@link TopicReach}), whichever comes first: a node that has no page to publish learns of Kafka's
+ * return too.
  */
 public final class KafkaPipeline implements NodePipeline {
 
@@ -40,7 +45,10 @@ public final class KafkaPipeline implements NodePipeline {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
     private final Function<Settings, Producer<String, byte[]>> producers;
+    private final Function<PipelineContext, TopicReach> firehoseReaches;
+    private final AtomicReference<Failure> lastFailure = new AtomicReference<>();
     private Producer<String, byte[]> producer;
+    private TopicReach firehoseReach;
     private Topics topics;
     private ResultMessage messages;
     private boolean appidTopics;
@@ -49,17 +57,21 @@ public final class KafkaPipeline implements NodePipeline {
     private String spiderId;
     private CrawlerMetrics metrics;
     private Clock clock;
-    private volatile String lastFailure;
     private volatile boolean closing;
 
-    /** The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}. */
+    /** The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}, and an admin client there after a failure. */
     public KafkaPipeline() {
-        this(settings -> new KafkaClients(settings).bytesProducer());
+        this(settings -> new KafkaClients(settings).bytesProducer(), context -> TopicReach.of(new KafkaClients(context.settings()),
+                Topics.from(context.settings()).crawledFirehose(), context.clock()));
     }
 
-    /** A pipeline sending through the producer {@code producers} makes from the settings when it is opened. */
-    KafkaPipeline(Function<Settings, Producer<String, byte[]>> producers) {
+    /**
+     * A pipeline sending through the producer {@code producers} makes from the settings when it is opened, and asking
+     * whether Kafka has the firehose again, after a failure, through what {@code firehoseReaches} makes.
+     */
+    KafkaPipeline(Function<Settings, Producer<String, byte[]>> producers, Function<PipelineContext, TopicReach> firehoseReaches) {
         this.producers = producers;
+        this.firehoseReaches = firehoseReaches;
     }
 
     @Override
@@ -79,7 +91,8 @@ public final class KafkaPipeline implements NodePipeline {
         maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
         messages = ResultMessage.from(settings);
         producer = producers.apply(settings);
-        context.health().register("kafka", () -> lastFailure == null ? Health.up() : Health.down(lastFailure));
+        firehoseReach = firehoseReaches.apply(context);
+        context.health().register("kafka", this::health);
     }
 
     @Override
@@ -93,7 +106,7 @@ public final class KafkaPipeline implements NodePipeline {
         }).orElse(firehose);
         return sent.handle((done, failure) -> {
             if (failure == null) {
-                lastFailure = null;
+                lastFailure.set(null);
                 LOG.atInfo().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
                         .addKeyValue("action", "ack").addKeyValue("success", true).addKeyValue("spiderid", spiderId)
                         .log("Sent page to Kafka");
@@ -102,7 +115,7 @@ public final class KafkaPipeline implements NodePipeline {
             Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
             boolean mayPass = cause instanceof RetriableException || closing;
             // a record Kafka refuses (too large for the topic, say) says nothing of whether Kafka can be reached
-            lastFailure = mayPass ? cause.toString() : null;
+            lastFailure.set(mayPass ? new Failure(cause.toString(), clock.instant()) : null);
             metrics.error("kafka");
             LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
                     .addKeyValue("action", "ack").addKeyValue("success", false).addKeyValue("spiderid", spiderId)
@@ -173,12 +186,31 @@ public final class KafkaPipeline implements NodePipeline {
         return sent;
     }
 
+    private Health health() {
+        Failure failure = lastFailure.get();
+        if (failure == null) {
+            return Health.up();
+        }
+        if (firehoseReach.takesRecordsSince(failure.at())) {
+            lastFailure.compareAndSet(failure, null);
+            return Health.up();
+        }
+        return Health.down(failure.reason());
+    }
+
     @Override
     public void close() {
         closing = true;
         if (producer != null) {
             producer.close(CLOSE_TIMEOUT);
         }
+        if (firehoseReach != null) {
+            firehoseReach.close();
+        }
+    }
+
+    /** Why a page could not be published, and when. */
+    private record Failure(String reason, Instant at) {
     }
 
     /** Kafka could not take a result now; the page is crawled again when its lease expires. */

@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -29,6 +31,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.TopicReach;
+import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
@@ -52,6 +56,8 @@ class KafkaPipelineTest {
     private final HealthRegistry health = new HealthRegistry();
     private final List<KafkaPipeline> opened = new ArrayList<>();
     private MockProducer<String, byte[]> producer;
+    /** What Kafka answers the pipeline's question whether it has the firehose: by default, nothing. */
+    private Function<String, CompletionStage<Boolean>> kafkaSays = topic -> new CompletableFuture<>();
 
     @AfterEach
     void close() {
@@ -61,7 +67,8 @@ class KafkaPipelineTest {
     /** A pipeline opened on the crawler's defaults with {@code set} over them, sending through a mock producer. */
     private KafkaPipeline pipeline(boolean autoComplete, Map<String, ?> set) {
         producer = new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
-        KafkaPipeline pipeline = new KafkaPipeline(settings -> producer);
+        KafkaPipeline pipeline = new KafkaPipeline(settings -> producer,
+                context -> new TopicReach(Topics.from(context.settings()).crawledFirehose(), kafkaSays, () -> { }, context.clock()));
         pipeline.open(new PipelineContext(DEFAULTS.withLauncherValues(set), "link", new CrawlerMetrics(registry, "link", "n1"), health,
                 Clock.fixed(NOW, ZoneOffset.UTC)));
         opened.add(pipeline);
@@ -168,6 +175,26 @@ class KafkaPipelineTest {
         producer.completeNext();
         second.get();
         assertTrue(kafkaUp(), "up again after a send succeeds");
+    }
+
+    /** A node with no other page to publish learns that Kafka is back by asking it (KafkaPipelineOutageTest asks a real one). */
+    @Test
+    void afterAFailureTheHealthCheckIsUpAgainOnceKafkaSaysItHasTheFirehose() throws Exception {
+        List<String> asked = new ArrayList<>();
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        kafkaSays = topic -> {
+            asked.add(topic);
+            return answer;
+        };
+        KafkaPipeline pipeline = pipeline(false, Map.of());
+        CompletableFuture<Void> item = pipeline.process(page("app", text("x")));
+        producer.errorNext(new TimeoutException("no broker"));
+        assertThrows(ExecutionException.class, item::get);
+
+        assertFalse(kafkaUp());
+        assertEquals(List.of("demo.crawled_firehose"), asked);
+        answer.complete(true);
+        assertTrue(kafkaUp(), "up again with no page published");
     }
 
     @Test

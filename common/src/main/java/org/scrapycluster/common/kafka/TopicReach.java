@@ -1,0 +1,127 @@
+package org.scrapycluster.common.kafka;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+/**
+ * Whether Kafka has a topic with a leader for one of its partitions, which is what a producer needs to publish there,
+ * learnt without publishing: a service that publishes only when it has something to say (a crawler node that has run
+ * out of pages) cannot otherwise tell that Kafka is back after a send failed. Kafka is asked in the background, at
+ * most once every {@value #PERIOD_SECONDS} s and only while someone asks; the question is the admin client's
+ * {@code DescribeTopics} (docs/operations.md, "Outages"). Thread-safe.
+ */
+public final class TopicReach implements AutoCloseable {
+
+    private static final long PERIOD_SECONDS = 10;
+    private static final Duration PERIOD = Duration.ofSeconds(PERIOD_SECONDS);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
+
+    private final String topic;
+    private final Function<String, CompletionStage<Boolean>> ask;
+    private final Runnable closer;
+    private final Clock clock;
+    private final AtomicBoolean asking = new AtomicBoolean();
+    private volatile Instant askedAt = Instant.MIN;
+    /** When the question last answered "takes records" was asked. */
+    private volatile Instant takesRecordsAt = Instant.MIN;
+
+    /**
+     * @param topic  the topic asked about
+     * @param ask    asks Kafka whether the topic takes records; its answer may come on any thread
+     * @param closer releases what {@code ask} holds, when this is closed
+     * @param clock  when answers are given and asked again
+     */
+    public TopicReach(String topic, Function<String, CompletionStage<Boolean>> ask, Runnable closer, Clock clock) {
+        this.topic = topic;
+        this.ask = ask;
+        this.closer = closer;
+        this.clock = clock;
+    }
+
+    /** Asks the brokers of {@code clients} with an admin client of its own, made at the first question. */
+    public static TopicReach of(KafkaClients clients, String topic, Clock clock) {
+        LazyAdmin admin = new LazyAdmin(clients);
+        return new TopicReach(topic, admin::takesRecords, admin::close, clock);
+    }
+
+    /**
+     * Whether Kafka, asked at {@code since} or later, said that the topic takes records. When it was last asked longer
+     * than the period ago, it is asked again; that answer is for a later call.
+     */
+    public boolean takesRecordsSince(Instant since) {
+        if (!takesRecordsAt.isBefore(since)) {
+            return true;
+        }
+        Instant now = clock.instant();
+        if (!now.isBefore(askedAt.plus(PERIOD)) && asking.compareAndSet(false, true)) {
+            askedAt = now;
+            CompletionStage<Boolean> answer;
+            try {
+                answer = ask.apply(topic);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            answer.whenComplete((takes, failure) -> {
+                if (failure == null && takes) {
+                    takesRecordsAt = now;
+                }
+                asking.set(false);
+            });
+        }
+        return !takesRecordsAt.isBefore(since);
+    }
+
+    @Override
+    public void close() {
+        closer.run();
+    }
+
+    /** An admin client made at the first question, for {@link TopicReach#of}. */
+    private static final class LazyAdmin {
+
+        private final KafkaClients clients;
+        private Admin admin;
+        private boolean closed;
+
+        LazyAdmin(KafkaClients clients) {
+            this.clients = clients;
+        }
+
+        CompletionStage<Boolean> takesRecords(String topic) {
+            DescribeTopicsOptions options = new DescribeTopicsOptions().timeoutMs((int) PERIOD.toMillis());
+            return admin().describeTopics(List.of(topic), options).allTopicNames().toCompletionStage()
+                    .thenApply(described -> described.get(topic).partitions().stream().anyMatch(LazyAdmin::led));
+        }
+
+        private static boolean led(TopicPartitionInfo partition) {
+            return partition.leader() != null && !partition.leader().isEmpty();
+        }
+
+        private synchronized Admin admin() {
+            if (closed) {
+                throw new IllegalStateException("closed");
+            }
+            if (admin == null) {
+                admin = clients.admin();
+            }
+            return admin;
+        }
+
+        synchronized void close() {
+            closed = true;
+            if (admin != null) {
+                admin.close(CLOSE_TIMEOUT);
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.scrapycluster.crawler.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.crawler.fetch.DetectedEncoding;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedKafka;
+import org.scrapycluster.embedded.FreePorts;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * A real broker goes away while the pipeline publishes and comes back: the pipeline's {@code kafka} health check is
+ * up again without another page to publish, as for a node whose last page's crawl was stopped meanwhile.
+ */
+class KafkaPipelineOutageTest {
+
+    @Test
+    void theHealthCheckIsUpAgainWhenKafkaIsBackWithNoPageToPublish(@TempDir Path kafkaData) throws Exception {
+        int port = FreePorts.pick();
+        EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+        HealthRegistry health = new HealthRegistry();
+        KafkaPipeline pipeline = new KafkaPipeline();
+        try {
+            Settings settings = Settings.defaults("crawler").withLauncherValues(Map.of("KAFKA_HOSTS", kafka.bootstrapServers(),
+                    "KAFKA_CLIENT_PROPERTIES", Map.of("delivery.timeout.ms", 4000, "max.block.ms", 4000, "request.timeout.ms", 3000)));
+            pipeline.open(new PipelineContext(settings, "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"), health,
+                    Clock.systemUTC()));
+            pipeline.process(page("before")).get();
+
+            kafka.close();
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> pipeline.process(page("during")).get());
+            assertInstanceOf(KafkaPipeline.KafkaUnavailableException.class, failed.getCause());
+            assertFalse(kafkaUp(health));
+
+            kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+            Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).until(() -> kafkaUp(health));
+        } finally {
+            pipeline.close();
+            kafka.close();
+        }
+    }
+
+    private static boolean kafkaUp(HealthRegistry health) {
+        return health.check().checks().get("kafka").isUp();
+    }
+
+    private static CrawlResult page(String name) {
+        return new CrawlResult("link", "app", "crawl1", Map.of(), "http://shop.test/" + name, "http://shop.test/" + name, 200, "OK",
+                Map.of("Content-Type", List.of("text/html")), Map.of(), name.getBytes(StandardCharsets.UTF_8),
+                new DetectedEncoding("utf-8", StandardCharsets.UTF_8), List.of(), Map.of());
+    }
+}
