@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Header values as text. Netty reads header bytes one to one into chars (ISO-8859-1); servers that send
- * non-ASCII headers nearly always mean UTF-8, so a value whose bytes are valid UTF-8 is read as UTF-8.
+ * Header values (and the status line's reason phrase) as text. Netty reads header bytes one to one into chars
+ * (ISO-8859-1); servers that send non-ASCII headers nearly always mean UTF-8, so a value whose bytes are valid
+ * UTF-8 is read as UTF-8.
  */
 final class HeaderText {
 

@@ -9,7 +9,7 @@ import org.scrapycluster.common.url.UrlResolver;
 
 /**
  * Turns what was read of a response into the {@link FetchResult} the crawler sees, as Scrapy reports it: header
- * values decoded, a decoded Content-Encoding removed, the body's encoding detected under Python's codec names,
+ * values and the reason phrase decoded, a decoded Content-Encoding removed, the body's encoding detected under Python's codec names,
  * and a redirect's target resolved.
  */
 final class ResponseReport {
@@ -24,6 +24,7 @@ final class ResponseReport {
      * The result of {@code sent}.
      *
      * @param status     the status read, 0 when no response arrived
+     * @param reason     the reason phrase as read: each byte one char (ISO-8859-1)
      * @param rawHeaders the response headers as read: each byte one char (ISO-8859-1)
      * @param body       the body read (decompressed), null for none
      * @param error      why the fetch failed, null on success
@@ -42,7 +43,7 @@ final class ResponseReport {
         }
         byte[] bytes = body == null ? NO_BODY : body;
         DetectedEncoding encoding = EncodingDetector.detect(reported.last("Content-Type"), bytes);
-        return new FetchResult(sent.url(), status, reason, reported, bytes, encoding, sent.sentHeaders(),
+        return new FetchResult(sent.url(), status, HeaderText.value(reason), reported, bytes, encoding, sent.sentHeaders(),
                 location(sent.url(), status, rawHeaders), error, message, timings);
     }
 

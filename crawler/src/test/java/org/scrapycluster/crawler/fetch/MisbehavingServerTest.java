@@ -134,6 +134,18 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void aReasonPhraseInUtf8IsReadAsUtf8() throws Exception {
+        String utf8 = new String("HTTP/1.1 200 Très bien\r\nContent-Length: 2\r\n\r\nhi".getBytes(StandardCharsets.UTF_8),
+                StandardCharsets.ISO_8859_1);
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(utf8))) {
+            assertEquals("Très bien", fetch(FetchRequest.get(server.url("/"))).reason());
+        }
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi("HTTP/1.1 200 Très bien\r\nContent-Length: 2\r\n\r\nhi"))) {
+            assertEquals("Très bien", fetch(FetchRequest.get(server.url("/"))).reason(), "bytes that are not UTF-8 read as ISO-8859-1");
+        }
+    }
+
+    @Test
     void aFetchThatEndsWhileItsConnectionIsOpeningClosesIt() throws Exception {
         try (ScriptedServer tarpit = new ScriptedServer("127.0.0.5", ScriptedServer.Exchange::awaitClose);
                 HttpFetcher impatient = new HttpFetcher(FetcherConfig.builder().connectTimeout(Duration.ofSeconds(60))
