@@ -94,7 +94,7 @@ final class BodyDecoder {
         }
     }
 
-    /** Frees the inflater; the decoder takes nothing more. */
+    /** Frees the inflater; what is written after is dropped. */
     void close() {
         if (inflater != null) {
             inflater.end();

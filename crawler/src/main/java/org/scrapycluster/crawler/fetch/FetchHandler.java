@@ -190,8 +190,14 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         try {
             withinLimit = decoder.write(content.content());
         } catch (BodyDecoder.CorruptBodyException e) {
-            end(call, FetchError.PROTOCOL, "the body cannot be decoded: " + e.getMessage());
-            return;
+            if (!ResponseReport.isRedirect(call.response.status, call.response.headers)) {
+                end(call, FetchError.PROTOCOL, "the body cannot be decoded: " + e.getMessage());
+                return;
+            }
+            // Scrapy's redirect middleware takes a redirect before its body is decompressed: the rest is read, not kept
+            decoder.close();
+            call.response.body = new BodyBuffer(maxBodyBytes, 0);
+            withinLimit = true;
         }
         if (!withinLimit) {
             end(call, FetchError.TOO_LARGE, "body exceeds the limit of " + maxBodyBytes + " bytes");

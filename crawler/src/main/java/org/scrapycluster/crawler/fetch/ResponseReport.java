@@ -60,15 +60,20 @@ final class ResponseReport {
         }
     }
 
+    /** Whether a response is one Scrapy's redirect middleware takes: a 301, 302, 303, 307 or 308 with a Location. */
+    static boolean isRedirect(int status, HeaderMap rawHeaders) {
+        return REDIRECTS.contains(status) && rawHeaders.contains("Location");
+    }
+
     /**
      * Where a redirect points, resolved as Scrapy's redirect middleware does: the Location made safe, then
      * joined to the request URL. Null when this is no redirect or the Location is unusable.
      */
     private static String location(String url, int status, HeaderMap rawHeaders) {
-        String location = rawHeaders.last("Location");
-        if (!REDIRECTS.contains(status) || location == null) {
+        if (!isRedirect(status, rawHeaders)) {
             return null;
         }
+        String location = rawHeaders.last("Location");
         try {
             return UrlResolver.resolve(url, UrlEscaper.escape(HeaderText.urlFromHeader(location)));
         } catch (InvalidUrlException e) {

@@ -146,6 +146,25 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void aRedirectWhoseBodyIsNotTheGzipItsHeaderSaysIsStillARedirect() throws Exception {
+        String mislabelled = "HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Encoding: gzip\r\nContent-Length: 16\r\n\r\nthis is not gzip";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(mislabelled))) {
+            FetchResult redirect = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(redirect.ok(), "Scrapy's redirect middleware sees the response before it is decompressed: " + redirect);
+            assertEquals(302, redirect.status());
+            assertEquals(server.url("/next"), redirect.location());
+            assertEquals(0, redirect.body().length);
+            FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+            assertEquals("hi", next.text());
+            assertTrue(next.timings().reusedConnection(), "the redirect was read to its end");
+        }
+        String notARedirect = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 16\r\n\r\nthis is not gzip";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(notARedirect))) {
+            assertEquals(FetchError.PROTOCOL, fetch(FetchRequest.get(server.url("/"))).error(), "a page must decode");
+        }
+    }
+
+    @Test
     void aFetchThatEndsWhileItsConnectionIsOpeningClosesIt() throws Exception {
         try (ScriptedServer tarpit = new ScriptedServer("127.0.0.5", ScriptedServer.Exchange::awaitClose);
                 HttpFetcher impatient = new HttpFetcher(FetcherConfig.builder().connectTimeout(Duration.ofSeconds(60))
