@@ -31,7 +31,11 @@ import io.netty.resolver.NoopAddressResolverGroup;
 final class Connector {
 
     private static final int MAX_INITIAL_LINE = 8 * 1024;
-    private static final int MAX_HEADER_BYTES = 64 * 1024;
+    /**
+     * The most a response's header block may hold, all lines together: Chrome's limit, so that a site that works in a
+     * browser (dozens of long Set-Cookie lines) is read here; Twisted under Scrapy caps each line at 16 KiB only.
+     */
+    private static final int MAX_HEADER_BYTES = 256 * 1024;
     private static final int MAX_CHUNK_BYTES = 64 * 1024;
 
     private final FetcherConfig config;

@@ -165,6 +165,21 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void aHeaderBlockLargerThan64KiBIsReadAsBrowsersAndTwistedReadIt() throws Exception {
+        StringBuilder cookies = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            cookies.append("Set-Cookie: c").append(i).append('=').append("v".repeat(2000)).append("; Path=/\r\n");
+        }
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5",
+                firstThenHi("HTTP/1.1 200 OK\r\n" + cookies + "Content-Length: 2\r\n\r\nhi"))) {
+            FetchResult result = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(result.ok(), result.toString());
+            assertEquals(60, result.headers().all("Set-Cookie").size());
+            assertEquals("hi", result.text());
+        }
+    }
+
+    @Test
     void aFetchThatEndsWhileItsConnectionIsOpeningClosesIt() throws Exception {
         try (ScriptedServer tarpit = new ScriptedServer("127.0.0.5", ScriptedServer.Exchange::awaitClose);
                 HttpFetcher impatient = new HttpFetcher(FetcherConfig.builder().connectTimeout(Duration.ofSeconds(60))
