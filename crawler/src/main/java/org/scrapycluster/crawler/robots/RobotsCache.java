@@ -1,5 +1,9 @@
 package org.scrapycluster.crawler.robots;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -39,6 +43,7 @@ public final class RobotsCache {
     private static final Logger LOG = LoggerFactory.getLogger(RobotsCache.class);
     private static final int MAX_REDIRECTS = 5;
     private static final int TOO_MANY_REQUESTS = 429;
+    private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
 
     private final Fetcher fetcher;
@@ -116,12 +121,31 @@ public final class RobotsCache {
     private BaseRobotRules parse(String url, FetchResult result) {
         int status = result.status();
         if (status >= 200 && status < 300) {
-            return parser().parseContent(url, result.body(), contentType(result), robotNames);
+            return parser().parseContent(url, utf8(result.body()), contentType(result), robotNames);
         }
         if (status >= 400 && status < 500 && status != TOO_MANY_REQUESTS) {
             return ALLOW_ALL;
         }
         return null; // unavailable for now: a server that is down, or that asks for fewer requests, is asked again soon
+    }
+
+    /**
+     * The file as the parser reads it, which is UTF-8 unless a byte-order mark says UTF-16: bytes that are not UTF-8
+     * are read as cp1252, as a page that declares no encoding is, so that a Latin-1 {@code Disallow: /café} forbids
+     * what a link to {@code /café} becomes ({@code /caf%C3%A9}). Scrapy drops such bytes, forbidding {@code /caf}.
+     */
+    private static byte[] utf8(byte[] body) {
+        boolean utf16 = body.length >= 2 && (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE
+                || body[0] == (byte) 0xFE && body[1] == (byte) 0xFF);
+        if (utf16) {
+            return body;
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body));
+            return body;
+        } catch (CharacterCodingException e) {
+            return new String(body, WINDOWS_1252).getBytes(StandardCharsets.UTF_8);
+        }
     }
 
     /**

@@ -135,6 +135,22 @@ class RobotsCacheTest {
     }
 
     @Test
+    void aFileInLatin1IsReadAsLatin1AndOneInUtf16OrWithAByteOrderMarkAsItSays() {
+        fetcher.answer("http://latin1.test/robots.txt", 200,
+                "User-agent: *\nDisallow: /caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        fetcher.answer("http://bom.test/robots.txt", 200, "\uFEFFUser-agent: *\nDisallow: /private\n".getBytes(StandardCharsets.UTF_8));
+        fetcher.answer("http://utf16.test/robots.txt", 200,
+                "\uFEFFUser-agent: *\nDisallow: /private\n".getBytes(StandardCharsets.UTF_16LE));
+        RobotsCache robots = cache(100);
+
+        BaseRobotRules latin1 = rules(robots.rulesFor("http://latin1.test/"));
+        assertFalse(latin1.isAllowed("http://latin1.test/caf%C3%A9"), "/café, as a link to it is escaped");
+        assertTrue(latin1.isAllowed("http://latin1.test/cafe"));
+        assertFalse(rules(robots.rulesFor("http://bom.test/")).isAllowed("http://bom.test/private"));
+        assertFalse(rules(robots.rulesFor("http://utf16.test/")).isAllowed("http://utf16.test/private"));
+    }
+
+    @Test
     void redirectsAreFollowedUpToFive() {
         fetcher.redirect("http://a.test/robots.txt", "http://www.a.test/robots.txt");
         fetcher.answer("http://www.a.test/robots.txt", 200, "User-agent: scrapy\nDisallow: /cart\n");
@@ -175,8 +191,11 @@ class RobotsCacheTest {
         final List<String> requests = new ArrayList<>();
 
         void answer(String url, int status, String body) {
-            answers.put(url, result(url, status, HeaderMap.of("Content-Type", "text/plain"), body.getBytes(StandardCharsets.UTF_8),
-                    null, null));
+            answer(url, status, body.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void answer(String url, int status, byte[] body) {
+            answers.put(url, result(url, status, HeaderMap.of("Content-Type", "text/plain"), body, null, null));
         }
 
         void redirect(String url, String location) {
