@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 
@@ -31,13 +32,14 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * crawler's own fetcher (following up to {@value #MAX_REDIRECTS} redirects), parsed by crawler-commons'
  * {@link SimpleRobotRulesParser} for this crawler's robot name, and kept for the cache time. As Scrapy's
  * robots.txt middleware does, a missing file (4xx) allows everything, and so does a file that cannot be
- * fetched (5xx, network error) — kept for {@link #UNAVAILABLE_TTL} only, then asked again. Concurrent
- * requests for one host share one fetch. The hosts kept are bounded; the least likely to be asked again
- * go first. Thread-safe.
+ * fetched (5xx, network error) — kept for {@link #UNAVAILABLE_TTL} only, then asked again. A file that cannot
+ * be fetched again when its rules expire leaves the rules last read in force meanwhile, as Scrapy reads a file
+ * once and keeps it. Concurrent requests for one host share one fetch. The hosts kept are bounded; the least
+ * likely to be asked again go first. Thread-safe.
  */
 public final class RobotsCache {
 
-    /** How long an unavailable robots.txt counts as "allow everything" before it is fetched again. */
+    /** How long an unavailable robots.txt allows everything (or leaves the rules last read) before it is asked again. */
     public static final Duration UNAVAILABLE_TTL = Duration.ofMinutes(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(RobotsCache.class);
@@ -49,6 +51,8 @@ public final class RobotsCache {
     private final Fetcher fetcher;
     private final List<String> robotNames;
     private final AsyncCache<String, Rules> cache;
+    /** The rules last read from each host's file, in force while it cannot be read again. */
+    private final Cache<String, BaseRobotRules> lastRead;
 
     /**
      * @param fetcher   fetches robots.txt files
@@ -67,6 +71,7 @@ public final class RobotsCache {
                 .expireAfter(Expiry.<String, Rules>creating((origin, rules) -> rules.available() ? ttl : UNAVAILABLE_TTL))
                 .recordStats()
                 .buildAsync();
+        this.lastRead = Caffeine.newBuilder().maximumSize(maxHosts).build();
     }
 
     /**
@@ -98,9 +103,14 @@ public final class RobotsCache {
         String origin = parts.scheme().toLowerCase(Locale.ROOT) + "://" + parts.netloc().toLowerCase(Locale.ROOT);
         return cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((rules, failure) -> {
             if (failure != null) {
-                LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt; allowing");
+                LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
             }
-            return rules == null ? Rules.UNAVAILABLE : new Rules(rules, true);
+            if (rules == null) {
+                BaseRobotRules previous = lastRead.getIfPresent(key);
+                return new Rules(previous == null ? ALLOW_ALL : previous, false);
+            }
+            lastRead.put(key, rules);
+            return new Rules(rules, true);
         })).thenApply(Rules::rules);
     }
 
@@ -162,9 +172,7 @@ public final class RobotsCache {
         return type == null ? "text/plain" : type;
     }
 
-    /** The rules of one host, and whether they came from its file (else: allowed while it is unavailable). */
+    /** The rules of one host, and whether they came from its file now (else: those last read, or allow all). */
     private record Rules(BaseRobotRules rules, boolean available) {
-
-        static final Rules UNAVAILABLE = new Rules(ALLOW_ALL, false);
     }
 }

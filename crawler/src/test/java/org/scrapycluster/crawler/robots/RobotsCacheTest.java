@@ -108,6 +108,24 @@ class RobotsCacheTest {
     }
 
     @Test
+    void aFileThatCannotBeReadAgainLeavesTheRulesLastReadInForce() {
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nCrawl-delay: 5\nDisallow: /private\n");
+        RobotsCache robots = cache(100);
+        assertFalse(rules(robots.rulesFor("http://a.test/")).isAllowed("http://a.test/private"));
+
+        clock.advance(TTL.plusSeconds(1));
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        BaseRobotRules whileDown = rules(robots.rulesFor("http://a.test/"));
+        assertFalse(whileDown.isAllowed("http://a.test/private"), "a server error is no leave to crawl what the file forbade");
+        assertEquals(5000, whileDown.getCrawlDelay());
+
+        clock.advance(RobotsCache.UNAVAILABLE_TTL.plusSeconds(1));
+        fetcher.answer("http://a.test/robots.txt", 404, "");
+        assertTrue(rules(robots.rulesFor("http://a.test/")).isAllowed("http://a.test/private"), "a file removed forbids nothing");
+        assertEquals(3, fetcher.asked("http://a.test/robots.txt"));
+    }
+
+    @Test
     void aLongCrawlDelayKeepsTheFilesRulesAndIsReportedWhole() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nCrawl-delay: 3600\nDisallow: /private\n");
 
