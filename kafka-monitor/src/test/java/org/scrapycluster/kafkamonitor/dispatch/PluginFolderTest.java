@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.common.json.Json;
@@ -24,7 +26,46 @@ class PluginFolderTest {
     @Test
     void aPluginFromTheFolderMatchesAndHandlesItsRequests(@TempDir Path work) throws Exception {
         Path folder = work.resolve("plugins");
-        PluginJar.named("ping-plugin")
+        pingPlugin().writeTo(folder, "0.9");
+        Settings settings = settings(folder);
+
+        PluginSet plugins = PluginSet.load(settings);
+        Match match = plugins.match(new Json(JsonLimits.from(settings)).readTree("{\"uuid\": \"u1\", \"ping\": true}"));
+
+        Match.Matched matched = assertInstanceOf(Match.Matched.class, match);
+        assertEquals("PingHandler", matched.plugin().plugin().name());
+        assertNotSame(PluginSet.class.getClassLoader(), matched.plugin().plugin().getClass().getClassLoader());
+        Handling handling = matched.plugin().plugin().handle(matched.request());
+        assertEquals(List.of(new RedisEffect.SetKey("ping:u1", "pong")), assertInstanceOf(Handling.Accept.class, handling).effects());
+    }
+
+    /**
+     * The jar a plugin's author ships with its libraries beside it: Jackson too, since the plugin reads its requests
+     * with it. The monitor hands the plugin its own Jackson's {@code ObjectNode}, so the plugin must see that one.
+     */
+    @Test
+    void aPluginWhoseFolderHoldsItsOwnJacksonHandlesTheMonitorsRequests(@TempDir Path work) throws Exception {
+        Path folder = work.resolve("plugins");
+        pingPlugin().writeTo(folder, "0.9");
+        Path jackson = Path.of(ObjectNode.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Files.copy(jackson, folder.resolve(jackson.getFileName()));
+        Settings settings = settings(folder);
+
+        PluginSet plugins = PluginSet.load(settings);
+        Match.Matched matched = assertInstanceOf(Match.Matched.class,
+                plugins.match(new Json(JsonLimits.from(settings)).readTree("{\"uuid\": \"u2\", \"ping\": true}")));
+        Handling handling = matched.plugin().plugin().handle(matched.request());
+
+        assertEquals(List.of(new RedisEffect.SetKey("ping:u2", "pong")), assertInstanceOf(Handling.Accept.class, handling).effects());
+    }
+
+    private static Settings settings(Path folder) {
+        return Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
+                Map.of("PLUGINS", "{com.example.PingHandler: 500}", "PLUGIN_DIRS", folder.toString())));
+    }
+
+    private static PluginJar pingPlugin() {
+        return PluginJar.named("ping-plugin")
                 .source("com.example.PingHandler", """
                         package com.example;
                         import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,18 +84,6 @@ class PluginFolderTest {
                 .resource("com/example/ping_schema.json", """
                         {"type": "object", "properties": {"uuid": {"type": "string"}, "ping": {"type": "boolean"}},
                          "required": ["uuid", "ping"], "additionalProperties": false}
-                        """)
-                .writeTo(folder, "0.9");
-        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
-                Map.of("PLUGINS", "{com.example.PingHandler: 500}", "PLUGIN_DIRS", folder.toString())));
-
-        PluginSet plugins = PluginSet.load(settings);
-        Match match = plugins.match(new Json(JsonLimits.from(settings)).readTree("{\"uuid\": \"u1\", \"ping\": true}"));
-
-        Match.Matched matched = assertInstanceOf(Match.Matched.class, match);
-        assertEquals("PingHandler", matched.plugin().plugin().name());
-        assertNotSame(PluginSet.class.getClassLoader(), matched.plugin().plugin().getClass().getClassLoader());
-        Handling handling = matched.plugin().plugin().handle(matched.request());
-        assertEquals(List.of(new RedisEffect.SetKey("ping:u1", "pong")), assertInstanceOf(Handling.Accept.class, handling).effects());
+                        """);
     }
 }
