@@ -1,7 +1,11 @@
 package org.scrapycluster.common.extension;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * then loaded by that name. Each is constructed without arguments and configured once. A setting that
  * lists several ({@code ITEM_PIPELINES}, {@code LINK_FILTERS}, {@code DOWNLOADER_MIDDLEWARES}) maps names to orders, as the original's
  * plugin dictionaries do: ascending order, a null order removes an entry. An unknown name, two entries with
- * one order, and two extensions of one kind with one name are start-up errors. One log line per kind says
+ * one order, two extensions of one kind with one name, and one extension class in two jars are start-up errors. One log line per kind says
  * what was loaded.
  *
  * @param <T> the kind
@@ -64,6 +68,7 @@ public final class ExtensionLoader<T extends Extension> {
         try {
             for (ServiceLoader.Provider<T> provider : ServiceLoader.load(kind, classLoader).stream().toList()) {
                 T extension = provider.get();
+                requireOneJar(extension);
                 T other = found.putIfAbsent(extension.name(), extension);
                 if (other != null && other.getClass() != extension.getClass()) {
                     throw new SettingsException("Two " + kindName + " are called '" + extension.name() + "': "
@@ -75,6 +80,33 @@ public final class ExtensionLoader<T extends Extension> {
             throw new SettingsException("Cannot load the " + kindName + ": " + e.getMessage(), e);
         }
         return found;
+    }
+
+    /**
+     * Refuses an extension whose class is in several jars (an upgrade that left the old jar beside the new one): the
+     * class loader would take the first in name order, whichever version that is, without a word.
+     */
+    private void requireOneJar(T extension) {
+        String classFile = extension.getClass().getName().replace('.', '/') + ".class";
+        List<String> jars = new ArrayList<>();
+        try {
+            for (URL copy : Collections.list(classLoader.getResources(classFile))) {
+                jars.add(jarOf(copy, classFile));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot look for " + classFile + " in the plugin jars", e);
+        }
+        if (jars.size() > 1) {
+            throw new SettingsException("Several jars hold " + extension.getClass().getName() + ", of the " + kindName + " called '"
+                    + extension.name() + "': " + String.join(", ", jars) + "; only the first would be loaded: remove the others");
+        }
+    }
+
+    /** The file name of the jar (or the folder) {@code classFile} was found in, at {@code copy}. */
+    private static String jarOf(URL copy, String classFile) {
+        String location = copy.toString();
+        String container = location.substring(0, location.length() - classFile.length()).replaceFirst("!?/$", "");
+        return container.substring(container.lastIndexOf('/') + 1);
     }
 
     /**

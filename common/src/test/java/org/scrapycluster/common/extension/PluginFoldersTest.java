@@ -60,6 +60,21 @@ class PluginFoldersTest {
                 e.getMessage());
     }
 
+    @Test
+    void anExtensionInTwoJarsIsRefused(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        // an upgrade that left the old jar beside the new one: the old, first in name order, would be the one loaded
+        PluginJar.named("titles-1.0").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+                .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1.0");
+        PluginJar.named("titles-1.1").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+                .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1.1");
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
+        assertTrue(e.getMessage().contains("Several jars hold com.example.Titles, of the spiders called 'titles': titles-1.0.jar, titles-1.1.jar"),
+                e.getMessage());
+    }
+
     private static Settings settings(Path folder) {
         return Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", folder.toString())));
     }
