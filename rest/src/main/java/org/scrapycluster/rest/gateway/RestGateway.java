@@ -179,8 +179,9 @@ public final class RestGateway implements Service {
         }
         try {
             server = GatewayServer.start(bindAddress, limits, dispatcher, calls, context.meters());
-        } catch (RuntimeException e) {
-            if (e.getCause() instanceof BindException || e instanceof io.netty.channel.ChannelException) {
+        } catch (Exception e) {
+            // Netty rethrows the bind's own BindException, undeclared
+            if (e instanceof BindException || e.getCause() instanceof BindException || e instanceof io.netty.channel.ChannelException) {
                 throw settings.invalid("FLASK_PORT", "is " + bindAddress.getPort() + ", which cannot be bound on "
                         + bindAddress.getHostString() + " (" + e.getMessage() + "); choose another port, or 0 for any free one");
             }

@@ -96,7 +96,8 @@ public final class GatewayServer implements AutoCloseable {
                     })
                     .bind(address).syncUninterruptibly().channel();
             return new GatewayServer(group, listener);
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            // also the BindException Netty rethrows undeclared
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
