@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests
  * (with the page's crawl fields) and pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
  * result published, or the request filed again, refused or given up; when Redis or Kafka could not take
- * the outcome, the lease is abandoned, and the request returns to its queue when it expires. Whether results get
+ * the outcome, the lease is abandoned, and the request returns to its queue when it expires; a fetch cancelled because
+ * the node stops hands its lease back, and the request returns at once. Whether results get
  * through the pipelines is told to {@link ResultDelivery}, which slows the node to one request while they do not.
  */
 public final class RequestProcessor {
@@ -63,10 +64,12 @@ public final class RequestProcessor {
     private final AtomicInteger active = new AtomicInteger();
     private final OncePerDomain refusedDomains = new OncePerDomain();
 
-    /** The final word on a request: acknowledge its lease (saying whether a page went out), or abandon it. */
+    /** The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back. */
     private record Outcome(boolean acknowledge, boolean published) {
         static final Outcome DONE = new Outcome(true, false);
         static final Outcome PUBLISHED = new Outcome(true, true);
+        /** Its fetch was cancelled (the node is stopping): the request goes back to its queue at once. */
+        static final Outcome CANCELLED = new Outcome(false, false);
     }
 
     /** The parts a request passes through. */
@@ -190,7 +193,7 @@ public final class RequestProcessor {
         CrawlRequest request = download.crawl();
         FetchError error = result.error();
         if (error == FetchError.CANCELLED) {
-            return CompletableFuture.completedFuture(new Outcome(false, false));
+            return CompletableFuture.completedFuture(Outcome.CANCELLED);
         }
         if (error == FetchError.FORBIDDEN_ADDRESS) {
             refusedAddress(download.lease(), request, result);
@@ -207,12 +210,15 @@ public final class RequestProcessor {
     }
 
     private void settle(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome, Throwable failure) {
-        if (failure != null || !outcome.acknowledge()) {
-            if (failure != null) {
-                LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))
-                        .log("Could not finish a request; it returns to its queue when its lease expires");
-            }
+        if (failure != null) {
+            LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))
+                    .log("Could not finish a request; it returns to its queue when its lease expires");
             leases.abandon(lease.leaseId());
+            done(lease);
+            return;
+        }
+        if (!outcome.acknowledge()) {
+            leases.handBack(lease.leaseId());
             done(lease);
             return;
         }

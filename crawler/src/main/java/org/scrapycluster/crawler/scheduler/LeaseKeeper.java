@@ -80,6 +80,22 @@ public final class LeaseKeeper implements AutoCloseable {
         renewedAt.remove(leaseId);
     }
 
+    /**
+     * Gives {@code leaseId} up unfinished, cut short so that the reaper returns its request to its queue at once: its
+     * fetch was cancelled because the node is stopping.
+     */
+    public void handBack(String leaseId) {
+        if (renewedAt.remove(leaseId) == null) {
+            return;
+        }
+        try {
+            leases.renew(spiderId, leaseId, HAND_BACK);
+            metrics.lease("returned");
+        } catch (RedisException e) {
+            LOG.atWarn().addKeyValue("lease", leaseId).log("Could not hand a lease back; it returns to its queue when it expires");
+        }
+    }
+
     /** Renews every lease held longer than a third of its length. */
     void renewDue() {
         long now = clock.millis();

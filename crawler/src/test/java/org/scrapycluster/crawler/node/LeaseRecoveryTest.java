@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.lettuce.core.Range;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -131,6 +132,24 @@ class LeaseRecoveryTest {
             assertEquals(2, origin.requests().forPath(SlowBody.PATH).size());
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link"))));
+        }
+    }
+
+    @Test
+    void aNodeStoppedWhileFetchingHandsItsLeaseBackAtOnce() {
+        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+            bed.set("LEASE_SECONDS", 120).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 60);
+            CrawlerNode node = bed.startNode();
+            // a minute to the first byte: the fetch is still out when the node stops
+            bed.seed(CrawlerTestBed.feedItem(origin.url(0, SlowBody.path(200, 200, 10, 60_000)), "stopped"));
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(SlowBody.PATH).size() == 1);
+
+            node.close();
+
+            List<String> time = bed.redis().sync().time();
+            long serverMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+            assertEquals(1, bed.redis().sync().zcount(Keyspace.leases("link"), Range.create(0, serverMillis)),
+                    "the stopped node cut its lease short, so that the reaper returns the request at once");
         }
     }
 

@@ -104,6 +104,18 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void aLeaseHandedBackIsDueAtOnceAndNoLongerHeld() {
+        leased("e|-1|n1-6", LEASE.toMillis());
+        keeper.hold("e|-1|n1-6");
+
+        keeper.handBack("e|-1|n1-6");
+
+        assertTrue(deadline("e|-1|n1-6") <= System.currentTimeMillis() + 1_000, "due now, for the reaper");
+        assertEquals(1, counted("returned"));
+        assertEquals(0, held());
+    }
+
+    @Test
     void closingHandsTheLeasesStillHeldBackAtOnce() {
         leased("d|-1|n1-5", LEASE.toMillis());
         keeper.hold("d|-1|n1-5");
