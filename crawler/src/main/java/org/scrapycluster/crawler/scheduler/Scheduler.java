@@ -148,6 +148,11 @@ public final class Scheduler implements AutoCloseable {
             while (!closed) {
                 awaitEvent(turn());
             }
+            // the hand-out calls still out may lease requests: their answers dispatch them, so that each is worked on
+            // and its lease acknowledged or handed back, rather than left leased until it expires
+            while (awaitingAnswers()) {
+                awaitEvent(IDLE_WAKE_NANOS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -163,6 +168,9 @@ public final class Scheduler implements AutoCloseable {
             case SchedulerInbox.PublishingStalled stalled -> publishingStalled = stalled.stalled();
             case SchedulerInbox.Answered answered -> answered(answered.queue(), answered.spec(), answered.answer(),
                     answered.failure());
+            case SchedulerInbox.Closing closing -> {
+                // only wakes the loop, which sees that it is closed
+            }
         }
     }
 
@@ -301,7 +309,10 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /** Stops handing out; requests in flight go on and are finished by their holders. */
+    /**
+     * Stops handing out; the answers of hand-out calls still out are dispatched (waiting a few seconds at most), and
+     * requests in flight go on and are finished by their holders.
+     */
     @Override
     public void close() {
         closed = true;
@@ -309,7 +320,7 @@ public final class Scheduler implements AutoCloseable {
         if (loop == null) {
             return;
         }
-        loop.interrupt();
+        inbox.closing();
         try {
             loop.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {

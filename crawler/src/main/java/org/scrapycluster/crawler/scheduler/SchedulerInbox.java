@@ -12,7 +12,8 @@ import org.scrapycluster.common.queue.ThrottleSpec;
 
 /**
  * What the rest of a crawler node tells its {@link Scheduler}: domains found with work, requests finished,
- * a changed domain config, whether results are getting through, and the answers of the hand-out calls. It is made before the scheduler and the
+ * a changed domain config, whether results are getting through, the answers of the hand-out calls, and (from the scheduler itself)
+ * that it closes. It is made before the scheduler and the
  * parts that report to it, so the parts depend on the inbox and the scheduler on them, with no cycle.
  * Thread-safe; only the scheduler takes events out.
  */
@@ -42,6 +43,10 @@ public final class SchedulerInbox {
     record Answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) implements Event {
     }
 
+    /** The scheduler is closing. */
+    record Closing() implements Event {
+    }
+
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
 
     /** Domains that have (or may have) work; the scheduler ignores those it already knows. */
@@ -67,6 +72,10 @@ public final class SchedulerInbox {
      */
     public void publishingStalled(boolean stalled) {
         events.add(new PublishingStalled(stalled));
+    }
+
+    void closing() {
+        events.add(new Closing());
     }
 
     void answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) {

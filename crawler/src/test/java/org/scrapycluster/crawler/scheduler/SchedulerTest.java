@@ -9,19 +9,28 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.junit.ManualClock;
 
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -253,5 +262,29 @@ class SchedulerTest {
         inbox.configChanged();
         settle(scheduler);
         assertEquals(1, dispatched.size());
+    }
+
+    @Test
+    void aHandOutAnsweredWhileTheSchedulerClosesIsStillDispatched() throws Exception {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("scheduler-close"));
+             RedisConnection own = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
+            List<LeasedRequest> taken = new CopyOnWriteArrayList<>();
+            CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
+            Scheduler scheduler = new Scheduler(spider, new ThrottledQueue(own), throttles(60, 10, false), domain -> false,
+                    new LeaseHolder("n1"), ROOMY, metrics, inbox, clock, taken::add);
+            own.sync().zadd(spider + ":late.test:queue", -1, "{\"url\":\"http://late.test/\"}");
+            scheduler.start();
+            // Redis holds every command for two seconds: the hand-out call is out while the scheduler closes
+            own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(2000));
+            inbox.domainsFound(List.of("late.test"));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
+
+            scheduler.close();
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> own.sync().zcard(spider + ":leases") == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, taken.size(),
+                    "the request it leased is worked on (and its lease kept or handed back), not left leased"));
+        }
     }
 }
