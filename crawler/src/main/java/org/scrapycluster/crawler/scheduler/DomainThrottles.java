@@ -23,6 +23,12 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
  */
 public final class DomainThrottles {
 
+    /**
+     * The longest Crawl-delay honoured; a longer one counts as this. A robots.txt may say any number, and a delay of
+     * centuries would overflow the nanoseconds the scheduler reckons in.
+     */
+    static final Duration LONGEST_CRAWL_DELAY = Duration.ofDays(1);
+
     private final String spiderId;
     private final ThrottleKeyStyle style;
     private final double defaultWindow;
@@ -105,7 +111,7 @@ public final class DomainThrottles {
         return overrides;
     }
 
-    /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none). */
+    /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none; at most a day). */
     public void crawlDelay(String domain, String host, Duration delay) {
         robotsRead.add(domain);
         if (delay.isZero() || delay.isNegative()) {
@@ -114,7 +120,8 @@ public final class DomainThrottles {
                 return hosts.isEmpty() ? null : hosts;
             });
         } else {
-            crawlDelays.computeIfAbsent(domain, key -> new ConcurrentHashMap<>()).put(host, delay);
+            crawlDelays.computeIfAbsent(domain, key -> new ConcurrentHashMap<>()).put(host,
+                    delay.compareTo(LONGEST_CRAWL_DELAY) > 0 ? LONGEST_CRAWL_DELAY : delay);
         }
     }
 

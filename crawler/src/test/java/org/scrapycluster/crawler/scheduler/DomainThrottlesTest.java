@@ -39,6 +39,8 @@ class DomainThrottlesTest {
         assertEquals(new ThrottleSpec("ex1.com", 120, 1, true), open.specFor("ex1.com"), "a delay longer than the window");
         open.crawlDelay("ex1.com", "api.ex1.com", Duration.ZERO);
         assertEquals(30, open.specFor("ex1.com").limit());
+        open.crawlDelay("ex1.com", "api.ex1.com", Duration.ofDays(365_000));
+        assertEquals(new ThrottleSpec("ex1.com", 86_400, 1, true), open.specFor("ex1.com"), "a delay longer than a day counts as a day");
     }
 
     @Test

@@ -249,6 +249,22 @@ class SchedulerTest {
     }
 
     @Test
+    void aCrawlDelayOfCenturiesHoldsItsDomainAndTheOthersGoOn() throws Exception {
+        DomainThrottles throttles = throttles(60, 100, false);
+        // what crawler-commons reads from "Crawl-delay: 99999999999.5", in a robots.txt anyone may write
+        throttles.crawlDelay("patient.test", "patient.test", Duration.ofMillis(99_999_999_999_500L));
+        Scheduler scheduler = scheduler(throttles, ROOMY);
+        queue("patient.test", 2);
+        queue("other.test", 2);
+        inbox.domainsFound(List.of("patient.test", "other.test"));
+        settle(scheduler);
+        assertEquals(Map.of("patient.test", 1L, "other.test", 2L), dispatchedPerDomain());
+
+        settleAfter(scheduler, Duration.ofDays(365));
+        assertEquals(3, dispatched.size(), "the second request of patient.test waits for its Crawl-delay");
+    }
+
+    @Test
     void aBlacklistedDomainIsParkedUntilTheBlacklistChanges() throws Exception {
         blacklist.add("banned.test");
         Scheduler scheduler = toldOfWork(throttles(60, 10, false), "banned.test", 1);
