@@ -28,6 +28,11 @@ public final class DomainThrottles {
      * centuries would overflow the nanoseconds the scheduler reckons in.
      */
     static final Duration LONGEST_CRAWL_DELAY = Duration.ofDays(1);
+    /**
+     * The longest window of a ZooKeeper entry applied; a longer one counts as this. A {@code domain-update} request may
+     * say any number of seconds, and a window of centuries overflows the scheduler's nanoseconds and Redis' expiries.
+     */
+    static final long LONGEST_WINDOW_SECONDS = Duration.ofDays(365).toSeconds();
 
     private final String spiderId;
     private final ThrottleKeyStyle style;
@@ -82,7 +87,7 @@ public final class DomainThrottles {
         boolean spread = moderated;
         DomainThrottle entry = overrides.get(domain);
         if (entry != null && entry.applies()) {
-            window = entry.window().getAsLong();
+            window = Math.min(entry.window().getAsLong(), LONGEST_WINDOW_SECONDS);
             limit = Math.max(0, entry.effectiveHits());
         }
         Duration delay = crawlDelay(domain);

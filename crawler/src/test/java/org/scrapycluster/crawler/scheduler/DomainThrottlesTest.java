@@ -25,6 +25,8 @@ class DomainThrottlesTest {
         assertEquals(5, throttles.specFor("ex2.com").limit());
         throttles.overrides(Map.of());
         assertEquals(10, throttles.specFor("ex2.com").limit(), "an emptied config reverts to the defaults");
+        throttles.overrides(Map.of("ex1.com", DomainThrottle.of(Long.MAX_VALUE, 10, 1.0)));
+        assertEquals(365 * 86_400, throttles.specFor("ex1.com").windowSeconds(), "a window longer than a year counts as a year");
     }
 
     @Test

@@ -265,6 +265,21 @@ class SchedulerTest {
     }
 
     @Test
+    void aZooKeeperWindowOfCenturiesHoldsItsDomainAndLosesNothing() throws Exception {
+        DomainThrottles throttles = throttles(60, 100, false);
+        // a domain-update request may set it: its schema bounds no window
+        throttles.overrides(Map.of("vast.test", DomainThrottle.of(Long.MAX_VALUE, 1, 1)));
+        Scheduler scheduler = toldOfWork(throttles, "vast.test", 2);
+        settle(scheduler);
+        assertEquals(1, dispatched.size(), "the window's one hit");
+
+        settleAfter(scheduler, Duration.ofDays(365));
+        assertEquals(1, dispatched.size());
+        assertEquals(1, redis.sync().zcard(spider + ":vast.test:queue"), "the other request waits in its queue");
+        assertEquals(1, redis.sync().zcard(spider + ":leases"), "and the one handed out is leased");
+    }
+
+    @Test
     void aBlacklistedDomainIsParkedUntilTheBlacklistChanges() throws Exception {
         blacklist.add("banned.test");
         Scheduler scheduler = toldOfWork(throttles(60, 10, false), "banned.test", 1);
