@@ -129,6 +129,7 @@ public final class CrawlerNode implements Service {
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
                 context.clock());
         metrics.cache("robots", robots.hosts());
+        metrics.cache("robots-last-read", robots.lastRead());
         SchedulerInbox inbox = new SchedulerInbox();
         DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, inbox::configChanged));
         RequestCodec codec = new RequestCodec();

@@ -71,7 +71,7 @@ public final class RobotsCache {
                 .expireAfter(Expiry.<String, Rules>creating((origin, rules) -> rules.available() ? ttl : UNAVAILABLE_TTL))
                 .recordStats()
                 .buildAsync();
-        this.lastRead = Caffeine.newBuilder().maximumSize(maxHosts).build();
+        this.lastRead = Caffeine.newBuilder().maximumSize(maxHosts).recordStats().build();
     }
 
     /**
@@ -87,6 +87,11 @@ public final class RobotsCache {
     /** The cache, for its metrics. */
     public AsyncCache<String, ?> hosts() {
         return cache;
+    }
+
+    /** The rules last read from each host, in force while its file cannot be read again: for their metrics. */
+    public Cache<String, ?> lastRead() {
+        return lastRead;
     }
 
     /** The rules for {@code url}'s host, fetched when not cached; a URL without a host is allowed. */
