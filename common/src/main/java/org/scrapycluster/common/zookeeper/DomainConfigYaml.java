@@ -30,7 +30,8 @@ import org.yaml.snakeyaml.representer.Representer;
  * <p>{@link #parseLenient} reads what the original crawler accepts, for crawlers and for the
  * Redis monitor's read-modify-write: unknown keys and values of the wrong kind are skipped (and
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
- * a fractional count is truncated and scales are kept as written (they are clamped when applied).
+ * a fractional count is truncated and scales are kept as written (they are clamped when applied), but for
+ * {@code .nan}, which is skipped.
  * {@link #parseStrict} is the validator of {@code push}: every deviation is a problem — unknown
  * keys, duplicate keys, non-numeric or fractional counts, a window below 1, negative hits, a
  * scale outside 0..1, missing {@code window} / {@code hits}, and domains that are not in
@@ -234,7 +235,9 @@ public final class DomainConfigYaml {
         }
 
         private OptionalDouble fraction(String path, Object value) {
-            if (!(value instanceof Integer || value instanceof Long || value instanceof Double)) {
+            // .nan compares false with every bound, so clamping would keep it and scaled hits would be 0: a pause
+            if (!(value instanceof Integer || value instanceof Long || value instanceof Double)
+                    || Double.isNaN(((Number) value).doubleValue())) {
                 problem(path, "must be a number from 0 to 1, was " + describe(value));
                 return OptionalDouble.empty();
             }

@@ -96,6 +96,13 @@ class DomainConfigYamlTest {
     }
 
     @Test
+    void aScaleThatIsNotANumberIsSkippedNotReadAsAPause() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient("domains:\n  cnn.com: {window: 60, hits: 10, scale: .nan}\n");
+        assertEquals(10, parsed.config().orElseThrow().throttles().get("cnn.com").effectiveHits(), "no scale counts as 1");
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.scale", "must be a number from 0 to 1, was NaN")), parsed.problems());
+    }
+
+    @Test
     void writesKeysThatNeedQuotingAsPyYamlDoes() {
         DomainConfig config = DomainConfig.EMPTY.domainUpdate("[2001:db8::1].", 60, 10, 1.0).blacklistUpdate("localhost.");
         String text = DomainConfigYaml.write(config);
