@@ -7,13 +7,14 @@ import java.util.List;
 /**
  * The class loader of the plugin folders' jars. A plugin's own classes and the libraries it bundles are
  * looked up in its jars first, so they may differ from the service's; the JDK, the extension API and the
- * rest of Scrapy Cluster, SLF4J and Jackson always come from the service, so that a plugin's {@code Spider} is the
- * service's {@code Spider}, and the {@code ObjectNode} a Kafka monitor plugin is handed is the one it reads.
+ * rest of Scrapy Cluster, SLF4J, Jackson and Lettuce always come from the service, so that a plugin's {@code Spider} is
+ * the service's {@code Spider}, the {@code ObjectNode} a Kafka monitor plugin is handed is the one it reads, and the
+ * Redis commands of a Redis monitor plugin's connection are the ones it calls.
  */
 final class PluginClassLoader extends URLClassLoader {
 
     private static final List<String> FROM_SERVICE = List.of("java.", "javax.", "jdk.", "sun.", "org.scrapycluster.", "org.slf4j.",
-            "com.fasterxml.jackson.");
+            "com.fasterxml.jackson.", "io.lettuce.");
 
     static {
         registerAsParallelCapable();
