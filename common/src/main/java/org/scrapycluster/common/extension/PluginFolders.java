@@ -12,9 +12,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
 
 /**
  * The folders extension jars are loaded from: those of {@code SC_PLUGIN_PATH} ({@code :}-separated; the
@@ -64,14 +66,30 @@ public final class PluginFolders {
         return jars;
     }
 
-    /** The class loader of the jars in the plugin folders of {@code settings}: the service's own when there are none. */
+    /**
+     * The class loader of the jars in the plugin folders of {@code settings}: the service's own when there are none.
+     *
+     * @throws SettingsException when a jar cannot be read, which the class loader would skip without a word
+     */
     public static ClassLoader classLoader(Settings settings) {
         List<Path> jars = jars(folders(settings));
         ClassLoader service = PluginFolders.class.getClassLoader();
         if (jars.isEmpty()) {
             return service;
         }
-        return LOADERS.computeIfAbsent(jars, key -> new PluginClassLoader(key.stream().map(PluginFolders::url).toList(), service));
+        return LOADERS.computeIfAbsent(jars, key -> new PluginClassLoader(
+                key.stream().map(PluginFolders::readable).map(PluginFolders::url).toList(), service));
+    }
+
+    /** {@code jar}, once it opens as a jar: a class loader skips one that does not, and its extensions go missing unexplained. */
+    private static Path readable(Path jar) {
+        try {
+            new JarFile(jar.toFile()).close();
+            return jar;
+        } catch (IOException e) {
+            throw new SettingsException("The plugin jar " + jar + " cannot be read (" + e.getMessage()
+                    + "); replace it with a whole copy or remove it");
+        }
     }
 
     private static URL url(Path jar) {

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -72,6 +75,20 @@ class PluginFoldersTest {
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
         assertTrue(e.getMessage().contains("Several jars hold com.example.Titles, of the spiders called 'titles': titles-1.0.jar, titles-1.1.jar"),
+                e.getMessage());
+    }
+
+    @Test
+    void aJarThatCannotBeReadIsRefusedByName(@TempDir Path work) throws IOException {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+                .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
+        // a copy cut short: the class loader would skip it without a word, and its spider would be "not found"
+        Files.write(folder.resolve("broken-1.jar"), "PK not a zip".getBytes(StandardCharsets.US_ASCII));
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
+        assertTrue(e.getMessage().contains("The plugin jar " + folder.resolve("broken-1.jar").toAbsolutePath() + " cannot be read"),
                 e.getMessage());
     }
 
