@@ -61,6 +61,27 @@ class ZookeeperMonitorTest {
     }
 
     @Test
+    void aWindowBeyondAYearIsRefusedAndHitsBeyondALongAreNotWrapped(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (MonitorFixture fixture = MonitorFixture.on(stack);
+             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
+            node.replaceText("");
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+
+            assertError(fixture, "domain-update", "cnn.com", appid,
+                    "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":18446744073709551616}",
+                    "'window' must be from 1 to 31536000 seconds (a year) for domain update, was 18446744073709551616");
+            assertError(fixture, "domain-update", "cnn.com", appid,
+                    "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":-60}",
+                    "'window' must be from 1 to 31536000 seconds (a year) for domain update, was -60");
+            edit(fixture, "domain-update", "cnn.com", appid,
+                    "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":9223372036854775808,\"scale\":1.0,\"window\":60}");
+            assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 9223372036854775807\n    scale: 1.0\n    window: 60\n",
+                    node.readText());
+        }
+    }
+
+    @Test
     void answersWithTheOriginalsErrorWhileZooKeeperIsAwayAndEditsOnceItIsBack(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-outage"));
              MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), zookeeper.connectString())) {

@@ -1,5 +1,7 @@
 package org.scrapycluster.common.zookeeper;
 
+import java.math.BigInteger;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -16,10 +18,20 @@ import java.util.OptionalLong;
  */
 public record DomainThrottle(OptionalLong window, OptionalLong hits, OptionalDouble scale) {
 
+    /** The longest window a {@code domain-update} may set, a year; crawlers count a longer one of a hand-written config as a year. */
+    public static final long LONGEST_WINDOW_SECONDS = Duration.ofDays(365).toSeconds();
+    /** The windows a {@code domain-update} may set, as refusals name them (docs/api.md). */
+    public static final String SETTABLE_WINDOWS = "from 1 to " + LONGEST_WINDOW_SECONDS + " seconds (a year)";
+
     public DomainThrottle {
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(hits, "hits");
         Objects.requireNonNull(scale, "scale");
+    }
+
+    /** Whether a {@code domain-update} may set a window of {@code seconds}: {@link #SETTABLE_WINDOWS}. */
+    public static boolean isSettableWindow(BigInteger seconds) {
+        return seconds.signum() > 0 && seconds.compareTo(BigInteger.valueOf(LONGEST_WINDOW_SECONDS)) <= 0;
     }
 
     /** A complete entry, as a {@code domain-update} writes it. */

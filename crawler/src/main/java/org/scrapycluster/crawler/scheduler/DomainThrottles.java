@@ -29,10 +29,10 @@ public final class DomainThrottles {
      */
     static final Duration LONGEST_CRAWL_DELAY = Duration.ofDays(1);
     /**
-     * The longest window of a ZooKeeper entry applied; a longer one counts as this. A {@code domain-update} request may
-     * say any number of seconds, and a window of centuries overflows the scheduler's nanoseconds and Redis' expiries.
+     * The longest window of a ZooKeeper entry applied; a longer one counts as this. A hand-written config may say any
+     * number of seconds, and a window of centuries overflows the scheduler's nanoseconds and Redis' expiries.
      */
-    static final long LONGEST_WINDOW_SECONDS = Duration.ofDays(365).toSeconds();
+    static final long LONGEST_WINDOW_SECONDS = DomainThrottle.LONGEST_WINDOW_SECONDS;
 
     private final String spiderId;
     private final ThrottleKeyStyle style;

@@ -1,5 +1,6 @@
 package org.scrapycluster.kafkamonitor.plugin;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,13 +11,15 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
 
 /**
  * ZooKeeper requests (docs/compatibility.md §2.4.4, §2.5): {@code SET zk:<action>:<domain>:<appid> <json>}
  * with {@code {"domain","uuid"}}, plus {@code "hits","scale","window"} for a {@code domain-update},
  * a job for the Redis monitor, which edits the domain configuration in ZooKeeper and answers. A
  * {@code domain-update} whose {@code hits} or {@code window} is 0 (or left out) is refused with a
- * reason; the original drops it with only a log line.
+ * reason; the original drops it with only a log line. So is one whose {@code window} is not
+ * from a second to a year, which crawlers would ignore or cut short.
  */
 public final class ZookeeperHandler implements KafkaMonitorPlugin {
 
@@ -45,6 +48,11 @@ public final class ZookeeperHandler implements KafkaMonitorPlugin {
             }
             if (!unset.isEmpty()) {
                 return Handling.refuse("'hits' and 'window' not set for domain update", unset);
+            }
+            BigInteger window = request.get("window").bigIntegerValue();
+            if (!DomainThrottle.isSettableWindow(window)) {
+                return Handling.refuse("'window' out of range for domain update",
+                        List.of("window: must be " + DomainThrottle.SETTABLE_WINDOWS + ", was " + window));
             }
             job.set("hits", request.get("hits"));
             job.set("scale", request.get("scale"));

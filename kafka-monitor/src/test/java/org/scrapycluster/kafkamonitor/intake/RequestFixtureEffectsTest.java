@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.keyspace.Keyspace;
@@ -166,6 +167,20 @@ class RequestFixtureEffectsTest {
                         + "\"hits\":18446744073709551616,\"window\":60}").getBytes(StandardCharsets.UTF_8));
 
         assertInstanceOf(Disposition.Accepted.class, disposition, "2^64 is not 0, though its low 64 bits are");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-60", "31536001", "18446744073709551616"})
+    void aDomainUpdateWhoseWindowIsNotFromASecondToAYearIsRefusedWithTheReason(String window) {
+        Disposition disposition = process(Settings.defaults("kafka-monitor"),
+                ("{\"uuid\":\"u3\",\"appid\":\"testapp\",\"domain\":\"cnn.com\",\"action\":\"domain-update\","
+                        + "\"hits\":10,\"window\":" + window + "}").getBytes(StandardCharsets.UTF_8));
+
+        Rejection rejection = assertInstanceOf(Disposition.Rejected.class, disposition).rejection();
+        assertEquals(RejectionKind.REFUSED, rejection.kind());
+        assertEquals("'window' out of range for domain update", rejection.reason());
+        assertEquals(List.of("window: must be from 1 to 31536000 seconds (a year), was " + window), rejection.details());
+        assertEquals(Set.of(), keys());
     }
 
     @Test

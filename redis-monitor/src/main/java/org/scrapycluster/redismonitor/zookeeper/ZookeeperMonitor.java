@@ -1,5 +1,6 @@
 package org.scrapycluster.redismonitor.zookeeper;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
@@ -160,13 +162,18 @@ public final class ZookeeperMonitor implements JobPlugin {
     private static UnaryOperator<DomainConfig> edit(String action, String domain, JsonNode request) {
         return switch (action) {
             case "domain-update" -> {
-                long window = request.path("window").asLong(0);
-                long hits = request.path("hits").asLong(0);
-                if (window == 0 || hits == 0) {
+                BigInteger window = wholeNumber(request.path("window"));
+                BigInteger hits = wholeNumber(request.path("hits"));
+                if (window.signum() == 0 || hits.signum() == 0) {
                     throw new RejectedJobException("'hits' and 'window' not set for domain update");
                 }
+                if (!DomainThrottle.isSettableWindow(window)) {
+                    throw new RejectedJobException("'window' must be " + DomainThrottle.SETTABLE_WINDOWS + " for domain update, was " + window);
+                }
+                // hits beyond a long are as many as crawlers can count, not the number their low 64 bits make
+                long limit = hits.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
                 double scale = request.path("scale").asDouble(1.0);
-                yield config -> config.domainUpdate(domain, window, hits, scale);
+                yield config -> config.domainUpdate(domain, window.longValue(), limit, scale);
             }
             case "domain-remove" -> config -> config.domainRemove(domain);
             case "blacklist-update" -> config -> config.blacklistUpdate(domain);
@@ -174,6 +181,11 @@ public final class ZookeeperMonitor implements JobPlugin {
             default -> throw new RejectedJobException("Unknown zookeeper action '" + action
                     + "'; one of domain-update, domain-remove, blacklist-update, blacklist-remove");
         };
+    }
+
+    /** A whole number of the request as written, not cut to its low 64 bits; a string holding one counts too. */
+    private static BigInteger wholeNumber(JsonNode field) {
+        return field.isIntegralNumber() ? field.bigIntegerValue() : BigInteger.valueOf(field.asLong(0));
     }
 
     private Map<String, Object> skeleton(Job job, String uuid) {
