@@ -61,6 +61,24 @@ class ZookeeperMonitorTest {
     }
 
     @Test
+    void aDomainIsKeptInLowerCaseAsQueueKeysSpellIt(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (MonitorFixture fixture = MonitorFixture.on(stack);
+             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
+            node.replaceText("");
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+
+            edit(fixture, "blacklist-update", "EBay.com", appid, "{\"domain\":\"EBay.com\",\"uuid\":\"%s\"}");
+            edit(fixture, "blacklist-update", "Cnn.com", appid, "{\"domain\":\"Cnn.com\",\"uuid\":\"%s\"}");
+            edit(fixture, "domain-update", "DMOZtools.net", appid,
+                    "{\"domain\":\"DMOZtools.net\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":60}");
+            edit(fixture, "blacklist-remove", "CNN.COM", appid, "{\"domain\":\"CNN.COM\",\"uuid\":\"%s\"}");
+            assertEquals("blacklist:\n- ebay.com\ndomains:\n  dmoztools.net:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
+                    node.readText());
+        }
+    }
+
+    @Test
     void aWindowBeyondAYearIsRefusedAndHitsBeyondALongAreNotWrapped(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (MonitorFixture fixture = MonitorFixture.on(stack);
              ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {

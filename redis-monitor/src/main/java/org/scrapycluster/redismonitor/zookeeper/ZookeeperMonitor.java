@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -91,7 +92,8 @@ public final class ZookeeperMonitor implements JobPlugin {
         String domain = parts.get(2);
         String appid = parts.get(3);
         JsonNode request = request(job);
-        UnaryOperator<DomainConfig> edit = edit(action, domain, request);
+        // queue keys, throttles and the blacklist crawlers check spell a domain in lower case (docs/api.md)
+        UnaryOperator<DomainConfig> edit = edit(action, domain.toLowerCase(Locale.ROOT), request);
         Map<String, Object> answer = skeleton(job, request.path("uuid").asText(""));
         LOG.atInfo().addKeyValue("action", action).addKeyValue("appid", appid).addKeyValue("uuid", answer.get("uuid"))
                 .log("Received zookeeper request");
