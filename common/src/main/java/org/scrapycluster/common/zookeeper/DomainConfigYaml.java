@@ -33,7 +33,7 @@ import org.yaml.snakeyaml.representer.Representer;
  * a fractional count is truncated and scales are kept as written (they are clamped when applied), but for
  * {@code .nan}, which is skipped.
  * {@link #parseStrict} is the validator of {@code push}: every deviation is a problem — unknown
- * keys, duplicate keys, non-numeric or fractional counts, a window below 1, negative hits, a
+ * keys, duplicate keys, non-numeric or fractional counts, a window below 1 or above a year, negative hits, a
  * scale outside 0..1, missing {@code window} / {@code hits}, and domains that are not in
  * registered-domain form ({@code www.ebay.com} instead of {@code ebay.com}).
  */
@@ -201,6 +201,10 @@ public final class DomainConfigYaml {
             }
             if (!strict && window.isPresent() && window.getAsLong() < 1) {
                 problem(path + "." + WINDOW, "must be at least 1, was " + window.getAsLong() + "; crawlers ignore the entry");
+            }
+            if (window.isPresent() && window.getAsLong() > DomainThrottle.LONGEST_WINDOW_SECONDS) {
+                problem(path + "." + WINDOW, "must be at most " + DomainThrottle.LONGEST_WINDOW_SECONDS + " (a year), was "
+                        + window.getAsLong() + (strict ? "" : "; crawlers count it as a year"));
             }
             if (window.isEmpty() || hits.isEmpty()) {
                 String missing = window.isEmpty() && hits.isEmpty() ? "window and hits" : window.isEmpty() ? WINDOW : HITS;

@@ -102,6 +102,16 @@ class DomainConfigYamlTest {
         assertEquals(List.of(new ConfigProblem("domains.cnn.com.scale", "must be a number from 0 to 1, was NaN")), parsed.problems());
     }
 
+    /** A request refuses a window over a year; a file pushed with one is refused too, and crawlers reading one say they cut it. */
+    @Test
+    void aWindowOverAYearIsAProblemInBothModes() {
+        String text = "domains:\n  cnn.com: {window: 31536001, hits: 10}\n";
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.window", "must be at most 31536000 (a year), was 31536001")),
+                DomainConfigYaml.parseStrict(text).problems());
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.window",
+                "must be at most 31536000 (a year), was 31536001; crawlers count it as a year")), DomainConfigYaml.parseLenient(text).problems());
+    }
+
     @Test
     void writesKeysThatNeedQuotingAsPyYamlDoes() {
         DomainConfig config = DomainConfig.EMPTY.domainUpdate("[2001:db8::1].", 60, 10, 1.0).blacklistUpdate("localhost.");
