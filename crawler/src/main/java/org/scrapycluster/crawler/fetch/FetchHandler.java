@@ -24,7 +24,8 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * The HTTP exchange on one connection: sends a call's request, reads its response into the call — decoding a
- * gzip or deflate body ({@link BodyDecoder}), within the size limit and the read timeout — and reports how it ended to the {@link FetchLifecycle}. A connection
+ * gzip or deflate body ({@link BodyDecoder}), within the size limit (or up to where the request cuts the body)
+ * and the read timeout — and reports how it ended to the {@link FetchLifecycle}. A connection
  * carries one exchange at a time; data arriving between exchanges, or past the end of a response, closes it, and
  * so does a response that came before the whole request was sent.
  */
@@ -160,14 +161,19 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         call.response.keepAlive = HttpUtil.isKeepAlive(response);
         long announced = hasNoBody(call.request.method(), status)
                 ? 0 : ResponseReport.contentLength(call.response.headers);
-        if (announced > maxBodyBytes) {
+        if (announced > maxBodyBytes && call.request.bodyCut() == 0) {
             end(call, FetchError.TOO_LARGE, "Content-Length " + announced + " exceeds the limit of " + maxBodyBytes);
             return false;
         }
-        call.response.body = new BodyBuffer(maxBodyBytes, announced);
+        call.response.body = new BodyBuffer(bodyLimit(call), announced);
         String encoding = call.request.method().equals("HEAD") ? null : call.response.headers.last("Content-Encoding");
         decoder = new BodyDecoder(call.response.body, encoding, inflatedBytes);
         return true;
+    }
+
+    /** The most of a body {@code call} reads: where its request cuts the body, else the size limit. */
+    private int bodyLimit(FetchCall call) {
+        return call.request.bodyCut() > 0 ? call.request.bodyCut() : maxBodyBytes;
     }
 
     /**
@@ -196,20 +202,24 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             }
             // Scrapy's redirect middleware takes a redirect before its body is decompressed: the rest is read, not kept
             decoder.close();
-            call.response.body = new BodyBuffer(maxBodyBytes, 0);
+            call.response.body = new BodyBuffer(bodyLimit(call), 0);
             withinLimit = true;
         }
-        if (!withinLimit) {
+        if (!withinLimit && call.request.bodyCut() == 0) {
             end(call, FetchError.TOO_LARGE, "body exceeds the limit of " + maxBodyBytes + " bytes");
-            return;
+        } else if (!withinLimit) {
+            succeed(call, false); // cut where the request says: the rest is left unread, with the connection
+        } else if (content instanceof LastHttpContent) {
+            succeed(call, call.response.keepAlive && call.response.requestSent && !responses.holdsUnreadBytes());
         }
-        if (content instanceof LastHttpContent) {
-            current = null;
-            cancelReadTimer(call);
-            closeDecoder();
-            boolean reusable = call.response.keepAlive && call.response.requestSent && !responses.holdsUnreadBytes();
-            reportTo.succeeded(call, ctx.channel(), reusable);
-        }
+    }
+
+    /** Ends the exchange with the response read; the connection carries another when {@code reusable}. */
+    private void succeed(FetchCall call, boolean reusable) {
+        current = null;
+        cancelReadTimer(call);
+        closeDecoder();
+        reportTo.succeeded(call, ctx.channel(), reusable);
     }
 
     /** Closes a connection between exchanges when bytes arrived that are no response to anything. */

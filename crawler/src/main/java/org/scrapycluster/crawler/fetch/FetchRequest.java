@@ -11,8 +11,11 @@ import java.util.Objects;
  * @param method  the HTTP method, upper case
  * @param headers headers of this request, overriding the defaults of the same name (Host too)
  * @param body    the request body (not copied), empty for none
+ * @param bodyCut the length past which the response body is cut, the rest left unread, and the fetch a success
+ *                whatever the fetcher's size limit; 0 for that limit, past which the fetch fails
+ *                {@link FetchError#TOO_LARGE}
  */
-public record FetchRequest(String url, String method, HeaderMap headers, byte[] body) {
+public record FetchRequest(String url, String method, HeaderMap headers, byte[] body, int bodyCut) {
 
     private static final byte[] NO_BODY = new byte[0];
 
@@ -21,6 +24,14 @@ public record FetchRequest(String url, String method, HeaderMap headers, byte[] 
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
+        if (bodyCut < 0) {
+            throw new IllegalArgumentException("bodyCut must not be negative: " + bodyCut);
+        }
+    }
+
+    /** A request whose response body is held to the fetcher's size limit. */
+    public FetchRequest(String url, String method, HeaderMap headers, byte[] body) {
+        this(url, method, headers, body, 0);
     }
 
     /** A GET of {@code url} with the default headers. */
@@ -30,7 +41,7 @@ public record FetchRequest(String url, String method, HeaderMap headers, byte[] 
 
     /** This request with header {@code name} set to {@code value} (replacing any earlier value). */
     public FetchRequest withHeader(String name, String value) {
-        return new FetchRequest(url, method, headers.with(name, value), body);
+        return new FetchRequest(url, method, headers.with(name, value), body, bodyCut);
     }
 
     /** This request with its own User-Agent. */
@@ -45,6 +56,11 @@ public record FetchRequest(String url, String method, HeaderMap headers, byte[] 
 
     /** This request with another method and body. */
     public FetchRequest withMethod(String newMethod, byte[] newBody) {
-        return new FetchRequest(url, newMethod, headers, newBody);
+        return new FetchRequest(url, newMethod, headers, newBody, bodyCut);
+    }
+
+    /** This request with its response body cut at {@code bytes} (see {@link #bodyCut()}), whatever the size limit. */
+    public FetchRequest withBodyCut(int bytes) {
+        return new FetchRequest(url, method, headers, body, bytes);
     }
 }

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param connectTimeout        to resolve, connect, and finish a proxy tunnel and TLS handshake
  * @param readTimeout           the longest silence while waiting for or reading the response
  * @param totalTimeout          the longest a fetch may take once it has a slot (Scrapy's DOWNLOAD_TIMEOUT)
- * @param maxBodyBytes          the largest (decompressed) body read; a longer one is cut and reported TOO_LARGE
+ * @param maxBodyBytes          the largest (decompressed) body read; a longer one is cut and reported TOO_LARGE,
+ *                              unless the request cuts the body itself ({@link FetchRequest#bodyCut()})
  * @param userAgent             the User-Agent of requests that do not bring their own
  * @param addressPolicy         which resolved addresses may be connected to
  * @param proxy                 the HTTP proxy to go through, or null

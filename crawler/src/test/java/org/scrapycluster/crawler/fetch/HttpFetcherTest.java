@@ -305,6 +305,26 @@ class HttpFetcherTest {
     }
 
     @Test
+    void aRequestThatCutsTheBodyKeepsThatMuchWhateverTheSizeLimit() {
+        int cut = 300_000;
+        try (HttpFetcher small = open(FetcherConfig.builder().maxBodyBytes(100_000).build())) {
+            for (boolean chunked : List.of(false, true)) {
+                FetchResult result = fetch(small, FetchRequest.get(origin.url(0, HugePage.path(3_000_000, chunked))).withBodyCut(cut));
+                assertTrue(result.ok(), "chunked " + chunked + ": " + result);
+                assertEquals(cut, result.body().length, "chunked " + chunked);
+            }
+            FetchResult bomb = fetch(small, FetchRequest.get(origin.url(0, CompressionBomb.path(10_240, "gzip"))).withBodyCut(cut));
+            assertTrue(bomb.ok(), bomb.toString());
+            assertArrayEquals(new byte[cut], bomb.body());
+            FetchResult shorter = fetch(small, FetchRequest.get(origin.url(0, HugePage.path(200_000, false))).withBodyCut(cut));
+            assertTrue(shorter.ok(), "the cut stands for the size limit: " + shorter);
+            assertEquals(200_000, shorter.body().length);
+            assertEquals(FetchError.TOO_LARGE, fetch(small, FetchRequest.get(origin.url(0, HugePage.path(200_000, false)))).error(),
+                    "a request that cuts nothing keeps the limit");
+        }
+    }
+
+    @Test
     void decodesGzipAndDeflateAndDropsTheEncodingHeader() {
         for (String path : List.of(GzipRoute.PATH, DeflateRoute.PATH, DeflateRoute.PATH + "?raw=true")) {
             FetchResult result = fetch(origin.url(0, path));

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.crawler.fetch.FetchError;
@@ -18,12 +19,19 @@ import org.scrapycluster.crawler.fetch.FetchRequest;
 import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.fetch.FetchTimings;
 import org.scrapycluster.crawler.fetch.Fetcher;
+import org.scrapycluster.crawler.fetch.FetcherConfig;
 import org.scrapycluster.crawler.fetch.HeaderMap;
+import org.scrapycluster.crawler.fetch.HttpFetcher;
 import org.scrapycluster.embedded.junit.ManualClock;
+import org.scrapycluster.embedded.origin.RobotsTxt;
+import org.scrapycluster.embedded.origin.TestOrigin;
 
 import crawlercommons.robots.BaseRobotRules;
 
-/** robots.txt rules by host, with time driven by hand and the fetcher played by a map of answers. */
+/**
+ * robots.txt rules by host, with time driven by hand and the fetcher played by a map of answers (or, for what
+ * the fetcher itself does, the crawler's own against a real server on a loopback address).
+ */
 class RobotsCacheTest {
 
     private static final Duration TTL = Duration.ofHours(1);
@@ -180,6 +188,39 @@ class RobotsCacheTest {
         assertFalse(rules(robots.rulesFor("http://a.test/cart")).isAllowed("http://a.test/cart"));
         assertTrue(rules(robots.rulesFor("http://loop.test/x")).isAllowed("http://loop.test/x"), "too many redirects: unavailable");
         assertEquals(6, fetcher.requests.stream().filter(url -> url.startsWith("http://loop.test/")).count());
+    }
+
+    @Test
+    void theFirst500KiBOfALargerFileAreReadWhateverTheDownloadSizeLimit() {
+        String file = "User-agent: *\nDisallow: /private\n" + ("# " + "padding ".repeat(12) + "\n").repeat(6_000)
+                + "Disallow: /past-500-kib\n";
+        try (TestOrigin origin = TestOrigin.builder().domains(1)
+                .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
+                HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(256 * 1024).build())) {
+            RobotsCache robots = new RobotsCache(small, "scrapy", TTL, 100, clock);
+
+            BaseRobotRules rules = robots.rulesFor(origin.url(0, "/")).orTimeout(60, TimeUnit.SECONDS).join();
+            assertFalse(rules.isAllowed(origin.url(0, "/private")), "a file past DOWNLOAD_MAXSIZE is read all the same");
+            assertTrue(rules.isAllowed(origin.url(0, "/past-500-kib")), "what follows the first 500 KiB is ignored");
+
+            clock.advance(RobotsCache.UNAVAILABLE_TTL.plusSeconds(1));
+            robots.rulesFor(origin.url(0, "/")).orTimeout(60, TimeUnit.SECONDS).join();
+            assertEquals(1, origin.requests().forPath(RobotsTxt.PATH).size(), "kept for the cache time, not asked again");
+        }
+    }
+
+    @Test
+    void aFileCutThroughACharacterIsStillReadAsUtf8() {
+        byte[] head = "User-agent: *\nDisallow: /caf\u00e9\n".getBytes(StandardCharsets.UTF_8);
+        String padding = "#" + "x".repeat(500 * 1024 - head.length - 4) + "\n"; // then '#', and 'é' across the 500 KiB mark
+        String file = new String(head, StandardCharsets.UTF_8) + padding + "#\u00e9 is cut in two at 500 KiB\n";
+        try (TestOrigin origin = TestOrigin.builder().domains(1)
+                .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
+                HttpFetcher fetcher = new HttpFetcher(FetcherConfig.builder().build())) {
+            BaseRobotRules rules = new RobotsCache(fetcher, "scrapy", TTL, 100, clock).rulesFor(origin.url(0, "/"))
+                    .orTimeout(60, TimeUnit.SECONDS).join();
+            assertFalse(rules.isAllowed(origin.url(0, "/caf%C3%A9")), "/café: the file is UTF-8, not cp1252");
+        }
     }
 
     @Test
