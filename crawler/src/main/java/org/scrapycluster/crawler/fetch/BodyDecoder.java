@@ -16,8 +16,9 @@ import io.netty.buffer.ByteBuf;
  * it; other encodings are kept as sent). Inflating goes piece by piece straight into the buffer and stops
  * one byte past its limit, so a small response that would inflate to gigabytes costs no more memory or work
  * than a body at the limit. A gzip body may hold several members; a truncated one keeps what was inflated,
- * and checksums and bytes after the last member are not looked at (Scrapy's gunzip is as lenient). Runs on
- * the connection's event loop.
+ * and checksums and bytes after the last member are not looked at (Scrapy's gunzip is as lenient); but one that
+ * ends before anything could be inflated from it is corrupt, as Scrapy's gunzip has it, and so is such a deflate
+ * body. Runs on the connection's event loop.
  */
 final class BodyDecoder {
 
@@ -91,6 +92,20 @@ final class BodyDecoder {
             return true;
         } catch (DataFormatException e) {
             throw new CorruptBodyException("invalid " + format.name().toLowerCase(Locale.ROOT) + " data: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Takes the end of the body.
+     *
+     * @throws CorruptBodyException when the body ended before anything could be inflated from it: within its gzip
+     *                              header, or before its first gzip member or its deflate stream yielded a byte
+     *                              (an empty body is no such body)
+     */
+    void finish() throws CorruptBodyException {
+        boolean sent = stage != Stage.HEADER || pending.length > 0;
+        if (format != Format.IDENTITY && stage != Stage.DONE && members == 0 && sent && body.size() == 0) {
+            throw new CorruptBodyException(format.name().toLowerCase(Locale.ROOT) + " data ends before anything was inflated");
         }
     }
 

@@ -195,6 +195,9 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         boolean withinLimit;
         try {
             withinLimit = decoder.write(content.content());
+            if (content instanceof LastHttpContent) {
+                decoder.finish();
+            }
         } catch (BodyDecoder.CorruptBodyException e) {
             if (!ResponseReport.isRedirect(call.response.status, call.response.headers)) {
                 end(call, FetchError.PROTOCOL, "the body cannot be decoded: " + e.getMessage());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,30 @@ class BodyDecoderTest {
         assertTrue(badData.getMessage().startsWith("invalid gzip data"), badData.getMessage());
     }
 
+    @Test
+    void aBodyThatEndsBeforeAnythingCouldBeInflatedIsCorruptButAnEmptyOrTruncatedOneIsNot() throws Exception {
+        byte[] gzip = CompressedPages.gzip(PAGE);
+        byte[] zlib = CompressedPages.deflate(PAGE, false);
+        for (byte[] tooShort : List.of("hi".getBytes(StandardCharsets.US_ASCII), "not gzi".getBytes(StandardCharsets.US_ASCII),
+                Arrays.copyOf(gzip, 5), Arrays.copyOf(gzip, 10))) {
+            BodyDecoder.CorruptBodyException e = assertThrows(BodyDecoder.CorruptBodyException.class,
+                    () -> decode(tooShort, "gzip", 1, 1 << 20), () -> Arrays.toString(tooShort));
+            assertEquals("gzip data ends before anything was inflated", e.getMessage());
+        }
+        for (byte[] tooShort : List.of(new byte[] {'x'}, Arrays.copyOf(zlib, 2))) {
+            assertThrows(BodyDecoder.CorruptBodyException.class, () -> decode(tooShort, "deflate", 1, 1 << 20),
+                    () -> Arrays.toString(tooShort));
+        }
+        assertArrayEquals(new byte[0], decode(new byte[0], "gzip", 1, 1 << 20), "an empty body");
+        assertArrayEquals(new byte[0], decode(new byte[0], "deflate", 1, 1 << 20), "an empty body");
+        byte[] truncated = decode(Arrays.copyOf(gzip, gzip.length / 2), "gzip", 7, 1 << 20);
+        assertTrue(truncated.length > 0 && Arrays.equals(truncated, Arrays.copyOf(PAGE, truncated.length)),
+                "a truncated gzip body keeps what was inflated");
+        byte[] truncatedZlib = decode(Arrays.copyOf(zlib, zlib.length / 2), "deflate", 7, 1 << 20);
+        assertTrue(truncatedZlib.length > 0 && Arrays.equals(truncatedZlib, Arrays.copyOf(PAGE, truncatedZlib.length)),
+                "a truncated deflate body keeps what was inflated");
+    }
+
     private byte[] decode(byte[] sent, String encoding, int piece, int limit) throws BodyDecoder.CorruptBodyException {
         BodyBuffer body = new BodyBuffer(limit, -1);
         BodyDecoder decoder = new BodyDecoder(body, encoding, inflated);
@@ -93,6 +118,7 @@ class BodyDecoderTest {
             for (int at = 0; at < sent.length; at += piece) {
                 assertTrue(decoder.write(Unpooled.wrappedBuffer(sent, at, Math.min(piece, sent.length - at))), "within the limit");
             }
+            decoder.finish();
         } finally {
             decoder.close();
         }

@@ -165,6 +165,21 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void aBodyTooShortForTheGzipItIsLabelledIsNoPageButARedirectStillIs() throws Exception {
+        String page = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\n\r\nok";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(page))) {
+            FetchResult result = fetch(FetchRequest.get(server.url("/")));
+            assertEquals(FetchError.PROTOCOL, result.error(), "Scrapy's gunzip raises: " + result);
+        }
+        String redirect = "HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Encoding: deflate\r\nContent-Length: 1\r\n\r\n.";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(redirect))) {
+            FetchResult result = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(result.ok(), result.toString());
+            assertEquals(server.url("/next"), result.location());
+        }
+    }
+
+    @Test
     void aHeaderBlockLargerThan64KiBIsReadAsBrowsersAndTwistedReadIt() throws Exception {
         StringBuilder cookies = new StringBuilder();
         for (int i = 0; i < 60; i++) {
