@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.crawler.fetch.AddressPolicy;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchRequest;
 import org.scrapycluster.crawler.fetch.FetchResult;
@@ -22,6 +23,7 @@ import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.FetcherConfig;
 import org.scrapycluster.crawler.fetch.HeaderMap;
 import org.scrapycluster.crawler.fetch.HttpFetcher;
+import org.scrapycluster.crawler.fetch.NetworkRange;
 import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.embedded.origin.RobotsTxt;
 import org.scrapycluster.embedded.origin.TestOrigin;
@@ -220,6 +222,29 @@ class RobotsCacheTest {
             BaseRobotRules rules = new RobotsCache(fetcher, "scrapy", TTL, 100, clock).rulesFor(origin.url(0, "/"))
                     .orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/caf%C3%A9")), "/café: the file is UTF-8, not cp1252");
+        }
+    }
+
+    @Test
+    void aRobotsTxtRedirectedToARefusedAddressIsUnavailableSoThePublicHostIsCrawled() {
+        try (TestOrigin origin = TestOrigin.builder().domains(2).route(RobotsTxt.PATH, exchange -> {
+            if (exchange.domainIndex() == 0) {
+                exchange.sendText(301, "text/plain", "moved", "Location", exchange.baseUrl(1) + RobotsTxt.PATH);
+            } else {
+                RobotsTxt.disallow("/").serve(exchange);
+            }
+        }).start();
+                HttpFetcher guarded = new HttpFetcher(FetcherConfig.builder()
+                        .addressPolicy(AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(0))))).build())) {
+            RobotsCache robots = new RobotsCache(guarded, "scrapy", TTL, 100, clock);
+            String page = origin.url(0, "/page");
+
+            assertTrue(robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join().isAllowed(page),
+                    "domain 0 stands for a public host; the hop to internal domain 1 is refused: no rules");
+            assertEquals(List.of(), origin.requests().forDomain(1), "the internal address was never reached");
+            clock.advance(RobotsCache.UNAVAILABLE_TTL.plusSeconds(1));
+            robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join();
+            assertEquals(2, origin.requests().forPath(RobotsTxt.PATH).size(), "unavailable: asked again after a minute");
         }
     }
 
