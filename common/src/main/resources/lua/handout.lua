@@ -104,6 +104,8 @@ local function decide(k)
         return reply('WAIT', dropped, 0)
       end
     else
+      -- the lease's deadline goes in with it: a script that fails later keeps what it wrote (Redis rolls
+      -- nothing back), and a lease without a deadline would never be reaped
       local lease_id = ''
       if lease_ms > 0 then
         lease_id = domain .. '|' .. score .. '|' .. holder
@@ -112,6 +114,7 @@ local function decide(k)
           queue_length_changed(spider, domain, 1)
           return redis.error_reply('lease id ' .. lease_id .. ' is already in use: holders must be unique')
         end
+        redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
       end
       -- a unique window member even for two hand-outs in the same microsecond: extra digits keep it a float
       local entry, suffix = clock.text, 0
@@ -124,7 +127,6 @@ local function decide(k)
         redis.call('SET', time_key, clock.text, 'EX', ttl)
       end
       if lease_ms > 0 then
-        redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
         if fields ~= nil then
           unaccounted(spider, fields, domain, clock)
         end

@@ -318,6 +318,22 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void aScriptFailingAfterTheLeaseLeavesTheRequestToTheReaper() {
+        enqueue(Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0));
+        // a window Redis cannot expire: EXPIRE of the window key fails once the request is leased
+        ThrottleSpec unexpirable = spec(1e16, 10, false);
+        assertThrows(RedisCommandExecutionException.class,
+                () -> throttle.handOut(queue, unexpirable, Duration.ofMillis(1), holder.next()));
+        assertEquals(0, throttle.size(queue));
+        assertEquals(1, redis.sync().zcard(Keyspace.leases(spider)), "the lease has its deadline, where the reaper looks");
+
+        Leases leases = new Leases(redis);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).returned() == 1);
+        assertEquals(1, throttle.size(queue), "the reaper found the lease and returned its request");
+        assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
+    }
+
+    @Test
     void clearRemovesTheQueueAndItsThrottleKeys() {
         ThrottleSpec spec = spec(60, 10, true);
         enqueueMany(2, "c1", 1);
