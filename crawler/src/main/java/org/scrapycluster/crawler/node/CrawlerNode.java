@@ -111,7 +111,7 @@ public final class CrawlerNode implements Service {
         context.health().register("redis", () -> redis.answers() ? Health.up() : Health.down("not connected, or no answer"));
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
-                config.queueModerated(), PublicIpLookup.FALLBACK);
+                config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsMaxHosts());
         startPublicIp(settings, throttles);
 
         // Created in the reverse order of closing: see close().

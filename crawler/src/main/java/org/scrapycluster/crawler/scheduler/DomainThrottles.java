@@ -3,12 +3,14 @@ package org.scrapycluster.crawler.scheduler;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
  * The throttle of every domain as this node applies it (docs/throttling.md): {@code QUEUE_HITS} per
@@ -18,8 +20,10 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
  * least {@code delay} apart (a delay longer than the window gives one hand-out per {@code delay}). The
  * throttle key is built by the key style with the node's public IP. While robots.txt is read
  * ({@link #awaitRobots}), the scheduler keeps one request of a domain in flight until the domain's robots.txt is
- * known ({@link #awaitsRobots}). Every node computes the same spec from the same inputs, so they share one
- * cluster-wide limit. Thread-safe; changes apply to the next hand-out.
+ * known ({@link #awaitsRobots}). The domains whose robots.txt was read are bounded, as the robots.txt cache is: one
+ * that leaves is held to one request again until its next request has passed the robots.txt check. Every node computes
+ * the same spec from the same inputs, so they share one cluster-wide limit. Thread-safe; changes apply to the next
+ * hand-out.
  */
 public final class DomainThrottles {
 
@@ -39,8 +43,8 @@ public final class DomainThrottles {
     private final double defaultWindow;
     private final int defaultHits;
     private final boolean moderated;
-    private final Map<String, Map<String, Duration>> crawlDelays = new ConcurrentHashMap<>();
-    private final Set<String> robotsRead = ConcurrentHashMap.newKeySet();
+    /** The Crawl-delay of each host of each domain whose robots.txt was read (none: its hosts say none). */
+    private final Cache<String, Map<String, Duration>> robotsRead;
     private volatile boolean awaitRobots;
     private volatile Map<String, DomainThrottle> overrides = Map.of();
     private volatile String publicIp;
@@ -52,15 +56,18 @@ public final class DomainThrottles {
      * @param defaultHits   {@code QUEUE_HITS}
      * @param moderated     {@code QUEUE_MODERATED}
      * @param publicIp      the node's public IP until a look-up says otherwise
+     * @param maxRobotsRead the most domains whose robots.txt is remembered as read ({@code ROBOTSTXT_CACHE_MAX_HOSTS});
+     *                      those least likely to be asked again leave first
      */
     public DomainThrottles(String spiderId, ThrottleKeyStyle style, double defaultWindow, int defaultHits, boolean moderated,
-            String publicIp) {
+            String publicIp, long maxRobotsRead) {
         this.spiderId = spiderId;
         this.style = style;
         this.defaultWindow = defaultWindow;
         this.defaultHits = defaultHits;
         this.moderated = moderated;
         this.publicIp = Objects.requireNonNull(publicIp, "publicIp");
+        this.robotsRead = Caffeine.newBuilder().maximumSize(maxRobotsRead).executor(Runnable::run).build();
     }
 
     /**
@@ -77,7 +84,7 @@ public final class DomainThrottles {
      * flight: otherwise the first hand-outs of a new domain would all go before its Crawl-delay is known.
      */
     public boolean awaitsRobots(String domain) {
-        return awaitRobots && !robotsRead.contains(domain);
+        return awaitRobots && robotsRead.getIfPresent(domain) == null;
     }
 
     /** The spec for the next hand-out of {@code domain}. */
@@ -118,21 +125,17 @@ public final class DomainThrottles {
 
     /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none; at most a day). */
     public void crawlDelay(String domain, String host, Duration delay) {
-        robotsRead.add(domain);
+        Map<String, Duration> hosts = robotsRead.get(domain, key -> new ConcurrentHashMap<>());
         if (delay.isZero() || delay.isNegative()) {
-            crawlDelays.computeIfPresent(domain, (key, hosts) -> {
-                hosts.remove(host);
-                return hosts.isEmpty() ? null : hosts;
-            });
+            hosts.remove(host);
         } else {
-            crawlDelays.computeIfAbsent(domain, key -> new ConcurrentHashMap<>()).put(host,
-                    delay.compareTo(LONGEST_CRAWL_DELAY) > 0 ? LONGEST_CRAWL_DELAY : delay);
+            hosts.put(host, delay.compareTo(LONGEST_CRAWL_DELAY) > 0 ? LONGEST_CRAWL_DELAY : delay);
         }
     }
 
     /** The longest Crawl-delay of the domain's hosts, zero for none. */
     public Duration crawlDelay(String domain) {
-        Map<String, Duration> hosts = crawlDelays.get(domain);
+        Map<String, Duration> hosts = robotsRead.getIfPresent(domain);
         if (hosts == null) {
             return Duration.ZERO;
         }

@@ -55,11 +55,11 @@ class DownloadChainTest {
 
     @Test
     void aDomainWaitsForItsRobotsTxtOnlyWhileTheRobotsMiddlewareReadsIt() {
-        DomainThrottles obeying = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip");
+        DomainThrottles obeying = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         chain(Map.of(), obeying);
         assertTrue(obeying.awaitsRobots("a.test"), "one request in flight until a.test's robots.txt is read");
 
-        DomainThrottles withoutRobots = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip");
+        DomainThrottles withoutRobots = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         chain(Map.of("DOWNLOADER_MIDDLEWARES", "{robots: null}"), withoutRobots);
         assertFalse(withoutRobots.awaitsRobots("a.test"), "nothing reads robots.txt, so nothing is waited for");
     }
@@ -156,7 +156,7 @@ class DownloadChainTest {
     }
 
     private DownloadChain chain(Map<String, String> set) {
-        return chain(set, new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip"));
+        return chain(set, new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000));
     }
 
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles) {

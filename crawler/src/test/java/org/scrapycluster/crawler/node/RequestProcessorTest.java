@@ -273,7 +273,7 @@ class RequestProcessorTest {
         };
         StatusCounters statusCounters = new StatusCounters(new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1)), "host", spider,
                 List.of(), List.of(), false);
-        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip");
+        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(),
                 new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),
                 config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);

@@ -12,7 +12,7 @@ import org.scrapycluster.common.queue.ThrottleKeyStyle;
 /** How the ZooKeeper text is applied: a config, garbage (kept), an emptied node (reverted), the blacklist rule (§5.3). */
 class DomainConfigFollowerTest {
 
-    private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, true, "ip");
+    private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, true, "ip", 1_000);
     private final AtomicInteger changes = new AtomicInteger();
     private final DomainConfigFollower follower = new DomainConfigFollower(throttles, "link", changes::incrementAndGet);
 

@@ -15,7 +15,7 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
 /** Defaults, ZooKeeper entries, Crawl-delay and the four throttle key styles (docs/compatibility.md §10.3). */
 class DomainThrottlesTest {
 
-    private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(true, true), 60, 10, true, "ip");
+    private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(true, true), 60, 10, true, "ip", 1_000);
 
     @Test
     void defaultsThenAZooKeeperEntryWithItsScale() {
@@ -31,7 +31,7 @@ class DomainThrottlesTest {
 
     @Test
     void aCrawlDelayBoundsTheLimitAndSpreadsTheHandOuts() {
-        DomainThrottles open = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip");
+        DomainThrottles open = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip", 1_000);
         open.awaitRobots();
         assertTrue(open.awaitsRobots("ex1.com"));
         open.crawlDelay("ex1.com", "www.ex1.com", Duration.ofSeconds(2));
@@ -46,6 +46,19 @@ class DomainThrottlesTest {
     }
 
     @Test
+    void theDomainsWhoseRobotsTxtWasReadAreBounded() {
+        DomainThrottles bounded = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip", 10);
+        bounded.awaitRobots();
+        for (int i = 0; i < 1_000; i++) {
+            bounded.crawlDelay("ex" + i + ".com", "www.ex" + i + ".com", Duration.ofSeconds(i % 2));
+        }
+        long remembered = java.util.stream.IntStream.range(0, 1_000).filter(i -> !bounded.awaitsRobots("ex" + i + ".com")).count();
+        assertTrue(remembered <= 10, "a long broad crawl must not remember every domain it met: " + remembered);
+        bounded.crawlDelay("ex1.com", "www.ex1.com", Duration.ofSeconds(2));
+        assertEquals(new ThrottleSpec("ex1.com", 60, 30, true), bounded.specFor("ex1.com"), "a domain read again is known again");
+    }
+
+    @Test
     void theFourKeyStyles() {
         assertEquals("ex1:throttle_window", spec(false, false).windowKey());
         assertEquals("link:ex1:throttle_window", spec(true, false).windowKey());
@@ -54,6 +67,6 @@ class DomainThrottlesTest {
     }
 
     private static ThrottleSpec spec(boolean byType, boolean byIp) {
-        return new DomainThrottles("link", new ThrottleKeyStyle(byType, byIp), 60, 10, true, "ip").specFor("ex1");
+        return new DomainThrottles("link", new ThrottleKeyStyle(byType, byIp), 60, 10, true, "ip", 1_000).specFor("ex1");
     }
 }

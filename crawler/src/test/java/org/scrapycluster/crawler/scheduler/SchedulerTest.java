@@ -58,7 +58,7 @@ class SchedulerTest {
 
     /** QUEUE_HITS per QUEUE_WINDOW seconds, keys by spider type so each test has its own, robots.txt not awaited. */
     private DomainThrottles throttles(double window, int hits, boolean moderated) {
-        return new DomainThrottles(spider, new ThrottleKeyStyle(true, false), window, hits, moderated, "1.1.1.1");
+        return new DomainThrottles(spider, new ThrottleKeyStyle(true, false), window, hits, moderated, "1.1.1.1", 1_000);
     }
 
     private void queue(String domain, int requests) {
@@ -236,7 +236,7 @@ class SchedulerTest {
 
     @Test
     void aDomainWhoseRobotsTxtIsUnreadHasOneRequestInFlight() throws Exception {
-        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(true, false), 60, 100, false, "1.1.1.1");
+        DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(true, false), 60, 100, false, "1.1.1.1", 1_000);
         throttles.awaitRobots();
         Scheduler scheduler = toldOfWork(throttles, "polite.test", 4);
         settle(scheduler);
