@@ -65,6 +65,11 @@ local function decide(k)
     return reply('WAIT', 0, paused_ms)
   end
 
+  -- a hand-out keeps the throttle keys for two windows, and so does a WAIT: a window lengthened live
+  -- (docs/throttling.md) would otherwise outlast the keys the shorter one wrote, and forget hand-outs
+  -- it still counts
+  local ttl = math.max(1, math.floor(window * 2))
+
   -- entries older than the window are trimmed when they could matter, when even counting them the
   -- window is at its limit, and when the key grows longer than TRIM_LENGTH: a limit far above the rate
   -- (a throttle opened up) would otherwise keep every hand-out until the key expires
@@ -76,17 +81,19 @@ local function decide(k)
   if used >= limit then
     -- the slot frees when the entry that must leave for the count to drop below the limit leaves
     local freeing = redis.call('ZRANGE', window_key, used - limit, used - limit, 'WITHSCORES')
+    redis.call('EXPIRE', window_key, ttl)
     return reply('WAIT', 0, millis_until(tonumber(freeing[2]) + window - clock.seconds))
   end
   if moderated then
     local last = tonumber(redis.call('GET', time_key) or '0') or 0
     local spacing = window / limit
     if clock.seconds - last < spacing then
+      redis.call('EXPIRE', time_key, ttl)
+      redis.call('EXPIRE', window_key, ttl)
       return reply('WAIT', 0, millis_until(last + spacing - clock.seconds))
     end
   end
 
-  local ttl = math.max(1, math.floor(window * 2))
   local dropped = 0
   while true do
     local head = redis.call('ZPOPMIN', queue)

@@ -214,6 +214,29 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void aWindowLengthenedLiveKeepsCountingTheHandOutsOfTheShorterOne() {
+        enqueueMany(2, "c1", 1);
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(1, 1, false)));
+        ThrottleSpec lengthened = spec(60, 1, false);
+        assertInstanceOf(HandOut.Wait.class, handOut(lengthened));
+        // the keys the one-second window wrote expire after two seconds; the hand-out is in the new window for a minute
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> Long.parseLong(redis.sync().time().get(0)) >= out.at().getEpochSecond() + 3);
+        assertInstanceOf(HandOut.Wait.class, handOut(lengthened), "one hand-out a minute");
+    }
+
+    @Test
+    void aSpacingLengthenedLiveKeepsTheLastHandOut() {
+        enqueueMany(2, "c1", 1);
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(1, 2, true)));
+        ThrottleSpec lengthened = spec(120, 2, true);
+        assertInstanceOf(HandOut.Wait.class, handOut(lengthened));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> Long.parseLong(redis.sync().time().get(0)) >= out.at().getEpochSecond() + 3);
+        assertInstanceOf(HandOut.Wait.class, handOut(lengthened), "hand-outs a minute apart");
+    }
+
+    @Test
     void handsOutTheHighestPriorityOfEitherShapeAndLeasesIt() {
         enqueue(Members.feedItem("https://ex1.com/low", "app", "c1", 1, 0));
         String high = Members.serializedRequest("https://ex1.com/high", "app", "c1", 50, 0);
