@@ -60,6 +60,19 @@ class LeasesTest {
     }
 
     @Test
+    void aRequestOfADomainWithABarReturnsToItsQueue() {
+        // a Python Kafka monitor names the queue of http://a|b.com/ by tldextract, bar included
+        QueueKey barred = new QueueKey(spider, "a|b.com");
+        String member = Members.feedItem("http://a|b.com/", "app", "c1", 3, 0);
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(barred, member)));
+        assertInstanceOf(HandOut.HandedOut.class, throttle.handOut(barred, open, Duration.ofMillis(1), holder.next()));
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).handled() == 1);
+        assertEquals(List.of(ScoredValue.just(-3, member)), redis.sync().zrangeWithScores(barred.key(), 0, -1));
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending());
+    }
+
+    @Test
     void aCrashedHoldersRequestReturnsToItsQueueWithItsPriority() {
         String member = enqueue("a", 7);
         HandOut.HandedOut out = lease(Duration.ofMillis(200));
