@@ -1,7 +1,10 @@
 package org.scrapycluster.redismonitor;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,6 +40,20 @@ class InfoMonitorTest extends OneMonitorTest {
 
         assertInfo("info-crawl.json", Keyspace.INFO_CRAWL.fill(queues.spider(), appid, "c1"));
         assertInfo("info-app.json", Keyspace.INFO_APP.fill(queues.spider(), appid));
+    }
+
+    /** A Python Kafka monitor names a queue by tldextract, which keeps a '|' of the host: the lease id's domain has it too. */
+    @Test
+    void aLeasedRequestOfADomainWithABarCountsUnderThatDomain() {
+        queues.zadd("a|b.com", queues.feedItem("http://a|b.com/", appid, "c1", 1, FAR), 1);
+        queues.handOut("a|b.com");
+        String uuid = MonitorFixture.unique("uuid");
+        fixture.write(Keyspace.INFO_CRAWL.fill(queues.spider(), appid, "c1"), uuid);
+        JsonNode domains = fixture.answers().awaitUuid(uuid).get("domains");
+        List<String> names = new ArrayList<>();
+        domains.fieldNames().forEachRemaining(names::add);
+        assertEquals(List.of("a|b.com"), names);
+        assertEquals(1, domains.get("a|b.com").get("total").asInt());
     }
 
     @Test

@@ -69,9 +69,11 @@ public final class QueueScan {
         do {
             leases = redis.sync().hscan(Keyspace.leased(spiderId), cursor, ScanArgs.Builder.limit(SCAN_COUNT));
             leases.getMap().forEach((leaseId, member) -> {
-                int bar = leaseId.indexOf('|');
-                if (bar > 0) {
-                    count(crawls, leaseId.substring(0, bar), member, ofApp);
+                // <domain>|<score>|<holder>, read from the end: a domain a Python Kafka monitor names may hold a '|'
+                int holderBar = leaseId.lastIndexOf('|');
+                int scoreBar = holderBar > 0 ? leaseId.lastIndexOf('|', holderBar - 1) : -1;
+                if (scoreBar > 0) {
+                    count(crawls, leaseId.substring(0, scoreBar), member, ofApp);
                 }
             });
             cursor = leases;
