@@ -130,6 +130,7 @@ public final class CrawlerNode implements Service {
                 context.clock());
         metrics.cache("robots", robots.hosts());
         metrics.cache("robots-last-read", robots.lastRead());
+        metrics.cache("robots-domains", throttles.robotsRead());
         SchedulerInbox inbox = new SchedulerInbox();
         DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, inbox::configChanged));
         RequestCodec codec = new RequestCodec();

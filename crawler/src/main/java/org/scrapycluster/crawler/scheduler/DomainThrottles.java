@@ -67,7 +67,7 @@ public final class DomainThrottles {
         this.defaultHits = defaultHits;
         this.moderated = moderated;
         this.publicIp = Objects.requireNonNull(publicIp, "publicIp");
-        this.robotsRead = Caffeine.newBuilder().maximumSize(maxRobotsRead).executor(Runnable::run).build();
+        this.robotsRead = Caffeine.newBuilder().maximumSize(maxRobotsRead).executor(Runnable::run).recordStats().build();
     }
 
     /**
@@ -131,6 +131,11 @@ public final class DomainThrottles {
         } else {
             hosts.put(host, delay.compareTo(LONGEST_CRAWL_DELAY) > 0 ? LONGEST_CRAWL_DELAY : delay);
         }
+    }
+
+    /** The domains whose robots.txt was read, with their hosts' Crawl-delays: for their metrics. */
+    public Cache<String, ?> robotsRead() {
+        return robotsRead;
     }
 
     /** The longest Crawl-delay of the domain's hosts, zero for none. */
