@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.crawler.fetch.AddressPolicy;
 import org.scrapycluster.crawler.fetch.FetcherConfig;
 import org.scrapycluster.crawler.fetch.NetworkRange;
@@ -39,8 +40,9 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
             throw settings.invalid("LEASE_SECONDS", "must be at least 1 (seconds); it must outlast the slowest fetch");
         }
         double window = settings.getDouble("QUEUE_WINDOW");
-        if (!(window > 0)) {
-            throw settings.invalid("QUEUE_WINDOW", "must be a positive number of seconds");
+        if (!(window > 0 && window <= DomainThrottle.LONGEST_WINDOW_SECONDS)) {
+            throw settings.invalid("QUEUE_WINDOW", "must be a positive number of seconds, at most " + DomainThrottle.LONGEST_WINDOW_SECONDS
+                    + " (a year, as for a ZooKeeper window)");
         }
         int hits = atLeast(settings, "QUEUE_HITS", 0);
         Integer global = settings.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT");

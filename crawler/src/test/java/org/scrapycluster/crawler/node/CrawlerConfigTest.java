@@ -27,6 +27,15 @@ class CrawlerConfigTest {
         assertTrue(refused.getMessage().contains("DOWNLOAD_MAXSIZE"), refused.getMessage());
     }
 
+    /** A ZooKeeper window is at most a year; a default one longer would overflow the scheduler's waits. */
+    @Test
+    void aQueueWindowOverAYearIsRefusedNamingTheSetting() {
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("QUEUE_WINDOW", 1e10))));
+        assertTrue(refused.getMessage().contains("QUEUE_WINDOW"), refused.getMessage());
+        assertEquals(31_536_000.0, CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("QUEUE_WINDOW", 31_536_000))).queueWindow());
+    }
+
     private static FetcherConfig fetcher(long maxsize) {
         return CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("DOWNLOAD_MAXSIZE", maxsize))).fetcher();
     }
