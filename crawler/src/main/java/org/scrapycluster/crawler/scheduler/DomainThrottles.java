@@ -32,11 +32,6 @@ public final class DomainThrottles {
      * centuries would overflow the nanoseconds the scheduler reckons in.
      */
     static final Duration LONGEST_CRAWL_DELAY = Duration.ofDays(1);
-    /**
-     * The longest window of a ZooKeeper entry applied; a longer one counts as this. A hand-written config may say any
-     * number of seconds, and a window of centuries overflows the scheduler's nanoseconds and Redis' expiries.
-     */
-    static final long LONGEST_WINDOW_SECONDS = DomainThrottle.LONGEST_WINDOW_SECONDS;
 
     private final String spiderId;
     private final ThrottleKeyStyle style;
@@ -94,7 +89,8 @@ public final class DomainThrottles {
         boolean spread = moderated;
         DomainThrottle entry = overrides.get(domain);
         if (entry != null && entry.applies()) {
-            window = Math.min(entry.window().getAsLong(), LONGEST_WINDOW_SECONDS);
+            // a hand-written config may say any window; one of centuries would overflow the scheduler's waits
+            window = Math.min(entry.window().getAsLong(), DomainThrottle.LONGEST_WINDOW_SECONDS);
             limit = Math.max(0, entry.effectiveHits());
         }
         Duration delay = crawlDelay(domain);
