@@ -103,15 +103,17 @@ public final class EncodingDetector {
                 break;
             }
         }
-        if (ascii) {
-            return CP1252;
-        }
+        return !ascii && isUtf8(body) ? UTF_8 : CP1252;
+    }
+
+    /** Whether {@code bytes} are valid UTF-8 (ASCII included). */
+    public static boolean isUtf8(byte[] bytes) {
         try {
             StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
-            return UTF_8;
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            return true;
         } catch (CharacterCodingException e) {
-            return CP1252;
+            return false;
         }
     }
 

@@ -1,7 +1,5 @@
 package org.scrapycluster.crawler.robots;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.scrapycluster.common.url.UrlParts;
+import org.scrapycluster.crawler.fetch.EncodingDetector;
 import org.scrapycluster.crawler.fetch.FetchRequest;
 import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.fetch.Fetcher;
@@ -172,15 +171,7 @@ public final class RobotsCache {
     private static byte[] utf8(byte[] body) {
         boolean utf16 = body.length >= 2 && (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE
                 || body[0] == (byte) 0xFE && body[1] == (byte) 0xFF);
-        if (utf16) {
-            return body;
-        }
-        try {
-            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body));
-            return body;
-        } catch (CharacterCodingException e) {
-            return new String(body, WINDOWS_1252).getBytes(StandardCharsets.UTF_8);
-        }
+        return utf16 || EncodingDetector.isUtf8(body) ? body : new String(body, WINDOWS_1252).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
