@@ -3,8 +3,10 @@ package org.scrapycluster.common.stats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -81,6 +83,32 @@ public final class RollingWindowCounter {
         });
         return ADD.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {key}, args.toArray(String[]::new))
                 .thenApply(written -> written == 1);
+    }
+
+    /**
+     * Counts, bucket by bucket, the events of a window kept in the original's form instead: a sorted
+     * set with one member per event scored by its epoch second, as {@code STATS_ORIGINAL_KEYS} and
+     * Python components write it (docs/operations.md "Mixed Python and Java clusters"). The buckets
+     * are this counter's, those inside the window at {@code nowEpochSecond}; one {@code ZCOUNT} each,
+     * sent together.
+     *
+     * @return the events by bucket start, as the HASH form would hold them
+     */
+    public CompletableFuture<Map<Long, Long>> eventsByBucketAsync(RedisConnection redis, long nowEpochSecond) {
+        Map<Long, CompletableFuture<Long>> counts = new TreeMap<>();
+        for (long bucket = oldestBucket(nowEpochSecond); bucket <= bucketStart(nowEpochSecond); bucket += bucketSeconds) {
+            Range<Long> inBucket = Range.from(Range.Boundary.including(bucket), Range.Boundary.excluding(bucket + bucketSeconds));
+            counts.put(bucket, redis.async().zcount(key, inBucket).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(counts.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<Long, Long> events = new TreeMap<>();
+            counts.forEach((bucket, count) -> {
+                if (count.join() > 0) {
+                    events.put(bucket, count.join());
+                }
+            });
+            return events;
+        });
     }
 
     /** The number of events in the window at {@code nowEpochSecond}. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -14,11 +15,13 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.stats.RollingWindowCounter;
 
 /**
  * The rate series of the UI's charts and the nodes' rates, from the rolling-window counters the
- * services keep (docs/architecture.md "Statistics"): each window is a HASH of 60 time buckets, so
- * a counter's history over a span is the buckets of its smallest window that covers the span (a
+ * services keep (docs/architecture.md "Statistics"): each window is a HASH of 60 time buckets (or
+ * the original's sorted set of events, counted into the same buckets), so a counter's history over
+ * a span is the buckets of its smallest window that covers the span (a
  * 900 s window gives 15 s points for the 5 minute chart, 3600 s gives minutes for the hour, a day
  * gives 24 minute points; a window smaller than the span, the largest there is, is merged into at
  * most {@value #MAX_POINTS} points). Crawler responses are summed over hosts and spiders by status class;
@@ -46,7 +49,7 @@ final class ResponseCharts {
         for (StatsKey key : counters) {
             windows.computeIfAbsent(key.counter(), name -> new TreeMap<>()).put(key.window(), key);
         }
-        Map<String, CompletionStage<Map<String, String>>> reads = new HashMap<>();
+        Map<StatsKey, CompletionStage<Map<String, String>>> reads = new HashMap<>();
         Map<String, Map<Long, StatsKey>> chosen = new LinkedHashMap<>();
         for (Map.Entry<String, TreeMap<Long, StatsKey>> counter : windows.entrySet()) {
             Map<Long, StatsKey> bySpan = new HashMap<>();
@@ -56,10 +59,19 @@ final class ResponseCharts {
             }
             bySpan.put(RATE_SPAN, counter.getValue().firstEntry().getValue());
             chosen.put(counter.getKey(), bySpan);
-            bySpan.values().forEach(key -> reads.computeIfAbsent(key.key(), name -> redis.async().hgetall(name)));
+            bySpan.values().forEach(key -> reads.computeIfAbsent(key, chosenKey -> redis.async().hgetall(chosenKey.key())));
         }
         Map<String, Map<Long, Long>> buckets = new HashMap<>();
-        reads.forEach((key, read) -> buckets.put(key, numbers(redis, read)));
+        Map<String, CompletableFuture<Map<Long, Long>>> eventWindows = new HashMap<>();
+        reads.forEach((key, read) -> {
+            try {
+                buckets.put(key.key(), numbers(redis.await(read)));
+            } catch (RedisCommandExecutionException notAHash) {
+                // the original's sorted set of events (STATS_ORIGINAL_KEYS, or a Python component)
+                eventWindows.put(key.key(), new RollingWindowCounter(key.key(), key.window()).eventsByBucketAsync(redis, nowSecond));
+            }
+        });
+        eventWindows.forEach((key, events) -> buckets.put(key, eventBuckets(redis, events)));
 
         ResponseCharts result = new ResponseCharts();
         SPANS.forEach((name, span) -> result.charts.put(name, result.chart(span, chosen, buckets, nowSecond)));
@@ -153,15 +165,16 @@ final class ResponseCharts {
         return Math.max(1, window / 60);
     }
 
-    private static Map<Long, Long> numbers(RedisConnection redis, CompletionStage<Map<String, String>> read) {
-        Map<Long, Long> numbers = new HashMap<>();
-        Map<String, String> fields;
+    private static Map<Long, Long> eventBuckets(RedisConnection redis, CompletableFuture<Map<Long, Long>> events) {
         try {
-            fields = redis.await(read);
-        } catch (RedisCommandExecutionException notAHash) {
-            // a Python component's sorted set of event times: it has no buckets to chart
-            return numbers;
+            return redis.await(events);
+        } catch (RedisCommandExecutionException neitherHashNorSortedSet) {
+            return Map.of();
         }
+    }
+
+    private static Map<Long, Long> numbers(Map<String, String> fields) {
+        Map<Long, Long> numbers = new HashMap<>();
         fields.forEach((start, count) -> {
             try {
                 numbers.merge(Long.parseLong(start), Long.parseLong(count), Long::sum);

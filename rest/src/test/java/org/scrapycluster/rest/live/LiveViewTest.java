@@ -146,6 +146,32 @@ class LiveViewTest {
         }
     }
 
+    @Test
+    void windowsKeptAsTheOriginalsSortedSetsAreChartedToo() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        // STATS_ORIGINAL_KEYS, or a Python crawler: one member per event, scored by its time
+        redis.sync().set("stats:crawler:hostP:link:0123456789ab", now + ".5");
+        for (int event = 0; event < 30; event++) {
+            redis.sync().zadd("stats:crawler:hostP:link:200:900", now - 20 - event % 10 + 0.25, "event" + event);
+        }
+        redis.sync().zadd("stats:crawler:hostP:link:200:900", now - 2000, "long ago");
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+
+        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        assertTrue(view.get("error").isNull(), view.toString());
+        JsonNode chart = view.at("/charts/5m/pages");
+        double charted = 0;
+        for (JsonNode rate : chart.get("2xx")) {
+            charted += rate.asDouble() * chart.get("bucket_seconds").asLong();
+        }
+        assertEquals(30, charted, 1e-6, "the 30 responses of the last 30 s, not the one outside the window: " + chart);
+        double rate = view.at("/nodes/0/rate").asDouble();
+        assertTrue(rate >= 30 / 75.0 && rate <= 30 / 60.0, "30 responses over the last minute and its first bucket: " + rate);
+    }
+
     private static long commandsProcessed() {
         for (String line : redis.sync().info("stats").split("\r\n")) {
             if (line.startsWith("total_commands_processed:")) {
