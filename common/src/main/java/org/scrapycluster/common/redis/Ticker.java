@@ -2,6 +2,7 @@ package org.scrapycluster.common.redis;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,11 @@ public final class Ticker implements AutoCloseable {
     /** Runs {@code task} after {@code initialDelay}, then {@code period} after each run ends. */
     public ScheduledFuture<?> every(Duration initialDelay, Duration period, Runnable task) {
         return timer.scheduleWithFixedDelay(task, initialDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs {@code task} once, as soon as the thread is free. */
+    public Future<?> soon(Runnable task) {
+        return timer.submit(task);
     }
 
     /** Stops the tasks, interrupting a run in progress, and waits a few seconds for it to end. */

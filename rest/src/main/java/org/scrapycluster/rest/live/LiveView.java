@@ -5,6 +5,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -26,20 +31,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cluster as the web UI shows it, refreshed every {@code LIVE_REFRESH_SECONDS} on a thread of
- * its own and served as one JSON snapshot by {@code GET /live} (docs/rest.md "Live view"): each
- * refresh reads Redis once — a {@code SCAN} of {@code stats:*} for heartbeats and rolling-window
- * counters, the accounting of the active crawls, a {@code SCAN} of the throttle keys — and every
- * call of the endpoint answers the bytes of the last refresh, so a hundred open pages cost what
- * one costs. While Redis is away the last snapshot stays, marked with the error.
+ * The cluster as the web UI shows it, refreshed on a thread of its own and served as one JSON
+ * snapshot by {@code GET /live} (docs/rest.md "Live view"): each refresh reads Redis once — a
+ * {@code SCAN} of {@code stats:*} for heartbeats and rolling-window counters, the accounting of the
+ * active crawls, a {@code SCAN} of the throttle keys — and every call of the endpoint answers the
+ * bytes of the last refresh, so a hundred open pages cost what one costs. It refreshes every
+ * {@code LIVE_REFRESH_SECONDS} while a page asks for it, and every {@code LIVE_IDLE_REFRESH_SECONDS}
+ * otherwise, since the scans cost Redis in proportion to its whole keyspace; a call that finds the
+ * snapshot older than that waits for a refresh first. While Redis is away the last snapshot stays,
+ * marked with the error.
  */
 public final class LiveView implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LiveView.class);
+    /** A page asking for {@code /live} at least this often, or three refreshes, if longer, is watching it. */
+    private static final Duration WATCHED_FOR = Duration.ofSeconds(30);
+    /** The longest a call waits for a refresh of an unwatched view before answering the last snapshot. */
+    private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(10);
 
     private final Supplier<Optional<RedisConnection>> redis;
     private final Clock clock;
     private final Duration refresh;
+    private final long idleRefreshMillis;
+    private final long watchedForMillis;
     private final Json json;
     private final DomainConfigView domainConfig;
     private final NodeList nodes;
@@ -52,6 +66,10 @@ public final class LiveView implements AutoCloseable {
 
     private ObjectNode last = JsonNodeFactory.instance.objectNode();
     private volatile byte[] snapshot;
+    private volatile long snapshotMillis;
+    private volatile long lastAskedMillis;
+    private final Object catchUpLock = new Object();
+    private Future<?> catchUp;
     private boolean failing;
     private boolean readOnce;
 
@@ -67,6 +85,11 @@ public final class LiveView implements AutoCloseable {
         if (refresh.toMillis() < 100) {
             throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1");
         }
+        this.idleRefreshMillis = settings.getSeconds("LIVE_IDLE_REFRESH_SECONDS").toMillis();
+        if (idleRefreshMillis < refresh.toMillis()) {
+            throw settings.invalid("LIVE_IDLE_REFRESH_SECONDS", "must be at least LIVE_REFRESH_SECONDS");
+        }
+        this.watchedForMillis = Math.max(WATCHED_FOR.toMillis(), 3 * refresh.toMillis());
         this.domainConfig = new DomainConfigView(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
                 settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
         this.nodes = new NodeList(positive(settings, "LIVE_NODE_STALE_SECONDS") * 1000);
@@ -83,15 +106,47 @@ public final class LiveView implements AutoCloseable {
         return completed;
     }
 
-    /** {@code GET /live}: the last snapshot. */
+    /** {@code GET /live}: the last snapshot, refreshed first when nobody has asked for it lately. */
     public Endpoint endpoint() {
-        return call -> new HttpAnswer(200, HttpAnswer.JSON, snapshot).withHeader("Cache-Control", "no-store");
+        return call -> {
+            lastAskedMillis = clock.millis();
+            if (lastAskedMillis - snapshotMillis > watchedForMillis) {
+                awaitCatchUp();
+            }
+            return new HttpAnswer(200, HttpAnswer.JSON, snapshot).withHeader("Cache-Control", "no-store");
+        };
     }
 
     /** Starts watching ZooKeeper and refreshing, the first time at once. */
     public void start() {
         domainConfig.start();
-        ticker.every(Duration.ZERO, refresh, this::refresh);
+        ticker.every(Duration.ZERO, refresh, this::tick);
+    }
+
+    /** Refreshes when a page watches the view, or when the last refresh is {@code LIVE_IDLE_REFRESH_SECONDS} old. */
+    void tick() {
+        long nowMillis = clock.millis();
+        if (nowMillis - lastAskedMillis <= watchedForMillis || nowMillis - snapshotMillis >= idleRefreshMillis) {
+            refresh();
+        }
+    }
+
+    /** Has the ticker's thread refresh now, once for every call waiting, and waits for it a while. */
+    private void awaitCatchUp() {
+        Future<?> pending;
+        synchronized (catchUpLock) {
+            if (catchUp == null || catchUp.isDone()) {
+                catchUp = ticker.soon(this::refresh);
+            }
+            pending = catchUp;
+        }
+        try {
+            pending.get(CATCH_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException | CancellationException e) {
+            // the last snapshot is answered; its server_time says how old it is
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** How many refreshes have run. */
@@ -103,6 +158,7 @@ public final class LiveView implements AutoCloseable {
     synchronized void refresh() {
         refreshes.incrementAndGet();
         long nowMillis = clock.millis();
+        snapshotMillis = nowMillis;
         ObjectNode view = last.deepCopy();
         view.put("server_time", nowMillis / 1000);
         view.put("refresh_seconds", refresh.toMillis() / 1000.0);

@@ -1,9 +1,12 @@
 package org.scrapycluster.rest.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +26,11 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.rest.http.HttpCall;
 
 /**
@@ -172,6 +177,49 @@ class LiveViewTest {
         assertTrue(rate >= 30 / 75.0 && rate <= 30 / 60.0, "30 responses over the last minute and its first bucket: " + rate);
     }
 
+    @Test
+    void anUnwatchedViewRefreshesSeldomAndCatchesUpWhenAPageAsks() throws Exception {
+        redis.sync().flushdb();
+        ManualClock time = new ManualClock();
+        Settings settings = settings("3", "60");
+        try (LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)),
+                time.withZone(ZoneOffset.UTC))) {
+            live.tick();
+            assertEquals(1, live.refreshes(), "the first tick reads the cluster");
+            for (int tick = 0; tick < 19; tick++) {
+                time.advance(Duration.ofSeconds(3));
+                live.tick();
+            }
+            assertEquals(1, live.refreshes(), "57 s without a page asking: the keyspace is not scanned again");
+            time.advance(Duration.ofSeconds(3));
+            live.tick();
+            assertEquals(2, live.refreshes(), "unwatched, once every LIVE_IDLE_REFRESH_SECONDS");
+
+            time.advance(Duration.ofSeconds(40));
+            JsonNode first = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+            assertEquals(3, live.refreshes(), "a page finding a snapshot 40 s old waits for a fresh one");
+            assertEquals(time.instant().getEpochSecond(), first.get("server_time").asLong());
+
+            time.advance(Duration.ofSeconds(3));
+            live.tick();
+            assertEquals(4, live.refreshes(), "watched, every LIVE_REFRESH_SECONDS");
+            live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null));
+            assertEquals(4, live.refreshes(), "a snapshot 0 s old is answered as it is");
+
+            time.advance(Duration.ofSeconds(31));
+            live.tick();
+            assertEquals(4, live.refreshes(), "no page for 31 s: unwatched again");
+        }
+    }
+
+    @Test
+    void anIdleRefreshFasterThanTheWatchedOneIsRefused() {
+        Settings settings = settings("3", "1");
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> new LiveView(settings, Optional::empty, new Json(JsonLimits.from(settings)), Clock.systemUTC()));
+        assertTrue(refused.getMessage().contains("LIVE_IDLE_REFRESH_SECONDS"), refused.getMessage());
+    }
+
     private static long commandsProcessed() {
         for (String line : redis.sync().info("stats").split("\r\n")) {
             if (line.startsWith("total_commands_processed:")) {
@@ -182,7 +230,11 @@ class LiveViewTest {
     }
 
     private static Settings settings() {
-        return Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("LIVE_REFRESH_SECONDS", "3600",
-                "ZOOKEEPER_HOSTS", "127.0.0.1:1")));
+        return settings("3600", "3600");
+    }
+
+    private static Settings settings(String refreshSeconds, String idleRefreshSeconds) {
+        return Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("LIVE_REFRESH_SECONDS", refreshSeconds,
+                "LIVE_IDLE_REFRESH_SECONDS", idleRefreshSeconds, "ZOOKEEPER_HOSTS", "127.0.0.1:1")));
     }
 }
