@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.cli.ServiceLauncher;
 import org.scrapycluster.crawler.node.CrawlerCommand;
 import org.scrapycluster.redismonitor.RedisMonitorCommand;
+import org.yaml.snakeyaml.nodes.Node;
 
 /** docker-compose.yml and its debug override, as docs/operations.md ("Docker Compose") describes them. */
 class ComposeFileTest {
@@ -50,6 +51,19 @@ class ComposeFileTest {
         }));
         assertEquals(new TreeSet<>(Set.of("2181", "5343", "5344", "6379", "9092")), hostPorts);
         assertEquals("true", env(debug.get("rest")).get("REST_ALLOW_ANONYMOUS"));
+    }
+
+    /**
+     * The debug gateway answers without keys, as docs/operations.md ("Debugging from the host") says. Compose
+     * appends an override's {@code env_file} to the base's, so only {@code !reset} keeps the base's
+     * {@code rest-keys.env}, which the Docker Compose steps have you write first, from turning keys on.
+     */
+    @Test
+    void theDebugGatewayReadsNoKeysFile() {
+        assertFalse(list(services.get("rest"), "env_file").isEmpty(), "the base gateway reads rest-keys.env");
+        Node envFile = RepositoryFiles.yamlNode("docker-compose.debug.yml", "services", "rest", "env_file");
+        assertNotNull(envFile, "docker-compose.debug.yml leaves the gateway's env_file as the base has it");
+        assertEquals("!reset", envFile.getTag().getValue());
     }
 
     @Test

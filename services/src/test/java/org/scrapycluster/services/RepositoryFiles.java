@@ -1,6 +1,7 @@
 package org.scrapycluster.services;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,10 @@ import java.util.stream.Stream;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
 /** The deployment files at the repository's root, as the tests of this module read them. */
@@ -69,6 +74,22 @@ final class RepositoryFiles {
             throw new IllegalStateException(path + " has " + documents.size() + " documents");
         }
         return (Map<String, Object>) documents.get(0);
+    }
+
+    /**
+     * The node at {@code keys} of a one-document YAML file, with its tag ({@code !reset}, {@code !override}) as
+     * written, or null when a key is missing.
+     */
+    static Node yamlNode(String path, String... keys) {
+        Node node = new Yaml().compose(new StringReader(read(path)));
+        for (String key : keys) {
+            if (!(node instanceof MappingNode mapping)) {
+                return null;
+            }
+            node = mapping.getValue().stream().filter(t -> t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key))
+                    .map(NodeTuple::getValueNode).findFirst().orElse(null);
+        }
+        return node;
     }
 
     /** The names of every setting declared in config/*.yml (each file's top-level keys but include). */
