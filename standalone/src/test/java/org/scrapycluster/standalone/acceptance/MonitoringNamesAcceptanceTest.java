@@ -9,7 +9,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.awaitility.Awaitility;
@@ -20,12 +23,15 @@ import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
+import org.scrapycluster.standalone.acceptance.MonitoringQueries.Query;
 
 /**
  * Every metric name that the Grafana dashboard and the Prometheus alert rules of
  * {@code deploy/monitoring/} read is exported on {@code /metrics} of a running cluster, during a
  * small crawl that also has a download that fails, a request that is refused and a throttle that
- * makes the crawler wait. Names are collected over the scrapes of the crawl, since a backlog
+ * makes the crawler wait; and every label a query matches on or groups by, or its legend or alert
+ * fills in, is a label of a metric it reads (an alert grouped by a label no series has fires
+ * without it, or never). Names are collected over the scrapes of the crawl, since a backlog
  * exists only while requests are queued.
  */
 @ExtendWith(SharedStack.class)
@@ -36,10 +42,11 @@ class MonitoringNamesAcceptanceTest {
     private static final Duration CRAWL = Duration.ofMinutes(2);
 
     @Test
-    void everyNameTheDashboardAndTheAlertRulesUseIsExported(EmbeddedStack stack) throws Exception {
+    void everyNameAndLabelTheDashboardAndTheAlertRulesUseIsExported(EmbeddedStack stack) throws Exception {
+        List<Query> queries = MonitoringQueries.queries();
         Set<String> used = new TreeSet<>();
-        for (String expression : MonitoringQueries.expressions()) {
-            used.addAll(MonitoringQueries.metricNames(expression));
+        for (Query query : queries) {
+            used.addAll(MonitoringQueries.metricNames(query.expression()));
         }
         assertTrue(used.size() > 15, "the queries were read: " + used);
 
@@ -53,18 +60,33 @@ class MonitoringNamesAcceptanceTest {
             cluster.send("url", "http://127.0.0.1:1/refused", "appid", appid, "crawlid", "names");
             cluster.send("url", "ftp://example.com/not-http", "appid", appid, "crawlid", "names");
 
-            Set<String> exported = new TreeSet<>();
+            Map<String, Set<String>> exported = new TreeMap<>();
             try {
                 Awaitility.await().atMost(CRAWL).pollInterval(Duration.ofMillis(250)).until(() -> {
-                    exported.addAll(MonitoringQueries.sampleNames(scrape(http, cluster.metricsAddress())));
-                    return exported.containsAll(used);
+                    MonitoringQueries.sampleLabels(scrape(http, cluster.metricsAddress()))
+                            .forEach((name, labels) -> exported.computeIfAbsent(name, n -> new TreeSet<>()).addAll(labels));
+                    return exported.keySet().containsAll(used) && missingLabels(queries, exported).isEmpty();
                 });
             } catch (ConditionTimeoutException e) {
                 Set<String> missing = new TreeSet<>(used);
-                missing.removeAll(exported);
-                fail("deploy/monitoring/ reads metrics that no service exported during the crawl: " + missing);
+                missing.removeAll(exported.keySet());
+                assertTrue(missing.isEmpty(), "deploy/monitoring/ reads metrics that no service exported during the crawl: " + missing);
+                fail("deploy/monitoring/ uses labels that none of the metrics its query reads has: " + missingLabels(queries, exported));
             }
         }
+    }
+
+    /** Each query's labels that no metric it reads has, by query. */
+    private static Map<String, Set<String>> missingLabels(List<Query> queries, Map<String, Set<String>> exported) {
+        Map<String, Set<String>> missing = new TreeMap<>();
+        for (Query query : queries) {
+            Set<String> labels = new TreeSet<>(query.labels());
+            MonitoringQueries.metricNames(query.expression()).forEach(name -> labels.removeAll(exported.getOrDefault(name, Set.of())));
+            if (!labels.isEmpty()) {
+                missing.put(query.expression(), labels);
+            }
+        }
+        return missing;
     }
 
     private static String scrape(HttpClient http, InetSocketAddress address) throws Exception {

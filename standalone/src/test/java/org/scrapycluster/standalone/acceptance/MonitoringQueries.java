@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,12 +19,23 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The PromQL expressions of {@code deploy/monitoring/} (the Grafana dashboard's targets and the
- * Prometheus alert rules) and the metric names they read: every identifier that is not a
- * function, keyword, label name, label value, range or number.
+ * Prometheus alert rules), the metric names they read (every identifier that is not a function,
+ * keyword, label name, label value, range or number) and the label names they, their legends and
+ * their alerts' annotations use.
  */
 final class MonitoringQueries {
 
     static final Path MONITORING = Path.of("..", "deploy", "monitoring");
+    /** The labels Prometheus itself puts on every scraped sample (docs/operations.md, "Dashboards and alerts"). */
+    static final Set<String> TARGET_LABELS = Set.of("job", "instance");
+
+    /** An expression and the labels it, its panel's legend or its alert's annotations name. */
+    record Query(String expression, Set<String> labels) {
+
+        Query(String expression, String template) {
+            this(expression, labelNames(expression, template));
+        }
+    }
 
     private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right", "and",
             "or", "unless", "bool", "offset", "inf", "nan");
@@ -31,18 +43,20 @@ final class MonitoringQueries {
     private static final Pattern MATCHERS = Pattern.compile("\\{[^}]*}");
     private static final Pattern RANGE = Pattern.compile("\\[[^]]*]");
     private static final Pattern LABEL_LIST = Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
+    private static final Pattern MATCHER_LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(?:=~|!~|!=|=)");
+    private static final Pattern TEMPLATE_LABEL = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}|\\$labels\\.([a-zA-Z_][a-zA-Z0-9_]*)");
     private static final Pattern IDENTIFIER = Pattern.compile("(?<![\\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\\s*\\()?");
 
     private MonitoringQueries() {
     }
 
-    /** Every expression of the dashboard's panels and of the alert rules. */
-    static List<String> expressions() throws IOException {
-        List<String> expressions = new ArrayList<>();
+    /** Every query of the dashboard's panels (with its legend) and of the alert rules (with their annotations). */
+    static List<Query> queries() throws IOException {
+        List<Query> queries = new ArrayList<>();
         JsonNode dashboard = new ObjectMapper().readTree(MONITORING.resolve("grafana/dashboards/scrapy-cluster.json").toFile());
         for (JsonNode panel : dashboard.get("panels")) {
             for (JsonNode target : panel.get("targets")) {
-                expressions.add(target.get("expr").asText());
+                queries.add(new Query(target.get("expr").asText(), target.path("legendFormat").asText("")));
             }
         }
         try (InputStream in = Files.newInputStream(MONITORING.resolve("prometheus/alerts.yml"))) {
@@ -51,11 +65,11 @@ final class MonitoringQueries {
                 @SuppressWarnings("unchecked")
                 List<Map<String, Object>> groupRules = (List<Map<String, Object>>) group.get("rules");
                 for (Map<String, Object> rule : groupRules) {
-                    expressions.add(String.valueOf(rule.get("expr")));
+                    queries.add(new Query(String.valueOf(rule.get("expr")), String.valueOf(rule.get("annotations"))));
                 }
             }
         }
-        return expressions;
+        return queries;
     }
 
     /** The metric names {@code expression} reads. */
@@ -76,19 +90,65 @@ final class MonitoringQueries {
         return names;
     }
 
-    /** The sample names of a Prometheus text exposition ({@code name{labels} value} lines). */
-    static Set<String> sampleNames(String scrape) {
-        Set<String> names = new TreeSet<>();
+    /**
+     * The label names {@code expression} matches on or groups by, and those {@code template} (a legend, or an
+     * alert's annotations) fills in, less the {@link #TARGET_LABELS}.
+     */
+    static Set<String> labelNames(String expression, String template) {
+        String bare = STRING.matcher(expression).replaceAll(" ");
+        Set<String> labels = new TreeSet<>();
+        Matcher matchers = MATCHERS.matcher(bare);
+        while (matchers.find()) {
+            Matcher label = MATCHER_LABEL.matcher(matchers.group());
+            while (label.find()) {
+                labels.add(label.group(1));
+            }
+        }
+        Matcher lists = LABEL_LIST.matcher(bare);
+        while (lists.find()) {
+            String list = lists.group();
+            for (String label : list.substring(list.indexOf('(') + 1, list.length() - 1).split(",")) {
+                if (!label.isBlank()) {
+                    labels.add(label.strip());
+                }
+            }
+        }
+        Matcher filled = TEMPLATE_LABEL.matcher(template);
+        while (filled.find()) {
+            labels.add(filled.group(1) != null ? filled.group(1) : filled.group(2));
+        }
+        labels.removeAll(TARGET_LABELS);
+        return labels;
+    }
+
+    /** The label names of each sample name of a Prometheus text exposition. */
+    static Map<String, Set<String>> sampleLabels(String scrape) {
+        Map<String, Set<String>> labels = new TreeMap<>();
         for (String line : scrape.split("\n")) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
-            int end = 0;
-            while (end < line.length() && line.charAt(end) != '{' && line.charAt(end) != ' ') {
-                end++;
+            int brace = line.indexOf('{');
+            int space = line.indexOf(' ');
+            if (brace < 0 || (space >= 0 && space < brace)) {
+                labels.computeIfAbsent(line.substring(0, space < 0 ? line.length() : space), n -> new TreeSet<>());
+                continue;
             }
-            names.add(line.substring(0, end));
+            Set<String> names = labels.computeIfAbsent(line.substring(0, brace), n -> new TreeSet<>());
+            int at = brace + 1;
+            while (at < line.length() && line.charAt(at) != '}') {
+                int equals = line.indexOf('=', at);
+                names.add(line.substring(at, equals).strip());
+                at = equals + 2;
+                while (line.charAt(at) != '"') {
+                    at += line.charAt(at) == '\\' ? 2 : 1;
+                }
+                at++;
+                if (line.charAt(at) == ',') {
+                    at++;
+                }
+            }
         }
-        return names;
+        return labels;
     }
 }

@@ -2,6 +2,7 @@ package org.scrapycluster.standalone.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,17 @@ class MonitoringQueriesTest {
     }
 
     @Test
-    void sampleNamesAreTheNamesBeforeTheLabels() {
-        assertEquals(Set.of("up_total", "g"), MonitoringQueries.sampleNames("# HELP up_total x\nup_total{a=\"b c\"} 1.0\ng 2\n"));
+    void labelsAreThoseMatchedGroupedOrFilledInButTheTargetLabels() {
+        assertEquals(Set.of("le", "spider", "status", "x", "node"), MonitoringQueries.labelNames(
+                "histogram_quantile(0.95, sum by (le, spider) (rate(a_seconds_bucket{status=~\"5..\", x='y,z=w'}[5m])))"
+                        + " and on (job, node) b", "{{spider}} {{ instance }}"));
+        assertEquals(Set.of("check", "service"), MonitoringQueries.labelNames(
+                "min by (job, instance) (health_check{check=~\".*redis\"}) == 0", "{summary={{ $labels.service }} at {{ $labels.instance }}}"));
+    }
+
+    @Test
+    void sampleLabelsAreTheLabelNamesOfEachSampleName() {
+        assertEquals(Map.of("up_total", Set.of("a", "b"), "g", Set.of()), MonitoringQueries.sampleLabels(
+                "# HELP up_total x\nup_total{a=\"b, c=\\\"d\\\"\",b=\"}\",} 1.0\ng 2\n"));
     }
 }
