@@ -30,6 +30,19 @@ class DockerfileTest {
                 "dependencies are fetched before the sources are copied");
     }
 
+    /**
+     * The build stage copies the whole context ({@code COPY . .}), so the gateway keys that docs/operations.md has you
+     * write beside the sources (Docker Compose's {@code rest-keys.env}, the example overlay's {@code rest-api-keys.txt})
+     * must stay out of it, or they end up in the build stage's layers and cache.
+     */
+    @Test
+    void theGatewayKeysStayOutOfTheBuildContext() {
+        List<String> ignored = RepositoryFiles.read(".dockerignore").lines().map(String::strip).toList();
+        for (String keys : List.of("rest-keys.env", "deploy/k8s/overlays/example/rest-api-keys.txt")) {
+            assertTrue(ignored.contains(keys), ".dockerignore lacks " + keys);
+        }
+    }
+
     @Test
     void theImageRunsTheServicesJarAsANonRootUser() {
         assertTrue(lines.contains("COPY --from=build /src/services/target/scrapy-cluster-services.jar scrapy-cluster.jar"));
