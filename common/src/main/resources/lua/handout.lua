@@ -22,7 +22,8 @@
 --                                           throttle is asked first: while it says WAIT, so does an
 --                                           empty queue)
 --   {'PAUSED', 0, 0, '', '', '', ''}        limit 0: the domain is paused
--- A throttle slot is spent only by HANDED_OUT.
+-- A throttle slot is spent only by HANDED_OUT. A decision that fails (a key of the wrong type, a value
+-- Redis cannot use) puts back what it took (put_back) and fails the call.
 
 local PER_DECISION = 8
 -- a window key longer than this is trimmed even below its limit
@@ -39,6 +40,13 @@ end
 
 -- What the call has looked up once: whether a crawl is stopped (lib/batch).
 local batch = new_batch()
+
+-- What the decision being made has taken so far: the head of its queue (member, score, and
+-- length_changed once queue_lengths counts it out), its lease (lease_id once written, deadline once
+-- that is), its window entry. Redis keeps what a failing script wrote (docs/architecture.md "Leases"),
+-- so a decision that fails partway, on a key of the wrong type or a value Redis cannot use, puts it
+-- back (put_back): a popped request is never lost and a leased one never waits for the reaper.
+local taken
 
 -- The decision for the queue whose keys and arguments start after KEYS[k] and ARGV[k]. The throttle
 -- is asked first and the queue last, so that a WAIT never reads the queue and a hand-out takes its
@@ -102,26 +110,29 @@ local function decide(k)
       return reply('EMPTY', dropped, 0)
     end
     local member, score = head[1], head[2]
+    taken.member, taken.score = member, score
     queue_length_changed(spider, domain, -1)
+    taken.length_changed = true
     local fields = crawl_fields(member, score)
     if fields ~= nil and (expired(fields, clock) or crawl_stopped(batch, blacklist, fields)) then
       account_removed(spider, fields, domain, clock)
+      taken.member, taken.length_changed = nil, nil
       dropped = dropped + 1
       if dropped >= max_drops then
         return reply('WAIT', dropped, 0)
       end
     else
-      -- the lease's deadline goes in with it: a script that fails later keeps what it wrote (Redis rolls
-      -- nothing back), and a lease without a deadline would never be reaped
+      -- the lease's deadline goes in with it, should putting back ever fail: a lease without a deadline
+      -- would never be reaped
       local lease_id = ''
       if lease_ms > 0 then
         lease_id = domain .. '|' .. score .. '|' .. holder
         if redis.call('HSETNX', leased, lease_id, member) == 0 then
-          redis.call('ZADD', queue, score, member)
-          queue_length_changed(spider, domain, 1)
-          return redis.error_reply('lease id ' .. lease_id .. ' is already in use: holders must be unique')
+          error('lease id ' .. lease_id .. ' is already in use: holders must be unique', 0)
         end
+        taken.lease_id = lease_id
         redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
+        taken.deadline = true
       end
       -- a unique window member even for two hand-outs in the same microsecond: extra digits keep it a float
       local entry, suffix = clock.text, 0
@@ -129,10 +140,8 @@ local function decide(k)
         suffix = suffix + 1
         entry = clock.text .. suffix
       end
+      taken.window_entry = entry
       redis.call('EXPIRE', window_key, ttl)
-      if moderated then
-        redis.call('SET', time_key, clock.text, 'EX', ttl)
-      end
       if lease_ms > 0 then
         if fields ~= nil then
           unaccounted(spider, fields, domain, clock)
@@ -140,16 +149,42 @@ local function decide(k)
       else
         account_removed(spider, fields, domain, clock)
       end
+      -- last, as nothing puts it back
+      if moderated then
+        redis.call('SET', time_key, clock.text, 'EX', ttl)
+      end
       return reply('HANDED_OUT', dropped, 0, member, score, lease_id, clock.text)
+    end
+  end
+end
+
+-- Undoes what the decision whose keys and arguments start after KEYS[k] and ARGV[k] has taken, newest
+-- first. Each command undoes one that succeeded on the same key in this call, so none fails.
+local function put_back(k)
+  if taken.window_entry then
+    redis.call('ZREM', KEYS[k + 2], taken.window_entry)
+  end
+  if taken.deadline then
+    redis.call('ZREM', KEYS[k + 7], taken.lease_id)
+  end
+  if taken.lease_id then
+    redis.call('HDEL', KEYS[k + 6], taken.lease_id)
+  end
+  if taken.member then
+    redis.call('ZADD', KEYS[k + 1], taken.score, taken.member)
+    if taken.length_changed then
+      queue_length_changed(ARGV[k + 6], ARGV[k + 7], 1)
     end
   end
 end
 
 local answers = {}
 for k = 0, #KEYS - PER_DECISION, PER_DECISION do
-  local answer = decide(k)
-  if answer.err then
-    return answer
+  taken = {}
+  local ok, answer = pcall(decide, k)
+  if not ok then
+    put_back(k)
+    error(answer, 0)
   end
   for _, value in ipairs(answer) do
     answers[#answers + 1] = value

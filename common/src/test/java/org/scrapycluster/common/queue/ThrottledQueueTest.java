@@ -13,8 +13,11 @@ import java.util.List;
 import java.util.Optional;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
@@ -31,6 +34,7 @@ class ThrottledQueueTest {
     private final LeaseHolder holder = new LeaseHolder("node1");
     private final String spider = TestRedis.unique("thr");
     private final QueueKey queue = new QueueKey(spider, "ex1.com");
+    private final List<String> corrupted = new ArrayList<>();
 
     ThrottledQueueTest(RedisConnection redis) {
         this.redis = redis;
@@ -51,6 +55,18 @@ class ThrottledQueueTest {
         for (int i = 0; i < count; i++) {
             enqueue(Members.feedItem("https://ex1.com/" + crawlid + "/" + i, "app", crawlid, priority, 0));
         }
+    }
+
+    /** Makes {@code key} a string, as a hand edit might; removed after the test, for the tests sharing the server. */
+    private void corrupt(String key) {
+        redis.sync().del(key);
+        redis.sync().set(key, "corrupted");
+        corrupted.add(key);
+    }
+
+    @AfterEach
+    void removeCorruptedKeys() {
+        corrupted.forEach(key -> redis.sync().del(key));
     }
 
     private HandOut handOut(ThrottleSpec spec) {
@@ -341,19 +357,40 @@ class ThrottledQueueTest {
     }
 
     @Test
-    void aScriptFailingAfterTheLeaseLeavesTheRequestToTheReaper() {
+    void aDecisionFailingAfterTheLeaseTakesItBackAtOnce() {
         enqueue(Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0));
         // a window Redis cannot expire: EXPIRE of the window key fails once the request is leased
         ThrottleSpec unexpirable = spec(1e16, 10, false);
-        assertThrows(RedisCommandExecutionException.class,
-                () -> throttle.handOut(queue, unexpirable, Duration.ofMillis(1), holder.next()));
-        assertEquals(0, throttle.size(queue));
-        assertEquals(1, redis.sync().zcard(Keyspace.leases(spider)), "the lease has its deadline, where the reaper looks");
-
-        Leases leases = new Leases(redis);
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).returned() == 1);
-        assertEquals(1, throttle.size(queue), "the reaper found the lease and returned its request");
+        assertThrows(RedisCommandExecutionException.class, () -> throttle.handOut(queue, unexpirable, LEASE, holder.next()));
+        assertEquals(1, throttle.size(queue), "the request is back in its queue, without waiting for the reaper");
         assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
+        assertEquals(0, redis.sync().zcard(Keyspace.leases(spider)));
+        assertEquals(0, redis.sync().zcard(unexpirable.windowKey()), "no slot was spent");
+        assertEquals("1", redis.sync().hget(Keyspace.queueLengths(spider), queue.domain()));
+    }
+
+    /** A key of the wrong type that a hand-out meets only after it took the head of the queue. */
+    private String corruptedKey(String role) {
+        return switch (role) {
+            case "queue_lengths" -> Keyspace.queueLengths(spider);
+            case "blacklist" -> Keyspace.blacklist(spider);
+            case "leases" -> Keyspace.leases(spider);
+            case "accounting" -> Keyspace.ACCOUNTING.fill(spider, "app", "c1");
+            default -> throw new IllegalArgumentException(role);
+        };
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"queue_lengths", "blacklist", "leases", "accounting"})
+    void aDecisionFailingAfterItTookTheHeadPutsItBack(String role) {
+        ThrottleSpec spec = spec(60, 10, false);
+        String member = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
+        enqueue(member);
+        corrupt(corruptedKey(role));
+        throttle.decide(ThrottledQueue.Decision.lease(queue, spec, LEASE, holder.next())).exceptionally(failure -> null).join();
+        assertEquals(List.of(member), redis.sync().zrange(queue.key(), 0, -1), "the request is back in its queue");
+        assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)), "and not leased");
+        assertEquals(0, redis.sync().zcard(spec.windowKey()), "no slot was spent");
     }
 
     @Test
