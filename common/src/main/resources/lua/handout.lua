@@ -22,8 +22,10 @@
 --                                           throttle is asked first: while it says WAIT, so does an
 --                                           empty queue)
 --   {'PAUSED', 0, 0, '', '', '', ''}        limit 0: the domain is paused
--- A throttle slot is spent only by HANDED_OUT. A decision that fails (a key of the wrong type, a value
--- Redis cannot use) puts back what it took (put_back) and fails the call.
+--   {'FAILED', dropped, 0, error, '', '', ''}  a command failed (a key of the wrong type, a value Redis
+--                                           cannot use): the decision put back what it took (put_back),
+--                                           and the decisions after it are made all the same
+-- A throttle slot is spent only by HANDED_OUT.
 
 local PER_DECISION = 8
 -- a window key longer than this is trimmed even below its limit
@@ -43,9 +45,10 @@ local batch = new_batch()
 
 -- What the decision being made has taken so far: the head of its queue (member, score, and
 -- length_changed once queue_lengths counts it out), its lease (lease_id once written, deadline once
--- that is), its window entry. Redis keeps what a failing script wrote (docs/architecture.md "Leases"),
--- so a decision that fails partway, on a key of the wrong type or a value Redis cannot use, puts it
--- back (put_back): a popped request is never lost and a leased one never waits for the reaper.
+-- that is), its window entry; and how many members it dropped, for its answer should it fail. Redis
+-- keeps what a failing script wrote (docs/architecture.md "Leases"), so a decision that fails partway,
+-- on a key of the wrong type or a value Redis cannot use, puts back what it took (put_back): a popped
+-- request is never lost and a leased one never waits for the reaper.
 local taken
 
 -- The decision for the queue whose keys and arguments start after KEYS[k] and ARGV[k]. The throttle
@@ -118,6 +121,7 @@ local function decide(k)
       account_removed(spider, fields, domain, clock)
       taken.member, taken.length_changed = nil, nil
       dropped = dropped + 1
+      taken.dropped = dropped
       if dropped >= max_drops then
         return reply('WAIT', dropped, 0)
       end
@@ -159,7 +163,8 @@ local function decide(k)
 end
 
 -- Undoes what the decision whose keys and arguments start after KEYS[k] and ARGV[k] has taken, newest
--- first. Each command undoes one that succeeded on the same key in this call, so none fails.
+-- first. Each command undoes one that succeeded on the same key in this call, so none should fail;
+-- should one (two roles given one key name), the decision's answer says so.
 local function put_back(k)
   if taken.window_entry then
     redis.call('ZREM', KEYS[k + 2], taken.window_entry)
@@ -178,13 +183,26 @@ local function put_back(k)
   end
 end
 
+-- The text of an error caught by pcall: a string, or a table {err = text} for a failed command on the
+-- Redis versions that raise those.
+local function error_text(raised)
+  if type(raised) == 'table' and raised.err then
+    return raised.err
+  end
+  return tostring(raised)
+end
+
 local answers = {}
 for k = 0, #KEYS - PER_DECISION, PER_DECISION do
-  taken = {}
+  taken = { dropped = 0 }
   local ok, answer = pcall(decide, k)
   if not ok then
-    put_back(k)
-    error(answer, 0)
+    local text = error_text(answer)
+    local put, put_failure = pcall(put_back, k)
+    if not put then
+      text = text .. '; putting back what it took failed too: ' .. error_text(put_failure)
+    end
+    answer = reply('FAILED', taken.dropped, 0, text)
   end
   for _, value in ipairs(answer) do
     answers[#answers + 1] = value

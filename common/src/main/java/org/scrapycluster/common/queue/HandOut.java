@@ -45,6 +45,18 @@ public sealed interface HandOut {
     record Empty(int dropped) implements HandOut {
     }
 
+    /**
+     * A command of the decision failed in Redis: a key of its queue, throttle or spider has the wrong type, or
+     * holds a value Redis cannot use (a corrupted or hand-edited keyspace). What the decision had taken went back
+     * (the request to its queue, its lease and window entry removed), and the other decisions of its call stand.
+     * Asking again fails the same way until the key is repaired.
+     *
+     * @param reason  Redis's error
+     * @param dropped members dropped before the failure (they are gone, as in any other answer)
+     */
+    record Failed(String reason, int dropped) implements HandOut {
+    }
+
     /** The domain's limit is 0: nothing is handed out until it changes. */
     record Paused() implements HandOut {
         @Override

@@ -40,6 +40,10 @@ import org.scrapycluster.common.redis.RedisConnection;
  *
  * <p>A limit of 0 answers {@link HandOut.Paused} (the original divided by zero). Moderation needs
  * a limit above 1, as in the original.
+ *
+ * <p>A decision that fails in Redis (a key of the wrong type, a value Redis cannot use) answers {@link HandOut.Failed}
+ * after putting back what it took, rather than failing its call: the decisions made with it in one call stand
+ * (docs/architecture.md, "Leases"). Only a call that fails as a whole (Redis unavailable) completes exceptionally.
  */
 public final class ThrottledQueue {
 
@@ -63,7 +67,7 @@ public final class ThrottledQueue {
 
     /**
      * Makes several hand-out decisions in one script call, one after another, each as {@link #decide} would
-     * alone.
+     * alone; one that fails answers {@link HandOut.Failed} and the others are made all the same.
      *
      * @return the answers, in the order of the decisions
      */
@@ -186,6 +190,7 @@ public final class ThrottledQueue {
             case "WAIT" -> new HandOut.Wait(Duration.ofMillis((Long) reply.get(2)), dropped);
             case "EMPTY" -> new HandOut.Empty(dropped);
             case "PAUSED" -> new HandOut.Paused();
+            case "FAILED" -> new HandOut.Failed((String) reply.get(3), dropped);
             default -> throw new IllegalStateException("unexpected hand-out answer " + reply);
         };
     }

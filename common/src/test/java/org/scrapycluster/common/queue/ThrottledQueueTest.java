@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -94,6 +93,23 @@ class ThrottledQueueTest {
         assertInstanceOf(HandOut.Wait.class, answers.get(3), "the two hand-outs before it spent the limit");
         assertEquals(1, throttle.size(queue));
         assertEquals(List.of(), throttle.decideAll(List.of()).join());
+    }
+
+    @Test
+    void aDecisionFailingInRedisFailsOnlyItselfAndTheDecisionsAroundItHandOut() {
+        ThrottleSpec spec = spec(60, 10, false);
+        enqueueMany(2, "c1", 1);
+        QueueKey broken = new QueueKey(spider, "ex2.com");
+        corrupt(broken.key());
+        List<HandOut> answers = throttle.decideAll(List.of(
+                ThrottledQueue.Decision.lease(queue, spec, LEASE, holder.next()),
+                ThrottledQueue.Decision.lease(broken, new ThrottleSpec(spider + ":ex2.com", 60, 10, false), LEASE, holder.next()),
+                ThrottledQueue.Decision.lease(queue, spec, LEASE, holder.next()))).join();
+        assertInstanceOf(HandOut.HandedOut.class, answers.get(0), "what an earlier decision leased reaches its caller");
+        HandOut.Failed failed = assertInstanceOf(HandOut.Failed.class, answers.get(1));
+        assertTrue(failed.reason().startsWith("WRONGTYPE"), failed.reason());
+        assertInstanceOf(HandOut.HandedOut.class, answers.get(2), "a decision after the failed one is made");
+        assertEquals(2, redis.sync().hlen(Keyspace.leased(spider)));
     }
 
     @Test
@@ -348,9 +364,8 @@ class ThrottledQueueTest {
         enqueue(Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0));
         enqueue(Members.feedItem("https://ex1.com/b", "app", "c1", 1, 0));
         assertInstanceOf(HandOut.HandedOut.class, throttle.handOut(queue, spec(60, 10, false), LEASE, "same"));
-        RedisCommandExecutionException e = assertThrows(RedisCommandExecutionException.class,
-                () -> throttle.handOut(queue, spec(60, 10, false), LEASE, "same"));
-        assertTrue(e.getMessage().contains("already in use"), e.getMessage());
+        HandOut.Failed refused = assertInstanceOf(HandOut.Failed.class, throttle.handOut(queue, spec(60, 10, false), LEASE, "same"));
+        assertTrue(refused.reason().contains("already in use"), refused.reason());
         assertEquals(1, throttle.size(queue));
         assertEquals("1", redis.sync().hget(Keyspace.queueLengths(spider), queue.domain()), "the length our scripts left is right");
         assertThrows(IllegalArgumentException.class, () -> throttle.handOut(queue, spec(60, 10, false), LEASE, "a|b"));
@@ -361,7 +376,8 @@ class ThrottledQueueTest {
         enqueue(Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0));
         // a window Redis cannot expire: EXPIRE of the window key fails once the request is leased
         ThrottleSpec unexpirable = spec(1e16, 10, false);
-        assertThrows(RedisCommandExecutionException.class, () -> throttle.handOut(queue, unexpirable, LEASE, holder.next()));
+        HandOut.Failed failed = assertInstanceOf(HandOut.Failed.class, throttle.handOut(queue, unexpirable, LEASE, holder.next()));
+        assertTrue(failed.reason().contains("expire"), failed.reason());
         assertEquals(1, throttle.size(queue), "the request is back in its queue, without waiting for the reaper");
         assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)));
         assertEquals(0, redis.sync().zcard(Keyspace.leases(spider)));
@@ -387,10 +403,23 @@ class ThrottledQueueTest {
         String member = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
         enqueue(member);
         corrupt(corruptedKey(role));
-        throttle.decide(ThrottledQueue.Decision.lease(queue, spec, LEASE, holder.next())).exceptionally(failure -> null).join();
+        HandOut.Failed failed = assertInstanceOf(HandOut.Failed.class, handOut(spec));
+        assertTrue(failed.reason().startsWith("WRONGTYPE"), failed.reason());
         assertEquals(List.of(member), redis.sync().zrange(queue.key(), 0, -1), "the request is back in its queue");
         assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)), "and not leased");
         assertEquals(0, redis.sync().zcard(spec.windowKey()), "no slot was spent");
+    }
+
+    @Test
+    void aFailedDecisionSaysWhatItDroppedBeforeAndKeepsOnlyThoseOut() {
+        enqueue(Members.feedItem("https://ex1.com/stopped", "app", "stopped", 5, 0));
+        String live = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
+        enqueue(live);
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
+        corrupt(corruptedKey("accounting"));
+        assertEquals(1, assertInstanceOf(HandOut.Failed.class, handOut(spec(60, 10, false))).dropped());
+        assertEquals(List.of(live), redis.sync().zrange(queue.key(), 0, -1));
+        assertEquals("1", redis.sync().hget(Keyspace.queueLengths(spider), queue.domain()));
     }
 
     @Test

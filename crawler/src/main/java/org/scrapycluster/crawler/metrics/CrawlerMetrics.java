@@ -100,7 +100,10 @@ public final class CrawlerMetrics {
         return inFlight;
     }
 
-    /** One hand-out decision with this outcome ({@code handed_out}, {@code wait}, {@code empty}, {@code paused}, {@code failed}). */
+    /**
+     * One hand-out decision with this outcome ({@code handed_out}, {@code wait}, {@code empty}, {@code paused};
+     * {@code domain_error} when Redis failed that domain's decision alone, {@code failed} when the whole call failed).
+     */
     public void handOut(String outcome) {
         count("crawler.handouts", "outcome", outcome);
     }

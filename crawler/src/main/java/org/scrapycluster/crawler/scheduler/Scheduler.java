@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * Redis for a leased hand-out under the domain's throttle, without blocking; the domains that become ready
  * while one hand-out call is out are asked for together in the next ({@link BatchedCalls}). The answer drives the index: a hand-out dispatches the request and makes the
  * domain ready again now (or after the moderation spacing); Wait reschedules it at now + the wait;
- * Empty drops it (discovery brings it back when work arrives); Paused reschedules it after the window.
+ * Empty drops it (discovery brings it back when work arrives); Paused reschedules it after the window;
+ * Failed (Redis failed that domain's decision alone: a key of the wrong type) is logged when the domain starts and
+ * stops failing, and reschedules it as a failed call does, while the domains asked for with it are served.
  * Domains on the ZooKeeper blacklist are parked, untouched, until the blacklist changes. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
@@ -67,6 +69,8 @@ public final class Scheduler implements AutoCloseable {
     private final ReadinessIndex index = new ReadinessIndex();
     private final Map<String, DomainState> domains = new HashMap<>();
     private final Set<String> parked = new HashSet<>();
+    /** Domains whose last decision failed in Redis, so that a failing domain is logged once, not at every retry. */
+    private final Set<String> failing = new HashSet<>();
     private int inFlight;
     private int handOutsAwaited;
     private boolean publishingStalled;
@@ -264,6 +268,9 @@ public final class Scheduler implements AutoCloseable {
             return;
         }
         outage.succeeded();
+        if (!(answer instanceof HandOut.Failed) && failing.remove(domain)) {
+            LOG.info("Hand-out decisions for domain {} work again", domain);
+        }
         switch (answer) {
             case HandOut.HandedOut handed -> {
                 metrics.handOut("handed_out");
@@ -287,6 +294,16 @@ public final class Scheduler implements AutoCloseable {
                 metrics.handOut("paused");
                 release(domain, false);
                 index.schedule(domain, now + Math.round(spec.windowSeconds() * 1e9));
+            }
+            case HandOut.Failed failed -> {
+                metrics.handOut("domain_error");
+                if (failing.add(domain)) {
+                    LOG.error("Hand-out decisions for domain {} fail in Redis: {}; its requests stay queued, other domains"
+                            + " are served, and it is asked for again every {} until its keys are repaired",
+                            domain, failed.reason(), limits.retryAfterFailure());
+                }
+                release(domain, false);
+                index.schedule(domain, now + limits.retryAfterFailure().toNanos());
             }
         }
     }

@@ -104,6 +104,25 @@ class SchedulerTest {
     }
 
     @Test
+    void aDomainWhoseDecisionFailsInRedisIsCountedAndRetriedWhileTheDomainsAskedWithItAreServed() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 10, false), ROOMY);
+        queue("good1.test", 1);
+        redis.sync().set(spider + ":broken.test:queue", "not a queue");
+        queue("good2.test", 1);
+        // good1 goes alone; broken and good2 become ready while it is out and go together in the next call
+        inbox.domainsFound(List.of("good1.test", "broken.test", "good2.test"));
+        settle(scheduler);
+        assertEquals(Map.of("good1.test", 1L, "good2.test", 1L), dispatchedPerDomain(),
+                "the domain asked for in the same call as the broken one is served at once");
+        assertEquals(1, calls("domain_error"));
+        assertEquals(0, calls("failed"), "Redis answered the call: no outage");
+
+        settleAfter(scheduler, ROOMY.retryAfterFailure());
+        assertEquals(2, calls("domain_error"), "the broken domain is asked for again after the retry delay");
+        redis.sync().del(spider + ":broken.test:queue");
+    }
+
+    @Test
     void aNewlyFoundDomainIsAskedForAtOnceAndAgainWhenWorkArrivesAfterItRanDry() throws Exception {
         Scheduler scheduler = toldOfWork(throttles(60, 10, false), "fresh.test", 1);
         settle(scheduler);
