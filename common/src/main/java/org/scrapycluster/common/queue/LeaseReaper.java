@@ -1,10 +1,13 @@
 package org.scrapycluster.common.queue;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -17,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * crawler that died return to their queues. Every crawler node and every Redis monitor runs one;
  * reaping is idempotent. Spiders are found with {@code SCAN MATCH *:leases} at start and then
  * every {@code discoveryPeriod} (a scan visits the whole keyspace, so not every tick). Redis
- * outages are reported once and retried every period.
+ * outages are reported once and retried every period. A spider whose keys Redis refuses (one of the
+ * wrong type, in a corrupted or hand-edited keyspace) is reported once and skipped, so that the other
+ * spiders' leases are still returned.
  */
 public final class LeaseReaper implements AutoCloseable {
 
@@ -32,6 +37,8 @@ public final class LeaseReaper implements AutoCloseable {
     private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
     private final Ticker ticker = new Ticker("lease-reaper");
     private final AtomicLong returnedTotal = new AtomicLong();
+    /** Spiders whose last reap Redis refused, so that each is reported once, not at every tick. */
+    private final Set<String> refused = new HashSet<>();
     private long discoveredAt;
     private boolean discovered;
 
@@ -63,7 +70,7 @@ public final class LeaseReaper implements AutoCloseable {
      * One pass: discovers spiders when due, then returns every due lease of every known spider.
      *
      * @return the number of requests put back into queues
-     * @throws RedisException when Redis cannot be reached
+     * @throws RedisException when Redis cannot be reached (not when it refuses one spider's keys)
      */
     public synchronized int reapOnce() {
         long now = System.nanoTime();
@@ -74,11 +81,23 @@ public final class LeaseReaper implements AutoCloseable {
         }
         int returned = 0;
         for (String spider : spiders) {
-            Leases.ReapResult result;
-            do {
-                result = leases.reap(spider, batch);
-                returned += result.returned();
-            } while (result.more());
+            try {
+                Leases.ReapResult result;
+                do {
+                    result = leases.reap(spider, batch);
+                    returned += result.returned();
+                } while (result.more());
+                if (refused.remove(spider)) {
+                    LOG.info("The leases of spider {} are reaped again", spider);
+                }
+            } catch (RedisBusyException e) {
+                throw e;
+            } catch (RedisCommandExecutionException e) {
+                if (refused.add(spider)) {
+                    LOG.error("Cannot reap the leases of spider {}: {}; the other spiders' are reaped, and this one again"
+                            + " once its keys are repaired", spider, e.getMessage());
+                }
+            }
         }
         returnedTotal.addAndGet(returned);
         if (returned > 0) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
 
@@ -40,5 +41,26 @@ class LeaseReaperTest {
                             && redis.sync().zcard(new QueueKey(wandering, "ex1.com").key()) == 1);
         }
         assertEquals(0, new Leases(redis).count(link));
+    }
+
+    @Test
+    void aSpiderWhoseLeasesCannotBeReapedDoesNotStopTheOthers() {
+        String good = TestRedis.unique("reapgood");
+        String broken = TestRedis.unique("reapbroken");
+        QueueKey queue = new QueueKey(good, "ex1.com");
+        new Enqueuer(redis, false).enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, 0)));
+        new ThrottledQueue(redis).handOut(queue, new ThrottleSpec("open-" + good, 60, 10, false), Duration.ofMillis(200), "n1-1");
+        String corrupted = Keyspace.leases(broken);
+        redis.sync().set(corrupted, "not a sorted set");
+        try (LeaseReaper reaper = new LeaseReaper(redis, Duration.ofMillis(100), Duration.ofMinutes(1), 50)) {
+            reaper.watch(broken);
+            Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> {
+                reaper.reapOnce();
+                return redis.sync().zcard(queue.key()) == 1;
+            });
+        } finally {
+            redis.sync().del(corrupted);
+        }
+        assertEquals(0, new Leases(redis).count(good));
     }
 }
