@@ -39,6 +39,11 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Duration lease;
     private final CrawlerMetrics metrics;
     private final Map<String, Long> renewedAt = new ConcurrentHashMap<>();
+    /**
+     * Held while a deadline is moved: a renewal whose pass began before its lease was handed back would otherwise land
+     * after the hand-back and keep the request from its queue for a whole lease.
+     */
+    private final Object deadlines = new Object();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
     private final Ticker ticker;
     private final InstantSource clock;
@@ -85,14 +90,16 @@ public final class LeaseKeeper implements AutoCloseable {
      * fetch was cancelled because the node is stopping.
      */
     public void handBack(String leaseId) {
-        if (renewedAt.remove(leaseId) == null) {
-            return;
-        }
-        try {
-            leases.renew(spiderId, leaseId, HAND_BACK);
-            metrics.lease("returned");
-        } catch (RedisException e) {
-            LOG.atWarn().addKeyValue("lease", leaseId).log("Could not hand a lease back; it returns to its queue when it expires");
+        synchronized (deadlines) {
+            if (renewedAt.remove(leaseId) == null) {
+                return;
+            }
+            try {
+                leases.renew(spiderId, leaseId, HAND_BACK);
+                metrics.lease("returned");
+            } catch (RedisException e) {
+                LOG.atWarn().addKeyValue("lease", leaseId).log("Could not hand a lease back; it returns to its queue when it expires");
+            }
         }
     }
 
@@ -113,12 +120,17 @@ public final class LeaseKeeper implements AutoCloseable {
     }
 
     private void renew(String leaseId, long now) {
-        if (leases.renew(spiderId, leaseId, lease).isPresent()) {
-            renewedAt.replace(leaseId, now);
-            metrics.lease("renewed");
-        } else if (renewedAt.remove(leaseId) != null) {
-            metrics.lease("lost");
-            LOG.atWarn().addKeyValue("lease", leaseId).log("Lease expired before its request was done; it may be fetched twice");
+        synchronized (deadlines) {
+            if (!renewedAt.containsKey(leaseId)) {
+                return; // done, or handed back, since the pass began
+            }
+            if (leases.renew(spiderId, leaseId, lease).isPresent()) {
+                renewedAt.replace(leaseId, now);
+                metrics.lease("renewed");
+            } else if (renewedAt.remove(leaseId) != null) {
+                metrics.lease("lost");
+                LOG.atWarn().addKeyValue("lease", leaseId).log("Lease expired before its request was done; it may be fetched twice");
+            }
         }
     }
 
@@ -126,15 +138,17 @@ public final class LeaseKeeper implements AutoCloseable {
     @Override
     public void close() {
         ticker.close();
-        List<String> left = List.copyOf(renewedAt.keySet());
-        renewedAt.clear();
-        try {
-            for (String leaseId : left) {
-                leases.renew(spiderId, leaseId, HAND_BACK);
-                metrics.lease("returned");
+        synchronized (deadlines) {
+            List<String> left = List.copyOf(renewedAt.keySet());
+            renewedAt.clear();
+            try {
+                for (String leaseId : left) {
+                    leases.renew(spiderId, leaseId, HAND_BACK);
+                    metrics.lease("returned");
+                }
+            } catch (RedisException e) {
+                LOG.warn("Could not hand {} leases back; they return to their queues when they expire", left.size());
             }
-        } catch (RedisException e) {
-            LOG.warn("Could not hand {} leases back; they return to their queues when they expire", left.size());
         }
     }
 }

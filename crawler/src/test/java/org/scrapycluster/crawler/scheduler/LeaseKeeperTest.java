@@ -6,7 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.Leases;
@@ -116,6 +124,37 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void aLeaseHandedBackWhileARenewalIsOutStaysHandedBack() throws InterruptedException {
+        leased("f|-1|n1-7", LEASE.toMillis());
+        leased("g|-1|n1-8", LEASE.toMillis());
+        keeper.hold("f|-1|n1-7");
+        keeper.hold("g|-1|n1-8");
+        clock.advance(LEASE.dividedBy(3));
+
+        List<Thread> threads = new ArrayList<>();
+        try (RedisConnection admin = PrivateRedis.separateConnection()) {
+            client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
+            try {
+                // one renewal waits in Redis, the other lease is next in its pass; both are handed back meanwhile
+                threads.add(Thread.ofPlatform().start(keeper::renewDue));
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
+                threads.add(Thread.ofPlatform().start(() -> keeper.handBack("f|-1|n1-7")));
+                threads.add(Thread.ofPlatform().start(() -> keeper.handBack("g|-1|n1-8")));
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> threads.stream().skip(1).allMatch(LeaseKeeperTest::waits));
+            } finally {
+                client(admin, "UNPAUSE");
+            }
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        assertTrue(deadline("f|-1|n1-7") <= System.currentTimeMillis() + 1_000, "due now: no renewal landed after the hand-back");
+        assertTrue(deadline("g|-1|n1-8") <= System.currentTimeMillis() + 1_000, "due now: no renewal landed after the hand-back");
+        assertEquals(0, held());
+    }
+
+    @Test
     void closingHandsTheLeasesStillHeldBackAtOnce() {
         leased("d|-1|n1-5", LEASE.toMillis());
         keeper.hold("d|-1|n1-5");
@@ -125,5 +164,22 @@ class LeaseKeeperTest {
         assertTrue(deadline("d|-1|n1-5") <= System.currentTimeMillis() + 1_000, "due now, for the reaper");
         assertEquals(1, counted("returned"));
         assertEquals(0, held());
+    }
+
+    /** Whether {@code thread} waits (for Redis, or for a lock), rather than runs. */
+    private static boolean waits(Thread thread) {
+        return switch (thread.getState()) {
+            case WAITING, TIMED_WAITING, BLOCKED -> true;
+            default -> false;
+        };
+    }
+
+    /** Sends {@code CLIENT <arguments>} (Lettuce has no PAUSE WRITE). */
+    private static void client(RedisConnection redis, String... arguments) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        for (String argument : arguments) {
+            args.add(argument);
+        }
+        redis.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8), args);
     }
 }

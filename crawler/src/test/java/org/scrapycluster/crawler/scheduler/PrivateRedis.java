@@ -11,6 +11,7 @@ import org.scrapycluster.embedded.EmbeddedRedis;
  */
 public final class PrivateRedis {
 
+    private static RedisEndpoint endpoint;
     private static RedisConnection connection;
 
     private PrivateRedis() {
@@ -19,8 +20,15 @@ public final class PrivateRedis {
     public static synchronized RedisConnection connection() {
         if (connection == null) {
             EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("crawler-unit"));
-            connection = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
+            endpoint = RedisEndpoint.of(server.host(), server.port());
+            connection = RedisConnection.open(endpoint);
         }
         return connection;
+    }
+
+    /** A connection of its own to the same server, for a test that holds up the shared one; the caller closes it. */
+    public static synchronized RedisConnection separateConnection() {
+        connection();
+        return RedisConnection.open(endpoint);
     }
 }
