@@ -120,8 +120,9 @@ public final class CrawlerNode implements Service {
         StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId, config.statsResponseCodes(),
                 StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_STATUS_CODES"));
         stats.start();
-        Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
+        // the pipelines close first: a page still going out keeps its lease until it is out (or given up)
         LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, context.clock()));
+        Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
         ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
         own(() -> shutdown(workers));
@@ -198,8 +199,9 @@ public final class CrawlerNode implements Service {
 
     /**
      * Stops taking requests (discovery, scheduler), lets those in flight finish for a few seconds, stops
-     * the background tasks, cancels the fetches left, hands the leases still held back to their queues,
-     * flushes the pipelines and statistics, and closes the Redis connection.
+     * the background tasks, cancels the fetches left, flushes the pipelines (so that a page still going out is
+     * published and acknowledged, or given up, before its lease is touched), hands the leases still held back to
+     * their queues, flushes the statistics, and closes the Redis connection.
      */
     @Override
     public synchronized void close() {

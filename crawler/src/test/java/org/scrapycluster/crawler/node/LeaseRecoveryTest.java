@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
@@ -36,8 +37,9 @@ import org.scrapycluster.embedded.origin.TestOrigin;
  * No lost work: a crawler node in a child JVM is killed hard while it holds leases on slow pages; once the
  * leases expire, another node's reaper returns the requests to their queue and that node crawls them, so
  * every page of the crawl arrives on Kafka. A node killed after Kafka took a page but before Redis took its
- * acknowledgement has the page crawled again (twice, never zero times). And a fetch slower than the lease
- * keeps its lease alive.
+ * acknowledgement has the page crawled again (twice, never zero times). A fetch slower than the lease
+ * keeps its lease alive. A node stopped while fetching hands its lease back at once, and one stopped while a page
+ * goes out keeps the page's lease until it is acknowledged.
  */
 @ExtendWith(SharedStack.class)
 class LeaseRecoveryTest {
@@ -151,6 +153,34 @@ class LeaseRecoveryTest {
             assertEquals(1, bed.redis().sync().zcount(Keyspace.leases("link"), Range.create(0, serverMillis)),
                     "the stopped node cut its lease short, so that the reaper returns the request at once");
         }
+    }
+
+    @Test
+    void aNodeStoppedWhilePublishingKeepsItsLeaseUntilThePageIsOut() {
+        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+            bed.set("LEASE_SECONDS", 120).set("ROBOTSTXT_OBEY", false).set("ITEM_PIPELINES", "{logging: null, kafka: null, held: 100}");
+            List<Long> leftWhileFlushing = new CopyOnWriteArrayList<>();
+            HeldPipeline.whenFlushing(() -> leftWhileFlushing.add(millisLeft(bed.redis())));
+            CrawlerNode node = bed.startNode();
+            bed.seed(CrawlerTestBed.feedItem(origin.url(0, SlowBody.path(200, 200, 10, 0)), "publishing"));
+            // the page is fetched and parsed; its result goes out only when the pipelines flush, as the node stops
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> HeldPipeline.held() == 1);
+
+            node.close();
+
+            assertTrue(leftWhileFlushing.getFirst() > Duration.ofSeconds(60).toMillis(),
+                    "while its page went out the lease still ran, so no reaper could give the request to another node: "
+                            + leftWhileFlushing);
+            assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link")), "acknowledged once its page was out");
+            assertEquals(0, bed.redis().sync().hlen(Keyspace.leased("link")));
+        }
+    }
+
+    /** Milliseconds left, on the Redis clock, on the one lease of the spider {@code link}. */
+    private static long millisLeft(RedisConnection redis) {
+        List<String> time = redis.sync().time();
+        long serverMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        return (long) redis.sync().zrangeWithScores(Keyspace.leases("link"), 0, -1).getFirst().getScore() - serverMillis;
     }
 
     /** Redis's {@code connected_clients}. */
