@@ -5,8 +5,12 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.queue.CrawlFields;
@@ -33,6 +37,8 @@ public final class LeaseKeeper implements AutoCloseable {
     private static final Duration HAND_BACK = Duration.ofMillis(1);
     /** The most acknowledgements settled by one script call. */
     private static final int MAX_ACKS_PER_CALL = 256;
+    /** How long closing waits for the acknowledgements still out. */
+    private static final Duration ACKS_OUT_TIMEOUT = Duration.ofSeconds(5);
 
     private final Leases leases;
     private final String spiderId;
@@ -48,6 +54,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Ticker ticker;
     private final InstantSource clock;
     private final BatchedCalls<Leases.Ack, Boolean> acks;
+    private final Set<CompletableFuture<Boolean>> acksOut = ConcurrentHashMap.newKeySet();
 
     public LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics, InstantSource clock) {
         this.leases = leases;
@@ -77,7 +84,10 @@ public final class LeaseKeeper implements AutoCloseable {
      */
     public CompletableFuture<Boolean> acknowledge(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
         renewedAt.remove(leaseId);
-        return acks.call(new Leases.Ack(leaseId, crawl, pagePublished));
+        CompletableFuture<Boolean> ack = acks.call(new Leases.Ack(leaseId, crawl, pagePublished));
+        acksOut.add(ack);
+        ack.whenComplete((held, failure) -> acksOut.remove(ack));
+        return ack;
     }
 
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */
@@ -134,10 +144,15 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** Stops renewing and cuts the leases still held short, so that the reaper returns them at once. */
+    /**
+     * Stops renewing, waits a few seconds for the acknowledgements still out (the node closes Redis next: one that waits
+     * for the call out would never be sent, and its page be crawled again), and cuts the leases still held short, so
+     * that the reaper returns them at once.
+     */
     @Override
     public void close() {
         ticker.close();
+        awaitAcksOut();
         synchronized (deadlines) {
             List<String> left = List.copyOf(renewedAt.keySet());
             renewedAt.clear();
@@ -149,6 +164,18 @@ public final class LeaseKeeper implements AutoCloseable {
             } catch (RedisException e) {
                 LOG.warn("Could not hand {} leases back; they return to their queues when they expire", left.size());
             }
+        }
+    }
+
+    private void awaitAcksOut() {
+        try {
+            CompletableFuture.allOf(acksOut.toArray(CompletableFuture[]::new)).get(ACKS_OUT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            // each failure is told to the caller of acknowledge
+        } catch (TimeoutException e) {
+            LOG.warn("Closing with {} acknowledgements unanswered; their pages may be crawled again", acksOut.size());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -155,6 +155,35 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void closingWaitsForTheAcknowledgementsStillOut() throws InterruptedException {
+        leased("h|-1|n1-9", LEASE.toMillis());
+        leased("i|-1|n1-10", LEASE.toMillis());
+        try (RedisConnection admin = PrivateRedis.separateConnection()) {
+            RedisConnection own = PrivateRedis.separateConnection();
+            LeaseKeeper closing = new LeaseKeeper(new Leases(own), spider, LEASE, new CrawlerMetrics(registry, spider, "n1"), clock);
+            client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
+            Thread stop;
+            try {
+                // one acknowledgement waits in Redis, the other for it; the node then closes the keeper and Redis
+                closing.acknowledge("h|-1|n1-9", Optional.empty(), true);
+                closing.acknowledge("i|-1|n1-10", Optional.empty(), true);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
+                stop = Thread.ofPlatform().start(() -> {
+                    closing.close();
+                    own.close();
+                });
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !stop.isAlive() || waits(stop));
+            } finally {
+                client(admin, "UNPAUSE");
+            }
+            stop.join();
+        }
+
+        assertNull(deadline("h|-1|n1-9"), "acknowledged before Redis was closed");
+        assertNull(deadline("i|-1|n1-10"), "acknowledged before Redis was closed");
+    }
+
+    @Test
     void closingHandsTheLeasesStillHeldBackAtOnce() {
         leased("d|-1|n1-5", LEASE.toMillis());
         keeper.hold("d|-1|n1-5");
