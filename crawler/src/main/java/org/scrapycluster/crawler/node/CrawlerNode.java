@@ -70,7 +70,10 @@ public final class CrawlerNode implements Service {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration REAPER_DISCOVERY = Duration.ofMinutes(1);
     private static final int REAP_BATCH = 500;
-    /** {@link System#nanoTime} as an instant source: the scheduler's readiness times do not jump when the wall clock is set. */
+    /**
+     * {@link System#nanoTime} as an instant source: the scheduler's readiness times and the lease keeper's renewal times
+     * do not jump when the wall clock is set (one set back would hold renewals off until leases expire mid-fetch).
+     */
     private static final InstantSource MONOTONIC = () -> Instant.ofEpochSecond(0, System.nanoTime());
 
     private final ServiceContext context;
@@ -121,7 +124,7 @@ public final class CrawlerNode implements Service {
                 StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_STATUS_CODES"));
         stats.start();
         // the pipelines close first: a page still going out keeps its lease until it is out (or given up)
-        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, context.clock()));
+        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, MONOTONIC));
         Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
         ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());

@@ -76,6 +76,7 @@ final class CrawlerTestBed implements AutoCloseable {
     private final List<PrometheusMeterRegistry> registries = new ArrayList<>();
     private final List<HealthRegistry> healths = new ArrayList<>();
     private final Json json = new Json(new JsonLimits(64, 100_000_000, 200_000_000));
+    private Clock clock = Clock.systemUTC();
 
     CrawlerTestBed(EmbeddedStack stack) {
         this(stack, stack.redisPort(), stack.kafkaBootstrap());
@@ -130,6 +131,12 @@ final class CrawlerTestBed implements AutoCloseable {
         return this;
     }
 
+    /** Gives the nodes started from now on {@code wallClock} as their wall clock. */
+    CrawlerTestBed clock(Clock wallClock) {
+        this.clock = wallClock;
+        return this;
+    }
+
     Settings settings() {
         return Settings.load("crawler", new SettingsSources(null, Map.of(), settings));
     }
@@ -151,7 +158,7 @@ final class CrawlerTestBed implements AutoCloseable {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         HealthRegistry health = new HealthRegistry();
         CrawlerNode node = new CrawlerNode(new ServiceContext(settings(), registry, registry, health,
-                NodeIdentity.create(), Clock.systemUTC()));
+                NodeIdentity.create(), clock));
         node.start();
         nodes.add(node);
         registries.add(registry);

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +42,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
  * leases expire, another node's reaper returns the requests to their queue and that node crawls them, so
  * every page of the crawl arrives on Kafka. A node killed after Kafka took a page but before Redis took its
  * acknowledgement has the page crawled again (twice, never zero times). A fetch slower than the lease
- * keeps its lease alive. A node stopped while fetching hands its lease back at once, and one stopped while a page
+ * keeps its lease alive, even when the wall clock is set back meanwhile. A node stopped while fetching hands its lease back at once, and one stopped while a page
  * goes out keeps the page's lease until it is acknowledged.
  */
 @ExtendWith(SharedStack.class)
@@ -98,6 +102,22 @@ class LeaseRecoveryTest {
             // a lease is acknowledged after Kafka has taken its page
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link")), "acknowledged"));
+        }
+    }
+
+    @Test
+    void aWallClockSetBackDoesNotStopALeaseFromBeingRenewed() {
+        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+            SettableClock wallClock = new SettableClock();
+            bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20).clock(wallClock);
+            bed.startNode();
+            bed.seed(CrawlerTestBed.feedItem(origin.url(0, SlowBody.path(200, 200, 10, 5000)), "clock"));
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(SlowBody.PATH).size() == 1);
+
+            wallClock.setBack(Duration.ofHours(1));
+
+            assertEquals(1, bed.awaitResults(1).size());
+            assertEquals(1, origin.requests().forPath(SlowBody.PATH).size(), "the lease was renewed, so no one took the request again");
         }
     }
 
@@ -181,6 +201,31 @@ class LeaseRecoveryTest {
         List<String> time = redis.sync().time();
         long serverMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
         return (long) redis.sync().zrangeWithScores(Keyspace.leases("link"), 0, -1).getFirst().getScore() - serverMillis;
+    }
+
+    /** The system's wall clock, which a test can set back, as an operator or a time daemon would. */
+    private static final class SettableClock extends Clock {
+
+        private volatile Duration behind = Duration.ZERO;
+
+        void setBack(Duration by) {
+            behind = behind.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().minus(behind);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException("a test clock in UTC only");
+        }
     }
 
     /** Redis's {@code connected_clients}. */
