@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -10,6 +11,7 @@ import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.queue.QueueKey;
@@ -23,7 +25,8 @@ import org.scrapycluster.redismonitor.job.JobFailures;
 /**
  * A Redis monitor whose Kafka is not there yet: jobs stay in Redis (not counted as failures) until
  * a broker comes up at the configured address, then they are answered. So do completion
- * announcements, even when the monitor that retired the crawl is stopped before Kafka is back.
+ * announcements, even when the monitor that retired the crawl is stopped before Kafka is back. A monitor
+ * with nothing to answer sees Kafka go and come back.
  */
 @ExtendWith(SharedStack.class)
 class KafkaOutageTest {
@@ -52,6 +55,30 @@ class KafkaOutageTest {
                 monitor.monitor().close();
             }
         }
+    }
+
+    @Test
+    void aMonitorWithNoAnswerToSendReportsKafkaDownWhileItIsGone(EmbeddedStack stack, @TempDir Path kafkaData) {
+        int port = FreePorts.pick();
+        EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+        try (MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), kafka.bootstrapServers(), stack.zookeeperConnect())) {
+            MonitorFixture.Running monitor = fixture.startMonitor();
+            assertEquals(Health.Status.UP, kafkaStatus(monitor));
+
+            kafka.close();
+            Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> kafkaStatus(monitor) == Health.Status.DOWN);
+
+            kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+            Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> kafkaStatus(monitor) == Health.Status.UP);
+        } finally {
+            kafka.close();
+        }
+    }
+
+    private static Health.Status kafkaStatus(MonitorFixture.Running monitor) {
+        return monitor.health().check().checks().get("kafka").status();
     }
 
     @Test

@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -12,19 +14,29 @@ import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Whether Kafka has a topic with a leader for one of its partitions, which is what a producer needs to publish there,
  * learnt without publishing: a service that publishes only when it has something to say (a crawler node that has run
- * out of pages) cannot otherwise tell that Kafka is back after a send failed. Kafka is asked in the background, at
- * most once every {@value #PERIOD_SECONDS} s and only while someone asks; the question is the admin client's
- * {@code DescribeTopics} (docs/operations.md, "Outages"). Thread-safe.
+ * out of pages, a Redis monitor without jobs) cannot otherwise tell that Kafka is gone, nor that it is back after a
+ * send failed. Kafka is asked in the background, at most once every {@value #PERIOD_SECONDS} s and only while someone
+ * asks; the question is the admin client's {@code DescribeTopics}, and it is unanswered after
+ * {@value #PERIOD_SECONDS} s (docs/operations.md, "Outages"). Thread-safe.
  */
 public final class TopicReach implements AutoCloseable {
 
     private static final long PERIOD_SECONDS = 10;
     private static final Duration PERIOD = Duration.ofSeconds(PERIOD_SECONDS);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
+    private static final long OUT_OF_REACH_SECONDS = 30;
+    /**
+     * How long questions must go unanswered, from the first to the last, for Kafka to be out of reach: at least two
+     * questions, and with a reader every period four, so that a broker's restart or a leader's election is no outage.
+     * It is the producer's default {@code request.timeout.ms}, after which the producer gives a request up too.
+     */
+    private static final Duration OUT_OF_REACH = Duration.ofSeconds(OUT_OF_REACH_SECONDS);
 
     private final String topic;
     private final Function<String, CompletionStage<Boolean>> ask;
@@ -34,6 +46,8 @@ public final class TopicReach implements AutoCloseable {
     private volatile Instant askedAt = Instant.MIN;
     /** When the question last answered "takes records" was asked. */
     private volatile Instant takesRecordsAt = Instant.MIN;
+    /** The questions unanswered since Kafka last answered one; null while it answered the last. */
+    private volatile Silence silence;
 
     /**
      * @param topic  the topic asked about
@@ -62,28 +76,74 @@ public final class TopicReach implements AutoCloseable {
         if (!takesRecordsAt.isBefore(since)) {
             return true;
         }
-        Instant now = clock.instant();
-        if (!now.isBefore(askedAt.plus(PERIOD)) && asking.compareAndSet(false, true)) {
-            askedAt = now;
-            CompletionStage<Boolean> answer;
-            try {
-                answer = ask.apply(topic);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            answer.whenComplete((takes, failure) -> {
-                if (failure == null && takes) {
-                    takesRecordsAt = now;
-                }
-                asking.set(false);
-            });
-        }
+        askWhenDue();
         return !takesRecordsAt.isBefore(since);
+    }
+
+    /**
+     * Since when Kafka is out of reach, in a few words, when the questions it has not answered since it last answered one
+     * span at least {@value #OUT_OF_REACH_SECONDS} s, from the first to the last; empty while it answers. A question is
+     * unanswered when it timed out, failed for a reason that may pass, or Kafka has no leader for any of the topic's
+     * partitions; a topic Kafka does not have is an answer (a producer may create it). When Kafka was last asked longer
+     * than the period ago, it is asked again; that answer is for a later call.
+     */
+    public Optional<String> outOfReach() {
+        askWhenDue();
+        Silence unanswered = silence;
+        if (unanswered == null || unanswered.spans().compareTo(OUT_OF_REACH) < 0) {
+            return Optional.empty();
+        }
+        return Optional.of("Kafka has not said since " + unanswered.from() + " that " + topic + " has a leader");
+    }
+
+    private void askWhenDue() {
+        Instant now = clock.instant();
+        if (now.isBefore(askedAt.plus(PERIOD)) || !asking.compareAndSet(false, true)) {
+            return;
+        }
+        askedAt = now;
+        CompletionStage<Boolean> answer;
+        try {
+            answer = ask.apply(topic);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((takes, failure) -> {
+            if (failure == null && takes) {
+                takesRecordsAt = now;
+            }
+            silence = answered(takes, failure) ? null : Silence.extended(silence, now);
+            asking.set(false);
+        });
+    }
+
+    /**
+     * Whether Kafka answered: it has a leader for the topic, does not have the topic, or refused the question for a reason
+     * that will not pass (not authorized to describe it, say), which says nothing of whether it takes records.
+     */
+    private static boolean answered(Boolean takes, Throwable failure) {
+        if (failure == null) {
+            return takes;
+        }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof UnknownTopicOrPartitionException || !(cause instanceof RetriableException);
     }
 
     @Override
     public void close() {
         closer.run();
+    }
+
+    /** The questions Kafka left unanswered, asked from {@code from} to {@code to}. */
+    private record Silence(Instant from, Instant to) {
+
+        static Silence extended(Silence silence, Instant asked) {
+            return silence == null ? new Silence(asked, asked) : new Silence(silence.from(), asked);
+        }
+
+        Duration spans() {
+            return Duration.between(from, to);
+        }
     }
 
     /** An admin client made at the first question, for {@link TopicReach#of}. */

@@ -7,15 +7,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock a test moves by hand. */
-final class SettableClock extends Clock {
+public final class SettableClock extends Clock {
 
     private volatile Instant now;
 
-    SettableClock(Instant start) {
+    public SettableClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration by) {
+    public void advance(Duration by) {
         now = now.plus(by);
     }
 

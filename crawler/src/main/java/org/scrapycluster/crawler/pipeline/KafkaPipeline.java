@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * published, and the node that crawls it next publishes it. A copy on an app's topic that Kafka does not take
  * while it takes the firehose's is dropped, and that topic skipped for a while ({@link AbsentTopics}). The health
  * check {@code kafka} is down from a failure that may pass until a page is published, or Kafka says it has the
- * firehose again ({@link TopicReach}), whichever comes first: a node that has no page to publish learns of Kafka's
- * return too.
+ * firehose again ({@link TopicReach}), whichever comes first; and while Kafka leaves the question whether it has the
+ * firehose unanswered for 30 s and more: a node that has no page to publish learns of Kafka's outage and of its return.
  */
 public final class KafkaPipeline implements NodePipeline {
 
@@ -59,7 +59,7 @@ public final class KafkaPipeline implements NodePipeline {
     private Clock clock;
     private volatile boolean closing;
 
-    /** The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}, and an admin client there after a failure. */
+    /** The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}, and an admin client there once its health is read. */
     public KafkaPipeline() {
         this(settings -> new KafkaClients(settings).bytesProducer(), context -> TopicReach.of(new KafkaClients(context.settings()),
                 Topics.from(context.settings()).crawledFirehose(), context.clock()));
@@ -67,7 +67,7 @@ public final class KafkaPipeline implements NodePipeline {
 
     /**
      * A pipeline sending through the producer {@code producers} makes from the settings when it is opened, and asking
-     * whether Kafka has the firehose again, after a failure, through what {@code firehoseReaches} makes.
+     * whether Kafka has the firehose, while its health is read, through what {@code firehoseReaches} makes.
      */
     KafkaPipeline(Function<Settings, Producer<String, byte[]>> producers, Function<PipelineContext, TopicReach> firehoseReaches) {
         this.producers = producers;
@@ -188,14 +188,13 @@ public final class KafkaPipeline implements NodePipeline {
 
     private Health health() {
         Failure failure = lastFailure.get();
-        if (failure == null) {
-            return Health.up();
-        }
-        if (firehoseReach.takesRecordsSince(failure.at())) {
+        if (failure != null) {
+            if (!firehoseReach.takesRecordsSince(failure.at())) {
+                return Health.down(failure.reason());
+            }
             lastFailure.compareAndSet(failure, null);
-            return Health.up();
         }
-        return Health.down(failure.reason());
+        return firehoseReach.outOfReach().map(Health::down).orElseGet(Health::up);
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.pipeline;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,8 +27,9 @@ import org.scrapycluster.embedded.FreePorts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * A real broker goes away while the pipeline publishes and comes back: the pipeline's {@code kafka} health check is
- * up again without another page to publish, as for a node whose last page's crawl was stopped meanwhile.
+ * A real broker goes away and comes back: the pipeline's {@code kafka} health check follows it without a page to
+ * publish, down for a node that has nothing to publish while Kafka is away, and up again after a page failed, as for a
+ * node whose last page's crawl was stopped meanwhile.
  */
 class KafkaPipelineOutageTest {
 
@@ -48,6 +50,30 @@ class KafkaPipelineOutageTest {
             ExecutionException failed = assertThrows(ExecutionException.class, () -> pipeline.process(page("during")).get());
             assertInstanceOf(KafkaPipeline.KafkaUnavailableException.class, failed.getCause());
             assertFalse(kafkaUp(health));
+
+            kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+            Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).until(() -> kafkaUp(health));
+        } finally {
+            pipeline.close();
+            kafka.close();
+        }
+    }
+
+    @Test
+    void theHealthCheckIsDownWhileKafkaIsGoneWithNoPageToPublish(@TempDir Path kafkaData) throws Exception {
+        int port = FreePorts.pick();
+        EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+        HealthRegistry health = new HealthRegistry();
+        KafkaPipeline pipeline = new KafkaPipeline();
+        try {
+            Settings settings = Settings.defaults("crawler").withLauncherValues(Map.of("KAFKA_HOSTS", kafka.bootstrapServers()));
+            pipeline.open(new PipelineContext(settings, "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"), health,
+                    Clock.systemUTC()));
+            pipeline.process(page("before")).get();
+            assertTrue(kafkaUp(health));
+
+            kafka.close();
+            Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() -> !kafkaUp(health));
 
             kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
             Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).until(() -> kafkaUp(health));

@@ -25,6 +25,7 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.AbsentTopics;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
@@ -40,7 +41,8 @@ import org.slf4j.spi.LoggingEventBuilder;
  * does not take an answer within {@code KAFKA_SEND_TIMEOUT} the caller keeps the job for later;
  * the outage is logged once, and its end. A copy on an app's topic that Kafka does not take although
  * the firehose took the answer is dropped, and that topic skipped for a while ({@link AppCopy},
- * {@link AbsentTopics}). Thread-safe.
+ * {@link AbsentTopics}). Its health also asks Kafka whether it has the firehose ({@link TopicReach}), so that a
+ * monitor with no answer to send learns of an outage too. Thread-safe.
  */
 public final class OutboundPublisher implements AutoCloseable {
 
@@ -53,6 +55,7 @@ public final class OutboundPublisher implements AutoCloseable {
     private final boolean appidTopics;
     private final Duration timeout;
     private final Json json;
+    private final TopicReach firehoseReach;
     private final AtomicReference<String> outage = new AtomicReference<>();
     private final AbsentTopics absentTopics = new AbsentTopics(Clock.systemUTC());
 
@@ -61,13 +64,16 @@ public final class OutboundPublisher implements AutoCloseable {
      * @param topics      the topic names
      * @param appidTopics whether to send to the per-app topics too
      * @param timeout     how long to wait for Kafka to take an answer
+     * @param firehoseReach asks Kafka whether it has the outbound firehose while the health is read; closed with this publisher
      */
-    public OutboundPublisher(Producer<String, byte[]> producer, Topics topics, boolean appidTopics, Duration timeout, Json json) {
+    public OutboundPublisher(Producer<String, byte[]> producer, Topics topics, boolean appidTopics, Duration timeout, Json json,
+            TopicReach firehoseReach) {
         this.producer = producer;
         this.topics = topics;
         this.appidTopics = appidTopics;
         this.timeout = timeout;
         this.json = json;
+        this.firehoseReach = firehoseReach;
     }
 
     /**
@@ -80,11 +86,13 @@ public final class OutboundPublisher implements AutoCloseable {
         if (timeout.toMillis() < 1) {
             throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be more than 0");
         }
-        Properties properties = new KafkaClients(settings).producerProperties();
+        KafkaClients clients = new KafkaClients(settings);
+        Properties properties = clients.producerProperties();
         properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
         Producer<String, byte[]> producer = new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
-        return new OutboundPublisher(producer, Topics.from(settings), settings.getBoolean("KAFKA_APPID_TOPICS"), timeout,
-                new Json(JsonLimits.from(settings)));
+        Topics topics = Topics.from(settings);
+        return new OutboundPublisher(producer, topics, settings.getBoolean("KAFKA_APPID_TOPICS"), timeout,
+                new Json(JsonLimits.from(settings)), TopicReach.of(clients, topics.outboundFirehose(), Clock.systemUTC()));
     }
 
     /**
@@ -139,16 +147,23 @@ public final class OutboundPublisher implements AutoCloseable {
         return Math.max(0, deadline - System.nanoTime());
     }
 
-    /** UP while Kafka takes answers; DOWN since the last answer it did not take, until one goes through. */
+    /**
+     * DOWN since the last answer Kafka did not take, until one goes through, and while Kafka leaves the question
+     * whether it has the firehose unanswered for 30 s and more; UP otherwise.
+     */
     public Health health() {
         String down = outage.get();
-        return down == null ? Health.up() : Health.down(down);
+        if (down != null) {
+            return Health.down(down);
+        }
+        return firehoseReach.outOfReach().map(Health::down).orElseGet(Health::up);
     }
 
-    /** Sends what is still buffered (for up to ten seconds) and closes the producer. */
+    /** Sends what is still buffered (for up to ten seconds) and closes the producer and the question to Kafka. */
     @Override
     public void close() {
         producer.close(CLOSE_TIMEOUT);
+        firehoseReach.close();
     }
 
     /**

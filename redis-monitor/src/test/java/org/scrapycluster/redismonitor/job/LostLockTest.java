@@ -24,6 +24,7 @@ import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -58,7 +59,8 @@ class LostLockTest {
         redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-        OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("lostlock"), false, Duration.ofSeconds(10), JSON);
+        OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("lostlock"), false, Duration.ofSeconds(10), JSON,
+                new TopicReach("lostlock.outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
         JobStats stats = new JobStats(new StatsRecorder(redis, "lostlock", Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
                 false, false, new SimpleMeterRegistry());
         processor = new JobProcessor(redis, locks, new JobFailures(redis, true, 3), outbound, stats, Clock.systemUTC());

@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor.outbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.redismonitor.job.Answer;
 
@@ -23,7 +25,8 @@ class OutboundPublisherTest {
 
     private final MockProducer<String, byte[]> kafka = new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
     private final OutboundPublisher publisher = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(10),
-            new Json(new JsonLimits(64, 1 << 20, 1 << 20)));
+            new Json(new JsonLimits(64, 1 << 20, 1 << 20)),
+            new TopicReach("shop.outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
 
     @Test
     void anAppTopicKafkaDoesNotTakeWhileTheFirehoseTakesTheAnswerIsSkippedForAWhile() throws Exception {

@@ -1,0 +1,116 @@
+package org.scrapycluster.common.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.stats.SettableClock;
+
+/**
+ * When a {@link TopicReach} says Kafka is out of reach, with Kafka's answers scripted and a clock moved by hand (the
+ * crawler's and the Redis monitor's outage tests ask a real broker that is stopped).
+ */
+class TopicReachTest {
+
+    private static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Duration PERIOD = Duration.ofSeconds(10);
+    private static final String SILENT_SINCE_START = "Kafka has not said since 2026-03-01T10:00:00Z that demo.crawled_firehose has a leader";
+
+    private final SettableClock clock = new SettableClock(START);
+    private final List<CompletableFuture<Boolean>> questions = new ArrayList<>();
+    private final TopicReach reach = new TopicReach("demo.crawled_firehose", topic -> {
+        CompletableFuture<Boolean> question = new CompletableFuture<>();
+        questions.add(question);
+        return question;
+    }, () -> { }, clock);
+
+    /** Reads the reach, lets Kafka not answer the question that asks, and moves on a period. */
+    private Optional<String> readUnanswered() {
+        Optional<String> said = reach.outOfReach();
+        questions.getLast().completeExceptionally(new TimeoutException("Timed out waiting for a node assignment"));
+        clock.advance(PERIOD);
+        return said;
+    }
+
+    @Test
+    void kafkaIsOutOfReachOnceQuestionsOverThirtySecondsWentUnanswered() {
+        for (int i = 0; i < 4; i++) {
+            assertEquals(Optional.empty(), readUnanswered(), "question " + i);
+        }
+        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach(), "the first question, asked at the start, was unanswered");
+    }
+
+    @Test
+    void aTopicWithoutLeaderIsOutOfReachToo() {
+        for (int i = 0; i < 4; i++) {
+            reach.outOfReach();
+            questions.getLast().complete(false);
+            clock.advance(PERIOD);
+        }
+        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach());
+    }
+
+    @Test
+    void anAnswerWithinThirtySecondsEndsTheSilence() {
+        readUnanswered();
+        readUnanswered();
+        readUnanswered();
+        reach.outOfReach();
+        questions.getLast().complete(true);
+        clock.advance(PERIOD);
+
+        assertEquals(Optional.empty(), readUnanswered(), "a blip of 30 s");
+        assertEquals(Optional.empty(), readUnanswered());
+    }
+
+    @Test
+    void aTopicKafkaDoesNotHaveIsAnAnswer() {
+        for (int i = 0; i < 5; i++) {
+            assertEquals(Optional.empty(), reach.outOfReach());
+            questions.getLast().completeExceptionally(new UnknownTopicOrPartitionException("no such topic"));
+            clock.advance(PERIOD);
+        }
+    }
+
+    @Test
+    void oneUnansweredQuestionIsNoOutageHoweverLongAgoItWasAsked() {
+        readUnanswered();
+        clock.advance(Duration.ofMinutes(5));
+
+        assertEquals(Optional.empty(), readUnanswered(), "a reader after a long pause sees one unanswered question");
+        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach(), "a second one, five minutes after the first");
+    }
+
+    @Test
+    void kafkaIsAskedOnlyWhileReadAndAtMostOncePerPeriod() {
+        reach.outOfReach();
+        questions.getLast().complete(true);
+        clock.advance(PERIOD.minusSeconds(1));
+        reach.outOfReach();
+        assertEquals(1, questions.size(), "within the period");
+
+        clock.advance(Duration.ofMinutes(10));
+        assertEquals(1, questions.size(), "nobody read");
+        reach.outOfReach();
+        assertEquals(2, questions.size());
+    }
+
+    @Test
+    void noQuestionIsAskedWhileOneIsUnderWay() {
+        reach.outOfReach();
+        clock.advance(PERIOD.multipliedBy(3));
+        reach.outOfReach();
+
+        assertEquals(1, questions.size());
+        assertTrue(reach.outOfReach().isEmpty(), "a question under way is not unanswered yet");
+    }
+}
