@@ -73,7 +73,7 @@ import org.slf4j.LoggerFactory;
  * stays in its group. Neither has to be reachable at start. Health checks {@code redis} and
  * {@code kafka} say whether each answers. Statistics go to Redis ({@link IntakeStats}), with a
  * heartbeat at {@code stats:kafka-monitor:self:<host>:<uuid12>}, and meters to Micrometer
- * ({@link IntakeMetrics}).
+ * ({@link IntakeMetrics}, {@link IncomingLag}).
  */
 public final class KafkaMonitor implements Service {
 
@@ -94,6 +94,7 @@ public final class KafkaMonitor implements Service {
     private final String topic;
     private final String group;
     private final KafkaWatch kafka;
+    private final IncomingLag lag;
     private final int maxPollRecords;
     private final Duration pollTimeout;
     private final Duration sleepTime;
@@ -145,6 +146,7 @@ public final class KafkaMonitor implements Service {
                 "consuming " + topic + " in group " + group);
         this.maxPollRecords = positive("KAFKA_CONSUMER_MAX_POLL_RECORDS");
         this.pollTimeout = Duration.ofMillis(positive("KAFKA_CONSUMER_TIMEOUT"));
+        this.lag = new IncomingLag(context.meters());
         this.sleepTime = settings.getSeconds("SLEEP_TIME");
         this.fifo = settings.getBoolean("QUEUE_FIFO");
         if (sleepTime.isNegative()) {
@@ -224,6 +226,7 @@ public final class KafkaMonitor implements Service {
             try {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
                 kafka.observe();
+                lag.fetched(consumer);
                 if (records.isEmpty()) {
                     loop.pause(sleepTime);
                 } else {
@@ -423,6 +426,7 @@ public final class KafkaMonitor implements Service {
             consumer.seek(partition, unexpected.records(partition).getFirst().offset());
         }
         kafka.observe();
+        lag.paused(consumer);
         loop.check();
     }
 

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.search.Search;
 import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.service.ServiceContext;
@@ -50,6 +51,12 @@ public final class RunningMonitor implements AutoCloseable {
         Search search = context.prometheus().find(name).tag("service", "kafka-monitor").tags(tags);
         Counter counter = search.counter();
         return counter == null ? 0 : counter.count();
+    }
+
+    /** The highest value of the gauges of this monitor named {@code name}, as {@code max} in a query takes it; NaN when none has one. */
+    public double highestGauge(String name) {
+        return context.prometheus().find(name).tag("service", "kafka-monitor").gauges().stream()
+                .mapToDouble(Gauge::value).filter(value -> !Double.isNaN(value)).max().orElse(Double.NaN);
     }
 
     /** The HTTP status of {@code path} (e.g. {@code /health/ready}) on the metrics endpoint, which the settings must turn on. */
