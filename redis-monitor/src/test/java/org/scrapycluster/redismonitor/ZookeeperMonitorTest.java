@@ -79,6 +79,25 @@ class ZookeeperMonitorTest {
     }
 
     @Test
+    void anInternationalisedDomainIsKeptInTheAsciiFormQueueKeysUse(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (MonitorFixture fixture = MonitorFixture.on(stack);
+             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
+            node.replaceText("");
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+
+            edit(fixture, "blacklist-update", "Bücher.example", appid, "{\"domain\":\"Bücher.example\",\"uuid\":\"%s\"}");
+            edit(fixture, "domain-update", "bücher.example", appid,
+                    "{\"domain\":\"bücher.example\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":60}");
+            String tooLong = "ü".repeat(64) + ".example";
+            assertError(fixture, "blacklist-update", tooLong, appid, "{\"domain\":\"" + tooLong + "\",\"uuid\":\"%s\"}",
+                    "'domain' has no ASCII form (IDNA): The label in the input is too long");
+            assertEquals("blacklist:\n- xn--bcher-kva.example\ndomains:\n  xn--bcher-kva.example:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
+                    node.readText());
+        }
+    }
+
+    @Test
     void aWindowBeyondAYearIsRefusedAndHitsBeyondALongAreNotWrapped(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (MonitorFixture fixture = MonitorFixture.on(stack);
              ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {

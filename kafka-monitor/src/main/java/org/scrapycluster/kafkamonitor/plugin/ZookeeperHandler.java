@@ -6,6 +6,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.keyspace.Keyspace;
@@ -19,7 +20,9 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
  * a job for the Redis monitor, which edits the domain configuration in ZooKeeper and answers. A
  * {@code domain-update} whose {@code hits} or {@code window} is 0 (or left out) is refused with a
  * reason; the original drops it with only a log line. So is one whose {@code window} is not
- * from a second to a year, which crawlers would ignore or cut short.
+ * from a second to a year, which crawlers would ignore or cut short, and one whose {@code domain} is an
+ * internationalised name without an ASCII form, which no queue key can spell (the Redis monitor stores
+ * the ASCII form, {@link DomainKey}).
  */
 public final class ZookeeperHandler implements KafkaMonitorPlugin {
 
@@ -36,6 +39,12 @@ public final class ZookeeperHandler implements KafkaMonitorPlugin {
     @Override
     public Handling handle(ObjectNode request) {
         String action = request.get("action").asText();
+        String domain = request.get("domain").asText();
+        try {
+            DomainKey.of(domain);
+        } catch (IllegalArgumentException e) {
+            return Handling.refuse("'domain' has no ASCII form (IDNA)", List.of("domain: has no ASCII form (IDNA): " + e.getMessage()));
+        }
         ObjectNode job = JsonNodeFactory.instance.objectNode();
         job.set("domain", request.get("domain"));
         job.set("uuid", request.get("uuid"));
@@ -58,7 +67,7 @@ public final class ZookeeperHandler implements KafkaMonitorPlugin {
             job.set("scale", request.get("scale"));
             job.set("window", request.get("window"));
         }
-        String key = Keyspace.ZOOKEEPER.fill(action, request.get("domain").asText(), request.get("appid").asText());
+        String key = Keyspace.ZOOKEEPER.fill(action, domain, request.get("appid").asText());
         return Handling.accept("Added zookeeper action to Redis", new RedisEffect.SetJob(key, json.writeString(job)));
     }
 }

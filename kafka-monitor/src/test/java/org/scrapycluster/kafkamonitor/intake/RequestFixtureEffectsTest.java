@@ -184,6 +184,20 @@ class RequestFixtureEffectsTest {
     }
 
     @Test
+    void aDomainWithoutAnAsciiFormIsRefusedWithTheReason() {
+        String domain = "ü".repeat(64) + ".example";
+        Disposition disposition = process(Settings.defaults("kafka-monitor"),
+                ("{\"uuid\":\"u4\",\"appid\":\"testapp\",\"domain\":\"" + domain + "\",\"action\":\"blacklist-update\"}")
+                        .getBytes(StandardCharsets.UTF_8));
+
+        Rejection rejection = assertInstanceOf(Disposition.Rejected.class, disposition).rejection();
+        assertEquals(RejectionKind.REFUSED, rejection.kind());
+        assertEquals("'domain' has no ASCII form (IDNA)", rejection.reason());
+        assertEquals(List.of("domain: has no ASCII form (IDNA): The label in the input is too long"), rejection.details());
+        assertEquals(Set.of(), keys());
+    }
+
+    @Test
     void aSeedWhoseQueueNameIsTakenByAKeyOfAnotherTypeIsRefusedNotLost() {
         // the crawls of app "queue" under spider <d> are the set crawls:<d>:queue, the queue name of spider "crawls" for <d>
         String domain = "taken" + System.nanoTime() + ".com";

@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  * byte for byte as the original writes it) and answers
  * {@code {uuid, server_time, action, domain, appid}}, with {@code error} set to
  * {@code Unable to load Zookeeper config} or {@code Unable to store Zookeeper config} when
- * ZooKeeper failed, as the original. A request that cannot be applied (unknown action, a
- * domain-update without hits or window, a value that is not JSON) is answered with its
+ * ZooKeeper failed, as the original. The domain is stored as queue keys spell it ({@link DomainKey}).
+ * A request that cannot be applied (unknown action, a domain-update without hits or window, an
+ * internationalised domain without an ASCII form, a value that is not JSON) is answered with its
  * {@code error} too, where the original answered nothing.
  */
 public final class ZookeeperMonitor implements JobPlugin {
@@ -92,8 +93,7 @@ public final class ZookeeperMonitor implements JobPlugin {
         String domain = parts.get(2);
         String appid = parts.get(3);
         JsonNode request = request(job);
-        // queue keys, throttles and the blacklist crawlers check spell a domain in lower case (docs/api.md)
-        UnaryOperator<DomainConfig> edit = edit(action, domain.toLowerCase(Locale.ROOT), request);
+        UnaryOperator<DomainConfig> edit = edit(action, domainKey(domain), request);
         Map<String, Object> answer = skeleton(job, request.path("uuid").asText(""));
         LOG.atInfo().addKeyValue("action", action).addKeyValue("appid", appid).addKeyValue("uuid", answer.get("uuid"))
                 .log("Received zookeeper request");
@@ -158,6 +158,15 @@ public final class ZookeeperMonitor implements JobPlugin {
             return request;
         } catch (JsonInputException e) {
             throw new RejectedJobException("The zookeeper request " + job.key() + " is not JSON: " + e.getMessage());
+        }
+    }
+
+    /** The domain as queue keys, throttles and the blacklist crawlers check spell it (docs/api.md). */
+    private static String domainKey(String domain) {
+        try {
+            return DomainKey.of(domain);
+        } catch (IllegalArgumentException e) {
+            throw new RejectedJobException("'domain' has no ASCII form (IDNA): " + e.getMessage());
         }
     }
 
