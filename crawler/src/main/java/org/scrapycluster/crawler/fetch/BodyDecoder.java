@@ -15,10 +15,12 @@ import io.netty.buffer.ByteBuf;
  * Content-Encoding on the way (the last Content-Encoding value, as Scrapy's compression middleware reads
  * it; other encodings are kept as sent). Inflating goes piece by piece straight into the buffer and stops
  * one byte past its limit, so a small response that would inflate to gigabytes costs no more memory or work
- * than a body at the limit. A gzip body may hold several members; a truncated one keeps what was inflated,
- * and checksums and bytes after the last member are not looked at (Scrapy's gunzip is as lenient); but one that
- * ends before anything could be inflated from it is corrupt, as Scrapy's gunzip has it, and so is such a deflate
- * body. Runs on the connection's event loop.
+ * than a body at the limit. A gzip body may hold several members, zero bytes between them are padding; a
+ * truncated one keeps what was inflated, and checksums and bytes after the last member are not looked at
+ * (Scrapy's gunzip is as lenient). But Scrapy's gunzip is lenient only once it has inflated something: a gzip
+ * body that ends or turns into bytes that are not gzip before anything was inflated from it is corrupt (an
+ * empty member followed by garbage is no empty page), and so is a deflate body that ends before anything was
+ * inflated from it. Runs on the connection's event loop.
  */
 final class BodyDecoder {
 
@@ -36,7 +38,7 @@ final class BodyDecoder {
 
     private enum Format { IDENTITY, GZIP, DEFLATE }
 
-    private enum Stage { HEADER, DATA, TRAILER, DONE }
+    private enum Stage { HEADER, DATA, TRAILER, PADDING, DONE }
 
     private static final int PIECE = 64 * 1024;
     private static final int GZIP_TRAILER = 8;
@@ -83,6 +85,7 @@ final class BodyDecoder {
                     case HEADER -> readHeader(input);
                     case DATA -> inflate(input);
                     case TRAILER -> readTrailer(input);
+                    case PADDING -> skipPadding(input);
                     case DONE -> true;
                 };
                 if (!withinLimit) {
@@ -98,13 +101,13 @@ final class BodyDecoder {
     /**
      * Takes the end of the body.
      *
-     * @throws CorruptBodyException when the body ended before anything could be inflated from it: within its gzip
-     *                              header, or before its first gzip member or its deflate stream yielded a byte
-     *                              (an empty body is no such body)
+     * @throws CorruptBodyException when nothing was inflated and the body ended within a gzip member (its header
+     *                              included) or its deflate stream, or within bytes after a member that are not yet
+     *                              known to be anything else (an empty body, or empty members, are no such body)
      */
     void finish() throws CorruptBodyException {
-        boolean sent = stage != Stage.HEADER || pending.length > 0;
-        if (format != Format.IDENTITY && stage != Stage.DONE && members == 0 && sent && body.size() == 0) {
+        boolean withinMember = stage == Stage.DATA || stage == Stage.TRAILER || stage == Stage.HEADER && pending.length > 0;
+        if (format != Format.IDENTITY && withinMember && body.size() == 0) {
             throw new CorruptBodyException(format.name().toLowerCase(Locale.ROOT) + " data ends before anything was inflated");
         }
     }
@@ -130,17 +133,25 @@ final class BodyDecoder {
             startData(!zlib);
             return inflate(start);
         }
-        if (members > 0 && !collect(input, 2)) {
-            return true;
-        }
-        if (members > 0 && ((pending[0] & 0xFF) != 0x1F || (pending[1] & 0xFF) != 0x8B)) {
-            stage = Stage.DONE; // not another member: trailing bytes, ignored
-            return true;
-        }
-        if (gzipHeaderLength(input) >= 0) {
-            startData(true);
+        try {
+            if (gzipHeaderLength(input) >= 0) {
+                startData(true);
+            }
+        } catch (CorruptBodyException notGzip) {
+            if (members == 0) {
+                throw notGzip;
+            }
+            trailingBytes();
         }
         return true;
+    }
+
+    /** Bytes after the last member that are not another one: ignored once something was inflated, as Scrapy's gunzip does. */
+    private void trailingBytes() throws CorruptBodyException {
+        if (body.size() == 0) {
+            throw new CorruptBodyException("not gzip data after the last gzip member");
+        }
+        stage = Stage.DONE;
     }
 
     /** The length of the gzip header, once {@code pending} holds all of it (giving back what follows), else -1. */
@@ -227,7 +238,19 @@ final class BodyDecoder {
     private boolean readTrailer(ByteBuffer input) {
         if (collect(input, GZIP_TRAILER)) {
             pending = new byte[0];
-            stage = Stage.HEADER; // another member may follow
+            stage = Stage.PADDING; // another member may follow
+        }
+        return true;
+    }
+
+    /** Skips the zero bytes that may pad a gzip member; the first other byte starts what follows it. */
+    private boolean skipPadding(ByteBuffer input) {
+        while (input.hasRemaining()) {
+            if (input.get(input.position()) != 0) {
+                stage = Stage.HEADER;
+                return true;
+            }
+            input.get();
         }
         return true;
     }

@@ -45,6 +45,34 @@ class BodyDecoderTest {
         assertArrayEquals(concat(PAGE, second), decode(body, "gzip", piece, 1 << 20));
     }
 
+    @ParameterizedTest(name = "pieces of {0} bytes")
+    @ValueSource(ints = {1, 3, 4096})
+    void bytesAfterTheMembersThatAreNotGzipAreIgnoredOnlyOnceSomethingWasInflated(int piece) throws Exception {
+        byte[] empty = CompressedPages.gzip(new byte[0]);
+        byte[] page = CompressedPages.gzip(PAGE);
+        for (byte[] garbage : List.of("junk".getBytes(StandardCharsets.US_ASCII), new byte[] {'x'}, new byte[] {0x1F},
+                new byte[] {0x1F, (byte) 0x8B, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, new byte[] {0, 0, 'j', 'u', 'n', 'k'})) {
+            assertArrayEquals(PAGE, decode(concat(page, garbage), "gzip", piece, 1 << 20), () -> Arrays.toString(garbage));
+            BodyDecoder.CorruptBodyException e = assertThrows(BodyDecoder.CorruptBodyException.class,
+                    () -> decode(concat(empty, garbage), "gzip", piece, 1 << 20), () -> Arrays.toString(garbage));
+            assertTrue(e.getMessage().startsWith("gzip data ends before anything was inflated")
+                    || e.getMessage().equals("not gzip data after the last gzip member"), e.getMessage());
+        }
+        assertThrows(BodyDecoder.CorruptBodyException.class,
+                () -> decode(Arrays.copyOf(empty, empty.length - 3), "gzip", piece, 1 << 20), "an empty member's trailer cut short");
+    }
+
+    @ParameterizedTest(name = "pieces of {0} bytes")
+    @ValueSource(ints = {1, 3, 4096})
+    void zeroBytesPaddingGzipMembersAreSkipped(int piece) throws Exception {
+        byte[] empty = CompressedPages.gzip(new byte[0]);
+        byte[] second = "second member".getBytes(StandardCharsets.UTF_8);
+        assertArrayEquals(new byte[0], decode(concat(empty, new byte[5]), "gzip", piece, 1 << 20));
+        assertArrayEquals(new byte[0], decode(concat(empty, empty), "gzip", piece, 1 << 20));
+        assertArrayEquals(concat(PAGE, second), decode(concat(CompressedPages.gzip(PAGE), new byte[3], CompressedPages.gzip(second)),
+                "gzip", piece, 1 << 20));
+    }
+
     @Test
     void aGzipHeaderWithExtraFieldNameCommentAndChecksumIsSkipped() throws Exception {
         byte[] plain = CompressedPages.gzip(PAGE);
