@@ -1,18 +1,19 @@
 -- Returns leases whose deadline has passed to their queues, with their score. Idempotent: any
 -- number of reapers may run it; each lease is returned by exactly one call. Needs the keyspace
--- library, lib/clock, lib/member, lib/accounting, lib/lease. A lease's queue is known only once its
--- id is read, so the queue key is named here with the keyspace library's pattern.
+-- library, lib/clock, lib/member, lib/accounting, lib/lease, lib/batch. A lease's queue is known only
+-- once its id is read, so the queue key is named here with the keyspace library's pattern.
 --
--- KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases   KEYS[3] <spiderid>:active_domains
+-- KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases
 -- ARGV[1] spiderid            ARGV[2] most leases handled in this call
 -- Returns {returned, handled}: requests put back into a queue, and due leases handled (when
 -- handled equals ARGV[2] more may be due). A request whose exact member is already queued again is
 -- not duplicated; a lease entry without a request, or with an id we cannot read, is removed.
 
-local leased, leases, active = KEYS[1], KEYS[2], KEYS[3]
-local spider, batch = ARGV[1], tonumber(ARGV[2])
+local leased, leases = KEYS[1], KEYS[2]
+local spider, most = ARGV[1], tonumber(ARGV[2])
 local clock = server_clock()
-local due = redis.call('ZRANGEBYSCORE', leases, '-inf', clock.millis, 'LIMIT', 0, batch)
+local batch = new_batch()
+local due = redis.call('ZRANGEBYSCORE', leases, '-inf', clock.millis, 'LIMIT', 0, most)
 local returned = 0
 for _, lease_id in ipairs(due) do
   local member = redis.call('HGET', leased, lease_id)
@@ -26,7 +27,7 @@ for _, lease_id in ipairs(due) do
     else
       account_removed(spider, crawl_fields(member, score), domain, clock)
     end
-    redis.call('ZADD', active, 'NX', clock.millis, domain)
+    activate_domain(batch, spider, domain, clock)
   end
 end
 return {returned, #due}

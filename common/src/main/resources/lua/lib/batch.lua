@@ -18,12 +18,20 @@ local function crawl_stopped(batch, blacklist, fields)
   return batch.stopped[crawl]
 end
 
--- Puts domain in <spider>:active_domains, keeping the place it has (NX), once per call.
+-- Puts domain in <spider>:active_domains, keeping the place it has, once per call. A domain not there
+-- is scored by the spider's activation marker, which only grows: the epoch milliseconds of the clock,
+-- or one more than the last marker when the clock is not past it. A domain that leaves and comes back
+-- within one millisecond (or after the clock stepped back) is so scored above where a reader has looked.
 local function activate_domain(batch, spider, domain, clock)
   local active = KEYSPACE.active_domains(spider)
   local member = active .. '\n' .. domain
   if not batch.active[member] then
-    redis.call('ZADD', active, 'NX', clock.millis, domain)
+    if not redis.call('ZSCORE', active, domain) then
+      local marker_key = KEYSPACE.activation_marker(spider)
+      local marker = math.max(clock.millis, (tonumber(redis.call('GET', marker_key)) or 0) + 1)
+      redis.call('SET', marker_key, string.format('%d', marker))
+      redis.call('ZADD', active, marker, domain)
+    end
     batch.active[member] = true
   end
 end

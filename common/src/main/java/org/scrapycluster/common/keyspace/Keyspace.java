@@ -46,6 +46,8 @@ public final class Keyspace {
     public static final KeyTemplate LEASES = KeyTemplate.of("leases", "{spider}:leases");
     /** {@code <spiderid>:active_domains}: domains with queued work, scored by when they became non-empty. */
     public static final KeyTemplate ACTIVE_DOMAINS = KeyTemplate.of("active_domains", "{spider}:active_domains");
+    /** {@code <spiderid>:active_domains:marker}: the last score given in {@link #ACTIVE_DOMAINS}, which only grows. */
+    public static final KeyTemplate ACTIVATION_MARKER = KeyTemplate.of("activation_marker", "{spider}:active_domains:marker");
     /**
      * {@code <spiderid>:queue_lengths}: domain to the length its queue had when one of our scripts
      * last changed it; a {@code ZCARD} that differs means a process that keeps no accounting moved requests.
@@ -122,7 +124,7 @@ public final class Keyspace {
     /** Every template, in the order of docs/architecture.md. */
     public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
-            ACTIVE_DOMAINS, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
+            ACTIVE_DOMAINS, ACTIVATION_MARKER, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL),
             JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_LIFETIME, HEARTBEAT,
             CRAWLER_HEARTBEAT);

@@ -14,13 +14,15 @@ import org.scrapycluster.common.redis.RedisConnection;
 
 /**
  * How a crawler node learns which domains got work (docs/architecture.md "Readiness and
- * discovery"): {@code <spiderid>:active_domains} scores each domain by the epoch milliseconds when
- * its queue last went from empty to non-empty, so reading what changed since the last look costs
- * O(log n + new) whatever the number of domains.
+ * discovery"): {@code <spiderid>:active_domains} scores each domain by the spider's activation
+ * marker when its queue last went from empty to non-empty, so reading what changed since the last
+ * look costs O(log n + new) whatever the number of domains. The writers' marker only grows (the
+ * Redis clock's epoch milliseconds, or one more than the last marker), so a domain that leaves and
+ * comes back is always scored above every score a look has read.
  *
- * <p>The bound is inclusive, because another domain may become active within the same millisecond
- * as the last one seen; the {@link Cursor} remembers the domains already seen at its score so that
- * they are not reported twice.
+ * <p>The bound is inclusive, because domains scored before the marker existed may share a
+ * millisecond; the {@link Cursor} remembers the domains already seen at its score so that they are
+ * not reported twice.
  */
 public final class ActiveDomains {
 

@@ -15,7 +15,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * whole batch — a page's links — checking for each request, in the original's order, the crawl's
  * dupefilter (registering the fingerprint) when asked, its page limits, the crawl blacklist, a
  * domain refusal and the crawl's expiry; then it adds the member with score −priority, marks the
- * domain active ({@code ZADD NX <spiderid>:active_domains}), counts the request in its crawl's
+ * domain active ({@code <spiderid>:active_domains}, {@link ActiveDomains}), counts the request in its crawl's
  * accounting and, when asked, writes the crawl's timeout key. Each request's crawl fields travel
  * beside its member ({@link CrawlFields}); a request without them is {@link EnqueueOutcome#INVALID}
  * and is not sent. The caller decides how many requests a call holds: one call is one batch.

@@ -20,7 +20,7 @@ public final class Leases {
 
     private static final LuaScript ACK = LuaScript.load("ack", LuaScript.KEYSPACE, "clock", "member", "accounting", "lease");
     private static final LuaScript RENEW = LuaScript.load("renew", "clock");
-    private static final LuaScript REAP = LuaScript.load("reap", LuaScript.KEYSPACE, "clock", "member", "accounting", "lease");
+    private static final LuaScript REAP = LuaScript.load("reap", LuaScript.KEYSPACE, "clock", "member", "accounting", "lease", "batch");
 
     private final RedisConnection redis;
 
@@ -98,7 +98,7 @@ public final class Leases {
             throw new IllegalArgumentException("a reap batch must be at least 1, got " + maxBatch);
         }
         List<Long> reply = REAP.call(redis, ScriptOutputType.MULTI,
-                new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId), Keyspace.activeDomains(spiderId)},
+                new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)},
                 spiderId, Integer.toString(maxBatch));
         return new ReapResult(reply.get(0).intValue(), reply.get(1).intValue(), reply.get(1) >= maxBatch);
     }

@@ -2,7 +2,9 @@ package org.scrapycluster.common.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -40,6 +42,43 @@ class ActiveDomainsTest {
         becameActive("d.com", 3000);
         ActiveDomains.Changes second = active.changedSince(spider, nothing.next(), 100);
         assertEquals(List.of("c.com", "d.com"), second.domains(), "a domain with the boundary's score is not missed");
+    }
+
+    @Test
+    void aDomainThatLeavesAndComesBackIsReportedAgainEvenWithinTheMillisecondItWasSeenIn() {
+        Enqueuer enqueuer = new Enqueuer(redis, false);
+        ThrottledQueue throttle = new ThrottledQueue(redis);
+        LeaseHolder holder = new LeaseHolder("node1");
+        ActiveDomains.Cursor cursor = ActiveDomains.Cursor.START;
+        // a round is two round trips to a local Redis, as the commands of one connection run in the order sent once
+        // Redis knows the scripts (the first round waits for each), so some rounds fall within one server millisecond
+        for (int round = 0; round < 500; round++) {
+            QueueKey queue = new QueueKey(spider, "d" + round + ".com");
+            ThrottleSpec spec = new ThrottleSpec(queue.domain(), 60, 100, false);
+            CompletableFuture<List<EnqueueOutcome>> queued = enqueuer.enqueueBatchAsync(List.of(request(queue, "first")));
+            if (round == 0) {
+                queued.join();
+            }
+            ActiveDomains.Changes seen = active.changedSince(spider, cursor, 100);
+            assertEquals(List.of(queue.domain()), seen.domains());
+            Duration lease = Duration.ofMinutes(1);
+            CompletableFuture<List<HandOut>> handOuts = throttle.decideAll(List.of(
+                    ThrottledQueue.Decision.lease(queue, spec, lease, holder.next()),
+                    ThrottledQueue.Decision.lease(queue, spec, lease, holder.next())));
+            if (round == 0) {
+                handOuts.join();
+            }
+            CompletableFuture<List<EnqueueOutcome>> queuedAgain = enqueuer.enqueueBatchAsync(List.of(request(queue, "again")));
+            assertEquals(new HandOut.Empty(0), handOuts.join().get(1), "the domain left the active domains");
+            assertEquals(List.of(EnqueueOutcome.QUEUED), queuedAgain.join());
+            ActiveDomains.Changes again = active.changedSince(spider, seen.next(), 100);
+            assertEquals(List.of(queue.domain()), again.domains(), "round " + round);
+            cursor = again.next();
+        }
+    }
+
+    private static EnqueueRequest request(QueueKey queue, String path) {
+        return EnqueueRequest.of(queue, Members.feedItem("https://" + queue.domain() + "/" + path, "app", "c1", 1, 0));
     }
 
     @Test

@@ -233,7 +233,7 @@ class RequestFixtureEffectsTest {
         String domain = queue.substring(spider.length() + 1, queue.length() - ":queue".length());
         String crawl = spider + ":" + validated.get("appid").asText() + ":" + validated.get("crawlid").asText();
         String dupefilter = spider + ":dupefilter:" + validated.get("crawlid").asText();
-        assertEquals(new TreeSet<>(Set.of(queue, dupefilter, spider + ":active_domains", "crawl:" + crawl,
+        assertEquals(new TreeSet<>(Set.of(queue, dupefilter, spider + ":active_domains", spider + ":active_domains:marker", "crawl:" + crawl,
                 "crawls:" + spider + ":" + validated.get("appid").asText(), "crawls:active", spider + ":queue_lengths")), keys(),
                 "exactly these keys");
         assertEquals(Map.of(domain, "1"), REDIS.connection().sync().hgetall(spider + ":queue_lengths"), "the queue's length as we left it");
