@@ -1,6 +1,7 @@
 package org.scrapycluster.redismonitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
 import java.time.Duration;
@@ -137,6 +138,22 @@ class ZookeeperMonitorTest {
                     fixture.zookeeperNode())) {
                 assertEquals("blacklist:\n- a.com\n- c.com\ndomains: {}\n", node.readText());
             }
+        }
+    }
+
+    @Test
+    void anEditWhoseWriteGoesUnansweredIsAnsweredAsNotStoredThoughTheWriteMayHaveLanded(EmbeddedStack stack) throws Exception {
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(stack.zookeeperConnect());
+             MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), proxy.connectString());
+             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
+            node.replaceText("");
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+
+            assertError(fixture, "blacklist-update", "a.com", appid, "{\"domain\":\"a.com\",\"uuid\":\"%s\"}",
+                    "Unable to store Zookeeper config");
+            assertTrue(proxy.dropping(), "the config was loaded, and its write sent");
+            assertEquals("blacklist:\n- a.com\ndomains: {}\n", node.readText(), "the write landed, unanswered");
         }
     }
 

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -64,7 +65,17 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
      * @return the config as written
      */
     public DomainConfig update(UnaryOperator<DomainConfig> edit) throws ZooKeeperConfigException {
+        return update(edit, step -> { });
+    }
+
+    /**
+     * {@link #update(UnaryOperator)}, telling {@code steps} which half of the read-modify-write starts:
+     * {@link Failure#LOAD} before each read, {@link Failure#STORE} before each write. A caller that stops
+     * waiting so knows which one it gave up on, and whether the write may have landed.
+     */
+    public DomainConfig update(UnaryOperator<DomainConfig> edit, Consumer<Failure> steps) throws ZooKeeperConfigException {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            steps.accept(Failure.LOAD);
             Versioned current = read();
             ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(current.text());
             DomainConfig config = parsed.config().orElseThrow(() -> new ZooKeeperConfigException(Failure.LOAD,
@@ -73,6 +84,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
                 LOG.warn("{} has parts crawlers ignore: {}", path, parsed.problems());
             }
             DomainConfig edited = edit.apply(config);
+            steps.accept(Failure.STORE);
             if (write(DomainConfigYaml.write(edited), current.version())) {
                 return edited;
             }

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -109,10 +110,12 @@ public final class ZookeeperMonitor implements JobPlugin {
     /**
      * Applies {@code edit} within the deadline. The client retries an operation for minutes while
      * ZooKeeper is away; a job must not hold its worker that long, so it is interrupted and
-     * reported as the original reports a ZooKeeper error.
+     * reported as the original reports a ZooKeeper error of the step under way: loading the config,
+     * or storing it, a write that may have landed all the same (docs/redis-monitor.md).
      */
     private void update(UnaryOperator<DomainConfig> edit) throws ZooKeeperConfigException, InterruptedException {
-        Future<DomainConfig> call = calls.submit(() -> store.update(edit));
+        AtomicReference<Failure> step = new AtomicReference<>(Failure.LOAD);
+        Future<DomainConfig> call = calls.submit(() -> store.update(edit, step::set));
         try {
             call.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -122,7 +125,7 @@ public final class ZookeeperMonitor implements JobPlugin {
             throw new ZooKeeperConfigException(Failure.STORE, "the edit failed: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             call.cancel(true);
-            throw new ZooKeeperConfigException(Failure.LOAD, "ZooKeeper did not answer within " + deadline.toMillis() + " ms", e);
+            throw new ZooKeeperConfigException(step.get(), "ZooKeeper did not answer within " + deadline.toMillis() + " ms", e);
         } catch (InterruptedException e) {
             call.cancel(true);
             throw e;
