@@ -1,16 +1,15 @@
 package org.scrapycluster.common.queue;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,8 +36,8 @@ public final class LeaseReaper implements AutoCloseable {
     private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
     private final Ticker ticker = new Ticker("lease-reaper");
     private final AtomicLong returnedTotal = new AtomicLong();
-    /** Spiders whose last reap Redis refused, so that each is reported once, not at every tick. */
-    private final Set<String> refused = new HashSet<>();
+    /** Spiders whose keys Redis refuses, each reported once, not at every tick. */
+    private final RefusedKeys refused = new RefusedKeys(LOG, "Lease reaping");
     private long discoveredAt;
     private boolean discovered;
 
@@ -87,16 +86,9 @@ public final class LeaseReaper implements AutoCloseable {
                     result = leases.reap(spider, batch);
                     returned += result.returned();
                 } while (result.more());
-                if (refused.remove(spider)) {
-                    LOG.info("The leases of spider {} are reaped again", spider);
-                }
-            } catch (RedisBusyException e) {
-                throw e;
+                refused.answered(spider);
             } catch (RedisCommandExecutionException e) {
-                if (refused.add(spider)) {
-                    LOG.error("Cannot reap the leases of spider {}: {}; the other spiders' are reaped, and this one again"
-                            + " once its keys are repaired", spider, e.getMessage());
-                }
+                refused.refused(spider, e);
             }
         }
         returnedTotal.addAndGet(returned);

@@ -1,6 +1,12 @@
 package org.scrapycluster.common.redis;
 
+import java.util.List;
+
+import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisLoadingException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisReadOnlyException;
 
 /**
  * Tells, among the errors Redis answers, the one that comes from the data rather than from the server: a command
@@ -9,11 +15,31 @@ import io.lettuce.core.RedisCommandExecutionException;
  */
 public final class RedisErrors {
 
+    /** The starts of the errors that say something of the server, whatever key a command names. */
+    private static final List<String> SERVER_STATES = List.of("BUSY", "LOADING", "READONLY", "NOSCRIPT", "OOM", "MASTERDOWN",
+            "MISCONF", "NOAUTH", "CLUSTERDOWN", "TRYAGAIN", "ERR max number of clients");
+
     private RedisErrors() {
     }
 
     /** Whether {@code error} is Redis' {@code WRONGTYPE}, answered directly or from inside a script. */
     public static boolean isWrongType(Throwable error) {
         return error instanceof RedisCommandExecutionException && String.valueOf(error.getMessage()).contains("WRONGTYPE");
+    }
+
+    /**
+     * Whether {@code error} is Redis refusing a request for the data it names (a key of another type, a value that is not
+     * a number, a script's error on either), which it would answer again for that key however often it is asked,
+     * rather than an answer about the server (busy with a script, loading, out of memory, a read-only replica…),
+     * which is an outage to wait out.
+     */
+    public static boolean isRefusal(Throwable error) {
+        if (!(error instanceof RedisCommandExecutionException) || error instanceof RedisBusyException
+                || error instanceof RedisLoadingException || error instanceof RedisReadOnlyException
+                || error instanceof RedisNoScriptException) {
+            return false;
+        }
+        String message = String.valueOf(error.getMessage());
+        return SERVER_STATES.stream().noneMatch(message::startsWith);
     }
 }

@@ -6,9 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The periodic scan for job keys (docs/compatibility.md §3.1): for each plugin in rank order, finds its
@@ -19,9 +23,13 @@ import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
  *
  * <p>The pause between scans is {@code SLEEP_TIME}, or nine times the last scan's duration when
  * that is longer, so that scanning a large keyspace takes at most a tenth of the time.
+ *
+ * <p>A job whose keys Redis refuses (its waiting list or failure count of another type, written by hand) is
+ * logged once and passed over, and the jobs after it are processed (docs/operations.md "Keys Redis refuses").
  */
 public final class JobScanner implements Worker.Step {
 
+    private static final Logger LOG = LoggerFactory.getLogger(JobScanner.class);
     private static final int SLOW_SCAN_FACTOR = 9;
 
     private final RedisConnection redis;
@@ -29,6 +37,7 @@ public final class JobScanner implements Worker.Step {
     private final JobProcessor processor;
     private final Clock clock;
     private final Duration sleep;
+    private final RefusedKeys refused = new RefusedKeys(LOG, "The job scan");
 
     /**
      * @param plugins the plugins in rank order
@@ -63,9 +72,19 @@ public final class JobScanner implements Worker.Step {
             for (int i = 0; i < keys.size(); i++) {
                 String value = Job.value(redis, values.get(i));
                 if (value != null && plugin.isDue(new Job(keys.get(i), value), clock.instant())) {
-                    processor.process(plugin, keys.get(i));
+                    process(plugin, keys.get(i));
                 }
             }
+        }
+    }
+
+    /** Processes one job; one whose keys Redis refuses is skipped, so that it does not hold up the jobs after it. */
+    private void process(JobPlugin plugin, String key) throws OutboundUnavailableException {
+        try {
+            processor.process(plugin, key);
+            refused.answered(key);
+        } catch (RedisCommandExecutionException e) {
+            refused.refused(key, e);
         }
     }
 }

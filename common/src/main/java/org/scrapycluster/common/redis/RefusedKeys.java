@@ -1,0 +1,52 @@
+package org.scrapycluster.common.redis;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import org.slf4j.Logger;
+
+/**
+ * Lets a periodic pass over many keys skip one that Redis refuses ({@link RedisErrors#isRefusal}: a key of the
+ * wrong type or a value that is not a number, in a corrupted or hand-edited keyspace or written by a Python
+ * component) and go on with the others, instead of stopping there at every pass while the log blames an outage
+ * (docs/operations.md "Keys Redis refuses"). Says once that a key is refused and once that it is read again; costs
+ * no Redis command.
+ */
+public final class RefusedKeys {
+
+    private final Logger log;
+    private final String activity;
+    private final Set<String> refused = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param log      where to report
+     * @param activity the pass, as the start of a sentence ("Measuring the queue backlog")
+     */
+    public RefusedKeys(Logger log, String activity) {
+        this.log = log;
+        this.activity = activity;
+    }
+
+    /**
+     * Records that Redis refused what the pass asked of {@code key}; logs the first refusal of the key.
+     *
+     * @throws RedisCommandExecutionException {@code error} itself when it is no refusal but an outage
+     */
+    public void refused(String key, RedisCommandExecutionException error) {
+        if (!RedisErrors.isRefusal(error)) {
+            throw error;
+        }
+        if (refused.add(key)) {
+            log.error("{} skips {}: Redis refuses it ({}); the other keys are read, and this one again once it is repaired",
+                    activity, key, error.getMessage());
+        }
+    }
+
+    /** Records that Redis answered for {@code key}; logs when it refused it before. */
+    public void answered(String key) {
+        if (!refused.isEmpty() && refused.remove(key)) {
+            log.info("{} reads {} again", activity, key);
+        }
+    }
+}

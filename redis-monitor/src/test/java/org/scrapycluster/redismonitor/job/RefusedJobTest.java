@@ -1,0 +1,108 @@
+package org.scrapycluster.redismonitor.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.stats.StatsRecorder;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * A job whose keys Redis refuses (its waiting list written by hand as another type) does not stop the job scan:
+ * the jobs after it are still processed, at every scan.
+ */
+@ExtendWith(SharedStack.class)
+class RefusedJobTest {
+
+    private static final Json JSON = new Json(new JsonLimits(64, 1 << 20, 1 << 20));
+
+    private final String prefix = "refusedjob" + UUID.randomUUID().toString().replace("-", "");
+    private RedisConnection redis;
+    private RedisLocks locks;
+    private JobScanner scanner;
+    private final RecordingPlugin plugin = new RecordingPlugin();
+
+    @BeforeEach
+    void connect(EmbeddedStack stack) {
+        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
+        locks = new RedisLocks(redis, Duration.ofSeconds(6));
+        OutboundPublisher outbound = new OutboundPublisher(new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()),
+                Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON);
+        JobStats stats = new JobStats(new StatsRecorder(redis, prefix, Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
+                false, false, new SimpleMeterRegistry());
+        JobProcessor processor = new JobProcessor(redis, locks, new JobFailures(redis, true, 3), outbound, stats, Clock.systemUTC());
+        scanner = new JobScanner(redis, List.of(plugin), processor, Clock.systemUTC(), Duration.ofSeconds(1));
+    }
+
+    @AfterEach
+    void close() {
+        List<String> keys = RedisKeys.scan(redis, "*" + prefix + "*");
+        if (!keys.isEmpty()) {
+            redis.sync().del(keys.toArray(String[]::new));
+        }
+        locks.close();
+        redis.close();
+    }
+
+    @Test
+    void aJobWhoseWaitingListRedisRefusesDoesNotStopTheOthers() throws Exception {
+        String broken = prefix + ":app:broken";
+        redis.sync().set(broken, "uuid-broken");
+        redis.sync().hset(Keyspace.JOB_WAITING.fill(broken), "not", "a list");
+        List<String> good = List.of(prefix + ":app:a", prefix + ":app:b", prefix + ":app:c");
+        good.forEach(key -> redis.sync().set(key, "uuid-" + key));
+
+        scanner.scanOnce();
+        scanner.scanOnce();
+
+        assertEquals(Set.copyOf(good), plugin.handled);
+        good.forEach(key -> assertEquals(0, redis.sync().exists(key), key + " is done and deleted"));
+        assertEquals(1, redis.sync().exists(broken), "the refused job stays for its keys to be repaired");
+    }
+
+    /** Handles the jobs of the test, answering nothing, and remembers their keys. */
+    private final class RecordingPlugin implements JobPlugin {
+
+        final Set<String> handled = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public String name() {
+            return "RecordingPlugin";
+        }
+
+        @Override
+        public String pattern() {
+            return prefix + ":*:*";
+        }
+
+        @Override
+        public List<Answer> handle(Job job) {
+            handled.add(job.key());
+            return List.of();
+        }
+    }
+}
