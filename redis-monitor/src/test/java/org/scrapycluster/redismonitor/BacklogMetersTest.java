@@ -82,6 +82,26 @@ class BacklogMetersTest {
         }
     }
 
+    @Test
+    void keysRedisRefusesAreSkippedAndTheOthersMeasured() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("backlog-refused-redis"));
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
+             RedisLocks locks = new RedisLocks(redis, Duration.ofSeconds(6))) {
+            QueueState state = new QueueState(redis, "link");
+            assertEquals(List.of(EnqueueOutcome.QUEUED), new Enqueuer(redis, false).enqueueBatch(List.of(request(state, "good.example", 1))));
+            redis.sync().set("broken:active_domains", "not a sorted set");
+            redis.sync().zadd("link:active_domains", 0, "bad.example");
+            redis.sync().set(new QueueKey("link", "bad.example").key(), "not a queue");
+
+            PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            try (BacklogMeters backlog = new BacklogMeters(redis, locks, meters, 3)) {
+                assertTrue(backlog.refresh());
+                assertEquals(1, meters.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value());
+                assertEquals(1, meters.get("redis.monitor.crawls.active").gauge().value());
+            }
+        }
+    }
+
     private static EnqueueRequest request(QueueState state, String domain, int n) {
         String member = state.feedItem("http://" + domain + "/" + n, "app", "crawl", 1, OneMonitorTest.FAR);
         return EnqueueRequest.of(new QueueKey("link", domain), member);

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -20,6 +21,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>The cost does not grow with the queued requests: the domains of a spider come from its
  * {@code <spiderid>:active_domains} index (a queue leaves it when a hand-out finds it empty), and
  * each queue is sized with one {@code ZCARD}, pipelined. Queues written by a component that keeps
- * no index (a Python Kafka monitor) are not counted here; a {@code stats} request counts them.
+ * no index (a Python Kafka monitor) are not counted here; a {@code stats} request counts them. An index or
+ * queue of another type is left out and logged once (docs/operations.md "Keys Redis refuses").
  */
 public final class BacklogMeters implements AutoCloseable {
 
@@ -52,6 +55,7 @@ public final class BacklogMeters implements AutoCloseable {
     private final MultiGauge domains;
     private final MultiGauge activeCrawls;
     private final OutageReporter outage = new OutageReporter(LOG, "Measuring the queue backlog");
+    private final RefusedKeys refused = new RefusedKeys(LOG, "Measuring the queue backlog");
     private final Ticker ticker = new Ticker("redis-monitor-backlog");
     /** Spiders that had a queue since this monitor took the lock: their backlog is exported, 0 once drained. */
     private final Set<String> spidersSeen = new TreeSet<>();
@@ -111,7 +115,14 @@ public final class BacklogMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
         List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
         for (String spider : spidersSeen) {
-            List<String> active = redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1);
+            List<String> active;
+            try {
+                active = redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1);
+                refused.answered(Keyspace.activeDomains(spider));
+            } catch (RedisCommandExecutionException e) {
+                refused.refused(Keyspace.activeDomains(spider), e);
+                continue;
+            }
             List<CompletableFuture<Long>> sizes = new ArrayList<>(active.size());
             for (String domain : active) {
                 sizes.add(redis.async().zcard(new QueueKey(spider, domain).key()).toCompletableFuture());
@@ -119,7 +130,7 @@ public final class BacklogMeters implements AutoCloseable {
             long total = 0;
             List<DomainBacklog> nonEmpty = new ArrayList<>();
             for (int i = 0; i < active.size(); i++) {
-                long size = redis.await(sizes.get(i));
+                long size = size(new QueueKey(spider, active.get(i)), sizes.get(i));
                 if (size > 0) {
                     total += size;
                     nonEmpty.add(new DomainBacklog(active.get(i), size));
@@ -137,6 +148,18 @@ public final class BacklogMeters implements AutoCloseable {
         if (!exporting) {
             exporting = true;
             LOG.info("This Redis monitor exports the queue backlog meters");
+        }
+    }
+
+    /** The size {@code pending} answers for {@code queue}; 0 for a key Redis refuses, which is reported once. */
+    private long size(QueueKey queue, CompletableFuture<Long> pending) {
+        try {
+            long size = redis.await(pending);
+            refused.answered(queue.key());
+            return size;
+        } catch (RedisCommandExecutionException e) {
+            refused.refused(queue.key(), e);
+            return 0;
         }
     }
 
