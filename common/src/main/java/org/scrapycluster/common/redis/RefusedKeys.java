@@ -1,6 +1,8 @@
 package org.scrapycluster.common.redis;
 
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.lettuce.core.RedisCommandExecutionException;
@@ -40,6 +42,18 @@ public final class RefusedKeys {
         if (refused.add(key)) {
             log.error("{} skips {}: Redis refuses it ({}); the other keys are read, and this one again once it is repaired",
                     activity, key, error.getMessage());
+        }
+    }
+
+    /** What {@code pending} answers for {@code key}, or empty when Redis refuses the key (see {@link #refused}). */
+    public <T> Optional<T> await(RedisConnection redis, String key, CompletionStage<T> pending) {
+        try {
+            T answer = redis.await(pending);
+            answered(key);
+            return Optional.ofNullable(answer);
+        } catch (RedisCommandExecutionException e) {
+            refused(key, e);
+            return Optional.empty();
         }
     }
 

@@ -130,7 +130,7 @@ public final class BacklogMeters implements AutoCloseable {
             long total = 0;
             List<DomainBacklog> nonEmpty = new ArrayList<>();
             for (int i = 0; i < active.size(); i++) {
-                long size = size(new QueueKey(spider, active.get(i)), sizes.get(i));
+                long size = refused.await(redis, new QueueKey(spider, active.get(i)).key(), sizes.get(i)).orElse(0L);
                 if (size > 0) {
                     total += size;
                     nonEmpty.add(new DomainBacklog(active.get(i), size));
@@ -148,18 +148,6 @@ public final class BacklogMeters implements AutoCloseable {
         if (!exporting) {
             exporting = true;
             LOG.info("This Redis monitor exports the queue backlog meters");
-        }
-    }
-
-    /** The size {@code pending} answers for {@code queue}; 0 for a key Redis refuses, which is reported once. */
-    private long size(QueueKey queue, CompletableFuture<Long> pending) {
-        try {
-            long size = redis.await(pending);
-            refused.answered(queue.key());
-            return size;
-        } catch (RedisCommandExecutionException e) {
-            refused.refused(queue.key(), e);
-            return 0;
         }
     }
 

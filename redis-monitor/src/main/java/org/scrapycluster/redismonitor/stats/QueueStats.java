@@ -10,17 +10,24 @@ import java.util.concurrent.CompletableFuture;
 import org.scrapycluster.common.queue.QueueDirectory;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RefusedKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The queue backlogs (docs/compatibility.md §3.8): every {@code <spider>:<domain>:queue} found by one
  * scan, sized with {@code ZCARD} in one pipeline, as
  * {@code {"queue_<spider>": {spider_backlog, num_domains, domains: [{domain, backlog}]}, total_backlog}}.
- * Leased requests are not in their queue and not counted here (info counts them).
+ * Leased requests are not in their queue and not counted here (info counts them). A queue key of another type is
+ * left out and logged once (docs/operations.md "Keys Redis refuses").
  */
 final class QueueStats {
 
+    private static final Logger LOG = LoggerFactory.getLogger(QueueStats.class);
+
     private final RedisConnection redis;
     private final QueueDirectory directory;
+    private final RefusedKeys refused = new RefusedKeys(LOG, "Counting the queues");
 
     QueueStats(RedisConnection redis) {
         this.redis = redis;
@@ -37,7 +44,7 @@ final class QueueStats {
         Map<String, SpiderBacklog> spiders = new TreeMap<>();
         long total = 0;
         for (int i = 0; i < queues.size(); i++) {
-            long backlog = redis.await(sizes.get(i));
+            long backlog = refused.await(redis, queues.get(i).key(), sizes.get(i)).orElse(0L);
             if (backlog > 0) {
                 spiders.computeIfAbsent(queues.get(i).spiderId(), spider -> new SpiderBacklog()).add(queues.get(i).domain(), backlog);
                 total += backlog;
