@@ -14,12 +14,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScoredValue;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCount;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RefusedKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The active crawls, from the crawl accounting (docs/architecture.md "Crawl accounting"): the most
@@ -27,14 +31,18 @@ import org.scrapycluster.common.redis.RedisConnection;
  * pending requests, expiry and last activity; their pages a second over the last minute, from the
  * change of their page counts between refreshes; and when this gateway first saw them (no key
  * records a crawl's start). Also sums their pending requests by domain, for the domain table and
- * the backlog chart. Refreshed on the live view's thread; {@link #firstSeen} may be asked from any.
+ * the backlog chart. A crawl whose accounting Redis refuses (of another type) is left out and logged once
+ * (docs/operations.md "Keys Redis refuses"). Refreshed on the live view's thread; {@link #firstSeen} may be asked from any.
  */
 final class CrawlTable {
 
     private static final long RATE_MILLIS = 60_000;
     private static final long FORGET_MILLIS = 3_600_000;
 
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlTable.class);
+
     private final int maxCrawls;
+    private final RefusedKeys refused = new RefusedKeys(LOG, "The live view");
     private final Map<String, Deque<long[]>> pageHistory = new HashMap<>();
     private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
     private final Map<String, Long> leftAt = new HashMap<>();
@@ -60,7 +68,14 @@ final class CrawlTable {
             } catch (IllegalArgumentException e) {
                 continue;
             }
-            Optional<CrawlCount> read = counts.crawl(crawl);
+            Optional<CrawlCount> read;
+            try {
+                read = counts.crawl(crawl);
+                refused.answered(crawl.name());
+            } catch (RedisCommandExecutionException e) {
+                refused.refused(crawl.name(), e);
+                continue;
+            }
             if (read.isEmpty()) {
                 continue;
             }

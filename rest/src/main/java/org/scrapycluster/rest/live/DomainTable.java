@@ -16,8 +16,11 @@ import io.lettuce.core.Range;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The busiest domains: their backlog (pending requests of the active crawls), their throttle (the
@@ -27,14 +30,18 @@ import org.scrapycluster.common.zookeeper.DomainThrottle;
  * {@code <throttlekey>:throttle_pause} left by a 429 or a 503 with Retry-After), {@code throttled}
  * (as many hand-outs in the window as the limit allows), {@code ready} (work waiting) or
  * {@code idle}. With throttling by IP or by spider type a domain has several throttle keys; the
- * fullest one decides. The throttle keys are found with one {@code SCAN} per refresh.
+ * fullest one decides. The throttle keys are found with one {@code SCAN} per refresh; a throttle window of another
+ * type is left out and logged once (docs/operations.md "Keys Redis refuses").
  */
 final class DomainTable {
 
     private static final String WINDOW = Keyspace.THROTTLE_WINDOW.suffix();
     private static final String PAUSE = Keyspace.THROTTLE_PAUSE.suffix();
 
+    private static final Logger LOG = LoggerFactory.getLogger(DomainTable.class);
+
     private final int maxDomains;
+    private final RefusedKeys refused = new RefusedKeys(LOG, "The live view");
     private final long defaultHits;
     private final double defaultWindow;
 
@@ -61,7 +68,8 @@ final class DomainTable {
             }
         }
         Map<String, Long> usedByDomain = new HashMap<>();
-        used.forEach((key, count) -> usedByDomain.merge(domainOf(key, WINDOW), redis.await(count), Math::max));
+        used.forEach((key, count) -> refused.await(redis, key, count)
+                .ifPresent(hits -> usedByDomain.merge(domainOf(key, WINDOW), hits, Math::max)));
         Map<String, Long> pauseByDomain = new HashMap<>();
         paused.forEach((key, ttl) -> {
             long millis = redis.await(ttl);

@@ -129,6 +129,32 @@ class LiveViewTest {
     }
 
     @Test
+    void keysRedisRefusesAreLeftOutAndTheRestIsShown() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:broken");
+        redis.sync().set("crawl:link:app1:broken", "not a hash");
+        redis.sync().zadd("crawls:active", now * 1000.0 - 1, "link:app1:crawl1");
+        redis.sync().hset("crawl:link:app1:crawl1", Map.of("pending", "3", "pages", "5", "expires", "0",
+                "example.com|1", "3", "updated", Long.toString(now * 1000)));
+        redis.sync().set("link:1.2.3.4:bad.org:throttle_window", "not a sorted set");
+        for (int hit = 0; hit < 10; hit++) {
+            redis.sync().zadd("link:1.2.3.4:example.com:throttle_window", now - hit, "hit" + hit);
+        }
+
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+
+        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        assertTrue(view.get("error").isNull(), view.toString());
+        assertEquals(1, view.get("crawls").size(), view.toString());
+        assertEquals("crawl1", view.at("/crawls/0/crawlid").asText());
+        assertEquals("example.com", view.at("/domains/0/domain").asText());
+        assertEquals("throttled", view.at("/domains/0/state").asText());
+    }
+
+    @Test
     void aWindowFinerThanTheSpanIsMergedIntoAtMostThreeHundredPoints() throws Exception {
         long now = System.currentTimeMillis() / 1000;
         redis.sync().flushdb();
