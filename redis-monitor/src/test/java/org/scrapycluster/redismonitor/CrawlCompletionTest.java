@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -61,6 +62,30 @@ class CrawlCompletionTest {
                     announced.get(0).answer(), from, MonitorFixture.now());
             assertEquals(1, completions(after, queues.spider(), "c2").size(), "c2 is not announced again");
             assertTrue(new CrawlCounts(fixture.redis()).crawl(new CrawlRef(queues.spider(), appid, "c1")).isEmpty(), "retired");
+        }
+    }
+
+    @Test
+    void aCrawlWhoseAccountingRedisRefusesHoldsUpNoOther(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", "1")) {
+            QueueState queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
+            String appid = MonitorFixture.unique("app");
+            // the oldest quiet crawl, with an accounting key of another type (hand-edited)
+            CrawlRef broken = new CrawlRef(queues.spider(), appid, "broken");
+            fixture.redis().sync().set(broken.accountingKey(), "not a hash");
+            fixture.redis().sync().zadd(Keyspace.CRAWLS_ACTIVE, 1.0, broken.name());
+            try {
+                queues.seed("a.com", queues.feedItem("https://a.com/", appid, "c1", 1, 0));
+                queues.ack(queues.handOut("a.com"), true);
+                fixture.startMonitor();
+                fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
+                        && "c1".equals(answer.path("crawlid").asText()));
+                assertEquals(1.0, fixture.redis().sync().zscore(Keyspace.CRAWLS_ACTIVE, broken.name()),
+                        "the broken crawl stays, for when its key is repaired");
+            } finally {
+                fixture.redis().sync().zrem(Keyspace.CRAWLS_ACTIVE, broken.name());
+                fixture.redis().sync().del(broken.accountingKey());
+            }
         }
     }
 

@@ -3,7 +3,6 @@ package org.scrapycluster.redismonitor.completion;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,12 +10,14 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.queue.CompletedCrawl;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.redismonitor.info.QueueScan;
 import org.scrapycluster.redismonitor.job.Answer;
@@ -46,6 +47,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  * requests: docs/operations.md "Mixed Python and Java clusters") is judged by reading the queues and
  * leases instead: it is announced when two checks at least a quiet period apart both find nothing
  * of it, since a Python crawler's activity leaves no trace in {@code crawls:active}.
+ *
+ * <p>A crawl whose keys Redis refuses (an accounting hash of another type, hand-edited) is logged once and
+ * passed over, and the crawls after it are judged (docs/operations.md "Keys Redis refuses").
  */
 public final class CrawlCompletion implements AutoCloseable {
 
@@ -60,6 +64,7 @@ public final class CrawlCompletion implements AutoCloseable {
     private final Clock clock;
     private final Counter completed;
     private final OutageReporter outage = new OutageReporter(LOG, "Crawl completion check");
+    private final RefusedKeys refused = new RefusedKeys(LOG, "The crawl completion check");
     private final Ticker ticker = new Ticker("redis-monitor-completion");
 
     /**
@@ -99,23 +104,39 @@ public final class CrawlCompletion implements AutoCloseable {
         List<CrawlRef> page;
         do {
             page = counts.quietSince(quietBefore, offset, PAGE);
-            List<CompletableFuture<OptionalLong>> retired = new ArrayList<>(page.size());
+            Map<CrawlRef, CompletableFuture<OptionalLong>> retired = new LinkedHashMap<>();
             for (CrawlRef crawl : page) {
-                if (!counts.foreign(crawl)) {
-                    retired.add(counts.retireIfIdleAsync(crawl, quietBefore, false));
-                } else if (scan.crawl(crawl).isPresent()) {
-                    counts.busy(crawl, now);
-                } else if (counts.drained(crawl, now)) {
-                    retired.add(counts.retireIfIdleAsync(crawl, quietBefore, true));
+                try {
+                    check(crawl, now, quietBefore).ifPresent(retiring -> retired.put(crawl, retiring));
+                } catch (RedisCommandExecutionException e) {
+                    refused.refused(crawl.accountingKey(), e);
+                    offset++; // it stays among the quiet crawls
                 }
             }
-            for (CompletableFuture<OptionalLong> pages : retired) {
-                if (redis.await(pages).isEmpty()) {
-                    offset++;
+            for (Map.Entry<CrawlRef, CompletableFuture<OptionalLong>> retiring : retired.entrySet()) {
+                Optional<OptionalLong> pages = refused.await(redis, retiring.getKey().accountingKey(), retiring.getValue());
+                if (pages.isEmpty() || pages.get().isEmpty()) {
+                    offset++; // not retired: it stays among the quiet crawls
                 }
             }
         } while (page.size() == PAGE);
         sendCompleted();
+    }
+
+    /**
+     * Judges one quiet crawl: the retirement under way when it may be done, else nothing (a foreign crawl found busy, or
+     * drained for the first time, is made active again).
+     */
+    private Optional<CompletableFuture<OptionalLong>> check(CrawlRef crawl, Instant now, Instant quietBefore) {
+        if (!counts.foreign(crawl)) {
+            return Optional.of(counts.retireIfIdleAsync(crawl, quietBefore, false));
+        }
+        if (scan.crawl(crawl).isPresent()) {
+            counts.busy(crawl, now);
+        } else if (counts.drained(crawl, now)) {
+            return Optional.of(counts.retireIfIdleAsync(crawl, quietBefore, true));
+        }
+        return Optional.empty();
     }
 
     private void sendCompleted() throws OutboundUnavailableException {

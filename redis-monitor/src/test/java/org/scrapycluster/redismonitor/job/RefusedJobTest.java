@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -51,7 +53,8 @@ class RefusedJobTest {
         redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         OutboundPublisher outbound = new OutboundPublisher(new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()),
-                Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON);
+                Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON,
+                new TopicReach(prefix + ".outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
         JobStats stats = new JobStats(new StatsRecorder(redis, prefix, Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
                 false, false, new SimpleMeterRegistry());
         JobProcessor processor = new JobProcessor(redis, locks, new JobFailures(redis, true, 3), outbound, stats, Clock.systemUTC());
