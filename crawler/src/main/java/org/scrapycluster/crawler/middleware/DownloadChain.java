@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.DownloaderMiddleware;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.FetchError;
@@ -18,7 +19,9 @@ import org.scrapycluster.crawler.fetch.Fetcher;
  * {@code beforeRequest} in ascending order, the fetch, then each one's {@code afterResponse} in descending
  * order, a step that does not proceed ending the passage. A cancelled fetch and a refused internal
  * address pass no middleware after the fetch: they are the node's own business. A middleware whose step
- * throws or returns no future fails the passage, naming itself, like one whose future fails.
+ * throws (an exception, or an error of its own code: {@link ExtensionFailures}) or returns no future fails the
+ * passage, naming itself, like one whose future fails; it never throws into the thread that started the passage,
+ * the node's scheduler.
  */
 public final class DownloadChain {
 
@@ -92,7 +95,8 @@ public final class DownloadChain {
         CompletableFuture<DownloadStep> future;
         try {
             future = step.get();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
             return CompletableFuture.failedFuture(new IllegalStateException(
                     "the downloader middleware " + middleware.name() + " failed in " + name + ": " + e, e));
         }

@@ -146,6 +146,24 @@ class DownloadChainTest {
                 failure(new DownloadChain(List.of(futureless), fetcher)).getMessage());
     }
 
+    @Test
+    void aMiddlewareWhoseJarLacksAClassFailsThePassageInsteadOfTheThreadThatStartedIt() {
+        DownloaderMiddleware brokenJar = new DownloaderMiddleware() {
+            @Override
+            public String name() {
+                return "broken-jar";
+            }
+
+            @Override
+            public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
+                throw new NoClassDefFoundError("com/example/Missing");
+            }
+        };
+
+        assertEquals("the downloader middleware broken-jar failed in beforeRequest: java.lang.NoClassDefFoundError: com/example/Missing",
+                failure(new DownloadChain(List.of(brokenJar), fetcher)).getMessage());
+    }
+
     private static Throwable failure(DownloadChain chain) {
         LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
                 ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
