@@ -6,8 +6,9 @@ package org.scrapycluster.api;
  * ({@code <name>:<domain>:queue}) and the {@code spiderid} of the crawl requests meant for it. The
  * shipped spiders are {@code link} and {@code wandering}.
  *
- * <p>Pages are parsed on several threads at once. A spider that throws drops that page: it is logged and
- * counted as {@code crawler_errors{kind="spider"}}, and the crawl goes on.
+ * <p>Pages are parsed on several threads at once. A spider that throws, an exception or an error of its own code
+ * ({@code AssertionError}, {@code StackOverflowError}, …), drops that page: it is logged and counted as
+ * {@code crawler_errors{kind="spider"}}, the request is acknowledged, and the crawl goes on.
  */
 public interface Spider extends Extension {
 

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.crawler.fetch.FetchError;
@@ -155,7 +156,8 @@ public final class RequestProcessor {
             SpiderOutput output = spider.parse(page);
             requests = page.requests(output);
             item = page.item(output);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
             metrics.error("spider");
             LOG.atError().addKeyValue("url", request.url()).addKeyValue("crawlid", request.crawlid()).setCause(e)
                     .log("The spider failed on a page; dropping it");

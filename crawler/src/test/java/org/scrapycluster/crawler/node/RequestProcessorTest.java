@@ -17,8 +17,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.api.Page;
 import org.scrapycluster.api.PageLink;
 import org.scrapycluster.api.ResultItem;
+import org.scrapycluster.api.Spider;
+import org.scrapycluster.api.SpiderOutput;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.Leases;
@@ -241,6 +244,28 @@ class RequestProcessorTest {
         assertEquals(List.of("example.com"), finished, "the domain is freed");
     }
 
+    @Test
+    void aSpiderThatThrowsAnErrorDropsThePageAndIsCountedLikeOneThatThrowsAnException() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>deep</p>", null);
+        Spider recursing = new Spider() {
+            @Override
+            public String name() {
+                return "recursing";
+            }
+
+            @Override
+            public SpiderOutput parse(Page page) {
+                throw new StackOverflowError();
+            }
+        };
+
+        process(processor(Map.of(), recursing), CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+        assertEquals(List.of(), items());
+        assertEquals(1.0, registry.get("crawler.errors").tag("kind", "spider").counter().count(),
+                "counted as a spider failure, and the page dropped rather than crawled again when its lease expires");
+    }
+
     private CrawlRequest onlyQueued() throws MalformedQueueMemberException {
         List<CrawlRequest> queued = queued();
         assertEquals(1, queued.size(), queued.toString());
@@ -259,6 +284,10 @@ class RequestProcessorTest {
     }
 
     private RequestProcessor processor(Map<String, String> set) {
+        return processor(set, new LinkSpider());
+    }
+
+    private RequestProcessor processor(Map<String, String> set, Spider parser) {
         Map<String, String> all = new HashMap<>(Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, captured: 100}",
                 "ROBOTSTXT_OBEY", "false"));
         all.putAll(set);
@@ -281,7 +310,7 @@ class RequestProcessorTest {
                 domain -> false, metrics);
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
-        return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, new LinkSpider(), new LinkRules(List.of()), filer,
+        return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of()), filer,
                 pipelines, leases, statusCounters, metrics), Runnable::run, finished::add,
                 new ResultDelivery(new SchedulerInbox(), metrics, CLOCK));
     }
