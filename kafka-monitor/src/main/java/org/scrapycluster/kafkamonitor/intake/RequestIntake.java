@@ -9,10 +9,12 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.kafkamonitor.dispatch.Match;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
+import org.scrapycluster.kafkamonitor.dispatch.RankedPlugin;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 import org.slf4j.Logger;
@@ -22,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * Decides about one record (docs/compatibility.md §2.3): reads it as JSON within the configured limits,
  * finds the first plugin whose schema it matches, adds {@code ts} (epoch seconds with microseconds,
  * as the original's {@code time.time()}) and asks the plugin what to write. Writes nothing itself. A plugin that throws
- * refuses the request, with the exception as the reason; a request whose checks fail rather than answer is rejected
+ * (an exception or an error of its own code) or answers nothing refuses the request, with what went wrong as the reason; a request whose checks fail rather than answer is rejected
  * as invalid, so that no record can stop the monitor (docs/architecture.md, guarantee 6).
  */
 final class RequestIntake {
@@ -60,19 +62,33 @@ final class RequestIntake {
         Match.Matched matched = (Match.Matched) match;
         ObjectNode request = matched.request();
         request.set("ts", timestamp());
-        Handling handling;
-        try {
-            handling = matched.plugin().plugin().handle(request);
-        } catch (RuntimeException | StackOverflowError e) {
-            // a plugin's runaway recursion is unwound by now: the request alone is refused, the monitor goes on
-            LOG.atError().addKeyValue("plugin", matched.plugin().name()).setCause(e).log("Plugin failed to handle a request");
-            handling = Handling.refuse("The plugin " + matched.plugin().name() + " failed to handle the request", List.of(e.toString()));
-        }
+        Handling handling = handled(matched.plugin(), request);
         if (handling instanceof Handling.Refuse refuse) {
             return new Disposition.Rejected(Rejection.refused(request, matched.plugin().schemaName(), refuse.reason(), refuse.details()),
                     Optional.of(matched.plugin()));
         }
         return new Disposition.Accepted(matched.plugin(), request, (Handling.Accept) handling);
+    }
+
+    /**
+     * What {@code plugin} says about {@code request}; a refusal naming the plugin when it throws (an exception, or an
+     * error of its own code: {@link ExtensionFailures}) or answers nothing, so that its bug refuses this request alone.
+     */
+    private static Handling handled(RankedPlugin plugin, ObjectNode request) {
+        String problem;
+        try {
+            Handling handling = plugin.plugin().handle(request);
+            if (handling != null) {
+                return handling;
+            }
+            problem = "it returned no handling";
+            LOG.atError().addKeyValue("plugin", plugin.name()).log("Plugin returned no handling for a request");
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            LOG.atError().addKeyValue("plugin", plugin.name()).setCause(e).log("Plugin failed to handle a request");
+            problem = e.toString();
+        }
+        return Handling.refuse("The plugin " + plugin.name() + " failed to handle the request", List.of(problem));
     }
 
     /** A record whose checks failed rather than answered, which would fail again however often it is taken. */

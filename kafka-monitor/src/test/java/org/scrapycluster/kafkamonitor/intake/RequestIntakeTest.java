@@ -14,6 +14,9 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
+import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
+import org.scrapycluster.kafkamonitor.testing.AnswerlessHandler;
+import org.scrapycluster.kafkamonitor.testing.BrokenJarHandler;
 import org.scrapycluster.kafkamonitor.testing.RecursingHandler;
 
 /** The decision about one record: whatever a plugin does, the record is accepted or refused, and the monitor goes on. */
@@ -21,14 +24,36 @@ class RequestIntakeTest {
 
     @Test
     void aPluginWhoseStackOverflowsRefusesTheRequestAlone() {
+        Rejection rejection = refusal(RecursingHandler.class);
+
+        assertEquals("The plugin RecursingHandler failed to handle the request", rejection.reason());
+        assertEquals("java.lang.StackOverflowError", rejection.details().getFirst());
+    }
+
+    @Test
+    void aPluginWhoseJarLacksAClassRefusesTheRequestAlone() {
+        Rejection rejection = refusal(BrokenJarHandler.class);
+
+        assertEquals("The plugin BrokenJarHandler failed to handle the request", rejection.reason());
+        assertEquals("java.lang.NoClassDefFoundError: com/example/Missing", rejection.details().getFirst());
+    }
+
+    @Test
+    void aPluginThatAnswersNothingRefusesTheRequestRatherThanFailingItsBatchForEver() {
+        Rejection rejection = refusal(AnswerlessHandler.class);
+
+        assertEquals("The plugin AnswerlessHandler failed to handle the request", rejection.reason());
+        assertEquals("it returned no handling", rejection.details().getFirst());
+    }
+
+    /** How a cluster test request is refused by {@code plugin}, the only plugin. */
+    private static Rejection refusal(Class<? extends KafkaMonitorPlugin> plugin) {
         Settings settings = Settings.load("kafka-monitor",
-                new SettingsSources(null, Map.of(), Map.of("PLUGINS", "{" + RecursingHandler.class.getName() + ": 500}")));
+                new SettingsSources(null, Map.of(), Map.of("PLUGINS", "{" + plugin.getName() + ": 500}")));
         RequestIntake intake = new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
 
         Disposition disposition = intake.take("{\"uuid\":\"u1\",\"test\":\"cluster\"}".getBytes(StandardCharsets.UTF_8));
 
-        Rejection rejection = assertInstanceOf(Disposition.Rejected.class, disposition).rejection();
-        assertEquals("The plugin RecursingHandler failed to handle the request", rejection.reason());
-        assertEquals("java.lang.StackOverflowError", rejection.details().getFirst());
+        return assertInstanceOf(Disposition.Rejected.class, disposition).rejection();
     }
 }
