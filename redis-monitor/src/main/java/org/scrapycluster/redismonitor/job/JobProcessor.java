@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -39,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * that, since the lock can expire between the check and the send; what matters is that the late monitor
  * takes off the waiting list only the entries it answered, so the requests written since are answered next.
  *
- * <p>A failing job is logged with its stack trace, counted in the fail statistics and in
+ * <p>A failing job (its plugin threw an exception, or an error of its own code: {@link ExtensionFailures}) is logged
+ * with its stack trace, counted in the fail statistics and in
  * {@code lock:<key>:failures}, and retried; once given up each requester is told with an {@code error}
  * answer (the original dropped it silently), and then it is deleted. A request the plugin rejects is
  * answered with the error at once. An outage is not the job's fault: when Redis or Kafka is
@@ -119,7 +121,8 @@ public final class JobProcessor {
             failed(plugin, waiters, e, started);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Exception e) {
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
             failed(plugin, waiters, e, started);
         }
     }
@@ -156,7 +159,7 @@ public final class JobProcessor {
      * @throws OutboundUnavailableException when Kafka did not take the error answers of a job given up: the job
      *                                      stays, and the next attempt gives it up again and tells them then
      */
-    private void failed(JobPlugin plugin, Waiters waiters, Exception failure, long started) throws OutboundUnavailableException {
+    private void failed(JobPlugin plugin, Waiters waiters, Throwable failure, long started) throws OutboundUnavailableException {
         String key = waiters.key();
         LOG.atError().setCause(failure).addKeyValue("key", key).log("Job {} failed: {}", key, failure.toString());
         if (!failures.failed(key)) {
@@ -179,7 +182,7 @@ public final class JobProcessor {
                 Keyspace.JOB_WAITING.fill(waiters.key()), Keyspace.JOB_ANSWERS.fill(waiters.key())}, args.toArray(String[]::new));
     }
 
-    private static String describe(Exception failure) {
+    private static String describe(Throwable failure) {
         return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 
