@@ -5,14 +5,19 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.scrapycluster.api.ItemPipeline;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.SettingsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pipelines {@code ITEM_PIPELINES} names, in its ascending order: each item goes through them one
  * after the other.
  */
 public final class Pipelines implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pipelines.class);
 
     private final List<ItemPipeline> stages;
 
@@ -51,11 +56,21 @@ public final class Pipelines implements AutoCloseable {
         return done;
     }
 
-    /** Closes every stage, last first. */
+    /**
+     * Closes every stage, last first. A stage whose {@code close} throws (an exception, or an error of its own code:
+     * {@link ExtensionFailures}) is logged, and the stages before it are closed all the same: the {@code kafka} stage
+     * still flushes the pages going out.
+     */
     @Override
     public void close() {
         for (int i = stages.size() - 1; i >= 0; i--) {
-            stages.get(i).close();
+            ItemPipeline stage = stages.get(i);
+            try {
+                stage.close();
+            } catch (Throwable e) {
+                ExtensionFailures.rethrowIfFatal(e);
+                LOG.atError().addKeyValue("pipeline", stage.name()).setCause(e).log("An item pipeline failed to close; closing the others");
+            }
         }
     }
 }

@@ -1,0 +1,54 @@
+package org.scrapycluster.crawler.pipeline;
+
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.scrapycluster.api.ItemPipeline;
+import org.scrapycluster.api.ResultItem;
+
+/** Test pipelines, named in {@code ITEM_PIPELINES} by their class names, that say when they are closed. */
+final class ClosingPipelines {
+
+    /** The names of the stages closed, in order. */
+    static final Queue<String> CLOSED = new ConcurrentLinkedQueue<>();
+
+    private ClosingPipelines() {
+    }
+
+    /** A stage that closes cleanly. */
+    public static final class Flushing implements ItemPipeline {
+        @Override
+        public String name() {
+            return "flushing";
+        }
+
+        @Override
+        public CompletableFuture<Void> process(ResultItem item) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void close() {
+            CLOSED.add(name());
+        }
+    }
+
+    /** A user's stage with a bug in its {@code close}. */
+    public static final class Unclosable implements ItemPipeline {
+        @Override
+        public String name() {
+            return "unclosable";
+        }
+
+        @Override
+        public CompletableFuture<Void> process(ResultItem item) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void close() {
+            throw new AssertionError("a bug");
+        }
+    }
+}
