@@ -13,8 +13,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Each step answers with a {@link DownloadStep}: {@link DownloadStep.Proceed} hands the (possibly changed)
  * request on; {@link DownloadStep.Drop} ends the request without a result; {@link DownloadStep.Reschedule}
  * ends it and files another request into the crawl's queues instead (a retry, a redirect). A step that
- * throws, or whose future fails, is logged and counted, and the request returns to its queue when its
- * lease expires. A request or response is changed only through the {@code with…} methods of the values
+ * throws, returns no future, or whose future fails is counted as {@code crawler_errors{kind="middleware"}} and
+ * logged (its stack trace once per kind of failure), and the request returns to its queue when its lease expires. A request or response is changed only through the {@code with…} methods of the values
  * given: a {@link DownloadRequest} of your own making is refused.
  */
 public interface DownloaderMiddleware extends Extension {

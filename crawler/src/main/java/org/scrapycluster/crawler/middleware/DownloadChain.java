@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.middleware;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -18,10 +19,10 @@ import org.scrapycluster.crawler.fetch.Fetcher;
  * The downloader middlewares {@code DOWNLOADER_MIDDLEWARES} names around the fetcher: each one's
  * {@code beforeRequest} in ascending order, the fetch, then each one's {@code afterResponse} in descending
  * order, a step that does not proceed ending the passage. A cancelled fetch and a refused internal
- * address pass no middleware after the fetch: they are the node's own business. A middleware whose step
- * throws (an exception, or an error of its own code: {@link ExtensionFailures}) or returns no future fails the
- * passage, naming itself, like one whose future fails; it never throws into the thread that started the passage,
- * the node's scheduler.
+ * address pass no middleware after the fetch: they are the node's own business. When a middleware's step throws
+ * (an exception, or an error of its own code: {@link ExtensionFailures}), returns no future or returns one that
+ * fails, the passage fails with a {@link MiddlewareFailure} naming it; nothing is thrown into the thread that
+ * started the passage, the node's scheduler.
  */
 public final class DownloadChain {
 
@@ -33,6 +34,36 @@ public final class DownloadChain {
      * @param result   what the fetch brought, null when no fetch was made
      */
     public record Passage(DownloadStep step, Download download, FetchResult result) {
+    }
+
+    /**
+     * A step of a downloader middleware failed: it threw (its cause), returned no future, or its future failed (its
+     * cause); the request it was working on returns to its queue when its lease expires.
+     */
+    public static final class MiddlewareFailure extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final String middleware;
+        private final String step;
+        private final String url;
+
+        MiddlewareFailure(String middleware, String step, String url, String what, Throwable cause) {
+            super("the downloader middleware " + middleware + " " + what, cause);
+            this.middleware = middleware;
+            this.step = step;
+            this.url = url;
+        }
+
+        /** Which middleware and step failed, as the log says it: {@code downloader middleware robots in beforeRequest}. */
+        public String extension() {
+            return "downloader middleware " + middleware + " in " + step;
+        }
+
+        /** The URL of the request the step was working on. */
+        public String url() {
+            return url;
+        }
     }
 
     private final List<DownloaderMiddleware> middlewares;
@@ -73,7 +104,7 @@ public final class DownloadChain {
             return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, null));
         }
         DownloaderMiddleware middleware = middlewares.get(index);
-        return step(middleware, "beforeRequest", () -> middleware.beforeRequest(download)).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
+        return step(middleware, "beforeRequest", download.url(), () -> middleware.beforeRequest(download)).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
                 ? before(index + 1, Download.from(proceed.request(), middleware.name()))
                 : CompletableFuture.completedFuture(ended(step, download, null, middleware)));
     }
@@ -83,25 +114,32 @@ public final class DownloadChain {
             return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, result));
         }
         DownloaderMiddleware middleware = middlewares.get(index);
-        return step(middleware, "afterResponse", () -> middleware.afterResponse(download, new FetchedResponse(result)))
+        return step(middleware, "afterResponse", download.url(), () -> middleware.afterResponse(download, new FetchedResponse(result)))
                 .thenCompose(step -> step instanceof DownloadStep.Proceed proceed
                 ? after(index - 1, Download.from(proceed.request(), middleware.name()), result)
                 : CompletableFuture.completedFuture(ended(step, download, result, middleware)));
     }
 
-    /** What one step of {@code middleware} returns, or a failed future naming it when the step throws or returns none. */
-    private static CompletableFuture<DownloadStep> step(DownloaderMiddleware middleware, String name,
+    /**
+     * What one step of {@code middleware} for {@code url} returns, or a {@link MiddlewareFailure} naming it when the step
+     * throws, returns no future or its future fails.
+     */
+    private static CompletableFuture<DownloadStep> step(DownloaderMiddleware middleware, String name, String url,
             Supplier<CompletableFuture<DownloadStep>> step) {
         CompletableFuture<DownloadStep> future;
         try {
             future = step.get();
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            return CompletableFuture.failedFuture(new IllegalStateException(
-                    "the downloader middleware " + middleware.name() + " failed in " + name + ": " + e, e));
+            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + e, e));
         }
-        return future != null ? future : CompletableFuture.failedFuture(new IllegalStateException(
-                "the downloader middleware " + middleware.name() + " returned no future from " + name));
+        if (future == null) {
+            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "returned no future from " + name, null));
+        }
+        return future.exceptionallyCompose(failure -> {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause));
+        });
     }
 
     private static Passage ended(DownloadStep step, Download download, FetchResult result, DownloaderMiddleware middleware) {

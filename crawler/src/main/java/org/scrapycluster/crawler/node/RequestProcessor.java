@@ -63,7 +63,8 @@ public final class RequestProcessor {
     private final Consumer<String> finished;
     private final ResultDelivery delivery;
     private final AtomicInteger active = new AtomicInteger();
-    private final OncePerDomain refusedDomains = new OncePerDomain();
+    private final SaidOnce refusedDomains = new SaidOnce();
+    private final ExtensionFailureLog extensionFailures = new ExtensionFailureLog();
 
     /** The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back. */
     private record Outcome(boolean acknowledge, boolean published) {
@@ -159,8 +160,7 @@ public final class RequestProcessor {
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
             metrics.error("spider");
-            LOG.atError().addKeyValue("url", request.url()).addKeyValue("crawlid", request.crawlid()).setCause(e)
-                    .log("The spider failed on a page; dropping it");
+            extensionFailures.failed("spider " + spider.name(), e, request.url(), "the page is dropped");
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
         metrics.page(result.body().length, result.timings().total());
@@ -213,8 +213,7 @@ public final class RequestProcessor {
 
     private void settle(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome, Throwable failure) {
         if (failure != null) {
-            LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))
-                    .log("Could not finish a request; it returns to its queue when its lease expires");
+            unfinished(lease, failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
             leases.abandon(lease.leaseId());
             done(lease);
             return;
@@ -230,6 +229,19 @@ public final class RequestProcessor {
             }
             done(lease);
         });
+    }
+
+    /** Tells why {@code lease} could not be finished: a middleware's failure is counted, and its stack trace said once per kind. */
+    private void unfinished(LeasedRequest lease, Throwable failure) {
+        String consequence = "it returns to its queue when its lease expires";
+        if (failure instanceof DownloadChain.MiddlewareFailure middleware) {
+            metrics.error("middleware");
+            extensionFailures.failed(middleware.extension(), middleware.getCause() != null ? middleware.getCause() : middleware,
+                    middleware.url(), consequence);
+            return;
+        }
+        LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))
+                .log("Could not finish a request; " + consequence);
     }
 
     private void done(LeasedRequest lease) {

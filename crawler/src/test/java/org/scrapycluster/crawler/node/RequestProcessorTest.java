@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -60,6 +61,12 @@ import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.LinkSpider;
 
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -264,6 +271,63 @@ class RequestProcessorTest {
         assertEquals(List.of(), items());
         assertEquals(1.0, registry.get("crawler.errors").tag("kind", "spider").counter().count(),
                 "counted as a spider failure, and the page dropped rather than crawled again when its lease expires");
+    }
+
+    @Test
+    void aMiddlewareThatFailsOnEveryRequestIsCountedEachTimeAndItsStackTraceWrittenOnce() {
+        RequestProcessor processor = processor(Map.of("DOWNLOADER_MIDDLEWARES", "{throwing: 50}"));
+        List<ILoggingEvent> logged = capturingLog(() -> {
+            for (int page = 0; page < 3; page++) {
+                process(processor, CrawlRequest.get("http://example.com/" + page, meta(0, 0)));
+            }
+        });
+
+        assertEquals(3.0, registry.get("crawler.errors").tag("kind", "middleware").counter().count());
+        List<ILoggingEvent> loud = logged.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).toList();
+        assertEquals(1, loud.size(), "one line for three failures of one kind: " + loud);
+        assertEquals("java.lang.IllegalStateException", loud.getFirst().getThrowableProxy().getClassName(), "with the middleware's stack trace");
+        assertTrue(loud.getFirst().getFormattedMessage().contains("throwing"), loud.getFirst().getFormattedMessage());
+    }
+
+    @Test
+    void aSpiderThatFailsOnEveryPageIsCountedEachTimeAndItsStackTraceWrittenOnce() {
+        Spider failing = new Spider() {
+            @Override
+            public String name() {
+                return "failing";
+            }
+
+            @Override
+            public SpiderOutput parse(Page page) {
+                throw new IllegalStateException("a bug on " + page.url());
+            }
+        };
+        RequestProcessor processor = processor(Map.of(), failing);
+        List<ILoggingEvent> logged = capturingLog(() -> {
+            for (int page = 0; page < 3; page++) {
+                answer("http://example.com/" + page, 200, HeaderMap.of("Content-Type", "text/html"), "<p>page</p>", null);
+                process(processor, CrawlRequest.get("http://example.com/" + page, meta(0, 0)));
+            }
+        });
+
+        assertEquals(3.0, registry.get("crawler.errors").tag("kind", "spider").counter().count());
+        List<ILoggingEvent> loud = logged.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).toList();
+        assertEquals(1, loud.size(), "one line for three failures of one kind: " + loud);
+        assertEquals("java.lang.IllegalStateException", loud.getFirst().getThrowableProxy().getClassName(), "with the spider's stack trace");
+    }
+
+    /** What the crawler's node package logs while {@code action} runs. */
+    private static List<ILoggingEvent> capturingLog(Runnable action) {
+        Logger log = (Logger) LoggerFactory.getLogger(RequestProcessor.class.getPackageName());
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        log.addAppender(appender);
+        try {
+            action.run();
+        } finally {
+            log.detachAppender(appender);
+        }
+        return List.copyOf(appender.list);
     }
 
     private CrawlRequest onlyQueued() throws MalformedQueueMemberException {
