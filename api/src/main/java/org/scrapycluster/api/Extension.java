@@ -11,14 +11,14 @@ public interface Extension {
 
     /**
      * The name settings list it by ({@code SPIDER_NAME}, {@code ITEM_PIPELINES}, {@code LINK_FILTERS}, {@code DOWNLOADER_MIDDLEWARES}):
-     * lower case, no {@code :} or spaces, unique within its kind.
+     * lower case, no {@code :} or spaces, unique within its kind. A null or blank name is a start-up error.
      */
     String name();
 
     /**
      * Reads the extension's settings; called once, before first use. Throw
      * {@link IllegalArgumentException} with a message naming the setting when one cannot be used: the
-     * service then refuses to start and prints it.
+     * service then refuses to start and prints it. Anything else thrown here stops the start-up too, naming the extension.
      */
     default void configure(ExtensionSettings settings) {
     }

@@ -68,6 +68,7 @@ public final class ExtensionLoader<T extends Extension> {
         try {
             for (ServiceLoader.Provider<T> provider : ServiceLoader.load(kind, classLoader).stream().toList()) {
                 T extension = provider.get();
+                requireName(extension);
                 requireOneJar(extension);
                 T other = found.putIfAbsent(extension.name(), extension);
                 if (other != null && other.getClass() != extension.getClass()) {
@@ -80,6 +81,16 @@ public final class ExtensionLoader<T extends Extension> {
             throw new SettingsException("Cannot load the " + kindName + ": " + e.getMessage(), e);
         }
         return found;
+    }
+
+    /** Refuses an extension whose {@code name()} is null or blank: no setting could name it, and it would hide the others. */
+    private void requireName(T extension) {
+        String name = extension.name();
+        if (name == null || name.isBlank()) {
+            throw new SettingsException(extension.getClass().getName() + " (" + FoundExtension.sourceOf(extension.getClass())
+                    + "), listed as one of the " + kindName + ", has no name: its name() returns "
+                    + (name == null ? "null" : "'" + name + "'"));
+        }
     }
 
     /**
@@ -213,6 +224,9 @@ public final class ExtensionLoader<T extends Extension> {
             extension.configure(new SettingsView(settings));
         } catch (IllegalArgumentException e) {
             throw new SettingsException("The " + name + " named in " + setting + " refused its settings: " + e.getMessage(), e);
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            throw new SettingsException("The " + name + " named in " + setting + " failed to configure: " + e, e);
         }
         return extension;
     }

@@ -92,6 +92,47 @@ class PluginFoldersTest {
                 e.getMessage());
     }
 
+    @Test
+    void anExtensionWithoutANameIsRefusedNamingItsClass(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("nameless").source("com.example.Nameless", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class Nameless implements Spider {
+                    public String name() { return null; }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """).service("org.scrapycluster.api.Spider", "com.example.Nameless").writeTo(folder, "1");
+        PluginJar.named("blank").source("com.example.Blank", SPIDER.formatted("Blank", " "))
+                .service("org.scrapycluster.api.Spider", "com.example.Blank").writeTo(work.resolve("blank"), "1");
+
+        SettingsException nameless = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
+        assertTrue(nameless.getMessage().contains("com.example.Nameless (nameless.jar), listed as one of the spiders, has no name: its name() returns null"), nameless.getMessage());
+        SettingsException blank = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(work.resolve("blank"))).available());
+        assertTrue(blank.getMessage().contains("com.example.Blank (blank.jar), listed as one of the spiders, has no name: its name() returns ' '"), blank.getMessage());
+    }
+
+    @Test
+    void anExtensionWhoseConfigureFailsIsAStartUpErrorNamingIt(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("fragile").source("com.example.Fragile", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class Fragile implements Spider {
+                    public String name() { return "fragile"; }
+                    public void configure(ExtensionSettings settings) { throw new NullPointerException("no such setting"); }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """).service("org.scrapycluster.api.Spider", "com.example.Fragile").writeTo(folder, "1");
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "fragile"));
+        assertTrue(e.getMessage().contains("The fragile named in SPIDER_NAME failed to configure: java.lang.NullPointerException: no such setting"),
+                e.getMessage());
+    }
+
     private static Settings settings(Path folder) {
         return Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", folder.toString())));
     }
