@@ -91,9 +91,12 @@ public final class DownloadChain {
         return new DownloadChain(loaded, fetcher);
     }
 
-    /** Takes {@code download} through the middlewares and the fetcher; the steps after the fetch run on {@code workers}. */
+    /**
+     * Takes {@code download} through the middlewares and the fetcher. Every step runs on {@code workers}, never on the
+     * calling thread, the node's scheduler, which a step that blocks would otherwise hold up with every request after it.
+     */
     public CompletableFuture<Passage> run(Download download, Executor workers) {
-        return before(0, download).thenCompose(passage -> passage.step() instanceof DownloadStep.Proceed
+        return CompletableFuture.completedFuture(download).thenComposeAsync(start -> before(0, start), workers).thenCompose(passage -> passage.step() instanceof DownloadStep.Proceed
                 ? fetcher.fetch(passage.download().fetchRequest())
                         .thenComposeAsync(result -> after(middlewares.size() - 1, passage.download(), result), workers)
                 : CompletableFuture.completedFuture(passage));

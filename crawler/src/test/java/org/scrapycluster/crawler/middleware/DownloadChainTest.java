@@ -122,7 +122,7 @@ class DownloadChainTest {
         assertEquals("none", fetcher.lastSent().headers().first("X-Tag"));
 
         SettingsException refused = assertThrows(SettingsException.class, () -> chain(Map.of("DOWNLOADER_MIDDLEWARES", "{tally: 50}")));
-        assertTrue(refused.getMessage().contains("there are: cookies, meta-refresh, redirects, retries, retry-after, robots, tagging, throwing"),
+        assertTrue(refused.getMessage().contains("there are: cookies, meta-refresh, redirects, retries, retry-after, robots, tagging, thread-noting, throwing"),
                 refused.getMessage());
     }
 

@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -46,6 +51,7 @@ import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
 import org.scrapycluster.crawler.middleware.DownloadChain;
 import org.scrapycluster.crawler.middleware.MiddlewareContext;
+import org.scrapycluster.crawler.middleware.ThreadNotingMiddleware;
 import org.scrapycluster.crawler.pipeline.PipelineContext;
 import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.CrawlRequest;
@@ -316,6 +322,23 @@ class RequestProcessorTest {
         assertEquals("java.lang.IllegalStateException", loud.getFirst().getThrowableProxy().getClassName(), "with the spider's stack trace");
     }
 
+    @Test
+    void theMiddlewaresRunOnTheWorkersNotOnTheThreadThatHandsRequestsOut() throws InterruptedException {
+        ThreadNotingMiddleware.THREADS.clear();
+        ExecutorService workers = Executors.newSingleThreadExecutor();
+        try {
+            process(processor(Map.of("DOWNLOADER_MIDDLEWARES", "{thread-noting: 50}"), new LinkSpider(), workers),
+                    CrawlRequest.get("http://example.com/", meta(0, 0)));
+        } finally {
+            workers.shutdown();
+            workers.awaitTermination(1, TimeUnit.MINUTES);
+        }
+
+        assertEquals(1, ThreadNotingMiddleware.THREADS.size());
+        assertNotEquals(Thread.currentThread(), ThreadNotingMiddleware.THREADS.peek(),
+                "a middleware that blocks would hold up the scheduler, which calls process");
+    }
+
     /** What the crawler's node package logs while {@code action} runs. */
     private static List<ILoggingEvent> capturingLog(Runnable action) {
         Logger log = (Logger) LoggerFactory.getLogger(RequestProcessor.class.getPackageName());
@@ -352,6 +375,10 @@ class RequestProcessorTest {
     }
 
     private RequestProcessor processor(Map<String, String> set, Spider parser) {
+        return processor(set, parser, Runnable::run);
+    }
+
+    private RequestProcessor processor(Map<String, String> set, Spider parser, Executor workers) {
         Map<String, String> all = new HashMap<>(Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, captured: 100}",
                 "ROBOTSTXT_OBEY", "false"));
         all.putAll(set);
@@ -375,7 +402,7 @@ class RequestProcessorTest {
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
         return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of()), filer,
-                pipelines, leases, statusCounters, metrics), Runnable::run, finished::add,
+                pipelines, leases, statusCounters, metrics), workers, finished::add,
                 new ResultDelivery(new SchedulerInbox(), metrics, CLOCK));
     }
 
