@@ -169,7 +169,7 @@ public final class RequestProcessor {
         List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
                 : filer.file(children, config.referrers().page(request.url(), Optional.ofNullable(result.headers().last("Referrer-Policy"))));
-        CompletableFuture<Void> published = pipelines.process(item).whenComplete(this::delivered);
+        CompletableFuture<Void> published = pipelines.process(item, workers).whenComplete(this::delivered);
         return CompletableFuture.allOf(filed, published).thenApply(both -> Outcome.PUBLISHED);
     }
 

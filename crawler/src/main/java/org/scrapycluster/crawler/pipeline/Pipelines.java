@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.pipeline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 import org.scrapycluster.api.ItemPipeline;
 import org.scrapycluster.common.extension.ExtensionFailures;
@@ -47,11 +48,15 @@ public final class Pipelines implements AutoCloseable {
         return new Pipelines(List.copyOf(opened));
     }
 
-    /** Passes {@code item} through every stage in order; completes when the last one has taken it. */
-    public CompletableFuture<Void> process(CrawlResult item) {
+    /**
+     * Passes {@code item} through every stage in order; completes when the last one has taken it. Each stage is called
+     * on {@code workers}, not on the thread that completed the stage before (a Kafka client's network thread, after
+     * the {@code kafka} stage), which a stage that blocks would hold up for every item of the node.
+     */
+    public CompletableFuture<Void> process(CrawlResult item, Executor workers) {
         CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
         for (ItemPipeline stage : stages) {
-            done = done.thenCompose(previous -> stage.process(item));
+            done = done.thenComposeAsync(previous -> stage.process(item), workers);
         }
         return done;
     }

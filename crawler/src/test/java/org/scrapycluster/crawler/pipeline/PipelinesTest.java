@@ -1,0 +1,62 @@
+package org.scrapycluster.crawler.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The stages of {@code ITEM_PIPELINES} as a node runs them: each called on the node's workers, whichever thread
+ * finished the stage before; and every stage closed when the node stops, whatever one of them throws.
+ */
+class PipelinesTest {
+
+    @Test
+    void aStageAfterOneThatAClientsThreadCompletesIsCalledOnTheWorkersNotOnThatThread() throws Exception {
+        ThreadedPipelines.CALLED_ON.clear();
+        ThreadedPipelines.PENDING.clear();
+        ExecutorService workers = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("worker").factory());
+        try (Pipelines pipelines = open(ThreadedPipelines.Answering.class.getName() + ": 100, "
+                + ThreadedPipelines.Noting.class.getName() + ": 200")) {
+            CompletableFuture<Void> processed = pipelines.process(null, workers); // the item does not matter to these stages
+            ThreadedPipelines.completeOnClientThread();
+            processed.get(1, TimeUnit.MINUTES);
+        } finally {
+            workers.shutdown();
+        }
+
+        assertEquals("worker", ThreadedPipelines.CALLED_ON.peek().getName(),
+                "not " + ThreadedPipelines.CLIENT_THREAD + ", which a stage that blocks would hold up for every item of the node");
+    }
+
+    @Test
+    void aStageWhoseCloseThrowsDoesNotKeepTheStagesBeforeItFromClosing() {
+        ClosingPipelines.CLOSED.clear();
+        Pipelines pipelines = open(ClosingPipelines.Flushing.class.getName() + ": 100, " + ClosingPipelines.Unclosable.class.getName() + ": 200");
+
+        pipelines.close();
+
+        assertEquals(List.of("flushing"), List.copyOf(ClosingPipelines.CLOSED), "the stage before the one that threw is closed too");
+    }
+
+    /** The pipelines {@code entries} (name: order) name, without the built-ins. */
+    private static Pipelines open(String entries) {
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("ITEM_PIPELINES",
+                "{logging: null, kafka: null, " + entries + "}")));
+        return Pipelines.open(new PipelineContext(settings, "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"),
+                new HealthRegistry(), Clock.systemUTC()));
+    }
+}
