@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor.job;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * that, since the lock can expire between the check and the send; what matters is that the late monitor
  * takes off the waiting list only the entries it answered, so the requests written since are answered next.
  *
- * <p>A failing job (its plugin threw an exception, or an error of its own code: {@link ExtensionFailures}) is logged
- * with its stack trace, counted in the fail statistics and in
+ * <p>A failing job (its plugin's precondition or handling threw an exception, or an error of its own code:
+ * {@link ExtensionFailures}) is logged with its stack trace, counted in the fail statistics and in
  * {@code lock:<key>:failures}, and retried; once given up each requester is told with an {@code error}
  * answer (the original dropped it silently), and then it is deleted. A request the plugin rejects is
  * answered with the error at once. An outage is not the job's fault: when Redis or Kafka is
@@ -92,9 +93,34 @@ public final class JobProcessor {
             String value = Job.value(redis, latest);
             List<String> waited = redis.await(waiting);
             Map<String, String> unsent = redis.await(stored);
-            if (value != null && plugin.isDue(new Job(key, value), clock.instant())) {
-                run(plugin, new Waiters(key, waited, value), unsent);
+            if (value == null) {
+                return;
             }
+            Waiters waiters = new Waiters(key, waited, value);
+            boolean due;
+            try {
+                due = plugin.isDue(new Job(key, value), clock.instant());
+            } catch (Throwable e) {
+                ExtensionFailures.rethrowIfFatal(e);
+                failed(plugin, waiters, e, System.nanoTime());
+                return;
+            }
+            if (due) {
+                run(plugin, waiters, unsent);
+            }
+        }
+    }
+
+    /**
+     * Whether the scan should process {@code job} of {@code plugin}: its precondition, or true when that throws, so that
+     * {@link #process} counts the failure against the job instead of the scan stopping at it.
+     */
+    public static boolean mayBeDue(JobPlugin plugin, Job job, Instant now) {
+        try {
+            return plugin.isDue(job, now);
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            return true;
         }
     }
 

@@ -71,7 +71,7 @@ public final class JobScanner implements Worker.Step {
             }
             for (int i = 0; i < keys.size(); i++) {
                 String value = Job.value(redis, values.get(i));
-                if (value != null && plugin.isDue(new Job(keys.get(i), value), clock.instant())) {
+                if (value != null && JobProcessor.mayBeDue(plugin, new Job(keys.get(i), value), clock.instant())) {
                     process(plugin, keys.get(i));
                 }
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +36,9 @@ import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * A job whose plugin fails with an error of its own code rather than an exception (a class its jar lacks): the
- * failure is the job's, counted and retried, and the job given up and its requester told, as for an exception; the
- * monitor's worker goes on.
+ * A job whose plugin fails, with an error of its own code rather than an exception (a class its jar lacks), or in its
+ * precondition: the failure is the job's, counted and retried, and the job given up and its requester told, as for
+ * an exception; the monitor goes on with the other jobs.
  */
 @ExtendWith(SharedStack.class)
 class FailingJobTest {
@@ -49,6 +50,7 @@ class FailingJobTest {
     private MockProducer<String, byte[]> kafka;
     private JobProcessor processor;
     private String key;
+    private String otherKey;
 
     @BeforeEach
     void connect(EmbeddedStack stack) {
@@ -60,11 +62,14 @@ class FailingJobTest {
                 false, false, new SimpleMeterRegistry());
         processor = new JobProcessor(redis, locks, new JobFailures(redis, true, 2), outbound, stats, Clock.systemUTC());
         key = "brokenjar:" + UUID.randomUUID() + ":job";
+        otherKey = "answered:" + UUID.randomUUID() + ":job";
     }
 
     @AfterEach
     void close() {
-        redis.sync().del(key, Keyspace.JOB_WAITING.fill(key), Keyspace.JOB_ANSWERS.fill(key), Keyspace.lock(key), JobFailures.key(key));
+        for (String job : List.of(key, otherKey)) {
+            redis.sync().del(job, Keyspace.JOB_WAITING.fill(job), Keyspace.JOB_ANSWERS.fill(job), Keyspace.lock(job), JobFailures.key(job));
+        }
         locks.close();
         redis.close();
     }
@@ -79,6 +84,19 @@ class FailingJobTest {
 
         assertEquals(0L, redis.sync().exists(key), "two failures counted, given up at the third, and deleted");
         assertEquals(List.of("Could not process the request within the failure limit: com/example/Missing"), errors());
+    }
+
+    @Test
+    void aPluginWhoseIsDueThrowsFailsThatJobAloneAndTheScanGoesOnToTheOtherJobs() throws Exception {
+        JobKeys.write(redis, key, "v1").join();
+        JobKeys.write(redis, otherKey, "v2").join();
+        JobScanner scanner = new JobScanner(redis, List.of(new UndecidedPlugin(), new AnsweringPlugin()), processor, Clock.systemUTC(),
+                Duration.ZERO);
+
+        scanner.scanOnce();
+
+        assertEquals("1", redis.sync().get(JobFailures.key(key)), "counted as a failure of its job");
+        assertEquals(0L, redis.sync().exists(otherKey), "the job of the plugin after it is handled");
     }
 
     private List<String> errors() throws JsonInputException {
@@ -110,6 +128,49 @@ class FailingJobTest {
         @Override
         public Optional<Answer> errorAnswer(Job job, String error) {
             return Optional.of(new Answer("app", Map.of("uuid", job.value(), "error", error), "Sent brokenjar error to kafka"));
+        }
+    }
+
+    /** A plugin with a bug in its precondition. */
+    private static final class UndecidedPlugin implements JobPlugin {
+
+        @Override
+        public String name() {
+            return "UndecidedPlugin";
+        }
+
+        @Override
+        public String pattern() {
+            return "brokenjar:*:*";
+        }
+
+        @Override
+        public boolean isDue(Job job, Instant now) {
+            throw new IllegalStateException("a bug");
+        }
+
+        @Override
+        public List<Answer> handle(Job job) {
+            return List.of();
+        }
+    }
+
+    /** A plugin that answers each of its jobs with its value. */
+    private static final class AnsweringPlugin implements JobPlugin {
+
+        @Override
+        public String name() {
+            return "AnsweringPlugin";
+        }
+
+        @Override
+        public String pattern() {
+            return "answered:*:*";
+        }
+
+        @Override
+        public List<Answer> handle(Job job) {
+            return List.of(new Answer("app", Map.of("uuid", job.value()), "Sent answered to kafka"));
         }
     }
 }
