@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.node;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -12,7 +13,9 @@ import java.util.function.Consumer;
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.extension.ExtensionFailureLog;
 import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.crawler.fetch.FetchError;
@@ -64,7 +67,7 @@ public final class RequestProcessor {
     private final ResultDelivery delivery;
     private final AtomicInteger active = new AtomicInteger();
     private final SaidOnce refusedDomains = new SaidOnce();
-    private final ExtensionFailureLog extensionFailures = new ExtensionFailureLog();
+    private final ExtensionFailureLog extensionFailures = new ExtensionFailureLog(LOG, "crawler_errors_total");
 
     /** The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back. */
     private record Outcome(boolean acknowledge, boolean published) {
@@ -160,7 +163,7 @@ public final class RequestProcessor {
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
             metrics.error("spider");
-            extensionFailures.failed("spider " + spider.name(), e, request.url(), "the page is dropped");
+            extensionFailures.failed("spider " + spider.name(), e, "the page is dropped", Map.of("url", request.url()));
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
         metrics.page(result.body().length, result.timings().total());
@@ -237,7 +240,7 @@ public final class RequestProcessor {
         if (failure instanceof DownloadChain.MiddlewareFailure middleware) {
             metrics.error("middleware");
             extensionFailures.failed(middleware.extension(), middleware.getCause() != null ? middleware.getCause() : middleware,
-                    middleware.url(), consequence);
+                    consequence, Map.of("url", middleware.url()));
             return;
         }
         LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))

@@ -4,11 +4,13 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.scrapycluster.common.extension.ExtensionFailureLog;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
@@ -34,6 +36,7 @@ final class RequestIntake {
     private final Json json;
     private final PluginSet plugins;
     private final Clock clock;
+    private final ExtensionFailureLog pluginFailures = new ExtensionFailureLog(LOG, "kafka_monitor_requests_rejected_total{reason=\"refused\"}");
 
     RequestIntake(Json json, PluginSet plugins, Clock clock) {
         this.json = json;
@@ -74,20 +77,22 @@ final class RequestIntake {
      * What {@code plugin} says about {@code request}; a refusal naming the plugin when it throws (an exception, or an
      * error of its own code: {@link ExtensionFailures}) or answers nothing, so that its bug refuses this request alone.
      */
-    private static Handling handled(RankedPlugin plugin, ObjectNode request) {
+    private Handling handled(RankedPlugin plugin, ObjectNode request) {
         String problem;
+        Throwable failure;
         try {
             Handling handling = plugin.plugin().handle(request);
             if (handling != null) {
                 return handling;
             }
             problem = "it returned no handling";
-            LOG.atError().addKeyValue("plugin", plugin.name()).log("Plugin returned no handling for a request");
+            failure = new IllegalStateException(problem);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            LOG.atError().addKeyValue("plugin", plugin.name()).setCause(e).log("Plugin failed to handle a request");
             problem = e.toString();
+            failure = e;
         }
+        pluginFailures.failed("plugin " + plugin.name(), failure, "the request is refused", Map.of("plugin", plugin.name()));
         return Handling.refuse("The plugin " + plugin.name() + " failed to handle the request", List.of(problem));
     }
 

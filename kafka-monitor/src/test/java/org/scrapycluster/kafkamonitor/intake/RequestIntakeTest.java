@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,12 @@ import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
 import org.scrapycluster.kafkamonitor.testing.AnswerlessHandler;
 import org.scrapycluster.kafkamonitor.testing.BrokenJarHandler;
 import org.scrapycluster.kafkamonitor.testing.RecursingHandler;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 /** The decision about one record: whatever a plugin does, the record is accepted or refused, and the monitor goes on. */
 class RequestIntakeTest {
@@ -46,14 +53,38 @@ class RequestIntakeTest {
         assertEquals("it returned no handling", rejection.details().getFirst());
     }
 
+    @Test
+    void aPluginThatFailsOnEveryRequestHasItsStackTraceWrittenOnce() {
+        RequestIntake intake = intake(BrokenJarHandler.class);
+        Logger log = (Logger) LoggerFactory.getLogger(RequestIntake.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        log.addAppender(logged);
+        try {
+            for (int request = 0; request < 3; request++) {
+                assertInstanceOf(Disposition.Rejected.class, intake.take(("{\"uuid\":\"u" + request + "\",\"test\":\"cluster\"}")
+                        .getBytes(StandardCharsets.UTF_8)));
+            }
+        } finally {
+            log.detachAppender(logged);
+        }
+
+        List<ILoggingEvent> loud = logged.list.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).toList();
+        assertEquals(1, loud.size(), "one line for three failures of one kind: " + loud);
+        assertEquals("java.lang.NoClassDefFoundError", loud.getFirst().getThrowableProxy().getClassName());
+    }
+
     /** How a cluster test request is refused by {@code plugin}, the only plugin. */
     private static Rejection refusal(Class<? extends KafkaMonitorPlugin> plugin) {
-        Settings settings = Settings.load("kafka-monitor",
-                new SettingsSources(null, Map.of(), Map.of("PLUGINS", "{" + plugin.getName() + ": 500}")));
-        RequestIntake intake = new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
-
-        Disposition disposition = intake.take("{\"uuid\":\"u1\",\"test\":\"cluster\"}".getBytes(StandardCharsets.UTF_8));
+        Disposition disposition = intake(plugin).take("{\"uuid\":\"u1\",\"test\":\"cluster\"}".getBytes(StandardCharsets.UTF_8));
 
         return assertInstanceOf(Disposition.Rejected.class, disposition).rejection();
+    }
+
+    /** The intake of a monitor with {@code plugin} its only plugin. */
+    private static RequestIntake intake(Class<? extends KafkaMonitorPlugin> plugin) {
+        Settings settings = Settings.load("kafka-monitor",
+                new SettingsSources(null, Map.of(), Map.of("PLUGINS", "{" + plugin.getName() + ": 500}")));
+        return new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
     }
 }

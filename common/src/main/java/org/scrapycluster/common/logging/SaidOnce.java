@@ -1,4 +1,4 @@
-package org.scrapycluster.crawler.node;
+package org.scrapycluster.common.logging;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,9 +7,10 @@ import java.util.Map;
  * Remembers the subjects something was already said about (a domain, a kind of failure), so that it is said once
  * per subject: the most recent {@value #CAPACITY} subjects are kept, the oldest forgotten first. Thread-safe.
  */
-final class SaidOnce {
+public final class SaidOnce {
 
-    static final int CAPACITY = 10_000;
+    /** Subjects remembered at once. */
+    public static final int CAPACITY = 10_000;
 
     private final Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -21,7 +22,7 @@ final class SaidOnce {
     };
 
     /** True the first time {@code subject} is given (or the first time since it was forgotten). */
-    synchronized boolean first(String subject) {
+    public synchronized boolean first(String subject) {
         return seen.put(subject, Boolean.TRUE) == null;
     }
 }
