@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.pipeline;
 
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,7 +99,17 @@ public final class KafkaPipeline implements NodePipeline {
     @Override
     public CompletableFuture<Void> process(ResultItem result) {
         CrawlResult item = (CrawlResult) result;
-        byte[] message = messageWithinLimit(item, clock.instant());
+        byte[] message;
+        try {
+            message = messageWithinLimit(item, clock.instant());
+        } catch (UncheckedIOException e) {
+            // a value JSON cannot write (a spider's field of a type Jackson does not know) fails every try alike
+            metrics.error("unwritable_result");
+            LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
+                    .addKeyValue("reason", String.valueOf(e.getCause().getMessage()))
+                    .log("The page's result cannot be written as JSON (a field the spider added?); dropping it");
+            return CompletableFuture.completedFuture(null);
+        }
         CompletableFuture<Void> firehose = send(topics.crawledFirehose(), message);
         CompletableFuture<Void> sent = appTopic(item).map(topic -> {
             CompletableFuture<Void> copy = send(topic, message);

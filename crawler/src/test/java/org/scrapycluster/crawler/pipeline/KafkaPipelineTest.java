@@ -159,6 +159,18 @@ class KafkaPipelineTest {
     }
 
     @Test
+    void aPageWhoseSpiderAddedAFieldJsonCannotWriteIsDroppedAndCountedNotRefusedForEver() throws Exception {
+        KafkaPipeline pipeline = pipeline(true, Map.of());
+        CrawlResult page = page("app", text("x")).withFields(Map.of("seen", new Object()));
+
+        pipeline.process(page).get(); // refusing it would stall the node and crawl the page again and again, failing each time
+
+        assertEquals(List.of(), producer.history(), "nothing sent");
+        assertEquals(1, counted("crawler.errors", "unwritable_result"));
+        assertTrue(kafkaUp(), "Kafka is not to blame");
+    }
+
+    @Test
     void aFailureThatMayPassFailsTheItemSoItsLeaseExpiresAndThePageIsCrawledAgain() throws Exception {
         KafkaPipeline pipeline = pipeline(false, Map.of());
 
