@@ -194,9 +194,24 @@ public final class JobProcessor {
         }
         LOG.atError().addKeyValue("key", key).log("Could not process action within failure limit");
         String error = "Could not process the request within the failure limit: " + describe(failure);
-        outbound.publish(waiters.jobs().stream().flatMap(job -> plugin.errorAnswer(job, error).stream()).toList());
+        outbound.publish(errorAnswers(plugin, waiters, error));
         finish(waiters);
         stats.ended(plugin, Outcome.GIVEN_UP, Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /**
+     * The answers telling the requesters of a job given up of {@code error}; none when the plugin fails to word them
+     * (logged), so that the job is deleted all the same rather than given up again at every attempt.
+     */
+    private static List<Answer> errorAnswers(JobPlugin plugin, Waiters waiters, String error) {
+        try {
+            return waiters.jobs().stream().flatMap(job -> plugin.errorAnswer(job, error).stream()).toList();
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            LOG.atError().addKeyValue("key", waiters.key()).setCause(e).log("The plugin failed to word the error answers of a job given up; "
+                    + "its requesters are not told");
+            return List.of();
+        }
     }
 
     private void finish(Waiters waiters) {

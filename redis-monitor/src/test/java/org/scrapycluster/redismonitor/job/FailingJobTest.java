@@ -87,6 +87,24 @@ class FailingJobTest {
     }
 
     @Test
+    void aJobGivenUpWhosePluginCannotWordTheErrorIsDeletedWithoutAnAnswer() throws Exception {
+        JobKeys.write(redis, key, "v1").join();
+        JobPlugin speechless = new BrokenJarPlugin() {
+            @Override
+            public Optional<Answer> errorAnswer(Job job, String error) {
+                throw new IllegalStateException("a bug");
+            }
+        };
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            processor.process(speechless, key);
+        }
+
+        assertEquals(0L, redis.sync().exists(key), "given up at the third failure, and deleted, rather than failing every scan after");
+        assertEquals(List.of(), errors());
+    }
+
+    @Test
     void aPluginWhoseIsDueThrowsFailsThatJobAloneAndTheScanGoesOnToTheOtherJobs() throws Exception {
         JobKeys.write(redis, key, "v1").join();
         JobKeys.write(redis, otherKey, "v2").join();
@@ -108,7 +126,7 @@ class FailingJobTest {
     }
 
     /** A plugin whose jar lacks a library its {@code handle} uses; it answers failures with the error. */
-    private static final class BrokenJarPlugin implements JobPlugin {
+    private static class BrokenJarPlugin implements JobPlugin {
 
         @Override
         public String name() {
