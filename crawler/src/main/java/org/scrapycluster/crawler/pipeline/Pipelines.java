@@ -49,14 +49,16 @@ public final class Pipelines implements AutoCloseable {
     }
 
     /**
-     * Passes {@code item} through every stage in order; completes when the last one has taken it. Each stage is called
-     * on {@code workers}, not on the thread that completed the stage before (a Kafka client's network thread, after
-     * the {@code kafka} stage), which a stage that blocks would hold up for every item of the node.
+     * Passes {@code item} through every stage in order, called on a worker; completes when the last one has taken it.
+     * A stage after one that has taken the item at once is called on the same thread; one after a stage that answers
+     * later is called on {@code workers}, not on the thread that completes that answer (a Kafka client's network
+     * thread, after the {@code kafka} stage), which a stage that blocks would hold up for every item of the node.
      */
     public CompletableFuture<Void> process(CrawlResult item, Executor workers) {
         CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
         for (ItemPipeline stage : stages) {
-            done = done.thenComposeAsync(previous -> stage.process(item), workers);
+            done = done.isDone() ? done.thenCompose(previous -> stage.process(item))
+                    : done.thenComposeAsync(previous -> stage.process(item), workers);
         }
         return done;
     }
