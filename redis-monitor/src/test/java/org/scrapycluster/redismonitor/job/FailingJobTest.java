@@ -23,17 +23,13 @@ import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
-import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisLocks;
-import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
-import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * A job whose plugin fails, with an error of its own code rather than an exception (a class its jar lacks), or in its
@@ -57,10 +53,7 @@ class FailingJobTest {
         redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-        OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("failingjob"), false, Duration.ofSeconds(10), JSON);
-        JobStats stats = new JobStats(new StatsRecorder(redis, "failingjob", Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
-                false, false, new SimpleMeterRegistry());
-        processor = new JobProcessor(redis, locks, new JobFailures(redis, true, 2), outbound, stats, Clock.systemUTC());
+        processor = TestJobProcessor.of(redis, locks, kafka, "failingjob", 2);
         key = "brokenjar:" + UUID.randomUUID() + ":job";
         otherKey = "answered:" + UUID.randomUUID() + ":job";
     }

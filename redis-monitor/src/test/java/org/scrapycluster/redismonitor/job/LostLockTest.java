@@ -2,7 +2,6 @@ package org.scrapycluster.redismonitor.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,18 +23,13 @@ import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
-import org.scrapycluster.common.kafka.TopicReach;
-import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisLocks;
-import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
-import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * A monitor that loses a job's lock while it handles the job (paused longer than {@code REDIS_LOCK_EXPIRATION},
@@ -59,11 +53,7 @@ class LostLockTest {
         redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-        OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("lostlock"), false, Duration.ofSeconds(10), JSON,
-                new TopicReach("lostlock.outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
-        JobStats stats = new JobStats(new StatsRecorder(redis, "lostlock", Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
-                false, false, new SimpleMeterRegistry());
-        processor = new JobProcessor(redis, locks, new JobFailures(redis, true, 3), outbound, stats, Clock.systemUTC());
+        processor = TestJobProcessor.of(redis, locks, kafka, "lostlock", 3);
         key = "pausetest:" + UUID.randomUUID() + ":job";
     }
 

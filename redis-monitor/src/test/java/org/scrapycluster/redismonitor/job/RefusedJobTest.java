@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,21 +16,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scrapycluster.common.json.Json;
-import org.scrapycluster.common.json.JsonLimits;
-import org.scrapycluster.common.kafka.TopicReach;
-import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.RedisLocks;
-import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
-import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * A job whose keys Redis refuses (its waiting list written by hand as another type) does not stop the job scan:
@@ -40,7 +32,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 @ExtendWith(SharedStack.class)
 class RefusedJobTest {
 
-    private static final Json JSON = new Json(new JsonLimits(64, 1 << 20, 1 << 20));
 
     private final String prefix = "refusedjob" + UUID.randomUUID().toString().replace("-", "");
     private RedisConnection redis;
@@ -52,12 +43,8 @@ class RefusedJobTest {
     void connect(EmbeddedStack stack) {
         redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
-        OutboundPublisher outbound = new OutboundPublisher(new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()),
-                Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON,
-                new TopicReach(prefix + ".outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
-        JobStats stats = new JobStats(new StatsRecorder(redis, prefix, Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
-                false, false, new SimpleMeterRegistry());
-        JobProcessor processor = new JobProcessor(redis, locks, new JobFailures(redis, true, 3), outbound, stats, Clock.systemUTC());
+        JobProcessor processor = TestJobProcessor.of(redis, locks,
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()), prefix, 3);
         scanner = new JobScanner(redis, List.of(plugin), processor, Clock.systemUTC(), Duration.ofSeconds(1));
     }
 
