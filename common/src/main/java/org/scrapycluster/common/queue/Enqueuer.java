@@ -12,18 +12,23 @@ import org.scrapycluster.common.redis.RedisConnection;
 /**
  * Files requests into their domain queues: the Kafka monitor's seeds and a crawler's discovered
  * links, retries, redirects and returned requests. One Lua call ({@code lua/enqueue.lua}) files a
- * whole batch — a page's links — checking for each request, in the original's order, the crawl's
- * dupefilter (registering the fingerprint) when asked, its page limits, the crawl blacklist, a
- * domain refusal and the crawl's expiry; then it adds the member with score −priority, marks the
+ * whole batch — a page's links — of up to {@value #MOST_PER_CALL} requests (a larger one goes in as
+ * many calls, sent together, so that a page of a hundred thousand links does not hold Redis, and
+ * every other client's command, for the whole page in one script), checking for each request, in
+ * the original's order, the crawl's dupefilter (registering the fingerprint) when asked, its page
+ * limits, the crawl blacklist, a domain refusal and the crawl's expiry; then it adds the member with score −priority, marks the
  * domain active ({@code <spiderid>:active_domains}, {@link ActiveDomains}), counts the request in its crawl's
  * accounting and, when asked, writes the crawl's timeout key. Each request's crawl fields travel
  * beside its member ({@link CrawlFields}); a request without them is {@link EnqueueOutcome#INVALID}
- * and is not sent. The caller decides how many requests a call holds: one call is one batch.
+ * and is not sent. The caller decides how many requests a call holds: one call is one batch, up to
+ * {@value #MOST_PER_CALL}.
  */
 public final class Enqueuer {
 
     private static final LuaScript ENQUEUE = LuaScript.load("enqueue", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
     private static final int FIELDS = 20;
+    /** The most requests one script call files: a page's links in one call, a few milliseconds of Redis at most. */
+    static final int MOST_PER_CALL = 1000;
 
     private final RedisConnection redis;
     private final boolean firstInFirstOut;
@@ -50,10 +55,23 @@ public final class Enqueuer {
     }
 
     /**
-     * Files {@code requests} in one script call, atomically; the outcomes are in the same order.
-     * Requests may go to queues of different domains and spiders.
+     * Files {@code requests} in one script call, atomically, or in calls of {@value #MOST_PER_CALL} sent together when
+     * there are more, each atomic; the outcomes are in the same order. Requests may go to queues of different domains
+     * and spiders.
      */
     public CompletableFuture<List<EnqueueOutcome>> enqueueBatchAsync(List<EnqueueRequest> requests) {
+        if (requests.size() <= MOST_PER_CALL) {
+            return enqueueInOneCall(requests);
+        }
+        List<CompletableFuture<List<EnqueueOutcome>>> calls = new ArrayList<>();
+        for (int from = 0; from < requests.size(); from += MOST_PER_CALL) {
+            calls.add(enqueueInOneCall(requests.subList(from, Math.min(requests.size(), from + MOST_PER_CALL))));
+        }
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                .thenApply(done -> calls.stream().flatMap(call -> call.join().stream()).toList());
+    }
+
+    private CompletableFuture<List<EnqueueOutcome>> enqueueInOneCall(List<EnqueueRequest> requests) {
         List<EnqueueRequest> sent = requests.stream().filter(request -> request.fields().isPresent()).toList();
         if (sent.isEmpty()) {
             return CompletableFuture.completedFuture(Collections.nCopies(requests.size(), EnqueueOutcome.INVALID));

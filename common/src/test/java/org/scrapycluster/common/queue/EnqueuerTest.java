@@ -51,6 +51,33 @@ class EnqueuerTest {
     }
 
     @Test
+    void aPageOfThousandsOfLinksIsFiledInSeveralCallsInItsOrder() {
+        List<EnqueueRequest> links = new ArrayList<>();
+        for (int i = 0; i < 2 * Enqueuer.MOST_PER_CALL + 500; i++) {
+            links.add(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/" + i, "app", "c1", 1, 0)));
+        }
+        links.add(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/7", "app", "c1", 1, 0)));
+        long before = scriptCalls();
+        List<EnqueueOutcome> outcomes = enqueuer.enqueueBatch(links);
+        assertEquals(3, scriptCalls() - before, "calls of at most " + Enqueuer.MOST_PER_CALL + " requests");
+        assertEquals(links.size(), outcomes.size());
+        assertEquals(EnqueueOutcome.QUEUED, outcomes.get(links.size() - 2));
+        assertEquals(EnqueueOutcome.ALREADY_QUEUED, outcomes.getLast(), "the outcomes in the order of the requests");
+        assertEquals(links.size() - 1, redis.sync().zcard(queue.key()));
+        assertEquals(links.size() - 1, counts.crawl(crawl).orElseThrow().pending());
+    }
+
+    private long scriptCalls() {
+        long calls = 0;
+        for (String line : redis.sync().info("commandstats").split("\r\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                calls += Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
+            }
+        }
+        return calls;
+    }
+
+    @Test
     void countsEveryDomainAndPriorityForInfo() {
         long expires = serverSeconds() + 3600;
         QueueKey other = new QueueKey(spider, "other.org");
