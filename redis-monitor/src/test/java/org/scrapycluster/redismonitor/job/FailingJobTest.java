@@ -5,31 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.jobs.JobKeys;
-import org.scrapycluster.common.json.Json;
-import org.scrapycluster.common.json.JsonInputException;
-import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.keyspace.Keyspace;
-import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
-import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
-
 
 /**
  * A job whose plugin fails, with an error of its own code rather than an exception (a class its jar lacks), or in its
@@ -39,21 +27,13 @@ import org.scrapycluster.embedded.junit.SharedStack;
 @ExtendWith(SharedStack.class)
 class FailingJobTest {
 
-    private static final Json JSON = new Json(new JsonLimits(64, 1 << 20, 1 << 20));
-
-    private RedisConnection redis;
-    private RedisLocks locks;
-    private MockProducer<String, byte[]> kafka;
-    private JobProcessor processor;
+    private JobTestBed bed;
     private String key;
     private String otherKey;
 
     @BeforeEach
     void connect(EmbeddedStack stack) {
-        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
-        locks = new RedisLocks(redis, Duration.ofSeconds(6));
-        kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-        processor = TestJobProcessor.of(redis, locks, kafka, "failingjob", 2);
+        bed = new JobTestBed(stack, "failingjob", 2);
         key = "brokenjar:" + UUID.randomUUID() + ":job";
         otherKey = "answered:" + UUID.randomUUID() + ":job";
     }
@@ -61,27 +41,26 @@ class FailingJobTest {
     @AfterEach
     void close() {
         for (String job : List.of(key, otherKey)) {
-            redis.sync().del(job, Keyspace.JOB_WAITING.fill(job), Keyspace.JOB_ANSWERS.fill(job), Keyspace.lock(job), JobFailures.key(job));
+            bed.redis.sync().del(job, Keyspace.JOB_WAITING.fill(job), Keyspace.JOB_ANSWERS.fill(job), Keyspace.lock(job), JobFailures.key(job));
         }
-        locks.close();
-        redis.close();
+        bed.close();
     }
 
     @Test
     void aPluginWhoseJarLacksAClassFailsItsJobUntilItIsGivenUpAndTheRequesterTold() throws Exception {
-        JobKeys.write(redis, key, "v1").join();
+        JobKeys.write(bed.redis, key, "v1").join();
 
         for (int attempt = 1; attempt <= 3; attempt++) {
-            processor.process(new BrokenJarPlugin(), key);
+            bed.processor.process(new BrokenJarPlugin(), key);
         }
 
-        assertEquals(0L, redis.sync().exists(key), "two failures counted, given up at the third, and deleted");
-        assertEquals(List.of("Could not process the request within the failure limit: com/example/Missing"), errors());
+        assertEquals(0L, bed.redis.sync().exists(key), "two failures counted, given up at the third, and deleted");
+        assertEquals(List.of("Could not process the request within the failure limit: com/example/Missing"), bed.answered("error"));
     }
 
     @Test
     void aJobGivenUpWhosePluginCannotWordTheErrorIsDeletedWithoutAnAnswer() throws Exception {
-        JobKeys.write(redis, key, "v1").join();
+        JobKeys.write(bed.redis, key, "v1").join();
         JobPlugin speechless = new BrokenJarPlugin() {
             @Override
             public Optional<Answer> errorAnswer(Job job, String error) {
@@ -90,32 +69,24 @@ class FailingJobTest {
         };
 
         for (int attempt = 1; attempt <= 3; attempt++) {
-            processor.process(speechless, key);
+            bed.processor.process(speechless, key);
         }
 
-        assertEquals(0L, redis.sync().exists(key), "given up at the third failure, and deleted, rather than failing every scan after");
-        assertEquals(List.of(), errors());
+        assertEquals(0L, bed.redis.sync().exists(key), "given up at the third failure, and deleted, rather than failing every scan after");
+        assertEquals(List.of(), bed.answered("error"));
     }
 
     @Test
     void aPluginWhoseIsDueThrowsFailsThatJobAloneAndTheScanGoesOnToTheOtherJobs() throws Exception {
-        JobKeys.write(redis, key, "v1").join();
-        JobKeys.write(redis, otherKey, "v2").join();
-        JobScanner scanner = new JobScanner(redis, List.of(new UndecidedPlugin(), new AnsweringPlugin()), processor, Clock.systemUTC(),
+        JobKeys.write(bed.redis, key, "v1").join();
+        JobKeys.write(bed.redis, otherKey, "v2").join();
+        JobScanner scanner = new JobScanner(bed.redis, List.of(new UndecidedPlugin(), new AnsweringPlugin()), bed.processor, Clock.systemUTC(),
                 Duration.ZERO);
 
         scanner.scanOnce();
 
-        assertEquals("1", redis.sync().get(JobFailures.key(key)), "counted as a failure of its job");
-        assertEquals(0L, redis.sync().exists(otherKey), "the job of the plugin after it is handled");
-    }
-
-    private List<String> errors() throws JsonInputException {
-        List<String> errors = new ArrayList<>();
-        for (ProducerRecord<String, byte[]> record : kafka.history()) {
-            errors.add(JSON.readTree(record.value()).path("error").asText());
-        }
-        return errors;
+        assertEquals("1", bed.redis.sync().get(JobFailures.key(key)), "counted as a failure of its job");
+        assertEquals(0L, bed.redis.sync().exists(otherKey), "the job of the plugin after it is handled");
     }
 
     /** A plugin whose jar lacks a library its {@code handle} uses; it answers failures with the error. */

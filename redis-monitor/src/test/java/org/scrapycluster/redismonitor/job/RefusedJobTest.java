@@ -9,21 +9,14 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
-import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisKeys;
-import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
-
 
 /**
  * A job whose keys Redis refuses (its waiting list written by hand as another type) does not stop the job scan:
@@ -32,46 +25,40 @@ import org.scrapycluster.embedded.junit.SharedStack;
 @ExtendWith(SharedStack.class)
 class RefusedJobTest {
 
-
     private final String prefix = "refusedjob" + UUID.randomUUID().toString().replace("-", "");
-    private RedisConnection redis;
-    private RedisLocks locks;
+    private JobTestBed bed;
     private JobScanner scanner;
     private final RecordingPlugin plugin = new RecordingPlugin();
 
     @BeforeEach
     void connect(EmbeddedStack stack) {
-        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
-        locks = new RedisLocks(redis, Duration.ofSeconds(6));
-        JobProcessor processor = TestJobProcessor.of(redis, locks,
-                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()), prefix, 3);
-        scanner = new JobScanner(redis, List.of(plugin), processor, Clock.systemUTC(), Duration.ofSeconds(1));
+        bed = new JobTestBed(stack, prefix, 3);
+        scanner = new JobScanner(bed.redis, List.of(plugin), bed.processor, Clock.systemUTC(), Duration.ofSeconds(1));
     }
 
     @AfterEach
     void close() {
-        List<String> keys = RedisKeys.scan(redis, "*" + prefix + "*");
+        List<String> keys = RedisKeys.scan(bed.redis, "*" + prefix + "*");
         if (!keys.isEmpty()) {
-            redis.sync().del(keys.toArray(String[]::new));
+            bed.redis.sync().del(keys.toArray(String[]::new));
         }
-        locks.close();
-        redis.close();
+        bed.close();
     }
 
     @Test
     void aJobWhoseWaitingListRedisRefusesDoesNotStopTheOthers() throws Exception {
         String broken = prefix + ":app:broken";
-        redis.sync().set(broken, "uuid-broken");
-        redis.sync().hset(Keyspace.JOB_WAITING.fill(broken), "not", "a list");
+        bed.redis.sync().set(broken, "uuid-broken");
+        bed.redis.sync().hset(Keyspace.JOB_WAITING.fill(broken), "not", "a list");
         List<String> good = List.of(prefix + ":app:a", prefix + ":app:b", prefix + ":app:c");
-        good.forEach(key -> redis.sync().set(key, "uuid-" + key));
+        good.forEach(key -> bed.redis.sync().set(key, "uuid-" + key));
 
         scanner.scanOnce();
         scanner.scanOnce();
 
         assertEquals(Set.copyOf(good), plugin.handled);
-        good.forEach(key -> assertEquals(0, redis.sync().exists(key), key + " is done and deleted"));
-        assertEquals(1, redis.sync().exists(broken), "the refused job stays for its keys to be repaired");
+        good.forEach(key -> assertEquals(0, bed.redis.sync().exists(key), key + " is done and deleted"));
+        assertEquals(1, bed.redis.sync().exists(broken), "the refused job stays for its keys to be repaired");
     }
 
     /** Handles the jobs of the test, answering nothing, and remembers their keys. */

@@ -1,0 +1,64 @@
+package org.scrapycluster.redismonitor.job;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.TopicReach;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.stats.StatsRecorder;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
+
+/**
+ * What the job tests process jobs with: a connection to the stack's Redis, its locks, and a job processor whose
+ * answers go to a Kafka stand-in (its reach is never asked of a broker).
+ */
+final class JobTestBed implements AutoCloseable {
+
+    private static final Json JSON = new Json(new JsonLimits(64, 1 << 20, 1 << 20));
+
+    final RedisConnection redis;
+    final RedisLocks locks;
+    final MockProducer<String, byte[]> kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+    final JobProcessor processor;
+
+    /** Answers on topics of {@code prefix}; a job is given up after {@code attempts} failures. */
+    JobTestBed(EmbeddedStack stack, String prefix, int attempts) {
+        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
+        locks = new RedisLocks(redis, Duration.ofSeconds(6));
+        OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON,
+                new TopicReach(prefix + ".outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
+        JobStats stats = new JobStats(new StatsRecorder(redis, prefix, Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
+                false, false, new SimpleMeterRegistry());
+        processor = new JobProcessor(redis, locks, new JobFailures(redis, true, attempts), outbound, stats, Clock.systemUTC());
+    }
+
+    /** The field {@code name} of every answer sent, in order. */
+    List<String> answered(String name) throws JsonInputException {
+        List<String> values = new ArrayList<>();
+        for (ProducerRecord<String, byte[]> record : kafka.history()) {
+            values.add(JSON.readTree(record.value()).path(name).asText());
+        }
+        return values;
+    }
+
+    @Override
+    public void close() {
+        locks.close();
+        redis.close();
+    }
+}
