@@ -96,10 +96,12 @@ public final class DownloadChain {
      * calling thread, the node's scheduler, which a step that blocks would otherwise hold up with every request after it.
      */
     public CompletableFuture<Passage> run(Download download, Executor workers) {
-        return CompletableFuture.completedFuture(download).thenComposeAsync(start -> before(0, start), workers).thenCompose(passage -> passage.step() instanceof DownloadStep.Proceed
-                ? fetcher.fetch(passage.download().fetchRequest())
-                        .thenComposeAsync(result -> after(middlewares.size() - 1, passage.download(), result), workers)
-                : CompletableFuture.completedFuture(passage));
+        return CompletableFuture.completedFuture(download)
+                .thenComposeAsync(start -> before(0, start), workers)
+                .thenCompose(passage -> passage.step() instanceof DownloadStep.Proceed
+                        ? fetcher.fetch(passage.download().fetchRequest())
+                                .thenComposeAsync(result -> after(middlewares.size() - 1, passage.download(), result), workers)
+                        : CompletableFuture.completedFuture(passage));
     }
 
     private CompletableFuture<Passage> before(int index, Download download) {
