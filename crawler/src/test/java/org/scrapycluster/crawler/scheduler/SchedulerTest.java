@@ -324,11 +324,11 @@ class SchedulerTest {
                     new LeaseHolder("n1"), ROOMY, metrics, inbox, clock, taken::add);
             own.sync().zadd(spider + ":late.test:queue", -1, "{\"url\":\"http://late.test/\"}");
             scheduler.start();
-            // Redis holds every command for two seconds: the hand-out call is out while the scheduler closes
+            // Redis holds every command for half a second: the hand-out call is out while the scheduler closes
             own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(2000));
+                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(500));
             inbox.domainsFound(List.of("late.test"));
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
+            Awaitility.await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
 
             scheduler.close();
 
