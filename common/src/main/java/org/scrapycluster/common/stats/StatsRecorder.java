@@ -12,10 +12,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * events are kept as a number and written later, at most {@value #LIFETIME_PER_FLUSH} per flush.
  * The outage is logged once, and its end once. {@link #close()} stops the flush thread after a last
  * flush.
+ *
+ * <p>A key Redis refuses (a lifetime key that is no HyperLogLog, a window bucket that holds no number, written by
+ * hand) is no outage: its counts of that flush are dropped, it is logged once, and the other keys are written
+ * (docs/operations.md "Keys Redis refuses").
  *
  * <p>Rolling windows are written as HASHes of time buckets, or, with {@code STATS_ORIGINAL_KEYS},
  * as the original's sorted sets of one member per event ({@link EventWindow}), for a Python Redis
@@ -51,6 +58,7 @@ public final class StatsRecorder implements AutoCloseable {
     private final Map<LifetimeCounter, Long> unwrittenLifetime = new HashMap<>();
     private final Set<String> foreignKeys = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Writing statistics");
+    private final RefusedKeys refused = new RefusedKeys(LOG, "Writing statistics");
     private final Ticker ticker = new Ticker("stats-flush");
     private final boolean originalKeys;
     private long sequence;
@@ -110,12 +118,17 @@ public final class StatsRecorder implements AutoCloseable {
         for (Write write : writes) {
             try {
                 redis.await(write.result());
+                refused.answered(write.key());
             } catch (RedisCommandInterruptedException e) {
                 // Stopping: not an outage; the counts are kept for the last flush of close().
                 write.keep().run();
                 complete = false;
                 Thread.currentThread().interrupt();
             } catch (RedisException e) {
+                if (RedisErrors.isRefusal(e)) {
+                    refused.refused(write.key(), (RedisCommandExecutionException) e);
+                    continue;
+                }
                 write.keep().run();
                 outage.failed(e);
                 complete = false;
@@ -154,7 +167,7 @@ public final class StatsRecorder implements AutoCloseable {
             }
             return ours;
         });
-        return Optional.of(new Write(written, () -> buckets.forEach(
+        return Optional.of(new Write(window.key(), written, () -> buckets.forEach(
                 (bucket, events) -> unwrittenBuckets.computeIfAbsent(window, w -> new HashMap<>()).merge(bucket, events, Long::sum))));
     }
 
@@ -169,7 +182,7 @@ public final class StatsRecorder implements AutoCloseable {
             for (int i = 0; i < chunk; i++) {
                 members.add(nodeId + ":" + (++sequence));
             }
-            writes.add(new Write(lifetime.addAsync(redis, members), () -> unwrittenLifetime.merge(lifetime, (long) chunk, Long::sum)));
+            writes.add(new Write(lifetime.key(), lifetime.addAsync(redis, members), () -> unwrittenLifetime.merge(lifetime, (long) chunk, Long::sum)));
             toWrite -= chunk;
         }
         return writes;
@@ -192,7 +205,7 @@ public final class StatsRecorder implements AutoCloseable {
         }
     }
 
-    /** One pipelined write and how to keep its counts when it fails. */
-    private record Write(CompletableFuture<?> result, Runnable keep) {
+    /** One pipelined write to {@code key} and how to keep its counts when Redis is unavailable. */
+    private record Write(String key, CompletableFuture<?> result, Runnable keep) {
     }
 }

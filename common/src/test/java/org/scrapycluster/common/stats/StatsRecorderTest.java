@@ -71,6 +71,27 @@ class StatsRecorderTest {
         }
     }
 
+    @Test
+    void aKeyRedisRefusesIsSkippedAndItsCountsDroppedWhileTheOthersAreWritten(RedisConnection redis) {
+        String prefix = "stats:" + TestRedis.unique("km") + ":refused";
+        SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
+        StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
+        StatsCounter refused = recorder.counter(prefix, List.of(60L, 900L));
+        redis.sync().set(prefix + ":lifetime", "not a HyperLogLog");
+        redis.sync().hset(prefix + ":60", "1700000100", "not a number");
+        refused.increment(5);
+
+        assertTrue(recorder.flush(), "a refused key is no outage");
+        assertEquals(Map.of("1700000100", "5"), redis.sync().hgetall(prefix + ":900"), "the other window is written");
+
+        redis.sync().del(prefix + ":lifetime", prefix + ":60");
+        refused.increment(2);
+        assertTrue(recorder.flush());
+        assertEquals(2, redis.sync().pfcount(prefix + ":lifetime"), "the counts Redis refused are dropped, not kept");
+        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(prefix + ":60"));
+        recorder.close();
+    }
+
     private static String sum(RedisConnection redis, String key) {
         try {
             return Long.toString(redis.sync().hvals(key).stream().mapToLong(Long::parseLong).sum());
