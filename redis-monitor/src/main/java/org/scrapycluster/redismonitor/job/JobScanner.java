@@ -6,10 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
-import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,10 +32,9 @@ public final class JobScanner implements Worker.Step {
 
     private final RedisConnection redis;
     private final List<JobPlugin> plugins;
-    private final JobProcessor processor;
+    private final JobPass jobs;
     private final Clock clock;
     private final Duration sleep;
-    private final RefusedKeys refused = new RefusedKeys(LOG, "The job scan");
 
     /**
      * @param plugins the plugins in rank order
@@ -46,7 +43,7 @@ public final class JobScanner implements Worker.Step {
     public JobScanner(RedisConnection redis, List<JobPlugin> plugins, JobProcessor processor, Clock clock, Duration sleep) {
         this.redis = redis;
         this.plugins = List.copyOf(plugins);
-        this.processor = processor;
+        this.jobs = new JobPass(processor, LOG, "The job scan");
         this.clock = clock;
         this.sleep = sleep;
     }
@@ -72,19 +69,9 @@ public final class JobScanner implements Worker.Step {
             for (int i = 0; i < keys.size(); i++) {
                 String value = Job.value(redis, values.get(i));
                 if (value != null && JobProcessor.mayBeDue(plugin, new Job(keys.get(i), value), clock.instant())) {
-                    process(plugin, keys.get(i));
+                    jobs.process(plugin, keys.get(i));
                 }
             }
-        }
-    }
-
-    /** Processes one job; one whose keys Redis refuses is skipped, so that it does not hold up the jobs after it. */
-    private void process(JobPlugin plugin, String key) throws OutboundUnavailableException {
-        try {
-            processor.process(plugin, key);
-            refused.answered(key);
-        } catch (RedisCommandExecutionException e) {
-            refused.refused(key, e);
         }
     }
 }

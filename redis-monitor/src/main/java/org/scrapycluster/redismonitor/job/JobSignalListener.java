@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Picks up signalled jobs at once: blocks on {@code BLPOP jobs:signal} on a connection of its own
  * (a blocked connection cannot carry other commands) and processes each key it pops with the
  * first plugin, in rank order, whose pattern matches it. Each signal is popped by one monitor
- * only; a key processed meanwhile by a scan is found gone and skipped.
+ * only; a key processed meanwhile by a scan is found gone and skipped. A job whose keys Redis refuses is logged once
+ * and passed over, as by the scan, without the back-off of an outage (docs/operations.md "Keys Redis refuses").
  */
 public final class JobSignalListener implements Worker.Step, AutoCloseable {
 
@@ -25,7 +26,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
 
     private final RedisEndpoint endpoint;
     private final List<Route> routes;
-    private final JobProcessor processor;
+    private final JobPass jobs;
     private final double blockSeconds;
     private RedisConnection connection;
 
@@ -37,7 +38,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
     public JobSignalListener(RedisEndpoint endpoint, List<JobPlugin> plugins, JobProcessor processor) {
         this.endpoint = endpoint;
         this.routes = plugins.stream().map(plugin -> new Route(Glob.compile(plugin.pattern()), plugin)).toList();
-        this.processor = processor;
+        this.jobs = new JobPass(processor, LOG, "The job signal listener");
         Duration block = endpoint.timeout().dividedBy(2);
         this.blockSeconds = (block.compareTo(LONGEST_BLOCK) < 0 ? block : LONGEST_BLOCK).toMillis() / 1000.0;
     }
@@ -58,7 +59,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
             LOG.debug("No plugin runs the signalled key {}", key);
             return;
         }
-        processor.process(plugin.get(), key);
+        jobs.process(plugin.get(), key);
     }
 
     /** The first plugin, in rank order, whose pattern matches {@code key}. */
