@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.ActiveDomains;
 import org.scrapycluster.common.queue.QueueDirectory;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * O(log n + new), so a seed fed to an idle cluster is seen within that interval — and every
  * {@code scanPeriod} it scans the keyspace for {@code <spiderid>:*:queue}, for queues written by
  * components that keep no active-domain index (a Python Kafka monitor). Found domains go to the
- * scheduler, which ignores those it already knows.
+ * scheduler, which ignores those it already knows. An active-domain index Redis refuses (of another type, written by
+ * hand) is logged once and left to the keyspace scan, which still finds the queues (docs/operations.md "Keys Redis
+ * refuses").
  */
 public final class Discovery implements AutoCloseable {
 
@@ -34,6 +39,7 @@ public final class Discovery implements AutoCloseable {
     private final long scanEveryNanos;
     private final Consumer<List<String>> found;
     private final OutageReporter outage = new OutageReporter(LOG, "Queue discovery");
+    private final RefusedKeys refused = new RefusedKeys(LOG, "Queue discovery");
     private final Ticker ticker;
     private ActiveDomains.Cursor cursor = ActiveDomains.Cursor.START;
     private long scannedAt;
@@ -63,17 +69,28 @@ public final class Discovery implements AutoCloseable {
 
     /** One look: what became active, and a scan when one is due. */
     synchronized void lookOnce() {
-        ActiveDomains.Changes changes;
-        do {
-            changes = activeDomains.changedSince(spiderId, cursor, PAGE);
-            cursor = changes.next();
-            found.accept(changes.domains());
-        } while (changes.domains().size() == PAGE);
+        readActiveDomains();
         long now = System.nanoTime();
         if (!scanned || now - scannedAt >= scanEveryNanos) {
             found.accept(directory.queues(spiderId).stream().map(QueueKey::domain).toList());
             scanned = true;
             scannedAt = now;
+        }
+    }
+
+    /** Hands on what became active since the last look; nothing when Redis refuses the index. */
+    private void readActiveDomains() {
+        String key = Keyspace.activeDomains(spiderId);
+        try {
+            ActiveDomains.Changes changes;
+            do {
+                changes = activeDomains.changedSince(spiderId, cursor, PAGE);
+                cursor = changes.next();
+                found.accept(changes.domains());
+            } while (changes.domains().size() == PAGE);
+            refused.answered(key);
+        } catch (RedisCommandExecutionException e) {
+            refused.refused(key, e);
         }
     }
 
