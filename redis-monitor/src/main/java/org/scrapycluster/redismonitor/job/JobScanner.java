@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * that is longer, so that scanning a large keyspace takes at most a tenth of the time.
  *
  * <p>A job whose keys Redis refuses (its waiting list or failure count of another type, written by hand) is
- * logged once and passed over, and the jobs after it are processed (docs/operations.md "Keys Redis refuses").
+ * logged once and passed over, and the jobs after it are processed (docs/operations.md "Keys Redis refuses"). So is a
+ * plugin whose {@code pattern()} throws or answers null (docs/extending.md): the other plugins' jobs are processed.
  */
 public final class JobScanner implements Worker.Step {
 
@@ -35,6 +38,7 @@ public final class JobScanner implements Worker.Step {
     private final JobPass jobs;
     private final Clock clock;
     private final Duration sleep;
+    private final SaidOnce lostPlugins = new SaidOnce();
 
     /**
      * @param plugins the plugins in rank order
@@ -61,7 +65,11 @@ public final class JobScanner implements Worker.Step {
     /** Processes every due job of every plugin once. */
     public void scanOnce() throws OutboundUnavailableException {
         for (JobPlugin plugin : plugins) {
-            List<String> keys = RedisKeys.scan(redis, plugin.pattern());
+            String pattern = pattern(plugin);
+            if (pattern == null) {
+                continue;
+            }
+            List<String> keys = RedisKeys.scan(redis, pattern);
             List<CompletableFuture<String>> values = new ArrayList<>(keys.size());
             for (String key : keys) {
                 values.add(redis.async().get(key).toCompletableFuture());
@@ -72,6 +80,24 @@ public final class JobScanner implements Worker.Step {
                     jobs.process(plugin, keys.get(i));
                 }
             }
+        }
+    }
+
+    /** The glob of {@code plugin}'s job keys, or null when it fails to give one (logged once a plugin). */
+    private String pattern(JobPlugin plugin) {
+        try {
+            String pattern = plugin.pattern();
+            if (pattern == null) {
+                throw new NullPointerException("pattern() returned null");
+            }
+            return pattern;
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            if (lostPlugins.first(plugin.name())) {
+                LOG.atError().addKeyValue("plugin", plugin.name()).setCause(e)
+                        .log("A Redis monitor plugin cannot name its job keys; the scan passes over it (logged once)");
+            }
+            return null;
         }
     }
 }

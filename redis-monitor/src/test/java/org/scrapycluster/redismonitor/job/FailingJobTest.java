@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +23,7 @@ import org.scrapycluster.embedded.junit.SharedStack;
 /**
  * A job whose plugin fails, with an error of its own code rather than an exception (a class its jar lacks), or in its
  * precondition: the failure is the job's, counted and retried, and the job given up and its requester told, as for
- * an exception; the monitor goes on with the other jobs.
+ * an exception; the monitor goes on with the other jobs. A plugin that cannot name its keys is passed over.
  */
 @ExtendWith(SharedStack.class)
 class FailingJobTest {
@@ -89,6 +90,18 @@ class FailingJobTest {
         assertEquals(0L, bed.redis.sync().exists(otherKey), "the job of the plugin after it is handled");
     }
 
+    @Test
+    void aPluginWhosePatternFailsIsPassedOverAndTheScanGoesOnToTheOtherPlugins() throws Exception {
+        JobKeys.write(bed.redis, otherKey, "v2").join();
+        JobScanner scanner = new JobScanner(bed.redis, List.of(new LostPlugin(() -> {
+            throw new NoClassDefFoundError("com/example/Missing");
+        }), new LostPlugin(() -> null), new AnsweringPlugin()), bed.processor, Clock.systemUTC(), Duration.ZERO);
+
+        scanner.scanOnce();
+
+        assertEquals(0L, bed.redis.sync().exists(otherKey), "the job of the plugin after them is handled");
+    }
+
     /** A plugin whose jar lacks a library its {@code handle} uses; it answers failures with the error. */
     private static class BrokenJarPlugin implements JobPlugin {
 
@@ -129,6 +142,25 @@ class FailingJobTest {
         @Override
         public boolean isDue(Job job, Instant now) {
             throw new IllegalStateException("a bug");
+        }
+
+        @Override
+        public List<Answer> handle(Job job) {
+            return List.of();
+        }
+    }
+
+    /** A plugin that cannot say which keys are its jobs. */
+    private record LostPlugin(Supplier<String> glob) implements JobPlugin {
+
+        @Override
+        public String name() {
+            return "LostPlugin";
+        }
+
+        @Override
+        public String pattern() {
+            return glob.get();
         }
 
         @Override
