@@ -19,7 +19,10 @@ public enum EnqueueOutcome {
     DOMAIN_BLACKLISTED,
     /** Its crawl's {@code expires} has passed (Redis server clock). */
     EXPIRED,
-    /** The member has no string {@code appid} and {@code crawlid} or no numeric {@code priority}. */
+    /**
+     * The member has no string {@code appid} and {@code crawlid} or no numeric {@code priority}; or, refused by the
+     * crawler before Redis, its meta holds a value that cannot be written as JSON.
+     */
     INVALID,
     /**
      * Its queue or its crawl's dupefilter is a key of another type, a name shared with another key (such as the

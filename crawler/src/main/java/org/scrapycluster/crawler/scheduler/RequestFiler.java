@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.scheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * {@code SCHEDULER_BACKLOG_BLACKLIST} is off; the crawl's expiry. The target queue is
  * {@code <meta.spiderid>:<registered domain>:queue}, so a spider hands a request to another spider by
  * changing {@code spiderid}. Each request's crawl fields travel beside its member. Requests that are not
- * http or https, whose URL has no valid host ({@code InvalidUrlException}) or whose meta lacks the crawl
- * fields are refused before Redis; those the {@link DupefilterMemory} knows to be in their dupefilter are
+ * http or https, whose URL has no valid host ({@code InvalidUrlException}), whose meta lacks the crawl
+ * fields or whose meta holds a value the queue member cannot hold as JSON ({@code INVALID}, docs/extending.md) are
+ * refused before Redis, alone: the page's other links are filed; those the {@link DupefilterMemory} knows to be in their dupefilter are
  * answered {@code DUPLICATE} without being encoded or sent, and a page whose links are all such makes no
  * call at all (docs/architecture.md "Filing a page's links").
  */
@@ -80,7 +82,7 @@ public final class RequestFiler {
 
     /**
      * Files {@code requests}; completes with each one's outcome, those refused before Redis
-     * ({@link EnqueueOutcome#NOT_HTTP}, {@link EnqueueOutcome#INVALID_URL}) first, or exceptionally when Redis cannot be
+     * ({@link EnqueueOutcome#NOT_HTTP}, {@link EnqueueOutcome#INVALID_URL}, {@link EnqueueOutcome#INVALID}) first, or exceptionally when Redis cannot be
      * reached.
      */
     public CompletableFuture<List<Filed>> file(List<CrawlRequest> requests) {
@@ -108,9 +110,18 @@ public final class RequestFiler {
             }
         }
         List<Candidate> sent = new ArrayList<>(candidates.size());
-        for (Candidate candidate : candidates) {
-            if (!candidate.filtered() || !memory.holds(candidate.dupefilterKey(), candidate.fingerprint().leading64())) {
+        List<EnqueueRequest> writes = new ArrayList<>(candidates.size());
+        for (Iterator<Candidate> each = candidates.iterator(); each.hasNext(); ) {
+            Candidate candidate = each.next();
+            if (candidate.filtered() && memory.holds(candidate.dupefilterKey(), candidate.fingerprint().leading64())) {
+                continue;
+            }
+            try {
+                writes.add(enqueueRequest(candidate, finish));
                 sent.add(candidate);
+            } catch (IllegalArgumentException e) {
+                each.remove();
+                refused.add(new Filed(candidate.request(), EnqueueOutcome.INVALID));
             }
         }
         if (sent.isEmpty()) {
@@ -119,7 +130,7 @@ public final class RequestFiler {
         long sentAt = memory.now();
         List<Candidate> checked = sent.stream().filter(Candidate::filtered).toList();
         checked.forEach(candidate -> memory.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
-        return enqueuer.enqueueBatchAsync(sent.stream().map(candidate -> enqueueRequest(candidate, finish)).toList()).whenComplete((outcomes, failure) -> {
+        return enqueuer.enqueueBatchAsync(writes).whenComplete((outcomes, failure) -> {
             if (failure != null) {
                 checked.forEach(candidate -> memory.failed(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
             }

@@ -67,6 +67,19 @@ class RequestFilerTest {
     }
 
     @Test
+    void aLinkWhoseMetaCannotBeWrittenIsRefusedAloneAndTheOthersFiled() throws Exception {
+        List<RequestFiler.Filed> filed = filer(POLICY, Set.of()).file(List.of(
+                request("http://alpha.com/1", Map.of()),
+                request("http://alpha.com/unwritable", Map.of("handle", new Object())),
+                request("http://alpha.com/2", Map.of()))).get();
+
+        assertEquals(List.of("http://alpha.com/unwritable INVALID", "http://alpha.com/1 QUEUED", "http://alpha.com/2 QUEUED"),
+                outcomes(filed));
+        assertEquals(2L, redis.sync().zcard(spider + ":alpha.com:queue"));
+        assertEquals(1.0, registry.get("crawler.enqueued").tag("outcome", "invalid").counter().count());
+    }
+
+    @Test
     void aLinkSeenBeforeIsADuplicateUnlessMarkedDontFilter() throws Exception {
         RequestFiler filer = filer(POLICY, Set.of());
         filer.file(List.of(request("http://alpha.com/page?b=2&a=1", Map.of()))).get();
