@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.LeaseReaper;
@@ -115,14 +116,18 @@ final class RunningMonitor implements AutoCloseable {
         return part;
     }
 
-    /** Closes every part, last started first. */
+    /**
+     * Closes every part, last started first; one whose close throws (a plugin's, docs/extending.md), an exception or an
+     * error other than the JVM's own ({@link ExtensionFailures}), is logged, and the others are closed all the same.
+     */
     @Override
     public void close() {
         while (!parts.isEmpty()) {
             AutoCloseable part = parts.pop();
             try {
                 part.close();
-            } catch (Exception e) {
+            } catch (Throwable e) {
+                ExtensionFailures.rethrowIfFatal(e);
                 LOG.warn("Could not close {} cleanly: {}", part.getClass().getSimpleName(), e.toString());
             }
         }

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Spider;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
@@ -204,7 +205,9 @@ public final class CrawlerNode implements Service {
      * Stops taking requests (discovery, scheduler), lets those in flight finish for a few seconds, stops
      * the background tasks, cancels the fetches left, flushes the pipelines (so that a page still going out is
      * published and acknowledged, or given up, before its lease is touched), hands the leases still held back to
-     * their queues, flushes the statistics, and closes the Redis connection.
+     * their queues, flushes the statistics, and closes the Redis connection. A part whose close throws, an exception
+     * or an error other than the JVM's own ({@link ExtensionFailures}), is logged, and the parts after it are closed
+     * all the same.
      */
     @Override
     public synchronized void close() {
@@ -221,7 +224,8 @@ public final class CrawlerNode implements Service {
             }
             try {
                 resource.close();
-            } catch (Exception e) {
+            } catch (Throwable e) {
+                ExtensionFailures.rethrowIfFatal(e);
                 LOG.atWarn().setCause(e).log("Could not close " + resource + " cleanly");
             }
         }
