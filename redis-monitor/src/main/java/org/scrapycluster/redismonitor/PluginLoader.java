@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
@@ -66,18 +67,45 @@ final class PluginLoader {
         return List.copyOf(specs);
     }
 
-    /** Builds {@code specs} in order; when one fails, those already built are closed. */
+    /**
+     * Builds {@code specs} in order, each asked for the glob of its job keys at once, so that a plugin that cannot name
+     * them is a start-up error naming it (docs/extending.md); when one fails, every plugin already built is closed, a
+     * close that throws riding along with the start-up error.
+     */
     static List<JobPlugin> build(List<PluginSpec> specs, PluginContext context) {
         List<JobPlugin> plugins = new ArrayList<>();
         try {
             for (PluginSpec spec : specs) {
-                plugins.add(spec.builder().apply(context));
+                JobPlugin plugin = spec.builder().apply(context);
+                plugins.add(plugin);
+                requirePattern(spec.name(), plugin, context.settings());
             }
             return List.copyOf(plugins);
         } catch (RuntimeException e) {
-            plugins.forEach(JobPlugin::close);
+            for (JobPlugin built : plugins) {
+                try {
+                    built.close();
+                } catch (Throwable closing) {
+                    ExtensionFailures.rethrowIfFatal(closing);
+                    e.addSuppressed(closing);
+                }
+            }
             throw e;
         }
+    }
+
+    private static void requirePattern(String name, JobPlugin plugin, Settings settings) {
+        String problem;
+        try {
+            if (plugin.pattern() != null) {
+                return;
+            }
+            problem = "returned null";
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            problem = "threw " + e;
+        }
+        throw settings.invalid("PLUGINS", "names " + name + ", whose pattern(), the glob of its job keys, " + problem);
     }
 
     private static Function<PluginContext, JobPlugin> builder(ExtensionLoader<JobPluginFactory> loader, String name) {

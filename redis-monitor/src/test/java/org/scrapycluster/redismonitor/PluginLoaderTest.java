@@ -4,13 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.redismonitor.job.Answer;
+import org.scrapycluster.redismonitor.job.Job;
+import org.scrapycluster.redismonitor.job.JobPlugin;
+import org.scrapycluster.redismonitor.job.PluginContext;
 
 /** Reading {@code PLUGINS}: the original's defaults and ranks, disabling, user classes, and refusals. */
 class PluginLoaderTest {
@@ -38,6 +45,48 @@ class PluginLoaderTest {
         assertRefused("{com.example.Missing: 50}", "names com.example.Missing, which is neither one of the Redis monitor plugins");
         assertRefused("{java.lang.String: 50}", "names java.lang.String, which does not implement");
         assertRefused("{plugins.stop_monitor.StopMonitor: fast}", "gives plugins.stop_monitor.StopMonitor the rank 'fast'");
+    }
+
+    @Test
+    void aPluginThatCannotNameItsJobKeysIsAStartUpErrorNamingItAndThoseBuiltAreClosed() {
+        List<String> closed = new ArrayList<>();
+        List<PluginLoader.PluginSpec> specs = List.of(
+                new PluginLoader.PluginSpec("first", 100, context -> new KeyedPlugin(() -> "first:*:*", () -> {
+                    closed.add("first");
+                    throw new AssertionError("a bug in close");
+                })),
+                new PluginLoader.PluginSpec("broken", 200, context -> new KeyedPlugin(() -> {
+                    throw new NoClassDefFoundError("com/example/Missing");
+                }, () -> closed.add("broken"))));
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
+        assertTrue(refused.getMessage().contains("broken") && refused.getMessage().contains("com/example/Missing"), refused.getMessage());
+        assertEquals(List.of("first", "broken"), closed, "every plugin built is closed, though one's close throws");
+        assertEquals(1, refused.getSuppressed().length, "the close's failure rides along with the start-up error");
+    }
+
+    /** A plugin of the given {@code pattern()} and {@code close()}. */
+    private record KeyedPlugin(Supplier<String> keys, Runnable onClose) implements JobPlugin {
+
+        @Override
+        public String name() {
+            return "KeyedPlugin";
+        }
+
+        @Override
+        public String pattern() {
+            return keys.get();
+        }
+
+        @Override
+        public List<Answer> handle(Job job) {
+            return List.of();
+        }
+
+        @Override
+        public void close() {
+            onClose.run();
+        }
     }
 
     private static void assertRefused(String plugins, String message) {
