@@ -1,10 +1,8 @@
 package org.scrapycluster.redismonitor;
 
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
-import org.scrapycluster.redismonitor.job.Answer;
-import org.scrapycluster.redismonitor.job.Job;
 import org.scrapycluster.redismonitor.job.JobPlugin;
 import org.scrapycluster.redismonitor.job.JobPluginFactory;
 import org.scrapycluster.redismonitor.job.PluginContext;
@@ -14,6 +12,9 @@ final class ClosingPlugins {
 
     /** Counted down when a {@link Recorded} plugin is closed. */
     static final CountDownLatch RECORDED_CLOSED = new CountDownLatch(1);
+
+    /** A glob no job key matches. */
+    private static final Supplier<String> NO_JOBS = () -> "closingplugins-none:*:*";
 
     private ClosingPlugins() {
     }
@@ -27,7 +28,7 @@ final class ClosingPlugins {
 
         @Override
         public JobPlugin create(PluginContext context) {
-            return new Idle(RECORDED_CLOSED::countDown);
+            return new IdlePlugin(NO_JOBS, RECORDED_CLOSED::countDown);
         }
     }
 
@@ -40,32 +41,9 @@ final class ClosingPlugins {
 
         @Override
         public JobPlugin create(PluginContext context) {
-            return new Idle(() -> {
+            return new IdlePlugin(NO_JOBS, () -> {
                 throw new AssertionError("a bug in close");
             });
-        }
-    }
-
-    private record Idle(Runnable onClose) implements JobPlugin {
-
-        @Override
-        public String name() {
-            return "Idle";
-        }
-
-        @Override
-        public String pattern() {
-            return "closingplugins-none:*:*";
-        }
-
-        @Override
-        public List<Answer> handle(Job job) {
-            return List.of();
-        }
-
-        @Override
-        public void close() {
-            onClose.run();
         }
     }
 }

@@ -8,15 +8,11 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
-import org.scrapycluster.redismonitor.job.Answer;
-import org.scrapycluster.redismonitor.job.Job;
-import org.scrapycluster.redismonitor.job.JobPlugin;
 import org.scrapycluster.redismonitor.job.PluginContext;
 
 /** Reading {@code PLUGINS}: the original's defaults and ranks, disabling, user classes, and refusals. */
@@ -51,11 +47,11 @@ class PluginLoaderTest {
     void aPluginThatCannotNameItsJobKeysIsAStartUpErrorNamingItAndThoseBuiltAreClosed() {
         List<String> closed = new ArrayList<>();
         List<PluginLoader.PluginSpec> specs = List.of(
-                new PluginLoader.PluginSpec("first", 100, context -> new KeyedPlugin(() -> "first:*:*", () -> {
+                new PluginLoader.PluginSpec("first", 100, context -> new IdlePlugin(() -> "first:*:*", () -> {
                     closed.add("first");
                     throw new AssertionError("a bug in close");
                 })),
-                new PluginLoader.PluginSpec("broken", 200, context -> new KeyedPlugin(() -> {
+                new PluginLoader.PluginSpec("broken", 200, context -> new IdlePlugin(() -> {
                     throw new NoClassDefFoundError("com/example/Missing");
                 }, () -> closed.add("broken"))));
         SettingsException refused = assertThrows(SettingsException.class,
@@ -63,30 +59,6 @@ class PluginLoaderTest {
         assertTrue(refused.getMessage().contains("broken") && refused.getMessage().contains("com/example/Missing"), refused.getMessage());
         assertEquals(List.of("first", "broken"), closed, "every plugin built is closed, though one's close throws");
         assertEquals(1, refused.getSuppressed().length, "the close's failure rides along with the start-up error");
-    }
-
-    /** A plugin of the given {@code pattern()} and {@code close()}. */
-    private record KeyedPlugin(Supplier<String> keys, Runnable onClose) implements JobPlugin {
-
-        @Override
-        public String name() {
-            return "KeyedPlugin";
-        }
-
-        @Override
-        public String pattern() {
-            return keys.get();
-        }
-
-        @Override
-        public List<Answer> handle(Job job) {
-            return List.of();
-        }
-
-        @Override
-        public void close() {
-            onClose.run();
-        }
     }
 
     private static void assertRefused(String plugins, String message) {
