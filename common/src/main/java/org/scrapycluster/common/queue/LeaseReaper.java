@@ -5,7 +5,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -80,21 +79,23 @@ public final class LeaseReaper implements AutoCloseable {
         }
         int returned = 0;
         for (String spider : spiders) {
-            try {
-                Leases.ReapResult result;
-                do {
-                    result = leases.reap(spider, batch);
-                    returned += result.returned();
-                } while (result.more());
-                refused.answered(spider);
-            } catch (RedisCommandExecutionException e) {
-                refused.refused(spider, e);
-            }
+            returned += refused.read(spider, () -> reap(spider)).orElse(0);
         }
         returnedTotal.addAndGet(returned);
         if (returned > 0) {
             LOG.info("Returned {} expired leases to their queues", returned);
         }
+        return returned;
+    }
+
+    /** Returns every due lease of {@code spider}, a batch at a time: the number returned. */
+    private int reap(String spider) {
+        int returned = 0;
+        Leases.ReapResult result;
+        do {
+            result = leases.reap(spider, batch);
+            returned += result.returned();
+        } while (result.more());
         return returned;
     }
 

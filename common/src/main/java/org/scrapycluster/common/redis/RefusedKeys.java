@@ -47,8 +47,18 @@ public final class RefusedKeys {
 
     /** What {@code pending} answers for {@code key}, or empty when Redis refuses the key (see {@link #refused}). */
     public <T> Optional<T> await(RedisConnection redis, String key, CompletionStage<T> pending) {
+        return read(key, () -> redis.await(pending));
+    }
+
+    /**
+     * What {@code read} gives for {@code key}: empty when Redis refuses the key (see {@link #refused}) or when
+     * {@code read} gives null.
+     *
+     * @throws E what {@code read} throws besides a refusal
+     */
+    public <T, E extends Exception> Optional<T> read(String key, Read<T, E> read) throws E {
         try {
-            T answer = redis.await(pending);
+            T answer = read.run();
             answered(key);
             return Optional.ofNullable(answer);
         } catch (RedisCommandExecutionException e) {
@@ -57,10 +67,35 @@ public final class RefusedKeys {
         }
     }
 
+    /**
+     * Runs what the pass does with {@code key}, unless Redis refuses the key (see {@link #refused}).
+     *
+     * @return whether Redis answered: false when it refused the key
+     * @throws E what {@code work} throws besides a refusal
+     */
+    public <E extends Exception> boolean run(String key, Work<E> work) throws E {
+        return read(key, () -> {
+            work.run();
+            return Boolean.TRUE;
+        }).isPresent();
+    }
+
     /** Records that Redis answered for {@code key}; logs when it refused it before. */
     public void answered(String key) {
         if (!refused.isEmpty() && refused.remove(key)) {
             log.info("{} reads {} again", activity, key);
         }
+    }
+
+    /** A read of the pass that may meet a refused key; it may throw {@code E} besides. */
+    @FunctionalInterface
+    public interface Read<T, E extends Exception> {
+        T run() throws E;
+    }
+
+    /** Work of the pass on one key that may meet a refusal; it may throw {@code E} besides. */
+    @FunctionalInterface
+    public interface Work<E extends Exception> {
+        void run() throws E;
     }
 }

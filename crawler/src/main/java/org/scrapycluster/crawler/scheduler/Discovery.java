@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.ActiveDomains;
@@ -80,18 +79,14 @@ public final class Discovery implements AutoCloseable {
 
     /** Hands on what became active since the last look; nothing when Redis refuses the index. */
     private void readActiveDomains() {
-        String key = Keyspace.activeDomains(spiderId);
-        try {
+        refused.run(Keyspace.activeDomains(spiderId), () -> {
             ActiveDomains.Changes changes;
             do {
                 changes = activeDomains.changedSince(spiderId, cursor, PAGE);
                 cursor = changes.next();
                 found.accept(changes.domains());
             } while (changes.domains().size() == PAGE);
-            refused.answered(key);
-        } catch (RedisCommandExecutionException e) {
-            refused.refused(key, e);
-        }
+        });
     }
 
     private void tick() {

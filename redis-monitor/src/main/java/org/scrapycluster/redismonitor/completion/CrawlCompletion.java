@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.queue.CompletedCrawl;
 import org.scrapycluster.common.queue.CrawlCounts;
@@ -106,11 +105,8 @@ public final class CrawlCompletion implements AutoCloseable {
             page = counts.quietSince(quietBefore, offset, PAGE);
             Map<CrawlRef, CompletableFuture<OptionalLong>> retired = new LinkedHashMap<>();
             for (CrawlRef crawl : page) {
-                try {
-                    check(crawl, now, quietBefore).ifPresent(retiring -> retired.put(crawl, retiring));
-                } catch (RedisCommandExecutionException e) {
-                    refused.refused(crawl.accountingKey(), e);
-                    offset++; // it stays among the quiet crawls
+                if (!refused.run(crawl.accountingKey(), () -> check(crawl, now, quietBefore).ifPresent(retiring -> retired.put(crawl, retiring)))) {
+                    offset++; // refused: it stays among the quiet crawls
                 }
             }
             for (Map.Entry<CrawlRef, CompletableFuture<OptionalLong>> retiring : retired.entrySet()) {

@@ -1,6 +1,5 @@
 package org.scrapycluster.redismonitor.job;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 import org.slf4j.Logger;
@@ -26,11 +25,6 @@ final class JobPass {
 
     /** Processes the job at {@code key} with {@code plugin}, unless Redis refuses its keys. */
     void process(JobPlugin plugin, String key) throws OutboundUnavailableException {
-        try {
-            processor.process(plugin, key);
-            refused.answered(key);
-        } catch (RedisCommandExecutionException e) {
-            refused.refused(key, e);
-        }
+        refused.run(key, () -> processor.process(plugin, key));
     }
 }

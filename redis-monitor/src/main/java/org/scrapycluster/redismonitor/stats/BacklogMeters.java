@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -115,14 +114,12 @@ public final class BacklogMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
         List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
         for (String spider : spidersSeen) {
-            List<String> active;
-            try {
-                active = redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1);
-                refused.answered(Keyspace.activeDomains(spider));
-            } catch (RedisCommandExecutionException e) {
-                refused.refused(Keyspace.activeDomains(spider), e);
+            String index = Keyspace.activeDomains(spider);
+            Optional<List<String>> read = refused.read(index, () -> redis.sync().zrange(index, 0, -1));
+            if (read.isEmpty()) {
                 continue;
             }
+            List<String> active = read.get();
             List<CompletableFuture<Long>> sizes = new ArrayList<>(active.size());
             for (String domain : active) {
                 sizes.add(redis.async().zcard(new QueueKey(spider, domain).key()).toCompletableFuture());

@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScoredValue;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCount;
@@ -68,14 +67,7 @@ final class CrawlTable {
             } catch (IllegalArgumentException e) {
                 continue;
             }
-            Optional<CrawlCount> read;
-            try {
-                read = counts.crawl(crawl);
-                refused.answered(crawl.name());
-            } catch (RedisCommandExecutionException e) {
-                refused.refused(crawl.name(), e);
-                continue;
-            }
+            Optional<CrawlCount> read = refused.read(crawl.name(), () -> counts.crawl(crawl).orElse(null));
             if (read.isEmpty()) {
                 continue;
             }
