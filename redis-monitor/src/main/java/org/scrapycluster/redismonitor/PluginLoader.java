@@ -11,6 +11,7 @@ import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.redismonitor.job.JobPattern;
 import org.scrapycluster.redismonitor.job.JobPlugin;
 import org.scrapycluster.redismonitor.job.JobPluginFactory;
 import org.scrapycluster.redismonitor.job.PluginContext;
@@ -95,17 +96,11 @@ final class PluginLoader {
     }
 
     private static void requirePattern(String name, JobPlugin plugin, Settings settings) {
-        String problem;
         try {
-            if (plugin.pattern() != null) {
-                return;
-            }
-            problem = "returned null";
-        } catch (Throwable e) {
-            ExtensionFailures.rethrowIfFatal(e);
-            problem = "threw " + e;
+            JobPattern.of(plugin);
+        } catch (JobPattern.Missing e) {
+            throw settings.invalid("PLUGINS", "names " + name + ", whose pattern(), the glob of its job keys, " + e.getMessage());
         }
-        throw settings.invalid("PLUGINS", "names " + name + ", whose pattern(), the glob of its job keys, " + problem);
     }
 
     private static Function<PluginContext, JobPlugin> builder(ExtensionLoader<JobPluginFactory> loader, String name) {

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
@@ -86,13 +85,8 @@ public final class JobScanner implements Worker.Step {
     /** The glob of {@code plugin}'s job keys, or null when it fails to give one (logged once a plugin). */
     private String pattern(JobPlugin plugin) {
         try {
-            String pattern = plugin.pattern();
-            if (pattern == null) {
-                throw new NullPointerException("pattern() returned null");
-            }
-            return pattern;
-        } catch (Throwable e) {
-            ExtensionFailures.rethrowIfFatal(e);
+            return JobPattern.of(plugin);
+        } catch (JobPattern.Missing e) {
             if (lostPlugins.first(plugin.name())) {
                 LOG.atError().addKeyValue("plugin", plugin.name()).setCause(e)
                         .log("A Redis monitor plugin cannot name its job keys; the scan passes over it (logged once)");

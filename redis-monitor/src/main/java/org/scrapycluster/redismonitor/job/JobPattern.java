@@ -1,0 +1,41 @@
+package org.scrapycluster.redismonitor.job;
+
+import org.scrapycluster.common.extension.ExtensionFailures;
+
+/**
+ * Asks a plugin for the glob of its job keys ({@link JobPlugin#pattern()}), which extension code may fail to give:
+ * checked once at start-up, where it fails the start, and at every scan, where it passes the plugin over
+ * (docs/extending.md).
+ */
+public final class JobPattern {
+
+    private JobPattern() {
+    }
+
+    /**
+     * The glob of {@code plugin}'s job keys.
+     *
+     * @throws Missing when {@code pattern()} throws or answers null (a fatal {@link Error} is thrown as it is)
+     */
+    public static String of(JobPlugin plugin) {
+        String pattern;
+        try {
+            pattern = plugin.pattern();
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            throw new Missing("threw " + e, e);
+        }
+        if (pattern == null) {
+            throw new Missing("returned null", null);
+        }
+        return pattern;
+    }
+
+    /** A plugin gave no glob of its job keys; the message says how ("returned null", "threw …"). */
+    public static final class Missing extends RuntimeException {
+
+        Missing(String how, Throwable cause) {
+            super(how, cause);
+        }
+    }
+}
