@@ -141,9 +141,6 @@ public final class StatsRecorder implements AutoCloseable {
     }
 
     private Optional<Write> writeWindow(RollingWindowCounter window, Map<Long, Long> bySecond, long now) {
-        if (foreignKeys.contains(window.key())) {
-            return Optional.empty();
-        }
         // by bucket start, or by second when each event is written (the original's form)
         Map<Long, Long> buckets = unwrittenBuckets.getOrDefault(window, new HashMap<>());
         unwrittenBuckets.remove(window);
@@ -163,7 +160,10 @@ public final class StatsRecorder implements AutoCloseable {
         }
         CompletableFuture<Boolean> written = add.thenApply(ours -> {
             if (!ours && foreignKeys.add(window.key())) {
-                LOG.warn("Statistics key {} holds another type (written by another component); not writing to it", window.key());
+                LOG.warn("Statistics key {} holds another type (written by another component); its counts are dropped until it is gone",
+                        window.key());
+            } else if (ours && !foreignKeys.isEmpty() && foreignKeys.remove(window.key())) {
+                LOG.info("Statistics key {} is written again", window.key());
             }
             return ours;
         });

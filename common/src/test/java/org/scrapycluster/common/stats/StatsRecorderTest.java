@@ -92,6 +92,25 @@ class StatsRecorderTest {
         recorder.close();
     }
 
+    @Test
+    void aWindowKeyOfAnotherTypeIsWrittenAgainOnceItIsGone(RedisConnection redis) {
+        String prefix = "stats:" + TestRedis.unique("km") + ":foreign";
+        SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
+        StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
+        StatsCounter counter = recorder.counter(prefix, List.of(60L));
+        redis.sync().zadd(prefix + ":60", 1_700_000_099, "a Python component's event");
+        counter.increment(3);
+        assertTrue(recorder.flush(), "a key of another type is no outage");
+        assertEquals(1, redis.sync().zcard(prefix + ":60"), "the other type is left alone");
+
+        redis.sync().del(prefix + ":60");
+        counter.increment(2);
+        assertTrue(recorder.flush());
+        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(prefix + ":60"),
+                "written again once the key is gone; what was counted while it held another type is dropped");
+        recorder.close();
+    }
+
     private static String sum(RedisConnection redis, String key) {
         try {
             return Long.toString(redis.sync().hvals(key).stream().mapToLong(Long::parseLong).sum());
