@@ -85,7 +85,7 @@ public final class CrawlerMetrics {
         fetchLatency.record(latency);
     }
 
-    /** A response of HTTP status {@code status} reached the spider. */
+    /** A fetch attempt was answered with HTTP status {@code status}, whether the answer reaches the spider or is retried or followed. */
     public void response(int status) {
         count("crawler.responses", "status", Integer.toString(status));
     }

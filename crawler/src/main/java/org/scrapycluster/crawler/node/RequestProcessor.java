@@ -138,8 +138,8 @@ public final class RequestProcessor {
     private CompletableFuture<Outcome> handle(DownloadChain.Passage passage) {
         CrawlRequest request = passage.download().crawl();
         FetchResult result = passage.result();
-        if (result != null && !result.ok()) {
-            metrics.error(result.error().name().toLowerCase(Locale.ROOT));
+        if (result != null) {
+            countAttempt(result);
         }
         return switch (passage.step()) {
             case DownloadStep.Drop drop -> CompletableFuture.completedFuture(Outcome.DONE);
@@ -149,6 +149,19 @@ public final class RequestProcessor {
             }
             case DownloadStep.Proceed proceed -> result.ok() ? parse(request, result) : failed(passage.download(), result);
         };
+    }
+
+    /**
+     * Counts one fetch attempt once, whatever the middlewares make of it: an answer by its status (a retried,
+     * redirected or paused one too), a failure by its kind; the ratio of failed attempts the {@code HighErrorRatio}
+     * alert reads is made of these (docs/operations.md, "Dashboards and alerts").
+     */
+    private void countAttempt(FetchResult result) {
+        if (result.ok()) {
+            metrics.response(result.status());
+        } else {
+            metrics.error(result.error().name().toLowerCase(Locale.ROOT));
+        }
     }
 
     private CompletableFuture<Outcome> parse(CrawlRequest request, FetchResult result) {
@@ -167,7 +180,6 @@ public final class RequestProcessor {
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
         metrics.page(result.body().length, result.timings().total());
-        metrics.response(result.status());
         statusCounters.response(result.status());
         List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)

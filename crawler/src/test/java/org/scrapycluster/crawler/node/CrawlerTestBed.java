@@ -176,6 +176,11 @@ final class CrawlerTestBed implements AutoCloseable {
         return registries.stream().flatMap(registry -> registry.find(name).counters().stream()).mapToDouble(Counter::count).sum();
     }
 
+    /** The total of the counters called {@code name} with {@code tag} set to {@code value} over every node started. */
+    double counted(String name, String tag, String value) {
+        return registries.stream().flatMap(registry -> registry.find(name).tag(tag, value).counters().stream()).mapToDouble(Counter::count).sum();
+    }
+
     /** The value of the gauge called {@code name} of the node started last. */
     double gauge(String name) {
         return registries.getLast().get(name).gauge().value();

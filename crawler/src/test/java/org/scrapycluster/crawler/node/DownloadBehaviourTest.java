@@ -101,6 +101,7 @@ class DownloadBehaviourTest {
         assertEquals(1, results.size());
         assertEquals(500, results.getFirst().get("status_code").asInt());
         assertEquals(3, origin.requests().forPath(StatusRoute.PATH).size(), "the first attempt and RETRY_TIMES retries");
+        assertEquals(3.0, bed.counted("crawler.responses", "status", "500"), "every answer is counted, the retried ones too");
     }
 
     @Test

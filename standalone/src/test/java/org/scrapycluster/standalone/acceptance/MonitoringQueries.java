@@ -59,17 +59,25 @@ final class MonitoringQueries {
                 queries.add(new Query(target.get("expr").asText(), target.path("legendFormat").asText("")));
             }
         }
-        try (InputStream in = Files.newInputStream(MONITORING.resolve("prometheus/alerts.yml"))) {
-            Map<String, List<Map<String, Object>>> rules = new Yaml().load(in);
-            for (Map<String, Object> group : rules.get("groups")) {
-                @SuppressWarnings("unchecked")
-                List<Map<String, Object>> groupRules = (List<Map<String, Object>>) group.get("rules");
-                for (Map<String, Object> rule : groupRules) {
-                    queries.add(new Query(String.valueOf(rule.get("expr")), String.valueOf(rule.get("annotations"))));
-                }
-            }
+        for (Map<String, Object> rule : alertRules()) {
+            queries.add(new Query(String.valueOf(rule.get("expr")), String.valueOf(rule.get("annotations"))));
         }
         return queries;
+    }
+
+    /** The expression of the alert rule called {@code alert}. */
+    static String alertExpression(String alert) throws IOException {
+        return alertRules().stream().filter(rule -> alert.equals(rule.get("alert"))).map(rule -> String.valueOf(rule.get("expr")))
+                .findFirst().orElseThrow(() -> new AssertionError("no alert " + alert + " in alerts.yml"));
+    }
+
+    /** The rules of every group of {@code alerts.yml}, in their order. */
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> alertRules() throws IOException {
+        try (InputStream in = Files.newInputStream(MONITORING.resolve("prometheus/alerts.yml"))) {
+            Map<String, List<Map<String, Object>>> rules = new Yaml().load(in);
+            return rules.get("groups").stream().flatMap(group -> ((List<Map<String, Object>>) group.get("rules")).stream()).toList();
+        }
     }
 
     /** The metric names {@code expression} reads. */
