@@ -22,6 +22,9 @@ import org.yaml.snakeyaml.nodes.Node;
 class ComposeFileTest {
 
     private static final Set<String> CLUSTER_SERVICES = Set.of("kafka-monitor", "redis-monitor", "crawler", "rest");
+    /** The {@code METRICS_PORT} the image sets for every service (DockerfileTest); the gateway's own port is 5343. */
+    private static final String IMAGE_METRICS_PORT = "5344";
+    private static final String GATEWAY_PORT = "5343";
 
     private final Map<String, Map<String, Object>> services = services("docker-compose.yml");
     private final Map<String, Map<String, Object>> debug = services("docker-compose.debug.yml");
@@ -49,8 +52,70 @@ class ComposeFileTest {
             assertTrue(port.startsWith("127.0.0.1:"), name + " publishes " + port);
             hostPorts.add(port.split(":")[1]);
         }));
-        assertEquals(new TreeSet<>(Set.of("2181", "5343", "5344", "6379", "9092")), hostPorts);
+        assertEquals(new TreeSet<>(Set.of("2181", "5343", "5344", "5345", "6379", "9092")), hostPorts);
         assertEquals("true", env(debug.get("rest")).get("REST_ALLOW_ANONYMOUS"));
+    }
+
+    /**
+     * With the debug override each service answers {@code /health} and {@code /metrics} on 127.0.0.1 of the host at a
+     * port of its own, its default outside containers (docs/operations.md, "Debugging from the host"); the gateway
+     * serves them on its API port.
+     */
+    @Test
+    void theDebugOverrideGivesEveryServiceItsOwnHealthAddress() {
+        Map<String, String> ports = new TreeMap<>();
+        CLUSTER_SERVICES.forEach(name -> ports.put(name, debugHealthPort(name)));
+        assertEquals(Map.of("kafka-monitor", "5344", "redis-monitor", "5345", "crawler", "5346", "rest", GATEWAY_PORT), ports);
+    }
+
+    /** The port of the host's 127.0.0.1 where the debug override's {@code name} answers {@code /health}, or null. */
+    private String debugHealthPort(String name) {
+        Map<String, Object> service = debug.getOrDefault(name, Map.of());
+        if ("host".equals(service.get("network_mode"))) {
+            String host = env(service).get("METRICS_HOST");
+            return host.equals("127.0.0.1") || host.equals("0.0.0.0") ? env(service).get("METRICS_PORT") : null;
+        }
+        String containerPort = name.equals("rest") ? GATEWAY_PORT : IMAGE_METRICS_PORT;
+        return list(service, "ports").stream().map(port -> port.split(":")).filter(port -> port[2].equals(containerPort))
+                .map(port -> port[1]).findFirst().orElse(null);
+    }
+
+    /**
+     * The debug override's crawler is on the host's network, where the monitoring profile's Prometheus cannot find it by
+     * its name: Prometheus reaches it as {@code host.docker.internal}, the host seen from a container, through a
+     * target file that the crawler job of prometheus.yml reads and only the debug override mounts.
+     */
+    @Test
+    void theMonitoringProfileScrapesTheDebugCrawlerOnTheHostsNetwork() {
+        Map<String, Object> crawler = debug.get("crawler");
+        assertEquals("host", crawler.get("network_mode"));
+        assertEquals("0.0.0.0", env(crawler).get("METRICS_HOST"), "the crawler's metrics answer only on the host's loopback");
+        Map<String, Object> prometheus = debug.get("prometheus");
+        assertNotNull(prometheus, "docker-compose.debug.yml leaves Prometheus looking for the crawler by its name");
+        assertEquals(List.of("host.docker.internal:host-gateway"), list(prometheus, "extra_hosts"));
+        Set<String> targets = new TreeSet<>();
+        for (String file : crawlerTargetFiles()) {
+            list(prometheus, "volumes").stream().map(volume -> volume.split(":")).filter(volume -> volume[1].equals(file))
+                    .forEach(volume -> targets.addAll(targets(volume[0])));
+        }
+        assertEquals(Set.of("host.docker.internal:" + env(crawler).get("METRICS_PORT")), targets);
+    }
+
+    /** The files of the {@code file_sd_configs} of prometheus.yml's crawler job. */
+    @SuppressWarnings("unchecked")
+    private static List<String> crawlerTargetFiles() {
+        List<Map<String, Object>> jobs = (List<Map<String, Object>>) RepositoryFiles.yamlMap("deploy/monitoring/prometheus/prometheus.yml")
+                .get("scrape_configs");
+        Map<String, Object> crawler = jobs.stream().filter(job -> "crawler".equals(job.get("job_name"))).findFirst().orElseThrow();
+        List<Map<String, Object>> fileConfigs = (List<Map<String, Object>>) crawler.getOrDefault("file_sd_configs", List.of());
+        return fileConfigs.stream().flatMap(config -> list(config, "files").stream()).toList();
+    }
+
+    /** The targets a Prometheus target file ({@code ./deploy/...}) names. */
+    @SuppressWarnings("unchecked")
+    private static List<String> targets(String file) {
+        List<Map<String, Object>> groups = (List<Map<String, Object>>) RepositoryFiles.yamlDocuments(RepositoryFiles.root().resolve(file)).get(0);
+        return groups.stream().flatMap(group -> list(group, "targets").stream()).toList();
     }
 
     /**
