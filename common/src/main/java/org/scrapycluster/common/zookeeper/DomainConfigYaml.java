@@ -9,7 +9,9 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
+import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -32,6 +34,7 @@ import org.yaml.snakeyaml.representer.Representer;
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
  * a fractional count is truncated and scales are kept as written (they are clamped when applied), but for
  * {@code .nan}, which is skipped.
+ * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it.
  * {@link #parseStrict} is the validator of {@code push}: every deviation is a problem — unknown
  * keys, duplicate keys, non-numeric or fractional counts, a window below 1 or above a year, negative hits, a
  * scale outside 0..1, missing {@code window} / {@code hits}, and domains that are not in
@@ -52,6 +55,57 @@ public final class DomainConfigYaml {
     /** Reads {@code text} as a crawler does; there is no config only when the text is not a YAML mapping. */
     public static ParsedDomainConfig parseLenient(String text) {
         return parse(text, false);
+    }
+
+    /**
+     * Reads {@code text} as crawlers apply it: as {@link #parseLenient}, with every domain of the throttles and the
+     * blacklist spelled as queue keys spell it ({@link DomainKey}: in lower case, an internationalised name in its
+     * ASCII form), so that an entry written by hand or by a Python Redis monitor as {@code Example.com} or
+     * {@code Bücher.example} applies to its queues. Each domain spelled anew is reported; when the config also names the
+     * domain as queue keys spell it, that entry is the one read.
+     */
+    public static ParsedDomainConfig parseApplied(String text) {
+        ParsedDomainConfig parsed = parseLenient(text);
+        if (parsed.config().isEmpty()) {
+            return parsed;
+        }
+        DomainConfig written = parsed.config().get();
+        List<ConfigProblem> problems = new ArrayList<>(parsed.problems());
+        SortedMap<String, DomainThrottle> domains = new TreeMap<>();
+        written.domains().forEach((domain, throttle) -> queueKeySpelling(DOMAINS + "." + domain, domain, written.domains()::containsKey, problems)
+                .ifPresent(key -> domains.put(key, throttle)));
+        Optional<List<String>> blacklist = written.blacklist().map(listed -> {
+            List<String> spelled = new ArrayList<>(listed.size());
+            for (int i = 0; i < listed.size(); i++) {
+                queueKeySpelling(BLACKLIST + "[" + i + "]", listed.get(i), key -> false, problems).ifPresent(spelled::add);
+            }
+            return spelled;
+        });
+        return new ParsedDomainConfig(Optional.of(new DomainConfig(blacklist, domains)), problems);
+    }
+
+    /**
+     * {@code domain} as queue keys spell it: as written, with a problem, when it has no such spelling; empty, with a
+     * problem, when the config also names the domain so spelled ({@code namedToo}), whose entry is read instead.
+     */
+    private static Optional<String> queueKeySpelling(String path, String domain, Predicate<String> namedToo,
+            List<ConfigProblem> problems) {
+        String key;
+        try {
+            key = DomainKey.of(domain);
+        } catch (IllegalArgumentException e) {
+            problems.add(new ConfigProblem(path, "has no ASCII form (" + e.getMessage() + "); no queue matches it"));
+            return Optional.of(domain);
+        }
+        if (key.equals(domain)) {
+            return Optional.of(key);
+        }
+        if (namedToo.test(key)) {
+            problems.add(new ConfigProblem(path, "is " + key + " as queue keys spell it, which the config names too; that entry is read"));
+            return Optional.empty();
+        }
+        problems.add(new ConfigProblem(path, "is read as " + key + ", as queue keys spell it"));
+        return Optional.of(key);
     }
 
     /** Reads {@code text} as {@code push} validates it; there is no config when anything is wrong. */

@@ -50,6 +50,31 @@ class DomainConfigYamlTest {
     }
 
     @Test
+    void crawlersReadEveryDomainAsQueueKeysSpellIt() {
+        String text = """
+                blacklist: [EVIL.example, ok.example]
+                domains:
+                  Bücher.example: {window: 60, hits: 10}
+                  Example.com: {window: 60, hits: 1}
+                  example.com: {window: 60, hits: 2}
+                  plain.org: {window: 60, hits: 3}
+                """;
+        ParsedDomainConfig parsed = DomainConfigYaml.parseApplied(text);
+        DomainConfig config = parsed.config().orElseThrow();
+        assertEquals(Optional.of(List.of("evil.example", "ok.example")), config.blacklist());
+        assertEquals(Set.of("xn--bcher-kva.example", "example.com", "plain.org"), config.throttles().keySet());
+        assertEquals(2, config.throttles().get("example.com").effectiveHits(), "the entry spelled as queue keys spell it is read");
+        assertEquals(List.of(
+                "blacklist[0]: is read as evil.example, as queue keys spell it",
+                "domains.Bücher.example: is read as xn--bcher-kva.example, as queue keys spell it",
+                "domains.Example.com: is example.com as queue keys spell it, which the config names too; that entry is read"),
+                parsed.problems().stream().map(ConfigProblem::toString).sorted().toList());
+        assertEquals(Set.of("Bücher.example", "Example.com", "example.com", "plain.org"),
+                DomainConfigYaml.parseLenient(text).config().orElseThrow().domains().keySet(),
+                "the Redis monitor's read-modify-write keeps every entry as written");
+    }
+
+    @Test
     void anAbsentBlacklistIsNotAnEmptyOne() {
         DomainConfig absent = DomainConfigYaml.parseLenient("domains: {}\n").config().orElseThrow();
         DomainConfig empty = DomainConfigYaml.parseLenient("blacklist:\ndomains: {}\n").config().orElseThrow();

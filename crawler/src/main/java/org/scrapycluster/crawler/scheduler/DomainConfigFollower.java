@@ -71,7 +71,7 @@ public final class DomainConfigFollower implements AutoCloseable {
             changed.run();
             return;
         }
-        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(text);
+        ParsedDomainConfig parsed = DomainConfigYaml.parseApplied(text);
         for (ConfigProblem problem : parsed.problems()) {
             LOG.atWarn().addKeyValue("problem", problem.toString()).log("Skipping part of the Zookeeper config");
         }

@@ -39,4 +39,12 @@ class DomainConfigFollowerTest {
         follower.apply("blacklist: []\n");
         assertFalse(follower.isBlacklisted("ebay.com"));
     }
+
+    @Test
+    void domainsWrittenByHandInCapitalsOrUnicodeApplyToTheirQueues() {
+        follower.apply("blacklist: [EVIL.example]\ndomains:\n  Bücher.example: {window: 50, hits: 4}\n  Example.COM: {window: 50, hits: 3}\n");
+        assertEquals(4, throttles.specFor("xn--bcher-kva.example").limit(), "the queue key's spelling");
+        assertEquals(3, throttles.specFor("example.com").limit());
+        assertTrue(follower.isBlacklisted("evil.example"));
+    }
 }

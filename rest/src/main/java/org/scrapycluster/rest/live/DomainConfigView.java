@@ -29,7 +29,7 @@ final class DomainConfigView implements AutoCloseable {
     void start() {
         Thread.ofVirtual().name("rest-zookeeper-view").start(() -> {
             ZooKeeperWatcher started = ZooKeeperWatcher.start(connection, WatchedNode.config(path),
-                    text -> config = DomainConfigYaml.parseLenient(text).config().orElse(DomainConfig.EMPTY),
+                    text -> config = DomainConfigYaml.parseApplied(text).config().orElse(DomainConfig.EMPTY),
                     (isValid, reason) -> valid = isValid);
             synchronized (this) {
                 if (!closed) {
