@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.fetch;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -138,15 +139,15 @@ final class FetchLifecycle implements ExchangeEnd {
         }
     }
 
-    /** Aborts every running call and waits (briefly) until each has completed. */
-    void abortAll(String message) {
+    /** Aborts every running call and waits, at most {@code wait}, until each has completed. */
+    void abortAll(String message, Duration wait) {
         List<FetchCall> calls = List.copyOf(running);
         for (FetchCall call : calls) {
             onLoopOf(call, () -> abort(call, FetchError.CANCELLED, message));
         }
         try {
             CompletableFuture.allOf(calls.stream().map(c -> c.future).toArray(CompletableFuture[]::new))
-                    .get(5, TimeUnit.SECONDS);
+                    .get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception ignored) {

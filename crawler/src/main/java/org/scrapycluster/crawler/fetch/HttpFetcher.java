@@ -31,6 +31,9 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  */
 public final class HttpFetcher implements Fetcher, AutoCloseable {
 
+    /** The longest {@link #close()} takes: the fetches running are given 5 s to end as cancelled, the threads 2 s to stop. */
+    public static final Duration CLOSE_WAIT = Duration.ofSeconds(7);
+    private static final Duration THREADS_STOP = Duration.ofSeconds(2);
     private static final byte[] NO_BODY = new byte[0];
 
     private final FetcherConfig config;
@@ -90,14 +93,23 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
         return nativeTransport;
     }
 
-    /** Ends waiting and running fetches as {@link FetchError#CANCELLED}, closes every connection and the threads. */
+    /** {@link #close(Duration) Closes}, waiting at most {@link #CLOSE_WAIT}. */
     @Override
     public void close() {
+        close(CLOSE_WAIT);
+    }
+
+    /**
+     * Ends waiting and running fetches as {@link FetchError#CANCELLED}, closes every connection and the threads, within
+     * about {@code wait}: the network threads are given up to {@link #THREADS_STOP} of it, the fetches running the rest.
+     */
+    public void close(Duration wait) {
+        Duration threads = wait.compareTo(THREADS_STOP) < 0 ? wait : THREADS_STOP;
         for (FetchCall waiting : dispatcher.close()) {
             lifecycle.reject(waiting, FetchError.CANCELLED, "the fetcher was closed");
         }
-        lifecycle.abortAll("the fetcher was closed");
+        lifecycle.abortAll("the fetcher was closed", wait.minus(threads));
         resolver.close();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        group.shutdownGracefully(0, threads.toMillis(), TimeUnit.MILLISECONDS).syncUninterruptibly();
     }
 }

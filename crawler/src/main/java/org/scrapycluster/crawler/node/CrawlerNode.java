@@ -68,18 +68,18 @@ import org.slf4j.LoggerFactory;
 public final class CrawlerNode implements Service {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlerNode.class);
-    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration REAPER_DISCOVERY = Duration.ofMinutes(1);
     private static final int REAP_BATCH = 500;
     /**
-     * {@link System#nanoTime} as an instant source: the scheduler's readiness times and the lease keeper's renewal times
-     * do not jump when the wall clock is set (one set back would hold renewals off until leases expire mid-fetch).
+     * {@link System#nanoTime} as an instant source: the scheduler's readiness times, the lease keeper's renewal times and
+     * the stop's budget do not jump when the wall clock is set (one set back would hold renewals off until leases expire
+     * mid-fetch).
      */
     private static final InstantSource MONOTONIC = () -> Instant.ofEpochSecond(0, System.nanoTime());
 
     private final ServiceContext context;
     private final CrawlerConfig config;
-    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final Deque<Owned<?>> resources = new ArrayDeque<>();
     private RequestProcessor processor;
     private boolean closed;
 
@@ -125,12 +125,14 @@ public final class CrawlerNode implements Service {
                 StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_STATUS_CODES"));
         stats.start();
         // the pipelines close first: a page still going out keeps its lease until it is out (or given up)
-        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, MONOTONIC));
-        Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())));
-        ExecutorService workers = Executors.newFixedThreadPool(config.workerThreads(),
-                Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory());
-        own(() -> shutdown(workers));
-        Fetcher fetcher = own(new HttpFetcher(config.fetcher()));
+        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, MONOTONIC),
+                (keeper, budget) -> keeper.close(budget.waitFor(StopStep.ACKNOWLEDGEMENTS)));
+        Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),
+                (stages, budget) -> stages.close(budget.waitFor(StopStep.PIPELINES)));
+        ExecutorService workers = own(Executors.newFixedThreadPool(config.workerThreads(),
+                Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory()),
+                (pool, budget) -> shutdown(pool, budget.waitFor(StopStep.WORKERS)));
+        Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(budget.waitFor(StopStep.FETCHER)));
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
                 context.clock());
         metrics.cache("robots", robots.hosts());
@@ -165,7 +167,10 @@ public final class CrawlerNode implements Service {
         Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.CRAWLER_HEARTBEAT.fill(context.node().hostname(), spiderId, nodeId),
                 config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()));
         heartbeat.start();
-        own(scheduler);
+        own(scheduler, (stopping, budget) -> {
+            stopping.close(budget.waitFor(StopStep.SCHEDULER));
+            drain(budget.waitFor(StopStep.DRAIN));
+        });
         scheduler.start();
         context.health().register("scheduler", HealthRegistry.Kind.LIVENESS, scheduler::liveness);
         Discovery discovery = own(new Discovery(redis, spiderId, config.discoveryInterval(), config.queueRefresh(),
@@ -197,17 +202,23 @@ public final class CrawlerNode implements Service {
     }
 
     private <T extends AutoCloseable> T own(T resource) {
-        resources.push(resource);
-        return resource;
+        return own(resource, (part, budget) -> part.close());
+    }
+
+    /** Closes {@code part} with the node, as {@code stop} says, in the reverse order of owning. */
+    private <T> T own(T part, PartStop<T> stop) {
+        resources.push(new Owned<>(part, stop));
+        return part;
     }
 
     /**
      * Stops taking requests (discovery, scheduler), lets those in flight finish for a few seconds, stops
      * the background tasks, cancels the fetches left, flushes the pipelines (so that a page still going out is
      * published and acknowledged, or given up, before its lease is touched), hands the leases still held back to
-     * their queues, flushes the statistics, and closes the Redis connection. A part whose close throws, an exception
-     * or an error other than the JVM's own ({@link ExtensionFailures}), is logged, and the parts after it are closed
-     * all the same.
+     * their queues, flushes the statistics, and closes the Redis connection. The waits share one {@link StopBudget},
+     * which ends before the process's shutdown grace ({@link CrawlerCommand#SHUTDOWN_GRACE}) and keeps its last seconds
+     * for the acknowledgements and the hand-back. A part whose close throws, an exception or an error other than the
+     * JVM's own ({@link ExtensionFailures}), is logged, and the parts after it are closed all the same.
      */
     @Override
     public synchronized void close() {
@@ -215,26 +226,22 @@ public final class CrawlerNode implements Service {
             return;
         }
         closed = true;
+        StopBudget budget = StopBudget.starting(CrawlerCommand.SHUTDOWN_GRACE, MONOTONIC);
         while (!resources.isEmpty()) {
-            AutoCloseable resource = resources.pop();
-            if (resource instanceof Scheduler scheduler) {
-                scheduler.close();
-                drain();
-                continue;
-            }
+            Owned<?> owned = resources.pop();
             try {
-                resource.close();
+                owned.stop(budget);
             } catch (Throwable e) {
                 ExtensionFailures.rethrowIfFatal(e);
-                LOG.atWarn().setCause(e).log("Could not close " + resource + " cleanly");
+                LOG.atWarn().setCause(e).log("Could not close " + owned.part() + " cleanly");
             }
         }
         LOG.atInfo().addKeyValue("spiderid", config.spiderName()).log("Closing Spider");
     }
 
-    /** Waits for the requests in flight to finish, at most {@link #DRAIN_TIMEOUT}. */
-    private void drain() {
-        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+    /** Waits for the requests in flight to finish, at most {@code wait}. */
+    private void drain(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (processor.active() > 0 && System.nanoTime() - deadline < 0) {
             try {
                 Thread.sleep(20);
@@ -245,12 +252,26 @@ public final class CrawlerNode implements Service {
         }
     }
 
-    private static void shutdown(ExecutorService workers) {
+    private static void shutdown(ExecutorService workers, Duration wait) {
         workers.shutdown();
         try {
-            workers.awaitTermination(5, TimeUnit.SECONDS);
+            workers.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** How a part of the node stops, within what {@code budget} grants its waits. */
+    @FunctionalInterface
+    private interface PartStop<T> {
+        void stop(T part, StopBudget budget) throws Exception;
+    }
+
+    /** A part the node closes when it stops. */
+    private record Owned<T>(T part, PartStop<T> stop) {
+
+        void stop(StopBudget budget) throws Exception {
+            stop.stop(part, budget);
         }
     }
 }

@@ -43,7 +43,6 @@ public final class KafkaPipeline implements NodePipeline {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPipeline.class);
     /** Room for the record batch and record headers Kafka adds around a value. */
     private static final int RECORD_OVERHEAD = 512;
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
     private final Function<Settings, Producer<String, byte[]>> producers;
     private final Function<PipelineContext, TopicReach> firehoseReaches;
@@ -210,9 +209,15 @@ public final class KafkaPipeline implements NodePipeline {
 
     @Override
     public void close() {
+        close(CLOSE_WAIT);
+    }
+
+    /** Lets the producer send the pages still going out, for at most {@code wait}; those it has not sent by then fail. */
+    @Override
+    public void close(Duration wait) {
         closing = true;
         if (producer != null) {
-            producer.close(CLOSE_TIMEOUT);
+            producer.close(wait);
         }
         if (firehoseReach != null) {
             firehoseReach.close();

@@ -1,5 +1,7 @@
 package org.scrapycluster.crawler.pipeline;
 
+import java.time.Duration;
+
 import org.scrapycluster.api.ItemPipeline;
 
 /**
@@ -8,6 +10,14 @@ import org.scrapycluster.api.ItemPipeline;
  */
 public interface NodePipeline extends ItemPipeline {
 
+    /** The longest a node pipeline's {@link #close()} waits to flush. */
+    Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
     /** Prepares the stage before the first item, after {@link #configure}. */
     void open(PipelineContext context);
+
+    /** Flushes and releases what the stage holds, waiting at most {@code wait}; called once when the node stops. */
+    default void close(Duration wait) {
+        close();
+    }
 }

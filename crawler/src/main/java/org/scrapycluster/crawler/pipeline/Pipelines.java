@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.pipeline;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -63,17 +64,28 @@ public final class Pipelines implements AutoCloseable {
         return done;
     }
 
-    /**
-     * Closes every stage, last first. A stage whose {@code close} throws (an exception, or an error of its own code:
-     * {@link ExtensionFailures}) is logged, and the stages before it are closed all the same: the {@code kafka} stage
-     * still flushes the pages going out.
-     */
+    /** {@link #close(Duration) Closes}, the stages of the node sharing {@link NodePipeline#CLOSE_WAIT}. */
     @Override
     public void close() {
+        close(NodePipeline.CLOSE_WAIT);
+    }
+
+    /**
+     * Closes every stage, last first; the stages of the node ({@link NodePipeline}) share {@code wait}, each given what
+     * is left of it (a user's stage is closed without a limit: its {@code close} has none). A stage whose {@code close}
+     * throws (an exception, or an error of its own code: {@link ExtensionFailures}) is logged, and the stages before it
+     * are closed all the same: the {@code kafka} stage still flushes the pages going out.
+     */
+    public void close(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
         for (int i = stages.size() - 1; i >= 0; i--) {
             ItemPipeline stage = stages.get(i);
             try {
-                stage.close();
+                if (stage instanceof NodePipeline nodePipeline) {
+                    nodePipeline.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                } else {
+                    stage.close();
+                }
             } catch (Throwable e) {
                 ExtensionFailures.rethrowIfFatal(e);
                 LOG.atError().addKeyValue("pipeline", stage.name()).setCause(e).log("An item pipeline failed to close; closing the others");

@@ -37,8 +37,8 @@ public final class LeaseKeeper implements AutoCloseable {
     private static final Duration HAND_BACK = Duration.ofMillis(1);
     /** The most acknowledgements settled by one script call. */
     private static final int MAX_ACKS_PER_CALL = 256;
-    /** How long closing waits for the acknowledgements still out. */
-    private static final Duration ACKS_OUT_TIMEOUT = Duration.ofSeconds(5);
+    /** The longest {@link #close()} waits for the acknowledgements still out. */
+    public static final Duration ACKS_OUT_WAIT = Duration.ofSeconds(5);
 
     private final Leases leases;
     private final String spiderId;
@@ -144,15 +144,20 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /**
-     * Stops renewing, waits a few seconds for the acknowledgements still out (the node closes Redis next: one that waits
-     * for the call out would never be sent, and its page be crawled again), and cuts the leases still held short, so
-     * that the reaper returns them at once.
-     */
+    /** {@link #close(Duration) Closes}, waiting at most {@link #ACKS_OUT_WAIT} for the acknowledgements still out. */
     @Override
     public void close() {
+        close(ACKS_OUT_WAIT);
+    }
+
+    /**
+     * Stops renewing, waits at most {@code acksWait} for the acknowledgements still out (the node closes Redis next: one
+     * that waits for the call out would never be sent, and its page be crawled again), and cuts the leases still held
+     * short, so that the reaper returns them at once.
+     */
+    public void close(Duration acksWait) {
         ticker.close();
-        awaitAcksOut();
+        awaitAcksOut(acksWait);
         synchronized (deadlines) {
             List<String> left = List.copyOf(renewedAt.keySet());
             renewedAt.clear();
@@ -167,9 +172,9 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    private void awaitAcksOut() {
+    private void awaitAcksOut(Duration wait) {
         try {
-            CompletableFuture.allOf(acksOut.toArray(CompletableFuture[]::new)).get(ACKS_OUT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(acksOut.toArray(CompletableFuture[]::new)).get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             // each failure is told to the caller of acknowledge
         } catch (TimeoutException e) {

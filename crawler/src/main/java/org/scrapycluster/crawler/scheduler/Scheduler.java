@@ -49,6 +49,8 @@ public final class Scheduler implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     private static final long IDLE_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** The longest {@link #close()} waits for the answers of the hand-out calls still out. */
+    public static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /** The most hand-out decisions asked for in one script call. */
     private static final int MAX_DECISIONS_PER_CALL = 64;
 
@@ -326,12 +328,17 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /**
-     * Stops handing out; the answers of hand-out calls still out are dispatched (waiting a few seconds at most), and
-     * requests in flight go on and are finished by their holders.
-     */
+    /** {@link #close(Duration) Closes}, waiting at most {@link #CLOSE_WAIT}. */
     @Override
     public void close() {
+        close(CLOSE_WAIT);
+    }
+
+    /**
+     * Stops handing out; the answers of hand-out calls still out are dispatched (waiting at most {@code wait}), and
+     * requests in flight go on and are finished by their holders.
+     */
+    public void close(Duration wait) {
         closed = true;
         Thread loop = thread;
         if (loop == null) {
@@ -339,7 +346,7 @@ public final class Scheduler implements AutoCloseable {
         }
         inbox.closing();
         try {
-            loop.join(TimeUnit.SECONDS.toMillis(5));
+            loop.join(wait);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

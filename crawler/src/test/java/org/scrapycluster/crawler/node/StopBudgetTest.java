@@ -1,0 +1,82 @@
+package org.scrapycluster.crawler.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.embedded.junit.ManualClock;
+
+/**
+ * How long each wait of a stopping node may last, with the clock moved by hand: a step that stalls is one that waits
+ * all it is granted. The process exits when {@link CrawlerCommand#SHUTDOWN_GRACE} has passed since the stop was asked
+ * for, so whatever has not run by then never runs.
+ */
+class StopBudgetTest {
+
+    private static final Duration GRACE = CrawlerCommand.SHUTDOWN_GRACE;
+
+    private final ManualClock clock = new ManualClock();
+    private final Instant stopAsked = clock.instant();
+    private final StopBudget budget = StopBudget.starting(GRACE, clock);
+
+    @Test
+    void withEveryStepStalledTheAcknowledgementsAndTheHandBackStillRunWithinTheGrace() {
+        Instant givingBack = null;
+        Duration acknowledgementsWait = null;
+        for (StopStep step : StopStep.values()) {
+            Duration wait = budget.waitFor(step);
+            if (step == StopStep.ACKNOWLEDGEMENTS) {
+                givingBack = clock.instant();
+                acknowledgementsWait = wait;
+            }
+            clock.advance(wait);
+        }
+
+        Duration begun = Duration.between(stopAsked, givingBack);
+        assertTrue(begun.plus(StopBudget.GIVE_BACK_RESERVE).plus(StopBudget.AFTERWARDS).compareTo(GRACE) <= 0,
+                "the give-back begins with its reserve, and what closes after it, left of the grace; it began " + begun
+                        + " after the stop was asked for, of " + GRACE);
+        assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), acknowledgementsWait, "the acknowledgements wait as long as on an ordinary stop");
+        assertTrue(StopBudget.GIVE_BACK_RESERVE.compareTo(StopStep.ACKNOWLEDGEMENTS.cap()) > 0,
+                "the reserve leaves time to hand the leases back after the acknowledgements");
+    }
+
+    @Test
+    void onAnOrdinaryStopEveryStepMayWaitAsLongAsItEverDid() {
+        Map<StopStep, Duration> granted = new EnumMap<>(StopStep.class);
+        for (StopStep step : StopStep.values()) {
+            granted.put(step, budget.waitFor(step));
+        }
+
+        for (StopStep step : StopStep.values()) {
+            assertEquals(step.cap(), granted.get(step), step.name());
+        }
+    }
+
+    @Test
+    void timeTakenOutsideTheStepsShortensTheStepsAfterItButNotTheGiveBack() {
+        budget.waitFor(StopStep.SCHEDULER);
+        clock.advance(Duration.ofSeconds(20)); // a part without a step of its own, stuck
+
+        Duration drain = budget.waitFor(StopStep.DRAIN);
+        clock.advance(drain);
+
+        assertEquals(GRACE.minus(StopBudget.AFTERWARDS).minus(StopBudget.GIVE_BACK_RESERVE).minusSeconds(20), drain);
+        assertEquals(Duration.ZERO, budget.waitFor(StopStep.FETCHER), "nothing left before the reserve");
+        assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), budget.waitFor(StopStep.ACKNOWLEDGEMENTS));
+    }
+
+    @Test
+    void onceTheBudgetIsSpentNoStepWaits() {
+        clock.advance(GRACE.plusSeconds(10));
+
+        for (StopStep step : StopStep.values()) {
+            assertEquals(Duration.ZERO, budget.waitFor(step), step.name());
+        }
+    }
+}
