@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.api.ItemPipeline;
 import org.scrapycluster.common.extension.ExtensionFailures;
@@ -71,25 +74,51 @@ public final class Pipelines implements AutoCloseable {
     }
 
     /**
-     * Closes every stage, last first; the stages of the node ({@link NodePipeline}) share {@code wait}, each given what
-     * is left of it (a user's stage is closed without a limit: its {@code close} has none). A stage whose {@code close}
-     * throws (an exception, or an error of its own code: {@link ExtensionFailures}) is logged, and the stages before it
-     * are closed all the same: the {@code kafka} stage still flushes the pages going out.
+     * Closes every stage, last first, the stages sharing {@code wait}, each given what is left of it. A stage of the node
+     * ({@link NodePipeline}) bounds its own wait; a user's stage, whose {@code close} has no limit, is closed on a
+     * thread of its own, and one that has not returned when its time is up is left to finish alone while the node
+     * stops (docs/extending.md). A stage whose {@code close} throws (an exception, or an error of its own code:
+     * {@link ExtensionFailures}) is logged, and the stages before it are closed all the same: the {@code kafka} stage
+     * still flushes the pages going out.
      */
     public void close(Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         for (int i = stages.size() - 1; i >= 0; i--) {
             ItemPipeline stage = stages.get(i);
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
             try {
                 if (stage instanceof NodePipeline nodePipeline) {
-                    nodePipeline.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                    nodePipeline.close(left);
                 } else {
-                    stage.close();
+                    closeWithin(stage, left);
                 }
             } catch (Throwable e) {
                 ExtensionFailures.rethrowIfFatal(e);
                 LOG.atError().addKeyValue("pipeline", stage.name()).setCause(e).log("An item pipeline failed to close; closing the others");
             }
+        }
+    }
+
+    /** Closes a user's {@code stage} on a thread of its own, waiting for it at most {@code wait}. */
+    private static void closeWithin(ItemPipeline stage, Duration wait) throws Throwable {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("pipeline-close-" + stage.name()).start(() -> {
+            try {
+                stage.close();
+                closed.complete(null);
+            } catch (Throwable e) {
+                closed.completeExceptionally(e);
+            }
+        });
+        try {
+            closed.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        } catch (TimeoutException e) {
+            LOG.atError().addKeyValue("pipeline", stage.name()).addKeyValue("waited", wait)
+                    .log("An item pipeline did not close in its time; the node stops without waiting for it");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.pipeline;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 
 import org.scrapycluster.api.ItemPipeline;
 import org.scrapycluster.api.ResultItem;
@@ -31,6 +32,31 @@ final class ClosingPipelines {
         @Override
         public void close() {
             CLOSED.add(name());
+        }
+    }
+
+    /** Released to let {@link Hanging} return from its {@code close}. */
+    static final CountDownLatch RELEASE = new CountDownLatch(1);
+
+    /** A user's stage whose {@code close} does not return (until {@link #RELEASE}). */
+    public static final class Hanging implements ItemPipeline {
+        @Override
+        public String name() {
+            return "hanging";
+        }
+
+        @Override
+        public CompletableFuture<Void> process(ResultItem item) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void close() {
+            try {
+                RELEASE.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

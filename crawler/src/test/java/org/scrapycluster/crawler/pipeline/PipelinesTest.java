@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -10,7 +11,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -50,6 +53,21 @@ class PipelinesTest {
         pipelines.close();
 
         assertEquals(List.of("flushing"), List.copyOf(ClosingPipelines.CLOSED), "the stage before the one that threw is closed too");
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aStageWhoseCloseNeverReturnsHoldsTheStopOnlyForItsWait() {
+        ClosingPipelines.CLOSED.clear();
+        Pipelines pipelines = open(ClosingPipelines.Flushing.class.getName() + ": 100, " + ClosingPipelines.Hanging.class.getName() + ": 200");
+        try {
+            pipelines.close(Duration.ofMillis(100));
+
+            // the hanging stage took the whole wait: the stage before it is closed all the same, without being waited for
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ClosingPipelines.CLOSED.contains("flushing"));
+        } finally {
+            ClosingPipelines.RELEASE.countDown();
+        }
     }
 
     /** The pipelines {@code entries} (name: order) name, without the built-ins. */
