@@ -73,7 +73,7 @@ public final class DomainConfigFollower implements AutoCloseable {
         }
         ParsedDomainConfig parsed = DomainConfigYaml.parseApplied(text);
         for (ConfigProblem problem : parsed.problems()) {
-            LOG.atWarn().addKeyValue("problem", problem.toString()).log("Skipping part of the Zookeeper config");
+            LOG.atWarn().addKeyValue("problem", problem.toString()).log("Part of the Zookeeper config is not applied as written");
         }
         if (parsed.config().isEmpty()) {
             LOG.atError().addKeyValue("text", text).log("Zookeeper config is not a YAML mapping; keeping the last good config");
