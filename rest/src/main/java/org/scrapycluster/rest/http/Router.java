@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.http;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,8 @@ import io.netty.handler.codec.http.HttpMethod;
 /**
  * Finds the route of a call: an exact path first, then the longest matching path prefix. A path
  * no route serves is refused with 404 ({@code The desired endpoint does not exist}); a method the
- * route does not take with 405 and an {@code Allow} header. Every route needs a key by its
+ * route does not take with 405 and an {@code Allow} header. {@code HEAD} is answered wherever
+ * {@code GET} is (docs/rest.md). Every route needs a key by its
  * {@link AccessRule} ({@link AccessRule#BY_METHOD} unless it says otherwise), except the paths
  * declared {@linkplain Builder#open open}.
  */
@@ -22,14 +24,19 @@ public final class Router {
      * One route.
      *
      * @param name     the endpoint's name in logs and metrics ({@code feed}, {@code poll}, ...)
-     * @param methods  the methods it takes
+     * @param methods  the methods it takes; a route taking {@code GET} takes {@code HEAD} too, answered
+     *                 as {@code GET} without the body (Netty's codec leaves the body out)
      * @param endpoint what answers
      * @param access   the access its calls need when keys are configured
      */
     public record Route(String name, Set<HttpMethod> methods, Endpoint endpoint, AccessRule access) {
 
         public Route {
-            methods = Set.copyOf(methods);
+            Set<HttpMethod> taken = new HashSet<>(methods);
+            if (taken.contains(HttpMethod.GET)) {
+                taken.add(HttpMethod.HEAD);
+            }
+            methods = Set.copyOf(taken);
         }
 
         /** The {@code Allow} header of the route. */

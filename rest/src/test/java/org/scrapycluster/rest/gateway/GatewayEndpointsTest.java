@@ -3,6 +3,7 @@ package org.scrapycluster.rest.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
 
@@ -93,6 +94,24 @@ class GatewayEndpointsTest {
         }
         assertEquals("text/javascript; charset=utf-8", gateway.client().get("/ui/app.js").contentType());
         assertEquals(404, gateway.client().get("/ui/index.htm").status());
+    }
+
+    @Test
+    void headIsAnsweredAsGetWithoutTheBody() {
+        // a probe or an uptime checker asking HEAD gets what GET would say, headers only
+        for (String path : List.of("/", "/health", "/health/live", "/ui/", "/metrics")) {
+            GatewayClient.Reply get = gateway.client().get(path);
+            GatewayClient.Reply head = gateway.client().send(HttpRequest.newBuilder(gateway.client().base().resolve(path))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()));
+            assertEquals(get.status(), head.status(), path);
+            assertEquals(get.contentType(), head.contentType(), path);
+            assertEquals("", head.body(), path);
+        }
+        GatewayClient.Reply post = gateway.client().postJson("/health", "{}");
+        assertEquals(405, post.status());
+        assertEquals("GET, HEAD", post.header("Allow"));
+        assertEquals("GET, HEAD, POST", gateway.client().method("DELETE", "/", null, new byte[0]).header("Allow"));
+        assertEquals("POST", gateway.client().get("/feed").header("Allow"));
     }
 
     @Test
