@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.Optional;
 
 import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.rest.link.RedisLink;
@@ -23,6 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class ParkedAnswers {
 
     private static final Logger LOG = LoggerFactory.getLogger(ParkedAnswers.class);
+    private static final LuaScript TAKE = LuaScript.load("take_parked");
 
     private final RedisLink redis;
     private final Duration ttl;
@@ -67,19 +70,15 @@ public final class ParkedAnswers {
     }
 
     /**
-     * Takes the answer parked under {@code pollId}: reads it and deletes it, so that it is handed
-     * out once.
+     * Takes the answer parked under {@code pollId}: reads it and deletes it in one script, so that
+     * it is handed out once even to callers polling for it at the same moment.
      *
      * @return the answer's text, or empty when there is none
      * @throws RedisException when Redis is not connected or fails
      */
     public Optional<String> take(String pollId) {
         RedisConnection connection = redis.connection().orElseThrow(() -> new RedisException("not connected to Redis"));
-        String key = Keyspace.REST_POLL.fill(pollId);
-        String answer = connection.sync().get(key);
-        if (answer != null) {
-            connection.sync().del(key);
-        }
+        String answer = TAKE.call(connection, ScriptOutputType.VALUE, new String[] {Keyspace.REST_POLL.fill(pollId)});
         return Optional.ofNullable(answer);
     }
 }

@@ -7,7 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,6 +40,8 @@ class FeedTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int POLL_RESULT_TTL = 600;
+    private static final int ROUNDS = 10;
+    private static final int POLLERS = 8;
 
     private AnsweredGateway answered;
     private RunningGateway gateway;
@@ -91,6 +98,29 @@ class FeedTest {
     }
 
     @Test
+    void callersPollingForOneAnswerAtOnceGetItOnceBetweenThem() {
+        // two workers of a client, or a proxy retrying, poll for the same uuid at the same moment
+        for (int round = 0; round < ROUNDS; round++) {
+            String pollId = "f-race-" + round;
+            redis.sync().set("rest:poll:" + pollId, "{\"uuid\":\"" + pollId + "\",\"appid\":\"testapp\"}");
+            CountDownLatch go = new CountDownLatch(1);
+            List<Integer> statuses;
+            try (ExecutorService pollers = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<CompletableFuture<GatewayClient.Reply>> polls = IntStream.range(0, POLLERS)
+                        .mapToObj(poller -> CompletableFuture.supplyAsync(() -> {
+                            awaitUninterruptibly(go);
+                            return poll(pollId);
+                        }, pollers))
+                        .toList();
+                go.countDown();
+                statuses = polls.stream().map(reply -> reply.join().status()).sorted().toList();
+            }
+            assertEquals(1, statuses.stream().filter(status -> status == 200).count(), pollId + " answered " + statuses);
+            assertEquals(POLLERS - 1, statuses.stream().filter(status -> status == 404).count(), pollId + " answered " + statuses);
+        }
+    }
+
+    @Test
     void callersWaitingForOneUuidAllGetItsAnswer() throws Exception {
         String request = "{\"appid\": \"testapp\", \"uuid\": \"f-twice\", \"stats\": \"rest\"}";
         CompletableFuture<GatewayClient.Reply> first = CompletableFuture.supplyAsync(() -> gateway.client().postJson("/feed", request));
@@ -125,6 +155,15 @@ class FeedTest {
         assertEquals(JSON.readTree("{\"status\":\"SUCCESS\",\"data\":null,\"error\":null}"), reply.json());
         responder.awaitRequest("crawlid", "f-crawl");
         assertEquals(before + 1, gateway.counter("rest.feed", "outcome", "sent"));
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private GatewayClient.Reply poll(String pollId) {
