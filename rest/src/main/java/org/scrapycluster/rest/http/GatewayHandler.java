@@ -3,12 +3,14 @@ package org.scrapycluster.rest.http;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -24,8 +26,9 @@ import io.netty.util.AttributeKey;
 /**
  * Takes whole requests off the event loop: each is answered by the {@link Dispatcher} on the
  * executor (endpoints may block), and the answers of one connection are written in the order
- * its requests came (HTTP/1.1 pipelining). A request Netty could not decode is refused and the
- * connection closed.
+ * its requests came (HTTP/1.1 pipelining), refusals included. A request Netty could not decode is
+ * refused and the connection closed; one whose body is too large ({@link BodyTooLarge}) is refused
+ * with 413.
  */
 final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -44,21 +47,33 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        if (request.decoderResult().isFailure()) {
-            HttpAnswer answer = dispatcher.refusedBeforeRouting(new RefusedRequestException(Refusal.MALFORMED_HTTP,
-                    String.valueOf(request.decoderResult().cause().getMessage())));
-            write(ctx, answer, false);
+        DecoderResult decoded = request.decoderResult();
+        if (decoded.cause() instanceof BodyTooLarge tooLarge) {
+            RefusedRequestException refused = new RefusedRequestException(Refusal.TOO_LARGE, tooLarge.getMessage());
+            answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), tooLarge.lingering() ? Ending.LINGER : Ending.KEEP_ALIVE);
+            return;
+        }
+        if (decoded.isFailure()) {
+            RefusedRequestException refused = new RefusedRequestException(Refusal.MALFORMED_HTTP, String.valueOf(decoded.cause().getMessage()));
+            answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), Ending.CLOSE);
             return;
         }
         HttpCall call = new HttpCall(request.method(), new QueryStringDecoder(request.uri()).path(),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(request.content()),
                 presentedKey(request.headers()), request.headers().get(HttpHeaderNames.HOST));
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        answerInTurn(ctx, () -> dispatcher.answer(call), HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE);
+    }
+
+    /**
+     * Answers on the executor once the connection's previous answer is written, refusals included,
+     * so that a client pipelining its requests reads their answers in the order it sent them.
+     */
+    private void answerInTurn(ChannelHandlerContext ctx, Supplier<HttpAnswer> answering, Ending ending) {
         CompletableFuture<Void> previous = ctx.channel().attr(LAST_ANSWER).get();
         CompletableFuture<HttpAnswer> answer = previous == null
-                ? CompletableFuture.supplyAsync(() -> dispatcher.answer(call), executor)
-                : previous.thenApplyAsync(ignored -> dispatcher.answer(call), executor);
-        ctx.channel().attr(LAST_ANSWER).set(answer.thenAccept(a -> write(ctx, a, keepAlive)).exceptionally(failure -> {
+                ? CompletableFuture.supplyAsync(answering, executor)
+                : previous.thenApplyAsync(ignored -> answering.get(), executor);
+        ctx.channel().attr(LAST_ANSWER).set(answer.thenAccept(a -> ending.write(ctx, a)).exceptionally(failure -> {
             ctx.close();
             return null;
         }));
@@ -89,6 +104,36 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /** What becomes of the connection once an answer is written. */
+    private enum Ending {
+
+        /** It stays open for the next request. */
+        KEEP_ALIVE {
+            @Override
+            void write(ChannelHandlerContext ctx, HttpAnswer answer) {
+                GatewayHandler.write(ctx, answer, true);
+            }
+        },
+        /** It is closed. */
+        CLOSE {
+            @Override
+            void write(ChannelHandlerContext ctx, HttpAnswer answer) {
+                GatewayHandler.write(ctx, answer, false);
+            }
+        },
+        /** It is closed once the client, perhaps still sending a body, has had the answer ({@link LingeringClose}). */
+        LINGER {
+            @Override
+            void write(ChannelHandlerContext ctx, HttpAnswer answer) {
+                FullHttpResponse response = response(answer);
+                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                LingeringClose.writeAndClose(ctx, response);
+            }
+        };
+
+        abstract void write(ChannelHandlerContext ctx, HttpAnswer answer);
     }
 
     static FullHttpResponse response(HttpAnswer answer) {

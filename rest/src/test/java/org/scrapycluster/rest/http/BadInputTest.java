@@ -15,6 +15,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -43,6 +46,7 @@ class BadInputTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_BODY = 1024;
+    private static final Pattern STATUS_LINE = Pattern.compile("HTTP/1\\.1 \\d{3} [^\\r]*");
     private static final String CHUNKED_FEED = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n";
     private static final String GOOD = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"%s\"}";
@@ -205,6 +209,36 @@ class BadInputTest {
         assertEquals("HTTP/1.1 400 Bad Request", reply.substring(0, reply.indexOf("\r\n")));
         assertEquals("The request is not valid HTTP.", parse(body).get("error").get("message").asText());
         assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason()));
+    }
+
+    @Test
+    void aRequestTooLargePipelinedBehindAWaitingFeedIsAnsweredAfterIt() throws IOException {
+        String tooLarge = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                + (MAX_BODY + 1) + "\r\n\r\n" + "a".repeat(MAX_BODY + 1);
+        String last = "GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+
+        assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 413 Request Entity Too Large", "HTTP/1.1 200 OK"),
+                statusLines(rawExchange(waitingFeed("b-before-413") + tooLarge + last)));
+    }
+
+    @Test
+    void aRequestNotHttpPipelinedBehindAWaitingFeedIsAnsweredAfterIt() throws IOException {
+        String notHttp = "GET /" + "x".repeat(10_000) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+        assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"),
+                statusLines(rawExchange(waitingFeed("b-before-400") + notHttp)));
+    }
+
+    /** A feed nobody answers: the gateway answers it with a poll_id after WAIT_FOR_RESPONSE_TIME. */
+    private static String waitingFeed(String uuid) {
+        String request = "{\"appid\": \"testapp\", \"uuid\": \"" + uuid + "\", \"stats\": \"rest\"}";
+        return "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                + request.length() + "\r\n\r\n" + request;
+    }
+
+    /** The status lines of the replies, in order (a body ends without a line break, so a status line may follow it on its line). */
+    private static List<String> statusLines(String replies) {
+        return STATUS_LINE.matcher(replies).results().map(MatchResult::group).toList();
     }
 
     @Test
