@@ -27,8 +27,9 @@ import io.netty.util.AttributeKey;
  * Takes whole requests off the event loop: each is answered by the {@link Dispatcher} on the
  * executor (endpoints may block), and the answers of one connection are written in the order
  * its requests came (HTTP/1.1 pipelining), refusals included. A request Netty could not decode is
- * refused and the connection closed; one whose body is too large ({@link BodyTooLarge}) is refused
- * with 413.
+ * refused and the connection closed; one whose path has a broken percent-escape is refused
+ * as not HTTP too, the connection kept; one whose body is too large ({@link BodyTooLarge}) is
+ * refused with 413.
  */
 final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -58,10 +59,19 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), Ending.CLOSE);
             return;
         }
-        HttpCall call = new HttpCall(request.method(), new QueryStringDecoder(request.uri()).path(),
-                request.headers().get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(request.content()),
-                presentedKey(request.headers()), request.headers().get(HttpHeaderNames.HOST));
-        answerInTurn(ctx, () -> dispatcher.answer(call), HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE);
+        Ending ending = HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE;
+        String path;
+        try {
+            path = new QueryStringDecoder(request.uri()).path();
+        } catch (IllegalArgumentException e) {
+            RefusedRequestException refused = new RefusedRequestException(Refusal.MALFORMED_HTTP,
+                    "The path is not valid percent-encoding.");
+            answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), ending);
+            return;
+        }
+        HttpCall call = new HttpCall(request.method(), path, request.headers().get(HttpHeaderNames.CONTENT_TYPE),
+                ByteBufUtil.getBytes(request.content()), presentedKey(request.headers()), request.headers().get(HttpHeaderNames.HOST));
+        answerInTurn(ctx, () -> dispatcher.answer(call), ending);
     }
 
     /**

@@ -212,6 +212,19 @@ class BadInputTest {
     }
 
     @Test
+    void aPathThatIsNotPercentEncodedIsRefusedAsNotHttp() throws IOException {
+        double before = gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason());
+        String reply = rawExchange("GET /%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertEquals("HTTP/1.1 400 Bad Request", reply.isEmpty() ? "no answer" : reply.substring(0, reply.indexOf("\r\n")));
+        assertEquals("The request is not valid HTTP.", parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("message").asText());
+        assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason()));
+        // the connection was not dropped under the answer of a request before it
+        assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request", "HTTP/1.1 200 OK"), statusLines(rawExchange(
+                waitingFeed("b-before-bad-path") + "GET /ui/%2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                        + "GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")));
+    }
+
+    @Test
     void aRequestTooLargePipelinedBehindAWaitingFeedIsAnsweredAfterIt() throws IOException {
         String tooLarge = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
                 + (MAX_BODY + 1) + "\r\n\r\n" + "a".repeat(MAX_BODY + 1);
