@@ -84,6 +84,19 @@ class LoggingTest {
     }
 
     @Test
+    void aMessageCannotStartATextLineOfItsOwn() throws IOException {
+        install("rest", Map.of());
+        // GET /x%0a2026-11-28%2010:00:00,000%20[rest-service]%20ERROR:%20... decodes to this path
+        context.getLogger("org.scrapycluster.rest.http.Dispatcher")
+                .info("GET /x\n2026-11-28 10:00:00,000 [rest-service] ERROR: forged\r\u0085\u2028\t 404");
+
+        List<String> lines = logLines("rest_service.log");
+        assertEquals(1, lines.size(), lines.toString());
+        assertTrue(lines.get(0).endsWith("INFO: GET /x\\n2026-11-28 10:00:00,000 [rest-service] ERROR: forged\\r\\u0085\\u2028\\t 404"),
+                lines.get(0));
+    }
+
+    @Test
     void theCrawlerLogsWithItsScPrefixedSettings() throws IOException {
         install("crawler", Map.of("SC_LOG_LEVEL", "DEBUG", "SC_LOG_JSON", "1"));
         context.getLogger("org.scrapycluster.crawler.Fetcher").debug("Scraped page");

@@ -74,35 +74,9 @@ public final class Dispatcher {
             LOG.atInfo().addKeyValue("method", call.method().name()).addKeyValue("path", call.path())
                     .addKeyValue("status", answer.status()).addKeyValue("key", keyId)
                     .addKeyValue("ms", (System.nanoTime() - started) / 1_000_000)
-                    .log(call.method().name() + " " + oneLine(call.path()) + " " + answer.status());
+                    .log(call.method().name() + " " + call.path() + " " + answer.status());
         }
         return answer;
-    }
-
-    /**
-     * {@code path} as part of one log line: a decoded path may hold line breaks ({@code %0a}), with
-     * which a caller, even one without a key, could write log lines of its own in the text log.
-     * Control characters and the Unicode line separators are written as {@code \n}, {@code \r},
-     * {@code \t} or {@code \}{@code uXXXX}.
-     */
-    static String oneLine(String path) {
-        if (path.chars().noneMatch(Dispatcher::breaksLine)) {
-            return path;
-        }
-        StringBuilder line = new StringBuilder(path.length() + 16);
-        for (char c : path.toCharArray()) {
-            switch (c) {
-                case '\n' -> line.append("\\n");
-                case '\r' -> line.append("\\r");
-                case '\t' -> line.append("\\t");
-                default -> line.append(breaksLine(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-            }
-        }
-        return line.toString();
-    }
-
-    private static boolean breaksLine(int c) {
-        return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
     }
 
     /** The envelope of a refusal that happened before a call could be routed, counted. */
