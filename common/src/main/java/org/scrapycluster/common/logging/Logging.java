@@ -14,6 +14,7 @@ import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.joran.spi.ConsoleTarget;
 import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
@@ -39,23 +40,40 @@ public final class Logging {
         configure(config, ServiceLoggerNames.single(config.loggerName()));
     }
 
+    /**
+     * A client tool ({@code feed}, {@code dump}, {@code zookeeper}): as {@link #configure(Settings)}, except that
+     * a log on the console goes to standard error, leaving standard output to what the tool prints, for a pipe
+     * or a file (docs/operations.md, Logs).
+     */
+    public static void configureTool(Settings settings) {
+        LogConfig config = LogConfig.from(settings);
+        install((LoggerContext) LoggerFactory.getILoggerFactory(), config, ServiceLoggerNames.single(config.loggerName()),
+                ConsoleTarget.SystemErr);
+    }
+
     /** Logging as {@code config} says, with {@code names} choosing each record's logger name. */
     public static void configure(LogConfig config, ServiceLoggerNames names) {
         install((LoggerContext) LoggerFactory.getILoggerFactory(), config, names);
     }
 
-    /**
-     * Sets up {@code context}: one appender on the root logger, the root level, the library levels, and
-     * the holding back of a library's repeated warnings ({@link RepeatedMessages}).
-     */
+    /** As {@link #install(LoggerContext, LogConfig, ServiceLoggerNames, ConsoleTarget)}, a console log on standard output. */
     static void install(LoggerContext context, LogConfig config, ServiceLoggerNames names) {
+        install(context, config, names, ConsoleTarget.SystemOut);
+    }
+
+    /**
+     * Sets up {@code context}: one appender on the root logger (the console {@code target} when logging to the
+     * console), the root level, the library levels, and the holding back of a library's repeated warnings
+     * ({@link RepeatedMessages}).
+     */
+    static void install(LoggerContext context, LogConfig config, ServiceLoggerNames names, ConsoleTarget target) {
         context.reset();
         Encoder<ILoggingEvent> encoder = config.json()
                 ? new JsonLineEncoder(names)
                 : new TextLineEncoder(names, ZoneId.systemDefault());
         encoder.setContext(context);
         encoder.start();
-        Appender<ILoggingEvent> appender = config.stdout() ? console(encoder) : rollingFile(context, config, encoder);
+        Appender<ILoggingEvent> appender = config.stdout() ? console(encoder, target) : rollingFile(context, config, encoder);
         appender.setContext(context);
         appender.start();
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
@@ -70,9 +88,10 @@ public final class Logging {
         }
     }
 
-    private static OutputStreamAppender<ILoggingEvent> console(Encoder<ILoggingEvent> encoder) {
+    private static OutputStreamAppender<ILoggingEvent> console(Encoder<ILoggingEvent> encoder, ConsoleTarget target) {
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-        console.setName("stdout");
+        console.setName("console");
+        console.setTarget(target.getName());
         console.setEncoder(encoder);
         return console;
     }

@@ -99,7 +99,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--count must be at least 1");
         }
         Settings settings = TopicList.settings(options, kafkaHost);
-        Logging.configure(settings);
+        Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         MessageRenderer renderer = new MessageRenderer(pretty, decodeBody,

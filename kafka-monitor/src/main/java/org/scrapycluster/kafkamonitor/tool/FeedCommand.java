@@ -78,7 +78,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = options.load("kafka-monitor");
-        Logging.configure(settings);
+        Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Json json = new Json(JsonLimits.from(settings));

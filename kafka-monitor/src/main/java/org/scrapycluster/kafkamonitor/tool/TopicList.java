@@ -40,7 +40,7 @@ final class TopicList implements Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = settings(options, kafkaHost);
-        Logging.configure(settings);
+        Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();
         try (Admin admin = new KafkaClients(settings).admin()) {
             var names = admin.listTopics(new ListTopicsOptions().timeoutMs((int) TIMEOUT.toMillis())).names()

@@ -3,6 +3,9 @@ package org.scrapycluster.kafkamonitor.tool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -96,6 +99,26 @@ class FeedCommandTest {
         assertEquals(1, status);
         assertTrue(feed.err().startsWith("Failed to feed item into Kafka topic demo.incoming: "), feed.err());
         assertTrue(System.nanoTime() - started < Duration.ofSeconds(30).toNanos(), "bounded by KAFKA_FEED_TIMEOUT");
+    }
+
+    @Test
+    void theKafkaClientsWarningsGoToStandardErrorNotIntoThePipe() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        PrintStream realOut = System.out;
+        PrintStream realErr = System.err;
+        System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(1, feed.execute(List.of(CRAWL, "--set", "KAFKA_HOSTS=127.0.0.1:" + FreePorts.pick(), "--set", "KAFKA_FEED_TIMEOUT=2")));
+        } finally {
+            System.setOut(realOut);
+            System.setErr(realErr);
+        }
+
+        assertEquals("", stdout.toString(StandardCharsets.UTF_8));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("WARNING: [Producer clientId="), stderr.toString(StandardCharsets.UTF_8));
     }
 
     private List<String> args(String json, String... more) {

@@ -37,7 +37,7 @@ public final class ZooKeeperNodeOptions {
     Settings settings() {
         if (settings == null) {
             settings = settingsOptions.load("redis-monitor");
-            Logging.configure(settings);
+            Logging.configureTool(settings);
         }
         return settings;
     }
