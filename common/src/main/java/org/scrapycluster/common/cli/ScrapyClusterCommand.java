@@ -1,5 +1,10 @@
 package org.scrapycluster.common.cli;
 
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -47,6 +52,8 @@ public final class ScrapyClusterCommand implements Runnable {
                 .toList();
         // Each through a CommandLine of its own, so that a contributed command's model transformer runs.
         contributed.forEach(command -> commandLine.addSubcommand(new CommandLine(command)));
+        // After the subcommands are added: picocli hands the writer to those it has at the time.
+        commandLine.setOut(standardOutput());
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
             if (!(e instanceof SettingsException)) {
@@ -69,6 +76,14 @@ public final class ScrapyClusterCommand implements Runnable {
     /** The services jar's entry point: the services and the client tools. */
     public static void main(String[] args) {
         exitWith(commandLine(), args);
+    }
+
+    /**
+     * Standard output as a writer whose {@link PrintWriter#checkError()} tells when a write failed, as when
+     * the reader of a pipe has gone: {@code System.out}, a {@code PrintStream}, keeps such an error to itself.
+     */
+    private static PrintWriter standardOutput() {
+        return new PrintWriter(new BufferedWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), System.out.charset())), true);
     }
 
     private static String nameOf(ClusterCommand command) {

@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
  * latest offset or from the beginning, in a consumer group or in none, until Ctrl-C or a count is
  * reached. Messages go to standard output; a progress line every few seconds, and on exit the last
  * message and a summary ({@code Num Records}, {@code Total MBs} and {@code kb per message}, counted
- * from the messages' bytes), go to standard error.
+ * from the messages' bytes), go to standard error. Once standard output cannot be written (its reader
+ * gone) it stops with status 1.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true, subcommands = TopicList.class,
         description = {"Print the messages of a Kafka topic (Ctrl-C to stop), or list the topics with 'dump list'."})
@@ -120,7 +121,10 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                 return 1;
             }
             try {
-                dump(consumer, renderer, tally, out, err);
+                if (!dump(consumer, renderer, tally, out, err)) {
+                    err.println("Stopped: cannot write to standard output (nothing reads it any more)");
+                    return 1;
+                }
             } catch (WakeupException e) {
                 err.println("Stopped");
             } finally {
@@ -190,7 +194,11 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         return true;
     }
 
-    private void dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintWriter out, PrintWriter err) {
+    /**
+     * Prints messages until {@code count} or an interruption (true), or until standard output cannot be written
+     * any more, its reader gone as after {@code dump ... | head -1} (false).
+     */
+    private boolean dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintWriter out, PrintWriter err) {
         long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
         while (!Thread.currentThread().isInterrupted()) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
@@ -198,16 +206,19 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                 out.println(shown);
                 tally.add(record.value(), shown);
                 if (count != null && tally.records >= count) {
-                    return;
+                    return true;
                 }
             }
-            out.flush();
+            if (out.checkError()) {
+                return false;
+            }
             if (System.nanoTime() >= nextProgress) {
                 err.println(tally.progress());
                 err.flush();
                 nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
             }
         }
+        return true;
     }
 
     /** What was dumped: the number of messages, their bytes and the last one shown. */

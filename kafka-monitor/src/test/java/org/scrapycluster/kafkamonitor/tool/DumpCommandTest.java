@@ -1,8 +1,13 @@
 package org.scrapycluster.kafkamonitor.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +25,8 @@ import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
 import org.scrapycluster.kafkamonitor.testing.ToolRunner;
+
+import picocli.CommandLine;
 
 /** {@code scrapy-cluster dump list} and {@code dump <topic>} against the embedded Kafka (docs/compatibility.md §2.8). */
 @ExtendWith(SharedStack.class)
@@ -44,6 +51,15 @@ class DumpCommandTest {
     @AfterEach
     void disconnect() {
         kafka.close();
+    }
+
+    /** Standard output after its reader has gone, as {@code dump ... | head -1} leaves it. */
+    private static final class ClosedPipe extends OutputStream {
+
+        @Override
+        public void write(int b) throws IOException {
+            throw new IOException("Broken pipe");
+        }
     }
 
     @Test
@@ -128,6 +144,24 @@ class DumpCommandTest {
         printed.addAll(second.out().lines().toList());
 
         assertEquals(List.of("{\"n\":1}", "{\"n\":2}", "{\"n\":3}"), printed);
+    }
+
+    @Test
+    void itStopsWhenNothingReadsItsOutputAnyMore() throws InterruptedException {
+        kafka.sendText(topic, "{\"n\":1}", "{\"n\":2}");
+        StringWriter err = new StringWriter();
+        CommandLine dump = new CommandLine(new DumpCommand());
+        dump.setOut(new PrintWriter(new ClosedPipe(), true));
+        dump.setErr(new PrintWriter(err, true));
+        AtomicInteger status = new AtomicInteger(-1);
+        Thread running = Thread.ofPlatform().daemon().start(() -> status.set(dump.execute(topic, "-b", "-kh", stack.kafkaBootstrap(),
+                "--log-level", "WARNING")));
+
+        running.join(Duration.ofMinutes(1));
+
+        assertFalse(running.isAlive(), "dump went on writing into a closed pipe: " + err);
+        assertEquals(1, status.get(), err.toString());
+        assertTrue(err.toString().contains("Stopped: cannot write to standard output"), err.toString());
     }
 
     @Test
