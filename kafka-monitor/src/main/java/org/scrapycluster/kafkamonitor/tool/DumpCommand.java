@@ -13,6 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.cli.ClusterCommand;
@@ -116,7 +117,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                     Thread.currentThread().interrupt();
                 }
             });
-            if (!start(consumer, topic, err)) {
+            if (!start(consumer, topic, String.join(",", settings.getStringList("KAFKA_HOSTS")), err)) {
                 stopper.interrupt();
                 return 1;
             }
@@ -153,8 +154,11 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    /** Subscribes (in a group) or assigns every partition (without one); says so once the start offsets are known. */
-    private boolean start(Consumer<byte[], byte[]> consumer, String topic, PrintWriter err) {
+    /**
+     * Subscribes (in a group) or assigns every partition (without one); says so once the start offsets are known.
+     * False, said why, when Kafka at {@code hosts} does not answer or has no such topic.
+     */
+    private boolean start(Consumer<byte[], byte[]> consumer, String topic, String hosts, PrintWriter err) {
         String from = fromBeginning ? "the beginning" : "the latest offset";
         if (group != null) {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
@@ -177,7 +181,13 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             });
             return true;
         }
-        List<TopicPartition> partitions = TopicPartitions.of(consumer, topic, TOPIC_WAIT);
+        List<TopicPartition> partitions;
+        try {
+            partitions = TopicPartitions.of(consumer, topic, TOPIC_WAIT);
+        } catch (TimeoutException e) {
+            err.println("Cannot reach Kafka at " + hosts + ": no answer within " + TOPIC_WAIT.toSeconds() + " s");
+            return false;
+        }
         if (partitions.isEmpty()) {
             err.println("No topic " + topic + " (it has no partitions after " + TOPIC_WAIT.toSeconds() + " s)");
             return false;

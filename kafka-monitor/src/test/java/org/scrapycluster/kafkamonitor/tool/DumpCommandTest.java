@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
@@ -162,6 +163,16 @@ class DumpCommandTest {
         assertFalse(running.isAlive(), "dump went on writing into a closed pipe: " + err);
         assertEquals(1, status.get(), err.toString());
         assertTrue(err.toString().contains("Stopped: cannot write to standard output"), err.toString());
+    }
+
+    @Test
+    void anUnreachableKafkaIsAOneLineFailureNamingIt() {
+        String away = "127.0.0.1:" + FreePorts.pick();
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+
+        assertEquals(1, dump.execute(List.of(topic, "-kh", away)));
+
+        assertEquals("Cannot reach Kafka at " + away + ": no answer within 30 s", dump.err().strip());
     }
 
     @Test
