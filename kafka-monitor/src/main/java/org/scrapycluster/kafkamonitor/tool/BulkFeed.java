@@ -22,7 +22,7 @@ import org.scrapycluster.common.json.JsonInputException;
  * Feeds JSON lines, one request a line: each line is parsed and checked as {@code feed} checks one
  * request, a refused line is reported with its number and skipped, and the rest are sent. Blank lines are
  * skipped. Every {@value #PROGRESS_EVERY} lines a progress line goes to the error stream; at the end one
- * summary line goes to the output.
+ * summary line goes to the output. It stops at the first send Kafka does not answer in time.
  */
 final class BulkFeed {
 
@@ -55,7 +55,8 @@ final class BulkFeed {
     }
 
     /**
-     * Feeds every line of {@code lines}, waiting up to {@code timeout} for each acknowledgement.
+     * Feeds every line of {@code lines}, waiting up to {@code timeout} for each acknowledgement. Once Kafka has not
+     * answered a send within {@code timeout}, it stops reading: with Kafka away every further line would wait as long.
      *
      * @return whether every non-blank line was valid and acknowledged
      */
@@ -65,7 +66,8 @@ final class BulkFeed {
         long refused = 0;
         long failed = 0;
         long sent = 0;
-        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        boolean unanswered = false;
+        for (String line = lines.readLine(); line != null && !unanswered; line = lines.readLine()) {
             number++;
             if (number % PROGRESS_EVERY == 0) {
                 err.println("feed: " + number + " lines read, " + (sent + pending.size()) + " sent, " + refused + " refused");
@@ -82,15 +84,23 @@ final class BulkFeed {
                 }
                 continue;
             }
-            pending.add(new Pending(number, send.apply(topic, line.strip().getBytes(StandardCharsets.UTF_8))));
-            if (pending.size() >= IN_FLIGHT) {
-                failed += await(pending, timeout);
+            Future<?> sending = send.apply(topic, line.strip().getBytes(StandardCharsets.UTF_8));
+            pending.add(new Pending(number, sending));
+            if (pending.size() >= IN_FLIGHT || unanswered(sending)) {
+                Awaited awaited = await(pending, timeout);
+                failed += awaited.failed();
+                unanswered = awaited.unanswered();
                 sent += pending.size();
                 pending.clear();
             }
         }
-        failed += await(pending, timeout);
+        Awaited awaited = await(pending, timeout);
+        failed += awaited.failed();
         sent += pending.size();
+        if (unanswered || awaited.unanswered()) {
+            err.println("Stopped after line " + number + ": Kafka did not answer within " + timeout.toSeconds()
+                    + " s; the lines after it were not read");
+        }
         out.println("Fed " + (sent - failed) + " of " + (sent + refused) + " requests to Kafka topic " + topic + "; "
                 + refused + " refused, " + failed + " not acknowledged");
         return refused == 0 && failed == 0;
@@ -106,17 +116,20 @@ final class BulkFeed {
         return problems.apply(request);
     }
 
-    /** Waits for each send; reports and counts those that failed. */
-    private long await(List<Pending> pending, Duration timeout) {
+    /** Waits for each send; reports and counts those that failed, and tells whether Kafka left one unanswered. */
+    private Awaited await(List<Pending> pending, Duration timeout) {
         long failed = 0;
+        boolean unanswered = false;
         for (Pending each : pending) {
             try {
                 each.send().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 failed++;
+                unanswered |= e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException;
                 err.println("line " + each.line() + ": not sent: " + e.getCause().getMessage());
             } catch (TimeoutException e) {
                 failed++;
+                unanswered = true;
                 err.println("line " + each.line() + ": not sent: no acknowledgement within " + timeout.toSeconds() + " s");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -124,7 +137,15 @@ final class BulkFeed {
                 err.println("line " + each.line() + ": not sent: interrupted");
             }
         }
-        return failed;
+        return new Awaited(failed, unanswered);
+    }
+
+    /** Whether a finished send failed because Kafka did not answer in time (the producer's own timeout). */
+    private static boolean unanswered(Future<?> send) {
+        return send.state() == Future.State.FAILED && send.exceptionNow() instanceof org.apache.kafka.common.errors.TimeoutException;
+    }
+
+    private record Awaited(long failed, boolean unanswered) {
     }
 
     private record Pending(long line, Future<?> send) {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
@@ -69,6 +70,29 @@ class BulkFeedTest {
         assertFalse(feed.feed(new BufferedReader(new StringReader("{\"url\": \"http://a.example/\", \"appid\": \"app\", \"crawlid\": \"c\"}")),
                 Duration.ofSeconds(1)));
         assertTrue(err.toString().contains("line 1: not sent: broker gone"), err.toString());
+    }
+
+    @Test
+    void itStopsAtTheFirstLineKafkaDoesNotAnswerForInsteadOfWaitingOnEveryLine() throws IOException {
+        List<String> tried = new ArrayList<>();
+        BulkFeed feed = new BulkFeed(new Json(JsonLimits.from(SETTINGS)), request -> FeedCommand.problems(PLUGINS, request),
+                (topic, bytes) -> {
+                    tried.add(new String(bytes, StandardCharsets.UTF_8));
+                    return CompletableFuture.failedFuture(new TimeoutException("Topic demo.incoming not present in metadata after 1000 ms."));
+                }, "demo.incoming", new PrintWriter(out, true), new PrintWriter(err, true));
+        String input = String.join("\n",
+                "{\"url\": \"http://a.example/\", \"appid\": \"app\", \"crawlid\": \"c1\"}",
+                "{\"url\": \"http://b.example/\", \"appid\": \"app\", \"crawlid\": \"c2\"}",
+                "{\"url\": \"http://c.example/\", \"appid\": \"app\", \"crawlid\": \"c3\"}");
+
+        assertFalse(feed.feed(new BufferedReader(new StringReader(input)), Duration.ofSeconds(1)));
+
+        assertEquals(1, tried.size(), tried.toString());
+        assertTrue(err.toString().contains("line 1: not sent: Topic demo.incoming not present in metadata after 1000 ms."), err.toString());
+        assertTrue(err.toString().contains("Stopped after line 1: Kafka did not answer within 1 s; the lines after it were not read"),
+                err.toString());
+        assertTrue(out.toString().startsWith("Fed 0 of 1 requests to Kafka topic demo.incoming; 0 refused, 1 not acknowledged"),
+                out.toString());
     }
 
     private boolean feed(String input) throws IOException {
