@@ -1,6 +1,7 @@
 package org.scrapycluster.redismonitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -94,6 +96,19 @@ class ZooKeeperCommandsTest {
         assertEquals(0, run("pull"));
         assertEquals("", out.toString());
         assertEquals(parent + "cluster is empty", lines(err).get(0));
+    }
+
+    @Test
+    void pullOfANodeNeverPushedSaysSoAndCreatesNothing() throws Exception {
+        assertEquals(1, run("pull"));
+
+        assertEquals("", out.toString());
+        assertEquals(List.of(parent + "cluster does not exist at " + zookeeper), lines(err));
+        try (CuratorFramework client = ZooKeeperConnection.to(zookeeper).newClient()) {
+            client.start();
+            client.blockUntilConnected();
+            assertNull(client.checkExists().forPath(parent.substring(0, parent.indexOf('/', 1))), "pull created the path");
+        }
     }
 
     @Test

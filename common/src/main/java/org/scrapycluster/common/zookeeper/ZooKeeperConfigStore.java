@@ -2,6 +2,7 @@ package org.scrapycluster.common.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -56,6 +57,19 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
     /** The node's text ({@code ""} when it is empty or was missing). */
     public String readText() throws ZooKeeperConfigException {
         return read().text();
+    }
+
+    /** The node's text as it is, or none when the node does not exist; unlike {@link #readText()} it creates nothing. */
+    public Optional<String> readTextIfPresent() throws ZooKeeperConfigException {
+        awaitConnection(Failure.LOAD);
+        try {
+            byte[] data = client.getData().forPath(path);
+            return Optional.of(data == null ? "" : new String(data, StandardCharsets.UTF_8));
+        } catch (KeeperException.NoNodeException e) {
+            return Optional.empty();
+        } catch (Exception e) {
+            throw failure(Failure.LOAD, "cannot read " + path, e);
+        }
     }
 
     /**
