@@ -77,6 +77,9 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (file != null && request != null) {
+            throw new ParameterException(spec.commandLine(), "Give a JSON request, '-' for standard input, or --file FILE, not two of them");
+        }
         Settings settings = options.load("kafka-monitor");
         Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();

@@ -4,14 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
@@ -99,6 +103,16 @@ class FeedCommandTest {
         assertEquals(1, status);
         assertTrue(feed.err().startsWith("Failed to feed item into Kafka topic demo.incoming: "), feed.err());
         assertTrue(System.nanoTime() - started < Duration.ofSeconds(30).toNanos(), "bounded by KAFKA_FEED_TIMEOUT");
+    }
+
+    @Test
+    void aRequestAndAFileTogetherAreAUsageErrorNotARequestDropped(@TempDir Path files) throws IOException {
+        Path seeds = Files.writeString(files.resolve("seeds.jsonl"), CRAWL + "\n");
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(2, feed.execute(args(CRAWL, "--file", seeds.toString())));
+
+        assertTrue(feed.err().startsWith("Give a JSON request, '-' for standard input, or --file FILE, not two of them"), feed.err());
     }
 
     @Test
