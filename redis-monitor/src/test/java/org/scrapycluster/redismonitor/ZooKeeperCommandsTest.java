@@ -112,6 +112,15 @@ class ZooKeeperCommandsTest {
     }
 
     @Test
+    void pushOfAMissingFileNamesItAsMissing(@TempDir Path files) {
+        Path absent = files.resolve("absent.yml");
+
+        assertEquals(1, run("push", absent.toString()));
+
+        assertEquals(List.of("Cannot read " + absent + ": no such file"), lines(err));
+    }
+
+    @Test
     void pushWantsAFileOrWipe() {
         assertEquals(2, run("push"));
         assertTrue(err.toString().contains("Give either a FILE to push or --wipe"), err.toString());

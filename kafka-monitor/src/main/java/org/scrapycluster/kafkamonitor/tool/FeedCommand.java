@@ -27,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.cli.UnreadableFile;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
@@ -145,7 +146,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
                     (topic, bytes) -> producer.send(new ProducerRecord<>(topic, bytes)), settings.getString("KAFKA_INCOMING_TOPIC"), out, err);
             return feed.feed(lines, timeout) ? 0 : 1;
         } catch (IOException e) {
-            err.println("Cannot read " + (file != null ? file : "standard input") + ": " + e.getMessage());
+            err.println("Cannot read " + (file != null ? file : "standard input") + ": " + UnreadableFile.reason(e));
             return 1;
         } catch (KafkaException e) {
             err.println("Failed to feed items into Kafka: " + e.getMessage());

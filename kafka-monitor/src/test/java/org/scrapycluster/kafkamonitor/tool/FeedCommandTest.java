@@ -116,6 +116,16 @@ class FeedCommandTest {
     }
 
     @Test
+    void aMissingFileIsNamedAsMissing(@TempDir Path files) {
+        Path absent = files.resolve("absent.jsonl");
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(1, feed.execute(List.of("--file", absent.toString(), "--set", "KAFKA_HOSTS=" + stack.kafkaBootstrap())));
+
+        assertEquals("Cannot read " + absent + ": no such file", feed.err().strip());
+    }
+
+    @Test
     void theKafkaClientsWarningsGoToStandardErrorNotIntoThePipe() {
         ToolRunner feed = new ToolRunner(new FeedCommand());
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();

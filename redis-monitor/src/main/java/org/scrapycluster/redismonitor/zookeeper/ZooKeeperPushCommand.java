@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.scrapycluster.common.cli.UnreadableFile;
 import org.scrapycluster.common.zookeeper.ConfigProblem;
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainConfigDiff;
@@ -60,7 +61,7 @@ public final class ZooKeeperPushCommand implements Callable<Integer> {
             try {
                 text = Files.readString(file);
             } catch (IOException e) {
-                err.println("Cannot read " + file + ": " + e);
+                err.println("Cannot read " + file + ": " + UnreadableFile.reason(e));
                 return 1;
             }
             ParsedDomainConfig parsed = DomainConfigYaml.parseStrict(text);

@@ -1,0 +1,26 @@
+package org.scrapycluster.common.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+
+/**
+ * Why a file named on the command line ({@code feed --file}, {@code zookeeper push}) could not be read, in
+ * words: Java's {@link FileSystemException}s carry the file's name as their message and the reason apart.
+ */
+public final class UnreadableFile {
+
+    private UnreadableFile() {
+    }
+
+    /** {@code no such file}, {@code permission denied}, or the system's reason. */
+    public static String reason(IOException e) {
+        return switch (e) {
+            case NoSuchFileException missing -> "no such file";
+            case AccessDeniedException denied -> "permission denied";
+            case FileSystemException other when other.getReason() != null -> other.getReason();
+            default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        };
+    }
+}
