@@ -11,10 +11,12 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -35,6 +37,9 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * service and share it.
  */
 public final class Json {
+
+    /** Where Jackson names the source it does not include in a message, around the line and column it gives. */
+    private static final Pattern REDACTED_SOURCE = Pattern.compile("\\[Source: REDACTED \\([^)]*\\); (line: \\d+, column: \\d+)]");
 
     private final long maxDocumentBytes;
     private final ObjectMapper mapper;
@@ -122,7 +127,7 @@ public final class Json {
         } catch (StreamConstraintsException e) {
             throw new JsonInputException("JSON beyond the limits: " + withSettingNames(e.getOriginalMessage()), e);
         } catch (JsonProcessingException e) {
-            throw new JsonInputException("Invalid JSON: " + e.getOriginalMessage(), e);
+            throw new JsonInputException("Invalid JSON: " + withoutRedactedSource(e.getOriginalMessage()) + where(e.getLocation()), e);
         } catch (IOException e) {
             throw new JsonInputException("Unreadable JSON: " + e.getMessage(), e);
         }
@@ -130,6 +135,19 @@ public final class Json {
             throw new JsonInputException("Empty JSON document");
         }
         return tree;
+    }
+
+    /**
+     * Jackson's message without the source it leaves out: {@code [Source: REDACTED (...) disabled); line: 1, column: 1]}
+     * becomes {@code line: 1, column: 1}.
+     */
+    private static String withoutRedactedSource(String message) {
+        return REDACTED_SOURCE.matcher(message).replaceAll("$1");
+    }
+
+    /** {@code ", at line L, column C"} of {@code location}, or nothing when Jackson does not know it. */
+    private static String where(JsonLocation location) {
+        return location == null || location.getLineNr() < 1 ? "" : ", at line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 
     /**

@@ -77,6 +77,19 @@ class JsonTest {
     }
 
     @Test
+    void saysWhereMalformedInputWentWrongWithoutJacksonsRedactedSource() {
+        JsonInputException e = assertThrows(JsonInputException.class,
+                () -> json.readTree("{\"url\":\"http://a.example/\",\n \"appid\":}".getBytes(StandardCharsets.UTF_8)));
+
+        assertEquals("Invalid JSON: Unexpected character ('}' (code 125)): expected a valid value (JSON String, Number, Array, Object "
+                + "or token 'null', 'true' or 'false'), at line 2, column 10", e.getMessage());
+
+        JsonInputException unfinished = assertThrows(JsonInputException.class, () -> json.readTree("{\"url\":\"http://a.example/\"".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("Invalid JSON: Unexpected end-of-input: expected close marker for Object (start marker at line: 1, column: 1), "
+                + "at line 1, column 27", unfinished.getMessage());
+    }
+
+    @Test
     void refusesMalformedEmptyAndTrailingInput() {
         for (String bad : List.of("", "   ", "{\"a\":", "{\"a\":1} {\"b\":2}", "{'a':1}")) {
             assertThrows(JsonInputException.class, () -> json.readTree(bad.getBytes(StandardCharsets.UTF_8)), bad);
