@@ -121,6 +121,21 @@ class ZooKeeperCommandsTest {
     }
 
     @Test
+    void aPathOrAddressZooKeeperWouldRefuseIsAUsageErrorWithoutAStackTrace() {
+        int status = new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute("pull", "-z", zookeeper, "-p", "crawler/", "--log-level", "WARNING");
+
+        assertEquals(2, status);
+        assertTrue(err.toString().startsWith("Not a ZooKeeper node path: crawler/all (Path must start with / character)\nUsage: "),
+                err.toString());
+        err.getBuffer().setLength(0);
+
+        assertEquals(2, new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute("pull", "-z", "", "--log-level", "WARNING"));
+        assertTrue(err.toString().startsWith("Not a ZooKeeper address: '' (the ZooKeeper address is empty)\nUsage: "), err.toString());
+    }
+
+    @Test
     void pushWantsAFileOrWipe() {
         assertEquals(2, run("push"));
         assertTrue(err.toString().contains("Give either a FILE to push or --wipe"), err.toString());

@@ -7,7 +7,10 @@ import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Which domain config node {@code zookeeper push / pull} work on, as the original
@@ -31,6 +34,9 @@ public final class ZooKeeperNodeOptions {
             description = "Parent path of the config node (default: ZOOKEEPER_ASSIGN_PATH, /scrapy-cluster/crawler/).")
     String path;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     private Settings settings;
 
     /** The Redis monitor's settings from the options; logging is set up from them on first use. */
@@ -53,8 +59,19 @@ public final class ZooKeeperNodeOptions {
         return hosts != null ? hosts : settings().getString("ZOOKEEPER_HOSTS");
     }
 
-    /** A store of the node. */
+    /** A store of the node; an empty address or a node path ZooKeeper would refuse is a usage error. */
     ZooKeeperConfigStore open() {
-        return ZooKeeperConfigStore.open(ZooKeeperConnection.to(hosts()), nodePath());
+        ZooKeeperConnection connection;
+        try {
+            connection = ZooKeeperConnection.to(hosts());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "Not a ZooKeeper address: '" + hosts() + "' (" + e.getMessage() + ")");
+        }
+        String nodePath = nodePath();
+        try {
+            return ZooKeeperConfigStore.open(connection, nodePath);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "Not a ZooKeeper node path: " + nodePath + " (" + e.getMessage() + ")");
+        }
     }
 }
