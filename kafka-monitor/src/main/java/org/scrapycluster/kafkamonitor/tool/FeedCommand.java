@@ -118,10 +118,14 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             out.println("Successfully fed item to Kafka topic " + topic);
             return 0;
         } catch (ExecutionException e) {
-            err.println("Failed to feed item into Kafka topic " + topic + ": " + e.getCause().getMessage());
+            // The producer's own timeout (its metadata wait, say) means Kafka did not answer, whatever its message says of the topic.
+            err.println("Failed to feed item into Kafka topic " + topic + ": "
+                    + (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
+                            ? "no answer from Kafka at " + hosts(settings) + " within " + timeout.toSeconds() + " s (" + e.getCause().getMessage() + ")"
+                            : e.getCause().getMessage()));
         } catch (TimeoutException e) {
             err.println("Failed to feed item into Kafka topic " + topic + ": no acknowledgement from "
-                    + String.join(",", settings.getStringList("KAFKA_HOSTS")) + " within " + timeout.toSeconds() + " s");
+                    + hosts(settings) + " within " + timeout.toSeconds() + " s");
         } catch (KafkaException e) {
             err.println("Failed to feed item into Kafka topic " + topic + ": " + e.getMessage());
         } catch (InterruptedException e) {
@@ -171,6 +175,10 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             refuse.details().forEach(detail -> problems.add("  " + detail));
         }
         return problems;
+    }
+
+    private static String hosts(Settings settings) {
+        return String.join(",", settings.getStringList("KAFKA_HOSTS"));
     }
 
     /** The producer settings, with every wait bounded by the feed timeout. */

@@ -98,10 +98,13 @@ class FeedCommandTest {
         ToolRunner feed = new ToolRunner(new FeedCommand());
         long started = System.nanoTime();
 
-        int status = feed.execute(List.of(CRAWL, "--set", "KAFKA_HOSTS=127.0.0.1:" + FreePorts.pick(), "--set", "KAFKA_FEED_TIMEOUT=2"));
+        String away = "127.0.0.1:" + FreePorts.pick();
+
+        int status = feed.execute(List.of(CRAWL, "--set", "KAFKA_HOSTS=" + away, "--set", "KAFKA_FEED_TIMEOUT=2"));
 
         assertEquals(1, status);
-        assertTrue(feed.err().startsWith("Failed to feed item into Kafka topic demo.incoming: "), feed.err());
+        assertTrue(feed.err().startsWith("Failed to feed item into Kafka topic demo.incoming: no answer from Kafka at " + away + " within 2 s ("),
+                feed.err());
         assertTrue(System.nanoTime() - started < Duration.ofSeconds(30).toNanos(), "bounded by KAFKA_FEED_TIMEOUT");
     }
 
