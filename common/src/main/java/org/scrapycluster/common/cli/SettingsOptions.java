@@ -36,7 +36,7 @@ public final class SettingsOptions {
     @Option(names = {"-lj", "--log-json"}, description = "Log JSON lines.")
     boolean logJson;
 
-    @Option(names = {"-lf", "--log-file"}, description = "Log to LOG_DIR/LOG_FILE instead of standard output.")
+    @Option(names = {"-lf", "--log-file"}, description = "Log to LOG_DIR/LOG_FILE instead of the console (standard output; standard error for the client tools).")
     boolean logFile;
 
     /** The user's layers, with the logging flags applied to settings named with {@code logPrefix}. */

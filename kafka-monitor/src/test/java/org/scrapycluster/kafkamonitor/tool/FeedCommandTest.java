@@ -129,6 +129,15 @@ class FeedCommandTest {
     }
 
     @Test
+    void theHelpDoesNotSayItLogsToStandardOutput() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(0, feed.execute(List.of("--help")));
+
+        assertTrue(feed.out().contains("Log to LOG_DIR/LOG_FILE instead of the console"), feed.out());
+    }
+
+    @Test
     void theKafkaClientsWarningsGoToStandardErrorNotIntoThePipe() {
         ToolRunner feed = new ToolRunner(new FeedCommand());
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
