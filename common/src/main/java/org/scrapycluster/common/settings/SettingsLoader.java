@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.scrapycluster.common.file.UnreadableFile;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -126,7 +127,7 @@ final class SettingsLoader {
         try {
             text = Files.readString(path, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new SettingsException("Cannot read the override file " + path + ": " + e.getMessage(), e);
+            throw new SettingsException("Cannot read the override file " + path + ": " + UnreadableFile.reason(e), e);
         }
         Object loaded;
         try {

@@ -151,6 +151,14 @@ class SettingsLayersTest {
     }
 
     @Test
+    void aMissingOverrideFileIsCalledMissing() {
+        Path missing = dir.resolve("typo.yml");
+        SettingsException error = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                new SettingsSources(missing, Map.of(), Map.of())));
+        assertEquals("Cannot read the override file " + missing + ": no such file", error.getMessage());
+    }
+
+    @Test
     void anOverrideFileValueItsTagCannotReadIsASettingsError() throws IOException {
         Path file = write("REDIS_PORT: !!int sixty-three-seventy-nine\n");
         SettingsException error = assertThrows(SettingsException.class, () -> Settings.load("rest",

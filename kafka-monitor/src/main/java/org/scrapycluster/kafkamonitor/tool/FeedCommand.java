@@ -27,7 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.SettingsOptions;
-import org.scrapycluster.common.cli.UnreadableFile;
+import org.scrapycluster.common.file.UnreadableFile;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;

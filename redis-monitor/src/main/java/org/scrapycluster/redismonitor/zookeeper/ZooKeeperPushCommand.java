@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.scrapycluster.common.cli.UnreadableFile;
+import org.scrapycluster.common.file.UnreadableFile;
 import org.scrapycluster.common.zookeeper.ConfigProblem;
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainConfigDiff;

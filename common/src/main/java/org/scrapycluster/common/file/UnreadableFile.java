@@ -1,4 +1,4 @@
-package org.scrapycluster.common.cli;
+package org.scrapycluster.common.file;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -6,7 +6,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 
 /**
- * Why a file named on the command line ({@code feed --file}, {@code zookeeper push}) could not be read, in
+ * Why a file a user named ({@code feed --file}, {@code zookeeper push}, a settings override file) could not be read, in
  * words: Java's {@link FileSystemException}s carry the file's name as their message and the reason apart.
  */
 public final class UnreadableFile {
