@@ -66,7 +66,7 @@ final class RoundTripBenchmark {
     private void runServices(KafkaClients clients, Topics topics, List<Request> requests, int warmup, int rounds, List<Result> results)
             throws InterruptedException, TimeoutException {
         try (ServiceHost host = ServiceHost.start(settings.service("standalone"));
-             AnswerClock answers = new AnswerClock(String.join(",", settings.service("redis-monitor").getStringList("KAFKA_HOSTS")),
+             AnswerClock answers = new AnswerClock(KafkaClients.bootstrapServers(settings.service("redis-monitor")),
                      topics.outboundFirehose());
              Producer<String, String> producer = producer(clients)) {
             for (ServiceFactory factory : List.of(new KafkaMonitorFactory(), new RedisMonitorFactory())) {

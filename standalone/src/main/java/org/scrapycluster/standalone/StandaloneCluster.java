@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
+import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
@@ -138,7 +139,7 @@ public final class StandaloneCluster implements AutoCloseable {
     public String readyLine() {
         Settings rm = settings.service("redis-monitor");
         StringBuilder line = new StringBuilder("Scrapy Cluster ready: ")
-                .append("kafka ").append(String.join(",", rm.getStringList("KAFKA_HOSTS"))).append(external(stack.kafka().isEmpty()))
+                .append("kafka ").append(KafkaClients.bootstrapServers(rm)).append(external(stack.kafka().isEmpty()))
                 .append(", zookeeper ").append(rm.getString("ZOOKEEPER_HOSTS")).append(external(stack.zookeeper().isEmpty()))
                 .append(", redis ").append(rm.getString("REDIS_HOST")).append(':').append(rm.getInt("REDIS_PORT"))
                 .append(external(stack.redis().isEmpty()));

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.CrawlRef;
@@ -98,7 +99,7 @@ public final class RedisMonitorBenchmark {
         }
         String topic = settings.getString("KAFKA_TOPIC_PREFIX") + ".outbound_firehose";
         Service monitor = new RedisMonitorFactory().create(context());
-        try (AnswerClock answers = new AnswerClock(String.join(",", settings.getStringList("KAFKA_HOSTS")), topic)) {
+        try (AnswerClock answers = new AnswerClock(KafkaClients.bootstrapServers(settings), topic)) {
             monitor.start();
             List<Result> results = new ArrayList<>();
             load(spider + "idle", 10, 10, 1);

@@ -93,9 +93,14 @@ public final class KafkaClients {
         return Admin.create(withClientProperties(common()));
     }
 
+    /** The brokers of {@code settings}' {@code KAFKA_HOSTS}, as Kafka's {@code bootstrap.servers} and messages name them. */
+    public static String bootstrapServers(Settings settings) {
+        return String.join(",", settings.getStringList("KAFKA_HOSTS"));
+    }
+
     private Properties common() {
         Properties properties = new Properties();
-        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, String.join(",", settings.getStringList("KAFKA_HOSTS")));
+        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(settings));
         return properties;
     }
 

@@ -142,7 +142,7 @@ public final class KafkaMonitor implements Service {
         this.clients = new KafkaClients(settings);
         this.topic = settings.getString("KAFKA_INCOMING_TOPIC");
         this.group = settings.getString("KAFKA_GROUP");
-        this.kafka = new KafkaWatch(String.join(",", settings.getStringList("KAFKA_HOSTS")),
+        this.kafka = new KafkaWatch(KafkaClients.bootstrapServers(settings),
                 "consuming " + topic + " in group " + group);
         this.maxPollRecords = positive("KAFKA_CONSUMER_MAX_POLL_RECORDS");
         this.pollTimeout = Duration.ofMillis(positive("KAFKA_CONSUMER_TIMEOUT"));

@@ -117,7 +117,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                     Thread.currentThread().interrupt();
                 }
             });
-            if (!start(consumer, topic, String.join(",", settings.getStringList("KAFKA_HOSTS")), err)) {
+            if (!start(consumer, topic, KafkaClients.bootstrapServers(settings), err)) {
                 stopper.interrupt();
                 return 1;
             }

@@ -121,11 +121,11 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             // The producer's own timeout (its metadata wait, say) means Kafka did not answer, whatever its message says of the topic.
             err.println("Failed to feed item into Kafka topic " + topic + ": "
                     + (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
-                            ? "no answer from Kafka at " + hosts(settings) + " within " + timeout.toSeconds() + " s (" + e.getCause().getMessage() + ")"
+                            ? "no answer from Kafka at " + KafkaClients.bootstrapServers(settings) + " within " + timeout.toSeconds() + " s (" + e.getCause().getMessage() + ")"
                             : e.getCause().getMessage()));
         } catch (TimeoutException e) {
             err.println("Failed to feed item into Kafka topic " + topic + ": no acknowledgement from "
-                    + hosts(settings) + " within " + timeout.toSeconds() + " s");
+                    + KafkaClients.bootstrapServers(settings) + " within " + timeout.toSeconds() + " s");
         } catch (KafkaException e) {
             err.println("Failed to feed item into Kafka topic " + topic + ": " + e.getMessage());
         } catch (InterruptedException e) {
@@ -175,10 +175,6 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             refuse.details().forEach(detail -> problems.add("  " + detail));
         }
         return problems;
-    }
-
-    private static String hosts(Settings settings) {
-        return String.join(",", settings.getStringList("KAFKA_HOSTS"));
     }
 
     /** The producer settings, with every wait bounded by the feed timeout. */

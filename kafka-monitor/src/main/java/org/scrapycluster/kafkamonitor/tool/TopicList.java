@@ -49,7 +49,7 @@ final class TopicList implements Callable<Integer> {
             new TreeSet<>(names).forEach(name -> out.println("- " + name));
             return 0;
         } catch (ExecutionException | TimeoutException e) {
-            spec.commandLine().getErr().println("Cannot list the topics of Kafka at " + String.join(",", settings.getStringList("KAFKA_HOSTS"))
+            spec.commandLine().getErr().println("Cannot list the topics of Kafka at " + KafkaClients.bootstrapServers(settings)
                     + ": " + (e instanceof ExecutionException ? e.getCause().getMessage() : "no answer within " + TIMEOUT.toSeconds() + " s"));
             return 1;
         } catch (InterruptedException e) {
