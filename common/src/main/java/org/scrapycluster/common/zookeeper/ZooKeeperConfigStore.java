@@ -61,15 +61,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
 
     /** The node's text as it is, or none when the node does not exist; unlike {@link #readText()} it creates nothing. */
     public Optional<String> readTextIfPresent() throws ZooKeeperConfigException {
-        awaitConnection(Failure.LOAD);
-        try {
-            byte[] data = client.getData().forPath(path);
-            return Optional.of(data == null ? "" : new String(data, StandardCharsets.UTF_8));
-        } catch (KeeperException.NoNodeException e) {
-            return Optional.empty();
-        } catch (Exception e) {
-            throw failure(Failure.LOAD, "cannot read " + path, e);
-        }
+        return readIfPresent().map(Versioned::text);
     }
 
     /**
@@ -134,15 +126,24 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         client.close();
     }
 
+    /** The node, created empty when it is missing. */
     private Versioned read() throws ZooKeeperConfigException {
+        Optional<Versioned> present = readIfPresent();
+        if (present.isPresent()) {
+            return present.get();
+        }
+        createEmpty();
+        return read();
+    }
+
+    private Optional<Versioned> readIfPresent() throws ZooKeeperConfigException {
         awaitConnection(Failure.LOAD);
         try {
             Stat stat = new Stat();
             byte[] data = client.getData().storingStatIn(stat).forPath(path);
-            return new Versioned(data == null ? "" : new String(data, StandardCharsets.UTF_8), stat.getVersion());
+            return Optional.of(new Versioned(data == null ? "" : new String(data, StandardCharsets.UTF_8), stat.getVersion()));
         } catch (KeeperException.NoNodeException e) {
-            createEmpty();
-            return read();
+            return Optional.empty();
         } catch (Exception e) {
             throw failure(Failure.LOAD, "cannot read " + path, e);
         }
