@@ -125,7 +125,7 @@ final class BulkFeed {
                 each.send().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 failed++;
-                unanswered |= e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException;
+                unanswered |= kafkaDidNotAnswer(e.getCause());
                 err.println("line " + each.line() + ": not sent: " + e.getCause().getMessage());
             } catch (TimeoutException e) {
                 failed++;
@@ -140,9 +140,17 @@ final class BulkFeed {
         return new Awaited(failed, unanswered);
     }
 
-    /** Whether a finished send failed because Kafka did not answer in time (the producer's own timeout). */
+    /** Whether a finished send failed because Kafka did not answer in time. */
     private static boolean unanswered(Future<?> send) {
-        return send.state() == Future.State.FAILED && send.exceptionNow() instanceof org.apache.kafka.common.errors.TimeoutException;
+        return send.state() == Future.State.FAILED && kafkaDidNotAnswer(send.exceptionNow());
+    }
+
+    /**
+     * Whether a send failed with the producer's own timeout (its wait for metadata or for an acknowledgement): Kafka did not
+     * answer, whatever the message says of the topic.
+     */
+    static boolean kafkaDidNotAnswer(Throwable failure) {
+        return failure instanceof org.apache.kafka.common.errors.TimeoutException;
     }
 
     private record Awaited(long failed, boolean unanswered) {

@@ -118,9 +118,8 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             out.println("Successfully fed item to Kafka topic " + topic);
             return 0;
         } catch (ExecutionException e) {
-            // The producer's own timeout (its metadata wait, say) means Kafka did not answer, whatever its message says of the topic.
             err.println("Failed to feed item into Kafka topic " + topic + ": "
-                    + (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
+                    + (BulkFeed.kafkaDidNotAnswer(e.getCause())
                             ? "no answer from Kafka at " + KafkaClients.bootstrapServers(settings) + " within " + timeout.toSeconds() + " s (" + e.getCause().getMessage() + ")"
                             : e.getCause().getMessage()));
         } catch (TimeoutException e) {
