@@ -19,8 +19,13 @@ final class BodyTooLarge extends DecoderException {
      *                  ends with a {@link LingeringClose} after the answer; otherwise it stays open
      */
     BodyTooLarge(int maxBytes, boolean lingering) {
-        super("The body is larger than JSON_MAX_DOCUMENT_BYTES (" + maxBytes + " bytes).");
+        super(message(maxBytes));
         this.lingering = lingering;
+    }
+
+    /** The reason a body over {@code maxBytes} is refused, as the 413's envelope gives it. */
+    static String message(int maxBytes) {
+        return "The body is larger than JSON_MAX_DOCUMENT_BYTES (" + maxBytes + " bytes).";
     }
 
     boolean lingering() {

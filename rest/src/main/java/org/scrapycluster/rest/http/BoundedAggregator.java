@@ -8,8 +8,6 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
@@ -58,9 +56,7 @@ final class BoundedAggregator extends HttpObjectAggregator {
     }
 
     private FullHttpResponse tooLargeThenClose() {
-        FullHttpResponse refused = GatewayHandler.response(dispatcher.refusedBeforeRouting(
-                new RefusedRequestException(Refusal.TOO_LARGE, new BodyTooLarge(maxBytes, true).getMessage())));
-        refused.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        return refused;
+        return GatewayHandler.closing(GatewayHandler.response(dispatcher.refusedBeforeRouting(
+                new RefusedRequestException(Refusal.TOO_LARGE, BodyTooLarge.message(maxBytes)))));
     }
 }

@@ -50,13 +50,11 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         DecoderResult decoded = request.decoderResult();
         if (decoded.cause() instanceof BodyTooLarge tooLarge) {
-            RefusedRequestException refused = new RefusedRequestException(Refusal.TOO_LARGE, tooLarge.getMessage());
-            answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), tooLarge.lingering() ? Ending.LINGER : Ending.KEEP_ALIVE);
+            refuseInTurn(ctx, Refusal.TOO_LARGE, tooLarge.getMessage(), tooLarge.lingering() ? Ending.LINGER : Ending.KEEP_ALIVE);
             return;
         }
         if (decoded.isFailure()) {
-            RefusedRequestException refused = new RefusedRequestException(Refusal.MALFORMED_HTTP, String.valueOf(decoded.cause().getMessage()));
-            answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), Ending.CLOSE);
+            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, String.valueOf(decoded.cause().getMessage()), Ending.CLOSE);
             return;
         }
         Ending ending = HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE;
@@ -64,14 +62,18 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         try {
             path = new QueryStringDecoder(request.uri()).path();
         } catch (IllegalArgumentException e) {
-            RefusedRequestException refused = new RefusedRequestException(Refusal.MALFORMED_HTTP,
-                    "The path is not valid percent-encoding.");
-            answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), ending);
+            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, "The path is not valid percent-encoding.", ending);
             return;
         }
         HttpCall call = new HttpCall(request.method(), path, request.headers().get(HttpHeaderNames.CONTENT_TYPE),
                 ByteBufUtil.getBytes(request.content()), presentedKey(request.headers()), request.headers().get(HttpHeaderNames.HOST));
         answerInTurn(ctx, () -> dispatcher.answer(call), ending);
+    }
+
+    /** Refuses the request {@code refusal} names, in its turn ({@link #answerInTurn}). */
+    private void refuseInTurn(ChannelHandlerContext ctx, Refusal refusal, String reason, Ending ending) {
+        RefusedRequestException refused = new RefusedRequestException(refusal, reason);
+        answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), ending);
     }
 
     /**
@@ -111,9 +113,14 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
             ctx.writeAndFlush(response);
         } else {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(closing(response)).addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /** {@code response}, saying that the connection closes after it. */
+    static FullHttpResponse closing(FullHttpResponse response) {
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        return response;
     }
 
     /** What becomes of the connection once an answer is written. */
@@ -137,9 +144,7 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         LINGER {
             @Override
             void write(ChannelHandlerContext ctx, HttpAnswer answer) {
-                FullHttpResponse response = response(answer);
-                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-                LingeringClose.writeAndClose(ctx, response);
+                LingeringClose.writeAndClose(ctx, closing(response(answer)));
             }
         };
 
