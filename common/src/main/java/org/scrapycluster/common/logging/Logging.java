@@ -36,8 +36,7 @@ public final class Logging {
 
     /** One service in this process: its own code logs under its {@code LOGGER_NAME}. */
     public static void configure(Settings settings) {
-        LogConfig config = LogConfig.from(settings);
-        configure(config, ServiceLoggerNames.single(config.loggerName()));
+        configure(settings, ConsoleTarget.SystemOut);
     }
 
     /**
@@ -46,9 +45,13 @@ public final class Logging {
      * or a file (docs/operations.md, Logs).
      */
     public static void configureTool(Settings settings) {
+        configure(settings, ConsoleTarget.SystemErr);
+    }
+
+    /** One service or tool in this process, its own code logging under its {@code LOGGER_NAME}, the console being {@code target}. */
+    private static void configure(Settings settings, ConsoleTarget target) {
         LogConfig config = LogConfig.from(settings);
-        install((LoggerContext) LoggerFactory.getILoggerFactory(), config, ServiceLoggerNames.single(config.loggerName()),
-                ConsoleTarget.SystemErr);
+        install((LoggerContext) LoggerFactory.getILoggerFactory(), config, ServiceLoggerNames.single(config.loggerName()), target);
     }
 
     /** Logging as {@code config} says, with {@code names} choosing each record's logger name. */
