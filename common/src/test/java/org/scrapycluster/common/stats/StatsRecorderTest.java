@@ -21,11 +21,13 @@ import org.scrapycluster.embedded.EmbeddedRedis;
 @ExtendWith(TestRedis.class)
 class StatsRecorderTest {
 
+    /** The recorders' clock, at a fixed second (1700000100), where the tests' counts land unless they move it. */
+    private final SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
+
     @Test
     void countsInMemoryAndWritesEveryWindowAndTheLifetime(RedisConnection redis) {
         String prefix = "stats:" + TestRedis.unique("km") + ":total";
-        SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
-        StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
+        StatsRecorder recorder = recorder(redis);
         StatsCounter total = recorder.counter(prefix, List.of(60L, 900L));
         for (int i = 0; i < 20_000; i++) {
             total.increment();
@@ -74,8 +76,7 @@ class StatsRecorderTest {
     @Test
     void aKeyRedisRefusesIsSkippedAndItsCountsDroppedWhileTheOthersAreWritten(RedisConnection redis) {
         String prefix = "stats:" + TestRedis.unique("km") + ":refused";
-        SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
-        StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
+        StatsRecorder recorder = recorder(redis);
         StatsCounter refused = recorder.counter(prefix, List.of(60L, 900L));
         redis.sync().set(prefix + ":lifetime", "not a HyperLogLog");
         redis.sync().hset(prefix + ":60", "1700000100", "not a number");
@@ -95,8 +96,7 @@ class StatsRecorderTest {
     @Test
     void aWindowKeyOfAnotherTypeIsWrittenAgainOnceItIsGone(RedisConnection redis) {
         String prefix = "stats:" + TestRedis.unique("km") + ":foreign";
-        SettableClock clock = new SettableClock(Instant.ofEpochSecond(1_700_000_100L));
-        StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
+        StatsRecorder recorder = recorder(redis);
         StatsCounter counter = recorder.counter(prefix, List.of(60L));
         redis.sync().zadd(prefix + ":60", 1_700_000_099, "a Python component's event");
         counter.increment(3);
@@ -109,6 +109,11 @@ class StatsRecorderTest {
         assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(prefix + ":60"),
                 "written again once the key is gone; what was counted while it held another type is dropped");
         recorder.close();
+    }
+
+    /** A recorder on {@link #clock}, flushed by the test. */
+    private StatsRecorder recorder(RedisConnection redis) {
+        return new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1));
     }
 
     private static String sum(RedisConnection redis, String key) {
