@@ -80,6 +80,9 @@ public final class StandaloneCluster implements AutoCloseable {
                 launcherValues.put(PRIVATE_ADDRESS_GUARD, false);
             }
             SettingsGroup settings = userSettings.withLauncherValues(launcherValues);
+            if (stack.kafka().isPresent()) {
+                ClusterTopics.create(settings);
+            }
             host = ServiceHost.start(settings.service("standalone"));
             List<String> started = new ArrayList<>();
             Map<String, URI> userUrls = new LinkedHashMap<>();

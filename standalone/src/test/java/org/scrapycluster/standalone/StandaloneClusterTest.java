@@ -8,13 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.metrics.HealthReport;
@@ -23,6 +28,7 @@ import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.settings.Layer;
 import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsGroup;
 import org.scrapycluster.common.settings.SettingsSchema;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -46,6 +52,32 @@ class StandaloneClusterTest {
         }
         assertEquals(List.of("start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1", "start crawler-2 on 127.0.0.1",
                 "close crawler-2", "close crawler-1", "close kafka-monitor"), events);
+    }
+
+    @Test
+    void theEmbeddedBrokerHasTheClusterTopicsBeforeAnyServiceStarts() throws Exception {
+        Set<String> seenAtStart = Collections.synchronizedSet(new HashSet<>());
+        ServiceFactory monitor = new Recording("kafka-monitor") {
+            @Override
+            public Service create(ServiceContext context) {
+                seenAtStart.addAll(topics(context.settings()));
+                return super.create(context);
+            }
+        };
+        SettingsGroup settings = settings(Map.of("KAFKA_TOPIC_PREFIX", "tour", "KAFKA_INCOMING_TOPIC", "tour.requests"));
+        try (StandaloneCluster cluster = StandaloneCluster.start(settings, 0, List.of(monitor))) {
+            assertEquals(Set.of("tour.requests", "tour.incoming_rejected", "tour.crawled_firehose", "tour.outbound_firehose",
+                    "demo.incoming"), // the gateway's own KAFKA_PRODUCER_TOPIC
+                    seenAtStart);
+        }
+    }
+
+    private static Set<String> topics(Settings settings) {
+        try (Admin admin = new KafkaClients(settings).admin()) {
+            return admin.listTopics().names().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("cannot list the topics", e);
+        }
     }
 
     @Test
