@@ -13,6 +13,11 @@ final class ClosingPlugins {
     /** Counted down when a {@link Recorded} plugin is closed. */
     static final CountDownLatch RECORDED_CLOSED = new CountDownLatch(1);
 
+    /** Counted down when a {@link Hanging} plugin's close has begun. */
+    static final CountDownLatch HANGING_CLOSING = new CountDownLatch(1);
+    /** Lets a {@link Hanging} plugin's close return. */
+    static final CountDownLatch HANGING_RELEASED = new CountDownLatch(1);
+
     /** A glob no job key matches. */
     private static final Supplier<String> NO_JOBS = () -> "closingplugins-none:*:*";
 
@@ -43,6 +48,26 @@ final class ClosingPlugins {
         public JobPlugin create(PluginContext context) {
             return new IdlePlugin(NO_JOBS, () -> {
                 throw new AssertionError("a bug in close");
+            });
+        }
+    }
+
+    /** Makes a plugin whose close does not return until {@link #HANGING_RELEASED} is counted down. */
+    public static final class Hanging implements JobPluginFactory {
+        @Override
+        public String name() {
+            return Hanging.class.getName();
+        }
+
+        @Override
+        public JobPlugin create(PluginContext context) {
+            return new IdlePlugin(NO_JOBS, () -> {
+                HANGING_CLOSING.countDown();
+                try {
+                    HANGING_RELEASED.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             });
         }
     }

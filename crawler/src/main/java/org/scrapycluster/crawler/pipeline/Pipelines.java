@@ -4,13 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.api.ItemPipeline;
-import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.SettingsException;
 import org.slf4j.Logger;
@@ -23,6 +20,7 @@ import org.slf4j.LoggerFactory;
 public final class Pipelines implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Pipelines.class);
+    private static final ExtensionCloser<ItemPipeline> CLOSER = new ExtensionCloser<>(LOG, "item pipeline", ItemPipeline::name);
 
     private final List<ItemPipeline> stages;
 
@@ -77,48 +75,16 @@ public final class Pipelines implements AutoCloseable {
      * Closes every stage, last first, the stages sharing {@code wait}, each given what is left of it. A stage of the node
      * ({@link NodePipeline}) bounds its own wait; a user's stage, whose {@code close} has no limit, is closed on a
      * thread of its own, and one that has not returned when its time is up is left to finish alone while the node
-     * stops (docs/extending.md). A stage whose {@code close} throws (an exception, or an error of its own code:
-     * {@link ExtensionFailures}) is logged, and the stages before it are closed all the same: the {@code kafka} stage
-     * still flushes the pages going out.
+     * stops (docs/extending.md). A stage whose {@code close} throws is logged, and the stages before it are closed all the
+     * same ({@link ExtensionCloser}): the {@code kafka} stage still flushes the pages going out.
      */
     public void close(Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        for (int i = stages.size() - 1; i >= 0; i--) {
-            ItemPipeline stage = stages.get(i);
-            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-            try {
-                if (stage instanceof NodePipeline nodePipeline) {
-                    nodePipeline.close(left);
-                } else {
-                    closeWithin(stage, left);
-                }
-            } catch (Throwable e) {
-                ExtensionFailures.rethrowIfFatal(e);
-                LOG.atError().addKeyValue("pipeline", stage.name()).setCause(e).log("An item pipeline failed to close; closing the others");
-            }
-        }
-    }
-
-    /** Closes a user's {@code stage} on a thread of its own, waiting for it at most {@code wait}. */
-    private static void closeWithin(ItemPipeline stage, Duration wait) throws Throwable {
-        CompletableFuture<Void> closed = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("pipeline-close-" + stage.name()).start(() -> {
-            try {
-                stage.close();
-                closed.complete(null);
-            } catch (Throwable e) {
-                closed.completeExceptionally(e);
+        CLOSER.closeAll(stages, wait, (stage, left) -> {
+            if (stage instanceof NodePipeline nodePipeline) {
+                nodePipeline.close(left);
+            } else {
+                CLOSER.closeWithin(stage, left);
             }
         });
-        try {
-            closed.get(wait.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause();
-        } catch (TimeoutException e) {
-            LOG.atError().addKeyValue("pipeline", stage.name()).addKeyValue("waited", wait)
-                    .log("An item pipeline did not close in its time; the node stops without waiting for it");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
