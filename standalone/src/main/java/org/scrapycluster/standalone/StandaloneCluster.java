@@ -29,14 +29,15 @@ import org.scrapycluster.embedded.FreePorts;
  * {@code REDIS_HOST} or {@code REDIS_PORT}), points every service's settings at them, then runs
  * the services with one metrics and health endpoint. The REST gateway listens on 127.0.0.1 unless
  * {@code FLASK_HOST} is set, and the crawlers may fetch private addresses (the demo sites are on
- * loopback) unless {@code DOWNLOAD_FORBID_PRIVATE_ADDRESSES} is set. Closing stops the services, then the
+ * loopback) unless {@code DOWNLOAD_FORBID_PRIVATE_ADDRESSES} is set. Closing stops the services, together, then the
  * embedded servers, and removes their temporary data.
  */
 public final class StandaloneCluster implements AutoCloseable {
 
     /**
-     * How long a stop may take once the JVM is told to stop: the services close first, then the
-     * embedded servers, whose Redis waits that long for its turn.
+     * How long a stop may take once the JVM is told to stop: the services stop first, together, each within its own
+     * shutdown grace (30 s at most: the crawlers' and the Redis monitor's), then the embedded servers close, whose Redis
+     * waits that long for its turn.
      */
     public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
     private static final Duration READY_POLL = Duration.ofMillis(50);

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,8 +51,21 @@ class StandaloneClusterTest {
             assertEquals(Layer.LAUNCHER, cluster.settings().service("crawler").layerOf("DOWNLOAD_FORBID_PRIVATE_ADDRESSES"));
             assertFalse(cluster.settings().service("crawler").getBoolean("DOWNLOAD_FORBID_PRIVATE_ADDRESSES"));
         }
-        assertEquals(List.of("start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1", "start crawler-2 on 127.0.0.1",
-                "close crawler-2", "close crawler-1", "close kafka-monitor"), events);
+        assertEquals(List.of("start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1", "start crawler-2 on 127.0.0.1"),
+                events.subList(0, 3));
+        assertEquals(Set.of("close crawler-2", "close crawler-1", "close kafka-monitor"), Set.copyOf(events.subList(3, events.size())));
+    }
+
+    @Test
+    void theServicesStopTogetherNotOneAfterAnother() {
+        SettingsGroup external = settings(Map.of("KAFKA_HOSTS", "127.0.0.1:9", "ZOOKEEPER_HOSTS", "127.0.0.1:9",
+                "REDIS_HOST", "127.0.0.1", "REDIS_PORT", "9"));
+        CountDownLatch stopping = new CountDownLatch(3);
+        List<ServiceFactory> factories = List.of(new Recording("redis-monitor", stopping), new Recording("crawler", stopping));
+        StandaloneCluster.start(external, 2, factories).close();
+
+        assertEquals(Set.of("close redis-monitor", "close crawler-1", "close crawler-2"), Set.copyOf(events.subList(3, events.size())),
+                "each stop met the others: every service's stop had begun before any ended");
     }
 
     @Test
@@ -137,14 +151,24 @@ class StandaloneClusterTest {
         return SettingsGroup.load(SettingsSchema.SERVICES, new SettingsSources(null, Map.of(), sets));
     }
 
-    /** A factory whose services record their start (with the Redis host they were given) and close. */
+    /**
+     * A factory whose services record their start (with the Redis host they were given) and close; given a latch, a
+     * service counts it down as its stop begins and records its close only when the latch reaches zero within 10 s, that
+     * is when the stops of the others have begun too.
+     */
     private class Recording implements ServiceFactory {
 
         private final String name;
+        private final CountDownLatch stopping;
         private int created;
 
         Recording(String name) {
+            this(name, new CountDownLatch(0));
+        }
+
+        Recording(String name, CountDownLatch stopping) {
             this.name = name;
+            this.stopping = stopping;
         }
 
         @Override
@@ -169,7 +193,14 @@ class StandaloneClusterTest {
 
                 @Override
                 public void close() {
-                    events.add("close " + instance);
+                    stopping.countDown();
+                    try {
+                        if (stopping.await(10, TimeUnit.SECONDS)) {
+                            events.add("close " + instance);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                 }
             };
         }

@@ -3,7 +3,9 @@ package org.scrapycluster.common.service;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 import org.scrapycluster.common.cache.ProcessCaches;
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Runs services in this process: one metrics registry and one {@code /metrics} + {@code /health}
  * endpoint for all of them (which also report the process's caches, sized by {@code CACHE_MAX_ENTRIES}),
  * one node identity, and a context per service. Closing the host
- * closes the services in the reverse order they started, then the endpoint.
+ * stops the services together, then closes the endpoint.
  */
 public final class ServiceHost implements AutoCloseable {
 
@@ -97,25 +99,51 @@ public final class ServiceHost implements AutoCloseable {
         return Optional.ofNullable(server).map(MetricsServer::address);
     }
 
-    /** Closes every service (last started first), then the endpoint and the registry. */
+    /**
+     * Closes every service, then the endpoint and the registry. The services stop together, each on a thread of its own,
+     * as the processes of a cluster do when it is stopped (docs/operations.md, "Stopping"): each bounds its own stop
+     * within its shutdown grace, so several services in one process (standalone) stop within the longest of those, not
+     * their sum. This waits for every stop to end.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        List<Thread> stopping = new ArrayList<>();
         while (!running.isEmpty()) {
             Service service = running.pop();
-            try {
-                service.close();
-                LOG.atInfo().addKeyValue("service", service.name()).log("Closed " + service.name());
-            } catch (RuntimeException e) {
-                LOG.atError().addKeyValue("service", service.name()).setCause(e).log("Could not close " + service.name() + " cleanly");
-            }
+            stopping.add(Thread.ofPlatform().name("stop-" + service.name()).start(() -> stop(service)));
         }
+        stopping.forEach(ServiceHost::awaitStopped);
         if (server != null) {
             server.close();
         }
         metrics.close();
+    }
+
+    private static void stop(Service service) {
+        try {
+            service.close();
+            LOG.atInfo().addKeyValue("service", service.name()).log("Closed " + service.name());
+        } catch (RuntimeException e) {
+            LOG.atError().addKeyValue("service", service.name()).setCause(e).log("Could not close " + service.name() + " cleanly");
+        }
+    }
+
+    /** Waits for a service's stop to end; an interrupt does not cut it short, and is kept for the caller. */
+    private static void awaitStopped(Thread stopping) {
+        boolean interrupted = false;
+        while (stopping.isAlive()) {
+            try {
+                stopping.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
