@@ -119,4 +119,9 @@ public final class LeaseReaper implements AutoCloseable {
     public void close() {
         ticker.close();
     }
+
+    /** Stops reaping, waiting at most {@code wait} for a pass in progress. */
+    public void close(Duration wait) {
+        ticker.close(wait);
+    }
 }

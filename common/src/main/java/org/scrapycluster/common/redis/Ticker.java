@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Ticker implements AutoCloseable {
 
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+    /** The longest {@link #close()} waits for a run in progress. */
+    public static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
     private final ScheduledExecutorService timer;
 
@@ -32,12 +33,21 @@ public final class Ticker implements AutoCloseable {
         return timer.submit(task);
     }
 
-    /** Stops the tasks, interrupting a run in progress, and waits a few seconds for it to end. */
+    /** {@link #close(Duration) Stops} the tasks, waiting at most {@link #STOP_TIMEOUT} for a run in progress. */
     @Override
     public void close() {
+        close(STOP_TIMEOUT);
+    }
+
+    /**
+     * Stops the tasks, interrupting a run in progress, and waits at most {@code wait} for it to end: a stopping service
+     * gives what its stop's budget has left (docs/operations.md, "Stopping"); a run that ignores the interrupt is left
+     * to end alone on the daemon thread.
+     */
+    public void close(Duration wait) {
         timer.shutdownNow();
         try {
-            timer.awaitTermination(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            timer.awaitTermination(wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -78,7 +78,12 @@ public final class Heartbeat implements AutoCloseable {
     /** Stops beating and removes the key (best effort: otherwise it expires after the TTL). */
     @Override
     public void close() {
-        ticker.close();
+        close(Ticker.STOP_TIMEOUT);
+    }
+
+    /** Stops beating, waiting at most {@code wait} for a beat in progress, and removes the heartbeat key. */
+    public void close(Duration wait) {
+        ticker.close(wait);
         try {
             redis.sync().del(key);
         } catch (RedisException e) {

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.zookeeper;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -141,9 +142,17 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         return node.pointer() && !current.isEmpty() ? Optional.of(current) : Optional.empty();
     }
 
-    /** Stops watching and closes the client; no listener is called afterwards. Not to be called from a listener. */
+    /** {@link #close(Duration) Closes}, waiting at most the connection timeout. */
     @Override
     public void close() {
+        close(connection.connectionTimeout());
+    }
+
+    /**
+     * Stops watching and closes the client, waiting at most {@code wait} for the client to close (with ZooKeeper away it
+     * may not); no listener is called afterwards. Not to be called from a listener.
+     */
+    public void close(Duration wait) {
         closed = true;
         events.execute(() -> {
             closeCache(targetCache);
@@ -152,7 +161,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         });
         events.shutdown();
         try {
-            if (!events.awaitTermination(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!events.awaitTermination(wait.toNanos(), TimeUnit.NANOSECONDS)) {
                 LOG.warn("the watcher of {} did not stop in time", node.path());
             }
         } catch (InterruptedException e) {

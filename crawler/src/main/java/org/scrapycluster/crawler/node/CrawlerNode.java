@@ -139,7 +139,8 @@ public final class CrawlerNode implements Service {
         metrics.cache("robots-last-read", robots.lastRead());
         metrics.cache("robots-domains", throttles.robotsRead());
         SchedulerInbox inbox = new SchedulerInbox();
-        DomainConfigFollower follower = own(new DomainConfigFollower(throttles, spiderId, inbox::configChanged));
+        DomainConfigFollower follower = ownBackground(new DomainConfigFollower(throttles, spiderId, inbox::configChanged),
+                DomainConfigFollower::close);
         RequestCodec codec = new RequestCodec();
         ThrottledQueue throttledQueue = new ThrottledQueue(redis);
         Enqueuer enqueuer = new Enqueuer(redis, settings.getBoolean("QUEUE_FIFO"));
@@ -159,13 +160,14 @@ public final class CrawlerNode implements Service {
         follower.start(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
                 settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
         context.health().register("zookeeper", () -> follower.isConnected() ? Health.up() : Health.down("not connected"));
-        LeaseReaper reaper = own(new LeaseReaper(redis, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH));
+        LeaseReaper reaper = ownBackground(new LeaseReaper(redis, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH),
+                LeaseReaper::close);
         reaper.watch(spiderId);
         metrics.leasesReaped(reaper);
         reaper.start();
         leaseKeeper.start();
-        Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.CRAWLER_HEARTBEAT.fill(context.node().hostname(), spiderId, nodeId),
-                config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()));
+        Heartbeat heartbeat = ownBackground(new Heartbeat(redis, Keyspace.CRAWLER_HEARTBEAT.fill(context.node().hostname(), spiderId,
+                nodeId), config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()), Heartbeat::close);
         heartbeat.start();
         own(scheduler, (stopping, budget) -> {
             stopping.close(budget.waitFor(StopStep.SCHEDULER));
@@ -173,8 +175,8 @@ public final class CrawlerNode implements Service {
         });
         scheduler.start();
         context.health().register("scheduler", HealthRegistry.Kind.LIVENESS, scheduler::liveness);
-        Discovery discovery = own(new Discovery(redis, spiderId, config.discoveryInterval(), config.queueRefresh(),
-                inbox::domainsFound));
+        Discovery discovery = ownBackground(new Discovery(redis, spiderId, config.discoveryInterval(), config.queueRefresh(),
+                inbox::domainsFound), Discovery::close);
         discovery.start();
     }
 
@@ -191,7 +193,7 @@ public final class CrawlerNode implements Service {
         PublicIpLookup lookup = new PublicIpLookup(settings.getString("PUBLIC_IP_URL"), settings.getString("IP_ADDR_REGEX"),
                 settings.getSeconds("PUBLIC_IP_TIMEOUT"));
         throttles.publicIp(lookup.lookUp());
-        Ticker refresh = own(new Ticker("crawler-public-ip"));
+        Ticker refresh = ownBackground(new Ticker("crawler-public-ip"), Ticker::close);
         refresh.every(config.ipRefresh(), config.ipRefresh(), () -> throttles.publicIp(lookup.lookUp()));
     }
 
@@ -203,6 +205,11 @@ public final class CrawlerNode implements Service {
 
     private <T extends AutoCloseable> T own(T resource) {
         return own(resource, (part, budget) -> part.close());
+    }
+
+    /** Closes a background task with the node, waiting for it at most what the budget grants {@link StopStep#BACKGROUND}. */
+    private <T> T ownBackground(T task, BackgroundStop<T> stop) {
+        return own(task, (part, budget) -> stop.stop(part, budget.waitFor(StopStep.BACKGROUND)));
     }
 
     /** Closes {@code part} with the node, as {@code stop} says, in the reverse order of owning. */
@@ -265,6 +272,12 @@ public final class CrawlerNode implements Service {
     @FunctionalInterface
     private interface PartStop<T> {
         void stop(T part, StopBudget budget) throws Exception;
+    }
+
+    /** How a background task stops, waiting at most {@code wait}. */
+    @FunctionalInterface
+    private interface BackgroundStop<T> {
+        void stop(T task, Duration wait);
     }
 
     /** A part the node closes when it stops. */

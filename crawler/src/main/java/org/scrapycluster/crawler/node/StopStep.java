@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.node;
 
 import java.time.Duration;
 
+import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.crawler.fetch.HttpFetcher;
 import org.scrapycluster.crawler.pipeline.NodePipeline;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
@@ -18,6 +19,11 @@ enum StopStep {
     SCHEDULER(Scheduler.CLOSE_WAIT, false),
     /** The requests in flight finish. */
     DRAIN(Duration.ofSeconds(10), false),
+    /**
+     * A background task stops: discovery (closed first of all), the heartbeat, the lease reaper, the ZooKeeper follower
+     * and the public IP's refresh (closed after the give-back), each waited for at most this.
+     */
+    BACKGROUND(Ticker.STOP_TIMEOUT, false),
     /** The fetches left are cancelled, and the fetcher's threads stop. */
     FETCHER(HttpFetcher.CLOSE_WAIT, false),
     /** The workers finish parsing, filing and handing results to the pipelines. */

@@ -104,4 +104,9 @@ public final class Discovery implements AutoCloseable {
     public void close() {
         ticker.close();
     }
+
+    /** Stops looking, waiting at most {@code wait} for a look in progress. */
+    public void close(Duration wait) {
+        ticker.close(wait);
+    }
 }

@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.scheduler;
 
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -102,6 +103,13 @@ public final class DomainConfigFollower implements AutoCloseable {
     public void close() {
         if (watcher != null) {
             watcher.close();
+        }
+    }
+
+    /** Stops following, waiting at most {@code wait} for the ZooKeeper client to close. */
+    public void close(Duration wait) {
+        if (watcher != null) {
+            watcher.close(wait);
         }
     }
 }

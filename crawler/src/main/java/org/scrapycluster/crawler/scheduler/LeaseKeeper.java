@@ -151,13 +151,14 @@ public final class LeaseKeeper implements AutoCloseable {
     }
 
     /**
-     * Stops renewing, waits at most {@code acksWait} for the acknowledgements still out (the node closes Redis next: one
-     * that waits for the call out would never be sent, and its page be crawled again), and cuts the leases still held
-     * short, so that the reaper returns them at once.
+     * Stops renewing, waits at most {@code acksWait}, together, for a renewal in progress and the acknowledgements still
+     * out (the node closes Redis next: one that waits for the call out would never be sent, and its page be crawled
+     * again), and cuts the leases still held short, so that the reaper returns them at once.
      */
     public void close(Duration acksWait) {
-        ticker.close();
-        awaitAcksOut(acksWait);
+        long deadline = System.nanoTime() + acksWait.toNanos();
+        ticker.close(acksWait);
+        awaitAcksOut(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         synchronized (deadlines) {
             List<String> left = List.copyOf(renewedAt.keySet());
             renewedAt.clear();

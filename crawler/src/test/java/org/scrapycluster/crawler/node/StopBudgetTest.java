@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,22 @@ class StopBudgetTest {
         assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), acknowledgementsWait, "the acknowledgements wait as long as on an ordinary stop");
         assertTrue(StopBudget.GIVE_BACK_RESERVE.compareTo(StopStep.ACKNOWLEDGEMENTS.cap()) > 0,
                 "the reserve leaves time to hand the leases back after the acknowledgements");
+    }
+
+    @Test
+    void withEveryBackgroundTaskStalledTooTheGiveBackKeepsItsReserve() {
+        // the node's close order (CrawlerNode#close): discovery, the scheduler and the drain, the heartbeat, the lease
+        // reaper and the ZooKeeper follower, then the fetcher, the workers, the pipelines and the give-back
+        List<StopStep> closeOrder = List.of(StopStep.BACKGROUND, StopStep.SCHEDULER, StopStep.DRAIN, StopStep.BACKGROUND,
+                StopStep.BACKGROUND, StopStep.BACKGROUND, StopStep.FETCHER, StopStep.WORKERS, StopStep.PIPELINES);
+        for (StopStep step : closeOrder) {
+            clock.advance(budget.waitFor(step));
+        }
+
+        Duration begun = Duration.between(stopAsked, clock.instant());
+        assertTrue(begun.plus(StopBudget.GIVE_BACK_RESERVE).plus(StopBudget.AFTERWARDS).compareTo(GRACE) <= 0,
+                "the give-back began " + begun + " after the stop was asked for, of " + GRACE);
+        assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), budget.waitFor(StopStep.ACKNOWLEDGEMENTS));
     }
 
     @Test
