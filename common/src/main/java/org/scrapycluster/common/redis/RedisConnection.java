@@ -25,8 +25,6 @@ import io.lettuce.core.event.command.CommandFailedEvent;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
 import io.lettuce.core.event.command.CommandSucceededEvent;
-import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
-import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.service.Backoff;
@@ -76,17 +74,13 @@ public final class RedisConnection implements AutoCloseable {
     /**
      * Connects to {@code endpoint}, recording the latency of every command in {@code meters}
      * (Lettuce's timers {@code lettuce.command.completion} and {@code lettuce.command.firstresponse}, by
-     * command, with histogram buckets: Prometheus {@code lettuce_command_completion_seconds_bucket}).
+     * command; the completion timer with the histogram buckets of {@link RedisLatencyRecorder}: Prometheus
+     * {@code lettuce_command_completion_seconds_bucket}).
      *
      * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now
      */
     public static RedisConnection open(RedisEndpoint endpoint, MeterRegistry meters) {
-        // buckets only: Lettuce's default percentiles would keep an HdrHistogram per command, updated on the event
-        // loop for every reply and never published (Prometheus computes quantiles from the buckets)
-        MicrometerOptions options = MicrometerOptions.builder().histogram(true).targetPercentiles(new double[0])
-                .localDistinction(false).build();
-        return open(endpoint, ClientResources.builder()
-                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(meters, options)).build());
+        return open(endpoint, ClientResources.builder().commandLatencyRecorder(new RedisLatencyRecorder(meters)).build());
     }
 
     private static RedisConnection open(RedisEndpoint endpoint, ClientResources resources) {
