@@ -55,7 +55,7 @@ public final class Dispatcher {
             if (caller != null) {
                 keyId = authorize(caller, route, call);
             }
-            answer = route.endpoint().answer(call);
+            answer = route.answer(call);
         } catch (Router.MethodNotAllowed e) {
             endpoint = e.endpoint();
             answer = refused(e).withHeader("Allow", e.allow());
@@ -107,7 +107,7 @@ public final class Dispatcher {
         if (caller.access() == Access.WRITE) {
             return caller.keyId();
         }
-        if (!caller.access().covers(route.access().needed(call))) {
+        if (!caller.access().covers(route.accessNeeded(call))) {
             LOG.atInfo().addKeyValue("key", caller.keyId()).addKeyValue("path", call.path()).log("Refused a write with a read key");
             throw new RefusedRequestException(Refusal.FORBIDDEN, null);
         }

@@ -15,6 +15,7 @@ import java.util.Objects;
 public record HttpAnswer(int status, String contentType, byte[] body, Map<String, String> headers) {
 
     public static final String JSON = "application/json";
+    public static final String PLAIN_TEXT = "text/plain; charset=utf-8";
 
     public HttpAnswer {
         Objects.requireNonNull(contentType, "contentType");
@@ -33,7 +34,7 @@ public record HttpAnswer(int status, String contentType, byte[] body, Map<String
 
     /** A redirect to {@code location}, without a body. */
     public static HttpAnswer redirect(String location) {
-        return new HttpAnswer(301, "text/plain; charset=utf-8", new byte[0], Map.of("Location", location));
+        return new HttpAnswer(301, PLAIN_TEXT, new byte[0], Map.of("Location", location));
     }
 
     /** This answer with one more header. */

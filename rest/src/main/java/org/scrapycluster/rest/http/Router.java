@@ -14,7 +14,7 @@ import io.netty.handler.codec.http.HttpMethod;
  * Finds the route of a call: an exact path first, then the longest matching path prefix. A path
  * no route serves is refused with 404 ({@code The desired endpoint does not exist}); a method the
  * route does not take with 405 and an {@code Allow} header. {@code HEAD} is answered wherever
- * {@code GET} is (docs/rest.md). Every route needs a key by its
+ * {@code GET} is, and {@code OPTIONS} everywhere (docs/rest.md). Every route needs a key by its
  * {@link AccessRule} ({@link AccessRule#BY_METHOD} unless it says otherwise), except the paths
  * declared {@linkplain Builder#open open}.
  */
@@ -25,7 +25,8 @@ public final class Router {
      *
      * @param name     the endpoint's name in logs and metrics ({@code feed}, {@code poll}, ...)
      * @param methods  the methods it takes; a route taking {@code GET} takes {@code HEAD} too, answered
-     *                 as {@code GET} without the body (Netty's codec leaves the body out)
+     *                 as {@code GET} without the body (Netty's codec leaves the body out); every route
+     *                 takes {@code OPTIONS}, answered with its {@code Allow} header ({@link #options})
      * @param endpoint what answers
      * @param access   the access its calls need when keys are configured
      */
@@ -36,7 +37,23 @@ public final class Router {
             if (taken.contains(HttpMethod.GET)) {
                 taken.add(HttpMethod.HEAD);
             }
+            taken.add(HttpMethod.OPTIONS);
             methods = Set.copyOf(taken);
+        }
+
+        /** The access {@code call} needs: asking which methods the route takes only reads. */
+        public Access accessNeeded(HttpCall call) {
+            return call.method().equals(HttpMethod.OPTIONS) ? Access.READ : access.needed(call);
+        }
+
+        /** What {@code call} is answered: its endpoint's answer, or the route's methods for {@code OPTIONS}. */
+        public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
+            return call.method().equals(HttpMethod.OPTIONS) ? options() : endpoint.answer(call);
+        }
+
+        /** 200 with an empty body and the {@code Allow} header, as Flask answers {@code OPTIONS}. */
+        private HttpAnswer options() {
+            return HttpAnswer.text(200, HttpAnswer.PLAIN_TEXT, "").withHeader("Allow", allow());
         }
 
         /** The {@code Allow} header of the route. */

@@ -109,9 +109,22 @@ class GatewayEndpointsTest {
         }
         GatewayClient.Reply post = gateway.client().postJson("/health", "{}");
         assertEquals(405, post.status());
-        assertEquals("GET, HEAD", post.header("Allow"));
-        assertEquals("GET, HEAD, POST", gateway.client().method("DELETE", "/", null, new byte[0]).header("Allow"));
-        assertEquals("POST", gateway.client().get("/feed").header("Allow"));
+        assertEquals("GET, HEAD, OPTIONS", post.header("Allow"));
+        assertEquals("GET, HEAD, OPTIONS, POST", gateway.client().method("DELETE", "/", null, new byte[0]).header("Allow"));
+        assertEquals("OPTIONS, POST", gateway.client().get("/feed").header("Allow"));
+    }
+
+    @Test
+    void optionsIsAnsweredWithTheMethodsOfThePath() {
+        // as Flask answers it: 200, an empty body, the Allow header; no CORS headers, as there
+        for (String path : List.of("/feed", "/poll", "/", "/health", "/ui/")) {
+            GatewayClient.Reply options = gateway.client().method("OPTIONS", path, null, new byte[0]);
+            assertEquals(200, options.status(), path);
+            assertEquals("", options.body(), path);
+            assertEquals(null, options.header("Access-Control-Allow-Origin"), path);
+        }
+        assertEquals("OPTIONS, POST", gateway.client().method("OPTIONS", "/feed", null, new byte[0]).header("Allow"));
+        assertEquals("GET, HEAD, OPTIONS", gateway.client().method("OPTIONS", "/ui/app.js", null, new byte[0]).header("Allow"));
     }
 
     @Test

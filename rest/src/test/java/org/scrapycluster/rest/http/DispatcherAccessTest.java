@@ -85,6 +85,19 @@ class DispatcherAccessTest {
     }
 
     @Test
+    void optionsTellsTheMethodsOfAPathToAnyoneWhoMayRead() {
+        Dispatcher dispatcher = dispatcher(KEYS);
+        HttpAnswer options = dispatcher.answer(call(HttpMethod.OPTIONS, "/change", "r"));
+        assertEquals(200, options.status(), "a read key may ask what a write route takes");
+        assertEquals("OPTIONS, POST", options.headers().get("Allow"));
+        assertEquals(0, options.body().length);
+        assertEquals("GET, HEAD, OPTIONS", dispatcher.answer(call(HttpMethod.OPTIONS, "/health", null)).headers().get("Allow"));
+        assertEquals(401, dispatcher.answer(call(HttpMethod.OPTIONS, "/change", null)).status(), "no key learns no methods");
+        assertEquals(404, dispatcher.answer(call(HttpMethod.OPTIONS, "/no-such-endpoint", "r")).status());
+        assertEquals("OPTIONS, POST", dispatcher.answer(get("/change", "r")).headers().get("Allow"), "a 405 lists OPTIONS too");
+    }
+
+    @Test
     void accessTellsWhatTheKeyAllows() {
         Dispatcher dispatcher = dispatcher(KEYS);
         assertEquals("write", json(dispatcher.answer(get("/access", "w"))).get("data").get("access").asText());
