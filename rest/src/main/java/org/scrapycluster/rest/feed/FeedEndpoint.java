@@ -14,15 +14,18 @@ import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.http.HttpAnswer;
 import org.scrapycluster.rest.http.HttpCall;
 import org.scrapycluster.rest.http.JsonBodies;
+import org.scrapycluster.rest.http.Refusal;
 import org.scrapycluster.rest.http.RefusedRequestException;
 import org.scrapycluster.rest.link.KafkaLink;
 import org.scrapycluster.rest.link.KafkaUnavailableException;
+import org.scrapycluster.rest.poll.ParkedAnswers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /feed} (docs/compatibility.md §6.4, with docs/compatibility.md W20's fixes): reads the JSON body, checks it
- * ({@link FeedValidation}), registers the request's {@code uuid} when it has one, sends the body
+ * ({@link FeedValidation}), refuses a {@code uuid} that is not Unicode text (its answer would come
+ * back under another uuid, {@link ParkedAnswers#notUnicode}), registers the request's {@code uuid} when it has one, sends the body
  * as it came to the incoming topic and waits for Kafka's acknowledgement, then
  *
  * <ul>
@@ -80,7 +83,7 @@ public final class FeedEndpoint implements Endpoint {
         LOG.atInfo().addKeyValue("content", request.toString()).log("'feed' endpoint called");
         validation.check(request);
         JsonNode uuid = request.get("uuid");
-        PendingAnswers.Waiter waiter = uuid != null && uuid.isTextual() ? pending.register(uuid.asText()) : null;
+        PendingAnswers.Waiter waiter = uuid != null && uuid.isTextual() ? pending.register(answerable(uuid.asText())) : null;
         try {
             kafka.send(topic, call.body());
         } catch (KafkaUnavailableException e) {
@@ -114,6 +117,15 @@ public final class FeedEndpoint implements Endpoint {
         ObjectNode pollId = JsonNodeFactory.instance.objectNode();
         pollId.put("poll_id", waiter.uuid());
         return envelope.success(pollId);
+    }
+
+    /** {@code uuid}, refused when it is not Unicode text: its answer would come back under another uuid. */
+    private static String answerable(String uuid) throws RefusedRequestException {
+        Optional<String> notUnicode = ParkedAnswers.notUnicode(uuid);
+        if (notUnicode.isPresent()) {
+            throw new RefusedRequestException(Refusal.SCHEMA, "uuid: is not Unicode text: " + notUnicode.get());
+        }
+        return uuid;
     }
 
     private static Counter outcome(MeterRegistry meters, String outcome) {

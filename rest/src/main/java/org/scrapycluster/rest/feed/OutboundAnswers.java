@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.feed;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * What becomes of each message of the outbound topic (docs/compatibility.md §6.4 step 5): one that is not
  * JSON is logged ({@code Unparseable JSON Received from kafka}) and counted; one without a string
  * {@code uuid} (an expire or completion notice) goes to the live view's notices; one a caller of this gateway waits for
- * is handed to it; any other is parked in Redis for {@code /poll}. Every gateway reads every
+ * is handed to it; any other is parked in Redis for {@code /poll}, unless its uuid is not Unicode
+ * text (logged and counted as unreadable: it would take the key of another uuid). Every gateway reads every
  * message, so whichever gateway a client polls finds the answer.
  */
 public final class OutboundAnswers implements Consumer<byte[]> {
@@ -60,8 +62,14 @@ public final class OutboundAnswers implements Consumer<byte[]> {
         }
         if (pending.deliver(uuid.asText(), answer)) {
             delivered.increment();
-        } else {
-            parked.park(uuid.asText(), new String(message, StandardCharsets.UTF_8));
+            return;
         }
+        Optional<String> notUnicode = ParkedAnswers.notUnicode(uuid.asText());
+        if (notUnicode.isPresent()) {
+            unreadable.increment();
+            LOG.atWarn().addKeyValue("error", notUnicode.get()).log("An answer's uuid is not Unicode text: it is not parked");
+            return;
+        }
+        parked.park(uuid.asText(), new String(message, StandardCharsets.UTF_8));
     }
 }

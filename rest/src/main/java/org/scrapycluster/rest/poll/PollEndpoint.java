@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /poll {"poll_id": "<uuid>"}} (docs/compatibility.md §6.5): the answer parked for that uuid,
- * once; 404 {@code Could not find matching poll_id} when there is none (not answered yet, already
+ * once; 400 for a {@code poll_id} that is not Unicode text ({@link ParkedAnswers#notUnicode}); 404 {@code Could not find matching poll_id} when there is none (not answered yet, already
  * taken, or expired); 500 {@code Unable to connect to Redis} when Redis is away; 500
  * {@code Unparseable JSON Received from redis} when the stored text is not JSON (it is deleted).
  */
@@ -60,6 +60,10 @@ public final class PollEndpoint implements Endpoint {
             throw new RefusedRequestException(Refusal.SCHEMA, invalid.reason());
         }
         String pollId = request.get("poll_id").asText();
+        Optional<String> notUnicode = ParkedAnswers.notUnicode(pollId);
+        if (notUnicode.isPresent()) {
+            throw new RefusedRequestException(Refusal.SCHEMA, "poll_id: is not Unicode text: " + notUnicode.get());
+        }
         Optional<String> answer;
         try {
             answer = parked.take(pollId);

@@ -136,6 +136,11 @@ class FeedTest {
     @Test
     void answersWithoutUuidAreIgnoredAndUnreadableOnesCountedAndRecordsWithoutValueToo() {
         double ignored = gateway.counter("rest.answers", "route", "ignored");
+        GatewayClient.Reply fed = gateway.client().postJson("/feed", "{\"appid\": \"testapp\", \"uuid\": \"\\ud800\", \"stats\": \"queue\"}");
+        assertEquals(400, fed.status(), "its answer could not be told from that of uuid ?: " + fed.body());
+        assertEquals("uuid: is not Unicode text: \\ud800 at character 1 is half of a surrogate pair",
+                fed.json().get("error").get("cause").asText());
+
         double unreadable = gateway.counter("rest.answers", "route", "unreadable");
         responder.publish("{\"action\":\"expired\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"link\",\"total_expired\":3}");
         responder.publish(new byte[] {'{', (byte) 0xff, '}'});
@@ -145,6 +150,29 @@ class FeedTest {
                 && gateway.counter("rest.answers", "route", "unreadable") == unreadable + 2);
         responder.publish("{\"uuid\":\"f-after\",\"appid\":\"testapp\"}");
         Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get("rest:poll:f-after") != null);
+    }
+
+    @Test
+    void aUuidThatIsNotUnicodeTextNeverStandsForAnother() {
+        // "\\ud800" is half of a surrogate pair; in a Redis key it would be written "?", the key of uuid "?"
+        String answerToQuestionMark = "{\"uuid\":\"?\",\"appid\":\"testapp\"}";
+        redis.sync().set("rest:poll:?", answerToQuestionMark);
+
+        GatewayClient.Reply polled = poll("\\ud800");
+        assertEquals(400, polled.status(), polled.body());
+        assertEquals("JSON did not validate against schema.", polled.json().get("error").get("message").asText());
+        assertEquals("poll_id: is not Unicode text: \\ud800 at character 1 is half of a surrogate pair",
+                polled.json().get("error").get("cause").asText());
+
+        GatewayClient.Reply fed = gateway.client().postJson("/feed", "{\"appid\": \"testapp\", \"uuid\": \"\\ud800\", \"stats\": \"queue\"}");
+        assertEquals(400, fed.status(), "its answer could not be told from that of uuid ?: " + fed.body());
+        assertEquals("uuid: is not Unicode text: \\ud800 at character 1 is half of a surrogate pair",
+                fed.json().get("error").get("cause").asText());
+
+        double unreadable = gateway.counter("rest.answers", "route", "unreadable");
+        responder.publish("{\"uuid\":\"\\ud800\",\"appid\":\"testapp\"}");
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> gateway.counter("rest.answers", "route", "unreadable") == unreadable + 1);
+        assertEquals(answerToQuestionMark, redis.sync().get("rest:poll:?"), "neither taken nor overwritten");
     }
 
     @Test
