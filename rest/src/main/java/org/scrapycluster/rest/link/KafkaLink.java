@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.TopicPartition;
@@ -110,8 +112,9 @@ public final class KafkaLink implements AutoCloseable {
     }
 
     /**
-     * Sends {@code value} to {@code topic} and waits for the broker's acknowledgement, at most the
-     * send timeout.
+     * Sends {@code value} to {@code topic} and waits for the broker's acknowledgement: the whole
+     * send, the producer's wait for the topic's metadata included, takes at most the send timeout
+     * ({@link #sendTimeouts}).
      *
      * @throws KafkaUnavailableException when Kafka is not connected, or did not take the record in time
      * @throws InterruptedException when the gateway is closing
@@ -121,8 +124,10 @@ public final class KafkaLink implements AutoCloseable {
         if (sending == null || !connected) {
             throw new KafkaUnavailableException("not connected to Kafka", null);
         }
+        long deadline = System.nanoTime() + config.sendTimeout().toNanos();
         try {
-            sending.send(new ProducerRecord<>(topic, value)).get(config.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            Future<RecordMetadata> sent = sending.send(new ProducerRecord<>(topic, value));
+            sent.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw new KafkaUnavailableException("Kafka did not take the record: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
@@ -203,13 +208,26 @@ public final class KafkaLink implements AutoCloseable {
     private Producer<String, byte[]> newProducer() {
         Properties properties = config.clients().producerProperties();
         long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
-        long send = config.sendTimeout().toMillis();
-        // The producer gives a record up when the gateway stops waiting for it, so that a request
-        // answered "Unable to connect to Kafka" is not delivered later all the same.
-        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(send));
-        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(send));
-        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(Math.max(1, send - linger)));
+        properties.putAll(sendTimeouts(config.sendTimeout(), linger));
         return new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * The producer's waits for one record, which together fit in {@code sendTimeout}
+     * ({@code KAFKA_FEED_TIMEOUT}, longer than {@code linger}): for the topic's metadata, before a
+     * send returns, at most half of what the linger leaves; for the delivery, from then on, the rest.
+     * The producer thus gives a record up by the time the gateway stops waiting for it, so that a
+     * request answered "Unable to connect to Kafka" is not delivered later all the same.
+     */
+    static Properties sendTimeouts(Duration sendTimeout, long linger) {
+        long send = sendTimeout.toMillis();
+        long metadata = (send - linger) / 2;
+        long delivery = send - metadata;
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(metadata));
+        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(delivery));
+        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(delivery - linger));
+        return properties;
     }
 
     private KafkaConsumer<byte[], byte[]> newConsumer() {
