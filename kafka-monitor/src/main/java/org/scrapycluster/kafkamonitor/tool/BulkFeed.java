@@ -69,29 +69,29 @@ final class BulkFeed {
         boolean unanswered = false;
         for (String line = lines.readLine(); line != null && !unanswered; line = lines.readLine()) {
             number++;
+            if (!line.isBlank()) {
+                List<String> why = check(line);
+                if (why.isEmpty()) {
+                    Future<?> sending = send.apply(topic, line.strip().getBytes(StandardCharsets.UTF_8));
+                    pending.add(new Pending(number, sending));
+                    if (pending.size() >= IN_FLIGHT || unanswered(sending)) {
+                        Awaited awaited = await(pending, timeout);
+                        failed += awaited.failed();
+                        unanswered = awaited.unanswered();
+                        sent += pending.size();
+                        pending.clear();
+                    }
+                } else {
+                    refused++;
+                    for (String reason : why) {
+                        err.println("line " + number + ": " + reason);
+                    }
+                }
+            }
+            // After the line is handled, so that the counts include it.
             if (number % PROGRESS_EVERY == 0) {
                 err.println("feed: " + number + " lines read, " + (sent + pending.size()) + " sent, " + refused + " refused");
                 err.flush();
-            }
-            if (line.isBlank()) {
-                continue;
-            }
-            List<String> why = check(line);
-            if (!why.isEmpty()) {
-                refused++;
-                for (String reason : why) {
-                    err.println("line " + number + ": " + reason);
-                }
-                continue;
-            }
-            Future<?> sending = send.apply(topic, line.strip().getBytes(StandardCharsets.UTF_8));
-            pending.add(new Pending(number, sending));
-            if (pending.size() >= IN_FLIGHT || unanswered(sending)) {
-                Awaited awaited = await(pending, timeout);
-                failed += awaited.failed();
-                unanswered = awaited.unanswered();
-                sent += pending.size();
-                pending.clear();
             }
         }
         Awaited awaited = await(pending, timeout);

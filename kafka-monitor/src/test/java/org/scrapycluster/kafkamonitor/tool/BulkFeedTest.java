@@ -59,7 +59,8 @@ class BulkFeedTest {
         }
         assertTrue(feed(input.toString()));
         assertEquals(BulkFeed.PROGRESS_EVERY + 5, sent.size());
-        assertTrue(err.toString().contains("feed: " + BulkFeed.PROGRESS_EVERY + " lines read"), err.toString());
+        assertTrue(err.toString().contains("feed: " + BulkFeed.PROGRESS_EVERY + " lines read, " + BulkFeed.PROGRESS_EVERY + " sent, 0 refused\n"),
+                err.toString());
     }
 
     @Test
