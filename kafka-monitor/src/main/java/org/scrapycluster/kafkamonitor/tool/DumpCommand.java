@@ -12,14 +12,15 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.kafka.KafkaClients;
-import org.scrapycluster.common.kafka.TopicPartitions;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.Settings;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Spec;
  * reached. Messages go to standard output; a progress line every few seconds, and on exit the last
  * message and a summary ({@code Num Records}, {@code Total MBs} and {@code kb per message}, counted
  * from the messages' bytes), go to standard error. Once standard output cannot be written (its reader
- * gone) it stops with status 1.
+ * gone) it stops with status 1. It never creates a topic: of one that does not exist yet it says so, and
+ * waits until it does (docs/api.md).
  */
 @Command(name = "dump", mixinStandardHelpOptions = true, subcommands = TopicList.class,
         description = {"Print the messages of a Kafka topic (Ctrl-C to stop), or list the topics with 'dump list'."})
@@ -49,6 +51,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final Duration TOPIC_WAIT = Duration.ofSeconds(30);
+    private static final Duration TOPIC_RECHECK = Duration.ofSeconds(1);
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
     @Mixin
@@ -106,7 +109,6 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         MessageRenderer renderer = new MessageRenderer(pretty, decodeBody,
                 body.justBody ? MessageRenderer.Body.ONLY : body.noBody ? MessageRenderer.Body.DROP : MessageRenderer.Body.KEEP);
-        Tally tally = new Tally();
         try (Consumer<byte[], byte[]> consumer = consumer(settings);
              ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
             Thread stopper = Thread.ofPlatform().daemon().name("dump-stop").start(() -> {
@@ -117,24 +119,16 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                     Thread.currentThread().interrupt();
                 }
             });
-            if (!start(consumer, topic, KafkaClients.bootstrapServers(settings), err)) {
-                stopper.interrupt();
-                return 1;
-            }
             try {
-                if (!dump(consumer, renderer, tally, out, err)) {
-                    err.println("Stopped: cannot write to standard output (nothing reads it any more)");
-                    return 1;
-                }
+                return start(consumer, topic, KafkaClients.bootstrapServers(settings), err) ? dump(consumer, renderer, out, err) : 1;
             } catch (WakeupException e) {
+                // Ctrl-C while waiting for the topic: nothing dumped, nothing to sum up.
                 err.println("Stopped");
+                return 0;
             } finally {
                 stopper.interrupt();
-                out.flush();
-                tally.summarise(err);
             }
         }
-        return 0;
     }
 
     private String topic() {
@@ -151,14 +145,25 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
     private Consumer<byte[], byte[]> consumer(Settings settings) {
         var properties = new KafkaClients(settings).consumerProperties(group);
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromBeginning ? "earliest" : "latest");
+        // A reading tool creates no topic (docs/api.md); by default a consumer asking about an absent topic has it created.
+        properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /**
-     * Subscribes (in a group) or assigns every partition (without one); says so once the start offsets are known.
-     * False, said why, when Kafka at {@code hosts} does not answer or has no such topic.
+     * Once {@code topic} exists, subscribes (in a group) or assigns every partition (without one); says so once the start
+     * offsets are known. False, said why, when Kafka at {@code hosts} does not answer.
+     *
+     * @throws WakeupException on Ctrl-C while it waits for the topic
      */
     private boolean start(Consumer<byte[], byte[]> consumer, String topic, String hosts, PrintWriter err) {
+        List<TopicPartition> partitions;
+        try {
+            partitions = partitionsOnceCreated(consumer, topic, hosts, err);
+        } catch (TimeoutException e) {
+            err.println("Cannot reach Kafka at " + hosts + ": no answer within " + TOPIC_WAIT.toSeconds() + " s");
+            return false;
+        }
         String from = fromBeginning ? "the beginning" : "the latest offset";
         if (group != null) {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
@@ -181,17 +186,6 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             });
             return true;
         }
-        List<TopicPartition> partitions;
-        try {
-            partitions = TopicPartitions.of(consumer, topic, TOPIC_WAIT);
-        } catch (TimeoutException e) {
-            err.println("Cannot reach Kafka at " + hosts + ": no answer within " + TOPIC_WAIT.toSeconds() + " s");
-            return false;
-        }
-        if (partitions.isEmpty()) {
-            err.println("No topic " + topic + " (it has no partitions after " + TOPIC_WAIT.toSeconds() + " s)");
-            return false;
-        }
         consumer.assign(partitions);
         if (fromBeginning) {
             consumer.seekToBeginning(partitions);
@@ -205,10 +199,54 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
     }
 
     /**
-     * Prints messages until {@code count} or an interruption (true), or until standard output cannot be written
-     * any more, its reader gone as after {@code dump ... | head -1} (false).
+     * The partitions of {@code topic}. When Kafka has no such topic it says so and waits until one is created (a topic of
+     * the cluster is, by its first message), asking again every {@link #TOPIC_RECHECK}.
+     *
+     * @throws TimeoutException when Kafka does not answer within {@link #TOPIC_WAIT}
+     * @throws WakeupException  on Ctrl-C
      */
-    private boolean dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintWriter out, PrintWriter err) {
+    private static List<TopicPartition> partitionsOnceCreated(Consumer<?, ?> consumer, String topic, String hosts, PrintWriter err) {
+        List<PartitionInfo> partitions = consumer.partitionsFor(topic, TOPIC_WAIT);
+        if (partitions.isEmpty()) {
+            err.println("No topic " + topic + " at " + hosts + " yet: waiting for it (Ctrl-C to stop; 'dump list' lists the topics)");
+            err.flush();
+        }
+        while (partitions.isEmpty()) {
+            try {
+                Thread.sleep(TOPIC_RECHECK);
+            } catch (InterruptedException e) {
+                throw new InterruptException(e);
+            }
+            partitions = consumer.partitionsFor(topic, TOPIC_WAIT);
+        }
+        return partitions.stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+    }
+
+    /**
+     * Prints messages until {@code count} or Ctrl-C (0), or until standard output cannot be written any more, its reader
+     * gone as after {@code dump ... | head -1} (1); then sums up what it printed.
+     */
+    private int dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, PrintWriter out, PrintWriter err) {
+        Tally tally = new Tally();
+        try {
+            if (!print(consumer, renderer, tally, out, err)) {
+                err.println("Stopped: cannot write to standard output (nothing reads it any more)");
+                return 1;
+            }
+        } catch (WakeupException e) {
+            err.println("Stopped");
+        } finally {
+            out.flush();
+            tally.summarise(err);
+        }
+        return 0;
+    }
+
+    /**
+     * Prints messages until {@code count} or an interruption (true), or until standard output cannot be written
+     * any more (false).
+     */
+    private boolean print(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintWriter out, PrintWriter err) {
         long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
         while (!Thread.currentThread().isInterrupted()) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {

@@ -94,6 +94,15 @@ public final class KafkaTopics implements AutoCloseable {
         }
     }
 
+    /** Whether Kafka has {@code topic}. */
+    public boolean exists(String topic) {
+        try (Admin admin = clients.admin()) {
+            return admin.listTopics().names().get().contains(topic);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list the topics", e);
+        }
+    }
+
     /** Members of {@code group} with at least one partition assigned, once the group is stable (0 while it rebalances). */
     public int membersWithPartitions(String group) {
         try (Admin admin = clients.admin()) {

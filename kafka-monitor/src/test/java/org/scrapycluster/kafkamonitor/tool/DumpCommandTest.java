@@ -2,6 +2,7 @@ package org.scrapycluster.kafkamonitor.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,10 +10,13 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.awaitility.Awaitility;
@@ -20,6 +24,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.scrapycluster.common.cli.ScrapyClusterCommand;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
@@ -166,11 +173,71 @@ class DumpCommandTest {
     }
 
     @Test
-    void anUnreachableKafkaIsAOneLineFailureNamingIt() {
+    void anAbsentTopicIsWaitedForWithoutBeingCreated() throws InterruptedException {
+        dumpsTheTopicOnceSomeoneElseCreatesIt(List.of());
+    }
+
+    @Test
+    void inAConsumerGroupAnAbsentTopicIsWaitedForWithoutBeingCreated() throws InterruptedException {
+        dumpsTheTopicOnceSomeoneElseCreatesIt(List.of("-c", MonitorSettings.unique("dumpers")));
+    }
+
+    /** Against a broker that creates a topic when a client asks for it (the embedded one does), as Kafka does by default. */
+    private void dumpsTheTopicOnceSomeoneElseCreatesIt(List<String> options) throws InterruptedException {
+        List<String> args = new ArrayList<>(List.of(topic, "-b", "-n", "1", "-kh", stack.kafkaBootstrap()));
+        args.addAll(options);
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+        AtomicInteger status = new AtomicInteger(-1);
+        Thread running = Thread.ofPlatform().daemon().start(() -> status.set(dump.execute(args)));
+
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> dump.err().contains(topic));
+
+        assertFalse(kafka.exists(topic), "dump created " + topic + ": " + dump.err());
+        assertEquals(waitingForTheTopic(), dump.err().strip());
+        kafka.createTopic(topic);
+        kafka.sendText(topic, "{\"n\":1}");
+        running.join(Duration.ofMinutes(1));
+        assertEquals(0, status.get(), dump.err());
+        assertEquals(List.of("{\"n\":1}"), dump.out().lines().toList());
+    }
+
+    @Test
+    void stoppedWhileItWaitsForTheTopicItSaysStoppedAndNothingElse() throws Exception {
+        Path errFile = Files.createTempFile("dump", ".err");
+        Process dump = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), ScrapyClusterCommand.class.getName(),
+                "dump", topic, "-kh", stack.kafkaBootstrap())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(errFile.toFile()).start();
+        try {
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> Files.readString(errFile).contains("No topic " + topic));
+
+            dump.destroy();
+
+            assertTrue(dump.waitFor(1, TimeUnit.MINUTES), "dump went on after SIGTERM");
+            String err = Files.readString(errFile);
+            assertEquals(List.of(waitingForTheTopic(), "Stopped"), err.lines().toList());
+        } finally {
+            dump.destroyForcibly();
+            Files.delete(errFile);
+        }
+    }
+
+    /** What dump says when {@link #topic} does not exist yet. */
+    private String waitingForTheTopic() {
+        return "No topic " + topic + " at " + stack.kafkaBootstrap() + " yet: waiting for it (Ctrl-C to stop; 'dump list' lists the topics)";
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"without a group", "in a group"})
+    void anUnreachableKafkaIsAOneLineFailureNamingIt(String how) {
         String away = "127.0.0.1:" + FreePorts.pick();
+        List<String> args = new ArrayList<>(List.of(topic, "-kh", away));
+        if (how.equals("in a group")) {
+            args.addAll(List.of("-c", MonitorSettings.unique("dumpers")));
+        }
         ToolRunner dump = new ToolRunner(new DumpCommand());
 
-        assertEquals(1, dump.execute(List.of(topic, "-kh", away)));
+        assertEquals(1, assertTimeoutPreemptively(Duration.ofMinutes(1), () -> dump.execute(args)));
 
         assertEquals("Cannot reach Kafka at " + away + ": no answer within 30 s", dump.err().strip());
     }
