@@ -1,9 +1,8 @@
 package org.scrapycluster.kafkamonitor.tool;
 
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,8 @@ import org.scrapycluster.common.json.JsonInputException;
 
 /**
  * Feeds JSON lines, one request a line: each line is parsed and checked as {@code feed} checks one
- * request, a refused line is reported with its number and skipped, and the rest are sent. Blank lines are
- * skipped. Every {@value #PROGRESS_EVERY} lines a progress line goes to the error stream; at the end one
+ * request, a refused line (one that is not UTF-8 among them) is reported with its number and skipped, and
+ * the rest are sent. Blank lines are skipped. Every {@value #PROGRESS_EVERY} lines a progress line goes to the error stream; at the end one
  * summary line goes to the output. It stops at the first send Kafka does not answer in time.
  */
 final class BulkFeed {
@@ -55,24 +54,25 @@ final class BulkFeed {
     }
 
     /**
-     * Feeds every line of {@code lines}, waiting up to {@code timeout} for each acknowledgement. Once Kafka has not
+     * Feeds every line of {@code input}, waiting up to {@code timeout} for each acknowledgement. Once Kafka has not
      * answered a send within {@code timeout}, it stops reading: with Kafka away every further line would wait as long.
      *
      * @return whether every non-blank line was valid and acknowledged
      */
-    boolean feed(BufferedReader lines, Duration timeout) throws IOException {
+    boolean feed(InputStream input, Duration timeout) throws IOException {
+        JsonLines lines = new JsonLines(input);
         List<Pending> pending = new ArrayList<>();
         long number = 0;
         long refused = 0;
         long failed = 0;
         long sent = 0;
         boolean unanswered = false;
-        for (String line = lines.readLine(); line != null && !unanswered; line = lines.readLine()) {
+        for (byte[] line = lines.next(); line != null && !unanswered; line = lines.next()) {
             number++;
-            if (!line.isBlank()) {
+            if (line.length > 0) {
                 List<String> why = check(line);
                 if (why.isEmpty()) {
-                    Future<?> sending = send.apply(topic, line.strip().getBytes(StandardCharsets.UTF_8));
+                    Future<?> sending = send.apply(topic, line);
                     pending.add(new Pending(number, sending));
                     if (pending.size() >= IN_FLIGHT || unanswered(sending)) {
                         Awaited awaited = await(pending, timeout);
@@ -106,10 +106,10 @@ final class BulkFeed {
         return refused == 0 && failed == 0;
     }
 
-    private List<String> check(String line) {
+    private List<String> check(byte[] line) {
         JsonNode request;
         try {
-            request = json.readTree(line.getBytes(StandardCharsets.UTF_8));
+            request = json.readTree(line);
         } catch (JsonInputException e) {
             return List.of("JSON failed to parse: " + e.getMessage());
         }

@@ -1,8 +1,7 @@
 package org.scrapycluster.kafkamonitor.tool;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -141,8 +140,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
     private Integer bulk(Settings settings, Json json, PrintWriter out, PrintWriter err) {
         PluginSet plugins = noValidate ? null : PluginSet.load(settings);
         Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
-        try (BufferedReader lines = file != null ? Files.newBufferedReader(file, StandardCharsets.UTF_8)
-                : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (InputStream lines = file != null ? Files.newInputStream(file) : System.in;
                 Producer<String, byte[]> producer = new KafkaProducer<>(producerProperties(settings, timeout), new StringSerializer(),
                         new ByteArraySerializer())) {
             BulkFeed feed = new BulkFeed(json, request -> plugins == null ? List.of() : problems(plugins, request),

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -68,7 +67,7 @@ class BulkFeedTest {
         BulkFeed feed = new BulkFeed(new Json(JsonLimits.from(SETTINGS)), request -> FeedCommand.problems(PLUGINS, request),
                 (topic, bytes) -> CompletableFuture.failedFuture(new IllegalStateException("broker gone")), "demo.incoming",
                 new PrintWriter(out, true), new PrintWriter(err, true));
-        assertFalse(feed.feed(new BufferedReader(new StringReader("{\"url\": \"http://a.example/\", \"appid\": \"app\", \"crawlid\": \"c\"}")),
+        assertFalse(feed.feed(new ByteArrayInputStream("{\"url\": \"http://a.example/\", \"appid\": \"app\", \"crawlid\": \"c\"}".getBytes(StandardCharsets.UTF_8)),
                 Duration.ofSeconds(1)));
         assertTrue(err.toString().contains("line 1: not sent: broker gone"), err.toString());
     }
@@ -86,7 +85,7 @@ class BulkFeedTest {
                 "{\"url\": \"http://b.example/\", \"appid\": \"app\", \"crawlid\": \"c2\"}",
                 "{\"url\": \"http://c.example/\", \"appid\": \"app\", \"crawlid\": \"c3\"}");
 
-        assertFalse(feed.feed(new BufferedReader(new StringReader(input)), Duration.ofSeconds(1)));
+        assertFalse(feed.feed(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(1)));
 
         assertEquals(1, tried.size(), tried.toString());
         assertTrue(err.toString().contains("line 1: not sent: Topic demo.incoming not present in metadata after 1000 ms."), err.toString());
@@ -102,6 +101,6 @@ class BulkFeedTest {
                     sent.add(new String(bytes, StandardCharsets.UTF_8));
                     return CompletableFuture.completedFuture(null);
                 }, "demo.incoming", new PrintWriter(out, true), new PrintWriter(err, true));
-        return feed.feed(new BufferedReader(new StringReader(input)), Duration.ofSeconds(1));
+        return feed.feed(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(1));
     }
 }

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 
@@ -126,6 +127,22 @@ class FeedCommandTest {
         assertEquals(1, feed.execute(List.of("--file", absent.toString(), "--set", "KAFKA_HOSTS=" + stack.kafkaBootstrap())));
 
         assertEquals("Cannot read " + absent + ": no such file", feed.err().strip());
+    }
+
+    @Test
+    void aLineThatIsNotUtf8IsOneBadLineNotTheEndOfTheFile(@TempDir Path files) throws IOException {
+        String latin1 = "{\"url\":\"https://www.example.com/caf\u00e9\",\"appid\":\"testapp\",\"crawlid\":\"abc123\"}\n";
+        Path seeds = files.resolve("seeds.jsonl");
+        Files.write(seeds, (CRAWL + "\n").getBytes(StandardCharsets.UTF_8));
+        Files.write(seeds, latin1.getBytes(StandardCharsets.ISO_8859_1), StandardOpenOption.APPEND);
+        Files.write(seeds, (CRAWL + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(1, feed.execute(List.of("--file", seeds.toString(), "--set", "KAFKA_HOSTS=" + stack.kafkaBootstrap(),
+                "--set", "KAFKA_INCOMING_TOPIC=" + topic)));
+
+        assertTrue(feed.err().startsWith("line 2: JSON failed to parse: "), feed.err());
+        assertEquals("Fed 2 of 3 requests to Kafka topic " + topic + "; 1 refused, 0 not acknowledged", feed.out().strip());
     }
 
     @Test
