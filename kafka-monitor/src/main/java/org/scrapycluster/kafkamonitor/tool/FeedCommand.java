@@ -85,8 +85,9 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Json json = new Json(JsonLimits.from(settings));
+        Duration timeout = feedTimeout(settings);
         if (file != null || "-".equals(request)) {
-            return bulk(settings, json, out, err);
+            return bulk(settings, json, timeout, out, err);
         }
         if (request == null) {
             throw new ParameterException(spec.commandLine(), "Give a JSON request, '-' for standard input, or --file FILE");
@@ -106,10 +107,6 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             }
         }
         String topic = settings.getString("KAFKA_INCOMING_TOPIC");
-        Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
-        if (timeout.toMillis() < 1) {
-            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be positive");
-        }
         Producer<String, byte[]> producer = null;
         try {
             producer = new KafkaProducer<>(producerProperties(settings, timeout), new StringSerializer(), new ByteArraySerializer());
@@ -137,9 +134,8 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         return 1;
     }
 
-    private Integer bulk(Settings settings, Json json, PrintWriter out, PrintWriter err) {
+    private Integer bulk(Settings settings, Json json, Duration timeout, PrintWriter out, PrintWriter err) {
         PluginSet plugins = noValidate ? null : PluginSet.load(settings);
-        Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
         try (InputStream lines = file != null ? Files.newInputStream(file) : System.in;
                 Producer<String, byte[]> producer = new KafkaProducer<>(producerProperties(settings, timeout), new StringSerializer(),
                         new ByteArraySerializer())) {
@@ -172,6 +168,15 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             refuse.details().forEach(detail -> problems.add("  " + detail));
         }
         return problems;
+    }
+
+    /** How long to wait for Kafka's acknowledgement of a request: {@code KAFKA_FEED_TIMEOUT}, at least a millisecond. */
+    private static Duration feedTimeout(Settings settings) {
+        Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
+        if (timeout.toMillis() < 1) {
+            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be positive");
+        }
+        return timeout;
     }
 
     /** The producer settings, with every wait bounded by the feed timeout. */

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,12 +19,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.cli.ScrapyClusterCommand;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
 import org.scrapycluster.kafkamonitor.testing.ToolRunner;
+
+import picocli.CommandLine;
 
 /** {@code scrapy-cluster feed} against the embedded Kafka (docs/compatibility.md §2.7). */
 @ExtendWith(SharedStack.class)
@@ -143,6 +148,24 @@ class FeedCommandTest {
 
         assertTrue(feed.err().startsWith("line 2: JSON failed to parse: "), feed.err());
         assertEquals("Fed 2 of 3 requests to Kafka topic " + topic + "; 1 refused, 0 not acknowledged", feed.out().strip());
+    }
+
+    @Test
+    void aFeedTimeoutThatIsNotPositiveIsASettingErrorForAFileAsForOneRequest(@TempDir Path files) throws IOException {
+        Path seeds = Files.writeString(files.resolve("seeds.jsonl"), CRAWL + "\n");
+        for (List<String> input : List.of(List.of(CRAWL), List.of("--file", seeds.toString()))) {
+            StringWriter err = new StringWriter();
+            CommandLine scrapyCluster = ScrapyClusterCommand.commandLine();
+            scrapyCluster.setErr(new PrintWriter(err, true));
+            List<String> args = new java.util.ArrayList<>(List.of("feed"));
+            args.addAll(input);
+            args.addAll(List.of("--set", "KAFKA_HOSTS=" + stack.kafkaBootstrap(), "--set", "KAFKA_INCOMING_TOPIC=" + topic,
+                    "--set", "KAFKA_FEED_TIMEOUT=0", "--log-level", "WARNING"));
+
+            assertEquals(2, scrapyCluster.execute(args.toArray(String[]::new)), err.toString());
+
+            assertTrue(err.toString().strip().matches("scrapy-cluster feed: Setting KAFKA_FEED_TIMEOUT \\(from .*\\) must be positive"), err.toString());
+        }
     }
 
     @Test
