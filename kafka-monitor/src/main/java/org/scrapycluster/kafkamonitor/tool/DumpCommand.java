@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -154,7 +155,8 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * Once {@code topic} exists, subscribes (in a group) or assigns every partition (without one); says so once the start
      * offsets are known. False, said why, when Kafka at {@code hosts} does not answer.
      *
-     * @throws WakeupException on Ctrl-C while it waits for the topic
+     * @throws WakeupException    on Ctrl-C while it waits for the topic
+     * @throws ParameterException when Kafka cannot have a topic of that name
      */
     private boolean start(Consumer<byte[], byte[]> consumer, String topic, String hosts, PrintWriter err) {
         List<TopicPartition> partitions;
@@ -163,6 +165,9 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         } catch (TimeoutException e) {
             err.println("Cannot reach Kafka at " + hosts + ": no answer within " + TOPIC_WAIT.toSeconds() + " s");
             return false;
+        } catch (InvalidTopicException e) {
+            throw new ParameterException(spec.commandLine(), "Not a Kafka topic name: '" + topic
+                    + "' (a name has up to 249 ASCII letters, digits, '.', '_' and '-')");
         }
         String from = fromBeginning ? "the beginning" : "the latest offset";
         if (group != null) {

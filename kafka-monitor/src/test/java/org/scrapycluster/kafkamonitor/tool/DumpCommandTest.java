@@ -243,6 +243,15 @@ class DumpCommandTest {
     }
 
     @Test
+    void aNameKafkaCannotHaveIsAUsageError() {
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+
+        assertEquals(2, dump.execute(List.of("demo crawled_firehose", "-kh", stack.kafkaBootstrap())), dump.err());
+
+        assertTrue(dump.err().startsWith("Not a Kafka topic name: 'demo crawled_firehose'"), dump.err());
+    }
+
+    @Test
     void withoutATopicItSaysWhatIsMissing() {
         ToolRunner dump = new ToolRunner(new DumpCommand());
 
