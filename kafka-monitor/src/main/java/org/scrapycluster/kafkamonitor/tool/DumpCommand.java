@@ -12,6 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
@@ -110,8 +111,15 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         MessageRenderer renderer = new MessageRenderer(pretty, decodeBody,
                 body.justBody ? MessageRenderer.Body.ONLY : body.noBody ? MessageRenderer.Body.DROP : MessageRenderer.Body.KEEP);
-        try (Consumer<byte[], byte[]> consumer = consumer(settings);
-             ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+        String hosts = KafkaClients.bootstrapServers(settings);
+        Consumer<byte[], byte[]> consumer;
+        try {
+            consumer = consumer(settings);
+        } catch (KafkaException e) {
+            err.println("Cannot make a Kafka consumer for " + hosts + ": " + KafkaFailure.reason(e));
+            return 1;
+        }
+        try (consumer; ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
             Thread stopper = Thread.ofPlatform().daemon().name("dump-stop").start(() -> {
                 try {
                     signal.await();
@@ -121,7 +129,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                 }
             });
             try {
-                return start(consumer, topic, KafkaClients.bootstrapServers(settings), err) ? dump(consumer, renderer, out, err) : 1;
+                return start(consumer, topic, hosts, err) ? dump(consumer, renderer, out, err) : 1;
             } catch (WakeupException e) {
                 // Ctrl-C while waiting for the topic: nothing dumped, nothing to sum up.
                 err.println("Stopped");

@@ -122,7 +122,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             err.println("Failed to feed item into Kafka topic " + topic + ": no acknowledgement from "
                     + KafkaClients.bootstrapServers(settings) + " within " + timeout.toSeconds() + " s");
         } catch (KafkaException e) {
-            err.println("Failed to feed item into Kafka topic " + topic + ": " + e.getMessage());
+            err.println("Failed to feed item into Kafka topic " + topic + ": " + KafkaFailure.reason(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("Failed to feed item into Kafka topic " + topic + ": interrupted");
@@ -136,17 +136,18 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
 
     private Integer bulk(Settings settings, Json json, Duration timeout, PrintWriter out, PrintWriter err) {
         PluginSet plugins = noValidate ? null : PluginSet.load(settings);
+        String topic = settings.getString("KAFKA_INCOMING_TOPIC");
         try (InputStream lines = file != null ? Files.newInputStream(file) : System.in;
                 Producer<String, byte[]> producer = new KafkaProducer<>(producerProperties(settings, timeout), new StringSerializer(),
                         new ByteArraySerializer())) {
             BulkFeed feed = new BulkFeed(json, request -> plugins == null ? List.of() : problems(plugins, request),
-                    (topic, bytes) -> producer.send(new ProducerRecord<>(topic, bytes)), settings.getString("KAFKA_INCOMING_TOPIC"), out, err);
+                    (to, bytes) -> producer.send(new ProducerRecord<>(to, bytes)), topic, out, err);
             return feed.feed(lines, timeout) ? 0 : 1;
         } catch (IOException e) {
             err.println("Cannot read " + (file != null ? file : "standard input") + ": " + UnreadableFile.reason(e));
             return 1;
         } catch (KafkaException e) {
-            err.println("Failed to feed items into Kafka: " + e.getMessage());
+            err.println("Failed to feed items into Kafka topic " + topic + ": " + KafkaFailure.reason(e));
             return 1;
         }
     }

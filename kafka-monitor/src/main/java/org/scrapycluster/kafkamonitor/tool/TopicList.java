@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.common.KafkaException;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.logging.Logging;
@@ -51,6 +52,10 @@ final class TopicList implements Callable<Integer> {
         } catch (ExecutionException | TimeoutException e) {
             spec.commandLine().getErr().println("Cannot list the topics of Kafka at " + KafkaClients.bootstrapServers(settings)
                     + ": " + (e instanceof ExecutionException ? e.getCause().getMessage() : "no answer within " + TIMEOUT.toSeconds() + " s"));
+            return 1;
+        } catch (KafkaException e) {
+            spec.commandLine().getErr().println("Cannot list the topics of Kafka at " + KafkaClients.bootstrapServers(settings) + ": "
+                    + KafkaFailure.reason(e));
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

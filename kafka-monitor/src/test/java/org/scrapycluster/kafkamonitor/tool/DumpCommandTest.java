@@ -252,6 +252,17 @@ class DumpCommandTest {
     }
 
     @Test
+    void aKafkaAddressWithoutAPortIsAOneLineFailureGivingKafkasReason() {
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+        assertEquals(1, dump.execute(List.of(topic, "-kh", "localhost")));
+        assertEquals("Cannot make a Kafka consumer for localhost: Invalid url in bootstrap.servers: localhost", dump.err().strip());
+
+        ToolRunner list = new ToolRunner(new DumpCommand());
+        assertEquals(1, list.execute(List.of("list", "-kh", "localhost")));
+        assertEquals("Cannot list the topics of Kafka at localhost: Invalid url in bootstrap.servers: localhost", list.err().strip());
+    }
+
+    @Test
     void withoutATopicItSaysWhatIsMissing() {
         ToolRunner dump = new ToolRunner(new DumpCommand());
 

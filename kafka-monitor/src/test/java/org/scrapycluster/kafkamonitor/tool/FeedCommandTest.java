@@ -169,6 +169,18 @@ class FeedCommandTest {
     }
 
     @Test
+    void aKafkaAddressWithoutAPortIsAOneLineFailureGivingKafkasReason(@TempDir Path files) throws IOException {
+        Path seeds = Files.writeString(files.resolve("seeds.jsonl"), CRAWL + "\n");
+        ToolRunner one = new ToolRunner(new FeedCommand());
+        assertEquals(1, one.execute(List.of(CRAWL, "--set", "KAFKA_HOSTS=localhost", "--set", "KAFKA_INCOMING_TOPIC=" + topic)));
+        assertEquals("Failed to feed item into Kafka topic " + topic + ": Invalid url in bootstrap.servers: localhost", one.err().strip());
+
+        ToolRunner many = new ToolRunner(new FeedCommand());
+        assertEquals(1, many.execute(List.of("--file", seeds.toString(), "--set", "KAFKA_HOSTS=localhost", "--set", "KAFKA_INCOMING_TOPIC=" + topic)));
+        assertEquals("Failed to feed items into Kafka topic " + topic + ": Invalid url in bootstrap.servers: localhost", many.err().strip());
+    }
+
+    @Test
     void theHelpDoesNotSayItLogsToStandardOutput() {
         ToolRunner feed = new ToolRunner(new FeedCommand());
 
