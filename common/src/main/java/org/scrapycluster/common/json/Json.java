@@ -32,9 +32,9 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * Reads JSON from outside within {@link JsonLimits}, refusing invalid UTF-8 with the offset of
- * the first bad byte, and writes standard JSON (UTF-8, {@code /} not escaped), in insertion order
- * or with the keys of every object sorted (crawl results, §1.2). Thread-safe; build one per
- * service and share it.
+ * the first bad byte and malformed JSON with what was wrong and where ({@link JsonProblem}), and
+ * writes standard JSON (UTF-8, {@code /} not escaped), in insertion order or with the keys of every
+ * object sorted (crawl results, §1.2). Thread-safe; build one per service and share it.
  */
 public final class Json {
 
@@ -125,9 +125,10 @@ public final class Json {
         try {
             tree = reader.readTree(text);
         } catch (StreamConstraintsException e) {
-            throw new JsonInputException("JSON beyond the limits: " + withSettingNames(e.getOriginalMessage()), e);
+            throw new JsonInputException("JSON beyond the limits: " + JsonProblem.describe(withSettingNames(e.getOriginalMessage())), e);
         } catch (JsonProcessingException e) {
-            throw new JsonInputException("Invalid JSON: " + withoutRedactedSource(e.getOriginalMessage()) + where(e.getLocation()), e);
+            throw new JsonInputException("Invalid JSON: "
+                    + JsonProblem.describe(withoutRedactedSource(e.getOriginalMessage()) + where(e.getLocation())), e);
         } catch (IOException e) {
             throw new JsonInputException("Unreadable JSON: " + e.getMessage(), e);
         }

@@ -9,6 +9,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -103,6 +105,30 @@ class HostileInputTest {
             assertEquals(2, published.stream().filter(value -> value.contains(broken) && value.contains("WRONGTYPE")).count(),
                     published.toString());
             assertEquals(Health.Status.UP, monitor.health().status(), "the monitor still runs");
+        }
+    }
+
+    @Test
+    void aRecordThatIsNotJsonIsRejectedWithWhatWasWrongNotTheParsersSettings() {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("LOG_LEVEL", "ERROR");
+
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build());
+             KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap(), 1 << 20)) {
+            kafka.send(settings.incomingTopic(), List.of("{\"url\": NaN}".getBytes(StandardCharsets.UTF_8),
+                    "{\"url\": 1} // done".getBytes(StandardCharsets.UTF_8)));
+
+            List<String> published = kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT, values -> values.size() >= 2);
+            assertEquals(List.of("[\"Invalid JSON: Non-standard token 'NaN', at line 1, column 12\"]",
+                            "[\"Invalid JSON: Unexpected character ('/' (code 47)): maybe a (non-standard) comment?, at line 1, column 12\"]"),
+                    published.stream().map(HostileInputTest::violations).toList());
+        }
+    }
+
+    private static String violations(String rejected) {
+        try {
+            return new ObjectMapper().readTree(rejected).get("violations").toString();
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(rejected, e);
         }
     }
 

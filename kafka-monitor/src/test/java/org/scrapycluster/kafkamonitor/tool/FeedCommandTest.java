@@ -100,6 +100,14 @@ class FeedCommandTest {
     }
 
     @Test
+    void textThatIsNotJsonIsToldWhatWasWrongNotTheParsersSettings() {
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+
+        assertEquals(1, feed.execute(args("{\"url\": NaN}", "--no-validate")));
+        assertEquals("JSON failed to parse: Invalid JSON: Non-standard token 'NaN', at line 1, column 12", feed.err().strip());
+    }
+
+    @Test
     void anUnreachableKafkaIsAClearFailureWithinTheTimeout() {
         ToolRunner feed = new ToolRunner(new FeedCommand());
         long started = System.nanoTime();

@@ -7,7 +7,7 @@ import org.scrapycluster.common.json.JsonInputException;
 /**
  * Reads the JSON body of a call as the original's JSON decorator does (§6.3): a body not declared
  * as JSON, or not JSON, is refused with {@code The payload must be valid JSON.}; here the
- * envelope's {@code cause} says what was wrong, and where ({@link JsonProblem}). The {@link Json}
+ * envelope's {@code cause} says what was wrong, and where, in the {@link Json} reader's words. The {@link Json}
  * reader bounds depth, string length and size.
  */
 public final class JsonBodies {
@@ -28,7 +28,7 @@ public final class JsonBodies {
         try {
             return json.readTree(call.body());
         } catch (JsonInputException e) {
-            throw new RefusedRequestException(Refusal.MALFORMED_JSON, JsonProblem.describe(e.getMessage()));
+            throw new RefusedRequestException(Refusal.MALFORMED_JSON, e.getMessage());
         }
     }
 }

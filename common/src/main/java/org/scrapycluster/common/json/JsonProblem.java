@@ -1,4 +1,4 @@
-package org.scrapycluster.rest.http;
+package org.scrapycluster.common.json;
 
 import java.util.Arrays;
 import java.util.regex.Matcher;
@@ -8,12 +8,13 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.core.JsonToken;
 
 /**
- * What was wrong with a body that is not acceptable JSON, in words for the client who sent it
- * (the envelope's {@code cause}, docs/rest.md): the reader's message, with what was wrong and
- * where, without what the parser library adds for programmers — the features that would make it
- * accept the input ({@code enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow}), the Java
- * types and token names it was reading ({@code (of type START_OBJECT)}, {@code (bound as `...`)}), the
- * methods a limit comes from. Text the client sent is quoted ({@code 'NaN'}) and always kept.
+ * What was wrong with input that is not acceptable JSON, in words for whoever sent it (the cause of a
+ * REST gateway's 400, docs/rest.md; the violation of a record on the rejected topic, docs/api.md; the
+ * error of the {@code feed} tool): the reader's message, with what was wrong and where, without what
+ * the parser library adds for programmers — the features that would make it accept the input
+ * ({@code enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow}), the Java types and token
+ * names it was reading ({@code (of type START_OBJECT)}, {@code (bound as `...`)}), the methods a limit
+ * comes from. Text the sender wrote is quoted ({@code 'NaN'}) and always kept.
  */
 final class JsonProblem {
 
@@ -25,7 +26,7 @@ final class JsonProblem {
     private static final Pattern ASIDE = Pattern.compile(" ?\\([^()]*\\)");
     /** Where one clause or sentence of the message ends and the next begins. */
     private static final Pattern CLAUSE_END = Pattern.compile(": |\\. ");
-    /** The client's own text as the parser quotes it. */
+    /** The sender's own text as the parser quotes it. */
     private static final Pattern QUOTED = Pattern.compile("'[^']*'");
     /** A Java name in backquotes, or a parser feature. */
     private static final Pattern LIBRARY_ADVICE = Pattern.compile("`|\\bFeature\\b");
@@ -36,7 +37,7 @@ final class JsonProblem {
     private JsonProblem() {
     }
 
-    /** {@code message} of the JSON reader, told to the client. */
+    /** {@code message} of the JSON reader, told to the sender. */
     static String describe(String message) {
         Matcher location = LOCATION.matcher(message);
         String where = location.find() ? location.group() : "";
@@ -66,7 +67,7 @@ final class JsonProblem {
         return kept.toString();
     }
 
-    /** Whether {@code text}, the client's quoted text aside, speaks of the library (and, in an aside, of its token types). */
+    /** Whether {@code text}, the sender's quoted text aside, speaks of the library (and, in an aside, of its token types). */
     private static boolean aboutTheLibrary(String text, boolean aside) {
         String unquoted = QUOTED.matcher(text).replaceAll("");
         return LIBRARY_ADVICE.matcher(unquoted).find() || aside && TOKEN_TYPE.matcher(unquoted).find();
