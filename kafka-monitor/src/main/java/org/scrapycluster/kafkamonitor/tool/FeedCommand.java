@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -31,6 +33,7 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.SendTimeouts;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.dispatch.Match;
@@ -49,8 +52,9 @@ import picocli.CommandLine.Spec;
  * {@code scrapy-cluster feed '<json>'} (docs/compatibility.md §2.7): checks the request against the same
  * plugins and schemas as the Kafka monitor and prints every reason it would be rejected (exit
  * status 1), or sends it to {@code KAFKA_INCOMING_TOPIC} and waits up to {@code KAFKA_FEED_TIMEOUT}
- * seconds for Kafka to acknowledge it (exit status 0, or 1 with the reason). Text that is not JSON
- * is refused either way; {@code --no-validate} sends any JSON as it is, as the original does.
+ * seconds, the wait for the topic's metadata included, for Kafka to acknowledge it (exit status 0,
+ * or 1 with the reason). Text that is not JSON is refused either way; {@code --no-validate} sends
+ * any JSON as it is, as the original does.
  * {@code feed -} and {@code feed --file F} do the same for every line of JSON lines ({@link BulkFeed}).
  */
 @Command(name = "feed", mixinStandardHelpOptions = true,
@@ -110,7 +114,9 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         Producer<String, byte[]> producer = null;
         try {
             producer = new KafkaProducer<>(producerProperties(settings, timeout), new StringSerializer(), new ByteArraySerializer());
-            producer.send(new ProducerRecord<>(topic, json.writeBytes(parsed))).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            Future<RecordMetadata> sent = producer.send(new ProducerRecord<>(topic, json.writeBytes(parsed)));
+            sent.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             out.println("Successfully fed item to Kafka topic " + topic);
             return 0;
         } catch (ExecutionException e) {
@@ -171,23 +177,20 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         return problems;
     }
 
-    /** How long to wait for Kafka's acknowledgement of a request: {@code KAFKA_FEED_TIMEOUT}, at least a millisecond. */
-    private static Duration feedTimeout(Settings settings) {
+    /** {@code KAFKA_FEED_TIMEOUT}, which must leave time to wait once the producer's linger has passed. */
+    static Duration feedTimeout(Settings settings) {
         Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
-        if (timeout.toMillis() < 1) {
-            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be positive");
+        if (timeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
+            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
         }
         return timeout;
     }
 
-    /** The producer settings, with every wait bounded by the feed timeout. */
-    private static Properties producerProperties(Settings settings, Duration timeout) {
+    /** The producer settings, with its waits for a record together within the feed timeout ({@link SendTimeouts}). */
+    static Properties producerProperties(Settings settings, Duration timeout) {
         Properties properties = new KafkaClients(settings).producerProperties();
-        long millis = timeout.toMillis();
-        long linger = settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS");
-        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(millis));
-        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(millis));
-        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(millis + linger));
+        long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
+        properties.putAll(SendTimeouts.within(timeout, linger));
         properties.put(ProducerConfig.RETRIES_CONFIG, "3");
         return properties;
     }

@@ -159,7 +159,7 @@ class FeedCommandTest {
     }
 
     @Test
-    void aFeedTimeoutThatIsNotPositiveIsASettingErrorForAFileAsForOneRequest(@TempDir Path files) throws IOException {
+    void aFeedTimeoutNoLongerThanTheLingerIsASettingErrorForAFileAsForOneRequest(@TempDir Path files) throws IOException {
         Path seeds = Files.writeString(files.resolve("seeds.jsonl"), CRAWL + "\n");
         for (List<String> input : List.of(List.of(CRAWL), List.of("--file", seeds.toString()))) {
             StringWriter err = new StringWriter();
@@ -172,7 +172,7 @@ class FeedCommandTest {
 
             assertEquals(2, scrapyCluster.execute(args.toArray(String[]::new)), err.toString());
 
-            assertTrue(err.toString().strip().matches("scrapy-cluster feed: Setting KAFKA_FEED_TIMEOUT \\(from .*\\) must be positive"), err.toString());
+            assertTrue(err.toString().strip().matches("scrapy-cluster feed: Setting KAFKA_FEED_TIMEOUT \\(from .*\\) must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS"), err.toString());
         }
     }
 

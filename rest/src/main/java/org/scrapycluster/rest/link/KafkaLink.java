@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.PollingLoop;
+import org.scrapycluster.common.kafka.SendTimeouts;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.service.Backoff;
 import org.slf4j.Logger;
@@ -114,7 +115,7 @@ public final class KafkaLink implements AutoCloseable {
     /**
      * Sends {@code value} to {@code topic} and waits for the broker's acknowledgement: the whole
      * send, the producer's wait for the topic's metadata included, takes at most the send timeout
-     * ({@link #sendTimeouts}).
+     * ({@link SendTimeouts}).
      *
      * @throws KafkaUnavailableException when Kafka is not connected, or did not take the record in time
      * @throws InterruptedException when the gateway is closing
@@ -208,26 +209,8 @@ public final class KafkaLink implements AutoCloseable {
     private Producer<String, byte[]> newProducer() {
         Properties properties = config.clients().producerProperties();
         long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
-        properties.putAll(sendTimeouts(config.sendTimeout(), linger));
+        properties.putAll(SendTimeouts.within(config.sendTimeout(), linger));
         return new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
-    }
-
-    /**
-     * The producer's waits for one record, which together fit in {@code sendTimeout}
-     * ({@code KAFKA_FEED_TIMEOUT}, longer than {@code linger}): for the topic's metadata, before a
-     * send returns, at most half of what the linger leaves; for the delivery, from then on, the rest.
-     * The producer thus gives a record up by the time the gateway stops waiting for it, so that a
-     * request answered "Unable to connect to Kafka" is not delivered later all the same.
-     */
-    static Properties sendTimeouts(Duration sendTimeout, long linger) {
-        long send = sendTimeout.toMillis();
-        long metadata = (send - linger) / 2;
-        long delivery = send - metadata;
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(metadata));
-        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(delivery));
-        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(delivery - linger));
-        return properties;
     }
 
     private KafkaConsumer<byte[], byte[]> newConsumer() {

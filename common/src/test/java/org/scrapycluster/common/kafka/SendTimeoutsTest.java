@@ -1,5 +1,6 @@
-package org.scrapycluster.rest.link;
+package org.scrapycluster.common.kafka;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -13,15 +14,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the producer spends {@code KAFKA_FEED_TIMEOUT} on one fed request: its wait for the topic's
- * metadata and its wait for the acknowledgement together fit in it, so that {@code /feed} answers
- * within it (docs/rest.md), and Kafka's producer takes the settings.
+ * metadata and its wait for the acknowledgement together fit in it, so that {@code /feed} (docs/rest.md)
+ * and {@code ./scrapy-cluster feed} answer within it, and Kafka's producer takes the settings.
  */
 class SendTimeoutsTest {
 
     @Test
     void theWaitForMetadataAndTheDeliveryTogetherFitInTheFeedTimeout() {
         for (long linger : new long[] {0, 5, 2_000, 9_998}) {
-            Properties timeouts = KafkaLink.sendTimeouts(Duration.ofSeconds(10), linger);
+            Properties timeouts = SendTimeouts.within(Duration.ofSeconds(10), linger);
             long metadata = millis(timeouts, ProducerConfig.MAX_BLOCK_MS_CONFIG);
             long delivery = millis(timeouts, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG);
             long request = millis(timeouts, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG);
@@ -35,12 +36,17 @@ class SendTimeoutsTest {
 
     @Test
     void kafkasProducerTakesThem() {
-        Properties properties = KafkaLink.sendTimeouts(Duration.ofMillis(10), 9);
+        Properties properties = SendTimeouts.within(Duration.ofMillis(10), 9);
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
         properties.put(ProducerConfig.LINGER_MS_CONFIG, "9");
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer())) {
             assertTrue(producer.metrics().size() > 0);
         }
+    }
+
+    @Test
+    void aSendTimeoutNoLongerThanTheLingerLeavesNoTimeToWait() {
+        assertThrows(IllegalArgumentException.class, () -> SendTimeouts.within(Duration.ofMillis(25), 25));
     }
 
     private static long millis(Properties properties, String name) {
