@@ -1,15 +1,19 @@
 package org.scrapycluster.kafkamonitor.intake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -124,12 +128,58 @@ class HostileInputTest {
         }
     }
 
-    private static String violations(String rejected) {
-        try {
-            return new ObjectMapper().readTree(rejected).get("violations").toString();
-        } catch (JsonProcessingException e) {
-            throw new AssertionError(rejected, e);
+    /**
+     * Requests at the edges, each followed by a good one: one just under {@code JSON_MAX_DOCUMENT_BYTES} is queued whole; a
+     * number beyond a double, a word for a number and an {@code expires} in the past are each rejected naming why.
+     */
+    @Test
+    void requestsAtTheEdgesAreDecidedOneByOneAndTheGoodOnesBehindThemQueued() {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("LOG_LEVEL", "ERROR");
+        String spider = MonitorSettings.unique("edge");
+        String crawl = "{\"url\":\"http://www.edge-example.com/%s\",\"appid\":\"testapp\",\"crawlid\":\"%s\",\"spiderid\":\"" + spider + "\"%s}";
+        Map<String, String> edges = new LinkedHashMap<>();
+        edges.put("large", ",\"attrs\":{\"blob\":\"" + "x".repeat(900_000) + "\"}");
+        edges.put("infinite", ",\"priority\":1e400");
+        edges.put("wordy", ",\"maxdepth\":\"x\"");
+        edges.put("expired", ",\"expires\":-1");
+        List<byte[]> records = new ArrayList<>();
+        edges.forEach((crawlid, fields) -> {
+            records.add(crawl.formatted(crawlid, crawlid, fields).getBytes(StandardCharsets.UTF_8));
+            records.add(crawl.formatted("after-" + crawlid, "good", "").getBytes(StandardCharsets.UTF_8));
+        });
+
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build());
+             KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap(), 2 << 20);
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
+            kafka.send(settings.incomingTopic(), records);
+
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":edge-example.com:queue") == 5);
+            assertTrue(redis.sync().zrange(spider + ":edge-example.com:queue", 0, -1).stream()
+                    .anyMatch(member -> member.contains("x".repeat(900_000))), "the large request is queued whole");
+            List<String> published = kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT, values -> values.size() >= 3);
+            assertEquals("[\"priority: must be an integer, was \\\"Infinity\\\"\",\"priority: must be at most 100, was \\\"Infinity\\\"\"]",
+                    rejectedFor(published, "infinite").get("violations").toString());
+            assertEquals("[\"maxdepth: must be an integer, was \\\"x\\\"\"]", rejectedFor(published, "wordy").get("violations").toString());
+            assertEquals("The crawl has expired", rejectedFor(published, "expired").get("reason").asText());
         }
+    }
+
+    /** The entry of the rejected topic for the request of {@code crawlid}. */
+    private static JsonNode rejectedFor(List<String> published, String crawlid) {
+        return published.stream().map(HostileInputTest::tree).filter(entry -> entry.get("record").asText().contains("\"crawlid\":\"" + crawlid + "\""))
+                .findFirst().orElseThrow(() -> new AssertionError(crawlid + " is not among " + published));
+    }
+
+    private static JsonNode tree(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(text, e);
+        }
+    }
+
+    private static String violations(String rejected) {
+        return tree(rejected).get("violations").toString();
     }
 
     private static double rejected(RunningMonitor monitor) {
