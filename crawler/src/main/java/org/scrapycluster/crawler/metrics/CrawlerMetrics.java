@@ -17,7 +17,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.cache.CacheMeterBinder;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 
 /**
@@ -64,6 +66,41 @@ public final class CrawlerMetrics {
     /** {@link #cache(String, AsyncCache)} of a synchronous cache. */
     public void cache(String name, Cache<?, ?> cache) {
         CaffeineCacheMetrics.monitor(registry, cache, name, "spider", spider, "node", node);
+    }
+
+    /** {@link #cache(String, AsyncCache)} of a cache of the node's own, by what it counts. */
+    public void cache(String name, CacheCounts cache) {
+        new CacheMeterBinder<>(cache, name, Tags.of("spider", spider, "node", node)) {
+            @Override
+            protected Long size() {
+                return cache.size();
+            }
+
+            @Override
+            protected long hitCount() {
+                return cache.hitCount();
+            }
+
+            @Override
+            protected Long missCount() {
+                return cache.missCount();
+            }
+
+            @Override
+            protected Long evictionCount() {
+                return cache.evictionCount();
+            }
+
+            @Override
+            protected long putCount() {
+                return cache.putCount();
+            }
+
+            @Override
+            protected void bindImplementationSpecificMetrics(MeterRegistry registry) {
+                // nothing beyond the counts every cache has
+            }
+        }.bindTo(registry);
     }
 
     /** Registers the gauge of leases held now. */

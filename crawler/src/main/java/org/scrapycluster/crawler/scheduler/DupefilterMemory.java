@@ -20,9 +20,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * such call renews that expiry. Past that, the page's links go to Redis again, which renews the expiry as the
  * original's dupefilter does on every check, so a crawl's dupefilter never expires while it finds links. A
  * request answered from memory skips the crawl's stop and expiry checks; it would not have been queued either
- * way. The memory holds at most a given number of fingerprints, those least likely to be asked again leaving
- * first. A fingerprint is remembered for each dupefilter that holds it, so that two crawls over the same pages
- * do not take each other's places, by its first 64 bits ({@link Fingerprint#leading64()}) mixed with its
+ * way. The memory is a {@link FingerprintTable} of a given number of slots, where a fingerprint takes the place of
+ * the one in its slot. A fingerprint is remembered for each dupefilter that holds it, so that two crawls over the same
+ * pages do not take each other's places, by its first 64 bits ({@link Fingerprint#leading64()}) mixed with its
  * dupefilter's name: a number looked up without reading a string. Two entries that mix to the same number
  * cost a call to Redis, never a wrong answer: an entry names its dupefilter, and only that one is answered.
  */
@@ -38,31 +38,32 @@ public final class DupefilterMemory {
         }
     }
 
-    private final Cache<Long, Renewal> fingerprints;
+    private final FingerprintTable<Renewal> fingerprints;
     private final Cache<String, Renewal> renewals;
     private final long trustMillis;
     private final InstantSource clock;
 
     /**
-     * @param maxFingerprints the most fingerprints remembered; 0 remembers none (every link goes to Redis)
+     * @param maxFingerprints the most fingerprints remembered, the slots of the table; 0 remembers none (every link goes
+     *                        to Redis)
      * @param dupefilterTtl   the dupefilters' expiry, {@code DUPEFILTER_TIMEOUT}
      * @param clock           the time
      */
-    public DupefilterMemory(long maxFingerprints, Duration dupefilterTtl, InstantSource clock) {
+    public DupefilterMemory(int maxFingerprints, Duration dupefilterTtl, InstantSource clock) {
         this.trustMillis = dupefilterTtl.toMillis() / 2;
         this.clock = clock;
-        this.fingerprints = Caffeine.newBuilder().maximumSize(maxFingerprints).executor(Runnable::run).recordStats().build();
+        this.fingerprints = new FingerprintTable<>(maxFingerprints);
         this.renewals = Caffeine.newBuilder().maximumSize(Math.min(maxFingerprints, 10_000)).executor(Runnable::run).build();
     }
 
     /** The fingerprints remembered, for the node's cache metrics. */
-    public Cache<Long, ?> fingerprints() {
+    public FingerprintTable<?> fingerprints() {
         return fingerprints;
     }
 
     /** Whether {@code fingerprint} is certainly in the dupefilter {@code key} now. */
     public boolean holds(String key, long fingerprint) {
-        Renewal renewal = fingerprints.getIfPresent(entry(key, fingerprint));
+        Renewal renewal = fingerprints.get(entry(key, fingerprint));
         return renewal != null && clock.millis() - renewal.at < trustMillis && renewal.key.equals(key);
     }
 
@@ -87,7 +88,7 @@ public final class DupefilterMemory {
 
     /** Forgets what {@link #sending} noted of {@code fingerprint}: its call failed, so it may not be in {@code key}. */
     public void failed(String key, long fingerprint) {
-        fingerprints.invalidate(entry(key, fingerprint));
+        fingerprints.remove(entry(key, fingerprint));
     }
 
     /**
@@ -99,7 +100,7 @@ public final class DupefilterMemory {
     public void answered(String key, long fingerprint, EnqueueOutcome outcome, long sentAt) {
         if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID
                 || outcome == EnqueueOutcome.KEY_CONFLICT) {
-            fingerprints.invalidate(entry(key, fingerprint));
+            fingerprints.remove(entry(key, fingerprint));
             return;
         }
         Renewal renewal = renewals.get(key, Renewal::new);
