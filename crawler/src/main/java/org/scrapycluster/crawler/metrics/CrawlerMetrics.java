@@ -19,7 +19,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.cache.CacheMeterBinder;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 
 /**
@@ -68,39 +67,25 @@ public final class CrawlerMetrics {
         CaffeineCacheMetrics.monitor(registry, cache, name, "spider", spider, "node", node);
     }
 
-    /** {@link #cache(String, AsyncCache)} of a cache of the node's own, by what it counts. */
+    /**
+     * {@link #cache(String, AsyncCache)} of a cache of the node's own, by what it counts: the meters and descriptions of
+     * Micrometer's cache binder, so that Prometheus sees one family for every cache.
+     */
     public void cache(String name, CacheCounts cache) {
-        new CacheMeterBinder<>(cache, name, Tags.of("spider", spider, "node", node)) {
-            @Override
-            protected Long size() {
-                return cache.size();
-            }
-
-            @Override
-            protected long hitCount() {
-                return cache.hitCount();
-            }
-
-            @Override
-            protected Long missCount() {
-                return cache.missCount();
-            }
-
-            @Override
-            protected Long evictionCount() {
-                return cache.evictionCount();
-            }
-
-            @Override
-            protected long putCount() {
-                return cache.putCount();
-            }
-
-            @Override
-            protected void bindImplementationSpecificMetrics(MeterRegistry registry) {
-                // nothing beyond the counts every cache has
-            }
-        }.bindTo(registry);
+        Tags tags = Tags.of("cache", name, "spider", spider, "node", node);
+        Gauge.builder("cache.size", cache, CacheCounts::size).tags(tags)
+                .description("The number of entries in this cache. This may be an approximation, depending on the type of cache.")
+                .register(registry);
+        String gets = "The number of times cache lookup methods have returned a cached (hit) or uncached (newly loaded or null) "
+                + "value (miss).";
+        FunctionCounter.builder("cache.gets", cache, CacheCounts::hitCount).tags(tags).tag("result", "hit").description(gets)
+                .register(registry);
+        FunctionCounter.builder("cache.gets", cache, CacheCounts::missCount).tags(tags).tag("result", "miss").description(gets)
+                .register(registry);
+        FunctionCounter.builder("cache.puts", cache, CacheCounts::putCount).tags(tags)
+                .description("The number of entries added to the cache").register(registry);
+        FunctionCounter.builder("cache.evictions", cache, CacheCounts::evictionCount).tags(tags)
+                .description("The number of times the cache was evicted.").register(registry);
     }
 
     /** Registers the gauge of leases held now. */

@@ -1,10 +1,16 @@
 package org.scrapycluster.crawler.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 class CrawlerMetricsTest {
 
@@ -49,5 +55,20 @@ class CrawlerMetricsTest {
         assertEquals(10, registry.get("cache.gets").tags("cache", "dupefilter", "result", "miss").functionCounter().count());
         assertEquals(12, registry.get("cache.puts").tags("cache", "dupefilter").functionCounter().count());
         assertEquals(7, registry.get("cache.evictions").tags("cache", "dupefilter").functionCounter().count());
+    }
+
+    @Test
+    void prometheusScrapesItInOneFamilyWithTheCaffeineCaches() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        CrawlerMetrics metrics = new CrawlerMetrics(registry, "link", "n1");
+        Cache<String, String> robots = Caffeine.newBuilder().maximumSize(10).recordStats().build();
+        metrics.cache("robots", robots);
+        metrics.cache("dupefilter", counts);
+        robots.getIfPresent("absent");
+
+        String scrape = registry.scrape();
+        assertTrue(scrape.contains("cache_gets_total{cache=\"dupefilter\",node=\"n1\",result=\"hit\",spider=\"link\"} 40.0"), scrape);
+        assertTrue(scrape.contains("cache_gets_total{cache=\"robots\",node=\"n1\",result=\"miss\",spider=\"link\"} 1.0"), scrape);
+        assertEquals(1, scrape.lines().filter(line -> line.startsWith("# HELP cache_gets_total")).count(), scrape);
     }
 }
