@@ -3,6 +3,7 @@ package org.scrapycluster.common.request;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,6 +13,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.google.re2j.PatternSyntaxException;
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.domain.UrlHost;
+import org.scrapycluster.common.json.UnicodeText;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -31,9 +33,11 @@ import org.scrapycluster.common.settings.Settings;
  *       whose nesting and size are within {@link LinearRegex}'s bounds, so compiling it is cheap.</li>
  * </ul>
  *
- * <p>One rule holds whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
+ * <p>Two rules hold whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
  * must be a non-empty name without {@code :}, since it is the first part of the queue key
- * {@code <spiderid>:<domain>:queue}, which every process splits at its first {@code :}.
+ * {@code <spiderid>:<domain>:queue}, which every process splits at its first {@code :}; and the ids
+ * (and a {@code domain}) must be Unicode text ({@link UnicodeText#whyNot}): half of a surrogate pair would
+ * reach Redis as {@code ?}, in the keys of another id, and the {@code uuid} of an answer as another uuid.
  *
  * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
  * with the same fields gets the same protection.
@@ -85,11 +89,19 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         boolean crawl = url != null;
         for (String id : IDS) {
             JsonNode value = request.get(id);
-            boolean queueKeyHead = crawl && id.equals("spiderid"); // checked whatever is turned off
-            if (!(idsWithoutColons || queueKeyHead) || value == null || !value.isTextual()) {
+            if (value == null || !value.isTextual()) {
                 continue;
             }
             String text = value.asText();
+            Optional<String> notUnicode = UnicodeText.whyNot(text); // checked whatever is turned off
+            if (notUnicode.isPresent()) {
+                violations.add(new Violation(id, "is not Unicode text: " + notUnicode.get()));
+                continue;
+            }
+            boolean queueKeyHead = crawl && id.equals("spiderid"); // checked whatever is turned off
+            if (!(idsWithoutColons || queueKeyHead)) {
+                continue;
+            }
             if (text.indexOf(':') >= 0) {
                 violations.add(new Violation(id, "must not contain ':', which separates the parts of Redis keys, was " + quoted(text)));
             } else if (text.isEmpty() && queueKeyHead) {

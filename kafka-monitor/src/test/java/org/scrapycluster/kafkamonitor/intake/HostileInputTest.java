@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -164,6 +165,48 @@ class HostileInputTest {
         }
     }
 
+    /**
+     * Ids holding half of a surrogate pair (JSON's {@code \\ud800}), which UTF-8 would write to Redis as {@code ?}: the queue
+     * {@code <spiderid>?:<domain>:queue}, the dupefilter of the crawlid {@code ?x}, the info job of another crawl. Each kind of
+     * request is rejected naming the field (docs/api.md "Rules every request follows"), and the good request behind them queued.
+     */
+    @Test
+    void idsThatAreNotUnicodeTextAreRejectedNamingTheFieldNotWrittenToRedisAsQuestionMarks() {
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("LOG_LEVEL", "ERROR");
+        String spider = MonitorSettings.unique("halfpair");
+        String half = "\\ud800";
+        List<String> requests = List.of(
+                "{\"url\":\"http://www.pair-example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + half + "\"}",
+                "{\"url\":\"http://www.pair-example.com/\",\"appid\":\"testapp\",\"crawlid\":\"\\udc00x\",\"spiderid\":\"" + spider + "\"}",
+                "{\"url\":\"http://www.pair-example.com/\",\"appid\":\"test" + half + "\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}",
+                "{\"action\":\"info\",\"uuid\":\"u1\",\"appid\":\"testapp\",\"crawlid\":\"\\udc00x\",\"spiderid\":\"" + spider + "\"}",
+                "{\"action\":\"stop\",\"uuid\":\"u2\",\"appid\":\"testapp\",\"spiderid\":\"" + spider + half + "\"}",
+                "{\"stats\":\"queue\",\"uuid\":\"u" + half + "\",\"appid\":\"testapp\"}",
+                "{\"action\":\"blacklist-update\",\"uuid\":\"u3\",\"appid\":\"testapp\",\"domain\":\"pair" + half + ".com\"}",
+                "{\"url\":\"http://www.pair-example.com/good\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}");
+        String halfAt = "is not Unicode text: \\ud800 at character %d is half of a surrogate pair";
+        String lowAt = "is not Unicode text: \\udc00 at character 1 is half of a surrogate pair";
+
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build());
+             KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap(), 1 << 20);
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
+            kafka.send(settings.incomingTopic(), requests.stream().map(text -> text.getBytes(StandardCharsets.UTF_8)).toList());
+
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":pair-example.com:queue") >= 1);
+            Awaitility.await().atMost(WAIT).until(() -> monitor.counter("kafka.monitor.records.consumed") == requests.size());
+            Awaitility.await().atMost(WAIT).until(() -> rejected(monitor) + accepted(monitor) == requests.size());
+            double refusals = rejected(monitor);
+            List<String> published = kafka.readUntil(settings.prefix() + ".incoming_rejected", WAIT, values -> values.size() >= refusals);
+            assertEquals(List.of("appid: " + halfAt.formatted(5), "crawlid: " + lowAt, "crawlid: " + lowAt, "domain: " + halfAt.formatted(5),
+                            "spiderid: " + halfAt.formatted(spider.length() + 1), "spiderid: " + halfAt.formatted(spider.length() + 1),
+                            "uuid: " + halfAt.formatted(2)),
+                    published.stream().flatMap(entry -> tree(entry).get("violations").valueStream()).map(JsonNode::asText).sorted().toList());
+            assertEquals(1, redis.sync().zcard(spider + ":pair-example.com:queue"), "only the good request is queued");
+            assertEquals(List.of(), Stream.concat(redis.sync().keys("*" + spider + "*").stream(), redis.sync().keys("zk:*:pair*").stream())
+                    .filter(key -> key.contains("?")).toList(), "no key holds a '?' for half a pair");
+        }
+    }
+
     /** The entry of the rejected topic for the request of {@code crawlid}. */
     private static JsonNode rejectedFor(List<String> published, String crawlid) {
         return published.stream().map(HostileInputTest::tree).filter(entry -> entry.get("record").asText().contains("\"crawlid\":\"" + crawlid + "\""))
@@ -180,6 +223,11 @@ class HostileInputTest {
 
     private static String violations(String rejected) {
         return tree(rejected).get("violations").toString();
+    }
+
+    private static double accepted(RunningMonitor monitor) {
+        return Stream.of("ScraperHandler", "ActionHandler", "StatsHandler", "ZookeeperHandler")
+                .mapToDouble(plugin -> monitor.counter("kafka.monitor.requests.accepted", "plugin", plugin)).sum();
     }
 
     private static double rejected(RunningMonitor monitor) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.common.json.UnicodeText;
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.http.HttpAnswer;
@@ -18,14 +19,13 @@ import org.scrapycluster.rest.http.Refusal;
 import org.scrapycluster.rest.http.RefusedRequestException;
 import org.scrapycluster.rest.link.KafkaLink;
 import org.scrapycluster.rest.link.KafkaUnavailableException;
-import org.scrapycluster.rest.poll.ParkedAnswers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /feed} (docs/compatibility.md §6.4, with docs/compatibility.md W20's fixes): reads the JSON body, checks it
  * ({@link FeedValidation}), refuses a {@code uuid} that is not Unicode text (its answer would come
- * back under another uuid, {@link ParkedAnswers#notUnicode}), registers the request's {@code uuid} when it has one, sends the body
+ * back under another uuid, {@link UnicodeText#whyNot}), registers the request's {@code uuid} when it has one, sends the body
  * as it came to the incoming topic and waits for Kafka's acknowledgement, then
  *
  * <ul>
@@ -121,7 +121,7 @@ public final class FeedEndpoint implements Endpoint {
 
     /** {@code uuid}, refused when it is not Unicode text: its answer would come back under another uuid. */
     private static String answerable(String uuid) throws RefusedRequestException {
-        Optional<String> notUnicode = ParkedAnswers.notUnicode(uuid);
+        Optional<String> notUnicode = UnicodeText.whyNot(uuid);
         if (notUnicode.isPresent()) {
             throw new RefusedRequestException(Refusal.SCHEMA, "uuid: is not Unicode text: " + notUnicode.get());
         }

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.common.json.UnicodeText;
 import org.scrapycluster.rest.poll.ParkedAnswers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +65,7 @@ public final class OutboundAnswers implements Consumer<byte[]> {
             delivered.increment();
             return;
         }
-        Optional<String> notUnicode = ParkedAnswers.notUnicode(uuid.asText());
+        Optional<String> notUnicode = UnicodeText.whyNot(uuid.asText());
         if (notUnicode.isPresent()) {
             unreadable.increment();
             LOG.atWarn().addKeyValue("error", notUnicode.get()).log("An answer's uuid is not Unicode text: it is not parked");

@@ -8,6 +8,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.common.json.UnicodeText;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.OutageReporter;
@@ -49,24 +50,7 @@ public final class ParkedAnswers {
                 .tag("route", route).register(meters);
     }
 
-    /**
-     * Why {@code uuid} cannot name a parked answer, or empty when it can. A uuid holding half of a
-     * surrogate pair (a lone U+D800, say, which JSON can escape) is not Unicode text: its key would
-     * reach Redis with {@code ?} in that place, the key of another uuid.
-     */
-    public static Optional<String> notUnicode(String uuid) {
-        for (int i = 0; i < uuid.length(); i++) {
-            char c = uuid.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < uuid.length() && Character.isLowSurrogate(uuid.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return Optional.of(String.format("\\u%04x at character %d is half of a surrogate pair", (int) c, i + 1));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Parks {@code answer} under {@code uuid}, in the background; {@code uuid} is Unicode text ({@link #notUnicode}). */
+    /** Parks {@code answer} under {@code uuid}, in the background; {@code uuid} is Unicode text ({@link UnicodeText#whyNot}). */
     public void park(String uuid, String answer) {
         Optional<RedisConnection> connection = redis.connection();
         if (connection.isEmpty()) {
@@ -89,7 +73,7 @@ public final class ParkedAnswers {
     /**
      * Takes the answer parked under {@code pollId}: reads it and deletes it in one script, so that
      * it is handed out once even to callers polling for it at the same moment. {@code pollId} is
-     * Unicode text ({@link #notUnicode}).
+     * Unicode text ({@link UnicodeText#whyNot}).
      *
      * @return the answer's text, or empty when there is none
      * @throws RedisException when Redis is not connected or fails

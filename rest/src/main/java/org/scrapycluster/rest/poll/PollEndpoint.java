@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
+import org.scrapycluster.common.json.UnicodeText;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
 import org.scrapycluster.common.request.SafetyChecks;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /poll {"poll_id": "<uuid>"}} (docs/compatibility.md §6.5): the answer parked for that uuid,
- * once; 400 for a {@code poll_id} that is not Unicode text ({@link ParkedAnswers#notUnicode}); 404 {@code Could not find matching poll_id} when there is none (not answered yet, already
+ * once; 400 for a {@code poll_id} that is not Unicode text ({@link UnicodeText#whyNot}); 404 {@code Could not find matching poll_id} when there is none (not answered yet, already
  * taken, or expired); 500 {@code Unable to connect to Redis} when Redis is away; 500
  * {@code Unparseable JSON Received from redis} when the stored text is not JSON (it is deleted).
  */
@@ -60,7 +61,7 @@ public final class PollEndpoint implements Endpoint {
             throw new RefusedRequestException(Refusal.SCHEMA, invalid.reason());
         }
         String pollId = request.get("poll_id").asText();
-        Optional<String> notUnicode = ParkedAnswers.notUnicode(pollId);
+        Optional<String> notUnicode = UnicodeText.whyNot(pollId);
         if (notUnicode.isPresent()) {
             throw new RefusedRequestException(Refusal.SCHEMA, "poll_id: is not Unicode text: " + notUnicode.get());
         }

@@ -161,7 +161,7 @@ class FeedTest {
 
         GatewayClient.Reply fed = gateway.client().postJson("/feed", "{\"appid\": \"testapp\", \"uuid\": \"\\ud800\", \"stats\": \"queue\"}");
         assertEquals(400, fed.status(), "its answer could not be told from that of uuid ?: " + fed.body());
-        assertEquals("uuid: is not Unicode text: \\ud800 at character 1 is half of a surrogate pair",
+        assertEquals("Does not match the stats schema: uuid: is not Unicode text: \\ud800 at character 1 is half of a surrogate pair",
                 fed.json().get("error").get("cause").asText());
 
         double unreadable = gateway.counter("rest.answers", "route", "unreadable");
