@@ -36,8 +36,9 @@ import org.scrapycluster.common.settings.Settings;
  * <p>Two rules hold whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
  * must be a non-empty name without {@code :}, since it is the first part of the queue key
  * {@code <spiderid>:<domain>:queue}, which every process splits at its first {@code :}; and the ids
- * (and a {@code domain}) must be Unicode text ({@link UnicodeText#whyNot}): half of a surrogate pair would
- * reach Redis as {@code ?}, in the keys of another id, and the {@code uuid} of an answer as another uuid.
+ * (and a {@code domain}) and the {@code url} must be Unicode text ({@link UnicodeText#whyNot}): half of a
+ * surrogate pair would reach Redis as {@code ?}, in the keys of another id, the {@code uuid} of an answer as
+ * another uuid, and a URL as another URL (a path's {@code ?} starts a query) than the one fingerprinted.
  *
  * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
  * with the same fields gets the same protection.
@@ -110,7 +111,9 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
                 violations.add(new Violation(id, "must not be empty: it is a part of Redis keys, which an empty part breaks"));
             }
         }
-        if (httpUrls && url != null && url.isTextual()) {
+        Optional<String> urlNotUnicode = url != null && url.isTextual() ? UnicodeText.whyNot(url.asText()) : Optional.empty();
+        urlNotUnicode.ifPresent(why -> violations.add(new Violation("url", "is not Unicode text: " + why))); // whatever is turned off
+        if (httpUrls && url != null && url.isTextual() && urlNotUnicode.isEmpty()) {
             checkUrl(url.asText(), violations);
         }
         if (linearRegexes) {
