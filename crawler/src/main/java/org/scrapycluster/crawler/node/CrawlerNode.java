@@ -139,7 +139,7 @@ public final class CrawlerNode implements Service {
         metrics.cache("robots-last-read", robots.lastRead());
         metrics.cache("robots-domains", throttles.robotsRead());
         SchedulerInbox inbox = new SchedulerInbox();
-        DomainConfigFollower follower = ownBackground(new DomainConfigFollower(throttles, spiderId, inbox::configChanged),
+        DomainConfigFollower follower = ownBackground(new DomainConfigFollower(throttles, spiderId, metrics, inbox::configChanged),
                 DomainConfigFollower::close);
         RequestCodec codec = new RequestCodec();
         ThrottledQueue throttledQueue = new ThrottledQueue(redis);

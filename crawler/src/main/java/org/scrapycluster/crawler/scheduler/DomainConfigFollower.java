@@ -13,6 +13,7 @@ import org.scrapycluster.common.zookeeper.ParsedDomainConfig;
 import org.scrapycluster.common.zookeeper.WatchedNode;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.common.zookeeper.ZooKeeperWatcher;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,15 +23,19 @@ import org.slf4j.LoggerFactory;
  * {@link DomainThrottles} and, when it has a {@code blacklist} key, the domain blacklist; an emptied
  * node reverts every domain to the default throttle ({@code Lost config from Zookeeper}). Unlike the
  * original, text that is not a YAML mapping and a lost connection keep the last good config (see
- * docs/differences.md). After every change the listener runs, so the scheduler applies it within a
+ * docs/differences.md); such text is told in one warning naming what was wrong, and every config not applied as
+ * written is counted as {@code crawler_errors_total{kind="zookeeper_config"}} (docs/throttling.md). After every change the listener runs, so the scheduler applies it within a
  * second.
  */
 public final class DomainConfigFollower implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DomainConfigFollower.class);
+    /** The {@code crawler_errors_total} kind of a config not applied as written (docs/operations.md). */
+    static final String CONFIG_ERROR = "zookeeper_config";
 
     private final DomainThrottles throttles;
     private final String spiderId;
+    private final CrawlerMetrics metrics;
     private final Runnable changed;
     private volatile Set<String> blacklist = Set.of();
     private volatile boolean everConnected;
@@ -39,11 +44,13 @@ public final class DomainConfigFollower implements AutoCloseable {
     /**
      * @param throttles where throttle entries go
      * @param spiderId  the node's spider, for the log
+     * @param metrics   where a config not applied as written is counted
      * @param changed   runs after every change (on the watcher's thread)
      */
-    public DomainConfigFollower(DomainThrottles throttles, String spiderId, Runnable changed) {
+    public DomainConfigFollower(DomainThrottles throttles, String spiderId, CrawlerMetrics metrics, Runnable changed) {
         this.throttles = throttles;
         this.spiderId = spiderId;
+        this.metrics = metrics;
         this.changed = changed;
     }
 
@@ -73,12 +80,17 @@ public final class DomainConfigFollower implements AutoCloseable {
             return;
         }
         ParsedDomainConfig parsed = DomainConfigYaml.parseApplied(text);
-        for (ConfigProblem problem : parsed.problems()) {
-            LOG.atWarn().addKeyValue("problem", problem.toString()).log("Part of the Zookeeper config is not applied as written");
+        if (!parsed.problems().isEmpty()) {
+            metrics.error(CONFIG_ERROR);
         }
         if (parsed.config().isEmpty()) {
-            LOG.atError().addKeyValue("text", text).log("Zookeeper config is not a YAML mapping; keeping the last good config");
+            // the text itself is not logged: it may be megabytes, or a YAML bomb
+            LOG.atWarn().addKeyValue("problem", parsed.problems().getFirst().toString()).addKeyValue("characters", text.length())
+                    .log("Zookeeper config is not used; keeping the last good config");
             return;
+        }
+        for (ConfigProblem problem : parsed.problems()) {
+            LOG.atWarn().addKeyValue("problem", problem.toString()).log("Part of the Zookeeper config is not applied as written");
         }
         DomainConfig config = parsed.config().get();
         throttles.overrides(config.throttles());

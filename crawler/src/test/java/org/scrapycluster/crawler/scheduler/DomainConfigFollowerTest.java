@@ -4,17 +4,83 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.slf4j.LoggerFactory;
 
 /** How the ZooKeeper text is applied: a config, garbage (kept), an emptied node (reverted), the blacklist rule (§5.3). */
 class DomainConfigFollowerTest {
 
     private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, true, "ip", 1_000);
     private final AtomicInteger changes = new AtomicInteger();
-    private final DomainConfigFollower follower = new DomainConfigFollower(throttles, "link", changes::incrementAndGet);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final DomainConfigFollower follower = new DomainConfigFollower(throttles, "link", new CrawlerMetrics(meters, "link", "n1"),
+            changes::incrementAndGet);
+
+    /**
+     * Text a crawler must not use — a YAML bomb, a nesting too deep to read, a tag that names a Java class, a document
+     * over the reader's size limit — keeps the last good config, and is told in one warning that names what was wrong
+     * (not the text itself, which may be megabytes) and counted.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"bomb", "deep", "tag", "huge"})
+    void hostileTextKeepsTheLastGoodConfigWithOneWarningNamingTheProblemAndIsCounted(String kind) {
+        follower.apply("blacklist: [ebay.com]\ndomains:\n  ex1.com: {window: 50, hits: 4}\n");
+        String text = switch (kind) {
+            case "bomb" -> billionLaughs();
+            case "deep" -> "domains: " + "[".repeat(5_000) + "]".repeat(5_000) + "\n";
+            case "tag" -> "domains: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL [\"http://127.0.0.1/\"]]]]\n";
+            default -> "domains:\n" + "  ex1.com: {window: 50, hits: 1}\n".repeat(120_000);
+        };
+        List<ILoggingEvent> logged = capturingLog(() -> follower.apply(text));
+
+        assertEquals(4, throttles.specFor("ex1.com").limit(), "the last good config stays");
+        assertTrue(follower.isBlacklisted("ebay.com"));
+        assertEquals(1, changes.get(), "nothing changed for the scheduler to apply");
+        assertEquals(1, logged.size(), logged.toString());
+        ILoggingEvent warning = logged.getFirst();
+        assertEquals(Level.WARN, warning.getLevel());
+        String said = warning.getFormattedMessage() + " " + warning.getKeyValuePairs();
+        assertTrue(said.contains("is not valid YAML"), said);
+        assertTrue(said.length() < 1_000, "the text is not logged: " + said.length() + " characters");
+        assertEquals(1.0, meters.get("crawler.errors").tag("kind", "zookeeper_config").counter().count());
+    }
+
+    /** Nine levels of nine aliases: a billion strings, were every alias expanded. */
+    private static String billionLaughs() {
+        StringBuilder text = new StringBuilder("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (char level = 'b'; level <= 'i'; level++) {
+            String previous = "*" + (char) (level - 1);
+            text.append(level).append(": &").append(level).append(" [").append(String.join(", ", Collections.nCopies(9, previous)))
+                    .append("]\n");
+        }
+        return text.toString();
+    }
+
+    private static List<ILoggingEvent> capturingLog(Runnable action) {
+        Logger log = (Logger) LoggerFactory.getLogger(DomainConfigFollower.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        log.addAppender(appender);
+        try {
+            action.run();
+        } finally {
+            log.detachAppender(appender);
+        }
+        return List.copyOf(appender.list);
+    }
 
     @Test
     void aConfigSetsThrottlesAndBlacklistAndAnEmptiedNodeRevertsTheThrottles() {
