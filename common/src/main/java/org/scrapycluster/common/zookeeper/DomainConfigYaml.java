@@ -1,5 +1,6 @@
 package org.scrapycluster.common.zookeeper;
 
+import java.io.StringReader;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +34,11 @@ import org.yaml.snakeyaml.representer.Representer;
  * Redis monitor's read-modify-write: unknown keys and values of the wrong kind are skipped (and
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
  * a fractional count is truncated and scales are kept as written (they are clamped when applied), but for
- * {@code .nan}, which is skipped.
- * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it.
+ * {@code .nan}, which is skipped; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
+ * a key written twice in one mapping (the last is read). Hits below 0 are not: they pause the domain, as a
+ * {@code domain-update} request may ask (docs/api.md).
+ * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it,
+ * and a domain that is no registered domain ({@code www.cnn.com}, {@code cnn.com:8080}), which no queue matches, reported.
  * {@link #parseStrict} is the validator of {@code push}: every deviation is a problem — unknown
  * keys, duplicate keys, non-numeric or fractional counts, a window below 1 or above a year, negative hits, a
  * scale outside 0..1, missing {@code window} / {@code hits}, and domains that are not in
@@ -97,6 +101,7 @@ public final class DomainConfigYaml {
             problems.add(new ConfigProblem(path, "has no ASCII form (" + e.getMessage() + "); no queue matches it"));
             return Optional.of(domain);
         }
+        notARegisteredDomain(key).ifPresent(message -> problems.add(new ConfigProblem(path, message + "; no queue matches it")));
         if (key.equals(domain)) {
             return Optional.of(key);
         }
@@ -139,9 +144,14 @@ public final class DomainConfigYaml {
     private static ParsedDomainConfig parse(String text, boolean strict) {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(!strict);
+        options.setWarnOnDuplicateKeys(false); // reported as problems, with their path
+        Yaml yaml = new Yaml(new SafeConstructor(options));
         Object root;
+        List<ConfigProblem> duplicates;
         try {
-            root = new Yaml(new SafeConstructor(options)).load(text == null ? "" : text);
+            root = yaml.load(text == null ? "" : text);
+            // strict reading refuses duplicate keys; lenient reading keeps the last, and says so
+            duplicates = strict || root == null ? List.of() : DuplicateKeys.in(yaml.compose(new StringReader(text)));
         } catch (YAMLException | IllegalArgumentException e) {
             // a value its explicit tag cannot read (!!int sixty, !!binary @@) fails with the exception of
             // the number or base64 parser SnakeYAML calls, not with a YAMLException
@@ -154,9 +164,24 @@ public final class DomainConfigYaml {
             return unusable("must be a mapping with the keys blacklist and domains, was " + describe(root));
         }
         DocumentReader reader = new DocumentReader(strict);
+        reader.problems.addAll(duplicates);
         DomainConfig config = reader.read(document);
         boolean usable = !strict || reader.problems.isEmpty();
         return new ParsedDomainConfig(usable ? Optional.of(config) : Optional.empty(), reader.problems);
+    }
+
+    /** What is wrong with {@code domain} as a key of queues, when it is not a registered domain in the form they use. */
+    private static Optional<String> notARegisteredDomain(String domain) {
+        if (RegisteredDomain.isRegisteredDomain(domain)) {
+            return Optional.empty();
+        }
+        String hint;
+        try {
+            hint = "; its registered domain is '" + RegisteredDomain.of(domain) + "'";
+        } catch (IllegalArgumentException e) {
+            hint = "";
+        }
+        return Optional.of("'" + domain + "' is not a registered domain as queue keys use it" + hint);
     }
 
     private static ParsedDomainConfig unusable(String message) {
@@ -300,23 +325,16 @@ public final class DomainConfigYaml {
                 return OptionalDouble.empty();
             }
             double scale = ((Number) value).doubleValue();
-            if (strict && !(scale >= 0.0 && scale <= 1.0)) {
-                problem(path, "must be a number from 0 to 1, was " + value);
+            if (!(scale >= 0.0 && scale <= 1.0)) {
+                problem(path, "must be a number from 0 to 1, was " + value + (strict ? "" : "; crawlers read it as " + DomainThrottle.fitScale(scale)));
             }
             return OptionalDouble.of(scale);
         }
 
         private void checkDomainForm(String path, String domain) {
-            if (!strict || RegisteredDomain.isRegisteredDomain(domain)) {
-                return;
+            if (strict) {
+                notARegisteredDomain(domain).ifPresent(message -> problem(path, message));
             }
-            String hint;
-            try {
-                hint = "; its registered domain is '" + RegisteredDomain.of(domain) + "'";
-            } catch (IllegalArgumentException e) {
-                hint = "";
-            }
-            problem(path, "'" + domain + "' is not a registered domain as queue keys use it" + hint);
         }
 
         private void problem(String path, String message) {

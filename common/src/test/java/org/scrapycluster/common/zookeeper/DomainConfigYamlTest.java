@@ -52,26 +52,59 @@ class DomainConfigYamlTest {
     @Test
     void crawlersReadEveryDomainAsQueueKeysSpellIt() {
         String text = """
-                blacklist: [EVIL.example, ok.example]
+                blacklist: [EVIL.com, ok.com]
                 domains:
-                  Bücher.example: {window: 60, hits: 10}
+                  Bücher.de: {window: 60, hits: 10}
                   Example.com: {window: 60, hits: 1}
                   example.com: {window: 60, hits: 2}
                   plain.org: {window: 60, hits: 3}
                 """;
         ParsedDomainConfig parsed = DomainConfigYaml.parseApplied(text);
         DomainConfig config = parsed.config().orElseThrow();
-        assertEquals(Optional.of(List.of("evil.example", "ok.example")), config.blacklist());
-        assertEquals(Set.of("xn--bcher-kva.example", "example.com", "plain.org"), config.throttles().keySet());
+        assertEquals(Optional.of(List.of("evil.com", "ok.com")), config.blacklist());
+        assertEquals(Set.of("xn--bcher-kva.de", "example.com", "plain.org"), config.throttles().keySet());
         assertEquals(2, config.throttles().get("example.com").effectiveHits(), "the entry spelled as queue keys spell it is read");
         assertEquals(List.of(
-                "blacklist[0]: is read as evil.example, as queue keys spell it",
-                "domains.Bücher.example: is read as xn--bcher-kva.example, as queue keys spell it",
+                "blacklist[0]: is read as evil.com, as queue keys spell it",
+                "domains.Bücher.de: is read as xn--bcher-kva.de, as queue keys spell it",
                 "domains.Example.com: is example.com as queue keys spell it, which the config names too; that entry is read"),
                 parsed.problems().stream().map(ConfigProblem::toString).sorted().toList());
-        assertEquals(Set.of("Bücher.example", "Example.com", "example.com", "plain.org"),
+        assertEquals(Set.of("Bücher.de", "Example.com", "example.com", "plain.org"),
                 DomainConfigYaml.parseLenient(text).config().orElseThrow().domains().keySet(),
                 "the Redis monitor's read-modify-write keeps every entry as written");
+    }
+
+    /**
+     * What crawlers apply otherwise than it is written is said, each with its path, not applied silently: a scale outside
+     * 0..1 (clamped), a key written twice (the last is read), and a domain no queue has, as with a port, a path or a
+     * subdomain (docs/throttling.md). Hits below 0 are a pause a request may ask for, and applied without a word.
+     */
+    @Test
+    void crawlersSayWhatTheyApplyOtherwiseThanWritten() {
+        String text = """
+                blacklist: [ebay.com:8080, www.bbc.co.uk, cnn.com]
+                domains:
+                  neg.com: {window: 60, hits: -5}
+                  big.com: {window: 60, hits: 10, scale: 1e9}
+                  cnn.com/news: {window: 60, hits: 5}
+                  nyt.com: {window: 60, hits: 10}
+                  nyt.com: {window: 60, hits: 20, hits: 30}
+                """;
+        ParsedDomainConfig parsed = DomainConfigYaml.parseApplied(text);
+        assertEquals(List.of(
+                "blacklist[0]: 'ebay.com:8080' is not a registered domain as queue keys use it; its registered domain is 'ebay.com'; "
+                        + "no queue matches it",
+                "blacklist[1]: 'www.bbc.co.uk' is not a registered domain as queue keys use it; its registered domain is 'bbc.co.uk'; "
+                        + "no queue matches it",
+                "domains.big.com.scale: must be a number from 0 to 1, was 1.0E9; crawlers read it as 1.0",
+                "domains.cnn.com/news: 'cnn.com/news' is not a registered domain as queue keys use it; its registered domain is 'cnn.com'; "
+                        + "no queue matches it",
+                "domains.nyt.com.hits: is written more than once; the last is read",
+                "domains.nyt.com: is written more than once; the last is read"),
+                parsed.problems().stream().map(ConfigProblem::toString).sorted().toList());
+        DomainConfig config = parsed.config().orElseThrow();
+        assertTrue(config.throttles().get("neg.com").effectiveHits() < 1, "applied as written: a pause");
+        assertEquals(30, config.throttles().get("nyt.com").effectiveHits());
     }
 
     @Test
