@@ -119,6 +119,30 @@ class ZookeeperMonitorTest {
         }
     }
 
+    /**
+     * A scale that is not a number from 0 to 1 is refused, not written for crawlers to clamp or to read as 1 (and for
+     * {@code push} to refuse once pulled); the node is left as it was.
+     */
+    @Test
+    void aScaleOutsideZeroToOneIsRefusedAndNothingIsWritten(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (MonitorFixture fixture = MonitorFixture.on(stack);
+             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
+            node.replaceText("");
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+
+            for (String scale : new String[] {"1e9", "-0.5", "\"half\"", "true"}) {
+                assertError(fixture, "domain-update", "cnn.com", appid,
+                        "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":" + scale + ",\"window\":60}",
+                        "'scale' must be a number from 0 to 1 for domain update, was "
+                                + (scale.equals("1e9") ? "1.0E9" : scale.replace('"', '\''))); // a text in single quotes
+            }
+            edit(fixture, "domain-update", "cnn.com", appid, "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":60}");
+            assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", node.readText(),
+                    "only the request without a scale is written, with a scale of 1");
+        }
+    }
+
     @Test
     void answersWithTheOriginalsErrorWhileZooKeeperIsAwayAndEditsOnceItIsBack(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-outage"));

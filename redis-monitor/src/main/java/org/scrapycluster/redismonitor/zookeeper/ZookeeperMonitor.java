@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * {@code {uuid, server_time, action, domain, appid}}, with {@code error} set to
  * {@code Unable to load Zookeeper config} or {@code Unable to store Zookeeper config} when
  * ZooKeeper failed, as the original. The domain is stored as queue keys spell it ({@link DomainKey}).
- * A request that cannot be applied (unknown action, a domain-update without hits or window, an
- * internationalised domain without an ASCII form, a value that is not JSON) is answered with its
+ * A request that cannot be applied (unknown action, a domain-update without hits or window or with a scale
+ * outside 0..1, an internationalised domain without an ASCII form, a value that is not JSON) is answered with its
  * {@code error} too, where the original answered nothing.
  */
 public final class ZookeeperMonitor implements JobPlugin {
@@ -186,7 +186,7 @@ public final class ZookeeperMonitor implements JobPlugin {
                 }
                 // hits beyond a long are as many as crawlers can count, not the number their low 64 bits make
                 long limit = hits.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
-                double scale = request.path("scale").asDouble(1.0);
+                double scale = scale(request.path("scale"));
                 yield config -> config.domainUpdate(domain, window.longValue(), limit, scale);
             }
             case "domain-remove" -> config -> config.domainRemove(domain);
@@ -195,6 +195,21 @@ public final class ZookeeperMonitor implements JobPlugin {
             default -> throw new RejectedJobException("Unknown zookeeper action '" + action
                     + "'; one of domain-update, domain-remove, blacklist-update, blacklist-remove");
         };
+    }
+
+    /**
+     * The {@code scale} of a domain-update, 1 when it has none: a number from 0 to 1 (docs/api.md), which crawlers
+     * apply as written; anything else is refused rather than written for them to clamp, or to read as 1.
+     */
+    private static double scale(JsonNode field) {
+        if (field.isMissingNode() || field.isNull()) {
+            return 1.0;
+        }
+        if (!field.isNumber() || !(field.asDouble() >= 0.0 && field.asDouble() <= 1.0)) {
+            String given = field.isTextual() ? "'" + field.asText() + "'" : field.toString();
+            throw new RejectedJobException("'scale' must be a number from 0 to 1 for domain update, was " + given);
+        }
+        return field.asDouble();
     }
 
     /** A whole number of the request as written, not cut to its low 64 bits; a string holding one counts too. */
