@@ -75,6 +75,32 @@ class GlobCharactersTest extends OneMonitorTest {
         assertEquals(1, fixture.redis().sync().zcard(new QueueKey(neighbour.spider(), "a.com").key()), "the neighbour spider keeps its request");
     }
 
+    /**
+     * Crawls queued with their accounting, as our Kafka monitor queues them: stopping the crawl {@code *} takes its own
+     * queued and leased requests only; the crawls {@code a[b} and {@code c1} keep theirs, their accounting, and are
+     * not blacklisted.
+     */
+    @Test
+    void stoppingTheCrawlStarLeavesEveryOtherCrawlOfItsApp() {
+        for (String crawlid : List.of("*", "a[b", "c1")) {
+            queues.seed("a.com", queues.feedItem("https://a.com/" + crawlid + "/1", appid, crawlid, 5, FAR));
+            queues.seed("b.com", queues.feedItem("https://b.com/" + crawlid + "/1", appid, crawlid, 5, FAR));
+        }
+        queues.handOut("b.com");
+        queues.handOut("b.com");
+        queues.handOut("b.com");
+
+        JsonNode stopped = answer(Keyspace.STOP_CRAWL.fill(queues.spider(), appid, "*"));
+        assertEquals(2, stopped.path("total_purged").asInt(), stopped.toString());
+        assertEquals(Set.of(appid + "||*"), fixture.redis().sync().smembers(Keyspace.blacklist(queues.spider())));
+        for (String kept : List.of("a[b", "c1")) {
+            JsonNode info = answer(Keyspace.INFO_CRAWL.fill(queues.spider(), appid, kept));
+            assertEquals(2, info.path("total_pending").asInt(), kept + ": " + info);
+        }
+        assertEquals(2, fixture.redis().sync().zcard(new QueueKey(queues.spider(), "a.com").key()), "a.com keeps the requests of a[b and c1");
+        assertEquals(2, fixture.redis().sync().hlen(Keyspace.leased(queues.spider())), "the leases of a[b and c1 stay");
+    }
+
     @Test
     void aZookeeperEditAppliesToTheLiteralDomain() throws ZooKeeperConfigException {
         try (ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(fixture.settings().getString("ZOOKEEPER_HOSTS")),
