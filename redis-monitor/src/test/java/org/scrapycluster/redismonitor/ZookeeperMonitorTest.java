@@ -143,6 +143,28 @@ class ZookeeperMonitorTest {
         }
     }
 
+    /**
+     * A domain holding a control character, which no host name has, is refused: written, it would stand in the node as
+     * {@code !!binary} base64 that crawlers cannot read as a domain.
+     */
+    @Test
+    void aDomainWithAControlCharacterIsRefusedAndNothingIsWritten(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (MonitorFixture fixture = MonitorFixture.on(stack);
+             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
+            node.replaceText("");
+            fixture.startMonitor();
+            String appid = MonitorFixture.unique("app");
+            String domain = "evil\u0001.com";
+
+            String uuid = MonitorFixture.unique("uuid");
+            fixture.post(Keyspace.ZOOKEEPER.fill("blacklist-update", domain, appid), "{\"domain\":\"evil\\u0001.com\",\"uuid\":\"" + uuid + "\"}");
+            JsonNode answer = fixture.answers().awaitUuid(uuid);
+            assertEquals(domain, answer.path("domain").asText(), answer.toString());
+            assertEquals("'domain' holds the control character U+0001, which no domain name has", answer.path("error").asText(), answer.toString());
+            assertEquals("", node.readText());
+        }
+    }
+
     @Test
     void answersWithTheOriginalsErrorWhileZooKeeperIsAwayAndEditsOnceItIsBack(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-outage"));

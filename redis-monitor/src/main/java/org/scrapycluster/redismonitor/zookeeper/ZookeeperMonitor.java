@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * {@code Unable to load Zookeeper config} or {@code Unable to store Zookeeper config} when
  * ZooKeeper failed, as the original. The domain is stored as queue keys spell it ({@link DomainKey}).
  * A request that cannot be applied (unknown action, a domain-update without hits or window or with a scale
- * outside 0..1, an internationalised domain without an ASCII form, a value that is not JSON) is answered with its
+ * outside 0..1, a domain with a control character or an internationalised one without an ASCII form, a value that
+ * is not JSON) is answered with its
  * {@code error} too, where the original answered nothing.
  */
 public final class ZookeeperMonitor implements JobPlugin {
@@ -164,8 +165,15 @@ public final class ZookeeperMonitor implements JobPlugin {
         }
     }
 
-    /** The domain as queue keys, throttles and the blacklist crawlers check spell it (docs/api.md). */
+    /**
+     * The domain as queue keys, throttles and the blacklist crawlers check spell it (docs/api.md). One with a control
+     * character is refused: no host name has one, and the YAML would hold it as {@code !!binary}, which crawlers
+     * cannot read as a domain.
+     */
     private static String domainKey(String domain) {
+        domain.chars().filter(Character::isISOControl).findFirst().ifPresent(control -> {
+            throw new RejectedJobException("'domain' holds the control character U+%04X, which no domain name has".formatted(control));
+        });
         try {
             return DomainKey.of(domain);
         } catch (IllegalArgumentException e) {
