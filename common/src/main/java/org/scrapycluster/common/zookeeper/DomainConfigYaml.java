@@ -58,7 +58,7 @@ public final class DomainConfigYaml {
 
     /** Reads {@code text} as a crawler does; there is no config only when the text is not a YAML mapping. */
     public static ParsedDomainConfig parseLenient(String text) {
-        return parse(text, false);
+        return parse(text, false, false);
     }
 
     /**
@@ -69,7 +69,7 @@ public final class DomainConfigYaml {
      * domain as queue keys spell it, that entry is the one read.
      */
     public static ParsedDomainConfig parseApplied(String text) {
-        ParsedDomainConfig parsed = parseLenient(text);
+        ParsedDomainConfig parsed = parse(text, false, true);
         if (parsed.config().isEmpty()) {
             return parsed;
         }
@@ -78,14 +78,7 @@ public final class DomainConfigYaml {
         SortedMap<String, DomainThrottle> domains = new TreeMap<>();
         written.domains().forEach((domain, throttle) -> queueKeySpelling(DOMAINS + "." + domain, domain, written.domains()::containsKey, problems)
                 .ifPresent(key -> domains.put(key, throttle)));
-        Optional<List<String>> blacklist = written.blacklist().map(listed -> {
-            List<String> spelled = new ArrayList<>(listed.size());
-            for (int i = 0; i < listed.size(); i++) {
-                queueKeySpelling(BLACKLIST + "[" + i + "]", listed.get(i), key -> false, problems).ifPresent(spelled::add);
-            }
-            return spelled;
-        });
-        return new ParsedDomainConfig(Optional.of(new DomainConfig(blacklist, domains)), problems);
+        return new ParsedDomainConfig(Optional.of(new DomainConfig(written.blacklist(), domains)), problems);
     }
 
     /**
@@ -115,7 +108,7 @@ public final class DomainConfigYaml {
 
     /** Reads {@code text} as {@code push} validates it; there is no config when anything is wrong. */
     public static ParsedDomainConfig parseStrict(String text) {
-        return parse(text, true);
+        return parse(text, true, false);
     }
 
     /** The YAML text of {@code config}, byte for byte as the original Redis monitor writes it. */
@@ -141,7 +134,11 @@ public final class DomainConfigYaml {
         return entry;
     }
 
-    private static ParsedDomainConfig parse(String text, boolean strict) {
+    /**
+     * @param spellBlacklist whether the blacklist is read as queue keys spell it ({@link #parseApplied}), where each
+     *                       entry's place in the document is known
+     */
+    private static ParsedDomainConfig parse(String text, boolean strict, boolean spellBlacklist) {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(!strict);
         options.setWarnOnDuplicateKeys(false); // reported as problems, with their path
@@ -163,7 +160,7 @@ public final class DomainConfigYaml {
         if (!(root instanceof Map<?, ?> document)) {
             return unusable("must be a mapping with the keys blacklist and domains, was " + describe(root));
         }
-        DocumentReader reader = new DocumentReader(strict);
+        DocumentReader reader = new DocumentReader(strict, spellBlacklist);
         reader.problems.addAll(duplicates);
         DomainConfig config = reader.read(document);
         boolean usable = !strict || reader.problems.isEmpty();
@@ -203,10 +200,12 @@ public final class DomainConfigYaml {
     private static final class DocumentReader {
 
         private final boolean strict;
+        private final boolean spellBlacklist;
         private final List<ConfigProblem> problems = new ArrayList<>();
 
-        DocumentReader(boolean strict) {
+        DocumentReader(boolean strict, boolean spellBlacklist) {
             this.strict = strict;
+            this.spellBlacklist = spellBlacklist;
         }
 
         DomainConfig read(Map<?, ?> document) {
@@ -234,7 +233,9 @@ public final class DomainConfigYaml {
             List<String> domains = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 String path = BLACKLIST + "[" + i + "]";
-                if (items.get(i) instanceof String domain) {
+                if (items.get(i) instanceof String domain && spellBlacklist) {
+                    queueKeySpelling(path, domain, key -> false, problems).ifPresent(domains::add);
+                } else if (items.get(i) instanceof String domain) {
                     checkDomainForm(path, domain);
                     domains.add(domain);
                 } else {

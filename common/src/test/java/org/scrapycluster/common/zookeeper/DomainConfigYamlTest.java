@@ -107,6 +107,15 @@ class DomainConfigYamlTest {
         assertEquals(30, config.throttles().get("nyt.com").effectiveHits());
     }
 
+    /** A blacklist entry is named by its place in the document, also after an entry that is skipped. */
+    @Test
+    void aBlacklistEntryIsNamedByItsPlaceInTheDocument() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseApplied("blacklist: [42, EVIL.com, ok.com]\n");
+        assertEquals(List.of("blacklist[0]: must be a domain name, was 42", "blacklist[1]: is read as evil.com, as queue keys spell it"),
+                parsed.problems().stream().map(ConfigProblem::toString).toList());
+        assertEquals(Optional.of(List.of("evil.com", "ok.com")), parsed.config().orElseThrow().blacklist());
+    }
+
     @Test
     void anAbsentBlacklistIsNotAnEmptyOne() {
         DomainConfig absent = DomainConfigYaml.parseLenient("domains: {}\n").config().orElseThrow();
