@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@link DomainThrottles} and, when it has a {@code blacklist} key, the domain blacklist; an emptied
  * node reverts every domain to the default throttle ({@code Lost config from Zookeeper}). Unlike the
  * original, text that is not a YAML mapping and a lost connection keep the last good config (see
- * docs/differences.md); such text is told in one warning naming what was wrong, and every config not applied as
- * written is counted as {@code crawler_errors_total{kind="zookeeper_config"}} (docs/throttling.md). After every change the listener runs, so the scheduler applies it within a
- * second.
+ * docs/differences.md); such text is told in one warning naming what was wrong, and every config not applied
+ * as written is counted as {@code crawler_errors_total{kind="zookeeper_config"}} (docs/throttling.md). After
+ * every change the listener runs, so the scheduler applies it within a second.
  */
 public final class DomainConfigFollower implements AutoCloseable {
 
