@@ -34,7 +34,10 @@ public final class KafkaClients {
         this.settings = settings;
     }
 
-    /** Producer properties: bootstrap servers, linger, buffer and, where declared, the largest request and the batch size. */
+    /**
+     * Producer properties: bootstrap servers, linger, buffer and, where declared, the largest request, the batch size and
+     * the socket's send buffer.
+     */
     public Properties producerProperties() {
         Properties properties = common();
         properties.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")));
@@ -44,6 +47,9 @@ public final class KafkaClients {
         }
         if (settings.has("KAFKA_PRODUCER_BATCH_BYTES")) {
             properties.put(ProducerConfig.BATCH_SIZE_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_BATCH_BYTES")));
+        }
+        if (settings.has("KAFKA_PRODUCER_SEND_BUFFER_BYTES")) {
+            properties.put(ProducerConfig.SEND_BUFFER_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_SEND_BUFFER_BYTES")));
         }
         return withClientProperties(properties);
     }

@@ -63,6 +63,8 @@ class KafkaClientsTest {
         assertEquals("524288", producer.get("batch.size"));
         assertFalse(new KafkaClients(Settings.defaults("rest")).producerProperties().containsKey("batch.size"),
                 "Kafka's own batch size where the service declares none");
+        assertEquals("-1", producer.get("send.buffer.bytes"), "a batch of pages in one write");
+        assertFalse(new KafkaClients(Settings.defaults("rest")).producerProperties().containsKey("send.buffer.bytes"));
         assertEquals("SSL", producer.get("security.protocol"));
         assertEquals("/etc/ts.jks", producer.get("ssl.truststore.location"));
 
