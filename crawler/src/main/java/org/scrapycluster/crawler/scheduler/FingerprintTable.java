@@ -2,16 +2,19 @@ package org.scrapycluster.crawler.scheduler;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.scrapycluster.crawler.metrics.CacheCounts;
 
 /**
  * A fixed number of slots, each holding one 64-bit number with the owner it was put for: the fingerprints a crawler node
- * remembers ({@link DupefilterMemory}). A number has one slot, picked by its high bits, so numbers must be spread
- * uniformly, as a digest's are. Putting a number into a slot that holds another replaces it (an eviction), as in a
- * direct-mapped processor cache: what stays is what was put last, and a look-up reads one slot, one memory access
- * where a map's look-up follows three or four references (docs/benchmarks.md, "The fingerprint memory in slots").
+ * remembers ({@link DupefilterMemory}). The slots are in sets of {@value #WAYS}, and a number may be in any slot of one
+ * set, picked by its high bits, so numbers must be spread uniformly, as a digest's are. A number put into a full set
+ * takes the place of one of its numbers picked at random (an eviction), as in a set-associative processor cache: with
+ * a set rather than a single slot, numbers that meet do not keep taking each other's place (one slot each made a crawl
+ * call Redis for half again as many pages). A look-up reads the numbers of one set, one memory access where a map's
+ * look-up follows three or four references (docs/benchmarks.md, "The fingerprint memory in slots").
  *
  * <p>Safe for use by several threads without locks. A slot's number and owner are written one after the other, so a
  * reader may see the number of one put with the owner of another: a caller whose owner names what it looks for, as
@@ -24,6 +27,8 @@ public final class FingerprintTable<O> implements CacheCounts {
 
     private static final VarHandle NUMBERS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle OWNERS = MethodHandles.arrayElementVarHandle(Object[].class);
+    /** Slots in a set: a number may be in any of its set's, 32 bytes of numbers read together. */
+    static final int WAYS = 4;
 
     private final long[] numbers;
     private final Object[] owners;
@@ -32,39 +37,45 @@ public final class FingerprintTable<O> implements CacheCounts {
     private final LongAdder puts = new LongAdder();
     private final LongAdder evictions = new LongAdder();
 
-    /** A table of {@code slots} slots; 0 holds nothing. */
+    /** A table of at least {@code slots} slots, in sets of {@value #WAYS}; 0 holds nothing. */
     FingerprintTable(int slots) {
         if (slots < 0) {
             throw new IllegalArgumentException("slots must not be negative: " + slots);
         }
-        this.numbers = new long[slots];
-        this.owners = new Object[slots];
+        int sets = (int) ((slots + (long) WAYS - 1) / WAYS);
+        this.numbers = new long[sets * WAYS];
+        this.owners = new Object[sets * WAYS];
     }
 
-    /** The owner {@code number} was last put for, or null when its slot holds another number or none. */
+    /** The owner {@code number} was last put for, or null when its set holds it no more, or never did. */
     @SuppressWarnings("unchecked")
     O get(long number) {
-        if (owners.length == 0) {
-            return null;
-        }
-        int slot = slot(number);
-        Object owner = OWNERS.getOpaque(owners, slot);
-        if (owner != null && (long) NUMBERS.getOpaque(numbers, slot) == number) {
-            hits.increment();
-            return (O) owner;
+        int slot = find(number);
+        if (slot >= 0) {
+            Object owner = OWNERS.getOpaque(owners, slot);
+            if (owner != null) {
+                hits.increment();
+                return (O) owner;
+            }
         }
         misses.increment();
         return null;
     }
 
-    /** Puts {@code number} for {@code owner} into its slot, in place of what the slot held. */
+    /**
+     * Puts {@code number} for {@code owner} into its set: where the set holds it already, else into a free slot, else in
+     * place of one picked at random (an eviction), so that numbers that share a set do not keep taking each other's place.
+     */
     void put(long number, O owner) {
         if (owners.length == 0) {
             return;
         }
-        int slot = slot(number);
-        Object held = OWNERS.getOpaque(owners, slot);
-        if (held != null && (held != owner || (long) NUMBERS.getOpaque(numbers, slot) != number)) {
+        int slot = find(number);
+        if (slot < 0) {
+            slot = free(number);
+        }
+        if (slot < 0) {
+            slot = set(number) + ThreadLocalRandom.current().nextInt(WAYS);
             evictions.increment();
         }
         NUMBERS.setOpaque(numbers, slot, number);
@@ -72,15 +83,37 @@ public final class FingerprintTable<O> implements CacheCounts {
         puts.increment();
     }
 
-    /** Empties the slot of {@code number} when it holds that number. */
+    /** Empties the slot of {@code number}, if its set holds it. */
     void remove(long number) {
-        if (owners.length == 0) {
-            return;
-        }
-        int slot = slot(number);
-        if ((long) NUMBERS.getOpaque(numbers, slot) == number) {
+        int slot = find(number);
+        if (slot >= 0) {
             OWNERS.setOpaque(owners, slot, null);
         }
+    }
+
+    /** The slot of {@code number} in its set, or -1 when the set does not hold it. */
+    private int find(long number) {
+        if (owners.length == 0) {
+            return -1;
+        }
+        int first = set(number);
+        for (int slot = first; slot < first + WAYS; slot++) {
+            if ((long) NUMBERS.getOpaque(numbers, slot) == number && OWNERS.getOpaque(owners, slot) != null) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    /** A free slot of {@code number}'s set, or -1 when every slot holds a number. */
+    private int free(long number) {
+        int first = set(number);
+        for (int slot = first; slot < first + WAYS; slot++) {
+            if (OWNERS.getOpaque(owners, slot) == null) {
+                return slot;
+            }
+        }
+        return -1;
     }
 
     /** The slots that hold a number: counted slot by slot, for a metrics scrape, not for a crawl's path. */
@@ -115,8 +148,8 @@ public final class FingerprintTable<O> implements CacheCounts {
         return evictions.sum();
     }
 
-    /** The slot of {@code number}: its high 32 bits scaled to the slots, a multiplication where a division would do. */
-    private int slot(long number) {
-        return (int) (((number >>> 32) * owners.length) >>> 32);
+    /** The first slot of {@code number}'s set: its high 32 bits scaled to the sets, a multiplication where a division would do. */
+    private int set(long number) {
+        return (int) (((number >>> 32) * (owners.length / WAYS)) >>> 32) * WAYS;
     }
 }

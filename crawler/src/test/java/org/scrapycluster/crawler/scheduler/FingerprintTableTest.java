@@ -4,26 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
 class FingerprintTableTest {
 
-    /** Numbers whose high 32 bits put them in slots 0 and 2 of a table of four, and one more for slot 0. */
-    private static final long SLOT_0 = 0x0000_0001_1234_5678L;
-    private static final long SLOT_2 = 0x8000_0000_0000_0001L;
-    private static final long SLOT_0_AGAIN = 0x0000_0002_0000_0000L;
+    /** In a table of two sets, numbers whose high bit is 0 are in the first set, the others in the second. */
+    private static final long FIRST_SET = 0x0000_0001_1234_5678L;
+    private static final long SECOND_SET = 0x8000_0000_0000_0001L;
 
-    private final FingerprintTable<String> table = new FingerprintTable<>(4);
+    private final FingerprintTable<String> table = new FingerprintTable<>(2 * FingerprintTable.WAYS);
+
+    /** {@code count} numbers of the first set. */
+    private static List<Long> firstSet(int count) {
+        return LongStream.rangeClosed(1, count).map(i -> i << 32).boxed().toList();
+    }
 
     @Test
     void aNumberIsFoundWithTheOwnerItWasPutFor() {
-        table.put(SLOT_0, "c1");
-        table.put(SLOT_2, "c2");
-        assertSame("c1", table.get(SLOT_0));
-        assertSame("c2", table.get(SLOT_2));
-        assertNull(table.get(SLOT_0 + 1), "another number in the same slot");
+        table.put(FIRST_SET, "c1");
+        table.put(SECOND_SET, "c2");
+        assertSame("c1", table.get(FIRST_SET));
+        assertSame("c2", table.get(SECOND_SET));
+        assertNull(table.get(FIRST_SET + 1), "another number of the same set");
         assertEquals(2, table.size());
         assertEquals(2, table.hitCount());
         assertEquals(1, table.missCount());
@@ -32,37 +38,47 @@ class FingerprintTableTest {
     }
 
     @Test
-    void aNumberTakesThePlaceOfTheOneInItsSlot() {
-        table.put(SLOT_0, "c1");
-        table.put(SLOT_0_AGAIN, "c1");
-        assertNull(table.get(SLOT_0));
-        assertSame("c1", table.get(SLOT_0_AGAIN));
-        assertEquals(1, table.evictionCount());
+    void numbersThatShareASetAreAllHeldWhileItHasRoom() {
+        firstSet(FingerprintTable.WAYS).forEach(number -> table.put(number, "c1"));
+        firstSet(FingerprintTable.WAYS).forEach(number -> assertSame("c1", table.get(number), Long.toHexString(number)));
+        assertEquals(0, table.evictionCount());
+    }
 
-        table.put(SLOT_0_AGAIN, "c2");
-        assertSame("c2", table.get(SLOT_0_AGAIN));
-        assertEquals(2, table.evictionCount(), "the same number put for another owner replaces that owner's");
-        table.put(SLOT_0_AGAIN, "c2");
-        assertEquals(2, table.evictionCount(), "putting what the slot holds evicts nothing");
+    @Test
+    void aNumberPutIntoAFullSetTakesThePlaceOfOneOfItsNumbers() {
+        List<Long> numbers = firstSet(FingerprintTable.WAYS + 1);
+        numbers.forEach(number -> table.put(number, "c1"));
+        assertSame("c1", table.get(numbers.getLast()), "the newest is held");
+        assertEquals(FingerprintTable.WAYS - 1, numbers.subList(0, FingerprintTable.WAYS).stream().filter(n -> table.get(n) != null).count());
+        assertEquals(1, table.evictionCount());
+        assertEquals(FingerprintTable.WAYS, table.size());
+    }
+
+    @Test
+    void theSameNumberPutForAnotherOwnerChangesItsOwnerInItsSlot() {
+        table.put(FIRST_SET, "c1");
+        table.put(FIRST_SET, "c2");
+        assertSame("c2", table.get(FIRST_SET));
         assertEquals(1, table.size());
+        assertEquals(0, table.evictionCount());
     }
 
     @Test
     void removingEmptiesTheSlotOnlyOfThatNumber() {
-        table.put(SLOT_0, "c1");
-        table.remove(SLOT_0_AGAIN);
-        assertSame("c1", table.get(SLOT_0), "another number's removal leaves the slot");
-        table.remove(SLOT_0);
-        assertNull(table.get(SLOT_0));
+        table.put(FIRST_SET, "c1");
+        table.remove(FIRST_SET + 1);
+        assertSame("c1", table.get(FIRST_SET), "another number's removal leaves it");
+        table.remove(FIRST_SET);
+        assertNull(table.get(FIRST_SET));
         assertEquals(0, table.size());
     }
 
     @Test
     void noSlotsHoldNothing() {
         FingerprintTable<String> none = new FingerprintTable<>(0);
-        none.put(SLOT_0, "c1");
-        assertNull(none.get(SLOT_0));
-        none.remove(SLOT_0);
+        none.put(FIRST_SET, "c1");
+        assertNull(none.get(FIRST_SET));
+        none.remove(FIRST_SET);
         assertEquals(0, none.size());
         assertEquals(0, none.putCount());
     }
