@@ -66,13 +66,11 @@ import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.LinkSpider;
+import org.scrapycluster.crawler.testing.CapturedLog;
 
-import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -282,7 +280,7 @@ class RequestProcessorTest {
     @Test
     void aMiddlewareThatFailsOnEveryRequestIsCountedEachTimeAndItsStackTraceWrittenOnce() {
         RequestProcessor processor = processor(Map.of("DOWNLOADER_MIDDLEWARES", "{throwing: 50}"));
-        List<ILoggingEvent> logged = capturingLog(() -> {
+        List<ILoggingEvent> logged = CapturedLog.of(RequestProcessor.class.getPackageName(), () -> {
             for (int page = 0; page < 3; page++) {
                 process(processor, CrawlRequest.get("http://example.com/" + page, meta(0, 0)));
             }
@@ -309,7 +307,7 @@ class RequestProcessorTest {
             }
         };
         RequestProcessor processor = processor(Map.of(), failing);
-        List<ILoggingEvent> logged = capturingLog(() -> {
+        List<ILoggingEvent> logged = CapturedLog.of(RequestProcessor.class.getPackageName(), () -> {
             for (int page = 0; page < 3; page++) {
                 answer("http://example.com/" + page, 200, HeaderMap.of("Content-Type", "text/html"), "<p>page</p>", null);
                 process(processor, CrawlRequest.get("http://example.com/" + page, meta(0, 0)));
@@ -339,19 +337,6 @@ class RequestProcessorTest {
                 "a middleware that blocks would hold up the scheduler, which calls process");
     }
 
-    /** What the crawler's node package logs while {@code action} runs. */
-    private static List<ILoggingEvent> capturingLog(Runnable action) {
-        Logger log = (Logger) LoggerFactory.getLogger(RequestProcessor.class.getPackageName());
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        log.addAppender(appender);
-        try {
-            action.run();
-        } finally {
-            log.detachAppender(appender);
-        }
-        return List.copyOf(appender.list);
-    }
 
     private CrawlRequest onlyQueued() throws MalformedQueueMemberException {
         List<CrawlRequest> queued = queued();

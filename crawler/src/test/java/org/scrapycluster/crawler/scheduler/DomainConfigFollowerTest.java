@@ -9,16 +9,14 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
-import org.slf4j.LoggerFactory;
+import org.scrapycluster.crawler.testing.CapturedLog;
 
 /** How the ZooKeeper text is applied: a config, garbage (kept), an emptied node (reverted), the blacklist rule (§5.3). */
 class DomainConfigFollowerTest {
@@ -44,7 +42,7 @@ class DomainConfigFollowerTest {
             case "tag" -> "domains: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL [\"http://127.0.0.1/\"]]]]\n";
             default -> "domains:\n" + "  ex1.com: {window: 50, hits: 1}\n".repeat(120_000);
         };
-        List<ILoggingEvent> logged = capturingLog(() -> follower.apply(text));
+        List<ILoggingEvent> logged = CapturedLog.of(DomainConfigFollower.class.getName(), () -> follower.apply(text));
 
         assertEquals(4, throttles.specFor("ex1.com").limit(), "the last good config stays");
         assertTrue(follower.isBlacklisted("ebay.com"));
@@ -69,18 +67,6 @@ class DomainConfigFollowerTest {
         return text.toString();
     }
 
-    private static List<ILoggingEvent> capturingLog(Runnable action) {
-        Logger log = (Logger) LoggerFactory.getLogger(DomainConfigFollower.class);
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        log.addAppender(appender);
-        try {
-            action.run();
-        } finally {
-            log.detachAppender(appender);
-        }
-        return List.copyOf(appender.list);
-    }
 
     @Test
     void aConfigSetsThrottlesAndBlacklistAndAnEmptiedNodeRevertsTheThrottles() {
