@@ -86,16 +86,6 @@ public final class Json {
         return parse(new StringReader(text));
     }
 
-    /** Parses one JSON document from UTF-8 bytes into {@code type}. */
-    public <T> T read(byte[] utf8, Class<T> type) throws JsonInputException {
-        JsonNode tree = readTree(utf8);
-        try {
-            return mapper.treeToValue(tree, type);
-        } catch (JsonProcessingException e) {
-            throw new JsonInputException("JSON does not fit " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
-        }
-    }
-
     /** Standard JSON as UTF-8 bytes, keys in insertion order. */
     public byte[] writeBytes(Object value) {
         try {
