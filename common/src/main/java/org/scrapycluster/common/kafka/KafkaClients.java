@@ -1,5 +1,6 @@
 package org.scrapycluster.common.kafka;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 
@@ -52,6 +53,19 @@ public final class KafkaClients {
             properties.put(ProducerConfig.SEND_BUFFER_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_SEND_BUFFER_BYTES")));
         }
         return withClientProperties(properties);
+    }
+
+    /**
+     * {@link #producerProperties()} for a sender that waits for each record's acknowledgement at most {@code sendTimeout}:
+     * the producer's own waits fit within it ({@link SendTimeouts}), counted from the linger it will use.
+     *
+     * @throws IllegalArgumentException when {@code sendTimeout} is not longer than the linger
+     */
+    public Properties producerProperties(Duration sendTimeout) {
+        Properties properties = producerProperties();
+        long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
+        properties.putAll(SendTimeouts.within(sendTimeout, linger));
+        return properties;
     }
 
     /**

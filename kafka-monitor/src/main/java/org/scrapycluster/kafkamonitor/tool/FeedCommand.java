@@ -188,9 +188,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
 
     /** The producer settings, with its waits for a record together within the feed timeout ({@link SendTimeouts}). */
     static Properties producerProperties(Settings settings, Duration timeout) {
-        Properties properties = new KafkaClients(settings).producerProperties();
-        long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
-        properties.putAll(SendTimeouts.within(timeout, linger));
+        Properties properties = new KafkaClients(settings).producerProperties(timeout);
         properties.put(ProducerConfig.RETRIES_CONFIG, "3");
         return properties;
     }

@@ -19,7 +19,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -207,10 +206,8 @@ public final class KafkaLink implements AutoCloseable {
     }
 
     private Producer<String, byte[]> newProducer() {
-        Properties properties = config.clients().producerProperties();
-        long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
-        properties.putAll(SendTimeouts.within(config.sendTimeout(), linger));
-        return new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(config.clients().producerProperties(config.sendTimeout()), new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     private KafkaConsumer<byte[], byte[]> newConsumer() {
