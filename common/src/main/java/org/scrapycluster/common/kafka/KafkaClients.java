@@ -56,6 +56,22 @@ public final class KafkaClients {
     }
 
     /**
+     * {@code KAFKA_FEED_TIMEOUT}: how long a sender of one record at a time (the REST gateway's {@code /feed}, the
+     * {@code feed} tool) waits for its acknowledgement, for {@link #producerProperties(Duration)}.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException when it is not longer than the producer's linger
+     *                                                             ({@code KAFKA_PRODUCER_BATCH_LINGER_MS}), which would
+     *                                                             leave no time to wait once the record is sent
+     */
+    public Duration feedTimeout() {
+        Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
+        if (timeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
+            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
+        }
+        return timeout;
+    }
+
+    /**
      * {@link #producerProperties()} for a sender that waits for each record's acknowledgement at most {@code sendTimeout}:
      * the producer's own waits fit within it ({@link SendTimeouts}), counted from the linger it will use.
      *

@@ -89,7 +89,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Json json = new Json(JsonLimits.from(settings));
-        Duration timeout = feedTimeout(settings);
+        Duration timeout = new KafkaClients(settings).feedTimeout();
         if (file != null || "-".equals(request)) {
             return bulk(settings, json, timeout, out, err);
         }
@@ -175,15 +175,6 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             refuse.details().forEach(detail -> problems.add("  " + detail));
         }
         return problems;
-    }
-
-    /** {@code KAFKA_FEED_TIMEOUT}, which must leave time to wait once the producer's linger has passed. */
-    static Duration feedTimeout(Settings settings) {
-        Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
-        if (timeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
-            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
-        }
-        return timeout;
     }
 
     /** The producer settings, with its waits for a record together within the feed timeout ({@link SendTimeouts}). */

@@ -9,6 +9,7 @@ import java.util.Properties;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -36,7 +37,7 @@ class FeedTimeoutTest {
     @Test
     void aFeedTimeoutNoLongerThanTheLingerIsRefusedByName() {
         SettingsException refused = assertThrows(SettingsException.class,
-                () -> FeedCommand.feedTimeout(settings(Map.of("KAFKA_FEED_TIMEOUT", "1", "KAFKA_PRODUCER_BATCH_LINGER_MS", "1000"))));
+                () -> new KafkaClients(settings(Map.of("KAFKA_FEED_TIMEOUT", "1", "KAFKA_PRODUCER_BATCH_LINGER_MS", "1000"))).feedTimeout());
 
         assertTrue(refused.getMessage().contains("KAFKA_FEED_TIMEOUT"), refused.getMessage());
     }

@@ -107,11 +107,8 @@ public final class RestGateway implements Service {
         if (heartbeatPeriod.isZero() || heartbeatPeriod.compareTo(heartbeatTtl) >= 0) {
             throw settings.invalid("SLEEP_TIME", "must be more than 0 and less than HEARTBEAT_TIMEOUT");
         }
-        Duration feedTimeout = seconds("KAFKA_FEED_TIMEOUT");
+        Duration feedTimeout = new KafkaClients(settings).feedTimeout();
         Duration pollTimeout = seconds("KAFKA_CONSUMER_SLEEP_TIME");
-        if (feedTimeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
-            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
-        }
         if (pollTimeout.isZero()) {
             throw settings.invalid("KAFKA_CONSUMER_SLEEP_TIME", "must be more than 0");
         }
