@@ -61,10 +61,40 @@ public final class DupefilterMemory {
         return fingerprints;
     }
 
-    /** Whether {@code fingerprint} is certainly in the dupefilter {@code key} now. */
-    public boolean holds(String key, long fingerprint) {
-        Renewal renewal = fingerprints.get(entry(key, fingerprint));
-        return renewal != null && clock.millis() - renewal.at < trustMillis && renewal.key.equals(key);
+    /** A look-up of one page's links, as of now. */
+    public PageLookup page() {
+        return new PageLookup(clock.millis());
+    }
+
+    /**
+     * The look-ups of one page's links: at one time, read once, and counted for the metrics once, when the page is done
+     * ({@link #count}), rather than link by link.
+     */
+    public final class PageLookup {
+        private final long now;
+        private int hits;
+        private int misses;
+
+        private PageLookup(long now) {
+            this.now = now;
+        }
+
+        /** Whether {@code fingerprint} is certainly in the dupefilter {@code key}: a hit when it is, else a miss. */
+        public boolean holds(String key, long fingerprint) {
+            Renewal renewal = fingerprints.get(entry(key, fingerprint));
+            boolean held = renewal != null && now - renewal.at < trustMillis && renewal.key.equals(key);
+            if (held) {
+                hits++;
+            } else {
+                misses++;
+            }
+            return held;
+        }
+
+        /** Adds this page's hits and misses to the memory's counts. */
+        public void count() {
+            fingerprints.count(hits, misses);
+        }
     }
 
     /** The time to give {@link #answered} as the moment its call was sent: now. */

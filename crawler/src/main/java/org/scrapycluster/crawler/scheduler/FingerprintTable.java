@@ -19,7 +19,9 @@ import org.scrapycluster.crawler.metrics.CacheCounts;
  * <p>Safe for use by several threads without locks. A slot's number and owner are written one after the other, so a
  * reader may see the number of one put with the owner of another: a caller whose owner names what it looks for, as
  * {@code DupefilterMemory}'s entries name their dupefilter, is then misled only by two different keys whose numbers are
- * equal. Hits, misses, puts and evictions are counted for the node's cache metrics.
+ * equal. Puts and evictions are counted for the node's cache metrics, and look-ups as their callers count them
+ * ({@link #count}): a counter that several threads add to on every look-up costs more than the look-up itself (a sixth
+ * of a crawl's look-ups of links, docs/benchmarks.md "Counted by the page"), so a caller counts a page's look-ups at once.
  *
  * @param <O> the owners
  */
@@ -47,19 +49,21 @@ public final class FingerprintTable<O> implements CacheCounts {
         this.owners = new Object[sets * WAYS];
     }
 
-    /** The owner {@code number} was last put for, or null when its set holds it no more, or never did. */
+    /** The owner {@code number} was last put for, or null when its set holds it no more, or never did; not counted. */
     @SuppressWarnings("unchecked")
     O get(long number) {
         int slot = find(number);
-        if (slot >= 0) {
-            Object owner = OWNERS.getOpaque(owners, slot);
-            if (owner != null) {
-                hits.increment();
-                return (O) owner;
-            }
+        return slot < 0 ? null : (O) OWNERS.getOpaque(owners, slot);
+    }
+
+    /** Adds look-ups to the counts the metrics report: {@code hits} that found what they looked for, {@code misses} that did not. */
+    void count(int hits, int misses) {
+        if (hits > 0) {
+            this.hits.add(hits);
         }
-        misses.increment();
-        return null;
+        if (misses > 0) {
+            this.misses.add(misses);
+        }
     }
 
     /**

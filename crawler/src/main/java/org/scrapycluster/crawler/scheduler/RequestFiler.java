@@ -111,9 +111,10 @@ public final class RequestFiler {
         }
         List<Candidate> sent = new ArrayList<>(candidates.size());
         List<EnqueueRequest> writes = new ArrayList<>(candidates.size());
+        DupefilterMemory.PageLookup remembered = memory.page();
         for (Iterator<Candidate> each = candidates.iterator(); each.hasNext(); ) {
             Candidate candidate = each.next();
-            if (candidate.filtered() && memory.holds(candidate.dupefilterKey(), candidate.fingerprint().leading64())) {
+            if (candidate.filtered() && remembered.holds(candidate.dupefilterKey(), candidate.fingerprint().leading64())) {
                 continue;
             }
             try {
@@ -124,6 +125,7 @@ public final class RequestFiler {
                 refused.add(new Filed(candidate.request(), EnqueueOutcome.INVALID));
             }
         }
+        remembered.count();
         if (sent.isEmpty()) {
             return CompletableFuture.completedFuture(filed(refused, candidates, sent, List.of()));
         }

@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.scheduler;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,44 +21,52 @@ class DupefilterMemoryTest {
     private final ManualClock clock = new ManualClock();
     private final DupefilterMemory memory = new DupefilterMemory(1000, TTL, clock);
 
+    /** A look-up of one link, on a page of its own. */
+    private static boolean holds(DupefilterMemory memory, String key, long fingerprint) {
+        DupefilterMemory.PageLookup page = memory.page();
+        boolean held = page.holds(key, fingerprint);
+        page.count();
+        return held;
+    }
+
     private static String crawl(String crawlid) {
         return "link:dupefilter:" + crawlid;
     }
 
     @Test
     void aFingerprintRedisAnsweredForIsHeldForHalfTheExpiryOfItsLastRenewal() {
-        assertFalse(memory.holds(crawl("c1"), A));
+        assertFalse(holds(memory, crawl("c1"), A));
         memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
-        assertTrue(memory.holds(crawl("c1"), A));
-        assertFalse(memory.holds(crawl("c2"), A), "another crawl's dupefilter");
+        assertTrue(holds(memory, crawl("c1"), A));
+        assertFalse(holds(memory, crawl("c2"), A), "another crawl's dupefilter");
 
         clock.advance(TTL.dividedBy(2).minusSeconds(1));
         memory.answered(crawl("c1"), B, EnqueueOutcome.DUPLICATE, memory.now());
         clock.advance(Duration.ofSeconds(2));
-        assertTrue(memory.holds(crawl("c1"), A), "the call about b renewed the whole dupefilter");
+        assertTrue(holds(memory, crawl("c1"), A), "the call about b renewed the whole dupefilter");
         clock.advance(TTL.dividedBy(2));
-        assertFalse(memory.holds(crawl("c1"), A));
-        assertFalse(memory.holds(crawl("c1"), B));
+        assertFalse(holds(memory, crawl("c1"), A));
+        assertFalse(holds(memory, crawl("c1"), B));
     }
 
     @Test
     void aStoppedOrExpiredCrawlsAnswerTeachesNothing() {
         memory.answered(crawl("c1"), A, EnqueueOutcome.BLACKLISTED, memory.now());
         memory.answered(crawl("c1"), B, EnqueueOutcome.EXPIRED, memory.now());
-        assertFalse(memory.holds(crawl("c1"), A));
-        assertFalse(memory.holds(crawl("c1"), B));
+        assertFalse(holds(memory, crawl("c1"), A));
+        assertFalse(holds(memory, crawl("c1"), B));
     }
 
     @Test
     void aFingerprintOnItsWayIsHeldOnlyInALiveDupefilterAndUntilRefused() {
         memory.sending(crawl("c1"), A);
-        assertFalse(memory.holds(crawl("c1"), A), "a dupefilter this node never saw renewed may not exist");
+        assertFalse(holds(memory, crawl("c1"), A), "a dupefilter this node never saw renewed may not exist");
 
         memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
         memory.sending(crawl("c1"), B);
-        assertTrue(memory.holds(crawl("c1"), B), "the call on its way puts it in the dupefilter");
+        assertTrue(holds(memory, crawl("c1"), B), "the call on its way puts it in the dupefilter");
         memory.answered(crawl("c1"), B, EnqueueOutcome.BLACKLISTED, memory.now());
-        assertFalse(memory.holds(crawl("c1"), B), "the crawl was stopped meanwhile");
+        assertFalse(holds(memory, crawl("c1"), B), "the crawl was stopped meanwhile");
     }
 
     @Test
@@ -65,19 +74,19 @@ class DupefilterMemoryTest {
         memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
         memory.sending(crawl("c1"), B);
         memory.failed(crawl("c1"), B);
-        assertFalse(memory.holds(crawl("c1"), B), "Redis may never have seen it: the page is fetched and filed again");
-        assertTrue(memory.holds(crawl("c1"), A));
+        assertFalse(holds(memory, crawl("c1"), B), "Redis may never have seen it: the page is fetched and filed again");
+        assertTrue(holds(memory, crawl("c1"), A));
     }
 
     @Test
     void twoCrawlsOverTheSamePagesAreEachRemembered() {
         memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
         memory.answered(crawl("c2"), A, EnqueueOutcome.DUPLICATE, memory.now());
-        assertTrue(memory.holds(crawl("c1"), A));
-        assertTrue(memory.holds(crawl("c2"), A));
+        assertTrue(holds(memory, crawl("c1"), A));
+        assertTrue(holds(memory, crawl("c2"), A));
         memory.failed(crawl("c2"), A);
-        assertTrue(memory.holds(crawl("c1"), A), "only the other crawl's entry is forgotten");
-        assertFalse(memory.holds(crawl("c2"), A));
+        assertTrue(holds(memory, crawl("c1"), A), "only the other crawl's entry is forgotten");
+        assertFalse(holds(memory, crawl("c2"), A));
     }
 
     @Test
@@ -85,13 +94,28 @@ class DupefilterMemoryTest {
         long twin = DupefilterMemory.entry(crawl("c1"), A) ^ DupefilterMemory.entry(crawl("c2"), 0);
         assertTrue(DupefilterMemory.entry(crawl("c2"), twin) == DupefilterMemory.entry(crawl("c1"), A));
         memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
-        assertFalse(memory.holds(crawl("c2"), twin), "the entry names the dupefilter c1");
+        assertFalse(holds(memory, crawl("c2"), twin), "the entry names the dupefilter c1");
+    }
+
+    @Test
+    void aPagesLookUpsAreCountedWhenThePageIsDone() {
+        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
+        DupefilterMemory.PageLookup page = memory.page();
+        assertTrue(page.holds(crawl("c1"), A));
+        assertFalse(page.holds(crawl("c1"), B));
+        assertFalse(page.holds(crawl("c2"), A));
+        assertEquals(0, memory.fingerprints().hitCount() + memory.fingerprints().missCount(), "not yet counted");
+
+        page.count();
+
+        assertEquals(1, memory.fingerprints().hitCount());
+        assertEquals(2, memory.fingerprints().missCount());
     }
 
     @Test
     void noMemoryHoldsNothing() {
         DupefilterMemory none = new DupefilterMemory(0, TTL, clock);
         none.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, none.now());
-        assertFalse(none.holds(crawl("c1"), A));
+        assertFalse(holds(none, crawl("c1"), A));
     }
 }
