@@ -104,7 +104,7 @@ public final class RequestFiler {
                 continue;
             }
             try {
-                candidates.add(candidate(request, RegisteredDomain.of(request.url()), dupefilters));
+                candidates.add(candidate(request, dupefilters));
             } catch (IllegalArgumentException e) {
                 refused.add(new Filed(request, EnqueueOutcome.INVALID_URL));
             }
@@ -117,8 +117,17 @@ public final class RequestFiler {
             if (candidate.filtered() && remembered.holds(candidate.dupefilterKey(), candidate.fingerprint().leading64())) {
                 continue;
             }
+            // the queue only for what goes to Redis: a link the memory answers was queued, so its URL had a domain
+            QueueKey queue;
             try {
-                writes.add(enqueueRequest(candidate, finish));
+                queue = new QueueKey(candidate.request().spiderid().orElse(spiderId), RegisteredDomain.of(candidate.request().url()));
+            } catch (IllegalArgumentException e) {
+                each.remove();
+                refused.add(new Filed(candidate.request(), EnqueueOutcome.INVALID_URL));
+                continue;
+            }
+            try {
+                writes.add(enqueueRequest(candidate, queue, finish));
                 sent.add(candidate);
             } catch (IllegalArgumentException e) {
                 each.remove();
@@ -170,23 +179,19 @@ public final class RequestFiler {
         return filed;
     }
 
-    /**
-     * A request on its way into Redis: its queue, and unless it skips the dupefilter, the dupefilter's key and
-     * its fingerprint.
-     */
-    private record Candidate(CrawlRequest request, QueueKey queue, String dupefilterKey, Fingerprint fingerprint) {
+    /** A request on its way into Redis: unless it skips the dupefilter, the dupefilter's key and its fingerprint. */
+    private record Candidate(CrawlRequest request, String dupefilterKey, Fingerprint fingerprint) {
 
         boolean filtered() {
             return dupefilterKey != null;
         }
     }
 
-    private Candidate candidate(CrawlRequest request, String domain, DupefilterKeys dupefilters) {
-        QueueKey queue = new QueueKey(request.spiderid().orElse(spiderId), domain);
+    private Candidate candidate(CrawlRequest request, DupefilterKeys dupefilters) {
         if (request.dontFilter()) {
-            return new Candidate(request, queue, null, null);
+            return new Candidate(request, null, null);
         }
-        return new Candidate(request, queue, dupefilters.of(request.crawlid()),
+        return new Candidate(request, dupefilters.of(request.crawlid()),
                 RequestFingerprint.digest(request.method(), request.url(), request.body().getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -204,15 +209,15 @@ public final class RequestFiler {
         }
     }
 
-    private EnqueueRequest enqueueRequest(Candidate candidate, UnaryOperator<CrawlRequest> finish) {
+    private EnqueueRequest enqueueRequest(Candidate candidate, QueueKey queue, UnaryOperator<CrawlRequest> finish) {
         CrawlRequest request = candidate.request();
-        String domain = candidate.queue().domain();
+        String domain = queue.domain();
         String crawlid = request.crawlid();
         Optional<EnqueueRequest.Dupefilter> dupefilter = candidate.filtered()
                 ? Optional.of(new EnqueueRequest.Dupefilter(candidate.dupefilterKey(), candidate.fingerprint().hex(),
                         policy.dupefilterTtl()))
                 : Optional.empty();
-        EnqueueRequest filed = new EnqueueRequest(candidate.queue(), codec.encode(finish.apply(request)), CrawlFields.of(request.meta()),
+        EnqueueRequest filed = new EnqueueRequest(queue, codec.encode(finish.apply(request)), CrawlFields.of(request.meta()),
                 dupefilter, false, List.of(), false);
         long domainMaxPages = request.number("domain_max_pages", 0);
         if (domainMaxPages > 0) {
