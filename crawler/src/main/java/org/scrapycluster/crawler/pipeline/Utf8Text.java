@@ -10,11 +10,12 @@ import java.util.function.Supplier;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 /**
- * Writes a body that is valid UTF-8 into JSON straight from its bytes (escaped as JSON requires, never
- * decoded into a Java string, and into the message's own buffer): the bulk of a result message, so this is where encoding time goes. The
- * escapes are Jackson's own (two characters such as {@code \n}, six for other control characters), made here
- * by copying the runs between them, found eight bytes at a time: several times faster on HTML than Jackson's
- * byte-by-byte loop. The bytes are checked to be well-formed UTF-8 in the same pass.
+ * Writes a body that is valid UTF-8 into JSON straight from its bytes (escaped as JSON requires, never decoded into a
+ * Java string, and into the message's own buffer): the bulk of a result message, so this is where encoding time goes.
+ * The escapes are Jackson's own (two characters such as {@code \n}, six for other control characters), made here by
+ * copying the runs between them. The bytes are read eight at a time, and a word that holds a byte to escape leads
+ * straight to the first such byte: several times faster on HTML than Jackson's byte-by-byte loop. The bytes are checked
+ * to be well-formed UTF-8 in the same pass.
  */
 final class Utf8Text {
 
@@ -46,47 +47,53 @@ final class Utf8Text {
         int start = out.size();
         int run = 0;
         int i = 0;
+        int lastWord = bytes.length - Long.BYTES;
         while (i < bytes.length) {
-            // eight bytes at a time past the long runs of plain ASCII
-            while (i + Long.BYTES <= bytes.length && isPlainAscii((long) LONGS.get(bytes, i))) {
-                i += Long.BYTES;
-            }
-            for (int end = Math.min(i + Long.BYTES, bytes.length); i < end; i++) {
-                int b = bytes[i];
-                if (b >= 0x20 && b != '"' && b != '\\') {
+            if (i <= lastWord) {
+                // eight bytes at a time past plain ASCII, then straight to the first byte that is not
+                long special = special((long) LONGS.get(bytes, i));
+                if (special == 0) {
+                    i += Long.BYTES;
                     continue;
                 }
-                if (b < 0) {
-                    int length = sequenceLength(bytes, i);
-                    if (length == 0) {
-                        out.truncate(start);
-                        return false;
-                    }
-                    i += length - 1; // the sequence stays in the run
-                    continue;
-                }
-                out.write(bytes, run, i - run);
-                run = i + 1;
-                int at = out.size();
-                out.wrote(writeEscape(b, out.room(6), at) - at);
+                i += Long.numberOfTrailingZeros(special) >>> 3;
             }
+            int b = bytes[i];
+            if (b >= 0x20 && b != '"' && b != '\\') {
+                i++; // a plain byte of the last seven
+                continue;
+            }
+            if (b < 0) {
+                int length = sequenceLength(bytes, i);
+                if (length == 0) {
+                    out.truncate(start);
+                    return false;
+                }
+                i += length; // the sequence stays in the run
+                continue;
+            }
+            out.write(bytes, run, i - run);
+            run = i + 1;
+            int at = out.size();
+            out.wrote(writeEscape(b, out.room(6), at) - at);
+            i++;
         }
         out.write(bytes, run, bytes.length - run);
         return true;
     }
 
     /**
-     * Whether the eight bytes of {@code word} are all ASCII that JSON takes as it is: no byte of 0x80 or above,
-     * no control character, quote or backslash (the classic has-a-byte-below test, which may say no wrongly
-     * but never yes wrongly).
+     * The high bit of each of the eight bytes of {@code word} (the first byte lowest) that is not ASCII JSON takes as it
+     * is: 0x80 or above, a control character, a quote or a backslash; 0 when there is none. A byte above one of those may
+     * be marked wrongly (a borrow of the classic has-a-byte-below test), the lowest mark never: it is the first such byte.
      */
-    private static boolean isPlainAscii(long word) {
+    private static long special(long word) {
         long quotes = word ^ 0x2222222222222222L;
         long backslashes = word ^ 0x5C5C5C5C5C5C5C5CL;
-        long special = (word - 0x2020202020202020L) & ~word
+        long below = (word - 0x2020202020202020L) & ~word
                 | (quotes - 0x0101010101010101L) & ~quotes
                 | (backslashes - 0x0101010101010101L) & ~backslashes;
-        return ((special | word) & 0x8080808080808080L) == 0;
+        return (below | word) & 0x8080808080808080L;
     }
 
     private static int writeEscape(int b, byte[] out, int at) {
