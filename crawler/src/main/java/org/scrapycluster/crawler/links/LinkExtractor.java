@@ -114,8 +114,9 @@ public final class LinkExtractor {
         String base = baseUrl(html, pageUrl);
         UrlResolver.Base page = UrlResolver.against(pageUrl);
         UrlResolver.Base bases = base.equals(pageUrl) ? page : UrlResolver.against(base);
-        Set<String> seen = new HashSet<>();
-        Set<String> kept = new HashSet<>();
+        // sized for a page of a few dozen links, so that they are not rehashed as they come
+        Set<String> seen = HashSet.newHashSet(64);
+        Set<String> kept = HashSet.newHashSet(64);
         List<Link> links = new ArrayList<>();
         for (AnchorScanner.Anchor anchor : AnchorScanner.scan(html)) {
             Link link = consider(anchor, bases, page, seen, kept, filter);
