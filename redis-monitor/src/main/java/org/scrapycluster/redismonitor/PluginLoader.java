@@ -1,5 +1,6 @@
 package org.scrapycluster.redismonitor;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
@@ -15,6 +17,8 @@ import org.scrapycluster.redismonitor.job.JobPattern;
 import org.scrapycluster.redismonitor.job.JobPlugin;
 import org.scrapycluster.redismonitor.job.JobPluginFactory;
 import org.scrapycluster.redismonitor.job.PluginContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the {@code PLUGINS} setting (docs/redis-monitor.md): the original's names for the built-in
@@ -26,6 +30,11 @@ import org.scrapycluster.redismonitor.job.PluginContext;
  * when the service is built; {@link #build} makes the plugins once Redis is connected.
  */
 final class PluginLoader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PluginLoader.class);
+    /** What the plugins' closes share when the monitor stops (docs/extending.md): a plugin still closing then is not waited for. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    private static final ExtensionCloser<JobPlugin> CLOSER = new ExtensionCloser<>(LOG, "Redis monitor plugin", JobPlugin::name);
 
     private PluginLoader() {
     }
@@ -70,8 +79,8 @@ final class PluginLoader {
 
     /**
      * Builds {@code specs} in order, each asked for the glob of its job keys at once, so that a plugin that cannot name
-     * them is a start-up error naming it (docs/extending.md); when one fails, every plugin already built is closed, a
-     * close that throws riding along with the start-up error.
+     * them is a start-up error naming it (docs/extending.md); when one fails, every plugin already built is closed, last
+     * first, within {@link #CLOSE_WAIT} together, a close that throws riding along with the start-up error.
      */
     static List<JobPlugin> build(List<PluginSpec> specs, PluginContext context) {
         List<JobPlugin> plugins = new ArrayList<>();
@@ -83,16 +92,21 @@ final class PluginLoader {
             }
             return List.copyOf(plugins);
         } catch (RuntimeException e) {
-            for (JobPlugin built : plugins) {
+            CLOSER.closeAll(plugins, CLOSE_WAIT, (built, wait) -> {
                 try {
-                    built.close();
+                    CLOSER.closeWithin(built, wait);
                 } catch (Throwable closing) {
                     ExtensionFailures.rethrowIfFatal(closing);
                     e.addSuppressed(closing);
                 }
-            }
+            });
             throw e;
         }
+    }
+
+    /** Closes {@code plugins}, last first, within {@link #CLOSE_WAIT} together, as a stop does. */
+    static void closeAll(List<JobPlugin> plugins) {
+        CLOSER.closeAll(plugins, CLOSE_WAIT);
     }
 
     private static void requirePattern(String name, JobPlugin plugin, Settings settings) {

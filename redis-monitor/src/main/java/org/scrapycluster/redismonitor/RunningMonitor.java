@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
-import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
@@ -42,9 +41,6 @@ final class RunningMonitor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunningMonitor.class);
     private static final Duration STATS_FLUSH = Duration.ofSeconds(1);
-    /** What the plugins' closes share when the monitor stops (docs/extending.md): a plugin still closing then is not waited for. */
-    static final Duration PLUGINS_CLOSE_WAIT = Duration.ofSeconds(5);
-    private static final ExtensionCloser<JobPlugin> PLUGIN_CLOSER = new ExtensionCloser<>(LOG, "Redis monitor plugin", JobPlugin::name);
 
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final ServiceContext context;
@@ -80,7 +76,7 @@ final class RunningMonitor implements AutoCloseable {
         recorder.start();
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
         List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
-        own(() -> PLUGIN_CLOSER.closeAll(plugins, PLUGINS_CLOSE_WAIT));
+        own(() -> PluginLoader.closeAll(plugins));
         JobProcessor processor = new JobProcessor(redis, locks,
                 new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock());
 
@@ -123,7 +119,7 @@ final class RunningMonitor implements AutoCloseable {
     /**
      * Closes every part, last started first; one whose close throws, an exception or an error other than the JVM's own
      * ({@link ExtensionFailures}), is logged, and the others are closed all the same. The plugins close last first, on
-     * threads of their own, sharing {@link #PLUGINS_CLOSE_WAIT}; one still closing then is logged and left to finish
+     * threads of their own, sharing {@link PluginLoader#CLOSE_WAIT}; one still closing then is logged and left to finish
      * alone, and the monitor's own parts after them close all the same.
      */
     @Override

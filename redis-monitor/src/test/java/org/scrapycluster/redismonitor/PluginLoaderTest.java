@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
@@ -57,8 +58,28 @@ class PluginLoaderTest {
         SettingsException refused = assertThrows(SettingsException.class,
                 () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
         assertTrue(refused.getMessage().contains("broken") && refused.getMessage().contains("com/example/Missing"), refused.getMessage());
-        assertEquals(List.of("first", "broken"), closed, "every plugin built is closed, though one's close throws");
+        assertEquals(List.of("broken", "first"), closed, "every plugin built is closed, last first, though one's close throws");
         assertEquals(1, refused.getSuppressed().length, "the close's failure rides along with the start-up error");
+    }
+
+    @Test
+    void aPluginWhoseCloseHangsDoesNotHoldTheStartUpError() {
+        CountDownLatch never = new CountDownLatch(1);
+        List<PluginLoader.PluginSpec> specs = List.of(
+                new PluginLoader.PluginSpec("stuck", 100, context -> new IdlePlugin(() -> "stuck:*:*", () -> {
+                    try {
+                        never.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                })),
+                new PluginLoader.PluginSpec("broken", 200, context -> new IdlePlugin(() -> null, () -> { })));
+
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
+
+        assertTrue(refused.getMessage().contains("broken"), refused.getMessage());
+        assertEquals(1, never.getCount(), "the stuck close was left to finish alone");
     }
 
     private static void assertRefused(String plugins, String message) {
