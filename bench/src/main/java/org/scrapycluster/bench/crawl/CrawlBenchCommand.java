@@ -123,6 +123,11 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
                         });
             }
             out.printf(Locale.ROOT, "crawler peak RSS over its whole life (VmHWM): %d MiB%n", report.peakRssSinceStart() >> 20);
+            CrawlBenchmark.Round measured = report.afterWarmUp();
+            out.printf(Locale.ROOT, "rounds %d to %d, after warm-up: %,.0f pages/s; crawler %.3f ms a page, redis-server %.3f ms,"
+                            + " crawler + redis-server %.3f ms%n", report.firstRoundOfThreadCpu(), report.rounds().size(),
+                    measured.pagesPerSecond(), measured.perPage(measured.crawlerCpu()), measured.perPage(measured.redisCpu()),
+                    measured.perPage(measured.crawlerCpu().plus(measured.redisCpu())));
             printThreadCpu(out, report);
             out.println(BenchmarkHost.after());
         }

@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -141,6 +142,19 @@ final class CrawlBenchmark {
         /** The pages crawled over the rounds {@link #threadCpu} covers. */
         long pagesOfThreadCpu() {
             return (long) (rounds.size() - firstRoundOfThreadCpu + 1) * pagesPerRound;
+        }
+
+        /** The rounds {@link #threadCpu} covers, the second half, after warm-up, as one: their pages, time and CPU summed. */
+        Round afterWarmUp() {
+            List<Round> measured = rounds.subList(firstRoundOfThreadCpu - 1, rounds.size());
+            return new Round(firstRoundOfThreadCpu, measured.stream().mapToInt(Round::pages).sum(),
+                    sum(measured, Round::elapsed), sum(measured, Round::crawlerCpu),
+                    measured.stream().mapToLong(Round::peakRss).max().orElse(0), sum(measured, Round::redisCpu),
+                    sum(measured, Round::originCpu), measured.stream().mapToDouble(Round::machineBusy).average().orElse(0));
+        }
+
+        private static Duration sum(List<Round> rounds, Function<Round, Duration> figure) {
+            return rounds.stream().map(figure).reduce(Duration.ZERO, Duration::plus);
         }
     }
 
