@@ -20,8 +20,8 @@ import org.scrapycluster.crawler.metrics.CacheCounts;
  * reader may see the number of one put with the owner of another: a caller whose owner names what it looks for, as
  * {@code DupefilterMemory}'s entries name their dupefilter, is then misled only by two different keys whose numbers are
  * equal. Puts and evictions are counted for the node's cache metrics, and look-ups as their callers count them
- * ({@link #count}): a counter that several threads add to on every look-up costs more than the look-up itself (a sixth
- * of a crawl's look-ups of links, docs/benchmarks.md "Counted by the page"), so a caller counts a page's look-ups at once.
+ * ({@link #count}), a page's at once: counters that every worker thread added to on each look-up took 6% of the workers'
+ * time (docs/benchmarks.md, "Counted by the page, measured past the JIT").
  *
  * @param <O> the owners
  */
