@@ -40,9 +40,10 @@ import org.yaml.snakeyaml.representer.Representer;
  * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it,
  * and a domain that is no registered domain ({@code www.cnn.com}, {@code cnn.com:8080}), which no queue matches, reported.
  * {@link #parseStrict} is the validator of {@code push}: every deviation is a problem — unknown
- * keys, duplicate keys, non-numeric or fractional counts, a window below 1 or above a year, negative hits, a
- * scale outside 0..1, missing {@code window} / {@code hits}, and domains that are not in
- * registered-domain form ({@code www.ebay.com} instead of {@code ebay.com}).
+ * keys, duplicate keys, non-numeric or fractional counts, a window below 1 or above a year, a scale outside 0..1,
+ * missing {@code window} / {@code hits}, and domains that are not in registered-domain form ({@code www.ebay.com}
+ * instead of {@code ebay.com}); hits below 0 are not, as they are a pause, so a config pulled after such a
+ * {@code domain-update} can be pushed back as it is.
  */
 public final class DomainConfigYaml {
 
@@ -168,7 +169,11 @@ public final class DomainConfigYaml {
     }
 
     /** What is wrong with {@code domain} as a key of queues, when it is not a registered domain in the form they use. */
-    private static Optional<String> notARegisteredDomain(String domain) {
+    /**
+     * Why {@code domain} (spelled as queue keys spell it) names no queue: it is not a registered domain ({@code
+     * www.ebay.com}, {@code ebay.com:8080}), with the one it belongs to when there is one; empty when it is one.
+     */
+    public static Optional<String> notARegisteredDomain(String domain) {
         if (RegisteredDomain.isRegisteredDomain(domain)) {
             return Optional.empty();
         }
@@ -274,7 +279,7 @@ public final class DomainConfigYaml {
                 String fieldPath = path + "." + name;
                 switch (name) {
                     case WINDOW -> window = wholeNumber(fieldPath, field.getValue(), 1, "seconds");
-                    case HITS -> hits = wholeNumber(fieldPath, field.getValue(), 0, "hits");
+                    case HITS -> hits = wholeNumber(fieldPath, field.getValue(), Long.MIN_VALUE, "hits"); // below 0: a pause
                     case SCALE -> scale = fraction(fieldPath, field.getValue());
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }

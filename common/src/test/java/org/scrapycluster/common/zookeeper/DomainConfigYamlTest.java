@@ -107,6 +107,18 @@ class DomainConfigYamlTest {
         assertEquals(30, config.throttles().get("nyt.com").effectiveHits());
     }
 
+    /** A pause a {@code domain-update} wrote (hits below 0) is pulled and pushed back as it is. */
+    @Test
+    void aPausedDomainPassesThePushCheck() {
+        String pulled = DomainConfigYaml.write(DomainConfigYaml.parseLenient("domains:\n  paused.org: {window: 60, hits: -1}\n")
+                .config().orElseThrow());
+
+        ParsedDomainConfig pushed = DomainConfigYaml.parseStrict(pulled);
+
+        assertEquals(List.of(), pushed.problems());
+        assertEquals(-1, pushed.config().orElseThrow().domains().get("paused.org").hits().getAsLong());
+    }
+
     /** A blacklist entry is named by its place in the document, also after an entry that is skipped. */
     @Test
     void aBlacklistEntryIsNamedByItsPlaceInTheDocument() {
