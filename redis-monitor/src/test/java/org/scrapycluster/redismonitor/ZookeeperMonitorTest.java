@@ -31,21 +31,16 @@ class ZookeeperMonitorTest {
 
     @Test
     void editsTheDomainConfigAsTheOriginalWritesIt(EmbeddedStack stack) throws ZooKeeperConfigException {
-        try (MonitorFixture fixture = MonitorFixture.on(stack);
-             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
-            node.replaceText(Texts.resource("zookeeper/before.yml"));
-            fixture.startMonitor();
-            String appid = MonitorFixture.unique("app");
-
-            edit(fixture, "domain-update", "cnn.com", appid, "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":0.9,\"window\":60}");
-            assertEquals(Texts.resource("zookeeper/after-domain-update.yml"), node.readText());
-            edit(fixture, "blacklist-update", "ebay.com", appid, "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
-            edit(fixture, "blacklist-update", "ebay.com", appid, "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
-            assertEquals(Texts.resource("zookeeper/after-blacklist-update.yml"), node.readText());
-            edit(fixture, "blacklist-remove", "ebay.com", appid, "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
-            edit(fixture, "domain-remove", "dmoztools.net", appid, "{\"domain\":\"dmoztools.net\",\"uuid\":\"%s\"}");
-            edit(fixture, "domain-remove", "never-there.com", appid, "{\"domain\":\"never-there.com\",\"uuid\":\"%s\"}");
-            assertEquals(Texts.resource("zookeeper/after-removals.yml"), node.readText());
+        try (Editor editor = Editor.start(stack, Texts.resource("zookeeper/before.yml"))) {
+            editor.edit("domain-update", "cnn.com", "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":0.9,\"window\":60}");
+            assertEquals(Texts.resource("zookeeper/after-domain-update.yml"), editor.text());
+            editor.edit("blacklist-update", "ebay.com", "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
+            editor.edit("blacklist-update", "ebay.com", "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
+            assertEquals(Texts.resource("zookeeper/after-blacklist-update.yml"), editor.text());
+            editor.edit("blacklist-remove", "ebay.com", "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}");
+            editor.edit("domain-remove", "dmoztools.net", "{\"domain\":\"dmoztools.net\",\"uuid\":\"%s\"}");
+            editor.edit("domain-remove", "never-there.com", "{\"domain\":\"never-there.com\",\"uuid\":\"%s\"}");
+            assertEquals(Texts.resource("zookeeper/after-removals.yml"), editor.text());
         }
     }
 
@@ -63,59 +58,44 @@ class ZookeeperMonitorTest {
 
     @Test
     void aDomainIsKeptInLowerCaseAsQueueKeysSpellIt(EmbeddedStack stack) throws ZooKeeperConfigException {
-        try (MonitorFixture fixture = MonitorFixture.on(stack);
-             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
-            node.replaceText("");
-            fixture.startMonitor();
-            String appid = MonitorFixture.unique("app");
-
-            edit(fixture, "blacklist-update", "EBay.com", appid, "{\"domain\":\"EBay.com\",\"uuid\":\"%s\"}");
-            edit(fixture, "blacklist-update", "Cnn.com", appid, "{\"domain\":\"Cnn.com\",\"uuid\":\"%s\"}");
-            edit(fixture, "domain-update", "DMOZtools.net", appid,
+        try (Editor editor = Editor.start(stack, "")) {
+            editor.edit("blacklist-update", "EBay.com", "{\"domain\":\"EBay.com\",\"uuid\":\"%s\"}");
+            editor.edit("blacklist-update", "Cnn.com", "{\"domain\":\"Cnn.com\",\"uuid\":\"%s\"}");
+            editor.edit("domain-update", "DMOZtools.net",
                     "{\"domain\":\"DMOZtools.net\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":60}");
-            edit(fixture, "blacklist-remove", "CNN.COM", appid, "{\"domain\":\"CNN.COM\",\"uuid\":\"%s\"}");
+            editor.edit("blacklist-remove", "CNN.COM", "{\"domain\":\"CNN.COM\",\"uuid\":\"%s\"}");
             assertEquals("blacklist:\n- ebay.com\ndomains:\n  dmoztools.net:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
-                    node.readText());
+                    editor.text());
         }
     }
 
     @Test
     void anInternationalisedDomainIsKeptInTheAsciiFormQueueKeysUse(EmbeddedStack stack) throws ZooKeeperConfigException {
-        try (MonitorFixture fixture = MonitorFixture.on(stack);
-             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
-            node.replaceText("");
-            fixture.startMonitor();
-            String appid = MonitorFixture.unique("app");
-
-            edit(fixture, "blacklist-update", "Bücher.example", appid, "{\"domain\":\"Bücher.example\",\"uuid\":\"%s\"}");
-            edit(fixture, "domain-update", "bücher.example", appid,
+        try (Editor editor = Editor.start(stack, "")) {
+            editor.edit("blacklist-update", "Bücher.example", "{\"domain\":\"Bücher.example\",\"uuid\":\"%s\"}");
+            editor.edit("domain-update", "bücher.example",
                     "{\"domain\":\"bücher.example\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":60}");
             String tooLong = "ü".repeat(64) + ".example";
-            assertError(fixture, "blacklist-update", tooLong, appid, "{\"domain\":\"" + tooLong + "\",\"uuid\":\"%s\"}",
+            editor.refuse("blacklist-update", tooLong, "{\"domain\":\"" + tooLong + "\",\"uuid\":\"%s\"}",
                     "'domain' has no ASCII form (IDNA): The label in the input is too long");
             assertEquals("blacklist:\n- xn--bcher-kva.example\ndomains:\n  xn--bcher-kva.example:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
-                    node.readText());
+                    editor.text());
         }
     }
 
     @Test
     void aWindowBeyondAYearIsRefusedAndHitsBeyondALongAreNotWrapped(EmbeddedStack stack) throws ZooKeeperConfigException {
-        try (MonitorFixture fixture = MonitorFixture.on(stack);
-             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
-            node.replaceText("");
-            fixture.startMonitor();
-            String appid = MonitorFixture.unique("app");
-
-            assertError(fixture, "domain-update", "cnn.com", appid,
+        try (Editor editor = Editor.start(stack, "")) {
+            editor.refuse("domain-update", "cnn.com",
                     "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":18446744073709551616}",
                     "'window' must be from 1 to 31536000 seconds (a year) for domain update, was 18446744073709551616");
-            assertError(fixture, "domain-update", "cnn.com", appid,
+            editor.refuse("domain-update", "cnn.com",
                     "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":-60}",
                     "'window' must be from 1 to 31536000 seconds (a year) for domain update, was -60");
-            edit(fixture, "domain-update", "cnn.com", appid,
+            editor.edit("domain-update", "cnn.com",
                     "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":9223372036854775808,\"scale\":1.0,\"window\":60}");
             assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 9223372036854775807\n    scale: 1.0\n    window: 60\n",
-                    node.readText());
+                    editor.text());
         }
     }
 
@@ -125,20 +105,15 @@ class ZookeeperMonitorTest {
      */
     @Test
     void aScaleOutsideZeroToOneIsRefusedAndNothingIsWritten(EmbeddedStack stack) throws ZooKeeperConfigException {
-        try (MonitorFixture fixture = MonitorFixture.on(stack);
-             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
-            node.replaceText("");
-            fixture.startMonitor();
-            String appid = MonitorFixture.unique("app");
-
+        try (Editor editor = Editor.start(stack, "")) {
             for (String scale : new String[] {"1e9", "-0.5", "\"half\"", "true"}) {
-                assertError(fixture, "domain-update", "cnn.com", appid,
+                editor.refuse("domain-update", "cnn.com",
                         "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":" + scale + ",\"window\":60}",
                         "'scale' must be a number from 0 to 1 for domain update, was "
                                 + (scale.equals("1e9") ? "1.0E9" : scale.replace('"', '\''))); // a text in single quotes
             }
-            edit(fixture, "domain-update", "cnn.com", appid, "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":60}");
-            assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", node.readText(),
+            editor.edit("domain-update", "cnn.com", "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":60}");
+            assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", editor.text(),
                     "only the request without a scale is written, with a scale of 1");
         }
     }
@@ -149,19 +124,16 @@ class ZookeeperMonitorTest {
      */
     @Test
     void aDomainWithAControlCharacterIsRefusedAndNothingIsWritten(EmbeddedStack stack) throws ZooKeeperConfigException {
-        try (MonitorFixture fixture = MonitorFixture.on(stack);
-             ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
-            node.replaceText("");
-            fixture.startMonitor();
-            String appid = MonitorFixture.unique("app");
+        try (Editor editor = Editor.start(stack, "")) {
             String domain = "evil\u0001.com";
 
             String uuid = MonitorFixture.unique("uuid");
-            fixture.post(Keyspace.ZOOKEEPER.fill("blacklist-update", domain, appid), "{\"domain\":\"evil\\u0001.com\",\"uuid\":\"" + uuid + "\"}");
-            JsonNode answer = fixture.answers().awaitUuid(uuid);
+            editor.fixture().post(Keyspace.ZOOKEEPER.fill("blacklist-update", domain, editor.appid()),
+                    "{\"domain\":\"evil\\u0001.com\",\"uuid\":\"" + uuid + "\"}");
+            JsonNode answer = editor.fixture().answers().awaitUuid(uuid);
             assertEquals(domain, answer.path("domain").asText(), answer.toString());
             assertEquals("'domain' holds the control character U+0001, which no domain name has", answer.path("error").asText(), answer.toString());
-            assertEquals("", node.readText());
+            assertEquals("", editor.text());
         }
     }
 
@@ -200,6 +172,42 @@ class ZookeeperMonitorTest {
                     "Unable to store Zookeeper config");
             assertTrue(proxy.dropping(), "the config was loaded, and its write sent");
             assertEquals("blacklist:\n- a.com\ndomains: {}\n", node.readText(), "the write landed, unanswered");
+        }
+    }
+
+    /** A started monitor, the domain config node it edits (holding what the test wrote first), and an appid of its own. */
+    private record Editor(MonitorFixture fixture, ZooKeeperConfigStore node, String appid) implements AutoCloseable {
+
+        static Editor start(EmbeddedStack stack, String text) throws ZooKeeperConfigException {
+            MonitorFixture fixture = MonitorFixture.on(stack);
+            Editor editor = new Editor(fixture, ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()),
+                    fixture.zookeeperNode()), MonitorFixture.unique("app"));
+            try {
+                editor.node.replaceText(text);
+                fixture.startMonitor();
+                return editor;
+            } catch (RuntimeException | ZooKeeperConfigException e) {
+                editor.close();
+                throw e;
+            }
+        }
+
+        void edit(String action, String domain, String value) {
+            ZookeeperMonitorTest.edit(fixture, action, domain, appid, value);
+        }
+
+        void refuse(String action, String domain, String value, String error) {
+            assertError(fixture, action, domain, appid, value, error);
+        }
+
+        String text() throws ZooKeeperConfigException {
+            return node.readText();
+        }
+
+        @Override
+        public void close() {
+            node.close();
+            fixture.close();
         }
     }
 
