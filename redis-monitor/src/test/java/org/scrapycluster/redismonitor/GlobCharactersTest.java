@@ -101,19 +101,24 @@ class GlobCharactersTest extends OneMonitorTest {
         assertEquals(2, fixture.redis().sync().hlen(Keyspace.leased(queues.spider())), "the leases of a[b and c1 stay");
     }
 
+    /**
+     * A zookeeper edit names its domain literally: removing {@code *.gl?b[x].com} (written by hand: an update for it is
+     * refused, as no queue has such a name) leaves {@code a.globx.com}, which it would match as a glob.
+     */
     @Test
     void aZookeeperEditAppliesToTheLiteralDomain() throws ZooKeeperConfigException {
         try (ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(fixture.settings().getString("ZOOKEEPER_HOSTS")),
                 fixture.zookeeperNode())) {
             String domain = "*.gl?b[x].com";
+            node.replaceText("blacklist:\n- a.globx.com\n- '" + domain + "'\ndomains: {}\n");
             String uuid = MonitorFixture.unique("uuid");
-            fixture.post(Keyspace.ZOOKEEPER.fill("blacklist-update", domain, appid), "{\"domain\":\"" + domain + "\",\"uuid\":\"" + uuid + "\"}");
+            fixture.post(Keyspace.ZOOKEEPER.fill("blacklist-remove", domain, appid), "{\"domain\":\"" + domain + "\",\"uuid\":\"" + uuid + "\"}");
             JsonNode answer = fixture.answers().awaitUuid(uuid);
             assertFalse(answer.has("error"), answer.toString());
             assertEquals(domain, answer.path("domain").asText());
             String yaml = node.readText();
             DomainConfig config = DomainConfigYaml.parseLenient(yaml).config().orElseThrow();
-            assertEquals(List.of(domain), config.blacklist().orElseThrow(), yaml);
+            assertEquals(List.of("a.globx.com"), config.blacklist().orElseThrow(), yaml);
         }
     }
 

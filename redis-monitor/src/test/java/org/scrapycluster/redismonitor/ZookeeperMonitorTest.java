@@ -72,13 +72,13 @@ class ZookeeperMonitorTest {
     @Test
     void anInternationalisedDomainIsKeptInTheAsciiFormQueueKeysUse(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (Editor editor = Editor.start(stack, "")) {
-            editor.edit("blacklist-update", "Bücher.example", "{\"domain\":\"Bücher.example\",\"uuid\":\"%s\"}");
-            editor.edit("domain-update", "bücher.example",
-                    "{\"domain\":\"bücher.example\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":60}");
-            String tooLong = "ü".repeat(64) + ".example";
+            editor.edit("blacklist-update", "Bücher.de", "{\"domain\":\"Bücher.de\",\"uuid\":\"%s\"}");
+            editor.edit("domain-update", "bücher.de",
+                    "{\"domain\":\"bücher.de\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":60}");
+            String tooLong = "ü".repeat(64) + ".de";
             editor.refuse("blacklist-update", tooLong, "{\"domain\":\"" + tooLong + "\",\"uuid\":\"%s\"}",
                     "'domain' has no ASCII form (IDNA): The label in the input is too long");
-            assertEquals("blacklist:\n- xn--bcher-kva.example\ndomains:\n  xn--bcher-kva.example:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
+            assertEquals("blacklist:\n- xn--bcher-kva.de\ndomains:\n  xn--bcher-kva.de:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
                     editor.text());
         }
     }
@@ -115,6 +115,27 @@ class ZookeeperMonitorTest {
             editor.edit("domain-update", "cnn.com", "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":60}");
             assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", editor.text(),
                     "only the request without a scale is written, with a scale of 1");
+        }
+    }
+
+    /**
+     * An update for a domain no queue key names (a subdomain, a path) is refused, saying which domain it belongs to; a
+     * removal is not, so that such an entry written before can be taken out.
+     */
+    @Test
+    void anUpdateForADomainNoQueueNamesIsRefusedAndARemovalIsNot(EmbeddedStack stack) throws ZooKeeperConfigException {
+        String before = "blacklist:\n- www.ebay.com\ndomains: {}\n";
+        try (Editor editor = Editor.start(stack, before)) {
+            editor.refuse("blacklist-update", "www.bbc.co.uk", "{\"domain\":\"www.bbc.co.uk\",\"uuid\":\"%s\"}",
+                    "'www.bbc.co.uk' is not a registered domain as queue keys use it; its registered domain is 'bbc.co.uk',"
+                            + " so crawlers would never apply it");
+            editor.refuse("domain-update", "cnn.com/news", "{\"domain\":\"cnn.com/news\",\"uuid\":\"%s\",\"hits\":15,\"window\":60}",
+                    "'cnn.com/news' is not a registered domain as queue keys use it; its registered domain is 'cnn.com',"
+                            + " so crawlers would never apply it");
+            assertEquals(before, editor.text());
+
+            editor.edit("blacklist-remove", "www.ebay.com", "{\"domain\":\"www.ebay.com\",\"uuid\":\"%s\"}");
+            assertEquals("blacklist: []\ndomains: {}\n", editor.text());
         }
     }
 

@@ -24,6 +24,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
@@ -184,6 +185,7 @@ public final class ZookeeperMonitor implements JobPlugin {
     private static UnaryOperator<DomainConfig> edit(String action, String domain, JsonNode request) {
         return switch (action) {
             case "domain-update" -> {
+                requireRegistered(domain);
                 BigInteger window = wholeNumber(request.path("window"));
                 BigInteger hits = wholeNumber(request.path("hits"));
                 if (window.signum() == 0 || hits.signum() == 0) {
@@ -198,11 +200,26 @@ public final class ZookeeperMonitor implements JobPlugin {
                 yield config -> config.domainUpdate(domain, window.longValue(), limit, scale);
             }
             case "domain-remove" -> config -> config.domainRemove(domain);
-            case "blacklist-update" -> config -> config.blacklistUpdate(domain);
+            case "blacklist-update" -> {
+                requireRegistered(domain);
+                yield config -> config.blacklistUpdate(domain);
+            }
             case "blacklist-remove" -> config -> config.blacklistRemove(domain);
             default -> throw new RejectedJobException("Unknown zookeeper action '" + action
                     + "'; one of domain-update, domain-remove, blacklist-update, blacklist-remove");
         };
+    }
+
+    /**
+     * Refuses an update for a domain that names no queue, such as {@code www.ebay.com}, {@code cnn.com/news}, or a name
+     * under a suffix that is not public ({@code bücher.example}, whose queues are {@code example.}): queue
+     * keys, throttles and the blacklist crawlers check hold registered domains only (docs/api.md), so crawlers would
+     * never apply it. A removal is not refused, so that such an entry written before can be taken out.
+     */
+    private static void requireRegistered(String domain) {
+        DomainConfigYaml.notARegisteredDomain(domain).ifPresent(reason -> {
+            throw new RejectedJobException(reason + ", so crawlers would never apply it");
+        });
     }
 
     /**
