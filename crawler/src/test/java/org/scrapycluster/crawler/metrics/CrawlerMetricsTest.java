@@ -3,6 +3,9 @@ package org.scrapycluster.crawler.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -55,6 +58,19 @@ class CrawlerMetricsTest {
         assertEquals(10, registry.get("cache.gets").tags("cache", "dupefilter", "result", "miss").functionCounter().count());
         assertEquals(12, registry.get("cache.puts").tags("cache", "dupefilter").functionCounter().count());
         assertEquals(7, registry.get("cache.evictions").tags("cache", "dupefilter").functionCounter().count());
+    }
+
+    /** The fetch latency is a histogram of 16 bounds a quantile can be read from, not Micrometer's 74. */
+    @Test
+    void theFetchLatencyIsAHistogramOfSixteenBuckets() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new CrawlerMetrics(registry, "link", "n1").page(15_000, Duration.ofMillis(3));
+
+        List<String> buckets = registry.scrape().lines().filter(line -> line.startsWith("crawler_fetch_latency_seconds_bucket")).toList();
+        assertEquals(17, buckets.size(), String.join("\n", buckets));
+        assertTrue(buckets.contains("crawler_fetch_latency_seconds_bucket{node=\"n1\",spider=\"link\",le=\"0.0025\"} 0"), buckets.toString());
+        assertTrue(buckets.contains("crawler_fetch_latency_seconds_bucket{node=\"n1\",spider=\"link\",le=\"0.005\"} 1"), buckets.toString());
+        assertTrue(buckets.contains("crawler_fetch_latency_seconds_bucket{node=\"n1\",spider=\"link\",le=\"180.0\"} 1"), buckets.toString());
     }
 
     @Test
