@@ -52,9 +52,11 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
 
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
-    private static final Duration TOPIC_WAIT = Duration.ofSeconds(30);
     private static final Duration TOPIC_RECHECK = Duration.ofSeconds(1);
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+    /** How long Kafka has to answer, with the topic's partitions, before dump gives up on it. */
+    private final Duration kafkaWait;
 
     @Mixin
     SettingsOptions options;
@@ -97,6 +99,15 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
 
         @Option(names = {"-jb", "--just-body"}, description = "Print only the body of each message.")
         boolean justBody;
+    }
+
+    public DumpCommand() {
+        this(Duration.ofSeconds(30));
+    }
+
+    /** A dump that gives Kafka {@code kafkaWait} to answer: for the tests of a Kafka that never does. */
+    DumpCommand(Duration kafkaWait) {
+        this.kafkaWait = kafkaWait;
     }
 
     @Override
@@ -171,7 +182,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         try {
             partitions = partitionsOnceCreated(consumer, topic, hosts, err);
         } catch (TimeoutException e) {
-            err.println("Cannot reach Kafka at " + hosts + ": no answer within " + TOPIC_WAIT.toSeconds() + " s");
+            err.println("Cannot reach Kafka at " + hosts + ": no answer within " + kafkaWait.toSeconds() + " s");
             return false;
         } catch (InvalidTopicException e) {
             throw new ParameterException(spec.commandLine(), "Not a Kafka topic name: '" + topic
@@ -215,11 +226,11 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * The partitions of {@code topic}. When Kafka has no such topic it says so and waits until one is created (a topic of
      * the cluster is, by its first message), asking again every {@link #TOPIC_RECHECK}.
      *
-     * @throws TimeoutException when Kafka does not answer within {@link #TOPIC_WAIT}
+     * @throws TimeoutException when Kafka does not answer within {@code kafkaWait}
      * @throws WakeupException  on Ctrl-C
      */
-    private static List<TopicPartition> partitionsOnceCreated(Consumer<?, ?> consumer, String topic, String hosts, PrintWriter err) {
-        List<PartitionInfo> partitions = consumer.partitionsFor(topic, TOPIC_WAIT);
+    private List<TopicPartition> partitionsOnceCreated(Consumer<?, ?> consumer, String topic, String hosts, PrintWriter err) {
+        List<PartitionInfo> partitions = consumer.partitionsFor(topic, kafkaWait);
         if (partitions.isEmpty()) {
             err.println("No topic " + topic + " at " + hosts + " yet: waiting for it (Ctrl-C to stop; 'dump list' lists the topics)");
             err.flush();
@@ -230,7 +241,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             } catch (InterruptedException e) {
                 throw new InterruptException(e);
             }
-            partitions = consumer.partitionsFor(topic, TOPIC_WAIT);
+            partitions = consumer.partitionsFor(topic, kafkaWait);
         }
         return partitions.stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList();
     }
