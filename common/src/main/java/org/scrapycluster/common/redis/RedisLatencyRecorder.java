@@ -2,6 +2,8 @@ package org.scrapycluster.common.redis;
 
 import java.time.Duration;
 
+import org.scrapycluster.common.metrics.LatencyBuckets;
+
 import io.lettuce.core.metrics.CommandLatencyId;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
@@ -11,7 +13,7 @@ import io.micrometer.core.instrument.Timer;
 /**
  * Lettuce's command latency timers, by command, with histogram buckets sized for Redis on the completion timer only:
  * {@code lettuce_command_completion_seconds_bucket}, from which Prometheus computes the dashboard's Redis command
- * latency (docs/operations.md, Metrics). The bounds are 1, 2.5 and 5 in each decade from 100 µs, under which a healthy
+ * latency (docs/operations.md, "Monitoring"). The bounds are 1, 2.5 and 5 in each decade from 100 µs, under which a healthy
  * Redis answers, to 10 s, the default {@code REDIS_SOCKET_TIMEOUT}: 16 and {@code +Inf} per command, a quantile known
  * within a factor of 2.5. The first-response timer, which no query reads, has none. Lettuce's own histogram had 85
  * buckets from 1 ms to 5 min for each timer and command, most of a scrape, and put every sub-millisecond command in its
@@ -20,12 +22,7 @@ import io.micrometer.core.instrument.Timer;
  */
 final class RedisLatencyRecorder extends MicrometerCommandLatencyRecorder {
 
-    private static final Duration[] COMPLETION_BUCKETS = {
-            Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000),
-            Duration.ofMillis(1), Duration.ofNanos(2_500_000), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
-            Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
-            Duration.ofSeconds(1), Duration.ofMillis(2_500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+    private static final Duration[] COMPLETION_BUCKETS = LatencyBuckets.decades(Duration.ofNanos(100_000), Duration.ofSeconds(10));
 
     private final MeterRegistry meters;
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import org.scrapycluster.common.metrics.LatencyBuckets;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.LeaseReaper;
 
@@ -32,14 +33,10 @@ public final class CrawlerMetrics {
 
     /**
      * The fetch latency histogram's buckets: 1, 2.5 and 5 in each decade from 1 ms to {@code DOWNLOAD_TIMEOUT}'s 10 s,
-     * then up to three minutes for longer timeouts; a quantile is known within a factor of 2.5 (docs/operations.md).
+     * then up to three minutes for longer timeouts.
      */
-    private static final Duration[] FETCH_BUCKETS = {
-            Duration.ofMillis(1), Duration.ofNanos(2_500_000), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
-            Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
-            Duration.ofSeconds(1), Duration.ofMillis(2_500), Duration.ofSeconds(5),
-            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(180)};
+    private static final Duration[] FETCH_BUCKETS = LatencyBuckets.decades(Duration.ofMillis(1), Duration.ofSeconds(10),
+            Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(180));
 
     private final MeterRegistry registry;
     private final String spider;
