@@ -168,7 +168,6 @@ public final class DomainConfigYaml {
         return new ParsedDomainConfig(usable ? Optional.of(config) : Optional.empty(), reader.problems);
     }
 
-    /** What is wrong with {@code domain} as a key of queues, when it is not a registered domain in the form they use. */
     /**
      * Why {@code domain} (spelled as queue keys spell it) names no queue: it is not a registered domain ({@code
      * www.ebay.com}, {@code ebay.com:8080}), with the one it belongs to when there is one; empty when it is one.
