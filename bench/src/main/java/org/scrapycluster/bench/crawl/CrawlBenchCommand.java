@@ -128,16 +128,15 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
                             + " crawler + redis-server %.3f ms%n", report.firstRoundOfThreadCpu(), report.rounds().size(),
                     measured.pagesPerSecond(), measured.perPage(measured.crawlerCpu()), measured.perPage(measured.redisCpu()),
                     measured.perPage(measured.crawlerCpu().plus(measured.redisCpu())));
-            printThreadCpu(out, report);
+            printThreadCpu(out, report, measured.pages());
             out.println(BenchmarkHost.after());
         }
         out.flush();
         return 0;
     }
 
-    /** The node's CPU per page by group of threads over the second half of the rounds, largest first. */
-    private static void printThreadCpu(PrintWriter out, CrawlBenchmark.Report report) {
-        double pages = report.pagesOfThreadCpu();
+    /** The node's CPU per page by group of threads over the second half of the rounds, of {@code pages}, largest first. */
+    private static void printThreadCpu(PrintWriter out, CrawlBenchmark.Report report, double pages) {
         double total = report.threadCpu().values().stream().mapToDouble(cpu -> cpu.toNanos() / 1e3 / pages).sum();
         out.printf(Locale.ROOT, "crawler CPU by thread, rounds %d to %d: %.0f µs a page%n", report.firstRoundOfThreadCpu(),
                 report.rounds().size(), total);

@@ -136,13 +136,8 @@ final class CrawlBenchmark {
      *                  second half of the rounds, from round {@code firstRoundOfThreadCpu} on, when the JIT
      *                  has done most of its work
      */
-    record Report(List<Round> rounds, long peakRssSinceStart, long pagesPerRound, int firstRoundOfThreadCpu,
+    record Report(List<Round> rounds, long peakRssSinceStart, int firstRoundOfThreadCpu,
             Map<String, Duration> threadCpu) {
-
-        /** The pages crawled over the rounds {@link #threadCpu} covers. */
-        long pagesOfThreadCpu() {
-            return (long) (rounds.size() - firstRoundOfThreadCpu + 1) * pagesPerRound;
-        }
 
         /** The rounds {@link #threadCpu} covers, the second half, after warm-up, as one: their pages, time and CPU summed. */
         Round afterWarmUp() {
@@ -220,7 +215,7 @@ final class CrawlBenchmark {
                     Files.deleteIfExists(crawler.log());
                 }
             }
-            return new Report(rounds, peakSinceStart, pagesPerRound, firstRoundOfThreadCpu, threadCpu);
+            return new Report(rounds, peakSinceStart, firstRoundOfThreadCpu, threadCpu);
         }
     }
 
