@@ -68,7 +68,6 @@ import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.LinkSpider;
 import org.scrapycluster.crawler.testing.CapturedLog;
 
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -336,7 +335,6 @@ class RequestProcessorTest {
         assertNotEquals(Thread.currentThread(), ThreadNotingMiddleware.THREADS.peek(),
                 "a middleware that blocks would hold up the scheduler, which calls process");
     }
-
 
     private CrawlRequest onlyQueued() throws MalformedQueueMemberException {
         List<CrawlRequest> queued = queued();

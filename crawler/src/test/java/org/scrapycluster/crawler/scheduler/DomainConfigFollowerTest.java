@@ -67,7 +67,6 @@ class DomainConfigFollowerTest {
         return text.toString();
     }
 
-
     @Test
     void aConfigSetsThrottlesAndBlacklistAndAnEmptiedNodeRevertsTheThrottles() {
         follower.apply("blacklist:\n- ebay.com\ndomains:\n  ex1.com:\n    window: 50\n    hits: 10\n    scale: 0.5\n  ex2.com:\n    hits: 3\n");
