@@ -20,7 +20,7 @@ public final class LatencyBuckets {
      */
     public static Duration[] decades(Duration least, Duration most, Duration... beyond) {
         long first = least.toNanos();
-        if (first <= 0 || Math.pow(10, Math.round(Math.log10(first))) != first) {
+        if (!isPowerOfTen(first)) {
             throw new IllegalArgumentException("the least bound must be a power of ten nanoseconds, was " + least);
         }
         List<Duration> bounds = new ArrayList<>();
@@ -33,5 +33,13 @@ public final class LatencyBuckets {
         }
         bounds.addAll(List.of(beyond));
         return bounds.toArray(Duration[]::new);
+    }
+
+    private static boolean isPowerOfTen(long number) {
+        long rest = number;
+        while (rest > 1 && rest % 10 == 0) {
+            rest /= 10;
+        }
+        return rest == 1;
     }
 }

@@ -22,5 +22,7 @@ class LatencyBucketsTest {
     void theLeastBoundIsAPowerOfTen() {
         assertThrows(IllegalArgumentException.class, () -> LatencyBuckets.decades(Duration.ofMillis(2), Duration.ofSeconds(1)));
         assertThrows(IllegalArgumentException.class, () -> LatencyBuckets.decades(Duration.ZERO, Duration.ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class, () -> LatencyBuckets.decades(Duration.ofNanos(1_000_000_000_000_000_001L),
+                Duration.ofNanos(Long.MAX_VALUE)), "one more than a power of ten, which a double cannot tell from it");
     }
 }
