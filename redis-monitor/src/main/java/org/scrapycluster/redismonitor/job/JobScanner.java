@@ -14,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The periodic scan for job keys (docs/compatibility.md §3.1): for each plugin in rank order, finds its
- * keys with {@code SCAN MATCH} (never {@code KEYS}), reads their values in one pipeline, and
- * processes those whose precondition holds. It is how jobs written without a signal (by a Python
+ * The periodic scan for job keys (docs/compatibility.md §3.1): finds every plugin's keys with {@code SCAN MATCH}
+ * (never {@code KEYS}), the plugins' scans side by side, then for each plugin in rank order reads the values of its
+ * keys in one pipeline and processes those whose precondition holds. It is how jobs written without a signal (by a Python
  * Kafka monitor) and time-driven jobs (expire) are found; reading values first means a job that is
  * not due costs no lock.
  *
@@ -61,23 +61,33 @@ public final class JobScanner implements Worker.Step {
         Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep);
     }
 
-    /** Processes every due job of every plugin once. */
+    /** Processes every due job of every plugin once; the plugins' patterns are scanned side by side. */
     public void scanOnce() throws OutboundUnavailableException {
+        List<JobPlugin> scanned = new ArrayList<>(plugins.size());
+        List<String> patterns = new ArrayList<>(plugins.size());
         for (JobPlugin plugin : plugins) {
             String pattern = pattern(plugin);
-            if (pattern == null) {
-                continue;
+            if (pattern != null) {
+                scanned.add(plugin);
+                patterns.add(pattern);
             }
-            List<String> keys = RedisKeys.scan(redis, pattern);
-            List<CompletableFuture<String>> values = new ArrayList<>(keys.size());
-            for (String key : keys) {
-                values.add(redis.async().get(key).toCompletableFuture());
-            }
-            for (int i = 0; i < keys.size(); i++) {
-                String value = Job.value(redis, values.get(i));
-                if (value != null && JobProcessor.mayBeDue(plugin, new Job(keys.get(i), value), clock.instant())) {
-                    jobs.process(plugin, keys.get(i));
-                }
+        }
+        List<List<String>> found = RedisKeys.scanEach(redis, patterns);
+        for (int i = 0; i < scanned.size(); i++) {
+            processDue(scanned.get(i), found.get(i));
+        }
+    }
+
+    /** Reads the values of {@code plugin}'s job keys in one pipeline, and processes the jobs that may be due. */
+    private void processDue(JobPlugin plugin, List<String> keys) throws OutboundUnavailableException {
+        List<CompletableFuture<String>> values = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            values.add(redis.async().get(key).toCompletableFuture());
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            String value = Job.value(redis, values.get(i));
+            if (value != null && JobProcessor.mayBeDue(plugin, new Job(keys.get(i), value), clock.instant())) {
+                jobs.process(plugin, keys.get(i));
             }
         }
     }
