@@ -61,14 +61,16 @@ public final class DupefilterMemory {
         return fingerprints;
     }
 
-    /** A look-up of one page's links, as of now. */
+    /** The filing of one page's links, as of now. */
     public PageLookup page() {
         return new PageLookup(clock.millis());
     }
 
     /**
-     * The look-ups of one page's links: at one time, read once, and counted for the metrics once, when the page is done
-     * ({@link #count}), rather than link by link.
+     * The filing of one page's links at one time, the clock read once: their look-ups, counted for the metrics once,
+     * when the page is done ({@link #count}), rather than link by link; then, for those sent to Redis, the call's
+     * start ({@link #sending}) and its answers ({@link #answered}), the call taken as sent at that time, which is
+     * before it was: the memory trusts the call's renewal of a dupefilter's expiry no longer than it lasts.
      */
     public final class PageLookup {
         private final long now;
@@ -95,49 +97,44 @@ public final class DupefilterMemory {
         public void count() {
             fingerprints.count(hits, misses);
         }
-    }
 
-    /** The time to give {@link #answered} as the moment its call was sent: now. */
-    public long now() {
-        return clock.millis();
-    }
+        /**
+         * Notes that {@code fingerprint} is being sent to the dupefilter {@code key}. While the call is out, the same
+         * fingerprint found on other pages is answered {@code DUPLICATE} when the dupefilter is known to be
+         * alive: the call puts it there, unless its crawl is stopped or expired, and then those would not be
+         * queued either. Should the call fail ({@link #failed}), its page is fetched again and files its links
+         * again.
+         */
+        public void sending(String key, long fingerprint) {
+            Renewal renewal = renewals.getIfPresent(key);
+            if (renewal != null && now - renewal.at < trustMillis) {
+                fingerprints.put(entry(key, fingerprint), renewal);
+            }
+        }
 
-    /**
-     * Notes that {@code fingerprint} is being sent to the dupefilter {@code key} now. While the call is out, the same
-     * fingerprint found on other pages is answered {@code DUPLICATE} when the dupefilter is known to be
-     * alive: the call puts it there, unless its crawl is stopped or expired, and then those would not be
-     * queued either. Should the call fail ({@link #failed}), its page is fetched again and files its links
-     * again.
-     */
-    public void sending(String key, long fingerprint) {
-        Renewal renewal = renewals.getIfPresent(key);
-        if (renewal != null && clock.millis() - renewal.at < trustMillis) {
+        /**
+         * Learns from Redis' answer to a request whose {@code fingerprint} was checked against the dupefilter
+         * {@code key}: every outcome but a stopped or expired crawl, or a key of another type in the way, means the
+         * fingerprint is now in the dupefilter, whose expiry the call renewed (a request without crawl fields was not
+         * sent).
+         */
+        public void answered(String key, long fingerprint, EnqueueOutcome outcome) {
+            if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID
+                    || outcome == EnqueueOutcome.KEY_CONFLICT) {
+                fingerprints.remove(entry(key, fingerprint));
+                return;
+            }
+            Renewal renewal = renewals.get(key, Renewal::new);
+            if (renewal.at < now) {
+                renewal.at = now;
+            }
             fingerprints.put(entry(key, fingerprint), renewal);
         }
     }
 
-    /** Forgets what {@link #sending} noted of {@code fingerprint}: its call failed, so it may not be in {@code key}. */
+    /** Forgets what {@link PageLookup#sending} noted of {@code fingerprint}: its call failed, so it may not be in {@code key}. */
     public void failed(String key, long fingerprint) {
         fingerprints.remove(entry(key, fingerprint));
-    }
-
-    /**
-     * Learns from Redis' answer to a request whose {@code fingerprint} was checked against the dupefilter
-     * {@code key} in a call sent at {@code sentAt} (from {@link #now}): every outcome but a stopped or expired
-     * crawl, or a key of another type in the way, means the fingerprint is now in the dupefilter, whose expiry the call renewed (a request without
-     * crawl fields was not sent).
-     */
-    public void answered(String key, long fingerprint, EnqueueOutcome outcome, long sentAt) {
-        if (outcome == EnqueueOutcome.BLACKLISTED || outcome == EnqueueOutcome.EXPIRED || outcome == EnqueueOutcome.INVALID
-                || outcome == EnqueueOutcome.KEY_CONFLICT) {
-            fingerprints.remove(entry(key, fingerprint));
-            return;
-        }
-        Renewal renewal = renewals.get(key, Renewal::new);
-        if (renewal.at < sentAt) {
-            renewal.at = sentAt;
-        }
-        fingerprints.put(entry(key, fingerprint), renewal);
     }
 
     /**

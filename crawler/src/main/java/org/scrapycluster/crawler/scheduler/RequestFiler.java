@@ -138,9 +138,8 @@ public final class RequestFiler {
         if (sent.isEmpty()) {
             return CompletableFuture.completedFuture(filed(refused, candidates, sent, List.of()));
         }
-        long sentAt = memory.now();
         List<Candidate> checked = sent.stream().filter(Candidate::filtered).toList();
-        checked.forEach(candidate -> memory.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
+        checked.forEach(candidate -> remembered.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
         return enqueuer.enqueueBatchAsync(writes).whenComplete((outcomes, failure) -> {
             if (failure != null) {
                 checked.forEach(candidate -> memory.failed(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
@@ -149,7 +148,7 @@ public final class RequestFiler {
             for (int i = 0; i < sent.size(); i++) {
                 Candidate candidate = sent.get(i);
                 if (candidate.filtered()) {
-                    memory.answered(candidate.dupefilterKey(), candidate.fingerprint().leading64(), outcomes.get(i), sentAt);
+                    remembered.answered(candidate.dupefilterKey(), candidate.fingerprint().leading64(), outcomes.get(i));
                 }
             }
             return filed(refused, candidates, sent, outcomes);

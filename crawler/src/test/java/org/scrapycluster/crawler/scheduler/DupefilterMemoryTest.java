@@ -36,12 +36,12 @@ class DupefilterMemoryTest {
     @Test
     void aFingerprintRedisAnsweredForIsHeldForHalfTheExpiryOfItsLastRenewal() {
         assertFalse(holds(memory, crawl("c1"), A));
-        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
+        memory.page().answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
         assertTrue(holds(memory, crawl("c1"), A));
         assertFalse(holds(memory, crawl("c2"), A), "another crawl's dupefilter");
 
         clock.advance(TTL.dividedBy(2).minusSeconds(1));
-        memory.answered(crawl("c1"), B, EnqueueOutcome.DUPLICATE, memory.now());
+        memory.page().answered(crawl("c1"), B, EnqueueOutcome.DUPLICATE);
         clock.advance(Duration.ofSeconds(2));
         assertTrue(holds(memory, crawl("c1"), A), "the call about b renewed the whole dupefilter");
         clock.advance(TTL.dividedBy(2));
@@ -50,29 +50,38 @@ class DupefilterMemoryTest {
     }
 
     @Test
+    void aCallIsTakenAsSentWhenItsPageWasLookedUp() {
+        DupefilterMemory.PageLookup page = memory.page();
+        clock.advance(Duration.ofMinutes(1));
+        page.answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
+        clock.advance(TTL.dividedBy(2).minusMinutes(1));
+        assertFalse(holds(memory, crawl("c1"), A), "trusted for half the expiry from the page's time, not the answer's");
+    }
+
+    @Test
     void aStoppedOrExpiredCrawlsAnswerTeachesNothing() {
-        memory.answered(crawl("c1"), A, EnqueueOutcome.BLACKLISTED, memory.now());
-        memory.answered(crawl("c1"), B, EnqueueOutcome.EXPIRED, memory.now());
+        memory.page().answered(crawl("c1"), A, EnqueueOutcome.BLACKLISTED);
+        memory.page().answered(crawl("c1"), B, EnqueueOutcome.EXPIRED);
         assertFalse(holds(memory, crawl("c1"), A));
         assertFalse(holds(memory, crawl("c1"), B));
     }
 
     @Test
     void aFingerprintOnItsWayIsHeldOnlyInALiveDupefilterAndUntilRefused() {
-        memory.sending(crawl("c1"), A);
+        memory.page().sending(crawl("c1"), A);
         assertFalse(holds(memory, crawl("c1"), A), "a dupefilter this node never saw renewed may not exist");
 
-        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
-        memory.sending(crawl("c1"), B);
+        memory.page().answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
+        memory.page().sending(crawl("c1"), B);
         assertTrue(holds(memory, crawl("c1"), B), "the call on its way puts it in the dupefilter");
-        memory.answered(crawl("c1"), B, EnqueueOutcome.BLACKLISTED, memory.now());
+        memory.page().answered(crawl("c1"), B, EnqueueOutcome.BLACKLISTED);
         assertFalse(holds(memory, crawl("c1"), B), "the crawl was stopped meanwhile");
     }
 
     @Test
     void aFingerprintWhoseCallFailedIsForgotten() {
-        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
-        memory.sending(crawl("c1"), B);
+        memory.page().answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
+        memory.page().sending(crawl("c1"), B);
         memory.failed(crawl("c1"), B);
         assertFalse(holds(memory, crawl("c1"), B), "Redis may never have seen it: the page is fetched and filed again");
         assertTrue(holds(memory, crawl("c1"), A));
@@ -80,8 +89,8 @@ class DupefilterMemoryTest {
 
     @Test
     void twoCrawlsOverTheSamePagesAreEachRemembered() {
-        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
-        memory.answered(crawl("c2"), A, EnqueueOutcome.DUPLICATE, memory.now());
+        memory.page().answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
+        memory.page().answered(crawl("c2"), A, EnqueueOutcome.DUPLICATE);
         assertTrue(holds(memory, crawl("c1"), A));
         assertTrue(holds(memory, crawl("c2"), A));
         memory.failed(crawl("c2"), A);
@@ -93,13 +102,13 @@ class DupefilterMemoryTest {
     void anEntryOfAnotherDupefilterThatMixesToTheSameNumberIsNotAnAnswer() {
         long twin = DupefilterMemory.entry(crawl("c1"), A) ^ DupefilterMemory.entry(crawl("c2"), 0);
         assertTrue(DupefilterMemory.entry(crawl("c2"), twin) == DupefilterMemory.entry(crawl("c1"), A));
-        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
+        memory.page().answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
         assertFalse(holds(memory, crawl("c2"), twin), "the entry names the dupefilter c1");
     }
 
     @Test
     void aPagesLookUpsAreCountedWhenThePageIsDone() {
-        memory.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, memory.now());
+        memory.page().answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
         DupefilterMemory.PageLookup page = memory.page();
         assertTrue(page.holds(crawl("c1"), A));
         assertFalse(page.holds(crawl("c1"), B));
@@ -115,7 +124,7 @@ class DupefilterMemoryTest {
     @Test
     void noMemoryHoldsNothing() {
         DupefilterMemory none = new DupefilterMemory(0, TTL, clock);
-        none.answered(crawl("c1"), A, EnqueueOutcome.QUEUED, none.now());
+        none.page().answered(crawl("c1"), A, EnqueueOutcome.QUEUED);
         assertFalse(holds(none, crawl("c1"), A));
     }
 }
