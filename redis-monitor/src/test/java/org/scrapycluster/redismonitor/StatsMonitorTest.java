@@ -22,14 +22,12 @@ import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.redismonitor.stats.StatsDumper;
-import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 /**
  * Every stats type against a Redis whose whole keyspace the test controls (a private server):
@@ -75,20 +73,13 @@ class StatsMonitorTest {
 
     @Test
     void dumpsTheOriginalsFieldsToTheLog() {
-        Logger logger = (Logger) LoggerFactory.getLogger(StatsDumper.class);
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        Level level = logger.getLevel();
-        logger.setLevel(Level.INFO);
-        try {
+        List<ILoggingEvent> logged;
+        try (CapturedLog log = CapturedLog.start(StatsDumper.class, Level.INFO)) {
             new StatsDumper(fixture.redis(), Clock.systemUTC(), true, true).dump();
-        } finally {
-            logger.setLevel(level);
-            logger.detachAppender(appender);
+            logged = log.events();
         }
         Map<String, Map<String, Object>> dumps = new LinkedHashMap<>();
-        for (ILoggingEvent event : appender.list) {
+        for (ILoggingEvent event : logged) {
             Map<String, Object> fields = new LinkedHashMap<>();
             event.getKeyValuePairs().forEach(pair -> fields.put(pair.key, pair.value));
             dumps.put(event.getMessage(), fields);

@@ -11,29 +11,26 @@ import io.lettuce.core.RedisConnectionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.embedded.junit.CapturedLog;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 class OutageReporterTest {
 
-    private final Logger log = (Logger) LoggerFactory.getLogger("outage-reporter-test");
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    private final Logger log = LoggerFactory.getLogger("outage-reporter-test");
     private final OutageReporter outage = new OutageReporter(log, "Statistics flush");
+    private CapturedLog logged;
 
     @BeforeEach
     void capture() {
-        logged.start();
-        log.addAppender(logged);
-        log.setLevel(Level.INFO);
+        logged = CapturedLog.start(log.getName(), Level.INFO);
     }
 
     @AfterEach
     void release() {
-        log.detachAppender(logged);
+        logged.close();
     }
 
     @Test
@@ -45,17 +42,13 @@ class OutageReporterTest {
         outage.succeeded();
         assertFalse(outage.isDown());
         assertEquals(List.of("WARN Statistics flush failed, Redis unavailable: io.lettuce.core.RedisConnectionException: refused;"
-                + " retrying in the background", "INFO Statistics flush works again, Redis is back"), lines());
+                + " retrying in the background", "INFO Statistics flush works again, Redis is back"), logged.lines());
     }
 
     @Test
     void anInterruptedCommandIsAStopNotAnOutage() {
         outage.failed(new RedisCommandInterruptedException(new InterruptedException()));
         assertFalse(outage.isDown());
-        assertEquals(List.of(), lines());
-    }
-
-    private List<String> lines() {
-        return logged.list.stream().map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
+        assertEquals(List.of(), logged.lines());
     }
 }

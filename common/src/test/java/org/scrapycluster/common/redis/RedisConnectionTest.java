@@ -28,12 +28,11 @@ import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CapturedLog;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 class RedisConnectionTest {
 
@@ -176,29 +175,24 @@ class RedisConnectionTest {
 
     @Test
     void openingRetriesUntilRedisIsUpAndSaysSoTwice() throws Exception {
-        Logger log = (Logger) LoggerFactory.getLogger("redis-connection-test");
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        log.addAppender(logged);
-        log.setLevel(Level.INFO);
-        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-late"))) {
+        Logger log = LoggerFactory.getLogger("redis-connection-test");
+        try (CapturedLog logged = CapturedLog.start(log.getName(), Level.INFO);
+             EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-late"))) {
             server.stop();
             RedisEndpoint endpoint = RedisEndpoint.of("127.0.0.1", server.port());
             CompletableFuture<Optional<RedisConnection>> opening = CompletableFuture.supplyAsync(
                     () -> RedisConnection.openRetrying(endpoint, new SimpleMeterRegistry(), log, () -> false));
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !logged.list.isEmpty());
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !logged.events().isEmpty());
             Thread.sleep(2_000);
             assertFalse(opening.isDone(), "no Redis, no connection");
             server.restart();
             try (RedisConnection redis = opening.get(60, TimeUnit.SECONDS).orElseThrow()) {
                 assertEquals("PONG", redis.sync().ping());
             }
-            List<String> lines = logged.list.stream().map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
+            List<String> lines = logged.lines();
             assertEquals(2, lines.size(), lines.toString());
             assertTrue(lines.get(0).startsWith("WARN Cannot connect to Redis at " + endpoint), lines.get(0));
             assertEquals("INFO Connected to Redis at " + endpoint, lines.get(1));
-        } finally {
-            log.detachAppender(logged);
         }
     }
 

@@ -66,7 +66,7 @@ import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.LinkSpider;
-import org.scrapycluster.crawler.testing.CapturedLog;
+import org.scrapycluster.embedded.junit.CapturedLog;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
-import org.scrapycluster.crawler.testing.CapturedLog;
+import org.scrapycluster.embedded.junit.CapturedLog;
 
 /** How the ZooKeeper text is applied: a config, garbage (kept), an emptied node (reverted), the blacklist rule (§5.3). */
 class DomainConfigFollowerTest {

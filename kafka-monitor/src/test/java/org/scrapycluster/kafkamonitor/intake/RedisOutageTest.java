@@ -18,16 +18,14 @@ import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
 import org.scrapycluster.kafkamonitor.testing.RunningMonitor;
-import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 /**
  * Redis goes away while the monitor runs, and comes back: the monitor keeps its batch, says so
@@ -40,8 +38,7 @@ class RedisOutageTest {
     private static final Duration WAIT = Duration.ofMinutes(1);
 
     private final EmbeddedStack stack;
-    private final Logger monitorLog = (Logger) LoggerFactory.getLogger(KafkaMonitor.class);
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    private CapturedLog logged;
 
     RedisOutageTest(EmbeddedStack stack) {
         this.stack = stack;
@@ -49,15 +46,12 @@ class RedisOutageTest {
 
     @BeforeEach
     void captureTheLog() {
-        logged.start();
-        monitorLog.addAppender(logged);
-        monitorLog.setLevel(Level.INFO);
+        logged = CapturedLog.start(KafkaMonitor.class, Level.INFO);
     }
 
     @AfterEach
     void releaseTheLog() {
-        monitorLog.detachAppender(logged);
-        monitorLog.setLevel(null);
+        logged.close();
     }
 
     @Test
@@ -93,10 +87,10 @@ class RedisOutageTest {
                 assertEquals(200, monitor.httpStatus("/health/live"));
             }
         }
-        List<String> warnings = logged.list.stream().map(ILoggingEvent::getFormattedMessage)
+        List<String> warnings = logged.events().stream().map(ILoggingEvent::getFormattedMessage)
                 .filter(message -> message.startsWith("Writing requests to Redis failed")).toList();
         assertEquals(1, warnings.size(), "the outage is logged once: " + warnings);
-        assertTrue(logged.list.stream().anyMatch(event -> event.getFormattedMessage().equals("Writing requests to Redis works again, Redis is back")));
+        assertTrue(logged.events().stream().anyMatch(event -> event.getFormattedMessage().equals("Writing requests to Redis works again, Redis is back")));
     }
 
     @Test
@@ -107,7 +101,7 @@ class RedisOutageTest {
             MonitorSettings settings = MonitorSettings.forStack(stack, server.port());
             try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
                 kafka.sendText(settings.incomingTopic(), crawls("early", 5));
-                Awaitility.await().atMost(WAIT).until(() -> logged.list.stream()
+                Awaitility.await().atMost(WAIT).until(() -> logged.events().stream()
                         .anyMatch(event -> event.getFormattedMessage().startsWith("Cannot connect to Redis at ")));
                 assertEquals(Health.Status.DOWN, monitor.health().checks().get("kafka-monitor.redis").status());
 

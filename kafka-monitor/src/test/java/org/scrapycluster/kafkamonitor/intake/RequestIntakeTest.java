@@ -13,18 +13,16 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
 import org.scrapycluster.kafkamonitor.testing.AnswerlessHandler;
 import org.scrapycluster.kafkamonitor.testing.BrokenJarHandler;
 import org.scrapycluster.kafkamonitor.testing.RecursingHandler;
-import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 /** The decision about one record: whatever a plugin does, the record is accepted or refused, and the monitor goes on. */
 class RequestIntakeTest {
@@ -56,20 +54,14 @@ class RequestIntakeTest {
     @Test
     void aPluginThatFailsOnEveryRequestHasItsStackTraceWrittenOnce() {
         RequestIntake intake = intake(BrokenJarHandler.class);
-        Logger log = (Logger) LoggerFactory.getLogger(RequestIntake.class);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        log.addAppender(logged);
-        try {
+        List<ILoggingEvent> logged = CapturedLog.of(RequestIntake.class.getName(), () -> {
             for (int request = 0; request < 3; request++) {
                 assertInstanceOf(Disposition.Rejected.class, intake.take(("{\"uuid\":\"u" + request + "\",\"test\":\"cluster\"}")
                         .getBytes(StandardCharsets.UTF_8)));
             }
-        } finally {
-            log.detachAppender(logged);
-        }
+        });
 
-        List<ILoggingEvent> loud = logged.list.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).toList();
+        List<ILoggingEvent> loud = logged.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).toList();
         assertEquals(1, loud.size(), "one line for three failures of one kind: " + loud);
         assertEquals("java.lang.NoClassDefFoundError", loud.getFirst().getThrowableProxy().getClassName());
     }

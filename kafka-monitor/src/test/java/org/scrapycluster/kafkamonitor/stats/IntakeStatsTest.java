@@ -15,14 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.kafkamonitor.testing.PrivateRedis;
-import org.slf4j.LoggerFactory;
 import org.slf4j.event.KeyValuePair;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 /** The Kafka monitor's statistics keys (docs/compatibility.md §2.6, §10.1) in a Redis of their own, and the stats dump. */
 class IntakeStatsTest {
@@ -80,21 +78,16 @@ class IntakeStatsTest {
 
     @Test
     void theStatsDumpLogsEveryValueAsAField() {
-        Logger log = (Logger) LoggerFactory.getLogger(IntakeStats.class);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        log.addAppender(logged);
-        log.setLevel(Level.INFO);
-        try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_DUMP", "1", "STATS_TIMES", "SECONDS_15_MINUTE")), REDIS.connection(),
+        List<ILoggingEvent> logged;
+        try (CapturedLog log = CapturedLog.start(IntakeStats.class, Level.INFO);
+             IntakeStats stats = new IntakeStats(settings(Map.of("STATS_DUMP", "1", "STATS_TIMES", "SECONDS_15_MINUTE")), REDIS.connection(),
                 "6f1c2e9a0b11", Clock.systemUTC(), List.of("ScraperHandler"))) {
             stats.total(2);
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> logged.list.stream()
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> log.events().stream()
                     .anyMatch(event -> event.getFormattedMessage().equals("Kafka Monitor Stats Dump") && fields(event).get("total_900").equals(2L)));
-        } finally {
-            log.detachAppender(logged);
-            log.setLevel(null);
+            logged = log.events();
         }
-        ILoggingEvent dump = logged.list.stream().filter(event -> event.getFormattedMessage().equals("Kafka Monitor Stats Dump")).toList().getLast();
+        ILoggingEvent dump = logged.stream().filter(event -> event.getFormattedMessage().equals("Kafka Monitor Stats Dump")).toList().getLast();
         assertEquals(List.of("total_900", "total_lifetime", "fail_900", "fail_lifetime", "plugin_ScraperHandler_900",
                 "plugin_ScraperHandler_lifetime"), List.copyOf(fields(dump).keySet()));
         assertEquals(Level.INFO, dump.getLevel());

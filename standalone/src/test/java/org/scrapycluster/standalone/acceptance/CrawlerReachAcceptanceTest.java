@@ -20,17 +20,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.crawler.node.RequestProcessor;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.embedded.origin.CompressionBomb;
 import org.scrapycluster.embedded.origin.PageRef;
 import org.scrapycluster.embedded.origin.RedirectRoute;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
-import org.slf4j.LoggerFactory;
-
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 /**
  * What a crawler may reach, from a client's request on Kafka through the Kafka monitor to a running crawler
@@ -49,8 +45,7 @@ class CrawlerReachAcceptanceTest {
             .pageBytes(300).build();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    private final Logger processorLog = (Logger) LoggerFactory.getLogger(RequestProcessor.class);
+    private CapturedLog logged;
     private TestOrigin origin;
     private AcceptanceCluster cluster;
     private int metricsPort;
@@ -66,13 +61,12 @@ class CrawlerReachAcceptanceTest {
                 .set("METRICS_PORT", metricsPort)
                 .set("METRICS_HOST", "127.0.0.1")
                 .startWithCrawlers(1);
-        logged.start();
-        processorLog.addAppender(logged);
+        logged = CapturedLog.start(RequestProcessor.class, null);
     }
 
     @AfterAll
     void stop() {
-        processorLog.detachAppender(logged);
+        logged.close();
         cluster.close();
         origin.close();
     }
@@ -92,7 +86,7 @@ class CrawlerReachAcceptanceTest {
         assertEquals(List.of(), origin.requests().forDomain(1), "nothing, not even robots.txt, was asked of " + origin.host(1));
         assertEquals(List.of(origin.pageUrl(allowed)), cluster.results().answers().stream()
                 .filter(result -> result.get("appid").asText().equals(appid)).map(result -> result.get("url").asText()).toList());
-        assertTrue(saidWhy(origin.host(1)), "a line says why: " + logged.list);
+        assertTrue(saidWhy(origin.host(1)), "a line says why: " + logged.lines());
     }
 
     @Test
@@ -107,7 +101,7 @@ class CrawlerReachAcceptanceTest {
         assertEquals(1, origin.requests().matching(request -> request.domainIndex() == 0
                 && request.uri().startsWith(RedirectRoute.PATH)).size(), "the allowed domain answered with the redirect");
         assertEquals(List.of(), origin.requests().forDomain(2), "the hop to " + origin.host(2) + " was not made");
-        assertTrue(saidWhy(origin.host(2)), "a line says why: " + logged.list);
+        assertTrue(saidWhy(origin.host(2)), "a line says why: " + logged.lines());
     }
 
     @Test
@@ -129,7 +123,7 @@ class CrawlerReachAcceptanceTest {
 
     /** Whether a WARN line names {@code host} as a loopback address and the setting that refused it. */
     private boolean saidWhy(String host) {
-        return logged.list.stream().anyMatch(event -> event.getFormattedMessage().contains("DOWNLOAD_FORBID_PRIVATE_ADDRESSES")
+        return logged.events().stream().anyMatch(event -> event.getFormattedMessage().contains("DOWNLOAD_FORBID_PRIVATE_ADDRESSES")
                 && event.getKeyValuePairs() != null && event.getKeyValuePairs().stream().anyMatch(pair
                         -> pair.key.equals("error_reason") && String.valueOf(pair.value).equals(host + " is a loopback address")));
     }
