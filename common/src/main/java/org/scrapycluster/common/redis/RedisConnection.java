@@ -68,7 +68,7 @@ public final class RedisConnection implements AutoCloseable {
      *         decides whether to retry
      */
     public static RedisConnection open(RedisEndpoint endpoint) {
-        return open(endpoint, ClientResources.create());
+        return open(endpoint, LettuceThreads.resources().build());
     }
 
     /**
@@ -80,7 +80,7 @@ public final class RedisConnection implements AutoCloseable {
      * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now
      */
     public static RedisConnection open(RedisEndpoint endpoint, MeterRegistry meters) {
-        return open(endpoint, ClientResources.builder().commandLatencyRecorder(new RedisLatencyRecorder(meters)).build());
+        return open(endpoint, LettuceThreads.resources().commandLatencyRecorder(new RedisLatencyRecorder(meters)).build());
     }
 
     private static RedisConnection open(RedisEndpoint endpoint, ClientResources resources) {
