@@ -60,6 +60,23 @@ class RedisConnectionTest {
 
     /** A hung Redis keeps the connection open: it answers no command, and the connection says so until one is answered. */
     @Test
+    void closingAConnectionLeavesTheSharedThreadsToTheOthers() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-shared"))) {
+            RedisEndpoint endpoint = RedisEndpoint.of(server.host(), server.port());
+            RedisConnection closed = RedisConnection.open(endpoint);
+            try (RedisConnection open = RedisConnection.open(endpoint, new SimpleMeterRegistry())) {
+                assertEquals("PONG", closed.sync().ping());
+                closed.close();
+                assertEquals("PONG", open.sync().ping());
+                assertEquals("PONG", open.await(open.async().ping()), "its event loop and its timeouts' timer still run");
+            }
+            try (RedisConnection next = RedisConnection.open(endpoint)) {
+                assertEquals("PONG", next.sync().ping());
+            }
+        }
+    }
+
+    @Test
     void aRedisThatStopsAnsweringIsToldApartFromAConnectedOne() {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-hung"));
              RedisConnection redis = TestRedis.connect(server)) {
