@@ -29,12 +29,15 @@ public final class CapturedLog implements AutoCloseable {
         this.logger.addAppender(appender);
     }
 
-    /** Captures what {@code logger} writes at {@code level} and above, its level set to {@code level} until closed. */
+    /**
+     * Captures what {@code logger} writes at {@code level} and above, its level set to {@code level} until closed; a
+     * null level leaves the logger at the level it has.
+     */
     public static CapturedLog start(String logger, Level level) {
         return new CapturedLog(logger, level);
     }
 
-    /** Captures what the logger of {@code type} writes at {@code level} and above, its level set to {@code level} until closed. */
+    /** Captures what the logger of {@code type} writes, as {@link #start(String, Level)} does. */
     public static CapturedLog start(Class<?> type, Level level) {
         return start(type.getName(), level);
     }
