@@ -74,12 +74,20 @@ public final class FingerprintTable<O> implements CacheCounts {
         if (owners.length == 0) {
             return;
         }
-        int slot = find(number);
-        if (slot < 0) {
-            slot = free(number);
+        int first = set(number);
+        int slot = -1;   // where it goes: the slot that holds it, else the set's first free slot
+        for (int candidate = first; candidate < first + WAYS; candidate++) {
+            if (OWNERS.getOpaque(owners, candidate) == null) {
+                if (slot < 0) {
+                    slot = candidate;
+                }
+            } else if ((long) NUMBERS.getOpaque(numbers, candidate) == number) {
+                slot = candidate;
+                break;
+            }
         }
         if (slot < 0) {
-            slot = set(number) + ThreadLocalRandom.current().nextInt(WAYS);
+            slot = first + ThreadLocalRandom.current().nextInt(WAYS);
             evictions.increment();
         }
         NUMBERS.setOpaque(numbers, slot, number);
@@ -103,17 +111,6 @@ public final class FingerprintTable<O> implements CacheCounts {
         int first = set(number);
         for (int slot = first; slot < first + WAYS; slot++) {
             if ((long) NUMBERS.getOpaque(numbers, slot) == number && OWNERS.getOpaque(owners, slot) != null) {
-                return slot;
-            }
-        }
-        return -1;
-    }
-
-    /** A free slot of {@code number}'s set, or -1 when every slot holds a number. */
-    private int free(long number) {
-        int first = set(number);
-        for (int slot = first; slot < first + WAYS; slot++) {
-            if (OWNERS.getOpaque(owners, slot) == null) {
                 return slot;
             }
         }

@@ -62,6 +62,19 @@ class FingerprintTableTest {
     }
 
     @Test
+    void aNumberHeldBehindAFreeSlotIsPutAgainInItsOwnSlot() {
+        List<Long> numbers = firstSet(2);
+        table.put(numbers.get(0), "c1");
+        table.put(numbers.get(1), "c1");
+        table.remove(numbers.get(0));
+        table.put(numbers.get(1), "c2");
+        assertEquals(1, table.size(), "the number is in one slot, not in the free one too");
+        assertSame("c2", table.get(numbers.get(1)));
+        table.remove(numbers.get(1));
+        assertNull(table.get(numbers.get(1)));
+    }
+
+    @Test
     void removingEmptiesTheSlotOnlyOfThatNumber() {
         table.put(FIRST_SET, "c1");
         table.remove(FIRST_SET + 1);
