@@ -61,7 +61,8 @@ class KafkaOutageTest {
     void aMonitorWithNoAnswerToSendReportsKafkaDownWhileItIsGone(EmbeddedStack stack, @TempDir Path kafkaData) {
         int port = FreePorts.pick();
         EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
-        try (MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), kafka.bootstrapServers(), stack.zookeeperConnect())) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), kafka.bootstrapServers(), stack.zookeeperConnect(),
+                "KAFKA_CLIENT_PROPERTIES", "{request.timeout.ms: 6000}")) {
             MonitorFixture.Running monitor = fixture.startMonitor();
             assertEquals(Health.Status.UP, kafkaStatus(monitor));
 

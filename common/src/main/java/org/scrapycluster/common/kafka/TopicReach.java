@@ -5,14 +5,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -21,25 +23,23 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * Whether Kafka has a topic with a leader for one of its partitions, which is what a producer needs to publish there,
  * learnt without publishing: a service that publishes only when it has something to say (a crawler node that has run
  * out of pages, a Redis monitor without jobs) cannot otherwise tell that Kafka is gone, nor that it is back after a
- * send failed. Kafka is asked in the background, at most once every {@value #PERIOD_SECONDS} s and only while someone
- * asks; the question is the admin client's {@code DescribeTopics}, and it is unanswered after
- * {@value #PERIOD_SECONDS} s (docs/operations.md, "Outages"). Thread-safe.
+ * send failed. Kafka is asked in the background, at most once a period and only while someone asks; the question is
+ * the admin client's {@code DescribeTopics}, and it is unanswered after a period. Kafka is out of reach once the
+ * questions it left unanswered span the producer's {@code request.timeout.ms}, after which the producer gives a request
+ * up too (30 s unless {@code KAFKA_CLIENT_PROPERTIES} says otherwise); a period is a third of that, so that it takes at
+ * least two questions, and with a reader every period four, and a broker's restart or a leader's election is no outage
+ * (docs/operations.md, "Outages"). Thread-safe.
  */
 public final class TopicReach implements AutoCloseable {
 
-    private static final long PERIOD_SECONDS = 10;
-    private static final Duration PERIOD = Duration.ofSeconds(PERIOD_SECONDS);
+    /** Kafka's default {@code request.timeout.ms}. */
+    private static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
-    private static final long OUT_OF_REACH_SECONDS = 30;
-    /**
-     * How long questions must go unanswered, from the first to the last, for Kafka to be out of reach: at least two
-     * questions, and with a reader every period four, so that a broker's restart or a leader's election is no outage.
-     * It is the producer's default {@code request.timeout.ms}, after which the producer gives a request up too.
-     */
-    private static final Duration OUT_OF_REACH = Duration.ofSeconds(OUT_OF_REACH_SECONDS);
 
+    private final Duration outOfReach;
+    private final Duration period;
     private final String topic;
-    private final Function<String, CompletionStage<Boolean>> ask;
+    private final BiFunction<String, Duration, CompletionStage<Boolean>> ask;
     private final Runnable closer;
     private final Clock clock;
     private final AtomicBoolean asking = new AtomicBoolean();
@@ -50,22 +50,47 @@ public final class TopicReach implements AutoCloseable {
     private volatile Silence silence;
 
     /**
-     * @param topic  the topic asked about
-     * @param ask    asks Kafka whether the topic takes records; its answer may come on any thread
-     * @param closer releases what {@code ask} holds, when this is closed
-     * @param clock  when answers are given and asked again
+     * @param topic      the topic asked about
+     * @param ask        asks Kafka whether the topic takes records, giving up after the time it is given (a third of
+     *                   {@code outOfReach}); its answer may come on any thread
+     * @param closer     releases what {@code ask} holds, when this is closed
+     * @param clock      when answers are given and asked again
+     * @param outOfReach how long the questions Kafka leaves unanswered must span for it to be out of reach: the
+     *                   producer's {@code request.timeout.ms}
      */
-    public TopicReach(String topic, Function<String, CompletionStage<Boolean>> ask, Runnable closer, Clock clock) {
+    public TopicReach(String topic, BiFunction<String, Duration, CompletionStage<Boolean>> ask, Runnable closer, Clock clock,
+                      Duration outOfReach) {
+        if (outOfReach.toMillis() < 3) {
+            throw new IllegalArgumentException("out of reach after " + outOfReach.toMillis() + " ms: a period would be shorter than a millisecond");
+        }
+        this.outOfReach = outOfReach;
+        this.period = outOfReach.dividedBy(3);
         this.topic = topic;
         this.ask = ask;
         this.closer = closer;
         this.clock = clock;
     }
 
-    /** Asks the brokers of {@code clients} with an admin client of its own, made at the first question. */
+    /**
+     * Asks the brokers of {@code clients} with an admin client of its own, made at the first question; out of reach after
+     * the {@code request.timeout.ms} of {@code clients}' producers.
+     */
     public static TopicReach of(KafkaClients clients, String topic, Clock clock) {
+        Duration outOfReach = requestTimeout(clients.producerProperties());
         LazyAdmin admin = new LazyAdmin(clients);
-        return new TopicReach(topic, admin::takesRecords, admin::close, clock);
+        return new TopicReach(topic, admin::takesRecords, admin::close, clock, outOfReach);
+    }
+
+    private static Duration requestTimeout(Properties producer) {
+        String timeout = producer.getProperty(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG);
+        if (timeout == null) {
+            return DEFAULT_REQUEST_TIMEOUT;
+        }
+        try {
+            return Duration.ofMillis(Long.parseLong(timeout.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG + " is not a number of milliseconds: " + timeout);
+        }
     }
 
     /**
@@ -82,7 +107,7 @@ public final class TopicReach implements AutoCloseable {
 
     /**
      * Since when Kafka is out of reach, in a few words, when the questions it has not answered since it last answered one
-     * span at least {@value #OUT_OF_REACH_SECONDS} s, from the first to the last; empty while it answers. A question is
+     * span at least the out-of-reach span, from the first to the last; empty while it answers. A question is
      * unanswered when it timed out, failed for a reason that may pass, or Kafka has no leader for any of the topic's
      * partitions; a topic Kafka does not have is an answer (a producer may create it). When Kafka was last asked longer
      * than the period ago, it is asked again; that answer is for a later call.
@@ -90,7 +115,7 @@ public final class TopicReach implements AutoCloseable {
     public Optional<String> outOfReach() {
         askWhenDue();
         Silence unanswered = silence;
-        if (unanswered == null || unanswered.spans().compareTo(OUT_OF_REACH) < 0) {
+        if (unanswered == null || unanswered.spans().compareTo(outOfReach) < 0) {
             return Optional.empty();
         }
         return Optional.of("Kafka has not said since " + unanswered.from() + " that " + topic + " has a leader");
@@ -98,13 +123,13 @@ public final class TopicReach implements AutoCloseable {
 
     private void askWhenDue() {
         Instant now = clock.instant();
-        if (now.isBefore(askedAt.plus(PERIOD)) || !asking.compareAndSet(false, true)) {
+        if (now.isBefore(askedAt.plus(period)) || !asking.compareAndSet(false, true)) {
             return;
         }
         askedAt = now;
         CompletionStage<Boolean> answer;
         try {
-            answer = ask.apply(topic);
+            answer = ask.apply(topic, period);
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
@@ -157,8 +182,8 @@ public final class TopicReach implements AutoCloseable {
             this.clients = clients;
         }
 
-        CompletionStage<Boolean> takesRecords(String topic) {
-            DescribeTopicsOptions options = new DescribeTopicsOptions().timeoutMs((int) PERIOD.toMillis());
+        CompletionStage<Boolean> takesRecords(String topic, Duration wait) {
+            DescribeTopicsOptions options = new DescribeTopicsOptions().timeoutMs((int) wait.toMillis());
             return admin().describeTopics(List.of(topic), options).allTopicNames().toCompletionStage()
                     .thenApply(described -> described.get(topic).partitions().stream().anyMatch(LazyAdmin::led));
         }

@@ -1,18 +1,21 @@
 package org.scrapycluster.common.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.SettableClock;
 
 /**
@@ -27,17 +30,29 @@ class TopicReachTest {
 
     private final SettableClock clock = new SettableClock(START);
     private final List<CompletableFuture<Boolean>> questions = new ArrayList<>();
-    private final TopicReach reach = new TopicReach("demo.crawled_firehose", topic -> {
-        CompletableFuture<Boolean> question = new CompletableFuture<>();
-        questions.add(question);
-        return question;
-    }, () -> { }, clock);
+    private final List<Duration> waits = new ArrayList<>();
+    private TopicReach reach = reachAfter(Duration.ofSeconds(30));
 
-    /** Reads the reach, lets Kafka not answer the question that asks, and moves on a period. */
+    /** A reach out of reach after {@code span}, whose questions go to {@link #questions}. */
+    private TopicReach reachAfter(Duration span) {
+        return new TopicReach("demo.crawled_firehose", (topic, wait) -> {
+            CompletableFuture<Boolean> question = new CompletableFuture<>();
+            questions.add(question);
+            waits.add(wait);
+            return question;
+        }, () -> { }, clock, span);
+    }
+
+    /** Reads the reach, lets Kafka not answer the question that asks, and moves on {@link #PERIOD}. */
     private Optional<String> readUnanswered() {
+        return readUnanswered(PERIOD);
+    }
+
+    /** Reads the reach, lets Kafka not answer the question that asks, and moves on {@code period}. */
+    private Optional<String> readUnanswered(Duration period) {
         Optional<String> said = reach.outOfReach();
         questions.getLast().completeExceptionally(new TimeoutException("Timed out waiting for a node assignment"));
-        clock.advance(PERIOD);
+        clock.advance(period);
         return said;
     }
 
@@ -112,5 +127,24 @@ class TopicReachTest {
 
         assertEquals(1, questions.size());
         assertTrue(reach.outOfReach().isEmpty(), "a question under way is not unanswered yet");
+    }
+
+    @Test
+    void aShorterRequestTimeoutAsksEveryThirdOfItAndIsOutOfReachAfterIt() {
+        reach = reachAfter(Duration.ofSeconds(6));
+        for (int i = 0; i < 4; i++) {
+            assertEquals(Optional.empty(), readUnanswered(Duration.ofSeconds(2)), "question " + i);
+        }
+        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach(), "questions over 6 s went unanswered");
+        assertEquals(List.of(Duration.ofSeconds(2)), waits.stream().distinct().toList(), "each waits a third of 6 s");
+    }
+
+    @Test
+    void aRequestTimeoutThatIsNoNumberIsRefusedWithItsName() {
+        Settings settings = Settings.defaults("crawler")
+                .withLauncherValues(Map.of("KAFKA_CLIENT_PROPERTIES", Map.of("request.timeout.ms", "soon")));
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> TopicReach.of(new KafkaClients(settings), "demo.crawled_firehose", clock));
+        assertEquals("request.timeout.ms is not a number of milliseconds: soon", refused.getMessage());
     }
 }

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * while it takes the firehose's is dropped, and that topic skipped for a while ({@link AbsentTopics}). The health
  * check {@code kafka} is down from a failure that may pass until a page is published, or Kafka says it has the
  * firehose again ({@link TopicReach}), whichever comes first; and while Kafka leaves the question whether it has the
- * firehose unanswered for 30 s and more: a node that has no page to publish learns of Kafka's outage and of its return.
+ * firehose unanswered for the producer's {@code request.timeout.ms} (30 s) and more: a node that has no page to publish
+ * learns of Kafka's outage and of its return.
  */
 public final class KafkaPipeline implements NodePipeline {
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -57,7 +58,7 @@ class KafkaPipelineTest {
     private final List<KafkaPipeline> opened = new ArrayList<>();
     private MockProducer<String, byte[]> producer;
     /** What Kafka answers the pipeline's question whether it has the firehose: by default, nothing. */
-    private Function<String, CompletionStage<Boolean>> kafkaSays = topic -> new CompletableFuture<>();
+    private BiFunction<String, Duration, CompletionStage<Boolean>> kafkaSays = (topic, wait) -> new CompletableFuture<>();
 
     @AfterEach
     void close() {
@@ -68,7 +69,8 @@ class KafkaPipelineTest {
     private KafkaPipeline pipeline(boolean autoComplete, Map<String, ?> set) {
         producer = new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
         KafkaPipeline pipeline = new KafkaPipeline(settings -> producer,
-                context -> new TopicReach(Topics.from(context.settings()).crawledFirehose(), kafkaSays, () -> { }, context.clock()));
+                context -> new TopicReach(Topics.from(context.settings()).crawledFirehose(), kafkaSays, () -> { }, context.clock(),
+                        Duration.ofSeconds(30)));
         pipeline.open(new PipelineContext(DEFAULTS.withLauncherValues(set), "link", new CrawlerMetrics(registry, "link", "n1"), health,
                 Clock.fixed(NOW, ZoneOffset.UTC)));
         opened.add(pipeline);
@@ -194,7 +196,7 @@ class KafkaPipelineTest {
     void afterAFailureTheHealthCheckIsUpAgainOnceKafkaSaysItHasTheFirehose() throws Exception {
         List<String> asked = new ArrayList<>();
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        kafkaSays = topic -> {
+        kafkaSays = (topic, wait) -> {
             asked.add(topic);
             return answer;
         };

@@ -149,7 +149,7 @@ public final class OutboundPublisher implements AutoCloseable {
 
     /**
      * DOWN since the last answer Kafka did not take, until one goes through, and while Kafka leaves the question
-     * whether it has the firehose unanswered for 30 s and more; UP otherwise.
+     * whether it has the firehose unanswered for the producer's {@code request.timeout.ms} (30 s) and more; UP otherwise.
      */
     public Health health() {
         String down = outage.get();

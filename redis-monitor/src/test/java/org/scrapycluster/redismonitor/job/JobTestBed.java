@@ -41,7 +41,8 @@ final class JobTestBed implements AutoCloseable {
         redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON,
-                new TopicReach(prefix + ".outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
+                new TopicReach(prefix + ".outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
+                        Duration.ofSeconds(30)));
         JobStats stats = new JobStats(new StatsRecorder(redis, prefix, Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
                 false, false, new SimpleMeterRegistry());
         processor = new JobProcessor(redis, locks, new JobFailures(redis, true, attempts), outbound, stats, Clock.systemUTC());

@@ -26,7 +26,8 @@ class OutboundPublisherTest {
     private final MockProducer<String, byte[]> kafka = new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
     private final OutboundPublisher publisher = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(10),
             new Json(new JsonLimits(64, 1 << 20, 1 << 20)),
-            new TopicReach("shop.outbound_firehose", topic -> new CompletableFuture<>(), () -> { }, Clock.systemUTC()));
+            new TopicReach("shop.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
+                    Duration.ofSeconds(30)));
 
     @Test
     void anAppTopicKafkaDoesNotTakeWhileTheFirehoseTakesTheAnswerIsSkippedForAWhile() throws Exception {
