@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
@@ -48,6 +49,8 @@ public final class StandaloneCluster implements AutoCloseable {
     private static final String LOOPBACK = "127.0.0.1";
     /** The crawlers' guard against internal addresses: off in standalone, whose demo sites live on loopback, unless the user sets it. */
     private static final String PRIVATE_ADDRESS_GUARD = "DOWNLOAD_FORBID_PRIVATE_ADDRESSES";
+    /** The logger of Kafka's network clients, the broker's own among them. */
+    private static final String KAFKA_NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
 
     private final EmbeddedStack stack;
     private final ServiceHost host;
@@ -166,7 +169,9 @@ public final class StandaloneCluster implements AutoCloseable {
         try {
             host.close();
         } finally {
-            stack.close();
+            // The services are closed: what the broker's own Kafka clients warn of as it shuts down is its own doing
+            // (one of them is closed twice), not the user's.
+            Logging.errorsOnlyWhile(KAFKA_NETWORK_CLIENT, stack::close);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.scrapycluster.common.settings.Settings;
 import org.slf4j.LoggerFactory;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -52,6 +53,27 @@ public final class Logging {
     private static void configure(Settings settings, ConsoleTarget target) {
         LogConfig config = LogConfig.from(settings);
         install((LoggerContext) LoggerFactory.getILoggerFactory(), config, ServiceLoggerNames.single(config.loggerName()), target);
+    }
+
+    /**
+     * Runs {@code action} while the library logger {@code logger} logs errors only, then gives it back the level it had:
+     * for a library's warning that tells the user nothing at a moment the caller knows, such as the embedded Kafka
+     * broker's shutdown.
+     */
+    public static void errorsOnlyWhile(String logger, Runnable action) {
+        errorsOnlyWhile((LoggerContext) LoggerFactory.getILoggerFactory(), logger, action);
+    }
+
+    /** As {@link #errorsOnlyWhile(String, Runnable)}, in {@code context}. */
+    static void errorsOnlyWhile(LoggerContext context, String logger, Runnable action) {
+        Logger target = context.getLogger(logger);
+        Level before = target.getLevel();
+        target.setLevel(Level.ERROR);
+        try {
+            action.run();
+        } finally {
+            target.setLevel(before);
+        }
     }
 
     /** Logging as {@code config} says, with {@code names} choosing each record's logger name. */

@@ -2,6 +2,7 @@ package org.scrapycluster.common.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -127,6 +128,23 @@ class LoggingTest {
         for (int i = 0; i < 3; i++) {
             context.getLogger("org.apache.kafka.clients.NetworkClient").warn("Connection to node {} could not be established", -1);
         }
+    }
+
+    @Test
+    void aLoggerLogsErrorsOnlyWhileAnActionRunsThenAsBefore() throws IOException {
+        install("redis-monitor", Map.of());
+        String networkClient = "org.apache.kafka.clients.NetworkClient";
+        Logging.errorsOnlyWhile(context, networkClient, () -> {
+            context.getLogger(networkClient).warn("Attempting to close NetworkClient that has already been closed.");
+            context.getLogger(networkClient).error("Unexpected error during I/O");
+        });
+        assertNull(context.getLogger(networkClient).getLevel(), "its own level again: none, so the library default");
+        context.getLogger(networkClient).warn("Connection to node -1 could not be established");
+
+        List<String> lines = logLines("redis_monitor.log");
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(lines.get(0).endsWith("ERROR: Unexpected error during I/O"), lines.get(0));
+        assertTrue(lines.get(1).endsWith("WARNING: Connection to node -1 could not be established"), lines.get(1));
     }
 
     @Test
