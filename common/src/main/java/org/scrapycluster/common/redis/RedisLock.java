@@ -63,7 +63,10 @@ public final class RedisLock implements AutoCloseable {
         }
     }
 
-    /** Releases the lock if it is still ours; a failure to reach Redis leaves it to expire. */
+    /**
+     * Releases the lock if it is still ours; a failure to reach Redis leaves it to expire, and so does a Redis that is
+     * not answering ({@link RedisConnection#answers()}): a stopping service does not wait out the command's timeout.
+     */
     @Override
     public void close() {
         renewal.cancel(false);
@@ -71,6 +74,10 @@ public final class RedisLock implements AutoCloseable {
             return;
         }
         held = false;
+        if (!redis.answers()) {
+            LOG.warn("Redis is not answering; the lock {} is left to expire within {}", key, expiry);
+            return;
+        }
         try {
             compare.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token, "0");
         } catch (RedisException e) {

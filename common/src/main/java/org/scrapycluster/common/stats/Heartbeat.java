@@ -81,9 +81,16 @@ public final class Heartbeat implements AutoCloseable {
         close(Ticker.STOP_TIMEOUT);
     }
 
-    /** Stops beating, waiting at most {@code wait} for a beat in progress, and removes the heartbeat key. */
+    /**
+     * Stops beating, waiting at most {@code wait} for a beat in progress, and removes the heartbeat key, unless Redis is
+     * not answering ({@link RedisConnection#answers()}): then the key expires after the TTL.
+     */
     public void close(Duration wait) {
         ticker.close(wait);
+        if (!redis.answers()) {
+            LOG.debug("Redis is not answering; heartbeat {} expires within {}", key, ttl);
+            return;
+        }
         try {
             redis.sync().del(key);
         } catch (RedisException e) {

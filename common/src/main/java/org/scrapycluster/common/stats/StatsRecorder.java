@@ -196,11 +196,11 @@ public final class StatsRecorder implements AutoCloseable {
         }
     }
 
-    /** Stops the flush thread, then writes what is left if Redis answers. */
+    /** Stops the flush thread, then writes what is left if Redis answers ({@link RedisConnection#answers()}). */
     @Override
     public void close() {
         ticker.close();
-        if (!flush()) {
+        if (!redis.answers() || !flush()) {
             LOG.warn("Statistics counted since the last successful write are lost: Redis is unavailable at shutdown");
         }
     }

@@ -2,14 +2,22 @@ package org.scrapycluster.common.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
+import io.lettuce.core.RedisCommandTimeoutException;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CapturedLog;
+
+import ch.qos.logback.classic.Level;
 
 @ExtendWith(TestRedis.class)
 class RedisLocksTest {
@@ -61,6 +69,26 @@ class RedisLocksTest {
             orphan.close();
             assertTrue(redis.sync().exists("lock:" + job) == 1, "the late release of the dead holder did not delete it");
             taken.close();
+        }
+    }
+
+    @Test
+    void aLockClosedWhileRedisIsNotAnsweringIsLeftToExpire() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-lock-hung"));
+             RedisConnection hung = TestRedis.connect(server);
+             RedisLocks locks = new RedisLocks(hung, Duration.ofSeconds(60));
+             CapturedLog log = CapturedLog.start(RedisLock.class, Level.WARN)) {
+            RedisLock held = locks.tryAcquire(job).orElseThrow();
+            server.freeze();
+            try {
+                assertThrows(RedisCommandTimeoutException.class, () -> hung.sync().get("k"));
+                held.close();
+            } finally {
+                server.thaw();
+            }
+            assertFalse(held.isHeld());
+            assertEquals(1, hung.sync().exists("lock:" + job), "not released: its expiry frees it");
+            assertEquals(List.of("WARN Redis is not answering; the lock lock:" + job + " is left to expire within PT1M"), log.lines());
         }
     }
 
