@@ -178,8 +178,12 @@ public final class CrawlCompletion implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the checks, interrupting one in progress. Not under the lock a check holds, so that a check waiting for
+     * Redis is cut short rather than waited for.
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
         ticker.close();
     }
 }

@@ -167,13 +167,19 @@ public final class BacklogMeters implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops measuring, interrupting a measurement in progress (not under the lock it holds, so that one waiting for Redis
+     * is cut short rather than waited for), then stops exporting and releases the lock.
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
         ticker.close();
-        stopExporting();
-        if (lock != null) {
-            lock.close();
-            lock = null;
+        synchronized (this) {
+            stopExporting();
+            if (lock != null) {
+                lock.close();
+                lock = null;
+            }
         }
     }
 
