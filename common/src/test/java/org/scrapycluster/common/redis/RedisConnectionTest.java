@@ -58,7 +58,6 @@ class RedisConnectionTest {
         }
     }
 
-    /** A hung Redis keeps the connection open: it answers no command, and the connection says so until one is answered. */
     @Test
     void closingAConnectionLeavesTheSharedThreadsToTheOthers() {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-shared"))) {
@@ -76,6 +75,7 @@ class RedisConnectionTest {
         }
     }
 
+    /** A hung Redis keeps the connection open: it answers no command, and the connection says so until one is answered. */
     @Test
     void aRedisThatStopsAnsweringIsToldApartFromAConnectedOne() {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-hung"));
