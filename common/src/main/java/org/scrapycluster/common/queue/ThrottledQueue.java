@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -53,6 +52,7 @@ public final class ThrottledQueue {
     private static final int ANSWER_VALUES = 7;
 
     private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
+    private static final LuaScript PAUSE = LuaScript.load("pause");
 
     private final RedisConnection redis;
 
@@ -169,13 +169,16 @@ public final class ThrottledQueue {
 
     /**
      * Pauses every hand-out under {@code spec}'s throttle key, for every node sharing it, for
-     * {@code pause} ({@code <throttlekey>:throttle_pause}, Redis server clock); a later pause replaces
-     * an earlier one. Hand-outs answer {@link HandOut.Wait} until the pause ends.
+     * {@code pause} ({@code <throttlekey>:throttle_pause}, Redis server clock). A pause only lengthens: one shorter
+     * than the pause in force leaves it as it is, so the answer to a request sent before a long pause began cannot
+     * end that pause early. Hand-outs answer {@link HandOut.Wait} until the pause ends.
+     *
+     * @return whether the pause was set or lengthened
      */
-    public CompletableFuture<Void> pauseAsync(ThrottleSpec spec, Duration pause) {
+    public CompletableFuture<Boolean> pauseAsync(ThrottleSpec spec, Duration pause) {
         long millis = Math.max(1, pause.toMillis());
-        return redis.async().set(spec.pauseKey(), "1", SetArgs.Builder.px(millis)).toCompletableFuture()
-                .thenApply(ok -> null);
+        return PAUSE.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {spec.pauseKey()}, Long.toString(millis))
+                .thenApply(set -> set == 1L);
     }
 
     private static HandOut read(QueueKey queue, List<Object> reply) {

@@ -203,6 +203,23 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void aPauseHoldsTheDomainAndOnlyEverLengthens() throws Exception {
+        ThrottleSpec spec = spec(60, 10, false);
+        enqueueMany(2, "c1", 1);
+
+        assertTrue(throttle.pauseAsync(spec, Duration.ofSeconds(600)).get());
+        assertInstanceOf(HandOut.Wait.class, handOut(spec), "nothing is handed out while the domain is paused");
+        assertFalse(throttle.pauseAsync(spec, Duration.ofSeconds(10)).get(), "a shorter pause leaves the longer one");
+        assertTrue(redis.sync().pttl(spec.pauseKey()) > 590_000, "the 600 s pause is still in force");
+
+        assertTrue(throttle.pauseAsync(spec, Duration.ofSeconds(900)).get(), "a longer pause lengthens it");
+        assertTrue(redis.sync().pttl(spec.pauseKey()) > 890_000);
+
+        redis.sync().del(spec.pauseKey());
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec), "the pause over, hand-outs go on");
+    }
+
+    @Test
     void moderationSpacesHandOutsByWindowOverHits() throws InterruptedException {
         ThrottleSpec spec = spec(2.0, 5, true);
         enqueueMany(40, "c1", 1);
