@@ -79,6 +79,14 @@ public final class Dispatcher {
         return answer;
     }
 
+    /**
+     * Whether {@link #answer} refuses a call for {@code host} to {@code path} with {@code apiKey} before it looks at
+     * the body: the host is not one the gateway answers for, or the path needs a key and none valid is presented.
+     */
+    public boolean refusesWhateverTheBody(String host, String path, String apiKey) {
+        return !hosts.allows(host) || (!router.isOpen(path) && callers.identify(apiKey).access() == Access.NONE);
+    }
+
     /** The envelope of a refusal that happened before a call could be routed, counted. */
     public HttpAnswer refusedBeforeRouting(RefusedRequestException refused) {
         HttpAnswer answer = refused(refused);

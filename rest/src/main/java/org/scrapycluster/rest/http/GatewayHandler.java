@@ -29,7 +29,7 @@ import io.netty.util.AttributeKey;
  * its requests came (HTTP/1.1 pipelining), refusals included. A request Netty could not decode is
  * refused and the connection closed; one whose path has a broken percent-escape is refused
  * as not HTTP too, the connection kept; one whose body is too large ({@link BodyTooLarge}) is
- * refused with 413.
+ * refused with 413; one refused on its head alone ({@link Admission}) is answered here like any other, without a body.
  */
 final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -57,7 +57,8 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             refuseInTurn(ctx, Refusal.MALFORMED_HTTP, String.valueOf(decoded.cause().getMessage()), Ending.CLOSE);
             return;
         }
-        Ending ending = HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE;
+        Ending ending = request instanceof Admission.UnreadRequest unread && unread.awaitingContinue() ? Ending.LINGER
+                : HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE;
         String path;
         try {
             path = new QueryStringDecoder(request.uri()).path();

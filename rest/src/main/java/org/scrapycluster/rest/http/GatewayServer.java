@@ -89,6 +89,7 @@ public final class GatewayServer implements AutoCloseable {
                                             .setMaxHeaderSize(MAX_HEADER_BYTES).setMaxChunkSize(8192), pipelineDepth))
                                     .addLast("connections", new ConnectionLimit(limits.maxConnections(), open, dispatcher))
                                     .addLast("header-timeout", new HeaderTimeout(limits.headerTimeout(), dispatcher))
+                                    .addLast("admission", new Admission(dispatcher))
                                     .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes(), dispatcher))
                                     .addLast("pipeline-limit", pipelineLimit)
                                     .addLast("dispatch", new GatewayHandler(dispatcher, executor));

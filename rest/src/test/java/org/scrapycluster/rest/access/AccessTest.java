@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.net.Socket;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
@@ -67,6 +70,37 @@ class AccessTest {
         assertEquals(refused + 2, gateway.counter("rest.requests.refused", "reason", "unauthorized"));
         for (String path : new String[] {"/", "/access", "/metrics"}) {
             assertEquals(401, anonymous.get(path).status(), path);
+        }
+    }
+
+    @Test
+    void aCallWithoutAKeyIsRefusedOnItsHeadWithoutBeingAskedForItsBody() throws IOException {
+        double refused = gateway.counter("rest.requests.refused", "reason", "unauthorized");
+        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), "no 100 Continue first: " + reply);
+            assertTrue(reply.contains("WWW-Authenticate: Bearer"), reply);
+        }
+        assertEquals(refused + 1, gateway.counter("rest.requests.refused", "reason", "unauthorized"));
+    }
+
+    @Test
+    void aRefusedBodySentWithoutWaitingIsDroppedAndTheConnectionServesTheNextRequest() throws IOException {
+        double sent = gateway.counter("rest.feed", "outcome", "sent");
+        String body = CRAWL.formatted("unread");
+        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body
+                    + "GET /ui/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
+            assertTrue(reply.contains("}HTTP/1.1 200 OK\r\n"), "the body was dropped, not read as a request: " + reply);
         }
     }
 

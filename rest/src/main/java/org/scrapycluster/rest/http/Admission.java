@@ -1,0 +1,84 @@
+package org.scrapycluster.rest.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+/**
+ * Refuses a request on its head alone when the {@link Dispatcher} would refuse it whatever its body: for a host the
+ * gateway does not answer for, or without a valid API key where one is needed. Its body is then never buffered, and a
+ * client announcing one with {@code Expect: 100-continue} is never asked to send it, so callers without a key cannot
+ * make the gateway hold {@code JSON_MAX_DOCUMENT_BYTES} for each connection they open (docs/security.md).
+ *
+ * <p>It sits before {@link BoundedAggregator}. The head of a refused request goes on as an {@link UnreadRequest}, with
+ * no body, which the {@link GatewayHandler} answers in its turn through the dispatcher, so the refusal is the one a
+ * request read in full gets, logged and counted the same; whatever body follows it is dropped as it arrives.
+ */
+final class Admission extends ChannelInboundHandlerAdapter {
+
+    private final Dispatcher dispatcher;
+    /** Whether the body of a refused request is still arriving, to be dropped. */
+    private boolean dropping;
+
+    Admission(Dispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (dropping && msg instanceof HttpContent content) {
+            dropping = !(content instanceof LastHttpContent);
+            content.release();
+            return;
+        }
+        if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest) && request.decoderResult().isSuccess()
+                && refusedWhateverItsBody(request)) {
+            dropping = true;
+            ctx.fireChannelRead(new UnreadRequest(request));
+            return;
+        }
+        ctx.fireChannelRead(msg);
+    }
+
+    private boolean refusedWhateverItsBody(HttpRequest request) {
+        String path;
+        try {
+            path = new QueryStringDecoder(request.uri()).path();
+        } catch (IllegalArgumentException e) {
+            return false; // refused as not HTTP by the GatewayHandler, in its turn
+        }
+        return dispatcher.refusesWhateverTheBody(request.headers().get(HttpHeaderNames.HOST), path,
+                GatewayHandler.presentedKey(request.headers()));
+    }
+
+    /**
+     * The head of a request refused before its body was read, standing in for the whole request.
+     */
+    static final class UnreadRequest extends DefaultFullHttpRequest {
+
+        private final boolean awaitingContinue;
+
+        private UnreadRequest(HttpRequest head) {
+            super(head.protocolVersion(), head.method(), head.uri(), Unpooled.EMPTY_BUFFER, head.headers(),
+                    EmptyHttpHeaders.INSTANCE);
+            this.awaitingContinue = HttpUtil.is100ContinueExpected(head);
+        }
+
+        /**
+         * Whether the client waits for {@code 100 Continue} before it sends its body: it may send the body after the
+         * refusal or never, so the connection cannot carry another request and ends with a lingering close.
+         */
+        boolean awaitingContinue() {
+            return awaitingContinue;
+        }
+    }
+}
