@@ -72,6 +72,8 @@ public final class RestGateway implements Service {
     private final Settings settings;
     private final InetSocketAddress bindAddress;
     private final ServerLimits limits;
+    /** How long a stopping gateway waits for the answers it owes. */
+    private final Duration drain;
     private final Duration heartbeatPeriod;
     private final Duration heartbeatTtl;
     private final RedisLink redis;
@@ -117,6 +119,7 @@ public final class RestGateway implements Service {
         // Longer than the slowest /feed, which waits for Kafka's acknowledgement, then for the answer.
         Duration slowestFeed = feedTimeout.plus(wait).plus(IDLE_MARGIN);
         Duration idleTimeout = slowestFeed.compareTo(MIN_IDLE_TIMEOUT) > 0 ? slowestFeed : MIN_IDLE_TIMEOUT;
+        this.drain = feedTimeout.plus(wait);
         Duration headerTimeout = seconds("REST_HEADER_TIMEOUT");
         if (headerTimeout.isZero()) {
             throw settings.invalid("REST_HEADER_TIMEOUT", "must be more than 0");
@@ -207,15 +210,19 @@ public final class RestGateway implements Service {
         return Optional.of(URI.create("http://" + name + ":" + address.getPort()));
     }
 
-    /** Stops listening, then the links and the heartbeat. */
+    /**
+     * Stops listening, lets the answers owed be written (for at most the slowest {@code /feed}'s time: Kafka's
+     * acknowledgement, then the wait for the answer), then closes the connections, the links and the heartbeat.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
-        if (server != null) {
-            server.close();
+        if (server != null && !server.close(drain)) {
+            LOG.atWarn().addKeyValue("drain_seconds", drain.toSeconds())
+                    .log("Closed the REST gateway's connections with answers still owed");
         }
         calls.shutdownNow();
         live.close();

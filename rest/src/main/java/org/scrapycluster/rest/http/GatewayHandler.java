@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -40,10 +41,12 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private final Dispatcher dispatcher;
     private final Executor executor;
+    private final InFlight inFlight;
 
-    GatewayHandler(Dispatcher dispatcher, Executor executor) {
+    GatewayHandler(Dispatcher dispatcher, Executor executor, InFlight inFlight) {
         this.dispatcher = dispatcher;
         this.executor = executor;
+        this.inFlight = inFlight;
     }
 
     @Override
@@ -82,11 +85,16 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
      * so that a client pipelining its requests reads their answers in the order it sent them.
      */
     private void answerInTurn(ChannelHandlerContext ctx, Supplier<HttpAnswer> answering, Ending ending) {
+        inFlight.began();
         CompletableFuture<Void> previous = ctx.channel().attr(LAST_ANSWER).get();
         CompletableFuture<HttpAnswer> answer = previous == null
                 ? CompletableFuture.supplyAsync(answering, executor)
                 : previous.thenApplyAsync(ignored -> answering.get(), executor);
-        ctx.channel().attr(LAST_ANSWER).set(answer.thenAccept(a -> ending.write(ctx, a)).exceptionally(failure -> {
+        ctx.channel().attr(LAST_ANSWER).set(answer.thenAccept(a -> {
+            Ending closingWhenDraining = inFlight.draining() && ending == Ending.KEEP_ALIVE ? Ending.CLOSE : ending;
+            closingWhenDraining.write(ctx, a).addListener(written -> inFlight.ended());
+        }).exceptionally(failure -> {
+            inFlight.ended();
             ctx.close();
             return null;
         }));
@@ -108,14 +116,13 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     /** Writes {@code answer}; closes the connection after it unless {@code keepAlive}. */
-    static void write(ChannelHandlerContext ctx, HttpAnswer answer, boolean keepAlive) {
+    static ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer, boolean keepAlive) {
         FullHttpResponse response = response(answer);
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(response);
-        } else {
-            ctx.writeAndFlush(closing(response)).addListener(ChannelFutureListener.CLOSE);
+            return ctx.writeAndFlush(response);
         }
+        return ctx.writeAndFlush(closing(response)).addListener(ChannelFutureListener.CLOSE);
     }
 
     /** {@code response}, saying that the connection closes after it. */
@@ -130,26 +137,27 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         /** It stays open for the next request. */
         KEEP_ALIVE {
             @Override
-            void write(ChannelHandlerContext ctx, HttpAnswer answer) {
-                GatewayHandler.write(ctx, answer, true);
+            ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer) {
+                return GatewayHandler.write(ctx, answer, true);
             }
         },
         /** It is closed. */
         CLOSE {
             @Override
-            void write(ChannelHandlerContext ctx, HttpAnswer answer) {
-                GatewayHandler.write(ctx, answer, false);
+            ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer) {
+                return GatewayHandler.write(ctx, answer, false);
             }
         },
         /** It is closed once the client, perhaps still sending a body, has had the answer ({@link LingeringClose}). */
         LINGER {
             @Override
-            void write(ChannelHandlerContext ctx, HttpAnswer answer) {
-                LingeringClose.writeAndClose(ctx, closing(response(answer)));
+            ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer) {
+                return LingeringClose.writeAndClose(ctx, closing(response(answer)));
             }
         };
 
-        abstract void write(ChannelHandlerContext ctx, HttpAnswer answer);
+        /** Writes {@code answer}; the future completes once it is written. */
+        abstract ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer);
     }
 
     static FullHttpResponse response(HttpAnswer answer) {

@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.http;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +21,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
@@ -30,9 +30,10 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * ({@link ConnectionLimit}), each must send its headers in time ({@link HeaderTimeout}), is
  * read only while it has fewer than the cap of requests being answered ({@link PipelineLimit};
  * auto-read is off, and one socket read takes at most {@value #MAX_READ_BYTES} bytes), and is
- * closed after a while without a byte from the client.
+ * closed after a while without a byte from the client while it is owed no answer ({@link IdleTimeout}). A stopping
+ * server writes the answers it owes before it closes the connections ({@link InFlight}).
  */
-public final class GatewayServer implements AutoCloseable {
+public final class GatewayServer {
 
     private static final int IO_THREADS = 2;
     private static final int MAX_INITIAL_LINE = 4096;
@@ -43,10 +44,12 @@ public final class GatewayServer implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Channel listener;
+    private final InFlight inFlight;
 
-    private GatewayServer(EventLoopGroup group, Channel listener) {
+    private GatewayServer(EventLoopGroup group, Channel listener, InFlight inFlight) {
         this.group = group;
         this.listener = listener;
+        this.inFlight = inFlight;
     }
 
     /**
@@ -65,6 +68,7 @@ public final class GatewayServer implements AutoCloseable {
         DistributionSummary pipelined = DistributionSummary.builder("rest.http.pipelined")
                 .description("Requests a connection holds (being answered or waiting) as one more arrives")
                 .register(meters);
+        InFlight inFlight = new InFlight();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("rest-http", true),
                 NioIoHandler.newFactory());
         try {
@@ -84,7 +88,7 @@ public final class GatewayServer implements AutoCloseable {
                             int pipelineDepth = limits.maxPipelined() + MAX_READ_BYTES / MIN_REQUEST_BYTES + 1;
                             channel.pipeline()
                                     .addLast("read-gate", pipelineLimit.readGate())
-                                    .addLast("idle", new ReadTimeoutHandler(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                                    .addLast("idle", new IdleTimeout(limits.idleTimeout(), pipelineLimit))
                                     .addLast("http", new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(MAX_INITIAL_LINE)
                                             .setMaxHeaderSize(MAX_HEADER_BYTES).setMaxChunkSize(8192), pipelineDepth))
                                     .addLast("connections", new ConnectionLimit(limits.maxConnections(), open, dispatcher))
@@ -92,11 +96,11 @@ public final class GatewayServer implements AutoCloseable {
                                     .addLast("admission", new Admission(dispatcher))
                                     .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes(), dispatcher))
                                     .addLast("pipeline-limit", pipelineLimit)
-                                    .addLast("dispatch", new GatewayHandler(dispatcher, executor));
+                                    .addLast("dispatch", new GatewayHandler(dispatcher, executor, inFlight));
                         }
                     })
                     .bind(address).syncUninterruptibly().channel();
-            return new GatewayServer(group, listener);
+            return new GatewayServer(group, listener, inFlight);
         } catch (Exception e) {
             // also the BindException Netty rethrows undeclared
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -109,10 +113,22 @@ public final class GatewayServer implements AutoCloseable {
         return (InetSocketAddress) listener.localAddress();
     }
 
-    /** Stops listening and closes every connection. */
-    @Override
-    public void close() {
+    /**
+     * Stops listening, lets the answers owed be worked out and written for at most {@code drain} ({@link InFlight}),
+     * then closes every connection.
+     *
+     * @return whether every answer owed was written
+     */
+    public boolean close(Duration drain) {
         listener.close().syncUninterruptibly();
+        boolean drained;
+        try {
+            drained = inFlight.drain(drain);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            drained = false;
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        return drained;
     }
 }

@@ -3,6 +3,7 @@ package org.scrapycluster.rest.http;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
@@ -25,8 +26,8 @@ final class LingeringClose extends ChannelInboundHandlerAdapter {
     }
 
     /** Writes {@code answer} (which should say {@code Connection: close}) and ends the connection as above. */
-    static void writeAndClose(ChannelHandlerContext ctx, Object answer) {
-        ctx.writeAndFlush(answer).addListener(written -> {
+    static ChannelFuture writeAndClose(ChannelHandlerContext ctx, Object answer) {
+        return ctx.writeAndFlush(answer).addListener(written -> {
             if (!written.isSuccess() || !(ctx.channel() instanceof DuplexChannel channel)) {
                 ctx.close();
                 return;

@@ -50,6 +50,11 @@ final class PipelineLimit extends ChannelDuplexHandler {
         };
     }
 
+    /** Whether any request of the connection is being answered or waits to be. */
+    boolean holdsRequests() {
+        return answering > 0 || !waiting.isEmpty();
+    }
+
     private boolean accepting() {
         return waiting.isEmpty() && answering < maxPipelined;
     }
