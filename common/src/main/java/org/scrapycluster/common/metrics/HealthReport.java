@@ -25,6 +25,13 @@ public record HealthReport(Health.Status status, Map<String, Health> checks) {
         return isUp() ? 200 : 503;
     }
 
+    /** The same report with every check's detail left empty: for callers who may see states but not addresses. */
+    public HealthReport withoutDetails() {
+        Map<String, Health> statesOnly = new LinkedHashMap<>();
+        checks.forEach((name, health) -> statesOnly.put(name, new Health(health.status(), "")));
+        return new HealthReport(status, statesOnly);
+    }
+
     /** {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}}, checks by name. */
     public String toJson() {
         Map<String, Object> byName = new TreeMap<>();

@@ -32,12 +32,15 @@ import org.scrapycluster.rest.feed.FeedEndpoint;
 import org.scrapycluster.rest.feed.FeedValidation;
 import org.scrapycluster.rest.feed.OutboundAnswers;
 import org.scrapycluster.rest.feed.PendingAnswers;
+import org.scrapycluster.rest.http.Access;
 import org.scrapycluster.rest.http.AccessRule;
+import org.scrapycluster.rest.http.Callers;
 import org.scrapycluster.common.domain.AllowedHosts;
 import org.scrapycluster.rest.http.Dispatcher;
 import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.http.GatewayServer;
 import org.scrapycluster.rest.http.HttpAnswer;
+import org.scrapycluster.rest.http.HttpCall;
 import org.scrapycluster.rest.http.HttpMetrics;
 import org.scrapycluster.rest.http.JsonBodies;
 import org.scrapycluster.rest.http.Router;
@@ -154,9 +157,9 @@ public final class RestGateway implements Service {
                 .route("/poll", "poll", AccessRule.READ_ONLY, new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
                 .route("/metrics", "metrics", call -> HttpAnswer.text(200, MetricsServer.PROMETHEUS_TEXT,
                         context.prometheus().scrape()), HttpMethod.GET)
-                .route("/health", "health", call -> health(context.health().check()), HttpMethod.GET)
-                .route("/health/live", "health_live", call -> health(context.health().checkLive()), HttpMethod.GET)
-                .route("/health/ready", "health_ready", call -> health(context.health().checkReady()), HttpMethod.GET)
+                .route("/health", "health", call -> health(context.health().check(), keys, call), HttpMethod.GET)
+                .route("/health/live", "health_live", call -> health(context.health().checkLive(), keys, call), HttpMethod.GET)
+                .route("/health/ready", "health_ready", call -> health(context.health().checkReady(), keys, call), HttpMethod.GET)
                 .route("/live", "live", live.endpoint(), HttpMethod.GET)
                 // relative, so that a proxy's /<prefix>/ui reaches /<prefix>/ui/ too (docs/rest.md)
                 .route("/ui", "ui", call -> HttpAnswer.redirect("ui/"), HttpMethod.GET)
@@ -261,8 +264,13 @@ public final class RestGateway implements Service {
                         + " may feed, stop and reconfigure crawls without a key");
     }
 
-    private static HttpAnswer health(HealthReport report) {
-        return HttpAnswer.text(report.httpStatus(), HttpAnswer.JSON, report.toJson());
+    /**
+     * {@code report}, open to every caller; its details (server addresses, consumer groups) only for a caller with a
+     * valid key, or when the gateway needs none.
+     */
+    private static HttpAnswer health(HealthReport report, Callers keys, HttpCall call) {
+        HealthReport shown = keys.identify(call.apiKey()).access() == Access.NONE ? report.withoutDetails() : report;
+        return HttpAnswer.text(shown.httpStatus(), HttpAnswer.JSON, shown.toJson());
     }
 
     private Duration seconds(String name) {

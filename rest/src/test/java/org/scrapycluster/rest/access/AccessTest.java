@@ -148,6 +148,16 @@ class AccessTest {
     }
 
     @Test
+    void healthTellsEveryoneTheStatesAndOnlyCallersWithAKeyTheAddresses() {
+        JsonNode open = anonymous.get("/health").json().get("checks");
+        JsonNode keyed = reader.get("/health").json().get("checks");
+        assertEquals(keyed.get("rest.redis").get("status"), open.get("rest.redis").get("status"));
+        assertEquals("", open.get("rest.redis").get("detail").asText());
+        assertTrue(keyed.get("rest.redis").get("detail").asText().startsWith("redis://127.0.0.1:"), keyed.toString());
+        assertEquals("", anonymous.get("/health/ready").json().get("checks").get("rest.kafka").get("detail").asText());
+    }
+
+    @Test
     void healthAndTheWebUiAreOpen() {
         assertNotEquals(401, anonymous.get("/health").status());
         assertEquals(404, anonymous.get("/health/anything").status(), "the whole /health tree is open, known or not");
