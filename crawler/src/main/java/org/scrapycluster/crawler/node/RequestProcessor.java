@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * ({@link DownloadChain}: robots.txt, cookies, retries, Retry-After, redirects); file what they reschedule; drop a
  * request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests
  * (with the page's crawl fields) and pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
- * result published, or the request filed again, refused or given up; when Redis or Kafka could not take
+ * result published, or the request filed again, refused or given up, or its result dropped for good by a pipeline (which
+ * is not counted as a published page); when Redis or Kafka could not take
  * the outcome, the lease is abandoned, and the request returns to its queue when it expires; a fetch cancelled because
  * the node stops hands its lease back, and the request returns at once. Whether results get
  * through the pipelines is told to {@link ResultDelivery}, which slows the node to one request while they do not.
@@ -184,11 +185,12 @@ public final class RequestProcessor {
         List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
                 : filer.file(children, config.referrers().page(request.url(), Optional.ofNullable(result.headers().last("Referrer-Policy"))));
-        CompletableFuture<Void> published = pipelines.process(item, workers).whenComplete(this::delivered);
-        return CompletableFuture.allOf(filed, published).thenApply(both -> Outcome.PUBLISHED);
+        CompletableFuture<Boolean> published = pipelines.process(item, workers).whenComplete(this::delivered);
+        // a page a pipeline dropped for good (too large for Kafka, say) is done, but not counted as published
+        return CompletableFuture.allOf(filed, published).thenApply(both -> published.join() ? Outcome.PUBLISHED : Outcome.DONE);
     }
 
-    private void delivered(Void done, Throwable failure) {
+    private void delivered(Boolean published, Throwable failure) {
         if (failure == null) {
             delivery.published();
         } else {

@@ -40,7 +40,7 @@ public record CrawlResult(String spiderid, String appid, String crawlid, Object 
 
     /** The fields every result message has, which a spider's own fields may not replace. */
     public static final Set<String> MESSAGE_FIELDS = Set.of("appid", "attrs", "body", "body_omitted", "crawlid", "encoding",
-            "links", "request_headers", "response_headers", "response_url", "status_code", "status_msg", "timestamp", "url");
+            "links", "links_omitted", "request_headers", "response_headers", "response_url", "status_code", "status_msg", "timestamp", "url");
 
     private static final DetectedEncoding UTF_8 = new DetectedEncoding("utf-8", StandardCharsets.UTF_8);
 

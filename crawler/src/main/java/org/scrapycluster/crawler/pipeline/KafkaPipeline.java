@@ -20,6 +20,7 @@ import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.crawler.pipeline.ResultMessage.Omitted;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * when {@code KAFKA_APPID_TOPICS} is on (docs/compatibility.md §4.14), as a {@link ResultMessage}. The item's
  * future completes when Kafka has acknowledged every copy. A message larger than
  * {@code KAFKA_PRODUCER_MAX_REQUEST_SIZE} is not lost: it is logged, counted and sent without its body
- * ({@code body_omitted}). When Kafka cannot take a message for a reason that may pass (broker
+ * ({@code body_omitted}), and without its links too ({@code links_omitted}) when that is not enough; one too large
+ * even then is logged, counted and dropped ({@link FittedMessage}). When Kafka cannot take a message for a reason that may pass (broker
  * unavailable, timeout) the future fails, so that the request's lease expires and the page is crawled
- * again; a failure that cannot pass is logged and counted, and the item is done. A send the producer
+ * again; a failure that cannot pass is logged and counted, and the item is done. A page dropped, by this stage or by
+ * Kafka's refusal, is not counted as published ({@link #deliver}). A send the producer
  * abandons because the pipeline is closing fails the same way as one that may pass: the page was not
  * published, and the node that crawls it next publishes it. A copy on an app's topic that Kafka does not take
  * while it takes the firehose's is dropped, and that topic skipped for a while ({@link AbsentTopics}). The health
@@ -98,18 +101,31 @@ public final class KafkaPipeline implements NodePipeline {
 
     @Override
     public CompletableFuture<Void> process(ResultItem result) {
-        CrawlResult item = (CrawlResult) result;
-        byte[] message;
+        return deliver((CrawlResult) result).thenApply(published -> null);
+    }
+
+    /**
+     * Sends {@code item}'s message; completes with false when the page is dropped for good — its result cannot be
+     * written as JSON, it is too large for Kafka even without its body and links, or Kafka refuses the firehose's
+     * copy for a reason that cannot pass — so that the page is not counted as published.
+     */
+    @Override
+    public CompletableFuture<Boolean> deliver(CrawlResult item) {
+        FittedMessage fitted;
         try {
-            message = messageWithinLimit(item, clock.instant());
+            fitted = fitted(item, clock.instant());
         } catch (UncheckedIOException e) {
             // a value JSON cannot write (a spider's field of a type Jackson does not know) fails every try alike
             metrics.error("unwritable_result");
             LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
                     .addKeyValue("reason", String.valueOf(e.getCause().getMessage()))
                     .log("The page's result cannot be written as JSON (a field the spider added?); dropping it");
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(false);
         }
+        if (!fitted.fits()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        byte[] message = fitted.message();
         CompletableFuture<Void> firehose = send(topics.crawledFirehose(), message);
         CompletableFuture<Void> sent = appTopic(item).map(topic -> {
             CompletableFuture<Void> copy = send(topic, message);
@@ -121,7 +137,7 @@ public final class KafkaPipeline implements NodePipeline {
                 LOG.atInfo().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
                         .addKeyValue("action", "ack").addKeyValue("success", true).addKeyValue("spiderid", spiderId)
                         .log("Sent page to Kafka");
-                return null;
+                return true;
             }
             Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
             boolean mayPass = cause instanceof RetriableException || closing;
@@ -134,21 +150,34 @@ public final class KafkaPipeline implements NodePipeline {
             if (mayPass) {
                 throw new KafkaUnavailableException(cause);
             }
-            return null;
+            // the copy on the app's topic was refused: the page is on the firehose all the same
+            return !firehose.isCompletedExceptionally();
         });
     }
 
-    /** The page's message, without its body when it would be larger than Kafka takes. */
-    private byte[] messageWithinLimit(CrawlResult item, Instant now) {
-        byte[] message = messages.encode(item, now);
-        if (message.length <= maxMessageBytes) {
-            return message;
+    /**
+     * The page's message, without its body, then without its links too, when it would be larger than Kafka takes;
+     * none when even that is too large, said and counted here.
+     */
+    private FittedMessage fitted(CrawlResult item, Instant now) {
+        FittedMessage fitted = FittedMessage.of(messages, item, now, maxMessageBytes);
+        if (fitted.omitted() == Omitted.NOTHING) {
+            return fitted;
         }
+        if (!fitted.fits()) {
+            metrics.error("result_too_large");
+            LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
+                    .addKeyValue("message_bytes", fitted.wholeBytes()).addKeyValue("smallest_bytes", fitted.bytes())
+                    .addKeyValue("max_bytes", maxMessageBytes)
+                    .log("Page too large for Kafka even without its body and links (its attrs, headers or fields); dropping it");
+            return fitted;
+        }
+        String without = fitted.omitted() == Omitted.BODY ? "its body" : "its body and links";
         LOG.atWarn().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
-                .addKeyValue("message_bytes", message.length).addKeyValue("max_bytes", maxMessageBytes)
-                .log("Page too large for Kafka; sending it without its body");
+                .addKeyValue("message_bytes", fitted.wholeBytes()).addKeyValue("max_bytes", maxMessageBytes)
+                .log("Page too large for Kafka; sending it without " + without);
         metrics.resultTooLarge();
-        return messages.encodeWithoutBody(item, now);
+        return fitted;
     }
 
     /** The app's own topic for its pages, when {@code KAFKA_APPID_TOPICS} is on, the appid can name one and Kafka has it. */

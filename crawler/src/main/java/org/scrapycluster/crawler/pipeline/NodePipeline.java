@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.pipeline;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import org.scrapycluster.api.ItemPipeline;
 
@@ -15,6 +16,16 @@ public interface NodePipeline extends ItemPipeline {
 
     /** Prepares the stage before the first item, after {@link #configure}. */
     void open(PipelineContext context);
+
+    /**
+     * Takes one item as {@link #process} does, and says whether it went on: false when the stage dropped it for good
+     * (the {@code kafka} stage when a page is too large for Kafka even without its body and links, or Kafka refuses it),
+     * so that the page is not counted as published (docs/redis-monitor.md, {@code total_pages}). A stage that drops
+     * nothing need not override it.
+     */
+    default CompletableFuture<Boolean> deliver(CrawlResult item) {
+        return process(item).thenApply(done -> true);
+    }
 
     /** Flushes and releases what the stage holds, waiting at most {@code wait}; called once when the node stops. */
     default void close(Duration wait) {

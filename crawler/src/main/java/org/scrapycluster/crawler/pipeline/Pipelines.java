@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 import org.scrapycluster.api.ItemPipeline;
 import org.scrapycluster.common.extension.ExtensionCloser;
@@ -51,18 +52,26 @@ public final class Pipelines implements AutoCloseable {
     }
 
     /**
-     * Passes {@code item} through every stage in order, called on a worker; completes when the last one has taken it.
-     * A stage after one that has taken the item at once is called on the same thread; one after a stage that answers
-     * later is called on {@code workers}, not on the thread that completes that answer (a Kafka client's network
-     * thread, after the {@code kafka} stage), which a stage that blocks would hold up for every item of the node.
+     * Passes {@code item} through every stage in order, called on a worker; completes when the last one has taken it,
+     * with whether the item was published: false when a stage of the node dropped it for good
+     * ({@link NodePipeline#deliver}), the stages after it taking it all the same, as they take an item a stage drops by
+     * completing normally. A stage after one that has taken the item at once is called on the same thread; one after a
+     * stage that answers later is called on {@code workers}, not on the thread that completes that answer (a Kafka
+     * client's network thread, after the {@code kafka} stage), which a stage that blocks would hold up for every item
+     * of the node.
      */
-    public CompletableFuture<Void> process(CrawlResult item, Executor workers) {
-        CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
+    public CompletableFuture<Boolean> process(CrawlResult item, Executor workers) {
+        CompletableFuture<Boolean> published = CompletableFuture.completedFuture(true);
         for (ItemPipeline stage : stages) {
-            done = done.isDone() ? done.thenCompose(previous -> stage.process(item))
-                    : done.thenComposeAsync(previous -> stage.process(item), workers);
+            Function<Boolean, CompletableFuture<Boolean>> next = before -> take(stage, item).thenApply(went -> before && went);
+            published = published.isDone() ? published.thenCompose(next) : published.thenComposeAsync(next, workers);
         }
-        return done;
+        return published;
+    }
+
+    /** {@code stage}'s taking {@code item}: whether the item went on. */
+    private static CompletableFuture<Boolean> take(ItemPipeline stage, CrawlResult item) {
+        return stage instanceof NodePipeline nodePipeline ? nodePipeline.deliver(item) : stage.process(item).thenApply(done -> true);
     }
 
     /** {@link #close(Duration) Closes}, the stages of the node sharing {@link NodePipeline#CLOSE_WAIT}. */

@@ -28,7 +28,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
  * ({@code KAFKA_BASE_64_ENCODE}) or the text decoded with the detected encoding (malformed bytes replaced,
  * so the message is always valid JSON, docs/compatibility.md W14), and the timestamp is UTC, microseconds only when not zero:
  * {@code 2024-03-01T10:22:33.123456}. Fields a spider added (docs/extending.md) join them, in key order. A message without its body (too large for Kafka) has an empty
- * {@code body} and {@code "body_omitted": true}. Thread-safe.
+ * {@code body} and {@code "body_omitted": true}; one without its links too, an empty {@code links} and {@code "links_omitted": true}
+ * ({@link FittedMessage}). Thread-safe.
  */
 public final class ResultMessage {
 
@@ -51,14 +52,29 @@ public final class ResultMessage {
         return new ResultMessage(new Json(JsonLimits.from(settings)), settings.getBoolean("KAFKA_BASE_64_ENCODE"));
     }
 
+    /** What a message leaves out of its item to be small enough for Kafka, each flagged in the message. */
+    public enum Omitted {
+        /** The whole item. */
+        NOTHING,
+        /** An empty {@code body}, and {@code "body_omitted": true}. */
+        BODY,
+        /** An empty {@code body} and empty {@code links}, and {@code "body_omitted": true, "links_omitted": true}. */
+        BODY_AND_LINKS
+    }
+
     /** The message of {@code item} processed at {@code timestamp}. */
     public byte[] encode(CrawlResult item, Instant timestamp) {
-        return write(item, timestamp, false);
+        return write(item, timestamp, Omitted.NOTHING);
     }
 
     /** The message of {@code item} without its body, flagged {@code body_omitted}. */
     public byte[] encodeWithoutBody(CrawlResult item, Instant timestamp) {
-        return write(item, timestamp, true);
+        return write(item, timestamp, Omitted.BODY);
+    }
+
+    /** The message of {@code item} leaving out what {@code omitted} says, flagged. */
+    public byte[] encode(CrawlResult item, Instant timestamp, Omitted omitted) {
+        return write(item, timestamp, omitted);
     }
 
     /** Python's {@code datetime.isoformat()} of a naive UTC time. */
@@ -69,7 +85,8 @@ public final class ResultMessage {
         return micros == 0 ? seconds : seconds + "." + String.valueOf(1_000_000 + micros).substring(1);
     }
 
-    private byte[] write(CrawlResult item, Instant timestamp, boolean omitBody) {
+    private byte[] write(CrawlResult item, Instant timestamp, Omitted omitted) {
+        boolean omitBody = omitted != Omitted.NOTHING;
         MessageBuffer out = new MessageBuffer(omitBody ? 2048 : item.body().length + (item.body().length >> 4) + 2048);
         try (JsonGenerator generator = json.generator(out)) {
             Fields fields = new Fields(generator, item.fields());
@@ -91,7 +108,14 @@ public final class ResultMessage {
             fields.name("encoding");
             generator.writeString(item.encoding().name());
             fields.name("links");
-            links(item.links(), generator);
+            if (omitted == Omitted.BODY_AND_LINKS) {
+                generator.writeStartArray();
+                generator.writeEndArray();
+                fields.name("links_omitted");
+                generator.writeBoolean(true);
+            } else {
+                links(item.links(), generator);
+            }
             fields.name("request_headers");
             headers(item.requestHeaders(), generator);
             fields.name("response_headers");

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BiFunction;
+import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,6 +38,7 @@ import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
+import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -147,8 +149,8 @@ class KafkaPipelineTest {
     void aPageTooLargeForKafkaIsSentWithoutItsBodyAndCounted() throws Exception {
         KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 4096));
 
-        pipeline.process(page("app", text("a".repeat(3000)))).get();
-        pipeline.process(page("app", text("b".repeat(5000)))).get();
+        assertTrue(pipeline.deliver(page("app", text("a".repeat(3000)))).get());
+        assertTrue(pipeline.deliver(page("app", text("b".repeat(5000)))).get(), "published, without its body");
 
         assertEquals(2, producer.history().size(), "nothing lost");
         assertFalse(sent(0).has("body_omitted"), "3000 bytes fit");
@@ -161,11 +163,40 @@ class KafkaPipelineTest {
     }
 
     @Test
+    void aPageWithTooManyLinksForKafkaIsSentWithoutItsBodyAndLinks() throws Exception {
+        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 4096));
+        List<Link> links = IntStream.range(0, 8000).mapToObj(i -> new Link("http://shop.test/item/" + i, "item")).toList();
+
+        assertTrue(pipeline.deliver(page("app", text("b".repeat(5000))).withLinks(links)).get());
+
+        JsonNode trimmed = sent(0);
+        assertTrue(trimmed.get("body_omitted").asBoolean());
+        assertTrue(trimmed.get("links_omitted").asBoolean());
+        assertEquals(0, trimmed.get("links").size());
+        assertEquals(1, counted("crawler.results.too_large", null));
+        assertEquals(0, counted("crawler.errors", "result_too_large"));
+    }
+
+    @Test
+    void aPageTooLargeEvenWithoutItsBodyAndLinksIsDroppedCountedAndNotPublished() throws Exception {
+        KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 4096));
+        CrawlResult page = page("app", text("b".repeat(5000))).withAttrs(Map.of("note", "x".repeat(10_000)));
+
+        assertFalse(pipeline.deliver(page).get(), "not counted as a published page");
+
+        assertEquals(List.of(), producer.history(), "nothing sent: the producer would refuse it");
+        assertEquals(1, counted("crawler.errors", "result_too_large"));
+        assertEquals(0, counted("crawler.results.too_large", null), "that counts the pages sent cut down");
+        assertTrue(kafkaUp(), "Kafka is not to blame");
+    }
+
+    @Test
     void aPageWhoseSpiderAddedAFieldJsonCannotWriteIsDroppedAndCountedNotRefusedForEver() throws Exception {
         KafkaPipeline pipeline = pipeline(true, Map.of());
         CrawlResult page = page("app", text("x")).withFields(Map.of("seen", new Object()));
 
-        pipeline.process(page).get(); // refusing it would stall the node and crawl the page again and again, failing each time
+        // refusing it would stall the node and crawl the page again and again, failing each time
+        assertFalse(pipeline.deliver(page).get(), "dropped, and not counted as a published page");
 
         assertEquals(List.of(), producer.history(), "nothing sent");
         assertEquals(1, counted("crawler.errors", "unwritable_result"));
@@ -232,12 +263,24 @@ class KafkaPipelineTest {
     void aFailureThatCannotPassIsCountedAndTheItemIsDone() throws Exception {
         KafkaPipeline pipeline = pipeline(false, Map.of());
 
-        CompletableFuture<Void> item = pipeline.process(page("app", text("x")));
+        CompletableFuture<Boolean> item = pipeline.deliver(page("app", text("x")));
         producer.errorNext(new RecordTooLargeException("too large for the broker"));
 
-        item.get();
+        assertFalse(item.get(), "done, and not counted as a published page");
         assertEquals(1, counted("crawler.errors", "kafka"));
         assertTrue(kafkaUp(), "Kafka answered: it refused one record, and the node's readiness does not wait for the next page");
+    }
+
+    @Test
+    void aPageWhoseCopyOnItsAppsTopicKafkaRefusesIsPublishedOnTheFirehoseAllTheSame() throws Exception {
+        KafkaPipeline pipeline = pipeline(false, Map.of("KAFKA_APPID_TOPICS", true));
+
+        CompletableFuture<Boolean> item = pipeline.deliver(page("app", text("x")));
+        producer.completeNext();
+        producer.errorNext(new RecordTooLargeException("too large for the app's topic"));
+
+        assertTrue(item.get());
+        assertEquals(1, counted("crawler.errors", "kafka"));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package org.scrapycluster.crawler.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +25,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * The stages of {@code ITEM_PIPELINES} as a node runs them: each called on the node's workers, whichever thread
- * finished the stage before; and every stage closed when the node stops, whatever one of them throws.
+ * finished the stage before; an item a stage of the node drops not published; and every stage closed when the node
+ * stops, whatever one of them throws.
  */
 class PipelinesTest {
 
@@ -34,7 +37,7 @@ class PipelinesTest {
         ExecutorService workers = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("worker").factory());
         try (Pipelines pipelines = open(ThreadedPipelines.Answering.class.getName() + ": 100, "
                 + ThreadedPipelines.Noting.class.getName() + ": 200")) {
-            CompletableFuture<Void> processed = pipelines.process(null, workers); // the item does not matter to these stages
+            CompletableFuture<Boolean> processed = pipelines.process(null, workers); // the item does not matter to these stages
             ThreadedPipelines.completeOnClientThread();
             processed.get(1, TimeUnit.MINUTES);
         } finally {
@@ -43,6 +46,17 @@ class PipelinesTest {
 
         assertEquals("worker", ThreadedPipelines.CALLED_ON.peek().getName(),
                 "not " + ThreadedPipelines.CLIENT_THREAD + ", which a stage that blocks would hold up for every item of the node");
+    }
+
+    @Test
+    void anItemAStageOfTheNodeDropsIsNotPublishedAndTheStagesAfterItTakeItAllTheSame() throws Exception {
+        ThreadedPipelines.CALLED_ON.clear();
+        try (Pipelines dropping = open(DroppingPipeline.class.getName() + ": 100, " + ThreadedPipelines.Noting.class.getName() + ": 200");
+                Pipelines taking = open(ThreadedPipelines.Noting.class.getName() + ": 200")) {
+            assertFalse(dropping.process(null, Runnable::run).get(1, TimeUnit.MINUTES));
+            assertEquals(1, ThreadedPipelines.CALLED_ON.size(), "the stage after the one that dropped it took it");
+            assertTrue(taking.process(null, Runnable::run).get(1, TimeUnit.MINUTES), "a stage that completes normally publishes it");
+        }
     }
 
     @Test

@@ -132,7 +132,9 @@ class ResultMessageTest {
                 "Not Found", Map.of("Server", List.of("nginx"), "Content-Type", List.of("text/html"), "Set-Cookie", List.of("a=1", "b=2")),
                 Map.of("User-Agent", List.of("bot"), "Accept", List.of("*/*")), body, utf8(),
                 List.of(new Link("http://a.example/1", "one \"1\""), new Link("http://a.example/2", "")), added);
-        for (boolean omitBody : new boolean[] {false, true}) {
+        for (ResultMessage.Omitted omitted : ResultMessage.Omitted.values()) {
+            boolean omitBody = omitted != ResultMessage.Omitted.NOTHING;
+            boolean omitLinks = omitted == ResultMessage.Omitted.BODY_AND_LINKS;
             Map<String, Object> fields = new LinkedHashMap<>(added);
             fields.put("appid", "app");
             fields.put("attrs", attrs);
@@ -142,7 +144,11 @@ class ResultMessageTest {
             }
             fields.put("crawlid", "crawl");
             fields.put("encoding", "utf-8");
-            fields.put("links", List.of(Map.of("url", "http://a.example/1", "text", "one \"1\""), Map.of("url", "http://a.example/2", "text", "")));
+            fields.put("links", omitLinks ? List.of()
+                    : List.of(Map.of("url", "http://a.example/1", "text", "one \"1\""), Map.of("url", "http://a.example/2", "text", "")));
+            if (omitLinks) {
+                fields.put("links_omitted", true);
+            }
             fields.put("request_headers", item.requestHeaders());
             fields.put("response_headers", item.responseHeaders());
             fields.put("response_url", "http://a.example/y");
@@ -151,7 +157,7 @@ class ResultMessageTest {
             fields.put("timestamp", "2024-03-01T10:22:33.123456");
             fields.put("url", "http://a.example/x");
             ResultMessage messages = new ResultMessage(JSON, false);
-            byte[] written = omitBody ? messages.encodeWithoutBody(item, TIME) : messages.encode(item, TIME);
+            byte[] written = messages.encode(item, TIME, omitted);
             assertEquals(SORTED.writeValueAsString(fields), new String(written, StandardCharsets.UTF_8));
         }
         CrawlResult bare = new CrawlResult("link", null, null, null, "http://a.example/x", null, 200, null, Map.of(), Map.of(),

@@ -1,0 +1,46 @@
+package org.scrapycluster.crawler.pipeline;
+
+import java.time.Instant;
+
+import org.scrapycluster.crawler.pipeline.ResultMessage.Omitted;
+
+/**
+ * A result's message cut down to what Kafka takes (docs/differences.md): whole when it fits; else without its body
+ * ({@code "body_omitted": true}); else, for a page listing thousands of links, without its links too
+ * ({@code "links_omitted": true}); else none, when what is left (large {@code attrs}, headers or fields a spider added)
+ * is still too large: the page cannot be published, and is not counted as published. Which one is decided here and
+ * nowhere else, so that the pipeline only sends what this says.
+ *
+ * @param message    the bytes to send; null when even the smallest message is too large
+ * @param omitted    what the message leaves out; when none fits, what the smallest one tried left out
+ * @param wholeBytes the size of the whole message
+ * @param bytes      the size of the message to send or, when none fits, of the smallest one tried
+ */
+record FittedMessage(byte[] message, Omitted omitted, int wholeBytes, int bytes) {
+
+    /**
+     * The largest message of {@code item} of at most {@code maxBytes}, leaving out as little as it can.
+     *
+     * @throws java.io.UncheckedIOException when JSON cannot write a value of the item
+     */
+    static FittedMessage of(ResultMessage messages, CrawlResult item, Instant timestamp, int maxBytes) {
+        byte[] whole = messages.encode(item, timestamp);
+        if (whole.length <= maxBytes) {
+            return new FittedMessage(whole, Omitted.NOTHING, whole.length, whole.length);
+        }
+        byte[] withoutBody = messages.encode(item, timestamp, Omitted.BODY);
+        if (withoutBody.length <= maxBytes || item.links().isEmpty()) {
+            return fitting(withoutBody, Omitted.BODY, whole.length, maxBytes);
+        }
+        return fitting(messages.encode(item, timestamp, Omitted.BODY_AND_LINKS), Omitted.BODY_AND_LINKS, whole.length, maxBytes);
+    }
+
+    private static FittedMessage fitting(byte[] message, Omitted omitted, int wholeBytes, int maxBytes) {
+        return new FittedMessage(message.length <= maxBytes ? message : null, omitted, wholeBytes, message.length);
+    }
+
+    /** Whether a message fits: false when the page cannot be published. */
+    boolean fits() {
+        return message != null;
+    }
+}
