@@ -1,7 +1,9 @@
 package org.scrapycluster.crawler.middleware;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import org.scrapycluster.api.DownloadRequest;
@@ -9,15 +11,17 @@ import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlParts;
+import org.scrapycluster.crawler.robots.RobotsCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import crawlercommons.robots.BaseRobotRules;
 
 /**
- * {@code robots}: drops a request robots.txt forbids (when {@code ROBOTSTXT_OBEY} is on), and tells the
- * domain's throttle the host's {@code Crawl-delay}, which the throttle waits for while a domain's robots.txt is
- * unread (docs/throttling.md).
+ * {@code robots}: drops a request robots.txt forbids (when {@code ROBOTSTXT_OBEY} is on) to the robot it is — its own
+ * User-Agent's, unless {@code ROBOTSTXT_USER_AGENT} names one for all ({@link org.scrapycluster.crawler.robots.RobotName})
+ * — and tells the domain's throttle the host's {@code Crawl-delay} for the node's own robot, which the throttle waits
+ * for while a domain's robots.txt is unread (docs/throttling.md).
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
@@ -47,9 +51,11 @@ public final class RobotsMiddleware extends NodeMiddleware {
             // no robots.txt speaks for it; the fetcher refuses it, which ends the request instead of failing its passage
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(request));
         }
-        return context().robots().rulesFor(request.url()).thenApply(rules -> {
-            noteCrawlDelay(request, host, rules);
-            if (rules.isAllowed(UrlEscaper.escape(request.url()))) {
+        RobotsCache robots = context().robots();
+        // one fetch of the host's file answers both: the node's robot for the throttle, the request's for the verdict
+        return robots.rulesFor(request.url()).thenCombine(robots.rulesFor(request.url(), userAgent(request)), (nodes, requests) -> {
+            noteCrawlDelay(request, host, nodes);
+            if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
                 return new DownloadStep.Proceed(request);
             }
             context().metrics().robotsRefused();
@@ -59,6 +65,20 @@ public final class RobotsMiddleware extends NodeMiddleware {
         });
     }
 
+    /** The User-Agent {@code request} sends of its own (a crawl's {@code useragent}); null when the fetcher's default goes. */
+    private static String userAgent(DownloadRequest request) {
+        for (Map.Entry<String, List<String>> header : request.headers().entrySet()) {
+            if (header.getKey().equalsIgnoreCase("User-Agent") && !header.getValue().isEmpty()) {
+                return header.getValue().getFirst();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Tells the domain's throttle the Crawl-delay the host's file gives the node's own robot: the throttle is the
+     * domain's, shared by every crawl and node, which must all reckon the same limit whatever robot a request is.
+     */
     private void noteCrawlDelay(DownloadRequest request, String host, BaseRobotRules rules) {
         long delayMillis = rules.getCrawlDelay();
         context().throttles().crawlDelay(request.domain(), host, delayMillis > 0 ? Duration.ofMillis(delayMillis) : Duration.ZERO);

@@ -16,6 +16,7 @@ import org.scrapycluster.crawler.middleware.BackoffPolicy;
 import org.scrapycluster.crawler.middleware.RedirectPolicy;
 import org.scrapycluster.crawler.middleware.RetryPolicy;
 import org.scrapycluster.crawler.request.Referrers;
+import org.scrapycluster.crawler.robots.RobotName;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.SchedulerLimits;
 
@@ -27,7 +28,7 @@ import org.scrapycluster.crawler.scheduler.SchedulerLimits;
 public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimits limits, Duration discoveryInterval,
         Duration queueRefresh, Duration leaseReapInterval, ThrottleKeyStyle throttleKeyStyle, double queueWindow, int queueHits,
         boolean queueModerated, Duration ipRefresh, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff,
-        boolean robotsObey, Duration robotsCacheTime, String robotName, RequestFiler.Policy filing, boolean statusMsgFromResponse,
+        boolean robotsObey, Duration robotsCacheTime, RobotName robotName, RequestFiler.Policy filing, boolean statusMsgFromResponse,
         Referrers referrers, int workerThreads) {
 
     /** Reads the settings of a crawler node. */
@@ -47,7 +48,6 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         int hits = atLeast(settings, "QUEUE_HITS", 0);
         Integer global = settings.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT");
         String userAgent = settings.getString("USER_AGENT");
-        String robotName = settings.getNullableString("ROBOTSTXT_USER_AGENT");
         int workers = settings.getInt("CRAWLER_WORKER_THREADS");
         return new CrawlerConfig(settings, settings.getString("SPIDER_NAME"),
                 new SchedulerLimits(concurrent, perDomain, handOutsAwaited, lease, Duration.ofSeconds(1)),
@@ -61,7 +61,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 new BackoffPolicy(settings.getBoolean("RETRY_AFTER_ENABLED"), settings.getSeconds("RETRY_AFTER_DEFAULT"),
                         settings.getSeconds("RETRY_AFTER_MAX")),
                 settings.getBoolean("ROBOTSTXT_OBEY"), positive(settings, "ROBOTSTXT_CACHE_SECONDS"),
-                robotName != null && !robotName.isBlank() ? robotName : userAgent,
+                RobotName.of(settings.getNullableString("ROBOTSTXT_USER_AGENT"), userAgent),
                 new RequestFiler.Policy(atLeastOneSecond(settings, "DUPEFILTER_TIMEOUT"),
                         atLeastOneSecond(settings, "DOMAIN_MAX_PAGE_TIMEOUT"), global == null ? 0 : Math.max(0, global),
                         atLeastOneSecond(settings, "GLOBAL_PAGE_PER_DOMAIN_LIMIT_TIMEOUT"),

@@ -137,6 +137,7 @@ public final class CrawlerNode implements Service {
                 context.clock());
         metrics.cache("robots", robots.hosts());
         metrics.cache("robots-last-read", robots.lastRead());
+        metrics.cache("robots-rules", robots.rules());
         metrics.cache("robots-domains", throttles.robotsRead());
         SchedulerInbox inbox = new SchedulerInbox();
         DomainConfigFollower follower = ownBackground(new DomainConfigFollower(throttles, spiderId, metrics, inbox::configChanged),

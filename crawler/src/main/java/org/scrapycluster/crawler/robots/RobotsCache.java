@@ -22,26 +22,29 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
 
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
 
 /**
- * The robots.txt rules of every host this node crawls: fetched once per scheme, host and port through the
- * crawler's own fetcher (following up to {@value #MAX_REDIRECTS} redirects), parsed by crawler-commons'
- * {@link SimpleRobotRulesParser} for this crawler's robot name, and kept for the cache time. As Scrapy's
+ * The robots.txt rules of every host this node crawls: each file fetched once per scheme, host and port through the
+ * crawler's own fetcher (following up to {@value #MAX_REDIRECTS} redirects) and kept for the cache time, then parsed by
+ * crawler-commons' {@link SimpleRobotRulesParser} for the robot a request is ({@link RobotName}: the User-Agent it
+ * sends, unless {@code ROBOTSTXT_USER_AGENT} names the node's robot for all). The rules of a file for one robot are
+ * parsed once and kept while the file is, bounded as the files are. As Scrapy's
  * robots.txt middleware does, a missing file (4xx) allows everything, and so does a file that cannot be
  * fetched (5xx, network error) — kept for {@link #UNAVAILABLE_TTL} only, then asked again. Of a file longer
  * than {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the
  * fetcher's size limit: RFC 9309 asks for at least 500 KiB, and Google reads as much. A file that cannot
- * be fetched again when its rules expire leaves the rules last read in force meanwhile, as Scrapy reads a file
+ * be fetched again when it expires leaves the file last read in force meanwhile, as Scrapy reads a file
  * once and keeps it. Concurrent requests for one host share one fetch. The hosts kept are bounded; the least
  * likely to be asked again go first. Thread-safe.
  */
 public final class RobotsCache {
 
-    /** How long an unavailable robots.txt allows everything (or leaves the rules last read) before it is asked again. */
+    /** How long an unavailable robots.txt allows everything (or leaves the file last read) before it is asked again. */
     public static final Duration UNAVAILABLE_TTL = Duration.ofMinutes(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(RobotsCache.class);
@@ -53,53 +56,67 @@ public final class RobotsCache {
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
 
     private final Fetcher fetcher;
-    private final List<String> robotNames;
-    private final AsyncCache<String, Rules> cache;
-    /** The rules last read from each host's file, in force while it cannot be read again. */
-    private final Cache<String, BaseRobotRules> lastRead;
+    private final RobotName robotName;
+    private final AsyncCache<String, Fetched> cache;
+    /** The file last read from each host, in force while it cannot be read again. */
+    private final Cache<String, RobotFile> lastRead;
+    /** The rules of each file kept for each robot asked of it. */
+    private final Cache<Robot, BaseRobotRules> parsed;
 
     /**
      * @param fetcher   fetches robots.txt files
-     * @param robotName the name this crawler answers to in {@code User-agent} lines, or a User-Agent whose product
-     *                  token is that name ({@code Scrapy/1.5.0 (+https://scrapy.org)} answers to {@code scrapy})
-     * @param ttl       how long fetched rules are kept
-     * @param maxHosts  how many hosts' rules are kept at most
+     * @param robotName which robot a request is, and the node's own
+     * @param ttl       how long fetched files are kept
+     * @param maxHosts  how many hosts' files are kept at most, and how many files' rules for one robot
      * @param clock     the clock the time to live is measured on
      */
-    public RobotsCache(Fetcher fetcher, String robotName, Duration ttl, long maxHosts, InstantSource clock) {
+    public RobotsCache(Fetcher fetcher, RobotName robotName, Duration ttl, long maxHosts, InstantSource clock) {
         this.fetcher = fetcher;
-        this.robotNames = robotNames(robotName);
+        this.robotName = robotName;
+        Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
         this.cache = Caffeine.newBuilder()
                 .maximumSize(maxHosts)
-                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
-                .expireAfter(Expiry.<String, Rules>creating((origin, rules) -> rules.available() ? ttl : UNAVAILABLE_TTL))
+                .ticker(ticker)
+                .expireAfter(Expiry.<String, Fetched>creating((origin, fetched) -> fetched.available() ? ttl : UNAVAILABLE_TTL))
                 .recordStats()
                 .buildAsync();
         this.lastRead = Caffeine.newBuilder().maximumSize(maxHosts).recordStats().build();
+        // a file fetched again is another key: the rules of the one it replaces leave with their time or their room
+        this.parsed = Caffeine.newBuilder().maximumSize(maxHosts).ticker(ticker).expireAfterWrite(ttl).recordStats().build();
     }
 
-    /**
-     * The lower-case product token of {@code robotName}, as robots.txt groups name robots; none when it has no
-     * token (or is {@code *}), so that only the {@code *} group applies. The parser matches whole tokens only and
-     * refuses {@code *}.
-     */
-    private static List<String> robotNames(String robotName) {
-        String token = robotName.strip().split("[/\\s]", 2)[0].toLowerCase(Locale.ROOT);
-        return token.isEmpty() || token.equals("*") ? List.of() : List.of(token);
-    }
-
-    /** The cache, for its metrics. */
+    /** The cache of files, for its metrics. */
     public AsyncCache<String, ?> hosts() {
         return cache;
     }
 
-    /** The rules last read from each host, in force while its file cannot be read again: for their metrics. */
+    /** The file last read from each host, in force while it cannot be read again: for their metrics. */
     public Cache<String, ?> lastRead() {
         return lastRead;
     }
 
-    /** The rules for {@code url}'s host, fetched when not cached; a URL without a host is allowed. */
+    /** The rules parsed from each file for each robot asked of it: for their metrics. */
+    public Cache<?, ?> rules() {
+        return parsed;
+    }
+
+    /**
+     * The rules of {@code url}'s host for the node's own robot ({@code ROBOTSTXT_USER_AGENT}, else {@code USER_AGENT}),
+     * fetched when not cached; a URL without a host is allowed.
+     */
     public CompletableFuture<BaseRobotRules> rulesFor(String url) {
+        return rulesOf(url, robotName.nodeToken());
+    }
+
+    /**
+     * The rules of {@code url}'s host for a request sending {@code userAgent} (null when it sends none of its own),
+     * fetched when not cached; a URL without a host is allowed.
+     */
+    public CompletableFuture<BaseRobotRules> rulesFor(String url, String userAgent) {
+        return rulesOf(url, robotName.tokenFor(userAgent));
+    }
+
+    private CompletableFuture<BaseRobotRules> rulesOf(String url, String token) {
         UrlParts parts;
         try {
             parts = UrlParts.split(url);
@@ -110,21 +127,28 @@ public final class RobotsCache {
             return CompletableFuture.completedFuture(ALLOW_ALL);
         }
         String origin = parts.scheme().toLowerCase(Locale.ROOT) + "://" + parts.netloc().toLowerCase(Locale.ROOT);
-        return cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((rules, failure) -> {
+        return cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((file, failure) -> {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
             }
-            if (rules == null) {
-                BaseRobotRules previous = lastRead.getIfPresent(key);
-                return new Rules(previous == null ? ALLOW_ALL : previous, false);
+            if (file == null) {
+                return new Fetched(lastRead.getIfPresent(key), false);
             }
-            lastRead.put(key, rules);
-            return new Rules(rules, true);
-        })).thenApply(Rules::rules);
+            lastRead.put(key, file);
+            return new Fetched(file, true);
+        })).thenApply(fetched -> rules(fetched.file(), token));
     }
 
-    /** The parsed rules; null when the file is unavailable (5xx, network error, redirect loop). */
-    private CompletableFuture<BaseRobotRules> fetch(String url, int redirects) {
+    /** The rules of {@code file} for the robot {@code token} names (none: the {@code *} group), parsed once. */
+    private BaseRobotRules rules(RobotFile file, String token) {
+        if (file == null || file == RobotFile.ALLOWING_ALL) {
+            return ALLOW_ALL;
+        }
+        return parsed.get(new Robot(file, token), Robot::parse);
+    }
+
+    /** The file; {@link RobotFile#ALLOWING_ALL} for a missing one; null when it is unavailable (5xx, network error, redirect loop). */
+    private CompletableFuture<RobotFile> fetch(String url, int redirects) {
         return fetcher.fetch(FetchRequest.get(url).withBodyCut(MAX_FILE_BYTES)).thenCompose(result -> {
             if (!result.ok()) {
                 LOG.atDebug().addKeyValue("url", url).addKeyValue("error", result.error()).log("robots.txt unavailable");
@@ -133,17 +157,17 @@ public final class RobotsCache {
             if (result.redirectLocation().isPresent() && redirects < MAX_REDIRECTS) {
                 return fetch(result.redirectLocation().get(), redirects + 1);
             }
-            return CompletableFuture.completedFuture(parse(url, result));
+            return CompletableFuture.completedFuture(file(url, result));
         });
     }
 
-    private BaseRobotRules parse(String url, FetchResult result) {
+    private static RobotFile file(String url, FetchResult result) {
         int status = result.status();
         if (status >= 200 && status < 300) {
-            return parser().parseContent(url, utf8(wholeLines(result.body())), contentType(result), robotNames);
+            return new RobotFile(url, utf8(wholeLines(result.body())), contentType(result));
         }
         if (status >= 400 && status < 500 && status != TOO_MANY_REQUESTS) {
-            return ALLOW_ALL;
+            return RobotFile.ALLOWING_ALL;
         }
         return null; // unavailable for now: a server that is down, or that asks for fewer requests, is asked again soon
     }
@@ -188,7 +212,35 @@ public final class RobotsCache {
         return type == null ? "text/plain" : type;
     }
 
-    /** The rules of one host, and whether they came from its file now (else: those last read, or allow all). */
-    private record Rules(BaseRobotRules rules, boolean available) {
+    /**
+     * A host's robots.txt as read, ready for the parser; compared by identity, so that the rules parsed from it are
+     * not taken for those of the file that replaces it.
+     */
+    private static final class RobotFile {
+
+        /** A missing file (4xx), which allows everything. */
+        static final RobotFile ALLOWING_ALL = new RobotFile("", new byte[0], "text/plain");
+
+        private final String url;
+        private final byte[] content;
+        private final String contentType;
+
+        RobotFile(String url, byte[] content, String contentType) {
+            this.url = url;
+            this.content = content;
+            this.contentType = contentType;
+        }
+    }
+
+    /** A robot, by its token (empty: none, for the {@code *} group), asking one file. */
+    private record Robot(RobotFile file, String token) {
+
+        BaseRobotRules parse() {
+            return parser().parseContent(file.url, file.content, file.contentType, token.isEmpty() ? List.of() : List.of(token));
+        }
+    }
+
+    /** A host's file, and whether it was read now (else: the file last read, or none, which allows all). */
+    private record Fetched(RobotFile file, boolean available) {
     }
 }

@@ -36,6 +36,7 @@ import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.HeaderMap;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.request.CrawlRequest;
+import org.scrapycluster.crawler.robots.RobotName;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
@@ -79,6 +80,27 @@ class DownloadChainTest {
         assertInstanceOf(DownloadStep.Proceed.class, fetched.step());
         assertEquals(200, fetched.result().status());
         assertEquals(1, fetcher.asked("http://a.test/private/page"));
+    }
+
+    @Test
+    void aRequestIsJudgedAsTheRobotItsUserAgentNamesAndTheThrottleKeepsTheNodesCrawlDelay() {
+        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(),
+                "User-agent: *\nCrawl-delay: 2\nDisallow: /private\n\nUser-agent: AcmeBot\nCrawl-delay: 30\nDisallow: /acme\n");
+        fetcher.answer("http://a.test/private/page", 200, HeaderMap.empty(), "<html></html>");
+        DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
+        DownloadChain chain = chain(Map.of(), throttles);
+
+        DownloadChain.Passage acme = run(chain, CrawlRequest.get("http://a.test/acme/page", Map.of()).withHeader("user-agent", "AcmeBot/2.0"));
+        DownloadChain.Passage acmePrivate = run(chain,
+                CrawlRequest.get("http://a.test/private/page", Map.of()).withHeader("User-Agent", "AcmeBot/2.0"));
+        DownloadChain.Passage own = run(chain, CrawlRequest.get("http://a.test/private/page", Map.of()));
+
+        assertInstanceOf(DownloadStep.Drop.class, acme.step(), "AcmeBot's group forbids /acme");
+        assertInstanceOf(DownloadStep.Proceed.class, acmePrivate.step(), "and not /private, which * forbids");
+        assertInstanceOf(DownloadStep.Drop.class, own.step(), "a request with no User-Agent of its own is the node's scrapy: the * group");
+        assertEquals(1, fetcher.asked("http://a.test/robots.txt"));
+        assertEquals(Duration.ofSeconds(2), throttles.crawlDelay("a.test"),
+                "the domain's throttle, shared by every crawl, keeps the node's robot's delay whatever robot a request is");
     }
 
     @Test
@@ -179,7 +201,7 @@ class DownloadChainTest {
 
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
-        RobotsCache robots = new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), 100, CLOCK);
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new RetryPolicy(true, 3, Set.of(500)),
                 new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), CLOCK);

@@ -56,6 +56,7 @@ import org.scrapycluster.crawler.pipeline.PipelineContext;
 import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.RequestCodec;
+import org.scrapycluster.crawler.robots.RobotName;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.DupefilterMemory;
@@ -378,7 +379,7 @@ class RequestProcessorTest {
                 List.of(), List.of(), false);
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(),
-                new RobotsCache(fetcher, "scrapy", Duration.ofHours(1), 100, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),
+                new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), 100, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),
                 config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);
         RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DupefilterMemory(0, config.filing().dupefilterTtl(), CLOCK), codec, spider, config.filing(),
                 domain -> false, metrics);

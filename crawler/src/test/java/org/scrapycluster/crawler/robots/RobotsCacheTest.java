@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.robots;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ class RobotsCacheTest {
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
 
     private RobotsCache cache(long maxHosts) {
-        return new RobotsCache(fetcher, "scrapy", TTL, maxHosts, clock);
+        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, maxHosts, clock);
     }
 
     private static BaseRobotRules rules(CompletableFuture<BaseRobotRules> future) {
@@ -150,16 +151,59 @@ class RobotsCacheTest {
     void theRobotIsKnownByTheProductTokenOfTheNameItIsGiven() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n\nUser-agent: MyBot\nDisallow: /mine\n");
 
-        BaseRobotRules named = rules(new RobotsCache(fetcher, "MyBot/1.0 (+https://example.com/bot)", TTL, 100, clock)
+        BaseRobotRules named = rules(new RobotsCache(fetcher, RobotName.of(null, "MyBot/1.0 (+https://example.com/bot)"), TTL, 100, clock)
                 .rulesFor("http://a.test/"));
         assertFalse(named.isAllowed("http://a.test/mine"), "its own group");
         assertTrue(named.isAllowed("http://a.test/private"));
 
         for (String unnamed : List.of("*", " ", "/1.0")) {
-            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, unnamed, TTL, 100, clock).rulesFor("http://a.test/"));
+            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, RobotName.of(null, unnamed), TTL, 100, clock).rulesFor("http://a.test/"));
             assertFalse(wildcard.isAllowed("http://a.test/private"), "'" + unnamed + "' is no name: the * group");
             assertTrue(wildcard.isAllowed("http://a.test/mine"));
         }
+    }
+
+    @Test
+    void aRequestIsJudgedAsTheRobotItsUserAgentNamesFromTheOneFileFetched() {
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n\nUser-agent: AcmeBot\nDisallow: /acme\n");
+        RobotsCache robots = cache(100);
+
+        BaseRobotRules acme = rules(robots.rulesFor("http://a.test/", "AcmeBot/2.0"));
+        assertFalse(acme.isAllowed("http://a.test/acme"), "AcmeBot's group");
+        assertTrue(acme.isAllowed("http://a.test/private"));
+        BaseRobotRules own = rules(robots.rulesFor("http://a.test/", null));
+        assertFalse(own.isAllowed("http://a.test/private"), "no User-Agent of its own: the node's, scrapy, and the * group");
+        assertTrue(own.isAllowed("http://a.test/acme"));
+        assertSame(own, rules(robots.rulesFor("http://a.test/")), "the node's robot");
+
+        assertSame(acme, rules(robots.rulesFor("http://a.test/x", "acmebot/3.1 (+https://acme.test)")), "parsed once for a robot");
+        assertEquals(1, fetcher.asked("http://a.test/robots.txt"), "one fetch for every robot");
+    }
+
+    @Test
+    void robotstxtUserAgentJudgesEveryRequestWhateverItSends() {
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: MyBot\nDisallow: /mine\n\nUser-agent: AcmeBot\nDisallow: /acme\n");
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of("MyBot", "Scrapy/1.5.0 (+https://scrapy.org)"), TTL, 100, clock);
+
+        BaseRobotRules rules = rules(robots.rulesFor("http://a.test/", "AcmeBot/2.0"));
+
+        assertFalse(rules.isAllowed("http://a.test/mine"));
+        assertTrue(rules.isAllowed("http://a.test/acme"));
+    }
+
+    @Test
+    void theRulesOfAFileFetchedAgainAreParsedAgainForEveryRobot() {
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: AcmeBot\nDisallow: /old\n");
+        RobotsCache robots = cache(100);
+        assertFalse(rules(robots.rulesFor("http://a.test/", "AcmeBot/2.0")).isAllowed("http://a.test/old"));
+
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: AcmeBot\nDisallow: /new\n");
+        clock.advance(TTL.plusSeconds(1));
+        BaseRobotRules rules = rules(robots.rulesFor("http://a.test/", "AcmeBot/2.0"));
+
+        assertTrue(rules.isAllowed("http://a.test/old"), "not the rules of the file it replaced");
+        assertFalse(rules.isAllowed("http://a.test/new"));
+        assertEquals(2, fetcher.asked("http://a.test/robots.txt"));
     }
 
     @Test
@@ -199,7 +243,7 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(256 * 1024).build())) {
-            RobotsCache robots = new RobotsCache(small, "scrapy", TTL, 100, clock);
+            RobotsCache robots = new RobotsCache(small, RobotName.of(null, "scrapy"), TTL, 100, clock);
 
             BaseRobotRules rules = robots.rulesFor(origin.url(0, "/")).orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/private")), "a file past DOWNLOAD_MAXSIZE is read all the same");
@@ -219,7 +263,7 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher fetcher = new HttpFetcher(FetcherConfig.builder().build())) {
-            BaseRobotRules rules = new RobotsCache(fetcher, "scrapy", TTL, 100, clock).rulesFor(origin.url(0, "/"))
+            BaseRobotRules rules = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, 100, clock).rulesFor(origin.url(0, "/"))
                     .orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/caf%C3%A9")), "/café: the file is UTF-8, not cp1252");
         }
@@ -236,7 +280,7 @@ class RobotsCacheTest {
         }).start();
                 HttpFetcher guarded = new HttpFetcher(FetcherConfig.builder()
                         .addressPolicy(AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(0))))).build())) {
-            RobotsCache robots = new RobotsCache(guarded, "scrapy", TTL, 100, clock);
+            RobotsCache robots = new RobotsCache(guarded, RobotName.of(null, "scrapy"), TTL, 100, clock);
             String page = origin.url(0, "/page");
 
             assertTrue(robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join().isAllowed(page),
