@@ -1,9 +1,12 @@
 -- Forgets the accounting of a crawl whose completion is being announced: the atomic gate that lets
 -- exactly one of any number of Redis monitors announce it. Does nothing when the crawl is no longer
 -- in crawls:active (another monitor retired it), when it was active after the quiet bound (it is not
--- quiet), or when it has pending requests again. A retired crawl's timeout key is deleted (it is not
--- announced as expired later) and its announcement is filed in crawls:completed, where it waits
--- until a monitor's Kafka takes it, across monitor restarts. A crawl whose accounting cannot answer
+-- quiet), when it has pending requests again, or when its timeout key holds a time the server clock
+-- has reached: crawlers' hand-outs drop an expired crawl's requests (lib/member expired), which leaves
+-- it with nothing pending, and it is the expire job's to purge and announce as expired
+-- (docs/redis-monitor.md "complete"). A retired crawl's timeout key is deleted (it is not announced as
+-- expired later) and its announcement is filed in crawls:completed, where it waits until a monitor's
+-- Kafka takes it, across monitor restarts. Needs lib/clock. A crawl whose accounting cannot answer
 -- for it (crawls:foreign) is retired only with ARGV[6] "1", once its caller has read the queues and
 -- leases and found nothing of it: the pending count is not looked at, and the crawl leaves
 -- crawls:foreign and crawls:drained.
@@ -21,6 +24,12 @@ if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
 end
 if ARGV[6] ~= '1' and ((tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0
     or redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1) then
+  return -1
+end
+-- pcall: a timeout key of another type (hand-edited) holds no expiry, and fails nothing
+local expires = redis.pcall('GET', KEYS[5])
+expires = type(expires) == 'string' and tonumber(expires) or nil
+if expires ~= nil and expires <= server_clock().seconds then
   return -1
 end
 local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class CrawlCounts {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlCounts.class);
-    private static final LuaScript RETIRE = LuaScript.load("retire");
+    private static final LuaScript RETIRE = LuaScript.load("retire", "clock");
     private static final LuaScript CHECK = LuaScript.load("check_accounting");
 
     private final RedisConnection redis;
@@ -150,13 +150,17 @@ public final class CrawlCounts {
 
     /**
      * Forgets the accounting of a crawl whose completion is to be announced, atomically and only
-     * if it is still in {@code crawls:active}, had no activity after {@code quietBefore} and has
-     * nothing pending. Of any number of callers racing on one crawl, exactly one succeeds; it also
-     * deletes the crawl's timeout key and files the crawl in {@code crawls:completed}, for
-     * {@link #takeCompleted()}.
+     * if it is still in {@code crawls:active}, had no activity after {@code quietBefore}, has
+     * nothing pending and has not expired: a crawl whose timeout key holds a time the Redis server's
+     * clock has reached is left to the expire job, which purges it and announces it as expired
+     * (crawlers' hand-outs drop an expired crawl's requests, so it soon has nothing pending;
+     * docs/redis-monitor.md "complete"). Of any number of callers racing on one crawl, exactly one
+     * succeeds; it also deletes the crawl's timeout key and files the crawl in
+     * {@code crawls:completed}, for {@link #takeCompleted()}.
      *
      * @return the pages the crawl published, when this call retired it; empty when it did not
-     *         (already retired, active again, or requests arrived meanwhile: the crawl goes on)
+     *         (already retired, active again, requests arrived meanwhile: the crawl goes on; or
+     *         expired: the expire job ends it)
      */
     public OptionalLong retireIfIdle(CrawlRef crawl, Instant quietBefore) {
         return redis.await(retireIfIdleAsync(crawl, quietBefore, false));

@@ -36,9 +36,12 @@ import io.micrometer.core.instrument.MeterRegistry;
  *
  * <p>Candidates are the crawls of {@code crawls:active} whose last activity is older than the
  * quiet period (on the Redis server's clock). Each is retired with one atomic script that succeeds
- * only if the crawl is still active, still quiet and has nothing pending, so among any number of
- * Redis monitors exactly one announces it. Its timeout key is deleted: a finished crawl is not
- * announced as expired later (nor purged again, which without accounting would read every queue).
+ * only if the crawl is still active, still quiet, has nothing pending and has not expired, so among
+ * any number of Redis monitors exactly one announces it. An expired crawl (its timeout key holds a
+ * time the server's clock has reached) is left to the expire job even when crawlers' hand-outs have
+ * already dropped all its requests: it is announced {@code expired}, as the original announces it,
+ * not {@code complete}. A retired crawl's timeout key is deleted: a finished crawl is not announced
+ * as expired later (nor purged again, which without accounting would read every queue).
  * The same script files the announcement in {@code crawls:completed}, which every check sends
  * first: one Kafka does not take stays there for the next check of any monitor, across restarts.
  *

@@ -1,0 +1,102 @@
+package org.scrapycluster.common.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalLong;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.TestRedis;
+
+/**
+ * The retire script's gate against expiry (docs/redis-monitor.md "complete"): a crawl whose timeout has
+ * come is left to the expire job, even when the hand-outs that dropped its requests left it with nothing
+ * pending; a crawl whose timeout is still ahead is retired as any other.
+ */
+@ExtendWith(TestRedis.class)
+class CrawlRetirementTest {
+
+    private final RedisConnection redis;
+    private final Enqueuer enqueuer;
+    private final ThrottledQueue throttle;
+    private final CrawlCounts counts;
+    private final String spider = TestRedis.unique("retire");
+    private final QueueKey queue = new QueueKey(spider, "a.com");
+    private final ThrottleSpec open = new ThrottleSpec("open-" + spider, 60, 10_000, false);
+
+    CrawlRetirementTest(RedisConnection redis) {
+        this.redis = redis;
+        this.enqueuer = new Enqueuer(redis, false);
+        this.throttle = new ThrottledQueue(redis);
+        this.counts = new CrawlCounts(redis);
+    }
+
+    @Test
+    void anExpiredCrawlWhoseRequestsTheHandOutDroppedIsLeftForTheExpireJob() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "expiring");
+        long expires = serverTime().getEpochSecond() + 1;
+        enqueue(crawl, expires);
+        // the Redis server's clock cannot be driven: wait for it to pass the crawl's expires
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> serverTime().getEpochSecond() > expires);
+        assertEquals(1, assertInstanceOf(HandOut.Empty.class, throttle.pop(queue, open)).dropped(), "the hand-out drops the expired request");
+        assertEquals(0, counts.crawl(crawl).orElseThrow().pending());
+
+        assertTrue(counts.retireIfIdle(crawl, quietBound()).isEmpty(), "an expired crawl is not announced complete");
+        assertEquals(Long.toString(expires), redis.sync().get(crawl.timeoutKey()), "its timeout key stays, for the expire job");
+        assertNotNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
+        assertTrue(counts.crawl(crawl).isPresent());
+        assertTrue(completedEntries(crawl).isEmpty(), "nothing filed in crawls:completed");
+    }
+
+    @Test
+    void aCrawlWhoseTimeoutIsStillAheadIsRetiredAndItsTimeoutDeleted() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "finished");
+        enqueue(crawl, serverTime().getEpochSecond() + 3600);
+        assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
+
+        assertEquals(OptionalLong.of(0), counts.retireIfIdle(crawl, quietBound()));
+        assertEquals(0, redis.sync().exists(crawl.timeoutKey()), "a finished crawl is not announced as expired later");
+        assertNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
+        assertEquals(List.of("[\"" + spider + "\",\"app\",\"finished\",0]"), completedEntries(crawl));
+    }
+
+    @Test
+    void aTimeoutKeyThatHoldsNoTimeDoesNotHoldBackTheRetirement() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "odd");
+        enqueue(crawl, serverTime().getEpochSecond() + 3600);
+        assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
+        redis.sync().set(crawl.timeoutKey(), "soon");
+
+        assertEquals(OptionalLong.of(0), counts.retireIfIdle(crawl, quietBound()));
+    }
+
+    private void enqueue(CrawlRef crawl, long expires) {
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://a.com/" + crawl.crawlid(), crawl.appid(), crawl.crawlid(), 1, expires)).withTimeoutKey()));
+    }
+
+    /** A quiet bound every change so far is before: the crawls are as quiet as they need to be. */
+    private Instant quietBound() {
+        return serverTime().plusSeconds(1);
+    }
+
+    private Instant serverTime() {
+        List<String> time = redis.sync().time();
+        return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
+    }
+
+    private List<String> completedEntries(CrawlRef crawl) {
+        return redis.sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1).stream()
+                .filter(entry -> entry.contains("\"" + crawl.spiderId() + "\"")).toList();
+    }
+}
