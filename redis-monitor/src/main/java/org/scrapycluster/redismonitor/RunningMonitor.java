@@ -98,7 +98,7 @@ final class RunningMonitor implements AutoCloseable {
                 .description("Expired leases returned to their queues").register(context.meters());
         reaper.start();
 
-        own(new CrawlCompletion(redis, outbound, options.completeQuiet(), context.clock(), context.meters()))
+        own(new CrawlCompletion(redis, locks, outbound, options.completeQuiet(), context.clock(), context.meters()))
                 .start(options.completionPeriod());
 
         if (!options.backlogPeriod().isZero()) {

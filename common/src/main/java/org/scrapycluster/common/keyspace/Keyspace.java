@@ -102,6 +102,8 @@ public final class Keyspace {
     public static final KeyTemplate LOCK_FAILURES = KeyTemplate.of("lock_failures", "lock:{jobkey}:failures");
     /** The name locked by the one Redis monitor that exports the queue backlog meters (additive). */
     public static final String BACKLOG_METERS_LOCK = "metrics:backlog";
+    /** The name locked by the one Redis monitor that sends the announcements of {@link #CRAWLS_COMPLETED} (additive). */
+    public static final String COMPLETED_SENDER_LOCK = CRAWLS_COMPLETED;
 
     // REST answers and statistics, as the original
     /** {@code rest:poll:<uuid>}: an outbound answer no caller was waiting for. */

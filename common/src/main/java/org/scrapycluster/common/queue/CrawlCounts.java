@@ -156,7 +156,7 @@ public final class CrawlCounts {
      * (crawlers' hand-outs drop an expired crawl's requests, so it soon has nothing pending;
      * docs/redis-monitor.md "complete"). Of any number of callers racing on one crawl, exactly one
      * succeeds; it also deletes the crawl's timeout key and files the crawl in
-     * {@code crawls:completed}, for {@link #takeCompleted()}.
+     * {@code crawls:completed}, for {@link #oldestCompleted()}.
      *
      * @return the pages the crawl published, when this call retired it; empty when it did not
      *         (already retired, active again, requests arrived meanwhile: the crawl goes on; or
@@ -182,13 +182,15 @@ public final class CrawlCounts {
     }
 
     /**
-     * Takes the oldest retired crawl whose completion no Kafka has taken yet out of
-     * {@code crawls:completed}; a caller that cannot send it gives it back with
-     * {@link #giveBack(CompletedCrawl)}. A member that names no crawl is dropped with a warning.
+     * The oldest retired crawl whose completion no Kafka has taken yet, first in
+     * {@code crawls:completed}, left there: it leaves the list only once its announcement was sent,
+     * with {@link #announced(CompletedCrawl)}, so that an announcement is never lost to a send that
+     * failed or a Redis monitor that died while sending (docs/redis-monitor.md "complete"). A member
+     * that names no crawl is dropped with a warning.
      */
-    public Optional<CompletedCrawl> takeCompleted() {
+    public Optional<CompletedCrawl> oldestCompleted() {
         while (true) {
-            String entry = redis.sync().lpop(Keyspace.CRAWLS_COMPLETED);
+            String entry = redis.sync().lindex(Keyspace.CRAWLS_COMPLETED, 0);
             if (entry == null) {
                 return Optional.empty();
             }
@@ -196,13 +198,18 @@ public final class CrawlCounts {
                 return Optional.of(CompletedCrawl.parse(entry));
             } catch (IllegalArgumentException e) {
                 LOG.warn("Dropping a member of {} that names no crawl: {}", Keyspace.CRAWLS_COMPLETED, entry);
+                redis.sync().lrem(Keyspace.CRAWLS_COMPLETED, 1, entry);
             }
         }
     }
 
-    /** Puts {@code completed} back first in line, to be taken again. */
-    public void giveBack(CompletedCrawl completed) {
-        redis.sync().lpush(Keyspace.CRAWLS_COMPLETED, completed.entry());
+    /**
+     * Takes {@code completed} out of {@code crawls:completed} once Kafka has taken its announcement: the
+     * first member equal to it, which is the one {@link #oldestCompleted()} read unless another Redis
+     * monitor sent it meanwhile (then an equal one retired later, if any, is sent again rather than lost).
+     */
+    public void announced(CompletedCrawl completed) {
+        redis.sync().lrem(Keyspace.CRAWLS_COMPLETED, 1, completed.entry());
     }
 
     /**

@@ -105,6 +105,7 @@ class KeyspaceTest {
         names.put("job lock", Keyspace.lock(stop));
         names.put("job failures", Keyspace.LOCK_FAILURES.fill(stop));
         names.put("backlog meters lock", Keyspace.lock(Keyspace.BACKLOG_METERS_LOCK));
+        names.put("completed crawls lock", Keyspace.lock(Keyspace.COMPLETED_SENDER_LOCK));
         names.put("leased requests", Keyspace.leased(SPIDER));
         names.put("lease deadlines", Keyspace.leases(SPIDER));
         names.put("active domains", Keyspace.activeDomains(SPIDER));

@@ -11,11 +11,14 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CompletedCrawl;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisLock;
+import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.redismonitor.info.QueueScan;
@@ -43,7 +46,11 @@ import io.micrometer.core.instrument.MeterRegistry;
  * not {@code complete}. A retired crawl's timeout key is deleted: a finished crawl is not announced
  * as expired later (nor purged again, which without accounting would read every queue).
  * The same script files the announcement in {@code crawls:completed}, which every check sends
- * first: one Kafka does not take stays there for the next check of any monitor, across restarts.
+ * first. An announcement leaves that list only once Kafka has taken it: one Kafka does not take, or
+ * refuses, or whose send the monitor did not live to see the end of, stays there for the next check
+ * of any monitor, across restarts (sent twice at worst, never lost). One monitor at a time sends the
+ * list, holding {@code lock:crawls:completed}, so that two do not send the same announcement; the
+ * others leave it to that one.
  *
  * <p>A crawl whose accounting cannot answer for it (a Python crawler or Kafka monitor moved its
  * requests: docs/operations.md "Mixed Python and Java clusters") is judged by reading the queues and
@@ -59,6 +66,7 @@ public final class CrawlCompletion implements AutoCloseable {
     private static final int PAGE = 500;
 
     private final RedisConnection redis;
+    private final RedisLocks locks;
     private final CrawlCounts counts;
     private final QueueScan scan;
     private final OutboundPublisher outbound;
@@ -70,14 +78,17 @@ public final class CrawlCompletion implements AutoCloseable {
     private final Ticker ticker = new Ticker("redis-monitor-completion");
 
     /**
+     * @param locks elect the one monitor that sends {@code crawls:completed}
      * @param quiet how long a crawl must have had nothing pending
      * @param clock the clock {@code server_time} is read from
      */
-    public CrawlCompletion(RedisConnection redis, OutboundPublisher outbound, Duration quiet, Clock clock, MeterRegistry meters) {
+    public CrawlCompletion(RedisConnection redis, RedisLocks locks, OutboundPublisher outbound, Duration quiet, Clock clock,
+            MeterRegistry meters) {
         if (quiet.isNegative()) {
             throw new IllegalArgumentException("the quiet period cannot be negative, got " + quiet);
         }
         this.redis = redis;
+        this.locks = locks;
         this.counts = new CrawlCounts(redis);
         this.scan = new QueueScan(redis);
         this.outbound = outbound;
@@ -92,11 +103,15 @@ public final class CrawlCompletion implements AutoCloseable {
     }
 
     /**
-     * Announces every crawl that is done now, after those retired earlier that no Kafka took.
+     * Announces every crawl that is done now, after those retired earlier that no Kafka took; while
+     * another monitor sends {@code crawls:completed}, the crawls this one retires are left to it (or to
+     * the next check).
      *
      * @throws RedisException               when Redis is unreachable
      * @throws OutboundUnavailableException when Kafka did not take an announcement (it stays in
      *                                      {@code crawls:completed}, with those after it)
+     * @throws org.apache.kafka.common.KafkaException when Kafka refused an announcement for good (it
+     *                                      stays all the same, to be sent once what Kafka refused is mended)
      */
     public synchronized void announce() throws OutboundUnavailableException {
         sendCompleted();
@@ -138,16 +153,26 @@ public final class CrawlCompletion implements AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Sends the announcements of {@code crawls:completed}, oldest first, each taken off the list only once Kafka has
+     * taken it; nothing when the list is empty or another monitor holds the lock on it (it sends them). A lock lost
+     * meanwhile (this monitor stalled past its expiry) stops the sending after the announcement under way.
+     */
     private void sendCompleted() throws OutboundUnavailableException {
-        Optional<CompletedCrawl> next;
-        while ((next = counts.takeCompleted()).isPresent()) {
-            try {
+        if (counts.oldestCompleted().isEmpty()) {
+            return;
+        }
+        Optional<RedisLock> lock = locks.tryAcquire(Keyspace.COMPLETED_SENDER_LOCK);
+        if (lock.isEmpty()) {
+            return;
+        }
+        try (RedisLock sending = lock.get()) {
+            Optional<CompletedCrawl> next;
+            while (sending.isHeld() && (next = counts.oldestCompleted()).isPresent()) {
                 outbound.publish(List.of(announcement(next.get())));
-            } catch (OutboundUnavailableException e) {
-                counts.giveBack(next.get());
-                throw e;
+                counts.announced(next.get());
+                completed.increment();
             }
-            completed.increment();
         }
     }
 
