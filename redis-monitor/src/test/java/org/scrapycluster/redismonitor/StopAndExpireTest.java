@@ -50,6 +50,8 @@ class StopAndExpireTest extends OneMonitorTest {
         assertEquals(0, fixture.redis().sync().exists(stopped.timeoutKey()));
         assertFalse(new Leases(fixture.redis()).ackAsync(queues.spider(), leased, Optional.empty(), true).join(), "the stopped crawl's lease is gone");
         assertEquals(0, new CrawlCounts(fixture.redis()).crawl(stopped).orElseThrow().pending());
+        assertTrue(fixture.redis().sync().ttl(stopped.accountingKey()) > 0, "its accounting expires");
+        assertFalse(fixture.redis().sync().sismember(Keyspace.crawlsOfApp(queues.spider(), appid), "c1"), "an app's info no longer reads it");
         assertNull(fixture.redis().sync().zscore(Keyspace.CRAWLS_ACTIVE, stopped.name()), "a stopped crawl is not announced complete");
         assertEquals(EnqueueOutcome.BLACKLISTED, new Enqueuer(fixture.redis(), false).enqueue(EnqueueRequest.of(
                 new QueueKey(queues.spider(), "a.com"), queues.feedItem("https://a.com/late", appid, "c1", 5, FAR))));

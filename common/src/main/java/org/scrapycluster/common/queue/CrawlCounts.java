@@ -1,5 +1,6 @@
 package org.scrapycluster.common.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the crawl accounting that the queue scripts keep in step with the queues
  * (docs/architecture.md "Crawl accounting"): per crawl and per app for the Redis monitor's info,
- * quiet crawls for its completion announcements, and retiring a completed crawl's accounting.
+ * quiet crawls for its completion announcements, and retiring a completed crawl's accounting or
+ * forgetting a stopped or expired one's.
  * Costs are bounded by the number of a crawl's domains, not by the backlog.
  *
  * <p>Processes that keep no accounting (the Python original's crawler and Kafka monitor) can move a
@@ -35,6 +37,10 @@ public final class CrawlCounts {
     private static final Logger LOG = LoggerFactory.getLogger(CrawlCounts.class);
     private static final LuaScript RETIRE = LuaScript.load("retire", "clock");
     private static final LuaScript CHECK = LuaScript.load("check_accounting");
+    private static final LuaScript FORGET = LuaScript.load("forget");
+
+    /** How long the accounting of a stopped or expired crawl outlives it ({@link #forget(CrawlRef)}): a day. */
+    public static final Duration FORGOTTEN_ACCOUNTING_TTL = Duration.ofDays(1);
 
     private final RedisConnection redis;
 
@@ -213,11 +219,23 @@ public final class CrawlCounts {
     }
 
     /**
-     * Takes a crawl out of {@code crawls:active} without announcing it, keeping its accounting for
-     * info: for a crawl that was stopped or expired, whose answer is its last word.
+     * Forgets a crawl that was stopped or expired, whose answer is its last word: takes it out of its
+     * app's crawls, {@code crawls:active} (it is not announced complete), {@code crawls:foreign} and
+     * {@code crawls:drained} at once, so that an app's info and the completion check no longer read
+     * it, and leaves its accounting to expire after {@link #FORGOTTEN_ACCOUNTING_TTL}: until then it
+     * answers an info on the crawl, or a second stop, with nothing pending, without reading the
+     * spider's queues. The accounting of a crawl in {@code crawls:foreign}, which cannot answer for
+     * it, is deleted. Call it once the crawl is blacklisted and purged: nothing writes its accounting
+     * again then.
+     *
+     * @return whether the accounting was left to expire (false: deleted, or there was none)
      */
-    public void deactivate(CrawlRef crawl) {
-        redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, crawl.name());
+    public boolean forget(CrawlRef crawl) {
+        Long kept = FORGET.call(redis, ScriptOutputType.INTEGER,
+                new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE,
+                        Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED},
+                crawl.crawlid(), crawl.name(), Long.toString(FORGOTTEN_ACCOUNTING_TTL.toSeconds()));
+        return kept == 1;
     }
 
     private static CrawlCount read(CrawlRef crawl, Map<String, String> hash) {

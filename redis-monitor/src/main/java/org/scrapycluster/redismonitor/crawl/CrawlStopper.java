@@ -10,9 +10,11 @@ import org.scrapycluster.common.redis.RedisConnection;
  * Ends a crawl for stop and expire: adds {@code <appid>||<crawlid>} to {@code <spiderid>:blacklist}
  * first — from then on no request of the crawl is enqueued, and every crawler node drops its
  * requests at the next hand-out, so the crawl stops cluster-wide at once — then removes its
- * queued and leased requests, and takes it out of {@code crawls:active}: its stop or expired
- * answer is its last word, not followed by a completion announcement. Its accounting stays, so
- * info still answers for it (nothing pending).
+ * queued and leased requests and, once they are counted, forgets the crawl
+ * ({@link CrawlCounts#forget}): its stop or expired answer is its last word, not followed by a
+ * completion announcement, and an app's info does not read it again (nor, for a crawl a Python
+ * service touched, lose its fast path to it for good). Its accounting, which now says nothing is
+ * pending, answers info on the crawl itself for a day, then expires (docs/redis-monitor.md "stop").
  */
 final class CrawlStopper {
 
@@ -36,7 +38,7 @@ final class CrawlStopper {
     long stop(CrawlRef crawl) {
         redis.sync().sadd(Keyspace.blacklist(crawl.spiderId()), crawl.blacklistEntry());
         long purged = purger.purge(crawl).total();
-        counts.deactivate(crawl);
+        counts.forget(crawl);
         return purged;
     }
 }
