@@ -80,6 +80,15 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return atLeast(settings, "ROBOTSTXT_CACHE_MAX_HOSTS", 1);
     }
 
+    /** How many bytes of robots.txt files a node keeps at most. */
+    public long robotsMaxBytes() {
+        long value = settings.getLong("ROBOTSTXT_CACHE_MAX_BYTES");
+        if (value < 1) {
+            throw settings.invalid("ROBOTSTXT_CACHE_MAX_BYTES", "is " + value + "; it must be at least 1");
+        }
+        return value;
+    }
+
     /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent, proxy. */
     public FetcherConfig fetcher() {
         Duration timeout = positive(settings, "DOWNLOAD_TIMEOUT");

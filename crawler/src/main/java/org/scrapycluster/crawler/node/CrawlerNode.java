@@ -134,7 +134,7 @@ public final class CrawlerNode implements Service {
                 (pool, budget) -> shutdown(pool, budget.waitFor(StopStep.WORKERS)));
         Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(budget.waitFor(StopStep.FETCHER)));
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
-                context.clock());
+                config.robotsMaxBytes(), context.clock());
         metrics.cache("robots", robots.hosts());
         metrics.cache("robots-last-read", robots.lastRead());
         metrics.cache("robots-rules", robots.rules());

@@ -39,8 +39,8 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * than {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the
  * fetcher's size limit: RFC 9309 asks for at least 500 KiB, and Google reads as much. A file that cannot
  * be fetched again when it expires leaves the file last read in force meanwhile, as Scrapy reads a file
- * once and keeps it. Concurrent requests for one host share one fetch. The hosts kept are bounded; the least
- * likely to be asked again go first. Thread-safe.
+ * once and keeps it. Concurrent requests for one host share one fetch. The files kept are bounded in number and in
+ * bytes; the least likely to be asked again go first. Thread-safe.
  */
 public final class RobotsCache {
 
@@ -68,19 +68,25 @@ public final class RobotsCache {
      * @param robotName which robot a request is, and the node's own
      * @param ttl       how long fetched files are kept
      * @param maxHosts  how many hosts' files are kept at most, and how many files' rules for one robot
+     * @param maxBytes  how many bytes of files are kept at most (the files last read, the same again)
      * @param clock     the clock the time to live is measured on
      */
-    public RobotsCache(Fetcher fetcher, RobotName robotName, Duration ttl, long maxHosts, InstantSource clock) {
+    public RobotsCache(Fetcher fetcher, RobotName robotName, Duration ttl, long maxHosts, long maxBytes, InstantSource clock) {
         this.fetcher = fetcher;
         this.robotName = robotName;
         Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
+        // Caffeine bounds a cache by count or by weight, not both: a file weighs its bytes, and at least an even
+        // share of the bytes among the hosts, so that neither bound is passed
+        long share = Math.max(1, maxBytes / maxHosts);
         this.cache = Caffeine.newBuilder()
-                .maximumSize(maxHosts)
+                .maximumWeight(maxBytes)
+                .<String, Fetched>weigher((origin, fetched) -> RobotFile.weight(fetched.file(), share))
                 .ticker(ticker)
                 .expireAfter(Expiry.<String, Fetched>creating((origin, fetched) -> fetched.available() ? ttl : UNAVAILABLE_TTL))
                 .recordStats()
                 .buildAsync();
-        this.lastRead = Caffeine.newBuilder().maximumSize(maxHosts).recordStats().build();
+        this.lastRead = Caffeine.newBuilder().maximumWeight(maxBytes)
+                .<String, RobotFile>weigher((origin, file) -> RobotFile.weight(file, share)).recordStats().build();
         // a file fetched again is another key: the rules of the one it replaces leave with their time or their room
         this.parsed = Caffeine.newBuilder().maximumSize(maxHosts).ticker(ticker).expireAfterWrite(ttl).recordStats().build();
     }
@@ -229,6 +235,12 @@ public final class RobotsCache {
             this.url = url;
             this.content = content;
             this.contentType = contentType;
+        }
+
+        /** What {@code file} (null: none) weighs in a cache whose entries weigh at least {@code share}. */
+        static int weight(RobotFile file, long share) {
+            long bytes = file == null ? 0 : file.content.length + file.url.length() + file.contentType.length();
+            return (int) Math.min(Integer.MAX_VALUE, Math.max(bytes, share));
         }
     }
 

@@ -38,12 +38,13 @@ import crawlercommons.robots.BaseRobotRules;
 class RobotsCacheTest {
 
     private static final Duration TTL = Duration.ofHours(1);
+    private static final long KIB = 1024;
 
     private final ManualClock clock = new ManualClock();
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
 
     private RobotsCache cache(long maxHosts) {
-        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, maxHosts, clock);
+        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, maxHosts, maxHosts * KIB, clock);
     }
 
     private static BaseRobotRules rules(CompletableFuture<BaseRobotRules> future) {
@@ -151,13 +152,13 @@ class RobotsCacheTest {
     void theRobotIsKnownByTheProductTokenOfTheNameItIsGiven() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n\nUser-agent: MyBot\nDisallow: /mine\n");
 
-        BaseRobotRules named = rules(new RobotsCache(fetcher, RobotName.of(null, "MyBot/1.0 (+https://example.com/bot)"), TTL, 100, clock)
+        BaseRobotRules named = rules(new RobotsCache(fetcher, RobotName.of(null, "MyBot/1.0 (+https://example.com/bot)"), TTL, 100, 64 * 1024 * KIB, clock)
                 .rulesFor("http://a.test/"));
         assertFalse(named.isAllowed("http://a.test/mine"), "its own group");
         assertTrue(named.isAllowed("http://a.test/private"));
 
         for (String unnamed : List.of("*", " ", "/1.0")) {
-            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, RobotName.of(null, unnamed), TTL, 100, clock).rulesFor("http://a.test/"));
+            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, RobotName.of(null, unnamed), TTL, 100, 64 * 1024 * KIB, clock).rulesFor("http://a.test/"));
             assertFalse(wildcard.isAllowed("http://a.test/private"), "'" + unnamed + "' is no name: the * group");
             assertTrue(wildcard.isAllowed("http://a.test/mine"));
         }
@@ -183,7 +184,7 @@ class RobotsCacheTest {
     @Test
     void robotstxtUserAgentJudgesEveryRequestWhateverItSends() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: MyBot\nDisallow: /mine\n\nUser-agent: AcmeBot\nDisallow: /acme\n");
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of("MyBot", "Scrapy/1.5.0 (+https://scrapy.org)"), TTL, 100, clock);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of("MyBot", "Scrapy/1.5.0 (+https://scrapy.org)"), TTL, 100, 64 * 1024 * KIB, clock);
 
         BaseRobotRules rules = rules(robots.rulesFor("http://a.test/", "AcmeBot/2.0"));
 
@@ -243,7 +244,7 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(256 * 1024).build())) {
-            RobotsCache robots = new RobotsCache(small, RobotName.of(null, "scrapy"), TTL, 100, clock);
+            RobotsCache robots = new RobotsCache(small, RobotName.of(null, "scrapy"), TTL, 100, 64 * 1024 * KIB, clock);
 
             BaseRobotRules rules = robots.rulesFor(origin.url(0, "/")).orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/private")), "a file past DOWNLOAD_MAXSIZE is read all the same");
@@ -263,7 +264,7 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher fetcher = new HttpFetcher(FetcherConfig.builder().build())) {
-            BaseRobotRules rules = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, 100, clock).rulesFor(origin.url(0, "/"))
+            BaseRobotRules rules = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, 100, 64 * 1024 * KIB, clock).rulesFor(origin.url(0, "/"))
                     .orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/caf%C3%A9")), "/café: the file is UTF-8, not cp1252");
         }
@@ -280,7 +281,7 @@ class RobotsCacheTest {
         }).start();
                 HttpFetcher guarded = new HttpFetcher(FetcherConfig.builder()
                         .addressPolicy(AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(0))))).build())) {
-            RobotsCache robots = new RobotsCache(guarded, RobotName.of(null, "scrapy"), TTL, 100, clock);
+            RobotsCache robots = new RobotsCache(guarded, RobotName.of(null, "scrapy"), TTL, 100, 64 * 1024 * KIB, clock);
             String page = origin.url(0, "/page");
 
             assertTrue(robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join().isAllowed(page),
@@ -310,6 +311,21 @@ class RobotsCacheTest {
         robots.hosts().synchronous().cleanUp();
 
         assertTrue(robots.hosts().synchronous().estimatedSize() <= 2, "kept " + robots.hosts().synchronous().estimatedSize());
+    }
+
+    @Test
+    void theBytesKeptAreBoundedToo() {
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, 100, 100 * KIB, clock);
+        String large = "User-agent: *\n" + "Disallow: /private/\n".repeat(3_000); // 60 KiB
+        for (int i = 0; i < 10; i++) {
+            fetcher.answer("http://h" + i + ".test/robots.txt", 200, large);
+            rules(robots.rulesFor("http://h" + i + ".test/"));
+        }
+        robots.hosts().synchronous().cleanUp();
+        robots.lastRead().cleanUp();
+
+        assertTrue(robots.hosts().synchronous().estimatedSize() <= 1, "kept " + robots.hosts().synchronous().estimatedSize());
+        assertTrue(robots.lastRead().estimatedSize() <= 1, "kept " + robots.lastRead().estimatedSize());
     }
 
     /** Answers fetches from a script, at once, and remembers what was asked. */
