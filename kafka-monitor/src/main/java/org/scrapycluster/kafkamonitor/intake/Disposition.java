@@ -3,7 +3,6 @@ package org.scrapycluster.kafkamonitor.intake;
 import java.util.Objects;
 import java.util.Optional;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.kafkamonitor.dispatch.RankedPlugin;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
@@ -15,10 +14,10 @@ sealed interface Disposition {
      * A plugin accepted the request.
      *
      * @param plugin   the plugin whose schema it matched
-     * @param request  the request as the plugin saw it (defaults and {@code ts} included)
+     * @param request  what is kept of the request as the plugin saw it (defaults and {@code ts} included)
      * @param handling what to write, and what to log once it is written
      */
-    record Accepted(RankedPlugin plugin, ObjectNode request, Handling.Accept handling) implements Disposition {
+    record Accepted(RankedPlugin plugin, AcceptedRequest request, Handling.Accept handling) implements Disposition {
 
         public Accepted {
             Objects.requireNonNull(plugin, "plugin");

@@ -1,6 +1,5 @@
 package org.scrapycluster.kafkamonitor.intake;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +24,7 @@ final class IntakeLog {
             return;
         }
         LoggingEventBuilder event = LOG.atInfo();
-        accepted.request().properties().forEach(field -> event.addKeyValue(field.getKey(), value(field.getValue())));
+        accepted.request().forEachField(event::addKeyValue);
         event.addKeyValue("parsed", true).addKeyValue("valid", true).log(message);
     }
 
@@ -35,7 +34,7 @@ final class IntakeLog {
             return;
         }
         LoggingEventBuilder event = LOG.atWarn()
-                .addKeyValue("parsed", rejection.request().isPresent())
+                .addKeyValue("parsed", rejection.parsed())
                 .addKeyValue("valid", false)
                 .addKeyValue("data", data);
         rejection.schema().ifPresent(schema -> event.addKeyValue("schema", schema));
@@ -44,15 +43,5 @@ final class IntakeLog {
                 .addKeyValue("partition", entry.partition().partition())
                 .addKeyValue("offset", entry.offset())
                 .log(rejection.reason());
-    }
-
-    private static Object value(JsonNode value) {
-        if (value.isTextual()) {
-            return value.asText();
-        }
-        if (value.isNull()) {
-            return null;
-        }
-        return value.isNumber() ? value.numberValue() : value.isBoolean() ? value.asBoolean() : value;
     }
 }

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * finds the first plugin whose schema it matches, adds {@code ts} (epoch seconds with microseconds,
  * as the original's {@code time.time()}) and asks the plugin what to write. Writes nothing itself. A plugin that throws
  * (an exception or an error of its own code) or answers nothing refuses the request, with what went wrong as the reason; a request whose checks fail rather than answer is rejected
- * as invalid, so that no record can stop the monitor (docs/architecture.md, guarantee 6).
+ * as invalid, so that no record can stop the monitor (docs/architecture.md, guarantee 6). What it decides keeps
+ * no parsed tree ({@link AcceptedRequest}, {@link Rejection}): the batch holds it until it is committed.
  */
 final class RequestIntake {
 
@@ -70,7 +71,7 @@ final class RequestIntake {
             return new Disposition.Rejected(Rejection.refused(request, matched.plugin().schemaName(), refuse.reason(), refuse.details()),
                     Optional.of(matched.plugin()));
         }
-        return new Disposition.Accepted(matched.plugin(), request, (Handling.Accept) handling);
+        return new Disposition.Accepted(matched.plugin(), AcceptedRequest.of(json, request), (Handling.Accept) handling);
     }
 
     /**

@@ -18,14 +18,14 @@ final class SeedOutcomes {
     }
 
     static Disposition settle(Disposition.Accepted accepted, EnqueueOutcome outcome) {
-        String crawl = accepted.request().path("appid").asText() + "/" + accepted.request().path("crawlid").asText();
+        String crawl = accepted.request().field("appid") + "/" + accepted.request().field("crawlid");
         return switch (outcome) {
             case QUEUED, ALREADY_QUEUED, DUPLICATE -> accepted;
             case BLACKLISTED -> refuse(accepted, "The crawl was stopped or has expired",
-                    "crawlid: the crawl " + crawl + " is on the blacklist of spider " + accepted.request().path("spiderid").asText()
+                    "crawlid: the crawl " + crawl + " is on the blacklist of spider " + accepted.request().field("spiderid")
                             + " (stopped or expired); use a new crawlid");
             case EXPIRED -> refuse(accepted, "The crawl has expired",
-                    "expires: " + accepted.request().path("expires").asText() + " has passed");
+                    "expires: " + accepted.request().field("expires") + " has passed");
             case INVALID -> refuse(accepted, "The crawl request cannot be queued",
                     "request: no string appid and crawlid or no numeric priority");
             case KEY_CONFLICT -> refuse(accepted, "The crawl request cannot be queued",
@@ -53,7 +53,7 @@ final class SeedOutcomes {
     }
 
     private static Disposition refuse(Disposition.Accepted accepted, String reason, String detail) {
-        return new Disposition.Rejected(Rejection.refused(accepted.request(), accepted.plugin().schemaName(), reason, List.of(detail)),
+        return new Disposition.Rejected(Rejection.refused(accepted.request().recipient(), accepted.plugin().schemaName(), reason, List.of(detail)),
                 Optional.of(accepted.plugin()));
     }
 }

@@ -16,9 +16,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param details what exactly is wrong, one item per rule: {@code maxdepth: must be at most 3, was 5};
  *                each is cut to {@value #MAX_DETAIL_CHARS} characters, and those beyond the first
  *                {@value #MAX_DETAILS} are only counted
- * @param request the parsed request when the record was JSON, for the error answer's {@code appid} and {@code uuid}
+ * @param parsed    whether the record was JSON
+ * @param recipient whom the error answer goes to: the request's {@code appid} and {@code uuid} when it has both as
+ *                  strings. Only these are kept, not the parsed request, which a batch would hold until it is
+ *                  committed (docs/operations.md, "Sizing")
  */
-public record Rejection(RejectionKind kind, String reason, Optional<String> schema, List<String> details, Optional<JsonNode> request) {
+public record Rejection(RejectionKind kind, String reason, Optional<String> schema, List<String> details, boolean parsed,
+        Optional<Recipient> recipient) {
 
     /** The reason of a request that matches no schema, as the original logs it. */
     private static final String NO_SCHEMA = "Did not find schema to validate request";
@@ -36,41 +40,33 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(schema, "schema");
-        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(recipient, "recipient");
         details = listed(details);
     }
 
     /** A record the monitor could not read as JSON. */
     public static Rejection unreadable(String problem) {
-        return new Rejection(RejectionKind.UNREADABLE, "Unparseable JSON Received", Optional.empty(), List.of(problem), Optional.empty());
+        return new Rejection(RejectionKind.UNREADABLE, "Unparseable JSON Received", Optional.empty(), List.of(problem), false, Optional.empty());
     }
 
     /** JSON that matched no schema; {@code schema} is the closest one and {@code violations} its reasons. */
     public static Rejection invalid(JsonNode request, String schema, List<String> violations) {
-        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.of(schema), violations,
-                Optional.of(request));
+        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.of(schema), violations, true, Recipient.of(request));
     }
 
     /** JSON whose check against the schemas failed rather than answered; {@code problem} says how. */
     public static Rejection uncheckable(JsonNode request, String problem) {
-        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.empty(), List.of(problem),
-                Optional.of(request));
+        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.empty(), List.of(problem), true, Recipient.of(request));
     }
 
     /** A request refused by its plugin ({@code schema}) or by Redis. */
     public static Rejection refused(JsonNode request, String schema, String reason, List<String> details) {
-        return new Rejection(RejectionKind.REFUSED, reason, Optional.of(schema), details, Optional.of(request));
+        return refused(Recipient.of(request), schema, reason, details);
     }
 
-    /** The request's {@code appid} and {@code uuid} when it has both as strings: whom to answer. */
-    public Optional<Recipient> recipient() {
-        return request.filter(JsonNode::isObject).flatMap(node -> {
-            JsonNode appid = node.get("appid");
-            JsonNode uuid = node.get("uuid");
-            return appid != null && appid.isTextual() && uuid != null && uuid.isTextual()
-                    ? Optional.of(new Recipient(appid.asText(), uuid.asText()))
-                    : Optional.empty();
-        });
+    /** A request refused by its plugin ({@code schema}) or by Redis, of which only whom to answer was kept. */
+    public static Rejection refused(Optional<Recipient> recipient, String schema, String reason, List<String> details) {
+        return new Rejection(RejectionKind.REFUSED, reason, Optional.of(schema), details, true, recipient);
     }
 
     /** The first {@value #MAX_DETAILS} details, each cut, and how many more there are. */
@@ -93,5 +89,22 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
      * @param uuid  the request id the answer carries
      */
     public record Recipient(String appid, String uuid) {
+
+        public Recipient {
+            Objects.requireNonNull(appid, "appid");
+            Objects.requireNonNull(uuid, "uuid");
+        }
+
+        /** The {@code appid} and {@code uuid} of {@code request} when it is an object with both as strings. */
+        public static Optional<Recipient> of(JsonNode request) {
+            if (!request.isObject()) {
+                return Optional.empty();
+            }
+            JsonNode appid = request.get("appid");
+            JsonNode uuid = request.get("uuid");
+            return appid != null && appid.isTextual() && uuid != null && uuid.isTextual()
+                    ? Optional.of(new Recipient(appid.asText(), uuid.asText()))
+                    : Optional.empty();
+        }
     }
 }
