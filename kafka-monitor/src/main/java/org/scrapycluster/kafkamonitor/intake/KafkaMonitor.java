@@ -186,7 +186,14 @@ public final class KafkaMonitor implements Service {
         }
     }
 
+    /**
+     * The consumer's thread: connects, then {@link #consume()}s until closed. An {@link Error} it cannot go on from
+     * (out of memory, a stack overflow of its own code, a class the jar lacks) is logged and ends the process
+     * ({@link FatalExit}), rather than leaving it up with a dead consumer; the batch in hand is not committed, and is
+     * taken again.
+     */
     private void run() {
+        Error fatal = null;
         try {
             redis = connectRedis();
             stats = new IntakeStats(statsConfig, redis, context.node().uuid12(), context.clock(),
@@ -210,15 +217,26 @@ public final class KafkaMonitor implements Service {
             LOG.debug("The Kafka monitor stops");
         } catch (RuntimeException e) {
             LOG.error("The Kafka monitor could not start", e);
+        } catch (Error e) {
+            fatal = e;
+            LOG.atError().setCause(e).addKeyValue("exit_status", FatalExit.STATUS)
+                    .log("The Kafka monitor failed with " + e + ", which it cannot go on from; the process exits"
+                            + " with status " + FatalExit.STATUS + ", and the batch in hand, not committed, is taken again");
         } finally {
-            release();
+            try {
+                release();
+            } finally {
+                if (fatal != null) {
+                    FatalExit.exitProcess();
+                }
+            }
         }
     }
 
     /**
      * Polls and handles batches until closed. A failure that is not an outage (an offset out of
      * range, a broken consumer, a bug) is logged and the loop goes on after a back-off; the records
-     * of a batch that failed half-way are taken again.
+     * of a batch that failed half-way are taken again. An {@link Error} goes on up, to end the process ({@link #run()}).
      */
     private void consume() {
         Backoff backoff = Backoff.standard();

@@ -19,6 +19,7 @@ import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.kafkamonitor.testing.HeapExhaustingHandler;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorProcess;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
@@ -73,6 +74,31 @@ class CrashBeforeCommitTest {
                 assertEquals("u-1", redis.sync().get("info:" + spider + ":" + app), "and its writes made again");
                 assertEquals(1, redis.sync().zcard(spider + ":crash-example.com:queue"), "the seed is not queued twice");
                 assertEquals("1", redis.sync().hget("crawl:" + spider + ":" + app + ":c1", "pending"));
+            }
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    @Test
+    void aMonitorWhoseHeapRunsOutExitsSayingSoAndLeavesItsBatchToTheNextMonitor() throws Exception {
+        MonitorSettings settings = MonitorSettings.forStack(stack)
+                .set("PLUGINS", "{" + HeapExhaustingHandler.class.getName() + ": 500}");
+        String group = settings.prefix() + "-group";
+        Path log = Files.createTempFile("monitor-process", ".log");
+        try (KafkaTopics kafka = new KafkaTopics(stack.kafkaBootstrap())) {
+            kafka.sendText(settings.incomingTopic(), "{\"uuid\":\"u1\",\"test\":\"cluster\"}");
+
+            Process child = MonitorProcess.start("run", settings.values(), log);
+            try {
+                assertTrue(child.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), "the monitor process did not exit");
+                String output = Files.readString(log);
+                assertEquals(70, child.exitValue(), output);
+                assertTrue(output.contains("The Kafka monitor failed with java.lang.OutOfMemoryError: Java heap space (thrown by a test plugin),"
+                        + " which it cannot go on from; the process exits with status 70"), output);
+                assertEquals(0, kafka.committed(group, settings.incomingTopic()), "the batch is left to the next monitor");
+            } finally {
+                child.destroyForcibly();
             }
         } finally {
             Files.deleteIfExists(log);
