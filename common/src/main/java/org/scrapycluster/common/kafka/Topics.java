@@ -1,5 +1,6 @@
 package org.scrapycluster.common.kafka;
 
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.scrapycluster.common.settings.Settings;
@@ -61,6 +62,15 @@ public record Topics(String prefix, String incoming) {
         return perApp("outbound_", appid);
     }
 
+    /**
+     * {@code <prefix>.outbound_<appid>} when Kafka can take that name: the appid's characters can be part of a
+     * topic name, and the whole name is at most 249 characters. A legal appid can still make too long a name under
+     * a long prefix; {@link #outbound(String)} fails for it.
+     */
+    public Optional<String> outboundIfLegal(String appid) {
+        return isLegalAppid(appid) && isLegal(prefix + ".outbound_" + appid) ? Optional.of(outbound(appid)) : Optional.empty();
+    }
+
     /** True when {@code appid} can be part of a topic name (letters, digits, '.', '_' and '-'). */
     public static boolean isLegalAppid(String appid) {
         return appid != null && LEGAL.matcher(appid).matches();
@@ -76,8 +86,12 @@ public record Topics(String prefix, String incoming) {
         return topic;
     }
 
+    private static boolean isLegal(String topic) {
+        return LEGAL.matcher(topic).matches();
+    }
+
     private static void requireLegal(String topic, String what) {
-        if (!LEGAL.matcher(topic).matches()) {
+        if (!isLegal(topic)) {
             throw new IllegalArgumentException(what + " is not a legal Kafka topic name");
         }
     }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,9 @@ class KafkaClientsTest {
         assertEquals("demo.outbound_firehose", topics.outboundFirehose());
         assertEquals("demo.outbound_app1", topics.outbound("app1"));
         assertThrows(IllegalArgumentException.class, () -> topics.outbound("my app"));
+        assertEquals(Optional.of("demo.outbound_app1"), topics.outboundIfLegal("app1"));
+        assertEquals(Optional.empty(), topics.outboundIfLegal("my app"));
+        assertEquals(Optional.empty(), topics.outboundIfLegal("a".repeat(240)), "a legal appid making a name of 254 characters");
         assertThrows(IllegalArgumentException.class, () -> Topics.withPrefix("bad prefix"));
 
         Settings monitor = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),

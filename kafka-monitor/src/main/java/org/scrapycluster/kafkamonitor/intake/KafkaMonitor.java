@@ -137,7 +137,7 @@ public final class KafkaMonitor implements Service {
         this.plugins = PluginSet.load(settings);
         Json json = new Json(JsonLimits.from(settings));
         this.intake = new RequestIntake(json, plugins, context.clock());
-        this.rejections = new RejectionMessages(settings, json, context.clock());
+        this.rejections = new RejectionMessages(settings, json, context.clock(), context.meters());
         this.metrics = new IntakeMetrics(context.meters());
         this.clients = new KafkaClients(settings);
         this.topic = settings.getString("KAFKA_INCOMING_TOPIC");
@@ -402,11 +402,24 @@ public final class KafkaMonitor implements Service {
                 metrics.rejected(rejection.kind());
                 stats.fail();
                 IntakeLog.rejected(entry, rejection, rejections.preview(entry.value()));
-                messages.addAll(rejections.of(entry.partition().topic(), entry.partition().partition(), entry.offset(),
-                        entry.value(), rejection));
+                messages.addAll(messagesAbout(entry, rejection));
             }
         }
         publisher.publish(messages, this::hold);
+    }
+
+    /**
+     * What to publish about one rejected record; nothing, with an ERROR, when that cannot be written: a failure here
+     * would fail the batch again each time it is taken, and re-run the Redis writes of the records before it.
+     */
+    private List<ProducerRecord<String, byte[]>> messagesAbout(Batch.Entry entry, Rejection rejection) {
+        try {
+            return rejections.of(entry.partition().topic(), entry.partition().partition(), entry.offset(), entry.value(), rejection);
+        } catch (RuntimeException e) {
+            LOG.atError().setCause(e).addKeyValue("topic", entry.partition().topic()).addKeyValue("partition", entry.partition().partition())
+                    .addKeyValue("offset", entry.offset()).log("The messages about a rejected record could not be written; it is only logged");
+            return List.of();
+        }
     }
 
     /** Commits the batch's offsets until Kafka takes them, or the batch's partitions went to another consumer. */

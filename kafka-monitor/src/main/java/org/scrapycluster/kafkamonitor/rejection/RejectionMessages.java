@@ -3,14 +3,19 @@ package org.scrapycluster.kafkamonitor.rejection;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.settings.Settings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Kafka messages that tell about a rejected record (docs/architecture.md, guarantee 5), each switched on by a
@@ -21,12 +26,20 @@ import org.scrapycluster.common.settings.Settings;
  *       {@code {"reason","schema","violations","record","record_bytes","topic","partition","offset","server_time"}}
  *       with the record's text cut to {@code REJECTED_RECORD_MAX_CHARS} characters;</li>
  *   <li>{@code PUBLISH_ERROR_ANSWERS}: when the record is a JSON object with string {@code appid} and
- *       {@code uuid}, to {@code <prefix>.outbound_firehose} (and {@code <prefix>.outbound_<appid>}
- *       with {@code KAFKA_APPID_TOPICS}), {@code {"appid","uuid","server_time","error":{"message","details"}}},
- *       the answer a waiting client or the REST gateway correlates by uuid.</li>
+ *       {@code uuid}, to {@code <prefix>.outbound_firehose}, {@code {"appid","uuid","server_time","error":{"message","details"}}},
+ *       the answer a waiting client or the REST gateway correlates by uuid. With {@code KAFKA_APPID_TOPICS}, the
+ *       answer to a request that matched a schema (refused afterwards by its plugin or by Redis) also goes to
+ *       {@code <prefix>.outbound_<appid>} when Kafka can take that name; one whose appid makes a name Kafka cannot
+ *       take (more than 249 characters under the prefix) goes to the firehose only, with a warning, counted in
+ *       {@code kafka_monitor_answers_firehose_only_total}. A record that matched no schema is answered on the
+ *       firehose only, so that an appid no schema checked cannot create a topic (docs/api.md, "Rejected records and
+ *       error answers").</li>
  * </ul>
  */
 public final class RejectionMessages {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RejectionMessages.class);
+    private static final int MAX_QUOTED_APPID = 60;
 
     private final Topics topics;
     private final Json json;
@@ -35,8 +48,10 @@ public final class RejectionMessages {
     private final boolean errorAnswers;
     private final boolean appidTopics;
     private final int maxRecordChars;
+    private final Counter firehoseOnly;
 
-    public RejectionMessages(Settings settings, Json json, Clock clock) {
+    /** @param meters where {@code kafka_monitor_answers_firehose_only_total} is counted */
+    public RejectionMessages(Settings settings, Json json, Clock clock, MeterRegistry meters) {
         this.topics = Topics.from(settings);
         this.json = json;
         this.clock = clock;
@@ -47,6 +62,9 @@ public final class RejectionMessages {
         if (maxRecordChars < 0) {
             throw settings.invalid("REJECTED_RECORD_MAX_CHARS", "cannot be negative");
         }
+        this.firehoseOnly = Counter.builder("kafka.monitor.answers.firehose.only")
+                .description("Error answers sent to the firehose only: their appid makes an app topic name Kafka cannot take")
+                .register(meters);
     }
 
     /** What to publish for the record at {@code topic}/{@code partition}/{@code offset} holding {@code value}. */
@@ -61,12 +79,25 @@ public final class RejectionMessages {
             rejection.recipient().ifPresent(recipient -> {
                 byte[] answer = json.writeBytes(errorAnswer(recipient, rejection, serverTime));
                 messages.add(new ProducerRecord<>(topics.outboundFirehose(), answer));
-                if (appidTopics && Topics.isLegalAppid(recipient.appid())) {
-                    messages.add(new ProducerRecord<>(topics.outbound(recipient.appid()), answer));
+                if (appidTopics && rejection.kind() == RejectionKind.REFUSED) {
+                    appTopic(recipient.appid()).ifPresent(appTopic -> messages.add(new ProducerRecord<>(appTopic, answer)));
                 }
             });
         }
         return messages;
+    }
+
+    /** The app's own topic for an answer, when Kafka can take its name; said and counted when it cannot. */
+    private Optional<String> appTopic(String appid) {
+        Optional<String> topic = topics.outboundIfLegal(appid);
+        if (topic.isEmpty()) {
+            firehoseOnly.increment();
+            String shown = appid.length() > MAX_QUOTED_APPID ? appid.substring(0, MAX_QUOTED_APPID) + "…" : appid;
+            LOG.atWarn().addKeyValue("appid", shown).addKeyValue("appid_chars", appid.length())
+                    .log("Error answer sent to " + topics.outboundFirehose() + " only: the appid cannot name a Kafka topic"
+                            + " (letters, digits, '.', '_' and '-', at most 249 characters with the prefix)");
+        }
+        return topic;
     }
 
     /** The text of a record as its rejected-topic entry and its log record show it. */

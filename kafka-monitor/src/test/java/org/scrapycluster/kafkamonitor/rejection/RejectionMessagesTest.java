@@ -13,12 +13,18 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.junit.CapturedLog;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 
 /** The rejected-topic entry and the error answer of docs/architecture.md, guarantee 5, and the settings that turn them off. */
 class RejectionMessagesTest {
@@ -73,6 +79,35 @@ class RejectionMessagesTest {
     }
 
     @Test
+    void anAppTopicNameLongerThanKafkaTakesFallsBackToTheFirehoseSaidAndCounted() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        RejectionMessages messages = messages(Map.of("KAFKA_APPID_TOPICS", "true"), meters);
+        String appid = "a".repeat(240); // a legal appid, but demo.outbound_<appid> has 254 characters
+
+        List<ILoggingEvent> logged;
+        List<ProducerRecord<String, byte[]>> sent;
+        try (CapturedLog log = CapturedLog.start(RejectionMessages.class, Level.WARN)) {
+            sent = messages.of("demo.incoming", 0, 1, bytes("{}"), refused(appid));
+            logged = log.events();
+        }
+
+        assertEquals(List.of("demo.incoming_rejected", "demo.outbound_firehose"), topics(sent));
+        assertEquals(1, meters.get("kafka.monitor.answers.firehose.only").counter().count());
+        assertTrue(logged.getFirst().getFormattedMessage().startsWith("Error answer sent to demo.outbound_firehose only"), logged.toString());
+    }
+
+    @Test
+    void withAppidTopicsARecordThatMatchedNoSchemaIsAnsweredOnTheFirehoseOnly() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        Rejection invalid = Rejection.invalid(JSON.readTree("{\"uuid\":\"u1\",\"appid\":\"app1\"}"), "stats", List.of("x: is not allowed"));
+
+        List<ProducerRecord<String, byte[]>> sent = messages(Map.of("KAFKA_APPID_TOPICS", "true"), meters).of("demo.incoming", 0, 1, bytes("{}"), invalid);
+
+        assertEquals(List.of("demo.incoming_rejected", "demo.outbound_firehose"), topics(sent), "no topic for an appid no schema checked");
+        assertEquals(0, meters.get("kafka.monitor.answers.firehose.only").counter().count());
+    }
+
+    @Test
     void eachPublicationCanBeTurnedOff() throws Exception {
         assertEquals(List.of("demo.outbound_firehose"),
                 topics(messages(Map.of("PUBLISH_REJECTED", "false")).of("demo.incoming", 0, 1, bytes("{}"), refused("app1"))));
@@ -121,8 +156,12 @@ class RejectionMessagesTest {
     }
 
     private static RejectionMessages messages(Map<String, String> settings) {
+        return messages(settings, new SimpleMeterRegistry());
+    }
+
+    private static RejectionMessages messages(Map<String, String> settings, MeterRegistry meters) {
         Settings loaded = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), settings));
-        return new RejectionMessages(loaded, new Json(JsonLimits.from(loaded)), CLOCK);
+        return new RejectionMessages(loaded, new Json(JsonLimits.from(loaded)), CLOCK, meters);
     }
 
     private static JsonNode tree(ProducerRecord<String, byte[]> message) throws Exception {
