@@ -30,7 +30,10 @@ import org.scrapycluster.common.settings.Settings;
  *       is valid), while {@code javascript:}, {@code file:}, {@code ftp:} and the like are refused.</li>
  *   <li>{@code linearRegexes}: every {@code allow_regex} and {@code deny_regex} must be a regular
  *       expression RE2/J accepts, so it runs in linear time (no back-references, no look-arounds), and
- *       whose nesting and size are within {@link LinearRegex}'s bounds, so compiling it is cheap.</li>
+ *       whose nesting and size are within {@link LinearRegex}'s bounds, so compiling it is cheap; and the request
+ *       may carry at most {@link LinearRegex#MAX_PER_REQUEST} of them, whose programs come to at most
+ *       {@link LinearRegex#MAX_PROGRAM_SIZE_PER_REQUEST} instructions together, both read before any is compiled,
+ *       so that compiling a request's regexes cannot hold a service for seconds (docs/api.md, "Rules every request follows").</li>
  * </ul>
  *
  * <p>Two rules hold whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
@@ -117,9 +120,7 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
             checkUrl(url.asText(), violations);
         }
         if (linearRegexes) {
-            for (String field : REGEX_LISTS) {
-                checkRegexes(field, request.get(field), violations);
-            }
+            checkRegexes(request, violations);
         }
         return violations;
     }
@@ -154,27 +155,64 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         return new Violation("url", "must be an http or https URL with a valid host, was " + quoted(url));
     }
 
-    private static void checkRegexes(String field, JsonNode list, List<Violation> violations) {
-        if (list == null || !list.isArray()) {
-            return;
-        }
-        for (int i = 0; i < list.size(); i++) {
-            JsonNode regex = list.get(i);
-            if (!regex.isTextual()) {
+    /**
+     * The regexes of {@code allow_regex} and {@code deny_regex}: first their number and the size of their programs,
+     * read from their text, and only when the request is within the budget, each compiled (or found compiled).
+     */
+    private static void checkRegexes(JsonNode request, List<Violation> violations) {
+        List<Regex> regexes = new ArrayList<>();
+        for (String field : REGEX_LISTS) {
+            JsonNode list = request.get(field);
+            if (list == null || !list.isArray()) {
                 continue;
             }
-            if (LINEAR_REGEXES.getIfPresent(regex.asText()) != null) {
+            for (int i = 0; i < list.size(); i++) {
+                if (list.get(i).isTextual()) {
+                    regexes.add(new Regex(field + "[" + i + "]", list.get(i).asText()));
+                }
+            }
+        }
+        if (regexes.size() > LinearRegex.MAX_PER_REQUEST) {
+            violations.add(new Violation(REGEX_LISTS.getFirst(), "a request may carry at most " + LinearRegex.MAX_PER_REQUEST
+                    + " regular expressions in allow_regex and deny_regex together, was " + regexes.size()));
+            return;
+        }
+        List<Regex> unknown = new ArrayList<>();
+        long programs = 0;
+        for (Regex regex : regexes) {
+            if (LINEAR_REGEXES.getIfPresent(regex.text()) != null) {
+                programs += LinearRegex.programSize(regex.text()); // compiled before: within the limits of one
                 continue;
             }
             try {
-                LinearRegex.compile(regex.asText());
-                LINEAR_REGEXES.put(regex.asText(), Boolean.TRUE);
+                programs += LinearRegex.programSize(regex.text());
+                unknown.add(regex);
             } catch (PatternSyntaxException e) {
-                violations.add(new Violation(field + "[" + i + "]",
-                        "must be a regular expression that runs in linear time (RE2 syntax, no back-references or look-arounds): "
-                                + e.getDescription() + " in " + quoted(regex.asText())));
+                violations.add(notLinear(regex, e));
             }
         }
+        if (programs > LinearRegex.MAX_PROGRAM_SIZE_PER_REQUEST) {
+            violations.add(new Violation(REGEX_LISTS.getFirst(), "the regular expressions of allow_regex and deny_regex expand to more than "
+                    + LinearRegex.MAX_PROGRAM_SIZE_PER_REQUEST + " instructions together, were " + programs));
+            return;
+        }
+        for (Regex regex : unknown) {
+            try {
+                LinearRegex.compile(regex.text());
+                LINEAR_REGEXES.put(regex.text(), Boolean.TRUE);
+            } catch (PatternSyntaxException e) {
+                violations.add(notLinear(regex, e));
+            }
+        }
+    }
+
+    private static Violation notLinear(Regex regex, PatternSyntaxException e) {
+        return new Violation(regex.path(), "must be a regular expression that runs in linear time (RE2 syntax, no back-references or look-arounds): "
+                + e.getDescription() + " in " + quoted(regex.text()));
+    }
+
+    /** One regex of a request, and where it stands ({@code allow_regex[2]}). */
+    private record Regex(String path, String text) {
     }
 
     static String quoted(String text) {
