@@ -167,19 +167,19 @@ public final class OutboundPublisher implements AutoCloseable {
     }
 
     /**
-     * The app's own topic for its answers, when {@code KAFKA_APPID_TOPICS} is on, the appid can name a topic, and
-     * Kafka was not found without that topic in the last minute.
+     * The app's own topic for its answers, when {@code KAFKA_APPID_TOPICS} is on, the appid can name a topic (within
+     * Kafka's 249 characters under the prefix), and Kafka was not found without that topic in the last minute.
      */
     private Optional<String> appTopic(String appid) {
         if (!appidTopics) {
             return Optional.empty();
         }
-        if (!Topics.isLegalAppid(appid)) {
+        Optional<String> topic = topics.outboundIfLegal(appid);
+        if (topic.isEmpty()) {
             LOG.warn("Answer for appid '{}' sent to {} only: the appid cannot be part of a topic name", appid, topics.outboundFirehose());
             return Optional.empty();
         }
-        String topic = topics.outbound(appid);
-        return absentTopics.skipped(topic) ? Optional.empty() : Optional.of(topic);
+        return absentTopics.skipped(topic.get()) ? Optional.empty() : topic;
     }
 
     /**

@@ -49,9 +49,23 @@ class OutboundPublisherTest {
                 "the next answer goes to the firehose only, instead of waiting for a topic Kafka does not have");
     }
 
+    @Test
+    void anAnswerWhoseAppTopicNameWouldBeTooLongForKafkaGoesToTheFirehoseOnly() throws Exception {
+        String appid = "a".repeat(240); // a legal appid, but shop.outbound_<appid> is over Kafka's 249 characters
+        CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> publish(appid, "uuid-long"));
+        Awaitility.await().until(() -> kafka.history().size() == 1 && kafka.completeNext());
+        sent.get();
+
+        assertEquals(List.of("shop.outbound_firehose"), kafka.history().stream().map(ProducerRecord::topic).toList());
+    }
+
     private void publish(String uuid) {
+        publish("app", uuid);
+    }
+
+    private void publish(String appid, String uuid) {
         try {
-            publisher.publish(List.of(new Answer("app", Map.of("appid", "app", "uuid", uuid), "Sent info to kafka")));
+            publisher.publish(List.of(new Answer(appid, Map.of("appid", appid, "uuid", uuid), "Sent info to kafka")));
         } catch (OutboundUnavailableException e) {
             throw new IllegalStateException(e);
         }
