@@ -27,13 +27,10 @@ import org.slf4j.LoggerFactory;
  *       with the record's text cut to {@code REJECTED_RECORD_MAX_CHARS} characters;</li>
  *   <li>{@code PUBLISH_ERROR_ANSWERS}: when the record is a JSON object with string {@code appid} and
  *       {@code uuid}, to {@code <prefix>.outbound_firehose}, {@code {"appid","uuid","server_time","error":{"message","details"}}},
- *       the answer a waiting client or the REST gateway correlates by uuid. With {@code KAFKA_APPID_TOPICS}, the
- *       answer to a request that matched a schema (refused afterwards by its plugin or by Redis) also goes to
- *       {@code <prefix>.outbound_<appid>} when Kafka can take that name; one whose appid makes a name Kafka cannot
- *       take (more than 249 characters under the prefix) goes to the firehose only, with a warning, counted in
- *       {@code kafka_monitor_answers_firehose_only_total}. A record that matched no schema is answered on the
- *       firehose only, so that an appid no schema checked cannot create a topic (docs/api.md, "Rejected records and
- *       error answers").</li>
+ *       the answer a waiting client or the REST gateway correlates by uuid. With {@code KAFKA_APPID_TOPICS} it also
+ *       goes to {@code <prefix>.outbound_<appid>} when Kafka can take that name; one whose appid makes a name Kafka
+ *       cannot take (more than 249 characters under the prefix) goes to the firehose only, with a warning, counted in
+ *       {@code kafka_monitor_answers_firehose_only_total} (docs/api.md, "Rejected records and error answers").</li>
  * </ul>
  */
 public final class RejectionMessages {
@@ -79,7 +76,7 @@ public final class RejectionMessages {
             rejection.recipient().ifPresent(recipient -> {
                 byte[] answer = json.writeBytes(errorAnswer(recipient, rejection, serverTime));
                 messages.add(new ProducerRecord<>(topics.outboundFirehose(), answer));
-                if (appidTopics && rejection.kind() == RejectionKind.REFUSED) {
+                if (appidTopics) {
                     appTopic(recipient.appid()).ifPresent(appTopic -> messages.add(new ProducerRecord<>(appTopic, answer)));
                 }
             });

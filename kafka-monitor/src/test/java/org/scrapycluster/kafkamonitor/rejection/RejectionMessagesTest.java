@@ -96,16 +96,6 @@ class RejectionMessagesTest {
         assertTrue(logged.getFirst().getFormattedMessage().startsWith("Error answer sent to demo.outbound_firehose only"), logged.toString());
     }
 
-    @Test
-    void withAppidTopicsARecordThatMatchedNoSchemaIsAnsweredOnTheFirehoseOnly() throws Exception {
-        SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Rejection invalid = Rejection.invalid(JSON.readTree("{\"uuid\":\"u1\",\"appid\":\"app1\"}"), "stats", List.of("x: is not allowed"));
-
-        List<ProducerRecord<String, byte[]>> sent = messages(Map.of("KAFKA_APPID_TOPICS", "true"), meters).of("demo.incoming", 0, 1, bytes("{}"), invalid);
-
-        assertEquals(List.of("demo.incoming_rejected", "demo.outbound_firehose"), topics(sent), "no topic for an appid no schema checked");
-        assertEquals(0, meters.get("kafka.monitor.answers.firehose.only").counter().count());
-    }
 
     @Test
     void eachPublicationCanBeTurnedOff() throws Exception {
