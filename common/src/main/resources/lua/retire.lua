@@ -10,26 +10,38 @@
 -- for it (crawls:foreign) is retired only with ARGV[6] "1", once its caller has read the queues and
 -- leases and found nothing of it: the pending count is not looked at, and the crawl leaves
 -- crawls:foreign and crawls:drained.
+-- A quiet crawl that still has requests pending (no crawler takes them: crawlers scaled to 0, or its
+-- domains blacklisted or paused) is made active again at the server clock's time, so that the
+-- completion checks of every monitor pass it over for another quiet period instead of reading its
+-- accounting and queues again at each check (docs/redis-monitor.md "complete"). Whatever drains it
+-- later touches crawls:active itself (lib/accounting), so this delays no announcement.
 --
 -- KEYS[1] crawl:<spiderid>:<appid>:<crawlid>   KEYS[2] crawls:<spiderid>:<appid>   KEYS[3] crawls:active
 -- KEYS[4] crawls:completed                     KEYS[5] timeout:<spiderid>:<appid>:<crawlid>
 -- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] quiet bound, epoch milliseconds
 -- ARGV[4] spiderid  ARGV[5] appid   ARGV[6] "1" when the queues were read and hold nothing of the crawl
 -- KEYS[6] crawls:foreign   KEYS[7] crawls:drained
--- Returns the crawl's published pages when this call retired it, -1 when it did not.
+-- Returns the crawl's published pages when this call retired it, -2 when it made the busy crawl active
+-- again, -1 when it left it as it was.
 
+local clock = server_clock()
 local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
 if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
   return -1
 end
-if ARGV[6] ~= '1' and ((tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0
-    or redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1) then
-  return -1
+if ARGV[6] ~= '1' then
+  if redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1 then
+    return -1
+  end
+  if (tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') or 0) > 0 then
+    redis.call('ZADD', KEYS[3], clock.millis, ARGV[2])
+    return -2
+  end
 end
 -- pcall: a timeout key of another type (hand-edited) holds no expiry, and fails nothing
 local expires = redis.pcall('GET', KEYS[5])
 expires = type(expires) == 'string' and tonumber(expires) or nil
-if expires ~= nil and expires <= server_clock().seconds then
+if expires ~= nil and expires <= clock.seconds then
   return -1
 end
 local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0

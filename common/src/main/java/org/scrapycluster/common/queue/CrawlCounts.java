@@ -169,22 +169,36 @@ public final class CrawlCounts {
      *         expired: the expire job ends it)
      */
     public OptionalLong retireIfIdle(CrawlRef crawl, Instant quietBefore) {
-        return redis.await(retireIfIdleAsync(crawl, quietBefore, false));
+        return redis.await(retireIfIdleAsync(crawl, quietBefore, false)) instanceof Retirement.Retired retired
+                ? OptionalLong.of(retired.pages())
+                : OptionalLong.empty();
     }
 
     /**
-     * {@link #retireIfIdle}, without waiting; several calls in flight are pipelined.
+     * {@link #retireIfIdle}, without waiting; several calls in flight are pipelined. A quiet crawl
+     * that still has requests pending is made active again at the Redis server's time
+     * ({@link Retirement.Busy}): the completion checks of every monitor pass it over for another
+     * quiet period instead of reading its accounting and queues at each check. Whatever later drains
+     * it makes it active again too, so this delays no announcement.
      *
      * @param queuesRead true when the caller read the queues and leases of a {@link #foreign} crawl
      *                   and found nothing of it: its pending count is then not looked at
      */
-    public CompletableFuture<OptionalLong> retireIfIdleAsync(CrawlRef crawl, Instant quietBefore, boolean queuesRead) {
+    public CompletableFuture<Retirement> retireIfIdleAsync(CrawlRef crawl, Instant quietBefore, boolean queuesRead) {
         return RETIRE.<Long>run(redis, ScriptOutputType.INTEGER,
                         new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE,
                                 Keyspace.CRAWLS_COMPLETED, crawl.timeoutKey(), Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED},
                         crawl.crawlid(), crawl.name(), Long.toString(quietBefore.toEpochMilli()), crawl.spiderId(), crawl.appid(),
                         queuesRead ? "1" : "0")
-                .thenApply(pages -> pages < 0 ? OptionalLong.empty() : OptionalLong.of(pages));
+                .thenApply(CrawlCounts::retirement);
+    }
+
+    /** The retire script's answer: the pages when it retired the crawl, -2 when it found it busy, -1 otherwise. */
+    private static Retirement retirement(long answer) {
+        if (answer >= 0) {
+            return new Retirement.Retired(answer);
+        }
+        return answer == -2 ? new Retirement.Busy() : new Retirement.Kept();
     }
 
     /**

@@ -80,6 +80,29 @@ class CrawlRetirementTest {
         assertEquals(OptionalLong.of(0), counts.retireIfIdle(crawl, quietBound()));
     }
 
+    @Test
+    void aQuietCrawlWithRequestsPendingIsMadeActiveAgainNotRetired() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "stalled");
+        enqueue(crawl, serverTime().getEpochSecond() + 3600);
+        Instant before = serverTime();
+
+        assertEquals(new Retirement.Busy(), redis.await(counts.retireIfIdleAsync(crawl, quietBound(), false)));
+        assertTrue(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()) >= before.toEpochMilli(),
+                "active at the check: quiet again only a quiet period later");
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending());
+        assertTrue(completedEntries(crawl).isEmpty());
+    }
+
+    @Test
+    void aCrawlActiveAfterTheQuietBoundIsLeftAsItIs() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "recent");
+        enqueue(crawl, serverTime().getEpochSecond() + 3600);
+        Double score = redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name());
+
+        assertEquals(new Retirement.Kept(), redis.await(counts.retireIfIdleAsync(crawl, serverTime().minusSeconds(60), false)));
+        assertEquals(score, redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
+    }
+
     private void enqueue(CrawlRef crawl, long expires) {
         assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
                 Members.feedItem("https://a.com/" + crawl.crawlid(), crawl.appid(), crawl.crawlid(), 1, expires)).withTimeoutKey()));

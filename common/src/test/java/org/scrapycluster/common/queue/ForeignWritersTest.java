@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -69,7 +68,7 @@ class ForeignWritersTest {
 
         Instant later = Instant.now().plusSeconds(60);
         assertTrue(counts.retireIfIdle(crawl, later).isEmpty(), "its accounting cannot say it is done");
-        assertEquals(OptionalLong.of(0), redis.await(counts.retireIfIdleAsync(crawl, later, true)));
+        assertEquals(new Retirement.Retired(0), redis.await(counts.retireIfIdleAsync(crawl, later, true)));
         assertFalse(counts.foreign(crawl), "retired");
     }
 }

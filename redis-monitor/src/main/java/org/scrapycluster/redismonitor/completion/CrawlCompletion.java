@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
@@ -15,6 +14,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CompletedCrawl;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
+import org.scrapycluster.common.queue.Retirement;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLock;
@@ -40,7 +40,10 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <p>Candidates are the crawls of {@code crawls:active} whose last activity is older than the
  * quiet period (on the Redis server's clock). Each is retired with one atomic script that succeeds
  * only if the crawl is still active, still quiet, has nothing pending and has not expired, so among
- * any number of Redis monitors exactly one announces it. An expired crawl (its timeout key holds a
+ * any number of Redis monitors exactly one announces it. A quiet crawl that still has requests pending (no crawler
+ * takes them: crawlers scaled to 0, or its domains blacklisted or paused) is made active again by the same script, so
+ * that it is looked at again a quiet period later, not at every check of every monitor (docs/redis-monitor.md
+ * "complete"). An expired crawl (its timeout key holds a
  * time the server's clock has reached) is left to the expire job even when crawlers' hand-outs have
  * already dropped all its requests: it is announced {@code expired}, as the original announces it,
  * not {@code complete}. A retired crawl's timeout key is deleted: a finished crawl is not announced
@@ -121,16 +124,16 @@ public final class CrawlCompletion implements AutoCloseable {
         List<CrawlRef> page;
         do {
             page = counts.quietSince(quietBefore, offset, PAGE);
-            Map<CrawlRef, CompletableFuture<OptionalLong>> retired = new LinkedHashMap<>();
+            Map<CrawlRef, CompletableFuture<Retirement>> retired = new LinkedHashMap<>();
             for (CrawlRef crawl : page) {
                 if (!refused.run(crawl.accountingKey(), () -> check(crawl, now, quietBefore).ifPresent(retiring -> retired.put(crawl, retiring)))) {
                     offset++; // refused: it stays among the quiet crawls
                 }
             }
-            for (Map.Entry<CrawlRef, CompletableFuture<OptionalLong>> retiring : retired.entrySet()) {
-                Optional<OptionalLong> pages = refused.await(redis, retiring.getKey().accountingKey(), retiring.getValue());
-                if (pages.isEmpty() || pages.get().isEmpty()) {
-                    offset++; // not retired: it stays among the quiet crawls
+            for (Map.Entry<CrawlRef, CompletableFuture<Retirement>> retiring : retired.entrySet()) {
+                Optional<Retirement> retirement = refused.await(redis, retiring.getKey().accountingKey(), retiring.getValue());
+                if (retirement.isEmpty() || retirement.get() instanceof Retirement.Kept) {
+                    offset++; // neither retired nor made active again: it stays among the quiet crawls
                 }
             }
         } while (page.size() == PAGE);
@@ -139,9 +142,12 @@ public final class CrawlCompletion implements AutoCloseable {
 
     /**
      * Judges one quiet crawl: the retirement under way when it may be done, else nothing (a foreign crawl found busy, or
-     * drained for the first time, is made active again).
+     * drained for the first time, is made active again). The retire script makes a crawl whose accounting answers for it
+     * active again when it still has requests pending, so that a crawl no crawler takes requests of (crawlers scaled to
+     * 0, its domains blacklisted or paused) costs one check per quiet period among all monitors, not one per check of
+     * each monitor.
      */
-    private Optional<CompletableFuture<OptionalLong>> check(CrawlRef crawl, Instant now, Instant quietBefore) {
+    private Optional<CompletableFuture<Retirement>> check(CrawlRef crawl, Instant now, Instant quietBefore) {
         if (!counts.foreign(crawl)) {
             return Optional.of(counts.retireIfIdleAsync(crawl, quietBefore, false));
         }
