@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.scrapycluster.redismonitor.AnswerFixtures.assertAnswer;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.awaitility.Awaitility;
@@ -13,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
@@ -66,6 +71,43 @@ class ZookeeperMonitorTest {
             editor.edit("blacklist-remove", "CNN.COM", "{\"domain\":\"CNN.COM\",\"uuid\":\"%s\"}");
             assertEquals("blacklist:\n- ebay.com\ndomains:\n  dmoztools.net:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
                     editor.text());
+        }
+    }
+
+    /**
+     * Entries written by hand or by a Python Redis monitor as {@code Example.com} are applied by crawlers to
+     * {@code example.com} (docs/throttling.md): a removal of the domain takes out every one of them, so that none stays
+     * in force after a request answered as a success.
+     */
+    @Test
+    void aRemovalTakesOutEveryEntryCrawlersApplyToTheDomainHoweverItIsSpelled(EmbeddedStack stack) throws ZooKeeperConfigException {
+        String before = "blacklist:\n- Example.com\n- other.com\n- EXAMPLE.COM\n- B\u00fccher.de\n"
+                + "domains:\n  Example.com:\n    hits: 5\n    window: 60\n  example.com:\n    hits: 15\n    window: 60\n"
+                + "  other.com:\n    hits: 15\n    window: 60\n";
+        try (Editor editor = Editor.start(stack, before)) {
+            editor.edit("domain-remove", "example.com", "{\"domain\":\"example.com\",\"uuid\":\"%s\"}");
+            editor.edit("blacklist-remove", "example.com", "{\"domain\":\"example.com\",\"uuid\":\"%s\"}");
+            editor.edit("blacklist-remove", "b\u00fccher.de", "{\"domain\":\"b\u00fccher.de\",\"uuid\":\"%s\"}");
+
+            assertEquals("blacklist:\n- other.com\ndomains:\n  other.com:\n    hits: 15\n    window: 60\n", editor.text());
+            DomainConfig applied = DomainConfigYaml.parseApplied(editor.text()).config().orElseThrow();
+            assertEquals(Optional.of(List.of("other.com")), applied.blacklist(), "as crawlers apply it");
+            assertEquals(Set.of("other.com"), applied.throttles().keySet());
+        }
+    }
+
+    /** An update replaces the entries of the domain spelled otherwise, rather than leave a stale one beside its own. */
+    @Test
+    void anUpdateReplacesTheEntriesOfTheDomainSpelledOtherwise(EmbeddedStack stack) throws ZooKeeperConfigException {
+        String before = "blacklist:\n- a.com\n- Example.com\n- b.com\n- EXAMPLE.com\n"
+                + "domains:\n  EXAMPLE.COM:\n    hits: 1\n    window: 60\n  Example.com:\n    hits: 5\n    window: 60\n";
+        try (Editor editor = Editor.start(stack, before)) {
+            editor.edit("blacklist-update", "example.com", "{\"domain\":\"example.com\",\"uuid\":\"%s\"}");
+            editor.edit("domain-update", "example.com",
+                    "{\"domain\":\"example.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":60}");
+
+            assertEquals("blacklist:\n- a.com\n- example.com\n- b.com\ndomains:\n  example.com:\n    hits: 15\n    scale: 1.0\n"
+                    + "    window: 60\n", editor.text(), "in the place of the first, once");
         }
     }
 

@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * byte for byte as the original writes it) and answers
  * {@code {uuid, server_time, action, domain, appid}}, with {@code error} set to
  * {@code Unable to load Zookeeper config} or {@code Unable to store Zookeeper config} when
- * ZooKeeper failed, as the original. The domain is stored as queue keys spell it ({@link DomainKey}).
+ * ZooKeeper failed, as the original. The domain is stored as queue keys spell it ({@link DomainKey}), and every
+ * entry crawlers apply to it, however spelled ({@code Example.com}, written by hand or by a Python Redis monitor), is
+ * removed or replaced with it (docs/redis-monitor.md "zookeeper").
  * A request that cannot be applied (unknown action, a domain-update without hits or window or with a scale
  * outside 0..1, a domain with a control character or an internationalised one without an ASCII form, a value that
  * is not JSON) is answered with its
