@@ -63,12 +63,17 @@ public final class LinearRegex {
     /** Reads a regex's text once for its nesting and its program's size, without parsing it fully. */
     private static final class CostReader {
 
+        /** {@link #posixClassClose} has not searched yet. */
+        private static final int NOT_SEARCHED = -2;
+
         private final String regex;
         /** The size so far of each group around the one being read, and of its last atom. */
         private final Deque<long[]> outer = new ArrayDeque<>();
         private long size;
         private long last;
         private int at;
+        /** Where the last search for {@code :]} found it, -1 when it found none, or {@link #NOT_SEARCHED}. */
+        private int posixClose = NOT_SEARCHED;
 
         CostReader(String regex) {
             this.regex = regex;
@@ -184,7 +189,7 @@ public final class LinearRegex {
                 if (c == '\\') {
                     i = escapeEnd(i);
                 } else if (c == '[' && i + 1 < regex.length() && regex.charAt(i + 1) == ':') {
-                    int close = regex.indexOf(":]", i + 2);
+                    int close = posixClassClose(i + 2);
                     i = close < 0 ? i + 1 : close + 2;
                 } else if (c == ']') {
                     return i + 1;
@@ -193,6 +198,19 @@ public final class LinearRegex {
                 }
             }
             return regex.length();
+        }
+
+        /**
+         * Where the first {@code :]} at or after {@code from} starts, or -1 when none does: the end of a POSIX class
+         * such as {@code [:alpha:]}. The reading only moves forward, so a {@code :]} found for an earlier {@code [:}
+         * is still the first, and none found is still none: the text is searched once in all, not to its end for
+         * each {@code [:}, which made 200,000 characters of {@code [:} take 2.9 s.
+         */
+        private int posixClassClose(int from) {
+            if (posixClose == NOT_SEARCHED || posixClose >= 0 && posixClose < from) {
+                posixClose = regex.indexOf(":]", from);
+            }
+            return posixClose;
         }
     }
 }

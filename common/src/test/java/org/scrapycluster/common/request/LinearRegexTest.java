@@ -1,6 +1,7 @@
 package org.scrapycluster.common.request;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +38,24 @@ class LinearRegexTest {
             PatternSyntaxException refused = assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile(regex));
             assertTrue(refused.getDescription().contains("nested more than"), refused.getDescription());
         }
+    }
+
+    @Test
+    void posixClassOpeningsWithoutAnEndAreReadAsOneClassToTheEndOfTheText() {
+        for (int pairs : List.of(100_000, 500_000)) { // 200,000 characters, and the 1 MiB of a request's largest
+            assertEquals(1, LinearRegex.programSize("[:".repeat(pairs)), pairs + " pairs");
+        }
+        PatternSyntaxException refused = assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile("[:".repeat(1_000)));
+        assertTrue(refused.getDescription().contains("missing closing ]"), refused.getDescription());
+    }
+
+    @Test
+    void eachPosixClassEndsAtItsOwnColonBracketAndTheClassAtItsBracket() {
+        assertEquals(3, LinearRegex.programSize("[[:alpha:][:digit:]]{3}"));
+        assertEquals(2, LinearRegex.programSize("[[:alpha:]]x"));
+        // the one :] is far after the openings, past none of them: the class ends at the ] after it
+        assertEquals(6, LinearRegex.programSize("[" + "[:".repeat(100_000) + ":]]a{5}"));
+        assertDoesNotThrow(() -> LinearRegex.compile("[[:alpha:][:digit:]_-]+"));
     }
 
     @Test
