@@ -63,6 +63,8 @@ public final class LinearRegex {
     /** Reads a regex's text once for its nesting and its program's size, without parsing it fully. */
     private static final class CostReader {
 
+        /** Most digits of a count in {@code {n,m}}: RE2/J refuses any count above 1,000. */
+        private static final int MAX_COUNT_DIGITS = 4;
         /** {@link #posixClassClose} has not searched yet. */
         private static final int NOT_SEARCHED = -2;
 
@@ -131,22 +133,41 @@ public final class LinearRegex {
             last = group;
         }
 
-        /** {@code {n}}, {@code {n,}} or {@code {n,m}} after an atom; anything else is a literal brace. */
+        /**
+         * {@code {n}}, {@code {n,}} or {@code {n,m}} after an atom, each count of at most {@link #MAX_COUNT_DIGITS}
+         * digits; anything else is a literal brace. Read forward from the brace no further than such a repetition
+         * reaches, not up to the first {@code }} of the text: searching the rest of the text for it, and splitting
+         * what came before it, for each brace made 200,000 braces without a {@code }} take 0.6 s, and a million
+         * braces then a {@code }} 19 s.
+         */
         private void countedRepetition() {
-            int close = regex.indexOf('}', at);
-            String[] bounds = close < 0 ? null : regex.substring(at + 1, close).split(",", -1);
-            if (bounds == null || bounds.length > 2 || !isCount(bounds[0]) || bounds.length == 2 && !bounds[1].isEmpty()
-                    && !isCount(bounds[1])) {
+            int lowStart = at + 1;
+            int lowEnd = digitsEnd(lowStart);
+            boolean upTo = lowEnd < regex.length() && regex.charAt(lowEnd) == ',';
+            int highStart = upTo ? lowEnd + 1 : lowEnd;
+            int close = upTo ? digitsEnd(highStart) : lowEnd;
+            if (!isCount(lowStart, lowEnd) || upTo && close > highStart && !isCount(highStart, close)
+                    || close >= regex.length() || regex.charAt(close) != '}') {
                 atom(at + 1);
                 return;
             }
-            long least = Long.parseLong(bounds[0]);
-            long most = bounds.length == 1 ? least : bounds[1].isEmpty() ? least + 1 : Long.parseLong(bounds[1]);
+            long least = Long.parseLong(regex, lowStart, lowEnd, 10);
+            long most = !upTo ? least : close == highStart ? least + 1 : Long.parseLong(regex, highStart, close, 10);
             repeat(close + 1, Math.max(most, 1));
         }
 
-        private static boolean isCount(String text) {
-            return !text.isEmpty() && text.length() <= 4 && text.chars().allMatch(Character::isDigit);
+        /** Where the digits from {@code start} end, looking at one more than a count may have. */
+        private int digitsEnd(int start) {
+            int i = start;
+            while (i < regex.length() && i - start <= MAX_COUNT_DIGITS && Character.isDigit(regex.charAt(i))) {
+                i++;
+            }
+            return i;
+        }
+
+        /** Whether the text from {@code start} to {@code end} is a count: one to {@link #MAX_COUNT_DIGITS} digits. */
+        private static boolean isCount(int start, int end) {
+            return end > start && end - start <= MAX_COUNT_DIGITS;
         }
 
         /** The last atom taken {@code copies} times in all; a lazy {@code ?} after the operator adds nothing. */

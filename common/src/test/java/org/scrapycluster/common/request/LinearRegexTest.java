@@ -59,6 +59,33 @@ class LinearRegexTest {
     }
 
     @Test
+    void bracesWithoutACountAreLiteralsOfOneInstructionEach() {
+        assertEquals(LinearRegex.MAX_PROGRAM_SIZE, LinearRegex.programSize("{".repeat(LinearRegex.MAX_PROGRAM_SIZE)));
+        assertEquals(LinearRegex.MAX_PROGRAM_SIZE, LinearRegex.programSize("{".repeat(LinearRegex.MAX_PROGRAM_SIZE - 1) + "}"));
+        for (int braces : List.of(200_000, 1_000_000)) {
+            PatternSyntaxException refused = assertThrows(PatternSyntaxException.class, () -> LinearRegex.programSize("{".repeat(braces)));
+            assertTrue(refused.getDescription().contains("expand to more than 100000"), refused.getDescription());
+        }
+        assertThrows(PatternSyntaxException.class, () -> LinearRegex.programSize("{".repeat(1_000_000) + "}"));
+    }
+
+    @Test
+    void countedRepetitionsAreReadAsBefore() {
+        assertEquals(3, LinearRegex.programSize("a{3}"));
+        assertEquals(5, LinearRegex.programSize("a{2,5}"));
+        assertEquals(3, LinearRegex.programSize("a{2,}")); // one copy more than the least
+        assertEquals(3, LinearRegex.programSize("a{2,}?"));
+        assertEquals(5, LinearRegex.programSize("a{,5}")); // no least: five literals
+        assertEquals(8, LinearRegex.programSize("a{12345}")); // a count of five digits: literals
+        assertEquals(8, LinearRegex.programSize("a{1,2,3}"));
+        assertEquals(7, LinearRegex.programSize("a{1 ,2}"));
+        assertEquals(2, LinearRegex.programSize("a{"));
+        assertEquals(50_001, LinearRegex.programSize("{".repeat(50_000) + "3}")); // the last brace taken 3 times
+        // any Unicode digit counts, as it always did here (an upper bound: RE2/J reads the Arabic-Indic three as a literal)
+        assertEquals(3, LinearRegex.programSize("a{\u0663}"));
+    }
+
+    @Test
     void whatRe2RefusesIsStillRefused() {
         assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile("(a)\\1"));
         assertThrows(PatternSyntaxException.class, () -> LinearRegex.compile("a{1001}"));
