@@ -30,6 +30,14 @@ public final class LinearRegex {
     public static final int MAX_PER_REQUEST = 1_000;
 
     /**
+     * Most characters of all the regexes of one request together: RE2/J's parser copies the rest of the text at many
+     * steps, so its time grows with the square of a regex's length whatever its program (200,000 characters of
+     * {@code [:}, a program of one instruction, took 11.8 s to refuse); 20,000 characters take it about a tenth of a
+     * second, and a request's URL patterns need a few hundred.
+     */
+    public static final int MAX_LENGTH_PER_REQUEST = 20_000;
+
+    /**
      * Largest program of all the regexes of one request together, in instructions: twice what one may have. Compiling
      * costs about 4 ms per 100,000 instructions, so that 2,000 regexes of 17 characters each at the limit of one
      * ({@code (a{999}){99}1}) took 7.9 s, and a megabyte of them would hold the monitor for minutes.

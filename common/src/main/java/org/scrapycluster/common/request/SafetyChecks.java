@@ -31,8 +31,9 @@ import org.scrapycluster.common.settings.Settings;
  *   <li>{@code linearRegexes}: every {@code allow_regex} and {@code deny_regex} must be a regular
  *       expression RE2/J accepts, so it runs in linear time (no back-references, no look-arounds), and
  *       whose nesting and size are within {@link LinearRegex}'s bounds, so compiling it is cheap; and the request
- *       may carry at most {@link LinearRegex#MAX_PER_REQUEST} of them, whose programs come to at most
- *       {@link LinearRegex#MAX_PROGRAM_SIZE_PER_REQUEST} instructions together, both read before any is compiled,
+ *       may carry at most {@link LinearRegex#MAX_PER_REQUEST} of them, of at most
+ *       {@link LinearRegex#MAX_LENGTH_PER_REQUEST} characters together, whose programs come to at most
+ *       {@link LinearRegex#MAX_PROGRAM_SIZE_PER_REQUEST} instructions together, all read before any is compiled,
  *       so that compiling a request's regexes cannot hold a service for seconds (docs/api.md, "Rules every request follows").</li>
  * </ul>
  *
@@ -175,6 +176,12 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         if (regexes.size() > LinearRegex.MAX_PER_REQUEST) {
             violations.add(new Violation(REGEX_LISTS.getFirst(), "a request may carry at most " + LinearRegex.MAX_PER_REQUEST
                     + " regular expressions in allow_regex and deny_regex together, was " + regexes.size()));
+            return;
+        }
+        long length = regexes.stream().mapToLong(regex -> regex.text().length()).sum();
+        if (length > LinearRegex.MAX_LENGTH_PER_REQUEST) {
+            violations.add(new Violation(REGEX_LISTS.getFirst(), "the regular expressions of allow_regex and deny_regex may have at most "
+                    + LinearRegex.MAX_LENGTH_PER_REQUEST + " characters together, had " + length));
             return;
         }
         List<Regex> unknown = new ArrayList<>();

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
 /**
- * The regexes of one crawl request together: their number and the size of their programs are read from their text
+ * The regexes of one crawl request together: their number, length and the size of their programs are read from their text
  * before any is compiled, so that a request of many regexes, each within the limits of one, cannot hold the
  * service compiling them.
  */
@@ -45,6 +45,17 @@ class RegexBudgetTest {
 
         assertEquals(List.of(new Violation("allow_regex", "the regular expressions of allow_regex and deny_regex expand to more than"
                 + " 200000 instructions together, were 296716")), violations);
+    }
+
+    @Test
+    void regexesLongerTogetherThanARequestMayCarryAreRefusedBeforeAnyIsCompiled() {
+        // a program of one instruction each, but RE2/J's parser takes time with the square of a regex's length
+        List<String> allow = List.of("[" + "[:".repeat(5_000) + "]", "[" + "[:".repeat(5_000) + "x]");
+
+        List<Violation> violations = violations(allow, List.of(REFUSED_WHEN_COMPILED));
+
+        assertEquals(List.of(new Violation("allow_regex", "the regular expressions of allow_regex and deny_regex may have at most"
+                + " 20000 characters together, had 20016")), violations);
     }
 
     @Test
