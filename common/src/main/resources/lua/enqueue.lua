@@ -24,6 +24,9 @@
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
 -- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT' (its dupefilter or queue key holds
 -- another type: a name the original's keys share with another key; nothing of it is kept).
+-- The timeout key (+10) is written after every outcome but BLACKLISTED, EXPIRED and KEY_CONFLICT: the
+-- original's Kafka monitor sets it for every seed it takes, whatever becomes of the member, so a seed sent
+-- again with another expires moves the crawl's expiry even when it is not queued again (docs/api.md).
 
 local FIELDS = 20
 local fifo = ARGV[1] == '1'
@@ -51,11 +54,10 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
   return n >= limit
 end
 
-local function enqueue(queue, base, arrival)
+local function file_request(queue, base, arrival, fields)
   local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
-  local fields = passed_crawl_fields(base + 3)
   local dupefilter, fingerprint, dupefilter_ttl = ARGV[base + 7], ARGV[base + 8], ARGV[base + 9]
-  local write_timeout, domain_refused = ARGV[base + 10] == '1', ARGV[base + 11] == '1'
+  local domain_refused = ARGV[base + 11] == '1'
 
   -- a stopped or expired crawl is refused first, so that its refused requests leave no trace
   if crawl_stopped(batch, KEYSPACE.blacklist(spider), fields) then
@@ -103,12 +105,27 @@ local function enqueue(queue, base, arrival)
   end
   activate_domain(batch, spider, domain, clock)
   account_added(tally, spider, fields, domain)
-  if write_timeout and fields.expires ~= 0 then
+  return 'QUEUED'
+end
+
+-- The outcomes after which a request's crawl keeps its timeout key (see the header): the crawl is
+-- neither stopped nor expired, and the request's keys could be used.
+local KEEPS_TIMEOUT = {
+  QUEUED = true, ALREADY_QUEUED = true, DUPLICATE = true, PAGE_LIMIT = true, DOMAIN_BLACKLISTED = true
+}
+
+-- Files request i (file_request) and writes its crawl's timeout key when it asks for it. The crawl accounting's
+-- expires is left as it is: it is that of the requests queued (written with them by write_added), which
+-- keep the expires they were sent with.
+local function enqueue(queue, base, arrival)
+  local fields = passed_crawl_fields(base + 3)
+  local outcome = file_request(queue, base, arrival, fields)
+  if ARGV[base + 10] == '1' and KEEPS_TIMEOUT[outcome] and fields.expires ~= 0 then
     -- the expires text as the request gives it, as the original writes it: formatted here, an expires
     -- beyond the range of a long would come out as -9223372036854775808, long past
-    redis.call('SET', KEYSPACE.timeout(spider, fields.appid, fields.crawlid), ARGV[base + 6])
+    redis.call('SET', KEYSPACE.timeout(ARGV[base + 1], fields.appid, fields.crawlid), ARGV[base + 6])
   end
-  return 'QUEUED'
+  return outcome
 end
 
 local outcomes = {}

@@ -159,6 +159,52 @@ class EnqueuerTest {
     }
 
     @Test
+    void aSeedSentAgainWithAnotherExpiryMovesTheTimeoutKeyThoughItIsNotQueuedAgain() {
+        long first = serverSeconds() + 3600;
+        long second = first + 1800;
+        long third = first - 1800;
+        EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp1", Duration.ofSeconds(600));
+        String member = Members.feedItem("https://ex1.com/", "app", "c1", 1, first);
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member).withDupefilter(seen).withTimeoutKey()));
+
+        assertEquals(EnqueueOutcome.DUPLICATE, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c1", 1, second)).withDupefilter(seen).withTimeoutKey()));
+        assertEquals(Long.toString(second), redis.sync().get(crawl.timeoutKey()), "overwritten, as the original's SET does");
+        assertEquals(-1, redis.sync().ttl(crawl.timeoutKey()), "no expiry, as the original's");
+
+        assertEquals(EnqueueOutcome.ALREADY_QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c1", 1, first)).withTimeoutKey()));
+        assertEquals(Long.toString(first), redis.sync().get(crawl.timeoutKey()));
+        assertEquals(EnqueueOutcome.DUPLICATE, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c1", 1, third)).withDupefilter(seen).withTimeoutKey()));
+        assertEquals(Long.toString(third), redis.sync().get(crawl.timeoutKey()), "an earlier expiry too");
+
+        assertEquals(1, redis.sync().zcard(queue.key()), "the queued seed alone, with the expires it was sent with");
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending());
+        assertEquals(first, counts.crawl(crawl).orElseThrow().expires(), "the accounting's expires is that of the queued requests");
+        assertEquals(EnqueueOutcome.DUPLICATE, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c1", 1, 0)).withDupefilter(seen).withTimeoutKey()));
+        assertEquals(Long.toString(third), redis.sync().get(crawl.timeoutKey()), "an expires of 0 writes nothing, as the original's");
+    }
+
+    @Test
+    void aRefusedSeedLeavesTheTimeoutKeyAsItWas() {
+        long expires = serverSeconds() + 3600;
+        redis.sync().set(crawl.timeoutKey(), Long.toString(expires));
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||c1");
+        assertEquals(EnqueueOutcome.BLACKLISTED, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c1", 1, expires + 60)).withTimeoutKey()));
+        redis.sync().srem(Keyspace.blacklist(spider), "app||c1");
+        assertEquals(EnqueueOutcome.EXPIRED, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c1", 1, serverSeconds() - 1)).withTimeoutKey()));
+        QueueKey taken = new QueueKey(spider, "taken.com");
+        redis.sync().sadd(taken.key(), "a set where a queue would be");
+        assertEquals(EnqueueOutcome.KEY_CONFLICT, enqueuer.enqueue(EnqueueRequest.of(taken,
+                Members.feedItem("https://taken.com/", "app", "c1", 1, expires + 120)).withTimeoutKey()));
+        assertEquals(Long.toString(expires), redis.sync().get(crawl.timeoutKey()));
+    }
+
+    @Test
     void anExpiryBeyondTheRangeOfALongStaysInTheFuture() {
         // the crawl schema puts no bound on expires; Lua's %d writes such a number as -9223372036854775808,
         // which a Redis monitor reads as long past and so expires (purges) the crawl at once

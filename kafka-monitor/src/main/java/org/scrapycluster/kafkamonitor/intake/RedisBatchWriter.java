@@ -115,7 +115,7 @@ final class RedisBatchWriter {
                 EnqueueOutcome decisive = null;
                 for (Enqueued enqueued : ofRequest) {
                     EnqueueOutcome outcome = redis.await(enqueued.outcome);
-                    if (outcome == EnqueueOutcome.QUEUED) {
+                    if (outcome.timeoutWritten()) {
                         enqueued.effect().timeoutKey().ifPresent(signals::add);
                     }
                     if (decisive == null || severity(outcome) > severity(decisive)) {

@@ -133,6 +133,22 @@ class RequestFixtureEffectsTest {
     }
 
     @Test
+    void aSeedFedAgainWithAnotherExpiryOverwritesTheTimeoutKeyAndSignalsIt() {
+        long first = System.currentTimeMillis() / 1000 + 3600;
+        long second = first + 1800;
+        String seed = "{\"url\":\"http://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"expires\":";
+        Settings settings = Settings.defaults("kafka-monitor");
+
+        assertInstanceOf(Disposition.Accepted.class, process(settings, (seed + first + "}").getBytes(StandardCharsets.UTF_8)));
+        assertInstanceOf(Disposition.Accepted.class, process(settings, (seed + second + "}").getBytes(StandardCharsets.UTF_8)),
+                "accepted, but not queued again");
+
+        assertEquals(Long.toString(second), REDIS.connection().sync().get("timeout:link:testapp:c1"));
+        assertEquals(List.of("timeout:link:testapp:c1", "timeout:link:testapp:c1"), REDIS.connection().sync().lrange("jobs:signal", 0, -1));
+        assertEquals(1, REDIS.connection().sync().zcard("link:example.com:queue"));
+    }
+
+    @Test
     void aSeedOfAStoppedCrawlIsRefused() {
         REDIS.connection().sync().sadd("link:blacklist", "testapp||c1");
 
