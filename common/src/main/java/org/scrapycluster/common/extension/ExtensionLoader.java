@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -22,14 +22,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Loads the extensions of one kind the way every service does. They are found as {@link ServiceLoader}
- * providers of the kind's interface, on the service's class path and in the jars of the plugin folders
- * ({@link PluginFolders}), and known by {@link Extension#name()}; a setting may also name a class, which is
- * then loaded by that name. Each is constructed without arguments and configured once. A setting that
- * lists several ({@code ITEM_PIPELINES}, {@code LINK_FILTERS}, {@code DOWNLOADER_MIDDLEWARES}) maps names to orders, as the original's
- * plugin dictionaries do: ascending order, a null order removes an entry. An unknown name, two entries with
- * one order, two extensions of one kind with one name, and one extension class in two jars are start-up errors. One log line per kind says
- * what was loaded.
+ * Loads the extensions of one kind the way every service does. They are found as service providers of the kind's
+ * interface ({@link ServiceListing}), on the service's class path and in the jars of the plugin folders
+ * ({@link PluginFolders}), and known by {@link Extension#name()}; a setting may also name a class, which is then
+ * loaded by that name. Each provider is constructed once, without arguments, and configured once when a setting
+ * names it. A setting that names a listed class builds that provider alone; one that names an extension by its
+ * name builds every provider to read the names, and a provider that cannot be loaded or constructed (a jar lacking a
+ * class it needs) is then left out with a warning naming its class and jar, unless the name matches nothing, when the
+ * error names it too. A setting that lists several ({@code ITEM_PIPELINES}, {@code LINK_FILTERS},
+ * {@code DOWNLOADER_MIDDLEWARES}) maps names to orders, as the original's plugin dictionaries do: ascending order, a
+ * null order removes an entry. An unknown name, two entries with one order, two extensions of one kind with one name,
+ * and one extension class in two jars are start-up errors. One log line per kind says what was loaded.
  *
  * @param <T> the kind
  */
@@ -41,6 +44,8 @@ public final class ExtensionLoader<T extends Extension> {
     private final String kindName;
     private final Settings settings;
     private final ClassLoader classLoader;
+    private final Set<String> warned = new HashSet<>();
+    private List<ListedProvider<T>> listed;
 
     private ExtensionLoader(Class<T> kind, String kindName, Settings settings, ClassLoader classLoader) {
         this.kind = kind;
@@ -59,28 +64,65 @@ public final class ExtensionLoader<T extends Extension> {
     }
 
     /**
-     * Every extension of this kind that is found, by name, each newly constructed and not configured.
+     * Every extension of this kind that is found and can be built, by name, each constructed once (the same instance
+     * on every call) and not configured. A provider that cannot be loaded or constructed is left out with a warning
+     * naming its class and jar.
      *
-     * @throws SettingsException when two have one name, or one cannot be constructed
+     * @throws SettingsException when two have one name, one has no name, or one class is in several jars
      */
     public Map<String, T> available() {
         Map<String, T> found = new TreeMap<>();
-        try {
-            for (ServiceLoader.Provider<T> provider : ServiceLoader.load(kind, classLoader).stream().toList()) {
-                T extension = provider.get();
-                requireName(extension);
-                requireOneJar(extension);
-                T other = found.putIfAbsent(extension.name(), extension);
-                if (other != null && other.getClass() != extension.getClass()) {
-                    throw new SettingsException("Two " + kindName + " are called '" + extension.name() + "': "
-                            + other.getClass().getName() + " (" + FoundExtension.sourceOf(other.getClass()) + ") and "
-                            + extension.getClass().getName() + " (" + FoundExtension.sourceOf(extension.getClass()) + ")");
+        byName().forEach((name, provider) -> found.put(name, provider.instance()));
+        return found;
+    }
+
+    /** The providers listed for this kind, read once. */
+    private synchronized List<ListedProvider<T>> listed() {
+        if (listed == null) {
+            listed = ServiceListing.of(kind, classLoader).stream()
+                    .map(entry -> new ListedProvider<>(kind, kindName, entry, classLoader)).toList();
+        }
+        return listed;
+    }
+
+    /** The providers that can be built, by name; one that cannot is left out, with a warning the first time. */
+    private Map<String, ListedProvider<T>> byName() {
+        Map<String, ListedProvider<T>> found = new TreeMap<>();
+        for (ListedProvider<T> provider : listed()) {
+            T extension;
+            try {
+                extension = provider.instance();
+            } catch (SettingsException e) {
+                if (warned.add(provider.className())) {
+                    LOG.atWarn().addKeyValue("class", provider.className()).addKeyValue("jar", provider.jar())
+                            .log(e.getMessage() + "; left out, as no setting names its class");
                 }
+                continue;
             }
-        } catch (ServiceConfigurationError e) {
-            throw new SettingsException("Cannot load the " + kindName + ": " + e.getMessage(), e);
+            requireName(extension);
+            requireOneJar(extension);
+            ListedProvider<T> other = found.putIfAbsent(extension.name(), provider);
+            if (other != null) {
+                Class<?> first = other.instance().getClass();
+                throw new SettingsException("Two " + kindName + " are called '" + extension.name() + "': "
+                        + first.getName() + " (" + FoundExtension.sourceOf(first) + ") and "
+                        + extension.getClass().getName() + " (" + FoundExtension.sourceOf(extension.getClass()) + ")");
+            }
         }
         return found;
+    }
+
+    /** The failures of the providers that cannot be built, for an error about a name that matches nothing; "" when none. */
+    private String unbuilt() {
+        List<String> failures = new ArrayList<>();
+        for (ListedProvider<T> provider : listed()) {
+            try {
+                provider.instance();
+            } catch (SettingsException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        return failures.isEmpty() ? "" : "; and some cannot be built, which may be the one meant: " + String.join("; ", failures);
     }
 
     /** Refuses an extension whose {@code name()} is null or blank: no setting could name it, and it would hide the others. */
@@ -102,7 +144,7 @@ public final class ExtensionLoader<T extends Extension> {
         List<String> jars = new ArrayList<>();
         try {
             for (URL copy : Collections.list(classLoader.getResources(classFile))) {
-                jars.add(jarOf(copy, classFile));
+                jars.add(ServiceListing.jarOf(copy, classFile));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot look for " + classFile + " in the plugin jars", e);
@@ -113,21 +155,13 @@ public final class ExtensionLoader<T extends Extension> {
         }
     }
 
-    /** The file name of the jar (or the folder) {@code classFile} was found in, at {@code copy}. */
-    private static String jarOf(URL copy, String classFile) {
-        String location = copy.toString();
-        String container = location.substring(0, location.length() - classFile.length()).replaceFirst("!?/$", "");
-        return container.substring(container.lastIndexOf('/') + 1);
-    }
-
     /**
      * The extension {@code setting} names with {@code name} (or a class name), configured.
      *
      * @throws SettingsException when there is none of that name, listing those there are
      */
     public T named(String setting, String name) {
-        Map<String, T> available = available();
-        T extension = configured(setting, name, resolve(setting, name, available));
+        T extension = configured(setting, name, resolve(setting, name));
         LOG.atInfo().addKeyValue("setting", setting).addKeyValue("name", extension.name())
                 .addKeyValue("source", FoundExtension.sourceOf(extension.getClass())).log("Loaded " + kindName);
         return extension;
@@ -139,7 +173,6 @@ public final class ExtensionLoader<T extends Extension> {
      * @throws SettingsException when a name is unknown, an order is not a whole number, or two entries have one order
      */
     public List<T> ordered(String setting) {
-        Map<String, T> available = available();
         record Entry<E>(String name, long order, E extension) {
         }
         List<Entry<T>> entries = new ArrayList<>();
@@ -159,7 +192,7 @@ public final class ExtensionLoader<T extends Extension> {
                 throw settings.invalid(setting, "gives the order " + order + " to both " + earlier + " and " + name
                         + "; every entry needs an order of its own");
             }
-            entries.add(new Entry<>(name, order, resolve(setting, name, available)));
+            entries.add(new Entry<>(name, order, resolve(setting, name)));
         }
         entries.sort(Comparator.comparingLong(Entry::order));
         List<T> loaded = new ArrayList<>();
@@ -179,34 +212,65 @@ public final class ExtensionLoader<T extends Extension> {
      * @throws SettingsException when there is none of that name or class
      */
     public T instance(String setting, String nameOrClass) {
-        return configured(setting, nameOrClass, resolve(setting, nameOrClass, available()));
+        return configured(setting, nameOrClass, resolve(setting, nameOrClass));
     }
 
-    private T resolve(String setting, String name, Map<String, T> available) {
-        T extension = available.get(name);
-        if (extension != null) {
-            return extension;
-        }
-        for (T provided : available.values()) {
-            if (provided.getClass().getName().equals(name)) {
-                return provided;
+    /**
+     * The extension {@code setting} names by {@code name}, not configured. A provider listed under that class name is
+     * built alone, and its failure is the setting's; otherwise every provider is built to read its name ({@link #byName}).
+     */
+    private T resolve(String setting, String name) {
+        for (ListedProvider<T> provider : listed()) {
+            if (provider.className().equals(name)) {
+                try {
+                    requireOneJar(provider.instance());
+                    return provider.claim();
+                } catch (SettingsException e) {
+                    SettingsException refused = settings.invalid(setting, "names " + name + ", which cannot be used: " + e.getMessage());
+                    refused.initCause(e.getCause() == null ? e : e.getCause());
+                    throw refused;
+                }
             }
         }
+        Class<?> unlisted = name.contains(".") ? unlistedClass(setting, name) : null;
+        if (unlisted != null) {
+            return byClass(setting, name, unlisted);
+        }
+        Map<String, ListedProvider<T>> available = byName();
+        ListedProvider<T> provider = available.get(name);
+        if (provider != null) {
+            return provider.claim();
+        }
         if (name.contains(".")) {
-            return byClassName(setting, name);
+            throw settings.invalid(setting, "names " + name + ", which is neither one of the " + kindName + " ("
+                    + String.join(", ", available.keySet()) + ") nor a class found" + unbuilt());
         }
         throw settings.invalid(setting, "names '" + name + "', but there are no " + kindName + " of that name; there are: "
-                + String.join(", ", available.keySet()));
+                + String.join(", ", available.keySet()) + unbuilt());
     }
 
-    private T byClassName(String setting, String className) {
-        Class<?> type;
+    /**
+     * The class {@code className}, which no service file lists, initialized; null when there is no such class.
+     *
+     * @throws SettingsException when the class is there but cannot be loaded, naming its jar
+     */
+    private Class<?> unlistedClass(String setting, String className) {
         try {
-            type = Class.forName(className, true, classLoader);
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw settings.invalid(setting, "names " + className + ", which is neither one of the " + kindName + " ("
-                    + String.join(", ", available().keySet()) + ") nor a class found (" + e + ")");
+            return Class.forName(className, true, classLoader);
+        } catch (ClassNotFoundException e) {
+            return null;
+        } catch (LinkageError e) {
+            String classFile = className.replace('.', '/') + ".class";
+            URL copy = classLoader.getResource(classFile);
+            SettingsException refused = settings.invalid(setting, "names " + className
+                    + (copy == null ? "" : " (" + ServiceListing.jarOf(copy, classFile) + ")") + ", which cannot be loaded: " + e);
+            refused.initCause(e);
+            throw refused;
         }
+    }
+
+    /** A new instance of {@code type}, which {@code setting} names by its class name {@code className}. */
+    private T byClass(String setting, String className, Class<?> type) {
         if (!kind.isAssignableFrom(type)) {
             throw settings.invalid(setting, "names " + className + ", which does not implement " + kind.getName());
         }
@@ -215,7 +279,11 @@ public final class ExtensionLoader<T extends Extension> {
         } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
             throw settings.invalid(setting, "names " + className + ", which has no public constructor without arguments");
         } catch (InvocationTargetException e) {
+            ExtensionFailures.rethrowIfFatal(e.getCause());
             throw new SettingsException("The " + className + " named in " + setting + " failed to construct: " + e.getCause(), e.getCause());
+        } catch (LinkageError e) {
+            throw new SettingsException("The " + className + " (" + FoundExtension.sourceOf(type) + ") named in " + setting
+                    + " cannot be constructed: " + e, e);
         }
     }
 

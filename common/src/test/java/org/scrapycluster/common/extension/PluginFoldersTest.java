@@ -1,6 +1,8 @@
 package org.scrapycluster.common.extension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -16,7 +19,10 @@ import org.scrapycluster.api.Spider;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.plugin.PluginJar;
+
+import ch.qos.logback.classic.Level;
 
 /** Plugin jars: their own classes first, the API from the service; one name per kind. */
 class PluginFoldersTest {
@@ -131,6 +137,106 @@ class PluginFoldersTest {
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "fragile"));
         assertTrue(e.getMessage().contains("The fragile named in SPIDER_NAME failed to configure: java.lang.NullPointerException: no such setting"),
                 e.getMessage());
+    }
+
+    /** A jar of two spiders built against a library it lacks: one needs it to be constructed, one to be loaded at all. */
+    private static void brokenJar(Path folder) {
+        PluginJar.named("broken").source("com.example.NeedsLibrary", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class NeedsLibrary implements Spider {
+                    private final Object library = new org.example.missing.Library();
+                    public String name() { return "needs-library"; }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """).source("com.example.ExtendsLibrary", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class ExtendsLibrary extends org.example.missing.Base implements Spider {
+                    public String name() { return "extends-library"; }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """).source("org.example.missing.Library", "package org.example.missing; public final class Library { }")
+                .source("org.example.missing.Base", "package org.example.missing; public class Base { }")
+                .leaveOut("org.example.missing.Library").leaveOut("org.example.missing.Base")
+                .service("org.scrapycluster.api.Spider", "com.example.NeedsLibrary")
+                .service("org.scrapycluster.api.Spider", "com.example.ExtendsLibrary").writeTo(folder, "1");
+    }
+
+    @Test
+    void aBrokenExtensionNoSettingNamesIsLeftOutWithAWarningNamingItsJarAndClass(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        brokenJar(folder);
+        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+                .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
+        ExtensionLoader<Spider> loader = ExtensionLoader.of(Spider.class, "spiders", settings(folder));
+
+        List<String> warnings;
+        try (CapturedLog log = CapturedLog.start(ExtensionLoader.class, Level.WARN)) {
+            assertEquals("titles", loader.named("SPIDER_NAME", "titles").name());
+            assertEquals(List.of("titles"), List.copyOf(loader.available().keySet()));
+            warnings = log.lines();
+        }
+
+        assertEquals(2, warnings.size(), "once each: " + warnings);
+        assertTrue(warnings.get(0).startsWith("WARN com.example.NeedsLibrary (broken.jar), listed as one of the spiders, failed to construct: "
+                + "java.lang.NoClassDefFoundError: org/example/missing/Library"), warnings.get(0));
+        assertTrue(warnings.get(0).endsWith("; left out, as no setting names its class"), warnings.get(0));
+        assertTrue(warnings.get(1).startsWith("WARN com.example.ExtendsLibrary (broken.jar), listed as one of the spiders, cannot be loaded: "
+                + "java.lang.NoClassDefFoundError: org/example/missing/Base"), warnings.get(1));
+    }
+
+    @Test
+    void aBrokenExtensionASettingNamesByItsClassIsAStartUpErrorNamingItsJar(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        brokenJar(folder);
+        ExtensionLoader<Spider> loader = ExtensionLoader.of(Spider.class, "spiders", settings(folder));
+
+        SettingsException constructing = assertThrows(SettingsException.class, () -> loader.instance("SPIDER_NAME", "com.example.NeedsLibrary"));
+        assertTrue(constructing.getMessage().contains("names com.example.NeedsLibrary, which cannot be used: com.example.NeedsLibrary (broken.jar), "
+                + "listed as one of the spiders, failed to construct: java.lang.NoClassDefFoundError: org/example/missing/Library"),
+                constructing.getMessage());
+        assertInstanceOf(NoClassDefFoundError.class, constructing.getCause());
+        SettingsException loading = assertThrows(SettingsException.class, () -> loader.instance("SPIDER_NAME", "com.example.ExtendsLibrary"));
+        assertTrue(loading.getMessage().contains("com.example.ExtendsLibrary (broken.jar), listed as one of the spiders, cannot be loaded: "
+                + "java.lang.NoClassDefFoundError: org/example/missing/Base"), loading.getMessage());
+    }
+
+    @Test
+    void aNameThatMatchesNothingNamesTheExtensionsThatCannotBeBuilt(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        brokenJar(folder);
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "needs-library"));
+
+        assertTrue(e.getMessage().contains("names 'needs-library', but there are no spiders of that name; there are: "), e.getMessage());
+        assertTrue(e.getMessage().contains("; and some cannot be built, which may be the one meant: com.example.NeedsLibrary (broken.jar), "
+                + "listed as one of the spiders, failed to construct: java.lang.NoClassDefFoundError: org/example/missing/Library; "
+                + "com.example.ExtendsLibrary (broken.jar)"), e.getMessage());
+    }
+
+    @Test
+    void eachExtensionIsConstructedOnceHoweverOftenItsKindIsAskedFor(@TempDir Path work) throws ReflectiveOperationException {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("counted").source("com.example.Counted", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class Counted implements Spider {
+                    public static int built;
+                    public Counted() { built++; }
+                    public String name() { return "counted"; }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """).service("org.scrapycluster.api.Spider", "com.example.Counted").writeTo(folder, "1");
+        ExtensionLoader<Spider> loader = ExtensionLoader.of(Spider.class, "spiders", settings(folder));
+
+        loader.available();
+        Spider spider = loader.instance("SPIDER_NAME", "counted");
+        loader.available();
+
+        assertEquals(1, spider.getClass().getField("built").getInt(null));
+        assertNotSame(spider, loader.instance("SPIDER_NAME", "com.example.Counted"), "an extension named twice is two instances, as before");
     }
 
     private static Settings settings(Path folder) {

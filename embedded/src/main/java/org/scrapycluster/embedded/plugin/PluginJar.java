@@ -7,9 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -29,6 +31,7 @@ public final class PluginJar {
     private final String name;
     private final Map<String, String> sources = new LinkedHashMap<>();
     private final Map<String, String> resources = new LinkedHashMap<>();
+    private final Set<String> leftOut = new HashSet<>();
 
     private PluginJar(String name) {
         this.name = name;
@@ -42,6 +45,15 @@ public final class PluginJar {
     /** Adds the class {@code className} (fully qualified) with its source {@code code}. */
     public PluginJar source(String className, String code) {
         sources.put(className, code);
+        return this;
+    }
+
+    /**
+     * Compiles the class {@code className} (fully qualified, one of the sources) but leaves it out of the jar: a jar
+     * built against a library it does not bundle, whose classes fail with {@link NoClassDefFoundError} when they need it.
+     */
+    public PluginJar leaveOut(String className) {
+        leftOut.add(className.replace('.', '/') + ".class");
         return this;
     }
 
@@ -89,7 +101,10 @@ public final class PluginJar {
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
                     Stream<Path> files = Files.walk(classes)) {
                 for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                    write(out, classes.relativize(file).toString().replace('\\', '/'), Files.readAllBytes(file));
+                    String path = classes.relativize(file).toString().replace('\\', '/');
+                    if (!leftOut.contains(path)) {
+                        write(out, path, Files.readAllBytes(file));
+                    }
                 }
                 for (Map.Entry<String, String> resource : resources.entrySet()) {
                     write(out, resource.getKey(), resource.getValue().getBytes(StandardCharsets.UTF_8));

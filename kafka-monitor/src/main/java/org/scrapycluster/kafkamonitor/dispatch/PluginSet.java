@@ -27,7 +27,9 @@ import org.scrapycluster.kafkamonitor.plugin.ZookeeperHandler;
  * name → rank, tried in ascending rank, the first whose schema a request matches handling it. A
  * name is the original's module path of a built-in ({@code plugins.scraper_handler.ScraperHandler})
  * or a Java class name, loaded by {@link ExtensionLoader} from the class path or the plugin folders
- * (docs/extending.md); a null rank disables the entry. Two plugins
+ * (docs/extending.md); a null rank disables the entry. A class is looked up by its name, so a plugin jar
+ * that {@code PLUGINS} does not name is never loaded, and a broken one it names (a class its jar lacks) is an
+ * error naming the jar and the class. Two plugins
  * with one rank, an unknown class, and a class that is not a plugin are errors at start-up. Every
  * schema is validated with the safety checks {@code REQUEST_CHECK_IDS}, {@code REQUEST_CHECK_URLS}
  * and {@code REQUEST_CHECK_REGEXES} turn on.
