@@ -8,8 +8,9 @@ import java.util.Optional;
 /**
  * The settings of the service an extension runs in, read-only: the defaults, the settings file, the
  * environment and {@code --set NAME=VALUE} already merged. Names are UPPER_SNAKE as in
- * docs/settings.md; a setting of your own extension can be given in a settings file or with
- * {@code --set} like any other.
+ * docs/settings.md. A setting of your own extension, a name the service does not declare, can only be
+ * given as an environment variable of that name: settings files and {@code --set} accept declared names
+ * only, and refuse others at start-up (docs/extending.md, "The link filter").
  */
 public interface ExtensionSettings {
 
