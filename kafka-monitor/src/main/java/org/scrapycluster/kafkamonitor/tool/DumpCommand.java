@@ -3,8 +3,10 @@ package org.scrapycluster.kafkamonitor.tool;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -12,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -54,6 +57,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final Duration TOPIC_RECHECK = Duration.ofSeconds(1);
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+    private static final Duration COMMIT_WAIT = Duration.ofSeconds(10);
 
     /** How long Kafka has to answer, with the topic's partitions, before dump gives up on it. */
     private final Duration kafkaWait;
@@ -70,7 +74,8 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
     @Option(names = {"-b", "--from-beginning"}, description = "Start at the beginning of the topic (or of the group's offsets) instead of the end.")
     boolean fromBeginning;
 
-    @Option(names = {"-c", "--consumer"}, paramLabel = "GROUP", description = "Consume in this consumer group, committing as it goes; none by default.")
+    @Option(names = {"-c", "--consumer"}, paramLabel = "GROUP",
+            description = "Consume in this consumer group, committing as it goes (with -n, exactly the messages printed); none by default.")
     String group;
 
     @Option(names = {"-p", "--pretty"}, description = "Indent JSON messages by four spaces.")
@@ -165,9 +170,19 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
     private Consumer<byte[], byte[]> consumer(Settings settings) {
         var properties = new KafkaClients(settings).consumerProperties(group);
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromBeginning ? "earliest" : "latest");
+        if (commitsPrinted()) {
+            // a poll returns more than -n may print, and an automatic commit (or the one closing makes) would take the
+            // group past the messages left unprinted: the next dump of the group would never see them
+            properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        }
         // A reading tool creates no topic (docs/api.md); by default a consumer asking about an absent topic has it created.
         properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Whether the group's offsets are committed by the dump itself, after the messages printed: in a group with {@code -n}. */
+    private boolean commitsPrinted() {
+        return group != null && count != null;
     }
 
     /**
@@ -252,8 +267,9 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      */
     private int dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, PrintWriter out, PrintWriter err) {
         Tally tally = new Tally();
+        PrintedOffsets printed = new PrintedOffsets();
         try {
-            if (!print(consumer, renderer, tally, out, err)) {
+            if (!print(consumer, renderer, tally, printed, out, err)) {
                 err.println("Stopped: cannot write to standard output (nothing reads it any more)");
                 return 1;
             }
@@ -261,6 +277,10 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             err.println("Stopped");
         } finally {
             out.flush();
+            // printed into an output that failed, a message may never have reached its reader: the group shows it again
+            if (commitsPrinted() && !out.checkError()) {
+                printed.commit(consumer, err);
+            }
             tally.summarise(err);
         }
         return 0;
@@ -270,13 +290,15 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * Prints messages until {@code count} or an interruption (true), or until standard output cannot be written
      * any more (false).
      */
-    private boolean print(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintWriter out, PrintWriter err) {
+    private boolean print(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintedOffsets printed,
+            PrintWriter out, PrintWriter err) {
         long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
         while (!Thread.currentThread().isInterrupted()) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
                 String shown = renderer.render(record.value());
                 out.println(shown);
                 tally.add(record.value(), shown);
+                printed.add(record);
                 if (count != null && tally.records >= count) {
                     return true;
                 }
@@ -291,6 +313,32 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             }
         }
         return true;
+    }
+
+    /**
+     * The offset after the last message printed of each partition: what a dump in a group with {@code -n} commits as it
+     * ends (its count reached, or Ctrl-C), so that the group's next dump starts with the first message this one did not
+     * print.
+     */
+    private static final class PrintedOffsets {
+
+        private final Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+
+        void add(ConsumerRecord<?, ?> record) {
+            next.put(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));
+        }
+
+        /** Commits them; a failure (Kafka gone, the partitions handed to another member) is said and not retried. */
+        void commit(Consumer<?, ?> consumer, PrintWriter err) {
+            if (next.isEmpty()) {
+                return;
+            }
+            try {
+                consumer.commitSync(next, COMMIT_WAIT);
+            } catch (KafkaException e) {
+                err.println("Cannot commit the offsets of the messages printed: " + KafkaFailure.reason(e));
+            }
+        }
     }
 
     /** What was dumped: the number of messages, their bytes and the last one shown. */

@@ -155,6 +155,24 @@ class DumpCommandTest {
     }
 
     @Test
+    void inAConsumerGroupACountCommitsTheMessagesPrintedAndNotTheRestOfTheirPoll() {
+        String group = MonitorSettings.unique("dumpers");
+        kafka.sendText(topic, "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}");
+        List<String> printed = new ArrayList<>();
+
+        for (String count : List.of("1", "1", "2")) {
+            ToolRunner dump = new ToolRunner(new DumpCommand());
+            List<String> args = List.of(topic, "-b", "-c", group, "-n", count, "-kh", stack.kafkaBootstrap());
+            // a dump that skipped messages would wait for more without end
+            assertEquals(0, assertTimeoutPreemptively(Duration.ofSeconds(30), () -> dump.execute(args)), dump.err());
+            printed.addAll(dump.out().lines().toList());
+        }
+
+        assertEquals(List.of("{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}"), printed,
+                "each dump's one poll returns every message left; only those printed are committed");
+    }
+
+    @Test
     void itStopsWhenNothingReadsItsOutputAnyMore() throws InterruptedException {
         kafka.sendText(topic, "{\"n\":1}", "{\"n\":2}");
         StringWriter err = new StringWriter();
