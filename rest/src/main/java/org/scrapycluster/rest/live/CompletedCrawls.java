@@ -22,16 +22,16 @@ import org.scrapycluster.common.queue.CrawlRef;
 final class CompletedCrawls implements Consumer<JsonNode> {
 
     private final int max;
-    private final Function<CrawlRef, OptionalLong> firstSeenMillis;
+    private final Function<CrawlRef, OptionalLong> startedMillis;
     private final Deque<ObjectNode> completed = new ArrayDeque<>();
 
     /**
      * @param max             how many to keep
-     * @param firstSeenMillis when the gateway first saw a crawl active, if it did
+     * @param startedMillis when a crawl started, if the gateway saw it start
      */
-    CompletedCrawls(int max, Function<CrawlRef, OptionalLong> firstSeenMillis) {
+    CompletedCrawls(int max, Function<CrawlRef, OptionalLong> startedMillis) {
         this.max = max;
-        this.firstSeenMillis = firstSeenMillis;
+        this.startedMillis = startedMillis;
     }
 
     /** Takes a notice of the outbound topic (a message without {@code uuid}); all but {@code complete} and {@code expired} are ignored. */
@@ -55,7 +55,7 @@ final class CompletedCrawls implements Consumer<JsonNode> {
             row.putNull("total_pages");
         }
         row.put("server_time", finished);
-        OptionalLong started = firstSeenMillis.apply(crawl);
+        OptionalLong started = startedMillis.apply(crawl);
         if (started.isPresent() && finished > 0) {
             row.put("duration_seconds", Math.max(0, finished - started.getAsLong() / 1000));
         } else {

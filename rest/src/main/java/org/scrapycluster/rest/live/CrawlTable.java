@@ -29,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * recently active {@code LIVE_MAX_CRAWLS} members of {@code crawls:active} with their pages,
  * pending requests, expiry and last activity; their pages a second over the last minute, from the
  * change of their page counts between refreshes; and when this gateway first saw them (no key
- * records a crawl's start). Also sums their pending requests by domain, for the domain table and
+ * records a crawl's start), which is the crawl's start only for a crawl that appeared after the gateway's first
+ * reading: one already active then started earlier, at a time nobody knows. Counts all active crawls, listed or
+ * not. Also sums their pending requests by domain, for the domain table and
  * the backlog chart. A crawl whose accounting Redis refuses (of another type) is left out and logged once
- * (docs/operations.md "Keys Redis refuses"). Refreshed on the live view's thread; {@link #firstSeen} may be asked from any.
+ * (docs/operations.md "Keys Redis refuses"). Refreshed on the live view's thread; {@link #started} may be asked from any.
  */
 final class CrawlTable {
 
@@ -44,14 +46,17 @@ final class CrawlTable {
     private final RefusedKeys refused = new RefusedKeys(LOG, "The live view");
     private final Map<String, Deque<long[]>> pageHistory = new HashMap<>();
     private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
+    /** The crawls already active at the first reading: when they started is not known. */
+    private final Set<String> startUnknown = ConcurrentHashMap.newKeySet();
     private final Map<String, Long> leftAt = new HashMap<>();
+    private boolean firstReadingDone;
 
     CrawlTable(int maxCrawls) {
         this.maxCrawls = maxCrawls;
     }
 
-    /** What one refresh read. */
-    record Reading(ArrayNode rows, Map<String, Long> backlogByDomain, long backlog) {
+    /** What one refresh read; {@code active} counts every active crawl, {@code rows} the listed ones. */
+    record Reading(ArrayNode rows, Map<String, Long> backlogByDomain, long backlog, long active) {
     }
 
     Reading read(RedisConnection redis, long nowMillis) {
@@ -74,7 +79,12 @@ final class CrawlTable {
             CrawlCount count = read.get();
             present.add(crawl.name());
             leftAt.remove(crawl.name());
-            long seen = firstSeen.computeIfAbsent(crawl.name(), name -> nowMillis);
+            long seen = firstSeen.computeIfAbsent(crawl.name(), name -> {
+                if (!firstReadingDone) {
+                    startUnknown.add(name);
+                }
+                return nowMillis;
+            });
             ObjectNode row = rows.addObject();
             row.put("appid", crawl.appid());
             row.put("crawlid", crawl.crawlid());
@@ -83,6 +93,7 @@ final class CrawlTable {
             row.put("pending", count.pending());
             row.put("pages_per_second", rate(crawl.name(), count.pages(), nowMillis));
             row.put("first_seen", seen / 1000);
+            row.put("start_known", !startUnknown.contains(crawl.name()));
             row.put("last_activity", Math.round(member.getScore()) / 1000);
             row.put("expires", count.expires());
             row.put("domains", count.totalDomains());
@@ -99,16 +110,21 @@ final class CrawlTable {
             boolean old = nowMillis - gone.getValue() > FORGET_MILLIS;
             if (old) {
                 firstSeen.remove(gone.getKey());
+                startUnknown.remove(gone.getKey());
             }
             return old;
         });
-        return new Reading(rows, byDomain, backlog);
+        firstReadingDone = true;
+        return new Reading(rows, byDomain, backlog, redis.sync().zcard(Keyspace.CRAWLS_ACTIVE));
     }
 
-    /** When this gateway first saw {@code crawl} active, in epoch milliseconds, if it did within the last hour. */
-    OptionalLong firstSeen(CrawlRef crawl) {
+    /**
+     * When {@code crawl} started, as this gateway saw it appear, in epoch milliseconds; empty when it did not see it
+     * within the last hour, or it was already active at the gateway's first reading.
+     */
+    OptionalLong started(CrawlRef crawl) {
         Long seen = firstSeen.get(crawl.name());
-        return seen == null ? OptionalLong.empty() : OptionalLong.of(seen);
+        return seen == null || startUnknown.contains(crawl.name()) ? OptionalLong.empty() : OptionalLong.of(seen);
     }
 
     private double rate(String crawl, long pages, long nowMillis) {

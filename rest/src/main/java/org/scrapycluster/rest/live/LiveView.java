@@ -46,8 +46,12 @@ public final class LiveView implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LiveView.class);
     /** A page asking for {@code /live} at least this often, or three refreshes, if longer, is watching it. */
     private static final Duration WATCHED_FOR = Duration.ofSeconds(30);
-    /** The longest a call waits for a refresh of an unwatched view before answering the last snapshot. */
-    private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(10);
+    /**
+     * The longest a call waits for a refresh of an unwatched view before answering the last snapshot: well within the
+     * web UI's 10 s read timeout, so that a slow refresh on a large cluster gives the page an older snapshot rather
+     * than "gateway unreachable".
+     */
+    private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(5);
 
     private final Supplier<Optional<RedisConnection>> redis;
     private final Clock clock;
@@ -96,7 +100,7 @@ public final class LiveView implements AutoCloseable {
         this.crawls = new CrawlTable((int) positive(settings, "LIVE_MAX_CRAWLS"));
         this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), settings.getLong("QUEUE_HITS"),
                 settings.getDouble("QUEUE_WINDOW"));
-        this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::firstSeen);
+        this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::started);
         last.put("error", "not read yet");
         this.snapshot = json.writeBytes(last);
     }
@@ -206,6 +210,7 @@ public final class LiveView implements AutoCloseable {
         view.set("crawls", crawlReading.rows());
         view.set("domains", domainReading.rows());
         view.put("backlog", crawlReading.backlog());
+        view.put("active_crawls", crawlReading.active());
         ObjectNode charts = view.putObject("charts");
         ResponseCharts.SPANS.forEach((name, span) -> {
             ObjectNode chart = charts.putObject(name);

@@ -7,9 +7,13 @@
 const POLL_INTERVAL_MS = 1000;
 const POLL_ATTEMPTS = 30;
 const HEALTH_INTERVAL_MS = 5000;
-// The gateway answers every GET from memory (GET /live serves its last refresh): a read that takes
-// longer than this is a gateway that does not answer, given up so that the page says so.
+// The gateway answers GET /live from its last refresh, or after waiting at most 5 s for a new one
+// when nobody watched: a read that takes longer than this is a gateway that does not answer, given
+// up so that the page says so.
 const READ_TIMEOUT_MS = 10000;
+// How far ahead of the gateway's clock Expire sets a crawl's expiry: the Kafka monitor refuses an
+// expiry already past when it reads the request, so this leaves it time to.
+const EXPIRE_AFTER_SECONDS = 15;
 const KEY_STORAGE = "scrapy-cluster-api-key";
 
 const $ = (id) => document.getElementById(id);
@@ -24,7 +28,14 @@ const state = {
   // crawlid -> a URL this tab fed for it, offered when expiring the crawl; a Map, whose keys are
   // only those set (a crawlid such as "constructor" is no built-in property of it)
   seeds: new Map(),
+  // the gateway's clock less this browser's, in seconds, as the last /live answer gave it
+  clockOffset: 0,
 };
+
+/** The time by the gateway's clock, in epoch seconds: this browser's may be off by any amount. */
+function gatewayNow() {
+  return Date.now() / 1000 + state.clockOffset;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Calls to the gateway, with the tab's API key when it has one
@@ -290,22 +301,21 @@ async function crawlAction(action, crawl) {
     }
     return;
   }
-  // A seed the crawl has already seen is dropped before its expiry is written, so the request
-  // carries a URL of its own: the crawl's seed (when this tab fed it) with a marker query.
-  const seed = state.seeds.get(crawl.crawlid);
-  const marked = seed ? seed + (seed.includes("?") ? "&" : "?") + "scrapy-cluster-expire=" + Date.now() : "https://";
-  const url = await confirmAction("Expire " + name + "?", "One more request of the crawl, at the lowest priority, is fed "
-      + "with an expiry 5 seconds from now (a URL the crawl has not seen, or the expiry is not taken); a Redis monitor then "
-      + "purges what is left of the crawl and announces it as expired.", marked);
+  // The Kafka monitor writes a crawl's expiry from any of its requests, one it has seen too: the
+  // crawl's seed (when this tab fed it) does, or any URL of the crawl.
+  const url = await confirmAction("Expire " + name + "?", "A request of the crawl is fed again, at the lowest priority, "
+      + "with an expiry " + EXPIRE_AFTER_SECONDS + " seconds from now by the gateway's clock; a Redis monitor then purges "
+      + "what is left of the crawl and announces it as expired.", state.seeds.get(crawl.crawlid) || "https://");
   if (!url) {
     return;
   }
   const request = { url, appid: crawl.appid, crawlid: crawl.crawlid, spiderid: crawl.spiderid, priority: 1,
-    expires: Math.floor(Date.now() / 1000) + 5 };
+    expires: Math.floor(gatewayNow()) + EXPIRE_AFTER_SECONDS };
   try {
     const fed = await postJson("/feed", request);
     const ok = fed.envelope.status === "SUCCESS";
-    logAnswer(ok ? "Expiry of " + name + " set to " + new Date(request.expires * 1000).toLocaleTimeString()
+    // taken by Kafka; the Kafka monitor may still refuse it (its answer goes to the outbound topic)
+    logAnswer(ok ? "Expiry of " + name + " sent, for " + clock(request.expires)
         : "Expiry of " + name + " refused: " + failureText(fed.envelope, fed.status), fed.envelope, !ok);
   } catch (e) {
     logAnswer("Expiry of " + name + " not sent: " + e.message, undefined, true);
@@ -399,7 +409,10 @@ function showCrawls(live) {
     const order = typeof a[key] === "number" ? a[key] - b[key] : String(a[key]).localeCompare(String(b[key]));
     return descending ? -order : order;
   });
-  $("crawl-count").textContent = "(" + crawls.length + " active" + (backlogText(live)) + ")";
+  const listed = (live.crawls || []).length;
+  const active = typeof live.active_crawls === "number" && live.active_crawls > listed
+    ? listed + " most recently active of " + live.active_crawls : String(crawls.length) + " active";
+  $("crawl-count").textContent = "(" + active + (backlogText(live)) + ")";
   for (const crawl of crawls) {
     const row = body.insertRow();
     row.dataset.crawlid = crawl.crawlid;
@@ -409,7 +422,8 @@ function showCrawls(live) {
     cell(row, String(crawl.pages), "num");
     cell(row, String(crawl.pending), "num");
     cell(row, crawl.pages_per_second.toFixed(2), "num");
-    cell(row, clock(crawl.first_seen));
+    // a crawl already active when the gateway started began earlier, at a time nobody recorded
+    cell(row, (crawl.start_known === false ? "≤ " : "") + clock(crawl.first_seen));
     cell(row, crawl.expires ? clock(crawl.expires) : "never");
     const actions = cell(row, "", "actions");
     for (const [action, label, className] of [["info", "Info", ""], ["stop", "Stop", "danger"], ["expire", "Expire", "danger"]]) {
@@ -449,7 +463,11 @@ function showCrawls(live) {
 }
 
 function backlogText(live) {
-  return typeof live.backlog === "number" ? ", " + live.backlog + " requests pending" : "";
+  if (typeof live.backlog !== "number") {
+    return "";
+  }
+  const partial = typeof live.active_crawls === "number" && live.active_crawls > (live.crawls || []).length;
+  return ", " + live.backlog + " requests pending" + (partial ? " in these" : "");
 }
 
 function showDomains(live) {
@@ -591,6 +609,7 @@ async function refreshLive() {
   try {
     const live = await getJson("/live");
     state.live = live;
+    state.clockOffset = live.server_time - Date.now() / 1000;
     showCrawls(live);
     showDomains(live);
     showNodes(live);

@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -108,6 +110,8 @@ class LiveViewTest {
         assertEquals(5, crawl.get("pages").asLong());
         assertEquals(3, crawl.get("pending").asLong());
         assertEquals(3, view.get("backlog").asLong());
+        assertEquals(1, view.get("active_crawls").asLong());
+        assertFalse(crawl.get("start_known").asBoolean(), "active at the gateway's first reading: started earlier");
 
         assertEquals("example.com", view.get("domains").get(0).get("domain").asText(), "the largest backlog first");
         assertEquals("throttled", view.get("domains").get(0).get("state").asText(), "10 hits of the default 10 per 60 s");
@@ -152,6 +156,39 @@ class LiveViewTest {
         assertEquals("crawl1", view.at("/crawls/0/crawlid").asText());
         assertEquals("example.com", view.at("/domains/0/domain").asText());
         assertEquals("throttled", view.at("/domains/0/state").asText());
+    }
+
+    @Test
+    void aCrawlSeenToStartHasItsDurationAndOneAlreadyActiveAtTheFirstReadingHasNone() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        active("before", now);
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+        active("after", now);
+        live.refresh();
+
+        JsonNode crawls = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("crawls");
+        Map<String, Boolean> startKnown = new HashMap<>();
+        crawls.forEach(crawl -> startKnown.put(crawl.get("crawlid").asText(), crawl.get("start_known").asBoolean()));
+        assertEquals(Map.of("before", false, "after", true), startKnown);
+
+        for (String crawlid : List.of("before", "after")) {
+            live.notices().accept(JSON.readTree("{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"" + crawlid
+                    + "\",\"spiderid\":\"link\",\"server_time\":" + (now + 60) + ",\"total_pages\":1}"));
+        }
+        live.refresh();
+        JsonNode completed = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("completed");
+        assertEquals("after", completed.at("/0/crawlid").asText());
+        assertTrue(completed.at("/0/duration_seconds").asLong() >= 59, completed.toString());
+        assertTrue(completed.at("/1/duration_seconds").isNull(), "when the crawl started is not known: " + completed);
+    }
+
+    private void active(String crawlid, long now) {
+        redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:" + crawlid);
+        redis.sync().hset("crawl:link:app1:" + crawlid, Map.of("pending", "1", "pages", "0", "expires", "0",
+                "example.com|1", "1", "updated", Long.toString(now * 1000)));
     }
 
     @Test
