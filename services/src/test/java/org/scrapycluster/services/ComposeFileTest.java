@@ -54,6 +54,8 @@ class ComposeFileTest {
         }));
         assertEquals(new TreeSet<>(Set.of("2181", "5343", "5344", "5345", "6379", "9092")), hostPorts);
         assertEquals("true", env(debug.get("rest")).get("REST_ALLOW_ANONYMOUS"));
+        // on 0.0.0.0 in its container the gateway checks Host only once a name is listed (AllowedHosts)
+        assertEquals("localhost", env(debug.get("rest")).get("REST_ALLOWED_HOSTS"));
     }
 
     /**
