@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
@@ -73,7 +74,7 @@ class KubernetesManifestsTest {
                         .forEach(name -> assertTrue(listed.contains(name), dir + "/" + name + " is in no kustomization"));
             }
         }
-        assertEquals(Set.of("Deployment", "HorizontalPodAutoscaler", "NetworkPolicy", "PodDisruptionBudget",
+        assertEquals(Set.of("Deployment", "HorizontalPodAutoscaler", "Namespace", "NetworkPolicy", "PodDisruptionBudget",
                 "ScaledObject", "Service", "ServiceMonitor"), kinds());
     }
 
@@ -108,6 +109,15 @@ class KubernetesManifestsTest {
             assertTrue(container.getAdditionalProperties().isEmpty() && pod.getAdditionalProperties().isEmpty(),
                     name + " has fields the model does not know");
         }
+    }
+
+    /** The example overlay's namespace is one of its resources, so that a first {@code kubectl apply -k} creates it. */
+    @Test
+    void theExampleOverlayCreatesItsNamespace() {
+        Map<String, Object> overlay = RepositoryFiles.yamlMap("deploy/k8s/overlays/example/kustomization.yaml");
+        Namespace namespace = only(Namespace.class);
+        assertEquals(overlay.get("namespace"), namespace.getMetadata().getName());
+        assertTrue(strings(overlay.get("resources")).contains("namespace.yaml"));
     }
 
     @Test
