@@ -47,7 +47,7 @@ class KubernetesManifestsTest {
 
     private static final Path K8S = RepositoryFiles.root().resolve("deploy/k8s");
     private static final String PART_OF = "app.kubernetes.io/part-of";
-    private static final Set<String> CUSTOM_KINDS = Set.of("ServiceMonitor", "ScaledObject");
+    private static final Set<String> CUSTOM_KINDS = Set.of("ServiceMonitor", "PrometheusRule", "ScaledObject");
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     private static final List<HasMetadata> RESOURCES = loadManifests();
@@ -75,7 +75,7 @@ class KubernetesManifestsTest {
             }
         }
         assertEquals(Set.of("Deployment", "HorizontalPodAutoscaler", "Namespace", "NetworkPolicy", "PodDisruptionBudget",
-                "ScaledObject", "Service", "ServiceMonitor"), kinds());
+                "PrometheusRule", "ScaledObject", "Service", "ServiceMonitor"), kinds());
     }
 
     @Test
@@ -159,6 +159,27 @@ class KubernetesManifestsTest {
             assertEquals("scrapy-cluster", service.getMetadata().getLabels().get(PART_OF));
             assertTrue(service.getSpec().getPorts().stream().anyMatch(p -> "metrics".equals(p.getName())), service.getMetadata().getName());
         }
+    }
+
+    /**
+     * The base applies without the Prometheus Operator's CRDs: its ServiceMonitor and the alert rules, the same as
+     * compose's alerts.yml, are a component, which the example overlay includes.
+     */
+    @Test
+    void thePrometheusOperatorResourcesAreAComponentWithTheComposeAlerts() {
+        String component = "deploy/k8s/components/prometheus-operator/";
+        Map<String, Object> kustomization = RepositoryFiles.yamlMap(component + "kustomization.yaml");
+        assertEquals("Component", kustomization.get("kind"));
+        assertEquals(Set.of("servicemonitor.yaml", "prometheusrule.yaml"), Set.copyOf(strings(kustomization.get("resources"))));
+        assertFalse(strings(RepositoryFiles.yamlMap("deploy/k8s/base/kustomization.yaml").get("resources")).contains("servicemonitor.yaml"));
+        assertTrue(strings(RepositoryFiles.yamlMap("deploy/k8s/overlays/example/kustomization.yaml").get("components"))
+                .contains("../../components/prometheus-operator"));
+
+        GenericKubernetesResource rule = only(GenericKubernetesResource.class, "PrometheusRule");
+        assertEquals("monitoring.coreos.com/v1", rule.getApiVersion());
+        Map<String, Object> raw = RepositoryFiles.yamlMap(component + "prometheusrule.yaml");
+        assertEquals(RepositoryFiles.yamlMap("deploy/monitoring/prometheus/alerts.yml").get("groups"), ((Map<?, ?>) raw.get("spec")).get("groups"),
+                "prometheusrule.yaml and alerts.yml hold different rules");
     }
 
     @Test
