@@ -125,6 +125,8 @@ class KubernetesManifestsTest {
         PodDisruptionBudget budget = only(PodDisruptionBudget.class);
         assertEquals(Map.of("app.kubernetes.io/name", "crawler"), budget.getSpec().getSelector().getMatchLabels());
         assertNotNull(budget.getSpec().getMaxUnavailable());
+        // every crawler is unready while Kafka, Redis or ZooKeeper is away: drains must not wait for them
+        assertEquals("AlwaysAllow", budget.getSpec().getUnhealthyPodEvictionPolicy());
     }
 
     @Test
