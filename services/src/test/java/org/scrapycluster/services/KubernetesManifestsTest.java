@@ -206,6 +206,14 @@ class KubernetesManifestsTest {
         List<Map<String, Object>> triggers = scaledObject.get("spec", "triggers");
         assertEquals("prometheus", triggers.get(0).get("type"));
         assertTrue(String.valueOf(((Map<?, ?>) triggers.get(0).get("metadata")).get("query")).contains("redis_monitor_queue_backlog{spider=\"link\"}"));
+
+        // KEDA's cooldownPeriod only delays scaling to zero: the same bounds and scale-up and scale-down as the HPA's
+        Map<?, ?> hpaSpec = (Map<?, ?>) RepositoryFiles.yamlMap("deploy/k8s/components/hpa/crawler-hpa.yaml").get("spec");
+        Map<?, ?> kedaSpec = (Map<?, ?>) RepositoryFiles.yamlMap("deploy/k8s/components/keda/crawler-scaledobject.yaml").get("spec");
+        assertEquals(hpaSpec.get("minReplicas"), kedaSpec.get("minReplicaCount"));
+        assertEquals(hpaSpec.get("maxReplicas"), kedaSpec.get("maxReplicaCount"));
+        assertNotNull(hpaSpec.get("behavior"));
+        assertEquals(hpaSpec.get("behavior"), ((Map<?, ?>) ((Map<?, ?>) kedaSpec.get("advanced")).get("horizontalPodAutoscalerConfig")).get("behavior"));
     }
 
     @Test
