@@ -1,6 +1,7 @@
 package org.scrapycluster.services;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -50,6 +51,9 @@ class DockerfileTest {
         assertTrue(user.matches("USER [1-9]\\d*:[1-9]\\d*"), "numeric, not root: " + user);
         String entrypoint = lines.stream().filter(l -> l.startsWith("ENTRYPOINT ")).findFirst().orElseThrow();
         assertTrue(entrypoint.contains("\"-jar\", \"/opt/scrapy-cluster/scrapy-cluster.jar\""), entrypoint);
+        // the JVM reads JAVA_TOOL_OPTIONS before its command line: a heap flag there would override the operator's
+        assertFalse(entrypoint.contains("-XX:MaxRAMPercentage") || entrypoint.contains("-Xmx"), entrypoint);
+        assertTrue(lines.contains("ENV JAVA_TOOL_OPTIONS=\"-XX:MaxRAMPercentage=75\""), "the heap follows the container's memory limit");
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("ENV ") && l.contains("SC_PLUGIN_PATH=/opt/scrapy-cluster/plugins")),
                 "the plugin folder is read by every service");
     }
