@@ -15,10 +15,17 @@ import org.yaml.snakeyaml.error.YAMLException;
 /**
  * One setting as a defaults file declares it: its name, type, default and one-line doc.
  * {@code elementType} is the type of a list's elements (inferred from the default), null for
- * other types. A setting may be null only when its default is null.
+ * other types. A setting may be null only when its default is null. {@code keepsEmpty}: empty text
+ * is an empty string, not null, for a string setting whose empty value means something other than
+ * its null default (tag {@code [string, empty kept]}, e.g. {@code REDIS_SENTINEL_PASSWORD}).
  */
 public record SettingDeclaration(String name, SettingType type, SettingType elementType, Object defaultValue,
-        String doc, String file) {
+        String doc, String file, boolean keepsEmpty) {
+
+    /** A setting whose empty text, where null is allowed, is null. */
+    public SettingDeclaration(String name, SettingType type, SettingType elementType, Object defaultValue, String doc, String file) {
+        this(name, type, elementType, defaultValue, doc, file, false);
+    }
 
     /** The type as documentation shows it: {@code int}, {@code list of int}, ... */
     public String typeName() {
@@ -50,14 +57,14 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
     /**
      * Converts text (an environment variable or {@code --set} value) to this setting's type.
      * Lists are comma-separated or a YAML flow list; maps are a YAML flow map. Empty text is
-     * null for a nullable setting. With {@code lenientBooleans}, any text but "true" and "1"
+     * null for a nullable setting, unless it {@link #keepsEmpty() keeps empty text}. With {@code lenientBooleans}, any text but "true" and "1"
      * (case-insensitive) is false, as the original's Docker settings read the environment.
      *
      * @throws IllegalArgumentException saying what is wrong with the text
      */
     Object fromText(String text, boolean lenientBooleans) {
         String trimmed = text.trim();
-        if (trimmed.isEmpty() && nullable()) {
+        if (trimmed.isEmpty() && nullable() && !keepsEmpty) {
             return null;
         }
         return switch (type) {

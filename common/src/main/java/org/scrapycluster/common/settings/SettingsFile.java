@@ -22,7 +22,8 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 /**
  * One defaults file of {@code config/}: the settings it declares, each with the comment line(s)
  * right above it as its doc, and the shared files it includes ({@code include: [common, ...]}).
- * A doc starting with {@code [type]} declares the type, which a null default needs. The comment
+ * A doc starting with {@code [type]} declares the type, which a null default needs; {@code [string, empty kept]}
+ * declares a string whose empty text stays an empty string instead of becoming null. The comment
  * lines at the top of the file, up to the last blank line before the first setting (or all of
  * them when the file starts with its {@code include}), describe the file. A setting restated without a
  * doc only changes the default of a setting an included file declares.
@@ -30,7 +31,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 public record SettingsFile(String name, String description, List<String> includes, List<SettingDeclaration> declarations) {
 
     static final Pattern SETTING_NAME = Pattern.compile("[A-Z][A-Z0-9_]*");
-    private static final Pattern TYPE_TAG = Pattern.compile("^\\[([a-z]+)]\\s*");
+    private static final Pattern TYPE_TAG = Pattern.compile("^\\[([a-z]+)(, empty kept)?]\\s*");
     private static final String INCLUDE = "include";
 
     /** Parses the text of {@code config/<name>.yml}. */
@@ -65,9 +66,14 @@ public record SettingsFile(String name, String description, List<String> include
     private static SettingDeclaration declaration(String path, String name, String doc, Object value) {
         Matcher tag = TYPE_TAG.matcher(doc);
         SettingType declared = null;
+        boolean keepsEmpty = false;
         if (tag.find()) {
             declared = SettingType.fromTag(tag.group(1)).orElseThrow(() -> new SettingsException(
                     path + ": setting " + name + " has an unknown type tag [" + tag.group(1) + "]"));
+            keepsEmpty = tag.group(2) != null;
+            if (keepsEmpty && declared != SettingType.STRING) {
+                throw new SettingsException(path + ": setting " + name + " keeps empty text but is not a [string]");
+            }
             doc = doc.substring(tag.end());
         }
         SettingType inferred = SettingType.of(value).orElse(null);
@@ -78,10 +84,10 @@ public record SettingsFile(String name, String description, List<String> include
             throw new SettingsException(path + ": setting " + name + " defaults to null; its doc must start with a type tag such as [string]");
         }
         SettingType type = declared == null ? inferred : declared;
-        SettingDeclaration raw = new SettingDeclaration(name, type, elementType(value), value, doc, path);
+        SettingDeclaration raw = new SettingDeclaration(name, type, elementType(value), value, doc, path, keepsEmpty);
         try {
             Object converted = value == null ? null : raw.fromYaml(value);
-            return new SettingDeclaration(name, type, raw.elementType(), converted, doc, path);
+            return new SettingDeclaration(name, type, raw.elementType(), converted, doc, path, keepsEmpty);
         } catch (IllegalArgumentException e) {
             throw new SettingsException(path + ": default of setting " + name + " does not fit [" + type.tag() + "]: " + e.getMessage(), e);
         }

@@ -37,7 +37,8 @@ public final class SettingsReference {
                 1. the defaults below;
                 2. a local YAML file given with `--config FILE`;
                 3. environment variables of the same names (booleans are true for `true` or `1`, any case; lists are
-                   comma-separated or `[a, b]`; maps are `{key: value}`; empty text is null where null is allowed;
+                   comma-separated or `[a, b]`; maps are `{key: value}`; empty text is null where null is allowed,
+                   except for a string whose type says *empty kept*, where it is an empty string;
                    the Docker variable `SCHEDULER_QUEUE_TIEOUT` sets `SCHEDULER_QUEUE_TIMEOUT`);
                 4. `--set NAME=VALUE` on the command line (and `--log-level`, `--log-json`, `--log-file`).
 
@@ -84,7 +85,7 @@ public final class SettingsReference {
     private static void table(StringBuilder page, List<SettingDeclaration> declarations) {
         page.append("| Setting | Type | Default | Meaning |\n|---|---|---|---|\n");
         for (SettingDeclaration d : declarations) {
-            page.append("| `").append(d.name()).append("` | ").append(d.typeName()).append(" | ")
+            page.append("| `").append(d.name()).append("` | ").append(d.typeName()).append(d.keepsEmpty() ? ", *empty kept*" : "").append(" | ")
                     .append(cell(d.defaultValue())).append(" | ").append(escapeText(d.doc())).append(" |\n");
         }
     }

@@ -105,7 +105,8 @@ public final class SettingsSchema {
                     + included.typeName() + " declared in " + included.file() + ": " + e.getMessage(), e);
         }
         String doc = restated.doc().isEmpty() ? included.doc() : restated.doc();
-        return new SettingDeclaration(included.name(), included.type(), included.elementType(), value, doc, included.file());
+        return new SettingDeclaration(included.name(), included.type(), included.elementType(), value, doc, included.file(),
+                included.keepsEmpty());
     }
 
     private static String readResource(String name) {

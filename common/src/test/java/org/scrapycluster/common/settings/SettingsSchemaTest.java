@@ -40,6 +40,28 @@ class SettingsSchemaTest {
         assertEquals("A service for tests.", schema.files().getLast().description());
     }
 
+    /** Empty text is null where null is allowed, unless the tag keeps it: then it is an empty string, from every layer. */
+    @Test
+    void aStringTagMayKeepEmptyTextInsteadOfNull() {
+        SettingsSchema schema = schema("""
+                # A service for tests.
+
+                # [string, empty kept] Key; null for the default one, empty for none.
+                KEY: null
+                # [string] Name.
+                NAME: null
+                """);
+        SettingDeclaration key = schema.get("KEY");
+        assertTrue(key.keepsEmpty());
+        assertEquals("Key; null for the default one, empty for none.", key.doc());
+        assertEquals("", key.fromText("", true));
+        assertEquals("", key.fromYaml(""));
+        assertNull(key.fromYaml(null));
+        assertEquals("k", key.fromText("k", true));
+        assertFalse(schema.get("NAME").keepsEmpty());
+        assertNull(schema.get("NAME").fromText("", true));
+    }
+
     @Test
     void aTypeTagWidensANumericDefault() {
         assertEquals(5.0, schema("# [double] Seconds.\nWAIT: 5\n").get("WAIT").defaultValue());
@@ -51,6 +73,7 @@ class SettingsSchemaTest {
         assertMessage("needs a comment line", "HOST: x\n");
         assertMessage("is not a setting name", "# Host.\nhost: x\n");
         assertMessage("unknown type tag", "# [text] Host.\nHOST: null\n");
+        assertMessage("keeps empty text but is not a [string]", "# [int, empty kept] Limit.\nLIMIT: null\n");
         assertMessage("does not fit", "# [int] Host.\nHOST: abc\n");
         assertMessage("not valid YAML", "# Host.\nHOST: x\n# Host again.\nHOST: y\n");
     }
