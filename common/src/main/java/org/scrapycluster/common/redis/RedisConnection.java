@@ -105,15 +105,19 @@ public final class RedisConnection implements AutoCloseable {
     /**
      * The URI of the endpoint: the server itself, or, with Sentinels, the Sentinels and the master's
      * name; Lettuce then asks them where the master is at every (re)connection, so that a failover
-     * moves the connection to the promoted replica.
+     * moves the connection to the promoted replica. The builder's password is the data nodes' only
+     * ({@code build()} gives each Sentinel's URI the timeout alone), so each Sentinel gets the
+     * Sentinels' password of its own (docs/operations.md "Redis failover"); with a null one, Lettuce adds
+     * each Sentinel without a password.
      */
     static RedisURI uri(RedisEndpoint endpoint) {
         RedisURI.Builder uri;
         if (endpoint.usesSentinels()) {
             RedisEndpoint.Sentinel first = endpoint.sentinels().getFirst();
-            uri = RedisURI.Builder.sentinel(first.host(), first.port(), endpoint.sentinelMaster());
+            String sentinelPassword = endpoint.sentinelPassword();
+            uri = RedisURI.Builder.sentinel(first.host(), first.port(), endpoint.sentinelMaster(), sentinelPassword);
             for (RedisEndpoint.Sentinel sentinel : endpoint.sentinels().subList(1, endpoint.sentinels().size())) {
-                uri.withSentinel(sentinel.host(), sentinel.port());
+                uri.withSentinel(sentinel.host(), sentinel.port(), sentinelPassword);
             }
         } else {
             uri = RedisURI.Builder.redis(endpoint.host(), endpoint.port());
@@ -144,7 +148,7 @@ public final class RedisConnection implements AutoCloseable {
                 return Optional.of(connection);
             } catch (RedisException e) {
                 if (backoff.attempts() == 0) {
-                    log.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, e.getMessage());
+                    log.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, reason(e));
                 }
                 try {
                     backoff.pause();
@@ -155,6 +159,21 @@ public final class RedisConnection implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The failure's message, followed by its innermost cause's when that is another: a Sentinel's refusal
+     * ({@code NOAUTH}, {@code WRONGPASS}) lies under Lettuce's "Cannot connect to a Redis Sentinel". Neither
+     * holds a password: Redis does not repeat it, and Lettuce prints a URI's password as asterisks.
+     */
+    static String reason(RedisException e) {
+        Throwable innermost = e;
+        while (innermost.getCause() != null && innermost.getCause() != innermost) {
+            innermost = innermost.getCause();
+        }
+        String message = e.getMessage();
+        String cause = innermost.getMessage();
+        return innermost == e || cause == null || cause.equals(message) ? message : message + ": " + cause;
     }
 
     public RedisEndpoint endpoint() {

@@ -11,8 +11,8 @@ import org.scrapycluster.common.settings.SettingsException;
 /**
  * Where Redis is and how to talk to it: the values of the {@code REDIS_HOST}, {@code REDIS_PORT},
  * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS,
- * or, for a Sentinel-managed Redis, {@code REDIS_SENTINELS} and {@code REDIS_SENTINEL_MASTER}
- * (docs/operations.md "Redis failover"), which then replace the host and port.
+ * or, for a Sentinel-managed Redis, {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER} and
+ * {@code REDIS_SENTINEL_PASSWORD} (docs/operations.md "Redis failover"), which then replace the host and port.
  *
  * @param host           host name or address
  * @param port           TCP port
@@ -22,9 +22,11 @@ import org.scrapycluster.common.settings.SettingsException;
  * @param timeout        connect timeout and command timeout
  * @param sentinels      the Sentinels to ask for the master; empty to connect to host and port
  * @param sentinelMaster the name the Sentinels monitor the master under; {@code null} without Sentinels
+ * @param sentinelPassword the Sentinels' own password, or {@code null} (or empty) for none; {@code null} without
+ *                       Sentinels. Lettuce gives {@code password} to the data nodes only
  */
 public record RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout,
-                            List<Sentinel> sentinels, String sentinelMaster) {
+                            List<Sentinel> sentinels, String sentinelMaster, String sentinelPassword) {
 
     /** One Sentinel's address. */
     public record Sentinel(String host, int port) {
@@ -86,11 +88,20 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
         if (!sentinels.isEmpty() && sentinelMaster == null) {
             throw new IllegalArgumentException("REDIS_SENTINELS is set, so REDIS_SENTINEL_MASTER must name the master the Sentinels monitor");
         }
+        if (sentinels.isEmpty() || sentinelPassword != null && sentinelPassword.isEmpty()) {
+            sentinelPassword = null;
+        }
+    }
+
+    /** Sentinels that ask for the same password as the data nodes, as {@code REDIS_SENTINEL_PASSWORD}'s default says. */
+    public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout,
+                         List<Sentinel> sentinels, String sentinelMaster) {
+        this(host, port, db, password, tls, timeout, sentinels, sentinelMaster, password);
     }
 
     /** A Redis server at {@code host}:{@code port}, without Sentinels. */
     public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout) {
-        this(host, port, db, password, tls, timeout, List.of(), null);
+        this(host, port, db, password, tls, timeout, List.of(), null, null);
     }
 
     /** Whether the master is found through Sentinels. */
@@ -101,16 +112,19 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
     /**
      * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
      * {@code REDIS_DB}, {@code REDIS_PASSWORD}, {@code REDIS_TLS}, {@code REDIS_SOCKET_TIMEOUT} (seconds),
-     * {@code REDIS_SENTINELS} and {@code REDIS_SENTINEL_MASTER}.
+     * {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER} and {@code REDIS_SENTINEL_PASSWORD} (null: the same as
+     * {@code REDIS_PASSWORD}, as Bitnami's redis chart sets its Sentinels; empty: none).
      *
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting when a value is out of range
      */
     public static RedisEndpoint from(Settings settings) {
+        String password = settings.getNullableString("REDIS_PASSWORD");
+        String sentinelPassword = settings.getNullableString("REDIS_SENTINEL_PASSWORD");
         try {
             return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
-                    settings.getNullableString("REDIS_PASSWORD"), settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
+                    password, settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
                     settings.getStringList("REDIS_SENTINELS").stream().filter(s -> !s.isBlank()).map(Sentinel::parse).toList(),
-                    settings.getNullableString("REDIS_SENTINEL_MASTER"));
+                    settings.getNullableString("REDIS_SENTINEL_MASTER"), sentinelPassword == null ? password : sentinelPassword);
         } catch (IllegalArgumentException e) {
             throw new SettingsException("The Redis settings of the " + settings.service() + " cannot be used: " + e.getMessage(), e);
         }
@@ -123,11 +137,11 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
 
     /** A copy using database {@code db}. */
     public RedisEndpoint withDb(int db) {
-        return new RedisEndpoint(host, port, db, password, tls, timeout, sentinels, sentinelMaster);
+        return new RedisEndpoint(host, port, db, password, tls, timeout, sentinels, sentinelMaster, sentinelPassword);
     }
 
     /**
-     * {@code host:port/db}, or {@code master <name> via sentinels a:1,b:2 /db}, never the password:
+     * {@code host:port/db}, or {@code master <name> via sentinels a:1,b:2 /db}, never a password:
      * for logs.
      */
     @Override

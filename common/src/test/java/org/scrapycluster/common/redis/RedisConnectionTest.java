@@ -1,5 +1,6 @@
 package org.scrapycluster.common.redis;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
@@ -188,6 +191,52 @@ class RedisConnectionTest {
                 Map.of("REDIS_SENTINELS", "s1.redis", "REDIS_SENTINEL_MASTER", "main")));
         assertTrue(assertThrows(SettingsException.class, () -> RedisEndpoint.from(badAddress)).getMessage()
                 .endsWith("a Sentinel is host:port, got 's1.redis'"));
+    }
+
+    /**
+     * Lettuce gives the builder's password to the data nodes only: each Sentinel gets REDIS_SENTINEL_PASSWORD, by default
+     * REDIS_PASSWORD, none when it is empty ({@link SentinelPasswordTest} with real Sentinels); no log shows either.
+     */
+    @Test
+    void eachSentinelGetsTheSentinelPasswordByDefaultTheRedisPassword() {
+        Map<String, String> env = Map.of("REDIS_SENTINELS", "s1.redis:26379,s2.redis:26380", "REDIS_SENTINEL_MASTER", "main",
+                "REDIS_PASSWORD", "data-pw");
+        RedisEndpoint same = RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, env, Map.of())));
+        assertEquals("data-pw", same.sentinelPassword());
+        assertSentinelPasswords("data-pw", RedisConnection.uri(same));
+
+        Map<String, String> own = new HashMap<>(env);
+        own.put("REDIS_SENTINEL_PASSWORD", "sentinel-pw");
+        RedisEndpoint separate = RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, own, Map.of())));
+        assertEquals("sentinel-pw", separate.sentinelPassword());
+        assertSentinelPasswords("sentinel-pw", RedisConnection.uri(separate));
+        assertEquals("master main via redis://s1.redis:26379,s2.redis:26380/0", separate.toString());
+
+        Map<String, String> none = new HashMap<>(env);
+        none.put("REDIS_SENTINEL_PASSWORD", "");
+        RedisEndpoint open = RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, none, Map.of())));
+        assertNull(open.sentinelPassword());
+        assertSentinelPasswords(null, RedisConnection.uri(open));
+        RedisEndpoint fromFlag = RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, Map.of(),
+                Map.of("REDIS_SENTINELS", "s1.redis:26379", "REDIS_SENTINEL_MASTER", "main", "REDIS_PASSWORD", "data-pw",
+                        "REDIS_SENTINEL_PASSWORD", ""))));
+        assertNull(fromFlag.sentinelPassword(), "--set REDIS_SENTINEL_PASSWORD= too");
+
+        assertNull(RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, Map.of("REDIS_PASSWORD", "data-pw"), Map.of())))
+                .sentinelPassword(), "none without Sentinels");
+    }
+
+    /** The data nodes' password is data-pw, every Sentinel's {@code expected}. */
+    private static void assertSentinelPasswords(String expected, RedisURI uri) {
+        assertArrayEquals("data-pw".toCharArray(), password(uri));
+        for (RedisURI sentinel : uri.getSentinels()) {
+            assertArrayEquals(expected == null ? null : expected.toCharArray(), password(sentinel), sentinel.toString());
+        }
+    }
+
+    private static char[] password(RedisURI uri) {
+        RedisCredentials credentials = uri.getCredentialsProvider().resolveCredentials().block();
+        return credentials == null || !credentials.hasPassword() ? null : credentials.getPassword();
     }
 
     @Test

@@ -79,6 +79,22 @@ class SettingsLayersTest {
         assertNull(settings.getNullableString("REDIS_PASSWORD"));
     }
 
+    /** REDIS_SENTINEL_PASSWORD keeps empty text ([string, empty kept]): empty says "Sentinels without a password", null "as REDIS_PASSWORD". */
+    @Test
+    void anEmptySentinelPasswordStaysEmptyInEveryLayer() throws IOException {
+        assertNull(Settings.defaults("crawler").getNullableString("REDIS_SENTINEL_PASSWORD"));
+        Path quoted = write("REDIS_SENTINEL_PASSWORD: \"\"\nREDIS_PASSWORD: \"\"\n");
+        Settings file = Settings.load("crawler", new SettingsSources(quoted, Map.of(), Map.of()));
+        assertEquals("", file.getNullableString("REDIS_SENTINEL_PASSWORD"));
+        assertNull(file.getNullableString("REDIS_PASSWORD"), "other strings' empty text is still null");
+        assertNull(Settings.load("crawler", new SettingsSources(write("REDIS_SENTINEL_PASSWORD: null\n"), Map.of(), Map.of()))
+                .getNullableString("REDIS_SENTINEL_PASSWORD"));
+        assertEquals("", Settings.load("crawler", new SettingsSources(null, Map.of("REDIS_SENTINEL_PASSWORD", ""), Map.of()))
+                .getNullableString("REDIS_SENTINEL_PASSWORD"));
+        assertEquals("", Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("REDIS_SENTINEL_PASSWORD", "")))
+                .getNullableString("REDIS_SENTINEL_PASSWORD"));
+    }
+
     @Test
     void theMisspeltDockerVariableSetsTheSchedulerQueueTimeout() {
         Settings aliased = Settings.load("crawler", new SettingsSources(null, Map.of("SCHEDULER_QUEUE_TIEOUT", "120"), Map.of()));

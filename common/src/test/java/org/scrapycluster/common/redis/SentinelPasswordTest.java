@@ -1,0 +1,126 @@
+package org.scrapycluster.common.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.lettuce.core.RedisConnectionException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CapturedLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+
+/**
+ * Sentinels that ask for a password ({@code requirepass}), as Bitnami's redis chart in Sentinel mode sets them
+ * ({@code auth.sentinel: true}): the connection gives each Sentinel {@code REDIS_SENTINEL_PASSWORD}, or by default
+ * {@code REDIS_PASSWORD}, and fails at once, saying why, without one (docs/operations.md "Redis failover").
+ */
+class SentinelPasswordTest {
+
+    private static final String DATA_PASSWORD = "data-secret";
+    private static final String SENTINEL_PASSWORD = "sentinel-secret";
+
+    @Test
+    void sentinelsWithTheDataNodesPasswordAreAskedWithItByDefault() {
+        try (EmbeddedRedis master = masterWithPassword("sentinel-bitnami");
+             TestSentinel sentinel = TestSentinel.start(master.port(), DATA_PASSWORD, DATA_PASSWORD);
+             RedisConnection redis = RedisConnection.open(endpoint(sentinel, DATA_PASSWORD, null))) {
+            assertWorks(redis);
+        }
+    }
+
+    @Test
+    void sentinelsWithAPasswordOfTheirOwnAreAskedWithRedisSentinelPassword() {
+        try (EmbeddedRedis master = masterWithPassword("sentinel-own");
+             TestSentinel sentinel = TestSentinel.start(master.port(), SENTINEL_PASSWORD, DATA_PASSWORD)) {
+            try (RedisConnection redis = RedisConnection.open(endpoint(sentinel, DATA_PASSWORD, SENTINEL_PASSWORD))) {
+                assertWorks(redis);
+            }
+            RedisEndpoint wrong = endpoint(sentinel, DATA_PASSWORD, null);
+            assertRefused(wrong, "WRONGPASS");
+            RedisEndpoint none = endpoint(sentinel, DATA_PASSWORD, "");
+            assertRefused(none, "NOAUTH");
+
+            Logger log = LoggerFactory.getLogger("sentinel-password-test");
+            try (CapturedLog logged = CapturedLog.start(log.getName(), Level.INFO)) {
+                AtomicInteger asked = new AtomicInteger();
+                assertEquals(Optional.empty(), RedisConnection.openRetrying(none, new SimpleMeterRegistry(), log,
+                        () -> asked.incrementAndGet() > 1));
+                List<String> lines = logged.lines();
+                assertEquals(1, lines.size(), lines.toString());
+                assertTrue(lines.getFirst().startsWith("WARN Cannot connect to Redis at " + none + " (Cannot connect to a Redis Sentinel: [redis://"
+                        + sentinel.address() + "?timeout=2s]: NOAUTH "), "the warning says why: " + lines);
+                assertTrue(lines.getFirst().endsWith("); retrying"), lines.getFirst());
+                assertFalse(lines.getFirst().contains(DATA_PASSWORD), lines.getFirst());
+            }
+        }
+    }
+
+    /** Empty: no password. A Redis 7 Sentinel without one also takes the data nodes' (HELLO AUTH, a user without a password). */
+    @Test
+    void sentinelsWithoutAPasswordAreAskedWithoutOneWhenItIsEmptyAndTakeTheDefaultToo() {
+        try (EmbeddedRedis master = masterWithPassword("sentinel-open");
+             TestSentinel sentinel = TestSentinel.start(master.port(), null, DATA_PASSWORD)) {
+            try (RedisConnection redis = RedisConnection.open(endpoint(sentinel, DATA_PASSWORD, ""))) {
+                assertWorks(redis);
+            }
+            try (RedisConnection redis = RedisConnection.open(endpoint(sentinel, DATA_PASSWORD, null))) {
+                assertWorks(redis);
+            }
+        }
+    }
+
+    /** The Redis master, asking its clients for {@link #DATA_PASSWORD}. */
+    private static EmbeddedRedis masterWithPassword(String name) {
+        EmbeddedRedis master = EmbeddedRedis.start(0, DataDirectory.temporary(name));
+        try (RedisConnection open = RedisConnection.open(RedisEndpoint.of(master.host(), master.port()))) {
+            open.sync().configSet("requirepass", DATA_PASSWORD);
+        }
+        return master;
+    }
+
+    /** The endpoint the settings name: the Sentinel, REDIS_PASSWORD and, unless null, REDIS_SENTINEL_PASSWORD. */
+    private static RedisEndpoint endpoint(TestSentinel sentinel, String password, String sentinelPassword) {
+        Map<String, String> env = new LinkedHashMap<>(Map.of("REDIS_SENTINELS", sentinel.address(),
+                "REDIS_SENTINEL_MASTER", TestSentinel.MASTER_NAME, "REDIS_PASSWORD", password, "REDIS_SOCKET_TIMEOUT", "2"));
+        if (sentinelPassword != null) {
+            env.put("REDIS_SENTINEL_PASSWORD", sentinelPassword);
+        }
+        return RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, env, Map.of())));
+    }
+
+    private static void assertWorks(RedisConnection redis) {
+        assertEquals("OK", redis.sync().set("sentinel-password-test", "v"));
+        assertEquals("v", redis.sync().get("sentinel-password-test"));
+    }
+
+    /** Opening fails with a RedisConnectionException whose causes name the Sentinel's refusal and no password. */
+    private static void assertRefused(RedisEndpoint endpoint, String refusal) {
+        long started = System.nanoTime();
+        RedisConnectionException e = assertThrows(RedisConnectionException.class, () -> RedisConnection.open(endpoint).close());
+        StringBuilder said = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            said.append(t).append('\n');
+            for (Throwable suppressed : t.getSuppressed()) {
+                said.append("  suppressed: ").append(suppressed).append('\n');
+            }
+        }
+        assertTrue(said.toString().contains(refusal), said.toString());
+        assertFalse(said.toString().contains(DATA_PASSWORD) || said.toString().contains(SENTINEL_PASSWORD), said.toString());
+        assertTrue(System.nanoTime() - started < 5_000_000_000L, "refused at once, not after a timeout");
+    }
+}
