@@ -9,10 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
-import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.ChildProcesses;
 import org.scrapycluster.embedded.FreePorts;
 
 /**
@@ -24,9 +23,8 @@ final class TestSentinel implements AutoCloseable {
     static final String MASTER_NAME = "scmaster";
     private static final Duration START = Duration.ofSeconds(30);
 
-    private final DataDirectory dir = DataDirectory.temporary("test-sentinel");
+    private final ChildProcesses processes = new ChildProcesses("test-sentinel");
     private final int port = FreePorts.pick();
-    private final Thread hook = new Thread(this::stop, "test-sentinel-shutdown");
     private Process process;
 
     private TestSentinel() {
@@ -53,11 +51,12 @@ final class TestSentinel implements AutoCloseable {
     }
 
     private void run(int masterPort, String requirepass, String masterPassword) {
+        Path dir = processes.dir();
         List<String> lines = new ArrayList<>(List.of(
                 "port " + port,
                 "bind 127.0.0.1",
-                "dir " + dir.path(),
-                "logfile " + dir.path().resolve("sentinel.log"),
+                "dir " + dir,
+                "logfile " + dir.resolve("sentinel.log"),
                 "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + masterPort + " 1"));
         if (masterPassword != null) {
             lines.add("sentinel auth-pass " + MASTER_NAME + " " + masterPassword);
@@ -65,21 +64,19 @@ final class TestSentinel implements AutoCloseable {
         if (requirepass != null) {
             lines.add("requirepass " + requirepass);
         }
-        Path config = dir.path().resolve("sentinel.conf");
+        Path config = dir.resolve("sentinel.conf");
         try {
             Files.writeString(config, String.join("\n", lines) + "\n");
-            process = new ProcessBuilder("redis-sentinel", config.toString()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot run redis-sentinel (install the redis-sentinel package)", e);
+            throw new UncheckedIOException(e);
         }
-        Runtime.getRuntime().addShutdownHook(hook);
+        process = processes.start(List.of("redis-sentinel", config.toString()));
         Awaitility.await().atMost(START).ignoreExceptionsInstanceOf(IOException.class).until(this::listens);
     }
 
     private boolean listens() throws IOException {
         if (!process.isAlive()) {
-            throw new IllegalStateException("redis-sentinel exited with " + process.exitValue() + "; see " + dir.path());
+            throw new IllegalStateException("redis-sentinel exited with " + process.exitValue() + "; see " + processes.dir());
         }
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -87,25 +84,8 @@ final class TestSentinel implements AutoCloseable {
         }
     }
 
-    private void stop() {
-        if (process != null) {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
     @Override
     public void close() {
-        stop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException | IllegalArgumentException notAdded) {
-            // the JVM is stopping, or the Sentinel never started
-        }
-        dir.release();
+        processes.close();
     }
 }

@@ -7,13 +7,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
-import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.ChildProcesses;
 import org.scrapycluster.embedded.FreePorts;
 
 /**
@@ -26,16 +25,13 @@ final class SentinelGroup implements AutoCloseable {
     static final String MASTER_NAME = "scmaster";
     private static final Duration START = Duration.ofSeconds(30);
 
-    private final DataDirectory dir = DataDirectory.temporary("sentinel-group");
-    private final List<Process> processes = new ArrayList<>();
-    private final Thread hook = new Thread(this::stopAll, "sentinel-group-shutdown");
+    private final ChildProcesses processes = new ChildProcesses("sentinel-group");
     private final int masterPort = FreePorts.pick();
     private final int replicaPort = FreePorts.pick();
     private final List<Integer> sentinelPorts = List.of(FreePorts.pick(), FreePorts.pick(), FreePorts.pick());
     private Process master;
 
     private SentinelGroup() {
-        Runtime.getRuntime().addShutdownHook(hook);
     }
 
     /** Starts the master and the replica, waits until the replica is in sync, then the Sentinels and until they see both. */
@@ -67,12 +63,7 @@ final class SentinelGroup implements AutoCloseable {
 
     /** Kills the master with SIGKILL, as a crash does. */
     void killMaster() {
-        master.destroyForcibly();
-        try {
-            master.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.kill(master);
     }
 
     /** Waits until the replica has every write the master acknowledged so far. */
@@ -101,7 +92,7 @@ final class SentinelGroup implements AutoCloseable {
     }
 
     private Process server(String name, int port, String... extra) {
-        Path data = dir.path().resolve(name);
+        Path data = processes.dir().resolve(name);
         List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--dir", mkdirs(data).toString(), "--save", "", "--appendonly", "no", "--loglevel", "warning",
                 "--logfile", data.resolve("redis.log").toString()));
@@ -110,7 +101,7 @@ final class SentinelGroup implements AutoCloseable {
     }
 
     private void sentinel(int index, int port) {
-        Path data = mkdirs(dir.path().resolve("sentinel-" + index));
+        Path data = mkdirs(processes.dir().resolve("sentinel-" + index));
         Path config = data.resolve("sentinel.conf");
         String text = String.join("\n",
                 "port " + port,
@@ -131,14 +122,9 @@ final class SentinelGroup implements AutoCloseable {
     }
 
     private Process run(List<String> command, int port) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            processes.add(process);
-            Awaitility.await().atMost(START).ignoreExceptions().until(() -> !info(port, "server").isEmpty());
-            return process;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command.getFirst() + " (install the redis-server and redis-sentinel packages)", e);
-        }
+        Process process = processes.start(command);
+        Awaitility.await().atMost(START).ignoreExceptions().until(() -> !info(port, "server").isEmpty());
+        return process;
     }
 
     private static Path mkdirs(Path path) {
@@ -149,27 +135,8 @@ final class SentinelGroup implements AutoCloseable {
         }
     }
 
-    private void stopAll() {
-        for (Process process : processes) {
-            process.destroyForcibly();
-        }
-        for (Process process : processes) {
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
     @Override
     public void close() {
-        stopAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running
-        }
-        dir.release();
+        processes.close();
     }
 }
