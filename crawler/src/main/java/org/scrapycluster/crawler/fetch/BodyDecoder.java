@@ -16,11 +16,17 @@ import io.netty.buffer.ByteBuf;
  * it; other encodings are kept as sent). Inflating goes piece by piece straight into the buffer and stops
  * one byte past its limit, so a small response that would inflate to gigabytes costs no more memory or work
  * than a body at the limit. A gzip body may hold several members, zero bytes between them are padding; a
- * truncated one keeps what was inflated, and checksums and bytes after the last member are not looked at
- * (Scrapy's gunzip is as lenient). But Scrapy's gunzip is lenient only once it has inflated something: a gzip
- * body that ends or turns into bytes that are not gzip before anything was inflated from it is corrupt (an
- * empty member followed by garbage is no empty page), and so is a deflate body that ends before anything was
- * inflated from it. Runs on the connection's event loop.
+ * truncated one keeps what was inflated, and checksums are not looked at (Scrapy's gunzip is as lenient). But
+ * Scrapy's gunzip is lenient only once it has inflated something: a gzip body that ends or turns into bytes
+ * that are not gzip before anything was inflated from it is corrupt (an empty member followed by garbage is no
+ * empty page), and so is a deflate body that ends before anything was inflated from it.
+ *
+ * <p>The compressed data ends the body ({@link Intake#ENDED}, the rest left unread): bytes after the deflate
+ * stream, bytes after a gzip member that are not another member, padding past {@value #MAX_GZIP_PADDING}
+ * zero bytes, and a member after more than {@value #MAX_EMPTY_GZIP_MEMBERS} that yielded nothing — so a server sending
+ * endless zeros, garbage or empty members after a page cannot keep a fetch reading (docs/operations.md,
+ * Compressed bodies). Members that yield something are bounded by the size limit. Runs on the connection's
+ * event loop.
  */
 final class BodyDecoder {
 
@@ -36,14 +42,29 @@ final class BodyDecoder {
         }
     }
 
+    /** What became of a piece of the body as sent. */
+    enum Intake {
+        /** All of it was taken (or dropped after {@link #close()}); more may follow. */
+        TAKEN,
+        /** The decoded body went past the buffer's limit; the excess is dropped. */
+        PAST_LIMIT,
+        /** The compressed data ended, and bytes follow it that are no part of the body: the body ends here. */
+        ENDED
+    }
+
     private enum Format { IDENTITY, GZIP, DEFLATE }
 
-    private enum Stage { HEADER, DATA, TRAILER, PADDING, DONE }
+    /** DONE: the compressed data ended; CLOSED: {@link #close()} was called. */
+    private enum Stage { HEADER, DATA, TRAILER, PADDING, DONE, CLOSED }
 
     private static final int PIECE = 64 * 1024;
     private static final int GZIP_TRAILER = 8;
     /** The most header bytes a gzip member may have (its optional name, comment and extra field included). */
     private static final int MAX_GZIP_HEADER = 64 * 1024;
+    /** The most zero bytes that may pad gzip members, over the whole body (a tape block of padding is 10 KiB). */
+    static final int MAX_GZIP_PADDING = 16 * 1024;
+    /** The most gzip members that may yield nothing: after one more, the next member ends the body. */
+    static final int MAX_EMPTY_GZIP_MEMBERS = 16;
 
     private final BodyBuffer body;
     private final Format format;
@@ -55,6 +76,14 @@ final class BodyDecoder {
     private byte[] pending = new byte[0];
     /** gzip members (or the deflate stream) inflated to their end. */
     private int members;
+    /** Of those, the members that yielded nothing. */
+    private int emptyMembers;
+    /** The body's size as the current member started. */
+    private int sizeAtMemberStart;
+    /** The zero bytes skipped as padding. */
+    private int padding;
+    /** Whether bytes that are no part of the body were seen after the compressed data. */
+    private boolean ended;
 
     /**
      * @param contentEncoding the response's last Content-Encoding value, or null
@@ -71,12 +100,16 @@ final class BodyDecoder {
     /**
      * Takes the next piece of the body as sent.
      *
-     * @return false when the body went past the buffer's limit (the excess is dropped)
+     * @return what became of it: taken, past the buffer's limit, or the end of the body (the excess, or what
+     *         follows the compressed data, is dropped)
      * @throws CorruptBodyException when the compressed data is invalid
      */
-    boolean write(ByteBuf content) throws CorruptBodyException {
+    Intake write(ByteBuf content) throws CorruptBodyException {
         if (format == Format.IDENTITY) {
-            return body.append(content);
+            return body.append(content) ? Intake.TAKEN : Intake.PAST_LIMIT;
+        }
+        if (stage == Stage.CLOSED) {
+            return Intake.TAKEN;
         }
         ByteBuffer input = content.nioBuffer();
         try {
@@ -86,13 +119,13 @@ final class BodyDecoder {
                     case DATA -> inflate(input);
                     case TRAILER -> readTrailer(input);
                     case PADDING -> skipPadding(input);
-                    case DONE -> true;
+                    case DONE, CLOSED -> true;
                 };
                 if (!withinLimit) {
-                    return false;
+                    return Intake.PAST_LIMIT;
                 }
             }
-            return true;
+            return ended || input.hasRemaining() ? Intake.ENDED : Intake.TAKEN;
         } catch (DataFormatException e) {
             throw new CorruptBodyException("invalid " + format.name().toLowerCase(Locale.ROOT) + " data: " + e.getMessage());
         }
@@ -118,7 +151,7 @@ final class BodyDecoder {
             inflater.end();
             inflater = null;
         }
-        stage = Stage.DONE;
+        stage = Stage.CLOSED;
     }
 
     private boolean readHeader(ByteBuffer input) throws CorruptBodyException, DataFormatException {
@@ -133,6 +166,10 @@ final class BodyDecoder {
             startData(!zlib);
             return inflate(start);
         }
+        if (members > 0 && pending.length == 0 && emptyMembers > MAX_EMPTY_GZIP_MEMBERS) {
+            stage = Stage.DONE; // the members that yield nothing are too many: the body ends before this one
+            return true;
+        }
         try {
             if (gzipHeaderLength(input) >= 0) {
                 startData(true);
@@ -146,12 +183,16 @@ final class BodyDecoder {
         return true;
     }
 
-    /** Bytes after the last member that are not another one: ignored once something was inflated, as Scrapy's gunzip does. */
+    /**
+     * Bytes after the last member that are not another one: the body ends before them once something was
+     * inflated, as Scrapy's gunzip ignores them.
+     */
     private void trailingBytes() throws CorruptBodyException {
         if (body.size() == 0) {
             throw new CorruptBodyException("not gzip data after the last gzip member");
         }
         stage = Stage.DONE;
+        ended = true;
     }
 
     /** The length of the gzip header, once {@code pending} holds all of it (giving back what follows), else -1. */
@@ -204,6 +245,7 @@ final class BodyDecoder {
 
     private void startData(boolean raw) {
         pending = new byte[0];
+        sizeAtMemberStart = body.size();
         if (inflater == null) {
             inflater = new Inflater(raw);
         } else {
@@ -231,6 +273,9 @@ final class BodyDecoder {
             }
         }
         members++;
+        if (body.size() == sizeAtMemberStart) {
+            emptyMembers++;
+        }
         stage = format == Format.GZIP ? Stage.TRAILER : Stage.DONE;
         return true;
     }
@@ -243,14 +288,22 @@ final class BodyDecoder {
         return true;
     }
 
-    /** Skips the zero bytes that may pad a gzip member; the first other byte starts what follows it. */
+    /**
+     * Skips the zero bytes that may pad a gzip member, up to {@link #MAX_GZIP_PADDING} in all (more ends the
+     * body); the first other byte starts what follows it.
+     */
     private boolean skipPadding(ByteBuffer input) {
         while (input.hasRemaining()) {
             if (input.get(input.position()) != 0) {
                 stage = Stage.HEADER;
                 return true;
             }
+            if (padding == MAX_GZIP_PADDING) {
+                stage = Stage.DONE;
+                return true;
+            }
             input.get();
+            padding++;
         }
         return true;
     }

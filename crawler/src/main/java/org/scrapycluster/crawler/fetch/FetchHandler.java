@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -52,6 +53,8 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     /** Who began the current exchange, to be told how it ended. */
     private ExchangeEnd reportTo;
     private BodyDecoder decoder;
+    /** The body bytes of the current response as they came off the connection, before any decoding. */
+    private long receivedBodyBytes;
     private boolean skippingInterim;
 
     /**
@@ -168,6 +171,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         call.response.body = new BodyBuffer(bodyLimit(call), announced);
         String encoding = call.request.method().equals("HEAD") ? null : call.response.headers.last("Content-Encoding");
         decoder = new BodyDecoder(call.response.body, encoding, inflatedBytes);
+        receivedBodyBytes = 0;
         return true;
     }
 
@@ -192,10 +196,16 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         if (call.response.body == null || failed(call, content.decoderResult())) {
             return;
         }
-        boolean withinLimit;
+        // The limit holds for the bytes as sent as well as for the decoded body, as Scrapy's DOWNLOAD_MAXSIZE
+        // counts the bytes received: a compressed body cannot be read on for ever (docs/operations.md, Compressed bodies)
+        ByteBuf sent = content.content();
+        long room = bodyLimit(call) - receivedBodyBytes;
+        receivedBodyBytes += sent.readableBytes();
+        boolean sentTooMuch = sent.readableBytes() > room;
+        BodyDecoder.Intake intake;
         try {
-            withinLimit = decoder.write(content.content());
-            if (content instanceof LastHttpContent) {
+            intake = decoder.write(sentTooMuch ? sent.slice(sent.readerIndex(), (int) room) : sent);
+            if (intake == BodyDecoder.Intake.TAKEN && content instanceof LastHttpContent && !sentTooMuch) {
                 decoder.finish();
             }
         } catch (BodyDecoder.CorruptBodyException e) {
@@ -203,17 +213,31 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
                 end(call, FetchError.PROTOCOL, "the body cannot be decoded: " + e.getMessage());
                 return;
             }
-            // Scrapy's redirect middleware takes a redirect before its body is decompressed: the rest is read, not kept
+            // Scrapy's redirect middleware takes a redirect before its body is decompressed: the rest is read
+            // within the limit, not kept
             decoder.close();
             call.response.body = new BodyBuffer(bodyLimit(call), 0);
-            withinLimit = true;
+            intake = BodyDecoder.Intake.TAKEN;
         }
-        if (!withinLimit && call.request.bodyCut() == 0) {
-            end(call, FetchError.TOO_LARGE, "body exceeds the limit of " + maxBodyBytes + " bytes");
-        } else if (!withinLimit) {
-            succeed(call, false); // cut where the request says: the rest is left unread, with the connection
-        } else if (content instanceof LastHttpContent) {
-            succeed(call, call.response.keepAlive && call.response.requestSent && !responses.holdsUnreadBytes());
+        if (intake == BodyDecoder.Intake.TAKEN && sentTooMuch) {
+            intake = BodyDecoder.Intake.PAST_LIMIT;
+        }
+        switch (intake) {
+            case PAST_LIMIT -> {
+                if (call.request.bodyCut() == 0) {
+                    end(call, FetchError.TOO_LARGE, "body exceeds the limit of " + maxBodyBytes + " bytes"
+                            + (sentTooMuch ? " as sent" : ""));
+                } else {
+                    succeed(call, false); // cut where the request says: the rest is left unread, with the connection
+                }
+            }
+            // the compressed data ended and bytes that are no part of it follow: the rest is left unread, with the connection
+            case ENDED -> succeed(call, false);
+            case TAKEN -> {
+                if (content instanceof LastHttpContent) {
+                    succeed(call, call.response.keepAlive && call.response.requestSent && !responses.holdsUnreadBytes());
+                }
+            }
         }
     }
 

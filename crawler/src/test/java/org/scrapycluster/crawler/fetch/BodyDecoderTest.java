@@ -2,7 +2,7 @@ package org.scrapycluster.crawler.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,7 +96,7 @@ class BodyDecoderTest {
         byte[] bomb = CompressedPages.gzip(new byte[5_000_000]);
         BodyBuffer body = new BodyBuffer(limit, bomb.length);
         BodyDecoder decoder = new BodyDecoder(body, "gzip", inflated);
-        assertFalse(decoder.write(Unpooled.wrappedBuffer(bomb)), "past the limit");
+        assertEquals(BodyDecoder.Intake.PAST_LIMIT, decoder.write(Unpooled.wrappedBuffer(bomb)));
         decoder.close();
         assertEquals(limit, body.size());
         assertEquals(limit + 1, inflated.sum(), "the limit, and one byte that tells the body goes on");
@@ -139,18 +139,113 @@ class BodyDecoderTest {
                 "a truncated deflate body keeps what was inflated");
     }
 
+    @ParameterizedTest(name = "pieces of {0} bytes")
+    @ValueSource(ints = {1, 3, 4096})
+    void whatFollowsTheCompressedDataEndsTheBodyWhereItStarts(int piece) throws Exception {
+        byte[] gzip = CompressedPages.gzip(PAGE);
+        byte[] junk = "junk after the data".getBytes(StandardCharsets.US_ASCII);
+        for (byte[] deflate : List.of(CompressedPages.deflate(PAGE, false), CompressedPages.deflate(PAGE, true))) {
+            byte[] sent = concat(deflate, junk);
+            Decoded decoded = feed(sent, "deflate", piece);
+            assertArrayEquals(PAGE, decoded.body());
+            assertEquals(pieceEnd(deflate.length, piece, sent.length), decoded.endedWithin(),
+                    "ended in the piece holding the first byte after the stream");
+        }
+        byte[] sent = concat(gzip, junk);
+        Decoded garbage = feed(sent, "gzip", piece);
+        assertArrayEquals(PAGE, garbage.body());
+        assertEquals(pieceEnd(gzip.length + 9, piece, sent.length), garbage.endedWithin(),
+                "ended once the bytes after the member are known to be no gzip header");
+        sent = concat(gzip, new byte[1 << 20]);
+        Decoded padded = feed(sent, "gzip", piece);
+        assertArrayEquals(PAGE, padded.body());
+        assertEquals(pieceEnd(gzip.length + BodyDecoder.MAX_GZIP_PADDING, piece, sent.length), padded.endedWithin(),
+                "ended at the first zero byte past the padding allowed");
+        byte[] empty = CompressedPages.gzip(new byte[0]);
+        sent = concat(gzip, repeat(empty, 10_000));
+        Decoded empties = feed(sent, "gzip", piece);
+        assertArrayEquals(PAGE, empties.body());
+        assertEquals(pieceEnd(gzip.length + (BodyDecoder.MAX_EMPTY_GZIP_MEMBERS + 1) * empty.length, piece, sent.length),
+                empties.endedWithin(), "ended at the first member past those that yield nothing allowed");
+        Decoded onlyEmpties = feed(repeat(empty, 10_000), "gzip", piece);
+        assertArrayEquals(new byte[0], onlyEmpties.body(), "members that yield nothing are an empty page, as Scrapy's gunzip reads them");
+        assertEquals(pieceEnd((BodyDecoder.MAX_EMPTY_GZIP_MEMBERS + 1) * empty.length, piece, 10_000 * empty.length),
+                onlyEmpties.endedWithin());
+    }
+
+    @Test
+    void paddingAndMembersThatYieldNothingUpToTheirAllowanceContinueTheBody() throws Exception {
+        byte[] second = "second member".getBytes(StandardCharsets.UTF_8);
+        byte[] empty = CompressedPages.gzip(new byte[0]);
+        byte[] allowed = concat(CompressedPages.gzip(PAGE), new byte[BodyDecoder.MAX_GZIP_PADDING],
+                repeat(empty, BodyDecoder.MAX_EMPTY_GZIP_MEMBERS), CompressedPages.gzip(second));
+        Decoded decoded = feed(allowed, "gzip", 1000);
+        assertEquals(-1, decoded.endedWithin());
+        assertArrayEquals(concat(PAGE, second), decoded.body());
+        byte[] oneMore = concat(CompressedPages.gzip(PAGE), repeat(empty, BodyDecoder.MAX_EMPTY_GZIP_MEMBERS + 1),
+                CompressedPages.gzip(second));
+        assertArrayEquals(PAGE, feed(oneMore, "gzip", 1000).body(), "the body ends before the member after too many empty ones");
+    }
+
+    @Test
+    void writesAfterCloseAreDropped() throws Exception {
+        BodyBuffer body = new BodyBuffer(1 << 20, -1);
+        BodyDecoder decoder = new BodyDecoder(body, "gzip", inflated);
+        decoder.close();
+        assertEquals(BodyDecoder.Intake.TAKEN, decoder.write(Unpooled.wrappedBuffer(PAGE)));
+        assertEquals(0, body.size());
+    }
+
+    /** A body decoded, and the end of the piece in which the decoder said the body ended (-1 if it did not). */
+    private record Decoded(byte[] body, int endedWithin) {
+    }
+
+    private Decoded feed(byte[] sent, String encoding, int piece) throws BodyDecoder.CorruptBodyException {
+        BodyBuffer body = new BodyBuffer(1 << 20, -1);
+        BodyDecoder decoder = new BodyDecoder(body, encoding, inflated);
+        try {
+            for (int at = 0; at < sent.length; at += piece) {
+                int end = Math.min(at + piece, sent.length);
+                BodyDecoder.Intake intake = decoder.write(Unpooled.wrappedBuffer(sent, at, end - at));
+                assertNotEquals(BodyDecoder.Intake.PAST_LIMIT, intake);
+                if (intake == BodyDecoder.Intake.ENDED) {
+                    return new Decoded(body.toArray(), end);
+                }
+            }
+            decoder.finish();
+        } finally {
+            decoder.close();
+        }
+        return new Decoded(body.toArray(), -1);
+    }
+
     private byte[] decode(byte[] sent, String encoding, int piece, int limit) throws BodyDecoder.CorruptBodyException {
         BodyBuffer body = new BodyBuffer(limit, -1);
         BodyDecoder decoder = new BodyDecoder(body, encoding, inflated);
         try {
             for (int at = 0; at < sent.length; at += piece) {
-                assertTrue(decoder.write(Unpooled.wrappedBuffer(sent, at, Math.min(piece, sent.length - at))), "within the limit");
+                BodyDecoder.Intake intake = decoder.write(Unpooled.wrappedBuffer(sent, at, Math.min(piece, sent.length - at)));
+                assertNotEquals(BodyDecoder.Intake.PAST_LIMIT, intake, "within the limit");
+                if (intake == BodyDecoder.Intake.ENDED) {
+                    break;
+                }
             }
             decoder.finish();
         } finally {
             decoder.close();
         }
         return body.toArray();
+    }
+
+    /** The end of the piece of {@code piece} bytes that holds byte {@code index} of {@code length}. */
+    private static int pieceEnd(int index, int piece, int length) {
+        return Math.min((index / piece + 1) * piece, length);
+    }
+
+    private static byte[] repeat(byte[] part, int times) {
+        byte[][] parts = new byte[times][];
+        Arrays.fill(parts, part);
+        return concat(parts);
     }
 
     private static byte[] concat(byte[]... parts) {

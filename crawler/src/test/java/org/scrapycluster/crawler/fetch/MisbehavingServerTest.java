@@ -1,19 +1,24 @@
 package org.scrapycluster.crawler.fetch;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.embedded.origin.CompressedPages;
 
 /**
  * The fetcher against servers on loopback addresses that write exact bytes: answers that break the rules of
@@ -179,6 +184,73 @@ class MisbehavingServerTest {
         }
     }
 
+    /** Answers with a chunked gzip body: {@code first}, then {@code filler} over and over until the client goes. */
+    private static ScriptedServer.Script chunkedGzip(byte[] first, byte[] filler) {
+        return exchange -> {
+            exchange.readHead();
+            exchange.write("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n");
+            exchange.write(chunk(first));
+            byte[] chunk = chunk(filler);
+            while (true) {
+                exchange.write(chunk);
+            }
+        };
+    }
+
+    private static byte[] chunk(byte[] data) {
+        byte[] head = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] chunk = Arrays.copyOf(head, head.length + data.length + 2);
+        System.arraycopy(data, 0, chunk, head.length, data.length);
+        chunk[chunk.length - 2] = '\r';
+        chunk[chunk.length - 1] = '\n';
+        return chunk;
+    }
+
+    @Test
+    void whatFollowsTheGzipMembersOfAPageEndsItsBodyAndItsConnection() throws Exception {
+        byte[] page = "<html>a small page</html>".getBytes(StandardCharsets.US_ASCII);
+        byte[] empty = CompressedPages.gzip(new byte[0]);
+        byte[] empties = new byte[empty.length * 400];
+        for (int at = 0; at < empties.length; at += empty.length) {
+            System.arraycopy(empty, 0, empties, at, empty.length);
+        }
+        Map<String, byte[]> fillers = Map.of("zero bytes", new byte[8192],
+                "garbage", "garbage ".repeat(1024).getBytes(StandardCharsets.US_ASCII), "empty members", empties);
+        try (HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(64 * 1024).build())) {
+            for (Map.Entry<String, byte[]> filler : fillers.entrySet()) {
+                try (ScriptedServer server = new ScriptedServer("127.0.0.5", chunkedGzip(CompressedPages.gzip(page), filler.getValue()))) {
+                    FetchResult result = small.fetch(FetchRequest.get(server.url("/"))).orTimeout(60, TimeUnit.SECONDS).join();
+                    assertTrue(result.ok(), filler.getKey() + ": " + result);
+                    assertArrayEquals(page, result.body(), filler.getKey());
+                    await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCompressedBodySentPastTheLimitIsTooLargeWhateverItDecodesTo() throws Exception {
+        byte[] page = "<html>a small page</html>".getBytes(StandardCharsets.US_ASCII);
+        // a member that never ends: its header, then empty stored blocks, which yield nothing
+        byte[] endless = new byte[5 * 2000];
+        for (int at = 0; at < endless.length; at += 5) {
+            endless[at + 3] = (byte) 0xFF;
+            endless[at + 4] = (byte) 0xFF;
+        }
+        byte[] first = concat(CompressedPages.gzip(page), Arrays.copyOf(CompressedPages.gzip(new byte[0]), 10));
+        try (HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(64 * 1024).build());
+                ScriptedServer server = new ScriptedServer("127.0.0.5", chunkedGzip(first, endless))) {
+            FetchResult result = small.fetch(FetchRequest.get(server.url("/"))).orTimeout(60, TimeUnit.SECONDS).join();
+            assertEquals(FetchError.TOO_LARGE, result.error(), result.toString());
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
+
+            FetchResult cut = small.fetch(FetchRequest.get(server.url("/robots.txt")).withBodyCut(1000))
+                    .orTimeout(60, TimeUnit.SECONDS).join();
+            assertTrue(cut.ok(), "a request that cuts the body is cut where it says, as robots.txt is: " + cut);
+            assertArrayEquals(page, cut.body());
+        }
+    }
+
     @Test
     void aHeaderBlockLargerThan64KiBIsReadAsBrowsersAndTwistedReadIt() throws Exception {
         StringBuilder cookies = new StringBuilder();
@@ -210,5 +282,13 @@ class MisbehavingServerTest {
             assertEquals(2, tarpit.acceptedConnections(), "the handshake was under way when the fetch timed out");
             await().atMost(Duration.ofSeconds(10)).until(() -> tarpit.openConnections() == 0);
         }
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
     }
 }
