@@ -252,6 +252,37 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void headersNettyWouldRefuseAreReadAsTwistedAndBrowsersReadThem() throws Exception {
+        String odd = "HTTP/1.1 200 OK\r\nX-Debug/Info: 1\r\nX-A: a\u0001b\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "2\r\nhi\r\n0\r\nX-Trailer/Odd: t\u0001\r\n\r\n";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(odd))) {
+            FetchResult result = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(result.ok(), result.toString());
+            assertEquals("hi", result.text());
+            assertEquals("1", result.headers().first("X-Debug/Info"));
+            assertEquals("a\u0001b", result.headers().first("X-A"));
+            FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+            assertEquals("hi", next.text());
+            assertTrue(next.timings().reusedConnection(), "the response was read to its end");
+        }
+    }
+
+    @Test
+    void aChunkedBodyWithAContentLengthIsReadChunkedOnAConnectionNotUsedAgain() throws Exception {
+        String both = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\nhello\r\n0\r\n\r\n";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(both))) {
+            FetchResult result = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(result.ok(), result.toString());
+            assertEquals("hello", result.text(), "chunked wins, as RFC 9112 says");
+            assertFalse(result.headers().contains("Content-Length"), "the length the body does not have is dropped");
+            FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+            assertEquals("hi", next.text());
+            assertFalse(next.timings().reusedConnection(), "a response framed two ways leaves its connection untrusted");
+        }
+    }
+
+    @Test
     void aHeaderBlockLargerThan64KiBIsReadAsBrowsersAndTwistedReadIt() throws Exception {
         StringBuilder cookies = new StringBuilder();
         for (int i = 0; i < 60; i++) {
