@@ -153,7 +153,12 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             return false;
         }
         int status = response.status().code();
-        if (status >= 100 && status < 200 && status != 101) {
+        if (status == 101) {
+            // the fetcher never asks for an upgrade: what follows is no HTTP/1.1 (docs/operations.md, Responses that break the rules)
+            end(call, FetchError.PROTOCOL, "101 Switching Protocols, though no protocol switch was asked for");
+            return false;
+        }
+        if (status >= 100 && status < 200) {
             skippingInterim = true;
             return false;
         }

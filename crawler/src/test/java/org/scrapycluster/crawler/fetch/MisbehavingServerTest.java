@@ -283,6 +283,19 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void anUnaskedSwitchOfProtocolsIsAProtocolErrorAndItsConnectionIsNotKept() throws Exception {
+        String upgrade = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(upgrade))) {
+            FetchResult switched = fetch(FetchRequest.get(server.url("/")));
+            assertEquals(FetchError.PROTOCOL, switched.error(), switched.toString());
+            FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+            assertTrue(next.ok(), next.toString());
+            assertEquals("hi", next.text());
+            assertFalse(next.timings().reusedConnection(), "what follows a 101 is no HTTP/1.1");
+        }
+    }
+
+    @Test
     void aHeaderBlockLargerThan64KiBIsReadAsBrowsersAndTwistedReadIt() throws Exception {
         StringBuilder cookies = new StringBuilder();
         for (int i = 0; i < 60; i++) {
