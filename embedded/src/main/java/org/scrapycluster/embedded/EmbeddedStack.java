@@ -59,7 +59,8 @@ public final class EmbeddedStack implements AutoCloseable {
             EmbeddedKafka kafka = options.kafkaPort() == null ? null
                     : remember(started, EmbeddedKafka.start(options.kafkaPort(), options.kafkaPartitions(), root.child("kafka")));
             return new EmbeddedStack(kafka, zookeeper, redis, root);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too: Kafka's metrics add a shutdown hook, which fails when the JVM is stopping (Ctrl-C during start-up)
             for (int i = started.size() - 1; i >= 0; i--) {
                 closeQuietly(started.get(i));
             }

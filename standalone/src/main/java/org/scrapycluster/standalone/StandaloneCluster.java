@@ -102,7 +102,8 @@ public final class StandaloneCluster implements AutoCloseable {
                 }
             }
             return new StandaloneCluster(stack, host, settings, List.copyOf(started), Collections.unmodifiableMap(userUrls));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too (one a library throws when the JVM is stopping during start-up): the temporary data goes all the same
             if (host != null) {
                 host.close();
             }

@@ -27,6 +27,7 @@ import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.Heartbeat;
 import org.scrapycluster.common.stats.StatsRecorder;
@@ -198,10 +199,14 @@ public final class CrawlerNode implements Service {
         refresh.every(config.ipRefresh(), config.ipRefresh(), () -> throttles.publicIp(lookup.lookUp()));
     }
 
+    /**
+     * The connection to Redis, retried until Redis answers, or until the process is told to stop: a node started while
+     * Redis is away waits for it, and a Ctrl-C meanwhile ends the start instead of waiting out the process's grace.
+     */
     private static RedisConnection connectRedis(Settings settings, MeterRegistry meters) {
         RedisEndpoint endpoint = RedisEndpoint.from(settings);
-        return RedisConnection.openRetrying(endpoint, meters, LOG, () -> false)
-                .orElseThrow(() -> new IllegalStateException("interrupted while connecting to Redis at " + endpoint));
+        return RedisConnection.openRetrying(endpoint, meters, LOG, ShutdownSignal::jvmIsShuttingDown)
+                .orElseThrow(() -> new IllegalStateException("stopped, or interrupted, while connecting to Redis at " + endpoint));
     }
 
     private <T extends AutoCloseable> T own(T resource) {
