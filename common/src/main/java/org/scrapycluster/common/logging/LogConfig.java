@@ -7,15 +7,23 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
 
 import ch.qos.logback.classic.Level;
 
 /**
  * How a process logs, read from its settings. The crawler's settings carry an {@code SC_}
- * prefix ({@code SC_LOG_LEVEL}, ...); everyone else's have none.
+ * prefix ({@code SC_LOG_LEVEL}, ...); everyone else's have none. {@code refusal} makes the error for a logging
+ * setting found unusable only when logging starts (a {@code LOG_DIR} that cannot be created).
  */
 public record LogConfig(String loggerName, Path directory, String file, long maxBytes, int backups, boolean stdout,
-        boolean json, Level level, Map<String, Level> levels, Duration repeatPeriod) {
+        boolean json, Level level, Map<String, Level> levels, Duration repeatPeriod, Refusal refusal) {
+
+    /** The error for a logging setting, named without its prefix ({@code LOG_DIR}), naming the setting and its layer. */
+    @FunctionalInterface
+    public interface Refusal {
+        SettingsException of(String setting, String problem);
+    }
 
     /** Logback keeps at most this many rotated files. */
     static final int MAX_BACKUPS = 20;
@@ -41,7 +49,7 @@ public record LogConfig(String loggerName, Path directory, String file, long max
         return new LogConfig(settings.getString(p + "LOGGER_NAME"), Path.of(settings.getString(p + "LOG_DIR")),
                 settings.getString(p + "LOG_FILE"), maxBytes, backups, settings.getBoolean(p + "LOG_STDOUT"),
                 settings.getBoolean(p + "LOG_JSON"), level(settings, p + "LOG_LEVEL", settings.getString(p + "LOG_LEVEL")),
-                Map.copyOf(levels), repeatPeriod);
+                Map.copyOf(levels), repeatPeriod, (setting, problem) -> settings.invalid(p + setting, problem));
     }
 
     /** {@code "SC_"} for a service logging with the crawler's setting names, else {@code ""}. */

@@ -1,9 +1,16 @@
 package org.scrapycluster.common.logging;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import org.scrapycluster.common.file.UnreadableFile;
 import org.scrapycluster.common.settings.Settings;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +26,7 @@ import ch.qos.logback.core.joran.spi.ConsoleTarget;
 import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
+import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.util.Duration;
 import ch.qos.logback.core.util.FileSize;
 
@@ -90,8 +98,14 @@ public final class Logging {
      * Sets up {@code context}: one appender on the root logger (the console {@code target} when logging to the
      * console), the root level, the library levels, and the holding back of a library's repeated warnings
      * ({@link RepeatedMessages}).
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException when logging to a file and {@code LOG_DIR} cannot be
+     *         created, or the file cannot be opened: rather than a process that runs without any log
      */
     static void install(LoggerContext context, LogConfig config, ServiceLoggerNames names, ConsoleTarget target) {
+        if (!config.stdout()) {
+            createDirectory(config);
+        }
         context.reset();
         Encoder<ILoggingEvent> encoder = config.json()
                 ? new JsonLineEncoder(names)
@@ -101,6 +115,13 @@ public final class Logging {
         Appender<ILoggingEvent> appender = config.stdout() ? console(encoder, target) : rollingFile(context, config, encoder);
         appender.setContext(context);
         appender.start();
+        if (!appender.isStarted()) {
+            String why = whyNotStarted(context, appender);
+            throw config.stdout()
+                    ? config.refusal().of("LOG_STDOUT", "is true, but the console cannot be written to: " + why)
+                    : config.refusal().of("LOG_FILE", "is " + config.file() + ", but " + config.directory().resolve(config.file())
+                            + " cannot be opened for writing: " + why);
+        }
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(config.level());
         root.addAppender(appender);
@@ -111,6 +132,30 @@ public final class Logging {
             repeats.start();
             context.addTurboFilter(repeats);
         }
+    }
+
+    /** Creates {@code LOG_DIR} if it is missing. */
+    private static void createDirectory(LogConfig config) {
+        Path directory = config.directory();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            String where = e instanceof FileSystemException failed && failed.getFile() != null
+                    && !Path.of(failed.getFile()).equals(directory) ? failed.getFile() + ": " : "";
+            String reason = e instanceof NoSuchFileException ? "no such file or directory" : UnreadableFile.reason(e);
+            throw config.refusal().of("LOG_DIR", "is " + directory + ", which cannot be created: " + where + reason);
+        }
+    }
+
+    /** The errors {@code appender}, new, reported while starting. */
+    private static String whyNotStarted(LoggerContext context, Appender<ILoggingEvent> appender) {
+        List<String> errors = context.getStatusManager().getCopyOfStatusList().stream()
+                .filter(status -> status.getLevel() == Status.ERROR && status.getOrigin() == appender)
+                .map(status -> status.getThrowable() != null && status.getThrowable().getMessage() != null
+                        ? status.getThrowable().getMessage() : status.getMessage())
+                .distinct()
+                .toList();
+        return errors.isEmpty() ? "the appender did not start" : String.join("; ", errors);
     }
 
     private static OutputStreamAppender<ILoggingEvent> console(Encoder<ILoggingEvent> encoder, ConsoleTarget target) {

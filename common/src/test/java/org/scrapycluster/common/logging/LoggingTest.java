@@ -183,11 +183,39 @@ class LoggingTest {
         assertTrue(e.getMessage().startsWith("Setting LOG_LEVEL (from the environment) has \"LOUD\""), e.getMessage());
     }
 
+    @Test
+    void aMissingLogDirIsCreated() throws IOException {
+        Path logs = dir.resolve("a").resolve("logs");
+        install("redis-monitor", Map.of("LOG_DIR", logs.toString()));
+        context.getLogger("org.scrapycluster.redismonitor.RedisMonitor").info("started");
+        context.stop();
+
+        assertEquals(1, Files.readAllLines(logs.resolve("redis_monitor.log")).size());
+    }
+
+    @Test
+    void aLogDirThatCannotBeCreatedIsASettingsError() throws IOException {
+        Path notAFolder = Files.writeString(dir.resolve("not-a-folder"), "");
+        Path logs = notAFolder.resolve("logs");
+        SettingsException e = assertThrows(SettingsException.class, () -> install("crawler", Map.of("SC_LOG_DIR", logs.toString())));
+        assertEquals("Setting SC_LOG_DIR (from the command line) is " + logs + ", which cannot be created: Not a directory", e.getMessage());
+    }
+
+    @Test
+    void aLogFileThatCannotBeOpenedIsASettingsError() throws IOException {
+        Files.createDirectory(dir.resolve("rest_service.log"));
+        SettingsException e = assertThrows(SettingsException.class, () -> install("rest", Map.of()));
+        assertTrue(e.getMessage().startsWith("Setting LOG_FILE (from the defaults) is rest_service.log, but "
+                + dir.resolve("rest_service.log") + " cannot be opened for writing: "), e.getMessage());
+        assertTrue(e.getMessage().contains("Is a directory"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+
     private void install(String service, Map<String, String> overrides) {
         Map<String, String> sets = new java.util.LinkedHashMap<>(overrides);
         String prefix = service.equals("crawler") ? "SC_" : "";
         sets.put(prefix + "LOG_STDOUT", "false");
-        sets.put(prefix + "LOG_DIR", dir.toString());
+        sets.putIfAbsent(prefix + "LOG_DIR", dir.toString());
         LogConfig config = LogConfig.from(Settings.load(service, new SettingsSources(null, Map.of(), sets)));
         Logging.install(context, config, ServiceLoggerNames.single(config.loggerName()));
     }
