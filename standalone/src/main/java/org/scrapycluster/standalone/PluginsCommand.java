@@ -17,6 +17,7 @@ import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.extension.FoundExtension;
 import org.scrapycluster.common.extension.PluginFolders;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsGroup;
 import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
 import org.scrapycluster.redismonitor.job.JobPluginFactory;
 
@@ -42,9 +43,11 @@ public final class PluginsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Settings crawler = options.load("crawler");
-        Settings kafkaMonitor = options.load("kafka-monitor");
-        Settings redisMonitor = options.load("redis-monitor");
+        // Together, as standalone loads them: a setting only one of the three declares (SPIDER_NAME, PLUGINS) is accepted.
+        SettingsGroup settings = options.loadGroup(List.of("crawler", "kafka-monitor", "redis-monitor"));
+        Settings crawler = settings.service("crawler");
+        Settings kafkaMonitor = settings.service("kafka-monitor");
+        Settings redisMonitor = settings.service("redis-monitor");
         List<Path> folders = PluginFolders.folders(crawler);
         out.println(folders.isEmpty() ? "Plugin folders: none" : "Plugin folders:");
         folders.forEach(folder -> out.println("  " + folder + " (" + PluginFolders.jars(List.of(folder)).size() + " jars)"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -45,5 +46,32 @@ class PluginsCommandTest {
                 "kafka monitor plugin +ScraperHandler ", "redis monitor plugin +plugins\\.info_monitor\\.InfoMonitor ")) {
             assertTrue(lines.stream().anyMatch(Pattern.compile(builtIn + ".*").asMatchPredicate()), builtIn + " in\n" + out);
         }
+    }
+
+    @Test
+    void takesASettingOnlyOneOfTheServicesDeclares(@TempDir Path work) throws Exception {
+        Path config = Files.writeString(work.resolve("local.yml"), "ITEM_PIPELINES: {logging: 100, kafka: null}\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = ScrapyCluster.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+
+        assertEquals(0, commandLine.execute("plugins", "--config", config.toString(), "--set", "SPIDER_NAME=wandering",
+                "--set", "PLUGINS={plugins.stats_monitor.StatsMonitor: null}"), err.toString());
+
+        assertTrue(out.toString().lines().anyMatch(Pattern.compile("redis monitor plugin +plugins\\.info_monitor\\.InfoMonitor .*")
+                .asMatchPredicate()), out.toString());
+    }
+
+    @Test
+    void stillRefusesASettingNoneOfTheServicesDeclares() {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = ScrapyCluster.commandLine();
+        commandLine.setOut(new PrintWriter(new StringWriter(), true));
+        commandLine.setErr(new PrintWriter(err, true));
+
+        assertEquals(2, commandLine.execute("plugins", "--set", "NO_SUCH_SETTING=1"));
+        assertTrue(err.toString().contains("Unknown setting NO_SUCH_SETTING in the command line"), err.toString());
     }
 }
