@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real {@code redis-server} run as a child process on 127.0.0.1: the one on {@code PATH} when
- * there is one, else the binary shipped in {@code org.signal:embedded-redis}. It persists nothing
- * unless its data directory is kept, and a shutdown hook stops it with the JVM: at once, or after
+ * there is one, else the binary shipped in {@code org.signal:embedded-redis}. In a temporary data
+ * directory it persists nothing; in a kept one it writes an append-only file there (fsync every
+ * second), so that a stop and a start on the same directory find the queues the Kafka monitor
+ * filed, whose offsets it has committed. A shutdown hook stops it with the JVM: at once, or after
  * giving its owner a grace period to close it, so that the services using it stop before it does.
  * Where {@code setsid} exists it runs in a session of its own, so that Ctrl-C in a terminal
  * reaches only the JVM, which stops it in its turn, and not Redis under the services' feet.
@@ -195,8 +197,14 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--port", Integer.toString(port),
                 "--bind", "127.0.0.1",
                 "--dir", dataDir.path().toString(),
-                "--save", "",
-                "--appendonly", "no",
+                "--save", ""));
+        if (dataDir.temporary()) {
+            command.addAll(List.of("--appendonly", "no"));
+        } else {
+            // SIGTERM makes Redis sync the file before it exits; a kill -9 or a crash loses at most about a second
+            command.addAll(List.of("--appendonly", "yes", "--appendfsync", "everysec"));
+        }
+        command.addAll(List.of(
                 "--daemonize", "no",
                 "--protected-mode", "yes",
                 "--loglevel", "warning",
@@ -215,8 +223,13 @@ public final class EmbeddedRedis implements AutoCloseable {
                 throw new IllegalStateException("redis-server exited with " + process.exitValue()
                         + " while starting on port " + port + ": " + tail(dataDir.path().resolve("redis.log")));
             }
-            if (answersPing()) {
+            String reply = ping();
+            if (reply.startsWith("+PONG")) {
                 return;
+            }
+            if (reply.startsWith("-LOADING")) {
+                // a kept append-only file is being read: the time that takes does not count
+                deadline = System.nanoTime() + START_TIMEOUT.toNanos();
             }
             sleep(20);
         }
@@ -248,19 +261,22 @@ public final class EmbeddedRedis implements AutoCloseable {
         process = null;
     }
 
-    private boolean answersPing() {
+    /** The first line of the server's reply to PING, or "" when it does not answer. */
+    private String ping() {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
             socket.setSoTimeout(500);
             OutputStream out = socket.getOutputStream();
             out.write("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            byte[] reply = new byte[7];
+            StringBuilder reply = new StringBuilder();
             InputStream in = socket.getInputStream();
-            int read = in.readNBytes(reply, 0, reply.length);
-            return new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+            for (int b = in.read(); b != -1 && b != '\n' && reply.length() < 200; b = in.read()) {
+                reply.append((char) b);
+            }
+            return reply.toString();
         } catch (IOException e) {
-            return false;
+            return "";
         }
     }
 

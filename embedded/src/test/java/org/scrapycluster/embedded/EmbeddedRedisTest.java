@@ -10,9 +10,12 @@ import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -46,6 +49,62 @@ class EmbeddedRedisTest {
         assertTrue(answers(port), "restarted on the same port");
         redis.close();
         assertFalse(answers(port), "closed");
+    }
+
+    @Test
+    void aKeptDirectoryKeepsTheDataAcrossAStopAndAStart(@TempDir Path data) throws IOException {
+        EmbeddedRedis first = EmbeddedRedis.start(0, DataDirectory.kept(data));
+        try {
+            assertEquals("yes", command(first.port(), "CONFIG", "GET", "appendonly").get(1));
+            assertEquals(List.of("OK"), command(first.port(), "SET", "queue", "request"));
+        } finally {
+            first.close();
+        }
+        EmbeddedRedis second = EmbeddedRedis.start(0, DataDirectory.kept(data));
+        try {
+            assertEquals(List.of("request"), command(second.port(), "GET", "queue"), "the key is back");
+        } finally {
+            second.close();
+        }
+    }
+
+    @Test
+    void aTemporaryDirectoryGetsNoAppendOnlyFile() throws IOException {
+        DataDirectory data = DataDirectory.temporary("embedded-redis-test");
+        EmbeddedRedis redis = EmbeddedRedis.start(0, data);
+        try {
+            assertEquals(List.of("OK"), command(redis.port(), "SET", "queue", "request"));
+            assertEquals(List.of("appendonly", "no"), command(redis.port(), "CONFIG", "GET", "appendonly"));
+            try (Stream<Path> files = Files.list(data.path())) {
+                assertTrue(files.noneMatch(file -> file.getFileName().toString().startsWith("append")), "no append-only file");
+            }
+        } finally {
+            redis.close();
+        }
+    }
+
+    /** Sends one command and returns its reply: a status, a bulk string or an array of them. */
+    private static List<String> command(int port, String... words) throws IOException {
+        StringBuilder request = new StringBuilder("*" + words.length + "\r\n");
+        for (String word : words) {
+            request.append('$').append(word.length()).append("\r\n").append(word).append("\r\n");
+        }
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.US_ASCII));
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            String line = in.readLine();
+            boolean array = line.startsWith("*");
+            int count = array ? Integer.parseInt(line.substring(1)) : 1;
+            List<String> reply = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                if (array) {
+                    line = in.readLine();
+                }
+                reply.add(line.startsWith("$") ? in.readLine() : line.substring(1));
+            }
+            return reply;
+        }
     }
 
     private static boolean answers(int port) {
