@@ -1,7 +1,14 @@
 package org.scrapycluster.standalone;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +57,7 @@ public final class StandaloneCluster implements AutoCloseable {
     /** The crawlers' guard against internal addresses: off in standalone, whose demo sites live on loopback, unless the user sets it. */
     private static final String PRIVATE_ADDRESS_GUARD = "DOWNLOAD_FORBID_PRIVATE_ADDRESSES";
     /** The logger of Kafka's network clients, the broker's own among them. */
+    private static final String DATA_DIR = "STANDALONE_DATA_DIR";
     private static final String KAFKA_NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
 
     private final EmbeddedStack stack;
@@ -183,13 +191,56 @@ public final class StandaloneCluster implements AutoCloseable {
         boolean externalRedis = settings.isUserSet("REDIS_HOST") || settings.isUserSet("REDIS_PORT") || settings.isUserSet("REDIS_SENTINELS");
         Integer redis = externalRedis ? null
                 : port(own, "STANDALONE_REDIS_PORT", "Redis", "REDIS_HOST");
-        String dataDir = own.getNullableString("STANDALONE_DATA_DIR");
+        Path dataDir = dataDirectory(own);
         int partitions = own.getInt("STANDALONE_KAFKA_PARTITIONS");
         if (partitions < 1) {
             throw own.invalid("STANDALONE_KAFKA_PARTITIONS", "must be at least 1");
         }
-        return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, dataDir == null ? null : Path.of(dataDir),
-                SHUTDOWN_GRACE);
+        return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, dataDir, SHUTDOWN_GRACE);
+    }
+
+    /**
+     * The folder {@code STANDALONE_DATA_DIR} names, created when missing, or {@code null} for a temporary one; a value
+     * that cannot be such a folder is a settings error that says why, not an I/O failure once the servers start.
+     */
+    static Path dataDirectory(Settings own) {
+        String value = own.getNullableString(DATA_DIR);
+        if (value == null) {
+            return null;
+        }
+        if (value.isBlank()) {
+            throw own.invalid(DATA_DIR, "is empty; name a folder, or leave it unset for a temporary one");
+        }
+        Path path;
+        try {
+            path = Path.of(value);
+        } catch (InvalidPathException e) {
+            throw own.invalid(DATA_DIR, "is '" + value + "', which is not a path: " + e.getReason());
+        }
+        try {
+            Files.createDirectories(path);
+        } catch (FileAlreadyExistsException e) {
+            throw own.invalid(DATA_DIR, "is " + value + ", and " + e.getFile() + " is a file, not a folder");
+        } catch (IOException e) {
+            throw own.invalid(DATA_DIR, "is " + value + ", and that folder cannot be created: " + reason(e));
+        }
+        if (!Files.isWritable(path)) {
+            throw own.invalid(DATA_DIR, "is " + value + ", a folder this process cannot write to");
+        }
+        return path;
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.toString();
     }
 
     private static int port(Settings own, String setting, String server, String addressSetting) {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
@@ -142,6 +146,23 @@ class StandaloneClusterTest {
             assertTrue(e.getMessage().startsWith("Setting STANDALONE_REDIS_PORT (from the command line) is " + redis.port()
                     + ", and something already listens there"), e.getMessage());
         }
+    }
+
+    @Test
+    void aDataFolderThatCannotBeOneIsASettingsErrorBeforeAnyServerStarts(@TempDir Path tmp) throws IOException {
+        Path file = Files.writeString(tmp.resolve("file"), "not a folder");
+        Map<String, String> refusals = Map.of(
+                file.toString(), "is " + file + ", and " + file + " is a file, not a folder",
+                file.resolve("below").toString(), "is " + file.resolve("below") + ", and that folder cannot be created: Not a directory");
+        refusals.forEach((value, problem) -> {
+            SettingsException e = assertThrows(SettingsException.class,
+                    () -> StandaloneCluster.start(settings(Map.of("STANDALONE_DATA_DIR", value)), 1, List.of()));
+            assertEquals("Setting STANDALONE_DATA_DIR (from the command line) " + problem, e.getMessage());
+        });
+        Path missing = tmp.resolve("a").resolve("b");
+        assertEquals(missing, StandaloneCluster.dataDirectory(settings(Map.of("STANDALONE_DATA_DIR", missing.toString())).service("standalone")));
+        assertTrue(Files.isDirectory(missing), "a missing folder is created");
+        assertEquals(null, StandaloneCluster.dataDirectory(settings(Map.of()).service("standalone")), "unset: a temporary one");
     }
 
     private static SettingsGroup settings(Map<String, String> extra) {
