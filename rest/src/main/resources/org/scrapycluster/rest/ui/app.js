@@ -13,7 +13,7 @@ const HEALTH_INTERVAL_MS = 5000;
 const READ_TIMEOUT_MS = 10000;
 // How far ahead of the gateway's clock Expire sets a crawl's expiry: the Kafka monitor refuses an
 // expiry already past when it reads the request, so this leaves it time to.
-const EXPIRE_AFTER_SECONDS = 15;
+const EXPIRE_AFTER_SECONDS = 5;
 const KEY_STORAGE = "scrapy-cluster-api-key";
 
 const $ = (id) => document.getElementById(id);

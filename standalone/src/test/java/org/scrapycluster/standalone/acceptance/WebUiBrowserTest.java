@@ -92,10 +92,10 @@ class WebUiBrowserTest {
                 assertTrue(stopped.matches(".*Stopped; [0-9]+ requests purged"), stopped);
 
                 click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + expiring + "'] button[data-action=expire]"));
-                assertTrue(browser.findElement(By.id("confirm-url")).getDomProperty("value").contains("scrapy-cluster-expire="),
-                        "the expire dialog offers the seed with a marker query");
+                assertEquals(origin.pageUrl(SITE.pages().getFirst()), browser.findElement(By.id("confirm-url")).getDomProperty("value"),
+                        "the expire dialog offers the crawl's seed: a seen one carries the expiry too");
                 browser.findElement(By.id("confirm-ok")).click();
-                awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " set to ");
+                awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " sent, for ");
                 Awaitility.await("the expired crawl among the ended ones").atMost(WAIT).ignoreExceptions()
                         .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(expiring + " link expired"));
 
