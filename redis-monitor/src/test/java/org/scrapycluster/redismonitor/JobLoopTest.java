@@ -92,8 +92,11 @@ class JobLoopTest {
             assertEquals(appid, answer.path("appid").asText());
             assertEquals("Could not process the request within the failure limit: boom", answer.path("error").asText());
             assertEquals("3", fixture.redis().sync().get(FailingPlugin.attemptsKey(key)), "two failures counted, given up at the third");
-            assertEquals(0, fixture.redis().sync().exists(key));
-            assertEquals(0, fixture.redis().sync().exists(JobFailures.key(key)));
+            // the answer is published first, then the job's keys are deleted
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertEquals(0, fixture.redis().sync().exists(key));
+                assertEquals(0, fixture.redis().sync().exists(JobFailures.key(key)));
+            });
         }
     }
 
