@@ -81,6 +81,12 @@ public final class StandaloneCommand implements Callable<Integer> {
                 } catch (InterruptedException e) {
                     LOG.info("Stopping Scrapy Cluster (interrupted)");
                 }
+            } catch (RuntimeException e) {
+                if (!ShutdownSignal.jvmIsShuttingDown()) {
+                    throw e;
+                }
+                // Ctrl-C during start-up (a crawler node waiting for Redis, say): what had started is closed
+                LOG.atInfo().addKeyValue("reason", e.getMessage()).log("Stopped before every service had started");
             }
             // Logged before the signal is closed: once it is, a signalled JVM exits at once.
             LOG.info("Scrapy Cluster stopped");
