@@ -52,8 +52,12 @@ public final class RobotsMiddleware extends NodeMiddleware {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(request));
         }
         RobotsCache robots = context().robots();
-        // one fetch of the host's file answers both: the node's robot for the throttle, the request's for the verdict
-        return robots.rulesFor(request.url()).thenCombine(robots.rulesFor(request.url(), userAgent(request)), (nodes, requests) -> {
+        // one fetch of the host's file answers both: the node's robot for the throttle, the request's for the verdict;
+        // a request without a User-Agent of its own is the node's robot, looked up once
+        CompletableFuture<BaseRobotRules> forNode = robots.rulesFor(request.url());
+        String userAgent = userAgent(request);
+        CompletableFuture<BaseRobotRules> forRequest = userAgent == null ? forNode : robots.rulesFor(request.url(), userAgent);
+        return forNode.thenCombine(forRequest, (nodes, requests) -> {
             noteCrawlDelay(request, host, nodes);
             if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
                 return new DownloadStep.Proceed(request);
