@@ -24,11 +24,11 @@
 -- Returns the crawl's published pages when this call retired it, -2 when it made the busy crawl active
 -- again, -1 when it left it as it was.
 
-local clock = server_clock()
 local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
 if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
   return -1
 end
+local clock = server_clock() -- read only for a crawl that is quiet
 if ARGV[6] ~= '1' then
   if redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1 then
     return -1
