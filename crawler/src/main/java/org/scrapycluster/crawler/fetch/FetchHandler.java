@@ -166,7 +166,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         call.response.status = status;
         call.response.reason = response.status().reasonPhrase();
         call.response.headers = toHeaderMap(response.headers());
-        call.response.keepAlive = HttpUtil.isKeepAlive(response) && !responses.takeConflictingLengths();
+        call.response.keepAlive = HttpUtil.isKeepAlive(response) && !responses.takeUntrustedFraming();
         long announced = hasNoBody(call.request.method(), status)
                 ? 0 : ResponseReport.contentLength(call.response.headers);
         if (announced > maxBodyBytes && call.request.bodyCut() == 0) {

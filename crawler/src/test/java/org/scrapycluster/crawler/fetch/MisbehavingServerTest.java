@@ -283,6 +283,25 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void aChunkedBodyOfAnHttp10ResponseIsReadChunkedOnAConnectionNotUsedAgain() throws Exception {
+        String chunks = "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n";
+        for (String head : List.of("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+                "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n")) {
+            try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(head + chunks))) {
+                FetchResult result = fetch(FetchRequest.get(server.url("/")));
+                assertTrue(result.ok(), "Twisted under Scrapy reads it chunked: " + result);
+                assertEquals("hello world", result.text(), head);
+                assertFalse(result.headers().contains("Content-Length"), head);
+                FetchResult next = fetch(FetchRequest.get(server.url("/next")));
+                assertEquals("hi", next.text());
+                assertFalse(next.timings().reusedConnection(), "RFC 9112 §6.1: an HTTP/1.0 message's Transfer-Encoding "
+                        + "makes its framing faulty, its connection is closed after it: " + head);
+                assertEquals(2, server.acceptedConnections(), head);
+            }
+        }
+    }
+
+    @Test
     void anUnaskedSwitchOfProtocolsIsAProtocolErrorAndItsConnectionIsNotKept() throws Exception {
         String upgrade = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
         try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(upgrade))) {
