@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.fetch;
 
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +11,8 @@ import java.util.Objects;
  *
  * @param maxConnections        fetches in progress at once, over all hosts (more wait their turn)
  * @param maxConnectionsPerHost fetches in progress at once per scheme, host and port (one connection each)
- * @param connectTimeout        to resolve, connect, and finish a proxy tunnel and TLS handshake
+ * @param connectTimeout        to resolve (the longest a DNS lookup takes), connect, and finish a proxy tunnel and
+ *                              TLS handshake
  * @param readTimeout           the longest silence while waiting for or reading the response
  * @param totalTimeout          the longest a fetch may take once it has a slot (Scrapy's DOWNLOAD_TIMEOUT)
  * @param maxBodyBytes          the largest (decompressed) body read; a longer one is cut and reported TOO_LARGE,
@@ -23,13 +25,14 @@ import java.util.Objects;
  * @param idleConnectionTimeout how long a kept-alive connection may wait for its next request
  * @param maxIdleConnections    kept-alive connections over all hosts; past it, finished connections close
  * @param ioThreads             network threads
- * @param resolverThreads       threads that resolve host names (the JVM resolver blocks)
+ * @param nameServers           the DNS servers asked, in turn, for host names not in /etc/hosts; empty for those of
+ *                              /etc/resolv.conf
  * @param nativeTransport       use Linux epoll when available instead of Java NIO
  */
 public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Duration connectTimeout,
         Duration readTimeout, Duration totalTimeout, long maxBodyBytes, String userAgent, AddressPolicy addressPolicy,
         ProxyConfig proxy, boolean trustAllCertificates, List<X509Certificate> trustedCertificates,
-        Duration idleConnectionTimeout, int maxIdleConnections, int ioThreads, int resolverThreads,
+        Duration idleConnectionTimeout, int maxIdleConnections, int ioThreads, List<InetSocketAddress> nameServers,
         boolean nativeTransport) {
 
     /** Scrapy's default User-Agent, which the Python crawlers send. */
@@ -51,10 +54,10 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
             throw new IllegalArgumentException("maxIdleConnections must not be negative: " + maxIdleConnections);
         }
         positive("ioThreads", ioThreads);
-        positive("resolverThreads", resolverThreads);
         Objects.requireNonNull(userAgent, "userAgent");
         Objects.requireNonNull(addressPolicy, "addressPolicy");
         trustedCertificates = List.copyOf(trustedCertificates);
+        nameServers = List.copyOf(nameServers);
     }
 
     public static Builder builder() {
@@ -94,7 +97,7 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         private Duration idleConnectionTimeout = Duration.ofSeconds(30);
         private int maxIdleConnections = 1024;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
-        private int resolverThreads = 4;
+        private List<InetSocketAddress> nameServers = List.of();
         private boolean nativeTransport = true;
 
         private Builder() {
@@ -171,8 +174,8 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
             return this;
         }
 
-        public Builder resolverThreads(int value) {
-            this.resolverThreads = value;
+        public Builder nameServers(List<InetSocketAddress> value) {
+            this.nameServers = value;
             return this;
         }
 
@@ -184,7 +187,7 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         public FetcherConfig build() {
             return new FetcherConfig(maxConnections, maxConnectionsPerHost, connectTimeout, readTimeout, totalTimeout,
                     maxBodyBytes, userAgent, addressPolicy, proxy, trustAllCertificates, trustedCertificates,
-                    idleConnectionTimeout, maxIdleConnections, ioThreads, resolverThreads, nativeTransport);
+                    idleConnectionTimeout, maxIdleConnections, ioThreads, nameServers, nativeTransport);
         }
     }
 }

@@ -6,14 +6,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 
-import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
@@ -21,7 +23,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * An asynchronous HTTP/1.1 client for crawling, on Netty: kept-alive connection pools per host:port, total
  * and per-host concurrency limits (requests beyond them wait, served round-robin across hosts), connect,
  * read and total timeouts, a body-size limit (kept while gzip and deflate bodies are inflated), TLS with SNI, an optional HTTP proxy, and an
- * address policy that can forbid private and loopback targets.
+ * address policy that can forbid private and loopback targets. Host names are resolved by a DNS client on the same
+ * network threads ({@link HostResolver}).
  *
  * <p>Redirects are not followed: a 3xx result carries its resolved {@link FetchResult#location()}, and the
  * crawler sends the new request through its scheduler, as Scrapy does. Every fetch ends in a
@@ -49,9 +52,10 @@ public final class HttpFetcher implements Fetcher, AutoCloseable {
         this.config = config;
         this.nativeTransport = config.nativeTransport() && Epoll.isAvailable();
         IoHandlerFactory io = nativeTransport ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends Channel> channelType = nativeTransport ? EpollSocketChannel.class : NioSocketChannel.class;
+        Class<? extends SocketChannel> channelType = nativeTransport ? EpollSocketChannel.class : NioSocketChannel.class;
         this.group = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("fetcher", true), io);
-        this.resolver = new HostResolver(config.resolverThreads());
+        this.resolver = new HostResolver(config, group.next(),
+                nativeTransport ? EpollDatagramChannel.class : NioDatagramChannel.class, channelType);
         this.dispatcher = new Dispatcher(config);
         Connector connector = new Connector(config, group, channelType, resolver, ClientTls.of(config), dispatcher, inflatedBytes);
         this.lifecycle = new FetchLifecycle(config, group, dispatcher, connector);

@@ -1,0 +1,122 @@
+package org.scrapycluster.crawler.fetch;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Host names resolved by the fetcher's DNS client, against a DNS server on loopback that knows {@code good.test},
+ * never answers for {@code lame.test} and says any other name does not exist.
+ */
+class DnsResolutionTest {
+
+    private static final String HI = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi";
+
+    private TestDnsServer dns;
+    private ScriptedServer site;
+
+    @BeforeEach
+    void start() throws Exception {
+        dns = new TestDnsServer(Map.of("good.test", "127.0.0.5"), Set.of("lame.test"));
+        site = new ScriptedServer("127.0.0.5", exchange -> {
+            while (exchange.readHead() != null) {
+                exchange.write(HI);
+            }
+        });
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        site.close();
+        dns.close();
+    }
+
+    private HttpFetcher fetcher(Duration connectTimeout, AddressPolicy policy) {
+        return new HttpFetcher(FetcherConfig.builder().nameServers(List.of(dns.address())).connectTimeout(connectTimeout)
+                .totalTimeout(Duration.ofSeconds(60)).addressPolicy(policy).build());
+    }
+
+    /** {@code url} with the site's port, on {@code host}. */
+    private String url(String host, String path) {
+        return site.url(path).replace("127.0.0.5", host);
+    }
+
+    private static FetchResult fetch(HttpFetcher fetcher, String url) {
+        return fetcher.fetch(FetchRequest.get(url)).orTimeout(90, TimeUnit.SECONDS).join();
+    }
+
+    @Test
+    void lookupsOfANameWhoseServerNeverAnswersHoldUpNoOtherName() {
+        try (HttpFetcher fetcher = fetcher(Duration.ofSeconds(60), AddressPolicy.any())) {
+            List<CompletableFuture<FetchResult>> lame = new ArrayList<>();
+            for (int i = 0; i < 8; i++) { // twice the threads the blocking resolver had
+                lame.add(fetcher.fetch(FetchRequest.get(url("lame.test", "/" + i))));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> dns.questions().contains("A lame.test"));
+
+            FetchResult good = fetch(fetcher, url("good.test", "/"));
+            assertTrue(good.ok(), good.toString());
+            assertEquals("hi", good.text());
+            assertTrue(lame.stream().noneMatch(CompletableFuture::isDone), "the lame lookup is still waiting for its answer");
+            assertEquals(1, dns.questions().stream().filter("A lame.test"::equals).count(),
+                    "the fetches of one name share one lookup: " + dns.questions());
+        }
+    }
+
+    @Test
+    void aLookupLeftUnansweredEndsAfterTheConnectTimeoutAsAnUnresolvableHost() {
+        try (HttpFetcher fetcher = fetcher(Duration.ofSeconds(1), AddressPolicy.any())) {
+            FetchResult lame = fetch(fetcher, url("lame.test", "/"));
+            assertEquals(FetchError.DNS, lame.error(), lame.toString());
+            assertEquals("UnknownHostException: lame.test: Temporary failure in name resolution", lame.errorMessage());
+        }
+    }
+
+    @Test
+    void aNameThatDoesNotExistFailsWithTheWordsOfTheSystemResolver() {
+        try (HttpFetcher fetcher = fetcher(Duration.ofSeconds(10), AddressPolicy.any())) {
+            for (int attempt = 0; attempt < 2; attempt++) {
+                FetchResult missing = fetch(fetcher, url("nowhere.test", "/"));
+                assertEquals(FetchError.DNS, missing.error(), missing.toString());
+                assertEquals("UnknownHostException: nowhere.test: Name or service not known", missing.errorMessage());
+            }
+            assertEquals(List.of("A nowhere.test"), dns.questions().stream().filter(q -> q.startsWith("A ")).toList(),
+                    "a name that does not exist is remembered, as the JVM's resolver remembered it");
+        }
+    }
+
+    @Test
+    void namesInEtcHostsNeedNoDnsServer() throws Exception {
+        try (ScriptedServer local = new ScriptedServer("127.0.0.1", exchange -> {
+            exchange.readHead();
+            exchange.write(HI);
+        }); HttpFetcher fetcher = fetcher(Duration.ofSeconds(10), AddressPolicy.any())) {
+            FetchResult result = fetch(fetcher, local.url("/").replace("127.0.0.1", "localhost"));
+            assertTrue(result.ok(), result.toString());
+            assertFalse(dns.questions().stream().anyMatch(q -> q.endsWith(" localhost")), dns.questions().toString());
+        }
+    }
+
+    @Test
+    void theAddressPolicyJudgesTheAddressTheNameResolvedTo() {
+        try (HttpFetcher fetcher = fetcher(Duration.ofSeconds(10), AddressPolicy.publicOnly(List.of()))) {
+            FetchResult refused = fetch(fetcher, url("good.test", "/"));
+            assertEquals(FetchError.FORBIDDEN_ADDRESS, refused.error(), refused.toString());
+            assertEquals("good.test: 127.0.0.5 is a loopback address", refused.errorMessage());
+            assertEquals(0, site.acceptedConnections());
+        }
+    }
+}
