@@ -16,7 +16,7 @@ import kafka.server.KafkaRaftServer;
 
 /**
  * A one-node Kafka cluster in this JVM: KRaft in combined mode (broker and controller), plain
- * text on 127.0.0.1, topics created on first use, replication factors of 1. Start-up takes
+ * text on 127.0.0.1, topics created on first use (unless asked not to), replication factors of 1. Start-up takes
  * about a second and a half, so tests share one.
  */
 public final class EmbeddedKafka implements AutoCloseable {
@@ -38,9 +38,18 @@ public final class EmbeddedKafka implements AutoCloseable {
      * count of topics created on first use.
      */
     public static EmbeddedKafka start(int port, int partitions, DataDirectory dataDir) {
+        return start(port, partitions, dataDir, true);
+    }
+
+    /**
+     * As {@link #start(int, int, DataDirectory)}; with {@code createTopicsOnUse} false the broker
+     * creates no topic on first use ({@code auto.create.topics.enable=false}), as many production
+     * clusters are set up: a topic exists only once an admin client creates it.
+     */
+    public static EmbeddedKafka start(int port, int partitions, DataDirectory dataDir, boolean createTopicsOnUse) {
         for (int attempt = 1; ; attempt++) {
             int brokerPort = port == 0 ? FreePorts.pick() : port;
-            Properties config = config(brokerPort, FreePorts.pick(), partitions, dataDir);
+            Properties config = config(brokerPort, FreePorts.pick(), partitions, dataDir, createTopicsOnUse);
             try {
                 format(dataDir);
                 KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
@@ -71,7 +80,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         dataDir.release();
     }
 
-    private static Properties config(int brokerPort, int controllerPort, int partitions, DataDirectory dataDir) {
+    private static Properties config(int brokerPort, int controllerPort, int partitions, DataDirectory dataDir,
+            boolean createTopicsOnUse) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", Integer.toString(NODE_ID));
@@ -83,7 +93,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.put("log.dirs", dataDir.path().toString());
         p.put("num.partitions", Integer.toString(partitions));
-        p.put("auto.create.topics.enable", "true");
+        p.put("auto.create.topics.enable", Boolean.toString(createTopicsOnUse));
         p.put("offsets.topic.replication.factor", "1");
         p.put("offsets.topic.num.partitions", "5");
         p.put("transaction.state.log.replication.factor", "1");

@@ -35,12 +35,15 @@ import org.slf4j.LoggerFactory;
  *       answer is then parked for {@code /poll} when it comes.</li>
  * </ul>
  *
- * <p>Kafka not connected, or not acknowledging within {@code KAFKA_FEED_TIMEOUT}: 500
- * {@code Unable to connect to Kafka}.
+ * <p>Kafka not reachable, or not acknowledging within {@code KAFKA_FEED_TIMEOUT}: 500
+ * {@code Unable to connect to Kafka}. A request with a {@code uuid} while Kafka is reachable but its
+ * answers cannot be read (no partition of the outbound topic is assigned to the gateway): 500
+ * {@code Unable to read answers from Kafka}, before anything is sent; a crawl request is sent all the same.
  */
 public final class FeedEndpoint implements Endpoint {
 
     public static final String KAFKA_DOWN = "Unable to connect to Kafka";
+    public static final String ANSWERS_UNREADABLE = "Unable to read answers from Kafka";
 
     private static final Logger LOG = LoggerFactory.getLogger(FeedEndpoint.class);
 
@@ -55,6 +58,7 @@ public final class FeedEndpoint implements Endpoint {
     private final Counter answered;
     private final Counter pollIds;
     private final Counter kafkaDown;
+    private final Counter answersUnreadable;
 
     /**
      * @param topic the incoming topic ({@code KAFKA_PRODUCER_TOPIC})
@@ -73,6 +77,7 @@ public final class FeedEndpoint implements Endpoint {
         this.answered = outcome(meters, "answered");
         this.pollIds = outcome(meters, "poll_id");
         this.kafkaDown = outcome(meters, "kafka_unavailable");
+        this.answersUnreadable = outcome(meters, "answers_unavailable");
         Gauge.builder("rest.feed.waiting", pending, PendingAnswers::size)
                 .description("uuids callers of /feed wait for").register(meters);
     }
@@ -82,8 +87,15 @@ public final class FeedEndpoint implements Endpoint {
         JsonNode request = bodies.read(call);
         LOG.atInfo().addKeyValue("content", request.toString()).log("'feed' endpoint called");
         validation.check(request);
-        JsonNode uuid = request.get("uuid");
-        PendingAnswers.Waiter waiter = uuid != null && uuid.isTextual() ? pending.register(answerable(uuid.asText())) : null;
+        JsonNode uuidField = request.get("uuid");
+        String uuid = uuidField != null && uuidField.isTextual() ? answerable(uuidField.asText()) : null;
+        if (uuid != null && kafka.reachable() && !kafka.readingAnswers()) {
+            answersUnreadable.increment();
+            String state = kafka.state();
+            LOG.atError().addKeyValue("error", state).log("Feed refused: answers cannot be read from Kafka");
+            return envelope.failure(500, ANSWERS_UNREADABLE, state);
+        }
+        PendingAnswers.Waiter waiter = uuid == null ? null : pending.register(uuid);
         try {
             kafka.send(topic, call.body());
         } catch (KafkaUnavailableException e) {

@@ -149,7 +149,7 @@ public final class RestGateway implements Service {
         Router router = Router.builder()
                 .open("/health")
                 .open("/ui")
-                .route("/", "index", AccessRule.READ_ONLY, new IndexEndpoint(envelope, kafka::connected, redis::connected,
+                .route("/", "index", AccessRule.READ_ONLY, new IndexEndpoint(envelope, kafka::readingAnswers, redis::connected,
                         context.node().uuid12(), context.clock()), HttpMethod.GET, HttpMethod.POST)
                 .route("/access", "access", new AccessEndpoint(keys, envelope), HttpMethod.GET)
                 .route("/feed", "feed", new FeedAccess(json), new FeedEndpoint(bodies, FeedValidation.from(settings), envelope, kafka,

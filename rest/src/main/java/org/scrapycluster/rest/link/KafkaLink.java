@@ -46,8 +46,11 @@ import org.slf4j.LoggerFactory;
  * partition, and goes on from there when the group hands it a partition again (after a broker
  * restart, say), so that an answer written while it rejoined is not skipped.
  *
- * <p>Kafka counts as connected once the reader has its partitions, with their positions, and
- * while it holds a connection to the cluster; {@link #send} refuses at once when it does not.
+ * <p>Kafka is reachable while the reader holds a connection to the cluster: requests can be sent,
+ * and {@link #send} refuses at once when it is not. Answers are read once the reader also has its
+ * partitions, with their positions ({@link #readingAnswers}): a request that waits for its answer
+ * needs that too, a crawl request does not, so that a gateway whose outbound topic has no partition
+ * yet (a broker that does not create topics on first use) still feeds crawls.
  */
 public final class KafkaLink implements AutoCloseable {
 
@@ -74,7 +77,8 @@ public final class KafkaLink implements AutoCloseable {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private boolean positionsPending;
     private final Map<TopicPartition, Long> readUpTo = new HashMap<>();
-    private volatile boolean connected;
+    private volatile boolean reachable;
+    private volatile boolean reading;
     private final PollingLoop loop = new PollingLoop();
     private Metric connections;
     private Thread worker;
@@ -97,18 +101,34 @@ public final class KafkaLink implements AutoCloseable {
         return worker == null ? Health.down("not started") : Health.ofLoop(worker);
     }
 
-    /** Whether Kafka can be reached now and answers are being read. */
-    public boolean connected() {
-        return connected;
+    /** Whether Kafka can be reached now, so that requests can be sent. */
+    public boolean reachable() {
+        return reachable;
     }
 
-    /** The health check {@code kafka}. */
+    /**
+     * Whether answers are being read now: Kafka can be reached and the reader has partitions of the
+     * topic (what {@code kafka_connected} says).
+     */
+    public boolean readingAnswers() {
+        return reading;
+    }
+
+    /** The health check {@code kafka}: up while answers are read. */
     public Health health() {
-        if (connected) {
-            return Health.up("reading " + config.topic() + " in group " + config.group());
+        return reading ? Health.up(state()) : Health.down(state());
+    }
+
+    /** What the link can do now, in words. */
+    public String state() {
+        if (reading) {
+            return "reading " + config.topic() + " in group " + config.group();
         }
-        return Health.down(producer == null ? "connecting" : "no connection to Kafka, or no partition of "
-                + config.topic() + " assigned yet");
+        if (reachable) {
+            return "connected, but no partition of " + config.topic() + " is assigned yet: crawl requests are sent,"
+                    + " requests that wait for an answer are refused";
+        }
+        return producer == null ? "connecting" : "no connection to Kafka";
     }
 
     /**
@@ -116,12 +136,12 @@ public final class KafkaLink implements AutoCloseable {
      * send, the producer's wait for the topic's metadata included, takes at most the send timeout
      * ({@link SendTimeouts}).
      *
-     * @throws KafkaUnavailableException when Kafka is not connected, or did not take the record in time
+     * @throws KafkaUnavailableException when Kafka cannot be reached, or did not take the record in time
      * @throws InterruptedException when the gateway is closing
      */
     public void send(String topic, byte[] value) throws KafkaUnavailableException, InterruptedException {
         Producer<String, byte[]> sending = producer;
-        if (sending == null || !connected) {
+        if (sending == null || !reachable) {
             throw new KafkaUnavailableException("not connected to Kafka", null);
         }
         long deadline = System.nanoTime() + config.sendTimeout().toNanos();
@@ -151,7 +171,8 @@ public final class KafkaLink implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("The Kafka link failed", e);
         } finally {
-            connected = false;
+            reachable = false;
+            reading = false;
             release();
         }
     }
@@ -169,7 +190,8 @@ public final class KafkaLink implements AutoCloseable {
             } catch (WakeupException | InterruptException e) {
                 throw e;
             } catch (KafkaException e) {
-                connected = false;
+                reachable = false;
+                reading = false;
                 LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Reading answers from Kafka failed; retrying");
                 loop.pause(backoff.nextDelay());
             }
@@ -193,15 +215,20 @@ public final class KafkaLink implements AutoCloseable {
             }
             positionsPending = false;
         }
-        boolean assigned = !consumer.assignment().isEmpty();
-        boolean nowConnected = assigned && connections != null && ((Number) connections.metricValue()).doubleValue() > 0;
-        if (nowConnected != connected) {
-            connected = nowConnected;
-            if (nowConnected) {
-                LOG.info("Kafka connected: reading answers from {}", config.topic());
-            } else {
-                LOG.warn("Kafka unavailable: no connection, feeding refused until it is back");
-            }
+        boolean nowReachable = connections != null && ((Number) connections.metricValue()).doubleValue() > 0;
+        boolean nowReading = nowReachable && !consumer.assignment().isEmpty();
+        if (nowReachable == reachable && nowReading == reading) {
+            return;
+        }
+        reachable = nowReachable;
+        reading = nowReading;
+        if (nowReading) {
+            LOG.info("Kafka connected: reading answers from {}", config.topic());
+        } else if (nowReachable) {
+            LOG.warn("Kafka connected, but no partition of {} is assigned: crawl requests are fed, requests that wait"
+                    + " for an answer are refused until there is one", config.topic());
+        } else {
+            LOG.warn("Kafka unavailable: no connection, feeding refused until it is back");
         }
     }
 

@@ -1,12 +1,18 @@
 package org.scrapycluster.rest.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,6 +24,7 @@ import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
+import org.scrapycluster.rest.feed.FeedEndpoint;
 import org.scrapycluster.rest.testing.GatewaySettings;
 import org.scrapycluster.rest.testing.OutboundResponder;
 import org.scrapycluster.rest.testing.RunningGateway;
@@ -27,6 +34,8 @@ import org.scrapycluster.rest.testing.RunningGateway;
  * with a clear error ({@code Unable to connect to Kafka}, {@code Unable to connect to Redis}),
  * reports YELLOW or RED and 503 on {@code /health}, and works again when the server is back (a
  * Kafka broker restarted under a running gateway included: requests are fed and answers read again).
+ * A gateway whose outbound topic does not exist yet feeds crawls, and refuses only the requests that wait
+ * for an answer.
  */
 @ExtendWith(SharedStack.class)
 class OutageTest {
@@ -138,6 +147,45 @@ class OutageTest {
             }
         } finally {
             kafka.close();
+        }
+    }
+
+    /**
+     * On a broker that creates no topic on first use, before {@code <prefix>.outbound_firehose} exists: the
+     * reader has no partition, yet crawl requests are fed; a request that waits for its answer is refused
+     * with a message saying why. Once the topic is created, answers are read.
+     */
+    @Test
+    void outboundTopicMissing(EmbeddedStack stack) throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(0, 1, DataDirectory.temporary("rest-no-topics"), false);
+                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            GatewaySettings settings = GatewaySettings.forStack(stack).set("KAFKA_HOSTS", kafka.bootstrapServers())
+                    .set("WAIT_FOR_RESPONSE_TIME", "30");
+            admin.createTopics(List.of(new NewTopic(settings.incomingTopic(), 1, (short) 1))).all().get();
+            try (OutboundResponder responder = new OutboundResponder(settings);
+                    RunningGateway gateway = RunningGateway.start(settings.build())) {
+                Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> gateway.client().get("/health").json().path("checks").path("rest.kafka").path("detail")
+                                .asText().startsWith("connected, but no partition of " + settings.outboundTopic()));
+                GatewayClient.Reply crawl = gateway.client().postJson("/feed", CRAWL);
+                assertEquals(200, crawl.status(), crawl.body());
+                responder.awaitRequest("crawlid", "c1");
+
+                double refused = gateway.counter("rest.feed", "outcome", "answers_unavailable");
+                GatewayClient.Reply info = gateway.client().postJson("/feed", INFO);
+                assertEquals(500, info.status());
+                assertEquals(FeedEndpoint.ANSWERS_UNREADABLE, info.json().get("error").get("message").asText());
+                assertTrue(info.json().get("error").get("cause").asText().contains("no partition of " + settings.outboundTopic()),
+                        info.body());
+                assertEquals(refused + 1, gateway.counter("rest.feed", "outcome", "answers_unavailable"));
+                assertEquals("YELLOW", gateway.index().get("node_health").asText(), "answers are not read: Kafka is not connected");
+
+                admin.createTopics(List.of(new NewTopic(settings.outboundTopic(), 1, (short) 1))).all().get();
+                gateway.awaitGreen();
+                responder.answerWith("o-1", "{\"uuid\":\"o-1\",\"appid\":\"testapp\",\"total_pending\":3}");
+                GatewayClient.Reply answered = gateway.client().postJson("/feed", INFO);
+                assertEquals(3, answered.json().get("data").get("total_pending").asInt(), answered.body());
+            }
         }
     }
 
