@@ -14,14 +14,17 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 
 /**
- * Refuses a request on its head alone when the {@link Dispatcher} would refuse it whatever its body: for a host the
- * gateway does not answer for, or without a valid API key where one is needed. Its body is then never buffered, and a
- * client announcing one with {@code Expect: 100-continue} is never asked to send it, so callers without a key cannot
- * make the gateway hold {@code JSON_MAX_DOCUMENT_BYTES} for each connection they open (docs/security.md).
+ * Checks each request's head ({@link Dispatcher#checkHead}: its {@code Host}, then its API key) and refuses the request
+ * on its head alone when the {@link Dispatcher} would refuse it whatever its body: for a host the gateway does not
+ * answer for, or without a valid API key where one is needed. Its body is then never buffered, and a client announcing
+ * one with {@code Expect: 100-continue} is never asked to send it, so callers without a key cannot make the gateway
+ * hold {@code JSON_MAX_DOCUMENT_BYTES} for each connection they open (docs/security.md).
  *
- * <p>It sits before {@link BoundedAggregator}. The head of a refused request goes on as an {@link UnreadRequest}, with
- * no body, which the {@link GatewayHandler} answers in its turn through the dispatcher, so the refusal is the one a
- * request read in full gets, logged and counted the same; whatever body follows it is dropped as it arrives.
+ * <p>It sits before {@link BoundedAggregator}. The check goes on with the request as its decoder result
+ * ({@link HeadCheck}), so the dispatcher answers from it and the key is looked at once. The head of a refused request
+ * goes on as an {@link UnreadRequest}, with no body, which the {@link GatewayHandler} answers in its turn through the
+ * dispatcher, so the refusal is the one a request read in full gets, logged and counted the same; whatever body follows
+ * it is dropped as it arrives.
  */
 final class Admission extends ChannelInboundHandlerAdapter {
 
@@ -40,23 +43,29 @@ final class Admission extends ChannelInboundHandlerAdapter {
             content.release();
             return;
         }
-        if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest) && request.decoderResult().isSuccess()
-                && refusedWhateverItsBody(request)) {
-            dropping = true;
-            ctx.fireChannelRead(new UnreadRequest(request));
-            return;
+        if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest) && request.decoderResult().isSuccess()) {
+            HeadCheck head = check(request);
+            if (head != null) {
+                request.setDecoderResult(head);
+                if (head.refusal() != null) {
+                    dropping = true;
+                    ctx.fireChannelRead(new UnreadRequest(request));
+                    return;
+                }
+            }
         }
         ctx.fireChannelRead(msg);
     }
 
-    private boolean refusedWhateverItsBody(HttpRequest request) {
+    /** The check of {@code request}'s head; null when its path is not valid percent-encoding. */
+    private HeadCheck check(HttpRequest request) {
         String path;
         try {
             path = new QueryStringDecoder(request.uri()).path();
         } catch (IllegalArgumentException e) {
-            return false; // refused as not HTTP by the GatewayHandler, in its turn
+            return null; // refused as not HTTP by the GatewayHandler, in its turn
         }
-        return dispatcher.refusesWhateverTheBody(request.headers().get(HttpHeaderNames.HOST), path,
+        return dispatcher.checkHead(request.headers().get(HttpHeaderNames.HOST), path,
                 GatewayHandler.presentedKey(request.headers()));
     }
 
@@ -70,6 +79,7 @@ final class Admission extends ChannelInboundHandlerAdapter {
         private UnreadRequest(HttpRequest head) {
             super(head.protocolVersion(), head.method(), head.uri(), Unpooled.EMPTY_BUFFER, head.headers(),
                     EmptyHttpHeaders.INSTANCE);
+            setDecoderResult(head.decoderResult());
             this.awaitingContinue = HttpUtil.is100ContinueExpected(head);
         }
 

@@ -36,20 +36,31 @@ public final class Dispatcher {
         this.accessLog = accessLog;
     }
 
-    /** The answer to {@code call}; blocks while its endpoint does. */
+    /** The answer to {@code call}, its head checked here; blocks while its endpoint does. */
     public HttpAnswer answer(HttpCall call) {
+        return answer(call, checkHead(call.host(), call.path(), call.apiKey()));
+    }
+
+    /**
+     * Checks the head of a call to {@code path}: the {@code Host} header, then, unless the host is refused or the path
+     * is open, who presents {@code apiKey} (a hash of the key, compared with the configured keys, key files read when
+     * they changed). {@link #answer(HttpCall, HeadCheck)} answers from the result.
+     */
+    HeadCheck checkHead(String host, String path, String apiKey) {
+        boolean hostAllowed = hosts.allows(host);
+        return new HeadCheck(hostAllowed, hostAllowed && !router.isOpen(path) ? callers.identify(apiKey) : null);
+    }
+
+    /** The answer to {@code call}, whose head {@link #checkHead} checked; blocks while its endpoint does. */
+    HttpAnswer answer(HttpCall call, HeadCheck head) {
         long started = System.nanoTime();
         String endpoint = UNROUTED;
         String keyId = null;
         HttpAnswer answer;
         try {
-            if (!hosts.allows(call.host())) {
-                LOG.atInfo().addKeyValue("host", call.host()).addKeyValue("path", call.path())
-                        .log("Refused a call for another host, as a web page rebinding its name to this gateway would make");
-                throw new RefusedRequestException(Refusal.HOST, null);
-            }
             // a caller without a valid key learns nothing, not even which paths and methods exist: 401 before routing
-            Caller caller = router.isOpen(call.path()) ? null : identify(call);
+            refuseOnItsHead(head, call);
+            Caller caller = head.caller();
             Router.Route route = router.find(call);
             endpoint = route.name();
             if (caller != null) {
@@ -79,14 +90,6 @@ public final class Dispatcher {
         return answer;
     }
 
-    /**
-     * Whether {@link #answer} refuses a call for {@code host} to {@code path} with {@code apiKey} before it looks at
-     * the body: the host is not one the gateway answers for, or the path needs a key and none valid is presented.
-     */
-    public boolean refusesWhateverTheBody(String host, String path, String apiKey) {
-        return !hosts.allows(host) || (!router.isOpen(path) && callers.identify(apiKey).access() == Access.NONE);
-    }
-
     /** The envelope of a refusal that happened before a call could be routed, counted. */
     public HttpAnswer refusedBeforeRouting(RefusedRequestException refused) {
         HttpAnswer answer = refused(refused);
@@ -94,16 +97,19 @@ public final class Dispatcher {
         return answer;
     }
 
-    /** Who presents the call's key; refused (401) when the key is missing or unknown while keys are required. */
-    private Caller identify(HttpCall call) throws RefusedRequestException {
-        Caller caller = callers.identify(call.apiKey());
-        if (caller.access() == Access.NONE) {
-            if (caller.keyId() != null) {
-                LOG.atInfo().addKeyValue("key", caller.keyId()).addKeyValue("path", call.path()).log("Refused an unknown API key");
-            }
-            throw new RefusedRequestException(Refusal.UNAUTHORIZED, null);
+    /** Refuses, and logs why, a call whose head earns a refusal whatever its body ({@link HeadCheck#refusal}). */
+    private static void refuseOnItsHead(HeadCheck head, HttpCall call) throws RefusedRequestException {
+        Refusal refusal = head.refusal();
+        if (refusal == null) {
+            return;
         }
-        return caller;
+        if (refusal == Refusal.HOST) {
+            LOG.atInfo().addKeyValue("host", call.host()).addKeyValue("path", call.path())
+                    .log("Refused a call for another host, as a web page rebinding its name to this gateway would make");
+        } else if (head.caller().keyId() != null) {
+            LOG.atInfo().addKeyValue("key", head.caller().keyId()).addKeyValue("path", call.path()).log("Refused an unknown API key");
+        }
+        throw new RefusedRequestException(refusal, null);
     }
 
     /**

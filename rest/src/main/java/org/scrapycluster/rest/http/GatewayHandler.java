@@ -71,7 +71,8 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         HttpCall call = new HttpCall(request.method(), path, request.headers().get(HttpHeaderNames.CONTENT_TYPE),
                 ByteBufUtil.getBytes(request.content()), presentedKey(request.headers()), request.headers().get(HttpHeaderNames.HOST));
-        answerInTurn(ctx, () -> dispatcher.answer(call), ending);
+        // Admission checked the head of every request it saw; one it did not see is checked by the dispatcher
+        answerInTurn(ctx, () -> decoded instanceof HeadCheck head ? dispatcher.answer(call, head) : dispatcher.answer(call), ending);
     }
 
     /** Refuses the request {@code refusal} names, in its turn ({@link #answerInTurn}). */
