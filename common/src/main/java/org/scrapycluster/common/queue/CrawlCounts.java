@@ -10,7 +10,9 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
@@ -42,10 +44,60 @@ public final class CrawlCounts {
     /** How long the accounting of a stopped or expired crawl outlives it ({@link #forget(CrawlRef)}): a day. */
     public static final Duration FORGOTTEN_ACCOUNTING_TTL = Duration.ofDays(1);
 
+    private static final String PENDING = "pending";
+    private static final String PAGES = "pages";
+    private static final String EXPIRES = "expires";
+
     private final RedisConnection redis;
 
     public CrawlCounts(RedisConnection redis) {
         this.redis = redis;
+    }
+
+    /**
+     * A crawl's totals, without its domains.
+     *
+     * @param pending requests queued or leased in total
+     * @param pages   results published
+     * @param expires the crawl's {@code expires} (0 for never)
+     */
+    public record Totals(long pending, long pages, long expires) {
+    }
+
+    /**
+     * The totals of {@code crawl}'s accounting, or empty when it has none: one {@code HMGET} of three fields, however
+     * many domains the crawl has; many in flight at once are pipelined.
+     */
+    public CompletionStage<Optional<Totals>> totals(CrawlRef crawl) {
+        return redis.async().hmget(crawl.accountingKey(), PENDING, PAGES, EXPIRES).thenApply(values -> {
+            if (values.stream().noneMatch(KeyValue::hasValue)) {
+                return Optional.empty();
+            }
+            return Optional.of(new Totals(number(values.get(0).getValueOrElse(null)), number(values.get(1).getValueOrElse(null)),
+                    number(values.get(2).getValueOrElse(null))));
+        });
+    }
+
+    /**
+     * A field of a crawl's accounting that counts the crawl's requests for one domain at one crawl priority.
+     *
+     * @param domain   the domain
+     * @param priority the crawl priority
+     */
+    public record DomainField(String domain, int priority) {
+
+        /**
+         * The field {@code <domain>|<priority>}; empty for the crawl's own fields ({@code pending}, {@code pages}, ...).
+         *
+         * @throws NumberFormatException when the priority is not a number
+         */
+        public static Optional<DomainField> parse(String field) {
+            int bar = field.lastIndexOf('|');
+            if (bar <= 0) {
+                return Optional.empty();
+            }
+            return Optional.of(new DomainField(field.substring(0, bar), Integer.parseInt(field.substring(bar + 1))));
+        }
     }
 
     /** The accounting of {@code crawl}, or empty when it has none. */
@@ -255,21 +307,21 @@ public final class CrawlCounts {
     private static CrawlCount read(CrawlRef crawl, Map<String, String> hash) {
         Map<String, CrawlCount.DomainCount> domains = new TreeMap<>();
         for (Map.Entry<String, String> field : hash.entrySet()) {
-            int bar = field.getKey().lastIndexOf('|');
-            if (bar <= 0) {
-                continue;
-            }
             try {
-                int priority = Integer.parseInt(field.getKey().substring(bar + 1));
+                Optional<DomainField> domain = DomainField.parse(field.getKey());
+                if (domain.isEmpty()) {
+                    continue;
+                }
+                int priority = domain.get().priority();
                 long count = Long.parseLong(field.getValue());
-                domains.merge(field.getKey().substring(0, bar), new CrawlCount.DomainCount(count, priority, priority),
+                domains.merge(domain.get().domain(), new CrawlCount.DomainCount(count, priority, priority),
                         (known, more) -> known.plus(more.total(), priority));
             } catch (NumberFormatException e) {
                 LOG.warn("Skipping unreadable accounting field {}={} of {}", field.getKey(), field.getValue(), crawl.accountingKey());
             }
         }
         String updated = hash.get("updated");
-        return new CrawlCount(crawl, domains, number(hash.get("pending")), number(hash.get("pages")), number(hash.get("expires")),
+        return new CrawlCount(crawl, domains, number(hash.get(PENDING)), number(hash.get(PAGES)), number(hash.get(EXPIRES)),
                 updated == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(number(updated))));
     }
 

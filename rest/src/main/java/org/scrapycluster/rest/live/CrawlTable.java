@@ -1,22 +1,27 @@
 package org.scrapycluster.rest.live;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lettuce.core.MapScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScoredValue;
 import org.scrapycluster.common.keyspace.Keyspace;
-import org.scrapycluster.common.queue.CrawlCount;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -27,12 +32,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The active crawls, from the crawl accounting (docs/architecture.md "Crawl accounting"): the most
  * recently active {@code LIVE_MAX_CRAWLS} members of {@code crawls:active} with their pages,
- * pending requests, expiry and last activity; their pages a second over the last minute, from the
+ * pending requests, expiry (one {@code HMGET} each, pipelined) and last activity; their pages a second over the last minute, from the
  * change of their page counts between refreshes; and when this gateway first saw them (no key
  * records a crawl's start), which is the crawl's start only for a crawl that appeared after the gateway's first
  * reading: one already active then started earlier, at a time nobody knows. Counts all active crawls, listed or
- * not. Also sums their pending requests by domain, for the domain table and
- * the backlog chart. A crawl whose accounting Redis refuses (of another type) is left out and logged once
+ * not. Also sums their pending requests by domain, for the domain table, from at most
+ * {@code LIVE_MAX_ACCOUNTING_FIELDS} fields of their accounting a refresh ({@code HSCAN}, the most recently active
+ * crawls first), since a broad crawl has one field per domain. A crawl whose accounting Redis refuses (of another type) is left out and logged once
  * (docs/operations.md "Keys Redis refuses"). Refreshed on the live view's thread; {@link #started} may be asked from any.
  */
 final class CrawlTable {
@@ -42,7 +48,10 @@ final class CrawlTable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlTable.class);
 
+    private static final int FIELDS_A_SCAN = 1000;
+
     private final int maxCrawls;
+    private final long maxFields;
     private final RefusedKeys refused = new RefusedKeys(LOG, "The live view");
     private final Map<String, Deque<long[]>> pageHistory = new HashMap<>();
     private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
@@ -51,32 +60,48 @@ final class CrawlTable {
     private final Map<String, Long> leftAt = new HashMap<>();
     private boolean firstReadingDone;
 
-    CrawlTable(int maxCrawls) {
+    /**
+     * @param maxFields the most accounting fields read a refresh to sum the backlog by domain ({@code LIVE_MAX_ACCOUNTING_FIELDS})
+     */
+    CrawlTable(int maxCrawls, long maxFields) {
         this.maxCrawls = maxCrawls;
+        this.maxFields = maxFields;
     }
 
-    /** What one refresh read; {@code active} counts every active crawl, {@code rows} the listed ones. */
-    record Reading(ArrayNode rows, Map<String, Long> backlogByDomain, long backlog, long active) {
+    /**
+     * What one refresh read; {@code active} counts every active crawl, {@code rows} the listed ones;
+     * {@code backlogByDomain} covers the listed crawls unless {@code domainsPartial}.
+     */
+    record Reading(ArrayNode rows, Map<String, Long> backlogByDomain, boolean domainsPartial, long backlog, long active) {
+    }
+
+    /** A listed crawl and its last activity, in epoch milliseconds. */
+    private record Listed(CrawlRef crawl, double lastActivity, CompletionStage<Optional<CrawlCounts.Totals>> totals) {
     }
 
     Reading read(RedisConnection redis, long nowMillis) {
         CrawlCounts counts = new CrawlCounts(redis);
+        List<Listed> listed = new ArrayList<>();
+        for (ScoredValue<String> member : redis.sync().zrevrangeWithScores(Keyspace.CRAWLS_ACTIVE, 0, maxCrawls - 1L)) {
+            try {
+                CrawlRef crawl = CrawlRef.parse(member.getValue());
+                listed.add(new Listed(crawl, member.getScore(), counts.totals(crawl)));
+            } catch (IllegalArgumentException e) {
+                // not a crawl's name: not listed
+            }
+        }
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
-        Map<String, Long> byDomain = new TreeMap<>();
+        List<CrawlRef> withAccounting = new ArrayList<>();
         long backlog = 0;
         Set<String> present = new HashSet<>();
-        for (ScoredValue<String> member : redis.sync().zrevrangeWithScores(Keyspace.CRAWLS_ACTIVE, 0, maxCrawls - 1L)) {
-            CrawlRef crawl;
-            try {
-                crawl = CrawlRef.parse(member.getValue());
-            } catch (IllegalArgumentException e) {
-                continue;
-            }
-            Optional<CrawlCount> read = refused.read(crawl.name(), () -> counts.crawl(crawl).orElse(null));
+        for (Listed member : listed) {
+            CrawlRef crawl = member.crawl();
+            Optional<CrawlCounts.Totals> read = refused.await(redis, crawl.name(), member.totals()).flatMap(totals -> totals);
             if (read.isEmpty()) {
                 continue;
             }
-            CrawlCount count = read.get();
+            CrawlCounts.Totals count = read.get();
+            withAccounting.add(crawl);
             present.add(crawl.name());
             leftAt.remove(crawl.name());
             long seen = firstSeen.computeIfAbsent(crawl.name(), name -> {
@@ -94,11 +119,9 @@ final class CrawlTable {
             row.put("pages_per_second", rate(crawl.name(), count.pages(), nowMillis));
             row.put("first_seen", seen / 1000);
             row.put("start_known", !startUnknown.contains(crawl.name()));
-            row.put("last_activity", Math.round(member.getScore()) / 1000);
+            row.put("last_activity", Math.round(member.lastActivity()) / 1000);
             row.put("expires", count.expires());
-            row.put("domains", count.totalDomains());
             backlog += count.pending();
-            count.domains().forEach((domain, queued) -> byDomain.merge(domain, queued.total(), Long::sum));
         }
         pageHistory.keySet().retainAll(present);
         firstSeen.keySet().forEach(name -> {
@@ -115,7 +138,46 @@ final class CrawlTable {
             return old;
         });
         firstReadingDone = true;
-        return new Reading(rows, byDomain, backlog, redis.sync().zcard(Keyspace.CRAWLS_ACTIVE));
+        Map<String, Long> byDomain = new TreeMap<>();
+        boolean partial = sumByDomain(redis, withAccounting, byDomain);
+        return new Reading(rows, byDomain, partial, backlog, redis.sync().zcard(Keyspace.CRAWLS_ACTIVE));
+    }
+
+    /**
+     * Adds the requests {@code crawls} have queued or leased to {@code byDomain}, reading their accounting in order
+     * until {@code maxFields} fields have been read.
+     *
+     * @return whether some fields were left unread
+     */
+    private boolean sumByDomain(RedisConnection redis, List<CrawlRef> crawls, Map<String, Long> byDomain) {
+        long read = 0;
+        for (CrawlRef crawl : crawls) {
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                if (read >= maxFields) {
+                    return true;
+                }
+                ScanArgs batch = ScanArgs.Builder.limit(Math.min(FIELDS_A_SCAN, maxFields - read));
+                ScanCursor from = cursor;
+                Optional<MapScanCursor<String, String>> scanned = refused.read(crawl.name(),
+                        () -> redis.sync().hscan(crawl.accountingKey(), from, batch));
+                if (scanned.isEmpty()) {
+                    break;
+                }
+                read += scanned.get().getMap().size();
+                scanned.get().getMap().forEach((field, value) -> addDomainField(crawl, field, value, byDomain));
+                cursor = scanned.get();
+            } while (!cursor.isFinished());
+        }
+        return false;
+    }
+
+    private static void addDomainField(CrawlRef crawl, String field, String value, Map<String, Long> byDomain) {
+        try {
+            CrawlCounts.DomainField.parse(field).ifPresent(domain -> byDomain.merge(domain.domain(), Long.parseLong(value), Long::sum));
+        } catch (NumberFormatException e) {
+            LOG.debug("Skipping unreadable accounting field {}={} of {}", field, value, crawl.accountingKey());
+        }
     }
 
     /**

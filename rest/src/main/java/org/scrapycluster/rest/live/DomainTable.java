@@ -3,6 +3,7 @@ package org.scrapycluster.rest.live;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * {@code <throttlekey>:throttle_pause} left by a 429 or a 503 with Retry-After), {@code throttled}
  * (as many hand-outs in the window as the limit allows), {@code ready} (work waiting) or
  * {@code idle}. With throttling by IP or by spider type a domain has several throttle keys; the
- * fullest one decides. The throttle keys are found with one {@code SCAN} per refresh; a throttle window of another
- * type is left out and logged once (docs/operations.md "Keys Redis refuses").
+ * fullest one decides. The throttle keys are found with one {@code SCAN} per refresh, and only those of the domains
+ * judged (with a backlog, or listed) are read: a broad crawl has throttle keys for many more domains than have work. A
+ * throttle window of another type is left out and logged once (docs/operations.md "Keys Redis refuses").
  */
 final class DomainTable {
 
@@ -56,14 +58,24 @@ final class DomainTable {
     }
 
     Reading read(RedisConnection redis, Map<String, Long> backlog, DomainConfig config, long nowMillis) {
+        Set<String> blacklist = new LinkedHashSet<>(config.blacklist().orElse(List.of()));
+        Set<String> domains = new LinkedHashSet<>();
+        List<String> busiest = new ArrayList<>(backlog.keySet());
+        busiest.sort(Comparator.comparing((String domain) -> -backlog.get(domain)).thenComparing(domain -> domain));
+        busiest.stream().limit(maxDomains).forEach(domains::add);
+        config.throttles().keySet().stream().limit(maxDomains).forEach(domains::add);
+        blacklist.stream().limit(maxDomains).forEach(domains::add);
+        Set<String> judged = new HashSet<>(backlog.keySet());
+        judged.addAll(domains);
+
         Map<String, CompletionStage<Long>> used = new HashMap<>();
         Map<String, CompletionStage<Long>> paused = new HashMap<>();
         for (String key : RedisKeys.scan(redis, Keyspace.THROTTLE_KEYS)) {
-            if (key.endsWith(WINDOW)) {
+            if (key.endsWith(WINDOW) && judged.contains(domainOf(key, WINDOW))) {
                 String domain = domainOf(key, WINDOW);
                 Range<Double> inWindow = Range.create(nowMillis / 1000.0 - throttle(config, domain).window(), Double.POSITIVE_INFINITY);
                 used.put(key, redis.async().zcount(key, inWindow));
-            } else if (key.endsWith(PAUSE)) {
+            } else if (key.endsWith(PAUSE) && judged.contains(domainOf(key, PAUSE))) {
                 paused.put(key, redis.async().pttl(key));
             }
         }
@@ -78,23 +90,13 @@ final class DomainTable {
             }
         });
 
-        Set<String> blacklist = new LinkedHashSet<>(config.blacklist().orElse(List.of()));
-        Set<String> domains = new LinkedHashSet<>();
-        Set<String> judged = new LinkedHashSet<>(backlog.keySet());
-        judged.addAll(usedByDomain.keySet());
-        judged.addAll(pauseByDomain.keySet());
         int waiting = 0;
-        for (String domain : judged) {
+        for (String domain : backlog.keySet()) {
             String state = state(domain, backlog, usedByDomain, pauseByDomain, blacklist, config);
-            if (backlog.getOrDefault(domain, 0L) > 0 && (state.equals("throttled") || state.equals("backing off"))) {
+            if (backlog.get(domain) > 0 && (state.equals("throttled") || state.equals("backing off"))) {
                 waiting++;
             }
         }
-        List<String> busiest = new ArrayList<>(backlog.keySet());
-        busiest.sort(Comparator.comparing((String domain) -> -backlog.get(domain)).thenComparing(domain -> domain));
-        busiest.stream().limit(maxDomains).forEach(domains::add);
-        config.throttles().keySet().stream().limit(maxDomains).forEach(domains::add);
-        blacklist.stream().limit(maxDomains).forEach(domains::add);
 
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         for (String domain : domains) {

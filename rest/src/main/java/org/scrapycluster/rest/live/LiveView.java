@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster as the web UI shows it, refreshed on a thread of its own and served as one JSON
  * snapshot by {@code GET /live} (docs/rest.md "Live view"): each refresh reads Redis once — a
- * {@code SCAN} of {@code stats:*} for heartbeats and rolling-window counters, the accounting of the
- * active crawls, a {@code SCAN} of the throttle keys — and every call of the endpoint answers the
+ * {@code SCAN} of {@code stats:*} for heartbeats and rolling-window counters, the totals of the
+ * active crawls and at most {@code LIVE_MAX_ACCOUNTING_FIELDS} fields of their accounting, a {@code SCAN} of the
+ * throttle keys with a look at those of the domains it judges — and every call of the endpoint answers the
  * bytes of the last refresh, so a hundred open pages cost what one costs. It refreshes every
  * {@code LIVE_REFRESH_SECONDS} while a page asks for it, and every {@code LIVE_IDLE_REFRESH_SECONDS}
  * otherwise, since the scans cost Redis in proportion to its whole keyspace; a call that finds the
@@ -97,7 +98,7 @@ public final class LiveView implements AutoCloseable {
         this.domainConfig = new DomainConfigView(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
                 settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
         this.nodes = new NodeList(positive(settings, "LIVE_NODE_STALE_SECONDS") * 1000);
-        this.crawls = new CrawlTable((int) positive(settings, "LIVE_MAX_CRAWLS"));
+        this.crawls = new CrawlTable((int) positive(settings, "LIVE_MAX_CRAWLS"), positive(settings, "LIVE_MAX_ACCOUNTING_FIELDS"));
         this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), settings.getLong("QUEUE_HITS"),
                 settings.getDouble("QUEUE_WINDOW"));
         this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::started);
@@ -209,6 +210,7 @@ public final class LiveView implements AutoCloseable {
         view.set("nodes", nodes.read(redis, heartbeats, responses, nowMillis));
         view.set("crawls", crawlReading.rows());
         view.set("domains", domainReading.rows());
+        view.put("domains_partial", crawlReading.domainsPartial());
         view.put("backlog", crawlReading.backlog());
         view.put("active_crawls", crawlReading.active());
         ObjectNode charts = view.putObject("charts");

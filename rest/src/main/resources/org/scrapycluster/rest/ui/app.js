@@ -471,6 +471,8 @@ function backlogText(live) {
 }
 
 function showDomains(live) {
+  // a broad crawl's accounting is read only in part at each refresh (LIVE_MAX_ACCOUNTING_FIELDS)
+  $("domain-count").textContent = live.domains_partial ? "(backlogs of the most recently active crawls' first domains)" : "";
   const body = $("domain-rows");
   body.replaceChildren();
   for (const domain of live.domains || []) {

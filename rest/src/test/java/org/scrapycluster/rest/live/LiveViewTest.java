@@ -113,6 +113,7 @@ class LiveViewTest {
         assertEquals(1, view.get("active_crawls").asLong());
         assertFalse(crawl.get("start_known").asBoolean(), "active at the gateway's first reading: started earlier");
 
+        assertFalse(view.get("domains_partial").asBoolean(), "every field of the accounting was read");
         assertEquals("example.com", view.get("domains").get(0).get("domain").asText(), "the largest backlog first");
         assertEquals("throttled", view.get("domains").get(0).get("state").asText(), "10 hits of the default 10 per 60 s");
         assertEquals(10, view.get("domains").get(0).get("used").asLong());
@@ -130,6 +131,43 @@ class LiveViewTest {
 
         assertEquals("old", view.at("/completed/0/crawlid").asText());
         assertEquals(7, view.at("/completed/0/total_pages").asLong());
+    }
+
+    /**
+     * A broad crawl (one accounting field and one throttle window per domain): a refresh reads its totals with one
+     * HMGET, at most LIVE_MAX_ACCOUNTING_FIELDS of its domain fields, and the throttle windows of those domains only.
+     */
+    @Test
+    void aBroadCrawlCostsARefreshOnlyTheFieldsItsBudgetAllows() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        int domains = 5000;
+        Map<String, String> accounting = new HashMap<>(Map.of("pending", Integer.toString(domains), "pages", "7", "expires", "0",
+                "updated", Long.toString(now * 1000)));
+        for (int domain = 0; domain < domains; domain++) {
+            accounting.put("d" + domain + ".example.com|1", "1");
+            redis.async().zadd("link:d" + domain + ".example.com:throttle_window", now, "hit");
+        }
+        redis.sync().hset("crawl:link:app1:broad", accounting);
+        redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:broad");
+        assertEquals(domains, redis.sync().keys("*:throttle_window").size());
+
+        Settings settings = settings("3600", "3600", Map.of("LIVE_MAX_ACCOUNTING_FIELDS", "500"));
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        redis.sync().configResetstat();
+        live.refresh();
+
+        assertEquals(0, calls("hgetall"), "no crawl's accounting is read whole");
+        long zcounts = calls("zcount");
+        assertTrue(zcounts > 0 && zcounts <= 1000, "the windows of the domains read, not of all " + domains + ": " + zcounts);
+
+        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        assertTrue(view.get("error").isNull(), view.toString());
+        assertEquals(domains, view.at("/crawls/0/pending").asLong(), "the totals are read in full");
+        assertEquals(7, view.at("/crawls/0/pages").asLong());
+        assertEquals(domains, view.get("backlog").asLong());
+        assertTrue(view.get("domains_partial").asBoolean(), view.toString());
+        assertEquals(25, view.get("domains").size(), "LIVE_MAX_DOMAINS of the domains read");
     }
 
     @Test
@@ -292,12 +330,30 @@ class LiveViewTest {
         throw new IllegalStateException("INFO stats has no total_commands_processed");
     }
 
+    /** The calls of {@code command} Redis counted since its statistics were reset. */
+    private static long calls(String command) {
+        for (String line : redis.sync().info("commandstats").split("\r\n")) {
+            if (line.startsWith("cmdstat_" + command + ":calls=")) {
+                String calls = line.substring(line.indexOf('=') + 1);
+                return Long.parseLong(calls.substring(0, calls.indexOf(',')));
+            }
+        }
+        return 0;
+    }
+
     private static Settings settings() {
         return settings("3600", "3600");
     }
 
     private static Settings settings(String refreshSeconds, String idleRefreshSeconds) {
-        return Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("LIVE_REFRESH_SECONDS", refreshSeconds,
-                "LIVE_IDLE_REFRESH_SECONDS", idleRefreshSeconds, "ZOOKEEPER_HOSTS", "127.0.0.1:1")));
+        return settings(refreshSeconds, idleRefreshSeconds, Map.of());
+    }
+
+    private static Settings settings(String refreshSeconds, String idleRefreshSeconds, Map<String, String> more) {
+        Map<String, String> values = new HashMap<>(more);
+        values.put("LIVE_REFRESH_SECONDS", refreshSeconds);
+        values.put("LIVE_IDLE_REFRESH_SECONDS", idleRefreshSeconds);
+        values.put("ZOOKEEPER_HOSTS", "127.0.0.1:1");
+        return Settings.load("rest", new SettingsSources(null, Map.of(), values));
     }
 }
