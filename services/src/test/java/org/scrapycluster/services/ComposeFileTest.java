@@ -59,6 +59,34 @@ class ComposeFileTest {
     }
 
     /**
+     * The debug override's metrics endpoints listen on 0.0.0.0 and are reachable from the host's browser: each checks
+     * the Host header by listing the one name Prometheus scrapes it by (prometheus.yml, host-crawler.yml).
+     */
+    @Test
+    void theDebugOverridesMetricsEndpointsCheckHostAndListTheirScrapeName() {
+        Set<String> scraped = new TreeSet<>(staticTargets());
+        for (String file : crawlerTargetFiles()) {
+            list(debug.get("prometheus"), "volumes").stream().map(volume -> volume.split(":")).filter(volume -> volume[1].equals(file))
+                    .forEach(volume -> scraped.addAll(targets(volume[0])));
+        }
+        for (String service : List.of("kafka-monitor", "redis-monitor", "crawler")) {
+            String allowed = env(debug.get(service)).get("METRICS_ALLOWED_HOSTS");
+            assertNotNull(allowed, service + " answers any Host on 0.0.0.0");
+            assertTrue(scraped.stream().anyMatch(target -> target.startsWith(allowed + ":")), service + " lists " + allowed
+                    + ", which Prometheus does not scrape by: " + scraped);
+        }
+    }
+
+    /** The targets of the {@code static_configs} of prometheus.yml's jobs. */
+    @SuppressWarnings("unchecked")
+    private static List<String> staticTargets() {
+        List<Map<String, Object>> jobs = (List<Map<String, Object>>) RepositoryFiles.yamlMap("deploy/monitoring/prometheus/prometheus.yml")
+                .get("scrape_configs");
+        return jobs.stream().flatMap(job -> ((List<Map<String, Object>>) job.getOrDefault("static_configs", List.of())).stream())
+                .flatMap(config -> list(config, "targets").stream()).toList();
+    }
+
+    /**
      * With the debug override each service answers {@code /health} and {@code /metrics} on 127.0.0.1 of the host at a
      * port of its own, its default outside containers (docs/operations.md, "Debugging from the host"); the gateway
      * serves them on its API port.

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 /**
  * The host names an HTTP call's {@code Host} header may give, for the REST gateway ({@code REST_ALLOWED_HOSTS}) and the
- * services' metrics endpoint (docs/security.md). A web page can point its own name at 127.0.0.1 once the browser has
+ * services' metrics endpoint ({@code METRICS_ALLOWED_HOSTS}; docs/security.md). A web page can point its own name at 127.0.0.1 once the browser has
  * loaded it (DNS rebinding) and then call a server on loopback as its own site: the browser sends that name as the
  * {@code Host}. So a server on a loopback address answers only calls that name it by an IP address, {@code localhost}
  * (or a name under {@code .localhost}, which browsers never look up), or a listed name. A server on another address

@@ -24,9 +24,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * /health} answers {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}} with
  * 200 when every dependency check is up and 503 otherwise; {@code /health/live} and
  * {@code /health/ready} answer the same way for the liveness and readiness checks of
- * {@link HealthRegistry}. It has no keys; on a loopback address it answers only a {@code Host} that is an
- * address or {@code localhost}, so that a web page cannot read it by pointing its own name there
- * ({@link AllowedHosts}, docs/security.md).
+ * {@link HealthRegistry}. It has no keys; on a loopback address, and on any other once names are listed in
+ * {@code METRICS_ALLOWED_HOSTS}, it answers only a {@code Host} that is an address, {@code localhost} or a listed
+ * name, so that a web page cannot read it by pointing its own name there ({@link AllowedHosts}, docs/security.md).
  */
 public final class MetricsServer implements AutoCloseable {
 
@@ -40,17 +40,18 @@ public final class MetricsServer implements AutoCloseable {
     private final HealthRegistry health;
     private final AllowedHosts hosts;
 
-    private MetricsServer(HttpServer server, ExecutorService executor, PrometheusMeterRegistry registry, HealthRegistry health) {
+    private MetricsServer(HttpServer server, ExecutorService executor, PrometheusMeterRegistry registry, HealthRegistry health,
+            List<String> allowedHosts) {
         this.server = server;
         this.executor = executor;
         this.registry = registry;
         this.health = health;
-        this.hosts = AllowedHosts.of(server.getAddress().getAddress(), List.of());
+        this.hosts = AllowedHosts.of(server.getAddress().getAddress(), allowedHosts);
     }
 
     /**
-     * Starts the endpoint on {@code METRICS_HOST}:{@code METRICS_PORT}, or nothing when the port
-     * is -1. A port in use is a start-up error naming the setting.
+     * Starts the endpoint on {@code METRICS_HOST}:{@code METRICS_PORT}, answering the host names of
+     * {@code METRICS_ALLOWED_HOSTS}, or nothing when the port is -1. A port in use is a start-up error naming the setting.
      */
     public static Optional<MetricsServer> start(Settings settings, PrometheusMeterRegistry registry, HealthRegistry health) {
         int port = settings.getInt("METRICS_PORT");
@@ -62,7 +63,7 @@ public final class MetricsServer implements AutoCloseable {
         }
         String host = settings.getString("METRICS_HOST");
         try {
-            return Optional.of(start(new InetSocketAddress(host, port), registry, health));
+            return Optional.of(start(new InetSocketAddress(host, port), settings.getStringList("METRICS_ALLOWED_HOSTS"), registry, health));
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof BindException) {
                 throw settings.invalid("METRICS_PORT", "is " + port + ", which cannot be bound on " + host
@@ -72,8 +73,14 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** Starts the endpoint on {@code address} (port 0 picks a free one). */
-    public static MetricsServer start(InetSocketAddress address, PrometheusMeterRegistry registry, HealthRegistry health) {
+    /**
+     * Starts the endpoint on {@code address} (port 0 picks a free one).
+     *
+     * @param allowedHosts host names a call's {@code Host} header may give besides addresses and {@code localhost}
+     *                     ({@link AllowedHosts}); listing any makes an endpoint on a non-loopback address check them
+     */
+    public static MetricsServer start(InetSocketAddress address, List<String> allowedHosts, PrometheusMeterRegistry registry,
+            HealthRegistry health) {
         HttpServer server;
         try {
             server = HttpServer.create(address, 16);
@@ -81,7 +88,7 @@ public final class MetricsServer implements AutoCloseable {
             throw new UncheckedIOException("cannot serve metrics on " + address, e);
         }
         ExecutorService executor = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("metrics-http-", 1).factory());
-        MetricsServer metrics = new MetricsServer(server, executor, registry, health);
+        MetricsServer metrics = new MetricsServer(server, executor, registry, health, allowedHosts);
         server.setExecutor(executor);
         server.createContext("/", metrics::handle);
         server.start();
@@ -102,7 +109,8 @@ public final class MetricsServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             if (!hosts.allows(exchange.getRequestHeaders().getFirst("Host"))) {
-                send(exchange, 403, "text/plain; charset=utf-8", "Host not allowed; call this endpoint by its address or localhost\n");
+                send(exchange, 403, "text/plain; charset=utf-8",
+                        "Host not allowed; call this endpoint by its address or localhost, or add the name to METRICS_ALLOWED_HOSTS\n");
                 return;
             }
             String method = exchange.getRequestMethod();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,7 +50,7 @@ class MetricsServerTest {
         monitor.counter("scrapy_requests_total", "outcome", "valid").increment(3);
         crawler.counter("scrapy_requests_total", "outcome", "valid").increment(2);
 
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), health)) {
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), List.of(), metrics.registry(), health)) {
             HttpResponse<String> response = get(server, "/metrics");
             assertEquals(200, response.statusCode());
             assertTrue(response.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain; version=0.0.4"));
@@ -62,10 +64,37 @@ class MetricsServerTest {
     /** A page that points its own name at 127.0.0.1 (DNS rebinding) cannot read the endpoint as its own site; the address can. */
     @Test
     void onLoopbackOnlyAddressesAndLocalhostAreAnswered() throws Exception {
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), health)) {
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), List.of(), metrics.registry(), health)) {
             assertEquals("HTTP/1.1 403 Forbidden", statusLine(server, "attacker.example:" + server.address().getPort()));
             assertEquals("HTTP/1.1 200 OK", statusLine(server, "127.0.0.1:" + server.address().getPort()));
             assertEquals("HTTP/1.1 200 OK", statusLine(server, "localhost"));
+        }
+    }
+
+    /** A name listed in METRICS_ALLOWED_HOSTS is answered as well; others still are not. */
+    @Test
+    void listedNamesAreAnsweredToo() throws Exception {
+        Settings settings = Settings.load("redis-monitor", new SettingsSources(null, Map.of(),
+                Map.of("METRICS_PORT", "0", "METRICS_HOST", "127.0.0.1", "METRICS_ALLOWED_HOSTS", "[metrics.internal]")));
+        try (MetricsServer server = MetricsServer.start(settings, metrics.registry(), health).orElseThrow()) {
+            assertEquals("HTTP/1.1 200 OK", statusLine(server, "Metrics.Internal:" + server.address().getPort()));
+            assertEquals("HTTP/1.1 403 Forbidden", statusLine(server, "attacker.example:" + server.address().getPort()));
+        }
+    }
+
+    /**
+     * On a non-loopback address the names are checked once some are listed, so that a scraper naming its targets
+     * (kafka-monitor:5344) keeps working by default; addresses, as Kubernetes pod discovery sends, always are answered.
+     */
+    @Test
+    void elsewhereNamesAreCheckedOnceListed() throws Exception {
+        InetSocketAddress everywhere = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 0);
+        try (MetricsServer open = MetricsServer.start(everywhere, List.of(), metrics.registry(), health);
+                MetricsServer listed = MetricsServer.start(everywhere, List.of("kafka-monitor"), metrics.registry(), health)) {
+            assertEquals("HTTP/1.1 200 OK", statusLine(open, "kafka-monitor:5344"));
+            assertEquals("HTTP/1.1 200 OK", statusLine(listed, "kafka-monitor:5344"));
+            assertEquals("HTTP/1.1 200 OK", statusLine(listed, "10.1.2.3:5344"));
+            assertEquals("HTTP/1.1 403 Forbidden", statusLine(listed, "attacker.example:5344"));
         }
     }
 
@@ -75,7 +104,7 @@ class MetricsServerTest {
         health.scoped("kafka-monitor").register("redis", () -> redisUp.get() ? Health.up() : Health.down("connection refused"));
         health.scoped("crawler").register("zookeeper", () -> Health.up("config version 3"));
 
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), health)) {
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), List.of(), metrics.registry(), health)) {
             HttpResponse<String> up = get(server, "/health");
             assertEquals(200, up.statusCode());
             JsonNode body = new ObjectMapper().readTree(up.body());
@@ -114,7 +143,7 @@ class MetricsServerTest {
         monitor.register("redis", () -> redisUp.get() ? Health.up() : Health.down("connection refused"));
         monitor.register("loop", HealthRegistry.Kind.LIVENESS, () -> loopUp.get() ? Health.up() : Health.down("ended"));
         monitor.register("group", HealthRegistry.Kind.READINESS, () -> inGroup.get() ? Health.up() : Health.down("joining"));
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), metrics.registry(), exported)) {
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), List.of(), metrics.registry(), exported)) {
             assertEquals(200, get(server, "/health/live").statusCode(), "a dependency away does not fail liveness");
             assertEquals(503, get(server, "/health/ready").statusCode());
             assertTrue(get(server, "/metrics").body().contains("health_check{check=\"kafka-monitor.redis\",kind=\"dependency\"} 0.0"));
@@ -159,7 +188,8 @@ class MetricsServerTest {
 
     /** The status line answering {@code GET /metrics} with {@code Host: host}, which the JDK's client cannot send. */
     private static String statusLine(MetricsServer server, String host) throws IOException {
-        try (Socket socket = new Socket(server.address().getAddress(), server.address().getPort())) {
+        InetAddress bound = server.address().getAddress();
+        try (Socket socket = new Socket(bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound, server.address().getPort())) {
             socket.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
