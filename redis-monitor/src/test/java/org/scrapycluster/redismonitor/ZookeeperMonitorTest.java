@@ -49,6 +49,29 @@ class ZookeeperMonitorTest {
         }
     }
 
+    /**
+     * An edit rewrites only the part it names: a fractional window (which Python crawlers apply as written), quoted
+     * numbers and a key crawlers do not read are written back as they were, as the original writes them.
+     */
+    @Test
+    void anEditKeepsWhatItDoesNotChangeAsWritten(EmbeddedStack stack) throws ZooKeeperConfigException {
+        String before = "owner: crawl-team\ndomains:\n  a.com: {window: 0.5, hits: 10}\n  b.com: {window: \"60\", hits: \"30\"}\n";
+        try (Editor editor = Editor.start(stack, before)) {
+            editor.edit("domain-update", "cnn.com", "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":0.9,\"window\":60}");
+            assertEquals("blacklist: []\ndomains:\n  a.com:\n    hits: 10\n    window: 0.5\n  b.com:\n    hits: '30'\n    window: '60'\n"
+                    + "  cnn.com:\n    hits: 15\n    scale: 0.9\n    window: 60\nowner: crawl-team\n", editor.text());
+        }
+    }
+
+    /** A node the edit would lose part of is answered as the original answers a failed load, and left as it is. */
+    @Test
+    void aNodeAnEditWouldLosePartOfIsAnsweredAsNotLoadedAndKept(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (Editor editor = Editor.start(stack, "domains: [cnn.com]\n")) {
+            editor.refuse("blacklist-update", "ebay.com", "{\"domain\":\"ebay.com\",\"uuid\":\"%s\"}", "Unable to load Zookeeper config");
+            assertEquals("domains: [cnn.com]\n", editor.text());
+        }
+    }
+
     @Test
     void aRequestThatCannotBeAppliedIsAnsweredWithTheReason(EmbeddedStack stack) {
         try (MonitorFixture fixture = MonitorFixture.on(stack)) {

@@ -3,6 +3,9 @@ package org.scrapycluster.common.zookeeper;
 import java.io.StringReader;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +22,7 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.representer.Representer;
 
@@ -28,10 +32,10 @@ import org.yaml.snakeyaml.representer.Representer;
  *
  * <p>{@link #write} produces the original's bytes: block style, keys sorted ({@code blacklist}
  * before {@code domains}; {@code hits}, {@code scale}, {@code window} in an entry), empty
- * collections as {@code []} / {@code {}}, whole numbers as integers and scales as Python floats.
+ * collections as {@code []} / {@code {}}, whole numbers as integers and floats as Python writes them.
  *
- * <p>{@link #parseLenient} reads what the original crawler accepts, for crawlers and for the
- * Redis monitor's read-modify-write: unknown keys and values of the wrong kind are skipped (and
+ * <p>{@link #parseLenient} reads what the original crawler accepts, for crawlers, and for the Redis monitor to
+ * say what crawlers skip of a node it edits (the edit itself keeps the document as written, {@link DomainConfigDocument}): unknown keys and values of the wrong kind are skipped (and
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
  * a fractional count is truncated and scales are kept as written (they are clamped when applied), but for
  * {@code .nan}, which is skipped; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
@@ -112,27 +116,29 @@ public final class DomainConfigYaml {
         return parse(text, true, false);
     }
 
-    /** The YAML text of {@code config}, byte for byte as the original Redis monitor writes it. */
-    public static String write(DomainConfig config) {
-        SortedMap<String, Object> root = new TreeMap<>();
-        config.blacklist().ifPresent(blacklist -> root.put(BLACKLIST, blacklist));
-        SortedMap<String, Object> domains = new TreeMap<>();
-        config.domains().forEach((domain, throttle) -> domains.put(domain, entry(throttle)));
-        root.put(DOMAINS, domains);
+    /**
+     * The YAML text of a document as SnakeYAML's safe constructor builds it ({@link DomainConfigDocument}), byte for
+     * byte as the original Redis monitor writes the same document: block style, indent 2, non-ASCII escaped, the keys
+     * of every mapping sorted when they are all text (PyYAML leaves keys it cannot compare in their order).
+     */
+    static String write(Map<?, ?> document) {
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);
         options.setAllowUnicode(false);
         options.setLineBreak(DumperOptions.LineBreak.UNIX);
-        return new Yaml(new PythonStyleRepresenter(options), options).dump(root);
+        return new Yaml(new PythonStyleRepresenter(options), options).dump(document);
     }
 
-    private static SortedMap<String, Object> entry(DomainThrottle throttle) {
-        SortedMap<String, Object> entry = new TreeMap<>();
-        throttle.window().ifPresent(window -> entry.put(WINDOW, window));
-        throttle.hits().ifPresent(hits -> entry.put(HITS, hits));
-        throttle.scale().ifPresent(scale -> entry.put(SCALE, scale));
-        return entry;
+    /**
+     * The reader of every mode: SnakeYAML's safe constructor, with its limits on aliases, nesting and size; duplicate
+     * keys are refused in strict mode, and otherwise the last one is read, as PyYAML does.
+     */
+    static Yaml reader(boolean strict) {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(!strict);
+        options.setWarnOnDuplicateKeys(false); // reported as problems, with their path
+        return new Yaml(new SafeConstructor(options));
     }
 
     /**
@@ -140,10 +146,7 @@ public final class DomainConfigYaml {
      *                       entry's place in the document is known
      */
     private static ParsedDomainConfig parse(String text, boolean strict, boolean spellBlacklist) {
-        LoaderOptions options = new LoaderOptions();
-        options.setAllowDuplicateKeys(!strict);
-        options.setWarnOnDuplicateKeys(false); // reported as problems, with their path
-        Yaml yaml = new Yaml(new SafeConstructor(options));
+        Yaml yaml = reader(strict);
         Object root;
         List<ConfigProblem> duplicates;
         try {
@@ -189,7 +192,7 @@ public final class DomainConfigYaml {
         return new ParsedDomainConfig(Optional.empty(), List.of(new ConfigProblem("document", message)));
     }
 
-    private static String describe(Object value) {
+    static String describe(Object value) {
         return switch (value) {
             case null -> "empty";
             case String text -> text.length() > MAX_QUOTED_LENGTH
@@ -347,12 +350,24 @@ public final class DomainConfigYaml {
         }
     }
 
-    /** Represents doubles as PyYAML writes Python floats. */
+    /** Represents doubles as PyYAML writes Python floats, and mappings with their keys sorted as PyYAML sorts them. */
     private static final class PythonStyleRepresenter extends Representer {
 
         PythonStyleRepresenter(DumperOptions options) {
             super(options);
             this.representers.put(Double.class, data -> representScalar(Tag.FLOAT, PythonFloat.yaml((Double) data)));
+        }
+
+        @Override
+        protected Node representMapping(Tag tag, Map<?, ?> mapping, DumperOptions.FlowStyle flowStyle) {
+            if (!mapping.keySet().stream().allMatch(String.class::isInstance)) {
+                return super.representMapping(tag, mapping, flowStyle);
+            }
+            Map<Object, Object> sorted = new LinkedHashMap<>();
+            mapping.entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey(Comparator.comparing(key -> ((String) key).codePoints().toArray(), Arrays::compare)))
+                    .forEach(entry -> sorted.put(entry.getKey(), entry.getValue()));
+            return super.representMapping(tag, sorted, flowStyle);
         }
     }
 }

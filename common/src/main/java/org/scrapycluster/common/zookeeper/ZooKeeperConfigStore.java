@@ -22,10 +22,11 @@ import org.slf4j.LoggerFactory;
  * writers at once never lose each other's edit: the loser reads again and re-applies its edit.
  * The node (and its parents) is created empty when missing, as the original does.
  *
- * <p>Failures carry the original's messages: {@code Unable to load Zookeeper config} when the node
- * cannot be read (ZooKeeper unreachable, or text that is not a YAML mapping — then nothing is
- * written, where the original would overwrite the node with only the new edit), {@code Unable to
- * store Zookeeper config} when it cannot be written.
+ * <p>An edit changes one part of the document and writes the rest back as it was read
+ * ({@link DomainConfigDocument}). Failures carry the original's messages: {@code Unable to load Zookeeper config}
+ * when the node cannot be read (ZooKeeper unreachable) or edited (text that is not a YAML mapping, or whose
+ * {@code domains} or {@code blacklist} is of another kind — then nothing is written, where the original would
+ * overwrite the node with only the new edit, or fail), {@code Unable to store Zookeeper config} when it cannot be written.
  */
 public final class ZooKeeperConfigStore implements AutoCloseable {
 
@@ -70,7 +71,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
      *
      * @return the config as written
      */
-    public DomainConfig update(UnaryOperator<DomainConfig> edit) throws ZooKeeperConfigException {
+    public DomainConfigDocument update(UnaryOperator<DomainConfigDocument> edit) throws ZooKeeperConfigException {
         return update(edit, step -> { });
     }
 
@@ -79,19 +80,23 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
      * {@link Failure#LOAD} before each read, {@link Failure#STORE} before each write. A caller that stops
      * waiting so knows which one it gave up on, and whether the write may have landed.
      */
-    public DomainConfig update(UnaryOperator<DomainConfig> edit, Consumer<Failure> steps) throws ZooKeeperConfigException {
+    public DomainConfigDocument update(UnaryOperator<DomainConfigDocument> edit, Consumer<Failure> steps)
+            throws ZooKeeperConfigException {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             steps.accept(Failure.LOAD);
             Versioned current = read();
-            ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(current.text());
-            DomainConfig config = parsed.config().orElseThrow(() -> new ZooKeeperConfigException(Failure.LOAD,
-                    path + " does not hold a domain config: " + parsed.problems(), null));
-            if (!parsed.problems().isEmpty()) {
-                LOG.warn("{} has parts crawlers ignore: {}", path, parsed.problems());
+            DomainConfigDocument document;
+            try {
+                document = DomainConfigDocument.read(current.text());
+            } catch (IllegalArgumentException e) {
+                throw new ZooKeeperConfigException(Failure.LOAD, path + " does not hold a domain config: " + e.getMessage(), null);
             }
-            DomainConfig edited = edit.apply(config);
+            if (!document.problems().isEmpty()) {
+                LOG.warn("{} has parts crawlers ignore: {}", path, document.problems());
+            }
+            DomainConfigDocument edited = edit.apply(document);
             steps.accept(Failure.STORE);
-            if (write(DomainConfigYaml.write(edited), current.version())) {
+            if (write(edited.text(), current.version())) {
                 return edited;
             }
             pauseAfterConflict(attempt);

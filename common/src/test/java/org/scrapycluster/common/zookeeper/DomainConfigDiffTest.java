@@ -14,16 +14,18 @@ class DomainConfigDiffTest {
 
     @Test
     void listsEveryChange() {
-        DomainConfig before = DomainConfig.EMPTY
-                .domainUpdate("cnn.com", 60, 10, 1.0)
-                .domainUpdate("ebay.com", 60, 5, 1.0)
-                .blacklistUpdate("bingo.com");
-        DomainConfig after = before
-                .domainUpdate("cnn.com", 60, 15, 0.9)
-                .domainRemove("ebay.com")
-                .domainUpdate("wikipedia.org", 30, 20, 0.5)
-                .blacklistRemove("bingo.com")
-                .blacklistUpdate("ebay.com");
+        DomainConfig before = config("""
+                blacklist: [bingo.com]
+                domains:
+                  cnn.com: {window: 60, hits: 10, scale: 1.0}
+                  ebay.com: {window: 60, hits: 5, scale: 1.0}
+                """);
+        DomainConfig after = config("""
+                blacklist: [ebay.com]
+                domains:
+                  cnn.com: {window: 60, hits: 15, scale: 0.9}
+                  wikipedia.org: {window: 30, hits: 20, scale: 0.5}
+                """);
         assertEquals(List.of(
                 "blacklist: added ebay.com",
                 "blacklist: removed bingo.com",
@@ -47,5 +49,9 @@ class DomainConfigDiffTest {
         assertEquals(List.of("blacklist: key added (crawlers replace their blacklist with it)", "domains.half.org: removed"),
                 DomainConfigDiff.between(after, before));
         assertEquals(List.of(), DomainConfigDiff.between(after, after));
+    }
+
+    private static DomainConfig config(String text) {
+        return DomainConfigYaml.parseStrict(text).config().orElseThrow();
     }
 }

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.testing.ResourceFixtures;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -56,13 +57,29 @@ class ZooKeeperConfigStoreTest {
         }
     }
 
+    /**
+     * Only the part the edit names is rewritten: a fractional window, quoted numbers and keys crawlers do not read are
+     * written back as they were, where reading the node as crawlers read it and writing that back would turn
+     * {@code window: 0.5} into {@code window: 0} (no throttle at all for Python crawlers) and drop the rest.
+     */
+    @Test
+    void anEditKeepsEveryOtherValueAsWritten() throws Exception {
+        WatcherEvents.write(other, path, "owner: crawl-team\ndomains:\n  a.com: {window: 0.5, hits: 10}\n"
+                + "  b.com: {window: \"60\", hits: \"30\"}\n");
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            store.update(config -> config.blacklistUpdate("bingo.com"));
+        }
+        assertEquals("blacklist:\n- bingo.com\ndomains:\n  a.com:\n    hits: 10\n    window: 0.5\n"
+                + "  b.com:\n    hits: '30'\n    window: '60'\nowner: crawl-team\n", read(path));
+    }
+
     @Test
     void createsAMissingNodeEmpty() throws Exception {
         try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
             assertEquals("", store.readText());
-            DomainConfig written = store.update(config -> config.blacklistUpdate("bingo.com"));
-            assertEquals(Optional.of(List.of("bingo.com")), written.blacklist());
-            assertEquals("blacklist:\n- bingo.com\ndomains: {}\n", read(path));
+            DomainConfigDocument written = store.update(config -> config.blacklistUpdate("bingo.com"));
+            assertEquals("blacklist:\n- bingo.com\ndomains: {}\n", written.text());
+            assertEquals(written.text(), read(path));
         }
     }
 
@@ -116,6 +133,19 @@ class ZooKeeperConfigStoreTest {
             assertEquals("Unable to load Zookeeper config", e.failure().message());
         }
         assertEquals("garbage", read(path));
+    }
+
+    /** A node an edit would lose part of is refused as the original answers a failed load, and left as it is. */
+    @ParameterizedTest
+    @ValueSource(strings = {"domains: [cnn.com]\n", "blacklist: ebay.com\n", "- blacklist\n", "domains: {cnn.com: [\n"})
+    void aNodeAnEditWouldLosePartOfIsALoadErrorAndIsNotOverwritten(String text) throws Exception {
+        WatcherEvents.write(other, path, text);
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            ZooKeeperConfigException e = assertThrows(ZooKeeperConfigException.class,
+                    () -> store.update(config -> config.domainUpdate("cnn.com", 60, 10, 1.0)));
+            assertEquals(ZooKeeperConfigException.Failure.LOAD, e.failure());
+        }
+        assertEquals(text, read(path));
     }
 
     @Test

@@ -23,7 +23,7 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
-import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.DomainConfigDocument;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
@@ -98,7 +98,7 @@ public final class ZookeeperMonitor implements JobPlugin {
         String domain = parts.get(2);
         String appid = parts.get(3);
         JsonNode request = request(job);
-        UnaryOperator<DomainConfig> edit = edit(action, domainKey(domain), request);
+        UnaryOperator<DomainConfigDocument> edit = edit(action, domainKey(domain), request);
         Map<String, Object> answer = skeleton(job, request.path("uuid").asText(""));
         LOG.atInfo().addKeyValue("action", action).addKeyValue("appid", appid).addKeyValue("uuid", answer.get("uuid"))
                 .log("Received zookeeper request");
@@ -117,9 +117,9 @@ public final class ZookeeperMonitor implements JobPlugin {
      * reported as the original reports a ZooKeeper error of the step under way: loading the config,
      * or storing it, a write that may have landed all the same (docs/redis-monitor.md).
      */
-    private void update(UnaryOperator<DomainConfig> edit) throws ZooKeeperConfigException, InterruptedException {
+    private void update(UnaryOperator<DomainConfigDocument> edit) throws ZooKeeperConfigException, InterruptedException {
         AtomicReference<Failure> step = new AtomicReference<>(Failure.LOAD);
-        Future<DomainConfig> call = calls.submit(() -> store.update(edit, step::set));
+        Future<DomainConfigDocument> call = calls.submit(() -> store.update(edit, step::set));
         try {
             call.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -184,7 +184,7 @@ public final class ZookeeperMonitor implements JobPlugin {
         }
     }
 
-    private static UnaryOperator<DomainConfig> edit(String action, String domain, JsonNode request) {
+    private static UnaryOperator<DomainConfigDocument> edit(String action, String domain, JsonNode request) {
         return switch (action) {
             case "domain-update" -> {
                 requireRegistered(domain);

@@ -1,0 +1,77 @@
+package org.scrapycluster.common.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The zookeeper job's edits on the document as written (the byte-for-byte cases are in {@link DomainConfigEditsTest}). */
+class DomainConfigDocumentTest {
+
+    /** The reviewer's case: read as crawlers read it and written back, b.com lost both values and owner went. */
+    @Test
+    void anEditWritesBackWhatCrawlersReadOtherwiseOrNotAtAll() {
+        String text = "owner: crawl-team\ndomains:\n  a.com: {window: 0.5, hits: 10}\n  b.com: {window: \"60\", hits: \"30\"}\n";
+
+        String written = DomainConfigDocument.read(text).domainRemove("c.com").text();
+
+        assertEquals("blacklist: []\ndomains:\n  a.com:\n    hits: 10\n    window: 0.5\n  b.com:\n    hits: '30'\n    window: '60'\n"
+                + "owner: crawl-team\n", written);
+    }
+
+    @Test
+    void theDomainEntryWrittenIsTheOneTheRequestGives() {
+        String text = "domains:\n  cnn.com: {window: 30, hits: 5, scale: 0.5, note: hand-written}\n";
+
+        String written = DomainConfigDocument.read(text).domainUpdate("cnn.com", 60, 15, 0.9).text();
+
+        assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 0.9\n    window: 60\n", written);
+    }
+
+    @Test
+    void anEmptyPartCountsAsNone() {
+        String written = DomainConfigDocument.read("domains:\nblacklist:\n").domainUpdate("cnn.com", 60, 15, 1.0).text();
+
+        assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", written);
+    }
+
+    /** Keys that are not all text are not sorted, as PyYAML leaves keys it cannot compare; one that is a number is no domain. */
+    @Test
+    void entriesThatAreNotTextAreKeptAndMatchNoDomain() {
+        String text = "blacklist: [7, EXAMPLE.com, 7.5]\ndomains:\n  1: {window: 60, hits: 1}\n  Example.com: {window: 60, hits: 2}\n";
+        DomainConfigDocument document = DomainConfigDocument.read(text);
+
+        assertEquals("blacklist:\n- 7\n- example.com\n- 7.5\ndomains:\n  1:\n    hits: 1\n    window: 60\n  example.com:\n"
+                + "    hits: 3\n    scale: 1.0\n    window: 60\n",
+                document.blacklistUpdate("example.com").domainUpdate("example.com", 60, 3, 1.0).text());
+        assertEquals("blacklist:\n- 7\n- 7.5\ndomains:\n  1:\n    hits: 1\n    window: 60\n",
+                document.blacklistRemove("example.com").domainRemove("example.com").text());
+    }
+
+    @Test
+    void anEditReturnsANewDocument() {
+        DomainConfigDocument document = DomainConfigDocument.read("blacklist: [a.com]\n");
+        document.blacklistUpdate("b.com");
+        assertEquals("blacklist:\n- a.com\n", document.text());
+    }
+
+    /** What crawlers would read otherwise than written is said, for the monitor's warning. */
+    @Test
+    void tellsWhatCrawlersSkip() {
+        DomainConfigDocument document = DomainConfigDocument.read("owner: crawl-team\n");
+        assertEquals(List.of(new ConfigProblem("owner", "unknown key (only blacklist and domains are read)")), document.problems());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "- a.com\n", "domains: {cnn.com: [\n", "domains: [cnn.com]\n", "blacklist: ebay.com\n",
+        "blacklist: {ebay.com: 1}\n"})
+    void refusesADocumentAnEditWouldLosePartOf(String text) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DomainConfigDocument.read(text));
+        assertTrue(!e.getMessage().isBlank(), "says why");
+    }
+}
