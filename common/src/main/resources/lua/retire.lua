@@ -6,7 +6,10 @@
 -- it with nothing pending, and it is the expire job's to purge and announce as expired
 -- (docs/redis-monitor.md "complete"). A retired crawl's timeout key is deleted (it is not announced as
 -- expired later) and its announcement is filed in crawls:completed, where it waits until a monitor's
--- Kafka takes it, across monitor restarts. Needs lib/clock. A crawl whose accounting cannot answer
+-- Kafka takes it, across monitor restarts. A quiet crawl listed in its spider's blacklist was stopped
+-- or expired (by a Python Redis monitor, whose stop leaves our accounting to be drained by hand-outs):
+-- it is forgotten as the stop job forgets one (lib/forget), not announced complete. Needs lib/clock
+-- and lib/forget. A crawl whose accounting cannot answer
 -- for it (crawls:foreign) is retired only with ARGV[6] "1", once its caller has read the queues and
 -- leases and found nothing of it: the pending count is not looked at, and the crawl leaves
 -- crawls:foreign and crawls:drained.
@@ -20,13 +23,19 @@
 -- KEYS[4] crawls:completed                     KEYS[5] timeout:<spiderid>:<appid>:<crawlid>
 -- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] quiet bound, epoch milliseconds
 -- ARGV[4] spiderid  ARGV[5] appid   ARGV[6] "1" when the queues were read and hold nothing of the crawl
--- KEYS[6] crawls:foreign   KEYS[7] crawls:drained
+-- KEYS[6] crawls:foreign   KEYS[7] crawls:drained   KEYS[8] <spiderid>:blacklist
+-- ARGV[7] <appid>||<crawlid>   ARGV[8] seconds the accounting hash of a forgotten crawl is kept
 -- Returns the crawl's published pages when this call retired it, -2 when it made the busy crawl active
--- again, -1 when it left it as it was.
+-- again, -3 when it forgot the blacklisted crawl, -1 when it left it as it was.
 
 local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
 if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
   return -1
+end
+if redis.call('SISMEMBER', KEYS[8], ARGV[7]) == 1 then
+  forget_crawl({accounting = KEYS[1], app_crawls = KEYS[2], active = KEYS[3], foreign = KEYS[6], drained = KEYS[7]},
+    ARGV[1], ARGV[2], ARGV[8])
+  return -3
 end
 local clock = server_clock() -- read only for a crawl that is quiet
 if ARGV[6] ~= '1' then

@@ -12,16 +12,18 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
  * Python and Java services on one Redis (docs/operations.md "Mixed Python and Java clusters"): the
- * Python side played by {@link PythonCrawler} and {@link PythonKafkaMonitor}, our side by the
+ * Python side played by {@link PythonCrawler}, {@link PythonKafkaMonitor} and {@link PythonStopMonitor}, our side by the
  * enqueue, hand-out and acknowledgement scripts our Kafka monitor and crawlers run, and a real Redis
  * monitor answering. Every {@code info} answer's {@code total_pending} must equal the crawl's
  * requests actually queued or leased, counted here by reading every member, and a finished crawl is
@@ -114,6 +116,33 @@ class MixedClusterTest {
             fixture.post(Keyspace.STOP_CRAWL.fill(python.spider(), appid, "c3"), uuid);
             assertEquals(2, fixture.answers().awaitUuid(uuid).path("total_purged").asLong());
             assertEquals(0, requestsOf(fixture, python.spider(), "c3"), "nothing of the stopped crawl is left, e.com included");
+        }
+    }
+
+    /**
+     * A crawl a Python Redis monitor stopped (blacklisted and purged behind the accounting's back, timeout key deleted)
+     * is forgotten, not announced complete once its lease is acknowledged and nothing of it is left.
+     */
+    @Test
+    void aCrawlAPythonRedisMonitorStoppedIsNotAnnouncedComplete(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", "1");
+                PythonStopMonitor python = new PythonStopMonitor(stack.redisPort(), MonitorFixture.unique("spider"))) {
+            fixture.startMonitor();
+            QueueState ours = new QueueState(fixture.redis(), python.spider());
+            String appid = MonitorFixture.unique("app");
+            ours.seed("a.com", ours.feedItem("https://a.com/", appid, "c4", 1, OneMonitorTest.FAR));
+            ours.seed("b.com", ours.feedItem("https://b.com/", appid, "c4", 1, OneMonitorTest.FAR));
+            String lease = ours.handOut("a.com");
+
+            assertEquals(1, python.stop(appid, "c4"), "the queued request; the leased one is ours");
+            ours.ack(lease, true);
+
+            CrawlRef crawl = new CrawlRef(python.spider(), appid, "c4");
+            Awaitility.await().atMost(Duration.ofMinutes(1))
+                    .until(() -> fixture.redis().sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()) == null);
+            fixture.answers().readFor(QUIET.multipliedBy(3));
+            assertEquals(List.of(), fixture.answers().answers().stream().filter(answer -> isCompletion(answer, python.spider(), "c4")).toList());
+            assertTrue(fixture.redis().sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1).stream().noneMatch(entry -> entry.contains(appid)));
         }
     }
 

@@ -37,9 +37,9 @@ import org.slf4j.LoggerFactory;
 public final class CrawlCounts {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlCounts.class);
-    private static final LuaScript RETIRE = LuaScript.load("retire", "clock");
+    private static final LuaScript RETIRE = LuaScript.load("retire", "clock", "forget");
     private static final LuaScript CHECK = LuaScript.load("check_accounting");
-    private static final LuaScript FORGET = LuaScript.load("forget");
+    private static final LuaScript FORGET = LuaScript.load("forget", "forget");
 
     /** How long the accounting of a stopped or expired crawl outlives it ({@link #forget(CrawlRef)}): a day. */
     public static final Duration FORGOTTEN_ACCOUNTING_TTL = Duration.ofDays(1);
@@ -218,7 +218,7 @@ public final class CrawlCounts {
      *
      * @return the pages the crawl published, when this call retired it; empty when it did not
      *         (already retired, active again, requests arrived meanwhile: the crawl goes on; or
-     *         expired: the expire job ends it)
+     *         expired: the expire job ends it; or stopped: it is forgotten)
      */
     public OptionalLong retireIfIdle(CrawlRef crawl, Instant quietBefore) {
         return redis.await(retireIfIdleAsync(crawl, quietBefore, false)) instanceof Retirement.Retired retired
@@ -231,7 +231,9 @@ public final class CrawlCounts {
      * that still has requests pending is made active again at the Redis server's time
      * ({@link Retirement.Busy}): the completion checks of every monitor pass it over for another
      * quiet period instead of reading its accounting and queues at each check. Whatever later drains
-     * it makes it active again too, so this delays no announcement.
+     * it makes it active again too, so this delays no announcement. A quiet crawl in its spider's
+     * blacklist was stopped or expired, by a Python Redis monitor that keeps no accounting: it is
+     * forgotten as {@link #forget} does ({@link Retirement.Forgotten}), not announced complete.
      *
      * @param queuesRead true when the caller read the queues and leases of a {@link #foreign} crawl
      *                   and found nothing of it: its pending count is then not looked at
@@ -239,18 +241,22 @@ public final class CrawlCounts {
     public CompletableFuture<Retirement> retireIfIdleAsync(CrawlRef crawl, Instant quietBefore, boolean queuesRead) {
         return RETIRE.<Long>run(redis, ScriptOutputType.INTEGER,
                         new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE,
-                                Keyspace.CRAWLS_COMPLETED, crawl.timeoutKey(), Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED},
+                                Keyspace.CRAWLS_COMPLETED, crawl.timeoutKey(), Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED,
+                                Keyspace.blacklist(crawl.spiderId())},
                         crawl.crawlid(), crawl.name(), Long.toString(quietBefore.toEpochMilli()), crawl.spiderId(), crawl.appid(),
-                        queuesRead ? "1" : "0")
+                        queuesRead ? "1" : "0", crawl.blacklistEntry(), Long.toString(FORGOTTEN_ACCOUNTING_TTL.toSeconds()))
                 .thenApply(CrawlCounts::retirement);
     }
 
-    /** The retire script's answer: the pages when it retired the crawl, -2 when it found it busy, -1 otherwise. */
+    /** The retire script's answer: the pages when it retired the crawl, -2 when it found it busy, -3 when it forgot it, -1 otherwise. */
     private static Retirement retirement(long answer) {
         if (answer >= 0) {
             return new Retirement.Retired(answer);
         }
-        return answer == -2 ? new Retirement.Busy() : new Retirement.Kept();
+        if (answer == -2) {
+            return new Retirement.Busy();
+        }
+        return answer == -3 ? new Retirement.Forgotten() : new Retirement.Kept();
     }
 
     /**

@@ -23,6 +23,13 @@ public sealed interface Retirement {
     }
 
     /**
+     * The crawl is in its spider's blacklist: it was stopped or expired (by a Python Redis monitor, which keeps no
+     * accounting), and was forgotten as {@link CrawlCounts#forget} forgets one, not announced complete.
+     */
+    record Forgotten() implements Retirement {
+    }
+
+    /**
      * The crawl was left as it was: already retired, active after the quiet bound, expired (the expire job's), or in
      * {@code crawls:foreign} while its queues were not read.
      */

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -101,6 +102,39 @@ class CrawlRetirementTest {
 
         assertEquals(new Retirement.Kept(), redis.await(counts.retireIfIdleAsync(crawl, serverTime().minusSeconds(60), false)));
         assertEquals(score, redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
+    }
+
+    /**
+     * A crawl a Python Redis monitor stopped or expired: it blacklisted the crawl (and deleted its timeout key), our
+     * hand-out dropped the request it did not purge, so nothing is pending. It is forgotten as a stop forgets it.
+     */
+    @Test
+    void aQuietCrawlInItsSpidersBlacklistIsForgottenNotAnnounced() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "stopped");
+        enqueue(crawl, 0);
+        redis.sync().sadd(Keyspace.blacklist(spider), crawl.blacklistEntry());
+        assertEquals(1, assertInstanceOf(HandOut.Empty.class, throttle.pop(queue, open)).dropped(), "the hand-out drops it");
+        assertEquals(0, counts.crawl(crawl).orElseThrow().pending());
+
+        assertEquals(new Retirement.Forgotten(), redis.await(counts.retireIfIdleAsync(crawl, quietBound(), false)));
+        assertTrue(completedEntries(crawl).isEmpty(), "nothing filed in crawls:completed");
+        assertNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
+        assertFalse(redis.sync().sismember(Keyspace.crawlsOfApp(spider, "app"), crawl.crawlid()));
+        assertTrue(redis.sync().ttl(crawl.accountingKey()) > 0, "its accounting is left to expire, as a stop leaves it");
+    }
+
+    /** So is one whose accounting cannot answer for it, once its queues were read; its accounting is deleted. */
+    @Test
+    void aForeignCrawlInItsSpidersBlacklistIsForgottenNotAnnounced() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "stopped-foreign");
+        enqueue(crawl, 0);
+        redis.sync().sadd(Keyspace.CRAWLS_FOREIGN, crawl.name());
+        redis.sync().sadd(Keyspace.blacklist(spider), crawl.blacklistEntry());
+
+        assertEquals(new Retirement.Forgotten(), redis.await(counts.retireIfIdleAsync(crawl, quietBound(), true)));
+        assertTrue(completedEntries(crawl).isEmpty());
+        assertEquals(0, redis.sync().exists(crawl.accountingKey()));
+        assertFalse(redis.sync().sismember(Keyspace.CRAWLS_FOREIGN, crawl.name()));
     }
 
     private void enqueue(CrawlRef crawl, long expires) {

@@ -133,7 +133,7 @@ public final class CrawlCompletion implements AutoCloseable {
             for (Map.Entry<CrawlRef, CompletableFuture<Retirement>> retiring : retired.entrySet()) {
                 Optional<Retirement> retirement = refused.await(redis, retiring.getKey().accountingKey(), retiring.getValue());
                 if (retirement.isEmpty() || retirement.get() instanceof Retirement.Kept) {
-                    offset++; // neither retired nor made active again: it stays among the quiet crawls
+                    offset++; // neither retired, forgotten nor made active again: it stays among the quiet crawls
                 }
             }
         } while (page.size() == PAGE);
