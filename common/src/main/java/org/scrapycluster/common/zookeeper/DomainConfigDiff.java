@@ -66,11 +66,15 @@ public final class DomainConfigDiff {
     }
 
     private static List<String> fields(DomainThrottle throttle) {
-        return List.of("window " + whole(throttle.window()), "hits " + whole(throttle.hits()), "scale " + fraction(throttle.scale()));
+        return List.of("window " + seconds(throttle.window()), "hits " + whole(throttle.hits()), "scale " + fraction(throttle.scale()));
     }
 
     private static String whole(OptionalLong value) {
         return value.isPresent() ? Long.toString(value.getAsLong()) : "(none)";
+    }
+
+    private static String seconds(OptionalDouble value) {
+        return value.isPresent() ? DomainConfigYaml.seconds(value.getAsDouble()) : "(none)";
     }
 
     private static String fraction(OptionalDouble value) {

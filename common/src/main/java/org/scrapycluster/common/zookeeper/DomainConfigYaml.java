@@ -37,7 +37,7 @@ import org.yaml.snakeyaml.representer.Representer;
  * <p>{@link #parseLenient} reads what the original crawler accepts, for crawlers, and for the Redis monitor to
  * say what crawlers skip of a node it edits (the edit itself keeps the document as written, {@link DomainConfigDocument}): unknown keys and values of the wrong kind are skipped (and
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
- * a fractional count is truncated and scales are kept as written (they are clamped when applied), but for
+ * a fractional window is kept (Python crawlers apply it as written), fractional hits are truncated, and scales are kept as written (they are clamped when applied), but for
  * {@code .nan}, which is skipped; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
  * a key written twice in one mapping (the last is read). Hits below 0 are not: they pause the domain, as a
  * {@code domain-update} request may ask (docs/api.md).
@@ -192,6 +192,11 @@ public final class DomainConfigYaml {
         return new ParsedDomainConfig(Optional.empty(), List.of(new ConfigProblem("document", message)));
     }
 
+    /** Seconds as a person writes them: {@code 60}, {@code 0.5}. */
+    static String seconds(double value) {
+        return value == Math.rint(value) && Math.abs(value) < Long.MAX_VALUE ? Long.toString((long) value) : Double.toString(value);
+    }
+
     static String describe(Object value) {
         return switch (value) {
             case null -> "empty";
@@ -273,25 +278,25 @@ public final class DomainConfigYaml {
         }
 
         private DomainThrottle readThrottle(String path, Map<?, ?> fields) {
-            OptionalLong window = OptionalLong.empty();
+            OptionalDouble window = OptionalDouble.empty();
             OptionalLong hits = OptionalLong.empty();
             OptionalDouble scale = OptionalDouble.empty();
             for (Map.Entry<?, ?> field : fields.entrySet()) {
                 String name = String.valueOf(field.getKey());
                 String fieldPath = path + "." + name;
                 switch (name) {
-                    case WINDOW -> window = wholeNumber(fieldPath, field.getValue(), 1, "seconds");
+                    case WINDOW -> window = windowSeconds(fieldPath, field.getValue());
                     case HITS -> hits = wholeNumber(fieldPath, field.getValue(), Long.MIN_VALUE, "hits"); // below 0: a pause
                     case SCALE -> scale = fraction(fieldPath, field.getValue());
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }
             }
-            if (!strict && window.isPresent() && window.getAsLong() < 1) {
-                problem(path + "." + WINDOW, "must be at least 1, was " + window.getAsLong() + "; crawlers ignore the entry");
+            if (!strict && window.isPresent() && !(window.getAsDouble() > 0)) {
+                problem(path + "." + WINDOW, "must be above 0, was " + seconds(window.getAsDouble()) + "; crawlers ignore the entry");
             }
-            if (window.isPresent() && window.getAsLong() > DomainThrottle.LONGEST_WINDOW_SECONDS) {
+            if (window.isPresent() && window.getAsDouble() > DomainThrottle.LONGEST_WINDOW_SECONDS) {
                 problem(path + "." + WINDOW, "must be at most " + DomainThrottle.LONGEST_WINDOW_SECONDS + " (a year), was "
-                        + window.getAsLong() + (strict ? "" : "; crawlers count it as a year"));
+                        + seconds(window.getAsDouble()) + (strict ? "" : "; crawlers count it as a year"));
             }
             if (window.isEmpty() || hits.isEmpty()) {
                 String missing = window.isEmpty() && hits.isEmpty() ? "window and hits" : window.isEmpty() ? WINDOW : HITS;
@@ -315,6 +320,27 @@ public final class DomainConfigYaml {
                 problem(path, "must be at least " + least + ", was " + number.getAsLong());
             }
             return number;
+        }
+
+        /**
+         * A window: in strict mode a whole number of seconds, from 1 (what a {@code domain-update} may write); otherwise
+         * any finite number, a fraction kept as Python crawlers keep it ({@code window: 0.5} is half a second).
+         */
+        private OptionalDouble windowSeconds(String path, Object value) {
+            if (strict) {
+                OptionalLong whole = wholeNumber(path, value, 1, "seconds");
+                return whole.isPresent() ? OptionalDouble.of(whole.getAsLong()) : OptionalDouble.empty();
+            }
+            return switch (value) {
+                case Integer i -> OptionalDouble.of(i);
+                case Long l -> OptionalDouble.of(l);
+                case BigInteger big -> OptionalDouble.of(big.doubleValue());
+                case Double d when Double.isFinite(d) -> OptionalDouble.of(d);
+                case null, default -> {
+                    problem(path, "must be a number of seconds, was " + describe(value));
+                    yield OptionalDouble.empty();
+                }
+            };
         }
 
         private OptionalLong truncated(String path, double value) {

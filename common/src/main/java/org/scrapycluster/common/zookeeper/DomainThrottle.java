@@ -12,11 +12,11 @@ import java.util.OptionalLong;
  * hand-written config, or out of range; crawlers use only the entries that {@linkplain #applies() apply}, and
  * the config keeps the others so that a rewrite does not lose them and a validator can point at them.
  *
- * @param window seconds, when given
+ * @param window seconds, when given; a fraction is kept ({@code 0.5}), as Python crawlers apply it
  * @param hits pops allowed per window, when given
  * @param scale multiplier of {@code hits}, when given (clamped to 0..1 when applied)
  */
-public record DomainThrottle(OptionalLong window, OptionalLong hits, OptionalDouble scale) {
+public record DomainThrottle(OptionalDouble window, OptionalLong hits, OptionalDouble scale) {
 
     /** The longest window a {@code domain-update} may set, a year; crawlers count a longer one of a hand-written config as a year. */
     public static final long LONGEST_WINDOW_SECONDS = Duration.ofDays(365).toSeconds();
@@ -35,17 +35,23 @@ public record DomainThrottle(OptionalLong window, OptionalLong hits, OptionalDou
     }
 
     /** A complete entry, as a {@code domain-update} writes it. */
-    public static DomainThrottle of(long window, long hits, double scale) {
-        return new DomainThrottle(OptionalLong.of(window), OptionalLong.of(hits), OptionalDouble.of(scale));
+    public static DomainThrottle of(double window, long hits, double scale) {
+        return new DomainThrottle(OptionalDouble.of(window), OptionalLong.of(hits), OptionalDouble.of(scale));
     }
 
     /**
-     * Whether crawlers apply the entry: {@code window} is given and at least a second, and {@code hits} is given (none
-     * or fewer pause the domain). A window of 0 would let every request through, a negative one means nothing; the
-     * domain keeps the default throttle instead.
+     * Whether crawlers apply the entry: {@code window} is given and above 0 (a fraction of a second counts), and
+     * {@code hits} is given (none or fewer pause the domain). A window of 0 would let every request through, a negative
+     * one means nothing; the domain keeps the default throttle instead.
      */
     public boolean applies() {
-        return window.isPresent() && window.getAsLong() >= 1 && hits.isPresent();
+        return window.isPresent() && window.getAsDouble() > 0 && hits.isPresent();
+    }
+
+    /** The window crawlers apply, in seconds: as written, a longer one than {@link #LONGEST_WINDOW_SECONDS} as a year. */
+    public double appliedWindow() {
+        return Math.min(window.orElseThrow(() -> new IllegalStateException("the throttle entry has no window")),
+                LONGEST_WINDOW_SECONDS);
     }
 
     /**

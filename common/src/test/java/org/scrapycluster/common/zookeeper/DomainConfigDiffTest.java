@@ -37,7 +37,7 @@ class DomainConfigDiffTest {
 
     @Test
     void tellsWhenTheBlacklistKeyAppearsOrGoesAndWhenAPartIsMissing() {
-        DomainThrottle partial = new DomainThrottle(OptionalLong.empty(), OptionalLong.of(5), OptionalDouble.empty());
+        DomainThrottle partial = new DomainThrottle(OptionalDouble.empty(), OptionalLong.of(5), OptionalDouble.empty());
         DomainConfig before = new DomainConfig(Optional.of(List.of()), new TreeMap<>());
         TreeMap<String, DomainThrottle> domains = new TreeMap<>();
         domains.put("half.org", partial);

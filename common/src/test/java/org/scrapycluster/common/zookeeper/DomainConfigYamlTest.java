@@ -45,7 +45,7 @@ class DomainConfigYamlTest {
         assertEquals(Optional.of(List.of("ebay.com", "www.bbc.co.uk")), config.blacklist());
         assertEquals(Set.of("Example.com", "cnn.com", "float.org", "half.example.org", "paused.org"), config.domains().keySet());
         assertEquals(Set.of("Example.com", "float.org", "paused.org"), config.throttles().keySet());
-        assertEquals(DomainThrottle.of(60, 10, 0.5), config.throttles().get("float.org"));
+        assertEquals(DomainThrottle.of(60.5, 10, 0.5), config.throttles().get("float.org"), "a fractional window is kept");
         assertEquals(1.5, config.domains().get("cnn.com").scale().getAsDouble(), "a scale is kept as written");
     }
 

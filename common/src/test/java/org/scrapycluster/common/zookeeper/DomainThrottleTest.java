@@ -27,19 +27,22 @@ class DomainThrottleTest {
         assertEquals(28, DomainThrottle.of(60, 100, 0.29).effectiveHits(), "100 * 0.29 is 28.999999999999996");
         assertEquals(10, DomainThrottle.of(60, 10, 7.0).effectiveHits(), "scale above 1 counts as 1");
         assertEquals(0, DomainThrottle.of(60, 10, -1.0).effectiveHits(), "scale below 0 counts as 0");
-        assertEquals(30, new DomainThrottle(OptionalLong.of(60), OptionalLong.of(30), OptionalDouble.empty()).effectiveHits(),
+        assertEquals(30, new DomainThrottle(OptionalDouble.of(60), OptionalLong.of(30), OptionalDouble.empty()).effectiveHits(),
                 "no scale counts as 1");
     }
 
     @Test
-    void anEntryAppliesWithAWindowOfASecondOrMoreAndHits() {
+    void anEntryAppliesWithAWindowAbove0AndHits() {
         assertTrue(DomainThrottle.of(60, 10, 1.0).applies());
+        assertTrue(DomainThrottle.of(0.5, 10, 1.0).applies(), "half a second, as Python crawlers apply it");
+        assertEquals(0.5, DomainThrottle.of(0.5, 10, 1.0).appliedWindow());
+        assertEquals(DomainThrottle.LONGEST_WINDOW_SECONDS, DomainThrottle.of(1e12, 10, 1.0).appliedWindow(), "at most a year");
         assertTrue(DomainThrottle.of(1, 0, 1.0).applies(), "no hits pauses the domain");
         assertTrue(DomainThrottle.of(60, -1, 1.0).applies(), "as do fewer, as in the original");
         assertFalse(DomainThrottle.of(0, 10, 1.0).applies(), "a window of 0 would let everything through");
         assertFalse(DomainThrottle.of(-60, 10, 1.0).applies());
-        DomainThrottle noWindow = new DomainThrottle(OptionalLong.empty(), OptionalLong.of(10), OptionalDouble.empty());
-        DomainThrottle noHits = new DomainThrottle(OptionalLong.of(60), OptionalLong.empty(), OptionalDouble.of(1.0));
+        DomainThrottle noWindow = new DomainThrottle(OptionalDouble.empty(), OptionalLong.of(10), OptionalDouble.empty());
+        DomainThrottle noHits = new DomainThrottle(OptionalDouble.of(60), OptionalLong.empty(), OptionalDouble.of(1.0));
         assertFalse(noWindow.applies());
         assertFalse(noHits.applies());
         assertThrows(IllegalStateException.class, noHits::effectiveHits);

@@ -90,7 +90,7 @@ public final class DomainThrottles {
         DomainThrottle entry = overrides.get(domain);
         if (entry != null && entry.applies()) {
             // a hand-written config may say any window; one of centuries would overflow the scheduler's waits
-            window = Math.min(entry.window().getAsLong(), DomainThrottle.LONGEST_WINDOW_SECONDS);
+            window = entry.appliedWindow();
             limit = Math.max(0, entry.effectiveHits());
         }
         Duration delay = crawlDelay(domain);

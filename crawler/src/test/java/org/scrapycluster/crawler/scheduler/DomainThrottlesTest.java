@@ -29,6 +29,13 @@ class DomainThrottlesTest {
         assertEquals(365 * 86_400, throttles.specFor("ex1.com").windowSeconds(), "a window longer than a year counts as a year");
     }
 
+    /** A fractional window is applied as written, as Python crawlers apply it on the same throttle key, not cut to 1. */
+    @Test
+    void aFractionalWindowIsAppliedAsWritten() {
+        throttles.overrides(Map.of("ex1.com", DomainThrottle.of(1.5, 3, 1.0)));
+        assertEquals(new ThrottleSpec("link:ip:ex1.com", 1.5, 3, true), throttles.specFor("ex1.com"));
+    }
+
     @Test
     void aCrawlDelayBoundsTheLimitAndSpreadsTheHandOuts() {
         DomainThrottles open = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip", 1_000);

@@ -141,7 +141,7 @@ final class DomainTable {
     private Throttle throttle(DomainConfig config, String domain) {
         DomainThrottle entry = config.throttles().get(domain);
         if (entry != null && entry.applies()) {
-            return new Throttle("zookeeper", entry.hits().getAsLong(), entry.window().getAsLong(),
+            return new Throttle("zookeeper", entry.hits().getAsLong(), entry.appliedWindow(),
                     DomainThrottle.fitScale(entry.scale().orElse(1.0)), entry.effectiveHits());
         }
         return new Throttle("default", defaultHits, defaultWindow, null, defaultHits);
