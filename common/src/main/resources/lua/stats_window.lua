@@ -1,14 +1,27 @@
 -- Adds counts to a rolling-window counter stored as a HASH of time buckets (field = bucket start in
 -- epoch seconds, value = count), removes buckets that left the window and refreshes the expiry.
+-- The HASH is kept apart from the window's original name, where the Python services keep a sorted
+-- set; a HASH found at that name was written by an earlier build of ours and is folded in and deleted,
+-- so that a Python service does not meet it (docs/operations.md "Mixed Python and Java clusters").
 --
--- KEYS[1] the counter key   ARGV[1] oldest bucket start to keep   ARGV[2] expiry seconds
+-- KEYS[1] the HASH of buckets   KEYS[2] the window's original name
+-- ARGV[1] oldest bucket start to keep   ARGV[2] expiry seconds
 -- ARGV[3], ARGV[4], ... pairs of bucket start and count
--- Returns 1, or 0 when the key holds another type (a Python component's sorted set): nothing changes.
+-- Returns 1, or 0 when KEYS[1] holds another type (written by hand): nothing changes.
 
 local key, keep_from = KEYS[1], tonumber(ARGV[1])
 local kind = redis.call('TYPE', key)['ok']
 if kind ~= 'hash' and kind ~= 'none' then
   return 0
+end
+if redis.call('TYPE', KEYS[2])['ok'] == 'hash' then
+  local earlier = redis.call('HGETALL', KEYS[2])
+  for i = 1, #earlier, 2 do
+    if tonumber(earlier[i]) and string.match(earlier[i + 1], '^%d+$') then
+      redis.call('HINCRBY', key, earlier[i], earlier[i + 1])
+    end
+  end
+  redis.call('DEL', KEYS[2])
 end
 for i = 3, #ARGV, 2 do
   if tonumber(ARGV[i]) >= keep_from then

@@ -10,8 +10,8 @@ import org.scrapycluster.common.stats.RollingWindowCounter;
 
 /**
  * The statistics of a small cluster, as its services leave them in Redis, that the {@code stats-*}
- * answer fixtures describe: counters in both forms (our bucketed hashes and a Python component's
- * sorted sets), lifetime HyperLogLogs, heartbeats of Kafka monitors {@code km-host-1:6f1c2e9a0b11}
+ * answer fixtures describe: counters in every form (our bucketed hashes, an earlier build's at the original's
+ * name, and a Python component's sorted sets), lifetime HyperLogLogs, heartbeats of Kafka monitors {@code km-host-1:6f1c2e9a0b11}
  * and {@code km-host-1:a1b2c3d4e5f6}, of a REST service and of four crawlers, and the queues of two
  * spiders. The Redis monitor's own heartbeat ({@code rm-host:0123456789ab}) is left to the monitor.
  */
@@ -42,7 +42,8 @@ public final class ClusterStatistics {
                 "host2:other:aaaaaaaaaaa4")) {
             redis.sync().set("stats:crawler:" + heartbeat, Long.toString(now));
         }
-        window(redis, "stats:crawler:host1:link:200:3600", 5, now);
+        window(redis, "stats:crawler:host1:link:200:3600", 3, now);
+        earlierBuildWindow(redis, "stats:crawler:host1:link:200:3600", 2, now);
         pythonWindow(redis, "stats:crawler:host1:other:200:3600", 5, now - 30);
         window(redis, "stats:crawler:host2:link:200:3600", 4, now);
         pythonWindow(redis, "stats:crawler:host2:link:200:900", 3, now - 1_000);
@@ -56,10 +57,16 @@ public final class ClusterStatistics {
         queue(redis, "wandering:y.com:queue", 1);
     }
 
-    /** Our form of a rolling window: a hash of time buckets. */
+    /** Our form of a rolling window: a hash of time buckets at {@code buckets:<key>}. */
     private static void window(RedisConnection redis, String key, long events, long now) {
         RollingWindowCounter counter = new RollingWindowCounter(key, Long.parseLong(key.substring(key.lastIndexOf(':') + 1)));
         redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(now), events), now));
+    }
+
+    /** The form an earlier build of ours kept a rolling window in: a hash of time buckets at the original's name. */
+    private static void earlierBuildWindow(RedisConnection redis, String key, long events, long now) {
+        RollingWindowCounter counter = new RollingWindowCounter(key, Long.parseLong(key.substring(key.lastIndexOf(':') + 1)));
+        redis.sync().hset(key, Long.toString(counter.bucketStart(now)), Long.toString(events));
     }
 
     /** A Python component's form of a rolling window: one sorted-set member per event, scored by its time. */

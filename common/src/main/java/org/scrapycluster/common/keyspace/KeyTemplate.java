@@ -93,12 +93,26 @@ public final class KeyTemplate {
      * (escaped, so they match literally) and whose remaining holes are anything.
      */
     public String glob(String... values) {
+        return glob(true, values);
+    }
+
+    /**
+     * The glob that matches every name of this template whose leading holes match the globs {@code globs} (taken as
+     * globs, not escaped) and whose remaining holes are anything: {@code buckets:stats:crawler:*} of
+     * {@code buckets:{window}} and {@code stats:crawler:*}.
+     */
+    public String globOf(String... globs) {
+        return glob(false, globs);
+    }
+
+    private String glob(boolean literalValues, String... values) {
         if (values.length > holes.size()) {
             throw new IllegalArgumentException(text + " has " + holes.size() + " holes, got " + values.length + " values");
         }
         StringBuilder glob = new StringBuilder();
         for (int i = 0; i < holes.size(); i++) {
-            glob.append(escapeGlob(literals.get(i))).append(i < values.length ? escapeGlob(values[i]) : "*");
+            String value = i >= values.length ? "*" : literalValues ? escapeGlob(values[i]) : values[i];
+            glob.append(escapeGlob(literals.get(i))).append(value);
         }
         return glob.append(escapeGlob(literals.get(holes.size()))).toString();
     }

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.keyspace;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Every Redis key and key prefix of the cluster, declared once (docs/architecture.md "Redis
@@ -116,6 +117,12 @@ public final class Keyspace {
     public static final KeyTemplate CRAWLER_COUNTERS = KeyTemplate.of("crawler_counters", "stats:crawler:{host}:{spider}");
     /** {@code <counter>:<window seconds>}: a rolling window of a counter. */
     public static final KeyTemplate STATS_WINDOW = KeyTemplate.of("stats_window", "{counter}:{window}");
+    /**
+     * {@code buckets:<window key>} (additive): a rolling window kept as our HASH of time buckets, named apart from the
+     * original's {@code stats:…} name, which the Python services {@code ZADD} to and {@code ZCARD}, so that they never
+     * meet a HASH there (docs/operations.md "Mixed Python and Java clusters"). Not written with {@code STATS_ORIGINAL_KEYS}.
+     */
+    public static final KeyTemplate STATS_BUCKETS = KeyTemplate.of("stats_buckets", "buckets:{window}");
     /** {@code <counter>:lifetime}: a counter's lifetime HyperLogLog. */
     public static final KeyTemplate STATS_LIFETIME = KeyTemplate.of("stats_lifetime", "{counter}:lifetime");
     /** {@code stats:<service>:self:<host>:<uuid12>}: a service process's heartbeat. */
@@ -128,7 +135,7 @@ public final class Keyspace {
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
             ACTIVE_DOMAINS, ACTIVATION_MARKER, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL),
-            JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_LIFETIME, HEARTBEAT,
+            JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_BUCKETS, STATS_LIFETIME, HEARTBEAT,
             CRAWLER_HEARTBEAT);
 
     private Keyspace() {
@@ -211,6 +218,20 @@ public final class Keyspace {
      */
     public static List<String> spiderGlobs(String spiderId) {
         return List.of(SPIDER_KEYS.glob(spiderId), ACCOUNTING.glob(spiderId), CRAWLS_OF_APP.glob(spiderId));
+    }
+
+    /** {@code buckets:<window key>}: where our HASH of time buckets of the rolling window {@code windowKey} is kept. */
+    public static String statsBuckets(String windowKey) {
+        return STATS_BUCKETS.fill(windowKey);
+    }
+
+    /**
+     * The rolling window whose time buckets {@code key} holds ({@code stats:kafka-monitor:total:900} of
+     * {@code buckets:stats:kafka-monitor:total:900}); empty when {@code key} is not such a name.
+     */
+    public static Optional<String> windowOfBuckets(String key) {
+        String prefix = STATS_BUCKETS.prefix();
+        return key.startsWith(prefix) && key.length() > prefix.length() ? Optional.of(key.substring(prefix.length())) : Optional.empty();
     }
 
     /** {@code lock:<key>}. */

@@ -8,15 +8,18 @@ import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
- * A count of events in a sliding window, stored at the original's key name
- * ({@code stats:<service>:<name>:<window seconds>}) as a HASH of time buckets: field = bucket start
+ * A count of events in a sliding window, named by the original's key name
+ * ({@code stats:<service>:<name>:<window seconds>}, {@link #key()}) and stored beside it, at
+ * {@code buckets:<that name>} ({@link #bucketsKey()}), as a HASH of time buckets: field = bucket start
  * in epoch seconds, value = events in that bucket. Memory is bounded (at most about 61 fields)
- * whatever the event rate; the original kept one sorted-set member per event (docs/differences.md, the one
- * deliberate keyspace difference).
+ * whatever the event rate; the original kept one sorted-set member per event at the window's name, where
+ * a Python service in the cluster still does, so the HASH must not be there (docs/differences.md, docs/operations.md
+ * "Mixed Python and Java clusters").
  *
  * <p>A bucket is 1/60 of the window, at least a second. The value sums the buckets that overlap
  * the window, so it counts the events of the last {@code window} seconds plus at most one bucket
@@ -32,6 +35,7 @@ public final class RollingWindowCounter {
     private static final LuaScript ADD = LuaScript.load("stats_window");
 
     private final String key;
+    private final String bucketsKey;
     private final long windowSeconds;
     private final long bucketSeconds;
 
@@ -40,12 +44,19 @@ public final class RollingWindowCounter {
             throw new IllegalArgumentException("a statistics window must be at least a second, got " + windowSeconds);
         }
         this.key = key;
+        this.bucketsKey = Keyspace.statsBuckets(key);
         this.windowSeconds = windowSeconds;
         this.bucketSeconds = Math.max(1, windowSeconds / BUCKETS);
     }
 
+    /** The window's name, the original's: where the original's sorted set of events is kept. */
     public String key() {
         return key;
+    }
+
+    /** Where our HASH of time buckets is kept: {@code buckets:<}{@link #key()}{@code >}. */
+    public String bucketsKey() {
+        return bucketsKey;
     }
 
     public long windowSeconds() {
@@ -67,11 +78,11 @@ public final class RollingWindowCounter {
     }
 
     /**
-     * Adds counts by bucket start, trims buckets that left the window and refreshes the expiry, in
-     * one call.
+     * Adds counts by bucket start to {@link #bucketsKey()}, trims buckets that left the window and refreshes the expiry,
+     * in one call; a HASH at {@link #key()}, written by an earlier build of ours, is folded in and deleted.
      *
-     * @return true, or false when the key holds another type (a Python component's sorted set),
-     *         in which case nothing was written
+     * @return true, or false when {@link #bucketsKey()} holds another type (written by hand), in which case nothing
+     *         was written
      */
     public CompletableFuture<Boolean> addAsync(RedisConnection redis, Map<Long, Long> countsByBucket, long nowEpochSecond) {
         List<String> args = new ArrayList<>(2 + 2 * countsByBucket.size());
@@ -81,7 +92,7 @@ public final class RollingWindowCounter {
             args.add(Long.toString(bucket));
             args.add(Long.toString(count));
         });
-        return ADD.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {key}, args.toArray(String[]::new))
+        return ADD.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {bucketsKey, key}, args.toArray(String[]::new))
                 .thenApply(written -> written == 1);
     }
 
@@ -111,9 +122,9 @@ public final class RollingWindowCounter {
         });
     }
 
-    /** The number of events in the window at {@code nowEpochSecond}. */
+    /** The number of events in the window at {@code nowEpochSecond} that {@link #bucketsKey()} holds. */
     public long value(RedisConnection redis, long nowEpochSecond) {
-        return sum(redis.sync().hgetall(key), nowEpochSecond);
+        return sum(redis.sync().hgetall(bucketsKey), nowEpochSecond);
     }
 
     /** Sums the buckets of a stored hash that are inside the window at {@code nowEpochSecond}. */

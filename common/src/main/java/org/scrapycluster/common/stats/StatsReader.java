@@ -1,9 +1,12 @@
 package org.scrapycluster.common.stats;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -12,11 +15,12 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 
 /**
- * Reads statistics keys for the Redis monitor's stats answers (docs/compatibility.md §3.8), whoever wrote
- * them: {@code …:lifetime} keys are HyperLogLogs ({@code PFCOUNT}); a rolling window is our HASH
- * of buckets (summed inside the window) or a Python component's sorted set of event times
- * (counted inside the window, which its writer also trims). The window length is the key's last
- * segment.
+ * Reads statistics for the Redis monitor's stats answers (docs/compatibility.md §3.8), whoever wrote
+ * them: {@code …:lifetime} keys are HyperLogLogs ({@code PFCOUNT}); a rolling window, named by the
+ * original's name, is the sum of our HASH of buckets at {@code buckets:<name>} (summed inside the window)
+ * and what the name itself holds: a Python component's or {@code STATS_ORIGINAL_KEYS}' sorted set of event
+ * times (counted inside the window, which its writer also trims), or the HASH of buckets an earlier build of
+ * ours kept there. The window length is the name's last segment.
  */
 public final class StatsReader {
 
@@ -30,7 +34,10 @@ public final class StatsReader {
         this.clock = clock;
     }
 
-    /** The value of a statistics key, or empty when it does not exist or is not a counter (a heartbeat). */
+    /**
+     * The value of a statistics key by its original name, or empty when neither form of it exists or it is not a
+     * counter (a heartbeat).
+     */
     public OptionalLong value(String key) {
         if (key.endsWith(LIFETIME)) {
             try {
@@ -41,24 +48,49 @@ public final class StatsReader {
         }
         long window = windowOf(key);
         long nowMillis = clock.millis();
+        OptionalLong atName = valueAt(key, window, nowMillis);
+        if (window == 0) {
+            return atName;
+        }
+        OptionalLong buckets = valueAt(Keyspace.statsBuckets(key), window, nowMillis);
+        if (atName.isEmpty() || buckets.isEmpty()) {
+            return atName.isEmpty() ? buckets : atName;
+        }
+        return OptionalLong.of(atName.getAsLong() + buckets.getAsLong());
+    }
+
+    /**
+     * The original names of the statistics keys matching the glob {@code pattern} ({@code stats:crawler:*}), each
+     * once: those found at the name itself and those whose buckets are kept at {@code buckets:<name>}; one
+     * {@code SCAN} for each form, side by side.
+     */
+    public SortedSet<String> keys(String pattern) {
+        List<List<String>> found = RedisKeys.scanEach(redis, List.of(pattern, Keyspace.STATS_BUCKETS.globOf(pattern)));
+        SortedSet<String> keys = new TreeSet<>(found.get(0));
+        found.get(1).forEach(buckets -> Keyspace.windowOfBuckets(buckets).ifPresent(keys::add));
+        return keys;
+    }
+
+    /** The value of every counter whose original name matches the glob {@code pattern}, by that name ({@link #keys}). */
+    public SortedMap<String, Long> values(String pattern) {
+        SortedMap<String, Long> values = new TreeMap<>();
+        for (String key : keys(pattern)) {
+            value(key).ifPresent(value -> values.put(key, value));
+        }
+        return values;
+    }
+
+    /** What {@code key} holds, as a window of {@code window} seconds (0: not a window) at {@code nowMillis}. */
+    private OptionalLong valueAt(String key, long window, long nowMillis) {
         return switch (redis.sync().type(key)) {
             case "hash" -> OptionalLong.of(window > 0
-                    ? new RollingWindowCounter(key, window).value(redis, Math.floorDiv(nowMillis, 1000))
+                    ? new RollingWindowCounter(key, window).sum(redis.sync().hgetall(key), Math.floorDiv(nowMillis, 1000))
                     : redis.sync().hvals(key).stream().mapToLong(StatsReader::parse).sum());
             case "zset" -> OptionalLong.of(window > 0
                     ? redis.sync().zcount(key, Range.create(nowMillis / 1000.0 - window, Double.POSITIVE_INFINITY))
                     : redis.sync().zcard(key));
             default -> OptionalLong.empty();
         };
-    }
-
-    /** The value of every counter key matching the glob {@code pattern}, by key ({@code SCAN}). */
-    public SortedMap<String, Long> values(String pattern) {
-        SortedMap<String, Long> values = new TreeMap<>();
-        for (String key : RedisKeys.scan(redis, pattern)) {
-            value(key).ifPresent(value -> values.put(key, value));
-        }
-        return values;
     }
 
     private static long windowOf(String key) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,9 +38,12 @@ import org.slf4j.LoggerFactory;
  * hand) is no outage: its counts of that flush are dropped, it is logged once, and the other keys are written
  * (docs/operations.md "Keys Redis refuses").
  *
- * <p>Rolling windows are written as HASHes of time buckets, or, with {@code STATS_ORIGINAL_KEYS},
- * as the original's sorted sets of one member per event ({@link EventWindow}), for a Python Redis
- * monitor to read.
+ * <p>Rolling windows are written as HASHes of time buckets at {@code buckets:<window name>}, apart from the
+ * original's name so that a Python service, which {@code ZADD}s there, never meets one
+ * ({@link RollingWindowCounter}); or, with {@code STATS_ORIGINAL_KEYS}, as the original's sorted sets of one member
+ * per event at the original's name ({@link EventWindow}), for a Python Redis monitor to read. The first flush
+ * writes every window of a counter, events or not, so that a HASH an earlier build of ours left at the
+ * original's name is folded into the buckets at once rather than at the window's next event.
  */
 public final class StatsRecorder implements AutoCloseable {
 
@@ -57,6 +61,8 @@ public final class StatsRecorder implements AutoCloseable {
     private final Map<RollingWindowCounter, Map<Long, Long>> unwrittenBuckets = new HashMap<>();
     private final Map<LifetimeCounter, Long> unwrittenLifetime = new HashMap<>();
     private final Set<String> foreignKeys = ConcurrentHashMap.newKeySet();
+    /** The windows written at least once: a flush with no events for them need not write them again. */
+    private final Set<RollingWindowCounter> written = new HashSet<>();
     private final OutageReporter outage = new OutageReporter(LOG, "Writing statistics");
     private final RefusedKeys refused = new RefusedKeys(LOG, "Writing statistics");
     private final Ticker ticker = new Ticker("stats-flush");
@@ -153,22 +159,26 @@ public final class StatsRecorder implements AutoCloseable {
             long first = sequence + 1;
             sequence += buckets.values().stream().mapToLong(Long::longValue).sum();
             add = EventWindow.addAsync(redis, window, buckets, now, nodeId, first);
-        } else if (buckets.isEmpty()) {
+        } else if (buckets.isEmpty() && written.contains(window)) {
             return Optional.empty();
         } else {
+            written.add(window);
             add = window.addAsync(redis, buckets, now);
         }
-        CompletableFuture<Boolean> written = add.thenApply(ours -> {
-            if (!ours && foreignKeys.add(window.key())) {
+        String key = originalKeys ? window.key() : window.bucketsKey();
+        CompletableFuture<Boolean> result = add.thenApply(ours -> {
+            if (!ours && foreignKeys.add(key)) {
                 LOG.warn("Statistics key {} holds another type (written by another component); its counts are dropped until it is gone",
-                        window.key());
-            } else if (ours && !foreignKeys.isEmpty() && foreignKeys.remove(window.key())) {
-                LOG.info("Statistics key {} is written again", window.key());
+                        key);
+            } else if (ours && !foreignKeys.isEmpty() && foreignKeys.remove(key)) {
+                LOG.info("Statistics key {} is written again", key);
             }
             return ours;
         });
-        return Optional.of(new Write(window.key(), written, () -> buckets.forEach(
-                (bucket, events) -> unwrittenBuckets.computeIfAbsent(window, w -> new HashMap<>()).merge(bucket, events, Long::sum))));
+        return Optional.of(new Write(key, result, () -> {
+            written.remove(window);
+            buckets.forEach((bucket, events) -> unwrittenBuckets.computeIfAbsent(window, w -> new HashMap<>()).merge(bucket, events, Long::sum));
+        }));
     }
 
     private List<Write> writeLifetime(LifetimeCounter lifetime, long events) {

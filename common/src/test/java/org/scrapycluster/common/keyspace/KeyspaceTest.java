@@ -119,9 +119,12 @@ class KeyspaceTest {
         names.put("completed crawls", Keyspace.CRAWLS_COMPLETED);
         names.put("kafka monitor total", kafkaMonitorTotal);
         names.put("kafka monitor total window", Keyspace.STATS_WINDOW.fill(kafkaMonitorTotal, "900"));
+        names.put("kafka monitor total buckets", Keyspace.statsBuckets(Keyspace.STATS_WINDOW.fill(kafkaMonitorTotal, "900")));
         names.put("kafka monitor total lifetime", Keyspace.STATS_LIFETIME.fill(kafkaMonitorTotal));
         names.put("crawler status counter", crawlerCounter);
         names.put("crawler status window", Keyspace.STATS_WINDOW.fill(crawlerCounter, "3600"));
+        names.put("crawler status buckets", Keyspace.statsBuckets(Keyspace.STATS_WINDOW.fill(crawlerCounter, "3600")));
+        names.put("crawler buckets (scan)", Keyspace.STATS_BUCKETS.globOf(Keyspace.CRAWLER_STATS.glob()));
         names.put("kafka monitor heartbeat", Keyspace.HEARTBEAT.fill("kafka-monitor", new NodeIdentity(HOST, PROCESS).toString()));
         names.put("crawler heartbeat", Keyspace.CRAWLER_HEARTBEAT.fill(HOST, SPIDER, PROCESS));
         names.put("rest poll", Keyspace.REST_POLL.fill("u-1"));

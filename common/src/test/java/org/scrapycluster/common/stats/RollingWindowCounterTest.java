@@ -9,6 +9,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
 
@@ -41,22 +42,34 @@ class RollingWindowCounterTest {
         counts.put(counter.bucketStart(now - 2_000), 100L);
         assertTrue(redis.await(counter.addAsync(redis, counts, now)));
         assertEquals(7, counter.value(redis, now));
-        assertEquals(2, redis.sync().hlen(key), "the bucket outside the window was not written");
-        assertEquals(Long.toString(3), redis.sync().hget(key, Long.toString(counter.bucketStart(now))));
-        Long ttl = redis.sync().ttl(key);
+        String buckets = counter.bucketsKey();
+        assertEquals(Keyspace.statsBuckets(key), buckets);
+        assertEquals(2, redis.sync().hlen(buckets), "the bucket outside the window was not written");
+        assertEquals(Long.toString(3), redis.sync().hget(buckets, Long.toString(counter.bucketStart(now))));
+        Long ttl = redis.sync().ttl(buckets);
         assertTrue(ttl > 900 && ttl <= 915, "expires one bucket after the window: " + ttl);
+        assertEquals(0, redis.sync().exists(key), "nothing at the original's name");
 
         assertTrue(redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(now + 700), 1L), now + 700)));
-        assertEquals(2, redis.sync().hlen(key));
-        assertFalse(redis.sync().hexists(key, Long.toString(counter.bucketStart(now - 300))), "it left the window: trimmed");
+        assertEquals(2, redis.sync().hlen(buckets));
+        assertFalse(redis.sync().hexists(buckets, Long.toString(counter.bucketStart(now - 300))), "it left the window: trimmed");
         assertEquals(4, counter.value(redis, now + 700));
     }
 
     @Test
-    void leavesAPythonComponentsSortedSetAlone() {
+    void leavesAPythonComponentsSortedSetAloneAndWritesBesideIt() {
         redis.sync().zadd(key, 1.0, "1.0");
         RollingWindowCounter counter = new RollingWindowCounter(key, 900);
-        assertFalse(redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(1000), 1L), 1000)));
+        assertTrue(redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(1000), 1L), 1000)));
         assertEquals("zset", redis.sync().type(key));
+        assertEquals(1, counter.value(redis, 1000));
+    }
+
+    @Test
+    void refusesABucketsKeyOfAnotherType() {
+        RollingWindowCounter counter = new RollingWindowCounter(key, 900);
+        redis.sync().set(counter.bucketsKey(), "written by hand");
+        assertFalse(redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(1000), 1L), 1000)));
+        assertEquals("written by hand", redis.sync().get(counter.bucketsKey()));
     }
 }

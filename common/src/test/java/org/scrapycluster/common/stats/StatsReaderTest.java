@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
 
@@ -33,6 +34,21 @@ class StatsReaderTest {
             redis.sync().zadd(key, at, Double.toString(at));
         }
         assertEquals(OptionalLong.of(2), reader.value(key), "the entry older than the window is not counted");
+    }
+
+    @Test
+    void sumsEveryFormOfAWindowAndNamesItByTheOriginalsName() {
+        String window = "stats:" + service + ":total:900";
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().zadd(window, now - 5, "python event");
+        redis.sync().hset(Keyspace.statsBuckets(window), Long.toString(now / 15 * 15), "3");
+        String earlier = "stats:" + service + ":fail:900";
+        redis.sync().hset(earlier, Long.toString(now / 15 * 15), "2");
+        redis.sync().hset(Keyspace.statsBuckets(earlier), Long.toString(now / 15 * 15 - 15), "1");
+        redis.sync().hset(Keyspace.statsBuckets("stats:" + service + ":ScraperHandler:900"), Long.toString(now / 15 * 15), "6");
+
+        assertEquals(Map.of(window, 4L, earlier, 3L, "stats:" + service + ":ScraperHandler:900", 6L),
+                reader.values("stats:" + service + ":*"), "a Python sorted set, an earlier build's HASH and our buckets, by the original's names");
     }
 
     @Test

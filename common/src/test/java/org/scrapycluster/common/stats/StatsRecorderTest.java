@@ -13,6 +13,7 @@ import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
 import org.scrapycluster.embedded.DataDirectory;
@@ -32,17 +33,17 @@ class StatsRecorderTest {
         for (int i = 0; i < 20_000; i++) {
             total.increment();
         }
-        assertEquals(0, redis.sync().exists(prefix + ":60"), "nothing is written before a flush");
+        assertEquals(0, redis.sync().exists(Keyspace.statsBuckets(prefix + ":60")), "nothing is written before a flush");
         clock.advance(Duration.ofSeconds(3));
         total.increment(2);
         assertTrue(recorder.flush());
 
-        assertEquals(Map.of("1700000100", "20000", "1700000103", "2"), redis.sync().hgetall(prefix + ":60"));
-        assertEquals(Map.of("1700000100", "20002"), redis.sync().hgetall(prefix + ":900"));
+        assertEquals(Map.of("1700000100", "20000", "1700000103", "2"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":60")));
+        assertEquals(Map.of("1700000100", "20002"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")));
         long lifetime = redis.sync().pfcount(prefix + ":lifetime");
         assertTrue(Math.abs(lifetime - 20_002) < 400, "HyperLogLog within 2 %: " + lifetime);
         assertTrue(recorder.flush(), "an empty flush is fine");
-        assertEquals("20000", redis.sync().hget(prefix + ":60", "1700000100"), "nothing written twice");
+        assertEquals("20000", redis.sync().hget(Keyspace.statsBuckets(prefix + ":60"), "1700000100"), "nothing written twice");
         recorder.close();
     }
 
@@ -55,7 +56,7 @@ class StatsRecorderTest {
             StatsCounter fail = recorder.counter(prefix, List.of(900L));
             recorder.start();
             fail.increment(3);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(sum(redis, prefix + ":900")));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(sum(redis, Keyspace.statsBuckets(prefix + ":900"))));
 
             server.stop();
             fail.increment(4);
@@ -64,7 +65,7 @@ class StatsRecorderTest {
             fail.increment(5);
 
             server.restart();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "9".equals(sum(redis, prefix + ":900")));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "9".equals(sum(redis, Keyspace.statsBuckets(prefix + ":900"))));
             // a flush writes the window, then the lifetime count, as two commands
             Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(9, redis.sync().pfcount(prefix + ":lifetime")));
             recorder.close();
@@ -79,35 +80,56 @@ class StatsRecorderTest {
         StatsRecorder recorder = recorder(redis);
         StatsCounter refused = recorder.counter(prefix, List.of(60L, 900L));
         redis.sync().set(prefix + ":lifetime", "not a HyperLogLog");
-        redis.sync().hset(prefix + ":60", "1700000100", "not a number");
+        redis.sync().hset(Keyspace.statsBuckets(prefix + ":60"), "1700000100", "not a number");
         refused.increment(5);
 
         assertTrue(recorder.flush(), "a refused key is no outage");
-        assertEquals(Map.of("1700000100", "5"), redis.sync().hgetall(prefix + ":900"), "the other window is written");
+        assertEquals(Map.of("1700000100", "5"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")), "the other window is written");
 
-        redis.sync().del(prefix + ":lifetime", prefix + ":60");
+        redis.sync().del(prefix + ":lifetime", Keyspace.statsBuckets(prefix + ":60"));
         refused.increment(2);
         assertTrue(recorder.flush());
         assertEquals(2, redis.sync().pfcount(prefix + ":lifetime"), "the counts Redis refused are dropped, not kept");
-        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(prefix + ":60"));
+        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":60")));
         recorder.close();
     }
 
     @Test
-    void aWindowKeyOfAnotherTypeIsWrittenAgainOnceItIsGone(RedisConnection redis) {
+    void aBucketsKeyOfAnotherTypeIsWrittenAgainOnceItIsGone(RedisConnection redis) {
         String prefix = "stats:" + TestRedis.unique("km") + ":foreign";
+        String buckets = Keyspace.statsBuckets(prefix + ":60");
         StatsRecorder recorder = recorder(redis);
         StatsCounter counter = recorder.counter(prefix, List.of(60L));
-        redis.sync().zadd(prefix + ":60", 1_700_000_099, "a Python component's event");
+        redis.sync().set(buckets, "written by hand");
         counter.increment(3);
         assertTrue(recorder.flush(), "a key of another type is no outage");
-        assertEquals(1, redis.sync().zcard(prefix + ":60"), "the other type is left alone");
+        assertEquals("written by hand", redis.sync().get(buckets), "the other type is left alone");
 
-        redis.sync().del(prefix + ":60");
+        redis.sync().del(buckets);
         counter.increment(2);
         assertTrue(recorder.flush());
-        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(prefix + ":60"),
+        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(buckets),
                 "written again once the key is gone; what was counted while it held another type is dropped");
+        recorder.close();
+    }
+
+    @Test
+    void writesBesideThePythonSortedSetAndFoldsInTheHashAnEarlierBuildLeftAtTheOriginalsName(RedisConnection redis) {
+        String prefix = "stats:" + TestRedis.unique("km") + ":total";
+        StatsRecorder recorder = recorder(redis);
+        StatsCounter counter = recorder.counter(prefix, List.of(60L, 900L));
+        redis.sync().zadd(prefix + ":60", 1_700_000_099, "1700000099.5");
+        redis.sync().hset(prefix + ":900", Map.of("1700000085", "4", "1700000100", "1"));
+
+        assertTrue(recorder.flush(), "the first flush writes every window, events or not");
+        assertEquals(0, redis.sync().exists(prefix + ":900"), "the earlier build's HASH is gone from the original's name");
+        assertEquals(Map.of("1700000085", "4", "1700000100", "1"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")));
+
+        counter.increment(3);
+        assertTrue(recorder.flush());
+        assertEquals(1, redis.sync().zcard(prefix + ":60"), "the sorted set is left to its writer");
+        assertEquals(Map.of("1700000100", "3"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":60")));
+        assertEquals(Map.of("1700000085", "4", "1700000100", "4"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")));
         recorder.close();
     }
 

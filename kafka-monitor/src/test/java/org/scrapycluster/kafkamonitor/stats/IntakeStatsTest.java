@@ -41,10 +41,11 @@ class IntakeStatsTest {
         }
 
         assertEquals(new TreeSet<>(Set.of(
-                "stats:kafka-monitor:total:900", "stats:kafka-monitor:total:3600", "stats:kafka-monitor:total:lifetime",
-                "stats:kafka-monitor:fail:900", "stats:kafka-monitor:fail:3600", "stats:kafka-monitor:fail:lifetime",
-                "stats:kafka-monitor:ScraperHandler:900", "stats:kafka-monitor:ScraperHandler:3600",
-                "stats:kafka-monitor:ScraperHandler:lifetime")), new TreeSet<>(REDIS.connection().sync().keys("*")));
+                "buckets:stats:kafka-monitor:total:900", "buckets:stats:kafka-monitor:total:3600", "stats:kafka-monitor:total:lifetime",
+                "buckets:stats:kafka-monitor:fail:900", "buckets:stats:kafka-monitor:fail:3600", "stats:kafka-monitor:fail:lifetime",
+                "buckets:stats:kafka-monitor:ScraperHandler:900", "buckets:stats:kafka-monitor:ScraperHandler:3600",
+                "stats:kafka-monitor:ScraperHandler:lifetime")), new TreeSet<>(REDIS.connection().sync().keys("*")),
+                "the windows' buckets apart from the original's names, where a Python Kafka monitor keeps its sorted sets");
         assertEquals(3, REDIS.connection().sync().pfcount("stats:kafka-monitor:total:lifetime"));
         try (IntakeStats stats = new IntakeStats(settings(Map.of("STATS_TIMES", "SECONDS_15_MINUTE,SECONDS_1_HOUR")), REDIS.connection(),
                 "6f1c2e9a0b11", Clock.systemUTC(), List.of("ScraperHandler", "ActionHandler"))) {

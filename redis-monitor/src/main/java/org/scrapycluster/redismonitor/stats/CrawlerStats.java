@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
- * The crawlers' statistics (docs/compatibility.md §3.8) from one scan of {@code stats:crawler:*:*:*}:
+ * The crawlers' statistics (docs/compatibility.md §3.8) from the keys named {@code stats:crawler:*:*:*}, in either form
+ * ({@link StatsValues#keys}):
  * status-code counts {@code stats:crawler:<host>:<spider>:<code>:<window>} and node heartbeats
  * {@code stats:crawler:<host>:<spider>:<uuid12>}, by spider ({@code spiders}) and by machine
  * ({@code machines}). Counts of one spider, code and window on several hosts are summed (the

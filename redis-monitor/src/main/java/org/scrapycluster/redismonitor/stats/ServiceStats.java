@@ -10,7 +10,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
  * The statistics of one service (the original's "plugin stats", docs/compatibility.md §3.8) from its
- * keys {@code stats:<service>:*}: {@code total} and {@code fail} by window, {@code plugins} by
+ * keys named {@code stats:<service>:*}, in either form ({@link StatsValues#keys}): {@code total} and {@code fail} by window, {@code plugins} by
  * plugin and window, and {@code nodes}, the live processes by host (their heartbeats
  * {@code stats:<service>:self:<host>:<uuid12>}). A section with no keys is left out.
  */

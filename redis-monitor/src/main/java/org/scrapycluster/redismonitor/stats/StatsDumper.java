@@ -43,7 +43,7 @@ public final class StatsDumper implements AutoCloseable {
      */
     public StatsDumper(RedisConnection redis, Clock clock, boolean crawl, boolean queue) {
         this.reader = new StatsReader(redis, clock);
-        this.crawlers = new CrawlerStats(new StatsValues(redis, reader));
+        this.crawlers = new CrawlerStats(new StatsValues(reader));
         this.queues = new QueueStats(redis);
         this.crawl = crawl;
         this.queue = queue;

@@ -34,7 +34,7 @@ public final class StatsMonitor implements JobPlugin {
 
     public StatsMonitor(PluginContext context) {
         this.context = context;
-        StatsValues values = new StatsValues(context.redis(), new StatsReader(context.redis(), context.clock()));
+        StatsValues values = new StatsValues(new StatsReader(context.redis(), context.clock()));
         this.services = new ServiceStats(values);
         this.crawlers = new CrawlerStats(values);
         this.queues = new QueueStats(context.redis());

@@ -1,12 +1,10 @@
 package org.scrapycluster.redismonitor.stats;
 
+import java.util.Collection;
 import java.util.Comparator;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
-import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.stats.StatsReader;
 
 /**
@@ -26,17 +24,18 @@ final class StatsValues {
     static final String LIFETIME = "lifetime";
     private static final Pattern NUMBER = Pattern.compile("[0-9]{1,18}");
 
-    private final RedisConnection redis;
     private final StatsReader reader;
 
-    StatsValues(RedisConnection redis, StatsReader reader) {
-        this.redis = redis;
+    StatsValues(StatsReader reader) {
         this.reader = reader;
     }
 
-    /** The keys matching the glob {@code pattern} ({@code SCAN}). */
-    List<String> keys(String pattern) {
-        return RedisKeys.scan(redis, pattern);
+    /**
+     * The statistics keys whose original names match the glob {@code pattern}, by those names, whichever form holds
+     * them ({@link StatsReader#keys}).
+     */
+    Collection<String> keys(String pattern) {
+        return reader.keys(pattern);
     }
 
     /** The count at a statistics key whose window is {@code window}; empty when it is not to be shown. */

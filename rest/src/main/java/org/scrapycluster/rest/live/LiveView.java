@@ -21,9 +21,9 @@ import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.stats.StatsReader;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.HttpAnswer;
@@ -199,7 +199,7 @@ public final class LiveView implements AutoCloseable {
         long now = nowMillis / 1000;
         List<StatsKey> heartbeats = new ArrayList<>();
         List<StatsKey> counters = new ArrayList<>();
-        for (String key : RedisKeys.scan(redis, Keyspace.SERVICE_STATS.glob())) {
+        for (String key : new StatsReader(redis, clock).keys(Keyspace.SERVICE_STATS.glob())) {
             StatsKey.parse(key).ifPresent(parsed -> (parsed.heartbeat() ? heartbeats : counters).add(parsed));
         }
         ResponseCharts responses = ResponseCharts.read(redis, counters, now);

@@ -14,13 +14,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.RedisCommandExecutionException;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.stats.RollingWindowCounter;
 
 /**
  * The rate series of the UI's charts and the nodes' rates, from the rolling-window counters the
- * services keep (docs/architecture.md "Statistics"): each window is a HASH of 60 time buckets (or
- * the original's sorted set of events, counted into the same buckets), so a counter's history over
+ * services keep (docs/architecture.md "Statistics"): each window is a HASH of 60 time buckets at
+ * {@code buckets:<window name>}, plus what the window's own name holds (the original's sorted set of events,
+ * counted into the same buckets, or an earlier build's HASH), so a counter's history over
  * a span is the buckets of its smallest window that covers the span (a
  * 900 s window gives 15 s points for the 5 minute chart, 3600 s gives minutes for the hour, a day
  * gives 24 minute points; a window smaller than the span, the largest there is, is merged into at
@@ -49,7 +51,9 @@ final class ResponseCharts {
         for (StatsKey key : counters) {
             windows.computeIfAbsent(key.counter(), name -> new TreeMap<>()).put(key.window(), key);
         }
+        // the window's own name (a Python component's sorted set, or an earlier build's HASH) and our HASH of buckets
         Map<StatsKey, CompletionStage<Map<String, String>>> reads = new HashMap<>();
+        Map<StatsKey, CompletionStage<Map<String, String>>> ours = new HashMap<>();
         Map<String, Map<Long, StatsKey>> chosen = new LinkedHashMap<>();
         for (Map.Entry<String, TreeMap<Long, StatsKey>> counter : windows.entrySet()) {
             Map<Long, StatsKey> bySpan = new HashMap<>();
@@ -59,19 +63,24 @@ final class ResponseCharts {
             }
             bySpan.put(RATE_SPAN, counter.getValue().firstEntry().getValue());
             chosen.put(counter.getKey(), bySpan);
-            bySpan.values().forEach(key -> reads.computeIfAbsent(key, chosenKey -> redis.async().hgetall(chosenKey.key())));
+            for (StatsKey key : bySpan.values()) {
+                reads.computeIfAbsent(key, chosenKey -> redis.async().hgetall(chosenKey.key()));
+                ours.computeIfAbsent(key, chosenKey -> redis.async().hgetall(Keyspace.statsBuckets(chosenKey.key())));
+            }
         }
         Map<String, Map<Long, Long>> buckets = new HashMap<>();
         Map<String, CompletableFuture<Map<Long, Long>>> eventWindows = new HashMap<>();
         reads.forEach((key, read) -> {
+            Map<Long, Long> counts = new HashMap<>(hashBuckets(redis, ours.get(key)));
+            buckets.put(key.key(), counts);
             try {
-                buckets.put(key.key(), numbers(redis.await(read)));
+                numbers(redis.await(read)).forEach((start, count) -> counts.merge(start, count, Long::sum));
             } catch (RedisCommandExecutionException notAHash) {
                 // the original's sorted set of events (STATS_ORIGINAL_KEYS, or a Python component)
                 eventWindows.put(key.key(), new RollingWindowCounter(key.key(), key.window()).eventsByBucketAsync(redis, nowSecond));
             }
         });
-        eventWindows.forEach((key, events) -> buckets.put(key, eventBuckets(redis, events)));
+        eventWindows.forEach((key, events) -> eventBuckets(redis, events).forEach((start, count) -> buckets.get(key).merge(start, count, Long::sum)));
 
         ResponseCharts result = new ResponseCharts();
         SPANS.forEach((name, span) -> result.charts.put(name, result.chart(span, chosen, buckets, nowSecond)));
@@ -163,6 +172,14 @@ final class ResponseCharts {
 
     private static long bucketSeconds(long window) {
         return Math.max(1, window / 60);
+    }
+
+    private static Map<Long, Long> hashBuckets(RedisConnection redis, CompletionStage<Map<String, String>> read) {
+        try {
+            return numbers(redis.await(read));
+        } catch (RedisCommandExecutionException notAHash) {
+            return Map.of();
+        }
     }
 
     private static Map<Long, Long> eventBuckets(RedisConnection redis, CompletableFuture<Map<Long, Long>> events) {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
@@ -64,7 +65,8 @@ class LiveViewTest {
         redis.sync().flushdb();
         redis.sync().set("stats:crawler:hostA:link:0123456789ab", now + ".250000");
         redis.sync().set("stats:kafka-monitor:self:hostB:ba9876543210", (now - 200) + ".000000");
-        redis.sync().hset("stats:crawler:hostA:link:200:900", Map.of(Long.toString(now / 15 * 15), "30"));
+        redis.sync().hset(Keyspace.statsBuckets("stats:crawler:hostA:link:200:900"), Map.of(Long.toString(now / 15 * 15), "30"));
+        // an earlier build kept its buckets at the original's name
         redis.sync().hset("stats:crawler:hostA:link:504:900", Map.of(Long.toString(now / 15 * 15 - 15), "3"));
         redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:crawl1");
         redis.sync().hset("crawl:link:app1:crawl1", Map.of("pending", "3", "pages", "5", "expires", "0",
@@ -253,7 +255,7 @@ class LiveViewTest {
     }
 
     @Test
-    void windowsKeptAsTheOriginalsSortedSetsAreChartedToo() throws Exception {
+    void windowsKeptAsTheOriginalsSortedSetsAreChartedWithOurBucketsOfTheSameWindow() throws Exception {
         long now = System.currentTimeMillis() / 1000;
         redis.sync().flushdb();
         // STATS_ORIGINAL_KEYS, or a Python crawler: one member per event, scored by its time
@@ -262,6 +264,8 @@ class LiveViewTest {
             redis.sync().zadd("stats:crawler:hostP:link:200:900", now - 20 - event % 10 + 0.25, "event" + event);
         }
         redis.sync().zadd("stats:crawler:hostP:link:200:900", now - 2000, "long ago");
+        // and a Java crawler on the same host with the defaults: its buckets beside the sorted set
+        redis.sync().hset(Keyspace.statsBuckets("stats:crawler:hostP:link:200:900"), Long.toString((now - 20) / 15 * 15), "15");
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
@@ -273,9 +277,9 @@ class LiveViewTest {
         for (JsonNode rate : chart.get("2xx")) {
             charted += rate.asDouble() * chart.get("bucket_seconds").asLong();
         }
-        assertEquals(30, charted, 1e-6, "the 30 responses of the last 30 s, not the one outside the window: " + chart);
+        assertEquals(45, charted, 1e-6, "the 30 + 15 responses of the last 30 s, not the one outside the window: " + chart);
         double rate = view.at("/nodes/0/rate").asDouble();
-        assertTrue(rate >= 30 / 75.0 && rate <= 30 / 60.0, "30 responses over the last minute and its first bucket: " + rate);
+        assertTrue(rate >= 45 / 75.0 && rate <= 45 / 60.0, "45 responses over the last minute and its first bucket: " + rate);
     }
 
     @Test
