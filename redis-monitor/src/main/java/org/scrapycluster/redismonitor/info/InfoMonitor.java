@@ -68,6 +68,12 @@ public final class InfoMonitor implements JobPlugin {
         return List.of(new Answer(appid, answer, "Sent info to kafka"));
     }
 
+    /** Its work depends on the key alone: requests of one key in one pass share one answer, each under its uuid. */
+    @Override
+    public boolean answersByKey() {
+        return true;
+    }
+
     /** The error answer: the request's uuid, appid, spiderid and crawlid with the {@code error}. */
     @Override
     public Optional<Answer> errorAnswer(Job job, String error) {

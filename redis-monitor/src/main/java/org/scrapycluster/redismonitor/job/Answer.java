@@ -21,4 +21,11 @@ public record Answer(String appid, Map<String, Object> fields, String sentMessag
         Objects.requireNonNull(sentMessage, "sentMessage");
         fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
     }
+
+    /** This answer for another request of the same job: its {@code uuid} field (in its place) is {@code uuid}. */
+    public Answer forRequest(String uuid) {
+        Map<String, Object> addressed = new LinkedHashMap<>(fields);
+        addressed.put("uuid", uuid);
+        return new Answer(appid, addressed, sentMessage);
+    }
 }

@@ -37,6 +37,16 @@ public interface JobPlugin extends AutoCloseable {
     List<Answer> handle(Job job) throws Exception;
 
     /**
+     * Whether the job's work depends on its key alone, its value being only the uuid of the request that its answers
+     * carry in their {@code uuid} field (info, stats). The requests waiting on one key in one pass are then handled
+     * once, and each is answered with the same answers under its own {@code uuid} (docs/redis-monitor.md "Requests of
+     * the same scope"); otherwise (the default) each is handled on its own.
+     */
+    default boolean answersByKey() {
+        return false;
+    }
+
+    /**
      * The message telling the requester that the job failed with {@code error}, or none when the
      * plugin answers nobody.
      */

@@ -155,12 +155,15 @@ public final class JobProcessor {
 
     /**
      * Handles the job once for each value waiting, in the order written; a value the plugin
-     * rejects is answered with its error, and the others are handled all the same. A value whose answers
+     * rejects is answered with its error, and the others are handled all the same. When the plugin
+     * {@linkplain JobPlugin#answersByKey answers by key} it is handled once, for the first value, and the others get
+     * those answers under their own uuid, as fresh as the first's since they come from the same pass. A value whose answers
      * were worked out before but not sent ({@code unsent}, from {@code jobs:<key>:answers}) is not handled
      * again: its answers are sent as they were.
      */
     private Handled handleEach(JobPlugin plugin, Waiters waiters, Map<String, String> unsent) throws Exception {
         Map<String, List<Answer>> byValue = new LinkedHashMap<>();
+        List<Answer> byKey = null;
         int rejected = 0;
         for (Job job : waiters.jobs()) {
             List<Answer> kept = unsent.containsKey(job.value()) ? StoredAnswers.decode(unsent.get(job.value())) : null;
@@ -168,8 +171,16 @@ public final class JobProcessor {
                 byValue.put(job.value(), kept);
                 continue;
             }
+            if (byKey != null) {
+                byValue.put(job.value(), byKey.stream().map(answer -> answer.forRequest(job.value())).toList());
+                continue;
+            }
             try {
-                byValue.put(job.value(), plugin.handle(job));
+                List<Answer> answers = plugin.handle(job);
+                byValue.put(job.value(), answers);
+                if (plugin.answersByKey()) {
+                    byKey = answers;
+                }
             } catch (RejectedJobException e) {
                 LOG.atWarn().addKeyValue("key", job.key()).log("Rejected job {}: {}", job.key(), e.getMessage());
                 byValue.put(job.value(), plugin.errorAnswer(job, e.getMessage()).stream().toList());

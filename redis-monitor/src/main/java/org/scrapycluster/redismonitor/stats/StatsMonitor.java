@@ -65,6 +65,12 @@ public final class StatsMonitor implements JobPlugin {
         return List.of(new Answer(appid, answer, "Sent stats to kafka"));
     }
 
+    /** Its work depends on the key alone: requests of one key in one pass share one answer, each under its uuid. */
+    @Override
+    public boolean answersByKey() {
+        return true;
+    }
+
     /** The stats answer's identification with the {@code error}. */
     @Override
     public Optional<Answer> errorAnswer(Job job, String error) {
