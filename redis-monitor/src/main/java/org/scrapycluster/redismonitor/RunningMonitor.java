@@ -13,6 +13,7 @@ import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.stats.Heartbeat;
 import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.redismonitor.completion.CrawlCompletion;
@@ -41,8 +42,16 @@ final class RunningMonitor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunningMonitor.class);
     private static final Duration STATS_FLUSH = Duration.ofSeconds(1);
+    /**
+     * What the waits of the stop of the parts that write to Redis as they close (the backlog meters, the heartbeat, the
+     * statistics) have together: their background runs in progress and their last writes. Of it {@link #LAST_WRITES}
+     * is kept for the writes, which the waits before them cannot use.
+     */
+    static final Duration STOP_WAITS = Duration.ofSeconds(15);
+    /** What the last writes have together: the release of the backlog lock, the removal of the heartbeat, the statistics. */
+    static final Duration LAST_WRITES = Duration.ofSeconds(10);
 
-    private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+    private final Deque<Part> parts = new ArrayDeque<>();
     private final ServiceContext context;
     private final MonitorOptions options;
     private final RedisConnection redis;
@@ -69,10 +78,10 @@ final class RunningMonitor implements AutoCloseable {
     }
 
     private void startParts() {
-        parts.push(redis);
+        own(redis);
         RedisLocks locks = own(new RedisLocks(redis, options.lockExpiry()));
         StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), context.clock(), STATS_FLUSH,
-                context.settings().getBoolean("STATS_ORIGINAL_KEYS")));
+                context.settings().getBoolean("STATS_ORIGINAL_KEYS")), StatsRecorder::close);
         recorder.start();
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
         List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
@@ -81,7 +90,7 @@ final class RunningMonitor implements AutoCloseable {
                 new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock());
 
         Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.HEARTBEAT.fill("redis-monitor", context.node().toString()), options.heartbeatTtl(),
-                options.heartbeatPeriod(), context.clock()));
+                options.heartbeatPeriod(), context.clock()), Heartbeat::close);
         heartbeat.start();
 
         JobSignalListener listener = own(new JobSignalListener(options.redis(), plugins, processor));
@@ -102,7 +111,7 @@ final class RunningMonitor implements AutoCloseable {
                 .start(options.completionPeriod());
 
         if (!options.backlogPeriod().isZero()) {
-            own(new BacklogMeters(redis, locks, context.meters(), options.backlogTopDomains())).start(options.backlogPeriod());
+            own(new BacklogMeters(redis, locks, context.meters(), options.backlogTopDomains()), BacklogMeters::close).start(options.backlogPeriod());
         }
         if (!options.statsDump().isZero()) {
             own(new StatsDumper(redis, context.clock(), options.statsDumpCrawl(), options.statsDumpQueue())).start(options.statsDump());
@@ -112,7 +121,12 @@ final class RunningMonitor implements AutoCloseable {
     }
 
     private <T extends AutoCloseable> T own(T part) {
-        parts.push(part);
+        return own(part, (closing, budget) -> closing.close());
+    }
+
+    /** Owns {@code part}, which closes as {@code stop} says, within what the stop's budget grants. */
+    private <T> T own(T part, PartStop<T> stop) {
+        parts.push(new Part(part, budget -> stop.close(part, budget)));
         return part;
     }
 
@@ -120,18 +134,39 @@ final class RunningMonitor implements AutoCloseable {
      * Closes every part, last started first; one whose close throws, an exception or an error other than the JVM's own
      * ({@link ExtensionFailures}), is logged, and the others are closed all the same. The plugins close last first, on
      * threads of their own, sharing {@link PluginLoader#CLOSE_WAIT}; one still closing then is logged and left to finish
-     * alone, and the monitor's own parts after them close all the same.
+     * alone, and the monitor's own parts after them close all the same. The parts that write to Redis as they close
+     * share one {@link StopBudget} ({@link #STOP_WAITS}, of which {@link #LAST_WRITES} for the writes), so that a Redis
+     * that does not answer holds the stop up that long at most, not its command timeout for each write; what was not
+     * written then is said in one WARN line.
      */
     @Override
     public void close() {
+        StopBudget budget = StopBudget.of(STOP_WAITS, LAST_WRITES, StopBudget.MONOTONIC);
         while (!parts.isEmpty()) {
-            AutoCloseable part = parts.pop();
+            Part part = parts.pop();
             try {
-                part.close();
+                part.stop().close(budget);
             } catch (Throwable e) {
                 ExtensionFailures.rethrowIfFatal(e);
-                LOG.warn("Could not close {} cleanly: {}", part.getClass().getSimpleName(), e.toString());
+                LOG.warn("Could not close {} cleanly: {}", part.part().getClass().getSimpleName(), e.toString());
             }
         }
+        budget.warnGivenUp(LOG, "Not written at stop, Redis did not take it within " + LAST_WRITES.toSeconds() + " s");
+    }
+
+    /** How a part closes, within what {@code budget} grants its waits. */
+    @FunctionalInterface
+    private interface PartStop<T> {
+        void close(T part, StopBudget budget) throws Exception;
+    }
+
+    /** A part the monitor closes when it stops, and how. */
+    private record Part(Object part, Stop stop) {
+    }
+
+    /** A part's close within the stop's budget. */
+    @FunctionalInterface
+    private interface Stop {
+        void close(StopBudget budget) throws Exception;
     }
 }

@@ -1,22 +1,30 @@
 package org.scrapycluster.redismonitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Level;
 import io.lettuce.core.RedisException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
  * A Redis monitor on a private Redis that goes away and comes back: it starts while Redis is
- * down, rides out an outage in the middle, and answers jobs again once Redis is back.
+ * down, rides out an outage in the middle, and answers jobs again once Redis is back. One stopped while Redis hangs
+ * gives its last writes up together, within the stop's budget rather than the command timeout each.
  */
 @ExtendWith(SharedStack.class)
 class RedisOutageTest {
@@ -39,6 +47,39 @@ class RedisOutageTest {
             redis.restart();
             answered(fixture, "after-the-outage");
             awaitRedisHealth(monitor, Health.Status.UP);
+        }
+    }
+
+    /**
+     * With a command timeout longer than the test's limit, a stop that waited for each last write (the backlog lock's
+     * release first) would not end in time; it gives them up after the budget's {@code LAST_WRITES} and says so once.
+     */
+    @Test
+    @Timeout(value = 50, unit = TimeUnit.SECONDS)
+    void aStopWhileRedisHangsGivesItsLastWritesUpTogetherAndSaysSoOnce(EmbeddedStack stack) {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("hung-redis-stop"));
+             MonitorFixture fixture = MonitorFixture.on(redis.port(), stack.kafkaBootstrap(), stack.zookeeperConnect(),
+                     "REDIS_SOCKET_TIMEOUT", "120", "BACKLOG_METRICS_PERIOD", "0.2");
+             CapturedLog log = CapturedLog.start(RunningMonitor.class, Level.WARN)) {
+            NodeIdentity node = NodeIdentity.create();
+            MonitorFixture.Running monitor = fixture.startMonitor(node);
+            String heartbeat = Keyspace.HEARTBEAT.fill("redis-monitor", node.toString());
+            String backlogLock = Keyspace.lock(Keyspace.BACKLOG_METERS_LOCK);
+            fixture.awaitPresent(heartbeat);
+            fixture.awaitPresent(backlogLock);
+
+            redis.freeze();
+            try {
+                monitor.monitor().close();
+            } finally {
+                redis.thaw();
+            }
+
+            List<String> stop = log.lines().stream().filter(line -> line.contains("Not written at stop")).toList();
+            assertEquals(1, stop.size(), log.lines().toString());
+            assertTrue(stop.getFirst().contains("the release of the lock " + backlogLock), stop.getFirst());
+            assertTrue(stop.getFirst().contains("the removal of the heartbeat " + heartbeat), stop.getFirst());
+            assertTrue(stop.getFirst().contains("the statistics counted since their last write, lost"), stop.getFirst());
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -28,6 +29,7 @@ import io.lettuce.core.event.command.CommandSucceededEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 
 /**
@@ -202,6 +204,36 @@ public final class RedisConnection implements AutoCloseable {
      */
     public boolean answers() {
         return isConnected() && answers.within(endpoint.timeout());
+    }
+
+    /**
+     * Makes one of a stopping service's last writes within what {@code budget} keeps for them (its
+     * {@linkplain StopBudget#reservedWaitFor reserved wait}, at most the endpoint's timeout): not sent when Redis is not
+     * answering ({@link #answers()}) or the budget is spent, and given up when Redis does not take it in time or
+     * fails it; either way {@code what} (the write, and what becomes of it) is noted in the budget as given up.
+     *
+     * @return whether Redis took it
+     */
+    public boolean writeAtStop(StopBudget budget, String what, Supplier<? extends CompletionStage<?>> write) {
+        Duration wait = budget.reservedWaitFor(endpoint.timeout());
+        if (wait.isZero() || !answers()) {
+            budget.gaveUp(what);
+            return false;
+        }
+        try {
+            write.get().toCompletableFuture().get(wait.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            budget.gaveUp(what);
+        } catch (ExecutionException e) {
+            budget.gaveUp(what + " (" + e.getCause() + ")");
+        } catch (RedisException e) {
+            budget.gaveUp(what + " (" + e + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            budget.gaveUp(what);
+        }
+        return false;
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.concurrent.ScheduledFuture;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,11 +70,9 @@ public final class RedisLock implements AutoCloseable {
      */
     @Override
     public void close() {
-        renewal.cancel(false);
-        if (!held) {
+        if (!stopHolding()) {
             return;
         }
-        held = false;
         if (!redis.answers()) {
             LOG.warn("Redis is not answering; the lock {} is left to expire within {}", key, expiry);
             return;
@@ -83,5 +82,26 @@ public final class RedisLock implements AutoCloseable {
         } catch (RedisException e) {
             LOG.warn("Could not release the lock {} ({}); it expires within {}", key, e.toString(), expiry);
         }
+    }
+
+    /**
+     * Releases the lock if it is still ours, as one of a stopping service's last writes within {@code budget}
+     * ({@link RedisConnection#writeAtStop}); one not released is noted in the budget, and left to expire.
+     */
+    public void close(StopBudget budget) {
+        if (stopHolding()) {
+            redis.writeAtStop(budget, "the release of the lock " + key + ", left to expire within " + expiry,
+                    () -> compare.run(redis, ScriptOutputType.INTEGER, new String[] {key}, token, "0"));
+        }
+    }
+
+    /** Stops renewing the lock; whether it was held until now, and so is to be released. */
+    private boolean stopHolding() {
+        renewal.cancel(false);
+        if (!held) {
+            return false;
+        }
+        held = false;
+        return true;
     }
 }

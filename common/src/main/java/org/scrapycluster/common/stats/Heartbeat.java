@@ -9,6 +9,7 @@ import io.lettuce.core.SetArgs;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,5 +97,15 @@ public final class Heartbeat implements AutoCloseable {
         } catch (RedisException e) {
             LOG.debug("Could not remove heartbeat {}; it expires within {}", key, ttl);
         }
+    }
+
+    /**
+     * Stops beating, waiting for a beat in progress at most what {@code budget} grants an ordinary wait, and removes
+     * the heartbeat key as one of the service's last writes ({@link RedisConnection#writeAtStop}); a key not removed is
+     * noted in the budget, and expires after the TTL.
+     */
+    public void close(StopBudget budget) {
+        ticker.close(budget.waitFor(Ticker.STOP_TIMEOUT));
+        redis.writeAtStop(budget, "the removal of the heartbeat " + key + ", left to expire within " + ttl, () -> redis.async().del(key));
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -21,6 +22,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,18 +112,8 @@ public final class StatsRecorder implements AutoCloseable {
      * @return whether everything was written; what was not is kept for the next flush
      */
     public synchronized boolean flush() {
-        long now = Math.floorDiv(clock.millis(), 1000);
-        List<Write> writes = new ArrayList<>();
-        for (StatsCounter counter : counters) {
-            Map<Long, Long> bySecond = counter.drain();
-            for (RollingWindowCounter window : counter.windows()) {
-                writeWindow(window, bySecond, now).ifPresent(writes::add);
-            }
-            long events = bySecond.values().stream().mapToLong(Long::longValue).sum();
-            writes.addAll(writeLifetime(counter.lifetime(), events));
-        }
         boolean complete = true;
-        for (Write write : writes) {
+        for (Write write : send()) {
             try {
                 redis.await(write.result());
                 refused.answered(write.key());
@@ -144,6 +136,21 @@ public final class StatsRecorder implements AutoCloseable {
             outage.succeeded();
         }
         return complete;
+    }
+
+    /** Sends everything counted so far in one pipeline, without waiting: the writes under way. */
+    private synchronized List<Write> send() {
+        long now = Math.floorDiv(clock.millis(), 1000);
+        List<Write> writes = new ArrayList<>();
+        for (StatsCounter counter : counters) {
+            Map<Long, Long> bySecond = counter.drain();
+            for (RollingWindowCounter window : counter.windows()) {
+                writeWindow(window, bySecond, now).ifPresent(writes::add);
+            }
+            long events = bySecond.values().stream().mapToLong(Long::longValue).sum();
+            writes.addAll(writeLifetime(counter.lifetime(), events));
+        }
+        return writes;
     }
 
     private Optional<Write> writeWindow(RollingWindowCounter window, Map<Long, Long> bySecond, long now) {
@@ -213,6 +220,24 @@ public final class StatsRecorder implements AutoCloseable {
         if (!redis.answers() || !flush()) {
             LOG.warn("Statistics counted since the last successful write are lost: Redis is unavailable at shutdown");
         }
+    }
+
+    /**
+     * Stops the flush thread, waiting for a flush in progress at most what {@code budget} grants an ordinary wait, then
+     * writes what is left as one of the service's last writes ({@link RedisConnection#writeAtStop}): statistics not
+     * written are noted in the budget, and lost. A key Redis refuses is passed over, as by every flush.
+     */
+    public void close(StopBudget budget) {
+        ticker.close(budget.waitFor(Ticker.STOP_TIMEOUT));
+        redis.writeAtStop(budget, "the statistics counted since their last write, lost",
+                () -> CompletableFuture.allOf(send().stream().map(StatsRecorder::refusalPassedOver).toArray(CompletableFuture[]::new)));
+    }
+
+    /** A write's result, which a refusal of its key completes normally. */
+    private static CompletableFuture<?> refusalPassedOver(Write write) {
+        return write.result().exceptionallyCompose(error -> RedisErrors.isRefusal(error instanceof CompletionException wrapped ? wrapped.getCause() : error)
+                ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.failedFuture(error));
     }
 
     /** One pipelined write to {@code key} and how to keep its counts when Redis is unavailable. */

@@ -1,7 +1,6 @@
 package org.scrapycluster.crawler.node;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -28,6 +27,7 @@ import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.ShutdownSignal;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.Heartbeat;
 import org.scrapycluster.common.stats.StatsRecorder;
@@ -76,7 +76,7 @@ public final class CrawlerNode implements Service {
      * the stop's budget do not jump when the wall clock is set (one set back would hold renewals off until leases expire
      * mid-fetch).
      */
-    private static final InstantSource MONOTONIC = () -> Instant.ofEpochSecond(0, System.nanoTime());
+    private static final InstantSource MONOTONIC = StopBudget.MONOTONIC;
 
     private final ServiceContext context;
     private final CrawlerConfig config;
@@ -127,13 +127,13 @@ public final class CrawlerNode implements Service {
         stats.start();
         // the pipelines close first: a page still going out keeps its lease until it is out (or given up)
         LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, MONOTONIC),
-                (keeper, budget) -> keeper.close(budget.waitFor(StopStep.ACKNOWLEDGEMENTS)));
+                (keeper, budget) -> keeper.close(StopStep.ACKNOWLEDGEMENTS.grantedBy(budget)));
         Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),
-                (stages, budget) -> stages.close(budget.waitFor(StopStep.PIPELINES)));
+                (stages, budget) -> stages.close(StopStep.PIPELINES.grantedBy(budget)));
         ExecutorService workers = own(Executors.newFixedThreadPool(config.workerThreads(),
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory()),
-                (pool, budget) -> shutdown(pool, budget.waitFor(StopStep.WORKERS)));
-        Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(budget.waitFor(StopStep.FETCHER)));
+                (pool, budget) -> shutdown(pool, StopStep.WORKERS.grantedBy(budget)));
+        Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(StopStep.FETCHER.grantedBy(budget)));
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
                 config.robotsMaxBytes(), context.clock());
         metrics.cache("robots", robots.hosts());
@@ -172,8 +172,8 @@ public final class CrawlerNode implements Service {
                 nodeId), config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()), Heartbeat::close);
         heartbeat.start();
         own(scheduler, (stopping, budget) -> {
-            stopping.close(budget.waitFor(StopStep.SCHEDULER));
-            drain(budget.waitFor(StopStep.DRAIN));
+            stopping.close(StopStep.SCHEDULER.grantedBy(budget));
+            drain(StopStep.DRAIN.grantedBy(budget));
         });
         scheduler.start();
         context.health().register("scheduler", HealthRegistry.Kind.LIVENESS, scheduler::liveness);
@@ -215,7 +215,7 @@ public final class CrawlerNode implements Service {
 
     /** Closes a background task with the node, waiting for it at most what the budget grants {@link StopStep#BACKGROUND}. */
     private <T> T ownBackground(T task, BackgroundStop<T> stop) {
-        return own(task, (part, budget) -> stop.stop(part, budget.waitFor(StopStep.BACKGROUND)));
+        return own(task, (part, budget) -> stop.stop(part, StopStep.BACKGROUND.grantedBy(budget)));
     }
 
     /** Closes {@code part} with the node, as {@code stop} says, in the reverse order of owning. */
@@ -239,7 +239,7 @@ public final class CrawlerNode implements Service {
             return;
         }
         closed = true;
-        StopBudget budget = StopBudget.starting(CrawlerCommand.SHUTDOWN_GRACE, MONOTONIC);
+        StopBudget budget = StopStep.budget(CrawlerCommand.SHUTDOWN_GRACE, MONOTONIC);
         while (!resources.isEmpty()) {
             Owned<?> owned = resources.pop();
             try {

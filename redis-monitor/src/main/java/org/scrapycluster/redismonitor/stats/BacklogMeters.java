@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,6 +23,7 @@ import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -173,11 +175,23 @@ public final class BacklogMeters implements AutoCloseable {
      */
     @Override
     public void close() {
-        ticker.close();
+        close(Ticker.STOP_TIMEOUT, RedisLock::close);
+    }
+
+    /**
+     * Closes as {@link #close()} does, within {@code budget}: the measurement in progress is waited for at most what it
+     * grants an ordinary wait, and the lock is released as one of the monitor's last writes.
+     */
+    public void close(StopBudget budget) {
+        close(budget.waitFor(Ticker.STOP_TIMEOUT), held -> held.close(budget));
+    }
+
+    private void close(Duration measurementWait, Consumer<RedisLock> release) {
+        ticker.close(measurementWait);
         synchronized (this) {
             stopExporting();
             if (lock != null) {
-                lock.close();
+                release.accept(lock);
                 lock = null;
             }
         }

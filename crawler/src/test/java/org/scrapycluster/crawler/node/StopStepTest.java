@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.embedded.junit.ManualClock;
 
 /**
@@ -17,20 +18,20 @@ import org.scrapycluster.embedded.junit.ManualClock;
  * all it is granted. The process exits when {@link CrawlerCommand#SHUTDOWN_GRACE} has passed since the stop was asked
  * for, so whatever has not run by then never runs.
  */
-class StopBudgetTest {
+class StopStepTest {
 
     private static final Duration GRACE = CrawlerCommand.SHUTDOWN_GRACE;
 
     private final ManualClock clock = new ManualClock();
     private final Instant stopAsked = clock.instant();
-    private final StopBudget budget = StopBudget.starting(GRACE, clock);
+    private final StopBudget budget = StopStep.budget(GRACE, clock);
 
     @Test
     void withEveryStepStalledTheAcknowledgementsAndTheHandBackStillRunWithinTheGrace() {
         Instant givingBack = null;
         Duration acknowledgementsWait = null;
         for (StopStep step : StopStep.values()) {
-            Duration wait = budget.waitFor(step);
+            Duration wait = step.grantedBy(budget);
             if (step == StopStep.ACKNOWLEDGEMENTS) {
                 givingBack = clock.instant();
                 acknowledgementsWait = wait;
@@ -39,11 +40,11 @@ class StopBudgetTest {
         }
 
         Duration begun = Duration.between(stopAsked, givingBack);
-        assertTrue(begun.plus(StopBudget.GIVE_BACK_RESERVE).plus(StopBudget.AFTERWARDS).compareTo(GRACE) <= 0,
+        assertTrue(begun.plus(StopStep.GIVE_BACK_RESERVE).plus(StopStep.AFTERWARDS).compareTo(GRACE) <= 0,
                 "the give-back begins with its reserve, and what closes after it, left of the grace; it began " + begun
                         + " after the stop was asked for, of " + GRACE);
         assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), acknowledgementsWait, "the acknowledgements wait as long as on an ordinary stop");
-        assertTrue(StopBudget.GIVE_BACK_RESERVE.compareTo(StopStep.ACKNOWLEDGEMENTS.cap()) > 0,
+        assertTrue(StopStep.GIVE_BACK_RESERVE.compareTo(StopStep.ACKNOWLEDGEMENTS.cap()) > 0,
                 "the reserve leaves time to hand the leases back after the acknowledgements");
     }
 
@@ -54,20 +55,20 @@ class StopBudgetTest {
         List<StopStep> closeOrder = List.of(StopStep.BACKGROUND, StopStep.SCHEDULER, StopStep.DRAIN, StopStep.BACKGROUND,
                 StopStep.BACKGROUND, StopStep.BACKGROUND, StopStep.FETCHER, StopStep.WORKERS, StopStep.PIPELINES);
         for (StopStep step : closeOrder) {
-            clock.advance(budget.waitFor(step));
+            clock.advance(step.grantedBy(budget));
         }
 
         Duration begun = Duration.between(stopAsked, clock.instant());
-        assertTrue(begun.plus(StopBudget.GIVE_BACK_RESERVE).plus(StopBudget.AFTERWARDS).compareTo(GRACE) <= 0,
+        assertTrue(begun.plus(StopStep.GIVE_BACK_RESERVE).plus(StopStep.AFTERWARDS).compareTo(GRACE) <= 0,
                 "the give-back began " + begun + " after the stop was asked for, of " + GRACE);
-        assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), budget.waitFor(StopStep.ACKNOWLEDGEMENTS));
+        assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), StopStep.ACKNOWLEDGEMENTS.grantedBy(budget));
     }
 
     @Test
     void onAnOrdinaryStopEveryStepMayWaitAsLongAsItEverDid() {
         Map<StopStep, Duration> granted = new EnumMap<>(StopStep.class);
         for (StopStep step : StopStep.values()) {
-            granted.put(step, budget.waitFor(step));
+            granted.put(step, step.grantedBy(budget));
         }
 
         for (StopStep step : StopStep.values()) {
@@ -77,15 +78,15 @@ class StopBudgetTest {
 
     @Test
     void timeTakenOutsideTheStepsShortensTheStepsAfterItButNotTheGiveBack() {
-        budget.waitFor(StopStep.SCHEDULER);
+        StopStep.SCHEDULER.grantedBy(budget);
         clock.advance(Duration.ofSeconds(20)); // a part without a step of its own, stuck
 
-        Duration drain = budget.waitFor(StopStep.DRAIN);
+        Duration drain = StopStep.DRAIN.grantedBy(budget);
         clock.advance(drain);
 
-        assertEquals(GRACE.minus(StopBudget.AFTERWARDS).minus(StopBudget.GIVE_BACK_RESERVE).minusSeconds(20), drain);
-        assertEquals(Duration.ZERO, budget.waitFor(StopStep.FETCHER), "nothing left before the reserve");
-        assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), budget.waitFor(StopStep.ACKNOWLEDGEMENTS));
+        assertEquals(GRACE.minus(StopStep.AFTERWARDS).minus(StopStep.GIVE_BACK_RESERVE).minusSeconds(20), drain);
+        assertEquals(Duration.ZERO, StopStep.FETCHER.grantedBy(budget), "nothing left before the reserve");
+        assertEquals(StopStep.ACKNOWLEDGEMENTS.cap(), StopStep.ACKNOWLEDGEMENTS.grantedBy(budget));
     }
 
     @Test
@@ -93,7 +94,7 @@ class StopBudgetTest {
         clock.advance(GRACE.plusSeconds(10));
 
         for (StopStep step : StopStep.values()) {
-            assertEquals(Duration.ZERO, budget.waitFor(step), step.name());
+            assertEquals(Duration.ZERO, step.grantedBy(budget), step.name());
         }
     }
 }
