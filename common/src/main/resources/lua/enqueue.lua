@@ -23,10 +23,13 @@
 -- queue: nothing changes), 'DUPLICATE' (the fingerprint was already in the dupefilter), 'PAGE_LIMIT'
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
 -- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT' (its dupefilter or queue key holds
--- another type: a name the original's keys share with another key; nothing of it is kept).
+-- another type: a name the original's keys share with another key; nothing of it is kept); then one more
+-- element, n characters, the i-th '1' when request i wrote its crawl's timeout key and '0' when not (a caller
+-- reading the outcomes by position reads them as before).
 -- The timeout key (+10) is written after every outcome but BLACKLISTED, EXPIRED and KEY_CONFLICT: the
 -- original's Kafka monitor sets it for every seed it takes, whatever becomes of the member, so a seed sent
--- again with another expires moves the crawl's expiry even when it is not queued again (docs/api.md).
+-- again with another expires moves the crawl's expiry even when it is not queued again (docs/api.md). This
+-- script alone decides it (KEEPS_TIMEOUT); Java reads the answer (EnqueueResult.timeoutWritten).
 
 local FIELDS = 20
 local fifo = ARGV[1] == '1'
@@ -114,9 +117,9 @@ local KEEPS_TIMEOUT = {
   QUEUED = true, ALREADY_QUEUED = true, DUPLICATE = true, PAGE_LIMIT = true, DOMAIN_BLACKLISTED = true
 }
 
--- Files request i (file_request) and writes its crawl's timeout key when it asks for it. The crawl accounting's
--- expires is left as it is: it is that of the requests queued (written with them by write_added), which
--- keep the expires they were sent with.
+-- Files request i (file_request) and writes its crawl's timeout key when it asks for it; returns the outcome,
+-- and '1' when it wrote the key, '0' when not. The crawl accounting's expires is left as it is: it is that of
+-- the requests queued (written with them by write_added), which keep the expires they were sent with.
 local function enqueue(queue, base, arrival)
   local fields = passed_crawl_fields(base + 3)
   local outcome = file_request(queue, base, arrival, fields)
@@ -124,14 +127,17 @@ local function enqueue(queue, base, arrival)
     -- the expires text as the request gives it, as the original writes it: formatted here, an expires
     -- beyond the range of a long would come out as -9223372036854775808, long past
     redis.call('SET', KEYSPACE.timeout(ARGV[base + 1], fields.appid, fields.crawlid), ARGV[base + 6])
+    return outcome, '1'
   end
-  return outcome
+  return outcome, '0'
 end
 
 local outcomes = {}
+local timeouts_written = {}
 for i = 1, count do
-  outcomes[i] = enqueue(KEYS[i], 3 + (i - 1) * FIELDS, (i - 1) / count)
+  outcomes[i], timeouts_written[i] = enqueue(KEYS[i], 3 + (i - 1) * FIELDS, (i - 1) / count)
 end
 write_added(tally, clock)
 expire_dupefilters(batch)
+outcomes[count + 1] = table.concat(timeouts_written)
 return outcomes

@@ -7,7 +7,7 @@ package org.scrapycluster.common.queue;
 public enum EnqueueOutcome {
     /** Filed into its domain queue, counted in its crawl's accounting. */
     QUEUED,
-    /** This exact member is already queued; nothing changed but the crawl's timeout key ({@link #timeoutWritten}). */
+    /** This exact member is already queued; nothing changed but the crawl's timeout key ({@link EnqueueResult#timeoutWritten}). */
     ALREADY_QUEUED,
     /** Its fingerprint was already in the crawl's dupefilter. */
     DUPLICATE,
@@ -37,18 +37,5 @@ public enum EnqueueOutcome {
     /** Whether the request is now in its queue. */
     public boolean queued() {
         return this == QUEUED;
-    }
-
-    /**
-     * Whether a request that asked for its crawl's timeout key ({@link EnqueueRequest#writeTimeout}) wrote it: the
-     * original's Kafka monitor sets the key for every seed it takes, whatever becomes of the member, so a seed sent
-     * again with another {@code expires} moves the crawl's expiry (docs/api.md); a stopped or expired crawl, and a
-     * request none of whose keys could be used, leave it as it was.
-     */
-    public boolean timeoutWritten() {
-        return switch (this) {
-            case QUEUED, ALREADY_QUEUED, DUPLICATE, PAGE_LIMIT, DOMAIN_BLACKLISTED -> true;
-            case BLACKLISTED, EXPIRED, INVALID, KEY_CONFLICT, NOT_HTTP, INVALID_URL -> false;
-        };
     }
 }

@@ -18,7 +18,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
  * @param dupefilter    when present, the request is refused if its fingerprint was seen by the crawl
  * @param writeTimeout  whether to {@code SET timeout:<spiderid>:<appid>:<crawlid>} to the crawl's
  *                      {@code expires} when it is not 0 (the Kafka monitor does, for seeds), also when
- *                      the request is not queued again ({@link EnqueueOutcome#timeoutWritten})
+ *                      the request is not queued again ({@link EnqueueResult#timeoutWritten})
  * @param pageLimits    page-limit counters the request must pass, at most two (a crawl's
  *                      {@code domain_max_pages} and {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT})
  * @param domainRefused whether the request is refused because its domain is blacklisted (the

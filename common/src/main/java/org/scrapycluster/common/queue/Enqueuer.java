@@ -60,10 +60,15 @@ public final class Enqueuer {
      * and spiders.
      */
     public CompletableFuture<List<EnqueueOutcome>> enqueueBatchAsync(List<EnqueueRequest> requests) {
+        return fileBatchAsync(requests).thenApply(results -> results.stream().map(EnqueueResult::outcome).toList());
+    }
+
+    /** {@link #enqueueBatchAsync}, answering for each request also whether it wrote its crawl's timeout key. */
+    public CompletableFuture<List<EnqueueResult>> fileBatchAsync(List<EnqueueRequest> requests) {
         if (requests.size() <= MOST_PER_CALL) {
             return enqueueInOneCall(requests);
         }
-        List<CompletableFuture<List<EnqueueOutcome>>> calls = new ArrayList<>();
+        List<CompletableFuture<List<EnqueueResult>>> calls = new ArrayList<>();
         for (int from = 0; from < requests.size(); from += MOST_PER_CALL) {
             calls.add(enqueueInOneCall(requests.subList(from, Math.min(requests.size(), from + MOST_PER_CALL))));
         }
@@ -71,10 +76,10 @@ public final class Enqueuer {
                 .thenApply(done -> calls.stream().flatMap(call -> call.join().stream()).toList());
     }
 
-    private CompletableFuture<List<EnqueueOutcome>> enqueueInOneCall(List<EnqueueRequest> requests) {
+    private CompletableFuture<List<EnqueueResult>> enqueueInOneCall(List<EnqueueRequest> requests) {
         List<EnqueueRequest> sent = requests.stream().filter(request -> request.fields().isPresent()).toList();
         if (sent.isEmpty()) {
-            return CompletableFuture.completedFuture(Collections.nCopies(requests.size(), EnqueueOutcome.INVALID));
+            return CompletableFuture.completedFuture(Collections.nCopies(requests.size(), EnqueueResult.refused(EnqueueOutcome.INVALID)));
         }
         String[] keys = new String[sent.size()];
         String[] args = new String[2 + sent.size() * FIELDS];
@@ -85,16 +90,20 @@ public final class Enqueuer {
             keys[i] = request.queue().key();
             fill(args, 2 + i * FIELDS, request);
         }
+        // the script's answer: one outcome per request sent, then whether each wrote its timeout key ('1' or '0')
         return ENQUEUE.<List<String>>run(redis, ScriptOutputType.MULTI, keys, args).thenApply(answers -> {
-            if (sent.size() == requests.size()) {
-                return answers.stream().map(EnqueueOutcome::valueOf).toList();
-            }
-            List<EnqueueOutcome> outcomes = new ArrayList<>(requests.size());
+            String timeoutsWritten = answers.get(sent.size());
+            List<EnqueueResult> results = new ArrayList<>(requests.size());
             int next = 0;
             for (EnqueueRequest request : requests) {
-                outcomes.add(request.fields().isPresent() ? EnqueueOutcome.valueOf(answers.get(next++)) : EnqueueOutcome.INVALID);
+                if (request.fields().isEmpty()) {
+                    results.add(EnqueueResult.refused(EnqueueOutcome.INVALID));
+                    continue;
+                }
+                results.add(new EnqueueResult(EnqueueOutcome.valueOf(answers.get(next)), timeoutsWritten.charAt(next) == '1'));
+                next++;
             }
-            return outcomes;
+            return results;
         });
     }
 

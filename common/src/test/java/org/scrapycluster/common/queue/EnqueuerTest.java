@@ -205,6 +205,36 @@ class EnqueuerTest {
     }
 
     @Test
+    void theScriptAnswersWhichRequestsOfABatchWroteTheirTimeoutKey() {
+        long expires = serverSeconds() + 3600;
+        EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "dup"), "fp1", Duration.ofSeconds(600));
+        redis.sync().sadd(seen.key(), "fp1");
+        redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
+        QueueKey taken = new QueueKey(spider, "taken.com");
+        redis.sync().sadd(taken.key(), "a set where a queue would be");
+        List<EnqueueRequest> batch = List.of(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "queued", 1, expires)).withTimeoutKey(),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "dup", 1, expires)).withDupefilter(seen).withTimeoutKey(),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "stopped", 1, expires)).withTimeoutKey(),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/a", "app", "unasked", 1, expires)),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/b", "app", "never", 1, 0)).withTimeoutKey(),
+                EnqueueRequest.of(queue, "not json").withTimeoutKey(),
+                EnqueueRequest.of(taken, Members.feedItem("https://taken.com/", "app", "conflict", 1, expires)).withTimeoutKey());
+
+        List<EnqueueResult> results = enqueuer.fileBatchAsync(batch).join();
+
+        assertEquals(List.of(EnqueueOutcome.QUEUED, EnqueueOutcome.DUPLICATE, EnqueueOutcome.BLACKLISTED, EnqueueOutcome.QUEUED,
+                EnqueueOutcome.QUEUED, EnqueueOutcome.INVALID, EnqueueOutcome.KEY_CONFLICT), results.stream().map(EnqueueResult::outcome).toList());
+        assertEquals(List.of(true, true, false, false, false, false, false), results.stream().map(EnqueueResult::timeoutWritten).toList());
+        for (String crawlId : List.of("queued", "dup")) {
+            assertEquals(Long.toString(expires), redis.sync().get(new CrawlRef(spider, "app", crawlId).timeoutKey()), crawlId);
+        }
+        for (String crawlId : List.of("stopped", "unasked", "never", "conflict")) {
+            assertEquals(0, redis.sync().exists(new CrawlRef(spider, "app", crawlId).timeoutKey()), crawlId);
+        }
+    }
+
+    @Test
     void anExpiryBeyondTheRangeOfALongStaysInTheFuture() {
         // the crawl schema puts no bound on expires; Lua's %d writes such a number as -9223372036854775808,
         // which a Redis monitor reads as long past and so expires (purges) the crawl at once

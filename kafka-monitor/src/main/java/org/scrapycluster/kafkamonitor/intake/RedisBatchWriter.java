@@ -11,6 +11,7 @@ import io.lettuce.core.RedisException;
 import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.queue.EnqueueResult;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
@@ -93,10 +94,10 @@ final class RedisBatchWriter {
             }
             List<Enqueued> call = List.copyOf(unsent);
             unsent.clear();
-            CompletableFuture<List<EnqueueOutcome>> outcomes = enqueuer.enqueueBatchAsync(call.stream().map(e -> e.effect().request()).toList());
+            CompletableFuture<List<EnqueueResult>> results = enqueuer.fileBatchAsync(call.stream().map(e -> e.effect().request()).toList());
             for (int i = 0; i < call.size(); i++) {
                 int index = i;
-                call.get(i).outcome = outcomes.thenApply(list -> list.get(index));
+                call.get(i).result = results.thenApply(list -> list.get(index));
             }
         }
 
@@ -114,8 +115,9 @@ final class RedisBatchWriter {
             for (List<Enqueued> ofRequest : enqueues) {
                 EnqueueOutcome decisive = null;
                 for (Enqueued enqueued : ofRequest) {
-                    EnqueueOutcome outcome = redis.await(enqueued.outcome);
-                    if (outcome.timeoutWritten()) {
+                    EnqueueResult result = redis.await(enqueued.result);
+                    EnqueueOutcome outcome = result.outcome();
+                    if (result.timeoutWritten()) {
                         enqueued.effect().timeoutKey().ifPresent(signals::add);
                     }
                     if (decisive == null || severity(outcome) > severity(decisive)) {
@@ -135,11 +137,11 @@ final class RedisBatchWriter {
         }
     }
 
-    /** An enqueue of a batch, and its outcome once it is sent. */
+    /** An enqueue of a batch, and its result once it is sent. */
     private static final class Enqueued {
 
         private final RedisEffect.Enqueue effect;
-        private CompletableFuture<EnqueueOutcome> outcome;
+        private CompletableFuture<EnqueueResult> result;
 
         Enqueued(RedisEffect.Enqueue effect) {
             this.effect = effect;
