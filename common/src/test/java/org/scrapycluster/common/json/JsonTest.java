@@ -38,6 +38,18 @@ class JsonTest {
         assertEquals("täst", request.get("appid").asText());
     }
 
+    /**
+     * What the Kafka monitor writes of a request's free-form numbers, read as Python reads them (64-bit floats): a
+     * negative zero keeps its sign, and a number beyond a float is written as the string {@code "Infinity"}, never the
+     * bare word, which is not JSON (docs/differences.md).
+     */
+    @Test
+    void aNegativeZeroKeepsItsSignAndAnOverflowIsWrittenAsValidJson() throws JsonInputException {
+        JsonNode request = json.readTree("{\"zero\":-0.0,\"huge\":1e400,\"minus\":-1e400}");
+
+        assertEquals("{\"zero\":-0.0,\"huge\":\"Infinity\",\"minus\":\"-Infinity\"}", json.writeString(request));
+    }
+
     @Test
     void refusesDeepNesting() {
         String deep = "[".repeat(10_000) + "]".repeat(10_000);

@@ -1,5 +1,7 @@
 package org.scrapycluster.crawler.request;
 
+import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,11 +12,15 @@ import java.util.regex.Pattern;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 
 /**
  * Turns queue members into {@link CrawlRequest}s and back (docs/compatibility.md §4.4). Both member shapes are
@@ -24,8 +30,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * headers, body, cookies, meta and {@code dont_filter}. Then, for both, a non-null meta {@code useragent}
  * sets the User-Agent header and a meta {@code cookie} — a map, or a string read by
  * {@link CookieParser} — replaces the cookies. Requests are written in the serialized-request shape,
- * which Python crawlers sharing the queues read. Fractional numbers keep their exact decimal form.
- * Thread-safe.
+ * which Python crawlers sharing the queues read. Fractional numbers keep their exact decimal form, and a negative
+ * zero its sign ({@link ExactNumbers}). Thread-safe.
  */
 public final class RequestCodec {
 
@@ -34,7 +40,7 @@ public final class RequestCodec {
     };
 
     private final ObjectMapper mapper = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .addModule(new SimpleModule("exact-numbers").addDeserializer(Number.class, new ExactNumbers()))
             .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
             .build();
 
@@ -160,5 +166,26 @@ public final class RequestCodec {
         Map<String, Object> objects = new LinkedHashMap<>();
         map.forEach((name, value) -> objects.put(String.valueOf(name), value));
         return objects;
+    }
+
+    /**
+     * The numbers of a member as they were written: integers as integers, fractions as their exact decimal (so that
+     * {@code 0.10000000000000001} is written back digit for digit), except a negative zero, which a decimal cannot
+     * hold: it stays the double {@code -0.0}, as Python reads and writes it.
+     */
+    private static final class ExactNumbers extends StdDeserializer<Number> {
+
+        ExactNumbers() {
+            super(Number.class);
+        }
+
+        @Override
+        public Number deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            if (parser.currentToken() != JsonToken.VALUE_NUMBER_FLOAT) {
+                return parser.getNumberValue();
+            }
+            BigDecimal exact = parser.getDecimalValue();
+            return exact.signum() == 0 && parser.getText().startsWith("-") ? -0.0d : exact;
+        }
     }
 }

@@ -69,6 +69,23 @@ class RequestCodecTest {
         assertEquals(5, read.priority());
     }
 
+    /**
+     * Numbers of a request's free-form fields come back as the Kafka monitor wrote them, as Python reads and writes them:
+     * a negative zero stays negative (Python's float does), and an overflowing number the Kafka monitor wrote as the
+     * string {@code "Infinity"} stays that string (docs/differences.md).
+     */
+    @Test
+    void aNegativeZeroAndAnInfinityWrittenAsTextComeBackAsTheyWereWritten() throws MalformedQueueMemberException {
+        CrawlRequest request = codec.decode("{\"url\":\"http://ex.com/\",\"crawlid\":\"c\",\"appid\":\"a\","
+                + "\"attrs\":{\"zero\":-0.0,\"tiny\":-0.0e-5,\"half\":-0.5,\"plain\":0.0,\"huge\":\"Infinity\",\"exact\":0.10000000000000001}}");
+
+        String member = codec.encode(request);
+
+        assertTrue(member.contains("\"attrs\":{\"zero\":-0.0,\"tiny\":-0.0,\"half\":-0.5,\"plain\":0.0,\"huge\":\"Infinity\","
+                + "\"exact\":0.10000000000000001}"), member);
+        assertEquals(request, codec.decode(member));
+    }
+
     @Test
     void aMemberThatIsNoRequestIsRefusedWithTheReason() {
         assertThrows(MalformedQueueMemberException.class, () -> codec.decode("not json"));
