@@ -11,20 +11,21 @@ import java.util.Locale;
  * ({@code MyBot/1.0 (+https://example.com/bot)} is {@code mybot}); one without a token ({@code *}, {@code /1.0}) names
  * no robot, and only the {@code *} group applies to it.
  *
- * @param node  the node's name: {@code ROBOTSTXT_USER_AGENT} when set, else {@code USER_AGENT}
- * @param fixed whether {@code node} is {@code ROBOTSTXT_USER_AGENT}, which names every request whatever it sends
+ * @param nodeToken the token of the node's name ({@code ROBOTSTXT_USER_AGENT} when set, else {@code USER_AGENT}), worked
+ *                  out once, as the record is made, from the name given: asked for every request
+ * @param fixed     whether the node's name is {@code ROBOTSTXT_USER_AGENT}, which names every request whatever it sends
  */
-public record RobotName(String node, boolean fixed) {
+public record RobotName(String nodeToken, boolean fixed) {
+
+    /** The robot named {@code node} (its name, or its token), its token worked out once. */
+    public RobotName {
+        nodeToken = token(nodeToken);
+    }
 
     /** The name of {@code ROBOTSTXT_USER_AGENT} ({@code robotsUserAgent}, null or blank when not set) and {@code USER_AGENT}. */
     public static RobotName of(String robotsUserAgent, String userAgent) {
         return robotsUserAgent != null && !robotsUserAgent.isBlank() ? new RobotName(robotsUserAgent, true)
                 : new RobotName(userAgent, false);
-    }
-
-    /** The token of the node's own name. */
-    public String nodeToken() {
-        return token(node);
     }
 
     /** The token a request sending {@code userAgent} answers to; null or blank when it sends none of its own. */
