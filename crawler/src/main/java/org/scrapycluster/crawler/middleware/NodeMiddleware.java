@@ -1,6 +1,9 @@
 package org.scrapycluster.crawler.middleware;
 
+import java.time.Duration;
+
 import org.scrapycluster.api.DownloaderMiddleware;
+import org.slf4j.LoggerFactory;
 
 /** A built-in downloader middleware, which works with parts of the node it runs in. */
 public abstract class NodeMiddleware implements DownloaderMiddleware {
@@ -20,5 +23,17 @@ public abstract class NodeMiddleware implements DownloaderMiddleware {
     /** The node's parts, as {@link #open} gave them. */
     protected final MiddlewareContext context() {
         return context;
+    }
+
+    /**
+     * Pauses {@code download}'s domain cluster-wide for {@code pause}; a pause Redis does not take is logged, and the
+     * request goes on all the same.
+     */
+    protected final void pauseDomain(Download download, Duration pause) {
+        String throttleKey = download.lease().throttle().throttleKey();
+        context.throttledQueue().pauseAsync(download.lease().throttle(), pause).exceptionally(failure -> {
+            LoggerFactory.getLogger(getClass()).atWarn().addKeyValue("throttle_key", throttleKey).log("Could not pause the domain: " + failure);
+            return null;
+        });
     }
 }

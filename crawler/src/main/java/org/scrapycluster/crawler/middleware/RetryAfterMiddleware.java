@@ -43,13 +43,9 @@ public final class RetryAfterMiddleware extends NodeMiddleware {
     }
 
     private void pauseDomain(Download download, int status, Duration pause) {
-        String throttleKey = download.lease().throttle().throttleKey();
         LOG.atInfo().addKeyValue("url", download.url()).addKeyValue("status_code", status)
-                .addKeyValue("pause_seconds", pause.toMillis() / 1000.0).addKeyValue("throttle_key", throttleKey)
+                .addKeyValue("pause_seconds", pause.toMillis() / 1000.0).addKeyValue("throttle_key", download.lease().throttle().throttleKey())
                 .log("Server asked to back off; pausing the domain");
-        context().throttledQueue().pauseAsync(download.lease().throttle(), pause).exceptionally(failure -> {
-            LOG.atWarn().addKeyValue("throttle_key", throttleKey).log("Could not pause the domain: " + failure);
-            return null;
-        });
+        pauseDomain(download, pause);
     }
 }

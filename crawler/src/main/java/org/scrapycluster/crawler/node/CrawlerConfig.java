@@ -75,6 +75,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return atLeast(settings, "DUPEFILTER_MEMORY", 0);
     }
 
+    /** How long a robots.txt that could not be read is taken as such before it is asked again ({@code ROBOTSTXT_RETRY_SECONDS}). */
+    public Duration robotsRetry() {
+        return positive(settings, "ROBOTSTXT_RETRY_SECONDS");
+    }
+
     /** How many hosts' robots.txt rules a node keeps at most. */
     public int robotsMaxHosts() {
         return atLeast(settings, "ROBOTSTXT_CACHE_MAX_HOSTS", 1);

@@ -134,8 +134,8 @@ public final class CrawlerNode implements Service {
                 Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory()),
                 (pool, budget) -> shutdown(pool, StopStep.WORKERS.grantedBy(budget)));
         Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(StopStep.FETCHER.grantedBy(budget)));
-        RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsMaxHosts(),
-                config.robotsMaxBytes(), context.clock());
+        RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsRetry(),
+                config.robotsMaxHosts(), config.robotsMaxBytes(), context.clock());
         metrics.cache("robots", robots.hosts());
         metrics.cache("robots-last-read", robots.lastRead());
         metrics.cache("robots-rules", robots.rules());

@@ -35,7 +35,10 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * sends, unless {@code ROBOTSTXT_USER_AGENT} names the node's robot for all). The rules of a file for one robot are
  * parsed once and kept while the file is, bounded as the files are. As Scrapy's
  * robots.txt middleware does, a missing file (4xx) allows everything, and so does a file that cannot be
- * fetched (5xx, network error) — kept for {@link #UNAVAILABLE_TTL} only, then asked again. Of a file longer
+ * fetched for a reason of the network or of its redirects (an address refused, too many hops). A server that
+ * answers with an error (5xx, or 429 Too Many Requests) is unreachable: as RFC 9309 asks, its host is disallowed
+ * until the file can be read, which the rules {@link #unreachable} say (docs/differences.md). Both are kept for the
+ * retry time only, then asked again. Of a file longer
  * than {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the
  * fetcher's size limit: RFC 9309 asks for at least 500 KiB, and Google reads as much. A file that cannot
  * be fetched again when it expires leaves the file last read in force meanwhile, as Scrapy reads a file
@@ -44,9 +47,6 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  */
 public final class RobotsCache {
 
-    /** How long an unavailable robots.txt allows everything (or leaves the file last read) before it is asked again. */
-    public static final Duration UNAVAILABLE_TTL = Duration.ofMinutes(1);
-
     private static final Logger LOG = LoggerFactory.getLogger(RobotsCache.class);
     private static final int MAX_REDIRECTS = 5;
     /** The most of a file read: 500 KiB. */
@@ -54,9 +54,12 @@ public final class RobotsCache {
     private static final int TOO_MANY_REQUESTS = 429;
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
+    /** The rules of a host whose server answered its robots.txt with an error and whose file was never read: none allowed. */
+    private static final SimpleRobotRules UNREACHABLE = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE);
 
     private final Fetcher fetcher;
     private final RobotName robotName;
+    private final Duration retry;
     private final AsyncCache<String, Fetched> cache;
     /** The file last read from each host, in force while it cannot be read again. */
     private final Cache<String, RobotFile> lastRead;
@@ -67,13 +70,17 @@ public final class RobotsCache {
      * @param fetcher   fetches robots.txt files
      * @param robotName which robot a request is, and the node's own
      * @param ttl       how long fetched files are kept
+     * @param retry     how long a file that could not be read is taken as unavailable or unreachable before it is
+     *                  asked again ({@code ROBOTSTXT_RETRY_SECONDS})
      * @param maxHosts  how many hosts' files are kept at most, and how many files' rules for one robot
      * @param maxBytes  how many bytes of files are kept at most (the files last read, the same again)
      * @param clock     the clock the time to live is measured on
      */
-    public RobotsCache(Fetcher fetcher, RobotName robotName, Duration ttl, long maxHosts, long maxBytes, InstantSource clock) {
+    public RobotsCache(Fetcher fetcher, RobotName robotName, Duration ttl, Duration retry, long maxHosts, long maxBytes,
+                       InstantSource clock) {
         this.fetcher = fetcher;
         this.robotName = robotName;
+        this.retry = retry;
         Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
         // Caffeine bounds a cache by count or by weight, not both: a file weighs its bytes, and at least an even
         // share of the bytes among the hosts, so that neither bound is passed
@@ -82,13 +89,26 @@ public final class RobotsCache {
                 .maximumWeight(maxBytes)
                 .<String, Fetched>weigher((origin, fetched) -> RobotFile.weight(fetched.file(), share))
                 .ticker(ticker)
-                .expireAfter(Expiry.<String, Fetched>creating((origin, fetched) -> fetched.available() ? ttl : UNAVAILABLE_TTL))
+                .expireAfter(Expiry.<String, Fetched>creating((origin, fetched) -> fetched.available() ? ttl : retry))
                 .recordStats()
                 .buildAsync();
         this.lastRead = Caffeine.newBuilder().maximumWeight(maxBytes)
                 .<String, RobotFile>weigher((origin, file) -> RobotFile.weight(file, share)).recordStats().build();
         // a file fetched again is another key: the rules of the one it replaces leave with their time or their room
         this.parsed = Caffeine.newBuilder().maximumSize(maxHosts).ticker(ticker).expireAfterWrite(ttl).recordStats().build();
+    }
+
+    /**
+     * Whether {@code rules} are those of a host whose server answered its robots.txt with an error (5xx, 429) and whose
+     * file was never read: nothing is allowed until it is read, which is asked again after {@link #retryTime}.
+     */
+    public static boolean unreachable(BaseRobotRules rules) {
+        return rules == UNREACHABLE;
+    }
+
+    /** How long a file that could not be read is taken as such before it is asked again. */
+    public Duration retryTime() {
+        return retry;
     }
 
     /** The cache of files, for its metrics. */
@@ -137,8 +157,9 @@ public final class RobotsCache {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
             }
-            if (file == null) {
-                return new Fetched(lastRead.getIfPresent(key), false);
+            if (file == null || file == RobotFile.UNREACHABLE) {
+                RobotFile last = lastRead.getIfPresent(key);
+                return new Fetched(last != null ? last : file, false);
             }
             lastRead.put(key, file);
             return new Fetched(file, true);
@@ -147,13 +168,19 @@ public final class RobotsCache {
 
     /** The rules of {@code file} for the robot {@code token} names (none: the {@code *} group), parsed once. */
     private BaseRobotRules rules(RobotFile file, String token) {
+        if (file == RobotFile.UNREACHABLE) {
+            return UNREACHABLE;
+        }
         if (file == null || file == RobotFile.ALLOWING_ALL) {
             return ALLOW_ALL;
         }
         return parsed.get(new Robot(file, token), Robot::parse);
     }
 
-    /** The file; {@link RobotFile#ALLOWING_ALL} for a missing one; null when it is unavailable (5xx, network error, redirect loop). */
+    /**
+     * The file; {@link RobotFile#ALLOWING_ALL} for a missing one; {@link RobotFile#UNREACHABLE} when the server answers
+     * with an error; null when it is unavailable (network error, address refused, redirect loop).
+     */
     private CompletableFuture<RobotFile> fetch(String url, int redirects) {
         return fetcher.fetch(FetchRequest.get(url).withBodyCut(MAX_FILE_BYTES)).thenCompose(result -> {
             if (!result.ok()) {
@@ -175,7 +202,10 @@ public final class RobotsCache {
         if (status >= 400 && status < 500 && status != TOO_MANY_REQUESTS) {
             return RobotFile.ALLOWING_ALL;
         }
-        return null; // unavailable for now: a server that is down, or that asks for fewer requests, is asked again soon
+        if (status >= 500 || status == TOO_MANY_REQUESTS) {
+            return RobotFile.UNREACHABLE; // a server that is down, or that asks for fewer requests: nothing until it answers
+        }
+        return null; // a redirect past the last hop followed: unavailable, as RFC 9309 allows
     }
 
     /**
@@ -226,6 +256,8 @@ public final class RobotsCache {
 
         /** A missing file (4xx), which allows everything. */
         static final RobotFile ALLOWING_ALL = new RobotFile("", new byte[0], "text/plain");
+        /** A file its server answered with an error (5xx, 429), which allows nothing until it is read. */
+        static final RobotFile UNREACHABLE = new RobotFile("", new byte[0], "text/plain");
 
         private final String url;
         private final byte[] content;
@@ -252,7 +284,7 @@ public final class RobotsCache {
         }
     }
 
-    /** A host's file, and whether it was read now (else: the file last read, or none, which allows all). */
+    /** A host's file, and whether it was read now (else: the file last read, or none, which allows all, or the server's error). */
     private record Fetched(RobotFile file, boolean available) {
     }
 }

@@ -201,7 +201,7 @@ class DownloadChainTest {
 
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), 100, 64L << 20, CLOCK);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK);
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new RetryPolicy(true, 3, Set.of(500)),
                 new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), CLOCK);

@@ -38,13 +38,14 @@ import crawlercommons.robots.BaseRobotRules;
 class RobotsCacheTest {
 
     private static final Duration TTL = Duration.ofHours(1);
+    private static final Duration RETRY = Duration.ofMinutes(1);
     private static final long KIB = 1024;
 
     private final ManualClock clock = new ManualClock();
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
 
     private RobotsCache cache(long maxHosts) {
-        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, maxHosts, maxHosts * KIB, clock);
+        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, maxHosts, maxHosts * KIB, clock);
     }
 
     private static BaseRobotRules rules(CompletableFuture<BaseRobotRules> future) {
@@ -96,27 +97,33 @@ class RobotsCacheTest {
     }
 
     @Test
-    void anUnavailableFileAllowsEverythingForAMinuteThenIsAskedAgain() {
+    void aServerErrorDisallowsTheHostAndAnUnreachableServerAllowsItForTheRetryTimeThenTheFileIsAskedAgain() {
         fetcher.answer("http://a.test/robots.txt", 503, "");
         fetcher.fail("http://b.test/robots.txt", FetchError.CONNECT_REFUSED);
         fetcher.answer("http://c.test/robots.txt", 429, "");
         RobotsCache robots = cache(100);
 
-        for (String host : List.of("a", "b", "c")) {
+        for (String host : List.of("a", "c")) {
             String url = "http://" + host + ".test/x";
-            assertTrue(rules(robots.rulesFor(url)).isAllowed(url));
+            BaseRobotRules rules = rules(robots.rulesFor(url));
+            assertTrue(RobotsCache.unreachable(rules), host);
+            assertFalse(rules.isAllowed(url), "a server error: nothing until the file is read (RFC 9309)");
         }
-        clock.advance(RobotsCache.UNAVAILABLE_TTL.minusSeconds(1));
+        BaseRobotRules unavailable = rules(robots.rulesFor("http://b.test/x"));
+        assertFalse(RobotsCache.unreachable(unavailable));
+        assertTrue(unavailable.isAllowed("http://b.test/x"), "no answer at all: the page's own fetch will tell");
+        clock.advance(RETRY.minusSeconds(1));
         rules(robots.rulesFor("http://a.test/x"));
         rules(robots.rulesFor("http://b.test/x"));
         rules(robots.rulesFor("http://c.test/x"));
-        assertEquals(List.of("http://a.test/robots.txt", "http://b.test/robots.txt", "http://c.test/robots.txt"), fetcher.requests);
+        assertEquals(List.of("http://a.test/robots.txt", "http://c.test/robots.txt", "http://b.test/robots.txt"), fetcher.requests);
 
         clock.advance(Duration.ofSeconds(2));
-        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /\n");
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n");
         fetcher.answer("http://c.test/robots.txt", 200, "User-agent: *\nDisallow: /\n");
-        assertFalse(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"), "the file is back");
+        assertTrue(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"), "the file is back");
         assertFalse(rules(robots.rulesFor("http://c.test/x")).isAllowed("http://c.test/x"), "a 429 is asked again, as a 503 is");
+        assertEquals(RETRY, robots.retryTime());
     }
 
     @Test
@@ -130,8 +137,9 @@ class RobotsCacheTest {
         BaseRobotRules whileDown = rules(robots.rulesFor("http://a.test/"));
         assertFalse(whileDown.isAllowed("http://a.test/private"), "a server error is no leave to crawl what the file forbade");
         assertEquals(5000, whileDown.getCrawlDelay());
+        assertFalse(RobotsCache.unreachable(whileDown), "the rules last read stand, not the server's error");
 
-        clock.advance(RobotsCache.UNAVAILABLE_TTL.plusSeconds(1));
+        clock.advance(RETRY.plusSeconds(1));
         fetcher.answer("http://a.test/robots.txt", 404, "");
         assertTrue(rules(robots.rulesFor("http://a.test/")).isAllowed("http://a.test/private"), "a file removed forbids nothing");
         assertEquals(3, fetcher.asked("http://a.test/robots.txt"));
@@ -152,13 +160,13 @@ class RobotsCacheTest {
     void theRobotIsKnownByTheProductTokenOfTheNameItIsGiven() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n\nUser-agent: MyBot\nDisallow: /mine\n");
 
-        BaseRobotRules named = rules(new RobotsCache(fetcher, RobotName.of(null, "MyBot/1.0 (+https://example.com/bot)"), TTL, 100, 64 * 1024 * KIB, clock)
+        BaseRobotRules named = rules(new RobotsCache(fetcher, RobotName.of(null, "MyBot/1.0 (+https://example.com/bot)"), TTL, RETRY, 100, 64 * 1024 * KIB, clock)
                 .rulesFor("http://a.test/"));
         assertFalse(named.isAllowed("http://a.test/mine"), "its own group");
         assertTrue(named.isAllowed("http://a.test/private"));
 
         for (String unnamed : List.of("*", " ", "/1.0")) {
-            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, RobotName.of(null, unnamed), TTL, 100, 64 * 1024 * KIB, clock).rulesFor("http://a.test/"));
+            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, RobotName.of(null, unnamed), TTL, RETRY, 100, 64 * 1024 * KIB, clock).rulesFor("http://a.test/"));
             assertFalse(wildcard.isAllowed("http://a.test/private"), "'" + unnamed + "' is no name: the * group");
             assertTrue(wildcard.isAllowed("http://a.test/mine"));
         }
@@ -184,7 +192,7 @@ class RobotsCacheTest {
     @Test
     void robotstxtUserAgentJudgesEveryRequestWhateverItSends() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: MyBot\nDisallow: /mine\n\nUser-agent: AcmeBot\nDisallow: /acme\n");
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of("MyBot", "Scrapy/1.5.0 (+https://scrapy.org)"), TTL, 100, 64 * 1024 * KIB, clock);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of("MyBot", "Scrapy/1.5.0 (+https://scrapy.org)"), TTL, RETRY, 100, 64 * 1024 * KIB, clock);
 
         BaseRobotRules rules = rules(robots.rulesFor("http://a.test/", "AcmeBot/2.0"));
 
@@ -244,13 +252,13 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(256 * 1024).build())) {
-            RobotsCache robots = new RobotsCache(small, RobotName.of(null, "scrapy"), TTL, 100, 64 * 1024 * KIB, clock);
+            RobotsCache robots = new RobotsCache(small, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB, clock);
 
             BaseRobotRules rules = robots.rulesFor(origin.url(0, "/")).orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/private")), "a file past DOWNLOAD_MAXSIZE is read all the same");
             assertTrue(rules.isAllowed(origin.url(0, "/past-500-kib")), "what follows the first 500 KiB is ignored");
 
-            clock.advance(RobotsCache.UNAVAILABLE_TTL.plusSeconds(1));
+            clock.advance(RETRY.plusSeconds(1));
             robots.rulesFor(origin.url(0, "/")).orTimeout(60, TimeUnit.SECONDS).join();
             assertEquals(1, origin.requests().forPath(RobotsTxt.PATH).size(), "kept for the cache time, not asked again");
         }
@@ -264,7 +272,7 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher fetcher = new HttpFetcher(FetcherConfig.builder().build())) {
-            BaseRobotRules rules = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, 100, 64 * 1024 * KIB, clock).rulesFor(origin.url(0, "/"))
+            BaseRobotRules rules = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB, clock).rulesFor(origin.url(0, "/"))
                     .orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/caf%C3%A9")), "/café: the file is UTF-8, not cp1252");
         }
@@ -281,13 +289,13 @@ class RobotsCacheTest {
         }).start();
                 HttpFetcher guarded = new HttpFetcher(FetcherConfig.builder()
                         .addressPolicy(AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(0))))).build())) {
-            RobotsCache robots = new RobotsCache(guarded, RobotName.of(null, "scrapy"), TTL, 100, 64 * 1024 * KIB, clock);
+            RobotsCache robots = new RobotsCache(guarded, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB, clock);
             String page = origin.url(0, "/page");
 
             assertTrue(robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join().isAllowed(page),
                     "domain 0 stands for a public host; the hop to internal domain 1 is refused: no rules");
             assertEquals(List.of(), origin.requests().forDomain(1), "the internal address was never reached");
-            clock.advance(RobotsCache.UNAVAILABLE_TTL.plusSeconds(1));
+            clock.advance(RETRY.plusSeconds(1));
             robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join();
             assertEquals(2, origin.requests().forPath(RobotsTxt.PATH).size(), "unavailable: asked again after a minute");
         }
@@ -315,7 +323,7 @@ class RobotsCacheTest {
 
     @Test
     void theBytesKeptAreBoundedToo() {
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, 100, 100 * KIB, clock);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 100 * KIB, clock);
         String large = "User-agent: *\n" + "Disallow: /private/\n".repeat(3_000); // 60 KiB
         for (int i = 0; i < 10; i++) {
             fetcher.answer("http://h" + i + ".test/robots.txt", 200, large);
