@@ -4,10 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -33,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>ZooKeeper outages do not hurt: start-up does not fail when ZooKeeper is down (it logs a
  * warning and delivers once ZooKeeper comes), the last delivered text stays in force while the
- * connection is away, and the client reconnects for as long as the watcher is open. Validity
+ * connection is away, and the client reconnects for as long as the watcher is open. A user that must not act
+ * before the node's text is known learns from {@link #firstRead()} when ZooKeeper first answered. Validity
  * goes false when the connection is suspended or lost (reason {@value #CONNECTION_INTERRUPTED})
  * and true again when it is back; the validity listener hears every flip, and every change of
  * the reason while invalid (so a pointer that leads nowhere from the start is reported).
@@ -67,7 +71,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     private final ValidityListener validity;
     private final ExecutorService events;
     private final CuratorFramework client;
-    private final CountDownLatch firstLoad = new CountDownLatch(1);
+    private final CompletableFuture<Void> firstRead = new CompletableFuture<>();
 
     // Confined to the events thread.
     private CuratorCache nodeCache;
@@ -112,13 +116,25 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         client.start();
         events.execute(() -> nodeCache = cache(node.path(), this::nodeChanged, this::nodeLoaded));
         try {
-            if (!firstLoad.await(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("ZooKeeper at {} does not answer yet; {} will be read as soon as it does",
-                        connection.connectString(), node.path());
-            }
+            firstRead.get(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("ZooKeeper at {} does not answer yet; {} will be read as soon as it does",
+                    connection.connectString(), node.path());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the first read is never completed exceptionally", e);
         }
+    }
+
+    /**
+     * Completes, on the watcher's thread, once ZooKeeper has answered the first read of the node (in pointer mode, of
+     * the pointer and of the node it names, if any): after the text read has been delivered, or found empty or
+     * missing, which delivers nothing. Until then {@link #contents()} is {@code ""} because nothing is known, not
+     * because the node is empty.
+     */
+    public CompletionStage<Void> firstRead() {
+        return firstRead.minimalCompletionStage();
     }
 
     /** Whether the watcher is connected and (in pointer mode) points at an existing node. */
@@ -230,10 +246,10 @@ public final class ZooKeeperWatcher implements AutoCloseable {
 
     private void nodeLoaded() {
         if (!node.pointer()) {
-            firstLoad.countDown();
+            firstRead.complete(null);
         } else if (target.isEmpty()) {
             follow("");
-            firstLoad.countDown();
+            firstRead.complete(null);
         }
     }
 
@@ -250,7 +266,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             delivered = "";
             LOG.warn("the pointer {} names no node: '{}'", node.path(), pointer);
             setValid(false, INVALID_POINTER);
-            firstLoad.countDown();
+            firstRead.complete(null);
             return;
         }
         targetCache = cache(pointer, data -> targetChanged(pointer, data), () -> targetLoaded(pointer));
@@ -273,7 +289,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
                 LOG.warn("the pointer {} names {}, which does not exist", node.path(), path);
             }
             updateValidity();
-            firstLoad.countDown();
+            firstRead.complete(null);
         }
     }
 

@@ -156,12 +156,12 @@ public final class CrawlerNode implements Service {
         processor = new RequestProcessor(config,
                 new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
                 workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()));
-        Scheduler scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::isBlacklisted, new LeaseHolder(nodeId),
+        Scheduler scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::holdsBack, new LeaseHolder(nodeId),
                 config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
         follower.start(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
                 settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
-        context.health().register("zookeeper", () -> follower.isConnected() ? Health.up() : Health.down("not connected"));
+        context.health().register("zookeeper", follower::health);
         LeaseReaper reaper = ownBackground(new LeaseReaper(redis, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH),
                 LeaseReaper::close);
         reaper.watch(spiderId);

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
+import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.zookeeper.ConfigProblem;
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
@@ -26,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * docs/differences.md); such text is told in one warning naming what was wrong, and every config not applied
  * as written is counted as {@code crawler_errors_total{kind="zookeeper_config"}} (docs/throttling.md). After
  * every change the listener runs, so the scheduler applies it within a second.
+ *
+ * <p>Until the config has been read once — a usable config, or an empty or missing node, which is the empty config —
+ * the blacklist and the throttles are not known, and {@link #holdsBack} holds back every domain: a crawler started
+ * while ZooKeeper is away, or while the node holds text it cannot use, hands out nothing (where the original exits),
+ * says so once at WARN and in its {@link #health()}, and once at INFO when the config arrives.
  */
 public final class DomainConfigFollower implements AutoCloseable {
 
@@ -37,9 +44,22 @@ public final class DomainConfigFollower implements AutoCloseable {
     private final String spiderId;
     private final CrawlerMetrics metrics;
     private final Runnable changed;
+    private final AtomicReference<Reading> reading = new AtomicReference<>(Reading.NOT_YET);
     private volatile Set<String> blacklist = Set.of();
+    private volatile String unusable = "";
     private volatile boolean everConnected;
+    private String path = "";
     private ZooKeeperWatcher watcher;
+
+    /** How far the first read of the config has come. */
+    private enum Reading {
+        /** Not read yet, and not told either. */
+        NOT_YET,
+        /** Not read yet, and the wait told at WARN. */
+        WAITING,
+        /** A config is in force. */
+        READ
+    }
 
     /**
      * @param throttles where throttle entries go
@@ -54,9 +74,18 @@ public final class DomainConfigFollower implements AutoCloseable {
         this.changed = changed;
     }
 
-    /** Starts following {@code path}; waits for the first read at most the connection timeout. */
+    /**
+     * Starts following {@code path}; waits for the first read at most the connection timeout, and when no config is in
+     * force by then, says at WARN that no request is handed out until one is.
+     */
     public void start(ZooKeeperConnection connection, String path) {
+        this.path = path;
         watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), this::apply, this::validityChanged);
+        watcher.firstRead().thenRun(this::firstRead);
+        if (reading.compareAndSet(Reading.NOT_YET, Reading.WAITING)) {
+            LOG.atWarn().addKeyValue("path", path).addKeyValue("reason", waitingReason())
+                    .log("Handing out no requests until the domain config (blacklist, throttles) is read from Zookeeper");
+        }
     }
 
     /** Whether {@code domain} is on the ZooKeeper blacklist. */
@@ -64,9 +93,49 @@ public final class DomainConfigFollower implements AutoCloseable {
         return blacklist.contains(domain);
     }
 
-    /** Whether the watcher is connected to ZooKeeper. */
-    public boolean isConnected() {
-        return watcher != null && watcher.isValid();
+    /**
+     * Whether no request of {@code domain} may be handed out: it is on the blacklist, or no config has been read yet,
+     * so that whether it is on the blacklist, and its throttle, are not known.
+     */
+    public boolean holdsBack(String domain) {
+        return reading.get() != Reading.READ || isBlacklisted(domain);
+    }
+
+    /**
+     * The {@code zookeeper} health check: down while no config has been read (saying why the node hands out nothing),
+     * and while ZooKeeper is away afterwards (the last good config in force).
+     */
+    public Health health() {
+        if (reading.get() != Reading.READ) {
+            return Health.down(waitingReason() + "; no requests are handed out until the domain config is read");
+        }
+        return watcher != null && watcher.isValid() ? Health.up()
+                : Health.down("not connected; the last good domain config is in force");
+    }
+
+    private String waitingReason() {
+        String problem = unusable;
+        if (!problem.isEmpty()) {
+            return "the domain config at " + path + " is not usable: " + problem;
+        }
+        return "the domain config at " + path + " has not been read: "
+                + (watcher == null ? "not started" : watcher.problem().orElse("ZooKeeper has not answered yet"));
+    }
+
+    /** The first read is answered: an empty or missing node is the empty config; a text was {@link #apply applied}. */
+    private void firstRead() {
+        if (watcher.contents().isEmpty()) {
+            configRead();
+            changed.run();
+        }
+    }
+
+    /** A config is in force: the first one ends the wait. */
+    private void configRead() {
+        unusable = "";
+        if (reading.getAndSet(Reading.READ) == Reading.WAITING) {
+            LOG.atInfo().addKeyValue("path", path).log("Domain config read from Zookeeper; handing out requests");
+        }
     }
 
     /** Applies the text of the config node: a config, or the revert of an emptied node. */
@@ -74,6 +143,7 @@ public final class DomainConfigFollower implements AutoCloseable {
         if (text.isBlank()) {
             Map<String, DomainThrottle> lost = throttles.overrides();
             throttles.overrides(Map.of());
+            configRead();
             LOG.atInfo().addKeyValue("spiderid", spiderId).addKeyValue("reverted_domains", lost.keySet())
                     .log("Lost config from Zookeeper");
             changed.run();
@@ -84,9 +154,15 @@ public final class DomainConfigFollower implements AutoCloseable {
             metrics.error(CONFIG_ERROR);
         }
         if (parsed.config().isEmpty()) {
+            String problem = parsed.problems().getFirst().toString();
+            boolean inForce = reading.get() == Reading.READ;
+            if (!inForce) {
+                unusable = problem;
+            }
             // the text itself is not logged: it may be megabytes, or a YAML bomb
-            LOG.atWarn().addKeyValue("problem", parsed.problems().getFirst().toString()).addKeyValue("characters", text.length())
-                    .log("Zookeeper config is not used; keeping the last good config");
+            LOG.atWarn().addKeyValue("problem", problem).addKeyValue("characters", text.length())
+                    .log(inForce ? "Zookeeper config is not used; keeping the last good config"
+                            : "Zookeeper config is not used; handing out no requests until a usable one is read");
             return;
         }
         for (ConfigProblem problem : parsed.problems()) {
@@ -95,6 +171,7 @@ public final class DomainConfigFollower implements AutoCloseable {
         DomainConfig config = parsed.config().get();
         throttles.overrides(config.throttles());
         config.blacklist().ifPresent(domains -> blacklist = Set.copyOf(new LinkedHashSet<>(domains)));
+        configRead();
         LOG.atInfo().addKeyValue("domains", config.throttles().keySet()).addKeyValue("blacklist", blacklist)
                 .log("Zookeeper config changed");
         changed.run();
@@ -106,7 +183,7 @@ public final class DomainConfigFollower implements AutoCloseable {
         } else if (valid) {
             everConnected = true;
             LOG.debug("Following the domain config in Zookeeper");
-        } else {
+        } else if (reading.get() == Reading.READ) {
             LOG.atWarn().addKeyValue("reason", reason).log("Zookeeper unavailable; keeping the last good domain config");
         }
     }

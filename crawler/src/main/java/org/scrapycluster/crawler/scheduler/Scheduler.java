@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * Empty drops it (discovery brings it back when work arrives); Paused reschedules it after the window;
  * Failed (Redis failed that domain's decision alone: a key of the wrong type) is logged when the domain starts and
  * stops failing, and reschedules it as a failed call does, while the domains asked for with it are served.
- * Domains on the ZooKeeper blacklist are parked, untouched, until the blacklist changes. Requests within
+ * Domains held back — on the ZooKeeper blacklist, or every domain while the ZooKeeper domain config has not been read
+ * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
  * (docs/operations.md, "Outages").
@@ -57,7 +58,7 @@ public final class Scheduler implements AutoCloseable {
     private final String spiderId;
     private final BatchedCalls<ThrottledQueue.Decision, HandOut> handOuts;
     private final DomainThrottles throttles;
-    private final Predicate<String> blacklisted;
+    private final Predicate<String> heldBack;
     private final LeaseHolder holder;
     private final SchedulerLimits limits;
     private final CrawlerMetrics metrics;
@@ -82,7 +83,7 @@ public final class Scheduler implements AutoCloseable {
      * @param spiderId       the spider whose queues this node serves
      * @param throttledQueue the hand-out script
      * @param throttles      the throttle spec of each domain
-     * @param blacklisted    whether a domain is on the ZooKeeper blacklist
+     * @param heldBack       whether no request of a domain may be handed out (on the ZooKeeper blacklist, or no config read yet)
      * @param holder         lease holder ids of this node
      * @param limits         concurrency and lease limits
      * @param metrics        the node's meters
@@ -91,13 +92,13 @@ public final class Scheduler implements AutoCloseable {
      *                       monotonic source suits (the node passes {@link System#nanoTime} as instants)
      * @param dispatch       receives every handed-out request; {@link SchedulerInbox#finished} must follow for each
      */
-    public Scheduler(String spiderId, ThrottledQueue throttledQueue, DomainThrottles throttles, Predicate<String> blacklisted,
+    public Scheduler(String spiderId, ThrottledQueue throttledQueue, DomainThrottles throttles, Predicate<String> heldBack,
             LeaseHolder holder, SchedulerLimits limits, CrawlerMetrics metrics, SchedulerInbox inbox, InstantSource clock,
             Consumer<LeasedRequest> dispatch) {
         this.spiderId = spiderId;
         this.handOuts = new BatchedCalls<>(throttledQueue::decideAll, MAX_DECISIONS_PER_CALL);
         this.throttles = throttles;
-        this.blacklisted = blacklisted;
+        this.heldBack = heldBack;
         this.holder = holder;
         this.limits = limits;
         this.metrics = metrics;
@@ -180,12 +181,12 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /** The throttles or the blacklist changed: every domain is ready now, and parked ones no longer blacklisted too. */
+    /** The throttles or the blacklist changed: every domain is ready now, and parked ones no longer held back too. */
     private void reconsiderAll() {
         long now = now();
         index.advanceAllTo(now);
         for (String domain : List.copyOf(parked)) {
-            if (!blacklisted.test(domain)) {
+            if (!heldBack.test(domain)) {
                 parked.remove(domain);
                 index.schedule(domain, now);
             }
@@ -229,7 +230,7 @@ public final class Scheduler implements AutoCloseable {
                 return;
             }
             String domain = ready.get();
-            if (blacklisted.test(domain)) {
+            if (heldBack.test(domain)) {
                 parked.add(domain);
                 continue;
             }

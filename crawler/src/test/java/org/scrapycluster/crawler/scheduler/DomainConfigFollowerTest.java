@@ -91,6 +91,25 @@ class DomainConfigFollowerTest {
         assertFalse(follower.isBlacklisted("ebay.com"));
     }
 
+    /**
+     * Before a config is in force every domain is held back; text it cannot use does not end that, and the health check
+     * names what is wrong with it; an empty node (the empty config) or a usable config does.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "domains:\n  ex1.com: {window: 50, hits: 4}\n"})
+    void everyDomainIsHeldBackUntilAConfigIsInForce(String usable) {
+        assertTrue(follower.holdsBack("ex1.com"), "nothing read yet");
+        follower.apply("- not\n- a mapping\n");
+        assertTrue(follower.holdsBack("ex1.com"), "nothing usable read yet");
+        String detail = follower.health().detail();
+        assertTrue(detail.contains("is not usable") && detail.contains("no requests are handed out"), detail);
+        assertEquals(0, changes.get());
+
+        follower.apply(usable);
+        assertFalse(follower.holdsBack("ex1.com"));
+        assertEquals(1, changes.get(), "the scheduler hears that it may hand out");
+    }
+
     @Test
     void domainsWrittenByHandInCapitalsOrUnicodeApplyToTheirQueues() {
         follower.apply("blacklist: [EVIL.example]\ndomains:\n  Bücher.example: {window: 50, hits: 4}\n  Example.COM: {window: 50, hits: 3}\n");

@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -11,10 +12,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
@@ -22,11 +25,16 @@ import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.EmbeddedZooKeeper;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.ManualClock;
 
+import ch.qos.logback.classic.Level;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -37,7 +45,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * What the scheduler asks Redis for and when, with its clock moved by hand and its loop turned by the test (never by
  * its own thread), against a private redis-server running the real hand-out script. Where the script decides on the
  * server's clock (moderation spacing, a Retry-After pause), the test lets server time pass by removing the key that
- * holds the decision.
+ * holds the decision. The tests of the domain config's first read add a private ZooKeeper.
  */
 class SchedulerTest {
 
@@ -52,7 +60,11 @@ class SchedulerTest {
     private final Set<String> blacklist = new HashSet<>();
 
     private Scheduler scheduler(DomainThrottles throttles, SchedulerLimits limits) {
-        return new Scheduler(spider, new ThrottledQueue(redis), throttles, blacklist::contains, new LeaseHolder("n1"), limits,
+        return scheduler(throttles, limits, blacklist::contains);
+    }
+
+    private Scheduler scheduler(DomainThrottles throttles, SchedulerLimits limits, Predicate<String> heldBack) {
+        return new Scheduler(spider, new ThrottledQueue(redis), throttles, heldBack, new LeaseHolder("n1"), limits,
                 new CrawlerMetrics(registry, spider, "n1"), inbox, clock, dispatched::add);
     }
 
@@ -312,6 +324,76 @@ class SchedulerTest {
         inbox.configChanged();
         settle(scheduler);
         assertEquals(1, dispatched.size());
+    }
+
+    /**
+     * A node started while ZooKeeper is away does not know the blacklist nor the throttles: it asks Redis for nothing (no
+     * request leased, every one stays queued) and its health says why, until it has read the domain config. Then the
+     * blacklisted domain stays queued and the other is handed out; a later outage keeps the config read.
+     */
+    @Test
+    void aNodeStartedWhileZooKeeperIsAwayHandsOutNothingUntilItHasReadTheBlacklist() throws Exception {
+        String path = "/scrapy-cluster/crawler/" + spider;
+        DomainThrottles throttles = throttles(60, 10, false);
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("scheduler-zk-away"));
+             CapturedLog log = CapturedLog.start(DomainConfigFollower.class, Level.INFO)) {
+            // short timeouts: the start waits one connection timeout for ZooKeeper, an outage is seen within a session's
+            ZooKeeperConnection connection = new ZooKeeperConnection(zookeeper.connectString(), Duration.ofSeconds(4),
+                    Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofSeconds(1));
+            try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+                store.replaceText("blacklist: [banned.test]\n");
+            }
+            zookeeper.stop();
+            try (DomainConfigFollower follower = new DomainConfigFollower(throttles, spider,
+                    new CrawlerMetrics(registry, spider, "n1"), inbox::configChanged)) {
+                Scheduler scheduler = scheduler(throttles, ROOMY, follower::holdsBack);
+                follower.start(connection, path);
+                queue("banned.test", 1);
+                queue("fine.test", 1);
+                inbox.domainsFound(List.of("banned.test", "fine.test"));
+                settle(scheduler);
+                settleAfter(scheduler, Duration.ofHours(1));
+                assertEquals(0, allCalls(), "nothing asked for, so nothing leased");
+                Health waiting = follower.health();
+                assertFalse(waiting.isUp());
+                assertTrue(waiting.detail().contains("has not been read") && waiting.detail().contains("no requests are handed out"),
+                        waiting.detail());
+
+                zookeeper.restart();
+                assertTrue(scheduler.awaitEvent(TimeUnit.SECONDS.toNanos(30)), "the config read is told to the scheduler");
+                settle(scheduler);
+                assertEquals(Map.of("fine.test", 1L), dispatchedPerDomain());
+                assertEquals(1, redis.sync().zcard(spider + ":banned.test:queue"), "the blacklisted domain's request stays queued");
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> follower.health().isUp());
+
+                zookeeper.stop();
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !follower.health().isUp());
+                queue("fine.test", 1);
+                inbox.domainsFound(List.of("banned.test", "fine.test"));
+                settle(scheduler);
+                assertEquals(Map.of("fine.test", 2L), dispatchedPerDomain(), "the config read stays in force through an outage");
+            }
+            assertEquals(List.of("WARN Handing out no requests until the domain config (blacklist, throttles) is read from Zookeeper",
+                    "INFO Domain config read from Zookeeper; handing out requests"),
+                    log.lines().stream().filter(line -> line.contains("out requests") || line.contains("out no requests")).toList());
+        }
+    }
+
+    /** A config node that is missing is the empty config: known, so nothing is held back. */
+    @Test
+    void aMissingConfigNodeIsTheEmptyConfigAndHoldsNothingBack() throws Exception {
+        DomainThrottles throttles = throttles(60, 10, false);
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("scheduler-zk-empty"));
+             DomainConfigFollower follower = new DomainConfigFollower(throttles, spider, new CrawlerMetrics(registry, spider, "n1"),
+                     inbox::configChanged)) {
+            Scheduler scheduler = scheduler(throttles, ROOMY, follower::holdsBack);
+            follower.start(ZooKeeperConnection.to(zookeeper.connectString()), "/scrapy-cluster/crawler/" + spider);
+            assertTrue(scheduler.awaitEvent(TimeUnit.SECONDS.toNanos(30)), "the empty config read is told to the scheduler");
+            queue("fine.test", 1);
+            inbox.domainsFound(List.of("fine.test"));
+            settle(scheduler);
+            assertEquals(Map.of("fine.test", 1L), dispatchedPerDomain());
+        }
     }
 
     @Test
