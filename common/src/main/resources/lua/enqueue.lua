@@ -26,10 +26,11 @@
 -- another type: a name the original's keys share with another key; nothing of it is kept); then one more
 -- element, n characters, the i-th '1' when request i wrote its crawl's timeout key and '0' when not (a caller
 -- reading the outcomes by position reads them as before).
--- The timeout key (+10) is written after every outcome but BLACKLISTED, EXPIRED and KEY_CONFLICT: the
--- original's Kafka monitor sets it for every seed it takes, whatever becomes of the member, so a seed sent
--- again with another expires moves the crawl's expiry even when it is not queued again (docs/api.md). This
--- script alone decides it (KEEPS_TIMEOUT); Java reads the answer (EnqueueResult.timeoutWritten).
+-- The timeout key (+10) is written after every outcome but BLACKLISTED, KEY_CONFLICT and EXPIRED (unless the
+-- crawl is live): the original's Kafka monitor sets it for every seed it takes, whatever becomes of the member,
+-- so a seed sent again with another expires moves the crawl's expiry even when it is not queued again, and one
+-- whose expires has passed expires the running crawl (docs/api.md). This
+-- script alone decides it (writes_timeout); Java reads the answer (EnqueueResult.timeoutWritten).
 
 local FIELDS = 20
 local fifo = ARGV[1] == '1'
@@ -117,13 +118,26 @@ local KEEPS_TIMEOUT = {
   QUEUED = true, ALREADY_QUEUED = true, DUPLICATE = true, PAGE_LIMIT = true, DOMAIN_BLACKLISTED = true
 }
 
+-- Whether the crawl of these fields is live: requests of it were queued and it has been neither retired,
+-- stopped nor expired since (it is listed in crawls:active).
+local function crawl_live(spider, fields)
+  return redis.call('ZSCORE', KEYSPACE.crawls_active, crawl_name(spider, fields)) ~= false
+end
+
+-- Whether request i's outcome leaves its crawl's timeout key to be written: after an outcome that keeps it,
+-- and after EXPIRED when the crawl is live, so that a seed whose expires has passed expires a running crawl
+-- at once, as the original's SET of the key makes its Redis monitor do (docs/differences.md).
+local function writes_timeout(outcome, spider, fields)
+  return KEEPS_TIMEOUT[outcome] or outcome == 'EXPIRED' and crawl_live(spider, fields)
+end
+
 -- Files request i (file_request) and writes its crawl's timeout key when it asks for it; returns the outcome,
 -- and '1' when it wrote the key, '0' when not. The crawl accounting's expires is left as it is: it is that of
 -- the requests queued (written with them by write_added), which keep the expires they were sent with.
 local function enqueue(queue, base, arrival)
   local fields = passed_crawl_fields(base + 3)
   local outcome = file_request(queue, base, arrival, fields)
-  if ARGV[base + 10] == '1' and KEEPS_TIMEOUT[outcome] and fields.expires ~= 0 then
+  if ARGV[base + 10] == '1' and fields.expires ~= 0 and writes_timeout(outcome, ARGV[base + 1], fields) then
     -- the expires text as the request gives it, as the original writes it: formatted here, an expires
     -- beyond the range of a long would come out as -9223372036854775808, long past
     redis.call('SET', KEYSPACE.timeout(ARGV[base + 1], fields.appid, fields.crawlid), ARGV[base + 6])

@@ -205,6 +205,25 @@ class EnqueuerTest {
     }
 
     @Test
+    void aSeedWhoseExpiresHasPassedExpiresTheLiveCrawlAtOnceButIsNotQueued() {
+        long later = serverSeconds() + 3600;
+        long passed = serverSeconds() - 5;
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c1", 1, later)).withTimeoutKey()));
+
+        EnqueueResult result = enqueuer.fileBatchAsync(List.of(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/again", "app", "c1", 1, passed)).withTimeoutKey())).join().getFirst();
+
+        assertEquals(new EnqueueResult(EnqueueOutcome.EXPIRED, true), result);
+        assertEquals(Long.toString(passed), redis.sync().get(crawl.timeoutKey()), "the Redis monitor expires it at its next look");
+        assertEquals(1, redis.sync().zcard(queue.key()), "the expired seed itself is not queued");
+        CrawlRef notLive = new CrawlRef(spider, "app", "c9");
+        assertEquals(new EnqueueResult(EnqueueOutcome.EXPIRED, false), enqueuer.fileBatchAsync(List.of(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/", "app", "c9", 1, passed)).withTimeoutKey())).join().getFirst());
+        assertEquals(0, redis.sync().exists(notLive.timeoutKey()), "a crawl that is not running is not started to be expired");
+    }
+
+    @Test
     void theScriptAnswersWhichRequestsOfABatchWroteTheirTimeoutKey() {
         long expires = serverSeconds() + 3600;
         EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "dup"), "fp1", Duration.ofSeconds(600));
