@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -15,6 +16,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.RedisException;
@@ -66,6 +68,7 @@ public final class LiveView implements AutoCloseable {
     private final DomainTable domains;
     private final QueueHistory history = new QueueHistory();
     private final CompletedCrawls completed;
+    private final Set<Integer> countedCodes;
     private final Ticker ticker = new Ticker("rest-live-view");
     private final AtomicLong refreshes = new AtomicLong();
 
@@ -102,6 +105,7 @@ public final class LiveView implements AutoCloseable {
         this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), settings.getLong("QUEUE_HITS"),
                 settings.getDouble("QUEUE_WINDOW"));
         this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::started);
+        this.countedCodes = ResponseCharts.configuredCodes(settings);
         last.put("error", "not read yet");
         this.snapshot = json.writeBytes(last);
     }
@@ -202,7 +206,7 @@ public final class LiveView implements AutoCloseable {
         for (String key : new StatsReader(redis, clock).keys(Keyspace.SERVICE_STATS.glob())) {
             StatsKey.parse(key).ifPresent(parsed -> (parsed.heartbeat() ? heartbeats : counters).add(parsed));
         }
-        ResponseCharts responses = ResponseCharts.read(redis, counters, now);
+        ResponseCharts responses = ResponseCharts.read(redis, counters, countedCodes, now);
         CrawlTable.Reading crawlReading = crawls.read(redis, nowMillis);
         DomainTable.Reading domainReading = domains.read(redis, crawlReading.backlogByDomain(), domainConfig.config(), nowMillis);
         history.add(now, crawlReading.backlog(), domainReading.waiting());
@@ -213,6 +217,8 @@ public final class LiveView implements AutoCloseable {
         view.put("domains_partial", crawlReading.domainsPartial());
         view.put("backlog", crawlReading.backlog());
         view.put("active_crawls", crawlReading.active());
+        ArrayNode codes = view.putArray("response_codes");
+        responses.codes().forEach(codes::add);
         ObjectNode charts = view.putObject("charts");
         ResponseCharts.SPANS.forEach((name, span) -> {
             ObjectNode chart = charts.putObject(name);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -19,7 +20,8 @@ import org.scrapycluster.common.redis.RedisConnection;
  * Every service instance that beats (docs/architecture.md "Statistics": a heartbeat key holds the
  * epoch seconds of its last beat): service, host, id, spider, the age of its last beat, how long
  * this gateway has seen it (no key records a start time), its rate and whether it is stale (no beat
- * for {@code LIVE_NODE_STALE_SECONDS}; a node that stops for good disappears once its key expires).
+ * for {@code LIVE_NODE_STALE_SECONDS}; a node that stops for good disappears once its key expires). A crawler's
+ * rate is that of the status codes its host counts ({@code STATS_RESPONSE_CODES}): no key counts all its responses.
  * Used on the live view's refresh thread only.
  */
 final class NodeList {
@@ -37,6 +39,8 @@ final class NodeList {
                 .thenComparing(StatsKey::host).thenComparing(StatsKey::nodeId)).toList();
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         Set<String> present = new HashSet<>();
+        String crawlerRateOf = "responses/s on this host with status " + rates.codes().stream().map(String::valueOf)
+                .collect(Collectors.joining(", ")) + " only (STATS_RESPONSE_CODES; 504 also counts failed downloads)";
         if (!heartbeats.isEmpty()) {
             List<KeyValue<String, String>> beats = redis.sync().mget(heartbeats.stream().map(StatsKey::key).toArray(String[]::new));
             for (int i = 0; i < heartbeats.size(); i++) {
@@ -65,7 +69,7 @@ final class NodeList {
                         : rates.rate(Keyspace.SERVICE_STATS.fill(key.service(), "total"));
                 if (rate.isPresent()) {
                     row.put("rate", rate.getAsDouble());
-                    row.put("rate_of", key.service().equals("crawler") ? "responses/s on this host" : "requests/s, all nodes");
+                    row.put("rate_of", key.service().equals("crawler") ? crawlerRateOf : "requests/s, all nodes");
                 } else {
                     row.putNull("rate");
                 }

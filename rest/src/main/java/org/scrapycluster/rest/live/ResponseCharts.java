@@ -2,11 +2,15 @@ package org.scrapycluster.rest.live;
 
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -16,6 +20,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.RollingWindowCounter;
 
 /**
@@ -27,7 +32,8 @@ import org.scrapycluster.common.stats.RollingWindowCounter;
  * 900 s window gives 15 s points for the 5 minute chart, 3600 s gives minutes for the hour, a day
  * gives 24 minute points; a window smaller than the span, the largest there is, is merged into at
  * most {@value #MAX_POINTS} points). Crawler responses are summed over hosts and spiders by status class;
- * 504, which also counts every failed download attempt, is its own series, {@code errors}.
+ * 504, which also counts every failed download attempt, is its own series, {@code errors}. Crawlers count only the
+ * codes of {@code STATS_RESPONSE_CODES}: a series none of whose codes is counted is null, not a row of zeros.
  */
 final class ResponseCharts {
 
@@ -41,14 +47,25 @@ final class ResponseCharts {
 
     private final Map<String, ObjectNode> charts = new LinkedHashMap<>();
     private final Map<String, Double> rates = new HashMap<>();
+    private final SortedSet<Integer> codes;
 
-    private ResponseCharts() {
+    private ResponseCharts(SortedSet<Integer> codes) {
+        this.codes = Collections.unmodifiableSortedSet(codes);
     }
 
-    /** Reads the buckets of {@code counters} and builds every span's series and every counter's rate. */
-    static ResponseCharts read(RedisConnection redis, List<StatsKey> counters, long nowSecond) {
+    /**
+     * Reads the buckets of {@code counters} and builds every span's series and every counter's rate.
+     *
+     * @param configured the status codes the crawlers are configured to count; those of the counters found are
+     *                   counted too (a crawler configured otherwise than this gateway)
+     */
+    static ResponseCharts read(RedisConnection redis, List<StatsKey> counters, Set<Integer> configured, long nowSecond) {
+        SortedSet<Integer> codes = new TreeSet<>(configured);
         Map<String, TreeMap<Long, StatsKey>> windows = new TreeMap<>();
         for (StatsKey key : counters) {
+            if (key.responses()) {
+                codes.add(key.status());
+            }
             windows.computeIfAbsent(key.counter(), name -> new TreeMap<>()).put(key.window(), key);
         }
         // the window's own name (a Python component's sorted set, or an earlier build's HASH) and our HASH of buckets
@@ -82,13 +99,31 @@ final class ResponseCharts {
         });
         eventWindows.forEach((key, events) -> eventBuckets(redis, events).forEach((start, count) -> buckets.get(key).merge(start, count, Long::sum)));
 
-        ResponseCharts result = new ResponseCharts();
+        ResponseCharts result = new ResponseCharts(codes);
         SPANS.forEach((name, span) -> result.charts.put(name, result.chart(span, chosen, buckets, nowSecond)));
         chosen.forEach((counter, bySpan) -> {
             StatsKey key = bySpan.get(RATE_SPAN);
             result.rates.put(counter, rate(buckets.get(key.key()), bucketSeconds(key.window()), nowSecond));
         });
         return result;
+    }
+
+    /** The status codes counted: those configured and those of every crawler counter found. */
+    SortedSet<Integer> codes() {
+        return codes;
+    }
+
+    /**
+     * The codes crawlers count by {@code settings} ({@code STATS_STATUS_CODES}, {@code STATS_RESPONSE_CODES}), with
+     * 504, which they count for every failed download.
+     */
+    static Set<Integer> configuredCodes(Settings settings) {
+        if (!settings.getBoolean("STATS_STATUS_CODES")) {
+            return Set.of();
+        }
+        Set<Integer> codes = new HashSet<>(settings.getIntList("STATS_RESPONSE_CODES"));
+        codes.add(FAILED_DOWNLOAD);
+        return Set.copyOf(codes);
     }
 
     /** The chart of {@code name} (a key of {@link #SPANS}). */
@@ -121,7 +156,7 @@ final class ResponseCharts {
         long first = Math.floorDiv(now - span, bucket) * bucket + bucket;
         int points = (int) ((Math.floorDiv(now, bucket) * bucket - first) / bucket) + 1;
         Map<String, long[]> counts = new LinkedHashMap<>();
-        SERIES.forEach(series -> counts.put(series, new long[points]));
+        SERIES.forEach(series -> counts.put(series, codes.stream().anyMatch(code -> series.equals(seriesOf(code))) ? new long[points] : null));
         for (Map<Long, StatsKey> bySpan : chosen.values()) {
             StatsKey key = bySpan.get(span);
             if (!key.responses()) {
@@ -146,6 +181,11 @@ final class ResponseCharts {
             times.add(first + i * bucket);
         }
         counts.forEach((name, series) -> {
+            if (series == null) {
+                // no code of the class is counted: no crawler says how many there were
+                chart.putNull(name);
+                return;
+            }
             ArrayNode values = chart.putArray(name);
             for (int i = 0; i < points; i++) {
                 // the current bucket is still filling: its rate is over the seconds it has had so far

@@ -360,6 +360,14 @@ async function throttleAction(event) {
 // ---------------------------------------------------------------------------------------------
 // The live view
 
+// Sets an element's text only when it changed: a text node replaced loses the selection in it, and a live
+// region rewritten is read out again.
+function setText(element, text) {
+  if (element.textContent !== text) {
+    element.textContent = text;
+  }
+}
+
 function cell(row, text, className) {
   const td = row.insertCell();
   td.textContent = text;
@@ -541,6 +549,25 @@ function chartOptions(series, width) {
 }
 
 const PAGE_SERIES = [["2xx", "--green"], ["3xx", "--blue"], ["4xx", "--orange"], ["5xx", "--red"], ["errors", "--purple"]];
+// codes to count for a status class the crawlers do not count
+const CODE_EXAMPLES = { "2xx": "200", "3xx": "301, 302", "4xx": "404, 429", "5xx": "500, 503", errors: "504" };
+
+// Says which status codes the crawlers count (the gateway sends a class none of whose codes is counted as null,
+// charted as a gap) and how to count more.
+function showCodes(live) {
+  const codes = live.response_codes || [];
+  const pages = ((live.charts || {})[state.span] || {}).pages || {};
+  const missing = PAGE_SERIES.map(([name]) => name).filter((name) => pages[name] === null);
+  let text = codes.length ? "Counted status codes: " + codes.join(", ") + "." : "The crawlers count no status code (STATS_STATUS_CODES is off).";
+  if (missing.length) {
+    text += " Not counted, shown as —: " + missing.map((name) => (name === "errors" ? "fetch errors" : name)).join(", ")
+        + "; to see them, add codes such as " + missing.map((name) => CODE_EXAMPLES[name]).join(", ")
+        + " to the crawlers' STATS_RESPONSE_CODES.";
+  }
+  setText($("response-codes"), text);
+  setText($("node-rate-note"), codes.length ? "A crawler's rate counts only its responses with status " + codes.join(", ")
+      + " (STATS_RESPONSE_CODES)." : "");
+}
 
 function pageSeries() {
   return PAGE_SERIES.map(([name, color]) => ({
@@ -567,8 +594,9 @@ function chartData(live) {
   if (!charts) {
     return null;
   }
+  // a class no crawler counts is null: a gap, not a line of zeros
   return {
-    pages: [charts.pages.t].concat(PAGE_SERIES.map(([name]) => charts.pages[name])),
+    pages: [charts.pages.t].concat(PAGE_SERIES.map(([name]) => charts.pages[name] || charts.pages.t.map(() => null))),
     queues: [charts.queues.t, charts.queues.backlog, charts.queues.waiting],
   };
 }
@@ -615,6 +643,7 @@ async function refreshLive() {
     showCrawls(live);
     showDomains(live);
     showNodes(live);
+    showCodes(live);
     drawCharts();
     $("zookeeper").textContent = (live.zookeeper_connected ? "connected" : "not connected") + " · " + (live.zookeeper_node || "");
     $("zookeeper").className = live.zookeeper_connected ? "up" : "down";
@@ -698,6 +727,9 @@ for (const button of document.querySelectorAll("button.span")) {
       other.classList.toggle("active", other === button);
     }
     resetCharts();
+    if (state.live) {
+      showCodes(state.live);
+    }
   });
 }
 window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", resetCharts);

@@ -231,6 +231,52 @@ class LiveViewTest {
                 "example.com|1", "1", "updated", Long.toString(now * 1000)));
     }
 
+    /**
+     * Crawlers count only the codes of STATS_RESPONSE_CODES (200, 404, 403, 504 by default): a status class none of whose
+     * codes is counted is null, not zeros that would read as "no server errors" during an outage.
+     */
+    @Test
+    void aStatusClassNoCrawlerCountsIsNullAndTheCodesCountedAreListed() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        redis.sync().set("stats:crawler:hostA:link:0123456789ab", now + ".5");
+        redis.sync().hset("stats:crawler:hostA:link:200:900", Map.of(Long.toString(now / 15 * 15), "30"));
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+
+        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        assertEquals("[200,403,404,504]", view.get("response_codes").toString());
+        for (String span : List.of("5m", "1h", "24h")) {
+            JsonNode chart = view.at("/charts/" + span + "/pages");
+            assertTrue(chart.get("3xx").isNull() && chart.get("5xx").isNull(), span + ": " + chart);
+            assertEquals(chart.get("t").size(), chart.get("4xx").size(), "404 and 403 are counted, none came: zeros");
+            assertEquals(0, chart.at("/4xx/0").asDouble());
+            assertTrue(chart.get("errors").isArray(), span + ": " + chart);
+        }
+        String rateOf = view.at("/nodes/0/rate_of").asText();
+        assertTrue(rateOf.contains("200, 403, 404, 504 only") && rateOf.contains("STATS_RESPONSE_CODES"), rateOf);
+
+        // a crawler that counts 503, configured otherwise than this gateway: its counter says so
+        redis.sync().hset("stats:crawler:hostB:link:503:900", Map.of(Long.toString(now / 15 * 15 - 15), "15"));
+        live.refresh();
+        view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        assertEquals("[200,403,404,503,504]", view.get("response_codes").toString());
+        JsonNode serverErrors = view.at("/charts/5m/pages/5xx");
+        assertEquals(1.0, serverErrors.get(serverErrors.size() - 2).asDouble(), 1e-9, "15 responses 503 in the last full 15 s");
+        assertTrue(view.at("/charts/5m/pages/3xx").isNull());
+
+        Settings nothingCounted = settings("3600", "3600", Map.of("STATS_STATUS_CODES", "false"));
+        redis.sync().flushdb();
+        LiveView off = new LiveView(nothingCounted, () -> Optional.of(redis), new Json(JsonLimits.from(nothingCounted)), Clock.systemUTC());
+        off.refresh();
+        view = JSON.readTree(off.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        assertEquals("[]", view.get("response_codes").toString());
+        for (String series : List.of("2xx", "3xx", "4xx", "5xx", "errors")) {
+            assertTrue(view.at("/charts/5m/pages/" + series).isNull(), series + ": " + view.at("/charts/5m/pages"));
+        }
+    }
+
     @Test
     void aWindowFinerThanTheSpanIsMergedIntoAtMostThreeHundredPoints() throws Exception {
         long now = System.currentTimeMillis() / 1000;
