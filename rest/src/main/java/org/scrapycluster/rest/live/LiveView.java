@@ -169,7 +169,6 @@ public final class LiveView implements AutoCloseable {
         long nowMillis = clock.millis();
         snapshotMillis = nowMillis;
         ObjectNode view = last.deepCopy();
-        view.put("server_time", nowMillis / 1000);
         view.put("refresh_seconds", refresh.toMillis() / 1000.0);
         view.put("zookeeper_connected", domainConfig.connected());
         view.put("zookeeper_node", domainConfig.path());
@@ -195,6 +194,10 @@ public final class LiveView implements AutoCloseable {
         }
         view.put("redis_connected", connection.map(RedisConnection::answers).orElse(false));
         view.set("completed", completed.rows());
+        // dated when published, not when the refresh began: the page sets its clock by it
+        long publishedMillis = clock.millis();
+        view.put("server_time", publishedMillis / 1000);
+        view.put("server_time_ms", publishedMillis);
         last = view;
         snapshot = json.writeBytes(view);
     }

@@ -639,7 +639,9 @@ async function refreshLive() {
   try {
     const live = await getJson("/live");
     state.live = live;
-    state.clockOffset = live.server_time - Date.now() / 1000;
+    // when the gateway published the snapshot, to the millisecond (a gateway before server_time_ms: to the second)
+    const serverTime = typeof live.server_time_ms === "number" ? live.server_time_ms / 1000 : live.server_time;
+    state.clockOffset = serverTime - Date.now() / 1000;
     showCrawls(live);
     showDomains(live);
     showNodes(live);
@@ -647,7 +649,7 @@ async function refreshLive() {
     drawCharts();
     $("zookeeper").textContent = (live.zookeeper_connected ? "connected" : "not connected") + " · " + (live.zookeeper_node || "");
     $("zookeeper").className = live.zookeeper_connected ? "up" : "down";
-    status.textContent = live.error ? live.error : "live · updated " + clock(live.server_time);
+    status.textContent = live.error ? live.error : "live · updated " + clock(serverTime);
     status.className = "live" + (live.error ? " error" : "");
     scheduleLive((live.refresh_seconds || 3) * 1000);
   } catch (e) {

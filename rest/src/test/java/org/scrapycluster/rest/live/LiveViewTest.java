@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -360,6 +361,26 @@ class LiveViewTest {
             time.advance(Duration.ofSeconds(31));
             live.tick();
             assertEquals(4, live.refreshes(), "no page for 31 s: unwatched again");
+        }
+    }
+
+    /** The page sets its clock by the snapshot's date: that is when the snapshot was published, to the millisecond. */
+    @Test
+    void aSnapshotIsDatedWhenItIsPublished() throws Exception {
+        redis.sync().flushdb();
+        ManualClock time = new ManualClock();
+        Settings settings = settings();
+        // reading Redis takes 1.7 s of the refresh
+        Supplier<Optional<RedisConnection>> slowRedis = () -> {
+            time.advance(Duration.ofMillis(1700));
+            return Optional.of(redis);
+        };
+        try (LiveView live = new LiveView(settings, slowRedis, new Json(JsonLimits.from(settings)), time.withZone(ZoneOffset.UTC))) {
+            long startMillis = time.millis();
+            live.refresh();
+            JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+            assertEquals(startMillis + 1700, view.get("server_time_ms").asLong(), view.toString());
+            assertEquals((startMillis + 1700) / 1000, view.get("server_time").asLong(), "still whole epoch seconds");
         }
     }
 
