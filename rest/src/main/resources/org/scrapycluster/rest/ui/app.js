@@ -209,7 +209,7 @@ async function refreshAccess() {
   $("access").textContent = access.anonymous ? "" : ACCESS_TEXT[access.access];
   // a link cannot send the key: with keys on, /metrics and /live would answer 401
   $("keyed-links").hidden = !access.anonymous;
-  for (const button of document.querySelectorAll("button.write, td.actions button")) {
+  for (const button of document.querySelectorAll("button.write, #crawl-rows td.actions button")) {
     // info is a read: a read key may ask it
     button.disabled = !state.canWrite && button.dataset.action !== "info";
   }
@@ -368,20 +368,89 @@ function setText(element, text) {
   }
 }
 
-function cell(row, text, className) {
-  const td = row.insertCell();
-  td.textContent = text;
-  if (className) {
-    td.className = className;
-  }
-  return td;
-}
+// Every table is updated in place at each refresh, its rows keyed by what they show (a crawl's
+// spiderid/appid/crawlid, a domain, a node): a row that stays keeps its element, its buttons and their
+// focus, and a cell whose text is unchanged keeps its text node and a selection in it; rows that
+// come or go are added or removed, and a row that changes place is moved.
 
-function emptyRow(body, columns, text) {
-  const td = body.insertRow().insertCell();
-  td.colSpan = columns;
-  td.className = "empty";
-  td.textContent = text;
+// the key of the row that says a table is empty
+const EMPTY_ROW = "\u0000empty";
+// the item each row shows now, for its handlers
+const rowItems = new WeakMap();
+
+/**
+ * Makes the rows of body show items, in their order. table.key(item) is a row's identity; table.columns
+ * are { text(item), className (a string, or a function of the item) }; table.build(row, item) adds what a
+ * new row has besides its cells' text (buttons, handlers), table.update(row, item) what changes with the item
+ * besides that text; table.empty(), with table.columns.length, the row shown when there is no item.
+ */
+function syncRows(body, items, table) {
+  const wanted = [];
+  const met = new Map();
+  for (const item of items) {
+    const key = table.key(item);
+    // a key met again (two notices of one crawl in the same second) gets a row of its own
+    const times = met.get(key) || 0;
+    met.set(key, times + 1);
+    wanted.push([times ? key + "\u0000" + times : key, item]);
+  }
+  if (wanted.length === 0) {
+    wanted.push([EMPTY_ROW, null]);
+  }
+  // rows leaving first, so that those staying need no move
+  const keys = new Set(wanted.map(([key]) => key));
+  const rows = new Map();
+  for (const row of Array.from(body.rows)) {
+    if (keys.has(row.dataset.key)) {
+      rows.set(row.dataset.key, row);
+    } else {
+      row.remove();
+    }
+  }
+  wanted.forEach(([key, item], index) => {
+    let row = rows.get(key);
+    if (!row) {
+      row = document.createElement("tr");
+      row.dataset.key = key;
+      if (item) {
+        table.columns.forEach(() => row.insertCell());
+        if (table.build) {
+          table.build(row, item);
+        }
+      } else {
+        const td = row.insertCell();
+        td.colSpan = table.columns.length;
+        td.className = "empty";
+      }
+    }
+    if (item) {
+      rowItems.set(row, item);
+      table.columns.forEach((column, i) => {
+        const td = row.cells[i];
+        if (column.text) {
+          setText(td, column.text(item));
+        }
+        const className = (typeof column.className === "function" ? column.className(item) : column.className) || "";
+        if (td.className !== className) {
+          td.className = className;
+        }
+      });
+      if (table.update) {
+        table.update(row, item);
+      }
+    } else {
+      setText(row.cells[0], table.empty());
+    }
+    const at = body.rows[index] || null;
+    if (at !== row) {
+      // moveBefore keeps the focus in a row that moves; insertBefore takes it away
+      if (row.isConnected && body.moveBefore) {
+        body.moveBefore(row, at);
+      } else {
+        body.insertBefore(row, at);
+      }
+    }
+  });
 }
 
 function clock(epochSeconds) {
@@ -406,9 +475,59 @@ function seconds(value) {
   return (value / 3600).toFixed(1) + " h";
 }
 
+const CRAWL_ACTIONS = [["info", "Info", ""], ["stop", "Stop", "danger"], ["expire", "Expire", "danger"]];
+
+const CRAWL_TABLE = {
+  key: (crawl) => JSON.stringify([crawl.spiderid, crawl.appid, crawl.crawlid]),
+  columns: [
+    { text: (crawl) => crawl.appid },
+    { text: (crawl) => crawl.crawlid, className: "mono" },
+    { text: (crawl) => crawl.spiderid },
+    { text: (crawl) => String(crawl.pages), className: "num" },
+    { text: (crawl) => String(crawl.pending), className: "num" },
+    { text: (crawl) => crawl.pages_per_second.toFixed(2), className: "num" },
+    // a crawl already active when the gateway started began earlier, at a time nobody recorded
+    { text: (crawl) => (crawl.start_known === false ? "≤ " : "") + clock(crawl.first_seen) },
+    { text: (crawl) => (crawl.expires ? clock(crawl.expires) : "never") },
+    { className: "actions" },
+  ],
+  build(row, crawl) {
+    row.dataset.crawlid = crawl.crawlid;
+    // the actions need only the crawl's identity, which is the row's
+    const identity = { appid: crawl.appid, crawlid: crawl.crawlid, spiderid: crawl.spiderid };
+    for (const [action, label, className] of CRAWL_ACTIONS) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.className = className;
+      button.dataset.action = action;
+      button.addEventListener("click", () => crawlAction(action, identity));
+      row.cells[8].append(button);
+    }
+  },
+  update(row) {
+    for (const button of row.cells[8].children) {
+      button.disabled = !state.canWrite && button.dataset.action !== "info";
+    }
+  },
+  empty: () => (state.filter ? "No active crawl matches the filter." : "No active crawl. Submit one below."),
+};
+
+const COMPLETED_TABLE = {
+  key: (crawl) => JSON.stringify([crawl.spiderid, crawl.appid, crawl.crawlid, crawl.end, crawl.server_time]),
+  columns: [
+    { text: (crawl) => crawl.appid },
+    { text: (crawl) => crawl.crawlid, className: "mono" },
+    { text: (crawl) => crawl.spiderid },
+    { text: (crawl) => crawl.end },
+    { text: (crawl) => (crawl.total_pages === null ? "—" : String(crawl.total_pages)), className: "num" },
+    { text: (crawl) => seconds(crawl.duration_seconds), className: "num" },
+    { text: (crawl) => clock(crawl.server_time) },
+  ],
+  empty: () => "No crawl has completed since this gateway started.",
+};
+
 function showCrawls(live) {
-  const body = $("crawl-rows");
-  body.replaceChildren();
   const filter = state.filter.toLowerCase();
   const crawls = (live.crawls || []).filter((crawl) => !filter
       || [crawl.appid, crawl.crawlid, crawl.spiderid].some((text) => text.toLowerCase().includes(filter)));
@@ -420,54 +539,13 @@ function showCrawls(live) {
   const listed = (live.crawls || []).length;
   const active = typeof live.active_crawls === "number" && live.active_crawls > listed
     ? listed + " most recently active of " + live.active_crawls : String(crawls.length) + " active";
-  $("crawl-count").textContent = "(" + active + (backlogText(live)) + ")";
-  for (const crawl of crawls) {
-    const row = body.insertRow();
-    row.dataset.crawlid = crawl.crawlid;
-    cell(row, crawl.appid);
-    cell(row, crawl.crawlid, "mono");
-    cell(row, crawl.spiderid);
-    cell(row, String(crawl.pages), "num");
-    cell(row, String(crawl.pending), "num");
-    cell(row, crawl.pages_per_second.toFixed(2), "num");
-    // a crawl already active when the gateway started began earlier, at a time nobody recorded
-    cell(row, (crawl.start_known === false ? "≤ " : "") + clock(crawl.first_seen));
-    cell(row, crawl.expires ? clock(crawl.expires) : "never");
-    const actions = cell(row, "", "actions");
-    for (const [action, label, className] of [["info", "Info", ""], ["stop", "Stop", "danger"], ["expire", "Expire", "danger"]]) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = label;
-      button.className = className;
-      button.dataset.action = action;
-      button.disabled = !state.canWrite && action !== "info";
-      button.addEventListener("click", () => crawlAction(action, crawl));
-      actions.append(button);
-    }
-  }
-  if (crawls.length === 0) {
-    emptyRow(body, 9, filter ? "No active crawl matches the filter." : "No active crawl. Submit one below.");
-  }
+  setText($("crawl-count"), "(" + active + (backlogText(live)) + ")");
+  syncRows($("crawl-rows"), crawls, CRAWL_TABLE);
   for (const th of document.querySelectorAll("#crawl-table th[data-key]")) {
     th.className = (th.dataset.key === key ? (descending ? "sorted-desc" : "sorted-asc") : "")
         + (th.classList.contains("num") ? " num" : "");
   }
-
-  const done = $("completed-rows");
-  done.replaceChildren();
-  for (const crawl of live.completed || []) {
-    const row = done.insertRow();
-    cell(row, crawl.appid);
-    cell(row, crawl.crawlid, "mono");
-    cell(row, crawl.spiderid);
-    cell(row, crawl.end);
-    cell(row, crawl.total_pages === null ? "—" : String(crawl.total_pages), "num");
-    cell(row, seconds(crawl.duration_seconds), "num");
-    cell(row, clock(crawl.server_time));
-  }
-  if ((live.completed || []).length === 0) {
-    emptyRow(done, 7, "No crawl has completed since this gateway started.");
-  }
+  syncRows($("completed-rows"), live.completed || [], COMPLETED_TABLE);
 }
 
 function backlogText(live) {
@@ -478,54 +556,64 @@ function backlogText(live) {
   return ", " + live.backlog + " requests pending" + (partial ? " in these" : "");
 }
 
-function showDomains(live) {
-  // a broad crawl's accounting is read only in part at each refresh (LIVE_MAX_ACCOUNTING_FIELDS)
-  $("domain-count").textContent = live.domains_partial ? "(backlogs of the most recently active crawls' first domains)" : "";
-  const body = $("domain-rows");
-  body.replaceChildren();
-  for (const domain of live.domains || []) {
-    const row = body.insertRow();
-    row.dataset.domain = domain.domain;
-    cell(row, domain.domain, "mono");
-    cell(row, String(domain.backlog), "num");
-    const throttle = domain.hits + " / " + domain.window + " s"
+const DOMAIN_TABLE = {
+  key: (domain) => domain.domain,
+  columns: [
+    { text: (domain) => domain.domain, className: "mono" },
+    { text: (domain) => String(domain.backlog), className: "num" },
+    { text: (domain) => domain.hits + " / " + domain.window + " s"
         + (domain.scale !== null && domain.scale !== 1 ? " × " + domain.scale : "")
-        + (domain.throttle_source === "default" ? " (default)" : "");
-    cell(row, throttle);
-    cell(row, domain.used + " / " + domain.limit, "num");
-    const stateText = domain.state + (domain.pause_seconds > 0 ? " (" + seconds(domain.pause_seconds) + ")" : "");
-    cell(row, stateText, "state-" + domain.state.replace(" ", "-"));
-    row.addEventListener("click", () => {
-      const form = $("throttle-form");
-      form.domain.value = domain.domain;
-      form.hits.value = domain.hits;
-      form.window.value = domain.window;
-      form.scale.value = domain.scale === null ? 1 : domain.scale;
-    });
-  }
-  if ((live.domains || []).length === 0) {
-    emptyRow(body, 5, "No domain has work queued or a throttle of its own.");
-  }
+        + (domain.throttle_source === "default" ? " (default)" : "") },
+    { text: (domain) => domain.used + " / " + domain.limit, className: "num" },
+    { text: (domain) => domain.state + (domain.pause_seconds > 0 ? " (" + seconds(domain.pause_seconds) + ")" : ""),
+      className: (domain) => "state-" + domain.state.replace(" ", "-") },
+  ],
+  build(row, domain) {
+    row.dataset.domain = domain.domain;
+    row.addEventListener("click", () => editThrottle(rowItems.get(row)));
+  },
+  empty: () => "No domain has work queued or a throttle of its own.",
+};
+
+// Fills the throttle form with a domain's throttle as the last refresh read it.
+function editThrottle(domain) {
+  const form = $("throttle-form");
+  form.domain.value = domain.domain;
+  form.hits.value = domain.hits;
+  form.window.value = domain.window;
+  form.scale.value = domain.scale === null ? 1 : domain.scale;
 }
 
+function showDomains(live) {
+  // a broad crawl's accounting is read only in part at each refresh (LIVE_MAX_ACCOUNTING_FIELDS)
+  setText($("domain-count"), live.domains_partial ? "(backlogs of the most recently active crawls' first domains)" : "");
+  syncRows($("domain-rows"), live.domains || [], DOMAIN_TABLE);
+}
+
+const NODE_TABLE = {
+  key: (node) => JSON.stringify([node.service, node.host, node.spider, node.id]),
+  columns: [
+    { text: (node) => node.service + (node.spider ? " · " + node.spider : "") },
+    { text: (node) => node.host },
+    { text: (node) => node.id, className: "mono" },
+    { text: (node) => seconds(node.seen_seconds), className: "num" },
+    { text: (node) => seconds(node.heartbeat_age_seconds) + (node.stale ? " stale" : ""),
+      className: (node) => "num" + (node.stale ? " stale" : "") },
+    { text: (node) => (node.rate === null ? "—" : node.rate.toFixed(2) + "/s"), className: "num" },
+  ],
+  update(row, node) {
+    const title = node.rate_of || "";
+    if (row.cells[5].title !== title) {
+      row.cells[5].title = title;
+    }
+  },
+  empty: () => "No heartbeat in Redis: no service is running, or Redis is not the one they use.",
+};
+
 function showNodes(live) {
-  const body = $("node-rows");
-  body.replaceChildren();
   const nodes = live.nodes || [];
-  $("node-count").textContent = "(" + nodes.length + ", " + nodes.filter((node) => node.stale).length + " stale)";
-  for (const node of nodes) {
-    const row = body.insertRow();
-    cell(row, node.service + (node.spider ? " · " + node.spider : ""));
-    cell(row, node.host);
-    cell(row, node.id, "mono");
-    cell(row, seconds(node.seen_seconds), "num");
-    cell(row, seconds(node.heartbeat_age_seconds) + (node.stale ? " stale" : ""), "num" + (node.stale ? " stale" : ""));
-    const rate = cell(row, node.rate === null ? "—" : node.rate.toFixed(2) + "/s", "num");
-    rate.title = node.rate_of || "";
-  }
-  if (nodes.length === 0) {
-    emptyRow(body, 6, "No heartbeat in Redis: no service is running, or Redis is not the one they use.");
-  }
+  setText($("node-count"), "(" + nodes.length + ", " + nodes.filter((node) => node.stale).length + " stale)");
+  syncRows($("node-rows"), nodes, NODE_TABLE);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -664,6 +752,16 @@ function scheduleLive(ms) {
   liveTimer = setTimeout(refreshLive, ms);
 }
 
+const CHECK_TABLE = {
+  key: ([name]) => name,
+  columns: [
+    { text: ([name]) => name },
+    { text: ([, check]) => check.status, className: ([, check]) => (check.status === "UP" ? "up" : "down") },
+    { text: ([, check]) => check.detail || "" },
+  ],
+  empty: () => "No check.",
+};
+
 async function refreshHealth() {
   try {
     const index = await getJson("/");
@@ -677,14 +775,7 @@ async function refreshHealth() {
     $("uptime").textContent = seconds(index.uptime_sec);
     $("my-id").textContent = index.my_id;
     const health = await getJson("/health", 503);
-    const rows = $("checks");
-    rows.replaceChildren();
-    for (const [name, check] of Object.entries(health.checks)) {
-      const row = rows.insertRow();
-      cell(row, name);
-      cell(row, check.status, check.status === "UP" ? "up" : "down");
-      cell(row, check.detail);
-    }
+    syncRows($("checks"), Object.entries(health.checks), CHECK_TABLE);
   } catch (e) {
     const badge = $("node-health");
     badge.textContent = e instanceof KeyNeeded ? "key needed" : "gateway unreachable";

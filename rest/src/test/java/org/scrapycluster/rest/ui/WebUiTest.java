@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -140,6 +141,52 @@ class WebUiTest {
         }
     }
 
+    /**
+     * The tables are updated in place: a refresh that changes a row's numbers, or adds a row above it, leaves its
+     * buttons (and the focus on one) and the text of its other cells (and a selection in it) as they were.
+     */
+    @Test
+    void aRefreshKeepsTheFocusedButtonAndTheSelectedText(EmbeddedStack stack) {
+        String appid = GatewaySettings.unique("ui");
+        String kept = "link:" + appid + ":kept";
+        String newer = "link:" + appid + ":newer";
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("LIVE_REFRESH_SECONDS", "1"))) {
+            RedisCommands<String, String> redis = answered.redis().sync();
+            long now = System.currentTimeMillis();
+            redis.zadd("crawls:active", now, kept);
+            redis.hset("crawl:" + kept, Map.of("pending", "1", "pages", "0", "expires", "0", "kept.example.com|1", "1"));
+            try {
+                open(answered.gateway());
+                By row = By.cssSelector("#crawl-rows tr[data-crawlid=kept]");
+                browser.awaitText("crawl-rows", "kept");
+                WebElement stop = browser.driver().findElement(row).findElement(By.cssSelector("button[data-action=stop]"));
+                browser.driver().executeScript("arguments[0].focus()", stop);
+                awaitRefreshes(2);
+                assertEquals(Boolean.TRUE, browser.driver().executeScript("return document.activeElement === arguments[0]", stop),
+                        "the Stop button focused before two refreshes has the focus after them");
+
+                WebElement crawlid = browser.driver().findElement(row).findElement(By.cssSelector("td.mono"));
+                browser.driver().executeScript("const range = document.createRange(); range.selectNodeContents(arguments[0]);"
+                        + " getSelection().removeAllRanges(); getSelection().addRange(range);", crawlid);
+                assertEquals("kept", browser.driver().executeScript("return getSelection().toString()"));
+                // the row's pages change, and a crawl active since comes first
+                redis.hset("crawl:" + kept, "pages", "7");
+                redis.zadd("crawls:active", now + 1000, newer);
+                redis.hset("crawl:" + newer, Map.of("pending", "1", "pages", "0", "expires", "0"));
+                Awaitility.await("the new crawl above, the new page count").atMost(HeadlessBrowser.WAIT).ignoreExceptions().until(() ->
+                        browser.driver().findElements(By.cssSelector("#crawl-rows tr")).getFirst().getDomAttribute("data-crawlid").equals("newer")
+                        && browser.driver().findElement(row).findElements(By.tagName("td")).get(3).getText().equals("7"));
+                awaitRefreshes(1);
+                assertEquals("kept", browser.driver().executeScript("return getSelection().toString()"), "the selection stays");
+                assertEquals(Boolean.TRUE, browser.driver().executeScript("return document.activeElement === arguments[0]", stop),
+                        "so does the focus");
+            } finally {
+                redis.zrem("crawls:active", kept, newer);
+                redis.del("crawl:" + kept, "crawl:" + newer);
+            }
+        }
+    }
+
     @Test
     void aCancelledKeyDialogSaysAKeyIsNeededAndCanBeOpenedAgain(EmbeddedStack stack) {
         try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
@@ -196,7 +243,26 @@ class WebUiTest {
         browser.driver().get(gateway.client().base().resolve("/ui/").toString());
     }
 
-    /** Clicks {@code button} once it is there: the tables are drawn anew at every refresh, so a row found may be gone. */
+    /** Waits until the page has read {@code count} more snapshots of the live view. */
+    private static void awaitRefreshes(int count) {
+        String[] last = {refreshMarker()};
+        int[] seen = {0};
+        Awaitility.await(count + " refreshes").atMost(HeadlessBrowser.WAIT).until(() -> {
+            String marker = refreshMarker();
+            if (!marker.equals(last[0])) {
+                last[0] = marker;
+                seen[0]++;
+            }
+            return seen[0] >= count;
+        });
+    }
+
+    /** What changes at every refresh of the page. */
+    private static String refreshMarker() {
+        return browser.driver().findElement(By.id("live-status")).getText();
+    }
+
+    /** Clicks {@code button} once it is there: a row is there only once the page has read it. */
     private static void click(By button) {
         Awaitility.await("a click on " + button).atMost(HeadlessBrowser.WAIT).ignoreExceptions().until(() -> {
             browser.driver().findElement(button).click();
