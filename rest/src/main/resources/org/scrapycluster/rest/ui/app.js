@@ -541,9 +541,13 @@ function showCrawls(live) {
     ? listed + " most recently active of " + live.active_crawls : String(crawls.length) + " active";
   setText($("crawl-count"), "(" + active + (backlogText(live)) + ")");
   syncRows($("crawl-rows"), crawls, CRAWL_TABLE);
+  // aria-sort on the sorted column's header only
   for (const th of document.querySelectorAll("#crawl-table th[data-key]")) {
-    th.className = (th.dataset.key === key ? (descending ? "sorted-desc" : "sorted-asc") : "")
-        + (th.classList.contains("num") ? " num" : "");
+    if (th.dataset.key === key) {
+      th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+    } else {
+      th.removeAttribute("aria-sort");
+    }
   }
   syncRows($("completed-rows"), live.completed || [], COMPLETED_TABLE);
 }
@@ -567,10 +571,25 @@ const DOMAIN_TABLE = {
     { text: (domain) => domain.used + " / " + domain.limit, className: "num" },
     { text: (domain) => domain.state + (domain.pause_seconds > 0 ? " (" + seconds(domain.pause_seconds) + ")" : ""),
       className: (domain) => "state-" + domain.state.replace(" ", "-") },
+    { className: "actions" },
   ],
   build(row, domain) {
     row.dataset.domain = domain.domain;
-    row.addEventListener("click", () => editThrottle(rowItems.get(row)));
+    // a click anywhere on the row fills the form too, and the button does it from the keyboard
+    row.addEventListener("click", (event) => {
+      if (!event.target.closest("button")) {
+        editThrottle(rowItems.get(row));
+      }
+    });
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Edit throttle";
+    button.setAttribute("aria-label", "Edit the throttle of " + domain.domain);
+    button.addEventListener("click", () => {
+      editThrottle(rowItems.get(row));
+      $("throttle-form").hits.focus();
+    });
+    row.cells[5].append(button);
   },
   empty: () => "No domain has work queued or a throttle of its own.",
 };
@@ -722,14 +741,29 @@ function resetCharts() {
 
 let liveTimer = null;
 
-async function refreshLive() {
+// The status line is a live region: rewritten only when what it says changes, so that a screen reader
+// announces an error, or its end, once.
+function showStatus(text, isError) {
   const status = $("live-status");
+  setText(status, text);
+  const className = "live" + (isError ? " error" : "");
+  if (status.className !== className) {
+    status.className = className;
+  }
+}
+
+async function refreshLive() {
   try {
     const live = await getJson("/live");
     state.live = live;
     // when the gateway published the snapshot, to the millisecond (a gateway before server_time_ms: to the second)
     const serverTime = typeof live.server_time_ms === "number" ? live.server_time_ms / 1000 : live.server_time;
     state.clockOffset = serverTime - Date.now() / 1000;
+    // the time of the snapshot, outside the live region: it changes at every refresh
+    const updated = $("live-time");
+    updated.dateTime = new Date(serverTime * 1000).toISOString();
+    updated.textContent = clock(serverTime);
+    $("live-updated").hidden = false;
     showCrawls(live);
     showDomains(live);
     showNodes(live);
@@ -737,12 +771,10 @@ async function refreshLive() {
     drawCharts();
     $("zookeeper").textContent = (live.zookeeper_connected ? "connected" : "not connected") + " · " + (live.zookeeper_node || "");
     $("zookeeper").className = live.zookeeper_connected ? "up" : "down";
-    status.textContent = live.error ? live.error : "live · updated " + clock(serverTime);
-    status.className = "live" + (live.error ? " error" : "");
+    showStatus(live.error || "live", Boolean(live.error));
     scheduleLive((live.refresh_seconds || 3) * 1000);
   } catch (e) {
-    status.textContent = e instanceof KeyNeeded ? e.message : "cannot reach the gateway: " + e.message;
-    status.className = "live error";
+    showStatus(e instanceof KeyNeeded ? e.message : "cannot reach the gateway: " + e.message, true);
     scheduleLive(HEALTH_INTERVAL_MS);
   }
 }
@@ -805,7 +837,7 @@ $("crawl-filter").addEventListener("input", (event) => {
   }
 });
 for (const th of document.querySelectorAll("#crawl-table th[data-key]")) {
-  th.addEventListener("click", () => {
+  th.querySelector("button.sort").addEventListener("click", () => {
     const key = th.dataset.key;
     state.sort = { key, descending: state.sort.key === key ? !state.sort.descending : true };
     if (state.live) {

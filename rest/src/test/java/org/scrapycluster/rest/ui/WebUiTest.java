@@ -72,7 +72,7 @@ class WebUiTest {
     void aGatewayThatStopsAnsweringIsSaid(EmbeddedStack stack) {
         try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1").build())) {
             open(gateway);
-            browser.awaitText("live-status", "live · updated");
+            awaitLive();
             // from now on every call of /live is held by the browser and never answered, as by a gateway that hangs
             browser.driver().executeCdpCommand("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*/live"))));
             browser.awaitText("live-status", "cannot reach the gateway");
@@ -103,14 +103,14 @@ class WebUiTest {
                 .set("REST_API_KEYS_FILE", keyFile.toString()).build())) {
             open(gateway);
             enterKey("first-key");
-            browser.awaitText("live-status", "live · updated");
+            awaitLive();
             Files.writeString(keyFile, "the-second-key\n");
             awaitKeyDialog();
             // the dialog stays open for three health refreshes (every 5 s), as for someone away from the tab
             Thread.sleep(16_000);
             double accessBefore = gateway.counter("rest.requests", "endpoint", "access", "status", "200");
             enterKey("the-second-key");
-            browser.awaitText("live-status", "live · updated");
+            awaitLive();
             Thread.sleep(2_000);
             // one /access for each of the two refresh loops that met the 401 (live view, health), not one per refresh missed
             double access = gateway.counter("rest.requests", "endpoint", "access", "status", "200") - accessBefore;
@@ -143,10 +143,12 @@ class WebUiTest {
 
     /**
      * The tables are updated in place: a refresh that changes a row's numbers, or adds a row above it, leaves its
-     * buttons (and the focus on one) and the text of its other cells (and a selection in it) as they were.
+     * buttons (and the focus on one) and the text of its other cells (and a selection in it) as they were; the
+     * status line, a live region, is not rewritten by a refresh that changes nothing it says; sorting and a
+     * domain's throttle are reached with the keyboard.
      */
     @Test
-    void aRefreshKeepsTheFocusedButtonAndTheSelectedText(EmbeddedStack stack) {
+    void aRefreshKeepsFocusAndSelectionAndTheTablesWorkFromTheKeyboard(EmbeddedStack stack) {
         String appid = GatewaySettings.unique("ui");
         String kept = "link:" + appid + ":kept";
         String newer = "link:" + appid + ":newer";
@@ -159,11 +161,17 @@ class WebUiTest {
                 open(answered.gateway());
                 By row = By.cssSelector("#crawl-rows tr[data-crawlid=kept]");
                 browser.awaitText("crawl-rows", "kept");
+                awaitLive();
                 WebElement stop = browser.driver().findElement(row).findElement(By.cssSelector("button[data-action=stop]"));
                 browser.driver().executeScript("arguments[0].focus()", stop);
+                browser.driver().executeScript("window.statusChanges = 0; new MutationObserver((changes) => window.statusChanges"
+                        + " += changes.length).observe(document.getElementById('live-status'),"
+                        + " { childList: true, characterData: true, subtree: true, attributes: true });");
                 awaitRefreshes(2);
                 assertEquals(Boolean.TRUE, browser.driver().executeScript("return document.activeElement === arguments[0]", stop),
                         "the Stop button focused before two refreshes has the focus after them");
+                assertEquals(0L, browser.driver().executeScript("return window.statusChanges"),
+                        "two refreshes, the state still live: the live region is left alone");
 
                 WebElement crawlid = browser.driver().findElement(row).findElement(By.cssSelector("td.mono"));
                 browser.driver().executeScript("const range = document.createRange(); range.selectNodeContents(arguments[0]);"
@@ -180,6 +188,26 @@ class WebUiTest {
                 assertEquals("kept", browser.driver().executeScript("return getSelection().toString()"), "the selection stays");
                 assertEquals(Boolean.TRUE, browser.driver().executeScript("return document.activeElement === arguments[0]", stop),
                         "so does the focus");
+
+                // a sortable header is a button in a th that says how the table is sorted
+                WebElement pages = browser.driver().findElement(By.cssSelector("#crawl-table th[data-key=pages]"));
+                pages.findElement(By.tagName("button")).sendKeys(Keys.ENTER);
+                assertEquals("descending", pages.getDomAttribute("aria-sort"));
+                pages.findElement(By.tagName("button")).sendKeys(Keys.ENTER);
+                assertEquals("ascending", pages.getDomAttribute("aria-sort"));
+                assertEquals(1, browser.driver().findElements(By.cssSelector("#crawl-table th[aria-sort]")).size());
+                assertEquals(List.of("newer", "kept"), browser.driver().findElements(By.cssSelector("#crawl-rows tr")).stream()
+                        .map(crawl -> crawl.getDomAttribute("data-crawlid")).filter(List.of("newer", "kept")::contains).toList(),
+                        "0 pages, then 7");
+
+                // a domain's throttle is edited with a button of its row
+                By edit = By.cssSelector("#domain-rows tr[data-domain='kept.example.com'] button");
+                Awaitility.await("the domain of the crawl").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                        .until(() -> browser.driver().findElement(edit).getText().equals("Edit throttle"));
+                browser.driver().findElement(edit).sendKeys(Keys.ENTER);
+                WebElement form = browser.driver().findElement(By.id("throttle-form"));
+                assertEquals("kept.example.com", form.findElement(By.name("domain")).getDomProperty("value"));
+                assertEquals(form.findElement(By.name("hits")), browser.driver().switchTo().activeElement(), "the form's hits next");
             } finally {
                 redis.zrem("crawls:active", kept, newer);
                 redis.del("crawl:" + kept, "crawl:" + newer);
@@ -197,7 +225,7 @@ class WebUiTest {
             browser.awaitText("node-health", "key needed");
             browser.driver().findElement(By.id("key-button")).click();
             enterKey("the-key");
-            browser.awaitText("live-status", "live · updated");
+            awaitLive();
             assertFalse(browser.driver().findElement(By.id("key-button")).isDisplayed());
         }
     }
@@ -232,7 +260,7 @@ class WebUiTest {
                 PrefixProxy proxy = PrefixProxy.start("/scrapy", gateway.client().base())) {
             // /ui redirects to the page, which reads the gateway's endpoints next to it
             browser.driver().get(proxy.uri("/ui").toString());
-            browser.awaitText("live-status", "live · updated");
+            awaitLive();
             browser.awaitText("checks", "rest.kafka");
             // STATS_RESPONSE_CODES by default: no 3xx nor 5xx is counted, and the page says so rather than chart zeros
             browser.awaitText("response-codes", "Counted status codes: 200, 403, 404, 504. Not counted, shown as —: 3xx, 5xx");
@@ -257,9 +285,15 @@ class WebUiTest {
         });
     }
 
-    /** What changes at every refresh of the page. */
+    /** What changes at every refresh of the page: the time of the snapshot it shows, to the millisecond. */
     private static String refreshMarker() {
-        return browser.driver().findElement(By.id("live-status")).getText();
+        return String.valueOf(browser.driver().findElement(By.id("live-time")).getDomAttribute("datetime"));
+    }
+
+    /** Waits until the page reads the live view without an error. */
+    private static void awaitLive() {
+        Awaitility.await("#live-status says live").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                .until(() -> browser.driver().findElement(By.id("live-status")).getText().equals("live"));
     }
 
     /** Clicks {@code button} once it is there: a row is there only once the page has read it. */
