@@ -31,6 +31,7 @@ import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.CapturedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +76,23 @@ class RedisConnectionTest {
             try (RedisConnection next = RedisConnection.open(endpoint)) {
                 assertEquals("PONG", next.sync().ping());
             }
+        }
+    }
+
+    /**
+     * A connection attempt refused leaves its handshake's timeout on the process's timer, which fires once the timeout
+     * has passed; with no other connection open meanwhile it must still find its event loop running, or Netty logs
+     * "Failed to submit a listener notification task" at ERROR (a service waiting for a Redis that refuses connections
+     * logged it after each attempt).
+     */
+    @Test
+    void aRefusedAttemptLeavesNoErrorBehindOnceItsTimeoutHasPassed() throws InterruptedException {
+        Duration timeout = Duration.ofSeconds(1);
+        try (CapturedLog netty = CapturedLog.start("io.netty", Level.WARN)) {
+            RedisEndpoint refusing = new RedisEndpoint("127.0.0.1", FreePorts.pick(), 0, null, false, timeout);
+            assertThrows(RedisConnectionException.class, () -> RedisConnection.open(refusing));
+            Thread.sleep(timeout.multipliedBy(3)); // past the attempt's timeout: on success there is nothing to wait for
+            assertEquals(List.of(), netty.lines());
         }
     }
 
