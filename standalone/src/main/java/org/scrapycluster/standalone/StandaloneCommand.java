@@ -85,7 +85,7 @@ public final class StandaloneCommand implements Callable<Integer> {
                 if (!ShutdownSignal.jvmIsShuttingDown()) {
                     throw e;
                 }
-                // Ctrl-C during start-up (a crawler node waiting for Redis, say): what had started is closed
+                // Ctrl-C during start-up (the embedded Redis loading its file, say): what had started is closed
                 LOG.atInfo().addKeyValue("reason", e.getMessage()).log("Stopped before every service had started");
             }
             // Logged before the signal is closed: once it is, a signalled JVM exits at once.

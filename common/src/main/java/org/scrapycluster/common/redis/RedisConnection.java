@@ -137,7 +137,8 @@ public final class RedisConnection implements AutoCloseable {
      * after failures as info, so that an outage at start-up is logged twice, not once per attempt.
      *
      * @param stopped asked before each attempt; true gives up, e.g. when the service is closing
-     * @return the connection, or empty when {@code stopped} said so or the thread was interrupted
+     * @return the connection, or empty when {@code stopped} said so or the thread was interrupted (during an attempt
+     *         too, which is then not logged as a failure)
      */
     public static Optional<RedisConnection> openRetrying(RedisEndpoint endpoint, MeterRegistry meters, Logger log, BooleanSupplier stopped) {
         Backoff backoff = Backoff.standard();
@@ -149,6 +150,9 @@ public final class RedisConnection implements AutoCloseable {
                 }
                 return Optional.of(connection);
             } catch (RedisException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return Optional.empty(); // the attempt was cut short: the caller is stopping, Redis may be fine
+                }
                 if (backoff.attempts() == 0) {
                     log.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, reason(e));
                 }

@@ -76,19 +76,23 @@ public final class DownloadChain {
     }
 
     /**
-     * Loads the middlewares {@code DOWNLOADER_MIDDLEWARES} of {@code settings} names and opens the built-ins with {@code context}.
+     * Loads the middlewares {@code DOWNLOADER_MIDDLEWARES} of {@code settings} names, in their order; {@link #open} makes
+     * the chain of them.
      *
      * @throws org.scrapycluster.common.settings.SettingsException when a name has no middleware
      */
-    public static DownloadChain load(Settings settings, MiddlewareContext context, Fetcher fetcher) {
-        List<DownloaderMiddleware> loaded = ExtensionLoader.of(DownloaderMiddleware.class, "downloader middlewares", settings)
-                .ordered("DOWNLOADER_MIDDLEWARES");
-        for (DownloaderMiddleware middleware : loaded) {
+    public static List<DownloaderMiddleware> middlewares(Settings settings) {
+        return ExtensionLoader.of(DownloaderMiddleware.class, "downloader middlewares", settings).ordered("DOWNLOADER_MIDDLEWARES");
+    }
+
+    /** Opens the built-ins among {@code middlewares} (as {@link #middlewares} loaded them) with {@code context}, and chains them. */
+    public static DownloadChain open(List<DownloaderMiddleware> middlewares, MiddlewareContext context, Fetcher fetcher) {
+        for (DownloaderMiddleware middleware : middlewares) {
             if (middleware instanceof NodeMiddleware builtIn) {
                 builtIn.open(context);
             }
         }
-        return new DownloadChain(loaded, fetcher);
+        return new DownloadChain(middlewares, fetcher);
     }
 
     /**

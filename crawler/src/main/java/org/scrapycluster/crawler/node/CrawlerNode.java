@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.api.DownloaderMiddleware;
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.common.extension.ExtensionFailures;
@@ -64,7 +67,11 @@ import org.slf4j.LoggerFactory;
  * (see {@link RequestProcessor}); it follows the ZooKeeper domain config, looks up its public IP, renews
  * its leases, returns expired leases of dead nodes (every node reaps), beats its heartbeat
  * {@code stats:crawler:<host>:<spider>:<uuid12>} and counts responses by status. Health checks:
- * {@code redis}, {@code kafka}, {@code zookeeper}.
+ * {@code redis}, {@code kafka}, {@code zookeeper}; liveness: {@code scheduler}.
+ *
+ * <p>Starting does not wait for Redis: the settings are checked and the parts that need no Redis opened at once (a bad
+ * setting fails the start), then the node connects on a thread of its own, retrying with back-off, and starts crawling
+ * once connected. A stop meanwhile ends the wait.
  */
 public final class CrawlerNode implements Service {
 
@@ -80,13 +87,24 @@ public final class CrawlerNode implements Service {
 
     private final ServiceContext context;
     private final CrawlerConfig config;
-    private final Deque<Owned<?>> resources = new ArrayDeque<>();
+    private final RedisEndpoint endpoint;
+    /** The parts the others use until they close: the Redis connection, the public IP's refresh, the statistics, the leases. */
+    private final Deque<Owned<?>> foundation = new ArrayDeque<>();
+    /** The other parts, closed before the foundation. */
+    private final Deque<Owned<?>> parts = new ArrayDeque<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private Thread starter;
+    /** Whether the {@link #starter} is still connecting to Redis: only then does a close interrupt it. */
+    private boolean connecting;
+    private volatile RedisConnection redis;
+    private volatile Scheduler scheduler;
+    private volatile String startFailure;
     private RequestProcessor processor;
-    private boolean closed;
 
     public CrawlerNode(ServiceContext context) {
         this.context = context;
         this.config = CrawlerConfig.from(context.settings());
+        this.endpoint = RedisEndpoint.from(context.settings());
     }
 
     @Override
@@ -94,40 +112,94 @@ public final class CrawlerNode implements Service {
         return "crawler";
     }
 
+    /**
+     * Loads what the settings name (a bad one throws here) and opens the parts that do not need Redis, then returns: the
+     * node connects to Redis on a thread of its own, retrying while Redis cannot be reached, and starts crawling once
+     * connected. Meanwhile its {@code redis} check is down and its {@code scheduler} liveness check up.
+     */
     @Override
     public synchronized void start() {
+        if (closed.get()) {
+            throw new IllegalStateException("the crawler node is closed");
+        }
+        RedisParts rest;
         try {
-            startParts();
+            rest = startWithoutRedis();
         } catch (RuntimeException e) {
             close();
             throw e;
+        }
+        context.health().register("redis", this::redisHealth);
+        context.health().register("scheduler", HealthRegistry.Kind.LIVENESS, this::schedulerHealth);
+        connecting = true;
+        starter = Thread.ofPlatform().name("crawler-start-" + config.spiderName()).daemon().start(() -> connectAndStart(rest));
+    }
+
+    private Health redisHealth() {
+        RedisConnection connection = redis;
+        if (connection != null) {
+            return connection.answers() ? Health.up() : Health.down("not connected, or no answer");
+        }
+        String failure = startFailure;
+        return Health.down(failure != null ? "the node could not start: " + failure : "connecting to " + endpoint);
+    }
+
+    private Health schedulerHealth() {
+        Scheduler running = scheduler;
+        if (running != null) {
+            return running.liveness();
+        }
+        String failure = startFailure;
+        return failure != null ? Health.down("the node could not start: " + failure) : Health.up("waiting for Redis at " + endpoint);
+    }
+
+    /**
+     * The connection to Redis, retried until Redis answers or the node is closed, then the parts that use it; a failure
+     * there is logged, closes the node and turns its liveness check down.
+     */
+    private void connectAndStart(RedisParts rest) {
+        RedisConnection connection = RedisConnection.openRetrying(endpoint, context.meters(), LOG,
+                () -> closed.get() || ShutdownSignal.jvmIsShuttingDown()).orElse(null);
+        synchronized (this) {
+            connecting = false;
+            Thread.interrupted(); // a close's interrupt that came after the wait: it was meant for the wait only
+            if (connection == null) {
+                return;
+            }
+            if (closed.get()) {
+                connection.close();
+                return;
+            }
+            try {
+                rest.start(ownFoundation(connection));
+            } catch (RuntimeException e) {
+                startFailure = e.toString();
+                LOG.atError().setCause(e).addKeyValue("spiderid", config.spiderName()).log("The crawler node could not start");
+                closeParts();
+                return;
+            }
+            redis = connection;
         }
         LOG.atInfo().addKeyValue("spiderid", config.spiderName()).addKeyValue("node", context.node().uuid12())
                 .log("Crawler node started");
     }
 
-    private void startParts() {
+    /** Builds what needs no Redis; returns how to build and start the rest once Redis is connected. */
+    private RedisParts startWithoutRedis() {
         Settings settings = context.settings();
         Spider spider = Spiders.named(config.spiderName(), settings);
         LinkRules links = new LinkRules(ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS"));
+        List<DownloaderMiddleware> middlewares = DownloadChain.middlewares(settings);
         String spiderId = spider.name();
         String nodeId = context.node().uuid12();
-        RedisConnection redis = own(connectRedis(settings, context.meters()));
-        context.health().register("redis", () -> redis.answers() ? Health.up() : Health.down("not connected, or no answer"));
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
                 config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsMaxHosts());
-        startPublicIp(settings, throttles);
+        Optional<PublicIpLookup> publicIp = publicIpLookup(settings, throttles);
+        List<Long> statsWindows = StatsWindow.parse(settings.getStringList("STATS_TIMES"));
+        ZooKeeperConnection zookeeper = ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS"));
 
-        // Created in the reverse order of closing: see close().
-        StatsRecorder stats = own(new StatsRecorder(redis, nodeId, context.clock(), Duration.ofSeconds(1),
-                settings.getBoolean("STATS_ORIGINAL_KEYS")));
-        StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId, config.statsResponseCodes(),
-                StatsWindow.parse(settings.getStringList("STATS_TIMES")), settings.getBoolean("STATS_STATUS_CODES"));
-        stats.start();
-        // the pipelines close first: a page still going out keeps its lease until it is out (or given up)
-        LeaseKeeper leaseKeeper = own(new LeaseKeeper(new Leases(redis), spiderId, config.limits().lease(), metrics, MONOTONIC),
-                (keeper, budget) -> keeper.close(StopStep.ACKNOWLEDGEMENTS.grantedBy(budget)));
+        // Owned in the reverse order of closing: see close(). The pipelines close after the workers and before the leases.
         Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),
                 (stages, budget) -> stages.close(StopStep.PIPELINES.grantedBy(budget)));
         ExecutorService workers = own(Executors.newFixedThreadPool(config.workerThreads(),
@@ -144,73 +216,87 @@ public final class CrawlerNode implements Service {
         DomainConfigFollower follower = ownBackground(new DomainConfigFollower(throttles, spiderId, metrics, inbox::configChanged),
                 DomainConfigFollower::close);
         RequestCodec codec = new RequestCodec();
-        ThrottledQueue throttledQueue = new ThrottledQueue(redis);
-        Enqueuer enqueuer = new Enqueuer(redis, settings.getBoolean("QUEUE_FIFO"));
         DupefilterMemory dupefilterMemory = new DupefilterMemory(config.dupefilterMemory(), config.filing().dupefilterTtl(),
                 context.clock());
         metrics.cache("dupefilter", dupefilterMemory.fingerprints());
-        RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
-                metrics);
-        DownloadChain chain = DownloadChain.load(settings, new MiddlewareContext(config.robotsObey(), robots, throttles, throttledQueue,
-                config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
-        processor = new RequestProcessor(config,
-                new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
-                workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()));
-        Scheduler scheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::holdsBack, new LeaseHolder(nodeId),
-                config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
-        follower.start(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
-                settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
-        context.health().register("zookeeper", follower::health);
-        LeaseReaper reaper = ownBackground(new LeaseReaper(redis, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH),
-                LeaseReaper::close);
-        reaper.watch(spiderId);
-        metrics.leasesReaped(reaper);
-        reaper.start();
-        leaseKeeper.start();
-        Heartbeat heartbeat = ownBackground(new Heartbeat(redis, Keyspace.CRAWLER_HEARTBEAT.fill(context.node().hostname(), spiderId,
-                nodeId), config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()), Heartbeat::close);
-        heartbeat.start();
-        own(scheduler, (stopping, budget) -> {
-            stopping.close(StopStep.SCHEDULER.grantedBy(budget));
-            drain(StopStep.DRAIN.grantedBy(budget));
-        });
-        scheduler.start();
-        context.health().register("scheduler", HealthRegistry.Kind.LIVENESS, scheduler::liveness);
-        Discovery discovery = ownBackground(new Discovery(redis, spiderId, config.discoveryInterval(), config.queueRefresh(),
-                inbox::domainsFound), Discovery::close);
-        discovery.start();
-    }
+        return connection -> {
+            publicIp.ifPresent(lookup -> startPublicIp(lookup, throttles));
+            StatsRecorder stats = ownFoundation(new StatsRecorder(connection, nodeId, context.clock(), Duration.ofSeconds(1),
+                    settings.getBoolean("STATS_ORIGINAL_KEYS")));
+            StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId, config.statsResponseCodes(),
+                    statsWindows, settings.getBoolean("STATS_STATUS_CODES"));
+            stats.start();
+            LeaseKeeper leaseKeeper = ownFoundation(new LeaseKeeper(new Leases(connection), spiderId, config.limits().lease(), metrics,
+                    MONOTONIC), (keeper, budget) -> keeper.close(StopStep.ACKNOWLEDGEMENTS.grantedBy(budget)));
+            ThrottledQueue throttledQueue = new ThrottledQueue(connection);
+            Enqueuer enqueuer = new Enqueuer(connection, settings.getBoolean("QUEUE_FIFO"));
+            RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
+                    metrics);
+            DownloadChain chain = DownloadChain.open(middlewares, new MiddlewareContext(config.robotsObey(), robots, throttles,
+                    throttledQueue, config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
+            processor = new RequestProcessor(config,
+                    new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
+                    workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()));
+            Scheduler newScheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::holdsBack, new LeaseHolder(nodeId),
+                    config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
-    /** Looks the public IP up now (bounded by PUBLIC_IP_TIMEOUT) and every SCHEDULER_IP_REFRESH, when keys carry it. */
-    private void startPublicIp(Settings settings, DomainThrottles throttles) {
-        String fixed = settings.getNullableString("PUBLIC_IP");
-        if (fixed != null && !fixed.isBlank()) {
-            throttles.publicIp(fixed.strip());
-            return;
-        }
-        if (!config.throttleKeyStyle().byIp()) {
-            return;
-        }
-        PublicIpLookup lookup = new PublicIpLookup(settings.getString("PUBLIC_IP_URL"), settings.getString("IP_ADDR_REGEX"),
-                settings.getSeconds("PUBLIC_IP_TIMEOUT"));
-        throttles.publicIp(lookup.lookUp());
-        Ticker refresh = ownBackground(new Ticker("crawler-public-ip"), Ticker::close);
-        refresh.every(config.ipRefresh(), config.ipRefresh(), () -> throttles.publicIp(lookup.lookUp()));
+            follower.start(zookeeper, settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
+            context.health().register("zookeeper", follower::health);
+            LeaseReaper reaper = ownBackground(new LeaseReaper(connection, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH),
+                    LeaseReaper::close);
+            reaper.watch(spiderId);
+            metrics.leasesReaped(reaper);
+            reaper.start();
+            leaseKeeper.start();
+            Heartbeat heartbeat = ownBackground(new Heartbeat(connection, Keyspace.CRAWLER_HEARTBEAT.fill(context.node().hostname(), spiderId,
+                    nodeId), config.ipRefresh().multipliedBy(2), config.ipRefresh(), context.clock()), Heartbeat::close);
+            heartbeat.start();
+            own(newScheduler, (stopping, budget) -> {
+                stopping.close(StopStep.SCHEDULER.grantedBy(budget));
+                drain(StopStep.DRAIN.grantedBy(budget));
+            });
+            newScheduler.start();
+            scheduler = newScheduler;
+            Discovery discovery = ownBackground(new Discovery(connection, spiderId, config.discoveryInterval(), config.queueRefresh(),
+                    inbox::domainsFound), Discovery::close);
+            discovery.start();
+        };
     }
 
     /**
-     * The connection to Redis, retried until Redis answers, or until the process is told to stop: a node started while
-     * Redis is away waits for it, and a Ctrl-C meanwhile ends the start instead of waiting out the process's grace.
+     * How the public IP is looked up, when keys carry it and PUBLIC_IP does not fix it (then it is set here); empty
+     * otherwise.
      */
-    private static RedisConnection connectRedis(Settings settings, MeterRegistry meters) {
-        RedisEndpoint endpoint = RedisEndpoint.from(settings);
-        return RedisConnection.openRetrying(endpoint, meters, LOG, ShutdownSignal::jvmIsShuttingDown)
-                .orElseThrow(() -> new IllegalStateException("stopped, or interrupted, while connecting to Redis at " + endpoint));
+    private Optional<PublicIpLookup> publicIpLookup(Settings settings, DomainThrottles throttles) {
+        String fixed = settings.getNullableString("PUBLIC_IP");
+        if (fixed != null && !fixed.isBlank()) {
+            throttles.publicIp(fixed.strip());
+            return Optional.empty();
+        }
+        if (!config.throttleKeyStyle().byIp()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PublicIpLookup(settings.getString("PUBLIC_IP_URL"), settings.getString("IP_ADDR_REGEX"),
+                settings.getSeconds("PUBLIC_IP_TIMEOUT")));
     }
 
-    private <T extends AutoCloseable> T own(T resource) {
-        return own(resource, (part, budget) -> part.close());
+    /** Looks the public IP up now (bounded by PUBLIC_IP_TIMEOUT) and every SCHEDULER_IP_REFRESH. */
+    private void startPublicIp(PublicIpLookup lookup, DomainThrottles throttles) {
+        throttles.publicIp(lookup.lookUp());
+        Ticker refresh = ownFoundation(new Ticker("crawler-public-ip"),
+                (ticker, budget) -> ticker.close(StopStep.BACKGROUND.grantedBy(budget)));
+        refresh.every(config.ipRefresh(), config.ipRefresh(), () -> throttles.publicIp(lookup.lookUp()));
+    }
+
+    private <T extends AutoCloseable> T ownFoundation(T resource) {
+        return ownFoundation(resource, (part, budget) -> part.close());
+    }
+
+    /** Closes {@code part} with the node, after every part of {@link #parts}, in the reverse order of owning. */
+    private <T> T ownFoundation(T part, PartStop<T> stop) {
+        foundation.push(new Owned<>(part, stop));
+        return part;
     }
 
     /** Closes a background task with the node, waiting for it at most what the budget grants {@link StopStep#BACKGROUND}. */
@@ -218,38 +304,61 @@ public final class CrawlerNode implements Service {
         return own(task, (part, budget) -> stop.stop(part, StopStep.BACKGROUND.grantedBy(budget)));
     }
 
-    /** Closes {@code part} with the node, as {@code stop} says, in the reverse order of owning. */
+    /** Closes {@code part} with the node, as {@code stop} says, in the reverse order of owning, before the foundation. */
     private <T> T own(T part, PartStop<T> stop) {
-        resources.push(new Owned<>(part, stop));
+        parts.push(new Owned<>(part, stop));
         return part;
     }
 
     /**
-     * Stops taking requests (discovery, scheduler), lets those in flight finish for a few seconds, stops
-     * the background tasks, cancels the fetches left, flushes the pipelines (so that a page still going out is
-     * published and acknowledged, or given up, before its lease is touched), hands the leases still held back to
-     * their queues, flushes the statistics, and closes the Redis connection. The waits share one {@link StopBudget},
-     * which ends before the process's shutdown grace ({@link CrawlerCommand#SHUTDOWN_GRACE}) and keeps its last seconds
-     * for the acknowledgements and the hand-back. A part whose close throws, an exception or an error other than the
-     * JVM's own ({@link ExtensionFailures}), is logged, and the parts after it are closed all the same.
+     * Ends the wait for Redis, if the node is still connecting (a start of the parts that use Redis is waited for); then
+     * stops taking requests (discovery, scheduler), lets those in flight finish for a few seconds, stops the background
+     * tasks, cancels the fetches left, flushes the pipelines (so that a page still going out is published and
+     * acknowledged, or given up, before its lease is touched), hands the leases still held back to their queues, flushes
+     * the statistics, and closes the Redis connection. The waits share one {@link StopBudget}, which ends before the
+     * process's shutdown grace ({@link CrawlerCommand#SHUTDOWN_GRACE}) and keeps its last seconds for the
+     * acknowledgements and the hand-back. A part whose close throws, an exception or an error other than the JVM's own
+     * ({@link ExtensionFailures}), is logged, and the parts after it are closed all the same.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
+    public void close() {
+        if (closed.getAndSet(true)) {
             return;
         }
-        closed = true;
-        StopBudget budget = StopStep.budget(CrawlerCommand.SHUTDOWN_GRACE, MONOTONIC);
-        while (!resources.isEmpty()) {
-            Owned<?> owned = resources.pop();
-            try {
-                owned.stop(budget);
-            } catch (Throwable e) {
-                ExtensionFailures.rethrowIfFatal(e);
-                LOG.atWarn().setCause(e).log("Could not close " + owned.part() + " cleanly");
+        Thread waiting;
+        synchronized (this) { // the parts that use Redis are started under this lock: the starter is waiting for Redis, or done
+            waiting = connecting ? starter : null;
+            if (waiting != null) {
+                waiting.interrupt();
             }
         }
+        if (waiting != null) {
+            try {
+                waiting.join(Ticker.STOP_TIMEOUT); // it closes a connection it has just made
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            closeParts();
+        }
         LOG.atInfo().addKeyValue("spiderid", config.spiderName()).log("Closing Spider");
+    }
+
+    /** Closes every part owned, the foundation last, within one {@link StopBudget}. */
+    private void closeParts() {
+        StopBudget budget = StopStep.budget(CrawlerCommand.SHUTDOWN_GRACE, MONOTONIC);
+        for (Deque<Owned<?>> owned : List.of(parts, foundation)) {
+            while (!owned.isEmpty()) {
+                Owned<?> part = owned.pop();
+                try {
+                    part.stop(budget);
+                } catch (Throwable e) {
+                    ExtensionFailures.rethrowIfFatal(e);
+                    LOG.atWarn().setCause(e).log("Could not close " + part.part() + " cleanly");
+                }
+            }
+        }
     }
 
     /** Waits for the requests in flight to finish, at most {@code wait}. */
@@ -284,6 +393,12 @@ public final class CrawlerNode implements Service {
     @FunctionalInterface
     private interface BackgroundStop<T> {
         void stop(T task, Duration wait);
+    }
+
+    /** The parts of the node built and started once Redis is connected, on {@code redis}. */
+    @FunctionalInterface
+    private interface RedisParts {
+        void start(RedisConnection redis);
     }
 
     /** A part the node closes when it stops. */

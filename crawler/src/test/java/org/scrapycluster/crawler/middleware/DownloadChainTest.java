@@ -205,7 +205,7 @@ class DownloadChainTest {
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new RetryPolicy(true, 3, Set.of(500)),
                 new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), CLOCK);
-        return DownloadChain.load(settings, context, fetcher);
+        return DownloadChain.open(DownloadChain.middlewares(settings), context, fetcher);
     }
 
     private static DownloadChain.Passage run(DownloadChain chain, CrawlRequest request) {

@@ -153,8 +153,16 @@ final class CrawlerTestBed implements AutoCloseable {
         return redis;
     }
 
-    /** Starts a node with the current settings; closed with the bed. */
+    /** Starts a node with the current settings, and waits until it has connected to Redis; closed with the bed. */
     CrawlerNode startNode() {
+        CrawlerNode node = startNodeWithoutWaiting();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> health().checks().get("redis").isUp());
+        return node;
+    }
+
+    /** Starts a node with the current settings, which returns before the node has connected to Redis; closed with the bed. */
+    CrawlerNode startNodeWithoutWaiting() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         HealthRegistry health = new HealthRegistry();
         CrawlerNode node = new CrawlerNode(new ServiceContext(settings(), registry, registry, health,
@@ -169,6 +177,11 @@ final class CrawlerTestBed implements AutoCloseable {
     /** The health checks of the node started last. */
     HealthReport health() {
         return healths.getLast().check();
+    }
+
+    /** The liveness checks of the node started last. */
+    HealthReport liveness() {
+        return healths.getLast().checkLive();
     }
 
     /** The total of the counters called {@code name} (all tags) over every node started. */
