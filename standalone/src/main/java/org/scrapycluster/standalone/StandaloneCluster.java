@@ -115,7 +115,7 @@ public final class StandaloneCluster implements AutoCloseable {
             if (host != null) {
                 host.close();
             }
-            stack.close();
+            closeServers(stack);
             throw e;
         }
     }
@@ -178,10 +178,16 @@ public final class StandaloneCluster implements AutoCloseable {
         try {
             host.close();
         } finally {
-            // The services are closed: what the broker's own Kafka clients warn of as it shuts down is its own doing
-            // (one of them is closed twice), not the user's.
-            Logging.errorsOnlyWhile(KAFKA_NETWORK_CLIENT, stack::close);
+            closeServers(stack);
         }
+    }
+
+    /**
+     * Closes the embedded servers once the services are closed, after a stop or a start cut short: what the broker's own
+     * Kafka clients warn of as it shuts down is its own doing (one of them is closed twice), not the user's.
+     */
+    private static void closeServers(EmbeddedStack stack) {
+        Logging.errorsOnlyWhile(KAFKA_NETWORK_CLIENT, stack::close);
     }
 
     private static EmbeddedStack.Options embeddedOptions(SettingsGroup settings, Settings own) {

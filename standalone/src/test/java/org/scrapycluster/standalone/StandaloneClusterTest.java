@@ -39,6 +39,9 @@ import org.scrapycluster.common.settings.SettingsSchema;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.junit.CapturedLog;
+
+import ch.qos.logback.classic.Level;
 
 class StandaloneClusterTest {
 
@@ -70,6 +73,26 @@ class StandaloneClusterTest {
 
         assertEquals(Set.of("close redis-monitor", "close crawler-1", "close crawler-2"), Set.copyOf(events.subList(3, events.size())),
                 "each stop met the others: every service's stop had begun before any ended");
+    }
+
+    /**
+     * A start cut short (a service that cannot start, or a Ctrl-C meanwhile) closes the embedded servers as a stop does,
+     * without the warning the broker's own Kafka client gives as it shuts down ("Attempting to close NetworkClient that
+     * has already been closed").
+     */
+    @Test
+    void aStartCutShortClosesTheServersWithoutTheBrokersOwnWarning() {
+        ServiceFactory failing = new Recording("crawler") {
+            @Override
+            public Service create(ServiceContext context) {
+                throw new IllegalStateException("cannot start");
+            }
+        };
+        try (CapturedLog kafka = CapturedLog.start("org.apache.kafka.clients.NetworkClient", Level.WARN)) {
+            assertEquals("cannot start", assertThrows(IllegalStateException.class,
+                    () -> StandaloneCluster.start(settings(Map.of()), 1, List.of(failing))).getMessage());
+            assertEquals(List.of(), kafka.lines());
+        }
     }
 
     @Test
