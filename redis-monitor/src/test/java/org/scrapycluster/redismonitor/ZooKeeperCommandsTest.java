@@ -21,6 +21,7 @@ import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.redismonitor.zookeeper.ZooKeeperCommand;
 
@@ -133,6 +134,19 @@ class ZooKeeperCommandsTest {
         assertEquals(2, new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
                 .execute("pull", "-z", "", "--log-level", "WARNING"));
         assertTrue(err.toString().startsWith("Not a ZooKeeper address: '' (the ZooKeeper address is empty)\nUsage: "), err.toString());
+    }
+
+    /** The tool's own line is all that is said: the client's warning of each refused attempt, with its stack trace, is left out. */
+    @Test
+    void aZooKeeperThatIsNotThereIsOneLineAndStatus1(@TempDir Path logs) throws IOException {
+        String absent = "127.0.0.1:" + FreePorts.pick();
+        int status = new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute("pull", "-z", absent, "--set", "LOG_STDOUT=false", "--set", "LOG_DIR=" + logs);
+
+        assertEquals(1, status);
+        assertEquals(List.of("Unable to load Zookeeper config: ZooKeeper at " + absent + " does not answer"), lines(err));
+        assertEquals("", out.toString());
+        assertEquals(List.of(), Files.readAllLines(logs.resolve("redis_monitor.log")), "nothing logged");
     }
 
     @Test

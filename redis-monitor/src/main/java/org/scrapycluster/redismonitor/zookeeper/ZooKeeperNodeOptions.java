@@ -1,5 +1,9 @@
 package org.scrapycluster.redismonitor.zookeeper;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.settings.Settings;
@@ -19,6 +23,9 @@ import picocli.CommandLine.Spec;
  * {@code ZOOKEEPER_ASSIGN_PATH} (so {@code /scrapy-cluster/crawler/all} on localhost:2181).
  */
 public final class ZooKeeperNodeOptions {
+
+    /** The ZooKeeper client's loggers, whose warning of each connection attempt refused carries a stack trace. */
+    private static final String ZOOKEEPER_CLIENT = "org.apache.zookeeper";
 
     @Mixin
     SettingsOptions settingsOptions;
@@ -43,9 +50,24 @@ public final class ZooKeeperNodeOptions {
     Settings settings() {
         if (settings == null) {
             settings = settingsOptions.load("redis-monitor");
-            Logging.configureTool(settings);
+            Logging.configureTool(withQuietClient(settings));
         }
         return settings;
+    }
+
+    /**
+     * The settings to log with: the ZooKeeper client's warnings left out, its errors kept, unless {@code LOG_LEVELS} gives
+     * it a level other than the default. The tool says itself, in one line, when ZooKeeper does not answer; the client
+     * would first warn of the refused attempts, with a stack trace.
+     */
+    private static Settings withQuietClient(Settings settings) {
+        Map<String, Object> levels = new LinkedHashMap<>(settings.getMap("LOG_LEVELS"));
+        Object byDefault = Settings.defaults(settings.service()).getMap("LOG_LEVELS").get(ZOOKEEPER_CLIENT);
+        if (!Objects.equals(levels.get(ZOOKEEPER_CLIENT), byDefault)) {
+            return settings;
+        }
+        levels.put(ZOOKEEPER_CLIENT, "ERROR");
+        return settings.withLauncherValues(Map.of("LOG_LEVELS", levels));
     }
 
     /** The node's full path. */
