@@ -113,6 +113,16 @@ class ZooKeeperCommandsTest {
     }
 
     @Test
+    void aSettingsFileOfEveryServiceIsTaken(@TempDir Path files) throws IOException {
+        Path shared = write(files, "cluster.yml", "ZOOKEEPER_ID: shared\nSTANDALONE_CRAWLERS: 2\nREST_API_KEYS: [k1]\n");
+
+        assertEquals(1, new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute("pull", "--config", shared.toString(), "-z", zookeeper, "-p", parent, "--log-level", "WARNING"));
+
+        assertEquals(List.of(parent + "shared does not exist at " + zookeeper), lines(err), "the file's ZOOKEEPER_ID applies");
+    }
+
+    @Test
     void pushOfAMissingFileNamesItAsMissing(@TempDir Path files) {
         Path absent = files.resolve("absent.yml");
 

@@ -60,6 +60,17 @@ public final class SettingsOptions {
         return Settings.load(service, sources(prefix));
     }
 
+    /**
+     * The settings of {@code service} for a client tool ({@code feed}, {@code dump}, {@code zookeeper}): as {@link #load}
+     * does, except that the file and the command line may also hold the settings of the other services, as one file
+     * serving {@code standalone} and the tools does. Those are checked as {@code standalone} checks them and left
+     * unused; a name no service declares is still an error.
+     */
+    public Settings loadForTool(String service) {
+        String prefix = LogConfig.prefix(Settings.defaults(service));
+        return SettingsGroup.load(SettingsSchema.SERVICES, sources(prefix)).service(service);
+    }
+
     /** The settings of several services from these options; the logging flags set the {@code LOG_*} names. */
     public SettingsGroup loadGroup(List<String> services) {
         return SettingsGroup.load(services, sources(""));

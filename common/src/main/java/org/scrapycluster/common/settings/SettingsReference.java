@@ -48,7 +48,9 @@ public final class SettingsReference {
                 to the setting's type, stops the service at start-up with a message naming the setting.
 
                 `scrapy-cluster standalone` reads every service's settings from the same layers; a name is unknown
-                there only if no service declares it.
+                there only if no service declares it. So do the client tools `feed`, `dump` (the Kafka monitor's
+                settings) and `zookeeper` (the Redis monitor's), which leave the other services' settings unused: one
+                file serves `standalone` and the tools.
                 """);
         Set<String> shared = new LinkedHashSet<>();
         services.forEach(service -> SettingsSchema.load(service).files().stream()

@@ -84,7 +84,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         if (file != null && request != null) {
             throw new ParameterException(spec.commandLine(), "Give a JSON request, '-' for standard input, or --file FILE, not two of them");
         }
-        Settings settings = options.load("kafka-monitor");
+        Settings settings = options.loadForTool("kafka-monitor");
         Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

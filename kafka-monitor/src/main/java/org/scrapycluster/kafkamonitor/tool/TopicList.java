@@ -65,7 +65,7 @@ final class TopicList implements Callable<Integer> {
 
     /** The Kafka monitor's settings, with {@code KAFKA_HOSTS} replaced by {@code kafkaHost} when given. */
     static Settings settings(SettingsOptions options, String kafkaHost) {
-        Settings settings = options.load("kafka-monitor");
+        Settings settings = options.loadForTool("kafka-monitor");
         return kafkaHost == null ? settings : settings.withLauncherValues(Map.of("KAFKA_HOSTS", kafkaHost));
     }
 }

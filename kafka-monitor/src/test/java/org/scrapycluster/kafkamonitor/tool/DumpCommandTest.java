@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.cli.ScrapyClusterCommand;
@@ -79,6 +80,15 @@ class DumpCommandTest {
 
         assertTrue(list.out().startsWith("Topics:\n"), list.out());
         assertTrue(list.out().lines().toList().contains("- " + topic), list.out());
+    }
+
+    @Test
+    void aSettingsFileOfEveryServiceIsTaken(@TempDir Path files) throws IOException {
+        Path shared = Files.writeString(files.resolve("cluster.yml"), "STANDALONE_CRAWLERS: 2\nREST_API_KEYS: [k1]\n");
+        ToolRunner list = new ToolRunner(new DumpCommand());
+
+        assertEquals(0, list.execute(List.of("list", "-kh", stack.kafkaBootstrap(), "--config", shared.toString())), list.err());
+        assertTrue(list.out().startsWith("Topics:\n"), list.out());
     }
 
     @Test

@@ -100,6 +100,21 @@ class FeedCommandTest {
     }
 
     @Test
+    void aSettingsFileOfEveryServiceIsTakenItsTyposAreNot(@TempDir Path files) throws IOException {
+        Path shared = Files.writeString(files.resolve("cluster.yml"), "STANDALONE_CRAWLERS: 2\nREST_API_KEYS: [k1]\n");
+        ToolRunner feed = new ToolRunner(new FeedCommand());
+        assertEquals(1, feed.execute(args("{\"url\": ", "--no-validate", "--config", shared.toString())));
+        assertTrue(feed.err().startsWith("JSON failed to parse: "), feed.err());
+
+        Path typo = Files.writeString(files.resolve("typo.yml"), "STANDALONE_CRAWLERZ: 2\n");
+        StringWriter err = new StringWriter();
+        CommandLine scrapyCluster = ScrapyClusterCommand.commandLine();
+        scrapyCluster.setErr(new PrintWriter(err, true));
+        assertEquals(2, scrapyCluster.execute("feed", CRAWL, "--config", typo.toString()));
+        assertEquals("scrapy-cluster feed: Unknown setting STANDALONE_CRAWLERZ in the override file " + typo, err.toString().strip());
+    }
+
+    @Test
     void textThatIsNotJsonIsToldWhatWasWrongNotTheParsersSettings() {
         ToolRunner feed = new ToolRunner(new FeedCommand());
 

@@ -49,7 +49,7 @@ public final class ZooKeeperNodeOptions {
     /** The Redis monitor's settings from the options; logging is set up from them on first use. */
     Settings settings() {
         if (settings == null) {
-            settings = settingsOptions.load("redis-monitor");
+            settings = settingsOptions.loadForTool("redis-monitor");
             Logging.configureTool(withQuietClient(settings));
         }
         return settings;

@@ -1,0 +1,61 @@
+package org.scrapycluster.common.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+
+/** One settings file serves {@code standalone} and the client tools; the services still take only their own settings. */
+class SettingsOptionsTest {
+
+    @TempDir
+    Path files;
+
+    @Test
+    void aToolTakesAFileThatAlsoHoldsOtherServicesSettings() throws IOException {
+        SettingsOptions options = withFile("KAFKA_HOSTS: [kafka.internal:9092]\nSTANDALONE_CRAWLERS: 2\nREST_API_KEYS: [k1]\n"
+                + "SC_LOG_LEVEL: DEBUG\n");
+        options.sets.put("FLASK_PORT", "6000");
+
+        Settings tool = options.loadForTool("kafka-monitor");
+
+        assertEquals(List.of("kafka.internal:9092"), tool.getStringList("KAFKA_HOSTS"), "its own settings apply");
+        assertEquals("Unknown setting STANDALONE_CRAWLERS in the override file " + options.config,
+                assertThrows(SettingsException.class, () -> options.load("kafka-monitor")).getMessage(), "a service stays strict");
+    }
+
+    @Test
+    void aToolStillRefusesANameNoServiceDeclares() throws IOException {
+        SettingsOptions inFile = withFile("STANDALONE_CRAWLERS: 2\nKAFKA_HOSTZ: [kafka.internal:9092]\n");
+        assertEquals("Unknown setting KAFKA_HOSTZ in the override file " + inFile.config,
+                assertThrows(SettingsException.class, () -> inFile.loadForTool("redis-monitor")).getMessage());
+
+        SettingsOptions onCommandLine = new SettingsOptions();
+        onCommandLine.sets.put("ZOOKEEPER_HOST", "zk:2181");
+        assertEquals("Unknown setting ZOOKEEPER_HOST in the command line",
+                assertThrows(SettingsException.class, () -> onCommandLine.loadForTool("redis-monitor")).getMessage());
+    }
+
+    @Test
+    void anotherServicesSettingMustStillHaveItsType() throws IOException {
+        SettingsOptions options = withFile("STANDALONE_CRAWLERS: many\n");
+        SettingsException e = assertThrows(SettingsException.class, () -> options.loadForTool("kafka-monitor"));
+        assertTrue(e.getMessage().startsWith("Setting STANDALONE_CRAWLERS from the override file " + options.config + ": "),
+                "refused as standalone refuses it: " + e.getMessage());
+    }
+
+    private SettingsOptions withFile(String yaml) throws IOException {
+        SettingsOptions options = new SettingsOptions();
+        options.config = Files.writeString(files.resolve("scrapy-cluster.yml"), yaml);
+        return options;
+    }
+}
