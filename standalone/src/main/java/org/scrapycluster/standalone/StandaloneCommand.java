@@ -3,8 +3,12 @@ package org.scrapycluster.standalone;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.cli.SettingsOptions;
@@ -72,26 +76,50 @@ public final class StandaloneCommand implements Callable<Integer> {
         Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
         int nodes = crawlers != null ? crawlers : own.getInt("STANDALONE_CRAWLERS");
         try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
-            try (StandaloneCluster cluster = StandaloneCluster.start(settings, nodes,
-                    ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList())) {
-                try {
+            Optional<StandaloneCluster> started = startUnlessStopped(() -> StandaloneCluster.start(settings, nodes,
+                    ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList()),
+                    ShutdownSignal::jvmIsShuttingDown);
+            if (started.isPresent()) {
+                try (StandaloneCluster cluster = started.get()) {
                     announceReady(cluster);
                     signal.await();
                     LOG.info("Stopping Scrapy Cluster");
                 } catch (InterruptedException e) {
                     LOG.info("Stopping Scrapy Cluster (interrupted)");
                 }
-            } catch (RuntimeException e) {
-                if (!ShutdownSignal.jvmIsShuttingDown()) {
-                    throw e;
-                }
-                // Ctrl-C during start-up (the embedded Redis loading its file, say): what had started is closed
-                LOG.atInfo().addKeyValue("reason", e.getMessage()).log("Stopped before every service had started");
             }
             // Logged before the signal is closed: once it is, a signalled JVM exits at once.
             LOG.info("Scrapy Cluster stopped");
         }
         return 0;
+    }
+
+    /**
+     * Runs {@code start}. When it fails because a stop cut it short ({@code stopping}: Ctrl-C or SIGTERM during
+     * start-up, the embedded Redis loading its file, say), says so in one line and returns empty: what had started is
+     * closed by then. An Error counts too: the embedded broker fails with one when the JVM is already stopping, as its
+     * metrics cannot register their shutdown hook any more. A failure while no stop was asked for is the start's own,
+     * and is thrown.
+     */
+    static <T> Optional<T> startUnlessStopped(Supplier<T> start, BooleanSupplier stopping) {
+        try {
+            return Optional.of(start.get());
+        } catch (RuntimeException | Error e) {
+            if (!stopping.getAsBoolean()) {
+                throw e;
+            }
+            LOG.atInfo().addKeyValue("reason", message(e)).log("Stopped before every service had started");
+            return Optional.empty();
+        }
+    }
+
+    /** The message of {@code failure}, or of the first cause that has one (an ExceptionInInitializerError has none). */
+    private static String message(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getMessage() == null && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return Objects.requireNonNullElse(cause.getMessage(), cause.toString());
     }
 
     private static Map<String, Settings> servicesOf(SettingsGroup settings) {

@@ -2,6 +2,8 @@ package org.scrapycluster.standalone;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,7 +44,9 @@ import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.FreePorts;
+import org.scrapycluster.embedded.junit.CapturedLog;
 
+import ch.qos.logback.classic.Level;
 import picocli.CommandLine;
 
 /** Runs {@code scrapy-cluster standalone} in this JVM on free ports, uses it, and stops it. */
@@ -97,6 +102,33 @@ class StandaloneCommandTest {
             assertEquals(List.of(), left.filter(p -> Files.isDirectory(p) && p.getFileName().toString().startsWith("scrapy-cluster-")).toList(),
                     "no temporary data left");
         }
+    }
+
+    /**
+     * Ctrl-C while the embedded broker starts: its metrics cannot register their shutdown hook any more, and the start
+     * fails with an Error, not an exception. That is the same start cut short by a stop: one line, no stack trace.
+     */
+    @Test
+    void anErrorOutOfAStartCutShortByAStopIsTheOneLineAStopGives() {
+        try (CapturedLog log = CapturedLog.start(StandaloneCommand.class, Level.DEBUG)) {
+            assertEquals(Optional.empty(), StandaloneCommand.startUnlessStopped(() -> {
+                throw new ExceptionInInitializerError(new IllegalStateException("Shutdown in progress"));
+            }, () -> true));
+            assertEquals(List.of("INFO Stopped before every service had started"), log.lines());
+            assertEquals("reason=\"Shutdown in progress\"", log.events().getFirst().getKeyValuePairs().getFirst().toString());
+        }
+    }
+
+    @Test
+    void aFailedStartWhileNoStopWasAskedForIsThrown() {
+        Error failure = new ExceptionInInitializerError(new IllegalStateException("a broken library"));
+        try (CapturedLog log = CapturedLog.start(StandaloneCommand.class, Level.DEBUG)) {
+            assertSame(failure, assertThrows(Error.class, () -> StandaloneCommand.startUnlessStopped(() -> {
+                throw failure;
+            }, () -> false)));
+            assertEquals(List.of(), log.lines());
+        }
+        assertEquals(Optional.of("started"), StandaloneCommand.startUnlessStopped(() -> "started", () -> true));
     }
 
     /** {@code scrapy-cluster feed} a crawl request; the cluster's Kafka monitor files it into Redis. */
