@@ -2,6 +2,8 @@ package org.scrapycluster.common.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -74,6 +76,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     private final CompletableFuture<Void> firstRead = new CompletableFuture<>();
 
     // Confined to the events thread.
+    private final List<CompletableFuture<Void>> creates = new ArrayList<>();
     private CuratorCache nodeCache;
     private CuratorCache targetCache;
     private String target = "";
@@ -166,22 +169,40 @@ public final class ZooKeeperWatcher implements AutoCloseable {
 
     /**
      * Stops watching and closes the client, waiting at most {@code wait} for the client to close (with ZooKeeper away it
-     * may not); no listener is called afterwards. Not to be called from a listener.
+     * may not); no listener is called afterwards. A create of the node still running (a watcher closed as soon as it
+     * has started) is given half of {@code wait} to end first: closing the client interrupts it, which Curator logs as
+     * an error. Not to be called from a listener.
      */
     public void close(Duration wait) {
         closed = true;
+        long start = System.nanoTime();
         events.execute(() -> {
             closeCache(targetCache);
             closeCache(nodeCache);
+            awaitCreates(start + wait.toNanos() / 2);
             client.close();
         });
         events.shutdown();
         try {
-            if (!events.awaitTermination(wait.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (!events.awaitTermination(wait.toNanos() - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
                 LOG.warn("the watcher of {} did not stop in time", node.path());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits, until {@code deadline} ({@link System#nanoTime()}) at most, for the creates of the node still running. */
+    private void awaitCreates(long deadline) {
+        try {
+            CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new))
+                    .get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            LOG.debug("closing the client while {} is still being created", node.path());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a create is never completed exceptionally", e);
         }
     }
 
@@ -222,16 +243,32 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     }
 
     private void createNode() {
+        creates.removeIf(CompletableFuture::isDone);
+        CompletableFuture<Void> created = new CompletableFuture<>();
+        creates.add(created);
         try {
-            client.create().creatingParentsIfNeeded().inBackground(this::nodeCreated).forPath(node.path(), new byte[0]);
+            client.create().creatingParentsIfNeeded().inBackground((curator, event) -> {
+                try {
+                    nodeCreated(event);
+                } finally {
+                    created.complete(null);
+                }
+            }).forPath(node.path(), new byte[0]);
         } catch (Exception e) {
+            created.complete(null);
             LOG.warn("cannot create {}: {}", node.path(), e.toString());
         }
     }
 
-    private void nodeCreated(CuratorFramework curator, CuratorEvent event) {
+    private void nodeCreated(CuratorEvent event) {
         int code = event.getResultCode();
-        if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NODEEXISTS.intValue()) {
+        if (code == KeeperException.Code.OK.intValue() || code == KeeperException.Code.NODEEXISTS.intValue()) {
+            return;
+        }
+        if (closed) {
+            // a create the close did not wait for any longer, ended by the client's close
+            LOG.debug("{} not created before the watcher closed: {}", node.path(), KeeperException.Code.get(code));
+        } else {
             LOG.warn("cannot create {}: {}", node.path(), KeeperException.Code.get(code));
         }
     }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +18,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
+
+import ch.qos.logback.classic.Level;
 
 @ExtendWith(SharedStack.class)
 class ZooKeeperWatcherTest {
@@ -132,6 +136,24 @@ class ZooKeeperWatcherTest {
             assertEquals(new WatcherEvents.Validity(false, ZooKeeperWatcher.INVALID_POINTER), events.lastValidity());
             assertFalse(watcher.isValid());
             assertEquals(List.of(), events.texts);
+        }
+    }
+
+    /**
+     * A watcher closed as soon as it has started (a crawler stopped within a second of its start), while its background
+     * create of the missing node may still be running: the close lets the create finish before it closes the client,
+     * so neither Curator nor the watcher logs a warning or an error.
+     */
+    @Test
+    void aWatcherClosedAtOnceLogsNoWarningNorError() {
+        try (CapturedLog curator = CapturedLog.start("org.apache.curator", Level.WARN);
+                CapturedLog client = CapturedLog.start("org.apache.zookeeper.ClientCnxn", Level.WARN);
+                CapturedLog watcher = CapturedLog.start(ZooKeeperWatcher.class, Level.WARN)) {
+            for (int i = 0; i < 20; i++) {
+                String path = root + "/" + i + "/crawler/all";
+                ZooKeeperWatcher.start(connection, WatchedNode.config(path), events, events).close();
+            }
+            assertEquals(List.of(), Stream.of(curator, client, watcher).flatMap(log -> log.lines().stream()).toList());
         }
     }
 
