@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.middleware;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import org.scrapycluster.api.DownloaderMiddleware;
 import org.slf4j.LoggerFactory;
@@ -26,14 +27,16 @@ public abstract class NodeMiddleware implements DownloaderMiddleware {
     }
 
     /**
-     * Pauses {@code download}'s domain cluster-wide for {@code pause}; a pause Redis does not take is logged, and the
-     * request goes on all the same.
+     * Pauses {@code download}'s domain cluster-wide for {@code pause}, unless a pause as long or longer is in force;
+     * completes once Redis has answered. A pause Redis does not take is logged, and the request goes on all the same.
      */
-    protected final void pauseDomain(Download download, Duration pause) {
+    protected final CompletableFuture<Void> pauseDomain(Download download, Duration pause) {
         String throttleKey = download.lease().throttle().throttleKey();
-        context.throttledQueue().pauseAsync(download.lease().throttle(), pause).exceptionally(failure -> {
-            LoggerFactory.getLogger(getClass()).atWarn().addKeyValue("throttle_key", throttleKey).log("Could not pause the domain: " + failure);
-            return null;
-        });
+        return context.throttledQueue().pauseAsync(download.lease().throttle(), pause).<Void>thenApply(set -> null)
+                .exceptionally(failure -> {
+                    LoggerFactory.getLogger(getClass()).atWarn().addKeyValue("throttle_key", throttleKey)
+                            .log("Could not pause the domain: " + failure);
+                    return null;
+                });
     }
 }

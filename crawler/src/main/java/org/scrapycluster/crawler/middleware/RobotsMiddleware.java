@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.middleware;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,7 +13,6 @@ import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlParts;
-import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,11 +20,11 @@ import org.slf4j.LoggerFactory;
 import crawlercommons.robots.BaseRobotRules;
 
 /**
- * {@code robots}: drops a request robots.txt forbids (when {@code ROBOTSTXT_OBEY} is on), and puts back one whose
- * host's server answers its robots.txt with an error until the file can be read, to the robot it is — its own
+ * {@code robots}: drops a request robots.txt forbids (when {@code ROBOTSTXT_OBEY} is on) to the robot it is — its own
  * User-Agent's, unless {@code ROBOTSTXT_USER_AGENT} names one for all ({@link org.scrapycluster.crawler.robots.RobotName})
  * — and tells the domain's throttle the host's {@code Crawl-delay} for the node's own robot, which the throttle waits
- * for while a domain's robots.txt is unread (docs/throttling.md).
+ * for while a domain's robots.txt is unread (docs/throttling.md). A request whose host's pages wait for its robots.txt
+ * ({@link RobotsCache#deferredUntil}) is put back as it is, and its domain paused until the file is asked again.
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
@@ -61,41 +61,36 @@ public final class RobotsMiddleware extends NodeMiddleware {
         String userAgent = userAgent(request);
         CompletableFuture<BaseRobotRules> forRequest = userAgent == null ? forNode : robots.rulesFor(request.url(), userAgent);
         return forNode.thenCombine(forRequest, (nodes, requests) -> {
-            if (RobotsCache.unreachable(nodes)) {
-                return untilReadable(request, robots.retryTime());
+            // the two look-ups may straddle a fetch of the file: either one waiting holds the request back
+            Optional<Instant> deferred = RobotsCache.deferredUntil(nodes).or(() -> RobotsCache.deferredUntil(requests));
+            if (deferred.isPresent()) {
+                return untilRead(request, deferred.get());
             }
             noteCrawlDelay(request, host, nodes);
             if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
-                return new DownloadStep.Proceed(request);
+                return CompletableFuture.<DownloadStep>completedFuture(new DownloadStep.Proceed(request));
             }
             context().metrics().robotsRefused();
             LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("appid", request.meta().get("appid"))
                     .addKeyValue("crawlid", request.meta().get("crawlid")).log("Forbidden by robots.txt");
-            return new DownloadStep.Drop("forbidden by robots.txt");
-        });
+            return CompletableFuture.<DownloadStep>completedFuture(new DownloadStep.Drop("forbidden by robots.txt"));
+        }).thenCompose(step -> step);
     }
 
     /**
-     * A request whose host's server answered its robots.txt with an error (5xx, 429), the file never read: RFC 9309
-     * takes that as "disallow all" until the file can be read, so the request is not fetched but filed again as a
-     * retry, and the domain paused until the file is asked again ({@code retry}). Once its retries are used up it is
-     * fetched, as Scrapy's middleware would fetch it: no host is held off for ever, and no request is lost.
+     * A request whose host's pages wait for its robots.txt (RFC 9309: a server error disallows all until the file is
+     * read): put back as it is — its retries and priority untouched, for it was not tried — once its domain is paused
+     * until {@code askAgain}, when the file is asked again. The pause is a deadline, the same for every request of the
+     * host until then, and a pause only lengthens: however many requests come, the domain is paused once.
      */
-    private DownloadStep untilReadable(DownloadRequest request, Duration retry) {
+    private CompletableFuture<DownloadStep> untilRead(DownloadRequest request, Instant askAgain) {
         Download download = Download.from(request, name());
-        Optional<CrawlRequest> again = context().retry().retry(download.crawl());
-        if (again.isEmpty()) {
-            LOG.atWarn().addKeyValue("url", request.url()).addKeyValue("appid", request.meta().get("appid"))
-                    .addKeyValue("crawlid", request.meta().get("crawlid"))
-                    .log("robots.txt still answers with a server error after the request's retries; fetching the request");
-            return new DownloadStep.Proceed(request);
-        }
-        LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("pause_seconds", retry.toMillis() / 1000.0)
+        Duration pause = Duration.between(context().clock().instant(), askAgain);
+        LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("pause_seconds", pause.toMillis() / 1000.0)
                 .addKeyValue("throttle_key", download.lease().throttle().throttleKey())
-                .log("robots.txt answers with a server error; the request waits for it, the domain paused");
-        pauseDomain(download, retry);
-        context().metrics().retry();
-        return new DownloadStep.Reschedule(download.withCrawl(again.get()), true);
+                .log("The request waits for its host's robots.txt; put back, the domain paused");
+        // filed after the pause is set, lest it be handed out again before
+        return pauseDomain(download, pause).thenApply(paused -> new DownloadStep.Reschedule(download, true));
     }
 
     /** The User-Agent {@code request} sends of its own (a crawl's {@code useragent}); null when the fetcher's default goes. */

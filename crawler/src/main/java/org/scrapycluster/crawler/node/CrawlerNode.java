@@ -211,6 +211,7 @@ public final class CrawlerNode implements Service {
         metrics.cache("robots", robots.hosts());
         metrics.cache("robots-last-read", robots.lastRead());
         metrics.cache("robots-rules", robots.rules());
+        metrics.cache("robots-server-errors", robots.serverErrors());
         metrics.cache("robots-domains", throttles.robotsRead());
         SchedulerInbox inbox = new SchedulerInbox();
         DomainConfigFollower follower = ownBackground(new DomainConfigFollower(throttles, spiderId, metrics, inbox::configChanged),

@@ -3,10 +3,12 @@ package org.scrapycluster.crawler.robots;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -36,9 +38,11 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * parsed once and kept while the file is, bounded as the files are. As Scrapy's
  * robots.txt middleware does, a missing file (4xx) allows everything, and so does a file that cannot be
  * fetched for a reason of the network or of its redirects (an address refused, too many hops). A server that
- * answers with an error (5xx, or 429 Too Many Requests) is unreachable: as RFC 9309 asks, its host is disallowed
- * until the file can be read, which the rules {@link #unreachable} say (docs/differences.md). Both are kept for the
- * retry time only, then asked again. Of a file longer
+ * answers with an error (5xx, or 429 Too Many Requests) makes the file unreachable: as RFC 9309 asks, the host's
+ * pages wait until it is read, which the rules {@link #deferredUntil} name, with the time the file is asked again;
+ * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come, everything is allowed instead, as Scrapy's
+ * middleware allows it, until the file is read (docs/differences.md). Both are kept for the retry time only, then asked again. Of a
+ * file longer
  * than {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the
  * fetcher's size limit: RFC 9309 asks for at least 500 KiB, and Google reads as much. A file that cannot
  * be fetched again when it expires leaves the file last read in force meanwhile, as Scrapy reads a file
@@ -52,17 +56,24 @@ public final class RobotsCache {
     /** The most of a file read: 500 KiB. */
     private static final int MAX_FILE_BYTES = 500 * 1024;
     private static final int TOO_MANY_REQUESTS = 429;
+    /**
+     * How many server errors (5xx, 429) in a row on the robots.txt of a host whose file was never read give up waiting
+     * for the file: the errors before the last hold the host's pages for the retry time each.
+     */
+    public static final int SERVER_ERRORS_TO_GIVE_UP = 3;
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
-    /** The rules of a host whose server answered its robots.txt with an error and whose file was never read: none allowed. */
-    private static final SimpleRobotRules UNREACHABLE = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE);
 
     private final Fetcher fetcher;
     private final RobotName robotName;
+    private final Duration ttl;
     private final Duration retry;
+    private final InstantSource clock;
     private final AsyncCache<String, Fetched> cache;
     /** The file last read from each host, in force while it cannot be read again. */
     private final Cache<String, RobotFile> lastRead;
+    /** How many answers in a row each host's server gave its robots.txt that were errors (5xx, 429). */
+    private final Cache<String, Integer> serverErrors;
     /** The rules of each file kept for each robot asked of it. */
     private final Cache<Robot, BaseRobotRules> parsed;
 
@@ -80,7 +91,9 @@ public final class RobotsCache {
                        InstantSource clock) {
         this.fetcher = fetcher;
         this.robotName = robotName;
+        this.ttl = ttl;
         this.retry = retry;
+        this.clock = clock;
         Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
         // Caffeine bounds a cache by count or by weight, not both: a file weighs its bytes, and at least an even
         // share of the bytes among the hosts, so that neither bound is passed
@@ -89,26 +102,26 @@ public final class RobotsCache {
                 .maximumWeight(maxBytes)
                 .<String, Fetched>weigher((origin, fetched) -> RobotFile.weight(fetched.file(), share))
                 .ticker(ticker)
-                .expireAfter(Expiry.<String, Fetched>creating((origin, fetched) -> fetched.available() ? ttl : retry))
+                // an entry expires when its rules say the file is asked again, to the millisecond the ticker counts
+                .expireAfter(Expiry.<String, Fetched>creating((origin, fetched) ->
+                        Duration.ofMillis(Math.max(0, fetched.expires().toEpochMilli() - clock.millis()))))
                 .recordStats()
                 .buildAsync();
         this.lastRead = Caffeine.newBuilder().maximumWeight(maxBytes)
                 .<String, RobotFile>weigher((origin, file) -> RobotFile.weight(file, share)).recordStats().build();
+        this.serverErrors = Caffeine.newBuilder().maximumSize(maxHosts).recordStats().build();
         // a file fetched again is another key: the rules of the one it replaces leave with their time or their room
         this.parsed = Caffeine.newBuilder().maximumSize(maxHosts).ticker(ticker).expireAfterWrite(ttl).recordStats().build();
     }
 
     /**
-     * Whether {@code rules} are those of a host whose server answered its robots.txt with an error (5xx, 429) and whose
-     * file was never read: nothing is allowed until it is read, which is asked again after {@link #retryTime}.
+     * When the file is asked again, if {@code rules} are those of a host whose pages wait for its robots.txt: its server
+     * answered the file with an error (5xx, 429), fewer than {@value #SERVER_ERRORS_TO_GIVE_UP} times in a row, and no
+     * file of the host was read before. Such rules allow nothing (crawler-commons' "defer visits"). Empty for rules
+     * that decide.
      */
-    public static boolean unreachable(BaseRobotRules rules) {
-        return rules == UNREACHABLE;
-    }
-
-    /** How long a file that could not be read is taken as such before it is asked again. */
-    public Duration retryTime() {
-        return retry;
+    public static Optional<Instant> deferredUntil(BaseRobotRules rules) {
+        return rules instanceof Deferred deferred ? Optional.of(deferred.until) : Optional.empty();
     }
 
     /** The cache of files, for its metrics. */
@@ -124,6 +137,11 @@ public final class RobotsCache {
     /** The rules parsed from each file for each robot asked of it: for their metrics. */
     public Cache<?, ?> rules() {
         return parsed;
+    }
+
+    /** How many server errors in a row each host's robots.txt was answered with: for their metrics. */
+    public Cache<String, ?> serverErrors() {
+        return serverErrors;
     }
 
     /**
@@ -157,19 +175,49 @@ public final class RobotsCache {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
             }
-            if (file == null || file == RobotFile.UNREACHABLE) {
-                RobotFile last = lastRead.getIfPresent(key);
-                return new Fetched(last != null ? last : file, false);
+            Instant now = clock.instant();
+            if (file == RobotFile.UNREACHABLE) {
+                return serverError(key, now);
+            }
+            serverErrors.invalidate(key);
+            if (file == null) {
+                return new Fetched(lastRead.getIfPresent(key), now.plus(retry));
             }
             lastRead.put(key, file);
-            return new Fetched(file, true);
-        })).thenApply(fetched -> rules(fetched.file(), token));
+            return new Fetched(file, now.plus(ttl));
+        })).thenApply(fetched -> rules(fetched, token));
     }
 
-    /** The rules of {@code file} for the robot {@code token} names (none: the {@code *} group), parsed once. */
-    private BaseRobotRules rules(RobotFile file, String token) {
+    /**
+     * What a server error on {@code origin}'s robots.txt leaves in force until the file is asked again: the file last
+     * read; else nothing, the host's pages waiting for the file; else, once {@value #SERVER_ERRORS_TO_GIVE_UP} errors in
+     * a row have come, everything, said once at WARN.
+     */
+    private Fetched serverError(String origin, Instant now) {
+        int inARow = serverErrors.asMap().merge(origin, 1, Integer::sum);
+        Instant askAgain = now.plus(retry);
+        RobotFile last = lastRead.getIfPresent(origin);
+        if (last != null) {
+            return new Fetched(last, askAgain);
+        }
+        if (inARow < SERVER_ERRORS_TO_GIVE_UP) {
+            LOG.atInfo().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", inARow)
+                    .addKeyValue("retry_seconds", retry.toMillis() / 1000.0)
+                    .log("robots.txt answers with a server error; the host's pages wait until it is read");
+            return new Fetched(RobotFile.UNREACHABLE, askAgain);
+        }
+        if (inARow == SERVER_ERRORS_TO_GIVE_UP) {
+            LOG.atWarn().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", inARow)
+                    .log("robots.txt keeps answering with a server error; allowing the host everything until it is read");
+        }
+        return new Fetched(null, askAgain);
+    }
+
+    /** The rules of {@code fetched}'s file for the robot {@code token} names (none: the {@code *} group), parsed once. */
+    private BaseRobotRules rules(Fetched fetched, String token) {
+        RobotFile file = fetched.file();
         if (file == RobotFile.UNREACHABLE) {
-            return UNREACHABLE;
+            return new Deferred(fetched.expires());
         }
         if (file == null || file == RobotFile.ALLOWING_ALL) {
             return ALLOW_ALL;
@@ -284,7 +332,22 @@ public final class RobotsCache {
         }
     }
 
-    /** A host's file, and whether it was read now (else: the file last read, or none, which allows all, or the server's error). */
-    private record Fetched(RobotFile file, boolean available) {
+    /**
+     * A host's file as it stands until {@code expires}, when it is asked again: the file read, or the one last read,
+     * or none (which allows all), or {@link RobotFile#UNREACHABLE} while the host's pages wait for it.
+     */
+    private record Fetched(RobotFile file, Instant expires) {
+    }
+
+    /** Rules that allow nothing until {@code until}, when the file its server answered with an error is asked again. */
+    private static final class Deferred extends SimpleRobotRules {
+
+        private final Instant until;
+
+        Deferred(Instant until) {
+            super(RobotRulesMode.ALLOW_NONE);
+            setDeferVisits(true);
+            this.until = until;
+        }
     }
 }

@@ -199,6 +199,11 @@ final class CrawlerTestBed implements AutoCloseable {
         return registries.getLast().get(name).gauge().value();
     }
 
+    /** The value of the gauge called {@code name} with {@code tag} set to {@code value} of the node started last. */
+    double gauge(String name, String tag, String value) {
+        return registries.getLast().get(name).tag(tag, value).gauge().value();
+    }
+
     /** A feed item as the Kafka monitor files it: every schema field with its default, then {@code ts}. */
     static Map<String, Object> feedItem(String url, String crawlid) {
         Map<String, Object> item = new LinkedHashMap<>();

@@ -3,32 +3,44 @@ package org.scrapycluster.crawler.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.embedded.origin.FlakyThenOk;
 import org.scrapycluster.embedded.origin.RecordedRequest;
 import org.scrapycluster.embedded.origin.RobotsTxt;
-import org.scrapycluster.embedded.origin.StatusRoute;
 import org.scrapycluster.embedded.origin.TestOrigin;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
- * A host whose server answers its robots.txt with an error (docs/differences.md): a crawler node does not fetch its pages
- * until the file is read, as RFC 9309 asks, but files each request again and pauses the domain, so that none is lost; once
- * a request's retries are used up it is fetched, as Scrapy would. A real node against a real server on a loopback address.
+ * A host whose server answers its robots.txt with an error (docs/differences.md): a crawler node fetches none of its
+ * pages while the file may yet be read, as RFC 9309 asks, but puts every request back as it was and pauses the domain
+ * until the file is asked again, once per {@code ROBOTSTXT_RETRY_SECONDS} however many requests wait; after
+ * {@link RobotsCache#SERVER_ERRORS_TO_GIVE_UP} errors in a row it allows the host everything, as Scrapy would. Each page
+ * fails as many times as a request may be retried, so that it is crawled only if waiting spent none of its retries. A
+ * real node against a real server on loopback addresses.
  */
 @ExtendWith(SharedStack.class)
 class UnreachableRobotsTest {
 
-    /** Its robots.txt answers 503 once, then allows everything. */
+    /** Its robots.txt answers 503 twice, then allows everything. */
     private static final int RECOVERING = 0;
     /** Its robots.txt always answers 500. */
     private static final int DOWN = 1;
+    private static final int PAGES = 20;
+    private static final int RETRY_TIMES = 1;
 
     private final EmbeddedStack stack;
     private final AtomicInteger recoveringAnswers = new AtomicInteger();
@@ -41,14 +53,16 @@ class UnreachableRobotsTest {
 
     @BeforeEach
     void start() {
-        origin = TestOrigin.builder().domains(2).route(RobotsTxt.PATH, exchange -> {
-            if (exchange.domainIndex() == DOWN || recoveringAnswers.getAndIncrement() == 0) {
-                exchange.sendText(exchange.domainIndex() == DOWN ? 500 : 503, "text/plain", "down for now");
+        origin = TestOrigin.builder().domains(2).route(FlakyThenOk.PATH, new FlakyThenOk()).route(RobotsTxt.PATH, exchange -> {
+            if (exchange.domainIndex() == DOWN) {
+                exchange.sendText(500, "text/plain", "down");
+            } else if (recoveringAnswers.getAndIncrement() < 2) {
+                exchange.sendText(503, "text/plain", "down for now");
             } else {
                 RobotsTxt.allowAll().serve(exchange);
             }
         }).start();
-        bed = new CrawlerTestBed(stack).set("ROBOTSTXT_RETRY_SECONDS", 1).set("RETRY_TIMES", 2);
+        bed = new CrawlerTestBed(stack).set("ROBOTSTXT_RETRY_SECONDS", 1).set("RETRY_TIMES", RETRY_TIMES);
     }
 
     @AfterEach
@@ -58,27 +72,44 @@ class UnreachableRobotsTest {
     }
 
     @Test
-    void aPageWaitsUntilItsHostsRobotsTxtIsReadAndIsThenCrawled() {
+    void pagesWaitUntilTheirHostsRobotsTxtIsReadWithTheirRetriesUntouched() {
         bed.startNode();
-        String page = origin.url(RECOVERING, StatusRoute.path(200));
-        bed.seed(CrawlerTestBed.feedItem(page, "robots-recovering"));
+        Set<String> pages = seed(RECOVERING, "robots-recovering");
 
-        assertEquals(List.of(page), CrawlerTestBed.urls(bed.awaitResults(1)));
-        assertEquals(List.of(RobotsTxt.PATH, RobotsTxt.PATH, StatusRoute.PATH), paths(RECOVERING),
-                "the page is fetched only once the file is read: put back, not dropped, after the 503");
+        assertCrawled(pages, bed.awaitResults(PAGES));
+        List<String> asked = paths(RECOVERING);
+        assertEquals(List.of(RobotsTxt.PATH, RobotsTxt.PATH, RobotsTxt.PATH), asked.subList(0, 3),
+                "robots.txt asked once a second, not once a request, and no page before it was read: " + asked);
+        assertEquals(3, asked.stream().filter(RobotsTxt.PATH::equals).count(), asked.toString());
     }
 
     @Test
-    void aPageWhoseRobotsTxtKeepsFailingIsCrawledOnceItsRetriesAreUsedUp() {
+    void pagesWhoseRobotsTxtKeepsFailingAreCrawledAfterTheBoundWithTheirRetriesUntouched() {
         bed.startNode();
-        String page = origin.url(DOWN, StatusRoute.path(200));
-        bed.seed(CrawlerTestBed.feedItem(page, "robots-down"));
+        Set<String> pages = seed(DOWN, "robots-down");
 
-        assertEquals(List.of(page), CrawlerTestBed.urls(bed.awaitResults(1)));
+        assertCrawled(pages, bed.awaitResults(PAGES));
         List<String> asked = paths(DOWN);
-        assertEquals(StatusRoute.PATH, asked.getLast(), "the page, once, after every robots.txt request: " + asked);
-        assertEquals(1, asked.stream().filter(StatusRoute.PATH::equals).count(), asked.toString());
-        assertTrue(asked.size() >= 3, "robots.txt asked again after each pause: " + asked);
+        assertEquals(RobotsCache.SERVER_ERRORS_TO_GIVE_UP, asked.indexOf(FlakyThenOk.PATH),
+                "robots.txt asked once a second until it was given up on, then the pages: " + asked);
+        assertEquals(1.0, bed.gauge("cache.size", "cache", "robots-domains"),
+                "the domain is taken as read once its rules are given up on, so it is no longer held to one request in flight");
+    }
+
+    /** Queues {@value #PAGES} pages of {@code domain}, each failing {@value #RETRY_TIMES} times before it answers. */
+    private Set<String> seed(int domain, String crawlid) {
+        List<String> pages = new ArrayList<>();
+        IntStream.range(0, PAGES).forEach(page -> pages.add(origin.url(domain, FlakyThenOk.path(RETRY_TIMES, "page" + page))));
+        pages.forEach(page -> bed.seed(CrawlerTestBed.feedItem(page, crawlid)));
+        return Set.copyOf(pages);
+    }
+
+    /** Every page crawled once, each on its last retry. */
+    private static void assertCrawled(Set<String> pages, List<JsonNode> results) {
+        assertEquals(pages, Set.copyOf(CrawlerTestBed.urls(results)));
+        assertEquals(PAGES, results.size());
+        assertTrue(results.stream().allMatch(result -> FlakyThenOk.OK_BODY.equals(result.get("body").asText())),
+                results.stream().map(result -> result.get("status_code") + " " + result.get("url")).collect(Collectors.joining(", ")));
     }
 
     private List<String> paths(int domain) {

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -97,23 +99,25 @@ class RobotsCacheTest {
     }
 
     @Test
-    void aServerErrorDisallowsTheHostAndAnUnreachableServerAllowsItForTheRetryTimeThenTheFileIsAskedAgain() {
+    void aServerErrorDefersTheHostAndAnUnreachableServerAllowsItForTheRetryTimeThenTheFileIsAskedAgain() {
         fetcher.answer("http://a.test/robots.txt", 503, "");
         fetcher.fail("http://b.test/robots.txt", FetchError.CONNECT_REFUSED);
         fetcher.answer("http://c.test/robots.txt", 429, "");
         RobotsCache robots = cache(100);
+        Instant askAgain = clock.instant().plus(RETRY);
 
         for (String host : List.of("a", "c")) {
             String url = "http://" + host + ".test/x";
             BaseRobotRules rules = rules(robots.rulesFor(url));
-            assertTrue(RobotsCache.unreachable(rules), host);
+            assertEquals(Optional.of(askAgain), RobotsCache.deferredUntil(rules), host);
             assertFalse(rules.isAllowed(url), "a server error: nothing until the file is read (RFC 9309)");
         }
         BaseRobotRules unavailable = rules(robots.rulesFor("http://b.test/x"));
-        assertFalse(RobotsCache.unreachable(unavailable));
+        assertEquals(Optional.empty(), RobotsCache.deferredUntil(unavailable));
         assertTrue(unavailable.isAllowed("http://b.test/x"), "no answer at all: the page's own fetch will tell");
         clock.advance(RETRY.minusSeconds(1));
-        rules(robots.rulesFor("http://a.test/x"));
+        assertEquals(Optional.of(askAgain), RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/y", "AcmeBot/2.0"))),
+                "the same deadline for every request and robot until then");
         rules(robots.rulesFor("http://b.test/x"));
         rules(robots.rulesFor("http://c.test/x"));
         assertEquals(List.of("http://a.test/robots.txt", "http://c.test/robots.txt", "http://b.test/robots.txt"), fetcher.requests);
@@ -121,9 +125,63 @@ class RobotsCacheTest {
         clock.advance(Duration.ofSeconds(2));
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n");
         fetcher.answer("http://c.test/robots.txt", 200, "User-agent: *\nDisallow: /\n");
-        assertTrue(rules(robots.rulesFor("http://a.test/x")).isAllowed("http://a.test/x"), "the file is back");
+        BaseRobotRules back = rules(robots.rulesFor("http://a.test/x"));
+        assertTrue(back.isAllowed("http://a.test/x"), "the file is back");
+        assertEquals(Optional.empty(), RobotsCache.deferredUntil(back));
         assertFalse(rules(robots.rulesFor("http://c.test/x")).isAllowed("http://c.test/x"), "a 429 is asked again, as a 503 is");
-        assertEquals(RETRY, robots.retryTime());
+    }
+
+    @Test
+    void aHostsServerErrorsInARowDeferItUntilTheBoundThenAllowEverythingUntilTheFileIsRead() {
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        RobotsCache robots = cache(100);
+
+        for (int error = 1; error < RobotsCache.SERVER_ERRORS_TO_GIVE_UP; error++) {
+            Instant askAgain = clock.instant().plus(RETRY);
+            assertEquals(Optional.of(askAgain), RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/x"))), "error " + error);
+            clock.advance(RETRY.minusSeconds(1));
+            assertEquals(Optional.of(askAgain), RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/y"))),
+                    "asked once per retry time, not once per request");
+            clock.advance(Duration.ofSeconds(2));
+        }
+        fetcher.answer("http://b.test/robots.txt", 503, "");
+        assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://b.test/x"))).isPresent(), "the errors are counted by host");
+        assertEquals(RobotsCache.SERVER_ERRORS_TO_GIVE_UP - 1, fetcher.asked("http://a.test/robots.txt"));
+
+        for (int after = 0; after < 2; after++) {
+            BaseRobotRules givenUp = rules(robots.rulesFor("http://a.test/x"));
+            assertEquals(Optional.empty(), RobotsCache.deferredUntil(givenUp), "the last error of the bound, and every one after");
+            assertTrue(givenUp.isAllowed("http://a.test/x"), "everything allowed, as Scrapy would");
+            clock.advance(RETRY.plusSeconds(1));
+        }
+        assertEquals(RobotsCache.SERVER_ERRORS_TO_GIVE_UP + 1, fetcher.asked("http://a.test/robots.txt"), "still asked once per retry time");
+
+        fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n");
+        assertFalse(rules(robots.rulesFor("http://a.test/private")).isAllowed("http://a.test/private"), "the file, once read, is in force");
+        clock.advance(TTL.plusSeconds(1));
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        BaseRobotRules lastRead = rules(robots.rulesFor("http://a.test/private"));
+        assertEquals(Optional.empty(), RobotsCache.deferredUntil(lastRead), "a file read before stays in force");
+        assertFalse(lastRead.isAllowed("http://a.test/private"));
+    }
+
+    @Test
+    void aFetchWithoutAnswerStartsTheCountAgain() {
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        RobotsCache robots = cache(100);
+        for (int error = 1; error < RobotsCache.SERVER_ERRORS_TO_GIVE_UP; error++) {
+            rules(robots.rulesFor("http://a.test/"));
+            clock.advance(RETRY.plusSeconds(1));
+        }
+        fetcher.fail("http://a.test/robots.txt", FetchError.CONNECT_REFUSED);
+        assertTrue(rules(robots.rulesFor("http://a.test/")).isAllowed("http://a.test/"), "no answer: allowed meanwhile");
+        clock.advance(RETRY.plusSeconds(1));
+
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        for (int error = 1; error < RobotsCache.SERVER_ERRORS_TO_GIVE_UP; error++) {
+            assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/"))).isPresent(), "error " + error + " after");
+            clock.advance(RETRY.plusSeconds(1));
+        }
     }
 
     @Test
@@ -137,7 +195,7 @@ class RobotsCacheTest {
         BaseRobotRules whileDown = rules(robots.rulesFor("http://a.test/"));
         assertFalse(whileDown.isAllowed("http://a.test/private"), "a server error is no leave to crawl what the file forbade");
         assertEquals(5000, whileDown.getCrawlDelay());
-        assertFalse(RobotsCache.unreachable(whileDown), "the rules last read stand, not the server's error");
+        assertEquals(Optional.empty(), RobotsCache.deferredUntil(whileDown), "the rules last read stand, not the server's error");
 
         clock.advance(RETRY.plusSeconds(1));
         fetcher.answer("http://a.test/robots.txt", 404, "");
