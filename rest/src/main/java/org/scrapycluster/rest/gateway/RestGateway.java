@@ -34,7 +34,6 @@ import org.scrapycluster.rest.feed.OutboundAnswers;
 import org.scrapycluster.rest.feed.PendingAnswers;
 import org.scrapycluster.rest.http.Access;
 import org.scrapycluster.rest.http.AccessRule;
-import org.scrapycluster.rest.http.Callers;
 import org.scrapycluster.common.domain.AllowedHosts;
 import org.scrapycluster.rest.http.Dispatcher;
 import org.scrapycluster.rest.http.Envelope;
@@ -151,15 +150,15 @@ public final class RestGateway implements Service {
                 .open("/ui")
                 .route("/", "index", AccessRule.READ_ONLY, new IndexEndpoint(envelope, kafka::readingAnswers, redis::connected,
                         context.node().uuid12(), context.clock()), HttpMethod.GET, HttpMethod.POST)
-                .route("/access", "access", new AccessEndpoint(keys, envelope), HttpMethod.GET)
+                .route("/access", "access", new AccessEndpoint(envelope), HttpMethod.GET)
                 .route("/feed", "feed", new FeedAccess(json), new FeedEndpoint(bodies, FeedValidation.from(settings), envelope, kafka,
                         topics.incoming(), pending, wait, context.meters()), HttpMethod.POST)
                 .route("/poll", "poll", AccessRule.READ_ONLY, new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
                 .route("/metrics", "metrics", call -> HttpAnswer.text(200, MetricsServer.PROMETHEUS_TEXT,
                         context.prometheus().scrape()), HttpMethod.GET)
-                .route("/health", "health", call -> health(context.health().check(), keys, call), HttpMethod.GET)
-                .route("/health/live", "health_live", call -> health(context.health().checkLive(), keys, call), HttpMethod.GET)
-                .route("/health/ready", "health_ready", call -> health(context.health().checkReady(), keys, call), HttpMethod.GET)
+                .route("/health", "health", call -> health(context.health().check(), call), HttpMethod.GET)
+                .route("/health/live", "health_live", call -> health(context.health().checkLive(), call), HttpMethod.GET)
+                .route("/health/ready", "health_ready", call -> health(context.health().checkReady(), call), HttpMethod.GET)
                 .route("/live", "live", live.endpoint(), HttpMethod.GET)
                 // relative, so that a proxy's /<prefix>/ui reaches /<prefix>/ui/ too (docs/rest.md)
                 .route("/ui", "ui", call -> HttpAnswer.redirect("ui/"), HttpMethod.GET)
@@ -266,10 +265,10 @@ public final class RestGateway implements Service {
 
     /**
      * {@code report}, open to every caller; its details (server addresses, consumer groups) only for a caller with a
-     * valid key, or when the gateway needs none.
+     * valid key, or when the gateway needs none (the caller as the request's head check identified it).
      */
-    private static HttpAnswer health(HealthReport report, Callers keys, HttpCall call) {
-        HealthReport shown = keys.identify(call.apiKey()).access() == Access.NONE ? report.withoutDetails() : report;
+    private static HttpAnswer health(HealthReport report, HttpCall call) {
+        HealthReport shown = call.caller().access() == Access.NONE ? report.withoutDetails() : report;
         return HttpAnswer.text(shown.httpStatus(), HttpAnswer.JSON, shown.toJson());
     }
 

@@ -44,11 +44,11 @@ public final class Dispatcher {
     /**
      * Checks the head of a call to {@code path}: the {@code Host} header, then, unless the host is refused or the path
      * is open, who presents {@code apiKey} (a hash of the key, compared with the configured keys, key files read when
-     * they changed). {@link #answer(HttpCall, HeadCheck)} answers from the result.
+     * they changed). {@link #answer(HttpCall, HeadCheck)} answers from the result, and the endpoint learns its caller
+     * from it.
      */
     HeadCheck checkHead(String host, String path, String apiKey) {
-        boolean hostAllowed = hosts.allows(host);
-        return new HeadCheck(hostAllowed, hostAllowed && !router.isOpen(path) ? callers.identify(apiKey) : null);
+        return new HeadCheck(hosts.allows(host), router.isOpen(path), callers, apiKey);
     }
 
     /** The answer to {@code call}, whose head {@link #checkHead} checked; blocks while its endpoint does. */
@@ -60,13 +60,12 @@ public final class Dispatcher {
         try {
             // a caller without a valid key learns nothing, not even which paths and methods exist: 401 before routing
             refuseOnItsHead(head, call);
-            Caller caller = head.caller();
             Router.Route route = router.find(call);
             endpoint = route.name();
-            if (caller != null) {
-                keyId = authorize(caller, route, call);
+            if (!head.open()) {
+                keyId = authorize(head.caller(), route, call);
             }
-            answer = route.answer(call);
+            answer = route.answer(call.identifiedBy(head::caller));
         } catch (Router.MethodNotAllowed e) {
             endpoint = e.endpoint();
             answer = refused(e).withHeader("Allow", e.allow());

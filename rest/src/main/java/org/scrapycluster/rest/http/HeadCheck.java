@@ -6,21 +6,36 @@ import io.netty.handler.codec.DecoderResult;
  * What a request's head says about it, checked once ({@link Dispatcher#checkHead}): whether the gateway answers for its
  * {@code Host}, and who presents its API key. {@link Admission} checks the head before the body is read and sets the
  * result as the request's decoder result (the head decoded fine): the aggregator hands the whole request on with the
- * head's decoder result, so the {@link Dispatcher} answers from it without hashing the key or reading the key files
- * again. A failure found later in the body replaces it, and such a request is refused before it is dispatched.
+ * head's decoder result, so the {@link Dispatcher} answers from it, and the endpoint learns its caller from it
+ * ({@link HttpCall#caller()}), without hashing the key or reading the key files again. A failure found later in the
+ * body replaces it, and such a request is refused before it is dispatched.
+ *
+ * <p>The key of a call to a path that needs one is looked at here, before the body is read. On an open path it is
+ * looked at only when the endpoint asks who the caller is ({@code /health} shows its details to a valid key), and then
+ * once; the web UI's files never ask.
  */
 final class HeadCheck extends DecoderResult {
 
     private final boolean hostAllowed;
-    private final Caller caller;
+    private final boolean open;
+    private final Callers callers;
+    private final String apiKey;
+    private Caller caller;
 
     /**
-     * @param caller who presents the key, or null when the path is open or the host refused (the key was not looked at)
+     * @param open    whether the path is open: then the key is looked at only when {@link #caller()} is asked
+     * @param callers who tells the caller from {@code apiKey}
+     * @param apiKey  the key presented, or null
      */
-    HeadCheck(boolean hostAllowed, Caller caller) {
+    HeadCheck(boolean hostAllowed, boolean open, Callers callers, String apiKey) {
         super(SIGNAL_SUCCESS);
         this.hostAllowed = hostAllowed;
-        this.caller = caller;
+        this.open = open;
+        this.callers = callers;
+        this.apiKey = apiKey;
+        if (hostAllowed && !open) {
+            caller = callers.identify(apiKey);
+        }
     }
 
     /**
@@ -31,11 +46,19 @@ final class HeadCheck extends DecoderResult {
         if (!hostAllowed) {
             return Refusal.HOST;
         }
-        return caller != null && caller.access() == Access.NONE ? Refusal.UNAUTHORIZED : null;
+        return !open && caller().access() == Access.NONE ? Refusal.UNAUTHORIZED : null;
     }
 
-    /** Who presents the key; null when the path is open or the host refused. */
-    Caller caller() {
+    /** Whether the path is open to anyone: then no key is needed, and none is checked against the route. */
+    boolean open() {
+        return open;
+    }
+
+    /** Who presents the key, identified at most once for the request. */
+    synchronized Caller caller() {
+        if (caller == null) {
+            caller = callers.identify(apiKey);
+        }
         return caller;
     }
 }

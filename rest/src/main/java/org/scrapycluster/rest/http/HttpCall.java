@@ -2,6 +2,7 @@ package org.scrapycluster.rest.http;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import io.netty.handler.codec.http.HttpMethod;
 
@@ -15,8 +16,11 @@ import io.netty.handler.codec.http.HttpMethod;
  * @param apiKey      the API key presented as {@code Authorization: Bearer <key>} or
  *                    {@code X-Api-Key: <key>}, or null when there is none
  * @param host        the {@code Host} header, or null when there is none
+ * @param identity    who presents {@code apiKey}, as the request's head check identified it (the key is hashed once a
+ *                    request); null until the call is dispatched
  */
-public record HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey, String host) {
+public record HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey, String host,
+        Supplier<Caller> identity) {
 
     public HttpCall {
         Objects.requireNonNull(method, "method");
@@ -25,9 +29,32 @@ public record HttpCall(HttpMethod method, String path, String contentType, byte[
         body = body == null ? new byte[0] : body;
     }
 
+    /** A call not dispatched yet, whose caller is not identified. */
+    public HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey, String host) {
+        this(method, path, contentType, body, apiKey, host, null);
+    }
+
     /** A call without an API key or a {@code Host} header. */
     public HttpCall(HttpMethod method, String path, String contentType, byte[] body) {
         this(method, path, contentType, body, null, null);
+    }
+
+    /** This call, its caller told by {@code identity}. */
+    HttpCall identifiedBy(Supplier<Caller> identity) {
+        return new HttpCall(method, path, contentType, body, apiKey, host, Objects.requireNonNull(identity, "identity"));
+    }
+
+    /**
+     * Who presents the call's key, as its head check identified it ({@link Caller#ANONYMOUS} when keys are off); on an
+     * open path, identified at the first ask.
+     *
+     * @throws IllegalStateException for a call that was not dispatched
+     */
+    public Caller caller() {
+        if (identity == null) {
+            throw new IllegalStateException("the caller of " + this + " is identified when the call is dispatched");
+        }
+        return identity.get();
     }
 
     /**

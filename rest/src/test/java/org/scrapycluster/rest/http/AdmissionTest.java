@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.codec.http.HttpMethod;
 import org.junit.jupiter.api.AfterEach;
@@ -22,11 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.domain.AllowedHosts;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.rest.access.AccessEndpoint;
 
 /**
  * The head of a request is checked once, through a real server: the key a request presents is looked at
  * ({@link Callers#identify}) before its body is read and not again when it is answered, whether it is let
- * through or refused.
+ * through or refused, nor when its endpoint asks who the caller is ({@code /access}); on an open path, only when its
+ * endpoint asks ({@code /health}).
  */
 class AdmissionTest {
 
@@ -45,7 +49,12 @@ class AdmissionTest {
         Envelope envelope = new Envelope(new Json(new JsonLimits(64, 1_000_000, 1_048_576)));
         Router router = Router.builder()
                 .open("/health")
-                .route("/health", "health", call -> envelope.success(null), HttpMethod.GET)
+                .open("/ui")
+                // as the gateway's /health and /access do: an answer that depends on the caller
+                .route("/health", "health", call -> envelope.success(TextNode.valueOf(call.caller().access().label())),
+                        HttpMethod.GET)
+                .route("/access", "access", new AccessEndpoint(envelope), HttpMethod.GET)
+                .route("/ui", "ui", call -> envelope.success(null), HttpMethod.GET)
                 .route("/change", "change", call -> envelope.success(null), HttpMethod.POST)
                 .build();
         Dispatcher dispatcher = new Dispatcher(router, callers, AllowedHosts.of(InetAddress.getLoopbackAddress(), List.of()),
@@ -74,10 +83,34 @@ class AdmissionTest {
     }
 
     @Test
-    void anOpenPathLooksAtNoKey() throws Exception {
-        HttpRequest health = HttpRequest.newBuilder(base().resolve("/health")).header("X-Api-Key", "w").GET().build();
-        assertEquals(200, http.send(health, HttpResponse.BodyHandlers.ofString()).statusCode());
+    void anOpenPathLooksAtNoKeyItsEndpointDoesNotAskFor() throws Exception {
+        assertEquals(200, get("/ui", "w").statusCode());
         assertEquals(0, identified.get());
+    }
+
+    @Test
+    void anOpenPathThatAsksWhoCallsLooksAtTheKeyOnce() throws Exception {
+        HttpResponse<String> health = get("/health", "w");
+        assertEquals(200, health.statusCode());
+        assertTrue(health.body().contains("\"data\":\"write\""), health.body());
+        assertEquals(1, identified.get());
+        assertTrue(get("/health", "wrong").body().contains("\"data\":\"none\""));
+        assertEquals(2, identified.get());
+    }
+
+    @Test
+    void accessAnswersFromTheKeyLookedAtOnItsHead() throws Exception {
+        HttpResponse<String> access = get("/access", "w");
+        assertEquals(200, access.statusCode());
+        assertTrue(access.body().contains("\"access\":\"write\""), access.body());
+        assertEquals(1, identified.get());
+        assertEquals(401, get("/access", "wrong").statusCode());
+        assertEquals(2, identified.get());
+    }
+
+    private HttpResponse<String> get(String path, String key) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(base().resolve(path)).header("X-Api-Key", key).GET().build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String key) throws Exception {

@@ -122,7 +122,7 @@ class DispatcherAccessTest {
                 .route("/live/queues", "queues", ok, HttpMethod.GET)
                 .route("/change", "change", ok, HttpMethod.POST)
                 .route("/ask", "ask", AccessRule.READ_ONLY, ok, HttpMethod.POST)
-                .route("/access", "access", new AccessEndpoint(callers, envelope), HttpMethod.GET)
+                .route("/access", "access", new AccessEndpoint(envelope), HttpMethod.GET)
                 .build();
         return new Dispatcher(router, callers, AllowedHosts.of(InetAddress.getLoopbackAddress(), List.of()), envelope,
                 new HttpMetrics(meters), false);
