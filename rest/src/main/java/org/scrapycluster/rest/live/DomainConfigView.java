@@ -9,8 +9,8 @@ import org.scrapycluster.common.zookeeper.ZooKeeperWatcher;
 /**
  * The domain config of ZooKeeper ({@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}) as the crawlers
  * follow it: watched live, read as leniently as they read it (parts they ignore are left out), and
- * {@link DomainConfig#EMPTY} until ZooKeeper first answers. Watching starts in the background, so
- * the gateway starts without waiting for ZooKeeper.
+ * {@link DomainConfig#EMPTY} until ZooKeeper first answers, which {@link #known()} tells apart from an
+ * empty config read. Watching starts in the background, so the gateway starts without waiting for ZooKeeper.
  */
 final class DomainConfigView implements AutoCloseable {
 
@@ -18,6 +18,7 @@ final class DomainConfigView implements AutoCloseable {
     private final String path;
     private volatile DomainConfig config = DomainConfig.EMPTY;
     private volatile boolean valid;
+    private volatile boolean known;
     private ZooKeeperWatcher watcher;
     private boolean closed;
 
@@ -31,6 +32,8 @@ final class DomainConfigView implements AutoCloseable {
             ZooKeeperWatcher started = ZooKeeperWatcher.start(connection, WatchedNode.config(path),
                     text -> config = DomainConfigYaml.parseApplied(text).config().orElse(DomainConfig.EMPTY),
                     (isValid, reason) -> valid = isValid);
+            // completes after the first text read is delivered, so the config is that text once known
+            started.firstRead().thenRun(() -> known = true);
             synchronized (this) {
                 if (!closed) {
                     watcher = started;
@@ -44,6 +47,14 @@ final class DomainConfigView implements AutoCloseable {
     /** The config last read. */
     DomainConfig config() {
         return config;
+    }
+
+    /**
+     * Whether ZooKeeper has answered the first read of the node: until then {@link #config()} is empty because
+     * nothing is known, not because the node is.
+     */
+    boolean known() {
+        return known;
     }
 
     /** Whether ZooKeeper is connected now. */

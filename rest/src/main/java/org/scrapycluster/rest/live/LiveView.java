@@ -172,6 +172,7 @@ public final class LiveView implements AutoCloseable {
         view.put("refresh_seconds", refresh.toMillis() / 1000.0);
         view.put("zookeeper_connected", domainConfig.connected());
         view.put("zookeeper_node", domainConfig.path());
+        view.put("domain_config_known", domainConfig.known());
         Optional<RedisConnection> connection = redis.get();
         try {
             if (connection.isEmpty()) {

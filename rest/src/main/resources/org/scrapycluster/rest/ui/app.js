@@ -560,15 +560,21 @@ function backlogText(live) {
   return ", " + live.backlog + " requests pending" + (partial ? " in these" : "");
 }
 
+// Whether the gateway has read the domain config from ZooKeeper: until it has, the rows' throttles are the
+// defaults for want of the config, which may well set others (a gateway without the field always has).
+function domainConfigKnown() {
+  return !state.live || state.live.domain_config_known !== false;
+}
+
 const DOMAIN_TABLE = {
   key: (domain) => domain.domain,
   columns: [
     { text: (domain) => domain.domain, className: "mono" },
     { text: (domain) => String(domain.backlog), className: "num" },
-    { text: (domain) => domain.hits + " / " + domain.window + " s"
+    { text: (domain) => (!domainConfigKnown() ? "not read yet" : domain.hits + " / " + domain.window + " s"
         + (domain.scale !== null && domain.scale !== 1 ? " × " + domain.scale : "")
-        + (domain.throttle_source === "default" ? " (default)" : "") },
-    { text: (domain) => domain.used + " / " + domain.limit, className: "num" },
+        + (domain.throttle_source === "default" ? " (default)" : "")) },
+    { text: (domain) => domain.used + " / " + (domainConfigKnown() ? domain.limit : "?"), className: "num" },
     { text: (domain) => domain.state + (domain.pause_seconds > 0 ? " (" + seconds(domain.pause_seconds) + ")" : ""),
       className: (domain) => "state-" + domain.state.replace(" ", "-") },
     { className: "actions" },
@@ -591,7 +597,8 @@ const DOMAIN_TABLE = {
     });
     row.cells[5].append(button);
   },
-  empty: () => "No domain has work queued or a throttle of its own.",
+  empty: () => (domainConfigKnown() ? "No domain has work queued or a throttle of its own."
+    : "No domain has work queued; the throttles of the domain config are not read yet."),
 };
 
 // Fills the throttle form with a domain's throttle as the last refresh read it.
@@ -606,6 +613,9 @@ function editThrottle(domain) {
 function showDomains(live) {
   // a broad crawl's accounting is read only in part at each refresh (LIVE_MAX_ACCOUNTING_FIELDS)
   setText($("domain-count"), live.domains_partial ? "(backlogs of the most recently active crawls' first domains)" : "");
+  setText($("domain-config"), domainConfigKnown() ? "" : "Domain config not read yet (ZooKeeper "
+      + (live.zookeeper_connected ? "connected" : "not connected") + ", " + (live.zookeeper_node || "") + "): throttles"
+      + " and blacklist unknown; a domain's state is judged by the default throttle.");
   syncRows($("domain-rows"), live.domains || [], DOMAIN_TABLE);
 }
 

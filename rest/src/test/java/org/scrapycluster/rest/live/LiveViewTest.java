@@ -21,6 +21,7 @@ import java.util.function.Supplier;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpMethod;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,8 +33,11 @@ import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.EmbeddedZooKeeper;
 import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.rest.http.HttpCall;
 
@@ -384,6 +388,60 @@ class LiveViewTest {
         }
     }
 
+    /**
+     * While ZooKeeper has not answered since the gateway started, the snapshot says the domain config is not known
+     * rather than pass the empty config for the real one; once ZooKeeper answers, its throttles are listed.
+     */
+    @Test
+    void theDomainConfigIsUnknownUntilZooKeeperFirstAnswers() throws Exception {
+        redis.sync().flushdb();
+        String node = "/scrapy-cluster/crawler/all";
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("live-view-zk"))) {
+            try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(ZooKeeperConnection.to(zookeeper.connectString()), node)) {
+                store.replaceText("domains:\n  throttled.example.com: {window: 30, hits: 7}\n");
+            }
+            zookeeper.stop();
+            Settings settings = settings("3600", "3600", Map.of("ZOOKEEPER_HOSTS", zookeeper.connectString()));
+            try (LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)),
+                    Clock.systemUTC())) {
+                live.start();
+                JsonNode unknown = refreshed(live);
+                assertFalse(unknown.get("domain_config_known").asBoolean(), unknown.toString());
+                assertFalse(unknown.get("zookeeper_connected").asBoolean(), unknown.toString());
+                assertEquals(0, unknown.get("domains").size(), "nothing listed from a config not read");
+
+                zookeeper.restart();
+                JsonNode known = Awaitility.await("the config read").atMost(Duration.ofSeconds(60))
+                        .until(() -> refreshed(live), view -> view.get("domain_config_known").asBoolean());
+                JsonNode domain = known.get("domains").get(0);
+                assertEquals("throttled.example.com", domain.get("domain").asText(), known.toString());
+                assertEquals("zookeeper", domain.get("throttle_source").asText());
+                assertEquals(7, domain.get("hits").asLong());
+            }
+        }
+    }
+
+    /** A node not there is read as a config known to be empty. */
+    @Test
+    void aMissingConfigNodeIsAnEmptyConfigKnown() throws Exception {
+        redis.sync().flushdb();
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("live-view-zk"))) {
+            Settings settings = settings("3600", "3600", Map.of("ZOOKEEPER_HOSTS", zookeeper.connectString()));
+            try (LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)),
+                    Clock.systemUTC())) {
+                live.start();
+                JsonNode known = Awaitility.await("the config read").atMost(Duration.ofSeconds(60))
+                        .until(() -> refreshed(live), view -> view.get("domain_config_known").asBoolean());
+                assertEquals(0, known.get("domains").size(), known.toString());
+            }
+        }
+    }
+
+    private static JsonNode refreshed(LiveView live) throws Exception {
+        live.refresh();
+        return JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+    }
+
     @Test
     void anIdleRefreshFasterThanTheWatchedOneIsRefused() {
         Settings settings = settings("3", "1");
@@ -424,7 +482,7 @@ class LiveViewTest {
         Map<String, String> values = new HashMap<>(more);
         values.put("LIVE_REFRESH_SECONDS", refreshSeconds);
         values.put("LIVE_IDLE_REFRESH_SECONDS", idleRefreshSeconds);
-        values.put("ZOOKEEPER_HOSTS", "127.0.0.1:1");
+        values.putIfAbsent("ZOOKEEPER_HOSTS", "127.0.0.1:1");
         return Settings.load("rest", new SettingsSources(null, Map.of(), values));
     }
 }

@@ -21,7 +21,9 @@ import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.EmbeddedZooKeeper;
 import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.AnsweredGateway;
@@ -76,6 +78,24 @@ class WebUiTest {
             // from now on every call of /live is held by the browser and never answered, as by a gateway that hangs
             browser.driver().executeCdpCommand("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*/live"))));
             browser.awaitText("live-status", "cannot reach the gateway");
+        }
+    }
+
+    /** Until the gateway has read the domain config from ZooKeeper, the page says so rather than show an empty config. */
+    @Test
+    void aDomainConfigNotReadYetIsSaidUntilZooKeeperAnswers(EmbeddedStack stack) {
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("ui-zk"))) {
+            zookeeper.stop();
+            try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1")
+                    .set("ZOOKEEPER_HOSTS", zookeeper.connectString()).build())) {
+                open(gateway);
+                browser.awaitText("domain-config", "Domain config not read yet (ZooKeeper not connected");
+                browser.awaitText("domain-rows", "the throttles of the domain config are not read yet");
+
+                zookeeper.restart();
+                browser.awaitText("domain-rows", "No domain has work queued or a throttle of its own.");
+                assertEquals("", browser.driver().findElement(By.id("domain-config")).getText());
+            }
         }
     }
 
