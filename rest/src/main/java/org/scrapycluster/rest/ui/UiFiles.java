@@ -36,6 +36,14 @@ public final class UiFiles implements Endpoint {
             "vendor/uPlot.min.css", "dist/uPlot.min.css",
             "vendor/uPlot.LICENSE", "LICENSE");
 
+    /**
+     * What the page may load and do (docs/security.md): its own scripts, style sheets and calls only, no inline script
+     * or style, no image but the empty {@code data:} icon, no {@code <base>}, no form sent elsewhere; and no other
+     * site may frame it and steer clicks onto its actions.
+     */
+    private static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; connect-src 'self';"
+            + " base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
     private final Map<String, HttpAnswer> answers = new LinkedHashMap<>();
 
     public UiFiles() {
@@ -48,8 +56,7 @@ public final class UiFiles implements Endpoint {
         return new HttpAnswer(200, type, body)
                 .withHeader("Cache-Control", "no-cache")
                 .withHeader("X-Content-Type-Options", "nosniff")
-                // no other site may frame the page and steer clicks onto its actions (docs/security.md)
-                .withHeader("Content-Security-Policy", "frame-ancestors 'none'")
+                .withHeader("Content-Security-Policy", POLICY)
                 .withHeader("X-Frame-Options", "DENY");
     }
 

@@ -128,12 +128,14 @@ class GatewayEndpointsTest {
     }
 
     @Test
-    void webUiIsNeverFramedByAnotherSite() {
+    void webUiRunsOnlyItsOwnFilesAndIsNeverFramedByAnotherSite() {
         // a page of any site could otherwise frame the UI under its own content and steer clicks
-        // onto Stop and Confirm (clickjacking): keys off, on loopback, the frame acts as the user
+        // onto Stop and Confirm (clickjacking): keys off, on loopback, the frame acts as the user;
+        // and markup that slipped into the page could run no script nor send anything elsewhere (docs/security.md)
         for (String file : List.of("", "app.js", "vendor/uPlot.iife.min.js")) {
             GatewayClient.Reply answer = gateway.client().get("/ui/" + file);
-            assertEquals("frame-ancestors 'none'", answer.header("Content-Security-Policy"), file);
+            assertEquals("default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; connect-src 'self';"
+                    + " base-uri 'none'; form-action 'self'; frame-ancestors 'none'", answer.header("Content-Security-Policy"), file);
             assertEquals("DENY", answer.header("X-Frame-Options"), file);
         }
     }

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.logging.Level;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
@@ -14,6 +16,9 @@ import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
  * Debian's chromium, headless, driven through chromedriver, for the web UI's tests; the tests that
@@ -49,6 +54,9 @@ public final class HeadlessBrowser implements AutoCloseable {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
                 "--window-size=1400,1000");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         return new HeadlessBrowser(new ChromeDriver(service, options));
@@ -56,7 +64,8 @@ public final class HeadlessBrowser implements AutoCloseable {
 
     /**
      * Goes on in a new tab, closing the others: a page of its own, with an empty {@code sessionStorage}
-     * and none of the DevTools settings (such as held requests) a test made in another tab.
+     * and none of the DevTools settings (such as held requests) a test made in another tab, nor what the
+     * others logged ({@link #consoleErrors()}: a page whose gateway was closed fails to reach it until its tab is).
      */
     public void freshPage() {
         String fresh = driver.switchTo().newWindow(WindowType.TAB).getWindowHandle();
@@ -66,10 +75,22 @@ public final class HeadlessBrowser implements AutoCloseable {
             }
         }
         driver.switchTo().window(fresh);
+        consoleErrors();
     }
 
     public ChromeDriver driver() {
         return driver;
+    }
+
+    /**
+     * What the browser's console logged as errors since the last call: a script's uncaught exception, a load that
+     * failed, a load or a style the page's Content Security Policy refused.
+     */
+    public List<String> consoleErrors() {
+        return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(LogEntry::getMessage)
+                .toList();
     }
 
     /** Waits until the element {@code id} shows {@code text}, and returns it. */

@@ -7,11 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +43,13 @@ import org.scrapycluster.rest.testing.RunningGateway;
 @ExtendWith(SharedStack.class)
 class WebUiTest {
 
+    /**
+     * What the tests have the gateway answer, and the page shows: 401 to a call without a key, 503 from /health; and
+     * the calls of a page whose test has closed its gateway, refused until the tab is closed.
+     */
+    private static final Pattern ANSWERED_ON_PURPOSE = Pattern.compile(" - Failed to load resource: (the server responded with a"
+            + " status of (401 \\(Unauthorized\\)|503 \\(Service Unavailable\\))|net::ERR_CONNECTION_REFUSED)$");
+
     private static HeadlessBrowser browser;
 
     @BeforeAll
@@ -57,6 +67,39 @@ class WebUiTest {
     @BeforeEach
     void freshPage() {
         browser.freshPage();
+    }
+
+    /** A script's error, a load that failed or a Content Security Policy violation fails the test that caused it. */
+    @AfterEach
+    void noConsoleErrors() {
+        List<String> errors = browser.consoleErrors().stream().filter(error -> !ANSWERED_ON_PURPOSE.matcher(error).find()).toList();
+        assertEquals(List.of(), errors, "errors in the browser's console");
+    }
+
+    /**
+     * The page's own Content Security Policy is in force: an inline style and an image from elsewhere are refused, and
+     * the console says so (what {@link #noConsoleErrors} looks for after every test).
+     */
+    @Test
+    void thePolicyOfThePageRefusesInlineStylesAndLoadsFromElsewhere(EmbeddedStack stack) {
+        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).build())) {
+            open(gateway);
+            awaitLive();
+            browser.driver().executeScript("const style = document.createElement('style');"
+                    + " style.textContent = 'body { color: red; }'; document.head.append(style);"
+                    + " const image = document.createElement('img'); image.src = 'http://127.0.0.2:9/image.png';"
+                    + " document.body.append(image);");
+            List<String> refused = new ArrayList<>();
+            Awaitility.await("two violations in the console").atMost(HeadlessBrowser.WAIT).until(() -> {
+                browser.consoleErrors().stream().filter(error -> error.contains("violates the following Content Security Policy"))
+                        .forEach(refused::add);
+                return refused.size() >= 2;
+            });
+            assertTrue(refused.stream().anyMatch(error -> error.contains("inline style") && error.contains("style-src 'self'")),
+                    refused.toString());
+            assertTrue(refused.stream().anyMatch(error -> error.contains("the image 'http://127.0.0.2:9/image.png'")
+                    && error.contains("img-src data:")), refused.toString());
+        }
     }
 
     @Test
