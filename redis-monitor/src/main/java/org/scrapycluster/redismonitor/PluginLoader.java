@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.redismonitor.job.JobPattern;
@@ -104,9 +105,12 @@ final class PluginLoader {
         }
     }
 
-    /** Closes {@code plugins}, last first, within {@link #CLOSE_WAIT} together, as a stop does. */
-    static void closeAll(List<JobPlugin> plugins) {
-        CLOSER.closeAll(plugins, CLOSE_WAIT);
+    /**
+     * Closes {@code plugins}, last first, as a stop does: within {@link #CLOSE_WAIT} together, and within what the stop's
+     * {@code budget} grants an ordinary wait.
+     */
+    static void closeAll(List<JobPlugin> plugins, StopBudget budget) {
+        CLOSER.closeAll(plugins, budget.waitFor(CLOSE_WAIT));
     }
 
     private static void requirePattern(String name, JobPlugin plugin, Settings settings) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.keyspace.Keyspace;
@@ -12,6 +13,7 @@ import org.scrapycluster.common.queue.LeaseReaper;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.stats.Heartbeat;
@@ -43,12 +45,16 @@ final class RunningMonitor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunningMonitor.class);
     private static final Duration STATS_FLUSH = Duration.ofSeconds(1);
     /**
-     * What the waits of the stop of the parts that write to Redis as they close (the backlog meters, the heartbeat, the
-     * statistics) have together: their background runs in progress and their last writes. Of it {@link #LAST_WRITES}
+     * What the waits of the monitor's stop have together (docs/operations.md, "Stopping"): the jobs in hand, the plugins'
+     * closes, the background runs in progress and the last writes. It ends {@link OutboundPublisher#CLOSE_TIMEOUT}
+     * before the process's shutdown grace does, for the Kafka producer's close that follows. Of it {@link #LAST_WRITES}
      * is kept for the writes, which the waits before them cannot use.
      */
-    static final Duration STOP_WAITS = Duration.ofSeconds(15);
-    /** What the last writes have together: the release of the backlog lock, the removal of the heartbeat, the statistics. */
+    static final Duration STOP_WAITS = RedisMonitorCommand.SHUTDOWN_GRACE.minus(OutboundPublisher.CLOSE_TIMEOUT);
+    /**
+     * Kept, of {@link #STOP_WAITS}, for the last writes together (the release of the backlog lock, the removal of the
+     * heartbeat, the statistics), which also have what the waits before them left.
+     */
     static final Duration LAST_WRITES = Duration.ofSeconds(10);
 
     private final Deque<Part> parts = new ArrayDeque<>();
@@ -79,42 +85,48 @@ final class RunningMonitor implements AutoCloseable {
 
     private void startParts() {
         own(redis);
-        RedisLocks locks = own(new RedisLocks(redis, options.lockExpiry()));
+        RedisLocks locks = ownTicking(new RedisLocks(redis, options.lockExpiry()), RedisLocks::close);
         StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), context.clock(), STATS_FLUSH,
                 context.settings().getBoolean("STATS_ORIGINAL_KEYS")), StatsRecorder::close);
         recorder.start();
-        JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
-        List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
-        own(() -> PluginLoader.closeAll(plugins));
-        JobProcessor processor = new JobProcessor(redis, locks,
-                new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock());
-
+        // the parts that write to Redis as they close start before the others, so that they close after them: their
+        // writes are the stop's last waits, which an early one stalled by Redis cannot take from the plugins' closes
         Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.HEARTBEAT.fill("redis-monitor", context.node().toString()), options.heartbeatTtl(),
                 options.heartbeatPeriod(), context.clock()), Heartbeat::close);
         heartbeat.start();
+        if (!options.backlogPeriod().isZero()) {
+            own(new BacklogMeters(redis, locks, context.meters(), options.backlogTopDomains()), BacklogMeters::close).start(options.backlogPeriod());
+        }
+
+        JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
+        List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
+        own(plugins, PluginLoader::closeAll);
+        JobProcessor processor = new JobProcessor(redis, locks,
+                new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock());
 
         JobSignalListener listener = own(new JobSignalListener(options.redis(), plugins, processor));
-        Worker signal = own(new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs")));
+        Worker signal = new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs"));
+        Worker scan = new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
+                new OutageReporter(LOG, "Scanning for jobs"));
+        // a job in hand that outlasts its interrupt is cut short before the plugins' closes are
+        own(List.of(signal, scan), (workers, budget) -> Worker.closeAll(workers, budget.keeping(PluginLoader.CLOSE_WAIT)));
         signal.start();
         context.health().register("signal-loop", HealthRegistry.Kind.LIVENESS, signal::liveness);
-        Worker scan = own(new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
-                new OutageReporter(LOG, "Scanning for jobs")));
         scan.start();
         context.health().register("scan-loop", HealthRegistry.Kind.LIVENESS, scan::liveness);
 
-        LeaseReaper reaper = own(new LeaseReaper(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(), options.leaseReapBatch()));
+        LeaseReaper reaper = ownTicking(new LeaseReaper(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(),
+                options.leaseReapBatch()), LeaseReaper::close);
         FunctionCounter.builder("redis.monitor.leases.reaped", reaper, LeaseReaper::returnedTotal)
                 .description("Expired leases returned to their queues").register(context.meters());
         reaper.start();
 
-        own(new CrawlCompletion(redis, locks, outbound, options.completeQuiet(), context.clock(), context.meters()))
+        ownTicking(new CrawlCompletion(redis, locks, outbound, options.completeQuiet(), context.clock(), context.meters()), CrawlCompletion::close)
                 .start(options.completionPeriod());
 
-        if (!options.backlogPeriod().isZero()) {
-            own(new BacklogMeters(redis, locks, context.meters(), options.backlogTopDomains()), BacklogMeters::close).start(options.backlogPeriod());
-        }
         if (!options.statsDump().isZero()) {
-            own(new StatsDumper(redis, context.clock(), options.statsDumpCrawl(), options.statsDumpQueue())).start(options.statsDump());
+            ownTicking(new StatsDumper(redis, context.clock(), options.statsDumpCrawl(), options.statsDumpQueue()), StatsDumper::close)
+                    .start(options.statsDump());
         }
         LOG.atInfo().addKeyValue("plugins", plugins.stream().map(JobPlugin::name).toList())
                 .log("Redis monitor running with {} plugins", plugins.size());
@@ -122,6 +134,14 @@ final class RunningMonitor implements AutoCloseable {
 
     private <T extends AutoCloseable> T own(T part) {
         return own(part, (closing, budget) -> closing.close());
+    }
+
+    /**
+     * Owns {@code part}, whose background thread stops as {@code close} says, waiting for a run in progress at most
+     * {@link Ticker#STOP_TIMEOUT} and at most what the stop's budget grants an ordinary wait.
+     */
+    private <T> T ownTicking(T part, BiConsumer<T, Duration> close) {
+        return own(part, (closing, budget) -> close.accept(closing, budget.waitFor(Ticker.STOP_TIMEOUT)));
     }
 
     /** Owns {@code part}, which closes as {@code stop} says, within what the stop's budget grants. */
@@ -132,12 +152,14 @@ final class RunningMonitor implements AutoCloseable {
 
     /**
      * Closes every part, last started first; one whose close throws, an exception or an error other than the JVM's own
-     * ({@link ExtensionFailures}), is logged, and the others are closed all the same. The plugins close last first, on
-     * threads of their own, sharing {@link PluginLoader#CLOSE_WAIT}; one still closing then is logged and left to finish
-     * alone, and the monitor's own parts after them close all the same. The parts that write to Redis as they close
-     * share one {@link StopBudget} ({@link #STOP_WAITS}, of which {@link #LAST_WRITES} for the writes), so that a Redis
-     * that does not answer holds the stop up that long at most, not its command timeout for each write; what was not
-     * written then is said in one WARN line.
+     * ({@link ExtensionFailures}), is logged, and the others are closed all the same. Every wait of the stop shares one
+     * {@link StopBudget} ({@link #STOP_WAITS}, of which the last {@link #LAST_WRITES} are kept for the last writes): the
+     * workers' jobs in hand ({@link Worker#closeAll}), the background runs in progress, and the plugins' closes, last
+     * first on threads of their own, within {@link PluginLoader#CLOSE_WAIT} together (one still closing then is logged
+     * and left to finish alone), get what is left before the reserve, the workers what is left before the plugins'
+     * time too; so a slow job, plugin or Redis holds the stop up that long at most, and does not use up the time of the
+     * release of the backlog lock, the removal of the heartbeat and the last statistics. What was not written is said
+     * in one WARN line, each write with why.
      */
     @Override
     public void close() {
@@ -151,7 +173,7 @@ final class RunningMonitor implements AutoCloseable {
                 LOG.warn("Could not close {} cleanly: {}", part.part().getClass().getSimpleName(), e.toString());
             }
         }
-        budget.warnGivenUp(LOG, "Not written at stop, Redis did not take it within " + LAST_WRITES.toSeconds() + " s");
+        budget.warnGivenUp(LOG, "Not written at stop");
     }
 
     /** How a part closes, within what {@code budget} grants its waits. */

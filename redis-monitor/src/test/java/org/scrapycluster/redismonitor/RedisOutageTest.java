@@ -78,6 +78,8 @@ class RedisOutageTest {
             List<String> stop = log.lines().stream().filter(line -> line.contains("Not written at stop")).toList();
             assertEquals(1, stop.size(), log.lines().toString());
             assertTrue(stop.getFirst().contains("the release of the lock " + backlogLock), stop.getFirst());
+            assertTrue(List.of(stop.getFirst().split("; ")).getFirst().contains(": Redis did not take it within "),
+                    "the first write, sent to the hung Redis, is the one said not taken: " + stop.getFirst());
             assertTrue(stop.getFirst().contains("the removal of the heartbeat " + heartbeat), stop.getFirst());
             assertTrue(stop.getFirst().contains("the statistics counted since their last write, lost"), stop.getFirst());
         }

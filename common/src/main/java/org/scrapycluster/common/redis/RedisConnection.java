@@ -1,6 +1,7 @@
 package org.scrapycluster.common.redis;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -212,30 +213,35 @@ public final class RedisConnection implements AutoCloseable {
 
     /**
      * Makes one of a stopping service's last writes within what {@code budget} keeps for them (its
-     * {@linkplain StopBudget#reservedWaitFor reserved wait}, at most the endpoint's timeout): not sent when Redis is not
-     * answering ({@link #answers()}) or the budget is spent, and given up when Redis does not take it in time or
-     * fails it; either way {@code what} (the write, and what becomes of it) is noted in the budget as given up.
+     * {@linkplain StopBudget#reservedWaitFor reserved wait}, at most the endpoint's timeout): not sent when the budget is
+     * spent or Redis is not answering ({@link #answers()}), and given up when Redis does not take it in time or fails
+     * it. Either way {@code what} (the write, and what becomes of it) is noted in the budget as given up, followed by
+     * why: only a write sent and not taken in time says that Redis did not take it.
      *
      * @return whether Redis took it
      */
     public boolean writeAtStop(StopBudget budget, String what, Supplier<? extends CompletionStage<?>> write) {
         Duration wait = budget.reservedWaitFor(endpoint.timeout());
-        if (wait.isZero() || !answers()) {
-            budget.gaveUp(what);
+        if (wait.isZero()) {
+            budget.gaveUp(what + ": not sent, the stop's time was used up before it");
+            return false;
+        }
+        if (!answers()) {
+            budget.gaveUp(what + ": not sent, Redis was not answering");
             return false;
         }
         try {
             write.get().toCompletableFuture().get(wait.toNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
-            budget.gaveUp(what);
+            budget.gaveUp(what + ": Redis did not take it within " + String.format(Locale.ROOT, "%.1f", wait.toMillis() / 1000.0) + " s");
         } catch (ExecutionException e) {
-            budget.gaveUp(what + " (" + e.getCause() + ")");
+            budget.gaveUp(what + ": Redis failed it (" + e.getCause() + ")");
         } catch (RedisException e) {
-            budget.gaveUp(what + " (" + e + ")");
+            budget.gaveUp(what + ": not sent (" + e + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            budget.gaveUp(what);
+            budget.gaveUp(what + ": not waited for, the stop was interrupted");
         }
         return false;
     }

@@ -56,4 +56,9 @@ public final class RedisLocks implements AutoCloseable {
     public void close() {
         renewer.close();
     }
+
+    /** Stops renewing, waiting at most {@code wait} for a renewal in progress to end; locks still held expire on their own. */
+    public void close(Duration wait) {
+        renewer.close(wait);
+    }
 }

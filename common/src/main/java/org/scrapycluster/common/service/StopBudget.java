@@ -26,12 +26,13 @@ public final class StopBudget {
     private final InstantSource clock;
     private final Instant end;
     private final Duration reserve;
-    private final List<String> givenUp = new ArrayList<>();
+    private final List<String> givenUp;
 
-    private StopBudget(InstantSource clock, Instant end, Duration reserve) {
+    private StopBudget(InstantSource clock, Instant end, Duration reserve, List<String> givenUp) {
         this.clock = clock;
         this.end = end;
         this.reserve = reserve;
+        this.givenUp = givenUp;
     }
 
     /** The budget of a stop that begins now and has {@code total}, of which the last {@code reserve} is kept for the last waits. */
@@ -39,7 +40,16 @@ public final class StopBudget {
         if (reserve.isNegative() || reserve.compareTo(total) > 0) {
             throw new IllegalArgumentException("a reserve of " + reserve + " is not part of a budget of " + total);
         }
-        return new StopBudget(clock, clock.instant().plus(total), reserve);
+        return new StopBudget(clock, clock.instant().plus(total), reserve, new ArrayList<>());
+    }
+
+    /**
+     * This budget as the waits of one part see it when {@code after} is kept, besides the reserve, for the ordinary
+     * waits of the parts that stop after it: its ordinary waits are cut short that much earlier. What it gives up is
+     * noted in this budget.
+     */
+    public StopBudget keeping(Duration after) {
+        return new StopBudget(clock, end, reserve.plus(after), givenUp);
     }
 
     /** How long an ordinary wait may last, beginning now: its cap, or what is left before the reserve, whichever is shorter. */
@@ -53,13 +63,17 @@ public final class StopBudget {
     }
 
     /** Notes {@code what} a part did not do (a write, named with what becomes of it) for want of time. */
-    public synchronized void gaveUp(String what) {
-        givenUp.add(what);
+    public void gaveUp(String what) {
+        synchronized (givenUp) {
+            givenUp.add(what);
+        }
     }
 
     /** What the parts did not do, in the order they gave up. */
-    public synchronized List<String> givenUp() {
-        return List.copyOf(givenUp);
+    public List<String> givenUp() {
+        synchronized (givenUp) {
+            return List.copyOf(givenUp);
+        }
     }
 
     /** Logs, in one WARN line that starts with {@code sentence}, what the parts did not do; nothing when they did it all. */

@@ -41,6 +41,20 @@ class StopBudgetTest {
     }
 
     @Test
+    void aPartThatKeepsTimeForThePartsAfterItIsCutShortThatMuchEarlier() {
+        StopBudget first = budget.keeping(Duration.ofSeconds(3));
+
+        assertEquals(Duration.ofSeconds(2), first.waitFor(Duration.ofSeconds(5)));
+        now = now.plusSeconds(2);
+        assertEquals(Duration.ZERO, first.waitFor(Duration.ofSeconds(5)), "the time kept for the parts after it");
+        assertEquals(Duration.ofSeconds(3), budget.waitFor(Duration.ofSeconds(5)), "the parts after it have it");
+        assertEquals(Duration.ofSeconds(13), first.reservedWaitFor(Duration.ofSeconds(30)), "the last waits are as before");
+
+        first.gaveUp("a write");
+        assertEquals(List.of("a write"), budget.givenUp(), "noted in the budget");
+    }
+
+    @Test
     void whatThePartsGaveUpIsKeptInOrder() {
         budget.gaveUp("the release of a lock");
         budget.gaveUp("the statistics");

@@ -220,4 +220,9 @@ public final class CrawlCompletion implements AutoCloseable {
     public void close() {
         ticker.close();
     }
+
+    /** Closes as {@link #close()} does, waiting at most {@code wait} for a check in progress to end. */
+    public void close(Duration wait) {
+        ticker.close(wait);
+    }
 }

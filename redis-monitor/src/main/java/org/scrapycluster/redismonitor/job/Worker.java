@@ -1,21 +1,23 @@
 package org.scrapycluster.redismonitor.job;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A thread that repeats one step of the Redis monitor's work until closed, and rides out
+ * A thread that repeats one step of the Redis monitor's work until {@linkplain #closeAll stopped}, and rides out
  * outages: while Redis or Kafka is unreachable it backs off (0.5 s doubling to 10 s), and the
  * outage is logged once; any other error is logged and the step is repeated after a back-off.
  */
-public final class Worker implements AutoCloseable {
+public final class Worker {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final Duration GRACE = Duration.ofSeconds(2);
@@ -87,21 +89,32 @@ public final class Worker implements AutoCloseable {
     }
 
     /**
-     * Stops after the step in progress: waits a moment for it to end on its own (a job being
-     * handled is finished), then interrupts what is left (a pause, a blocking wait) and waits a
-     * few seconds more.
+     * Stops {@code workers} together, each after its step in progress, within what {@code budget} grants their waits
+     * (docs/operations.md, "Stopping"): none starts another step once this begins; they are waited for a moment (at most
+     * 2 s) to end on their own (a job being handled is finished), then what is left (a pause, a blocking wait, a job
+     * still in hand) is interrupted and waited for at most 10 s more. A worker whose step ignores the interrupt past
+     * that is left to end alone on its daemon thread.
      */
-    @Override
-    public void close() {
-        stopped = true;
+    public static void closeAll(List<Worker> workers, StopBudget budget) {
+        workers.forEach(worker -> worker.stopped = true);
         try {
-            thread.join(GRACE.toMillis());
-            if (thread.isAlive()) {
-                thread.interrupt();
-                thread.join(STOP_TIMEOUT.toMillis());
-            }
+            joinAll(workers, budget.waitFor(GRACE));
+            workers.stream().filter(worker -> worker.thread.isAlive()).forEach(worker -> worker.thread.interrupt());
+            joinAll(workers, budget.waitFor(STOP_TIMEOUT));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for {@code workers}' threads to end, at most {@code wait} for them all. */
+    private static void joinAll(List<Worker> workers, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        for (Worker worker : workers) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            worker.thread.join(Duration.ofNanos(left));
         }
     }
 }

@@ -47,7 +47,8 @@ import org.slf4j.spi.LoggingEventBuilder;
 public final class OutboundPublisher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboundPublisher.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    /** The longest {@link #close()} waits for Kafka to take what is still buffered. */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final List<String> LOGGED_FIELDS = List.of("action", "appid", "spiderid", "uuid", "crawlid");
 
     private final Producer<String, byte[]> producer;

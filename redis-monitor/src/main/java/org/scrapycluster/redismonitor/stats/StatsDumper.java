@@ -110,4 +110,9 @@ public final class StatsDumper implements AutoCloseable {
     public void close() {
         ticker.close();
     }
+
+    /** Stops the dumps, waiting at most {@code wait} for one in progress to end. */
+    public void close(Duration wait) {
+        ticker.close(wait);
+    }
 }
