@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * records a crawl's start), which is the crawl's start only for a crawl that appeared after the gateway's first
  * reading: one already active then started earlier, at a time nobody knows. Counts all active crawls, listed or
  * not. Also sums their pending requests by domain, for the domain table, from at most
- * {@code LIVE_MAX_ACCOUNTING_FIELDS} fields of their accounting a refresh ({@code HSCAN}, the most recently active
- * crawls first), since a broad crawl has one field per domain. A crawl whose accounting Redis refuses (of another type) is left out and logged once
+ * {@code LIVE_MAX_ACCOUNTING_FIELDS} domain fields of their accounting a refresh ({@code HSCAN}, the most recently
+ * active crawls first), since a broad crawl has one field per domain. A crawl whose accounting Redis refuses (of another type) is left out and logged once
  * (docs/operations.md "Keys Redis refuses"). Refreshed on the live view's thread; {@link #started} may be asked from any.
  */
 final class CrawlTable {
@@ -61,7 +61,7 @@ final class CrawlTable {
     private boolean firstReadingDone;
 
     /**
-     * @param maxFields the most accounting fields read a refresh to sum the backlog by domain ({@code LIVE_MAX_ACCOUNTING_FIELDS})
+     * @param maxFields the most domain fields of the accounting a refresh sums for the backlog by domain ({@code LIVE_MAX_ACCOUNTING_FIELDS})
      */
     CrawlTable(int maxCrawls, long maxFields) {
         this.maxCrawls = maxCrawls;
@@ -145,38 +145,59 @@ final class CrawlTable {
 
     /**
      * Adds the requests {@code crawls} have queued or leased to {@code byDomain}, reading their accounting in order
-     * until {@code maxFields} fields have been read.
+     * until {@code maxFields} domain fields have been summed: a hard cap, though {@code HSCAN} may answer more fields
+     * than its {@code COUNT} asks (a small hash comes back whole), and the crawl's own fields ({@code pending},
+     * {@code pages}, ...) are passed over, not counted.
      *
-     * @return whether some fields were left unread
+     * @return whether some fields were left unread or not summed
      */
     private boolean sumByDomain(RedisConnection redis, List<CrawlRef> crawls, Map<String, Long> byDomain) {
-        long read = 0;
+        long summed = 0;
         for (CrawlRef crawl : crawls) {
             ScanCursor cursor = ScanCursor.INITIAL;
             do {
-                if (read >= maxFields) {
+                if (summed >= maxFields) {
                     return true;
                 }
-                ScanArgs batch = ScanArgs.Builder.limit(Math.min(FIELDS_A_SCAN, maxFields - read));
+                ScanArgs batch = ScanArgs.Builder.limit(Math.min(FIELDS_A_SCAN, maxFields - summed));
                 ScanCursor from = cursor;
                 Optional<MapScanCursor<String, String>> scanned = refused.read(crawl.name(),
                         () -> redis.sync().hscan(crawl.accountingKey(), from, batch));
                 if (scanned.isEmpty()) {
                     break;
                 }
-                read += scanned.get().getMap().size();
-                scanned.get().getMap().forEach((field, value) -> addDomainField(crawl, field, value, byDomain));
+                for (Map.Entry<String, String> field : scanned.get().getMap().entrySet()) {
+                    Optional<CrawlCounts.DomainField> domain = domainField(crawl, field.getKey());
+                    if (domain.isEmpty()) {
+                        continue;
+                    }
+                    if (summed >= maxFields) {
+                        return true;
+                    }
+                    summed++;
+                    addDomainField(crawl, domain.get(), field.getValue(), byDomain);
+                }
                 cursor = scanned.get();
             } while (!cursor.isFinished());
         }
         return false;
     }
 
-    private static void addDomainField(CrawlRef crawl, String field, String value, Map<String, Long> byDomain) {
+    /** The domain and priority {@code field} counts, or empty for the crawl's own fields and one that cannot be read. */
+    private static Optional<CrawlCounts.DomainField> domainField(CrawlRef crawl, String field) {
         try {
-            CrawlCounts.DomainField.parse(field).ifPresent(domain -> byDomain.merge(domain.domain(), Long.parseLong(value), Long::sum));
+            return CrawlCounts.DomainField.parse(field);
         } catch (NumberFormatException e) {
-            LOG.debug("Skipping unreadable accounting field {}={} of {}", field, value, crawl.accountingKey());
+            LOG.debug("Skipping unreadable accounting field {} of {}", field, crawl.accountingKey());
+            return Optional.empty();
+        }
+    }
+
+    private static void addDomainField(CrawlRef crawl, CrawlCounts.DomainField domain, String value, Map<String, Long> byDomain) {
+        try {
+            byDomain.merge(domain.domain(), Long.parseLong(value), Long::sum);
+        } catch (NumberFormatException e) {
+            LOG.debug("Skipping unreadable accounting value {}={} of {}", domain, value, crawl.accountingKey());
         }
     }
 

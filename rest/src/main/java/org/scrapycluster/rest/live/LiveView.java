@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * The cluster as the web UI shows it, refreshed on a thread of its own and served as one JSON
  * snapshot by {@code GET /live} (docs/rest.md "Live view"): each refresh reads Redis once — a
  * {@code SCAN} of {@code stats:*} for heartbeats and rolling-window counters, the totals of the
- * active crawls and at most {@code LIVE_MAX_ACCOUNTING_FIELDS} fields of their accounting, a {@code SCAN} of the
+ * active crawls and at most {@code LIVE_MAX_ACCOUNTING_FIELDS} domain fields of their accounting, a {@code SCAN} of the
  * throttle keys with a look at those of the domains it judges — and every call of the endpoint answers the
  * bytes of the last refresh, so a hundred open pages cost what one costs. It refreshes every
  * {@code LIVE_REFRESH_SECONDS} while a page asks for it, and every {@code LIVE_IDLE_REFRESH_SECONDS}

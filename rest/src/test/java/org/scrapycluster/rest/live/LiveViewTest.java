@@ -177,6 +177,56 @@ class LiveViewTest {
         assertEquals(25, view.get("domains").size(), "LIVE_MAX_DOMAINS of the domains read");
     }
 
+    /**
+     * LIVE_MAX_ACCOUNTING_FIELDS caps the domain fields summed, not the fields Redis answers: HSCAN's COUNT is a hint,
+     * and a small hash (a listpack) comes back whole whatever it asks; the crawls' own fields do not count against it.
+     */
+    @Test
+    void theAccountingBudgetIsAHardCapOnTheDomainFieldsSummed() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        writeAccounting("link:app1:newer", now * 1000.0, "newer", 2, now);
+        writeAccounting("link:app1:older", now * 1000.0 - 1, "older", 60, now);
+
+        JsonNode capped = refreshedView(10);
+        assertEquals(10, capped.get("domains").size(), "the domains summed, though Redis answered every field of both hashes");
+        assertTrue(capped.get("domains_partial").asBoolean());
+        assertEquals(2, domainsNamed(capped, "newer"), "the most recently active crawl first, its own fields not counted");
+
+        JsonNode whole = refreshedView(62);
+        assertEquals(62, whole.get("domains").size());
+        assertFalse(whole.get("domains_partial").asBoolean(), "a cap of exactly their domain fields reads them all");
+    }
+
+    /** A crawl's accounting with its own fields and one field of {@code domains} domains, each with one request. */
+    private static void writeAccounting(String crawl, double lastActivity, String domainPrefix, int domains, long now) {
+        Map<String, String> accounting = new HashMap<>(Map.of("pending", Integer.toString(domains), "pages", "0", "expires", "0",
+                "updated", Long.toString(now * 1000)));
+        for (int domain = 0; domain < domains; domain++) {
+            accounting.put(domainPrefix + domain + ".example.com|1", "1");
+        }
+        redis.sync().hset("crawl:" + crawl, accounting);
+        redis.sync().zadd("crawls:active", lastActivity, crawl);
+    }
+
+    /** The live view after one refresh that sums at most {@code maxFields} accounting fields, every domain read listed. */
+    private static JsonNode refreshedView(int maxFields) throws Exception {
+        Settings settings = settings("3600", "3600", Map.of("LIVE_MAX_ACCOUNTING_FIELDS", Integer.toString(maxFields), "LIVE_MAX_DOMAINS", "100"));
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+        return JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+    }
+
+    private static long domainsNamed(JsonNode view, String prefix) {
+        long count = 0;
+        for (JsonNode domain : view.get("domains")) {
+            if (domain.get("domain").asText().startsWith(prefix)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     @Test
     void keysRedisRefusesAreLeftOutAndTheRestIsShown() throws Exception {
         long now = System.currentTimeMillis() / 1000;
