@@ -601,13 +601,18 @@ const DOMAIN_TABLE = {
     : "No domain has work queued; the throttles of the domain config are not read yet."),
 };
 
-// Fills the throttle form with a domain's throttle as the last refresh read it.
+// Fills the throttle form with a domain's throttle as the last refresh read it. A zookeeper request's window is
+// whole seconds (as the original's schema has it), but crawlers apply a window written in ZooKeeper by hand as
+// written, 0.5 s say: the form takes the nearest whole second, at least 1, and says so beside the field.
 function editThrottle(domain) {
   const form = $("throttle-form");
+  const wholeWindow = Math.max(1, Math.round(domain.window));
   form.domain.value = domain.domain;
   form.hits.value = domain.hits;
-  form.window.value = domain.window;
+  form.window.value = wholeWindow;
   form.scale.value = domain.scale === null ? 1 : domain.scale;
+  setText($("window-note"), wholeWindow === domain.window ? ""
+      : domain.domain + " has a window of " + domain.window + " s now; a push sets whole seconds, " + wholeWindow + " s here.");
 }
 
 function showDomains(live) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 import io.lettuce.core.api.sync.RedisCommands;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +25,7 @@ import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.EmbeddedZooKeeper;
@@ -150,12 +152,44 @@ class WebUiTest {
             type(form.findElement(By.name("domain")), "paused.example.com");
             // docs/api.md: a negative hits pauses the domain (0 is the value refused)
             type(form.findElement(By.name("hits")), "-1");
-            form.findElement(By.cssSelector("button[value=domain-update]")).click();
-            Awaitility.await("the confirmation").atMost(HeadlessBrowser.WAIT)
-                    .until(() -> browser.driver().findElement(By.id("confirm-dialog")).getDomAttribute("open") != null);
-            browser.driver().findElement(By.id("confirm-ok")).click();
+            pushThrottle(form);
             String fed = new String(answered.responder().awaitRequest("domain", "paused.example.com"), StandardCharsets.UTF_8);
             assertTrue(fed.contains("\"action\":\"domain-update\"") && fed.contains("\"hits\":-1"), fed);
+        }
+    }
+
+    /**
+     * A throttle written in ZooKeeper by hand with a fractional window (applied as written) and a scale finer than
+     * hundredths: Edit throttle fills the form with the window in whole seconds, as the zookeeper action takes it, and
+     * says so; the push is not blocked by the inputs' own checks.
+     */
+    @Test
+    void aFractionalWindowIsEditedInWholeSecondsAndSaidSo(EmbeddedStack stack) throws Exception {
+        String root = "/" + GatewaySettings.unique("ui");
+        String path = root + "/crawler/";
+        try (CuratorFramework zookeeper = ZooKeeperConnection.to(stack.zookeeperConnect()).newClient()) {
+            zookeeper.start();
+            zookeeper.create().creatingParentsIfNeeded().forPath(path + "all",
+                    "domains:\n  half.example.com: {window: 0.5, hits: 3, scale: 0.125}\nblacklist: []\n".getBytes(StandardCharsets.UTF_8));
+            try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("ZOOKEEPER_ASSIGN_PATH", path)
+                    .set("LIVE_REFRESH_SECONDS", "1").set("WAIT_FOR_RESPONSE_TIME", "0.2"))) {
+                open(answered.gateway());
+                By edit = By.cssSelector("#domain-rows tr[data-domain='half.example.com'] button");
+                Awaitility.await("the domain of the ZooKeeper config").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                        .until(() -> browser.driver().findElement(edit).getText().equals("Edit throttle"));
+                browser.driver().findElement(edit).sendKeys(Keys.ENTER);
+
+                WebElement form = browser.driver().findElement(By.id("throttle-form"));
+                assertEquals("1", form.findElement(By.name("window")).getDomProperty("value"));
+                assertEquals("0.125", form.findElement(By.name("scale")).getDomProperty("value"));
+                assertTrue(browser.driver().findElement(By.id("window-note")).getText().contains("window of 0.5 s"),
+                        browser.driver().findElement(By.id("window-note")).getText());
+                pushThrottle(form);
+                String fed = new String(answered.responder().awaitRequest("domain", "half.example.com"), StandardCharsets.UTF_8);
+                assertTrue(fed.contains("\"window\":1,") && fed.contains("\"scale\":0.125"), fed);
+            } finally {
+                zookeeper.delete().deletingChildrenIfNeeded().forPath(root);
+            }
         }
     }
 
@@ -380,6 +414,14 @@ class WebUiTest {
     private static void awaitOpen(String dialog) {
         Awaitility.await("#" + dialog + " open").atMost(HeadlessBrowser.WAIT)
                 .until(() -> browser.driver().findElement(By.id(dialog)).getDomAttribute("open") != null);
+    }
+
+    /** Pushes the throttle form's domain-update, confirming it. */
+    private static void pushThrottle(WebElement form) {
+        form.findElement(By.cssSelector("button[value=domain-update]")).click();
+        Awaitility.await("the confirmation").atMost(HeadlessBrowser.WAIT)
+                .until(() -> browser.driver().findElement(By.id("confirm-dialog")).getDomAttribute("open") != null);
+        browser.driver().findElement(By.id("confirm-ok")).click();
     }
 
     private static void type(WebElement input, String text) {
