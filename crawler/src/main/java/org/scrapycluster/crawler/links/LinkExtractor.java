@@ -30,7 +30,11 @@ import com.google.re2j.PatternSyntaxException;
  *       hrefs that cannot be resolved are skipped;</li>
  *   <li>duplicates dropped, the first occurrence kept (compared as resolved; without {@code canonicalize}, compared
  *       canonically, fragments included);</li>
- *   <li>kept only when the scheme is http, https, file or ftp; when at least one {@code allow} regex finds a
+ *   <li>kept only when the URL starts with {@code http://} or {@code https://}, in lower case as Scrapy checks it
+ *       (an {@code HTTPS://host} link on an {@code http} page is dropped; on an {@code https} page it resolves to
+ *       {@code https://host} and is kept), so that the links listed are the links followed: a {@code file:} link
+ *       would have the crawler read its own disk, and {@code ftp:}, {@code mailto:} or {@code javascript:} ones are
+ *       not fetched; when at least one {@code allow} regex finds a
  *       match (if any is given); when no {@code deny} regex finds one; when the host is one of
  *       {@code allowDomains} or below one (if any is given) — <em>whatever the port</em>, where Scrapy
  *       compares {@code host:port} and so never matches a URL with a port; and when the path's extension is
@@ -40,8 +44,7 @@ import com.google.re2j.PatternSyntaxException;
  * Filters see the resolved URL before canonicalisation, as in Scrapy. Links marked {@code rel=nofollow} are
  * kept. The anchor text is the element's text as it stands, whitespace included, as Scrapy reports it.
  * Regexes are RE2 (linear time whatever the input), so a user's pattern cannot stall the crawler; Python
- * features RE2 lacks (look-around, back-references) are refused when the extractor is built. One small
- * difference: the scheme check ignores case ({@code HTTPS://host} is kept; Scrapy drops it).
+ * features RE2 lacks (look-around, back-references) are refused when the extractor is built.
  *
  * <p>Immutable and thread-safe.
  */
@@ -56,7 +59,6 @@ public final class LinkExtractor {
             "xls", "xlsx", "ppt", "pptx", "pps", "doc", "docx", "odt", "ods", "odg", "odp",
             "css", "pdf", "exe", "bin", "rss", "zip", "rar");
 
-    private static final Set<String> SCHEMES = Set.of("http", "https", "file", "ftp");
     private static final int BASE_SCAN_CHARS = 4096;
     private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(
             "<base\\s[^>]*href\\s*=\\s*[\"']\\s*([^\"'\\s]+)\\s*[\"']", java.util.regex.Pattern.CASE_INSENSITIVE);
@@ -104,7 +106,7 @@ public final class LinkExtractor {
 
     /**
      * The links of a page, in document order, keeping those {@code filter} allows instead of applying this
-     * extractor's own rules: it sees each link with an http, https, file or ftp scheme as resolved, before
+     * extractor's own rules: it sees each http or https link as resolved, before
      * canonicalisation, once per canonical URL.
      *
      * @throws InvalidUrlException when {@code responseUrl} cannot be split
@@ -139,7 +141,7 @@ public final class LinkExtractor {
         }
         // before the filters, Scrapy drops a repeated link by its raw URL when it canonicalises afterwards, else by
         // its canonical form with the fragment
-        if (!seen.add(canonicalize ? url : key) || !httpOrFile(url)) {
+        if (!seen.add(canonicalize ? url : key) || !isWeb(url)) {
             return null;
         }
         String text = anchor.text();
@@ -154,15 +156,9 @@ public final class LinkExtractor {
         return new Link(finalUrl, text);
     }
 
-    private static boolean httpOrFile(String url) {
-        int separator = url.indexOf("://");
-        int length = separator < 0 ? url.length() : separator;
-        for (String scheme : SCHEMES) {
-            if (scheme.length() == length && url.regionMatches(true, 0, scheme, 0, length)) {
-                return true;
-            }
-        }
-        return false;
+    /** Scrapy's {@code url.split('://', 1)[0] in {'http', 'https'}}: case counts. */
+    private static boolean isWeb(String url) {
+        return url.startsWith("http://") || url.startsWith("https://");
     }
 
     /** Whether at least one {@code allow} regex finds a match in {@code url}, or none is given. */

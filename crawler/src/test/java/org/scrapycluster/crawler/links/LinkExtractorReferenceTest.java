@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *   <li>a {@code <base href="/section/">}: relative hrefs resolve below /section/, absolute paths do not;</li>
  *   <li>an exact duplicate, a duplicate differing only by fragment, and {@code href=""} / {@code #top}, which
  *       canonicalise to the same /section/ (the first occurrence wins, with its text);</li>
- *   <li>mailto: and javascript: (dropped), ftp: (kept), a broken IPv6 URL (skipped), an {@code a} without
+ *   <li>mailto:, javascript:, ftp: and an upper-case {@code HTTPS:} on this http page (dropped), a broken IPv6 URL (skipped), an {@code a} without
  *       href, hrefs in a script and a {@code link} element (not links), an {@code area} (a link, empty text);</li>
  *   <li>default-denied extensions in any case, behind path parameters and before a query;</li>
  *   <li>foxnews.com links on a subdomain, with a port and in upper case, and notfoxnews.com, which is not one.</li>

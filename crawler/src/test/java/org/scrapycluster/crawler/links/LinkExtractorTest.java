@@ -59,6 +59,19 @@ class LinkExtractorTest {
         assertEquals(List.of("http://site.example/a.html"), urls(LinkExtractor.defaults(), late, "http://site.example/"));
     }
 
+    /** Only what the crawler fetches is listed: file links would read its own disk; Scrapy's scheme check is case-sensitive. */
+    @Test
+    void keepsOnlyHttpAndHttpsLinksSpelledInLowerCase() {
+        String html = "<a href='file:///etc/passwd'>f</a><a href='ftp://files.example/x'>ftp</a>"
+                + "<a href='mailto:a@b.example'>m</a><a href='javascript:go()'>js</a><a href='https://s.example/'>s</a>"
+                + "<a href='HTTP://Upper.example/u'>upper</a><a href='HTTPS://Upper.example/s'>upper s</a><a href='/rel'>r</a>";
+        assertEquals(List.of("https://s.example/", "http://upper.example/u", "http://site.example/rel"),
+                urls(LinkExtractor.defaults(), html, "http://site.example/"),
+                "on an http page, HTTP:// resolves to http:// and is kept; HTTPS:// stays as written and is dropped");
+        assertEquals(List.of("https://s.example/", "https://upper.example/s", "https://site.example/rel"),
+                urls(LinkExtractor.defaults(), html, "https://site.example/"));
+    }
+
     @Test
     void allowedDomainsMatchHostsWhateverThePortAndSpelling() {
         LinkExtractor extractor = LinkExtractor.builder().allowDomains(List.of(" Shop.Example ", "bücher.de")).build();
