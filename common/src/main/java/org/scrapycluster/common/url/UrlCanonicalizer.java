@@ -96,16 +96,12 @@ public final class UrlCanonicalizer {
     }
 
     /**
-     * The host of a URL for which {@link #isPlainCanonical} holds, read from its text rather than split out: the
-     * host characters after {@code ://}, up to its port or path.
+     * The network location ({@code host} or {@code host:port}) of a URL for which {@link #isPlainCanonical} holds,
+     * read from its text rather than split out: what lies between {@code ://} and its path.
      */
-    public static String plainHost(String url) {
+    public static String plainNetloc(String url) {
         int start = url.indexOf("://") + 3;
-        int end = start;
-        while (isHostChar(url.charAt(end))) {
-            end++;
-        }
-        return url.substring(start, end);
+        return url.substring(start, url.indexOf('/', start));
     }
 
     /**

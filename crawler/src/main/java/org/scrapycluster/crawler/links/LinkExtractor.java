@@ -11,7 +11,6 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 
 import org.scrapycluster.common.request.LinearRegex;
-import org.scrapycluster.common.url.HostNames;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlCanonicalizer;
 import org.scrapycluster.common.url.UrlEscaper;
@@ -35,9 +34,11 @@ import com.google.re2j.PatternSyntaxException;
  *       {@code https://host} and is kept), so that the links listed are the links followed: a {@code file:} link
  *       would have the crawler read its own disk, and {@code ftp:}, {@code mailto:} or {@code javascript:} ones are
  *       not fetched; when at least one {@code allow} regex finds a
- *       match (if any is given); when no {@code deny} regex finds one; when the host is one of
- *       {@code allowDomains} or below one (if any is given) — <em>whatever the port</em>, where Scrapy
- *       compares {@code host:port} and so never matches a URL with a port; and when the path's extension is
+ *       match (if any is given); when no {@code deny} regex finds one; when the URL's network location, in lower
+ *       case, is one of {@code allowDomains} (lower case, as given) or ends with a dot and one of them (if any is
+ *       given): Scrapy's {@code url_is_from_any_domain}, which compares {@code user@host:port} as written, so
+ *       {@code example.com} allows neither {@code example.com:8080} nor {@code user@example.com}, and
+ *       {@code example.com:8080} is how a crawl allows that port; and when the path's extension is
  *       not in {@code denyExtensions} (Scrapy's default list when none is given, none when empty);</li>
  *   <li>canonicalised ({@link UrlCanonicalizer}) and de-duplicated again.</li>
  * </ol>
@@ -63,15 +64,17 @@ public final class LinkExtractor {
     private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(
             "<base\\s[^>]*href\\s*=\\s*[\"']\\s*([^\"'\\s]+)\\s*[\"']", java.util.regex.Pattern.CASE_INSENSITIVE);
 
+    /** {@code allowDomains} in lower case, and each with a dot before it: what a network location may end with. */
     private final List<String> allowDomains;
+    private final List<String> allowSubdomains;
     private final List<Pattern> allow;
     private final List<Pattern> deny;
     private final Set<String> denyExtensions;
     private final boolean canonicalize;
 
     private LinkExtractor(Builder builder) {
-        this.allowDomains = builder.allowDomains.stream().map(String::trim).filter(d -> !d.isEmpty())
-                .map(HostNames::normalize).distinct().toList();
+        this.allowDomains = builder.allowDomains.stream().map(d -> d.toLowerCase(Locale.ROOT)).distinct().toList();
+        this.allowSubdomains = allowDomains.stream().map(d -> "." + d).toList();
         this.allow = compile("allow", builder.allow);
         this.deny = compile("deny", builder.deny);
         Set<String> extensions = new HashSet<>();
@@ -171,14 +174,17 @@ public final class LinkExtractor {
         return deny.stream().noneMatch(pattern -> pattern.matcher(url).find());
     }
 
-    /** Whether the host of {@code url} is one of {@code allowDomains} or below one, whatever the port, or none is given. */
+    /**
+     * Whether the network location of {@code url} ({@code user@host:port} as written), in lower case, is one of
+     * {@code allowDomains} or ends with a dot and one of them, or none is given.
+     */
     public boolean allowsDomain(String url) {
-        return allowDomains.isEmpty() || inAllowedDomain(HostNames.normalize(hostname(url)));
+        return allowDomains.isEmpty() || inAllowedDomain(netloc(url).toLowerCase(Locale.ROOT));
     }
 
-    /** The host of {@code url}, read from its text when it is a plain canonical URL. */
-    private static String hostname(String url) {
-        return UrlCanonicalizer.isPlainCanonical(url) ? UrlCanonicalizer.plainHost(url) : UrlParts.parse(url).hostname();
+    /** The network location of {@code url}, read from its text when it is a plain canonical URL. */
+    private static String netloc(String url) {
+        return UrlCanonicalizer.isPlainCanonical(url) ? UrlCanonicalizer.plainNetloc(url) : UrlParts.split(url).netloc();
     }
 
     /**
@@ -199,12 +205,12 @@ public final class LinkExtractor {
         return url.lastIndexOf('.', end - 1) > url.lastIndexOf('/', end - 1);
     }
 
-    private boolean inAllowedDomain(String host) {
-        if (host.isEmpty()) {
+    private boolean inAllowedDomain(String netloc) {
+        if (netloc.isEmpty()) {
             return false;
         }
-        for (String domain : allowDomains) {
-            if (host.equals(domain) || host.endsWith("." + domain)) {
+        for (int i = 0; i < allowDomains.size(); i++) {
+            if (netloc.equals(allowDomains.get(i)) || netloc.endsWith(allowSubdomains.get(i))) {
                 return true;
             }
         }
@@ -281,7 +287,10 @@ public final class LinkExtractor {
         private Builder() {
         }
 
-        /** Only links to these domains or their subdomains, whatever the port; null or empty for any. */
+        /**
+         * Only links whose network location is one of these or ends with a dot and one of them, compared in lower
+         * case and otherwise as written ({@code host:port} for a port); null or empty for any.
+         */
         public Builder allowDomains(Collection<String> domains) {
             this.allowDomains = domains == null ? List.of() : new LinkedHashSet<>(domains);
             return this;

@@ -25,7 +25,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *   <li>mailto:, javascript:, ftp: and an upper-case {@code HTTPS:} on this http page (dropped), a broken IPv6 URL (skipped), an {@code a} without
  *       href, hrefs in a script and a {@code link} element (not links), an {@code area} (a link, empty text);</li>
  *   <li>default-denied extensions in any case, behind path parameters and before a query;</li>
- *   <li>foxnews.com links on a subdomain, with a port and in upper case, and notfoxnews.com, which is not one.</li>
+ *   <li>foxnews.com links on a subdomain, in upper case and with a port (which {@code foxnews.com} does not allow),
+ *       and notfoxnews.com, which is not one.</li>
  * </ul>
  */
 class LinkExtractorReferenceTest {

@@ -72,14 +72,28 @@ class LinkExtractorTest {
                 urls(LinkExtractor.defaults(), html, "https://site.example/"));
     }
 
+    /** Scrapy's url_is_from_any_domain: the network location in lower case, port and user info included. */
     @Test
-    void allowedDomainsMatchHostsWhateverThePortAndSpelling() {
-        LinkExtractor extractor = LinkExtractor.builder().allowDomains(List.of(" Shop.Example ", "bücher.de")).build();
+    void allowedDomainsCompareTheNetworkLocationAsScrapyDoes() {
+        LinkExtractor extractor = LinkExtractor.builder().allowDomains(List.of("Shop.Example", "bücher.de", "port.example:8080")).build();
         String html = "<a href='http://shop.example:8080/a'>port</a><a href='http://www.shop.example/b'>sub</a>"
                 + "<a href='http://myshop.example/c'>other</a><a href='http://www.xn--bcher-kva.de/d'>idn</a>"
-                + "<a href='http://user@shop.example/e'>user</a>";
-        assertEquals(List.of("http://shop.example:8080/a", "http://www.shop.example/b", "http://www.xn--bcher-kva.de/d",
-                "http://user@shop.example/e"), urls(extractor, html, "http://start.example/"));
+                + "<a href='http://www.bücher.de/d'>unicode</a><a href='http://user@shop.example/e'>user</a>"
+                + "<a href='http://user@www.shop.example/f'>user sub</a><a href='http://port.example/g'>no port</a>"
+                + "<a href='http://www.port.example:8080/h'>port sub</a><a href='http://SHOP.EXAMPLE/i'>upper</a>";
+        assertEquals(List.of("http://www.shop.example/b", "http://www.xn--bcher-kva.de/d", "http://user@www.shop.example/f",
+                "http://www.port.example:8080/h", "http://shop.example/i"), urls(extractor, html, "http://start.example/"));
+    }
+
+    @Test
+    void allowedDomainsAreTakenAsWrittenNotTrimmed() {
+        String html = "<a href='http://example.com/a'>a</a><a href='http://example.com./b'>dot</a>";
+        assertEquals(List.of(), urls(LinkExtractor.builder().allowDomains(List.of(" example.com ")).build(), html,
+                "http://start.example/"));
+        assertEquals(List.of("http://example.com./b"), urls(LinkExtractor.builder().allowDomains(List.of("")).build(), html,
+                "http://start.example/"), "an empty domain allows what ends with a dot");
+        assertEquals(2, urls(LinkExtractor.builder().allowDomains(List.of()).build(), html, "http://start.example/").size(),
+                "no domain allows any");
     }
 
     @Test
@@ -117,10 +131,12 @@ class LinkExtractorTest {
 
     /** Plain URLs are answered from the text after {@code ://}, the others from their parsed host: the same rule either way. */
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource({"http://example.com/a, true", "http://www.example.com:8080/a, true", "http://example.com.evil/a, false",
-        "http://notexample.com/a, false", "HTTP://WWW.EXAMPLE.COM/a, true", "http://user@example.com/a, true",
-        "http://example.com?x=other.org, true", "http://other.org/?x=example.com, false", "http://example.com./a, false", "HTTP://EXAMPLE.COM./a, false"})
-    void allowedDomainsLookAtTheHost(String url, boolean allowed) {
+    @CsvSource({"http://example.com/a, true", "http://www.example.com:8080/a, false", "http://example.com:8080/a, false",
+        "http://example.com.evil/a, false", "http://notexample.com/a, false", "HTTP://WWW.EXAMPLE.COM/a, true",
+        "http://user@example.com/a, false", "http://user@www.example.com/a, true", "http://x.example.com@evil.org/a, false",
+        "http://example.com?x=other.org, true", "http://other.org/?x=example.com, false", "http://other.org#.example.com, false",
+        "http://example.com./a, false", "HTTP://EXAMPLE.COM./a, false"})
+    void allowedDomainsLookAtTheNetworkLocation(String url, boolean allowed) {
         assertEquals(allowed, LinkExtractor.builder().allowDomains(List.of("example.com")).build().allowsDomain(url));
     }
 

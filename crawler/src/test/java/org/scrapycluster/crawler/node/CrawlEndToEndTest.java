@@ -110,7 +110,7 @@ class CrawlEndToEndTest {
         bed.set("SPIDER_NAME", "wandering").startNode();
         Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "walk");
         seed.put("spiderid", "wandering");
-        seed.put("allowed_domains", List.of(origin.host(0)));
+        seed.put("allowed_domains", List.of(hostAndPort(0)));
         bed.seed(seed);
 
         List<JsonNode> results = bed.awaitResults(2);
@@ -148,8 +148,22 @@ class CrawlEndToEndTest {
     }
 
     @Test
-    void allowedDomainsKeepTheCrawlOnThoseDomainsWhateverThePort() {
-        assertCrawlReaches(2, Map.of("allowed_domains", List.of(origin.host(0))), page -> page.domain() == 0);
+    void allowedDomainsKeepTheCrawlOnThoseHostsAndPorts() {
+        assertCrawlReaches(2, Map.of("allowed_domains", List.of(hostAndPort(0))), page -> page.domain() == 0);
+    }
+
+    /** As Scrapy compares {@code host:port}: a domain without the port allows no link to a port. */
+    @Test
+    void anAllowedDomainWithoutThePortAllowsNoLinkOnAPort() {
+        bed.startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "no-port");
+        seed.put("maxdepth", 1);
+        seed.put("allowed_domains", List.of(origin.host(0), origin.host(1)));
+        bed.seed(seed);
+
+        List<JsonNode> results = bed.awaitResults(1);
+        assertEquals(List.of(origin.pageUrl(START)), CrawlerTestBed.urls(results), "the seed alone");
+        assertEquals(0, results.getFirst().get("links").size());
     }
 
     @Test
@@ -197,7 +211,7 @@ class CrawlEndToEndTest {
         Map<String, Object> seed = CrawlerTestBed.feedItem(origin.pageUrl(START), "max-pages");
         seed.put("maxdepth", 3);
         seed.put("domain_max_pages", 4);
-        seed.put("allowed_domains", List.of(origin.host(0)));
+        seed.put("allowed_domains", List.of(hostAndPort(0)));
         bed.seed(seed);
 
         List<JsonNode> results = bed.awaitResults(4);
@@ -237,6 +251,11 @@ class CrawlEndToEndTest {
         assertEquals(expected.size(), origin.requests().matching(r -> r.path().startsWith(SyntheticSite.PAGE_PREFIX)).size(),
                 "each page fetched once");
         return results;
+    }
+
+    /** {@code host:port} of domain {@code domain}: what {@code allowed_domains} names it by. */
+    private static String hostAndPort(int domain) {
+        return origin.host(domain) + ":" + origin.port();
     }
 
     private static Set<String> urlsOf(List<JsonNode> results, String crawlid) {
