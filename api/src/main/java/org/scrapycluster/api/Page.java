@@ -9,7 +9,7 @@ import java.util.Map;
  */
 public interface Page {
 
-    /** The URL of the response. */
+    /** The URL of the response: the request's without its fragment, as Scrapy's {@code response.url}. */
     String url();
 
     /** The HTTP status. */

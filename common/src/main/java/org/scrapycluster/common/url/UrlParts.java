@@ -171,6 +171,18 @@ public record UrlParts(String scheme, String netloc, String path, String params,
         return out.toString();
     }
 
+    /**
+     * Python's {@code urldefrag(url)[0]}: {@code url} without its fragment, put back together as {@code urlunparse}
+     * when it has a {@code #} ({@code http://h/p?#f} gives {@code http://h/p}), else as it is.
+     */
+    public static String withoutFragment(String url) {
+        if (url.indexOf('#') < 0) {
+            return url;
+        }
+        UrlParts parts = parse(url);
+        return new UrlParts(parts.scheme, parts.netloc, parts.path, parts.params, parts.query, "").toString();
+    }
+
     /** The host as Python's {@code hostname}: no user info, port or brackets, lower case; empty when there is none. */
     public String hostname() {
         int[] host = hostRange(netloc);

@@ -33,6 +33,14 @@ class UrlPartsTest {
     }
 
     @Test
+    void withoutFragmentIsUrldefrag() {
+        assertEquals("http://host/a?x=1", UrlParts.withoutFragment("http://host/a?x=1#part"));
+        assertEquals("http://host/a", UrlParts.withoutFragment("http://host/a?#"), "put back together as urlunparse");
+        assertEquals("http://host/a;p", UrlParts.withoutFragment("http://host/a;p#x#y"));
+        assertEquals("http://host/a?", UrlParts.withoutFragment("http://host/a?"), "no # leaves the URL as it is");
+    }
+
+    @Test
     void hostnameAndPort() {
         UrlParts parts = UrlParts.parse("http://User@WWW.Example.com:8080/");
         assertEquals("www.example.com", parts.hostname());

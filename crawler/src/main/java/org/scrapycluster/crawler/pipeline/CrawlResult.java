@@ -10,6 +10,7 @@ import java.util.Set;
 
 import org.scrapycluster.api.PageLink;
 import org.scrapycluster.api.ResultItem;
+import org.scrapycluster.common.url.UrlParts;
 
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.fetch.FetchResult;
@@ -23,8 +24,8 @@ import org.scrapycluster.crawler.request.CrawlRequest;
  * @param appid           from the request's meta
  * @param crawlid         from the request's meta
  * @param attrs           the request's {@code attrs}, passed through (null when the crawl gave none)
- * @param url             the URL of the request that produced the response
- * @param responseUrl     the URL of the response
+ * @param url             the URL of the request that produced the response, fragment included
+ * @param responseUrl     the URL of the response: the request's without its fragment, as Scrapy's {@code response.url}
  * @param statusCode      the HTTP status
  * @param statusMsg       {@code OK}, or the reason phrase when configured
  * @param responseHeaders every response header, name (title case) → values
@@ -62,7 +63,7 @@ public record CrawlResult(String spiderid, String appid, String crawlid, Object 
     /** The item of a page: appid, crawlid, attrs and spiderid from the request's meta, the rest from the response. */
     public static CrawlResult of(CrawlRequest request, FetchResult fetch, String statusMsg) {
         return new CrawlResult(request.spiderid().orElse(""), request.appid(), request.crawlid(), request.meta().get("attrs"),
-                fetch.url(), fetch.url(), fetch.status(), statusMsg, fetch.headers().toScrapyMap(),
+                fetch.url(), UrlParts.withoutFragment(fetch.url()), fetch.status(), statusMsg, fetch.headers().toScrapyMap(),
                 fetch.requestHeaders().toScrapyMap(), fetch.body(), fetch.encoding() == null ? UTF_8 : fetch.encoding(), List.of(),
                 Map.of());
     }

@@ -9,6 +9,7 @@ import java.util.Objects;
 import org.scrapycluster.api.Page;
 import org.scrapycluster.api.PageLink;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.pipeline.CrawlResult;
@@ -39,7 +40,7 @@ public record SpiderResponse(CrawlRequest request, FetchResult fetch, String sta
 
     @Override
     public String url() {
-        return fetch.url();
+        return UrlParts.withoutFragment(fetch.url());
     }
 
     @Override

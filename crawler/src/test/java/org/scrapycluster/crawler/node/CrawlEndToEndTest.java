@@ -105,6 +105,18 @@ class CrawlEndToEndTest {
                 "the node's heartbeat"));
     }
 
+    /** As Scrapy's response.url, which is the request URL through urldefrag. */
+    @Test
+    void aSeedsFragmentStaysInUrlAndIsLeftOutOfResponseUrl() {
+        bed.startNode();
+        bed.seed(CrawlerTestBed.feedItem(origin.pageUrl(START) + "#part", "fragment"));
+
+        JsonNode result = bed.awaitResults(1).getFirst();
+        assertEquals(origin.pageUrl(START) + "#part", result.get("url").asText());
+        assertEquals(origin.pageUrl(START), result.get("response_url").asText());
+        assertEquals(200, result.get("status_code").asInt());
+    }
+
     @Test
     void theWanderingSpiderWalksOneRandomLinkAtATime() {
         bed.set("SPIDER_NAME", "wandering").startNode();
