@@ -24,7 +24,11 @@ public interface Page {
     /** The body as text, decoded with its detected encoding (malformed bytes replaced). */
     String text();
 
-    /** Whether the body is text links can be read from (HTML, XML, text or JSON, or no content type). */
+    /**
+     * Whether the body is text links can be read from (HTML, XML, other text), decided as Scrapy decides it: by the
+     * Content-Type, else the extension of the Content-Disposition file name or of the URL, else the first bytes of the
+     * body (docs/differences.md).
+     */
     boolean isText();
 
     /**

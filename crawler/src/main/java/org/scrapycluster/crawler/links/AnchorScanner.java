@@ -25,6 +25,10 @@ import org.jsoup.parser.Parser;
  * an {@code area} has none. An {@code a} ends at its end tag, at the next {@code a} (which the HTML parser
  * would close it for), at the end tag of the element around it, or at the end of the page.
  *
+ * <p>An XML page ({@link ResponseKind#XML}) is read the same way, except that a CDATA section
+ * ({@code <![CDATA[…]]>}) holds no tags, as lxml's XML parser reads it: an {@code <a href>} inside one (an RSS item's
+ * description) is text, not a link. In HTML, {@code <![CDATA[} opens a bogus comment that ends at the next {@code >}.
+ *
  * <p>Not thread-safe: one scanner scans one page.
  */
 final class AnchorScanner {
@@ -33,12 +37,15 @@ final class AnchorScanner {
     record Anchor(String href, String text) {
     }
 
+    /** What follows the {@code <} of an XML CDATA section. */
+    private static final String CDATA_START = "![CDATA[";
     private static final Set<String> RAW_TEXT = Set.of("script", "style", "xmp", "iframe", "noembed", "noframes");
     private static final Set<String> ESCAPABLE_RAW_TEXT = Set.of("title", "textarea");
     private static final Set<String> VOID = Set.of("area", "base", "basefont", "bgsound", "br", "col", "embed", "frame",
             "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr");
 
     private final String html;
+    private final boolean xml;
     private final int length;
     private final List<Anchor> anchors = new ArrayList<>();
     private int at;
@@ -53,14 +60,15 @@ final class AnchorScanner {
     private String tagName;
     private String tagHref;
 
-    private AnchorScanner(String html) {
+    private AnchorScanner(String html, boolean xml) {
         this.html = html;
+        this.xml = xml;
         this.length = html.length();
     }
 
-    /** The link elements of {@code html}, in document order. */
-    static List<Anchor> scan(String html) {
-        AnchorScanner scanner = new AnchorScanner(html);
+    /** The link elements of {@code page}, in document order; {@code xml} when it is an XML page. */
+    static List<Anchor> scan(String page, boolean xml) {
+        AnchorScanner scanner = new AnchorScanner(page, xml);
         scanner.run();
         return scanner.anchors;
     }
@@ -205,8 +213,18 @@ final class AnchorScanner {
         return html.substring(start, at);
     }
 
-    /** Skips {@code <!--comment-->} (also the empty {@code <!-->} and {@code <!--->}), or a doctype or other declaration. */
+    /**
+     * Skips {@code <!--comment-->} (also the empty {@code <!-->} and {@code <!--->}), or a doctype or other declaration;
+     * in XML, reads a CDATA section as text.
+     */
     private void skipMarkupDeclaration() {
+        if (xml && html.startsWith(CDATA_START, at)) {
+            at += CDATA_START.length();
+            int end = html.indexOf("]]>", at);
+            rawText(end < 0 ? length : end);
+            at = end < 0 ? length : end + 3;
+            return;
+        }
         if (!html.startsWith("!--", at)) {
             skipPast('>');
             return;

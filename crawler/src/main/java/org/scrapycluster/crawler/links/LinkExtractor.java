@@ -96,25 +96,25 @@ public final class LinkExtractor {
     }
 
     /**
-     * The links of a page, in document order.
+     * The links of an HTML page, in document order.
      *
      * @param html        the page, decoded
      * @param responseUrl the URL the page was fetched from (after any redirect)
      * @throws InvalidUrlException when {@code responseUrl} cannot be split
      */
     public List<Link> extract(String html, String responseUrl) {
-        return extract(html, responseUrl, link -> allowsByAllowRegex(link.url()) && allowsByDenyRegex(link.url())
+        return extract(html, responseUrl, ResponseKind.HTML, link -> allowsByAllowRegex(link.url()) && allowsByDenyRegex(link.url())
                 && allowsDomain(link.url()) && allowsExtension(link.url()));
     }
 
     /**
-     * The links of a page, in document order, keeping those {@code filter} allows instead of applying this
-     * extractor's own rules: it sees each http or https link as resolved, before
-     * canonicalisation, once per canonical URL.
+     * The links of a page of {@code kind} (HTML or XML), in document order, keeping those {@code filter} allows instead
+     * of applying this extractor's own rules: it sees each http or https link as resolved, before canonicalisation, once
+     * per canonical URL.
      *
      * @throws InvalidUrlException when {@code responseUrl} cannot be split
      */
-    public List<Link> extract(String html, String responseUrl, Predicate<Link> filter) {
+    public List<Link> extract(String html, String responseUrl, ResponseKind kind, Predicate<Link> filter) {
         String pageUrl = UrlEscaper.escape(responseUrl);
         String base = baseUrl(html, pageUrl);
         UrlResolver.Base page = UrlResolver.against(pageUrl);
@@ -123,7 +123,7 @@ public final class LinkExtractor {
         Set<String> seen = HashSet.newHashSet(64);
         Set<String> kept = HashSet.newHashSet(64);
         List<Link> links = new ArrayList<>();
-        for (AnchorScanner.Anchor anchor : AnchorScanner.scan(html)) {
+        for (AnchorScanner.Anchor anchor : AnchorScanner.scan(html, kind == ResponseKind.XML)) {
             Link link = consider(anchor, bases, page, seen, kept, filter);
             if (link != null) {
                 links.add(link);

@@ -11,6 +11,7 @@ import org.scrapycluster.api.PageLink;
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.links.LinkExtractor;
+import org.scrapycluster.crawler.links.ResponseKind;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,7 @@ public final class LinkRules {
 
     /** The links of {@code page} that every {@link LinkFilter} allows. */
     public List<PageLink> links(SpiderResponse page) {
-        return extract(page.request(), page.text(), page.url()).stream().map(link -> new PageLink(link.url(), link.text()))
+        return extract(page.request(), page.text(), page.url(), page.kind()).stream().map(link -> new PageLink(link.url(), link.text()))
                 .filter(link -> userFilters.stream().allMatch(filter -> filter.allows(link, page))).toList();
     }
 
@@ -69,13 +70,16 @@ public final class LinkRules {
         }
     }
 
-    /** The links of a page for {@code request} that the built-in filters allow, with newlines stripped from their URLs. */
-    List<Link> extract(CrawlRequest request, String html, String pageUrl) {
+    /**
+     * The links of a page of {@code kind} for {@code request} that the built-in filters allow, with newlines stripped from
+     * their URLs.
+     */
+    List<Link> extract(CrawlRequest request, String html, String pageUrl, ResponseKind kind) {
         Optional<LinkExtractor> crawlRules = compiled(request);
         if (crawlRules.isEmpty()) {
             return List.of();
         }
-        return crawlRules.get().extract(html, pageUrl, link -> allowed(new PageLink(link.url(), link.text()), crawlRules.get()))
+        return crawlRules.get().extract(html, pageUrl, kind, link -> allowed(new PageLink(link.url(), link.text()), crawlRules.get()))
                 .stream().map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
     }
 

@@ -2,7 +2,6 @@ package org.scrapycluster.crawler.spider;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -12,6 +11,7 @@ import org.scrapycluster.api.SpiderOutput;
 import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.links.Link;
+import org.scrapycluster.crawler.links.ResponseKind;
 import org.scrapycluster.crawler.pipeline.CrawlResult;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
@@ -23,14 +23,23 @@ import org.scrapycluster.crawler.request.CrawlRequest;
  * @param fetch     the response (any status)
  * @param statusMsg the {@code status_msg} of its result item ({@code OK}, or the reason phrase when configured)
  * @param rules     the crawl's link filters and {@code LINK_FILTERS}
+ * @param kind      whether the response is HTML (or other text), XML or binary, as Scrapy decides ({@link ResponseKind})
  */
-public record SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg, LinkRules rules) implements Page {
+public record SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg, LinkRules rules, ResponseKind kind)
+        implements Page {
 
     public SpiderResponse {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(fetch, "fetch");
         Objects.requireNonNull(statusMsg, "statusMsg");
         Objects.requireNonNull(rules, "rules");
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    /** The page of {@code fetch}, of the kind its headers, URL and body make it. */
+    public SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg, LinkRules rules) {
+        this(request, fetch, statusMsg, rules, ResponseKind.of(fetch.headers().last("Content-Type"),
+                fetch.headers().last("Content-Disposition"), UrlParts.withoutFragment(fetch.url()), fetch.body()));
     }
 
     @Override
@@ -63,18 +72,10 @@ public record SpiderResponse(CrawlRequest request, FetchResult fetch, String sta
         return request.meta();
     }
 
-    /**
-     * Whether the body is text a link extractor can read: an HTML, XML or text content type, or none
-     * (Scrapy reads links of text responses only).
-     */
+    /** Whether the body is text a link extractor can read: HTML, XML or other text, as Scrapy decides ({@link ResponseKind}). */
     @Override
     public boolean isText() {
-        String type = fetch.headers().first("Content-Type");
-        if (type == null) {
-            return true;
-        }
-        String lower = type.toLowerCase(Locale.ROOT);
-        return lower.startsWith("text/") || lower.contains("html") || lower.contains("xml") || lower.contains("json");
+        return kind.isText();
     }
 
     @Override

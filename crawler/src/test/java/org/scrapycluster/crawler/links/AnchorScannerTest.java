@@ -77,19 +77,19 @@ class AnchorScannerTest {
         "<a data-x='<a href=/fake>' href='/real'>r</a>",
     })
     void findsWhatTheTreeHolds(String html) {
-        assertEquals(fromTree(html), AnchorScanner.scan(html));
+        assertEquals(fromTree(html), AnchorScanner.scan(html, false));
     }
 
     @Test
     void findsEveryLinkOfTheReferenceAndSyntheticPages() throws Exception {
         try (var in = AnchorScannerTest.class.getResourceAsStream("/links/reference-page.html")) {
             String reference = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(fromTree(reference), AnchorScanner.scan(reference));
+            assertEquals(fromTree(reference), AnchorScanner.scan(reference, false));
         }
         SyntheticSite site = SyntheticSite.builder().seed(5).domains(3).pagesPerDomain(20).linksPerPage(20).build();
         String page = new String(site.render(new PageRef(1, 7), domain -> "http://127.0.0." + (domain + 2)), StandardCharsets.UTF_8);
-        assertEquals(fromTree(page), AnchorScanner.scan(page));
-        assertEquals(20, AnchorScanner.scan(page).size());
+        assertEquals(fromTree(page), AnchorScanner.scan(page, false));
+        assertEquals(20, AnchorScanner.scan(page, false).size());
     }
 
     /**
@@ -106,6 +106,18 @@ class AnchorScannerTest {
         List<Anchor> tree = fromTree(html);
         assertEquals(2, tree.size());
         assertEquals(tree.get(0).href(), tree.get(1).href());
-        assertEquals(List.of(tree.get(0)), AnchorScanner.scan(html));
+        assertEquals(List.of(tree.get(0)), AnchorScanner.scan(html, false));
+    }
+
+    /** lxml's XML parser reads a CDATA section as text: an RSS item's HTML description holds no link. */
+    @Test
+    void inXmlACdataSectionHoldsNoTags() {
+        String feed = "<?xml version='1.0'?><rss><channel><item><title>Story</title><link>http://news.test/story</link>"
+                + "<description><![CDATA[<p>Read <a href='http://news.test/story'>the story</a> ]] > here</p>]]></description>"
+                + "<!-- <a href='/commented'>c</a> --></item><a href='/real'>real <![CDATA[<b>cdata</b>]]> text</a></channel></rss>";
+        assertEquals(List.of(new Anchor("/real", "real <b>cdata</b> text")), AnchorScanner.scan(feed, true));
+        assertEquals(new Anchor("http://news.test/story", "the story"), AnchorScanner.scan(feed, false).getFirst(),
+                "in HTML, <![CDATA[ is a bogus comment up to the next >");
+        assertEquals(List.of(), AnchorScanner.scan("<x><![CDATA[<a href='/cut'>never closed", true));
     }
 }

@@ -50,7 +50,8 @@ class CrawlEndToEndTest {
 
     @BeforeAll
     static void startOrigin() {
-        origin = TestOrigin.builder().site(SITE).route(ExtensionPages.PATH, new ExtensionPages()).start();
+        origin = TestOrigin.builder().site(SITE).route(ExtensionPages.PATH, new ExtensionPages())
+                .route(TypedPages.PATH, new TypedPages()).start();
     }
 
     @AfterAll
@@ -204,6 +205,34 @@ class CrawlEndToEndTest {
                 urlsOf(results, "ext-default"), "the default list denies pdf");
         assertEquals(Set.of(origin.url(1, ExtensionPages.PATH), origin.url(1, "/ext/b.pdf"), origin.url(1, "/ext/c.txt")),
                 urlsOf(results, "ext-custom"), "the crawl's list replaces the default");
+    }
+
+    /** As Scrapy sniffs a body whose type names no text: HTML uploaded to S3 without a type is still crawled. */
+    @Test
+    void htmlServedAsOctetStreamIsReadForLinks() {
+        bed.startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.url(0, TypedPages.OCTET_PAGE), "octet");
+        seed.put("maxdepth", 1);
+        bed.seed(seed);
+
+        List<JsonNode> results = bed.awaitResults(2);
+        assertEquals(Set.of(origin.url(0, TypedPages.OCTET_PAGE), origin.url(0, TypedPages.TARGET)),
+                Set.copyOf(CrawlerTestBed.urls(results)));
+        JsonNode upload = results.stream().filter(r -> r.get("url").asText().endsWith(TypedPages.OCTET_PAGE)).findFirst().orElseThrow();
+        assertEquals(origin.url(0, TypedPages.TARGET), upload.get("links").get(0).get("url").asText());
+    }
+
+    /** lxml reads an XML page's CDATA as text: the links inside an RSS item's description are not followed. */
+    @Test
+    void linksInsideCdataOfAFeedAreNotFollowed() {
+        bed.startNode();
+        Map<String, Object> seed = CrawlerTestBed.feedItem(origin.url(0, TypedPages.FEED), "feed");
+        seed.put("maxdepth", 1);
+        bed.seed(seed);
+
+        List<JsonNode> results = bed.awaitResults(1);
+        assertEquals(List.of(origin.url(0, TypedPages.FEED)), CrawlerTestBed.urls(results));
+        assertEquals(0, results.getFirst().get("links").size());
     }
 
     @Test

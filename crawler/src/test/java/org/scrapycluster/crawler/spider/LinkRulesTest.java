@@ -11,6 +11,7 @@ import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.crawler.links.Link;
+import org.scrapycluster.crawler.links.ResponseKind;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /** The crawl's own link rules as the built-in filters of {@code LINK_FILTERS}: each one applies until it is removed. */
@@ -42,6 +43,6 @@ class LinkRulesTest {
     private static List<String> links(Map<String, String> set) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
         LinkRules rules = new LinkRules(ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS"));
-        return rules.extract(CRAWL, PAGE, CRAWL.url()).stream().map(Link::url).toList();
+        return rules.extract(CRAWL, PAGE, CRAWL.url(), ResponseKind.HTML).stream().map(Link::url).toList();
     }
 }
