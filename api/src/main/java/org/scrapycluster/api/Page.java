@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * A fetched page as a {@link Spider} sees it: the response and the crawl fields of the request that
- * fetched it. Responses of any status reach the spider (a 404 is a page too).
+ * fetched it. Responses of any status reach the spider (a 404 is a page too); one that is not text ({@link #isText()}
+ * false: a PDF, an image) only with the node's {@code PUBLISH_BINARY_RESPONSES}.
  */
 public interface Page {
 
@@ -28,6 +29,7 @@ public interface Page {
      * Whether the body is text links can be read from (HTML, XML, other text), decided as Scrapy decides it: by the
      * Content-Type, else the extension of the Content-Disposition file name or of the URL, else the first bytes of the
      * body (docs/differences.md).
+     * A node publishes a page that is not text only with {@code PUBLISH_BINARY_RESPONSES}, its body base64-encoded.
      */
     boolean isText();
 

@@ -40,7 +40,7 @@ public class ResultMessageBenchmarks {
         return new CrawlResult("link", "bench", "crawl-1", null, SamplePages.urls().getFirst(), SamplePages.urls().getFirst(), 200,
                 "OK", Map.of("Content-Type", List.of("text/html; charset=utf-8"), "Content-Length", List.of(Integer.toString(body.length))),
                 Map.of("User-Agent", List.of("Scrapy/2.11 (+https://scrapy.org)"), "Accept-Encoding", List.of("gzip, deflate, br")),
-                body, encoding, links, Map.of());
+                body, encoding, links, Map.of(), false);
     }
 
     @Benchmark

@@ -173,6 +173,11 @@ public final class CrawlerMetrics {
         count("crawler.robots.refused", null, null);
     }
 
+    /** A response that is not text was dropped unpublished ({@code PUBLISH_BINARY_RESPONSES} off). */
+    public void binaryResponse() {
+        count("crawler.binary.responses", null, null);
+    }
+
     /** A result was too large for Kafka and went out without its body. */
     public void resultTooLarge() {
         count("crawler.results.too_large", null, null);

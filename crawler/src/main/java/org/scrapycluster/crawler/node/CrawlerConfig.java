@@ -70,6 +70,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 workers > 0 ? workers : Runtime.getRuntime().availableProcessors());
     }
 
+    /** Whether responses that are not text are published, base64-encoded ({@code PUBLISH_BINARY_RESPONSES}). */
+    public boolean publishBinaryResponses() {
+        return settings.getBoolean("PUBLISH_BINARY_RESPONSES");
+    }
+
     /** How many request fingerprints a node remembers as in their crawl's dupefilter ({@code DUPEFILTER_MEMORY}). */
     public int dupefilterMemory() {
         return atLeast(settings, "DUPEFILTER_MEMORY", 0);

@@ -67,7 +67,9 @@ public final class RequestProcessor {
     private final Consumer<String> finished;
     private final ResultDelivery delivery;
     private final AtomicInteger active = new AtomicInteger();
+    private final boolean publishBinary;
     private final SaidOnce refusedDomains = new SaidOnce();
+    private final SaidOnce binaryDomains = new SaidOnce();
     private final ExtensionFailureLog extensionFailures = new ExtensionFailureLog(LOG, "crawler_errors_total");
 
     /** The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back. */
@@ -104,6 +106,7 @@ public final class RequestProcessor {
         this.workers = workers;
         this.finished = finished;
         this.delivery = delivery;
+        this.publishBinary = config.publishBinaryResponses();
     }
 
     /** Requests being processed now. */
@@ -148,7 +151,7 @@ public final class RequestProcessor {
                 CrawlRequest again = config.referrers().rescheduled(request);
                 yield file(List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again));
             }
-            case DownloadStep.Proceed proceed -> result.ok() ? parse(request, result) : failed(passage.download(), result);
+            case DownloadStep.Proceed proceed -> result.ok() ? parse(passage.download(), result) : failed(passage.download(), result);
         };
     }
 
@@ -165,12 +168,16 @@ public final class RequestProcessor {
         }
     }
 
-    private CompletableFuture<Outcome> parse(CrawlRequest request, FetchResult result) {
+    private CompletableFuture<Outcome> parse(Download download, FetchResult result) {
+        CrawlRequest request = download.crawl();
         List<CrawlRequest> requests;
         CrawlResult item;
         try {
             String statusMsg = config.statusMsgFromResponse() ? result.reason() : "OK";
             SpiderResponse page = new SpiderResponse(request, result, statusMsg, links);
+            if (!page.isText() && !publishBinary) {
+                return binaryResponse(download.lease(), request, result);
+            }
             SpiderOutput output = spider.parse(page);
             requests = page.requests(output);
             item = page.item(output);
@@ -196,6 +203,23 @@ public final class RequestProcessor {
         } else {
             delivery.failed(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
         }
+    }
+
+    /**
+     * A response that is not text, with {@code PUBLISH_BINARY_RESPONSES} off: neither parsed nor published, as the
+     * original's spiders failed on it; its status counted as any page's, itself counted, and said once per domain at INFO
+     * (then at DEBUG).
+     */
+    private CompletableFuture<Outcome> binaryResponse(LeasedRequest lease, CrawlRequest request, FetchResult result) {
+        metrics.binaryResponse();
+        statusCounters.response(result.status());
+        boolean first = binaryDomains.first(lease.domain());
+        (first ? LOG.atInfo() : LOG.atDebug()).addKeyValue("url", request.url()).addKeyValue("domain", lease.domain())
+                .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid())
+                .addKeyValue("content_type", String.valueOf(result.headers().last("Content-Type")))
+                .log("Not publishing a response that is not text (PUBLISH_BINARY_RESPONSES publishes it base64-encoded)"
+                        + (first ? ", said once per domain" : ""));
+        return CompletableFuture.completedFuture(Outcome.DONE);
     }
 
     /** A refused internal address: said once per domain at WARN (then at DEBUG), not retried, nothing published. */

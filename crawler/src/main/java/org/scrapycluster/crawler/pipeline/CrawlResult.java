@@ -34,13 +34,15 @@ import org.scrapycluster.crawler.request.CrawlRequest;
  * @param encoding        the body's detected encoding
  * @param links           the links the spider extracted to follow
  * @param fields          further fields the spider added (a {@code title}, …), name → JSON value
+ * @param binary          whether the response is not text ({@code PUBLISH_BINARY_RESPONSES}): its body is then published
+ *                        base64-encoded, flagged {@code "body_base64": true}
  */
 public record CrawlResult(String spiderid, String appid, String crawlid, Object attrs, String url, String responseUrl,
         int statusCode, String statusMsg, Map<String, List<String>> responseHeaders, Map<String, List<String>> requestHeaders,
-        byte[] body, DetectedEncoding encoding, List<Link> links, Map<String, Object> fields) implements ResultItem {
+        byte[] body, DetectedEncoding encoding, List<Link> links, Map<String, Object> fields, boolean binary) implements ResultItem {
 
     /** The fields every result message has, which a spider's own fields may not replace. */
-    public static final Set<String> MESSAGE_FIELDS = Set.of("appid", "attrs", "body", "body_omitted", "crawlid", "encoding",
+    public static final Set<String> MESSAGE_FIELDS = Set.of("appid", "attrs", "body", "body_base64", "body_omitted", "crawlid", "encoding",
             "links", "links_omitted", "request_headers", "response_headers", "response_url", "status_code", "status_msg", "timestamp", "url");
 
     private static final DetectedEncoding UTF_8 = new DetectedEncoding("utf-8", StandardCharsets.UTF_8);
@@ -60,30 +62,33 @@ public record CrawlResult(String spiderid, String appid, String crawlid, Object 
         }
     }
 
-    /** The item of a page: appid, crawlid, attrs and spiderid from the request's meta, the rest from the response. */
-    public static CrawlResult of(CrawlRequest request, FetchResult fetch, String statusMsg) {
+    /**
+     * The item of a page: appid, crawlid, attrs and spiderid from the request's meta, the rest from the response;
+     * {@code binary} when the response is not text.
+     */
+    public static CrawlResult of(CrawlRequest request, FetchResult fetch, String statusMsg, boolean binary) {
         return new CrawlResult(request.spiderid().orElse(""), request.appid(), request.crawlid(), request.meta().get("attrs"),
                 fetch.url(), UrlParts.withoutFragment(fetch.url()), fetch.status(), statusMsg, fetch.headers().toScrapyMap(),
                 fetch.requestHeaders().toScrapyMap(), fetch.body(), fetch.encoding() == null ? UTF_8 : fetch.encoding(), List.of(),
-                Map.of());
+                Map.of(), binary);
     }
 
     /** This item listing {@code newLinks}. */
     public CrawlResult withLinks(List<Link> newLinks) {
         return new CrawlResult(spiderid, appid, crawlid, attrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
-                requestHeaders, body, encoding, newLinks, fields);
+                requestHeaders, body, encoding, newLinks, fields, binary);
     }
 
     /** This item with other {@code attrs}. */
     public CrawlResult withAttrs(Object newAttrs) {
         return new CrawlResult(spiderid, appid, crawlid, newAttrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
-                requestHeaders, body, encoding, links, fields);
+                requestHeaders, body, encoding, links, fields, binary);
     }
 
     /** This item with the further fields {@code newFields} instead of its own. */
     public CrawlResult withFields(Map<String, Object> newFields) {
         return new CrawlResult(spiderid, appid, crawlid, attrs, url, responseUrl, statusCode, statusMsg, responseHeaders,
-                requestHeaders, body, encoding, links, newFields);
+                requestHeaders, body, encoding, links, newFields, binary);
     }
 
     @Override

@@ -25,7 +25,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
  * — {@code appid}, {@code attrs}, {@code body}, {@code crawlid}, {@code encoding}, {@code links},
  * {@code request_headers}, {@code response_headers}, {@code response_url}, {@code status_code},
  * {@code status_msg}, {@code timestamp}, {@code url} — where the body is the raw bytes in base64
- * ({@code KAFKA_BASE_64_ENCODE}) or the text decoded with the detected encoding (malformed bytes replaced,
+ * ({@code KAFKA_BASE_64_ENCODE}, and always for a binary response, whose message says {@code "body_base64": true}) or the
+ * text decoded with the detected encoding (malformed bytes replaced,
  * so the message is always valid JSON, docs/compatibility.md W14), and the timestamp is UTC, microseconds only when not zero:
  * {@code 2024-03-01T10:22:33.123456}. Fields a spider added (docs/extending.md) join them, in key order. A message without its body (too large for Kafka) has an empty
  * {@code body} and {@code "body_omitted": true}; one without its links too, an empty {@code links} and {@code "links_omitted": true}
@@ -102,6 +103,10 @@ public final class ResultMessage {
                 generator.writeBoolean(true);
             } else {
                 body(item, generator, out);
+                if (item.binary()) {
+                    fields.name("body_base64");
+                    generator.writeBoolean(true);
+                }
             }
             fields.name("crawlid");
             generator.writeString(item.crawlid());
@@ -140,7 +145,7 @@ public final class ResultMessage {
 
     /** Base64 text, the UTF-8 bytes as they are when they are valid, or the body decoded with its encoding. */
     private void body(CrawlResult item, JsonGenerator generator, MessageBuffer out) throws IOException {
-        if (base64) {
+        if (base64 || item.binary()) {
             generator.writeString(Base64.getEncoder().encodeToString(item.body()));
             return;
         }

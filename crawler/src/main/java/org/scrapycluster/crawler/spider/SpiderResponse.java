@@ -95,7 +95,7 @@ public record SpiderResponse(CrawlRequest request, FetchResult fetch, String sta
      * @throws IllegalArgumentException when a further field would replace one the crawler sets
      */
     public CrawlResult item(SpiderOutput output) {
-        CrawlResult item = CrawlResult.of(request, fetch, statusMsg)
+        CrawlResult item = CrawlResult.of(request, fetch, statusMsg, !kind.isText())
                 .withLinks(output.links().stream().map(link -> new Link(link.url(), link.text())).toList());
         Map<String, Object> fields = new LinkedHashMap<>(output.fields());
         if (fields.containsKey("attrs")) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -233,6 +234,33 @@ class CrawlEndToEndTest {
         List<JsonNode> results = bed.awaitResults(1);
         assertEquals(List.of(origin.url(0, TypedPages.FEED)), CrawlerTestBed.urls(results));
         assertEquals(0, results.getFirst().get("links").size());
+    }
+
+    /** The original's spiders failed on a response without text (its base Response has no encoding): nothing published. */
+    @Test
+    void aBinaryResponseIsCountedAndNotPublished() {
+        bed.startNode();
+        Map<String, Object> pdf = CrawlerTestBed.feedItem(origin.url(0, TypedPages.PDF), "pdf");
+        pdf.put("maxdepth", 1);
+        bed.seed(pdf);
+
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> bed.counted("crawler.binary.responses") == 1.0);
+        assertEquals(1, origin.requests().forPath(TypedPages.PDF).size());
+        bed.seed(CrawlerTestBed.feedItem(origin.url(0, TypedPages.TARGET), "after-pdf"));
+        assertEquals(List.of(origin.url(0, TypedPages.TARGET)), CrawlerTestBed.urls(bed.awaitResults(1)),
+                "the page crawled after the PDF is the only result");
+    }
+
+    @Test
+    void withPublishBinaryResponsesABinaryBodyGoesOutBase64Encoded() {
+        bed.set("PUBLISH_BINARY_RESPONSES", true).startNode();
+        bed.seed(CrawlerTestBed.feedItem(origin.url(0, TypedPages.PDF), "pdf-published"));
+
+        JsonNode result = bed.awaitResults(1).getFirst();
+        assertEquals(Base64.getEncoder().encodeToString(TypedPages.PDF_BYTES), result.get("body").asText());
+        assertTrue(result.get("body_base64").asBoolean());
+        assertEquals(0, result.get("links").size());
+        assertEquals(0.0, bed.counted("crawler.binary.responses"));
     }
 
     @Test

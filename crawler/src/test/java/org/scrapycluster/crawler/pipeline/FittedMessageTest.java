@@ -83,6 +83,6 @@ class FittedMessageTest {
         List<Link> listed = IntStream.range(0, links).mapToObj(i -> new Link("http://shop.test/item/" + i, "item " + i)).toList();
         return new CrawlResult("link", "app", "crawl1", Map.of("k", attr), "http://shop.test/a", "http://shop.test/a", 200, "OK",
                 Map.of(), Map.of(), body.getBytes(StandardCharsets.UTF_8), new DetectedEncoding("utf-8", StandardCharsets.UTF_8),
-                listed, Map.of());
+                listed, Map.of(), false);
     }
 }

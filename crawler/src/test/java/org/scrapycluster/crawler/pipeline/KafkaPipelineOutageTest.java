@@ -91,6 +91,6 @@ class KafkaPipelineOutageTest {
     private static CrawlResult page(String name) {
         return new CrawlResult("link", "app", "crawl1", Map.of(), "http://shop.test/" + name, "http://shop.test/" + name, 200, "OK",
                 Map.of("Content-Type", List.of("text/html")), Map.of(), name.getBytes(StandardCharsets.UTF_8),
-                new DetectedEncoding("utf-8", StandardCharsets.UTF_8), List.of(), Map.of());
+                new DetectedEncoding("utf-8", StandardCharsets.UTF_8), List.of(), Map.of(), false);
     }
 }

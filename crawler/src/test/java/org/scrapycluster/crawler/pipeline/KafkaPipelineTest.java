@@ -82,7 +82,7 @@ class KafkaPipelineTest {
     private static CrawlResult page(String appid, byte[] body) {
         return new CrawlResult("link", appid, "crawl1", Map.of("k", "v"), "http://shop.test/a", "http://shop.test/a", 200, "OK",
                 Map.of("Content-Type", List.of("text/html")), Map.of(), body, new DetectedEncoding("utf-8", StandardCharsets.UTF_8),
-                List.of(), Map.of());
+                List.of(), Map.of(), false);
     }
 
     private static byte[] text(String body) {

@@ -131,7 +131,7 @@ class ResultMessageTest {
         CrawlResult item = new CrawlResult("link", "app", "crawl", attrs, "http://a.example/x", "http://a.example/y", 404,
                 "Not Found", Map.of("Server", List.of("nginx"), "Content-Type", List.of("text/html"), "Set-Cookie", List.of("a=1", "b=2")),
                 Map.of("User-Agent", List.of("bot"), "Accept", List.of("*/*")), body, utf8(),
-                List.of(new Link("http://a.example/1", "one \"1\""), new Link("http://a.example/2", "")), added);
+                List.of(new Link("http://a.example/1", "one \"1\""), new Link("http://a.example/2", "")), added, false);
         for (ResultMessage.Omitted omitted : ResultMessage.Omitted.values()) {
             boolean omitBody = omitted != ResultMessage.Omitted.NOTHING;
             boolean omitLinks = omitted == ResultMessage.Omitted.BODY_AND_LINKS;
@@ -161,7 +161,7 @@ class ResultMessageTest {
             assertEquals(SORTED.writeValueAsString(fields), new String(written, StandardCharsets.UTF_8));
         }
         CrawlResult bare = new CrawlResult("link", null, null, null, "http://a.example/x", null, 200, null, Map.of(), Map.of(),
-                new byte[0], utf8(), List.of(), Map.of());
+                new byte[0], utf8(), List.of(), Map.of(), false);
         assertEquals("{\"appid\":null,\"attrs\":null,\"body\":\"\",\"crawlid\":null,\"encoding\":\"utf-8\",\"links\":[],"
                 + "\"request_headers\":{},\"response_headers\":{},\"response_url\":null,\"status_code\":200,\"status_msg\":null,"
                 + "\"timestamp\":\"2024-03-01T10:22:33.123456\",\"url\":\"http://a.example/x\"}",
@@ -214,6 +214,21 @@ class ResultMessageTest {
     }
 
     @Test
+    void aBinaryBodyIsBase64WhateverKafkaBase64EncodeSaysAndFlagged() throws Exception {
+        byte[] pdf = {'%', 'P', 'D', 'F', 0x01, (byte) 0xFF};
+        CrawlResult binary = item(pdf, utf8(), true);
+        byte[] written = new ResultMessage(JSON, false).encode(binary, TIME);
+        assertMessageKeysSorted(written);
+        JsonNode read = JSON.readTree(written);
+        assertEquals("JVBERgH/", read.get("body").asText());
+        assertTrue(read.get("body_base64").asBoolean());
+        assertFalse(JSON.readTree(new ResultMessage(JSON, true).encode(item(pdf, utf8()), TIME)).has("body_base64"),
+                "a text page's body is base64 with KAFKA_BASE_64_ENCODE, unflagged, as in the original");
+        assertFalse(JSON.readTree(new ResultMessage(JSON, false).encodeWithoutBody(binary, TIME)).has("body_base64"),
+                "no body, no flag");
+    }
+
+    @Test
     void timestampsCarryMicrosecondsOnlyWhenThereAreAny() {
         assertEquals("2024-03-01T10:22:33.123456", ResultMessage.timestamp(TIME));
         assertEquals("2024-03-01T10:22:33", ResultMessage.timestamp(Instant.parse("2024-03-01T10:22:33Z")));
@@ -221,17 +236,23 @@ class ResultMessageTest {
     }
 
     private static void assertMessage(String fixture, byte[] message) throws IOException, JsonInputException {
-        JsonNode expected = JSON.readTree(resource(fixture));
-        JsonNode actual = JSON.readTree(message);
-        assertEquals(expected, actual);
+        assertEquals(JSON.readTree(resource(fixture)), JSON.readTree(message));
+        assertMessageKeysSorted(message);
+    }
+
+    private static void assertMessageKeysSorted(byte[] message) throws JsonInputException {
         List<String> keys = new ArrayList<>();
-        actual.fieldNames().forEachRemaining(keys::add);
+        JSON.readTree(message).fieldNames().forEachRemaining(keys::add);
         assertEquals(keys.stream().sorted().toList(), keys, "keys sorted");
     }
 
     private static CrawlResult item(byte[] body, DetectedEncoding encoding) {
+        return item(body, encoding, false);
+    }
+
+    private static CrawlResult item(byte[] body, DetectedEncoding encoding, boolean binary) {
         return new CrawlResult("link", "app", "crawlid", Map.of(), "http://dumb.com", "http://dumb.com", 200, "OK", Map.of(), Map.of(),
-                body, encoding, List.of(), Map.of());
+                body, encoding, List.of(), Map.of(), binary);
     }
 
     private static DetectedEncoding utf8() {
