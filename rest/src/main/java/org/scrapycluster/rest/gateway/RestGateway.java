@@ -162,7 +162,7 @@ public final class RestGateway implements Service {
                 .route("/live", "live", live.endpoint(), HttpMethod.GET)
                 // relative, so that a proxy's /<prefix>/ui reaches /<prefix>/ui/ too (docs/rest.md)
                 .route("/ui", "ui", call -> HttpAnswer.redirect("ui/"), HttpMethod.GET)
-                .prefix(UiFiles.PREFIX, "ui", new UiFiles(), HttpMethod.GET)
+                .prefix(UiFiles.PREFIX, "ui", new UiFiles(settings), HttpMethod.GET)
                 .build();
         this.dispatcher = new Dispatcher(router, keys, AllowedHosts.of(bindAddress.getAddress(), settings.getStringList("REST_ALLOWED_HOSTS")),
                 envelope, new HttpMetrics(context.meters()), settings.getBoolean("FLASK_LOGGING_ENABLED"));

@@ -4,10 +4,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.HttpAnswer;
 import org.scrapycluster.rest.http.HttpCall;
@@ -17,7 +20,8 @@ import org.scrapycluster.rest.http.RefusedRequestException;
 /**
  * Serves the web UI's files under {@value #PREFIX}: a fixed set, read once from the class path
  * (no path from a request ever reaches the file system or the class loader). {@code /ui/} is the
- * page itself; {@code /ui/vendor/} holds the charting library uPlot, from its WebJar, so the page
+ * page itself, with the gateway's settings for the page's own timing filled in ({@code <meta>} elements the script
+ * reads); {@code /ui/vendor/} holds the charting library uPlot, from its WebJar, so the page
  * loads nothing from elsewhere; any other name is refused as an unknown endpoint.
  */
 public final class UiFiles implements Endpoint {
@@ -25,8 +29,12 @@ public final class UiFiles implements Endpoint {
     /** The path prefix the UI is served under. */
     public static final String PREFIX = "/ui/";
 
+    private static final String PAGE = "index.html";
+    private static final String PAGE_TYPE = "text/html; charset=utf-8";
+    /** The settings the page is given, each in a {@code <meta>} of index.html whose content is {@code ${NAME}} (docs/rest.md). */
+    private static final List<String> PAGE_SETTINGS = List.of("UI_HEALTH_REFRESH_SECONDS");
+
     private static final Map<String, String> FILES = Map.of(
-            "index.html", "text/html; charset=utf-8",
             "app.js", "text/javascript; charset=utf-8",
             "app.css", "text/css; charset=utf-8");
 
@@ -46,10 +54,29 @@ public final class UiFiles implements Endpoint {
 
     private final Map<String, HttpAnswer> answers = new LinkedHashMap<>();
 
-    public UiFiles() {
+    /** @param settings the gateway's settings, of which the page is given {@code UI_HEALTH_REFRESH_SECONDS} */
+    public UiFiles(Settings settings) {
+        answers.put(PAGE, file(PAGE_TYPE, page(settings)));
         FILES.forEach((name, type) -> answers.put(name, file(type, read(name))));
         String uplot = UPLOT + webJarVersion() + "/";
         VENDOR_FILES.forEach((name, path) -> answers.put(name, file(typeOf(name), read(uplot + path))));
+    }
+
+    /** index.html with the value of each of {@link #PAGE_SETTINGS}, a number of seconds of at least 0.1, in place of its name. */
+    private static byte[] page(Settings settings) {
+        String page = new String(read(PAGE), StandardCharsets.UTF_8);
+        for (String name : PAGE_SETTINGS) {
+            double seconds = settings.getDouble(name);
+            if (!(seconds >= 0.1)) {
+                throw settings.invalid(name, "must be at least 0.1");
+            }
+            String placeholder = "${" + name + "}";
+            if (!page.contains(placeholder)) {
+                throw new IllegalStateException("the web UI's " + PAGE + " has no " + placeholder + " to fill in");
+            }
+            page = page.replace(placeholder, Double.toString(seconds));
+        }
+        return page.getBytes(StandardCharsets.UTF_8);
     }
 
     private static HttpAnswer file(String type, byte[] body) {
@@ -81,7 +108,7 @@ public final class UiFiles implements Endpoint {
     @Override
     public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
         String name = call.path().substring(PREFIX.length());
-        HttpAnswer file = answers.get(name.isEmpty() ? "index.html" : name);
+        HttpAnswer file = answers.get(name.isEmpty() ? PAGE : name);
         if (file == null) {
             throw new RefusedRequestException(Refusal.UNKNOWN_PATH, null);
         }

@@ -4,9 +4,17 @@
 // them next to its own folder (/ui/), so that it works behind a proxy that adds a path prefix too.
 "use strict";
 
+const $ = (id) => document.getElementById(id);
+
+/** A number of seconds the gateway wrote in a <meta> of the page, from its settings, in milliseconds. */
+function pageSetting(name) {
+  return Number(document.querySelector(`meta[name="${name}"]`).content) * 1000;
+}
+
 const POLL_INTERVAL_MS = 1000;
 const POLL_ATTEMPTS = 30;
-const HEALTH_INTERVAL_MS = 5000;
+// between two reads of / and /health, and two tries of /live after one failed: UI_HEALTH_REFRESH_SECONDS
+const HEALTH_INTERVAL_MS = pageSetting("health-refresh-seconds");
 // The gateway answers GET /live from its last refresh, or after waiting at most 5 s for a new one
 // when nobody watched: a read that takes longer than this is a gateway that does not answer, given
 // up so that the page says so.
@@ -15,8 +23,6 @@ const READ_TIMEOUT_MS = 10000;
 // expiry already past when it reads the request, so this leaves it time to.
 const EXPIRE_AFTER_SECONDS = 5;
 const KEY_STORAGE = "scrapy-cluster-api-key";
-
-const $ = (id) => document.getElementById(id);
 
 const state = {
   live: null,

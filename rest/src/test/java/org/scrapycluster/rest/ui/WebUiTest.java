@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,9 @@ class WebUiTest {
     private static final Pattern ANSWERED_ON_PURPOSE = Pattern.compile(" - Failed to load resource: (the server responded with a"
             + " status of (401 \\(Unauthorized\\)|503 \\(Service Unavailable\\))|net::ERR_CONNECTION_REFUSED)$");
 
+    /** How often the pages of the tests read the live view and the gateway's health. */
+    private static final Duration REFRESH = Duration.ofSeconds(1);
+
     private static HeadlessBrowser browser;
 
     @BeforeAll
@@ -84,7 +88,7 @@ class WebUiTest {
      */
     @Test
     void thePolicyOfThePageRefusesInlineStylesAndLoadsFromElsewhere(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).build())) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).build())) {
             open(gateway);
             awaitLive();
             browser.driver().executeScript("const style = document.createElement('style');"
@@ -106,7 +110,7 @@ class WebUiTest {
 
     @Test
     void theHealthChecksOfAGatewayWithoutRedis(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack, FreePorts.pick()).build())) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack, FreePorts.pick())).build())) {
             open(gateway);
             // /health answers 503 with its checks: the page shows them, and the gateway it reached (YELLOW once
             // its Kafka is connected, which may take a health refresh or two)
@@ -117,7 +121,7 @@ class WebUiTest {
 
     @Test
     void aGatewayThatStopsAnsweringIsSaid(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1").build())) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).build())) {
             open(gateway);
             awaitLive();
             // from now on every call of /live is held by the browser and never answered, as by a gateway that hangs
@@ -131,7 +135,7 @@ class WebUiTest {
     void aDomainConfigNotReadYetIsSaidUntilZooKeeperAnswers(EmbeddedStack stack) {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("ui-zk"))) {
             zookeeper.stop();
-            try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1")
+            try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack))
                     .set("ZOOKEEPER_HOSTS", zookeeper.connectString()).build())) {
                 open(gateway);
                 browser.awaitText("domain-config", "Domain config not read yet (ZooKeeper not connected");
@@ -146,7 +150,7 @@ class WebUiTest {
 
     @Test
     void aNegativeThrottlePausesADomain(EmbeddedStack stack) {
-        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "0.2"))) {
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> quick(settings).set("WAIT_FOR_RESPONSE_TIME", "0.2"))) {
             open(answered.gateway());
             WebElement form = browser.driver().findElement(By.id("throttle-form"));
             type(form.findElement(By.name("domain")), "paused.example.com");
@@ -171,8 +175,8 @@ class WebUiTest {
             zookeeper.start();
             zookeeper.create().creatingParentsIfNeeded().forPath(path + "all",
                     "domains:\n  half.example.com: {window: 0.5, hits: 3, scale: 0.125}\nblacklist: []\n".getBytes(StandardCharsets.UTF_8));
-            try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("ZOOKEEPER_ASSIGN_PATH", path)
-                    .set("LIVE_REFRESH_SECONDS", "1").set("WAIT_FOR_RESPONSE_TIME", "0.2"))) {
+            try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> quick(settings).set("ZOOKEEPER_ASSIGN_PATH", path)
+                    .set("WAIT_FOR_RESPONSE_TIME", "0.2"))) {
                 open(answered.gateway());
                 By edit = By.cssSelector("#domain-rows tr[data-domain='half.example.com'] button");
                 Awaitility.await("the domain of the ZooKeeper config").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
@@ -196,15 +200,15 @@ class WebUiTest {
     @Test
     void aRevokedKeyIsAskedForWithoutAPileOfWaitingCalls(EmbeddedStack stack, @TempDir Path keys) throws Exception {
         Path keyFile = Files.writeString(keys.resolve("write-keys"), "first-key\n");
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1")
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack))
                 .set("REST_API_KEYS_FILE", keyFile.toString()).build())) {
             open(gateway);
             enterKey("first-key");
             awaitLive();
             Files.writeString(keyFile, "the-second-key\n");
             awaitKeyDialog();
-            // the dialog stays open for three health refreshes (every 5 s), as for someone away from the tab
-            Thread.sleep(16_000);
+            // the dialog stays open for more than three refreshes of each loop, as for someone away from the tab
+            Thread.sleep(REFRESH.multipliedBy(4));
             double accessBefore = gateway.counter("rest.requests", "endpoint", "access", "status", "200");
             enterKey("the-second-key");
             awaitLive();
@@ -220,7 +224,7 @@ class WebUiTest {
         // a crawl this tab did not feed, whose crawlid every plain object has as a property, listed from its
         // accounting as the queue scripts write it (docs/architecture.md "Crawl accounting")
         String crawl = "link:" + GatewaySettings.unique("ui") + ":constructor";
-        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("LIVE_REFRESH_SECONDS", "1"))) {
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, WebUiTest::quick)) {
             answered.redis().sync().zadd("crawls:active", System.currentTimeMillis(), crawl);
             answered.redis().sync().hset("crawl:" + crawl, Map.of("pending", "1", "pages", "0", "expires", "0"));
             try {
@@ -249,7 +253,7 @@ class WebUiTest {
         String appid = GatewaySettings.unique("ui");
         String kept = "link:" + appid + ":kept";
         String newer = "link:" + appid + ":newer";
-        try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> settings.set("LIVE_REFRESH_SECONDS", "1"))) {
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, WebUiTest::quick)) {
             RedisCommands<String, String> redis = answered.redis().sync();
             long now = System.currentTimeMillis();
             redis.zadd("crawls:active", now, kept);
@@ -314,7 +318,7 @@ class WebUiTest {
 
     @Test
     void aCancelledKeyDialogSaysAKeyIsNeededAndCanBeOpenedAgain(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("REST_API_KEYS", "the-key").build())) {
             open(gateway);
             awaitKeyDialog();
             browser.driver().findElement(By.id("key-cancel")).click();
@@ -329,7 +333,7 @@ class WebUiTest {
 
     @Test
     void enterInTheKeyDialogUsesTheKey(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("REST_API_KEYS", "the-key").build())) {
             open(gateway);
             awaitKeyDialog();
             // Enter submits the dialog's form with its first submit button
@@ -340,7 +344,7 @@ class WebUiTest {
 
     @Test
     void theFooterLinksNoReadThatNeedsAKey(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("REST_API_KEYS", "the-key").build())) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("REST_API_KEYS", "the-key").build())) {
             open(gateway);
             awaitKeyDialog();
             browser.driver().findElement(By.id("key-cancel")).click();
@@ -353,7 +357,7 @@ class WebUiTest {
 
     @Test
     void behindAProxyThatServesTheGatewayUnderAPathPrefix(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(GatewaySettings.forStack(stack).set("LIVE_REFRESH_SECONDS", "1").build());
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).build());
                 PrefixProxy proxy = PrefixProxy.start("/scrapy", gateway.client().base())) {
             // /ui redirects to the page, which reads the gateway's endpoints next to it
             browser.driver().get(proxy.uri("/ui").toString());
@@ -362,6 +366,15 @@ class WebUiTest {
             // STATS_RESPONSE_CODES by default: no 3xx nor 5xx is counted, and the page says so rather than chart zeros
             browser.awaitText("response-codes", "Counted status codes: 200, 403, 404, 504. Not counted, shown as —: 3xx, 5xx");
         }
+    }
+
+    /**
+     * {@code settings} with the page reading the live view and the gateway's health every {@link #REFRESH}, rather than
+     * every 3 s and 5 s, so that what a test waits for the page to show comes sooner.
+     */
+    private static GatewaySettings quick(GatewaySettings settings) {
+        String seconds = Double.toString(REFRESH.toMillis() / 1000.0);
+        return settings.set("LIVE_REFRESH_SECONDS", seconds).set("UI_HEALTH_REFRESH_SECONDS", seconds);
     }
 
     private static void open(RunningGateway gateway) {

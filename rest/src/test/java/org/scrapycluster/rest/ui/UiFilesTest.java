@@ -1,0 +1,45 @@
+package org.scrapycluster.rest.ui;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import io.netty.handler.codec.http.HttpMethod;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.rest.http.HttpCall;
+import org.scrapycluster.rest.http.RefusedRequestException;
+
+/** The page is served with the gateway's settings for its timing, which the script reads from its {@code <meta>} elements. */
+class UiFilesTest {
+
+    @Test
+    void thePageCarriesTheHealthRefreshOfTheSettings() throws RefusedRequestException {
+        assertTrue(page(Map.of()).contains("<meta name=\"health-refresh-seconds\" content=\"5.0\">"), "the default");
+        String page = page(Map.of("UI_HEALTH_REFRESH_SECONDS", "1.5"));
+        assertTrue(page.contains("<meta name=\"health-refresh-seconds\" content=\"1.5\">"), page);
+        assertFalse(page.contains("${"), "every setting of the page is filled in");
+    }
+
+    @Test
+    void aHealthRefreshUnderATenthOfASecondIsRefused() {
+        Settings settings = settings(Map.of("UI_HEALTH_REFRESH_SECONDS", "0.01"));
+        SettingsException refused = assertThrows(SettingsException.class, () -> new UiFiles(settings));
+        assertTrue(refused.getMessage().contains("UI_HEALTH_REFRESH_SECONDS") && refused.getMessage().contains("at least 0.1"),
+                refused.getMessage());
+    }
+
+    private static String page(Map<String, String> values) throws RefusedRequestException {
+        byte[] body = new UiFiles(settings(values)).answer(new HttpCall(HttpMethod.GET, UiFiles.PREFIX, null, new byte[0])).body();
+        return new String(body, StandardCharsets.UTF_8);
+    }
+
+    private static Settings settings(Map<String, String> values) {
+        return Settings.load("rest", new SettingsSources(null, Map.of(), values));
+    }
+}
