@@ -226,7 +226,8 @@ class ZookeeperMonitorTest {
     @Test
     void answersWithTheOriginalsErrorWhileZooKeeperIsAwayAndEditsOnceItIsBack(EmbeddedStack stack) throws ZooKeeperConfigException {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-outage"));
-             MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), zookeeper.connectString())) {
+             MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), zookeeper.connectString(),
+                     "PLUGINS", ImpatientZookeeperMonitor.PLUGINS)) {
             MonitorFixture.Running monitor = fixture.startMonitor();
             String appid = MonitorFixture.unique("app");
             edit(fixture, "blacklist-update", "a.com", appid, "{\"domain\":\"a.com\",\"uuid\":\"%s\"}");
@@ -248,7 +249,8 @@ class ZookeeperMonitorTest {
     @Test
     void anEditWhoseWriteGoesUnansweredIsAnsweredAsNotStoredThoughTheWriteMayHaveLanded(EmbeddedStack stack) throws Exception {
         try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(stack.zookeeperConnect());
-             MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), proxy.connectString());
+             MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), stack.kafkaBootstrap(), proxy.connectString(),
+                     "PLUGINS", ImpatientZookeeperMonitor.PLUGINS);
              ZooKeeperConfigStore node = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()), fixture.zookeeperNode())) {
             node.replaceText("");
             fixture.startMonitor();

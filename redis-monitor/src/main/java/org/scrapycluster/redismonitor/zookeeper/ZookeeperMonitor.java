@@ -66,11 +66,19 @@ public final class ZookeeperMonitor implements JobPlugin {
     private final ExecutorService calls = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("redis-monitor-zookeeper").daemon().factory());
 
+    /** The plugin on {@code ZOOKEEPER_HOSTS}, with the timeouts of {@link ZooKeeperConnection#to}. */
     public ZookeeperMonitor(PluginContext context) {
+        this(context, ZooKeeperConnection.to(context.settings().getString("ZOOKEEPER_HOSTS")));
+    }
+
+    /**
+     * The plugin on {@code connection}, whose connection timeout (and 2 s more) is how long a job waits for ZooKeeper
+     * before it is answered with the error.
+     */
+    public ZookeeperMonitor(PluginContext context, ZooKeeperConnection connection) {
         this.context = context;
         Settings settings = context.settings();
         this.json = new Json(JsonLimits.from(settings));
-        ZooKeeperConnection connection = ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS"));
         this.store = ZooKeeperConfigStore.open(connection, nodePath(settings));
         this.deadline = connection.connectionTimeout().plus(DEADLINE_MARGIN);
         context.health().register("zookeeper", () -> store.isConnected() ? Health.up() : Health.down("not connected to ZooKeeper"));
