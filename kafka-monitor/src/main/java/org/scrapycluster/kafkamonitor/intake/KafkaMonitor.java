@@ -143,7 +143,7 @@ public final class KafkaMonitor implements Service {
         this.topic = settings.getString("KAFKA_INCOMING_TOPIC");
         this.group = settings.getString("KAFKA_GROUP");
         this.kafka = new KafkaWatch(KafkaClients.bootstrapServers(settings),
-                "consuming " + topic + " in group " + group);
+                "consuming " + topic + " in group " + group, Duration.ofSeconds(positive("KAFKA_UNAVAILABLE_AFTER")));
         this.maxPollRecords = positive("KAFKA_CONSUMER_MAX_POLL_RECORDS");
         this.pollTimeout = Duration.ofMillis(positive("KAFKA_CONSUMER_TIMEOUT"));
         this.lag = new IncomingLag(context.meters());

@@ -11,18 +11,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether the monitor's consumer reaches Kafka, told by its open connections: a consumer in a group
- * always holds one to the group coordinator. After {@value #GRACE_SECONDS} s without any, Kafka is
+ * always holds one to the group coordinator. After {@code KAFKA_UNAVAILABLE_AFTER} (10 s) without any, Kafka is
  * reported unavailable, once, and its return once. Observed on the consumer's thread; the health
  * check may be read from any thread.
  */
 final class KafkaWatch {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaWatch.class);
-    private static final long GRACE_SECONDS = 10;
-    private static final Duration GRACE = Duration.ofSeconds(GRACE_SECONDS);
-
     private final String hosts;
     private final String consuming;
+    private final Duration grace;
     private volatile Metric connections;
     private volatile long seenNanos = System.nanoTime();
     private boolean reportedDown;
@@ -30,10 +28,12 @@ final class KafkaWatch {
     /**
      * @param hosts     the bootstrap servers, for the log
      * @param consuming what the consumer does when it works, for the health check
+     * @param grace     how long the consumer may be without a connection before Kafka is reported unavailable, whole seconds
      */
-    KafkaWatch(String hosts, String consuming) {
+    KafkaWatch(String hosts, String consuming, Duration grace) {
         this.hosts = hosts;
         this.consuming = consuming;
+        this.grace = grace;
     }
 
     /** Watches {@code consumer}'s connections from now on. */
@@ -56,9 +56,9 @@ final class KafkaWatch {
                 reportedDown = false;
                 LOG.info("Kafka is back at {}", hosts);
             }
-        } else if (!reportedDown && now - seenNanos > GRACE.toNanos()) {
+        } else if (!reportedDown && now - seenNanos > grace.toNanos()) {
             reportedDown = true;
-            LOG.warn("Kafka unavailable at {}: no connection for {} s; retrying", hosts, GRACE_SECONDS);
+            LOG.warn("Kafka unavailable at {}: no connection for {} s; retrying", hosts, grace.toSeconds());
         }
     }
 
@@ -74,10 +74,11 @@ final class KafkaWatch {
         }
         return connectedWithinGrace()
                 ? Health.up(consuming)
-                : Health.down("no connection to Kafka at " + hosts + " for more than " + GRACE_SECONDS + " s");
+                : Health.down("no connection to Kafka at " + hosts + " for more than " + grace.toSeconds() + " s");
     }
 
     private boolean connectedWithinGrace() {
-        return System.nanoTime() - seenNanos <= GRACE.toNanos();
+        return System.nanoTime() - seenNanos <= grace.toNanos();
     }
+
 }

@@ -38,7 +38,9 @@ class KafkaOutageTest {
     @Test
     void aMonitorWaitsForKafkaAtStartAndThroughAnOutageWithoutSpinning(@TempDir Path kafkaData) {
         int port = FreePorts.pick();
-        MonitorSettings settings = MonitorSettings.forStack(stack).set("KAFKA_HOSTS", "127.0.0.1:" + port);
+        // reported unavailable after 2 s without a connection rather than 10 s, so that each wait below is short
+        MonitorSettings settings = MonitorSettings.forStack(stack).set("KAFKA_HOSTS", "127.0.0.1:" + port)
+                .set("KAFKA_UNAVAILABLE_AFTER", "2");
         String spider = MonitorSettings.unique("sp");
         try (RunningMonitor monitor = RunningMonitor.start(settings.build());
              RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
@@ -63,11 +65,17 @@ class KafkaOutageTest {
         }
     }
 
-    /** Waits until the monitor reports Kafka down (Redis still up), then checks that it does not spin meanwhile. */
+    /**
+     * Waits until the monitor reports Kafka unavailable after the test's {@code KAFKA_UNAVAILABLE_AFTER} (Redis still up),
+     * then checks that it does not spin meanwhile.
+     */
     private static void awaitKafkaDown(RunningMonitor monitor) {
         Awaitility.await().atMost(Duration.ofMinutes(1))
-                .until(() -> monitor.health().checks().get("kafka-monitor.kafka").status() == Health.Status.DOWN
-                        && monitor.health().checks().get("kafka-monitor.redis").status() == Health.Status.UP);
+                .until(() -> {
+                    Health kafka = monitor.health().checks().get("kafka-monitor.kafka");
+                    return kafka.status() == Health.Status.DOWN && kafka.detail().endsWith(" for more than 2 s")
+                            && monitor.health().checks().get("kafka-monitor.redis").status() == Health.Status.UP;
+                });
         long cpuBefore = cpuNanos();
         sleep(Duration.ofSeconds(3));
         assertTrue(cpuNanos() - cpuBefore < Duration.ofSeconds(2).toNanos(), "waiting for Kafka does not spin");
