@@ -137,7 +137,7 @@ public final class LinkExtractor {
         String url;
         String key;
         try {
-            url = page.resolve(base.resolve(PythonWhitespace.strip(anchor.href())));
+            url = page.resolve(base.resolve(PythonStrip.whitespace(anchor.href())));
             key = UrlCanonicalizer.canonicalize(url, true);
         } catch (InvalidUrlException bogus) {
             return null;

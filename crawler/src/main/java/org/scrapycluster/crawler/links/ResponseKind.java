@@ -82,7 +82,7 @@ public enum ResponseKind {
     /** Scrapy's {@code content_type.split(';')[0].strip().lower()}. */
     private static String mimeType(String contentType) {
         int semicolon = contentType.indexOf(';');
-        return PythonWhitespace.strip(semicolon < 0 ? contentType : contentType.substring(0, semicolon)).toLowerCase(Locale.ROOT);
+        return PythonStrip.whitespace(semicolon < 0 ? contentType : contentType.substring(0, semicolon)).toLowerCase(Locale.ROOT);
     }
 
     /** {@code from_mimetype}: null for a type Scrapy builds a plain {@code Response} of. */
@@ -111,20 +111,7 @@ public enum ResponseKind {
             return null;
         }
         int valueEnd = part.indexOf('=', equals + 1);
-        String value = part.substring(equals + 1, valueEnd < 0 ? part.length() : valueEnd);
-        int start = 0;
-        int end = value.length();
-        while (start < end && isQuote(value.charAt(start))) {
-            start++;
-        }
-        while (end > start && isQuote(value.charAt(end - 1))) {
-            end--;
-        }
-        return value.substring(start, end);
-    }
-
-    private static boolean isQuote(char c) {
-        return c == '"' || c == '\'';
+        return PythonStrip.chars(part.substring(equals + 1, valueEnd < 0 ? part.length() : valueEnd), "\"'");
     }
 
     /** {@code from_filename}: by the extension of {@code name}, null when it decides nothing. */
