@@ -1,7 +1,6 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.io.File;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -18,14 +17,8 @@ import io.netty.resolver.dns.DnsErrorCauseException;
 import io.netty.resolver.dns.DnsNameResolver;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.resolver.dns.DnsServerAddressStreamProvider;
-import io.netty.resolver.dns.DnsServerAddressStreamProviders;
 import io.netty.resolver.dns.SequentialDnsServerAddressStreamProvider;
-import io.netty.resolver.dns.SingletonDnsServerAddressStreamProvider;
-import io.netty.resolver.dns.UnixResolverDnsServerAddressStreamProvider;
-import io.netty.util.NetUtil;
 import io.netty.util.concurrent.Future;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Resolves host names without blocking a thread: Netty's DNS client on one of the fetcher's event loops, so a
@@ -36,10 +29,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  * <li>Names in {@code /etc/hosts} (read once, when the first fetcher starts) are answered from it, so
  * {@code localhost} never reaches a DNS server.</li>
- * <li>The DNS servers are those of {@code /etc/resolv.conf} (read again every 5 minutes), or
+ * <li>The DNS servers are those of {@code /etc/resolv.conf} ({@link ResolvConfServers}: read again every 5 minutes;
+ * when it names no server, the local machine's port 53 is asked, as the C library does), or
  * {@link FetcherConfig#nameServers()} when set; the file's {@code search} domains and {@code ndots} apply (read
- * once). When
- * {@code /etc/resolv.conf} names no server, the local machine's port 53 is asked, as the C library does.
+ * once).
  * The JDK's resolver is not kept as a fallback: on Linux it asked the same servers through the C library, and a
  * fallback on its blocking threads would bring back the stall this class removes; names that only other
  * {@code nsswitch.conf} sources (LDAP, mDNS) know are no longer found.</li>
@@ -57,7 +50,6 @@ import org.slf4j.LoggerFactory;
  */
 final class HostResolver implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(HostResolver.class);
     private static final File RESOLV_CONF = new File("/etc/resolv.conf");
     private static final int MAX_TTL_SECONDS = 30;
     private static final int NEGATIVE_TTL_SECONDS = 10;
@@ -82,18 +74,8 @@ final class HostResolver implements AutoCloseable {
     }
 
     private static DnsServerAddressStreamProvider nameServers(List<InetSocketAddress> configured) {
-        if (!configured.isEmpty()) {
-            return new SequentialDnsServerAddressStreamProvider(configured);
-        }
-        try {
-            new UnixResolverDnsServerAddressStreamProvider(RESOLV_CONF); // parsed only to learn whether it names a server
-            return DnsServerAddressStreamProviders.platformDefault();
-        } catch (IOException | IllegalArgumentException none) {
-            InetSocketAddress local = new InetSocketAddress(NetUtil.LOCALHOST4, 53);
-            LOG.atWarn().addKeyValue("resolv_conf", RESOLV_CONF).addKeyValue("reason", none.getMessage())
-                    .log("No DNS server in /etc/resolv.conf; asking " + local + ", as the C library does");
-            return new SingletonDnsServerAddressStreamProvider(local);
-        }
+        return configured.isEmpty() ? new ResolvConfServers(RESOLV_CONF, System::nanoTime)
+                : new SequentialDnsServerAddressStreamProvider(configured);
     }
 
     /** The address of {@code host}; fails with an {@link UnknownHostException} when it has none. */
