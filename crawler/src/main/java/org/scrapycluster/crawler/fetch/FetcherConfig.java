@@ -11,8 +11,9 @@ import java.util.Objects;
  *
  * @param maxConnections        fetches in progress at once, over all hosts (more wait their turn)
  * @param maxConnectionsPerHost fetches in progress at once per scheme, host and port (one connection each)
- * @param connectTimeout        to resolve (the longest a DNS lookup takes), connect, and finish a proxy tunnel and
- *                              TLS handshake
+ * @param connectTimeout        to connect and finish a proxy tunnel and TLS handshake; half of it is the longest
+ *                              each DNS server is given to answer
+ * @param dnsTimeout            the longest a DNS lookup takes, over all servers (Scrapy's DNS_TIMEOUT)
  * @param readTimeout           the longest silence while waiting for or reading the response
  * @param totalTimeout          the longest a fetch may take once it has a slot (Scrapy's DOWNLOAD_TIMEOUT)
  * @param maxBodyBytes          the largest (decompressed) body read; a longer one is cut and reported TOO_LARGE,
@@ -30,7 +31,7 @@ import java.util.Objects;
  * @param nativeTransport       use Linux epoll when available instead of Java NIO
  */
 public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Duration connectTimeout,
-        Duration readTimeout, Duration totalTimeout, long maxBodyBytes, String userAgent, AddressPolicy addressPolicy,
+        Duration dnsTimeout, Duration readTimeout, Duration totalTimeout, long maxBodyBytes, String userAgent, AddressPolicy addressPolicy,
         ProxyConfig proxy, boolean trustAllCertificates, List<X509Certificate> trustedCertificates,
         Duration idleConnectionTimeout, int maxIdleConnections, int ioThreads, List<InetSocketAddress> nameServers,
         boolean nativeTransport) {
@@ -44,6 +45,7 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         positive("maxConnections", maxConnections);
         positive("maxConnectionsPerHost", maxConnectionsPerHost);
         positive("connectTimeout", connectTimeout);
+        positive("dnsTimeout", dnsTimeout);
         positive("readTimeout", readTimeout);
         positive("totalTimeout", totalTimeout);
         positive("idleConnectionTimeout", idleConnectionTimeout);
@@ -81,11 +83,12 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         }
     }
 
-    /** Collects settings; the defaults follow Scrapy's where it has one (10 s timeout, 8 per host). */
+    /** Collects settings; the defaults follow Scrapy's where it has one (10 s timeout, 60 s DNS timeout, 8 per host). */
     public static final class Builder {
         private int maxConnections = 512;
         private int maxConnectionsPerHost = 8;
         private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration dnsTimeout = Duration.ofSeconds(60);
         private Duration readTimeout = Duration.ofSeconds(10);
         private Duration totalTimeout = Duration.ofSeconds(10);
         private long maxBodyBytes = 10L << 20;
@@ -115,6 +118,11 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
 
         public Builder connectTimeout(Duration value) {
             this.connectTimeout = value;
+            return this;
+        }
+
+        public Builder dnsTimeout(Duration value) {
+            this.dnsTimeout = value;
             return this;
         }
 
@@ -185,7 +193,7 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         }
 
         public FetcherConfig build() {
-            return new FetcherConfig(maxConnections, maxConnectionsPerHost, connectTimeout, readTimeout, totalTimeout,
+            return new FetcherConfig(maxConnections, maxConnectionsPerHost, connectTimeout, dnsTimeout, readTimeout, totalTimeout,
                     maxBodyBytes, userAgent, addressPolicy, proxy, trustAllCertificates, trustedCertificates,
                     idleConnectionTimeout, maxIdleConnections, ioThreads, nameServers, nativeTransport);
         }

@@ -4,9 +4,12 @@ import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
@@ -19,6 +22,7 @@ import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.resolver.dns.DnsServerAddressStreamProvider;
 import io.netty.resolver.dns.SequentialDnsServerAddressStreamProvider;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
 
 /**
  * Resolves host names without blocking a thread: Netty's DNS client on one of the fetcher's event loops, so a
@@ -38,8 +42,10 @@ import io.netty.util.concurrent.Future;
  * {@code nsswitch.conf} sources (LDAP, mDNS) know are no longer found.</li>
  * <li>Concurrent lookups of one name share one lookup. Each server is asked once, in turn, and given half the
  * connect timeout to answer (5 s with {@code DOWNLOAD_TIMEOUT: 10}, the C library's default), so a lookup with
- * one or two servers ends within the connect timeout; the fetch's total timeout may end the wait sooner for
- * the caller. The {@code timeout} and {@code attempts} options of {@code /etc/resolv.conf} are not read.</li>
+ * one or two servers ends within the connect timeout. However many servers there are, a lookup ends after
+ * {@link FetcherConfig#dnsTimeout()} (Scrapy's {@code DNS_TIMEOUT}, 60 s) at most, as if no server had answered;
+ * the fetch's total timeout may end the wait sooner for the caller. The {@code timeout} and {@code attempts}
+ * options of {@code /etc/resolv.conf} are not read.</li>
  * <li>Answers are cached as the JVM's resolver cached them: for the record's TTL but at most 30 s
  * ({@code networkaddress.cache.ttl}), a name that does not exist for 10 s ({@code networkaddress.cache.negative.ttl}).
  * A timeout is not cached.</li>
@@ -55,6 +61,8 @@ final class HostResolver implements AutoCloseable {
     private static final int NEGATIVE_TTL_SECONDS = 10;
 
     private final DnsNameResolver dns;
+    private final EventLoop loop;
+    private final Duration lookupTimeout;
     private final ConcurrentHashMap<String, CompletableFuture<InetAddress>> inFlight = new ConcurrentHashMap<>();
 
     /**
@@ -64,6 +72,8 @@ final class HostResolver implements AutoCloseable {
      */
     HostResolver(FetcherConfig config, EventLoop loop, Class<? extends DatagramChannel> datagramType,
             Class<? extends SocketChannel> streamType) {
+        this.loop = loop;
+        this.lookupTimeout = config.dnsTimeout();
         this.dns = new DnsNameResolverBuilder(loop)
                 .datagramChannelType(datagramType)
                 .socketChannelType(streamType)
@@ -100,11 +110,19 @@ final class HostResolver implements AutoCloseable {
 
     private void lookUp(String host, CompletableFuture<InetAddress> result) {
         result.whenComplete((address, failure) -> inFlight.remove(host, result));
-        dns.resolveAll(host).addListener((Future<List<InetAddress>> lookup) -> {
-            if (lookup.isSuccess()) {
-                result.complete(lookup.getNow().getFirst());
+        Future<List<InetAddress>> lookup = dns.resolveAll(host);
+        ScheduledFuture<?> deadline = loop.schedule(() -> {
+            if (result.completeExceptionally(unresolvable(host, new TimeoutException(
+                    "no answer within DNS_TIMEOUT (" + lookupTimeout.toMillis() / 1000.0 + " s)")))) {
+                lookup.cancel(false); // no further server is asked
+            }
+        }, lookupTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        lookup.addListener((Future<List<InetAddress>> done) -> {
+            deadline.cancel(false);
+            if (done.isSuccess()) {
+                result.complete(done.getNow().getFirst());
             } else {
-                result.completeExceptionally(unresolvable(host, lookup.cause()));
+                result.completeExceptionally(unresolvable(host, done.cause()));
             }
         });
     }

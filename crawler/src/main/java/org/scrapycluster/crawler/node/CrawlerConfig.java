@@ -107,6 +107,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 .maxConnections(limits.maxInFlight())
                 .maxConnectionsPerHost(limits.maxPerDomain())
                 .connectTimeout(timeout)
+                .dnsTimeout(positive(settings, "DNS_TIMEOUT"))
                 .readTimeout(timeout)
                 .totalTimeout(timeout)
                 .maxBodyBytes(maxBodyBytes(settings))

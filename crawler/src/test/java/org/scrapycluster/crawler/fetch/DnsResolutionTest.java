@@ -45,8 +45,12 @@ class DnsResolutionTest {
     }
 
     private HttpFetcher fetcher(Duration connectTimeout, AddressPolicy policy) {
-        return new HttpFetcher(FetcherConfig.builder().nameServers(List.of(dns.address())).connectTimeout(connectTimeout)
-                .totalTimeout(Duration.ofSeconds(60)).addressPolicy(policy).build());
+        return new HttpFetcher(config(connectTimeout).addressPolicy(policy).build());
+    }
+
+    private FetcherConfig.Builder config(Duration connectTimeout) {
+        return FetcherConfig.builder().nameServers(List.of(dns.address())).connectTimeout(connectTimeout)
+                .totalTimeout(Duration.ofSeconds(60));
     }
 
     /** {@code url} with the site's port, on {@code host}. */
@@ -82,6 +86,26 @@ class DnsResolutionTest {
             FetchResult lame = fetch(fetcher, url("lame.test", "/"));
             assertEquals(FetchError.DNS, lame.error(), lame.toString());
             assertEquals("UnknownHostException: lame.test: Temporary failure in name resolution", lame.errorMessage());
+        }
+    }
+
+    /**
+     * The server is given 5 minutes (half the connect timeout) and the fetch 10: only the DNS timeout can end the
+     * lookup before the test's bound of 30 s.
+     */
+    @Test
+    void aLookupEndsAfterTheDnsTimeoutWhileOtherNamesStillResolve() {
+        try (HttpFetcher fetcher = new HttpFetcher(config(Duration.ofMinutes(10)).totalTimeout(Duration.ofMinutes(10))
+                .dnsTimeout(Duration.ofSeconds(1)).build())) {
+            CompletableFuture<FetchResult> lame = fetcher.fetch(FetchRequest.get(url("lame.test", "/")));
+            FetchResult good = fetch(fetcher, url("good.test", "/"));
+            assertTrue(good.ok(), good.toString());
+
+            FetchResult failed = lame.orTimeout(30, TimeUnit.SECONDS).join();
+            assertEquals(FetchError.DNS, failed.error(), failed.toString());
+            assertEquals("UnknownHostException: lame.test: Temporary failure in name resolution", failed.errorMessage());
+            assertEquals(1, dns.questions().stream().filter("A lame.test"::equals).count(), dns.questions().toString());
+            assertTrue(fetch(fetcher, url("good.test", "/again")).ok(), "the resolver still answers");
         }
     }
 

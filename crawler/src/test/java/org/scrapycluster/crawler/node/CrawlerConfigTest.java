@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,16 @@ class CrawlerConfigTest {
     void aNegativeDownloadMaxsizeIsRefusedNamingTheSetting() {
         SettingsException refused = assertThrows(SettingsException.class, () -> fetcher(-1));
         assertTrue(refused.getMessage().contains("DOWNLOAD_MAXSIZE"), refused.getMessage());
+    }
+
+    @Test
+    void theDnsTimeoutIsScrapysSecondsWithFractions() {
+        assertEquals(Duration.ofSeconds(60), CrawlerConfig.from(DEFAULTS).fetcher().dnsTimeout());
+        assertEquals(Duration.ofMillis(2500),
+                CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("DNS_TIMEOUT", 2.5))).fetcher().dnsTimeout());
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("DNS_TIMEOUT", 0))).fetcher());
+        assertTrue(refused.getMessage().contains("DNS_TIMEOUT"), refused.getMessage());
     }
 
     /** A ZooKeeper window is at most a year; a default one longer would overflow the scheduler's waits. */
