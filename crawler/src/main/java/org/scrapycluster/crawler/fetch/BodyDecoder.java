@@ -30,8 +30,8 @@ import io.netty.buffer.ByteBuf;
  */
 final class BodyDecoder {
 
-    /** The Content-Encoding values that are decoded (and removed from the reported headers). */
-    static final Set<String> DECODED_ENCODINGS = Set.of("gzip", "x-gzip", "deflate", "x-deflate");
+    /** The Content-Encoding values that are decoded; any other leaves the body as sent. */
+    private static final Set<String> DECODED_ENCODINGS = Set.of("gzip", "x-gzip", "deflate", "x-deflate");
 
     /** Raised when a compressed body is not valid gzip or deflate data. */
     static final class CorruptBodyException extends Exception {

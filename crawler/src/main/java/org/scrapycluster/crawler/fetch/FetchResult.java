@@ -13,7 +13,8 @@ import java.util.Optional;
  * @param url            the URL fetched, in the escaped form that was sent
  * @param status         the HTTP status, 0 when no response arrived
  * @param reason         the reason phrase, empty when no response arrived
- * @param headers        the response headers in arrival order; a decoded Content-Encoding is removed, as Scrapy does
+ * @param headers        the response headers in arrival order; the last Content-Encoding value is removed (except
+ *                       for a HEAD), decoded or not, as Scrapy's compression middleware does
  * @param body           the body, decompressed (not copied; do not modify)
  * @param encoding       the body's encoding as Scrapy reports it, null when no response arrived
  * @param requestHeaders the headers sent (Host and other transport headers aside)

@@ -108,7 +108,7 @@ public final class HeaderMap {
         return builder.build();
     }
 
-    /** These headers without the last value of {@code name} (as Scrapy drops a decoded Content-Encoding). */
+    /** These headers without the last value of {@code name} (as Scrapy's compression middleware pops the last Content-Encoding). */
     public HeaderMap withoutLast(String name) {
         for (int i = entries.size() - 1; i >= 0; i--) {
             if (entries.get(i).getKey().equalsIgnoreCase(name)) {

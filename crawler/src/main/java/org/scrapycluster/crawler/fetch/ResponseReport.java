@@ -1,6 +1,5 @@
 package org.scrapycluster.crawler.fetch;
 
-import java.util.Locale;
 import java.util.Set;
 
 import org.scrapycluster.common.url.InvalidUrlException;
@@ -9,8 +8,9 @@ import org.scrapycluster.common.url.UrlResolver;
 
 /**
  * Turns what was read of a response into the {@link FetchResult} the crawler sees, as Scrapy reports it: header
- * values and the reason phrase decoded, a decoded Content-Encoding removed, the body's encoding detected under Python's codec names,
- * and a redirect's target resolved.
+ * values and the reason phrase decoded, the last Content-Encoding value removed (whether {@link BodyDecoder} decoded it
+ * or not, as Scrapy's compression middleware pops it), the body's encoding detected under Python's codec names, and a
+ * redirect's target resolved.
  */
 final class ResponseReport {
 
@@ -36,10 +36,8 @@ final class ResponseReport {
                     message, timings);
         }
         HeaderMap reported = HeaderText.decodeValues(rawHeaders);
-        String contentEncoding = reported.last("Content-Encoding");
-        if (!sent.request().method().equals("HEAD") && contentEncoding != null
-                && BodyDecoder.DECODED_ENCODINGS.contains(contentEncoding.trim().toLowerCase(Locale.ROOT))) {
-            reported = reported.withoutLast("Content-Encoding");
+        if (!sent.request().method().equals("HEAD")) {
+            reported = reported.withoutLast("Content-Encoding"); // decoded or not, as Scrapy's middleware pops it
         }
         byte[] bytes = body == null ? NO_BODY : body;
         DetectedEncoding encoding = EncodingDetector.detect(reported.last("Content-Type"), bytes);

@@ -169,6 +169,25 @@ class MisbehavingServerTest {
         }
     }
 
+    /**
+     * Scrapy's compression middleware pops the last Content-Encoding value whether it knows it or not, leaves a
+     * body it cannot decode as sent, and drops the header once no value is left.
+     */
+    @Test
+    void anEncodingNotDecodedLeavesTheBodyAsSentAndIsDroppedFromTheHeadersAsScrapyDoes() throws Exception {
+        Map<String, List<String>> remaining = Map.of("zstd", List.of(), "compress", List.of(),
+                "gzip\r\nContent-Encoding: compress", List.of("gzip"));
+        for (Map.Entry<String, List<String>> sent : remaining.entrySet()) {
+            String page = "HTTP/1.1 200 OK\r\nContent-Encoding: " + sent.getKey() + "\r\nContent-Length: 2\r\n\r\nok";
+            try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(page))) {
+                FetchResult result = fetch(FetchRequest.get(server.url("/")));
+                assertTrue(result.ok(), sent.getKey() + ": " + result);
+                assertEquals("ok", result.text(), sent.getKey());
+                assertEquals(sent.getValue(), result.headers().all("Content-Encoding"), sent.getKey());
+            }
+        }
+    }
+
     @Test
     void aBodyTooShortForTheGzipItIsLabelledIsNoPageButARedirectStillIs() throws Exception {
         String page = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\n\r\nok";
