@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.scrapycluster.api.DownloadRequest;
 import org.scrapycluster.api.DownloadResponse;
 import org.scrapycluster.api.DownloadStep;
-import org.scrapycluster.crawler.metrics.StatusCounters;
+import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +45,7 @@ public final class RetryMiddleware extends NodeMiddleware {
         CrawlRequest request = download.crawl();
         context().statusCounters().failedDownload();
         LOG.atError().addKeyValue("error_request", request.url()).addKeyValue("error_reason", response.failure().orElse(""))
-                .addKeyValue("retry_count", request.number("retry_times", 0)).addKeyValue("status_code", StatusCounters.FAILED_DOWNLOAD)
+                .addKeyValue("retry_count", request.number("retry_times", 0)).addKeyValue("status_code", CountedStatusCodes.FAILED_DOWNLOAD)
                 .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid()).addKeyValue("url", request.url())
                 .log("Scraper Retry");
         Optional<CrawlRequest> again = context().retry().retry(request);

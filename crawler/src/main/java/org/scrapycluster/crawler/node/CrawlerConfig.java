@@ -154,11 +154,6 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         }
     }
 
-    /** The settings of {@code STATS_RESPONSE_CODES}. */
-    public List<Integer> statsResponseCodes() {
-        return settings.getIntList("STATS_RESPONSE_CODES");
-    }
-
     private static int atLeast(Settings settings, String name, int least) {
         int value = settings.getInt(name);
         if (value < least) {

@@ -32,6 +32,7 @@ import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.Heartbeat;
 import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.common.stats.StatsWindow;
@@ -225,8 +226,8 @@ public final class CrawlerNode implements Service {
             publicIp.ifPresent(lookup -> startPublicIp(lookup, throttles));
             StatsRecorder stats = ownFoundation(new StatsRecorder(connection, nodeId, context.clock(), Duration.ofSeconds(1),
                     settings.getBoolean("STATS_ORIGINAL_KEYS")));
-            StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId, config.statsResponseCodes(),
-                    statsWindows, settings.getBoolean("STATS_STATUS_CODES"));
+            StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId,
+                    CountedStatusCodes.from(settings), statsWindows);
             stats.start();
             LeaseKeeper leaseKeeper = ownFoundation(new LeaseKeeper(new Leases(connection), spiderId, config.limits().lease(), metrics,
                     MONOTONIC), (keeper, budget) -> keeper.close(StopStep.ACKNOWLEDGEMENTS.grantedBy(budget)));

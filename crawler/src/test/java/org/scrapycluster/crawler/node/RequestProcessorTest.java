@@ -39,6 +39,7 @@ import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.fetch.FetchError;
@@ -376,7 +377,7 @@ class RequestProcessorTest {
                     HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, null, null, NO_TIME));
         };
         StatusCounters statusCounters = new StatusCounters(new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1)), "host", spider,
-                List.of(), List.of(), false);
+                new CountedStatusCodes(false, List.of()), List.of());
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         DownloadChain chain = DownloadChain.open(DownloadChain.middlewares(settings), new MiddlewareContext(config.robotsObey(),
                 new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),

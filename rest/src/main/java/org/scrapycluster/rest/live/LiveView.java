@@ -25,6 +25,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.StatsReader;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.rest.http.Endpoint;
@@ -105,7 +106,7 @@ public final class LiveView implements AutoCloseable {
         this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), settings.getLong("QUEUE_HITS"),
                 settings.getDouble("QUEUE_WINDOW"));
         this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::started);
-        this.countedCodes = ResponseCharts.configuredCodes(settings);
+        this.countedCodes = CountedStatusCodes.from(settings).all();
         last.put("error", "not read yet");
         this.snapshot = json.writeBytes(last);
     }

@@ -2,7 +2,6 @@ package org.scrapycluster.rest.live;
 
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.RollingWindowCounter;
 
 /**
@@ -41,7 +40,6 @@ final class ResponseCharts {
     static final Map<String, Long> SPANS = spans();
 
     private static final List<String> SERIES = List.of("2xx", "3xx", "4xx", "5xx", "errors");
-    private static final int FAILED_DOWNLOAD = 504;
     private static final long RATE_SPAN = 60;
     private static final long MAX_POINTS = 300;
 
@@ -111,19 +109,6 @@ final class ResponseCharts {
     /** The status codes counted: those configured and those of every crawler counter found. */
     SortedSet<Integer> codes() {
         return codes;
-    }
-
-    /**
-     * The codes crawlers count by {@code settings} ({@code STATS_STATUS_CODES}, {@code STATS_RESPONSE_CODES}), with
-     * 504, which they count for every failed download.
-     */
-    static Set<Integer> configuredCodes(Settings settings) {
-        if (!settings.getBoolean("STATS_STATUS_CODES")) {
-            return Set.of();
-        }
-        Set<Integer> codes = new HashSet<>(settings.getIntList("STATS_RESPONSE_CODES"));
-        codes.add(FAILED_DOWNLOAD);
-        return Set.copyOf(codes);
     }
 
     /** The chart of {@code name} (a key of {@link #SPANS}). */
@@ -197,7 +182,7 @@ final class ResponseCharts {
     }
 
     private static String seriesOf(int status) {
-        if (status == FAILED_DOWNLOAD) {
+        if (status == CountedStatusCodes.FAILED_DOWNLOAD) {
             return "errors";
         }
         int type = status / 100;
