@@ -610,14 +610,24 @@ const DOMAIN_TABLE = {
 // Fills the throttle form with a domain's throttle as the last refresh read it. A zookeeper request's window is
 // whole seconds (as the original's schema has it), but crawlers apply a window written in ZooKeeper by hand as
 // written, 0.5 s say: the form takes the nearest whole second, at least 1, and says so beside the field.
+// Until the domain config is read, the row's throttle is the default for want of it, not the domain's: the form
+// takes the domain only, its throttle fields left empty (a push still works, and needs them filled) and says why.
 function editThrottle(domain) {
   const form = $("throttle-form");
-  const wholeWindow = Math.max(1, Math.round(domain.window));
   form.domain.value = domain.domain;
+  if (!domainConfigKnown()) {
+    form.hits.value = "";
+    form.window.value = "";
+    form.scale.value = "";
+    setText($("throttle-note"), "The current throttle of " + domain.domain
+        + " is unknown: the domain config is not read yet. Enter the throttle to push.");
+    return;
+  }
+  const wholeWindow = Math.max(1, Math.round(domain.window));
   form.hits.value = domain.hits;
   form.window.value = wholeWindow;
   form.scale.value = domain.scale === null ? 1 : domain.scale;
-  setText($("window-note"), wholeWindow === domain.window ? ""
+  setText($("throttle-note"), wholeWindow === domain.window ? ""
       : domain.domain + " has a window of " + domain.window + " s now; a push sets whole seconds, " + wholeWindow + " s here.");
 }
 

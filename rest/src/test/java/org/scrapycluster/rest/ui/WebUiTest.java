@@ -26,6 +26,8 @@ import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -130,20 +132,54 @@ class WebUiTest {
         }
     }
 
-    /** Until the gateway has read the domain config from ZooKeeper, the page says so rather than show an empty config. */
+    /**
+     * Until the gateway has read the domain config from ZooKeeper, the page says so rather than show an empty config,
+     * and Edit throttle does not offer the default throttle as the domain's: it fills the domain only and says the
+     * current throttle is unknown. Once read, Edit throttle fills the domain's throttle (here the default, as it has none).
+     */
     @Test
-    void aDomainConfigNotReadYetIsSaidUntilZooKeeperAnswers(EmbeddedStack stack) {
-        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("ui-zk"))) {
+    void aDomainConfigNotReadYetIsSaidAndNotOfferedAsTheDomainsThrottle(EmbeddedStack stack) {
+        String crawl = "link:" + GatewaySettings.unique("ui") + ":queued";
+        String domain = GatewaySettings.unique("queued") + ".example.com";
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("ui-zk"));
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
             zookeeper.stop();
             try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack))
                     .set("ZOOKEEPER_HOSTS", zookeeper.connectString()).build())) {
                 open(gateway);
                 browser.awaitText("domain-config", "Domain config not read yet (ZooKeeper not connected");
                 browser.awaitText("domain-rows", "the throttles of the domain config are not read yet");
+                redis.sync().zadd("crawls:active", System.currentTimeMillis(), crawl);
+                redis.sync().hset("crawl:" + crawl, Map.of("pending", "1", "pages", "0", "expires", "0", domain + "|1", "1"));
+                By row = By.cssSelector("#domain-rows tr[data-domain='" + domain + "']");
+                By edit = By.cssSelector("#domain-rows tr[data-domain='" + domain + "'] button");
+                browser.awaitText("domain-rows", domain);
+                assertTrue(browser.driver().findElement(row).getText().contains("not read yet"),
+                        browser.driver().findElement(row).getText());
+                WebElement form = browser.driver().findElement(By.id("throttle-form"));
+                click(edit);
+                assertEquals(domain, form.findElement(By.name("domain")).getDomProperty("value"));
+                for (String field : List.of("hits", "window", "scale")) {
+                    assertEquals("", form.findElement(By.name(field)).getDomProperty("value"), field + " is not offered");
+                }
+                assertTrue(browser.driver().findElement(By.id("throttle-note")).getText().contains("current throttle of " + domain
+                        + " is unknown"), browser.driver().findElement(By.id("throttle-note")).getText());
 
                 zookeeper.restart();
-                browser.awaitText("domain-rows", "No domain has work queued or a throttle of its own.");
+                Awaitility.await("the default throttle in the row").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                        .until(() -> browser.driver().findElement(row).getText().contains("10 / 60 s (default)"));
                 assertEquals("", browser.driver().findElement(By.id("domain-config")).getText());
+                click(edit);
+                assertEquals("10", form.findElement(By.name("hits")).getDomProperty("value"));
+                assertEquals("60", form.findElement(By.name("window")).getDomProperty("value"));
+                assertEquals("1", form.findElement(By.name("scale")).getDomProperty("value"));
+                assertEquals("", browser.driver().findElement(By.id("throttle-note")).getText());
+
+                redis.sync().zrem("crawls:active", crawl);
+                browser.awaitText("domain-rows", "No domain has work queued or a throttle of its own.");
+            } finally {
+                redis.sync().zrem("crawls:active", crawl);
+                redis.sync().del("crawl:" + crawl);
             }
         }
     }
@@ -186,8 +222,8 @@ class WebUiTest {
                 WebElement form = browser.driver().findElement(By.id("throttle-form"));
                 assertEquals("1", form.findElement(By.name("window")).getDomProperty("value"));
                 assertEquals("0.125", form.findElement(By.name("scale")).getDomProperty("value"));
-                assertTrue(browser.driver().findElement(By.id("window-note")).getText().contains("window of 0.5 s"),
-                        browser.driver().findElement(By.id("window-note")).getText());
+                assertTrue(browser.driver().findElement(By.id("throttle-note")).getText().contains("window of 0.5 s"),
+                        browser.driver().findElement(By.id("throttle-note")).getText());
                 pushThrottle(form);
                 String fed = new String(answered.responder().awaitRequest("domain", "half.example.com"), StandardCharsets.UTF_8);
                 assertTrue(fed.contains("\"window\":1,") && fed.contains("\"scale\":0.125"), fed);
