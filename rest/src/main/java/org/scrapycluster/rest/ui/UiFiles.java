@@ -32,7 +32,7 @@ public final class UiFiles implements Endpoint {
     private static final String PAGE = "index.html";
     private static final String PAGE_TYPE = "text/html; charset=utf-8";
     /** The settings the page is given, each in a {@code <meta>} of index.html whose content is {@code ${NAME}} (docs/rest.md). */
-    private static final List<String> PAGE_SETTINGS = List.of("UI_HEALTH_REFRESH_SECONDS");
+    private static final List<String> PAGE_SETTINGS = List.of("UI_HEALTH_REFRESH_SECONDS", "UI_READ_TIMEOUT_SECONDS");
 
     private static final Map<String, String> FILES = Map.of(
             "app.js", "text/javascript; charset=utf-8",
@@ -54,7 +54,7 @@ public final class UiFiles implements Endpoint {
 
     private final Map<String, HttpAnswer> answers = new LinkedHashMap<>();
 
-    /** @param settings the gateway's settings, of which the page is given {@code UI_HEALTH_REFRESH_SECONDS} */
+    /** @param settings the gateway's settings, of which the page is given those of {@link #PAGE_SETTINGS} */
     public UiFiles(Settings settings) {
         answers.put(PAGE, file(PAGE_TYPE, page(settings)));
         FILES.forEach((name, type) -> answers.put(name, file(type, read(name))));

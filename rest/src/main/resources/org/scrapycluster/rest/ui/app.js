@@ -17,8 +17,8 @@ const POLL_ATTEMPTS = 30;
 const HEALTH_INTERVAL_MS = pageSetting("health-refresh-seconds");
 // The gateway answers GET /live from its last refresh, or after waiting at most 5 s for a new one
 // when nobody watched: a read that takes longer than this is a gateway that does not answer, given
-// up so that the page says so.
-const READ_TIMEOUT_MS = 10000;
+// up so that the page says so. UI_READ_TIMEOUT_SECONDS
+const READ_TIMEOUT_MS = pageSetting("read-timeout-seconds");
 // How far ahead of the gateway's clock Expire sets a crawl's expiry: the Kafka monitor refuses an
 // expiry already past when it reads the request, so this leaves it time to.
 const EXPIRE_AFTER_SECONDS = 5;

@@ -27,6 +27,13 @@ class UiFilesTest {
     }
 
     @Test
+    void thePageCarriesTheReadTimeoutOfTheSettings() throws RefusedRequestException {
+        assertTrue(page(Map.of()).contains("<meta name=\"read-timeout-seconds\" content=\"10.0\">"), "the default");
+        String page = page(Map.of("UI_READ_TIMEOUT_SECONDS", "2"));
+        assertTrue(page.contains("<meta name=\"read-timeout-seconds\" content=\"2.0\">"), page);
+    }
+
+    @Test
     void aHealthRefreshUnderATenthOfASecondIsRefused() {
         Settings settings = settings(Map.of("UI_HEALTH_REFRESH_SECONDS", "0.01"));
         SettingsException refused = assertThrows(SettingsException.class, () -> new UiFiles(settings));

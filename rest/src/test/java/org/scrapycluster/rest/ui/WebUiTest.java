@@ -121,14 +121,16 @@ class WebUiTest {
         }
     }
 
+    /** A read of /live that gets no answer is given up after UI_READ_TIMEOUT_SECONDS (1 s here, rather than 10). */
     @Test
     void aGatewayThatStopsAnsweringIsSaid(EmbeddedStack stack) {
-        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).build())) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("UI_READ_TIMEOUT_SECONDS", "1")
+                .build())) {
             open(gateway);
             awaitLive();
             // from now on every call of /live is held by the browser and never answered, as by a gateway that hangs
             browser.driver().executeCdpCommand("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*/live"))));
-            browser.awaitText("live-status", "cannot reach the gateway");
+            browser.awaitText("live-status", "cannot reach the gateway: /live did not answer within 1 s");
         }
     }
 
