@@ -7,13 +7,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -21,11 +18,6 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.crawler.node.CrawlerFactory;
@@ -36,6 +28,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
 import org.scrapycluster.redismonitor.RedisMonitorFactory;
 import org.scrapycluster.rest.RestFactory;
+import org.scrapycluster.rest.testing.HeadlessBrowser;
 
 /**
  * The web UI in a real browser (Debian's headless chromium through chromedriver), against the whole
@@ -49,9 +42,6 @@ import org.scrapycluster.rest.RestFactory;
 @ExtendWith(SharedStack.class)
 class WebUiBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String WRITE_KEY = "ui-test-write-key";
     private static final String READ_KEY = "ui-test-read-key";
     private static final SyntheticSite SITE = SyntheticSite.builder().domains(1).pagesPerDomain(40).linksPerPage(3).pageBytes(400)
@@ -59,100 +49,78 @@ class WebUiBrowserTest {
 
     @Test
     void feedWatchStopAndThrottleThroughThePage(EmbeddedStack stack) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
         String appid = AcceptanceCluster.unique("ui");
         String crawlid = AcceptanceCluster.unique("c");
         String expiring = AcceptanceCluster.unique("e");
-        try (TestOrigin origin = TestOrigin.start(SITE);
+        try (HeadlessBrowser headless = HeadlessBrowser.start();
+             TestOrigin origin = TestOrigin.start(SITE);
              AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(3, 1, true).set("FLASK_PORT", 0)
                      .set("REST_API_KEYS", WRITE_KEY).set("REST_READ_KEYS", READ_KEY).set("LIVE_REFRESH_SECONDS", 1).start(1, new KafkaMonitorFactory(), new RedisMonitorFactory(),
                              new CrawlerFactory(), new RestFactory())) {
-            ChromeDriver browser = browser();
-            try {
-                browser.get(cluster.userUrl("rest") + "/ui/");
-                enterKey(browser, WRITE_KEY);
-                Awaitility.await("the page knows the key may write").atMost(WAIT)
-                        .until(() -> browser.findElement(By.id("access")).getText().equals("key: read and write"));
+            ChromeDriver browser = headless.driver();
+            browser.get(cluster.userUrl("rest") + "/ui/");
+            enterKey(browser, WRITE_KEY);
+            Awaitility.await("the page knows the key may write").atMost(HeadlessBrowser.WAIT)
+                    .until(() -> browser.findElement(By.id("access")).getText().equals("key: read and write"));
 
-                feed(browser, origin, appid, crawlid);
-                feed(browser, origin, appid, expiring);
+            feed(browser, origin, appid, crawlid);
+            feed(browser, origin, appid, expiring);
 
-                By row = By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "']");
-                Awaitility.await("the crawl's pages counted in the crawls table").atMost(WAIT).ignoreExceptions()
-                        .until(() -> Long.parseLong(browser.findElement(row).findElements(By.tagName("td")).get(3).getText()) >= 2);
-                Awaitility.await("the response chart gains points").atMost(WAIT)
-                        .until(() -> Integer.parseInt(browser.findElement(By.id("chart-pages")).getDomAttribute("data-points")) > 0);
-                assertEquals(2, browser.findElements(By.cssSelector("#chart-pages canvas, #chart-queues canvas")).size());
-                screenshot(browser, "ui-overview.png");
+            By row = By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "']");
+            Awaitility.await("the crawl's pages counted in the crawls table").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                    .until(() -> Long.parseLong(browser.findElement(row).findElements(By.tagName("td")).get(3).getText()) >= 2);
+            Awaitility.await("the response chart gains points").atMost(HeadlessBrowser.WAIT)
+                    .until(() -> Integer.parseInt(browser.findElement(By.id("chart-pages")).getDomAttribute("data-points")) > 0);
+            assertEquals(2, browser.findElements(By.cssSelector("#chart-pages canvas, #chart-queues canvas")).size());
+            screenshot(browser, "ui-overview.png");
 
-                click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=stop]"));
-                browser.findElement(By.id("confirm-ok")).click();
-                String stopped = awaitAnswer(browser, "Stop of " + appid + " / " + crawlid + ": ");
-                assertTrue(stopped.matches(".*Stopped; [0-9]+ requests purged"), stopped);
+            click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=stop]"));
+            browser.findElement(By.id("confirm-ok")).click();
+            String stopped = awaitAnswer(browser, "Stop of " + appid + " / " + crawlid + ": ");
+            assertTrue(stopped.matches(".*Stopped; [0-9]+ requests purged"), stopped);
 
-                click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + expiring + "'] button[data-action=expire]"));
-                assertEquals(origin.pageUrl(SITE.pages().getFirst()), browser.findElement(By.id("confirm-url")).getDomProperty("value"),
-                        "the expire dialog offers the crawl's seed: a seen one carries the expiry too");
-                browser.findElement(By.id("confirm-ok")).click();
-                awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " sent, for ");
-                Awaitility.await("the expired crawl among the ended ones").atMost(WAIT).ignoreExceptions()
-                        .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(expiring + " link expired"));
+            click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + expiring + "'] button[data-action=expire]"));
+            assertEquals(origin.pageUrl(SITE.pages().getFirst()), browser.findElement(By.id("confirm-url")).getDomProperty("value"),
+                    "the expire dialog offers the crawl's seed: a seen one carries the expiry too");
+            browser.findElement(By.id("confirm-ok")).click();
+            awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " sent, for ");
+            Awaitility.await("the expired crawl among the ended ones").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                    .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(expiring + " link expired"));
 
-                WebElement throttle = browser.findElement(By.id("throttle-form"));
-                type(throttle.findElement(By.name("domain")), "example.com");
-                type(throttle.findElement(By.name("hits")), "7");
-                type(throttle.findElement(By.name("window")), "30");
-                type(throttle.findElement(By.name("scale")), "0.5");
-                throttle.findElement(By.cssSelector("button[value=domain-update]")).click();
-                browser.findElement(By.id("confirm-ok")).click();
-                awaitAnswer(browser, "Throttle of example.com: done");
-                try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()),
-                        cluster.zookeeperNode())) {
-                    String pulled = store.readText();
-                    assertTrue(pulled.contains("example.com") && pulled.contains("hits: 7") && pulled.contains("window: 30")
-                            && pulled.contains("scale: 0.5"), pulled);
-                }
-                Awaitility.await("the pushed throttle in the domain table").atMost(WAIT).ignoreExceptions()
-                        .until(() -> browser.findElement(By.cssSelector("#domain-rows tr[data-domain='example.com']")).getText()
-                                .contains("7 / 30 s × 0.5"));
-                screenshot(browser, "ui-domains.png", "domains");
-
-                darkAndPhoneScreenshots(browser);
-                String running = AcceptanceCluster.unique("r");
-                feed(browser, origin, appid, running);
-                readKeyDisablesTheActions(browser, cluster, running);
-                List<String> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                        .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
-                        .map(LogEntry::getMessage)
-                        // the first call of a tab without a key is answered 401 by design: that is what asks for one
-                        .filter(message -> !message.matches(".* 401 \\(Unauthorized\\).*"))
-                        .toList();
-                assertEquals(List.of(), errors, "browser console errors");
-            } finally {
-                browser.quit();
+            WebElement throttle = browser.findElement(By.id("throttle-form"));
+            type(throttle.findElement(By.name("domain")), "example.com");
+            type(throttle.findElement(By.name("hits")), "7");
+            type(throttle.findElement(By.name("window")), "30");
+            type(throttle.findElement(By.name("scale")), "0.5");
+            throttle.findElement(By.cssSelector("button[value=domain-update]")).click();
+            browser.findElement(By.id("confirm-ok")).click();
+            awaitAnswer(browser, "Throttle of example.com: done");
+            try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(ZooKeeperConnection.to(stack.zookeeperConnect()),
+                    cluster.zookeeperNode())) {
+                String pulled = store.readText();
+                assertTrue(pulled.contains("example.com") && pulled.contains("hits: 7") && pulled.contains("window: 30")
+                        && pulled.contains("scale: 0.5"), pulled);
             }
-        }
-    }
+            Awaitility.await("the pushed throttle in the domain table").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                    .until(() -> browser.findElement(By.cssSelector("#domain-rows tr[data-domain='example.com']")).getText()
+                            .contains("7 / 30 s × 0.5"));
+            screenshot(browser, "ui-domains.png", "domains");
 
-    private static ChromeDriver browser() throws IOException {
-        Path profile = Files.createTempDirectory("chromium-profile");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
-                "--window-size=1400,1000");
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        return new ChromeDriver(service, options);
+            darkAndPhoneScreenshots(browser);
+            String running = AcceptanceCluster.unique("r");
+            feed(browser, origin, appid, running);
+            readKeyDisablesTheActions(browser, cluster, running);
+            List<String> errors = headless.consoleErrors().stream()
+                    // the first call of a tab without a key is answered 401 by design: that is what asks for one
+                    .filter(message -> !message.matches(".* 401 \\(Unauthorized\\).*"))
+                    .toList();
+            assertEquals(List.of(), errors, "browser console errors");
+        }
     }
 
     /** Answers the page's key dialog, which the gateway's first 401 opens. */
     private static void enterKey(ChromeDriver browser, String key) {
-        Awaitility.await("the key dialog").atMost(WAIT)
+        Awaitility.await("the key dialog").atMost(HeadlessBrowser.WAIT)
                 .until(() -> browser.findElement(By.id("key-dialog")).getDomAttribute("open") != null);
         type(browser.findElement(By.id("key-input")), key);
         browser.findElement(By.cssSelector("#key-dialog button[value=ok]")).click();
@@ -163,10 +131,10 @@ class WebUiBrowserTest {
         browser.executeScript("sessionStorage.clear()");
         browser.get(cluster.userUrl("rest") + "/ui/");
         enterKey(browser, READ_KEY);
-        Awaitility.await("the page knows the key may only read").atMost(WAIT)
+        Awaitility.await("the page knows the key may only read").atMost(HeadlessBrowser.WAIT)
                 .until(() -> browser.findElement(By.id("access")).getText().equals("key: read only (actions disabled)"));
         By row = By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "']");
-        Awaitility.await("the crawls table with a read key").atMost(WAIT).ignoreExceptions()
+        Awaitility.await("the crawls table with a read key").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
                 .until(() -> browser.findElement(row).isDisplayed());
         assertTrue(browser.findElements(By.cssSelector("button.write")).stream().noneMatch(WebElement::isEnabled),
                 "the forms' buttons are disabled");
@@ -188,7 +156,7 @@ class WebUiBrowserTest {
 
     /** Clicks {@code button} once it is there: the tables are drawn anew at every refresh, so a row found may be gone. */
     private static void click(ChromeDriver browser, By button) {
-        Awaitility.await("a click on " + button).atMost(WAIT).ignoreExceptions().until(() -> {
+        Awaitility.await("a click on " + button).atMost(HeadlessBrowser.WAIT).ignoreExceptions().until(() -> {
             browser.findElement(button).click();
             return true;
         });
@@ -202,7 +170,7 @@ class WebUiBrowserTest {
     /** Waits for the newest line of the answer log to start with {@code start}, and returns it. */
     private static String awaitAnswer(ChromeDriver browser, String start) {
         By newest = By.cssSelector("#answer-log li:first-child .summary");
-        Awaitility.await("an answer starting with '" + start + "'").atMost(WAIT).ignoreExceptions()
+        Awaitility.await("an answer starting with '" + start + "'").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
                 .until(() -> browser.findElement(newest).getText().startsWith(start));
         return browser.findElement(newest).getText();
     }
@@ -213,11 +181,11 @@ class WebUiBrowserTest {
         }
         browser.executeCdpCommand("Emulation.setEmulatedMedia",
                 Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
-        Awaitility.await().atMost(WAIT).until(() -> Boolean.TRUE.equals(browser.executeScript(
+        Awaitility.await().atMost(HeadlessBrowser.WAIT).until(() -> Boolean.TRUE.equals(browser.executeScript(
                 "return matchMedia('(prefers-color-scheme: dark)').matches")));
         screenshot(browser, "ui-dark.png");
         browser.manage().window().setSize(new Dimension(420, 1000));
-        Awaitility.await("the charts fit the narrow window").atMost(WAIT).until(() -> Boolean.TRUE.equals(browser.executeScript(
+        Awaitility.await("the charts fit the narrow window").atMost(HeadlessBrowser.WAIT).until(() -> Boolean.TRUE.equals(browser.executeScript(
                 "return [...document.querySelectorAll('.chart canvas')].every(c => c.getBoundingClientRect().right <= innerWidth)")));
         screenshot(browser, "ui-phone.png");
     }
