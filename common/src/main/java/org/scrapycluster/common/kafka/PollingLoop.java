@@ -13,11 +13,14 @@ import org.slf4j.Logger;
  * The life of a thread that spends its time in a Kafka consumer's {@code poll}: the request to
  * stop, the waits and retries that end when it comes, and the stop itself. The thread unwinds by
  * {@link Stopping}, which {@link #check()}, {@link #pause(Duration)} and
- * {@link #createClient(String, Supplier, Logger)} throw once a stop was asked for.
+ * {@link #createClient(String, Supplier, Logger)} throw once a stop was asked for, and ends by
+ * {@link #release(Runnable)}, which closes its clients out of reach of the stop's interrupt.
  */
 public final class PollingLoop {
 
     private final AtomicBoolean stopping = new AtomicBoolean();
+    private final Object interrupting = new Object();
+    private boolean releasing;
 
     /** Asks the loop to stop; true the first time only. */
     public boolean requestStop() {
@@ -59,17 +62,41 @@ public final class PollingLoop {
     }
 
     /**
-     * Wakes {@code consumer} out of its poll (when there is one yet), interrupts {@code thread} out
-     * of any other wait, and waits up to {@code timeout} for it to end; call it after
-     * {@link #requestStop()}.
+     * Runs {@code release}, the thread's last step that closes its Kafka clients, where {@link #awaitEnd} no longer
+     * interrupts it: a client closed by an interrupted thread gives up its close, and says so with an ERROR and a
+     * stack trace ({@code InterruptException}), and a stop that came as the thread was leaving its loop on its own
+     * would interrupt it there. An interrupt that came before is cleared for the release, and set again after it.
+     */
+    public void release(Runnable release) {
+        synchronized (interrupting) {
+            releasing = true;
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            release.run();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Wakes {@code consumer} out of its poll (when there is one yet) and interrupts {@code thread} out of any other
+     * wait, unless it is already closing its clients ({@link #release}), and waits up to {@code timeout} for it to
+     * end; call it after {@link #requestStop()}.
      *
      * @return whether the thread ended within the timeout
      */
-    public static boolean awaitEnd(Thread thread, Consumer<?, ?> consumer, Duration timeout) {
-        if (consumer != null) {
-            consumer.wakeup();
+    public boolean awaitEnd(Thread thread, Consumer<?, ?> consumer, Duration timeout) {
+        synchronized (interrupting) {
+            if (!releasing) {
+                if (consumer != null) {
+                    consumer.wakeup();
+                }
+                thread.interrupt();
+            }
         }
-        thread.interrupt();
         try {
             thread.join(timeout);
         } catch (InterruptedException e) {

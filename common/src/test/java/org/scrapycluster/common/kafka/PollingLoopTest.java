@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.common.KafkaException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +44,49 @@ class PollingLoopTest {
             }
         });
         loop.requestStop();
-        assertTrue(PollingLoop.awaitEnd(thread, null, Duration.ofMinutes(1)));
+        assertTrue(loop.awaitEnd(thread, null, Duration.ofMinutes(1)));
         assertEquals(PollingLoop.Stopping.class, unwound.get().getClass());
+    }
+
+    /**
+     * The race of a Ctrl-C: the thread saw the stop and began to close its clients before the stop's interrupt came;
+     * the interrupt would make Kafka's clients give up their close with an ERROR and an {@code InterruptException}.
+     */
+    @Test
+    void aThreadClosingItsClientsIsNotInterruptedByTheStop() throws Exception {
+        CountDownLatch closing = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        loop.requestStop();
+        Thread thread = Thread.ofPlatform().start(() -> loop.release(() -> {
+            closing.countDown();
+            try {
+                closed.await(); // a client's close, which an interrupt cuts short
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        }));
+        closing.await();
+
+        CompletableFuture<Boolean> ended = new CompletableFuture<>();
+        Thread stopping = Thread.ofPlatform().start(() -> ended.complete(loop.awaitEnd(thread, null, Duration.ofMinutes(1))));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !thread.isAlive() || stopping.getState() == Thread.State.TIMED_WAITING);
+        closed.countDown();
+
+        assertTrue(ended.get());
+        assertFalse(interrupted.get(), "the close was not interrupted");
+    }
+
+    @Test
+    void anInterruptBeforeTheReleaseIsClearedForItAndSetAgainAfter() {
+        AtomicBoolean interruptedDuringRelease = new AtomicBoolean(true);
+        Thread.currentThread().interrupt();
+        try {
+            loop.release(() -> interruptedDuringRelease.set(Thread.currentThread().isInterrupted()));
+            assertFalse(interruptedDuringRelease.get());
+        } finally {
+            assertTrue(Thread.interrupted(), "set again");
+        }
     }
 
     @Test

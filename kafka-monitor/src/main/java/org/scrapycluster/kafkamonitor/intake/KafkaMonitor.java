@@ -181,7 +181,7 @@ public final class KafkaMonitor implements Service {
         if (!loop.requestStop() || worker == null) {
             return;
         }
-        if (!PollingLoop.awaitEnd(worker, consumer, CLOSE_TIMEOUT)) {
+        if (!loop.awaitEnd(worker, consumer, CLOSE_TIMEOUT)) {
             LOG.warn("The Kafka monitor did not stop within {}", CLOSE_TIMEOUT);
         }
     }
@@ -224,7 +224,7 @@ public final class KafkaMonitor implements Service {
                             + " with status " + FatalExit.STATUS + ", and the batch in hand, not committed, is taken again");
         } finally {
             try {
-                release();
+                loop.release(this::release);
             } finally {
                 if (fatal != null) {
                     FatalExit.exitProcess();
@@ -496,7 +496,6 @@ public final class KafkaMonitor implements Service {
     }
 
     private void release() {
-        boolean interrupted = Thread.interrupted();
         closeQuietly("consumer meters", consumerMetrics);
         closeQuietly("consumer", consumer == null ? null : () -> consumer.close(CloseOptions.timeout(Duration.ofSeconds(5))));
         closeQuietly("producer", producer == null ? null : () -> producer.close(PRODUCER_CLOSE_TIMEOUT));
@@ -504,9 +503,6 @@ public final class KafkaMonitor implements Service {
         closeQuietly("statistics", stats);
         closeQuietly("Redis connection", redis);
         LOG.info("Closing Kafka Monitor");
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void closeQuietly(String what, AutoCloseable closeable) {

@@ -173,7 +173,7 @@ public final class KafkaLink implements AutoCloseable {
         } finally {
             reachable = false;
             reading = false;
-            release();
+            loop.release(this::release);
         }
     }
 
@@ -252,8 +252,6 @@ public final class KafkaLink implements AutoCloseable {
     }
 
     private void release() {
-        // Closing is often what interrupted this thread; the clients cannot close while interrupted.
-        boolean interrupted = Thread.interrupted();
         KafkaConsumer<byte[], byte[]> reading = consumer;
         if (reading != null) {
             try {
@@ -270,9 +268,6 @@ public final class KafkaLink implements AutoCloseable {
                 LOG.warn("Could not close the Kafka producer cleanly: {}", e.toString());
             }
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Stops reading and closes both clients, waiting up to the join timeout. */
@@ -288,7 +283,7 @@ public final class KafkaLink implements AutoCloseable {
         if (running == null) {
             return;
         }
-        if (!PollingLoop.awaitEnd(running, consumer, config.joinTimeout())) {
+        if (!loop.awaitEnd(running, consumer, config.joinTimeout())) {
             LOG.warn("The Kafka link did not stop within {}", config.joinTimeout());
         }
     }
