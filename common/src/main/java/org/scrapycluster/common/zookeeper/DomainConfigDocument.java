@@ -18,7 +18,9 @@ import org.scrapycluster.common.domain.DomainKey;
  *
  * <p>A node that crawlers could not read at all is refused rather than edited, as the edit would lose it: text that is
  * not YAML, a document that is not a mapping, a {@code domains} that is not a mapping or a {@code blacklist} that is
- * not a list. An empty one ({@code domains:}) counts as none.
+ * not a list; so is a timestamp Python cannot hold ({@code 2024-02-30}), on which the original's edit fails. An empty
+ * one ({@code domains:}) counts as none. Timestamps are kept as the original keeps them, as Python dates and times
+ * ({@link PythonTimestamp}).
  */
 public final class DomainConfigDocument {
 
@@ -44,7 +46,7 @@ public final class DomainConfigDocument {
             throw new IllegalArgumentException(parsed.problems().toString());
         }
         Map<Object, Object> root = new LinkedHashMap<>();
-        if (DomainConfigYaml.reader(false).load(text) instanceof Map<?, ?> document) {
+        if (DomainConfigYaml.documentReader().load(text) instanceof Map<?, ?> document) {
             root.putAll(document);
         }
         requireKind(root, DOMAINS, Map.class, "a mapping of domain to throttle");

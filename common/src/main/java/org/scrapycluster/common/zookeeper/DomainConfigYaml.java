@@ -4,9 +4,11 @@ import java.io.StringReader;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -14,15 +16,21 @@ import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.AbstractConstruct;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.ScalarEvent;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.representer.Representer;
 
@@ -57,6 +65,10 @@ public final class DomainConfigYaml {
     private static final String HITS = "hits";
     private static final String SCALE = "scale";
     private static final int MAX_QUOTED_LENGTH = 60;
+    /** An escape of a double-quoted scalar: a backslash before another, or one that writes a character in hex. */
+    private static final Pattern ESCAPE = Pattern.compile("\\\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|.)");
+    /** The line length of Python's {@code base64.encodebytes}, which PyYAML writes {@code !!binary} with. */
+    private static final int BASE64_LINE = 76;
 
     private DomainConfigYaml() {
     }
@@ -117,17 +129,49 @@ public final class DomainConfigYaml {
     }
 
     /**
-     * The YAML text of a document as SnakeYAML's safe constructor builds it ({@link DomainConfigDocument}), byte for
-     * byte as the original Redis monitor writes the same document: block style, indent 2, non-ASCII escaped, the keys
-     * of every mapping sorted when they are all text (PyYAML leaves keys it cannot compare in their order).
+     * The YAML text of a document as {@link #documentReader()} builds it ({@link DomainConfigDocument}), byte for byte as
+     * the original Redis monitor writes the same document with PyYAML's {@code safe_dump}: block style, indent 2, the
+     * keys of every mapping sorted when they are all text (PyYAML leaves keys it cannot compare in their order), text
+     * holding anything but printable ASCII double-quoted, with that escaped as PyYAML escapes it ({@code \xFC},
+     * {@code \U0001F600}, {@code \x01}: hex in upper case; text, never {@code !!binary}), timestamps as Python writes
+     * its dates and times, {@code !!binary} in Python's base64 lines.
      */
     static String write(Map<?, ?> document) {
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);
         options.setAllowUnicode(false);
+        options.setNonPrintableStyle(DumperOptions.NonPrintableStyle.ESCAPE);
         options.setLineBreak(DumperOptions.LineBreak.UNIX);
-        return new Yaml(new PythonStyleRepresenter(options), options).dump(document);
+        return upperCaseEscapes(new Yaml(new PythonStyleRepresenter(options), options).dump(document));
+    }
+
+    /**
+     * {@code yaml} with the hex digits of the escapes of its double-quoted scalars in upper case, as PyYAML writes them
+     * (SnakeYAML writes them in lower case); the text of every other scalar is left as it is.
+     */
+    private static String upperCaseEscapes(String yaml) {
+        StringBuilder written = new StringBuilder(yaml.length());
+        int copied = 0;
+        for (Event event : new Yaml().parse(new StringReader(yaml))) {
+            if (event instanceof ScalarEvent scalar && scalar.getScalarStyle() == DumperOptions.ScalarStyle.DOUBLE_QUOTED) {
+                // the text is ASCII (allowUnicode is off), so the marks' code point indexes are char indexes
+                int start = scalar.getStartMark().getIndex();
+                int end = scalar.getEndMark().getIndex();
+                written.append(yaml, copied, start);
+                Matcher escape = ESCAPE.matcher(yaml).region(start, end);
+                int at = start;
+                while (escape.find()) {
+                    written.append(yaml, at, escape.start()).append(escape.group().length() > 2
+                            ? escape.group().substring(0, 2) + escape.group().substring(2).toUpperCase(Locale.ROOT)
+                            : escape.group());
+                    at = escape.end();
+                }
+                written.append(yaml, at, end);
+                copied = end;
+            }
+        }
+        return written.append(yaml, copied, yaml.length()).toString();
     }
 
     /**
@@ -135,10 +179,25 @@ public final class DomainConfigYaml {
      * keys are refused in strict mode, and otherwise the last one is read, as PyYAML does.
      */
     static Yaml reader(boolean strict) {
+        return new Yaml(new SafeConstructor(loaderOptions(strict)));
+    }
+
+    /**
+     * The lenient reader of a document the Redis monitor edits ({@link DomainConfigDocument}): as {@link #reader}, but
+     * a timestamp is read as the original holds it, a Python date or time ({@link PythonTimestamp}), to be written back
+     * as the original writes it.
+     *
+     * @throws IllegalArgumentException (from {@code load}) for a timestamp Python cannot hold, on which the original fails
+     */
+    static Yaml documentReader() {
+        return new Yaml(new PythonTimestamps(loaderOptions(false)));
+    }
+
+    private static LoaderOptions loaderOptions(boolean strict) {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(!strict);
         options.setWarnOnDuplicateKeys(false); // reported as problems, with their path
-        return new Yaml(new SafeConstructor(options));
+        return options;
     }
 
     /**
@@ -382,6 +441,13 @@ public final class DomainConfigYaml {
         PythonStyleRepresenter(DumperOptions options) {
             super(options);
             this.representers.put(Double.class, data -> representScalar(Tag.FLOAT, PythonFloat.yaml((Double) data)));
+            this.representers.put(PythonTimestamp.class, data -> representScalar(Tag.TIMESTAMP, ((PythonTimestamp) data).text()));
+            // base64.encodebytes: lines of 76 characters, each ended by a line break, in literal style
+            this.representers.put(byte[].class, data -> {
+                byte[] bytes = (byte[]) data;
+                String base64 = bytes.length == 0 ? "" : Base64.getMimeEncoder(BASE64_LINE, new byte[] {'\n'}).encodeToString(bytes) + "\n";
+                return representScalar(Tag.BINARY, base64, DumperOptions.ScalarStyle.LITERAL);
+            });
         }
 
         @Override
@@ -394,6 +460,20 @@ public final class DomainConfigYaml {
                     .sorted(Map.Entry.comparingByKey(Comparator.comparing(key -> ((String) key).codePoints().toArray(), Arrays::compare)))
                     .forEach(entry -> sorted.put(entry.getKey(), entry.getValue()));
             return super.representMapping(tag, sorted, flowStyle);
+        }
+    }
+
+    /** SnakeYAML's safe constructor, with timestamps read as {@link PythonTimestamp}s. */
+    private static final class PythonTimestamps extends SafeConstructor {
+
+        PythonTimestamps(LoaderOptions options) {
+            super(options);
+            this.yamlConstructors.put(Tag.TIMESTAMP, new AbstractConstruct() {
+                @Override
+                public Object construct(Node node) {
+                    return PythonTimestamp.of(((ScalarNode) node).getValue());
+                }
+            });
         }
     }
 }

@@ -53,6 +53,25 @@ class DomainConfigDocumentTest {
                 document.blacklistRemove("example.com").domainRemove("example.com").text());
     }
 
+    /** PyYAML's escapes, hex in upper case, in double-quoted text only: a backslash of plain text is text. */
+    @Test
+    void textInOtherScriptsIsEscapedAsPyYamlEscapesIt() {
+        String written = DomainConfigDocument.read("owner: Jürgen\npath: C:\\xfc\nmark: \"\\x7f\\U0001f600\"\n").domainRemove("c.com").text();
+
+        assertEquals("blacklist: []\ndomains: {}\nmark: \"\\x7F\\U0001F600\"\nowner: \"J\\xFCrgen\"\npath: C:\\xfc\n", written);
+    }
+
+    /** A date is written back as Python writes its {@code date}, a time as its {@code datetime}: not as an instant in UTC. */
+    @Test
+    void datesAndTimesAreWrittenBackAsPythonWritesThem() {
+        String text = "since: 2024-01-01\nat: 2024-1-5 1:02:03.5 +1\nutc: 2001-12-14T21:59:43Z\n";
+
+        String written = DomainConfigDocument.read(text).blacklistUpdate("ebay.com").text();
+
+        assertEquals("at: 2024-01-05 01:02:03.500000+01:00\nblacklist:\n- ebay.com\ndomains: {}\nsince: 2024-01-01\n"
+                + "utc: 2001-12-14 21:59:43+00:00\n", written);
+    }
+
     @Test
     void anEditReturnsANewDocument() {
         DomainConfigDocument document = DomainConfigDocument.read("blacklist: [a.com]\n");
@@ -69,7 +88,7 @@ class DomainConfigDocumentTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"garbage", "- a.com\n", "domains: {cnn.com: [\n", "domains: [cnn.com]\n", "blacklist: ebay.com\n",
-        "blacklist: {ebay.com: 1}\n"})
+        "blacklist: {ebay.com: 1}\n", "since: 2024-02-30\n", "at: 2024-01-01 25:00:00\n", "at: 2024-01-01 10:00:00 +24\n"})
     void refusesADocumentAnEditWouldLosePartOf(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DomainConfigDocument.read(text));
         assertTrue(!e.getMessage().isBlank(), "says why");

@@ -1,0 +1,77 @@
+package org.scrapycluster.common.zookeeper;
+
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A YAML timestamp of the domain config ({@code since: 2024-01-01}, a key crawlers do not read) as the original Redis
+ * monitor holds it between reading and writing the node: a Python {@code date} or {@code datetime}, written back as
+ * Python writes it ({@code 2024-01-01}, {@code 2024-01-01 10:00:00}, {@code 2001-12-14 21:59:43.100000-05:00}), not
+ * as an instant in UTC.
+ *
+ * @param text the value as the original writes it
+ */
+record PythonTimestamp(String text) {
+
+    private static final Pattern TIMESTAMP = Pattern.compile(
+            "(?<year>[0-9]{4})-(?<month>[0-9]{1,2})-(?<day>[0-9]{1,2})"
+                    + "(?:(?:[Tt]|[ \\t]+)(?<hour>[0-9]{1,2}):(?<minute>[0-9]{2}):(?<second>[0-9]{2})(?:\\.(?<fraction>[0-9]*))?"
+                    + "(?:[ \\t]*(?<tz>Z|(?<sign>[-+])(?<tzhour>[0-9]{1,2})(?::(?<tzminute>[0-9]{2}))?))?)?");
+    private static final int MINUTES_A_DAY = 24 * 60;
+
+    /**
+     * The timestamp {@code value} (a scalar the YAML resolver or a {@code !!timestamp} tag calls one).
+     *
+     * @throws IllegalArgumentException when it is no date or time Python can hold ({@code 2024-02-30}, hour 25, an offset
+     *         of a day or more), on which the original fails too
+     */
+    static PythonTimestamp of(String value) {
+        Matcher m = TIMESTAMP.matcher(value);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + value + "' is not a YAML timestamp");
+        }
+        try {
+            LocalDate date = LocalDate.of(number(m, "year"), number(m, "month"), number(m, "day"));
+            if (date.getYear() < 1) {
+                throw new DateTimeException("year 0 is out of range");
+            }
+            if (m.group("hour") == null) {
+                return new PythonTimestamp(date.toString());
+            }
+            String fraction = (m.group("fraction") == null ? "" : m.group("fraction")) + "000000";
+            int micros = Integer.parseInt(fraction.substring(0, 6));
+            LocalDateTime time = date.atTime(number(m, "hour"), number(m, "minute"), number(m, "second"), micros * 1000);
+            StringBuilder text = new StringBuilder(String.format("%s %02d:%02d:%02d", date, time.getHour(), time.getMinute(),
+                    time.getSecond()));
+            if (micros != 0) {
+                text.append(String.format(".%06d", micros));
+            }
+            if (m.group("tz") != null) {
+                text.append(offset(m));
+            }
+            return new PythonTimestamp(text.toString());
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("'" + value + "' is not a date Python can read: " + e.getMessage(), e);
+        }
+    }
+
+    /** The offset as Python writes a fixed time zone: {@code +00:00} for {@code Z}, {@code -05:00}. */
+    private static String offset(Matcher m) {
+        if (m.group("sign") == null) {
+            return "+00:00";
+        }
+        int minutes = number(m, "tzhour") * 60 + (m.group("tzminute") == null ? 0 : number(m, "tzminute"));
+        if (minutes >= MINUTES_A_DAY) {
+            throw new DateTimeException("the offset " + m.group("tz") + " is a day or more");
+        }
+        String sign = minutes == 0 ? "+" : m.group("sign");
+        return String.format("%s%02d:%02d", sign, minutes / 60, minutes % 60);
+    }
+
+    private static int number(Matcher m, String group) {
+        return Integer.parseInt(m.group(group));
+    }
+}
