@@ -7,6 +7,7 @@ import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
+import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 
 /**
  * The parts of a crawler node its built-in downloader middlewares work with.
@@ -15,6 +16,7 @@ import org.scrapycluster.crawler.scheduler.DomainThrottles;
  * @param robots         the node's robots.txt cache
  * @param throttles      the domains' throttles, told a robots.txt {@code Crawl-delay}
  * @param throttledQueue where a domain is paused cluster-wide
+ * @param scheduler      where a domain is held on this node
  * @param retry          {@code RETRY_*}
  * @param redirect       {@code REDIRECT_*}
  * @param backoff        {@code RETRY_AFTER_*}
@@ -23,6 +25,6 @@ import org.scrapycluster.crawler.scheduler.DomainThrottles;
  * @param clock          the clock a Retry-After date is judged by
  */
 public record MiddlewareContext(boolean robotsObey, RobotsCache robots, DomainThrottles throttles, ThrottledQueue throttledQueue,
-        RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters, CrawlerMetrics metrics,
-        Clock clock) {
+        SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters,
+        CrawlerMetrics metrics, Clock clock) {
 }

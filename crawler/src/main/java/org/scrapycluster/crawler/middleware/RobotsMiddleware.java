@@ -24,7 +24,8 @@ import crawlercommons.robots.BaseRobotRules;
  * User-Agent's, unless {@code ROBOTSTXT_USER_AGENT} names one for all ({@link org.scrapycluster.crawler.robots.RobotName})
  * — and tells the domain's throttle the host's {@code Crawl-delay} for the node's own robot, which the throttle waits
  * for while a domain's robots.txt is unread (docs/throttling.md). A request whose host's pages wait for its robots.txt
- * ({@link RobotsCache#deferredUntil}) is put back as it is, and its domain paused until the file is asked again.
+ * ({@link RobotsCache#deferredUntil}) is put back as it is, and its domain paused until the file is asked again, on
+ * this node even when Redis refuses the pause.
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
@@ -81,7 +82,9 @@ public final class RobotsMiddleware extends NodeMiddleware {
      * A request whose host's pages wait for its robots.txt (RFC 9309: a server error disallows all until the file is
      * read): put back as it is — its retries and priority untouched, for it was not tried — once its domain is paused
      * until {@code askAgain}, when the file is asked again. The pause is a deadline, the same for every request of the
-     * host until then, and a pause only lengthens: however many requests come, the domain is paused once.
+     * host until then, and a pause only lengthens: however many requests come, the domain is paused once. The node
+     * holds the domain itself until then too, so that a pause Redis refuses does not hand the request out again at once,
+     * to be put back again, over and over until the deadline.
      */
     private CompletableFuture<DownloadStep> untilRead(DownloadRequest request, Instant askAgain) {
         Download download = Download.from(request, name());
@@ -89,6 +92,8 @@ public final class RobotsMiddleware extends NodeMiddleware {
         LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("pause_seconds", pause.toMillis() / 1000.0)
                 .addKeyValue("throttle_key", download.lease().throttle().throttleKey())
                 .log("The request waits for its host's robots.txt; put back, the domain paused");
+        // held before the request is filed, which frees its slot
+        context().scheduler().hold(download.lease().domain(), pause);
         // filed after the pause is set, lest it be handed out again before
         return pauseDomain(download, pause).thenApply(paused -> new DownloadStep.Reschedule(download, true));
     }

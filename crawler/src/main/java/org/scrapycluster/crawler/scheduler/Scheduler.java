@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * Failed (Redis failed that domain's decision alone: a key of the wrong type) is logged when the domain starts and
  * stops failing, and reschedules it as a failed call does, while the domains asked for with it are served.
  * Domains held back — on the ZooKeeper blacklist, or every domain while the ZooKeeper domain config has not been read
- * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. Requests within
+ * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. A domain the node
+ * holds ({@link SchedulerInbox#hold}: its requests wait for their host's robots.txt) is not asked for until the hold
+ * ends, whatever Redis would answer. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
  * (docs/operations.md, "Outages").
@@ -72,6 +74,8 @@ public final class Scheduler implements AutoCloseable {
     private final ReadinessIndex index = new ReadinessIndex();
     private final Map<String, DomainState> domains = new HashMap<>();
     private final Set<String> parked = new HashSet<>();
+    /** When the hold of each domain held on this node ends ({@link SchedulerInbox#hold}), on the scheduler's clock. */
+    private final Map<String, Long> holds = new HashMap<>();
     /** Domains whose last decision failed in Redis, so that a failing domain is logged once, not at every retry. */
     private final Set<String> failing = new HashSet<>();
     private int inFlight;
@@ -171,6 +175,7 @@ public final class Scheduler implements AutoCloseable {
         switch (event) {
             case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
             case SchedulerInbox.Finished finished -> release(finished.domain(), true);
+            case SchedulerInbox.Held held -> holds.merge(held.domain(), now() + held.time().toNanos(), Math::max);
             case SchedulerInbox.ConfigChanged changed -> reconsiderAll();
             case SchedulerInbox.PublishingStalled stalled -> publishingStalled = stalled.stalled();
             case SchedulerInbox.Answered answered -> answered(answered.queue(), answered.spec(), answered.answer(),
@@ -234,6 +239,9 @@ public final class Scheduler implements AutoCloseable {
                 parked.add(domain);
                 continue;
             }
+            if (heldUntilLater(domain, now)) {
+                continue;
+            }
             DomainState state = domains.computeIfAbsent(domain, d -> new DomainState());
             if (state.inFlight >= (throttles.awaitsRobots(domain) ? 1 : limits.maxPerDomain())) {
                 state.waitingForSlot = true;
@@ -241,6 +249,20 @@ public final class Scheduler implements AutoCloseable {
             }
             requestHandOut(domain, state);
         }
+    }
+
+    /** Whether {@code domain} is held on this node past {@code now}: then it is ready again when the hold ends. */
+    private boolean heldUntilLater(String domain, long now) {
+        Long until = holds.get(domain);
+        if (until == null) {
+            return false;
+        }
+        if (until - now > 0) {
+            index.schedule(domain, until);
+            return true;
+        }
+        holds.remove(domain);
+        return false;
     }
 
     private void requestHandOut(String domain, DomainState state) {

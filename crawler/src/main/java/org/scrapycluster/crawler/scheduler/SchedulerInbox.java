@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.scheduler;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -31,6 +32,10 @@ public final class SchedulerInbox {
     record Finished(String domain) implements Event {
     }
 
+    /** No request of the domain may be handed out on this node for {@code time} from now. */
+    record Held(String domain, Duration time) implements Event {
+    }
+
     /** The throttles or the blacklist changed. */
     record ConfigChanged() implements Event {
     }
@@ -59,6 +64,14 @@ public final class SchedulerInbox {
     /** A request of {@code domain} is done (acknowledged or abandoned). */
     public void finished(String domain) {
         events.add(new Finished(domain));
+    }
+
+    /**
+     * No request of {@code domain} is handed out on this node for {@code time} from now, whatever Redis answers: a
+     * pause of the node's own, which only lengthens, held even when the domain's pause in Redis could not be set.
+     */
+    public void hold(String domain, Duration time) {
+        events.add(new Held(domain, time));
     }
 
     /** The throttles or the blacklist changed: every domain is reconsidered. */

@@ -40,6 +40,7 @@ import org.scrapycluster.crawler.robots.RobotName;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
+import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -202,7 +203,7 @@ class DownloadChainTest {
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK);
-        MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new RetryPolicy(true, 3, Set.of(500)),
+        MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new SchedulerInbox(), new RetryPolicy(true, 3, Set.of(500)),
                 new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), CLOCK);
         return DownloadChain.open(DownloadChain.middlewares(settings), context, fetcher);

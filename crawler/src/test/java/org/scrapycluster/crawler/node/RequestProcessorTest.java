@@ -380,7 +380,7 @@ class RequestProcessorTest {
                 new CountedStatusCodes(false, List.of()), List.of());
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         DownloadChain chain = DownloadChain.open(DownloadChain.middlewares(settings), new MiddlewareContext(config.robotsObey(),
-                new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK), throttles, new ThrottledQueue(redis), config.retry(),
+                new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK), throttles, new ThrottledQueue(redis), new SchedulerInbox(), config.retry(),
                 config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);
         RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DupefilterMemory(0, config.filing().dupefilterTtl(), CLOCK), codec, spider, config.filing(),
                 domain -> false, metrics);

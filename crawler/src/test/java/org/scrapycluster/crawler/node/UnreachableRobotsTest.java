@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -30,7 +31,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * until the file is asked again, once per {@code ROBOTSTXT_RETRY_SECONDS} however many requests wait; after
  * {@link RobotsCache#SERVER_ERRORS_TO_GIVE_UP} errors in a row it allows the host everything, as Scrapy would. Each page
  * fails as many times as a request may be retried, so that it is crawled only if waiting spent none of its retries. A
- * real node against a real server on loopback addresses.
+ * real node against a real server on loopback addresses; where Redis refuses the domain's pause, the node holds the
+ * domain itself until the file is asked again.
  */
 @ExtendWith(SharedStack.class)
 class UnreachableRobotsTest {
@@ -46,6 +48,7 @@ class UnreachableRobotsTest {
     private final AtomicInteger recoveringAnswers = new AtomicInteger();
     private TestOrigin origin;
     private CrawlerTestBed bed;
+    private PauseRefusingRedis refusingRedis;
 
     UnreachableRobotsTest(EmbeddedStack stack) {
         this.stack = stack;
@@ -62,30 +65,43 @@ class UnreachableRobotsTest {
                 RobotsTxt.allowAll().serve(exchange);
             }
         }).start();
-        bed = new CrawlerTestBed(stack).set("ROBOTSTXT_RETRY_SECONDS", 1).set("RETRY_TIMES", RETRY_TIMES);
     }
 
     @AfterEach
-    void stop() {
-        bed.close();
+    void stop() throws IOException {
+        if (bed != null) {
+            bed.close();
+        }
+        if (refusingRedis != null) {
+            refusingRedis.close();
+        }
         origin.close();
     }
 
     @Test
     void pagesWaitUntilTheirHostsRobotsTxtIsReadWithTheirRetriesUntouched() {
-        bed.startNode();
+        startNode(stack.redisPort());
         Set<String> pages = seed(RECOVERING, "robots-recovering");
 
         assertCrawled(pages, bed.awaitResults(PAGES));
-        List<String> asked = paths(RECOVERING);
-        assertEquals(List.of(RobotsTxt.PATH, RobotsTxt.PATH, RobotsTxt.PATH), asked.subList(0, 3),
-                "robots.txt asked once a second, not once a request, and no page before it was read: " + asked);
-        assertEquals(3, asked.stream().filter(RobotsTxt.PATH::equals).count(), asked.toString());
+        assertRobotsTxtAskedOnceASecondUntilRead();
+    }
+
+    @Test
+    void aNodeWhosePauseRedisRefusesHoldsTheDomainItselfInsteadOfHandingItsPagesOutAgainAndAgain() throws IOException {
+        refusingRedis = new PauseRefusingRedis(stack.redisPort());
+        startNode(refusingRedis.port());
+        Set<String> pages = seed(RECOVERING, "robots-pause-refused");
+
+        assertCrawled(pages, bed.awaitResults(PAGES));
+        assertRobotsTxtAskedOnceASecondUntilRead();
+        assertEquals(2, refusingRedis.refused(), "one pause per robots.txt error, each refused: a request waiting for the"
+                + " file is put back once, not handed out and put back until the file is asked again");
     }
 
     @Test
     void pagesWhoseRobotsTxtKeepsFailingAreCrawledAfterTheBoundWithTheirRetriesUntouched() {
-        bed.startNode();
+        startNode(stack.redisPort());
         Set<String> pages = seed(DOWN, "robots-down");
 
         assertCrawled(pages, bed.awaitResults(PAGES));
@@ -94,6 +110,21 @@ class UnreachableRobotsTest {
                 "robots.txt asked once a second until it was given up on, then the pages: " + asked);
         assertEquals(1.0, bed.gauge("cache.size", "cache", "robots-domains"),
                 "the domain is taken as read once its rules are given up on, so it is no longer held to one request in flight");
+    }
+
+    /** Starts a node on the Redis at {@code redisPort} of 127.0.0.1, robots.txt asked again a second after an error. */
+    private void startNode(int redisPort) {
+        bed = new CrawlerTestBed(stack, redisPort, stack.kafkaBootstrap()).set("ROBOTSTXT_RETRY_SECONDS", 1)
+                .set("RETRY_TIMES", RETRY_TIMES);
+        bed.startNode();
+    }
+
+    /** The recovering host's robots.txt asked thrice, once a second, and no page of it before the third. */
+    private void assertRobotsTxtAskedOnceASecondUntilRead() {
+        List<String> asked = paths(RECOVERING);
+        assertEquals(List.of(RobotsTxt.PATH, RobotsTxt.PATH, RobotsTxt.PATH), asked.subList(0, 3),
+                "robots.txt asked once a second, not once a request, and no page before it was read: " + asked);
+        assertEquals(3, asked.stream().filter(RobotsTxt.PATH::equals).count(), asked.toString());
     }
 
     /** Queues {@value #PAGES} pages of {@code domain}, each failing {@value #RETRY_TIMES} times before it answers. */

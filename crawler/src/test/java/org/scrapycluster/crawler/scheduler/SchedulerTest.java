@@ -198,6 +198,27 @@ class SchedulerTest {
     }
 
     @Test
+    void aDomainHeldOnTheNodeIsNotAskedForUntilTheHoldEndsWhateverRedisAnswers() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 10, false), ROOMY);
+        queue("held.test", 2);
+        inbox.hold("held.test", Duration.ofSeconds(30));
+        inbox.hold("held.test", Duration.ofSeconds(10));
+        inbox.domainsFound(List.of("held.test"));
+        settle(scheduler);
+        assertEquals(0, allCalls(), "no pause in Redis, but the node holds the domain");
+
+        settleAfter(scheduler, Duration.ofSeconds(30).minusMillis(1));
+        assertEquals(0, allCalls(), "a shorter hold leaves the longer one");
+
+        inbox.configChanged();
+        settle(scheduler);
+        assertEquals(0, allCalls(), "a config change makes every domain ready, but the hold stands");
+
+        settleAfter(scheduler, Duration.ofMillis(1));
+        assertEquals(2, dispatched.size(), "the hold over, both requests go (unmoderated)");
+    }
+
+    @Test
     void aFullWindowWaitsForItsOldestSlotAndAZeroLimitWaitsAWindow() throws Exception {
         DomainThrottles throttles = throttles(60, 2, false);
         Scheduler scheduler = toldOfWork(throttles, "full.test", 3);
