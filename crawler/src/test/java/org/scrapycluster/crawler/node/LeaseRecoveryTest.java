@@ -34,6 +34,7 @@ import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.embedded.origin.GatedPage;
 import org.scrapycluster.embedded.origin.SlowBody;
 import org.scrapycluster.embedded.origin.TestOrigin;
 
@@ -58,12 +59,14 @@ class LeaseRecoveryTest {
 
     @Test
     void requestsLeasedByAKilledNodeAreCrawledByAnotherOne() throws IOException, InterruptedException {
-        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+        GatedPage gate = new GatedPage();
+        try (TestOrigin origin = TestOrigin.builder().domains(1).route(GatedPage.PATH, gate).start();
+             CrawlerTestBed bed = new CrawlerTestBed(stack)) {
             bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20);
             Set<String> urls = new TreeSet<>();
             for (int i = 0; i < PAGES; i++) {
-                // 8 s to the first byte: the child asks for all six pages long before any can be published
-                String url = origin.url(0, SlowBody.path(200, 200, 10, 8000) + "&page=" + i);
+                // held at the gate until the child is killed: the child asks for all six pages, and none can be published
+                String url = origin.url(0, GatedPage.path("page" + i));
                 urls.add(url);
                 bed.seed(CrawlerTestBed.feedItem(url, "lease"));
             }
@@ -71,7 +74,7 @@ class LeaseRecoveryTest {
             Process child = startChild(bed);
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(
-                        () -> origin.requests().forPath(SlowBody.PATH).size() == PAGES);
+                        () -> origin.requests().forPath(GatedPage.PATH).size() == PAGES);
                 assertEquals(PAGES, bed.redis().sync().zcard(Keyspace.leases("link")), "the child holds every request");
             } finally {
                 child.destroyForcibly();
@@ -79,6 +82,7 @@ class LeaseRecoveryTest {
             }
             assertEquals(List.of(), bed.results(), "the child was killed before any page was published");
 
+            gate.open(); // the pages answer the node that takes them over at once
             bed.startNode();
             List<String> published = CrawlerTestBed.urls(bed.awaitResults(PAGES));
             assertEquals(urls, new TreeSet<>(published));
@@ -123,21 +127,23 @@ class LeaseRecoveryTest {
 
     @Test
     void aNodeKilledAfterPublishingButBeforeAcknowledgingHasItsPageCrawledAgain() throws IOException, InterruptedException {
+        GatedPage gate = new GatedPage();
         try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("lease-ack"));
-             TestOrigin origin = TestOrigin.builder().domains(1).start();
+             TestOrigin origin = TestOrigin.builder().domains(1).route(GatedPage.PATH, gate).start();
              CrawlerTestBed bed = new CrawlerTestBed(stack, redis.port(), stack.kafkaBootstrap());
              RedisConnection admin = RedisConnection.open(RedisEndpoint.of("127.0.0.1", redis.port()))) {
             bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("DOWNLOAD_TIMEOUT", 20);
-            // 3 s to the first byte: time to stop Redis writes while the child fetches
-            String url = origin.url(0, SlowBody.path(200, 200, 10, 3000));
+            // held at the gate until Redis writes are stopped while the child fetches
+            String url = origin.url(0, GatedPage.path("unacknowledged"));
             bed.seed(CrawlerTestBed.feedItem(url, "unacknowledged"));
 
             long ownClients = connectedClients(admin);
             Process child = startChild(bed);
             try {
-                Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(SlowBody.PATH).size() == 1);
+                Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(GatedPage.PATH).size() == 1);
                 // From here Redis refuses every write, the acknowledgement among them, while Kafka takes the page.
                 client(admin, "PAUSE", Long.toString(Duration.ofMinutes(2).toMillis()), "WRITE");
+                gate.open();
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !bed.results().isEmpty());
             } finally {
                 child.destroyForcibly();
@@ -151,7 +157,7 @@ class LeaseRecoveryTest {
             bed.startNode();
             List<String> published = CrawlerTestBed.urls(bed.awaitResults(2));
             assertEquals(List.of(url, url), published, "the page comes twice, never zero times");
-            assertEquals(2, origin.requests().forPath(SlowBody.PATH).size());
+            assertEquals(2, origin.requests().forPath(GatedPage.PATH).size());
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link"))));
         }
