@@ -2,6 +2,7 @@ package org.scrapycluster.common.keyspace;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Every Redis key and key prefix of the cluster, declared once (docs/architecture.md "Redis
@@ -130,6 +131,10 @@ public final class Keyspace {
     /** {@code stats:crawler:<host>:<spider>:<uuid12>}: a crawler node's heartbeat. */
     public static final KeyTemplate CRAWLER_HEARTBEAT = KeyTemplate.of("crawler_heartbeat", "stats:crawler:{host}:{spider}:{uuid12}");
 
+    /** The templates of the keys of one spider whose first hole is the spider id ({@link #spiderGlobs}). */
+    private static final List<KeyTemplate> KEYS_OF_A_SPIDER = List.of(QUEUE, BLACKLIST, DUPEFILTER, DOMAIN_MAX_PAGE_FILTER,
+            GLOBAL_PAGE_COUNT_FILTER, LEASED, LEASES, ACTIVE_DOMAINS, ACTIVATION_MARKER, QUEUE_LENGTHS, ACCOUNTING, CRAWLS_OF_APP);
+
     /** Every template, in the order of docs/architecture.md. */
     public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
@@ -212,12 +217,16 @@ public final class Keyspace {
     }
 
     /**
-     * The globs of every key of one spider: its queues, blacklist, dupefilters, page counters, leases
-     * and readiness ({@code <spiderid>:*}, which also holds its throttle keys when throttling per
-     * spider type), and its crawls' accounting. For cleaning up after a benchmark or a test.
+     * The globs of every key of one spider: its queues, blacklist, dupefilters, page counters, leases, active domains,
+     * queue lengths, its throttle keys when throttling per spider type, and its crawls' accounting. For cleaning up
+     * after a benchmark or a test. Each glob names the kind of key it matches rather than {@code <spiderid>:*}, which
+     * for a spider named {@code buckets} would match our statistics ({@link #STATS_BUCKETS}) too, and for one named
+     * like another key's prefix ({@code stats}, {@code crawl}) the keys of every spider.
      */
     public static List<String> spiderGlobs(String spiderId) {
-        return List.of(SPIDER_KEYS.glob(spiderId), ACCOUNTING.glob(spiderId), CRAWLS_OF_APP.glob(spiderId));
+        String throttleKeys = SPIDER_KEYS.glob(spiderId);
+        return Stream.concat(KEYS_OF_A_SPIDER.stream().map(template -> template.glob(spiderId)),
+                Stream.of(THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE).map(template -> template.globOf(throttleKeys))).toList();
     }
 
     /** {@code buckets:<window key>}: where our HASH of time buckets of the rolling window {@code windowKey} is kept. */

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
@@ -20,8 +22,11 @@ import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.TestRedis;
 import org.scrapycluster.common.service.NodeIdentity;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 
 /**
  * Every Redis name of one crawl's life, rendered by the classes that use them, against the
@@ -46,7 +51,7 @@ class KeyspaceTest {
 
     @Test
     void aCrawlsKeysHaveTheOriginalsNames() throws IOException {
-        assertEquals(expected(), rendered());
+        assertEquals(expected(), rendered(SPIDER));
     }
 
     @Test
@@ -66,6 +71,30 @@ class KeyspaceTest {
         assertEquals(java, lua);
     }
 
+    /**
+     * The globs of a spider's keys match the keys of its crawls and no other: for a spider named {@code buckets}, not
+     * our statistics' buckets ({@code buckets:stats:…}), nor the name of a crawl, which is no key.
+     */
+    @Test
+    void aSpidersGlobsMatchItsKeysAndNotTheStatisticsOfASpiderNamedBuckets() {
+        Map<String, String> names = rendered("buckets");
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("keyspace-spider-globs"));
+             RedisConnection own = TestRedis.connect(server)) {
+            names.values().stream().filter(name -> !name.contains("*")).forEach(name -> own.sync().set(name, name));
+
+            Set<String> matched = new TreeSet<>();
+            Keyspace.spiderGlobs("buckets").forEach(glob -> matched.addAll(RedisKeys.scan(own, glob)));
+
+            Set<String> keysOfTheSpider = new TreeSet<>();
+            for (String what : List.of("seed queue", "throttle window", "throttle time", "throttle pause", "dupefilter",
+                    "domain max page filter", "global page count filter", "blacklist", "leased requests", "lease deadlines",
+                    "active domains", "queue lengths", "accounting", "crawls of the app")) {
+                keysOfTheSpider.add(names.get(what));
+            }
+            assertEquals(keysOfTheSpider, matched);
+        }
+    }
+
     @Test
     void aTemplateTakesOneValuePerHole() {
         assertThrows(IllegalArgumentException.class, () -> Keyspace.QUEUE.fill(SPIDER));
@@ -73,29 +102,30 @@ class KeyspaceTest {
         assertEquals("li\\*nk:*:queue", Keyspace.QUEUE.glob("li*nk"));
     }
 
-    private static Map<String, String> rendered() {
-        CrawlRef crawl = new CrawlRef(SPIDER, APP, CRAWL);
-        String throttleKey = new ThrottleKeyStyle(true, true).throttleKey(SPIDER, "1.2.3.4", DOMAIN);
+    /** Every name of the life of a crawl of {@code spider}, by what it is (as keyspace/crawl-keys.txt lists them). */
+    private static Map<String, String> rendered(String spider) {
+        CrawlRef crawl = new CrawlRef(spider, APP, CRAWL);
+        String throttleKey = new ThrottleKeyStyle(true, true).throttleKey(spider, "1.2.3.4", DOMAIN);
         ThrottleSpec throttle = new ThrottleSpec(throttleKey, 60, 10, false);
-        String stop = Keyspace.STOP_CRAWL.fill(SPIDER, APP, CRAWL);
+        String stop = Keyspace.STOP_CRAWL.fill(spider, APP, CRAWL);
         String kafkaMonitorTotal = Keyspace.SERVICE_STATS.fill("kafka-monitor", "total");
-        String crawlerCounter = Keyspace.CRAWLER_STATS.fill(HOST, SPIDER, "200");
+        String crawlerCounter = Keyspace.CRAWLER_STATS.fill(HOST, spider, "200");
         Map<String, String> names = new LinkedHashMap<>();
-        names.put("seed queue", new QueueKey(SPIDER, DOMAIN).key());
-        names.put("throttle key", new ThrottleKeyStyle(false, false).throttleKey(SPIDER, "1.2.3.4", DOMAIN));
+        names.put("seed queue", new QueueKey(spider, DOMAIN).key());
+        names.put("throttle key", new ThrottleKeyStyle(false, false).throttleKey(spider, "1.2.3.4", DOMAIN));
         names.put("throttle key per spider and ip", throttleKey);
         names.put("throttle window", throttle.windowKey());
         names.put("throttle time", throttle.timeKey());
         names.put("throttle pause", throttle.pauseKey());
-        names.put("dupefilter", Keyspace.dupefilter(SPIDER, CRAWL));
-        names.put("domain max page filter", Keyspace.domainMaxPageFilter(SPIDER, DOMAIN, CRAWL));
-        names.put("global page count filter", Keyspace.globalPageCountFilter(SPIDER, DOMAIN, CRAWL));
-        names.put("blacklist", Keyspace.blacklist(SPIDER));
+        names.put("dupefilter", Keyspace.dupefilter(spider, CRAWL));
+        names.put("domain max page filter", Keyspace.domainMaxPageFilter(spider, DOMAIN, CRAWL));
+        names.put("global page count filter", Keyspace.globalPageCountFilter(spider, DOMAIN, CRAWL));
+        names.put("blacklist", Keyspace.blacklist(spider));
         names.put("blacklist entry", crawl.blacklistEntry());
         names.put("timeout", crawl.timeoutKey());
-        names.put("info of the app", Keyspace.INFO_APP.fill(SPIDER, APP));
-        names.put("info of the crawl", Keyspace.INFO_CRAWL.fill(SPIDER, APP, CRAWL));
-        names.put("stop of the app", Keyspace.STOP_APP.fill(SPIDER, APP));
+        names.put("info of the app", Keyspace.INFO_APP.fill(spider, APP));
+        names.put("info of the crawl", Keyspace.INFO_CRAWL.fill(spider, APP, CRAWL));
+        names.put("stop of the app", Keyspace.STOP_APP.fill(spider, APP));
         names.put("stop of the crawl", stop);
         names.put("stats request", Keyspace.STATS_REQUEST.fill("crawler", APP));
         names.put("zookeeper edit", Keyspace.ZOOKEEPER.fill("domain-update", DOMAIN, APP));
@@ -106,13 +136,13 @@ class KeyspaceTest {
         names.put("job failures", Keyspace.LOCK_FAILURES.fill(stop));
         names.put("backlog meters lock", Keyspace.lock(Keyspace.BACKLOG_METERS_LOCK));
         names.put("completed crawls lock", Keyspace.lock(Keyspace.COMPLETED_SENDER_LOCK));
-        names.put("leased requests", Keyspace.leased(SPIDER));
-        names.put("lease deadlines", Keyspace.leases(SPIDER));
-        names.put("active domains", Keyspace.activeDomains(SPIDER));
-        names.put("queue lengths", Keyspace.queueLengths(SPIDER));
+        names.put("leased requests", Keyspace.leased(spider));
+        names.put("lease deadlines", Keyspace.leases(spider));
+        names.put("active domains", Keyspace.activeDomains(spider));
+        names.put("queue lengths", Keyspace.queueLengths(spider));
         names.put("crawl name", crawl.name());
         names.put("accounting", crawl.accountingKey());
-        names.put("crawls of the app", Keyspace.crawlsOfApp(SPIDER, APP));
+        names.put("crawls of the app", Keyspace.crawlsOfApp(spider, APP));
         names.put("active crawls", Keyspace.CRAWLS_ACTIVE);
         names.put("foreign crawls", Keyspace.CRAWLS_FOREIGN);
         names.put("drained crawls", Keyspace.CRAWLS_DRAINED);
@@ -126,9 +156,9 @@ class KeyspaceTest {
         names.put("crawler status buckets", Keyspace.statsBuckets(Keyspace.STATS_WINDOW.fill(crawlerCounter, "3600")));
         names.put("crawler buckets (scan)", Keyspace.STATS_BUCKETS.globOf(Keyspace.CRAWLER_STATS.glob()));
         names.put("kafka monitor heartbeat", Keyspace.HEARTBEAT.fill("kafka-monitor", new NodeIdentity(HOST, PROCESS).toString()));
-        names.put("crawler heartbeat", Keyspace.CRAWLER_HEARTBEAT.fill(HOST, SPIDER, PROCESS));
+        names.put("crawler heartbeat", Keyspace.CRAWLER_HEARTBEAT.fill(HOST, spider, PROCESS));
         names.put("rest poll", Keyspace.REST_POLL.fill("u-1"));
-        names.put("queues of the spider (scan)", Keyspace.QUEUE.glob(SPIDER));
+        names.put("queues of the spider (scan)", Keyspace.QUEUE.glob(spider));
         names.put("crawler counters (scan)", Keyspace.CRAWLER_STATS.glob());
         names.put("stats requests (scan)", Keyspace.STATS_REQUEST.glob());
         return names;
