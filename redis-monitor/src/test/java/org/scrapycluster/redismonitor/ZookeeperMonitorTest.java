@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.awaitility.Awaitility;
@@ -153,14 +154,39 @@ class ZookeeperMonitorTest {
         try (Editor editor = Editor.start(stack, "")) {
             editor.refuse("domain-update", "cnn.com",
                     "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":18446744073709551616}",
-                    "'window' must be from 1 to 31536000 seconds (a year) for domain update, was 18446744073709551616");
+                    "'window' must be above 0 and at most 31536000 seconds (a year) for domain update, was 18446744073709551616");
             editor.refuse("domain-update", "cnn.com",
                     "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":1.0,\"window\":-60}",
-                    "'window' must be from 1 to 31536000 seconds (a year) for domain update, was -60");
+                    "'window' must be above 0 and at most 31536000 seconds (a year) for domain update, was -60");
             editor.edit("domain-update", "cnn.com",
                     "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":9223372036854775808,\"scale\":1.0,\"window\":60}");
             assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 9223372036854775807\n    scale: 1.0\n    window: 60\n",
                     editor.text());
+        }
+    }
+
+    /**
+     * A window with a fraction of a second in a job written straight into Redis (a Kafka monitor's request has whole
+     * seconds) is written as given, as the original writes it, and crawlers apply it as written: 1.5 is not cut to 1,
+     * nor 0.5 taken for no window at all.
+     */
+    @Test
+    void aFractionalWindowIsWrittenAsGiven(EmbeddedStack stack) throws ZooKeeperConfigException {
+        try (Editor editor = Editor.start(stack, "")) {
+            editor.edit("domain-update", "a.com", "{\"domain\":\"a.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":1.5}");
+            editor.edit("domain-update", "b.com", "{\"domain\":\"b.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":0.5}");
+            editor.edit("domain-update", "c.com", "{\"domain\":\"c.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":\"0.25\"}");
+            editor.edit("domain-update", "d.com", "{\"domain\":\"d.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":60.0}");
+            editor.refuse("domain-update", "e.com", "{\"domain\":\"e.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":-0.5}",
+                    "'window' must be above 0 and at most 31536000 seconds (a year) for domain update, was -0.5");
+
+            String text = editor.text();
+            assertEquals("blacklist: []\ndomains:\n  a.com:\n    hits: 15\n    scale: 1.0\n    window: 1.5\n"
+                    + "  b.com:\n    hits: 15\n    scale: 1.0\n    window: 0.5\n  c.com:\n    hits: 15\n    scale: 1.0\n    window: 0.25\n"
+                    + "  d.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", text);
+            Map<String, Double> applied = DomainConfigYaml.parseApplied(text).config().orElseThrow().throttles().entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().appliedWindow()));
+            assertEquals(Map.of("a.com", 1.5, "b.com", 0.5, "c.com", 0.25, "d.com", 60.0), applied, "as crawlers apply it");
         }
     }
 

@@ -78,11 +78,13 @@ public final class DomainConfigDocument {
      * stale one is left beside it.
      *
      * @param domain the domain as queue keys spell it ({@link DomainKey})
+     * @param window seconds, written as given: a whole number as an integer ({@code 60}), a fraction as a float
+     *               ({@code 0.5}), which crawlers apply as written
      */
-    public DomainConfigDocument domainUpdate(String domain, long window, long hits, double scale) {
+    public DomainConfigDocument domainUpdate(String domain, double window, long hits, double scale) {
         Map<Object, Object> domains = domainsWithout(domain);
         Map<Object, Object> entry = new LinkedHashMap<>();
-        entry.put("window", window);
+        entry.put("window", DomainConfigYaml.secondsAsWritten(window));
         entry.put("hits", hits);
         entry.put("scale", scale);
         domains.put(domain, entry);

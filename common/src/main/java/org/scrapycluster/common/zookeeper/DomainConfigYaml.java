@@ -253,7 +253,12 @@ public final class DomainConfigYaml {
 
     /** Seconds as a person writes them: {@code 60}, {@code 0.5}. */
     static String seconds(double value) {
-        return value == Math.rint(value) && Math.abs(value) < Long.MAX_VALUE ? Long.toString((long) value) : Double.toString(value);
+        return String.valueOf(secondsAsWritten(value));
+    }
+
+    /** Seconds as a number to write: a whole number as a {@code Long} ({@code 60}), a fraction as a {@code Double} ({@code 0.5}). */
+    static Number secondsAsWritten(double value) {
+        return value == Math.rint(value) && Math.abs(value) < Long.MAX_VALUE ? (Number) (long) value : (Number) value;
     }
 
     static String describe(Object value) {

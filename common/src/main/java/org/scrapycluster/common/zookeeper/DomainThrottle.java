@@ -1,6 +1,5 @@
 package org.scrapycluster.common.zookeeper;
 
-import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -20,8 +19,13 @@ public record DomainThrottle(OptionalDouble window, OptionalLong hits, OptionalD
 
     /** The longest window a {@code domain-update} may set, a year; crawlers count a longer one of a hand-written config as a year. */
     public static final long LONGEST_WINDOW_SECONDS = Duration.ofDays(365).toSeconds();
-    /** The windows a {@code domain-update} may set, as refusals name them (docs/api.md). */
+    /** The windows a {@code domain-update} request may set, as the Kafka monitor's refusals name them: whole seconds (docs/api.md). */
     public static final String SETTABLE_WINDOWS = "from 1 to " + LONGEST_WINDOW_SECONDS + " seconds (a year)";
+    /**
+     * The same windows where a fraction of a second counts too, as the Redis monitor's refusals of a zookeeper job name
+     * them (docs/redis-monitor.md).
+     */
+    public static final String SETTABLE_FRACTIONAL_WINDOWS = "above 0 and at most " + LONGEST_WINDOW_SECONDS + " seconds (a year)";
 
     public DomainThrottle {
         Objects.requireNonNull(window, "window");
@@ -29,9 +33,12 @@ public record DomainThrottle(OptionalDouble window, OptionalLong hits, OptionalD
         Objects.requireNonNull(scale, "scale");
     }
 
-    /** Whether a {@code domain-update} may set a window of {@code seconds}: {@link #SETTABLE_WINDOWS}. */
-    public static boolean isSettableWindow(BigInteger seconds) {
-        return seconds.signum() > 0 && seconds.compareTo(BigInteger.valueOf(LONGEST_WINDOW_SECONDS)) <= 0;
+    /**
+     * Whether a {@code domain-update} may set a window of {@code seconds}: {@link #SETTABLE_FRACTIONAL_WINDOWS}, which for
+     * whole seconds is {@link #SETTABLE_WINDOWS}. NaN may not.
+     */
+    public static boolean isSettableWindow(double seconds) {
+        return seconds > 0 && seconds <= LONGEST_WINDOW_SECONDS;
     }
 
     /** A complete entry, as a {@code domain-update} writes it. */

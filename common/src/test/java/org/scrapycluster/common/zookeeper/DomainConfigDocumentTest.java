@@ -33,6 +33,15 @@ class DomainConfigDocumentTest {
         assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 0.9\n    window: 60\n", written);
     }
 
+    /** A window is written as given: a fraction as a float, as crawlers apply it, a whole number as an integer. */
+    @Test
+    void aFractionalWindowIsWrittenAsAFloatAndAWholeOneAsAnInteger() {
+        String written = DomainConfigDocument.read("").domainUpdate("a.com", 0.5, 15, 1.0).domainUpdate("b.com", 60.0, 15, 1.0).text();
+
+        assertEquals("blacklist: []\ndomains:\n  a.com:\n    hits: 15\n    scale: 1.0\n    window: 0.5\n"
+                + "  b.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", written);
+    }
+
     @Test
     void anEmptyPartCountsAsNone() {
         String written = DomainConfigDocument.read("domains:\nblacklist:\n").domainUpdate("cnn.com", 60, 15, 1.0).text();

@@ -59,7 +59,7 @@ public final class ZookeeperHandler implements KafkaMonitorPlugin {
                 return Handling.refuse("'hits' and 'window' not set for domain update", unset);
             }
             BigInteger window = request.get("window").bigIntegerValue();
-            if (!DomainThrottle.isSettableWindow(window)) {
+            if (!DomainThrottle.isSettableWindow(window.doubleValue())) {
                 return Handling.refuse("'window' out of range for domain update",
                         List.of("window: must be " + DomainThrottle.SETTABLE_WINDOWS + ", was " + window));
             }

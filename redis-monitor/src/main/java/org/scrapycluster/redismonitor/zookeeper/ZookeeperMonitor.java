@@ -196,18 +196,19 @@ public final class ZookeeperMonitor implements JobPlugin {
         return switch (action) {
             case "domain-update" -> {
                 requireRegistered(domain);
-                BigInteger window = wholeNumber(request.path("window"));
+                double window = seconds(request.path("window"));
                 BigInteger hits = wholeNumber(request.path("hits"));
-                if (window.signum() == 0 || hits.signum() == 0) {
+                if (window == 0 || hits.signum() == 0) {
                     throw new RejectedJobException("'hits' and 'window' not set for domain update");
                 }
                 if (!DomainThrottle.isSettableWindow(window)) {
-                    throw new RejectedJobException("'window' must be " + DomainThrottle.SETTABLE_WINDOWS + " for domain update, was " + window);
+                    throw new RejectedJobException("'window' must be " + DomainThrottle.SETTABLE_FRACTIONAL_WINDOWS
+                            + " for domain update, was " + given(request.path("window")));
                 }
                 // hits beyond a long are as many as crawlers can count, not the number their low 64 bits make
                 long limit = hits.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
                 double scale = scale(request.path("scale"));
-                yield config -> config.domainUpdate(domain, window.longValue(), limit, scale);
+                yield config -> config.domainUpdate(domain, window, limit, scale);
             }
             case "domain-remove" -> config -> config.domainRemove(domain);
             case "blacklist-update" -> {
@@ -241,10 +242,22 @@ public final class ZookeeperMonitor implements JobPlugin {
             return 1.0;
         }
         if (!field.isNumber() || !(field.asDouble() >= 0.0 && field.asDouble() <= 1.0)) {
-            String given = field.isTextual() ? "'" + field.asText() + "'" : field.toString();
-            throw new RejectedJobException("'scale' must be a number from 0 to 1 for domain update, was " + given);
+            throw new RejectedJobException("'scale' must be a number from 0 to 1 for domain update, was " + given(field));
         }
         return field.asDouble();
+    }
+
+    /** A field as a refusal quotes it: a text in single quotes, anything else as JSON writes it. */
+    private static String given(JsonNode field) {
+        return field.isTextual() ? "'" + field.asText() + "'" : field.toString();
+    }
+
+    /**
+     * The {@code window} of a domain-update in seconds as written, a fraction kept ({@code 0.5}, which crawlers apply
+     * as written, as the original writes it); a string holding a number counts too; 0 when it has none.
+     */
+    private static double seconds(JsonNode field) {
+        return field.asDouble(0.0);
     }
 
     /** A whole number of the request as written, not cut to its low 64 bits; a string holding one counts too. */
