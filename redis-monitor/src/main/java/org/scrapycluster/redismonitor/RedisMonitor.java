@@ -30,6 +30,7 @@ public final class RedisMonitor implements Service {
     private final MonitorOptions options;
     private final List<PluginLoader.PluginSpec> plugins;
     private final OutboundPublisher outbound;
+    private final RunningMonitor.StopTimes stopTimes;
     private final Thread starter;
     private volatile boolean closed;
     private volatile RedisConnection redis;
@@ -39,7 +40,13 @@ public final class RedisMonitor implements Service {
      * @throws org.scrapycluster.common.settings.SettingsException when a setting cannot be used
      */
     public RedisMonitor(ServiceContext context) {
+        this(context, RunningMonitor.StopTimes.SERVICE);
+    }
+
+    /** A monitor whose stop's waits have {@code stopTimes} ({@link RunningMonitor#close}). */
+    RedisMonitor(ServiceContext context, RunningMonitor.StopTimes stopTimes) {
         this.context = context;
+        this.stopTimes = stopTimes;
         this.options = MonitorOptions.from(context.settings());
         this.plugins = PluginLoader.resolve(context.settings());
         this.outbound = OutboundPublisher.create(context.settings());
@@ -74,7 +81,7 @@ public final class RedisMonitor implements Service {
                 connection.close();
                 return;
             }
-            running = new RunningMonitor(context, options, connection, outbound, plugins);
+            running = new RunningMonitor(context, options, connection, outbound, plugins, stopTimes);
             try {
                 running.start();
                 redis = connection;

@@ -63,14 +63,26 @@ final class RunningMonitor implements AutoCloseable {
     private final RedisConnection redis;
     private final OutboundPublisher outbound;
     private final List<PluginLoader.PluginSpec> specs;
+    private final StopTimes stopTimes;
+
+    /**
+     * What the waits of a stop have together, and of it what is kept for the last writes: {@link #SERVICE} for the
+     * service; a test of a stop that uses them up passes shorter ones.
+     */
+    record StopTimes(Duration waits, Duration lastWrites) {
+
+        /** {@link #STOP_WAITS}, of which {@link #LAST_WRITES}. */
+        static final StopTimes SERVICE = new StopTimes(STOP_WAITS, LAST_WRITES);
+    }
 
     RunningMonitor(ServiceContext context, MonitorOptions options, RedisConnection redis, OutboundPublisher outbound,
-                   List<PluginLoader.PluginSpec> specs) {
+                   List<PluginLoader.PluginSpec> specs, StopTimes stopTimes) {
         this.context = context;
         this.options = options;
         this.redis = redis;
         this.outbound = outbound;
         this.specs = specs;
+        this.stopTimes = stopTimes;
     }
 
     /** Builds and starts every part; when one fails, those started are closed. */
@@ -153,7 +165,8 @@ final class RunningMonitor implements AutoCloseable {
     /**
      * Closes every part, last started first; one whose close throws, an exception or an error other than the JVM's own
      * ({@link ExtensionFailures}), is logged, and the others are closed all the same. Every wait of the stop shares one
-     * {@link StopBudget} ({@link #STOP_WAITS}, of which the last {@link #LAST_WRITES} are kept for the last writes): the
+     * {@link StopBudget} ({@link #STOP_WAITS}, of which the last {@link #LAST_WRITES} are kept for the last writes, or the
+     * {@link StopTimes} given): the
      * workers' jobs in hand ({@link Worker#closeAll}), the background runs in progress, and the plugins' closes, last
      * first on threads of their own, within {@link PluginLoader#CLOSE_WAIT} together (one still closing then is logged
      * and left to finish alone), get what is left before the reserve, the workers what is left before the plugins'
@@ -163,7 +176,7 @@ final class RunningMonitor implements AutoCloseable {
      */
     @Override
     public void close() {
-        StopBudget budget = StopBudget.of(STOP_WAITS, LAST_WRITES, StopBudget.MONOTONIC);
+        StopBudget budget = StopBudget.of(stopTimes.waits(), stopTimes.lastWrites(), StopBudget.MONOTONIC);
         while (!parts.isEmpty()) {
             Part part = parts.pop();
             try {

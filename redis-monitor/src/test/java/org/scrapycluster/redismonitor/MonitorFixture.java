@@ -112,9 +112,14 @@ final class MonitorFixture implements AutoCloseable {
 
     /** Starts a monitor as {@code node}. */
     Running startMonitor(NodeIdentity node) {
+        return startMonitor(node, RunningMonitor.StopTimes.SERVICE);
+    }
+
+    /** Starts a monitor as {@code node}, whose stop's waits have {@code stopTimes}. */
+    Running startMonitor(NodeIdentity node, RunningMonitor.StopTimes stopTimes) {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         HealthRegistry health = new HealthRegistry();
-        RedisMonitor monitor = new RedisMonitor(new ServiceContext(settings, meters, meters, health, node, Clock.systemUTC()));
+        RedisMonitor monitor = new RedisMonitor(new ServiceContext(settings, meters, meters, health, node, Clock.systemUTC()), stopTimes);
         monitor.start();
         Running running = new Running(monitor, health, meters);
         monitors.add(running);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
 import io.lettuce.core.RedisException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,10 +34,13 @@ class RedisOutageTest {
     void startsWithoutRedisAndAnswersAgainAfterAnOutage(EmbeddedStack stack) {
         try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("outage-redis"));
              MonitorFixture fixture = MonitorFixture.on(redis.port(), stack.kafkaBootstrap(), stack.zookeeperConnect(),
-                     "REDIS_SOCKET_TIMEOUT", "2")) {
+                     "REDIS_SOCKET_TIMEOUT", "2");
+             CapturedLog log = CapturedLog.start(RedisMonitor.class, Level.WARN)) {
             redis.stop();
             MonitorFixture.Running monitor = fixture.startMonitor();
-            MonitorFixture.sleep(Duration.ofSeconds(2));
+            // its first connection failed: it retries
+            Awaitility.await().atMost(Duration.ofMinutes(1))
+                    .until(() -> log.lines().stream().anyMatch(line -> line.contains("Cannot connect to Redis")));
             assertEquals(Health.Status.DOWN, monitor.health().check().checks().get("redis").status());
             redis.restart();
             answered(fixture, "before-the-outage");
@@ -52,7 +56,9 @@ class RedisOutageTest {
 
     /**
      * With a command timeout longer than the test's limit, a stop that waited for each last write (the backlog lock's
-     * release first) would not end in time; it gives them up after the budget's {@code LAST_WRITES} and says so once.
+     * release first) would not end in time; it gives them up after the budget's last writes' share and says so once.
+     * The stop's budget is shorter than the service's (6 s, 3 s of it for the last writes, against 20 s and 10 s), as
+     * the hung Redis makes the stop use all of it.
      */
     @Test
     @Timeout(value = 50, unit = TimeUnit.SECONDS)
@@ -62,7 +68,7 @@ class RedisOutageTest {
                      "REDIS_SOCKET_TIMEOUT", "120", "BACKLOG_METRICS_PERIOD", "0.2");
              CapturedLog log = CapturedLog.start(RunningMonitor.class, Level.WARN)) {
             NodeIdentity node = NodeIdentity.create();
-            MonitorFixture.Running monitor = fixture.startMonitor(node);
+            MonitorFixture.Running monitor = fixture.startMonitor(node, new RunningMonitor.StopTimes(Duration.ofSeconds(6), Duration.ofSeconds(3)));
             String heartbeat = Keyspace.HEARTBEAT.fill("redis-monitor", node.toString());
             String backlogLock = Keyspace.lock(Keyspace.BACKLOG_METERS_LOCK);
             fixture.awaitPresent(heartbeat);
