@@ -47,18 +47,20 @@ class JobLoopTest {
                 }
             }
             fixture.answers().awaitCount(jobs);
-            List<JsonNode> answers = fixture.answers().readFor(Duration.ofSeconds(2));
-            Map<String, Long> perUuid = answers.stream().collect(Collectors.groupingBy(answer -> answer.path("uuid").asText(),
-                    Collectors.counting()));
-            assertEquals(jobs, perUuid.size(), "every job is answered");
-            assertTrue(perUuid.values().stream().allMatch(count -> count == 1), "a job was answered twice: " + perUuid);
             // a job's key is deleted and its answer counted after Kafka has taken the answer
-            Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
                 assertEquals(jobs, answered(first) + answered(second));
                 for (int i = 0; i < jobs; i++) {
                     assertEquals(0, fixture.redis().sync().exists(Keyspace.INFO_CRAWL.fill(spider, "app" + i, "c" + i)));
                 }
             });
+            // every job done and gone: the topic holds all they answered
+            List<JsonNode> answers = fixture.answers().readToEnd();
+            Map<String, Long> perUuid = answers.stream().collect(Collectors.groupingBy(answer -> answer.path("uuid").asText(),
+                    Collectors.counting()));
+            assertEquals(jobs, perUuid.size(), "every job is answered");
+            assertTrue(perUuid.values().stream().allMatch(count -> count == 1), "a job was answered twice: " + perUuid);
+            assertEquals(jobs, answered(first) + answered(second), "no job answered since");
         }
     }
 
@@ -160,7 +162,7 @@ class JobLoopTest {
             }
             fixture.answers().awaitCount(20);
             fixture.awaitGone(key);
-            fixture.answers().readFor(Duration.ofMillis(500)).forEach(answer -> answered.merge(answer.path("uuid").asText(), 1, Integer::sum));
+            fixture.answers().readToEnd().forEach(answer -> answered.merge(answer.path("uuid").asText(), 1, Integer::sum));
             assertEquals(20, answered.size(), "every request is answered: " + answered);
             assertTrue(answered.values().stream().allMatch(count -> count == 1), answered.toString());
             assertEquals(0, fixture.redis().sync().exists(Keyspace.JOB_WAITING.fill(key)));
@@ -193,7 +195,7 @@ class JobLoopTest {
 
             fixture.answers().awaitUuid("uuid-app-topic");
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> fixture.redis().sync().exists(key) == 0);
-            long answers = fixture.answers().readFor(Duration.ofSeconds(3)).stream()
+            long answers = fixture.answers().readToEnd().stream()
                     .filter(answer -> answer.path("uuid").asText().equals("uuid-app-topic")).count();
             assertEquals(1, answers, "the job is answered once, not again for its copy on the app's topic");
         }

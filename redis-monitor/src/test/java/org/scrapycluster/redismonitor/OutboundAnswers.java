@@ -94,6 +94,22 @@ public final class OutboundAnswers implements AutoCloseable {
         return answers();
     }
 
+    /**
+     * Reads every message the topic holds now, up to its end when called: once the monitors have finished with every
+     * job (their keys deleted, which is after Kafka took the answers), all they answered.
+     */
+    public List<JsonNode> readToEnd() {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment(), PATIENCE);
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (ends.entrySet().stream().anyMatch(end -> consumer.position(end.getKey(), PATIENCE) < end.getValue())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the topic was not read to its end " + ends + " within " + PATIENCE);
+            }
+            poll(Duration.ofMillis(100));
+        }
+        return answers();
+    }
+
     /** Every message received so far. */
     public List<JsonNode> answers() {
         return received.stream().map(Received::answer).toList();
