@@ -58,7 +58,10 @@ public final class JobScanner implements Worker.Step {
         scanOnce();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         Duration pause = took.multipliedBy(SLOW_SCAN_FACTOR);
-        Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep);
+        Worker.idle(() -> {
+            Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep);
+            return null;
+        });
     }
 
     /** Processes every due job of every plugin once; the plugins' patterns are scanned side by side. */

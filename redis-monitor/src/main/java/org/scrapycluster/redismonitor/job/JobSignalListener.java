@@ -45,11 +45,12 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
 
     /** Waits up to a second for a signal and processes the key it names. */
     @Override
-    public void run() throws OutboundUnavailableException {
+    public void run() throws OutboundUnavailableException, InterruptedException {
         if (connection == null) {
             connection = RedisConnection.open(endpoint);
         }
-        KeyValue<String, String> signal = connection.sync().blpop(blockSeconds, Keyspace.JOBS_SIGNAL);
+        RedisConnection listening = connection;
+        KeyValue<String, String> signal = Worker.idle(() -> listening.sync().blpop(blockSeconds, Keyspace.JOBS_SIGNAL));
         if (signal == null || !signal.hasValue()) {
             return;
         }

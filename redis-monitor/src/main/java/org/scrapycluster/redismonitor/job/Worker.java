@@ -23,17 +23,31 @@ public final class Worker {
     private static final Duration GRACE = Duration.ofSeconds(2);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
+    /** The worker whose thread this is, for {@link #idle}. */
+    private static final ThreadLocal<Worker> CURRENT = new ThreadLocal<>();
+
     /** One step of work. */
     @FunctionalInterface
     public interface Step {
         void run() throws OutboundUnavailableException, InterruptedException;
     }
 
+    /** A step's wait for work: a pause between scans, a blocking pop. */
+    @FunctionalInterface
+    public interface Wait<T> {
+        T run() throws InterruptedException;
+    }
+
     private final Step step;
     private final OutageReporter redisOutage;
     private final Backoff backoff = Backoff.standard();
     private final Thread thread;
+    private final Object waitState = new Object();
     private volatile boolean stopped;
+    /** In a wait for work ({@link #idle}); guarded by {@link #waitState}. */
+    private boolean waiting;
+    /** Interrupted by the stop in a wait for work; guarded by {@link #waitState}. */
+    private boolean woken;
 
     /**
      * @param name        the thread's name
@@ -56,6 +70,7 @@ public final class Worker {
     }
 
     private void loop() {
+        CURRENT.set(this);
         while (!stopped) {
             try {
                 step.run();
@@ -81,7 +96,10 @@ public final class Worker {
 
     private void pause() {
         try {
-            backoff.pause();
+            idle(() -> {
+                backoff.pause();
+                return null;
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopped = true;
@@ -89,14 +107,56 @@ public final class Worker {
     }
 
     /**
+     * Runs {@code wait}, a step's wait for work, which a stop interrupts at once, where it lets a job in hand finish
+     * ({@link #closeAll}); on a thread that is no worker's, it is just run. A wait that ends as the stop interrupts it
+     * returns what it got, and the step goes on without the interrupt, so that a job it popped is done.
+     *
+     * @throws InterruptedException when the worker is stopping already, or the wait was interrupted
+     */
+    public static <T> T idle(Wait<T> wait) throws InterruptedException {
+        Worker worker = CURRENT.get();
+        if (worker == null) {
+            return wait.run();
+        }
+        synchronized (worker.waitState) {
+            if (worker.stopped) {
+                throw new InterruptedException(worker.thread.getName() + " is stopping");
+            }
+            worker.waiting = true;
+        }
+        try {
+            return wait.run();
+        } finally {
+            synchronized (worker.waitState) {
+                worker.waiting = false;
+                if (worker.woken) {
+                    Thread.interrupted(); // the stop's, meant for the wait only
+                }
+            }
+        }
+    }
+
+    /** No step starts after this; a wait for work in progress is interrupted. */
+    private void stop() {
+        synchronized (waitState) {
+            stopped = true;
+            if (waiting) {
+                woken = true;
+                thread.interrupt();
+            }
+        }
+    }
+
+    /**
      * Stops {@code workers} together, each after its step in progress, within what {@code budget} grants their waits
-     * (docs/operations.md, "Stopping"): none starts another step once this begins; they are waited for a moment (at most
-     * 2 s) to end on their own (a job being handled is finished), then what is left (a pause, a blocking wait, a job
-     * still in hand) is interrupted and waited for at most 10 s more. A worker whose step ignores the interrupt past
-     * that is left to end alone on its daemon thread.
+     * (docs/operations.md, "Stopping"): none starts another step once this begins, and one waiting for work (a pause
+     * between scans, a blocking pop, a back-off: {@link #idle}) is interrupted at once; the others are waited for a
+     * moment (at most 2 s) to end on their own (a job being handled is finished), then what is left (a job still in
+     * hand) is interrupted and waited for at most 10 s more. A worker whose step ignores the interrupt past that is
+     * left to end alone on its daemon thread.
      */
     public static void closeAll(List<Worker> workers, StopBudget budget) {
-        workers.forEach(worker -> worker.stopped = true);
+        workers.forEach(Worker::stop);
         try {
             joinAll(workers, budget.waitFor(GRACE));
             workers.stream().filter(worker -> worker.thread.isAlive()).forEach(worker -> worker.thread.interrupt());
