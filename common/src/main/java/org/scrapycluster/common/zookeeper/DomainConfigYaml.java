@@ -52,7 +52,7 @@ import org.yaml.snakeyaml.representer.Representer;
  * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it,
  * and a domain that is no registered domain ({@code www.cnn.com}, {@code cnn.com:8080}), which no queue matches, reported.
  * {@link #parseStrict} is the validator of {@code push}: every deviation is a problem — unknown
- * keys, duplicate keys, non-numeric or fractional counts, a window below 1 or above a year, a scale outside 0..1,
+ * keys, duplicate keys, non-numeric or fractional counts, a window not above 0 or above a year, a scale outside 0..1,
  * missing {@code window} / {@code hits}, and domains that are not in registered-domain form ({@code www.ebay.com}
  * instead of {@code ebay.com}); hits below 0 are not, as they are a pause, so a config pulled after such a
  * {@code domain-update} can be pushed back as it is.
@@ -355,8 +355,9 @@ public final class DomainConfigYaml {
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }
             }
-            if (!strict && window.isPresent() && !(window.getAsDouble() > 0)) {
-                problem(path + "." + WINDOW, "must be above 0, was " + seconds(window.getAsDouble()) + "; crawlers ignore the entry");
+            if (window.isPresent() && !(window.getAsDouble() > 0)) {
+                problem(path + "." + WINDOW, "must be above 0, was " + seconds(window.getAsDouble())
+                        + (strict ? "" : "; crawlers ignore the entry"));
             }
             if (window.isPresent() && window.getAsDouble() > DomainThrottle.LONGEST_WINDOW_SECONDS) {
                 problem(path + "." + WINDOW, "must be at most " + DomainThrottle.LONGEST_WINDOW_SECONDS + " (a year), was "
@@ -387,14 +388,10 @@ public final class DomainConfigYaml {
         }
 
         /**
-         * A window: in strict mode a whole number of seconds, from 1 (what a {@code domain-update} may write); otherwise
-         * any finite number, a fraction kept as Python crawlers keep it ({@code window: 0.5} is half a second).
+         * A window: any finite number of seconds, a fraction kept as crawlers of either kind apply it ({@code window: 0.5}
+         * is half a second) and as a {@code domain-update} writes it.
          */
         private OptionalDouble windowSeconds(String path, Object value) {
-            if (strict) {
-                OptionalLong whole = wholeNumber(path, value, 1, "seconds");
-                return whole.isPresent() ? OptionalDouble.of(whole.getAsLong()) : OptionalDouble.empty();
-            }
             return switch (value) {
                 case Integer i -> OptionalDouble.of(i);
                 case Long l -> OptionalDouble.of(l);

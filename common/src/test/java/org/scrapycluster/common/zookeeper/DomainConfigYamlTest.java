@@ -188,6 +188,20 @@ class DomainConfigYamlTest {
                 "must be at most 31536000 (a year), was 31536001; crawlers count it as a year")), DomainConfigYaml.parseLenient(text).problems());
     }
 
+    /**
+     * A fractional window, as a {@code domain-update} writes it and crawlers of either kind apply it, passes the strict
+     * reading of {@code push}, so a config pulled with one can be pushed back; a window of 0 or less does not.
+     */
+    @Test
+    void aFractionalWindowPassesStrictReadingAndNoWindowAtAllDoesNot() {
+        String text = "domains:\n  cnn.com: {window: 0.5, hits: 10, scale: 1.0}\n  bbc.com: {window: 1.5, hits: 3, scale: 1.0}\n";
+        DomainConfig config = DomainConfigYaml.parseStrict(text).config().orElseThrow();
+        assertEquals(DomainThrottle.of(0.5, 10, 1.0), config.throttles().get("cnn.com"));
+        assertEquals(DomainThrottle.of(1.5, 3, 1.0), config.throttles().get("bbc.com"));
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.window", "must be above 0, was 0")),
+                DomainConfigYaml.parseStrict("domains:\n  cnn.com: {window: 0, hits: 10}\n").problems());
+    }
+
     @Test
     void writesKeysThatNeedQuotingAsPyYamlDoes() {
         String text = DomainConfigDocument.read("").domainUpdate("[2001:db8::1].", 60, 10, 1.0).blacklistUpdate("localhost.").text();
