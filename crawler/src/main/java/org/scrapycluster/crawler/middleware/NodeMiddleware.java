@@ -27,10 +27,13 @@ public abstract class NodeMiddleware implements DownloaderMiddleware {
     }
 
     /**
-     * Pauses {@code download}'s domain cluster-wide for {@code pause}, unless a pause as long or longer is in force;
-     * completes once Redis has answered. A pause Redis does not take is logged, and the request goes on all the same.
+     * Pauses {@code download}'s domain for {@code pause}, unless a pause as long or longer is in force: on this node at
+     * once ({@link org.scrapycluster.crawler.scheduler.SchedulerInbox#hold}), and cluster-wide in Redis; completes once
+     * Redis has answered. A pause Redis does not take is logged, and the request goes on all the same: this node still
+     * keeps the pause, so a request put back is not handed out again before it ends.
      */
     protected final CompletableFuture<Void> pauseDomain(Download download, Duration pause) {
+        context.scheduler().hold(download.lease().domain(), pause);
         String throttleKey = download.lease().throttle().throttleKey();
         return context.throttledQueue().pauseAsync(download.lease().throttle(), pause).<Void>thenApply(set -> null)
                 .exceptionally(failure -> {

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code retry-after}: on a 429, or a 503 with {@code Retry-After}, pauses the domain cluster-wide for the
- * time {@link BackoffPolicy} gives and files a retry ({@link RetryPolicy}); with no retry left, the response
- * goes on.
+ * {@code retry-after}: on a 429, or a 503 with {@code Retry-After}, pauses the domain cluster-wide (and on this node,
+ * even when Redis refuses the pause) for the time {@link BackoffPolicy} gives and files a retry ({@link RetryPolicy});
+ * with no retry left, the response goes on.
  */
 public final class RetryAfterMiddleware extends NodeMiddleware {
 

@@ -92,8 +92,6 @@ public final class RobotsMiddleware extends NodeMiddleware {
         LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("pause_seconds", pause.toMillis() / 1000.0)
                 .addKeyValue("throttle_key", download.lease().throttle().throttleKey())
                 .log("The request waits for its host's robots.txt; put back, the domain paused");
-        // held before the request is filed, which frees its slot
-        context().scheduler().hold(download.lease().domain(), pause);
         // filed after the pause is set, lest it be handed out again before
         return pauseDomain(download, pause).thenApply(paused -> new DownloadStep.Reschedule(download, true));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.Charset;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -135,10 +136,28 @@ class DownloadBehaviourTest {
 
     @Test
     void tooManyRequestsPausesTheDomainForRetryAfterAndRetries() {
-        bed.startNode();
-        bed.seed(CrawlerTestBed.feedItem(origin.url(0, TooManyRequests.path(2, 1)), "back-off"));
+        assertRetriedAfterRetryAfter(bed, 0, "back-off");
+    }
 
-        JsonNode result = bed.awaitResults(1).getFirst();
+    /** A node whose pause Redis refuses keeps the server's back-off itself: its retry is not sent again at once. */
+    @Test
+    void tooManyRequestsIsWaitedForByTheNodeWhenRedisRefusesThePause() throws IOException {
+        try (PauseRefusingRedis refusing = new PauseRefusingRedis(stack.redisPort());
+                CrawlerTestBed refusedBed = new CrawlerTestBed(stack, refusing.port(), stack.kafkaBootstrap()).set("RETRY_TIMES", 2)) {
+            assertRetriedAfterRetryAfter(refusedBed, 1, "back-off-refused");
+            assertEquals(1, refusing.refused(), "the domain's pause was asked of Redis, and refused");
+        }
+    }
+
+    /**
+     * A page of {@code domain} answered 429 with {@code Retry-After: 2} once (the origin counts per URL, so each test
+     * takes a domain of its own) is fetched again, no sooner than 2 s later, and published.
+     */
+    private static void assertRetriedAfterRetryAfter(CrawlerTestBed node, int domain, String crawlid) {
+        node.startNode();
+        node.seed(CrawlerTestBed.feedItem(origin.url(domain, TooManyRequests.path(2, 1)), crawlid));
+
+        JsonNode result = node.awaitResults(1).getFirst();
         assertEquals(200, result.get("status_code").asInt());
         List<RecordedRequest> attempts = origin.requests().forPath(TooManyRequests.PATH);
         assertEquals(2, attempts.size());
