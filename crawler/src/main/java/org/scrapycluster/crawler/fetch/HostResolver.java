@@ -111,6 +111,10 @@ final class HostResolver implements AutoCloseable {
     private void lookUp(String host, CompletableFuture<InetAddress> result) {
         result.whenComplete((address, failure) -> inFlight.remove(host, result));
         Future<List<InetAddress>> lookup = dns.resolveAll(host);
+        if (lookup.isDone()) { // /etc/hosts or the cache answered: no deadline to keep
+            complete(host, lookup, result);
+            return;
+        }
         ScheduledFuture<?> deadline = loop.schedule(() -> {
             if (result.completeExceptionally(unresolvable(host, new TimeoutException(
                     "no answer within DNS_TIMEOUT (" + lookupTimeout.toMillis() / 1000.0 + " s)")))) {
@@ -119,12 +123,16 @@ final class HostResolver implements AutoCloseable {
         }, lookupTimeout.toNanos(), TimeUnit.NANOSECONDS);
         lookup.addListener((Future<List<InetAddress>> done) -> {
             deadline.cancel(false);
-            if (done.isSuccess()) {
-                result.complete(done.getNow().getFirst());
-            } else {
-                result.completeExceptionally(unresolvable(host, done.cause()));
-            }
+            complete(host, done, result);
         });
+    }
+
+    private static void complete(String host, Future<List<InetAddress>> lookup, CompletableFuture<InetAddress> result) {
+        if (lookup.isSuccess()) {
+            result.complete(lookup.getNow().getFirst());
+        } else {
+            result.completeExceptionally(unresolvable(host, lookup.cause()));
+        }
     }
 
     /** The failure to give for {@code host}, from Netty's. */
