@@ -8,9 +8,10 @@ import java.util.regex.Pattern;
 
 /**
  * A YAML timestamp of the domain config ({@code since: 2024-01-01}, a key crawlers do not read) as the original Redis
- * monitor holds it between reading and writing the node: a Python {@code date} or {@code datetime}, written back as
- * Python writes it ({@code 2024-01-01}, {@code 2024-01-01 10:00:00}, {@code 2001-12-14 21:59:43.100000-05:00}), not
- * as an instant in UTC.
+ * monitor holds it between reading and writing the node: a Python {@code date} or naive {@code datetime}, as its PyYAML
+ * (3.12) reads one, written back as Python writes it ({@code 2024-01-01}, {@code 2024-01-01 10:00:00}); a time with an
+ * offset is moved to UTC and written without it ({@code 2001-12-14t21:59:43.10-05:00} becomes
+ * {@code 2001-12-15 02:59:43.100000}, and {@code Z} is dropped).
  *
  * @param text the value as the original writes it
  */
@@ -20,13 +21,13 @@ record PythonTimestamp(String text) {
             "(?<year>[0-9]{4})-(?<month>[0-9]{1,2})-(?<day>[0-9]{1,2})"
                     + "(?:(?:[Tt]|[ \\t]+)(?<hour>[0-9]{1,2}):(?<minute>[0-9]{2}):(?<second>[0-9]{2})(?:\\.(?<fraction>[0-9]*))?"
                     + "(?:[ \\t]*(?<tz>Z|(?<sign>[-+])(?<tzhour>[0-9]{1,2})(?::(?<tzminute>[0-9]{2}))?))?)?");
-    private static final int MINUTES_A_DAY = 24 * 60;
+    private static final int MAX_YEAR = 9999;
 
     /**
      * The timestamp {@code value} (a scalar the YAML resolver or a {@code !!timestamp} tag calls one).
      *
-     * @throws IllegalArgumentException when it is no date or time Python can hold ({@code 2024-02-30}, hour 25, an offset
-     *         of a day or more), on which the original fails too
+     * @throws IllegalArgumentException when it is no date or time Python can hold ({@code 2024-02-30}, hour 25, a time
+     *         its offset moves out of the years 1 to 9999), on which the original fails too
      */
     static PythonTimestamp of(String value) {
         Matcher m = TIMESTAMP.matcher(value);
@@ -43,14 +44,15 @@ record PythonTimestamp(String text) {
             }
             String fraction = (m.group("fraction") == null ? "" : m.group("fraction")) + "000000";
             int micros = Integer.parseInt(fraction.substring(0, 6));
-            LocalDateTime time = date.atTime(number(m, "hour"), number(m, "minute"), number(m, "second"), micros * 1000);
-            StringBuilder text = new StringBuilder(String.format("%s %02d:%02d:%02d", date, time.getHour(), time.getMinute(),
-                    time.getSecond()));
+            LocalDateTime time = date.atTime(number(m, "hour"), number(m, "minute"), number(m, "second"), micros * 1000)
+                    .minusMinutes(offsetMinutes(m));
+            if (time.getYear() < 1 || time.getYear() > MAX_YEAR) {
+                throw new DateTimeException("date value out of range");
+            }
+            StringBuilder text = new StringBuilder(String.format("%s %02d:%02d:%02d", time.toLocalDate(), time.getHour(),
+                    time.getMinute(), time.getSecond()));
             if (micros != 0) {
                 text.append(String.format(".%06d", micros));
-            }
-            if (m.group("tz") != null) {
-                text.append(offset(m));
             }
             return new PythonTimestamp(text.toString());
         } catch (DateTimeException e) {
@@ -58,17 +60,13 @@ record PythonTimestamp(String text) {
         }
     }
 
-    /** The offset as Python writes a fixed time zone: {@code +00:00} for {@code Z}, {@code -05:00}. */
-    private static String offset(Matcher m) {
+    /** The offset from UTC in minutes, east positive; 0 for {@code Z} or none. */
+    private static int offsetMinutes(Matcher m) {
         if (m.group("sign") == null) {
-            return "+00:00";
+            return 0;
         }
         int minutes = number(m, "tzhour") * 60 + (m.group("tzminute") == null ? 0 : number(m, "tzminute"));
-        if (minutes >= MINUTES_A_DAY) {
-            throw new DateTimeException("the offset " + m.group("tz") + " is a day or more");
-        }
-        String sign = minutes == 0 ? "+" : m.group("sign");
-        return String.format("%s%02d:%02d", sign, minutes / 60, minutes % 60);
+        return m.group("sign").equals("-") ? -minutes : minutes;
     }
 
     private static int number(Matcher m, String group) {
