@@ -167,8 +167,8 @@ class ZookeeperMonitorTest {
 
     /**
      * A window with a fraction of a second in a job written straight into Redis (a Kafka monitor's request has whole
-     * seconds) is written as given, as the original writes it, and crawlers apply it as written: 1.5 is not cut to 1,
-     * nor 0.5 taken for no window at all.
+     * seconds) is written as given, as the original writes it (60.0 a float), and crawlers apply it as written: 1.5 is
+     * not cut to 1, nor 0.5 taken for no window at all.
      */
     @Test
     void aFractionalWindowIsWrittenAsGiven(EmbeddedStack stack) throws ZooKeeperConfigException {
@@ -183,7 +183,7 @@ class ZookeeperMonitorTest {
             String text = editor.text();
             assertEquals("blacklist: []\ndomains:\n  a.com:\n    hits: 15\n    scale: 1.0\n    window: 1.5\n"
                     + "  b.com:\n    hits: 15\n    scale: 1.0\n    window: 0.5\n  c.com:\n    hits: 15\n    scale: 1.0\n    window: 0.25\n"
-                    + "  d.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", text);
+                    + "  d.com:\n    hits: 15\n    scale: 1.0\n    window: 60.0\n", text);
             Map<String, Double> applied = DomainConfigYaml.parseApplied(text).config().orElseThrow().throttles().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().appliedWindow()));
             assertEquals(Map.of("a.com", 1.5, "b.com", 0.5, "c.com", 0.25, "d.com", 60.0), applied, "as crawlers apply it");

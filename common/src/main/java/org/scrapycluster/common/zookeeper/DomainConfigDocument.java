@@ -78,13 +78,14 @@ public final class DomainConfigDocument {
      * stale one is left beside it.
      *
      * @param domain the domain as queue keys spell it ({@link DomainKey})
-     * @param window seconds, written as given: a whole number as an integer ({@code 60}), a fraction as a float
-     *               ({@code 0.5}), which crawlers apply as written
+     * @param window seconds, written as given: an integer ({@code 60}) or a float ({@code 0.5}, {@code 60.0}), which
+     *               crawlers apply as written
+     * @param scale  written as given too ({@code 1}, {@code 0.9})
      */
-    public DomainConfigDocument domainUpdate(String domain, double window, long hits, double scale) {
+    public DomainConfigDocument domainUpdate(String domain, Number window, long hits, Number scale) {
         Map<Object, Object> domains = domainsWithout(domain);
         Map<Object, Object> entry = new LinkedHashMap<>();
-        entry.put("window", DomainConfigYaml.secondsAsWritten(window));
+        entry.put("window", window);
         entry.put("hits", hits);
         entry.put("scale", scale);
         domains.put(domain, entry);

@@ -257,7 +257,7 @@ public final class DomainConfigYaml {
     }
 
     /** Seconds as a number to write: a whole number as a {@code Long} ({@code 60}), a fraction as a {@code Double} ({@code 0.5}). */
-    static Number secondsAsWritten(double value) {
+    public static Number secondsAsWritten(double value) {
         return value == Math.rint(value) && Math.abs(value) < Long.MAX_VALUE ? (Number) (long) value : (Number) value;
     }
 

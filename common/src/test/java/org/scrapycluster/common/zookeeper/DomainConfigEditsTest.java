@@ -39,8 +39,8 @@ class DomainConfigEditsTest {
     private static DomainConfigDocument apply(DomainConfigDocument document, JsonNode job) {
         String domain = job.get("domain").asText();
         return switch (job.get("action").asText()) {
-            case "domain-update" -> document.domainUpdate(domain, job.get("window").asLong(), job.get("hits").asLong(),
-                    job.get("scale").asDouble());
+            case "domain-update" -> document.domainUpdate(domain, job.get("window").numberValue(), job.get("hits").asLong(),
+                    job.get("scale").numberValue());
             case "domain-remove" -> document.domainRemove(domain);
             case "blacklist-update" -> document.blacklistUpdate(domain);
             case "blacklist-remove" -> document.blacklistRemove(domain);

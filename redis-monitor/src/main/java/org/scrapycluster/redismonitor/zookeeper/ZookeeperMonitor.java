@@ -208,7 +208,8 @@ public final class ZookeeperMonitor implements JobPlugin {
                 // hits beyond a long are as many as crawlers can count, not the number their low 64 bits make
                 long limit = hits.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
                 double scale = scale(request.path("scale"));
-                yield config -> config.domainUpdate(domain, window, limit, scale);
+                yield config -> config.domainUpdate(domain, asWritten(request.path("window"), window), limit,
+                        asWritten(request.path("scale"), scale));
             }
             case "domain-remove" -> config -> config.domainRemove(domain);
             case "blacklist-update" -> {
@@ -253,11 +254,22 @@ public final class ZookeeperMonitor implements JobPlugin {
     }
 
     /**
-     * The {@code window} of a domain-update in seconds as written, a fraction kept ({@code 0.5}, which crawlers apply
-     * as written, as the original writes it); a string holding a number counts too; 0 when it has none.
+     * The {@code window} of a domain-update in seconds, a fraction kept ({@code 0.5}, which crawlers apply as written);
+     * a string holding a number counts too; 0 when it has none.
      */
     private static double seconds(JsonNode field) {
         return field.asDouble(0.0);
+    }
+
+    /**
+     * A number of the request as the original writes it into the YAML, of the kind the JSON gave: {@code 60} an integer,
+     * {@code 60.0} a float; {@code value} read from a string as a whole number when it is one; a default as a float.
+     */
+    private static Number asWritten(JsonNode field, double value) {
+        if (field.isIntegralNumber()) {
+            return field.longValue();
+        }
+        return field.isTextual() ? DomainConfigYaml.secondsAsWritten(value) : value;
     }
 
     /** A whole number of the request as written, not cut to its low 64 bits; a string holding one counts too. */
