@@ -58,10 +58,7 @@ public final class JobScanner implements Worker.Step {
         scanOnce();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         Duration pause = took.multipliedBy(SLOW_SCAN_FACTOR);
-        Worker.idle(() -> {
-            Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep);
-            return null;
-        });
+        Worker.idle(() -> Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep));
     }
 
     /** Processes every due job of every plugin once; the plugins' patterns are scanned side by side. */

@@ -43,14 +43,16 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
         this.blockSeconds = (block.compareTo(LONGEST_BLOCK) < 0 ? block : LONGEST_BLOCK).toMillis() / 1000.0;
     }
 
-    /** Waits up to a second for a signal and processes the key it names. */
+    /**
+     * Waits up to a second for a signal and processes the key it names. The wait is not one a stop interrupts
+     * ({@link Worker#idle}): an interrupted {@code BLPOP} stays in Redis, and would pop a signal nobody reads.
+     */
     @Override
-    public void run() throws OutboundUnavailableException, InterruptedException {
+    public void run() throws OutboundUnavailableException {
         if (connection == null) {
             connection = RedisConnection.open(endpoint);
         }
-        RedisConnection listening = connection;
-        KeyValue<String, String> signal = Worker.idle(() -> listening.sync().blpop(blockSeconds, Keyspace.JOBS_SIGNAL));
+        KeyValue<String, String> signal = connection.sync().blpop(blockSeconds, Keyspace.JOBS_SIGNAL);
         if (signal == null || !signal.hasValue()) {
             return;
         }

@@ -32,10 +32,10 @@ public final class Worker {
         void run() throws OutboundUnavailableException, InterruptedException;
     }
 
-    /** A step's wait for work: a pause between scans, a blocking pop. */
+    /** A step's wait for work that an interrupt ends cleanly: a pause between scans, a back-off. */
     @FunctionalInterface
-    public interface Wait<T> {
-        T run() throws InterruptedException;
+    public interface Wait {
+        void run() throws InterruptedException;
     }
 
     private final Step step;
@@ -96,10 +96,7 @@ public final class Worker {
 
     private void pause() {
         try {
-            idle(() -> {
-                backoff.pause();
-                return null;
-            });
+            idle(backoff::pause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopped = true;
@@ -109,14 +106,15 @@ public final class Worker {
     /**
      * Runs {@code wait}, a step's wait for work, which a stop interrupts at once, where it lets a job in hand finish
      * ({@link #closeAll}); on a thread that is no worker's, it is just run. A wait that ends as the stop interrupts it
-     * returns what it got, and the step goes on without the interrupt, so that a job it popped is done.
+     * ends as it would have, and the step goes on without the interrupt.
      *
      * @throws InterruptedException when the worker is stopping already, or the wait was interrupted
      */
-    public static <T> T idle(Wait<T> wait) throws InterruptedException {
+    public static void idle(Wait wait) throws InterruptedException {
         Worker worker = CURRENT.get();
         if (worker == null) {
-            return wait.run();
+            wait.run();
+            return;
         }
         synchronized (worker.waitState) {
             if (worker.stopped) {
@@ -125,7 +123,7 @@ public final class Worker {
             worker.waiting = true;
         }
         try {
-            return wait.run();
+            wait.run();
         } finally {
             synchronized (worker.waitState) {
                 worker.waiting = false;
@@ -150,7 +148,7 @@ public final class Worker {
     /**
      * Stops {@code workers} together, each after its step in progress, within what {@code budget} grants their waits
      * (docs/operations.md, "Stopping"): none starts another step once this begins, and one waiting for work (a pause
-     * between scans, a blocking pop, a back-off: {@link #idle}) is interrupted at once; the others are waited for a
+     * between scans, a back-off: {@link #idle}) is interrupted at once; the others are waited for a
      * moment (at most 2 s) to end on their own (a job being handled is finished), then what is left (a job still in
      * hand) is interrupted and waited for at most 10 s more. A worker whose step ignores the interrupt past that is
      * left to end alone on its daemon thread.
