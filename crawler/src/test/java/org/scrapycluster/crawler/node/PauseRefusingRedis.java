@@ -6,13 +6,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import org.scrapycluster.embedded.proxy.TcpProxy;
 
 /**
  * A TCP proxy in front of a real Redis that passes every command but a domain's pause: a script call whose only key is
@@ -25,21 +25,18 @@ final class PauseRefusingRedis implements AutoCloseable {
     private static final String PAUSE_KEY_SUFFIX = ":throttle_pause";
     private static final byte[] REFUSED = command(List.of("PAUSE-REFUSED-BY-TEST".getBytes(StandardCharsets.US_ASCII)));
 
-    private final ServerSocket server;
-    private final int redisPort;
     private final AtomicInteger refused = new AtomicInteger();
-    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final TcpProxy proxy;
 
     /** @param redisPort the port of the Redis on 127.0.0.1 it stands before */
     PauseRefusingRedis(int redisPort) throws IOException {
-        this.redisPort = redisPort;
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().name("pause-refusing-redis-accept").start(this::accept);
+        this.proxy = TcpProxy.start("pause-refusing-redis", new InetSocketAddress(InetAddress.getLoopbackAddress(), redisPort),
+                this::commands, TcpProxy.COPY);
     }
 
     /** The port to give clients, on 127.0.0.1. */
     int port() {
-        return server.getLocalPort();
+        return proxy.port();
     }
 
     /** How many pauses were refused so far. */
@@ -47,47 +44,16 @@ final class PauseRefusingRedis implements AutoCloseable {
         return refused.get();
     }
 
-    private void accept() {
-        try {
-            while (true) {
-                Socket client = server.accept();
-                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), redisPort);
-                sockets.add(client);
-                sockets.add(upstream);
-                Thread.ofVirtual().name("pause-refusing-redis-commands").start(() -> commands(client, upstream));
-                Thread.ofVirtual().name("pause-refusing-redis-replies").start(() -> replies(upstream, client));
+    private void commands(InputStream client, OutputStream redis) throws IOException {
+        InputStream in = new BufferedInputStream(client);
+        for (List<byte[]> args = read(in); args != null; args = read(in)) {
+            if (isPause(args)) {
+                refused.incrementAndGet();
+                redis.write(REFUSED);
+            } else {
+                redis.write(command(args));
             }
-        } catch (IOException closed) {
-            // the proxy is closed
-        }
-    }
-
-    private void commands(Socket client, Socket upstream) {
-        try (InputStream in = new BufferedInputStream(client.getInputStream())) {
-            OutputStream out = upstream.getOutputStream();
-            for (List<byte[]> args = read(in); args != null; args = read(in)) {
-                if (isPause(args)) {
-                    refused.incrementAndGet();
-                    out.write(REFUSED);
-                } else {
-                    out.write(command(args));
-                }
-                out.flush();
-            }
-        } catch (IOException closed) {
-            // either side went away
-        } finally {
-            closeQuietly(upstream);
-        }
-    }
-
-    private static void replies(Socket upstream, Socket client) {
-        try (InputStream in = upstream.getInputStream()) {
-            in.transferTo(client.getOutputStream());
-        } catch (IOException closed) {
-            // either side went away
-        } finally {
-            closeQuietly(client);
+            redis.flush();
         }
     }
 
@@ -146,19 +112,8 @@ final class PauseRefusingRedis implements AutoCloseable {
         return out.toByteArray();
     }
 
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // already closed
-        }
-    }
-
     @Override
     public void close() throws IOException {
-        server.close();
-        for (Socket socket : sockets) {
-            closeQuietly(socket);
-        }
+        proxy.close();
     }
 }
