@@ -33,11 +33,16 @@ import org.scrapycluster.embedded.junit.SharedStack;
 class MixedClusterTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Duration QUIET = Duration.ofSeconds(1);
+    /**
+     * The tests' CRAWL_COMPLETE_QUIET_SECONDS: half a second, so that a crawl is announced, and the three quiet periods
+     * in which no second announcement may come are over, soon (the monitor checks every eighth of a second then).
+     */
+    private static final Duration QUIET = Duration.ofMillis(500);
+    private static final String QUIET_SECONDS = Double.toString(QUIET.toMillis() / 1000.0);
 
     @Test
     void aCrawlFedThroughOurKafkaMonitorAndCrawledByAPythonCrawlerIsCountedAndCompletes(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", "1");
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS);
                 PythonCrawler python = new PythonCrawler(stack.redisPort(), MonitorFixture.unique("spider"))) {
             fixture.startMonitor();
             QueueState ours = new QueueState(fixture.redis(), python.spider());
@@ -71,7 +76,7 @@ class MixedClusterTest {
 
     @Test
     void aCrawlFiledByAPythonKafkaMonitorAndCrawledByOurCrawlerIsCountedAndCompletes(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", "1");
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS);
                 PythonKafkaMonitor python = new PythonKafkaMonitor(stack.redisPort(), MonitorFixture.unique("spider"))) {
             fixture.startMonitor();
             QueueState ours = new QueueState(fixture.redis(), python.spider());
@@ -125,7 +130,7 @@ class MixedClusterTest {
      */
     @Test
     void aCrawlAPythonRedisMonitorStoppedIsNotAnnouncedComplete(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", "1");
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS);
                 PythonStopMonitor python = new PythonStopMonitor(stack.redisPort(), MonitorFixture.unique("spider"))) {
             fixture.startMonitor();
             QueueState ours = new QueueState(fixture.redis(), python.spider());
