@@ -238,7 +238,9 @@ class WebUiTest {
     @Test
     void aRevokedKeyIsAskedForWithoutAPileOfWaitingCalls(EmbeddedStack stack, @TempDir Path keys) throws Exception {
         Path keyFile = Files.writeString(keys.resolve("write-keys"), "first-key\n");
-        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack))
+        // refreshes four times as often as the other tests', so that the refreshes missed below are missed sooner
+        Duration refresh = REFRESH.dividedBy(4);
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack), refresh)
                 .set("REST_API_KEYS_FILE", keyFile.toString()).build())) {
             open(gateway);
             enterKey("first-key");
@@ -246,11 +248,12 @@ class WebUiTest {
             Files.writeString(keyFile, "the-second-key\n");
             awaitKeyDialog();
             // the dialog stays open for more than three refreshes of each loop, as for someone away from the tab
-            Thread.sleep(REFRESH.multipliedBy(4));
+            Thread.sleep(refresh.multipliedBy(4));
             double accessBefore = gateway.counter("rest.requests", "endpoint", "access", "status", "200");
             enterKey("the-second-key");
             awaitLive();
-            Thread.sleep(2_000);
+            // time for the calls of missed refreshes, had they waited for the key, to come
+            awaitRefreshes(4);
             // one /access for each of the two refresh loops that met the 401 (live view, health), not one per refresh missed
             double access = gateway.counter("rest.requests", "endpoint", "access", "status", "200") - accessBefore;
             assertTrue(access <= 2, access + " calls of /access after the key was entered");
@@ -411,7 +414,12 @@ class WebUiTest {
      * every 3 s and 5 s, so that what a test waits for the page to show comes sooner.
      */
     private static GatewaySettings quick(GatewaySettings settings) {
-        String seconds = Double.toString(REFRESH.toMillis() / 1000.0);
+        return quick(settings, REFRESH);
+    }
+
+    /** {@code settings} with the page reading the live view and the gateway's health every {@code refresh}. */
+    private static GatewaySettings quick(GatewaySettings settings, Duration refresh) {
+        String seconds = Double.toString(refresh.toMillis() / 1000.0);
         return settings.set("LIVE_REFRESH_SECONDS", seconds).set("UI_HEALTH_REFRESH_SECONDS", seconds);
     }
 
