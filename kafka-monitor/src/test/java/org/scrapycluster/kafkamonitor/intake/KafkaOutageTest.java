@@ -38,9 +38,9 @@ class KafkaOutageTest {
     @Test
     void aMonitorWaitsForKafkaAtStartAndThroughAnOutageWithoutSpinning(@TempDir Path kafkaData) {
         int port = FreePorts.pick();
-        // reported unavailable after 2 s without a connection rather than 10 s, so that each wait below is short
+        // reported unavailable after 1 s without a connection (the least it takes) rather than 10 s, so that each wait below is short
         MonitorSettings settings = MonitorSettings.forStack(stack).set("KAFKA_HOSTS", "127.0.0.1:" + port)
-                .set("KAFKA_UNAVAILABLE_AFTER", "2");
+                .set("KAFKA_UNAVAILABLE_AFTER", "1");
         String spider = MonitorSettings.unique("sp");
         try (RunningMonitor monitor = RunningMonitor.start(settings.build());
              RedisConnection redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
@@ -73,7 +73,7 @@ class KafkaOutageTest {
         Awaitility.await().atMost(Duration.ofMinutes(1))
                 .until(() -> {
                     Health kafka = monitor.health().checks().get("kafka-monitor.kafka");
-                    return kafka.status() == Health.Status.DOWN && kafka.detail().endsWith(" for more than 2 s")
+                    return kafka.status() == Health.Status.DOWN && kafka.detail().endsWith(" for more than 1 s")
                             && monitor.health().checks().get("kafka-monitor.redis").status() == Health.Status.UP;
                 });
         long cpuBefore = cpuNanos();
