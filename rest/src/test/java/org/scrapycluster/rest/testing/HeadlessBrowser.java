@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
+import java.util.regex.Pattern;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
@@ -32,6 +33,12 @@ public final class HeadlessBrowser implements AutoCloseable {
 
     /** How long a page may take to show what a test waits for. */
     public static final Duration WAIT = Duration.ofSeconds(60);
+    /**
+     * The console's line for a load the gateway answers on purpose, and the page shows: 401 to a call without a key
+     * (which asks the tab for one), 503 from a /health that finds a check down (the answer still has its checks).
+     */
+    public static final Pattern ANSWERED_ON_PURPOSE = Pattern.compile(
+            " - Failed to load resource: the server responded with a status of (401 \\(Unauthorized\\)|503 \\(Service Unavailable\\))$");
 
     private final ChromeDriver driver;
 

@@ -49,11 +49,11 @@ import org.scrapycluster.rest.testing.RunningGateway;
 class WebUiTest {
 
     /**
-     * What the tests have the gateway answer, and the page shows: 401 to a call without a key, 503 from /health; and
-     * the calls of a page whose test has closed its gateway, refused until the tab is closed.
+     * What the tests have the gateway answer, and the page shows ({@link HeadlessBrowser#ANSWERED_ON_PURPOSE}); and the
+     * calls of a page whose test has closed its gateway, refused until the tab is closed.
      */
-    private static final Pattern ANSWERED_ON_PURPOSE = Pattern.compile(" - Failed to load resource: (the server responded with a"
-            + " status of (401 \\(Unauthorized\\)|503 \\(Service Unavailable\\))|net::ERR_CONNECTION_REFUSED)$");
+    private static final Pattern ANSWERED_ON_PURPOSE = Pattern.compile(HeadlessBrowser.ANSWERED_ON_PURPOSE.pattern()
+            + "| - Failed to load resource: net::ERR_CONNECTION_REFUSED$");
 
     /** How often the pages of the tests read the live view and the gateway's health. */
     private static final Duration REFRESH = Duration.ofSeconds(1);

@@ -110,9 +110,10 @@ class WebUiBrowserTest {
             String running = AcceptanceCluster.unique("r");
             feed(browser, origin, appid, running);
             readKeyDisablesTheActions(browser, cluster, running);
+            // the first call of a tab without a key is answered 401 by design, and /health is 503 while a service
+            // of the cluster, just started on a busy machine, is not ready yet: the page shows both
             List<String> errors = headless.consoleErrors().stream()
-                    // the first call of a tab without a key is answered 401 by design: that is what asks for one
-                    .filter(message -> !message.matches(".* 401 \\(Unauthorized\\).*"))
+                    .filter(message -> !HeadlessBrowser.ANSWERED_ON_PURPOSE.matcher(message).find())
                     .toList();
             assertEquals(List.of(), errors, "browser console errors");
         }
