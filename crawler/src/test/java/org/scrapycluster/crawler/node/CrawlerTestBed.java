@@ -49,6 +49,7 @@ import org.scrapycluster.embedded.EmbeddedStack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.lettuce.core.ScriptOutputType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -64,6 +65,14 @@ final class CrawlerTestBed implements AutoCloseable {
 
     private static final AtomicInteger NEXT_DB = new AtomicInteger();
     private static final int DATABASES = 15;
+    private static final String NOTHING_QUEUED_OR_LEASED = """
+            for _, pattern in ipairs(ARGV) do
+              for _, key in ipairs(redis.call('KEYS', pattern)) do
+                if redis.call('ZCARD', key) > 0 then return 0 end
+              end
+            end
+            return 1
+            """;
 
     private final EmbeddedStack stack;
     private final String prefix;
@@ -120,6 +129,8 @@ final class CrawlerTestBed implements AutoCloseable {
         Properties consumer = new Properties();
         consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap);
         consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // a fetch waits this long at most on the broker, which answers nothing else of the connection meanwhile (the end offsets)
+        consumer.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
         this.results = new KafkaConsumer<>(consumer, new StringDeserializer(), new ByteArrayDeserializer());
         results.assign(List.of(new TopicPartition(topics().crawledFirehose(), 0)));
         results.seekToBeginning(results.assignment());
@@ -252,14 +263,45 @@ final class CrawlerTestBed implements AutoCloseable {
         return List.copyOf(received);
     }
 
-    /** Waits for at least {@code count} results, then a little longer for any extra one, and returns them all. */
+    /**
+     * Waits for at least {@code count} results, then for any extra one, and returns them all. Once nothing is queued or
+     * leased in this bed's database, no result is still to come (a lease is acknowledged only after Kafka took its page
+     * and Redis the page's requests): the results topic is read to its end then. While something stays queued or leased
+     * (a spider that walks on, a node that holds its request), extra results are awaited for 1.5 s.
+     */
     List<JsonNode> awaitResults(int count) {
         Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> results().size() >= count);
         long quietUntil = System.nanoTime() + Duration.ofMillis(1500).toNanos();
         while (System.nanoTime() - quietUntil < 0) {
+            if (nothingQueuedOrLeased()) {
+                return resultsToTheEnd();
+            }
             results();
         }
         return results();
+    }
+
+    /**
+     * Whether every queue and every spider's leases in this bed's database are empty, read in one script: a request
+     * goes from a queue to the leases (a hand-out) and from the leases to a queue (a hand-back, a retry filed before its
+     * lease is acknowledged), so that two reads, one after the other, could both miss it.
+     */
+    private boolean nothingQueuedOrLeased() {
+        Long empty = redis.sync().eval(NOTHING_QUEUED_OR_LEASED, ScriptOutputType.INTEGER, new String[0], "*:queue", "*:leases");
+        return empty == 1;
+    }
+
+    /** Every result on the results topic up to its end as it is now. */
+    private synchronized List<JsonNode> resultsToTheEnd() {
+        Map<TopicPartition, Long> end = results.endOffsets(results.assignment());
+        long giveUp = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (end.entrySet().stream().anyMatch(partition -> results.position(partition.getKey()) < partition.getValue())) {
+            if (System.nanoTime() - giveUp > 0) {
+                throw new AssertionError("the results topic was not read to its end " + end + " in 60 s");
+            }
+            results();
+        }
+        return List.copyOf(received);
     }
 
     /** Writes the ZooKeeper domain config of this bed's nodes. */
