@@ -50,6 +50,8 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 class LeaseRecoveryTest {
 
     private static final int PAGES = 6;
+    /** How long a stopped node lets its requests in flight finish in the tests whose request is still out when the fetcher or the pipelines close. */
+    private static final Duration DRAIN = Duration.ofMillis(200);
 
     private final EmbeddedStack stack;
 
@@ -172,7 +174,7 @@ class LeaseRecoveryTest {
             bed.seed(CrawlerTestBed.feedItem(origin.url(0, SlowBody.path(200, 200, 10, 60_000)), "stopped"));
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(SlowBody.PATH).size() == 1);
 
-            node.close();
+            node.close(DRAIN); // the request cannot finish while the node drains: no use waiting the 10 s
 
             List<String> time = bed.redis().sync().time();
             long serverMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
@@ -192,7 +194,7 @@ class LeaseRecoveryTest {
             // the page is fetched and parsed; its result goes out only when the pipelines flush, as the node stops
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> HeldPipeline.held() == 1);
 
-            node.close();
+            node.close(DRAIN); // the request cannot finish while the node drains: no use waiting the 10 s
 
             assertTrue(leftWhileFlushing.getFirst() > Duration.ofSeconds(60).toMillis(),
                     "while its page went out the lease still ran, so no reaper could give the request to another node: "
