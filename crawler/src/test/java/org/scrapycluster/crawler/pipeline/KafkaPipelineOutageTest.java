@@ -67,7 +67,7 @@ class KafkaPipelineOutageTest {
         KafkaPipeline pipeline = new KafkaPipeline();
         try {
             Settings settings = Settings.defaults("crawler").withLauncherValues(Map.of("KAFKA_HOSTS", kafka.bootstrapServers(),
-                    "KAFKA_CLIENT_PROPERTIES", Map.of("request.timeout.ms", 6000)));
+                    "KAFKA_CLIENT_PROPERTIES", Map.of("request.timeout.ms", 3000)));
             pipeline.open(new PipelineContext(settings, "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"), health,
                     Clock.systemUTC()));
             pipeline.process(page("before")).get();
