@@ -29,24 +29,26 @@ public record ProxyConfig(String host, int port, String username, String passwor
      * The proxy of {@code http://[user:password@]host:port}, the form of {@code DOWNLOAD_PROXY}; user name and
      * password may be percent-encoded.
      *
-     * @throws IllegalArgumentException when {@code url} is not of that form, saying why
+     * @throws IllegalArgumentException when {@code url} is not of that form, saying why; the message shows the URL
+     *                                  without its password
      */
     public static ProxyConfig parse(String url) {
         URI uri;
         try {
             uri = new URI(url.strip());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("not a URL: " + e.getMessage());
+            // the exception's own message quotes the whole input, password included
+            throw new IllegalArgumentException("not a URL: " + e.getReason() + " at index " + e.getIndex() + " of " + withoutPassword(url));
         }
         if (!"http".equalsIgnoreCase(uri.getScheme())) {
-            throw new IllegalArgumentException("must be an http:// URL (the proxy is spoken to in plain HTTP), was " + url);
+            throw new IllegalArgumentException("must be an http:// URL (the proxy is spoken to in plain HTTP), was " + withoutPassword(url));
         }
         if (uri.getHost() == null || uri.getPort() < 0) {
-            throw new IllegalArgumentException("must name the proxy's host and port, as http://host:port, was " + url);
+            throw new IllegalArgumentException("must name the proxy's host and port, as http://host:port, was " + withoutPassword(url));
         }
         String path = uri.getRawPath();
         if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw new IllegalArgumentException("must be only http://[user:password@]host:port, was " + url);
+            throw new IllegalArgumentException("must be only http://[user:password@]host:port, was " + withoutPassword(url));
         }
         String userInfo = uri.getRawUserInfo();
         if (userInfo == null) {
@@ -57,6 +59,18 @@ public record ProxyConfig(String host, int port, String username, String passwor
             throw new IllegalArgumentException("give the proxy's user name and password as user:password@, or neither");
         }
         return new ProxyConfig(uri.getHost(), uri.getPort(), decode(userInfo.substring(0, colon)), decode(userInfo.substring(colon + 1)));
+    }
+
+    /**
+     * {@code url} with the text between the first colon after {@code //} and the last {@code @} replaced by
+     * {@code ***}, for error messages: whatever the user information holds (a raw {@code /} or {@code @} in the
+     * password included), it is inside that span; a URL with no {@code @} is given as it is.
+     */
+    static String withoutPassword(String url) {
+        int start = url.indexOf("//");
+        int colon = start < 0 ? -1 : url.indexOf(':', start + 2);
+        int at = url.lastIndexOf('@');
+        return colon < 0 || at < colon ? url : url.substring(0, colon + 1) + "***" + url.substring(at);
     }
 
     private static String decode(String part) {

@@ -30,6 +30,18 @@ class ProxyConfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
+            "https://crawler:s3cret@proxy.internal:3128 | must be an http:// URL (the proxy is spoken to in plain HTTP), was https://crawler:***@proxy.internal:3128",
+            "http://crawler:s3cret@proxy.internal | must name the proxy's host and port, as http://host:port, was http://crawler:***@proxy.internal",
+            "http://crawler:s3cret@proxy.internal:3128/x | must be only http://[user:password@]host:port, was http://crawler:***@proxy.internal:3128/x",
+            "http://crawler:s3 cret@proxy.internal:3128 | not a URL: Illegal character in authority at index 17 of http://crawler:***@proxy.internal:3128",
+            "http://crawler:s3/c@ret@proxy.internal | must name the proxy's host and port, as http://host:port, was http://crawler:***@proxy.internal"})
+    void aRefusalNeverShowsThePassword(String url, String message) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ProxyConfig.parse(url));
+        assertEquals(message, refused.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
             "https://proxy.internal:3128 | must be an http:// URL",
             "socks5://proxy.internal:1080 | must be an http:// URL",
             "proxy.internal:3128 | must be an http:// URL",
