@@ -17,14 +17,16 @@ import org.yaml.snakeyaml.error.YAMLException;
  * {@code elementType} is the type of a list's elements (inferred from the default), null for
  * other types. A setting may be null only when its default is null. {@code keepsEmpty}: empty text
  * is an empty string, not null, for a string setting whose empty value means something other than
- * its null default (tag {@code [string, empty kept]}, e.g. {@code REDIS_SENTINEL_PASSWORD}).
+ * its null default (tag {@code [string, empty kept]}, e.g. {@code REDIS_SENTINEL_PASSWORD}). {@code secret}: the
+ * value holds a password or key (tag {@code [string, secret]}, e.g. {@code REDIS_PASSWORD}), so a value that does not
+ * fit the type is refused without being quoted.
  */
 public record SettingDeclaration(String name, SettingType type, SettingType elementType, Object defaultValue,
-        String doc, String file, boolean keepsEmpty) {
+        String doc, String file, boolean keepsEmpty, boolean secret) {
 
-    /** A setting whose empty text, where null is allowed, is null. */
+    /** A setting whose empty text, where null is allowed, is null, and whose value may be quoted. */
     public SettingDeclaration(String name, SettingType type, SettingType elementType, Object defaultValue, String doc, String file) {
-        this(name, type, elementType, defaultValue, doc, file, false);
+        this(name, type, elementType, defaultValue, doc, file, false, false);
     }
 
     /** The type as documentation shows it: {@code int}, {@code list of int}, ... */
@@ -70,7 +72,7 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
         return switch (type) {
             case LIST -> trimmed.startsWith("[") ? list(parseYaml(trimmed)) : list(splitCommas(trimmed));
             case MAP -> trimmed.startsWith("{") ? map(parseYaml(trimmed))
-                    : fail("\"" + text + "\" is not a map; write it as {key: value, ...}");
+                    : fail(describe(text) + " is not a map; write it as {key: value, ...}");
             case BOOLEAN -> lenientBooleans ? isTrue(trimmed) : strictBoolean(trimmed);
             case STRING -> text;
             default -> scalarText(type, trimmed);
@@ -130,12 +132,12 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
                 default -> text;
             };
         } catch (NumberFormatException e) {
-            return fail("\"" + text + "\" is not " + (target == SettingType.INT ? "an int" : "a " + target.tag()));
+            return fail(describe(text) + " is not " + (target == SettingType.INT ? "an int" : "a " + target.tag()));
         }
     }
 
     /** NaN and the infinities are refused: a number of seconds would silently become 0 or forever. */
-    private static double finite(double number, Object given) {
+    private double finite(double number, Object given) {
         return Double.isFinite(number) ? number : fail(describe(given) + " is not a finite number");
     }
 
@@ -144,7 +146,7 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
         if (lower.equals("false") || lower.equals("0")) {
             return false;
         }
-        return isTrue(lower) || (boolean) fail("\"" + text + "\" is not a boolean; use true, false, 1 or 0");
+        return isTrue(lower) || (boolean) fail(describe(text) + " is not a boolean; use true, false, 1 or 0");
     }
 
     private static boolean isTrue(String text) {
@@ -165,11 +167,15 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
         try {
             return new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
         } catch (YAMLException e) {
-            return fail("\"" + text + "\" is not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            return fail(describe(text) + " is not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
-    private static String describe(Object value) {
+    /** {@code value} as a message quotes it; "the value" for a secret, which is never quoted. */
+    private String describe(Object value) {
+        if (secret) {
+            return "the value (not shown: it holds a secret)";
+        }
         return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
     }
 

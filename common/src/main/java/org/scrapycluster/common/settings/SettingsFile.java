@@ -23,7 +23,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * One defaults file of {@code config/}: the settings it declares, each with the comment line(s)
  * right above it as its doc, and the shared files it includes ({@code include: [common, ...]}).
  * A doc starting with {@code [type]} declares the type, which a null default needs; {@code [string, empty kept]}
- * declares a string whose empty text stays an empty string instead of becoming null. The comment
+ * declares a string whose empty text stays an empty string instead of becoming null, and a last {@code , secret}
+ * ({@code [string, secret]}, {@code [map, secret]}) a setting holding a password or key, whose value no error
+ * message quotes. The comment
  * lines at the top of the file, up to the last blank line before the first setting (or all of
  * them when the file starts with its {@code include}), describe the file. A setting restated without a
  * doc only changes the default of a setting an included file declares.
@@ -31,7 +33,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 public record SettingsFile(String name, String description, List<String> includes, List<SettingDeclaration> declarations) {
 
     static final Pattern SETTING_NAME = Pattern.compile("[A-Z][A-Z0-9_]*");
-    private static final Pattern TYPE_TAG = Pattern.compile("^\\[([a-z]+)(, empty kept)?]\\s*");
+    private static final Pattern TYPE_TAG = Pattern.compile("^\\[([a-z]+)(, empty kept)?(, secret)?]\\s*");
     private static final String INCLUDE = "include";
 
     /** Parses the text of {@code config/<name>.yml}. */
@@ -67,10 +69,12 @@ public record SettingsFile(String name, String description, List<String> include
         Matcher tag = TYPE_TAG.matcher(doc);
         SettingType declared = null;
         boolean keepsEmpty = false;
+        boolean secret = false;
         if (tag.find()) {
             declared = SettingType.fromTag(tag.group(1)).orElseThrow(() -> new SettingsException(
                     path + ": setting " + name + " has an unknown type tag [" + tag.group(1) + "]"));
             keepsEmpty = tag.group(2) != null;
+            secret = tag.group(3) != null;
             if (keepsEmpty && declared != SettingType.STRING) {
                 throw new SettingsException(path + ": setting " + name + " keeps empty text but is not a [string]");
             }
@@ -84,10 +88,10 @@ public record SettingsFile(String name, String description, List<String> include
             throw new SettingsException(path + ": setting " + name + " defaults to null; its doc must start with a type tag such as [string]");
         }
         SettingType type = declared == null ? inferred : declared;
-        SettingDeclaration raw = new SettingDeclaration(name, type, elementType(value), value, doc, path, keepsEmpty);
+        SettingDeclaration raw = new SettingDeclaration(name, type, elementType(value), value, doc, path, keepsEmpty, secret);
         try {
             Object converted = value == null ? null : raw.fromYaml(value);
-            return new SettingDeclaration(name, type, raw.elementType(), converted, doc, path, keepsEmpty);
+            return new SettingDeclaration(name, type, raw.elementType(), converted, doc, path, keepsEmpty, secret);
         } catch (IllegalArgumentException e) {
             throw new SettingsException(path + ": default of setting " + name + " does not fit [" + type.tag() + "]: " + e.getMessage(), e);
         }

@@ -45,7 +45,8 @@ public final class SettingsReference {
                 Map settings merge one level deep: an override's entries are put over the defaults' entries, and
                 an entry set to null stays null (`PLUGINS: {plugins.stats_handler.StatsHandler: null}` turns that
                 handler off). An unknown name in the file or on the command line, or a value that does not convert
-                to the setting's type, stops the service at start-up with a message naming the setting.
+                to the setting's type, stops the service at start-up with a message naming the setting; the value is
+                quoted unless the type says *secret* (a password or key).
 
                 `scrapy-cluster standalone` reads every service's settings from the same layers; a name is unknown
                 there only if no service declares it. So do the client tools `feed`, `dump` (the Kafka monitor's
@@ -87,7 +88,8 @@ public final class SettingsReference {
     private static void table(StringBuilder page, List<SettingDeclaration> declarations) {
         page.append("| Setting | Type | Default | Meaning |\n|---|---|---|---|\n");
         for (SettingDeclaration d : declarations) {
-            page.append("| `").append(d.name()).append("` | ").append(d.typeName()).append(d.keepsEmpty() ? ", *empty kept*" : "").append(" | ")
+            page.append("| `").append(d.name()).append("` | ").append(d.typeName()).append(d.keepsEmpty() ? ", *empty kept*" : "")
+                    .append(d.secret() ? ", *secret*" : "").append(" | ")
                     .append(cell(d.defaultValue())).append(" | ").append(escapeText(d.doc())).append(" |\n");
         }
     }

@@ -106,7 +106,7 @@ public final class SettingsSchema {
         }
         String doc = restated.doc().isEmpty() ? included.doc() : restated.doc();
         return new SettingDeclaration(included.name(), included.type(), included.elementType(), value, doc, included.file(),
-                included.keepsEmpty());
+                included.keepsEmpty(), included.secret());
     }
 
     private static String readResource(String name) {

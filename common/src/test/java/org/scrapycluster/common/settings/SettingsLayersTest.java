@@ -166,6 +166,35 @@ class SettingsLayersTest {
         assertTrue(nullValue.getMessage().contains("null is not allowed"), nullValue.getMessage());
     }
 
+    /** Settings whose type says secret (passwords, keys, Kafka's client properties) are refused without their value. */
+    @Test
+    void aSecretThatDoesNotConvertIsNotQuoted() throws IOException {
+        SettingsException kafka = assertThrows(SettingsException.class, () -> Settings.load("rest", new SettingsSources(null,
+                Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES", "{sasl.jaas.config: 'password=\"hunter2\"', bad"))));
+        assertEquals("Setting KAFKA_CLIENT_PROPERTIES from the command line: the value (not shown: it holds a secret) is not valid "
+                + "YAML: while parsing a flow mapping (expected map)", kafka.getMessage());
+
+        SettingsException notAMap = assertThrows(SettingsException.class, () -> Settings.load("crawler", new SettingsSources(null,
+                Map.of("KAFKA_CLIENT_PROPERTIES", "ssl.truststore.password=hunter2"), Map.of())));
+        assertEquals("Setting KAFKA_CLIENT_PROPERTIES from the environment: the value (not shown: it holds a secret) is not a map; "
+                + "write it as {key: value, ...} (expected map)", notAMap.getMessage());
+
+        SettingsException keys = assertThrows(SettingsException.class, () -> Settings.load("rest", new SettingsSources(null,
+                Map.of(), Map.of("REST_API_KEYS", "[hunter2, other"))));
+        assertFalse(keys.getMessage().contains("hunter2"), keys.getMessage());
+        assertTrue(keys.getMessage().startsWith("Setting REST_API_KEYS from the command line: the value (not shown"), keys.getMessage());
+
+        Path file = write("REDIS_PASSWORD: {hunter2: 1}\nDOWNLOAD_PROXY: [http://u:hunter2@proxy:3128]\n");
+        SettingsException password = assertThrows(SettingsException.class, () -> Settings.load("crawler",
+                new SettingsSources(file, Map.of(), Map.of())));
+        assertFalse(password.getMessage().contains("hunter2"), password.getMessage());
+        assertTrue(password.getMessage().contains("is not a string"), password.getMessage());
+
+        SettingsException sentinel = assertThrows(SettingsException.class, () -> Settings.load("rest", new SettingsSources(
+                write("REDIS_SENTINEL_PASSWORD: [hunter2]\n"), Map.of(), Map.of())));
+        assertFalse(sentinel.getMessage().contains("hunter2"), sentinel.getMessage());
+    }
+
     @Test
     void aMissingOverrideFileIsCalledMissing() {
         Path missing = dir.resolve("typo.yml");

@@ -35,6 +35,6 @@ class SettingsReferenceTest {
                     assertTrue(rendered.contains("| `" + d.name() + "` |"), d.name()));
         }
         assertTrue(rendered.contains("| `PLUGINS` | map | `{plugins.scraper_handler.ScraperHandler: 100,"), rendered);
-        assertTrue(rendered.contains("| `REDIS_PASSWORD` | string | null |"), rendered);
+        assertTrue(rendered.contains("| `REDIS_PASSWORD` | string, *secret* | null |"), rendered);
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,32 @@ class SettingsSchemaTest {
         assertEquals("k", key.fromText("k", true));
         assertFalse(schema.get("NAME").keepsEmpty());
         assertNull(schema.get("NAME").fromText("", true));
+    }
+
+    /** A secret's value is never quoted when it does not convert; the tag comes last, after empty kept. */
+    @Test
+    void aTypeTagMayMarkASecret() {
+        SettingsSchema schema = schema("""
+                # A service for tests.
+
+                # [string, empty kept, secret] Password; empty for none.
+                PASSWORD: null
+                # [map, secret] Client properties.
+                PROPERTIES: {}
+                # [string] Name.
+                NAME: null
+                """);
+        SettingDeclaration password = schema.get("PASSWORD");
+        assertTrue(password.secret() && password.keepsEmpty());
+        assertEquals("Password; empty for none.", password.doc());
+        assertTrue(schema.get("PROPERTIES").secret());
+        assertFalse(schema.get("NAME").secret());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> schema.get("PROPERTIES").fromText("{a: hunter2", false));
+        assertFalse(refused.getMessage().contains("hunter2"), refused.getMessage());
+        IllegalArgumentException quoted = assertThrows(IllegalArgumentException.class,
+                () -> schema.get("NAME").fromYaml(List.of("visible")));
+        assertTrue(quoted.getMessage().contains("visible"), quoted.getMessage());
     }
 
     @Test
