@@ -4,11 +4,12 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
-import io.netty.util.NetUtil;
+import com.google.common.net.InetAddresses;
 
 /**
  * Host names that are IP addresses, read as browsers read them (the URL standard's host parser): IPv6 in
- * brackets, and IPv4 in one to four parts, each decimal, octal ({@code 0177}) or hexadecimal
+ * brackets, with an IPv4 address as its last 32 bits in any of them ({@code 64:ff9b::127.0.0.1}) and without a zone
+ * ({@code %eth0}), and IPv4 in one to four parts, each decimal, octal ({@code 0177}) or hexadecimal
  * ({@code 0x7f}), the last part filling the remaining bytes — so {@code 127.1}, {@code 2130706433} and
  * {@code 0x7f000001} are all 127.0.0.1. A host that does not end in a number is a name to resolve.
  */
@@ -27,11 +28,11 @@ final class IpLiterals {
      */
     static InetAddress parse(String host) {
         if (host.indexOf(':') >= 0) {
-            byte[] ipv6 = NetUtil.createByteArrayFromIpAddressString(host);
-            if (ipv6 == null) {
+            // Guava reads every form of RFC 4291, and never looks a name up; a zone would make it look up an interface
+            if (host.indexOf('%') >= 0 || !InetAddresses.isInetAddress(host)) {
                 throw new IllegalArgumentException("not a valid IPv6 address: " + host);
             }
-            return address(host, ipv6);
+            return address(host, InetAddresses.forString(host).getAddress());
         }
         String name = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
         String[] parts = name.split("\\.", -1);

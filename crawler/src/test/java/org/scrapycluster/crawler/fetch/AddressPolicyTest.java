@@ -53,6 +53,9 @@ class AddressPolicyTest {
         "http://[::ffff:10.0.0.1]/ | 10.0.0.1 is a private (RFC 1918) address",
         "http://[64:ff9b::a9fe:a9fe]/ | 64:ff9b:0:0:0:0:a9fe:a9fe is a link-local address inside an IPv6 address",
         "http://[2002:7f00:1::]/   | 2002:7f00:1:0:0:0:0:0 is a loopback address inside an IPv6 address",
+        "http://[64:ff9b::127.0.0.1]/ | 64:ff9b:0:0:0:0:7f00:1 is a loopback address inside an IPv6 address",
+        "http://[0:0:0:0:0:ffff:169.254.169.254]/ | 169.254.169.254 is a link-local address",
+        "http://[::127.0.0.1]/     | 0:0:0:0:0:0:7f00:1 is a loopback address inside an IPv6 address",
     })
     void everySpellingOfAnInternalAddressIsRefused(String url, String reason) {
         InetAddress address = IpLiterals.parse(UrlParts.split(url).hostname());
@@ -64,7 +67,7 @@ class AddressPolicyTest {
     @ParameterizedTest(name = "{0} is public")
     @ValueSource(strings = {"http://8.8.8.8/", "http://93.184.216.34/", "http://0x5db8d822/", "http://1572395042/",
         "http://172.32.0.1/", "http://100.128.0.1/", "http://[2606:4700::1111]/", "http://[2001:4860:4860::8888]/",
-        "http://[::ffff:8.8.8.8]/", "http://[2002:808:808::]/"})
+        "http://[::ffff:8.8.8.8]/", "http://[2002:808:808::]/", "http://[64:ff9b::8.8.8.8]/", "http://[2001:4860:4860::8.8.8.8]/"})
     void publicAddressesAreAllowed(String url) {
         InetAddress address = IpLiterals.parse(UrlParts.split(url).hostname());
         assertEquals(Optional.empty(), GUARD.refusal(address), url);
@@ -77,7 +80,8 @@ class AddressPolicyTest {
     }
 
     @ParameterizedTest(name = "{0} is no address")
-    @ValueSource(strings = {"256.0.0.1", "1.2.3.4.5", "1.256.3", "4294967296", "09.1.1.1", "1..2", "+1.2.3.4", "::zz"})
+    @ValueSource(strings = {"256.0.0.1", "1.2.3.4.5", "1.256.3", "4294967296", "09.1.1.1", "1..2", "+1.2.3.4", "::zz", "1::2::3",
+        "::1.2.3", "fe80::1%eth0", "2001:4860::1%lo"})
     void numericHostsThatAreNoAddressAreRefused(String host) {
         assertThrows(IllegalArgumentException.class, () -> IpLiterals.parse(host));
     }
