@@ -7,7 +7,10 @@ import java.util.Optional;
 
 /**
  * The address blocks that do not belong to the public internet — loopback, unspecified, private (RFC 1918),
- * carrier-grade NAT, link-local, unique-local and site-local IPv6, benchmarking, multicast, reserved — and
+ * carrier-grade NAT, link-local, unique-local and site-local IPv6, benchmarking, multicast, reserved, and the other
+ * blocks IANA's special-purpose registries say are not globally reachable (IETF protocol assignments,
+ * documentation, discard-only, local-use NAT64): no public server has such an address, so one only reaches
+ * something of the network the crawler is in — and
  * the IPv6 forms that carry an IPv4 address inside (IPv4-mapped, IPv4-compatible, NAT64, 6to4), which are
  * judged by the IPv4 address they carry.
  */
@@ -23,14 +26,22 @@ final class InternalAddresses {
             block("127.0.0.0/8", "a loopback address"),
             block("169.254.0.0/16", "a link-local address"),
             block("172.16.0.0/12", "a private (RFC 1918) address"),
+            block("192.0.0.0/24", "an IETF protocol assignment address"),
+            block("192.0.2.0/24", "a documentation address"),
             block("192.168.0.0/16", "a private (RFC 1918) address"),
             block("198.18.0.0/15", "a benchmarking address"),
+            block("198.51.100.0/24", "a documentation address"),
+            block("203.0.113.0/24", "a documentation address"),
             block("224.0.0.0/4", "a multicast address"),
             block("240.0.0.0/4", "a reserved or broadcast address"));
 
     private static final List<Block> IPV6 = List.of(
             block("::/128", "an unspecified address"),
             block("::1/128", "a loopback address"),
+            block("64:ff9b:1::/48", "a local-use NAT64 address"),
+            block("100::/64", "a discard-only address"),
+            block("2001:db8::/32", "a documentation address"),
+            block("3fff::/20", "a documentation address"),
             block("fc00::/7", "a unique-local address"),
             block("fe80::/10", "a link-local address"),
             block("fec0::/10", "a site-local address"),

@@ -50,6 +50,15 @@ class AddressPolicyTest {
         "http://[ff02::1]/         | ff02:0:0:0:0:0:0:1 is a multicast address",
         "http://255.255.255.255/   | 255.255.255.255 is a reserved or broadcast address",
         "http://198.18.0.1/        | 198.18.0.1 is a benchmarking address",
+        "http://192.0.0.192/       | 192.0.0.192 is an IETF protocol assignment address",
+        "http://192.0.2.2/         | 192.0.2.2 is a documentation address",
+        "http://198.51.100.7/      | 198.51.100.7 is a documentation address",
+        "http://203.0.113.255/     | 203.0.113.255 is a documentation address",
+        "http://[::ffff:192.0.2.2]/ | 192.0.2.2 is a documentation address",
+        "http://[2001:db8::1]/     | 2001:db8:0:0:0:0:0:1 is a documentation address",
+        "http://[3fff::1]/         | 3fff:0:0:0:0:0:0:1 is a documentation address",
+        "http://[100::1]/          | 100:0:0:0:0:0:0:1 is a discard-only address",
+        "http://[64:ff9b:1::a00:1]/ | 64:ff9b:1:0:0:0:a00:1 is a local-use NAT64 address",
         "http://[::ffff:10.0.0.1]/ | 10.0.0.1 is a private (RFC 1918) address",
         "http://[64:ff9b::a9fe:a9fe]/ | 64:ff9b:0:0:0:0:a9fe:a9fe is a link-local address inside an IPv6 address",
         "http://[2002:7f00:1::]/   | 2002:7f00:1:0:0:0:0:0 is a loopback address inside an IPv6 address",
@@ -66,7 +75,8 @@ class AddressPolicyTest {
 
     @ParameterizedTest(name = "{0} is public")
     @ValueSource(strings = {"http://8.8.8.8/", "http://93.184.216.34/", "http://0x5db8d822/", "http://1572395042/",
-        "http://172.32.0.1/", "http://100.128.0.1/", "http://[2606:4700::1111]/", "http://[2001:4860:4860::8888]/",
+        "http://172.32.0.1/", "http://100.128.0.1/",
+        "http://192.0.1.255/", "http://192.0.3.0/", "http://198.51.99.255/", "http://203.0.114.0/", "http://[2001:db9::1]/", "http://[2606:4700::1111]/", "http://[2001:4860:4860::8888]/",
         "http://[::ffff:8.8.8.8]/", "http://[2002:808:808::]/", "http://[64:ff9b::8.8.8.8]/", "http://[2001:4860:4860::8.8.8.8]/"})
     void publicAddressesAreAllowed(String url) {
         InetAddress address = IpLiterals.parse(UrlParts.split(url).hostname());
