@@ -2,9 +2,11 @@ package org.scrapycluster.common.domain;
 
 import java.net.InetAddress;
 import java.util.Collection;
-import java.util.Locale;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+
+import org.scrapycluster.common.settings.Settings;
 
 /**
  * The host names an HTTP call's {@code Host} header may give, for the REST gateway ({@code REST_ALLOWED_HOSTS}) and the
@@ -27,10 +29,38 @@ public final class AllowedHosts {
         this.names = names;
     }
 
-    /** The hosts of a server bound to {@code bound}, with the names {@code listed}. */
+    /**
+     * The hosts of a server bound to {@code bound}, with the names {@code listed}, each read as a {@code Host} header is
+     * ({@link UrlHost}: any case, a trailing dot, a Unicode name or a {@code :port} match the name a browser sends).
+     *
+     * @throws IllegalArgumentException when a listed name is no host name
+     */
     public static AllowedHosts of(InetAddress bound, Collection<String> listed) {
-        Set<String> names = listed.stream().map(name -> name.strip().toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+        Set<String> names = listed.stream().map(AllowedHosts::listedName).collect(Collectors.toUnmodifiableSet());
         return new AllowedHosts(bound.isLoopbackAddress() || !names.isEmpty(), names);
+    }
+
+    /**
+     * The names of the list setting {@code setting} ({@code REST_ALLOWED_HOSTS}, {@code METRICS_ALLOWED_HOSTS}), checked.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting when a name is no host name
+     */
+    public static List<String> listed(Settings settings, String setting) {
+        List<String> names = settings.getStringList(setting);
+        try {
+            names.forEach(AllowedHosts::listedName);
+        } catch (IllegalArgumentException e) {
+            throw settings.invalid(setting, e.getMessage());
+        }
+        return names;
+    }
+
+    private static String listedName(String listed) {
+        try {
+            return UrlHost.parse(listed.strip()).name();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lists '" + listed + "', which is not a host name (" + e.getMessage() + ")", e);
+        }
     }
 
     /** Whether a call whose {@code Host} header is {@code host} (null when it has none) is answered. */

@@ -63,7 +63,8 @@ public final class MetricsServer implements AutoCloseable {
         }
         String host = settings.getString("METRICS_HOST");
         try {
-            return Optional.of(start(new InetSocketAddress(host, port), settings.getStringList("METRICS_ALLOWED_HOSTS"), registry, health));
+            return Optional.of(start(new InetSocketAddress(host, port), AllowedHosts.listed(settings, "METRICS_ALLOWED_HOSTS"),
+                    registry, health));
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof BindException) {
                 throw settings.invalid("METRICS_PORT", "is " + port + ", which cannot be bound on " + host

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.domain;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
@@ -34,6 +35,23 @@ class AllowedHostsTest {
         AllowedHosts hosts = AllowedHosts.of(LOOPBACK, List.of("Crawler-Gateway.internal"));
         assertTrue(hosts.allows("crawler-gateway.INTERNAL:8080"));
         assertFalse(hosts.allows("other.internal"));
+    }
+
+    @Test
+    void listedNamesAreReadAsTheHostHeaderIs() {
+        AllowedHosts hosts = AllowedHosts.of(LOOPBACK, List.of("gateway.internal.", " Bücher.Example ", "proxy.internal:443"));
+        assertTrue(hosts.allows("gateway.internal:5343"));
+        assertTrue(hosts.allows("gateway.internal."));
+        assertTrue(hosts.allows("xn--bcher-kva.example"));
+        assertTrue(hosts.allows("proxy.internal:8443"), "the Host header's port is not compared");
+        assertFalse(hosts.allows("internal"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway internal", "", "exa_mple..com"})
+    void aListedNameThatIsNoHostNameIsAnError(String name) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> AllowedHosts.of(LOOPBACK, List.of(name)));
+        assertTrue(refused.getMessage().startsWith("lists '" + name + "', which is not a host name"), refused.getMessage());
     }
 
     @Test

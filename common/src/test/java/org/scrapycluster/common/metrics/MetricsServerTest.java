@@ -83,6 +83,30 @@ class MetricsServerTest {
     }
 
     /**
+     * A listed name is read as the Host header a browser sends: a trailing dot, a Unicode name and a port match; one that
+     * is no host name stops the start with an error naming the setting. (Before, "metrics.internal." and "bücher.example"
+     * were kept as written, so no call was ever answered for them.)
+     */
+    @Test
+    void listedNamesAreReadAsBrowsersSendThem() throws Exception {
+        Settings settings = Settings.load("redis-monitor", new SettingsSources(null, Map.of(), Map.of("METRICS_PORT", "0",
+                "METRICS_HOST", "127.0.0.1", "METRICS_ALLOWED_HOSTS", "[metrics.internal., bücher.example, prom.internal:9090]")));
+        try (MetricsServer server = MetricsServer.start(settings, metrics.registry(), health).orElseThrow()) {
+            int port = server.address().getPort();
+            assertEquals("HTTP/1.1 200 OK", statusLine(server, "metrics.internal:" + port));
+            assertEquals("HTTP/1.1 200 OK", statusLine(server, "metrics.internal.:" + port));
+            assertEquals("HTTP/1.1 200 OK", statusLine(server, "xn--bcher-kva.example:" + port));
+            assertEquals("HTTP/1.1 200 OK", statusLine(server, "prom.internal:" + port));
+            assertEquals("HTTP/1.1 403 Forbidden", statusLine(server, "attacker.example:" + port));
+        }
+        SettingsException bad = assertThrows(SettingsException.class, () -> MetricsServer.start(Settings.load("redis-monitor",
+                new SettingsSources(null, Map.of(), Map.of("METRICS_PORT", "0", "METRICS_HOST", "127.0.0.1",
+                        "METRICS_ALLOWED_HOSTS", "[metrics internal]"))), metrics.registry(), health));
+        assertTrue(bad.getMessage().startsWith("Setting METRICS_ALLOWED_HOSTS (from the command line) lists 'metrics internal', "
+                + "which is not a host name"), bad.getMessage());
+    }
+
+    /**
      * On a non-loopback address the names are checked once some are listed, so that a scraper naming its targets
      * (kafka-monitor:5344) keeps working by default; addresses, as Kubernetes pod discovery sends, always are answered.
      */

@@ -164,7 +164,7 @@ public final class RestGateway implements Service {
                 .route("/ui", "ui", call -> HttpAnswer.redirect("ui/"), HttpMethod.GET)
                 .prefix(UiFiles.PREFIX, "ui", new UiFiles(settings), HttpMethod.GET)
                 .build();
-        this.dispatcher = new Dispatcher(router, keys, AllowedHosts.of(bindAddress.getAddress(), settings.getStringList("REST_ALLOWED_HOSTS")),
+        this.dispatcher = new Dispatcher(router, keys, AllowedHosts.of(bindAddress.getAddress(), AllowedHosts.listed(settings, "REST_ALLOWED_HOSTS")),
                 envelope, new HttpMetrics(context.meters()), settings.getBoolean("FLASK_LOGGING_ENABLED"));
     }
 
