@@ -20,8 +20,8 @@ import org.scrapycluster.crawler.fetch.Fetcher;
  * {@code beforeRequest} in ascending order, the fetch, then each one's {@code afterResponse} in descending
  * order, a step that does not proceed ending the passage. A cancelled fetch and a refused internal
  * address pass no middleware after the fetch: they are the node's own business. When a middleware's step throws
- * (an exception, or an error of its own code: {@link ExtensionFailures}), returns no future or returns one that
- * fails, the passage fails with a {@link MiddlewareFailure} naming it; nothing is thrown into the thread that
+ * (an exception, or an error of its own code: {@link ExtensionFailures}), returns no future, or returns one that
+ * fails or completes with no step, the passage fails with a {@link MiddlewareFailure} naming it; nothing is thrown into the thread that
  * started the passage, the node's scheduler.
  */
 public final class DownloadChain {
@@ -37,8 +37,8 @@ public final class DownloadChain {
     }
 
     /**
-     * A step of a downloader middleware failed: it threw (its cause), returned no future, or its future failed (its
-     * cause); the request it was working on returns to its queue when its lease expires.
+     * A step of a downloader middleware failed: it threw (its cause), returned no future, its future failed (its cause)
+     * or completed with no step; the request it was working on returns to its queue when its lease expires.
      */
     public static final class MiddlewareFailure extends IllegalStateException {
 
@@ -131,7 +131,7 @@ public final class DownloadChain {
 
     /**
      * What one step of {@code middleware} for {@code url} returns, or a {@link MiddlewareFailure} naming it when the step
-     * throws, returns no future or its future fails.
+     * throws, returns no future, its future fails or completes with no step (null).
      */
     private static CompletableFuture<DownloadStep> step(DownloaderMiddleware middleware, String name, String url,
             Supplier<CompletableFuture<DownloadStep>> step) {
@@ -148,7 +148,8 @@ public final class DownloadChain {
         return future.exceptionallyCompose(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause));
-        });
+        }).thenCompose(answer -> answer != null ? CompletableFuture.completedFuture(answer) : CompletableFuture.failedFuture(
+                new MiddlewareFailure(middleware.name(), name, url, "completed its future from " + name + " with no step", null)));
     }
 
     private static Passage ended(DownloadStep step, Download download, FetchResult result, DownloaderMiddleware middleware) {

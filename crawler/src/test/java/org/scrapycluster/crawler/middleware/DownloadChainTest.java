@@ -170,6 +170,24 @@ class DownloadChainTest {
     }
 
     @Test
+    void aMiddlewareWhoseFutureCompletesWithNoStepFailsThePassageNamingItself() {
+        DownloaderMiddleware stepless = new DownloaderMiddleware() {
+            @Override
+            public String name() {
+                return "stepless";
+            }
+
+            @Override
+            public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
+                return CompletableFuture.completedFuture(null);
+            }
+        };
+
+        assertEquals("the downloader middleware stepless completed its future from beforeRequest with no step",
+                failure(new DownloadChain(List.of(stepless), fetcher)).getMessage());
+    }
+
+    @Test
     void aMiddlewareWhoseJarLacksAClassFailsThePassageInsteadOfTheThreadThatStartedIt() {
         DownloaderMiddleware brokenJar = new DownloaderMiddleware() {
             @Override
