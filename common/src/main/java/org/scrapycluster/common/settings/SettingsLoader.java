@@ -4,9 +4,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.AbstractMap.SimpleEntry;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.scrapycluster.common.file.UnreadableFile;
 import org.yaml.snakeyaml.Yaml;
@@ -17,12 +21,18 @@ import org.yaml.snakeyaml.error.YAMLException;
  * Applies the layers — defaults, override file, environment, command line — to the schemas of
  * one or more services. Map values merge one level deep: the inner entries of an override are
  * put over the inner entries below it (a null inner value stays, so {@code PLUGINS: {X: null}}
- * disables X); anything deeper is replaced whole.
+ * disables X); anything deeper is replaced whole. A name scoped to a service ({@code kafka-monitor.PLUGINS}) in the
+ * override file or on the command line applies to that service alone, after the unscoped names of its layer, so that
+ * one file, or {@code standalone}'s one command line, can give two services that declare one name (the Kafka and Redis
+ * monitors' {@code PLUGINS}) different values.
  */
 final class SettingsLoader {
 
     /** Environment variables the original's Docker images read under another name (§8.6). */
     private static final Map<String, String> ENVIRONMENT_ALIASES = Map.of("SCHEDULER_QUEUE_TIEOUT", "SCHEDULER_QUEUE_TIMEOUT");
+
+    /** A name scoped to one service: {@code kafka-monitor.PLUGINS}. */
+    private static final Pattern SCOPED = Pattern.compile("([a-z][a-z-]*)\\.(.+)");
 
     private SettingsLoader() {
     }
@@ -43,9 +53,10 @@ final class SettingsLoader {
             Map<String, Layer> layers = new LinkedHashMap<>();
             schema.declarations().forEach(d -> values.put(d.name(), d.defaultValue()));
             String fileName = String.valueOf(sources.overrideFile());
-            file.forEach((name, value) -> apply(schema, name, value, Layer.FILE, fileName, values, layers));
+            forService(file, service).forEach(entry -> apply(schema, entry.getKey(), entry.getValue(), Layer.FILE, fileName, values, layers));
             environment(sources.environment()).forEach((name, value) -> apply(schema, name, value, Layer.ENVIRONMENT, null, values, layers));
-            sources.commandLine().forEach((name, value) -> apply(schema, name, value, Layer.COMMAND_LINE, null, values, layers));
+            forService(sources.commandLine(), service)
+                    .forEach(entry -> apply(schema, entry.getKey(), entry.getValue(), Layer.COMMAND_LINE, null, values, layers));
             result.put(service, new Settings(schema, values, layers));
         });
         return new SettingsGroup(result);
@@ -75,6 +86,26 @@ final class SettingsLoader {
             values.put(name, merge(values.get(name), converted));
             layers.put(name, layer);
         });
+    }
+
+    /**
+     * The entries of one layer that apply to {@code service}, in the order they are applied: the unscoped ones, then those
+     * scoped to it, unscoped (both may set one name: the scoped one merges over the other).
+     */
+    private static <V> List<Map.Entry<String, V>> forService(Map<String, V> layer, String service) {
+        List<Map.Entry<String, V>> applying = new ArrayList<>();
+        layer.forEach((name, value) -> {
+            if (!SCOPED.matcher(name).matches()) {
+                applying.add(new SimpleEntry<>(name, value));
+            }
+        });
+        layer.forEach((name, value) -> {
+            Matcher scoped = SCOPED.matcher(name);
+            if (scoped.matches() && scoped.group(1).equals(service)) {
+                applying.add(new SimpleEntry<>(scoped.group(2), value));
+            }
+        });
+        return applying;
     }
 
     private static Object merge(Object below, Object above) {
@@ -115,10 +146,24 @@ final class SettingsLoader {
 
     private static void requireKnown(Map<String, ?> overrides, Map<String, SettingDeclaration> known, String where) {
         for (String name : overrides.keySet()) {
-            if (!known.containsKey(name)) {
+            Matcher scoped = SCOPED.matcher(name);
+            if (scoped.matches()) {
+                requireDeclared(name, scoped.group(1), scoped.group(2), where);
+            } else if (!known.containsKey(name)) {
                 throw new SettingsException("Unknown setting " + name + " in " + where
                         + (SettingsFile.SETTING_NAME.matcher(name).matches() ? "" : " (setting names are UPPER_SNAKE_CASE)"));
             }
+        }
+    }
+
+    /** Refuses {@code scopedName} unless {@code service} is a service that declares {@code name}, whether or not it runs here. */
+    private static void requireDeclared(String scopedName, String service, String name, String where) {
+        if (!SettingsSchema.SERVICES.contains(service)) {
+            throw new SettingsException("Unknown setting " + scopedName + " in " + where + ": " + service + " is not a service; the services are "
+                    + String.join(", ", SettingsSchema.SERVICES));
+        }
+        if (SettingsSchema.load(service).find(name).isEmpty()) {
+            throw new SettingsException("Unknown setting " + scopedName + " in " + where + ": the " + service + " service does not declare " + name);
         }
     }
 

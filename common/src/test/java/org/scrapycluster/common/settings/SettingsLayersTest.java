@@ -254,6 +254,38 @@ class SettingsLayersTest {
     }
 
     @Test
+    void aNameScopedToAServiceSetsItForThatServiceAloneAndWinsOverTheUnscopedOneOfItsLayer() throws IOException {
+        Path file = write("PLUGINS: {plugins.stats_handler.StatsHandler: null}\n"
+                + "kafka-monitor.PLUGINS: {com.example.Handler: 500}\nredis-monitor.RETRY_FAILURES_MAX: 7\n");
+        Map<String, String> sets = new LinkedHashMap<>();
+        sets.put("redis-monitor.PLUGINS", "{com.example.JobsFactory: 600}");
+        sets.put("RETRY_FAILURES_MAX", "2");
+        SettingsGroup group = SettingsGroup.load(SettingsSchema.SERVICES, new SettingsSources(file, Map.of(), sets));
+
+        Map<String, Object> kafkaMonitor = group.service("kafka-monitor").getMap("PLUGINS");
+        assertEquals(500, kafkaMonitor.get("com.example.Handler"));
+        assertTrue(kafkaMonitor.containsKey("plugins.stats_handler.StatsHandler") && kafkaMonitor.get("plugins.stats_handler.StatsHandler") == null,
+                "the unscoped entry applies too: " + kafkaMonitor);
+        assertFalse(kafkaMonitor.containsKey("com.example.JobsFactory"), kafkaMonitor.toString());
+        Map<String, Object> redisMonitor = group.service("redis-monitor").getMap("PLUGINS");
+        assertEquals(600, redisMonitor.get("com.example.JobsFactory"));
+        assertFalse(redisMonitor.containsKey("com.example.Handler"), redisMonitor.toString());
+        assertEquals(Layer.COMMAND_LINE, group.service("redis-monitor").layerOf("PLUGINS"));
+        assertEquals(2, group.service("redis-monitor").getInt("RETRY_FAILURES_MAX"), "the command line beats the file's scoped name");
+
+        Settings alone = Settings.load("kafka-monitor", new SettingsSources(file, Map.of(), Map.of()));
+        assertEquals(500, alone.getMap("PLUGINS").get("com.example.Handler"), "a service run alone reads its scoped names");
+
+        SettingsException noSuchService = assertThrows(SettingsException.class, () -> SettingsGroup.load(SettingsSchema.SERVICES,
+                new SettingsSources(null, Map.of(), Map.of("kafka-monitr.PLUGINS", "{a: 1}"))));
+        assertEquals("Unknown setting kafka-monitr.PLUGINS in the command line: kafka-monitr is not a service; "
+                + "the services are kafka-monitor, redis-monitor, crawler, rest, standalone", noSuchService.getMessage());
+        SettingsException notDeclared = assertThrows(SettingsException.class, () -> SettingsGroup.load(SettingsSchema.SERVICES,
+                new SettingsSources(null, Map.of(), Map.of("rest.PLUGINS", "{a: 1}"))));
+        assertEquals("Unknown setting rest.PLUGINS in the command line: the rest service does not declare PLUGINS", notDeclared.getMessage());
+    }
+
+    @Test
     void gettersOfTheWrongTypeArePorgrammingErrors() {
         Settings settings = Settings.defaults("rest");
         assertThrows(IllegalArgumentException.class, () -> settings.getInt("REDIS_HOST"));
