@@ -79,15 +79,15 @@ final class PluginLoader {
     }
 
     /**
-     * Builds {@code specs} in order, each asked for the glob of its job keys at once, so that a plugin that cannot name
-     * them is a start-up error naming it (docs/extending.md); when one fails, every plugin already built is closed, last
+     * Builds {@code specs} in order, each asked for the glob of its job keys at once, so that a factory that cannot make
+     * its plugin, or a plugin that cannot name its keys, is a start-up error naming it (docs/extending.md); when one fails, every plugin already built is closed, last
      * first, within {@link #CLOSE_WAIT} together, a close that throws riding along with the start-up error.
      */
     static List<JobPlugin> build(List<PluginSpec> specs, PluginContext context) {
         List<JobPlugin> plugins = new ArrayList<>();
         try {
             for (PluginSpec spec : specs) {
-                JobPlugin plugin = spec.builder().apply(context);
+                JobPlugin plugin = create(spec, context);
                 plugins.add(plugin);
                 requirePattern(spec.name(), plugin, context.settings());
             }
@@ -111,6 +111,26 @@ final class PluginLoader {
      */
     static void closeAll(List<JobPlugin> plugins, StopBudget budget) {
         CLOSER.closeAll(plugins, budget.waitFor(CLOSE_WAIT));
+    }
+
+    /**
+     * The plugin {@code spec}'s factory makes; whatever it throws (an error of the plugin's code too), or a null plugin,
+     * is a start-up error naming it, so that the plugins already built are closed.
+     */
+    private static JobPlugin create(PluginSpec spec, PluginContext context) {
+        JobPlugin plugin;
+        try {
+            plugin = spec.builder().apply(context);
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            SettingsException refused = context.settings().invalid("PLUGINS", "names " + spec.name() + ", whose create() failed to make its plugin: " + e);
+            refused.initCause(e);
+            throw refused;
+        }
+        if (plugin == null) {
+            throw context.settings().invalid("PLUGINS", "names " + spec.name() + ", whose create() returned no plugin (null)");
+        }
+        return plugin;
     }
 
     private static void requirePattern(String name, JobPlugin plugin, Settings settings) {

@@ -3,6 +3,7 @@ package org.scrapycluster.redismonitor;
 import java.util.List;
 
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
@@ -34,6 +35,8 @@ public final class RedisMonitor implements Service {
     private final Thread starter;
     private volatile boolean closed;
     private volatile RedisConnection redis;
+    /** Why the monitor could not start once Redis was connected; null while it has not failed to. */
+    private volatile String startFailure;
     private RunningMonitor running;
 
     /**
@@ -53,12 +56,17 @@ public final class RedisMonitor implements Service {
         this.starter = Thread.ofPlatform().name("redis-monitor-start").daemon().unstarted(this::connectAndRun);
         context.health().register("redis", () -> {
             RedisConnection connection = redis;
+            if (startFailure != null) {
+                return Health.down("the Redis monitor could not start: " + startFailure);
+            }
             if (connection == null) {
                 return Health.down("connecting to " + options.redis());
             }
             return connection.answers() ? Health.up() : Health.down("no answer from " + options.redis());
         });
         context.health().register("kafka", outbound::health);
+        context.health().register("start", HealthRegistry.Kind.LIVENESS,
+                () -> startFailure == null ? Health.up() : Health.down("could not start: " + startFailure));
     }
 
     @Override
@@ -86,7 +94,9 @@ public final class RedisMonitor implements Service {
                 running.start();
                 redis = connection;
             } catch (RuntimeException e) {
-                LOG.error("The Redis monitor could not start", e);
+                startFailure = e.getMessage() != null ? e.getMessage() : e.toString();
+                LOG.atError().setCause(e).log("The Redis monitor could not start: " + startFailure
+                        + "; it stays down (its live and ready checks say so) until it is restarted");
                 running = null;
             }
         }

@@ -63,6 +63,25 @@ class PluginLoaderTest {
     }
 
     @Test
+    void aFactoryThatFailsToMakeItsPluginOrMakesNoneIsAStartUpErrorNamingItAndThoseBuiltAreClosed() {
+        List<String> closed = new ArrayList<>();
+        PluginLoader.PluginSpec first = new PluginLoader.PluginSpec("first", 100, context -> new IdlePlugin(() -> "first:*:*", () -> closed.add("first")));
+        List<PluginLoader.PluginSpec> throwing = List.of(first, new PluginLoader.PluginSpec("com.example.Throwing", 200, context -> {
+            throw new NoClassDefFoundError("com/example/Missing");
+        }));
+        List<PluginLoader.PluginSpec> making = List.of(first, new PluginLoader.PluginSpec("com.example.Nothing", 200, context -> null));
+
+        SettingsException thrown = assertThrows(SettingsException.class,
+                () -> PluginLoader.build(throwing, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
+        assertEquals("Setting PLUGINS (from the defaults) names com.example.Throwing, whose create() failed to make its plugin: "
+                + "java.lang.NoClassDefFoundError: com/example/Missing", thrown.getMessage());
+        SettingsException none = assertThrows(SettingsException.class,
+                () -> PluginLoader.build(making, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
+        assertEquals("Setting PLUGINS (from the defaults) names com.example.Nothing, whose create() returned no plugin (null)", none.getMessage());
+        assertEquals(List.of("first", "first"), closed, "the plugin built before is closed each time");
+    }
+
+    @Test
     void aPluginWhoseCloseHangsDoesNotHoldTheStartUpError() {
         CountDownLatch never = new CountDownLatch(1);
         List<PluginLoader.PluginSpec> specs = List.of(
