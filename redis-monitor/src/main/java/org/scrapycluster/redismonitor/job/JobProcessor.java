@@ -177,6 +177,10 @@ public final class JobProcessor {
             }
             try {
                 List<Answer> answers = plugin.handle(job);
+                if (answers == null) {
+                    throw new IllegalStateException("the plugin " + plugin.name() + " returned no answers (null) from handle; "
+                            + "it returns an empty list to answer nothing");
+                }
                 byValue.put(job.value(), answers);
                 if (plugin.answersByKey()) {
                     byKey = answers;
@@ -198,7 +202,8 @@ public final class JobProcessor {
      */
     private void failed(JobPlugin plugin, Waiters waiters, Throwable failure, long started) throws OutboundUnavailableException {
         String key = waiters.key();
-        LOG.atError().setCause(failure).addKeyValue("key", key).log("Job {} failed: {}", key, failure.toString());
+        LOG.atError().setCause(failure).addKeyValue("key", key).addKeyValue("plugin", plugin.name())
+                .log("Job {} of the plugin {} failed: {}", key, plugin.name(), failure.toString());
         if (!failures.failed(key)) {
             stats.ended(plugin, Outcome.FAILED, Duration.ofNanos(System.nanoTime() - started));
             return;

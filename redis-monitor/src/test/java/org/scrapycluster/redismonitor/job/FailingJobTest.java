@@ -60,6 +60,25 @@ class FailingJobTest {
     }
 
     @Test
+    void aPluginWhoseHandleReturnsNullFailsItsJobNamingItUntilItIsGivenUp() throws Exception {
+        JobKeys.write(bed.redis, key, "v1").join();
+        JobPlugin answerless = new BrokenJarPlugin() {
+            @Override
+            public List<Answer> handle(Job job) {
+                return null;
+            }
+        };
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            bed.processor.process(answerless, key);
+        }
+
+        assertEquals(0L, bed.redis.sync().exists(key), "two failures counted, given up at the third, and deleted");
+        assertEquals(List.of("Could not process the request within the failure limit: the plugin BrokenJarPlugin returned no answers "
+                + "(null) from handle; it returns an empty list to answer nothing"), bed.answered("error"));
+    }
+
+    @Test
     void aJobGivenUpWhosePluginCannotWordTheErrorIsDeletedWithoutAnAnswer() throws Exception {
         JobKeys.write(bed.redis, key, "v1").join();
         JobPlugin speechless = new BrokenJarPlugin() {
