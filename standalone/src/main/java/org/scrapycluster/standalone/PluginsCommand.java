@@ -50,7 +50,7 @@ public final class PluginsCommand implements Callable<Integer> {
         Settings redisMonitor = settings.service("redis-monitor");
         List<Path> folders = PluginFolders.folders(crawler);
         out.println(folders.isEmpty() ? "Plugin folders: none" : "Plugin folders:");
-        folders.forEach(folder -> out.println("  " + folder + " (" + PluginFolders.jars(List.of(folder)).size() + " jars)"));
+        folders.forEach(folder -> out.println("  " + PluginFolders.describe(folder)));
         List<FoundExtension> found = new ArrayList<>();
         found.addAll(found("spider", Spider.class, crawler));
         found.addAll(found("item pipeline", ItemPipeline.class, crawler));

@@ -243,10 +243,10 @@ public final class ExtensionLoader<T extends Extension> {
         }
         if (name.contains(".")) {
             throw settings.invalid(setting, "names " + name + ", which is neither one of the " + kindName + " ("
-                    + String.join(", ", available.keySet()) + ") nor a class found" + unbuilt());
+                    + String.join(", ", available.keySet()) + ") nor a class found" + unbuilt() + "; " + PluginFolders.searched(settings));
         }
         throw settings.invalid(setting, "names '" + name + "', but there are no " + kindName + " of that name; there are: "
-                + String.join(", ", available.keySet()) + unbuilt());
+                + String.join(", ", available.keySet()) + unbuilt() + "; " + PluginFolders.searched(settings));
     }
 
     /**

@@ -66,6 +66,18 @@ public final class PluginFolders {
         return jars;
     }
 
+    /** {@code folder} as the user is told of it: {@code <folder> (N jars)}, or {@code <folder> (missing)} when it does not exist. */
+    public static String describe(Path folder) {
+        return folder + (Files.isDirectory(folder) ? " (" + jars(List.of(folder)).size() + " jars)" : " (missing)");
+    }
+
+    /** The plugin folders of {@code settings}, described ({@link #describe}), for an error about an extension not found. */
+    static String searched(Settings settings) {
+        List<Path> folders = folders(settings);
+        return folders.isEmpty() ? "no plugin folder is set (" + PATH_VARIABLE + ", PLUGIN_DIRS)"
+                : "plugin folders searched: " + String.join(", ", folders.stream().map(PluginFolders::describe).toList());
+    }
+
     /**
      * The class loader of the jars in the plugin folders of {@code settings}: the service's own when there are none.
      *

@@ -217,6 +217,20 @@ class PluginFoldersTest {
     }
 
     @Test
+    void aNameThatMatchesNothingListsThePluginFoldersSearchedAndSaysWhichIsMissing(@TempDir Path work) {
+        Path misspelt = work.resolve("plugin");
+        Path folder = work.resolve("plugins");
+        brokenJar(folder);
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", misspelt + "," + folder)));
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings).named("SPIDER_NAME", "titles"));
+
+        assertTrue(e.getMessage().endsWith("; plugin folders searched: " + misspelt + " (missing), " + folder + " (1 jars)"), e.getMessage());
+        assertEquals(misspelt + " (missing)", PluginFolders.describe(misspelt), "as scrapy-cluster plugins lists it");
+    }
+
+    @Test
     void eachExtensionIsConstructedOnceHoweverOftenItsKindIsAskedFor(@TempDir Path work) throws ReflectiveOperationException {
         Path folder = work.resolve("plugins");
         PluginJar.named("counted").source("com.example.Counted", """
