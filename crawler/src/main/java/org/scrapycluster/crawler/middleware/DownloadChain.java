@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.DownloaderMiddleware;
+import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
@@ -40,29 +41,13 @@ public final class DownloadChain {
      * A step of a downloader middleware failed: it threw (its cause), returned no future, its future failed (its cause)
      * or completed with no step; the request it was working on returns to its queue when its lease expires.
      */
-    public static final class MiddlewareFailure extends IllegalStateException {
+    public static final class MiddlewareFailure extends ExtensionCallFailure {
 
         private static final long serialVersionUID = 1L;
 
-        private final String middleware;
-        private final String step;
-        private final String url;
-
         MiddlewareFailure(String middleware, String step, String url, String what, Throwable cause) {
-            super("the downloader middleware " + middleware + " " + what, cause);
-            this.middleware = middleware;
-            this.step = step;
-            this.url = url;
-        }
-
-        /** Which middleware and step failed, as the log says it: {@code downloader middleware robots in beforeRequest}. */
-        public String extension() {
-            return "downloader middleware " + middleware + " in " + step;
-        }
-
-        /** The URL of the request the step was working on. */
-        public String url() {
-            return url;
+            super("middleware", "downloader middleware " + middleware + " in " + step, url, "the downloader middleware " + middleware + " " + what,
+                    cause);
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionFailureLog;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.logging.SaidOnce;
@@ -272,13 +273,15 @@ public final class RequestProcessor {
         });
     }
 
-    /** Tells why {@code lease} could not be finished: a middleware's failure is counted, and its stack trace said once per kind. */
+    /**
+     * Tells why {@code lease} could not be finished: the failure of a downloader middleware or an item pipeline is counted,
+     * and its stack trace said once per kind.
+     */
     private void unfinished(LeasedRequest lease, Throwable failure) {
         String consequence = "it returns to its queue when its lease expires";
-        if (failure instanceof DownloadChain.MiddlewareFailure middleware) {
-            metrics.error("middleware");
-            extensionFailures.failed(middleware.extension(), middleware.getCause() != null ? middleware.getCause() : middleware,
-                    consequence, Map.of("url", middleware.url()));
+        if (failure instanceof ExtensionCallFailure call) {
+            metrics.error(call.kind());
+            extensionFailures.failed(call.extension(), call.getCause() != null ? call.getCause() : call, consequence, Map.of("url", call.url()));
             return;
         }
         LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))

@@ -8,7 +8,9 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 import org.scrapycluster.api.ItemPipeline;
+import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionCloser;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.SettingsException;
 import org.slf4j.Logger;
@@ -69,9 +71,36 @@ public final class Pipelines implements AutoCloseable {
         return published;
     }
 
-    /** {@code stage}'s taking {@code item}: whether the item went on. */
+    /**
+     * {@code stage}'s taking {@code item}: whether the item went on. A user's stage that throws or returns no future fails
+     * it with a {@link PipelineFailure} naming the stage, counted and logged as its bug; a future of its that fails is its
+     * "not now", and fails it as it is.
+     */
     private static CompletableFuture<Boolean> take(ItemPipeline stage, CrawlResult item) {
-        return stage instanceof NodePipeline nodePipeline ? nodePipeline.deliver(item) : stage.process(item).thenApply(done -> true);
+        if (stage instanceof NodePipeline nodePipeline) {
+            return nodePipeline.deliver(item);
+        }
+        CompletableFuture<Void> taken;
+        try {
+            taken = stage.process(item);
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "failed in process: " + e, e));
+        }
+        if (taken == null) {
+            return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "returned no future from process", null));
+        }
+        return taken.thenApply(done -> true);
+    }
+
+    /** A user's stage threw, or returned no future: its bug, for the item's request to return to its queue. */
+    static final class PipelineFailure extends ExtensionCallFailure {
+
+        private static final long serialVersionUID = 1L;
+
+        PipelineFailure(String stage, String url, String what, Throwable cause) {
+            super("pipeline", "item pipeline " + stage + " in process", url, "the item pipeline " + stage + " " + what, cause);
+        }
     }
 
     /** {@link #close(Duration) Closes}, the stages of the node sharing {@link NodePipeline#CLOSE_WAIT}. */

@@ -295,6 +295,29 @@ class RequestProcessorTest {
     }
 
     @Test
+    void anItemPipelineThatThrowsOrReturnsNoFutureIsCountedEachTimeNamedAndItsStackTraceWrittenOnce() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
+        RequestProcessor throwing = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.Throwing.class.getName() + ": 200}"));
+        RequestProcessor futureless = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.Futureless.class.getName() + ": 200}"));
+        List<ILoggingEvent> logged = CapturedLog.of(RequestProcessor.class.getPackageName(), () -> {
+            for (int page = 0; page < 2; page++) {
+                process(throwing, CrawlRequest.get("http://example.com/", meta(0, 0)));
+                process(futureless, CrawlRequest.get("http://example.com/", meta(0, 0)));
+            }
+        });
+
+        assertEquals(4.0, registry.get("crawler.errors").tag("kind", "pipeline").counter().count());
+        List<ILoggingEvent> errors = logged.stream().filter(event -> event.getLevel() == Level.ERROR).toList();
+        assertEquals(2, errors.size(), "one line for each kind of failure: " + errors);
+        assertEquals("java.lang.IllegalStateException", errors.getFirst().getThrowableProxy().getClassName(), "with the stage's stack trace");
+        assertTrue(errors.getFirst().getFormattedMessage().startsWith("The item pipeline throwing in process failed: "
+                + "java.lang.IllegalStateException: a bug on http://example.com/; it returns to its queue"), errors.getFirst().getFormattedMessage());
+        assertTrue(errors.getLast().getFormattedMessage().contains("the item pipeline futureless returned no future from process"),
+                errors.getLast().getFormattedMessage());
+        assertEquals(List.of(), items());
+    }
+
+    @Test
     void aSpiderThatFailsOnEveryPageIsCountedEachTimeAndItsStackTraceWrittenOnce() {
         Spider failing = new Spider() {
             @Override
