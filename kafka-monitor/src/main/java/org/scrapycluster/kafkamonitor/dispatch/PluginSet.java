@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
@@ -55,8 +56,8 @@ public final class PluginSet {
      * Loads, sets up and ranks the plugins {@code settings} list.
      *
      * @throws SettingsException when {@code PLUGINS} names an unknown class or a class that is not a
-     *         plugin, gives a rank that is not a whole number, or gives two plugins one rank
-     * @throws IllegalStateException when a plugin cannot be set up (its schema is missing or invalid)
+     *         plugin, gives a rank that is not a whole number, gives two plugins one rank,
+     *         or names a plugin that cannot be set up (its setup throws, its schema is missing or invalid)
      */
     public static PluginSet load(Settings settings) {
         SafetyChecks checks = SafetyChecks.from(settings);
@@ -78,7 +79,7 @@ public final class PluginSet {
                         + "; every plugin needs a rank of its own");
             }
             KafkaMonitorPlugin plugin = instantiate(loader, name);
-            loaded.add(new RankedPlugin(name, rank, plugin, validator(plugin, plugin.setup(settings), checks)));
+            loaded.add(new RankedPlugin(name, rank, plugin, setUp(settings, name, plugin, checks)));
         }
         loaded.sort(Comparator.comparingInt(RankedPlugin::rank));
         return new PluginSet(loaded);
@@ -118,6 +119,21 @@ public final class PluginSet {
     private static KafkaMonitorPlugin instantiate(ExtensionLoader<KafkaMonitorPlugin> loader, String name) {
         Class<? extends KafkaMonitorPlugin> builtIn = ORIGINAL_NAMES.get(name);
         return loader.instance(SETTING, builtIn == null ? name : builtIn.getName());
+    }
+
+    /**
+     * The validator of {@code plugin}'s schema, once {@code setup} gave it; whatever setting it up throws (an error of the
+     * plugin's code too) is a start-up error naming it as {@code PLUGINS} does.
+     */
+    private static RequestValidator setUp(Settings settings, String name, KafkaMonitorPlugin plugin, SafetyChecks checks) {
+        try {
+            return validator(plugin, plugin.setup(settings), checks);
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            SettingsException refused = settings.invalid(SETTING, "names " + name + ", which cannot be set up: " + e);
+            refused.initCause(e);
+            throw refused;
+        }
     }
 
     private static RequestValidator validator(KafkaMonitorPlugin plugin, RequestSchema schema, SafetyChecks checks) {

@@ -73,10 +73,19 @@ class PluginSetTest {
 
     @Test
     void aPluginWhoseSchemaIsMissingCannotStart() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        SettingsException e = assertThrows(SettingsException.class,
                 () -> PluginSet.load(settings("{org.scrapycluster.kafkamonitor.testing.SchemalessHandler: 500}")));
         assertTrue(e.getMessage().contains("The schema schemaless_schema.json of the plugin org.scrapycluster.kafkamonitor.testing.SchemalessHandler is not on the class path"),
                 e.getMessage());
+    }
+
+    @Test
+    void aPluginWhoseSetupFailsIsAStartUpErrorNamingIt() {
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> PluginSet.load(settings("{org.scrapycluster.kafkamonitor.testing.UnsettableHandler: 500}")));
+        assertEquals("Setting PLUGINS (from the command line) names org.scrapycluster.kafkamonitor.testing.UnsettableHandler, which cannot be "
+                + "set up: java.lang.IllegalStateException: cannot reach the licence server", e.getMessage());
+        assertEquals("cannot reach the licence server", e.getCause().getMessage());
     }
 
     @Test
