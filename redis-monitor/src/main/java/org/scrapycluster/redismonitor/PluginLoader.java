@@ -80,16 +80,23 @@ final class PluginLoader {
 
     /**
      * Builds {@code specs} in order, each asked for the glob of its job keys at once, so that a factory that cannot make
-     * its plugin, or a plugin that cannot name its keys, is a start-up error naming it (docs/extending.md); when one fails, every plugin already built is closed, last
+     * its plugin, a plugin that cannot name its keys, and two plugins of one name are a start-up error naming them
+     * (docs/extending.md); when one fails, every plugin already built is closed, last
      * first, within {@link #CLOSE_WAIT} together, a close that throws riding along with the start-up error.
      */
     static List<JobPlugin> build(List<PluginSpec> specs, PluginContext context) {
         List<JobPlugin> plugins = new ArrayList<>();
+        Map<String, String> called = new HashMap<>();
         try {
             for (PluginSpec spec : specs) {
                 JobPlugin plugin = create(spec, context);
                 plugins.add(plugin);
                 requirePattern(spec.name(), plugin, context.settings());
+                String sameName = called.putIfAbsent(plugin.name(), spec.name());
+                if (sameName != null) {
+                    throw context.settings().invalid("PLUGINS", "names both " + sameName + " and " + spec.name() + ", whose plugins are both called '"
+                            + plugin.name() + "', the name their statistics and log lines go by; give one a name() of its own");
+                }
             }
             return List.copyOf(plugins);
         } catch (RuntimeException e) {

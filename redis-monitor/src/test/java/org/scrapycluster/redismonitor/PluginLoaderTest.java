@@ -82,6 +82,21 @@ class PluginLoaderTest {
     }
 
     @Test
+    void twoPluginsWithOneNameAreAStartUpErrorAndThoseBuiltAreClosed() {
+        List<String> closed = new ArrayList<>();
+        List<PluginLoader.PluginSpec> specs = List.of(
+                new PluginLoader.PluginSpec("com.example.First", 100, context -> new IdlePlugin(() -> "first:*:*", () -> closed.add("first"))),
+                new PluginLoader.PluginSpec("com.example.Second", 200, context -> new IdlePlugin(() -> "second:*:*", () -> closed.add("second"))));
+
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
+
+        assertEquals("Setting PLUGINS (from the defaults) names both com.example.First and com.example.Second, whose plugins are both "
+                + "called 'IdlePlugin', the name their statistics and log lines go by; give one a name() of its own", refused.getMessage());
+        assertEquals(List.of("second", "first"), closed);
+    }
+
+    @Test
     void aPluginWhoseCloseHangsDoesNotHoldTheStartUpError() {
         CountDownLatch never = new CountDownLatch(1);
         List<PluginLoader.PluginSpec> specs = List.of(

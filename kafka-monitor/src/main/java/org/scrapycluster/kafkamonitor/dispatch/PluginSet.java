@@ -56,13 +56,14 @@ public final class PluginSet {
      * Loads, sets up and ranks the plugins {@code settings} list.
      *
      * @throws SettingsException when {@code PLUGINS} names an unknown class or a class that is not a
-     *         plugin, gives a rank that is not a whole number, gives two plugins one rank,
+     *         plugin, gives a rank that is not a whole number, gives two plugins one rank or names two of one name,
      *         or names a plugin that cannot be set up (its setup throws, its schema is missing or invalid)
      */
     public static PluginSet load(Settings settings) {
         SafetyChecks checks = SafetyChecks.from(settings);
         ExtensionLoader<KafkaMonitorPlugin> loader = ExtensionLoader.of(KafkaMonitorPlugin.class, "Kafka monitor plugins", settings);
         Map<Integer, String> ranks = new HashMap<>();
+        Map<String, String> called = new HashMap<>();
         List<RankedPlugin> loaded = new ArrayList<>();
         for (Map.Entry<String, Object> entry : settings.getMap(SETTING).entrySet()) {
             if (entry.getValue() == null) {
@@ -79,6 +80,11 @@ public final class PluginSet {
                         + "; every plugin needs a rank of its own");
             }
             KafkaMonitorPlugin plugin = instantiate(loader, name);
+            String sameName = called.putIfAbsent(plugin.name(), name);
+            if (sameName != null) {
+                throw settings.invalid(SETTING, "names both " + sameName + " and " + name + ", which are both called '" + plugin.name()
+                        + "', the name their statistics and log lines go by; give one a name() of its own");
+            }
             loaded.add(new RankedPlugin(name, rank, plugin, setUp(settings, name, plugin, checks)));
         }
         loaded.sort(Comparator.comparingInt(RankedPlugin::rank));
