@@ -33,7 +33,7 @@ final class ClosingPlugins {
 
         @Override
         public JobPlugin create(PluginContext context) {
-            return new IdlePlugin(NO_JOBS, RECORDED_CLOSED::countDown);
+            return new IdlePlugin("recorded", NO_JOBS, RECORDED_CLOSED::countDown);
         }
     }
 
@@ -46,7 +46,7 @@ final class ClosingPlugins {
 
         @Override
         public JobPlugin create(PluginContext context) {
-            return new IdlePlugin(NO_JOBS, () -> {
+            return new IdlePlugin("failing", NO_JOBS, () -> {
                 throw new AssertionError("a bug in close");
             });
         }
@@ -61,7 +61,7 @@ final class ClosingPlugins {
 
         @Override
         public JobPlugin create(PluginContext context) {
-            return new IdlePlugin(NO_JOBS, () -> {
+            return new IdlePlugin("hanging", NO_JOBS, () -> {
                 HANGING_CLOSING.countDown();
                 try {
                     HANGING_RELEASED.await();

@@ -7,13 +7,11 @@ import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.job.Job;
 import org.scrapycluster.redismonitor.job.JobPlugin;
 
-/** A test plugin that answers no job: its {@code pattern()} and its {@code close()} are what the test gives. */
-record IdlePlugin(Supplier<String> keys, Runnable onClose) implements JobPlugin {
-
-    @Override
-    public String name() {
-        return "IdlePlugin";
-    }
+/**
+ * A test plugin that answers no job: its {@code name()}, {@code pattern()} and {@code close()} are what the test gives
+ * (two plugins of one name are a start-up error).
+ */
+record IdlePlugin(String name, Supplier<String> keys, Runnable onClose) implements JobPlugin {
 
     @Override
     public String pattern() {

@@ -48,11 +48,11 @@ class PluginLoaderTest {
     void aPluginThatCannotNameItsJobKeysIsAStartUpErrorNamingItAndThoseBuiltAreClosed() {
         List<String> closed = new ArrayList<>();
         List<PluginLoader.PluginSpec> specs = List.of(
-                new PluginLoader.PluginSpec("first", 100, context -> new IdlePlugin(() -> "first:*:*", () -> {
+                new PluginLoader.PluginSpec("first", 100, context -> new IdlePlugin("first", () -> "first:*:*", () -> {
                     closed.add("first");
                     throw new AssertionError("a bug in close");
                 })),
-                new PluginLoader.PluginSpec("broken", 200, context -> new IdlePlugin(() -> {
+                new PluginLoader.PluginSpec("broken", 200, context -> new IdlePlugin("broken", () -> {
                     throw new NoClassDefFoundError("com/example/Missing");
                 }, () -> closed.add("broken"))));
         SettingsException refused = assertThrows(SettingsException.class,
@@ -65,7 +65,7 @@ class PluginLoaderTest {
     @Test
     void aFactoryThatFailsToMakeItsPluginOrMakesNoneIsAStartUpErrorNamingItAndThoseBuiltAreClosed() {
         List<String> closed = new ArrayList<>();
-        PluginLoader.PluginSpec first = new PluginLoader.PluginSpec("first", 100, context -> new IdlePlugin(() -> "first:*:*", () -> closed.add("first")));
+        PluginLoader.PluginSpec first = new PluginLoader.PluginSpec("first", 100, context -> new IdlePlugin("first", () -> "first:*:*", () -> closed.add("first")));
         List<PluginLoader.PluginSpec> throwing = List.of(first, new PluginLoader.PluginSpec("com.example.Throwing", 200, context -> {
             throw new NoClassDefFoundError("com/example/Missing");
         }));
@@ -85,8 +85,8 @@ class PluginLoaderTest {
     void twoPluginsWithOneNameAreAStartUpErrorAndThoseBuiltAreClosed() {
         List<String> closed = new ArrayList<>();
         List<PluginLoader.PluginSpec> specs = List.of(
-                new PluginLoader.PluginSpec("com.example.First", 100, context -> new IdlePlugin(() -> "first:*:*", () -> closed.add("first"))),
-                new PluginLoader.PluginSpec("com.example.Second", 200, context -> new IdlePlugin(() -> "second:*:*", () -> closed.add("second"))));
+                new PluginLoader.PluginSpec("com.example.First", 100, context -> new IdlePlugin("IdlePlugin", () -> "first:*:*", () -> closed.add("first"))),
+                new PluginLoader.PluginSpec("com.example.Second", 200, context -> new IdlePlugin("IdlePlugin", () -> "second:*:*", () -> closed.add("second"))));
 
         SettingsException refused = assertThrows(SettingsException.class,
                 () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
@@ -100,14 +100,14 @@ class PluginLoaderTest {
     void aPluginWhoseCloseHangsDoesNotHoldTheStartUpError() {
         CountDownLatch never = new CountDownLatch(1);
         List<PluginLoader.PluginSpec> specs = List.of(
-                new PluginLoader.PluginSpec("stuck", 100, context -> new IdlePlugin(() -> "stuck:*:*", () -> {
+                new PluginLoader.PluginSpec("stuck", 100, context -> new IdlePlugin("stuck", () -> "stuck:*:*", () -> {
                     try {
                         never.await();
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
                 })),
-                new PluginLoader.PluginSpec("broken", 200, context -> new IdlePlugin(() -> null, () -> { })));
+                new PluginLoader.PluginSpec("broken", 200, context -> new IdlePlugin("broken", () -> null, () -> { })));
 
         SettingsException refused = assertThrows(SettingsException.class,
                 () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
