@@ -29,10 +29,16 @@ final class IpLiterals {
     static InetAddress parse(String host) {
         if (host.indexOf(':') >= 0) {
             // Guava reads every form of RFC 4291, and never looks a name up; a zone would make it look up an interface
-            if (host.indexOf('%') >= 0 || !InetAddresses.isInetAddress(host)) {
+            if (host.indexOf('%') >= 0) {
                 throw new IllegalArgumentException("not a valid IPv6 address: " + host);
             }
-            return address(host, InetAddresses.forString(host).getAddress());
+            byte[] bytes;
+            try {
+                bytes = InetAddresses.forString(host).getAddress();
+            } catch (IllegalArgumentException notAnAddress) {
+                throw new IllegalArgumentException("not a valid IPv6 address: " + host, notAnAddress);
+            }
+            return address(host, bytes);
         }
         String name = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
         String[] parts = name.split("\\.", -1);
