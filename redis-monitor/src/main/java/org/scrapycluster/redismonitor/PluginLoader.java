@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.extension.ListedNames;
 import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
@@ -86,17 +87,13 @@ final class PluginLoader {
      */
     static List<JobPlugin> build(List<PluginSpec> specs, PluginContext context) {
         List<JobPlugin> plugins = new ArrayList<>();
-        Map<String, String> called = new HashMap<>();
+        ListedNames called = new ListedNames(context.settings(), "PLUGINS");
         try {
             for (PluginSpec spec : specs) {
                 JobPlugin plugin = create(spec, context);
                 plugins.add(plugin);
                 requirePattern(spec.name(), plugin, context.settings());
-                String sameName = called.putIfAbsent(plugin.name(), spec.name());
-                if (sameName != null) {
-                    throw context.settings().invalid("PLUGINS", "names both " + sameName + " and " + spec.name() + ", whose plugins are both called '"
-                            + plugin.name() + "', the name their statistics and log lines go by; give one a name() of its own");
-                }
+                called.take(spec.name(), plugin.name());
             }
             return List.copyOf(plugins);
         } catch (RuntimeException e) {

@@ -91,7 +91,7 @@ class PluginLoaderTest {
         SettingsException refused = assertThrows(SettingsException.class,
                 () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
 
-        assertEquals("Setting PLUGINS (from the defaults) names both com.example.First and com.example.Second, whose plugins are both "
+        assertEquals("Setting PLUGINS (from the defaults) names both com.example.First and com.example.Second, and both plugins are "
                 + "called 'IdlePlugin', the name their statistics and log lines go by; give one a name() of its own", refused.getMessage());
         assertEquals(List.of("second", "first"), closed);
     }

@@ -9,6 +9,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.extension.ListedNames;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
 import org.scrapycluster.common.request.SafetyChecks;
@@ -63,7 +64,7 @@ public final class PluginSet {
         SafetyChecks checks = SafetyChecks.from(settings);
         ExtensionLoader<KafkaMonitorPlugin> loader = ExtensionLoader.of(KafkaMonitorPlugin.class, "Kafka monitor plugins", settings);
         Map<Integer, String> ranks = new HashMap<>();
-        Map<String, String> called = new HashMap<>();
+        ListedNames called = new ListedNames(settings, SETTING);
         List<RankedPlugin> loaded = new ArrayList<>();
         for (Map.Entry<String, Object> entry : settings.getMap(SETTING).entrySet()) {
             if (entry.getValue() == null) {
@@ -80,11 +81,7 @@ public final class PluginSet {
                         + "; every plugin needs a rank of its own");
             }
             KafkaMonitorPlugin plugin = instantiate(loader, name);
-            String sameName = called.putIfAbsent(plugin.name(), name);
-            if (sameName != null) {
-                throw settings.invalid(SETTING, "names both " + sameName + " and " + name + ", which are both called '" + plugin.name()
-                        + "', the name their statistics and log lines go by; give one a name() of its own");
-            }
+            called.take(name, plugin.name());
             loaded.add(new RankedPlugin(name, rank, plugin, setUp(settings, name, plugin, checks)));
         }
         loaded.sort(Comparator.comparingInt(RankedPlugin::rank));

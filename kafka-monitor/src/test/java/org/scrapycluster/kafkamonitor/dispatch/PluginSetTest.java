@@ -84,7 +84,7 @@ class PluginSetTest {
         SettingsException e = assertThrows(SettingsException.class,
                 () -> PluginSet.load(settings("{org.scrapycluster.kafkamonitor.testing.StatsLikeHandler: 500}")));
         assertEquals("Setting PLUGINS (from the command line) names both plugins.stats_handler.StatsHandler and "
-                + "org.scrapycluster.kafkamonitor.testing.StatsLikeHandler, which are both called 'StatsHandler', the name their "
+                + "org.scrapycluster.kafkamonitor.testing.StatsLikeHandler, and both plugins are called 'StatsHandler', the name their "
                 + "statistics and log lines go by; give one a name() of its own", e.getMessage());
     }
 
