@@ -127,7 +127,7 @@ final class PluginLoader {
             plugin = spec.builder().apply(context);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            SettingsException refused = context.settings().invalid("PLUGINS", "names " + spec.name() + ", whose create() failed to make its plugin: " + e);
+            SettingsException refused = context.settings().invalid("PLUGINS", "names " + spec.name() + ", whose create() failed to make its plugin: " + ExtensionFailures.described(e));
             refused.initCause(e);
             throw refused;
         }

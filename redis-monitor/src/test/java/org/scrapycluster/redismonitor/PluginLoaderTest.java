@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -74,7 +75,8 @@ class PluginLoaderTest {
         SettingsException thrown = assertThrows(SettingsException.class,
                 () -> PluginLoader.build(throwing, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
         assertEquals("Setting PLUGINS (from the defaults) names com.example.Throwing, whose create() failed to make its plugin: "
-                + "java.lang.NoClassDefFoundError: com/example/Missing", thrown.getMessage());
+                + ExtensionFailures.described(new NoClassDefFoundError("com/example/Missing")), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains("build it against the API of this Scrapy Cluster"), thrown.getMessage());
         SettingsException none = assertThrows(SettingsException.class,
                 () -> PluginLoader.build(making, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
         assertEquals("Setting PLUGINS (from the defaults) names com.example.Nothing, whose create() returned no plugin (null)", none.getMessage());

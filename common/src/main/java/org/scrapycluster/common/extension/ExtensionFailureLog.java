@@ -36,7 +36,7 @@ public final class ExtensionFailureLog {
         boolean first = kinds.first(extension + " " + kind(failure));
         LoggingEventBuilder event = (first ? log.atError() : log.atDebug()).addKeyValue("extension", extension).setCause(failure);
         context.forEach(event::addKeyValue);
-        event.log("The " + extension + " failed: " + failure + "; " + consequence
+        event.log("The " + extension + " failed: " + ExtensionFailures.described(failure) + "; " + consequence
                 + (first ? " (the stack trace is written once per kind of failure; every one is counted in " + counter + ")" : ""));
     }
 

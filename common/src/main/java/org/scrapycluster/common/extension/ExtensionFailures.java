@@ -1,5 +1,7 @@
 package org.scrapycluster.common.extension;
 
+import org.scrapycluster.common.cli.BuildVersion;
+
 /**
  * Which failures of an extension's own code a service survives (docs/extending.md, "When an extension fails"): every
  * exception, and every error its code raises — an assertion, a class its jar lacks ({@link NoClassDefFoundError}), a
@@ -19,5 +21,28 @@ public final class ExtensionFailures {
         if (failure instanceof VirtualMachineError fatal && !(fatal instanceof StackOverflowError)) {
             throw fatal;
         }
+    }
+
+    /**
+     * {@code failure} as a log line or an answer tells it: its class and message, and when it is a {@link LinkageError}
+     * of an extension's making what most likely caused it (docs/extending.md, "When an extension fails"): a jar built
+     * against another version of the API, a library its jar lacks, or a newer Java. The same text as
+     * {@code failure.toString()} for any other failure, and for an error of a static initializer.
+     */
+    public static String described(Throwable failure) {
+        return failure + linkageHint(failure);
+    }
+
+    private static String linkageHint(Throwable failure) {
+        if (failure instanceof UnsupportedClassVersionError) {
+            return " (the extension was compiled for a newer Java than this JVM's, Java " + Runtime.version().feature()
+                    + ": compile it with --release " + Runtime.version().feature() + " or run the service on a newer Java)";
+        }
+        if (failure instanceof IncompatibleClassChangeError || failure instanceof NoClassDefFoundError) {
+            return " (a class, method or field the extension was compiled against is missing or different here: build it"
+                    + " against the API of this Scrapy Cluster, " + BuildVersion.current() + ", and put the libraries it needs"
+                    + " that the service lacks in its jar)";
+        }
+        return "";
     }
 }

@@ -263,7 +263,7 @@ public final class ExtensionLoader<T extends Extension> {
             String classFile = className.replace('.', '/') + ".class";
             URL copy = classLoader.getResource(classFile);
             SettingsException refused = settings.invalid(setting, "names " + className
-                    + (copy == null ? "" : " (" + ServiceListing.jarOf(copy, classFile) + ")") + ", which cannot be loaded: " + e);
+                    + (copy == null ? "" : " (" + ServiceListing.jarOf(copy, classFile) + ")") + ", which cannot be loaded: " + ExtensionFailures.described(e));
             refused.initCause(e);
             throw refused;
         }
@@ -280,10 +280,10 @@ public final class ExtensionLoader<T extends Extension> {
             throw settings.invalid(setting, "names " + className + ", which has no public constructor without arguments");
         } catch (InvocationTargetException e) {
             ExtensionFailures.rethrowIfFatal(e.getCause());
-            throw new SettingsException("The " + className + " named in " + setting + " failed to construct: " + e.getCause(), e.getCause());
+            throw new SettingsException("The " + className + " named in " + setting + " failed to construct: " + ExtensionFailures.described(e.getCause()), e.getCause());
         } catch (LinkageError e) {
             throw new SettingsException("The " + className + " (" + FoundExtension.sourceOf(type) + ") named in " + setting
-                    + " cannot be constructed: " + e, e);
+                    + " cannot be constructed: " + ExtensionFailures.described(e), e);
         }
     }
 
@@ -294,7 +294,7 @@ public final class ExtensionLoader<T extends Extension> {
             throw new SettingsException("The " + name + " named in " + setting + " refused its settings: " + e.getMessage(), e);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            throw new SettingsException("The " + name + " named in " + setting + " failed to configure: " + e, e);
+            throw new SettingsException("The " + name + " named in " + setting + " failed to configure: " + ExtensionFailures.described(e), e);
         }
         return extension;
     }

@@ -61,7 +61,7 @@ final class ListedProvider<T extends Extension> {
                 failure = failed("cannot be found: " + e, e);
             } catch (Throwable e) {
                 ExtensionFailures.rethrowIfFatal(e);
-                failure = failed("cannot be loaded: " + e, e);
+                failure = failed("cannot be loaded: " + ExtensionFailures.described(e), e);
             }
         }
         if (failure != null) {
@@ -104,10 +104,10 @@ final class ListedProvider<T extends Extension> {
             failure = failed("has no public constructor without arguments", e);
         } catch (InvocationTargetException e) {
             ExtensionFailures.rethrowIfFatal(e.getCause());
-            failure = failed("failed to construct: " + e.getCause(), e.getCause());
+            failure = failed("failed to construct: " + ExtensionFailures.described(e.getCause()), e.getCause());
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            failure = failed("cannot be constructed: " + e, e);
+            failure = failed("cannot be constructed: " + ExtensionFailures.described(e), e);
         }
         throw failure;
     }

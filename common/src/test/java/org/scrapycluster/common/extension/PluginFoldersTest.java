@@ -16,6 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.api.Spider;
+import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -212,8 +213,50 @@ class PluginFoldersTest {
 
         assertTrue(e.getMessage().contains("names 'needs-library', but there are no spiders of that name; there are: "), e.getMessage());
         assertTrue(e.getMessage().contains("; and some cannot be built, which may be the one meant: com.example.NeedsLibrary (broken.jar), "
-                + "listed as one of the spiders, failed to construct: java.lang.NoClassDefFoundError: org/example/missing/Library; "
-                + "com.example.ExtendsLibrary (broken.jar)"), e.getMessage());
+                + "listed as one of the spiders, failed to construct: java.lang.NoClassDefFoundError: org/example/missing/Library "
+                + "(a class, method or field the extension was compiled against is missing or different here: "), e.getMessage());
+        assertTrue(e.getMessage().contains("the service lacks in its jar); com.example.ExtendsLibrary (broken.jar)"), e.getMessage());
+    }
+
+    @Test
+    void anExtensionBuiltAgainstAnotherApiIsToldSo(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("older").source("com.example.Newer", """
+                        package com.example;
+                        import org.scrapycluster.api.*;
+                        public final class Newer implements Spider {
+                            public String name() { return "newer"; }
+                            public SpiderOutput parse(Page page) { return SpiderOutput.publish().withField("origin", org.example.shared.Origin.elsewhere()); }
+                        }
+                        """)
+                .source("org.example.shared.Origin", """
+                        package org.example.shared;
+                        public final class Origin {
+                            public static String elsewhere() { return "a method the service's class lacks"; }
+                        }
+                        """)
+                .leaveOut("org.example.shared.Origin")
+                .service("org.scrapycluster.api.Spider", "com.example.Newer").writeTo(folder, "1");
+        Spider spider = ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "newer");
+
+        NoSuchMethodError e = assertThrows(NoSuchMethodError.class, () -> spider.parse(null));
+
+        assertEquals(e + " (a class, method or field the extension was compiled against is missing or different here: build it"
+                + " against the API of this Scrapy Cluster, " + BuildVersion.current() + ", and put the libraries it needs that the"
+                + " service lacks in its jar)", ExtensionFailures.described(e));
+    }
+
+    @Test
+    void otherFailuresAreDescribedAsTheyAre() {
+        RuntimeException plain = new IllegalStateException("no store");
+        ExceptionInInitializerError initializer = new ExceptionInInitializerError(plain);
+        UnsupportedClassVersionError newerJava = new UnsupportedClassVersionError("com/example/Newer has been compiled by a more recent version");
+
+        assertEquals(plain.toString(), ExtensionFailures.described(plain));
+        assertEquals(initializer.toString(), ExtensionFailures.described(initializer), "a static initializer's error is the extension's own");
+        assertTrue(ExtensionFailures.described(newerJava).endsWith("(the extension was compiled for a newer Java than this JVM's, Java "
+                + Runtime.version().feature() + ": compile it with --release " + Runtime.version().feature()
+                + " or run the service on a newer Java)"), ExtensionFailures.described(newerJava));
     }
 
     @Test

@@ -23,7 +23,7 @@ public final class JobPattern {
             pattern = plugin.pattern();
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            throw new Missing("threw " + e, e);
+            throw new Missing("threw " + ExtensionFailures.described(e), e);
         }
         if (pattern == null) {
             throw new Missing("returned null", null);

@@ -203,7 +203,7 @@ public final class JobProcessor {
     private void failed(JobPlugin plugin, Waiters waiters, Throwable failure, long started) throws OutboundUnavailableException {
         String key = waiters.key();
         LOG.atError().setCause(failure).addKeyValue("key", key).addKeyValue("plugin", plugin.name())
-                .log("Job {} of the plugin {} failed: {}", key, plugin.name(), failure.toString());
+                .log("Job {} of the plugin {} failed: {}", key, plugin.name(), ExtensionFailures.described(failure));
         if (!failures.failed(key)) {
             stats.ended(plugin, Outcome.FAILED, Duration.ofNanos(System.nanoTime() - started));
             return;
