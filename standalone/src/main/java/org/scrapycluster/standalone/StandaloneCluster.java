@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -224,7 +225,7 @@ public final class StandaloneCluster implements AutoCloseable {
             throw own.invalid(DATA_DIR, "is '" + value + "', which is not a path: " + e.getReason());
         }
         try {
-            Files.createDirectories(path);
+            createOwnerOnly(path);
         } catch (FileAlreadyExistsException e) {
             throw own.invalid(DATA_DIR, "is " + value + ", and " + e.getFile() + " is a file, not a folder");
         } catch (IOException e) {
@@ -234,6 +235,18 @@ public final class StandaloneCluster implements AutoCloseable {
             throw own.invalid(DATA_DIR, "is " + value + ", a folder this process cannot write to");
         }
         return path;
+    }
+
+    /**
+     * Creates {@code path} and its missing parents readable by this user only where the file system has POSIX
+     * permissions (the data holds every crawled page); a folder that is there keeps the permissions it has.
+     */
+    private static void createOwnerOnly(Path path) throws IOException {
+        try {
+            Files.createDirectories(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createDirectories(path);
+        }
     }
 
     private static String reason(IOException e) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -185,6 +186,11 @@ class StandaloneClusterTest {
         Path missing = tmp.resolve("a").resolve("b");
         assertEquals(missing, StandaloneCluster.dataDirectory(settings(Map.of("STANDALONE_DATA_DIR", missing.toString())).service("standalone")));
         assertTrue(Files.isDirectory(missing), "a missing folder is created");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(missing)), "for this user only");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(missing.getParent())), "and its parents created");
+        Path shared = Files.createDirectory(tmp.resolve("shared"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
+        StandaloneCluster.dataDirectory(settings(Map.of("STANDALONE_DATA_DIR", shared.toString())).service("standalone"));
+        assertEquals("rwxr-x---", PosixFilePermissions.toString(Files.getPosixFilePermissions(shared)), "a folder that is there is left as it is");
         assertEquals(null, StandaloneCluster.dataDirectory(settings(Map.of()).service("standalone")), "unset: a temporary one");
     }
 
