@@ -5,7 +5,8 @@ package org.scrapycluster.common.extension;
  * future, or its future failed or completed with nothing. It names the extension as the log says it
  * ({@code downloader middleware robots in beforeRequest}), the kind its failures are counted under
  * ({@code crawler_errors_total{kind}}) and the URL of the work, so that the service counts it and logs it once per kind
- * ({@link ExtensionFailureLog}) whichever extension it was.
+ * ({@link ExtensionFailureLog}) whichever extension it was, and says whether it was {@link #bug() a bug} or the
+ * extension's "not now".
  */
 public abstract class ExtensionCallFailure extends IllegalStateException {
 
@@ -14,6 +15,7 @@ public abstract class ExtensionCallFailure extends IllegalStateException {
     private final String kind;
     private final String extension;
     private final String url;
+    private final boolean bug;
 
     /**
      * @param kind      the kind its failures are counted under ({@code middleware}, {@code pipeline})
@@ -21,12 +23,23 @@ public abstract class ExtensionCallFailure extends IllegalStateException {
      * @param url       the URL of the work
      * @param message   what happened, naming the extension
      * @param cause     what it threw, or null when it returned nothing
+     * @param bug       whether it threw or answered nothing, rather than failing the future it returned
      */
-    protected ExtensionCallFailure(String kind, String extension, String url, String message, Throwable cause) {
+    protected ExtensionCallFailure(String kind, String extension, String url, String message, Throwable cause, boolean bug) {
         super(message, cause);
         this.kind = kind;
         this.extension = extension;
         this.url = url;
+        this.bug = bug;
+    }
+
+    /**
+     * Whether the call threw, returned no future or completed its future with nothing: a bug, which a later try of the
+     * same work would meet again, so the work is given up. A future the extension failed itself is its "not now" (a
+     * store it writes to is down), and the work is tried again (docs/extending.md, "When an extension fails").
+     */
+    public boolean bug() {
+        return bug;
     }
 
     /** The kind its failures are counted under. */

@@ -22,7 +22,8 @@ import org.scrapycluster.crawler.fetch.Fetcher;
  * order, a step that does not proceed ending the passage. A cancelled fetch and a refused internal
  * address pass no middleware after the fetch: they are the node's own business. When a middleware's step throws
  * (an exception, or an error of its own code: {@link ExtensionFailures}), returns no future, or returns one that
- * fails or completes with no step, the passage fails with a {@link MiddlewareFailure} naming it; nothing is thrown into the thread that
+ * fails or completes with no step, the passage fails with a {@link MiddlewareFailure} naming it, a {@link
+ * MiddlewareFailure#bug() bug} unless the middleware failed its future itself; nothing is thrown into the thread that
  * started the passage, the node's scheduler.
  */
 public final class DownloadChain {
@@ -38,16 +39,17 @@ public final class DownloadChain {
     }
 
     /**
-     * A step of a downloader middleware failed: it threw (its cause), returned no future, its future failed (its cause)
-     * or completed with no step; the request it was working on returns to its queue when its lease expires.
+     * A step of a downloader middleware failed: it threw (its cause), returned no future or completed its future with no
+     * step, a bug for which the request it was working on is given up; or its future failed (its cause), and the request
+     * returns to its queue when its lease expires.
      */
     public static final class MiddlewareFailure extends ExtensionCallFailure {
 
         private static final long serialVersionUID = 1L;
 
-        MiddlewareFailure(String middleware, String step, String url, String what, Throwable cause) {
+        MiddlewareFailure(String middleware, String step, String url, String what, Throwable cause, boolean bug) {
             super("middleware", "downloader middleware " + middleware + " in " + step, url, "the downloader middleware " + middleware + " " + what,
-                    cause);
+                    cause, bug);
         }
     }
 
@@ -125,16 +127,16 @@ public final class DownloadChain {
             future = step.get();
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + e, e));
+            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + e, e, true));
         }
         if (future == null) {
-            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "returned no future from " + name, null));
+            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "returned no future from " + name, null, true));
         }
         return future.exceptionallyCompose(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause));
+            return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause, false));
         }).thenCompose(answer -> answer != null ? CompletableFuture.completedFuture(answer) : CompletableFuture.failedFuture(
-                new MiddlewareFailure(middleware.name(), name, url, "completed its future from " + name + " with no step", null)));
+                new MiddlewareFailure(middleware.name(), name, url, "completed its future from " + name + " with no step", null, true)));
     }
 
     private static Passage ended(DownloadStep step, Download download, FetchResult result, DownloaderMiddleware middleware) {

@@ -45,8 +45,10 @@ import org.slf4j.LoggerFactory;
  * request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests
  * (with the page's crawl fields) and pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
  * result published, or the request filed again, refused or given up, or its result dropped for good by a pipeline (which
- * is not counted as a published page); when Redis or Kafka could not take
- * the outcome, the lease is abandoned, and the request returns to its queue when it expires; a fetch cancelled because
+ * is not counted as a published page), or a middleware or pipeline failed on it with a bug (it threw or answered
+ * nothing: docs/extending.md, "When an extension fails"); when Redis or Kafka could not take
+ * the outcome, or an extension said "not now" by failing its future, the lease is abandoned, and the request returns to
+ * its queue when it expires; a fetch cancelled because
  * the node stops hands its lease back, and the request returns at once. Whether results get
  * through the pipelines is told to {@link ResultDelivery}, which slows the node to one request while they do not.
  */
@@ -194,15 +196,17 @@ public final class RequestProcessor {
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
                 : filer.file(children, config.referrers().page(request.url(), Optional.ofNullable(result.headers().last("Referrer-Policy"))));
         CompletableFuture<Boolean> published = pipelines.process(item, workers).whenComplete(this::delivered);
-        // a page a pipeline dropped for good (too large for Kafka, say) is done, but not counted as published
-        return CompletableFuture.allOf(filed, published).thenApply(both -> published.join() ? Outcome.PUBLISHED : Outcome.DONE);
+        // a page a pipeline dropped for good (too large for Kafka, say) is done, but not counted as published; when the
+        // links could not be filed, that failure is the one settled, so that the request returns for them
+        return filed.thenCombine(published, (links, went) -> went ? Outcome.PUBLISHED : Outcome.DONE);
     }
 
+    /** Tells {@link ResultDelivery} whether a result got through; a pipeline's bug says nothing of whether results can. */
     private void delivered(Boolean published, Throwable failure) {
         if (failure == null) {
             delivery.published();
-        } else {
-            delivery.failed(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+        } else if (!(unwrapped(failure) instanceof ExtensionCallFailure call && call.bug())) {
+            delivery.failed(unwrapped(failure));
         }
     }
 
@@ -255,7 +259,13 @@ public final class RequestProcessor {
 
     private void settle(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome, Throwable failure) {
         if (failure != null) {
-            unfinished(lease, failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+            Throwable cause = unwrapped(failure);
+            if (cause instanceof ExtensionCallFailure call && call.bug()) {
+                extensionFailed(call, "the request is given up");
+                acknowledge(lease, crawl, Outcome.DONE);
+                return;
+            }
+            unfinished(lease, cause);
             leases.abandon(lease.leaseId());
             done(lease);
             return;
@@ -265,6 +275,10 @@ public final class RequestProcessor {
             done(lease);
             return;
         }
+        acknowledge(lease, crawl, outcome);
+    }
+
+    private void acknowledge(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome) {
         leases.acknowledge(lease.leaseId(), crawl, outcome.published()).whenComplete((held, ackFailure) -> {
             if (ackFailure != null) {
                 LOG.atWarn().addKeyValue("lease", lease.leaseId()).log("Could not acknowledge a lease; it expires and the page may be fetched again");
@@ -274,18 +288,27 @@ public final class RequestProcessor {
     }
 
     /**
-     * Tells why {@code lease} could not be finished: the failure of a downloader middleware or an item pipeline is counted,
-     * and its stack trace said once per kind.
+     * Tells why {@code lease} could not be finished: a downloader middleware's "not now" is counted, and its stack trace
+     * said once per kind.
      */
     private void unfinished(LeasedRequest lease, Throwable failure) {
         String consequence = "it returns to its queue when its lease expires";
         if (failure instanceof ExtensionCallFailure call) {
-            metrics.error(call.kind());
-            extensionFailures.failed(call.extension(), call.getCause() != null ? call.getCause() : call, consequence, Map.of("url", call.url()));
+            extensionFailed(call, consequence);
             return;
         }
         LOG.atWarn().addKeyValue("lease", lease.leaseId()).addKeyValue("reason", String.valueOf(failure.getMessage()))
                 .log("Could not finish a request; " + consequence);
+    }
+
+    /** Counts the failure of a downloader middleware or an item pipeline, and says it once per kind. */
+    private void extensionFailed(ExtensionCallFailure call, String consequence) {
+        metrics.error(call.kind());
+        extensionFailures.failed(call.extension(), call.getCause() != null ? call.getCause() : call, consequence, Map.of("url", call.url()));
+    }
+
+    private static Throwable unwrapped(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     private void done(LeasedRequest lease) {

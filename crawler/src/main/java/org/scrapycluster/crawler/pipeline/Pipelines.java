@@ -73,8 +73,8 @@ public final class Pipelines implements AutoCloseable {
 
     /**
      * {@code stage}'s taking {@code item}: whether the item went on. A user's stage that throws or returns no future fails
-     * it with a {@link PipelineFailure} naming the stage, counted and logged as its bug; a future of its that fails is its
-     * "not now", and fails it as it is.
+     * it with a {@link PipelineFailure} naming the stage, a bug, for which the item is dropped; a future of its that fails
+     * is its "not now", and fails it as it is.
      */
     private static CompletableFuture<Boolean> take(ItemPipeline stage, CrawlResult item) {
         if (stage instanceof NodePipeline nodePipeline) {
@@ -93,13 +93,13 @@ public final class Pipelines implements AutoCloseable {
         return taken.thenApply(done -> true);
     }
 
-    /** A user's stage threw, or returned no future: its bug, for the item's request to return to its queue. */
+    /** A user's stage threw, or returned no future: its bug, for which the item is dropped and its request given up. */
     static final class PipelineFailure extends ExtensionCallFailure {
 
         private static final long serialVersionUID = 1L;
 
         PipelineFailure(String stage, String url, String what, Throwable cause) {
-            super("pipeline", "item pipeline " + stage + " in process", url, "the item pipeline " + stage + " " + what, cause);
+            super("pipeline", "item pipeline " + stage + " in process", url, "the item pipeline " + stage + " " + what, cause, true);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,7 @@ import org.scrapycluster.api.PageLink;
 import org.scrapycluster.api.ResultItem;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.Leases;
@@ -248,12 +250,23 @@ class RequestProcessorTest {
     }
 
     @Test
-    void aMiddlewareThatThrowsLeavesTheRequestToItsLeaseAndFreesItsDomain() {
-        process(processor(Map.of("DOWNLOADER_MIDDLEWARES", "{throwing: 50}")), CrawlRequest.get("http://example.com/", meta(0, 0)));
+    void aMiddlewareThatThrowsGivesTheRequestUpAndFreesItsDomain() {
+        String lease = process(processor(Map.of("DOWNLOADER_MIDDLEWARES", "{throwing: 50}")), CrawlRequest.get("http://example.com/", meta(0, 0)));
 
         assertEquals(List.of(), fetched, "nothing fetched");
         assertEquals(List.of(), items());
         assertEquals(List.of("example.com"), finished, "the domain is freed");
+        assertFalse(held(lease), "acknowledged: a bug would fail the request again at every try");
+    }
+
+    @Test
+    void aMiddlewareWhoseFutureFailsLeavesTheRequestToItsLease() {
+        String lease = process(processor(Map.of("DOWNLOADER_MIDDLEWARES", "{unavailable: 50}")), CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+        assertEquals(List.of(), fetched, "nothing fetched");
+        assertEquals(List.of("example.com"), finished, "the domain is freed");
+        assertTrue(held(lease), "its \"not now\": the request returns to its queue when the lease expires");
+        assertEquals(1.0, registry.get("crawler.errors").tag("kind", "middleware").counter().count());
     }
 
     @Test
@@ -311,10 +324,36 @@ class RequestProcessorTest {
         assertEquals(2, errors.size(), "one line for each kind of failure: " + errors);
         assertEquals("java.lang.IllegalStateException", errors.getFirst().getThrowableProxy().getClassName(), "with the stage's stack trace");
         assertTrue(errors.getFirst().getFormattedMessage().startsWith("The item pipeline throwing in process failed: "
-                + "java.lang.IllegalStateException: a bug on http://example.com/; it returns to its queue"), errors.getFirst().getFormattedMessage());
+                + "java.lang.IllegalStateException: a bug on http://example.com/; the request is given up"), errors.getFirst().getFormattedMessage());
         assertTrue(errors.getLast().getFormattedMessage().contains("the item pipeline futureless returned no future from process"),
                 errors.getLast().getFormattedMessage());
         assertEquals(List.of(), items());
+    }
+
+    @Test
+    void anItemPipelinesBugDropsTheItemGivesTheRequestUpAndDoesNotStallTheNode() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<a href='/next.html'>next</a>", null);
+        RequestProcessor processor = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.Throwing.class.getName() + ": 50, logging: null, kafka: null, captured: 100}"));
+
+        String lease = process(processor, CrawlRequest.get("http://example.com/", meta(0, 1)));
+
+        assertEquals(List.of(), items(), "the stages after it are not given the item");
+        assertFalse(held(lease), "acknowledged, as Scrapy drops an item whose pipeline raises");
+        assertEquals(0, publishingStalled(), "a bug says nothing of whether results can get through");
+        assertEquals(1L, redis.sync().zcard(new QueueKey(spider, "example.com").key()), "the page's links are filed all the same");
+    }
+
+    @Test
+    void aPageThePipelinesCannotTakeNowReturnsToItsQueue() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
+        CapturingPipeline.REFUSED_CRAWLS.add(crawlid);
+        try {
+            String lease = process(processor(Map.of()), CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+            assertTrue(held(lease), "the store's \"not now\": the request returns when its lease expires");
+        } finally {
+            CapturingPipeline.REFUSED_CRAWLS.remove(crawlid);
+        }
     }
 
     @Test
@@ -414,16 +453,26 @@ class RequestProcessorTest {
                 new ResultDelivery(new SchedulerInbox(), metrics, CLOCK));
     }
 
-    private void process(RequestProcessor processor, CrawlRequest request) {
+    /** Leases {@code request} in Redis as a hand-out would, processes it, and returns its lease id. */
+    private String process(RequestProcessor processor, CrawlRequest request) {
         Map<String, Object> meta = new HashMap<>(request.meta());
         meta.put("crawlid", crawlid);
         String member = codec.encode(request.withMeta(meta));
         int finishedBefore = finished.size();
-        processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, "lease-" + System.nanoTime(),
+        String lease = "example.com|-1|lease-" + System.nanoTime();
+        redis.sync().hset(Keyspace.leased(spider), lease, member);
+        redis.sync().zadd(Keyspace.leases(spider), CLOCK.millis() + 60_000, lease);
+        processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, lease,
                 ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false)));
         // Redis answers on Lettuce's thread: look every millisecond, from the start, rather than Awaitility's 100 ms
         Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> processor.active() == 0);
         assertEquals(finishedBefore + 1, finished.size(), "the domain is freed once: " + finished);
+        return lease;
+    }
+
+    /** Whether {@code lease} is still held: abandoned (its request returns when it expires) rather than acknowledged. */
+    private boolean held(String lease) {
+        return redis.sync().hexists(Keyspace.leased(spider), lease);
     }
 
     private double publishingStalled() {
