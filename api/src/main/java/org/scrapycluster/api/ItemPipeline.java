@@ -8,7 +8,9 @@ import java.util.concurrent.CompletableFuture;
  * every stage's future has completed normally; a stage that cannot take the item now (the store it writes
  * to is down) completes its future exceptionally, and the request returns to its queue when its lease
  * expires, to be crawled again; until an item gets through every stage again, the node fetches one request
- * at a time. An item a stage will never take is dropped by completing normally.
+ * at a time. An item a stage will never take is dropped by completing normally. A {@code process} that throws
+ * or returns {@code null} is a bug: the item is dropped, the stages after it are not given it, and its request
+ * is given up.
  */
 public interface ItemPipeline extends Extension, AutoCloseable {
 
