@@ -2,7 +2,6 @@ package org.scrapycluster.rest.access;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -69,13 +68,9 @@ public final class ApiKeys implements Callers {
     }
 
     private static List<KeyDigest> keys(Settings settings, String name) {
-        List<KeyDigest> keys = new ArrayList<>();
-        for (String key : settings.getStringList(name)) {
-            if (!key.isBlank()) {
-                keys.add(KeyDigest.of(key.strip()));
-            }
-        }
-        return keys;
+        List<String> keys = settings.getStringList(name).stream().map(String::strip).filter(key -> !key.isEmpty()).toList();
+        ShortKeys.warnOf(name, keys);
+        return keys.stream().map(KeyDigest::of).toList();
     }
 
     private static Optional<KeyFile> file(Settings settings, String name) {

@@ -87,8 +87,9 @@ final class KeyFile {
     /** Reads the attributes before the lines, so that a write during the read is seen as a change next time. */
     private Loaded read() throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        List<KeyDigest> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream().map(String::strip)
-                .filter(line -> !line.isEmpty() && !line.startsWith("#")).map(KeyDigest::of).toList();
-        return new Loaded(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size(), keys);
+        List<String> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream().map(String::strip)
+                .filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+        ShortKeys.warnOf(setting, keys);
+        return new Loaded(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size(), keys.stream().map(KeyDigest::of).toList());
     }
 }

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -17,8 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.rest.http.Access;
 import org.scrapycluster.rest.http.Caller;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
 
 /** Which key allows what, from settings and from files that change while the gateway runs. */
 class ApiKeysTest {
@@ -101,6 +106,34 @@ class ApiKeysTest {
         Files.writeString(file, "");
         assertTrue(keys.required(), "an empty key file still means keys are on");
         assertEquals(Access.NONE, keys.identify("k1").access());
+    }
+
+    @Test
+    void keysShortEnoughToBeGuessedAreWarnedOfByTheirDigestsOnce() throws IOException {
+        String strong = "0123456789abcdef";
+        Path file = Files.writeString(dir.resolve("keys"), strong + "\n");
+        List<ILoggingEvent> logged = CapturedLog.of(ShortKeys.class.getName(), () -> {
+            ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS", "k1, " + strong, "REST_READ_KEYS", "r1, r2",
+                    "REST_API_KEYS_FILE", file.toString())));
+            try {
+                Files.writeString(file, "short\n" + strong + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            keys.identify(strong);
+        });
+
+        List<String> lines = logged.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        assertEquals(List.of(
+                "REST_API_KEYS holds a key of fewer than 16 characters, which a caller trying keys could find: use random ones, "
+                        + "such as 'openssl rand -hex 16' prints",
+                "REST_READ_KEYS holds 2 keys of fewer than 16 characters, which a caller trying keys could find: use random ones, "
+                        + "such as 'openssl rand -hex 16' prints",
+                "REST_API_KEYS_FILE holds a key of fewer than 16 characters, which a caller trying keys could find: use random ones, "
+                        + "such as 'openssl rand -hex 16' prints"), lines, "the file when it was read again, not at start");
+        assertEquals(KeyDigest.of("k1").id(), logged.getFirst().getKeyValuePairs().stream()
+                .filter(pair -> pair.key.equals("keys")).findFirst().orElseThrow().value, "named by its digest");
+        assertTrue(logged.stream().noneMatch(event -> event.toString().contains("k1") || event.toString().contains("short")));
     }
 
     @Test
