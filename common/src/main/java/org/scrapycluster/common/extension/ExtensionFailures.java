@@ -24,7 +24,7 @@ public final class ExtensionFailures {
     }
 
     /**
-     * {@code failure} as a log line or an answer tells it: its class and message, and when it is a {@link LinkageError}
+     * {@code failure} as a log line or a start-up error tells it: its class and message, and when it is a {@link LinkageError}
      * of an extension's making what most likely caused it (docs/extending.md, "When an extension fails"): a jar built
      * against another version of the API, a library its jar lacks, or a newer Java. The same text as
      * {@code failure.toString()} for any other failure, and for an error of a static initializer.
