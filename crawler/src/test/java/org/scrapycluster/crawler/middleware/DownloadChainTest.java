@@ -35,6 +35,7 @@ import org.scrapycluster.crawler.fetch.FetchTimings;
 import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.HeaderMap;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.crawler.middleware.DownloadChain.MiddlewareFailure;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.robots.RobotName;
 import org.scrapycluster.crawler.robots.RobotsCache;
@@ -145,7 +146,7 @@ class DownloadChainTest {
         assertEquals("none", fetcher.lastSent().headers().first("X-Tag"));
 
         SettingsException refused = assertThrows(SettingsException.class, () -> chain(Map.of("DOWNLOADER_MIDDLEWARES", "{tally: 50}")));
-        assertTrue(refused.getMessage().contains("there are: cookies, meta-refresh, redirects, retries, retry-after, robots, tagging, thread-noting, throwing"),
+        assertTrue(refused.getMessage().contains("there are: cookies, meta-refresh, redirects, retries, retry-after, robots, tagging, thread-noting, throwing, unavailable"),
                 refused.getMessage());
     }
 
@@ -171,20 +172,22 @@ class DownloadChainTest {
 
     @Test
     void aMiddlewareWhoseFutureCompletesWithNoStepFailsThePassageNamingItself() {
-        DownloaderMiddleware stepless = new DownloaderMiddleware() {
-            @Override
-            public String name() {
-                return "stepless";
-            }
-
-            @Override
-            public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
-                return CompletableFuture.completedFuture(null);
-            }
-        };
+        DownloaderMiddleware stepless = stepless();
 
         assertEquals("the downloader middleware stepless completed its future from beforeRequest with no step",
                 failure(new DownloadChain(List.of(stepless), fetcher)).getMessage());
+    }
+
+    @Test
+    void aThrowOrANullIsABugAndAFailedFutureIsNot() {
+        DownloaderMiddleware stepless = stepless();
+
+        assertTrue(((MiddlewareFailure) failure(new DownloadChain(List.of(new ThrowingMiddleware()), fetcher))).bug(), "a throw");
+        assertTrue(((MiddlewareFailure) failure(new DownloadChain(List.of(stepless), fetcher))).bug(), "no step");
+        MiddlewareFailure notNow = (MiddlewareFailure) failure(new DownloadChain(List.of(new UnavailableMiddleware()), fetcher));
+        assertFalse(notNow.bug(), "a future the middleware failed itself");
+        assertEquals("the downloader middleware unavailable failed in beforeRequest: java.lang.IllegalStateException: the proxy pool is down",
+                notNow.getMessage());
     }
 
     @Test
@@ -203,6 +206,21 @@ class DownloadChainTest {
 
         assertEquals("the downloader middleware broken-jar failed in beforeRequest: java.lang.NoClassDefFoundError: com/example/Missing",
                 failure(new DownloadChain(List.of(brokenJar), fetcher)).getMessage());
+    }
+
+    /** A middleware whose {@code beforeRequest} completes its future with no step. */
+    private static DownloaderMiddleware stepless() {
+        return new DownloaderMiddleware() {
+            @Override
+            public String name() {
+                return "stepless";
+            }
+
+            @Override
+            public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
+                return CompletableFuture.completedFuture(null);
+            }
+        };
     }
 
     private static Throwable failure(DownloadChain chain) {
