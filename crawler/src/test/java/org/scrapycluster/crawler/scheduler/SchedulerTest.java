@@ -1,119 +1,25 @@
 package org.scrapycluster.crawler.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.scrapycluster.common.metrics.Health;
-import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.queue.ThrottledQueue;
-import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
-import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
-import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
-import org.scrapycluster.crawler.metrics.CrawlerMetrics;
-import org.scrapycluster.embedded.DataDirectory;
-import org.scrapycluster.embedded.EmbeddedRedis;
-import org.scrapycluster.embedded.EmbeddedZooKeeper;
-import org.scrapycluster.embedded.junit.CapturedLog;
-import org.scrapycluster.embedded.junit.ManualClock;
-
-import ch.qos.logback.classic.Level;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * What the scheduler asks Redis for and when, with its clock moved by hand and its loop turned by the test (never by
  * its own thread), against a private redis-server running the real hand-out script. Where the script decides on the
  * server's clock (moderation spacing, a Retry-After pause), the test lets server time pass by removing the key that
- * holds the decision. The tests of the domain config's first read add a private ZooKeeper.
+ * holds the decision. The tests with servers that stop or pause are {@link SchedulerServersTest}.
  */
-class SchedulerTest {
-
-    private static final RedisConnection redis = PrivateRedis.connection();
-    private static final SchedulerLimits ROOMY = new SchedulerLimits(16, 8, 8, Duration.ofMinutes(1), Duration.ofSeconds(5));
-
-    private final String spider = "sched" + System.nanoTime();
-    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ManualClock clock = new ManualClock();
-    private final SchedulerInbox inbox = new SchedulerInbox();
-    private final List<LeasedRequest> dispatched = new ArrayList<>();
-    private final Set<String> blacklist = new HashSet<>();
-
-    private Scheduler scheduler(DomainThrottles throttles, SchedulerLimits limits) {
-        return scheduler(throttles, limits, blacklist::contains);
-    }
-
-    private Scheduler scheduler(DomainThrottles throttles, SchedulerLimits limits, Predicate<String> heldBack) {
-        return new Scheduler(spider, new ThrottledQueue(redis), throttles, heldBack, new LeaseHolder("n1"), limits,
-                new CrawlerMetrics(registry, spider, "n1"), inbox, clock, dispatched::add);
-    }
-
-    /** QUEUE_HITS per QUEUE_WINDOW seconds, keys by spider type so each test has its own, robots.txt not awaited. */
-    private DomainThrottles throttles(double window, int hits, boolean moderated) {
-        return new DomainThrottles(spider, new ThrottleKeyStyle(true, false), window, hits, moderated, "1.1.1.1", 1_000);
-    }
-
-    private void queue(String domain, int requests) {
-        for (int i = 0; i < requests; i++) {
-            redis.sync().zadd(spider + ":" + domain + ":queue", -i, "{\"url\":\"http://" + domain + "/" + i + "\"}");
-        }
-    }
-
-    /** A scheduler under {@code throttles} with {@code requests} queued for {@code domain}, which it has just been told of. */
-    private Scheduler toldOfWork(DomainThrottles throttles, String domain, int requests) {
-        Scheduler scheduler = scheduler(throttles, ROOMY);
-        queue(domain, requests);
-        inbox.domainsFound(List.of(domain));
-        return scheduler;
-    }
-
-    /** Turns the loop until every hand-out call it made has been answered and nothing more is ready. */
-    private static void settle(Scheduler scheduler) throws InterruptedException {
-        scheduler.turn();
-        while (scheduler.awaitingAnswers()) {
-            assertTrue(scheduler.awaitEvent(TimeUnit.SECONDS.toNanos(30)), "a hand-out call was never answered");
-            scheduler.turn();
-        }
-    }
-
-    /** Moves the clock by {@code elapsed}, then {@link #settle settles}. */
-    private void settleAfter(Scheduler scheduler, Duration elapsed) throws InterruptedException {
-        clock.advance(elapsed);
-        settle(scheduler);
-    }
-
-    private double calls(String outcome) {
-        var counter = registry.find("crawler.handouts").tag("outcome", outcome).counter();
-        return counter == null ? 0 : counter.count();
-    }
-
-    private double allCalls() {
-        return registry.find("crawler.handouts").counters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
-    private Map<String, Long> dispatchedPerDomain() {
-        return dispatched.stream().collect(Collectors.groupingBy(r -> r.queue().domain(), Collectors.counting()));
-    }
+class SchedulerTest extends SchedulerTestBase {
 
     @Test
     void aDomainWhoseDecisionFailsInRedisIsCountedAndRetriedWhileTheDomainsAskedWithItAreServed() throws Exception {
@@ -345,99 +251,5 @@ class SchedulerTest {
         inbox.configChanged();
         settle(scheduler);
         assertEquals(1, dispatched.size());
-    }
-
-    /**
-     * A node started while ZooKeeper is away does not know the blacklist nor the throttles: it asks Redis for nothing (no
-     * request leased, every one stays queued) and its health says why, until it has read the domain config. Then the
-     * blacklisted domain stays queued and the other is handed out; a later outage keeps the config read.
-     */
-    @Test
-    void aNodeStartedWhileZooKeeperIsAwayHandsOutNothingUntilItHasReadTheBlacklist() throws Exception {
-        String path = "/scrapy-cluster/crawler/" + spider;
-        DomainThrottles throttles = throttles(60, 10, false);
-        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("scheduler-zk-away"));
-             CapturedLog log = CapturedLog.start(DomainConfigFollower.class, Level.INFO)) {
-            // short timeouts: the start waits one connection timeout for ZooKeeper, an outage is seen within a session's
-            ZooKeeperConnection connection = new ZooKeeperConnection(zookeeper.connectString(), Duration.ofSeconds(4),
-                    Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofSeconds(1));
-            try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
-                store.replaceText("blacklist: [banned.test]\n");
-            }
-            zookeeper.stop();
-            try (DomainConfigFollower follower = new DomainConfigFollower(throttles, spider,
-                    new CrawlerMetrics(registry, spider, "n1"), inbox::configChanged)) {
-                Scheduler scheduler = scheduler(throttles, ROOMY, follower::holdsBack);
-                follower.start(connection, path);
-                queue("banned.test", 1);
-                queue("fine.test", 1);
-                inbox.domainsFound(List.of("banned.test", "fine.test"));
-                settle(scheduler);
-                settleAfter(scheduler, Duration.ofHours(1));
-                assertEquals(0, allCalls(), "nothing asked for, so nothing leased");
-                Health waiting = follower.health();
-                assertFalse(waiting.isUp());
-                assertTrue(waiting.detail().contains("has not been read") && waiting.detail().contains("no requests are handed out"),
-                        waiting.detail());
-
-                zookeeper.restart();
-                assertTrue(scheduler.awaitEvent(TimeUnit.SECONDS.toNanos(30)), "the config read is told to the scheduler");
-                settle(scheduler);
-                assertEquals(Map.of("fine.test", 1L), dispatchedPerDomain());
-                assertEquals(1, redis.sync().zcard(spider + ":banned.test:queue"), "the blacklisted domain's request stays queued");
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> follower.health().isUp());
-
-                zookeeper.stop();
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !follower.health().isUp());
-                queue("fine.test", 1);
-                inbox.domainsFound(List.of("banned.test", "fine.test"));
-                settle(scheduler);
-                assertEquals(Map.of("fine.test", 2L), dispatchedPerDomain(), "the config read stays in force through an outage");
-            }
-            assertEquals(List.of("WARN Handing out no requests until the domain config (blacklist, throttles) is read from Zookeeper",
-                    "INFO Domain config read from Zookeeper; handing out requests"),
-                    log.lines().stream().filter(line -> line.contains("out requests") || line.contains("out no requests")).toList());
-        }
-    }
-
-    /** A config node that is missing is the empty config: known, so nothing is held back. */
-    @Test
-    void aMissingConfigNodeIsTheEmptyConfigAndHoldsNothingBack() throws Exception {
-        DomainThrottles throttles = throttles(60, 10, false);
-        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("scheduler-zk-empty"));
-             DomainConfigFollower follower = new DomainConfigFollower(throttles, spider, new CrawlerMetrics(registry, spider, "n1"),
-                     inbox::configChanged)) {
-            Scheduler scheduler = scheduler(throttles, ROOMY, follower::holdsBack);
-            follower.start(ZooKeeperConnection.to(zookeeper.connectString()), "/scrapy-cluster/crawler/" + spider);
-            assertTrue(scheduler.awaitEvent(TimeUnit.SECONDS.toNanos(30)), "the empty config read is told to the scheduler");
-            queue("fine.test", 1);
-            inbox.domainsFound(List.of("fine.test"));
-            settle(scheduler);
-            assertEquals(Map.of("fine.test", 1L), dispatchedPerDomain());
-        }
-    }
-
-    @Test
-    void aHandOutAnsweredWhileTheSchedulerClosesIsStillDispatched() throws Exception {
-        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("scheduler-close"));
-             RedisConnection own = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
-            List<LeasedRequest> taken = new CopyOnWriteArrayList<>();
-            CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
-            Scheduler scheduler = new Scheduler(spider, new ThrottledQueue(own), throttles(60, 10, false), domain -> false,
-                    new LeaseHolder("n1"), ROOMY, metrics, inbox, clock, taken::add);
-            own.sync().zadd(spider + ":late.test:queue", -1, "{\"url\":\"http://late.test/\"}");
-            scheduler.start();
-            // Redis holds every command for half a second: the hand-out call is out while the scheduler closes
-            own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(500));
-            inbox.domainsFound(List.of("late.test"));
-            Awaitility.await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
-
-            scheduler.close();
-
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> own.sync().zcard(spider + ":leases") == 1);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, taken.size(),
-                    "the request it leased is worked on (and its lease kept or handed back), not left leased"));
-        }
     }
 }
