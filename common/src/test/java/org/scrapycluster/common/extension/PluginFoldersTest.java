@@ -33,20 +33,23 @@ class PluginFoldersTest {
             import org.scrapycluster.api.*;
             public final class %s implements Spider {
                 public String name() { return "%s"; }
-                public SpiderOutput parse(Page page) { return SpiderOutput.publish().withField("origin", org.example.shared.Origin.where()); }
+                public SpiderOutput parse(Page page) { return SpiderOutput.publish().withField("origin", org.example.shared.Origin.%s()); }
+            }
+            """;
+
+    /** The jar's own copy of a class the service's test classes have too, with one method, {@code %s()}. */
+    private static final String ORIGIN = """
+            package org.example.shared;
+            public final class Origin {
+                public static String %s() { return "plugin"; }
             }
             """;
 
     @Test
     void aPluginUsesTheLibraryItBundlesAndTheServicesApi(@TempDir Path work) {
         Path folder = work.resolve("plugins");
-        PluginJar.named("bundling").source("com.example.Bundling", SPIDER.formatted("Bundling", "bundling"))
-                .source("org.example.shared.Origin", """
-                        package org.example.shared;
-                        public final class Origin {
-                            public static String where() { return "plugin"; }
-                        }
-                        """)
+        PluginJar.named("bundling").source("com.example.Bundling", SPIDER.formatted("Bundling", "bundling", "where"))
+                .source("org.example.shared.Origin", ORIGIN.formatted("where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Bundling").writeTo(folder, "1");
 
         Spider spider = ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "bundling");
@@ -59,9 +62,9 @@ class PluginFoldersTest {
     @Test
     void twoExtensionsOfAKindWithOneNameAreRefused(@TempDir Path work) {
         Path folder = work.resolve("plugins");
-        PluginJar.named("first").source("com.example.First", SPIDER.formatted("First", "twin"))
+        PluginJar.named("first").source("com.example.First", SPIDER.formatted("First", "twin", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.First").writeTo(folder, "1");
-        PluginJar.named("second").source("com.example.Second", SPIDER.formatted("Second", "twin"))
+        PluginJar.named("second").source("com.example.Second", SPIDER.formatted("Second", "twin", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Second").writeTo(folder, "1");
 
         SettingsException e = assertThrows(SettingsException.class,
@@ -74,9 +77,9 @@ class PluginFoldersTest {
     void anExtensionInTwoJarsIsRefused(@TempDir Path work) {
         Path folder = work.resolve("plugins");
         // an upgrade that left the old jar beside the new one: the old, first in name order, would be the one loaded
-        PluginJar.named("titles-1.0").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+        PluginJar.named("titles-1.0").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1.0");
-        PluginJar.named("titles-1.1").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+        PluginJar.named("titles-1.1").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1.1");
 
         SettingsException e = assertThrows(SettingsException.class,
@@ -88,7 +91,7 @@ class PluginFoldersTest {
     @Test
     void aJarThatCannotBeReadIsRefusedByName(@TempDir Path work) throws IOException {
         Path folder = work.resolve("plugins");
-        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
         // a copy cut short: the class loader would skip it without a word, and its spider would be "not found"
         Files.write(folder.resolve("broken-1.jar"), "PK not a zip".getBytes(StandardCharsets.US_ASCII));
@@ -110,7 +113,7 @@ class PluginFoldersTest {
                     public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
                 }
                 """).service("org.scrapycluster.api.Spider", "com.example.Nameless").writeTo(folder, "1");
-        PluginJar.named("blank").source("com.example.Blank", SPIDER.formatted("Blank", " "))
+        PluginJar.named("blank").source("com.example.Blank", SPIDER.formatted("Blank", " ", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Blank").writeTo(work.resolve("blank"), "1");
 
         SettingsException nameless = assertThrows(SettingsException.class,
@@ -168,7 +171,7 @@ class PluginFoldersTest {
     void aBrokenExtensionNoSettingNamesIsLeftOutWithAWarningNamingItsJarAndClass(@TempDir Path work) {
         Path folder = work.resolve("plugins");
         brokenJar(folder);
-        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles"))
+        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
         ExtensionLoader<Spider> loader = ExtensionLoader.of(Spider.class, "spiders", settings(folder));
 
@@ -221,21 +224,9 @@ class PluginFoldersTest {
     @Test
     void anExtensionBuiltAgainstAnotherApiIsToldSo(@TempDir Path work) {
         Path folder = work.resolve("plugins");
-        PluginJar.named("older").source("com.example.Newer", """
-                        package com.example;
-                        import org.scrapycluster.api.*;
-                        public final class Newer implements Spider {
-                            public String name() { return "newer"; }
-                            public SpiderOutput parse(Page page) { return SpiderOutput.publish().withField("origin", org.example.shared.Origin.elsewhere()); }
-                        }
-                        """)
-                .source("org.example.shared.Origin", """
-                        package org.example.shared;
-                        public final class Origin {
-                            public static String elsewhere() { return "a method the service's class lacks"; }
-                        }
-                        """)
-                .leaveOut("org.example.shared.Origin")
+        // compiled against an Origin with a method the service's Origin lacks, and without its own copy of Origin
+        PluginJar.named("older").source("com.example.Newer", SPIDER.formatted("Newer", "newer", "elsewhere"))
+                .source("org.example.shared.Origin", ORIGIN.formatted("elsewhere")).leaveOut("org.example.shared.Origin")
                 .service("org.scrapycluster.api.Spider", "com.example.Newer").writeTo(folder, "1");
         Spider spider = ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "newer");
 
