@@ -14,7 +14,7 @@ import org.scrapycluster.common.settings.SettingsSources;
 import picocli.CommandLine.Option;
 
 /**
- * The options every service and tool takes (§9), for use as a picocli {@code @Mixin}:
+ * The options every service and tool takes (docs/compatibility.md §9), for use as a picocli {@code @Mixin}:
  * {@code --config FILE}, {@code --set NAME=VALUE} (repeatable), {@code --log-level},
  * {@code --log-json} and {@code --log-file}. The logging flags are shorthands for {@code --set}
  * of the service's logging settings, and can only switch JSON and file logging on.

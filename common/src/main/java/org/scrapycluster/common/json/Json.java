@@ -34,7 +34,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * Reads JSON from outside within {@link JsonLimits}, refusing invalid UTF-8 with the offset of
  * the first bad byte and malformed JSON with what was wrong and where ({@link JsonProblem}), and
  * writes standard JSON (UTF-8, {@code /} not escaped), in insertion order or with the keys of every
- * object sorted (crawl results, §1.2). Thread-safe; build one per service and share it.
+ * object sorted (crawl results, docs/compatibility.md §1.2). Thread-safe; build one per service and share it.
  */
 public final class Json {
 

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * The cluster's topic names (§1.1) under one prefix ({@code demo} by default):
+ * The cluster's topic names (docs/compatibility.md §1.1) under one prefix ({@code demo} by default):
  * {@code demo.incoming}, {@code demo.crawled_firehose}, {@code demo.crawled_<appid>},
  * {@code demo.outbound_firehose}, {@code demo.outbound_<appid>}, and our
  * {@code demo.incoming_rejected} for requests that failed validation.

@@ -17,7 +17,7 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 
 /**
  * One JSON object per line, as the original's JSON logs and the ELK dashboards built on them
- * expect (§7.1, §7.9): {@code message}, {@code level}, {@code timestamp} (UTC,
+ * expect (docs/compatibility.md §7.9): {@code message}, {@code level}, {@code timestamp} (UTC,
  * {@code YYYY-MM-DDTHH:MM:SS.ffffffZ}), {@code logger}, then the record's key-value pairs, and
  * {@code exception} with the stack trace when there is one.
  */

@@ -7,7 +7,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * Exponential back-off for reconnecting to Redis, Kafka or ZooKeeper, as the original retries
- * (§2.1): the n-th wait is {@code multiplier × 2^n} capped at {@code max}, from 0.5 s up to 10 s
+ * (docs/compatibility.md §2.1): the n-th wait is {@code multiplier × 2^n} capped at {@code max}, from 0.5 s up to 10 s
  * by default. Each wait is drawn between half of that and all of it, so that nodes which lost a
  * server together do not all come back at the same instant. One instance serves one retry loop.
  */

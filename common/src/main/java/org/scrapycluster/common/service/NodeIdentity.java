@@ -5,7 +5,7 @@ import java.net.UnknownHostException;
 import java.util.UUID;
 
 /**
- * Who this process is in the cluster's Redis keys (§0): the host name and {@code uuid12}, the
+ * Who this process is in the cluster's Redis keys (docs/compatibility.md §0): the host name and {@code uuid12}, the
  * last 12 hex characters of a random UUID drawn once at start-up.
  */
 public record NodeIdentity(String hostname, String uuid12) {

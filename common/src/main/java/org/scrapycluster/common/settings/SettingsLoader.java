@@ -28,7 +28,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  */
 final class SettingsLoader {
 
-    /** Environment variables the original's Docker images read under another name (§8.6). */
+    /** Environment variables the original's Docker images read under another name (docs/settings.md). */
     private static final Map<String, String> ENVIRONMENT_ALIASES = Map.of("SCHEDULER_QUEUE_TIEOUT", "SCHEDULER_QUEUE_TIMEOUT");
 
     /** A name scoped to one service: {@code kafka-monitor.PLUGINS}. */

@@ -18,10 +18,10 @@ import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.common.testing.ResourceFixtures;
 
 /**
- * Every example and every limit of the four request schemas (§2.4), one fixture file each under
+ * Every example and every limit of the four request schemas (docs/compatibility.md §2.4), one fixture file each under
  * {@code requests/valid} (with the validated object expected, defaults and field order included)
  * and {@code requests/invalid} (with the violations expected). The Kafka monitor's tests share these
- * files and read their {@code redis} field too: the Redis effects of a valid request (§2.5).
+ * files and read their {@code redis} field too: the Redis effects of a valid request (docs/compatibility.md §2.5).
  */
 class RequestFixturesTest {
 

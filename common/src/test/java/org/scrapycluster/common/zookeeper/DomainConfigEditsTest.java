@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.scrapycluster.common.testing.ResourceFixtures;
 
 /**
- * The four edits of the Redis monitor's zookeeper job, byte for byte against the original's output (§3.9, §10.2): the
+ * The four edits of the Redis monitor's zookeeper job, byte for byte against the original's output (docs/compatibility.md §3.9, §10): the
  * {@code *-keeps-every-other-value} cases hold what crawlers do not read, or read otherwise than we do (fractions, quoted
  * numbers, unknown keys, a number in the blacklist), which an edit writes back as it was.
  */

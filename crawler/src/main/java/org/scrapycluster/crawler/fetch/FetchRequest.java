@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * One HTTP request to fetch. The fetcher adds the default headers (Accept, Accept-Language,
  * Accept-Encoding and its default User-Agent) unless the request sets its own; per-request User-Agent and
- * Cookie headers come from the crawl request (§4.13), anything else (Referer) is passed as given.
+ * Cookie headers come from the crawl request (docs/compatibility.md §4.13), anything else (Referer) is passed as given.
  *
  * @param url     the absolute http or https URL; it is made safe (escaped) before sending
  * @param method  the HTTP method, upper case

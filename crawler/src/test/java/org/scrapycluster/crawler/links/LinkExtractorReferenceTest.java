@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The link spider's reference cases (§4.8: unrestricted, allowed_domains, allow_regex, deny_regex,
+ * The link spider's reference cases (docs/compatibility.md §4.8: unrestricted, allowed_domains, allow_regex, deny_regex,
  * deny_extensions) on a page built for the purpose, {@code links/reference-page.html}, whose expected links
  * were derived by hand. What the page exercises:
  * <ul>

@@ -9,7 +9,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
-/** Retries go back through Redis ten priority points lower, marked don't-filter, up to RETRY_TIMES (§10.3). */
+/** Retries go back through Redis ten priority points lower, marked don't-filter, up to RETRY_TIMES (docs/compatibility.md §4.11). */
 class RetryPolicyTest {
 
     private final RetryPolicy policy = new RetryPolicy(true, 1, Set.of(500, 503));

@@ -30,7 +30,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A crawl from seed to Kafka against the real stack and the test origin: the result message of §1.3, the
+ * A crawl from seed to Kafka against the real stack and the test origin: the result message of docs/compatibility.md §1.3, the
  * pages a crawl of each depth reaches, the crawl's link filters, the dupefilter, {@code domain_max_pages}
  * and the hand-off of requests from one spider to another.
  */

@@ -18,7 +18,7 @@ import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.embedded.junit.CapturedLog;
 
-/** How the ZooKeeper text is applied: a config, garbage (kept), an emptied node (reverted), the blacklist rule (§5.3). */
+/** How the ZooKeeper text is applied: a config, garbage (kept), an emptied node (reverted), the blacklist rule (docs/compatibility.md §5.3). */
 class DomainConfigFollowerTest {
 
     private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, true, "ip", 1_000);

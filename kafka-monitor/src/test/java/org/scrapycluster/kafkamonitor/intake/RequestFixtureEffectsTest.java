@@ -40,8 +40,8 @@ import org.scrapycluster.kafkamonitor.testing.Fixtures;
 import org.scrapycluster.kafkamonitor.testing.PrivateRedis;
 
 /**
- * Every request fixture of §2.4 through the monitor's decision and Redis writes, against a real
- * Redis of its own that is emptied before each: a valid one leaves exactly the keys of §2.5 (and
+ * Every request fixture of docs/compatibility.md §2.4 through the monitor's decision and Redis writes, against a real
+ * Redis of its own that is emptied before each: a valid one leaves exactly the keys of docs/compatibility.md §2.5 (and
  * the additive keys of docs/architecture.md), checked key by key and field by field; an invalid
  * one is rejected with the violations of its own schema and writes nothing.
  */

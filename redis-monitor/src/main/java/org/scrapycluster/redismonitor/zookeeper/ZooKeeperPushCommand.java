@@ -25,8 +25,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code scrapy-cluster zookeeper push FILE.yml}: the original's {@code file_pusher.py} (behaviour
- * spec §5.5), stricter. The file is validated first and refused with every problem listed (exit
+ * {@code scrapy-cluster zookeeper push FILE.yml}: the original's {@code file_pusher.py} (docs/compatibility.md
+ * §5.5), stricter. The file is validated first and refused with every problem listed (exit
  * status 1); a valid file is written to the node as it is (created when missing) and the changes
  * it made are printed. {@code --wipe} empties the node instead, which crawlers take as "no config".
  */

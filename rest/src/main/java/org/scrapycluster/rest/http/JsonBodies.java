@@ -5,7 +5,7 @@ import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 
 /**
- * Reads the JSON body of a call as the original's JSON decorator does (§6.3): a body not declared
+ * Reads the JSON body of a call as the original's JSON decorator does (docs/compatibility.md §6.3): a body not declared
  * as JSON, or not JSON, is refused with {@code The payload must be valid JSON.}; here the
  * envelope's {@code cause} says what was wrong, and where, in the {@link Json} reader's words. The {@link Json}
  * reader bounds depth, string length and size.

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Why the gateway refused a request, with the status and the envelope message it answers (the
- * original's texts where it has one, §6.2). Each is counted in the metric
+ * original's texts where it has one, docs/compatibility.md §6.2). Each is counted in the metric
  * {@code rest_requests_refused_total{reason}}.
  */
 public enum Refusal {

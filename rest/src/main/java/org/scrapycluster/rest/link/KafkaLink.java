@@ -38,7 +38,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway's producer of fed requests and its reader of the outbound topic (§6.1's Kafka
+ * The gateway's producer of fed requests and its reader of the outbound topic (docs/compatibility.md §6.1's Kafka
  * connector and consumer loop), on one thread of its own. Both clients are created in the
  * background with back-off. The reader is in a consumer group of its own, so that every gateway
  * sees every answer; it starts at the end of the topic and commits nothing. Each message is handed

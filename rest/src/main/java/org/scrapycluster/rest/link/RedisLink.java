@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway's connection to Redis (§6.1's Redis connector): opened in the background, retried
+ * The gateway's connection to Redis (docs/compatibility.md §6.1's Redis connector): opened in the background, retried
  * with back-off until Redis answers, then kept by the client, which reconnects by itself. While
  * Redis is away commands fail at once instead of waiting.
  */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** §10.4: the node health truth table. */
+/** The node health truth table of the original's REST tests (docs/compatibility.md §10). */
 class IndexEndpointTest {
 
     @Test

@@ -75,7 +75,7 @@ class CrawlThroughKafkaAcceptanceTest {
         List<String> fields = new ArrayList<>();
         seed.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("appid", "attrs", "body", "crawlid", "encoding", "links", "request_headers", "response_headers",
-                "response_url", "status_code", "status_msg", "timestamp", "url"), fields, "the fields of §1.3, keys sorted");
+                "response_url", "status_code", "status_msg", "timestamp", "url"), fields, "the fields of docs/compatibility.md §1.3, keys sorted");
         assertEquals(Map.of("appid", appid, "crawlid", "fields", "response_url", origin.pageUrl(START), "status_code", "200",
                 "status_msg", "OK", "encoding", "utf-8"), Map.of("appid", seed.get("appid").asText(), "crawlid",
                 seed.get("crawlid").asText(), "response_url", seed.get("response_url").asText(), "status_code",
