@@ -1,8 +1,10 @@
 package org.scrapycluster.common.redis;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +50,8 @@ import org.slf4j.Logger;
 public final class RedisConnection implements AutoCloseable {
 
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
+    /** The most different reasons for failing to connect that one {@link #openRetrying} says. */
+    static final int REASONS_SAID = 3;
 
     private final RedisEndpoint endpoint;
     private final RedisClient client;
@@ -134,15 +138,24 @@ public final class RedisConnection implements AutoCloseable {
 
     /**
      * Connects to {@code endpoint} as {@link #open(RedisEndpoint, MeterRegistry)} does, retrying with back-off ({@link Backoff#standard()}) while Redis
-     * cannot be reached. The first failure is said on {@code log} as a warning, the connection made
-     * after failures as info, so that an outage at start-up is logged twice, not once per attempt.
+     * cannot be reached. Each different reason an attempt fails for is said on {@code log} as a warning, once, up to
+     * {@link #REASONS_SAID} of them, and the connection made after failures as info, so that an outage at start-up is
+     * logged a few times, not once per attempt. A reason of its own is said because Lettuce sometimes ends an attempt a
+     * Sentinel refused with the connection's end ("RedisHandshakeHandler not registered") rather than the refusal
+     * ({@code NOAUTH}, {@code WRONGPASS}), which a later attempt then says.
      *
      * @param stopped asked before each attempt; true gives up, e.g. when the service is closing
      * @return the connection, or empty when {@code stopped} said so or the thread was interrupted (during an attempt
      *         too, which is then not logged as a failure)
      */
     public static Optional<RedisConnection> openRetrying(RedisEndpoint endpoint, MeterRegistry meters, Logger log, BooleanSupplier stopped) {
-        Backoff backoff = Backoff.standard();
+        return openRetrying(endpoint, meters, log, stopped, Backoff.standard());
+    }
+
+    /** {@link #openRetrying(RedisEndpoint, MeterRegistry, Logger, BooleanSupplier)} with the pauses of {@code backoff}. */
+    static Optional<RedisConnection> openRetrying(RedisEndpoint endpoint, MeterRegistry meters, Logger log, BooleanSupplier stopped,
+            Backoff backoff) {
+        Set<String> said = new HashSet<>();
         while (!stopped.getAsBoolean()) {
             try {
                 RedisConnection connection = open(endpoint, meters);
@@ -154,8 +167,9 @@ public final class RedisConnection implements AutoCloseable {
                 if (Thread.currentThread().isInterrupted()) {
                     return Optional.empty(); // the attempt was cut short: the caller is stopping, Redis may be fine
                 }
-                if (backoff.attempts() == 0) {
-                    log.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, reason(e));
+                String reason = reason(e);
+                if (said.size() < REASONS_SAID && said.add(reason)) {
+                    log.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, reason);
                 }
                 try {
                     backoff.pause();
