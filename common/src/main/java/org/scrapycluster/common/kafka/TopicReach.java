@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
@@ -18,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.scrapycluster.common.concurrent.Completions;
 
 /**
  * Whether Kafka has a topic with a leader for one of its partitions, which is what a producer needs to publish there,
@@ -150,7 +150,7 @@ public final class TopicReach implements AutoCloseable {
         if (failure == null) {
             return takes;
         }
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = Completions.cause(failure);
         return cause instanceof UnknownTopicOrPartitionException || !(cause instanceof RetriableException);
     }
 

@@ -8,10 +8,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
@@ -82,7 +82,7 @@ public final class LuaScript {
     public <T> CompletableFuture<T> run(RedisConnection redis, ScriptOutputType type, String[] keys, String... args) {
         CompletableFuture<T> byDigest = redis.async().<T>evalsha(sha, type, keys, args).toCompletableFuture();
         return byDigest.exceptionallyCompose(failure -> {
-            Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            Throwable cause = Completions.cause(failure);
             if (cause instanceof RedisNoScriptException) {
                 return redis.async().<T>eval(source, type, keys, args).toCompletableFuture();
             }

@@ -10,13 +10,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisException;
+import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisErrors;
@@ -235,7 +235,7 @@ public final class StatsRecorder implements AutoCloseable {
 
     /** A write's result, which a refusal of its key completes normally. */
     private static CompletableFuture<?> refusalPassedOver(Write write) {
-        return write.result().exceptionallyCompose(error -> RedisErrors.isRefusal(error instanceof CompletionException wrapped ? wrapped.getCause() : error)
+        return write.result().exceptionallyCompose(error -> RedisErrors.isRefusal(Completions.cause(error))
                 ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.failedFuture(error));
     }

@@ -2,12 +2,12 @@ package org.scrapycluster.crawler.middleware;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.DownloaderMiddleware;
+import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
@@ -133,7 +133,7 @@ public final class DownloadChain {
             return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "returned no future from " + name, null, true));
         }
         return future.exceptionallyCompose(failure -> {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = Completions.cause(failure);
             return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause, false));
         }).thenCompose(answer -> answer != null ? CompletableFuture.completedFuture(answer) : CompletableFuture.failedFuture(
                 new MiddlewareFailure(middleware.name(), name, url, "completed its future from " + name + " with no step", null, true)));

@@ -5,7 +5,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -13,6 +12,7 @@ import java.util.function.Consumer;
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionFailureLog;
 import org.scrapycluster.common.extension.ExtensionFailures;
@@ -205,8 +205,11 @@ public final class RequestProcessor {
     private void delivered(Boolean published, Throwable failure) {
         if (failure == null) {
             delivery.published();
-        } else if (!(unwrapped(failure) instanceof ExtensionCallFailure call && call.bug())) {
-            delivery.failed(unwrapped(failure));
+            return;
+        }
+        Throwable cause = Completions.cause(failure);
+        if (!(cause instanceof ExtensionCallFailure call && call.bug())) {
+            delivery.failed(cause);
         }
     }
 
@@ -259,7 +262,7 @@ public final class RequestProcessor {
 
     private void settle(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome, Throwable failure) {
         if (failure != null) {
-            Throwable cause = unwrapped(failure);
+            Throwable cause = Completions.cause(failure);
             if (cause instanceof ExtensionCallFailure call && call.bug()) {
                 extensionFailed(call, "the request is given up");
                 acknowledge(lease, crawl, Outcome.DONE);
@@ -305,10 +308,6 @@ public final class RequestProcessor {
     private void extensionFailed(ExtensionCallFailure call, String consequence) {
         metrics.error(call.kind());
         extensionFailures.failed(call.extension(), call.getCause() != null ? call.getCause() : call, consequence, Map.of("url", call.url()));
-    }
-
-    private static Throwable unwrapped(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     private void done(LeasedRequest lease) {
