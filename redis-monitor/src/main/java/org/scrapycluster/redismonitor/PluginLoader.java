@@ -127,9 +127,8 @@ final class PluginLoader {
             plugin = spec.builder().apply(context);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            SettingsException refused = context.settings().invalid("PLUGINS", "names " + spec.name() + ", whose create() failed to make its plugin: " + ExtensionFailures.described(e));
-            refused.initCause(e);
-            throw refused;
+            throw context.settings().invalid("PLUGINS", "names " + spec.name() + ", whose create() failed to make its plugin: "
+                    + ExtensionFailures.described(e), e);
         }
         if (plugin == null) {
             throw context.settings().invalid("PLUGINS", "names " + spec.name() + ", whose create() returned no plugin (null)");

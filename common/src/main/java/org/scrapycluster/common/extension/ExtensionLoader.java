@@ -226,9 +226,8 @@ public final class ExtensionLoader<T extends Extension> {
                     requireOneJar(provider.instance());
                     return provider.claim();
                 } catch (SettingsException e) {
-                    SettingsException refused = settings.invalid(setting, "names " + name + ", which cannot be used: " + e.getMessage());
-                    refused.initCause(e.getCause() == null ? e : e.getCause());
-                    throw refused;
+                    throw settings.invalid(setting, "names " + name + ", which cannot be used: " + e.getMessage(),
+                            e.getCause() == null ? e : e.getCause());
                 }
             }
         }
@@ -262,10 +261,8 @@ public final class ExtensionLoader<T extends Extension> {
         } catch (LinkageError e) {
             String classFile = className.replace('.', '/') + ".class";
             URL copy = classLoader.getResource(classFile);
-            SettingsException refused = settings.invalid(setting, "names " + className
-                    + (copy == null ? "" : " (" + ServiceListing.jarOf(copy, classFile) + ")") + ", which cannot be loaded: " + ExtensionFailures.described(e));
-            refused.initCause(e);
-            throw refused;
+            throw settings.invalid(setting, "names " + className
+                    + (copy == null ? "" : " (" + ServiceListing.jarOf(copy, classFile) + ")") + ", which cannot be loaded: " + ExtensionFailures.described(e), e);
         }
     }
 

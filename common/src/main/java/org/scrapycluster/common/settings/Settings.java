@@ -130,7 +130,16 @@ public final class Settings {
      * unknown log level), naming the setting and the layer it came from.
      */
     public SettingsException invalid(String name, String problem) {
-        return new SettingsException("Setting " + name + " (from " + layerOf(name).description() + ") " + problem);
+        return new SettingsException(invalidMessage(name, problem));
+    }
+
+    /** {@link #invalid(String, String)} for a problem that {@code cause} is behind (what a plugin named there threw). */
+    public SettingsException invalid(String name, String problem, Throwable cause) {
+        return new SettingsException(invalidMessage(name, problem), cause);
+    }
+
+    private String invalidMessage(String name, String problem) {
+        return "Setting " + name + " (from " + layerOf(name).description() + ") " + problem;
     }
 
     @Override

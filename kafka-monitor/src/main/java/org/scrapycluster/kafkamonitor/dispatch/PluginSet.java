@@ -133,9 +133,7 @@ public final class PluginSet {
             return validator(plugin, plugin.setup(settings), checks);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            SettingsException refused = settings.invalid(SETTING, "names " + name + ", which cannot be set up: " + ExtensionFailures.described(e));
-            refused.initCause(e);
-            throw refused;
+            throw settings.invalid(SETTING, "names " + name + ", which cannot be set up: " + ExtensionFailures.described(e), e);
         }
     }
 
