@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.request.LoggedFields;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 
 /**
@@ -70,7 +71,8 @@ record AcceptedRequest(String json, Map<String, String> fields, Optional<Rejecti
 
     /**
      * Hands each top-level field of the request to {@code field}, in order, read from its text: a string, number,
-     * boolean or null as a value, an object or array as its JSON text, which a log encoder writes in place.
+     * boolean or null as a value, an object or array as its JSON text, which a log encoder writes in place; a
+     * credential as {@link LoggedFields} shows it.
      */
     void forEachField(BiConsumer<String, Object> field) {
         try (JsonParser parser = OWN_TEXT.createParser(json)) {
@@ -80,7 +82,7 @@ record AcceptedRequest(String json, Map<String, String> fields, Optional<Rejecti
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 JsonToken token = parser.nextToken();
-                field.accept(name, value(parser, token));
+                field.accept(name, LoggedFields.shown(name, value(parser, token)));
             }
         } catch (IOException e) {
             // the monitor wrote this text itself; should it not read, the log line still shows the request

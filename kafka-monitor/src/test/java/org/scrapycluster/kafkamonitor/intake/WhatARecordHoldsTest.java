@@ -74,9 +74,10 @@ class WhatARecordHoldsTest {
     }
 
     @Test
-    void theLogLineOfAnAcceptedRequestShowsEachFieldAsTheRequestHadIt() throws Exception {
+    void theLogLineOfAnAcceptedRequestShowsEachFieldAsTheRequestHadItButItsCookie() throws Exception {
         byte[] record = ("{\"url\":\"http://example.com/\",\"appid\":\"app1\",\"crawlid\":\"c1\",\"spiderid\":\"link\","
-                + "\"priority\":7,\"attrs\":{\"a\":[1,{\"b\":null}],\"c\":\"d\"}}").getBytes(StandardCharsets.UTF_8);
+                + "\"priority\":7,\"cookie\":\"session=abc123\",\"attrs\":{\"a\":[1,{\"b\":null}],\"c\":\"d\"}}")
+                .getBytes(StandardCharsets.UTF_8);
         Disposition.Accepted accepted = assertInstanceOf(Disposition.Accepted.class, INTAKE.take(record));
 
         List<ILoggingEvent> logged;
@@ -96,5 +97,6 @@ class WhatARecordHoldsTest {
         RawValue ts = assertInstanceOf(RawValue.class, fields.get("ts"));
         assertTrue(ts.rawValue().toString().matches("[0-9]{10}\\.[0-9]{6}"), "ts with its six decimals: " + ts.rawValue());
         assertEquals(true, fields.get("parsed"));
+        assertEquals("[redacted]", fields.get("cookie"), "a site's session is not logged");
     }
 }

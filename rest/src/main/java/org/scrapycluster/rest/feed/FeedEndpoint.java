@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.json.UnicodeText;
+import org.scrapycluster.common.request.LoggedFields;
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.http.HttpAnswer;
@@ -85,7 +86,7 @@ public final class FeedEndpoint implements Endpoint {
     @Override
     public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
         JsonNode request = bodies.read(call);
-        LOG.atInfo().addKeyValue("content", request.toString()).log("'feed' endpoint called");
+        LOG.atInfo().addKeyValue("content", LoggedFields.shown(request).toString()).log("'feed' endpoint called");
         validation.check(request);
         JsonNode uuidField = request.get("uuid");
         String uuid = uuidField != null && uuidField.isTextual() ? answerable(uuidField.asText()) : null;

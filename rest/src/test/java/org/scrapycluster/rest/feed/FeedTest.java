@@ -14,6 +14,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.awaitility.Awaitility;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
 import org.scrapycluster.rest.testing.AnsweredGateway;
@@ -171,13 +174,22 @@ class FeedTest {
     }
 
     @Test
-    void aCrawlRequestIsSentAndAnsweredWithNullData() throws Exception {
+    void aCrawlRequestIsSentAsGivenAnsweredWithNullDataAndLoggedWithoutItsCookie() throws Exception {
         double before = gateway.counter("rest.feed", "outcome", "sent");
-        GatewayClient.Reply reply = gateway.client().postJson("/feed",
-                "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"f-crawl\"}");
+        String request = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"f-crawl\", "
+                + "\"cookie\": \"session=abc123\"}";
+        GatewayClient.Reply reply;
+        List<ILoggingEvent> logged;
+        try (CapturedLog log = CapturedLog.start(FeedEndpoint.class, Level.INFO)) {
+            reply = gateway.client().postJson("/feed", request);
+            logged = log.events();
+        }
         assertEquals(JSON.readTree("{\"status\":\"SUCCESS\",\"data\":null,\"error\":null}"), reply.json());
-        responder.awaitRequest("crawlid", "f-crawl");
+        assertEquals(JSON.readTree(request), JSON.readTree(responder.awaitRequest("crawlid", "f-crawl")), "sent as given");
         assertEquals(before + 1, gateway.counter("rest.feed", "outcome", "sent"));
+        String content = logged.getFirst().getKeyValuePairs().getFirst().value.toString();
+        assertEquals("[redacted]", JSON.readTree(content).path("cookie").asText(), content);
+        assertEquals("f-crawl", JSON.readTree(content).path("crawlid").asText(), content);
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {

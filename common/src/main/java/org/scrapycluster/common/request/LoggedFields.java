@@ -1,0 +1,43 @@
+package org.scrapycluster.common.request;
+
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * What a log line shows of a request's fields: each as the request has it, but for the values that are a site's
+ * credentials. A crawl's {@code cookie} is the session it crawls with, which whoever reads the logs could otherwise
+ * replay; the field is shown with {@link #REDACTED} for its value, so that a reader still sees the request had one
+ * (docs/security.md).
+ */
+public final class LoggedFields {
+
+    /** What a log line shows in place of a credential. */
+    public static final String REDACTED = "[redacted]";
+
+    private static final Set<String> CREDENTIALS = Set.of("cookie");
+
+    private LoggedFields() {
+    }
+
+    /** What a log line shows of the top-level field {@code name} of a request whose value is {@code value}. */
+    public static Object shown(String name, Object value) {
+        return value != null && CREDENTIALS.contains(name) ? REDACTED : value;
+    }
+
+    /** {@code request} as a log line shows it: itself when it holds no credential, else a copy with them redacted. */
+    public static JsonNode shown(JsonNode request) {
+        if (!(request instanceof ObjectNode object) || CREDENTIALS.stream().noneMatch(name -> holds(object, name))) {
+            return request;
+        }
+        ObjectNode copy = object.deepCopy();
+        CREDENTIALS.stream().filter(name -> holds(object, name)).forEach(name -> copy.put(name, REDACTED));
+        return copy;
+    }
+
+    private static boolean holds(ObjectNode request, String name) {
+        JsonNode value = request.get(name);
+        return value != null && !value.isNull();
+    }
+}

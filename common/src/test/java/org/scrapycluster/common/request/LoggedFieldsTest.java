@@ -1,0 +1,42 @@
+package org.scrapycluster.common.request;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+class LoggedFieldsTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Test
+    void aCookieIsShownRedactedWhateverItsShapeAndOtherFieldsAsTheyAre() {
+        assertEquals(LoggedFields.REDACTED, LoggedFields.shown("cookie", "session=abc123"));
+        assertEquals(LoggedFields.REDACTED, LoggedFields.shown("cookie", MAPPER.createObjectNode().put("session", "abc123")));
+        assertEquals("Mozilla/5.0", LoggedFields.shown("useragent", "Mozilla/5.0"));
+        assertNull(LoggedFields.shown("cookie", null), "no cookie is nothing to hide");
+    }
+
+    @Test
+    void aRequestWithACookieIsShownAsACopyWithoutItsValue() throws Exception {
+        JsonNode request = MAPPER.readTree("{\"url\":\"http://example.com/\",\"appid\":\"a\",\"crawlid\":\"c\","
+                + "\"cookie\":{\"session\":\"abc123\"},\"attrs\":{\"cookie\":\"kept\"}}");
+
+        JsonNode shown = LoggedFields.shown(request);
+
+        assertEquals(MAPPER.readTree("{\"url\":\"http://example.com/\",\"appid\":\"a\",\"crawlid\":\"c\","
+                + "\"cookie\":\"[redacted]\",\"attrs\":{\"cookie\":\"kept\"}}"), shown, "only the request's own field");
+        assertEquals("abc123", request.path("cookie").path("session").asText(), "the request itself is left as it is");
+    }
+
+    @Test
+    void aRequestWithoutACookieIsShownAsItIs() throws Exception {
+        JsonNode request = MAPPER.readTree("{\"url\":\"http://example.com/\",\"cookie\":null}");
+        assertSame(request, LoggedFields.shown(request));
+        JsonNode notAnObject = MAPPER.readTree("[\"cookie\"]");
+        assertSame(notAnObject, LoggedFields.shown(notAnObject));
+    }
+}
