@@ -15,6 +15,11 @@ import java.util.function.BiConsumer;
 final class FrozenMap<K, V> extends AbstractMap<K, V> {
 
     private static final FrozenMap<?, ?> EMPTY = new FrozenMap<>(new LinkedHashMap<>());
+    /**
+     * The classes of the JDK's unmodifiable maps ({@code Map.of}, {@code Map.copyOf}), which need no copy either: a
+     * {@code FollowRequest}'s meta is one, so every link a spider follows came with a map copied for nothing.
+     */
+    private static final Set<Class<?>> UNMODIFIABLE = Set.of(Map.of().getClass(), Map.of("", "").getClass());
 
     private final Map<K, V> entries;
     private final Set<Entry<K, V>> view;
@@ -24,10 +29,13 @@ final class FrozenMap<K, V> extends AbstractMap<K, V> {
         this.view = Collections.unmodifiableMap(entries).entrySet();
     }
 
-    /** {@code map} itself when it is frozen already (or an {@link InheritedMeta}), otherwise a frozen copy of it. */
+    /**
+     * {@code map} itself when it is frozen already, an {@link InheritedMeta} or one of the JDK's unmodifiable maps
+     * (whose order, unspecified, is the one a copy would have kept), otherwise a frozen copy of it.
+     */
     @SuppressWarnings("unchecked")
     static <K, V> Map<K, V> copyOf(Map<? extends K, ? extends V> map) {
-        if (map instanceof FrozenMap<?, ?> || map instanceof InheritedMeta) {
+        if (map instanceof FrozenMap<?, ?> || map instanceof InheritedMeta || UNMODIFIABLE.contains(map.getClass())) {
             return (Map<K, V>) map;
         }
         return map.isEmpty() ? (Map<K, V>) EMPTY : new FrozenMap<>(new LinkedHashMap<>(map));

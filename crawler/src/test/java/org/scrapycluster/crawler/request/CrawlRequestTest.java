@@ -1,6 +1,8 @@
 package org.scrapycluster.crawler.request;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HashMap;
 import java.util.List;
@@ -23,5 +25,17 @@ class CrawlRequestTest {
         for (String unset : List.of("false", "zero", "empty", "none", "null", "absent")) {
             assertEquals(false, request.flag(unset), unset);
         }
+    }
+
+    @Test
+    void aMapNobodyCanChangeIsKeptAndAnyOtherCopied() {
+        Map<String, Object> unmodifiable = Map.of("priority", 40L, "curdepth", 2L);
+        assertSame(unmodifiable, CrawlRequest.get("http://example.com/", unmodifiable).meta(), "a followed link's meta");
+
+        Map<String, Object> mutable = new HashMap<>(unmodifiable);
+        CrawlRequest request = CrawlRequest.get("http://example.com/", mutable);
+        mutable.put("priority", 1L);
+        assertEquals(40L, request.meta().get("priority"), "copied: the caller's later change does not reach it");
+        assertThrows(UnsupportedOperationException.class, () -> request.meta().put("priority", 1L));
     }
 }
