@@ -401,7 +401,7 @@ public final class KafkaMonitor implements Service {
                 Rejection rejection = rejected.rejection();
                 metrics.rejected(rejection.kind());
                 stats.fail();
-                IntakeLog.rejected(entry, rejection, rejections.preview(entry.value()));
+                IntakeLog.rejected(entry, rejection, rejections.logged(entry.value(), rejection));
                 messages.addAll(messagesAbout(entry, rejection));
             }
         }

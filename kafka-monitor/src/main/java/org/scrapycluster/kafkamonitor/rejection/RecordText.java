@@ -49,11 +49,12 @@ public final class RecordText {
         return cut(text, maxChars);
     }
 
-    private static String cut(StringBuilder text, int maxChars) {
+    /** At most {@code maxChars} characters of {@code text}, a surrogate pair not split. */
+    public static String cut(CharSequence text, int maxChars) {
         if (text.length() <= maxChars) {
             return text.toString();
         }
         int end = Character.isHighSurrogate(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
-        return text.substring(0, end);
+        return text.subSequence(0, end).toString();
     }
 }

@@ -52,6 +52,25 @@ class RejectionMessagesTest {
     }
 
     @Test
+    void anInvalidRequestIsLoggedWithoutItsCookieButPublishedAsItCame() throws Exception {
+        String text = "{\"url\": \"http://example.com/\", \"appid\": \"a\", \"cookie\": \"session=abc123\"}";
+        Rejection rejection = Rejection.invalid(JSON.readTree(text), "scraper", List.of("appid: must be at least 3 characters long, was 1"));
+        RejectionMessages messages = messages(Map.of());
+
+        String logged = messages.logged(bytes(text), rejection);
+
+        assertEquals("{\"url\":\"http://example.com/\",\"appid\":\"a\",\"cookie\":\"[redacted]\"}", logged);
+        assertEquals(text, tree(messages.of("demo.incoming", 0, 1, bytes(text), rejection).get(0)).path("record").asText(),
+                "the rejected topic has the record's own text");
+        String withoutCookie = "{\"url\": \"http://example.com/\", \"appid\": \"a\"}";
+        assertEquals(withoutCookie, messages.logged(bytes(withoutCookie), rejection), "as it came when there is nothing to hide");
+        assertEquals("{\"cookie\": 1", messages.logged(bytes("{\"cookie\": 1"), Rejection.unreadable("Unexpected end-of-input")),
+                "nor when it could not be read");
+        assertEquals("{\"url\":\"http://ex", messages(Map.of("REJECTED_RECORD_MAX_CHARS", "17")).logged(bytes(text), rejection),
+                "cut as the rejected topic's text is");
+    }
+
+    @Test
     void textThatIsNotJsonIsPublishedCutAndEscapedButNotAnswered() throws Exception {
         byte[] value = new byte[5000];
         java.util.Arrays.fill(value, (byte) 0xfe);
