@@ -68,9 +68,7 @@ public final class ApiKeys implements Callers {
     }
 
     private static List<KeyDigest> keys(Settings settings, String name) {
-        List<String> keys = settings.getStringList(name).stream().map(String::strip).filter(key -> !key.isEmpty()).toList();
-        ShortKeys.warnOf(name, keys);
-        return keys.stream().map(KeyDigest::of).toList();
+        return ShortKeys.digests(name, settings.getStringList(name).stream().map(String::strip).filter(key -> !key.isEmpty()).toList());
     }
 
     private static Optional<KeyFile> file(Settings settings, String name) {

@@ -89,7 +89,6 @@ final class KeyFile {
         BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
         List<String> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream().map(String::strip)
                 .filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
-        ShortKeys.warnOf(setting, keys);
-        return new Loaded(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size(), keys.stream().map(KeyDigest::of).toList());
+        return new Loaded(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size(), ShortKeys.digests(setting, keys));
     }
 }

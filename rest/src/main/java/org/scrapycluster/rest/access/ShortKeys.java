@@ -1,14 +1,15 @@
 package org.scrapycluster.rest.access;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Warns of API keys short enough to be guessed (docs/security.md): the gateway counts refusals but does not slow a
- * caller who tries key after key, so a key's length is what keeps it from being found. A key is named by its digest,
- * never by itself.
+ * Digests API keys and warns of those short enough to be guessed (docs/security.md): the gateway counts refusals but
+ * does not slow a caller who tries key after key, so a key's length is what keeps it from being found. A key is named
+ * by its digest, never by itself.
  */
 final class ShortKeys {
 
@@ -20,14 +21,26 @@ final class ShortKeys {
     private ShortKeys() {
     }
 
-    /** Logs one warning when {@code keys}, read from {@code source} (a setting), hold one shorter than {@link #MINIMUM}. */
-    static void warnOf(String source, List<String> keys) {
-        List<String> shortOnes = keys.stream().filter(key -> key.length() < MINIMUM).map(key -> KeyDigest.of(key).id()).toList();
+    /**
+     * The digests of {@code keys}, read from {@code source} (a setting), in order; logs one warning when they hold one
+     * shorter than {@link #MINIMUM}.
+     */
+    static List<KeyDigest> digests(String source, List<String> keys) {
+        List<KeyDigest> digests = new ArrayList<>(keys.size());
+        List<String> shortOnes = new ArrayList<>();
+        for (String key : keys) {
+            KeyDigest digest = KeyDigest.of(key);
+            digests.add(digest);
+            if (key.length() < MINIMUM) {
+                shortOnes.add(digest.id());
+            }
+        }
         if (!shortOnes.isEmpty()) {
             LOG.atWarn().addKeyValue("setting", source).addKeyValue("keys", String.join(",", shortOnes))
                     .log(source + " holds " + (shortOnes.size() == 1 ? "a key" : shortOnes.size() + " keys") + " of fewer than "
                             + MINIMUM + " characters, which a caller trying keys could find: use random ones, such as"
                             + " 'openssl rand -hex 16' prints");
         }
+        return List.copyOf(digests);
     }
 }
