@@ -1,9 +1,11 @@
 package org.scrapycluster.common.request;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.primitives.Bytes;
 
 /**
  * What a log line shows of a request's fields: each as the request has it, but for the values that are a site's
@@ -17,6 +19,7 @@ public final class LoggedFields {
     public static final String REDACTED = "[redacted]";
 
     private static final Set<String> CREDENTIALS = Set.of("cookie");
+    private static final byte[] UNICODE_ESCAPE = {'\\', 'u'};
 
     private LoggedFields() {
     }
@@ -24,6 +27,16 @@ public final class LoggedFields {
     /** What a log line shows of the top-level field {@code name} of a request whose value is {@code value}. */
     public static Object shown(String name, Object value) {
         return value != null && CREDENTIALS.contains(name) ? REDACTED : value;
+    }
+
+    /**
+     * Whether JSON text {@code utf8} may hold a credential, so that it is worth reading to show it: a field name that
+     * is a credential is either spelled out in it or written with a Unicode escape (a backslash, {@code u} and four
+     * hexadecimal digits).
+     */
+    public static boolean mayHoldCredential(byte[] utf8) {
+        return Bytes.indexOf(utf8, UNICODE_ESCAPE) >= 0
+                || CREDENTIALS.stream().anyMatch(name -> Bytes.indexOf(utf8, name.getBytes(StandardCharsets.US_ASCII)) >= 0);
     }
 
     /** {@code request} as a log line shows it: itself when it holds no credential, else a copy with them redacted. */

@@ -1,8 +1,12 @@
 package org.scrapycluster.common.request;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -38,5 +42,16 @@ class LoggedFieldsTest {
         assertSame(request, LoggedFields.shown(request));
         JsonNode notAnObject = MAPPER.readTree("[\"cookie\"]");
         assertSame(notAnObject, LoggedFields.shown(notAnObject));
+    }
+
+    @Test
+    void onlyTextThatSpellsACredentialOrEscapesSomethingMayHoldOne() {
+        assertTrue(LoggedFields.mayHoldCredential(utf8("{\"cookie\":\"a=b\"}")));
+        assertTrue(LoggedFields.mayHoldCredential(utf8("{\"\\u0063ookie\":\"a=b\"}")), "a name written with an escape");
+        assertFalse(LoggedFields.mayHoldCredential(utf8("{\"url\":\"http://example.com/\",\"appid\":\"a\"}")));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -68,6 +68,9 @@ class RejectionMessagesTest {
                 "nor when it could not be read");
         assertEquals("{\"url\":\"http://ex", messages(Map.of("REJECTED_RECORD_MAX_CHARS", "17")).logged(bytes(text), rejection),
                 "cut as the rejected topic's text is");
+        assertEquals("{\"appid\":\"a\",\"cookie\":\"[redacted]\"}",
+                messages.logged(bytes("{\"appid\": \"a\", \"\\u0063ookie\": \"session=abc123\"}"), rejection),
+                "a name written with an escape is the same name");
     }
 
     @Test
