@@ -1,9 +1,34 @@
+-- The crawl fields of a member as this project's crawlers write it (docs/compatibility.md §4.4.1): its "url"
+-- first, then its "meta" with "appid", "crawlid", "priority" and "expires" first, each written plainly (no escape
+-- in the texts, whole numbers). Read by matching the member's start, without decoding it: cjson.decode was a
+-- quarter of a hand-out decision (docs/benchmarks.md). nil for any other member (a feed item, a Python crawler's
+-- request), which crawl_fields decodes. For a JSON object that names no key twice, as one written from a map never
+-- does, the fields so read are those cjson reads.
+local function leading_crawl_fields(member)
+  local appid, crawlid, priority, expires = string.match(member,
+    '^{"url":"[^"\\]*","meta":{"appid":"([^"\\]*)","crawlid":"([^"\\]*)","priority":(%-?%d+),"expires":(%-?%d+)[,}]')
+  if appid == nil then
+    return nil
+  end
+  return {
+    appid = appid,
+    crawlid = crawlid,
+    priority = string.format('%d', tonumber(priority)),
+    priority_given = true,
+    expires = tonumber(expires)
+  }
+end
+
 -- The crawl fields of a queue member, whichever of the two shapes it has: a feed item carries them
 -- at the top level, a serialized request inside "meta". Returns nil for a member that is not a JSON
 -- object with string "appid" and "crawlid" (such a member belongs to no crawl we can account for).
 -- priority is the crawl priority as an integer label ("%d"), falling back to the negated queue score
 -- when the member has no numeric priority (priority_given tells which); expires is 0 when absent.
 local function crawl_fields(member, score)
+  local leading = leading_crawl_fields(member)
+  if leading ~= nil then
+    return leading
+  end
   local ok, decoded = pcall(cjson.decode, member)
   if not ok or type(decoded) ~= 'table' then
     return nil

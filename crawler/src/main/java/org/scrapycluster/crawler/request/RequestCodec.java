@@ -38,6 +38,8 @@ public final class RequestCodec {
     private static final Pattern HAS_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:(?!\\d+(?:[/?#]|$))");
     private static final TypeReference<LinkedHashMap<String, Object>> OBJECT = new TypeReference<>() {
     };
+    /** The meta fields a member starts with, in the order the hand-out script reads them (lua/lib/member.lua). */
+    private static final List<String> CRAWL_FIELDS = List.of("appid", "crawlid", "priority", "expires");
 
     private final ObjectMapper mapper = JsonMapper.builder()
             .addModule(new SimpleModule("exact-numbers").addDeserializer(Number.class, new ExactNumbers()))
@@ -65,17 +67,21 @@ public final class RequestCodec {
         return applyCrawlFields(request);
     }
 
-    /** The serialized-request member of {@code request} (docs/compatibility.md §4.4.1), keys in the original's order. */
+    /**
+     * The serialized-request member of {@code request} (docs/compatibility.md §4.4.1): the original's keys, its
+     * {@code url} first, so that a queue orders requests of one priority by URL as the original's does, then its
+     * {@code meta} with the crawl fields first, where the hand-out script reads them without decoding the member.
+     */
     public String encode(CrawlRequest request) {
         Map<String, Object> member = new LinkedHashMap<>();
         member.put("url", request.url());
+        member.put("meta", crawlFieldsFirst(request.meta()));
         member.put("callback", "parse");
         member.put("errback", null);
         member.put("method", request.method());
         member.put("headers", request.headers());
         member.put("body", request.body());
         member.put("cookies", request.cookies());
-        member.put("meta", request.meta());
         member.put("_encoding", "utf-8");
         member.put("priority", 0);
         member.put("dont_filter", request.dontFilter());
@@ -85,6 +91,18 @@ public final class RequestCodec {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the request's meta holds a value that is not JSON: " + request.meta(), e);
         }
+    }
+
+    /** {@code meta} with those of {@link #CRAWL_FIELDS} it has first, in that order, then the rest in theirs. */
+    private static Map<String, Object> crawlFieldsFirst(Map<String, Object> meta) {
+        Map<String, Object> ordered = new LinkedHashMap<>(meta.size() * 2);
+        for (String field : CRAWL_FIELDS) {
+            if (meta.containsKey(field)) {
+                ordered.put(field, meta.get(field));
+            }
+        }
+        ordered.putAll(meta);
+        return ordered;
     }
 
     /** {@code url} with {@code http://} in front when it has no scheme, as the original does for seeds. */
