@@ -245,10 +245,14 @@ class ThrottledQueueTest {
         assertTrue(ttl > 0 && ttl <= 6, "EXPIRE int(window*2): " + ttl);
     }
 
+    /**
+     * A throttle opened far above its rate keeps its window key short: past 128 entries, those older than the window go,
+     * at every 32nd count rather than at every decision.
+     */
     @Test
-    void aLongWindowIsTrimmedEvenFarBelowItsLimit() {
+    void aLongWindowIsTrimmedEvenFarBelowItsLimitAtEveryThirtySecondCount() {
         ThrottleSpec spec = spec(60, 1_000_000, false);
-        enqueueMany(1, "c1", 1);
+        enqueueMany(24, "c1", 1);
         double serverNow = Double.parseDouble(redis.sync().time().get(0));
         for (int i = 0; i < 200; i++) {
             String old = Double.toString(serverNow - 61 - i);
@@ -256,9 +260,13 @@ class ThrottledQueueTest {
         }
         String recent = Double.toString(serverNow - 30);
         redis.sync().zadd(spec.windowKey(), Double.parseDouble(recent), recent);
+        for (int i = 0; i < 23; i++) {
+            assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        }
+        assertEquals(224, redis.sync().zcard(spec.windowKey()), "counts of 201 to 223 trim nothing");
         assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
         List<String> window = redis.sync().zrange(spec.windowKey(), 0, -1);
-        assertEquals(2, window.size(), "the hand-out and the entry still in the window");
+        assertEquals(25, window.size(), "the count of 224 trimmed what is older than the window: the hand-outs and the entry still in it");
         assertEquals(recent, window.get(0));
     }
 
