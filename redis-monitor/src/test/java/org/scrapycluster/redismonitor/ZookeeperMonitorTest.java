@@ -201,7 +201,7 @@ class ZookeeperMonitorTest {
                 editor.refuse("domain-update", "cnn.com",
                         "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"scale\":" + scale + ",\"window\":60}",
                         "'scale' must be a number from 0 to 1 for domain update, was "
-                                + (scale.equals("1e9") ? "1.0E9" : scale.replace('"', '\''))); // a text in single quotes
+                                + (scale.equals("1e9") ? "1000000000.0" : scale.replace('"', '\''))); // a text in single quotes
             }
             editor.edit("domain-update", "cnn.com", "{\"domain\":\"cnn.com\",\"uuid\":\"%s\",\"hits\":15,\"window\":60}");
             assertEquals("blacklist: []\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n", editor.text(),

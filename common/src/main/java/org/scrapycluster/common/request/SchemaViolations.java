@@ -6,6 +6,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.path.NodePath;
+import org.scrapycluster.common.json.PythonNumbers;
 
 /** Turns the schema library's errors into {@link Violation}s a user can act on. */
 final class SchemaViolations {
@@ -114,6 +115,9 @@ final class SchemaViolations {
         }
         if (value.isObject()) {
             return "an object";
+        }
+        if (value.isNumber()) {
+            return PythonNumbers.repr(value.numberValue());
         }
         return value.toString();
     }

@@ -9,6 +9,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.scrapycluster.common.json.PythonNumbers;
+
 /**
  * The changes between two domain configs, one line each, for {@code zookeeper push} to show what
  * it changed: {@code blacklist: added ebay.com}, {@code domains.cnn.com: hits 10 → 15}.
@@ -78,6 +80,6 @@ public final class DomainConfigDiff {
     }
 
     private static String fraction(OptionalDouble value) {
-        return value.isPresent() ? PythonFloat.yaml(value.getAsDouble()) : "(none)";
+        return value.isPresent() ? PythonNumbers.yaml(value.getAsDouble()) : "(none)";
     }
 }

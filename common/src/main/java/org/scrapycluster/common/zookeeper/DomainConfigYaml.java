@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 
 import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.domain.RegisteredDomain;
+import org.scrapycluster.common.json.PythonNumbers;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -251,9 +252,9 @@ public final class DomainConfigYaml {
         return new ParsedDomainConfig(Optional.empty(), List.of(new ConfigProblem("document", message)));
     }
 
-    /** Seconds as a person writes them: {@code 60}, {@code 0.5}. */
+    /** Seconds as a person writes them: {@code 60}, {@code 0.5}, {@code 1e-05}. */
     static String seconds(double value) {
-        return String.valueOf(secondsAsWritten(value));
+        return PythonNumbers.repr(secondsAsWritten(value));
     }
 
     /** Seconds as a number to write: a whole number as a {@code Long} ({@code 60}), a fraction as a {@code Double} ({@code 0.5}). */
@@ -268,6 +269,7 @@ public final class DomainConfigYaml {
                     ? "'" + text.substring(0, MAX_QUOTED_LENGTH) + "…'" : "'" + text + "'";
             case Map<?, ?> map -> "a mapping";
             case List<?> list -> "a list";
+            case Number number -> PythonNumbers.repr(number);
             default -> String.valueOf(value);
         };
     }
@@ -407,7 +409,7 @@ public final class DomainConfigYaml {
         private OptionalLong truncated(String path, double value) {
             long whole = (long) value;
             if (whole != value) {
-                problem(path, "is not a whole number; " + value + " is read as " + whole);
+                problem(path, "is not a whole number; " + describe(value) + " is read as " + whole);
             }
             return OptionalLong.of(whole);
         }
@@ -421,7 +423,8 @@ public final class DomainConfigYaml {
             }
             double scale = ((Number) value).doubleValue();
             if (!(scale >= 0.0 && scale <= 1.0)) {
-                problem(path, "must be a number from 0 to 1, was " + value + (strict ? "" : "; crawlers read it as " + DomainThrottle.fitScale(scale)));
+                problem(path, "must be a number from 0 to 1, was " + describe(value)
+                        + (strict ? "" : "; crawlers read it as " + PythonNumbers.repr(DomainThrottle.fitScale(scale))));
             }
             return OptionalDouble.of(scale);
         }
@@ -442,7 +445,7 @@ public final class DomainConfigYaml {
 
         PythonStyleRepresenter(DumperOptions options) {
             super(options);
-            this.representers.put(Double.class, data -> representScalar(Tag.FLOAT, PythonFloat.yaml((Double) data)));
+            this.representers.put(Double.class, data -> representScalar(Tag.FLOAT, PythonNumbers.yaml((Double) data)));
             this.representers.put(PythonTimestamp.class, data -> representScalar(Tag.TIMESTAMP, ((PythonTimestamp) data).text()));
             // base64.encodebytes: lines of 76 characters, each ended by a line break, in literal style
             this.representers.put(byte[].class, data -> {

@@ -96,7 +96,7 @@ class DomainConfigYamlTest {
                         + "no queue matches it",
                 "blacklist[1]: 'www.bbc.co.uk' is not a registered domain as queue keys use it; its registered domain is 'bbc.co.uk'; "
                         + "no queue matches it",
-                "domains.big.com.scale: must be a number from 0 to 1, was 1.0E9; crawlers read it as 1.0",
+                "domains.big.com.scale: must be a number from 0 to 1, was 1000000000.0; crawlers read it as 1.0",
                 "domains.cnn.com/news: 'cnn.com/news' is not a registered domain as queue keys use it; its registered domain is 'cnn.com'; "
                         + "no queue matches it",
                 "domains.nyt.com.hits: is written more than once; the last is read",
@@ -175,7 +175,7 @@ class DomainConfigYamlTest {
     void aScaleThatIsNotANumberIsSkippedNotReadAsAPause() {
         ParsedDomainConfig parsed = DomainConfigYaml.parseLenient("domains:\n  cnn.com: {window: 60, hits: 10, scale: .nan}\n");
         assertEquals(10, parsed.config().orElseThrow().throttles().get("cnn.com").effectiveHits(), "no scale counts as 1");
-        assertEquals(List.of(new ConfigProblem("domains.cnn.com.scale", "must be a number from 0 to 1, was NaN")), parsed.problems());
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.scale", "must be a number from 0 to 1, was nan")), parsed.problems());
     }
 
     /** A request refuses a window over a year; a file pushed with one is refused too, and crawlers reading one say they cut it. */

@@ -20,6 +20,7 @@ import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.json.PythonNumbers;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
@@ -250,6 +251,9 @@ public final class ZookeeperMonitor implements JobPlugin {
 
     /** A field as a refusal quotes it: a text in single quotes, anything else as JSON writes it. */
     private static String given(JsonNode field) {
+        if (field.isNumber()) {
+            return PythonNumbers.repr(field.numberValue());
+        }
         return field.isTextual() ? "'" + field.asText() + "'" : field.toString();
     }
 
