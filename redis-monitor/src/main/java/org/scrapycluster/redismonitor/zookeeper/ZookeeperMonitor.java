@@ -249,7 +249,7 @@ public final class ZookeeperMonitor implements JobPlugin {
         return field.asDouble();
     }
 
-    /** A field as a refusal quotes it: a text in single quotes, anything else as JSON writes it. */
+    /** A field as a refusal quotes it: a text in single quotes, a number as Python writes it, anything else as JSON writes it. */
     private static String given(JsonNode field) {
         if (field.isNumber()) {
             return PythonNumbers.repr(field.numberValue());
