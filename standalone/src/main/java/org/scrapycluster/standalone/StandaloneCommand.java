@@ -2,6 +2,7 @@ package org.scrapycluster.standalone;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -77,8 +78,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         int nodes = crawlers != null ? crawlers : own.getInt("STANDALONE_CRAWLERS");
         try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
             Optional<StandaloneCluster> started = startUnlessStopped(() -> StandaloneCluster.start(settings, nodes,
-                    ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList()),
-                    ShutdownSignal::jvmIsShuttingDown);
+                    serviceFactories()), ShutdownSignal::jvmIsShuttingDown);
             if (started.isPresent()) {
                 try (StandaloneCluster cluster = started.get()) {
                     announceReady(cluster);
@@ -92,6 +92,11 @@ public final class StandaloneCommand implements Callable<Integer> {
             LOG.info("Scrapy Cluster stopped");
         }
         return 0;
+    }
+
+    /** The services of the jar, one factory each (the crawler, the monitors, the REST gateway). */
+    static List<ServiceFactory> serviceFactories() {
+        return ServiceLoader.load(ServiceFactory.class).stream().map(ServiceLoader.Provider::get).toList();
     }
 
     /**
@@ -122,7 +127,8 @@ public final class StandaloneCommand implements Callable<Integer> {
         return Objects.requireNonNullElse(cause.getMessage(), cause.toString());
     }
 
-    private static Map<String, Settings> servicesOf(SettingsGroup settings) {
+    /** Each service's settings by its name. */
+    static Map<String, Settings> servicesOf(SettingsGroup settings) {
         Map<String, Settings> services = new LinkedHashMap<>();
         settings.services().forEach(name -> services.put(name, settings.service(name)));
         return services;

@@ -65,6 +65,18 @@ class ScrapyClusterCommandTest {
     }
 
     @Test
+    void trainCrawlsEveryPageOfTheSiteOnceACrawl() {
+        assertEquals(0, run("train", "--crawls", "1"));
+        assertTrue(out.toString().matches("(?s)Trained: 2500 pages crawled in \\d+\\.\\d s\\R"), out.toString());
+    }
+
+    @Test
+    void trainRefusesNoCrawls() {
+        assertEquals(2, run("train", "--crawls", "0"));
+        assertTrue(err.toString().contains("--crawls and --timeout must be at least 1"), err.toString());
+    }
+
+    @Test
     void benchWithoutABenchmarkNamesTheBenchmarks() {
         assertEquals(2, run("bench"));
         assertTrue(err.toString().contains("Missing benchmark: one of [") && err.toString().contains("throttle"), err.toString());

@@ -1,0 +1,56 @@
+package org.scrapycluster.standalone;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.scrapycluster.common.cli.BuildVersion;
+import org.scrapycluster.common.logging.LogConfig;
+import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsGroup;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code scrapy-cluster train}: a training run for the JVM's ahead-of-time cache (docs/operations.md "Warm start").
+ * The launcher runs it once per build, on JDK 25 or newer, with {@code -XX:AOTCacheOutput}, and starts later runs
+ * with the cache it leaves.
+ */
+@Command(name = "train", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+        description = {"Crawl a synthetic site with the whole cluster in this JVM, on free ports and loopback addresses,"
+                + " then stop: the training run for a JVM ahead-of-time cache (java -XX:AOTCacheOutput=FILE ... train),"
+                + " which ./scrapy-cluster makes once per build on JDK 25 or newer.",
+                "Takes no settings from files or the environment; see docs/operations.md, \"Warm start\"."})
+public final class TrainCommand implements Callable<Integer> {
+
+    @Option(names = "--crawls", paramLabel = "N", defaultValue = "48",
+            description = "Crawls of the 2,500-page site, four at a time (default: ${DEFAULT-VALUE}).")
+    int crawls;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "Longest the crawls may take in all (default: ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (crawls < 1 || timeoutSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--crawls and --timeout must be at least 1");
+        }
+        SettingsGroup settings = TrainingCrawl.trainingSettings();
+        Settings own = settings.service("standalone");
+        Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), StandaloneCommand.servicesOf(settings)));
+        TrainingCrawl.Summary summary = new TrainingCrawl(settings).run(StandaloneCommand.serviceFactories(), crawls,
+                Duration.ofSeconds(timeoutSeconds));
+        spec.commandLine().getOut().printf(Locale.ROOT, "Trained: %d pages crawled in %.1f s%n", summary.pages(),
+                summary.took().toNanos() / 1e9);
+        return 0;
+    }
+}
