@@ -6,7 +6,7 @@ import org.scrapycluster.common.cli.ScrapyClusterCommand;
 import picocli.CommandLine;
 
 /**
- * The entry point of the full jar: the root command {@code scrapy-cluster} with {@code standalone}
+ * The entry point of the full jar: the root command {@code scrapy-cluster} with {@code standalone},
  * {@code train} and {@code bench}, which start embedded servers, and {@code plugins}, beside the contributed subcommands.
  */
 public final class ScrapyCluster {

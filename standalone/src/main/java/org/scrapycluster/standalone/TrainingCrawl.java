@@ -32,9 +32,10 @@ import org.scrapycluster.embedded.origin.TestOrigin;
 
 /**
  * The workload of a training run (docs/operations.md "Warm start"): the whole cluster in this JVM, as {@code standalone}
- * runs it but on free ports with temporary data, crawls a synthetic site on loopback addresses, its seeds fed through
- * Kafka and the REST gateway, every page of it once a crawl, and answers info and stats requests on the way. What the JVM records of it, the classes
- * it loads and its methods' profiles, is what an ahead-of-time cache keeps for the runs after it.
+ * runs it but on free ports with temporary data, crawls a synthetic site on loopback addresses, every page of it once a
+ * crawl, its seeds fed through Kafka and the REST gateway, and answers info and stats requests on the way. What the JVM
+ * records of it, the classes it loads and its methods' profiles, is what an ahead-of-time cache keeps for the runs
+ * after it.
  *
  * <p>It takes nothing from the user's settings file or environment, which could point it at a real Kafka or Redis.
  */
@@ -76,7 +77,7 @@ final class TrainingCrawl {
     private final Json json;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    /** @param settings the settings of {@link #trainingSettings()}, or the same with others changed */
+    /** @param settings the cluster's settings: {@link #trainingSettings()} */
     TrainingCrawl(SettingsGroup settings) {
         this.settings = settings;
         this.json = new Json(JsonLimits.from(settings.service("kafka-monitor")));
@@ -113,14 +114,15 @@ final class TrainingCrawl {
                 results.assign(partitions);
                 long before = produced(results, partitions);
                 long target = before;
+                long produced = before;
                 for (int first = 1; first <= crawls; first += CRAWLS_AT_ONCE) {
                     for (int crawl = first; crawl < first + CRAWLS_AT_ONCE && crawl <= crawls; crawl++) {
                         feed(origin, crawl, producer, topics.incoming(), gateway);
                         target += PAGES_PER_CRAWL;
                     }
-                    awaitResults(results, partitions, target, deadline);
+                    produced = awaitResults(results, partitions, target, deadline);
                 }
-                return new Summary(target - before, Duration.ofNanos(System.nanoTime() - started));
+                return new Summary(produced - before, Duration.ofNanos(System.nanoTime() - started));
             }
         }
     }
