@@ -47,8 +47,10 @@ public final class TrainCommand implements Callable<Integer> {
         SettingsGroup settings = TrainingCrawl.trainingSettings();
         Settings own = settings.service("standalone");
         Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), StandaloneCommand.servicesOf(settings)));
-        TrainingCrawl.Summary summary = new TrainingCrawl(settings).run(StandaloneCommand.serviceFactories(), crawls,
-                Duration.ofSeconds(timeoutSeconds));
+        TrainingCrawl.Summary summary;
+        try (TrainingCrawl training = new TrainingCrawl(settings)) {
+            summary = training.run(StandaloneCommand.serviceFactories(), crawls, Duration.ofSeconds(timeoutSeconds));
+        }
         spec.commandLine().getOut().printf(Locale.ROOT, "Trained: %d pages crawled in %.1f s%n", summary.pages(),
                 summary.took().toNanos() / 1e9);
         return 0;

@@ -39,7 +39,7 @@ import org.scrapycluster.embedded.origin.TestOrigin;
  *
  * <p>It takes nothing from the user's settings file or environment, which could point it at a real Kafka or Redis.
  */
-final class TrainingCrawl {
+final class TrainingCrawl implements AutoCloseable {
 
     /**
      * Fifty domains of 50 pages of about 15 KB, twenty links a page, each within its domain. Every page is a link of
@@ -184,6 +184,12 @@ final class TrainingCrawl {
             count = produced(results, partitions);
         }
         return count;
+    }
+
+    /** Closes the client of the gateway and its thread. */
+    @Override
+    public void close() {
+        http.close();
     }
 
     private static long produced(Consumer<String, byte[]> results, List<TopicPartition> partitions) {
