@@ -73,9 +73,8 @@ public final class StandaloneCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         SettingsGroup settings = options.loadAll();
-        Settings own = settings.service("standalone");
-        Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
-        int nodes = crawlers != null ? crawlers : own.getInt("STANDALONE_CRAWLERS");
+        configureLogging(settings);
+        int nodes = crawlers != null ? crawlers : settings.service("standalone").getInt("STANDALONE_CRAWLERS");
         try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
             Optional<StandaloneCluster> started = startUnlessStopped(() -> StandaloneCluster.start(settings, nodes,
                     serviceFactories()), ShutdownSignal::jvmIsShuttingDown);
@@ -127,8 +126,13 @@ public final class StandaloneCommand implements Callable<Integer> {
         return Objects.requireNonNullElse(cause.getMessage(), cause.toString());
     }
 
-    /** Each service's settings by its name. */
-    static Map<String, Settings> servicesOf(SettingsGroup settings) {
+    /** The process's logging, from {@code standalone}'s settings, with every service's logger name. */
+    static void configureLogging(SettingsGroup settings) {
+        Settings own = settings.service("standalone");
+        Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
+    }
+
+    private static Map<String, Settings> servicesOf(SettingsGroup settings) {
         Map<String, Settings> services = new LinkedHashMap<>();
         settings.services().forEach(name -> services.put(name, settings.service(name)));
         return services;

@@ -5,9 +5,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.scrapycluster.common.cli.BuildVersion;
-import org.scrapycluster.common.logging.LogConfig;
-import org.scrapycluster.common.logging.Logging;
-import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsGroup;
 
 import picocli.CommandLine.Command;
@@ -45,8 +42,7 @@ public final class TrainCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--crawls and --timeout must be at least 1");
         }
         SettingsGroup settings = TrainingCrawl.trainingSettings();
-        Settings own = settings.service("standalone");
-        Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), StandaloneCommand.servicesOf(settings)));
+        StandaloneCommand.configureLogging(settings);
         TrainingCrawl.Summary summary;
         try (TrainingCrawl training = new TrainingCrawl(settings)) {
             summary = training.run(StandaloneCommand.serviceFactories(), crawls, Duration.ofSeconds(timeoutSeconds));
