@@ -12,6 +12,7 @@ import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
 
 import picocli.CommandLine;
@@ -71,7 +72,8 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
         boolean embedRedis = needed.contains(BenchmarkCluster.Server.REDIS) && redis == null;
         boolean embedZookeeper = needed.contains(BenchmarkCluster.Server.ZOOKEEPER) && zookeeper == null;
         EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Options(
-                embedKafka ? 0 : null, embedZookeeper ? 0 : null, embedRedis ? 0 : null, 2, null, Duration.ZERO));
+                embedKafka ? 0 : null, embedZookeeper ? 0 : null, embedRedis ? 0 : null, 2, EmbeddedKafka.KEEP_EVERYTHING, null,
+                Duration.ZERO));
         RedisEndpoint redisEndpoint = embedRedis ? RedisEndpoint.of("127.0.0.1", stack.redisPort())
                 : redis == null ? null : parseRedis(redis);
         String kafkaBootstrap = embedKafka ? stack.kafkaBootstrap() : kafka;

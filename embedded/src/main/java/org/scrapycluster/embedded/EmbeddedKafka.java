@@ -21,6 +21,9 @@ import kafka.server.KafkaRaftServer;
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
+    /** The retention of {@link #start(int, int, long, DataDirectory)} that keeps every record, for Kafka's 7 days. */
+    public static final long KEEP_EVERYTHING = -1;
+
     private static final int NODE_ID = 1;
 
     private final int port;
@@ -38,7 +41,16 @@ public final class EmbeddedKafka implements AutoCloseable {
      * count of topics created on first use.
      */
     public static EmbeddedKafka start(int port, int partitions, DataDirectory dataDir) {
-        return start(port, partitions, dataDir, true);
+        return start(port, partitions, KEEP_EVERYTHING, dataDir, true);
+    }
+
+    /**
+     * As {@link #start(int, int, DataDirectory)}, each partition keeping at most {@code retentionBytes} of records
+     * (Kafka's {@code log.retention.bytes}; {@link #KEEP_EVERYTHING} for no bound): once a partition holds more, its
+     * oldest 64 MiB segments are deleted at the next check (every 30 s) and their files removed a minute later.
+     */
+    public static EmbeddedKafka start(int port, int partitions, long retentionBytes, DataDirectory dataDir) {
+        return start(port, partitions, retentionBytes, dataDir, true);
     }
 
     /**
@@ -47,9 +59,14 @@ public final class EmbeddedKafka implements AutoCloseable {
      * clusters are set up: a topic exists only once an admin client creates it.
      */
     public static EmbeddedKafka start(int port, int partitions, DataDirectory dataDir, boolean createTopicsOnUse) {
+        return start(port, partitions, KEEP_EVERYTHING, dataDir, createTopicsOnUse);
+    }
+
+    private static EmbeddedKafka start(int port, int partitions, long retentionBytes, DataDirectory dataDir,
+            boolean createTopicsOnUse) {
         for (int attempt = 1; ; attempt++) {
             int brokerPort = port == 0 ? FreePorts.pick() : port;
-            Properties config = config(brokerPort, FreePorts.pick(), partitions, dataDir, createTopicsOnUse);
+            Properties config = config(brokerPort, FreePorts.pick(), partitions, retentionBytes, dataDir, createTopicsOnUse);
             try {
                 format(dataDir);
                 KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
@@ -80,8 +97,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         dataDir.release();
     }
 
-    private static Properties config(int brokerPort, int controllerPort, int partitions, DataDirectory dataDir,
-            boolean createTopicsOnUse) {
+    private static Properties config(int brokerPort, int controllerPort, int partitions, long retentionBytes,
+            DataDirectory dataDir, boolean createTopicsOnUse) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", Integer.toString(NODE_ID));
@@ -107,6 +124,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("message.max.bytes", Integer.toString(16 * 1024 * 1024));
         p.put("replica.fetch.max.bytes", Integer.toString(16 * 1024 * 1024));
         p.put("log.segment.bytes", Integer.toString(64 * 1024 * 1024));
+        // A crawled page is about 16 KB on the log, so only a bound on what a partition keeps stops a long crawl from
+        // filling the disk; checked every 30 s rather than Kafka's 5 min, so that a fast crawl overshoots it less.
+        p.put("log.retention.bytes", Long.toString(retentionBytes));
+        p.put("log.retention.check.interval.ms", "30000");
         // The controller's no-op records, by which other brokers and controllers see that the metadata log is alive,
         // every 5 s rather than Kafka's 0.5: a process that is its own quorum has no one to tell, and each one is a
         // write and a flush of that log (docs/benchmarks.md, "An idle standalone wakes less").

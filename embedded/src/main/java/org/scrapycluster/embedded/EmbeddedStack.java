@@ -32,16 +32,17 @@ public final class EmbeddedStack implements AutoCloseable {
     /**
      * What to start and where. A {@code null} port means "do not start this one" (an external
      * server is used); 0 means "any free port". A {@code null} data directory means a temporary
-     * one, deleted on close. {@code shutdownGrace} is how long, once the JVM is told to stop, the
+     * one, deleted on close. {@code kafkaRetentionBytes} bounds what each of the broker's partitions keeps
+     * ({@link EmbeddedKafka#KEEP_EVERYTHING} for no bound). {@code shutdownGrace} is how long, once the JVM is told to stop, the
      * stack's owner has to close it (services first) before a shutdown hook stops {@code redis-server}
      * by itself; zero stops it at once.
      */
-    public record Options(Integer kafkaPort, Integer zookeeperPort, Integer redisPort, int kafkaPartitions, Path dataDir,
-            Duration shutdownGrace) {
+    public record Options(Integer kafkaPort, Integer zookeeperPort, Integer redisPort, int kafkaPartitions,
+            long kafkaRetentionBytes, Path dataDir, Duration shutdownGrace) {
 
         /** Everything on free ports with temporary data, stopped with the JVM: what tests use. */
         public static Options forTests() {
-            return new Options(0, 0, 0, 2, null, Duration.ZERO);
+            return new Options(0, 0, 0, 2, EmbeddedKafka.KEEP_EVERYTHING, null, Duration.ZERO);
         }
     }
 
@@ -57,7 +58,8 @@ public final class EmbeddedStack implements AutoCloseable {
             EmbeddedZooKeeper zookeeper = options.zookeeperPort() == null ? null
                     : remember(started, EmbeddedZooKeeper.start(options.zookeeperPort(), root.child("zookeeper")));
             EmbeddedKafka kafka = options.kafkaPort() == null ? null
-                    : remember(started, EmbeddedKafka.start(options.kafkaPort(), options.kafkaPartitions(), root.child("kafka")));
+                    : remember(started, EmbeddedKafka.start(options.kafkaPort(), options.kafkaPartitions(),
+                            options.kafkaRetentionBytes(), root.child("kafka")));
             return new EmbeddedStack(kafka, zookeeper, redis, root);
         } catch (RuntimeException | Error e) {
             // an Error too: Kafka's metrics add a shutdown hook, which fails when the JVM is stopping (Ctrl-C during start-up)

@@ -29,6 +29,7 @@ import org.scrapycluster.common.service.ServiceHost;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsGroup;
+import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
 
@@ -59,6 +60,7 @@ public final class StandaloneCluster implements AutoCloseable {
     private static final String PRIVATE_ADDRESS_GUARD = "DOWNLOAD_FORBID_PRIVATE_ADDRESSES";
     /** The logger of Kafka's network clients, the broker's own among them. */
     private static final String DATA_DIR = "STANDALONE_DATA_DIR";
+    private static final String KAFKA_RETENTION = "STANDALONE_KAFKA_RETENTION_BYTES";
     private static final String KAFKA_NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
 
     private final EmbeddedStack stack;
@@ -203,7 +205,11 @@ public final class StandaloneCluster implements AutoCloseable {
         if (partitions < 1) {
             throw own.invalid("STANDALONE_KAFKA_PARTITIONS", "must be at least 1");
         }
-        return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, dataDir, SHUTDOWN_GRACE);
+        long retention = own.getLong(KAFKA_RETENTION);
+        if (retention < 1 && retention != EmbeddedKafka.KEEP_EVERYTHING) {
+            throw own.invalid(KAFKA_RETENTION, "is " + retention + "; give a number of bytes above 0, or -1 to keep everything");
+        }
+        return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, retention, dataDir, SHUTDOWN_GRACE);
     }
 
     /**

@@ -194,6 +194,16 @@ class StandaloneClusterTest {
         assertEquals(null, StandaloneCluster.dataDirectory(settings(Map.of()).service("standalone")), "unset: a temporary one");
     }
 
+    @Test
+    void aRetentionOfNoBytesIsASettingsErrorBeforeAnyServerStarts() {
+        for (String value : List.of("0", "-2")) {
+            SettingsException e = assertThrows(SettingsException.class,
+                    () -> StandaloneCluster.start(settings(Map.of("STANDALONE_KAFKA_RETENTION_BYTES", value)), 1, List.of()));
+            assertEquals("Setting STANDALONE_KAFKA_RETENTION_BYTES (from the command line) is " + value
+                    + "; give a number of bytes above 0, or -1 to keep everything", e.getMessage());
+        }
+    }
+
     private static SettingsGroup settings(Map<String, String> extra) {
         Map<String, String> sets = new LinkedHashMap<>(Map.of("STANDALONE_KAFKA_PORT", "0", "STANDALONE_ZOOKEEPER_PORT", "0",
                 "STANDALONE_REDIS_PORT", "0", "METRICS_PORT", "-1"));
