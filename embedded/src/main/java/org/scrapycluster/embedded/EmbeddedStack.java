@@ -32,10 +32,10 @@ public final class EmbeddedStack implements AutoCloseable {
     /**
      * What to start and where. A {@code null} port means "do not start this one" (an external
      * server is used); 0 means "any free port". A {@code null} data directory means a temporary
-     * one, deleted on close. {@code kafkaRetentionBytes} bounds what each of the broker's partitions keeps
-     * ({@link EmbeddedKafka#KEEP_EVERYTHING} for no bound). {@code shutdownGrace} is how long, once the JVM is told to stop, the
-     * stack's owner has to close it (services first) before a shutdown hook stops {@code redis-server}
-     * by itself; zero stops it at once.
+     * one, deleted on close. {@code kafkaRetentionBytes} bounds what each of the broker's partitions
+     * keeps ({@link EmbeddedKafka#KEEP_EVERYTHING} for no bound). {@code shutdownGrace} is how long,
+     * once the JVM is told to stop, the stack's owner has to close it (services first) before a
+     * shutdown hook stops {@code redis-server} by itself; zero stops it at once.
      */
     public record Options(Integer kafkaPort, Integer zookeeperPort, Integer redisPort, int kafkaPartitions,
             long kafkaRetentionBytes, Path dataDir, Duration shutdownGrace) {
