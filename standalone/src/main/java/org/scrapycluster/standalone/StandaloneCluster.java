@@ -58,9 +58,9 @@ public final class StandaloneCluster implements AutoCloseable {
     private static final String LOOPBACK = "127.0.0.1";
     /** The crawlers' guard against internal addresses: off in standalone, whose demo sites live on loopback, unless the user sets it. */
     private static final String PRIVATE_ADDRESS_GUARD = "DOWNLOAD_FORBID_PRIVATE_ADDRESSES";
-    /** The logger of Kafka's network clients, the broker's own among them. */
     private static final String DATA_DIR = "STANDALONE_DATA_DIR";
     private static final String KAFKA_RETENTION = "STANDALONE_KAFKA_RETENTION_BYTES";
+    /** The logger of Kafka's network clients, the broker's own among them. */
     private static final String KAFKA_NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
 
     private final EmbeddedStack stack;
