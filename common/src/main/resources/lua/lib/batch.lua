@@ -22,6 +22,8 @@ end
 -- is scored by the spider's activation marker, which only grows: the epoch milliseconds of the clock,
 -- or one more than the last marker when the clock is not past it. A domain that leaves and comes back
 -- within one millisecond (or after the clock stepped back) is so scored above where a reader has looked.
+-- A domain put there is published on <spider>:active_domains:added, for crawler nodes to look at once; a
+-- publication an ACL refuses is left out (the nodes' slower poll finds the domain).
 local function activate_domain(batch, spider, domain, clock)
   local active = KEYSPACE.active_domains(spider)
   local member = active .. '\n' .. domain
@@ -31,6 +33,7 @@ local function activate_domain(batch, spider, domain, clock)
       local marker = math.max(clock.millis, (tonumber(redis.call('GET', marker_key)) or 0) + 1)
       redis.call('SET', marker_key, string.format('%d', marker))
       redis.call('ZADD', active, marker, domain)
+      redis.pcall('PUBLISH', KEYSPACE.activations(spider), domain)
     end
     batch.active[member] = true
   end

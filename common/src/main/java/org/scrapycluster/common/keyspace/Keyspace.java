@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Every Redis key and key prefix of the cluster, declared once (docs/architecture.md "Redis
+ * Every Redis key, key prefix and pub/sub channel of the cluster, declared once (docs/architecture.md "Redis
  * keyspace"; the original's names are listed in docs/compatibility.md §1A). Java code asks this class
  * for a name; a Lua script receives the names it can know up front as {@code KEYS[]}, and the
  * patterns of the names it derives from what it reads (the crawl of a queue member, the domain of a
@@ -50,6 +50,11 @@ public final class Keyspace {
     public static final KeyTemplate ACTIVE_DOMAINS = KeyTemplate.of("active_domains", "{spider}:active_domains");
     /** {@code <spiderid>:active_domains:marker}: the last score given in {@link #ACTIVE_DOMAINS}, which only grows. */
     public static final KeyTemplate ACTIVATION_MARKER = KeyTemplate.of("activation_marker", "{spider}:active_domains:marker");
+    /**
+     * {@code <spiderid>:active_domains:added}: the pub/sub channel (no key) on which a domain is published when it
+     * enters {@link #ACTIVE_DOMAINS}, so that crawler nodes look at once.
+     */
+    public static final KeyTemplate ACTIVATIONS = KeyTemplate.of("activations", "{spider}:active_domains:added");
     /**
      * {@code <spiderid>:queue_lengths}: domain to the length its queue had when one of our scripts
      * last changed it; a {@code ZCARD} that differs means a process that keeps no accounting moved requests.
@@ -138,7 +143,7 @@ public final class Keyspace {
     /** Every template, in the order of docs/architecture.md. */
     public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
-            ACTIVE_DOMAINS, ACTIVATION_MARKER, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
+            ACTIVE_DOMAINS, ACTIVATION_MARKER, ACTIVATIONS, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL),
             JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_BUCKETS, STATS_LIFETIME, HEARTBEAT,
             CRAWLER_HEARTBEAT);
@@ -178,6 +183,11 @@ public final class Keyspace {
     /** {@code <spiderid>:active_domains}. */
     public static String activeDomains(String spiderId) {
         return ACTIVE_DOMAINS.fill(spiderId);
+    }
+
+    /** {@code <spiderid>:active_domains:added}, a pub/sub channel. */
+    public static String activations(String spiderId) {
+        return ACTIVATIONS.fill(spiderId);
     }
 
     /** {@code crawls:<spiderid>:<appid>}. */

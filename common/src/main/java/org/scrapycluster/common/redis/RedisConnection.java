@@ -211,6 +211,16 @@ public final class RedisConnection implements AutoCloseable {
         return connection.async();
     }
 
+    /**
+     * Subscribes to {@code channel} on a pub/sub connection of its own ({@link ChannelListener}), which runs
+     * {@code heard} on each message and each confirmed subscription; a refused subscription is said on {@code log}.
+     *
+     * @throws io.lettuce.core.RedisConnectionException when Redis cannot be reached now
+     */
+    public ChannelListener listen(String channel, Runnable heard, Logger log) {
+        return new ChannelListener(client.connectPubSub(Utf8Codec.INSTANCE), channel, heard, log);
+    }
+
     /** Whether the connection is up now (it may drop and come back at any time). */
     public boolean isConnected() {
         return connection.isOpen();

@@ -139,6 +139,7 @@ class KeyspaceTest {
         names.put("leased requests", Keyspace.leased(spider));
         names.put("lease deadlines", Keyspace.leases(spider));
         names.put("active domains", Keyspace.activeDomains(spider));
+        names.put("activations channel", Keyspace.activations(spider));
         names.put("queue lengths", Keyspace.queueLengths(spider));
         names.put("crawl name", crawl.name());
         names.put("accounting", crawl.accountingKey());

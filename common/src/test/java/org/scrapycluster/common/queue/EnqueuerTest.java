@@ -2,6 +2,7 @@ package org.scrapycluster.common.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,12 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import io.lettuce.core.AclSetuserArgs;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.ChannelListener;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.slf4j.LoggerFactory;
 
 @ExtendWith(TestRedis.class)
 class EnqueuerTest {
@@ -48,6 +56,36 @@ class EnqueuerTest {
         assertEquals(active, redis.sync().zscore(Keyspace.activeDomains(spider), "ex1.com"), "ZADD NX keeps the first score");
         assertEquals(EnqueueOutcome.ALREADY_QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, member)));
         assertEquals(2, counts.crawl(crawl).orElseThrow().pending());
+    }
+
+    @Test
+    void aDomainIsPublishedWhenItBecomesActiveAndNotAgainWhileItIs() {
+        AtomicInteger heard = new AtomicInteger();
+        try (ChannelListener listener = redis.listen(Keyspace.activations(spider), heard::incrementAndGet,
+                LoggerFactory.getLogger(EnqueuerTest.class))) {
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(listener::subscribed);
+
+            enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 50, 0)));
+            enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/2", "app", "c1", 50, 0)));
+            enqueuer.enqueue(EnqueueRequest.of(new QueueKey(spider, "ex2.com"), Members.feedItem("https://ex2.com/", "app", "c1", 50, 0)));
+
+            // delivered in order: a publication for ex1.com's second request would come before ex2.com's
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 3);
+            assertEquals(3, heard.get(), "the subscription, then ex1.com and ex2.com once each");
+        }
+    }
+
+    @Test
+    void aPublicationAnAclRefusesLeavesTheRequestFiled() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("enqueue-acl"));
+             RedisConnection own = TestRedis.connect(server)) {
+            own.sync().aclSetuser("default", AclSetuserArgs.Builder.resetChannels());
+            String member = Members.feedItem("https://ex1.com/", "app", "c1", 50, 0);
+
+            assertEquals(EnqueueOutcome.QUEUED, new Enqueuer(own, false).enqueue(EnqueueRequest.of(queue, member)));
+            assertEquals(-50.0, own.sync().zscore(queue.key(), member));
+            assertNotNull(own.sync().zscore(Keyspace.activeDomains(spider), "ex1.com"));
+        }
     }
 
     @Test

@@ -2,6 +2,9 @@ package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.lettuce.core.RedisException;
@@ -9,6 +12,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.ActiveDomains;
 import org.scrapycluster.common.queue.QueueDirectory;
 import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.redis.ChannelListener;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
@@ -17,10 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds the domains of a spider that have work (docs/architecture.md "Readiness and discovery"): every
- * {@code interval} it reads what changed in {@code <spiderid>:active_domains} since its last look —
- * O(log n + new), so a seed fed to an idle cluster is seen within that interval — and every
- * {@code scanPeriod} it scans the keyspace for {@code <spiderid>:*:queue}, for queues written by
+ * Finds the domains of a spider that have work (docs/architecture.md "Readiness and discovery"): it reads what
+ * changed in {@code <spiderid>:active_domains} since its last look — O(log n + new) — as soon as a domain is
+ * published on {@code <spiderid>:active_domains:added} (signals that come while a look is waiting or running are
+ * answered by one look), and every {@code interval} besides, for a signal lost while its subscription was down;
+ * every {@code scanPeriod} it also scans the keyspace for {@code <spiderid>:*:queue}, for queues written by
  * components that keep no active-domain index (a Python Kafka monitor). Found domains go to the
  * scheduler, which ignores those it already knows. An active-domain index Redis refuses (of another type, written by
  * hand) is logged once and left to the keyspace scan, which still finds the queues (docs/operations.md "Keys Redis
@@ -31,6 +36,7 @@ public final class Discovery implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
     private static final int PAGE = 1000;
 
+    private final RedisConnection redis;
     private final String spiderId;
     private final ActiveDomains activeDomains;
     private final QueueDirectory directory;
@@ -40,6 +46,8 @@ public final class Discovery implements AutoCloseable {
     private final OutageReporter outage = new OutageReporter(LOG, "Queue discovery");
     private final RefusedKeys refused = new RefusedKeys(LOG, "Queue discovery");
     private final Ticker ticker;
+    private final AtomicBoolean lookAsked = new AtomicBoolean();
+    private volatile ChannelListener signals;
     private ActiveDomains.Cursor cursor = ActiveDomains.Cursor.START;
     private long scannedAt;
     private boolean scanned;
@@ -47,11 +55,12 @@ public final class Discovery implements AutoCloseable {
     /**
      * @param redis      the connection
      * @param spiderId   the spider whose queues to find
-     * @param interval   how often active domains are read
+     * @param interval   how often active domains are read without a signal
      * @param scanPeriod how often the keyspace is scanned ({@code SCHEDULER_QUEUE_REFRESH})
      * @param found      receives found domains
      */
     public Discovery(RedisConnection redis, String spiderId, Duration interval, Duration scanPeriod, Consumer<List<String>> found) {
+        this.redis = redis;
         this.spiderId = spiderId;
         this.activeDomains = new ActiveDomains(redis);
         this.directory = new QueueDirectory(redis);
@@ -61,9 +70,20 @@ public final class Discovery implements AutoCloseable {
         this.ticker = new Ticker("crawler-discovery-" + spiderId);
     }
 
-    /** Starts looking in the background, at once. */
+    /** Starts listening and looking in the background, at once. */
     public void start() {
         ticker.every(Duration.ZERO, interval, this::tick);
+    }
+
+    /** A domain became active, or the subscription was (re)confirmed: one look soon, for all the signals until it starts. */
+    private void heard() {
+        if (lookAsked.compareAndSet(false, true)) {
+            try {
+                ticker.soon(this::tick);
+            } catch (RejectedExecutionException closing) {
+                lookAsked.set(false);
+            }
+        }
     }
 
     /** One look: what became active, and a scan when one is due. */
@@ -90,8 +110,10 @@ public final class Discovery implements AutoCloseable {
     }
 
     private void tick() {
+        lookAsked.set(false);
         try {
             lookOnce();
+            listen();
             outage.succeeded();
         } catch (RedisException e) {
             outage.failed(e);
@@ -100,13 +122,36 @@ public final class Discovery implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        ticker.close();
+    /** Whether Redis has confirmed the subscription to the spider's activations. */
+    boolean listening() {
+        ChannelListener listener = signals;
+        return listener != null && listener.subscribed();
     }
 
-    /** Stops looking, waiting at most {@code wait} for a look in progress. */
+    /** Waits until the looks asked for so far have been made. */
+    void awaitLooksAsked(Duration wait) throws Exception {
+        ticker.soon(() -> { }).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Subscribes to the spider's activations, or asks again for a subscription Redis has not confirmed. */
+    private void listen() {
+        if (signals == null) {
+            signals = redis.listen(Keyspace.activations(spiderId), this::heard, LOG);
+        } else {
+            signals.keep();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Ticker.STOP_TIMEOUT);
+    }
+
+    /** Stops listening and looking, waiting at most {@code wait} for a look in progress. */
     public void close(Duration wait) {
         ticker.close(wait);
+        if (signals != null) {
+            signals.close();
+        }
     }
 }

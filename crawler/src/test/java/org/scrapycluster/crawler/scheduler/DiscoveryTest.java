@@ -8,12 +8,17 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.queue.CrawlFields;
+import org.scrapycluster.common.queue.EnqueueRequest;
+import org.scrapycluster.common.queue.Enqueuer;
+import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.RedisConnection;
 
-/** Discovery finds the domain queues of a spider, through its active domains and the keyspace scan. */
+/** Discovery finds the domain queues of a spider, through its active domains, their publication and the keyspace scan. */
 class DiscoveryTest {
 
     private final RedisConnection redis = PrivateRedis.connection();
@@ -24,7 +29,7 @@ class DiscoveryTest {
     @AfterEach
     void close() {
         discovery.close();
-        redis.sync().del(Keyspace.activeDomains(spider), spider + ":example.com:queue");
+        redis.sync().del(Keyspace.activeDomains(spider), Keyspace.ACTIVATION_MARKER.fill(spider), spider + ":example.com:queue");
     }
 
     @Test
@@ -35,5 +40,21 @@ class DiscoveryTest {
         discovery.lookOnce();
 
         assertEquals(Set.of("example.com"), found);
+    }
+
+    /** Looks every minute only: the domain can be found in time by its publication alone. */
+    @Test
+    void aDomainFiledIntoAnEmptyQueueIsFoundAtOnceNotAtTheNextLook() throws Exception {
+        try (Discovery listening = new Discovery(redis, spider, Duration.ofMinutes(1), Duration.ofMinutes(1), found::addAll)) {
+            listening.start();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(listening::listening);
+            listening.awaitLooksAsked(Duration.ofSeconds(10));
+
+            QueueKey queue = new QueueKey(spider, "example.com");
+            new Enqueuer(redis, false).enqueue(EnqueueRequest.of(queue, "{\"url\": \"http://example.com/\"}",
+                    new CrawlFields("app", "c1", 1, "0")));
+
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> found.contains("example.com"));
+        }
     }
 }
