@@ -29,20 +29,16 @@ public final class ChannelListener implements AutoCloseable {
         this.connection = connection;
         this.channel = channel;
         this.log = log;
-        connection.addListener(new RedisPubSubAdapter<>() {
+        connection.addListener(new RedisPubSubAdapter<>() { // the connection's one channel
             @Override
             public void message(String from, String message) {
-                if (channel.equals(from)) {
-                    heard.run();
-                }
+                heard.run();
             }
 
             @Override
             public void subscribed(String to, long count) {
-                if (channel.equals(to)) {
-                    heard.run(); // first: whoever sees it confirmed knows that what it heard is under way
-                    confirmed = true;
-                }
+                heard.run(); // first: whoever sees it confirmed knows that what it heard is under way
+                confirmed = true;
             }
         });
         keep();
