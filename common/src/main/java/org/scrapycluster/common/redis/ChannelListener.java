@@ -53,7 +53,7 @@ public final class ChannelListener implements AutoCloseable {
             connection.async().subscribe(channel).whenComplete((done, failure) -> {
                 if (failure instanceof RedisCommandExecutionException refusal && !refusalSaid) {
                     refusalSaid = true;
-                    log.warn("Redis refuses a subscription to {} ({}); asking again, and polling meanwhile", channel,
+                    log.warn("Redis refuses a subscription to {} ({}); asking again until it allows it", channel,
                             refusal.getMessage());
                 }
             });

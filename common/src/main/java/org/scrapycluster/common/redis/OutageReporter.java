@@ -26,11 +26,12 @@ public final class OutageReporter {
 
     /**
      * Records a failed attempt; logs a warning only for the first failure of an outage. A command
-     * interrupted in its wait is no sign of an outage but of the task being stopped (its service is
-     * closing), and is only logged at debug level.
+     * interrupted in its wait, or any failure of a thread that has been interrupted (Lettuce rethrows
+     * an interrupted connect as a {@code RedisConnectionException}), is no sign of an outage but of
+     * the task being stopped (its service is closing), and is only logged at debug level.
      */
     public void failed(Throwable cause) {
-        if (cause instanceof RedisCommandInterruptedException) {
+        if (cause instanceof RedisCommandInterruptedException || Thread.currentThread().isInterrupted()) {
             log.debug("{} interrupted: {}", activity, cause.toString());
             return;
         }

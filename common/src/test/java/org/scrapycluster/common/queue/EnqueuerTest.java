@@ -23,6 +23,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CommandStats;
 import org.slf4j.LoggerFactory;
 
 @ExtendWith(TestRedis.class)
@@ -111,15 +112,7 @@ class EnqueuerTest {
 
     /** How often Redis has run {@code commands}, together, by its command statistics. */
     private long calls(String... commands) {
-        long calls = 0;
-        for (String line : redis.sync().info("commandstats").split("\r\n")) {
-            for (String command : commands) {
-                if (line.startsWith("cmdstat_" + command + ":")) {
-                    calls += Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
-                }
-            }
-        }
-        return calls;
+        return CommandStats.calls(redis.sync().info("commandstats"), commands);
     }
 
     @Test

@@ -83,7 +83,7 @@ class ChannelListenerTest {
             List<String> lines = log.lines();
             assertEquals(1, lines.size(), lines.toString());
             assertEquals("WARN Redis refuses a subscription to spider:active_domains:added (NOPERM this user has no permissions "
-                    + "to access one of the channels used as arguments); asking again, and polling meanwhile", lines.getFirst());
+                    + "to access one of the channels used as arguments); asking again until it allows it", lines.getFirst());
         }
     }
 }

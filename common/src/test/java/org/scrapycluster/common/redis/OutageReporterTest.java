@@ -51,4 +51,16 @@ class OutageReporterTest {
         assertFalse(outage.isDown());
         assertEquals(List.of(), logged.lines());
     }
+
+    @Test
+    void aFailureOfAnInterruptedThreadIsAStopNotAnOutage() {
+        Thread.currentThread().interrupt();
+        try {
+            outage.failed(new RedisConnectionException("Unable to connect"));
+        } finally {
+            Thread.interrupted();
+        }
+        assertFalse(outage.isDown());
+        assertEquals(List.of(), logged.lines());
+    }
 }

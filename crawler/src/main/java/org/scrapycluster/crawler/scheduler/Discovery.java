@@ -116,9 +116,7 @@ public final class Discovery implements AutoCloseable {
             listen();
             outage.succeeded();
         } catch (RedisException e) {
-            if (!Thread.currentThread().isInterrupted()) { // else a look, or the subscription's connect, cut short by close
-                outage.failed(e);
-            }
+            outage.failed(e);
         } catch (RuntimeException e) {
             LOG.error("Queue discovery failed", e);
         }

@@ -30,6 +30,7 @@ import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CommandStats;
 import org.scrapycluster.redismonitor.QueueState;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 
@@ -151,12 +152,7 @@ class BusyCrawlsTest {
 
     /** Calls of {@code command} on the server since its statistics were last reset, scripts' calls included. */
     private long calls(String command) {
-        for (String line : redis.sync().info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_" + command + ":calls=")) {
-                return Long.parseLong(line.substring(("cmdstat_" + command + ":calls=").length()).split(",")[0]);
-            }
-        }
-        return 0;
+        return CommandStats.calls(redis.sync().info("commandstats"), command);
     }
 
     private List<String> announced(String field) throws JsonInputException {

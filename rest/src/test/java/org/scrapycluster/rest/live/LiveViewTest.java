@@ -38,6 +38,7 @@ import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedZooKeeper;
+import org.scrapycluster.embedded.junit.CommandStats;
 import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.rest.http.HttpCall;
 
@@ -511,13 +512,7 @@ class LiveViewTest {
 
     /** The calls of {@code command} Redis counted since its statistics were reset. */
     private static long calls(String command) {
-        for (String line : redis.sync().info("commandstats").split("\r\n")) {
-            if (line.startsWith("cmdstat_" + command + ":calls=")) {
-                String calls = line.substring(line.indexOf('=') + 1);
-                return Long.parseLong(calls.substring(0, calls.indexOf(',')));
-            }
-        }
-        return 0;
+        return CommandStats.calls(redis.sync().info("commandstats"), command);
     }
 
     private static Settings settings() {
