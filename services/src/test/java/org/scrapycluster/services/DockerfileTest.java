@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** docker/Dockerfile, as docs/operations.md ("Images") describes it. */
 class DockerfileTest {
@@ -49,13 +55,43 @@ class DockerfileTest {
         assertTrue(lines.contains("COPY --from=build /src/services/target/scrapy-cluster-services.jar scrapy-cluster.jar"));
         String user = lines.stream().filter(l -> l.startsWith("USER ")).reduce((a, b) -> b).orElseThrow();
         assertTrue(user.matches("USER [1-9]\\d*:[1-9]\\d*"), "numeric, not root: " + user);
-        String entrypoint = lines.stream().filter(l -> l.startsWith("ENTRYPOINT ")).findFirst().orElseThrow();
-        assertTrue(entrypoint.contains("\"-jar\", \"/opt/scrapy-cluster/scrapy-cluster.jar\""), entrypoint);
+        assertTrue(lines.contains("COPY --chmod=755 docker/entrypoint bin/entrypoint"));
+        assertTrue(lines.contains("ENTRYPOINT [\"/opt/scrapy-cluster/bin/entrypoint\"]"));
+        String entrypoint = RepositoryFiles.read("docker/entrypoint");
         // the JVM reads JAVA_TOOL_OPTIONS before its command line: a heap flag there would override the operator's
         assertFalse(entrypoint.contains("-XX:MaxRAMPercentage") || entrypoint.contains("-Xmx"), entrypoint);
+        assertTrue(entrypoint.contains("/opt/scrapy-cluster/scrapy-cluster.jar"), entrypoint);
         assertTrue(lines.contains("ENV JAVA_TOOL_OPTIONS=\"-XX:MaxRAMPercentage=75\""), "the heap follows the container's memory limit");
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("ENV ") && l.contains("SC_PLUGIN_PATH=/opt/scrapy-cluster/plugins")),
                 "the plugin folder is read by every service");
+    }
+
+    /**
+     * The entrypoint, run with a stand-in {@code java} on the {@code PATH} that says its arguments and the policy it
+     * runs under: the jar with the container's arguments, under {@code SCHED_BATCH} unless {@code SC_SCHED_BATCH=off}.
+     */
+    @Test
+    void theEntrypointRunsTheJarUnderTheBatchPolicyUnlessToldNotTo(@TempDir Path bin) throws Exception {
+        Path java = bin.resolve("java");
+        Files.writeString(java, "#!/bin/bash\necho \"$*\"\nchrt -p $$ | head -n 1 | awk '{print $NF}'\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String arguments = "--enable-native-access=ALL-UNNAMED -jar /opt/scrapy-cluster/scrapy-cluster.jar crawler -ll DEBUG";
+
+        assertEquals(List.of(arguments, "SCHED_BATCH"), runEntrypoint(bin, Map.of()));
+        String ours = new String(new ProcessBuilder("bash", "-c", "chrt -p " + ProcessHandle.current().pid()
+                + " | head -n 1 | awk '{print $NF}'").start().getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(List.of(arguments, ours), runEntrypoint(bin, Map.of("SC_SCHED_BATCH", "off")));
+    }
+
+    private static List<String> runEntrypoint(Path bin, Map<String, String> environment) throws Exception {
+        ProcessBuilder entrypoint = new ProcessBuilder(RepositoryFiles.root().resolve("docker/entrypoint").toString(),
+                "crawler", "-ll", "DEBUG").redirectErrorStream(true);
+        entrypoint.environment().put("PATH", bin + ":/usr/bin:/bin");
+        entrypoint.environment().putAll(environment);
+        Process run = entrypoint.start();
+        String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, run.waitFor(), output);
+        return output.lines().toList();
     }
 
     @Test
