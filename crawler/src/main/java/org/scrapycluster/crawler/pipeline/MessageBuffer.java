@@ -53,4 +53,15 @@ final class MessageBuffer extends OutputStream {
     byte[] toByteArray() {
         return Arrays.copyOf(bytes, size);
     }
+
+    /**
+     * Empties the buffer for the next message, keeping its array unless it has grown past {@code retained} bytes
+     * (a huge page's message is not held on to).
+     */
+    void clear(int retained) {
+        size = 0;
+        if (bytes.length > retained) {
+            bytes = new byte[retained];
+        }
+    }
 }

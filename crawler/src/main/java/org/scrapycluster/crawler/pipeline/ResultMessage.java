@@ -35,6 +35,15 @@ import com.fasterxml.jackson.core.JsonGenerator;
 public final class ResultMessage {
 
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
+    /** The largest buffer a thread keeps between messages: the message of a page of 100 KB or so. */
+    private static final int RETAINED_BYTES = 128 * 1024;
+    /**
+     * Each thread's buffer for the messages it writes (a crawler's workers write them all), kept from one message to
+     * the next: a message is written there and copied out once, instead of a buffer of the page's size being
+     * allocated, zeroed and dropped for each page. It starts at the size of a typical page's message and grows as
+     * pages need, up to {@link #RETAINED_BYTES} kept.
+     */
+    private static final ThreadLocal<MessageBuffer> BUFFERS = ThreadLocal.withInitial(() -> new MessageBuffer(32 * 1024));
 
     private final Json json;
     private final boolean base64;
@@ -87,8 +96,17 @@ public final class ResultMessage {
     }
 
     private byte[] write(CrawlResult item, Instant timestamp, Omitted omitted) {
+        MessageBuffer out = BUFFERS.get();
+        try {
+            write(item, timestamp, omitted, out);
+            return out.toByteArray();
+        } finally {
+            out.clear(RETAINED_BYTES);
+        }
+    }
+
+    private void write(CrawlResult item, Instant timestamp, Omitted omitted, MessageBuffer out) {
         boolean omitBody = omitted != Omitted.NOTHING;
-        MessageBuffer out = new MessageBuffer(omitBody ? 2048 : item.body().length + (item.body().length >> 4) + 2048);
         try (JsonGenerator generator = json.generator(out)) {
             Fields fields = new Fields(generator, item.fields());
             generator.writeStartObject();
@@ -140,7 +158,6 @@ public final class ResultMessage {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write a result message", e);
         }
-        return out.toByteArray();
     }
 
     /** Base64 text, the UTF-8 bytes as they are when they are valid, or the body decoded with its encoding. */

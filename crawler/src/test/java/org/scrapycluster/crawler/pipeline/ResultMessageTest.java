@@ -228,6 +228,32 @@ class ResultMessageTest {
                 "no body, no flag");
     }
 
+    /** A thread writes its messages into one buffer, which holds nothing of the message before. */
+    @Test
+    void aMessageWrittenAfterALargerOneHoldsNothingOfIt() throws Exception {
+        ResultMessage messages = new ResultMessage(JSON, false);
+        CrawlResult small = item("text".getBytes(StandardCharsets.UTF_8), utf8());
+        byte[] alone = messages.encode(small, TIME);
+        byte[] large = new byte[300_000];
+        Arrays.fill(large, (byte) 'x');
+        assertEquals(300_000, JSON.readTree(messages.encode(item(large, utf8()), TIME)).get("body").asText().length());
+        assertArrayEquals(alone, messages.encode(small, TIME));
+        assertMessage("plain.json", messages.encode(small, TIME));
+    }
+
+    @Test
+    void aBufferClearedKeepsItsArrayUpToTheRetainedSize() {
+        MessageBuffer buffer = new MessageBuffer(16);
+        buffer.write(new byte[1000], 0, 1000);
+        byte[] grown = buffer.room(0);
+        buffer.clear(2048);
+        assertEquals(0, buffer.size());
+        assertTrue(grown == buffer.room(0), "kept");
+        buffer.write(new byte[5000], 0, 5000);
+        buffer.clear(2048);
+        assertEquals(2048, buffer.room(0).length, "a larger array is let go");
+    }
+
     @Test
     void timestampsCarryMicrosecondsOnlyWhenThereAreAny() {
         assertEquals("2024-03-01T10:22:33.123456", ResultMessage.timestamp(TIME));
