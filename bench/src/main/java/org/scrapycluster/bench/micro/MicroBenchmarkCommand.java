@@ -6,10 +6,12 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.scrapycluster.bench.BenchmarkCommand;
@@ -27,6 +29,9 @@ import picocli.CommandLine.Parameters;
                 "the meta refresh look. Needs no server."})
 public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
+    /** The gc profiler's result for the bytes allocated per operation. */
+    private static final String ALLOCATED = "gc.alloc.rate.norm";
+
     @Mixin
     BenchmarkRun run;
 
@@ -43,21 +48,33 @@ public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<I
     @Option(names = "--seconds", defaultValue = "2", description = "Seconds per iteration, warm-up and measured (default: ${DEFAULT-VALUE}).")
     int seconds;
 
+    @Option(names = "--allocation", description = "Also measure the bytes each operation allocates (JMH's gc profiler).")
+    boolean allocation;
+
     @Override
     public Integer call() throws RunnerException {
         run.begin("Micro benchmarks %s: %d fork(s), 3 warm-up and %d measured iterations of %d s", include, forks, iterations, seconds);
-        Options options = new OptionsBuilder().include(include).forks(forks)
+        ChainedOptionsBuilder builder = new OptionsBuilder().include(include).forks(forks)
                 .warmupIterations(3).warmupTime(TimeValue.seconds(seconds))
                 .measurementIterations(iterations).measurementTime(TimeValue.seconds(seconds))
-                .jvmArgsAppend("-Xmx512m").build();
-        Collection<RunResult> results = new Runner(options).run();
+                .jvmArgsAppend("-Xmx512m");
+        if (allocation) {
+            builder.addProfiler(GCProfiler.class);
+        }
+        Collection<RunResult> results = new Runner(builder.build()).run();
         for (RunResult result : results) {
             var score = result.getPrimaryResult();
-            run.out().printf(Locale.ROOT, "%-70s %-16s %12.1f ± %.1f %s%n", result.getParams().getBenchmark(),
-                    parameters(result.getParams()), score.getScore(), score.getScoreError(), score.getScoreUnit());
+            run.out().printf(Locale.ROOT, "%-70s %-16s %12.1f ± %.1f %s%s%n", result.getParams().getBenchmark(),
+                    parameters(result.getParams()), score.getScore(), score.getScoreError(), score.getScoreUnit(), allocated(result));
         }
         run.end();
         return results.isEmpty() ? 1 : 0;
+    }
+
+    /** The bytes an operation allocated, as JMH's gc profiler measured them; empty when it did not run. */
+    private static String allocated(RunResult result) {
+        Result<?> bytes = result.getSecondaryResults().get(ALLOCATED);
+        return bytes == null ? "" : String.format(Locale.ROOT, "   %,.0f B/op allocated", bytes.getScore());
     }
 
     /** The benchmark's parameters as {@code name=value}, comma-separated; empty when it has none. */
