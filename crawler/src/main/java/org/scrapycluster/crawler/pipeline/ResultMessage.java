@@ -97,6 +97,9 @@ public final class ResultMessage {
 
     private byte[] write(CrawlResult item, Instant timestamp, Omitted omitted) {
         MessageBuffer out = BUFFERS.get();
+        if (omitted == Omitted.NOTHING) { // room for the body and its escapes: a large page's grows once, not by doublings
+            out.room(item.body().length + (item.body().length >> 4) + 2048);
+        }
         try {
             write(item, timestamp, omitted, out);
             return out.toByteArray();
