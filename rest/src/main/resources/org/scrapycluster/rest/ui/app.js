@@ -673,13 +673,25 @@ function cssColor(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
+// The time axis's labels on one line, seconds shown only when the ticks are less than a minute apart: uPlot's own
+// put the date under the first tick, where it runs into the next one's time.
+function timeLabels(u, splits, axisIndex, space, increment) {
+  const format = { hour: "numeric", minute: "2-digit" };
+  if (increment < 60) {
+    format.second = "2-digit";
+  }
+  return splits.map((t) => new Date(t * 1000).toLocaleTimeString([], format));
+}
+
 function chartOptions(series, width) {
   const axis = { stroke: cssColor("--muted"), grid: { stroke: cssColor("--grid"), width: 1 }, ticks: { stroke: cssColor("--grid") } };
   return {
     width,
     height: 220,
     series: [{}].concat(series),
-    axes: [axis, Object.assign({ size: 56 }, axis)],
+    // room on the right for the last tick's label, which is centred on the plot's edge
+    padding: [null, 32, null, null],
+    axes: [Object.assign({ values: timeLabels, space: 90 }, axis), Object.assign({ size: 56 }, axis)],
     scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
     legend: { live: true },
     cursor: { points: { size: 6 } },
