@@ -673,6 +673,9 @@ function cssColor(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
+// The time axis's ticks, in seconds: never closer than a second, which the samples are not either.
+const TIME_TICKS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
 // The time axis's labels on one line, seconds shown only when the ticks are less than a minute apart: uPlot's own
 // put the date under the first tick, where it runs into the next one's time.
 function timeLabels(u, splits, axisIndex, space, increment) {
@@ -691,7 +694,7 @@ function chartOptions(series, width) {
     series: [{}].concat(series),
     // room on the right for the last tick's label, which is centred on the plot's edge
     padding: [null, 32, null, null],
-    axes: [Object.assign({ values: timeLabels, space: 90 }, axis), Object.assign({ size: 56 }, axis)],
+    axes: [Object.assign({ values: timeLabels, incrs: TIME_TICKS, space: 90 }, axis), Object.assign({ size: 56 }, axis)],
     scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
     legend: { live: true },
     cursor: { points: { size: 6 } },
