@@ -22,6 +22,14 @@ public final class LeaseHolder {
         return nodeId + "-" + sequence.incrementAndGet();
     }
 
+    /**
+     * A Redis glob ({@code MATCH}) for the ids of the leases this node's holders make, {@code <domain>|<score>|<holder>}:
+     * {@code *|6f1c2e9a0b11-*}, the node id's glob characters escaped.
+     */
+    public String leaseIdGlob() {
+        return "*|" + nodeId.replaceAll("([\\\\*?\\[\\]^])", "\\\\$1") + "-*";
+    }
+
     static void requireValid(String holder) {
         if (holder.isEmpty() || holder.indexOf('|') >= 0) {
             throw new IllegalArgumentException("a lease holder must be non-empty and free of '|', got '" + holder + "'");

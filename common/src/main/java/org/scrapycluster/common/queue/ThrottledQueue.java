@@ -53,6 +53,7 @@ public final class ThrottledQueue {
 
     private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
     private static final LuaScript PAUSE = LuaScript.load("pause");
+    private static final LuaScript CUT_SHORT = LuaScript.load("cut_short");
 
     private final RedisConnection redis;
 
@@ -146,6 +147,30 @@ public final class ThrottledQueue {
      */
     public HandOut handOut(QueueKey queue, ThrottleSpec spec, Duration lease, String holder) {
         return redis.await(decide(Decision.lease(queue, spec, lease, holder)));
+    }
+
+    /**
+     * Cuts short the leases that hand-outs whose answers never came back may have made: a call that timed out or lost
+     * its connection may have run in Redis all the same, leasing requests that no node works on. Each such lease is
+     * made due at once, so the next reap returns its request to its queue instead of when the lease would have ended.
+     * Call it once Redis answers again, on the connection the lost calls went out on: Redis has run them, or never
+     * will, by the time it runs this.
+     *
+     * @param spiderId the spider of the hand-outs
+     * @param node     the holders' node
+     * @param holders  the holders of the hand-outs whose answers were lost (each names one hand-out, never dispatched)
+     * @return how many leases were cut short
+     */
+    public CompletableFuture<Long> cutShortUnanswered(String spiderId, LeaseHolder node, List<String> holders) {
+        if (holders.isEmpty()) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        String[] args = new String[1 + holders.size()];
+        args[0] = node.leaseIdGlob();
+        for (int i = 0; i < holders.size(); i++) {
+            args[i + 1] = holders.get(i);
+        }
+        return CUT_SHORT.run(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.leases(spiderId)}, args);
     }
 
     /**

@@ -90,6 +90,34 @@ class LeasesTest {
         assertEquals(member, lease(Duration.ofMinutes(1)).member());
     }
 
+    /**
+     * Hand-outs whose answers were lost: only the leases of the holders named, of this node, are made due; the reaper
+     * then returns their requests at once, and the leases of other hand-outs and other nodes run on.
+     */
+    @Test
+    void theLeasesOfHandOutsWhoseAnswersWereLostAreCutShortAndReapedAtOnce() {
+        String lostMember = enqueue("lost", 2);
+        enqueue("kept", 1);
+        enqueue("other-node", 0);
+        String lostHolder = holder.next();
+        HandOut.HandedOut lost = assertInstanceOf(HandOut.HandedOut.class, throttle.handOut(queue, open, Duration.ofMinutes(10), lostHolder));
+        HandOut.HandedOut kept = lease(Duration.ofMinutes(10));
+        // another node whose id ends like this one's, and whose sequence number is the lost holder's
+        LeaseHolder otherNode = new LeaseHolder("xnode1");
+        HandOut.HandedOut other = assertInstanceOf(HandOut.HandedOut.class,
+                throttle.handOut(queue, open, Duration.ofMinutes(10), otherNode.next()));
+
+        assertEquals(1L, throttle.cutShortUnanswered(spider, holder, List.of(lostHolder, holder.next())).join(),
+                "one lease found; the other holder's hand-out made none");
+        assertEquals(0.0, redis.sync().zscore(Keyspace.leases(spider), lost.leaseId().orElseThrow()));
+        assertEquals(new Leases.ReapResult(1, 1, false), leases.reap(spider, 10));
+        assertEquals(List.of(ScoredValue.just(-2, lostMember)), redis.sync().zrangeWithScores(queue.key(), 0, -1));
+        assertEquals(2, leases.count(spider), "the other leases run on");
+        assertTrue(redis.sync().zscore(Keyspace.leases(spider), kept.leaseId().orElseThrow()) > System.currentTimeMillis());
+        assertTrue(redis.sync().zscore(Keyspace.leases(spider), other.leaseId().orElseThrow()) > System.currentTimeMillis());
+        assertEquals(0L, throttle.cutShortUnanswered(spider, holder, List.of()).join());
+    }
+
     @Test
     void ackRemovesTheLeaseAndCountsThePage() {
         enqueue("a", 1);

@@ -153,6 +153,11 @@ public final class CrawlerMetrics {
         count("crawler.leases", "event", event);
     }
 
+    /** Leases made by hand-out calls whose answers were lost, cut short so that their requests are reaped at once. */
+    public void leasesCutShort(long leases) {
+        count("crawler.leases", "event", "cut_short", leases);
+    }
+
     /** The throttle said wait. */
     public void throttleWait() {
         count("crawler.throttle.waits", null, null);
@@ -184,6 +189,10 @@ public final class CrawlerMetrics {
     }
 
     private void count(String name, String tag, String value) {
+        count(name, tag, value, 1);
+    }
+
+    private void count(String name, String tag, String value, double amount) {
         String key = tag == null ? name : name + "|" + value;
         counters.computeIfAbsent(key, k -> {
             Counter.Builder builder = counterBuilder(name, null);
@@ -191,7 +200,7 @@ public final class CrawlerMetrics {
                 builder.tag(tag, value);
             }
             return builder.register(registry);
-        }).increment();
+        }).increment(amount);
     }
 
     private Counter.Builder counterBuilder(String name, String description) {

@@ -3,13 +3,16 @@ package org.scrapycluster.crawler.scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -42,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * ends, whatever Redis would answer. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
- * (docs/operations.md, "Outages").
+ * (docs/operations.md, "Outages"). A hand-out call that failed (timed out, or its connection dropped) may have run in
+ * Redis all the same: once Redis answers again, the leases it may have made are cut short, so that the reaper returns
+ * their requests at once rather than when the leases end (docs/operations.md, "Nothing lost").
  *
  * <p>All state is confined to the thread that runs the scheduler: its own loop once {@link #start started}, or a test
  * that calls {@link #turn} and {@link #awaitEvent} itself. Other threads talk to it through its {@link SchedulerInbox}.
@@ -58,6 +63,7 @@ public final class Scheduler implements AutoCloseable {
     private static final int MAX_DECISIONS_PER_CALL = 64;
 
     private final String spiderId;
+    private final ThrottledQueue throttledQueue;
     private final BatchedCalls<ThrottledQueue.Decision, HandOut> handOuts;
     private final DomainThrottles throttles;
     private final Predicate<String> heldBack;
@@ -68,6 +74,8 @@ public final class Scheduler implements AutoCloseable {
     private final InstantSource clock;
     private final Consumer<LeasedRequest> dispatch;
     private final OutageReporter outage = new OutageReporter(LOG, "Handing out requests");
+    /** Holders of the hand-outs whose calls failed, whose leases are to be cut short once Redis answers again. */
+    private final Queue<String> unanswered = new ConcurrentLinkedQueue<>();
     private volatile Thread thread;
 
     // Confined to the scheduling thread.
@@ -100,6 +108,7 @@ public final class Scheduler implements AutoCloseable {
             LeaseHolder holder, SchedulerLimits limits, CrawlerMetrics metrics, SchedulerInbox inbox, InstantSource clock,
             Consumer<LeasedRequest> dispatch) {
         this.spiderId = spiderId;
+        this.throttledQueue = throttledQueue;
         this.handOuts = new BatchedCalls<>(throttledQueue::decideAll, MAX_DECISIONS_PER_CALL);
         this.throttles = throttles;
         this.heldBack = heldBack;
@@ -273,8 +282,14 @@ public final class Scheduler implements AutoCloseable {
         inFlight++;
         metrics.inFlight().incrementAndGet();
         handOutsAwaited++;
-        handOuts.call(ThrottledQueue.Decision.lease(queue, spec, limits.lease(), holder.next()))
-                .whenComplete((answer, failure) -> inbox.answered(queue, spec, answer, failure));
+        String leaseHolder = holder.next();
+        handOuts.call(ThrottledQueue.Decision.lease(queue, spec, limits.lease(), leaseHolder))
+                .whenComplete((answer, failure) -> {
+                    if (failure != null) {
+                        unanswered.add(leaseHolder);
+                    }
+                    inbox.answered(queue, spec, answer, failure);
+                });
     }
 
     private void answered(QueueKey queue, ThrottleSpec spec, HandOut answer, Throwable failure) {
@@ -293,6 +308,7 @@ public final class Scheduler implements AutoCloseable {
             return;
         }
         outage.succeeded();
+        cutShortUnanswered();
         if (!(answer instanceof HandOut.Failed) && failing.remove(domain)) {
             LOG.info("Hand-out decisions for domain {} work again", domain);
         }
@@ -331,6 +347,30 @@ public final class Scheduler implements AutoCloseable {
                 index.schedule(domain, now + limits.retryAfterFailure().toNanos());
             }
         }
+    }
+
+    /**
+     * Redis answers hand-out calls again: cuts short the leases the failed ones may have made. The cut goes out after
+     * them on the same connection, so Redis has run them, or never will, when it runs the cut. Holders whose cut fails
+     * wait for the next answer.
+     */
+    private void cutShortUnanswered() {
+        if (unanswered.isEmpty()) {
+            return;
+        }
+        List<String> holders = new ArrayList<>();
+        for (String lost = unanswered.poll(); lost != null; lost = unanswered.poll()) {
+            holders.add(lost);
+        }
+        throttledQueue.cutShortUnanswered(spiderId, holder, holders).whenComplete((cut, failure) -> {
+            if (failure != null) {
+                unanswered.addAll(holders);
+            } else if (cut > 0) {
+                metrics.leasesCutShort(cut);
+                LOG.info("{} requests were leased by hand-out calls whose answers were lost; they go back to their queues"
+                        + " at the next reap", cut);
+            }
+        });
     }
 
     /** Frees a slot of {@code domain}; after a finished request, a domain waiting for a slot is ready again. */

@@ -14,9 +14,11 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.queue.LeaseHolder;
+import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
@@ -33,7 +35,7 @@ import io.lettuce.core.protocol.CommandType;
 
 /**
  * The scheduler with servers that stop or pause: a node that starts while ZooKeeper is away, a config node that is
- * missing, and a hand-out call Redis answers while the scheduler closes. Slower than {@link SchedulerTest}: each test
+ * missing, a hand-out call Redis answers while the scheduler closes, and one Redis runs after its call timed out. Slower than {@link SchedulerTest}: each test
  * starts a private ZooKeeper or redis-server of its own.
  */
 class SchedulerServersTest extends SchedulerTestBase {
@@ -129,6 +131,44 @@ class SchedulerServersTest extends SchedulerTestBase {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> own.sync().zcard(spider + ":leases") == 1);
             Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, taken.size(),
                     "the request it leased is worked on (and its lease kept or handed back), not left leased"));
+        }
+    }
+
+    /**
+     * Redis paused past the call's timeout, then ran it: the call failed on the node, and the request it leased is held by
+     * no one. Once Redis answers the node's next call, that lease is cut short, and the reaper returns the request at once
+     * rather than when the lease would have ended.
+     */
+    @Test
+    void aLeaseMadeByAHandOutWhoseCallTimedOutIsCutShortOnceRedisAnswersAgain() throws Exception {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("scheduler-lost-answer"));
+             RedisConnection impatient = RedisConnection.open(new RedisEndpoint(server.host(), server.port(), 0, null, false,
+                     Duration.ofMillis(300)));
+             RedisConnection own = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
+            CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
+            Scheduler scheduler = new Scheduler(spider, new ThrottledQueue(impatient), throttles(60, 10, false), domain -> false,
+                    new LeaseHolder("n1"), ROOMY, metrics, inbox, clock, dispatched::add);
+            inbox.domainsFound(List.of("warm.test"));
+            settle(scheduler); // Redis knows the hand-out script now: the paused call runs rather than asks for its source
+
+            own.sync().zadd(spider + ":late.test:queue", -4, "{\"url\":\"http://late.test/\"}");
+            own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(1_500));
+            inbox.domainsFound(List.of("late.test"));
+            settle(scheduler);
+            assertEquals(1, calls("failed"), "the call timed out on the node");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> own.sync().zcard(Keyspace.leases(spider)) == 1);
+            String leaseId = own.sync().zrange(Keyspace.leases(spider), 0, 0).getFirst();
+            assertTrue(own.sync().zscore(Keyspace.leases(spider), leaseId) > System.currentTimeMillis() + 30_000,
+                    "Redis ran it after the pause: the request is leased for a minute");
+
+            settleAfter(scheduler, ROOMY.retryAfterFailure());
+            assertEquals(2, calls("empty"), "asked again (after warm.test), answered: nothing left to hand out");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> own.sync().zscore(Keyspace.leases(spider), leaseId) == 0);
+            assertEquals(1, registry.get("crawler.leases").tag("event", "cut_short").counter().count());
+            assertEquals(1, new Leases(own).reap(spider, 10).returned());
+            assertEquals(1, own.sync().zcard(spider + ":late.test:queue"), "back in its queue, not a minute later");
+            assertEquals(List.of(), dispatched.stream().filter(request -> request.queue().domain().equals("late.test")).toList());
         }
     }
 }
