@@ -367,8 +367,8 @@ public final class Scheduler implements AutoCloseable {
                 unanswered.addAll(holders);
             } else if (cut > 0) {
                 metrics.leasesCutShort(cut);
-                LOG.info("{} requests were leased by hand-out calls whose answers were lost; they go back to their queues"
-                        + " at the next reap", cut);
+                LOG.info("Cut short the leases of hand-out calls whose answers were lost: {}; their requests go back to"
+                        + " their queues at the next reap", cut);
             }
         });
     }
