@@ -284,7 +284,7 @@ public final class RequestProcessor {
     private void acknowledge(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome) {
         leases.acknowledge(lease.leaseId(), crawl, outcome.published()).whenComplete((held, ackFailure) -> {
             if (ackFailure != null) {
-                LOG.atWarn().addKeyValue("lease", lease.leaseId()).log("Could not acknowledge a lease; it expires and the page may be fetched again");
+                LOG.atWarn().addKeyValue("lease", lease.leaseId()).log("Gave up acknowledging a lease; it expires and the page may be fetched again");
             }
             done(lease);
         });

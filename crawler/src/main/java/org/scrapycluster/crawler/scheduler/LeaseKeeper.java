@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * under another node; a lease found no longer held is counted as lost (its request may be fetched twice;
  * results are at-least-once). Acknowledges a lease when its outcome is final. At shutdown, leases still
  * held are cut short so that the reaper hands their requests to other nodes at once. Acknowledgements are
- * {@link BatchedCalls batched}: those made while one call is out are settled together by the next. Time is read from the
+ * {@link BatchedCalls batched}: those made while one call is out are settled together by the next. One that Redis does
+ * not take (unavailable, out of memory) is tried again every {@link #ACK_RETRY} for up to half a lease, within which
+ * the lease cannot have ended: a page published during a short outage is not crawled again when its lease ends. Time is read from the
  * clock it is given; renewal runs on a thread of its own only after {@link #start()}.
  */
 public final class LeaseKeeper implements AutoCloseable {
@@ -37,6 +39,8 @@ public final class LeaseKeeper implements AutoCloseable {
     private static final Duration HAND_BACK = Duration.ofMillis(1);
     /** The most acknowledgements settled by one script call. */
     private static final int MAX_ACKS_PER_CALL = 256;
+    /** How long a failed acknowledgement waits before it is tried again. */
+    static final Duration ACK_RETRY = Duration.ofSeconds(1);
     /** The longest {@link #close()} waits for the acknowledgements still out. */
     public static final Duration ACKS_OUT_WAIT = Duration.ofSeconds(5);
 
@@ -55,6 +59,8 @@ public final class LeaseKeeper implements AutoCloseable {
     private final InstantSource clock;
     private final BatchedCalls<Leases.Ack, Boolean> acks;
     private final Set<CompletableFuture<Boolean>> acksOut = ConcurrentHashMap.newKeySet();
+    /** Set when the keeper closes: an acknowledgement that fails then is not tried again. */
+    private volatile boolean closing;
 
     public LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics, InstantSource clock) {
         this.leases = leases;
@@ -80,14 +86,33 @@ public final class LeaseKeeper implements AutoCloseable {
 
     /**
      * Acknowledges {@code leaseId}, a request of the crawl {@code crawl}: its outcome is final ({@code pagePublished}
-     * when a result went out). The acknowledgements made while one script call is out go together in the next.
+     * when a result went out). The acknowledgements made while one script call is out go together in the next; one
+     * that fails is tried again every {@link #ACK_RETRY} for up to half a lease.
+     *
+     * @return whether the lease was still held when an attempt went through (false after an attempt whose answer was
+     *         lost had gone through, too); exceptionally once the attempts are given up
      */
     public CompletableFuture<Boolean> acknowledge(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
         renewedAt.remove(leaseId);
-        CompletableFuture<Boolean> ack = acks.call(new Leases.Ack(leaseId, crawl, pagePublished));
+        CompletableFuture<Boolean> ack = new CompletableFuture<>();
         acksOut.add(ack);
         ack.whenComplete((held, failure) -> acksOut.remove(ack));
+        attempt(new Leases.Ack(leaseId, crawl, pagePublished), clock.millis() + lease.toMillis() / 2, ack);
         return ack;
+    }
+
+    private void attempt(Leases.Ack ack, long givesUpAt, CompletableFuture<Boolean> settled) {
+        acks.call(ack).whenComplete((held, failure) -> {
+            if (failure == null) {
+                settled.complete(held);
+            } else if (closing || clock.millis() >= givesUpAt) {
+                settled.completeExceptionally(failure);
+            } else {
+                metrics.lease("ack_retried");
+                CompletableFuture.delayedExecutor(ACK_RETRY.toMillis(), TimeUnit.MILLISECONDS)
+                        .execute(() -> attempt(ack, givesUpAt, settled));
+            }
+        });
     }
 
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */
@@ -157,6 +182,7 @@ public final class LeaseKeeper implements AutoCloseable {
      */
     public void close(Duration acksWait) {
         long deadline = System.nanoTime() + acksWait.toNanos();
+        closing = true;
         ticker.close(acksWait);
         awaitAcksOut(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         synchronized (deadlines) {

@@ -3,12 +3,16 @@ package org.scrapycluster.crawler.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
@@ -181,6 +185,38 @@ class LeaseKeeperTest {
 
         assertNull(deadline("h|-1|n1-9"), "acknowledged before Redis was closed");
         assertNull(deadline("i|-1|n1-10"), "acknowledged before Redis was closed");
+    }
+
+    /**
+     * Redis refuses the acknowledgement for a while (a key of the wrong type here, which an operator then repairs; Redis
+     * unavailable is the same to the keeper): it is tried again until Redis takes it, and finds the lease still held, so
+     * its page is not crawled again.
+     */
+    @Test
+    void anAcknowledgementRedisRefusesIsTriedAgainUntilItGoesThrough() throws Exception {
+        redis.sync().set(spider + ":leased", "not a hash");
+
+        CompletableFuture<Boolean> ack = keeper.acknowledge("j|-1|n1-11", Optional.empty(), true);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> counted("ack_retried") >= 2);
+        assertFalse(ack.isDone(), "still trying");
+        redis.sync().del(spider + ":leased");
+        leased("j|-1|n1-11", LEASE.toMillis());
+
+        assertTrue(ack.get(30, TimeUnit.SECONDS), "taken once Redis takes it, the lease still held");
+        assertNull(deadline("j|-1|n1-11"));
+    }
+
+    /** Half a lease after the first attempt, the lease may end any time: the acknowledgement is given up. */
+    @Test
+    void anAcknowledgementIsGivenUpAfterHalfALease() throws Exception {
+        redis.sync().set(spider + ":leased", "not a hash");
+
+        CompletableFuture<Boolean> ack = keeper.acknowledge("k|-1|n1-12", Optional.empty(), true);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> counted("ack_retried") >= 1);
+        clock.advance(LEASE.dividedBy(2));
+
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> ack.get(30, TimeUnit.SECONDS));
+        assertTrue(failed.getCause().getMessage().contains("WRONGTYPE"), failed.getCause().toString());
     }
 
     @Test
