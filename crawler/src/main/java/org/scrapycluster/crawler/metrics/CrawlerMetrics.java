@@ -38,6 +38,21 @@ public final class CrawlerMetrics {
     private static final Duration[] FETCH_BUCKETS = LatencyBuckets.decades(Duration.ofMillis(1), Duration.ofSeconds(10),
             Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(180));
 
+    /** The help text of each counter made on first use, by meter name: what Prometheus shows as {@code # HELP}. */
+    private static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
+            Map.entry("crawler.responses", "Fetch attempts answered, by HTTP status"),
+            Map.entry("crawler.handouts", "Throttle decisions asked of Redis, by outcome"),
+            Map.entry("crawler.enqueued", "Requests filed into Redis (links, retries, redirects), by outcome"),
+            Map.entry("crawler.errors", "Failures, by kind"),
+            Map.entry("crawler.leases", "Lease events: renewed, lost, returned at shutdown, cut short after a lost answer"),
+            Map.entry("crawler.redis.retries", "Redis writes tried again after they failed, by call"),
+            Map.entry("crawler.throttle.waits", "Times the throttle held a ready domain back"),
+            Map.entry("crawler.retries", "Requests sent back to Redis for a retry"),
+            Map.entry("crawler.redirects", "Redirects that became new requests"),
+            Map.entry("crawler.robots.refused", "Requests robots.txt forbade"),
+            Map.entry("crawler.binary.responses", "Responses that are not text, dropped unpublished"),
+            Map.entry("crawler.results.too_large", "Results too large for Kafka, sent without their body"));
+
     private final MeterRegistry registry;
     private final String spider;
     private final String node;
@@ -139,7 +154,7 @@ public final class CrawlerMetrics {
 
     /** One enqueue of a discovered, retried or redirected request, by outcome. */
     public void enqueued(EnqueueOutcome outcome) {
-        enqueued.computeIfAbsent(outcome, o -> counterBuilder("crawler.enqueued", null)
+        enqueued.computeIfAbsent(outcome, o -> counterBuilder("crawler.enqueued", DESCRIPTIONS.get("crawler.enqueued"))
                 .tag("outcome", o.name().toLowerCase(Locale.ROOT)).register(registry)).increment();
     }
 
@@ -151,6 +166,11 @@ public final class CrawlerMetrics {
     /** A lease event: {@code renewed}, {@code lost} (no longer held when renewed) or {@code returned} at shutdown. */
     public void lease(String event) {
         count("crawler.leases", "event", event);
+    }
+
+    /** A Redis write tried again after it failed: {@code ack} (an acknowledgement) or {@code filing} (a page's links). */
+    public void redisRetry(String call) {
+        count("crawler.redis.retries", "call", call);
     }
 
     /** Leases made by hand-out calls whose answers were lost, cut short so that their requests are reaped at once. */
@@ -195,7 +215,7 @@ public final class CrawlerMetrics {
     private void count(String name, String tag, String value, double amount) {
         String key = tag == null ? name : name + "|" + value;
         counters.computeIfAbsent(key, k -> {
-            Counter.Builder builder = counterBuilder(name, null);
+            Counter.Builder builder = counterBuilder(name, DESCRIPTIONS.get(name));
             if (tag != null) {
                 builder.tag(tag, value);
             }

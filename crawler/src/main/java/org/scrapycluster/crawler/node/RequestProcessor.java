@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.Spider;
@@ -47,8 +48,9 @@ import org.slf4j.LoggerFactory;
  * result published, or the request filed again, refused or given up, or its result dropped for good by a pipeline (which
  * is not counted as a published page), or a middleware or pipeline failed on it with a bug (it threw or answered
  * nothing: docs/extending.md, "When an extension fails"); when Redis or Kafka could not take
- * the outcome, or an extension said "not now" by failing its future, the lease is abandoned, and the request returns to
- * its queue when it expires; a fetch cancelled because
+ * the outcome (Redis's writes are tried again while the lease is held, for up to half a lease:
+ * {@link LeaseKeeper#whileHeld}), or an extension said "not now" by failing its future, the lease is abandoned, and the
+ * request returns to its queue when it expires; a fetch cancelled because
  * the node stops hands its lease back, and the request returns at once. Whether results get
  * through the pipelines is told to {@link ResultDelivery}, which slows the node to one request while they do not.
  */
@@ -152,7 +154,9 @@ public final class RequestProcessor {
             case DownloadStep.Drop drop -> CompletableFuture.completedFuture(Outcome.DONE);
             case DownloadStep.Reschedule reschedule -> {
                 CrawlRequest again = config.referrers().rescheduled(request);
-                yield file(List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again));
+                List<CrawlRequest> rescheduled = List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again);
+                yield leases.whileHeld(passage.download().lease().leaseId(), "filing", () -> filer.file(rescheduled))
+                        .thenApply(filed -> Outcome.DONE);
             }
             case DownloadStep.Proceed proceed -> result.ok() ? parse(passage.download(), result) : failed(passage.download(), result);
         };
@@ -193,12 +197,18 @@ public final class RequestProcessor {
         metrics.page(result.body().length, result.timings().total());
         statusCounters.response(result.status());
         List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
-        CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
-                : filer.file(children, config.referrers().page(request.url(), Optional.ofNullable(result.headers().last("Referrer-Policy"))));
+        CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null) : fileChildren(download, result, children);
         CompletableFuture<Boolean> published = pipelines.process(item, workers).whenComplete(this::delivered);
         // a page a pipeline dropped for good (too large for Kafka, say) is done, but not counted as published; when the
         // links could not be filed, that failure is the one settled, so that the request returns for them
         return filed.thenCombine(published, (links, went) -> went ? Outcome.PUBLISHED : Outcome.DONE);
+    }
+
+    /** Files the requests a page produced, its {@code Referer} set on them, while the page's lease is held. */
+    private CompletableFuture<?> fileChildren(Download download, FetchResult result, List<CrawlRequest> children) {
+        UnaryOperator<CrawlRequest> referred = config.referrers().page(download.crawl().url(),
+                Optional.ofNullable(result.headers().last("Referrer-Policy")));
+        return leases.whileHeld(download.lease().leaseId(), "filing", () -> filer.file(children, referred));
     }
 
     /** Tells {@link ResultDelivery} whether a result got through; a pipeline's bug says nothing of whether results can. */
@@ -254,10 +264,6 @@ public final class RequestProcessor {
                 .addKeyValue("crawlid", request.crawlid()).addKeyValue("error", error.name())
                 .addKeyValue("error_reason", result.errorMessage()).log("Download failed; not retrying");
         return CompletableFuture.completedFuture(Outcome.DONE);
-    }
-
-    private CompletableFuture<Outcome> file(List<CrawlRequest> requests) {
-        return filer.file(requests).thenApply(filed -> Outcome.DONE);
     }
 
     private void settle(LeasedRequest lease, Optional<CrawlFields> crawl, Outcome outcome, Throwable failure) {

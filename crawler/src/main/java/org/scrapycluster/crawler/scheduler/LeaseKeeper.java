@@ -11,12 +11,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.redis.BatchedCalls;
 import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RetriedCall;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.slf4j.Logger;
@@ -29,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * results are at-least-once). Acknowledges a lease when its outcome is final. At shutdown, leases still
  * held are cut short so that the reaper hands their requests to other nodes at once. Acknowledgements are
  * {@link BatchedCalls batched}: those made while one call is out are settled together by the next. One that Redis does
- * not take (unavailable, out of memory) is tried again every {@link #ACK_RETRY} for up to half a lease, within which
- * the lease cannot have ended: a page published during a short outage is not crawled again when its lease ends. Time is read from the
+ * not take (unavailable, out of memory) is tried again every {@link #RETRY} for up to half a lease, within which the
+ * lease cannot have ended, since it is renewed whenever a third of it has passed: a page published during a short
+ * outage is not crawled again when its lease ends. The writes of a request's outcome before its acknowledgement (the
+ * links of its page) are tried again the same way, {@link #whileHeld while its lease is held}. Time is read from the
  * clock it is given; renewal runs on a thread of its own only after {@link #start()}.
  */
 public final class LeaseKeeper implements AutoCloseable {
@@ -39,8 +44,8 @@ public final class LeaseKeeper implements AutoCloseable {
     private static final Duration HAND_BACK = Duration.ofMillis(1);
     /** The most acknowledgements settled by one script call. */
     private static final int MAX_ACKS_PER_CALL = 256;
-    /** How long a failed acknowledgement waits before it is tried again. */
-    static final Duration ACK_RETRY = Duration.ofSeconds(1);
+    /** How long a failed acknowledgement, or a failed write {@link #whileHeld while a lease is held}, waits to be tried again. */
+    static final Duration RETRY = Duration.ofSeconds(1);
     /** The longest {@link #close()} waits for the acknowledgements still out. */
     public static final Duration ACKS_OUT_WAIT = Duration.ofSeconds(5);
 
@@ -87,32 +92,41 @@ public final class LeaseKeeper implements AutoCloseable {
     /**
      * Acknowledges {@code leaseId}, a request of the crawl {@code crawl}: its outcome is final ({@code pagePublished}
      * when a result went out). The acknowledgements made while one script call is out go together in the next; one
-     * that fails is tried again every {@link #ACK_RETRY} for up to half a lease.
+     * that fails is tried again every {@link #RETRY} for up to half a lease, until the keeper closes.
      *
      * @return whether the lease was still held when an attempt went through (false after an attempt whose answer was
      *         lost had gone through, too); exceptionally once the attempts are given up
      */
     public CompletableFuture<Boolean> acknowledge(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
         renewedAt.remove(leaseId);
-        CompletableFuture<Boolean> ack = new CompletableFuture<>();
-        acksOut.add(ack);
-        ack.whenComplete((held, failure) -> acksOut.remove(ack));
-        attempt(new Leases.Ack(leaseId, crawl, pagePublished), clock.millis() + lease.toMillis() / 2, ack);
-        return ack;
+        Leases.Ack ack = new Leases.Ack(leaseId, crawl, pagePublished);
+        long givesUpAt = clock.millis() + lease.toMillis() / 2;
+        CompletableFuture<Boolean> settled = RetriedCall.every(RETRY, () -> acks.call(ack), () -> again("ack", () -> !closing, givesUpAt));
+        acksOut.add(settled);
+        settled.whenComplete((held, failure) -> acksOut.remove(settled));
+        return settled;
     }
 
-    private void attempt(Leases.Ack ack, long givesUpAt, CompletableFuture<Boolean> settled) {
-        acks.call(ack).whenComplete((held, failure) -> {
-            if (failure == null) {
-                settled.complete(held);
-            } else if (closing || clock.millis() >= givesUpAt) {
-                settled.completeExceptionally(failure);
-            } else {
-                metrics.lease("ack_retried");
-                CompletableFuture.delayedExecutor(ACK_RETRY.toMillis(), TimeUnit.MILLISECONDS)
-                        .execute(() -> attempt(ack, givesUpAt, settled));
-            }
-        });
+    /**
+     * Makes a write of {@code leaseId}'s outcome that must land before the lease is acknowledged (the links of its page),
+     * tried again every {@link #RETRY} while the lease is held, for up to half a lease: a request whose links Redis did
+     * not take during a short outage is not crawled again.
+     *
+     * @param call the write (made again, whole, after a failure: it must be idempotent)
+     * @param what names the write in the count of retries, {@code crawler_redis_retries_total{call}}
+     */
+    public <T> CompletableFuture<T> whileHeld(String leaseId, String what, Supplier<CompletableFuture<T>> call) {
+        long givesUpAt = clock.millis() + lease.toMillis() / 2;
+        return RetriedCall.every(RETRY, call, () -> again(what, () -> renewedAt.containsKey(leaseId), givesUpAt));
+    }
+
+    /** Whether to try a failed write once more: while {@code wanted} and before {@code givesUpAt}; counted when so. */
+    private boolean again(String what, BooleanSupplier wanted, long givesUpAt) {
+        if (!wanted.getAsBoolean() || clock.millis() >= givesUpAt) {
+            return false;
+        }
+        metrics.redisRetry(what);
+        return true;
     }
 
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */

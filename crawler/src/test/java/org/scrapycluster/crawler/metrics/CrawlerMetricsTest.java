@@ -14,6 +14,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.scrapycluster.common.queue.EnqueueOutcome;
 
 class CrawlerMetricsTest {
 
@@ -86,5 +87,30 @@ class CrawlerMetricsTest {
         assertTrue(scrape.contains("cache_gets_total{cache=\"dupefilter\",node=\"n1\",result=\"hit\",spider=\"link\"} 40.0"), scrape);
         assertTrue(scrape.contains("cache_gets_total{cache=\"robots\",node=\"n1\",result=\"miss\",spider=\"link\"} 1.0"), scrape);
         assertEquals(1, scrape.lines().filter(line -> line.startsWith("# HELP cache_gets_total")).count(), scrape);
+    }
+
+    /** Each counter, those made on first use too, says what it counts in the scrape's {@code # HELP} line. */
+    @Test
+    void everyCounterHasItsHelpText() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        CrawlerMetrics metrics = new CrawlerMetrics(registry, "link", "n1");
+        metrics.response(200);
+        metrics.handOut("wait");
+        metrics.enqueued(EnqueueOutcome.QUEUED);
+        metrics.error("dns");
+        metrics.lease("renewed");
+        metrics.leasesCutShort(2);
+        metrics.redisRetry("ack");
+        metrics.throttleWait();
+        metrics.retry();
+        metrics.redirect();
+        metrics.robotsRefused();
+        metrics.binaryResponse();
+        metrics.resultTooLarge();
+
+        List<String> help = registry.scrape().lines().filter(line -> line.startsWith("# HELP crawler_")).toList();
+        assertEquals(List.of(), help.stream().filter(line -> line.split(" ", 4).length < 4 || line.split(" ", 4)[3].isBlank()).toList());
+        assertTrue(help.contains("# HELP crawler_redis_retries_total Redis writes tried again after they failed, by call"), help.toString());
+        assertTrue(help.size() >= 13, help.toString());
     }
 }

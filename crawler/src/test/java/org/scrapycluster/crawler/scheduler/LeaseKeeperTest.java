@@ -13,7 +13,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -56,6 +58,11 @@ class LeaseKeeperTest {
 
     private double counted(String event) {
         var counter = registry.find("crawler.leases").tag("event", event).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private double retried(String call) {
+        var counter = registry.find("crawler.redis.retries").tag("call", call).counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -197,7 +204,7 @@ class LeaseKeeperTest {
         redis.sync().set(spider + ":leased", "not a hash");
 
         CompletableFuture<Boolean> ack = keeper.acknowledge("j|-1|n1-11", Optional.empty(), true);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> counted("ack_retried") >= 2);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> retried("ack") >= 2);
         assertFalse(ack.isDone(), "still trying");
         redis.sync().del(spider + ":leased");
         leased("j|-1|n1-11", LEASE.toMillis());
@@ -212,11 +219,29 @@ class LeaseKeeperTest {
         redis.sync().set(spider + ":leased", "not a hash");
 
         CompletableFuture<Boolean> ack = keeper.acknowledge("k|-1|n1-12", Optional.empty(), true);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> counted("ack_retried") >= 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> retried("ack") >= 1);
         clock.advance(LEASE.dividedBy(2));
 
         ExecutionException failed = assertThrows(ExecutionException.class, () -> ack.get(30, TimeUnit.SECONDS));
         assertTrue(failed.getCause().getMessage().contains("WRONGTYPE"), failed.getCause().toString());
+    }
+
+    /** A write of a held lease's outcome is tried again while the lease is held, and given up once it is not. */
+    @Test
+    void aWriteWhileALeaseIsHeldIsTriedAgainUntilItGoesThroughOrTheLeaseIsLetGo() throws Exception {
+        keeper.hold("l|-1|n1-13");
+        AtomicInteger attempts = new AtomicInteger();
+        CompletableFuture<String> filed = keeper.whileHeld("l|-1|n1-13", "filing", () -> attempts.incrementAndGet() < 3
+                ? CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")) : CompletableFuture.completedFuture("filed"));
+        assertEquals("filed", filed.get(30, TimeUnit.SECONDS));
+        assertEquals(2, retried("filing"));
+
+        CompletableFuture<String> never = keeper.whileHeld("l|-1|n1-13", "filing",
+                () -> CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> retried("filing") >= 3);
+        keeper.abandon("l|-1|n1-13");
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> never.get(30, TimeUnit.SECONDS));
+        assertEquals("no answer", failed.getCause().getMessage());
     }
 
     @Test
