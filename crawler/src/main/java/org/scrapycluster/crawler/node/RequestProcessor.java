@@ -155,8 +155,7 @@ public final class RequestProcessor {
             case DownloadStep.Reschedule reschedule -> {
                 CrawlRequest again = config.referrers().rescheduled(request);
                 List<CrawlRequest> rescheduled = List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again);
-                yield leases.whileHeld(passage.download().lease().leaseId(), "filing", () -> filer.file(rescheduled))
-                        .thenApply(filed -> Outcome.DONE);
+                yield file(passage.download(), rescheduled, UnaryOperator.identity()).thenApply(filed -> Outcome.DONE);
             }
             case DownloadStep.Proceed proceed -> result.ok() ? parse(passage.download(), result) : failed(passage.download(), result);
         };
@@ -197,18 +196,22 @@ public final class RequestProcessor {
         metrics.page(result.body().length, result.timings().total());
         statusCounters.response(result.status());
         List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
-        CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null) : fileChildren(download, result, children);
+        CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
+                : file(download, children, config.referrers().page(request.url(),
+                        Optional.ofNullable(result.headers().last("Referrer-Policy"))));
         CompletableFuture<Boolean> published = pipelines.process(item, workers).whenComplete(this::delivered);
         // a page a pipeline dropped for good (too large for Kafka, say) is done, but not counted as published; when the
         // links could not be filed, that failure is the one settled, so that the request returns for them
         return filed.thenCombine(published, (links, went) -> went ? Outcome.PUBLISHED : Outcome.DONE);
     }
 
-    /** Files the requests a page produced, its {@code Referer} set on them, while the page's lease is held. */
-    private CompletableFuture<?> fileChildren(Download download, FetchResult result, List<CrawlRequest> children) {
-        UnaryOperator<CrawlRequest> referred = config.referrers().page(download.crawl().url(),
-                Optional.ofNullable(result.headers().last("Referrer-Policy")));
-        return leases.whileHeld(download.lease().leaseId(), "filing", () -> filer.file(children, referred));
+    /**
+     * Files the requests {@code download} led to, {@code finish} applied to those written (as
+     * {@link RequestFiler#file(List, UnaryOperator)} does), tried again while its lease is held.
+     */
+    private CompletableFuture<List<RequestFiler.Filed>> file(Download download, List<CrawlRequest> requests,
+            UnaryOperator<CrawlRequest> finish) {
+        return leases.whileHeld(download.lease().leaseId(), "filing", () -> filer.file(requests, finish));
     }
 
     /** Tells {@link ResultDelivery} whether a result got through; a pipeline's bug says nothing of whether results can. */
