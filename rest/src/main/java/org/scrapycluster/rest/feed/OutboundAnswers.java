@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What becomes of each message of the outbound topic (docs/compatibility.md §6.4 step 5): one that is not
  * JSON is logged ({@code Unparseable JSON Received from kafka}) and counted; one without a string
- * {@code uuid} (an expire or completion notice) goes to the live view's notices; one a caller of this gateway waits for
- * is handed to it; any other is parked in Redis for {@code /poll}, unless its uuid is not Unicode
+ * {@code uuid} (an expire or completion notice) goes to the live view's crawl ends, and so does a stop's answer, whoever
+ * asked for it (a stopped crawl is announced by nothing else); one a caller of this gateway waits for is handed to it; any other is parked in Redis for {@code /poll}, unless its uuid is not Unicode
  * text (logged and counted as unreadable: it would take the key of another uuid). Every gateway reads every
  * message, so whichever gateway a client polls finds the answer.
  */
@@ -32,12 +32,12 @@ public final class OutboundAnswers implements Consumer<byte[]> {
     private final Counter delivered;
     private final Counter ignored;
     private final Counter unreadable;
-    private final Consumer<JsonNode> notices;
+    private final Consumer<JsonNode> crawlEnds;
 
-    /** @param notices takes the messages without a uuid */
-    public OutboundAnswers(Json json, PendingAnswers pending, ParkedAnswers parked, Consumer<JsonNode> notices, MeterRegistry meters) {
+    /** @param crawlEnds takes the messages without a uuid, and the answers to stops */
+    public OutboundAnswers(Json json, PendingAnswers pending, ParkedAnswers parked, Consumer<JsonNode> crawlEnds, MeterRegistry meters) {
         this.json = json;
-        this.notices = notices;
+        this.crawlEnds = crawlEnds;
         this.pending = pending;
         this.parked = parked;
         this.delivered = ParkedAnswers.answers(meters, "delivered");
@@ -58,8 +58,11 @@ public final class OutboundAnswers implements Consumer<byte[]> {
         JsonNode uuid = answer.get("uuid");
         if (uuid == null || !uuid.isTextual()) {
             ignored.increment();
-            notices.accept(answer);
+            crawlEnds.accept(answer);
             return;
+        }
+        if (answer.path("action").asText().equals("stop")) {
+            crawlEnds.accept(answer);
         }
         if (pending.deliver(uuid.asText(), answer)) {
             delivered.increment();

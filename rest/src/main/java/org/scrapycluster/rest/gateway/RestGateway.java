@@ -143,7 +143,7 @@ public final class RestGateway implements Service {
         this.live = new LiveView(settings, redis::connection, json, context.clock());
         this.kafka = new KafkaLink(new KafkaLink.Config(new KafkaClients(settings), topics.outboundFirehose(), group,
                 pollTimeout, feedTimeout, seconds("DAEMON_THREAD_JOIN_TIMEOUT")),
-                new OutboundAnswers(json, pending, parked, live.notices(), context.meters()));
+                new OutboundAnswers(json, pending, parked, live.crawlEnds(), context.meters()));
 
         Router router = Router.builder()
                 .open("/health")

@@ -2,6 +2,7 @@ package org.scrapycluster.rest.live;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -13,13 +14,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.common.queue.CrawlRef;
 
 /**
- * The last {@code LIVE_MAX_COMPLETED} crawls that ended, as announced on the outbound topic, newest
- * first: {@code {"action":"complete","appid","crawlid","spiderid","server_time","total_pages"}} or
- * {@code {"action":"expired",…,"total_expired"}}, each with its duration when this gateway saw the
- * crawl start. Fed by the gateway's consumer of the outbound topic, read by the live view's
+ * The last {@code LIVE_MAX_COMPLETED} crawls that ended, as the outbound topic tells, newest first:
+ * {@code {"action":"complete","appid","crawlid","spiderid","server_time","total_pages"}},
+ * {@code {"action":"expired",…,"total_expired"}}, or a stop's answer {@code {"action":"stop",…,"total_purged","uuid"}}
+ * (a stopped crawl is not announced otherwise), each with its duration when this gateway saw the crawl start. A
+ * crawl is listed as stopped once: its crawlid stays blacklisted, so a second stop of it (answered with
+ * {@code total_purged} 0) ends nothing. Fed by the gateway's consumer of the outbound topic, read by the live view's
  * refresh: thread-safe.
  */
 final class CompletedCrawls implements Consumer<JsonNode> {
+
+    /** The {@code end} of a row, by the {@code action} of the message that ended its crawl. */
+    private static final Map<String, String> END = Map.of("complete", "complete", "expired", "expired", "stop", "stopped");
 
     private final int max;
     private final Function<CrawlRef, OptionalLong> startedMillis;
@@ -34,26 +40,23 @@ final class CompletedCrawls implements Consumer<JsonNode> {
         this.startedMillis = startedMillis;
     }
 
-    /** Takes a notice of the outbound topic (a message without {@code uuid}); all but {@code complete} and {@code expired} are ignored. */
+    /** Takes a message of the outbound topic; all but crawl ends (complete, expired, stop) are ignored. */
     @Override
-    public void accept(JsonNode notice) {
-        String action = notice.path("action").asText();
-        if (!(action.equals("complete") || action.equals("expired")) || !notice.path("appid").isTextual()
-                || !notice.path("crawlid").isTextual() || !notice.path("spiderid").isTextual()) {
+    public void accept(JsonNode message) {
+        String end = END.get(message.path("action").asText());
+        if (end == null || !message.path("appid").isTextual() || !message.path("crawlid").isTextual()
+                || !message.path("spiderid").isTextual() || end.equals("stopped") && !message.path("total_purged").isIntegralNumber()) {
             return;
         }
-        CrawlRef crawl = new CrawlRef(notice.get("spiderid").asText(), notice.get("appid").asText(), notice.get("crawlid").asText());
-        long finished = notice.path("server_time").asLong();
+        CrawlRef crawl = new CrawlRef(message.get("spiderid").asText(), message.get("appid").asText(), message.get("crawlid").asText());
+        long finished = message.path("server_time").asLong();
         ObjectNode row = JsonNodeFactory.instance.objectNode();
         row.put("appid", crawl.appid());
         row.put("crawlid", crawl.crawlid());
         row.put("spiderid", crawl.spiderId());
-        row.put("end", action);
-        if (action.equals("complete")) {
-            row.put("total_pages", notice.path("total_pages").asLong());
-        } else {
-            row.putNull("total_pages");
-        }
+        row.put("end", end);
+        putCount(row, "total_pages", end.equals("complete"), message);
+        putCount(row, "total_purged", end.equals("stopped"), message);
         row.put("server_time", finished);
         OptionalLong started = startedMillis.apply(crawl);
         if (started.isPresent() && finished > 0) {
@@ -62,10 +65,27 @@ final class CompletedCrawls implements Consumer<JsonNode> {
             row.putNull("duration_seconds");
         }
         synchronized (completed) {
+            if (end.equals("stopped") && completed.stream().anyMatch(listed -> isStopOf(listed, crawl))) {
+                return;
+            }
             completed.addFirst(row);
             while (completed.size() > max) {
                 completed.removeLast();
             }
+        }
+    }
+
+    private static boolean isStopOf(ObjectNode row, CrawlRef crawl) {
+        return row.get("end").asText().equals("stopped") && row.get("spiderid").asText().equals(crawl.spiderId())
+                && row.get("appid").asText().equals(crawl.appid()) && row.get("crawlid").asText().equals(crawl.crawlid());
+    }
+
+    /** {@code field} of {@code message} as a number when the end carries it, else null. */
+    private static void putCount(ObjectNode row, String field, boolean carried, JsonNode message) {
+        if (carried) {
+            row.put(field, message.path(field).asLong());
+        } else {
+            row.putNull(field);
         }
     }
 

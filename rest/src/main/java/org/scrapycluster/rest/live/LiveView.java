@@ -111,8 +111,8 @@ public final class LiveView implements AutoCloseable {
         this.snapshot = json.writeBytes(last);
     }
 
-    /** Takes the notices of the outbound topic (messages without a uuid), for the completed crawls. */
-    public Consumer<JsonNode> notices() {
+    /** Takes the crawl ends of the outbound topic (its messages without a uuid, and stop answers), for the completed crawls. */
+    public Consumer<JsonNode> crawlEnds() {
         return completed;
     }
 

@@ -525,12 +525,12 @@ const COMPLETED_TABLE = {
     { text: (crawl) => crawl.appid },
     { text: (crawl) => crawl.crawlid, className: "mono" },
     { text: (crawl) => crawl.spiderid },
-    { text: (crawl) => crawl.end },
+    { text: (crawl) => (crawl.end === "stopped" ? `stopped, ${crawl.total_purged} purged` : crawl.end) },
     { text: (crawl) => (crawl.total_pages === null ? "—" : String(crawl.total_pages)), className: "num" },
     { text: (crawl) => seconds(crawl.duration_seconds), className: "num" },
     { text: (crawl) => clock(crawl.server_time) },
   ],
-  empty: () => "No crawl has completed since this gateway started.",
+  empty: () => "No crawl has ended since this gateway started.",
 };
 
 function showCrawls(live) {

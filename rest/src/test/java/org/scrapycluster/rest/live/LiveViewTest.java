@@ -84,7 +84,7 @@ class LiveViewTest {
 
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
-        live.notices().accept(JSON.readTree(
+        live.crawlEnds().accept(JSON.readTree(
                 "{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"old\",\"spiderid\":\"link\",\"server_time\":" + now
                         + ",\"total_pages\":7}"));
         live.refresh();
@@ -271,7 +271,7 @@ class LiveViewTest {
         assertEquals(Map.of("before", false, "after", true), startKnown);
 
         for (String crawlid : List.of("before", "after")) {
-            live.notices().accept(JSON.readTree("{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"" + crawlid
+            live.crawlEnds().accept(JSON.readTree("{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"" + crawlid
                     + "\",\"spiderid\":\"link\",\"server_time\":" + (now + 60) + ",\"total_pages\":1}"));
         }
         live.refresh();

@@ -78,6 +78,8 @@ class WebUiBrowserTest {
             browser.findElement(By.id("confirm-ok")).click();
             String stopped = awaitAnswer(browser, "Stop of " + appid + " / " + crawlid + ": ");
             assertTrue(stopped.matches(".*Stopped; [0-9]+ requests purged"), stopped);
+            Awaitility.await("the stopped crawl among the ended ones").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                    .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(crawlid + " link stopped, "));
 
             click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + expiring + "'] button[data-action=expire]"));
             assertEquals(origin.pageUrl(SITE.pages().getFirst()), browser.findElement(By.id("confirm-url")).getDomProperty("value"),

@@ -1,0 +1,84 @@
+package org.scrapycluster.rest.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.OptionalLong;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+class CompletedCrawlsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long STARTED_MILLIS = 1_795_533_000_000L;
+
+    private final CompletedCrawls ended = new CompletedCrawls(3,
+            crawl -> crawl.crawlid().equals("seen") ? OptionalLong.of(STARTED_MILLIS) : OptionalLong.empty());
+
+    @Test
+    void aStopAnswerListsItsCrawlAsStoppedWithTheRequestsPurged() throws Exception {
+        ended.accept(JSON.readTree("""
+                {"action": "stop", "spiderid": "link", "appid": "app1", "crawlid": "seen", "total_purged": 2008,
+                 "uuid": "u-20", "server_time": 1795533090}"""));
+
+        JsonNode row = ended.rows().get(0);
+        assertEquals(JSON.readTree("""
+                {"appid": "app1", "crawlid": "seen", "spiderid": "link", "end": "stopped", "total_pages": null,
+                 "total_purged": 2008, "server_time": 1795533090, "duration_seconds": 90}"""), JSON.readTree(row.toString()));
+    }
+
+    @Test
+    void aSecondStopOfACrawlEndsNothingAndIsNotListed() throws Exception {
+        ended.accept(stop("c1", 12));
+        ended.accept(complete("c2"));
+        ended.accept(stop("c1", 0));
+
+        assertEquals(2, ended.rows().size(), ended.rows().toString());
+        assertEquals(12, ended.rows().get(1).get("total_purged").asLong());
+    }
+
+    @Test
+    void aStopAfterTheCrawlCompletedIsListed() throws Exception {
+        ended.accept(complete("c1"));
+        ended.accept(stop("c1", 0));
+
+        assertEquals("stopped", ended.rows().get(0).get("end").asText());
+        assertEquals("complete", ended.rows().get(1).get("end").asText());
+        assertTrue(ended.rows().get(1).get("total_purged").isNull());
+    }
+
+    @Test
+    void otherAnswersAndStopAnswersWithoutACountAreNotCrawlEnds() throws Exception {
+        ended.accept(JSON.readTree("""
+                {"action": "info", "spiderid": "link", "appid": "app1", "crawlid": "c1", "uuid": "u-1", "total_pending": 0}"""));
+        ended.accept(JSON.readTree("""
+                {"action": "stop", "spiderid": "link", "appid": "app1", "crawlid": "c1", "uuid": "u-2", "total_purged": "12"}"""));
+        ended.accept(JSON.readTree("""
+                {"action": "stop", "spiderid": "link", "appid": 7, "crawlid": "c1", "uuid": "u-3", "total_purged": 12}"""));
+
+        assertEquals(0, ended.rows().size(), ended.rows().toString());
+    }
+
+    @Test
+    void theNewestAreKept() throws Exception {
+        for (String crawlid : new String[] {"c1", "c2", "c3", "c4"}) {
+            ended.accept(stop(crawlid, 1));
+        }
+
+        assertEquals(3, ended.rows().size());
+        assertEquals("c4", ended.rows().get(0).get("crawlid").asText());
+        assertEquals("c2", ended.rows().get(2).get("crawlid").asText());
+    }
+
+    private static JsonNode stop(String crawlid, long purged) throws Exception {
+        return JSON.readTree("{\"action\": \"stop\", \"spiderid\": \"link\", \"appid\": \"app1\", \"crawlid\": \"" + crawlid
+                + "\", \"total_purged\": " + purged + ", \"uuid\": \"u\", \"server_time\": 1795533100}");
+    }
+
+    private static JsonNode complete(String crawlid) throws Exception {
+        return JSON.readTree("{\"action\": \"complete\", \"spiderid\": \"link\", \"appid\": \"app1\", \"crawlid\": \"" + crawlid
+                + "\", \"total_pages\": 4, \"server_time\": 1795533000}");
+    }
+}
