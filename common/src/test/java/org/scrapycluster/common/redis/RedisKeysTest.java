@@ -1,6 +1,8 @@
 package org.scrapycluster.common.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.List;
@@ -57,6 +59,30 @@ class RedisKeysTest {
         assertEquals(2_500, found.get(0).size(), "each key once");
         assertEquals(keys("some", 1_200).keySet(), new HashSet<>(found.get(1)));
         assertEquals(1_200, found.get(1).size(), "each key once");
+    }
+
+    @Test
+    void aScanByTypeFindsEveryKeyOfThatTypeAndNoOther() {
+        redis.sync().mset(keys("text", 1_200));
+        redis.sync().zadd(prefix + ":queue", 1, "member");
+        redis.sync().sadd(prefix + ":set", "member");
+
+        Set<String> found = RedisKeys.scanByType(redis, "string").stream().filter(key -> key.startsWith(prefix + ":"))
+                .collect(Collectors.toSet());
+
+        assertEquals(keys("text", 1_200).keySet(), found);
+        assertEquals(Set.of(prefix + ":queue"), RedisKeys.scanByType(redis, "zset").stream()
+                .filter(key -> key.startsWith(prefix + ":")).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void scansByTypeFromRedis6On() {
+        assertTrue(RedisKeys.scansByType(redis), "the tests' Redis is 7");
+        assertTrue(RedisKeys.scansByType("# Server\r\nredis_version:6.0.0\r\nredis_mode:standalone\r\n"));
+        assertTrue(RedisKeys.scansByType("redis_version:10.2.1\r\n"));
+        assertFalse(RedisKeys.scansByType("# Server\r\nredis_version:5.0.14\r\n"));
+        assertFalse(RedisKeys.scansByType("# Server\r\nredis_mode:standalone\r\n"), "no version: as the oldest");
+        assertFalse(RedisKeys.scansByType("redis_version:unknown\r\n"));
     }
 
     private Map<String, String> keys(String kind, int count) {

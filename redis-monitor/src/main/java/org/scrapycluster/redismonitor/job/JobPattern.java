@@ -3,7 +3,8 @@ package org.scrapycluster.redismonitor.job;
 import org.scrapycluster.common.extension.ExtensionFailures;
 
 /**
- * Asks a plugin for the glob of its job keys ({@link JobPlugin#pattern()}), which extension code may fail to give:
+ * Asks a plugin for the glob of its job keys ({@link JobPlugin#pattern()}), which extension code may fail to give, or
+ * give malformed:
  * checked once at start-up, where it fails the start, and at every scan, where it passes the plugin over
  * (docs/extending.md).
  */
@@ -15,7 +16,8 @@ public final class JobPattern {
     /**
      * The glob of {@code plugin}'s job keys.
      *
-     * @throws Missing when {@code pattern()} throws or answers null (a fatal {@link Error} is thrown as it is)
+     * @throws Missing when {@code pattern()} throws, answers null or a glob with a {@code [} never closed, which the job
+     *                  scan could not match keys with (a fatal {@link Error} is thrown as it is)
      */
     public static String of(JobPlugin plugin) {
         String pattern;
@@ -27,6 +29,11 @@ public final class JobPattern {
         }
         if (pattern == null) {
             throw new Missing("returned null", null);
+        }
+        try {
+            Glob.compile(pattern);
+        } catch (IllegalArgumentException e) {
+            throw new Missing("returned " + e.getMessage(), e);
         }
         return pattern;
     }
