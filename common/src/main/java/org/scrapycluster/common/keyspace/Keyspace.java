@@ -56,6 +56,11 @@ public final class Keyspace {
      */
     public static final KeyTemplate ACTIVATIONS = KeyTemplate.of("activations", "{spider}:active_domains:added");
     /**
+     * {@code <spiderid>:queue_scan}: set for {@code SCHEDULER_QUEUE_REFRESH} by the crawler node whose turn it is to scan the
+     * keyspace for queues kept out of {@link #ACTIVE_DOMAINS}, so that a cluster scans once a period, not once a node.
+     */
+    public static final KeyTemplate QUEUE_SCAN_TURN = KeyTemplate.of("queue_scan_turn", "{spider}:queue_scan");
+    /**
      * {@code <spiderid>:queue_lengths}: domain to the length its queue had when one of our scripts
      * last changed it; a {@code ZCARD} that differs means a process that keeps no accounting moved requests.
      */
@@ -138,12 +143,13 @@ public final class Keyspace {
 
     /** The templates of the keys of one spider whose first hole is the spider id ({@link #spiderGlobs}). */
     private static final List<KeyTemplate> KEYS_OF_A_SPIDER = List.of(QUEUE, BLACKLIST, DUPEFILTER, DOMAIN_MAX_PAGE_FILTER,
-            GLOBAL_PAGE_COUNT_FILTER, LEASED, LEASES, ACTIVE_DOMAINS, ACTIVATION_MARKER, QUEUE_LENGTHS, ACCOUNTING, CRAWLS_OF_APP);
+            GLOBAL_PAGE_COUNT_FILTER, LEASED, LEASES, ACTIVE_DOMAINS, ACTIVATION_MARKER, QUEUE_SCAN_TURN, QUEUE_LENGTHS, ACCOUNTING,
+            CRAWLS_OF_APP);
 
     /** Every template, in the order of docs/architecture.md. */
     public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
-            ACTIVE_DOMAINS, ACTIVATION_MARKER, ACTIVATIONS, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
+            ACTIVE_DOMAINS, ACTIVATION_MARKER, ACTIVATIONS, QUEUE_SCAN_TURN, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL),
             JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_BUCKETS, STATS_LIFETIME, HEARTBEAT,
             CRAWLER_HEARTBEAT);

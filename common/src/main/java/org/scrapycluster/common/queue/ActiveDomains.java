@@ -9,7 +9,9 @@ import java.util.Set;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 
 /**
@@ -25,6 +27,10 @@ import org.scrapycluster.common.redis.RedisConnection;
  * not reported twice.
  */
 public final class ActiveDomains {
+
+    private static final LuaScript ACTIVATE = LuaScript.load("activate", LuaScript.KEYSPACE, "clock", "member", "batch");
+    /** Domains put in by one script call at most, so that no call holds Redis long. */
+    private static final int ACTIVATED_A_CALL = 1000;
 
     private final RedisConnection redis;
 
@@ -56,6 +62,27 @@ public final class ActiveDomains {
      * @param next    the cursor for the next look
      */
     public record Changes(List<String> domains, Cursor next) {
+    }
+
+    /**
+     * Puts in the index those of {@code domains} whose queue has requests and which are not there, as an enqueue
+     * does: queues written by a component that keeps no index (a Python Kafka monitor), found by a keyspace scan.
+     *
+     * @return how many were put in
+     */
+    public long activate(String spiderId, List<String> domains) {
+        long added = 0;
+        for (int from = 0; from < domains.size(); from += ACTIVATED_A_CALL) {
+            List<String> some = domains.subList(from, Math.min(domains.size(), from + ACTIVATED_A_CALL));
+            String[] args = new String[some.size() + 1];
+            args[0] = spiderId;
+            for (int i = 0; i < some.size(); i++) {
+                args[i + 1] = some.get(i);
+            }
+            Long put = ACTIVATE.call(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.activeDomains(spiderId)}, args);
+            added += put;
+        }
+        return added;
     }
 
     /** At most {@code limit} domains of {@code spiderId} that became active since {@code cursor}. */

@@ -88,7 +88,7 @@ class KeyspaceTest {
             Set<String> keysOfTheSpider = new TreeSet<>();
             for (String what : List.of("seed queue", "throttle window", "throttle time", "throttle pause", "dupefilter",
                     "domain max page filter", "global page count filter", "blacklist", "leased requests", "lease deadlines",
-                    "active domains", "queue lengths", "accounting", "crawls of the app")) {
+                    "active domains", "queue scan turn", "queue lengths", "accounting", "crawls of the app")) {
                 keysOfTheSpider.add(names.get(what));
             }
             assertEquals(keysOfTheSpider, matched);
@@ -140,6 +140,7 @@ class KeyspaceTest {
         names.put("lease deadlines", Keyspace.leases(spider));
         names.put("active domains", Keyspace.activeDomains(spider));
         names.put("activations channel", Keyspace.activations(spider));
+        names.put("queue scan turn", Keyspace.QUEUE_SCAN_TURN.fill(spider));
         names.put("queue lengths", Keyspace.queueLengths(spider));
         names.put("crawl name", crawl.name());
         names.put("accounting", crawl.accountingKey());

@@ -29,6 +29,19 @@ class ActiveDomainsTest {
     }
 
     @Test
+    void queuesKeptOutOfTheIndexArePutInAfterTheDomainsThereAndAnEmptyQueueIsNot() {
+        becameActive("known.com", 1000);
+        redis.sync().zadd(Keyspace.queue(spider, "known.com"), 0, "{\"url\": \"http://known.com/\"}");
+        redis.sync().zadd(Keyspace.queue(spider, "foreign.com"), 0, "{\"url\": \"http://foreign.com/\"}");
+
+        assertEquals(1, active.activate(spider, List.of("known.com", "foreign.com", "gone.com")));
+
+        ActiveDomains.Changes all = active.changedSince(spider, ActiveDomains.Cursor.START, 100);
+        assertEquals(List.of("known.com", "foreign.com"), all.domains(), "put in after every domain a look has read");
+        assertEquals(0, active.activate(spider, List.of("known.com", "foreign.com")), "each once");
+    }
+
+    @Test
     void reportsEachDomainOnceAcrossLooks() {
         becameActive("a.com", 1000);
         becameActive("b.com", 2000);

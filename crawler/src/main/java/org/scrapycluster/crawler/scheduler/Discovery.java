@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.lettuce.core.RedisException;
+import io.lettuce.core.SetArgs;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.ActiveDomains;
 import org.scrapycluster.common.queue.QueueDirectory;
@@ -24,12 +25,15 @@ import org.slf4j.LoggerFactory;
  * Finds the domains of a spider that have work (docs/architecture.md "Readiness and discovery"): it reads what
  * changed in {@code <spiderid>:active_domains} since its last look — O(log n + new) — as soon as a domain is
  * published on {@code <spiderid>:active_domains:added} (signals that come while a look is waiting or running are
- * answered by one look), and every {@code interval} besides, for a signal lost while its subscription was down;
- * every {@code scanPeriod} it also scans the keyspace for {@code <spiderid>:*:queue}, for queues written by
- * components that keep no active-domain index (a Python Kafka monitor). Found domains go to the
- * scheduler, which ignores those it already knows. An active-domain index Redis refuses (of another type, written by
- * hand) is logged once and left to the keyspace scan, which still finds the queues (docs/operations.md "Keys Redis
- * refuses").
+ * answered by one look), and every {@code interval} besides, for a signal lost while its subscription was down.
+ * Queues written by components that keep no active-domain index (a Python Kafka monitor) are found by a scan of the
+ * keyspace for {@code <spiderid>:*:queue}, which walks every key: one node of the cluster scans every
+ * {@code scanPeriod}, the one that takes the turn ({@code <spiderid>:queue_scan}, set for nine tenths of the period, so
+ * that a node whose next scan is due finds it gone), and puts the
+ * domains it finds that have requests and are not in the index there, where every node reads them. Found domains go to
+ * the scheduler, which ignores those it already knows. An active-domain index Redis refuses (of another type, written
+ * by hand) is logged once, and the node then scans every period whoever has the turn, and keeps what it finds to itself
+ * (docs/operations.md "Keys Redis refuses").
  */
 public final class Discovery implements AutoCloseable {
 
@@ -51,6 +55,7 @@ public final class Discovery implements AutoCloseable {
     private ActiveDomains.Cursor cursor = ActiveDomains.Cursor.START;
     private long scannedAt;
     private boolean scanned;
+    private boolean indexRefused;
 
     /**
      * @param redis      the connection
@@ -86,20 +91,36 @@ public final class Discovery implements AutoCloseable {
         }
     }
 
-    /** One look: what became active, and a scan when one is due. */
+    /** One look: what became active, and a scan when one is due and this node's turn. */
     synchronized void lookOnce() {
         readActiveDomains();
         long now = System.nanoTime();
         if (!scanned || now - scannedAt >= scanEveryNanos) {
-            found.accept(directory.queues(spiderId).stream().map(QueueKey::domain).toList());
             scanned = true;
             scannedAt = now;
+            if (indexRefused) {
+                found.accept(queuedDomains());
+            } else if (takeScanTurn()) {
+                List<String> domains = queuedDomains();
+                found.accept(domains);
+                refused.run(Keyspace.activeDomains(spiderId), () -> activeDomains.activate(spiderId, domains));
+            }
         }
+    }
+
+    /** Whether no node has scanned within the period; if so, this one has the turn until the period ends. */
+    private boolean takeScanTurn() {
+        return "OK".equals(redis.sync().set(Keyspace.QUEUE_SCAN_TURN.fill(spiderId), "1",
+                SetArgs.Builder.nx().px(Math.max(1, scanEveryNanos / 1_000_000 * 9 / 10))));
+    }
+
+    private List<String> queuedDomains() {
+        return directory.queues(spiderId).stream().map(QueueKey::domain).toList();
     }
 
     /** Hands on what became active since the last look; nothing when Redis refuses the index. */
     private void readActiveDomains() {
-        refused.run(Keyspace.activeDomains(spiderId), () -> {
+        indexRefused = !refused.run(Keyspace.activeDomains(spiderId), () -> {
             ActiveDomains.Changes changes;
             do {
                 changes = activeDomains.changedSince(spiderId, cursor, PAGE);

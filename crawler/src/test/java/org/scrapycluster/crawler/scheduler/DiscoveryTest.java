@@ -29,7 +29,29 @@ class DiscoveryTest {
     @AfterEach
     void close() {
         discovery.close();
-        redis.sync().del(Keyspace.activeDomains(spider), Keyspace.ACTIVATION_MARKER.fill(spider), spider + ":example.com:queue");
+        redis.sync().del(Keyspace.activeDomains(spider), Keyspace.ACTIVATION_MARKER.fill(spider), Keyspace.QUEUE_SCAN_TURN.fill(spider),
+                spider + ":example.com:queue", spider + ":later.com:queue");
+    }
+
+    /**
+     * A queue a Python Kafka monitor wrote, out of the index: the node whose turn it is scans the keyspace and puts its
+     * domain in the index, where another node reads it; that node does not scan within the period (a queue written after
+     * the first node's scan is not found by it).
+     */
+    @Test
+    void oneNodeAPeriodScansForQueuesOutOfTheIndexAndTheOthersReadThemFromIt() {
+        redis.sync().zadd(spider + ":example.com:queue", -100, "{\"url\": \"http://example.com/\"}");
+        Set<String> foundByOther = ConcurrentHashMap.newKeySet();
+
+        discovery.lookOnce();
+        redis.sync().zadd(spider + ":later.com:queue", -100, "{\"url\": \"http://later.com/\"}");
+        try (Discovery other = new Discovery(redis, spider, Duration.ofSeconds(1), Duration.ofMinutes(1), foundByOther::addAll)) {
+            other.lookOnce();
+        }
+
+        assertEquals(Set.of("example.com"), found);
+        assertEquals(Set.of("example.com"), foundByOther);
+        assertEquals(List.of("example.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
     }
 
     @Test
