@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 
@@ -35,10 +34,7 @@ class JobScannerTest {
 
     @AfterEach
     void close() {
-        List<String> keys = RedisKeys.scan(bed.redis, "*" + prefix + "*");
-        if (!keys.isEmpty()) {
-            bed.redis.sync().del(keys.toArray(String[]::new));
-        }
+        bed.deleteKeysContaining(prefix);
         bed.close();
     }
 

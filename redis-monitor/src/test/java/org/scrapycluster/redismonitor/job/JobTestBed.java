@@ -18,6 +18,7 @@ import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -55,6 +56,14 @@ final class JobTestBed implements AutoCloseable {
             values.add(JSON.readTree(record.value()).path(name).asText());
         }
         return values;
+    }
+
+    /** Deletes every key whose name holds {@code part}: what a test wrote under its prefix. */
+    void deleteKeysContaining(String part) {
+        List<String> keys = RedisKeys.scan(redis, "*" + part + "*");
+        if (!keys.isEmpty()) {
+            redis.sync().del(keys.toArray(String[]::new));
+        }
     }
 
     @Override

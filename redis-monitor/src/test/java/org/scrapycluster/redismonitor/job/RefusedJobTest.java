@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisEndpoint;
-import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 
@@ -41,10 +40,7 @@ class RefusedJobTest {
 
     @AfterEach
     void close() {
-        List<String> keys = RedisKeys.scan(bed.redis, "*" + prefix + "*");
-        if (!keys.isEmpty()) {
-            bed.redis.sync().del(keys.toArray(String[]::new));
-        }
+        bed.deleteKeysContaining(prefix);
         bed.close();
     }
 
