@@ -100,8 +100,7 @@ public final class LeaseKeeper implements AutoCloseable {
     public CompletableFuture<Boolean> acknowledge(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
         renewedAt.remove(leaseId);
         Leases.Ack ack = new Leases.Ack(leaseId, crawl, pagePublished);
-        long givesUpAt = clock.millis() + lease.toMillis() / 2;
-        CompletableFuture<Boolean> settled = RetriedCall.every(RETRY, () -> acks.call(ack), () -> again("ack", () -> !closing, givesUpAt));
+        CompletableFuture<Boolean> settled = retried("ack", () -> !closing, () -> acks.call(ack));
         acksOut.add(settled);
         settled.whenComplete((held, failure) -> acksOut.remove(settled));
         return settled;
@@ -116,17 +115,19 @@ public final class LeaseKeeper implements AutoCloseable {
      * @param what names the write in the count of retries, {@code crawler_redis_retries_total{call}}
      */
     public <T> CompletableFuture<T> whileHeld(String leaseId, String what, Supplier<CompletableFuture<T>> call) {
-        long givesUpAt = clock.millis() + lease.toMillis() / 2;
-        return RetriedCall.every(RETRY, call, () -> again(what, () -> renewedAt.containsKey(leaseId), givesUpAt));
+        return retried(what, () -> renewedAt.containsKey(leaseId), call);
     }
 
-    /** Whether to try a failed write once more: while {@code wanted} and before {@code givesUpAt}; counted when so. */
-    private boolean again(String what, BooleanSupplier wanted, long givesUpAt) {
-        if (!wanted.getAsBoolean() || clock.millis() >= givesUpAt) {
-            return false;
-        }
-        metrics.redisRetry(what);
-        return true;
+    /** Makes {@code call}, tried again every {@link #RETRY} while {@code wanted}, for up to half a lease; each retry counted. */
+    private <T> CompletableFuture<T> retried(String what, BooleanSupplier wanted, Supplier<CompletableFuture<T>> call) {
+        long givesUpAt = clock.millis() + lease.toMillis() / 2;
+        return RetriedCall.every(RETRY, call, () -> {
+            if (!wanted.getAsBoolean() || clock.millis() >= givesUpAt) {
+                return false;
+            }
+            metrics.redisRetry(what);
+            return true;
+        });
     }
 
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */
