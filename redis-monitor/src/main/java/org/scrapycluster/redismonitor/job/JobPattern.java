@@ -20,6 +20,11 @@ public final class JobPattern {
      *                  scan could not match keys with (a fatal {@link Error} is thrown as it is)
      */
     public static String of(JobPlugin plugin) {
+        return glob(plugin).toString();
+    }
+
+    /** The glob of {@code plugin}'s job keys, compiled; {@link #of} says when it throws {@link Missing}. */
+    static Glob glob(JobPlugin plugin) {
         String pattern;
         try {
             pattern = plugin.pattern();
@@ -31,11 +36,10 @@ public final class JobPattern {
             throw new Missing("returned null", null);
         }
         try {
-            Glob.compile(pattern);
+            return Glob.compile(pattern);
         } catch (IllegalArgumentException e) {
             throw new Missing("returned " + e.getMessage(), e);
         }
-        return pattern;
     }
 
     /** A plugin gave no glob of its job keys; the message says how ("returned null", "threw …"). */

@@ -75,30 +75,30 @@ public final class JobScanner implements Worker.Step {
         Worker.idle(() -> Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep));
     }
 
-    /** Processes every due job of every plugin once; the plugins' patterns are scanned side by side. */
+    /** Processes every due job of every plugin once, the keys of all found by one scan. */
     public void scanOnce() throws OutboundUnavailableException {
         List<JobPlugin> scanned = new ArrayList<>(plugins.size());
-        List<String> patterns = new ArrayList<>(plugins.size());
+        List<Glob> globs = new ArrayList<>(plugins.size());
         for (JobPlugin plugin : plugins) {
-            String pattern = pattern(plugin);
-            if (pattern != null) {
+            Glob glob = glob(plugin);
+            if (glob != null) {
                 scanned.add(plugin);
-                patterns.add(pattern);
+                globs.add(glob);
             }
         }
-        List<List<String>> found = find(patterns);
+        List<List<String>> found = find(globs);
         for (int i = 0; i < scanned.size(); i++) {
             processDue(scanned.get(i), found.get(i));
         }
     }
 
-    /** The keys matching each of {@code patterns}, in their order. */
-    private List<List<String>> find(List<String> patterns) {
+    /** The keys matching each of {@code globs}, in their order. */
+    private List<List<String>> find(List<Glob> globs) {
         if (byType == null) {
             byType = RedisKeys.scansByType(redis);
         }
         if (!byType) {
-            return RedisKeys.scanEach(redis, patterns);
+            return RedisKeys.scanEach(redis, globs.stream().map(Glob::toString).toList());
         }
         List<String> strings;
         try {
@@ -107,7 +107,7 @@ public final class JobScanner implements Worker.Step {
             byType = null; // a failover may have put an older server behind the address
             throw e;
         }
-        return patterns.stream().map(Glob::compile).map(glob -> strings.stream().filter(glob::matches).toList()).toList();
+        return globs.stream().map(glob -> strings.stream().filter(glob::matches).toList()).toList();
     }
 
     /** Reads the values of {@code plugin}'s job keys in one pipeline, and processes the jobs that may be due. */
@@ -125,9 +125,9 @@ public final class JobScanner implements Worker.Step {
     }
 
     /** The glob of {@code plugin}'s job keys, or null when it fails to give one (logged once a plugin). */
-    private String pattern(JobPlugin plugin) {
+    private Glob glob(JobPlugin plugin) {
         try {
-            return JobPattern.of(plugin);
+            return JobPattern.glob(plugin);
         } catch (JobPattern.Missing e) {
             if (lostPlugins.first(plugin.name())) {
                 LOG.atError().addKeyValue("plugin", plugin.name()).setCause(e)
