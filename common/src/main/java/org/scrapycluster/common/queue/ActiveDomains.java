@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -73,14 +74,9 @@ public final class ActiveDomains {
     public long activate(String spiderId, List<String> domains) {
         long added = 0;
         for (int from = 0; from < domains.size(); from += ACTIVATED_A_CALL) {
-            List<String> some = domains.subList(from, Math.min(domains.size(), from + ACTIVATED_A_CALL));
-            String[] args = new String[some.size() + 1];
-            args[0] = spiderId;
-            for (int i = 0; i < some.size(); i++) {
-                args[i + 1] = some.get(i);
-            }
-            Long put = ACTIVATE.call(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.activeDomains(spiderId)}, args);
-            added += put;
+            String[] args = Stream.concat(Stream.of(spiderId), domains.subList(from, Math.min(domains.size(), from + ACTIVATED_A_CALL))
+                    .stream()).toArray(String[]::new);
+            added += ACTIVATE.<Long>call(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.activeDomains(spiderId)}, args);
         }
         return added;
     }
