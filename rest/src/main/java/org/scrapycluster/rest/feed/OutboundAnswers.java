@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * What becomes of each message of the outbound topic (docs/compatibility.md §6.4 step 5): one that is not
  * JSON is logged ({@code Unparseable JSON Received from kafka}) and counted; one without a string
  * {@code uuid} (an expire or completion notice) goes to the live view's crawl ends, and so does a stop's answer, whoever
- * asked for it (a stopped crawl is announced by nothing else); one a caller of this gateway waits for is handed to it; any other is parked in Redis for {@code /poll}, unless its uuid is not Unicode
- * text (logged and counted as unreadable: it would take the key of another uuid). Every gateway reads every
- * message, so whichever gateway a client polls finds the answer.
+ * asked for it (a stopped crawl is announced by nothing else); one a caller of this gateway waits for is handed to
+ * it; any other is parked in Redis for {@code /poll}, unless its uuid is not Unicode text (logged and counted as
+ * unreadable: it would take the key of another uuid). Every gateway reads every message, so whichever gateway a
+ * client polls finds the answer.
  */
 public final class OutboundAnswers implements Consumer<byte[]> {
 
