@@ -1,6 +1,7 @@
 package org.scrapycluster.common.queue;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -9,6 +10,7 @@ import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
+import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Runs {@link Leases#reap} periodically for every spider that has leases, so that requests of a
  * crawler that died return to their queues. Every crawler node and every Redis monitor runs one;
  * reaping is idempotent. Spiders are found with {@code SCAN MATCH *:leases} at start and then
- * every {@code discoveryPeriod} (a scan visits the whole keyspace, so not every tick). Redis
+ * every {@code discoveryPeriod}, or less often on a keyspace so large that its scan would take more
+ * than a fortieth of the time ({@link ScanPace}; a scan visits the whole keyspace, so not every tick). Redis
  * outages are reported once and retried every period. A spider whose keys Redis refuses (one of the
  * wrong type, in a corrupted or hand-edited keyspace) is reported once and skipped, so that the other
  * spiders' leases are still returned.
@@ -29,7 +32,7 @@ public final class LeaseReaper implements AutoCloseable {
     private final Leases leases;
     private final QueueDirectory directory;
     private final Duration period;
-    private final long discoveryEveryNanos;
+    private final ScanPace discovery;
     private final int batch;
     private final Set<String> spiders = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
@@ -37,8 +40,6 @@ public final class LeaseReaper implements AutoCloseable {
     private final AtomicLong returnedTotal = new AtomicLong();
     /** Spiders whose keys Redis refuses, each reported once, not at every tick. */
     private final RefusedKeys refused = new RefusedKeys(LOG, "Lease reaping");
-    private long discoveredAt;
-    private boolean discovered;
 
     /**
      * @param redis           the connection
@@ -50,7 +51,7 @@ public final class LeaseReaper implements AutoCloseable {
         this.leases = new Leases(redis);
         this.directory = new QueueDirectory(redis);
         this.period = period;
-        this.discoveryEveryNanos = discoveryPeriod.toNanos();
+        this.discovery = new ScanPace(discoveryPeriod, InstantSource.system());
         this.batch = batch;
     }
 
@@ -71,12 +72,7 @@ public final class LeaseReaper implements AutoCloseable {
      * @throws RedisException when Redis cannot be reached (not when it refuses one spider's keys)
      */
     public synchronized int reapOnce() {
-        long now = System.nanoTime();
-        if (!discovered || now - discoveredAt >= discoveryEveryNanos) {
-            spiders.addAll(directory.spidersWithLeases());
-            discovered = true;
-            discoveredAt = now;
-        }
+        discovery.ifDue(directory::spidersWithLeases).ifPresent(spiders::addAll);
         int returned = 0;
         for (String spider : spiders) {
             returned += refused.read(spider, () -> reap(spider)).orElse(0);

@@ -1,10 +1,9 @@
 package org.scrapycluster.common.redis;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
@@ -25,16 +24,34 @@ public final class RedisKeys {
      * scan may or may not be listed, as {@code SCAN} guarantees.
      */
     public static List<String> scan(RedisConnection redis, String pattern) {
-        return scanEach(redis, List.of(pattern)).getFirst();
+        Set<String> keys = new LinkedHashSet<>();
+        walk(redis, ScanArgs.Builder.matches(pattern).limit(SCAN_COUNT), keys::addAll);
+        return List.copyOf(keys);
     }
 
     /**
      * The keys matching each of {@code patterns}, in their order, each key once a pattern, as {@link #scan} finds
-     * them. The scans go side by side: the next page of every unfinished scan is asked for together, so a small
-     * keyspace costs one round trip for all the patterns instead of one for each.
+     * them, from one pass over the keyspace. Redis walks every key for a {@code SCAN} whatever its {@code MATCH}, and
+     * the walk is what costs it (about a millisecond a thousand keys, a pass that matches nothing as much as one that
+     * answers every key: docs/operations.md "Scans of the keyspace"), so several patterns are matched here against
+     * every key of one unfiltered pass, a page at a time, rather than each costing Redis a pass of its own.
      */
     public static List<List<String>> scanEach(RedisConnection redis, List<String> patterns) {
-        return follow(redis, patterns.stream().map(pattern -> new Scan(ScanArgs.Builder.matches(pattern).limit(SCAN_COUNT))).toList());
+        if (patterns.size() == 1) {
+            return List.of(scan(redis, patterns.getFirst()));
+        }
+        List<Glob> globs = patterns.stream().map(Glob::compile).toList();
+        List<Set<String>> found = patterns.stream().map(pattern -> (Set<String>) new LinkedHashSet<String>()).toList();
+        walk(redis, ScanArgs.Builder.limit(SCAN_COUNT), page -> {
+            for (String key : page) {
+                for (int i = 0; i < globs.size(); i++) {
+                    if (globs.get(i).matches(key)) {
+                        found.get(i).add(key);
+                    }
+                }
+            }
+        });
+        return found.stream().map(List::copyOf).toList();
     }
 
     /**
@@ -42,7 +59,9 @@ public final class RedisKeys {
      * keyspace ({@code SCAN ... TYPE}): for Redis 6.0 and newer, see {@link #scansByType}.
      */
     public static List<String> scanByType(RedisConnection redis, String type) {
-        return follow(redis, List.of(new Scan(KeyScanArgs.Builder.type(type).limit(SCAN_COUNT)))).getFirst();
+        Set<String> keys = new LinkedHashSet<>();
+        walk(redis, KeyScanArgs.Builder.type(type).limit(SCAN_COUNT), keys::addAll);
+        return List.copyOf(keys);
     }
 
     /** Whether the server takes {@code SCAN ... TYPE}: its {@code redis_version} is 6.0 or newer. */
@@ -57,36 +76,13 @@ public final class RedisKeys {
                 .filter(major -> major.matches("\\d{1,4}")).map(major -> Integer.parseInt(major) >= 6).orElse(false);
     }
 
-    /** Follows each of {@code scans} to its end, the next pages of those unfinished asked for together. */
-    private static List<List<String>> follow(RedisConnection redis, List<Scan> scans) {
-        List<Scan> going = scans;
-        while (!going.isEmpty()) {
-            List<CompletableFuture<KeyScanCursor<String>>> pages = new ArrayList<>(going.size());
-            for (Scan scan : going) {
-                pages.add(redis.async().scan(scan.cursor, scan.args).toCompletableFuture());
-            }
-            for (int i = 0; i < going.size(); i++) {
-                going.get(i).take(redis.await(pages.get(i)));
-            }
-            going = going.stream().filter(scan -> !scan.cursor.isFinished()).toList();
-        }
-        return scans.stream().map(scan -> List.copyOf(scan.keys)).toList();
-    }
-
-    /** One scan: what it asks, where its cursor stands, and what it found so far. */
-    private static final class Scan {
-
-        private final ScanArgs args;
-        private final Set<String> keys = new LinkedHashSet<>();
-        private ScanCursor cursor = ScanCursor.INITIAL;
-
-        Scan(ScanArgs args) {
-            this.args = args;
-        }
-
-        void take(KeyScanCursor<String> page) {
-            keys.addAll(page.getKeys());
+    /** Follows a {@code SCAN} of {@code args} from the start of the keyspace to its end, handing each page's keys on. */
+    private static void walk(RedisConnection redis, ScanArgs args, Consumer<List<String>> pages) {
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            KeyScanCursor<String> page = redis.await(redis.async().scan(cursor, args));
+            pages.accept(page.getKeys());
             cursor = page;
-        }
+        } while (!cursor.isFinished());
     }
 }

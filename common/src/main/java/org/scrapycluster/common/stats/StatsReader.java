@@ -61,13 +61,23 @@ public final class StatsReader {
 
     /**
      * The original names of the statistics keys matching the glob {@code pattern} ({@code stats:crawler:*}), each
-     * once: those found at the name itself and those whose buckets are kept at {@code buckets:<name>}; one
-     * {@code SCAN} for each form, side by side.
+     * once: those found at the name itself and those whose buckets are kept at {@code buckets:<name>}, both from one
+     * pass over the keyspace.
      */
     public SortedSet<String> keys(String pattern) {
-        List<List<String>> found = RedisKeys.scanEach(redis, List.of(pattern, Keyspace.STATS_BUCKETS.globOf(pattern)));
-        SortedSet<String> keys = new TreeSet<>(found.get(0));
-        found.get(1).forEach(buckets -> Keyspace.windowOfBuckets(buckets).ifPresent(keys::add));
+        List<List<String>> found = RedisKeys.scanEach(redis, patterns(pattern));
+        return names(found.get(0), found.get(1));
+    }
+
+    /** The globs of both forms of the statistics keys matching {@code pattern}: at their names, and their buckets. */
+    public static List<String> patterns(String pattern) {
+        return List.of(pattern, Keyspace.STATS_BUCKETS.globOf(pattern));
+    }
+
+    /** The original names of the keys of {@link #patterns}' two globs, {@code atNames} and {@code buckets}, each once. */
+    public static SortedSet<String> names(List<String> atNames, List<String> buckets) {
+        SortedSet<String> keys = new TreeSet<>(atNames);
+        buckets.forEach(bucketsKey -> Keyspace.windowOfBuckets(bucketsKey).ifPresent(keys::add));
         return keys;
     }
 

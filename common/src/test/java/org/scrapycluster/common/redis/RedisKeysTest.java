@@ -48,7 +48,7 @@ class RedisKeysTest {
     }
 
     @Test
-    void scansThatNeedSeveralPagesAreFollowedToTheEndSideBySide() {
+    void aPassThatNeedsSeveralPagesIsFollowedToTheEndForEveryPattern() {
         // more keys than one page of SCAN COUNT holds, for two patterns of different sizes
         redis.sync().mset(keys("many", 2_500));
         redis.sync().mset(keys("some", 1_200));
@@ -59,6 +59,29 @@ class RedisKeysTest {
         assertEquals(2_500, found.get(0).size(), "each key once");
         assertEquals(keys("some", 1_200).keySet(), new HashSet<>(found.get(1)));
         assertEquals(1_200, found.get(1).size(), "each key once");
+    }
+
+    @Test
+    void severalPatternsCostRedisOnePassOverTheKeyspace() {
+        redis.sync().mset(keys("many", 2_500));
+
+        long onePattern = scanCalls(() -> RedisKeys.scan(redis, prefix + ":many:*"));
+        long threePatterns = scanCalls(() -> RedisKeys.scanEach(redis, List.of(prefix + ":many:*", prefix + ":none:*", "*")));
+
+        assertTrue(onePattern >= 3, "a pass of several pages: " + onePattern);
+        assertTrue(threePatterns < 2 * onePattern, "one pass, not three: " + threePatterns + " calls against " + onePattern);
+    }
+
+    /** The {@code SCAN} calls Redis served while {@code scans} ran. */
+    private long scanCalls(Runnable scans) {
+        long before = scanCalls();
+        scans.run();
+        return scanCalls() - before;
+    }
+
+    private long scanCalls() {
+        return redis.sync().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_scan:")).findFirst()
+                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_scan:calls=(\\d+),.*$", "$1"))).orElse(0L);
     }
 
     @Test

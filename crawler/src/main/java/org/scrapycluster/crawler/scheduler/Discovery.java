@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ import org.scrapycluster.common.redis.ChannelListener;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
+import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * Queues written by components that keep no active-domain index (a Python Kafka monitor) are found by a scan of the
  * keyspace for {@code <spiderid>:*:queue}, which walks every key: one node of the cluster scans every
  * {@code scanPeriod}, the one that takes the turn ({@code <spiderid>:queue_scan}, set for nine tenths of the period, so
- * that a node whose next scan is due finds it gone), and puts the
+ * that a node whose next scan is due finds it gone, or for 39 times the scan's duration when that is longer, so that on a
+ * keyspace of millions of keys the scans take at most a fortieth of Redis's time), and puts the
  * domains it finds that have requests and are not in the index there, where every node reads them. Found domains go to
  * the scheduler, which ignores those it already knows. An active-domain index Redis refuses (of another type, written
  * by hand) is logged once, and the node then scans every period whoever has the turn, and keeps what it finds to itself
@@ -45,7 +48,10 @@ public final class Discovery implements AutoCloseable {
     private final ActiveDomains activeDomains;
     private final QueueDirectory directory;
     private final Duration interval;
-    private final long scanEveryNanos;
+    /** When this node next looks at the scan: its period, or less often after a slow scan ({@link ScanPace}). */
+    private final ScanPace scanPace;
+    /** How long a node that takes the turn holds it: nine tenths of the period. */
+    private final long turnMillis;
     private final Consumer<List<String>> found;
     private final OutageReporter outage = new OutageReporter(LOG, "Queue discovery");
     private final RefusedKeys refused = new RefusedKeys(LOG, "Queue discovery");
@@ -53,8 +59,6 @@ public final class Discovery implements AutoCloseable {
     private final AtomicBoolean lookAsked = new AtomicBoolean();
     private volatile ChannelListener signals;
     private ActiveDomains.Cursor cursor = ActiveDomains.Cursor.START;
-    private long scannedAt;
-    private boolean scanned;
     private boolean indexRefused;
 
     /**
@@ -70,7 +74,8 @@ public final class Discovery implements AutoCloseable {
         this.activeDomains = new ActiveDomains(redis);
         this.directory = new QueueDirectory(redis);
         this.interval = interval;
-        this.scanEveryNanos = scanPeriod.toNanos();
+        this.scanPace = new ScanPace(scanPeriod, InstantSource.system());
+        this.turnMillis = Math.max(1, scanPeriod.toMillis() * 9 / 10);
         this.found = found;
         this.ticker = new Ticker("crawler-discovery-" + spiderId);
     }
@@ -94,24 +99,39 @@ public final class Discovery implements AutoCloseable {
     /** One look: what became active, and a scan when one is due and this node's turn. */
     synchronized void lookOnce() {
         readActiveDomains();
-        long now = System.nanoTime();
-        if (!scanned || now - scannedAt >= scanEveryNanos) {
-            scanned = true;
-            scannedAt = now;
-            if (indexRefused) {
-                found.accept(queuedDomains());
-            } else if (takeScanTurn()) {
-                List<String> domains = queuedDomains();
-                found.accept(domains);
-                refused.run(Keyspace.activeDomains(spiderId), () -> activeDomains.activate(spiderId, domains));
-            }
+        scanPace.ifDue(this::scanOnTurn).ifPresent(found);
+    }
+
+    /**
+     * The domains with queues, found by a scan when this node has the turn, or by itself when the index is refused, and
+     * put in the index for every node; none when another node has the turn.
+     */
+    private List<String> scanOnTurn() {
+        if (indexRefused) {
+            return queuedDomains();
         }
+        if (!takeScanTurn()) {
+            return List.of();
+        }
+        long started = System.nanoTime();
+        List<String> domains = queuedDomains();
+        refused.run(Keyspace.activeDomains(spiderId), () -> activeDomains.activate(spiderId, domains));
+        keepScanTurn(Duration.ofNanos(System.nanoTime() - started));
+        return domains;
     }
 
     /** Whether no node has scanned within the period; if so, this one has the turn until the period ends. */
     private boolean takeScanTurn() {
         return "OK".equals(redis.sync().set(Keyspace.QUEUE_SCAN_TURN.fill(spiderId), "1",
-                SetArgs.Builder.nx().px(Math.max(1, scanEveryNanos / 1_000_000 * 9 / 10))));
+                SetArgs.Builder.nx().px(turnMillis)));
+    }
+
+    /** Keeps the turn, after a scan that took {@code took}, for 39 times that if longer: no node scans before. */
+    private void keepScanTurn(Duration took) {
+        long quietMillis = ScanPace.quiet(took, Duration.ofMillis(turnMillis)).toMillis();
+        if (quietMillis > turnMillis) {
+            redis.sync().pexpire(Keyspace.QUEUE_SCAN_TURN.fill(spiderId), quietMillis);
+        }
     }
 
     private List<String> queuedDomains() {

@@ -1,6 +1,7 @@
 package org.scrapycluster.redismonitor.job;
 
 import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.redis.Glob;
 
 /**
  * Asks a plugin for the glob of its job keys ({@link JobPlugin#pattern()}), which extension code may fail to give, or

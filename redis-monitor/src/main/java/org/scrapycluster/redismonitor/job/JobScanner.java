@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.scrapycluster.common.logging.SaidOnce;
+import org.scrapycluster.common.redis.Glob;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,12 +23,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Job keys are strings (their values are read with {@code GET}), so on Redis 6.0 and newer one pass over the
  * keyspace finds them all: {@code SCAN ... TYPE string}, each key then matched against each plugin's pattern here.
- * Redis walks every key of the keyspace for each pass whatever it filters, so one pass costs it about a quarter of a
- * {@code SCAN MATCH} of each of five plugins' patterns, which older servers get, side by side
- * (docs/redis-monitor.md "How a job runs").
+ * Older servers get one pass with no filter, every key matched against the patterns here ({@link RedisKeys#scanEach}),
+ * which costs Redis the same walk but sends the monitor every key (docs/redis-monitor.md "How a job runs").
  *
  * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the last scan's duration
- * when that is longer, so that scanning a large keyspace takes at most a fortieth of the time.
+ * when that is longer ({@link ScanPace#quiet}), so that scanning a large keyspace takes at most a fortieth of the time.
  *
  * <p>A job whose keys Redis refuses (its waiting list or failure count of another type, written by hand) is
  * logged once and passed over, and the jobs after it are processed (docs/operations.md "Keys Redis refuses"). So is a
@@ -35,7 +36,6 @@ import org.slf4j.LoggerFactory;
 public final class JobScanner implements Worker.Step {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobScanner.class);
-    private static final int SLOW_SCAN_FACTOR = 39;
     private static final String JOB_KEY_TYPE = "string";
 
     private final RedisConnection redis;
@@ -70,9 +70,8 @@ public final class JobScanner implements Worker.Step {
     public void run() throws OutboundUnavailableException, InterruptedException {
         long started = System.nanoTime();
         scanOnce();
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
-        Duration pause = took.multipliedBy(SLOW_SCAN_FACTOR);
-        Worker.idle(() -> Thread.sleep(pause.compareTo(sleep) > 0 ? pause : sleep));
+        Duration pause = ScanPace.quiet(Duration.ofNanos(System.nanoTime() - started), sleep);
+        Worker.idle(() -> Thread.sleep(pause));
     }
 
     /** Processes every due job of every plugin once, the keys of all found by one scan. */

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.lettuce.core.KeyValue;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.Glob;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;

@@ -1,6 +1,7 @@
 package org.scrapycluster.redismonitor.stats;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.redis.RefusedKeys;
+import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
@@ -38,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The cost does not grow with the queued requests: the domains of a spider come from its
  * {@code <spiderid>:active_domains} index (a queue leaves it when a hand-out finds it empty), and
- * each queue is sized with one {@code ZCARD}, pipelined. Queues written by a component that keeps
+ * each queue is sized with one {@code ZCARD}, pipelined. The spiders are found by a scan for their indexes, skipped
+ * while the last took more than a fortieth of the time since ({@link ScanPace}). Queues written by a component that keeps
  * no index (a Python Kafka monitor) are not counted here; a {@code stats} request counts them. An index or
  * queue of another type is left out and logged once (docs/operations.md "Keys Redis refuses").
  */
@@ -60,6 +63,8 @@ public final class BacklogMeters implements AutoCloseable {
     private final Ticker ticker = new Ticker("redis-monitor-backlog");
     /** Spiders that had a queue since this monitor took the lock: their backlog is exported, 0 once drained. */
     private final Set<String> spidersSeen = new TreeSet<>();
+    /** The scan for spiders' indexes, at each measurement on a small keyspace, paced on a large one. */
+    private final ScanPace spiderScan = new ScanPace(Duration.ZERO, InstantSource.system());
     private RedisLock lock;
     private boolean exporting;
 
@@ -107,12 +112,14 @@ public final class BacklogMeters implements AutoCloseable {
     }
 
     private void measure() {
-        for (String key : RedisKeys.scan(redis, Keyspace.ACTIVE_DOMAINS.glob())) {
-            String spider = key.substring(0, key.length() - ACTIVE_SUFFIX.length());
-            if (!spider.isEmpty() && spider.indexOf(':') < 0) {
-                spidersSeen.add(spider);
+        spiderScan.ifDue(() -> RedisKeys.scan(redis, Keyspace.ACTIVE_DOMAINS.glob())).ifPresent(indexes -> {
+            for (String key : indexes) {
+                String spider = key.substring(0, key.length() - ACTIVE_SUFFIX.length());
+                if (!spider.isEmpty() && spider.indexOf(':') < 0) {
+                    spidersSeen.add(spider);
+                }
             }
-        }
+        });
         List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
         List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
         for (String spider : spidersSeen) {
@@ -155,6 +162,7 @@ public final class BacklogMeters implements AutoCloseable {
         domains.register(List.of(), true);
         activeCrawls.register(List.of(), true);
         spidersSeen.clear();
+        spiderScan.reset();
         exporting = false;
     }
 

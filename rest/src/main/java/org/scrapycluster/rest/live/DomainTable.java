@@ -16,7 +16,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.Range;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
@@ -31,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * {@code <throttlekey>:throttle_pause} left by a 429 or a 503 with Retry-After), {@code throttled}
  * (as many hand-outs in the window as the limit allows), {@code ready} (work waiting) or
  * {@code idle}. With throttling by IP or by spider type a domain has several throttle keys; the
- * fullest one decides. The throttle keys are found with one {@code SCAN} per refresh, and only those of the domains
+ * fullest one decides. Of the throttle keys the live view's last pass over the keyspace found, only those of the domains
  * judged (with a backlog, or listed) are read: a broad crawl has throttle keys for many more domains than have work. A
  * throttle window of another type is left out and logged once (docs/operations.md "Keys Redis refuses").
  */
@@ -57,7 +56,11 @@ final class DomainTable {
     record Reading(ArrayNode rows, int waiting) {
     }
 
-    Reading read(RedisConnection redis, Map<String, Long> backlog, DomainConfig config, long nowMillis) {
+    /**
+     * @param throttleKeys the throttle keys of the keyspace, as the last pass over it found them ({@link Keyspace#THROTTLE_KEYS})
+     * @param backlog      the pending requests by domain
+     */
+    Reading read(RedisConnection redis, List<String> throttleKeys, Map<String, Long> backlog, DomainConfig config, long nowMillis) {
         Set<String> blacklist = new LinkedHashSet<>(config.blacklist().orElse(List.of()));
         Set<String> domains = new LinkedHashSet<>();
         List<String> busiest = new ArrayList<>(backlog.keySet());
@@ -70,7 +73,7 @@ final class DomainTable {
 
         Map<String, CompletionStage<Long>> used = new HashMap<>();
         Map<String, CompletionStage<Long>> paused = new HashMap<>();
-        for (String key : RedisKeys.scan(redis, Keyspace.THROTTLE_KEYS)) {
+        for (String key : throttleKeys) {
             if (key.endsWith(WINDOW) && judged.contains(domainOf(key, WINDOW))) {
                 String domain = domainOf(key, WINDOW);
                 Range<Double> inWindow = Range.create(nowMillis / 1000.0 - throttle(config, domain).window(), Double.POSITIVE_INFINITY);

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,6 +24,8 @@ import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.CountedStatusCodes;
@@ -35,15 +38,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The cluster as the web UI shows it, refreshed on a thread of its own and served as one JSON
- * snapshot by {@code GET /live} (docs/rest.md "Live view"): each refresh reads Redis once — a
- * {@code SCAN} of {@code stats:*} for heartbeats and rolling-window counters, the totals of the
- * active crawls and at most {@code LIVE_MAX_ACCOUNTING_FIELDS} domain fields of their accounting, a {@code SCAN} of the
- * throttle keys with a look at those of the domains it judges — and every call of the endpoint answers the
- * bytes of the last refresh, so a hundred open pages cost what one costs. It refreshes every
+ * snapshot by {@code GET /live} (docs/rest.md "Live view"): each refresh reads Redis once — the
+ * heartbeats and rolling-window counters under {@code stats:*}, the totals of the active crawls and at most
+ * {@code LIVE_MAX_ACCOUNTING_FIELDS} domain fields of their accounting, the throttle keys of the domains it judges —
+ * and every call of the endpoint answers the bytes of the last refresh, so a hundred open pages cost what one costs.
+ * The statistics and throttle keys are found by one pass over the keyspace, which costs Redis in proportion to its
+ * whole keyspace: a refresh makes one only when the last took less than a fortieth of the time since
+ * ({@link ScanPace}), and reuses the last pass's keys otherwise. It refreshes every
  * {@code LIVE_REFRESH_SECONDS} while a page asks for it, and every {@code LIVE_IDLE_REFRESH_SECONDS}
- * otherwise, since the scans cost Redis in proportion to its whole keyspace; a call that finds the
- * snapshot older than that waits for a refresh first. While Redis is away the last snapshot stays,
- * marked with the error.
+ * otherwise; a call that finds the snapshot older than that waits for a refresh first. While Redis is away the last
+ * snapshot stays, marked with the error.
  */
 public final class LiveView implements AutoCloseable {
 
@@ -56,6 +60,9 @@ public final class LiveView implements AutoCloseable {
      * than "gateway unreachable".
      */
     private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(5);
+    /** The globs of the keys a refresh looks for: statistics at their names and in their buckets, and throttle keys. */
+    private static final List<String> SCANNED = Stream.concat(StatsReader.patterns(Keyspace.SERVICE_STATS.glob()).stream(),
+            Stream.of(Keyspace.THROTTLE_KEYS)).toList();
 
     private final Supplier<Optional<RedisConnection>> redis;
     private final Clock clock;
@@ -72,6 +79,10 @@ public final class LiveView implements AutoCloseable {
     private final Set<Integer> countedCodes;
     private final Ticker ticker = new Ticker("rest-live-view");
     private final AtomicLong refreshes = new AtomicLong();
+    /** The pass over the keyspace for {@link #SCANNED}: at each refresh on a small keyspace, paced on a large one. */
+    private final ScanPace keyScan;
+    /** What the last pass found for each glob of {@link #SCANNED}. */
+    private List<List<String>> scanned = List.of(List.of(), List.of(), List.of());
 
     private ObjectNode last = JsonNodeFactory.instance.objectNode();
     private volatile byte[] snapshot;
@@ -90,6 +101,7 @@ public final class LiveView implements AutoCloseable {
         this.redis = redis;
         this.clock = clock;
         this.json = json;
+        this.keyScan = new ScanPace(Duration.ZERO, clock);
         this.refresh = settings.getSeconds("LIVE_REFRESH_SECONDS");
         if (refresh.toMillis() < 100) {
             throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1");
@@ -206,14 +218,16 @@ public final class LiveView implements AutoCloseable {
 
     private void read(RedisConnection redis, ObjectNode view, long nowMillis) {
         long now = nowMillis / 1000;
+        keyScan.ifDue(() -> RedisKeys.scanEach(redis, SCANNED)).ifPresent(found -> scanned = found);
         List<StatsKey> heartbeats = new ArrayList<>();
         List<StatsKey> counters = new ArrayList<>();
-        for (String key : new StatsReader(redis, clock).keys(Keyspace.SERVICE_STATS.glob())) {
+        for (String key : StatsReader.names(scanned.get(0), scanned.get(1))) {
             StatsKey.parse(key).ifPresent(parsed -> (parsed.heartbeat() ? heartbeats : counters).add(parsed));
         }
         ResponseCharts responses = ResponseCharts.read(redis, counters, countedCodes, now);
         CrawlTable.Reading crawlReading = crawls.read(redis, nowMillis);
-        DomainTable.Reading domainReading = domains.read(redis, crawlReading.backlogByDomain(), domainConfig.config(), nowMillis);
+        DomainTable.Reading domainReading = domains.read(redis, scanned.get(2), crawlReading.backlogByDomain(), domainConfig.config(),
+                nowMillis);
         history.add(now, crawlReading.backlog(), domainReading.waiting());
 
         view.set("nodes", nodes.read(redis, heartbeats, responses, nowMillis));

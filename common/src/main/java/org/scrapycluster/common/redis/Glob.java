@@ -1,13 +1,14 @@
-package org.scrapycluster.redismonitor.job;
+package org.scrapycluster.common.redis;
 
 import java.util.regex.Pattern;
 
 /**
  * A Redis glob pattern ({@code SCAN MATCH} / {@code KEYS} syntax: {@code *}, {@code ?},
- * {@code [abc]}, {@code [^a]}, {@code [a-z]}, {@code \x}) matched in Java, to route a signalled
- * job key to the plugin whose pattern a scan would have found it with.
+ * {@code [abc]}, {@code [^a]}, {@code [a-z]}, {@code \x}) matched in Java: to sort the keys of one
+ * pass over the keyspace by several patterns, and to route a signalled job key to the plugin whose
+ * pattern a scan would have found it with.
  */
-final class Glob {
+public final class Glob {
 
     private final String glob;
     private final Pattern regex;
@@ -22,7 +23,7 @@ final class Glob {
      *
      * @throws IllegalArgumentException when a {@code [} is never closed
      */
-    static Glob compile(String glob) {
+    public static Glob compile(String glob) {
         StringBuilder regex = new StringBuilder(glob.length() + 8);
         int i = 0;
         while (i < glob.length()) {
@@ -45,7 +46,7 @@ final class Glob {
     }
 
     /** Whether {@code key} matches the whole pattern. */
-    boolean matches(String key) {
+    public boolean matches(String key) {
         return regex.matcher(key).matches();
     }
 

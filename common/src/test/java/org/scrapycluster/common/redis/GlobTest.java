@@ -1,4 +1,4 @@
-package org.scrapycluster.redismonitor.job;
+package org.scrapycluster.common.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
