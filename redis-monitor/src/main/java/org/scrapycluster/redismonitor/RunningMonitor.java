@@ -127,7 +127,7 @@ final class RunningMonitor implements AutoCloseable {
         scan.start();
         context.health().register("scan-loop", HealthRegistry.Kind.LIVENESS, scan::liveness);
 
-        LeaseReaper reaper = ownTicking(new LeaseReaper(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(),
+        LeaseReaper reaper = ownTicking(LeaseReaper.ofEverySpider(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(),
                 options.leaseReapBatch()), LeaseReaper::close);
         FunctionCounter.builder("redis.monitor.leases.reaped", reaper, LeaseReaper::returnedTotal)
                 .description("Expired leases returned to their queues").register(context.meters());

@@ -2,6 +2,7 @@ package org.scrapycluster.common.queue;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,11 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@link Leases#reap} periodically for every spider that has leases, so that requests of a
- * crawler that died return to their queues. Every crawler node and every Redis monitor runs one;
- * reaping is idempotent. Spiders are found with {@code SCAN MATCH *:leases} at start and then
- * every {@code discoveryPeriod}, or less often on a keyspace so large that its scan would take more
- * than a fortieth of the time ({@link ScanPace}; a scan visits the whole keyspace, so not every tick). Redis
+ * Runs {@link Leases#reap} periodically, so that requests of a crawler that died return to their
+ * queues; reaping is idempotent. A Redis monitor's reaper reaps every spider that has leases, found
+ * with {@code SCAN MATCH *:leases} at start and then every {@code discoveryPeriod}, or less often on a
+ * keyspace so large that its scan would take more than a fortieth of the time ({@link ScanPace}; a scan
+ * visits the whole keyspace, so not every tick). A crawler node's reaps its own spider's leases only,
+ * and scans nothing, so that the scans do not grow with the nodes. Redis
  * outages are reported once and retried every period. A spider whose keys Redis refuses (one of the
  * wrong type, in a corrupted or hand-edited keyspace) is reported once and skipped, so that the other
  * spiders' leases are still returned.
@@ -32,7 +34,8 @@ public final class LeaseReaper implements AutoCloseable {
     private final Leases leases;
     private final QueueDirectory directory;
     private final Duration period;
-    private final ScanPace discovery;
+    /** The pace of the scans for spiders with leases; none for a reaper of one spider. */
+    private final Optional<ScanPace> discovery;
     private final int batch;
     private final Set<String> spiders = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
@@ -41,18 +44,30 @@ public final class LeaseReaper implements AutoCloseable {
     /** Spiders whose keys Redis refuses, each reported once, not at every tick. */
     private final RefusedKeys refused = new RefusedKeys(LOG, "Lease reaping");
 
+    private LeaseReaper(RedisConnection redis, Duration period, Optional<ScanPace> discovery, int batch) {
+        this.leases = new Leases(redis);
+        this.directory = new QueueDirectory(redis);
+        this.period = period;
+        this.discovery = discovery;
+        this.batch = batch;
+    }
+
     /**
-     * @param redis           the connection
+     * A reaper of every spider that has leases: a Redis monitor's.
+     *
      * @param period          how often due leases are returned
      * @param discoveryPeriod how often spiders with leases are looked for
      * @param batch           leases returned per script call
      */
-    public LeaseReaper(RedisConnection redis, Duration period, Duration discoveryPeriod, int batch) {
-        this.leases = new Leases(redis);
-        this.directory = new QueueDirectory(redis);
-        this.period = period;
-        this.discovery = new ScanPace(discoveryPeriod, InstantSource.system());
-        this.batch = batch;
+    public static LeaseReaper ofEverySpider(RedisConnection redis, Duration period, Duration discoveryPeriod, int batch) {
+        return new LeaseReaper(redis, period, Optional.of(new ScanPace(discoveryPeriod, InstantSource.system())), batch);
+    }
+
+    /** A reaper of {@code spiderId}'s leases only, which scans nothing: a crawler node's, as {@link #ofEverySpider}. */
+    public static LeaseReaper ofSpider(RedisConnection redis, String spiderId, Duration period, int batch) {
+        LeaseReaper reaper = new LeaseReaper(redis, period, Optional.empty(), batch);
+        reaper.spiders.add(spiderId);
+        return reaper;
     }
 
     /** Starts reaping in the background. */
@@ -60,19 +75,14 @@ public final class LeaseReaper implements AutoCloseable {
         ticker.every(Duration.ZERO, period, this::tick);
     }
 
-    /** Also reap {@code spiderId}, whether or not a scan has found it yet (a crawler knows its spider). */
-    public void watch(String spiderId) {
-        spiders.add(spiderId);
-    }
-
     /**
-     * One pass: discovers spiders when due, then returns every due lease of every known spider.
+     * One pass: discovers spiders when due (a reaper of every spider), then returns every due lease of every known spider.
      *
      * @return the number of requests put back into queues
      * @throws RedisException when Redis cannot be reached (not when it refuses one spider's keys)
      */
     public synchronized int reapOnce() {
-        discovery.ifDue(directory::spidersWithLeases).ifPresent(spiders::addAll);
+        discovery.flatMap(pace -> pace.ifDue(directory::spidersWithLeases)).ifPresent(spiders::addAll);
         int returned = 0;
         for (String spider : spiders) {
             returned += refused.read(spider, () -> reap(spider)).orElse(0);

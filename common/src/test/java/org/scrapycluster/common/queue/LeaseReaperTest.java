@@ -34,13 +34,38 @@ class LeaseReaperTest {
         }
         assertTrue(new QueueDirectory(redis).spidersWithLeases().containsAll(java.util.Set.of(link, wandering)));
 
-        try (LeaseReaper reaper = new LeaseReaper(redis, Duration.ofMillis(100), Duration.ofMinutes(1), 50)) {
+        try (LeaseReaper reaper = LeaseReaper.ofEverySpider(redis, Duration.ofMillis(100), Duration.ofMinutes(1), 50)) {
             reaper.start();
             Awaitility.await().atMost(Duration.ofSeconds(15)).until(() ->
                     redis.sync().zcard(new QueueKey(link, "ex1.com").key()) == 1
                             && redis.sync().zcard(new QueueKey(wandering, "ex1.com").key()) == 1);
         }
         assertEquals(0, new Leases(redis).count(link));
+    }
+
+    @Test
+    void aCrawlerNodesReaperReturnsItsOwnSpidersLeasesAndScansNothing() {
+        String own = TestRedis.unique("reapown");
+        String other = TestRedis.unique("reapother");
+        for (String spider : new String[] {own, other}) {
+            QueueKey queue = new QueueKey(spider, "ex1.com");
+            new Enqueuer(redis, false).enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, 0)));
+            new ThrottledQueue(redis).handOut(queue, new ThrottleSpec("open-" + spider, 60, 10, false), Duration.ofMillis(1), "n1-1");
+        }
+
+        try (LeaseReaper reaper = LeaseReaper.ofSpider(redis, own, Duration.ofMillis(100), 50)) {
+            long scansBefore = scanCalls();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(() -> reaper.reapOnce() == 1);
+            assertEquals(scansBefore, scanCalls(), "no scan for other spiders");
+        }
+        assertEquals(1, redis.sync().zcard(new QueueKey(own, "ex1.com").key()));
+        assertEquals(1, new Leases(redis).count(other), "another spider's lease is left to the Redis monitors");
+        new Leases(redis).reap(other, 50);
+    }
+
+    private long scanCalls() {
+        return redis.sync().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_scan:")).findFirst()
+                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_scan:calls=(\\d+),.*$", "$1"))).orElse(0L);
     }
 
     @Test
@@ -52,8 +77,7 @@ class LeaseReaperTest {
         new ThrottledQueue(redis).handOut(queue, new ThrottleSpec("open-" + good, 60, 10, false), Duration.ofMillis(200), "n1-1");
         String corrupted = Keyspace.leases(broken);
         redis.sync().set(corrupted, "not a sorted set");
-        try (LeaseReaper reaper = new LeaseReaper(redis, Duration.ofMillis(100), Duration.ofMinutes(1), 50)) {
-            reaper.watch(broken);
+        try (LeaseReaper reaper = LeaseReaper.ofEverySpider(redis, Duration.ofMillis(100), Duration.ofMinutes(1), 50)) {
             Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> {
                 reaper.reapOnce();
                 return redis.sync().zcard(queue.key()) == 1;

@@ -77,7 +77,6 @@ import org.slf4j.LoggerFactory;
 public final class CrawlerNode implements Service {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlerNode.class);
-    private static final Duration REAPER_DISCOVERY = Duration.ofMinutes(1);
     private static final int REAP_BATCH = 500;
     /**
      * {@link System#nanoTime} as an instant source: the scheduler's readiness times, the lease keeper's renewal times and
@@ -247,9 +246,8 @@ public final class CrawlerNode implements Service {
 
             follower.start(zookeeper, settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
             context.health().register("zookeeper", follower::health);
-            LeaseReaper reaper = ownBackground(new LeaseReaper(connection, config.leaseReapInterval(), REAPER_DISCOVERY, REAP_BATCH),
+            LeaseReaper reaper = ownBackground(LeaseReaper.ofSpider(connection, spiderId, config.leaseReapInterval(), REAP_BATCH),
                     LeaseReaper::close);
-            reaper.watch(spiderId);
             metrics.leasesReaped(reaper);
             reaper.start();
             leaseKeeper.start();
