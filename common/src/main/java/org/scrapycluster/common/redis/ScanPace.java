@@ -11,7 +11,8 @@ import java.util.function.Supplier;
  * millisecond a thousand keys, so a pass every few seconds that costs nothing on a small keyspace would take a large
  * share of Redis's one thread on a million keys. After a pass, the next is due when {@code period} has passed, or 39
  * times the pass's duration if that is longer: passes take at most a fortieth of the time, however large the keyspace
- * (docs/operations.md "Scans of the keyspace"). A pass that fails counts as none: the next is due at once.
+ * (docs/operations.md "Scans of the keyspace"). A pass that fails counts as none: the next is due at once. Not
+ * thread-safe: its callers run their passes one at a time.
  */
 public final class ScanPace {
 

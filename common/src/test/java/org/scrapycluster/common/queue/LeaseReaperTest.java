@@ -54,18 +54,13 @@ class LeaseReaperTest {
         }
 
         try (LeaseReaper reaper = LeaseReaper.ofSpider(redis, own, Duration.ofMillis(100), 50)) {
-            long scansBefore = scanCalls();
+            long scansBefore = TestRedis.scanCalls(redis);
             Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(() -> reaper.reapOnce() == 1);
-            assertEquals(scansBefore, scanCalls(), "no scan for other spiders");
+            assertEquals(scansBefore, TestRedis.scanCalls(redis), "no scan for other spiders");
         }
         assertEquals(1, redis.sync().zcard(new QueueKey(own, "ex1.com").key()));
         assertEquals(1, new Leases(redis).count(other), "another spider's lease is left to the Redis monitors");
         new Leases(redis).reap(other, 50);
-    }
-
-    private long scanCalls() {
-        return redis.sync().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_scan:")).findFirst()
-                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_scan:calls=(\\d+),.*$", "$1"))).orElse(0L);
     }
 
     @Test

@@ -74,14 +74,9 @@ class RedisKeysTest {
 
     /** The {@code SCAN} calls Redis served while {@code scans} ran. */
     private long scanCalls(Runnable scans) {
-        long before = scanCalls();
+        long before = TestRedis.scanCalls(redis);
         scans.run();
-        return scanCalls() - before;
-    }
-
-    private long scanCalls() {
-        return redis.sync().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_scan:")).findFirst()
-                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_scan:calls=(\\d+),.*$", "$1"))).orElse(0L);
+        return TestRedis.scanCalls(redis) - before;
     }
 
     @Test

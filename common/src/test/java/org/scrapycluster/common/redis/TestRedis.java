@@ -39,4 +39,10 @@ public final class TestRedis implements ParameterResolver {
     public static String unique(String prefix) {
         return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
+
+    /** The {@code SCAN} calls {@code redis} has served since its statistics were last reset ({@code INFO commandstats}). */
+    public static long scanCalls(RedisConnection redis) {
+        return redis.sync().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_scan:")).findFirst()
+                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_scan:calls=(\\d+),.*$", "$1"))).orElse(0L);
+    }
 }
