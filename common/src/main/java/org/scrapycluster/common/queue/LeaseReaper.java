@@ -1,7 +1,6 @@
 package org.scrapycluster.common.queue;
 
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +12,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +60,7 @@ public final class LeaseReaper implements AutoCloseable {
      * @param batch           leases returned per script call
      */
     public static LeaseReaper ofEverySpider(RedisConnection redis, Duration period, Duration discoveryPeriod, int batch) {
-        return new LeaseReaper(redis, period, Optional.of(new ScanPace(discoveryPeriod, InstantSource.system())), batch);
+        return new LeaseReaper(redis, period, Optional.of(new ScanPace(discoveryPeriod, StopBudget.MONOTONIC)), batch);
     }
 
     /** A reaper of {@code spiderId}'s leases only, which scans nothing: a crawler node's, as {@link #ofEverySpider}. */

@@ -1,7 +1,6 @@
 package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +19,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +74,7 @@ public final class Discovery implements AutoCloseable {
         this.activeDomains = new ActiveDomains(redis);
         this.directory = new QueueDirectory(redis);
         this.interval = interval;
-        this.scanPace = new ScanPace(scanPeriod, InstantSource.system());
+        this.scanPace = new ScanPace(scanPeriod, StopBudget.MONOTONIC);
         this.turnMillis = Math.max(1, scanPeriod.toMillis() * 9 / 10);
         this.found = found;
         this.ticker = new Ticker("crawler-discovery-" + spiderId);

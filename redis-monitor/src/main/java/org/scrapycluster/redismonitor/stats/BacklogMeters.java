@@ -1,7 +1,6 @@
 package org.scrapycluster.redismonitor.stats;
 
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -64,7 +63,7 @@ public final class BacklogMeters implements AutoCloseable {
     /** Spiders that had a queue since this monitor took the lock: their backlog is exported, 0 once drained. */
     private final Set<String> spidersSeen = new TreeSet<>();
     /** The scan for spiders' indexes, at each measurement on a small keyspace, paced on a large one. */
-    private final ScanPace spiderScan = new ScanPace(Duration.ZERO, InstantSource.system());
+    private final ScanPace spiderScan = new ScanPace(Duration.ZERO, StopBudget.MONOTONIC);
     private RedisLock lock;
     private boolean exporting;
 
