@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.SetArgs;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.redis.Glob;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -28,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the last scan's duration
  * when that is longer ({@link ScanPace#quiet}), so that scanning a large keyspace takes at most a fortieth of the time.
+ * One Redis monitor of the cluster scans at a time: the one that sets {@code jobs:scan_turn}, which it holds through its
+ * scan and its pause; the others ask for it every {@code SLEEP_TIME}, so the scans do not grow with the monitors.
  *
  * <p>A job whose keys Redis refuses (its waiting list or failure count of another type, written by hand) is
  * logged once and passed over, and the jobs after it are processed (docs/operations.md "Keys Redis refuses"). So is a
@@ -37,6 +41,8 @@ public final class JobScanner implements Worker.Step {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobScanner.class);
     private static final String JOB_KEY_TYPE = "string";
+    /** The least time a monitor that takes the turn holds it while it scans. */
+    private static final Duration TURN_AT_LEAST = Duration.ofSeconds(1);
 
     private final RedisConnection redis;
     private final List<JobPlugin> plugins;
@@ -44,6 +50,8 @@ public final class JobScanner implements Worker.Step {
     private final Clock clock;
     private final Duration sleep;
     private final SaidOnce lostPlugins = new SaidOnce();
+    /** The pause after this monitor's last scan. */
+    private Duration pause = Duration.ZERO;
     /** Whether the server takes {@code SCAN ... TYPE}; null until asked, and again after a scan by type failed. */
     private Boolean byType;
 
@@ -65,13 +73,31 @@ public final class JobScanner implements Worker.Step {
         this.sleep = sleep;
     }
 
-    /** One scan, then the pause. */
+    /**
+     * One scan, then the pause, when this monitor has the turn ({@code jobs:scan_turn}); otherwise only the least pause,
+     * after which it asks for the turn again.
+     */
     @Override
     public void run() throws OutboundUnavailableException, InterruptedException {
+        if (!takeTurn()) {
+            Worker.idle(() -> Thread.sleep(sleep));
+            return;
+        }
         long started = System.nanoTime();
         scanOnce();
-        Duration pause = ScanPace.quiet(Duration.ofNanos(System.nanoTime() - started), sleep);
-        Worker.idle(() -> Thread.sleep(pause));
+        Duration quiet = ScanPace.quiet(Duration.ofNanos(System.nanoTime() - started), sleep);
+        pause = quiet;
+        redis.sync().pexpire(Keyspace.JOBS_SCAN_TURN, quiet.toMillis());
+        Worker.idle(() -> Thread.sleep(quiet));
+    }
+
+    /**
+     * Whether no monitor of the cluster is scanning or pausing after its scan; if so, this one has the turn, for as long as
+     * its last pause or a second, whichever is longer, until its scan ends (a monitor that dies scanning holds it no longer).
+     */
+    private boolean takeTurn() {
+        long holdMillis = Math.max(TURN_AT_LEAST.toMillis(), pause.toMillis());
+        return "OK".equals(redis.sync().set(Keyspace.JOBS_SCAN_TURN, "1", SetArgs.Builder.nx().px(holdMillis)));
     }
 
     /** Processes every due job of every plugin once, the keys of all found by one scan. */

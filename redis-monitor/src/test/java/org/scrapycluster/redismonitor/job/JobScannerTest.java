@@ -1,6 +1,7 @@
 package org.scrapycluster.redismonitor.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -9,17 +10,20 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
  * Each plugin is handed the job keys of its pattern and no other, whether the scan is one pass by type (Redis 6.0 and
- * newer) or a {@code SCAN MATCH} of each plugin's pattern (older servers).
+ * newer) or one unfiltered pass (older servers); one monitor of the cluster scans at a time.
  */
 @ExtendWith(SharedStack.class)
 class JobScannerTest {
@@ -54,6 +58,37 @@ class JobScannerTest {
 
         assertEquals(Set.copyOf(infoJobs), info.handled);
         assertEquals(Set.copyOf(stopJobs), stop.handled);
+    }
+
+    @Test
+    void oneMonitorOfTheClusterScansAndTheOthersWaitForItsPauseToEnd() throws Exception {
+        RecordingPlugin first = new RecordingPlugin(prefix + ":info:*");
+        RecordingPlugin second = new RecordingPlugin(prefix + ":info:*");
+        bed.redis.sync().del(Keyspace.JOBS_SCAN_TURN);
+        bed.redis.sync().set(prefix + ":info:app1", "uuid-1");
+        Thread scanning = Thread.ofPlatform().start(() -> {
+            try {
+                new JobScanner(bed.redis, List.of(first), bed.processor, Clock.systemUTC(), Duration.ofSeconds(30)).run();
+            } catch (InterruptedException stopped) {
+                // the test is over
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> first.handled.contains(prefix + ":info:app1"));
+            bed.redis.sync().set(prefix + ":info:app2", "uuid-2");
+
+            new JobScanner(bed.redis, List.of(second), bed.processor, Clock.systemUTC(), Duration.ofMillis(50)).run();
+
+            assertEquals(Set.of(), second.handled, "the first monitor holds the turn through its pause");
+            long held = bed.redis.sync().pttl(Keyspace.JOBS_SCAN_TURN);
+            assertTrue(held > 20_000 && held <= 30_000, "held for the first monitor's pause, SLEEP_TIME here: " + held);
+        } finally {
+            scanning.interrupt();
+            scanning.join();
+            bed.redis.sync().del(Keyspace.JOBS_SCAN_TURN);
+        }
     }
 
     /** Handles the jobs of its pattern, answering nothing, and remembers their keys. */
