@@ -91,7 +91,8 @@ public final class LiveView implements AutoCloseable {
     private final Object catchUpLock = new Object();
     private Future<?> catchUp;
     private boolean failing;
-    private boolean readOnce;
+    /** Whether a refresh has read Redis; until one has, a page's call waits for a refresh (the first may come too early). */
+    private volatile boolean readOnce;
 
     /**
      * @param settings the gateway's settings ({@code LIVE_*}, {@code QUEUE_HITS}, {@code QUEUE_WINDOW}, {@code ZOOKEEPER_*})
@@ -128,11 +129,14 @@ public final class LiveView implements AutoCloseable {
         return completed;
     }
 
-    /** {@code GET /live}: the last snapshot, refreshed first when nobody has asked for it lately. */
+    /**
+     * {@code GET /live}: the last snapshot, refreshed first when nobody has asked for it lately, or when no refresh has
+     * read Redis yet (the gateway's first refresh may come before its connection to Redis).
+     */
     public Endpoint endpoint() {
         return call -> {
             lastAskedMillis = clock.millis();
-            if (lastAskedMillis - snapshotMillis > watchedForMillis) {
+            if (!readOnce || lastAskedMillis - snapshotMillis > watchedForMillis) {
                 awaitCatchUp();
             }
             return new HttpAnswer(200, HttpAnswer.JSON, snapshot).withHeader("Cache-Control", "no-store");

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -419,6 +420,25 @@ class LiveViewTest {
             time.advance(Duration.ofSeconds(31));
             live.tick();
             assertEquals(4, live.refreshes(), "no page for 31 s: unwatched again");
+        }
+    }
+
+    @Test
+    void aPageAskingBeforeAnyRefreshReadRedisWaitsForOne() throws Exception {
+        redis.sync().flushdb();
+        ManualClock time = new ManualClock();
+        AtomicReference<Optional<RedisConnection>> connection = new AtomicReference<>(Optional.empty());
+        Settings settings = settings("3", "60");
+        try (LiveView live = new LiveView(settings, connection::get, new Json(JsonLimits.from(settings)), time.withZone(ZoneOffset.UTC))) {
+            live.tick();
+            assertEquals(1, live.refreshes(), "the gateway's first refresh, before its connection to Redis is up");
+            connection.set(Optional.of(redis));
+
+            JsonNode first = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+            assertEquals(2, live.refreshes(), "a page asking at once waits for a refresh, not the failed one's 'not connected'");
+            assertTrue(first.get("error").isNull(), first.toString());
+            live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null));
+            assertEquals(2, live.refreshes(), "once Redis was read, a fresh snapshot is answered as it is");
         }
     }
 
