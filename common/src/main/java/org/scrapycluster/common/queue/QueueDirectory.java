@@ -20,7 +20,6 @@ import org.scrapycluster.common.redis.RedisKeys;
  */
 public final class QueueDirectory {
 
-    private static final String LEASES_SUFFIX = Keyspace.LEASES.suffix();
     /** The first segments of the cluster's keys that are not a spider's: {@code crawl}, {@code crawls}, {@code info}, … */
     private static final Set<String> OTHER_FIRST_SEGMENTS = Keyspace.ALL.stream().map(KeyTemplate::prefix)
             .filter(prefix -> prefix.indexOf(':') > 0).map(prefix -> prefix.substring(0, prefix.indexOf(':')))
@@ -46,9 +45,20 @@ public final class QueueDirectory {
 
     /** The spiders that have a {@code <spiderid>:leases} key. */
     public Set<String> spidersWithLeases() {
+        return spidersWith(Keyspace.LEASES);
+    }
+
+    /** The spiders that have a {@code <spiderid>:active_domains} index. */
+    public Set<String> spidersWithActiveDomains() {
+        return spidersWith(Keyspace.ACTIVE_DOMAINS);
+    }
+
+    /** The spiders that have a key of {@code template}, {@code <spiderid>:<suffix>}, found by a scan. */
+    private Set<String> spidersWith(KeyTemplate template) {
+        String suffix = template.suffix();
         Set<String> spiders = new TreeSet<>();
-        for (String key : RedisKeys.scan(redis, "*" + LEASES_SUFFIX)) {
-            String spider = key.substring(0, key.length() - LEASES_SUFFIX.length());
+        for (String key : RedisKeys.scan(redis, "*" + suffix)) {
+            String spider = key.substring(0, key.length() - suffix.length());
             if (!spider.isEmpty() && spider.indexOf(':') < 0) {
                 spiders.add(spider);
             }

@@ -15,10 +15,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.queue.QueueDirectory;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.redis.RefusedKeys;
@@ -49,9 +49,9 @@ public final class BacklogMeters implements AutoCloseable {
     /** The lock that elects the one monitor exporting the backlog. */
     private static final String LOCK = Keyspace.BACKLOG_METERS_LOCK;
     private static final Logger LOG = LoggerFactory.getLogger(BacklogMeters.class);
-    private static final String ACTIVE_SUFFIX = Keyspace.ACTIVE_DOMAINS.suffix();
 
     private final RedisConnection redis;
+    private final QueueDirectory directory;
     private final RedisLocks locks;
     private final int topDomains;
     private final MultiGauge spiders;
@@ -72,6 +72,7 @@ public final class BacklogMeters implements AutoCloseable {
      */
     public BacklogMeters(RedisConnection redis, RedisLocks locks, MeterRegistry meters, int topDomains) {
         this.redis = redis;
+        this.directory = new QueueDirectory(redis);
         this.locks = locks;
         this.topDomains = topDomains;
         this.spiders = MultiGauge.builder("redis.monitor.queue.backlog")
@@ -111,14 +112,7 @@ public final class BacklogMeters implements AutoCloseable {
     }
 
     private void measure() {
-        spiderScan.ifDue(() -> RedisKeys.scan(redis, Keyspace.ACTIVE_DOMAINS.glob())).ifPresent(indexes -> {
-            for (String key : indexes) {
-                String spider = key.substring(0, key.length() - ACTIVE_SUFFIX.length());
-                if (!spider.isEmpty() && spider.indexOf(':') < 0) {
-                    spidersSeen.add(spider);
-                }
-            }
-        });
+        spiderScan.ifDue(directory::spidersWithActiveDomains).ifPresent(spidersSeen::addAll);
         List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
         List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
         for (String spider : spidersSeen) {
