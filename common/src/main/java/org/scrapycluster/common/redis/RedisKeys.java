@@ -31,37 +31,34 @@ public final class RedisKeys {
 
     /**
      * The keys matching each of {@code patterns}, in their order, each key once a pattern, as {@link #scan} finds
-     * them, from one pass over the keyspace. Redis walks every key for a {@code SCAN} whatever its {@code MATCH}, and
-     * the walk is what costs it (about a millisecond a thousand keys, a pass that matches nothing as much as one that
-     * answers every key: docs/operations.md "Scans of the keyspace"), so several patterns are matched here against
-     * every key of one unfiltered pass, a page at a time, rather than each costing Redis a pass of its own.
+     * them, from one pass over the keyspace ({@link #matchEach}).
      */
     public static List<List<String>> scanEach(RedisConnection redis, List<String> patterns) {
-        if (patterns.size() == 1) {
-            return List.of(scan(redis, patterns.getFirst()));
-        }
-        List<Glob> globs = patterns.stream().map(Glob::compile).toList();
-        List<Set<String>> found = patterns.stream().map(pattern -> (Set<String>) new LinkedHashSet<String>()).toList();
-        walk(redis, ScanArgs.Builder.limit(SCAN_COUNT), page -> {
-            for (String key : page) {
-                for (int i = 0; i < globs.size(); i++) {
-                    if (globs.get(i).matches(key)) {
-                        found.get(i).add(key);
-                    }
-                }
-            }
-        });
-        return found.stream().map(List::copyOf).toList();
+        return matchEach(redis, patterns.stream().map(Glob::compile).toList());
     }
 
     /**
-     * Every key of the Redis type {@code type} ({@code string}, {@code zset}, ...), each once, in one pass over the
-     * keyspace ({@code SCAN ... TYPE}): for Redis 6.0 and newer, see {@link #scansByType}.
+     * The keys matching each of {@code globs}, in their order, each key once a glob, from one pass over the keyspace.
+     * Redis walks every key for a {@code SCAN} whatever its {@code MATCH}, and the walk is what costs it (about a
+     * millisecond a thousand keys, a pass that matches nothing as much as one that answers every key:
+     * docs/operations.md "Scans of the keyspace"), so several globs are matched here against every key of one
+     * unfiltered pass, a page at a time, rather than each costing Redis a pass of its own; one glob is Redis's
+     * {@code MATCH}.
      */
-    public static List<String> scanByType(RedisConnection redis, String type) {
-        Set<String> keys = new LinkedHashSet<>();
-        walk(redis, KeyScanArgs.Builder.type(type).limit(SCAN_COUNT), keys::addAll);
-        return List.copyOf(keys);
+    public static List<List<String>> matchEach(RedisConnection redis, List<Glob> globs) {
+        if (globs.size() == 1) {
+            return List.of(scan(redis, globs.getFirst().toString()));
+        }
+        return sort(redis, ScanArgs.Builder.limit(SCAN_COUNT), globs);
+    }
+
+    /**
+     * The keys of the Redis type {@code type} ({@code string}, {@code zset}, ...) matching each of {@code globs}, in
+     * their order, from one pass over the keyspace ({@code SCAN ... TYPE}): for Redis 6.0 and newer, see
+     * {@link #scansByType}.
+     */
+    public static List<List<String>> matchEachOfType(RedisConnection redis, String type, List<Glob> globs) {
+        return sort(redis, KeyScanArgs.Builder.type(type).limit(SCAN_COUNT), globs);
     }
 
     /** Whether the server takes {@code SCAN ... TYPE}: its {@code redis_version} is 6.0 or newer. */
@@ -74,6 +71,21 @@ public final class RedisKeys {
         return serverInfo.lines().filter(line -> line.startsWith(VERSION_FIELD)).findFirst()
                 .map(line -> line.substring(VERSION_FIELD.length()).strip().split("\\.")[0])
                 .filter(major -> major.matches("\\d{1,4}")).map(major -> Integer.parseInt(major) >= 6).orElse(false);
+    }
+
+    /** The keys of one pass of {@code args} matching each of {@code globs}, in their order, each key once a glob. */
+    private static List<List<String>> sort(RedisConnection redis, ScanArgs args, List<Glob> globs) {
+        List<Set<String>> found = globs.stream().map(glob -> (Set<String>) new LinkedHashSet<String>()).toList();
+        walk(redis, args, page -> {
+            for (String key : page) {
+                for (int i = 0; i < globs.size(); i++) {
+                    if (globs.get(i).matches(key)) {
+                        found.get(i).add(key);
+                    }
+                }
+            }
+        });
+        return found.stream().map(List::copyOf).toList();
     }
 
     /** Follows a {@code SCAN} of {@code args} from the start of the keyspace to its end, handing each page's keys on. */

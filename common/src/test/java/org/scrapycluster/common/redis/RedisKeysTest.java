@@ -84,13 +84,12 @@ class RedisKeysTest {
         redis.sync().mset(keys("text", 1_200));
         redis.sync().zadd(prefix + ":queue", 1, "member");
         redis.sync().sadd(prefix + ":set", "member");
+        List<Glob> ours = List.of(Glob.compile(prefix + ":*"));
 
-        Set<String> found = RedisKeys.scanByType(redis, "string").stream().filter(key -> key.startsWith(prefix + ":"))
-                .collect(Collectors.toSet());
+        Set<String> found = Set.copyOf(RedisKeys.matchEachOfType(redis, "string", ours).getFirst());
 
         assertEquals(keys("text", 1_200).keySet(), found);
-        assertEquals(Set.of(prefix + ":queue"), RedisKeys.scanByType(redis, "zset").stream()
-                .filter(key -> key.startsWith(prefix + ":")).collect(Collectors.toSet()));
+        assertEquals(List.of(prefix + ":queue"), RedisKeys.matchEachOfType(redis, "zset", ours).getFirst());
     }
 
     @Test

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Job keys are strings (their values are read with {@code GET}), so on Redis 6.0 and newer one pass over the
  * keyspace finds them all: {@code SCAN ... TYPE string}, each key then matched against each plugin's pattern here.
- * Older servers get one pass with no filter, every key matched against the patterns here ({@link RedisKeys#scanEach}),
+ * Older servers get one pass with no filter, every key matched against the patterns here ({@link RedisKeys#matchEach}),
  * which costs Redis the same walk but sends the monitor every key (docs/redis-monitor.md "How a job runs").
  *
  * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the last scan's duration
@@ -123,16 +123,14 @@ public final class JobScanner implements Worker.Step {
             byType = RedisKeys.scansByType(redis);
         }
         if (!byType) {
-            return RedisKeys.scanEach(redis, globs.stream().map(Glob::toString).toList());
+            return RedisKeys.matchEach(redis, globs);
         }
-        List<String> strings;
         try {
-            strings = RedisKeys.scanByType(redis, JOB_KEY_TYPE);
+            return RedisKeys.matchEachOfType(redis, JOB_KEY_TYPE, globs);
         } catch (RuntimeException e) {
             byType = null; // a failover may have put an older server behind the address
             throw e;
         }
-        return globs.stream().map(glob -> strings.stream().filter(glob::matches).toList()).toList();
     }
 
     /** Reads the values of {@code plugin}'s job keys in one pipeline, and processes the jobs that may be due. */
