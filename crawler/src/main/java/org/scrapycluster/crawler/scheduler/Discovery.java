@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.lettuce.core.RedisException;
-import io.lettuce.core.SetArgs;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.ActiveDomains;
 import org.scrapycluster.common.queue.QueueDirectory;
@@ -18,6 +17,7 @@ import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.ScanPace;
+import org.scrapycluster.common.redis.ScanTurn;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
@@ -50,8 +50,10 @@ public final class Discovery implements AutoCloseable {
     private final Duration interval;
     /** When this node next looks at the scan: its period, or less often after a slow scan ({@link ScanPace}). */
     private final ScanPace scanPace;
+    /** The cluster's turn to scan, {@code <spiderid>:queue_scan}. */
+    private final ScanTurn scanTurn;
     /** How long a node that takes the turn holds it: nine tenths of the period. */
-    private final long turnMillis;
+    private final Duration turn;
     private final Consumer<List<String>> found;
     private final OutageReporter outage = new OutageReporter(LOG, "Queue discovery");
     private final RefusedKeys refused = new RefusedKeys(LOG, "Queue discovery");
@@ -75,7 +77,8 @@ public final class Discovery implements AutoCloseable {
         this.directory = new QueueDirectory(redis);
         this.interval = interval;
         this.scanPace = new ScanPace(scanPeriod, StopBudget.MONOTONIC);
-        this.turnMillis = Math.max(1, scanPeriod.toMillis() * 9 / 10);
+        this.scanTurn = new ScanTurn(redis, Keyspace.QUEUE_SCAN_TURN.fill(spiderId));
+        this.turn = scanPeriod.multipliedBy(9).dividedBy(10);
         this.found = found;
         this.ticker = new Ticker("crawler-discovery-" + spiderId);
     }
@@ -110,28 +113,17 @@ public final class Discovery implements AutoCloseable {
         if (indexRefused) {
             return queuedDomains();
         }
-        if (!takeScanTurn()) {
+        if (!scanTurn.take(turn)) {
             return List.of();
         }
         long started = System.nanoTime();
         List<String> domains = queuedDomains();
         refused.run(Keyspace.activeDomains(spiderId), () -> activeDomains.activate(spiderId, domains));
-        keepScanTurn(Duration.ofNanos(System.nanoTime() - started));
-        return domains;
-    }
-
-    /** Whether no node has scanned within the period; if so, this one has the turn until the period ends. */
-    private boolean takeScanTurn() {
-        return "OK".equals(redis.sync().set(Keyspace.QUEUE_SCAN_TURN.fill(spiderId), "1",
-                SetArgs.Builder.nx().px(turnMillis)));
-    }
-
-    /** Keeps the turn, after a scan that took {@code took}, for 39 times that if longer: no node scans before. */
-    private void keepScanTurn(Duration took) {
-        long quietMillis = ScanPace.quiet(took, Duration.ofMillis(turnMillis)).toMillis();
-        if (quietMillis > turnMillis) {
-            redis.sync().pexpire(Keyspace.QUEUE_SCAN_TURN.fill(spiderId), quietMillis);
+        Duration quiet = ScanPace.quiet(Duration.ofNanos(System.nanoTime() - started), turn);
+        if (quiet.compareTo(turn) > 0) {
+            scanTurn.holdFor(quiet); // after a slow scan, 39 times it: no node scans before
         }
+        return domains;
     }
 
     private List<String> queuedDomains() {

@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.SetArgs;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.redis.Glob;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.ScanPace;
+import org.scrapycluster.common.redis.ScanTurn;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +45,7 @@ public final class JobScanner implements Worker.Step {
     private static final Duration TURN_AT_LEAST = Duration.ofSeconds(1);
 
     private final RedisConnection redis;
+    private final ScanTurn turn;
     private final List<JobPlugin> plugins;
     private final JobPass jobs;
     private final Clock clock;
@@ -67,6 +68,7 @@ public final class JobScanner implements Worker.Step {
     JobScanner(RedisConnection redis, List<JobPlugin> plugins, JobProcessor processor, Clock clock, Duration sleep, Boolean byType) {
         this.byType = byType;
         this.redis = redis;
+        this.turn = new ScanTurn(redis, Keyspace.JOBS_SCAN_TURN);
         this.plugins = List.copyOf(plugins);
         this.jobs = new JobPass(processor, LOG, "The job scan");
         this.clock = clock;
@@ -75,11 +77,12 @@ public final class JobScanner implements Worker.Step {
 
     /**
      * One scan, then the pause, when this monitor has the turn ({@code jobs:scan_turn}); otherwise only the least pause,
-     * after which it asks for the turn again.
+     * after which it asks for the turn again. A monitor that takes the turn holds it while it scans for its last pause or
+     * a second, whichever is longer (one that dies scanning holds it no longer), then for its new pause.
      */
     @Override
     public void run() throws OutboundUnavailableException, InterruptedException {
-        if (!takeTurn()) {
+        if (!turn.take(pause.compareTo(TURN_AT_LEAST) > 0 ? pause : TURN_AT_LEAST)) {
             Worker.idle(() -> Thread.sleep(sleep));
             return;
         }
@@ -87,17 +90,8 @@ public final class JobScanner implements Worker.Step {
         scanOnce();
         Duration quiet = ScanPace.quiet(Duration.ofNanos(System.nanoTime() - started), sleep);
         pause = quiet;
-        redis.sync().pexpire(Keyspace.JOBS_SCAN_TURN, quiet.toMillis());
+        turn.holdFor(quiet);
         Worker.idle(() -> Thread.sleep(quiet));
-    }
-
-    /**
-     * Whether no monitor of the cluster is scanning or pausing after its scan; if so, this one has the turn, for as long as
-     * its last pause or a second, whichever is longer, until its scan ends (a monitor that dies scanning holds it no longer).
-     */
-    private boolean takeTurn() {
-        long holdMillis = Math.max(TURN_AT_LEAST.toMillis(), pause.toMillis());
-        return "OK".equals(redis.sync().set(Keyspace.JOBS_SCAN_TURN, "1", SetArgs.Builder.nx().px(holdMillis)));
     }
 
     /** Processes every due job of every plugin once, the keys of all found by one scan. */
