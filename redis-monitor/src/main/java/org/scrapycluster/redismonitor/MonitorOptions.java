@@ -37,6 +37,14 @@ record MonitorOptions(RedisEndpoint redis, Duration scanPause, boolean retryFail
 
     private static final Duration SHORTEST_PERIOD = Duration.ofMillis(1);
 
+    /**
+     * The least time between two passes of the monitor's {@link org.scrapycluster.common.queue.SpiderCensus}, which
+     * serves the lease reaper and the backlog meters: the shorter of their periods.
+     */
+    Duration spiderCensusPeriod() {
+        return backlogPeriod.isZero() || leaseDiscoveryPeriod.compareTo(backlogPeriod) <= 0 ? leaseDiscoveryPeriod : backlogPeriod;
+    }
+
     /** Reads the options of {@code settings}, refusing values that cannot work. */
     static MonitorOptions from(Settings settings) {
         return new MonitorOptions(

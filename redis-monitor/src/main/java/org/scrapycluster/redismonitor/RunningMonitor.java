@@ -10,6 +10,7 @@ import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.LeaseReaper;
+import org.scrapycluster.common.queue.SpiderCensus;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLocks;
@@ -106,8 +107,9 @@ final class RunningMonitor implements AutoCloseable {
         Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.HEARTBEAT.fill("redis-monitor", context.node().toString()), options.heartbeatTtl(),
                 options.heartbeatPeriod(), context.clock()), Heartbeat::close);
         heartbeat.start();
+        SpiderCensus census = new SpiderCensus(redis, options.spiderCensusPeriod(), StopBudget.MONOTONIC);
         if (!options.backlogPeriod().isZero()) {
-            own(new BacklogMeters(redis, locks, context.meters(), options.backlogTopDomains()), BacklogMeters::close).start(options.backlogPeriod());
+            own(new BacklogMeters(redis, census, locks, context.meters(), options.backlogTopDomains()), BacklogMeters::close).start(options.backlogPeriod());
         }
 
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
@@ -127,7 +129,7 @@ final class RunningMonitor implements AutoCloseable {
         scan.start();
         context.health().register("scan-loop", HealthRegistry.Kind.LIVENESS, scan::liveness);
 
-        LeaseReaper reaper = ownTicking(LeaseReaper.ofEverySpider(redis, options.leaseReapPeriod(), options.leaseDiscoveryPeriod(),
+        LeaseReaper reaper = ownTicking(LeaseReaper.ofEverySpider(redis, options.leaseReapPeriod(), census,
                 options.leaseReapBatch()), LeaseReaper::close);
         FunctionCounter.builder("redis.monitor.leases.reaped", reaper, LeaseReaper::returnedTotal)
                 .description("Expired leases returned to their queues").register(context.meters());

@@ -16,9 +16,11 @@ import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.queue.SpiderCensus;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.redismonitor.stats.BacklogMeters;
@@ -53,8 +55,8 @@ class BacklogMetersTest {
 
             PrometheusMeterRegistry first = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             PrometheusMeterRegistry second = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            BacklogMeters exporting = new BacklogMeters(redis, firstLocks, first, 3);
-            try (BacklogMeters waiting = new BacklogMeters(redis, secondLocks, second, 3)) {
+            BacklogMeters exporting = new BacklogMeters(redis, census(redis), firstLocks, first, 3);
+            try (BacklogMeters waiting = new BacklogMeters(redis, census(redis), secondLocks, second, 3)) {
                 assertTrue(exporting.refresh());
                 assertFalse(waiting.refresh(), "the lock is taken");
 
@@ -94,12 +96,17 @@ class BacklogMetersTest {
             redis.sync().set(new QueueKey("link", "bad.example").key(), "not a queue");
 
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            try (BacklogMeters backlog = new BacklogMeters(redis, locks, meters, 3)) {
+            try (BacklogMeters backlog = new BacklogMeters(redis, census(redis), locks, meters, 3)) {
                 assertTrue(backlog.refresh());
                 assertEquals(1, meters.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value());
                 assertEquals(1, meters.get("redis.monitor.crawls.active").gauge().value());
             }
         }
+    }
+
+    /** A monitor's census that passes over the keyspace at each ask, as on a small keyspace. */
+    private static SpiderCensus census(RedisConnection redis) {
+        return new SpiderCensus(redis, Duration.ZERO, StopBudget.MONOTONIC);
     }
 
     private static EnqueueRequest request(QueueState state, String domain, int n) {

@@ -10,18 +10,15 @@ import io.lettuce.core.RedisException;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
-import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
-import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link Leases#reap} periodically, so that requests of a crawler that died return to their
- * queues; reaping is idempotent. A Redis monitor's reaper reaps every spider that has leases, found
- * with {@code SCAN MATCH *:leases} at start and then every {@code discoveryPeriod}, or less often on a
- * keyspace so large that its scan would take more than a fortieth of the time ({@link ScanPace}; a scan
- * visits the whole keyspace, so not every tick). A crawler node's reaps its own spider's leases only,
+ * queues; reaping is idempotent. A Redis monitor's reaper reaps every spider that has leases, as its
+ * {@link SpiderCensus} finds them (a pass over the keyspace at start, then every period of the census, or less
+ * often on a large keyspace; not every tick). A crawler node's reaps its own spider's leases only,
  * and scans nothing, so that the scans do not grow with the nodes. Redis
  * outages are reported once and retried every period. A spider whose keys Redis refuses (one of the
  * wrong type, in a corrupted or hand-edited keyspace) is reported once and skipped, so that the other
@@ -32,10 +29,9 @@ public final class LeaseReaper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseReaper.class);
 
     private final Leases leases;
-    private final QueueDirectory directory;
     private final Duration period;
-    /** The pace of the scans for spiders with leases; none for a reaper of one spider. */
-    private final Optional<ScanPace> discovery;
+    /** Where the spiders with leases are found; none for a reaper of one spider. */
+    private final Optional<SpiderCensus> census;
     private final int batch;
     private final Set<String> spiders = ConcurrentHashMap.newKeySet();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease reaping");
@@ -44,23 +40,22 @@ public final class LeaseReaper implements AutoCloseable {
     /** Spiders whose keys Redis refuses, each reported once, not at every tick. */
     private final RefusedKeys refused = new RefusedKeys(LOG, "Lease reaping");
 
-    private LeaseReaper(RedisConnection redis, Duration period, Optional<ScanPace> discovery, int batch) {
+    private LeaseReaper(RedisConnection redis, Duration period, Optional<SpiderCensus> census, int batch) {
         this.leases = new Leases(redis);
-        this.directory = new QueueDirectory(redis);
         this.period = period;
-        this.discovery = discovery;
+        this.census = census;
         this.batch = batch;
     }
 
     /**
      * A reaper of every spider that has leases: a Redis monitor's.
      *
-     * @param period          how often due leases are returned
-     * @param discoveryPeriod how often spiders with leases are looked for
-     * @param batch           leases returned per script call
+     * @param period how often due leases are returned
+     * @param census where the spiders with leases are found
+     * @param batch  leases returned per script call
      */
-    public static LeaseReaper ofEverySpider(RedisConnection redis, Duration period, Duration discoveryPeriod, int batch) {
-        return new LeaseReaper(redis, period, Optional.of(new ScanPace(discoveryPeriod, StopBudget.MONOTONIC)), batch);
+    public static LeaseReaper ofEverySpider(RedisConnection redis, Duration period, SpiderCensus census, int batch) {
+        return new LeaseReaper(redis, period, Optional.of(census), batch);
     }
 
     /** A reaper of {@code spiderId}'s leases only, which scans nothing: a crawler node's, as {@link #ofEverySpider}. */
@@ -82,7 +77,7 @@ public final class LeaseReaper implements AutoCloseable {
      * @throws RedisException when Redis cannot be reached (not when it refuses one spider's keys)
      */
     public synchronized int reapOnce() {
-        discovery.flatMap(pace -> pace.ifDue(directory::spidersWithLeases)).ifPresent(spiders::addAll);
+        census.ifPresent(found -> spiders.addAll(found.withLeases()));
         int returned = 0;
         for (String spider : spiders) {
             returned += refused.read(spider, () -> reap(spider)).orElse(0);

@@ -4,7 +4,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import org.scrapycluster.common.keyspace.KeyTemplate;
@@ -13,7 +12,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
 
 /**
- * Finds queues and lease sets by scanning the keyspace ({@code SCAN}, never {@code KEYS}): the
+ * Finds queues by scanning the keyspace ({@code SCAN}, never {@code KEYS}): the
  * fallback that discovers queues written by components that do not maintain
  * {@code <spiderid>:active_domains} (a Python Kafka monitor), and the source of queue statistics.
  * A scan visits the whole keyspace; callers run it every few seconds, not per decision.
@@ -41,29 +40,6 @@ public final class QueueDirectory {
     /** The domain queues of every spider. */
     public List<QueueKey> allQueues() {
         return parse(RedisKeys.scan(redis, Keyspace.QUEUE.glob()));
-    }
-
-    /** The spiders that have a {@code <spiderid>:leases} key. */
-    public Set<String> spidersWithLeases() {
-        return spidersWith(Keyspace.LEASES);
-    }
-
-    /** The spiders that have a {@code <spiderid>:active_domains} index. */
-    public Set<String> spidersWithActiveDomains() {
-        return spidersWith(Keyspace.ACTIVE_DOMAINS);
-    }
-
-    /** The spiders that have a key of {@code template}, {@code <spiderid>:<suffix>}, found by a scan. */
-    private Set<String> spidersWith(KeyTemplate template) {
-        String suffix = template.suffix();
-        Set<String> spiders = new TreeSet<>();
-        for (String key : RedisKeys.scan(redis, "*" + suffix)) {
-            String spider = key.substring(0, key.length() - suffix.length());
-            if (!spider.isEmpty() && spider.indexOf(':') < 0) {
-                spiders.add(spider);
-            }
-        }
-        return spiders;
     }
 
     private List<QueueKey> parse(List<String> keys) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
+import org.scrapycluster.common.service.StopBudget;
 
 @ExtendWith(TestRedis.class)
 class LeaseReaperTest {
@@ -32,9 +33,8 @@ class LeaseReaperTest {
             enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, 0)));
             throttle.handOut(queue, new ThrottleSpec("open-" + spider, 60, 10, false), Duration.ofMillis(300), "n1-1");
         }
-        assertTrue(new QueueDirectory(redis).spidersWithLeases().containsAll(java.util.Set.of(link, wandering)));
 
-        try (LeaseReaper reaper = LeaseReaper.ofEverySpider(redis, Duration.ofMillis(100), Duration.ofMinutes(1), 50)) {
+        try (LeaseReaper reaper = LeaseReaper.ofEverySpider(redis, Duration.ofMillis(100), census(), 50)) {
             reaper.start();
             Awaitility.await().atMost(Duration.ofSeconds(15)).until(() ->
                     redis.sync().zcard(new QueueKey(link, "ex1.com").key()) == 1
@@ -72,7 +72,7 @@ class LeaseReaperTest {
         new ThrottledQueue(redis).handOut(queue, new ThrottleSpec("open-" + good, 60, 10, false), Duration.ofMillis(200), "n1-1");
         String corrupted = Keyspace.leases(broken);
         redis.sync().set(corrupted, "not a sorted set");
-        try (LeaseReaper reaper = LeaseReaper.ofEverySpider(redis, Duration.ofMillis(100), Duration.ofMinutes(1), 50)) {
+        try (LeaseReaper reaper = LeaseReaper.ofEverySpider(redis, Duration.ofMillis(100), census(), 50)) {
             Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> {
                 reaper.reapOnce();
                 return redis.sync().zcard(queue.key()) == 1;
@@ -81,5 +81,9 @@ class LeaseReaperTest {
             redis.sync().del(corrupted);
         }
         assertEquals(0, new Leases(redis).count(good));
+    }
+
+    private SpiderCensus census() {
+        return new SpiderCensus(redis, Duration.ofMinutes(1), StopBudget.MONOTONIC);
     }
 }

@@ -15,14 +15,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import org.scrapycluster.common.keyspace.Keyspace;
-import org.scrapycluster.common.queue.QueueDirectory;
 import org.scrapycluster.common.queue.QueueKey;
+import org.scrapycluster.common.queue.SpiderCensus;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.redis.RefusedKeys;
-import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
@@ -39,8 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The cost does not grow with the queued requests: the domains of a spider come from its
  * {@code <spiderid>:active_domains} index (a queue leaves it when a hand-out finds it empty), and
- * each queue is sized with one {@code ZCARD}, pipelined. The spiders are found by a scan for their indexes, skipped
- * while the last took more than a fortieth of the time since ({@link ScanPace}). Queues written by a component that keeps
+ * each queue is sized with one {@code ZCARD}, pipelined. The spiders are those with an index, as the monitor's
+ * {@link SpiderCensus} last found them (one paced pass over the keyspace serves it and the lease reaper). Queues written by a component that keeps
  * no index (a Python Kafka monitor) are not counted here; a {@code stats} request counts them. An index or
  * queue of another type is left out and logged once (docs/operations.md "Keys Redis refuses").
  */
@@ -51,7 +50,7 @@ public final class BacklogMeters implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BacklogMeters.class);
 
     private final RedisConnection redis;
-    private final QueueDirectory directory;
+    private final SpiderCensus census;
     private final RedisLocks locks;
     private final int topDomains;
     private final MultiGauge spiders;
@@ -62,17 +61,16 @@ public final class BacklogMeters implements AutoCloseable {
     private final Ticker ticker = new Ticker("redis-monitor-backlog");
     /** Spiders that had a queue since this monitor took the lock: their backlog is exported, 0 once drained. */
     private final Set<String> spidersSeen = new TreeSet<>();
-    /** The scan for spiders' indexes, at each measurement on a small keyspace, paced on a large one. */
-    private final ScanPace spiderScan = new ScanPace(Duration.ZERO, StopBudget.MONOTONIC);
     private RedisLock lock;
     private boolean exporting;
 
     /**
+     * @param census     where the spiders with an active-domain index are found
      * @param topDomains how many of each spider's largest domain queues to export ({@code BACKLOG_METRICS_TOP_DOMAINS})
      */
-    public BacklogMeters(RedisConnection redis, RedisLocks locks, MeterRegistry meters, int topDomains) {
+    public BacklogMeters(RedisConnection redis, SpiderCensus census, RedisLocks locks, MeterRegistry meters, int topDomains) {
         this.redis = redis;
-        this.directory = new QueueDirectory(redis);
+        this.census = census;
         this.locks = locks;
         this.topDomains = topDomains;
         this.spiders = MultiGauge.builder("redis.monitor.queue.backlog")
@@ -112,7 +110,7 @@ public final class BacklogMeters implements AutoCloseable {
     }
 
     private void measure() {
-        spiderScan.ifDue(directory::spidersWithActiveDomains).ifPresent(spidersSeen::addAll);
+        spidersSeen.addAll(census.withActiveDomains());
         List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
         List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
         for (String spider : spidersSeen) {
@@ -155,7 +153,6 @@ public final class BacklogMeters implements AutoCloseable {
         domains.register(List.of(), true);
         activeCrawls.register(List.of(), true);
         spidersSeen.clear();
-        spiderScan.reset();
         exporting = false;
     }
 

@@ -1,0 +1,81 @@
+package org.scrapycluster.common.queue;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.scrapycluster.common.keyspace.KeyTemplate;
+import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
+import org.scrapycluster.common.redis.ScanPace;
+
+/**
+ * The spiders of the cluster, as a Redis monitor finds them with no index to read: those with leases
+ * ({@code <spiderid>:leases}, for the lease reaper) and those with an active-domain index
+ * ({@code <spiderid>:active_domains}, for the backlog meters). Both come from one pass over the keyspace
+ * ({@link RedisKeys#scanEach}), made when one of them is asked for and the last pass is older than {@code period}, or
+ * than 39 times its own duration on a keyspace so large that it would otherwise take more than a fortieth of Redis's
+ * time ({@link ScanPace}; docs/operations.md "Scans of the keyspace"). Between passes, each answers what the last pass
+ * found. Thread-safe: the reaper and the meters ask from their own threads.
+ */
+public final class SpiderCensus {
+
+    private final RedisConnection redis;
+    private final ScanPace pace;
+    private Set<String> withLeases = Set.of();
+    private Set<String> withActiveDomains = Set.of();
+
+    /** @param period the least time between two passes */
+    public SpiderCensus(RedisConnection redis, Duration period, InstantSource clock) {
+        this.redis = redis;
+        this.pace = new ScanPace(period, clock);
+    }
+
+    /**
+     * The spiders that had a {@code <spiderid>:leases} key at the last pass, after a pass if one is due.
+     *
+     * @throws io.lettuce.core.RedisException when a due pass fails (the next ask makes it again)
+     */
+    public synchronized Set<String> withLeases() {
+        takeIfDue();
+        return withLeases;
+    }
+
+    /**
+     * The spiders that had a {@code <spiderid>:active_domains} index at the last pass, after a pass if one is due.
+     *
+     * @throws io.lettuce.core.RedisException when a due pass fails (the next ask makes it again)
+     */
+    public synchronized Set<String> withActiveDomains() {
+        takeIfDue();
+        return withActiveDomains;
+    }
+
+    private void takeIfDue() {
+        pace.ifDue(() -> RedisKeys.scanEach(redis, List.of(Keyspace.LEASES.glob(), Keyspace.ACTIVE_DOMAINS.glob())))
+                .ifPresent(found -> {
+                    withLeases = spiders(found.get(0), Keyspace.LEASES);
+                    withActiveDomains = spiders(found.get(1), Keyspace.ACTIVE_DOMAINS);
+                });
+    }
+
+    /**
+     * The spiders named by {@code keys} of {@code template}, {@code <spiderid>:<suffix>}: a key whose first part is empty
+     * or holds a {@code :} belongs to no spider (another key that ends the same way).
+     */
+    private static Set<String> spiders(List<String> keys, KeyTemplate template) {
+        String suffix = template.suffix();
+        Set<String> spiders = new TreeSet<>();
+        for (String key : keys) {
+            String spider = key.substring(0, key.length() - suffix.length());
+            if (!spider.isEmpty() && spider.indexOf(':') < 0) {
+                spiders.add(spider);
+            }
+        }
+        return Collections.unmodifiableSet(spiders);
+    }
+}
