@@ -14,8 +14,8 @@ import org.scrapycluster.common.redis.RedisKeys;
 /**
  * Finds queues by scanning the keyspace ({@code SCAN}, never {@code KEYS}): the
  * fallback that discovers queues written by components that do not maintain
- * {@code <spiderid>:active_domains} (a Python Kafka monitor), and the source of queue statistics.
- * A scan visits the whole keyspace; callers run it every few seconds, not per decision.
+ * {@code <spiderid>:active_domains} (a Python Kafka monitor); and tells the queues among the keys of a caller's own
+ * pass (queue statistics). A scan visits the whole keyspace; callers run it every few seconds, not per decision.
  */
 public final class QueueDirectory {
 
@@ -34,15 +34,11 @@ public final class QueueDirectory {
 
     /** The domain queues of {@code spiderId}. */
     public List<QueueKey> queues(String spiderId) {
-        return parse(RedisKeys.scan(redis, Keyspace.QUEUE.glob(spiderId)));
+        return queuesAmong(RedisKeys.scan(redis, Keyspace.QUEUE.glob(spiderId)));
     }
 
-    /** The domain queues of every spider. */
-    public List<QueueKey> allQueues() {
-        return parse(RedisKeys.scan(redis, Keyspace.QUEUE.glob()));
-    }
-
-    private List<QueueKey> parse(List<String> keys) {
+    /** The domain queues among {@code keys}, keys that match the queue pattern {@code *:*:queue}, sorted by key. */
+    public List<QueueKey> queuesAmong(List<String> keys) {
         return keys.stream().map(QueueKey::tryParse).flatMap(Optional::stream).filter(this::isQueue)
                 .sorted(Comparator.comparing(QueueKey::key)).toList();
     }

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
-import org.scrapycluster.common.queue.QueueDirectory;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
@@ -15,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue backlogs (docs/compatibility.md §3.8): every {@code <spider>:<domain>:queue} found by one
- * scan, sized with {@code ZCARD} in one pipeline, as
+ * The queue backlogs (docs/compatibility.md §3.8): every {@code <spider>:<domain>:queue} of a recent pass over the
+ * keyspace ({@link StatsKeys}), sized with {@code ZCARD} in one pipeline, as
  * {@code {"queue_<spider>": {spider_backlog, num_domains, domains: [{domain, backlog}]}, total_backlog}}.
  * Leased requests are not in their queue and not counted here (info counts them). A queue key of another type is
  * left out and logged once (docs/operations.md "Keys Redis refuses").
@@ -26,17 +25,17 @@ final class QueueStats {
     private static final Logger LOG = LoggerFactory.getLogger(QueueStats.class);
 
     private final RedisConnection redis;
-    private final QueueDirectory directory;
+    private final StatsKeys keys;
     private final RefusedKeys refused = new RefusedKeys(LOG, "Counting the queues");
 
-    QueueStats(RedisConnection redis) {
+    QueueStats(RedisConnection redis, StatsKeys keys) {
         this.redis = redis;
-        this.directory = new QueueDirectory(redis);
+        this.keys = keys;
     }
 
     /** The section; with {@code perDomain} false the {@code domains} lists are left out (the stats dump's form). */
     Map<String, Object> read(boolean perDomain) {
-        List<QueueKey> queues = directory.allQueues();
+        List<QueueKey> queues = keys.queues();
         List<CompletableFuture<Long>> sizes = new ArrayList<>(queues.size());
         for (QueueKey queue : queues) {
             sizes.add(redis.async().zcard(queue.key()).toCompletableFuture());

@@ -10,6 +10,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.stats.StatsReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +44,9 @@ public final class StatsDumper implements AutoCloseable {
      */
     public StatsDumper(RedisConnection redis, Clock clock, boolean crawl, boolean queue) {
         this.reader = new StatsReader(redis, clock);
-        this.crawlers = new CrawlerStats(new StatsValues(reader));
-        this.queues = new QueueStats(redis);
+        StatsKeys keys = new StatsKeys(redis, StopBudget.MONOTONIC);
+        this.crawlers = new CrawlerStats(new StatsValues(reader, keys));
+        this.queues = new QueueStats(redis, keys);
         this.crawl = crawl;
         this.queue = queue;
     }

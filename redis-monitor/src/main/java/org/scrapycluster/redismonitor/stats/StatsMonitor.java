@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.stats.StatsReader;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.job.Job;
@@ -34,10 +35,11 @@ public final class StatsMonitor implements JobPlugin {
 
     public StatsMonitor(PluginContext context) {
         this.context = context;
-        StatsValues values = new StatsValues(new StatsReader(context.redis(), context.clock()));
+        StatsKeys keys = new StatsKeys(context.redis(), StopBudget.MONOTONIC);
+        StatsValues values = new StatsValues(new StatsReader(context.redis(), context.clock()), keys);
         this.services = new ServiceStats(values);
         this.crawlers = new CrawlerStats(values);
-        this.queues = new QueueStats(context.redis());
+        this.queues = new QueueStats(context.redis(), keys);
     }
 
     @Override

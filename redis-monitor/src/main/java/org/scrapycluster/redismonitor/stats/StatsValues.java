@@ -25,17 +25,19 @@ final class StatsValues {
     private static final Pattern NUMBER = Pattern.compile("[0-9]{1,18}");
 
     private final StatsReader reader;
+    private final StatsKeys keys;
 
-    StatsValues(StatsReader reader) {
+    StatsValues(StatsReader reader, StatsKeys keys) {
         this.reader = reader;
+        this.keys = keys;
     }
 
     /**
      * The statistics keys whose original names match the glob {@code pattern}, by those names, whichever form holds
-     * them ({@link StatsReader#keys}).
+     * them, as a recent pass over the keyspace found them ({@link StatsKeys#statsNames}).
      */
     Collection<String> keys(String pattern) {
-        return reader.keys(pattern);
+        return keys.statsNames(pattern);
     }
 
     /** The count at a statistics key whose window is {@code window}; empty when it is not to be shown. */

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 
@@ -21,7 +22,7 @@ class QueueStatsTest {
             redis.sync().zadd("link:ex1.com:queue", 1.0, "a", 2.0, "b");
             redis.sync().zadd("zlink:ex2.com:queue", 1, "c");
 
-            Map<String, Object> section = new QueueStats(redis).read(false);
+            Map<String, Object> section = new QueueStats(redis, new StatsKeys(redis, StopBudget.MONOTONIC)).read(false);
 
             assertEquals(Map.of("queue_link", Map.of("spider_backlog", 2L, "num_domains", 1),
                     "queue_zlink", Map.of("spider_backlog", 1L, "num_domains", 1), "total_backlog", 3L), section);
