@@ -44,11 +44,6 @@ public final class ScanPace {
         return Optional.of(found);
     }
 
-    /** Makes the next pass due at once, for a caller that forgot what the last one found. */
-    public void reset() {
-        due = Instant.MIN;
-    }
-
     /** The time after a pass that took {@code took} before the next: {@code least}, or 39 times {@code took} if longer. */
     public static Duration quiet(Duration took, Duration least) {
         Duration scaled = took.multipliedBy(QUIET_FACTOR);
