@@ -9,9 +9,9 @@ import java.util.TreeSet;
 
 import org.scrapycluster.common.keyspace.KeyTemplate;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RecentPass;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
-import org.scrapycluster.common.redis.ScanPace;
 
 /**
  * The spiders of the cluster, as a Redis monitor finds them with no index to read: those with leases
@@ -19,20 +19,22 @@ import org.scrapycluster.common.redis.ScanPace;
  * ({@code <spiderid>:active_domains}, for the backlog meters). Both come from one pass over the keyspace
  * ({@link RedisKeys#scanEach}), made when one of them is asked for and the last pass is older than {@code period}, or
  * than 39 times its own duration on a keyspace so large that it would otherwise take more than a fortieth of Redis's
- * time ({@link ScanPace}; docs/operations.md "Scans of the keyspace"). Between passes, each answers what the last pass
+ * time ({@link RecentPass}; docs/operations.md "Scans of the keyspace"). Between passes, each answers what the last pass
  * found. Thread-safe: the reaper and the meters ask from their own threads.
  */
 public final class SpiderCensus {
 
+    /** What one pass found. */
+    private record Spiders(Set<String> withLeases, Set<String> withActiveDomains) {
+    }
+
     private final RedisConnection redis;
-    private final ScanPace pace;
-    private Set<String> withLeases = Set.of();
-    private Set<String> withActiveDomains = Set.of();
+    private final RecentPass<Spiders> recent;
 
     /** @param period the least time between two passes */
     public SpiderCensus(RedisConnection redis, Duration period, InstantSource clock) {
         this.redis = redis;
-        this.pace = new ScanPace(period, clock);
+        this.recent = new RecentPass<>(period, clock, new Spiders(Set.of(), Set.of()));
     }
 
     /**
@@ -40,9 +42,8 @@ public final class SpiderCensus {
      *
      * @throws io.lettuce.core.RedisException when a due pass fails (the next ask makes it again)
      */
-    public synchronized Set<String> withLeases() {
-        takeIfDue();
-        return withLeases;
+    public Set<String> withLeases() {
+        return recent.get(this::pass).withLeases();
     }
 
     /**
@@ -50,17 +51,13 @@ public final class SpiderCensus {
      *
      * @throws io.lettuce.core.RedisException when a due pass fails (the next ask makes it again)
      */
-    public synchronized Set<String> withActiveDomains() {
-        takeIfDue();
-        return withActiveDomains;
+    public Set<String> withActiveDomains() {
+        return recent.get(this::pass).withActiveDomains();
     }
 
-    private void takeIfDue() {
-        pace.ifDue(() -> RedisKeys.scanEach(redis, List.of(Keyspace.LEASES.glob(), Keyspace.ACTIVE_DOMAINS.glob())))
-                .ifPresent(found -> {
-                    withLeases = spiders(found.get(0), Keyspace.LEASES);
-                    withActiveDomains = spiders(found.get(1), Keyspace.ACTIVE_DOMAINS);
-                });
+    private Spiders pass() {
+        List<List<String>> found = RedisKeys.scanEach(redis, List.of(Keyspace.LEASES.glob(), Keyspace.ACTIVE_DOMAINS.glob()));
+        return new Spiders(spiders(found.get(0), Keyspace.LEASES), spiders(found.get(1), Keyspace.ACTIVE_DOMAINS));
     }
 
     /**

@@ -23,9 +23,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RecentPass;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisKeys;
-import org.scrapycluster.common.redis.ScanPace;
 import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.CountedStatusCodes;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * and every call of the endpoint answers the bytes of the last refresh, so a hundred open pages cost what one costs.
  * The statistics and throttle keys are found by one pass over the keyspace, which costs Redis in proportion to its
  * whole keyspace: a refresh makes one only when the last took less than a fortieth of the time since
- * ({@link ScanPace}), and reuses the last pass's keys otherwise. It refreshes every
+ * ({@link RecentPass}), and reuses the last pass's keys otherwise. It refreshes every
  * {@code LIVE_REFRESH_SECONDS} while a page asks for it, and every {@code LIVE_IDLE_REFRESH_SECONDS}
  * otherwise; a call that finds the snapshot older than that waits for a refresh first. While Redis is away the last
  * snapshot stays, marked with the error.
@@ -79,10 +79,8 @@ public final class LiveView implements AutoCloseable {
     private final Set<Integer> countedCodes;
     private final Ticker ticker = new Ticker("rest-live-view");
     private final AtomicLong refreshes = new AtomicLong();
-    /** The pass over the keyspace for {@link #SCANNED}: at each refresh on a small keyspace, paced on a large one. */
-    private final ScanPace keyScan;
-    /** What the last pass found for each glob of {@link #SCANNED}. */
-    private List<List<String>> scanned = List.of(List.of(), List.of(), List.of());
+    /** The keys of {@link #SCANNED}, each glob's: a pass at each refresh on a small keyspace, paced on a large one. */
+    private final RecentPass<List<List<String>>> keys;
 
     private ObjectNode last = JsonNodeFactory.instance.objectNode();
     private volatile byte[] snapshot;
@@ -102,7 +100,7 @@ public final class LiveView implements AutoCloseable {
         this.redis = redis;
         this.clock = clock;
         this.json = json;
-        this.keyScan = new ScanPace(Duration.ZERO, clock);
+        this.keys = new RecentPass<>(Duration.ZERO, clock, List.of(List.of(), List.of(), List.of()));
         this.refresh = settings.getSeconds("LIVE_REFRESH_SECONDS");
         if (refresh.toMillis() < 100) {
             throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1");
@@ -222,7 +220,7 @@ public final class LiveView implements AutoCloseable {
 
     private void read(RedisConnection redis, ObjectNode view, long nowMillis) {
         long now = nowMillis / 1000;
-        keyScan.ifDue(() -> RedisKeys.scanEach(redis, SCANNED)).ifPresent(found -> scanned = found);
+        List<List<String>> scanned = keys.get(() -> RedisKeys.scanEach(redis, SCANNED));
         List<StatsKey> heartbeats = new ArrayList<>();
         List<StatsKey> counters = new ArrayList<>();
         for (String key : StatsReader.names(scanned.get(0), scanned.get(1))) {
