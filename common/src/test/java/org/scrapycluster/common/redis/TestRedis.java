@@ -7,6 +7,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CommandStats;
 import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
@@ -42,7 +43,6 @@ public final class TestRedis implements ParameterResolver {
 
     /** The {@code SCAN} calls {@code redis} has served since its statistics were last reset ({@code INFO commandstats}). */
     public static long scanCalls(RedisConnection redis) {
-        return redis.sync().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_scan:")).findFirst()
-                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_scan:calls=(\\d+),.*$", "$1"))).orElse(0L);
+        return CommandStats.calls(redis.sync().info("commandstats"), "scan");
     }
 }

@@ -15,6 +15,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CommandStats;
 
 /** The keys of stats answers: one pass for statistics and queues, reused for 39 times its duration. */
 class StatsKeysTest {
@@ -62,7 +63,6 @@ class StatsKeysTest {
     }
 
     private static long scanCalls(RedisConnection redis) {
-        return redis.sync().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_scan:")).findFirst()
-                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_scan:calls=(\\d+),.*$", "$1"))).orElse(0L);
+        return CommandStats.calls(redis.sync().info("commandstats"), "scan");
     }
 }
