@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A held lock from {@link RedisLocks}. It renews itself in the background; {@link #isHeld()}
  * turns false when a renewal finds the lock gone or taken over (for example after Redis was
- * unreachable for longer than the expiry). Closing releases it if it is still ours.
+ * unreachable for longer than the expiry). Closing releases it if it is still ours. Renewals that fail while Redis is
+ * away are logged once an outage, not every time.
  */
 public final class RedisLock implements AutoCloseable {
 
@@ -24,6 +25,7 @@ public final class RedisLock implements AutoCloseable {
     private final String token;
     private final Duration expiry;
     private final ScheduledFuture<?> renewal;
+    private final OutageReporter renewals;
     private volatile boolean held = true;
 
     RedisLock(RedisConnection redis, LuaScript compare, Ticker renewer, String key, String token,
@@ -33,6 +35,8 @@ public final class RedisLock implements AutoCloseable {
         this.key = key;
         this.token = token;
         this.expiry = expiry;
+        this.renewals = new OutageReporter(LOG, "Renewing the lock " + key + " (it expires " + expiry
+                + " after the last renewal that succeeds)");
         Duration every = expiry.multipliedBy(2).dividedBy(3);
         this.renewal = renewer.every(every, every, this::renew);
     }
@@ -54,13 +58,13 @@ public final class RedisLock implements AutoCloseable {
         try {
             Long renewed = compare.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token,
                     Long.toString(expiry.toMillis()));
+            renewals.succeeded();
             if (renewed == 0) {
                 held = false;
                 LOG.warn("Lost the lock {}: it expired or another holder took it", key);
             }
         } catch (RedisException e) {
-            LOG.warn("Could not renew the lock {} ({}); it expires in at most {} unless a renewal succeeds",
-                    key, e.toString(), expiry);
+            renewals.failed(e);
         }
     }
 

@@ -93,6 +93,27 @@ class RedisLocksTest {
     }
 
     @Test
+    void renewalsThatFailWhileRedisIsAwayAreLoggedOnceAnOutage() throws InterruptedException {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-lock-outage"));
+             RedisConnection away = TestRedis.connect(server);
+             RedisLocks locks = new RedisLocks(away, Duration.ofMillis(300));
+             CapturedLog log = CapturedLog.start(RedisLock.class, Level.INFO)) {
+            RedisLock held = locks.tryAcquire(job).orElseThrow();
+            server.stop();
+            Thread.sleep(1_000); // about five renewals, every 200 ms, all failing
+            server.restart();
+            // the restarted server has no data: the first renewal that reaches it finds the lock gone
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !held.isHeld());
+            List<String> lines = log.lines();
+            String renewing = "Renewing the lock lock:" + job + " (it expires PT0.3S after the last renewal that succeeds)";
+            assertEquals(3, lines.size(), lines.toString());
+            assertTrue(lines.get(0).startsWith("WARN " + renewing + " failed, Redis unavailable: "), lines.get(0));
+            assertEquals(List.of("INFO " + renewing + " works again, Redis is back",
+                    "WARN Lost the lock lock:" + job + ": it expired or another holder took it"), lines.subList(1, 3));
+        }
+    }
+
+    @Test
     void aHolderNoticesWhenItsLockWasTakenOver() {
         try (RedisLocks locks = new RedisLocks(redis, Duration.ofMillis(300));
              RedisLock held = locks.tryAcquire(job).orElseThrow()) {
