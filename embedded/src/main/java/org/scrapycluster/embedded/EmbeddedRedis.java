@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
  * runs it and stops it when the JVM's end of the shell's standard input closes, which the kernel
  * does however the JVM ends. Without it, a {@code kill -9} left the server running and holding
  * its port, and the next {@code standalone} refused to start.
+ * <p>
+ * A server that ends by itself (killed by the kernel's out-of-memory killer, a {@code SHUTDOWN} from a client, a
+ * crash) is logged at ERROR with how it ended and started again on its port, from its append-only file in a kept
+ * directory and empty in a temporary one; a start that fails is tried again, ever less often, until it succeeds or
+ * the server is closed. Without that, the services that use it waited for a Redis that never came back.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
@@ -44,6 +49,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     private static final Path SETSID = Path.of("/usr/bin/setsid");
     private static final Path SHELL = Path.of("/bin/sh");
+    private static final Duration FIRST_RESTART_WAIT = Duration.ofSeconds(1);
+    private static final Duration LONGEST_RESTART_WAIT = Duration.ofSeconds(30);
     /**
      * Runs its arguments (redis-server and its options) and stops them with SIGTERM when its standard
      * input reaches its end or it gets SIGTERM itself; exits with their status. An asynchronous command
@@ -73,7 +80,10 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final Duration shutdownGrace;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread shutdownHook = new Thread(this::stopWithJvm, "embedded-redis-shutdown");
+    /** The running server, or null while it is stopped on purpose or being started again after its end. */
     private Process process;
+    /** Whether it is closing, or stopping with the JVM: a server that ends now is not started again. */
+    private volatile boolean closing;
     /** Whether the server is {@link #freeze() frozen}: it must go on before it can stop. */
     private boolean frozen;
 
@@ -166,6 +176,7 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         stopProcess();
         closed.countDown();
         try {
@@ -177,6 +188,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     private void stopWithJvm() {
+        closing = true;
         try {
             closed.await(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -225,6 +237,9 @@ public final class EmbeddedRedis implements AutoCloseable {
             }
             String reply = ping();
             if (reply.startsWith("+PONG")) {
+                Process started = process;
+                started.onExit().thenAcceptAsync(this::startAgainAfterItsEnd,
+                        task -> Thread.ofPlatform().daemon().name("embedded-redis-restart").start(task));
                 return;
             }
             if (reply.startsWith("-LOADING")) {
@@ -235,6 +250,65 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
         stopProcess();
         throw new IllegalStateException("redis-server did not answer PING on port " + port + " within " + START_TIMEOUT);
+    }
+
+    /**
+     * Starts the server again after {@code ended} ended, unless that was {@link #stop()}, {@link #close()} or the
+     * JVM's end: at once, then after waits that double up to {@link #LONGEST_RESTART_WAIT}.
+     */
+    private void startAgainAfterItsEnd(Process ended) {
+        synchronized (this) {
+            if (process != ended || closing) {
+                return;
+            }
+            process = null;
+        }
+        LOG.error("redis-server on 127.0.0.1:{} ended by itself, {}; starting it again, {}. The end of its log: {}",
+                port, howItEnded(ended.exitValue()), dataDir.temporary()
+                        ? "empty: its directory is temporary, so the queues, crawls and statistics it held are gone"
+                        : "from its append-only file, which holds all but about the last second of writes",
+                tail(dataDir.path().resolve("redis.log")));
+        Duration wait = FIRST_RESTART_WAIT;
+        while (!closing) {
+            try {
+                synchronized (this) {
+                    if (process != null || closing) {
+                        return;
+                    }
+                    startProcess();
+                }
+                LOG.warn("redis-server is back on 127.0.0.1:{}", port);
+                return;
+            } catch (RuntimeException e) {
+                LOG.error("redis-server did not start again on 127.0.0.1:{} ({}); trying again in {}", port,
+                        e.getMessage(), wait);
+            }
+            try {
+                if (closed.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            wait = wait.multipliedBy(2).compareTo(LONGEST_RESTART_WAIT) < 0 ? wait.multipliedBy(2) : LONGEST_RESTART_WAIT;
+        }
+    }
+
+    /** How a server with this exit status ended: a signal's number is the status less 128, as a shell reports it. */
+    static String howItEnded(int status) {
+        if (status <= 128) {
+            return status == 0 ? "with status 0 (a SHUTDOWN command ends it so)" : "with status " + status;
+        }
+        int signal = status - 128;
+        String name = switch (signal) {
+            case 9 -> " (SIGKILL: kill -9, or the kernel's out-of-memory killer)";
+            case 15 -> " (SIGTERM)";
+            case 11 -> " (SIGSEGV: it crashed)";
+            case 6 -> " (SIGABRT: it crashed)";
+            default -> "";
+        };
+        return "killed by signal " + signal + name;
     }
 
     private synchronized void stopProcess() {

@@ -20,6 +20,9 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.embedded.junit.CapturedLog;
+
+import ch.qos.logback.classic.Level;
 
 /** The embedded redis-server lives no longer than its JVM, however the JVM ends. */
 class EmbeddedRedisTest {
@@ -49,6 +52,38 @@ class EmbeddedRedisTest {
         assertTrue(answers(port), "restarted on the same port");
         redis.close();
         assertFalse(answers(port), "closed");
+    }
+
+    @Test
+    void aServerThatEndsByItselfIsStartedAgainAndOneStoppedOnPurposeIsNot() throws Exception {
+        try (CapturedLog log = CapturedLog.start(EmbeddedRedis.class, Level.INFO);
+             EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("embedded-redis-test"))) {
+            int port = redis.port();
+            assertEquals(List.of("OK"), command(port, "SET", "queue", "request"));
+            new ProcessBuilder("kill", "-KILL", processId(port)).start().waitFor();
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> log.lines().size() == 2);
+            assertTrue(answers(port), "started again on its port");
+            assertEquals(List.of("0"), command(port, "EXISTS", "queue"), "empty: its directory is temporary");
+            List<String> lines = log.lines();
+            assertTrue(lines.get(0).startsWith("ERROR redis-server on 127.0.0.1:" + port + " ended by itself, killed by "
+                    + "signal 9 (SIGKILL: kill -9, or the kernel's out-of-memory killer); starting it again, empty: "), lines.get(0));
+            assertEquals("WARN redis-server is back on 127.0.0.1:" + port, lines.get(1));
+
+            redis.stop();
+            Thread.sleep(500); // a start takes about 50 ms here
+            assertFalse(answers(port), "stopped on purpose, not started again");
+            assertEquals(2, log.lines().size(), log.lines().toString());
+        }
+    }
+
+    @Test
+    void anEndIsToldBySignalOrStatus() {
+        assertEquals("killed by signal 15 (SIGTERM)", EmbeddedRedis.howItEnded(143));
+        assertEquals("killed by signal 1", EmbeddedRedis.howItEnded(129));
+        assertEquals("with status 1", EmbeddedRedis.howItEnded(1));
+        assertEquals("with status 0 (a SHUTDOWN command ends it so)", EmbeddedRedis.howItEnded(0));
     }
 
     @Test
@@ -104,6 +139,21 @@ class EmbeddedRedisTest {
                 reply.add(line.startsWith("$") ? in.readLine() : line.substring(1));
             }
             return reply;
+        }
+    }
+
+    /** The server's process id, from the {@code process_id} line of {@code INFO server}. */
+    private static String processId(int port) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write("*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n".getBytes(StandardCharsets.US_ASCII));
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.startsWith("process_id:")) {
+                    return line.substring("process_id:".length());
+                }
+            }
+            throw new IOException("no process_id in INFO server");
         }
     }
 
