@@ -4,7 +4,9 @@
 -- KEYS[1] crawl:<spiderid>:<appid>:<crawlid>   KEYS[2] crawls:<spiderid>:<appid>   KEYS[3] crawls:active
 -- KEYS[4] crawls:foreign                       KEYS[5] crawls:drained
 -- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] seconds the accounting hash is kept
--- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none.
+-- Returns {kept, dropped}: kept 1 when the accounting hash was left to expire, 0 when it was deleted or
+-- there was none; dropped, the requests crawlers dropped since the crawl was blacklisted (lib/forget).
 
-return forget_crawl({accounting = KEYS[1], app_crawls = KEYS[2], active = KEYS[3], foreign = KEYS[4], drained = KEYS[5]},
-  ARGV[1], ARGV[2], ARGV[3])
+local kept, dropped = forget_crawl({accounting = KEYS[1], app_crawls = KEYS[2], active = KEYS[3], foreign = KEYS[4],
+  drained = KEYS[5]}, ARGV[1], ARGV[2], ARGV[3])
+return {kept, dropped}

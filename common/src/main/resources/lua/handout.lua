@@ -122,7 +122,7 @@ local function decide(k)
     taken.length_changed = true
     local fields = crawl_fields(member, score)
     if fields ~= nil and (expired(fields, clock) or crawl_stopped(batch, blacklist, fields)) then
-      account_removed(spider, fields, domain, clock)
+      account_dropped(spider, fields, domain, clock)
       taken.member, taken.length_changed = nil, nil
       dropped = dropped + 1
       taken.dropped = dropped

@@ -1,6 +1,6 @@
 -- Crawl accounting (docs/architecture.md): crawl:<spiderid>:<appid>:<crawlid> is a HASH of
 -- "<domain>|<priority>" -> requests queued or leased, "pending" -> their total, "pages" -> results
--- published, "expires", "updated"; crawls:<spiderid>:<appid> is the SET of the app's crawlids;
+-- published, "expires", "updated", and once the crawl is stopped or has expired "dropped" (account_dropped); crawls:<spiderid>:<appid> is the SET of the app's crawlids;
 -- crawls:active orders crawls by their last activity. Every script that moves a request in or out of
 -- the queues counts it (account_added, account_removed) in the same call, so the counters never
 -- drift from the queues.
@@ -141,6 +141,16 @@ local function account_removed(spider, fields, domain, clock)
   end
   touch(spider, fields, key, clock)
   return true
+end
+
+-- Takes a request a hand-out dropped, as its crawl was stopped or has expired, off its counters as
+-- account_removed does, and counts it in the crawl's "dropped" field, which the stop or the expiry that
+-- ends the crawl adds to the requests it purged itself (lib/forget): crawlers drop the crawl's requests
+-- from the moment it is blacklisted, meanwhile. Only a counted crawl's: no hash is made for it.
+local function account_dropped(spider, fields, domain, clock)
+  if account_removed(spider, fields, domain, clock) then
+    redis.call('HINCRBY', accounting_key(spider, fields), 'dropped', 1)
+  end
 end
 
 -- Notes one settled request (an acknowledged lease) in a tally (new_tally), for write_removed to take

@@ -9,16 +9,20 @@
 -- moved its requests behind the counters' back) and is deleted.
 -- keys: accounting (crawl:<spiderid>:<appid>:<crawlid>), app_crawls (crawls:<spiderid>:<appid>), active,
 -- foreign, drained (crawls:active, crawls:foreign, crawls:drained); name: <spiderid>:<appid>:<crawlid>.
--- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none.
+-- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none; and the
+-- requests crawlers' hand-outs dropped since the crawl was blacklisted (its "dropped" field, lib/accounting),
+-- taken from the hash so that a second stop does not count them again.
 local function forget_crawl(keys, crawlid, name, ttl)
   local kept = 0
+  local dropped = tonumber(redis.call('HGET', keys.accounting, 'dropped') or '0') or 0
   if redis.call('SREM', keys.foreign, name) == 1 then
     redis.call('DEL', keys.accounting)
   else
+    redis.call('HDEL', keys.accounting, 'dropped')
     kept = redis.call('EXPIRE', keys.accounting, ttl)
   end
   redis.pcall('SREM', keys.app_crawls, crawlid) -- pcall: under the appid "queue" it may be a queue (lib/accounting)
   redis.call('ZREM', keys.active, name)
   redis.call('SREM', keys.drained, name)
-  return kept
+  return kept, dropped
 end

@@ -299,15 +299,23 @@ public final class CrawlCounts {
      * spider's queues. The accounting of a crawl in {@code crawls:foreign}, which cannot answer for
      * it, is deleted. Call it once the crawl is blacklisted and purged: nothing writes its accounting
      * again then.
-     *
-     * @return whether the accounting was left to expire (false: deleted, or there was none)
      */
-    public boolean forget(CrawlRef crawl) {
-        Long kept = FORGET.call(redis, ScriptOutputType.INTEGER,
+    public Forgotten forget(CrawlRef crawl) {
+        List<Object> reply = FORGET.call(redis, ScriptOutputType.MULTI,
                 new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE,
                         Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED},
                 crawl.crawlid(), crawl.name(), Long.toString(FORGOTTEN_ACCOUNTING_TTL.toSeconds()));
-        return kept == 1;
+        return new Forgotten((Long) reply.get(0) == 1, (Long) reply.get(1));
+    }
+
+    /**
+     * What {@link #forget} found.
+     *
+     * @param kept    whether the accounting was left to expire (false: deleted, or there was none)
+     * @param dropped the crawl's requests that crawlers' hand-outs dropped since it was blacklisted, which the purge
+     *                did not find: those of the crawls we count (a Python crawler's drops are not)
+     */
+    public record Forgotten(boolean kept, long dropped) {
     }
 
     private static CrawlCount read(CrawlRef crawl, Map<String, String> hash) {

@@ -2,6 +2,7 @@ package org.scrapycluster.common.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,7 +47,7 @@ class ForgottenCrawlTest {
         fill(kept, keptQueue, 5);
 
         assertEquals(30, stop(stopped));
-        assertTrue(counts.forget(stopped), "its accounting is left to expire");
+        assertTrue(counts.forget(stopped).kept(), "its accounting is left to expire");
 
         assertEquals(Set.of("kept"), redis.sync().smembers(Keyspace.crawlsOfApp(spider, "app")));
         assertNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, stopped.name()), "not announced complete");
@@ -70,13 +71,29 @@ class ForgottenCrawlTest {
         assertTrue(counts.trustedApp(spider, "app").isEmpty(), "the app is answered by reading its queues");
 
         stop(stopped);
-        assertFalse(counts.forget(stopped), "its accounting, which cannot answer for it, is deleted");
+        assertFalse(counts.forget(stopped).kept(), "its accounting, which cannot answer for it, is deleted");
 
         assertFalse(redis.sync().sismember(Keyspace.CRAWLS_FOREIGN, stopped.name()));
         assertFalse(redis.sync().sismember(Keyspace.CRAWLS_DRAINED, stopped.name()));
         assertEquals(0, redis.sync().exists(stopped.accountingKey()));
         assertEquals(List.of(kept), counts.trustedApp(spider, "app").orElseThrow().stream().map(CrawlCount::crawl).toList(),
                 "the app is answered from its accounting again");
+    }
+
+    @Test
+    void forgettingTellsTheRequestsCrawlersDroppedOnceTheCrawlWasBlacklistedAndOnlyOnce() {
+        fill(stopped, stoppedQueue, 30);
+        fill(kept, keptQueue, 5);
+        redis.sync().sadd(Keyspace.blacklist(spider), stopped.blacklistEntry());
+        // a crawler's hand-out drops the blacklisted crawl's requests, at most MAX_DROPS_PER_DECISION at a time
+        ThrottleSpec open = new ThrottleSpec("open-" + spider, 60, 10_000, false);
+        HandOut.Empty empty = assertInstanceOf(HandOut.Empty.class, new ThrottledQueue(redis).pop(stoppedQueue, open));
+        assertEquals(30, empty.dropped());
+
+        assertEquals(0, purger.purge(stopped).total(), "the crawlers took them all");
+        assertEquals(new CrawlCounts.Forgotten(true, 30), counts.forget(stopped));
+        assertEquals(new CrawlCounts.Forgotten(true, 0), counts.forget(stopped), "a second stop counts them no more");
+        assertNull(redis.sync().hget(kept.accountingKey(), "dropped"), "the crawl that goes on dropped nothing");
     }
 
     /** Blacklists and purges {@code crawl}, as the Redis monitor's stop does before forgetting it; the requests removed. */

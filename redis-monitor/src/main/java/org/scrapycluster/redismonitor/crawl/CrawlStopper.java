@@ -10,7 +10,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * Ends a crawl for stop and expire: adds {@code <appid>||<crawlid>} to {@code <spiderid>:blacklist}
  * first — from then on no request of the crawl is enqueued, and every crawler node drops its
  * requests at the next hand-out, so the crawl stops cluster-wide at once — then removes its
- * queued and leased requests and, once they are counted, forgets the crawl
+ * queued and leased requests and, once they are counted (with those crawlers dropped meanwhile), forgets the crawl
  * ({@link CrawlCounts#forget}): its stop or expired answer is its last word, not followed by a
  * completion announcement, and an app's info does not read it again (nor, for a crawl a Python
  * service touched, lose its fast path to it for good). Its accounting, which now says nothing is
@@ -33,12 +33,12 @@ final class CrawlStopper {
     /**
      * Blacklists and purges {@code crawl}.
      *
-     * @return the requests removed, queued and leased
+     * @return the requests removed, queued and leased: those the purge removed, and those crawlers dropped from the
+     *         queues meanwhile, once they found the crawl blacklisted
      */
     long stop(CrawlRef crawl) {
         redis.sync().sadd(Keyspace.blacklist(crawl.spiderId()), crawl.blacklistEntry());
         long purged = purger.purge(crawl).total();
-        counts.forget(crawl);
-        return purged;
+        return purged + counts.forget(crawl).dropped();
     }
 }
