@@ -74,37 +74,32 @@ class RedisLocksTest {
 
     @Test
     void aLockClosedWhileRedisIsNotAnsweringIsLeftToExpire() {
-        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-lock-hung"));
-             RedisConnection hung = TestRedis.connect(server);
-             RedisLocks locks = new RedisLocks(hung, Duration.ofSeconds(60));
-             CapturedLog log = CapturedLog.start(RedisLock.class, Level.WARN)) {
-            RedisLock held = locks.tryAcquire(job).orElseThrow();
-            server.freeze();
+        try (OwnRedis own = OwnRedis.start("redis-lock-hung", Duration.ofSeconds(60), Level.WARN)) {
+            RedisLock held = own.locks().tryAcquire(job).orElseThrow();
+            own.server().freeze();
             try {
-                assertThrows(RedisCommandTimeoutException.class, () -> hung.sync().get("k"));
+                assertThrows(RedisCommandTimeoutException.class, () -> own.redis().sync().get("k"));
                 held.close();
             } finally {
-                server.thaw();
+                own.server().thaw();
             }
             assertFalse(held.isHeld());
-            assertEquals(1, hung.sync().exists("lock:" + job), "not released: its expiry frees it");
-            assertEquals(List.of("WARN Redis is not answering; the lock lock:" + job + " is left to expire within PT1M"), log.lines());
+            assertEquals(1, own.redis().sync().exists("lock:" + job), "not released: its expiry frees it");
+            assertEquals(List.of("WARN Redis is not answering; the lock lock:" + job + " is left to expire within PT1M"),
+                    own.log().lines());
         }
     }
 
     @Test
     void renewalsThatFailWhileRedisIsAwayAreLoggedOnceAnOutage() throws InterruptedException {
-        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-lock-outage"));
-             RedisConnection away = TestRedis.connect(server);
-             RedisLocks locks = new RedisLocks(away, Duration.ofMillis(300));
-             CapturedLog log = CapturedLog.start(RedisLock.class, Level.INFO)) {
-            RedisLock held = locks.tryAcquire(job).orElseThrow();
-            server.stop();
+        try (OwnRedis own = OwnRedis.start("redis-lock-outage", Duration.ofMillis(300), Level.INFO)) {
+            RedisLock held = own.locks().tryAcquire(job).orElseThrow();
+            own.server().stop();
             Thread.sleep(1_000); // about five renewals, every 200 ms, all failing
-            server.restart();
+            own.server().restart();
             // the restarted server has no data: the first renewal that reaches it finds the lock gone
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !held.isHeld());
-            List<String> lines = log.lines();
+            List<String> lines = own.log().lines();
             String renewing = "Renewing the lock lock:" + job + " (it expires PT0.3S after the last renewal that succeeds)";
             assertEquals(3, lines.size(), lines.toString());
             assertTrue(lines.get(0).startsWith("WARN " + renewing + " failed, Redis unavailable: "), lines.get(0));
@@ -120,6 +115,25 @@ class RedisLocksTest {
             redis.sync().set("lock:" + job, "someone else");
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !held.isHeld());
             assertEquals("someone else", redis.sync().get("lock:" + job));
+        }
+    }
+
+    /** Locks on a redis-server of the test's own, which it may stop or freeze, and what {@link RedisLock} logs at {@code level}. */
+    private record OwnRedis(EmbeddedRedis server, RedisConnection redis, RedisLocks locks, CapturedLog log)
+            implements AutoCloseable {
+
+        static OwnRedis start(String name, Duration expiry, Level level) {
+            EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary(name));
+            RedisConnection redis = TestRedis.connect(server);
+            return new OwnRedis(server, redis, new RedisLocks(redis, expiry), CapturedLog.start(RedisLock.class, level));
+        }
+
+        @Override
+        public void close() {
+            log.close();
+            locks.close();
+            redis.close();
+            server.close();
         }
     }
 }
