@@ -58,8 +58,8 @@ import picocli.CommandLine.Spec;
  * {@code feed -} and {@code feed --file F} do the same for every line of JSON lines ({@link BulkFeed}).
  */
 @Command(name = "feed", mixinStandardHelpOptions = true,
-        description = {"Validate one JSON request and send it to the Kafka monitor's incoming topic;",
-                "or, with '-' or --file, every line of JSON from standard input or a file (bad lines are reported by number and skipped).",
+        description = {"Validate requests and send them to the Kafka monitor's incoming topic.",
+                "One request given as JSON, or with '-' or --file every line of JSON from standard input or a file (bad lines are reported by number and skipped).",
                 "Exit status 0 when Kafka acknowledged everything, 1 when something is not valid JSON, would be rejected, or could not be sent."})
 public final class FeedCommand implements ClusterCommand, Callable<Integer> {
 
