@@ -26,8 +26,8 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
  * The Micrometer meters of one crawler node, tagged with its spider and node id (several nodes share a
  * registry in standalone): pages and bytes fetched (their rates are pages/s and bytes/s), the fetch
  * latency histogram, fetches in flight, leases held / renewed / lost / handed back, throttle waits,
- * hand-out outcomes, enqueue outcomes, retries, redirects, robots.txt refusals, oversized results and
- * errors by kind. Thread-safe.
+ * hand-out outcomes, enqueue outcomes, retries, redirects, robots.txt refusals, oversized results, requests with
+ * overlong URLs and errors by kind. Thread-safe.
  */
 public final class CrawlerMetrics {
 
@@ -51,7 +51,8 @@ public final class CrawlerMetrics {
             Map.entry("crawler.redirects", "Redirects that became new requests"),
             Map.entry("crawler.robots.refused", "Requests robots.txt forbade"),
             Map.entry("crawler.binary.responses", "Responses that are not text, dropped unpublished"),
-            Map.entry("crawler.results.too_large", "Results too large for Kafka, sent without their body"));
+            Map.entry("crawler.results.too_large", "Results too large for Kafka, sent without their body"),
+            Map.entry("crawler.requests.too_long", "Requests of spiders whose URL is longer than URLLENGTH_LIMIT, dropped"));
 
     private final MeterRegistry registry;
     private final String spider;
@@ -206,6 +207,11 @@ public final class CrawlerMetrics {
     /** A result was too large for Kafka and went out without its body. */
     public void resultTooLarge() {
         count("crawler.results.too_large", null, null);
+    }
+
+    /** A spider's request was dropped for a URL longer than {@code URLLENGTH_LIMIT}. */
+    public void requestTooLong() {
+        count("crawler.requests.too_long", null, null);
     }
 
     private void count(String name, String tag, String value) {

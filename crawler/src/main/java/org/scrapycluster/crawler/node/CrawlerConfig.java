@@ -75,6 +75,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return settings.getBoolean("PUBLISH_BINARY_RESPONSES");
     }
 
+    /** The longest URL a spider's request may have, in characters; 0 for no limit ({@code URLLENGTH_LIMIT}). */
+    public int urlLengthLimit() {
+        return atLeast(settings, "URLLENGTH_LIMIT", 0);
+    }
+
     /** How many request fingerprints a node remembers as in their crawl's dupefilter ({@code DUPEFILTER_MEMORY}). */
     public int dupefilterMemory() {
         return atLeast(settings, "DUPEFILTER_MEMORY", 0);

@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * member; take it through the downloader middlewares of {@code DOWNLOADER_MIDDLEWARES} and the fetch
  * ({@link DownloadChain}: robots.txt, cookies, retries, Retry-After, redirects); file what they reschedule; drop a
  * request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests
- * (with the page's crawl fields) and pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
+ * (with the page's crawl fields; those with an overlong URL dropped, {@link UrlLengthLimit}) and pass its item through the pipelines. The lease is acknowledged only when the outcome is final — the
  * result published, or the request filed again, refused or given up, or its result dropped for good by a pipeline (which
  * is not counted as a published page), or a middleware or pipeline failed on it with a bug (it threw or answered
  * nothing: docs/extending.md, "When an extension fails"); when Redis or Kafka could not take
@@ -71,6 +71,7 @@ public final class RequestProcessor {
     private final Executor workers;
     private final Consumer<String> finished;
     private final ResultDelivery delivery;
+    private final UrlLengthLimit urlLength;
     private final AtomicInteger active = new AtomicInteger();
     private final boolean publishBinary;
     private final SaidOnce refusedDomains = new SaidOnce();
@@ -111,6 +112,7 @@ public final class RequestProcessor {
         this.workers = workers;
         this.finished = finished;
         this.delivery = delivery;
+        this.urlLength = new UrlLengthLimit(config.urlLengthLimit(), parts.metrics());
         this.publishBinary = config.publishBinaryResponses();
     }
 
@@ -195,7 +197,8 @@ public final class RequestProcessor {
         }
         metrics.page(result.body().length, result.timings().total());
         statusCounters.response(result.status());
-        List<CrawlRequest> children = requests.stream().map(child -> MetaPassthrough.inherit(request, child)).toList();
+        List<CrawlRequest> children = urlLength.within(requests, request, download.lease().domain()).stream()
+                .map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
                 : file(download, children, config.referrers().page(request.url(),
                         Optional.ofNullable(result.headers().last("Referrer-Policy"))));

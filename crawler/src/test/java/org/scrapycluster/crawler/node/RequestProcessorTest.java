@@ -110,6 +110,32 @@ class RequestProcessorTest {
     }
 
     @Test
+    void aLinkLongerThanUrllengthLimitIsNotFiledAndIsCountedWhileThePageKeepsItInItsLinks() throws MalformedQueueMemberException {
+        String longest = "http://example.com/" + "a".repeat(2083 - "http://example.com/".length());
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"),
+                "<a href='" + longest + "'>2083</a><a href='" + longest + "b'>2084</a>", null);
+
+        try (CapturedLog log = CapturedLog.start(UrlLengthLimit.class, Level.INFO)) {
+            process(processor(Map.of()), CrawlRequest.get("http://example.com/", meta(0, 1)));
+            assertEquals(List.of("INFO Ignoring link (url length > 2083, URLLENGTH_LIMIT), said once per domain"), log.lines());
+        }
+
+        assertEquals(2, onlyItem().listedLinks().size(), "the item lists what the page links to");
+        assertEquals(List.of(longest), queued().stream().map(CrawlRequest::url).toList());
+        assertEquals(1.0, registry.get("crawler.requests.too_long").counter().count());
+    }
+
+    @Test
+    void urllengthLimitZeroLimitsNothing() throws MalformedQueueMemberException {
+        String url = "http://example.com/" + "a".repeat(5000);
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<a href='" + url + "'>long</a>", null);
+
+        process(processor(Map.of("URLLENGTH_LIMIT", "0")), CrawlRequest.get("http://example.com/", meta(0, 1)));
+
+        assertEquals(List.of(url), queued().stream().map(CrawlRequest::url).toList());
+    }
+
+    @Test
     void aPageThePipelinesCannotTakeStallsTheNodeUntilOneIsPublished() {
         answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
         RequestProcessor processor = processor(Map.of());
