@@ -3,16 +3,13 @@ package org.scrapycluster.common.stats;
 import java.time.Clock;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.SortedMap;
 import java.util.SortedSet;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisKeys;
 
 /**
  * Reads statistics for the Redis monitor's stats answers (docs/compatibility.md §3.8), whoever wrote
@@ -59,16 +56,6 @@ public final class StatsReader {
         return OptionalLong.of(atName.getAsLong() + buckets.getAsLong());
     }
 
-    /**
-     * The original names of the statistics keys matching the glob {@code pattern} ({@code stats:crawler:*}), each
-     * once: those found at the name itself and those whose buckets are kept at {@code buckets:<name>}, both from one
-     * pass over the keyspace.
-     */
-    public SortedSet<String> keys(String pattern) {
-        List<List<String>> found = RedisKeys.scanEach(redis, patterns(pattern));
-        return names(found.get(0), found.get(1));
-    }
-
     /** The globs of both forms of the statistics keys matching {@code pattern}: at their names, and their buckets. */
     public static List<String> patterns(String pattern) {
         return List.of(pattern, Keyspace.STATS_BUCKETS.globOf(pattern));
@@ -79,15 +66,6 @@ public final class StatsReader {
         SortedSet<String> keys = new TreeSet<>(atNames);
         buckets.forEach(bucketsKey -> Keyspace.windowOfBuckets(bucketsKey).ifPresent(keys::add));
         return keys;
-    }
-
-    /** The value of every counter whose original name matches the glob {@code pattern}, by that name ({@link #keys}). */
-    public SortedMap<String, Long> values(String pattern) {
-        SortedMap<String, Long> values = new TreeMap<>();
-        for (String key : keys(pattern)) {
-            value(key).ifPresent(value -> values.put(key, value));
-        }
-        return values;
     }
 
     /** What {@code key} holds, as a window of {@code window} seconds (0: not a window) at {@code nowMillis}. */

@@ -5,13 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.TestRedis;
 
 @ExtendWith(TestRedis.class)
@@ -48,7 +51,7 @@ class StatsReaderTest {
         redis.sync().hset(Keyspace.statsBuckets("stats:" + service + ":ScraperHandler:900"), Long.toString(now / 15 * 15), "6");
 
         assertEquals(Map.of(window, 4L, earlier, 3L, "stats:" + service + ":ScraperHandler:900", 6L),
-                reader.values("stats:" + service + ":*"), "a Python sorted set, an earlier build's HASH and our buckets, by the original's names");
+                values("stats:" + service + ":*"), "a Python sorted set, an earlier build's HASH and our buckets, by the original's names");
     }
 
     @Test
@@ -59,9 +62,22 @@ class StatsReaderTest {
         assertTrue(recorder.flush());
         recorder.close();
         redis.sync().set("stats:" + service + ":self:host1:abcdef123456", "1700000000.5");
-        Map<String, Long> values = reader.values("stats:" + service + ":*");
+        Map<String, Long> values = values("stats:" + service + ":*");
         assertEquals(Map.of("stats:" + service + ":total:900", 5L, "stats:" + service + ":total:3600", 5L,
                 "stats:" + service + ":total:lifetime", 5L), values);
         assertEquals(OptionalLong.empty(), reader.value("stats:" + service + ":missing:lifetime"));
+    }
+
+    /**
+     * The value of every counter whose original name matches the glob {@code pattern}, by that name, as a Redis monitor
+     * finds them: the names of both forms ({@link StatsReader#patterns}, {@link StatsReader#names}) in one pass.
+     */
+    private Map<String, Long> values(String pattern) {
+        List<List<String>> found = RedisKeys.scanEach(redis, StatsReader.patterns(pattern));
+        Map<String, Long> values = new TreeMap<>();
+        for (String key : StatsReader.names(found.get(0), found.get(1))) {
+            reader.value(key).ifPresent(value -> values.put(key, value));
+        }
+        return values;
     }
 }

@@ -23,7 +23,8 @@ import org.slf4j.spi.LoggingEventBuilder;
  * {@code Crawler Stats Dump} ({@code <spider>_<code>_<w>}, {@code unique_spider_count},
  * {@code total_spider_count}, {@code <spider>_spider_count}) and with {@code STATS_DUMP_QUEUE}
  * {@code Queue Stats Dump} ({@code queue_<spider>: {spider_backlog, num_domains}},
- * {@code total_backlog}). The fields are the record's key-value pairs.
+ * {@code total_backlog}). The fields are the record's key-value pairs. One pass over the keyspace finds the keys of
+ * all three ({@link StatsKeys}).
  */
 public final class StatsDumper implements AutoCloseable {
 
@@ -31,6 +32,7 @@ public final class StatsDumper implements AutoCloseable {
     private static final String SERVICE_KEYS = Keyspace.SERVICE_STATS.glob("redis-monitor");
 
     private final StatsReader reader;
+    private final StatsValues values;
     private final CrawlerStats crawlers;
     private final QueueStats queues;
     private final boolean crawl;
@@ -45,7 +47,8 @@ public final class StatsDumper implements AutoCloseable {
     public StatsDumper(RedisConnection redis, Clock clock, boolean crawl, boolean queue) {
         this.reader = new StatsReader(redis, clock);
         StatsKeys keys = new StatsKeys(redis, StopBudget.MONOTONIC);
-        this.crawlers = new CrawlerStats(new StatsValues(reader, keys));
+        this.values = new StatsValues(reader, keys);
+        this.crawlers = new CrawlerStats(values);
         this.queues = new QueueStats(redis, keys);
         this.crawl = crawl;
         this.queue = queue;
@@ -59,13 +62,13 @@ public final class StatsDumper implements AutoCloseable {
     /** Writes the dumps once. */
     public void dump() {
         Map<String, Object> monitor = new LinkedHashMap<>();
-        reader.values(SERVICE_KEYS).forEach((key, value) -> {
+        for (String key : values.keys(SERVICE_KEYS)) {
             String[] parts = key.split(":", -1);
             if (parts.length == 4 && !parts[2].equals("self")) {
                 boolean totals = parts[2].equals("total") || parts[2].equals("fail");
-                monitor.put((totals ? "" : "plugin_") + parts[2] + "_" + parts[3], value);
+                reader.value(key).ifPresent(value -> monitor.put((totals ? "" : "plugin_") + parts[2] + "_" + parts[3], value));
             }
-        });
+        }
         log("Redis Monitor Stats Dump", monitor);
         if (crawl) {
             Map<String, Object> crawler = new LinkedHashMap<>();

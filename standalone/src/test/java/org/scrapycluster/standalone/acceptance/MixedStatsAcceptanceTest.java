@@ -16,6 +16,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -85,7 +86,8 @@ class MixedStatsAcceptanceTest {
                 pythonCounters.add(Keyspace.CRAWLER_STATS.fill(host, SPIDER, "504"));
             }
             pythonCounters.forEach(counter -> windows.forEach(seconds -> pythonWindows.add(window(counter, seconds))));
-            SortedSet<String> ourWindows = new TreeSet<>(reader.keys(Keyspace.SERVICE_STATS.glob()));
+            List<List<String>> stored = RedisKeys.scanEach(cluster.redis(), StatsReader.patterns(Keyspace.SERVICE_STATS.glob()));
+            SortedSet<String> ourWindows = StatsReader.names(stored.get(0), stored.get(1));
             ourWindows.removeIf(key -> windows.stream().noneMatch(seconds -> key.endsWith(":" + seconds)));
             assertTrue(ourWindows.containsAll(counted), "our services' windows, by the original's names: " + ourWindows);
             pythonWindows.addAll(ourWindows);
