@@ -84,6 +84,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     private Process process;
     /** Whether it is closing, or stopping with the JVM: a server that ends now is not started again. */
     private volatile boolean closing;
+    /** Whether it is {@link #stop() stopped} on purpose until {@link #restart()}: it is not started again meanwhile. */
+    private boolean stopped;
     /** Whether the server is {@link #freeze() frozen}: it must go on before it can stop. */
     private boolean frozen;
 
@@ -131,6 +133,7 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     /** Stops the server, keeping its port, so that a test can see what happens while Redis is away. */
     public synchronized void stop() {
+        stopped = true;
         stopProcess();
     }
 
@@ -169,6 +172,7 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     /** Starts the server again on the same port after {@link #stop()}. */
     public synchronized void restart() {
+        stopped = false;
         if (process == null || !process.isAlive()) {
             startProcess();
         }
@@ -272,7 +276,7 @@ public final class EmbeddedRedis implements AutoCloseable {
         while (!closing) {
             try {
                 synchronized (this) {
-                    if (process != null || closing) {
+                    if (process != null || closing || stopped) {
                         return;
                     }
                     startProcess();
