@@ -1,6 +1,7 @@
 -- Crawl accounting (docs/architecture.md): crawl:<spiderid>:<appid>:<crawlid> is a HASH of
 -- "<domain>|<priority>" -> requests queued or leased, "pending" -> their total, "pages" -> results
--- published, "expires", "updated", and once the crawl is stopped or has expired "dropped" (account_dropped); crawls:<spiderid>:<appid> is the SET of the app's crawlids;
+-- published, "expires", "updated", and once the crawl is stopped or has expired "dropped"
+-- (account_dropped); crawls:<spiderid>:<appid> is the SET of the app's crawlids;
 -- crawls:active orders crawls by their last activity. Every script that moves a request in or out of
 -- the queues counts it (account_added, account_removed) in the same call, so the counters never
 -- drift from the queues.
