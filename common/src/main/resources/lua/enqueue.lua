@@ -58,6 +58,21 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
   return n >= limit
 end
 
+-- Whether a write's pcall answer is a key of another type under its name (WRONGTYPE), which refuses
+-- this request alone. Any other error is about the server (out of memory under maxmemory, a read-only
+-- replica) and would refuse every request as well: it is raised, failing the call, for the caller to wait
+-- it out and file the batch again. Out of memory, Redis refuses a write that may add data only while the
+-- call has changed nothing yet, so nothing of the batch is recorded then.
+local function key_conflict(answer)
+  if type(answer) ~= 'table' then
+    return false
+  end
+  if string.find(tostring(answer.err), 'WRONGTYPE', 1, true) then
+    return true
+  end
+  error(answer)
+end
+
 local function file_request(queue, base, arrival, fields)
   local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
   local dupefilter, fingerprint, dupefilter_ttl = ARGV[base + 7], ARGV[base + 8], ARGV[base + 9]
@@ -73,7 +88,7 @@ local function file_request(queue, base, arrival, fields)
   if dupefilter ~= '' then
     -- pcall: a key of another type under this name refuses this request, not the whole call
     local added = redis.pcall('SADD', dupefilter, fingerprint)
-    if type(added) == 'table' then
+    if key_conflict(added) then
       return 'KEY_CONFLICT'
     end
     dupefilter_used(batch, dupefilter, dupefilter_ttl)
@@ -98,7 +113,7 @@ local function file_request(queue, base, arrival, fields)
     score = score + ((clock.millis % 10000000000) + arrival) / 10000000000
   end
   local added = redis.pcall('ZADD', queue, 'NX', score, member)
-  if type(added) == 'table' then
+  if key_conflict(added) then
     if dupefilter ~= '' then
       redis.call('SREM', dupefilter, fingerprint)
     end

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,12 +15,14 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.AclSetuserArgs;
+import io.lettuce.core.RedisCommandExecutionException;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.ChannelListener;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.TestRedis;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
@@ -135,6 +138,24 @@ class EnqueuerTest {
         assertEquals(List.of("c1", "c2"), app.stream().map(count -> count.crawl().crawlid()).toList());
         assertEquals(Map.of("ex1.com", new CrawlCount.DomainCount(1, 5, 5)), app.get(1).domains());
         assertEquals(List.of(), counts.app(spider, "nobody"));
+    }
+
+    @Test
+    void aRedisOutOfMemoryFailsTheCallRatherThanRefusingTheRequestsAsKeyConflicts() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("enqueue-oom"));
+             RedisConnection full = TestRedis.connect(server)) {
+            Enqueuer filing = new Enqueuer(full, false);
+            EnqueueRequest request = EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, 0))
+                    .withDupefilter(new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp", Duration.ofSeconds(600)));
+            full.sync().configSet("maxmemory", "1"); // every write refused: Redis is above it
+            RedisCommandExecutionException outOfMemory = assertThrows(RedisCommandExecutionException.class,
+                    () -> filing.enqueueBatch(List.of(request)));
+            assertTrue(outOfMemory.getMessage().startsWith("OOM"), outOfMemory.getMessage());
+            assertFalse(RedisErrors.isRefusal(outOfMemory), "an outage to wait out, not a refusal of the request");
+
+            full.sync().configSet("maxmemory", "0");
+            assertEquals(List.of(EnqueueOutcome.QUEUED), filing.enqueueBatch(List.of(request)), "nothing of it was kept");
+        }
     }
 
     @Test
