@@ -196,12 +196,30 @@ local function error_text(raised)
   return tostring(raised)
 end
 
+-- The starts of the errors Redis answers writes with while it takes none, whatever the keys: a replica, a
+-- failed save, too few replicas, out of memory (a write that may add data, while the call has changed
+-- nothing). Such an error is no fault of one domain's keys: it fails the whole call, for the crawler to
+-- wait it out as an outage. It comes at the first write of the call, so no decision of it took anything.
+local WRITES_REFUSED = { 'READONLY', 'MISCONF', 'NOREPLICAS', 'OOM' }
+
+local function writes_refused(text)
+  for _, start in ipairs(WRITES_REFUSED) do
+    if string.sub(text, 1, #start) == start then
+      return true
+    end
+  end
+  return false
+end
+
 local answers = {}
 for k = 0, #KEYS - PER_DECISION, PER_DECISION do
   taken = { dropped = 0 }
   local ok, answer = pcall(decide, k)
   if not ok then
     local text = error_text(answer)
+    if writes_refused(text) then
+      return redis.error_reply(text)
+    end
     local put, put_failure = pcall(put_back, k)
     if not put then
       text = text .. '; putting back what it took failed too: ' .. error_text(put_failure)

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.TestRedis;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 
 @ExtendWith(TestRedis.class)
 class ThrottledQueueTest {
@@ -110,6 +114,20 @@ class ThrottledQueueTest {
         assertTrue(failed.reason().startsWith("WRONGTYPE"), failed.reason());
         assertInstanceOf(HandOut.HandedOut.class, answers.get(2), "a decision after the failed one is made");
         assertEquals(2, redis.sync().hlen(Keyspace.leased(spider)));
+    }
+
+    @Test
+    void aRedisThatTakesNoWritesFailsTheWholeCallAsAnOutageNotEachDomainsDecision() {
+        try (EmbeddedRedis replica = EmbeddedRedis.start(0, DataDirectory.temporary("handout-replica"));
+             RedisConnection readOnly = TestRedis.connect(replica)) {
+            readOnly.sync().replicaof("127.0.0.1", 1); // a master that is not there: it stays a replica, taking no writes
+            ThrottledQueue refusing = new ThrottledQueue(readOnly);
+            CompletionException failed = assertThrows(CompletionException.class, () -> refusing.decideAll(List.of(
+                    ThrottledQueue.Decision.lease(queue, spec(60, 10, false), LEASE, holder.next()),
+                    ThrottledQueue.Decision.lease(new QueueKey(spider, "ex2.com"), spec(60, 10, false), LEASE, holder.next()))).join());
+            assertTrue(failed.getCause().getMessage().startsWith("READONLY"), failed.getCause().getMessage());
+            assertFalse(RedisErrors.isRefusal(failed.getCause()), "an outage to wait out, not one domain's broken keys");
+        }
     }
 
     @Test
