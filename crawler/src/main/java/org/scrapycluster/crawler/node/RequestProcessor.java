@@ -45,8 +45,9 @@ import org.slf4j.LoggerFactory;
  * ({@link DownloadChain}: robots.txt, cookies, retries, Retry-After, redirects); file what they reschedule; drop a
  * request to a refused internal address (logged once per domain); hand the rest to the spider, file its requests
  * (with the page's crawl fields; those with an overlong URL dropped, {@link UrlLengthLimit}) and pass its item
- * through the pipelines. The lease is acknowledged only when the outcome is final — the result published, or the request filed again, refused or given up, or its result dropped for good by a pipeline (which
- * is not counted as a published page), or a middleware or pipeline failed on it with a bug (it threw or answered
+ * through the pipelines. The lease is acknowledged only when the outcome is final — the result published, or the
+ * request filed again, refused or given up, or its result dropped for good by a pipeline (which is not counted as a
+ * published page), or a middleware or pipeline failed on it with a bug (it threw or answered
  * nothing: docs/extending.md, "When an extension fails"); when Redis or Kafka could not take
  * the outcome (Redis's writes are tried again while the lease is held, for up to half a lease:
  * {@link LeaseKeeper#whileHeld}), or an extension said "not now" by failing its future, the lease is abandoned, and the
