@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
@@ -26,9 +28,14 @@ final class SentinelGroup implements AutoCloseable {
     private static final Duration START = Duration.ofSeconds(30);
 
     private final ChildProcesses processes = new ChildProcesses("sentinel-group");
-    private final int masterPort = FreePorts.pick();
-    private final int replicaPort = FreePorts.pick();
-    private final List<Integer> sentinelPorts = List.of(FreePorts.pick(), FreePorts.pick(), FreePorts.pick());
+    /**
+     * Five ports, none twice: a free port picked again may come back, and a Sentinel given the master's port would fail
+     * to bind it while the master answered for it (the likely cause of a CI run that failed waiting for "sentinels=3").
+     */
+    private final List<Integer> ports = distinctFreePorts(5);
+    private final int masterPort = ports.get(0);
+    private final int replicaPort = ports.get(1);
+    private final List<Integer> sentinelPorts = ports.subList(2, 5);
     private Process master;
 
     private SentinelGroup() {
@@ -125,6 +132,14 @@ final class SentinelGroup implements AutoCloseable {
         Process process = processes.start(command);
         Awaitility.await().atMost(START).ignoreExceptions().until(() -> !info(port, "server").isEmpty());
         return process;
+    }
+
+    private static List<Integer> distinctFreePorts(int count) {
+        Set<Integer> ports = new LinkedHashSet<>();
+        while (ports.size() < count) {
+            ports.add(FreePorts.pick());
+        }
+        return List.copyOf(ports);
     }
 
     private static Path mkdirs(Path path) {
