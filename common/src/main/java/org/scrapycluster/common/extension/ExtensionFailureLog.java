@@ -15,7 +15,7 @@ public final class ExtensionFailureLog {
 
     private final Logger log;
     private final String counter;
-    private final SaidOnce kinds = new SaidOnce();
+    private final SaidOnce kinds = new SaidOnce("kind of failure");
 
     /**
      * @param log     where to write (the logger of the part that called the extension)

@@ -25,7 +25,7 @@ public final class ScanTurn {
 
     private final RedisConnection redis;
     private final String key;
-    private final SaidOnce unexpiring = new SaidOnce();
+    private final SaidOnce unexpiring = new SaidOnce("key");
 
     /** @param key the turn's key, e.g. {@code jobs:scan_turn} */
     public ScanTurn(RedisConnection redis, String key) {

@@ -38,6 +38,8 @@ import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.SpiderResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * The life of one leased request, from hand-out to acknowledgement (docs/compatibility.md §4.11–4.14): read the
@@ -75,8 +77,8 @@ public final class RequestProcessor {
     private final UrlLengthLimit urlLength;
     private final AtomicInteger active = new AtomicInteger();
     private final boolean publishBinary;
-    private final SaidOnce refusedDomains = new SaidOnce();
-    private final SaidOnce binaryDomains = new SaidOnce();
+    private final SaidOnce refusedDomains = new SaidOnce("domain");
+    private final SaidOnce binaryDomains = new SaidOnce("domain");
     private final ExtensionFailureLog extensionFailures = new ExtensionFailureLog(LOG, "crawler_errors_total");
 
     /** The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back. */
@@ -238,23 +240,24 @@ public final class RequestProcessor {
     private CompletableFuture<Outcome> binaryResponse(LeasedRequest lease, CrawlRequest request, FetchResult result) {
         metrics.binaryResponse();
         statusCounters.response(result.status());
-        boolean first = binaryDomains.first(lease.domain());
-        (first ? LOG.atInfo() : LOG.atDebug()).addKeyValue("url", request.url()).addKeyValue("domain", lease.domain())
-                .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid())
-                .addKeyValue("content_type", String.valueOf(result.headers().last("Content-Type")))
-                .log("Not publishing a response that is not text (PUBLISH_BINARY_RESPONSES publishes it base64-encoded)"
-                        + (first ? ", said once per domain" : ""));
+        binaryDomains.say(LOG, Level.INFO, lease.domain(), event -> about(event, lease, request)
+                        .addKeyValue("content_type", String.valueOf(result.headers().last("Content-Type"))),
+                "Not publishing a response that is not text (PUBLISH_BINARY_RESPONSES publishes it base64-encoded)");
         return CompletableFuture.completedFuture(Outcome.DONE);
     }
 
     /** A refused internal address: said once per domain at WARN (then at DEBUG), not retried, nothing published. */
     private void refusedAddress(LeasedRequest lease, CrawlRequest request, FetchResult result) {
-        boolean first = refusedDomains.first(lease.domain());
-        (first ? LOG.atWarn() : LOG.atDebug()).addKeyValue("url", request.url()).addKeyValue("domain", lease.domain())
-                .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid())
-                .addKeyValue("error_reason", result.errorMessage())
-                .log("Refused to fetch an internal address (DOWNLOAD_FORBID_PRIVATE_ADDRESSES; allow blocks with "
-                        + "DOWNLOAD_ALLOWED_PRIVATE_NETWORKS); not retrying" + (first ? ", said once per domain" : ""));
+        refusedDomains.say(LOG, Level.WARN, lease.domain(), event -> about(event, lease, request)
+                        .addKeyValue("error_reason", result.errorMessage()),
+                "Refused to fetch an internal address (DOWNLOAD_FORBID_PRIVATE_ADDRESSES; allow blocks with "
+                        + "DOWNLOAD_ALLOWED_PRIVATE_NETWORKS); not retrying");
+    }
+
+    /** {@code event} with the key-values that place a request of {@code lease}. */
+    private static LoggingEventBuilder about(LoggingEventBuilder event, LeasedRequest lease, CrawlRequest request) {
+        return event.addKeyValue("url", request.url()).addKeyValue("domain", lease.domain())
+                .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid());
     }
 
     private CompletableFuture<Outcome> failed(Download download, FetchResult result) {

@@ -7,6 +7,7 @@ import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The longest URL a spider's request may have ({@code URLLENGTH_LIMIT}, Scrapy's setting, 2083 by default): a longer
@@ -24,7 +25,7 @@ final class UrlLengthLimit {
 
     private final int limit;
     private final CrawlerMetrics metrics;
-    private final SaidOnce domains = new SaidOnce();
+    private final SaidOnce domains = new SaidOnce("domain");
 
     /** @param limit the longest URL allowed, in characters; 0 for no limit */
     UrlLengthLimit(int limit, CrawlerMetrics metrics) {
@@ -48,12 +49,11 @@ final class UrlLengthLimit {
 
     private void dropped(CrawlRequest request, CrawlRequest page, String domain) {
         metrics.requestTooLong();
-        boolean first = domains.first(domain);
         String url = request.url();
-        (first ? LOG.atInfo() : LOG.atDebug())
-                .addKeyValue("url", url.length() > SHOWN ? url.substring(0, SHOWN) + "..." : url)
-                .addKeyValue("url_length", url.length()).addKeyValue("page", page.url()).addKeyValue("domain", domain)
-                .addKeyValue("appid", page.appid()).addKeyValue("crawlid", page.crawlid())
-                .log("Ignoring link (url length > " + limit + ", URLLENGTH_LIMIT)" + (first ? ", said once per domain" : ""));
+        domains.say(LOG, Level.INFO, domain, event -> event
+                        .addKeyValue("url", url.length() > SHOWN ? url.substring(0, SHOWN) + "..." : url)
+                        .addKeyValue("url_length", url.length()).addKeyValue("page", page.url()).addKeyValue("domain", domain)
+                        .addKeyValue("appid", page.appid()).addKeyValue("crawlid", page.crawlid()),
+                "Ignoring link (url length > " + limit + ", URLLENGTH_LIMIT)");
     }
 }

@@ -50,7 +50,7 @@ public final class JobScanner implements Worker.Step {
     private final JobPass jobs;
     private final Clock clock;
     private final Duration sleep;
-    private final SaidOnce lostPlugins = new SaidOnce();
+    private final SaidOnce lostPlugins = new SaidOnce("plugin");
     /** The pause after this monitor's last scan. */
     private Duration pause = Duration.ZERO;
     /** Whether the server takes {@code SCAN ... TYPE}; null until asked, and again after a scan by type failed. */
