@@ -1,6 +1,7 @@
 package org.scrapycluster.common.redis;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -25,6 +26,22 @@ public final class RedisErrors {
     /** Whether {@code error} is Redis' {@code WRONGTYPE}, answered directly or from inside a script. */
     public static boolean isWrongType(Throwable error) {
         return error instanceof RedisCommandExecutionException && String.valueOf(error.getMessage()).contains("WRONGTYPE");
+    }
+
+    /**
+     * What {@code read} answers, or {@code otherwise} when Redis answers it {@code WRONGTYPE}: for a read of a key that
+     * may hold one of several types (a statistics key a Python component wrote). Every other error is thrown, so that a
+     * server loading its data or busy with a script is waited out as an outage rather than read as a missing value.
+     */
+    public static <T> T unlessWrongType(Supplier<T> read, T otherwise) {
+        try {
+            return read.get();
+        } catch (RedisCommandExecutionException e) {
+            if (!isWrongType(e)) {
+                throw e;
+            }
+            return otherwise;
+        }
     }
 
     /**

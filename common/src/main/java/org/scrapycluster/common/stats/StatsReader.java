@@ -7,9 +7,9 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 
 /**
  * Reads statistics for the Redis monitor's stats answers (docs/compatibility.md §3.8), whoever wrote
@@ -37,11 +37,9 @@ public final class StatsReader {
      */
     public OptionalLong value(String key) {
         if (key.endsWith(LIFETIME)) {
-            try {
-                return redis.sync().exists(key) == 0 ? OptionalLong.empty() : OptionalLong.of(redis.sync().pfcount(key));
-            } catch (RedisCommandExecutionException notHyperLogLog) {
-                return OptionalLong.empty();
-            }
+            return RedisErrors.unlessWrongType(
+                    () -> redis.sync().exists(key) == 0 ? OptionalLong.empty() : OptionalLong.of(redis.sync().pfcount(key)),
+                    OptionalLong.empty());
         }
         long window = windowOf(key);
         long nowMillis = clock.millis();

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisErrors;
 
@@ -25,14 +24,7 @@ public record Job(String key, String value) {
      * named {@code info}, answers {@code WRONGTYPE} and is passed over, never taken for a Redis outage.
      */
     public static String value(RedisConnection redis, CompletableFuture<String> get) {
-        try {
-            return redis.await(get);
-        } catch (RedisCommandExecutionException e) {
-            if (RedisErrors.isWrongType(e)) {
-                return null;
-            }
-            throw e;
-        }
+        return RedisErrors.unlessWrongType(() -> redis.await(get), null);
     }
 
     /** The key's {@code :}-separated parts, as the original splits it (empty parts kept). */

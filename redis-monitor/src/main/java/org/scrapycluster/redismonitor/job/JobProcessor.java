@@ -10,13 +10,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.redismonitor.job.JobStats.Outcome;
@@ -78,7 +78,7 @@ public final class JobProcessor {
     /**
      * Processes the job at {@code key} with {@code plugin}.
      *
-     * @throws RedisException               when Redis is unreachable (the job stays)
+     * @throws RedisException               when Redis is unreachable or answers about itself (the job stays)
      * @throws OutboundUnavailableException when Kafka did not take the answers (the job stays)
      */
     public void process(JobPlugin plugin, String key) throws OutboundUnavailableException {
@@ -141,7 +141,8 @@ public final class JobProcessor {
             }
             throw e;
         } catch (RedisException e) {
-            if (!(e instanceof RedisCommandExecutionException)) {
+            // a refusal of the job's keys counts against it; a server loading, busy or read-only is an outage to wait out
+            if (!RedisErrors.isRefusal(e)) {
                 throw e;
             }
             failed(plugin, waiters, e, started);

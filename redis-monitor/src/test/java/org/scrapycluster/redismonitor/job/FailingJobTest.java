@@ -1,6 +1,7 @@
 package org.scrapycluster.redismonitor.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import io.lettuce.core.RedisLoadingException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,8 @@ import org.scrapycluster.embedded.junit.SharedStack;
 /**
  * A job whose plugin fails, with an error of its own code rather than an exception (a class its jar lacks), or in its
  * precondition: the failure is the job's, counted and retried, and the job given up and its requester told, as for
- * an exception; the monitor goes on with the other jobs. A plugin that cannot name its keys is passed over.
+ * an exception; the monitor goes on with the other jobs. A plugin that cannot name its keys is passed over. A Redis
+ * answering about itself (loading its data) is an outage, not the job's failure.
  */
 @ExtendWith(SharedStack.class)
 class FailingJobTest {
@@ -93,6 +96,25 @@ class FailingJobTest {
         }
 
         assertEquals(0L, bed.redis.sync().exists(key), "given up at the third failure, and deleted, rather than failing every scan after");
+        assertEquals(List.of(), bed.answered("error"));
+    }
+
+    @Test
+    void aRedisAnsweringAboutItselfIsAnOutageThatLeavesTheJobUncounted() throws Exception {
+        JobKeys.write(bed.redis, key, "v1").join();
+        JobPlugin meetsALoadingRedis = new BrokenJarPlugin() {
+            @Override
+            public List<Answer> handle(Job job) {
+                throw new RedisLoadingException("LOADING Redis is loading the dataset in memory");
+            }
+        };
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            assertThrows(RedisLoadingException.class, () -> bed.processor.process(meetsALoadingRedis, key), "for the worker to wait it out");
+        }
+
+        assertEquals(1L, bed.redis.sync().exists(key), "the job stays, for when Redis has loaded");
+        assertEquals(0L, bed.redis.sync().exists(JobFailures.key(key)), "no failure counted against it");
         assertEquals(List.of(), bed.answered("error"));
     }
 

@@ -16,9 +16,9 @@ import java.util.concurrent.CompletionStage;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lettuce.core.RedisCommandExecutionException;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.RollingWindowCounter;
 
@@ -88,14 +88,16 @@ final class ResponseCharts {
         reads.forEach((key, read) -> {
             Map<Long, Long> counts = new HashMap<>(hashBuckets(redis, ours.get(key)));
             buckets.put(key.key(), counts);
-            try {
-                numbers(redis.await(read)).forEach((start, count) -> counts.merge(start, count, Long::sum));
-            } catch (RedisCommandExecutionException notAHash) {
+            Map<String, String> atName = RedisErrors.unlessWrongType(() -> redis.await(read), null);
+            if (atName != null) {
+                numbers(atName).forEach((start, count) -> counts.merge(start, count, Long::sum));
+            } else {
                 // the original's sorted set of events (STATS_ORIGINAL_KEYS, or a Python component)
                 eventWindows.put(key.key(), new RollingWindowCounter(key.key(), key.window()).eventsByBucketAsync(redis, nowSecond));
             }
         });
-        eventWindows.forEach((key, events) -> eventBuckets(redis, events).forEach((start, count) -> buckets.get(key).merge(start, count, Long::sum)));
+        eventWindows.forEach((key, events) -> RedisErrors.unlessWrongType(() -> redis.await(events), Map.<Long, Long>of())
+                .forEach((start, count) -> buckets.get(key).merge(start, count, Long::sum)));
 
         ResponseCharts result = new ResponseCharts(codes);
         SPANS.forEach((name, span) -> result.charts.put(name, result.chart(span, chosen, buckets, nowSecond)));
@@ -200,19 +202,7 @@ final class ResponseCharts {
     }
 
     private static Map<Long, Long> hashBuckets(RedisConnection redis, CompletionStage<Map<String, String>> read) {
-        try {
-            return numbers(redis.await(read));
-        } catch (RedisCommandExecutionException notAHash) {
-            return Map.of();
-        }
-    }
-
-    private static Map<Long, Long> eventBuckets(RedisConnection redis, CompletableFuture<Map<Long, Long>> events) {
-        try {
-            return redis.await(events);
-        } catch (RedisCommandExecutionException neitherHashNorSortedSet) {
-            return Map.of();
-        }
+        return numbers(RedisErrors.unlessWrongType(() -> redis.await(read), Map.of()));
     }
 
     private static Map<Long, Long> numbers(Map<String, String> fields) {
