@@ -1,6 +1,7 @@
 -- Files requests into their domain queues with readiness and crawl accounting, one call for a whole
 -- batch (a page's links): used by the Kafka monitor for seeds and by crawlers for discovered links,
--- retries and redirects. Needs the keyspace library, lib/clock, lib/member, lib/accounting, lib/batch.
+-- retries and redirects. Needs the keyspace library, lib/clock, lib/member, lib/accounting, lib/batch,
+-- lib/errors.
 -- The keys of a request's crawl (accounting, blacklist, timeout) are named from the crawl fields passed
 -- with it, with the patterns of the keyspace library; the member itself is never decoded.
 --
@@ -58,16 +59,15 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
   return n >= limit
 end
 
--- Whether a write's pcall answer is a key of another type under its name (WRONGTYPE), which refuses
--- this request alone. Any other error is about the server (out of memory under maxmemory, a read-only
--- replica) and would refuse every request as well: it is raised, failing the call, for the caller to wait
--- it out and file the batch again. Out of memory, Redis refuses a write that may add data only while the
--- call has changed nothing yet, so nothing of the batch is recorded then.
+-- Whether a write's redis.pcall answer is a key of another type under its name, which refuses this
+-- request alone (lib/errors). Any other error is about the server (out of memory under maxmemory, a
+-- read-only replica) and would refuse every request as well: it is raised, failing the call, for the
+-- caller to wait it out and file the batch again.
 local function key_conflict(answer)
-  if type(answer) ~= 'table' then
+  if type(answer) ~= 'table' or not answer.err then
     return false
   end
-  if string.find(tostring(answer.err), 'WRONGTYPE', 1, true) then
+  if wrong_type(answer) then
     return true
   end
   error(answer)

@@ -1,7 +1,7 @@
 -- Throttled hand-out decisions for domain queues, one after another in one call (docs/architecture.md
 -- "Leases", docs/architecture.md, guarantee 2): a node asks for the domains that became ready while its
 -- previous call was out together. Needs the keyspace library, lib/clock, lib/member, lib/accounting,
--- lib/batch.
+-- lib/batch, lib/errors.
 --
 -- Eight keys and eight arguments per decision; those of decision i start after KEYS[k] and ARGV[k],
 -- k = (i - 1) * 8:
@@ -187,36 +187,13 @@ local function put_back(k)
   end
 end
 
--- The text of an error caught by pcall: a string, or a table {err = text} for a failed command on the
--- Redis versions that raise those.
-local function error_text(raised)
-  if type(raised) == 'table' and raised.err then
-    return raised.err
-  end
-  return tostring(raised)
-end
-
--- The starts of the errors Redis answers writes with while it takes none, whatever the keys: a replica, a
--- failed save, too few replicas, out of memory (a write that may add data, while the call has changed
--- nothing). Such an error is no fault of one domain's keys: it fails the whole call, for the crawler to
--- wait it out as an outage. It comes at the first write of the call, so no decision of it took anything.
-local WRITES_REFUSED = { 'READONLY', 'MISCONF', 'NOREPLICAS', 'OOM' }
-
-local function writes_refused(text)
-  for _, start in ipairs(WRITES_REFUSED) do
-    if string.sub(text, 1, #start) == start then
-      return true
-    end
-  end
-  return false
-end
-
 local answers = {}
 for k = 0, #KEYS - PER_DECISION, PER_DECISION do
   taken = { dropped = 0 }
   local ok, answer = pcall(decide, k)
   if not ok then
     local text = error_text(answer)
+    -- no fault of this domain's keys (lib/errors); it comes at the first write, so no decision took anything
     if writes_refused(text) then
       return redis.error_reply(text)
     end

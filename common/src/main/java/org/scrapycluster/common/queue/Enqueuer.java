@@ -25,7 +25,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  */
 public final class Enqueuer {
 
-    private static final LuaScript ENQUEUE = LuaScript.load("enqueue", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
+    private static final LuaScript ENQUEUE = LuaScript.load("enqueue", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch", "errors");
     private static final int FIELDS = 20;
     /** The most requests one script call files: a page's links in one call, a few milliseconds of Redis at most. */
     static final int MOST_PER_CALL = 1000;

@@ -51,7 +51,7 @@ public final class ThrottledQueue {
     /** The values the script answers per decision. */
     private static final int ANSWER_VALUES = 7;
 
-    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch");
+    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch", "errors");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript CUT_SHORT = LuaScript.load("cut_short");
 
