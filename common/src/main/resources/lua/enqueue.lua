@@ -23,8 +23,9 @@
 -- outcome per request, in order: 'QUEUED', 'ALREADY_QUEUED' (this exact member is already in the
 -- queue: nothing changes), 'DUPLICATE' (the fingerprint was already in the dupefilter), 'PAGE_LIMIT'
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
--- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT' (its dupefilter or queue key holds
--- another type: a name the original's keys share with another key; nothing of it is kept); then one more
+-- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT <error>' (Redis refuses a key of it:
+-- one of another type, such as a name the original's keys share with another key, or a page counter that
+-- holds no number; nothing of it is kept, enqueue_each); then one more
 -- element, n characters, the i-th '1' when request i wrote its crawl's timeout key and '0' when not (a caller
 -- reading the outcomes by position reads them as before).
 -- The timeout key (+10) is written after every outcome but BLACKLISTED, KEY_CONFLICT and EXPIRED (unless the
@@ -48,6 +49,9 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
     return false
   end
   local n = tonumber(redis.call('GET', key) or '0')
+  if n == nil then
+    error('the page counter ' .. key .. ' holds no number', 0)
+  end
   if n >= limit then
     if refresh_when_reached then
       redis.call('EXPIRE', key, ttl)
@@ -59,19 +63,9 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
   return n >= limit
 end
 
--- Whether a write's redis.pcall answer is a key of another type under its name, which refuses this
--- request alone (lib/errors). Any other error is about the server (out of memory under maxmemory, a
--- read-only replica) and would refuse every request as well: it is raised, failing the call, for the
--- caller to wait it out and file the batch again.
-local function key_conflict(answer)
-  if type(answer) ~= 'table' or not answer.err then
-    return false
-  end
-  if wrong_type(answer) then
-    return true
-  end
-  error(answer)
-end
+-- What the request being filed has written that a failure after it must take back: its fingerprint in
+-- the dupefilter, its member in the queue (see enqueue_each).
+local filing
 
 local function file_request(queue, base, arrival, fields)
   local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
@@ -86,15 +80,12 @@ local function file_request(queue, base, arrival, fields)
     return 'EXPIRED'
   end
   if dupefilter ~= '' then
-    -- pcall: a key of another type under this name refuses this request, not the whole call
-    local added = redis.pcall('SADD', dupefilter, fingerprint)
-    if key_conflict(added) then
-      return 'KEY_CONFLICT'
-    end
+    local added = redis.call('SADD', dupefilter, fingerprint)
     dupefilter_used(batch, dupefilter, dupefilter_ttl)
     if added == 0 then
       return 'DUPLICATE'
     end
+    filing.fingerprint = fingerprint
   end
   for limit_base = base + 12, base + 16, 4 do
     if page_limit_reached(ARGV[limit_base], tonumber(ARGV[limit_base + 1]), ARGV[limit_base + 2],
@@ -112,16 +103,10 @@ local function file_request(queue, base, arrival, fields)
     -- arrival (below 1 ms) keeps the requests of one call in the order given
     score = score + ((clock.millis % 10000000000) + arrival) / 10000000000
   end
-  local added = redis.pcall('ZADD', queue, 'NX', score, member)
-  if key_conflict(added) then
-    if dupefilter ~= '' then
-      redis.call('SREM', dupefilter, fingerprint)
-    end
-    return 'KEY_CONFLICT'
-  end
-  if added == 0 then
+  if redis.call('ZADD', queue, 'NX', score, member) == 0 then
     return 'ALREADY_QUEUED'
   end
+  filing.queued = true
   activate_domain(batch, spider, domain, clock)
   account_added(tally, spider, fields, domain)
   return 'QUEUED'
@@ -161,10 +146,43 @@ local function enqueue(queue, base, arrival)
   return outcome, '0'
 end
 
+-- Takes back what request i wrote before it failed (filing), newest first.
+local function take_back(queue, base)
+  if filing.queued then
+    redis.call('ZREM', queue, ARGV[base])
+  end
+  if filing.fingerprint then
+    redis.call('SREM', ARGV[base + 7], filing.fingerprint)
+  end
+end
+
+-- Files request i (enqueue). A key of it that Redis refuses (lib/errors: a queue, dupefilter, blacklist or
+-- crawl key of another type, a page counter that holds no number) refuses this request alone, as
+-- 'KEY_CONFLICT <Redis' words>', with what it wrote taken back, so that it is filed once the key is
+-- repaired and the requests after it are filed meanwhile. An error that says Redis takes no writes fails
+-- the whole call, for the caller to wait it out as an outage: it comes at the first write of a call (out of
+-- memory, a replica), so nothing of the call was written.
+local function enqueue_each(queue, base, arrival)
+  filing = {}
+  local ok, outcome, timeout_written = pcall(enqueue, queue, base, arrival)
+  if ok then
+    return outcome, timeout_written
+  end
+  if writes_refused(outcome) then
+    return nil, error_text(outcome)
+  end
+  take_back(queue, base)
+  return 'KEY_CONFLICT ' .. error_text(outcome), '0'
+end
+
 local outcomes = {}
 local timeouts_written = {}
 for i = 1, count do
-  outcomes[i], timeouts_written[i] = enqueue(KEYS[i], 3 + (i - 1) * FIELDS, (i - 1) / count)
+  local outcome, written = enqueue_each(KEYS[i], 3 + (i - 1) * FIELDS, (i - 1) / count)
+  if outcome == nil then
+    return redis.error_reply(written)
+  end
+  outcomes[i], timeouts_written[i] = outcome, written
 end
 write_added(tally, clock)
 expire_dupefilters(batch)

@@ -25,8 +25,10 @@ public enum EnqueueOutcome {
      */
     INVALID,
     /**
-     * Its queue or its crawl's dupefilter is a key of another type, a name shared with another key (such as the
-     * crawl accounting of an appid {@code queue}); nothing of it was recorded.
+     * Redis refuses a key of it, which it would refuse again until the key is repaired: its queue, its crawl's
+     * dupefilter or blacklist is a key of another type, a name shared with another key (such as the crawl accounting
+     * of an appid {@code queue}), or a page counter of its crawl holds no number; nothing of it was recorded, and the
+     * other requests of its call were filed ({@link EnqueueResult#refusal} has Redis' words).
      */
     KEY_CONFLICT,
     /** Refused by the crawler before Redis: its URL is neither http nor https. */

@@ -90,7 +90,8 @@ public final class Enqueuer {
             keys[i] = request.queue().key();
             fill(args, 2 + i * FIELDS, request);
         }
-        // the script's answer: one outcome per request sent, then whether each wrote its timeout key ('1' or '0')
+        // the script's answer: one outcome per request sent (with Redis' words after a KEY_CONFLICT), then whether each
+        // wrote its timeout key ('1' or '0')
         return ENQUEUE.<List<String>>run(redis, ScriptOutputType.MULTI, keys, args).thenApply(answers -> {
             String timeoutsWritten = answers.get(sent.size());
             List<EnqueueResult> results = new ArrayList<>(requests.size());
@@ -100,7 +101,7 @@ public final class Enqueuer {
                     results.add(EnqueueResult.refused(EnqueueOutcome.INVALID));
                     continue;
                 }
-                results.add(new EnqueueResult(EnqueueOutcome.valueOf(answers.get(next)), timeoutsWritten.charAt(next) == '1'));
+                results.add(EnqueueResult.answered(answers.get(next), timeoutsWritten.charAt(next) == '1'));
                 next++;
             }
             return results;

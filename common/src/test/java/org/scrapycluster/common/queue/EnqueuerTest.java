@@ -182,6 +182,36 @@ class EnqueuerTest {
     }
 
     @Test
+    void aBlacklistOrPageCounterRedisRefusesRefusesItsRequestAloneWithRedisWordsAndKeepsNothingOfIt() {
+        String otherSpider = TestRedis.unique("enq-broken");
+        QueueKey broken = new QueueKey(otherSpider, "ex1.com");
+        redis.sync().set(Keyspace.blacklist(otherSpider), "a string where a set would be");
+        String counter = Keyspace.domainMaxPageFilter(spider, "ex1.com", "c1");
+        redis.sync().set(counter, "edited by hand");
+        EnqueueRequest.Dupefilter dupefilter = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp-counted",
+                Duration.ofSeconds(600));
+        EnqueueRequest counted = EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/counted", "app", "c1", 1, 0))
+                .withDupefilter(dupefilter).withPageLimit(EnqueueRequest.PageLimit.perCrawl(counter, 5, Duration.ofSeconds(600)));
+
+        List<EnqueueResult> results = redis.await(enqueuer.fileBatchAsync(List.of(
+                EnqueueRequest.of(broken, Members.feedItem("https://ex1.com/stopped?", "app", "c1", 1, 0)),
+                counted,
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/ok", "app", "c1", 1, 0)))));
+
+        assertEquals(List.of(EnqueueOutcome.KEY_CONFLICT, EnqueueOutcome.KEY_CONFLICT, EnqueueOutcome.QUEUED),
+                results.stream().map(EnqueueResult::outcome).toList());
+        assertTrue(results.get(0).refusal().startsWith("WRONGTYPE"), results.get(0).refusal());
+        assertEquals("the page counter " + counter + " holds no number", results.get(1).refusal());
+        assertEquals("", results.get(2).refusal());
+        assertFalse(redis.sync().sismember(dupefilter.key(), "fp-counted"), "the fingerprint is taken back");
+        assertEquals(1, redis.sync().zcard(queue.key()), "only the third request is queued");
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending(), "and counted");
+
+        redis.sync().del(counter);
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(counted), "filed once the key is repaired");
+    }
+
+    @Test
     void refusesStoppedExpiredAndInvalidRequests() {
         redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
         assertEquals(EnqueueOutcome.BLACKLISTED,

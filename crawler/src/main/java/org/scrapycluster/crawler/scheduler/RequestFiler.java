@@ -12,9 +12,11 @@ import java.util.function.UnaryOperator;
 
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
+import org.scrapycluster.common.queue.EnqueueResult;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.url.Fingerprint;
@@ -24,6 +26,7 @@ import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.RequestCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Files the requests a page produced — links, a retry, a redirect — into Redis, all of one page in one
@@ -51,6 +54,7 @@ public final class RequestFiler {
     private final Policy policy;
     private final Predicate<String> domainBlacklisted;
     private final CrawlerMetrics metrics;
+    private final SaidOnce keysRefused = new SaidOnce("crawl");
 
     /**
      * What the filters are set to.
@@ -140,19 +144,35 @@ public final class RequestFiler {
         }
         List<Candidate> checked = sent.stream().filter(Candidate::filtered).toList();
         checked.forEach(candidate -> remembered.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
-        return enqueuer.enqueueBatchAsync(writes).whenComplete((outcomes, failure) -> {
+        return enqueuer.fileBatchAsync(writes).whenComplete((results, failure) -> {
             if (failure != null) {
                 checked.forEach(candidate -> memory.failed(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
             }
-        }).thenApply(outcomes -> {
+        }).thenApply(results -> {
+            List<EnqueueOutcome> outcomes = new ArrayList<>(results.size());
             for (int i = 0; i < sent.size(); i++) {
                 Candidate candidate = sent.get(i);
+                EnqueueResult result = results.get(i);
                 if (candidate.filtered()) {
-                    remembered.answered(candidate.dupefilterKey(), candidate.fingerprint().leading64(), outcomes.get(i));
+                    remembered.answered(candidate.dupefilterKey(), candidate.fingerprint().leading64(), result.outcome());
                 }
+                if (result.outcome() == EnqueueOutcome.KEY_CONFLICT) {
+                    keyRefused(candidate.request(), result.refusal());
+                }
+                outcomes.add(result.outcome());
             }
             return filed(refused, candidates, sent, outcomes);
         });
+    }
+
+    /**
+     * Says that Redis refused a key of {@code request} (docs/operations.md "Keys Redis refuses"): at WARN once per crawl,
+     * as every request of the crawl to that key is refused until it is repaired, then at DEBUG.
+     */
+    private void keyRefused(CrawlRequest request, String refusal) {
+        keysRefused.say(LOG, Level.WARN, request.appid() + "/" + request.crawlid(), event -> event.addKeyValue("url", request.url())
+                        .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid()).addKeyValue("error", refusal),
+                "Redis refuses a key of a request, which is not queued; it is filed again once the key is repaired");
     }
 
     /**

@@ -9,13 +9,18 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.domain.RegisteredDomain;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.RequestCodec;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** What becomes of the requests a page produced, in the original's order of checks, against a private redis-server. */
@@ -132,6 +137,27 @@ class RequestFilerTest {
 
         assertEquals(List.of("http://alpha.com/1 QUEUED", "http://alpha.com/2 QUEUED", "http://alpha.com/3 PAGE_LIMIT", "http://beta.com/1 QUEUED"),
                 outcomes(filed), "with the seed, at most 3 pages of a domain: 2 discovered requests");
+    }
+
+    @Test
+    void aLinkWhosePageCounterRedisRefusesIsDroppedAloneAndSaidOncePerCrawl() throws Exception {
+        redis.sync().set(Keyspace.domainMaxPageFilter(spider, RegisteredDomain.of("http://alpha.com/"), "c1"), "edited by hand");
+        RequestFiler filer = filer(POLICY, Set.of());
+
+        try (CapturedLog log = CapturedLog.start(RequestFiler.class, Level.DEBUG)) {
+            List<RequestFiler.Filed> filed = filer.file(List.of(
+                    request("http://alpha.com/1", Map.of("domain_max_pages", 3)),
+                    request("http://alpha.com/2", Map.of("domain_max_pages", 3)),
+                    request("http://beta.com/1", Map.of("domain_max_pages", 3)))).get();
+
+            assertEquals(List.of("http://alpha.com/1 KEY_CONFLICT", "http://alpha.com/2 KEY_CONFLICT", "http://beta.com/1 QUEUED"),
+                    outcomes(filed), "the other domain's link is filed");
+            List<String> warnings = log.events().stream().filter(event -> event.getLevel() == Level.WARN)
+                    .map(ILoggingEvent::getFormattedMessage).toList();
+            assertEquals(List.of("Redis refuses a key of a request, which is not queued; it is filed again once the key is repaired, "
+                    + "said once per crawl"), warnings);
+            assertEquals(2.0, registry.get("crawler.enqueued").tag("outcome", "key_conflict").counter().count());
+        }
     }
 
     @Test

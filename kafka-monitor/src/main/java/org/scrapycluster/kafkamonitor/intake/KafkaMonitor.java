@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 
-import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -33,9 +31,7 @@ import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
-import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.redis.OutageReporter;
-import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.Backoff;
@@ -59,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>each record is read, validated and handed to its plugin ({@link RequestIntake});</li>
- *   <li>the Redis writes of all accepted requests are sent in one pipeline and confirmed;</li>
+ *   <li>the Redis writes of all accepted requests are sent in one pipeline and confirmed ({@link BatchFiling});</li>
  *   <li>every rejected record is published to the rejected topic, with an error answer to its
  *       sender when it says who that is ({@link RejectionMessages});</li>
  *   <li>only then are the batch's offsets committed, synchronously. Automatic commits are always
@@ -111,7 +107,7 @@ public final class KafkaMonitor implements Service {
     private volatile boolean inGroup;
     private KafkaClientMetrics consumerMetrics;
 
-    private RedisBatchWriter writer;
+    private BatchFiling filing;
     private IntakeStats stats;
     private Heartbeat heartbeat;
     private Producer<String, byte[]> producer;
@@ -201,7 +197,7 @@ public final class KafkaMonitor implements Service {
             heartbeat = new Heartbeat(redis, Keyspace.HEARTBEAT.fill("kafka-monitor", context.node().toString()), heartbeatTtl,
                     min(heartbeatTtl.dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
             heartbeat.start();
-            writer = new RedisBatchWriter(redis, fifo);
+            filing = new BatchFiling(new RedisBatchWriter(redis, fifo), metrics, redisOutage, this::hold);
             producer = loop.createClient("producer", clients::bytesProducer, LOG);
             consumer = loop.createClient("consumer", this::newConsumer, LOG);
             kafka.watch(consumer);
@@ -267,7 +263,7 @@ public final class KafkaMonitor implements Service {
     private void handle(ConsumerRecords<byte[], byte[]> records) {
         long polled = System.nanoTime();
         List<Batch.Entry> entries = new ArrayList<>(records.count());
-        RedisBatchWriter.Writes writes = writer.start();
+        RedisBatchWriter.Writes writes = filing.start();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             Disposition disposition = intake.take(record.value());
             entries.add(new Batch.Entry(new TopicPartition(record.topic(), record.partition()), record.offset(), record.value(), disposition));
@@ -281,7 +277,7 @@ public final class KafkaMonitor implements Service {
         current = new Batch(entries, polled);
         boolean done = false;
         try {
-            write(current, writes);
+            filing.file(current, writes);
             List<Batch.Entry> settled = current.entries();
             BatchSummary summary = summary(settled, polled);
             listener.written(summary);
@@ -305,92 +301,6 @@ public final class KafkaMonitor implements Service {
             case Disposition.Accepted accepted -> stats.plugin(accepted.plugin().name());
             case Disposition.Rejected rejected -> rejected.matched().ifPresent(plugin -> stats.plugin(plugin.name()));
         }
-    }
-
-    /**
-     * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
-     * writes the batch's accepted requests again until it works. Then settles their outcomes and
-     * logs them. When Redis refuses a write because a key holds another type ({@link RedisErrors#isWrongType}: an
-     * error it would give again, not an outage), the records are written one at a time, and a record refused on its
-     * own is rejected with Redis' reason, so that one record cannot hold up those after it.
-     */
-    private void write(Batch batch, RedisBatchWriter.Writes firstAttempt) {
-        Backoff backoff = Backoff.standard();
-        RedisBatchWriter.Writes attempt = firstAttempt;
-        boolean oneByOne = false;
-        while (true) {
-            try {
-                List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries()) : settle(batch.entries(), attempt.finish());
-                redisOutage.succeeded();
-                batch.settle(settled);
-                return;
-            } catch (RedisException e) {
-                if (RedisErrors.isWrongType(e)) {
-                    LOG.atWarn().addKeyValue("error", e.getMessage()).log("Redis refused a write of the batch; writing its records one at a time");
-                    oneByOne = true;
-                    continue;
-                }
-                redisOutage.failed(e);
-                metrics.redisRetry();
-                hold(backoff.nextDelay());
-                if (oneByOne) {
-                    continue; // writeOneByOne writes each record itself: a batch attempt would send them twice
-                }
-                attempt = writer.start();
-                for (Batch.Entry entry : batch.entries()) {
-                    if (entry.disposition() instanceof Disposition.Accepted accepted) {
-                        attempt.add(accepted.handling());
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * The batch's records, each accepted one written in a call of its own and settled; one that Redis refuses
-     * is rejected with its reason.
-     *
-     * @throws RedisException when Redis is unreachable (the batch is written again)
-     */
-    private List<Batch.Entry> writeOneByOne(List<Batch.Entry> entries) {
-        List<Batch.Entry> settled = new ArrayList<>(entries.size());
-        for (Batch.Entry entry : entries) {
-            if (!(entry.disposition() instanceof Disposition.Accepted accepted)) {
-                settled.add(entry);
-                continue;
-            }
-            RedisBatchWriter.Writes alone = writer.start();
-            alone.add(accepted.handling());
-            try {
-                settled.add(settle(entry, accepted, alone.finish().getFirst()));
-            } catch (RedisException e) {
-                if (!RedisErrors.isWrongType(e)) {
-                    throw e;
-                }
-                settled.add(entry.settled(SeedOutcomes.refusedByRedis(accepted, e.getMessage())));
-            }
-        }
-        return settled;
-    }
-
-    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueOutcome>> outcomes) {
-        List<Batch.Entry> settled = new ArrayList<>(entries.size());
-        int next = 0;
-        for (Batch.Entry entry : entries) {
-            settled.add(entry.disposition() instanceof Disposition.Accepted accepted ? settle(entry, accepted, outcomes.get(next++)) : entry);
-        }
-        return settled;
-    }
-
-    /** An accepted record settled by the outcome of its enqueue, when it had one; logged when it stays accepted. */
-    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueOutcome> outcome) {
-        Disposition disposition = outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
-        if (disposition instanceof Disposition.Accepted done) {
-            metrics.accepted(done.plugin().name());
-            String message = done.handling().logMessage();
-            IntakeLog.accepted(done, outcome.map(o -> SeedOutcomes.logMessage(o, message)).orElse(message));
-        }
-        return entry.settled(disposition);
     }
 
     /** Counts and logs the batch's rejected records, and publishes what is to be published about them. */

@@ -104,24 +104,23 @@ final class RedisBatchWriter {
         /**
          * Sends what is left, waits for Redis to confirm every write, then signals the job keys written.
          *
-         * @return for each request, in the order added, the outcome of its enqueue when it had one: a
+         * @return for each request, in the order added, the result of its enqueue when it had one: a
          *         request already queued or seen by its crawl is not queued twice, one of a stopped or
-         *         expired crawl is refused
+         *         expired crawl is refused, one a key of which Redis refuses is too
          * @throws RedisException when any write failed; some may have been applied
          */
-        List<Optional<EnqueueOutcome>> finish() {
+        List<Optional<EnqueueResult>> finish() {
             sendEnqueues();
-            List<Optional<EnqueueOutcome>> outcomes = new ArrayList<>(enqueues.size());
+            List<Optional<EnqueueResult>> outcomes = new ArrayList<>(enqueues.size());
             for (List<Enqueued> ofRequest : enqueues) {
-                EnqueueOutcome decisive = null;
+                EnqueueResult decisive = null;
                 for (Enqueued enqueued : ofRequest) {
                     EnqueueResult result = redis.await(enqueued.result);
-                    EnqueueOutcome outcome = result.outcome();
                     if (result.timeoutWritten()) {
                         enqueued.effect().timeoutKey().ifPresent(signals::add);
                     }
-                    if (decisive == null || severity(outcome) > severity(decisive)) {
-                        decisive = outcome;
+                    if (decisive == null || severity(result.outcome()) > severity(decisive.outcome())) {
+                        decisive = result;
                     }
                 }
                 outcomes.add(Optional.ofNullable(decisive));

@@ -4,21 +4,23 @@ import java.util.List;
 import java.util.Optional;
 
 import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.queue.EnqueueResult;
 import org.scrapycluster.kafkamonitor.rejection.Rejection;
 
 /**
  * What an accepted crawl request comes to once Redis has answered its enqueue: queued; already
  * there (this very request is queued, or its URL was already registered in the crawl's
  * dupefilter, for example because the record is delivered again), which leaves it accepted; or
- * refused, because its crawl was stopped or has expired.
+ * refused, because its crawl was stopped or has expired, or because Redis refuses a key of it.
  */
 final class SeedOutcomes {
 
     private SeedOutcomes() {
     }
 
-    static Disposition settle(Disposition.Accepted accepted, EnqueueOutcome outcome) {
+    static Disposition settle(Disposition.Accepted accepted, EnqueueResult result) {
         String crawl = accepted.request().field("appid") + "/" + accepted.request().field("crawlid");
+        EnqueueOutcome outcome = result.outcome();
         return switch (outcome) {
             case QUEUED, ALREADY_QUEUED, DUPLICATE -> accepted;
             case BLACKLISTED -> refuse(accepted, "The crawl was stopped or has expired",
@@ -28,8 +30,8 @@ final class SeedOutcomes {
                     "expires: " + accepted.request().field("expires") + " has passed");
             case INVALID -> refuse(accepted, "The crawl request cannot be queued",
                     "request: no string appid and crawlid or no numeric priority");
-            case KEY_CONFLICT -> refuse(accepted, "The crawl request cannot be queued",
-                    "request: its queue or dupefilter key is taken by a key of another type (an id named like a key's last part)");
+            case KEY_CONFLICT -> refuse(accepted, "The crawl request cannot be queued", "request: Redis refuses a key of it, such as "
+                    + "one of another type under its name (an id named like a key's last part): " + result.refusal());
             // seeds are filed without page limits or a domain refusal; a plugin that adds them gets this
             case PAGE_LIMIT, DOMAIN_BLACKLISTED -> refuse(accepted, "The crawl request cannot be queued",
                     "request: refused by " + (outcome == EnqueueOutcome.PAGE_LIMIT ? "a page limit" : "the domain blacklist"));
@@ -47,7 +49,10 @@ final class SeedOutcomes {
         };
     }
 
-    /** An accepted request whose write Redis refused with {@code error} (not an outage: it would refuse it again). */
+    /**
+     * An accepted request whose write Redis refused with {@code error} (not an outage: it would refuse it again until
+     * the key is repaired).
+     */
     static Disposition refusedByRedis(Disposition.Accepted accepted, String error) {
         return refuse(accepted, "The request cannot be written to Redis", "redis: " + error);
     }

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.keyspace.Keyspace;
-import org.scrapycluster.common.queue.EnqueueOutcome;
+import org.scrapycluster.common.queue.EnqueueResult;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.common.url.RequestFingerprint;
@@ -226,7 +226,10 @@ class RequestFixtureEffectsTest {
 
         Rejection rejection = assertInstanceOf(Disposition.Rejected.class, clash).rejection();
         assertEquals("The crawl request cannot be queued", rejection.reason());
-        assertTrue(rejection.details().getFirst().contains("taken by a key of another type"), rejection.details().toString());
+        assertTrue(rejection.details().getFirst().startsWith("request: Redis refuses a key of it, such as one of another type under its name"),
+                rejection.details().toString());
+        assertTrue(rejection.details().getFirst().endsWith(": WRONGTYPE Operation against a key holding the wrong kind of value"),
+                rejection.details().toString());
         assertEquals("set", REDIS.connection().sync().type("crawls:" + domain + ":queue"), "the app's crawls are untouched");
     }
 
@@ -237,7 +240,7 @@ class RequestFixtureEffectsTest {
         if (disposition instanceof Disposition.Accepted accepted) {
             RedisBatchWriter.Writes writes = new RedisBatchWriter(REDIS.connection(), false).start();
             writes.add(accepted.handling());
-            Optional<EnqueueOutcome> outcome = writes.finish().getFirst();
+            Optional<EnqueueResult> outcome = writes.finish().getFirst();
             return outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
         }
         return disposition;

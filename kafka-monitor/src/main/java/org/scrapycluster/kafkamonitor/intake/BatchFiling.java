@@ -1,0 +1,135 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import io.lettuce.core.RedisException;
+import org.scrapycluster.common.queue.EnqueueResult;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisErrors;
+import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Files a batch's accepted requests in Redis, whatever it takes, and settles each of its records by what became of
+ * its request ({@link SeedOutcomes}): queued and logged as accepted, or rejected for the state of its crawl. While
+ * Redis is away the batch is written again after a back-off, the consumer holding its partitions meanwhile; one
+ * outage is said once ({@link OutageReporter}). Used by the consumer's thread only.
+ */
+final class BatchFiling {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BatchFiling.class);
+
+    private final RedisBatchWriter writer;
+    private final IntakeMetrics metrics;
+    private final OutageReporter redisOutage;
+    private final Consumer<Duration> hold;
+
+    /**
+     * @param redisOutage where the outages of the writes are said, and read by the health check
+     * @param hold        waits the given time without taking new records
+     */
+    BatchFiling(RedisBatchWriter writer, IntakeMetrics metrics, OutageReporter redisOutage, Consumer<Duration> hold) {
+        this.writer = writer;
+        this.metrics = metrics;
+        this.redisOutage = redisOutage;
+        this.hold = hold;
+    }
+
+    /** Starts the writes of a batch, sent while its records are decided. */
+    RedisBatchWriter.Writes start() {
+        return writer.start();
+    }
+
+    /**
+     * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
+     * writes the batch's accepted requests again until it works. Then settles their outcomes and
+     * logs them. A request a key of which Redis refuses is settled as rejected by the enqueue itself; when Redis
+     * refuses another write of the batch ({@link RedisErrors#isRefusal}: an error it would give again, not an outage,
+     * such as a job key of another type), the records are written one at a time, and a record refused on its own is
+     * rejected with Redis' reason, so that one record cannot hold up those after it.
+     */
+    void file(Batch batch, RedisBatchWriter.Writes firstAttempt) {
+        Backoff backoff = Backoff.standard();
+        RedisBatchWriter.Writes attempt = firstAttempt;
+        boolean oneByOne = false;
+        while (true) {
+            try {
+                List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries()) : settle(batch.entries(), attempt.finish());
+                redisOutage.succeeded();
+                batch.settle(settled);
+                return;
+            } catch (RedisException e) {
+                if (RedisErrors.isRefusal(e)) {
+                    LOG.atWarn().addKeyValue("error", e.getMessage()).log("Redis refused a write of the batch; writing its records one at a time");
+                    oneByOne = true;
+                    continue;
+                }
+                redisOutage.failed(e);
+                metrics.redisRetry();
+                hold.accept(backoff.nextDelay());
+                if (oneByOne) {
+                    continue; // writeOneByOne writes each record itself: a batch attempt would send them twice
+                }
+                attempt = writer.start();
+                for (Batch.Entry entry : batch.entries()) {
+                    if (entry.disposition() instanceof Disposition.Accepted accepted) {
+                        attempt.add(accepted.handling());
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The batch's records, each accepted one written in a call of its own and settled; one that Redis refuses
+     * is rejected with its reason.
+     *
+     * @throws RedisException when Redis is unreachable (the batch is written again)
+     */
+    private List<Batch.Entry> writeOneByOne(List<Batch.Entry> entries) {
+        List<Batch.Entry> settled = new ArrayList<>(entries.size());
+        for (Batch.Entry entry : entries) {
+            if (!(entry.disposition() instanceof Disposition.Accepted accepted)) {
+                settled.add(entry);
+                continue;
+            }
+            RedisBatchWriter.Writes alone = writer.start();
+            alone.add(accepted.handling());
+            try {
+                settled.add(settle(entry, accepted, alone.finish().getFirst()));
+            } catch (RedisException e) {
+                if (!RedisErrors.isRefusal(e)) {
+                    throw e;
+                }
+                settled.add(entry.settled(SeedOutcomes.refusedByRedis(accepted, e.getMessage())));
+            }
+        }
+        return settled;
+    }
+
+    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueResult>> outcomes) {
+        List<Batch.Entry> settled = new ArrayList<>(entries.size());
+        int next = 0;
+        for (Batch.Entry entry : entries) {
+            settled.add(entry.disposition() instanceof Disposition.Accepted accepted ? settle(entry, accepted, outcomes.get(next++)) : entry);
+        }
+        return settled;
+    }
+
+    /** An accepted record settled by the outcome of its enqueue, when it had one; logged when it stays accepted. */
+    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueResult> outcome) {
+        Disposition disposition = outcome.map(result -> SeedOutcomes.settle(accepted, result)).orElse(accepted);
+        if (disposition instanceof Disposition.Accepted done) {
+            metrics.accepted(done.plugin().name());
+            String message = done.handling().logMessage();
+            IntakeLog.accepted(done, outcome.map(result -> SeedOutcomes.logMessage(result.outcome(), message)).orElse(message));
+        }
+        return entry.settled(disposition);
+    }
+}
