@@ -93,10 +93,20 @@ local function whole_number_text(number)
   return string.format('%.0f', number < 0 and math.ceil(number) or math.floor(number))
 end
 
+-- Calls write(key, crawl) for each crawl a tally noted, each under pcall: a crawl whose accounting Redis
+-- refuses (its hash of another type, or a counter in it that holds no number: edited by hand or
+-- corrupted; docs/operations.md "Keys Redis refuses") loses what this call counted for it, and the other
+-- crawls of the call are written. The call comes after the requests' own writes, so a Redis that takes
+-- no writes has refused the call before it gets here.
+local function write_each_crawl(tally, write)
+  for _, key in ipairs(tally.order) do
+    pcall(write, key, tally.crawls[key])
+  end
+end
+
 -- Writes what account_added counted.
 local function write_added(tally, clock)
-  for _, key in ipairs(tally.order) do
-    local crawl = tally.crawls[key]
+  write_each_crawl(tally, function(key, crawl)
     for _, field in ipairs(crawl.order) do
       redis.call('HINCRBY', key, field, crawl.counts[field])
     end
@@ -104,7 +114,7 @@ local function write_added(tally, clock)
     redis.call('HSET', key, 'expires', whole_number_text(crawl.fields.expires), 'updated', clock.millis)
     index_crawl(crawl.spider, crawl.fields)
     redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(crawl.spider, crawl.fields))
-  end
+  end)
   for _, queue in ipairs(tally.length_order) do
     local length = tally.lengths[queue]
     queue_length_changed(length.spider, length.domain, length.added)
@@ -176,8 +186,7 @@ end
 -- decremented first and read from the answer (the counters are never below 0, so what it held is the
 -- answer plus n): one command a field, two when it reaches 0.
 local function write_removed(tally, clock)
-  for _, key in ipairs(tally.order) do
-    local crawl = tally.crawls[key]
+  write_each_crawl(tally, function(key, crawl)
     local spider, fields = crawl.spider, crawl.fields
     local counted, foreign = 0, false
     for _, field in ipairs(crawl.order) do
@@ -205,5 +214,5 @@ local function write_removed(tally, clock)
     elseif foreign then
       redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
     end
-  end
+  end)
 end

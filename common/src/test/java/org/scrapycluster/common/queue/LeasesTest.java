@@ -186,6 +186,27 @@ class LeasesTest {
     }
 
     @Test
+    void aCrawlWhoseAccountingRedisRefusesKeepsNoAckOfAnotherCrawlFromBeingCounted() {
+        enqueue("a", 1);
+        String other = Members.feedItem("https://ex1.com/b", "app", "c2", 1, 0);
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue, other)));
+        List<Leases.Ack> acks = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            HandOut.HandedOut out = lease(Duration.ofMinutes(1));
+            acks.add(new Leases.Ack(out.leaseId().orElseThrow(), CrawlFields.ofMember(out.member()), true));
+        }
+        CrawlRef broken = new CrawlRef(spider, "app", "c2");
+        redis.sync().hset(broken.accountingKey(), "pages", "edited by hand");
+
+        assertEquals(List.of(true, true), leases.ackAllAsync(spider, acks).join());
+
+        CrawlCount count = counts.crawl(crawl).orElseThrow();
+        assertEquals(0, count.pending(), "the other crawl's request is taken off its counters");
+        assertEquals(1, count.pages());
+        assertEquals(0, leases.count(spider));
+    }
+
+    @Test
     void acksOfRequestsNeverCountedMarkTheirCrawlForeign() {
         for (String path : List.of("a", "b", "c")) {
             enqueue(path, 1);
