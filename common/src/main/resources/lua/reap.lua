@@ -7,27 +7,44 @@
 -- ARGV[1] spiderid            ARGV[2] most leases handled in this call
 -- Returns {returned, handled}: requests put back into a queue, and due leases handled (when
 -- handled equals ARGV[2] more may be due). A request whose exact member is already queued again is
--- not duplicated; a lease entry without a request, or with an id we cannot read, is removed.
+-- not duplicated; a lease entry without a request, or with an id we cannot read, is removed. A lease
+-- whose queue Redis refuses (a key of another type; docs/operations.md "Keys Redis refuses") stays, due
+-- again REFUSED_QUEUE_RETRY_MS later.
 
+local REFUSED_QUEUE_RETRY_MS = 60000
 local leased, leases = KEYS[1], KEYS[2]
 local spider, most = ARGV[1], tonumber(ARGV[2])
 local clock = server_clock()
 local batch = new_batch()
 local due = redis.call('ZRANGEBYSCORE', leases, '-inf', clock.millis, 'LIMIT', 0, most)
 local returned = 0
+
+-- Puts the request of a due lease back into its queue, unless its exact member is queued again already;
+-- false when Redis refuses the queue (a key of another type).
+local function put_back(member, domain, score)
+  local ok, added = pcall(redis.call, 'ZADD', KEYSPACE.queue(spider, domain), 'NX', score, member)
+  if not ok then
+    return false
+  end
+  if added == 1 then
+    returned = returned + 1
+    queue_length_changed(spider, domain, 1)
+  else
+    account_removed(spider, crawl_fields(member, score), domain, clock)
+  end
+  activate_domain(batch, spider, domain, clock)
+  return true
+end
+
 for _, lease_id in ipairs(due) do
   local member = redis.call('HGET', leased, lease_id)
-  redis.call('ZREM', leases, lease_id)
-  redis.call('HDEL', leased, lease_id)
   local domain, score = lease_parts(lease_id)
-  if member and domain ~= nil and tonumber(score) ~= nil then
-    if redis.call('ZADD', KEYSPACE.queue(spider, domain), 'NX', score, member) == 1 then
-      returned = returned + 1
-      queue_length_changed(spider, domain, 1)
-    else
-      account_removed(spider, crawl_fields(member, score), domain, clock)
-    end
-    activate_domain(batch, spider, domain, clock)
+  if member and domain ~= nil and tonumber(score) ~= nil and not put_back(member, domain, score) then
+    -- kept rather than its request lost, and asked again a minute on, behind the leases due before then
+    redis.call('ZADD', leases, clock.millis + REFUSED_QUEUE_RETRY_MS, lease_id)
+  else
+    redis.call('ZREM', leases, lease_id)
+    redis.call('HDEL', leased, lease_id)
   end
 end
 return {returned, #due}

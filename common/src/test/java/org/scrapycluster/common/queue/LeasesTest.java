@@ -90,6 +90,29 @@ class LeasesTest {
         assertEquals(member, lease(Duration.ofMinutes(1)).member());
     }
 
+    @Test
+    void aLeaseWhoseQueueRedisRefusesIsKeptForLaterNotLost() {
+        String member = enqueue("a", 7);
+        HandOut.HandedOut out = lease(Duration.ofMillis(1));
+        redis.sync().set(queue.key(), "a string where the queue was");
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).handled() == 1);
+        assertEquals(member, redis.sync().hget(Keyspace.leased(spider), out.leaseId().orElseThrow()), "the lease is kept");
+        double deadline = redis.sync().zscore(Keyspace.leases(spider), out.leaseId().orElseThrow());
+        assertTrue(deadline > serverMillis() + 50_000, "due again a minute on, not at every pass");
+        assertEquals(0, leases.reap(spider, 10).handled());
+
+        redis.sync().del(queue.key());
+        redis.sync().zadd(Keyspace.leases(spider), 0, out.leaseId().orElseThrow());
+        assertEquals(1, leases.reap(spider, 10).returned(), "returned once the queue is repaired");
+        assertEquals(List.of(ScoredValue.just(-7, member)), redis.sync().zrangeWithScores(queue.key(), 0, -1));
+    }
+
+    private long serverMillis() {
+        List<String> time = redis.sync().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
+
     /**
      * Hand-outs whose answers were lost: only the leases of the holders named, of this node, are made due; the reaper
      * then returns their requests at once, and the leases of other hand-outs and other nodes run on.
