@@ -25,7 +25,7 @@
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
 -- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT <error>' (Redis refuses a key of it:
 -- one of another type, such as a name the original's keys share with another key, or a page counter that
--- holds no number; nothing of it is kept, enqueue_each); then one more
+-- holds no number; neither queued nor in the dupefilter, enqueue_each); then one more
 -- element, n characters, the i-th '1' when request i wrote its crawl's timeout key and '0' when not (a caller
 -- reading the outcomes by position reads them as before).
 -- The timeout key (+10) is written after every outcome but BLACKLISTED, KEY_CONFLICT and EXPIRED (unless the
@@ -161,7 +161,7 @@ end
 -- 'KEY_CONFLICT <Redis' words>', with what it wrote taken back, so that it is filed once the key is
 -- repaired and the requests after it are filed meanwhile. An error that says Redis takes no writes fails
 -- the whole call, for the caller to wait it out as an outage: it comes at the first write of a call (out of
--- memory, a replica), so nothing of the call was written.
+-- memory, a replica), so nothing of the call was written: then the answer is nil and Redis' words.
 local function enqueue_each(queue, base, arrival)
   filing = {}
   local ok, outcome, timeout_written = pcall(enqueue, queue, base, arrival)

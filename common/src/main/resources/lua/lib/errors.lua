@@ -1,8 +1,8 @@
 -- How a script tells apart the errors of the commands it runs (docs/operations.md "Keys Redis refuses"),
--- the way RedisErrors does in Java: a key of another type (WRONGTYPE) refuses the request naming it, and
--- Redis would answer it again however often it is asked; an error that says Redis takes no write at all,
--- whatever the keys, is no fault of one request: it fails the whole call, for the caller to wait it out
--- as an outage (docs/operations.md "Redis memory").
+-- the way RedisErrors does in Java: an error about a key (of another type, holding no number) refuses
+-- the request or decision naming it, and Redis would answer it again however often it is asked; an
+-- error that says Redis takes no write at all, whatever the keys, is no fault of one request: it fails
+-- the whole call, for the caller to wait it out as an outage (docs/operations.md "Redis memory").
 
 -- The text of an error caught by pcall: a string, or a table {err = text} for a failed command on the
 -- Redis versions that raise those.
@@ -13,15 +13,6 @@ local function error_text(raised)
   return tostring(raised)
 end
 
-local function starts_with(text, start)
-  return string.sub(text, 1, #start) == start
-end
-
--- Whether a command failed on a key that holds another type.
-local function wrong_type(raised)
-  return starts_with(error_text(raised), 'WRONGTYPE')
-end
-
 -- The starts of the errors Redis answers writes with while it takes none, whatever the keys: a replica, a
 -- failed save, too few replicas, out of memory (a write that may add data, while the call has changed
 -- nothing). Such an error comes at the first write of a call, so nothing of the call is written then.
@@ -30,7 +21,7 @@ local WRITES_REFUSED = { 'READONLY', 'MISCONF', 'NOREPLICAS', 'OOM' }
 local function writes_refused(raised)
   local text = error_text(raised)
   for _, start in ipairs(WRITES_REFUSED) do
-    if starts_with(text, start) then
+    if string.sub(text, 1, #start) == start then
       return true
     end
   end
