@@ -172,7 +172,7 @@ public final class RequestFiler {
     private void keyRefused(CrawlRequest request, String refusal) {
         keysRefused.say(LOG, Level.WARN, request.appid() + "/" + request.crawlid(), event -> event.addKeyValue("url", request.url())
                         .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid()).addKeyValue("error", refusal),
-                "Redis refuses a key of a request, which is not queued; it is filed again once the key is repaired");
+                "Redis refuses a key of a request, which is dropped; so are the crawl's other requests that need the key, until it is repaired");
     }
 
     /**

@@ -154,8 +154,8 @@ class RequestFilerTest {
                     outcomes(filed), "the other domain's link is filed");
             List<String> warnings = log.events().stream().filter(event -> event.getLevel() == Level.WARN)
                     .map(ILoggingEvent::getFormattedMessage).toList();
-            assertEquals(List.of("Redis refuses a key of a request, which is not queued; it is filed again once the key is repaired, "
-                    + "said once per crawl"), warnings);
+            assertEquals(List.of("Redis refuses a key of a request, which is dropped; so are the crawl's other requests that need the key, "
+                    + "until it is repaired, said once per crawl"), warnings);
             assertEquals(2.0, registry.get("crawler.enqueued").tag("outcome", "key_conflict").counter().count());
         }
     }
