@@ -12,9 +12,13 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.redismonitor.job.JobFailures;
@@ -31,10 +35,32 @@ class JobLoopTest {
 
     private static final String USER_PLUGINS = "{" + FailingPlugin.Factory.class.getName() + ": 50, " + InfoTestPlugin.Factory.class.getName() + ": 60}";
 
+    /**
+     * A Redis of the class's own: a job retried, or freed by its lock, is found by the fallback scan, paced by how long a
+     * pass over the keyspace takes and held cluster-wide for as long (jobs:scan_turn), and the shared server holds every
+     * other test's keys and turns.
+     */
+    private static EmbeddedRedis redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = EmbeddedRedis.start(0, DataDirectory.temporary("job-loop-redis"));
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    /** A fixture on the shared Kafka and ZooKeeper and this class's Redis, with {@code overrides} (NAME, VALUE pairs). */
+    private static MonitorFixture on(EmbeddedStack stack, String... overrides) {
+        return MonitorFixture.on(redis.port(), stack.kafkaBootstrap(), stack.zookeeperConnect(), overrides);
+    }
+
     @Test
     void twoMonitorsAnswerEveryJobExactlyOnce(EmbeddedStack stack) {
         int jobs = 300;
-        try (MonitorFixture fixture = MonitorFixture.on(stack)) {
+        try (MonitorFixture fixture = on(stack)) {
             MonitorFixture.Running first = fixture.startMonitor();
             MonitorFixture.Running second = fixture.startMonitor();
             String spider = MonitorFixture.unique("spider");
@@ -66,9 +92,9 @@ class JobLoopTest {
 
     @Test
     void aJobGivenUpWhileKafkaIsAwayStaysUntilItsRequesterIsTold(EmbeddedStack stack) {
-        try (MonitorFixture cutOff = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2",
+        try (MonitorFixture cutOff = on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2",
                 "KAFKA_HOSTS", "127.0.0.1:9", "KAFKA_SEND_TIMEOUT", "1");
-                MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2")) {
+                MonitorFixture fixture = on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2")) {
             String key = "failtest:" + MonitorFixture.unique("app") + ":job";
             cutOff.startMonitor();
             fixture.post(key, "uuid-given-up");
@@ -85,7 +111,7 @@ class JobLoopTest {
 
     @Test
     void aFailingJobIsRetriedThenGivenUpWithAnErrorAnswer(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2")) {
+        try (MonitorFixture fixture = on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES_MAX", "2")) {
             fixture.startMonitor();
             String appid = MonitorFixture.unique("app");
             String key = "failtest:" + appid + ":job";
@@ -104,7 +130,7 @@ class JobLoopTest {
 
     @Test
     void withoutRetryCountingAFailingJobIsTriedAgainAndAgain(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES", "false")) {
+        try (MonitorFixture fixture = on(stack, "PLUGINS", USER_PLUGINS, "RETRY_FAILURES", "false")) {
             fixture.startMonitor();
             String key = "failtest:" + MonitorFixture.unique("app") + ":job";
             fixture.write(key, "uuid");
@@ -121,7 +147,7 @@ class JobLoopTest {
 
     @Test
     void aJobWaitsWhileAnotherHolderHasItsLock(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack)) {
+        try (MonitorFixture fixture = on(stack)) {
             fixture.startMonitor();
             String key = Keyspace.INFO_CRAWL.fill(MonitorFixture.unique("spider"), "app", "c1");
             fixture.redis().sync().set(Keyspace.lock(key), "another-monitor");
@@ -138,7 +164,7 @@ class JobLoopTest {
     @Test
     void runsUserPluginsNamedByClass(EmbeddedStack stack) {
         // a lock that is not released outlives the wait below instead of expiring during it
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "PLUGINS", USER_PLUGINS, "REDIS_LOCK_EXPIRATION", "300")) {
+        try (MonitorFixture fixture = on(stack, "PLUGINS", USER_PLUGINS, "REDIS_LOCK_EXPIRATION", "300")) {
             fixture.startMonitor();
             String key = "info-test:" + MonitorFixture.unique("k");
             String value = MonitorFixture.unique("v");
@@ -153,7 +179,7 @@ class JobLoopTest {
 
     @Test
     void everyRequestOfOneScopeIsAnsweredOnceWhileTheJobIsRewritten(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack)) {
+        try (MonitorFixture fixture = on(stack)) {
             fixture.startMonitor();
             String key = Keyspace.STATS_REQUEST.fill("rest", MonitorFixture.unique("app"));
             Map<String, Integer> answered = new HashMap<>();
@@ -172,7 +198,7 @@ class JobLoopTest {
     @Test
     void alsoAnswersOnTheAppsOwnTopic(EmbeddedStack stack) {
         String appid = MonitorFixture.unique("app");
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "KAFKA_APPID_TOPICS", "true");
+        try (MonitorFixture fixture = on(stack, "KAFKA_APPID_TOPICS", "true");
              OutboundAnswers appTopic = new OutboundAnswers(stack.kafkaBootstrap(), fixture.prefix() + ".outbound_" + appid)) {
             fixture.startMonitor();
             String uuid = MonitorFixture.unique("uuid");
@@ -184,7 +210,7 @@ class JobLoopTest {
     @Test
     void anAppTopicKafkaDoesNotCreateCostsOnlyTheAnswersCopyOnIt(EmbeddedStack stack) {
         String appid = MonitorFixture.unique("app");
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "KAFKA_APPID_TOPICS", "true", "KAFKA_SEND_TIMEOUT", "2");
+        try (MonitorFixture fixture = on(stack, "KAFKA_APPID_TOPICS", "true", "KAFKA_SEND_TIMEOUT", "2");
              // a topic whose name collides with the app's topic ('.' and '_' are one to Kafka), so that the broker
              // cannot create it, as on a cluster without automatic topic creation
              OutboundAnswers collision = new OutboundAnswers(stack.kafkaBootstrap(), fixture.prefix() + "_outbound_" + appid)) {
