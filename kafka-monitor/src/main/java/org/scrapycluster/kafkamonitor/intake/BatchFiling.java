@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Files a batch's accepted requests in Redis, whatever it takes, and settles each of its records by what became of
- * its request ({@link SeedOutcomes}): queued and logged as accepted, or rejected for the state of its crawl. While
- * Redis is away the batch is written again after a back-off, the consumer holding its partitions meanwhile; one
- * outage is said once ({@link OutageReporter}). Used by the consumer's thread only.
+ * its request ({@link SeedOutcomes}): queued and logged as accepted, or rejected for the state of its crawl or for a
+ * key Redis refuses. While Redis is away the batch is written again after a back-off, the consumer holding its
+ * partitions meanwhile; one outage is said once ({@link OutageReporter}). Used by the consumer's thread only.
  */
 final class BatchFiling {
 
