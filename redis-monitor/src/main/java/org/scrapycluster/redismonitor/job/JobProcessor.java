@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A failing job (its plugin's precondition or handling threw an exception, or an error of its own code:
  * {@link ExtensionFailures}) is logged with its stack trace, counted in the fail statistics and in
- * {@code lock:<key>:failures}, and retried; once given up each requester is told with an {@code error}
+ * {@code lock:<key>:failures}, and retried ({@link FailedJobs}); once given up each requester is told with an {@code error}
  * answer (the original dropped it silently), and then it is deleted. A request the plugin rejects is
  * answered with the error at once. An outage is not the job's fault: when Redis or Kafka is
  * unreachable the exception goes to the caller, which backs off, and the job stays as it is; the
@@ -64,15 +64,18 @@ public final class JobProcessor {
     private final OutboundPublisher outbound;
     private final JobStats stats;
     private final Clock clock;
+    private final FailedJobs retries;
 
+    /** @param retries where a job that failed and was not given up is noted, to be tried again */
     public JobProcessor(RedisConnection redis, RedisLocks locks, JobFailures failures, OutboundPublisher outbound,
-                        JobStats stats, Clock clock) {
+                        JobStats stats, Clock clock, FailedJobs retries) {
         this.redis = redis;
         this.locks = locks;
         this.failures = failures;
         this.outbound = outbound;
         this.stats = stats;
         this.clock = clock;
+        this.retries = retries;
     }
 
     /**
@@ -206,6 +209,7 @@ public final class JobProcessor {
         LOG.atError().setCause(failure).addKeyValue("key", key).addKeyValue("plugin", plugin.name())
                 .log("Job {} of the plugin {} failed: {}", key, plugin.name(), ExtensionFailures.described(failure));
         if (!failures.failed(key)) {
+            retries.failed(plugin, key);
             stats.ended(plugin, Outcome.FAILED, Duration.ofNanos(System.nanoTime() - started));
             return;
         }

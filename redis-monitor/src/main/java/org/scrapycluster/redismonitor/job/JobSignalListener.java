@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor.job;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.lettuce.core.KeyValue;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Picks up signalled jobs at once: blocks on {@code BLPOP jobs:signal} on a connection of its own
  * (a blocked connection cannot carry other commands) and processes each key it pops with the
  * first plugin, in rank order, whose pattern matches it. Each signal is popped by one monitor
- * only; a key processed meanwhile by a scan is found gone and skipped. A job whose keys Redis refuses is logged once
+ * only; a key processed meanwhile by a scan is found gone and skipped. Between signals it tries again the jobs that
+ * failed in this monitor once they are due ({@link FailedJobs}). A job whose keys Redis refuses is logged once
  * and passed over, as by the scan, without the back-off of an outage (docs/operations.md "Keys Redis refuses").
  */
 public final class JobSignalListener implements Worker.Step, AutoCloseable {
@@ -28,6 +30,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
     private final RedisEndpoint endpoint;
     private final List<Route> routes;
     private final JobPass jobs;
+    private final FailedJobs retries;
     private final double blockSeconds;
     private RedisConnection connection;
 
@@ -35,9 +38,11 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
      * @param endpoint  where to open the listening connection
      * @param plugins   the plugins in rank order
      * @param processor processes the popped keys
+     * @param retries   the failed jobs it tries again once they are due
      */
-    public JobSignalListener(RedisEndpoint endpoint, List<JobPlugin> plugins, JobProcessor processor) {
+    public JobSignalListener(RedisEndpoint endpoint, List<JobPlugin> plugins, JobProcessor processor, FailedJobs retries) {
         this.endpoint = endpoint;
+        this.retries = retries;
         this.routes = plugins.stream().map(plugin -> new Route(Glob.compile(plugin.pattern()), plugin)).toList();
         this.jobs = new JobPass(processor, LOG, "The job signal listener");
         Duration block = endpoint.timeout().dividedBy(2);
@@ -45,8 +50,9 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
     }
 
     /**
-     * Waits up to a second for a signal and processes the key it names. The wait is not one a stop interrupts
-     * ({@link Worker#idle}): an interrupted {@code BLPOP} stays in Redis, and would pop a signal nobody reads.
+     * Waits up to a second for a signal and processes the key it names, then the failed jobs due to be tried again. The
+     * wait is not one a stop interrupts ({@link Worker#idle}): an interrupted {@code BLPOP} stays in Redis, and would pop
+     * a signal nobody reads.
      */
     @Override
     public void run() throws OutboundUnavailableException {
@@ -54,16 +60,18 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
             connection = RedisConnection.open(endpoint);
         }
         KeyValue<String, String> signal = connection.sync().blpop(blockSeconds, Keyspace.JOBS_SIGNAL);
-        if (signal == null || !signal.hasValue()) {
-            return;
+        if (signal != null && signal.hasValue()) {
+            String key = signal.getValue();
+            Optional<JobPlugin> plugin = pluginFor(key);
+            if (plugin.isPresent()) {
+                jobs.process(plugin.get(), key);
+            } else {
+                LOG.debug("No plugin runs the signalled key {}", key);
+            }
         }
-        String key = signal.getValue();
-        Optional<JobPlugin> plugin = pluginFor(key);
-        if (plugin.isEmpty()) {
-            LOG.debug("No plugin runs the signalled key {}", key);
-            return;
+        for (Map.Entry<String, JobPlugin> retry : retries.takeDue()) {
+            jobs.process(retry.getValue(), retry.getKey());
         }
-        jobs.process(plugin.get(), key);
     }
 
     /** The first plugin, in rank order, whose pattern matches {@code key}. */

@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisLoadingException;
@@ -19,14 +21,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
  * A job whose plugin fails, with an error of its own code rather than an exception (a class its jar lacks), or in its
  * precondition: the failure is the job's, counted and retried, and the job given up and its requester told, as for
- * an exception; the monitor goes on with the other jobs. A plugin that cannot name its keys is passed over. A Redis
- * answering about itself (loading its data) is an outage, not the job's failure.
+ * an exception; the monitor goes on with the other jobs, and tries the failed one again once it is due rather than at
+ * the next scan. A plugin that cannot name its keys is passed over. A Redis answering about itself (loading its data)
+ * is an outage, not the job's failure.
  */
 @ExtendWith(SharedStack.class)
 class FailingJobTest {
@@ -97,6 +101,32 @@ class FailingJobTest {
 
         assertEquals(0L, bed.redis.sync().exists(key), "given up at the third failure, and deleted, rather than failing every scan after");
         assertEquals(List.of(), bed.answered("error"));
+    }
+
+    @Test
+    void aSignalledJobThatFailsIsTriedAgainOnceDueWithoutWaitingForAScan(EmbeddedStack stack) throws Exception {
+        JobKeys.post(bed.redis, key, "v1");
+        try (JobSignalListener listener = new JobSignalListener(RedisEndpoint.of("127.0.0.1", stack.redisPort()),
+                List.of(new BrokenJarPlugin()), bed.processor, bed.retries)) {
+            runUntil(listener, () -> "1".equals(bed.redis.sync().get(JobFailures.key(key))));
+            listener.run();
+            assertEquals("1", bed.redis.sync().get(JobFailures.key(key)), "not tried again before it is due");
+
+            bed.clock.advance(Duration.ofSeconds(1));
+            runUntil(listener, () -> "2".equals(bed.redis.sync().get(JobFailures.key(key))));
+            bed.clock.advance(Duration.ofSeconds(1));
+            runUntil(listener, () -> bed.redis.sync().exists(key) == 0);
+        }
+        assertEquals(List.of("Could not process the request within the failure limit: com/example/Missing"), bed.answered("error"));
+        assertEquals(List.of(), bed.retries.takeDue(), "a job given up is not tried again");
+    }
+
+    /** Runs {@code listener} until {@code done}, for at most 20 signals or waits of a second. */
+    private static void runUntil(JobSignalListener listener, BooleanSupplier done) throws Exception {
+        for (int run = 0; run < 20 && !done.getAsBoolean(); run++) {
+            listener.run();
+        }
+        assertTrue(done.getAsBoolean());
     }
 
     @Test

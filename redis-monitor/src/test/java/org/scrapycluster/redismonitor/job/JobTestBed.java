@@ -22,6 +22,7 @@ import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 
 /**
@@ -35,6 +36,9 @@ final class JobTestBed implements AutoCloseable {
     final RedisConnection redis;
     final RedisLocks locks;
     final MockProducer<String, byte[]> kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+    final ManualClock clock = new ManualClock();
+    /** The failed jobs, due again a second after their failure by {@link #clock}. */
+    final FailedJobs retries = new FailedJobs(clock, Duration.ofSeconds(1));
     final JobProcessor processor;
 
     /** Answers on topics of {@code prefix}; a job is given up after {@code attempts} failures. */
@@ -46,7 +50,7 @@ final class JobTestBed implements AutoCloseable {
                         Duration.ofSeconds(30)));
         JobStats stats = new JobStats(new StatsRecorder(redis, prefix, Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
                 false, false, new SimpleMeterRegistry());
-        processor = new JobProcessor(redis, locks, new JobFailures(redis, true, attempts), outbound, stats, Clock.systemUTC());
+        processor = new JobProcessor(redis, locks, new JobFailures(redis, true, attempts), outbound, stats, Clock.systemUTC(), retries);
     }
 
     /** The field {@code name} of every answer sent, in order. */

@@ -69,7 +69,7 @@ class RefusedJobTest {
         bed.redis.sync().set(good, "uuid-good");
         bed.redis.sync().rpush(Keyspace.JOBS_SIGNAL, broken, good);
 
-        try (JobSignalListener listener = new JobSignalListener(endpoint, List.of(plugin), bed.processor)) {
+        try (JobSignalListener listener = new JobSignalListener(endpoint, List.of(plugin), bed.processor, bed.retries)) {
             for (int signals = 0; signals < 10 && !plugin.handled.contains(good); signals++) {
                 listener.run(); // a Redis error here would be taken for an outage by its worker, which backs off
             }

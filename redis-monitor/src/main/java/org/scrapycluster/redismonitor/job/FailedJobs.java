@@ -1,0 +1,52 @@
+package org.scrapycluster.redismonitor.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The jobs this monitor failed and did not give up, each to be tried again {@code SLEEP_TIME} after its failure, as the
+ * original's loop tried it at its next round. The job scan would find it too, but a large keyspace spaces the scans
+ * out (docs/redis-monitor.md "How a job runs"), and a failing job would be given up, and its requesters told, minutes
+ * later. Only a job's key and plugin are kept: a job answered meanwhile, by this monitor or another, is found gone when
+ * it is tried; one that fails again is kept again. Thread-safe.
+ */
+public final class FailedJobs {
+
+    private final InstantSource clock;
+    private final Duration after;
+    private final Map<String, Retry> retries = new ConcurrentHashMap<>();
+
+    /** @param after how long after its failure a job is tried again ({@code SLEEP_TIME}) */
+    public FailedJobs(InstantSource clock, Duration after) {
+        this.clock = clock;
+        this.after = after;
+    }
+
+    /** Notes that the job at {@code key} of {@code plugin} failed, and is to be tried again. */
+    void failed(JobPlugin plugin, String key) {
+        retries.put(key, new Retry(plugin, clock.instant().plus(after)));
+    }
+
+    /** Takes out the jobs due to be tried again, each once, as pairs of its key and its plugin. */
+    List<Map.Entry<String, JobPlugin>> takeDue() {
+        if (retries.isEmpty()) {
+            return List.of();
+        }
+        Instant now = clock.instant();
+        List<Map.Entry<String, JobPlugin>> due = new ArrayList<>();
+        retries.forEach((key, retry) -> {
+            if (!retry.due().isAfter(now) && retries.remove(key, retry)) {
+                due.add(Map.entry(key, retry.plugin()));
+            }
+        });
+        return due;
+    }
+
+    private record Retry(JobPlugin plugin, Instant due) {
+    }
+}
