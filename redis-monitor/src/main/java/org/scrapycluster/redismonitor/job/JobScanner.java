@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * Older servers get one pass with no filter, every key matched against the patterns here ({@link RedisKeys#matchEach}),
  * which costs Redis the same walk but sends the monitor every key (docs/redis-monitor.md "How a job runs").
  *
- * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the last scan's duration
+ * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the last scan's walk over the keyspace
  * when that is longer ({@link ScanPace#quiet}), so that scanning a large keyspace takes at most a fortieth of the time.
  * One Redis monitor of the cluster scans at a time: the one that sets {@code jobs:scan_turn}, which it holds through its
  * scan and its pause; the others ask for it every {@code SLEEP_TIME}, so the scans do not grow with the monitors.
@@ -86,16 +86,20 @@ public final class JobScanner implements Worker.Step {
             Worker.idle(() -> Thread.sleep(sleep));
             return;
         }
-        long started = System.nanoTime();
-        scanOnce();
-        Duration quiet = ScanPace.quiet(Duration.ofNanos(System.nanoTime() - started), sleep);
+        Duration quiet = ScanPace.quiet(scanOnce(), sleep);
         pause = quiet;
         turn.holdFor(quiet);
         Worker.idle(() -> Thread.sleep(quiet));
     }
 
-    /** Processes every due job of every plugin once, the keys of all found by one scan. */
-    public void scanOnce() throws OutboundUnavailableException {
+    /**
+     * Processes every due job of every plugin once, the keys of all found by one scan.
+     *
+     * @return how long the scan of the keyspace took, which paces the next: not the time the jobs took, which
+     *         costs Redis no walk over its keys (a scan that found jobs waiting for Kafka would otherwise hold the
+     *         cluster's turn for forty times that wait, and leave the jobs written without a signal waiting as long)
+     */
+    public Duration scanOnce() throws OutboundUnavailableException {
         List<JobPlugin> scanned = new ArrayList<>(plugins.size());
         List<Glob> globs = new ArrayList<>(plugins.size());
         for (JobPlugin plugin : plugins) {
@@ -105,10 +109,13 @@ public final class JobScanner implements Worker.Step {
                 globs.add(glob);
             }
         }
+        long started = System.nanoTime();
         List<List<String>> found = find(globs);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
         for (int i = 0; i < scanned.size(); i++) {
             processDue(scanned.get(i), found.get(i));
         }
+        return took;
     }
 
     /** The keys matching each of {@code globs}, in their order. */

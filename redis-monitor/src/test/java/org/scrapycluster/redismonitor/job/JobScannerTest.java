@@ -18,6 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 
@@ -91,14 +93,37 @@ class JobScannerTest {
         }
     }
 
-    /** Handles the jobs of its pattern, answering nothing, and remembers their keys. */
+    @Test
+    void thePauseAfterAScanFollowsItsWalkOverTheKeysNotTheTimeItsJobsTook() throws Exception {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("job-scan-pace"));
+             JobTestBed own = new JobTestBed(server.port(), prefix, 3)) {
+            RecordingPlugin slow = new RecordingPlugin(prefix + ":info:*", Duration.ofMillis(400));
+            own.redis.sync().set(prefix + ":info:app1", "uuid-1");
+
+            long started = System.nanoTime();
+            new JobScanner(own.redis, List.of(slow), own.processor, Clock.systemUTC(), Duration.ofMillis(50)).run();
+            Duration scanAndPause = Duration.ofNanos(System.nanoTime() - started);
+
+            assertEquals(Set.of(prefix + ":info:app1"), slow.handled);
+            // a walk over a few keys takes milliseconds: the pause is SLEEP_TIME, not 39 times the job's 400 ms (15.6 s)
+            assertTrue(scanAndPause.compareTo(Duration.ofSeconds(5)) < 0, "scanned and paused in " + scanAndPause);
+        }
+    }
+
+    /** Handles the jobs of its pattern, taking the time given for each, answering nothing, and remembers their keys. */
     private static final class RecordingPlugin implements JobPlugin {
 
         final Set<String> handled = ConcurrentHashMap.newKeySet();
         private final String pattern;
+        private final Duration each;
 
         RecordingPlugin(String pattern) {
+            this(pattern, Duration.ZERO);
+        }
+
+        RecordingPlugin(String pattern, Duration each) {
             this.pattern = pattern;
+            this.each = each;
         }
 
         @Override
@@ -112,7 +137,8 @@ class JobScannerTest {
         }
 
         @Override
-        public List<Answer> handle(Job job) {
+        public List<Answer> handle(Job job) throws InterruptedException {
+            Thread.sleep(each);
             handled.add(job.key());
             return List.of();
         }

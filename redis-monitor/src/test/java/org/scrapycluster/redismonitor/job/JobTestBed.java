@@ -43,7 +43,12 @@ final class JobTestBed implements AutoCloseable {
 
     /** Answers on topics of {@code prefix}; a job is given up after {@code attempts} failures. */
     JobTestBed(EmbeddedStack stack, String prefix, int attempts) {
-        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()));
+        this(stack.redisPort(), prefix, attempts);
+    }
+
+    /** As {@link #JobTestBed(EmbeddedStack, String, int)}, on the Redis at {@code redisPort}. */
+    JobTestBed(int redisPort, String prefix, int attempts) {
+        redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", redisPort));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON,
                 new TopicReach(prefix + ".outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
