@@ -38,12 +38,14 @@ end
 
 for _, lease_id in ipairs(due) do
   local member = redis.call('HGET', leased, lease_id)
+  -- a removal first: a Redis at its maxmemory refuses a write that may add data only while the call has
+  -- written nothing, so the request can go back into its queue then (as in the hand-out and the ack)
+  redis.call('ZREM', leases, lease_id)
   local domain, score = lease_parts(lease_id)
   if member and domain ~= nil and tonumber(score) ~= nil and not put_back(member, domain, score) then
     -- kept rather than its request lost, and asked again a minute on, behind the leases due before then
     redis.call('ZADD', leases, clock.millis + REFUSED_QUEUE_RETRY_MS, lease_id)
   else
-    redis.call('ZREM', leases, lease_id)
     redis.call('HDEL', leased, lease_id)
   end
 end

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 
 @ExtendWith(TestRedis.class)
 class LeasesTest {
@@ -106,6 +108,25 @@ class LeasesTest {
         redis.sync().zadd(Keyspace.leases(spider), 0, out.leaseId().orElseThrow());
         assertEquals(1, leases.reap(spider, 10).returned(), "returned once the queue is repaired");
         assertEquals(List.of(ScoredValue.just(-7, member)), redis.sync().zrangeWithScores(queue.key(), 0, -1));
+    }
+
+    @Test
+    void theReaperReturnsLeasesOfARedisAtItsMemoryLimit() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("reap-at-maxmemory"));
+             RedisConnection full = TestRedis.connect(server)) {
+            QueueKey own = new QueueKey(spider, "ex1.com");
+            String member = Members.feedItem("https://ex1.com/a", "app", "c1", 7, 0);
+            assertEquals(EnqueueOutcome.QUEUED, new Enqueuer(full, false).enqueue(EnqueueRequest.of(own, member)));
+            assertInstanceOf(HandOut.HandedOut.class, new ThrottledQueue(full).handOut(own, open, Duration.ofMillis(1), holder.next()));
+            full.sync().configSet("maxmemory", "1"); // every write that may add data refused while a call has written nothing
+
+            Leases atLimit = new Leases(full);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> atLimit.reap(spider, 10).handled() == 1);
+
+            assertEquals(List.of(ScoredValue.just(-7, member)), full.sync().zrangeWithScores(own.key(), 0, -1),
+                    "a removal first, as the hand-out and the acknowledgement do, lets the request back in");
+            assertEquals(0, atLimit.count(spider));
+        }
     }
 
     private long serverMillis() {
