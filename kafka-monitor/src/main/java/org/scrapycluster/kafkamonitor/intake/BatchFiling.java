@@ -113,22 +113,22 @@ final class BatchFiling {
         return settled;
     }
 
-    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueResult>> outcomes) {
+    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueResult>> results) {
         List<Batch.Entry> settled = new ArrayList<>(entries.size());
         int next = 0;
         for (Batch.Entry entry : entries) {
-            settled.add(entry.disposition() instanceof Disposition.Accepted accepted ? settle(entry, accepted, outcomes.get(next++)) : entry);
+            settled.add(entry.disposition() instanceof Disposition.Accepted accepted ? settle(entry, accepted, results.get(next++)) : entry);
         }
         return settled;
     }
 
-    /** An accepted record settled by the outcome of its enqueue, when it had one; logged when it stays accepted. */
-    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueResult> outcome) {
-        Disposition disposition = outcome.map(result -> SeedOutcomes.settle(accepted, result)).orElse(accepted);
+    /** An accepted record settled by the result of its enqueue, when it had one; logged when it stays accepted. */
+    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueResult> enqueued) {
+        Disposition disposition = enqueued.map(result -> SeedOutcomes.settle(accepted, result)).orElse(accepted);
         if (disposition instanceof Disposition.Accepted done) {
             metrics.accepted(done.plugin().name());
             String message = done.handling().logMessage();
-            IntakeLog.accepted(done, outcome.map(result -> SeedOutcomes.logMessage(result.outcome(), message)).orElse(message));
+            IntakeLog.accepted(done, enqueued.map(result -> SeedOutcomes.logMessage(result.outcome(), message)).orElse(message));
         }
         return entry.settled(disposition);
     }

@@ -111,7 +111,7 @@ final class RedisBatchWriter {
          */
         List<Optional<EnqueueResult>> finish() {
             sendEnqueues();
-            List<Optional<EnqueueResult>> outcomes = new ArrayList<>(enqueues.size());
+            List<Optional<EnqueueResult>> results = new ArrayList<>(enqueues.size());
             for (List<Enqueued> ofRequest : enqueues) {
                 EnqueueResult decisive = null;
                 for (Enqueued enqueued : ofRequest) {
@@ -123,7 +123,7 @@ final class RedisBatchWriter {
                         decisive = result;
                     }
                 }
-                outcomes.add(Optional.ofNullable(decisive));
+                results.add(Optional.ofNullable(decisive));
             }
             if (!signals.isEmpty()) {
                 writes.add(redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
@@ -132,7 +132,7 @@ final class RedisBatchWriter {
             for (CompletableFuture<?> write : writes) {
                 redis.await(write);
             }
-            return outcomes;
+            return results;
         }
     }
 
