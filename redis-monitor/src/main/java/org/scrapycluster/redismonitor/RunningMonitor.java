@@ -20,7 +20,7 @@ import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.stats.Heartbeat;
 import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.redismonitor.completion.CrawlCompletion;
-import org.scrapycluster.redismonitor.job.FailedJobs;
+import org.scrapycluster.redismonitor.job.JobRetries;
 import org.scrapycluster.redismonitor.job.JobFailures;
 import org.scrapycluster.redismonitor.job.JobPlugin;
 import org.scrapycluster.redismonitor.job.JobProcessor;
@@ -116,7 +116,7 @@ final class RunningMonitor implements AutoCloseable {
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
         List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
         own(plugins, PluginLoader::closeAll);
-        FailedJobs retries = new FailedJobs(context.clock(), options.scanPause());
+        JobRetries retries = new JobRetries(context.clock(), options.scanPause());
         JobProcessor processor = new JobProcessor(redis, locks,
                 new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock(), retries);
 

@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * the waiting list and deletes the key (only if it holds a value answered and nothing newer
  * waits) and its failure count.
  *
- * <p>Any number of monitors may process the same key at once: one gets the lock; one that gets it
- * after the key was deleted reads nothing and skips it. So each request is answered once, unless a
+ * <p>Any number of monitors may process the same key at once: one gets the lock, and the others note the job to be
+ * tried again ({@link JobRetries}), so that a job whose monitor died holding its lock is taken up once the lock
+ * expires rather than at the next scan; one that gets it after the key was deleted reads nothing and skips it. So each request is answered once, unless a
  * monitor loses the lock in the middle of a job (paused, or cut off from Redis, for longer than
  * {@code REDIS_LOCK_EXPIRATION}) and another takes the job over: then both answer the requests they
  * both read, as two of the original's monitors would. No check of the lock before sending could prevent
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A failing job (its plugin's precondition or handling threw an exception, or an error of its own code:
  * {@link ExtensionFailures}) is logged with its stack trace, counted in the fail statistics and in
- * {@code lock:<key>:failures}, and retried ({@link FailedJobs}); once given up each requester is told with an {@code error}
+ * {@code lock:<key>:failures}, and retried ({@link JobRetries}); once given up each requester is told with an {@code error}
  * answer (the original dropped it silently), and then it is deleted. A request the plugin rejects is
  * answered with the error at once. An outage is not the job's fault: when Redis or Kafka is
  * unreachable the exception goes to the caller, which backs off, and the job stays as it is; the
@@ -64,11 +65,11 @@ public final class JobProcessor {
     private final OutboundPublisher outbound;
     private final JobStats stats;
     private final Clock clock;
-    private final FailedJobs retries;
+    private final JobRetries retries;
 
-    /** @param retries where a job that failed and was not given up is noted, to be tried again */
+    /** @param retries where a job that failed and was not given up, or whose lock another monitor held, is noted, to be tried again */
     public JobProcessor(RedisConnection redis, RedisLocks locks, JobFailures failures, OutboundPublisher outbound,
-                        JobStats stats, Clock clock, FailedJobs retries) {
+                        JobStats stats, Clock clock, JobRetries retries) {
         this.redis = redis;
         this.locks = locks;
         this.failures = failures;
@@ -87,6 +88,7 @@ public final class JobProcessor {
     public void process(JobPlugin plugin, String key) throws OutboundUnavailableException {
         Optional<RedisLock> lock = locks.tryAcquire(key);
         if (lock.isEmpty()) {
+            retries.tryLater(plugin, key);
             return;
         }
         try (RedisLock held = lock.get()) {
@@ -209,7 +211,7 @@ public final class JobProcessor {
         LOG.atError().setCause(failure).addKeyValue("key", key).addKeyValue("plugin", plugin.name())
                 .log("Job {} of the plugin {} failed: {}", key, plugin.name(), ExtensionFailures.described(failure));
         if (!failures.failed(key)) {
-            retries.failed(plugin, key);
+            retries.tryLater(plugin, key);
             stats.ended(plugin, Outcome.FAILED, Duration.ofNanos(System.nanoTime() - started));
             return;
         }

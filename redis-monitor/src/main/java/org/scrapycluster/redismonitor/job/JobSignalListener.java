@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * Picks up signalled jobs at once: blocks on {@code BLPOP jobs:signal} on a connection of its own
  * (a blocked connection cannot carry other commands) and processes each key it pops with the
  * first plugin, in rank order, whose pattern matches it. Each signal is popped by one monitor
- * only; a key processed meanwhile by a scan is found gone and skipped. Between signals it tries again the jobs that
- * failed in this monitor once they are due ({@link FailedJobs}). A job whose keys Redis refuses is logged once
+ * only; a key processed meanwhile by a scan is found gone and skipped. Between signals it tries again, once they are due, the jobs
+ * that failed in this monitor or whose lock another monitor held ({@link JobRetries}). A job whose keys Redis refuses is logged once
  * and passed over, as by the scan, without the back-off of an outage (docs/operations.md "Keys Redis refuses").
  */
 public final class JobSignalListener implements Worker.Step, AutoCloseable {
@@ -30,7 +30,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
     private final RedisEndpoint endpoint;
     private final List<Route> routes;
     private final JobPass jobs;
-    private final FailedJobs retries;
+    private final JobRetries retries;
     private final double blockSeconds;
     private RedisConnection connection;
 
@@ -38,9 +38,9 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
      * @param endpoint  where to open the listening connection
      * @param plugins   the plugins in rank order
      * @param processor processes the popped keys
-     * @param retries   the failed jobs it tries again once they are due
+     * @param retries   the jobs it tries again once they are due
      */
-    public JobSignalListener(RedisEndpoint endpoint, List<JobPlugin> plugins, JobProcessor processor, FailedJobs retries) {
+    public JobSignalListener(RedisEndpoint endpoint, List<JobPlugin> plugins, JobProcessor processor, JobRetries retries) {
         this.endpoint = endpoint;
         this.retries = retries;
         this.routes = plugins.stream().map(plugin -> new Route(Glob.compile(plugin.pattern()), plugin)).toList();
@@ -50,7 +50,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
     }
 
     /**
-     * Waits up to a second for a signal and processes the key it names, then the failed jobs due to be tried again. The
+     * Waits up to a second for a signal and processes the key it names, then the jobs due to be tried again. The
      * wait is not one a stop interrupts ({@link Worker#idle}): an interrupted {@code BLPOP} stays in Redis, and would pop
      * a signal nobody reads.
      */

@@ -37,8 +37,8 @@ final class JobTestBed implements AutoCloseable {
     final RedisLocks locks;
     final MockProducer<String, byte[]> kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
     final ManualClock clock = new ManualClock();
-    /** The failed jobs, due again a second after their failure by {@link #clock}. */
-    final FailedJobs retries = new FailedJobs(clock, Duration.ofSeconds(1));
+    /** The jobs to try again, due a second after the processor came to them by {@link #clock}. */
+    final JobRetries retries = new JobRetries(clock, Duration.ofSeconds(1));
     final JobProcessor processor;
 
     /** Answers on topics of {@code prefix}; a job is given up after {@code attempts} failures. */

@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -22,7 +23,8 @@ import org.scrapycluster.embedded.junit.SharedStack;
  * A monitor that loses a job's lock while it handles the job (paused longer than {@code REDIS_LOCK_EXPIRATION},
  * or cut off from Redis across its renewals) while another monitor takes the job over: both answer the request
  * they both read, as two Python monitors would, and the requests written after the other monitor finished are
- * still each answered.
+ * still each answered. A monitor that dies holding a job's lock leaves the job to the monitor that found it locked,
+ * once the lock has expired.
  */
 @ExtendWith(SharedStack.class)
 class LostLockTest {
@@ -59,6 +61,36 @@ class LostLockTest {
 
         assertEquals(List.of("v1", "v1", "v2", "v3"), bed.answered("uuid"),
                 "v1 is answered by both monitors that ran it; v2 and v3, written after, are each answered once");
+    }
+
+    @Test
+    void aJobWhoseMonitorDiedHoldingItsLockIsTakenUpByTheMonitorThatFoundItLockedOnceTheLockExpires() throws Exception {
+        PausingPlugin plugin = new PausingPlugin();
+        plugin.resume.countDown(); // it never pauses
+        JobKeys.write(bed.redis, key, "v1").join();
+        bed.redis.sync().set(Keyspace.lock(key), "the token of a monitor that died");
+
+        process(plugin);
+        assertEquals(List.of(), bed.retries.takeDue(), "not tried again before SLEEP_TIME");
+        bed.clock.advance(Duration.ofSeconds(1));
+        retryDue();
+        assertEquals(List.of(), bed.answered("uuid"), "still locked");
+
+        bed.redis.sync().del(Keyspace.lock(key)); // REDIS_LOCK_EXPIRATION passes
+        bed.clock.advance(Duration.ofSeconds(1));
+        retryDue();
+
+        assertEquals(List.of("v1"), bed.answered("uuid"), "answered without waiting for a scan");
+        assertEquals(List.of(), bed.retries.takeDue(), "and not tried again");
+    }
+
+    /** Processes the jobs due to be tried again, as the signal listener does between signals. */
+    private void retryDue() throws Exception {
+        List<Map.Entry<String, JobPlugin>> due = bed.retries.takeDue();
+        assertEquals(List.of(key), due.stream().map(Map.Entry::getKey).toList());
+        for (Map.Entry<String, JobPlugin> retry : due) {
+            bed.processor.process(retry.getValue(), retry.getKey());
+        }
     }
 
     private void process(JobPlugin plugin) {

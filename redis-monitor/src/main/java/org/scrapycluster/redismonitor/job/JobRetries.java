@@ -9,26 +9,27 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The jobs this monitor failed and did not give up, each to be tried again {@code SLEEP_TIME} after its failure, as the
- * original's loop tried it at its next round. The job scan would find it too, but a large keyspace spaces the scans
- * out (docs/redis-monitor.md "How a job runs"), and a failing job would be given up, and its requesters told, minutes
- * later. Only a job's key and plugin are kept: a job answered meanwhile, by this monitor or another, is found gone when
- * it is tried; one that fails again is kept again. Thread-safe.
+ * The jobs this monitor is to try again {@code SLEEP_TIME} after it came to them, as the original's loop tried them at
+ * its next round: those it failed and did not give up, and those whose lock another monitor held. The job scan would
+ * find them too, but a large keyspace spaces the scans out (docs/redis-monitor.md "How a job runs"): a failing job
+ * would be given up, and its requesters told, minutes later, and so would a job whose monitor died holding its lock be
+ * answered. Only a job's key and plugin are kept: a job answered meanwhile, by this monitor or another, is found gone
+ * when it is tried; one that fails again, or is still locked, is kept again. Thread-safe.
  */
-public final class FailedJobs {
+public final class JobRetries {
 
     private final InstantSource clock;
     private final Duration after;
     private final Map<String, Retry> retries = new ConcurrentHashMap<>();
 
-    /** @param after how long after its failure a job is tried again ({@code SLEEP_TIME}) */
-    public FailedJobs(InstantSource clock, Duration after) {
+    /** @param after how long after this monitor came to it a job is tried again ({@code SLEEP_TIME}) */
+    public JobRetries(InstantSource clock, Duration after) {
         this.clock = clock;
         this.after = after;
     }
 
-    /** Notes that the job at {@code key} of {@code plugin} failed, and is to be tried again. */
-    void failed(JobPlugin plugin, String key) {
+    /** Notes that the job at {@code key} of {@code plugin} is to be tried again: it failed, or its lock was held. */
+    void tryLater(JobPlugin plugin, String key) {
         retries.put(key, new Retry(plugin, clock.instant().plus(after)));
     }
 
