@@ -25,7 +25,7 @@
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
 -- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT <error>' (Redis refuses a key of it:
 -- one of another type, such as a name the original's keys share with another key, or a page counter that
--- holds no number; neither queued nor in the dupefilter, enqueue_each); then one more
+-- holds no number; neither queued, in the dupefilter nor counted against a page limit, enqueue_each); then one more
 -- element, n characters, the i-th '1' when request i wrote its crawl's timeout key and '0' when not (a caller
 -- reading the outcomes by position reads them as before).
 -- The timeout key (+10) is written after every outcome but BLACKLISTED, KEY_CONFLICT and EXPIRED (unless the
@@ -41,6 +41,10 @@ local clock = server_clock()
 -- stop checks, dupefilter expiries, domain activations and accounting are made once per call
 local batch = new_batch()
 local tally = new_tally()
+
+-- What the request being filed has written that a failure after it must take back: its fingerprint in
+-- the dupefilter, the page counters it counted in, its member in the queue (see enqueue_each).
+local filing
 
 -- The original's page filter, atomic: at most limit - 1 requests pass; the one that makes the
 -- counter reach the limit is itself refused.
@@ -59,13 +63,11 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
     return true
   end
   n = redis.call('INCR', key)
+  filing.counted = filing.counted or {}
+  filing.counted[#filing.counted + 1] = key
   redis.call('EXPIRE', key, ttl)
   return n >= limit
 end
-
--- What the request being filed has written that a failure after it must take back: its fingerprint in
--- the dupefilter, its member in the queue (see enqueue_each).
-local filing
 
 local function file_request(queue, base, arrival, fields)
   local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
@@ -150,6 +152,9 @@ end
 local function take_back(queue, base)
   if filing.queued then
     redis.call('ZREM', queue, ARGV[base])
+  end
+  for _, counter in ipairs(filing.counted or {}) do
+    redis.call('DECR', counter)
   end
   if filing.fingerprint then
     redis.call('SREM', ARGV[base + 7], filing.fingerprint)

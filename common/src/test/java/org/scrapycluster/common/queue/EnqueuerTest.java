@@ -190,8 +190,10 @@ class EnqueuerTest {
         redis.sync().set(counter, "edited by hand");
         EnqueueRequest.Dupefilter dupefilter = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp-counted",
                 Duration.ofSeconds(600));
+        String global = Keyspace.globalPageCountFilter(spider, "ex1.com", "c1");
         EnqueueRequest counted = EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/counted", "app", "c1", 1, 0))
-                .withDupefilter(dupefilter).withPageLimit(EnqueueRequest.PageLimit.perCrawl(counter, 5, Duration.ofSeconds(600)));
+                .withDupefilter(dupefilter).withPageLimit(EnqueueRequest.PageLimit.global(global, 5, Duration.ofSeconds(600)))
+                .withPageLimit(EnqueueRequest.PageLimit.perCrawl(counter, 5, Duration.ofSeconds(600)));
 
         List<EnqueueResult> results = redis.await(enqueuer.fileBatchAsync(List.of(
                 EnqueueRequest.of(broken, Members.feedItem("https://ex1.com/stopped?", "app", "c1", 1, 0)),
@@ -204,11 +206,13 @@ class EnqueuerTest {
         assertEquals("the page counter " + counter + " holds no number", results.get(1).refusal());
         assertEquals("", results.get(2).refusal());
         assertFalse(redis.sync().sismember(dupefilter.key(), "fp-counted"), "the fingerprint is taken back");
+        assertEquals("0", redis.sync().get(global), "so is its count against the limit before the refused one");
         assertEquals(1, redis.sync().zcard(queue.key()), "only the third request is queued");
         assertEquals(1, counts.crawl(crawl).orElseThrow().pending(), "and counted");
 
         redis.sync().del(counter);
         assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(counted), "filed once the key is repaired");
+        assertEquals("1", redis.sync().get(global), "and counted once");
     }
 
     @Test
