@@ -12,7 +12,9 @@ if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then
   return 0
 end
 for i = 3, #KEYS do
-  local recorded = tonumber(redis.call('HGET', KEYS[2], ARGV[i - 1]) or '0')
+  -- lengths Redis refuses (a key of another type, written by hand) vouch for nothing
+  local recorded = redis.pcall('HGET', KEYS[2], ARGV[i - 1])
+  recorded = type(recorded) ~= 'table' and tonumber(recorded or '0')
   if redis.call('ZCARD', KEYS[i]) ~= recorded then
     redis.call('SADD', KEYS[1], ARGV[1])
     return 0

@@ -42,10 +42,15 @@ local function new_tally()
   return { crawls = {}, order = {}, lengths = {}, length_order = {} }
 end
 
--- Moves the recorded length of one domain queue by delta (the HASH keeps no zero fields).
+-- Moves the recorded length of one domain queue by delta (the HASH keeps no zero fields). A lengths key or field
+-- Redis refuses (of another type, holding no number: edited by hand) is left as it is rather than failing the call
+-- that moved a request: the lengths it records then contradict the queues, and the spider's crawls are answered
+-- from the queues, as crawls a Python process moved are. Every caller has written before, so an error saying Redis
+-- takes no writes would have come already.
 local function queue_length_changed(spider, domain, delta)
   local lengths = KEYSPACE.queue_lengths(spider)
-  if redis.call('HINCRBY', lengths, domain, delta) <= 0 then
+  local length = redis.pcall('HINCRBY', lengths, domain, delta)
+  if type(length) == 'number' and length <= 0 then
     redis.call('HDEL', lengths, domain)
   end
 end

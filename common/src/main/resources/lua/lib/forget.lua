@@ -6,7 +6,7 @@
 -- the spider's queues while callers may still ask; nothing writes it again: the crawl is blacklisted and
 -- purged, so no request of it is queued or leased, and an acknowledgement of a purged lease finds no
 -- lease and counts nothing. The hash of a crawl in crawls:foreign cannot answer for it (a Python service
--- moved its requests behind the counters' back) and is deleted.
+-- moved its requests behind the counters' back) and is deleted, as is a key of another type at its name.
 -- keys: accounting (crawl:<spiderid>:<appid>:<crawlid>), app_crawls (crawls:<spiderid>:<appid>), active,
 -- foreign, drained (crawls:active, crawls:foreign, crawls:drained); name: <spiderid>:<appid>:<crawlid>.
 -- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none; and the
@@ -14,8 +14,11 @@
 -- taken from the hash so that a second stop does not count them again.
 local function forget_crawl(keys, crawlid, name, ttl)
   local kept = 0
-  local dropped = tonumber(redis.call('HGET', keys.accounting, 'dropped') or '0') or 0
-  if redis.call('SREM', keys.foreign, name) == 1 then
+  local dropped = redis.pcall('HGET', keys.accounting, 'dropped')
+  -- a hash Redis refuses (a key of another type at its name, written by hand) answers for nothing either
+  local refused = type(dropped) == 'table'
+  dropped = refused and 0 or tonumber(dropped or '0') or 0
+  if redis.call('SREM', keys.foreign, name) == 1 or refused then
     redis.call('DEL', keys.accounting)
   else
     redis.call('HDEL', keys.accounting, 'dropped')

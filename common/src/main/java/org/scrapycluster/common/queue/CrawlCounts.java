@@ -19,6 +19,7 @@ import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,9 +101,12 @@ public final class CrawlCounts {
         }
     }
 
-    /** The accounting of {@code crawl}, or empty when it has none. */
+    /**
+     * The accounting of {@code crawl}, or empty when it has none, or a key of another type at its name (written by hand,
+     * docs/operations.md "Keys Redis refuses"): the crawl is then answered for from the queues.
+     */
     public Optional<CrawlCount> crawl(CrawlRef crawl) {
-        Map<String, String> hash = redis.sync().hgetall(crawl.accountingKey());
+        Map<String, String> hash = RedisErrors.unlessWrongType(() -> redis.sync().hgetall(crawl.accountingKey()), Map.of());
         return hash.isEmpty() ? Optional.empty() : Optional.of(read(crawl, hash));
     }
 

@@ -111,6 +111,51 @@ class CrawlPurgerTest {
     }
 
     @Test
+    void aCrawlWithACounterHoldingNoNumberIsPurgedAllTheSameAndItsAccountingDeletedOnceForgotten() {
+        fill(stopped, "a.com", 30);
+        fill(kept, "a.com", 5);
+        redis.sync().hset(stopped.accountingKey(), "a.com|3", "edited by hand");
+        redis.sync().sadd(Keyspace.blacklist(spider), stopped.blacklistEntry());
+
+        assertEquals(new PurgeResult(30, 0), purger.purge(stopped));
+        assertTrue(counts.foreign(stopped), "its counters no longer answer for it");
+        assertFalse(counts.forget(stopped).kept());
+
+        assertEquals(0, redis.sync().exists(stopped.accountingKey()));
+        assertEquals(5, throttle.size(new QueueKey(spider, "a.com")));
+        assertEquals(5, counts.crawl(kept).orElseThrow().pending());
+    }
+
+    @Test
+    void aCrawlWithAKeyOfAnotherTypeAtItsAccountingsNameIsPurgedFromEveryQueueAndTheKeyDeletedOnceForgotten() {
+        fill(stopped, "a.com", 10);
+        fill(stopped, "b.org", 10);
+        fill(kept, "a.com", 5);
+        redis.sync().del(stopped.accountingKey());
+        redis.sync().set(stopped.accountingKey(), "a string written by hand");
+        redis.sync().sadd(Keyspace.blacklist(spider), stopped.blacklistEntry());
+
+        assertEquals(new PurgeResult(20, 0), purger.purge(stopped));
+        assertEquals(new CrawlCounts.Forgotten(false, 0), counts.forget(stopped));
+
+        assertEquals(0, redis.sync().exists(stopped.accountingKey()));
+        assertEquals(5, counts.crawl(kept).orElseThrow().pending());
+    }
+
+    @Test
+    void aQueueLengthsKeyOfAnotherTypeStopsNeitherFilingNorPurges() {
+        redis.sync().set(Keyspace.queueLengths(spider), "a string written by hand");
+        fill(stopped, "a.com", 10);
+        fill(kept, "a.com", 5);
+        redis.sync().sadd(Keyspace.blacklist(spider), stopped.blacklistEntry());
+
+        assertEquals(new PurgeResult(10, 0), purger.purge(stopped));
+
+        assertEquals(5, throttle.size(new QueueKey(spider, "a.com")));
+        assertTrue(counts.trusted(kept).isEmpty(), "the lengths no longer vouch for the counters: the queues are read");
+    }
+
+    @Test
     void aCompletedCrawlIsRetiredOnlyWhileNothingIsPending() {
         fill(kept, "a.com", 1);
         Instant afterFill = Instant.now().plusSeconds(1);

@@ -431,7 +431,6 @@ class ThrottledQueueTest {
     /** A key of the wrong type that a hand-out meets only after it took the head of the queue. */
     private String corruptedKey(String role) {
         return switch (role) {
-            case "queue_lengths" -> Keyspace.queueLengths(spider);
             case "blacklist" -> Keyspace.blacklist(spider);
             case "leases" -> Keyspace.leases(spider);
             case "accounting" -> Keyspace.ACCOUNTING.fill(spider, "app", "c1");
@@ -440,7 +439,7 @@ class ThrottledQueueTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"queue_lengths", "blacklist", "leases", "accounting"})
+    @ValueSource(strings = {"blacklist", "leases", "accounting"})
     void aDecisionFailingAfterItTookTheHeadPutsItBack(String role) {
         ThrottleSpec spec = spec(60, 10, false);
         String member = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
@@ -451,6 +450,15 @@ class ThrottledQueueTest {
         assertEquals(List.of(member), redis.sync().zrange(queue.key(), 0, -1), "the request is back in its queue");
         assertEquals(0, redis.sync().hlen(Keyspace.leased(spider)), "and not leased");
         assertEquals(0, redis.sync().zcard(spec.windowKey()), "no slot was spent");
+    }
+
+    @Test
+    void aQueueLengthsKeyRedisRefusesLeavesHandOutsGoing() {
+        String member = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
+        enqueue(member);
+        corrupt(Keyspace.queueLengths(spider));
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertEquals(member, out.member());
     }
 
     @Test
