@@ -122,7 +122,7 @@ local function decide(k)
     taken.length_changed = true
     local fields = crawl_fields(member, score)
     if fields ~= nil and (expired(fields, clock) or crawl_stopped(batch, blacklist, fields)) then
-      account_dropped(spider, fields, domain, clock)
+      account_or_distrust(account_dropped, spider, fields, domain, clock)
       taken.member, taken.length_changed = nil, nil
       dropped = dropped + 1
       taken.dropped = dropped
@@ -151,11 +151,9 @@ local function decide(k)
       taken.window_entry = entry
       redis.call('EXPIRE', window_key, ttl)
       if lease_ms > 0 then
-        if fields ~= nil then
-          unaccounted(spider, fields, domain, clock)
-        end
+        account_or_distrust(unaccounted, spider, fields, domain, clock)
       else
-        account_removed(spider, fields, domain, clock)
+        account_or_distrust(account_removed, spider, fields, domain, clock)
       end
       -- last, as nothing puts it back
       if moderated then

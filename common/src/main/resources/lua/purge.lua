@@ -14,17 +14,6 @@ local by_queue = ARGV[1] == 'queue'
 local spider, appid, crawlid = ARGV[4], ARGV[5], ARGV[6]
 local clock = server_clock()
 
--- Takes a removed request off its crawl's counters (account_removed). A crawl whose accounting Redis refuses (its
--- hash of another type, a counter in it holding no number: edited by hand) is purged all the same, and put in
--- crawls:foreign: its counters no longer answer for it, so its answers come from the queues, and its hash is
--- deleted when the stop forgets the crawl (lib/forget). The request's removal came first, so an error saying Redis
--- takes no writes would have come already.
-local function account_purged(fields, domain)
-  if not pcall(account_removed, spider, fields, domain, clock) then
-    redis.call('SADD', KEYSPACE.crawls_foreign, KEYSPACE.crawl_name(spider, appid, crawlid))
-  end
-end
-
 local scan = redis.call(by_queue and 'ZSCAN' or 'HSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[3])
 local items = scan[2]
 local removed = 0
@@ -51,7 +40,8 @@ for i = 1, #items, 2 do
         queue_length_changed(spider, domain, -1)
       end
       if domain ~= nil then
-        account_purged(fields, domain)
+        -- a crawl whose accounting Redis refuses is purged all the same (lib/accounting)
+        account_or_distrust(account_removed, spider, fields, domain, clock)
       end
     end
   end

@@ -30,7 +30,7 @@ local function put_back(member, domain, score)
     returned = returned + 1
     queue_length_changed(spider, domain, 1)
   else
-    account_removed(spider, crawl_fields(member, score), domain, clock)
+    account_or_distrust(account_removed, spider, crawl_fields(member, score), domain, clock)
   end
   activate_domain(batch, spider, domain, clock)
   return true

@@ -98,14 +98,23 @@ local function whole_number_text(number)
   return string.format('%.0f', number < 0 and math.ceil(number) or math.floor(number))
 end
 
+-- Puts the crawl of these fields in crawls:foreign, for good: its counters no longer answer for it, so its
+-- answers come from the queues, and its hash is deleted when it is forgotten (lib/forget).
+local function distrust(spider, fields)
+  redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
+end
+
 -- Calls write(key, crawl) for each crawl a tally noted, each under pcall: a crawl whose accounting Redis
 -- refuses (its hash of another type, or a counter in it that holds no number: edited by hand or
--- corrupted; docs/operations.md "Keys Redis refuses") loses what this call counted for it, and the other
--- crawls of the call are written. The call comes after the requests' own writes, so a Redis that takes
--- no writes has refused the call before it gets here.
+-- corrupted; docs/operations.md "Keys Redis refuses") loses what this call counted for it and is
+-- distrusted, and the other crawls of the call are written. The call comes after the requests' own
+-- writes, so a Redis that takes no writes has refused the call before it gets here.
 local function write_each_crawl(tally, write)
   for _, key in ipairs(tally.order) do
-    pcall(write, key, tally.crawls[key])
+    local crawl = tally.crawls[key]
+    if not pcall(write, key, crawl) then
+      distrust(crawl.spider, crawl.fields)
+    end
   end
 end
 
@@ -157,6 +166,16 @@ local function account_removed(spider, fields, domain, clock)
   end
   touch(spider, fields, key, clock)
   return true
+end
+
+-- Runs step(spider, fields, domain, clock), one of account_removed, account_dropped and unaccounted, for a
+-- request that moved, under pcall: a crawl whose accounting Redis refuses (as in write_each_crawl) is
+-- distrusted rather than the request kept from moving. Call it after the request's own writes, so that
+-- a Redis that takes no writes has refused the call before.
+local function account_or_distrust(step, spider, fields, domain, clock)
+  if fields ~= nil and not pcall(step, spider, fields, domain, clock) then
+    distrust(spider, fields)
+  end
 end
 
 -- Takes a request a hand-out dropped, as its crawl was stopped or has expired, off its counters as

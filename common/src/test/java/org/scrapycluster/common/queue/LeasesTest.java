@@ -111,6 +111,20 @@ class LeasesTest {
     }
 
     @Test
+    void aLeaseWhoseRequestIsQueuedAgainAndWhoseCrawlsAccountingRedisRefusesIsReaped() {
+        String member = enqueue("a", 7);
+        lease(Duration.ofMillis(1));
+        enqueue("a", 7); // queued again meanwhile, as a retry would
+        redis.sync().del(crawl.accountingKey());
+        redis.sync().set(crawl.accountingKey(), "a string where the crawl's accounting was");
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).handled() == 1);
+        assertEquals(0, leases.count(spider), "the lease is gone, not failing every reap of the spider");
+        assertEquals(List.of(member), redis.sync().zrange(queue.key(), 0, -1));
+        assertTrue(counts.foreign(crawl), "the crawl is answered for from its queues");
+    }
+
+    @Test
     void theReaperReturnsLeasesOfARedisAtItsMemoryLimit() {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("reap-at-maxmemory"));
              RedisConnection full = TestRedis.connect(server)) {
@@ -248,6 +262,7 @@ class LeasesTest {
         assertEquals(0, count.pending(), "the other crawl's request is taken off its counters");
         assertEquals(1, count.pages());
         assertEquals(0, leases.count(spider));
+        assertTrue(counts.foreign(broken), "the refused crawl is answered for from its queues");
     }
 
     @Test

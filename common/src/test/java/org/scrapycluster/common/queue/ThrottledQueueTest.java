@@ -433,13 +433,12 @@ class ThrottledQueueTest {
         return switch (role) {
             case "blacklist" -> Keyspace.blacklist(spider);
             case "leases" -> Keyspace.leases(spider);
-            case "accounting" -> Keyspace.ACCOUNTING.fill(spider, "app", "c1");
             default -> throw new IllegalArgumentException(role);
         };
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"blacklist", "leases", "accounting"})
+    @ValueSource(strings = {"blacklist", "leases"})
     void aDecisionFailingAfterItTookTheHeadPutsItBack(String role) {
         ThrottleSpec spec = spec(60, 10, false);
         String member = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
@@ -462,12 +461,23 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void aCrawlWhoseAccountingRedisRefusesIsHandedOutAllTheSameAndNoLongerTrusted() {
+        String member = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
+        enqueue(member);
+        CrawlRef crawl = new CrawlRef(spider, "app", "c1");
+        corrupt(crawl.accountingKey());
+        HandOut.HandedOut out = assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertEquals(member, out.member());
+        assertTrue(new CrawlCounts(redis).foreign(crawl), "its info and completion read the queues");
+    }
+
+    @Test
     void aFailedDecisionSaysWhatItDroppedBeforeAndKeepsOnlyThoseOut() {
         enqueue(Members.feedItem("https://ex1.com/stopped", "app", "stopped", 5, 0));
         String live = Members.feedItem("https://ex1.com/a", "app", "c1", 1, 0);
         enqueue(live);
         redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
-        corrupt(corruptedKey("accounting"));
+        corrupt(corruptedKey("leases"));
         assertEquals(1, assertInstanceOf(HandOut.Failed.class, handOut(spec(60, 10, false))).dropped());
         assertEquals(List.of(live), redis.sync().zrange(queue.key(), 0, -1));
         assertEquals("1", redis.sync().hget(Keyspace.queueLengths(spider), queue.domain()));
