@@ -53,7 +53,10 @@ expires = type(expires) == 'string' and tonumber(expires) or nil
 if expires ~= nil and expires <= clock.seconds then
   return -1
 end
-local pages = tonumber(redis.call('HGET', KEYS[1], 'pages') or '0') or 0
+-- pcall: an accounting hash of another type (hand-edited; the crawl is then in crawls:foreign, and its queues were read)
+-- counted no page that can be read
+local pages = redis.pcall('HGET', KEYS[1], 'pages')
+pages = type(pages) == 'string' and tonumber(pages) or 0
 redis.call('DEL', KEYS[1], KEYS[5])
 redis.pcall('SREM', KEYS[2], ARGV[1]) -- pcall: under the appid "queue" KEYS[2] may be a queue (lib/accounting)
 redis.call('ZREM', KEYS[3], ARGV[2])

@@ -137,6 +137,21 @@ class CrawlRetirementTest {
         assertFalse(redis.sync().sismember(Keyspace.CRAWLS_FOREIGN, crawl.name()));
     }
 
+    /** A crawl whose accounting hash Redis refuses is distrusted; once its queues hold nothing of it, it is announced. */
+    @Test
+    void aDrainedCrawlWhoseAccountingIsOfAnotherTypeIsAnnouncedWithNoPageCounted() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "hand-edited");
+        enqueue(crawl, 0);
+        assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
+        redis.sync().del(crawl.accountingKey());
+        redis.sync().set(crawl.accountingKey(), "a string written by hand");
+        redis.sync().sadd(Keyspace.CRAWLS_FOREIGN, crawl.name());
+
+        assertEquals(new Retirement.Retired(0), redis.await(counts.retireIfIdleAsync(crawl, quietBound(), true)));
+        assertEquals(List.of("[\"" + spider + "\",\"app\",\"hand-edited\",0]"), completedEntries(crawl));
+        assertEquals(0, redis.sync().exists(crawl.accountingKey()));
+    }
+
     private void enqueue(CrawlRef crawl, long expires) {
         assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
                 Members.feedItem("https://a.com/" + crawl.crawlid(), crawl.appid(), crawl.crawlid(), 1, expires)).withTimeoutKey()));
