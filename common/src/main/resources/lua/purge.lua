@@ -13,7 +13,6 @@
 local by_queue = ARGV[1] == 'queue'
 local spider, appid, crawlid = ARGV[4], ARGV[5], ARGV[6]
 local clock = server_clock()
-
 local scan = redis.call(by_queue and 'ZSCAN' or 'HSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[3])
 local items = scan[2]
 local removed = 0
