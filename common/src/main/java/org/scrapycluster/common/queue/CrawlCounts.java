@@ -17,11 +17,13 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Reads the crawl accounting that the queue scripts keep in step with the queues
@@ -50,6 +52,7 @@ public final class CrawlCounts {
     private static final String EXPIRES = "expires";
 
     private final RedisConnection redis;
+    private final SaidOnce unnamed = new SaidOnce("member");
 
     public CrawlCounts(RedisConnection redis) {
         this.redis = redis;
@@ -196,7 +199,12 @@ public final class CrawlCounts {
         return quietSince(before, 0, limit);
     }
 
-    /** {@link #quietSince(Instant, int)} from the {@code offset}-th oldest on, to page through many. */
+    /**
+     * {@link #quietSince(Instant, int)} from the {@code offset}-th oldest on, to page through many. A member that names no
+     * crawl, as one whose appid or crawlid holds a colon does (accepted with the safety checks off, or queued by a Python
+     * Kafka monitor: docs/differences.md "Request validation"), can be neither announced nor retired: it is taken out of
+     * {@code crawls:active}, and said once at WARN, rather than read again at every check.
+     */
     public List<CrawlRef> quietSince(Instant before, long offset, int limit) {
         List<CrawlRef> crawls = new ArrayList<>();
         for (String name : redis.sync().zrangebyscore(Keyspace.CRAWLS_ACTIVE,
@@ -204,7 +212,10 @@ public final class CrawlCounts {
             try {
                 crawls.add(CrawlRef.parse(name));
             } catch (IllegalArgumentException e) {
-                LOG.warn("Skipping a member of {} that names no crawl: {}", Keyspace.CRAWLS_ACTIVE, name);
+                redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, name);
+                unnamed.say(LOG, Level.WARN, name, event -> event.addKeyValue("member", name),
+                        "Took a member that names no crawl out of " + Keyspace.CRAWLS_ACTIVE
+                                + " (an appid or crawlid holding a colon); its crawl is not announced complete");
             }
         }
         return crawls;
