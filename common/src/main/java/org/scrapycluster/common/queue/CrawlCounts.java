@@ -53,6 +53,7 @@ public final class CrawlCounts {
 
     private final RedisConnection redis;
     private final SaidOnce unnamed = new SaidOnce("member");
+    private final SaidOnce unreadable = new SaidOnce("field");
 
     public CrawlCounts(RedisConnection redis) {
         this.redis = redis;
@@ -333,7 +334,7 @@ public final class CrawlCounts {
     public record Forgotten(boolean kept, long dropped) {
     }
 
-    private static CrawlCount read(CrawlRef crawl, Map<String, String> hash) {
+    private CrawlCount read(CrawlRef crawl, Map<String, String> hash) {
         Map<String, CrawlCount.DomainCount> domains = new TreeMap<>();
         for (Map.Entry<String, String> field : hash.entrySet()) {
             try {
@@ -346,7 +347,9 @@ public final class CrawlCounts {
                 domains.merge(domain.get().domain(), new CrawlCount.DomainCount(count, priority, priority),
                         (known, more) -> known.plus(more.total(), priority));
             } catch (NumberFormatException e) {
-                LOG.warn("Skipping unreadable accounting field {}={} of {}", field.getKey(), field.getValue(), crawl.accountingKey());
+                unreadable.say(LOG, Level.WARN, crawl.accountingKey() + " " + field.getKey(),
+                        event -> event.addKeyValue("key", crawl.accountingKey()).addKeyValue("field", field.getKey()),
+                        "Skipping unreadable accounting field " + field.getKey() + "=" + field.getValue() + " of " + crawl.accountingKey());
             }
         }
         String updated = hash.get("updated");

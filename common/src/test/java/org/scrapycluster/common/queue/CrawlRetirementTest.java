@@ -152,16 +152,6 @@ class CrawlRetirementTest {
         assertEquals(0, redis.sync().exists(crawl.accountingKey()));
     }
 
-    /** A crawl whose ids hold a colon cannot be named, nor announced: it leaves the active crawls rather than come back. */
-    @Test
-    void aMemberOfTheActiveCrawlsThatNamesNoCrawlIsTakenOutOfThem() {
-        String unnamed = spider + ":an:app:with:colons";
-        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, 0, unnamed);
-
-        assertFalse(counts.quietSince(quietBound(), 0, 100_000).stream().anyMatch(crawl -> crawl.spiderId().equals(spider)));
-        assertNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, unnamed));
-    }
-
     private void enqueue(CrawlRef crawl, long expires) {
         assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
                 Members.feedItem("https://a.com/" + crawl.crawlid(), crawl.appid(), crawl.crawlid(), 1, expires)).withTimeoutKey()));
