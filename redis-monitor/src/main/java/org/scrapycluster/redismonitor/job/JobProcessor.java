@@ -35,11 +35,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Any number of monitors may process the same key at once: one gets the lock, and the others note the job to be
  * tried again ({@link JobRetries}), so that a job whose monitor died holding its lock is taken up once the lock
- * expires rather than at the next scan; one that gets it after the key was deleted reads nothing and skips it. So each request is answered once, unless a
- * monitor loses the lock in the middle of a job (paused, or cut off from Redis, for longer than
- * {@code REDIS_LOCK_EXPIRATION}) and another takes the job over: then both answer the requests they
- * both read, as two of the original's monitors would. No check of the lock before sending could prevent
- * that, since the lock can expire between the check and the send; what matters is that the late monitor
+ * expires rather than at the next scan; one that gets it after the key was deleted reads nothing and skips it. So
+ * each request is answered once, unless a monitor loses the lock in the middle of a job (paused, or cut off from
+ * Redis, for longer than {@code REDIS_LOCK_EXPIRATION}) and another takes the job over: then both answer the
+ * requests they both read, as two of the original's monitors would. No check of the lock before sending could
+ * prevent that, since the lock can expire between the check and the send; what matters is that the late monitor
  * takes off the waiting list only the entries it answered, so the requests written since are answered next.
  *
  * <p>A failing job (its plugin's precondition or handling threw an exception, or an error of its own code:
@@ -67,7 +67,10 @@ public final class JobProcessor {
     private final Clock clock;
     private final JobRetries retries;
 
-    /** @param retries where a job that failed and was not given up, or whose lock another monitor held, is noted, to be tried again */
+    /**
+     * @param retries where a job that failed and was not given up, or whose lock another monitor held, is noted, to be
+     *                tried again
+     */
     public JobProcessor(RedisConnection redis, RedisLocks locks, JobFailures failures, OutboundPublisher outbound,
                         JobStats stats, Clock clock, JobRetries retries) {
         this.redis = redis;
