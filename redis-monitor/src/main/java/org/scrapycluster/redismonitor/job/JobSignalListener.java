@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * Picks up signalled jobs at once: blocks on {@code BLPOP jobs:signal} on a connection of its own
  * (a blocked connection cannot carry other commands) and processes each key it pops with the
  * first plugin, in rank order, whose pattern matches it. Each signal is popped by one monitor
- * only; a key processed meanwhile by a scan is found gone and skipped. Between signals it tries again, once they are due, the jobs
- * that failed in this monitor or whose lock another monitor held ({@link JobRetries}). A job whose keys Redis refuses is logged once
- * and passed over, as by the scan, without the back-off of an outage (docs/operations.md "Keys Redis refuses").
+ * only; a key processed meanwhile by a scan is found gone and skipped. Between signals it tries again, once they
+ * are due, the jobs that failed in this monitor or whose lock another monitor held ({@link JobRetries}). A job whose
+ * keys Redis refuses is logged once and passed over, as by the scan, without the back-off of an outage
+ * (docs/operations.md "Keys Redis refuses").
  */
 public final class JobSignalListener implements Worker.Step, AutoCloseable {
 
