@@ -41,14 +41,19 @@ public final class RedisLocks implements AutoCloseable {
      * @return the held lock, to be closed when done, or empty when another holder has it
      */
     public Optional<RedisLock> tryAcquire(String key) {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        String token = HexFormat.of().formatHex(bytes);
+        String token = newToken();
         String reply = redis.sync().set(Keyspace.lock(key), token, SetArgs.Builder.nx().px(expiry.toMillis()));
         if (!"OK".equals(reply)) {
             return Optional.empty();
         }
         return Optional.of(new RedisLock(redis, COMPARE, renewer, Keyspace.lock(key), token, expiry));
+    }
+
+    /** A random token, 128 bits in hex, by which a holder of a key (a lock, a scan turn) knows its own. */
+    static String newToken() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
     }
 
     /** Stops renewing; locks still held expire on their own. */

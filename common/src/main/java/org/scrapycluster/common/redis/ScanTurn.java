@@ -2,16 +2,21 @@ package org.scrapycluster.common.redis;
 
 import java.time.Duration;
 
-import io.lettuce.core.SetArgs;
+import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.logging.SaidOnce;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A cluster-wide turn to make a periodic pass over the keyspace, so that the passes do not grow with the processes that
- * make them (docs/operations.md "Scans of the keyspace"): the process that sets the turn's key ({@code SET NX PX}) makes
- * the pass, then holds the key through its quiet time, and the others find it set until then. The key always expires, so
- * a process that dies holding it holds it no longer than its hold.
+ * make them (docs/operations.md "Scans of the keyspace"): the process whose token the turn's key holds makes the pass,
+ * then holds the key through its quiet time, and the others find it set until then. The key always expires, so a
+ * process that dies holding it holds it no longer than its hold. Each {@link #take} is one script call
+ * ({@code lua/take_turn.lua}), and so is each {@link #holdFor}.
+ *
+ * <p>A holder takes its turn again whatever its hold has left. Redis counts a key expired only once its clock, in whole
+ * milliseconds, is past the expiry: a holder that waited exactly its quiet time found its own key still set about one
+ * time in two, and missed that pass (the Redis monitor's job scan ran about seven times a second instead of ten).
  *
  * <p>A key at the turn's name without an expiry (written by hand, or restored from a dump by a tool that dropped the
  * expiries) would keep the turn from everyone for ever; the first process that finds one gives it the hold it asked for,
@@ -20,40 +25,43 @@ import org.slf4j.LoggerFactory;
 public final class ScanTurn {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScanTurn.class);
-    /** What {@code PTTL} answers for a key that exists and has no expiry. */
+    private static final LuaScript TAKE = LuaScript.load("take_turn");
+    /** Moves the key's expiry only while it holds the given token: a hold never lengthens another process's turn. */
+    private static final LuaScript HOLD = LuaScript.load("lock");
+    /** What {@code take_turn.lua} answers when it found the key without an expiry. */
     private static final long NO_EXPIRY = -1;
 
     private final RedisConnection redis;
     private final String key;
+    private final String token;
     private final SaidOnce unexpiring = new SaidOnce("key");
 
     /** @param key the turn's key, e.g. {@code jobs:scan_turn} */
     public ScanTurn(RedisConnection redis, String key) {
         this.redis = redis;
         this.key = key;
+        this.token = RedisLocks.newToken();
     }
 
     /**
-     * Whether no process holds the turn; if so, this one has it for {@code hold}, unless it {@link #holdFor holds it}
-     * for another time before that runs out.
+     * Whether this process has the turn: no process held it, or this one did; if so, this one has it for {@code hold},
+     * unless it {@link #holdFor holds it} for another time before that runs out.
      */
     public boolean take(Duration hold) {
-        long holdMillis = Math.max(1, hold.toMillis());
-        if ("OK".equals(redis.sync().set(key, "1", SetArgs.Builder.nx().px(holdMillis)))) {
-            return true;
+        String holdMillis = Long.toString(Math.max(1, hold.toMillis()));
+        Long taken = TAKE.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token, holdMillis);
+        if (taken == NO_EXPIRY && unexpiring.first(key)) {
+            LOG.atWarn().addKeyValue("key", key).addKeyValue("expires_in_ms", holdMillis)
+                    .log("A scan turn's key had no expiry and kept every process from scanning; it expires now (logged once)");
         }
-        if (redis.sync().pttl(key) == NO_EXPIRY) {
-            redis.sync().pexpire(key, holdMillis);
-            if (unexpiring.first(key)) {
-                LOG.atWarn().addKeyValue("key", key).addKeyValue("expires_in_ms", holdMillis)
-                        .log("A scan turn's key had no expiry and kept every process from scanning; it expires now (logged once)");
-            }
-        }
-        return false;
+        return taken == 1;
     }
 
-    /** Holds the turn for {@code quiet} from now: no process takes it before that, nor after this one dies. */
+    /**
+     * Holds the turn for {@code quiet} from now: no other process takes it before that, nor after this one dies. A turn
+     * this process no longer holds (its hold ran out, and another took it) is left as it is.
+     */
     public void holdFor(Duration quiet) {
-        redis.sync().pexpire(key, Math.max(1, quiet.toMillis()));
+        HOLD.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token, Long.toString(Math.max(1, quiet.toMillis())));
     }
 }

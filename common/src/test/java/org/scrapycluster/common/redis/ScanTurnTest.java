@@ -36,10 +36,36 @@ class ScanTurnTest {
     void whoTakesTheTurnHoldsItForWhatItAskedAndNoOtherTakesItMeanwhile() {
         assertTrue(one.take(Duration.ofMinutes(1)));
         assertFalse(other.take(Duration.ofMinutes(1)));
-        assertFalse(one.take(Duration.ofMinutes(1)), "a turn is taken again only once it has run out");
 
         long ttl = redis.sync().pttl(key);
         assertTrue(ttl > 55_000 && ttl <= 60_000, "held for the minute asked: " + ttl);
+    }
+
+    @Test
+    void itsHolderTakesTheTurnAgainWhateverItsHoldHasLeftAndForWhatItAsksNow() {
+        // a holder that waits out its quiet time may ask in the millisecond in which Redis still counts its key as set
+        assertTrue(one.take(Duration.ofSeconds(1)));
+        one.holdFor(Duration.ofMillis(100));
+
+        assertTrue(one.take(Duration.ofMinutes(1)), "its own turn, before the quiet time has run out");
+        assertFalse(other.take(Duration.ofSeconds(1)));
+        long ttl = redis.sync().pttl(key);
+        assertTrue(ttl > 55_000 && ttl <= 60_000, "held for the minute asked now: " + ttl);
+    }
+
+    @Test
+    void aHoldLeavesATurnThatAnotherHasTakenSinceAsItIs() throws InterruptedException {
+        assertTrue(one.take(Duration.ofMillis(20)));
+        while (redis.sync().exists(key) == 1) {
+            Thread.sleep(5); // the holder's scan outlasted its hold
+        }
+        assertTrue(other.take(Duration.ofSeconds(30)));
+
+        one.holdFor(Duration.ofMinutes(10));
+
+        long ttl = redis.sync().pttl(key);
+        assertTrue(ttl > 25_000 && ttl <= 30_000, "the other's hold, not lengthened: " + ttl);
+        assertFalse(one.take(Duration.ofSeconds(1)));
     }
 
     @Test

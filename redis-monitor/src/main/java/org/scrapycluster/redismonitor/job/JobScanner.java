@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the last scan's walk over the keyspace
  * when that is longer ({@link ScanPace#quiet}), so that scanning a large keyspace takes at most a fortieth of the time.
- * One Redis monitor of the cluster scans at a time: the one that sets {@code jobs:scan_turn}, which it holds through its
- * scan and its pause; the others ask for it every {@code SLEEP_TIME}, so the scans do not grow with the monitors.
+ * One Redis monitor of the cluster scans at a time: the one whose token {@code jobs:scan_turn} holds, through its scan and
+ * its pause; the others ask for it every {@code SLEEP_TIME}, so the scans do not grow with the monitors.
  *
  * <p>A job whose keys Redis refuses (its waiting list or failure count of another type, written by hand) is
  * logged once and passed over, and the jobs after it are processed (docs/operations.md "Keys Redis refuses"). So is a
@@ -41,7 +41,7 @@ public final class JobScanner implements Worker.Step {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobScanner.class);
     private static final String JOB_KEY_TYPE = "string";
-    /** The least time a monitor that takes the turn holds it while it scans. */
+    /** The least time a monitor that takes the turn holds it for. */
     private static final Duration TURN_AT_LEAST = Duration.ofSeconds(1);
 
     private final RedisConnection redis;
@@ -77,18 +77,24 @@ public final class JobScanner implements Worker.Step {
 
     /**
      * One scan, then the pause, when this monitor has the turn ({@code jobs:scan_turn}); otherwise only the least pause,
-     * after which it asks for the turn again. A monitor that takes the turn holds it while it scans for its last pause or
-     * a second, whichever is longer (one that dies scanning holds it no longer), then for its new pause.
+     * after which it asks for the turn again. A monitor that takes the turn holds it for its last pause or a second,
+     * whichever is longer (one that dies holds it no longer), and takes it again after its pause. Only a scan that
+     * leaves less of that hold than its new pause holds the turn again, for that pause: on a small keyspace a scan
+     * costs two calls, the turn and the {@code SCAN}.
      */
     @Override
     public void run() throws OutboundUnavailableException, InterruptedException {
-        if (!turn.take(pause.compareTo(TURN_AT_LEAST) > 0 ? pause : TURN_AT_LEAST)) {
+        Duration hold = pause.compareTo(TURN_AT_LEAST) > 0 ? pause : TURN_AT_LEAST;
+        if (!turn.take(hold)) {
             Worker.idle(() -> Thread.sleep(sleep));
             return;
         }
+        long started = System.nanoTime();
         Duration quiet = ScanPace.quiet(scanOnce(), sleep);
         pause = quiet;
-        turn.holdFor(quiet);
+        if (Duration.ofNanos(System.nanoTime() - started).plus(quiet).compareTo(hold) > 0) {
+            turn.holdFor(quiet);
+        }
         Worker.idle(() -> Thread.sleep(quiet));
     }
 
