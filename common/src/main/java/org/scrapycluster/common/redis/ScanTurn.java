@@ -60,8 +60,12 @@ public final class ScanTurn {
     /**
      * Holds the turn for {@code quiet} from now: no other process takes it before that, nor after this one dies. A turn
      * this process no longer holds (its hold ran out, and another took it) is left as it is.
+     *
+     * @return whether this process held the turn, and now holds it for {@code quiet}
      */
-    public void holdFor(Duration quiet) {
-        HOLD.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token, Long.toString(Math.max(1, quiet.toMillis())));
+    public boolean holdFor(Duration quiet) {
+        Long held = HOLD.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token,
+                Long.toString(Math.max(1, quiet.toMillis())));
+        return held == 1;
     }
 }

@@ -53,6 +53,10 @@ public final class JobScanner implements Worker.Step {
     private final SaidOnce lostPlugins = new SaidOnce("plugin");
     /** The pause after this monitor's last scan. */
     private Duration pause = Duration.ZERO;
+    /** Whether this monitor took the turn, which is surely its own until {@link #turnEnds}. */
+    private boolean holding;
+    /** Before when the turn's key cannot expire ({@link System#nanoTime}): its hold, counted from before it was set. */
+    private long turnEnds;
     /** Whether the server takes {@code SCAN ... TYPE}; null until asked, and again after a scan by type failed. */
     private Boolean byType;
 
@@ -78,22 +82,28 @@ public final class JobScanner implements Worker.Step {
     /**
      * One scan, then the pause, when this monitor has the turn ({@code jobs:scan_turn}); otherwise only the least pause,
      * after which it asks for the turn again. A monitor that takes the turn holds it for its last pause or a second,
-     * whichever is longer (one that dies holds it no longer), and takes it again after its pause. Only a scan that
-     * leaves less of that hold than its new pause holds the turn again, for that pause: on a small keyspace a scan
-     * costs two calls, the turn and the {@code SCAN}.
+     * whichever is longer (one that dies holds it no longer), and takes it again once less than half of that is left;
+     * a scan that leaves less of it than its new pause holds the turn for that pause. So on a small keyspace a scan is
+     * one call, its {@code SCAN}, and the turn is taken about twice a second.
      */
     @Override
     public void run() throws OutboundUnavailableException, InterruptedException {
         Duration hold = pause.compareTo(TURN_AT_LEAST) > 0 ? pause : TURN_AT_LEAST;
-        if (!turn.take(hold)) {
+        long asked = System.nanoTime();
+        if (!holding || turnEnds - asked < hold.toNanos() / 2) {
+            holding = turn.take(hold);
+            turnEnds = asked + hold.toNanos();
+        }
+        if (!holding) {
             Worker.idle(() -> Thread.sleep(sleep));
             return;
         }
-        long started = System.nanoTime();
         Duration quiet = ScanPace.quiet(scanOnce(), sleep);
         pause = quiet;
-        if (Duration.ofNanos(System.nanoTime() - started).plus(quiet).compareTo(hold) > 0) {
-            turn.holdFor(quiet);
+        long scanned = System.nanoTime();
+        if (turnEnds - scanned < quiet.toNanos()) {
+            holding = turn.holdFor(quiet);
+            turnEnds = scanned + quiet.toNanos();
         }
         Worker.idle(() -> Thread.sleep(quiet));
     }

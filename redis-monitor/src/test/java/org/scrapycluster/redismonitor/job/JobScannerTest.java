@@ -21,6 +21,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CommandStats;
 import org.scrapycluster.embedded.junit.SharedStack;
 
 /**
@@ -107,6 +108,29 @@ class JobScannerTest {
             assertEquals(Set.of(prefix + ":info:app1"), slow.handled);
             // a walk over a few keys takes milliseconds: the pause is SLEEP_TIME, not 39 times the job's 400 ms (15.6 s)
             assertTrue(scanAndPause.compareTo(Duration.ofSeconds(5)) < 0, "scanned and paused in " + scanAndPause);
+        }
+    }
+
+    @Test
+    void aMonitorThatHoldsTheTurnScansWithoutAskingForItAgainUntilHalfItsHoldIsGone() throws Exception {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("job-scan-turn"));
+             JobTestBed own = new JobTestBed(server.port(), prefix, 3)) {
+            JobScanner scanner = new JobScanner(own.redis, List.of(new RecordingPlugin(prefix + ":info:*")), own.processor,
+                    Clock.systemUTC(), Duration.ofMillis(20));
+            own.redis.sync().configResetstat();
+
+            long started = System.nanoTime();
+            for (int scan = 0; scan < 10; scan++) {
+                scanner.run(); // a scan of a few keys and a pause of 20 ms
+            }
+            long halfSeconds = (System.nanoTime() - started) / 500_000_000L;
+
+            String stats = own.redis.sync().info("commandstats");
+            assertEquals(10, CommandStats.calls(stats, "scan"), stats);
+            // the turn is held for a second and taken again once half of it is gone: once, and once more each half second
+            assertTrue(CommandStats.calls(stats, "set") <= 1 + halfSeconds, "the turn's takes (SET NX in its script), "
+                    + halfSeconds + " half seconds: " + stats);
+            assertTrue(own.redis.sync().pttl(Keyspace.JOBS_SCAN_TURN) > 0, "still held for the others");
         }
     }
 
