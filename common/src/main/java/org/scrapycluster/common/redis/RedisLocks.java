@@ -16,7 +16,8 @@ import org.scrapycluster.common.keyspace.Keyspace;
  */
 public final class RedisLocks implements AutoCloseable {
 
-    private static final LuaScript COMPARE = LuaScript.load("lock");
+    /** Renews or releases a key only while it holds the caller's token (a lock, a scan turn). */
+    static final LuaScript COMPARE = LuaScript.load("lock");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RedisConnection redis;

@@ -18,6 +18,9 @@ import org.slf4j.LoggerFactory;
  * milliseconds, is past the expiry: a holder that waited exactly its quiet time found its own key still set about one
  * time in two, and missed that pass (the Redis monitor's job scan ran about seven times a second instead of ten).
  *
+ * <p>A process knows how long its turn is surely its own ({@link #surelyHeld}): the key cannot expire before its hold,
+ * counted from before the call that set it. Not thread-safe: one process's passes are made one at a time.
+ *
  * <p>A key at the turn's name without an expiry (written by hand, or restored from a dump by a tool that dropped the
  * expiries) would keep the turn from everyone for ever; the first process that finds one gives it the hold it asked for,
  * logs it once, and the turn comes back when that runs out.
@@ -26,8 +29,6 @@ public final class ScanTurn {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScanTurn.class);
     private static final LuaScript TAKE = LuaScript.load("take_turn");
-    /** Moves the key's expiry only while it holds the given token: a hold never lengthens another process's turn. */
-    private static final LuaScript HOLD = LuaScript.load("lock");
     /** What {@code take_turn.lua} answers when it found the key without an expiry. */
     private static final long NO_EXPIRY = -1;
 
@@ -35,6 +36,10 @@ public final class ScanTurn {
     private final String key;
     private final String token;
     private final SaidOnce unexpiring = new SaidOnce("key");
+    /** Whether this process holds the turn, as far as its last call knew; surely so until {@link #heldUntil}. */
+    private boolean holding;
+    /** Before when the key cannot expire ({@link System#nanoTime}), while {@link #holding}. */
+    private long heldUntil;
 
     /** @param key the turn's key, e.g. {@code jobs:scan_turn} */
     public ScanTurn(RedisConnection redis, String key) {
@@ -48,24 +53,41 @@ public final class ScanTurn {
      * unless it {@link #holdFor holds it} for another time before that runs out.
      */
     public boolean take(Duration hold) {
+        long asked = System.nanoTime();
         String holdMillis = Long.toString(Math.max(1, hold.toMillis()));
         Long taken = TAKE.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token, holdMillis);
         if (taken == NO_EXPIRY && unexpiring.first(key)) {
             LOG.atWarn().addKeyValue("key", key).addKeyValue("expires_in_ms", holdMillis)
                     .log("A scan turn's key had no expiry and kept every process from scanning; it expires now (logged once)");
         }
-        return taken == 1;
+        return held(taken == 1, asked, hold);
     }
 
     /**
      * Holds the turn for {@code quiet} from now: no other process takes it before that, nor after this one dies. A turn
-     * this process no longer holds (its hold ran out, and another took it) is left as it is.
-     *
-     * @return whether this process held the turn, and now holds it for {@code quiet}
+     * this process no longer holds (its hold ran out, and another took it) is left as it is, and {@link #surelyHeld}
+     * says so.
      */
-    public boolean holdFor(Duration quiet) {
-        Long held = HOLD.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token,
+    public void holdFor(Duration quiet) {
+        long asked = System.nanoTime();
+        Long held = RedisLocks.COMPARE.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token,
                 Long.toString(Math.max(1, quiet.toMillis())));
-        return held == 1;
+        held(held == 1, asked, quiet);
+    }
+
+    /**
+     * How long from now the turn is surely this process's own, as its last {@link #take} or {@link #holdFor} left it:
+     * zero when it did not get or keep the turn, or when its hold may have run out.
+     */
+    public Duration surelyHeld() {
+        long left = heldUntil - System.nanoTime();
+        return holding && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    /** Notes what a call asked at {@code asked} for {@code hold} found, and returns it. */
+    private boolean held(boolean held, long asked, Duration hold) {
+        holding = held;
+        heldUntil = asked + hold.toNanos();
+        return held;
     }
 }

@@ -39,6 +39,8 @@ class ScanTurnTest {
 
         long ttl = redis.sync().pttl(key);
         assertTrue(ttl > 55_000 && ttl <= 60_000, "held for the minute asked: " + ttl);
+        assertTrue(one.surelyHeld().compareTo(Duration.ofSeconds(55)) > 0, "surely its own: " + one.surelyHeld());
+        assertEquals(Duration.ZERO, other.surelyHeld());
     }
 
     @Test
@@ -65,6 +67,7 @@ class ScanTurnTest {
 
         long ttl = redis.sync().pttl(key);
         assertTrue(ttl > 25_000 && ttl <= 30_000, "the other's hold, not lengthened: " + ttl);
+        assertEquals(Duration.ZERO, one.surelyHeld(), "the hold found the turn another's");
         assertFalse(one.take(Duration.ofSeconds(1)));
     }
 

@@ -53,10 +53,6 @@ public final class JobScanner implements Worker.Step {
     private final SaidOnce lostPlugins = new SaidOnce("plugin");
     /** The pause after this monitor's last scan. */
     private Duration pause = Duration.ZERO;
-    /** Whether this monitor took the turn, which is surely its own until {@link #turnEnds}. */
-    private boolean holding;
-    /** Before when the turn's key cannot expire ({@link System#nanoTime}): its hold, counted from before it was set. */
-    private long turnEnds;
     /** Whether the server takes {@code SCAN ... TYPE}; null until asked, and again after a scan by type failed. */
     private Boolean byType;
 
@@ -89,21 +85,14 @@ public final class JobScanner implements Worker.Step {
     @Override
     public void run() throws OutboundUnavailableException, InterruptedException {
         Duration hold = pause.compareTo(TURN_AT_LEAST) > 0 ? pause : TURN_AT_LEAST;
-        long asked = System.nanoTime();
-        if (!holding || turnEnds - asked < hold.toNanos() / 2) {
-            holding = turn.take(hold);
-            turnEnds = asked + hold.toNanos();
-        }
-        if (!holding) {
+        if (turn.surelyHeld().compareTo(hold.dividedBy(2)) < 0 && !turn.take(hold)) {
             Worker.idle(() -> Thread.sleep(sleep));
             return;
         }
         Duration quiet = ScanPace.quiet(scanOnce(), sleep);
         pause = quiet;
-        long scanned = System.nanoTime();
-        if (turnEnds - scanned < quiet.toNanos()) {
-            holding = turn.holdFor(quiet);
-            turnEnds = scanned + quiet.toNanos();
+        if (turn.surelyHeld().compareTo(quiet) < 0) {
+            turn.holdFor(quiet);
         }
         Worker.idle(() -> Thread.sleep(quiet));
     }
