@@ -6,15 +6,15 @@
 --
 -- KEYS[1] crawls:foreign   KEYS[2] <spiderid>:queue_lengths   KEYS[3..] the crawl's domain queues
 -- ARGV[1] <spiderid>:<appid>:<crawlid>   ARGV[2..] the domains of KEYS[3..], in the same order
--- Returns 1 when the accounting agrees with the queues, 0 when it does not.
+-- Returns 1 when the accounting agrees with the queues, 0 when it does not. Needs lib/errors.
 
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then
   return 0
 end
 for i = 3, #KEYS do
   -- lengths Redis refuses (a key of another type, written by hand) vouch for nothing
-  local recorded = redis.pcall('HGET', KEYS[2], ARGV[i - 1])
-  recorded = type(recorded) ~= 'table' and tonumber(recorded or '0')
+  local recorded = unless_refused(redis.pcall('HGET', KEYS[2], ARGV[i - 1]))
+  recorded = recorded ~= nil and tonumber(recorded or '0')
   if redis.call('ZCARD', KEYS[i]) ~= recorded then
     redis.call('SADD', KEYS[1], ARGV[1])
     return 0

@@ -1,5 +1,5 @@
 -- Forgets a crawl that was stopped or expired, once its purge was counted for the answer
--- (docs/redis-monitor.md "stop"); see lib/forget, which it needs.
+-- (docs/redis-monitor.md "stop"); see lib/forget, which it needs with lib/errors.
 --
 -- KEYS[1] crawl:<spiderid>:<appid>:<crawlid>   KEYS[2] crawls:<spiderid>:<appid>   KEYS[3] crawls:active
 -- KEYS[4] crawls:foreign                       KEYS[5] crawls:drained

@@ -5,11 +5,12 @@
 -- has reached: crawlers' hand-outs drop an expired crawl's requests (lib/member expired), which leaves
 -- it with nothing pending, and it is the expire job's to purge and announce as expired
 -- (docs/redis-monitor.md "complete"). A retired crawl's timeout key is deleted (it is not announced as
--- expired later) and its announcement is filed in crawls:completed, where it waits until a monitor's
--- Kafka takes it, across monitor restarts. A quiet crawl listed in its spider's blacklist was stopped
+-- expired later) and its announcement is filed in crawls:completed ([spiderid, appid, crawlid, pages], and the
+-- crawl's start in epoch seconds when its accounting recorded one), where it waits until a monitor's Kafka takes
+-- it, across monitor restarts. A quiet crawl listed in its spider's blacklist was stopped
 -- or expired (by a Python Redis monitor, whose stop leaves our accounting to be drained by hand-outs):
--- it is forgotten as the stop job forgets one (lib/forget), not announced complete. Needs lib/clock
--- and lib/forget. A crawl whose accounting cannot answer
+-- it is forgotten as the stop job forgets one (lib/forget), not announced complete. Needs lib/clock,
+-- lib/errors and lib/forget. A crawl whose accounting cannot answer
 -- for it (crawls:foreign) is retired only with ARGV[6] "1", once its caller has read the queues and
 -- leases and found nothing of it: the pending count is not looked at, and the crawl leaves
 -- crawls:foreign and crawls:drained.
@@ -48,19 +49,23 @@ if ARGV[6] ~= '1' then
   end
 end
 -- pcall: a timeout key of another type (hand-edited) holds no expiry, and fails nothing
-local expires = redis.pcall('GET', KEYS[5])
-expires = type(expires) == 'string' and tonumber(expires) or nil
+local expires = tonumber(unless_refused(redis.pcall('GET', KEYS[5])) or '')
 if expires ~= nil and expires <= clock.seconds then
   return -1
 end
 -- pcall: an accounting hash of another type (hand-edited; the crawl is then in crawls:foreign, and its queues were read)
--- counted no page that can be read
-local pages = redis.pcall('HGET', KEYS[1], 'pages')
-pages = type(pages) == 'string' and tonumber(pages) or 0
+-- counted no page and no start that can be read
+local recorded = unless_refused(redis.pcall('HMGET', KEYS[1], 'pages', 'started')) or {}
+local pages = tonumber(recorded[1] or '') or 0
+local started = tonumber(recorded[2] or '')
 redis.call('DEL', KEYS[1], KEYS[5])
 redis.pcall('SREM', KEYS[2], ARGV[1]) -- pcall: under the appid "queue" KEYS[2] may be a queue (lib/accounting)
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('SREM', KEYS[6], ARGV[2])
 redis.call('SREM', KEYS[7], ARGV[2])
-redis.call('RPUSH', KEYS[4], cjson.encode({ARGV[4], ARGV[5], ARGV[1], pages}))
+local announced = {ARGV[4], ARGV[5], ARGV[1], pages}
+if started and started > 0 then
+  announced[5] = math.floor(started / 1000)
+end
+redis.call('RPUSH', KEYS[4], cjson.encode(announced))
 return pages

@@ -1,6 +1,7 @@
 -- Crawl accounting (docs/architecture.md): crawl:<spiderid>:<appid>:<crawlid> is a HASH of
 -- "<domain>|<priority>" -> requests queued or leased, "pending" -> their total, "pages" -> results
--- published, "expires", "updated", and once the crawl is stopped or has expired "dropped"
+-- published, "expires", "updated", "started" (epoch milliseconds on the server's clock when its first
+-- request was counted), and once the crawl is stopped or has expired "dropped"
 -- (account_dropped); crawls:<spiderid>:<appid> is the SET of the app's crawlids;
 -- crawls:active orders crawls by their last activity. Every script that moves a request in or out of
 -- the queues counts it (account_added, account_removed) in the same call, so the counters never
@@ -124,7 +125,11 @@ local function write_added(tally, clock)
     for _, field in ipairs(crawl.order) do
       redis.call('HINCRBY', key, field, crawl.counts[field])
     end
-    redis.call('HINCRBY', key, 'pending', crawl.pending)
+    -- A pending count of just these requests is a crawl's first (or one that drained before its retirement,
+    -- whose start stays): its start is written once, so that no call after the first pays for it.
+    if redis.call('HINCRBY', key, 'pending', crawl.pending) == crawl.pending then
+      redis.call('HSETNX', key, 'started', clock.millis)
+    end
     redis.call('HSET', key, 'expires', whole_number_text(crawl.fields.expires), 'updated', clock.millis)
     index_crawl(crawl.spider, crawl.fields)
     redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(crawl.spider, crawl.fields))

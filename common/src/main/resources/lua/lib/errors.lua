@@ -13,6 +13,15 @@ local function error_text(raised)
   return tostring(raised)
 end
 
+-- The reply of a read run under redis.pcall, or nil when Redis refused it (a key of another type at its name,
+-- written by hand): such a key reads as holding nothing, and the caller tells it apart where that matters.
+local function unless_refused(reply)
+  if type(reply) == 'table' and reply.err then
+    return nil
+  end
+  return reply
+end
+
 -- The starts of the errors Redis answers writes with while it takes none, whatever the keys: a replica, a
 -- failed save, too few replicas, out of memory (a write that may add data, while the call has changed
 -- nothing). Such an error comes at the first write of a call, so nothing of the call is written then.

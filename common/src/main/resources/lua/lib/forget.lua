@@ -11,13 +11,13 @@
 -- foreign, drained (crawls:active, crawls:foreign, crawls:drained); name: <spiderid>:<appid>:<crawlid>.
 -- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none; and the
 -- requests crawlers' hand-outs dropped since the crawl was blacklisted (its "dropped" field, lib/accounting),
--- taken from the hash so that a second stop does not count them again.
+-- taken from the hash so that a second stop does not count them again. Needs lib/errors.
 local function forget_crawl(keys, crawlid, name, ttl)
   local kept = 0
-  local dropped = redis.pcall('HGET', keys.accounting, 'dropped')
+  local dropped = unless_refused(redis.pcall('HGET', keys.accounting, 'dropped'))
   -- a hash Redis refuses (a key of another type at its name, written by hand) answers for nothing either
-  local refused = type(dropped) == 'table'
-  dropped = refused and 0 or tonumber(dropped or '0') or 0
+  local refused = dropped == nil
+  dropped = tonumber(dropped or '0') or 0
   if redis.call('SREM', keys.foreign, name) == 1 or refused then
     redis.call('DEL', keys.accounting)
   else

@@ -15,12 +15,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * The original's answer shapes, as fixture files under {@code answers/}, compared with a real
  * answer field by field. A fixture names test-specific values as {@code {{name}}} (spider ids,
- * appids, uuids), and {@code "<server_time>"} stands for the integer epoch second the answer was
- * made, which must lie between when the test wrote the job and when it read the answer.
+ * appids, uuids), {@code "<server_time>"} stands for the integer epoch second the answer was
+ * made, which must lie between when the test wrote the job and when it read the answer, and
+ * {@code "<start_time>"} for an integer epoch second before the answer was read (the test checks its value).
  */
 public final class AnswerFixtures {
 
     static final String SERVER_TIME = "<server_time>";
+    static final String START_TIME = "<start_time>";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private AnswerFixtures() {
@@ -48,6 +50,9 @@ public final class AnswerFixtures {
         if (expected.isTextual() && expected.asText().equals(SERVER_TIME)) {
             assertTrue(actual.isIntegralNumber(), where + "server_time must be an integer, was " + actual);
             assertTrue(actual.asLong() >= from && actual.asLong() <= to, where + actual + " is not between " + from + " and " + to);
+        } else if (expected.isTextual() && expected.asText().equals(START_TIME)) {
+            assertTrue(actual.isIntegralNumber(), where + "a start time must be an integer, was " + actual);
+            assertTrue(actual.asLong() <= to, where + actual + " is after " + to);
         } else if (expected.isObject()) {
             assertTrue(actual.isObject(), where + "expected an object, was " + actual);
             assertEquals(fields(expected), fields(actual), where + "the fields differ in " + actual);

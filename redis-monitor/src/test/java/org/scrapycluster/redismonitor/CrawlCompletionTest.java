@@ -32,6 +32,7 @@ class CrawlCompletionTest {
             fixture.startMonitor();
             QueueState queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
             String appid = MonitorFixture.unique("app");
+            long seeded = MonitorFixture.now();
             for (int i = 0; i < 3; i++) {
                 queues.seed("a.com", queues.feedItem("https://a.com/" + i, appid, "c1", 1, 0));
             }
@@ -60,6 +61,8 @@ class CrawlCompletionTest {
             assertTrue(announced.get(0).readAtNanos() - lastAck >= QUIET.toNanos(), "announced before the quiet period had passed");
             assertAnswer("complete.json", Map.of("appid", appid, "crawlid", "c1", "spiderid", queues.spider()),
                     announced.get(0).answer(), from, MonitorFixture.now());
+            long started = announced.get(0).answer().get("start_time").asLong();
+            assertTrue(started >= seeded && started <= from, "started when its first request was queued: " + started);
             assertEquals(1, completions(after, queues.spider(), "c2").size(), "c2 is not announced again");
             assertTrue(new CrawlCounts(fixture.redis()).crawl(new CrawlRef(queues.spider(), appid, "c1")).isEmpty(), "retired");
         }

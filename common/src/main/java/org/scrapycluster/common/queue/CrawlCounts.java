@@ -40,9 +40,9 @@ import org.slf4j.event.Level;
 public final class CrawlCounts {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlCounts.class);
-    private static final LuaScript RETIRE = LuaScript.load("retire", "clock", "forget");
-    private static final LuaScript CHECK = LuaScript.load("check_accounting");
-    private static final LuaScript FORGET = LuaScript.load("forget", "forget");
+    private static final LuaScript RETIRE = LuaScript.load("retire", "clock", "errors", "forget");
+    private static final LuaScript CHECK = LuaScript.load("check_accounting", "errors");
+    private static final LuaScript FORGET = LuaScript.load("forget", "errors", "forget");
 
     /** How long the accounting of a stopped or expired crawl outlives it ({@link #forget(CrawlRef)}): a day. */
     public static final Duration FORGOTTEN_ACCOUNTING_TTL = Duration.ofDays(1);
@@ -50,6 +50,7 @@ public final class CrawlCounts {
     private static final String PENDING = "pending";
     private static final String PAGES = "pages";
     private static final String EXPIRES = "expires";
+    private static final String STARTED = "started";
 
     private final RedisConnection redis;
     private final SaidOnce unnamed = new SaidOnce("member");
@@ -65,21 +66,24 @@ public final class CrawlCounts {
      * @param pending requests queued or leased in total
      * @param pages   results published
      * @param expires the crawl's {@code expires} (0 for never)
+     * @param started when its first request was counted, epoch milliseconds on the Redis server's clock; empty when
+     *                its accounting holds none that can be read (written by a build that recorded none)
      */
-    public record Totals(long pending, long pages, long expires) {
+    public record Totals(long pending, long pages, long expires, OptionalLong started) {
     }
 
     /**
-     * The totals of {@code crawl}'s accounting, or empty when it has none: one {@code HMGET} of three fields, however
+     * The totals of {@code crawl}'s accounting, or empty when it has none: one {@code HMGET} of four fields, however
      * many domains the crawl has; many in flight at once are pipelined.
      */
     public CompletionStage<Optional<Totals>> totals(CrawlRef crawl) {
-        return redis.async().hmget(crawl.accountingKey(), PENDING, PAGES, EXPIRES).thenApply(values -> {
+        return redis.async().hmget(crawl.accountingKey(), PENDING, PAGES, EXPIRES, STARTED).thenApply(values -> {
             if (values.stream().noneMatch(KeyValue::hasValue)) {
                 return Optional.empty();
             }
+            long started = number(values.get(3).getValueOrElse(null));
             return Optional.of(new Totals(number(values.get(0).getValueOrElse(null)), number(values.get(1).getValueOrElse(null)),
-                    number(values.get(2).getValueOrElse(null))));
+                    number(values.get(2).getValueOrElse(null)), started > 0 ? OptionalLong.of(started) : OptionalLong.empty()));
         });
     }
 

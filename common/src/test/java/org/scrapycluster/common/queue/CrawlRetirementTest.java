@@ -62,13 +62,47 @@ class CrawlRetirementTest {
     @Test
     void aCrawlWhoseTimeoutIsStillAheadIsRetiredAndItsTimeoutDeleted() {
         CrawlRef crawl = new CrawlRef(spider, "app", "finished");
+        long before = serverTime().getEpochSecond();
         enqueue(crawl, serverTime().getEpochSecond() + 3600);
+        long started = startOf(crawl) / 1000;
         assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
 
         assertEquals(OptionalLong.of(0), counts.retireIfIdle(crawl, quietBound()));
         assertEquals(0, redis.sync().exists(crawl.timeoutKey()), "a finished crawl is not announced as expired later");
         assertNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
-        assertEquals(List.of("[\"" + spider + "\",\"app\",\"finished\",0]"), completedEntries(crawl));
+        assertTrue(started >= before);
+        assertEquals(List.of("[\"" + spider + "\",\"app\",\"finished\",0," + started + "]"), completedEntries(crawl),
+                "filed with its start, the second its first request was counted");
+    }
+
+    /** Written by its first filing, a crawl's start stays through later ones, and through a drain before its retirement. */
+    @Test
+    void aCrawlsStartIsWhenItsFirstRequestWasCounted() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "long");
+        enqueue(crawl, 0, "https://a.com/first");
+        long started = startOf(crawl);
+        Instant first = serverTime();
+        Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> serverTime().toEpochMilli() > first.toEpochMilli());
+        enqueue(crawl, 0, "https://a.com/second");
+        assertEquals(started, startOf(crawl), "a later filing keeps the start");
+        assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
+        assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
+        enqueue(crawl, 0, "https://a.com/third");
+        assertEquals(started, startOf(crawl), "so does one after it drained, before its retirement");
+        assertEquals(OptionalLong.of(started), redis.await(counts.totals(crawl)).orElseThrow().started());
+    }
+
+    /** One counted by a build that recorded no start is announced without one. */
+    @Test
+    void aCrawlWithoutAStartIsFiledWithoutOne() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "older");
+        enqueue(crawl, 0);
+        assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
+        redis.sync().hdel(crawl.accountingKey(), "started");
+
+        assertEquals(OptionalLong.empty(), redis.await(counts.totals(crawl)).orElseThrow().started());
+        assertEquals(OptionalLong.of(0), counts.retireIfIdle(crawl, quietBound()));
+        assertEquals(List.of("[\"" + spider + "\",\"app\",\"older\",0]"), completedEntries(crawl));
     }
 
     @Test
@@ -153,8 +187,16 @@ class CrawlRetirementTest {
     }
 
     private void enqueue(CrawlRef crawl, long expires) {
+        enqueue(crawl, expires, "https://a.com/" + crawl.crawlid());
+    }
+
+    private void enqueue(CrawlRef crawl, long expires, String url) {
         assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
-                Members.feedItem("https://a.com/" + crawl.crawlid(), crawl.appid(), crawl.crawlid(), 1, expires)).withTimeoutKey()));
+                Members.feedItem(url, crawl.appid(), crawl.crawlid(), 1, expires)).withTimeoutKey()));
+    }
+
+    private long startOf(CrawlRef crawl) {
+        return Long.parseLong(redis.sync().hget(crawl.accountingKey(), "started"));
     }
 
     /** A quiet bound every change so far is before: the crawls are as quiet as they need to be. */

@@ -487,6 +487,7 @@ class EnqueuerTest {
     private Map<String, String> accounting(String spiderId, String crawlId) {
         Map<String, String> hash = new TreeMap<>(redis.sync().hgetall("crawl:" + spiderId + ":app:" + crawlId));
         assertTrue(hash.remove("updated") != null, "updated is written");
+        assertTrue(hash.remove("started") != null, "started is written");
         return hash;
     }
 

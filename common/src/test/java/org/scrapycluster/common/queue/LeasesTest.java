@@ -240,6 +240,7 @@ class LeasesTest {
         assertEquals(0, leases.count(spiderId));
         Map<String, String> counters = new HashMap<>(redis.sync().hgetall(new CrawlRef(spiderId, "app", "c1").accountingKey()));
         assertTrue(counters.remove("updated") != null);
+        assertTrue(counters.remove("started") != null);
         return counters;
     }
 

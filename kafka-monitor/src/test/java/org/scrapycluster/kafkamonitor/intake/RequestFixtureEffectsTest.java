@@ -279,7 +279,9 @@ class RequestFixtureEffectsTest {
 
         assertEquals(List.of(domain), REDIS.connection().sync().zrange(spider + ":active_domains", 0, -1));
         Map<String, String> accounting = new LinkedHashMap<>(REDIS.connection().sync().hgetall("crawl:" + crawl));
-        assertTrue(Long.parseLong(accounting.remove("updated")) >= before);
+        long updated = Long.parseLong(accounting.remove("updated"));
+        assertTrue(updated >= before);
+        assertEquals(updated, Long.parseLong(accounting.remove("started")), "a crawl starts when its first request is filed");
         assertEquals(Map.of(domain + "|" + validated.get("priority").asText(), "1", "pending", "1",
                 "expires", validated.get("expires").asText()), accounting);
         assertEquals(Set.of(validated.get("crawlid").asText()), REDIS.connection().sync().smembers("crawls:" + spider + ":" + validated.get("appid").asText()));

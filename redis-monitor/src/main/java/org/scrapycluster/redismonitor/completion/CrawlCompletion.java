@@ -191,6 +191,7 @@ public final class CrawlCompletion implements AutoCloseable {
         answer.put("spiderid", crawl.spiderId());
         answer.put("server_time", clock.instant().getEpochSecond());
         answer.put("total_pages", done.pages());
+        answer.put("start_time", done.started().isPresent() ? done.started().getAsLong() : null);
         return new Answer(crawl.appid(), answer, "Sent crawl complete to kafka");
     }
 

@@ -17,7 +17,8 @@ import org.scrapycluster.common.queue.CrawlRef;
  * The last {@code LIVE_MAX_COMPLETED} crawls that ended, as the outbound topic tells, newest first:
  * {@code {"action":"complete","appid","crawlid","spiderid","server_time","total_pages"}},
  * {@code {"action":"expired",…,"total_expired"}}, or a stop's answer {@code {"action":"stop",…,"total_purged","uuid"}}
- * (a stopped crawl is not announced otherwise), each with its duration when this gateway saw the crawl start. A
+ * (a stopped crawl is not announced otherwise), each with its duration when the crawl's start is known: the
+ * {@code start_time} of a {@code complete} announcement, else when the crawl table saw it start. A
  * crawl is listed as stopped once: its crawlid stays blacklisted, so a second stop of it (answered with
  * {@code total_purged} 0) ends nothing. Fed by the gateway's consumer of the outbound topic, read by the live view's
  * refresh: thread-safe.
@@ -33,7 +34,7 @@ final class CompletedCrawls implements Consumer<JsonNode> {
 
     /**
      * @param max             how many to keep
-     * @param startedMillis when a crawl started, if the gateway saw it start
+     * @param startedMillis when a crawl started, if the gateway knows
      */
     CompletedCrawls(int max, Function<CrawlRef, OptionalLong> startedMillis) {
         this.max = max;
@@ -58,9 +59,9 @@ final class CompletedCrawls implements Consumer<JsonNode> {
         putCount(row, "total_pages", end.equals("complete"), message);
         putCount(row, "total_purged", end.equals("stopped"), message);
         row.put("server_time", finished);
-        OptionalLong started = startedMillis.apply(crawl);
+        OptionalLong started = startedSeconds(crawl, message.path("start_time"));
         if (started.isPresent() && finished > 0) {
-            row.put("duration_seconds", Math.max(0, finished - started.getAsLong() / 1000));
+            row.put("duration_seconds", Math.max(0, finished - started.getAsLong()));
         } else {
             row.putNull("duration_seconds");
         }
@@ -73,6 +74,15 @@ final class CompletedCrawls implements Consumer<JsonNode> {
                 completed.removeLast();
             }
         }
+    }
+
+    /** When {@code crawl} started, in epoch seconds: as its announcement says ({@code start_time}), else if the gateway knows. */
+    private OptionalLong startedSeconds(CrawlRef crawl, JsonNode announced) {
+        if (announced.isIntegralNumber() && announced.canConvertToLong()) {
+            return OptionalLong.of(announced.asLong());
+        }
+        OptionalLong millis = startedMillis.apply(crawl);
+        return millis.isPresent() ? OptionalLong.of(millis.getAsLong() / 1000) : OptionalLong.empty();
     }
 
     private static boolean isStopOf(ObjectNode row, CrawlRef crawl) {

@@ -32,10 +32,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The active crawls, from the crawl accounting (docs/architecture.md "Crawl accounting"): the most
  * recently active {@code LIVE_MAX_CRAWLS} members of {@code crawls:active} with their pages,
- * pending requests, expiry (one {@code HMGET} each, pipelined) and last activity; their pages a second over the last minute, from the
- * change of their page counts between refreshes; and when this gateway first saw them (no key
- * records a crawl's start), which is the crawl's start only for a crawl that appeared after the gateway's first
- * reading: one already active then started earlier, at a time nobody knows. Counts all active crawls, listed or
+ * pending requests, expiry and start (one {@code HMGET} each, pipelined) and last activity; their pages a second over
+ * the last minute, from the change of their page counts between refreshes. A crawl's start is the one its accounting
+ * records; one counted by a build that recorded none started when this gateway first saw it, if it appeared after the
+ * gateway's first reading: one already active then started earlier, at a time nobody knows. Counts all active crawls, listed or
  * not. Also sums their pending requests by domain, for the domain table, from at most
  * {@code LIVE_MAX_ACCOUNTING_FIELDS} domain fields of their accounting a refresh ({@code HSCAN}, the most recently
  * active crawls first), since a broad crawl has one field per domain. A crawl whose accounting Redis refuses (of another type) is left out and logged once
@@ -54,8 +54,9 @@ final class CrawlTable {
     private final long maxFields;
     private final RefusedKeys refused = new RefusedKeys(LOG, "The live view");
     private final Map<String, Deque<long[]>> pageHistory = new HashMap<>();
-    private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
-    /** The crawls already active at the first reading: when they started is not known. */
+    /** When each crawl started, in epoch milliseconds: as its accounting records, else when this gateway first saw it. */
+    private final Map<String, Long> starts = new ConcurrentHashMap<>();
+    /** The crawls whose accounting records no start that were already active at the first reading: their start is not known. */
     private final Set<String> startUnknown = ConcurrentHashMap.newKeySet();
     private final Map<String, Long> leftAt = new HashMap<>();
     private boolean firstReadingDone;
@@ -104,12 +105,7 @@ final class CrawlTable {
             withAccounting.add(crawl);
             present.add(crawl.name());
             leftAt.remove(crawl.name());
-            long seen = firstSeen.computeIfAbsent(crawl.name(), name -> {
-                if (!firstReadingDone) {
-                    startUnknown.add(name);
-                }
-                return nowMillis;
-            });
+            long started = start(crawl.name(), count.started(), nowMillis);
             ObjectNode row = rows.addObject();
             row.put("appid", crawl.appid());
             row.put("crawlid", crawl.crawlid());
@@ -117,14 +113,14 @@ final class CrawlTable {
             row.put("pages", count.pages());
             row.put("pending", count.pending());
             row.put("pages_per_second", rate(crawl.name(), count.pages(), nowMillis));
-            row.put("first_seen", seen / 1000);
+            row.put("started", started / 1000);
             row.put("start_known", !startUnknown.contains(crawl.name()));
             row.put("last_activity", Math.round(member.lastActivity()) / 1000);
             row.put("expires", count.expires());
             backlog += count.pending();
         }
         pageHistory.keySet().retainAll(present);
-        firstSeen.keySet().forEach(name -> {
+        starts.keySet().forEach(name -> {
             if (!present.contains(name)) {
                 leftAt.putIfAbsent(name, nowMillis);
             }
@@ -132,7 +128,7 @@ final class CrawlTable {
         leftAt.entrySet().removeIf(gone -> {
             boolean old = nowMillis - gone.getValue() > FORGET_MILLIS;
             if (old) {
-                firstSeen.remove(gone.getKey());
+                starts.remove(gone.getKey());
                 startUnknown.remove(gone.getKey());
             }
             return old;
@@ -201,13 +197,28 @@ final class CrawlTable {
         }
     }
 
+    /** When the crawl {@code name} started, in epoch milliseconds: {@code recorded} by its accounting, else when first seen. */
+    private long start(String name, OptionalLong recorded, long nowMillis) {
+        if (recorded.isPresent()) {
+            startUnknown.remove(name);
+            starts.put(name, recorded.getAsLong());
+            return recorded.getAsLong();
+        }
+        return starts.computeIfAbsent(name, unrecorded -> {
+            if (!firstReadingDone) {
+                startUnknown.add(unrecorded);
+            }
+            return nowMillis;
+        });
+    }
+
     /**
-     * When {@code crawl} started, as this gateway saw it appear, in epoch milliseconds; empty when it did not see it
-     * within the last hour, or it was already active at the gateway's first reading.
+     * When {@code crawl} started, in epoch milliseconds, as its accounting recorded or this gateway saw it appear;
+     * empty when it was not listed within the last hour, or its start is not known.
      */
     OptionalLong started(CrawlRef crawl) {
-        Long seen = firstSeen.get(crawl.name());
-        return seen == null || startUnknown.contains(crawl.name()) ? OptionalLong.empty() : OptionalLong.of(seen);
+        Long started = starts.get(crawl.name());
+        return started == null || startUnknown.contains(crawl.name()) ? OptionalLong.empty() : OptionalLong.of(started);
     }
 
     private double rate(String crawl, long pages, long nowMillis) {

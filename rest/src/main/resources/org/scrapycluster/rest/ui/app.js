@@ -492,8 +492,9 @@ const CRAWL_TABLE = {
     { text: (crawl) => String(crawl.pages), className: "num" },
     { text: (crawl) => String(crawl.pending), className: "num" },
     { text: (crawl) => crawl.pages_per_second.toFixed(2), className: "num" },
-    // a crawl already active when the gateway started began earlier, at a time nobody recorded
-    { text: (crawl) => (crawl.start_known === false ? "≤ " : "") + clock(crawl.first_seen) },
+    // a crawl whose accounting records no start (an older build counted it) and that was already active when the
+    // gateway started began earlier, at a time nobody recorded
+    { text: (crawl) => (crawl.start_known === false ? "≤ " : "") + clock(crawl.started) },
     { text: (crawl) => (crawl.expires ? clock(crawl.expires) : "never") },
     { className: "actions" },
   ],

@@ -30,6 +30,19 @@ class CompletedCrawlsTest {
     }
 
     @Test
+    void aCompletionTakesItsDurationFromTheStartItAnnouncesOverTheOneTheGatewaySaw() throws Exception {
+        ended.accept(JSON.readTree("""
+                {"action": "complete", "spiderid": "link", "appid": "app1", "crawlid": "seen", "total_pages": 40,
+                 "server_time": 1795533090, "start_time": 1795532990}"""));
+        ended.accept(JSON.readTree("""
+                {"action": "complete", "spiderid": "link", "appid": "app1", "crawlid": "seen", "total_pages": 40,
+                 "server_time": 1795533090, "start_time": null}"""));
+
+        assertEquals(90, ended.rows().get(0).get("duration_seconds").asLong(), "no start announced: the one the gateway saw");
+        assertEquals(100, ended.rows().get(1).get("duration_seconds").asLong());
+    }
+
+    @Test
     void aSecondStopOfACrawlEndsNothingAndIsNotListed() throws Exception {
         ended.accept(stop("c1", 12));
         ended.accept(complete("c2"));

@@ -283,6 +283,27 @@ class LiveViewTest {
         assertTrue(completed.at("/1/duration_seconds").isNull(), "when the crawl started is not known: " + completed);
     }
 
+    @Test
+    void aCrawlWhoseAccountingRecordsItsStartShowsItFromTheFirstReading() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        active("recorded", now);
+        redis.sync().hset("crawl:link:app1:recorded", "started", Long.toString((now - 600) * 1000));
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+
+        JsonNode crawl = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).at("/crawls/0");
+        assertTrue(crawl.get("start_known").asBoolean(), crawl.toString());
+        assertEquals(now - 600, crawl.get("started").asLong());
+
+        live.crawlEnds().accept(JSON.readTree("{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"recorded\","
+                + "\"spiderid\":\"link\",\"server_time\":" + now + ",\"total_pages\":1}"));
+        live.refresh();
+        JsonNode completed = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("completed");
+        assertEquals(600, completed.at("/0/duration_seconds").asLong(), "from the start its accounting recorded: " + completed);
+    }
+
     private void active(String crawlid, long now) {
         redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:" + crawlid);
         redis.sync().hset("crawl:link:app1:" + crawlid, Map.of("pending", "1", "pages", "0", "expires", "0",
