@@ -14,6 +14,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.queue.CompletedCrawl;
+import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
@@ -113,12 +115,14 @@ class KafkaOutageTest {
             String appid = MonitorFixture.unique("app");
             queues.seed("a.com", queues.feedItem("https://a.com/", appid, "c1", 1, 0));
             queues.ack(queues.handOut("a.com"), true);
-            String filed = "[\"" + queues.spider() + "\",\"" + appid + "\",\"c1\",1]";
-            Awaitility.await().atMost(Duration.ofMinutes(1))
-                    .until(() -> fixture.redis().sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1).contains(filed));
+            CrawlRef crawl = new CrawlRef(queues.spider(), appid, "c1");
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> fixture.redis().sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1)
+                    .stream().anyMatch(entry -> CompletedCrawl.parse(entry).crawl().equals(crawl)));
             first.monitor().close();
-            assertEquals(List.of(filed), fixture.redis().sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1),
-                    "the retired crawl's announcement outlives the monitor");
+            List<String> filed = fixture.redis().sync().lrange(Keyspace.CRAWLS_COMPLETED, 0, -1);
+            assertEquals(1, filed.size(), "the retired crawl's announcement outlives the monitor: " + filed);
+            CompletedCrawl retired = CompletedCrawl.parse(filed.getFirst());
+            assertEquals(1, retired.pages());
 
             try (EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.temporary("late-kafka"))) {
                 fixture.startMonitor();
@@ -127,6 +131,7 @@ class KafkaOutageTest {
                 assertEquals(appid, complete.path("appid").asText());
                 assertEquals("c1", complete.path("crawlid").asText());
                 assertEquals(1, complete.path("total_pages").asLong());
+                assertEquals(retired.started().orElseThrow(), complete.path("start_time").asLong());
                 Awaitility.await().atMost(Duration.ofMinutes(1))
                         .until(() -> fixture.redis().sync().llen(Keyspace.CRAWLS_COMPLETED) == 0);
             }
