@@ -15,7 +15,7 @@ import org.scrapycluster.common.queue.CrawlRef;
 
 /**
  * The last {@code LIVE_MAX_COMPLETED} crawls that ended, as the outbound topic tells, newest first:
- * {@code {"action":"complete","appid","crawlid","spiderid","server_time","total_pages"}},
+ * {@code {"action":"complete","appid","crawlid","spiderid","server_time","total_pages","start_time"}},
  * {@code {"action":"expired",…,"total_expired"}}, or a stop's answer {@code {"action":"stop",…,"total_purged","uuid"}}
  * (a stopped crawl is not announced otherwise), each with its duration when the crawl's start is known: the
  * {@code start_time} of a {@code complete} announcement, else when the crawl table saw it start. A
