@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * whole keyspace: a refresh makes one only when the last took less than a fortieth of the time since
  * ({@link RecentPass}), and reuses the last pass's keys otherwise. It refreshes every
  * {@code LIVE_REFRESH_SECONDS} while a page asks for it, and every {@code LIVE_IDLE_REFRESH_SECONDS}
- * otherwise; a call that finds the snapshot older than that waits for a refresh first. While Redis is away the last
- * snapshot stays, marked with the error.
+ * otherwise; the first call after a pause that finds the snapshot older than a refresh waits for one first. While
+ * Redis is away the last snapshot stays, marked with the error.
  */
 public final class LiveView implements AutoCloseable {
 
@@ -128,13 +128,18 @@ public final class LiveView implements AutoCloseable {
     }
 
     /**
-     * {@code GET /live}: the last snapshot, refreshed first when nobody has asked for it lately, or when no refresh has
-     * read Redis yet (the gateway's first refresh may come before its connection to Redis).
+     * {@code GET /live}: the last snapshot, refreshed first when it is older than a refresh and nobody has asked for it
+     * lately (the first call after a pause gets the cluster as it is, not as the last idle refresh saw it), when it is
+     * older than the watch (the ticker fell behind), or when no refresh has read Redis yet (the gateway's first refresh
+     * may come before its connection to Redis).
      */
     public Endpoint endpoint() {
         return call -> {
-            lastAskedMillis = clock.millis();
-            if (!readOnce || lastAskedMillis - snapshotMillis > watchedForMillis) {
+            long nowMillis = clock.millis();
+            boolean unwatched = nowMillis - lastAskedMillis > watchedForMillis;
+            lastAskedMillis = nowMillis;
+            long age = nowMillis - snapshotMillis;
+            if (!readOnce || age > watchedForMillis || unwatched && age > refresh.toMillis()) {
                 awaitCatchUp();
             }
             return new HttpAnswer(200, HttpAnswer.JSON, snapshot).withHeader("Cache-Control", "no-store");

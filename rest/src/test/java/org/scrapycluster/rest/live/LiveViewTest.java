@@ -444,6 +444,14 @@ class LiveViewTest {
             time.advance(Duration.ofSeconds(31));
             live.tick();
             assertEquals(4, live.refreshes(), "no page for 31 s: unwatched again");
+            time.advance(Duration.ofSeconds(29));
+            live.tick();
+            assertEquals(5, live.refreshes(), "the idle refresh");
+
+            time.advance(Duration.ofSeconds(10));
+            JsonNode afterAPause = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+            assertEquals(6, live.refreshes(), "the first page after a pause waits for a fresh snapshot rather than take one 10 s old");
+            assertEquals(time.instant().getEpochSecond(), afterAPause.get("server_time").asLong());
         }
     }
 
