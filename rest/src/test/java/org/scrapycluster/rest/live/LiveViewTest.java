@@ -171,7 +171,7 @@ class LiveViewTest {
         long zcounts = calls("zcount");
         assertTrue(zcounts > 0 && zcounts <= 1000, "the windows of the domains read, not of all " + domains + ": " + zcounts);
 
-        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        JsonNode view = ask(live);
         assertTrue(view.get("error").isNull(), view.toString());
         assertEquals(domains, view.at("/crawls/0/pending").asLong(), "the totals are read in full");
         assertEquals(7, view.at("/crawls/0/pages").asLong());
@@ -217,7 +217,7 @@ class LiveViewTest {
         Settings settings = settings("3600", "3600", Map.of("LIVE_MAX_ACCOUNTING_FIELDS", Integer.toString(maxFields), "LIVE_MAX_DOMAINS", "100"));
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
-        return JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        return ask(live);
     }
 
     private static long domainsNamed(JsonNode view, String prefix) {
@@ -248,7 +248,7 @@ class LiveViewTest {
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
 
-        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        JsonNode view = ask(live);
         assertTrue(view.get("error").isNull(), view.toString());
         assertEquals(1, view.get("crawls").size(), view.toString());
         assertEquals("crawl1", view.at("/crawls/0/crawlid").asText());
@@ -267,7 +267,7 @@ class LiveViewTest {
         active("after", now);
         live.refresh();
 
-        JsonNode crawls = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("crawls");
+        JsonNode crawls = ask(live).get("crawls");
         Map<String, Boolean> startKnown = new HashMap<>();
         crawls.forEach(crawl -> startKnown.put(crawl.get("crawlid").asText(), crawl.get("start_known").asBoolean()));
         assertEquals(Map.of("before", false, "after", true), startKnown);
@@ -277,7 +277,7 @@ class LiveViewTest {
                     + "\",\"spiderid\":\"link\",\"server_time\":" + (now + 60) + ",\"total_pages\":1}"));
         }
         live.refresh();
-        JsonNode completed = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("completed");
+        JsonNode completed = ask(live).get("completed");
         assertEquals("after", completed.at("/0/crawlid").asText());
         assertTrue(completed.at("/0/duration_seconds").asLong() >= 59, completed.toString());
         assertTrue(completed.at("/1/duration_seconds").isNull(), "when the crawl started is not known: " + completed);
@@ -293,14 +293,14 @@ class LiveViewTest {
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
 
-        JsonNode crawl = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).at("/crawls/0");
+        JsonNode crawl = ask(live).at("/crawls/0");
         assertTrue(crawl.get("start_known").asBoolean(), crawl.toString());
         assertEquals(now - 600, crawl.get("started").asLong());
 
         live.crawlEnds().accept(JSON.readTree("{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"recorded\","
                 + "\"spiderid\":\"link\",\"server_time\":" + now + ",\"total_pages\":1}"));
         live.refresh();
-        JsonNode completed = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("completed");
+        JsonNode completed = ask(live).get("completed");
         assertEquals(600, completed.at("/0/duration_seconds").asLong(), "from the start its accounting recorded: " + completed);
     }
 
@@ -324,7 +324,7 @@ class LiveViewTest {
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
 
-        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        JsonNode view = ask(live);
         assertEquals("[200,403,404,504]", view.get("response_codes").toString());
         for (String span : List.of("5m", "1h", "24h")) {
             JsonNode chart = view.at("/charts/" + span + "/pages");
@@ -342,7 +342,7 @@ class LiveViewTest {
         view = Awaitility.await("the new counter found").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     live.refresh();
-                    return JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+                    return ask(live);
                 }, found -> found.get("response_codes").toString().equals("[200,403,404,503,504]"));
         // found by its time, not its place: the chart's last point moves on if a 15 s bucket began since the counter was written
         JsonNode times = view.at("/charts/5m/pages/t");
@@ -354,7 +354,7 @@ class LiveViewTest {
         redis.sync().flushdb();
         LiveView off = new LiveView(nothingCounted, () -> Optional.of(redis), new Json(JsonLimits.from(nothingCounted)), Clock.systemUTC());
         off.refresh();
-        view = JSON.readTree(off.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        view = ask(off);
         assertEquals("[]", view.get("response_codes").toString());
         for (String series : List.of("2xx", "3xx", "4xx", "5xx", "errors")) {
             assertTrue(view.at("/charts/5m/pages/" + series).isNull(), series + ": " + view.at("/charts/5m/pages"));
@@ -371,7 +371,7 @@ class LiveViewTest {
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
 
-        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        JsonNode view = ask(live);
         for (String span : List.of("5m", "1h", "24h")) {
             JsonNode chart = view.at("/charts/" + span + "/pages");
             assertTrue(chart.get("t").size() <= 300, span + ": " + chart.get("t").size() + " points of "
@@ -400,7 +400,7 @@ class LiveViewTest {
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
 
-        JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+        JsonNode view = ask(live);
         assertTrue(view.get("error").isNull(), view.toString());
         JsonNode chart = view.at("/charts/5m/pages");
         double charted = 0;
@@ -422,37 +422,34 @@ class LiveViewTest {
             live.tick();
             assertEquals(1, live.refreshes(), "the first tick reads the cluster");
             for (int tick = 0; tick < 19; tick++) {
-                time.advance(Duration.ofSeconds(3));
-                live.tick();
+                tickAfter(time, live, 3);
             }
             assertEquals(1, live.refreshes(), "57 s without a page asking: the keyspace is not scanned again");
-            time.advance(Duration.ofSeconds(3));
-            live.tick();
-            assertEquals(2, live.refreshes(), "unwatched, once every LIVE_IDLE_REFRESH_SECONDS");
+            assertEquals(2, tickAfter(time, live, 3), "unwatched, once every LIVE_IDLE_REFRESH_SECONDS");
 
             time.advance(Duration.ofSeconds(40));
-            JsonNode first = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
-            assertEquals(3, live.refreshes(), "a page finding a snapshot 40 s old waits for a fresh one");
-            assertEquals(time.instant().getEpochSecond(), first.get("server_time").asLong());
+            assertEquals(time.instant().getEpochSecond(), ask(live).get("server_time").asLong(),
+                    "a page finding a snapshot 40 s old waits for a fresh one");
+            assertEquals(3, live.refreshes());
 
-            time.advance(Duration.ofSeconds(3));
-            live.tick();
-            assertEquals(4, live.refreshes(), "watched, every LIVE_REFRESH_SECONDS");
-            live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null));
+            assertEquals(4, tickAfter(time, live, 3), "watched, every LIVE_REFRESH_SECONDS");
+            ask(live);
             assertEquals(4, live.refreshes(), "a snapshot 0 s old is answered as it is");
 
-            time.advance(Duration.ofSeconds(31));
-            live.tick();
-            assertEquals(4, live.refreshes(), "no page for 31 s: unwatched again");
-            time.advance(Duration.ofSeconds(29));
-            live.tick();
-            assertEquals(5, live.refreshes(), "the idle refresh");
-
+            assertEquals(4, tickAfter(time, live, 31), "no page for 31 s: unwatched again");
+            assertEquals(5, tickAfter(time, live, 29), "the idle refresh");
             time.advance(Duration.ofSeconds(10));
-            JsonNode afterAPause = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
-            assertEquals(6, live.refreshes(), "the first page after a pause waits for a fresh snapshot rather than take one 10 s old");
-            assertEquals(time.instant().getEpochSecond(), afterAPause.get("server_time").asLong());
+            assertEquals(time.instant().getEpochSecond(), ask(live).get("server_time").asLong(),
+                    "the first page after a pause waits for a fresh snapshot rather than take one 10 s old");
+            assertEquals(6, live.refreshes());
         }
+    }
+
+    /** Lets {@code seconds} pass, then the live view's ticker tick; answers how many refreshes have run. */
+    private static long tickAfter(ManualClock time, LiveView live, int seconds) {
+        time.advance(Duration.ofSeconds(seconds));
+        live.tick();
+        return live.refreshes();
     }
 
     @Test
@@ -466,10 +463,10 @@ class LiveViewTest {
             assertEquals(1, live.refreshes(), "the gateway's first refresh, before its connection to Redis is up");
             connection.set(Optional.of(redis));
 
-            JsonNode first = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+            JsonNode first = ask(live);
             assertEquals(2, live.refreshes(), "a page asking at once waits for a refresh, not the failed one's 'not connected'");
             assertTrue(first.get("error").isNull(), first.toString());
-            live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null));
+            ask(live);
             assertEquals(2, live.refreshes(), "once Redis was read, a fresh snapshot is answered as it is");
         }
     }
@@ -488,7 +485,7 @@ class LiveViewTest {
         try (LiveView live = new LiveView(settings, slowRedis, new Json(JsonLimits.from(settings)), time.withZone(ZoneOffset.UTC))) {
             long startMillis = time.millis();
             live.refresh();
-            JsonNode view = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
+            JsonNode view = ask(live);
             assertEquals(startMillis + 1700, view.get("server_time_ms").asLong(), view.toString());
             assertEquals((startMillis + 1700) / 1000, view.get("server_time").asLong(), "still whole epoch seconds");
         }
@@ -545,6 +542,11 @@ class LiveViewTest {
 
     private static JsonNode refreshed(LiveView live) throws Exception {
         live.refresh();
+        return ask(live);
+    }
+
+    /** What {@code GET /live} answers, as a page asks for it. */
+    private static JsonNode ask(LiveView live) throws Exception {
         return JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body());
     }
 
