@@ -36,10 +36,11 @@ public final class ScanTurn {
     private final String key;
     private final String token;
     private final SaidOnce unexpiring = new SaidOnce("key");
-    /** Whether this process holds the turn, as far as its last call knew; surely so until {@link #heldUntil}. */
-    private boolean holding;
-    /** Before when the key cannot expire ({@link System#nanoTime}), while {@link #holding}. */
-    private long heldUntil;
+    /**
+     * Until when ({@link System#nanoTime}) the turn is surely this process's own: before when its key cannot expire,
+     * or the last call's start when that call did not get or keep the turn.
+     */
+    private long heldUntil = System.nanoTime();
 
     /** @param key the turn's key, e.g. {@code jobs:scan_turn} */
     public ScanTurn(RedisConnection redis, String key) {
@@ -81,13 +82,12 @@ public final class ScanTurn {
      */
     public Duration surelyHeld() {
         long left = heldUntil - System.nanoTime();
-        return holding && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
     /** Notes what a call asked at {@code asked} for {@code hold} found, and returns it. */
     private boolean held(boolean held, long asked, Duration hold) {
-        holding = held;
-        heldUntil = asked + hold.toNanos();
+        heldUntil = held ? asked + hold.toNanos() : asked;
         return held;
     }
 }
