@@ -1,7 +1,7 @@
 -- The crawl fields of a member as this project's crawlers write it (docs/compatibility.md §4.4.1): its "url"
 -- first, then its "meta" with "appid", "crawlid", "priority" and "expires" first, each written plainly (no escape
 -- in the texts, whole numbers). Read by matching the member's start, without decoding it: cjson.decode was a
--- quarter of a hand-out decision (docs/benchmarks.md). nil for any other member (a feed item, a Python crawler's
+-- quarter of a hand-out decision (docs/cpu-per-page.md, "A member's crawl fields read from its start"). nil for any other member (a feed item, a Python crawler's
 -- request), which crawl_fields decodes. For a JSON object that names no key twice, as one written from a map never
 -- does, the fields so read are those cjson reads.
 local function leading_crawl_fields(member)

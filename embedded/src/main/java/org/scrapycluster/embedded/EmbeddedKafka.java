@@ -130,7 +130,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("log.retention.check.interval.ms", "30000");
         // The controller's no-op records, by which other brokers and controllers see that the metadata log is alive,
         // every 5 s rather than Kafka's 0.5: a process that is its own quorum has no one to tell, and each one is a
-        // write and a flush of that log (docs/benchmarks.md, "An idle standalone wakes less").
+        // write and a flush of that log (docs/cpu-per-page.md, "An idle standalone wakes less").
         p.put("metadata.max.idle.interval.ms", "5000");
         return p;
     }

@@ -19,7 +19,7 @@ import io.netty.util.concurrent.ImmediateEventExecutor;
  * The threads every Redis connection of a process shares: Lettuce's event loops, its computation threads and the
  * timer of command timeouts. Each connection used to build them for itself, so a {@code standalone} ran five event
  * loop groups and five timers, each timer ticking ten times a second; Netty's advice is one timer a process
- * (docs/benchmarks.md, "An idle standalone wakes less"). A connection's resources take these as given, so closing it
+ * (docs/cpu-per-page.md, "An idle standalone wakes less"). A connection's resources take these as given, so closing it
  * leaves them to the others. All live as long as the process, and are daemon threads.
  *
  * <p>The event loops too: each connection attempt leaves its handshake's timeout on the shared timer, and Lettuce

@@ -11,7 +11,7 @@ import io.lettuce.core.codec.StringCodec;
  * {@link String#getBytes}: one copy for the ASCII text the cluster sends (key names, numbers, queue members),
  * where Lettuce's codec writes each string into a pooled scratch buffer a character at a time and copies it
  * from there, because it cannot know the encoded length in advance. That was two thirds of the Redis event
- * loop's time in a crawl (docs/benchmarks.md, "Redis arguments"). Replies are decoded as Lettuce decodes them.
+ * loop's time in a crawl (docs/cpu-per-page.md, "Redis arguments"). Replies are decoded as Lettuce decodes them.
  */
 public final class Utf8Codec implements RedisCodec<String, String> {
 

@@ -15,7 +15,7 @@ public record DetectedEncoding(String name, Charset charset) {
      * {@code bytes} decoded with this encoding, malformed and unmappable bytes replaced, as the charset's
      * decoder replaces them. The JDK's {@code String} constructor is that decoder, but for UTF-8 and Latin-1 it
      * decodes straight into the string's own compact bytes, without the decoder's buffer of two-byte
-     * characters, which was nearly a quarter of what a crawler node allocated (docs/benchmarks.md, "Bodies
+     * characters, which was nearly a quarter of what a crawler node allocated (docs/cpu-per-page.md, "Bodies
      * decoded by the JDK").
      */
     public String decode(byte[] bytes) {

@@ -12,7 +12,7 @@ import org.jsoup.parser.Parser;
 /**
  * Finds the {@code a} and {@code area} elements of an HTML page that have an {@code href}, with that href and
  * the element's text, in one pass over the page and without building its tree: the link spider needs nothing
- * else of a page, and a tree costs several times the scan (docs/benchmarks.md, "Link extraction").
+ * else of a page, and a tree costs several times the scan (docs/cpu-per-page.md, "Link extraction").
  *
  * <p>It reads tags as the HTML tokenizer does: comments, doctypes and processing instructions are skipped;
  * attribute values may be quoted with either quote or unquoted, and their character references are decoded;

@@ -14,14 +14,14 @@ import org.scrapycluster.crawler.metrics.CacheCounts;
  * takes the place of one of its numbers picked at random (an eviction), as in a set-associative processor cache: with
  * a set rather than a single slot, numbers that meet do not keep taking each other's place (one slot each made a crawl
  * call Redis for half again as many pages). A look-up reads the numbers of one set, one memory access where a map's
- * look-up follows three or four references (docs/benchmarks.md, "The fingerprint memory in slots").
+ * look-up follows three or four references (docs/cpu-per-page.md, "The fingerprint memory in slots").
  *
  * <p>Safe for use by several threads without locks. A slot's number and owner are written one after the other, so a
  * reader may see the number of one put with the owner of another: a caller whose owner names what it looks for, as
  * {@code DupefilterMemory}'s entries name their dupefilter, is then misled only by two different keys whose numbers are
  * equal. Puts and evictions are counted for the node's cache metrics, and look-ups as their callers count them
  * ({@link #count}), a page's at once: counters that every worker thread added to on each look-up took 6% of the workers'
- * time (docs/benchmarks.md, "Counted by the page, measured past the JIT").
+ * time (docs/cpu-per-page.md, "Counted by the page, measured past the JIT").
  *
  * @param <O> the owners
  */
