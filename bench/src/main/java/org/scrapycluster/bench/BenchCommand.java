@@ -66,7 +66,7 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
 
     @Override
     public BenchmarkCluster open(BenchmarkCluster.Server... needs) {
-        Logging.configure(Settings.load("standalone", new SettingsSources(null, Map.of(), Map.of("LOG_LEVEL", logLevel))));
+        configureLogging();
         Set<BenchmarkCluster.Server> needed = Set.of(needs);
         boolean embedKafka = needed.contains(BenchmarkCluster.Server.KAFKA) && kafka == null;
         boolean embedRedis = needed.contains(BenchmarkCluster.Server.REDIS) && redis == null;
@@ -131,6 +131,11 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
                 return address;
             }
         };
+    }
+
+    @Override
+    public void configureLogging() {
+        Logging.configure(Settings.load("standalone", new SettingsSources(null, Map.of(), Map.of("LOG_LEVEL", logLevel))));
     }
 
     private RedisEndpoint parseRedis(String address) {

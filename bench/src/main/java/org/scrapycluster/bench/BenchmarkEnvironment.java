@@ -12,4 +12,7 @@ public interface BenchmarkEnvironment {
      * started and their addresses are not available); close it when the run is over.
      */
     BenchmarkCluster open(BenchmarkCluster.Server... needs);
+
+    /** Sets up logging at the command's level, as {@link #open} does, for a benchmark that needs none of its servers. */
+    void configureLogging();
 }

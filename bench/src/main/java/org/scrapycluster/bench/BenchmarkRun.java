@@ -27,10 +27,19 @@ public final class BenchmarkRun {
      * it is taken from the command's spec.
      */
     public BenchmarkCluster open(BenchmarkCluster.Server... needs) {
+        return environment().open(needs);
+    }
+
+    /** Logging at the level of {@code bench --log-level}, for a benchmark that measures servers it does not {@link #open}. */
+    public void configureLogging() {
+        environment().configureLogging();
+    }
+
+    private BenchmarkEnvironment environment() {
         if (command.parent() == null || !(command.parent().userObject() instanceof BenchmarkEnvironment environment)) {
             throw new IllegalStateException(command.name() + " runs as a subcommand of scrapy-cluster bench");
         }
-        return environment.open(needs);
+        return environment;
     }
 
     /** Where the report goes: the command's standard output. */

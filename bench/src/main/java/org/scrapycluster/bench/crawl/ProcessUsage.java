@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * its threads ({@code /proc/<pid>/task}), the resident set now ({@code VmRSS}) and its peak so far
  * ({@code VmHWM}) from {@code /proc/<pid>/status}, and the machine's busy share of all cores
  * ({@code /proc/stat}). A sampler thread keeps the largest {@code VmRSS} seen since the last
- * {@link #resetPeak()}.
+ * {@link #resetPeak()}. The CPU time of any process, {@link #cpu(ProcessHandle)}, is also read from outside this package
+ * ({@code bench outside}).
  */
-final class ProcessUsage implements AutoCloseable {
+public final class ProcessUsage implements AutoCloseable {
 
     private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
     /** Linux's {@code USER_HZ}, the unit of the times in {@code /proc}: 100 on every architecture it runs on now. */
@@ -41,6 +42,15 @@ final class ProcessUsage implements AutoCloseable {
 
     /** CPU time the process has used since it started. */
     Duration cpu() {
+        return cpu(process);
+    }
+
+    /**
+     * CPU time {@code process} has used since it started: {@code utime + stime} of {@code /proc/<pid>/stat}, as the JDK reads it.
+     *
+     * @throws IllegalStateException when it cannot be read, as when the process has ended
+     */
+    public static Duration cpu(ProcessHandle process) {
         return process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
                 "the CPU time of process " + process.pid() + " cannot be read"));
     }

@@ -1,6 +1,8 @@
 package org.scrapycluster.embedded.origin;
 
+import java.net.InetAddress;
 import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -20,12 +22,16 @@ final class OriginChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final SslContext tls;
     private final RouteTable routes;
     private final RequestLog log;
+    private final ToIntFunction<InetAddress> domains;
     private final IntFunction<String> baseUrls;
 
-    OriginChannelInitializer(SslContext tls, RouteTable routes, RequestLog log, IntFunction<String> baseUrls) {
+    /** @param domains the origin's domain of the address a connection came to, -1 for none */
+    OriginChannelInitializer(SslContext tls, RouteTable routes, RequestLog log, ToIntFunction<InetAddress> domains,
+            IntFunction<String> baseUrls) {
         this.tls = tls;
         this.routes = routes;
         this.log = log;
+        this.domains = domains;
         this.baseUrls = baseUrls;
     }
 
@@ -37,6 +43,6 @@ final class OriginChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast(HTTP_CODEC, new HttpServerCodec());
         pipeline.addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES));
-        pipeline.addLast("route", new OriginHandler(routes, log, baseUrls));
+        pipeline.addLast("route", new OriginHandler(routes, log, domains, baseUrls));
     }
 }

@@ -1,5 +1,6 @@
 package org.scrapycluster.embedded.origin;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -24,12 +26,14 @@ final class OriginHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private final RouteTable routes;
     private final RequestLog log;
+    private final ToIntFunction<InetAddress> domains;
     private final IntFunction<String> baseUrls;
     private long connectionId;
 
-    OriginHandler(RouteTable routes, RequestLog log, IntFunction<String> baseUrls) {
+    OriginHandler(RouteTable routes, RequestLog log, ToIntFunction<InetAddress> domains, IntFunction<String> baseUrls) {
         this.routes = routes;
         this.log = log;
+        this.domains = domains;
         this.baseUrls = baseUrls;
     }
 
@@ -42,7 +46,7 @@ final class OriginHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         InetSocketAddress local = (InetSocketAddress) ctx.channel().localAddress();
-        RecordedRequest recorded = new RecordedRequest(connectionId, LoopbackAddresses.indexOf(local.getAddress()),
+        RecordedRequest recorded = new RecordedRequest(connectionId, domains.applyAsInt(local.getAddress()),
                 local.getAddress().getHostAddress(), request.method().name(), request.uri(), headers(request),
                 System.nanoTime(), Instant.now());
         log.add(recorded);

@@ -37,12 +37,13 @@ final class SelfSignedTls {
         this.certificate = certificate;
     }
 
-    static SelfSignedTls create(int domains) {
+    /** A certificate for the addresses of test domains {@code first} to {@code first + domains - 1}. */
+    static SelfSignedTls create(int first, int domains) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("test-origin-tls");
             Path store = dir.resolve("origin.p12");
-            runKeytool(store, domains);
+            runKeytool(store, first, domains);
             KeyStore keyStore = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(store)) {
                 keyStore.load(in, PASSWORD);
@@ -68,9 +69,9 @@ final class SelfSignedTls {
         return certificate;
     }
 
-    private static void runKeytool(Path store, int domains) throws IOException {
+    private static void runKeytool(Path store, int first, int domains) throws IOException {
         StringBuilder names = new StringBuilder("SAN=dns:localhost,ip:127.0.0.1");
-        for (int i = 0; i < domains; i++) {
+        for (int i = first; i < first + domains; i++) {
             names.append(",ip:").append(LoopbackAddresses.of(i));
         }
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");

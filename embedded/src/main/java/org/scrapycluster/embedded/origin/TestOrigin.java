@@ -1,5 +1,6 @@
 package org.scrapycluster.embedded.origin;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
  * An in-process HTTP server that serves a deterministic synthetic web on many loopback addresses — test
- * domain {@code i} listens on {@link LoopbackAddresses#of(int) 127.0.0.(i+2)}, all on one port — so tests
+ * domain {@code i} listens on {@link LoopbackAddresses#of(int) 127.0.0.(i+2)}, or on the {@code i}-th address from the
+ * one {@link Builder#firstAddress(int)} names, all on one port — so tests
  * and benchmarks crawl many "hosts" without touching the internet. It serves the pages of a
  * {@link SyntheticSite} at {@code /p/<n>}, the named routes ({@link SlowBody}, {@link TooManyRequests},
  * {@link FlakyThenOk}, {@link RedirectRoute}, {@link GzipRoute}, {@link DeflateRoute}, {@link HugePage},
@@ -39,6 +41,7 @@ public final class TestOrigin implements AutoCloseable {
     private static final int BIND_ATTEMPTS = 10;
 
     private final int domains;
+    private final int firstAddress;
     private final SyntheticSite site;
     private final RequestLog log;
     private final EventLoopGroup group;
@@ -50,8 +53,9 @@ public final class TestOrigin implements AutoCloseable {
     private TestOrigin(Builder builder) {
         this.site = builder.site;
         this.domains = Math.max(builder.domains, site == null ? 1 : site.domains());
+        this.firstAddress = builder.firstAddress;
         this.log = new RequestLog(builder.requestLogCapacity);
-        this.tls = builder.tls ? SelfSignedTls.create(domains) : null;
+        this.tls = builder.tls ? SelfSignedTls.create(firstAddress, domains) : null;
         this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, new DefaultThreadFactory("test-origin", true),
                 NioIoHandler.newFactory());
     }
@@ -67,9 +71,9 @@ public final class TestOrigin implements AutoCloseable {
 
     private void bind(Builder builder) {
         RouteTable routes = routes(builder);
-        port = bindAll(builder.port, new OriginChannelInitializer(null, routes, log, this::baseUrl));
+        port = bindAll(builder.port, new OriginChannelInitializer(null, routes, log, this::domainOf, this::baseUrl));
         if (tls != null) {
-            tlsPort = bindAll(0, new OriginChannelInitializer(tls.serverContext(), routes, log, this::httpsBaseUrl));
+            tlsPort = bindAll(0, new OriginChannelInitializer(tls.serverContext(), routes, log, this::domainOf, this::httpsBaseUrl));
         }
         LOG.info("Test origin serving {} domains on port {}{}", domains, port, tls == null ? "" : " and TLS port " + tlsPort);
     }
@@ -122,7 +126,7 @@ public final class TestOrigin implements AutoCloseable {
             try {
                 int chosen = requested;
                 for (int i = 0; i < domains; i++) {
-                    Channel channel = bootstrap.bind(new InetSocketAddress(LoopbackAddresses.address(i), chosen))
+                    Channel channel = bootstrap.bind(new InetSocketAddress(LoopbackAddresses.address(firstAddress + i), chosen))
                             .syncUninterruptibly().channel();
                     bound.add(channel);
                     chosen = ((InetSocketAddress) channel.localAddress()).getPort();
@@ -157,15 +161,21 @@ public final class TestOrigin implements AutoCloseable {
 
     /** The host of domain {@code domain}: its dotted loopback address. */
     public String host(int domain) {
-        return LoopbackAddresses.of(requireDomain(domain));
+        return LoopbackAddresses.of(firstAddress + requireDomain(domain));
     }
 
-    /** {@code http://127.0.0.(domain+2):port}. */
+    /** The domain that listens on {@code address}, or -1 when none of this origin's does. */
+    private int domainOf(InetAddress address) {
+        int domain = LoopbackAddresses.indexOf(address) - firstAddress;
+        return domain >= 0 && domain < domains ? domain : -1;
+    }
+
+    /** {@code http://<host(domain)>:port}, by default {@code http://127.0.0.(domain+2):port}. */
     public String baseUrl(int domain) {
         return "http://" + host(domain) + ":" + port;
     }
 
-    /** {@code https://127.0.0.(domain+2):tlsPort}. */
+    /** {@code https://<host(domain)>:tlsPort}, by default {@code https://127.0.0.(domain+2):tlsPort}. */
     public String httpsBaseUrl(int domain) {
         if (tls == null) {
             throw new IllegalStateException("this origin was started without TLS; ask for it with builder().tls()");
@@ -218,6 +228,7 @@ public final class TestOrigin implements AutoCloseable {
     public static final class Builder {
         private SyntheticSite site;
         private int domains = 1;
+        private int firstAddress;
         private int port;
         private boolean tls;
         private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
@@ -241,6 +252,17 @@ public final class TestOrigin implements AutoCloseable {
                 throw new IllegalArgumentException("domains must be from 1 to " + LoopbackAddresses.MAX_DOMAINS);
             }
             this.domains = value;
+            return this;
+        }
+
+        /**
+         * Listens with domain 0 on {@link LoopbackAddresses#of(int) the address of test domain {@code index}} and the others
+         * on the addresses after it, instead of from 127.0.0.2 (index 0, the default): 9 puts 20 domains on 127.0.0.11 to
+         * 127.0.0.30. Requests are still numbered by the origin's own domains, from 0.
+         */
+        public Builder firstAddress(int index) {
+            LoopbackAddresses.of(index); // refuses an index outside the loopback addresses
+            this.firstAddress = index;
             return this;
         }
 

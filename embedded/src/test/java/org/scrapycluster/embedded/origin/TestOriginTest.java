@@ -71,6 +71,19 @@ class TestOriginTest {
     }
 
     @Test
+    void servesFromTheFirstAddressItIsGiven() throws Exception {
+        try (TestOrigin shifted = TestOrigin.builder().site(SITE).firstAddress(9).requestLogCapacity(10).start()) {
+            PageRef page = new PageRef(1, 3);
+            assertEquals("http://127.0.0.12:" + shifted.port() + "/p/3", shifted.pageUrl(page));
+            HttpResponse<byte[]> response = get(shifted.pageUrl(page));
+            assertEquals(200, response.statusCode());
+            assertArrayEquals(SITE.render(page, shifted::baseUrl), response.body(), "the page of domain 1, linking to 127.0.0.11 to 14");
+            assertEquals(1, shifted.requests().matching(r -> r.address().equals("127.0.0.12")).getFirst().domainIndex());
+            assertThrows(IOException.class, () -> get("http://127.0.0.15:" + shifted.port() + "/p/3"), "nothing after domain 3");
+        }
+    }
+
+    @Test
     void unknownPagesAndPathsAre404() throws Exception {
         assertEquals(404, get(origin.url(0, "/p/20")).statusCode());
         assertEquals(404, get(origin.url(0, "/p/x")).statusCode());

@@ -1,0 +1,198 @@
+package org.scrapycluster.bench.outside;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.common.kafka.TopicPartitions;
+import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.embedded.origin.PageRef;
+import org.scrapycluster.embedded.origin.SyntheticSite;
+import org.scrapycluster.embedded.origin.TestOrigin;
+
+/**
+ * Crawls into a cluster that runs already, watched from outside it as docs/benchmarks.md ("How it is measured") describes:
+ * a crawl sends {@value #CRAWL_IDS} crawl ids' requests for page 0 of every domain of {@link #SITE} to the incoming topic
+ * with a plain producer, follows the end offsets of the crawled firehose every second until they stand still for the
+ * quiet period ({@link QuietEnd}), and reads the named processes' CPU time before its requests and after its quiet end.
+ * The pages are how far the end offsets moved; their rate comes from the records' own timestamps, read back once the
+ * CPU time is taken (reading them costs the broker's process). Crawls run one after another, each with crawl ids of
+ * its own.
+ */
+final class OutsideBenchmark {
+
+    /** The share of a page's links to other domains. */
+    static final double CROSS_DOMAIN_SHARE = 0.1;
+    /** Twenty domains of 500 pages of about 15,000 bytes with 20 links, a tenth of them to other domains. */
+    static final SyntheticSite SITE = SyntheticSite.builder().seed(2024).domains(20).pagesPerDomain(500).pageBytes(15_000)
+            .linksPerPage(20).crossDomainShare(CROSS_DOMAIN_SHARE).build();
+    /** The test domain whose address is 127.0.0.11: the site's domains are 127.0.0.11 to 127.0.0.30. */
+    private static final int FIRST_ADDRESS = 9;
+    static final int CRAWL_IDS = 2;
+    private static final Duration WATCH_EVERY = Duration.ofSeconds(1);
+    private static final Duration TOPIC_WAIT = Duration.ofSeconds(10);
+    private static final Duration READ_BACK = Duration.ofSeconds(60);
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    /**
+     * What to run.
+     *
+     * @param kafka  the cluster's Kafka bootstrap servers
+     * @param topics the cluster's topics
+     * @param port   the port of the site's domains, 0 for a free one
+     * @param crawls crawls, one after another
+     * @param quiet  how long the crawled firehose's end offsets stand still before a crawl is over
+     */
+    record Plan(String kafka, Topics topics, int port, int crawls, Duration quiet) {
+
+        Plan {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be from 0 to 65535, was " + port);
+            }
+            if (crawls < 1) {
+                throw new IllegalArgumentException("crawls must be at least 1");
+            }
+            if (quiet.compareTo(WATCH_EVERY) < 0) {
+                throw new IllegalArgumentException("the quiet period must be at least " + WATCH_EVERY.toSeconds() + " s");
+            }
+        }
+    }
+
+    private final Plan plan;
+    private final NamedProcesses processes;
+    private final String runId = "outside-" + UUID.randomUUID().toString().substring(0, 8);
+
+    OutsideBenchmark(Plan plan, NamedProcesses processes) {
+        this.plan = plan;
+        this.processes = processes;
+    }
+
+    /** Serves {@link #SITE} on 127.0.0.11 to 127.0.0.30 at the plan's port, for {@link #run}. */
+    TestOrigin serve() {
+        return TestOrigin.builder().site(SITE).firstAddress(FIRST_ADDRESS).port(plan.port()).requestLogCapacity(0).start();
+    }
+
+    /**
+     * Runs the crawls of the site {@code origin} serves ({@link #serve()}); {@code progress} hears of each as it ends.
+     *
+     * @throws IllegalStateException when a topic is missing, Kafka does not take a request, or a crawl brings no page
+     */
+    List<CrawlFigures> run(TestOrigin origin, Consumer<CrawlFigures> progress) throws InterruptedException {
+        List<String> seeds = IntStream.range(0, SITE.domains()).mapToObj(domain -> origin.pageUrl(new PageRef(domain, 0))).toList();
+        try (KafkaProducer<String, String> requests = new KafkaProducer<>(common(), new StringSerializer(), new StringSerializer());
+             KafkaConsumer<byte[], byte[]> results = resultReader()) {
+            partitionsOf(results, plan.topics().incoming()); // a producer would wait for a topic that is not there
+            List<TopicPartition> partitions = partitionsOf(results, plan.topics().crawledFirehose());
+            results.assign(partitions);
+            List<CrawlFigures> crawls = new ArrayList<>();
+            for (int number = 1; number <= plan.crawls(); number++) {
+                CrawlFigures crawl = crawl(number, seeds, requests, results, partitions);
+                crawls.add(crawl);
+                progress.accept(crawl);
+            }
+            return crawls;
+        }
+    }
+
+    private List<String> crawlids(int number) {
+        return IntStream.rangeClosed(1, CRAWL_IDS).mapToObj(crawlid -> runId + "-" + number + "-" + crawlid).toList();
+    }
+
+    private CrawlFigures crawl(int number, List<String> seeds, KafkaProducer<String, String> producer,
+            KafkaConsumer<byte[], byte[]> results, List<TopicPartition> partitions) throws InterruptedException {
+        List<String> requests = CrawlRequests.of(seeds, crawlids(number));
+        Map<TopicPartition, Long> from = results.endOffsets(partitions);
+        Map<String, Duration> cpuBefore = processes.cpu();
+        send(producer, requests);
+        QuietEnd quietEnd = new QuietEnd(plan.quiet(), InstantSource.system(), sum(from));
+        Map<TopicPartition, Long> to;
+        do {
+            Thread.sleep(WATCH_EVERY);
+            to = results.endOffsets(partitions);
+        } while (!quietEnd.isReached(sum(to)));
+        Map<String, Duration> cpu = processes.cpuSince(cpuBefore);
+        long pages = sum(to) - sum(from);
+        if (pages == 0) {
+            throw new IllegalStateException("crawl " + number + ": no page on " + plan.topics().crawledFirehose() + " within "
+                    + plan.quiet().toSeconds() + " s of its requests (may the cluster fetch " + seeds.getFirst() + "?)");
+        }
+        return new CrawlFigures(number, pages, span(results, from, to), cpu);
+    }
+
+    private void send(KafkaProducer<String, String> producer, List<String> requests) throws InterruptedException {
+        List<Future<RecordMetadata>> sent = requests.stream()
+                .map(request -> producer.send(new ProducerRecord<>(plan.topics().incoming(), request))).toList();
+        for (Future<RecordMetadata> request : sent) {
+            try {
+                request.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("Kafka did not take a crawl request: " + e.getCause(), e.getCause());
+            }
+        }
+    }
+
+    /** From the first timestamp to the last of the records from {@code from} up to {@code to}, read back. */
+    private static Duration span(KafkaConsumer<byte[], byte[]> results, Map<TopicPartition, Long> from, Map<TopicPartition, Long> to) {
+        from.forEach(results::seek);
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long deadline = System.nanoTime() + READ_BACK.toNanos();
+        while (to.entrySet().stream().anyMatch(end -> results.position(end.getKey()) < end.getValue())) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the crawl's results could not be read back within " + READ_BACK.toSeconds() + " s");
+            }
+            for (ConsumerRecord<byte[], byte[]> record : results.poll(POLL)) {
+                if (record.offset() < to.get(new TopicPartition(record.topic(), record.partition()))) {
+                    first = Math.min(first, record.timestamp());
+                    last = Math.max(last, record.timestamp());
+                }
+            }
+        }
+        return Duration.ofMillis(last - first);
+    }
+
+    /** The partitions of {@code topic}, which the cluster made. */
+    private List<TopicPartition> partitionsOf(KafkaConsumer<?, ?> consumer, String topic) {
+        List<TopicPartition> partitions = TopicPartitions.of(consumer, topic, TOPIC_WAIT);
+        if (partitions.isEmpty()) {
+            throw new IllegalStateException("Kafka at " + plan.kafka() + " has no topic " + topic + " (is the cluster running there, with"
+                    + " the topic prefix " + plan.topics().prefix() + "?)");
+        }
+        return partitions;
+    }
+
+    private static long sum(Map<TopicPartition, Long> endOffsets) {
+        return endOffsets.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private KafkaConsumer<byte[], byte[]> resultReader() {
+        Properties properties = common();
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private Properties common() {
+        Properties properties = new Properties();
+        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, plan.kafka());
+        return properties;
+    }
+}

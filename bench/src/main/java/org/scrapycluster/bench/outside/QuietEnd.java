@@ -1,0 +1,36 @@
+package org.scrapycluster.bench.outside;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+
+/**
+ * When a crawl watched from outside is over: once the end offsets of the crawled firehose have stood still for the quiet
+ * period (docs/benchmarks.md, "How it is measured"). The period counts from the last move seen, or from the start when
+ * none was, so a watcher that looks every second ends a crawl up to a second later than the period after its last page.
+ */
+final class QuietEnd {
+
+    private final Duration quiet;
+    private final InstantSource clock;
+    private long endOffsets;
+    private Instant movedAt;
+
+    /** @param endOffsets the sum of the topic's end offsets when the crawl starts, before its requests are sent */
+    QuietEnd(Duration quiet, InstantSource clock, long endOffsets) {
+        this.quiet = quiet;
+        this.clock = clock;
+        this.endOffsets = endOffsets;
+        this.movedAt = clock.instant();
+    }
+
+    /** Takes the sum of the end offsets seen now; true once it has not moved for the quiet period. */
+    boolean isReached(long endOffsets) {
+        Instant now = clock.instant();
+        if (endOffsets != this.endOffsets) {
+            this.endOffsets = endOffsets;
+            movedAt = now;
+        }
+        return !now.isBefore(movedAt.plus(quiet));
+    }
+}

@@ -1,0 +1,51 @@
+package org.scrapycluster.bench.outside;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** A crawl's figures a page, and their means over crawls. */
+class CrawlFiguresTest {
+
+    private static final double EXACT = 1e-9;
+
+    @Test
+    void dividesEachProcesssCpuAndTheTimestampsSpanByThePages() {
+        CrawlFigures crawl = new CrawlFigures(3, 20_000, Duration.ofMillis(4_000),
+                Map.of("standalone", Duration.ofMillis(5_000), "redis", Duration.ofMillis(1_500)));
+
+        PerPage perPage = crawl.perPage();
+
+        assertEquals(5_000, perPage.pagesPerSecond(), EXACT);
+        assertEquals(0.25, perPage.msPerPage().get("standalone"), EXACT);
+        assertEquals(0.075, perPage.msPerPage().get("redis"), EXACT);
+        assertEquals(0.325, perPage.totalMsPerPage(), EXACT);
+    }
+
+    @Test
+    void keepsTheProcessesInTheOrderNamed() {
+        Map<String, Duration> cpu = new LinkedHashMap<>();
+        cpu.put("standalone", Duration.ofSeconds(1));
+        cpu.put("redis", Duration.ofSeconds(1));
+        cpu.put("another", Duration.ofSeconds(1));
+
+        assertEquals(List.of("standalone", "redis", "another"),
+                List.copyOf(new CrawlFigures(1, 10, Duration.ofSeconds(1), cpu).perPage().msPerPage().keySet()));
+    }
+
+    @Test
+    void theMeanIsThatOfEachCrawlsFigure() {
+        PerPage mean = PerPage.mean(List.of(new PerPage(6_000, Map.of("standalone", 0.25, "redis", 0.07)),
+                new PerPage(5_000, Map.of("standalone", 0.35, "redis", 0.09))));
+
+        assertEquals(5_500, mean.pagesPerSecond(), EXACT);
+        assertEquals(0.30, mean.msPerPage().get("standalone"), EXACT);
+        assertEquals(0.08, mean.msPerPage().get("redis"), EXACT);
+        assertEquals(0.38, mean.totalMsPerPage(), EXACT);
+    }
+}
