@@ -15,6 +15,7 @@ import org.scrapycluster.bench.BenchmarkCluster;
 import org.scrapycluster.bench.BenchmarkHost;
 import org.scrapycluster.bench.BenchmarkCommand;
 import org.scrapycluster.bench.BenchmarkRun;
+import org.scrapycluster.bench.ThreadCpu;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.origin.SyntheticSite;
@@ -128,24 +129,12 @@ public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integ
                             + " crawler + redis-server %.3f ms%n", report.firstRoundOfThreadCpu(), report.rounds().size(),
                     measured.pagesPerSecond(), measured.perPage(measured.crawlerCpu()), measured.perPage(measured.redisCpu()),
                     measured.perPage(measured.crawlerCpu().plus(measured.redisCpu())));
-            printThreadCpu(out, report, measured.pages());
+            ThreadCpu.print(out, String.format(Locale.ROOT, "crawler CPU by thread, rounds %d to %d", report.firstRoundOfThreadCpu(),
+                    report.rounds().size()), report.threadCpu(), measured.pages());
             out.println(BenchmarkHost.after());
         }
         out.flush();
         return 0;
-    }
-
-    /** The node's CPU per page by group of threads over the second half of the rounds, of {@code pages}, largest first. */
-    private static void printThreadCpu(PrintWriter out, CrawlBenchmark.Report report, double pages) {
-        double total = report.threadCpu().values().stream().mapToDouble(cpu -> cpu.toNanos() / 1e3 / pages).sum();
-        out.printf(Locale.ROOT, "crawler CPU by thread, rounds %d to %d: %.0f µs a page%n", report.firstRoundOfThreadCpu(),
-                report.rounds().size(), total);
-        report.threadCpu().entrySet().stream().sorted(Map.Entry.<String, Duration>comparingByValue().reversed()).forEach(group -> {
-            double micros = group.getValue().toNanos() / 1e3 / pages;
-            if (micros >= 0.5) {
-                out.printf(Locale.ROOT, "  %6.1f µs  %4.1f%%  %s%n", micros, 100 * micros / total, group.getKey());
-            }
-        });
     }
 
     private CrawlBenchmark.Plan plan() {

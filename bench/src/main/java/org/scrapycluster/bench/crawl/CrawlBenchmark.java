@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.bench.BenchmarkTopics;
+import org.scrapycluster.bench.ThreadCpu;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
@@ -206,7 +207,7 @@ final class CrawlBenchmark {
                     rounds.add(round);
                     progress.accept(round);
                 }
-                threadCpu = since(threadCpu, usage.cpuByThread());
+                threadCpu = ThreadCpu.since(threadCpu, usage.cpuByThread());
                 peakSinceStart = usage.peakResidentBytes();
                 failed = false;
             } finally {
@@ -217,13 +218,6 @@ final class CrawlBenchmark {
             }
             return new Report(rounds, peakSinceStart, firstRoundOfThreadCpu, threadCpu);
         }
-    }
-
-    /** The CPU time each group of threads used between {@code before} and {@code after}. */
-    private static Map<String, Duration> since(Map<String, Duration> before, Map<String, Duration> after) {
-        Map<String, Duration> used = new LinkedHashMap<>();
-        after.forEach((group, cpu) -> used.put(group, cpu.minus(before.getOrDefault(group, Duration.ZERO))));
-        return used;
     }
 
     private Round round(int number, int pages, TestOrigin origin, RedisConnection redis, CrawlerProcess crawler, ProcessUsage usage,

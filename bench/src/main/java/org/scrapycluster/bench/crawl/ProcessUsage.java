@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * its threads ({@code /proc/<pid>/task}), the resident set now ({@code VmRSS}) and its peak so far
  * ({@code VmHWM}) from {@code /proc/<pid>/status}, and the machine's busy share of all cores
  * ({@code /proc/stat}). A sampler thread keeps the largest {@code VmRSS} seen since the last
- * {@link #resetPeak()}. The CPU time of any process, {@link #cpu(ProcessHandle)}, is also read from outside this package
- * ({@code bench outside}).
+ * {@link #resetPeak()}. The CPU time of any process, in all and by thread ({@link #cpu(ProcessHandle)},
+ * {@link #cpuByThread(ProcessHandle)}), is also read from outside this package ({@code bench outside}).
  */
 public final class ProcessUsage implements AutoCloseable {
 
@@ -61,6 +61,11 @@ public final class ProcessUsage implements AutoCloseable {
      * The JVM's own threads (compilers, garbage collector) are among them.
      */
     Map<String, Duration> cpuByThread() {
+        return cpuByThread(process);
+    }
+
+    /** {@link #cpuByThread()} of any process. */
+    public static Map<String, Duration> cpuByThread(ProcessHandle process) {
         Map<String, Duration> groups = new TreeMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(process.pid()), "task"))) {
             for (Path task : tasks) {

@@ -13,11 +13,13 @@ import java.util.Map;
  * @param span   from the first of those records' timestamps to the last's
  * @param cpu    the CPU time each process named used from before the crawl's requests went out to its quiet end, the
  *               quiet period included, in the order named
+ * @param threadCpu the same of the first process named, by group of its threads ({@code ProcessUsage.cpuByThread})
  */
-record CrawlFigures(int number, long pages, Duration span, Map<String, Duration> cpu) {
+record CrawlFigures(int number, long pages, Duration span, Map<String, Duration> cpu, Map<String, Duration> threadCpu) {
 
     CrawlFigures {
         cpu = Collections.unmodifiableMap(new LinkedHashMap<>(cpu));
+        threadCpu = Collections.unmodifiableMap(new LinkedHashMap<>(threadCpu));
     }
 
     /** Pages a second by the records' timestamps, and milliseconds of CPU a page of each process. */

@@ -42,6 +42,16 @@ final class NamedProcesses {
         return used;
     }
 
+    /** The name given first, whose threads {@link #cpuByThread()} reads. */
+    String first() {
+        return processes.keySet().iterator().next();
+    }
+
+    /** The CPU time of the {@link #first()} process by group of its threads ({@link ProcessUsage#cpuByThread(ProcessHandle)}). */
+    Map<String, Duration> cpuByThread() {
+        return ProcessUsage.cpuByThread(processes.get(first()));
+    }
+
     /** {@code "standalone (pid 4711), redis (pid 4712)"}. */
     String describe() {
         return processes.entrySet().stream().map(process -> process.getKey() + " (pid " + process.getValue().pid() + ")")

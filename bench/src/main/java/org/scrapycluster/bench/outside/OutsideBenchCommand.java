@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import org.scrapycluster.bench.BenchmarkCommand;
 import org.scrapycluster.bench.BenchmarkRun;
+import org.scrapycluster.bench.ThreadCpu;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
@@ -22,8 +23,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code scrapy-cluster bench outside}: crawls into a cluster that runs already, such as a {@code standalone}, measured from
  * outside it ({@link OutsideBenchmark}): pages a second and CPU a page of each process named with {@code --pid}, crawl by
- * crawl and as the mean over the second half of the crawls, the first ones being the JIT's warm-up (docs/benchmarks.md,
- * "How it is measured"). It starts no server: the Kafka is the cluster's, given here rather than to {@code bench --kafka}.
+ * crawl and as the mean over the second half of the crawls, the first ones being the JIT's warm-up, and the first
+ * process's CPU a page by group of threads over that half (docs/benchmarks.md, "How it is measured"). It starts no server: the Kafka is the cluster's, given here rather than to {@code bench --kafka}.
  */
 @Command(name = "outside", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Measure a running cluster from outside: crawls of a synthetic site served from",
@@ -81,6 +82,10 @@ public final class OutsideBenchCommand implements BenchmarkCommand, Callable<Int
             PerPage mean = PerPage.mean(secondHalf.stream().map(CrawlFigures::perPage).toList());
             out.printf(Locale.ROOT, "crawls %d to %d (the second half), the mean of each crawl's figures: %s%n",
                     secondHalf.getFirst().number(), figures.size(), describe(mean));
+            ThreadCpu.print(out, String.format(Locale.ROOT, "%s CPU by thread, crawls %d to %d", processes.first(),
+                            secondHalf.getFirst().number(), figures.size()),
+                    secondHalf.stream().map(CrawlFigures::threadCpu).reduce(Map.of(), ThreadCpu::plus),
+                    secondHalf.stream().mapToLong(CrawlFigures::pages).sum());
             run.end();
         }
         return 0;

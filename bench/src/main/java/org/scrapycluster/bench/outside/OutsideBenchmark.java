@@ -22,6 +22,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.bench.ThreadCpu;
 import org.scrapycluster.common.kafka.TopicPartitions;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.embedded.origin.PageRef;
@@ -32,7 +33,8 @@ import org.scrapycluster.embedded.origin.TestOrigin;
  * Crawls into a cluster that runs already, watched from outside it as docs/benchmarks.md ("How it is measured") describes:
  * a crawl sends {@value #CRAWL_IDS} crawl ids' requests for page 0 of every domain of {@link #SITE} to the incoming topic
  * with a plain producer, follows the end offsets of the crawled firehose every second until they stand still for the
- * quiet period ({@link QuietEnd}), and reads the named processes' CPU time before its requests and after its quiet end.
+ * quiet period ({@link QuietEnd}), and reads the named processes' CPU time, and the first one's by thread, before its
+ * requests and after its quiet end.
  * The pages are how far the end offsets moved; their rate comes from the records' own timestamps, read back once the
  * CPU time is taken (reading them costs the broker's process). Crawls run one after another, each with crawl ids of
  * its own.
@@ -121,6 +123,7 @@ final class OutsideBenchmark {
         List<String> requests = CrawlRequests.of(seeds, crawlids(number));
         Map<TopicPartition, Long> from = results.endOffsets(partitions);
         Map<String, Duration> cpuBefore = processes.cpu();
+        Map<String, Duration> threadsBefore = processes.cpuByThread();
         send(producer, requests);
         QuietEnd quietEnd = new QuietEnd(plan.quiet(), InstantSource.system(), sum(from));
         Map<TopicPartition, Long> to;
@@ -129,12 +132,13 @@ final class OutsideBenchmark {
             to = results.endOffsets(partitions);
         } while (!quietEnd.isReached(sum(to)));
         Map<String, Duration> cpu = processes.cpuSince(cpuBefore);
+        Map<String, Duration> threads = ThreadCpu.since(threadsBefore, processes.cpuByThread());
         long pages = sum(to) - sum(from);
         if (pages == 0) {
             throw new IllegalStateException("crawl " + number + ": no page on " + plan.topics().crawledFirehose() + " within "
                     + plan.quiet().toSeconds() + " s of its requests (may the cluster fetch " + seeds.getFirst() + "?)");
         }
-        return new CrawlFigures(number, pages, span(results, from, to), cpu);
+        return new CrawlFigures(number, pages, span(results, from, to), cpu, threads);
     }
 
     private void send(KafkaProducer<String, String> producer, List<String> requests) throws InterruptedException {

@@ -17,7 +17,7 @@ class CrawlFiguresTest {
     @Test
     void dividesEachProcesssCpuAndTheTimestampsSpanByThePages() {
         CrawlFigures crawl = new CrawlFigures(3, 20_000, Duration.ofMillis(4_000),
-                Map.of("standalone", Duration.ofMillis(5_000), "redis", Duration.ofMillis(1_500)));
+                Map.of("standalone", Duration.ofMillis(5_000), "redis", Duration.ofMillis(1_500)), Map.of());
 
         PerPage perPage = crawl.perPage();
 
@@ -35,7 +35,7 @@ class CrawlFiguresTest {
         cpu.put("another", Duration.ofSeconds(1));
 
         assertEquals(List.of("standalone", "redis", "another"),
-                List.copyOf(new CrawlFigures(1, 10, Duration.ofSeconds(1), cpu).perPage().msPerPage().keySet()));
+                List.copyOf(new CrawlFigures(1, 10, Duration.ofSeconds(1), cpu, Map.of()).perPage().msPerPage().keySet()));
     }
 
     @Test

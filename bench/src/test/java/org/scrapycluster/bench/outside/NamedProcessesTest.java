@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +50,27 @@ class NamedProcessesTest {
         pids.put("redis", SELF);
 
         assertEquals(List.of("standalone", "redis"), List.copyOf(NamedProcesses.of(pids).cpu().keySet()));
+        assertEquals("standalone", NamedProcesses.of(pids).first());
+    }
+
+    @Test
+    void readsTheFirstProcesssThreadsByName() throws InterruptedException {
+        Thread spinner = Thread.ofPlatform().name("spinner-17").start(() -> {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long started = threads.getCurrentThreadCpuTime();
+            while (threads.getCurrentThreadCpuTime() - started < 100_000_000L) {
+                Thread.onSpinWait();
+            }
+            LockSupport.park();
+        });
+        while (spinner.getState() != Thread.State.WAITING) {
+            Thread.sleep(10);
+        }
+
+        Duration spun = NamedProcesses.of(Map.of("self", SELF)).cpuByThread().get("spinner-#");
+
+        LockSupport.unpark(spinner);
+        spinner.join();
+        assertTrue(spun.compareTo(Duration.ofMillis(90)) >= 0, "the thread's 100 ms, under its name with digits as #, got " + spun);
     }
 }
