@@ -216,8 +216,7 @@ class LiveViewTest {
     private static JsonNode refreshedView(int maxFields) throws Exception {
         Settings settings = settings("3600", "3600", Map.of("LIVE_MAX_ACCOUNTING_FIELDS", Integer.toString(maxFields), "LIVE_MAX_DOMAINS", "100"));
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
-        live.refresh();
-        return ask(live);
+        return refreshed(live);
     }
 
     private static long domainsNamed(JsonNode view, String prefix) {
@@ -246,9 +245,7 @@ class LiveViewTest {
 
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
-        live.refresh();
-
-        JsonNode view = ask(live);
+        JsonNode view = refreshed(live);
         assertTrue(view.get("error").isNull(), view.toString());
         assertEquals(1, view.get("crawls").size(), view.toString());
         assertEquals("crawl1", view.at("/crawls/0/crawlid").asText());
@@ -265,9 +262,7 @@ class LiveViewTest {
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
         active("after", now);
-        live.refresh();
-
-        JsonNode crawls = ask(live).get("crawls");
+        JsonNode crawls = refreshed(live).get("crawls");
         Map<String, Boolean> startKnown = new HashMap<>();
         crawls.forEach(crawl -> startKnown.put(crawl.get("crawlid").asText(), crawl.get("start_known").asBoolean()));
         assertEquals(Map.of("before", false, "after", true), startKnown);
@@ -276,8 +271,7 @@ class LiveViewTest {
             live.crawlEnds().accept(JSON.readTree("{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"" + crawlid
                     + "\",\"spiderid\":\"link\",\"server_time\":" + (now + 60) + ",\"total_pages\":1}"));
         }
-        live.refresh();
-        JsonNode completed = ask(live).get("completed");
+        JsonNode completed = refreshed(live).get("completed");
         assertEquals("after", completed.at("/0/crawlid").asText());
         assertTrue(completed.at("/0/duration_seconds").asLong() >= 59, completed.toString());
         assertTrue(completed.at("/1/duration_seconds").isNull(), "when the crawl started is not known: " + completed);
@@ -291,16 +285,13 @@ class LiveViewTest {
         redis.sync().hset("crawl:link:app1:recorded", "started", Long.toString((now - 600) * 1000));
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
-        live.refresh();
-
-        JsonNode crawl = ask(live).at("/crawls/0");
+        JsonNode crawl = refreshed(live).at("/crawls/0");
         assertTrue(crawl.get("start_known").asBoolean(), crawl.toString());
         assertEquals(now - 600, crawl.get("started").asLong());
 
         live.crawlEnds().accept(JSON.readTree("{\"action\":\"complete\",\"appid\":\"app1\",\"crawlid\":\"recorded\","
                 + "\"spiderid\":\"link\",\"server_time\":" + now + ",\"total_pages\":1}"));
-        live.refresh();
-        JsonNode completed = ask(live).get("completed");
+        JsonNode completed = refreshed(live).get("completed");
         assertEquals(600, completed.at("/0/duration_seconds").asLong(), "from the start its accounting recorded: " + completed);
     }
 
@@ -322,9 +313,7 @@ class LiveViewTest {
         redis.sync().hset("stats:crawler:hostA:link:200:900", Map.of(Long.toString(now / 15 * 15), "30"));
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
-        live.refresh();
-
-        JsonNode view = ask(live);
+        JsonNode view = refreshed(live);
         assertEquals("[200,403,404,504]", view.get("response_codes").toString());
         for (String span : List.of("5m", "1h", "24h")) {
             JsonNode chart = view.at("/charts/" + span + "/pages");
@@ -340,10 +329,7 @@ class LiveViewTest {
         // pass over the keyspace finds it (the next that comes 39 times the last pass's duration after it)
         redis.sync().hset("stats:crawler:hostB:link:503:900", Map.of(Long.toString(now / 15 * 15 - 15), "15"));
         view = Awaitility.await("the new counter found").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> {
-                    live.refresh();
-                    return ask(live);
-                }, found -> found.get("response_codes").toString().equals("[200,403,404,503,504]"));
+                .until(() -> refreshed(live), found -> found.get("response_codes").toString().equals("[200,403,404,503,504]"));
         // found by its time, not its place: the chart's last point moves on if a 15 s bucket began since the counter was written
         JsonNode times = view.at("/charts/5m/pages/t");
         int point = IntStream.range(0, times.size()).filter(i -> times.get(i).asLong() == now / 15 * 15 - 15).findFirst().orElseThrow();
@@ -353,8 +339,7 @@ class LiveViewTest {
         Settings nothingCounted = settings("3600", "3600", Map.of("STATS_STATUS_CODES", "false"));
         redis.sync().flushdb();
         LiveView off = new LiveView(nothingCounted, () -> Optional.of(redis), new Json(JsonLimits.from(nothingCounted)), Clock.systemUTC());
-        off.refresh();
-        view = ask(off);
+        view = refreshed(off);
         assertEquals("[]", view.get("response_codes").toString());
         for (String series : List.of("2xx", "3xx", "4xx", "5xx", "errors")) {
             assertTrue(view.at("/charts/5m/pages/" + series).isNull(), series + ": " + view.at("/charts/5m/pages"));
@@ -369,9 +354,7 @@ class LiveViewTest {
         redis.sync().hset("stats:crawler:hostA:link:200:60", Map.of(Long.toString(now - 20), "6", Long.toString(now - 10), "4"));
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
-        live.refresh();
-
-        JsonNode view = ask(live);
+        JsonNode view = refreshed(live);
         for (String span : List.of("5m", "1h", "24h")) {
             JsonNode chart = view.at("/charts/" + span + "/pages");
             assertTrue(chart.get("t").size() <= 300, span + ": " + chart.get("t").size() + " points of "
@@ -398,9 +381,7 @@ class LiveViewTest {
         redis.sync().hset(Keyspace.statsBuckets("stats:crawler:hostP:link:200:900"), Long.toString((now - 20) / 15 * 15), "15");
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
-        live.refresh();
-
-        JsonNode view = ask(live);
+        JsonNode view = refreshed(live);
         assertTrue(view.get("error").isNull(), view.toString());
         JsonNode chart = view.at("/charts/5m/pages");
         double charted = 0;
@@ -484,8 +465,7 @@ class LiveViewTest {
         };
         try (LiveView live = new LiveView(settings, slowRedis, new Json(JsonLimits.from(settings)), time.withZone(ZoneOffset.UTC))) {
             long startMillis = time.millis();
-            live.refresh();
-            JsonNode view = ask(live);
+            JsonNode view = refreshed(live);
             assertEquals(startMillis + 1700, view.get("server_time_ms").asLong(), view.toString());
             assertEquals((startMillis + 1700) / 1000, view.get("server_time").asLong(), "still whole epoch seconds");
         }
