@@ -94,6 +94,8 @@ class OutsideBenchCommandTest {
                     + " \\d+\\.\\d{3} ms, together \\d+\\.\\d{3} ms\n").matcher(report).find(), report);
         }
         assertTrue(report.contains("\ncrawls 2 to 3 (the second half), the mean of each crawl's figures: 101 pages/s; "), report);
+        assertTrue(Pattern.compile("\nself CPU by thread, crawls 2 to 3: \\d+ µs a page\n").matcher(report).find(),
+                "the first process named, by thread: " + report);
         assertTrue(report.endsWith(" after the run" + System.lineSeparator()), report);
         assertEquals(3 * 40, requests.size());
         assertEquals(6, requests.stream().map(request -> request.path("crawlid").asText()).distinct().count(),
