@@ -22,9 +22,11 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code scrapy-cluster bench outside}: crawls into a cluster that runs already, such as a {@code standalone}, measured from
- * outside it ({@link OutsideBenchmark}): pages a second and CPU a page of each process named with {@code --pid}, crawl by
- * crawl and as the mean over the second half of the crawls, the first ones being the JIT's warm-up, and the first
- * process's CPU a page by group of threads over that half (docs/benchmarks.md, "How it is measured"). It starts no server: the Kafka is the cluster's, given here rather than to {@code bench --kafka}.
+ * outside it ({@link OutsideBenchmark}): pages a second and CPU a page of each process named with {@code --pid}, with each
+ * crawl's quiet end and up to its last results, crawl by crawl and as the mean over the second half of the crawls, the
+ * first ones being the JIT's warm-up, and the first process's CPU a page by group of threads over that half
+ * (docs/benchmarks.md, "How it is measured"). It starts no server: the Kafka is the cluster's, given here rather than to
+ * {@code bench --kafka}.
  */
 @Command(name = "outside", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Measure a running cluster from outside: crawls of a synthetic site served from",
@@ -91,12 +93,20 @@ public final class OutsideBenchCommand implements BenchmarkCommand, Callable<Int
         return 0;
     }
 
-    /** {@code "5,432 pages/s; CPU a page: standalone 0.245 ms, redis 0.068 ms, together 0.313 ms"}. */
+    /**
+     * {@code "5,432 pages/s; CPU a page: standalone 0.245 ms, redis 0.068 ms, together 0.313 ms; to the last results:
+     * standalone 0.215 ms, redis 0.066 ms, together 0.281 ms"}.
+     */
     private static String describe(PerPage figures) {
-        return String.format(Locale.ROOT, "%,.0f pages/s; CPU a page: %s, together %.3f ms", figures.pagesPerSecond(),
-                figures.msPerPage().entrySet().stream()
-                        .map(process -> String.format(Locale.ROOT, "%s %.3f ms", process.getKey(), process.getValue()))
-                        .collect(Collectors.joining(", ")), figures.totalMsPerPage());
+        return String.format(Locale.ROOT, "%,.0f pages/s; CPU a page: %s, together %.3f ms; to the last results: %s, together %.3f ms",
+                figures.pagesPerSecond(), byProcess(figures.msPerPage()), figures.totalMsPerPage(),
+                byProcess(figures.toResultsPerPage()), figures.totalToResultsPerPage());
+    }
+
+    private static String byProcess(Map<String, Double> msPerPage) {
+        return msPerPage.entrySet().stream()
+                .map(process -> String.format(Locale.ROOT, "%s %.3f ms", process.getKey(), process.getValue()))
+                .collect(Collectors.joining(", "));
     }
 
     private OutsideBenchmark.Plan plan() {

@@ -14,7 +14,6 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,10 +33,11 @@ import org.scrapycluster.embedded.origin.TestOrigin;
  * a crawl sends {@value #CRAWL_IDS} crawl ids' requests for page 0 of every domain of {@link #SITE} to the incoming topic
  * with a plain producer, follows the end offsets of the crawled firehose every second until they stand still for the
  * quiet period ({@link QuietEnd}), and reads the named processes' CPU time, and the first one's by thread, before its
- * requests and after its quiet end.
- * The pages are how far the end offsets moved; their rate comes from the records' own timestamps, read back once the
- * CPU time is taken (reading them costs the broker's process). Crawls run one after another, each with crawl ids of
- * its own.
+ * requests and after its quiet end; their CPU time also at the first look that found no more results, so that the crawl's
+ * cost shows apart from the idle seconds that end it.
+ * The pages are how far the end offsets moved; their rate comes from the records' own timestamps ({@link ResultTimes}),
+ * read back once the CPU time is taken (reading them costs the broker's process). Crawls run one after another, each
+ * with crawl ids of its own.
  */
 final class OutsideBenchmark {
 
@@ -52,7 +52,6 @@ final class OutsideBenchmark {
     private static final Duration WATCH_EVERY = Duration.ofSeconds(1);
     private static final Duration TOPIC_WAIT = Duration.ofSeconds(10);
     private static final Duration READ_BACK = Duration.ofSeconds(60);
-    private static final Duration POLL = Duration.ofMillis(500);
 
     /**
      * What to run.
@@ -103,7 +102,6 @@ final class OutsideBenchmark {
              KafkaConsumer<byte[], byte[]> results = resultReader()) {
             partitionsOf(results, plan.topics().incoming()); // a producer would wait for a topic that is not there
             List<TopicPartition> partitions = partitionsOf(results, plan.topics().crawledFirehose());
-            results.assign(partitions);
             List<CrawlFigures> crawls = new ArrayList<>();
             for (int number = 1; number <= plan.crawls(); number++) {
                 CrawlFigures crawl = crawl(number, seeds, requests, results, partitions);
@@ -127,10 +125,16 @@ final class OutsideBenchmark {
         send(producer, requests);
         QuietEnd quietEnd = new QuietEnd(plan.quiet(), InstantSource.system(), sum(from));
         Map<TopicPartition, Long> to;
+        Map<String, Duration> cpuToResults = Map.of();
+        boolean over;
         do {
             Thread.sleep(WATCH_EVERY);
             to = results.endOffsets(partitions);
-        } while (!quietEnd.isReached(sum(to)));
+            over = quietEnd.isReached(sum(to));
+            if (quietEnd.stillLooks() == 1) {
+                cpuToResults = processes.cpuSince(cpuBefore);
+            }
+        } while (!over);
         Map<String, Duration> cpu = processes.cpuSince(cpuBefore);
         Map<String, Duration> threads = ThreadCpu.since(threadsBefore, processes.cpuByThread());
         long pages = sum(to) - sum(from);
@@ -138,7 +142,7 @@ final class OutsideBenchmark {
             throw new IllegalStateException("crawl " + number + ": no page on " + plan.topics().crawledFirehose() + " within "
                     + plan.quiet().toSeconds() + " s of its requests (may the cluster fetch " + seeds.getFirst() + "?)");
         }
-        return new CrawlFigures(number, pages, span(results, from, to), cpu, threads);
+        return new CrawlFigures(number, pages, ResultTimes.span(results, from, to, READ_BACK), cpu, cpuToResults, threads);
     }
 
     private void send(KafkaProducer<String, String> producer, List<String> requests) throws InterruptedException {
@@ -151,26 +155,6 @@ final class OutsideBenchmark {
                 throw new IllegalStateException("Kafka did not take a crawl request: " + e.getCause(), e.getCause());
             }
         }
-    }
-
-    /** From the first timestamp to the last of the records from {@code from} up to {@code to}, read back. */
-    private static Duration span(KafkaConsumer<byte[], byte[]> results, Map<TopicPartition, Long> from, Map<TopicPartition, Long> to) {
-        from.forEach(results::seek);
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        long deadline = System.nanoTime() + READ_BACK.toNanos();
-        while (to.entrySet().stream().anyMatch(end -> results.position(end.getKey()) < end.getValue())) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the crawl's results could not be read back within " + READ_BACK.toSeconds() + " s");
-            }
-            for (ConsumerRecord<byte[], byte[]> record : results.poll(POLL)) {
-                if (record.offset() < to.get(new TopicPartition(record.topic(), record.partition()))) {
-                    first = Math.min(first, record.timestamp());
-                    last = Math.max(last, record.timestamp());
-                }
-            }
-        }
-        return Duration.ofMillis(last - first);
     }
 
     /** The partitions of {@code topic}, which the cluster made. */

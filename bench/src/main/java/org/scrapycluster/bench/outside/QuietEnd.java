@@ -15,6 +15,7 @@ final class QuietEnd {
     private final InstantSource clock;
     private long endOffsets;
     private Instant movedAt;
+    private int stillLooks;
 
     /** @param endOffsets the sum of the topic's end offsets when the crawl starts, before its requests are sent */
     QuietEnd(Duration quiet, InstantSource clock, long endOffsets) {
@@ -30,7 +31,18 @@ final class QuietEnd {
         if (endOffsets != this.endOffsets) {
             this.endOffsets = endOffsets;
             movedAt = now;
+            stillLooks = 0;
+        } else {
+            stillLooks++;
         }
         return !now.isBefore(movedAt.plus(quiet));
+    }
+
+    /**
+     * The looks ({@link #isReached}) in a row, up to the last, that found the end offsets where the one before had:
+     * 1 at the first look after a move that found no more records, when the crawl's last results are in.
+     */
+    int stillLooks() {
+        return stillLooks;
     }
 }

@@ -17,7 +17,8 @@ class CrawlFiguresTest {
     @Test
     void dividesEachProcesssCpuAndTheTimestampsSpanByThePages() {
         CrawlFigures crawl = new CrawlFigures(3, 20_000, Duration.ofMillis(4_000),
-                Map.of("standalone", Duration.ofMillis(5_000), "redis", Duration.ofMillis(1_500)), Map.of());
+                Map.of("standalone", Duration.ofMillis(5_000), "redis", Duration.ofMillis(1_500)),
+                Map.of("standalone", Duration.ofMillis(4_400), "redis", Duration.ofMillis(1_400)), Map.of());
 
         PerPage perPage = crawl.perPage();
 
@@ -25,6 +26,9 @@ class CrawlFiguresTest {
         assertEquals(0.25, perPage.msPerPage().get("standalone"), EXACT);
         assertEquals(0.075, perPage.msPerPage().get("redis"), EXACT);
         assertEquals(0.325, perPage.totalMsPerPage(), EXACT);
+        assertEquals(0.22, perPage.toResultsPerPage().get("standalone"), EXACT);
+        assertEquals(0.07, perPage.toResultsPerPage().get("redis"), EXACT);
+        assertEquals(0.29, perPage.totalToResultsPerPage(), EXACT);
     }
 
     @Test
@@ -35,17 +39,21 @@ class CrawlFiguresTest {
         cpu.put("another", Duration.ofSeconds(1));
 
         assertEquals(List.of("standalone", "redis", "another"),
-                List.copyOf(new CrawlFigures(1, 10, Duration.ofSeconds(1), cpu, Map.of()).perPage().msPerPage().keySet()));
+                List.copyOf(new CrawlFigures(1, 10, Duration.ofSeconds(1), cpu, cpu, Map.of()).perPage().msPerPage().keySet()));
     }
 
     @Test
     void theMeanIsThatOfEachCrawlsFigure() {
-        PerPage mean = PerPage.mean(List.of(new PerPage(6_000, Map.of("standalone", 0.25, "redis", 0.07)),
-                new PerPage(5_000, Map.of("standalone", 0.35, "redis", 0.09))));
+        PerPage mean = PerPage.mean(List.of(
+                new PerPage(6_000, Map.of("standalone", 0.25, "redis", 0.07), Map.of("standalone", 0.21, "redis", 0.06)),
+                new PerPage(5_000, Map.of("standalone", 0.35, "redis", 0.09), Map.of("standalone", 0.31, "redis", 0.08))));
 
         assertEquals(5_500, mean.pagesPerSecond(), EXACT);
         assertEquals(0.30, mean.msPerPage().get("standalone"), EXACT);
         assertEquals(0.08, mean.msPerPage().get("redis"), EXACT);
         assertEquals(0.38, mean.totalMsPerPage(), EXACT);
+        assertEquals(0.26, mean.toResultsPerPage().get("standalone"), EXACT);
+        assertEquals(0.07, mean.toResultsPerPage().get("redis"), EXACT);
+        assertEquals(0.33, mean.totalToResultsPerPage(), EXACT);
     }
 }

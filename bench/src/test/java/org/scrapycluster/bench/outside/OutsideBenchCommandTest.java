@@ -91,6 +91,7 @@ class OutsideBenchCommandTest {
         for (int crawl = 1; crawl <= 3; crawl++) {
             // 100 records 10 ms apart: 99 intervals, 990 ms
             assertTrue(Pattern.compile("\ncrawl " + crawl + ": 100 pages, 101 pages/s; CPU a page: self \\d+\\.\\d{3} ms, again"
+                    + " \\d+\\.\\d{3} ms, together \\d+\\.\\d{3} ms; to the last results: self \\d+\\.\\d{3} ms, again"
                     + " \\d+\\.\\d{3} ms, together \\d+\\.\\d{3} ms\n").matcher(report).find(), report);
         }
         assertTrue(report.contains("\ncrawls 2 to 3 (the second half), the mean of each crawl's figures: 101 pages/s; "), report);

@@ -1,5 +1,6 @@
 package org.scrapycluster.bench.outside;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,5 +45,21 @@ class QuietEndTest {
         assertFalse(end.isReached(1_000));
         clock.advance(Duration.ofSeconds(5));
         assertTrue(end.isReached(1_000));
+    }
+
+    @Test
+    void countsTheLooksInARowThatFoundTheOffsetsStill() {
+        clock.advance(Duration.ofSeconds(1));
+        end.isReached(1_000);
+        assertEquals(1, end.stillLooks(), "no result yet");
+        clock.advance(Duration.ofSeconds(1));
+        end.isReached(1_200);
+        assertEquals(0, end.stillLooks(), "results came");
+        clock.advance(Duration.ofSeconds(1));
+        end.isReached(1_200);
+        assertEquals(1, end.stillLooks(), "the first look that found no more");
+        clock.advance(Duration.ofSeconds(1));
+        end.isReached(1_200);
+        assertEquals(2, end.stillLooks());
     }
 }
