@@ -1,13 +1,12 @@
 package org.scrapycluster.common.redis;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * An asynchronous Redis call tried again after each failure, at a fixed interval, for a write that must land once Redis
+ * An asynchronous Redis call tried again after each failure, after a pause, for a write that must land once Redis
  * answers again (an outage, a failover, a refusal) and that stays worth making only for a while: an acknowledgement, the
  * links of a page whose lease is held. Whether to try again is asked after each failure, so the caller bounds the
  * attempts by its own clock and state.
@@ -18,19 +17,21 @@ public final class RetriedCall {
     }
 
     /**
-     * Makes {@code call}, and again {@code interval} after each failure while {@code again} says so.
+     * Makes {@code call}, and again after each failure while {@code again} says so.
      *
+     * @param later runs each attempt after the first, after the pause between them: in service
+     *              {@code CompletableFuture.delayedExecutor(interval)}, in a test one it runs by hand
      * @param again asked after each failure (on the thread that saw it): whether to try once more
      * @return completes as the first attempt that went through, or exceptionally as the last one when {@code again}
      *         said no
      */
-    public static <T> CompletableFuture<T> every(Duration interval, Supplier<CompletableFuture<T>> call, BooleanSupplier again) {
+    public static <T> CompletableFuture<T> make(Executor later, Supplier<CompletableFuture<T>> call, BooleanSupplier again) {
         CompletableFuture<T> settled = new CompletableFuture<>();
-        attempt(interval, call, again, settled);
+        attempt(later, call, again, settled);
         return settled;
     }
 
-    private static <T> void attempt(Duration interval, Supplier<CompletableFuture<T>> call, BooleanSupplier again,
+    private static <T> void attempt(Executor later, Supplier<CompletableFuture<T>> call, BooleanSupplier again,
             CompletableFuture<T> settled) {
         CompletableFuture<T> attempt;
         try {
@@ -42,8 +43,7 @@ public final class RetriedCall {
             if (failure == null) {
                 settled.complete(answer);
             } else if (again.getAsBoolean()) {
-                CompletableFuture.delayedExecutor(interval.toMillis(), TimeUnit.MILLISECONDS)
-                        .execute(() -> attempt(interval, call, again, settled));
+                later.execute(() -> attempt(later, call, again, settled));
             } else {
                 settled.completeExceptionally(failure);
             }

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 class RetriedCallTest {
 
-    private static final Duration SOON = Duration.ofMillis(1);
+    /** Each attempt after the first a millisecond after the failure before it. */
+    private static final Executor SOON = CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS);
 
     private final AtomicInteger attempts = new AtomicInteger();
     private final AtomicInteger asked = new AtomicInteger();
@@ -28,19 +29,19 @@ class RetriedCallTest {
 
     @Test
     void aCallThatGoesThroughIsMadeOnceAndAgainIsNotAsked() throws Exception {
-        assertEquals(1, RetriedCall.every(SOON, () -> failingFirst(0), () -> asked.incrementAndGet() > 0).get(10, TimeUnit.SECONDS));
+        assertEquals(1, RetriedCall.make(SOON, () -> failingFirst(0), () -> asked.incrementAndGet() > 0).get(10, TimeUnit.SECONDS));
         assertEquals(0, asked.get());
     }
 
     @Test
     void aFailedCallIsMadeAgainUntilItGoesThrough() throws Exception {
-        assertEquals(4, RetriedCall.every(SOON, () -> failingFirst(3), () -> asked.incrementAndGet() > 0).get(10, TimeUnit.SECONDS));
+        assertEquals(4, RetriedCall.make(SOON, () -> failingFirst(3), () -> asked.incrementAndGet() > 0).get(10, TimeUnit.SECONDS));
         assertEquals(3, asked.get(), "asked after each failure");
     }
 
     @Test
     void theLastFailureIsToldOnceAgainSaysNo() {
-        CompletableFuture<Integer> call = RetriedCall.every(SOON, () -> failingFirst(10), () -> asked.incrementAndGet() < 2);
+        CompletableFuture<Integer> call = RetriedCall.make(SOON, () -> failingFirst(10), () -> asked.incrementAndGet() < 2);
         ExecutionException failed = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
         assertEquals("attempt 2", failed.getCause().getMessage());
     }
@@ -48,7 +49,7 @@ class RetriedCallTest {
     @Test
     void aCallThatThrowsIsAFailedAttempt() {
         IllegalArgumentException thrown = new IllegalArgumentException("refused before Redis");
-        CompletableFuture<Integer> call = RetriedCall.every(SOON, () -> {
+        CompletableFuture<Integer> call = RetriedCall.make(SOON, () -> {
             attempts.incrementAndGet();
             throw thrown;
         }, () -> false);

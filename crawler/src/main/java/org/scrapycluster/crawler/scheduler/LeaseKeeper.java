@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -62,17 +63,28 @@ public final class LeaseKeeper implements AutoCloseable {
     private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
     private final Ticker ticker;
     private final InstantSource clock;
+    /** Runs each retry {@link #RETRY} after the failure before it. */
+    private final Executor retries;
     private final BatchedCalls<Leases.Ack, Boolean> acks;
     private final Set<CompletableFuture<Boolean>> acksOut = ConcurrentHashMap.newKeySet();
     /** Set when the keeper closes: an acknowledgement that fails then is not tried again. */
     private volatile boolean closing;
 
     public LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics, InstantSource clock) {
+        this(leases, spiderId, lease, metrics, clock, CompletableFuture.delayedExecutor(RETRY.toMillis(), TimeUnit.MILLISECONDS));
+    }
+
+    /**
+     * A keeper whose retries {@code retries} runs instead of a timer: a test runs them by hand, its clock moved on by
+     * {@link #RETRY} first.
+     */
+    LeaseKeeper(Leases leases, String spiderId, Duration lease, CrawlerMetrics metrics, InstantSource clock, Executor retries) {
         this.leases = leases;
         this.spiderId = spiderId;
         this.lease = lease;
         this.metrics = metrics;
         this.clock = clock;
+        this.retries = retries;
         this.ticker = new Ticker("crawler-leases-" + spiderId);
         this.acks = new BatchedCalls<>(batch -> leases.ackAllAsync(spiderId, batch), MAX_ACKS_PER_CALL);
         metrics.leasesHeld(renewedAt::size);
@@ -121,7 +133,7 @@ public final class LeaseKeeper implements AutoCloseable {
     /** Makes {@code call}, tried again every {@link #RETRY} while {@code wanted}, for up to half a lease; each retry counted. */
     private <T> CompletableFuture<T> retried(String what, BooleanSupplier wanted, Supplier<CompletableFuture<T>> call) {
         long givesUpAt = clock.millis() + lease.toMillis() / 2;
-        return RetriedCall.every(RETRY, call, () -> {
+        return RetriedCall.make(retries, call, () -> {
             if (!wanted.getAsBoolean() || clock.millis() >= givesUpAt) {
                 return false;
             }

@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,8 +11,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -43,8 +46,18 @@ class LeaseKeeperTest {
     private final ManualClock clock = new ManualClock();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final String spider = "keeper" + System.nanoTime();
+    /** The retries the keeper asks for, which a test runs itself ({@link #retryAfter}). */
+    private final BlockingQueue<Runnable> retries = new LinkedBlockingQueue<>();
     private final LeaseKeeper keeper = new LeaseKeeper(new Leases(redis), spider, LEASE, new CrawlerMetrics(registry, spider, "n1"),
-            clock);
+            clock, retries::add);
+
+    /** Waits for the keeper's next retry (asked for as Redis answers), moves the clock on by {@code pause}, and runs it. */
+    private void retryAfter(Duration pause) throws InterruptedException {
+        Runnable retry = retries.poll(30, TimeUnit.SECONDS);
+        assertNotNull(retry, "a retry asked for");
+        clock.advance(pause);
+        retry.run();
+    }
 
     /** A lease as the hand-out script leaves it, due in {@code millis} by the Redis clock. */
     private void leased(String leaseId, long millis) {
@@ -204,12 +217,15 @@ class LeaseKeeperTest {
         redis.sync().set(spider + ":leased", "not a hash");
 
         CompletableFuture<Boolean> ack = keeper.acknowledge("j|-1|n1-11", Optional.empty(), true);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> retried("ack") >= 2);
+        retryAfter(LeaseKeeper.RETRY);
+        retryAfter(LeaseKeeper.RETRY);
         assertFalse(ack.isDone(), "still trying");
         redis.sync().del(spider + ":leased");
         leased("j|-1|n1-11", LEASE.toMillis());
+        retryAfter(LeaseKeeper.RETRY);
 
         assertTrue(ack.get(30, TimeUnit.SECONDS), "taken once Redis takes it, the lease still held");
+        assertEquals(3, retried("ack"));
         assertNull(deadline("j|-1|n1-11"));
     }
 
@@ -219,11 +235,13 @@ class LeaseKeeperTest {
         redis.sync().set(spider + ":leased", "not a hash");
 
         CompletableFuture<Boolean> ack = keeper.acknowledge("k|-1|n1-12", Optional.empty(), true);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> retried("ack") >= 1);
-        clock.advance(LEASE.dividedBy(2));
+        retryAfter(LeaseKeeper.RETRY);
+        retryAfter(LEASE.dividedBy(2));
 
         ExecutionException failed = assertThrows(ExecutionException.class, () -> ack.get(30, TimeUnit.SECONDS));
         assertTrue(failed.getCause().getMessage().contains("WRONGTYPE"), failed.getCause().toString());
+        assertEquals(2, retried("ack"), "not a third time");
+        assertTrue(retries.isEmpty());
     }
 
     /** A write of a held lease's outcome is tried again while the lease is held, and given up once it is not. */
@@ -233,15 +251,19 @@ class LeaseKeeperTest {
         AtomicInteger attempts = new AtomicInteger();
         CompletableFuture<String> filed = keeper.whileHeld("l|-1|n1-13", "filing", () -> attempts.incrementAndGet() < 3
                 ? CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")) : CompletableFuture.completedFuture("filed"));
+        retryAfter(LeaseKeeper.RETRY);
+        retryAfter(LeaseKeeper.RETRY);
         assertEquals("filed", filed.get(30, TimeUnit.SECONDS));
         assertEquals(2, retried("filing"));
 
         CompletableFuture<String> never = keeper.whileHeld("l|-1|n1-13", "filing",
                 () -> CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> retried("filing") >= 3);
+        retryAfter(LeaseKeeper.RETRY);
         keeper.abandon("l|-1|n1-13");
+        retryAfter(LeaseKeeper.RETRY);
         ExecutionException failed = assertThrows(ExecutionException.class, () -> never.get(30, TimeUnit.SECONDS));
         assertEquals("no answer", failed.getCause().getMessage());
+        assertEquals(4, retried("filing"), "not once the lease is let go");
     }
 
     @Test
