@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -33,9 +34,12 @@ public final class SettingsSchema {
         this.declarations = declarations;
     }
 
+    /** The schemas read from the class path, which does not change while the process runs: each is read once. */
+    private static final Map<String, SettingsSchema> ON_CLASS_PATH = new ConcurrentHashMap<>();
+
     /** The schema of {@code service} from the {@code config/} resources on the class path. */
     public static SettingsSchema load(String service) {
-        return load(service, SettingsSchema::readResource);
+        return ON_CLASS_PATH.computeIfAbsent(service, name -> load(name, SettingsSchema::readResource));
     }
 
     /** The schema of {@code service}, reading each file's text by its name (without {@code .yml}). */

@@ -336,8 +336,8 @@ class RequestProcessorTest {
     @Test
     void anItemPipelineThatThrowsOrReturnsNoFutureIsCountedEachTimeNamedAndItsStackTraceWrittenOnce() {
         answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
-        RequestProcessor throwing = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.Throwing.class.getName() + ": 200}"));
-        RequestProcessor futureless = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.Futureless.class.getName() + ": 200}"));
+        RequestProcessor throwing = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.Throwing.class.getName() + ": 200, kafka: null}"));
+        RequestProcessor futureless = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.Futureless.class.getName() + ": 200, kafka: null}"));
         List<ILoggingEvent> logged = CapturedLog.of(RequestProcessor.class.getPackageName(), () -> {
             for (int page = 0; page < 2; page++) {
                 process(throwing, CrawlRequest.get("http://example.com/", meta(0, 0)));
