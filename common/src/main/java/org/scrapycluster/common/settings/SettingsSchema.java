@@ -24,6 +24,9 @@ public final class SettingsSchema {
     /** The services with a defaults file, in the order documentation lists them. */
     public static final List<String> SERVICES = List.of("kafka-monitor", "redis-monitor", "crawler", "rest", "standalone");
 
+    /** The schemas read from the class path, which does not change while the process runs: each is read once. */
+    private static final Map<String, SettingsSchema> ON_CLASS_PATH = new ConcurrentHashMap<>();
+
     private final String service;
     private final List<SettingsFile> files;
     private final Map<String, SettingDeclaration> declarations;
@@ -33,9 +36,6 @@ public final class SettingsSchema {
         this.files = files;
         this.declarations = declarations;
     }
-
-    /** The schemas read from the class path, which does not change while the process runs: each is read once. */
-    private static final Map<String, SettingsSchema> ON_CLASS_PATH = new ConcurrentHashMap<>();
 
     /** The schema of {@code service} from the {@code config/} resources on the class path. */
     public static SettingsSchema load(String service) {

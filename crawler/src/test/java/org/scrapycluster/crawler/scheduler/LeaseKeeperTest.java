@@ -59,6 +59,18 @@ class LeaseKeeperTest {
         retry.run();
     }
 
+    /** Runs the keeper's retries as they are asked for, each {@link LeaseKeeper#RETRY} after the one before, until {@code call} is done. */
+    private void retryUntilDone(CompletableFuture<?> call) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!call.isDone() && System.nanoTime() - deadline < 0) {
+            Runnable retry = retries.poll(10, TimeUnit.MILLISECONDS);
+            if (retry != null) {
+                clock.advance(LeaseKeeper.RETRY);
+                retry.run();
+            }
+        }
+    }
+
     /** A lease as the hand-out script leaves it, due in {@code millis} by the Redis clock. */
     private void leased(String leaseId, long millis) {
         redis.sync().hset(spider + ":leased", leaseId, "{\"url\":\"http://a.test/\"}");
@@ -222,10 +234,12 @@ class LeaseKeeperTest {
         assertFalse(ack.isDone(), "still trying");
         redis.sync().del(spider + ":leased");
         leased("j|-1|n1-11", LEASE.toMillis());
-        retryAfter(LeaseKeeper.RETRY);
+        // the attempt the last retry made may reach Redis before the repair or after it (it may wait for the answer
+        // to the batch before it)
+        retryUntilDone(ack);
 
         assertTrue(ack.get(30, TimeUnit.SECONDS), "taken once Redis takes it, the lease still held");
-        assertEquals(3, retried("ack"));
+        assertTrue(retried("ack") >= 2, "tried again after each refusal");
         assertNull(deadline("j|-1|n1-11"));
     }
 
