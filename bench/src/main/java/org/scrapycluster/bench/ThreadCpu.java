@@ -19,7 +19,10 @@ public final class ThreadCpu {
     private ThreadCpu() {
     }
 
-    /** The CPU time each group of threads used between {@code before} and {@code after}; a group born since counts whole. */
+    /**
+     * The CPU time each group of threads (or each process, {@code bench outside}'s named ones) used between {@code before}
+     * and {@code after}; a group born since counts whole.
+     */
     public static Map<String, Duration> since(Map<String, Duration> before, Map<String, Duration> after) {
         Map<String, Duration> used = new LinkedHashMap<>();
         after.forEach((group, cpu) -> used.put(group, cpu.minus(before.getOrDefault(group, Duration.ZERO))));

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import org.scrapycluster.bench.ThreadCpu;
 import org.scrapycluster.bench.crawl.ProcessUsage;
 
 /** The processes named with {@code --pid NAME=PID}, in the order named, and the CPU time each has used. */
@@ -37,9 +38,7 @@ final class NamedProcesses {
 
     /** The CPU time each process has used since {@code before}, what {@link #cpu()} gave then. */
     Map<String, Duration> cpuSince(Map<String, Duration> before) {
-        Map<String, Duration> used = cpu();
-        used.replaceAll((name, cpu) -> cpu.minus(before.get(name)));
-        return used;
+        return ThreadCpu.since(before, cpu());
     }
 
     /** The name given first, whose threads {@link #cpuByThread()} reads. */
