@@ -27,6 +27,7 @@ import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.ShutdownSignal;
@@ -240,7 +241,8 @@ public final class CrawlerNode implements Service {
                     throttledQueue, inbox, config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
             processor = new RequestProcessor(config,
                     new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
-                    workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()));
+                    workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()),
+                    error -> cannotGoOn("The crawler", error));
             Scheduler newScheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::holdsBack, new LeaseHolder(nodeId),
                     config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
@@ -259,7 +261,7 @@ public final class CrawlerNode implements Service {
                 Duration granted = StopStep.DRAIN.grantedBy(budget);
                 drain(granted.compareTo(drainAtMost) < 0 ? granted : drainAtMost);
             });
-            newScheduler.start();
+            newScheduler.start(error -> cannotGoOn("The crawler's scheduler", error));
             scheduler = newScheduler;
             Discovery discovery = ownBackground(new Discovery(connection, spiderId, config.discoveryInterval(), config.queueRefresh(),
                     inbox::domainsFound), Discovery::close);
@@ -356,6 +358,14 @@ public final class CrawlerNode implements Service {
             closeParts();
         }
         LOG.atInfo().addKeyValue("spiderid", config.spiderName()).log("Closing Spider");
+    }
+
+    /**
+     * Ends the process after an error the node cannot go on from ({@link FatalExit}); the requests it holds return to
+     * their queues, those in flight handed back as the node stops, the one that failed when its lease expires.
+     */
+    private static void cannotGoOn(String what, Throwable error) {
+        FatalExit.exit(LOG, what, error, "and the requests the node holds return to their queues");
     }
 
     /** Closes every part owned, the foundation last, within one {@link StopBudget}. */

@@ -20,6 +20,7 @@ import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
@@ -54,7 +55,9 @@ import org.slf4j.spi.LoggingEventBuilder;
  * the outcome (Redis's writes are tried again while the lease is held, for up to half a lease:
  * {@link LeaseKeeper#whileHeld}), or an extension said "not now" by failing its future, the lease is abandoned, and the
  * request returns to its queue when it expires; a fetch cancelled because
- * the node stops hands its lease back, and the request returns at once. Whether results get
+ * the node stops hands its lease back, and the request returns at once. An error of the node's own code that it cannot
+ * go on from (out of memory, a class or method its jar lacks) abandons the lease too, and ends the process
+ * ({@link FatalExit}). Whether results get
  * through the pipelines is told to {@link ResultDelivery}, which slows the node to one request while they do not.
  */
 public final class RequestProcessor {
@@ -74,6 +77,7 @@ public final class RequestProcessor {
     private final Executor workers;
     private final Consumer<String> finished;
     private final ResultDelivery delivery;
+    private final Consumer<Throwable> fatal;
     private final UrlLengthLimit urlLength;
     private final AtomicInteger active = new AtomicInteger();
     private final boolean publishBinary;
@@ -100,8 +104,12 @@ public final class RequestProcessor {
      * @param workers  where parsing and encoding run (off the network threads)
      * @param finished told the domain of every request that is done, to free its slot
      * @param delivery told whether each page's result got through the pipelines
+     * @param fatal    told of an error of the node's own code it cannot go on from ({@link FatalExit#endsTheService}: out
+     *                 of memory, a class or method its jar lacks), after the request's lease is abandoned; the node ends
+     *                 the process on it
      */
-    RequestProcessor(CrawlerConfig config, Parts parts, Executor workers, Consumer<String> finished, ResultDelivery delivery) {
+    RequestProcessor(CrawlerConfig config, Parts parts, Executor workers, Consumer<String> finished, ResultDelivery delivery,
+            Consumer<Throwable> fatal) {
         this.config = config;
         this.codec = parts.codec();
         this.chain = parts.chain();
@@ -115,6 +123,7 @@ public final class RequestProcessor {
         this.workers = workers;
         this.finished = finished;
         this.delivery = delivery;
+        this.fatal = fatal;
         this.urlLength = new UrlLengthLimit(config.urlLengthLimit(), parts.metrics());
         this.publishBinary = config.publishBinaryResponses();
     }
@@ -140,7 +149,7 @@ public final class RequestProcessor {
             metrics.error("malformed_member");
             crawl = CrawlFields.ofMember(lease.member(), lease.score());
             outcome = CompletableFuture.completedFuture(Outcome.DONE);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             metrics.error("processing");
             crawl = Optional.empty();
             outcome = CompletableFuture.failedFuture(e);
@@ -284,9 +293,15 @@ public final class RequestProcessor {
                 acknowledge(lease, crawl, Outcome.DONE);
                 return;
             }
-            unfinished(lease, cause);
+            boolean endsTheNode = FatalExit.endsTheService(cause);
+            if (!endsTheNode) {
+                unfinished(lease, cause);
+            }
             leases.abandon(lease.leaseId());
             done(lease);
+            if (endsTheNode) {
+                fatal.accept(cause);
+            }
             return;
         }
         if (!outcome.acknowledge()) {

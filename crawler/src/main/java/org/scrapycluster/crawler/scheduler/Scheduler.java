@@ -126,12 +126,17 @@ public final class Scheduler implements AutoCloseable {
         return loop == null ? Health.down("not started") : Health.ofLoop(loop);
     }
 
-    /** Starts scheduling on its own thread. */
-    public synchronized void start() {
+    /**
+     * Starts scheduling on its own thread.
+     *
+     * @param failed told of the failure that ended the loop (a bug, the JVM out of memory, a class the jar lacks),
+     *               after which the node hands out nothing more; the node ends the process on it
+     */
+    public synchronized void start(Consumer<Throwable> failed) {
         if (thread != null) {
             throw new IllegalStateException("the scheduler of " + spiderId + " is already started");
         }
-        thread = Thread.ofPlatform().name("crawler-scheduler-" + spiderId).daemon().start(this::run);
+        thread = Thread.ofPlatform().name("crawler-scheduler-" + spiderId).daemon().start(() -> run(failed));
     }
 
     /**
@@ -163,7 +168,7 @@ public final class Scheduler implements AutoCloseable {
         return handOutsAwaited > 0;
     }
 
-    private void run() {
+    private void run(Consumer<Throwable> failed) {
         try {
             while (!closed) {
                 awaitEvent(turn());
@@ -175,8 +180,8 @@ public final class Scheduler implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.error("The scheduler stopped on an unexpected error", e);
+        } catch (RuntimeException | Error e) {
+            failed.accept(e);
         }
     }
 

@@ -30,6 +30,7 @@ import io.lettuce.core.protocol.CommandType;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -44,7 +45,8 @@ import org.scrapycluster.embedded.origin.TestOrigin;
  * every page of the crawl arrives on Kafka. A node killed after Kafka took a page but before Redis took its
  * acknowledgement has the page crawled again (twice, never zero times). A fetch slower than the lease
  * keeps its lease alive, even when the wall clock is set back meanwhile. A node stopped while fetching hands its lease back at once, and one stopped while a page
- * goes out keeps the page's lease until it is acknowledged.
+ * goes out keeps the page's lease until it is acknowledged. A node whose heap runs out ends its process with status 70, and
+ * its request is crawled by another node.
  */
 @ExtendWith(SharedStack.class)
 class LeaseRecoveryTest {
@@ -73,7 +75,7 @@ class LeaseRecoveryTest {
                 bed.seed(CrawlerTestBed.feedItem(url, "lease"));
             }
 
-            Process child = startChild(bed);
+            Process child = startChild(bed).process();
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(
                         () -> origin.requests().forPath(GatedPage.PATH).size() == PAGES);
@@ -92,6 +94,34 @@ class LeaseRecoveryTest {
             // a lease is acknowledged after Kafka has taken its page
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertEquals(0, bed.redis().sync().zcard(Keyspace.leases("link"))));
+        }
+    }
+
+    @Test
+    void aNodeWhoseHeapRunsOutExitsWithStatus70SayingSoAndItsRequestIsCrawledByAnotherOne() throws IOException, InterruptedException {
+        try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
+            String exhausting = FailingPipelines.HeapExhausted.class.getName();
+            bed.set("LEASE_SECONDS", 2).set("ROBOTSTXT_OBEY", false).set("ITEM_PIPELINES", "{" + exhausting + ": 50}");
+            String url = origin.url(0, "/exhausting.html");
+            bed.seed(CrawlerTestBed.feedItem(url, "heap"));
+
+            Child child = startChild(bed);
+            try {
+                assertTrue(child.process().waitFor(60, TimeUnit.SECONDS), "the child did not exit");
+                String output = Files.readString(child.output());
+                assertEquals(FatalExit.STATUS, child.process().exitValue(), output);
+                assertTrue(output.contains("The crawler failed with java.lang.OutOfMemoryError: Java heap space (thrown by a test"
+                        + " pipeline), which it cannot go on from; the process exits with status 70, and the requests the node"
+                        + " holds return to their queues"), output);
+            } finally {
+                child.process().destroyForcibly();
+            }
+            assertEquals(List.of(), bed.results(), "nothing was published");
+
+            bed.set("ITEM_PIPELINES", "{" + exhausting + ": null}");
+            bed.startNode();
+            assertEquals(List.of(url), CrawlerTestBed.urls(bed.awaitResults(1)),
+                    "the request was not lost: another node crawls it once its lease has expired");
         }
     }
 
@@ -140,7 +170,7 @@ class LeaseRecoveryTest {
             bed.seed(CrawlerTestBed.feedItem(url, "unacknowledged"));
 
             long ownClients = connectedClients(admin);
-            Process child = startChild(bed);
+            Process child = startChild(bed).process();
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(GatedPage.PATH).size() == 1);
                 // From here Redis refuses every write, the acknowledgement among them, while Kafka takes the page.
@@ -251,7 +281,11 @@ class LeaseRecoveryTest {
         redis.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8), args);
     }
 
-    private static Process startChild(CrawlerTestBed bed) throws IOException {
+    /** A crawler node in a JVM of its own, and the file its output goes to. */
+    private record Child(Process process, Path output) {
+    }
+
+    private static Child startChild(CrawlerTestBed bed) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 CrawlerNodeMain.class.getName()));
@@ -259,10 +293,11 @@ class LeaseRecoveryTest {
             command.add(setting.getKey() + "=" + setting.getValue());
         }
         Path output = Files.createTempFile("crawler-child", ".out");
+        output.toFile().deleteOnExit();
         Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(
                 () -> !child.isAlive() || Files.readAllLines(output).contains(CrawlerNodeMain.READY));
-        assertTrue(child.isAlive(), "the child did not start: " + Files.readString(output));
-        return child;
+        assertTrue(child.isAlive() || child.exitValue() == FatalExit.STATUS, "the child did not start: " + Files.readString(output));
+        return new Child(child, output);
     }
 }

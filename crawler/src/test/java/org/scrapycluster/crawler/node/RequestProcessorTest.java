@@ -92,6 +92,9 @@ class RequestProcessorTest {
     private final Map<String, FetchResult> answers = new HashMap<>();
     private final List<String> fetched = new CopyOnWriteArrayList<>();
     private final List<String> finished = new CopyOnWriteArrayList<>();
+    /** What the fetcher throws for a URL instead of answering: a failure of the node's own code. */
+    private final Map<String, Error> fetcherErrors = new HashMap<>();
+    private final List<Throwable> fatal = new CopyOnWriteArrayList<>();
     private final RequestCodec codec = new RequestCodec();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -370,6 +373,30 @@ class RequestProcessorTest {
     }
 
     @Test
+    void aMethodTheNodesJarLacksAbandonsTheLeaseAndIsToldAsAnErrorTheNodeCannotGoOnFrom() {
+        NoSuchMethodError stale = new NoSuchMethodError("'void org.scrapycluster.Gone.method()'");
+        fetcherErrors.put("http://example.com/", stale);
+
+        String lease = process(processor(Map.of()), CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+        assertEquals(List.of(stale), fatal);
+        assertTrue(held(lease), "not acknowledged: the request returns to its queue when its lease expires");
+    }
+
+    @Test
+    void aStackOverflowInTheNodesOwnCodeLeavesTheRequestToItsLeaseAndTheNodeGoesOn() {
+        fetcherErrors.put("http://example.com/", new StackOverflowError());
+        try (CapturedLog log = CapturedLog.start(RequestProcessor.class, Level.WARN)) {
+            String lease = process(processor(Map.of()), CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+            assertEquals(List.of(), fatal, "one input's doing, perhaps: the node goes on");
+            assertTrue(held(lease), "the request returns to its queue when its lease expires");
+            assertTrue(log.events().stream().anyMatch(event -> event.getFormattedMessage().startsWith("Could not finish a request")),
+                    log.events().toString());
+        }
+    }
+
+    @Test
     void aPageThePipelinesCannotTakeNowReturnsToItsQueue() {
         answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
         CapturingPipeline.REFUSED_CRAWLS.add(crawlid);
@@ -460,6 +487,10 @@ class RequestProcessorTest {
         CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
         Fetcher fetcher = request -> {
             fetched.add(request.url());
+            Error error = fetcherErrors.get(request.url());
+            if (error != null) {
+                throw error;
+            }
             FetchResult answer = answers.get(request.url());
             return CompletableFuture.completedFuture(answer != null ? answer : new FetchResult(request.url(), 404, "Not Found",
                     HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, null, null, NO_TIME));
@@ -476,7 +507,7 @@ class RequestProcessorTest {
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
         return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of()), filer,
                 pipelines, leases, statusCounters, metrics), workers, finished::add,
-                new ResultDelivery(new SchedulerInbox(), metrics, CLOCK));
+                new ResultDelivery(new SchedulerInbox(), metrics, CLOCK), fatal::add);
     }
 
     /** Leases {@code request} in Redis as a hand-out would, processes it, and returns its lease id. */

@@ -119,7 +119,8 @@ class SchedulerServersTest extends SchedulerTestBase {
             Scheduler scheduler = new Scheduler(spider, new ThrottledQueue(own), throttles(60, 10, false), domain -> false,
                     new LeaseHolder("n1"), ROOMY, metrics, inbox, clock, taken::add);
             own.sync().zadd(spider + ":late.test:queue", -1, "{\"url\":\"http://late.test/\"}");
-            scheduler.start();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            scheduler.start(failures::add);
             // Redis holds every command for half a second: the hand-out call is out while the scheduler closes
             own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
                     new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(500));
@@ -131,6 +132,7 @@ class SchedulerServersTest extends SchedulerTestBase {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> own.sync().zcard(spider + ":leases") == 1);
             Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, taken.size(),
                     "the request it leased is worked on (and its lease kept or handed back), not left leased"));
+            assertEquals(List.of(), failures);
         }
     }
 

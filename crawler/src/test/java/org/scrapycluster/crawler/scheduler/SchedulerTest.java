@@ -6,16 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
+import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 
 /**
- * What the scheduler asks Redis for and when, with its clock moved by hand and its loop turned by the test (never by
- * its own thread), against a private redis-server running the real hand-out script. Where the script decides on the
+ * What the scheduler asks Redis for and when, with its clock moved by hand and its loop turned by the test (by its own
+ * thread only in the test of what ends that thread), against a private redis-server running the real hand-out script. Where the script decides on the
  * server's clock (moderation spacing, a Retry-After pause), the test lets server time pass by removing the key that
  * holds the decision. The tests with servers that stop or pause are {@link SchedulerServersTest}.
  */
@@ -38,6 +42,24 @@ class SchedulerTest extends SchedulerTestBase {
         settleAfter(scheduler, ROOMY.retryAfterFailure());
         assertEquals(2, calls("domain_error"), "the broken domain is asked for again after the retry delay");
         redis.sync().del(spider + ":broken.test:queue");
+    }
+
+    @Test
+    void aFailureThatEndsTheLoopIsToldAndTheLoopsLivenessGoesDown() {
+        IllegalStateException bug = new IllegalStateException("a bug in what a hand-out is given to");
+        Scheduler scheduler = new Scheduler(spider, new ThrottledQueue(redis), throttles(60, 10, false), domain -> false,
+                new LeaseHolder("n1"), ROOMY, new CrawlerMetrics(registry, spider, "n1"), inbox, clock, request -> {
+                    throw bug;
+                });
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        queue("bug.test", 1);
+        inbox.domainsFound(List.of("bug.test"));
+        scheduler.start(failures::add);
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !failures.isEmpty());
+        assertEquals(List.of(bug), failures, "told once, with the failure itself");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !scheduler.liveness().isUp());
+        scheduler.close();
     }
 
     @Test

@@ -35,6 +35,7 @@ import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.settings.Settings;
@@ -215,9 +216,7 @@ public final class KafkaMonitor implements Service {
             LOG.error("The Kafka monitor could not start", e);
         } catch (Error e) {
             fatal = e;
-            LOG.atError().setCause(e).addKeyValue("exit_status", FatalExit.STATUS)
-                    .log("The Kafka monitor failed with " + e + ", which it cannot go on from; the process exits"
-                            + " with status " + FatalExit.STATUS + ", and the batch in hand, not committed, is taken again");
+            FatalExit.log(LOG, "The Kafka monitor", e, "and the batch in hand, not committed, is taken again");
         } finally {
             try {
                 loop.release(this::release);

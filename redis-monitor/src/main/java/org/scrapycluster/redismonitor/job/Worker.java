@@ -7,6 +7,7 @@ import io.lettuce.core.RedisException;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 import org.slf4j.Logger;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A thread that repeats one step of the Redis monitor's work until {@linkplain #closeAll stopped}, and rides out
  * outages: while Redis or Kafka is unreachable it backs off (0.5 s doubling to 10 s), and the
- * outage is logged once; any other error is logged and the step is repeated after a back-off.
+ * outage is logged once; any other failure is logged and the step is repeated after a back-off, but for an error the
+ * monitor cannot go on from (out of memory, a class its jar lacks), which ends the process ({@link FatalExit}).
  */
 public final class Worker {
 
@@ -85,7 +87,11 @@ public final class Worker {
                 }
             } catch (OutboundUnavailableException e) {
                 pause();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                if (FatalExit.endsTheService(e)) {
+                    FatalExit.exit(LOG, "The Redis monitor's " + thread.getName(), e, "and the jobs in hand, not deleted, are handled again");
+                    return;
+                }
                 if (!stopped) {
                     LOG.error("{} failed; trying again", thread.getName(), e);
                     pause();

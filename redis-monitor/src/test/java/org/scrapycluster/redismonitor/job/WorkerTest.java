@@ -2,10 +2,12 @@ package org.scrapycluster.redismonitor.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.awaitility.Awaitility;
@@ -15,7 +17,8 @@ import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stop of the workers: one waiting for work is interrupted at once, while one with a job in hand is let finish it.
+ * The stop of the workers: one waiting for work is interrupted at once, while one with a job in hand is let finish it;
+ * and a worker whose step overflowed its stack goes on.
  */
 class WorkerTest {
 
@@ -51,6 +54,23 @@ class WorkerTest {
 
         assertEquals("done", job.get());
         assertFalse(busy.liveness().isUp(), "the busy worker ended after its job");
+    }
+
+    /** A stack overflow in a step, perhaps one job's doing, is logged and the step repeated, as a bug's exception is. */
+    @Test
+    void aStepThatOverflowsItsStackIsRepeatedAndTheWorkerLives() {
+        AtomicInteger steps = new AtomicInteger();
+        Worker overflowing = new Worker("test-overflowing", () -> {
+            if (steps.incrementAndGet() == 1) {
+                throw new StackOverflowError();
+            }
+            Worker.idle(() -> Thread.sleep(Long.MAX_VALUE));
+        }, new OutageReporter(LoggerFactory.getLogger(WorkerTest.class), "overflowing"));
+        overflowing.start();
+
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> steps.get() == 2);
+        assertTrue(overflowing.liveness().isUp());
+        Worker.closeAll(List.of(overflowing), StopBudget.of(Duration.ofMinutes(1), Duration.ZERO, StopBudget.MONOTONIC));
     }
 
     /** Off a worker's thread, a wait is just run. */
