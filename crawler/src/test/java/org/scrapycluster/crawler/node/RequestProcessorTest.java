@@ -20,9 +20,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.Page;
 import org.scrapycluster.api.PageLink;
@@ -92,6 +92,8 @@ class RequestProcessorTest {
     private final Map<String, FetchResult> answers = new HashMap<>();
     private final List<String> fetched = new CopyOnWriteArrayList<>();
     private final List<String> finished = new CopyOnWriteArrayList<>();
+    /** A permit for each request finished, so that a test waits for exactly that (Redis answers on Lettuce's thread). */
+    private final Semaphore finishing = new Semaphore(0);
     /** What the fetcher throws for a URL instead of answering: a failure of the node's own code. */
     private final Map<String, Error> fetcherErrors = new HashMap<>();
     private final List<Throwable> fatal = new CopyOnWriteArrayList<>();
@@ -506,7 +508,10 @@ class RequestProcessorTest {
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
         return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of()), filer,
-                pipelines, leases, statusCounters, metrics), workers, finished::add,
+                pipelines, leases, statusCounters, metrics), workers, domain -> {
+                    finished.add(domain);
+                    finishing.release();
+                },
                 new ResultDelivery(new SchedulerInbox(), metrics, CLOCK), fatal::add);
     }
 
@@ -521,8 +526,12 @@ class RequestProcessorTest {
         redis.sync().zadd(Keyspace.leases(spider), CLOCK.millis() + 60_000, lease);
         processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, lease,
                 ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false)));
-        // Redis answers on Lettuce's thread: look every millisecond, from the start, rather than Awaitility's 100 ms
-        Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> processor.active() == 0);
+        try {
+            assertTrue(finishing.tryAcquire(30, TimeUnit.SECONDS), "the request was never finished");
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        assertEquals(0, processor.active());
         assertEquals(finishedBefore + 1, finished.size(), "the domain is freed once: " + finished);
         return lease;
     }
