@@ -21,6 +21,7 @@ import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.metrics.MetricsServer;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.settings.Settings;
@@ -143,7 +144,9 @@ public final class RestGateway implements Service {
         this.live = new LiveView(settings, redis::connection, json, context.clock());
         this.kafka = new KafkaLink(new KafkaLink.Config(new KafkaClients(settings), topics.outboundFirehose(), group,
                 pollTimeout, feedTimeout, seconds("DAEMON_THREAD_JOIN_TIMEOUT")),
-                new OutboundAnswers(json, pending, parked, live.crawlEnds(), context.meters()));
+                new OutboundAnswers(json, pending, parked, live.crawlEnds(), context.meters()),
+                failure -> FatalExit.exit(LOG, "The REST gateway's Kafka link", failure,
+                        "and the callers still waiting for an answer are let go as at any stop"));
 
         Router router = Router.builder()
                 .open("/health")

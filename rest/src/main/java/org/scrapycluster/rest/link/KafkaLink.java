@@ -34,6 +34,7 @@ import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.kafka.SendTimeouts;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.FatalExit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * and {@link #send} refuses at once when it is not. Answers are read once the reader also has its
  * partitions, with their positions ({@link #readingAnswers}): a request that waits for its answer
  * needs that too, a crawl request does not, so that a gateway whose outbound topic has no partition
- * yet (a broker that does not create topics on first use) still feeds crawls.
+ * yet (a broker that does not create topics on first use) still feeds crawls. A failure that ends the loop (a bug, the
+ * JVM out of memory, a class the jar lacks) is told to the gateway, which ends the process (docs/operations.md,
+ * "Nothing lost").
  */
 public final class KafkaLink implements AutoCloseable {
 
@@ -73,6 +76,7 @@ public final class KafkaLink implements AutoCloseable {
 
     private final Config config;
     private final Consumer<byte[]> listener;
+    private final Consumer<Throwable> ended;
     private volatile Producer<String, byte[]> producer;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private boolean positionsPending;
@@ -84,11 +88,16 @@ public final class KafkaLink implements AutoCloseable {
     private Thread worker;
 
     /**
-     * @param listener gets the value of every message of the topic, on the link's thread
+     * @param listener gets the value of every message of the topic, on the link's thread; a message it fails on is
+     *                 logged and skipped, unless it failed with an error the gateway cannot go on from
+     *                 ({@link FatalExit#endsTheService})
+     * @param ended    told of the failure that ended the link's loop (a bug, the JVM out of memory, a class the jar
+     *                 lacks), once its clients are closed; the gateway ends the process on it
      */
-    public KafkaLink(Config config, Consumer<byte[]> listener) {
+    public KafkaLink(Config config, Consumer<byte[]> listener, Consumer<Throwable> ended) {
         this.config = config;
         this.listener = listener;
+        this.ended = ended;
     }
 
     /** Starts the link's thread. */
@@ -158,6 +167,7 @@ public final class KafkaLink implements AutoCloseable {
     }
 
     private void run() {
+        Throwable failure = null;
         try {
             producer = loop.createClient("producer", this::newProducer, LOG);
             consumer = loop.createClient("consumer", this::newConsumer, LOG);
@@ -168,12 +178,15 @@ public final class KafkaLink implements AutoCloseable {
             read();
         } catch (WakeupException | InterruptException | PollingLoop.Stopping e) {
             LOG.debug("The Kafka link stops");
-        } catch (RuntimeException e) {
-            LOG.error("The Kafka link failed", e);
+        } catch (RuntimeException | Error e) {
+            failure = e;
         } finally {
             reachable = false;
             reading = false;
             loop.release(this::release);
+        }
+        if (failure != null) {
+            ended.accept(failure);
         }
     }
 
@@ -198,11 +211,17 @@ public final class KafkaLink implements AutoCloseable {
         }
     }
 
-    /** Hands one record to the listener; one that fails on it is logged, and the next record is read. */
+    /**
+     * Hands one record to the listener; one that fails on it is logged, and the next record is read, but for an error
+     * the gateway cannot go on from, which ends the loop.
+     */
     private void take(ConsumerRecord<byte[], byte[]> record) {
         try {
             listener.accept(record.value());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            if (FatalExit.endsTheService(e)) {
+                throw e;
+            }
             LOG.atError().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
                     .addKeyValue("offset", record.offset()).setCause(e).log("An answer could not be handled; it is skipped");
         }

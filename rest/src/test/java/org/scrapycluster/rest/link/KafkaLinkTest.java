@@ -1,0 +1,84 @@
+package org.scrapycluster.rest.link;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.testing.GatewaySettings;
+import org.scrapycluster.rest.testing.OutboundResponder;
+
+/**
+ * What ends the gateway's reader of answers, against the shared broker: a message its listener fails on with a stack
+ * overflow is skipped and the next one read; an error the gateway cannot go on from (a method its jar lacks) ends the
+ * loop, and is told once the link's clients are closed.
+ */
+@ExtendWith(SharedStack.class)
+class KafkaLinkTest {
+
+    private static final Duration WAIT = Duration.ofMinutes(1);
+
+    private final GatewaySettings settings;
+    private final List<String> read = new CopyOnWriteArrayList<>();
+    private final List<Throwable> ended = new CopyOnWriteArrayList<>();
+
+    KafkaLinkTest(EmbeddedStack stack) {
+        this.settings = GatewaySettings.forStack(stack);
+    }
+
+    @Test
+    void aMessageTheListenerOverflowsItsStackOnIsSkippedAndTheNextOneRead() {
+        try (KafkaLink link = link(text -> {
+                if (text.equals("overflowing")) {
+                    throw new StackOverflowError();
+                }
+                read.add(text);
+            });
+             OutboundResponder outbound = new OutboundResponder(settings)) {
+            link.start();
+            Awaitility.await().atMost(WAIT).until(link::readingAnswers);
+            outbound.publish("overflowing");
+            outbound.publish("next");
+
+            Awaitility.await().atMost(WAIT).until(() -> read.equals(List.of("next")));
+            assertEquals(List.of(), ended);
+            assertTrue(link.liveness().isUp());
+        }
+    }
+
+    @Test
+    void aMethodTheGatewaysJarLacksEndsTheLinkAndIsToldOnceItsClientsAreClosed() {
+        NoSuchMethodError stale = new NoSuchMethodError("'void org.scrapycluster.Gone.method()'");
+        try (KafkaLink link = link(text -> {
+                throw stale;
+            });
+             OutboundResponder outbound = new OutboundResponder(settings)) {
+            link.start();
+            Awaitility.await().atMost(WAIT).until(link::readingAnswers);
+            outbound.publish("any answer");
+
+            Awaitility.await().atMost(WAIT).until(() -> !ended.isEmpty());
+            assertEquals(List.of(stale), ended, "told once, with the error itself");
+            assertFalse(link.readingAnswers());
+            Awaitility.await().atMost(WAIT).until(() -> !link.liveness().isUp());
+        }
+    }
+
+    /** A link reading the settings' outbound topic that hands each message, as text, to {@code listener}. */
+    private KafkaLink link(Consumer<String> listener) {
+        KafkaLink.Config config = new KafkaLink.Config(new KafkaClients(settings.build()), settings.outboundTopic(),
+                GatewaySettings.unique("link"), Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(10));
+        return new KafkaLink(config, value -> listener.accept(new String(value, StandardCharsets.UTF_8)), ended::add);
+    }
+}
