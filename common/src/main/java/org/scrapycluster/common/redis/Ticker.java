@@ -7,25 +7,51 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.scrapycluster.common.service.FatalExit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The daemon thread of a background Redis activity (flushing statistics, heartbeats, lease
- * reaping, lock renewal): runs its tasks periodically, and stops them on close.
+ * reaping, lock renewal): runs its tasks periodically, and stops them on close. A periodic run that fails is logged and
+ * the task runs again at its next tick, where an executor would stop it for good without a word (a lease keeper that
+ * no longer renews, a heartbeat that stops); an error the service cannot go on from ends the process
+ * ({@link FatalExit}).
  */
 public final class Ticker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Ticker.class);
 
     /** The longest {@link #close()} waits for a run in progress. */
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
     private final ScheduledExecutorService timer;
+    private final String threadName;
 
     /** @param threadName the thread's name, as it appears in thread dumps */
     public Ticker(String threadName) {
+        this.threadName = threadName;
         this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name(threadName).daemon().factory());
     }
 
     /** Runs {@code task} after {@code initialDelay}, then {@code period} after each run ends. */
     public ScheduledFuture<?> every(Duration initialDelay, Duration period, Runnable task) {
-        return timer.scheduleWithFixedDelay(task, initialDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        return timer.scheduleWithFixedDelay(() -> tick(task), initialDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** One periodic run of {@code task}: a failure is logged, unless the ticker is stopping, and the next run follows. */
+    private void tick(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException | Error e) {
+            if (FatalExit.endsTheService(e)) {
+                FatalExit.exit(LOG, "The " + threadName + " thread", e, "and the service hands back what it holds as at any stop");
+                throw e;
+            }
+            if (!timer.isShutdown()) {
+                LOG.atError().setCause(e).addKeyValue("thread", threadName).log("A run on " + threadName + " failed; it runs again at its next tick");
+            }
+        }
     }
 
     /** Runs {@code task} once, as soon as the thread is free. */

@@ -6,11 +6,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-/** How a ticker stops: a run in progress is interrupted, and waited for at most what the stopping service grants. */
+/**
+ * How a ticker stops: a run in progress is interrupted, and waited for at most what the stopping service grants; and a
+ * periodic run that fails does not stop the task.
+ */
 class TickerTest {
+
+    @Test
+    void aPeriodicTaskWhoseRunsFailRunsAgainAtItsNextTick() throws InterruptedException {
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch third = new CountDownLatch(1);
+        try (Ticker ticker = new Ticker("ticker-test-failing")) {
+            ticker.every(Duration.ZERO, Duration.ofMillis(5), () -> {
+                switch (runs.incrementAndGet()) {
+                    case 1 -> throw new IllegalStateException("a bug");
+                    case 2 -> throw new StackOverflowError();
+                    default -> third.countDown();
+                }
+            });
+            assertTrue(third.await(10, TimeUnit.SECONDS), "runs: " + runs.get());
+        }
+    }
 
     @Test
     void aRunThatIgnoresTheInterruptIsNotWaitedForPastTheWaitGiven() throws InterruptedException {
