@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The daemon thread of a background Redis activity (flushing statistics, heartbeats, lease
- * reaping, lock renewal): runs its tasks periodically, and stops them on close. A periodic run that fails is logged and
- * the task runs again at its next tick, where an executor would stop it for good without a word (a lease keeper that
+ * reaping, lock renewal): runs its tasks periodically or once, and stops them on close. A run that fails is logged, and a
+ * periodic task runs again at its next tick, where an executor would stop it for good without a word (a lease keeper that
  * no longer renews, a heartbeat that stops); an error the service cannot go on from ends the process
  * ({@link FatalExit}).
  */
@@ -36,11 +36,17 @@ public final class Ticker implements AutoCloseable {
 
     /** Runs {@code task} after {@code initialDelay}, then {@code period} after each run ends. */
     public ScheduledFuture<?> every(Duration initialDelay, Duration period, Runnable task) {
-        return timer.scheduleWithFixedDelay(() -> tick(task), initialDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        return timer.scheduleWithFixedDelay(() -> guarded(task, "; it runs again at its next tick"), initialDelay.toMillis(),
+                period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** One periodic run of {@code task}: a failure is logged, unless the ticker is stopping, and the next run follows. */
-    private void tick(Runnable task) {
+    /** Runs {@code task} once, as soon as the thread is free; a failure is logged as a periodic run's is. */
+    public Future<?> soon(Runnable task) {
+        return timer.submit(() -> guarded(task, ""));
+    }
+
+    /** One run of {@code task}: a failure is logged, unless the ticker is stopping, with what {@code then} follows. */
+    private void guarded(Runnable task, String then) {
         try {
             task.run();
         } catch (RuntimeException | Error e) {
@@ -49,14 +55,9 @@ public final class Ticker implements AutoCloseable {
                 throw e;
             }
             if (!timer.isShutdown()) {
-                LOG.atError().setCause(e).addKeyValue("thread", threadName).log("A run on " + threadName + " failed; it runs again at its next tick");
+                LOG.atError().setCause(e).addKeyValue("thread", threadName).log("A run on " + threadName + " failed" + then);
             }
         }
-    }
-
-    /** Runs {@code task} once, as soon as the thread is free. */
-    public Future<?> soon(Runnable task) {
-        return timer.submit(task);
     }
 
     /** {@link #close(Duration) Stops} the tasks, waiting at most {@link #STOP_TIMEOUT} for a run in progress. */

@@ -33,6 +33,18 @@ class TickerTest {
     }
 
     @Test
+    void aTaskRunOnceThatFailsIsLoggedRatherThanLeftInItsFutureAndTheNextOneRuns() throws Exception {
+        try (Ticker ticker = new Ticker("ticker-test-once")) {
+            ticker.soon(() -> {
+                throw new StackOverflowError();
+            }).get(10, TimeUnit.SECONDS);
+            AtomicInteger ran = new AtomicInteger();
+            ticker.soon(ran::incrementAndGet).get(10, TimeUnit.SECONDS);
+            assertEquals(1, ran.get());
+        }
+    }
+
+    @Test
     void aRunThatIgnoresTheInterruptIsNotWaitedForPastTheWaitGiven() throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch released = new CountDownLatch(1);
