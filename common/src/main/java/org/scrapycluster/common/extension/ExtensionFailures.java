@@ -1,6 +1,7 @@
 package org.scrapycluster.common.extension;
 
 import org.scrapycluster.common.cli.BuildVersion;
+import org.scrapycluster.common.service.FatalExit;
 
 /**
  * Which failures of an extension's own code a service survives (docs/extending.md, "When an extension fails"): every
@@ -18,8 +19,8 @@ public final class ExtensionFailures {
      * in a {@code catch (Throwable …)} around a call into an extension.
      */
     public static void rethrowIfFatal(Throwable failure) {
-        if (failure instanceof VirtualMachineError fatal && !(fatal instanceof StackOverflowError)) {
-            throw fatal;
+        if (FatalExit.jvmFailed(failure)) {
+            throw (VirtualMachineError) failure;
         }
     }
 

@@ -23,23 +23,30 @@ public final class FatalExit {
     }
 
     /**
-     * Whether {@code error}, thrown by a service's own code, ends the service: the JVM itself failing (out of memory,
-     * an internal error; not a {@link StackOverflowError}, which is unwound by the time it is caught and may be one
-     * input's doing) or a {@link LinkageError} (a class or method missing or changed: every later call fails alike).
+     * Whether {@code error}, thrown by a service's own code, ends the service: the JVM itself failing ({@link #jvmFailed})
+     * or a {@link LinkageError} (a class or method missing or changed: every later call fails alike).
      */
     public static boolean endsTheService(Throwable error) {
-        return error instanceof LinkageError
-                || error instanceof VirtualMachineError && !(error instanceof StackOverflowError);
+        return error instanceof LinkageError || jvmFailed(error);
+    }
+
+    /**
+     * Whether {@code error} is the JVM itself failing (out of memory, an internal error), after which nothing a service
+     * holds can be trusted, whatever code threw it; not a {@link StackOverflowError}, which is unwound by the time it is
+     * caught and may be one input's doing.
+     */
+    public static boolean jvmFailed(Throwable error) {
+        return error instanceof VirtualMachineError && !(error instanceof StackOverflowError);
     }
 
     /**
      * {@linkplain #log Says} that {@code what} failed with {@code error}, then {@linkplain #exitProcess begins the exit}.
      */
     public static void exit(Logger log, String what, Throwable error, String consequence) {
-        if (!ShutdownSignal.jvmIsShuttingDown() && !BEGUN.get()) {
+        if (begin()) {
             log(log, what, error, consequence);
+            startExit();
         }
-        exitProcess();
     }
 
     /**
@@ -54,9 +61,17 @@ public final class FatalExit {
 
     /** Begins the process's exit with {@link #STATUS}, unless it is shutting down or exiting already. */
     public static void exitProcess() {
-        if (ShutdownSignal.jvmIsShuttingDown() || !BEGUN.compareAndSet(false, true)) {
-            return;
+        if (begin()) {
+            startExit();
         }
+    }
+
+    /** Whether this call begins the exit: the process is neither shutting down nor exiting already. */
+    private static boolean begin() {
+        return !ShutdownSignal.jvmIsShuttingDown() && BEGUN.compareAndSet(false, true);
+    }
+
+    private static void startExit() {
         Thread.ofPlatform().name("fatal-exit").start(() -> System.exit(STATUS));
     }
 }

@@ -21,6 +21,15 @@ class FatalExitTest {
     }
 
     @Test
+    void onlyTheJvmItselfFailingIsAJvmFailure() {
+        assertTrue(FatalExit.jvmFailed(new OutOfMemoryError("Java heap space")));
+        assertTrue(FatalExit.jvmFailed(new InternalError("a JVM failure")));
+        assertFalse(FatalExit.jvmFailed(new StackOverflowError()));
+        assertFalse(FatalExit.jvmFailed(new NoSuchMethodError("'void Gone.method()'")), "a class of one jar, not the JVM");
+        assertFalse(FatalExit.jvmFailed(new IllegalStateException("a bug")));
+    }
+
+    @Test
     void aStackOverflowOtherErrorsAndExceptionsDoNot() {
         assertFalse(FatalExit.endsTheService(new StackOverflowError()), "unwound by the time it is caught; perhaps one input's doing");
         assertFalse(FatalExit.endsTheService(new AssertionError("a broken invariant")));
