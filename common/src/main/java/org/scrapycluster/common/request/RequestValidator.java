@@ -11,18 +11,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 
 /**
  * Validates requests of one kind against their {@link RequestSchema} with Draft 4 semantics (as
  * the original's jsonschema 2.6 does: booleans and {@code 1.0} are not integers, an explicit
  * {@code null} for a non-nullable field fails) and the {@link SafetyChecks}, then fills in the
- * schema's defaults. The schema is compiled once; validating does not parse text and does not
+ * schema's defaults. The schema's patterns run in linear time ({@link SchemaPatterns}). The schema is compiled once; validating does not parse text and does not
  * change the given tree. Thread-safe.
  */
 public final class RequestValidator {
 
-    private static final SchemaRegistry DRAFT_4 = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4);
+    private static final SchemaRegistry DRAFT_4 = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4,
+            registry -> registry.schemaRegistryConfig(SchemaRegistryConfig.builder()
+                    .regularExpressionFactory(SchemaPatterns.LINEAR).build()));
     private static final Comparator<Violation> BY_FIELD = Comparator.comparing(Violation::path).thenComparing(Violation::message);
 
     private final RequestSchema schema;
@@ -46,7 +49,7 @@ public final class RequestValidator {
         try {
             this.compiled = DRAFT_4.getSchema(document);
             compiled.initializeValidators();
-        } catch (SchemaException e) {
+        } catch (SchemaException | IllegalArgumentException e) {
             throw new IllegalArgumentException("the request schema " + schema.name() + " is not a valid JSON schema: "
                     + e.getMessage(), e);
         }

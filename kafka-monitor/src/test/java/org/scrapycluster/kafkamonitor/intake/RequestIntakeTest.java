@@ -19,6 +19,7 @@ import org.scrapycluster.kafkamonitor.rejection.Rejection;
 import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
 import org.scrapycluster.kafkamonitor.testing.AnswerlessHandler;
 import org.scrapycluster.kafkamonitor.testing.BrokenJarHandler;
+import org.scrapycluster.kafkamonitor.testing.DeepPatternHandler;
 import org.scrapycluster.kafkamonitor.testing.RecursingHandler;
 
 import ch.qos.logback.classic.Level;
@@ -64,6 +65,15 @@ class RequestIntakeTest {
         List<ILoggingEvent> loud = logged.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).toList();
         assertEquals(1, loud.size(), "one line for three failures of one kind: " + loud);
         assertEquals("java.lang.NoClassDefFoundError", loud.getFirst().getThrowableProxy().getClassName());
+    }
+
+    @Test
+    void aLongValueForAPatternThatBacktracksIsCheckedWithoutOverflowingTheStack() {
+        RequestIntake intake = intake(DeepPatternHandler.class);
+        String longWord = "{\"uuid\":\"u1\",\"word\":\"" + "a".repeat(200_000) + "\"}";
+
+        assertInstanceOf(Disposition.Accepted.class, intake.take(longWord.getBytes(StandardCharsets.UTF_8)));
+        assertInstanceOf(Disposition.Rejected.class, intake.take("{\"uuid\":\"u2\",\"word\":\"abc\"}".getBytes(StandardCharsets.UTF_8)));
     }
 
     /** How a cluster test request is refused by {@code plugin}, the only plugin. */
