@@ -13,8 +13,9 @@ import org.scrapycluster.common.redis.RedisConnection;
  * Files requests into their domain queues: the Kafka monitor's seeds and a crawler's discovered
  * links, retries, redirects and returned requests. One Lua call ({@code lua/enqueue.lua}) files a
  * whole batch — a page's links — of up to {@value #MOST_PER_CALL} requests (a larger one goes in as
- * many calls, sent together, so that a page of a hundred thousand links does not hold Redis, and
- * every other client's command, for the whole page in one script), checking for each request, in
+ * many calls, one after another, so that a page of a hundred thousand links neither holds Redis, and
+ * every other client's command, for the whole page in one script, nor has all its calls' arguments in
+ * memory at once), checking for each request, in
  * the original's order, the crawl's dupefilter (registering the fingerprint) when asked, its page
  * limits, the crawl blacklist, a domain refusal and the crawl's expiry; then it adds the member with score −priority, marks the
  * domain active ({@code <spiderid>:active_domains}, {@link ActiveDomains}), counts the request in its crawl's
@@ -28,7 +29,7 @@ public final class Enqueuer {
     private static final LuaScript ENQUEUE = LuaScript.load("enqueue", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch", "errors");
     private static final int FIELDS = 20;
     /** The most requests one script call files: a page's links in one call, a few milliseconds of Redis at most. */
-    static final int MOST_PER_CALL = 1000;
+    public static final int MOST_PER_CALL = 1000;
 
     private final RedisConnection redis;
     private final boolean firstInFirstOut;
@@ -55,25 +56,30 @@ public final class Enqueuer {
     }
 
     /**
-     * Files {@code requests} in one script call, atomically, or in calls of {@value #MOST_PER_CALL} sent together when
-     * there are more, each atomic; the outcomes are in the same order. Requests may go to queues of different domains
-     * and spiders.
+     * Files {@code requests} in one script call, atomically, or in calls of {@value #MOST_PER_CALL}, each atomic, one
+     * after another when there are more; the outcomes are in the same order. Requests may go to queues of different
+     * domains and spiders.
      */
     public CompletableFuture<List<EnqueueOutcome>> enqueueBatchAsync(List<EnqueueRequest> requests) {
         return fileBatchAsync(requests).thenApply(results -> results.stream().map(EnqueueResult::outcome).toList());
     }
 
-    /** {@link #enqueueBatchAsync}, answering for each request also whether it wrote its crawl's timeout key. */
+    /**
+     * {@link #enqueueBatchAsync}, answering for each request also whether it wrote its crawl's timeout key. A call is
+     * sent when the one before it is answered, so that however many requests there are, Redis and the client hold one
+     * call's arguments at a time.
+     */
     public CompletableFuture<List<EnqueueResult>> fileBatchAsync(List<EnqueueRequest> requests) {
         if (requests.size() <= MOST_PER_CALL) {
             return enqueueInOneCall(requests);
         }
-        List<CompletableFuture<List<EnqueueResult>>> calls = new ArrayList<>();
+        List<EnqueueResult> results = new ArrayList<>(requests.size());
+        CompletableFuture<Void> calls = CompletableFuture.completedFuture(null);
         for (int from = 0; from < requests.size(); from += MOST_PER_CALL) {
-            calls.add(enqueueInOneCall(requests.subList(from, Math.min(requests.size(), from + MOST_PER_CALL))));
+            List<EnqueueRequest> call = requests.subList(from, Math.min(requests.size(), from + MOST_PER_CALL));
+            calls = calls.thenCompose(done -> enqueueInOneCall(call)).thenAccept(results::addAll);
         }
-        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-                .thenApply(done -> calls.stream().flatMap(call -> call.join().stream()).toList());
+        return calls.thenApply(done -> results);
     }
 
     private CompletableFuture<List<EnqueueResult>> enqueueInOneCall(List<EnqueueRequest> requests) {

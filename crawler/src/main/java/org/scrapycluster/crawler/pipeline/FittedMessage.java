@@ -9,14 +9,13 @@ import org.scrapycluster.crawler.pipeline.ResultMessage.Omitted;
  * ({@code "body_omitted": true}); else, for a page listing thousands of links, without its links too
  * ({@code "links_omitted": true}); else none, when what is left (large {@code attrs}, headers or fields a spider added)
  * is still too large: the page cannot be published, and is not counted as published. Which one is decided here and
- * nowhere else, so that the pipeline only sends what this says.
+ * nowhere else, so that the pipeline only sends what this says. Each message tried is written only as far as the
+ * limit: one that would be larger is given up there, not written whole and then measured.
  *
- * @param message    the bytes to send; null when even the smallest message is too large
- * @param omitted    what the message leaves out; when none fits, what the smallest one tried left out
- * @param wholeBytes the size of the whole message
- * @param bytes      the size of the message to send or, when none fits, of the smallest one tried
+ * @param message the bytes to send; null when even the smallest message is too large
+ * @param omitted what the message leaves out; when none fits, what the smallest one tried left out
  */
-record FittedMessage(byte[] message, Omitted omitted, int wholeBytes, int bytes) {
+record FittedMessage(byte[] message, Omitted omitted) {
 
     /**
      * The largest message of {@code item} of at most {@code maxBytes}, leaving out as little as it can.
@@ -24,19 +23,15 @@ record FittedMessage(byte[] message, Omitted omitted, int wholeBytes, int bytes)
      * @throws java.io.UncheckedIOException when JSON cannot write a value of the item
      */
     static FittedMessage of(ResultMessage messages, CrawlResult item, Instant timestamp, int maxBytes) {
-        byte[] whole = messages.encode(item, timestamp);
-        if (whole.length <= maxBytes) {
-            return new FittedMessage(whole, Omitted.NOTHING, whole.length, whole.length);
+        byte[] whole = messages.encode(item, timestamp, Omitted.NOTHING, maxBytes);
+        if (whole != null) {
+            return new FittedMessage(whole, Omitted.NOTHING);
         }
-        byte[] withoutBody = messages.encode(item, timestamp, Omitted.BODY);
-        if (withoutBody.length <= maxBytes || item.links().isEmpty()) {
-            return fitting(withoutBody, Omitted.BODY, whole.length, maxBytes);
+        byte[] withoutBody = messages.encode(item, timestamp, Omitted.BODY, maxBytes);
+        if (withoutBody != null || item.links().isEmpty()) {
+            return new FittedMessage(withoutBody, Omitted.BODY);
         }
-        return fitting(messages.encode(item, timestamp, Omitted.BODY_AND_LINKS), Omitted.BODY_AND_LINKS, whole.length, maxBytes);
-    }
-
-    private static FittedMessage fitting(byte[] message, Omitted omitted, int wholeBytes, int maxBytes) {
-        return new FittedMessage(message.length <= maxBytes ? message : null, omitted, wholeBytes, message.length);
+        return new FittedMessage(messages.encode(item, timestamp, Omitted.BODY_AND_LINKS, maxBytes), Omitted.BODY_AND_LINKS);
     }
 
     /** Whether a message fits: false when the page cannot be published. */

@@ -167,14 +167,15 @@ public final class KafkaPipeline implements NodePipeline {
         if (!fitted.fits()) {
             metrics.error("result_too_large");
             LOG.atError().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
-                    .addKeyValue("message_bytes", fitted.wholeBytes()).addKeyValue("smallest_bytes", fitted.bytes())
+                    .addKeyValue("body_bytes", item.body().length).addKeyValue("links", item.links().size())
                     .addKeyValue("max_bytes", maxMessageBytes)
                     .log("Page too large for Kafka even without its body and links (its attrs, headers or fields); dropping it");
             return fitted;
         }
         String without = fitted.omitted() == Omitted.BODY ? "its body" : "its body and links";
         LOG.atWarn().addKeyValue("appid", item.appid()).addKeyValue("crawlid", item.crawlid()).addKeyValue("url", item.url())
-                .addKeyValue("message_bytes", fitted.wholeBytes()).addKeyValue("max_bytes", maxMessageBytes)
+                .addKeyValue("body_bytes", item.body().length).addKeyValue("links", item.links().size())
+                .addKeyValue("max_bytes", maxMessageBytes)
                 .log("Page too large for Kafka; sending it without " + without);
         metrics.resultTooLarge();
         return fitted;

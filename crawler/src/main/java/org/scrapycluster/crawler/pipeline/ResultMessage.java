@@ -74,17 +74,20 @@ public final class ResultMessage {
 
     /** The message of {@code item} processed at {@code timestamp}. */
     public byte[] encode(CrawlResult item, Instant timestamp) {
-        return write(item, timestamp, Omitted.NOTHING);
-    }
-
-    /** The message of {@code item} without its body, flagged {@code body_omitted}. */
-    public byte[] encodeWithoutBody(CrawlResult item, Instant timestamp) {
-        return write(item, timestamp, Omitted.BODY);
+        return write(item, timestamp, Omitted.NOTHING, Integer.MAX_VALUE);
     }
 
     /** The message of {@code item} leaving out what {@code omitted} says, flagged. */
     public byte[] encode(CrawlResult item, Instant timestamp, Omitted omitted) {
-        return write(item, timestamp, omitted);
+        return write(item, timestamp, omitted, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The message of {@code item} leaving out what {@code omitted} says, flagged; null when it would be larger than
+     * {@code maxBytes}, in which case it is written no further than that.
+     */
+    public byte[] encode(CrawlResult item, Instant timestamp, Omitted omitted, int maxBytes) {
+        return write(item, timestamp, omitted, maxBytes);
     }
 
     /** Python's {@code datetime.isoformat()} of a naive UTC time. */
@@ -95,14 +98,17 @@ public final class ResultMessage {
         return micros == 0 ? seconds : seconds + "." + String.valueOf(1_000_000 + micros).substring(1);
     }
 
-    private byte[] write(CrawlResult item, Instant timestamp, Omitted omitted) {
+    private byte[] write(CrawlResult item, Instant timestamp, Omitted omitted, int maxBytes) {
         MessageBuffer out = BUFFERS.get();
+        out.limit(maxBytes);
         if (omitted == Omitted.NOTHING) { // room for the body and its escapes: a large page's grows once, not by doublings
-            out.room(item.body().length + (item.body().length >> 4) + 2048);
+            out.reserve(item.body().length + (item.body().length >> 4) + 2048);
         }
         try {
             write(item, timestamp, omitted, out);
             return out.toByteArray();
+        } catch (MessageBuffer.LimitReached e) {
+            return null;
         } finally {
             out.clear(RETAINED_BYTES);
         }
@@ -159,6 +165,12 @@ public final class ResultMessage {
             fields.rest();
             generator.writeEndObject();
         } catch (IOException e) {
+            // Jackson's object writer (attrs, a spider's fields) wraps whatever its output throws
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof MessageBuffer.LimitReached limitReached) {
+                    throw limitReached;
+                }
+            }
             throw new UncheckedIOException("cannot write a result message", e);
         }
     }

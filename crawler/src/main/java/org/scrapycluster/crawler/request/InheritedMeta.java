@@ -9,8 +9,10 @@ import java.util.Set;
  * The meta of a request a page yielded, read through to the request of the page instead of copied
  * ({@link MetaPassthrough}): most of a page's links are known duplicates, whose meta is read for a few fields
  * and never written out. Its entries, in order, are the child's own fields, then the crawl fields of the
- * parent it lacks, then {@code retry_times} 0 unless it set one; they are put together once, the first time
- * anyone iterates over them. Immutable and thread-safe.
+ * parent it lacks, then {@code retry_times} 0 unless it set one; they are put together each time anyone iterates
+ * over them (once, when the request is written to its queue) and not kept: a page of hundreds of thousands of links
+ * holds its children until they are filed, and their entries kept would be ten times their size. Immutable and
+ * thread-safe.
  */
 final class InheritedMeta extends AbstractMap<String, Object> {
 
@@ -19,7 +21,6 @@ final class InheritedMeta extends AbstractMap<String, Object> {
 
     private final Map<String, Object> own;
     private final Map<String, Object> parent;
-    private volatile Map<String, Object> entries;
 
     /** @param own the child's own meta and {@code parent} its parent's, both frozen */
     InheritedMeta(Map<String, Object> own, Map<String, Object> parent) {
@@ -51,22 +52,23 @@ final class InheritedMeta extends AbstractMap<String, Object> {
 
     @Override
     public int size() {
-        return entries().size();
+        int size = own.size();
+        for (String field : MetaPassthrough.CRAWL_FIELDS) {
+            if (!own.containsKey(field) && parent.containsKey(field)) {
+                size++;
+            }
+        }
+        return own.containsKey(RETRY_TIMES) ? size : size + 1;
     }
 
     private Map<String, Object> entries() {
-        Map<String, Object> built = entries;
-        if (built == null) {
-            LinkedHashMap<String, Object> meta = new LinkedHashMap<>(own);
-            for (String field : MetaPassthrough.CRAWL_FIELDS) {
-                if (!meta.containsKey(field) && parent.containsKey(field)) {
-                    meta.put(field, parent.get(field));
-                }
+        LinkedHashMap<String, Object> meta = new LinkedHashMap<>(own);
+        for (String field : MetaPassthrough.CRAWL_FIELDS) {
+            if (!meta.containsKey(field) && parent.containsKey(field)) {
+                meta.put(field, parent.get(field));
             }
-            meta.putIfAbsent(RETRY_TIMES, 0);
-            built = FrozenMap.owning(meta);
-            entries = built;
         }
-        return built;
+        meta.putIfAbsent(RETRY_TIMES, 0);
+        return FrozenMap.owning(meta);
     }
 }

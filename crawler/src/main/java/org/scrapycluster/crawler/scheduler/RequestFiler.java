@@ -3,9 +3,12 @@ package org.scrapycluster.crawler.scheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -30,7 +33,8 @@ import org.slf4j.event.Level;
 
 /**
  * Files the requests a page produced — links, a retry, a redirect — into Redis, all of one page in one
- * script call with their dupefilter checks (the original's {@code enqueue_request}, docs/compatibility.md
+ * script call with their dupefilter checks (a page of more than {@value Enqueuer#MOST_PER_CALL} in calls of that
+ * many, one after another, {@link Filing}) (the original's {@code enqueue_request}, docs/compatibility.md
  * §4.5–4.6, in its order): the crawl's dupefilter {@code <spider>:dupefilter:<crawlid>} unless the request
  * is marked don't-filter; the crawl's {@code domain_max_pages} and the {@code GLOBAL_PAGE_PER_DOMAIN_LIMIT}
  * counters, atomic (docs/compatibility.md W16); the crawl blacklist; the ZooKeeper domain blacklist when
@@ -113,8 +117,7 @@ public final class RequestFiler {
                 refused.add(new Filed(request, EnqueueOutcome.INVALID_URL));
             }
         }
-        List<Candidate> sent = new ArrayList<>(candidates.size());
-        List<EnqueueRequest> writes = new ArrayList<>(candidates.size());
+        List<Addressed> unsent = new ArrayList<>();
         DupefilterMemory.PageLookup remembered = memory.page();
         for (Iterator<Candidate> each = candidates.iterator(); each.hasNext(); ) {
             Candidate candidate = each.next();
@@ -122,47 +125,91 @@ public final class RequestFiler {
                 continue;
             }
             // the queue only for what goes to Redis: a link the memory answers was queued, so its URL had a domain
-            QueueKey queue;
             try {
-                queue = new QueueKey(candidate.request().spiderid().orElse(spiderId), RegisteredDomain.of(candidate.request().url()));
+                unsent.add(new Addressed(candidate, new QueueKey(candidate.request().spiderid().orElse(spiderId),
+                        RegisteredDomain.of(candidate.request().url()))));
             } catch (IllegalArgumentException e) {
                 each.remove();
                 refused.add(new Filed(candidate.request(), EnqueueOutcome.INVALID_URL));
-                continue;
-            }
-            try {
-                writes.add(enqueueRequest(candidate, queue, finish));
-                sent.add(candidate);
-            } catch (IllegalArgumentException e) {
-                each.remove();
-                refused.add(new Filed(candidate.request(), EnqueueOutcome.INVALID));
             }
         }
         remembered.count();
-        if (sent.isEmpty()) {
-            return CompletableFuture.completedFuture(filed(refused, candidates, sent, List.of()));
+        return new Filing(candidates, refused, remembered, finish).from(unsent, 0);
+    }
+
+    /** A request that goes to Redis unless it cannot be encoded, with its queue. */
+    private record Addressed(Candidate candidate, QueueKey queue) {
+    }
+
+    /**
+     * The calls that file one page's requests: one, nearly always; for a page of more than
+     * {@link Enqueuer#MOST_PER_CALL} links, one such slice after another, each encoded only when the call before it
+     * was answered, so that a page of hundreds of thousands of links holds one call's members at a time, not all of
+     * them (docs/architecture.md "Filing a page's links").
+     */
+    private final class Filing {
+
+        private final List<Candidate> candidates;
+        private final List<Filed> refused;
+        private final DupefilterMemory.PageLookup remembered;
+        private final UnaryOperator<CrawlRequest> finish;
+        /** Candidates that could not be encoded, in their order: refused, not sent. */
+        private final Set<Candidate> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final List<Candidate> sent = new ArrayList<>();
+        private final List<EnqueueOutcome> outcomes = new ArrayList<>();
+
+        Filing(List<Candidate> candidates, List<Filed> refused, DupefilterMemory.PageLookup remembered,
+                UnaryOperator<CrawlRequest> finish) {
+            this.candidates = candidates;
+            this.refused = refused;
+            this.remembered = remembered;
+            this.finish = finish;
         }
-        List<Candidate> checked = sent.stream().filter(Candidate::filtered).toList();
-        checked.forEach(candidate -> remembered.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
-        return enqueuer.fileBatchAsync(writes).whenComplete((results, failure) -> {
-            if (failure != null) {
-                checked.forEach(candidate -> memory.failed(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
-            }
-        }).thenApply(results -> {
-            List<EnqueueOutcome> outcomes = new ArrayList<>(results.size());
-            for (int i = 0; i < sent.size(); i++) {
-                Candidate candidate = sent.get(i);
-                EnqueueResult result = results.get(i);
-                if (candidate.filtered()) {
-                    remembered.answered(candidate.dupefilterKey(), candidate.fingerprint().leading64(), result.outcome());
+
+        /** Sends the slice of {@code unsent} from {@code from}, then the next; completes with every outcome. */
+        CompletableFuture<List<Filed>> from(List<Addressed> unsent, int from) {
+            List<Candidate> slice = new ArrayList<>();
+            List<EnqueueRequest> writes = new ArrayList<>();
+            int next = from;
+            for (; next < unsent.size() && writes.size() < Enqueuer.MOST_PER_CALL; next++) {
+                Addressed addressed = unsent.get(next);
+                try {
+                    writes.add(enqueueRequest(addressed.candidate(), addressed.queue(), finish));
+                    slice.add(addressed.candidate());
+                } catch (IllegalArgumentException e) {
+                    invalid.add(addressed.candidate());
+                    refused.add(new Filed(addressed.candidate().request(), EnqueueOutcome.INVALID));
                 }
-                if (result.outcome() == EnqueueOutcome.KEY_CONFLICT) {
-                    keyRefused(candidate.request(), result.refusal());
-                }
-                outcomes.add(result.outcome());
             }
-            return filed(refused, candidates, sent, outcomes);
-        });
+            if (writes.isEmpty()) {
+                return CompletableFuture.completedFuture(filed(refused, candidates, invalid, sent, outcomes));
+            }
+            int rest = next;
+            return send(slice, writes).thenCompose(done -> from(unsent, rest));
+        }
+
+        private CompletableFuture<Void> send(List<Candidate> slice, List<EnqueueRequest> writes) {
+            List<Candidate> checked = slice.stream().filter(Candidate::filtered).toList();
+            checked.forEach(candidate -> remembered.sending(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
+            return enqueuer.fileBatchAsync(writes).whenComplete((results, failure) -> {
+                if (failure != null) {
+                    checked.forEach(candidate -> memory.failed(candidate.dupefilterKey(), candidate.fingerprint().leading64()));
+                }
+            }).thenAccept(results -> {
+                for (int i = 0; i < slice.size(); i++) {
+                    Candidate candidate = slice.get(i);
+                    EnqueueResult result = results.get(i);
+                    if (candidate.filtered()) {
+                        remembered.answered(candidate.dupefilterKey(), candidate.fingerprint().leading64(), result.outcome());
+                    }
+                    if (result.outcome() == EnqueueOutcome.KEY_CONFLICT) {
+                        keyRefused(candidate.request(), result.refusal());
+                    }
+                    sent.add(candidate);
+                    outcomes.add(result.outcome());
+                }
+            });
+        }
     }
 
     /**
@@ -176,14 +223,18 @@ public final class RequestFiler {
     }
 
     /**
-     * The outcomes in order, counted and logged: those {@code refused}, then each candidate's, Redis' answer
-     * for those {@code sent} and {@code DUPLICATE} for those the memory held.
+     * The outcomes in order, counted and logged: those {@code refused}, then each candidate's but those {@code invalid}
+     * (refused already), Redis' answer for those {@code sent} and {@code DUPLICATE} for those the memory held.
      */
-    private List<Filed> filed(List<Filed> refused, List<Candidate> candidates, List<Candidate> sent, List<EnqueueOutcome> outcomes) {
+    private List<Filed> filed(List<Filed> refused, List<Candidate> candidates, Set<Candidate> invalid, List<Candidate> sent,
+            List<EnqueueOutcome> outcomes) {
         List<Filed> filed = new ArrayList<>(refused.size() + candidates.size());
         filed.addAll(refused);
         int next = 0;
         for (Candidate candidate : candidates) {
+            if (invalid.contains(candidate)) {
+                continue;
+            }
             boolean wasSent = next < sent.size() && sent.get(next) == candidate;
             filed.add(new Filed(candidate.request(), wasSent ? outcomes.get(next++) : EnqueueOutcome.DUPLICATE));
         }

@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.pipeline;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -44,8 +45,7 @@ class FittedMessageTest {
         FittedMessage fitted = FittedMessage.of(MESSAGES, page("a".repeat(5000), 3, "v"), TIME, LIMIT);
 
         assertEquals(Omitted.BODY, fitted.omitted());
-        assertTrue(fitted.wholeBytes() > LIMIT);
-        assertEquals(fitted.message().length, fitted.bytes());
+        assertTrue(fitted.message().length <= LIMIT);
         JsonNode message = JSON.readTree(fitted.message());
         assertTrue(message.get("body_omitted").asBoolean());
         assertEquals(3, message.get("links").size());
@@ -57,7 +57,7 @@ class FittedMessageTest {
         FittedMessage fitted = FittedMessage.of(MESSAGES, page("a".repeat(5000), 8000, "v"), TIME, LIMIT);
 
         assertEquals(Omitted.BODY_AND_LINKS, fitted.omitted());
-        assertTrue(fitted.bytes() <= LIMIT);
+        assertTrue(fitted.message().length <= LIMIT);
         JsonNode message = JSON.readTree(fitted.message());
         assertEquals("", message.get("body").asText());
         assertTrue(message.get("body_omitted").asBoolean());
@@ -74,9 +74,18 @@ class FittedMessageTest {
         assertFalse(withLinks.fits());
         assertNull(withLinks.message());
         assertEquals(Omitted.BODY_AND_LINKS, withLinks.omitted());
-        assertTrue(withLinks.bytes() > LIMIT, "the smallest message tried, for the log");
         assertFalse(withoutLinks.fits());
         assertEquals(Omitted.BODY, withoutLinks.omitted(), "no links to leave out: not written a third time");
+    }
+
+    @Test
+    void aMessageIsWrittenUpToItsLimitAndNoFurther() {
+        CrawlResult item = page("a".repeat(50_000), 3, "v");
+        byte[] whole = MESSAGES.encode(item, TIME);
+
+        assertArrayEquals(whole, MESSAGES.encode(item, TIME, Omitted.NOTHING, whole.length), "exactly at the limit: written");
+        assertNull(MESSAGES.encode(item, TIME, Omitted.NOTHING, whole.length - 1), "a byte over: given up");
+        assertArrayEquals(whole, MESSAGES.encode(item, TIME), "the next message of the thread has no limit");
     }
 
     private static CrawlResult page(String body, int links, String attr) {

@@ -208,7 +208,7 @@ class ResultMessageTest {
 
     @Test
     void aMessageWithoutItsBodySaysSo() throws Exception {
-        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encodeWithoutBody(item(new byte[100], utf8()), TIME));
+        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[100], utf8()), TIME, ResultMessage.Omitted.BODY));
         assertEquals("", read.get("body").asText());
         assertTrue(read.get("body_omitted").asBoolean());
     }
@@ -224,7 +224,7 @@ class ResultMessageTest {
         assertTrue(read.get("body_base64").asBoolean());
         assertFalse(JSON.readTree(new ResultMessage(JSON, true).encode(item(pdf, utf8()), TIME)).has("body_base64"),
                 "a text page's body is base64 with KAFKA_BASE_64_ENCODE, unflagged, as in the original");
-        assertFalse(JSON.readTree(new ResultMessage(JSON, false).encodeWithoutBody(binary, TIME)).has("body_base64"),
+        assertFalse(JSON.readTree(new ResultMessage(JSON, false).encode(binary, TIME, ResultMessage.Omitted.BODY)).has("body_base64"),
                 "no body, no flag");
     }
 

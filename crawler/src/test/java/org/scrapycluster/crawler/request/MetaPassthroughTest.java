@@ -57,6 +57,7 @@ class MetaPassthroughTest {
         for (CrawlRequest request : List.of(child, grandchild)) {
             Map<String, Object> entries = new LinkedHashMap<>();
             request.meta().forEach(entries::put);
+            assertEquals(entries.size(), request.meta().size(), "counted without putting the entries together");
             for (String key : List.of("curdepth", "appid", "retry_times", "mine", "crawlid", "expires", "useragent", "private", "maxdepth")) {
                 assertEquals(entries.get(key), request.meta().get(key), key);
                 assertEquals(entries.containsKey(key), request.meta().containsKey(key), key);

@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,25 @@ class RequestFilerTest {
                 outcomes(filed));
         assertEquals(2L, redis.sync().zcard(spider + ":alpha.com:queue"));
         assertEquals(1.0, registry.get("crawler.enqueued").tag("outcome", "invalid").counter().count());
+    }
+
+    @Test
+    void aPageOfMoreLinksThanOneCallTakesIsFiledInCallsOneAfterAnotherWithEveryOutcomeInOrder() throws Exception {
+        List<CrawlRequest> links = new ArrayList<>();
+        for (int link = 0; link < 2 * Enqueuer.MOST_PER_CALL + 500; link++) {
+            links.add(link == 1_500 ? request("http://alpha.com/unwritable", Map.of("handle", new Object()))
+                    : link == 2_200 ? request("http://alpha.com/10", Map.of()) : request("http://alpha.com/" + link, Map.of()));
+        }
+
+        List<String> outcomes = outcomes(filer(POLICY, Set.of()).file(links).get());
+
+        assertEquals(links.size(), outcomes.size());
+        assertEquals("http://alpha.com/unwritable INVALID", outcomes.getFirst(), "refused before Redis, first");
+        assertEquals("http://alpha.com/0 QUEUED", outcomes.get(1));
+        assertEquals("http://alpha.com/1501 QUEUED", outcomes.get(1_501), "the second call's, after the refused one");
+        assertEquals("http://alpha.com/10 DUPLICATE", outcomes.get(2_200), "the third call's, a link the first call filed");
+        assertEquals("http://alpha.com/2499 QUEUED", outcomes.getLast());
+        assertEquals(links.size() - 2L, redis.sync().zcard(spider + ":alpha.com:queue"));
     }
 
     @Test
