@@ -153,8 +153,8 @@ public final class RequestFiler {
         private final List<Filed> refused;
         private final DupefilterMemory.PageLookup remembered;
         private final UnaryOperator<CrawlRequest> finish;
-        /** Candidates that could not be encoded, in their order: refused, not sent. */
-        private final Set<Candidate> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Candidates that could not be encoded: refused, not sent (nearly always none, and then no set is made). */
+        private Set<Candidate> invalid = Set.of();
         private final List<Candidate> sent = new ArrayList<>();
         private final List<EnqueueOutcome> outcomes = new ArrayList<>();
 
@@ -177,6 +177,9 @@ public final class RequestFiler {
                     writes.add(enqueueRequest(addressed.candidate(), addressed.queue(), finish));
                     slice.add(addressed.candidate());
                 } catch (IllegalArgumentException e) {
+                    if (invalid.isEmpty()) {
+                        invalid = Collections.newSetFromMap(new IdentityHashMap<>());
+                    }
                     invalid.add(addressed.candidate());
                     refused.add(new Filed(addressed.candidate().request(), EnqueueOutcome.INVALID));
                 }
