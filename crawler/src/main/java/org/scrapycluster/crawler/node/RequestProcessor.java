@@ -236,7 +236,9 @@ public final class RequestProcessor {
             return;
         }
         Throwable cause = Completions.cause(failure);
-        if (!(cause instanceof ExtensionCallFailure call && call.bug())) {
+        // neither a pipeline's bug nor the node failing (out of memory: the request's settling ends the node) says
+        // anything of whether results can get through
+        if (!(cause instanceof ExtensionCallFailure call && call.bug()) && !FatalExit.endsTheService(cause)) {
             delivery.failed(cause);
         }
     }

@@ -375,6 +375,18 @@ class RequestProcessorTest {
     }
 
     @Test
+    void aPipelineThatRunsOutOfMemoryEndsTheNodeWithoutStallingItsPublishing() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
+        RequestProcessor processor = processor(Map.of("ITEM_PIPELINES", "{" + FailingPipelines.HeapExhausted.class.getName() + ": 50, kafka: null}"));
+
+        String lease = process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+        assertEquals(List.of(OutOfMemoryError.class), fatal.stream().map(Throwable::getClass).toList());
+        assertTrue(held(lease), "not acknowledged: the request returns to its queue");
+        assertEquals(0, publishingStalled(), "the node's memory says nothing of whether results can get through");
+    }
+
+    @Test
     void aMethodTheNodesJarLacksAbandonsTheLeaseAndIsToldAsAnErrorTheNodeCannotGoOnFrom() {
         NoSuchMethodError stale = new NoSuchMethodError("'void org.scrapycluster.Gone.method()'");
         fetcherErrors.put("http://example.com/", stale);
