@@ -35,7 +35,7 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * crawler's own fetcher (following up to {@value #MAX_REDIRECTS} redirects) and kept for the cache time, then parsed by
  * crawler-commons' {@link SimpleRobotRulesParser} for the robot a request is ({@link RobotName}: the User-Agent it
  * sends, unless {@code ROBOTSTXT_USER_AGENT} names the node's robot for all). The rules of a file for one robot are
- * parsed once and kept while the file is, bounded as the files are. As Scrapy's
+ * parsed once and kept while the file is, bounded as the files are: each entry weighs its file and its rules. As Scrapy's
  * robots.txt middleware does, a missing file (4xx) allows everything, and so does a file that cannot be
  * fetched for a reason of the network or of its redirects (an address refused, too many hops). A server that
  * answers with an error (5xx, or 429 Too Many Requests) makes the file unreachable: as RFC 9309 asks, the host's
@@ -110,8 +110,11 @@ public final class RobotsCache {
         this.lastRead = Caffeine.newBuilder().maximumWeight(maxBytes)
                 .<String, RobotFile>weigher((origin, file) -> RobotFile.weight(file, share)).recordStats().build();
         this.serverErrors = Caffeine.newBuilder().maximumSize(maxHosts).recordStats().build();
-        // a file fetched again is another key: the rules of the one it replaces leave with their time or their room
-        this.parsed = Caffeine.newBuilder().maximumSize(maxHosts).ticker(ticker).expireAfterWrite(ttl).recordStats().build();
+        // a file fetched again is another key: the rules of the one it replaces leave with their time or their room;
+        // an entry holds its file as well as its rules, and both weigh, so that no count of large files passes the bound
+        this.parsed = Caffeine.newBuilder().maximumWeight(maxBytes)
+                .<Robot, BaseRobotRules>weigher((robot, rules) -> robot.weight(rules, share))
+                .ticker(ticker).expireAfterWrite(ttl).recordStats().build();
     }
 
     /**
@@ -327,8 +330,25 @@ public final class RobotsCache {
     /** A robot, by its token (empty: none, for the {@code *} group), asking one file. */
     private record Robot(RobotFile file, String token) {
 
+        /** About how many bytes a rule or a sitemap takes beside its text: the objects around it. */
+        private static final int PER_RULE = 64;
+
         BaseRobotRules parse() {
             return parser().parseContent(file.url, file.content, file.contentType, token.isEmpty() ? List.of() : List.of(token));
+        }
+
+        /** What the file and {@code rules}, parsed from it, weigh in a cache whose entries weigh at least {@code share}. */
+        int weight(BaseRobotRules rules, long share) {
+            long bytes = RobotFile.weight(file, share) + token.length();
+            if (rules instanceof SimpleRobotRules simple) {
+                for (SimpleRobotRules.RobotRule rule : simple.getRobotRules()) {
+                    bytes += rule.getPrefix().length() + PER_RULE;
+                }
+            }
+            for (String sitemap : rules.getSitemaps()) {
+                bytes += sitemap.length() + PER_RULE;
+            }
+            return (int) Math.min(Integer.MAX_VALUE, bytes);
         }
     }
 

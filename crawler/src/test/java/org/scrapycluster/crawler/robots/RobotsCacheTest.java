@@ -389,9 +389,11 @@ class RobotsCacheTest {
         }
         robots.hosts().synchronous().cleanUp();
         robots.lastRead().cleanUp();
+        robots.rules().cleanUp();
 
         assertTrue(robots.hosts().synchronous().estimatedSize() <= 1, "kept " + robots.hosts().synchronous().estimatedSize());
         assertTrue(robots.lastRead().estimatedSize() <= 1, "kept " + robots.lastRead().estimatedSize());
+        assertTrue(robots.rules().estimatedSize() <= 1, "the rules parsed hold their files: kept " + robots.rules().estimatedSize());
     }
 
     /** Answers fetches from a script, at once, and remembers what was asked. */
