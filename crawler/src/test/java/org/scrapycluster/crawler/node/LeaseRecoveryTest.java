@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -75,7 +71,7 @@ class LeaseRecoveryTest {
                 bed.seed(CrawlerTestBed.feedItem(url, "lease"));
             }
 
-            Process child = startChild(bed).process();
+            Process child = ChildNode.start(bed, "256m").process();
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(
                         () -> origin.requests().forPath(GatedPage.PATH).size() == PAGES);
@@ -105,10 +101,10 @@ class LeaseRecoveryTest {
             String url = origin.url(0, "/exhausting.html");
             bed.seed(CrawlerTestBed.feedItem(url, "heap"));
 
-            Child child = startChild(bed);
+            ChildNode child = ChildNode.start(bed, "256m");
             try {
                 assertTrue(child.process().waitFor(60, TimeUnit.SECONDS), "the child did not exit");
-                String output = Files.readString(child.output());
+                String output = child.log();
                 assertEquals(FatalExit.STATUS, child.process().exitValue(), output);
                 assertTrue(output.contains("The crawler failed with java.lang.OutOfMemoryError: Java heap space (thrown by a test"
                         + " pipeline), which it cannot go on from; the process exits with status 70, and the requests the node"
@@ -170,7 +166,7 @@ class LeaseRecoveryTest {
             bed.seed(CrawlerTestBed.feedItem(url, "unacknowledged"));
 
             long ownClients = connectedClients(admin);
-            Process child = startChild(bed).process();
+            Process child = ChildNode.start(bed, "256m").process();
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> origin.requests().forPath(GatedPage.PATH).size() == 1);
                 // From here Redis refuses every write, the acknowledgement among them, while Kafka takes the page.
@@ -279,25 +275,5 @@ class LeaseRecoveryTest {
             args.add(argument);
         }
         redis.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8), args);
-    }
-
-    /** A crawler node in a JVM of its own, and the file its output goes to. */
-    private record Child(Process process, Path output) {
-    }
-
-    private static Child startChild(CrawlerTestBed bed) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                CrawlerNodeMain.class.getName()));
-        for (Map.Entry<String, String> setting : bed.settingValues().entrySet()) {
-            command.add(setting.getKey() + "=" + setting.getValue());
-        }
-        Path output = Files.createTempFile("crawler-child", ".out");
-        output.toFile().deleteOnExit();
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(
-                () -> !child.isAlive() || Files.readAllLines(output).contains(CrawlerNodeMain.READY));
-        assertTrue(child.isAlive() || child.exitValue() == FatalExit.STATUS, "the child did not start: " + Files.readString(output));
-        return new Child(child, output);
     }
 }

@@ -27,7 +27,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * one {@link Builder#firstAddress(int)} names, all on one port — so tests
  * and benchmarks crawl many "hosts" without touching the internet. It serves the pages of a
  * {@link SyntheticSite} at {@code /p/<n>}, the named routes ({@link SlowBody}, {@link TooManyRequests},
- * {@link FlakyThenOk}, {@link RedirectRoute}, {@link GzipRoute}, {@link DeflateRoute}, {@link HugePage},
+ * {@link FlakyThenOk}, {@link RedirectRoute}, {@link GzipRoute}, {@link DeflateRoute}, {@link HugePage}, {@link LinkFarm},
  * {@link CompressionBomb}, {@link NonUtf8Page}, {@link EchoHeaders}, {@link SetCookieRoute}, {@link StatusRoute},
  * {@link BrokenResponse}) at their {@code PATH} on every domain, a {@link RobotsTxt} per domain when one is
  * given, and records every request in a {@link RequestLog}. Optionally it also listens with TLS, with a
@@ -87,6 +87,7 @@ public final class TestOrigin implements AutoCloseable {
         routes.mount(GzipRoute.PATH, new GzipRoute());
         routes.mount(DeflateRoute.PATH, new DeflateRoute());
         routes.mount(HugePage.PATH, new HugePage());
+        routes.mount(LinkFarm.PATH, new LinkFarm());
         routes.mount(CompressionBomb.PATH, new CompressionBomb());
         routes.mount(NonUtf8Page.PATH, new NonUtf8Page());
         routes.mount(EchoHeaders.PATH, new EchoHeaders());
