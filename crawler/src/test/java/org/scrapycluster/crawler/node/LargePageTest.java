@@ -31,14 +31,8 @@ class LargePageTest {
     private static final int LINKS = 200_000;
     private static final String HEAP = "256m";
 
-    private final EmbeddedStack stack;
-
-    LargePageTest(EmbeddedStack stack) {
-        this.stack = stack;
-    }
-
     @Test
-    void aNodeWithASmallHeapFilesEveryLinkOfAHugePageAndPublishesItWithoutThem() throws IOException {
+    void aNodeWithASmallHeapFilesEveryLinkOfAHugePageAndPublishesItWithoutThem(EmbeddedStack stack) throws IOException {
         try (TestOrigin origin = TestOrigin.builder().domains(1).start(); CrawlerTestBed bed = new CrawlerTestBed(stack)) {
             bed.set("ROBOTSTXT_OBEY", false);
             String url = origin.url(0, LinkFarm.path(LINKS));
