@@ -236,7 +236,7 @@ public final class CrawlerNode implements Service {
             ThrottledQueue throttledQueue = new ThrottledQueue(connection);
             Enqueuer enqueuer = new Enqueuer(connection, settings.getBoolean("QUEUE_FIFO"));
             RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
-                    metrics);
+                    metrics, workers);
             DownloadChain chain = DownloadChain.open(middlewares, new MiddlewareContext(config.robotsObey(), robots, throttles,
                     throttledQueue, inbox, config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
             processor = new RequestProcessor(config,

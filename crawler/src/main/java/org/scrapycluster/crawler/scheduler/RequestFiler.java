@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -58,6 +59,7 @@ public final class RequestFiler {
     private final Policy policy;
     private final Predicate<String> domainBlacklisted;
     private final CrawlerMetrics metrics;
+    private final Executor encoding;
     private final SaidOnce keysRefused = new SaidOnce("crawl");
 
     /**
@@ -73,8 +75,12 @@ public final class RequestFiler {
             boolean keepBlacklistedBacklog) {
     }
 
+    /**
+     * @param encoding where the calls after a page's first are made (their requests encoded): the node's workers, not
+     *                 the Redis client's thread that answered the call before
+     */
     public RequestFiler(Enqueuer enqueuer, DupefilterMemory memory, RequestCodec codec, String spiderId, Policy policy,
-            Predicate<String> domainBlacklisted, CrawlerMetrics metrics) {
+            Predicate<String> domainBlacklisted, CrawlerMetrics metrics, Executor encoding) {
         this.enqueuer = enqueuer;
         this.memory = memory;
         this.codec = codec;
@@ -82,6 +88,7 @@ public final class RequestFiler {
         this.policy = policy;
         this.domainBlacklisted = domainBlacklisted;
         this.metrics = metrics;
+        this.encoding = encoding;
     }
 
     /** What became of one request, in the order given. */
@@ -144,8 +151,9 @@ public final class RequestFiler {
     /**
      * The calls that file one page's requests: one, nearly always; for a page of more than
      * {@link Enqueuer#MOST_PER_CALL} links, one such slice after another, each encoded only when the call before it
-     * was answered, so that a page of hundreds of thousands of links holds one call's members at a time, not all of
-     * them (docs/architecture.md "Filing a page's links").
+     * was answered (on the {@code encoding} executor, not on the Redis client's thread, which every other reply of
+     * the node waits for), so that a page of hundreds of thousands of links holds one call's members at a time, not
+     * all of them (docs/architecture.md "Filing a page's links").
      */
     private final class Filing {
 
@@ -188,7 +196,9 @@ public final class RequestFiler {
                 return CompletableFuture.completedFuture(filed(refused, candidates, invalid, sent, outcomes));
             }
             int rest = next;
-            return send(slice, writes).thenCompose(done -> from(unsent, rest));
+            CompletableFuture<Void> sending = send(slice, writes);
+            return rest < unsent.size() ? sending.thenComposeAsync(done -> from(unsent, rest), encoding)
+                    : sending.thenApply(done -> filed(refused, candidates, invalid, sent, outcomes));
         }
 
         private CompletableFuture<Void> send(List<Candidate> slice, List<EnqueueRequest> writes) {

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.domain.RegisteredDomain;
@@ -43,8 +45,12 @@ class RequestFilerTest {
     }
 
     private RequestFiler filer(RequestFiler.Policy policy, Set<String> blacklistedDomains, DupefilterMemory memory) {
+        return filer(policy, blacklistedDomains, memory, Runnable::run);
+    }
+
+    private RequestFiler filer(RequestFiler.Policy policy, Set<String> blacklistedDomains, DupefilterMemory memory, Executor encoding) {
         return new RequestFiler(new Enqueuer(redis, false), memory, new RequestCodec(), spider, policy,
-                blacklistedDomains::contains, new CrawlerMetrics(registry, spider, "n1"));
+                blacklistedDomains::contains, new CrawlerMetrics(registry, spider, "n1"), encoding);
     }
 
     private static CrawlRequest request(String url, Map<String, Object> extra) {
@@ -93,7 +99,16 @@ class RequestFilerTest {
                     : link == 2_200 ? request("http://alpha.com/10", Map.of()) : request("http://alpha.com/" + link, Map.of()));
         }
 
-        List<String> outcomes = outcomes(filer(POLICY, Set.of()).file(links).get());
+        AtomicInteger encodedElsewhere = new AtomicInteger();
+        Executor encoding = task -> {
+            encodedElsewhere.incrementAndGet();
+            task.run();
+        };
+
+        List<String> outcomes = outcomes(filer(POLICY, Set.of(), new DupefilterMemory(0, POLICY.dupefilterTtl(), clock), encoding)
+                .file(links).get());
+
+        assertEquals(2, encodedElsewhere.get(), "the second and third calls are made on the executor given");
 
         assertEquals(links.size(), outcomes.size());
         assertEquals("http://alpha.com/unwritable INVALID", outcomes.getFirst(), "refused before Redis, first");
