@@ -51,6 +51,12 @@ import org.slf4j.event.Level;
 public final class RequestFiler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestFiler.class);
+    /**
+     * The most characters of members one call carries (8 Mi): a call holds {@link Enqueuer#MOST_PER_CALL} links of a
+     * few hundred bytes each, but a crawl whose {@code attrs} take a megabyte, which every link's member carries, would
+     * make it a gigabyte, past Redis's query buffer (1 GB) and most heaps. A member larger than this goes alone.
+     */
+    private static final long MOST_MEMBER_CHARS_PER_CALL = 8L << 20;
 
     private final Enqueuer enqueuer;
     private final DupefilterMemory memory;
@@ -150,7 +156,8 @@ public final class RequestFiler {
 
     /**
      * The calls that file one page's requests: one, nearly always; for a page of more than
-     * {@link Enqueuer#MOST_PER_CALL} links, one such slice after another, each encoded only when the call before it
+     * {@link Enqueuer#MOST_PER_CALL} links, or of links whose members together pass {@link #MOST_MEMBER_CHARS_PER_CALL},
+     * one such slice after another, each encoded only when the call before it
      * was answered (on the {@code encoding} executor, not on the Redis client's thread, which every other reply of
      * the node waits for), so that a page of hundreds of thousands of links holds one call's members at a time, not
      * all of them (docs/architecture.md "Filing a page's links").
@@ -179,10 +186,13 @@ public final class RequestFiler {
             List<Candidate> slice = new ArrayList<>();
             List<EnqueueRequest> writes = new ArrayList<>();
             int next = from;
-            for (; next < unsent.size() && writes.size() < Enqueuer.MOST_PER_CALL; next++) {
+            long chars = 0;
+            for (; next < unsent.size() && writes.size() < Enqueuer.MOST_PER_CALL && chars < MOST_MEMBER_CHARS_PER_CALL; next++) {
                 Addressed addressed = unsent.get(next);
                 try {
-                    writes.add(enqueueRequest(addressed.candidate(), addressed.queue(), finish));
+                    EnqueueRequest write = enqueueRequest(addressed.candidate(), addressed.queue(), finish);
+                    writes.add(write);
+                    chars += write.member().length();
                     slice.add(addressed.candidate());
                 } catch (IllegalArgumentException e) {
                     if (invalid.isEmpty()) {

@@ -120,6 +120,27 @@ class RequestFilerTest {
     }
 
     @Test
+    void linksWhoseMembersCarryHalfAMegabyteOfAttrsEachAreFiledAFewACall() throws Exception {
+        Map<String, Object> attrs = Map.of("blob", "x".repeat(1 << 19));
+        List<CrawlRequest> links = new ArrayList<>();
+        for (int link = 0; link < 20; link++) {
+            links.add(request("http://alpha.com/" + link, Map.of("attrs", attrs)));
+        }
+        AtomicInteger calls = new AtomicInteger(1);
+        Executor encoding = task -> {
+            calls.incrementAndGet();
+            task.run();
+        };
+
+        List<String> outcomes = outcomes(filer(POLICY, Set.of(), new DupefilterMemory(0, POLICY.dupefilterTtl(), clock), encoding)
+                .file(links).get());
+
+        assertEquals(2, calls.get(), "8 Mi characters of members a call: 16 links, then 4");
+        assertEquals(20, outcomes.stream().filter(outcome -> outcome.endsWith(" QUEUED")).count());
+        assertEquals(20L, redis.sync().zcard(spider + ":alpha.com:queue"));
+    }
+
+    @Test
     void aLinkSeenBeforeIsADuplicateUnlessMarkedDontFilter() throws Exception {
         RequestFiler filer = filer(POLICY, Set.of());
         filer.file(List.of(request("http://alpha.com/page?b=2&a=1", Map.of()))).get();
