@@ -48,6 +48,11 @@ class RequestFilerTest {
         return filer(policy, blacklistedDomains, memory, Runnable::run);
     }
 
+    /** A filer that remembers no fingerprint and makes the calls after a page's first on {@code encoding}. */
+    private RequestFiler filer(Executor encoding) {
+        return filer(POLICY, Set.of(), new DupefilterMemory(0, POLICY.dupefilterTtl(), clock), encoding);
+    }
+
     private RequestFiler filer(RequestFiler.Policy policy, Set<String> blacklistedDomains, DupefilterMemory memory, Executor encoding) {
         return new RequestFiler(new Enqueuer(redis, false), memory, new RequestCodec(), spider, policy,
                 blacklistedDomains::contains, new CrawlerMetrics(registry, spider, "n1"), encoding);
@@ -98,17 +103,11 @@ class RequestFilerTest {
             links.add(link == 1_500 ? request("http://alpha.com/unwritable", Map.of("handle", new Object()))
                     : link == 2_200 ? request("http://alpha.com/10", Map.of()) : request("http://alpha.com/" + link, Map.of()));
         }
+        CountedHops encoding = new CountedHops();
 
-        AtomicInteger encodedElsewhere = new AtomicInteger();
-        Executor encoding = task -> {
-            encodedElsewhere.incrementAndGet();
-            task.run();
-        };
+        List<String> outcomes = outcomes(filer(encoding).file(links).get());
 
-        List<String> outcomes = outcomes(filer(POLICY, Set.of(), new DupefilterMemory(0, POLICY.dupefilterTtl(), clock), encoding)
-                .file(links).get());
-
-        assertEquals(2, encodedElsewhere.get(), "the second and third calls are made on the executor given");
+        assertEquals(2, encoding.hops.get(), "the second and third calls are made on the executor given");
 
         assertEquals(links.size(), outcomes.size());
         assertEquals("http://alpha.com/unwritable INVALID", outcomes.getFirst(), "refused before Redis, first");
@@ -126,16 +125,11 @@ class RequestFilerTest {
         for (int link = 0; link < 20; link++) {
             links.add(request("http://alpha.com/" + link, Map.of("attrs", attrs)));
         }
-        AtomicInteger calls = new AtomicInteger(1);
-        Executor encoding = task -> {
-            calls.incrementAndGet();
-            task.run();
-        };
+        CountedHops encoding = new CountedHops();
 
-        List<String> outcomes = outcomes(filer(POLICY, Set.of(), new DupefilterMemory(0, POLICY.dupefilterTtl(), clock), encoding)
-                .file(links).get());
+        List<String> outcomes = outcomes(filer(encoding).file(links).get());
 
-        assertEquals(2, calls.get(), "8 Mi characters of members a call: 16 links, then 4");
+        assertEquals(1, encoding.hops.get(), "8 Mi characters of members a call: 16 links, then 4");
         assertEquals(20, outcomes.stream().filter(outcome -> outcome.endsWith(" QUEUED")).count());
         assertEquals(20L, redis.sync().zcard(spider + ":alpha.com:queue"));
     }
@@ -244,5 +238,16 @@ class RequestFilerTest {
         assertEquals(1L, redis.sync().zcard(spider + "other:alpha.com:queue"));
         assertEquals(Double.valueOf(9), redis.sync().zscore(spider + "other:alpha.com:queue",
                 redis.sync().zrange(spider + "other:alpha.com:queue", 0, 0).get(0)), "score is minus the crawl priority");
+    }
+
+    /** Runs each task at once, counting them: how many calls of a page were made after its first. */
+    private static final class CountedHops implements Executor {
+        final AtomicInteger hops = new AtomicInteger();
+
+        @Override
+        public void execute(Runnable task) {
+            hops.incrementAndGet();
+            task.run();
+        }
     }
 }
