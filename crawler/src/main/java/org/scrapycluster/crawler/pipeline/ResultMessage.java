@@ -77,11 +77,6 @@ public final class ResultMessage {
         return write(item, timestamp, Omitted.NOTHING, Integer.MAX_VALUE);
     }
 
-    /** The message of {@code item} leaving out what {@code omitted} says, flagged. */
-    public byte[] encode(CrawlResult item, Instant timestamp, Omitted omitted) {
-        return write(item, timestamp, omitted, Integer.MAX_VALUE);
-    }
-
     /**
      * The message of {@code item} leaving out what {@code omitted} says, flagged; null when it would be larger than
      * {@code maxBytes}, in which case it is written no further than that.

@@ -203,12 +203,38 @@ public final class RequestFiler {
                 }
             }
             if (writes.isEmpty()) {
-                return CompletableFuture.completedFuture(filed(refused, candidates, invalid, sent, outcomes));
+                return CompletableFuture.completedFuture(filed());
             }
             int rest = next;
             CompletableFuture<Void> sending = send(slice, writes);
             return rest < unsent.size() ? sending.thenComposeAsync(done -> from(unsent, rest), encoding)
-                    : sending.thenApply(done -> filed(refused, candidates, invalid, sent, outcomes));
+                    : sending.thenApply(done -> filed());
+        }
+
+        /**
+         * The outcomes in order, counted and logged: those {@code refused}, then each candidate's but those {@code invalid}
+         * (refused already), Redis' answer for those {@code sent} and {@code DUPLICATE} for those the memory held.
+         */
+        private List<Filed> filed() {
+            List<Filed> filed = new ArrayList<>(refused.size() + candidates.size());
+            filed.addAll(refused);
+            int next = 0;
+            for (Candidate candidate : candidates) {
+                if (invalid.contains(candidate)) {
+                    continue;
+                }
+                boolean wasSent = next < sent.size() && sent.get(next) == candidate;
+                filed.add(new Filed(candidate.request(), wasSent ? outcomes.get(next++) : EnqueueOutcome.DUPLICATE));
+            }
+            boolean debug = LOG.isDebugEnabled();
+            for (Filed one : filed) {
+                metrics.enqueued(one.outcome());
+                if (debug) {
+                    LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
+                            .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
+                }
+            }
+            return filed;
         }
 
         private CompletableFuture<Void> send(List<Candidate> slice, List<EnqueueRequest> writes) {
@@ -243,33 +269,6 @@ public final class RequestFiler {
         keysRefused.say(LOG, Level.WARN, request.appid() + "/" + request.crawlid(), event -> event.addKeyValue("url", request.url())
                         .addKeyValue("appid", request.appid()).addKeyValue("crawlid", request.crawlid()).addKeyValue("error", refusal),
                 "Redis refuses a key of a request, which is dropped; so are the crawl's other requests that need the key, until it is repaired");
-    }
-
-    /**
-     * The outcomes in order, counted and logged: those {@code refused}, then each candidate's but those {@code invalid}
-     * (refused already), Redis' answer for those {@code sent} and {@code DUPLICATE} for those the memory held.
-     */
-    private List<Filed> filed(List<Filed> refused, List<Candidate> candidates, Set<Candidate> invalid, List<Candidate> sent,
-            List<EnqueueOutcome> outcomes) {
-        List<Filed> filed = new ArrayList<>(refused.size() + candidates.size());
-        filed.addAll(refused);
-        int next = 0;
-        for (Candidate candidate : candidates) {
-            if (invalid.contains(candidate)) {
-                continue;
-            }
-            boolean wasSent = next < sent.size() && sent.get(next) == candidate;
-            filed.add(new Filed(candidate.request(), wasSent ? outcomes.get(next++) : EnqueueOutcome.DUPLICATE));
-        }
-        boolean debug = LOG.isDebugEnabled();
-        for (Filed one : filed) {
-            metrics.enqueued(one.outcome());
-            if (debug) {
-                LOG.atDebug().addKeyValue("url", one.request().url()).addKeyValue("crawlid", one.request().crawlid())
-                        .addKeyValue("outcome", one.outcome()).log("Enqueue decision");
-            }
-        }
-        return filed;
     }
 
     /** A request on its way into Redis: unless it skips the dupefilter, the dupefilter's key and its fingerprint. */

@@ -157,7 +157,7 @@ class ResultMessageTest {
             fields.put("timestamp", "2024-03-01T10:22:33.123456");
             fields.put("url", "http://a.example/x");
             ResultMessage messages = new ResultMessage(JSON, false);
-            byte[] written = messages.encode(item, TIME, omitted);
+            byte[] written = messages.encode(item, TIME, omitted, Integer.MAX_VALUE);
             assertEquals(SORTED.writeValueAsString(fields), new String(written, StandardCharsets.UTF_8));
         }
         CrawlResult bare = new CrawlResult("link", null, null, null, "http://a.example/x", null, 200, null, Map.of(), Map.of(),
@@ -208,7 +208,8 @@ class ResultMessageTest {
 
     @Test
     void aMessageWithoutItsBodySaysSo() throws Exception {
-        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[100], utf8()), TIME, ResultMessage.Omitted.BODY));
+        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[100], utf8()), TIME,
+                ResultMessage.Omitted.BODY, Integer.MAX_VALUE));
         assertEquals("", read.get("body").asText());
         assertTrue(read.get("body_omitted").asBoolean());
     }
@@ -224,7 +225,8 @@ class ResultMessageTest {
         assertTrue(read.get("body_base64").asBoolean());
         assertFalse(JSON.readTree(new ResultMessage(JSON, true).encode(item(pdf, utf8()), TIME)).has("body_base64"),
                 "a text page's body is base64 with KAFKA_BASE_64_ENCODE, unflagged, as in the original");
-        assertFalse(JSON.readTree(new ResultMessage(JSON, false).encode(binary, TIME, ResultMessage.Omitted.BODY)).has("body_base64"),
+        assertFalse(JSON.readTree(new ResultMessage(JSON, false).encode(binary, TIME, ResultMessage.Omitted.BODY, Integer.MAX_VALUE))
+                .has("body_base64"),
                 "no body, no flag");
     }
 
