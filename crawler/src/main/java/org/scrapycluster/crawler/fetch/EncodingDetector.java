@@ -21,9 +21,11 @@ import java.util.regex.Pattern;
  * </ol>
  * Labels resolve as w3lib resolves them, to Python codec names: {@code ISO-8859-1}, {@code latin1} and
  * {@code ascii} are reported as {@code cp1252}, {@code iso-8859-7} as {@code iso8859-7}, {@code windows-1251}
- * as {@code cp1251}, {@code gbk} as {@code gb18030}. A label neither Python nor Java knows is passed over.
- * One difference: where Scrapy's last guess fails (bytes that even cp1252 leaves undefined) it reports
- * {@code ascii}, which then cannot decode the body; this reports {@code cp1252}, which can.
+ * as {@code cp1251}, {@code gbk} as {@code gb18030}. A label that names no text encoding is passed over.
+ * Two differences (docs/differences.md "A page's encoding"): a label of a Python codec that Java cannot decode
+ * ({@code utf-7}) or that decodes no text ({@code base64}) is passed over too; and where Scrapy's last guess fails
+ * (bytes that even cp1252 leaves undefined) it reports {@code ascii}, which then cannot decode the body; this
+ * reports {@code cp1252}, which can.
  */
 public final class EncodingDetector {
 

@@ -3,12 +3,20 @@ package org.scrapycluster.crawler.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 class EncodingDetectorTest {
 
@@ -90,5 +98,27 @@ class EncodingDetectorTest {
         DetectedEncoding latin = EncodingDetector.detect(null, "<p>café</p>".getBytes(StandardCharsets.ISO_8859_1));
         assertEquals("cp1252", latin.name());
         assertEquals(Charset.forName("windows-1252"), latin.charset());
+    }
+
+    /** A random response and the encoding Scrapy 1.5 reports for it, from {@code encoding/detected-sampled.json}. */
+    record SampledResponse(String contentType, String body, String encoding) {
+        @Override
+        public String toString() {
+            return contentType + " / " + body.substring(0, Math.min(body.length(), 40));
+        }
+    }
+
+    static List<SampledResponse> sampledResponses() throws IOException {
+        try (InputStream in = EncodingDetectorTest.class.getResourceAsStream("/encoding/detected-sampled.json")) {
+            return new ObjectMapper().readValue(in, new TypeReference<>() { });
+        }
+    }
+
+    /** Random responses answered by Scrapy 1.5's code over w3lib 1.18 ({@code sample_encodings.py} writes them). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sampledResponses")
+    void sampledResponsesAreNamedAsScrapyNamesThem(SampledResponse response) {
+        byte[] body = Base64.getDecoder().decode(response.body());
+        assertEquals(response.encoding(), EncodingDetector.detect(response.contentType(), body).name());
     }
 }
