@@ -185,7 +185,7 @@ final class AnchorScanner {
             }
             if (href && !hrefSeen) {
                 hrefSeen = true;
-                tagHref = value.indexOf('&') < 0 ? value : Parser.unescapeEntities(value, true);
+                tagHref = value.indexOf('&') < 0 ? value : decoded(value, true);
             }
         }
     }
@@ -275,7 +275,7 @@ final class AnchorScanner {
             return;
         }
         String chunk = html.substring(from, to);
-        openText.append(chunk.indexOf('&') < 0 ? chunk : Parser.unescapeEntities(chunk, false));
+        openText.append(chunk.indexOf('&') < 0 ? chunk : decoded(chunk, false));
     }
 
     private void closeLink() {
@@ -302,6 +302,28 @@ final class AnchorScanner {
         while (at < length && (isSpace(html.charAt(at)) || html.charAt(at) == '/')) {
             at++;
         }
+    }
+
+    /**
+     * {@code text} with its character references decoded as HTML5 decodes them: jsoup's decoding, except that a
+     * reference to a lone surrogate ({@code &#xD800;}) is U+FFFD, as HTML5 has it, not the surrogate, which no UTF-8
+     * consumer of the result message could read (two references that make a pair make its character).
+     */
+    private static String decoded(String text, boolean inAttribute) {
+        String decoded = Parser.unescapeEntities(text, inAttribute);
+        StringBuilder repaired = null;
+        for (int i = 0; i < decoded.length(); i++) {
+            char c = decoded.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < decoded.length() && Character.isLowSurrogate(decoded.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                if (repaired == null) {
+                    repaired = new StringBuilder(decoded);
+                }
+                repaired.setCharAt(i, '\uFFFD');
+            }
+        }
+        return repaired == null ? decoded : repaired.toString();
     }
 
     private static boolean endsName(char c) {

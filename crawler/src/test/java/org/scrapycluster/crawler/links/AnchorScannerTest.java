@@ -110,6 +110,16 @@ class AnchorScannerTest {
     }
 
     /** lxml's XML parser reads a CDATA section as text: an RSS item's HTML description holds no link. */
+    /**
+     * A reference to a lone surrogate is U+FFFD, as in HTML5 (jsoup leaves the surrogate); two references that make a
+     * pair make its character, where HTML5 reads two U+FFFD.
+     */
+    @Test
+    void aReferenceToASurrogateIsTheReplacementCharacter() {
+        assertEquals(List.of(new Anchor("/h\uFFFDz", "t\uFFFDz \uD83D\uDE00 \uD83D\uDE00")),
+                AnchorScanner.scan("<a href='/h&#xD800;z'>t&#xDFFF;z &#x1F600; &#xD83D;&#xDE00;</a>", false));
+    }
+
     @Test
     void inXmlACdataSectionHoldsNoTags() {
         String feed = "<?xml version='1.0'?><rss><channel><item><title>Story</title><link>http://news.test/story</link>"
