@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -28,6 +29,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *   <li>foxnews.com links on a subdomain, in upper case and with a port (which {@code foxnews.com} does not allow),
  *       and notfoxnews.com, which is not one.</li>
  * </ul>
+ * Then 150 random well-formed pages with the links Scrapy's own extractor found on them.
  */
 class LinkExtractorReferenceTest {
 
@@ -65,6 +67,28 @@ class LinkExtractorReferenceTest {
         if (c.count() != null) {
             assertEquals(c.count(), links.size());
         }
+    }
+
+    /** A random page and the links Scrapy 1.5's {@code LinkExtractor} finds on it ({@code links/scrapy-sampled.json}). */
+    record SampledPage(String url, String html, List<ExpectedLink> links) {
+        @Override
+        public String toString() {
+            return url + " " + html.substring(html.indexOf("<body>"), Math.min(html.length(), html.indexOf("<body>") + 60));
+        }
+    }
+
+    static List<SampledPage> sampledPages() throws IOException {
+        try (InputStream in = LinkExtractorReferenceTest.class.getResourceAsStream("/links/scrapy-sampled.json")) {
+            return JSON.readValue(in, new TypeReference<>() { });
+        }
+    }
+
+    /** Random well-formed pages answered by Scrapy 1.5.2's extractor over lxml ({@code sample_links.py} writes them). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sampledPages")
+    void findsTheLinksScrapyFindsOnSampledPages(SampledPage page) {
+        List<Link> expected = page.links().stream().map(l -> new Link(l.url(), l.text())).toList();
+        assertEquals(expected, LinkExtractor.defaults().extract(page.html(), page.url()));
     }
 
     private static Expectations read() {
