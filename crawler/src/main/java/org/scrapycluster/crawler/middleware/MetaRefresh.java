@@ -14,7 +14,9 @@ import com.google.re2j.Pattern;
  * A page's {@code <meta http-equiv="refresh" content="5; url=…">}, found as Scrapy 1.5 finds it (docs/compatibility.md
  * §4.1): in the first 4,096 characters of the page, once {@code script} and {@code noscript} elements are cut out,
  * character references decoded and then comments cut out; the first such tag whose {@code content} gives both a
- * delay and a URL counts, and the URL is made safe and resolved against the page's URL.
+ * delay and a URL counts, and the URL is made safe and resolved against the page's URL. References are decoded as
+ * HTML5 decodes them in an attribute value, where the URL is: {@code &region=us} stays as it is, where w3lib reads
+ * {@code &reg} and a browser does not (docs/differences.md "A meta refresh's URL").
  *
  * @param delay seconds the page asks to wait before the refresh
  * @param url   the absolute URL to go to
@@ -37,7 +39,7 @@ public record MetaRefresh(double delay, String url) {
         if (!mentionsRefresh(scanned)) {
             return Optional.empty(); // nearly every page, without a regex over it
         }
-        String text = COMMENTS.matcher(Parser.unescapeEntities(SCRIPTS.matcher(scanned).replaceAll(""), false)).replaceAll("");
+        String text = COMMENTS.matcher(Parser.unescapeEntities(SCRIPTS.matcher(scanned).replaceAll(""), true)).replaceAll("");
         Matcher refresh = REFRESH.matcher(text);
         if (!refresh.find()) {
             return Optional.empty();

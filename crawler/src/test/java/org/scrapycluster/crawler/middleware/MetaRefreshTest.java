@@ -25,6 +25,16 @@ class MetaRefreshTest {
                 MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"0;url=café\">", PAGE), "made safe");
     }
 
+    /** A query's {@code &name} is read as a browser reads it in an attribute: a legacy reference only when it ends. */
+    @Test
+    void referencesInTheUrlAreReadAsABrowserReadsThemInAnAttribute() {
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/s?x=1&region=us&currency=EUR&ampm=pm&lang=en")),
+                MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"0; url=/s?x=1&region=us&currency=EUR&ampm=pm&lang=en\">",
+                        PAGE));
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/s?r=%C2%AE&c=%C2%A9&e=%C3%A9&reg=1")),
+                MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"0; url=/s?r=&reg;&c=&copy&e=&eacute;&reg=1\">", PAGE));
+    }
+
     @Test
     void notInScriptsCommentsOrPastTheFirst4096Characters() {
         String refresh = "<meta http-equiv=\"refresh\" content=\"0;url=/x\">";
