@@ -16,7 +16,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 final class UrlFixtures {
 
-    /** One row of {@code canonical-urls.json} or {@code canonical-urls-sampled.json}: a URL, its canonical forms and its request fingerprint. */
+    /**
+     * One row of {@code canonical-urls.json} or {@code canonical-urls-sampled.json}: a URL, its canonical forms and its
+     * request fingerprint.
+     */
     record CanonicalCase(String url, String canonical, String canonicalKeepingFragment, String method, String body,
             String fingerprint, String note) {
         @Override
@@ -25,7 +28,10 @@ final class UrlFixtures {
         }
     }
 
-    /** One row of {@code urljoin.json} or {@code urljoin-sampled.json}: a reference resolved against a base by Python's {@code urljoin}. */
+    /**
+     * One row of {@code urljoin.json} or {@code urljoin-sampled.json}: a reference resolved against a base by Python's
+     * {@code urljoin}.
+     */
     record JoinCase(String base, String ref, String resolved) {
         @Override
         public String toString() {

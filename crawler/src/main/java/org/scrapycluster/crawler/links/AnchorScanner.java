@@ -314,7 +314,9 @@ final class AnchorScanner {
         StringBuilder repaired = null;
         for (int i = 0; i < decoded.length(); i++) {
             char c = decoded.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < decoded.length() && Character.isLowSurrogate(decoded.charAt(i + 1))) {
+            boolean pairStart = Character.isHighSurrogate(c) && i + 1 < decoded.length()
+                    && Character.isLowSurrogate(decoded.charAt(i + 1));
+            if (pairStart) {
                 i++;
             } else if (Character.isSurrogate(c)) {
                 if (repaired == null) {
