@@ -16,6 +16,15 @@ class CookieParserTest {
                 CookieParser.parse("blah=stuff; expires=Thu, 18 May 2017 12:42:29 GMT; path=/; Domain=.domain.com"));
     }
 
+    /** After a pair's {@code ;} one white space character is skipped, as Python's {@code \\s} reads white space. */
+    @Test
+    void theSpaceAfterAPairIsAnyThatPythonCallsWhiteSpace() {
+        for (String space : new String[] {" ", "\t", "\u000B", "\u001C", "\u0085", "\u00A0", "\u2007", "\u3000"}) {
+            assertEquals(Map.of("a", "1", "b", "2"), CookieParser.parse("a=1;" + space + "b=2"), "after " + (int) space.charAt(0));
+        }
+        assertEquals(Map.of("a", "1", "\u200Bb", "2"), CookieParser.parse("a=1;\u200Bb=2"), "a zero-width space is no white space");
+    }
+
     @Test
     void pairsWithOrWithoutSpacesAndTheHeaderBackAgain() {
         Map<String, String> cookies = CookieParser.parse("authenticated=true;privacy=10");
