@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.scrapycluster.common.python.PythonRegex;
+
 /**
  * The encoding of a response body, found the way Scrapy 1.5's {@code TextResponse} finds it, so the crawl
  * result's {@code encoding} field carries the same value:
@@ -32,7 +34,9 @@ public final class EncodingDetector {
     /** How much of the body the declaration scan reads, as w3lib. */
     static final int DECLARATION_SCAN_BYTES = 4096;
 
-    private static final Pattern HEADER_CHARSET = Pattern.compile("charset=([\\w-]+)", Pattern.CASE_INSENSITIVE);
+    /** w3lib's pattern, which Python runs on the header as text: its {@code \\w} takes letters and digits of any script. */
+    private static final Pattern HEADER_CHARSET = Pattern.compile("charset=([" + PythonRegex.WORD_CHARS + "-]+)",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern BODY_DECLARATION = Pattern.compile(bodyDeclaration(), Pattern.CASE_INSENSITIVE);
 
     private static final DetectedEncoding UTF_8 = PythonCodecs.byPythonName("utf-8");

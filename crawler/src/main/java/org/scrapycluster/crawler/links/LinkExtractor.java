@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 
+import org.scrapycluster.common.python.PythonRegex;
 import org.scrapycluster.common.request.LinearRegex;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlCanonicalizer;
@@ -61,8 +62,9 @@ public final class LinkExtractor {
             "css", "pdf", "exe", "bin", "rss", "zip", "rar");
 
     private static final int BASE_SCAN_CHARS = 4096;
-    private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(
-            "<base\\s[^>]*href\\s*=\\s*[\"']\\s*([^\"'\\s]+)\\s*[\"']", java.util.regex.Pattern.CASE_INSENSITIVE);
+    /** w3lib's {@code <base\\s[^>]*href\\s*=\\s*["']\\s*([^"'\\s]+)\\s*["']}, with Python's {@code \\s}. */
+    private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(baseHref(PythonRegex.SPACE),
+            java.util.regex.Pattern.CASE_INSENSITIVE);
 
     /** {@code allowDomains} in lower case, and each with a dot before it: what a network location may end with. */
     private final List<String> allowDomains;
@@ -248,6 +250,11 @@ public final class LinkExtractor {
         } catch (InvalidUrlException unusable) {
             return pageUrl;
         }
+    }
+
+    private static String baseHref(String space) {
+        return "<base" + space + "[^>]*href" + space + "*=" + space + "*[\"']" + space + "*([^\"'" + PythonRegex.SPACE_CHARS + "]+)"
+                + space + "*[\"']";
     }
 
     /** Where the first {@code <base} (any case) of {@code html[0, end)} starts, or -1: most pages have none. */

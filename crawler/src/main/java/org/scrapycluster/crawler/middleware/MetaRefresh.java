@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.middleware;
 import java.util.Optional;
 
 import org.jsoup.parser.Parser;
+import org.scrapycluster.common.python.PythonRegex;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlResolver;
@@ -30,8 +31,10 @@ public record MetaRefresh(double delay, String url) {
             "(?is)<script\\b.*?</script>|<script\\s*/>|<noscript\\b.*?</noscript>|<noscript\\s*/>");
     private static final Pattern COMMENTS = Pattern.compile("(?s)<!--.*?(?:-->|$)");
     // the first quote's twin ends the URL; RE2 has no back-references, so each quote has its own branch
-    private static final Pattern REFRESH = Pattern.compile("(?is)<meta\\s[^>]*http-equiv[^>]*refresh[^>]*content\\s*=\\s*"
-            + "(?:\"((?:\\d*\\.)?\\d+)\\s*;\\s*url=\\s*([^\"]*)\"|'((?:\\d*\\.)?\\d+)\\s*;\\s*url=\\s*([^']*)')");
+    // white space as Python's \s, which takes a no-break space (&nbsp; decoded) and every Unicode space
+    private static final Pattern REFRESH = Pattern.compile(("(?is)<meta\\s[^>]*http-equiv[^>]*refresh[^>]*content\\s*=\\s*"
+            + "(?:\"((?:\\d*\\.)?\\d+)\\s*;\\s*url=\\s*([^\"]*)\"|'((?:\\d*\\.)?\\d+)\\s*;\\s*url=\\s*([^']*)')")
+            .replace("\\s", PythonRegex.SPACE));
 
     /** The refresh {@code html} (a page's text from its start) asks for, with its links resolved against {@code pageUrl}. */
     public static Optional<MetaRefresh> in(String html, String pageUrl) {

@@ -3,6 +3,8 @@ package org.scrapycluster.crawler.request;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.scrapycluster.common.python.PythonRegex;
+
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 
@@ -16,10 +18,7 @@ import com.google.re2j.Pattern;
  */
 public final class CookieParser {
 
-    /** Python's {@code \\s} on text: ASCII white space, the four separators U+001C to U+001F, and Unicode's spaces. */
-    private static final String PYTHON_SPACE = "[\\t\\n\\x0b\\f\\r\\x1c-\\x20\\x85\\xa0\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}"
-            + "\\x{202f}\\x{205f}\\x{3000}]";
-    private static final Pattern PAIR = Pattern.compile("([^=]+)=([^;]+);?" + PYTHON_SPACE + "?");
+    private static final Pattern PAIR = Pattern.compile("([^=]+)=([^;]+);?" + PythonRegex.SPACE + "?");
 
     private CookieParser() {
     }

@@ -58,6 +58,8 @@ class EncodingDetectorTest {
         assertEquals("cp1251", EncodingDetector.detect("text/html; charset=bogus", body).name(),
                 "an unknown header charset is passed over");
         assertEquals("utf-8", EncodingDetector.detect("text/html;CHARSET=utf8", body).name());
+        assertEquals("utf-8", EncodingDetector.detect("text/html; charset=utf\u00B98", body).name(),
+                "the label runs on over letters and digits of any script, which Python's normalisation then drops");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -55,6 +55,9 @@ class LinkExtractorTest {
         assertEquals(List.of("http://site.example/other/a.html"), urls(LinkExtractor.defaults(),
                 "<basefont size=3><base href=/x/><base href='/other/'><a href='a.html'>a</a>", "http://site.example/"),
                 "the first usable base counts, whatever precedes it");
+        assertEquals(List.of("http://site.example/other/a.html"), urls(LinkExtractor.defaults(),
+                "<base\u00A0href=\"\u3000/other/\u00A0\"><a href='a.html'>a</a>", "http://site.example/"),
+                "white space as Python reads it: no-break and ideographic spaces too");
         String late = "<p>" + "x".repeat(5000) + "</p><base href='/other/'><a href='a.html'>a</a>";
         assertEquals(List.of("http://site.example/a.html"), urls(LinkExtractor.defaults(), late, "http://site.example/"));
     }

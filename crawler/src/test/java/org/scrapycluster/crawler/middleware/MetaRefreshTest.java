@@ -35,6 +35,15 @@ class MetaRefreshTest {
                 MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"0; url=/s?r=&reg;&c=&copy&e=&eacute;&reg=1\">", PAGE));
     }
 
+    /** White space as Python's {@code \\s} reads it, as w3lib's pattern runs there: a no-break space (or {@code &nbsp;}) too. */
+    @Test
+    void whiteSpaceIsWhatPythonCallsWhiteSpace() {
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/x")),
+                MetaRefresh.in("<meta http-equiv=\"refresh\" content=\"0;&nbsp;url=/x\">", PAGE));
+        assertEquals(Optional.of(new MetaRefresh(0, "http://example.com/x")),
+                MetaRefresh.in("<meta\u00A0http-equiv=\"refresh\" content=\"0;\u3000url=/x\">", PAGE));
+    }
+
     @Test
     void notInScriptsCommentsOrPastTheFirst4096Characters() {
         String refresh = "<meta http-equiv=\"refresh\" content=\"0;url=/x\">";
