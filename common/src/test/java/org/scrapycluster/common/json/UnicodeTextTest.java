@@ -1,6 +1,7 @@
 package org.scrapycluster.common.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -26,5 +27,13 @@ class UnicodeTextTest {
         assertEquals(Optional.of("\\udc00 at character 2 is half of a surrogate pair"), UnicodeText.whyNot("a\udc00\ud800"),
                 "a low half before a high one is no pair");
         assertEquals(Optional.of("\\ud800 at character 3 is half of a surrogate pair"), UnicodeText.whyNot("\ud83d\ude00\ud800x"));
+    }
+
+    @Test
+    void everyLoneHalfIsRepairedAndWholePairsAreKept() {
+        assertEquals("\uFFFDx\uFFFD\ud83d\ude00\uFFFD", UnicodeText.repaired("\udc00x\ud800\ud83d\ude00\ud83d"));
+        assertEquals("\uFFFD\uFFFD", UnicodeText.repaired("\udc00\ud800"), "a low half before a high one is no pair");
+        String whole = "caf\u00e9 \ud83d\ude00";
+        assertSame(whole, UnicodeText.repaired(whole));
     }
 }

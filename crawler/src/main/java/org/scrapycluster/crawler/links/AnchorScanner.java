@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import org.jsoup.parser.Parser;
+import org.scrapycluster.common.json.UnicodeText;
 
 /**
  * Finds the {@code a} and {@code area} elements of an HTML page that have an {@code href}, with that href and
@@ -310,22 +311,7 @@ final class AnchorScanner {
      * consumer of the result message could read (two references that make a pair make its character).
      */
     private static String decoded(String text, boolean inAttribute) {
-        String decoded = Parser.unescapeEntities(text, inAttribute);
-        StringBuilder repaired = null;
-        for (int i = 0; i < decoded.length(); i++) {
-            char c = decoded.charAt(i);
-            boolean pairStart = Character.isHighSurrogate(c) && i + 1 < decoded.length()
-                    && Character.isLowSurrogate(decoded.charAt(i + 1));
-            if (pairStart) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                if (repaired == null) {
-                    repaired = new StringBuilder(decoded);
-                }
-                repaired.setCharAt(i, '\uFFFD');
-            }
-        }
-        return repaired == null ? decoded : repaired.toString();
+        return UnicodeText.repaired(Parser.unescapeEntities(text, inAttribute));
     }
 
     private static boolean endsName(char c) {
