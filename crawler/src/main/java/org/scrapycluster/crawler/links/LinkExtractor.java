@@ -63,7 +63,7 @@ public final class LinkExtractor {
 
     private static final int BASE_SCAN_CHARS = 4096;
     /** w3lib's {@code <base\\s[^>]*href\\s*=\\s*["']\\s*([^"'\\s]+)\\s*["']}, with Python's {@code \\s}. */
-    private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(baseHref(PythonRegex.SPACE),
+    private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(baseHref(),
             java.util.regex.Pattern.CASE_INSENSITIVE);
 
     /** {@code allowDomains} in lower case, and each with a dot before it: what a network location may end with. */
@@ -252,9 +252,10 @@ public final class LinkExtractor {
         }
     }
 
-    private static String baseHref(String space) {
-        return "<base" + space + "[^>]*href" + space + "*=" + space + "*[\"']" + space + "*([^\"'" + PythonRegex.SPACE_CHARS + "]+)"
-                + space + "*[\"']";
+    private static String baseHref() {
+        String space = PythonRegex.SPACE;
+        return "<base" + space + "[^>]*href" + space + "*=" + space + "*[\"']" + space + "*([^\"'" + PythonRegex.SPACE_CHARS
+                + "]+)" + space + "*[\"']";
     }
 
     /** Where the first {@code <base} (any case) of {@code html[0, end)} starts, or -1: most pages have none. */

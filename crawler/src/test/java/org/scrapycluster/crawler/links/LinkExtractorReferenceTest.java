@@ -48,7 +48,7 @@ class LinkExtractorReferenceTest {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
-    private static final Expectations EXPECTED = read();
+    private static final Expectations EXPECTED = read("/links/reference-page.expected.json", new TypeReference<>() { });
     private static final String PAGE = page();
 
     static List<Case> cases() {
@@ -77,10 +77,8 @@ class LinkExtractorReferenceTest {
         }
     }
 
-    static List<SampledPage> sampledPages() throws IOException {
-        try (InputStream in = LinkExtractorReferenceTest.class.getResourceAsStream("/links/scrapy-sampled.json")) {
-            return JSON.readValue(in, new TypeReference<>() { });
-        }
+    static List<SampledPage> sampledPages() {
+        return read("/links/scrapy-sampled.json", new TypeReference<>() { });
     }
 
     /** Random well-formed pages answered by Scrapy 1.5.2's extractor over lxml ({@code sample_links.py} writes them). */
@@ -91,9 +89,9 @@ class LinkExtractorReferenceTest {
         assertEquals(expected, LinkExtractor.defaults().extract(page.html(), page.url()));
     }
 
-    private static Expectations read() {
-        try (InputStream in = LinkExtractorReferenceTest.class.getResourceAsStream("/links/reference-page.expected.json")) {
-            return JSON.readValue(in, Expectations.class);
+    private static <T> T read(String resource, TypeReference<T> type) {
+        try (InputStream in = LinkExtractorReferenceTest.class.getResourceAsStream(resource)) {
+            return JSON.readValue(in, type);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
