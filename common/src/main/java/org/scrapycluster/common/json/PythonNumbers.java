@@ -1,6 +1,8 @@
 package org.scrapycluster.common.json;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 
 /**
  * Numbers written the way Python writes them, for the readers that expect it: a message that quotes a request's or a
@@ -37,8 +39,7 @@ public final class PythonNumbers {
         if (value == 0.0) {
             return 1 / value < 0 ? "-0.0" : "0.0";
         }
-        // Double.toString gives the shortest digits that read back as the same double, as Python's repr does.
-        BigDecimal decimal = new BigDecimal(Double.toString(Math.abs(value))).stripTrailingZeros();
+        BigDecimal decimal = shortest(Math.abs(value));
         String digits = decimal.unscaledValue().toString();
         int exponent = digits.length() - 1 - decimal.scale();
         String sign = value < 0 ? "-" : "";
@@ -53,6 +54,23 @@ public final class PythonNumbers {
             return sign + digits + "0".repeat(exponent + 1 - digits.length()) + ".0";
         }
         return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
+    }
+
+    /**
+     * The fewest significant digits that read back as {@code value}, the closest to it of those, as Python's
+     * {@code repr} takes them. {@code Double.toString} takes these too, but never fewer than two: where one digit is
+     * enough and is not followed by a 0, as for the smallest doubles, it keeps two ({@code 4.9E-324}, where Python
+     * writes {@code 5e-324}).
+     */
+    private static BigDecimal shortest(double positive) {
+        BigDecimal decimal = new BigDecimal(Double.toString(positive)).stripTrailingZeros();
+        if (decimal.precision() == 2) {
+            BigDecimal oneDigit = new BigDecimal(positive).round(new MathContext(1, RoundingMode.HALF_EVEN));
+            if (oneDigit.doubleValue() == positive) {
+                return oneDigit.stripTrailingZeros();
+            }
+        }
+        return decimal;
     }
 
     /**
