@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.json.PythonNumbers;
+import org.scrapycluster.common.python.PythonFloat;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -31,9 +32,11 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.events.ScalarEvent;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeId;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * The one reader and the one writer of the ZooKeeper domain config YAML, shared by the crawlers'
@@ -43,11 +46,14 @@ import org.yaml.snakeyaml.representer.Representer;
  * before {@code domains}; {@code hits}, {@code scale}, {@code window} in an entry), empty
  * collections as {@code []} / {@code {}}, whole numbers as integers and floats as Python writes them.
  *
+ * <p>Every mode reads plain scalars as PyYAML does ({@link PyYamlResolver}): {@code 1e3} is text.
+ *
  * <p>{@link #parseLenient} reads what the original crawler accepts, for crawlers, and for the Redis monitor to
  * say what crawlers skip of a node it edits (the edit itself keeps the document as written, {@link DomainConfigDocument}): unknown keys and values of the wrong kind are skipped (and
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
  * a fractional window is kept (Python crawlers apply it as written), fractional hits are truncated, and scales are kept as written (they are clamped when applied), but for
- * {@code .nan}, which is skipped; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
+ * {@code .nan}, which is skipped; a window or hits written as a number in text ({@code '60'}, {@code 1e3}) is read as
+ * that number, as Python crawlers read it; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
  * a key written twice in one mapping (the last is read). Hits below 0 are not: they pause the domain, as a
  * {@code domain-update} request may ask (docs/api.md).
  * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it,
@@ -68,6 +74,8 @@ public final class DomainConfigYaml {
     private static final int MAX_QUOTED_LENGTH = 60;
     /** An escape of a double-quoted scalar: a backslash before another, or one that writes a character in hex. */
     private static final Pattern ESCAPE = Pattern.compile("\\\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|.)");
+    /** Text SnakeYAML's emitter quotes as a number with a leading zero, whatever its resolver says: {@code 09}, {@code 0_1}. */
+    private static final Pattern LEADING_ZERO_DIGITS = Pattern.compile("0[0-9_]+");
     /** The line length of Python's {@code base64.encodebytes}, which PyYAML writes {@code !!binary} with. */
     private static final int BASE64_LINE = 76;
 
@@ -134,7 +142,8 @@ public final class DomainConfigYaml {
      * the original Redis monitor writes the same document with PyYAML's {@code safe_dump}: block style, indent 2, the
      * keys of every mapping sorted when they are all text (PyYAML leaves keys it cannot compare in their order), text
      * holding anything but printable ASCII double-quoted, with that escaped as PyYAML escapes it ({@code \xFC},
-     * {@code \U0001F600}, {@code \x01}: hex in upper case; text, never {@code !!binary}), timestamps as Python writes
+     * {@code \U0001F600}, {@code \x01}: hex in upper case; text, never {@code !!binary}), multi-line text quoted, text
+     * quoted only where PyYAML would read it as something else ({@link PyYamlResolver}), timestamps as Python writes
      * its dates and times, {@code !!binary} in Python's base64 lines.
      */
     static String write(Map<?, ?> document) {
@@ -144,21 +153,28 @@ public final class DomainConfigYaml {
         options.setAllowUnicode(false);
         options.setNonPrintableStyle(DumperOptions.NonPrintableStyle.ESCAPE);
         options.setLineBreak(DumperOptions.LineBreak.UNIX);
-        return upperCaseEscapes(new Yaml(new PythonStyleRepresenter(options), options).dump(document));
+        Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()), new PythonStyleRepresenter(options), options, new PyYamlResolver());
+        return asPyYamlQuotes(yaml.dump(document));
     }
 
     /**
-     * {@code yaml} with the hex digits of the escapes of its double-quoted scalars in upper case, as PyYAML writes them
-     * (SnakeYAML writes them in lower case); the text of every other scalar is left as it is.
+     * {@code yaml} with its quoted scalars as PyYAML's emitter writes them, where SnakeYAML's differs: the hex digits of
+     * the escapes of double-quoted scalars in upper case ({@code \xFC}, not {@code \xfc}), and text of digits with a
+     * leading zero that PyYAML reads as text ({@code 09}) plain, where SnakeYAML quotes it ({@code '09'}) lest a YAML 1.2
+     * reader take it for a number. The text of every other scalar is left as it is.
      */
-    private static String upperCaseEscapes(String yaml) {
+    private static String asPyYamlQuotes(String yaml) {
         StringBuilder written = new StringBuilder(yaml.length());
+        Resolver resolver = new PyYamlResolver();
         int copied = 0;
         for (Event event : new Yaml().parse(new StringReader(yaml))) {
-            if (event instanceof ScalarEvent scalar && scalar.getScalarStyle() == DumperOptions.ScalarStyle.DOUBLE_QUOTED) {
-                // the text is ASCII (allowUnicode is off), so the marks' code point indexes are char indexes
-                int start = scalar.getStartMark().getIndex();
-                int end = scalar.getEndMark().getIndex();
+            if (!(event instanceof ScalarEvent scalar)) {
+                continue;
+            }
+            // the text is ASCII (allowUnicode is off), so the marks' code point indexes are char indexes
+            int start = scalar.getStartMark().getIndex();
+            int end = scalar.getEndMark().getIndex();
+            if (scalar.getScalarStyle() == DumperOptions.ScalarStyle.DOUBLE_QUOTED) {
                 written.append(yaml, copied, start);
                 Matcher escape = ESCAPE.matcher(yaml).region(start, end);
                 int at = start;
@@ -170,6 +186,11 @@ public final class DomainConfigYaml {
                 }
                 written.append(yaml, at, end);
                 copied = end;
+            } else if (scalar.getScalarStyle() == DumperOptions.ScalarStyle.SINGLE_QUOTED
+                    && LEADING_ZERO_DIGITS.matcher(scalar.getValue()).matches()
+                    && resolver.resolve(NodeId.scalar, scalar.getValue(), true).equals(Tag.STR)) {
+                written.append(yaml, copied, start).append(scalar.getValue());
+                copied = end;
             }
         }
         return written.append(yaml, copied, yaml.length()).toString();
@@ -180,7 +201,7 @@ public final class DomainConfigYaml {
      * keys are refused in strict mode, and otherwise the last one is read, as PyYAML does.
      */
     static Yaml reader(boolean strict) {
-        return new Yaml(new SafeConstructor(loaderOptions(strict)));
+        return reader(new SafeConstructor(loaderOptions(strict)));
     }
 
     /**
@@ -191,7 +212,13 @@ public final class DomainConfigYaml {
      * @throws IllegalArgumentException (from {@code load}) for a timestamp Python cannot hold, on which the original fails
      */
     static Yaml documentReader() {
-        return new Yaml(new PythonTimestamps(loaderOptions(false)));
+        return reader(new PythonTimestamps(loaderOptions(false)));
+    }
+
+    /** A reader that resolves plain scalars as PyYAML does ({@link PyYamlResolver}); it writes nothing, so it keeps SnakeYAML's dumping defaults. */
+    private static Yaml reader(SafeConstructor constructor) {
+        DumperOptions defaults = new DumperOptions();
+        return new Yaml(constructor, new Representer(defaults), defaults, constructor.getLoadingConfig(), new PyYamlResolver());
     }
 
     private static LoaderOptions loaderOptions(boolean strict) {
@@ -351,8 +378,8 @@ public final class DomainConfigYaml {
                 String name = String.valueOf(field.getKey());
                 String fieldPath = path + "." + name;
                 switch (name) {
-                    case WINDOW -> window = windowSeconds(fieldPath, field.getValue());
-                    case HITS -> hits = wholeNumber(fieldPath, field.getValue(), Long.MIN_VALUE, "hits"); // below 0: a pause
+                    case WINDOW -> window = windowSeconds(fieldPath, numberInText(fieldPath, field.getValue()));
+                    case HITS -> hits = wholeNumber(fieldPath, numberInText(fieldPath, field.getValue()), Long.MIN_VALUE, "hits"); // below 0: a pause
                     case SCALE -> scale = fraction(fieldPath, field.getValue());
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }
@@ -370,6 +397,23 @@ public final class DomainConfigYaml {
                 problem(path, "has no " + missing + "; crawlers ignore an entry without both");
             }
             return new DomainThrottle(window, hits, scale);
+        }
+
+        /**
+         * A window or hits written as text that Python's {@code float} reads as a number ({@code '60'}, or {@code 1e3},
+         * which PyYAML reads as text): that number, as Python crawlers apply it, with a warning; in strict mode, and for
+         * any other value, the value as read. (A {@code scale} in text is not read so: Python crawlers fail on it.)
+         */
+        private Object numberInText(String path, Object value) {
+            if (strict || !(value instanceof String text)) {
+                return value;
+            }
+            OptionalDouble number = PythonFloat.parse(text);
+            if (number.isEmpty()) {
+                return value;
+            }
+            problem(path, "is text, " + describe(value) + ", which crawlers read as the number " + PythonNumbers.repr(number.getAsDouble()));
+            return number.getAsDouble();
         }
 
         private OptionalLong wholeNumber(String path, Object value, long least, String unit) {
@@ -443,8 +487,14 @@ public final class DomainConfigYaml {
     /** Represents doubles as PyYAML writes Python floats, and mappings with their keys sorted as PyYAML sorts them. */
     private static final class PythonStyleRepresenter extends Representer {
 
+        /** The characters that break a line for PyYAML's emitter. */
+        private static final Pattern LINE_BREAK = Pattern.compile("[\\n\\u0085\\u2028\\u2029]");
+
         PythonStyleRepresenter(DumperOptions options) {
             super(options);
+            // PyYAML's emitter quotes multi-line text, single quotes where it can; SnakeYAML's writes it plain or literal
+            this.representers.put(String.class, data -> representScalar(Tag.STR, (String) data,
+                    LINE_BREAK.matcher((String) data).find() ? DumperOptions.ScalarStyle.SINGLE_QUOTED : DumperOptions.ScalarStyle.PLAIN));
             this.representers.put(Double.class, data -> representScalar(Tag.FLOAT, PythonNumbers.yaml((Double) data)));
             this.representers.put(PythonTimestamp.class, data -> representScalar(Tag.TIMESTAMP, ((PythonTimestamp) data).text()));
             // base64.encodebytes: lines of 76 characters, each ended by a line break, in literal style

@@ -2,8 +2,10 @@ package org.scrapycluster.common.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +36,29 @@ class DomainConfigEditsTest {
 
         assertEquals(expected, written);
         assertEquals(expected, DomainConfigDocument.read(expected).text(), "what we write reads and writes back the same");
+    }
+
+    /** A random document as PyYAML 3.12 dumped it, and as the original writes it back after an edit ({@code zookeeper/written-sampled.json}). */
+    record SampledDocument(String text, String written) {
+        @Override
+        public String toString() {
+            return text.length() > 60 ? text.substring(0, 60) + "…" : text;
+        }
+    }
+
+    static List<SampledDocument> sampledDocuments() throws Exception {
+        return JSON.readValue(ResourceFixtures.text("zookeeper/written-sampled.json"), new TypeReference<>() { });
+    }
+
+    /**
+     * Random documents, in block, flow and mixed style, of text PyYAML reads as numbers or not, multi-line, long,
+     * non-ASCII and non-printable text, floats at the limits, dates, binary, keys that are no text
+     * ({@code sample_documents.py} writes them): an edit that changes nothing writes each back as the original does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sampledDocuments")
+    void aSampledDocumentIsWrittenBackAsTheOriginalWritesIt(SampledDocument sample) {
+        assertEquals(sample.written(), DomainConfigDocument.read(sample.text()).domainRemove("absent.example").text());
     }
 
     private static DomainConfigDocument apply(DomainConfigDocument document, JsonNode job) {

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.testing.ResourceFixtures;
 
@@ -85,7 +87,7 @@ class DomainConfigYamlTest {
                 blacklist: [ebay.com:8080, www.bbc.co.uk, cnn.com]
                 domains:
                   neg.com: {window: 60, hits: -5}
-                  big.com: {window: 60, hits: 10, scale: 1e9}
+                  big.com: {window: 60, hits: 10, scale: 1.0e+9}
                   cnn.com/news: {window: 60, hits: 5}
                   nyt.com: {window: 60, hits: 10}
                   nyt.com: {window: 60, hits: 20, hits: 30}
@@ -209,5 +211,77 @@ class DomainConfigYamlTest {
         DomainConfig config = DomainConfigYaml.parseStrict(text).config().orElseThrow();
         assertEquals(Optional.of(List.of("localhost.")), config.blacklist());
         assertEquals(DomainThrottle.of(60, 10, 1.0), config.domains().get("[2001:db8::1]."));
+    }
+
+    /** PyYAML 3.12's answers: a float needs a point and a signed exponent, a sign goes before a digit only. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "1e3 | text 1e3", "1.5e3 | text 1.5e3", "1e+3 | text 1e+3", "1.e5 | text 1.e5", "09 | text 09", "-.5 | text -.5",
+        "+.5 | text +.5", "1.5e+3 | 1500.0", ".5 | 0.5", "0x1F | 31", "017 | 15", "1:20 | 80", "1_0 | 10", "0_ | 0", "yes | true",
+    })
+    void plainScalarsAreReadAsPyYamlReadsThem(String plain, String python) {
+        Object read = ((Map<?, ?>) DomainConfigYaml.reader(false).load("x: " + plain)).get("x");
+        assertEquals(python, read instanceof String text ? "text " + text : String.valueOf(read));
+    }
+
+    /** Both fail: a number with no digits, and YAML 1.1's value key, which PyYAML's safe loader cannot build. */
+    @ParameterizedTest
+    @ValueSource(strings = {"blacklist: [0b_]", "blacklist: [0x_]", "blacklist: [=]"})
+    void whatPyYamlCannotReadIsNotValidYaml(String text) {
+        assertFalse(DomainConfigYaml.parseLenient(text).isUsable());
+    }
+
+    /** As PyYAML 3.12's {@code safe_dump} writes the same list. */
+    @Test
+    void textIsQuotedWherePyYamlQuotesIt() {
+        List<String> blacklist = List.of("1e3", "09", "=", "a\nb", "yes", "017", "1.5e+3", "0_9", "x\u2028y", "  lead");
+        assertEquals("""
+                blacklist:
+                - 1e3
+                - 09
+                - '='
+                - 'a
+
+                  b'
+                - 'yes'
+                - '017'
+                - '1.5e+3'
+                - 0_9
+                - "x\\Ly"
+                - '  lead'
+                domains: {}
+                """, DomainConfigYaml.write(Map.of("blacklist", blacklist, "domains", Map.of())));
+    }
+
+    /**
+     * Python crawlers convert a window and hits with {@code float()}, so a number written as text applies: quoted, or
+     * one PyYAML reads as text ({@code 1e3}). Ours apply it too, with a warning; {@code push} refuses it.
+     */
+    @Test
+    void crawlersReadANumberInTextAsPythonCrawlersDo() {
+        String text = """
+                domains:
+                  quoted.org: {window: '60', hits: ' 30 '}
+                  exponent.org: {window: 1e3, hits: 1.5e3}
+                  word.org: {window: 60, hits: ten}
+                """;
+        ParsedDomainConfig lenient = DomainConfigYaml.parseLenient(text);
+        assertEquals(30, lenient.config().orElseThrow().throttles().get("quoted.org").effectiveHits());
+        assertEquals(60.0, lenient.config().orElseThrow().throttles().get("quoted.org").window().getAsDouble());
+        assertEquals(1500, lenient.config().orElseThrow().throttles().get("exponent.org").effectiveHits());
+        assertEquals(1000.0, lenient.config().orElseThrow().throttles().get("exponent.org").window().getAsDouble());
+        assertEquals(Set.of("quoted.org", "exponent.org"), lenient.config().orElseThrow().throttles().keySet());
+        assertEquals(List.of(
+                "domains.quoted.org.window: is text, '60', which crawlers read as the number 60.0",
+                "domains.quoted.org.hits: is text, ' 30 ', which crawlers read as the number 30.0",
+                "domains.exponent.org.window: is text, '1e3', which crawlers read as the number 1000.0",
+                "domains.exponent.org.hits: is text, '1.5e3', which crawlers read as the number 1500.0",
+                "domains.word.org.hits: must be a whole number of hits, was 'ten'",
+                "domains.word.org: has no hits; crawlers ignore an entry without both"),
+                lenient.problems().stream().map(ConfigProblem::toString).toList());
+        assertEquals(List.of(
+                "domains.quoted.org.window: must be a number of seconds, was '60'",
+                "domains.quoted.org.hits: must be a whole number of hits, was ' 30 '"),
+                DomainConfigYaml.parseStrict(text).problems().stream().limit(2).map(ConfigProblem::toString).toList());
     }
 }
