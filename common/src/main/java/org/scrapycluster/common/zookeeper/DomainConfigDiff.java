@@ -5,7 +5,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -68,15 +67,11 @@ public final class DomainConfigDiff {
     }
 
     private static List<String> fields(DomainThrottle throttle) {
-        return List.of("window " + seconds(throttle.window()), "hits " + whole(throttle.hits()), "scale " + fraction(throttle.scale()));
+        return List.of("window " + written(throttle.window()), "hits " + written(throttle.hits()), "scale " + fraction(throttle.scale()));
     }
 
-    private static String whole(OptionalLong value) {
-        return value.isPresent() ? Long.toString(value.getAsLong()) : "(none)";
-    }
-
-    private static String seconds(OptionalDouble value) {
-        return value.isPresent() ? DomainConfigYaml.seconds(value.getAsDouble()) : "(none)";
+    private static String written(OptionalDouble value) {
+        return value.isPresent() ? DomainConfigYaml.written(value.getAsDouble()) : "(none)";
     }
 
     private static String fraction(OptionalDouble value) {

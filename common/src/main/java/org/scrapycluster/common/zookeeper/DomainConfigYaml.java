@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -51,9 +50,9 @@ import org.yaml.snakeyaml.resolver.Resolver;
  * <p>{@link #parseLenient} reads what the original crawler accepts, for crawlers, and for the Redis monitor to
  * say what crawlers skip of a node it edits (the edit itself keeps the document as written, {@link DomainConfigDocument}): unknown keys and values of the wrong kind are skipped (and
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
- * a fractional window is kept (Python crawlers apply it as written), fractional hits are truncated, and scales are kept as written (they are clamped when applied), but for
+ * a fractional window and fractional hits are kept (Python crawlers apply them as written), and scales are kept as written (they are clamped when applied), but for
  * {@code .nan}, which is skipped; a window or hits written as a number in text ({@code '60'}, {@code 1e3}) is read as
- * that number, as Python crawlers read it; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
+ * that number, and a boolean as 1 or 0, as Python crawlers read them; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
  * a key written twice in one mapping (the last is read). Hits below 0 are not: they pause the domain, as a
  * {@code domain-update} request may ask (docs/api.md).
  * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it,
@@ -279,13 +278,13 @@ public final class DomainConfigYaml {
         return new ParsedDomainConfig(Optional.empty(), List.of(new ConfigProblem("document", message)));
     }
 
-    /** Seconds as a person writes them: {@code 60}, {@code 0.5}, {@code 1e-05}. */
-    static String seconds(double value) {
-        return PythonNumbers.repr(secondsAsWritten(value));
+    /** A number of seconds or hits as a person writes it: {@code 60}, {@code 0.5}, {@code 1e-05}. */
+    static String written(double value) {
+        return PythonNumbers.repr(asWritten(value));
     }
 
-    /** Seconds as a number to write: a whole number as a {@code Long} ({@code 60}), a fraction as a {@code Double} ({@code 0.5}). */
-    public static Number secondsAsWritten(double value) {
+    /** Seconds or hits as a number to write: a whole number as a {@code Long} ({@code 60}), a fraction as a {@code Double} ({@code 0.5}). */
+    public static Number asWritten(double value) {
         return value == Math.rint(value) && Math.abs(value) < Long.MAX_VALUE ? (Number) (long) value : (Number) value;
     }
 
@@ -372,25 +371,25 @@ public final class DomainConfigYaml {
 
         private DomainThrottle readThrottle(String path, Map<?, ?> fields) {
             OptionalDouble window = OptionalDouble.empty();
-            OptionalLong hits = OptionalLong.empty();
+            OptionalDouble hits = OptionalDouble.empty();
             OptionalDouble scale = OptionalDouble.empty();
             for (Map.Entry<?, ?> field : fields.entrySet()) {
                 String name = String.valueOf(field.getKey());
                 String fieldPath = path + "." + name;
                 switch (name) {
-                    case WINDOW -> window = windowSeconds(fieldPath, numberInText(fieldPath, field.getValue()));
-                    case HITS -> hits = wholeNumber(fieldPath, numberInText(fieldPath, field.getValue()), Long.MIN_VALUE, "hits"); // below 0: a pause
-                    case SCALE -> scale = fraction(fieldPath, field.getValue());
+                    case WINDOW -> window = windowSeconds(fieldPath, asPythonNumber(fieldPath, field.getValue(), true));
+                    case HITS -> hits = hitsCount(fieldPath, asPythonNumber(fieldPath, field.getValue(), true));
+                    case SCALE -> scale = fraction(fieldPath, asPythonNumber(fieldPath, field.getValue(), false));
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }
             }
             if (window.isPresent() && !(window.getAsDouble() > 0)) {
-                problem(path + "." + WINDOW, "must be above 0, was " + seconds(window.getAsDouble())
+                problem(path + "." + WINDOW, "must be above 0, was " + written(window.getAsDouble())
                         + (strict ? "" : "; crawlers ignore the entry"));
             }
             if (window.isPresent() && window.getAsDouble() > DomainThrottle.LONGEST_WINDOW_SECONDS) {
                 problem(path + "." + WINDOW, "must be at most " + DomainThrottle.LONGEST_WINDOW_SECONDS + " (a year), was "
-                        + seconds(window.getAsDouble()) + (strict ? "" : "; crawlers count it as a year"));
+                        + written(window.getAsDouble()) + (strict ? "" : "; crawlers count it as a year"));
             }
             if (window.isEmpty() || hits.isEmpty()) {
                 String missing = window.isEmpty() && hits.isEmpty() ? "window and hits" : window.isEmpty() ? WINDOW : HITS;
@@ -400,15 +399,20 @@ public final class DomainConfigYaml {
         }
 
         /**
-         * A window or hits written as text that Python's {@code float} reads as a number ({@code '60'}, or {@code 1e3},
-         * which PyYAML reads as text): that number, as Python crawlers apply it, with a warning; in strict mode, and for
-         * any other value, the value as read. (A {@code scale} in text is not read so: Python crawlers fail on it.)
+         * A value as Python crawlers read it as a number, with a warning, where it is none: a boolean as 1 or 0
+         * ({@code scale: off} is 0, a pause; Python's {@code bool} is a number), and, with {@code text}, a text that
+         * Python's {@code float} reads ({@code '60'}, or {@code 1e3}, which PyYAML reads as text). In strict mode, and
+         * for any other value, the value as read. (A {@code scale} in text is not read so: Python crawlers fail on it.)
          */
-        private Object numberInText(String path, Object value) {
-            if (strict || !(value instanceof String text)) {
+        private Object asPythonNumber(String path, Object value, boolean text) {
+            if (strict) {
                 return value;
             }
-            OptionalDouble number = PythonFloat.parse(text);
+            if (value instanceof Boolean flag) {
+                problem(path, "is " + flag + ", which crawlers read as the number " + (flag ? 1 : 0));
+                return flag ? 1L : 0L;
+            }
+            OptionalDouble number = text && value instanceof String written ? PythonFloat.parse(written) : OptionalDouble.empty();
             if (number.isEmpty()) {
                 return value;
             }
@@ -416,21 +420,21 @@ public final class DomainConfigYaml {
             return number.getAsDouble();
         }
 
-        private OptionalLong wholeNumber(String path, Object value, long least, String unit) {
-            OptionalLong number = switch (value) {
-                case Integer i -> OptionalLong.of(i);
-                case Long l -> OptionalLong.of(l);
-                case BigInteger big when big.bitLength() < Long.SIZE -> OptionalLong.of(big.longValue());
-                case Double d when !strict && Double.isFinite(d) && Math.abs(d) < Long.MAX_VALUE -> truncated(path, d);
+        /**
+         * Hits: a whole number, below 0 a pause (as a {@code domain-update} may ask); in lenient mode a fraction too,
+         * kept as crawlers of either kind apply it ({@link DomainThrottle#effectiveHits}), which {@code push} refuses.
+         */
+        private OptionalDouble hitsCount(String path, Object value) {
+            return switch (value) {
+                case Integer i -> OptionalDouble.of(i);
+                case Long l -> OptionalDouble.of(l);
+                case BigInteger big -> OptionalDouble.of(big.doubleValue());
+                case Double d when !strict -> OptionalDouble.of(d);
                 case null, default -> {
-                    problem(path, "must be a whole number of " + unit + ", was " + describe(value));
-                    yield OptionalLong.empty();
+                    problem(path, "must be a whole number of hits, was " + describe(value));
+                    yield OptionalDouble.empty();
                 }
             };
-            if (strict && number.isPresent() && number.getAsLong() < least) {
-                problem(path, "must be at least " + least + ", was " + number.getAsLong());
-            }
-            return number;
         }
 
         /**
@@ -448,14 +452,6 @@ public final class DomainConfigYaml {
                     yield OptionalDouble.empty();
                 }
             };
-        }
-
-        private OptionalLong truncated(String path, double value) {
-            long whole = (long) value;
-            if (whole != value) {
-                problem(path, "is not a whole number; " + describe(value) + " is read as " + whole);
-            }
-            return OptionalLong.of(whole);
         }
 
         private OptionalDouble fraction(String path, Object value) {

@@ -3,7 +3,6 @@ package org.scrapycluster.common.zookeeper;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
-import java.util.OptionalLong;
 
 /**
  * One domain's throttle override from the ZooKeeper config: at most {@code hits} pops per
@@ -12,10 +11,10 @@ import java.util.OptionalLong;
  * the config keeps the others so that a rewrite does not lose them and a validator can point at them.
  *
  * @param window seconds, when given; a fraction is kept ({@code 0.5}), as Python crawlers apply it
- * @param hits pops allowed per window, when given
+ * @param hits pops allowed per window, when given; a fraction is kept, as Python crawlers apply it ({@link #effectiveHits})
  * @param scale multiplier of {@code hits}, when given (clamped to 0..1 when applied)
  */
-public record DomainThrottle(OptionalDouble window, OptionalLong hits, OptionalDouble scale) {
+public record DomainThrottle(OptionalDouble window, OptionalDouble hits, OptionalDouble scale) {
 
     /** The longest window a {@code domain-update} may set, a year; crawlers count a longer one of a hand-written config as a year. */
     public static final long LONGEST_WINDOW_SECONDS = Duration.ofDays(365).toSeconds();
@@ -43,7 +42,7 @@ public record DomainThrottle(OptionalDouble window, OptionalLong hits, OptionalD
 
     /** A complete entry, as a {@code domain-update} writes it. */
     public static DomainThrottle of(double window, long hits, double scale) {
-        return new DomainThrottle(OptionalDouble.of(window), OptionalLong.of(hits), OptionalDouble.of(scale));
+        return new DomainThrottle(OptionalDouble.of(window), OptionalDouble.of(hits), OptionalDouble.of(scale));
     }
 
     /**
@@ -62,14 +61,16 @@ public record DomainThrottle(OptionalDouble window, OptionalLong hits, OptionalD
     }
 
     /**
-     * The hits a crawler allows per window: {@code int(hits × clamp(scale, 0, 1))} as the original
-     * computes it (the floor, for the non-negative counts a config holds); a missing scale is 1.
+     * The hits a crawler allows per window, as the original computes them: {@code int(hits × clamp(scale, 0, 1))} when
+     * there is a scale (the floor, for the non-negative counts a config holds); without one it compares the window's
+     * count with {@code hits} as written, so that fractional hits allow the next whole number ({@code 2.5} allows 3).
+     * {@code .nan} hits allow none, as the original's comparison with them is never true.
      *
      * @throws IllegalStateException when the entry has no {@code hits}
      */
     public long effectiveHits() {
-        long given = hits.orElseThrow(() -> new IllegalStateException("the throttle entry has no hits"));
-        return (long) (given * fitScale(scale.orElse(1.0)));
+        double given = hits.orElseThrow(() -> new IllegalStateException("the throttle entry has no hits"));
+        return scale.isPresent() ? (long) (given * fitScale(scale.getAsDouble())) : (long) Math.ceil(given);
     }
 
     /** {@code scale} clamped to 0..1: 1.1 → 1.0, −1.9 → 0.0, 0.51 stays. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,7 @@ class DomainConfigDiffTest {
 
     @Test
     void tellsWhenTheBlacklistKeyAppearsOrGoesAndWhenAPartIsMissing() {
-        DomainThrottle partial = new DomainThrottle(OptionalDouble.empty(), OptionalLong.of(5), OptionalDouble.empty());
+        DomainThrottle partial = new DomainThrottle(OptionalDouble.empty(), OptionalDouble.of(5), OptionalDouble.empty());
         DomainConfig before = new DomainConfig(Optional.of(List.of()), new TreeMap<>());
         TreeMap<String, DomainThrottle> domains = new TreeMap<>();
         domains.put("half.org", partial);

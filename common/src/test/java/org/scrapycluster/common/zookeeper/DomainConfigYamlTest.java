@@ -117,7 +117,7 @@ class DomainConfigYamlTest {
         ParsedDomainConfig pushed = DomainConfigYaml.parseStrict(pulled);
 
         assertEquals(List.of(), pushed.problems());
-        assertEquals(-1, pushed.config().orElseThrow().domains().get("paused.org").hits().getAsLong());
+        assertEquals(-1, pushed.config().orElseThrow().domains().get("paused.org").hits().getAsDouble());
     }
 
     /** A blacklist entry is named by its place in the document, also after an entry that is skipped. */
@@ -255,29 +255,35 @@ class DomainConfigYamlTest {
 
     /**
      * Python crawlers convert a window and hits with {@code float()}, so a number written as text applies: quoted, or
-     * one PyYAML reads as text ({@code 1e3}). Ours apply it too, with a warning; {@code push} refuses it.
+     * one PyYAML reads as text ({@code 1e3}); and a boolean is a number to Python. Ours apply them too, with a warning;
+     * {@code push} refuses them.
      */
     @Test
-    void crawlersReadANumberInTextAsPythonCrawlersDo() {
+    void crawlersReadNumbersInTextAndBooleansAsPythonCrawlersDo() {
         String text = """
                 domains:
                   quoted.org: {window: '60', hits: ' 30 '}
                   exponent.org: {window: 1e3, hits: 1.5e3}
                   word.org: {window: 60, hits: ten}
+                  flags.org: {window: 60, hits: yes, scale: off}
                 """;
         ParsedDomainConfig lenient = DomainConfigYaml.parseLenient(text);
         assertEquals(30, lenient.config().orElseThrow().throttles().get("quoted.org").effectiveHits());
         assertEquals(60.0, lenient.config().orElseThrow().throttles().get("quoted.org").window().getAsDouble());
         assertEquals(1500, lenient.config().orElseThrow().throttles().get("exponent.org").effectiveHits());
         assertEquals(1000.0, lenient.config().orElseThrow().throttles().get("exponent.org").window().getAsDouble());
-        assertEquals(Set.of("quoted.org", "exponent.org"), lenient.config().orElseThrow().throttles().keySet());
+        assertEquals(0, lenient.config().orElseThrow().throttles().get("flags.org").effectiveHits(), "scale: off is 0, a pause");
+        assertEquals(1, lenient.config().orElseThrow().throttles().get("flags.org").hits().getAsDouble());
+        assertEquals(Set.of("quoted.org", "exponent.org", "flags.org"), lenient.config().orElseThrow().throttles().keySet());
         assertEquals(List.of(
                 "domains.quoted.org.window: is text, '60', which crawlers read as the number 60.0",
                 "domains.quoted.org.hits: is text, ' 30 ', which crawlers read as the number 30.0",
                 "domains.exponent.org.window: is text, '1e3', which crawlers read as the number 1000.0",
                 "domains.exponent.org.hits: is text, '1.5e3', which crawlers read as the number 1500.0",
                 "domains.word.org.hits: must be a whole number of hits, was 'ten'",
-                "domains.word.org: has no hits; crawlers ignore an entry without both"),
+                "domains.word.org: has no hits; crawlers ignore an entry without both",
+                "domains.flags.org.hits: is true, which crawlers read as the number 1",
+                "domains.flags.org.scale: is false, which crawlers read as the number 0"),
                 lenient.problems().stream().map(ConfigProblem::toString).toList());
         assertEquals(List.of(
                 "domains.quoted.org.window: must be a number of seconds, was '60'",

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.OptionalDouble;
-import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,8 +26,19 @@ class DomainThrottleTest {
         assertEquals(28, DomainThrottle.of(60, 100, 0.29).effectiveHits(), "100 * 0.29 is 28.999999999999996");
         assertEquals(10, DomainThrottle.of(60, 10, 7.0).effectiveHits(), "scale above 1 counts as 1");
         assertEquals(0, DomainThrottle.of(60, 10, -1.0).effectiveHits(), "scale below 0 counts as 0");
-        assertEquals(30, new DomainThrottle(OptionalDouble.of(60), OptionalLong.of(30), OptionalDouble.empty()).effectiveHits(),
+        assertEquals(30, new DomainThrottle(OptionalDouble.of(60), OptionalDouble.of(30), OptionalDouble.empty()).effectiveHits(),
                 "no scale counts as 1");
+    }
+
+    /** As the original: int(hits * scale) with a scale; without one, a window count below 2.5 lets a third through. */
+    @Test
+    void fractionalHitsCountAsTheOriginalCountsThem() {
+        assertEquals(2, new DomainThrottle(OptionalDouble.of(60), OptionalDouble.of(2.5), OptionalDouble.of(0.9)).effectiveHits(),
+                "int(2.5 * 0.9), not int(2 * 0.9)");
+        assertEquals(3, new DomainThrottle(OptionalDouble.of(60), OptionalDouble.of(2.5), OptionalDouble.empty()).effectiveHits());
+        assertEquals(0, new DomainThrottle(OptionalDouble.of(60), OptionalDouble.of(-0.5), OptionalDouble.empty()).effectiveHits());
+        assertEquals(0, new DomainThrottle(OptionalDouble.of(60), OptionalDouble.of(Double.NaN), OptionalDouble.empty()).effectiveHits(),
+                "no count is below .nan");
     }
 
     @Test
@@ -41,8 +51,8 @@ class DomainThrottleTest {
         assertTrue(DomainThrottle.of(60, -1, 1.0).applies(), "as do fewer, as in the original");
         assertFalse(DomainThrottle.of(0, 10, 1.0).applies(), "a window of 0 would let everything through");
         assertFalse(DomainThrottle.of(-60, 10, 1.0).applies());
-        DomainThrottle noWindow = new DomainThrottle(OptionalDouble.empty(), OptionalLong.of(10), OptionalDouble.empty());
-        DomainThrottle noHits = new DomainThrottle(OptionalDouble.of(60), OptionalLong.empty(), OptionalDouble.of(1.0));
+        DomainThrottle noWindow = new DomainThrottle(OptionalDouble.empty(), OptionalDouble.of(10), OptionalDouble.empty());
+        DomainThrottle noHits = new DomainThrottle(OptionalDouble.of(60), OptionalDouble.empty(), OptionalDouble.of(1.0));
         assertFalse(noWindow.applies());
         assertFalse(noHits.applies());
         assertThrows(IllegalStateException.class, noHits::effectiveHits);

@@ -273,7 +273,7 @@ public final class ZookeeperMonitor implements JobPlugin {
         if (field.isIntegralNumber()) {
             return field.longValue();
         }
-        return field.isTextual() ? DomainConfigYaml.secondsAsWritten(value) : value;
+        return field.isTextual() ? DomainConfigYaml.asWritten(value) : value;
     }
 
     /** A whole number of the request as written, not cut to its low 64 bits; a string holding one counts too. */

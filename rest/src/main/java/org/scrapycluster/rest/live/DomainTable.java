@@ -18,6 +18,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.zookeeper.DomainConfig;
+import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,7 +109,7 @@ final class DomainTable {
             row.put("domain", domain);
             row.put("backlog", backlog.getOrDefault(domain, 0L));
             row.put("throttle_source", throttle.source());
-            row.put("hits", throttle.hits());
+            row.putPOJO("hits", DomainConfigYaml.asWritten(throttle.hits())); // 10, or 2.5 as a hand-written config may say
             row.put("window", throttle.window());
             if (throttle.scale() != null) {
                 row.put("scale", throttle.scale());
@@ -138,13 +139,13 @@ final class DomainTable {
     }
 
     /** A domain's throttle as the crawlers apply it, and where it comes from. */
-    private record Throttle(String source, long hits, double window, Double scale, long limit) {
+    private record Throttle(String source, double hits, double window, Double scale, long limit) {
     }
 
     private Throttle throttle(DomainConfig config, String domain) {
         DomainThrottle entry = config.throttles().get(domain);
         if (entry != null && entry.applies()) {
-            return new Throttle("zookeeper", entry.hits().getAsLong(), entry.appliedWindow(),
+            return new Throttle("zookeeper", entry.hits().getAsDouble(), entry.appliedWindow(),
                     DomainThrottle.fitScale(entry.scale().orElse(1.0)), entry.effectiveHits());
         }
         return new Throttle("default", defaultHits, defaultWindow, null, defaultHits);
