@@ -52,7 +52,8 @@ import org.yaml.snakeyaml.resolver.Resolver;
  * reported as warnings), entries lacking {@code window} or {@code hits} are kept but not applied,
  * a fractional window and fractional hits are kept (Python crawlers apply them as written), and scales are kept as written (they are clamped when applied), but for
  * {@code .nan}, which is skipped; a window or hits written as a number in text ({@code '60'}, {@code 1e3}) is read as
- * that number, and a boolean as 1 or 0, as Python crawlers read them; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
+ * that number, and a boolean as 1 or 0, as Python crawlers read them, and a blacklist that is one domain as a list of
+ * it; what crawlers apply otherwise than written is reported too: a scale outside 0..1,
  * a key written twice in one mapping (the last is read). Hits below 0 are not: they pause the domain, as a
  * {@code domain-update} request may ask (docs/api.md).
  * {@link #parseApplied} reads it as crawlers apply it: leniently, with every domain spelled as queue keys spell it,
@@ -329,6 +330,12 @@ public final class DomainConfigYaml {
         private Optional<List<String>> readBlacklist(Object value) {
             if (value == null) {
                 return Optional.of(List.of());
+            }
+            if (value instanceof String one && !strict) {
+                // a Python crawler tests a queue's domain with `in`, so a text blacklists the domain it names (and
+                // every domain whose name is a part of it: bay.com for ebay.com)
+                problem(BLACKLIST, "is one domain, not a list; crawlers read it as the list [" + one + "]");
+                return readBlacklist(List.of(one));
             }
             if (!(value instanceof List<?> items)) {
                 problem(BLACKLIST, "must be a list of domains, was " + describe(value));

@@ -290,4 +290,16 @@ class DomainConfigYamlTest {
                 "domains.quoted.org.hits: must be a whole number of hits, was ' 30 '"),
                 DomainConfigYaml.parseStrict(text).problems().stream().limit(2).map(ConfigProblem::toString).toList());
     }
+
+    /** A Python crawler blacklists the domain a text names (its test is {@code in}); push refuses the text. */
+    @Test
+    void aBlacklistThatIsOneDomainBlacklistsIt() {
+        ParsedDomainConfig applied = DomainConfigYaml.parseApplied("blacklist: Ebay.com\n");
+        assertEquals(Optional.of(List.of("ebay.com")), applied.config().orElseThrow().blacklist());
+        assertEquals(List.of("blacklist: is one domain, not a list; crawlers read it as the list [Ebay.com]",
+                "blacklist[0]: is read as ebay.com, as queue keys spell it"),
+                applied.problems().stream().map(ConfigProblem::toString).toList());
+        assertEquals(List.of(new ConfigProblem("blacklist", "must be a list of domains, was 'Ebay.com'")),
+                DomainConfigYaml.parseStrict("blacklist: Ebay.com\n").problems());
+    }
 }
