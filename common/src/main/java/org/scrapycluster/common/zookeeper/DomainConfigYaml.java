@@ -438,7 +438,7 @@ public final class DomainConfigYaml {
                 case BigInteger big -> OptionalDouble.of(big.doubleValue());
                 case Double d when !strict -> OptionalDouble.of(d);
                 case null, default -> {
-                    problem(path, "must be a whole number of hits, was " + describe(value));
+                    problem(path, "must be a whole number of hits, was " + describe(value) + numberInTextHint(value));
                     yield OptionalDouble.empty();
                 }
             };
@@ -455,17 +455,30 @@ public final class DomainConfigYaml {
                 case BigInteger big -> OptionalDouble.of(big.doubleValue());
                 case Double d when Double.isFinite(d) -> OptionalDouble.of(d);
                 case null, default -> {
-                    problem(path, "must be a number of seconds, was " + describe(value));
+                    problem(path, "must be a number of seconds, was " + describe(value) + numberInTextHint(value));
                     yield OptionalDouble.empty();
                 }
             };
+        }
+
+        /**
+         * For a value that is text holding a number ({@code '60'}, or {@code 1e3}, which YAML as the original reads it
+         * takes for text): how to write the number so that it is one ({@code 1000}, {@code 1.0e-05}); else nothing.
+         */
+        private static String numberInTextHint(Object value) {
+            OptionalDouble number = value instanceof String text ? PythonFloat.parse(text) : OptionalDouble.empty();
+            if (number.isEmpty() || !Double.isFinite(number.getAsDouble())) {
+                return "";
+            }
+            Number written = asWritten(number.getAsDouble());
+            return " (text; a number is written " + (written instanceof Long whole ? whole.toString() : PythonNumbers.yaml(number.getAsDouble())) + ")";
         }
 
         private OptionalDouble fraction(String path, Object value) {
             // .nan compares false with every bound, so clamping would keep it and scaled hits would be 0: a pause
             if (!(value instanceof Integer || value instanceof Long || value instanceof Double)
                     || Double.isNaN(((Number) value).doubleValue())) {
-                problem(path, "must be a number from 0 to 1, was " + describe(value));
+                problem(path, "must be a number from 0 to 1, was " + describe(value) + numberInTextHint(value));
                 return OptionalDouble.empty();
             }
             double scale = ((Number) value).doubleValue();
