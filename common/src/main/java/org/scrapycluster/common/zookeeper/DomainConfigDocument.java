@@ -135,16 +135,20 @@ public final class DomainConfigDocument {
         return domains;
     }
 
-    /** The document with {@code key} set to {@code value}, and both keys present, as the original makes them. */
+    /**
+     * The document with {@code key} set to {@code value}, and both keys present, as the original makes them: it adds
+     * a missing {@code domains}, then a missing {@code blacklist}, before its edit, and that order is kept where PyYAML
+     * cannot sort the keys (a document with a key that is no text).
+     */
     private DomainConfigDocument with(String key, Object value) {
         Map<Object, Object> edited = new LinkedHashMap<>(root);
-        edited.put(key, value);
         if (edited.get(DOMAINS) == null) {
             edited.put(DOMAINS, Map.of());
         }
         if (edited.get(BLACKLIST) == null) {
             edited.put(BLACKLIST, List.of());
         }
+        edited.put(key, value);
         return new DomainConfigDocument(edited, problems);
     }
 
