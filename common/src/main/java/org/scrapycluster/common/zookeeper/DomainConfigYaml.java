@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.DoublePredicate;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -384,8 +385,14 @@ public final class DomainConfigYaml {
                 String name = String.valueOf(field.getKey());
                 String fieldPath = path + "." + name;
                 switch (name) {
-                    case WINDOW -> window = windowSeconds(fieldPath, asPythonNumber(fieldPath, field.getValue(), true));
-                    case HITS -> hits = hitsCount(fieldPath, asPythonNumber(fieldPath, field.getValue(), true));
+                    // any finite number of seconds: a fraction is kept as crawlers of either kind apply it (window: 0.5 is
+                    // half a second) and as a domain-update writes it
+                    case WINDOW -> window = number(fieldPath, asPythonNumber(fieldPath, field.getValue(), true), Double::isFinite,
+                            "a number of seconds");
+                    // below 0 a pause, as a domain-update may ask; a fraction is kept as crawlers of either kind apply it
+                    // (DomainThrottle.effectiveHits), which push refuses
+                    case HITS -> hits = number(fieldPath, asPythonNumber(fieldPath, field.getValue(), true), fraction -> !strict,
+                            "a whole number of hits");
                     case SCALE -> scale = fraction(fieldPath, asPythonNumber(fieldPath, field.getValue(), false));
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }
@@ -428,34 +435,17 @@ public final class DomainConfigYaml {
         }
 
         /**
-         * Hits: a whole number, below 0 a pause (as a {@code domain-update} may ask); in lenient mode a fraction too,
-         * kept as crawlers of either kind apply it ({@link DomainThrottle#effectiveHits}), which {@code push} refuses.
+         * A window or hits as a number: a whole number, or a fraction where {@code fractionTaken} takes it; otherwise a
+         * problem saying what it {@code mustBe}.
          */
-        private OptionalDouble hitsCount(String path, Object value) {
+        private OptionalDouble number(String path, Object value, DoublePredicate fractionTaken, String mustBe) {
             return switch (value) {
                 case Integer i -> OptionalDouble.of(i);
                 case Long l -> OptionalDouble.of(l);
                 case BigInteger big -> OptionalDouble.of(big.doubleValue());
-                case Double d when !strict -> OptionalDouble.of(d);
+                case Double d when fractionTaken.test(d) -> OptionalDouble.of(d);
                 case null, default -> {
-                    problem(path, "must be a whole number of hits, was " + describe(value) + numberInTextHint(value));
-                    yield OptionalDouble.empty();
-                }
-            };
-        }
-
-        /**
-         * A window: any finite number of seconds, a fraction kept as crawlers of either kind apply it ({@code window: 0.5}
-         * is half a second) and as a {@code domain-update} writes it.
-         */
-        private OptionalDouble windowSeconds(String path, Object value) {
-            return switch (value) {
-                case Integer i -> OptionalDouble.of(i);
-                case Long l -> OptionalDouble.of(l);
-                case BigInteger big -> OptionalDouble.of(big.doubleValue());
-                case Double d when Double.isFinite(d) -> OptionalDouble.of(d);
-                case null, default -> {
-                    problem(path, "must be a number of seconds, was " + describe(value) + numberInTextHint(value));
+                    problem(path, "must be " + mustBe + ", was " + describe(value) + numberInTextHint(value));
                     yield OptionalDouble.empty();
                 }
             };
