@@ -8,7 +8,6 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -16,7 +15,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.DoublePredicate;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.scrapycluster.common.domain.DomainKey;
@@ -73,8 +71,6 @@ public final class DomainConfigYaml {
     private static final String HITS = "hits";
     private static final String SCALE = "scale";
     private static final int MAX_QUOTED_LENGTH = 60;
-    /** An escape of a double-quoted scalar: a backslash before another, or one that writes a character in hex. */
-    private static final Pattern ESCAPE = Pattern.compile("\\\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|.)");
     /** Text SnakeYAML's emitter quotes as a number with a leading zero, whatever its resolver says: {@code 09}, {@code 0_1}. */
     private static final Pattern LEADING_ZERO_DIGITS = Pattern.compile("0[0-9_]+");
     /** The line length of Python's {@code base64.encodebytes}, which PyYAML writes {@code !!binary} with. */
@@ -159,10 +155,11 @@ public final class DomainConfigYaml {
     }
 
     /**
-     * {@code yaml} with its quoted scalars as PyYAML's emitter writes them, where SnakeYAML's differs: the hex digits of
-     * the escapes of double-quoted scalars in upper case ({@code \xFC}, not {@code \xfc}), and text of digits with a
-     * leading zero that PyYAML reads as text ({@code 09}) plain, where SnakeYAML quotes it ({@code '09'}) lest a YAML 1.2
-     * reader take it for a number. The text of every other scalar is left as it is.
+     * {@code yaml} with its quoted scalars as PyYAML's emitter writes them, where SnakeYAML's differs: text of digits
+     * with a leading zero that PyYAML reads as text ({@code 09}) plain, where SnakeYAML quotes it ({@code '09'}) lest a
+     * YAML 1.2 reader take it for a number; double-quoted text with its escapes in upper case ({@code \xFC}, not
+     * {@code \xfc}) and folded where PyYAML folds it ({@link PyYamlDoubleQuoted}). The text of every other scalar is
+     * left as it is.
      */
     private static String asPyYamlQuotes(String yaml) {
         StringBuilder written = new StringBuilder(yaml.length());
@@ -176,16 +173,9 @@ public final class DomainConfigYaml {
             int start = scalar.getStartMark().getIndex();
             int end = scalar.getEndMark().getIndex();
             if (scalar.getScalarStyle() == DumperOptions.ScalarStyle.DOUBLE_QUOTED) {
-                written.append(yaml, copied, start);
-                Matcher escape = ESCAPE.matcher(yaml).region(start, end);
-                int at = start;
-                while (escape.find()) {
-                    written.append(yaml, at, escape.start()).append(escape.group().length() > 2
-                            ? escape.group().substring(0, 2) + escape.group().substring(2).toUpperCase(Locale.ROOT)
-                            : escape.group());
-                    at = escape.end();
-                }
-                written.append(yaml, at, end);
+                int quote = yaml.indexOf('"', start); // after the tag, if any (!!binary "")
+                written.append(yaml, copied, quote);
+                written.append(refolded(scalar.getValue(), yaml.substring(quote, end), written.length() - written.lastIndexOf("\n") - 1));
                 copied = end;
             } else if (scalar.getScalarStyle() == DumperOptions.ScalarStyle.SINGLE_QUOTED
                     && LEADING_ZERO_DIGITS.matcher(scalar.getValue()).matches()
@@ -195,6 +185,24 @@ public final class DomainConfigYaml {
             }
         }
         return written.append(yaml, copied, yaml.length()).toString();
+    }
+
+    /**
+     * A double-quoted scalar that SnakeYAML wrote as {@code snakeYaml}, written anew from {@code column} as PyYAML
+     * writes {@code value}. It folds only where SnakeYAML folded too (never a simple key): SnakeYAML tests every place
+     * PyYAML tests, with at least as many columns written, so it folds wherever PyYAML does, and the first of its
+     * continuation lines gives their indent.
+     */
+    private static String refolded(String value, String snakeYaml, int column) {
+        int fold = snakeYaml.indexOf("\\\n");
+        if (fold < 0) {
+            return PyYamlDoubleQuoted.write(value, column, 0, false);
+        }
+        int indent = 0;
+        while (snakeYaml.charAt(fold + 2 + indent) == ' ') {
+            indent++;
+        }
+        return PyYamlDoubleQuoted.write(value, column, indent, true);
     }
 
     /**
