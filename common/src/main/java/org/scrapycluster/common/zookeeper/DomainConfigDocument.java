@@ -18,7 +18,7 @@ import org.scrapycluster.common.domain.DomainKey;
  *
  * <p>A node that crawlers could not read at all is refused rather than edited, as the edit would lose it: text that is
  * not YAML, a document that is not a mapping, a {@code domains} that is not a mapping or a {@code blacklist} that is
- * not a list; so is a timestamp Python cannot hold ({@code 2024-02-30}), on which the original's edit fails. An empty
+ * neither a list nor one domain; so is a timestamp Python cannot hold ({@code 2024-02-30}), on which the original's edit fails. An empty
  * one ({@code domains:}) counts as none. Timestamps are kept as the original keeps them, as Python dates and times
  * ({@link PythonTimestamp}).
  */
@@ -50,7 +50,9 @@ public final class DomainConfigDocument {
             root.putAll(document);
         }
         requireKind(root, DOMAINS, Map.class, "a mapping of domain to throttle");
-        requireKind(root, BLACKLIST, List.class, "a list of domains");
+        if (!(root.get(BLACKLIST) instanceof String)) { // one domain, as crawlers read it
+            requireKind(root, BLACKLIST, List.class, "a list of domains");
+        }
         return new DomainConfigDocument(root, parsed.problems());
     }
 
@@ -110,7 +112,7 @@ public final class DomainConfigDocument {
      */
     public DomainConfigDocument blacklistUpdate(String domain) {
         LinkedHashSet<Object> edited = new LinkedHashSet<>();
-        for (Object entry : part(BLACKLIST, List.<Object>of())) {
+        for (Object entry : blacklist()) {
             edited.add(sameDomain(entry, domain) ? domain : entry);
         }
         edited.add(domain);
@@ -124,9 +126,18 @@ public final class DomainConfigDocument {
      * @param domain the domain as queue keys spell it ({@link DomainKey})
      */
     public DomainConfigDocument blacklistRemove(String domain) {
-        List<Object> edited = new ArrayList<>(part(BLACKLIST, List.of()));
+        List<Object> edited = new ArrayList<>(blacklist());
         edited.removeIf(entry -> sameDomain(entry, domain));
         return with(BLACKLIST, edited);
+    }
+
+    /**
+     * The blacklist as crawlers read it: a list, or the one domain a text names ({@code blacklist: ebay.com}), which a
+     * blacklist edit writes back as a list (the original's {@code blacklist-update} fails on such a node). Other edits
+     * leave it as written, as the original does.
+     */
+    private List<?> blacklist() {
+        return root.get(BLACKLIST) instanceof String one ? List.of(one) : part(BLACKLIST, List.of());
     }
 
     private Map<Object, Object> domainsWithout(String domain) {

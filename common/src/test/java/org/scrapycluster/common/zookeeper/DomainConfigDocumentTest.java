@@ -101,11 +101,21 @@ class DomainConfigDocumentTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"garbage", "- a.com\n", "domains: {cnn.com: [\n", "domains: [cnn.com]\n", "blacklist: ebay.com\n",
-        "blacklist: {ebay.com: 1}\n", "since: 2024-02-30\n", "at: 2024-01-01 25:00:00\n", "at: 9999-12-31 23:00:00 -02\n",
+    @ValueSource(strings = {"garbage", "- a.com\n", "domains: {cnn.com: [\n", "domains: [cnn.com]\n",
+        "blacklist: {ebay.com: 1}\n", "blacklist: 7\n", "since: 2024-02-30\n", "at: 2024-01-01 25:00:00\n", "at: 9999-12-31 23:00:00 -02\n",
         "at: 0001-01-01 00:30:00 +01\n"})
     void refusesADocumentAnEditWouldLosePartOf(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DomainConfigDocument.read(text));
         assertTrue(!e.getMessage().isBlank(), "says why");
+    }
+
+    /** Crawlers read a blacklist that is one domain as a list of it: a domain edit keeps it, a blacklist edit lists it. */
+    @Test
+    void aBlacklistThatIsOneDomainIsEditedAsAListOfIt() {
+        DomainConfigDocument document = DomainConfigDocument.read("blacklist: ebay.com\n");
+        assertEquals("blacklist: ebay.com\ndomains:\n  cnn.com:\n    hits: 15\n    scale: 1.0\n    window: 60\n",
+                document.domainUpdate("cnn.com", 60, 15, 1.0).text(), "as the original writes it");
+        assertEquals("blacklist:\n- ebay.com\n- cnn.com\ndomains: {}\n", document.blacklistUpdate("cnn.com").text());
+        assertEquals("blacklist: []\ndomains: {}\n", document.blacklistRemove("ebay.com").text());
     }
 }
