@@ -137,7 +137,7 @@ class ZooKeeperConfigStoreTest {
 
     /** A node an edit would lose part of is refused as the original answers a failed load, and left as it is. */
     @ParameterizedTest
-    @ValueSource(strings = {"domains: [cnn.com]\n", "blacklist: ebay.com\n", "- blacklist\n", "domains: {cnn.com: [\n"})
+    @ValueSource(strings = {"domains: [cnn.com]\n", "blacklist: {ebay.com: 1}\n", "- blacklist\n", "domains: {cnn.com: [\n"})
     void aNodeAnEditWouldLosePartOfIsALoadErrorAndIsNotOverwritten(String text) throws Exception {
         WatcherEvents.write(other, path, text);
         try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
