@@ -22,7 +22,8 @@ import org.yaml.snakeyaml.resolver.Resolver;
  */
 final class PyYamlResolver extends Resolver {
 
-    private static final Pattern BOOL = Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
+    // booleans, the merge key, timestamps and the value key are SnakeYAML's own rules (Resolver.BOOL, MERGE,
+    // TIMESTAMP, VALUE), the same as PyYAML's; floats, integers and null are PyYAML's
     private static final Pattern FLOAT = Pattern.compile("[-+]?[0-9][0-9_]*\\.[0-9_]*(?:[eE][-+][0-9]+)?"
             + "|\\.[0-9_]+(?:[eE][-+][0-9]+)?"
             + "|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*"
@@ -33,24 +34,19 @@ final class PyYamlResolver extends Resolver {
             + "|[-+]?(?:0|[1-9][0-9_]*)"
             + "|[-+]?0x[0-9a-fA-F_]+"
             + "|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+");
-    private static final Pattern MERGE = Pattern.compile("<<");
     private static final Pattern NULL = Pattern.compile("~|null|Null|NULL|");
-    private static final Pattern TIMESTAMP = Pattern.compile("[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]"
-            + "|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \\t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\\.[0-9]*)?"
-            + "(?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?");
-    private static final Pattern VALUE = Pattern.compile("=");
     private static final Tag VALUE_TAG = new Tag(Tag.PREFIX + "value");
 
     /** In PyYAML's order: for a scalar starting with a digit, float is tried before int. */
     @Override
     protected void addImplicitResolvers() {
-        addImplicitResolver(Tag.BOOL, BOOL, "yYnNtTfFoO");
+        addImplicitResolver(Tag.BOOL, Resolver.BOOL, "yYnNtTfFoO");
         addImplicitResolver(Tag.FLOAT, FLOAT, "-+0123456789.");
         addImplicitResolver(Tag.INT, INT, "-+0123456789");
-        addImplicitResolver(Tag.MERGE, MERGE, "<");
+        addImplicitResolver(Tag.MERGE, Resolver.MERGE, "<");
         // '\0' stands for the empty scalar: SnakeYAML tries such a rule on every scalar, and only these five match
         addImplicitResolver(Tag.NULL, NULL, "~nN\0");
-        addImplicitResolver(Tag.TIMESTAMP, TIMESTAMP, "0123456789");
-        addImplicitResolver(VALUE_TAG, VALUE, "=");
+        addImplicitResolver(Tag.TIMESTAMP, Resolver.TIMESTAMP, "0123456789");
+        addImplicitResolver(VALUE_TAG, Resolver.VALUE, "=");
     }
 }
