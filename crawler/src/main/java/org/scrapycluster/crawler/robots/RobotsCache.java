@@ -34,7 +34,8 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * The robots.txt rules of every host this node crawls: each file fetched once per scheme, host and port through the
  * crawler's own fetcher (following up to {@value #MAX_REDIRECTS} redirects) and kept for the cache time, then parsed by
  * crawler-commons' {@link SimpleRobotRulesParser} for the robot a request is ({@link RobotName}: the User-Agent it
- * sends, unless {@code ROBOTSTXT_USER_AGENT} names the node's robot for all). The rules of a file for one robot are
+ * sends, unless {@code ROBOTSTXT_USER_AGENT} names the node's robot for all) and asked through {@link PathRules}, in
+ * time that does not grow with their number. The rules of a file for one robot are
  * parsed once and kept while the file is, bounded as the files are: each entry weighs its file and its rules. As Scrapy's
  * robots.txt middleware does, a missing file (4xx) allows everything, and so does a file that cannot be
  * fetched for a reason of the network or of its redirects (an address refused, too many hops). A server that
@@ -330,23 +331,22 @@ public final class RobotsCache {
     /** A robot, by its token (empty: none, for the {@code *} group), asking one file. */
     private record Robot(RobotFile file, String token) {
 
-        /** About how many bytes a rule or a sitemap takes beside its text: the objects around it. */
-        private static final int PER_RULE = 64;
+        /** About how many bytes a sitemap takes beside its text: the objects around it. */
+        private static final int PER_SITEMAP = 64;
 
         BaseRobotRules parse() {
-            return parser().parseContent(file.url, file.content, file.contentType, token.isEmpty() ? List.of() : List.of(token));
+            return PathRules.of(parser().parseContent(file.url, file.content, file.contentType,
+                    token.isEmpty() ? List.of() : List.of(token)));
         }
 
         /** What the file and {@code rules}, parsed from it, weigh in a cache whose entries weigh at least {@code share}. */
         int weight(BaseRobotRules rules, long share) {
             long bytes = RobotFile.weight(file, share) + token.length();
-            if (rules instanceof SimpleRobotRules simple) {
-                for (SimpleRobotRules.RobotRule rule : simple.getRobotRules()) {
-                    bytes += rule.getPrefix().length() + PER_RULE;
-                }
+            if (rules instanceof PathRules paths) {
+                bytes += paths.bytes();
             }
             for (String sitemap : rules.getSitemaps()) {
-                bytes += sitemap.length() + PER_RULE;
+                bytes += sitemap.length() + PER_SITEMAP;
             }
             return (int) Math.min(Integer.MAX_VALUE, bytes);
         }
