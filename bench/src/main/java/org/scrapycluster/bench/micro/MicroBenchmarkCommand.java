@@ -57,7 +57,10 @@ public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<I
         ChainedOptionsBuilder builder = new OptionsBuilder().include(include).forks(forks)
                 .warmupIterations(3).warmupTime(TimeValue.seconds(seconds))
                 .measurementIterations(iterations).measurementTime(TimeValue.seconds(seconds))
-                .jvmArgsAppend("-Xmx512m");
+                // no logging in the forks: a library that logs at class load (crawler-commons' URL normaliser does, at
+                // DEBUG) would otherwise print into the results, under logback's default of everything at DEBUG
+                .jvmArgsAppend("-Xmx512m", "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
+                        "-Dslf4j.internal.verbosity=WARN");
         if (allocation) {
             builder.addProfiler(GCProfiler.class);
         }
