@@ -20,7 +20,7 @@ import crawlercommons.robots.SimpleRobotRulesParser;
 
 /**
  * A URL asked of a host's robots.txt rules, by crawler-commons' own matching and by {@link PathRules}: for a file
- * like a large site's (60 rules, a sixth of them with wildcards) and for 500 KiB of hostile patterns
+ * like a large site's (60 rules, 9 of them with wildcards) and for 500 KiB of hostile patterns
  * ({@code Disallow: /*aaa…ab<n>}, 300 {@code a}s each) asked about a path of 2,000 characters.
  */
 @State(Scope.Thread)
