@@ -1,7 +1,9 @@
 package org.scrapycluster.crawler.robots;
 
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Where each of a fixed set of texts, the pieces between the wildcards of a robots.txt's patterns, occurs in a path,
@@ -21,77 +23,105 @@ final class PieceIndex {
     private static final int NONE = -1;
 
     private final int[] pieceLength;
-    /** The trie's edges: (node, character) in {@link #edgeKeys}, plus one so that 0 is a free slot; child in {@link #edgeTargets}. */
-    private final long[] edgeKeys;
-    private final int[] edgeTargets;
-    private final int edgeMask;
+    /** The children of node {@code n} are {@link #childNode} from {@code childStart[n]} to {@code childStart[n + 1]}, by character. */
+    private final int[] childStart;
+    private final char[] childChar;
+    private final int[] childNode;
     /** For each node, the node of its longest proper suffix in the trie. */
     private final int[] failure;
-    /** Each node's number in a walk of the failure tree; the nodes below a node have the numbers up to its {@link #below}. */
+    /** Each node's number in a walk of the failure tree, in which the nodes below a node follow it. */
     private final int[] order;
-    private final int[] below;
-    /** The node at which each piece ends. */
-    private final int[] pieceNode;
+    /** The numbers of the nodes at and below the node at which each piece ends: from {@code pieceFirst} to {@code pieceEnd}. */
+    private final int[] pieceFirst;
+    private final int[] pieceEnd;
 
     /** @param pieces non-empty and distinct; a piece's number is its place in this list */
     PieceIndex(List<String> pieces) {
+        int count = pieces.size();
+        pieceLength = new int[count];
         int characters = 0;
-        for (String piece : pieces) {
-            characters += piece.length();
+        int longest = 0;
+        for (int id = 0; id < count; id++) {
+            pieceLength[id] = pieces.get(id).length();
+            characters += pieceLength[id];
+            longest = Math.max(longest, pieceLength[id]);
         }
-        int nodes = characters + 1;
-        pieceLength = new int[pieces.size()];
-        pieceNode = new int[pieces.size()];
-        edgeKeys = new long[Integer.highestOneBit(Math.max(2, nodes * 2 - 1)) << 1];
-        edgeTargets = new int[edgeKeys.length];
-        edgeMask = edgeKeys.length - 1;
-        // the trie's children of each node, for the breadth-first pass that links failures
-        int[] firstChild = new int[nodes];
-        int[] nextSibling = new int[nodes];
-        char[] via = new char[nodes];
-        Arrays.fill(firstChild, NONE);
+        // in the pieces' order each one shares with the one before it a run of nodes and adds new ones, and each
+        // node's children come in the order of their characters: no node is looked for while the trie is built
+        int[] parent = new int[characters + 1];
+        char[] via = new char[characters + 1];
+        int[] path = new int[longest + 1];
+        int[] pieceNode = new int[count];
         int used = 1;
-        for (int id = 0; id < pieces.size(); id++) {
+        String previous = "";
+        for (int id : IntStream.range(0, count).boxed().sorted(Comparator.comparing(pieces::get)).toList()) {
             String piece = pieces.get(id);
-            pieceLength[id] = piece.length();
-            int node = ROOT;
-            for (int i = 0; i < piece.length(); i++) {
-                char c = piece.charAt(i);
-                int child = child(node, c);
-                if (child == NONE) {
-                    child = used++;
-                    addEdge(node, c, child);
-                    via[child] = c;
-                    nextSibling[child] = firstChild[node];
-                    firstChild[node] = child;
-                }
-                node = child;
+            for (int i = sharedStart(previous, piece); i < piece.length(); i++) {
+                parent[used] = path[i];
+                via[used] = piece.charAt(i);
+                path[i + 1] = used++;
             }
-            pieceNode[id] = node;
+            pieceNode[id] = path[piece.length()];
+            previous = piece;
+        }
+        childStart = new int[used + 1];
+        childChar = new char[used - 1];
+        childNode = new int[used - 1];
+        for (int node = 1; node < used; node++) {
+            childStart[parent[node] + 1]++;
+        }
+        for (int node = 0; node < used; node++) {
+            childStart[node + 1] += childStart[node];
+        }
+        int[] next = Arrays.copyOf(childStart, used);
+        for (int node = 1; node < used; node++) {
+            int slot = next[parent[node]]++;
+            childChar[slot] = via[node];
+            childNode[slot] = node;
         }
         failure = new int[used];
         order = new int[used];
-        below = new int[used];
-        linkFailures(firstChild, nextSibling, via, used);
-        numberFailureTree(used);
+        linkFailures(used);
+        int[] below = numberFailureTree(used);
+        pieceFirst = new int[count];
+        pieceEnd = new int[count];
+        for (int id = 0; id < count; id++) {
+            pieceFirst[id] = order[pieceNode[id]];
+            pieceEnd[id] = below[pieceNode[id]];
+        }
     }
 
-    private void linkFailures(int[] firstChild, int[] nextSibling, char[] via, int used) {
+    /** How many characters {@code a} and {@code b} start with alike. */
+    private static int sharedStart(String a, String b) {
+        int shared = 0;
+        int most = Math.min(a.length(), b.length());
+        while (shared < most && a.charAt(shared) == b.charAt(shared)) {
+            shared++;
+        }
+        return shared;
+    }
+
+    private void linkFailures(int used) {
         int[] queue = new int[used];
         int head = 0;
         int tail = 0;
         queue[tail++] = ROOT;
         while (head < tail) {
             int node = queue[head++];
-            for (int child = firstChild[node]; child != NONE; child = nextSibling[child]) {
-                failure[child] = node == ROOT ? ROOT : follow(failure[node], via[child]);
+            for (int slot = childStart[node]; slot < childStart[node + 1]; slot++) {
+                int child = childNode[slot];
+                failure[child] = node == ROOT ? ROOT : follow(failure[node], childChar[slot]);
                 queue[tail++] = child;
             }
         }
     }
 
-    /** Numbers the nodes in a depth-first walk of the failure tree (each node's parent is its failure). */
-    private void numberFailureTree(int used) {
+    /**
+     * Numbers the nodes in a depth-first walk of the failure tree (each node's parent is its failure).
+     *
+     * @return for each node, the number after those of the nodes below it
+     */
+    private int[] numberFailureTree(int used) {
         int[] firstChild = new int[used];
         int[] nextSibling = new int[used];
         Arrays.fill(firstChild, NONE);
@@ -99,6 +129,7 @@ final class PieceIndex {
             nextSibling[node] = firstChild[failure[node]];
             firstChild[failure[node]] = node;
         }
+        int[] below = new int[used];
         int[] stack = new int[used];
         int[] resume = new int[used];
         int depth = 0;
@@ -118,6 +149,7 @@ final class PieceIndex {
             stack[++depth] = child;
             resume[depth] = firstChild[child];
         }
+        return below;
     }
 
     /** The state after reading {@code c} in {@code node}: its child by {@code c}, or that of its longest suffix that has one. */
@@ -133,6 +165,24 @@ final class PieceIndex {
             }
             state = failure[state];
         }
+    }
+
+    /** The child of {@code node} by {@code c}, or {@value #NONE}. */
+    private int child(int node, char c) {
+        int low = childStart[node];
+        int high = childStart[node + 1] - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            char at = childChar[middle];
+            if (at < c) {
+                low = middle + 1;
+            } else if (at > c) {
+                high = middle - 1;
+            } else {
+                return childNode[middle];
+            }
+        }
+        return NONE;
     }
 
     /** The length of piece {@code id}. */
@@ -153,39 +203,8 @@ final class PieceIndex {
 
     /** About how many bytes the index holds. */
     long bytes() {
-        return edgeKeys.length * (long) (Long.BYTES + Integer.BYTES) + failure.length * 3L * Integer.BYTES
-                + pieceLength.length * 2L * Integer.BYTES;
-    }
-
-    private int child(int node, char c) {
-        long key = edgeKey(node, c);
-        for (int slot = slot(key); ; slot = (slot + 1) & edgeMask) {
-            long held = edgeKeys[slot];
-            if (held == key) {
-                return edgeTargets[slot];
-            }
-            if (held == 0) {
-                return NONE;
-            }
-        }
-    }
-
-    private void addEdge(int node, char c, int child) {
-        long key = edgeKey(node, c);
-        int slot = slot(key);
-        while (edgeKeys[slot] != 0) {
-            slot = (slot + 1) & edgeMask;
-        }
-        edgeKeys[slot] = key;
-        edgeTargets[slot] = child;
-    }
-
-    private static long edgeKey(int node, char c) {
-        return ((long) node << Character.SIZE | c) + 1;
-    }
-
-    private int slot(long key) {
-        return (int) ((key * 0x9E3779B97F4A7C15L) >>> 32) & edgeMask;
+        return (long) childStart.length * Integer.BYTES + childChar.length * (long) (Character.BYTES + Integer.BYTES)
+                + failure.length * 2L * Integer.BYTES + pieceLength.length * 3L * Integer.BYTES;
     }
 
     /**
@@ -224,8 +243,7 @@ final class PieceIndex {
 
         /** The first start of piece {@code id} at {@code from} or after it; {@value PieceIndex#NONE} when there is none. */
         int firstFrom(int id, int from) {
-            int node = pieceNode[id];
-            int end = firstWithin(from + pieceLength[id] - 1, order[node], below[node]);
+            int end = firstWithin(from + pieceLength[id] - 1, pieceFirst[id], pieceEnd[id]);
             return end == NONE ? NONE : end - pieceLength[id] + 1;
         }
 
