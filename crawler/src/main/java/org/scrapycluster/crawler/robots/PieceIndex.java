@@ -219,7 +219,7 @@ final class PieceIndex {
 
         private Occurrences(int[] states) {
             length = states.length;
-            int size = Math.max(1, Integer.highestOneBit(Math.max(1, length - 1)) << 1);
+            int size = Integer.highestOneBit(Math.max(1, length - 1)) << 1;
             levels = new int[Integer.numberOfTrailingZeros(size) + 1][];
             levels[0] = Arrays.copyOf(states, size);
             Arrays.fill(levels[0], length, size, Integer.MAX_VALUE);
