@@ -405,6 +405,10 @@ public final class DomainConfigYaml {
                     default -> problem(fieldPath, "unknown key (only window, hits and scale are read)");
                 }
             }
+            if (hits.isPresent() && Double.isNaN(hits.getAsDouble())) {
+                // kept, as crawlers of either kind apply it: no count is below it, so the domain is paused
+                problem(path + "." + HITS, "is .nan, which no count is below; crawlers pause the domain");
+            }
             if (window.isPresent() && !(window.getAsDouble() > 0)) {
                 problem(path + "." + WINDOW, "must be above 0, was " + written(window.getAsDouble())
                         + (strict ? "" : "; crawlers ignore the entry"));

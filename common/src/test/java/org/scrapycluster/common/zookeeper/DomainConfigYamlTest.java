@@ -180,6 +180,17 @@ class DomainConfigYamlTest {
         assertEquals(List.of(new ConfigProblem("domains.cnn.com.scale", "must be a number from 0 to 1, was nan")), parsed.problems());
     }
 
+    @Test
+    void hitsThatAreNotANumberPauseTheDomainAndSaySo() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient("domains:\n  cnn.com: {window: 60, hits: .nan}\n");
+        assertEquals(0, parsed.config().orElseThrow().throttles().get("cnn.com").effectiveHits(), "no count is below .nan");
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.hits", "is .nan, which no count is below; crawlers pause the domain")),
+                parsed.problems());
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.hits", "must be a whole number of hits, was nan"),
+                new ConfigProblem("domains.cnn.com", "has no hits; crawlers ignore an entry without both")),
+                DomainConfigYaml.parseStrict("domains:\n  cnn.com: {window: 60, hits: .nan}\n").problems());
+    }
+
     /** A request refuses a window over a year; a file pushed with one is refused too, and crawlers reading one say they cut it. */
     @Test
     void aWindowOverAYearIsAProblemInBothModes() {
