@@ -417,11 +417,19 @@ public final class DomainConfigYaml {
                 problem(path + "." + WINDOW, "must be at most " + DomainThrottle.LONGEST_WINDOW_SECONDS + " (a year), was "
                         + written(window.getAsDouble()) + (strict ? "" : "; crawlers count it as a year"));
             }
-            if (window.isEmpty() || hits.isEmpty()) {
-                String missing = window.isEmpty() && hits.isEmpty() ? "window and hits" : window.isEmpty() ? WINDOW : HITS;
+            // crawlers ignore an entry whose window or hits they cannot read; push names a value it refuses on its own,
+            // and speaks of a missing one only where none is written (crawlers apply hits: 2.5 or '7', which push refuses)
+            boolean noWindow = strict ? !hasKey(fields, WINDOW) : window.isEmpty();
+            boolean noHits = strict ? !hasKey(fields, HITS) : hits.isEmpty();
+            if (noWindow || noHits) {
+                String missing = noWindow && noHits ? "window and hits" : noWindow ? WINDOW : HITS;
                 problem(path, "has no " + missing + "; crawlers ignore an entry without both");
             }
             return new DomainThrottle(window, hits, scale);
+        }
+
+        private static boolean hasKey(Map<?, ?> fields, String name) {
+            return fields.keySet().stream().anyMatch(key -> name.equals(String.valueOf(key)));
         }
 
         /**

@@ -186,8 +186,7 @@ class DomainConfigYamlTest {
         assertEquals(0, parsed.config().orElseThrow().throttles().get("cnn.com").effectiveHits(), "no count is below .nan");
         assertEquals(List.of(new ConfigProblem("domains.cnn.com.hits", "is .nan, which no count is below; crawlers pause the domain")),
                 parsed.problems());
-        assertEquals(List.of(new ConfigProblem("domains.cnn.com.hits", "must be a whole number of hits, was nan"),
-                new ConfigProblem("domains.cnn.com", "has no hits; crawlers ignore an entry without both")),
+        assertEquals(List.of(new ConfigProblem("domains.cnn.com.hits", "must be a whole number of hits, was nan")),
                 DomainConfigYaml.parseStrict("domains:\n  cnn.com: {window: 60, hits: .nan}\n").problems());
     }
 
