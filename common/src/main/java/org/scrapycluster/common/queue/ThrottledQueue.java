@@ -24,8 +24,8 @@ import org.scrapycluster.common.redis.RedisConnection;
  * ({@code <throttlekey>:throttle_time}) is closer than {@code window / limit}; otherwise
  * takes the highest-priority member, dropping (with crawl accounting) members whose crawl is
  * blacklisted or expired, and hands it out — leased ({@link #handOut}) or deleted ({@link #pop}).
- * While {@code <throttlekey>:throttle_pause} exists ({@link #pauseAsync}) it answers
- * {@link HandOut.Wait} until the key expires.
+ * While {@code <throttlekey>:throttle_pause} exists with a time to live ({@link #pauseAsync}) it answers
+ * {@link HandOut.Wait} until the key expires; one without (written by hand) pauses nothing, and the next pause replaces it.
  * Only a hand-out spends a slot: an empty queue costs nothing (the original spent a slot on an
  * empty pop). The keys and value formats are the original's (docs/compatibility.md §7.3), so Java and
  * Python crawlers sharing a domain share its window.

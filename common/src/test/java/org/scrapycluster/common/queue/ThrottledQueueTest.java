@@ -238,6 +238,18 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void aPauseKeyWithoutATimeToLivePausesNothingAndTheNextPauseReplacesIt() throws Exception {
+        ThrottleSpec spec = spec(60, 10, false);
+        enqueueMany(2, "c1", 1);
+        redis.sync().set(spec.pauseKey(), "1");
+
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec), "a key that never expires is no pause");
+        assertTrue(throttle.pauseAsync(spec, Duration.ofSeconds(30)).get(), "a pause replaces it");
+        assertTrue(redis.sync().pttl(spec.pauseKey()) > 29_000);
+        assertInstanceOf(HandOut.Wait.class, handOut(spec), "and holds the domain");
+    }
+
+    @Test
     void moderationSpacesHandOutsByWindowOverHits() throws InterruptedException {
         ThrottleSpec spec = spec(2.0, 5, true);
         enqueueMany(40, "c1", 1);

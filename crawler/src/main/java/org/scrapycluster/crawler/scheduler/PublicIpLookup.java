@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds this node's public IP address for throttle keys by IP (docs/compatibility.md §4.3): a GET of
  * {@code PUBLIC_IP_URL} within a short timeout, the first match of {@code IP_ADDR_REGEX} in the answer
- * (its first group when it has one). On any failure it answers {@value #FALLBACK} and logs one ERROR
+ * (its first group when it has one). On any failure it answers {@value #FALLBACK} and logs one WARN
  * (not one per refresh) until a look-up works again; a change of address is logged at INFO.
  */
 public final class PublicIpLookup {
