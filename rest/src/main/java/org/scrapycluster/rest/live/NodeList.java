@@ -69,7 +69,11 @@ final class NodeList {
                         : rates.rate(Keyspace.SERVICE_STATS.fill(key.service(), "total"));
                 if (rate.isPresent()) {
                     row.put("rate", rate.getAsDouble());
-                    row.put("rate_of", key.service().equals("crawler") ? crawlerRateOf : "requests/s, all nodes");
+                    row.put("rate_of", switch (key.service()) {
+                        case "crawler" -> crawlerRateOf;
+                        case "redis-monitor" -> "jobs/s, all nodes";
+                        default -> "requests/s, all nodes";
+                    });
                 } else {
                     row.putNull("rate");
                 }

@@ -67,6 +67,26 @@ class LiveViewTest {
         server.close();
     }
 
+    /** A Kafka monitor's rate is of the requests it took, a Redis monitor's of the jobs it ran, each over all its nodes. */
+    @Test
+    void eachMonitorsRateSaysWhatItCounts() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        redis.sync().set("stats:kafka-monitor:self:hostB:ba9876543210", now + ".000000");
+        redis.sync().set("stats:redis-monitor:self:hostC:cd9876543210", now + ".000000");
+        for (String service : List.of("kafka-monitor", "redis-monitor")) {
+            redis.sync().hset(Keyspace.statsBuckets("stats:" + service + ":total:900"), Map.of(Long.toString(now / 15 * 15), "30"));
+        }
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        Map<String, String> rateOf = new HashMap<>();
+        for (JsonNode node : refreshed(live).get("nodes")) {
+            assertTrue(node.get("rate").asDouble() > 0, node.toString());
+            rateOf.put(node.get("service").asText(), node.get("rate_of").asText());
+        }
+        assertEquals(Map.of("kafka-monitor", "requests/s, all nodes", "redis-monitor", "jobs/s, all nodes"), rateOf);
+    }
+
     @Test
     void oneRefreshReadsTheClusterAndEveryPageIsServedFromIt() throws Exception {
         long now = System.currentTimeMillis() / 1000;
