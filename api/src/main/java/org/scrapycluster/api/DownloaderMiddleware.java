@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * request on; {@link DownloadStep.Drop} ends the request without a result; {@link DownloadStep.Reschedule}
  * ends it and files another request into the crawl's queues instead (a retry, a redirect). A step that
  * throws, returns no future, or whose future fails or completes with {@code null} is counted as
- * {@code crawler_errors{kind="middleware"}} and logged (its stack trace once per kind of failure). When the step
+ * {@code crawler_errors_total{kind="middleware"}} and logged (its stack trace once per kind of failure). When the step
  * failed its future itself (a service it asks is down), the request returns to its queue when its lease expires;
  * a throw or a {@code null}, a bug, gives the request up. A request or response is changed only through the
  * {@code with…} methods of the values given: a {@link DownloadRequest} of your own making is refused.

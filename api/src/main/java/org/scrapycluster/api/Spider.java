@@ -8,7 +8,7 @@ package org.scrapycluster.api;
  *
  * <p>Pages are parsed on several threads at once. A spider that throws, an exception or an error of its own code
  * ({@code AssertionError}, {@code StackOverflowError}, …), drops that page: it is logged and counted as
- * {@code crawler_errors{kind="spider"}}, the request is acknowledged, and the crawl goes on.
+ * {@code crawler_errors_total{kind="spider"}}, the request is acknowledged, and the crawl goes on.
  */
 public interface Spider extends Extension {
 

@@ -127,12 +127,17 @@ public final class ExtensionLoader<T extends Extension> {
 
     /** Refuses an extension whose {@code name()} is null or blank: no setting could name it, and it would hide the others. */
     private void requireName(T extension) {
-        String name = extension.name();
-        if (name == null || name.isBlank()) {
+        String nameless = namelessness(extension);
+        if (nameless != null) {
             throw new SettingsException(extension.getClass().getName() + " (" + FoundExtension.sourceOf(extension.getClass())
-                    + "), listed as one of the " + kindName + ", has no name: its name() returns "
-                    + (name == null ? "null" : "'" + name + "'"));
+                    + "), listed as one of the " + kindName + ", has no name: " + nameless);
         }
+    }
+
+    /** What is wrong with {@code extension}'s name ("its name() returns null", or blank text), or null when it has one. */
+    private String namelessness(T extension) {
+        String name = extension.name();
+        return name == null || name.isBlank() ? "its name() returns " + (name == null ? "null" : "'" + name + "'") : null;
     }
 
     /**
@@ -223,6 +228,7 @@ public final class ExtensionLoader<T extends Extension> {
         for (ListedProvider<T> provider : listed()) {
             if (provider.className().equals(name)) {
                 try {
+                    requireName(provider.instance());
                     requireOneJar(provider.instance());
                     return provider.claim();
                 } catch (SettingsException e) {
@@ -233,7 +239,12 @@ public final class ExtensionLoader<T extends Extension> {
         }
         Class<?> unlisted = name.contains(".") ? unlistedClass(setting, name) : null;
         if (unlisted != null) {
-            return byClass(setting, name, unlisted);
+            T extension = byClass(setting, name, unlisted);
+            String nameless = namelessness(extension);
+            if (nameless != null) {
+                throw settings.invalid(setting, "names " + name + ", which has no name: " + nameless);
+            }
+            return extension;
         }
         Map<String, ListedProvider<T>> available = byName();
         ListedProvider<T> provider = available.get(name);

@@ -122,6 +122,10 @@ class PluginFoldersTest {
         SettingsException blank = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(work.resolve("blank"))).available());
         assertTrue(blank.getMessage().contains("com.example.Blank (blank.jar), listed as one of the spiders, has no name: its name() returns ' '"), blank.getMessage());
+        SettingsException byClass = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).instance("SPIDER_NAME", "com.example.Nameless"));
+        assertTrue(byClass.getMessage().contains("names com.example.Nameless, which cannot be used: com.example.Nameless (nameless.jar), listed as one of the spiders, has no name"),
+                byClass.getMessage());
     }
 
     @Test

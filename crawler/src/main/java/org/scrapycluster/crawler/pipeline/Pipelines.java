@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 import org.scrapycluster.api.ItemPipeline;
+import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
@@ -74,7 +75,9 @@ public final class Pipelines implements AutoCloseable {
     /**
      * {@code stage}'s taking {@code item}: whether the item went on. A user's stage that throws or returns no future fails
      * it with a {@link PipelineFailure} naming the stage, a bug, for which the item is dropped; a future of its that fails
-     * is its "not now", and fails it as it is.
+     * is its "not now", and fails it as it is, but for an error of its code's own linking (a class its jar lacks), which
+     * would otherwise end the node as one of the node's own: that fails it as a {@link PipelineFailure} that is no bug, a
+     * "not now" counted as an extension's failure (docs/extending.md, "When an extension fails").
      */
     private static CompletableFuture<Boolean> take(ItemPipeline stage, CrawlResult item) {
         if (stage instanceof NodePipeline nodePipeline) {
@@ -85,21 +88,28 @@ public final class Pipelines implements AutoCloseable {
             taken = stage.process(item);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "failed in process: " + e, e));
+            return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "failed in process: " + e, e, true));
         }
         if (taken == null) {
-            return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "returned no future from process", null));
+            return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "returned no future from process", null, true));
         }
-        return taken.thenApply(done -> true);
+        return taken.exceptionallyCompose(failure -> {
+            Throwable cause = Completions.cause(failure);
+            return CompletableFuture.failedFuture(cause instanceof LinkageError
+                    ? new PipelineFailure(stage.name(), item.url(), "failed its future: " + cause, cause, false) : failure);
+        }).thenApply(done -> true);
     }
 
-    /** A user's stage threw, or returned no future: its bug, for which the item is dropped and its request given up. */
+    /**
+     * A user's stage threw, or returned no future: its bug, for which the item is dropped and its request given up; or its
+     * future failed with an error of linking, a "not now" ({@code bug} false).
+     */
     static final class PipelineFailure extends ExtensionCallFailure {
 
         private static final long serialVersionUID = 1L;
 
-        PipelineFailure(String stage, String url, String what, Throwable cause) {
-            super("pipeline", "item pipeline " + stage + " in process", url, "the item pipeline " + stage + " " + what, cause, true);
+        PipelineFailure(String stage, String url, String what, Throwable cause, boolean bug) {
+            super("pipeline", "item pipeline " + stage + " in process", url, "the item pipeline " + stage + " " + what, cause, bug);
         }
     }
 

@@ -2,13 +2,17 @@ package org.scrapycluster.crawler.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +21,10 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -59,6 +65,23 @@ class PipelinesTest {
         }
     }
 
+    /**
+     * A user's stage whose future fails with a class its jar lacks fails the item as its "not now", counted as its failure,
+     * and not as an error of the node's own, which would end the node (docs/extending.md, "When an extension fails").
+     */
+    @Test
+    void aStageWhoseFutureFailsToLinkFailsTheItemNotTheNode() throws Exception {
+        try (Pipelines pipelines = open(UnlinkedPipeline.class.getName() + ": 100")) {
+            CompletableFuture<Boolean> processed = pipelines.process(page(), Runnable::run);
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> processed.get(1, TimeUnit.MINUTES));
+            Pipelines.PipelineFailure failure = assertInstanceOf(Pipelines.PipelineFailure.class, failed.getCause());
+            assertFalse(failure.bug(), "a failed future is its \"not now\"");
+            assertInstanceOf(NoClassDefFoundError.class, failure.getCause());
+            assertEquals("pipeline", failure.kind());
+            assertFalse(FatalExit.endsTheService(failure));
+        }
+    }
+
     @Test
     void aStageWhoseCloseThrowsDoesNotKeepTheStagesBeforeItFromClosing() {
         ClosingPipelines.CLOSED.clear();
@@ -85,6 +108,12 @@ class PipelinesTest {
     }
 
     /** The pipelines {@code entries} (name: order) name, without the built-ins. */
+    private static CrawlResult page() {
+        return new CrawlResult("link", "app", "crawl1", Map.of(), "http://shop.test/a", "http://shop.test/a", 200, "OK",
+                Map.of("Content-Type", List.of("text/html")), Map.of(), "a".getBytes(StandardCharsets.UTF_8),
+                new DetectedEncoding("utf-8", StandardCharsets.UTF_8), List.of(), Map.of(), false);
+    }
+
     private static Pipelines open(String entries) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("ITEM_PIPELINES",
                 "{logging: null, kafka: null, " + entries + "}")));
