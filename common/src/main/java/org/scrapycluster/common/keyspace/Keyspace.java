@@ -33,7 +33,7 @@ public final class Keyspace {
     public static final KeyTemplate THROTTLE_WINDOW = KeyTemplate.of("throttle_window", "{throttlekey}:throttle_window");
     /** {@code <throttlekey>:throttle_time}: the last moderated hand-out. */
     public static final KeyTemplate THROTTLE_TIME = KeyTemplate.of("throttle_time", "{throttlekey}:throttle_time");
-    /** {@code <throttlekey>:throttle_pause} (additive): while it exists nothing is handed out under the key. */
+    /** {@code <throttlekey>:throttle_pause} (additive): while it exists with a time to live nothing is handed out under the key. */
     public static final KeyTemplate THROTTLE_PAUSE = KeyTemplate.of("throttle_pause", "{throttlekey}:throttle_pause");
 
     /** {@code <spiderid>:…}: every key that starts with a spider id. */
