@@ -99,8 +99,7 @@ public final class ExtensionLoader<T extends Extension> {
                 }
                 continue;
             }
-            requireName(extension);
-            requireOneJar(extension);
+            requireUsable(extension);
             ListedProvider<T> other = found.putIfAbsent(extension.name(), provider);
             if (other != null) {
                 Class<?> first = other.instance().getClass();
@@ -123,6 +122,12 @@ public final class ExtensionLoader<T extends Extension> {
             }
         }
         return failures.isEmpty() ? "" : "; and some cannot be built, which may be the one meant: " + String.join("; ", failures);
+    }
+
+    /** Refuses a listed extension that has no name ({@link #requireName}) or whose class is in several jars ({@link #requireOneJar}). */
+    private void requireUsable(T extension) {
+        requireName(extension);
+        requireOneJar(extension);
     }
 
     /** Refuses an extension whose {@code name()} is null or blank: no setting could name it, and it would hide the others. */
@@ -228,8 +233,7 @@ public final class ExtensionLoader<T extends Extension> {
         for (ListedProvider<T> provider : listed()) {
             if (provider.className().equals(name)) {
                 try {
-                    requireName(provider.instance());
-                    requireOneJar(provider.instance());
+                    requireUsable(provider.instance());
                     return provider.claim();
                 } catch (SettingsException e) {
                     throw settings.invalid(setting, "names " + name + ", which cannot be used: " + e.getMessage(),
