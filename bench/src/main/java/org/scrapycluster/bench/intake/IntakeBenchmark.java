@@ -106,7 +106,7 @@ public final class IntakeBenchmark {
         }
         try (RedisConnection redis = RedisConnection.open(RedisEndpoint.from(settings))) {
             long queued = 0;
-            for (String queue : RedisKeys.scan(redis, spider + ":*:queue")) {
+            for (String queue : RedisKeys.scan(redis, Keyspace.QUEUE.glob(spider))) {
                 queued += redis.sync().zcard(queue);
             }
             cleanUp(redis);
@@ -139,9 +139,10 @@ public final class IntakeBenchmark {
     }
 
     private void cleanUp(RedisConnection redis) {
-        List<String> keys = new ArrayList<>(RedisKeys.scan(redis, spider + ":*"));
-        keys.addAll(RedisKeys.scan(redis, "crawl:" + spider + ":*"));
-        keys.add(Keyspace.crawlsOfApp(spider, "benchapp"));
+        List<String> keys = new ArrayList<>();
+        for (String glob : Keyspace.spiderGlobs(spider)) {
+            keys.addAll(RedisKeys.scan(redis, glob));
+        }
         for (int from = 0; from < keys.size(); from += 1_000) {
             redis.sync().unlink(keys.subList(from, Math.min(keys.size(), from + 1_000)).toArray(String[]::new));
         }

@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.Utf8Codec;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.RequestCodec;
@@ -39,13 +40,17 @@ public class RedisArgumentBenchmarks {
 
     private RedisCodec<String, String> strings;
     private ByteBuf out;
-    private final String[] decisionKeys = {"link:" + DOMAIN + ":queue", "link:" + DOMAIN + ":throttle_window",
-            "link:" + DOMAIN + ":throttle_time", "link:blacklist", "link:active_domains", "link:leased", "link:leases",
-            "link:" + DOMAIN + ":throttle_pause"};
-    private final String[] decisionArguments = {"1", "1000000", "0", "600000", "node-3f2a91c0-1", "link", DOMAIN, "64"};
+    private static final String SPIDER = "link";
+    /** The throttle key of a domain throttled per spider type. */
+    private static final String THROTTLE = Keyspace.throttleKey(SPIDER, null, DOMAIN);
+
+    private final String[] decisionKeys = {Keyspace.queue(SPIDER, DOMAIN), Keyspace.THROTTLE_WINDOW.fill(THROTTLE),
+            Keyspace.THROTTLE_TIME.fill(THROTTLE), Keyspace.blacklist(SPIDER), Keyspace.activeDomains(SPIDER), Keyspace.leased(SPIDER),
+            Keyspace.leases(SPIDER), Keyspace.THROTTLE_PAUSE.fill(THROTTLE)};
+    private final String[] decisionArguments = {"1", "1000000", "0", "600000", "node-3f2a91c0-1", SPIDER, DOMAIN, "64"};
     private final String member = new RequestCodec().encode(CrawlRequest.get(SamplePages.urls().get(1), Map.ofEntries(
             Map.entry("url", SamplePages.urls().getFirst()), Map.entry("appid", "bench"), Map.entry("crawlid", "c1"),
-            Map.entry("spiderid", "link"), Map.entry("priority", -9), Map.entry("maxdepth", 2), Map.entry("curdepth", 1),
+            Map.entry("spiderid", SPIDER), Map.entry("priority", -9), Map.entry("maxdepth", 2), Map.entry("curdepth", 1),
             Map.entry("allowed_domains", List.of(DOMAIN)), Map.entry("ts", 1_732_460_000.25))));
 
     @Setup

@@ -97,7 +97,7 @@ public final class ThrottleBenchmark {
                 Function<ThrottledQueue.Decision, CompletableFuture<HandOut>> oneByOne = throttle::decide;
                 BatchedCalls<ThrottledQueue.Decision, HandOut> batched = new BatchedCalls<>(throttle::decideAll, DECISIONS_PER_CALL);
                 Result handOut = bench.decide("hand-out", oneByOne,
-                        queue -> new ThrottleSpec(bench.spider + ":" + queue.domain(), 60, 1_000_000, false), concurrency, duration);
+                        queue -> new ThrottleSpec(Keyspace.throttleKey(bench.spider, null, queue.domain()), 60, 1_000_000, false), concurrency, duration);
                 Result batchedHandOut = bench.decide("batched", batched::call,
                         queue -> new ThrottleSpec(bench.spider + ":batched:" + queue.domain(), 60, 1_000_000, false), concurrency, duration);
                 Result waiting = bench.decide("wait", oneByOne,
