@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
-import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.pipeline.ResultMessage.Omitted;
 
@@ -90,8 +88,6 @@ class FittedMessageTest {
 
     private static CrawlResult page(String body, int links, String attr) {
         List<Link> listed = IntStream.range(0, links).mapToObj(i -> new Link("http://shop.test/item/" + i, "item " + i)).toList();
-        return new CrawlResult("link", "app", "crawl1", Map.of("k", attr), "http://shop.test/a", "http://shop.test/a", 200, "OK",
-                Map.of(), Map.of(), body.getBytes(StandardCharsets.UTF_8), new DetectedEncoding("utf-8", StandardCharsets.UTF_8),
-                listed, Map.of(), false);
+        return CrawledPage.of(body).attrs(Map.of("k", attr)).responseHeaders(Map.of()).links(listed).result();
     }
 }

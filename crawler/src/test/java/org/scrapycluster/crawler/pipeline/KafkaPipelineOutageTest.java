@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 
@@ -18,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.settings.Settings;
-import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
@@ -89,8 +86,6 @@ class KafkaPipelineOutageTest {
     }
 
     private static CrawlResult page(String name) {
-        return new CrawlResult("link", "app", "crawl1", Map.of(), "http://shop.test/" + name, "http://shop.test/" + name, 200, "OK",
-                Map.of("Content-Type", List.of("text/html")), Map.of(), name.getBytes(StandardCharsets.UTF_8),
-                new DetectedEncoding("utf-8", StandardCharsets.UTF_8), List.of(), Map.of(), false);
+        return CrawledPage.of(name).url("http://shop.test/" + name).result();
     }
 }

@@ -37,7 +37,6 @@ import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.settings.Settings;
-import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 
@@ -80,9 +79,7 @@ class KafkaPipelineTest {
     }
 
     private static CrawlResult page(String appid, byte[] body) {
-        return new CrawlResult("link", appid, "crawl1", Map.of("k", "v"), "http://shop.test/a", "http://shop.test/a", 200, "OK",
-                Map.of("Content-Type", List.of("text/html")), Map.of(), body, new DetectedEncoding("utf-8", StandardCharsets.UTF_8),
-                List.of(), Map.of(), false);
+        return CrawledPage.of(body).appid(appid).attrs(Map.of("k", "v")).result();
     }
 
     private static byte[] text(String body) {

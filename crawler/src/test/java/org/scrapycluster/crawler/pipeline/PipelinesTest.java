@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +23,6 @@ import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
-import org.scrapycluster.crawler.fetch.DetectedEncoding;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -109,9 +107,7 @@ class PipelinesTest {
 
     /** The pipelines {@code entries} (name: order) name, without the built-ins. */
     private static CrawlResult page() {
-        return new CrawlResult("link", "app", "crawl1", Map.of(), "http://shop.test/a", "http://shop.test/a", 200, "OK",
-                Map.of("Content-Type", List.of("text/html")), Map.of(), "a".getBytes(StandardCharsets.UTF_8),
-                new DetectedEncoding("utf-8", StandardCharsets.UTF_8), List.of(), Map.of(), false);
+        return CrawledPage.of("a").result();
     }
 
     private static Pipelines open(String entries) {

@@ -52,12 +52,12 @@ class ResultMessageTest {
 
     @Test
     void thePlainReferenceMessage() throws Exception {
-        assertMessage("plain.json", new ResultMessage(JSON, false).encode(item("text".getBytes(StandardCharsets.UTF_8), utf8()), TIME));
+        assertMessage("plain.json", new ResultMessage(JSON, false).encode(item("text".getBytes(StandardCharsets.UTF_8), CrawledPage.UTF_8), TIME));
     }
 
     @Test
     void theBase64ReferenceMessage() throws Exception {
-        assertMessage("base64.json", new ResultMessage(JSON, true).encode(item("text".getBytes(StandardCharsets.UTF_8), utf8()), TIME));
+        assertMessage("base64.json", new ResultMessage(JSON, true).encode(item("text".getBytes(StandardCharsets.UTF_8), CrawledPage.UTF_8), TIME));
     }
 
     @Test
@@ -77,14 +77,14 @@ class ResultMessageTest {
         JsonNode decoded = JSON.readTree(new ResultMessage(JSON, false).encode(item(GREEK.getBytes(greek),
                 new DetectedEncoding("iso8859-7", greek)), TIME));
         assertEquals(GREEK, decoded.get("body").asText());
-        JsonNode invalid = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[] {'a', (byte) 0xff, 'b'}, utf8()), TIME));
+        JsonNode invalid = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[] {'a', (byte) 0xff, 'b'}, CrawledPage.UTF_8), TIME));
         assertEquals("a\uFFFDb", invalid.get("body").asText());
     }
 
     @Test
     void aUtf8BodyIsWrittenFromItsBytesWithTheEscapesJsonNeeds() throws Exception {
         String text = "line\n\"quoted\" back\\slash \u0001 é 中文 😀";
-        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(text.getBytes(StandardCharsets.UTF_8), utf8()), TIME));
+        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(text.getBytes(StandardCharsets.UTF_8), CrawledPage.UTF_8), TIME));
         assertEquals(text, read.get("body").asText());
     }
 
@@ -130,7 +130,7 @@ class ResultMessageTest {
         added.put("depth", 3);
         CrawlResult item = new CrawlResult("link", "app", "crawl", attrs, "http://a.example/x", "http://a.example/y", 404,
                 "Not Found", Map.of("Server", List.of("nginx"), "Content-Type", List.of("text/html"), "Set-Cookie", List.of("a=1", "b=2")),
-                Map.of("User-Agent", List.of("bot"), "Accept", List.of("*/*")), body, utf8(),
+                Map.of("User-Agent", List.of("bot"), "Accept", List.of("*/*")), body, CrawledPage.UTF_8,
                 List.of(new Link("http://a.example/1", "one \"1\""), new Link("http://a.example/2", "")), added, false);
         for (ResultMessage.Omitted omitted : ResultMessage.Omitted.values()) {
             boolean omitBody = omitted != ResultMessage.Omitted.NOTHING;
@@ -161,7 +161,7 @@ class ResultMessageTest {
             assertEquals(SORTED.writeValueAsString(fields), new String(written, StandardCharsets.UTF_8));
         }
         CrawlResult bare = new CrawlResult("link", null, null, null, "http://a.example/x", null, 200, null, Map.of(), Map.of(),
-                new byte[0], utf8(), List.of(), Map.of(), false);
+                new byte[0], CrawledPage.UTF_8, List.of(), Map.of(), false);
         assertEquals("{\"appid\":null,\"attrs\":null,\"body\":\"\",\"crawlid\":null,\"encoding\":\"utf-8\",\"links\":[],"
                 + "\"request_headers\":{},\"response_headers\":{},\"response_url\":null,\"status_code\":200,\"status_msg\":null,"
                 + "\"timestamp\":\"2024-03-01T10:22:33.123456\",\"url\":\"http://a.example/x\"}",
@@ -208,7 +208,7 @@ class ResultMessageTest {
 
     @Test
     void aMessageWithoutItsBodySaysSo() throws Exception {
-        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[100], utf8()), TIME,
+        JsonNode read = JSON.readTree(new ResultMessage(JSON, false).encode(item(new byte[100], CrawledPage.UTF_8), TIME,
                 ResultMessage.Omitted.BODY, Integer.MAX_VALUE));
         assertEquals("", read.get("body").asText());
         assertTrue(read.get("body_omitted").asBoolean());
@@ -217,13 +217,13 @@ class ResultMessageTest {
     @Test
     void aBinaryBodyIsBase64WhateverKafkaBase64EncodeSaysAndFlagged() throws Exception {
         byte[] pdf = {'%', 'P', 'D', 'F', 0x01, (byte) 0xFF};
-        CrawlResult binary = item(pdf, utf8(), true);
+        CrawlResult binary = item(pdf, CrawledPage.UTF_8, true);
         byte[] written = new ResultMessage(JSON, false).encode(binary, TIME);
         assertMessageKeysSorted(written);
         JsonNode read = JSON.readTree(written);
         assertEquals("JVBERgH/", read.get("body").asText());
         assertTrue(read.get("body_base64").asBoolean());
-        assertFalse(JSON.readTree(new ResultMessage(JSON, true).encode(item(pdf, utf8()), TIME)).has("body_base64"),
+        assertFalse(JSON.readTree(new ResultMessage(JSON, true).encode(item(pdf, CrawledPage.UTF_8), TIME)).has("body_base64"),
                 "a text page's body is base64 with KAFKA_BASE_64_ENCODE, unflagged, as in the original");
         assertFalse(JSON.readTree(new ResultMessage(JSON, false).encode(binary, TIME, ResultMessage.Omitted.BODY, Integer.MAX_VALUE))
                 .has("body_base64"),
@@ -234,11 +234,11 @@ class ResultMessageTest {
     @Test
     void aMessageWrittenAfterALargerOneHoldsNothingOfIt() throws Exception {
         ResultMessage messages = new ResultMessage(JSON, false);
-        CrawlResult small = item("text".getBytes(StandardCharsets.UTF_8), utf8());
+        CrawlResult small = item("text".getBytes(StandardCharsets.UTF_8), CrawledPage.UTF_8);
         byte[] alone = messages.encode(small, TIME);
         byte[] large = new byte[300_000];
         Arrays.fill(large, (byte) 'x');
-        assertEquals(300_000, JSON.readTree(messages.encode(item(large, utf8()), TIME)).get("body").asText().length());
+        assertEquals(300_000, JSON.readTree(messages.encode(item(large, CrawledPage.UTF_8), TIME)).get("body").asText().length());
         assertArrayEquals(alone, messages.encode(small, TIME));
         assertMessage("plain.json", messages.encode(small, TIME));
     }
@@ -279,12 +279,8 @@ class ResultMessageTest {
     }
 
     private static CrawlResult item(byte[] body, DetectedEncoding encoding, boolean binary) {
-        return new CrawlResult("link", "app", "crawlid", Map.of(), "http://dumb.com", "http://dumb.com", 200, "OK", Map.of(), Map.of(),
-                body, encoding, List.of(), Map.of(), binary);
-    }
-
-    private static DetectedEncoding utf8() {
-        return new DetectedEncoding("utf-8", StandardCharsets.UTF_8);
+        return CrawledPage.of(body).crawlid("crawlid").url("http://dumb.com").responseHeaders(Map.of()).encoding(encoding).binary(binary)
+                .result();
     }
 
     private static byte[] resource(String name) throws IOException {
