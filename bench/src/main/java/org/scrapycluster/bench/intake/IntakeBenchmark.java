@@ -2,8 +2,6 @@ package org.scrapycluster.bench.intake;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -18,6 +16,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.bench.SpiderKeys;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -139,13 +138,7 @@ public final class IntakeBenchmark {
     }
 
     private void cleanUp(RedisConnection redis) {
-        List<String> keys = new ArrayList<>();
-        for (String glob : Keyspace.spiderGlobs(spider)) {
-            keys.addAll(RedisKeys.scan(redis, glob));
-        }
-        for (int from = 0; from < keys.size(); from += 1_000) {
-            redis.sync().unlink(keys.subList(from, Math.min(keys.size(), from + 1_000)).toArray(String[]::new));
-        }
+        SpiderKeys.delete(redis, spider);
         for (int crawl = 0; crawl < APPS_CRAWLS; crawl++) {
             redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, new CrawlRef(spider, "benchapp", "crawl" + crawl).name());
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.bench.SpiderKeys;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.CrawlRef;
@@ -19,7 +20,6 @@ import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisKeys;
 import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
@@ -165,17 +165,13 @@ public final class RedisMonitorBenchmark {
         return new Result(job, millis, bytes);
     }
 
-    /** Deletes every key the run made (for a Redis that is not private to the benchmark). */
+    /**
+     * Deletes the keys of the spiders and crawls the run made up (for a Redis that is not private to the benchmark); the
+     * statistics the Redis monitor kept of its jobs stay, as those of any monitor do.
+     */
     public void cleanUp() {
-        for (String spiderId : List.of(spider, spider + "idle")) {
-            List<String> keys = new ArrayList<>();
-            for (String pattern : Keyspace.spiderGlobs(spiderId)) {
-                keys.addAll(RedisKeys.scan(redis, pattern));
-            }
-            for (int from = 0; from < keys.size(); from += 1_000) {
-                redis.sync().unlink(keys.subList(from, Math.min(keys.size(), from + 1_000)).toArray(String[]::new));
-            }
-        }
+        SpiderKeys.delete(redis, spider);
+        SpiderKeys.delete(redis, spider + "idle");
         if (!loadedCrawls.isEmpty()) {
             redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, loadedCrawls.toArray(String[]::new));
         }

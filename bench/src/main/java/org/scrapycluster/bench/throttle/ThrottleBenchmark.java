@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
+import org.scrapycluster.bench.SpiderKeys;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlRef;
 import org.scrapycluster.common.queue.EnqueueOutcome;
@@ -25,7 +26,6 @@ import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.common.redis.BatchedCalls;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
-import org.scrapycluster.common.redis.RedisKeys;
 
 /**
  * Measures throttle decisions per second from one process against one Redis: {@code concurrency}
@@ -96,12 +96,14 @@ public final class ThrottleBenchmark {
                 ThrottledQueue throttle = new ThrottledQueue(redis);
                 Function<ThrottledQueue.Decision, CompletableFuture<HandOut>> oneByOne = throttle::decide;
                 BatchedCalls<ThrottledQueue.Decision, HandOut> batched = new BatchedCalls<>(throttle::decideAll, DECISIONS_PER_CALL);
+                // each scenario throttles under keys of its own (its name where a throttle key holds the public IP),
+                // so that none counts the hand-outs of the one before
                 Result handOut = bench.decide("hand-out", oneByOne,
                         queue -> new ThrottleSpec(Keyspace.throttleKey(bench.spider, null, queue.domain()), 60, 1_000_000, false), concurrency, duration);
                 Result batchedHandOut = bench.decide("batched", batched::call,
-                        queue -> new ThrottleSpec(bench.spider + ":batched:" + queue.domain(), 60, 1_000_000, false), concurrency, duration);
+                        queue -> new ThrottleSpec(Keyspace.throttleKey(bench.spider, "batched", queue.domain()), 60, 1_000_000, false), concurrency, duration);
                 Result waiting = bench.decide("wait", oneByOne,
-                        queue -> new ThrottleSpec(bench.spider + ":slow:" + queue.domain(), 60, 1, false), concurrency, duration);
+                        queue -> new ThrottleSpec(Keyspace.throttleKey(bench.spider, "slow", queue.domain()), 60, 1, false), concurrency, duration);
                 return List.of(seeding, handOut, batchedHandOut, waiting);
             } finally {
                 bench.cleanUp();
@@ -170,11 +172,7 @@ public final class ThrottleBenchmark {
     }
 
     private void cleanUp() {
-        List<String> keys = new ArrayList<>();
-        Keyspace.spiderGlobs(spider).forEach(glob -> keys.addAll(RedisKeys.scan(redis, glob)));
-        for (int from = 0; from < keys.size(); from += 1_000) {
-            redis.sync().unlink(keys.subList(from, Math.min(keys.size(), from + 1_000)).toArray(String[]::new));
-        }
+        SpiderKeys.delete(redis, spider);
         redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, new CrawlRef(spider, "bench", "c1").name());
     }
 }
