@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.Page;
@@ -49,17 +50,7 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
     @Test
     void aSpiderThatThrowsAnErrorDropsThePageAndIsCountedLikeOneThatThrowsAnException() {
         answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>deep</p>", null);
-        Spider recursing = new Spider() {
-            @Override
-            public String name() {
-                return "recursing";
-            }
-
-            @Override
-            public SpiderOutput parse(Page page) {
-                throw new StackOverflowError();
-            }
-        };
+        Spider recursing = failingSpider("recursing", page -> new StackOverflowError());
 
         process(processor(Map.of(), recursing), CrawlRequest.get("http://example.com/", meta(0, 0)));
 
@@ -171,17 +162,7 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
 
     @Test
     void aSpiderThatFailsOnEveryPageIsCountedEachTimeAndItsStackTraceWrittenOnce() {
-        Spider failing = new Spider() {
-            @Override
-            public String name() {
-                return "failing";
-            }
-
-            @Override
-            public SpiderOutput parse(Page page) {
-                throw new IllegalStateException("a bug on " + page.url());
-            }
-        };
+        Spider failing = failingSpider("failing", page -> new IllegalStateException("a bug on " + page.url()));
         RequestProcessor processor = processor(Map.of(), failing);
         List<ILoggingEvent> logged = CapturedLog.of(RequestProcessor.class.getPackageName(), () -> {
             for (int page = 0; page < 3; page++) {
@@ -194,5 +175,24 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
         List<ILoggingEvent> loud = logged.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).toList();
         assertEquals(1, loud.size(), "one line for three failures of one kind: " + loud);
         assertEquals("java.lang.IllegalStateException", loud.getFirst().getThrowableProxy().getClassName(), "with the spider's stack trace");
+    }
+
+    /** A spider named {@code name} that throws what {@code failure} makes of each page, unchecked: an exception or an error. */
+    private static Spider failingSpider(String name, Function<Page, Throwable> failure) {
+        return new Spider() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public SpiderOutput parse(Page page) {
+                Throwable thrown = failure.apply(page);
+                if (thrown instanceof Error error) {
+                    throw error;
+                }
+                throw (RuntimeException) thrown;
+            }
+        };
     }
 }
