@@ -69,9 +69,9 @@ public final class DomainConfigDocument {
         return problems;
     }
 
-    /** The YAML text, as the original Redis monitor writes the same document ({@link DomainConfigYaml#write}). */
+    /** The YAML text, as the original Redis monitor writes the same document ({@link PyYamlWriter#write}). */
     public String text() {
-        return DomainConfigYaml.write(root);
+        return PyYamlWriter.write(root);
     }
 
     /**

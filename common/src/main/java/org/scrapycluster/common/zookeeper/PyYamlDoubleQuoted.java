@@ -8,7 +8,7 @@ import java.util.Map;
  * character outside printable ASCII escaped, hex in upper case ({@code \xE9}, {@code \u4E2D}, {@code \U0001F600}),
  * and a long text folded at the first place past the line width where PyYAML folds it. SnakeYAML's emitter folds by
  * UTF-16 index, so around a character beyond U+FFFF it may fold one character earlier; and it folds at the column it
- * wrote, which {@link DomainConfigYaml} changes where it unquotes a key SnakeYAML quoted.
+ * wrote, which {@link PyYamlWriter} changes where it unquotes a key SnakeYAML quoted.
  */
 final class PyYamlDoubleQuoted {
 

@@ -260,7 +260,7 @@ class DomainConfigYamlTest {
                 - "x\\Ly"
                 - '  lead'
                 domains: {}
-                """, DomainConfigYaml.write(Map.of("blacklist", blacklist, "domains", Map.of())));
+                """, PyYamlWriter.write(Map.of("blacklist", blacklist, "domains", Map.of())));
     }
 
     /**
