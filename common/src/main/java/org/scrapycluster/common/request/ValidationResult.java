@@ -26,9 +26,12 @@ public sealed interface ValidationResult {
             violations = List.copyOf(violations);
         }
 
-        /** The reasons in one line, for logs and error answers: {@code maxdepth: must be at most 3, was 5; url: is required}. */
+        /**
+         * The reasons in one line, for logs and error answers: {@code maxdepth: must be at most 3, was 5; url: is required},
+         * as {@link ListedDetails} lists them.
+         */
         public String reason() {
-            return String.join("; ", violations.stream().map(Violation::toString).toList());
+            return String.join("; ", ListedDetails.of(violations.stream().map(Violation::toString).toList()));
         }
     }
 }

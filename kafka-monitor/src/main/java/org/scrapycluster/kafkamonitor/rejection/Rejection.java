@@ -1,11 +1,11 @@
 package org.scrapycluster.kafkamonitor.rejection;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.request.ListedDetails;
 
 /**
  * Why one record was not accepted, said for the person who sent it.
@@ -14,8 +14,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param reason  one sentence: {@code Did not find schema to validate request}, {@code Unparseable JSON Received}, ...
  * @param schema  the schema the violations refer to, when there is one
  * @param details what exactly is wrong, one item per rule: {@code maxdepth: must be at most 3, was 5};
- *                each is cut to {@value #MAX_DETAIL_CHARS} characters, and those beyond the first
- *                {@value #MAX_DETAILS} are only counted
+ *                listed as {@link ListedDetails} lists them: each cut, and those beyond the first
+ *                {@value ListedDetails#MAX_LISTED} only counted
  * @param parsed    whether the record was JSON
  * @param recipient whom the error answer goes to: the request's {@code appid} and {@code uuid} when it has both as
  *                  strings. Only these are kept, not the parsed request, which a batch would hold until it is
@@ -27,21 +27,12 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
     /** The reason of a request that matches no schema, as the original logs it. */
     private static final String NO_SCHEMA = "Did not find schema to validate request";
 
-    /** Longest detail kept: a violation quoting a huge value stays readable. */
-    public static final int MAX_DETAIL_CHARS = 500;
-
-    /**
-     * Most details listed; the rest are counted. A request of a megabyte can break tens of thousands of rules, and
-     * the messages listing them all would be larger than Kafka takes, so that its sender would hear nothing.
-     */
-    public static final int MAX_DETAILS = 100;
-
     public Rejection {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(recipient, "recipient");
-        details = listed(details);
+        details = ListedDetails.of(details);
     }
 
     /** A record the monitor could not read as JSON. */
@@ -67,19 +58,6 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
     /** A request refused by its plugin ({@code schema}) or by Redis, of which only whom to answer was kept. */
     public static Rejection refused(Optional<Recipient> recipient, String schema, String reason, List<String> details) {
         return new Rejection(RejectionKind.REFUSED, reason, Optional.of(schema), details, true, recipient);
-    }
-
-    /** The first {@value #MAX_DETAILS} details, each cut, and how many more there are. */
-    private static List<String> listed(List<String> details) {
-        List<String> listed = new ArrayList<>(details.stream().limit(MAX_DETAILS).map(Rejection::cut).toList());
-        if (details.size() > MAX_DETAILS) {
-            listed.add("request: " + (details.size() - MAX_DETAILS) + " more violations not listed");
-        }
-        return List.copyOf(listed);
-    }
-
-    private static String cut(String detail) {
-        return detail.length() <= MAX_DETAIL_CHARS ? detail : detail.substring(0, MAX_DETAIL_CHARS) + "…";
     }
 
     /**

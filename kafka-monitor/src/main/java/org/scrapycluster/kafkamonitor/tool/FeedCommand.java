@@ -35,6 +35,7 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.SendTimeouts;
 import org.scrapycluster.common.logging.Logging;
+import org.scrapycluster.common.request.ListedDetails;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.dispatch.Match;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
@@ -164,7 +165,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         Match match = plugins.match(request);
         if (match instanceof Match.Unmatched unmatched) {
             problems.add("Invalid request, not sent: it matches no request schema (closest: " + unmatched.closestSchema() + ")");
-            unmatched.details().forEach(detail -> problems.add("  " + detail));
+            ListedDetails.of(unmatched.details()).forEach(detail -> problems.add("  " + detail));
             return problems;
         }
         Match.Matched matched = (Match.Matched) match;

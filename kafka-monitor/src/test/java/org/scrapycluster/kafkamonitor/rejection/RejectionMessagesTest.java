@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.request.ListedDetails;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.junit.CapturedLog;
@@ -139,7 +140,7 @@ class RejectionMessagesTest {
     @Test
     void aLongDetailIsCut() throws Exception {
         Rejection rejection = Rejection.refused(JSON.readTree("{}"), "scraper", "The crawl request cannot be queued", List.of("url: " + "x".repeat(2000)));
-        assertEquals(Rejection.MAX_DETAIL_CHARS + 1, rejection.details().getFirst().length());
+        assertEquals(ListedDetails.MAX_CHARS + 1, rejection.details().getFirst().length());
     }
 
     @Test
@@ -154,9 +155,9 @@ class RejectionMessagesTest {
 
         List<ProducerRecord<String, byte[]>> messages = messages(Map.of()).of("demo.incoming", 0, 1, bytes(request.toString()), rejection);
 
-        assertEquals(Rejection.MAX_DETAILS + 1, rejection.details().size());
-        assertEquals(violations.subList(0, Rejection.MAX_DETAILS), rejection.details().subList(0, Rejection.MAX_DETAILS));
-        assertEquals("request: " + (50_000 - Rejection.MAX_DETAILS) + " more violations not listed", rejection.details().getLast());
+        assertEquals(ListedDetails.MAX_LISTED + 1, rejection.details().size());
+        assertEquals(violations.subList(0, ListedDetails.MAX_LISTED), rejection.details().subList(0, ListedDetails.MAX_LISTED));
+        assertEquals("request: " + (50_000 - ListedDetails.MAX_LISTED) + " more violations not listed", rejection.details().getLast());
         for (ProducerRecord<String, byte[]> message : messages) {
             assertTrue(message.value().length < KAFKA_DEFAULT_MAX_REQUEST_SIZE / 10, message.topic() + ": " + message.value().length + " bytes");
         }

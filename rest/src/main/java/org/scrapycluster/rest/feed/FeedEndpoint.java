@@ -20,6 +20,7 @@ import org.scrapycluster.rest.http.Refusal;
 import org.scrapycluster.rest.http.RefusedRequestException;
 import org.scrapycluster.rest.link.KafkaLink;
 import org.scrapycluster.rest.link.KafkaUnavailableException;
+import org.scrapycluster.rest.link.OversizedRecordException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,9 +100,13 @@ public final class FeedEndpoint implements Endpoint {
         PendingAnswers.Waiter waiter = uuid == null ? null : pending.register(uuid);
         try {
             kafka.send(topic, call.body());
-        } catch (KafkaUnavailableException e) {
+        } catch (KafkaUnavailableException | OversizedRecordException e) {
             if (waiter != null) {
                 pending.forget(waiter);
+            }
+            if (e instanceof OversizedRecordException) {
+                // within JSON_MAX_DOCUMENT_BYTES, but not within the producer's or the broker's record limit
+                throw new RefusedRequestException(Refusal.TOO_LARGE, "Kafka takes no record this large: " + e.getMessage());
             }
             kafkaDown.increment();
             LOG.atError().addKeyValue("error", e.getMessage()).log("Feed refused: Kafka is not connected");

@@ -11,7 +11,7 @@ public enum Refusal {
 
     /** Not parseable as HTTP (bad request line, headers too long). */
     MALFORMED_HTTP(400, "The request is not valid HTTP."),
-    /** A body larger than {@code JSON_MAX_DOCUMENT_BYTES}. */
+    /** A body larger than {@code JSON_MAX_DOCUMENT_BYTES}, or a fed request larger than Kafka takes as a record. */
     TOO_LARGE(413, "The payload is too large."),
     /** A body not declared as JSON. */
     CONTENT_TYPE(400, Envelope.MUST_JSON),

@@ -25,6 +25,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -146,9 +147,10 @@ public final class KafkaLink implements AutoCloseable {
      * ({@link SendTimeouts}).
      *
      * @throws KafkaUnavailableException when Kafka cannot be reached, or did not take the record in time
+     * @throws OversizedRecordException when the producer or the broker refused the record as too large
      * @throws InterruptedException when the gateway is closing
      */
-    public void send(String topic, byte[] value) throws KafkaUnavailableException, InterruptedException {
+    public void send(String topic, byte[] value) throws KafkaUnavailableException, OversizedRecordException, InterruptedException {
         Producer<String, byte[]> sending = producer;
         if (sending == null || !reachable) {
             throw new KafkaUnavailableException("not connected to Kafka", null);
@@ -158,6 +160,9 @@ public final class KafkaLink implements AutoCloseable {
             Future<RecordMetadata> sent = sending.send(new ProducerRecord<>(topic, value));
             sent.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof RecordTooLargeException tooLarge) {
+                throw new OversizedRecordException(tooLarge.getMessage(), tooLarge);
+            }
             throw new KafkaUnavailableException("Kafka did not take the record: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             throw new KafkaUnavailableException("Kafka did not acknowledge the record within " + config.sendTimeout(), e);

@@ -192,6 +192,24 @@ class FeedTest {
         assertEquals("f-crawl", JSON.readTree(content).path("crawlid").asText(), content);
     }
 
+    @Test
+    void aRequestWithinTheBodyLimitThatKafkaTakesNoRecordOfIsRefusedAsTooLargeNotAsKafkaDown() {
+        String start = "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"f-large\", \"attrs\": {\"p\": \"";
+        String end = "\"}}";
+        // JSON_MAX_DOCUMENT_BYTES exactly; with a record's own bytes it passes the producer's max.request.size, as large
+        String request = start + "a".repeat(1_048_576 - start.length() - end.length()) + end;
+        double down = gateway.counter("rest.feed", "outcome", "kafka_unavailable");
+
+        GatewayClient.Reply reply = gateway.client().postJson("/feed", request);
+
+        assertEquals(413, reply.status(), reply.body());
+        assertEquals("The payload is too large.", reply.json().path("error").path("message").asText());
+        assertTrue(reply.json().path("error").path("cause").asText().startsWith("Kafka takes no record this large: "), reply.body());
+        assertEquals(down, gateway.counter("rest.feed", "outcome", "kafka_unavailable"), "Kafka is up");
+        assertEquals(200, gateway.client().postJson("/feed", "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", "
+                + "\"crawlid\": \"f-after\"}").status(), "and takes the next request");
+    }
+
     private static void awaitUninterruptibly(CountDownLatch latch) {
         try {
             latch.await();

@@ -3,12 +3,14 @@ package org.scrapycluster.rest.feed;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.scrapycluster.common.request.ListedDetails;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.rest.http.Refusal;
@@ -58,6 +61,19 @@ class FeedValidationTest {
                 Map.of("FEED_VALIDATION", "false"))));
         assertDoesNotThrow(() -> off.check(JSON.readTree("[1, 2, 3]")));
         assertDoesNotThrow(() -> off.check(JSON.readTree("{\"anything\": \"goes\", \"maxdepth\": 99}")));
+    }
+
+    @Test
+    void aRequestBreakingThousandsOfRulesIsToldTheFirstHundredAndHowManyMore() throws IOException {
+        FeedValidation validation = FeedValidation.from(Settings.load("rest", new SettingsSources(null, Map.of(), Map.of())));
+        JsonNode request = JSON.readTree("{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", \"crawlid\": \"c\", "
+                + "\"deny_extensions\": [" + String.join(", ", Collections.nCopies(3_000, "1")) + "]}");
+
+        RefusedRequestException refused = assertThrows(RefusedRequestException.class, () -> validation.check(request));
+
+        List<String> listed = List.of(refused.detail().substring("Does not match the scraper schema: ".length()).split("; "));
+        assertEquals(ListedDetails.MAX_LISTED + 1, listed.size(), refused.detail().substring(0, 300));
+        assertTrue(listed.getLast().matches("request: [0-9]{4} more violations not listed"), listed.getLast());
     }
 
     private static FeedValidation validation(JsonNode fixture) {
