@@ -32,6 +32,7 @@ final class JsonLineEncoder extends BaseLineEncoder {
 
     JsonLineEncoder(ServiceLoggerNames names) {
         super(names);
+        mapper.getFactory().setCharacterEscapes(new LineSafeEscapes());
     }
 
     @Override

@@ -16,7 +16,8 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
  * with the record's key-value pairs appended as {@code  {"appid":"x"}} when there are any and
  * the stack trace on the following lines. A message is kept on its line: its line breaks and other control
  * characters are written escaped ({@code \n}, {@code \r}, {@code \t}, {@code \u0085}), so that text a caller
- * controls (a decoded URL path with {@code %0a}, a request's field) cannot start a log line of its own.
+ * controls (a decoded URL path with {@code %0a}, a request's field) cannot start a log line of its own; so are the
+ * key-value pairs' ({@link LineSafeEscapes}).
  */
 final class TextLineEncoder extends BaseLineEncoder {
 
@@ -27,6 +28,7 @@ final class TextLineEncoder extends BaseLineEncoder {
 
     TextLineEncoder(ServiceLoggerNames names, ZoneId zone) {
         super(names);
+        mapper.getFactory().setCharacterEscapes(new LineSafeEscapes());
         this.zone = zone;
     }
 

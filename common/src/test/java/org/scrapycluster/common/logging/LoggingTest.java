@@ -98,6 +98,24 @@ class LoggingTest {
     }
 
     @Test
+    void aKeyValueCannotStartALineOfItsOwnInEitherFormat() throws IOException {
+        String forged = "x\u0085FAKE\u2028FAKE\u2029FAKE";
+        for (boolean json : List.of(false, true)) {
+            install("rest", Map.of("LOG_JSON", Boolean.toString(json)));
+            context.getLogger("org.scrapycluster.rest.http.Dispatcher").atInfo().addKeyValue("path", forged).log("GET");
+            context.stop();
+
+            String written = Files.readString(dir.resolve("rest_service.log"));
+            assertEquals(-1, written.indexOf('\u0085'), written);
+            assertEquals(-1, written.indexOf('\u2028'), written);
+            assertEquals(-1, written.indexOf('\u2029'), written);
+            String values = json ? written : written.substring(written.indexOf('{'));
+            assertEquals(forged, new ObjectMapper().readTree(values).get("path").asText(), "reads back as logged");
+            Files.delete(dir.resolve("rest_service.log"));
+        }
+    }
+
+    @Test
     void theCrawlerLogsWithItsScPrefixedSettings() throws IOException {
         install("crawler", Map.of("SC_LOG_LEVEL", "DEBUG", "SC_LOG_JSON", "1"));
         context.getLogger("org.scrapycluster.crawler.Fetcher").debug("Scraped page");
