@@ -7,11 +7,9 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.QueryStringDecoder;
 
 /**
  * Checks each request's head ({@link Dispatcher#checkHead}: its {@code Host}, then its API key) and refuses the request
@@ -57,16 +55,15 @@ final class Admission extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(msg);
     }
 
-    /** The check of {@code request}'s head; null when its path is not valid percent-encoding. */
+    /** The check of {@code request}'s head; null when its target is not valid ({@link RequestTarget}). */
     private HeadCheck check(HttpRequest request) {
-        String path;
+        RequestTarget target;
         try {
-            path = new QueryStringDecoder(request.uri()).path();
+            target = RequestTarget.of(request);
         } catch (IllegalArgumentException e) {
             return null; // refused as not HTTP by the GatewayHandler, in its turn
         }
-        return dispatcher.checkHead(request.headers().get(HttpHeaderNames.HOST), path,
-                GatewayHandler.presentedKey(request.headers()));
+        return dispatcher.checkHead(target.host(), target.path(), GatewayHandler.presentedKey(request.headers()));
     }
 
     /**

@@ -21,7 +21,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
 
 /**
@@ -62,15 +61,15 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         Ending ending = request instanceof Admission.UnreadRequest unread && unread.awaitingContinue() ? Ending.LINGER
                 : HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE;
-        String path;
+        RequestTarget target;
         try {
-            path = new QueryStringDecoder(request.uri()).path();
+            target = RequestTarget.of(request);
         } catch (IllegalArgumentException e) {
-            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, "The path is not valid percent-encoding.", ending);
+            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, e.getMessage(), ending);
             return;
         }
-        HttpCall call = new HttpCall(request.method(), path, request.headers().get(HttpHeaderNames.CONTENT_TYPE),
-                ByteBufUtil.getBytes(request.content()), presentedKey(request.headers()), request.headers().get(HttpHeaderNames.HOST));
+        HttpCall call = new HttpCall(request.method(), target.path(), request.headers().get(HttpHeaderNames.CONTENT_TYPE),
+                ByteBufUtil.getBytes(request.content()), presentedKey(request.headers()), target.host());
         // Admission checked the head of every request it saw; one it did not see is checked by the dispatcher
         answerInTurn(ctx, () -> decoded instanceof HeadCheck head ? dispatcher.answer(call, head) : dispatcher.answer(call), ending);
     }

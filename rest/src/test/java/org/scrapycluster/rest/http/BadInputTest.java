@@ -225,6 +225,26 @@ class BadInputTest {
     }
 
     @Test
+    void anHttp11RequestNamesItsHostOnce() throws IOException {
+        for (String head : List.of("GET /access HTTP/1.1\r\n", "GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n")) {
+            String reply = rawExchange(head + "Connection: close\r\n\r\n");
+            assertEquals("HTTP/1.1 400 Bad Request", reply.isEmpty() ? "no answer" : reply.substring(0, reply.indexOf("\r\n")), head);
+            assertEquals("The request is not valid HTTP.", parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("message").asText());
+        }
+        assertEquals(List.of("HTTP/1.1 200 OK"), statusLines(rawExchange("GET /access HTTP/1.0\r\n\r\n")), "HTTP/1.0 needs none");
+    }
+
+    @Test
+    void aRequestLineInAbsoluteFormNamesItsHostItself() throws IOException {
+        String authority = client.base().getHost() + ":" + client.base().getPort();
+        assertEquals(List.of("HTTP/1.1 200 OK"), statusLines(rawExchange(
+                "GET http://" + authority + "/access HTTP/1.1\r\nHost: " + authority + "\r\nConnection: close\r\n\r\n")));
+        assertEquals(List.of("HTTP/1.1 403 Forbidden"), statusLines(rawExchange(
+                "GET http://evil.example/access HTTP/1.1\r\nHost: " + authority + "\r\nConnection: close\r\n\r\n")),
+                "the request line's host, not the header's");
+    }
+
+    @Test
     void aRequestTooLargePipelinedBehindAWaitingFeedIsAnsweredAfterIt() throws IOException {
         String tooLarge = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
                 + (MAX_BODY + 1) + "\r\n\r\n" + "a".repeat(MAX_BODY + 1);

@@ -1,0 +1,61 @@
+package org.scrapycluster.rest.http;
+
+import java.util.List;
+import java.util.Locale;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+/**
+ * The path and the host a request names, read as RFC 9112 (section 3.2) reads them: from the request line in its
+ * usual form ({@code GET /access}) and the {@code Host} header, or from the request line alone in absolute form
+ * ({@code GET http://127.0.0.1:5343/access}), whose authority stands for the host whatever the header says.
+ *
+ * @param path the decoded path
+ * @param host the host and port the request is for, or null for an HTTP/1.0 request that names none
+ */
+record RequestTarget(String path, String host) {
+
+    /**
+     * @throws IllegalArgumentException saying why the request is not valid HTTP: its path is not valid
+     *                                  percent-encoding, it has two {@code Host} headers, or it is an HTTP/1.1 request
+     *                                  that names no host
+     */
+    static RequestTarget of(HttpRequest request) {
+        List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1) {
+            throw new IllegalArgumentException("The request has more than one Host header.");
+        }
+        String uri = request.uri();
+        int authority = uri.regionMatches(true, 0, "http://", 0, 7) ? 7 : uri.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
+        if (authority > 0) {
+            int end = endOfAuthority(uri, authority);
+            String rest = uri.substring(end);
+            return new RequestTarget(path(rest.startsWith("/") ? rest : "/" + rest), uri.substring(authority, end).toLowerCase(Locale.ROOT));
+        }
+        if (hosts.isEmpty() && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            throw new IllegalArgumentException("An HTTP/1.1 request must name its host in a Host header.");
+        }
+        return new RequestTarget(path(uri), hosts.isEmpty() ? null : hosts.getFirst());
+    }
+
+    private static int endOfAuthority(String uri, int from) {
+        for (int i = from; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '/' || c == '?' || c == '#') {
+                return i;
+            }
+        }
+        return uri.length();
+    }
+
+    private static String path(String uri) {
+        try {
+            return new QueryStringDecoder(uri).path();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("The path is not valid percent-encoding.", e);
+        }
+    }
+}
