@@ -67,7 +67,7 @@ public final class RequestValidator {
             return new ValidationResult.Invalid(List.of(new Violation("request", "must be a JSON object, was "
                     + (request.isArray() ? "an array" : request.isTextual() ? "a string" : request.toString()))));
         }
-        List<Violation> refused = compiled.validate(request).stream().map(violations::of).toList();
+        List<Violation> refused = compiled.validate(request).stream().map(error -> violations.of(error, request)).toList();
         List<Violation> found = checks.check(request, refused.stream().map(Violation::path).collect(Collectors.toSet()));
         if (refused.isEmpty() && found.isEmpty()) {
             ObjectNode filled = ((ObjectNode) request).deepCopy();

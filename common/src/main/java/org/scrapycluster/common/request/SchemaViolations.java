@@ -2,6 +2,7 @@ package org.scrapycluster.common.request;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
@@ -17,9 +18,10 @@ final class SchemaViolations {
         this.schema = schema;
     }
 
-    Violation of(Error error) {
+    /** The violation {@code error} of the schema reports in {@code request}. */
+    Violation of(Error error, JsonNode request) {
         String path = path(error.getInstanceLocation(), error.getProperty(), error.getKeyword());
-        JsonNode value = error.getInstanceNode();
+        JsonNode value = valueAt(request, error.getInstanceLocation()).orElse(error.getInstanceNode());
         Object[] arguments = error.getArguments();
         String limit = arguments != null && arguments.length > 0 ? String.valueOf(arguments[0]) : "";
         String message = switch (error.getKeyword()) {
@@ -39,6 +41,18 @@ final class SchemaViolations {
             default -> error.getMessage();
         };
         return new Violation(path, message);
+    }
+
+    /**
+     * The value at {@code location} as the request holds it: the library hands some checks a value of its own making
+     * ({@code enum} compares a number as a decimal, {@code 1} as {@code 1.0}), and the sender is told what was sent.
+     */
+    private static Optional<JsonNode> valueAt(JsonNode request, NodePath location) {
+        JsonNode node = request;
+        for (int i = 0; i < location.getNameCount() && node != null; i++) {
+            node = location.getElement(i) instanceof Integer index ? node.get(index) : node.get(String.valueOf(location.getElement(i)));
+        }
+        return Optional.ofNullable(node);
     }
 
     private static String characters(String limit) {
