@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
@@ -18,7 +19,8 @@ import io.netty.handler.codec.http.HttpUtil;
  * Aggregates a request's body up to {@code JSON_MAX_DOCUMENT_BYTES}. A larger one — announced by
  * its {@code Content-Length}, with or without {@code Expect: 100-continue}, or found while
  * streaming a chunked body — is refused with 413 in the envelope and counted, in its turn among
- * the connection's answers ({@link BodyTooLarge}); the rest of its body is read and dropped.
+ * the connection's answers ({@link BodyTooLarge}); the rest of its body is read and dropped. A request
+ * that expects anything but {@code 100-continue} is refused with 417 in the envelope, before its body.
  */
 final class BoundedAggregator extends HttpObjectAggregator {
 
@@ -36,7 +38,11 @@ final class BoundedAggregator extends HttpObjectAggregator {
         Object answer = super.newContinueResponse(start, maxContentLength, pipeline);
         if (answer instanceof FullHttpResponse response && response.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
             response.release();
-            return tooLargeThenClose();
+            return refusedThenClose(Refusal.TOO_LARGE, BodyTooLarge.message(maxBytes));
+        }
+        if (answer instanceof FullHttpResponse response && response.status().equals(HttpResponseStatus.EXPECTATION_FAILED)) {
+            response.release();
+            return refusedThenClose(Refusal.EXPECTATION, "Expect: " + start.headers().get(HttpHeaderNames.EXPECT));
         }
         return answer;
     }
@@ -55,8 +61,7 @@ final class BoundedAggregator extends HttpObjectAggregator {
         ctx.fireChannelRead(standIn);
     }
 
-    private FullHttpResponse tooLargeThenClose() {
-        return GatewayHandler.closing(GatewayHandler.response(dispatcher.refusedBeforeRouting(
-                new RefusedRequestException(Refusal.TOO_LARGE, BodyTooLarge.message(maxBytes)))));
+    private FullHttpResponse refusedThenClose(Refusal refusal, String reason) {
+        return GatewayHandler.closing(GatewayHandler.response(dispatcher.refusedBeforeRouting(new RefusedRequestException(refusal, reason))));
     }
 }

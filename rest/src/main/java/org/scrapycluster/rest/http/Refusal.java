@@ -32,7 +32,9 @@ public enum Refusal {
     /** A connection beyond {@code REST_MAX_CONNECTIONS}; it is closed after the answer. */
     TOO_MANY_CONNECTIONS(503, "The gateway has too many open connections; try again later."),
     /** A connection that sent no complete request headers within {@code REST_HEADER_TIMEOUT}; it is closed. */
-    HEADER_TIMEOUT(408, "The request headers did not arrive in time.");
+    HEADER_TIMEOUT(408, "The request headers did not arrive in time."),
+    /** An {@code Expect} header asking for anything but {@code 100-continue}; the connection is closed. */
+    EXPECTATION(417, "The gateway meets no expectation but Expect: 100-continue.");
 
     private final int status;
     private final String message;

@@ -19,11 +19,14 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 record RequestTarget(String path, String host) {
 
     /**
-     * @throws IllegalArgumentException saying why the request is not valid HTTP: its path is not valid
-     *                                  percent-encoding, it has two {@code Host} headers, or it is an HTTP/1.1 request
-     *                                  that names no host
+     * @throws IllegalArgumentException saying why the request is not valid HTTP: it is not HTTP/1 ({@code HTTP/2.0} on
+     *                                  a request line is not HTTP/2), its path is not valid percent-encoding, it has
+     *                                  two {@code Host} headers, or it is an HTTP/1.1 request that names no host
      */
     static RequestTarget of(HttpRequest request) {
+        if (request.protocolVersion().majorVersion() != 1) {
+            throw new IllegalArgumentException("The gateway speaks HTTP/1.1 and HTTP/1.0, not " + request.protocolVersion().text() + ".");
+        }
         List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
         if (hosts.size() > 1) {
             throw new IllegalArgumentException("The request has more than one Host header.");

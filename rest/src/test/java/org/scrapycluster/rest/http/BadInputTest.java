@@ -126,6 +126,22 @@ class BadInputTest {
     }
 
     @Test
+    void anExpectationOtherThan100ContinueIsRefusedInTheEnvelopeAndTheConnectionClosed() throws IOException {
+        String reply = rawExchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Expect: 200-ok\r\nContent-Length: 2\r\n\r\n{}");
+        assertEquals("HTTP/1.1 417 Expectation Failed", reply.isEmpty() ? "no answer" : reply.substring(0, reply.indexOf("\r\n")));
+        assertEquals("The gateway meets no expectation but Expect: 100-continue.",
+                parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("message").asText());
+    }
+
+    @Test
+    void aRequestLineOfAnotherHttpVersionIsRefusedAsNotHttp() throws IOException {
+        String reply = rawExchange("GET /access HTTP/2.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertEquals("The gateway speaks HTTP/1.1 and HTTP/1.0, not HTTP/2.0.",
+                parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("cause").asText(), reply);
+    }
+
+    @Test
     void chunkedBodyLargerThanTheLimit() throws Exception {
         byte[] huge = hugeJson();
         HttpRequest request = HttpRequest.newBuilder(client.base().resolve("/feed")).header("Content-Type", "application/json")
