@@ -78,6 +78,8 @@ public final class GatewayServer {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.AUTO_READ, false)
+                    // a client's half-close still gets the answers of what it sent (PipelineLimit)
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childOption(ChannelOption.RECVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
@@ -25,6 +26,9 @@ import io.netty.util.ReferenceCountUtil;
  * at most 16 KiB), however many requests its client sends; the HTTP codec's pipeline depth is
  * the hard ceiling above that. Each arriving request records how many the connection holds in
  * {@code rest.http.pipelined}.
+ *
+ * <p>A client that has sent its last request may close its side of the connection ({@code shutdown(SHUT_WR)}, as
+ * {@code nc -N} does): the connection stays open until every request it sent has its answer written, then closes.
  */
 final class PipelineLimit extends ChannelDuplexHandler {
 
@@ -32,6 +36,8 @@ final class PipelineLimit extends ChannelDuplexHandler {
     private final DistributionSummary held;
     private final Queue<FullHttpRequest> waiting = new ArrayDeque<>();
     private int answering;
+    /** Whether the client has closed its side: nothing more comes. */
+    private boolean inputEnded;
 
     PipelineLimit(int maxPipelined, DistributionSummary held) {
         this.maxPipelined = maxPipelined;
@@ -96,6 +102,15 @@ final class PipelineLimit extends ChannelDuplexHandler {
     }
 
     @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof ChannelInputShutdownEvent) {
+            inputEnded = true;
+            closeOnceAnswered(ctx);
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         FullHttpRequest request;
         while ((request = waiting.poll()) != null) {
@@ -107,8 +122,16 @@ final class PipelineLimit extends ChannelDuplexHandler {
     private void answered(ChannelHandlerContext ctx) {
         answering--;
         handOn(ctx);
+        closeOnceAnswered(ctx);
         if (accepting() && ctx.channel().isActive()) {
             ctx.read();
+        }
+    }
+
+    /** Closes the connection once its client has sent everything and every request of it is answered. */
+    private void closeOnceAnswered(ChannelHandlerContext ctx) {
+        if (inputEnded && !holdsRequests()) {
+            ctx.close();
         }
     }
 

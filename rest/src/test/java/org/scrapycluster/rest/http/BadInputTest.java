@@ -135,6 +135,17 @@ class BadInputTest {
     }
 
     @Test
+    void aClientThatClosesItsSideAfterItsRequestsStillGetsTheirAnswers() throws IOException {
+        try (Socket socket = rawConnection()) {
+            socket.getOutputStream().write(("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.shutdownOutput();
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 200 OK"), statusLines(reply), "then the gateway closes the connection");
+        }
+    }
+
+    @Test
     void aRequestLineOfAnotherHttpVersionIsRefusedAsNotHttp() throws IOException {
         String reply = rawExchange("GET /access HTTP/2.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
         assertEquals("The gateway speaks HTTP/1.1 and HTTP/1.0, not HTTP/2.0.",
