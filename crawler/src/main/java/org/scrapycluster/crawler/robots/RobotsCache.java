@@ -335,7 +335,7 @@ public final class RobotsCache {
         private static final int PER_SITEMAP = 64;
 
         BaseRobotRules parse() {
-            return PathRules.of(parser().parseContent(file.url, file.content, file.contentType,
+            return PathRules.of(parser().parseContent(file.url, LongCrawlDelays.readable(file.content), file.contentType,
                     token.isEmpty() ? List.of() : List.of(token)));
         }
 
