@@ -26,7 +26,7 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
     public sealed interface Decision {
     }
 
-    /** Not a redirect to follow: the response goes to the spider. */
+    /** Not a redirect to follow (none, or one to a URL that is not http or https): the response goes to the spider. */
     public record NotFollowed() implements Decision {
     }
 
@@ -63,8 +63,15 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
         return follow(request, asGet(request, url));
     }
 
-    /** {@code target} in place of {@code request}, with the chain's bookkeeping, or too many redirects. */
+    /**
+     * {@code target} in place of {@code request}, with the chain's bookkeeping, or too many redirects; not followed when
+     * the target is not http or https ({@code file:}, {@code javascript:}, {@code ftp:}), which no crawler fetches: the
+     * response is published as it is, its {@code Location} header saying where it points.
+     */
     private Decision follow(CrawlRequest request, CrawlRequest target) {
+        if (!target.isHttp()) {
+            return new NotFollowed();
+        }
         long ttl = request.number("redirect_ttl", maxTimes);
         long redirects = request.number("redirect_times", 0) + 1;
         if (ttl <= 0 || redirects > maxTimes) {

@@ -102,6 +102,11 @@ public record CrawlRequest(String url, String method, Map<String, List<String>> 
         return Optional.empty();
     }
 
+    /** Whether its URL's scheme is http or https, in any case: the only ones a crawler fetches. */
+    public boolean isHttp() {
+        return url.regionMatches(true, 0, "http:", 0, 5) || url.regionMatches(true, 0, "https:", 0, 6);
+    }
+
     /** This request for another URL. */
     public CrawlRequest withUrl(String newUrl) {
         return new CrawlRequest(newUrl, method, headers, body, cookies, meta, dontFilter);

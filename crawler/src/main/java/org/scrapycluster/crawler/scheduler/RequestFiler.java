@@ -120,7 +120,7 @@ public final class RequestFiler {
         List<Candidate> candidates = new ArrayList<>(requests.size());
         DupefilterKeys dupefilters = new DupefilterKeys();
         for (CrawlRequest request : requests) {
-            if (!isHttp(request.url())) {
+            if (!request.isHttp()) {
                 refused.add(new Filed(request, EnqueueOutcome.NOT_HTTP));
                 continue;
             }
@@ -324,10 +324,5 @@ public final class RequestFiler {
             filed = filed.withDomainRefused();
         }
         return filed;
-    }
-
-    /** Whether {@code url}'s scheme is http or https, in any case. */
-    private static boolean isHttp(String url) {
-        return url.regionMatches(true, 0, "http:", 0, 5) || url.regionMatches(true, 0, "https:", 0, 6);
     }
 }

@@ -52,6 +52,15 @@ class RedirectPolicyTest {
     }
 
     @Test
+    void aRedirectOrRefreshToAUrlThatIsNotHttpIsNotFollowedSoItsResponseIsPublished() {
+        for (String target : List.of("file:///etc/passwd", "ftp://ex.com/a", "javascript:alert(1)", "mailto:a@ex.com")) {
+            assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(post, 301, Optional.of(target)), target);
+            assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.refresh(post, target), target);
+        }
+        assertInstanceOf(RedirectPolicy.Follow.class, policy.decide(post, 302, Optional.of("HTTPS://ex.com/b")));
+    }
+
+    @Test
     void aRedirectToGetLeavesTheFormsContentHeadersBehind() {
         CrawlRequest form = post.withHeader("Content-Type", "application/x-www-form-urlencoded").withHeader("Content-Length", "3")
                 .withHeader("Accept", "text/html");
