@@ -31,7 +31,7 @@ public final class DomainThrottles {
      * The longest Crawl-delay honoured; a longer one counts as this. A robots.txt may say any number, and a delay of
      * centuries would overflow the nanoseconds the scheduler reckons in.
      */
-    static final Duration LONGEST_CRAWL_DELAY = Duration.ofDays(1);
+    public static final Duration LONGEST_CRAWL_DELAY = Duration.ofDays(1);
 
     private final String spiderId;
     private final ThrottleKeyStyle style;
