@@ -100,14 +100,12 @@ public final class FeedEndpoint implements Endpoint {
         PendingAnswers.Waiter waiter = uuid == null ? null : pending.register(uuid);
         try {
             kafka.send(topic, call.body());
-        } catch (KafkaUnavailableException | OversizedRecordException e) {
-            if (waiter != null) {
-                pending.forget(waiter);
-            }
-            if (e instanceof OversizedRecordException) {
-                // within JSON_MAX_DOCUMENT_BYTES, but not within the producer's or the broker's record limit
-                throw new RefusedRequestException(Refusal.TOO_LARGE, "Kafka takes no record this large: " + e.getMessage());
-            }
+        } catch (OversizedRecordException e) {
+            forget(waiter);
+            // within JSON_MAX_DOCUMENT_BYTES, but not within the producer's or the broker's record limit
+            throw new RefusedRequestException(Refusal.TOO_LARGE, "Kafka takes no record this large: " + e.getMessage());
+        } catch (KafkaUnavailableException e) {
+            forget(waiter);
             kafkaDown.increment();
             LOG.atError().addKeyValue("error", e.getMessage()).log("Feed refused: Kafka is not connected");
             return envelope.failure(500, KAFKA_DOWN);
@@ -135,6 +133,13 @@ public final class FeedEndpoint implements Endpoint {
         ObjectNode pollId = JsonNodeFactory.instance.objectNode();
         pollId.put("poll_id", waiter.uuid());
         return envelope.success(pollId);
+    }
+
+    /** Stops waiting for the answer of a request that was not sent; {@code waiter} null: none was awaited. */
+    private void forget(PendingAnswers.Waiter waiter) {
+        if (waiter != null) {
+            pending.forget(waiter);
+        }
     }
 
     /** {@code uuid}, refused when it is not Unicode text: its answer would come back under another uuid. */
