@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@code POST /poll {"poll_id": "<uuid>"}} (docs/compatibility.md §6.5): the answer parked for that uuid,
  * once; 400 for a {@code poll_id} that is not Unicode text ({@link UnicodeText#whyNot}); 404 {@code Could not find matching poll_id} when there is none (not answered yet, already
  * taken, or expired); 500 {@code Unable to connect to Redis} when Redis is away; 500
- * {@code Unparseable JSON Received from redis} when the stored text is not JSON (it is deleted).
+ * {@code Unparseable JSON Received from redis} when the stored text is not JSON (it is deleted); and when Redis refuses
+ * the call, the gateway's 500 for anything unexpected, with Redis's words in the log.
  */
 public final class PollEndpoint implements Endpoint {
 
@@ -68,6 +70,10 @@ public final class PollEndpoint implements Endpoint {
         Optional<String> answer;
         try {
             answer = parked.take(pollId);
+        } catch (RedisCommandExecutionException e) {
+            // Redis is there and refused the call (a key of another type under the uuid's name, an ACL that denies the
+            // script): not an outage, but the unexpected error the original answers for anything it did not foresee
+            throw e;
         } catch (RedisException e) {
             LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Cannot read parked answers: Redis unavailable");
             return envelope.failure(500, REDIS_DOWN);

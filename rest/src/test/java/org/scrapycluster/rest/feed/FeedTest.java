@@ -28,6 +28,8 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.http.Dispatcher;
+import org.scrapycluster.rest.http.Envelope;
 import org.scrapycluster.rest.testing.GatewayClient;
 import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.OutboundResponder;
@@ -148,6 +150,27 @@ class FeedTest {
                 && gateway.counter("rest.answers", "route", "unreadable") == unreadable + 2);
         responder.publish("{\"uuid\":\"f-after\",\"appid\":\"testapp\"}");
         Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get("rest:poll:f-after") != null);
+    }
+
+    @Test
+    void aParkedKeyOfAnotherTypeIsAnErrorOfItsOwnNotAnOutage() {
+        redis.sync().rpush("rest:poll:f-list", "not an answer");
+
+        GatewayClient.Reply polled;
+        List<ILoggingEvent> logged;
+        try (CapturedLog log = CapturedLog.start(Dispatcher.class, Level.ERROR)) {
+            polled = poll("f-list");
+            logged = log.events();
+        }
+        assertEquals(500, polled.status(), polled.body());
+        assertTrue(logged.stream().anyMatch(event -> event.getThrowableProxy() != null
+                        && String.valueOf(event.getThrowableProxy().getMessage()).contains("WRONGTYPE")),
+                "Redis's words are in the log");
+        assertEquals(Envelope.UNKNOWN_ERROR, polled.json().get("error").get("message").asText(), "Redis answered, so it is not away");
+        assertEquals(1, redis.sync().llen("rest:poll:f-list"), "not the gateway's to delete");
+
+        redis.sync().set("rest:poll:f-string", "{\"uuid\":\"f-string\",\"appid\":\"testapp\"}");
+        assertEquals(200, poll("f-string").status(), "the next poll is answered");
     }
 
     @Test
