@@ -163,6 +163,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             return false;
         }
         call.response.firstByteNanos = call.response.lastReadNanos;
+        call.response.headRead = true;
         call.response.status = status;
         call.response.reason = response.status().reasonPhrase();
         call.response.headers = toHeaderMap(response.headers());

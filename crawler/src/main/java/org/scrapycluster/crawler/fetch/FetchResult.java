@@ -11,7 +11,7 @@ import java.util.Optional;
  * {@link FetchError#TOO_LARGE} and the status, headers and the body read so far are kept.
  *
  * @param url            the URL fetched, in the escaped form that was sent
- * @param status         the HTTP status, 0 when no response arrived
+ * @param status         the HTTP status, 0 when no response arrived (or the server sent {@code 000}: {@link #ok()} tells)
  * @param reason         the reason phrase, empty when no response arrived
  * @param headers        the response headers in arrival order; the last Content-Encoding value is removed (except
  *                       for a HEAD), decoded or not, as Scrapy's compression middleware does

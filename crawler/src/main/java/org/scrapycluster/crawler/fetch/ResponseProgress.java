@@ -16,6 +16,8 @@ final class ResponseProgress {
     boolean requestSent;
     long firstByteNanos;
     long lastReadNanos;
+    /** Whether the status line and headers were read: a server may send any number as its status, 0 too. */
+    boolean headRead;
     int status;
     String reason = "";
     /** The response headers as Netty read them: each byte one char (ISO-8859-1). */
@@ -26,7 +28,7 @@ final class ResponseProgress {
 
     /** Whether any part of a response arrived. */
     boolean started() {
-        return status != 0;
+        return headRead;
     }
 
     /** From the request sent to the first byte of the response; zero when none came. */
@@ -36,6 +38,9 @@ final class ResponseProgress {
 
     /** The fetch result from what was read of {@code sent}: a success when {@code error} is null. */
     FetchResult report(OutgoingRequest sent, FetchError error, String message, FetchTimings timings) {
+        if (!headRead) {
+            return ResponseReport.unanswered(sent, error, message, timings);
+        }
         return ResponseReport.of(sent, status, reason, headers, body == null ? null : body.toArray(), error, message, timings);
     }
 }

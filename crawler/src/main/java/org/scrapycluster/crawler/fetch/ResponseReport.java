@@ -20,10 +20,16 @@ final class ResponseReport {
     private ResponseReport() {
     }
 
+    /** The result of {@code sent} when no response arrived: status 0, no headers, no body. */
+    static FetchResult unanswered(OutgoingRequest sent, FetchError error, String message, FetchTimings timings) {
+        return new FetchResult(sent.url(), 0, "", HeaderMap.empty(), NO_BODY, null, sent.sentHeaders(), null, error, message,
+                timings);
+    }
+
     /**
-     * The result of {@code sent}.
+     * The result of {@code sent} once its status line and headers were read.
      *
-     * @param status     the status read, 0 when no response arrived
+     * @param status     the status read, whatever number it is (a server may send {@code 000})
      * @param reason     the reason phrase as read: each byte one char (ISO-8859-1)
      * @param rawHeaders the response headers as read: each byte one char (ISO-8859-1)
      * @param body       the body read (decompressed), null for none
@@ -31,10 +37,6 @@ final class ResponseReport {
      */
     static FetchResult of(OutgoingRequest sent, int status, String reason, HeaderMap rawHeaders, byte[] body,
             FetchError error, String message, FetchTimings timings) {
-        if (status == 0) {
-            return new FetchResult(sent.url(), 0, "", HeaderMap.empty(), NO_BODY, null, sent.sentHeaders(), null, error,
-                    message, timings);
-        }
         HeaderMap reported = HeaderText.decodeValues(rawHeaders);
         if (!sent.request().method().equals("HEAD")) {
             reported = reported.withoutLast("Content-Encoding"); // decoded or not, as Scrapy's middleware pops it

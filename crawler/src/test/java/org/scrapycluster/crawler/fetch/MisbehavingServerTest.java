@@ -321,6 +321,19 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void aStatusOfZeroIsAResponseWithItsHeadersAndBodyAsTwistedReadsIt() throws Exception {
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5",
+                firstThenHi("HTTP/1.1 000 Zero\r\nX-Served-By: odd\r\nContent-Length: 2\r\n\r\nok"))) {
+            FetchResult zero = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(zero.ok(), zero.toString());
+            assertEquals(0, zero.status());
+            assertEquals("Zero", zero.reason());
+            assertEquals("odd", zero.headers().last("X-Served-By"));
+            assertEquals("ok", zero.text());
+        }
+    }
+
+    @Test
     void anUnaskedSwitchOfProtocolsIsAProtocolErrorAndItsConnectionIsNotKept() throws Exception {
         String upgrade = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
         try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(upgrade))) {
