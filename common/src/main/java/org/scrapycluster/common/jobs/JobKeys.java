@@ -29,7 +29,10 @@ public final class JobKeys {
      */
     public static final Duration WAITING_EXPIRY = Duration.ofDays(1);
 
-    /** The most values a waiting list keeps; older ones are dropped, so a flood of one scope stays bounded. */
+    /**
+     * The most values a waiting list holds, so that a flood of one scope stays bounded: a value beyond them is refused
+     * (the script answers an error, which the Kafka monitor answers to the request's sender).
+     */
     public static final int WAITING_KEPT = 1000;
 
     private static final LuaScript POST = LuaScript.load("post_job");
@@ -39,7 +42,8 @@ public final class JobKeys {
 
     /**
      * Writes {@code value} to the job {@code key} and appends it to the job's waiting list, in one
-     * atomic script call, without waiting; several calls in flight are pipelined.
+     * atomic script call, without waiting; several calls in flight are pipelined. The future fails with Redis's error
+     * when the list holds {@link #WAITING_KEPT} other values already.
      */
     public static CompletableFuture<Long> write(RedisConnection redis, String key, String value) {
         return POST.run(redis, ScriptOutputType.INTEGER, new String[] {key, Keyspace.JOB_WAITING.fill(key)}, value,

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.jobs.JobKeys;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
@@ -142,6 +145,32 @@ class KafkaMonitorEndToEndTest {
             Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":later-example.com:queue") == 1);
             JsonNode answer = JSON.readTree(kafka.readUntil(settings.prefix() + ".outbound_firehose", WAIT, values -> !values.isEmpty()).getFirst());
             assertEquals("u-bad", answer.get("uuid").asText(), "the error answer, to a topic Kafka has, is sent");
+        }
+    }
+
+    @Test
+    void aRequestOfAScopeWithAThousandRequestsWaitingIsAnsweredWithTheReasonAndNoneWaitingIsDropped() throws Exception {
+        MonitorSettings settings = MonitorSettings.forStack(stack);
+        String app = MonitorSettings.unique("app");
+        String spider = MonitorSettings.unique("sp");
+        String job = Keyspace.STATS_REQUEST.fill("all", app);
+        String waitingList = Keyspace.JOB_WAITING.fill(job);
+        String[] waiting = IntStream.range(0, JobKeys.WAITING_KEPT).mapToObj(i -> "w-" + i).toArray(String[]::new);
+        redis.sync().set(job, waiting[waiting.length - 1]);
+        redis.sync().rpush(waitingList, waiting);
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+            kafka.sendText(settings.incomingTopic(),
+                    "{\"uuid\":\"u-over\",\"appid\":\"" + app + "\",\"stats\":\"all\"}",
+                    "{\"url\":\"http://www.after-example.com/\",\"appid\":\"" + app + "\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}");
+
+            JsonNode answer = JSON.readTree(kafka.readUntil(settings.prefix() + ".outbound_firehose", WAIT, values -> !values.isEmpty()).getFirst());
+            assertEquals("u-over", answer.get("uuid").asText());
+            assertEquals("The request cannot be written to Redis", answer.path("error").path("message").asText());
+            assertEquals("redis: ERR 1000 requests with the job key " + job + " wait for their answers already; ask again once they are answered",
+                    answer.path("error").path("details").get(0).asText());
+            Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":after-example.com:queue") == 1);
+            assertEquals(List.of(waiting), redis.sync().lrange(waitingList, 0, -1), "every request waiting still waits");
+            assertEquals(waiting[waiting.length - 1], redis.sync().get(job));
         }
     }
 
