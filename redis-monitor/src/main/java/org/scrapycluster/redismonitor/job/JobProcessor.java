@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
+import org.apache.kafka.common.KafkaException;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
@@ -206,8 +207,9 @@ public final class JobProcessor {
     /**
      * Counts a failure of the job; once it is given up, tells its requesters, then deletes it.
      *
-     * @throws OutboundUnavailableException when Kafka did not take the error answers of a job given up: the job
-     *                                      stays, and the next attempt gives it up again and tells them then
+     * @throws OutboundUnavailableException when Kafka did not take the error answers of a job given up in time: the job
+     *                                      stays, and the next attempt gives it up again and tells them then (error
+     *                                      answers Kafka refuses for good are logged, and the job deleted)
      */
     private void failed(JobPlugin plugin, Waiters waiters, Throwable failure, long started) throws OutboundUnavailableException {
         String key = waiters.key();
@@ -220,7 +222,14 @@ public final class JobProcessor {
         }
         LOG.atError().addKeyValue("key", key).log("Could not process action within failure limit");
         String error = "Could not process the request within the failure limit: " + describe(failure);
-        outbound.publish(errorAnswers(plugin, waiters, error));
+        try {
+            outbound.publish(errorAnswers(plugin, waiters, error));
+        } catch (KafkaException e) {
+            // refused for good (an answer that repeats a huge field of its request is too large, like the answer that
+            // failed): no attempt would be told otherwise, so the job is deleted all the same
+            LOG.atError().addKeyValue("key", key).addKeyValue("error", e.getMessage())
+                    .log("Kafka refused the error answers of a job given up; its requesters are not told");
+        }
         finish(waiters);
         stats.ended(plugin, Outcome.GIVEN_UP, Duration.ofNanos(System.nanoTime() - started));
     }

@@ -15,6 +15,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisLoadingException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,22 @@ class FailingJobTest {
 
         assertEquals(0L, bed.redis.sync().exists(key), "given up at the third failure, and deleted, rather than failing every scan after");
         assertEquals(List.of(), bed.answered("error"));
+    }
+
+    @Test
+    void aJobGivenUpWhoseErrorAnswerKafkaRefusesIsDeletedWithoutAnAnswerNotTriedForEver() throws Exception {
+        JobKeys.write(bed.redis, key, "v1").join();
+        // as for an error answer that repeats a huge id of its request, larger than Kafka takes
+        bed.kafka.sendException = new RecordTooLargeException("The message is 2400361 bytes when serialized which is larger than "
+                + "1048576, which is the value of the max.request.size configuration.");
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            bed.processor.process(new BrokenJarPlugin(), key);
+        }
+
+        assertEquals(0L, bed.redis.sync().exists(key), "given up at the third failure, and deleted, though its requester cannot be told");
+        assertEquals(0L, bed.redis.sync().exists(JobFailures.key(key)));
+        assertEquals(0L, bed.redis.sync().exists(Keyspace.JOB_WAITING.fill(key)));
     }
 
     @Test
