@@ -24,7 +24,9 @@ import org.scrapycluster.common.settings.Settings;
  *   <li>{@code idsWithoutColons}: {@code appid}, {@code crawlid}, {@code spiderid}, {@code uuid}
  *       and a zookeeper request's {@code domain} must not contain {@code :}, which separates the
  *       parts of Redis keys (a colon in a key part breaks the Redis monitor's key parsing); those that
- *       are key parts (all but the {@code uuid}) must not be empty either, which breaks it too.</li>
+ *       are key parts (all but the {@code uuid}) must not be empty either, which breaks it too; and a {@code spiderid}
+ *       must be at most {@value #MAX_SPIDERID_LENGTH} characters, since it names every key of its crawls and a field of
+ *       the stats answers, which a huge one makes too large for Kafka.</li>
  *   <li>{@code httpUrls}: the crawl {@code url} must be {@code http} or {@code https} with a valid
  *       host and port; a URL without a scheme still means {@code http://} ({@code www.stuff.com}
  *       is valid), while {@code javascript:}, {@code file:}, {@code ftp:} and the like are refused.</li>
@@ -47,7 +49,7 @@ import org.scrapycluster.common.settings.Settings;
  * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
  * with the same fields gets the same protection.
  *
- * @param idsWithoutColons refuse ids (and a {@code domain}) containing {@code :}
+ * @param idsWithoutColons refuse ids (and a {@code domain}) containing {@code :}, and a {@code spiderid} that is too long
  * @param httpUrls refuse crawl URLs that are not http(s) with a host
  * @param linearRegexes refuse regexes RE2/J cannot run
  */
@@ -67,6 +69,8 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
     private static final int MAX_PORT = 65_535;
     private static final int MAX_QUOTED_LENGTH = 60;
+    /** The longest {@code spiderid}, whose schema sets none (the other ids' schemas allow at most 40 characters). */
+    public static final int MAX_SPIDERID_LENGTH = 100;
     /**
      * Regexes RE2/J compiled: the verdict never changes, and the seeds of one crawl (and the links of one
      * page) repeat the same few, so most checks cost a lookup instead of a compile.
@@ -113,6 +117,9 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
                 violations.add(new Violation(id, "must not be empty: it is the first part of the queue key <spiderid>:<domain>:queue"));
             } else if (text.isEmpty() && KEY_PARTS.contains(id) && !refused.contains(id)) {
                 violations.add(new Violation(id, "must not be empty: it is a part of Redis keys, which an empty part breaks"));
+            } else if (idsWithoutColons && id.equals("spiderid") && text.codePointCount(0, text.length()) > MAX_SPIDERID_LENGTH) {
+                violations.add(new Violation(id, "must be at most " + MAX_SPIDERID_LENGTH + " characters: it is a part of every key of "
+                        + "its crawls and a field name of the stats answers, was " + text.codePointCount(0, text.length())));
             }
         }
         Optional<String> urlNotUnicode = url != null && url.isTextual() ? UnicodeText.whyNot(url.asText()) : Optional.empty();
