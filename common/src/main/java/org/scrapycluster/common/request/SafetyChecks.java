@@ -24,7 +24,9 @@ import org.scrapycluster.common.settings.Settings;
  *   <li>{@code idsWithoutColons}: {@code appid}, {@code crawlid}, {@code spiderid}, {@code uuid}
  *       and a zookeeper request's {@code domain} must not contain {@code :}, which separates the
  *       parts of Redis keys (a colon in a key part breaks the Redis monitor's key parsing); those that
- *       are key parts (all but the {@code uuid}) must not be empty either, which breaks it too; and a {@code spiderid}
+ *       are key parts (all but the {@code uuid}) must not be empty either, which breaks it too; an {@code appid} must not
+ *       contain {@code ||} nor end with {@code |}, so that a blacklist entry {@code <appid>||<crawlid>} names one crawl;
+ *       and a {@code spiderid}
  *       must be at most {@value #MAX_SPIDERID_LENGTH} characters, since it names every key of its crawls and a field of
  *       the stats answers, which a huge one makes too large for Kafka.</li>
  *   <li>{@code httpUrls}: the crawl {@code url} must be {@code http} or {@code https} with a valid
@@ -117,6 +119,9 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
                 violations.add(new Violation(id, "must not be empty: it is the first part of the queue key <spiderid>:<domain>:queue"));
             } else if (text.isEmpty() && KEY_PARTS.contains(id) && !refused.contains(id)) {
                 violations.add(new Violation(id, "must not be empty: it is a part of Redis keys, which an empty part breaks"));
+            } else if (idsWithoutColons && id.equals("appid") && (text.contains("||") || text.endsWith("|"))) {
+                violations.add(new Violation(id, "must not contain '||' nor end with '|': a blacklist entry is <appid>||<crawlid>, "
+                        + "which would name another app's crawl, was " + quoted(text)));
             } else if (idsWithoutColons && id.equals("spiderid") && text.codePointCount(0, text.length()) > MAX_SPIDERID_LENGTH) {
                 violations.add(new Violation(id, "must be at most " + MAX_SPIDERID_LENGTH + " characters: it is a part of every key of "
                         + "its crawls and a field name of the stats answers, was " + text.codePointCount(0, text.length())));
