@@ -118,7 +118,7 @@ public final class DomainConfigYaml {
     }
 
     /**
-     * The reader of every mode: SnakeYAML's safe constructor, with its limits on aliases, nesting and size; duplicate
+     * The reader of every mode: SnakeYAML's safe constructor, with its limits on nesting and size; duplicate
      * keys are refused in strict mode, and otherwise the last one is read, as PyYAML does.
      */
     static Yaml reader(boolean strict) {
@@ -144,6 +144,11 @@ public final class DomainConfigYaml {
 
     private static LoaderOptions loaderOptions(boolean strict) {
         LoaderOptions options = new LoaderOptions();
+        // Aliases as PyYAML reads them, any number (a config sharing one anchored throttle among its domains has one a
+        // domain): an alias is the object it names, not a copy, and every walk of a document goes through each object
+        // once (the reader two levels deep, DuplicateKeys and the writer's representer by identity), so a YAML bomb
+        // costs its size, which the reader's limit of characters bounds. Nesting stays limited to SnakeYAML's 50.
+        options.setMaxAliasesForCollections(Integer.MAX_VALUE);
         options.setAllowDuplicateKeys(!strict);
         options.setWarnOnDuplicateKeys(false); // reported as problems, with their path
         return options;
@@ -164,7 +169,7 @@ public final class DomainConfigYaml {
         } catch (YAMLException | IllegalArgumentException e) {
             // a value its explicit tag cannot read (!!int sixty, !!binary @@) fails with the exception of
             // the number or base64 parser SnakeYAML calls, not with a YAMLException
-            return unusable("is not valid YAML: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip());
+            return unusable("cannot be read as YAML: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip());
         }
         if (root == null) {
             return new ParsedDomainConfig(Optional.of(DomainConfig.EMPTY), List.of());

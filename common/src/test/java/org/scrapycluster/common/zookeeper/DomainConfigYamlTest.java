@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,39 @@ class DomainConfigYamlTest {
             assertEquals(DomainThrottle.of(60, 30, 0.5), config.throttles().get("wikipedia.org"));
             assertEquals(15, config.throttles().get("wikipedia.org").effectiveHits());
         }
+    }
+
+    @Test
+    void anAnchoredThrottleIsSharedByAnyNumberOfDomainsAsPyYamlReadsIt() {
+        StringBuilder text = new StringBuilder("domains:\n  site0.com: &d {window: 60, hits: 10, scale: 0.5}\n");
+        for (int i = 1; i < 200; i++) {
+            text.append("  site").append(i).append(".com: *d\n");
+        }
+        for (ParsedDomainConfig parsed : List.of(DomainConfigYaml.parseStrict(text.toString()), DomainConfigYaml.parseLenient(text.toString()))) {
+            assertEquals(List.of(), parsed.problems());
+            Map<String, DomainThrottle> throttles = parsed.config().orElseThrow().throttles();
+            assertEquals(200, throttles.size());
+            assertEquals(DomainThrottle.of(60, 10, 0.5), throttles.get("site199.com"));
+        }
+    }
+
+    @Test
+    void aYamlBombIsReadOnceAndWrittenBackWithItsAliasesNotItsExpansion() {
+        // nine levels of nine aliases: a billion strings, were every alias expanded
+        StringBuilder bomb = new StringBuilder("laughs:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (char level = 'b'; level <= 'i'; level++) {
+            bomb.append("  ").append(level).append(": &").append(level).append(" [")
+                    .append(String.join(", ", Collections.nCopies(9, "*" + (char) (level - 1)))).append("]\n");
+        }
+        String text = bomb + "domains:\n  cnn.com: {window: 60, hits: 10, scale: 1.0}\n";
+
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(text);
+        assertEquals(DomainThrottle.of(60, 10, 1.0), parsed.config().orElseThrow().throttles().get("cnn.com"));
+        assertEquals(List.of(new ConfigProblem("laughs", "unknown key (only blacklist and domains are read)")), parsed.problems());
+
+        String edited = DomainConfigDocument.read(text).domainUpdate("ebay.com", 60, 5, 1.0).text();
+        assertTrue(edited.contains("ebay.com") && edited.contains("*id001"), edited);
+        assertTrue(edited.length() < 10 * text.length(), edited.length() + " characters, not a billion strings");
     }
 
     @Test
@@ -151,7 +185,7 @@ class DomainConfigYamlTest {
         assertFalse(DomainConfigYaml.parseLenient("- a\n- b\n").isUsable());
         ParsedDomainConfig broken = DomainConfigYaml.parseLenient("domains: {cnn.com: [\n");
         assertFalse(broken.isUsable());
-        assertTrue(broken.problems().getFirst().message().startsWith("is not valid YAML"), broken.problems().toString());
+        assertTrue(broken.problems().getFirst().message().startsWith("cannot be read as YAML"), broken.problems().toString());
     }
 
     @ParameterizedTest
@@ -162,7 +196,7 @@ class DomainConfigYamlTest {
     void aValueItsTagCannotReadIsAnErrorInBothModesNotAnException(String text) {
         for (ParsedDomainConfig parsed : List.of(DomainConfigYaml.parseLenient(text), DomainConfigYaml.parseStrict(text))) {
             assertFalse(parsed.isUsable());
-            assertTrue(parsed.problems().getFirst().message().startsWith("is not valid YAML"), parsed.problems().toString());
+            assertTrue(parsed.problems().getFirst().message().startsWith("cannot be read as YAML"), parsed.problems().toString());
         }
     }
 

