@@ -39,9 +39,13 @@ final class LettuceThreads {
     private LettuceThreads() {
     }
 
-    /** Resources for one connection, on the shared threads; what else it needs (a latency recorder) is its own. */
+    /**
+     * Resources for one connection, on the shared threads, reconnecting as the services retry ({@link ReconnectDelay});
+     * what else it needs (a latency recorder) is its own.
+     */
     static ClientResources.Builder resources() {
-        return ClientResources.builder().eventLoopGroupProvider(EVENT_LOOPS).eventExecutorGroup(COMPUTATION).timer(TIMER);
+        return ClientResources.builder().eventLoopGroupProvider(EVENT_LOOPS).eventExecutorGroup(COMPUTATION).timer(TIMER)
+                .reconnectDelay(new ReconnectDelay());
     }
 
     /** Lettuce's event loop groups, made on first use; a connection's release, and a shutdown, leave them running. */

@@ -29,15 +29,25 @@ public final class Backoff {
 
     /** 0.5 s multiplier, 10 s cap. */
     public static Backoff standard() {
-        return new Backoff(Duration.ofMillis(500), Duration.ofSeconds(10), RandomGenerator.getDefault());
+        return standard(RandomGenerator.getDefault());
+    }
+
+    /** 0.5 s multiplier, 10 s cap, its waits drawn from {@code random}. */
+    public static Backoff standard(RandomGenerator random) {
+        return new Backoff(Duration.ofMillis(500), Duration.ofSeconds(10), random);
     }
 
     /** The next wait, counting one more failed attempt. */
     public Duration nextDelay() {
         attempts++;
+        return delayAfter(attempts);
+    }
+
+    /** The wait after {@code failed} attempts in a row (one or more), drawn as {@link #nextDelay} draws it; counts nothing. */
+    public Duration delayAfter(long failed) {
         long ceiling = max.toNanos();
         long nanos = multiplier.toNanos();
-        for (int i = 0; i < attempts && nanos < ceiling; i++) {
+        for (long i = 0; i < failed && nanos < ceiling; i++) {
             nanos *= 2;
         }
         long full = Math.min(nanos, ceiling);
