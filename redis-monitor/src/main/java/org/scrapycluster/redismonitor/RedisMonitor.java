@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor;
 
 import java.util.List;
 
+import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -52,6 +53,8 @@ public final class RedisMonitor implements Service {
         this.stopTimes = stopTimes;
         this.options = MonitorOptions.from(context.settings());
         this.plugins = PluginLoader.resolve(context.settings());
+        // the publisher is made once a broker of KAFKA_HOSTS resolves: not ready meanwhile
+        context.health().register("kafka", () -> Health.down(KafkaClients.WAITING_FOR_BROKERS));
         this.outbound = OutboundPublisher.create(context.settings());
         this.starter = Thread.ofPlatform().name("redis-monitor-start").daemon().unstarted(this::connectAndRun);
         context.health().register("redis", () -> {

@@ -19,6 +19,7 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.settings.Settings;
+import org.slf4j.Logger;
 
 /**
  * Builds Kafka clients from a service's settings: {@code KAFKA_HOSTS}, the
@@ -29,10 +30,32 @@ import org.scrapycluster.common.settings.Settings;
  */
 public final class KafkaClients {
 
-    private final Settings settings;
+    /** What a service's {@code kafka} check says while it waits for {@link #onceResolvable}. */
+    public static final String WAITING_FOR_BROKERS = "waiting for a broker of KAFKA_HOSTS to resolve";
 
+    private final Settings settings;
+    private final BootstrapServers brokers;
+
+    /** @throws org.scrapycluster.common.settings.SettingsException when {@code KAFKA_HOSTS} lists an entry that is no host:port */
     public KafkaClients(Settings settings) {
         this.settings = settings;
+        this.brokers = BootstrapServers.of(settings);
+    }
+
+    /**
+     * These clients once a broker of {@code KAFKA_HOSTS} resolves ({@link BootstrapServers#awaitResolvable}): for a service
+     * that makes its Kafka clients as it starts, which Kafka refuses to make while no broker's name resolves.
+     *
+     * @throws IllegalStateException when the wait is interrupted (the service is stopping); the interrupt is kept
+     */
+    public KafkaClients onceResolvable(Logger log) {
+        try {
+            brokers.awaitResolvable(log);
+            return this;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("stopped while waiting for a broker of KAFKA_HOSTS to resolve", e);
+        }
     }
 
     /**
@@ -129,14 +152,18 @@ public final class KafkaClients {
         return Admin.create(withClientProperties(common()));
     }
 
-    /** The brokers of {@code settings}' {@code KAFKA_HOSTS}, as Kafka's {@code bootstrap.servers} and messages name them. */
+    /**
+     * The brokers of {@code settings}' {@code KAFKA_HOSTS}, as Kafka's {@code bootstrap.servers} and messages name them.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException for an entry that is no host:port ({@link BootstrapServers})
+     */
     public static String bootstrapServers(Settings settings) {
-        return String.join(",", settings.getStringList("KAFKA_HOSTS"));
+        return BootstrapServers.of(settings).text();
     }
 
     private Properties common() {
         Properties properties = new Properties();
-        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(settings));
+        properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, brokers.text());
         return properties;
     }
 

@@ -58,7 +58,8 @@ public final class PollingLoop {
     public <T> T createClient(String what, Supplier<T> factory, Logger log) {
         check();
         return Backoff.standard().retry(KafkaException.class, factory,
-                e -> log.warn("Cannot create the Kafka {} ({}); retrying", what, e.getMessage()), this::pause);
+                e -> log.warn("Cannot create the Kafka {} ({}{}); retrying", what, e.getMessage(),
+                        e.getCause() == null ? "" : ": " + e.getCause().getMessage()), this::pause);
     }
 
     /**

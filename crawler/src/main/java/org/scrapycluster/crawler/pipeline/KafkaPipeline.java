@@ -63,9 +63,12 @@ public final class KafkaPipeline implements NodePipeline {
     private Clock clock;
     private volatile boolean closing;
 
-    /** The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}, and an admin client there once its health is read. */
+    /**
+     * The pipeline as the crawler loads it: a producer to the brokers of {@code KAFKA_HOSTS}, made once one of their names
+     * resolves, and an admin client there once its health is read.
+     */
     public KafkaPipeline() {
-        this(settings -> new KafkaClients(settings).bytesProducer(), context -> TopicReach.of(new KafkaClients(context.settings()),
+        this(settings -> new KafkaClients(settings).onceResolvable(LOG).bytesProducer(), context -> TopicReach.of(new KafkaClients(context.settings()),
                 Topics.from(context.settings()).crawledFirehose(), context.clock()));
     }
 
@@ -94,6 +97,8 @@ public final class KafkaPipeline implements NodePipeline {
         absentTopics = new AbsentTopics(clock);
         maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
         messages = ResultMessage.from(settings);
+        // the producer is made once a broker of KAFKA_HOSTS resolves: not ready meanwhile
+        context.health().register("kafka", () -> Health.down(KafkaClients.WAITING_FOR_BROKERS));
         producer = producers.apply(settings);
         firehoseReach = firehoseReaches.apply(context);
         context.health().register("kafka", this::health);

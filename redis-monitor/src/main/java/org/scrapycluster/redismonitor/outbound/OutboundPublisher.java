@@ -80,14 +80,15 @@ public final class OutboundPublisher implements AutoCloseable {
     /**
      * A publisher as the Redis monitor's settings say: {@code KAFKA_*}, {@code KAFKA_APPID_TOPICS},
      * {@code KAFKA_SEND_TIMEOUT}, which also bounds how long sending may block while Kafka is
-     * unreachable ({@code max.block.ms}, unless {@code KAFKA_CLIENT_PROPERTIES} sets it).
+     * unreachable ({@code max.block.ms}, unless {@code KAFKA_CLIENT_PROPERTIES} sets it). Made once a broker of
+     * {@code KAFKA_HOSTS} resolves ({@link KafkaClients#onceResolvable}).
      */
     public static OutboundPublisher create(Settings settings) {
         Duration timeout = settings.getSeconds("KAFKA_SEND_TIMEOUT");
         if (timeout.toMillis() < 1) {
             throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be more than 0");
         }
-        KafkaClients clients = new KafkaClients(settings);
+        KafkaClients clients = new KafkaClients(settings).onceResolvable(LOG);
         Properties properties = clients.producerProperties();
         properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
         Producer<String, byte[]> producer = new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
