@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.PathUtils;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -37,12 +38,26 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
     private final ZooKeeperConnection connection;
     private final String path;
     private final CuratorFramework client;
+    /** Whether the connection was lost and not back yet, so that an outage is said once, and its end once. */
+    private volatile boolean away;
 
     private ZooKeeperConfigStore(ZooKeeperConnection connection, String path) {
         this.connection = connection;
         this.path = path;
         this.client = connection.newClient();
+        client.getConnectionStateListenable().addListener((curator, state) -> connectionChanged(state));
         client.start();
+    }
+
+    private void connectionChanged(ConnectionState state) {
+        if (!state.isConnected() && !away) {
+            away = true;
+            LOG.warn("connection to ZooKeeper at {} is {}; the domain config {} can be neither read nor written until it is back",
+                    connection.connectString(), state, path);
+        } else if (state.isConnected() && away) {
+            away = false;
+            LOG.info("connection to ZooKeeper at {} is back", connection.connectString());
+        }
     }
 
     /**
