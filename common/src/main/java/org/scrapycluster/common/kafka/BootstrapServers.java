@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,20 +40,29 @@ public record BootstrapServers(List<String> hosts, String text) {
         List<String> hosts = new ArrayList<>(entries.size());
         List<String> texts = new ArrayList<>(entries.size());
         for (String entry : entries) {
+            Optional<String> problem = whyNot(entry);
+            if (problem.isPresent()) {
+                throw settings.invalid(SETTING, "has a bad entry: " + problem.get());
+            }
             String trimmed = entry.strip();
-            Matcher matcher = ENTRY.matcher(trimmed);
-            if (!matcher.matches()) {
-                throw settings.invalid(SETTING, "must list host:port entries (kafka-1:9092, 10.0.0.5:9092, [::1]:9092), was '" + entry + "'");
-            }
-            int port = Integer.parseInt(matcher.group(2));
-            if (port < 1 || port > MAX_PORT) {
-                throw settings.invalid(SETTING, "has a port that is not from 1 to " + MAX_PORT + ", in '" + entry + "'");
-            }
-            String host = matcher.group(1);
+            String host = trimmed.substring(0, trimmed.lastIndexOf(':'));
             hosts.add(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
             texts.add(trimmed);
         }
         return new BootstrapServers(List.copyOf(hosts), String.join(",", texts));
+    }
+
+    /** Why {@code entry} names no broker ({@code 'localhost' is no host:port …}), or empty when it is a host and a port. */
+    public static Optional<String> whyNot(String entry) {
+        Matcher matcher = ENTRY.matcher(entry.strip());
+        if (!matcher.matches()) {
+            return Optional.of("'" + entry + "' is no host:port (kafka-1:9092, 10.0.0.5:9092, [::1]:9092)");
+        }
+        int port = Integer.parseInt(matcher.group(2));
+        if (port < 1 || port > MAX_PORT) {
+            return Optional.of("'" + entry + "' has a port that is not from 1 to " + MAX_PORT);
+        }
+        return Optional.empty();
     }
 
     /**

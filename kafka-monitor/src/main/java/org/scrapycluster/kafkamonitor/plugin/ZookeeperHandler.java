@@ -52,7 +52,8 @@ public final class ZookeeperHandler implements KafkaMonitorPlugin {
             List<String> unset = new ArrayList<>();
             for (String field : new String[] {"hits", "window"}) {
                 if (request.get(field).bigIntegerValue().signum() == 0) {
-                    unset.add(field + ": must be set, and not 0, for a domain-update, was " + request.get(field));
+                    // the schema's default is 0, so a field left out reads 0 here too
+                    unset.add(field + ": must be set, and not 0, for a domain-update (0 is also what it is when left out)");
                 }
             }
             if (!unset.isEmpty()) {

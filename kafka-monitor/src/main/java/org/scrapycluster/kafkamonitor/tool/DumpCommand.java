@@ -121,7 +121,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         if (count != null && count < 1) {
             throw new ParameterException(spec.commandLine(), "--count must be at least 1");
         }
-        Settings settings = TopicList.settings(options, kafkaHost);
+        Settings settings = TopicList.settings(options, kafkaHost, spec);
         Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

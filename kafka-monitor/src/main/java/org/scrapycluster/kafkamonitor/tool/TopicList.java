@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.common.KafkaException;
 import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.kafka.BootstrapServers;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.settings.Settings;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code scrapy-cluster dump list}: prints {@code Topics:} and one {@code - <topic>} line per topic, in name order. */
@@ -40,7 +42,7 @@ final class TopicList implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Settings settings = settings(options, kafkaHost);
+        Settings settings = settings(options, kafkaHost, spec);
         Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();
         try (Admin admin = new KafkaClients(settings).admin()) {
@@ -63,9 +65,19 @@ final class TopicList implements Callable<Integer> {
         }
     }
 
-    /** The Kafka monitor's settings, with {@code KAFKA_HOSTS} replaced by {@code kafkaHost} when given. */
-    static Settings settings(SettingsOptions options, String kafkaHost) {
+    /**
+     * The Kafka monitor's settings, with {@code KAFKA_HOSTS} replaced by {@code kafkaHost} when given.
+     *
+     * @throws ParameterException (a usage error) when {@code kafkaHost} is no host:port
+     */
+    static Settings settings(SettingsOptions options, String kafkaHost, CommandSpec spec) {
         Settings settings = options.loadForTool("kafka-monitor");
-        return kafkaHost == null ? settings : settings.withLauncherValues(Map.of("KAFKA_HOSTS", kafkaHost));
+        if (kafkaHost == null) {
+            return settings;
+        }
+        BootstrapServers.whyNot(kafkaHost).ifPresent(problem -> {
+            throw new ParameterException(spec.commandLine(), "--kafka-host: " + problem);
+        });
+        return settings.withLauncherValues(Map.of("KAFKA_HOSTS", kafkaHost));
     }
 }

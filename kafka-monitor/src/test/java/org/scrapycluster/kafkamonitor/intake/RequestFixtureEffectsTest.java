@@ -171,7 +171,7 @@ class RequestFixtureEffectsTest {
         Rejection rejection = assertInstanceOf(Disposition.Rejected.class, disposition).rejection();
         assertEquals(RejectionKind.REFUSED, rejection.kind());
         assertEquals("'hits' and 'window' not set for domain update", rejection.reason());
-        assertEquals(List.of("window: must be set, and not 0, for a domain-update, was 0"), rejection.details());
+        assertEquals(List.of("window: must be set, and not 0, for a domain-update (0 is also what it is when left out)"), rejection.details());
         assertEquals(Optional.of(new Rejection.Recipient("testapp", "u1")), rejection.recipient());
         assertEquals(Set.of(), keys());
     }

@@ -165,7 +165,7 @@ class RejectionMessagesTest {
 
     private static Rejection refused(String appid) throws Exception {
         return Rejection.refused(JSON.readTree("{\"uuid\":\"u1\",\"appid\":\"" + appid + "\"}"), "zookeeper",
-                "'hits' and 'window' not set for domain update", List.of("hits: must be set, and not 0, for a domain-update, was 0"));
+                "'hits' and 'window' not set for domain update", List.of("hits: must be set, and not 0, for a domain-update (0 is also what it is when left out)"));
     }
 
     private static RejectionMessages messages(Map<String, String> settings) {
