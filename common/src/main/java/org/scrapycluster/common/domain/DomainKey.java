@@ -1,7 +1,10 @@
 package org.scrapycluster.common.domain;
 
 import java.net.IDN;
+import java.text.ParseException;
 import java.util.Locale;
+
+import org.scrapycluster.common.json.UnicodeText;
 
 /**
  * A domain named in a request ({@code zookeeper} requests, docs/api.md) spelled as queue keys, throttles
@@ -27,7 +30,14 @@ public final class DomainKey {
         }
         // a public suffix as a key (.co.uk) starts with a dot, an empty label IDNA would refuse
         boolean leadingDot = lower.startsWith(".");
-        String ascii = IDN.toASCII(leadingDot ? lower.substring(1) : lower, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+        String ascii;
+        try {
+            ascii = IDN.toASCII(leadingDot ? lower.substring(1) : lower, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+        } catch (IllegalArgumentException e) {
+            // IDN's reason is its ParseException's, which quotes the name as it is, controls and direction overrides too
+            Throwable reason = e.getCause() instanceof ParseException parse ? parse : e;
+            throw new IllegalArgumentException(UnicodeText.visible(String.valueOf(reason.getMessage())), e);
+        }
         return leadingDot ? "." + ascii : ascii;
     }
 }

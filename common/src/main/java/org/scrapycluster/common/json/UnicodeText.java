@@ -3,7 +3,8 @@ package org.scrapycluster.common.json;
 import java.util.Optional;
 
 /**
- * Whether a string read from JSON (or decoded from character references) is Unicode text, and the text repaired. JSON can escape half of a surrogate pair on its own
+ * Whether a string read from JSON (or decoded from character references) is Unicode text, the text repaired, and the
+ * text made visible for a message. JSON can escape half of a surrogate pair on its own
  * ({@code "\ud800"}), which no UTF-8 holds: written to Redis or Kafka it becomes {@code ?}, so an id holding
  * one names the keys of another id (docs/api.md, "Rules every request follows").
  */
@@ -30,6 +31,25 @@ public final class UnicodeText {
             repaired.setCharAt(at, '\uFFFD');
         }
         return repaired.toString();
+    }
+
+    /**
+     * {@code text} with the characters that show as nothing, or as something else, written {@code \\u202e}: controls,
+     * format characters (a right-to-left override turns the text around it), line and paragraph separators, and halves
+     * of surrogate pairs standing alone; for a message that quotes text from outside.
+     */
+    public static String visible(String text) {
+        StringBuilder shown = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> {
+            int type = Character.getType(c);
+            if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE) {
+                shown.append(String.format("\\u%04x", c));
+            } else {
+                shown.appendCodePoint(c);
+            }
+        });
+        return shown.toString();
     }
 
     /** Where the first half of a surrogate pair standing alone is in {@code text}, from {@code from} on, or -1. */

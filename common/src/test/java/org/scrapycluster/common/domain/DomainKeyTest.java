@@ -28,4 +28,11 @@ class DomainKeyTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DomainKey.of("ü".repeat(64) + ".example"));
         assertEquals("The label in the input is too long", e.getMessage());
     }
+
+    @Test
+    void aReasonQuotingTheNameShowsItsInvisibleCharacters() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DomainKey.of("\u202egoogle.com"));
+        assertEquals("A prohibited code point was found in the input\\u202egoogle", e.getMessage(),
+                "the reason without its exception's class, and the right-to-left override written out, not turning the text");
+    }
 }
