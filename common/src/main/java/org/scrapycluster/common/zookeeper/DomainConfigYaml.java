@@ -194,7 +194,10 @@ public final class DomainConfigYaml {
         }
         String hint;
         try {
-            hint = "; its registered domain is '" + RegisteredDomain.of(domain) + "'";
+            String registered = RegisteredDomain.of(domain);
+            // a public suffix (com, co.uk) is its own registered domain, keyed with a dot before it
+            hint = registered.equals("." + domain) ? "; it is a public suffix, whose pages are queued under '" + registered + "'"
+                    : "; its registered domain is '" + registered + "'";
         } catch (IllegalArgumentException e) {
             hint = "";
         }

@@ -65,6 +65,12 @@ class DomainConfigYamlTest {
     }
 
     @Test
+    void aPublicSuffixIsNamedAsOne() {
+        assertEquals(Optional.of("'com' is not a registered domain as queue keys use it; it is a public suffix, whose pages are "
+                + "queued under '.com'"), DomainConfigYaml.notARegisteredDomain("com"));
+    }
+
+    @Test
     void strictModeReportsEveryProblemWithItsPath() {
         ParsedDomainConfig parsed = DomainConfigYaml.parseStrict(ResourceFixtures.text("zookeeper/parse/many-problems.yml"));
         assertFalse(parsed.isUsable());
