@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class DomainConfigFollower implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DomainConfigFollower.class);
+    /** Most problems, domains and blacklist entries a change logs one by one: a config may name tens of thousands. */
+    private static final int LOGGED = 20;
     /** The {@code crawler_errors_total} kind of a config not applied as written (docs/operations.md). */
     static final String CONFIG_ERROR = "zookeeper_config";
 
@@ -165,14 +167,17 @@ public final class DomainConfigFollower implements AutoCloseable {
                             : "Zookeeper config is not used; handing out no requests until a usable one is read");
             return;
         }
-        for (ConfigProblem problem : parsed.problems()) {
-            LOG.atWarn().addKeyValue("problem", problem.toString()).log("Part of the Zookeeper config is not applied as written");
+        parsed.problems().stream().limit(LOGGED).forEach(problem ->
+                LOG.atWarn().addKeyValue("problem", problem.toString()).log("Part of the Zookeeper config is not applied as written"));
+        if (parsed.problems().size() > LOGGED) {
+            LOG.atWarn().addKeyValue("more", parsed.problems().size() - LOGGED)
+                    .log("More parts of the Zookeeper config are not applied as written");
         }
         DomainConfig config = parsed.config().get();
         throttles.overrides(config.throttles());
         config.blacklist().ifPresent(domains -> blacklist = Set.copyOf(new LinkedHashSet<>(domains)));
         configRead();
-        LOG.atInfo().addKeyValue("domains", config.throttles().keySet()).addKeyValue("blacklist", blacklist)
+        LOG.atInfo().addKeyValue("domains", firstOf(config.throttles().keySet())).addKeyValue("blacklist", firstOf(blacklist))
                 .log("Zookeeper config changed");
         changed.run();
     }
@@ -200,5 +205,13 @@ public final class DomainConfigFollower implements AutoCloseable {
         if (watcher != null) {
             watcher.close(wait);
         }
+    }
+
+    /** The first {@value #LOGGED} of {@code names}, and how many there are in all when that is more. */
+    private static String firstOf(Set<String> names) {
+        if (names.size() <= LOGGED) {
+            return names.toString();
+        }
+        return names.stream().limit(LOGGED).toList().toString().replaceFirst("]$", ", … " + names.size() + " in all]");
     }
 }

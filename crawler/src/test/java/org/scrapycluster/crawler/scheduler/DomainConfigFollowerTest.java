@@ -55,6 +55,25 @@ class DomainConfigFollowerTest {
     }
 
     @Test
+    void aConfigOfThousandsOfDomainsIsAppliedWithAFewLinesOfLog() {
+        StringBuilder text = new StringBuilder("domains:\n");
+        for (int i = 0; i < 5_000; i++) {
+            text.append("  site").append(i).append(".com: {window: 60, hits: 10, extra: 1}\n"); // each with a key not read
+        }
+        List<ILoggingEvent> logged;
+        try (CapturedLog log = CapturedLog.start(DomainConfigFollower.class, Level.INFO)) {
+            follower.apply(text.toString());
+            logged = log.events();
+        }
+
+        assertEquals(10, throttles.specFor("site4999.com").limit());
+        assertEquals(22, logged.size(), "twenty problems, how many more, and the change");
+        assertEquals("More parts of the Zookeeper config are not applied as written", logged.get(20).getFormattedMessage());
+        String change = logged.get(21).getFormattedMessage() + " " + logged.get(21).getKeyValuePairs();
+        assertTrue(change.contains("… 5000 in all]") && change.length() < 1_000, change);
+    }
+
+    @Test
     void aConfigSetsThrottlesAndBlacklistAndAnEmptiedNodeRevertsTheThrottles() {
         follower.apply("blacklist:\n- ebay.com\ndomains:\n  ex1.com:\n    window: 50\n    hits: 10\n    scale: 0.5\n  ex2.com:\n    hits: 3\n");
         assertEquals(5, throttles.specFor("ex1.com").limit());
