@@ -50,13 +50,21 @@ public final class ParkedAnswers {
                 .tag("route", route).register(meters);
     }
 
-    /** Parks {@code answer} under {@code uuid}, in the background; {@code uuid} is Unicode text ({@link UnicodeText#whyNot}). */
-    public void park(String uuid, String answer) {
+    /**
+     * Parks {@code answer} under {@code uuid}, in the background; {@code uuid} is Unicode text ({@link UnicodeText#whyNot}).
+     *
+     * @return false, parking nothing, when no {@code /poll} call could ask for {@code uuid} (empty, or longer than the
+     *         poll schema takes: the error answer to a request refused for its uuid of 100,000 characters)
+     */
+    public boolean park(String uuid, String answer) {
+        if (!PollEndpoint.askable(uuid)) {
+            return false;
+        }
         Optional<RedisConnection> connection = redis.connection();
         if (connection.isEmpty()) {
             unparked.increment();
             outage.failed(new RedisException("not connected"));
-            return;
+            return true;
         }
         SetArgs args = ttl.isZero() ? new SetArgs() : SetArgs.Builder.ex(ttl.getSeconds());
         connection.get().async().set(Keyspace.REST_POLL.fill(uuid), answer, args).whenComplete((ok, failure) -> {
@@ -68,6 +76,7 @@ public final class ParkedAnswers {
                 outage.failed(failure);
             }
         });
+        return true;
     }
 
     /**

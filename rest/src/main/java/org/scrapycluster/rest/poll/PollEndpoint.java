@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
@@ -41,25 +42,32 @@ public final class PollEndpoint implements Endpoint {
     private static final Logger LOG = LoggerFactory.getLogger(PollEndpoint.class);
     private static final String SCHEMA = "poll_schema.json";
 
+    /** The poll schema's checks: the same for every call, and for {@link #askable}. */
+    private static final RequestValidator VALIDATOR = new RequestValidator(schema(), SafetyChecks.NONE);
+
     private final JsonBodies bodies;
     private final Json json;
     private final Envelope envelope;
     private final ParkedAnswers parked;
-    private final RequestValidator validator;
 
     public PollEndpoint(JsonBodies bodies, Json json, Envelope envelope, ParkedAnswers parked) {
         this.bodies = bodies;
         this.json = json;
         this.envelope = envelope;
         this.parked = parked;
-        this.validator = new RequestValidator(schema(), SafetyChecks.NONE);
+    }
+
+    /** Whether a {@code /poll} call can ask for {@code pollId}: the schema takes it (1 to 100 characters), and it is Unicode text. */
+    static boolean askable(String pollId) {
+        return UnicodeText.whyNot(pollId).isEmpty()
+                && VALIDATOR.validate(JsonNodeFactory.instance.objectNode().put("poll_id", pollId)) instanceof ValidationResult.Valid;
     }
 
     @Override
     public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
         JsonNode request = bodies.read(call);
         LOG.atInfo().addKeyValue("content", request.toString()).log("'poll' endpoint called");
-        if (validator.validate(request) instanceof ValidationResult.Invalid invalid) {
+        if (VALIDATOR.validate(request) instanceof ValidationResult.Invalid invalid) {
             throw new RefusedRequestException(Refusal.SCHEMA, invalid.reason());
         }
         String pollId = request.get("poll_id").asText();

@@ -174,6 +174,19 @@ class FeedTest {
     }
 
     @Test
+    void anAnswerWhoseUuidNoPollCanAskForIsNotParked() {
+        double ignored = gateway.counter("rest.answers", "route", "ignored");
+        String unaskable = "u".repeat(101);
+        responder.publish("{\"uuid\":\"" + unaskable + "\",\"appid\":\"testapp\",\"error\":{\"message\":\"refused\"}}");
+        responder.publish("{\"uuid\":\"\",\"appid\":\"testapp\"}");
+        responder.publish("{\"uuid\":\"f-askable\",\"appid\":\"testapp\"}");
+
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get("rest:poll:f-askable") != null);
+        assertEquals(ignored + 2, gateway.counter("rest.answers", "route", "ignored"));
+        assertEquals(0L, redis.sync().exists("rest:poll:" + unaskable, "rest:poll:"));
+    }
+
+    @Test
     void aUuidThatIsNotUnicodeTextNeverStandsForAnother() {
         // "\\ud800" is half of a surrogate pair; in a Redis key it would be written "?", the key of uuid "?"
         String answerToQuestionMark = "{\"uuid\":\"?\",\"appid\":\"testapp\"}";
