@@ -24,11 +24,10 @@ import org.scrapycluster.common.settings.Settings;
  *   <li>{@code idsWithoutColons}: {@code appid}, {@code crawlid}, {@code spiderid}, {@code uuid}
  *       and a zookeeper request's {@code domain} must not contain {@code :}, which separates the
  *       parts of Redis keys (a colon in a key part breaks the Redis monitor's key parsing); those that
- *       are key parts (all but the {@code uuid}) must not be empty either, which breaks it too; an {@code appid} must not
- *       contain {@code ||} nor end with {@code |}, so that a blacklist entry {@code <appid>||<crawlid>} names one crawl;
- *       and a {@code spiderid}
- *       must be at most {@value #MAX_SPIDERID_LENGTH} characters, since it names every key of its crawls and a field of
- *       the stats answers, which a huge one makes too large for Kafka.</li>
+ *       are key parts (all but the {@code uuid}) must not be empty either, which breaks it too; an {@code appid} must
+ *       not contain {@code ||} nor end with {@code |}, so that a blacklist entry {@code <appid>||<crawlid>} names one
+ *       crawl; and a {@code spiderid} must be at most {@value #MAX_SPIDERID_LENGTH} characters, since it names every key
+ *       of its crawls and a field of the stats answers, which a huge one makes too large for Kafka.</li>
  *   <li>{@code httpUrls}: the crawl {@code url} must be {@code http} or {@code https} with a valid
  *       host and port; a URL without a scheme still means {@code http://} ({@code www.stuff.com}
  *       is valid), while {@code javascript:}, {@code file:}, {@code ftp:} and the like are refused.</li>
@@ -51,7 +50,8 @@ import org.scrapycluster.common.settings.Settings;
  * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
  * with the same fields gets the same protection.
  *
- * @param idsWithoutColons refuse ids (and a {@code domain}) containing {@code :}, and a {@code spiderid} that is too long
+ * @param idsWithoutColons refuse ids (and a {@code domain}) containing {@code :}, empty key parts, an {@code appid} that
+ *                         could name another app's blacklisted crawl, and a {@code spiderid} that is too long
  * @param httpUrls refuse crawl URLs that are not http(s) with a host
  * @param linearRegexes refuse regexes RE2/J cannot run
  */
@@ -72,7 +72,7 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     private static final int MAX_PORT = 65_535;
     private static final int MAX_QUOTED_LENGTH = 60;
     /** The longest {@code spiderid}, whose schema sets none (the other ids' schemas allow at most 40 characters). */
-    public static final int MAX_SPIDERID_LENGTH = 100;
+    private static final int MAX_SPIDERID_LENGTH = 100;
     /**
      * Regexes RE2/J compiled: the verdict never changes, and the seeds of one crawl (and the links of one
      * page) repeat the same few, so most checks cost a lookup instead of a compile.

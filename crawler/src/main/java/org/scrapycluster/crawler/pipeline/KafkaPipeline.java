@@ -68,8 +68,9 @@ public final class KafkaPipeline implements NodePipeline {
      * resolves, and an admin client there once its health is read.
      */
     public KafkaPipeline() {
-        this(settings -> new KafkaClients(settings).onceResolvable(LOG).bytesProducer(), context -> TopicReach.of(new KafkaClients(context.settings()),
-                Topics.from(context.settings()).crawledFirehose(), context.clock()));
+        this(settings -> new KafkaClients(settings).onceResolvable(LOG).bytesProducer(),
+                context -> TopicReach.of(new KafkaClients(context.settings()), Topics.from(context.settings()).crawledFirehose(),
+                        context.clock()));
     }
 
     /**

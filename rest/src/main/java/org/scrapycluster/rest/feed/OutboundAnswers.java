@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@code uuid} (an expire or completion notice) goes to the live view's crawl ends, and so does a stop's answer, whoever
  * asked for it (a stopped crawl is announced by nothing else); one a caller of this gateway waits for is handed to
  * it; any other is parked in Redis for {@code /poll}, unless its uuid is not Unicode text (logged and counted as
- * unreadable: it would take the key of another uuid) or one no {@code /poll} call can ask for (counted as ignored). Every gateway reads every message, so whichever gateway a
- * client polls finds the answer.
+ * unreadable: it would take the key of another uuid) or one no {@code /poll} call can ask for (counted as ignored).
+ * Every gateway reads every message, so whichever gateway a client polls finds the answer.
  */
 public final class OutboundAnswers implements Consumer<byte[]> {
 
