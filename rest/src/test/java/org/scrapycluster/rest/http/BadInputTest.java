@@ -28,6 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
@@ -130,8 +132,40 @@ class BadInputTest {
         String reply = rawExchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 + "Expect: 200-ok\r\nContent-Length: 2\r\n\r\n{}");
         assertEquals("HTTP/1.1 417 Expectation Failed", reply.isEmpty() ? "no answer" : reply.substring(0, reply.indexOf("\r\n")));
-        assertEquals("The gateway meets no expectation but Expect: 100-continue.",
-                parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("message").asText());
+        JsonNode error = parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error");
+        assertEquals("The gateway meets no expectation but Expect: 100-continue.", error.get("message").asText());
+        assertEquals("Expect: 200-ok", error.get("cause").asText());
+    }
+
+    /**
+     * A body sent after its request was refused on its head is never read as a request: Netty resets its decoder when it
+     * refuses an expectation, and the gateway answered a body that was a request of its own, one a proxy in front never
+     * saw (request smuggling). Sent with the head, or after the refusal came.
+     */
+    @ParameterizedTest(name = "{0}, body sent {1}")
+    @CsvSource({"200-ok, with the head", "200-ok, after the refusal", "100-continue, with the head", "100-continue, after the refusal"})
+    void aBodySentAfterARefusalOfItsHeadIsNotReadAsARequest(String expectation, String when) throws IOException {
+        String smuggled = "GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        int announced = expectation.equals("100-continue") ? MAX_BODY * 2 : smuggled.length();
+        String head = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: " + expectation
+                + "\r\nContent-Length: " + announced + "\r\n\r\n";
+        try (Socket socket = rawConnection()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            String reply = "";
+            if (when.equals("with the head")) {
+                out.write((head + smuggled).getBytes(StandardCharsets.US_ASCII));
+            } else {
+                out.write(head.getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                reply = new String(in.readNBytes(12), StandardCharsets.US_ASCII); // the refusal has come
+                out.write(smuggled.getBytes(StandardCharsets.US_ASCII));
+            }
+            out.flush();
+            reply += new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(1, statusLines(reply).size(), reply);
+            assertFalse(reply.contains("\"access\""), reply);
+        }
     }
 
     @Test
