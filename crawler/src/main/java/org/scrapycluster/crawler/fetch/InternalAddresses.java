@@ -9,9 +9,10 @@ import java.util.Optional;
  * The address blocks that do not belong to the public internet — loopback, unspecified, private (RFC 1918),
  * carrier-grade NAT, link-local, unique-local and site-local IPv6, benchmarking, multicast, reserved, and the other
  * blocks IANA's special-purpose registries say are not globally reachable (IETF protocol assignments,
- * documentation, discard-only, local-use NAT64): no public server has such an address, so one only reaches
+ * documentation, discard-only, local-use NAT64, ORCHID, SRv6, the rest of {@code ::/8}): no public server has such an
+ * address, so one only reaches
  * something of the network the crawler is in — and
- * the IPv6 forms that carry an IPv4 address inside (IPv4-mapped, IPv4-compatible, NAT64, 6to4), which are
+ * the IPv6 forms that carry an IPv4 address inside (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64, 6to4), which are
  * judged by the IPv4 address they carry.
  */
 final class InternalAddresses {
@@ -40,16 +41,21 @@ final class InternalAddresses {
             block("::1/128", "a loopback address"),
             block("64:ff9b:1::/48", "a local-use NAT64 address"),
             block("100::/64", "a discard-only address"),
+            block("2001:2::/48", "a benchmarking address"),
+            block("2001:10::/28", "an ORCHID address"),
             block("2001:db8::/32", "a documentation address"),
             block("3fff::/20", "a documentation address"),
+            block("5f00::/16", "a segment-routing (SRv6) address"),
             block("fc00::/7", "a unique-local address"),
             block("fe80::/10", "a link-local address"),
             block("fec0::/10", "a site-local address"),
             block("ff00::/8", "a multicast address"));
 
-    /** IPv6 blocks whose last 32 bits are an IPv4 address: IPv4-mapped, IPv4-compatible, NAT64. */
-    private static final List<NetworkRange> IPV4_IN_LAST_32_BITS = List.of(
-            NetworkRange.parse("::ffff:0:0/96"), NetworkRange.parse("::/96"), NetworkRange.parse("64:ff9b::/96"));
+    /** IPv6 blocks whose last 32 bits are an IPv4 address: IPv4-mapped, IPv4-translated (SIIT), IPv4-compatible, NAT64. */
+    private static final List<NetworkRange> IPV4_IN_LAST_32_BITS = List.of(NetworkRange.parse("::ffff:0:0/96"),
+            NetworkRange.parse("::ffff:0:0:0/96"), NetworkRange.parse("::/96"), NetworkRange.parse("64:ff9b::/96"));
+    /** The rest of {@code ::/8}, which the IETF keeps reserved: no server has such an address. */
+    private static final Block RESERVED = block("::/8", "a reserved address");
     /** 6to4: the IPv4 address follows the first 16 bits. */
     private static final NetworkRange SIX_TO_FOUR = NetworkRange.parse("2002::/16");
 
@@ -74,7 +80,10 @@ final class InternalAddresses {
                 return embedded(Arrays.copyOfRange(bytes, 12, 16));
             }
         }
-        return SIX_TO_FOUR.contains(bytes) ? embedded(Arrays.copyOfRange(bytes, 2, 6)) : Optional.empty();
+        if (SIX_TO_FOUR.contains(bytes)) {
+            return embedded(Arrays.copyOfRange(bytes, 2, 6));
+        }
+        return find(List.of(RESERVED), bytes);
     }
 
     private static Optional<String> embedded(byte[] ipv4) {

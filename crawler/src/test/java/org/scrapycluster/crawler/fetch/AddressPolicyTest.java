@@ -65,6 +65,11 @@ class AddressPolicyTest {
         "http://[64:ff9b::127.0.0.1]/ | 64:ff9b:0:0:0:0:7f00:1 is a loopback address inside an IPv6 address",
         "http://[0:0:0:0:0:ffff:169.254.169.254]/ | 169.254.169.254 is a link-local address",
         "http://[::127.0.0.1]/     | 0:0:0:0:0:0:7f00:1 is a loopback address inside an IPv6 address",
+        "http://[::ffff:0:a00:5]/  | 0:0:0:0:ffff:0:a00:5 is a private (RFC 1918) address inside an IPv6 address",
+        "http://[2001:2::1]/       | 2001:2:0:0:0:0:0:1 is a benchmarking address",
+        "http://[2001:10::1]/      | 2001:10:0:0:0:0:0:1 is an ORCHID address",
+        "http://[5f00::1]/         | 5f00:0:0:0:0:0:0:1 is a segment-routing (SRv6) address",
+        "http://[::1:0:0:1]/       | 0:0:0:0:1:0:0:1 is a reserved address",
     })
     void everySpellingOfAnInternalAddressIsRefused(String url, String reason) {
         InetAddress address = IpLiterals.parse(UrlParts.split(url).hostname());
@@ -77,7 +82,7 @@ class AddressPolicyTest {
     @ValueSource(strings = {"http://8.8.8.8/", "http://93.184.216.34/", "http://0x5db8d822/", "http://1572395042/",
         "http://172.32.0.1/", "http://100.128.0.1/",
         "http://192.0.1.255/", "http://192.0.3.0/", "http://198.51.99.255/", "http://203.0.114.0/", "http://[2001:db9::1]/", "http://[2606:4700::1111]/", "http://[2001:4860:4860::8888]/",
-        "http://[::ffff:8.8.8.8]/", "http://[2002:808:808::]/", "http://[64:ff9b::8.8.8.8]/", "http://[2001:4860:4860::8.8.8.8]/"})
+        "http://[::ffff:8.8.8.8]/", "http://[::ffff:0:808:808]/", "http://[2002:808:808::]/", "http://[64:ff9b::8.8.8.8]/", "http://[2001:4860:4860::8.8.8.8]/"})
     void publicAddressesAreAllowed(String url) {
         InetAddress address = IpLiterals.parse(UrlParts.split(url).hostname());
         assertEquals(Optional.empty(), GUARD.refusal(address), url);
