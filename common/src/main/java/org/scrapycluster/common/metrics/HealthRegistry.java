@@ -72,8 +72,8 @@ public final class HealthRegistry {
     /** Adds or replaces the check {@code name} of {@code kind}. */
     public void register(String name, Kind kind, Supplier<Health> check) {
         String fullName = prefix + name;
-        checks.put(fullName, new Check(kind, check));
-        if (meters != null) {
+        // the gauge reads the check registered under the name when it is read: a check replaced keeps its gauge
+        if (checks.put(fullName, new Check(kind, check)) == null && meters != null) {
             Gauge.builder("health.check", () -> {
                 Check current = checks.get(fullName);
                 return current == null ? Double.NaN : run(current.supplier()).isUp() ? 1 : 0;
