@@ -68,12 +68,13 @@ final class PluginLoader {
                 throw settings.invalid("PLUGINS", "gives " + name + " the rank '" + rank + "'; a rank is a whole number, or null to disable");
             }
             long value = ((Number) rank).longValue();
+            Function<PluginContext, JobPlugin> builder = builder(loader, name); // first: a name of another service's plugin says so
             String other = byRank.putIfAbsent(value, name);
             if (other != null) {
                 throw settings.invalid("PLUGINS", "gives the rank " + value + " to both " + other + " and " + name
                         + "; each plugin needs a rank of its own");
             }
-            specs.add(new PluginSpec(name, value, builder(loader, name)));
+            specs.add(new PluginSpec(name, value, builder));
         });
         specs.sort(Comparator.comparingLong(PluginSpec::rank));
         return List.copyOf(specs);

@@ -46,6 +46,13 @@ class PluginLoaderTest {
     }
 
     @Test
+    void aClassOfAnotherServiceIsRefusedAsSuchEvenAtARankTakenAndTheMessageSaysHowToScopeTheSetting() {
+        assertRefused("{java.lang.StringBuilder: 500}", "names java.lang.StringBuilder, which does not implement "
+                + "org.scrapycluster.redismonitor.job.JobPluginFactory; kafka-monitor and redis-monitor both read PLUGINS: "
+                + "give one alone its value as kafka-monitor.PLUGINS or redis-monitor.PLUGINS");
+    }
+
+    @Test
     void aPluginThatCannotNameItsJobKeysIsAStartUpErrorNamingItAndThoseBuiltAreClosed() {
         List<String> closed = new ArrayList<>();
         List<PluginLoader.PluginSpec> specs = List.of(

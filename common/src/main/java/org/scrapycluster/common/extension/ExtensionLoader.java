@@ -257,10 +257,11 @@ public final class ExtensionLoader<T extends Extension> {
         }
         if (name.contains(".")) {
             throw settings.invalid(setting, "names " + name + ", which is neither one of the " + kindName + " ("
-                    + String.join(", ", available.keySet()) + ") nor a class found" + unbuilt() + "; " + PluginFolders.searched(settings));
+                    + String.join(", ", available.keySet()) + ") nor a class found" + unbuilt() + "; " + PluginFolders.searched(settings)
+                    + settings.scopingHint(setting));
         }
         throw settings.invalid(setting, "names '" + name + "', but there are no " + kindName + " of that name; there are: "
-                + String.join(", ", available.keySet()) + unbuilt() + "; " + PluginFolders.searched(settings));
+                + String.join(", ", available.keySet()) + unbuilt() + "; " + PluginFolders.searched(settings) + settings.scopingHint(setting));
     }
 
     /**
@@ -284,7 +285,8 @@ public final class ExtensionLoader<T extends Extension> {
     /** A new instance of {@code type}, which {@code setting} names by its class name {@code className}. */
     private T byClass(String setting, String className, Class<?> type) {
         if (!kind.isAssignableFrom(type)) {
-            throw settings.invalid(setting, "names " + className + ", which does not implement " + kind.getName());
+            throw settings.invalid(setting, "names " + className + ", which does not implement " + kind.getName()
+                    + settings.scopingHint(setting));
         }
         try {
             return kind.cast(type.getConstructor().newInstance());

@@ -42,6 +42,22 @@ public final class Settings {
         return schema.find(name).isPresent();
     }
 
+    /**
+     * For an error about a value of {@code name} that may be meant for another service which reads the same name (a
+     * Kafka monitor plugin in the {@code PLUGINS} the Redis monitor read too, in {@code standalone} or a shared settings
+     * file): how to give each service its own, e.g. {@code ; kafka-monitor and redis-monitor both read PLUGINS: give one
+     * alone its value as kafka-monitor.PLUGINS or redis-monitor.PLUGINS}. Empty when no other service declares it.
+     */
+    public String scopingHint(String name) {
+        List<String> readers = SettingsSchema.SERVICES.stream().filter(service -> SettingsSchema.load(service).find(name).isPresent())
+                .toList();
+        if (readers.size() < 2) {
+            return "";
+        }
+        return "; " + String.join(" and ", readers) + (readers.size() == 2 ? " both" : " all") + " read " + name + ": give one alone its value as "
+                + String.join(" or ", readers.stream().map(service -> service + "." + name).toList());
+    }
+
     /** The layer {@code name}'s value came from. */
     public Layer layerOf(String name) {
         schema.get(name);

@@ -75,12 +75,12 @@ public final class PluginSet {
                 throw settings.invalid(SETTING, "gives " + name + " the rank " + entry.getValue()
                         + "; a rank is a whole number, or null to disable the plugin");
             }
+            KafkaMonitorPlugin plugin = instantiate(loader, name); // first: a name of another service's plugin says so
             String earlier = ranks.putIfAbsent(rank, name);
             if (earlier != null) {
                 throw settings.invalid(SETTING, "gives the rank " + rank + " to both " + earlier + " and " + name
                         + "; every plugin needs a rank of its own");
             }
-            KafkaMonitorPlugin plugin = instantiate(loader, name);
             called.take(name, plugin.name());
             loaded.add(new RankedPlugin(name, rank, plugin, setUp(settings, name, plugin, checks)));
         }

@@ -65,6 +65,18 @@ class PluginSetTest {
     }
 
     @Test
+    void aNameOfAnotherServicesPluginIsRefusedAsSuchEvenAtARankTakenAndTheMessageSaysHowToScopeTheSetting() {
+        String scoping = "; kafka-monitor and redis-monitor both read PLUGINS: give one alone its value as kafka-monitor.PLUGINS "
+                + "or redis-monitor.PLUGINS";
+        SettingsException named = assertThrows(SettingsException.class, () -> PluginSet.load(settings("{peek: 100}")));
+        assertTrue(named.getMessage().startsWith("Setting PLUGINS (from the command line) names 'peek', but there are no Kafka monitor plugins")
+                && named.getMessage().endsWith(scoping), named.getMessage());
+        SettingsException typed = assertThrows(SettingsException.class, () -> PluginSet.load(settings("{java.lang.StringBuilder: 100}")));
+        assertTrue(typed.getMessage().endsWith("does not implement org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin" + scoping),
+                typed.getMessage());
+    }
+
+    @Test
     void aRankMustBeAWholeNumber() {
         SettingsException e = assertThrows(SettingsException.class,
                 () -> PluginSet.load(settings("{plugins.stats_handler.StatsHandler: first}")));
