@@ -14,8 +14,9 @@ import org.slf4j.Logger;
  * Closes the extensions of one kind when a service stops (docs/extending.md, "When an extension fails"). An extension's
  * {@code close()} has no limit: it runs on a thread of its own, and one that has not returned when its time is up is
  * logged, naming it, and left to finish alone while the service goes on stopping. Several extensions share one wait,
- * each given what is left of it; one whose {@code close()} throws (an exception, or an error of its own code:
- * {@link ExtensionFailures}) is logged, and the others are closed all the same.
+ * each given what is left of it, and at least {@link #LAST_CHANCE}: after one that hung has used the wait up, a close that
+ * returns at once still does so in its time, and is not logged as one that did not. One whose {@code close()} throws (an
+ * exception, or an error of its own code: {@link ExtensionFailures}) is logged, and the others are closed all the same.
  *
  * @param <T> the kind of extension
  */
@@ -26,6 +27,9 @@ public final class ExtensionCloser<T extends AutoCloseable> {
     public interface Closing<T> {
         void close(T extension, Duration wait) throws Throwable;
     }
+
+    /** The least an extension is given to close, though the shared wait is used up: enough for a close with nothing to do. */
+    static final Duration LAST_CHANCE = Duration.ofMillis(100);
 
     private final Logger log;
     private final String kind;
@@ -47,13 +51,16 @@ public final class ExtensionCloser<T extends AutoCloseable> {
         closeAll(extensions, wait, this::closeWithin);
     }
 
-    /** Closes every extension, last first, as {@code closing} says, each given what is left of {@code wait}. */
+    /**
+     * Closes every extension, last first, as {@code closing} says, each given what is left of {@code wait} and at least
+     * {@link #LAST_CHANCE}.
+     */
     public void closeAll(List<? extends T> extensions, Duration wait, Closing<? super T> closing) {
         long deadline = System.nanoTime() + wait.toNanos();
         for (int i = extensions.size() - 1; i >= 0; i--) {
             T extension = extensions.get(i);
             try {
-                closing.close(extension, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                closing.close(extension, Duration.ofNanos(Math.max(LAST_CHANCE.toNanos(), deadline - System.nanoTime())));
             } catch (Throwable e) {
                 ExtensionFailures.rethrowIfFatal(e);
                 log.atError().addKeyValue("extension", names.apply(extension)).setCause(e)

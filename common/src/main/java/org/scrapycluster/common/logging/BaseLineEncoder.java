@@ -6,6 +6,11 @@ import java.util.Map;
 
 import org.slf4j.event.KeyValuePair;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.EncoderBase;
@@ -13,10 +18,13 @@ import ch.qos.logback.core.encoder.EncoderBase;
 /** An encoder writing one line per record, with the logger and level names the original's logs show. */
 abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
 
+    /** Writes JSON with the characters that would break a line escaped ({@link LineSafeEscapes}). */
+    final ObjectMapper mapper = new ObjectMapper();
     private final ServiceLoggerNames names;
 
     BaseLineEncoder(ServiceLoggerNames names) {
         this.names = names;
+        mapper.getFactory().setCharacterEscapes(new LineSafeEscapes());
     }
 
     /** The name shown as the record's logger. */
@@ -29,16 +37,35 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
         return event.getLevel() == Level.WARN ? "WARNING" : event.getLevel().toString();
     }
 
-    /** The record's key-value pairs in the order they were added; a later key wins. */
-    static Map<String, Object> keyValues(ILoggingEvent event) {
+    /**
+     * The record's key-value pairs as JSON, in the order they were added; a later key wins. A value Jackson cannot write
+     * (a {@code Duration}, an object without properties) is its {@code toString()}, so one such value leaves the others
+     * JSON, escaped like them.
+     */
+    Map<String, JsonNode> keyValues(ILoggingEvent event) {
         List<KeyValuePair> pairs = event.getKeyValuePairs();
-        Map<String, Object> values = new LinkedHashMap<>();
+        Map<String, JsonNode> values = new LinkedHashMap<>();
         if (pairs != null) {
             for (KeyValuePair pair : pairs) {
-                values.put(pair.key, pair.value);
+                values.put(pair.key, toTree(pair.value));
             }
         }
         return values;
+    }
+
+    /** {@code values} as one JSON object. */
+    ObjectNode asObject(Map<String, JsonNode> values) {
+        ObjectNode object = mapper.createObjectNode();
+        object.setAll(values);
+        return object;
+    }
+
+    private JsonNode toTree(Object value) {
+        try {
+            return mapper.valueToTree(value);
+        } catch (IllegalArgumentException e) {
+            return TextNode.valueOf(String.valueOf(value));
+        }
     }
 
     @Override

@@ -8,9 +8,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
@@ -28,11 +25,8 @@ final class JsonLineEncoder extends BaseLineEncoder {
     private static final Set<String> RESERVED = Set.of("message", "level", "timestamp", "logger", "exception");
     private static final byte[] NEWLINE = {'\n'};
 
-    private final ObjectMapper mapper = new ObjectMapper();
-
     JsonLineEncoder(ServiceLoggerNames names) {
         super(names);
-        mapper.getFactory().setCharacterEscapes(new LineSafeEscapes());
     }
 
     @Override
@@ -47,7 +41,7 @@ final class JsonLineEncoder extends BaseLineEncoder {
             for (var pair : keyValues(event).entrySet()) {
                 if (!RESERVED.contains(pair.getKey())) {
                     json.writeFieldName(pair.getKey());
-                    json.writeTree(toTree(pair.getValue()));
+                    json.writeTree(pair.getValue());
                 }
             }
             if (event.getThrowableProxy() != null) {
@@ -59,14 +53,5 @@ final class JsonLineEncoder extends BaseLineEncoder {
         }
         out.writeBytes(NEWLINE);
         return out.toByteArray();
-    }
-
-    /** The value as JSON; anything Jackson cannot write shows as its {@code toString()}. */
-    private JsonNode toTree(Object value) {
-        try {
-            return mapper.valueToTree(value);
-        } catch (IllegalArgumentException e) {
-            return TextNode.valueOf(String.valueOf(value));
-        }
     }
 }

@@ -1,12 +1,13 @@
 package org.scrapycluster.common.logging;
 
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
@@ -23,12 +24,10 @@ final class TextLineEncoder extends BaseLineEncoder {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
 
-    private final ObjectMapper mapper = new ObjectMapper();
     private final ZoneId zone;
 
     TextLineEncoder(ServiceLoggerNames names, ZoneId zone) {
         super(names);
-        mapper.getFactory().setCharacterEscapes(new LineSafeEscapes());
         this.zone = zone;
     }
 
@@ -39,7 +38,7 @@ final class TextLineEncoder extends BaseLineEncoder {
                 .append(" [").append(loggerName(event)).append("] ")
                 .append(levelName(event)).append(": ")
                 .append(oneLine(event.getFormattedMessage()));
-        Map<String, Object> values = keyValues(event);
+        Map<String, JsonNode> values = keyValues(event);
         if (!values.isEmpty()) {
             line.append(' ').append(asJson(values));
         }
@@ -78,11 +77,11 @@ final class TextLineEncoder extends BaseLineEncoder {
         return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
     }
 
-    private String asJson(Map<String, Object> values) {
+    private String asJson(Map<String, JsonNode> values) {
         try {
-            return mapper.writeValueAsString(values);
+            return mapper.writeValueAsString(asObject(values));
         } catch (JsonProcessingException e) {
-            return values.toString();
+            throw new UncheckedIOException("cannot write a log record's key-value pairs", e);
         }
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -82,6 +83,24 @@ class LoggingTest {
         assertTrue(lines.get(1).endsWith(" [redis-monitor] ERROR: Failed to connect to Redis"), lines.get(1));
         assertTrue(lines.get(2).startsWith("java.lang.IllegalStateException: refused"), lines.get(2));
         assertFalse(String.join("\n", lines).contains("not shown"));
+    }
+
+    @Test
+    void aValueJacksonCannotWriteIsItsTextAndTheOthersStayJsonInEitherFormat() throws IOException {
+        for (boolean json : List.of(false, true)) {
+            install("redis-monitor", Map.of("LOG_JSON", Boolean.toString(json)));
+            context.getLogger("org.scrapycluster.redismonitor.Plugin").atError().addKeyValue("extension", "peek\u2028x")
+                    .addKeyValue("waited", Duration.ofSeconds(5)).addKeyValue("count", 2).log("did not close");
+            context.stop();
+
+            String written = Files.readString(dir.resolve("redis_monitor.log"));
+            JsonNode values = new ObjectMapper().readTree(json ? written : written.substring(written.indexOf('{')));
+            assertEquals("peek\u2028x", values.get("extension").asText(), written);
+            assertEquals("PT5S", values.get("waited").asText(), written);
+            assertEquals(2, values.get("count").asInt(), written);
+            assertEquals(-1, written.indexOf('\u2028'), written);
+            Files.delete(dir.resolve("redis_monitor.log"));
+        }
     }
 
     @Test
