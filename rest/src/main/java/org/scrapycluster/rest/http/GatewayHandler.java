@@ -37,6 +37,8 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private static final String BEARER = "Bearer ";
     private static final String API_KEY_HEADER = "X-Api-Key";
+    private static final String CONTENT_TYPE_OPTIONS = "X-Content-Type-Options";
+    private static final String NOSNIFF = "nosniff";
 
     private final Dispatcher dispatcher;
     private final Executor executor;
@@ -160,11 +162,19 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         abstract ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer);
     }
 
+    /**
+     * The response carrying {@code answer}. Every answer says {@code X-Content-Type-Options: nosniff}, so that a browser
+     * takes a body for its {@code Content-Type} alone, and, unless it says otherwise (the web UI's files, revalidated),
+     * {@code Cache-Control: no-store}: what the gateway answers depends on the key presented and on the cluster's state
+     * now, and no cache between it and a caller may keep it for another (docs/security.md).
+     */
     static FullHttpResponse response(HttpAnswer answer) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(answer.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType());
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body().length);
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
+        response.headers().set(CONTENT_TYPE_OPTIONS, NOSNIFF);
         for (Map.Entry<String, String> header : answer.headers().entrySet()) {
             response.headers().set(header.getKey(), header.getValue());
         }

@@ -142,7 +142,7 @@ public final class LiveView implements AutoCloseable {
             if (!readOnce || age > watchedForMillis || unwatched && age > refresh.toMillis()) {
                 awaitCatchUp();
             }
-            return new HttpAnswer(200, HttpAnswer.JSON, snapshot).withHeader("Cache-Control", "no-store");
+            return new HttpAnswer(200, HttpAnswer.JSON, snapshot);
         };
     }
 

@@ -82,7 +82,6 @@ public final class UiFiles implements Endpoint {
     private static HttpAnswer file(String type, byte[] body) {
         return new HttpAnswer(200, type, body)
                 .withHeader("Cache-Control", "no-cache")
-                .withHeader("X-Content-Type-Options", "nosniff")
                 .withHeader("Content-Security-Policy", POLICY)
                 .withHeader("X-Frame-Options", "DENY");
     }

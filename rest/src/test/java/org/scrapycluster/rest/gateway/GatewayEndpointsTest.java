@@ -97,6 +97,22 @@ class GatewayEndpointsTest {
     }
 
     @Test
+    void noAnswerIsStoredByACacheOrSniffedByABrowserButTheWebUisFilesAreRevalidated() {
+        // answers depend on the key presented: a shared cache must not hand one caller's to another
+        List<GatewayClient.Reply> answers = List.of(gateway.client().get("/"), gateway.client().get("/access"),
+                gateway.client().get("/nowhere"), gateway.client().postJson("/feed", "{not json"), gateway.client().get("/health"),
+                gateway.client().get("/metrics"), gateway.client().get("/ui"));
+        for (GatewayClient.Reply answer : answers) {
+            String what = answer.response().request().uri() + " " + answer.status();
+            assertEquals("no-store", answer.header("Cache-Control"), what);
+            assertEquals("nosniff", answer.header("X-Content-Type-Options"), what);
+        }
+        GatewayClient.Reply file = gateway.client().get("/ui/app.js");
+        assertEquals("no-cache", file.header("Cache-Control"));
+        assertEquals("nosniff", file.header("X-Content-Type-Options"));
+    }
+
+    @Test
     void headIsAnsweredAsGetWithoutTheBody() {
         // a probe or an uptime checker asking HEAD gets what GET would say, headers only
         for (String path : List.of("/", "/health", "/health/live", "/ui/", "/metrics")) {
