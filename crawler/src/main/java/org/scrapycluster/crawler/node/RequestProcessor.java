@@ -199,6 +199,9 @@ public final class RequestProcessor {
                 return binaryResponse(download.lease(), request, result);
             }
             SpiderOutput output = spider.parse(page);
+            if (output == null) {
+                throw new SpiderFailure(spider.name(), request.url());
+            }
             requests = page.requests(output);
             item = page.item(output);
         } catch (Throwable e) {
@@ -346,5 +349,15 @@ public final class RequestProcessor {
     private void done(LeasedRequest lease) {
         active.decrementAndGet();
         finished.accept(lease.domain());
+    }
+
+    /** A spider whose {@code parse} returned no output (null): its bug, for which the page is dropped. */
+    static final class SpiderFailure extends ExtensionCallFailure {
+
+        private static final long serialVersionUID = 1L;
+
+        SpiderFailure(String spider, String url) {
+            super("spider", "spider " + spider, url, "the spider " + spider + " returned no output from parse", null, true);
+        }
     }
 }

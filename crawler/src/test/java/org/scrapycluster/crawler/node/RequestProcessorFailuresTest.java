@@ -177,6 +177,30 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
         assertEquals("java.lang.IllegalStateException", loud.getFirst().getThrowableProxy().getClassName(), "with the spider's stack trace");
     }
 
+    @Test
+    void aSpiderThatReturnsNoOutputDropsThePageSayingSo() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>page</p>", null);
+        Spider silent = new Spider() {
+            @Override
+            public String name() {
+                return "silent";
+            }
+
+            @Override
+            public SpiderOutput parse(Page page) {
+                return null;
+            }
+        };
+        List<ILoggingEvent> logged = CapturedLog.of(RequestProcessor.class.getPackageName(),
+                () -> process(processor(Map.of(), silent), CrawlRequest.get("http://example.com/", meta(0, 0))));
+
+        assertEquals(List.of(), items());
+        assertEquals(1.0, registry.get("crawler.errors").tag("kind", "spider").counter().count());
+        String said = logged.stream().filter(event -> event.getLevel() == Level.ERROR).findFirst().orElseThrow().getFormattedMessage();
+        assertTrue(said.startsWith("The spider silent failed: ") && said.contains("the spider silent returned no output from parse; "
+                + "the page is dropped"), said);
+    }
+
     /** A spider named {@code name} that throws what {@code failure} makes of each page, unchecked: an exception or an error. */
     private static Spider failingSpider(String name, Function<Page, Throwable> failure) {
         return new Spider() {
