@@ -54,7 +54,7 @@ public final class RedisMonitor implements Service {
         this.options = MonitorOptions.from(context.settings());
         this.plugins = PluginLoader.resolve(context.settings());
         // the publisher is made once a broker of KAFKA_HOSTS resolves: not ready meanwhile
-        context.health().register("kafka", () -> Health.down(KafkaClients.WAITING_FOR_BROKERS));
+        KafkaClients.checkWaitingForBrokers(context.health());
         this.outbound = OutboundPublisher.create(context.settings());
         this.starter = Thread.ofPlatform().name("redis-monitor-start").daemon().unstarted(this::connectAndRun);
         context.health().register("redis", () -> {

@@ -18,6 +18,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.scrapycluster.common.metrics.Health;
+import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.settings.Settings;
 import org.slf4j.Logger;
 
@@ -31,10 +33,18 @@ import org.slf4j.Logger;
 public final class KafkaClients {
 
     /** What a service's {@code kafka} check says while it waits for {@link #onceResolvable}. */
-    public static final String WAITING_FOR_BROKERS = "waiting for a broker of KAFKA_HOSTS to resolve";
+    private static final String WAITING_FOR_BROKERS = "waiting for a broker of KAFKA_HOSTS to resolve";
 
     private final Settings settings;
     private final BootstrapServers brokers;
+
+    /**
+     * Registers the {@code kafka} check of a service whose client is made {@link #onceResolvable once a broker resolves}:
+     * down, saying it waits for one, until the service registers its client's own check under the same name.
+     */
+    public static void checkWaitingForBrokers(HealthRegistry health) {
+        health.register("kafka", () -> Health.down(WAITING_FOR_BROKERS));
+    }
 
     /** @throws org.scrapycluster.common.settings.SettingsException when {@code KAFKA_HOSTS} lists an entry that is no host:port */
     public KafkaClients(Settings settings) {

@@ -122,9 +122,12 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
             } else if (idsWithoutColons && id.equals("appid") && (text.contains("||") || text.endsWith("|"))) {
                 violations.add(new Violation(id, "must not contain '||' nor end with '|': a blacklist entry is <appid>||<crawlid>, "
                         + "which would name another app's crawl, was " + quoted(text)));
-            } else if (idsWithoutColons && id.equals("spiderid") && text.codePointCount(0, text.length()) > MAX_SPIDERID_LENGTH) {
-                violations.add(new Violation(id, "must be at most " + MAX_SPIDERID_LENGTH + " characters: it is a part of every key of "
-                        + "its crawls and a field name of the stats answers, was " + text.codePointCount(0, text.length())));
+            } else if (idsWithoutColons && id.equals("spiderid")) {
+                int length = text.codePointCount(0, text.length());
+                if (length > MAX_SPIDERID_LENGTH) {
+                    violations.add(new Violation(id, "must be at most " + MAX_SPIDERID_LENGTH + " characters: it is a part of every key of "
+                            + "its crawls and a field name of the stats answers, was " + length));
+                }
             }
         }
         Optional<String> urlNotUnicode = url != null && url.isTextual() ? UnicodeText.whyNot(url.asText()) : Optional.empty();

@@ -99,7 +99,7 @@ public final class KafkaPipeline implements NodePipeline {
         maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
         messages = ResultMessage.from(settings);
         // the producer is made once a broker of KAFKA_HOSTS resolves: not ready meanwhile
-        context.health().register("kafka", () -> Health.down(KafkaClients.WAITING_FOR_BROKERS));
+        KafkaClients.checkWaitingForBrokers(context.health());
         producer = producers.apply(settings);
         firehoseReach = firehoseReaches.apply(context);
         context.health().register("kafka", this::health);

@@ -2,89 +2,87 @@ package org.scrapycluster.rest.http;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Aggregates a request's body up to {@code JSON_MAX_DOCUMENT_BYTES}. A larger one — announced by
- * its {@code Content-Length}, with or without {@code Expect: 100-continue}, or found while
- * streaming a chunked body — is refused with 413 in the envelope and counted, in its turn among
- * the connection's answers ({@link BodyTooLarge}); the rest of its body is read and dropped. A request
- * that expects anything but {@code 100-continue} is refused with 417 in the envelope, before its body. A refusal
- * before the body ends the connection: nothing the client sends after it is read as a request.
+ * Aggregates a request's body up to {@code JSON_MAX_DOCUMENT_BYTES}. A larger one — announced by its
+ * {@code Content-Length}, with or without {@code Expect: 100-continue}, or found while streaming a chunked body — is
+ * refused with 413 in the envelope and counted, and a request that expects anything but {@code 100-continue} with 417,
+ * each in its turn among the connection's answers ({@link RefusedBeforeBody}); the rest of a refused body is read and
+ * dropped. A refusal of a request that announced its body with {@code Expect} ends the connection: the client may send
+ * the body after the refusal or never, and nothing it sends is read as a request (a body read as a request of its own
+ * would be one that a proxy in front never saw).
  */
 final class BoundedAggregator extends HttpObjectAggregator {
 
     private final int maxBytes;
-    private final Dispatcher dispatcher;
-    /** Whether the connection ends with a refusal written here: what the decoder reads after it is dropped. */
+    /** Whether the connection ends with a refusal handed on here: what the decoder reads after it is dropped. */
     private boolean ended;
 
-    BoundedAggregator(int maxBytes, Dispatcher dispatcher) {
+    BoundedAggregator(int maxBytes) {
         super(maxBytes);
         this.maxBytes = maxBytes;
-        this.dispatcher = dispatcher;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (ended) {
-            ReferenceCountUtil.release(msg); // a body sent after its refusal, read from the same bytes, parsed as a request
+            ReferenceCountUtil.release(msg); // what the client sent after a refused Expect: a body, or a request's bytes
             return;
+        }
+        if (msg instanceof HttpRequest request && !(msg instanceof FullHttpMessage)) {
+            RefusedBeforeBody refused = refusedExpectation(request);
+            if (refused != null) {
+                ended = true;
+                ReferenceCountUtil.release(msg);
+                ctx.fireChannelRead(standIn(request, refused));
+                return;
+            }
         }
         super.channelRead(ctx, msg);
     }
 
-    @Override
-    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-        String expected = start.headers().get(HttpHeaderNames.EXPECT); // before Netty's answer takes the header away
-        Object answer = super.newContinueResponse(start, maxContentLength, pipeline);
-        if (answer instanceof FullHttpResponse response && response.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
-            response.release();
-            return refusedThenClose(pipeline, Refusal.TOO_LARGE, BodyTooLarge.message(maxBytes));
+    /**
+     * The refusal of {@code request}'s {@code Expect}, which Netty's aggregator would otherwise write at once, before the
+     * answers of the requests pipelined before it: null when it has none (before HTTP/1.1 it has no meaning), or expects
+     * {@code 100-continue} of a body within the limit.
+     */
+    private RefusedBeforeBody refusedExpectation(HttpRequest request) {
+        String expected = request.headers().get(HttpHeaderNames.EXPECT);
+        if (expected == null || request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) < 0) {
+            return null;
         }
-        if (answer instanceof FullHttpResponse response && response.status().equals(HttpResponseStatus.EXPECTATION_FAILED)) {
-            response.release();
-            return refusedThenClose(pipeline, Refusal.EXPECTATION, "Expect: " + expected);
+        if (!HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expected)) {
+            return RefusedBeforeBody.expectation(expected);
         }
-        return answer;
+        return HttpUtil.getContentLength(request, -1L) > maxBytes ? RefusedBeforeBody.tooLarge(maxBytes, true) : null;
     }
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         // The rest of the body is read and dropped, so that the client, still sending, is not
         // reset before it reads the answer. A connection whose body had begun (a chunked one over
-        // the limit) cannot be reused; it ends with a lingering close. The 413 is written by the
-        // GatewayHandler, after the answers of requests pipelined before this one.
+        // the limit) cannot be reused; it ends with a lingering close.
         boolean reusable = !(oversized instanceof FullHttpMessage) && HttpUtil.isKeepAlive(oversized);
-        HttpRequest request = (HttpRequest) oversized;
-        FullHttpRequest standIn = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
-                Unpooled.EMPTY_BUFFER);
-        standIn.setDecoderResult(DecoderResult.failure(new BodyTooLarge(maxBytes, !reusable)));
-        ctx.fireChannelRead(standIn);
+        ctx.fireChannelRead(standIn((HttpRequest) oversized, RefusedBeforeBody.tooLarge(maxBytes, !reusable)));
     }
 
-    /**
-     * The refusal Netty's aggregator writes for a request that announced its body with {@code Expect}; the connection
-     * ends with it ({@link LingeringClose#endWithNextAnswer}): Netty has reset its decoder, and would read a body the
-     * client sends all the same as a request of its own, one that a proxy in front never saw.
-     */
-    private FullHttpResponse refusedThenClose(ChannelPipeline pipeline, Refusal refusal, String reason) {
-        FullHttpResponse answer = GatewayHandler.closing(GatewayHandler.response(
-                dispatcher.refusedBeforeRouting(new RefusedRequestException(refusal, reason))));
-        LingeringClose.endWithNextAnswer(pipeline);
-        ended = true;
-        return answer;
+    /** A request without body standing in for {@code request}, which the {@link GatewayHandler} answers with {@code refused}. */
+    private static FullHttpRequest standIn(HttpRequest request, RefusedBeforeBody refused) {
+        FullHttpRequest standIn = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
+                Unpooled.EMPTY_BUFFER);
+        standIn.setDecoderResult(DecoderResult.failure(refused));
+        return standIn;
     }
 }

@@ -28,8 +28,8 @@ import io.netty.util.AttributeKey;
  * executor (endpoints may block), and the answers of one connection are written in the order
  * its requests came (HTTP/1.1 pipelining), refusals included. A request Netty could not decode is
  * refused and the connection closed; one whose path has a broken percent-escape is refused
- * as not HTTP too, the connection kept; one whose body is too large ({@link BodyTooLarge}) is
- * refused with 413; one refused on its head alone ({@link Admission}) is answered here like any other, without a body.
+ * as not HTTP too, the connection kept; one whose body is too large, or whose {@code Expect} is not met
+ * ({@link RefusedBeforeBody}), is refused with 413 or 417; one refused on its head alone ({@link Admission}) is answered here like any other, without a body.
  */
 final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -53,8 +53,8 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         DecoderResult decoded = request.decoderResult();
-        if (decoded.cause() instanceof BodyTooLarge tooLarge) {
-            refuseInTurn(ctx, Refusal.TOO_LARGE, tooLarge.getMessage(), tooLarge.lingering() ? Ending.LINGER : Ending.KEEP_ALIVE);
+        if (decoded.cause() instanceof RefusedBeforeBody refused) {
+            refuseInTurn(ctx, refused.refusal(), refused.getMessage(), refused.lingering() ? Ending.LINGER : Ending.KEEP_ALIVE);
             return;
         }
         if (decoded.isFailure()) {

@@ -305,6 +305,18 @@ class BadInputTest {
                 "the request line's host, not the header's");
     }
 
+    /** Refused on its Expect, before its body: its answer comes after the answer of the request before it, which is not lost. */
+    @ParameterizedTest(name = "Expect: {0}")
+    @CsvSource({"200-ok, HTTP/1.1 417 Expectation Failed", "100-continue, HTTP/1.1 413 Request Entity Too Large"})
+    void aRequestRefusedOnItsExpectationPipelinedBehindAWaitingFeedIsAnsweredAfterIt(String expectation, String refusal)
+            throws IOException {
+        int announced = expectation.equals("100-continue") ? MAX_BODY * 2 : 2;
+        String refused = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: " + expectation
+                + "\r\nContent-Length: " + announced + "\r\n\r\n";
+
+        assertEquals(List.of("HTTP/1.1 200 OK", refusal), statusLines(rawExchange(waitingFeed("b-before-" + expectation) + refused)));
+    }
+
     @Test
     void aRequestTooLargePipelinedBehindAWaitingFeedIsAnsweredAfterIt() throws IOException {
         String tooLarge = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
