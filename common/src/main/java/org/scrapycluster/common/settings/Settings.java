@@ -54,8 +54,8 @@ public final class Settings {
         if (readers.size() < 2) {
             return "";
         }
-        return "; " + String.join(" and ", readers) + (readers.size() == 2 ? " both" : " all") + " read " + name + ": give one alone its value as "
-                + String.join(" or ", readers.stream().map(service -> service + "." + name).toList());
+        return "; " + String.join(" and ", readers) + (readers.size() == 2 ? " both" : " all") + " read " + name
+                + ": give one alone its value as " + String.join(" or ", readers.stream().map(service -> service + "." + name).toList());
     }
 
     /** The layer {@code name}'s value came from. */
