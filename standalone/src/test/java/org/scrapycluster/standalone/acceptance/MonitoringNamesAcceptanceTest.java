@@ -1,5 +1,6 @@
 package org.scrapycluster.standalone.acceptance;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -28,11 +29,13 @@ import org.scrapycluster.standalone.acceptance.MonitoringQueries.Query;
 /**
  * Every metric name that the Grafana dashboard and the Prometheus alert rules of
  * {@code deploy/monitoring/} read is exported on {@code /metrics} of a running cluster, during a
- * small crawl that also has a download that fails, a request that is refused and a throttle that
- * makes the crawler wait; and every label a query matches on or groups by, or its legend or alert
- * fills in, is a label of a metric it reads (an alert grouped by a label no series has fires
- * without it, or never). Names are collected over the scrapes of the crawl, since a backlog
- * exists only while requests are queued.
+ * small crawl that also has a download that fails, a page whose links are filed, a request that is
+ * refused and a throttle that makes the crawler wait; and every label a query matches on or groups
+ * by, or its legend or alert fills in, is a label of a metric it reads (an alert grouped by a label
+ * no series has fires without it, or never). Names are collected over the scrapes of the crawl,
+ * since a backlog exists only while requests are queued. Every meter of the services' own that the
+ * crawl exported is named in docs/operations.md, "Monitoring", whose table gives the names as
+ * Prometheus shows them.
  */
 @ExtendWith(SharedStack.class)
 class MonitoringNamesAcceptanceTest {
@@ -49,6 +52,9 @@ class MonitoringNamesAcceptanceTest {
             used.addAll(MonitoringQueries.metricNames(query.expression()));
         }
         assertTrue(used.size() > 15, "the queries were read: " + used);
+        // what the crawl must have exported too before the names are compared with docs/operations.md: the links filed
+        Set<String> awaited = new TreeSet<>(used);
+        awaited.add("crawler_enqueued_total");
 
         try (TestOrigin origin = TestOrigin.start(SITE);
              AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(4, 1, false)
@@ -57,6 +63,8 @@ class MonitoringNamesAcceptanceTest {
              HttpClient http = HttpClient.newHttpClient()) {
             String appid = AcceptanceCluster.unique("app");
             cluster.feedEveryPage(origin, appid, "names");
+            // one page followed a level down, so that its links are filed (crawler_enqueued_total)
+            cluster.send("url", origin.pageUrl(SITE.pages().get(0)), "appid", appid, "crawlid", "links", "maxdepth", 1);
             cluster.send("url", "http://127.0.0.1:1/refused", "appid", appid, "crawlid", "names");
             cluster.send("url", "ftp://example.com/not-http", "appid", appid, "crawlid", "names");
 
@@ -65,14 +73,19 @@ class MonitoringNamesAcceptanceTest {
                 Awaitility.await().atMost(CRAWL).pollInterval(Duration.ofMillis(250)).until(() -> {
                     MonitoringQueries.sampleLabels(scrape(http, cluster.metricsAddress()))
                             .forEach((name, labels) -> exported.computeIfAbsent(name, n -> new TreeSet<>()).addAll(labels));
-                    return exported.keySet().containsAll(used) && missingLabels(queries, exported).isEmpty();
+                    return exported.keySet().containsAll(awaited) && missingLabels(queries, exported).isEmpty();
                 });
             } catch (ConditionTimeoutException e) {
-                Set<String> missing = new TreeSet<>(used);
+                Set<String> missing = new TreeSet<>(awaited);
                 missing.removeAll(exported.keySet());
-                assertTrue(missing.isEmpty(), "deploy/monitoring/ reads metrics that no service exported during the crawl: " + missing);
+                assertTrue(missing.isEmpty(),
+                        "metrics that deploy/monitoring/ reads (or the crawl files) and no service exported: " + missing);
                 fail("deploy/monitoring/ uses labels that none of the metrics its query reads has: " + missingLabels(queries, exported));
             }
+            // docs/operations.md, "Monitoring", gives "the names, as Prometheus shows them": every meter a service exported
+            // during the crawl is named there
+            assertEquals(Set.of(), MonitoringQueries.undocumented(exported.keySet(), MonitoringQueries.monitoringSection()),
+                    "metrics exported during the crawl that docs/operations.md, \"Monitoring\", does not name");
         }
     }
 

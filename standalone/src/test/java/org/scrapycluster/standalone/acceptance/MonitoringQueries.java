@@ -26,6 +26,10 @@ import org.yaml.snakeyaml.Yaml;
 final class MonitoringQueries {
 
     static final Path MONITORING = Path.of("..", "deploy", "monitoring");
+    /** The page whose "Monitoring" section lists the metrics the services export. */
+    static final Path OPERATIONS = Path.of("..", "docs", "operations.md");
+    /** The name prefixes of the meters the services register themselves, which docs/operations.md lists. */
+    static final List<String> OWN_PREFIXES = List.of("crawler_", "redis_monitor_", "kafka_monitor_", "rest_");
     /** The labels Prometheus itself puts on every scraped sample (docs/operations.md, "Dashboards and alerts"). */
     static final Set<String> TARGET_LABELS = Set.of("job", "instance");
 
@@ -127,6 +131,43 @@ final class MonitoringQueries {
         }
         labels.removeAll(TARGET_LABELS);
         return labels;
+    }
+
+    /** The text of docs/operations.md from its "## Monitoring" heading to the next section of that level. */
+    static String monitoringSection() throws IOException {
+        String page = Files.readString(OPERATIONS);
+        int start = page.indexOf("\n## Monitoring\n");
+        if (start < 0) {
+            throw new AssertionError("docs/operations.md has no Monitoring section");
+        }
+        int end = page.indexOf("\n## ", start + 1);
+        return end < 0 ? page.substring(start) : page.substring(start, end);
+    }
+
+    /**
+     * The sample names of the services' own meters ({@link #OWN_PREFIXES}) that {@code section} never names, a
+     * histogram's or summary's samples by the meter's name ({@code _bucket}, {@code _count}, {@code _sum} and
+     * {@code _max} cut off). A name the section writes with a {@code *} after a prefix ({@code rest_feed_*}) names every
+     * sample of that prefix.
+     */
+    static Set<String> undocumented(Set<String> sampleNames, String section) {
+        Set<String> written = new TreeSet<>();
+        Set<String> prefixes = new TreeSet<>();
+        Matcher code = Pattern.compile("`([a-zA-Z_:][a-zA-Z0-9_:]*)(\\*)?").matcher(section);
+        while (code.find()) {
+            (code.group(2) != null ? prefixes : written).add(code.group(1));
+        }
+        Set<String> missing = new TreeSet<>();
+        for (String sample : sampleNames) {
+            if (OWN_PREFIXES.stream().noneMatch(sample::startsWith)) {
+                continue;
+            }
+            String meter = sample.replaceFirst("_(bucket|count|sum|max)$", "");
+            if (!written.contains(sample) && !written.contains(meter) && prefixes.stream().noneMatch(meter::startsWith)) {
+                missing.add(meter);
+            }
+        }
+        return missing;
     }
 
     /** The label names of each sample name of a Prometheus text exposition. */

@@ -27,6 +27,26 @@ class MonitoringQueriesTest {
     }
 
     @Test
+    void aMeterIsDocumentedByItsNameOrAPrefixWithAStarWhateverItsSamplesAreCalled() {
+        String section = "| `crawler_pages_total`, `crawler_fetch_latency_seconds` | crawler |\n"
+                + "| `rest_feed_*` | REST |\n`redis_monitor_queue_backlog{spider}` and `kafka_monitor_lag` |";
+        assertEquals(Set.of("crawler_enqueued_total", "rest_http_connections", "kafka_monitor_records_lag"),
+                MonitoringQueries.undocumented(Set.of("crawler_pages_total", "crawler_fetch_latency_seconds_bucket",
+                        "crawler_fetch_latency_seconds_max", "crawler_enqueued_total", "rest_feed_total", "rest_feed_waiting",
+                        "rest_http_connections", "redis_monitor_queue_backlog", "kafka_monitor_records_lag", "jvm_threads_live_threads",
+                        "cache_size"), section));
+    }
+
+    @Test
+    void theMonitoringSectionOfTheOperationsPageIsRead() throws Exception {
+        String section = MonitoringQueries.monitoringSection();
+        assertEquals(true, section.startsWith("\n## Monitoring\n"));
+        assertEquals(Set.of(), MonitoringQueries.undocumented(Set.of("redis_monitor_queue_backlog", "health_check"), section));
+        assertEquals(Set.of("crawler_no_such_meter_total"),
+                MonitoringQueries.undocumented(Set.of("crawler_no_such_meter_total"), section));
+    }
+
+    @Test
     void sampleLabelsAreTheLabelNamesOfEachSampleName() {
         assertEquals(Map.of("up_total", Set.of("a", "b"), "g", Set.of()), MonitoringQueries.sampleLabels(
                 "# HELP up_total x\nup_total{a=\"b, c=\\\"d\\\"\",b=\"}\",} 1.0\ng 2\n"));
