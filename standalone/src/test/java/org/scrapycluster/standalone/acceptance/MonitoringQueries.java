@@ -145,18 +145,21 @@ final class MonitoringQueries {
     }
 
     /**
-     * The sample names of the services' own meters ({@link #OWN_PREFIXES}) that {@code section} never names, a
-     * histogram's or summary's samples by the meter's name ({@code _bucket}, {@code _count}, {@code _sum} and
-     * {@code _max} cut off). A name the section writes with a {@code *} after a prefix ({@code rest_feed_*}) names every
-     * sample of that prefix.
+     * The sample names of the services' own meters ({@link #OWN_PREFIXES}) that no row of {@code section}'s tables names,
+     * a histogram's or summary's samples by the meter's name ({@code _bucket}, {@code _count}, {@code _sum} and
+     * {@code _max} cut off). A name a row writes with a {@code *} after a prefix ({@code rest_feed_*}) names every sample
+     * of that prefix. Prose is not read: a sentence that speaks of {@code crawler_*} meters lists none of them.
      */
     static Set<String> undocumented(Set<String> sampleNames, String section) {
         Set<String> written = new TreeSet<>();
         Set<String> prefixes = new TreeSet<>();
-        Matcher code = Pattern.compile("`([a-zA-Z_:][a-zA-Z0-9_:]*)(\\*)?").matcher(section);
-        while (code.find()) {
-            (code.group(2) != null ? prefixes : written).add(code.group(1));
-        }
+        Pattern name = Pattern.compile("`([a-zA-Z_:][a-zA-Z0-9_:]*)(\\*)?");
+        section.lines().filter(line -> line.startsWith("|")).forEach(row -> {
+            Matcher code = name.matcher(row);
+            while (code.find()) {
+                (code.group(2) != null ? prefixes : written).add(code.group(1));
+            }
+        });
         Set<String> missing = new TreeSet<>();
         for (String sample : sampleNames) {
             if (OWN_PREFIXES.stream().noneMatch(sample::startsWith)) {

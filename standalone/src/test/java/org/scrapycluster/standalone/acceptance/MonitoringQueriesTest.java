@@ -29,7 +29,8 @@ class MonitoringQueriesTest {
     @Test
     void aMeterIsDocumentedByItsNameOrAPrefixWithAStarWhateverItsSamplesAreCalled() {
         String section = "| `crawler_pages_total`, `crawler_fetch_latency_seconds` | crawler |\n"
-                + "| `rest_feed_*` | REST |\n`redis_monitor_queue_backlog{spider}` and `kafka_monitor_lag` |";
+                + "| `rest_feed_*` | REST |\n| `redis_monitor_queue_backlog{spider}` and `kafka_monitor_lag` |\n"
+                + "Prose on the `crawler_*` meters lists none of them.\n";
         assertEquals(Set.of("crawler_enqueued_total", "rest_http_connections", "kafka_monitor_records_lag"),
                 MonitoringQueries.undocumented(Set.of("crawler_pages_total", "crawler_fetch_latency_seconds_bucket",
                         "crawler_fetch_latency_seconds_max", "crawler_enqueued_total", "rest_feed_total", "rest_feed_waiting",
