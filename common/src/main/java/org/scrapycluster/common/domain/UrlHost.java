@@ -47,8 +47,7 @@ public record UrlHost(String name, boolean ipLiteral, String port) {
         if (urlOrHost == null) {
             throw new IllegalArgumentException("no host: the URL is missing");
         }
-        String authority = authorityOf(urlOrHost.strip());
-        String userless = authority.substring(authority.lastIndexOf('@') + 1);
+        String userless = userlessAuthority(urlOrHost.strip());
         if (userless.startsWith("[")) {
             return bracketedAddress(userless, urlOrHost);
         }
@@ -66,6 +65,21 @@ public record UrlHost(String name, boolean ipLiteral, String port) {
             return new UrlHost(lower, true, port);
         }
         return new UrlHost(asciiName(lower, urlOrHost), false, port);
+    }
+
+    /**
+     * Whether the host and port of {@code urlOrHost}, as written, have white space in them or at their ends: {@link #parse}
+     * reads past it as {@code tldextract} does, but a fetch finds no host in {@code http:// example.com/} or
+     * {@code http://example.com /x}.
+     */
+    public static boolean hasWhiteSpaceInHost(String urlOrHost) {
+        return userlessAuthority(urlOrHost.strip()).chars().anyMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
+    }
+
+    /** The authority of {@code text} ({@link #authorityOf}) past any user information: the host and its port. */
+    private static String userlessAuthority(String text) {
+        String authority = authorityOf(text);
+        return authority.substring(authority.lastIndexOf('@') + 1);
     }
 
     /** {@code text} from past its {@code scheme://} (or bare {@code //}) to its first {@code /}, {@code ?} or {@code #}. */

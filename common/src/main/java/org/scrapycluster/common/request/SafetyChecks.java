@@ -157,7 +157,7 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
                 return;
             }
         }
-        if (spaceInHost(rest)) {
+        if (UrlHost.hasWhiteSpaceInHost(rest)) {
             violations.add(noHost(text));
             return;
         }
@@ -169,27 +169,6 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         } catch (IllegalArgumentException e) {
             violations.add(noHost(text));
         }
-    }
-
-    /**
-     * Whether the host of {@code rest} ({@code //} and what follows) has white space in it, at its ends too:
-     * {@link UrlHost} reads a host stripped, but a crawler fetches the URL as it is written and finds no host in
-     * {@code http:// example.com/} or {@code http://example.com /x}, so such a URL has no valid host (docs/api.md).
-     */
-    private static boolean spaceInHost(String rest) {
-        int end = rest.length();
-        for (int i = 2; i < rest.length(); i++) {
-            char c = rest.charAt(i);
-            if (c == '/' || c == '?' || c == '#') {
-                end = i;
-                break;
-            }
-        }
-        String authority = rest.substring(2, end);
-        String hostAndPort = authority.substring(authority.lastIndexOf('@') + 1);
-        int colon = hostAndPort.startsWith("[") ? hostAndPort.indexOf(']') : hostAndPort.indexOf(':');
-        String host = colon < 0 ? hostAndPort : hostAndPort.substring(0, colon);
-        return host.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
     }
 
     private static Violation noHost(String url) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
@@ -55,6 +57,17 @@ class RegisteredDomainTest {
         assertEquals("8443", host.port());
         assertEquals(new UrlHost("[2001:db8::7]", true, "80"), UrlHost.parse("http://[2001:db8::7]:80/"));
         assertEquals(new UrlHost("localhost", false, ""), UrlHost.parse("localhost/x"));
+    }
+
+    @Test
+    void whiteSpaceInAHostIsReadPastButTold() {
+        assertEquals("example.com", UrlHost.parse("http:// example.com /x").name(), "read as tldextract reads it");
+        for (String url : List.of("http:// example.com/", "http://example.com /x", "http://u@exa\u00a0mple.com:80/", "//a b")) {
+            assertTrue(UrlHost.hasWhiteSpaceInHost(url), url);
+        }
+        for (String url : List.of(" http://example.com/a b ", "http://user name@example.com/", "http://example.com?q=a b")) {
+            assertFalse(UrlHost.hasWhiteSpaceInHost(url), url);
+        }
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
