@@ -218,7 +218,9 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                     if (!announced) {
                         announced = true;
                         partitions.forEach(consumer::position);
-                        err.println("Dumping " + topic + " in group " + group + " from " + from + " (Ctrl-C to stop)");
+                        // the group's committed offsets come first: -b or the latest offset only where it has none
+                        err.println("Dumping " + topic + " in group " + group + " from where the group left off, or from " + from
+                                + " where it has no offset yet (Ctrl-C to stop)");
                         err.flush();
                     }
                 }

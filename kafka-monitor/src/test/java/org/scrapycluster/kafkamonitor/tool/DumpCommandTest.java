@@ -162,6 +162,8 @@ class DumpCommandTest {
         printed.addAll(second.out().lines().toList());
 
         assertEquals(List.of("{\"n\":1}", "{\"n\":2}", "{\"n\":3}"), printed);
+        assertTrue(second.err().contains("Dumping " + topic + " in group " + group + " from where the group left off, or from the "
+                + "beginning where it has no offset yet"), "not 'from the beginning', which it does not do: " + second.err());
     }
 
     @Test
