@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.feed;
 
 import java.util.List;
+import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.common.request.CrawlLimits;
@@ -10,6 +11,7 @@ import org.scrapycluster.common.request.SafetyChecks;
 import org.scrapycluster.common.request.SchemaFit;
 import org.scrapycluster.common.request.SchemaShape;
 import org.scrapycluster.common.request.ValidationResult;
+import org.scrapycluster.common.request.ZookeeperRequests;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.rest.http.Refusal;
 import org.scrapycluster.rest.http.RefusedRequestException;
@@ -17,7 +19,8 @@ import org.scrapycluster.rest.http.RefusedRequestException;
 /**
  * Checks a fed request before it is sent, against the four request schemas the Kafka monitor
  * applies (crawl, action, stats, zookeeper) with the same limits and safety checks
- * ({@code CRAWL_*_LIMIT}, {@code REQUEST_CHECK_*}), so that a request the monitor would reject
+ * ({@code CRAWL_*_LIMIT}, {@code REQUEST_CHECK_*}), and a zookeeper request against what the monitor's handler refuses
+ * of what its schema lets through ({@link ZookeeperRequests}), so that a request the monitor would reject
  * is refused at once with the reason instead of being answered {@code SUCCESS} and never
  * resolving (the original's weakness docs/compatibility.md W2). {@code FEED_VALIDATION: false} sends any JSON, as
  * the original does, for clusters whose Kafka monitors run plugins of their own.
@@ -63,9 +66,12 @@ public final class FeedValidation {
         SchemaFit closestFit = null;
         ValidationResult.Invalid closestResult = null;
         for (Candidate candidate : candidates) {
-            if (!(candidate.validator().validate(request) instanceof ValidationResult.Invalid invalid)) {
+            ValidationResult result = candidate.validator().validate(request);
+            if (result instanceof ValidationResult.Valid valid) {
+                refuseWhatTheHandlerWould(candidate, valid.request());
                 return;
             }
+            ValidationResult.Invalid invalid = (ValidationResult.Invalid) result;
             SchemaFit fit = candidate.shape().fit(request, invalid.violations().size());
             if (closestFit == null || fit.closerThan(closestFit)) {
                 closest = candidate;
@@ -76,6 +82,17 @@ public final class FeedValidation {
         if (closest != null) {
             throw new RefusedRequestException(Refusal.SCHEMA, "Does not match the " + closest.validator().schema().name()
                     + " schema: " + closestResult.reason());
+        }
+    }
+
+    /** A zookeeper request its schema lets through is refused as its handler would refuse it, with the handler's words. */
+    private static void refuseWhatTheHandlerWould(Candidate candidate, JsonNode request) throws RefusedRequestException {
+        if (!candidate.validator().schema().name().equals(RequestSchema.ZOOKEEPER)) {
+            return;
+        }
+        Optional<ZookeeperRequests.Refused> refused = ZookeeperRequests.refusal(request);
+        if (refused.isPresent()) {
+            throw new RefusedRequestException(Refusal.SCHEMA, refused.get().reason() + ": " + String.join("; ", refused.get().details()));
         }
     }
 }

@@ -56,6 +56,21 @@ class FeedValidationTest {
     }
 
     @Test
+    void aZookeeperRequestItsHandlerWouldRefuseIsRefusedWithTheHandlersWords() throws IOException {
+        FeedValidation validation = FeedValidation.from(Settings.load("rest", new SettingsSources(null, Map.of(), Map.of())));
+        RefusedRequestException noWindow = assertThrows(RefusedRequestException.class, () -> validation.check(JSON.readTree(
+                "{\"uuid\": \"z1\", \"appid\": \"tour\", \"action\": \"domain-update\", \"domain\": \"example.com\", \"hits\": 60}")));
+        assertEquals(Refusal.SCHEMA, noWindow.refusal());
+        assertEquals("'hits' and 'window' not set for domain update: window: must be set, and not 0, for a domain-update "
+                + "(0 is also what it is when left out)", noWindow.detail());
+        assertDoesNotThrow(() -> validation.check(JSON.readTree(
+                "{\"uuid\": \"z2\", \"appid\": \"tour\", \"action\": \"domain-update\", \"domain\": \"example.com\", "
+                        + "\"hits\": 60, \"window\": 60}")));
+        assertDoesNotThrow(() -> validation.check(JSON.readTree(
+                "{\"uuid\": \"z3\", \"appid\": \"tour\", \"action\": \"domain-remove\", \"domain\": \"example.com\"}")));
+    }
+
+    @Test
     void turnedOffAnyJsonPasses() throws IOException {
         FeedValidation off = FeedValidation.from(Settings.load("rest", new SettingsSources(null, Map.of(),
                 Map.of("FEED_VALIDATION", "false"))));
