@@ -128,7 +128,7 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     /** {@code response}, saying that the connection closes after it. */
-    static FullHttpResponse closing(FullHttpResponse response) {
+    private static FullHttpResponse closing(FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         return response;
     }
@@ -168,7 +168,7 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
      * {@code Cache-Control: no-store}: what the gateway answers depends on the key presented and on the cluster's state
      * now, and no cache between it and a caller may keep it for another (docs/security.md).
      */
-    static FullHttpResponse response(HttpAnswer answer) {
+    private static FullHttpResponse response(HttpAnswer answer) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(answer.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType());
