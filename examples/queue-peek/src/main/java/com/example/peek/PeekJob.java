@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.scrapycluster.redismonitor.job.Job;
+import org.scrapycluster.redismonitor.job.RejectedJobException;
+
 /**
  * One peek, as its job key spells it: {@code peek:<spiderid>:<domain>:<appid>:<count>}. The key is all the job
  * needs, so the requests for the same peek that wait together are answered by one look at the queue; the job's value
@@ -20,6 +23,7 @@ public record PeekJob(String spiderid, String domain, String appid, int count) {
     public static final String PATTERN = "peek:*:*:*:*";
 
     private static final String PREFIX = "peek";
+    private static final String SHAPE = "peek:<spiderid>:<domain>:<appid>:<count>";
 
     public PeekJob {
         Objects.requireNonNull(spiderid, "spiderid");
@@ -36,19 +40,26 @@ public record PeekJob(String spiderid, String domain, String appid, int count) {
     }
 
     /**
-     * The peek a job key names.
+     * The peek {@code job}'s key names.
      *
-     * @throws IllegalArgumentException when {@code key} is not {@code peek:<spiderid>:<domain>:<appid>:<count>}
+     * @throws RejectedJobException when the key is not {@code peek:<spiderid>:<domain>:<appid>:<count>} with a count of
+     *         at least 1
      */
-    public static PeekJob parse(String key) {
-        List<String> parts = List.of(key.split(":", -1));
-        if (parts.size() != 5 || !parts.getFirst().equals(PREFIX) || parts.stream().anyMatch(String::isEmpty)) {
-            throw new IllegalArgumentException("The job key " + key + " is not peek:<spiderid>:<domain>:<appid>:<count>");
+    public static PeekJob of(Job job) {
+        List<String> parts = job.parts(5, SHAPE);
+        if (!parts.getFirst().equals(PREFIX)) {
+            throw new RejectedJobException("The job key " + job.key() + " is not " + SHAPE);
+        }
+        int count;
+        try {
+            count = Integer.parseInt(parts.get(4));
+        } catch (NumberFormatException e) {
+            throw new RejectedJobException("The job key " + job.key() + " has no whole count at its end");
         }
         try {
-            return new PeekJob(parts.get(1), parts.get(2), parts.get(3), Integer.parseInt(parts.get(4)));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("The job key " + key + " has no whole count at its end", e);
+            return new PeekJob(parts.get(1), parts.get(2), parts.get(3), count);
+        } catch (IllegalArgumentException e) {
+            throw new RejectedJobException(e.getMessage());
         }
     }
 }

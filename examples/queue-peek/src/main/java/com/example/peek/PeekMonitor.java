@@ -52,7 +52,7 @@ final class PeekMonitor implements JobPlugin {
 
     @Override
     public List<Answer> handle(Job job) {
-        PeekJob peek = peek(job);
+        PeekJob peek = PeekJob.of(job);
         String queue = Keyspace.queue(peek.spiderid(), peek.domain());
         RedisCommands<String, String> redis = context.redis().sync();
         long total = redis.zcard(queue);
@@ -64,8 +64,8 @@ final class PeekMonitor implements JobPlugin {
     public Optional<Answer> errorAnswer(Job job, String error) {
         PeekJob peek;
         try {
-            peek = PeekJob.parse(job.key());
-        } catch (IllegalArgumentException e) {
+            peek = PeekJob.of(job);
+        } catch (RejectedJobException e) {
             return Optional.empty(); // a key of another shape names no requester to tell
         }
         Map<String, Object> fields = identification(peek, job.value(), context.serverTime());
@@ -103,13 +103,5 @@ final class PeekMonitor implements JobPlugin {
         fields.put("domain", peek.domain());
         fields.put("server_time", serverTime);
         return fields;
-    }
-
-    private static PeekJob peek(Job job) {
-        try {
-            return PeekJob.parse(job.key());
-        } catch (IllegalArgumentException e) {
-            throw new RejectedJobException(e.getMessage());
-        }
     }
 }
