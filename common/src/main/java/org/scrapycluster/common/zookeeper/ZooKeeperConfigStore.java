@@ -34,6 +34,13 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperConfigStore.class);
     private static final int MAX_ATTEMPTS = 20;
     private static final long CONFLICT_PAUSE_MILLIS = 10;
+    /**
+     * The most bytes of text the node is given: a ZooKeeper client takes at most 1 MiB in one answer (its
+     * {@code jute.maxbuffer}), the node's data and the hundred bytes around it, so a node written larger could be read
+     * by no crawler, Redis monitor or {@code pull}, each of which retried for minutes; a write that large went the same
+     * way (docs/redis-monitor.md, "zookeeper push / pull").
+     */
+    public static final int MAX_TEXT_BYTES = 1024 * 1024 - 1024;
 
     private final ZooKeeperConnection connection;
     private final String path;
@@ -181,9 +188,14 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
 
     /** Writes {@code text} if the node is still at {@code version}; false when someone wrote in between. */
     private boolean write(String text, int version) throws ZooKeeperConfigException {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        if (data.length > MAX_TEXT_BYTES) {
+            throw new ZooKeeperConfigException(Failure.STORE, path + " would hold " + data.length + " bytes, more than the "
+                    + MAX_TEXT_BYTES + " a ZooKeeper client reads in one node; nothing was written", null);
+        }
         awaitConnection(Failure.STORE);
         try {
-            client.setData().withVersion(version).forPath(path, text.getBytes(StandardCharsets.UTF_8));
+            client.setData().withVersion(version).forPath(path, data);
             return true;
         } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
             LOG.debug("{} changed while it was being edited; editing again", path);

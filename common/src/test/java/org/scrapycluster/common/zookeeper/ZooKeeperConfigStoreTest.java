@@ -162,6 +162,23 @@ class ZooKeeperConfigStoreTest {
     }
 
     @Test
+    void textTooLargeForAZooKeeperClientToReadIsAStoreErrorAndIsNotWritten() throws Exception {
+        WatcherEvents.write(other, path, "domains: {}\n");
+        String large = "#".repeat(ZooKeeperConfigStore.MAX_TEXT_BYTES) + "\n";
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            ZooKeeperConfigException e = assertThrows(ZooKeeperConfigException.class, () -> store.replaceText(large));
+            assertEquals(ZooKeeperConfigException.Failure.STORE, e.failure());
+            assertEquals("Unable to store Zookeeper config: " + path + " would hold " + (ZooKeeperConfigStore.MAX_TEXT_BYTES + 1)
+                    + " bytes, more than the " + ZooKeeperConfigStore.MAX_TEXT_BYTES + " a ZooKeeper client reads in one node;"
+                    + " nothing was written", e.getMessage());
+            assertEquals("domains: {}\n", read(path));
+            String largest = "#".repeat(ZooKeeperConfigStore.MAX_TEXT_BYTES - 1) + "\n";
+            store.replaceText(largest);
+            assertEquals(largest, store.readText(), "the largest text it writes is read back");
+        }
+    }
+
+    @Test
     void zooKeeperDownIsALoadError() throws Exception {
         try (EmbeddedZooKeeper down = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-down"))) {
             down.stop();
