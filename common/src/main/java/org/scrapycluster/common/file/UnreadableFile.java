@@ -1,6 +1,7 @@
 package org.scrapycluster.common.file;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -14,11 +15,15 @@ public final class UnreadableFile {
     private UnreadableFile() {
     }
 
-    /** {@code no such file}, {@code permission denied}, or the system's reason. */
+    /**
+     * {@code no such file}, {@code permission denied}, {@code not UTF-8 text} (for a reader that decodes it: Java's
+     * own words are {@code Input length = 1}), or the system's reason.
+     */
     public static String reason(IOException e) {
         return switch (e) {
             case NoSuchFileException missing -> "no such file";
             case AccessDeniedException denied -> "permission denied";
+            case CharacterCodingException coding -> "not UTF-8 text";
             case FileSystemException other when other.getReason() != null -> other.getReason();
             default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         };

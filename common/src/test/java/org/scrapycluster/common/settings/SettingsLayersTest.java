@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -201,6 +202,15 @@ class SettingsLayersTest {
         SettingsException error = assertThrows(SettingsException.class, () -> Settings.load("rest",
                 new SettingsSources(missing, Map.of(), Map.of())));
         assertEquals("Cannot read the override file " + missing + ": no such file", error.getMessage());
+    }
+
+    @Test
+    void anOverrideFileThatIsNotUtf8IsCalledSo() throws IOException {
+        Path latin1 = dir.resolve("latin1.yml");
+        Files.write(latin1, "REDIS_HOST: caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        SettingsException error = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                new SettingsSources(latin1, Map.of(), Map.of())));
+        assertEquals("Cannot read the override file " + latin1 + ": not UTF-8 text", error.getMessage());
     }
 
     @Test
