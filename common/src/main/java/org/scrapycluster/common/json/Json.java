@@ -68,6 +68,11 @@ public final class Json {
         this.sortedWriter = sorted.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
     }
 
+    /** The most bytes {@link #readTree(byte[])} parses ({@code JSON_MAX_DOCUMENT_BYTES}). */
+    public long maxDocumentBytes() {
+        return maxDocumentBytes;
+    }
+
     /** Parses one JSON document from UTF-8 bytes; null (a Kafka record without a value) is no document. */
     public JsonNode readTree(byte[] utf8) throws JsonInputException {
         if (utf8 == null) {

@@ -20,7 +20,7 @@ import org.scrapycluster.common.json.JsonInputException;
 /**
  * Feeds JSON lines, one request a line: each line is parsed and checked as {@code feed} checks one
  * request, a refused line (one that is not UTF-8 among them) is reported with its number and skipped, and
- * the rest are sent. Blank lines are skipped. Every {@value #PROGRESS_EVERY} lines a progress line goes to the error stream; at the end one
+ * the rest are sent; a line longer than the JSON document limit is refused without being kept. Blank lines are skipped. Every {@value #PROGRESS_EVERY} lines a progress line goes to the error stream; at the end one
  * summary line goes to the output. It stops at the first send Kafka does not answer in time.
  */
 final class BulkFeed {
@@ -60,19 +60,19 @@ final class BulkFeed {
      * @return whether every non-blank line was valid and acknowledged
      */
     boolean feed(InputStream input, Duration timeout) throws IOException {
-        JsonLines lines = new JsonLines(input);
+        JsonLines lines = new JsonLines(input, json.maxDocumentBytes());
         List<Pending> pending = new ArrayList<>();
         long number = 0;
         long refused = 0;
         long failed = 0;
         long sent = 0;
         boolean unanswered = false;
-        for (byte[] line = lines.next(); line != null && !unanswered; line = lines.next()) {
+        for (JsonLines.Line line = lines.next(); line != null && !unanswered; line = lines.next()) {
             number++;
-            if (line.length > 0) {
+            if (line.tooLong() || line.bytes().length > 0) {
                 List<String> why = check(line);
                 if (why.isEmpty()) {
-                    Future<?> sending = send.apply(topic, line);
+                    Future<?> sending = send.apply(topic, line.bytes());
                     pending.add(new Pending(number, sending));
                     if (pending.size() >= IN_FLIGHT || unanswered(sending)) {
                         Awaited awaited = await(pending, timeout);
@@ -106,10 +106,14 @@ final class BulkFeed {
         return refused == 0 && failed == 0;
     }
 
-    private List<String> check(byte[] line) {
+    private List<String> check(JsonLines.Line line) {
+        if (line.tooLong()) {
+            return List.of("not read: its " + line.length() + " bytes are more than the JSON document limit of "
+                    + json.maxDocumentBytes() + " bytes (JSON_MAX_DOCUMENT_BYTES)");
+        }
         JsonNode request;
         try {
-            request = json.readTree(line);
+            request = json.readTree(line.bytes());
         } catch (JsonInputException e) {
             return List.of("JSON failed to parse: " + e.getMessage());
         }

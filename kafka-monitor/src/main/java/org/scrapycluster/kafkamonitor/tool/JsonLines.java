@@ -1,6 +1,5 @@
 package org.scrapycluster.kafkamonitor.tool;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,27 +8,74 @@ import java.util.Arrays;
 /**
  * The lines of JSON lines input, as bytes without the spaces, tabs and carriage return around them. Kept as bytes,
  * not decoded, so that a line which is not UTF-8 is one line its JSON parser refuses, rather than a decoding error
- * that ends the input.
+ * that ends the input. A line longer than the JSON document limit is not kept, only measured: a line of gigabytes
+ * (a file with no line feeds, {@code /dev/zero}) is skipped like any refused line instead of filling the heap
+ * (docs/api.md, "Sending a request").
  */
 final class JsonLines {
 
-    private final InputStream input;
+    private static final int CHUNK = 64 * 1024;
 
-    JsonLines(InputStream input) {
-        this.input = new BufferedInputStream(input);
+    private final InputStream input;
+    private final long maxBytes;
+    private final byte[] buffer = new byte[CHUNK];
+    private int position;
+    private int limit;
+
+    /**
+     * @param maxBytes the longest line kept, the JSON document limit: a longer one is only counted
+     */
+    JsonLines(InputStream input, long maxBytes) {
+        this.input = input;
+        this.maxBytes = maxBytes;
     }
 
-    /** The next line, empty when it is blank; null at the end of the input. */
-    byte[] next() throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int b = input.read();
-        if (b == -1) {
-            return null;
+    /** The next line; null at the end of the input. */
+    Line next() throws IOException {
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        long length = 0;
+        boolean read = false;
+        while (true) {
+            if (position == limit) {
+                limit = Math.max(0, input.read(buffer));
+                position = 0;
+                if (limit == 0) {
+                    if (!read) {
+                        return null;
+                    }
+                    break;
+                }
+            }
+            read = true;
+            int end = position;
+            while (end < limit && buffer[end] != '\n') {
+                end++;
+            }
+            int count = end - position;
+            if (length + count <= maxBytes) {
+                kept.write(buffer, position, count);
+            }
+            length += count;
+            position = end;
+            if (end < limit) {
+                position++;
+                break;
+            }
         }
-        for (; b != -1 && b != '\n'; b = input.read()) {
-            line.write(b);
+        return length > maxBytes ? new Line(null, length) : new Line(trimmed(kept.toByteArray()), length);
+    }
+
+    /**
+     * One line: its bytes, trimmed, empty when it is blank; or, for a line longer than the limit, none.
+     *
+     * @param length the line's length in bytes, without its line feed, before trimming
+     */
+    record Line(byte[] bytes, long length) {
+
+        /** Whether the line was longer than the limit, and so not kept. */
+        boolean tooLong() {
+            return bytes == null;
         }
-        return trimmed(line.toByteArray());
     }
 
     private static byte[] trimmed(byte[] line) {

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -93,6 +95,57 @@ class BulkFeedTest {
                 err.toString());
         assertTrue(out.toString().startsWith("Fed 0 of 1 requests to Kafka topic demo.incoming; 0 refused, 1 not acknowledged"),
                 out.toString());
+    }
+
+    @Test
+    void aLineLongerThanAnyArrayIsRefusedWithoutBeingKeptAndTheLinesAfterItAreSent() throws IOException {
+        long length = (1L << 31) + 10;
+        String good = "{\"url\": \"http://a.example/\", \"appid\": \"app\", \"crawlid\": \"c\"}";
+        BulkFeed feed = new BulkFeed(new Json(JsonLimits.from(SETTINGS)), request -> FeedCommand.problems(PLUGINS, request),
+                (topic, bytes) -> {
+                    sent.add(new String(bytes, StandardCharsets.UTF_8));
+                    return CompletableFuture.completedFuture(null);
+                }, "demo.incoming", new PrintWriter(out, true), new PrintWriter(err, true));
+
+        assertFalse(feed.feed(longLineThen(length, good + "\n" + good), Duration.ofSeconds(1)));
+
+        assertEquals(List.of(good, good), sent);
+        assertEquals("line 1: not read: its " + length + " bytes are more than the JSON document limit of "
+                + SETTINGS.getLong("JSON_MAX_DOCUMENT_BYTES") + " bytes (JSON_MAX_DOCUMENT_BYTES)\n", err.toString());
+        assertTrue(out.toString().startsWith("Fed 2 of 3 requests to Kafka topic demo.incoming; 1 refused, 0 not acknowledged"),
+                out.toString());
+    }
+
+    /** A line of {@code length} bytes of {@code a}, a line feed, then {@code rest}: made as it is read, never held whole. */
+    private static InputStream longLineThen(long length, String rest) {
+        byte[] tail = ("\n" + rest).getBytes(StandardCharsets.UTF_8);
+        return new InputStream() {
+            private long served;
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) == -1 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (served < length) {
+                    int n = (int) Math.min(len, length - served);
+                    Arrays.fill(b, off, off + n, (byte) 'a');
+                    served += n;
+                    return n;
+                }
+                int at = (int) (served - length);
+                if (at >= tail.length) {
+                    return -1;
+                }
+                int n = Math.min(len, tail.length - at);
+                System.arraycopy(tail, at, b, off, n);
+                served += n;
+                return n;
+            }
+        };
     }
 
     private boolean feed(String input) throws IOException {
