@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
@@ -21,8 +22,10 @@ import org.scrapycluster.common.settings.Settings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /** {@code scrapy-cluster dump list}: prints {@code Topics:} and one {@code - <topic>} line per topic, in name order. */
@@ -42,6 +45,7 @@ final class TopicList implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        refuseWhatCameBeforeList();
         Settings settings = settings(options, kafkaHost, spec);
         Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();
@@ -63,6 +67,23 @@ final class TopicList implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return 1;
         }
+    }
+
+    /**
+     * Refuses, as a usage error, the options and topic given to {@code dump} before {@code list}: they are {@code dump}'s,
+     * which {@code list} does not see, so {@code dump --set KAFKA_HOSTS=... list} asked the default Kafka (docs/api.md).
+     */
+    private void refuseWhatCameBeforeList() {
+        ParseResult dump = spec.parent() == null ? null : spec.parent().commandLine().getParseResult();
+        if (dump == null || dump.matchedArgs().isEmpty()) {
+            return;
+        }
+        String given = dump.matchedArgs().stream()
+                .map(arg -> arg instanceof OptionSpec option ? option.longestName() : arg.paramLabel())
+                .distinct()
+                .collect(Collectors.joining(", "));
+        throw new ParameterException(spec.commandLine(), "dump list does not use what comes before 'list' (" + given
+                + "); give --config, --set or --kafka-host after it: dump list --set KAFKA_HOSTS=HOST:PORT");
     }
 
     /**

@@ -83,6 +83,18 @@ class DumpCommandTest {
     }
 
     @Test
+    void optionsGivenBeforeListAreAUsageErrorRatherThanLeftUnused() {
+        ToolRunner list = new ToolRunner(new DumpCommand());
+
+        assertEquals(2, list.execute(List.of("--set", "KAFKA_HOSTS=127.0.0.1:1", "-b", "list", "-kh", stack.kafkaBootstrap())),
+                list.out());
+
+        assertTrue(list.err().startsWith("dump list does not use what comes before 'list' (--set, --from-beginning); give --config,"
+                + " --set or --kafka-host after it: dump list --set KAFKA_HOSTS=HOST:PORT\n"), list.err());
+        assertEquals("", list.out());
+    }
+
+    @Test
     void aSettingsFileOfEveryServiceIsTaken(@TempDir Path files) throws IOException {
         Path shared = Files.writeString(files.resolve("cluster.yml"), "STANDALONE_CRAWLERS: 2\nREST_API_KEYS: [k1]\n");
         ToolRunner list = new ToolRunner(new DumpCommand());
