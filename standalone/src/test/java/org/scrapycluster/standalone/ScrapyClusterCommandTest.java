@@ -83,6 +83,16 @@ class ScrapyClusterCommandTest {
     }
 
     @Test
+    void anEmptyFileNameIsAUsageErrorNotTheWorkingDirectory() {
+        assertEquals(2, run("feed", "--file", ""));
+        assertTrue(err.toString().startsWith("Invalid value for option '--file': an empty path names no file"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("zookeeper", "push", ""));
+        assertTrue(err.toString().startsWith("Invalid value for positional parameter at index 0 (FILE): an empty path names no file"),
+                err.toString());
+    }
+
+    @Test
     void noSubcommandIsAUsageError() {
         assertEquals(2, run());
         assertTrue(err.toString().contains("Missing subcommand"), err.toString());

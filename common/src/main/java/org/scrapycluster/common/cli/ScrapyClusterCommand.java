@@ -5,6 +5,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -52,8 +53,9 @@ public final class ScrapyClusterCommand implements Runnable {
                 .toList();
         // Each through a CommandLine of its own, so that a contributed command's model transformer runs.
         contributed.forEach(command -> commandLine.addSubcommand(new CommandLine(command)));
-        // After the subcommands are added: picocli hands the writer to those it has at the time.
+        // After the subcommands are added: picocli hands the writer and the converter to those it has at the time.
         commandLine.setOut(standardOutput());
+        commandLine.registerConverter(Path.class, ScrapyClusterCommand::path);
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
             if (!(e instanceof SettingsException)) {
@@ -84,6 +86,17 @@ public final class ScrapyClusterCommand implements Runnable {
      */
     private static PrintWriter standardOutput() {
         return new PrintWriter(new BufferedWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), System.out.charset())), true);
+    }
+
+    /**
+     * A file named on the command line ({@code --config}, {@code feed --file}, {@code zookeeper push FILE}); an empty one is
+     * a usage error, where Java would take it for the working directory ({@code Cannot read : Is a directory}).
+     */
+    private static Path path(String value) {
+        if (value.isEmpty()) {
+            throw new CommandLine.TypeConversionException("an empty path names no file");
+        }
+        return Path.of(value);
     }
 
     private static String nameOf(ClusterCommand command) {
