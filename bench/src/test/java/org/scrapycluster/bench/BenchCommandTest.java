@@ -2,7 +2,10 @@ package org.scrapycluster.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +35,19 @@ class BenchCommandTest {
             assertEquals(Map.of("ZOOKEEPER_HOSTS", "zk.test:2181"), cluster.launcherValues());
             assertEquals("zk.test:2181", cluster.describe(BenchmarkCluster.Server.ZOOKEEPER));
         }
+    }
+
+    @Test
+    void aBadCountIsAUsageErrorBeforeAnyServerStarts() {
+        StringWriter err = new StringWriter();
+        CommandLine bench = BenchCommand.commandLine();
+        bench.setErr(new PrintWriter(err, true));
+
+        assertEquals(2, bench.execute("throttle", "--concurrency", "-1"));
+        assertTrue(err.toString().startsWith("--concurrency and --seconds must be at least 1, were -1 and 10\n"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, bench.execute("redis-monitor", "--requests", "-5"));
+        assertTrue(err.toString().startsWith("--requests, --domains and --crawls must be at least 1 and in that order"), err.toString());
     }
 
     private static BenchCommand given(String... args) {

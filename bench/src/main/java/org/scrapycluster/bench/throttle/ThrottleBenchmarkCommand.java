@@ -27,6 +27,9 @@ public final class ThrottleBenchmarkCommand implements BenchmarkCommand, Callabl
 
     @Override
     public Integer call() throws InterruptedException {
+        if (concurrency < 1 || seconds < 1) {
+            throw run.invalid("--concurrency and --seconds must be at least 1, were " + concurrency + " and " + seconds);
+        }
         try (BenchmarkCluster cluster = run.open(BenchmarkCluster.Server.REDIS)) {
             run.begin("Throttle benchmark: Redis %s, %d calls in flight, up to %d s per scenario", cluster.redis(), concurrency, seconds);
             ThrottleBenchmark.run(cluster.redis(), concurrency, Duration.ofSeconds(seconds)).forEach(run.out()::println);
