@@ -144,6 +144,18 @@ class ZooKeeperCommandsTest {
         assertEquals(2, new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
                 .execute("pull", "-z", "", "--log-level", "WARNING"));
         assertTrue(err.toString().startsWith("Not a ZooKeeper address: '' (the ZooKeeper address is empty)\nUsage: "), err.toString());
+        err.getBuffer().setLength(0);
+
+        assertEquals(2, new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute("pull", "--set", "ZOOKEEPER_HOSTS=a:b:c", "--log-level", "WARNING"));
+        assertTrue(err.toString().startsWith("Not a ZooKeeper address: 'a:b:c' ('a:b:c' in 'a:b:c' is no host or host:port"
+                + " (zk-1:2181, 10.0.0.5:2181))\nUsage: "), err.toString());
+        err.getBuffer().setLength(0);
+
+        assertEquals(2, new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute("pull", "-z", zookeeper + ",", "--log-level", "WARNING"));
+        assertTrue(err.toString().startsWith("Not a ZooKeeper address: '" + zookeeper + ",' ('' in '" + zookeeper + ",' is no host"),
+                err.toString());
     }
 
     /** The tool's own line is all that is said: the client's warning of each refused attempt, with its stack trace, is left out. */

@@ -2,10 +2,13 @@ package org.scrapycluster.common.zookeeper;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.scrapycluster.common.settings.Settings;
 
 /**
  * How to reach ZooKeeper ({@code ZOOKEEPER_HOSTS}) and how patiently. A client made from it
@@ -23,16 +26,51 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
         Duration retryBaseDelay, Duration retryMaxDelay) {
 
     private static final int MAX_RETRIES = 29;
+    private static final String SETTING = "ZOOKEEPER_HOSTS";
+    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
+    private static final int MAX_PORT = 65_535;
 
     public ZooKeeperConnection {
         Objects.requireNonNull(connectString, "connectString");
-        if (connectString.isBlank()) {
-            throw new IllegalArgumentException("the ZooKeeper address is empty");
-        }
+        whyNot(connectString).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
         Objects.requireNonNull(sessionTimeout, "sessionTimeout");
         Objects.requireNonNull(connectionTimeout, "connectionTimeout");
         Objects.requireNonNull(retryBaseDelay, "retryBaseDelay");
         Objects.requireNonNull(retryMaxDelay, "retryMaxDelay");
+    }
+
+    /**
+     * Why {@code connectString} names no ZooKeeper, or empty when it is {@code host[:port][,host[:port]…]}, a chroot path
+     * after it allowed, as ZooKeeper's client reads it. Checked before a client is made: the client fails on an empty
+     * entry or a port that is not a number only once it starts, inside its own thread, with a stack trace, and retries
+     * (docs/redis-monitor.md, "zookeeper push / pull").
+     */
+    public static Optional<String> whyNot(String connectString) {
+        if (connectString.isBlank()) {
+            return Optional.of("the ZooKeeper address is empty");
+        }
+        int chroot = connectString.indexOf('/');
+        for (String entry : (chroot < 0 ? connectString : connectString.substring(0, chroot)).split(",", -1)) {
+            String hostPort = entry.strip();
+            int colon = hostPort.lastIndexOf(':');
+            String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+            String port = colon < 0 ? "2181" : hostPort.substring(colon + 1);
+            if (host.isEmpty() || !PORT.matcher(port).matches() || Integer.parseInt(port) < 1 || Integer.parseInt(port) > MAX_PORT) {
+                return Optional.of("'" + entry + "' in '" + connectString + "' is no host or host:port (zk-1:2181, 10.0.0.5:2181)");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The ZooKeeper of {@code settings}' {@code ZOOKEEPER_HOSTS}; a {@link org.scrapycluster.common.settings.SettingsException} says why not. */
+    public static ZooKeeperConnection of(Settings settings) {
+        String connectString = settings.getString(SETTING);
+        whyNot(connectString).ifPresent(problem -> {
+            throw settings.invalid(SETTING, problem);
+        });
+        return to(connectString);
     }
 
     /** {@code connectString} with a 30 s session, a 10 s connection timeout and retries every 0.5 s to 10 s. */

@@ -200,7 +200,7 @@ public final class CrawlerNode implements Service {
                 config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsMaxHosts());
         Optional<PublicIpLookup> publicIp = publicIpLookup(settings, throttles);
         List<Long> statsWindows = StatsWindow.parse(settings.getStringList("STATS_TIMES"));
-        ZooKeeperConnection zookeeper = ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS"));
+        ZooKeeperConnection zookeeper = ZooKeeperConnection.of(settings);
 
         // Owned in the reverse order of closing: see close(). The pipelines close after the workers and before the leases.
         Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),

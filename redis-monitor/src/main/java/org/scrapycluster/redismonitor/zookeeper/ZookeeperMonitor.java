@@ -69,7 +69,7 @@ public final class ZookeeperMonitor implements JobPlugin {
 
     /** The plugin on {@code ZOOKEEPER_HOSTS}, with the timeouts of {@link ZooKeeperConnection#to}. */
     public ZookeeperMonitor(PluginContext context) {
-        this(context, ZooKeeperConnection.to(context.settings().getString("ZOOKEEPER_HOSTS")));
+        this(context, ZooKeeperConnection.of(context.settings()));
     }
 
     /**

@@ -110,7 +110,7 @@ public final class LiveView implements AutoCloseable {
             throw settings.invalid("LIVE_IDLE_REFRESH_SECONDS", "must be at least LIVE_REFRESH_SECONDS");
         }
         this.watchedForMillis = Math.max(WATCHED_FOR.toMillis(), 3 * refresh.toMillis());
-        this.domainConfig = new DomainConfigView(ZooKeeperConnection.to(settings.getString("ZOOKEEPER_HOSTS")),
+        this.domainConfig = new DomainConfigView(ZooKeeperConnection.of(settings),
                 settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
         this.nodes = new NodeList(positive(settings, "LIVE_NODE_STALE_SECONDS") * 1000);
         this.crawls = new CrawlTable((int) positive(settings, "LIVE_MAX_CRAWLS"), positive(settings, "LIVE_MAX_ACCOUNTING_FIELDS"));
