@@ -2,9 +2,11 @@ package org.scrapycluster.standalone;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import org.scrapycluster.common.cli.BuildVersion;
+import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.SettingsGroup;
 
 import picocli.CommandLine.Command;
@@ -43,12 +45,19 @@ public final class TrainCommand implements Callable<Integer> {
         }
         SettingsGroup settings = TrainingCrawl.trainingSettings();
         StandaloneCommand.configureLogging(settings);
-        TrainingCrawl.Summary summary;
-        try (TrainingCrawl training = new TrainingCrawl(settings)) {
-            summary = training.run(StandaloneCommand.serviceFactories(), crawls, Duration.ofSeconds(timeoutSeconds));
+        // A signal (the launcher passing on Ctrl-C or SIGTERM) ends the crawls, and the JVM waits while the cluster
+        // stops and removes its temporary data, gigabytes of the broker's log by the end of a training run.
+        try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE);
+             TrainingCrawl training = new TrainingCrawl(settings)) {
+            Optional<TrainingCrawl.Summary> summary = training.run(StandaloneCommand.serviceFactories(), crawls,
+                    Duration.ofSeconds(timeoutSeconds), ShutdownSignal::jvmIsShuttingDown);
+            if (summary.isEmpty()) {
+                spec.commandLine().getErr().println("Training stopped");
+                return 1;
+            }
+            spec.commandLine().getOut().printf(Locale.ROOT, "Trained: %d pages crawled in %.1f s%n", summary.get().pages(),
+                    summary.get().took().toNanos() / 1e9);
+            return 0;
         }
-        spec.commandLine().getOut().printf(Locale.ROOT, "Trained: %d pages crawled in %.1f s%n", summary.pages(),
-                summary.took().toNanos() / 1e9);
-        return 0;
     }
 }

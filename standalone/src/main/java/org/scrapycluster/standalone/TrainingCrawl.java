@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BooleanSupplier;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -89,41 +91,61 @@ final class TrainingCrawl implements AutoCloseable {
     }
 
     /**
-     * Starts the cluster and the site, runs {@code crawls} crawls of the site (four at a time), and stops both.
+     * Starts the cluster and the site, runs {@code crawls} crawls of the site (four at a time), and stops both, with
+     * the cluster's temporary data; empty when {@code stopping} said to stop first (a signal to the process).
      *
      * @throws IllegalStateException when the cluster is not ready in time, a request is refused, or the crawls
      *                               take longer than {@code timeout}
      */
-    Summary run(List<ServiceFactory> factories, int crawls, Duration timeout) throws InterruptedException {
+    Optional<Summary> run(List<ServiceFactory> factories, int crawls, Duration timeout, BooleanSupplier stopping)
+            throws InterruptedException {
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();
-        try (TestOrigin origin = TestOrigin.builder().site(SITE).requestLogCapacity(0).start();
-             StandaloneCluster cluster = StandaloneCluster.start(settings, 1, factories)) {
-            HealthReport ready = cluster.awaitReady(READY, () -> false);
-            if (!ready.isUp()) {
-                throw new IllegalStateException("the cluster was not ready within " + READY.toSeconds() + " s: " + ready.toJson());
+        try (TestOrigin origin = TestOrigin.builder().site(SITE).requestLogCapacity(0).start()) {
+            Optional<StandaloneCluster> cluster = StandaloneCommand.startUnlessStopped(
+                    () -> StandaloneCluster.start(settings, 1, factories), stopping);
+            if (cluster.isEmpty()) {
+                return Optional.empty();
             }
-            Settings kafkaMonitor = cluster.settings().service("kafka-monitor");
-            Topics topics = Topics.from(kafkaMonitor);
-            URI gateway = cluster.userUrls().get("rest");
-            KafkaClients kafka = new KafkaClients(kafkaMonitor);
-            try (Producer<String, String> producer = kafka.producer(new StringSerializer());
-                 Consumer<String, byte[]> results = kafka.bytesConsumer(null)) {
-                List<TopicPartition> partitions = results.partitionsFor(topics.crawledFirehose()).stream()
-                        .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
-                results.assign(partitions);
-                long before = produced(results, partitions);
-                long target = before;
-                long produced = before;
-                for (int first = 1; first <= crawls; first += CRAWLS_AT_ONCE) {
-                    for (int crawl = first; crawl < first + CRAWLS_AT_ONCE && crawl <= crawls; crawl++) {
-                        feed(origin, crawl, producer, topics.incoming(), gateway);
-                        target += PAGES_PER_CRAWL;
-                    }
-                    produced = awaitResults(results, partitions, target, deadline);
+            try (StandaloneCluster running = cluster.get()) {
+                return runCrawls(origin, running, crawls, started, deadline, stopping);
+            }
+        }
+    }
+
+    /** The crawls, once the cluster is ready: their summary, or empty when a stop was asked for first. */
+    private Optional<Summary> runCrawls(TestOrigin origin, StandaloneCluster cluster, int crawls, long started, long deadline,
+            BooleanSupplier stopping) throws InterruptedException {
+        HealthReport ready = cluster.awaitReady(READY, stopping);
+        if (stopping.getAsBoolean()) {
+            return Optional.empty();
+        }
+        if (!ready.isUp()) {
+            throw new IllegalStateException("the cluster was not ready within " + READY.toSeconds() + " s: " + ready.toJson());
+        }
+        Settings kafkaMonitor = cluster.settings().service("kafka-monitor");
+        Topics topics = Topics.from(kafkaMonitor);
+        URI gateway = cluster.userUrls().get("rest");
+        KafkaClients kafka = new KafkaClients(kafkaMonitor);
+        try (Producer<String, String> producer = kafka.producer(new StringSerializer());
+             Consumer<String, byte[]> results = kafka.bytesConsumer(null)) {
+            List<TopicPartition> partitions = results.partitionsFor(topics.crawledFirehose()).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+            results.assign(partitions);
+            long before = produced(results, partitions);
+            long target = before;
+            long produced = before;
+            for (int first = 1; first <= crawls; first += CRAWLS_AT_ONCE) {
+                for (int crawl = first; crawl < first + CRAWLS_AT_ONCE && crawl <= crawls; crawl++) {
+                    feed(origin, crawl, producer, topics.incoming(), gateway);
+                    target += PAGES_PER_CRAWL;
                 }
-                return new Summary(produced - before, Duration.ofNanos(System.nanoTime() - started));
+                produced = awaitResults(results, partitions, target, deadline, stopping);
+                if (stopping.getAsBoolean()) {
+                    return Optional.empty();
+                }
             }
+            return Optional.of(new Summary(produced - before, Duration.ofNanos(System.nanoTime() - started)));
         }
     }
 
@@ -172,11 +194,11 @@ final class TrainingCrawl implements AutoCloseable {
         }
     }
 
-    /** Waits until {@code target} results have been produced in all; the results produced by then. */
-    private static long awaitResults(Consumer<String, byte[]> results, List<TopicPartition> partitions, long target, long deadline)
-            throws InterruptedException {
+    /** Waits until {@code target} results have been produced in all, or a stop is asked for; the results produced by then. */
+    private static long awaitResults(Consumer<String, byte[]> results, List<TopicPartition> partitions, long target, long deadline,
+            BooleanSupplier stopping) throws InterruptedException {
         long count = produced(results, partitions);
-        while (count < target) {
+        while (count < target && !stopping.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException("the training crawls did not end in time: " + count + " of " + target + " pages");
             }

@@ -9,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.embedded.FreePorts;
 
 /**
@@ -48,6 +51,54 @@ class StandaloneProcessTest {
         stopsCleanly(List.of(SETSID.toString(), "env", "--default-signal=INT"), process -> kill("INT", "-" + process.pid()));
     }
 
+    /**
+     * A training run stopped half-way (the launcher passes Ctrl-C and SIGTERM on to it) stops its cluster and removes the
+     * cluster's temporary data, which by then holds the broker's log of every page crawled.
+     */
+    @Test
+    void sigtermStopsATrainingRunAndRemovesItsData(@TempDir Path tmp) throws Exception {
+        Process process = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + tmp,
+                "-cp", System.getProperty("java.class.path"), ScrapyCluster.class.getName(), "train")
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("train.log").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (crawledBytes(tmp) == 0) {
+                assertTrue(process.isAlive(), "training runs: " + Files.readString(tmp.resolve("train.log")));
+                assertTrue(System.nanoTime() < deadline, "pages crawled within 2 minutes");
+                Thread.sleep(200);
+            }
+            List<ProcessHandle> children = process.descendants().toList();
+            assertFalse(children.isEmpty(), "redis-server runs as a child");
+
+            kill("TERM", Long.toString(process.pid()));
+            assertTrue(process.waitFor(2, TimeUnit.MINUTES), "training stops");
+            for (ProcessHandle child : children) {
+                child.onExit().get(30, TimeUnit.SECONDS);
+            }
+            try (Stream<Path> left = Files.list(tmp)) {
+                assertEquals(List.of(), left.filter(path -> path.getFileName().toString().startsWith("scrapy-cluster-")).toList(),
+                        "the cluster's data is removed: " + Files.readString(tmp.resolve("train.log")));
+            }
+            assertTrue(Files.readString(tmp.resolve("train.log")).contains("Training stopped"));
+        } finally {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Bytes of crawled pages in the log of the training's broker, under {@code tmp}. */
+    private static long crawledBytes(Path tmp) throws IOException {
+        try (Stream<Path> files = Files.walk(tmp)) {
+            return files.filter(path -> path.toString().contains("demo.crawled_firehose") && path.toString().endsWith(".log"))
+                    .mapToLong(path -> path.toFile().length()).sum();
+        } catch (UncheckedIOException raced) {
+            return 0;   // a file removed as it was listed
+        }
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
     private static boolean resetsSigint() throws IOException, InterruptedException {
         Process probe = new ProcessBuilder("env", "--default-signal=INT", "true").redirectErrorStream(true).start();
         probe.getInputStream().transferTo(OutputStream.nullOutputStream());
@@ -55,9 +106,8 @@ class StandaloneProcessTest {
     }
 
     private static void stopsCleanly(List<String> prefix, Consumer<Process> stop) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+        command.addAll(List.of(java(), "--enable-native-access=ALL-UNNAMED",
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp", System.getProperty("java.class.path"), ScrapyCluster.class.getName(), "standalone",
                 "--log-level", "WARNING", "--set", "STANDALONE_KAFKA_PORT=0", "--set", "STANDALONE_ZOOKEEPER_PORT=0",
