@@ -47,7 +47,7 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
      * entry or a port that is not a number only once it starts, inside its own thread, with a stack trace, and retries
      * (docs/redis-monitor.md, "zookeeper push / pull").
      */
-    public static Optional<String> whyNot(String connectString) {
+    static Optional<String> whyNot(String connectString) {
         if (connectString.isBlank()) {
             return Optional.of("the ZooKeeper address is empty");
         }
@@ -57,7 +57,8 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
             int colon = hostPort.lastIndexOf(':');
             String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
             String port = colon < 0 ? "2181" : hostPort.substring(colon + 1);
-            if (host.isEmpty() || !PORT.matcher(port).matches() || Integer.parseInt(port) < 1 || Integer.parseInt(port) > MAX_PORT) {
+            int number = PORT.matcher(port).matches() ? Integer.parseInt(port) : 0;
+            if (host.isEmpty() || number < 1 || number > MAX_PORT) {
                 return Optional.of("'" + entry + "' in '" + connectString + "' is no host or host:port (zk-1:2181, 10.0.0.5:2181)");
             }
         }
@@ -66,11 +67,11 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
 
     /** The ZooKeeper of {@code settings}' {@code ZOOKEEPER_HOSTS}; a {@link org.scrapycluster.common.settings.SettingsException} says why not. */
     public static ZooKeeperConnection of(Settings settings) {
-        String connectString = settings.getString(SETTING);
-        whyNot(connectString).ifPresent(problem -> {
-            throw settings.invalid(SETTING, problem);
-        });
-        return to(connectString);
+        try {
+            return to(settings.getString(SETTING));
+        } catch (IllegalArgumentException notZooKeeper) {
+            throw settings.invalid(SETTING, notZooKeeper.getMessage());
+        }
     }
 
     /** {@code connectString} with a 30 s session, a 10 s connection timeout and retries every 0.5 s to 10 s. */
