@@ -53,6 +53,11 @@ public final class StandaloneCluster implements AutoCloseable {
     private static final Duration READY_POLL = Duration.ofMillis(50);
 
     private static final String CRAWLER = "crawler";
+    /**
+     * Most crawler nodes one process runs: each has its own connections, buffers and threads, so that many more only
+     * compete for the process's cores and memory.
+     */
+    static final int MAX_CRAWLERS = 64;
     /** The REST gateway's bind address: loopback in standalone unless the user sets it. */
     private static final String GATEWAY_HOST = "FLASK_HOST";
     private static final String LOOPBACK = "127.0.0.1";
@@ -80,11 +85,7 @@ public final class StandaloneCluster implements AutoCloseable {
 
     /** Starts the embedded servers it should, then one instance of each service ({@code crawlers} crawlers). */
     public static StandaloneCluster start(SettingsGroup userSettings, int crawlers, List<ServiceFactory> factories) {
-        if (crawlers < 0) {
-            throw new SettingsException("The number of crawlers cannot be negative: " + crawlers);
-        }
-        Settings own = userSettings.service("standalone");
-        EmbeddedStack stack = EmbeddedStack.start(embeddedOptions(userSettings, own));
+        EmbeddedStack stack = EmbeddedStack.start(check(userSettings, crawlers));
         ServiceHost host = null;
         try {
             Map<String, Object> launcherValues = addresses(stack);
@@ -191,6 +192,21 @@ public final class StandaloneCluster implements AutoCloseable {
      */
     private static void closeServers(EmbeddedStack stack) {
         Logging.errorsOnlyWhile(KAFKA_NETWORK_CLIENT, stack::close);
+    }
+
+    /**
+     * What {@link #start} checks before it starts anything, and the embedded servers' options it starts them with: the
+     * number of crawlers, and the embedded servers' settings (each port free, the data folder usable, created when
+     * missing, the partitions and the retention).
+     *
+     * @throws SettingsException naming what is wrong
+     */
+    static EmbeddedStack.Options check(SettingsGroup userSettings, int crawlers) {
+        if (crawlers < 0 || crawlers > MAX_CRAWLERS) {
+            throw new SettingsException("The number of crawlers (--crawlers, STANDALONE_CRAWLERS) is " + crawlers + "; give 0 to " + MAX_CRAWLERS
+                    + " (more crawl as processes of their own, on as many machines as you like: docs/operations.md, \"Scaling\")");
+        }
+        return embeddedOptions(userSettings, userSettings.service("standalone"));
     }
 
     private static EmbeddedStack.Options embeddedOptions(SettingsGroup settings, Settings own) {

@@ -50,6 +50,11 @@ public final class StandaloneCommand implements Callable<Integer> {
     @Option(names = "--crawlers", paramLabel = "N", description = "Number of crawler nodes (default: STANDALONE_CRAWLERS, 1).")
     Integer crawlers;
 
+    @Option(names = "--check", description = "Check the settings and options as a start would (names, types and values;"
+            + " the embedded servers' ports free, the data folder usable, created when missing), say that they are good, and exit"
+            + " without starting.")
+    boolean check;
+
     @Spec
     CommandSpec spec;
 
@@ -75,6 +80,12 @@ public final class StandaloneCommand implements Callable<Integer> {
         SettingsGroup settings = options.loadAll();
         configureLogging(settings);
         int nodes = crawlers != null ? crawlers : settings.service("standalone").getInt("STANDALONE_CRAWLERS");
+        if (check) {
+            StandaloneCluster.check(settings, nodes);
+            spec.commandLine().getOut().println("The settings and options are good");
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
             Optional<StandaloneCluster> started = startUnlessStopped(() -> StandaloneCluster.start(settings, nodes,
                     serviceFactories()), ShutdownSignal::jvmIsShuttingDown);

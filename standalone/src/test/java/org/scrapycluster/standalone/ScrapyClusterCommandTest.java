@@ -3,8 +3,13 @@ package org.scrapycluster.standalone;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +95,42 @@ class ScrapyClusterCommandTest {
         assertEquals(2, run("zookeeper", "push", ""));
         assertTrue(err.toString().startsWith("Invalid value for positional parameter at index 0 (FILE): an empty path names no file"),
                 err.toString());
+    }
+
+    @Test
+    void standaloneCheckSaysGoodSettingsAreGoodAndReturnsWithoutStarting() {
+        // A start would not return: it waits for Ctrl-C or SIGTERM.
+        assertEquals(0, run(check("--set", "QUEUE_HITS=25", "--crawlers", "64")));
+        assertEquals("The settings and options are good", out.toString().strip());
+        assertEquals("", err.toString());
+    }
+
+    @Test
+    void standaloneCheckNamesWhatIsWrong() throws IOException {
+        assertEquals(2, run(check("--set", "CONCURRENT_REQUESTS=abc")));
+        assertEquals("scrapy-cluster standalone: Setting CONCURRENT_REQUESTS from the command line: \"abc\" is not an int"
+                + " (expected int)", err.toString().strip());
+
+        err.getBuffer().setLength(0);
+        assertEquals(2, run(check("--crawlers", "65")));
+        assertTrue(err.toString().startsWith("scrapy-cluster standalone: The number of crawlers (--crawlers, STANDALONE_CRAWLERS)"
+                + " is 65; give 0 to 64"), err.toString());
+
+        err.getBuffer().setLength(0);
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertEquals(2, run(check("--set", "STANDALONE_REDIS_PORT=" + taken.getLocalPort())));
+            assertTrue(err.toString().startsWith("scrapy-cluster standalone: Setting STANDALONE_REDIS_PORT (from the command line) is "
+                    + taken.getLocalPort() + ", and something already listens there"), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing said to be good");
+    }
+
+    /** {@code standalone --check} with {@code options}, its embedded servers on any free ports. */
+    private static String[] check(String... options) {
+        List<String> args = new ArrayList<>(List.of("standalone", "--check", "--set", "STANDALONE_KAFKA_PORT=0",
+                "--set", "STANDALONE_ZOOKEEPER_PORT=0", "--set", "STANDALONE_REDIS_PORT=0"));
+        args.addAll(List.of(options));
+        return args.toArray(String[]::new);
     }
 
     @Test
