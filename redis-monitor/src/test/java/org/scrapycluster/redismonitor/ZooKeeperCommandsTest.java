@@ -171,6 +171,22 @@ class ZooKeeperCommandsTest {
         assertEquals(List.of(), Files.readAllLines(logs.resolve("redis_monitor.log")), "nothing logged");
     }
 
+    /** Nor is ZooKeeper's client's ERROR, with its stack trace, for each host that does not resolve. */
+    @Test
+    void aZooKeeperWhoseHostDoesNotResolveIsOneLineAndStatus1(@TempDir Path logs) throws IOException {
+        String absent = "zk.invalid:2181";
+        int status = new CommandLine(new ZooKeeperCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+                .execute("push", "--wipe", "--set", "ZOOKEEPER_HOSTS=" + absent, "--set", "LOG_STDOUT=false", "--set", "LOG_DIR=" + logs);
+
+        assertEquals(1, status);
+        List<String> said = lines(err);
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.getFirst().startsWith("Unable to store Zookeeper config: ZooKeeper at " + absent + " cannot be reached: zk.invalid"),
+                said.getFirst());
+        assertEquals("", out.toString());
+        assertEquals(List.of(), Files.readAllLines(logs.resolve("redis_monitor.log")), "nothing logged");
+    }
+
     @Test
     void pushWantsAFileOrWipe() {
         assertEquals(2, run("push"));

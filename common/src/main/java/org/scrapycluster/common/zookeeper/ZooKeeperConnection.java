@@ -1,6 +1,11 @@
 package org.scrapycluster.common.zookeeper;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -8,6 +13,7 @@ import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.zookeeper.client.ConnectStringParser;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -78,6 +84,24 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
     public static ZooKeeperConnection to(String connectString) {
         return new ZooKeeperConnection(connectString, Duration.ofSeconds(30), Duration.ofSeconds(10),
                 Duration.ofMillis(500), Duration.ofSeconds(10));
+    }
+
+    /**
+     * Why no host of the address can be reached now, with the resolver's words, or empty when one has an address. A client
+     * started meanwhile would log each failed look-up as an ERROR with its stack trace, and try again; a tool says this
+     * in one line instead.
+     */
+    public Optional<String> whyNoHostResolves() {
+        List<String> failures = new ArrayList<>();
+        for (InetSocketAddress server : new ConnectStringParser(connectString).getServerAddresses()) {
+            try {
+                InetAddress.getAllByName(server.getHostString());
+                return Optional.empty();
+            } catch (UnknownHostException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        return Optional.of(String.join("; ", failures));
     }
 
     /** A new client, not started yet, so that listeners can be added before its first connection. */

@@ -31,6 +31,14 @@ class ZooKeeperConnectionTest {
     }
 
     @Test
+    void saysWhyWhenNoHostResolves() {
+        assertEquals(Optional.empty(), ZooKeeperConnection.to("no-such-host.invalid:2181,localhost:2181/scrapy").whyNoHostResolves(),
+                "one host that resolves is enough");
+        String why = ZooKeeperConnection.to("zk-a.invalid:2181,zk-b.invalid/scrapy").whyNoHostResolves().orElseThrow();
+        assertTrue(why.startsWith("zk-a.invalid") && why.contains("; zk-b.invalid"), why);
+    }
+
+    @Test
     void aBadSettingIsASettingsErrorNamingIt() {
         Settings settings = Settings.load("redis-monitor", new SettingsSources(null, Map.of(), Map.of("ZOOKEEPER_HOSTS", ", ,")));
         SettingsException e = assertThrows(SettingsException.class, () -> ZooKeeperConnection.of(settings));

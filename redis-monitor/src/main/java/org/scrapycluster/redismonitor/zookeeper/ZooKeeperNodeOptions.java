@@ -3,10 +3,13 @@ package org.scrapycluster.redismonitor.zookeeper;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 
@@ -81,13 +84,21 @@ public final class ZooKeeperNodeOptions {
         return hosts != null ? hosts : settings().getString("ZOOKEEPER_HOSTS");
     }
 
-    /** A store of the node; an empty address or a node path ZooKeeper would refuse is a usage error. */
-    ZooKeeperConfigStore open() {
+    /**
+     * A store of the node; an empty address or a node path ZooKeeper would refuse is a usage error.
+     *
+     * @throws ZooKeeperConfigException of {@code failure} when no host of the address resolves
+     */
+    ZooKeeperConfigStore open(Failure failure) throws ZooKeeperConfigException {
         ZooKeeperConnection connection;
         try {
             connection = ZooKeeperConnection.to(hosts());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "Not a ZooKeeper address: '" + hosts() + "' (" + e.getMessage() + ")");
+        }
+        Optional<String> unresolvable = connection.whyNoHostResolves();
+        if (unresolvable.isPresent()) {
+            throw new ZooKeeperConfigException(failure, "ZooKeeper at " + hosts() + " cannot be reached: " + unresolvable.get(), null);
         }
         String nodePath = nodePath();
         try {

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 
 import picocli.CommandLine.Command;
@@ -28,7 +29,7 @@ public final class ZooKeeperPullCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (ZooKeeperConfigStore store = node.open()) {
+        try (ZooKeeperConfigStore store = node.open(Failure.LOAD)) {
             Optional<String> stored = store.readTextIfPresent();
             if (stored.isEmpty()) {
                 spec.commandLine().getErr().println(node.nodePath() + " does not exist at " + node.hosts());

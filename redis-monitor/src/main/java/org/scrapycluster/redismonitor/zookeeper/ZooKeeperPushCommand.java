@@ -14,6 +14,7 @@ import org.scrapycluster.common.zookeeper.DomainConfigDiff;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.ParsedDomainConfig;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigException;
+import org.scrapycluster.common.zookeeper.ZooKeeperConfigException.Failure;
 import org.scrapycluster.common.zookeeper.ZooKeeperConfigStore;
 
 import picocli.CommandLine.Command;
@@ -74,7 +75,7 @@ public final class ZooKeeperPushCommand implements Callable<Integer> {
             }
             config = parsed.config().orElseThrow();
         }
-        try (ZooKeeperConfigStore store = node.open()) {
+        try (ZooKeeperConfigStore store = node.open(Failure.STORE)) {
             String previous = store.replaceText(text);
             out.println((wipe ? "Wiped " : "Pushed " + file + " to ") + node.nodePath() + " at " + node.hosts());
             printChanges(out, previous, config);
