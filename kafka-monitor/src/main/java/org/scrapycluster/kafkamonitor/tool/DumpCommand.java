@@ -121,6 +121,10 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         if (count != null && count < 1) {
             throw new ParameterException(spec.commandLine(), "--count must be at least 1");
         }
+        if (group != null && group.isEmpty()) {
+            // Kafka's consumer takes the empty name and fails at its first poll, after the topic is found.
+            throw new ParameterException(spec.commandLine(), "--consumer: the group's name is empty; give one, or leave -c out to read in none");
+        }
         Settings settings = TopicList.settings(options, kafkaHost, spec);
         Logging.configureTool(settings);
         PrintWriter out = spec.commandLine().getOut();

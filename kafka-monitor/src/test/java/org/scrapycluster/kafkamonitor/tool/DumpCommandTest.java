@@ -306,6 +306,16 @@ class DumpCommandTest {
     }
 
     @Test
+    void anEmptyGroupNameIsAUsageError() {
+        ToolRunner dump = new ToolRunner(new DumpCommand());
+
+        assertEquals(2, dump.execute(List.of(topic, "-c", "", "-kh", stack.kafkaBootstrap())));
+
+        assertTrue(dump.err().startsWith("--consumer: the group's name is empty; give one, or leave -c out to read in none"), dump.err());
+        assertEquals("", dump.out());
+    }
+
+    @Test
     void withoutATopicItSaysWhatIsMissing() {
         ToolRunner dump = new ToolRunner(new DumpCommand());
 
