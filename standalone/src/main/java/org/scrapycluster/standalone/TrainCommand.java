@@ -52,6 +52,8 @@ public final class TrainCommand implements Callable<Integer> {
             Optional<TrainingCrawl.Summary> summary = training.run(StandaloneCommand.serviceFactories(), crawls,
                     Duration.ofSeconds(timeoutSeconds), ShutdownSignal::jvmIsShuttingDown);
             if (summary.isEmpty()) {
+                // Said once the cluster is closed and its data removed: the launcher (scrapy-cluster) waits for this
+                // line, then ends the JVM before its exit assembles a cache from a run cut short.
                 spec.commandLine().getErr().println("Training stopped");
                 return 1;
             }
