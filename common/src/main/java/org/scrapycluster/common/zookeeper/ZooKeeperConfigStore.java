@@ -35,10 +35,11 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
     private static final int MAX_ATTEMPTS = 20;
     private static final long CONFLICT_PAUSE_MILLIS = 10;
     /**
-     * The most bytes of text the node is given: a ZooKeeper client takes at most 1 MiB in one answer (its
-     * {@code jute.maxbuffer}), the node's data and the hundred bytes around it, so a node written larger could be read
-     * by no crawler, Redis monitor or {@code pull}, each of which retried for minutes; a write that large went the same
-     * way (docs/redis-monitor.md, "zookeeper push / pull").
+     * The most bytes of text the node is given: a ZooKeeper client with ZooKeeper's defaults ({@code zkCli.sh}, other
+     * Java tools) takes at most 1 MiB in one answer (its {@code jute.maxbuffer}), the node's data and the hundred bytes
+     * around it, and retries for minutes when an answer is larger (ours take more, {@link
+     * ZooKeeperConnection#MAX_ANSWER_BYTES}); a server with its defaults takes no larger write, and dropped the
+     * connection at each retry of one (docs/redis-monitor.md, "zookeeper push / pull").
      */
     public static final int MAX_TEXT_BYTES = 1024 * 1024 - 1024;
 

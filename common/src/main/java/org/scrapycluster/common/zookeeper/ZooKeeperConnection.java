@@ -14,6 +14,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.client.ConnectStringParser;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ZKConfig;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -35,6 +37,14 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
     private static final String SETTING = "ZOOKEEPER_HOSTS";
     private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
     private static final int MAX_PORT = 65_535;
+    /**
+     * The largest answer its clients take from ZooKeeper: four times ZooKeeper's default of 1 MiB (its
+     * {@code jute.maxbuffer}), which a server with its default limits exceeds when it answers with the data of a node
+     * written as large as it takes (the answer carries the node's stat where the write carried its path), and such a
+     * client retried for minutes as the connection dropped at each answer (docs/redis-monitor.md, "zookeeper push /
+     * pull").
+     */
+    static final int MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
     public ZooKeeperConnection {
         Objects.requireNonNull(connectString, "connectString");
@@ -112,6 +122,13 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
                 .connectionTimeoutMs(Math.toIntExact(connectionTimeout.toMillis()))
                 .retryPolicy(new BoundedExponentialBackoffRetry(Math.toIntExact(retryBaseDelay.toMillis()),
                         Math.toIntExact(retryMaxDelay.toMillis()), MAX_RETRIES))
+                .zkClientConfig(clientConfig())
                 .build();
+    }
+
+    private static ZKClientConfig clientConfig() {
+        ZKClientConfig config = new ZKClientConfig();
+        config.setProperty(ZKConfig.JUTE_MAXBUFFER, Integer.toString(MAX_ANSWER_BYTES));
+        return config;
     }
 }

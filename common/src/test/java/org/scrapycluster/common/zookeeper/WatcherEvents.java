@@ -45,6 +45,22 @@ final class WatcherEvents implements ZooKeeperWatcher.ConfigListener, ZooKeeperW
         return client;
     }
 
+    /**
+     * Writes a comment as large as a ZooKeeper server with its default limits takes (1 MiB less a byte a request) into
+     * {@code path} and returns it. Written by another client (a Python {@code zookeeper push}, {@code zkCli.sh}), such
+     * a node is read by an answer larger than the write's request whenever the path is shorter than 68 bytes (the
+     * answer carries the node's stat where the request carried its path), so larger than the 1 MiB a ZooKeeper client
+     * takes by default: a client with that default retried for minutes as the connection dropped at each answer.
+     */
+    static String writeLargest(CuratorFramework client, String path) throws Exception {
+        int serverMaxRequestBytes = 1024 * 1024 - 1;
+        int setDataRequestBytes = 20 + path.length(); // header, version, the lengths of path and data, the path
+        String largest = "#".repeat(serverMaxRequestBytes - setDataRequestBytes - 1) + "\n";
+        client.create().orSetData().creatingParentsIfNeeded().forPath(path);
+        client.setData().forPath(path, largest.getBytes(StandardCharsets.UTF_8));
+        return largest;
+    }
+
     static void write(CuratorFramework client, String path, String text) throws Exception {
         client.create().orSetData().creatingParentsIfNeeded().forPath(path, text.getBytes(StandardCharsets.UTF_8));
     }

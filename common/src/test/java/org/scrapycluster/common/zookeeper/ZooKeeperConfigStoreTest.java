@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,6 +21,7 @@ import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -175,6 +177,17 @@ class ZooKeeperConfigStoreTest {
             String largest = "#".repeat(ZooKeeperConfigStore.MAX_TEXT_BYTES - 1) + "\n";
             store.replaceText(largest);
             assertEquals(largest, store.readText(), "the largest text it writes is read back");
+        }
+    }
+
+    /** A node as large as a ZooKeeper server stores, written by another client ({@link WatcherEvents#writeLargest}). */
+    @Test
+    @Timeout(60)
+    void aNodeAsLargeAsTheServerStoresIsRead() throws Exception {
+        String largest = WatcherEvents.writeLargest(other, path);
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            Optional<String> read = store.readTextIfPresent();
+            assertTrue(read.filter(largest::equals).isPresent(), () -> "read " + read.map(String::length) + " characters");
         }
     }
 

@@ -86,6 +86,18 @@ class ZooKeeperWatcherTest {
         }
     }
 
+    /** A node as large as a ZooKeeper server stores, written by another client ({@link WatcherEvents#writeLargest}). */
+    @Test
+    void deliversANodeAsLargeAsTheServerStores() throws Exception {
+        String path = root + "/crawler/all";
+        String largest = WatcherEvents.writeLargest(other, path);
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), events, events)) {
+            assertTrue(largest.equals(watcher.contents()),
+                    () -> "delivered before start returns, not " + watcher.contents().length() + " characters");
+            assertTrue(watcher.isValid());
+        }
+    }
+
     @Test
     void pointerModeFollowsThePointer() throws Exception {
         String pointer = root + "/pointer";
