@@ -285,10 +285,7 @@ public final class StandaloneCluster implements AutoCloseable {
     }
 
     private static int port(Settings own, String setting, String server, String addressSetting) {
-        int port = own.getInt(setting);
-        if (port < 0 || port > 65535) {
-            throw own.invalid(setting, "is " + port + "; use a port, or 0 for any free one");
-        }
+        int port = own.getListenPort(setting);
         if (port != 0 && FreePorts.inUse(port)) {
             throw own.invalid(setting, "is " + port + ", and something already listens there (is a " + server
                     + " running?). Stop it, set " + setting + " to another port (0 for any free one), or set "

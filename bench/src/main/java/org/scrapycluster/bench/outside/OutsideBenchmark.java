@@ -24,6 +24,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.bench.ThreadCpu;
 import org.scrapycluster.common.kafka.TopicPartitions;
 import org.scrapycluster.common.kafka.Topics;
+import org.scrapycluster.common.net.Port;
 import org.scrapycluster.embedded.origin.PageRef;
 import org.scrapycluster.embedded.origin.SyntheticSite;
 import org.scrapycluster.embedded.origin.TestOrigin;
@@ -65,8 +66,8 @@ final class OutsideBenchmark {
     record Plan(String kafka, Topics topics, int port, int crawls, Duration quiet) {
 
         Plan {
-            if (port < 0 || port > 65_535) {
-                throw new IllegalArgumentException("port must be from 0 to 65535, was " + port);
+            if (!Port.isListenable(port)) {
+                throw new IllegalArgumentException("port must be from 0 to " + Port.MAX + ", was " + port);
             }
             if (crawls < 1) {
                 throw new IllegalArgumentException("crawls must be at least 1");

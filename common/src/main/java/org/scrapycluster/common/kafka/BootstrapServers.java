@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.settings.Settings;
 import org.slf4j.Logger;
@@ -29,7 +30,6 @@ public record BootstrapServers(List<String> hosts, String text) {
 
     private static final String SETTING = "KAFKA_HOSTS";
     private static final Pattern ENTRY = Pattern.compile("(\\[[^\\]]+\\]|[^\\s\\[\\]]+):([0-9]{1,5})");
-    private static final int MAX_PORT = 65_535;
 
     /** The brokers of {@code settings}' {@code KAFKA_HOSTS}; a {@link org.scrapycluster.common.settings.SettingsException} names a bad entry. */
     public static BootstrapServers of(Settings settings) {
@@ -58,9 +58,8 @@ public record BootstrapServers(List<String> hosts, String text) {
         if (!matcher.matches()) {
             return Optional.of("'" + entry + "' is no host:port (kafka-1:9092, 10.0.0.5:9092, [::1]:9092)");
         }
-        int port = Integer.parseInt(matcher.group(2));
-        if (port < 1 || port > MAX_PORT) {
-            return Optional.of("'" + entry + "' has a port that is not from 1 to " + MAX_PORT);
+        if (!Port.isConnectable(Port.parse(matcher.group(2)).orElse(-1))) {
+            return Optional.of("'" + entry + "' has a port that is not from 1 to " + Port.MAX);
         }
         return Optional.empty();
     }

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import org.scrapycluster.common.domain.AllowedHosts;
+import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -58,7 +59,7 @@ public final class MetricsServer implements AutoCloseable {
         if (port == -1) {
             return Optional.empty();
         }
-        if (port < 0 || port > 65535) {
+        if (!Port.isListenable(port)) {
             throw settings.invalid("METRICS_PORT", "is " + port + "; use a port, 0 for any free one, or -1 for none");
         }
         String host = settings.getString("METRICS_HOST");

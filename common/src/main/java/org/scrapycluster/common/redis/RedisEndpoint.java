@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
+import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 
@@ -36,8 +37,8 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
             if (host.isBlank()) {
                 throw new IllegalArgumentException("Sentinel host must not be blank");
             }
-            if (port < 1 || port > 65_535) {
-                throw new IllegalArgumentException("Sentinel port must be 1-65535, got " + port);
+            if (!Port.isConnectable(port)) {
+                throw new IllegalArgumentException("Sentinel port must be 1-" + Port.MAX + ", got " + port);
             }
         }
 
@@ -69,8 +70,8 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
         if (host.isBlank()) {
             throw new IllegalArgumentException("Redis host must not be blank");
         }
-        if (port < 1 || port > 65_535) {
-            throw new IllegalArgumentException("Redis port must be 1-65535, got " + port);
+        if (!Port.isConnectable(port)) {
+            throw new IllegalArgumentException("Redis port must be 1-" + Port.MAX + ", got " + port);
         }
         if (db < 0) {
             throw new IllegalArgumentException("Redis database must be 0 or more, got " + db);

@@ -14,6 +14,7 @@ import com.google.re2j.PatternSyntaxException;
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.domain.UrlHost;
 import org.scrapycluster.common.json.UnicodeText;
+import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -68,8 +69,6 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     private static final List<String> REGEX_LISTS = List.of("allow_regex", "deny_regex");
     private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
     private static final Pattern PORT_THEN_PATH = Pattern.compile("^[0-9]+(?:[/?#].*)?$", Pattern.DOTALL);
-    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
-    private static final int MAX_PORT = 65_535;
     private static final int MAX_QUOTED_LENGTH = 60;
     /** The longest {@code spiderid}, whose schema sets none (the other ids' schemas allow at most 40 characters). */
     private static final int MAX_SPIDERID_LENGTH = 100;
@@ -163,7 +162,7 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         }
         try {
             UrlHost host = UrlHost.parse(rest);
-            if (!host.port().isEmpty() && !(PORT.matcher(host.port()).matches() && Integer.parseInt(host.port()) <= MAX_PORT)) {
+            if (!host.port().isEmpty() && Port.parse(host.port()).isEmpty()) {
                 violations.add(new Violation("url", "has an invalid port '" + host.port() + "'"));
             }
         } catch (IllegalArgumentException e) {

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.scrapycluster.common.net.Port;
+
 /**
  * The settings of one service after every layer is applied, read through typed getters. A
  * getter of the wrong type for a setting, or of a setting the service does not declare, is a
@@ -96,6 +98,19 @@ public final class Settings {
 
     public int getInt(String name) {
         return (Integer) required(name, SettingType.INT);
+    }
+
+    /**
+     * A port to listen on, 0 for any free one.
+     *
+     * @throws SettingsException when it is not from 0 to {@value Port#MAX}
+     */
+    public int getListenPort(String name) {
+        int port = getInt(name);
+        if (!Port.isListenable(port)) {
+            throw invalid(name, "is " + port + "; use a port, or 0 for any free one");
+        }
+        return port;
     }
 
     public Integer getNullableInt(String name) {

@@ -3,6 +3,8 @@ package org.scrapycluster.common.url;
 import java.util.Locale;
 import java.util.Set;
 
+import org.scrapycluster.common.net.Port;
+
 /**
  * A URL split into the six parts of Python's {@code urllib.parse.urlparse} — scheme, network location,
  * path, path parameters, query and fragment — with the same lenient rules, so that URLs are taken apart
@@ -207,14 +209,8 @@ public record UrlParts(String scheme, String netloc, String path, String params,
         if (digits.isEmpty()) {
             return -1;
         }
-        if (digits.length() > 5 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new InvalidUrlException("Port is not a number from 0 to 65535", toString());
-        }
-        int port = Integer.parseInt(digits);
-        if (port > 65535) {
-            throw new InvalidUrlException("Port is not a number from 0 to 65535", toString());
-        }
-        return port;
+        return Port.parse(digits)
+                .orElseThrow(() -> new InvalidUrlException("Port is not a number from 0 to " + Port.MAX, toString()));
     }
 
     /**

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -16,6 +15,7 @@ import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ZKConfig;
+import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -35,8 +35,6 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
 
     private static final int MAX_RETRIES = 29;
     private static final String SETTING = "ZOOKEEPER_HOSTS";
-    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
-    private static final int MAX_PORT = 65_535;
     /**
      * The largest answer its clients take from ZooKeeper: four times ZooKeeper's default of 1 MiB (its
      * {@code jute.maxbuffer}), which a server with its default limits exceeds when it answers with the data of a node
@@ -73,8 +71,7 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
             int colon = hostPort.lastIndexOf(':');
             String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
             String port = colon < 0 ? "2181" : hostPort.substring(colon + 1);
-            int number = PORT.matcher(port).matches() ? Integer.parseInt(port) : 0;
-            if (host.isEmpty() || number < 1 || number > MAX_PORT) {
+            if (host.isEmpty() || !Port.isConnectable(Port.parse(port).orElse(-1))) {
                 return Optional.of("'" + entry + "' in '" + connectString + "' is no host or host:port (zk-1:2181, 10.0.0.5:2181)");
             }
         }

@@ -6,6 +6,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
+import org.scrapycluster.common.net.Port;
+
 /**
  * An HTTP proxy every fetch goes through: plain HTTP requests are sent to it in absolute form, HTTPS is
  * tunnelled with CONNECT. Credentials, when given, are sent as HTTP Basic.
@@ -17,8 +19,8 @@ public record ProxyConfig(String host, int port, String username, String passwor
 
     public ProxyConfig {
         Objects.requireNonNull(host, "proxy host");
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("proxy port must be from 1 to 65535: " + port);
+        if (!Port.isConnectable(port)) {
+            throw new IllegalArgumentException("proxy port must be from 1 to " + Port.MAX + ": " + port);
         }
         if ((username == null) != (password == null)) {
             throw new IllegalArgumentException("give both proxy user name and password, or neither");

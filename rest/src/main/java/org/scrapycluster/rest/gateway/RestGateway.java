@@ -95,10 +95,7 @@ public final class RestGateway implements Service {
     public RestGateway(ServiceContext context) {
         this.context = context;
         this.settings = context.settings();
-        int port = settings.getInt("FLASK_PORT");
-        if (port < 0 || port > 65535) {
-            throw settings.invalid("FLASK_PORT", "is " + port + "; use a port, or 0 for any free one");
-        }
+        int port = settings.getListenPort("FLASK_PORT");
         this.bindAddress = new InetSocketAddress(settings.getString("FLASK_HOST"), port);
         if (bindAddress.isUnresolved()) {
             throw settings.invalid("FLASK_HOST", "is " + settings.getString("FLASK_HOST") + ", which is not an address of this host");
