@@ -1,6 +1,7 @@
 package org.scrapycluster.common.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,9 @@ import org.scrapycluster.common.settings.SettingsGroup;
 import org.scrapycluster.common.settings.SettingsSchema;
 import org.scrapycluster.common.settings.SettingsSources;
 
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The options every service and tool takes (docs/compatibility.md §9), for use as a picocli {@code @Mixin}:
@@ -25,9 +28,9 @@ public final class SettingsOptions {
             description = "Local settings file (YAML) overriding the defaults.")
     Path config;
 
-    @Option(names = "--set", paramLabel = "NAME=VALUE",
+    @Option(names = "--set", paramLabel = "NAME=VALUE", converter = AssignmentConverter.class,
             description = "Set one setting; wins over the settings file and the environment. Repeatable.")
-    Map<String, String> sets = new LinkedHashMap<>();
+    List<Assignment> sets = new ArrayList<>();
 
     @Option(names = {"-ll", "--log-level"}, paramLabel = "LEVEL",
             description = "Log level: DEBUG, INFO, WARNING, ERROR or CRITICAL.")
@@ -41,7 +44,8 @@ public final class SettingsOptions {
 
     /** The user's layers, with the logging flags applied to settings named with {@code logPrefix}. */
     public SettingsSources sources(String logPrefix) {
-        Map<String, String> commandLine = new LinkedHashMap<>(sets);
+        Map<String, String> commandLine = new LinkedHashMap<>();
+        sets.forEach(set -> commandLine.put(set.name(), set.value()));
         if (logLevel != null) {
             commandLine.put(logPrefix + "LOG_LEVEL", logLevel);
         }
@@ -79,5 +83,26 @@ public final class SettingsOptions {
     /** Every service's settings, as standalone loads them. */
     public SettingsGroup loadAll() {
         return loadGroup(SettingsSchema.SERVICES);
+    }
+
+    /** One {@code --set NAME=VALUE}; a later one of the same name wins. */
+    record Assignment(String name, String value) {
+    }
+
+    /**
+     * Reads {@code NAME=VALUE} at the first {@code =}, so that a value may hold more. Text without a name before its
+     * {@code =}, or without one at all, is a usage error naming the option, where picocli's own map option said
+     * "Value for option option …" or passed an empty name on.
+     */
+    static final class AssignmentConverter implements ITypeConverter<Assignment> {
+
+        @Override
+        public Assignment convert(String text) {
+            int equals = text.indexOf('=');
+            if (equals <= 0 || text.substring(0, equals).isBlank()) {
+                throw new TypeConversionException("'" + text + "' is no NAME=VALUE (--set KAFKA_HOSTS=kafka-1:9092)");
+            }
+            return new Assignment(text.substring(0, equals), text.substring(equals + 1));
+        }
     }
 }

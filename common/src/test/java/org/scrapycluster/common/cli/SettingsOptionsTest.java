@@ -14,6 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
+
 /** One settings file serves {@code standalone} and the client tools; the services still take only their own settings. */
 class SettingsOptionsTest {
 
@@ -24,7 +29,7 @@ class SettingsOptionsTest {
     void aToolTakesAFileThatAlsoHoldsOtherServicesSettings() throws IOException {
         SettingsOptions options = withFile("KAFKA_HOSTS: [kafka.internal:9092]\nSTANDALONE_CRAWLERS: 2\nREST_API_KEYS: [k1]\n"
                 + "SC_LOG_LEVEL: DEBUG\n");
-        options.sets.put("FLASK_PORT", "6000");
+        options.sets.add(new SettingsOptions.Assignment("FLASK_PORT", "6000"));
 
         Settings tool = options.loadForTool("kafka-monitor");
 
@@ -40,7 +45,7 @@ class SettingsOptionsTest {
                 assertThrows(SettingsException.class, () -> inFile.loadForTool("redis-monitor")).getMessage());
 
         SettingsOptions onCommandLine = new SettingsOptions();
-        onCommandLine.sets.put("ZOOKEEPER_HOST", "zk:2181");
+        onCommandLine.sets.add(new SettingsOptions.Assignment("ZOOKEEPER_HOST", "zk:2181"));
         assertEquals("Unknown setting ZOOKEEPER_HOST in the command line",
                 assertThrows(SettingsException.class, () -> onCommandLine.loadForTool("redis-monitor")).getMessage());
     }
@@ -51,6 +56,36 @@ class SettingsOptionsTest {
         SettingsException e = assertThrows(SettingsException.class, () -> options.loadForTool("kafka-monitor"));
         assertTrue(e.getMessage().startsWith("Setting STANDALONE_CRAWLERS from the override file " + options.config + ": "),
                 "refused as standalone refuses it: " + e.getMessage());
+    }
+
+    @Test
+    void setTakesNameEqualsValueAndTheLastOfANameWins() {
+        SettingsOptions options = parse("--set", "KAFKA_HOSTS=a:9092", "--set", "REDIS_PASSWORD=p=q", "--set", "KAFKA_HOSTS=b:9092");
+        assertEquals(List.of(new SettingsOptions.Assignment("KAFKA_HOSTS", "a:9092"),
+                new SettingsOptions.Assignment("REDIS_PASSWORD", "p=q"), new SettingsOptions.Assignment("KAFKA_HOSTS", "b:9092")),
+                options.sets);
+        assertEquals(List.of("b:9092"), options.loadForTool("kafka-monitor").getStringList("KAFKA_HOSTS"));
+    }
+
+    @Test
+    void setWithoutANameBeforeItsEqualsSignIsAUsageErrorNamingTheOption() {
+        for (String text : List.of("KAFKA_HOSTS", "=5", " =5")) {
+            ParameterException e = assertThrows(ParameterException.class, () -> parse("--set", text));
+            assertEquals("Invalid value for option '--set' (NAME=VALUE): '" + text
+                    + "' is no NAME=VALUE (--set KAFKA_HOSTS=kafka-1:9092)", e.getMessage());
+        }
+    }
+
+    private static SettingsOptions parse(String... args) {
+        Tool tool = new Tool();
+        new CommandLine(tool).parseArgs(args);
+        return tool.options;
+    }
+
+    @Command(name = "tool")
+    static final class Tool {
+        @Mixin
+        SettingsOptions options;
     }
 
     private SettingsOptions withFile(String yaml) throws IOException {
