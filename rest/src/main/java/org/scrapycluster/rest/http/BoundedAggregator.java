@@ -2,10 +2,12 @@ package org.scrapycluster.rest.http;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
@@ -23,16 +25,31 @@ import io.netty.util.ReferenceCountUtil;
  * dropped. A refusal of a request that announced its body with {@code Expect} ends the connection: the client may send
  * the body after the refusal or never, and nothing it sends is read as a request (a body read as a request of its own
  * would be one that a proxy in front never saw).
+ *
+ * <p>A {@code 100 Continue} is an answer of its request too, so it waits for the answers of the requests pipelined
+ * before it ({@link PipelineLimit#onceAnswered}): written at once it came before them, and a client read it as the
+ * interim answer of its first request. A client that sends its body without waiting for it gets none.
  */
 final class BoundedAggregator extends HttpObjectAggregator {
 
     private final int maxBytes;
+    private final PipelineLimit pipelineLimit;
+    private ChannelHandlerContext context;
+    /** The {@code 100 Continue} held back until the answers before its request are written, or null. */
+    private Object heldContinue;
     /** Whether the connection ends with a refusal handed on here: what the decoder reads after it is dropped. */
     private boolean ended;
 
-    BoundedAggregator(int maxBytes) {
+    BoundedAggregator(int maxBytes, PipelineLimit pipelineLimit) {
         super(maxBytes);
         this.maxBytes = maxBytes;
+        this.pipelineLimit = pipelineLimit;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        super.handlerAdded(ctx);
+        context = ctx;
     }
 
     @Override
@@ -40,6 +57,9 @@ final class BoundedAggregator extends HttpObjectAggregator {
         if (ended) {
             ReferenceCountUtil.release(msg); // what the client sent after a refused Expect: a body, or a request's bytes
             return;
+        }
+        if (msg instanceof HttpContent) {
+            dropHeldContinue(); // the client sends its body without waiting for it
         }
         if (msg instanceof HttpRequest request && !(msg instanceof FullHttpMessage)) {
             RefusedBeforeBody refused = refusedExpectation(request);
@@ -67,6 +87,36 @@ final class BoundedAggregator extends HttpObjectAggregator {
             return RefusedBeforeBody.expectation(expected);
         }
         return HttpUtil.getContentLength(request, -1L) > maxBytes ? RefusedBeforeBody.tooLarge(maxBytes, true) : null;
+    }
+
+    @Override
+    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+        Object answer = super.newContinueResponse(start, maxContentLength, pipeline);
+        if (answer == null || !pipelineLimit.holdsRequests()) {
+            return answer;
+        }
+        heldContinue = answer;
+        pipelineLimit.onceAnswered(this::writeHeldContinue);
+        return null;
+    }
+
+    private void writeHeldContinue() {
+        Object answer = heldContinue;
+        if (answer != null) {
+            heldContinue = null;
+            context.writeAndFlush(answer);
+        }
+    }
+
+    private void dropHeldContinue() {
+        ReferenceCountUtil.release(heldContinue);
+        heldContinue = null;
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        dropHeldContinue();
+        super.channelInactive(ctx);
     }
 
     @Override

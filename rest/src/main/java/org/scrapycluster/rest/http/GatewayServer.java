@@ -96,7 +96,7 @@ public final class GatewayServer {
                                     .addLast("connections", new ConnectionLimit(limits.maxConnections(), open, dispatcher))
                                     .addLast("header-timeout", new HeaderTimeout(limits.headerTimeout(), dispatcher))
                                     .addLast("admission", new Admission(dispatcher))
-                                    .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes()))
+                                    .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes(), pipelineLimit))
                                     .addLast("pipeline-limit", pipelineLimit)
                                     .addLast("dispatch", new GatewayHandler(dispatcher, executor, inFlight));
                         }

@@ -1,6 +1,8 @@
 package org.scrapycluster.rest.http;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 
 import io.micrometer.core.instrument.DistributionSummary;
@@ -38,6 +40,8 @@ final class PipelineLimit extends ChannelDuplexHandler {
     private int answering;
     /** Whether the client has closed its side: nothing more comes. */
     private boolean inputEnded;
+    /** What waits for every request handed here to be answered. */
+    private final List<Runnable> onceAnswered = new ArrayList<>();
 
     PipelineLimit(int maxPipelined, DistributionSummary held) {
         this.maxPipelined = maxPipelined;
@@ -59,6 +63,19 @@ final class PipelineLimit extends ChannelDuplexHandler {
     /** Whether any request of the connection is being answered or waits to be. */
     boolean holdsRequests() {
         return answering > 0 || !waiting.isEmpty();
+    }
+
+    /**
+     * Runs {@code action} on the connection's event loop once every request handed here has its answer written: at
+     * once when none is held. A request still being read is not held yet, so this is how its own interim answer waits
+     * for the answers before it. Dropped if the connection closes first.
+     */
+    void onceAnswered(Runnable action) {
+        if (holdsRequests()) {
+            onceAnswered.add(action);
+        } else {
+            action.run();
+        }
     }
 
     private boolean accepting() {
@@ -116,12 +133,18 @@ final class PipelineLimit extends ChannelDuplexHandler {
         while ((request = waiting.poll()) != null) {
             ReferenceCountUtil.release(request);
         }
+        onceAnswered.clear();
         ctx.fireChannelInactive();
     }
 
     private void answered(ChannelHandlerContext ctx) {
         answering--;
         handOn(ctx);
+        if (!holdsRequests() && !onceAnswered.isEmpty()) {
+            List<Runnable> actions = List.copyOf(onceAnswered);
+            onceAnswered.clear();
+            actions.forEach(Runnable::run);
+        }
         closeOnceAnswered(ctx);
         if (accepting() && ctx.channel().isActive()) {
             ctx.read();

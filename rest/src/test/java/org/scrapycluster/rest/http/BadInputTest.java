@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -333,6 +334,39 @@ class BadInputTest {
 
         assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"),
                 statusLines(rawExchange(waitingFeed("b-before-400") + notHttp)));
+    }
+
+    /**
+     * A {@code 100 Continue} is an answer of its request, so it comes after the answers of the requests before it: written
+     * at once, it came first, and the client read it as its first request's.
+     */
+    @Test
+    void aContinuePipelinedBehindAWaitingFeedComesAfterItsAnswer() throws IOException {
+        String body = "{\"appid\": \"testapp\", \"uuid\": \"c-after-feed\", \"stats\": \"rest\"}";
+        String expecting = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+                + "Connection: close\r\nContent-Length: " + body.length() + "\r\n\r\n";
+        try (Socket socket = rawConnection()) {
+            OutputStream out = socket.getOutputStream();
+            out.write((waitingFeed("c-before-continue") + expecting).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String replies = readUntil(socket.getInputStream(), "HTTP/1.1 100 Continue\r\n\r\n");
+            assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 100 Continue"), statusLines(replies), replies);
+
+            out.write(body.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            replies += new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"), statusLines(replies), replies);
+        }
+    }
+
+    /** What {@code in} gives until it has given {@code end} (or closes). */
+    private static String readUntil(InputStream in, String end) throws IOException {
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        int b;
+        while (!read.toString(StandardCharsets.UTF_8).endsWith(end) && (b = in.read()) != -1) {
+            read.write(b);
+        }
+        return read.toString(StandardCharsets.UTF_8);
     }
 
     /** A feed nobody answers: the gateway answers it with a poll_id after WAIT_FOR_RESPONSE_TIME. */
