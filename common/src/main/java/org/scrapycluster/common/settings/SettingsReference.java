@@ -40,7 +40,10 @@ public final class SettingsReference {
                    comma-separated or `[a, b]`; maps are `{key: value}`; empty text is null where null is allowed,
                    except for a string whose type says *empty kept*, where it is an empty string;
                    the Docker variable `SCHEDULER_QUEUE_TIEOUT` sets `SCHEDULER_QUEUE_TIMEOUT`);
-                4. `--set NAME=VALUE` on the command line (and `--log-level`, `--log-json`, `--log-file`).
+                4. `--set NAME=VALUE` on the command line (and `--log-level`, `--log-json`, `--log-file`); the value is what follows
+                   the first `=`, so it may hold more (`--set REDIS_PASSWORD=a=b`), the last `--set` of a name wins, and text without
+                   a name before its `=` is a usage error (`Invalid value for option '--set' (NAME=VALUE): 'KAFKA_HOSTS' is no
+                   NAME=VALUE`, exit status 2).
 
                 Map settings merge one level deep: an override's entries are put over the defaults' entries, and
                 an entry set to null stays null (`PLUGINS: {plugins.stats_handler.StatsHandler: null}` turns that
