@@ -41,6 +41,8 @@ public final class Json {
     /** Where Jackson names the source it does not include in a message, around the line and column it gives. */
     private static final Pattern REDACTED_SOURCE = Pattern.compile("\\[Source: REDACTED \\([^)]*\\); (line: \\d+, column: \\d+)]");
 
+    private static final byte[] UTF8_BYTE_ORDER_MARK = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
+
     private final long maxDocumentBytes;
     private final ObjectMapper mapper;
     private final ObjectReader reader;
@@ -73,7 +75,12 @@ public final class Json {
         return maxDocumentBytes;
     }
 
-    /** Parses one JSON document from UTF-8 bytes; null (a Kafka record without a value) is no document. */
+    /**
+     * Parses one JSON document from UTF-8 bytes; null (a Kafka record without a value) is no document. A UTF-8 byte order
+     * mark before it is skipped, as JSON's RFC 8259 allows and Python's {@code json.loads} of bytes does (so the
+     * original's Python 3 services and its Flask gateway took such a request; docs/differences.md); offsets in errors
+     * still count it.
+     */
     public JsonNode readTree(byte[] utf8) throws JsonInputException {
         if (utf8 == null) {
             throw new JsonInputException("no JSON document: the message has no value");
@@ -82,7 +89,7 @@ public final class Json {
             throw new JsonInputException("JSON document of " + utf8.length + " bytes is larger than the limit of "
                     + maxDocumentBytes + " bytes");
         }
-        CharBuffer chars = decodeUtf8(utf8);
+        CharBuffer chars = decodeUtf8(utf8, startsWithByteOrderMark(utf8) ? UTF8_BYTE_ORDER_MARK.length : 0);
         return parse(new CharArrayReader(chars.array(), 0, chars.limit()));
     }
 
@@ -156,11 +163,17 @@ public final class Json {
                 .replace("from `StreamReadConstraints.getMaxDocumentLength()`", "JSON_MAX_DOCUMENT_BYTES");
     }
 
-    private static CharBuffer decodeUtf8(byte[] bytes) throws JsonInputException {
+    private static boolean startsWithByteOrderMark(byte[] bytes) {
+        return bytes.length >= UTF8_BYTE_ORDER_MARK.length && bytes[0] == UTF8_BYTE_ORDER_MARK[0]
+                && bytes[1] == UTF8_BYTE_ORDER_MARK[1] && bytes[2] == UTF8_BYTE_ORDER_MARK[2];
+    }
+
+    /** {@code bytes} from {@code start} as text. */
+    private static CharBuffer decodeUtf8(byte[] bytes, int start) throws JsonInputException {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
+        ByteBuffer in = ByteBuffer.wrap(bytes, start, bytes.length - start);
         CharBuffer out = CharBuffer.allocate(bytes.length);
         CoderResult result = decoder.decode(in, out, true);
         if (!result.isError()) {

@@ -88,6 +88,30 @@ class JsonTest {
         }
     }
 
+    /** A UTF-8 byte order mark before the document is skipped, as Python's {@code json.loads} of bytes skips it. */
+    @Test
+    void skipsAByteOrderMarkBeforeTheDocumentOnly() throws JsonInputException {
+        byte[] mark = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
+        assertEquals("c1", json.readTree(concat(mark, "{\"crawlid\":\"c1\"}".getBytes(StandardCharsets.UTF_8))).get("crawlid").asText());
+
+        JsonInputException twice = assertThrows(JsonInputException.class, () -> json.readTree(concat(mark, mark, "{}".getBytes(StandardCharsets.UTF_8))));
+        assertTrue(twice.getMessage().startsWith("Invalid JSON: "), twice.getMessage());
+        JsonInputException inside = assertThrows(JsonInputException.class,
+                () -> json.readTree(concat("{}".getBytes(StandardCharsets.UTF_8), mark)));
+        assertTrue(inside.getMessage().startsWith("Invalid JSON: "), inside.getMessage());
+        JsonInputException badByte = assertThrows(JsonInputException.class, () -> json.readTree(concat(mark, new byte[] {'{', (byte) 0xff})));
+        assertTrue(badByte.getMessage().endsWith("at offset 4"), "the offset counts the mark: " + badByte.getMessage());
+        assertThrows(JsonInputException.class, () -> json.readTree(mark), "a mark alone is an empty document");
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
     @Test
     void saysWhereMalformedInputWentWrongWithoutJacksonsRedactedSource() {
         JsonInputException e = assertThrows(JsonInputException.class,
