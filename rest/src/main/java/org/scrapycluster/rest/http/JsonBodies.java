@@ -8,7 +8,9 @@ import org.scrapycluster.common.json.JsonInputException;
  * Reads the JSON body of a call as the original's JSON decorator does (docs/compatibility.md §6.3): a body not declared
  * as JSON, or not JSON, is refused with {@code The payload must be valid JSON.}; here the
  * envelope's {@code cause} says what was wrong, and where, in the {@link Json} reader's words. The {@link Json}
- * reader bounds depth, string length and size.
+ * reader bounds depth, string length and size. A gzip-compressed body (a client sending {@code Content-Encoding: gzip})
+ * is named as such, where the reader would say only that its second byte is not UTF-8: the gateway, as Flask, reads
+ * the JSON itself.
  */
 public final class JsonBodies {
 
@@ -28,7 +30,14 @@ public final class JsonBodies {
         try {
             return json.readTree(call.body());
         } catch (JsonInputException e) {
-            throw new RefusedRequestException(Refusal.MALFORMED_JSON, e.getMessage());
+            throw new RefusedRequestException(Refusal.MALFORMED_JSON, isGzip(call.body())
+                    ? "The body is gzip data (it starts with the bytes 1f 8b); send the JSON itself, without Content-Encoding"
+                    : e.getMessage());
         }
+    }
+
+    /** Whether {@code body} starts as gzip data does: bytes JSON text never starts with. */
+    private static boolean isGzip(byte[] body) {
+        return body.length >= 2 && body[0] == (byte) 0x1f && body[1] == (byte) 0x8b;
     }
 }

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -103,6 +104,18 @@ class BadInputTest {
         byte[] json = GOOD.formatted("never-sent").getBytes(StandardCharsets.UTF_8);
         refused(Refusal.CONTENT_TYPE, 400, "The payload must be valid JSON.", () -> client.post("/feed", "text/plain", json));
         refused(Refusal.CONTENT_TYPE, 400, "The payload must be valid JSON.", () -> client.post("/feed", null, json));
+    }
+
+    @Test
+    void aGzipBodyIsNamedAsSuch() throws IOException {
+        ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+            gzip.write(GOOD.formatted("gzipped").getBytes(StandardCharsets.UTF_8));
+        }
+        JsonNode body = refused(Refusal.MALFORMED_JSON, 400, "The payload must be valid JSON.",
+                () -> client.post("/feed", "application/json", compressed.toByteArray()));
+        assertEquals("The body is gzip data (it starts with the bytes 1f 8b); send the JSON itself, without Content-Encoding",
+                body.get("error").get("cause").asText());
     }
 
     @Test
