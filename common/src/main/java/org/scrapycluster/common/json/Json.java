@@ -11,6 +11,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonEncoding;
@@ -164,8 +165,8 @@ public final class Json {
     }
 
     private static boolean startsWithByteOrderMark(byte[] bytes) {
-        return bytes.length >= UTF8_BYTE_ORDER_MARK.length && bytes[0] == UTF8_BYTE_ORDER_MARK[0]
-                && bytes[1] == UTF8_BYTE_ORDER_MARK[1] && bytes[2] == UTF8_BYTE_ORDER_MARK[2];
+        int length = UTF8_BYTE_ORDER_MARK.length;
+        return bytes.length >= length && Arrays.equals(bytes, 0, length, UTF8_BYTE_ORDER_MARK, 0, length);
     }
 
     /** {@code bytes} from {@code start} as text. */
