@@ -12,7 +12,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -33,10 +32,8 @@ import org.slf4j.LoggerFactory;
  * The active crawls, from the crawl accounting (docs/architecture.md "Crawl accounting"): the most
  * recently active {@code LIVE_MAX_CRAWLS} members of {@code crawls:active} with their pages,
  * pending requests, expiry and start (one {@code HMGET} each, pipelined) and last activity; their pages a second over
- * the last minute, from the change of their page counts between refreshes. A crawl's start is the one its accounting
- * records; one counted by a build that recorded none started when this gateway first saw it, if it appeared after the
- * gateway's first reading: one already active then started earlier, at a time nobody knows. Counts all active crawls, listed or
- * not. Also sums their pending requests by domain, for the domain table, from at most
+ * the last minute, from the change of their page counts between refreshes; their starts as {@link CrawlStarts} keeps
+ * them. Counts all active crawls, listed or not. Also sums their pending requests by domain, for the domain table, from at most
  * {@code LIVE_MAX_ACCOUNTING_FIELDS} domain fields of their accounting a refresh ({@code HSCAN}, the most recently
  * active crawls first), since a broad crawl has one field per domain. A crawl whose accounting Redis refuses (of another type) is left out and logged once
  * (docs/operations.md "Keys Redis refuses"). Refreshed on the live view's thread; {@link #started} may be asked from any.
@@ -44,7 +41,6 @@ import org.slf4j.LoggerFactory;
 final class CrawlTable {
 
     private static final long RATE_MILLIS = 60_000;
-    private static final long FORGET_MILLIS = 3_600_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(CrawlTable.class);
 
@@ -54,12 +50,7 @@ final class CrawlTable {
     private final long maxFields;
     private final RefusedKeys refused = new RefusedKeys(LOG, "The live view");
     private final Map<String, Deque<long[]>> pageHistory = new HashMap<>();
-    /** When each crawl started, in epoch milliseconds: as its accounting records, else when this gateway first saw it. */
-    private final Map<String, Long> starts = new ConcurrentHashMap<>();
-    /** The crawls whose accounting records no start that were already active at the first reading: their start is not known. */
-    private final Set<String> startUnknown = ConcurrentHashMap.newKeySet();
-    private final Map<String, Long> leftAt = new HashMap<>();
-    private boolean firstReadingDone;
+    private final CrawlStarts starts = new CrawlStarts();
 
     /**
      * @param maxFields the most domain fields of the accounting a refresh sums for the backlog by domain ({@code LIVE_MAX_ACCOUNTING_FIELDS})
@@ -104,8 +95,7 @@ final class CrawlTable {
             CrawlCounts.Totals count = read.get();
             withAccounting.add(crawl);
             present.add(crawl.name());
-            leftAt.remove(crawl.name());
-            long started = start(crawl.name(), count.started(), nowMillis);
+            long started = starts.start(crawl.name(), count.started(), nowMillis);
             ObjectNode row = rows.addObject();
             row.put("appid", crawl.appid());
             row.put("crawlid", crawl.crawlid());
@@ -114,26 +104,13 @@ final class CrawlTable {
             row.put("pending", count.pending());
             row.put("pages_per_second", rate(crawl.name(), count.pages(), nowMillis));
             row.put("started", started / 1000);
-            row.put("start_known", !startUnknown.contains(crawl.name()));
+            row.put("start_known", starts.known(crawl.name()));
             row.put("last_activity", Math.round(member.lastActivity()) / 1000);
             row.put("expires", count.expires());
             backlog += count.pending();
         }
         pageHistory.keySet().retainAll(present);
-        starts.keySet().forEach(name -> {
-            if (!present.contains(name)) {
-                leftAt.putIfAbsent(name, nowMillis);
-            }
-        });
-        leftAt.entrySet().removeIf(gone -> {
-            boolean old = nowMillis - gone.getValue() > FORGET_MILLIS;
-            if (old) {
-                starts.remove(gone.getKey());
-                startUnknown.remove(gone.getKey());
-            }
-            return old;
-        });
-        firstReadingDone = true;
+        starts.listingDone(nowMillis);
         Map<String, Long> byDomain = new TreeMap<>();
         boolean partial = sumByDomain(redis, withAccounting, byDomain);
         return new Reading(rows, byDomain, partial, backlog, redis.sync().zcard(Keyspace.CRAWLS_ACTIVE));
@@ -197,28 +174,12 @@ final class CrawlTable {
         }
     }
 
-    /** When the crawl {@code name} started, in epoch milliseconds: {@code recorded} by its accounting, else when first seen. */
-    private long start(String name, OptionalLong recorded, long nowMillis) {
-        if (recorded.isPresent()) {
-            startUnknown.remove(name);
-            starts.put(name, recorded.getAsLong());
-            return recorded.getAsLong();
-        }
-        return starts.computeIfAbsent(name, unrecorded -> {
-            if (!firstReadingDone) {
-                startUnknown.add(unrecorded);
-            }
-            return nowMillis;
-        });
-    }
-
     /**
      * When {@code crawl} started, in epoch milliseconds, as its accounting recorded or this gateway saw it appear;
      * empty when it was not listed within the last hour, or its start is not known.
      */
     OptionalLong started(CrawlRef crawl) {
-        Long started = starts.get(crawl.name());
-        return started == null || startUnknown.contains(crawl.name()) ? OptionalLong.empty() : OptionalLong.of(started);
+        return starts.started(crawl.name());
     }
 
     private double rate(String crawl, long pages, long nowMillis) {
