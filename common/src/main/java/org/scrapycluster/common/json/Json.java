@@ -11,7 +11,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonEncoding;
@@ -30,6 +29,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import org.scrapycluster.common.bytes.BytePrefix;
 
 /**
  * Reads JSON from outside within {@link JsonLimits}, refusing invalid UTF-8 with the offset of
@@ -41,8 +41,6 @@ public final class Json {
 
     /** Where Jackson names the source it does not include in a message, around the line and column it gives. */
     private static final Pattern REDACTED_SOURCE = Pattern.compile("\\[Source: REDACTED \\([^)]*\\); (line: \\d+, column: \\d+)]");
-
-    private static final byte[] UTF8_BYTE_ORDER_MARK = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
 
     private final long maxDocumentBytes;
     private final ObjectMapper mapper;
@@ -90,7 +88,7 @@ public final class Json {
             throw new JsonInputException("JSON document of " + utf8.length + " bytes is larger than the limit of "
                     + maxDocumentBytes + " bytes");
         }
-        CharBuffer chars = decodeUtf8(utf8, startsWithByteOrderMark(utf8) ? UTF8_BYTE_ORDER_MARK.length : 0);
+        CharBuffer chars = decodeUtf8(utf8, BytePrefix.UTF_8_MARK.starts(utf8) ? BytePrefix.UTF_8_MARK.length() : 0);
         return parse(new CharArrayReader(chars.array(), 0, chars.limit()));
     }
 
@@ -162,11 +160,6 @@ public final class Json {
         return message.replace("from `StreamReadConstraints.getMaxNestingDepth()`", "JSON_MAX_DEPTH")
                 .replace("from `StreamReadConstraints.getMaxStringLength()`", "JSON_MAX_STRING_LENGTH")
                 .replace("from `StreamReadConstraints.getMaxDocumentLength()`", "JSON_MAX_DOCUMENT_BYTES");
-    }
-
-    private static boolean startsWithByteOrderMark(byte[] bytes) {
-        int length = UTF8_BYTE_ORDER_MARK.length;
-        return bytes.length >= length && Arrays.equals(bytes, 0, length, UTF8_BYTE_ORDER_MARK, 0, length);
     }
 
     /** {@code bytes} from {@code start} as text. */

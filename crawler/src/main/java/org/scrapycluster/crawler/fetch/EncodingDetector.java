@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.scrapycluster.common.bytes.BytePrefix;
 import org.scrapycluster.common.python.PythonRegex;
 
 /**
@@ -83,19 +84,19 @@ public final class EncodingDetector {
     }
 
     static Optional<DetectedEncoding> fromByteOrderMark(byte[] body) {
-        if (startsWith(body, 0x00, 0x00, 0xFE, 0xFF)) {
+        if (BytePrefix.UTF_32_BE_MARK.starts(body)) {
             return Optional.of(PythonCodecs.byPythonName("utf-32-be"));
         }
-        if (startsWith(body, 0xFF, 0xFE, 0x00, 0x00)) {
+        if (BytePrefix.UTF_32_LE_MARK.starts(body)) {
             return Optional.of(PythonCodecs.byPythonName("utf-32-le"));
         }
-        if (startsWith(body, 0xFE, 0xFF)) {
+        if (BytePrefix.UTF_16_BE_MARK.starts(body)) {
             return Optional.of(PythonCodecs.byPythonName("utf-16-be"));
         }
-        if (startsWith(body, 0xFF, 0xFE)) {
+        if (BytePrefix.UTF_16_LE_MARK.starts(body)) {
             return Optional.of(PythonCodecs.byPythonName("utf-16-le"));
         }
-        if (startsWith(body, 0xEF, 0xBB, 0xBF)) {
+        if (BytePrefix.UTF_8_MARK.starts(body)) {
             return Optional.of(UTF_8);
         }
         return Optional.empty();
@@ -121,18 +122,6 @@ public final class EncodingDetector {
         } catch (CharacterCodingException e) {
             return false;
         }
-    }
-
-    private static boolean startsWith(byte[] body, int... prefix) {
-        if (body.length < prefix.length) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length; i++) {
-            if ((body[i] & 0xFF) != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** w3lib's declaration pattern: a meta tag naming a charset, an XML declaration's encoding, or {@code <body}. */

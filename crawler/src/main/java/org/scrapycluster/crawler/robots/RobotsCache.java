@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.scrapycluster.common.bytes.BytePrefix;
 import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.crawler.fetch.EncodingDetector;
 import org.scrapycluster.crawler.fetch.FetchRequest;
@@ -281,8 +282,7 @@ public final class RobotsCache {
      * what a link to {@code /café} becomes ({@code /caf%C3%A9}). Scrapy drops such bytes, forbidding {@code /caf}.
      */
     private static byte[] utf8(byte[] body) {
-        boolean utf16 = body.length >= 2 && (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE
-                || body[0] == (byte) 0xFE && body[1] == (byte) 0xFF);
+        boolean utf16 = BytePrefix.UTF_16_LE_MARK.starts(body) || BytePrefix.UTF_16_BE_MARK.starts(body);
         return utf16 || EncodingDetector.isUtf8(body) ? body : new String(body, WINDOWS_1252).getBytes(StandardCharsets.UTF_8);
     }
 

@@ -1,6 +1,7 @@
 package org.scrapycluster.rest.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.scrapycluster.common.bytes.BytePrefix;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 
@@ -30,14 +31,9 @@ public final class JsonBodies {
         try {
             return json.readTree(call.body());
         } catch (JsonInputException e) {
-            throw new RefusedRequestException(Refusal.MALFORMED_JSON, isGzip(call.body())
-                    ? "The body is gzip data (it starts with the bytes 1f 8b); send the JSON itself, without Content-Encoding"
+            throw new RefusedRequestException(Refusal.MALFORMED_JSON, BytePrefix.GZIP.starts(call.body())
+                    ? "The body is gzip data (it starts with the bytes " + BytePrefix.GZIP + "); send the JSON itself, without Content-Encoding"
                     : e.getMessage());
         }
-    }
-
-    /** Whether {@code body} starts as gzip data does: bytes JSON text never starts with. */
-    private static boolean isGzip(byte[] body) {
-        return body.length >= 2 && body[0] == (byte) 0x1f && body[1] == (byte) 0x8b;
     }
 }
