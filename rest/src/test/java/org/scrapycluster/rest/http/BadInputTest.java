@@ -63,7 +63,8 @@ class BadInputTest {
 
     @BeforeAll
     void start(EmbeddedStack stack) {
-        answered = AnsweredGateway.start(stack, settings -> settings.set("JSON_MAX_DOCUMENT_BYTES", Integer.toString(MAX_BODY)));
+        answered = AnsweredGateway.start(stack, settings -> settings.set("JSON_MAX_DOCUMENT_BYTES", Integer.toString(MAX_BODY))
+                .set("WAIT_FOR_RESPONSE_TIME", "1"));
         gateway = answered.gateway();
         responder = answered.responder();
         client = gateway.client();
