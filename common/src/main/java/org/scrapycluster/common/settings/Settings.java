@@ -18,11 +18,14 @@ public final class Settings {
     private final SettingsSchema schema;
     private final Map<String, Object> values;
     private final Map<String, Layer> layers;
+    /** The names whose value was last set under a service's prefix, as it was written ({@code kafka-monitor.PLUGINS}). */
+    private final Map<String, String> setAs;
 
-    Settings(SettingsSchema schema, Map<String, Object> values, Map<String, Layer> layers) {
+    Settings(SettingsSchema schema, Map<String, Object> values, Map<String, Layer> layers, Map<String, String> setAs) {
         this.schema = schema;
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         this.layers = Map.copyOf(layers);
+        this.setAs = Map.copyOf(setAs);
     }
 
     /** Loads {@code service}'s settings: its defaults, then {@code sources}. */
@@ -48,9 +51,13 @@ public final class Settings {
      * For an error about a value of {@code name} that may be meant for another service which reads the same name (a
      * Kafka monitor plugin in the {@code PLUGINS} the Redis monitor read too, in {@code standalone} or a shared settings
      * file): how to give each service its own, e.g. {@code ; kafka-monitor and redis-monitor both read PLUGINS: give one
-     * alone its value as kafka-monitor.PLUGINS or redis-monitor.PLUGINS}. Empty when no other service declares it.
+     * alone its value as kafka-monitor.PLUGINS or redis-monitor.PLUGINS}. Empty when no other service declares it, or the value
+     * was given to this service alone.
      */
     public String scopingHint(String name) {
+        if (setAs.containsKey(name)) {
+            return "";
+        }
         List<String> readers = SettingsSchema.SERVICES.stream().filter(service -> SettingsSchema.load(service).find(name).isPresent())
                 .toList();
         if (readers.size() < 2) {
@@ -75,11 +82,13 @@ public final class Settings {
     public Settings withLauncherValues(Map<String, ?> overrides) {
         Map<String, Object> newValues = new LinkedHashMap<>(values);
         Map<String, Layer> newLayers = new LinkedHashMap<>(layers);
+        Map<String, String> newSetAs = new LinkedHashMap<>(setAs);
         overrides.forEach((name, value) -> schema.find(name).ifPresent(declaration -> {
             newValues.put(name, SettingsLoader.convert(declaration, value, Layer.LAUNCHER, null));
             newLayers.put(name, Layer.LAUNCHER);
+            newSetAs.remove(name);
         }));
-        return new Settings(schema, newValues, newLayers);
+        return new Settings(schema, newValues, newLayers, newSetAs);
     }
 
     /** The value as stored: String, Integer, Long, Double, Boolean, List, Map, or null. */
@@ -170,7 +179,7 @@ public final class Settings {
     }
 
     private String invalidMessage(String name, String problem) {
-        return "Setting " + name + " (from " + layerOf(name).description() + ") " + problem;
+        return "Setting " + setAs.getOrDefault(name, name) + " (from " + layerOf(name).description() + ") " + problem;
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,14 +49,14 @@ final class SettingsLoader {
         Map<String, Settings> result = new LinkedHashMap<>();
         schemas.forEach((service, schema) -> {
             Map<String, Object> values = new LinkedHashMap<>();
-            Map<String, Layer> layers = new LinkedHashMap<>();
-            schema.declarations().forEach(d -> values.put(d.name(), d.defaultValue()));
+            Applied applied = new Applied(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+            schema.declarations().forEach(d -> applied.values().put(d.name(), d.defaultValue()));
             String fileName = String.valueOf(sources.overrideFile());
-            forService(file, service).forEach(entry -> apply(schema, entry.getKey(), entry.getValue(), Layer.FILE, fileName, values, layers));
-            environment(sources.environment()).forEach((name, value) -> apply(schema, name, value, Layer.ENVIRONMENT, null, values, layers));
-            forService(sources.commandLine(), service)
-                    .forEach(entry -> apply(schema, entry.getKey(), entry.getValue(), Layer.COMMAND_LINE, null, values, layers));
-            result.put(service, new Settings(schema, values, layers));
+            forService(file, service).forEach(entry -> apply(schema, entry, Layer.FILE, fileName, applied));
+            environment(sources.environment())
+                    .forEach((name, value) -> apply(schema, new Entry(name, name, value), Layer.ENVIRONMENT, null, applied));
+            forService(sources.commandLine(), service).forEach(entry -> apply(schema, entry, Layer.COMMAND_LINE, null, applied));
+            result.put(service, new Settings(schema, applied.values(), applied.layers(), applied.setAs()));
         });
         return new SettingsGroup(result);
     }
@@ -67,6 +66,11 @@ final class SettingsLoader {
      * declared type, or throws a {@link SettingsException} naming the setting, layer and type.
      */
     static Object convert(SettingDeclaration declaration, Object value, Layer layer, String fileName) {
+        return convert(declaration, declaration.name(), value, layer, fileName);
+    }
+
+    /** {@link #convert(SettingDeclaration, Object, Layer, String)} of a value set as {@code written} ({@code kafka-monitor.PLUGINS}). */
+    private static Object convert(SettingDeclaration declaration, String written, Object value, Layer layer, String fileName) {
         try {
             if (value instanceof String text && layer != Layer.FILE) {
                 return declaration.fromText(text, layer == Layer.ENVIRONMENT);
@@ -74,35 +78,47 @@ final class SettingsLoader {
             return declaration.fromYaml(value);
         } catch (IllegalArgumentException e) {
             String where = layer == Layer.FILE ? "the override file " + fileName : layer.description();
-            throw new SettingsException("Setting " + declaration.name() + " from " + where + ": " + e.getMessage()
+            throw new SettingsException("Setting " + written + " from " + where + ": " + e.getMessage()
                     + " (expected " + declaration.typeName() + ")", e);
         }
     }
 
-    private static void apply(SettingsSchema schema, String name, Object value, Layer layer, String fileName,
-            Map<String, Object> values, Map<String, Layer> layers) {
-        schema.find(name).ifPresent(declaration -> {
-            Object converted = convert(declaration, value, layer, fileName);
-            values.put(name, merge(values.get(name), converted));
-            layers.put(name, layer);
+    private static void apply(SettingsSchema schema, Entry entry, Layer layer, String fileName, Applied applied) {
+        schema.find(entry.name()).ifPresent(declaration -> {
+            Object converted = convert(declaration, entry.written(), entry.value(), layer, fileName);
+            applied.values().put(entry.name(), merge(applied.values().get(entry.name()), converted));
+            applied.layers().put(entry.name(), layer);
+            if (entry.written().equals(entry.name())) {
+                applied.setAs().remove(entry.name());
+            } else {
+                applied.setAs().put(entry.name(), entry.written());
+            }
         });
+    }
+
+    /** One service's values as the layers are applied, the layer each came from last, and the name it was set as. */
+    private record Applied(Map<String, Object> values, Map<String, Layer> layers, Map<String, String> setAs) {
+    }
+
+    /** A value one layer sets: the name as the layer wrote it ({@code kafka-monitor.PLUGINS}), and the setting's. */
+    private record Entry(String written, String name, Object value) {
     }
 
     /**
      * The entries of one layer that apply to {@code service}, in the order they are applied: the unscoped ones, then those
      * scoped to it, unscoped (both may set one name: the scoped one merges over the other).
      */
-    private static <V> List<Map.Entry<String, V>> forService(Map<String, V> layer, String service) {
-        List<Map.Entry<String, V>> applying = new ArrayList<>();
+    private static List<Entry> forService(Map<String, ?> layer, String service) {
+        List<Entry> applying = new ArrayList<>();
         layer.forEach((name, value) -> {
             if (!SCOPED.matcher(name).matches()) {
-                applying.add(new SimpleEntry<>(name, value));
+                applying.add(new Entry(name, name, value));
             }
         });
         layer.forEach((name, value) -> {
             Matcher scoped = SCOPED.matcher(name);
             if (scoped.matches() && scoped.group(1).equals(service)) {
-                applying.add(new SimpleEntry<>(scoped.group(2), value));
+                applying.add(new Entry(name, scoped.group(2), value));
             }
         });
         return applying;

@@ -293,6 +293,20 @@ class SettingsLayersTest {
         SettingsException notDeclared = assertThrows(SettingsException.class, () -> SettingsGroup.load(SettingsSchema.SERVICES,
                 new SettingsSources(null, Map.of(), Map.of("rest.PLUGINS", "{a: 1}"))));
         assertEquals("Unknown setting rest.PLUGINS in the command line: the rest service does not declare PLUGINS", notDeclared.getMessage());
+        SettingsException wrongType = assertThrows(SettingsException.class, () -> SettingsGroup.load(SettingsSchema.SERVICES,
+                new SettingsSources(null, Map.of(), Map.of("kafka-monitor.PLUGINS", "com.example.Handler"))));
+        assertEquals("Setting kafka-monitor.PLUGINS from the command line: \"com.example.Handler\" is not a map; write it as "
+                + "{key: value, ...} (expected map)", wrongType.getMessage(), "named as it was set");
+        SettingsException wrongTypeInFile = assertThrows(SettingsException.class, () -> SettingsGroup.load(SettingsSchema.SERVICES,
+                new SettingsSources(write("redis-monitor.RETRY_FAILURES_MAX: many\n"), Map.of(), Map.of())));
+        assertTrue(wrongTypeInFile.getMessage().startsWith("Setting redis-monitor.RETRY_FAILURES_MAX from the override file "),
+                wrongTypeInFile.getMessage());
+        Settings scoped = SettingsGroup.load(SettingsSchema.SERVICES,
+                new SettingsSources(null, Map.of(), Map.of("redis-monitor.RETRY_FAILURES_MAX", "-1"))).service("redis-monitor");
+        assertEquals("Setting redis-monitor.RETRY_FAILURES_MAX (from the command line) must be at least 0",
+                scoped.invalid("RETRY_FAILURES_MAX", "must be at least 0").getMessage(), "a value out of range, named as it was set");
+        assertEquals("Setting RETRY_FAILURES_MAX (from the launcher) is wrong", scoped.withLauncherValues(Map.of("RETRY_FAILURES_MAX", 3))
+                .invalid("RETRY_FAILURES_MAX", "is wrong").getMessage());
     }
 
     @Test
