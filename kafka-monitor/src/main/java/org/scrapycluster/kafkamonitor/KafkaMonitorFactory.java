@@ -3,6 +3,7 @@ package org.scrapycluster.kafkamonitor;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.ServiceFactory;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.intake.KafkaMonitor;
 
 /** Builds the Kafka monitor; {@code standalone} finds it through {@link java.util.ServiceLoader}. */
@@ -11,6 +12,11 @@ public final class KafkaMonitorFactory implements ServiceFactory {
     @Override
     public String name() {
         return "kafka-monitor";
+    }
+
+    @Override
+    public void check(Settings settings) {
+        KafkaMonitor.check(settings);
     }
 
     @Override

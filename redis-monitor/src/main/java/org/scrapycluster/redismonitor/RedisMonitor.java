@@ -8,6 +8,7 @@ import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,18 @@ public final class RedisMonitor implements Service {
      */
     public RedisMonitor(ServiceContext context) {
         this(context, RunningMonitor.StopTimes.SERVICE);
+    }
+
+    /**
+     * Refuses the settings a monitor could not be built with, as its constructor would: every value in range, its
+     * plugins' classes found and ranked (they are made as it starts); connects to nothing.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting
+     */
+    public static void check(Settings settings) {
+        MonitorOptions.from(settings);
+        PluginLoader.resolve(settings);
+        OutboundPublisher.check(settings);
     }
 
     /** A monitor whose stop's waits have {@code stopTimes} ({@link RunningMonitor#close}). */

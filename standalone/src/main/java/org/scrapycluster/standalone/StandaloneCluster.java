@@ -85,16 +85,11 @@ public final class StandaloneCluster implements AutoCloseable {
 
     /** Starts the embedded servers it should, then one instance of each service ({@code crawlers} crawlers). */
     public static StandaloneCluster start(SettingsGroup userSettings, int crawlers, List<ServiceFactory> factories) {
-        EmbeddedStack stack = EmbeddedStack.start(check(userSettings, crawlers));
+        EmbeddedStack stack = EmbeddedStack.start(check(userSettings, crawlers, factories));
         ServiceHost host = null;
         try {
-            Map<String, Object> launcherValues = addresses(stack);
-            if (!userSettings.isUserSet(GATEWAY_HOST)) {
-                launcherValues.put(GATEWAY_HOST, LOOPBACK);
-            }
-            if (!userSettings.isUserSet(PRIVATE_ADDRESS_GUARD)) {
-                launcherValues.put(PRIVATE_ADDRESS_GUARD, false);
-            }
+            Map<String, Object> launcherValues = launcherDefaults(userSettings);
+            launcherValues.putAll(addresses(stack));
             SettingsGroup settings = userSettings.withLauncherValues(launcherValues);
             if (stack.kafka().isPresent()) {
                 ClusterTopics.create(settings);
@@ -196,17 +191,37 @@ public final class StandaloneCluster implements AutoCloseable {
 
     /**
      * What {@link #start} checks before it starts anything, and the embedded servers' options it starts them with: the
-     * number of crawlers, and the embedded servers' settings (each port free, the data folder usable, created when
-     * missing, the partitions and the retention).
+     * number of crawlers, the embedded servers' settings (each port free, the data folder usable, created when
+     * missing, the partitions and the retention), and the settings of each service of {@code factories} as it would run
+     * here ({@link ServiceFactory#check}; the crawler's only when there are crawlers).
      *
      * @throws SettingsException naming what is wrong
      */
-    static EmbeddedStack.Options check(SettingsGroup userSettings, int crawlers) {
+    static EmbeddedStack.Options check(SettingsGroup userSettings, int crawlers, List<ServiceFactory> factories) {
         if (crawlers < 0 || crawlers > MAX_CRAWLERS) {
             throw new SettingsException("The number of crawlers (--crawlers, STANDALONE_CRAWLERS) is " + crawlers + "; give 0 to " + MAX_CRAWLERS
                     + " (more crawl as processes of their own, on as many machines as you like: docs/operations.md, \"Scaling\")");
         }
-        return embeddedOptions(userSettings, userSettings.service("standalone"));
+        EmbeddedStack.Options embedded = embeddedOptions(userSettings, userSettings.service("standalone"));
+        SettingsGroup settings = userSettings.withLauncherValues(launcherDefaults(userSettings));
+        for (ServiceFactory factory : factories) {
+            if (crawlers > 0 || !factory.name().equals(CRAWLER)) {
+                factory.check(settings.service(factory.name()));
+            }
+        }
+        return embedded;
+    }
+
+    /** What standalone sets where the user did not: the gateway on the loopback address, private addresses allowed (a demo). */
+    private static Map<String, Object> launcherDefaults(SettingsGroup userSettings) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        if (!userSettings.isUserSet(GATEWAY_HOST)) {
+            values.put(GATEWAY_HOST, LOOPBACK);
+        }
+        if (!userSettings.isUserSet(PRIVATE_ADDRESS_GUARD)) {
+            values.put(PRIVATE_ADDRESS_GUARD, false);
+        }
+        return values;
     }
 
     private static EmbeddedStack.Options embeddedOptions(SettingsGroup settings, Settings own) {

@@ -10,6 +10,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.cli.SettingsOptions;
@@ -22,6 +23,8 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,9 +53,9 @@ public final class StandaloneCommand implements Callable<Integer> {
     @Option(names = "--crawlers", paramLabel = "N", description = "Number of crawler nodes (default: STANDALONE_CRAWLERS, 1).")
     Integer crawlers;
 
-    @Option(names = "--check", description = "Check the settings and options as a start would (names, types and values;"
-            + " the embedded servers' ports free, the data folder usable, created when missing), say that they are good, and exit"
-            + " without starting.")
+    @Option(names = "--check", description = "Check the settings and options as a start would (names, types and values,"
+            + " every service's included; the plugins' classes; the embedded servers' ports free, the data folder usable, created"
+            + " when missing), say that they are good, and exit without starting.")
     boolean check;
 
     @Spec
@@ -78,10 +81,15 @@ public final class StandaloneCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         SettingsGroup settings = options.loadAll();
-        configureLogging(settings);
+        if (check) {
+            // what the check loads (plugins, pipelines, ...) is not news: its warnings and errors are
+            configureLogging(settings, config -> config.atLeast(Level.WARN));
+        } else {
+            configureLogging(settings);
+        }
         int nodes = crawlers != null ? crawlers : settings.service("standalone").getInt("STANDALONE_CRAWLERS");
         if (check) {
-            StandaloneCluster.check(settings, nodes);
+            StandaloneCluster.check(settings, nodes, serviceFactories());
             spec.commandLine().getOut().println("The settings and options are good");
             spec.commandLine().getOut().flush();
             return 0;
@@ -139,8 +147,12 @@ public final class StandaloneCommand implements Callable<Integer> {
 
     /** The process's logging, from {@code standalone}'s settings, with every service's logger name. */
     static void configureLogging(SettingsGroup settings) {
+        configureLogging(settings, UnaryOperator.identity());
+    }
+
+    private static void configureLogging(SettingsGroup settings, UnaryOperator<LogConfig> adjusted) {
         Settings own = settings.service("standalone");
-        Logging.configure(LogConfig.from(own), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
+        Logging.configure(adjusted.apply(LogConfig.from(own)), Logging.namesFor(own.getString("LOGGER_NAME"), servicesOf(settings)));
     }
 
     private static Map<String, Settings> servicesOf(SettingsGroup settings) {

@@ -122,6 +122,15 @@ class ScrapyClusterCommandTest {
             assertTrue(err.toString().startsWith("scrapy-cluster standalone: Setting STANDALONE_REDIS_PORT (from the command line) is "
                     + taken.getLocalPort() + ", and something already listens there"), err.toString());
         }
+        for (String[] wrong : List.of(
+                new String[] {"redis-monitor.RETRY_FAILURES_MAX=-1", "Setting redis-monitor.RETRY_FAILURES_MAX (from the command line) must be at least 0"},
+                new String[] {"crawler.CONCURRENT_REQUESTS=0", "Setting crawler.CONCURRENT_REQUESTS (from the command line) "},
+                new String[] {"kafka-monitor.PLUGINS={com.example.Missing: 900}", "Setting kafka-monitor.PLUGINS (from the command line) "},
+                new String[] {"REST_MAX_CONNECTIONS=0", "Setting REST_MAX_CONNECTIONS (from the command line) must be at least 1"})) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, run(check("--set", wrong[0])), wrong[0]);
+            assertTrue(err.toString().startsWith("scrapy-cluster standalone: " + wrong[1]), "every service's own values: " + err);
+        }
         assertEquals("", out.toString(), "nothing said to be good");
     }
 

@@ -59,9 +59,33 @@ class StandaloneClusterTest {
             assertEquals(Layer.LAUNCHER, cluster.settings().service("crawler").layerOf("DOWNLOAD_FORBID_PRIVATE_ADDRESSES"));
             assertFalse(cluster.settings().service("crawler").getBoolean("DOWNLOAD_FORBID_PRIVATE_ADDRESSES"));
         }
-        assertEquals(List.of("start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1", "start crawler-2 on 127.0.0.1"),
-                events.subList(0, 3));
-        assertEquals(Set.of("close crawler-2", "close crawler-1", "close kafka-monitor"), Set.copyOf(events.subList(3, events.size())));
+        assertEquals(List.of("check kafka-monitor", "check crawler", "start kafka-monitor on 127.0.0.1", "start crawler-1 on 127.0.0.1",
+                "start crawler-2 on 127.0.0.1"), events.subList(0, 5));
+        assertEquals(Set.of("close crawler-2", "close crawler-1", "close kafka-monitor"), Set.copyOf(events.subList(5, events.size())));
+    }
+
+    @Test
+    void aServiceThatRefusesItsSettingsStopsTheStartBeforeAnyServiceIsMade() {
+        ServiceFactory refusing = new Recording("redis-monitor") {
+            @Override
+            public void check(Settings settings) {
+                throw settings.invalid("RETRY_FAILURES_MAX", "must be at least 0, was " + settings.getInt("RETRY_FAILURES_MAX"));
+            }
+        };
+        SettingsGroup settings = settings(Map.of("redis-monitor.RETRY_FAILURES_MAX", "-1"));
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> StandaloneCluster.start(settings, 1, List.of(new Recording("kafka-monitor"), refusing, new Recording("crawler"))));
+        assertEquals("Setting redis-monitor.RETRY_FAILURES_MAX (from the command line) must be at least 0, was -1", e.getMessage());
+        assertEquals(List.of("check kafka-monitor"), events, "nothing made, nothing started");
+    }
+
+    @Test
+    void eachServiceIsCheckedAsStandaloneWouldRunItAndTheCrawlerOnlyWhenThereAreCrawlers() {
+        List<ServiceFactory> factories = List.of(new Recording("rest"), new Recording("crawler"));
+        StandaloneCluster.check(settings(Map.of()), 0, factories);
+        assertEquals(List.of("check rest on 127.0.0.1"), events, "the gateway on the loopback address, as standalone binds it");
+        StandaloneCluster.check(settings(Map.of("FLASK_HOST", "0.0.0.0")), 1, factories);
+        assertEquals(List.of("check rest on 127.0.0.1", "check rest on 0.0.0.0", "check crawler"), events);
     }
 
     @Test
@@ -72,7 +96,8 @@ class StandaloneClusterTest {
         List<ServiceFactory> factories = List.of(new Recording("redis-monitor", stopping), new Recording("crawler", stopping));
         StandaloneCluster.start(external, 2, factories).close();
 
-        assertEquals(Set.of("close redis-monitor", "close crawler-1", "close crawler-2"), Set.copyOf(events.subList(3, events.size())),
+        assertEquals(List.of("check redis-monitor", "check crawler"), events.subList(0, 2));
+        assertEquals(Set.of("close redis-monitor", "close crawler-1", "close crawler-2"), Set.copyOf(events.subList(5, events.size())),
                 "each stop met the others: every service's stop had begun before any ended");
     }
 
@@ -234,6 +259,11 @@ class StandaloneClusterTest {
         @Override
         public String name() {
             return name;
+        }
+
+        @Override
+        public void check(Settings settings) {
+            events.add("check " + name + (settings.has("FLASK_HOST") ? " on " + settings.getString("FLASK_HOST") : ""));
         }
 
         @Override

@@ -52,6 +52,14 @@ public record LogConfig(String loggerName, Path directory, String file, long max
                 Map.copyOf(levels), repeatPeriod, (setting, problem) -> settings.invalid(p + setting, problem));
     }
 
+    /** This configuration with every level below {@code least} (its own, and those of {@code levels}) raised to it. */
+    public LogConfig atLeast(Level least) {
+        Map<String, Level> raised = new LinkedHashMap<>();
+        levels.forEach((logger, own) -> raised.put(logger, own.isGreaterOrEqual(least) ? own : least));
+        return new LogConfig(loggerName, directory, file, maxBytes, backups, stdout, json, level.isGreaterOrEqual(least) ? level : least,
+                Map.copyOf(raised), repeatPeriod, refusal);
+    }
+
     /** {@code "SC_"} for a service logging with the crawler's setting names, else {@code ""}. */
     public static String prefix(Settings settings) {
         if (settings.has("LOG_LEVEL")) {

@@ -1,5 +1,7 @@
 package org.scrapycluster.common.service;
 
+import org.scrapycluster.common.settings.Settings;
+
 /**
  * Builds a service from its context. Service modules list their factory in
  * {@code META-INF/services/org.scrapycluster.common.service.ServiceFactory}; standalone finds
@@ -9,6 +11,15 @@ public interface ServiceFactory {
 
     /** The service's name, as its settings file is named. */
     String name();
+
+    /**
+     * Refuses the settings a service could not start with, as {@link #create} and {@link Service#start} would, without
+     * connecting to anything or starting a thread: a value out of its range, a plugin class that cannot be found or
+     * set up. {@code standalone --check} asks every service.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting and where its value came from
+     */
+    void check(Settings settings);
 
     /** A new, not yet started instance. */
     Service create(ServiceContext context);

@@ -44,6 +44,12 @@ class ServiceLauncherTest {
             return "kafka-monitor";
         }
 
+        /** Not asked: run alone, a service refuses its settings as it is made and started. */
+        @Override
+        public void check(Settings settings) {
+            events.add("check " + settings.service());
+        }
+
         @Override
         public Service create(ServiceContext context) {
             events.add("create " + context.service());

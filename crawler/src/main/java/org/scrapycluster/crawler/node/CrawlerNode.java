@@ -110,6 +110,25 @@ public final class CrawlerNode implements Service {
         this.endpoint = RedisEndpoint.from(context.settings());
     }
 
+    /**
+     * Refuses the settings a node could not start with, as its start would before it connects: every value in range,
+     * its spider, link filters, middlewares and pipelines found and made (the pipelines not opened); connects to
+     * nothing.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting
+     */
+    public static void check(Settings settings) {
+        CrawlerConfig config = CrawlerConfig.from(settings);
+        RedisEndpoint.from(settings);
+        ZooKeeperConnection.of(settings);
+        Spiders.named(config.spiderName(), settings);
+        ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS");
+        DownloadChain.middlewares(settings);
+        Pipelines.check(settings);
+        StatsWindow.parse(settings.getStringList("STATS_TIMES"));
+        CountedStatusCodes.from(settings);
+    }
+
     @Override
     public String name() {
         return "crawler";

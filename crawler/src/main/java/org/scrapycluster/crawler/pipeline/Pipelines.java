@@ -13,6 +13,7 @@ import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,7 @@ public final class Pipelines implements AutoCloseable {
      * @throws SettingsException when a name has no pipeline
      */
     public static Pipelines open(PipelineContext context) {
-        List<ItemPipeline> loaded = ExtensionLoader.of(ItemPipeline.class, "item pipelines", context.settings()).ordered("ITEM_PIPELINES");
+        List<ItemPipeline> loaded = load(context.settings());
         List<ItemPipeline> opened = new ArrayList<>();
         try {
             for (ItemPipeline stage : loaded) {
@@ -52,6 +53,20 @@ public final class Pipelines implements AutoCloseable {
             throw e;
         }
         return new Pipelines(List.copyOf(opened));
+    }
+
+    /**
+     * Refuses an {@code ITEM_PIPELINES} that {@link #open} would: a name with no pipeline, one that cannot be made. Makes
+     * them, opens none, and closes those an extension made (the node's own have nothing to close before they open).
+     *
+     * @throws SettingsException naming the pipeline
+     */
+    public static void check(Settings settings) {
+        load(settings).stream().filter(stage -> !(stage instanceof NodePipeline)).forEach(ItemPipeline::close);
+    }
+
+    private static List<ItemPipeline> load(Settings settings) {
+        return ExtensionLoader.of(ItemPipeline.class, "item pipelines", settings).ordered("ITEM_PIPELINES");
     }
 
     /**

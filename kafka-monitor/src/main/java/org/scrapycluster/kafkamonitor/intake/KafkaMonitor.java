@@ -25,7 +25,6 @@ import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.json.Json;
-import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.keyspace.Keyspace;
@@ -132,26 +131,35 @@ public final class KafkaMonitor implements Service {
         this.settings = context.settings();
         this.listener = listener;
         this.plugins = PluginSet.load(settings);
-        Json json = new Json(JsonLimits.from(settings));
+        IntakeOptions options = IntakeOptions.from(settings);
+        Json json = new Json(options.json());
         this.intake = new RequestIntake(json, plugins, context.clock());
         this.rejections = new RejectionMessages(settings, json, context.clock(), context.meters());
         this.metrics = new IntakeMetrics(context.meters());
         this.clients = new KafkaClients(settings);
         this.topic = settings.getString("KAFKA_INCOMING_TOPIC");
         this.group = settings.getString("KAFKA_GROUP");
-        this.kafka = new KafkaWatch(KafkaClients.bootstrapServers(settings),
-                "consuming " + topic + " in group " + group, Duration.ofSeconds(positive("KAFKA_UNAVAILABLE_AFTER")));
-        this.maxPollRecords = positive("KAFKA_CONSUMER_MAX_POLL_RECORDS");
-        this.pollTimeout = Duration.ofMillis(positive("KAFKA_CONSUMER_TIMEOUT"));
+        this.kafka = new KafkaWatch(KafkaClients.bootstrapServers(settings), "consuming " + topic + " in group " + group,
+                options.unavailableAfter());
         this.lag = new IncomingLag(context.meters());
-        this.sleepTime = settings.getSeconds("SLEEP_TIME");
-        this.fifo = settings.getBoolean("QUEUE_FIFO");
-        if (sleepTime.isNegative()) {
-            throw settings.invalid("SLEEP_TIME", "cannot be negative");
-        }
-        this.heartbeatTtl = Duration.ofSeconds(positive("HEARTBEAT_TIMEOUT"));
-        this.endpoint = RedisEndpoint.from(settings);
-        this.statsConfig = IntakeStats.Config.from(settings);
+        this.maxPollRecords = options.maxPollRecords();
+        this.pollTimeout = options.pollTimeout();
+        this.sleepTime = options.sleepTime();
+        this.fifo = options.fifo();
+        this.heartbeatTtl = options.heartbeatTtl();
+        this.endpoint = options.redis();
+        this.statsConfig = options.stats();
+    }
+
+    /**
+     * Refuses the settings a monitor could not be built with, as its constructor would: its plugins loaded and set up,
+     * every value in range; connects to nothing.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting
+     */
+    public static void check(Settings settings) {
+        PluginSet.load(settings);
+        IntakeOptions.from(settings);
     }
 
     @Override
@@ -433,14 +441,6 @@ public final class KafkaMonitor implements Service {
             }
         }
         return new BatchSummary(entries.size(), accepted, entries.size() - accepted, polled);
-    }
-
-    private int positive(String name) {
-        int value = settings.getInt(name);
-        if (value < 1) {
-            throw settings.invalid(name, "must be at least 1");
-        }
-        return value;
     }
 
     private static Duration min(Duration a, Duration b) {

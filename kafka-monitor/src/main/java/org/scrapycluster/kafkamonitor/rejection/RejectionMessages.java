@@ -58,13 +58,23 @@ public final class RejectionMessages {
         this.rejectedTopic = settings.getBoolean("PUBLISH_REJECTED");
         this.errorAnswers = settings.getBoolean("PUBLISH_ERROR_ANSWERS");
         this.appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
-        this.maxRecordChars = settings.getInt("REJECTED_RECORD_MAX_CHARS");
-        if (maxRecordChars < 0) {
-            throw settings.invalid("REJECTED_RECORD_MAX_CHARS", "cannot be negative");
-        }
+        this.maxRecordChars = maxRecordChars(settings);
         this.firehoseOnly = Counter.builder("kafka.monitor.answers.firehose.only")
                 .description("Error answers sent to the firehose only: their appid makes an app topic name Kafka cannot take")
                 .register(meters);
+    }
+
+    /**
+     * The most characters of a rejected record published ({@code REJECTED_RECORD_MAX_CHARS}).
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException when it is negative
+     */
+    public static int maxRecordChars(Settings settings) {
+        int chars = settings.getInt("REJECTED_RECORD_MAX_CHARS");
+        if (chars < 0) {
+            throw settings.invalid("REJECTED_RECORD_MAX_CHARS", "cannot be negative");
+        }
+        return chars;
     }
 
     /** What to publish for the record at {@code topic}/{@code partition}/{@code offset} holding {@code value}. */

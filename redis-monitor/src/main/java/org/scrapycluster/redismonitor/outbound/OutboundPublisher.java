@@ -84,10 +84,7 @@ public final class OutboundPublisher implements AutoCloseable {
      * {@code KAFKA_HOSTS} resolves ({@link KafkaClients#onceResolvable}).
      */
     public static OutboundPublisher create(Settings settings) {
-        Duration timeout = settings.getSeconds("KAFKA_SEND_TIMEOUT");
-        if (timeout.toMillis() < 1) {
-            throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be more than 0");
-        }
+        Duration timeout = sendTimeout(settings);
         KafkaClients clients = new KafkaClients(settings).onceResolvable(LOG);
         Properties properties = clients.producerProperties();
         properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
@@ -95,6 +92,26 @@ public final class OutboundPublisher implements AutoCloseable {
         Topics topics = Topics.from(settings);
         return new OutboundPublisher(producer, topics, settings.getBoolean("KAFKA_APPID_TOPICS"), timeout,
                 new Json(JsonLimits.from(settings)), TopicReach.of(clients, topics.outboundFirehose(), Clock.systemUTC()));
+    }
+
+    /**
+     * Refuses the settings a publisher could not be made with, as {@link #create} would, without making one.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting
+     */
+    public static void check(Settings settings) {
+        sendTimeout(settings);
+        KafkaClients.bootstrapServers(settings);
+        Topics.from(settings);
+        JsonLimits.from(settings);
+    }
+
+    private static Duration sendTimeout(Settings settings) {
+        Duration timeout = settings.getSeconds("KAFKA_SEND_TIMEOUT");
+        if (timeout.toMillis() < 1) {
+            throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be more than 0");
+        }
+        return timeout;
     }
 
     /**

@@ -5,11 +5,14 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.handler.codec.http.HttpMethod;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
@@ -22,6 +25,7 @@ import org.scrapycluster.common.metrics.MetricsServer;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.FatalExit;
+import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.settings.Settings;
@@ -166,6 +170,17 @@ public final class RestGateway implements Service {
                 .build();
         this.dispatcher = new Dispatcher(router, keys, AllowedHosts.of(bindAddress.getAddress(), AllowedHosts.listed(settings, "REST_ALLOWED_HOSTS")),
                 envelope, new HttpMetrics(context.meters()), settings.getBoolean("FLASK_LOGGING_ENABLED"));
+    }
+
+    /**
+     * Refuses the settings a gateway could not be built with: one is built, which reads and checks every setting and
+     * starts nothing (it listens, links and refreshes from {@link #start}), and dropped.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting
+     */
+    public static void check(Settings settings) {
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new RestGateway(new ServiceContext(settings, meters, meters, new HealthRegistry(), NodeIdentity.create(), Clock.systemUTC()));
     }
 
     @Override

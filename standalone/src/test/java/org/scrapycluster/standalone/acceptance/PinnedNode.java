@@ -4,6 +4,7 @@ import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.service.ServiceFactory;
+import org.scrapycluster.common.settings.Settings;
 
 /**
  * A service factory whose services run as {@code node} instead of the host's own identity, so that
@@ -14,6 +15,11 @@ record PinnedNode(ServiceFactory factory, NodeIdentity node) implements ServiceF
     @Override
     public String name() {
         return factory.name();
+    }
+
+    @Override
+    public void check(Settings settings) {
+        factory.check(settings);
     }
 
     @Override
