@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import org.scrapycluster.api.Extension;
@@ -32,13 +33,17 @@ import org.slf4j.LoggerFactory;
  * error names it too. A setting that lists several ({@code ITEM_PIPELINES}, {@code LINK_FILTERS},
  * {@code DOWNLOADER_MIDDLEWARES}) maps names to orders, as the original's plugin dictionaries do: ascending order, a
  * null order removes an entry. An unknown name, two entries with one order, two extensions of one kind with one name,
- * and one extension class in two jars are start-up errors. One log line per kind says what was loaded.
+ * and one extension class in two jars are start-up errors. One log line per kind says what was loaded, once in the
+ * process: a start that checks its settings first, and several crawler nodes in one {@code standalone}, load the same
+ * extensions again.
  *
  * @param <T> the kind
  */
 public final class ExtensionLoader<T extends Extension> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExtensionLoader.class);
+    /** The loadings this process has told, so that one done again is not told again. */
+    private static final Set<String> TOLD = ConcurrentHashMap.newKeySet();
 
     private final Class<T> kind;
     private final String kindName;
@@ -172,8 +177,11 @@ public final class ExtensionLoader<T extends Extension> {
      */
     public T named(String setting, String name) {
         T extension = configured(setting, name, resolve(setting, name));
-        LOG.atInfo().addKeyValue("setting", setting).addKeyValue("name", extension.name())
-                .addKeyValue("source", FoundExtension.sourceOf(extension.getClass())).log("Loaded " + kindName);
+        String source = FoundExtension.sourceOf(extension.getClass());
+        if (TOLD.add("Loaded " + kindName + ": " + setting + "=" + extension.name() + " from " + source)) {
+            LOG.atInfo().addKeyValue("setting", setting).addKeyValue("name", extension.name()).addKeyValue("source", source)
+                    .log("Loaded " + kindName);
+        }
         return extension;
     }
 
@@ -209,9 +217,10 @@ public final class ExtensionLoader<T extends Extension> {
         for (Entry<T> entry : entries) {
             loaded.add(configured(setting, entry.name(), entry.extension()));
         }
-        LOG.atInfo().addKeyValue("setting", setting)
-                .addKeyValue("loaded", entries.stream().map(entry -> entry.name() + "(" + entry.order() + ")").collect(Collectors.joining(", ")))
-                .log("Loaded " + kindName);
+        String listing = entries.stream().map(entry -> entry.name() + "(" + entry.order() + ")").collect(Collectors.joining(", "));
+        if (TOLD.add("Loaded " + kindName + ": " + setting + "=" + listing)) {
+            LOG.atInfo().addKeyValue("setting", setting).addKeyValue("loaded", listing).log("Loaded " + kindName);
+        }
         return List.copyOf(loaded);
     }
 

@@ -171,6 +171,25 @@ class PluginFoldersTest {
                 .service("org.scrapycluster.api.Spider", "com.example.ExtendsLibrary").writeTo(folder, "1");
     }
 
+    /** A start that checks its settings first loads the same extensions twice; several crawler nodes, once each. */
+    @Test
+    void aLoadingDoneAgainIsToldOnce(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("told").source("com.example.Told", SPIDER.formatted("Told", "told-once", "where"))
+                .source("org.example.shared.Origin", ORIGIN.formatted("where"))
+                .service("org.scrapycluster.api.Spider", "com.example.Told").writeTo(folder, "1");
+
+        List<String> lines;
+        try (CapturedLog log = CapturedLog.start(ExtensionLoader.class, Level.INFO)) {
+            for (int load = 0; load < 3; load++) {
+                assertEquals("told-once", ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "told-once").name());
+            }
+            lines = log.lines();
+        }
+        assertEquals(1, lines.size(), lines.toString());
+        assertTrue(lines.get(0).startsWith("INFO Loaded spiders"), lines.get(0));
+    }
+
     @Test
     void aBrokenExtensionNoSettingNamesIsLeftOutWithAWarningNamingItsJarAndClass(@TempDir Path work) {
         Path folder = work.resolve("plugins");

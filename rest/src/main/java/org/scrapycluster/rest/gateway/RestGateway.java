@@ -83,6 +83,8 @@ public final class RestGateway implements Service {
     private final Duration drain;
     private final Duration heartbeatPeriod;
     private final Duration heartbeatTtl;
+    /** Whether anyone who reaches it from another host is served, without a key ({@code REST_ALLOW_ANONYMOUS}). */
+    private final boolean anonymous;
     private final RedisLink redis;
     private final KafkaLink kafka;
     private final LiveView live;
@@ -131,7 +133,7 @@ public final class RestGateway implements Service {
         this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, (int) atLeast("REST_MAX_CONNECTIONS", 1),
                 (int) atLeast("REST_MAX_PIPELINED_REQUESTS", 1));
         ApiKeys keys = ApiKeys.from(settings);
-        refuseAnonymousExposure(keys);
+        this.anonymous = anonymousExposure(keys);
 
         Json json = new Json(JsonLimits.from(settings));
         Envelope envelope = new Envelope(json);
@@ -204,6 +206,11 @@ public final class RestGateway implements Service {
             }
             throw e;
         }
+        if (anonymous) {
+            String address = bindAddress.getAddress().getHostAddress();
+            LOG.atWarn().addKeyValue("address", address).log("REST_ALLOW_ANONYMOUS is true: anyone who reaches " + address
+                    + " may feed, stop and reconfigure crawls without a key");
+        }
         context.health().register("redis", redis::health);
         context.health().register("kafka", kafka::health);
         context.health().register("kafka-loop", HealthRegistry.Kind.LIVENESS, kafka::liveness);
@@ -260,22 +267,22 @@ public final class RestGateway implements Service {
     }
 
     /**
-     * A gateway reachable from other hosts must have keys, unless {@code REST_ALLOW_ANONYMOUS} says
-     * that serving anyone is meant (then it is said once in the log).
+     * Whether the gateway serves anyone who reaches it from another host: reachable from other hosts without keys,
+     * which must be meant ({@code REST_ALLOW_ANONYMOUS}); it is said in the log as it starts listening.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException when it is not meant
      */
-    private void refuseAnonymousExposure(ApiKeys keys) {
+    private boolean anonymousExposure(ApiKeys keys) {
         InetAddress address = bindAddress.getAddress();
         if (keys.required() || address.isLoopbackAddress()) {
-            return;
+            return false;
         }
         if (!settings.getBoolean("REST_ALLOW_ANONYMOUS")) {
             throw settings.invalid("FLASK_HOST", "is " + address.getHostAddress() + ", reachable from other hosts, and no API key"
                     + " is configured: set REST_API_KEYS (or REST_API_KEYS_FILE), bind 127.0.0.1,"
                     + " or set REST_ALLOW_ANONYMOUS: true to let anyone feed, stop and reconfigure crawls");
         }
-        LOG.atWarn().addKeyValue("address", address.getHostAddress())
-                .log("REST_ALLOW_ANONYMOUS is true: anyone who reaches " + address.getHostAddress()
-                        + " may feed, stop and reconfigure crawls without a key");
+        return true;
     }
 
     /**
