@@ -2,9 +2,11 @@ package org.scrapycluster.kafkamonitor;
 
 import java.util.concurrent.Callable;
 
+import org.scrapycluster.common.cli.CheckOption;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.ServiceLauncher;
 import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.settings.Settings;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,8 +20,12 @@ public final class KafkaMonitorCommand implements ClusterCommand, Callable<Integ
     @Mixin
     SettingsOptions options;
 
+    @Mixin
+    CheckOption check;
+
     @Override
     public Integer call() {
-        return ServiceLauncher.run(options.load("kafka-monitor"), new KafkaMonitorFactory());
+        Settings settings = options.load("kafka-monitor");
+        return check.asked() ? check.run(settings, new KafkaMonitorFactory()) : ServiceLauncher.run(settings, new KafkaMonitorFactory());
     }
 }

@@ -3,6 +3,7 @@ package org.scrapycluster.redismonitor;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
+import org.scrapycluster.common.cli.CheckOption;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.Logging;
@@ -31,9 +32,15 @@ public final class RedisMonitorCommand implements ClusterCommand, Callable<Integ
     @Mixin
     SettingsOptions options;
 
+    @Mixin
+    CheckOption check;
+
     @Override
     public Integer call() {
         Settings settings = options.load("redis-monitor");
+        if (check.asked()) {
+            return check.run(settings, new RedisMonitorFactory());
+        }
         Logging.configure(settings);
         try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
             try (ServiceHost host = ServiceHost.start(settings)) {

@@ -142,6 +142,28 @@ class ScrapyClusterCommandTest {
         return args.toArray(String[]::new);
     }
 
+    /** A service's own {@code --check}, for a deployment to try its configuration: nothing started, no server needed. */
+    @Test
+    void eachServiceChecksItsSettingsWithoutStarting() {
+        for (String service : List.of("kafka-monitor", "redis-monitor", "crawler", "rest")) {
+            out.getBuffer().setLength(0);
+            assertEquals(0, run(service, "--check", "--set", "REDIS_PORT=1"), service + ": " + err);
+            assertEquals("The settings and options are good", out.toString().strip(), service);
+        }
+        for (String[] wrong : List.of(
+                new String[] {"redis-monitor", "RETRY_FAILURES_MAX=-1", "Setting RETRY_FAILURES_MAX (from the command line) must be at least 0"},
+                new String[] {"crawler", "CONCURRENT_REQUESTS=0", "Setting CONCURRENT_REQUESTS (from the command line) "},
+                new String[] {"kafka-monitor", "PLUGINS={com.example.Missing: 900}", "Setting PLUGINS (from the command line) "},
+                new String[] {"rest", "FLASK_HOST=0.0.0.0", "Setting FLASK_HOST (from the command line) is 0.0.0.0, reachable from other hosts"})) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, run(wrong[0], "--check", "--set", wrong[1]), wrong[1]);
+            assertTrue(err.toString().startsWith("scrapy-cluster " + wrong[0] + ": " + wrong[2]), err.toString());
+        }
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("crawler", "--check", "--spider", "nope"));
+        assertTrue(err.toString().startsWith("scrapy-cluster crawler: Setting SPIDER_NAME (from the command line) names 'nope'"), err.toString());
+    }
+
     @Test
     void noSubcommandIsAUsageError() {
         assertEquals(2, run());

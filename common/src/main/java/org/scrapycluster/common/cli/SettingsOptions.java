@@ -44,8 +44,13 @@ public final class SettingsOptions {
 
     /** The user's layers, with the logging flags applied to settings named with {@code logPrefix}. */
     public SettingsSources sources(String logPrefix) {
+        return sources(logPrefix, Map.of());
+    }
+
+    private SettingsSources sources(String logPrefix, Map<String, String> commandOptions) {
         Map<String, String> commandLine = new LinkedHashMap<>();
         sets.forEach(set -> commandLine.put(set.name(), set.value()));
+        commandLine.putAll(commandOptions);
         if (logLevel != null) {
             commandLine.put(logPrefix + "LOG_LEVEL", logLevel);
         }
@@ -60,8 +65,16 @@ public final class SettingsOptions {
 
     /** The settings of {@code service} from its defaults and these options. */
     public Settings load(String service) {
+        return load(service, Map.of());
+    }
+
+    /**
+     * As {@link #load(String)}, with {@code commandOptions}, the settings a command's own options set ({@code --spider}
+     * sets {@code SPIDER_NAME}), on the command line after {@code --set}.
+     */
+    public Settings load(String service, Map<String, String> commandOptions) {
         String prefix = LogConfig.prefix(Settings.defaults(service));
-        return Settings.load(service, sources(prefix));
+        return Settings.load(service, sources(prefix, commandOptions));
     }
 
     /**

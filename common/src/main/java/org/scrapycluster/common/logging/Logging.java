@@ -57,9 +57,20 @@ public final class Logging {
         configure(settings, ConsoleTarget.SystemErr);
     }
 
+    /**
+     * A check of a service's settings ({@code --check}): as {@link #configure(Settings)}, warnings and errors only, since
+     * what the check loads is not news.
+     */
+    public static void configureCheck(Settings settings) {
+        install(LogConfig.from(settings).atLeast(Level.WARN), ConsoleTarget.SystemOut);
+    }
+
     /** One service or tool in this process, its own code logging under its {@code LOGGER_NAME}, the console being {@code target}. */
     private static void configure(Settings settings, ConsoleTarget target) {
-        LogConfig config = LogConfig.from(settings);
+        install(LogConfig.from(settings), target);
+    }
+
+    private static void install(LogConfig config, ConsoleTarget target) {
         install((LoggerContext) LoggerFactory.getILoggerFactory(), config, ServiceLoggerNames.single(config.loggerName()), target);
     }
 

@@ -176,7 +176,6 @@ class PluginFoldersTest {
     void aLoadingDoneAgainIsToldOnce(@TempDir Path work) {
         Path folder = work.resolve("plugins");
         PluginJar.named("told").source("com.example.Told", SPIDER.formatted("Told", "told-once", "where"))
-                .source("org.example.shared.Origin", ORIGIN.formatted("where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Told").writeTo(folder, "1");
 
         List<String> lines;

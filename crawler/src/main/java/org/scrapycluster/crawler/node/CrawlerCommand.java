@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.scrapycluster.common.cli.CheckOption;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.Logging;
@@ -37,11 +38,14 @@ public final class CrawlerCommand implements Callable<Integer>, ClusterCommand {
     @Option(names = "--spider", paramLabel = "NAME", description = "The spider to run: link, wandering or your own (default: SPIDER_NAME).")
     String spider;
 
+    @Mixin
+    CheckOption check;
+
     @Override
     public Integer call() {
-        Settings settings = options.load("crawler");
-        if (spider != null) {
-            settings = settings.withLauncherValues(Map.of("SPIDER_NAME", spider));
+        Settings settings = options.load("crawler", spider == null ? Map.of() : Map.of("SPIDER_NAME", spider));
+        if (check.asked()) {
+            return check.run(settings, new CrawlerFactory());
         }
         Logging.configure(settings);
         try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
