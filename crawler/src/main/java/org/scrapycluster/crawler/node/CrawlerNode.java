@@ -120,6 +120,7 @@ public final class CrawlerNode implements Service {
     public static void check(Settings settings) {
         CrawlerConfig config = CrawlerConfig.from(settings);
         RedisEndpoint.from(settings);
+        publicIpLookup(settings, config);
         ZooKeeperConnection.of(settings);
         Spiders.named(config.spiderName(), settings);
         ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS");
@@ -217,7 +218,8 @@ public final class CrawlerNode implements Service {
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
                 config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsMaxHosts());
-        Optional<PublicIpLookup> publicIp = publicIpLookup(settings, throttles);
+        fixedPublicIp(settings).ifPresent(throttles::publicIp);
+        Optional<PublicIpLookup> publicIp = publicIpLookup(settings, config);
         List<Long> statsWindows = StatsWindow.parse(settings.getStringList("STATS_TIMES"));
         ZooKeeperConnection zookeeper = ZooKeeperConnection.of(settings);
 
@@ -292,17 +294,18 @@ public final class CrawlerNode implements Service {
      * How the public IP is looked up, when keys carry it and PUBLIC_IP does not fix it (then it is set here); empty
      * otherwise.
      */
-    private Optional<PublicIpLookup> publicIpLookup(Settings settings, DomainThrottles throttles) {
+    /** {@code PUBLIC_IP}, when it is set. */
+    private static Optional<String> fixedPublicIp(Settings settings) {
         String fixed = settings.getNullableString("PUBLIC_IP");
-        if (fixed != null && !fixed.isBlank()) {
-            throttles.publicIp(fixed.strip());
+        return fixed == null || fixed.isBlank() ? Optional.empty() : Optional.of(fixed.strip());
+    }
+
+    /** The look-up of this node's public IP, when its throttle keys hold it and {@code PUBLIC_IP} does not say it. */
+    private static Optional<PublicIpLookup> publicIpLookup(Settings settings, CrawlerConfig config) {
+        if (fixedPublicIp(settings).isPresent() || !config.throttleKeyStyle().byIp()) {
             return Optional.empty();
         }
-        if (!config.throttleKeyStyle().byIp()) {
-            return Optional.empty();
-        }
-        return Optional.of(new PublicIpLookup(settings.getString("PUBLIC_IP_URL"), settings.getString("IP_ADDR_REGEX"),
-                settings.getSeconds("PUBLIC_IP_TIMEOUT")));
+        return Optional.of(PublicIpLookup.from(settings));
     }
 
     /** Looks the public IP up now (bounded by PUBLIC_IP_TIMEOUT) and every SCHEDULER_IP_REFRESH. */

@@ -2,13 +2,19 @@ package org.scrapycluster.crawler.scheduler;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,20 +35,50 @@ public final class PublicIpLookup {
     private final URI url;
     private final Pattern pattern;
     private final Duration timeout;
-    private final HttpClient client;
+    /** Made at the first look-up: a client starts a thread of its own. */
+    private HttpClient client;
     private String last;
     private boolean failing;
 
-    /**
-     * @param url     where to ask ({@code PUBLIC_IP_URL})
-     * @param regex   what an address looks like in the answer ({@code IP_ADDR_REGEX})
-     * @param timeout how long to wait for connecting and for the answer
-     */
-    public PublicIpLookup(String url, String regex, Duration timeout) {
-        this.url = URI.create(url);
-        this.pattern = Pattern.compile(regex);
+    private PublicIpLookup(URI url, Pattern pattern, Duration timeout) {
+        this.url = url;
+        this.pattern = pattern;
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+    }
+
+    /**
+     * The look-up {@code PUBLIC_IP_URL} (where to ask), {@code IP_ADDR_REGEX} (what an address looks like in the answer)
+     * and {@code PUBLIC_IP_TIMEOUT} (how long to wait for connecting and for the answer) describe. It starts nothing
+     * until its first look-up.
+     *
+     * @throws SettingsException naming the setting, when the URL is not an http or https URL, the expression is not
+     *                           one, or the timeout is not above 0
+     */
+    public static PublicIpLookup from(Settings settings) {
+        String url = settings.getString("PUBLIC_IP_URL");
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw settings.invalid("PUBLIC_IP_URL", "is '" + url + "', which is not a URL: " + e.getReason() + " at index " + e.getIndex());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+            throw settings.invalid("PUBLIC_IP_URL", "is '" + url + "'; give an http or https URL, or set PUBLIC_IP");
+        }
+        String regex = settings.getString("IP_ADDR_REGEX");
+        Pattern pattern;
+        try {
+            pattern = Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw settings.invalid("IP_ADDR_REGEX", "is '" + regex + "', which is not a regular expression: " + e.getDescription()
+                    + " near index " + e.getIndex());
+        }
+        Duration timeout = settings.getSeconds("PUBLIC_IP_TIMEOUT");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw settings.invalid("PUBLIC_IP_TIMEOUT", "must be more than 0");
+        }
+        return new PublicIpLookup(uri, pattern, timeout);
     }
 
     /** Looks the address up now; {@value #FALLBACK} when that fails. */
@@ -56,6 +92,9 @@ public final class PublicIpLookup {
     }
 
     private Optional<String> query() {
+        if (client == null) {
+            client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+        }
         try {
             HttpResponse<String> response = client.send(HttpRequest.newBuilder(url).timeout(timeout).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
