@@ -13,7 +13,9 @@ import org.scrapycluster.common.settings.Settings;
  */
 public record Topics(String prefix, String incoming) {
 
-    private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+    /** The longest topic name Kafka takes. */
+    private static final int MAX_LENGTH = 249;
+    private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]{1," + MAX_LENGTH + "}");
 
     public Topics {
         requireLegal(prefix + ".x", "prefix \"" + prefix + "\"");
@@ -32,9 +34,18 @@ public record Topics(String prefix, String incoming) {
      */
     public static Topics from(Settings settings) {
         String prefix = settings.getString("KAFKA_TOPIC_PREFIX");
+        if (!isLegal(prefix + ".x")) {
+            throw settings.invalid("KAFKA_TOPIC_PREFIX", "is '" + prefix + "', which cannot begin a Kafka topic name: give 1 to "
+                    + (MAX_LENGTH - 2) + " letters, digits, '.', '_' or '-'");
+        }
         for (String name : new String[] {"KAFKA_INCOMING_TOPIC", "KAFKA_PRODUCER_TOPIC"}) {
             if (settings.has(name)) {
-                return new Topics(prefix, settings.getString(name));
+                String incoming = settings.getString(name);
+                if (!isLegal(incoming)) {
+                    throw settings.invalid(name, "is '" + incoming + "', which is not a Kafka topic name: give 1 to " + MAX_LENGTH
+                            + " letters, digits, '.', '_' or '-'");
+                }
+                return new Topics(prefix, incoming);
             }
         }
         return withPrefix(prefix);

@@ -87,6 +87,13 @@ public final class KafkaPipeline implements NodePipeline {
         return "kafka";
     }
 
+    /** Its topics and its messages' JSON limits, as {@link #open} reads them. */
+    @Override
+    public void check(Settings settings) {
+        Topics.from(settings);
+        ResultMessage.from(settings);
+    }
+
     @Override
     public void open(PipelineContext context) {
         Settings settings = context.settings();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import org.scrapycluster.api.ItemPipeline;
+import org.scrapycluster.common.settings.Settings;
 
 /**
  * A pipeline that needs the node itself — its meters, health checks and clock — as the shipped
@@ -13,6 +14,15 @@ public interface NodePipeline extends ItemPipeline {
 
     /** The longest a node pipeline's {@link #close()} waits to flush. */
     Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
+    /**
+     * Refuses the settings {@link #open} could not work with, as it would, without opening anything
+     * ({@code --check}); a stage that reads no settings of its own need not override it.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting
+     */
+    default void check(Settings settings) {
+    }
 
     /** Prepares the stage before the first item, after {@link #configure}. */
     void open(PipelineContext context);

@@ -56,13 +56,20 @@ public final class Pipelines implements AutoCloseable {
     }
 
     /**
-     * Refuses an {@code ITEM_PIPELINES} that {@link #open} would: a name with no pipeline, one that cannot be made. Makes
-     * them, opens none, and closes those an extension made (the node's own have nothing to close before they open).
+     * Refuses an {@code ITEM_PIPELINES} that {@link #open} would: a name with no pipeline, one that cannot be made, a
+     * setting a node's own stage could not open with ({@link NodePipeline#check}). Makes them, opens none, and closes
+     * those an extension made (the node's own have nothing to close before they open).
      *
-     * @throws SettingsException naming the pipeline
+     * @throws SettingsException naming the setting
      */
     public static void check(Settings settings) {
-        load(settings).stream().filter(stage -> !(stage instanceof NodePipeline)).forEach(ItemPipeline::close);
+        for (ItemPipeline stage : load(settings)) {
+            if (stage instanceof NodePipeline nodePipeline) {
+                nodePipeline.check(settings);
+            } else {
+                stage.close();
+            }
+        }
     }
 
     private static List<ItemPipeline> load(Settings settings) {

@@ -3,6 +3,7 @@ package org.scrapycluster.kafkamonitor.intake;
 import java.time.Duration;
 
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.rejection.RejectionMessages;
@@ -12,6 +13,7 @@ import org.scrapycluster.kafkamonitor.stats.IntakeStats;
  * The Kafka monitor's settings whose values can be wrong, read and checked once: by the monitor as it is built, and
  * by {@code standalone --check} without building it, so that both refuse the same values with the same message.
  *
+ * @param topics           {@code KAFKA_TOPIC_PREFIX}, {@code KAFKA_INCOMING_TOPIC}
  * @param json             {@code JSON_MAX_*}
  * @param unavailableAfter {@code KAFKA_UNAVAILABLE_AFTER}
  * @param maxPollRecords   {@code KAFKA_CONSUMER_MAX_POLL_RECORDS}
@@ -22,7 +24,7 @@ import org.scrapycluster.kafkamonitor.stats.IntakeStats;
  * @param stats            {@code STATS_*}
  * @param fifo             {@code QUEUE_FIFO}
  */
-record IntakeOptions(JsonLimits json, Duration unavailableAfter, int maxPollRecords, Duration pollTimeout, Duration sleepTime,
+record IntakeOptions(Topics topics, JsonLimits json, Duration unavailableAfter, int maxPollRecords, Duration pollTimeout, Duration sleepTime,
                       Duration heartbeatTtl, RedisEndpoint redis, IntakeStats.Config stats, boolean fifo) {
 
     /**
@@ -36,7 +38,7 @@ record IntakeOptions(JsonLimits json, Duration unavailableAfter, int maxPollReco
             throw settings.invalid("SLEEP_TIME", "cannot be negative");
         }
         RejectionMessages.maxRecordChars(settings);
-        return new IntakeOptions(JsonLimits.from(settings), Duration.ofSeconds(positive(settings, "KAFKA_UNAVAILABLE_AFTER")),
+        return new IntakeOptions(Topics.from(settings), JsonLimits.from(settings), Duration.ofSeconds(positive(settings, "KAFKA_UNAVAILABLE_AFTER")),
                 positive(settings, "KAFKA_CONSUMER_MAX_POLL_RECORDS"), Duration.ofMillis(positive(settings, "KAFKA_CONSUMER_TIMEOUT")),
                 sleepTime, Duration.ofSeconds(positive(settings, "HEARTBEAT_TIMEOUT")), RedisEndpoint.from(settings),
                 IntakeStats.Config.from(settings), settings.getBoolean("QUEUE_FIFO"));

@@ -137,7 +137,7 @@ public final class KafkaMonitor implements Service {
         this.rejections = new RejectionMessages(settings, json, context.clock(), context.meters());
         this.metrics = new IntakeMetrics(context.meters());
         this.clients = new KafkaClients(settings);
-        this.topic = settings.getString("KAFKA_INCOMING_TOPIC");
+        this.topic = options.topics().incoming();
         this.group = settings.getString("KAFKA_GROUP");
         this.kafka = new KafkaWatch(KafkaClients.bootstrapServers(settings), "consuming " + topic + " in group " + group,
                 options.unavailableAfter());

@@ -106,7 +106,8 @@ public final class RestGateway implements Service {
         if (bindAddress.isUnresolved()) {
             throw settings.invalid("FLASK_HOST", "is " + settings.getString("FLASK_HOST") + ", which is not an address of this host");
         }
-        long maxBody = settings.getLong("JSON_MAX_DOCUMENT_BYTES");
+        JsonLimits jsonLimits = JsonLimits.from(settings);
+        long maxBody = jsonLimits.maxDocumentBytes();
         if (maxBody > Integer.MAX_VALUE) {
             throw settings.invalid("JSON_MAX_DOCUMENT_BYTES", "is more than the gateway can take in one body (" + Integer.MAX_VALUE + ")");
         }
@@ -135,7 +136,7 @@ public final class RestGateway implements Service {
         ApiKeys keys = ApiKeys.from(settings);
         this.anonymous = anonymousExposure(keys);
 
-        Json json = new Json(JsonLimits.from(settings));
+        Json json = new Json(jsonLimits);
         Envelope envelope = new Envelope(json);
         JsonBodies bodies = new JsonBodies(json);
         Topics topics = Topics.from(settings);
