@@ -9,6 +9,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.ConfigNodePath;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,7 @@ public final class RedisMonitor implements Service {
         MonitorOptions.from(settings);
         PluginLoader.resolve(settings);
         OutboundPublisher.check(settings);
+        ConfigNodePath.of(settings); // the zookeeper plugin's node
     }
 
     /** A monitor whose stop's waits have {@code stopTimes} ({@link RunningMonitor#close}). */

@@ -37,6 +37,7 @@ import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.Heartbeat;
 import org.scrapycluster.common.stats.StatsRecorder;
 import org.scrapycluster.common.stats.StatsWindow;
+import org.scrapycluster.common.zookeeper.ConfigNodePath;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.HttpFetcher;
@@ -122,6 +123,7 @@ public final class CrawlerNode implements Service {
         RedisEndpoint.from(settings);
         publicIpLookup(settings, config);
         ZooKeeperConnection.of(settings);
+        ConfigNodePath.of(settings);
         Spiders.named(config.spiderName(), settings);
         ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS");
         DownloadChain.middlewares(settings);
@@ -222,6 +224,7 @@ public final class CrawlerNode implements Service {
         Optional<PublicIpLookup> publicIp = publicIpLookup(settings, config);
         List<Long> statsWindows = StatsWindow.parse(settings.getStringList("STATS_TIMES"));
         ZooKeeperConnection zookeeper = ZooKeeperConnection.of(settings);
+        String configNode = ConfigNodePath.of(settings);
 
         // Owned in the reverse order of closing: see close(). The pipelines close after the workers and before the leases.
         Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),
@@ -267,7 +270,7 @@ public final class CrawlerNode implements Service {
             Scheduler newScheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::holdsBack, new LeaseHolder(nodeId),
                     config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
-            follower.start(zookeeper, settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
+            follower.start(zookeeper, configNode);
             context.health().register("zookeeper", follower::health);
             LeaseReaper reaper = ownBackground(LeaseReaper.ofSpider(connection, spiderId, config.leaseReapInterval(), REAP_BATCH),
                     LeaseReaper::close);

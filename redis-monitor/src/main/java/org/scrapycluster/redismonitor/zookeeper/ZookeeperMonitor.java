@@ -24,6 +24,7 @@ import org.scrapycluster.common.json.PythonNumbers;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.zookeeper.ConfigNodePath;
 import org.scrapycluster.common.zookeeper.DomainConfigDocument;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
@@ -80,14 +81,9 @@ public final class ZookeeperMonitor implements JobPlugin {
         this.context = context;
         Settings settings = context.settings();
         this.json = new Json(JsonLimits.from(settings));
-        this.store = ZooKeeperConfigStore.open(connection, nodePath(settings));
+        this.store = ZooKeeperConfigStore.open(connection, ConfigNodePath.of(settings));
         this.deadline = connection.connectionTimeout().plus(DEADLINE_MARGIN);
         context.health().register("zookeeper", () -> store.isConnected() ? Health.up() : Health.down("not connected to ZooKeeper"));
-    }
-
-    /** {@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}, the node crawlers watch. */
-    private static String nodePath(Settings settings) {
-        return settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID");
     }
 
     @Override

@@ -30,6 +30,7 @@ import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.StatsReader;
+import org.scrapycluster.common.zookeeper.ConfigNodePath;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.HttpAnswer;
@@ -111,7 +112,7 @@ public final class LiveView implements AutoCloseable {
         }
         this.watchedForMillis = Math.max(WATCHED_FOR.toMillis(), 3 * refresh.toMillis());
         this.domainConfig = new DomainConfigView(ZooKeeperConnection.of(settings),
-                settings.getString("ZOOKEEPER_ASSIGN_PATH") + settings.getString("ZOOKEEPER_ID"));
+                ConfigNodePath.of(settings));
         this.nodes = new NodeList(positive(settings, "LIVE_NODE_STALE_SECONDS") * 1000);
         this.crawls = new CrawlTable((int) positive(settings, "LIVE_MAX_CRAWLS"), positive(settings, "LIVE_MAX_ACCOUNTING_FIELDS"));
         this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), settings.getLong("QUEUE_HITS"),
