@@ -24,7 +24,7 @@ import org.scrapycluster.common.settings.SettingsSources;
 class HostileSettingsTest {
 
     private static final List<String> HOSTILE = List.of("-1", "0", "", " ", "(", "[(]", "{a: (}", "-0.5", "1e308", "99999999999",
-            "http://", "x:y:z", "\u0000", "é");
+            "http://", "x:y:z", "\u0000", "é", "{acks: banana}");
 
     /** Settings that turn on the paths the values may reach: throttle keys by IP and type, the statistics dumps. */
     private static final Map<String, String> PATHS_ON = Map.of("SCHEDULER_IP_ENABLED", "true", "SCHEDULER_TYPE_ENABLED", "true",

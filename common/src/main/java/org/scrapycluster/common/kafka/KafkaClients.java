@@ -1,17 +1,21 @@
 package org.scrapycluster.common.kafka;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -34,6 +38,7 @@ public final class KafkaClients {
 
     /** What a service's {@code kafka} check says while it waits for {@link #onceResolvable}. */
     private static final String WAITING_FOR_BROKERS = "waiting for a broker of KAFKA_HOSTS to resolve";
+    private static final String CLIENT_PROPERTIES = "KAFKA_CLIENT_PROPERTIES";
 
     private final Settings settings;
     private final BootstrapServers brokers;
@@ -177,8 +182,40 @@ public final class KafkaClients {
         return properties;
     }
 
+    /**
+     * Refuses the settings the clients could not be made with, as making them would, without making one: a
+     * {@code KAFKA_HOSTS} that names no broker, an entry of {@code KAFKA_CLIENT_PROPERTIES} whose value a producer,
+     * consumer or admin client refuses (of the wrong type, or not one it takes). A name no client knows is left to the
+     * client, which warns of it.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting
+     */
+    public static void check(Settings settings) {
+        BootstrapServers.of(settings);
+        settings.getMap(CLIENT_PROPERTIES).forEach((name, value) -> {
+            if (value == null) {
+                return;
+            }
+            for (ConfigDef client : List.of(ProducerConfig.configDef(), ConsumerConfig.configDef(), AdminClientConfig.configDef())) {
+                ConfigDef.ConfigKey key = client.configKeys().get(name);
+                if (key == null) {
+                    continue;
+                }
+                try {
+                    Object parsed = ConfigDef.parseType(name, String.valueOf(value), key.type);
+                    if (key.validator != null) {
+                        key.validator.ensureValid(name, parsed);
+                    }
+                } catch (ConfigException e) {
+                    throw settings.invalid(CLIENT_PROPERTIES, "gives " + name + " the value '" + value + "', which Kafka's clients refuse: "
+                            + e.getMessage());
+                }
+            }
+        });
+    }
+
     private Properties withClientProperties(Properties properties) {
-        for (Map.Entry<String, Object> entry : settings.getMap("KAFKA_CLIENT_PROPERTIES").entrySet()) {
+        for (Map.Entry<String, Object> entry : settings.getMap(CLIENT_PROPERTIES).entrySet()) {
             if (entry.getValue() == null) {
                 properties.remove(entry.getKey());
             } else {

@@ -26,6 +26,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
@@ -123,5 +124,18 @@ class KafkaClientsTest {
             });
             assertEquals(new String(request, StandardCharsets.UTF_8), texts.getFirst(), "a consumer without a group reads by assignment");
         }
+    }
+
+    @Test
+    void aClientPropertyKafkaWouldRefuseIsASettingsErrorBeforeAnyClientIsMade() {
+        Settings wrong = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES",
+                "{acks: banana}")));
+        assertEquals("Setting KAFKA_CLIENT_PROPERTIES (from the command line) gives acks the value 'banana', which Kafka's clients "
+                + "refuse: Invalid value banana for configuration acks: String must be one of: all, -1, 0, 1",
+                assertThrows(SettingsException.class, () -> KafkaClients.check(wrong)).getMessage());
+        assertThrows(SettingsException.class, () -> KafkaClients.check(Settings.load("rest", new SettingsSources(null, Map.of(),
+                Map.of("KAFKA_CLIENT_PROPERTIES", "{request.timeout.ms: soon}")))));
+        KafkaClients.check(Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES",
+                "{security.protocol: SASL_SSL, linger.ms: 5, some.interceptor.setting: x, max.block.ms: null}"))));
     }
 }

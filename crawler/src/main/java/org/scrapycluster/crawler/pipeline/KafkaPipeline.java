@@ -87,9 +87,10 @@ public final class KafkaPipeline implements NodePipeline {
         return "kafka";
     }
 
-    /** Its topics and its messages' JSON limits, as {@link #open} reads them. */
+    /** Its producer's settings, its topics and its messages' JSON limits, as {@link #open} reads them. */
     @Override
     public void check(Settings settings) {
+        KafkaClients.check(settings);
         Topics.from(settings);
         ResultMessage.from(settings);
     }

@@ -160,6 +160,7 @@ public final class KafkaMonitor implements Service {
     public static void check(Settings settings) {
         PluginSet.load(settings);
         IntakeOptions.from(settings);
+        KafkaClients.check(settings);
     }
 
     @Override

@@ -101,7 +101,7 @@ public final class OutboundPublisher implements AutoCloseable {
      */
     public static void check(Settings settings) {
         sendTimeout(settings);
-        KafkaClients.bootstrapServers(settings);
+        KafkaClients.check(settings);
         Topics.from(settings);
         JsonLimits.from(settings);
     }

@@ -176,12 +176,14 @@ public final class RestGateway implements Service {
     }
 
     /**
-     * Refuses the settings a gateway could not be built with: one is built, which reads and checks every setting and
-     * starts nothing (it listens, links and refreshes from {@link #start}), and dropped.
+     * Refuses the settings a gateway could not be built or started with: its Kafka clients' settings are checked, and
+     * one is built, which reads and checks every other setting and starts nothing (it listens, links and refreshes from
+     * {@link #start}), and dropped.
      *
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting
      */
     public static void check(Settings settings) {
+        KafkaClients.check(settings);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new RestGateway(new ServiceContext(settings, meters, meters, new HealthRegistry(), NodeIdentity.create(), Clock.systemUTC()));
     }
