@@ -17,7 +17,8 @@ import org.scrapycluster.common.settings.SettingsSchema;
 import org.scrapycluster.common.settings.SettingsSources;
 
 /**
- * Every setting of every service, given values a user may get wrong, is either used or refused with a settings error
+ * Every setting of every service, given values a user may get wrong on the command line or in the environment (where
+ * lists are comma-separated and booleans may be 1 or 0), is either used or refused with a settings error
  * naming it (status 2 and one line), never another exception: what each service's check ({@code --check}, and a
  * {@code standalone} start before it starts anything) reads.
  */
@@ -39,24 +40,25 @@ class HostileSettingsTest {
                 for (String value : HOSTILE) {
                     Map<String, String> sets = new HashMap<>();
                     PATHS_ON.forEach((name, on) -> schema.find(name).ifPresent(found -> sets.put(name, on)));
+                    check(factory, sets, Map.of(declaration.name(), value)).ifPresent(failures::add);
                     sets.put(declaration.name(), value);
-                    check(factory, sets).ifPresent(failures::add);
+                    check(factory, sets, Map.of()).ifPresent(failures::add);
                 }
             }
         }
         assertEquals(List.of(), failures);
     }
 
-    /** What went wrong other than a settings error, if anything. */
-    private static Optional<String> check(ServiceFactory factory, Map<String, String> sets) {
+    /** What went wrong other than a settings error, if anything, with {@code environment} and {@code sets} (the command line). */
+    private static Optional<String> check(ServiceFactory factory, Map<String, String> sets, Map<String, String> environment) {
         try {
-            factory.check(Settings.load(factory.name(), new SettingsSources(null, Map.of(), sets)));
+            factory.check(Settings.load(factory.name(), new SettingsSources(null, environment, sets)));
             return Optional.empty();
         } catch (SettingsException refused) {
             return refused.getMessage().lines().count() == 1 ? Optional.empty()
-                    : Optional.of(factory.name() + " " + sets + ": more than one line: " + refused.getMessage());
+                    : Optional.of(factory.name() + " " + sets + " " + environment + ": more than one line: " + refused.getMessage());
         } catch (RuntimeException | Error e) {
-            return Optional.of(factory.name() + " " + sets + ": " + e);
+            return Optional.of(factory.name() + " " + sets + " " + environment + ": " + e);
         }
     }
 }
