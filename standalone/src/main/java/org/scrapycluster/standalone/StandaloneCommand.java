@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import org.scrapycluster.common.cli.BuildVersion;
+import org.scrapycluster.common.cli.CheckOption;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.LogConfig;
 import org.scrapycluster.common.logging.Logging;
@@ -90,7 +91,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         int nodes = crawlers != null ? crawlers : settings.service("standalone").getInt("STANDALONE_CRAWLERS");
         if (check) {
             StandaloneCluster.check(settings, nodes, serviceFactories());
-            spec.commandLine().getOut().println("The settings and options are good");
+            spec.commandLine().getOut().println(CheckOption.GOOD);
             spec.commandLine().getOut().flush();
             return 0;
         }

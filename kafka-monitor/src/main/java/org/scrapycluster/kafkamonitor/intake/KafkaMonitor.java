@@ -32,7 +32,6 @@ import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
-import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.service.Service;
@@ -91,13 +90,7 @@ public final class KafkaMonitor implements Service {
     private final String group;
     private final KafkaWatch kafka;
     private final IncomingLag lag;
-    private final int maxPollRecords;
-    private final Duration pollTimeout;
-    private final Duration sleepTime;
-    private final Duration heartbeatTtl;
-    private final RedisEndpoint endpoint;
-    private final IntakeStats.Config statsConfig;
-    private final boolean fifo;
+    private final IntakeOptions options;
     private final OutageReporter redisOutage = new OutageReporter(LOG, "Writing requests to Redis");
 
     private final PollingLoop loop = new PollingLoop();
@@ -131,7 +124,7 @@ public final class KafkaMonitor implements Service {
         this.settings = context.settings();
         this.listener = listener;
         this.plugins = PluginSet.load(settings);
-        IntakeOptions options = IntakeOptions.from(settings);
+        this.options = IntakeOptions.from(settings);
         Json json = new Json(options.json());
         this.intake = new RequestIntake(json, plugins, context.clock());
         this.rejections = new RejectionMessages(settings, json, context.clock(), context.meters());
@@ -142,13 +135,6 @@ public final class KafkaMonitor implements Service {
         this.kafka = new KafkaWatch(KafkaClients.bootstrapServers(settings), "consuming " + topic + " in group " + group,
                 options.unavailableAfter());
         this.lag = new IncomingLag(context.meters());
-        this.maxPollRecords = options.maxPollRecords();
-        this.pollTimeout = options.pollTimeout();
-        this.sleepTime = options.sleepTime();
-        this.fifo = options.fifo();
-        this.heartbeatTtl = options.heartbeatTtl();
-        this.endpoint = options.redis();
-        this.statsConfig = options.stats();
     }
 
     /**
@@ -202,12 +188,12 @@ public final class KafkaMonitor implements Service {
         Error fatal = null;
         try {
             redis = connectRedis();
-            stats = new IntakeStats(statsConfig, redis, context.node().uuid12(), context.clock(),
+            stats = new IntakeStats(options.stats(), redis, context.node().uuid12(), context.clock(),
                     plugins.plugins().stream().map(RankedPlugin::name).distinct().toList());
-            heartbeat = new Heartbeat(redis, Keyspace.HEARTBEAT.fill("kafka-monitor", context.node().toString()), heartbeatTtl,
-                    min(heartbeatTtl.dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
+            heartbeat = new Heartbeat(redis, Keyspace.HEARTBEAT.fill("kafka-monitor", context.node().toString()), options.heartbeatTtl(),
+                    min(options.heartbeatTtl().dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
             heartbeat.start();
-            filing = new BatchFiling(new RedisBatchWriter(redis, fifo), metrics, redisOutage, this::hold);
+            filing = new BatchFiling(new RedisBatchWriter(redis, options.fifo()), metrics, redisOutage, this::hold);
             producer = loop.createClient("producer", clients::bytesProducer, LOG);
             consumer = loop.createClient("consumer", this::newConsumer, LOG);
             kafka.watch(consumer);
@@ -246,11 +232,11 @@ public final class KafkaMonitor implements Service {
         Backoff backoff = Backoff.standard();
         while (!loop.stopping()) {
             try {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(options.pollTimeout());
                 kafka.observe();
                 lag.fetched(consumer);
                 if (records.isEmpty()) {
-                    loop.pause(sleepTime);
+                    loop.pause(options.sleepTime());
                 } else {
                     handle(records);
                 }
@@ -349,7 +335,7 @@ public final class KafkaMonitor implements Service {
                 return;
             } catch (RebalanceInProgressException | CommitFailedException e) {
                 LOG.info("The consumer group is rebalancing; committing the batch once it has settled");
-                hold(pollTimeout);
+                hold(options.pollTimeout());
             } catch (KafkaException e) {
                 if (e instanceof WakeupException || e instanceof InterruptException) {
                     throw e;
@@ -392,20 +378,20 @@ public final class KafkaMonitor implements Service {
     }
 
     private RedisConnection connectRedis() {
-        return RedisConnection.openRetrying(endpoint, context.meters(), LOG, loop::stopping).orElseThrow(PollingLoop.Stopping::new);
+        return RedisConnection.openRetrying(options.redis(), context.meters(), LOG, loop::stopping).orElseThrow(PollingLoop.Stopping::new);
     }
 
     private Consumer<byte[], byte[]> newConsumer() {
         Properties properties = clients.consumerProperties(group);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPollRecords));
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(options.maxPollRecords()));
         return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private Health redisHealth() {
         RedisConnection connection = redis;
         if (connection == null) {
-            return Health.down("connecting to " + endpoint);
+            return Health.down("connecting to " + options.redis());
         }
         if (!connection.answers() || redisOutage.isDown()) {
             return Health.down("Redis at " + connection.endpoint() + " does not answer");
