@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one service in this process until it is told to stop, as the service subcommands
  * ({@code scrapy-cluster kafka-monitor}, ...) do: logging from the service's settings, the
- * {@code /metrics} and {@code /health} endpoint where its {@code METRICS_*} settings say, the
- * service itself, then a clean stop on Ctrl-C, SIGTERM or an interrupt of the calling thread.
+ * service's {@linkplain ServiceFactory#check check} of its settings, the {@code /metrics} and {@code /health}
+ * endpoint where its {@code METRICS_*} settings say, the service itself, then a clean stop on Ctrl-C, SIGTERM or an
+ * interrupt of the calling thread.
  */
 public final class ServiceLauncher {
 
@@ -35,6 +36,8 @@ public final class ServiceLauncher {
      */
     public static int run(Settings settings, ServiceFactory factory) {
         Logging.configure(settings);
+        // before anything listens or connects: a setting the service refuses stops it with nothing bound
+        factory.check(settings);
         try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
             try (ServiceHost host = ServiceHost.start(settings)) {
                 Service service = factory.create(host.context(settings));
