@@ -26,6 +26,6 @@ public final class KafkaMonitorCommand implements ClusterCommand, Callable<Integ
     @Override
     public Integer call() {
         Settings settings = options.load("kafka-monitor");
-        return check.asked() ? check.run(settings, new KafkaMonitorFactory()) : ServiceLauncher.run(settings, new KafkaMonitorFactory());
+        return check.checkOrRun(settings, new KafkaMonitorFactory(), ServiceLauncher.SHUTDOWN_GRACE);
     }
 }

@@ -26,6 +26,6 @@ public final class RestCommand implements ClusterCommand, Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = options.load("rest");
-        return check.asked() ? check.run(settings, new RestFactory()) : ServiceLauncher.run(settings, new RestFactory());
+        return check.checkOrRun(settings, new RestFactory(), ServiceLauncher.SHUTDOWN_GRACE);
     }
 }

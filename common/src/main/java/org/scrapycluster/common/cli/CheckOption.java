@@ -1,6 +1,7 @@
 package org.scrapycluster.common.cli;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.service.ServiceFactory;
@@ -27,9 +28,15 @@ public final class CheckOption {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    /** Whether {@code --check} was given. */
-    public boolean asked() {
-        return asked;
+    /**
+     * What the service's command does: with {@code --check}, {@linkplain #run checks} the settings; without, runs the
+     * service until the process is told to stop ({@link ServiceLauncher#run(Settings, ServiceFactory, Duration)}).
+     *
+     * @return the exit status
+     * @throws org.scrapycluster.common.settings.SettingsException naming what is wrong (status 2)
+     */
+    public int checkOrRun(Settings settings, ServiceFactory factory, Duration grace) {
+        return asked ? run(settings, factory) : ServiceLauncher.run(settings, factory, grace);
     }
 
     /**
@@ -39,7 +46,7 @@ public final class CheckOption {
      * @return the exit status, 0
      * @throws org.scrapycluster.common.settings.SettingsException naming what is wrong (status 2)
      */
-    public int run(Settings settings, ServiceFactory factory) {
+    private int run(Settings settings, ServiceFactory factory) {
         Logging.configureCheck(settings);
         factory.check(settings);
         PrintWriter out = command.commandLine().getOut();

@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
 public final class ServiceLauncher {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceLauncher.class);
-    /** How long a stopping service has to finish the work in hand; orchestrators wait longer. */
+    /**
+     * How long a stopping service has to finish the work in hand unless its command gives another; orchestrators wait
+     * longer.
+     */
     public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
 
     private ServiceLauncher() {
@@ -29,16 +32,16 @@ public final class ServiceLauncher {
 
     /**
      * Runs the service {@code factory} builds with {@code settings} until the process is told to
-     * stop.
+     * stop; once told, the process exits when {@code grace} has passed, stopped or not.
      *
      * @return the exit status, 0
      * @throws org.scrapycluster.common.settings.SettingsException when a setting cannot be used
      */
-    public static int run(Settings settings, ServiceFactory factory) {
+    public static int run(Settings settings, ServiceFactory factory, Duration grace) {
         Logging.configure(settings);
         // before anything listens or connects: a setting the service refuses stops it with nothing bound
         factory.check(settings);
-        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
+        try (ShutdownSignal signal = ShutdownSignal.install(grace)) {
             try (ServiceHost host = ServiceHost.start(settings)) {
                 Service service = factory.create(host.context(settings));
                 host.run(service);

@@ -25,13 +25,15 @@ import org.scrapycluster.common.settings.SettingsSources;
 
 class ServiceLauncherTest {
 
+    private static final Duration GRACE = Duration.ofSeconds(10);
+
     @Test
     void runsTheServiceUntilTheThreadIsInterruptedThenClosesIt() throws Exception {
         Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
                 Map.of("METRICS_PORT", "-1", "LOG_LEVEL", "WARNING")));
         List<String> events = new CopyOnWriteArrayList<>();
         AtomicInteger status = new AtomicInteger(-1);
-        Thread launcher = Thread.ofPlatform().start(() -> status.set(ServiceLauncher.run(settings, new Recording(events, false))));
+        Thread launcher = Thread.ofPlatform().start(() -> status.set(ServiceLauncher.run(settings, new Recording(events, false), GRACE)));
 
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> events.contains("start kafka-monitor"));
         launcher.interrupt();
@@ -54,7 +56,7 @@ class ServiceLauncherTest {
                 Map.of("METRICS_HOST", "127.0.0.1", "METRICS_PORT", String.valueOf(port), "LOG_LEVEL", "WARNING")));
         List<String> events = new CopyOnWriteArrayList<>();
         SettingsException refused = assertThrows(SettingsException.class,
-                () -> ServiceLauncher.run(settings, new Recording(events, true)));
+                () -> ServiceLauncher.run(settings, new Recording(events, true), GRACE));
 
         assertEquals("Setting PLUGINS: refused by the test", refused.getMessage());
         assertEquals(List.of("check kafka-monitor"), events);

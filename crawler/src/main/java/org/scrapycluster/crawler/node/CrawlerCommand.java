@@ -7,12 +7,7 @@ import java.util.concurrent.Callable;
 import org.scrapycluster.common.cli.CheckOption;
 import org.scrapycluster.common.cli.ClusterCommand;
 import org.scrapycluster.common.cli.SettingsOptions;
-import org.scrapycluster.common.logging.Logging;
-import org.scrapycluster.common.service.ServiceHost;
-import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.Settings;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,7 +23,6 @@ import picocli.CommandLine.Option;
                 + " fetch them and publish the pages on Kafka.", "Settings: config/crawler.yml; see docs/settings.md."})
 public final class CrawlerCommand implements Callable<Integer>, ClusterCommand {
 
-    private static final Logger LOG = LoggerFactory.getLogger(CrawlerCommand.class);
     /** How long a stopping node has to finish its fetches and hand its leases back; orchestrators wait longer. */
     public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
@@ -44,21 +38,6 @@ public final class CrawlerCommand implements Callable<Integer>, ClusterCommand {
     @Override
     public Integer call() {
         Settings settings = options.load("crawler", spider == null ? Map.of() : Map.of("SPIDER_NAME", spider));
-        if (check.asked()) {
-            return check.run(settings, new CrawlerFactory());
-        }
-        Logging.configure(settings);
-        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_GRACE)) {
-            try (ServiceHost host = ServiceHost.start(settings)) {
-                host.run(new CrawlerFactory().create(host.context(settings)));
-                try {
-                    signal.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                LOG.info("Stopping the crawler node");
-            }
-        }
-        return 0;
+        return check.checkOrRun(settings, new CrawlerFactory(), SHUTDOWN_GRACE);
     }
 }
