@@ -1,14 +1,10 @@
 package org.scrapycluster.redismonitor;
 
 import java.time.Duration;
-import java.util.concurrent.Callable;
 
-import org.scrapycluster.common.cli.CheckOption;
-import org.scrapycluster.common.cli.ClusterCommand;
-import org.scrapycluster.common.cli.SettingsOptions;
+import org.scrapycluster.common.cli.ServiceCommand;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code scrapy-cluster redis-monitor}: runs one Redis monitor against the configured Redis, Kafka
@@ -17,19 +13,12 @@ import picocli.CommandLine.Mixin;
 @Command(name = "redis-monitor", mixinStandardHelpOptions = true,
         description = {"Run a Redis monitor: answers info, stop, expire, stats and zookeeper requests, returns expired leases"
                 + " and announces finished crawls. Any number may run.", "Settings: config/redis-monitor.yml, docs/settings.md."})
-public final class RedisMonitorCommand implements ClusterCommand, Callable<Integer> {
+public final class RedisMonitorCommand extends ServiceCommand {
 
     /** How long a stopping monitor has to finish the job in hand; orchestrators wait longer. */
     public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
-    @Mixin
-    SettingsOptions options;
-
-    @Mixin
-    CheckOption check;
-
-    @Override
-    public Integer call() {
-        return check.checkOrRun(options.load("redis-monitor"), new RedisMonitorFactory(), SHUTDOWN_GRACE);
+    public RedisMonitorCommand() {
+        super(new RedisMonitorFactory(), SHUTDOWN_GRACE);
     }
 }

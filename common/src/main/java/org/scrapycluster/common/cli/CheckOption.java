@@ -35,7 +35,7 @@ public final class CheckOption {
      * @return the exit status
      * @throws org.scrapycluster.common.settings.SettingsException naming what is wrong (status 2)
      */
-    public int checkOrRun(Settings settings, ServiceFactory factory, Duration grace) {
+    int checkOrRun(Settings settings, ServiceFactory factory, Duration grace) {
         return asked ? run(settings, factory) : ServiceLauncher.run(settings, factory, grace);
     }
 

@@ -2,15 +2,10 @@ package org.scrapycluster.crawler.node;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
-import org.scrapycluster.common.cli.CheckOption;
-import org.scrapycluster.common.cli.ClusterCommand;
-import org.scrapycluster.common.cli.SettingsOptions;
-import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.cli.ServiceCommand;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,23 +16,20 @@ import picocli.CommandLine.Option;
 @Command(name = "crawler", mixinStandardHelpOptions = true,
         description = {"Run a crawler node: take requests from the Redis queues of one spider under the cluster-wide throttle,"
                 + " fetch them and publish the pages on Kafka.", "Settings: config/crawler.yml; see docs/settings.md."})
-public final class CrawlerCommand implements Callable<Integer>, ClusterCommand {
+public final class CrawlerCommand extends ServiceCommand {
 
     /** How long a stopping node has to finish its fetches and hand its leases back; orchestrators wait longer. */
     public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
-    @Mixin
-    SettingsOptions options;
-
     @Option(names = "--spider", paramLabel = "NAME", description = "The spider to run: link, wandering or your own (default: SPIDER_NAME).")
     String spider;
 
-    @Mixin
-    CheckOption check;
+    public CrawlerCommand() {
+        super(new CrawlerFactory(), SHUTDOWN_GRACE);
+    }
 
     @Override
-    public Integer call() {
-        Settings settings = options.load("crawler", spider == null ? Map.of() : Map.of("SPIDER_NAME", spider));
-        return check.checkOrRun(settings, new CrawlerFactory(), SHUTDOWN_GRACE);
+    protected Map<String, String> commandOptions() {
+        return spider == null ? Map.of() : Map.of("SPIDER_NAME", spider);
     }
 }
