@@ -191,9 +191,9 @@ public final class StandaloneCluster implements AutoCloseable {
 
     /**
      * What {@link #start} checks before it starts anything, and the embedded servers' options it starts them with: the
-     * number of crawlers, the embedded servers' settings (each port free, the data folder usable, created when
-     * missing, the partitions and the retention), and the settings of each service of {@code factories} as it would run
-     * here ({@link ServiceFactory#check}; the crawler's only when there are crawlers).
+     * number of crawlers, the settings of each service of {@code factories} as it would run here
+     * ({@link ServiceFactory#check}; the crawler's only when there are crawlers), then the embedded servers' settings
+     * (each port free, the data folder usable, created when missing, the partitions and the retention).
      *
      * @throws SettingsException naming what is wrong
      */
@@ -202,14 +202,14 @@ public final class StandaloneCluster implements AutoCloseable {
             throw new SettingsException("The number of crawlers (--crawlers, STANDALONE_CRAWLERS) is " + crawlers + "; give 0 to " + MAX_CRAWLERS
                     + " (more crawl as processes of their own, on as many machines as you like: docs/operations.md, \"Scaling\")");
         }
-        EmbeddedStack.Options embedded = embeddedOptions(userSettings, userSettings.service("standalone"));
         SettingsGroup settings = userSettings.withLauncherValues(launcherDefaults(userSettings));
         for (ServiceFactory factory : factories) {
             if (crawlers > 0 || !factory.name().equals(CRAWLER)) {
                 factory.check(settings.service(factory.name()));
             }
         }
-        return embedded;
+        // last: a port taken by a standalone already running says nothing of the settings, which a check is for
+        return embeddedOptions(userSettings, userSettings.service("standalone"));
     }
 
     /** What standalone sets where the user did not: the gateway on the loopback address, private addresses allowed (a demo). */

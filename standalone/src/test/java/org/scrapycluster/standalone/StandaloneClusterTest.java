@@ -198,6 +198,21 @@ class StandaloneClusterTest {
     }
 
     @Test
+    void aServiceSettingIsCheckedBeforeThePortsSoThatACheckBesideARunningStandaloneFindsIt() {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("busy-redis"))) {
+            ServiceFactory refusing = new Recording("kafka-monitor") {
+                @Override
+                public void check(Settings settings) {
+                    throw settings.invalid("PLUGINS", "names nope, which is no Kafka monitor plugin");
+                }
+            };
+            SettingsGroup settings = settings(Map.of("STANDALONE_REDIS_PORT", Integer.toString(redis.port())));
+            SettingsException e = assertThrows(SettingsException.class, () -> StandaloneCluster.check(settings, 1, List.of(refusing)));
+            assertTrue(e.getMessage().contains("PLUGINS"), e.getMessage());
+        }
+    }
+
+    @Test
     void aDataFolderThatCannotBeOneIsASettingsErrorBeforeAnyServerStarts(@TempDir Path tmp) throws IOException {
         Path file = Files.writeString(tmp.resolve("file"), "not a folder");
         Map<String, String> refusals = Map.of(
