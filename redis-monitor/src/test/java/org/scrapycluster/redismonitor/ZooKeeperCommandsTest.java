@@ -168,7 +168,7 @@ class ZooKeeperCommandsTest {
         assertEquals(1, status);
         assertEquals(List.of("Unable to load Zookeeper config: ZooKeeper at " + absent + " does not answer"), lines(err));
         assertEquals("", out.toString());
-        assertEquals(List.of(), Files.readAllLines(logs.resolve("redis_monitor.log")), "nothing logged");
+        assertEquals(List.of(), Files.readAllLines(logs.resolve("zookeeper.log")), "nothing logged");
     }
 
     /** Nor is ZooKeeper's client's ERROR, with its stack trace, for each host that does not resolve. */
@@ -184,7 +184,7 @@ class ZooKeeperCommandsTest {
         assertTrue(said.getFirst().startsWith("Unable to store Zookeeper config: ZooKeeper at " + absent + " cannot be reached: zk.invalid"),
                 said.getFirst());
         assertEquals("", out.toString());
-        assertEquals(List.of(), Files.readAllLines(logs.resolve("redis_monitor.log")), "nothing logged");
+        assertEquals(List.of(), Files.readAllLines(logs.resolve("zookeeper.log")), "nothing logged");
     }
 
     @Test

@@ -52,6 +52,20 @@ public record LogConfig(String loggerName, Path directory, String file, long max
                 Map.copyOf(levels), repeatPeriod, (setting, problem) -> settings.invalid(p + setting, problem));
     }
 
+    /**
+     * The configuration of a client tool run with a service's settings ({@code dump} with the Kafka monitor's): its
+     * records named {@code tool}, and a log file {@code <tool>.log}, so that they are not taken for the service's and
+     * two processes never rotate one file; each only where the settings leave {@code LOGGER_NAME} and {@code LOG_FILE}
+     * at their defaults.
+     */
+    public static LogConfig forTool(Settings settings, String tool) {
+        LogConfig service = from(settings);
+        String p = prefix(settings);
+        return new LogConfig(settings.isUserSet(p + "LOGGER_NAME") ? service.loggerName : tool, service.directory,
+                settings.isUserSet(p + "LOG_FILE") ? service.file : tool + ".log", service.maxBytes, service.backups,
+                service.stdout, service.json, service.level, service.levels, service.repeatPeriod, service.refusal);
+    }
+
     /** This configuration with every level below {@code least} (its own, and those of {@code levels}) raised to it. */
     public LogConfig atLeast(Level least) {
         Map<String, Level> raised = new LinkedHashMap<>();

@@ -45,16 +45,17 @@ public final class Logging {
 
     /** One service in this process: its own code logs under its {@code LOGGER_NAME}. */
     public static void configure(Settings settings) {
-        configure(settings, ConsoleTarget.SystemOut);
+        install(LogConfig.from(settings), ConsoleTarget.SystemOut);
     }
 
     /**
-     * A client tool ({@code feed}, {@code dump}, {@code zookeeper}): as {@link #configure(Settings)}, except that
-     * a log on the console goes to standard error, leaving standard output to what the tool prints, for a pipe
-     * or a file (docs/operations.md, Logs).
+     * A client tool ({@code feed}, {@code dump}, {@code zookeeper}) run with a service's settings: as
+     * {@link #configure(Settings)}, except that its records are named {@code tool} and a log file is {@code <tool>.log}
+     * ({@link LogConfig#forTool}), and a log on the console goes to standard error, leaving standard output to what the
+     * tool prints, for a pipe or a file (docs/operations.md, Logs).
      */
-    public static void configureTool(Settings settings) {
-        configure(settings, ConsoleTarget.SystemErr);
+    public static void configureTool(Settings settings, String tool) {
+        install(LogConfig.forTool(settings, tool), ConsoleTarget.SystemErr);
     }
 
     /**
@@ -63,11 +64,6 @@ public final class Logging {
      */
     public static void configureCheck(Settings settings) {
         install(LogConfig.from(settings).atLeast(Level.WARN), ConsoleTarget.SystemOut);
-    }
-
-    /** One service or tool in this process, its own code logging under its {@code LOGGER_NAME}, the console being {@code target}. */
-    private static void configure(Settings settings, ConsoleTarget target) {
-        install(LogConfig.from(settings), target);
     }
 
     private static void install(LogConfig config, ConsoleTarget target) {

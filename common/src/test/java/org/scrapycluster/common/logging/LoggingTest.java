@@ -144,6 +144,19 @@ class LoggingTest {
     }
 
     @Test
+    void aToolRunWithAServicesSettingsLogsUnderItsOwnNameToAFileOfItsOwn() throws IOException {
+        LogConfig dump = LogConfig.forTool(settings("kafka-monitor", Map.of("LOG_JSON", "true")), "dump");
+        Logging.install(context, dump, ServiceLoggerNames.single(dump.loggerName()));
+        context.getLogger("org.scrapycluster.kafkamonitor.tool.DumpCommand").warn("Kafka went away");
+        assertEquals("dump", new ObjectMapper().readTree(logLines("dump.log").get(0)).get("logger").asText());
+        assertFalse(Files.exists(dir.resolve("kafka_monitor.log")), "not the Kafka monitor's file");
+
+        LogConfig named = LogConfig.forTool(settings("kafka-monitor", Map.of("LOGGER_NAME", "ops", "LOG_FILE", "ops.log")), "dump");
+        assertEquals("ops", named.loggerName(), "a name the user gave is kept");
+        assertEquals("ops.log", named.file(), "and so is a file");
+    }
+
+    @Test
     void libraryLoggersDefaultToWarnAndCanBeChangedOneByOne() {
         install("kafka-monitor", Map.of("LOG_LEVELS", "{org.apache.zookeeper: DEBUG}"));
         assertEquals(Level.WARN, context.getLogger("org.apache.kafka").getLevel());
@@ -249,12 +262,17 @@ class LoggingTest {
     }
 
     private void install(String service, Map<String, String> overrides) {
+        LogConfig config = LogConfig.from(settings(service, overrides));
+        Logging.install(context, config, ServiceLoggerNames.single(config.loggerName()));
+    }
+
+    /** {@code service}'s settings with {@code overrides}, logging to a file in {@link #dir}. */
+    private Settings settings(String service, Map<String, String> overrides) {
         Map<String, String> sets = new java.util.LinkedHashMap<>(overrides);
         String prefix = service.equals("crawler") ? "SC_" : "";
         sets.put(prefix + "LOG_STDOUT", "false");
         sets.putIfAbsent(prefix + "LOG_DIR", dir.toString());
-        LogConfig config = LogConfig.from(Settings.load(service, new SettingsSources(null, Map.of(), sets)));
-        Logging.install(context, config, ServiceLoggerNames.single(config.loggerName()));
+        return Settings.load(service, new SettingsSources(null, Map.of(), sets));
     }
 
     private List<String> logLines(String file) throws IOException {

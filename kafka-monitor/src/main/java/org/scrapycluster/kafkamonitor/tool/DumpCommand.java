@@ -126,7 +126,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--consumer: the group's name is empty; give one, or leave -c out to read in none");
         }
         Settings settings = TopicList.settings(options, kafkaHost, spec);
-        Logging.configureTool(settings);
+        Logging.configureTool(settings, "dump");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         MessageRenderer renderer = new MessageRenderer(pretty, decodeBody,

@@ -86,7 +86,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "Give a JSON request, '-' for standard input, or --file FILE, not two of them");
         }
         Settings settings = options.loadForTool("kafka-monitor");
-        Logging.configureTool(settings);
+        Logging.configureTool(settings, "feed");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Json json = new Json(JsonLimits.from(settings));

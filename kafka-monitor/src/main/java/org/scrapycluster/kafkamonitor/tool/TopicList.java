@@ -47,7 +47,7 @@ final class TopicList implements Callable<Integer> {
     public Integer call() {
         refuseWhatCameBeforeList();
         Settings settings = settings(options, kafkaHost, spec);
-        Logging.configureTool(settings);
+        Logging.configureTool(settings, "dump");
         PrintWriter out = spec.commandLine().getOut();
         try (Admin admin = new KafkaClients(settings).admin()) {
             var names = admin.listTopics(new ListTopicsOptions().timeoutMs((int) TIMEOUT.toMillis())).names()

@@ -53,7 +53,7 @@ public final class ZooKeeperNodeOptions {
     Settings settings() {
         if (settings == null) {
             settings = settingsOptions.loadForTool("redis-monitor");
-            Logging.configureTool(withQuietClient(settings));
+            Logging.configureTool(withQuietClient(settings), "zookeeper");
         }
         return settings;
     }
