@@ -121,7 +121,7 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
 
             @Override
             public void close() {
-                stack.close();
+                Logging.closingEmbeddedKafka(stack::close);
             }
 
             private <T> T require(T address, Server server) {

@@ -65,8 +65,6 @@ public final class StandaloneCluster implements AutoCloseable {
     private static final String PRIVATE_ADDRESS_GUARD = "DOWNLOAD_FORBID_PRIVATE_ADDRESSES";
     private static final String DATA_DIR = "STANDALONE_DATA_DIR";
     private static final String KAFKA_RETENTION = "STANDALONE_KAFKA_RETENTION_BYTES";
-    /** The logger of Kafka's network clients, the broker's own among them. */
-    private static final String KAFKA_NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
 
     private final EmbeddedStack stack;
     private final ServiceHost host;
@@ -181,12 +179,9 @@ public final class StandaloneCluster implements AutoCloseable {
         }
     }
 
-    /**
-     * Closes the embedded servers once the services are closed, after a stop or a start cut short: what the broker's own
-     * Kafka clients warn of as it shuts down is its own doing (one of them is closed twice), not the user's.
-     */
+    /** Closes the embedded servers once the services are closed, after a stop or a start cut short. */
     private static void closeServers(EmbeddedStack stack) {
-        Logging.errorsOnlyWhile(KAFKA_NETWORK_CLIENT, stack::close);
+        Logging.closingEmbeddedKafka(stack::close);
     }
 
     /**

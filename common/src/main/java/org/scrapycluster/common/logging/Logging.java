@@ -71,11 +71,19 @@ public final class Logging {
     }
 
     /**
+     * Runs {@code close}, the close of an embedded Kafka broker, without the warnings the broker's own Kafka clients give
+     * as it shuts down (one of them is closed twice): they are its own doing, not the user's.
+     */
+    public static void closingEmbeddedKafka(Runnable close) {
+        errorsOnlyWhile("org.apache.kafka.clients.NetworkClient", close);
+    }
+
+    /**
      * Runs {@code action} while the library logger {@code logger} logs errors only, then gives it back the level it had:
      * for a library's warning that tells the user nothing at a moment the caller knows, such as the embedded Kafka
      * broker's shutdown.
      */
-    public static void errorsOnlyWhile(String logger, Runnable action) {
+    private static void errorsOnlyWhile(String logger, Runnable action) {
         errorsOnlyWhile((LoggerContext) LoggerFactory.getILoggerFactory(), logger, action);
     }
 
