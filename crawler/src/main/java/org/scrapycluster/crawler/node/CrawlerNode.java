@@ -293,10 +293,6 @@ public final class CrawlerNode implements Service {
         };
     }
 
-    /**
-     * How the public IP is looked up, when keys carry it and PUBLIC_IP does not fix it (then it is set here); empty
-     * otherwise.
-     */
     /** {@code PUBLIC_IP}, when it is set. */
     private static Optional<String> fixedPublicIp(Settings settings) {
         String fixed = settings.getNullableString("PUBLIC_IP");
