@@ -103,6 +103,9 @@ final class OutsideBenchmark {
              KafkaConsumer<byte[], byte[]> results = resultReader()) {
             partitionsOf(results, plan.topics().incoming()); // a producer would wait for a topic that is not there
             List<TopicPartition> partitions = partitionsOf(results, plan.topics().crawledFirehose());
+            // assigned from the start, as ResultTimes leaves them: Kafka warns of end offsets asked for a partition not assigned
+            results.assign(partitions);
+            results.pause(partitions);
             List<CrawlFigures> crawls = new ArrayList<>();
             for (int number = 1; number <= plan.crawls(); number++) {
                 CrawlFigures crawl = crawl(number, seeds, requests, results, partitions);

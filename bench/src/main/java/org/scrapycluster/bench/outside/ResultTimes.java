@@ -34,13 +34,17 @@ final class ResultTimes {
 
     /**
      * From the earliest timestamp to the latest of the records of each partition from its offset in {@code from} up to
-     * (not including) its offset in {@code to}, read with {@code consumer}, which this assigns as it goes.
+     * (not including) its offset in {@code to}, read with {@code consumer}. The consumer is left assigned every partition
+     * of {@code to}, paused, so that its end offsets can be asked for again without Kafka's warning that a partition
+     * asked about is not assigned; it fetches from one partition at a time.
      *
      * @throws IllegalStateException when a partition's records are not read within {@code patience}, or there is none
      */
     static Duration span(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> from, Map<TopicPartition, Long> to,
             Duration patience) {
         ResultTimes times = new ResultTimes(consumer, patience);
+        consumer.assign(to.keySet());
+        consumer.pause(to.keySet());
         to.forEach((partition, end) -> {
             long start = from.getOrDefault(partition, end);
             if (end - start <= 2L * ENDS) {
@@ -60,8 +64,8 @@ final class ResultTimes {
         if (start >= end) {
             return;
         }
-        consumer.assign(List.of(partition));
         consumer.seek(partition, start);
+        consumer.resume(List.of(partition));
         long deadline = System.nanoTime() + patience.toNanos();
         while (consumer.position(partition) < end) {
             if (System.nanoTime() - deadline > 0) {
@@ -75,5 +79,6 @@ final class ResultTimes {
                 }
             }
         }
+        consumer.pause(List.of(partition));
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 
@@ -75,6 +76,8 @@ class ResultTimesTest {
             Duration span = ResultTimes.span(consumer, Map.of(first, 100L, second, 0L), Map.of(first, 600L, second, 50L), PATIENCE);
 
             assertEquals(Duration.ofMillis(4_997 + 5), span);
+            assertEquals(Set.of(first, second), consumer.assignment(), "both partitions stay assigned, for their end offsets");
+            assertEquals(Set.of(first, second), consumer.paused());
         }
     }
 
