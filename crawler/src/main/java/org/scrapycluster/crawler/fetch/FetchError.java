@@ -43,4 +43,9 @@ public enum FetchError {
     public boolean retryable() {
         return retryable;
     }
+
+    /** Whether the fetch ran out of {@code DOWNLOAD_TIMEOUT}: connecting, waiting for a byte, or in all. */
+    public boolean timedOut() {
+        return this == CONNECT_TIMEOUT || this == READ_TIMEOUT || this == TOTAL_TIMEOUT;
+    }
 }

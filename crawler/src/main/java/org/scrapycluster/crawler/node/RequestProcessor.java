@@ -35,6 +35,7 @@ import org.scrapycluster.crawler.request.RequestCodec;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
+import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 import org.scrapycluster.crawler.spider.LinkRules;
 import org.scrapycluster.crawler.spider.SpiderResponse;
 import org.slf4j.Logger;
@@ -75,7 +76,7 @@ public final class RequestProcessor {
     private final StatusCounters statusCounters;
     private final CrawlerMetrics metrics;
     private final Executor workers;
-    private final Consumer<String> finished;
+    private final FinishedRequests finished;
     private final ResultDelivery delivery;
     private final Consumer<Throwable> fatal;
     private final UrlLengthLimit urlLength;
@@ -85,12 +86,27 @@ public final class RequestProcessor {
     private final SaidOnce binaryDomains = new SaidOnce("domain");
     private final ExtensionFailureLog extensionFailures = new ExtensionFailureLog(LOG, "crawler_errors_total");
 
-    /** The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back. */
-    private record Outcome(boolean acknowledge, boolean published) {
-        static final Outcome DONE = new Outcome(true, false);
-        static final Outcome PUBLISHED = new Outcome(true, true);
+    /**
+     * The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back; and whether
+     * its last fetch timed out, for the scheduler.
+     */
+    private record Outcome(boolean acknowledge, boolean published, boolean timedOut) {
+        static final Outcome DONE = new Outcome(true, false, false);
+        static final Outcome PUBLISHED = new Outcome(true, true, false);
         /** Its fetch was cancelled (the node is stopping): the request goes back to its queue at once. */
-        static final Outcome CANCELLED = new Outcome(false, false);
+        static final Outcome CANCELLED = new Outcome(false, false, false);
+
+        Outcome afterTimeout() {
+            return new Outcome(acknowledge, published, true);
+        }
+    }
+
+    /** Told of every request that is done, to free its domain's slot on the node ({@link SchedulerInbox#finished}). */
+    @FunctionalInterface
+    public interface FinishedRequests {
+
+        /** A request of {@code domain} is done (acknowledged or abandoned); {@code timedOut} when its last fetch timed out. */
+        void finished(String domain, boolean timedOut);
     }
 
     /** The parts a request passes through. */
@@ -102,13 +118,13 @@ public final class RequestProcessor {
      * @param config   the node's settings
      * @param parts    what a request passes through
      * @param workers  where parsing and encoding run (off the network threads)
-     * @param finished told the domain of every request that is done, to free its slot
+     * @param finished told the domain of every request that is done, to free its slot, and whether its last fetch timed out
      * @param delivery told whether each page's result got through the pipelines
      * @param fatal    told of an error of the node's own code it cannot go on from ({@link FatalExit#endsTheService}: out
      *                 of memory, a class or method its jar lacks), after the request's lease is abandoned; the node ends
      *                 the process on it
      */
-    RequestProcessor(CrawlerConfig config, Parts parts, Executor workers, Consumer<String> finished, ResultDelivery delivery,
+    RequestProcessor(CrawlerConfig config, Parts parts, Executor workers, FinishedRequests finished, ResultDelivery delivery,
             Consumer<Throwable> fatal) {
         this.config = config;
         this.codec = parts.codec();
@@ -159,11 +175,16 @@ public final class RequestProcessor {
     }
 
     private CompletableFuture<Outcome> handle(DownloadChain.Passage passage) {
-        CrawlRequest request = passage.download().crawl();
         FetchResult result = passage.result();
         if (result != null) {
             countAttempt(result);
         }
+        CompletableFuture<Outcome> outcome = outcome(passage, result);
+        return result != null && !result.ok() && result.error().timedOut() ? outcome.thenApply(Outcome::afterTimeout) : outcome;
+    }
+
+    private CompletableFuture<Outcome> outcome(DownloadChain.Passage passage, FetchResult result) {
+        CrawlRequest request = passage.download().crawl();
         return switch (passage.step()) {
             case DownloadStep.Drop drop -> CompletableFuture.completedFuture(Outcome.DONE);
             case DownloadStep.Reschedule reschedule -> {
@@ -303,7 +324,7 @@ public final class RequestProcessor {
                 unfinished(lease, cause);
             }
             leases.abandon(lease.leaseId());
-            done(lease);
+            done(lease, false);
             if (endsTheNode) {
                 fatal.accept(cause);
             }
@@ -311,7 +332,7 @@ public final class RequestProcessor {
         }
         if (!outcome.acknowledge()) {
             leases.handBack(lease.leaseId());
-            done(lease);
+            done(lease, false);
             return;
         }
         acknowledge(lease, crawl, outcome);
@@ -322,7 +343,7 @@ public final class RequestProcessor {
             if (ackFailure != null) {
                 LOG.atWarn().addKeyValue("lease", lease.leaseId()).log("Gave up acknowledging a lease; it expires and the page may be fetched again");
             }
-            done(lease);
+            done(lease, outcome.timedOut());
         });
     }
 
@@ -346,9 +367,9 @@ public final class RequestProcessor {
         extensionFailures.failed(call.extension(), call.getCause() != null ? call.getCause() : call, consequence, Map.of("url", call.url()));
     }
 
-    private void done(LeasedRequest lease) {
+    private void done(LeasedRequest lease, boolean timedOut) {
         active.decrementAndGet();
-        finished.accept(lease.domain());
+        finished.finished(lease.domain(), timedOut);
     }
 
     /** A spider whose {@code parse} returned no output (null): its bug, for which the page is dropped. */

@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * Domains held back — on the ZooKeeper blacklist, or every domain while the ZooKeeper domain config has not been read
  * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. A domain the node
  * holds ({@link SchedulerInbox#hold}: its requests wait for their host's robots.txt) is not asked for until the hold
- * ends, whatever Redis would answer. Requests within
+ * ends, whatever Redis would answer. A domain has at most {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests in flight on
+ * the node, and one while its robots.txt is unread or its last fetch timed out ({@link SlowDomains}). Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
  * (docs/operations.md, "Outages"). A hand-out call that failed (timed out, or its connection dropped) may have run in
@@ -84,6 +85,8 @@ public final class Scheduler implements AutoCloseable {
     private final Set<String> parked = new HashSet<>();
     /** When the hold of each domain held on this node ends ({@link SchedulerInbox#hold}), on the scheduler's clock. */
     private final Map<String, Long> holds = new HashMap<>();
+    /** Domains whose last fetch timed out, which have one request in flight rather than the per-domain limit. */
+    private final SlowDomains slow = new SlowDomains();
     /** Domains whose last decision failed in Redis, so that a failing domain is logged once, not at every retry. */
     private final Set<String> failing = new HashSet<>();
     private int inFlight;
@@ -188,7 +191,10 @@ public final class Scheduler implements AutoCloseable {
     private void handle(SchedulerInbox.Event event) {
         switch (event) {
             case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
-            case SchedulerInbox.Finished finished -> release(finished.domain(), true);
+            case SchedulerInbox.Finished finished -> {
+                slow.finished(finished.domain(), finished.timedOut(), now());
+                release(finished.domain(), true);
+            }
             case SchedulerInbox.Held held -> holds.merge(held.domain(), now() + held.time().toNanos(), Math::max);
             case SchedulerInbox.ConfigChanged changed -> reconsiderAll();
             case SchedulerInbox.PublishingStalled stalled -> publishingStalled = stalled.stalled();
@@ -257,12 +263,20 @@ public final class Scheduler implements AutoCloseable {
                 continue;
             }
             DomainState state = domains.computeIfAbsent(domain, d -> new DomainState());
-            if (state.inFlight >= (throttles.awaitsRobots(domain) ? 1 : limits.maxPerDomain())) {
+            if (state.inFlight >= maxInFlight(domain, now)) {
                 state.waitingForSlot = true;
                 continue;
             }
             requestHandOut(domain, state);
         }
+    }
+
+    /**
+     * Requests {@code domain} may have in flight on this node: one while its robots.txt is unread or its last fetch
+     * timed out, else the per-domain limit.
+     */
+    private int maxInFlight(String domain, long now) {
+        return throttles.awaitsRobots(domain) || slow.isSlow(domain, now) ? 1 : limits.maxPerDomain();
     }
 
     /** Whether {@code domain} is held on this node past {@code now}: then it is ready again when the hold ends. */

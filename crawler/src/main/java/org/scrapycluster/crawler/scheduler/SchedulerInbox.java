@@ -28,8 +28,8 @@ public final class SchedulerInbox {
     record DomainsFound(List<String> domains) implements Event {
     }
 
-    /** A request of the domain is done (acknowledged or abandoned): its slot is free. */
-    record Finished(String domain) implements Event {
+    /** A request of the domain is done (acknowledged or abandoned): its slot is free; whether its last fetch timed out. */
+    record Finished(String domain, boolean timedOut) implements Event {
     }
 
     /** No request of the domain may be handed out on this node for {@code time} from now. */
@@ -61,9 +61,12 @@ public final class SchedulerInbox {
         }
     }
 
-    /** A request of {@code domain} is done (acknowledged or abandoned). */
-    public void finished(String domain) {
-        events.add(new Finished(domain));
+    /**
+     * A request of {@code domain} is done (acknowledged or abandoned); {@code timedOut} when its last fetch ran out of
+     * {@code DOWNLOAD_TIMEOUT}, so that the domain keeps one request in flight on this node until a fetch of it does not.
+     */
+    public void finished(String domain, boolean timedOut) {
+        events.add(new Finished(domain, timedOut));
     }
 
     /**

@@ -134,6 +134,23 @@ class RequestProcessorTest extends ScriptedProcessing {
     }
 
     @Test
+    void aRequestWhoseFetchTimedOutTellsTheSchedulerSoWhetherItIsRetriedOrGivenUp() {
+        answer("http://example.com/slow", 0, HeaderMap.empty(), "", FetchError.READ_TIMEOUT);
+        Map<String, Object> lastTry = new HashMap<>(meta(0, 0));
+        lastTry.put("retry_times", 3);
+        RequestProcessor processor = processor(Map.of());
+
+        process(processor, CrawlRequest.get("http://example.com/slow", meta(0, 0)));
+        process(processor, CrawlRequest.get("http://example.com/slow", lastTry));
+        answer("http://example.com/down", 0, HeaderMap.empty(), "", FetchError.CONNECT_REFUSED);
+        process(processor, CrawlRequest.get("http://example.com/down", lastTry));
+        process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+        assertEquals(List.of("example.com", "example.com", "example.com", "example.com"), finished);
+        assertEquals(List.of("example.com", "example.com"), finishedAfterTimeout, "retried, then given up; a refusal or a 404 is not a timeout");
+    }
+
+    @Test
     void robotsTxtKeepsAForbiddenPageFromBeingFetched() {
         answer("http://example.com/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nDisallow: /private\n", null);
 

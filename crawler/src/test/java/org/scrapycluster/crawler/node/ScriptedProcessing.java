@@ -78,6 +78,8 @@ abstract class ScriptedProcessing {
     final Map<String, FetchResult> answers = new HashMap<>();
     final List<String> fetched = new CopyOnWriteArrayList<>();
     final List<String> finished = new CopyOnWriteArrayList<>();
+    /** The domains of the requests finished whose last fetch timed out, as the scheduler is told. */
+    final List<String> finishedAfterTimeout = new CopyOnWriteArrayList<>();
     /** A permit for each request finished, so that a test waits for exactly that (Redis answers on Lettuce's thread). */
     final Semaphore finishing = new Semaphore(0);
     /** What the fetcher throws for a URL instead of answering: a failure of the node's own code. */
@@ -139,8 +141,11 @@ abstract class ScriptedProcessing {
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
         return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of()), filer,
-                pipelines, leases, statusCounters, metrics), workers, domain -> {
+                pipelines, leases, statusCounters, metrics), workers, (domain, timedOut) -> {
                     finished.add(domain);
+                    if (timedOut) {
+                        finishedAfterTimeout.add(domain);
+                    }
                     finishing.release();
                 },
                 new ResultDelivery(new SchedulerInbox(), metrics, CLOCK), fatal::add);

@@ -182,11 +182,11 @@ class SchedulerTest extends SchedulerTestBase {
 
         String busier = dispatchedPerDomain().entrySet().stream().filter(e -> e.getValue() == 2).findFirst().orElseThrow()
                 .getKey();
-        inbox.finished(busier);
+        inbox.finished(busier, false);
         settle(scheduler);
         assertEquals(4, dispatched.size(), "a finished request frees one slot");
 
-        dispatched.stream().map(r -> r.queue().domain()).distinct().forEach(inbox::finished);
+        dispatched.stream().map(r -> r.queue().domain()).distinct().forEach(domain -> inbox.finished(domain, false));
         settle(scheduler);
         assertEquals(6, dispatched.size(), "two slots freed, two more go");
     }
@@ -205,7 +205,7 @@ class SchedulerTest extends SchedulerTestBase {
         settle(scheduler);
         assertEquals(1, dispatched.size(), "and no other until it is done");
 
-        inbox.finished(dispatched.get(0).queue().domain());
+        inbox.finished(dispatched.get(0).queue().domain(), false);
         settle(scheduler);
         assertEquals(2, dispatched.size(), "the next one once it is done");
 
@@ -223,9 +223,36 @@ class SchedulerTest extends SchedulerTestBase {
         assertEquals(1, dispatched.size(), "one request until robots.txt is read");
 
         throttles.crawlDelay("polite.test", "polite.test", Duration.ZERO);
-        inbox.finished("polite.test");
+        inbox.finished("polite.test", false);
         settle(scheduler);
         assertEquals(4, dispatched.size(), "robots.txt read: the per-domain limit of 8 applies, all four go");
+    }
+
+    @Test
+    void aDomainWhoseFetchTimedOutHasOneRequestInFlightUntilOneEndsOtherwise() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
+        queue("slow.test", 30);
+        queue("quick.test", 30);
+        inbox.domainsFound(List.of("slow.test", "quick.test"));
+        settle(scheduler);
+        assertEquals(Map.of("slow.test", 8L, "quick.test", 8L), dispatchedPerDomain());
+
+        for (int i = 0; i < 8; i++) {
+            inbox.finished("slow.test", true);
+        }
+        settle(scheduler);
+        assertEquals(9L, dispatchedPerDomain().get("slow.test"), "timed out: one request in flight, not eight");
+        inbox.finished("quick.test", false);
+        settle(scheduler);
+        assertEquals(9L, dispatchedPerDomain().get("quick.test"), "the other domain keeps its eight");
+
+        inbox.finished("slow.test", false);
+        settle(scheduler);
+        assertEquals(9L + 8, dispatchedPerDomain().get("slow.test"), "a fetch that ended otherwise gives it its eight again");
+
+        inbox.finished("slow.test", true);
+        settle(scheduler);
+        assertEquals(17L, dispatchedPerDomain().get("slow.test"), "timed out again: no new request until the eight are down to none");
     }
 
     @Test
