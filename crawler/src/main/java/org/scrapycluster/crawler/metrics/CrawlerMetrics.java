@@ -62,6 +62,7 @@ public final class CrawlerMetrics {
     private final Timer fetchLatency;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger publishingStalled = new AtomicInteger();
+    private final AtomicInteger slowDomains = new AtomicInteger();
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<EnqueueOutcome, Counter> enqueued = new ConcurrentHashMap<>();
 
@@ -77,6 +78,9 @@ public final class CrawlerMetrics {
                 .tags("spider", spider, "node", node).register(registry);
         Gauge.builder("crawler.publishing.stalled", publishingStalled, AtomicInteger::get)
                 .description("1 while results cannot be published and the node fetches one request at a time")
+                .tags("spider", spider, "node", node).register(registry);
+        Gauge.builder("crawler.slow.domains", slowDomains, AtomicInteger::get)
+                .description("Domains held to one request in flight because their last fetch timed out")
                 .tags("spider", spider, "node", node).register(registry);
     }
 
@@ -143,6 +147,11 @@ public final class CrawlerMetrics {
     /** The gauge of requests in flight. */
     public AtomicInteger inFlight() {
         return inFlight;
+    }
+
+    /** How many domains are held to one request in flight because their last fetch timed out. */
+    public void slowDomains(int count) {
+        slowDomains.set(count);
     }
 
     /**

@@ -193,6 +193,7 @@ public final class Scheduler implements AutoCloseable {
             case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
             case SchedulerInbox.Finished finished -> {
                 slow.finished(finished.domain(), finished.timedOut(), now());
+                metrics.slowDomains(slow.size());
                 release(finished.domain(), true);
             }
             case SchedulerInbox.Held held -> holds.merge(held.domain(), now() + held.time().toNanos(), Math::max);

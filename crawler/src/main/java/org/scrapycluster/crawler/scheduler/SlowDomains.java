@@ -25,15 +25,14 @@ final class SlowDomains {
 
     /** Notes how a request of {@code domain} ended: its last fetch timed out, or not. */
     void finished(String domain, boolean timedOut, long now) {
-        if (!timedOut) {
-            if (!forgottenAt.isEmpty()) {
-                forgottenAt.remove(domain);
-            }
+        if (forgottenAt.isEmpty() && !timedOut) {
             return;
         }
         forgetExpired(now);
         forgottenAt.remove(domain);
-        forgottenAt.put(domain, now + MEMORY.toNanos());
+        if (timedOut) {
+            forgottenAt.put(domain, now + MEMORY.toNanos());
+        }
     }
 
     /** Whether {@code domain}'s last fetch timed out less than {@link #MEMORY} ago. */
@@ -50,6 +49,11 @@ final class SlowDomains {
         }
         forgottenAt.remove(domain);
         return false;
+    }
+
+    /** How many domains are slow, as of the last {@link #finished} call. */
+    int size() {
+        return forgottenAt.size();
     }
 
     private void forgetExpired(long now) {

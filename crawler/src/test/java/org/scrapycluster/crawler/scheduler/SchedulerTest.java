@@ -242,6 +242,7 @@ class SchedulerTest extends SchedulerTestBase {
         }
         settle(scheduler);
         assertEquals(9L, dispatchedPerDomain().get("slow.test"), "timed out: one request in flight, not eight");
+        assertEquals(1.0, registry.get("crawler.slow.domains").gauge().value());
         inbox.finished("quick.test", false);
         settle(scheduler);
         assertEquals(9L, dispatchedPerDomain().get("quick.test"), "the other domain keeps its eight");
@@ -249,6 +250,7 @@ class SchedulerTest extends SchedulerTestBase {
         inbox.finished("slow.test", false);
         settle(scheduler);
         assertEquals(9L + 8, dispatchedPerDomain().get("slow.test"), "a fetch that ended otherwise gives it its eight again");
+        assertEquals(0.0, registry.get("crawler.slow.domains").gauge().value());
 
         inbox.finished("slow.test", true);
         settle(scheduler);

@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.scheduler;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,8 +39,18 @@ class SlowDomainsTest {
         slow.finished("b.test", true, MEMORY / 2);
         slow.finished("c.test", true, MEMORY + 1);
 
+        assertEquals(2, slow.size(), "the first forgotten as the third came");
         assertFalse(slow.isSlow("a.test", MEMORY + 2));
         assertTrue(slow.isSlow("b.test", MEMORY + 2));
         assertTrue(slow.isSlow("c.test", MEMORY + 2));
+    }
+
+    @Test
+    void aRequestThatEndsOtherwiseClearsItsDomainAndForgetsTheExpired() {
+        slow.finished("a.test", true, 0);
+        slow.finished("b.test", true, 1);
+        slow.finished("c.test", false, MEMORY + 1);
+
+        assertEquals(0, slow.size());
     }
 }
