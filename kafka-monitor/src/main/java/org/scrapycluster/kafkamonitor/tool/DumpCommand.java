@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
  * {@code scrapy-cluster dump <topic>} and {@code dump list}, the original's {@code kafkadump.py}
  * (docs/compatibility.md §2.8): prints the messages of a topic, one per line (or indented), from the
  * latest offset or from the beginning, in a consumer group or in none, until Ctrl-C or a count is
- * reached. Messages go to standard output; a progress line every few seconds, and on exit the last
+ * reached. Messages go to standard output; a progress line every few seconds (and a line when Kafka stops answering,
+ * and when it answers again: {@link KafkaAnswers}), and on exit the last
  * message and a summary ({@code Num Records}, {@code Total MBs} and {@code kb per message}, counted
  * from the messages' bytes), go to standard error. Once standard output cannot be written (its reader
  * gone) it stops with status 1. It never creates a topic: of one that does not exist yet it says so, and
@@ -149,7 +150,8 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                 }
             });
             try {
-                return start(consumer, topic, hosts, err) ? dump(consumer, renderer, out, err) : 1;
+                KafkaAnswers answers = new KafkaAnswers(hosts, PROGRESS_EVERY.toSeconds() + " s");
+                return start(consumer, topic, hosts, err) ? dump(consumer, renderer, answers, out, err) : 1;
             } catch (WakeupException e) {
                 // Ctrl-C while waiting for the topic: nothing dumped, nothing to sum up.
                 err.println("Stopped");
@@ -271,11 +273,12 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * Prints messages until {@code count} or Ctrl-C (0), or until standard output cannot be written any more, its reader
      * gone as after {@code dump ... | head -1} (1); then sums up what it printed.
      */
-    private int dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, PrintWriter out, PrintWriter err) {
+    private int dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, KafkaAnswers answers, PrintWriter out,
+            PrintWriter err) {
         Tally tally = new Tally();
         PrintedOffsets printed = new PrintedOffsets();
         try {
-            if (!print(consumer, renderer, tally, printed, out, err)) {
+            if (!print(consumer, renderer, answers, tally, printed, out, err)) {
                 err.println("Stopped: cannot write to standard output (nothing reads it any more)");
                 return 1;
             }
@@ -296,8 +299,8 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * Prints messages until {@code count} or an interruption (true), or until standard output cannot be written
      * any more (false).
      */
-    private boolean print(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, Tally tally, PrintedOffsets printed,
-            PrintWriter out, PrintWriter err) {
+    private boolean print(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, KafkaAnswers answers, Tally tally,
+            PrintedOffsets printed, PrintWriter out, PrintWriter err) {
         long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
         while (!Thread.currentThread().isInterrupted()) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
@@ -314,6 +317,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             }
             if (System.nanoTime() >= nextProgress) {
                 err.println(tally.progress());
+                answers.check(consumer).ifPresent(err::println);
                 err.flush();
                 nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
             }
