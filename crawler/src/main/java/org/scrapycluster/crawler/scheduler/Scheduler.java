@@ -6,9 +6,11 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Set;
@@ -43,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. A domain the node
  * holds ({@link SchedulerInbox#hold}: its requests wait for their host's robots.txt) is not asked for until the hold
  * ends, whatever Redis would answer. A domain has at most {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests in flight on
- * the node, and one while its robots.txt is unread or its last fetch timed out ({@link SlowDomains}). Requests within
+ * the node, one while its robots.txt is unread, and fewer for a while after a fetch of it timed out
+ * ({@link SlowDomains}); such slow domains together have at most half the node's, and wait for them in turn. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
  * (docs/operations.md, "Outages"). A hand-out call that failed (timed out, or its connection dropped) may have run in
@@ -85,11 +88,15 @@ public final class Scheduler implements AutoCloseable {
     private final Set<String> parked = new HashSet<>();
     /** When the hold of each domain held on this node ends ({@link SchedulerInbox#hold}), on the scheduler's clock. */
     private final Map<String, Long> holds = new HashMap<>();
-    /** Domains whose last fetch timed out, which have one request in flight rather than the per-domain limit. */
-    private final SlowDomains slow = new SlowDomains();
+    /** Domains a fetch of which timed out lately, each held to fewer requests in flight than the per-domain limit. */
+    private final SlowDomains slow;
+    /** Slow domains waiting for a slot of those slow domains may hold together ({@link #maxSlowInFlight}), in turn. */
+    private final Set<String> waitingForSlowSlot = new LinkedHashSet<>();
     /** Domains whose last decision failed in Redis, so that a failing domain is logged once, not at every retry. */
     private final Set<String> failing = new HashSet<>();
     private int inFlight;
+    /** Requests in flight that were handed out while their domain was slow. */
+    private int slowInFlight;
     private int handOutsAwaited;
     private boolean publishingStalled;
     private volatile boolean closed;
@@ -117,6 +124,7 @@ public final class Scheduler implements AutoCloseable {
         this.heldBack = heldBack;
         this.holder = holder;
         this.limits = limits;
+        this.slow = new SlowDomains(limits.maxPerDomain());
         this.metrics = metrics;
         this.inbox = inbox;
         this.clock = clock;
@@ -153,6 +161,7 @@ public final class Scheduler implements AutoCloseable {
             handle(event);
         }
         long now = now();
+        metrics.slowDomains(slow.count(now));
         handOutReady(now);
         return waitNanos(now);
     }
@@ -193,7 +202,6 @@ public final class Scheduler implements AutoCloseable {
             case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
             case SchedulerInbox.Finished finished -> {
                 slow.finished(finished.domain(), finished.timedOut(), now());
-                metrics.slowDomains(slow.size());
                 release(finished.domain(), true);
             }
             case SchedulerInbox.Held held -> holds.merge(held.domain(), now() + held.time().toNanos(), Math::max);
@@ -242,7 +250,8 @@ public final class Scheduler implements AutoCloseable {
         DomainState state = domains.get(domain);
         if (state != null && state.handingOut) {
             state.rediscovered = true;
-        } else if (state != null && state.waitingForSlot || index.contains(domain) || parked.contains(domain)) {
+        } else if (state != null && state.waitingForSlot || index.contains(domain) || parked.contains(domain)
+                || waitingForSlowSlot.contains(domain)) {
             return;
         } else {
             index.schedule(domain, now());
@@ -263,21 +272,35 @@ public final class Scheduler implements AutoCloseable {
             if (heldUntilLater(domain, now)) {
                 continue;
             }
-            DomainState state = domains.computeIfAbsent(domain, d -> new DomainState());
-            if (state.inFlight >= maxInFlight(domain, now)) {
+            DomainState state = domains.get(domain);
+            OptionalInt slowLimit = slow.limit(domain, now);
+            if (state != null && state.inFlight >= maxInFlight(domain, slowLimit)) {
                 state.waitingForSlot = true;
                 continue;
             }
-            requestHandOut(domain, state);
+            if (slowLimit.isPresent() && slowInFlight >= maxSlowInFlight()) {
+                waitingForSlowSlot.add(domain);
+                continue;
+            }
+            if (state == null) {
+                state = new DomainState();
+                domains.put(domain, state);
+            }
+            requestHandOut(domain, state, slowLimit.isPresent());
         }
     }
 
     /**
-     * Requests {@code domain} may have in flight on this node: one while its robots.txt is unread or its last fetch
-     * timed out, else the per-domain limit.
+     * Requests {@code domain} may have in flight on this node: one while its robots.txt is unread, the slow domain's
+     * limit while it is slow ({@code slowLimit}), else the per-domain limit.
      */
-    private int maxInFlight(String domain, long now) {
-        return throttles.awaitsRobots(domain) || slow.isSlow(domain, now) ? 1 : limits.maxPerDomain();
+    private int maxInFlight(String domain, OptionalInt slowLimit) {
+        return throttles.awaitsRobots(domain) ? 1 : slowLimit.orElse(limits.maxPerDomain());
+    }
+
+    /** Requests that slow domains may have in flight together: half the node's, so that the other domains keep the rest. */
+    private int maxSlowInFlight() {
+        return Math.max(1, maxInFlight() / 2);
     }
 
     /** Whether {@code domain} is held on this node past {@code now}: then it is ready again when the hold ends. */
@@ -294,10 +317,14 @@ public final class Scheduler implements AutoCloseable {
         return false;
     }
 
-    private void requestHandOut(String domain, DomainState state) {
+    private void requestHandOut(String domain, DomainState state, boolean slowDomain) {
         ThrottleSpec spec = throttles.specFor(domain);
         QueueKey queue = new QueueKey(spiderId, domain);
         state.inFlight++;
+        if (slowDomain) {
+            state.slowInFlight++;
+            slowInFlight++;
+        }
         state.handingOut = true;
         inFlight++;
         metrics.inFlight().incrementAndGet();
@@ -402,6 +429,11 @@ public final class Scheduler implements AutoCloseable {
         state.inFlight--;
         inFlight--;
         metrics.inFlight().decrementAndGet();
+        if (state.slowInFlight > 0) {
+            state.slowInFlight--;
+            slowInFlight--;
+            wakeWaitingForSlowSlot();
+        }
         if (requestFinished && state.waitingForSlot) {
             state.waitingForSlot = false;
             index.schedule(domain, now());
@@ -409,6 +441,20 @@ public final class Scheduler implements AutoCloseable {
         if (state.inFlight == 0 && !state.handingOut && !state.waitingForSlot) {
             domains.remove(domain);
         }
+    }
+
+    /**
+     * A slot of those slow domains may hold together is free: every slow domain waiting for one is ready again, and
+     * those that find the slots taken once more wait again. All of them, rather than the first: the first may turn out
+     * to be slow no longer, or to have no work, and leave the slot to nobody.
+     */
+    private void wakeWaitingForSlowSlot() {
+        if (waitingForSlowSlot.isEmpty()) {
+            return;
+        }
+        long now = now();
+        waitingForSlowSlot.forEach(domain -> index.schedule(domain, now));
+        waitingForSlowSlot.clear();
     }
 
     /** {@link #close(Duration) Closes}, waiting at most {@link #CLOSE_WAIT}. */
@@ -438,6 +484,8 @@ public final class Scheduler implements AutoCloseable {
     /** What the scheduler knows of one domain with requests in flight. */
     private static final class DomainState {
         private int inFlight;
+        /** Of those, the requests handed out while the domain was slow. */
+        private int slowInFlight;
         private boolean handingOut;
         private boolean waitingForSlot;
         private boolean rediscovered;

@@ -63,7 +63,7 @@ public final class SchedulerInbox {
 
     /**
      * A request of {@code domain} is done (acknowledged or abandoned); {@code timedOut} when its last fetch ran out of
-     * {@code DOWNLOAD_TIMEOUT}, so that the domain keeps one request in flight on this node until a fetch of it does not.
+     * {@code DOWNLOAD_TIMEOUT}, which makes the domain slow on this node ({@link SlowDomains}).
      */
     public void finished(String domain, boolean timedOut) {
         events.add(new Finished(domain, timedOut));

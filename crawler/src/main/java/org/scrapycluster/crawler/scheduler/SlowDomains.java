@@ -4,61 +4,87 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
- * The domains whose last fetch on this node ran out of {@code DOWNLOAD_TIMEOUT}: origins that never answer, trickle, or
- * send headers forever. Each holds a slot for the whole timeout, and for every retry after it, so that a few of them
- * with {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests each would hold all of a node's slots while the other domains
- * wait; the {@link Scheduler} lets such a domain have one request in flight instead, until a fetch of it ends any other
- * way (docs/throttling.md, "Slow domains"). A domain is forgotten {@link #MEMORY} after its last timeout, so that the
- * domains of a broad crawl that timed out once and are never asked for again do not pile up.
+ * The domains a fetch of which ran out of {@code DOWNLOAD_TIMEOUT} on this node lately: origins that never answer,
+ * trickle, or send headers forever. Each such fetch holds a slot for the whole timeout, and for every retry after it, so
+ * that a few of them with {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests each would hold all of a node's slots while
+ * the other domains wait (docs/throttling.md, "Slow domains"). A slow domain's limit of requests in flight drops to one
+ * at each timeout and grows by one with each fetch of it that ends any other way, so that a domain that answers now and
+ * then stays near one while most of its fetches hang, and one that wakes up is back at the full limit after as many
+ * answers; there it is no longer slow. A domain is forgotten {@link #MEMORY} after its last timeout, so that the domains
+ * of a broad crawl that timed out once and are never asked for again do not pile up.
  *
  * <p>Confined to the scheduler's thread; times are its clock's nanoseconds.
  */
 final class SlowDomains {
 
-    /** How long a domain counts as slow after its last timeout, unless a fetch of it ends otherwise sooner. */
+    /** How long a domain stays slow after its last timeout, unless enough fetches of it end otherwise sooner. */
     static final Duration MEMORY = Duration.ofMinutes(10);
 
-    /** Each slow domain with the time it is forgotten, in the order of those times (each timeout moves it to the end). */
-    private final LinkedHashMap<String, Long> forgottenAt = new LinkedHashMap<>();
+    /** A slow domain's limit of requests in flight, and when it is forgotten. */
+    private record Slow(int limit, long forgottenAt) {
+    }
+
+    private final int fullLimit;
+    /** The slow domains in the order of their last timeouts, so that the first is the first forgotten. */
+    private final LinkedHashMap<String, Slow> slow = new LinkedHashMap<>();
+
+    /** @param fullLimit the limit of a domain that is not slow ({@code CONCURRENT_REQUESTS_PER_DOMAIN}) */
+    SlowDomains(int fullLimit) {
+        this.fullLimit = fullLimit;
+    }
 
     /** Notes how a request of {@code domain} ended: its last fetch timed out, or not. */
     void finished(String domain, boolean timedOut, long now) {
-        if (forgottenAt.isEmpty() && !timedOut) {
+        if (slow.isEmpty() && !timedOut) {
             return;
         }
         forgetExpired(now);
-        forgottenAt.remove(domain);
         if (timedOut) {
-            forgottenAt.put(domain, now + MEMORY.toNanos());
+            slow.remove(domain);
+            slow.put(domain, new Slow(1, now + MEMORY.toNanos()));
+            return;
+        }
+        Slow known = slow.get(domain);
+        if (known == null) {
+            return;
+        }
+        if (known.limit() + 1 >= fullLimit) {
+            slow.remove(domain);
+        } else {
+            slow.put(domain, new Slow(known.limit() + 1, known.forgottenAt()));
         }
     }
 
-    /** Whether {@code domain}'s last fetch timed out less than {@link #MEMORY} ago. */
-    boolean isSlow(String domain, long now) {
-        if (forgottenAt.isEmpty()) {
-            return false;
+    /** {@code domain}'s limit of requests in flight while it is slow; empty when it is not. */
+    OptionalInt limit(String domain, long now) {
+        if (slow.isEmpty()) {
+            return OptionalInt.empty();
         }
-        Long until = forgottenAt.get(domain);
-        if (until == null) {
-            return false;
+        Slow known = slow.get(domain);
+        if (known == null) {
+            return OptionalInt.empty();
         }
-        if (until - now > 0) {
-            return true;
+        if (known.forgottenAt() - now > 0) {
+            return OptionalInt.of(known.limit());
         }
-        forgottenAt.remove(domain);
-        return false;
+        slow.remove(domain);
+        return OptionalInt.empty();
     }
 
-    /** How many domains are slow, as of the last {@link #finished} call. */
-    int size() {
-        return forgottenAt.size();
+    /** How many domains are slow at {@code now}; those forgotten by then are let go. */
+    int count(long now) {
+        if (!slow.isEmpty()) {
+            forgetExpired(now);
+        }
+        return slow.size();
     }
 
     private void forgetExpired(long now) {
-        Iterator<Map.Entry<String, Long>> oldestFirst = forgottenAt.entrySet().iterator();
-        while (oldestFirst.hasNext() && oldestFirst.next().getValue() - now <= 0) {
+        Iterator<Map.Entry<String, Slow>> oldestFirst = slow.entrySet().iterator();
+        while (oldestFirst.hasNext() && oldestFirst.next().getValue().forgottenAt() - now <= 0) {
             oldestFirst.remove();
         }
     }

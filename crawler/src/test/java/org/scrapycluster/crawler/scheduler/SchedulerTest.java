@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -229,32 +231,79 @@ class SchedulerTest extends SchedulerTestBase {
     }
 
     @Test
-    void aDomainWhoseFetchTimedOutHasOneRequestInFlightUntilOneEndsOtherwise() throws Exception {
+    void aDomainWhoseFetchTimedOutHasOneRequestInFlightAndOneMoreForEachFetchThatEndsOtherwise() throws Exception {
         Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
-        queue("slow.test", 30);
-        queue("quick.test", 30);
+        queue("slow.test", 40);
+        queue("quick.test", 40);
         inbox.domainsFound(List.of("slow.test", "quick.test"));
         settle(scheduler);
         assertEquals(Map.of("slow.test", 8L, "quick.test", 8L), dispatchedPerDomain());
 
-        for (int i = 0; i < 8; i++) {
-            inbox.finished("slow.test", true);
-        }
+        finish("slow.test", 8, true);
         settle(scheduler);
-        assertEquals(9L, dispatchedPerDomain().get("slow.test"), "timed out: one request in flight, not eight");
+        assertEquals(8L + 1, dispatchedPerDomain().get("slow.test"), "timed out: one request in flight, not eight");
         assertEquals(1.0, registry.get("crawler.slow.domains").gauge().value());
-        inbox.finished("quick.test", false);
+        finish("quick.test", 1, false);
         settle(scheduler);
-        assertEquals(9L, dispatchedPerDomain().get("quick.test"), "the other domain keeps its eight");
+        assertEquals(8L + 1, dispatchedPerDomain().get("quick.test"), "the other domain keeps its eight");
 
-        inbox.finished("slow.test", false);
+        finish("slow.test", 1, false);
         settle(scheduler);
-        assertEquals(9L + 8, dispatchedPerDomain().get("slow.test"), "a fetch that ended otherwise gives it its eight again");
+        assertEquals(9L + 2, dispatchedPerDomain().get("slow.test"), "an answer: two in flight");
+        finish("slow.test", 2, false);
+        settle(scheduler);
+        assertEquals(11L + 4, dispatchedPerDomain().get("slow.test"), "two more answers: four");
+        finish("slow.test", 1, true);
+        settle(scheduler);
+        assertEquals(15L, dispatchedPerDomain().get("slow.test"), "a timeout again: back to one, three still in flight");
+        finish("slow.test", 3, false);
+        settle(scheduler);
+        assertEquals(15L + 4, dispatchedPerDomain().get("slow.test"), "one, and one more for each of three answers: four");
+
+        finish("slow.test", 4, false);
+        settle(scheduler);
+        assertEquals(19L + 8, dispatchedPerDomain().get("slow.test"), "seven answers since its timeout: the full eight again");
         assertEquals(0.0, registry.get("crawler.slow.domains").gauge().value());
+    }
 
-        inbox.finished("slow.test", true);
+    @Test
+    void slowDomainsTogetherHoldAtMostHalfTheNodesSlotsAndWaitForThemInTurn() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
+        List<String> dead = IntStream.rangeClosed(1, 12).mapToObj(i -> "dead" + i + ".test").toList();
+        for (String domain : dead) {
+            queue(domain, 4);
+            inbox.finished(domain, true); // a request of it timed out before: it is slow
+        }
+        queue("quick.test", 40);
+        List<String> all = new ArrayList<>(dead);
+        all.add("quick.test");
+        inbox.domainsFound(all);
         settle(scheduler);
-        assertEquals(17L, dispatchedPerDomain().get("slow.test"), "timed out again: no new request until the eight are down to none");
+        assertEquals(8L, dispatchedPerDomain().get("quick.test"), "the domain that answers keeps its eight");
+        assertEquals(8, dead.stream().filter(dispatchedPerDomain()::containsKey).count(), "eight slow domains, one request each");
+        assertEquals(16, dispatched.size());
+
+        String first = dispatched.stream().map(r -> r.queue().domain()).filter(dead::contains).findFirst().orElseThrow();
+        finish(first, 1, true);
+        settle(scheduler);
+        assertEquals(17, dispatched.size(), "a slow slot freed: one waiting slow domain takes it");
+        assertEquals(8L, dispatchedPerDomain().get("quick.test"));
+
+        finish("quick.test", 1, false);
+        settle(scheduler);
+        assertEquals(8L + 1, dispatchedPerDomain().get("quick.test"), "and the quick domain's slot stays its own");
+        assertEquals(18, dispatched.size());
+        assertEquals(12.0, registry.get("crawler.slow.domains").gauge().value());
+
+        settleAfter(scheduler, SlowDomains.MEMORY);
+        assertEquals(0.0, registry.get("crawler.slow.domains").gauge().value(), "forgotten, though no request finished since");
+    }
+
+    /** Tells the scheduler that {@code requests} requests of {@code domain} are done. */
+    private void finish(String domain, int requests, boolean timedOut) {
+        for (int i = 0; i < requests; i++) {
+            inbox.finished(domain, timedOut);
+        }
     }
 
     @Test

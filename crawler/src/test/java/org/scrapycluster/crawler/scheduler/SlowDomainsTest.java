@@ -1,56 +1,64 @@
 package org.scrapycluster.crawler.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
 
-/** Which domains count as slow, on a clock moved by hand. */
+/** Which domains are slow, and how many requests each may have in flight, on a clock moved by hand. */
 class SlowDomainsTest {
 
     private static final long MEMORY = SlowDomains.MEMORY.toNanos();
 
-    private final SlowDomains slow = new SlowDomains();
+    private final SlowDomains slow = new SlowDomains(4);
 
     @Test
-    void aDomainIsSlowFromATimeoutUntilAFetchOfItEndsOtherwise() {
-        assertFalse(slow.isSlow("a.test", 0));
+    void aTimeoutLimitsItsDomainToOneAndEachFetchThatEndsOtherwiseAddsOneUpToTheFullLimit() {
+        assertEquals(OptionalInt.empty(), slow.limit("a.test", 0));
 
         slow.finished("a.test", true, 0);
-        assertTrue(slow.isSlow("a.test", 1));
-        assertFalse(slow.isSlow("b.test", 1), "only the domain that timed out");
+        assertEquals(OptionalInt.of(1), slow.limit("a.test", 1));
+        assertEquals(OptionalInt.empty(), slow.limit("b.test", 1), "only the domain that timed out");
 
         slow.finished("a.test", false, 2);
-        assertFalse(slow.isSlow("a.test", 3));
+        slow.finished("a.test", false, 3);
+        assertEquals(OptionalInt.of(3), slow.limit("a.test", 4));
+        slow.finished("a.test", true, 5);
+        assertEquals(OptionalInt.of(1), slow.limit("a.test", 6), "a timeout starts it over");
+
+        slow.finished("a.test", false, 7);
+        slow.finished("a.test", false, 8);
+        slow.finished("a.test", false, 9);
+        assertEquals(OptionalInt.empty(), slow.limit("a.test", 10), "at the full limit it is slow no more");
+        assertEquals(0, slow.count(11));
     }
 
     @Test
     void aDomainIsForgottenAWhileAfterItsLastTimeout() {
         slow.finished("a.test", true, 0);
         slow.finished("a.test", true, 100);
-        assertTrue(slow.isSlow("a.test", MEMORY), "the second timeout counts from its own time");
-        assertFalse(slow.isSlow("a.test", 100 + MEMORY));
+        assertEquals(OptionalInt.of(1), slow.limit("a.test", MEMORY), "the second timeout counts from its own time");
+        assertEquals(OptionalInt.empty(), slow.limit("a.test", 100 + MEMORY));
     }
 
     @Test
-    void theDomainsForgottenMeanwhileDoNotComeBackWithAnotherTimeout() {
-        slow.finished("a.test", true, 0);
-        slow.finished("b.test", true, MEMORY / 2);
-        slow.finished("c.test", true, MEMORY + 1);
-
-        assertEquals(2, slow.size(), "the first forgotten as the third came");
-        assertFalse(slow.isSlow("a.test", MEMORY + 2));
-        assertTrue(slow.isSlow("b.test", MEMORY + 2));
-        assertTrue(slow.isSlow("c.test", MEMORY + 2));
-    }
-
-    @Test
-    void aRequestThatEndsOtherwiseClearsItsDomainAndForgetsTheExpired() {
+    void theDomainsForgottenAreNotCountedWhetherOrNotARequestFinishedSince() {
         slow.finished("a.test", true, 0);
         slow.finished("b.test", true, 1);
+        assertEquals(2, slow.count(MEMORY - 1));
+        assertEquals(1, slow.count(MEMORY));
+        assertEquals(0, slow.count(MEMORY + 1));
+    }
+
+    @Test
+    void theDomainsForgottenMeanwhileGoAtTheNextRequestFinished() {
+        slow.finished("a.test", true, 0);
+        slow.finished("b.test", true, MEMORY / 2);
+        slow.finished("a.test", false, MEMORY / 2);
         slow.finished("c.test", false, MEMORY + 1);
 
-        assertEquals(0, slow.size());
+        assertEquals(1, slow.count(MEMORY + 1), "a forgotten, b kept, c never slow");
+        assertEquals(OptionalInt.of(1), slow.limit("b.test", MEMORY + 2));
     }
 }
