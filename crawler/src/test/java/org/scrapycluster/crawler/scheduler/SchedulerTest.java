@@ -239,30 +239,15 @@ class SchedulerTest extends SchedulerTestBase {
         settle(scheduler);
         assertEquals(Map.of("slow.test", 8L, "quick.test", 8L), dispatchedPerDomain());
 
-        finish("slow.test", 8, true);
-        settle(scheduler);
-        assertEquals(8L + 1, dispatchedPerDomain().get("slow.test"), "timed out: one request in flight, not eight");
+        finishThenCount(scheduler, "slow.test", 8, true, 8 + 1, "timed out: one request in flight, not eight");
         assertEquals(1.0, registry.get("crawler.slow.domains").gauge().value());
-        finish("quick.test", 1, false);
-        settle(scheduler);
-        assertEquals(8L + 1, dispatchedPerDomain().get("quick.test"), "the other domain keeps its eight");
+        finishThenCount(scheduler, "quick.test", 1, false, 8 + 1, "the other domain keeps its eight");
 
-        finish("slow.test", 1, false);
-        settle(scheduler);
-        assertEquals(9L + 2, dispatchedPerDomain().get("slow.test"), "an answer: two in flight");
-        finish("slow.test", 2, false);
-        settle(scheduler);
-        assertEquals(11L + 4, dispatchedPerDomain().get("slow.test"), "two more answers: four");
-        finish("slow.test", 1, true);
-        settle(scheduler);
-        assertEquals(15L, dispatchedPerDomain().get("slow.test"), "a timeout again: back to one, three still in flight");
-        finish("slow.test", 3, false);
-        settle(scheduler);
-        assertEquals(15L + 4, dispatchedPerDomain().get("slow.test"), "one, and one more for each of three answers: four");
-
-        finish("slow.test", 4, false);
-        settle(scheduler);
-        assertEquals(19L + 8, dispatchedPerDomain().get("slow.test"), "seven answers since its timeout: the full eight again");
+        finishThenCount(scheduler, "slow.test", 1, false, 9 + 2, "an answer: two in flight");
+        finishThenCount(scheduler, "slow.test", 2, false, 11 + 4, "two more answers: four");
+        finishThenCount(scheduler, "slow.test", 1, true, 15, "a timeout again: back to one, three still in flight");
+        finishThenCount(scheduler, "slow.test", 3, false, 15 + 4, "one, and one more for each of three answers: four");
+        finishThenCount(scheduler, "slow.test", 4, false, 19 + 8, "seven answers since its timeout: the full eight again");
         assertEquals(0.0, registry.get("crawler.slow.domains").gauge().value());
     }
 
@@ -297,6 +282,17 @@ class SchedulerTest extends SchedulerTestBase {
 
         settleAfter(scheduler, SlowDomains.MEMORY);
         assertEquals(0.0, registry.get("crawler.slow.domains").gauge().value(), "forgotten, though no request finished since");
+    }
+
+    /**
+     * Tells the scheduler that {@code requests} requests of {@code domain} are done, lets it settle, and checks how many
+     * requests of the domain it has handed out in all.
+     */
+    private void finishThenCount(Scheduler scheduler, String domain, int requests, boolean timedOut, long dispatchedInAll,
+            String why) throws InterruptedException {
+        finish(domain, requests, timedOut);
+        settle(scheduler);
+        assertEquals(dispatchedInAll, dispatchedPerDomain().get(domain), why);
     }
 
     /** Tells the scheduler that {@code requests} requests of {@code domain} are done. */
