@@ -80,7 +80,7 @@ public final class CrawlerMetrics {
                 .description("1 while results cannot be published and the node fetches one request at a time")
                 .tags("spider", spider, "node", node).register(registry);
         Gauge.builder("crawler.slow.domains", slowDomains, AtomicInteger::get)
-                .description("Domains held to fewer requests in flight because a fetch of theirs timed out lately")
+                .description("Domains held to fewer requests in flight because a fetch of theirs failed slowly lately")
                 .tags("spider", spider, "node", node).register(registry);
     }
 
@@ -149,7 +149,7 @@ public final class CrawlerMetrics {
         return inFlight;
     }
 
-    /** How many domains are held to fewer requests in flight because a fetch of theirs timed out lately. */
+    /** How many domains are held to fewer requests in flight because a fetch of theirs failed slowly lately. */
     public void slowDomains(int count) {
         slowDomains.set(count);
     }

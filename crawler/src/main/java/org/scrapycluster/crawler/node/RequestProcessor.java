@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.node;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchResult;
+import org.scrapycluster.crawler.fetch.FetchTimings;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
 import org.scrapycluster.crawler.middleware.Download;
@@ -80,6 +82,8 @@ public final class RequestProcessor {
     private final ResultDelivery delivery;
     private final Consumer<Throwable> fatal;
     private final UrlLengthLimit urlLength;
+    /** How long a failed fetch held its slot for it to count as failing slowly: half of {@code DOWNLOAD_TIMEOUT}. */
+    private final Duration slowFailure;
     private final AtomicInteger active = new AtomicInteger();
     private final boolean publishBinary;
     private final SaidOnce refusedDomains = new SaidOnce("domain");
@@ -88,15 +92,15 @@ public final class RequestProcessor {
 
     /**
      * The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back; and whether
-     * its last fetch timed out, for the scheduler.
+     * its last fetch failed slowly, for the scheduler.
      */
-    private record Outcome(boolean acknowledge, boolean published, boolean timedOut) {
+    private record Outcome(boolean acknowledge, boolean published, boolean slowFetch) {
         static final Outcome DONE = new Outcome(true, false, false);
         static final Outcome PUBLISHED = new Outcome(true, true, false);
         /** Its fetch was cancelled (the node is stopping): the request goes back to its queue at once. */
         static final Outcome CANCELLED = new Outcome(false, false, false);
 
-        Outcome afterTimeout() {
+        Outcome afterSlowFetch() {
             return new Outcome(acknowledge, published, true);
         }
     }
@@ -105,8 +109,11 @@ public final class RequestProcessor {
     @FunctionalInterface
     public interface FinishedRequests {
 
-        /** A request of {@code domain} is done (acknowledged or abandoned); {@code timedOut} when its last fetch timed out. */
-        void finished(String domain, boolean timedOut);
+        /**
+         * A request of {@code domain} is done (acknowledged or abandoned); {@code slowFetch} when its last fetch failed
+         * slowly: it ran out of {@code DOWNLOAD_TIMEOUT}, or failed after half of it.
+         */
+        void finished(String domain, boolean slowFetch);
     }
 
     /** The parts a request passes through. */
@@ -118,7 +125,7 @@ public final class RequestProcessor {
      * @param config   the node's settings
      * @param parts    what a request passes through
      * @param workers  where parsing and encoding run (off the network threads)
-     * @param finished told the domain of every request that is done, to free its slot, and whether its last fetch timed out
+     * @param finished told the domain of every request that is done, to free its slot, and whether its last fetch failed slowly
      * @param delivery told whether each page's result got through the pipelines
      * @param fatal    told of an error of the node's own code it cannot go on from ({@link FatalExit#endsTheService}: out
      *                 of memory, a class or method its jar lacks), after the request's lease is abandoned; the node ends
@@ -141,6 +148,7 @@ public final class RequestProcessor {
         this.delivery = delivery;
         this.fatal = fatal;
         this.urlLength = new UrlLengthLimit(config.urlLengthLimit(), parts.metrics());
+        this.slowFailure = config.fetcher().totalTimeout().dividedBy(2);
         this.publishBinary = config.publishBinaryResponses();
     }
 
@@ -180,7 +188,19 @@ public final class RequestProcessor {
             countAttempt(result);
         }
         CompletableFuture<Outcome> outcome = outcome(passage, result);
-        return result != null && !result.ok() && result.error().timedOut() ? outcome.thenApply(Outcome::afterTimeout) : outcome;
+        return result != null && failedSlowly(result) ? outcome.thenApply(Outcome::afterSlowFetch) : outcome;
+    }
+
+    /**
+     * Whether {@code result} is a failure that held its slot long: it ran out of {@code DOWNLOAD_TIMEOUT}, or failed after
+     * half of it outside the fetcher's own queue (a DNS lookup whose servers do not answer, a reset after a long trickle).
+     */
+    private boolean failedSlowly(FetchResult result) {
+        if (result.ok()) {
+            return false;
+        }
+        FetchTimings timings = result.timings();
+        return result.error().timedOut() || timings != null && timings.total().minus(timings.queued()).compareTo(slowFailure) >= 0;
     }
 
     private CompletableFuture<Outcome> outcome(DownloadChain.Passage passage, FetchResult result) {
@@ -343,7 +363,7 @@ public final class RequestProcessor {
             if (ackFailure != null) {
                 LOG.atWarn().addKeyValue("lease", lease.leaseId()).log("Gave up acknowledging a lease; it expires and the page may be fetched again");
             }
-            done(lease, outcome.timedOut());
+            done(lease, outcome.slowFetch());
         });
     }
 
@@ -367,9 +387,9 @@ public final class RequestProcessor {
         extensionFailures.failed(call.extension(), call.getCause() != null ? call.getCause() : call, consequence, Map.of("url", call.url()));
     }
 
-    private void done(LeasedRequest lease, boolean timedOut) {
+    private void done(LeasedRequest lease, boolean slowFetch) {
         active.decrementAndGet();
-        finished.finished(lease.domain(), timedOut);
+        finished.finished(lease.domain(), slowFetch);
     }
 
     /** A spider whose {@code parse} returned no output (null): its bug, for which the page is dropped. */

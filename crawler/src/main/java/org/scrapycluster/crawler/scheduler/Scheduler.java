@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. A domain the node
  * holds ({@link SchedulerInbox#hold}: its requests wait for their host's robots.txt) is not asked for until the hold
  * ends, whatever Redis would answer. A domain has at most {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests in flight on
- * the node, one while its robots.txt is unread, and fewer for a while after a fetch of it timed out
+ * the node, one while its robots.txt is unread, and fewer for a while after a fetch of it failed slowly
  * ({@link SlowDomains}); such slow domains together have at most half the node's, and wait for them in turn. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
@@ -88,7 +88,7 @@ public final class Scheduler implements AutoCloseable {
     private final Set<String> parked = new HashSet<>();
     /** When the hold of each domain held on this node ends ({@link SchedulerInbox#hold}), on the scheduler's clock. */
     private final Map<String, Long> holds = new HashMap<>();
-    /** Domains a fetch of which timed out lately, each held to fewer requests in flight than the per-domain limit. */
+    /** Domains a fetch of which failed slowly lately, each held to fewer requests in flight than the per-domain limit. */
     private final SlowDomains slow;
     /** Slow domains waiting for a slot of those slow domains may hold together ({@link #maxSlowInFlight}), in turn. */
     private final Set<String> waitingForSlowSlot = new LinkedHashSet<>();
@@ -201,7 +201,7 @@ public final class Scheduler implements AutoCloseable {
         switch (event) {
             case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
             case SchedulerInbox.Finished finished -> {
-                slow.finished(finished.domain(), finished.timedOut(), now());
+                slow.finished(finished.domain(), finished.slowFetch(), now());
                 release(finished.domain(), true);
             }
             case SchedulerInbox.Held held -> holds.merge(held.domain(), now() + held.time().toNanos(), Math::max);

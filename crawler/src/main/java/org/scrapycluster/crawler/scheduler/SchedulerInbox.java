@@ -28,8 +28,8 @@ public final class SchedulerInbox {
     record DomainsFound(List<String> domains) implements Event {
     }
 
-    /** A request of the domain is done (acknowledged or abandoned): its slot is free; whether its last fetch timed out. */
-    record Finished(String domain, boolean timedOut) implements Event {
+    /** A request of the domain is done (acknowledged or abandoned): its slot is free; whether its last fetch failed slowly. */
+    record Finished(String domain, boolean slowFetch) implements Event {
     }
 
     /** No request of the domain may be handed out on this node for {@code time} from now. */
@@ -62,11 +62,12 @@ public final class SchedulerInbox {
     }
 
     /**
-     * A request of {@code domain} is done (acknowledged or abandoned); {@code timedOut} when its last fetch ran out of
-     * {@code DOWNLOAD_TIMEOUT}, which makes the domain slow on this node ({@link SlowDomains}).
+     * A request of {@code domain} is done (acknowledged or abandoned); {@code slowFetch} when its last fetch failed
+     * slowly (ran out of {@code DOWNLOAD_TIMEOUT}, or failed after half of it), which makes the domain slow on this node
+     * ({@link SlowDomains}).
      */
-    public void finished(String domain, boolean timedOut) {
-        events.add(new Finished(domain, timedOut));
+    public void finished(String domain, boolean slowFetch) {
+        events.add(new Finished(domain, slowFetch));
     }
 
     /**

@@ -7,20 +7,21 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * The domains a fetch of which ran out of {@code DOWNLOAD_TIMEOUT} on this node lately: origins that never answer,
- * trickle, or send headers forever. Each such fetch holds a slot for the whole timeout, and for every retry after it, so
- * that a few of them with {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests each would hold all of a node's slots while
- * the other domains wait (docs/throttling.md, "Slow domains"). A slow domain's limit of requests in flight drops to one
- * at each timeout and grows by one with each fetch of it that ends any other way, so that a domain that answers now and
- * then stays near one while most of its fetches hang, and one that wakes up is back at the full limit after as many
- * answers; there it is no longer slow. A domain is forgotten {@link #MEMORY} after its last timeout, so that the domains
- * of a broad crawl that timed out once and are never asked for again do not pile up.
+ * The domains a fetch of which failed slowly on this node lately: it ran out of {@code DOWNLOAD_TIMEOUT}, or failed only
+ * after half of it (a DNS lookup whose servers do not answer, a connection reset after a long trickle), as the fetches of
+ * origins that never answer, trickle, or send headers forever do. Each such fetch holds a slot that long, and again for
+ * every retry after it, so that a few of them with {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests each would hold all of
+ * a node's slots while the other domains wait (docs/throttling.md, "Slow domains"). A slow domain's limit of requests in
+ * flight drops to one at each such failure and grows by one with each fetch of it that ends any other way, so that a
+ * domain that answers now and then stays near one while most of its fetches hang, and one that wakes up is back at the
+ * full limit after as many answers; there it is no longer slow. A domain is forgotten {@link #MEMORY} after its last slow
+ * failure, so that the domains of a broad crawl that failed once and are never asked for again do not pile up.
  *
  * <p>Confined to the scheduler's thread; times are its clock's nanoseconds.
  */
 final class SlowDomains {
 
-    /** How long a domain stays slow after its last timeout, unless enough fetches of it end otherwise sooner. */
+    /** How long a domain stays slow after its last slow failure, unless enough fetches of it end otherwise sooner. */
     static final Duration MEMORY = Duration.ofMinutes(10);
 
     /** A slow domain's limit of requests in flight, and when it is forgotten. */
@@ -36,13 +37,13 @@ final class SlowDomains {
         this.fullLimit = fullLimit;
     }
 
-    /** Notes how a request of {@code domain} ended: its last fetch timed out, or not. */
-    void finished(String domain, boolean timedOut, long now) {
-        if (slow.isEmpty() && !timedOut) {
+    /** Notes how a request of {@code domain} ended: its last fetch failed slowly, or not. */
+    void finished(String domain, boolean slowFetch, long now) {
+        if (slow.isEmpty() && !slowFetch) {
             return;
         }
         forgetExpired(now);
-        if (timedOut) {
+        if (slowFetch) {
             slow.remove(domain);
             slow.put(domain, new Slow(1, now + MEMORY.toNanos()));
             return;

@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +135,7 @@ class RequestProcessorTest extends ScriptedProcessing {
     }
 
     @Test
-    void aRequestWhoseFetchTimedOutTellsTheSchedulerSoWhetherItIsRetriedOrGivenUp() {
+    void aRequestWhoseFetchTimedOutOrFailedAfterHalfTheTimeoutTellsTheSchedulerSoWhetherItIsRetriedOrGivenUp() {
         answer("http://example.com/slow", 0, HeaderMap.empty(), "", FetchError.READ_TIMEOUT);
         Map<String, Object> lastTry = new HashMap<>(meta(0, 0));
         lastTry.put("retry_times", 3);
@@ -145,9 +146,17 @@ class RequestProcessorTest extends ScriptedProcessing {
         answer("http://example.com/down", 0, HeaderMap.empty(), "", FetchError.CONNECT_REFUSED);
         process(processor, CrawlRequest.get("http://example.com/down", lastTry));
         process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
-
         assertEquals(List.of("example.com", "example.com", "example.com", "example.com"), finished);
-        assertEquals(List.of("example.com", "example.com"), finishedAfterTimeout, "retried, then given up; a refusal or a 404 is not a timeout");
+        assertEquals(List.of("example.com", "example.com"), finishedSlowly, "retried, then given up; a refusal or a 404 is not slow");
+
+        // DOWNLOAD_TIMEOUT is 10 s: a DNS failure after 5 s with a slot is slow, one after 4.9 s or long in the queue is not
+        failAfter("http://example.com/dns-slow", FetchError.DNS, Duration.ofSeconds(1), Duration.ofSeconds(6));
+        failAfter("http://example.com/dns-quick", FetchError.DNS, Duration.ZERO, Duration.ofMillis(4_900));
+        failAfter("http://example.com/dns-queued", FetchError.DNS, Duration.ofSeconds(30), Duration.ofSeconds(31));
+        for (String path : List.of("dns-slow", "dns-quick", "dns-queued")) {
+            process(processor, CrawlRequest.get("http://example.com/" + path, lastTry));
+        }
+        assertEquals(3, finishedSlowly.size(), finishedSlowly.toString());
     }
 
     @Test

@@ -78,8 +78,8 @@ abstract class ScriptedProcessing {
     final Map<String, FetchResult> answers = new HashMap<>();
     final List<String> fetched = new CopyOnWriteArrayList<>();
     final List<String> finished = new CopyOnWriteArrayList<>();
-    /** The domains of the requests finished whose last fetch timed out, as the scheduler is told. */
-    final List<String> finishedAfterTimeout = new CopyOnWriteArrayList<>();
+    /** The domains of the requests finished whose last fetch failed slowly, as the scheduler is told. */
+    final List<String> finishedSlowly = new CopyOnWriteArrayList<>();
     /** A permit for each request finished, so that a test waits for exactly that (Redis answers on Lettuce's thread). */
     final Semaphore finishing = new Semaphore(0);
     /** What the fetcher throws for a URL instead of answering: a failure of the node's own code. */
@@ -103,6 +103,12 @@ abstract class ScriptedProcessing {
         answers.put(url, new FetchResult(url, status, status == 0 ? "" : "Status", headers, body.getBytes(StandardCharsets.UTF_8),
                 error == null ? new DetectedEncoding("utf-8", StandardCharsets.UTF_8) : null, HeaderMap.empty(),
                 null, error, error == null ? null : "scripted failure", NO_TIME));
+    }
+
+    /** A failure with {@code error} after {@code queued} in the fetcher's queue and {@code total} in all. */
+    void failAfter(String url, FetchError error, Duration queued, Duration total) {
+        answers.put(url, new FetchResult(url, 0, "", HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, error,
+                "scripted failure", new FetchTimings(queued, Duration.ZERO, Duration.ZERO, total, false)));
     }
 
     RequestProcessor processor(Map<String, String> set) {
@@ -141,10 +147,10 @@ abstract class ScriptedProcessing {
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
         return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of()), filer,
-                pipelines, leases, statusCounters, metrics), workers, (domain, timedOut) -> {
+                pipelines, leases, statusCounters, metrics), workers, (domain, slowFetch) -> {
                     finished.add(domain);
-                    if (timedOut) {
-                        finishedAfterTimeout.add(domain);
+                    if (slowFetch) {
+                        finishedSlowly.add(domain);
                     }
                     finishing.release();
                 },

@@ -288,17 +288,17 @@ class SchedulerTest extends SchedulerTestBase {
      * Tells the scheduler that {@code requests} requests of {@code domain} are done, lets it settle, and checks how many
      * requests of the domain it has handed out in all.
      */
-    private void finishThenCount(Scheduler scheduler, String domain, int requests, boolean timedOut, long dispatchedInAll,
+    private void finishThenCount(Scheduler scheduler, String domain, int requests, boolean slowFetch, long dispatchedInAll,
             String why) throws InterruptedException {
-        finish(domain, requests, timedOut);
+        finish(domain, requests, slowFetch);
         settle(scheduler);
         assertEquals(dispatchedInAll, dispatchedPerDomain().get(domain), why);
     }
 
     /** Tells the scheduler that {@code requests} requests of {@code domain} are done. */
-    private void finish(String domain, int requests, boolean timedOut) {
+    private void finish(String domain, int requests, boolean slowFetch) {
         for (int i = 0; i < requests; i++) {
-            inbox.finished(domain, timedOut);
+            inbox.finished(domain, slowFetch);
         }
     }
 
