@@ -104,9 +104,14 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return value;
     }
 
+    /** How long a download may take ({@code DOWNLOAD_TIMEOUT}): connecting, waiting for a byte, and in all. */
+    public Duration downloadTimeout() {
+        return positive(settings, "DOWNLOAD_TIMEOUT");
+    }
+
     /** How the fetcher behaves: timeouts, size limit, address policy, certificate checks, User-Agent, proxy. */
     public FetcherConfig fetcher() {
-        Duration timeout = positive(settings, "DOWNLOAD_TIMEOUT");
+        Duration timeout = downloadTimeout();
         return FetcherConfig.builder()
                 .proxy(proxy(settings))
                 .maxConnections(limits.maxInFlight())

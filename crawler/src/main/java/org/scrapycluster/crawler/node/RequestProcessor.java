@@ -148,7 +148,7 @@ public final class RequestProcessor {
         this.delivery = delivery;
         this.fatal = fatal;
         this.urlLength = new UrlLengthLimit(config.urlLengthLimit(), parts.metrics());
-        this.slowFailure = config.fetcher().totalTimeout().dividedBy(2);
+        this.slowFailure = config.downloadTimeout().dividedBy(2);
         this.publishBinary = config.publishBinaryResponses();
     }
 
