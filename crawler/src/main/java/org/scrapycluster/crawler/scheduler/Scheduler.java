@@ -274,7 +274,7 @@ public final class Scheduler implements AutoCloseable {
             }
             DomainState state = domains.get(domain);
             OptionalInt slowLimit = slow.limit(domain, now);
-            if (state != null && state.inFlight >= maxInFlight(domain, slowLimit)) {
+            if (state != null && state.inFlight >= domainLimit(domain, slowLimit)) {
                 state.waitingForSlot = true;
                 continue;
             }
@@ -294,7 +294,7 @@ public final class Scheduler implements AutoCloseable {
      * Requests {@code domain} may have in flight on this node: one while its robots.txt is unread, the slow domain's
      * limit while it is slow ({@code slowLimit}), else the per-domain limit.
      */
-    private int maxInFlight(String domain, OptionalInt slowLimit) {
+    private int domainLimit(String domain, OptionalInt slowLimit) {
         return throttles.awaitsRobots(domain) ? 1 : slowLimit.orElse(limits.maxPerDomain());
     }
 
