@@ -29,7 +29,7 @@ final class SlowDomains {
     }
 
     private final int fullLimit;
-    /** The slow domains in the order of their last timeouts, so that the first is the first forgotten. */
+    /** The slow domains in the order of their last slow failures, so that the first is the first forgotten. */
     private final LinkedHashMap<String, Slow> slow = new LinkedHashMap<>();
 
     /** @param fullLimit the limit of a domain that is not slow ({@code CONCURRENT_REQUESTS_PER_DOMAIN}) */
