@@ -41,6 +41,15 @@ local function millis_until(seconds)
   return math.max(1, math.ceil(seconds * 1000))
 end
 
+-- The time of the newest of the used entries of window_key (epoch seconds), 0 when it holds none: when a hand-out was
+-- last made under the throttle key, moderated or not.
+local function newest_entry(window_key, used)
+  if used == 0 then
+    return 0
+  end
+  return tonumber(redis.call('ZRANGE', window_key, -1, -1, 'WITHSCORES')[2]) or 0
+end
+
 -- What the call has looked up once: whether a crawl is stopped (lib/batch).
 local batch = new_batch()
 
@@ -100,7 +109,9 @@ local function decide(k)
     return reply('WAIT', 0, millis_until(tonumber(freeing[2]) + window - clock.seconds))
   end
   if moderated then
-    local last = tonumber(redis.call('GET', time_key) or '0') or 0
+    -- without a time key (a domain moderated only since its last hand-outs: a Crawl-delay read since, a limit raised
+    -- above one; hand-outs not moderated write none), the window's newest entry is the last hand-out
+    local last = tonumber(redis.call('GET', time_key) or '') or newest_entry(window_key, used)
     local spacing = window / limit
     if clock.seconds - last < spacing then
       redis.call('EXPIRE', time_key, ttl)

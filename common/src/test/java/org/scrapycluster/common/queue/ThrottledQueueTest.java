@@ -262,6 +262,20 @@ class ThrottledQueueTest {
         }
     }
 
+    /**
+     * A domain moderated only since its last hand-outs (a Crawl-delay read after them, a limit raised above one) is spaced
+     * from the last of them: unmoderated hand-outs write no time key, and the window holds their times.
+     */
+    @Test
+    void aDomainModeratedSinceItsLastHandOutsIsSpacedFromTheLastOfThem() {
+        enqueueMany(3, "c1", 1);
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
+        assertEquals(0, redis.sync().exists(spec(60, 10, true).timeKey()), "an unmoderated hand-out writes no time key");
+        HandOut.Wait wait = assertInstanceOf(HandOut.Wait.class, handOut(spec(60, 3, true)));
+        assertTrue(wait.delay().toMillis() > 19_000 && wait.delay().toMillis() <= 20_000, wait.delay().toString());
+    }
+
     @Test
     void aFullWindowSaysWhenItsOldestEntryLeaves() {
         ThrottleSpec spec = spec(3, 2, false);
