@@ -1,6 +1,6 @@
 package org.scrapycluster.crawler.middleware;
 
-import java.time.Clock;
+import java.time.InstantSource;
 
 import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
@@ -22,9 +22,9 @@ import org.scrapycluster.crawler.scheduler.SchedulerInbox;
  * @param backoff        {@code RETRY_AFTER_*}
  * @param statusCounters the original's per-status statistics
  * @param metrics        the node's meters
- * @param clock          the clock a Retry-After date is judged by
+ * @param clock          the clock a Retry-After date and a wait for robots.txt are judged by
  */
 public record MiddlewareContext(boolean robotsObey, RobotsCache robots, DomainThrottles throttles, ThrottledQueue throttledQueue,
         SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters,
-        CrawlerMetrics metrics, Clock clock) {
+        CrawlerMetrics metrics, InstantSource clock) {
 }

@@ -25,11 +25,20 @@ import crawlercommons.robots.BaseRobotRules;
  * — and tells the domain's throttle the host's {@code Crawl-delay} for the node's own robot, which the throttle waits
  * for while a domain's robots.txt is unread (docs/throttling.md). A request whose host's pages wait for its robots.txt
  * ({@link RobotsCache#deferredUntil}) is put back as it is, and its domain paused until the file is asked again, on
- * this node even when Redis refuses the pause.
+ * this node even when Redis refuses the pause. So is, without a pause, an allowed request that waited longer than
+ * {@link #LONGEST_WAIT} for the file to be read.
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RobotsMiddleware.class);
+
+    /**
+     * The longest a request may wait for its host's robots.txt to be read and still go out. The throttle spaces
+     * hand-outs: a request that goes out this long after its hand-out reaches the server next to those handed out after
+     * it (a robots.txt that takes the whole {@code DOWNLOAD_TIMEOUT} put two requests 2 s apart under a spacing of 6 s),
+     * so it is handed out again instead.
+     */
+    static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
 
     @Override
     public String name() {
@@ -56,11 +65,13 @@ public final class RobotsMiddleware extends NodeMiddleware {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(request));
         }
         RobotsCache robots = context().robots();
+        Instant asked = context().clock().instant();
         // one fetch of the host's file answers both: the node's robot for the throttle, the request's for the verdict;
         // a request without a User-Agent of its own is the node's robot, looked up once
         CompletableFuture<BaseRobotRules> forNode = robots.rulesFor(request.url());
         String userAgent = userAgent(request);
         CompletableFuture<BaseRobotRules> forRequest = userAgent == null ? forNode : robots.rulesFor(request.url(), userAgent);
+        boolean known = forNode.isDone() && forRequest.isDone();
         return forNode.thenCombine(forRequest, (nodes, requests) -> {
             // the two look-ups may straddle a fetch of the file: either one waiting holds the request back
             Optional<Instant> deferred = RobotsCache.deferredUntil(nodes).or(() -> RobotsCache.deferredUntil(requests));
@@ -69,7 +80,9 @@ public final class RobotsMiddleware extends NodeMiddleware {
             }
             noteCrawlDelay(request, host, nodes);
             if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
-                return CompletableFuture.<DownloadStep>completedFuture(new DownloadStep.Proceed(request));
+                Duration waited = known ? Duration.ZERO : Duration.between(asked, context().clock().instant());
+                return CompletableFuture.completedFuture(waited.compareTo(LONGEST_WAIT) > 0 ? handOutAgain(request, waited)
+                        : new DownloadStep.Proceed(request));
             }
             context().metrics().robotsRefused();
             LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("appid", request.meta().get("appid"))
@@ -94,6 +107,18 @@ public final class RobotsMiddleware extends NodeMiddleware {
                 .log("The request waits for its host's robots.txt; put back, the domain paused");
         // filed after the pause is set, lest it be handed out again before
         return pauseDomain(download, pause).thenApply(paused -> new DownloadStep.Reschedule(download, true));
+    }
+
+    /**
+     * An allowed request that waited {@code waited} for its host's robots.txt, longer than {@link #LONGEST_WAIT}: put back
+     * as it is, untried, to be handed out again at the spacing the domain's throttle keeps, now with the file's
+     * Crawl-delay. The slot its first hand-out spent stays spent: the server gets fewer requests, never more.
+     */
+    private DownloadStep handOutAgain(DownloadRequest request, Duration waited) {
+        Download download = Download.from(request, name());
+        LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("waited_seconds", waited.toMillis() / 1000.0)
+                .log("The request waited long for its host's robots.txt; put back, to be handed out again under its domain's throttle");
+        return new DownloadStep.Reschedule(download, true);
     }
 
     /** The User-Agent {@code request} sends of its own (a crawl's {@code useragent}); null when the fetcher's default goes. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.DownloadRequest;
@@ -58,11 +60,11 @@ class DownloadChainTest {
 
     @Test
     void aDomainWaitsForItsRobotsTxtOnlyWhileTheRobotsMiddlewareReadsIt() {
-        DomainThrottles obeying = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
+        DomainThrottles obeying = throttles();
         chain(Map.of(), obeying);
         assertTrue(obeying.awaitsRobots("a.test"), "one request in flight until a.test's robots.txt is read");
 
-        DomainThrottles withoutRobots = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
+        DomainThrottles withoutRobots = throttles();
         chain(Map.of("DOWNLOADER_MIDDLEWARES", "{robots: null}"), withoutRobots);
         assertFalse(withoutRobots.awaitsRobots("a.test"), "nothing reads robots.txt, so nothing is waited for");
     }
@@ -89,7 +91,7 @@ class DownloadChainTest {
         fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(),
                 "User-agent: *\nCrawl-delay: 2\nDisallow: /private\n\nUser-agent: AcmeBot\nCrawl-delay: 30\nDisallow: /acme\n");
         fetcher.answer("http://a.test/private/page", 200, HeaderMap.empty(), "<html></html>");
-        DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
+        DomainThrottles throttles = throttles();
         DownloadChain chain = chain(Map.of(), throttles);
 
         DownloadChain.Passage acme = run(chain, CrawlRequest.get("http://a.test/acme/page", Map.of()).withHeader("user-agent", "AcmeBot/2.0"));
@@ -103,6 +105,36 @@ class DownloadChainTest {
         assertEquals(1, fetcher.asked("http://a.test/robots.txt"));
         assertEquals(Duration.ofSeconds(2), throttles.crawlDelay("a.test"),
                 "the domain's throttle, shared by every crawl, keeps the node's robot's delay whatever robot a request is");
+    }
+
+    /**
+     * The throttle spaces hand-outs: a request that waited long for its host's robots.txt would reach the server next to
+     * those handed out after it, so it is put back, untried, to be handed out again; one that waited a moment goes.
+     */
+    @Test
+    void aRequestThatWaitedLongForItsRobotsTxtIsHandedOutAgainInsteadOfSentLate() {
+        AtomicReference<Instant> now = new AtomicReference<>(CLOCK.instant());
+        DomainThrottles throttles = throttles();
+        DownloadChain chain = chain(Map.of(), throttles, now::get);
+        fetcher.hold("http://a.test/robots.txt");
+        fetcher.hold("http://b.test/robots.txt");
+        CompletableFuture<DownloadChain.Passage> late = start(chain, CrawlRequest.get("http://a.test/page", Map.of()));
+        CompletableFuture<DownloadChain.Passage> prompt = start(chain, CrawlRequest.get("http://b.test/page", Map.of()));
+
+        now.set(now.get().plus(RobotsMiddleware.LONGEST_WAIT));
+        fetcher.release("http://b.test/robots.txt", "User-agent: *\nDisallow: /private\n");
+        assertInstanceOf(DownloadStep.Proceed.class, prompt.join().step(), "a wait of a second at most");
+        now.set(now.get().plusMillis(1));
+        fetcher.release("http://a.test/robots.txt", "User-agent: *\nCrawl-delay: 5\n");
+
+        DownloadStep.Reschedule again = assertInstanceOf(DownloadStep.Reschedule.class, late.join().step());
+        assertEquals("http://a.test/page", again.request().url());
+        assertTrue(again.dontFilter(), "past the dupefilter that already holds it");
+        assertEquals("0", String.valueOf(again.request().meta().getOrDefault("retry_times", 0)), "untried");
+        assertEquals(0, fetcher.asked("http://a.test/page"), "not sent late");
+        assertEquals(Duration.ofSeconds(5), throttles.crawlDelay("a.test"), "the delay is known when it is handed out again");
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of())).step(),
+                "with the file read, it goes at once");
     }
 
     @Test
@@ -233,24 +265,36 @@ class DownloadChainTest {
     }
 
     private DownloadChain chain(Map<String, String> set) {
-        return chain(set, new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000));
+        return chain(set, throttles());
+    }
+
+    private static DomainThrottles throttles() {
+        return new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
     }
 
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles) {
+        return chain(set, throttles, CLOCK);
+    }
+
+    private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK);
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new SchedulerInbox(), new RetryPolicy(true, 3, Set.of(500)),
                 new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
-                new CrawlerMetrics(meters, "link", "n1"), CLOCK);
+                new CrawlerMetrics(meters, "link", "n1"), clock);
         return DownloadChain.open(DownloadChain.middlewares(settings), context, fetcher);
     }
 
     private static DownloadChain.Passage run(DownloadChain chain, CrawlRequest request) {
-        LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
-                ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
-        CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, request), Runnable::run);
+        CompletableFuture<DownloadChain.Passage> passage = start(chain, request);
         assertTrue(passage.isDone(), "the scripted fetcher answers at once and the steps run on the caller");
         return passage.join();
+    }
+
+    private static CompletableFuture<DownloadChain.Passage> start(DownloadChain chain, CrawlRequest request) {
+        LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
+                ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
+        return chain.run(Download.of(lease, request), Runnable::run);
     }
 
     /** A fetcher that answers from a map and records what it was sent. */
@@ -259,11 +303,29 @@ class DownloadChainTest {
         private static final FetchTimings NO_TIME = new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false);
 
         private final Map<String, FetchResult> answers = new HashMap<>();
+        private final Map<String, CompletableFuture<FetchResult>> held = new HashMap<>();
         private final List<FetchRequest> sent = new ArrayList<>();
 
         void answer(String url, int status, HeaderMap headers, String body) {
-            answers.put(url, new FetchResult(url, status, "Status", headers, body.getBytes(), null, HeaderMap.empty(), null, null, null,
-                    NO_TIME));
+            answers.put(url, ok(url, status, headers, body));
+        }
+
+        /** Keeps the answer to {@code url} back until {@link #release}. */
+        synchronized void hold(String url) {
+            held.put(url, new CompletableFuture<>());
+        }
+
+        /** Answers {@code url}, held back until now, with a 200 of {@code body}. */
+        void release(String url, String body) {
+            CompletableFuture<FetchResult> answer;
+            synchronized (this) {
+                answer = held.remove(url);
+            }
+            answer.complete(ok(url, 200, HeaderMap.empty(), body));
+        }
+
+        private static FetchResult ok(String url, int status, HeaderMap headers, String body) {
+            return new FetchResult(url, status, "Status", headers, body.getBytes(), null, HeaderMap.empty(), null, null, null, NO_TIME);
         }
 
         void location(String url, String target) {
@@ -283,6 +345,10 @@ class DownloadChainTest {
         @Override
         public synchronized CompletableFuture<FetchResult> fetch(FetchRequest request) {
             sent.add(request);
+            CompletableFuture<FetchResult> waiting = held.get(request.url());
+            if (waiting != null) {
+                return waiting;
+            }
             FetchResult answer = answers.get(request.url());
             return CompletableFuture.completedFuture(answer != null ? answer : new FetchResult(request.url(), 404, "Not Found",
                     HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, null, null, NO_TIME));
