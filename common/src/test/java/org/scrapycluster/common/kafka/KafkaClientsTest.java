@@ -78,11 +78,21 @@ class KafkaClientsTest {
         assertEquals("true", grouped.get("enable.auto.commit"));
         assertEquals("5000", grouped.get("auto.commit.interval.ms"));
         assertEquals("10485760", grouped.get("max.partition.fetch.bytes"));
+        assertEquals("10000", grouped.get("session.timeout.ms"), "the original's session, not the Java client's 45 s");
+        assertEquals("30000", groupConsumer("{session.timeout.ms: 30000}").get("session.timeout.ms"));
+        assertFalse(groupConsumer("{group.protocol: CONSUMER}").containsKey("session.timeout.ms"),
+                "the broker sets it in that protocol, whose consumers refuse it");
 
         Properties groupless = new KafkaClients(Settings.defaults("rest")).consumerProperties(null);
         assertEquals("latest", groupless.get("auto.offset.reset"));
         assertEquals("false", groupless.get("enable.auto.commit"), "a consumer without a group cannot commit");
         assertFalse(groupless.containsKey("group.id"));
+        assertFalse(groupless.containsKey("session.timeout.ms"));
+    }
+
+    private static Properties groupConsumer(String clientProperties) {
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES", clientProperties)));
+        return new KafkaClients(settings).consumerProperties("demo-group");
     }
 
     @Test
