@@ -42,7 +42,7 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * fetched for a reason of the network or of its redirects (an address refused, too many hops). A server that
  * answers with an error (5xx, or 429 Too Many Requests) makes the file unreachable: as RFC 9309 asks, the host's
  * pages wait until it is read, which the rules {@link #deferredUntil} name, with the time the file is asked again;
- * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come, everything is allowed instead, as Scrapy's
+ * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come (or fewer over as long), everything is allowed instead, as Scrapy's
  * middleware allows it, until the file is read (docs/differences.md). Both are kept for the retry time only, then asked again. Of a
  * file longer
  * than {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the
@@ -60,7 +60,10 @@ public final class RobotsCache {
     private static final int TOO_MANY_REQUESTS = 429;
     /**
      * How many server errors (5xx, 429) in a row on the robots.txt of a host whose file was never read give up waiting
-     * for the file: the errors before the last hold the host's pages for the retry time each.
+     * for the file: the errors before the last hold the host's pages for the retry time each. So does an error that
+     * comes as many retry times less one after the first of the row, however many came between: a node whose asks
+     * were held back by the pauses other nodes set for the same host meets fewer errors in that time, and would
+     * otherwise pause the host again long after they gave up.
      */
     public static final int SERVER_ERRORS_TO_GIVE_UP = 3;
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
@@ -75,7 +78,7 @@ public final class RobotsCache {
     /** The file last read from each host, in force while it cannot be read again. */
     private final Cache<String, RobotFile> lastRead;
     /** How many answers in a row each host's server gave its robots.txt that were errors (5xx, 429). */
-    private final Cache<String, Integer> serverErrors;
+    private final Cache<String, ServerErrors> serverErrors;
     /** The rules of each file kept for each robot asked of it. */
     private final Cache<Robot, BaseRobotRules> parsed;
 
@@ -195,27 +198,43 @@ public final class RobotsCache {
 
     /**
      * What a server error on {@code origin}'s robots.txt leaves in force until the file is asked again: the file last
-     * read; else nothing, the host's pages waiting for the file; else, once {@value #SERVER_ERRORS_TO_GIVE_UP} errors in
-     * a row have come, everything, said once at WARN.
+     * read; else nothing, the host's pages waiting for the file; else, once the errors in a row have given up
+     * ({@value #SERVER_ERRORS_TO_GIVE_UP} of them, or as many retry times less one since the first), everything, said
+     * once at WARN.
      */
     private Fetched serverError(String origin, Instant now) {
-        int inARow = serverErrors.asMap().merge(origin, 1, Integer::sum);
+        ServerErrors before = serverErrors.getIfPresent(origin);
+        ServerErrors errors = before == null ? new ServerErrors(1, now, false) : before.another(now, retry);
+        serverErrors.put(origin, errors);
         Instant askAgain = now.plus(retry);
         RobotFile last = lastRead.getIfPresent(origin);
         if (last != null) {
             return new Fetched(last, askAgain);
         }
-        if (inARow < SERVER_ERRORS_TO_GIVE_UP) {
-            LOG.atInfo().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", inARow)
+        if (!errors.givenUp()) {
+            LOG.atInfo().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", errors.inARow())
                     .addKeyValue("retry_seconds", retry.toMillis() / 1000.0)
                     .log("robots.txt answers with a server error; the host's pages wait until it is read");
             return new Fetched(RobotFile.UNREACHABLE, askAgain);
         }
-        if (inARow == SERVER_ERRORS_TO_GIVE_UP) {
-            LOG.atWarn().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", inARow)
+        if (!before.givenUp()) { // a first error never gives up: said at the one that does
+            LOG.atWarn().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", errors.inARow())
                     .log("robots.txt keeps answering with a server error; allowing the host everything until it is read");
         }
         return new Fetched(null, askAgain);
+    }
+
+    /**
+     * The server errors in a row on a host's robots.txt: how many, when the first came, and whether they gave up waiting
+     * for the file. Each host's are written by one fetch of its file at a time.
+     */
+    private record ServerErrors(int inARow, Instant first, boolean givenUp) {
+
+        ServerErrors another(Instant now, Duration retry) {
+            int count = inARow + 1;
+            boolean spanned = !now.isBefore(first.plus(retry.multipliedBy(SERVER_ERRORS_TO_GIVE_UP - 1)));
+            return new ServerErrors(count, first, count >= SERVER_ERRORS_TO_GIVE_UP || spanned);
+        }
     }
 
     /** The rules of {@code fetched}'s file for the robot {@code token} names (none: the {@code *} group), parsed once. */

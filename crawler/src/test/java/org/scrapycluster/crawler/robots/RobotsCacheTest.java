@@ -165,6 +165,29 @@ class RobotsCacheTest {
         assertFalse(lastRead.isAllowed("http://a.test/private"));
     }
 
+    /**
+     * With several nodes, the pause one sets holds the others' asks back: a node whose second error comes two retry times
+     * after its first has waited as long as three errors would have taken it alone, and gives up too, rather than pause
+     * the host once more after the other nodes gave up.
+     */
+    @Test
+    void errorsInARowSpanningTwoRetryTimesGiveUpHoweverFewTheyAre() {
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        RobotsCache robots = cache(100);
+        assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/x"))).isPresent());
+        clock.advance(RETRY.multipliedBy(2).minusSeconds(1));
+        assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/x"))).isPresent(), "a second error sooner waits");
+        clock.advance(RETRY.plusSeconds(1));
+        fetcher.answer("http://b.test/robots.txt", 503, "");
+        assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://b.test/x"))).isPresent());
+        clock.advance(RETRY.multipliedBy(2));
+
+        BaseRobotRules givenUp = rules(robots.rulesFor("http://b.test/x"));
+        assertEquals(Optional.empty(), RobotsCache.deferredUntil(givenUp), "the second error, two retry times after the first");
+        assertTrue(givenUp.isAllowed("http://b.test/x"));
+        assertEquals(2, fetcher.asked("http://b.test/robots.txt"));
+    }
+
     @Test
     void aFetchWithoutAnswerStartsTheCountAgain() {
         fetcher.answer("http://a.test/robots.txt", 503, "");
