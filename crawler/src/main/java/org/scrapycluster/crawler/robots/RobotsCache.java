@@ -42,10 +42,9 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * fetched for a reason of the network or of its redirects (an address refused, too many hops). A server that
  * answers with an error (5xx, or 429 Too Many Requests) makes the file unreachable: as RFC 9309 asks, the host's
  * pages wait until it is read, which the rules {@link #deferredUntil} name, with the time the file is asked again;
- * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come (or fewer over as long), everything is allowed instead, as Scrapy's
- * middleware allows it, until the file is read (docs/differences.md). Both are kept for the retry time only, then asked again. Of a
- * file longer
- * than {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the
+ * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come (or fewer over as long), everything is
+ * allowed instead, as Scrapy's middleware allows it, until the file is read (docs/differences.md). Both are kept for
+ * the retry time only, then asked again. Of a file longer than {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the
  * fetcher's size limit: RFC 9309 asks for at least 500 KiB, and Google reads as much. A file that cannot
  * be fetched again when it expires leaves the file last read in force meanwhile, as Scrapy reads a file
  * once and keeps it. Concurrent requests for one host share one fetch. The files kept are bounded in number and in
@@ -77,7 +76,7 @@ public final class RobotsCache {
     private final AsyncCache<String, Fetched> cache;
     /** The file last read from each host, in force while it cannot be read again. */
     private final Cache<String, RobotFile> lastRead;
-    /** How many answers in a row each host's server gave its robots.txt that were errors (5xx, 429). */
+    /** The answers in a row each host's server gave its robots.txt that were errors (5xx, 429). */
     private final Cache<String, ServerErrors> serverErrors;
     /** The rules of each file kept for each robot asked of it. */
     private final Cache<Robot, BaseRobotRules> parsed;
