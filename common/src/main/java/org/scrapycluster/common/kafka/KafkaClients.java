@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -148,7 +149,7 @@ public final class KafkaClients {
         withClientProperties(properties);
         if (groupId == null) {
             properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        } else if (!"consumer".equalsIgnoreCase(String.valueOf(properties.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)).strip())) {
+        } else if (!GroupProtocol.CONSUMER.name.equalsIgnoreCase(String.valueOf(properties.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)).strip())) {
             properties.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(GROUP_SESSION_TIMEOUT.toMillis()));
         }
         return properties;

@@ -65,13 +65,14 @@ public final class RobotsMiddleware extends NodeMiddleware {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(request));
         }
         RobotsCache robots = context().robots();
-        Instant asked = context().clock().instant();
         // one fetch of the host's file answers both: the node's robot for the throttle, the request's for the verdict;
         // a request without a User-Agent of its own is the node's robot, looked up once
         CompletableFuture<BaseRobotRules> forNode = robots.rulesFor(request.url());
         String userAgent = userAgent(request);
         CompletableFuture<BaseRobotRules> forRequest = userAgent == null ? forNode : robots.rulesFor(request.url(), userAgent);
         boolean known = forNode.isDone() && forRequest.isDone();
+        // the clock is read only for a request that waits for the file: nearly every request finds it read
+        long askedMillis = known ? 0 : context().clock().millis();
         return forNode.thenCombine(forRequest, (nodes, requests) -> {
             // the two look-ups may straddle a fetch of the file: either one waiting holds the request back
             Optional<Instant> deferred = RobotsCache.deferredUntil(nodes).or(() -> RobotsCache.deferredUntil(requests));
@@ -80,7 +81,7 @@ public final class RobotsMiddleware extends NodeMiddleware {
             }
             noteCrawlDelay(request, host, nodes);
             if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
-                Duration waited = known ? Duration.ZERO : Duration.between(asked, context().clock().instant());
+                Duration waited = known ? Duration.ZERO : Duration.ofMillis(context().clock().millis() - askedMillis);
                 return CompletableFuture.completedFuture(waited.compareTo(LONGEST_WAIT) > 0 ? handOutAgain(request, waited)
                         : new DownloadStep.Proceed(request));
             }

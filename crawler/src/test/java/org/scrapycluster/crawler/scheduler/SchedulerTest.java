@@ -84,7 +84,7 @@ class SchedulerTest extends SchedulerTestBase {
     /** Makes the server's clock say the spacing has passed: its last hand-out was a window ago. */
     private static void lastHandOutAWindowAgo(ThrottleSpec spec) {
         long serverSeconds = Long.parseLong(redis.sync().time().getFirst());
-        redis.sync().set(spec.timeKey(), Long.toString(serverSeconds - 60));
+        redis.sync().set(spec.timeKey(), Double.toString(serverSeconds - spec.windowSeconds()));
     }
 
     @Test
