@@ -2,17 +2,22 @@ package org.scrapycluster.common.request;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Collectors;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.NodePath;
 
 /**
  * Validates requests of one kind against their {@link RequestSchema} with Draft 4 semantics (as
@@ -20,6 +25,11 @@ import com.networknt.schema.SpecificationVersion;
  * {@code null} for a non-nullable field fails) and the {@link SafetyChecks}, then fills in the
  * schema's defaults. The schema's patterns run in linear time ({@link SchemaPatterns}). The schema is compiled once; validating does not parse text and does not
  * change the given tree. Thread-safe.
+ *
+ * <p>Of a request that breaks more than {@value ListedDetails#MAX_LISTED} rules, only that many are turned into
+ * {@link Violation}s, the rest counted: a request of a megabyte can break hundreds of thousands (one for each item of a
+ * long list of the wrong type), and describing and sorting them all took seconds. Those described are the safety
+ * checks' first, then the schema's on the request's own fields, then on values inside them, each as found.
  */
 public final class RequestValidator {
 
@@ -60,23 +70,42 @@ public final class RequestValidator {
         return schema;
     }
 
-    /** The request, copied, with its defaults filled in; or every reason it is invalid. */
+    /** The request, copied, with its defaults filled in; or why it is invalid. */
     public ValidationResult validate(JsonNode request) {
         Objects.requireNonNull(request, "request");
         if (!request.isObject()) {
             return new ValidationResult.Invalid(List.of(new Violation("request", "must be a JSON object, was "
                     + (request.isArray() ? "an array" : request.isTextual() ? "a string" : request.toString()))));
         }
-        List<Violation> refused = compiled.validate(request).stream().map(error -> violations.of(error, request)).toList();
-        List<Violation> found = checks.check(request, refused.stream().map(Violation::path).collect(Collectors.toSet()));
+        List<Error> refused = eachListsRepeatsOnce(compiled.validate(request));
+        Set<String> refusedFields = new HashSet<>();
+        List<Error> ofFields = new ArrayList<>();
+        List<Error> ofValuesInside = new ArrayList<>();
+        for (Error error : refused) {
+            Optional<String> field = SchemaViolations.field(error);
+            field.ifPresent(refusedFields::add);
+            List<Error> kept = field.isPresent() ? ofFields : ofValuesInside;
+            if (kept.size() < ListedDetails.MAX_LISTED) {
+                kept.add(error);
+            }
+        }
+        List<Violation> found = checks.check(request, refusedFields);
         if (refused.isEmpty() && found.isEmpty()) {
             ObjectNode filled = ((ObjectNode) request).deepCopy();
             DefaultValues.fill(filled, document);
             return new ValidationResult.Valid(filled);
         }
-        List<Violation> all = new ArrayList<>(found);
-        all.addAll(refused);
-        all.sort(BY_FIELD);
-        return new ValidationResult.Invalid(all);
+        List<Violation> listed = new ArrayList<>(found.subList(0, Math.min(found.size(), ListedDetails.MAX_LISTED)));
+        Stream.concat(ofFields.stream(), ofValuesInside.stream()).limit(ListedDetails.MAX_LISTED - listed.size())
+                .map(error -> violations.of(error, request)).forEach(listed::add);
+        listed.sort(BY_FIELD);
+        return new ValidationResult.Invalid(listed, found.size() + refused.size());
+    }
+
+    /** {@code errors} with one {@code uniqueItems} error a list: the library reports one for each repeated item. */
+    private static List<Error> eachListsRepeatsOnce(List<Error> errors) {
+        Set<NodePath> repeating = new HashSet<>();
+        return errors.stream().filter(error -> !error.getKeyword().equals("uniqueItems") || repeating.add(error.getInstanceLocation()))
+                .toList();
     }
 }

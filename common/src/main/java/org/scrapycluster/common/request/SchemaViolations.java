@@ -59,6 +59,22 @@ final class SchemaViolations {
         return limit + (limit.equals("1") ? " character" : " characters");
     }
 
+    /**
+     * The field of the request itself that {@code error} refuses ({@code appid}); none when it refuses a value inside a
+     * field ({@code allowed_domains[3]}) or the request as a whole. Cheaper than {@link #of}, for every error.
+     */
+    static Optional<String> field(Error error) {
+        NodePath location = error.getInstanceLocation();
+        boolean property = namesAProperty(error.getKeyword()) && error.getProperty() != null;
+        return location.getNameCount() + (property ? 1 : 0) == 1
+                ? Optional.of(path(location, error.getProperty(), error.getKeyword()))
+                : Optional.empty();
+    }
+
+    private static boolean namesAProperty(String keyword) {
+        return keyword.equals("required") || keyword.equals("additionalProperties");
+    }
+
     private static String path(NodePath location, String property, String keyword) {
         StringBuilder path = new StringBuilder();
         for (int i = 0; i < location.getNameCount(); i++) {
@@ -69,8 +85,7 @@ final class SchemaViolations {
                 path.append(path.isEmpty() ? "" : ".").append(element);
             }
         }
-        boolean namesAProperty = keyword.equals("required") || keyword.equals("additionalProperties");
-        if (namesAProperty && property != null) {
+        if (namesAProperty(keyword) && property != null) {
             path.append(path.isEmpty() ? "" : ".").append(property);
         }
         return path.isEmpty() ? "request" : path.toString();

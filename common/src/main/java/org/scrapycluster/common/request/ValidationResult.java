@@ -18,12 +18,28 @@ public sealed interface ValidationResult {
     /**
      * The request is invalid.
      *
-     * @param violations every reason, sorted by field
+     * @param violations the reasons, sorted by field: every one, or when there are more than
+     *                   {@value ListedDetails#MAX_LISTED} that many of them (a request of a megabyte can break
+     *                   hundreds of thousands of rules, and only that many are ever listed)
+     * @param count      how many reasons there are in all
      */
-    record Invalid(List<Violation> violations) implements ValidationResult {
+    record Invalid(List<Violation> violations, int count) implements ValidationResult {
 
         public Invalid {
             violations = List.copyOf(violations);
+            if (count < violations.size()) {
+                throw new IllegalArgumentException(count + " violations in all, but " + violations.size() + " given");
+            }
+        }
+
+        /** Every reason. */
+        public Invalid(List<Violation> violations) {
+            this(violations, violations.size());
+        }
+
+        /** The reasons as text, one per rule ({@code maxdepth: must be at most 3, was 5}), as {@link #violations}. */
+        public List<String> details() {
+            return violations.stream().map(Violation::toString).toList();
         }
 
         /**
@@ -31,7 +47,7 @@ public sealed interface ValidationResult {
          * as {@link ListedDetails} lists them.
          */
         public String reason() {
-            return String.join("; ", ListedDetails.of(violations.stream().map(Violation::toString).toList()));
+            return String.join("; ", ListedDetails.of(details(), count));
         }
     }
 }

@@ -3,9 +3,11 @@ package org.scrapycluster.common.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -76,9 +78,49 @@ class RequestSchemaTest {
     }
 
     @Test
+    void aListsRepeatedItemsAreOneViolation() throws Exception {
+        RequestValidator validator = new RequestValidator(RequestSchema.builtIn(RequestSchema.SCRAPER));
+
+        ValidationResult.Invalid invalid = assertInstanceOf(ValidationResult.Invalid.class, validator.validate(JSON.readTree(
+                "{\"url\":\"http://example.com/\",\"appid\":\"a1\",\"crawlid\":\"c\",\"allowed_domains\":[\"x\",\"x\",\"x\",\"y\",\"y\"],"
+                        + "\"deny_regex\":[\"z\",\"z\"]}")));
+
+        assertEquals(List.of("allowed_domains: must not list the same item twice", "appid: must be at least 3 characters long, was 2",
+                "deny_regex: must not list the same item twice"), invalid.details());
+        assertEquals(3, invalid.count());
+    }
+
+    @Test
     void aRequestMustBeAnObject() throws Exception {
         RequestValidator validator = new RequestValidator(RequestSchema.builtIn(RequestSchema.STATS));
         ValidationResult.Invalid invalid = assertInstanceOf(ValidationResult.Invalid.class, validator.validate(JSON.readTree("\"stats\"")));
         assertEquals("request: must be a JSON object, was a string", invalid.reason());
+    }
+
+    @Test
+    void aRequestBreakingHundredsOfThousandsOfRulesIsDescribedByTheFirstItBreaksAndCounted() throws Exception {
+        StringBuilder request = new StringBuilder("{\"url\":\"http://example.com/\",\"appid\":\"\",\"crawlid\":\"c\",\"allowed_domains\":[0");
+        for (int i = 1; i < 300_000; i++) {
+            request.append(',').append(i % 10);
+        }
+        RequestValidator validator = new RequestValidator(RequestSchema.builtIn(RequestSchema.SCRAPER));
+
+        ValidationResult.Invalid invalid = assertInstanceOf(ValidationResult.Invalid.class,
+                validator.validate(JSON.readTree(request.append("]}").toString())));
+
+        assertEquals(300_000 + 1 + 1, invalid.count(), "each item's type, the list's repeats, the empty appid");
+        assertEquals(ListedDetails.MAX_LISTED, invalid.violations().size());
+        assertEquals(invalid.violations().stream().sorted(Comparator.comparing(Violation::path).thenComparing(Violation::message)).toList(),
+                invalid.violations());
+        assertEquals(List.of("allowed_domains: must not list the same item twice", "allowed_domains[0]: must be a string, was 0"),
+                invalid.details().subList(0, 2));
+        assertTrue(invalid.details().contains("appid: must be at least 3 characters long, was 0"), "the appid's length, though the "
+                + "schema found it after the items' errors");
+        assertTrue(invalid.details().contains("allowed_domains[97]: must be a string, was 7"), invalid.details().toString());
+        assertEquals(1, invalid.details().stream().filter(detail -> detail.startsWith("appid:")).count(),
+                "an empty appid the schema refused is not refused again as an empty key part, though its rule is not listed");
+        List<String> reason = List.of(invalid.reason().split("; "));
+        assertEquals(ListedDetails.MAX_LISTED, reason.size());
+        assertEquals("request: " + (invalid.count() - ListedDetails.MAX_LISTED + 1) + " more violations not listed", reason.getLast());
     }
 }

@@ -1,10 +1,9 @@
 package org.scrapycluster.kafkamonitor.dispatch;
 
-import java.util.List;
 import java.util.Objects;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.scrapycluster.common.request.Violation;
+import org.scrapycluster.common.request.ValidationResult;
 
 /** Which plugin a request is for, or why none is. */
 public sealed interface Match {
@@ -31,16 +30,11 @@ public sealed interface Match {
      *                      then the most fields the schema lists), or {@code none} when no plugin is enabled
      * @param violations    why the request does not match that schema
      */
-    record Unmatched(String closestSchema, List<Violation> violations) implements Match {
+    record Unmatched(String closestSchema, ValidationResult.Invalid violations) implements Match {
 
         public Unmatched {
             Objects.requireNonNull(closestSchema, "closestSchema");
-            violations = List.copyOf(violations);
-        }
-
-        /** The violations as text, one per rule: {@code maxdepth: must be at most 3, was 5}. */
-        public List<String> details() {
-            return violations.stream().map(Violation::toString).toList();
+            Objects.requireNonNull(violations, "violations");
         }
     }
 }

@@ -101,15 +101,16 @@ public final class PluginSet {
      */
     public Match match(JsonNode request) {
         RankedPlugin closest = null;
-        List<Violation> closestViolations = List.of(new Violation("request", "no request plugin is enabled (PLUGINS)"));
+        ValidationResult.Invalid closestViolations = new ValidationResult.Invalid(
+                List.of(new Violation("request", "no request plugin is enabled (PLUGINS)")));
         SchemaFit closestFit = null;
         for (RankedPlugin plugin : plugins) {
             ValidationResult result = plugin.validator().validate(request);
             if (result instanceof ValidationResult.Valid valid) {
                 return new Match.Matched(plugin, valid.request());
             }
-            List<Violation> violations = ((ValidationResult.Invalid) result).violations();
-            SchemaFit fit = plugin.fit(request, violations.size());
+            ValidationResult.Invalid violations = (ValidationResult.Invalid) result;
+            SchemaFit fit = plugin.fit(request, violations.count());
             if (closestFit == null || fit.closerThan(closestFit)) {
                 closest = plugin;
                 closestFit = fit;

@@ -61,7 +61,7 @@ final class RequestIntake {
             return uncheckable(parsed, "request: could not be checked: " + e);
         }
         if (match instanceof Match.Unmatched unmatched) {
-            return new Disposition.Rejected(Rejection.invalid(parsed, unmatched.closestSchema(), unmatched.details()), Optional.empty());
+            return new Disposition.Rejected(Rejection.invalid(parsed, unmatched.closestSchema(), unmatched.violations()), Optional.empty());
         }
         Match.Matched matched = (Match.Matched) match;
         ObjectNode request = matched.request();

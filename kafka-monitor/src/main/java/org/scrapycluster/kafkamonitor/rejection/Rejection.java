@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.common.request.ListedDetails;
+import org.scrapycluster.common.request.ValidationResult;
 
 /**
  * Why one record was not accepted, said for the person who sent it.
@@ -14,8 +15,8 @@ import org.scrapycluster.common.request.ListedDetails;
  * @param reason  one sentence: {@code Did not find schema to validate request}, {@code Unparseable JSON Received}, ...
  * @param schema  the schema the violations refer to, when there is one
  * @param details what exactly is wrong, one item per rule: {@code maxdepth: must be at most 3, was 5};
- *                listed as {@link ListedDetails} lists them: each cut, and those beyond the first
- *                {@value ListedDetails#MAX_LISTED} only counted
+ *                listed as {@link ListedDetails} lists them: each cut, and beyond
+ *                {@value ListedDetails#MAX_LISTED} lines the rest only counted
  * @param parsed    whether the record was JSON
  * @param recipient whom the error answer goes to: the request's {@code appid} and {@code uuid} when it has both as
  *                  strings. Only these are kept, not the parsed request, which a batch would hold until it is
@@ -41,8 +42,9 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
     }
 
     /** JSON that matched no schema; {@code schema} is the closest one and {@code violations} its reasons. */
-    public static Rejection invalid(JsonNode request, String schema, List<String> violations) {
-        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.of(schema), violations, true, Recipient.of(request));
+    public static Rejection invalid(JsonNode request, String schema, ValidationResult.Invalid violations) {
+        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.of(schema),
+                ListedDetails.of(violations.details(), violations.count()), true, Recipient.of(request));
     }
 
     /** JSON whose check against the schemas failed rather than answered; {@code problem} says how. */

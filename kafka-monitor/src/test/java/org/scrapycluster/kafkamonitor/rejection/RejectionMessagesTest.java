@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.request.ListedDetails;
+import org.scrapycluster.common.request.RequestSchema;
+import org.scrapycluster.common.request.RequestValidator;
+import org.scrapycluster.common.request.ValidationResult;
+import org.scrapycluster.common.request.Violation;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.junit.CapturedLog;
@@ -38,7 +41,7 @@ class RejectionMessagesTest {
     @Test
     void anInvalidRequestWithAppidAndUuidGoesToTheRejectedTopicAndIsAnswered() throws Exception {
         String text = "{\"uuid\":\"u-17\",\"appid\":\"app1\",\"action\":\"info\"}";
-        Rejection rejection = Rejection.invalid(JSON.readTree(text), "action", List.of("spiderid: is required"));
+        Rejection rejection = Rejection.invalid(JSON.readTree(text), "action", violation("spiderid", "is required"));
 
         List<ProducerRecord<String, byte[]>> messages = messages(Map.of()).of("demo.incoming", 1, 42, bytes(text), rejection);
 
@@ -55,7 +58,7 @@ class RejectionMessagesTest {
     @Test
     void anInvalidRequestIsLoggedWithoutItsCookieButPublishedAsItCame() throws Exception {
         String text = "{\"url\": \"http://example.com/\", \"appid\": \"a\", \"cookie\": \"session=abc123\"}";
-        Rejection rejection = Rejection.invalid(JSON.readTree(text), "scraper", List.of("appid: must be at least 3 characters long, was 1"));
+        Rejection rejection = Rejection.invalid(JSON.readTree(text), "scraper", violation("appid", "must be at least 3 characters long, was 1"));
         RejectionMessages messages = messages(Map.of());
 
         String logged = messages.logged(bytes(text), rejection);
@@ -130,8 +133,8 @@ class RejectionMessagesTest {
 
     @Test
     void withoutStringAppidAndUuidThereIsNobodyToAnswer() throws Exception {
-        Rejection numericUuid = Rejection.invalid(JSON.readTree("{\"uuid\":5,\"appid\":\"app1\"}"), "stats", List.of("uuid: must be a string"));
-        Rejection noAppid = Rejection.invalid(JSON.readTree("{\"uuid\":\"u1\"}"), "stats", List.of("appid: is required"));
+        Rejection numericUuid = Rejection.invalid(JSON.readTree("{\"uuid\":5,\"appid\":\"app1\"}"), "stats", violation("uuid", "must be a string"));
+        Rejection noAppid = Rejection.invalid(JSON.readTree("{\"uuid\":\"u1\"}"), "stats", violation("appid", "is required"));
 
         assertEquals(List.of("demo.incoming_rejected"), topics(messages(Map.of()).of("demo.incoming", 0, 1, bytes("{}"), numericUuid)));
         assertEquals(List.of("demo.incoming_rejected"), topics(messages(Map.of()).of("demo.incoming", 0, 1, bytes("{}"), noAppid)));
@@ -146,21 +149,30 @@ class RejectionMessagesTest {
     @Test
     void aRequestWithViolationsBeyondCountIsToldOfTheFirstAndHowManyMoreWithinWhatKafkaTakes() throws Exception {
         StringBuilder request = new StringBuilder("{\"uuid\":\"u1\",\"appid\":\"app1\"");
-        List<String> violations = new ArrayList<>();
         for (int i = 0; i < 50_000; i++) {
             request.append(",\"field").append(i).append("\":0");
-            violations.add("field" + i + ": is not an allowed field (the request may only have the fields its schema lists)");
         }
-        Rejection rejection = Rejection.invalid(JSON.readTree(request.append('}').toString()), "stats", violations);
+        JsonNode parsed = JSON.readTree(request.append('}').toString());
+        ValidationResult.Invalid violations = (ValidationResult.Invalid) new RequestValidator(RequestSchema.builtIn(RequestSchema.STATS))
+                .validate(parsed);
+        Rejection rejection = Rejection.invalid(parsed, "stats", violations);
 
         List<ProducerRecord<String, byte[]>> messages = messages(Map.of()).of("demo.incoming", 0, 1, bytes(request.toString()), rejection);
 
-        assertEquals(ListedDetails.MAX_LISTED + 1, rejection.details().size());
-        assertEquals(violations.subList(0, ListedDetails.MAX_LISTED), rejection.details().subList(0, ListedDetails.MAX_LISTED));
-        assertEquals("request: " + (50_000 - ListedDetails.MAX_LISTED) + " more violations not listed", rejection.details().getLast());
+        int shown = ListedDetails.MAX_LISTED - 1;
+        assertEquals(ListedDetails.MAX_LISTED, rejection.details().size());
+        assertEquals(violations.details().subList(0, shown), rejection.details().subList(0, shown));
+        assertTrue(rejection.details().getFirst().endsWith(": is not an allowed field (the request may only have the fields its schema lists)"),
+                rejection.details().getFirst());
+        assertEquals("request: " + (violations.count() - shown) + " more violations not listed", rejection.details().getLast());
+        assertTrue(violations.count() >= 50_000, "every field counted: " + violations.count());
         for (ProducerRecord<String, byte[]> message : messages) {
             assertTrue(message.value().length < KAFKA_DEFAULT_MAX_REQUEST_SIZE / 10, message.topic() + ": " + message.value().length + " bytes");
         }
+    }
+
+    private static ValidationResult.Invalid violation(String path, String message) {
+        return new ValidationResult.Invalid(List.of(new Violation(path, message)));
     }
 
     private static Rejection refused(String appid) throws Exception {

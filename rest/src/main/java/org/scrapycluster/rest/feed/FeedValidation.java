@@ -72,7 +72,7 @@ public final class FeedValidation {
                 return;
             }
             ValidationResult.Invalid invalid = (ValidationResult.Invalid) result;
-            SchemaFit fit = candidate.shape().fit(request, invalid.violations().size());
+            SchemaFit fit = candidate.shape().fit(request, invalid.count());
             if (closestFit == null || fit.closerThan(closestFit)) {
                 closest = candidate;
                 closestFit = fit;
