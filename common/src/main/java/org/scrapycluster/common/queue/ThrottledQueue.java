@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
@@ -206,6 +208,18 @@ public final class ThrottledQueue {
                 .thenApply(set -> set == 1L);
     }
 
+    /**
+     * The latest hand-out under {@code spec}'s throttle key before the one made at {@code handedOut}, a microsecond or
+     * more before it, as its window ({@code <throttlekey>:throttle_window}) holds it; empty when the window holds none
+     * (or no longer: the window keeps what is within it, and the key lives two windows).
+     */
+    public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut) {
+        double before = handedOut.getEpochSecond() + handedOut.getNano() / 1e9 - 1e-6;
+        return redis.async().zrevrangebyscoreWithScores(spec.windowKey(), Range.create(Double.NEGATIVE_INFINITY, before), Limit.create(0, 1))
+                .toCompletableFuture()
+                .thenApply(newest -> newest.stream().findFirst().map(entry -> instant(BigDecimal.valueOf(entry.getScore()))));
+    }
+
     private static HandOut read(QueueKey queue, List<Object> reply) {
         String outcome = (String) reply.get(0);
         int dropped = ((Long) reply.get(1)).intValue();
@@ -225,7 +239,10 @@ public final class ThrottledQueue {
 
     /** {@code "<seconds>.<microseconds>"} as an instant, exactly. */
     private static Instant instant(String serverTime) {
-        BigDecimal seconds = new BigDecimal(serverTime);
+        return instant(new BigDecimal(serverTime));
+    }
+
+    private static Instant instant(BigDecimal seconds) {
         long whole = seconds.longValue();
         return Instant.ofEpochSecond(whole, seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).longValue());
     }

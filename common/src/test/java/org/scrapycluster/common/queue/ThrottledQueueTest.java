@@ -144,6 +144,25 @@ class ThrottledQueueTest {
     }
 
     @Test
+    void theHandOutBeforeOneIsTheWindowsNewestEntryBeforeIt() {
+        ThrottleSpec spec = spec(60, 10, false);
+        enqueueMany(3, "c1", 1);
+        HandOut.HandedOut first = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        HandOut.HandedOut second = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        HandOut.HandedOut third = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+
+        assertEquals(Optional.empty(), throttle.handOutBefore(spec, first.at()).join(), "the domain's first hand-out");
+        assertWithinAMicrosecond(first.at(), throttle.handOutBefore(spec, second.at()).join().orElseThrow());
+        assertWithinAMicrosecond(second.at(), throttle.handOutBefore(spec, third.at()).join().orElseThrow());
+        assertEquals(Optional.empty(), throttle.handOutBefore(new ThrottleSpec(spider + ":ex2.com", 60, 10, false), third.at()).join(),
+                "another throttle key's window");
+    }
+
+    private static void assertWithinAMicrosecond(Instant expected, Instant actual) {
+        assertTrue(Duration.between(expected, actual).abs().toNanos() < 1_000, expected + " against " + actual);
+    }
+
+    @Test
     void anEmptyQueueLeavesTheActiveDomains() {
         enqueueMany(1, "c1", 1);
         assertEquals(List.of("ex1.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));

@@ -16,6 +16,7 @@ import org.scrapycluster.crawler.scheduler.SchedulerInbox;
  * @param robots         the node's robots.txt cache
  * @param throttles      the domains' throttles, told a robots.txt {@code Crawl-delay}
  * @param throttledQueue where a domain is paused cluster-wide
+ * @param handOuts       when the hand-out before a request's was made under its throttle
  * @param scheduler      where a domain is held on this node
  * @param retry          {@code RETRY_*}
  * @param redirect       {@code REDIRECT_*}
@@ -25,6 +26,6 @@ import org.scrapycluster.crawler.scheduler.SchedulerInbox;
  * @param clock          the clock a Retry-After date and a wait for robots.txt are judged by
  */
 public record MiddlewareContext(boolean robotsObey, RobotsCache robots, DomainThrottles throttles, ThrottledQueue throttledQueue,
-        SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters,
+        HandOutHistory handOuts, SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters,
         CrawlerMetrics metrics, InstantSource clock) {
 }

@@ -26,7 +26,8 @@ import crawlercommons.robots.BaseRobotRules;
  * for while a domain's robots.txt is unread (docs/throttling.md). A request whose host's pages wait for its robots.txt
  * ({@link RobotsCache#deferredUntil}) is put back as it is, and its domain paused until the file is asked again, on
  * this node even when Redis refuses the pause. So is, without a pause, an allowed request that waited longer than
- * {@link #LONGEST_WAIT} for the file to be read.
+ * {@link #LONGEST_WAIT} for the file to be read, and a domain's first request on this node that was handed out within
+ * the file's Crawl-delay of the domain's hand-out before it.
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
@@ -71,6 +72,8 @@ public final class RobotsMiddleware extends NodeMiddleware {
         String userAgent = userAgent(request);
         CompletableFuture<BaseRobotRules> forRequest = userAgent == null ? forNode : robots.rulesFor(request.url(), userAgent);
         boolean known = forNode.isDone() && forRequest.isDone();
+        // the domain's first request on this node since it read the file (or forgot it) was spaced without its delay
+        boolean firstOfDomain = context().throttles().awaitsRobots(request.domain());
         // the clock is read only for a request that waits for the file: nearly every request finds it read
         long askedMillis = known ? 0 : context().clock().millis();
         return forNode.thenCombine(forRequest, (nodes, requests) -> {
@@ -82,8 +85,12 @@ public final class RobotsMiddleware extends NodeMiddleware {
             noteCrawlDelay(request, host, nodes);
             if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
                 Duration waited = known ? Duration.ZERO : Duration.ofMillis(context().clock().millis() - askedMillis);
-                return CompletableFuture.completedFuture(waited.compareTo(LONGEST_WAIT) > 0 ? handOutAgain(request, waited)
-                        : new DownloadStep.Proceed(request));
+                if (waited.compareTo(LONGEST_WAIT) > 0) {
+                    return CompletableFuture.completedFuture(handOutAgain(request, waited));
+                }
+                Duration delay = context().throttles().crawlDelay(request.domain());
+                return firstOfDomain && !delay.isZero() ? spacedByTheDelay(request, delay)
+                        : CompletableFuture.<DownloadStep>completedFuture(new DownloadStep.Proceed(request));
             }
             context().metrics().robotsRefused();
             LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("appid", request.meta().get("appid"))
@@ -120,6 +127,28 @@ public final class RobotsMiddleware extends NodeMiddleware {
         LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("waited_seconds", waited.toMillis() / 1000.0)
                 .log("The request waited long for its host's robots.txt; put back, to be handed out again under its domain's throttle");
         return new DownloadStep.Reschedule(download, true);
+    }
+
+    /**
+     * The first request of its domain on this node, whose file gives a Crawl-delay: its hand-out was spaced by what the
+     * node knew before, nothing, while other nodes may have read the file and handed out one of the domain's requests a
+     * moment before (three nodes under a fast throttle sent their first requests together, a delay of 1 s spacing only
+     * the rest). Handed out less than the delay after the domain's hand-out before it, it is put back as it is, untried,
+     * to be handed out again at the delay. When Redis cannot say, it goes: it was handed out under the throttle.
+     */
+    private CompletableFuture<DownloadStep> spacedByTheDelay(DownloadRequest request, Duration delay) {
+        Download download = Download.from(request, name());
+        Instant handedOut = download.lease().handedOut();
+        return context().handOuts().before(download.lease().throttle(), handedOut).handle((before, failure) -> {
+            if (failure != null || before.isEmpty() || Duration.between(before.get(), handedOut).compareTo(delay) >= 0) {
+                return new DownloadStep.Proceed(request);
+            }
+            LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("crawl_delay_seconds", delay.toMillis() / 1000.0)
+                    .addKeyValue("after_seconds", Duration.between(before.get(), handedOut).toMillis() / 1000.0)
+                    .log("The domain's first request on this node was handed out within its Crawl-delay of the one before; "
+                            + "put back, to be handed out again at the delay");
+            return new DownloadStep.Reschedule(download, true);
+        });
     }
 
     /** The User-Agent {@code request} sends of its own (a crawl's {@code useragent}); null when the fetcher's default goes. */

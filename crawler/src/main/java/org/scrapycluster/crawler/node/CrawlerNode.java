@@ -262,7 +262,8 @@ public final class CrawlerNode implements Service {
             RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
                     metrics, workers);
             DownloadChain chain = DownloadChain.open(middlewares, new MiddlewareContext(config.robotsObey(), robots, throttles,
-                    throttledQueue, inbox, config.retry(), config.redirect(), config.backoff(), statusCounters, metrics, context.clock()), fetcher);
+                    throttledQueue, throttledQueue::handOutBefore, inbox, config.retry(), config.redirect(), config.backoff(),
+                    statusCounters, metrics, context.clock()), fetcher);
             processor = new RequestProcessor(config,
                     new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
                     workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()),

@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.scheduler;
 
+import java.time.Instant;
 import java.util.Objects;
 
 import org.scrapycluster.common.queue.QueueKey;
@@ -14,14 +15,16 @@ import org.scrapycluster.common.queue.ThrottleSpec;
  * @param score    its queue score (−priority), which names its crawl priority when the member has none
  * @param leaseId  the lease id {@code <domain>|<score>|<holder>}
  * @param throttle the throttle it was handed out under (to pause the domain on Retry-After)
+ * @param handedOut when it was handed out, by the Redis server's clock, as its throttle's window holds it
  */
-public record LeasedRequest(QueueKey queue, String member, double score, String leaseId, ThrottleSpec throttle) {
+public record LeasedRequest(QueueKey queue, String member, double score, String leaseId, ThrottleSpec throttle, Instant handedOut) {
 
     public LeasedRequest {
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(member, "member");
         Objects.requireNonNull(leaseId, "leaseId");
         Objects.requireNonNull(throttle, "throttle");
+        Objects.requireNonNull(handedOut, "handedOut");
     }
 
     /** The registered domain of the queue. */

@@ -363,7 +363,7 @@ public final class Scheduler implements AutoCloseable {
             case HandOut.HandedOut handed -> {
                 metrics.handOut("handed_out");
                 index.schedule(domain, now + spec.spacing().map(Duration::toNanos).orElse(0L));
-                dispatch.accept(new LeasedRequest(queue, handed.member(), handed.score(), handed.leaseId().orElseThrow(), spec));
+                dispatch.accept(new LeasedRequest(queue, handed.member(), handed.score(), handed.leaseId().orElseThrow(), spec, handed.at()));
             }
             case HandOut.Wait wait -> {
                 metrics.handOut("wait");

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -54,6 +55,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 class DownloadChainTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    /** A throttle that made no hand-out before the one asked about. */
+    private static final HandOutHistory NO_HAND_OUTS = (throttle, handedOut) -> CompletableFuture.completedFuture(Optional.empty());
 
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -135,6 +138,60 @@ class DownloadChainTest {
         assertEquals(Duration.ofSeconds(5), throttles.crawlDelay("a.test"), "the delay is known when it is handed out again");
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of())).step(),
                 "with the file read, it goes at once");
+    }
+
+    /**
+     * Each node reads a new domain's file before its first request of it, which the throttle spaced by what the node knew
+     * before: a first request handed out within the file's Crawl-delay of the domain's hand-out before it (another
+     * node's, which had read the file) is put back; one handed out later, or a later request, goes.
+     */
+    @Test
+    void aNodesFirstRequestHandedOutWithinTheCrawlDelayOfTheOneBeforeIsHandedOutAgain() {
+        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nCrawl-delay: 5\n");
+        fetcher.answer("http://b.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nCrawl-delay: 5\n");
+        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
+        fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
+        List<ThrottleSpec> asked = new ArrayList<>();
+        HandOutHistory history = (throttle, handedOut) -> {
+            asked.add(throttle);
+            Duration since = throttle.throttleKey().endsWith("a.test") ? Duration.ofMillis(300) : Duration.ofMillis(5001);
+            return CompletableFuture.completedFuture(Optional.of(handedOut.minus(since)));
+        };
+        DomainThrottles throttles = throttles();
+        DownloadChain chain = chain(Map.of(), throttles, CLOCK, history);
+
+        DownloadStep.Reschedule again = assertInstanceOf(DownloadStep.Reschedule.class,
+                run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step(), "0.3 s after another node's");
+        assertTrue(again.dontFilter(), "past the dupefilter that already holds it");
+        assertEquals("0", String.valueOf(again.request().meta().getOrDefault("retry_times", 0)), "untried");
+        assertEquals(0, fetcher.asked("http://a.test/page"));
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step(),
+                "5.001 s after the one before");
+        assertEquals(List.of("link:a.test", "link:b.test"), asked.stream().map(ThrottleSpec::throttleKey).toList());
+
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step(),
+                "handed out again with the delay known, spaced by it");
+        assertEquals(2, asked.size(), "only a node's first request of a domain is looked at");
+    }
+
+    @Test
+    void aNodesFirstRequestGoesWhenItsDomainHasNoCrawlDelayOrRedisCannotSay() {
+        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nDisallow: /private\n");
+        fetcher.answer("http://b.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nCrawl-delay: 5\n");
+        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
+        fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
+        List<ThrottleSpec> asked = new ArrayList<>();
+        HandOutHistory unavailable = (throttle, handedOut) -> {
+            asked.add(throttle);
+            return CompletableFuture.failedFuture(new IllegalStateException("Redis is down"));
+        };
+        DownloadChain chain = chain(Map.of(), throttles(), CLOCK, unavailable);
+
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step());
+        assertEquals(List.of(), asked, "no Crawl-delay, nothing to space it by");
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step(),
+                "it was handed out under the throttle");
+        assertEquals(1, asked.size());
     }
 
     @Test
@@ -257,7 +314,7 @@ class DownloadChainTest {
 
     private static Throwable failure(DownloadChain chain) {
         LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
-                ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
+                ThrottleSpec.of("link:a.test", 60, 10, 1.0, false), CLOCK.instant());
         CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, CrawlRequest.get("http://a.test/", Map.of())),
                 Runnable::run);
         assertTrue(passage.isCompletedExceptionally(), "the passage fails");
@@ -277,23 +334,35 @@ class DownloadChainTest {
     }
 
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock) {
+        return chain(set, throttles, clock, NO_HAND_OUTS);
+    }
+
+    private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock, HandOutHistory handOuts) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK);
-        MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, new SchedulerInbox(), new RetryPolicy(true, 3, Set.of(500)),
+        MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, handOuts, new SchedulerInbox(), new RetryPolicy(true, 3, Set.of(500)),
                 new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), clock);
         return DownloadChain.open(DownloadChain.middlewares(settings), context, fetcher);
     }
 
     private static DownloadChain.Passage run(DownloadChain chain, CrawlRequest request) {
-        CompletableFuture<DownloadChain.Passage> passage = start(chain, request);
+        return run(chain, request, "a.test");
+    }
+
+    private static DownloadChain.Passage run(DownloadChain chain, CrawlRequest request, String domain) {
+        CompletableFuture<DownloadChain.Passage> passage = start(chain, request, domain);
         assertTrue(passage.isDone(), "the scripted fetcher answers at once and the steps run on the caller");
         return passage.join();
     }
 
     private static CompletableFuture<DownloadChain.Passage> start(DownloadChain chain, CrawlRequest request) {
-        LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
-                ThrottleSpec.of("link:a.test", 60, 10, 1.0, false));
+        return start(chain, request, "a.test");
+    }
+
+    private static CompletableFuture<DownloadChain.Passage> start(DownloadChain chain, CrawlRequest request, String domain) {
+        LeasedRequest lease = new LeasedRequest(new QueueKey("link", domain), "member", -1, "lease-1",
+                ThrottleSpec.of("link:" + domain, 60, 10, 1.0, false), CLOCK.instant());
         return chain.run(Download.of(lease, request), Runnable::run);
     }
 

@@ -45,6 +45,7 @@ class DownloadBehaviourTest {
 
     private static final int ROBOTS_DOMAIN = 3;
     private static final int DELAY_DOMAIN = 4;
+    private static final int SLOW_DELAY_DOMAIN = 5;
     private static TestOrigin origin;
     private static int deadPort;
 
@@ -58,9 +59,10 @@ class DownloadBehaviourTest {
     @BeforeAll
     static void startOrigin() {
         deadPort = FreePorts.pick();
-        origin = TestOrigin.builder().domains(5)
+        origin = TestOrigin.builder().domains(6)
                 .robots(ROBOTS_DOMAIN, RobotsTxt.disallow("/status"))
                 .robots(DELAY_DOMAIN, RobotsTxt.allowAll().withCrawlDelay(1))
+                .robots(SLOW_DELAY_DOMAIN, RobotsTxt.allowAll().withCrawlDelay(2))
                 .route("/dead-link", exchange -> exchange.sendText(200, "text/html; charset=utf-8",
                         "<html><body><a href=\"http://127.0.0.1:" + deadPort + "/gone\">gone</a></body></html>"))
                 .start();
@@ -191,6 +193,31 @@ class DownloadBehaviourTest {
             long gapMillis = Duration.ofNanos(pages.get(i).nanoTime() - pages.get(i - 1).nanoTime()).toMillis();
             assertTrue(gapMillis >= 900, "Crawl-delay 1 s, but " + gapMillis + " ms between fetches " + (i - 1) + " and " + i);
         }
+    }
+
+    /**
+     * Each node reads a new domain's robots.txt before its first request of it, but the throttle spaced that request by
+     * what the node knew before: three nodes under a fast throttle sent their first requests together (0.3 s apart), the
+     * Crawl-delay only spacing the rest. A node's first request whose hand-out came too soon after the domain's previous
+     * one is put back and handed out again at the delay. (The throttle spaces hand-outs; the site sees them less a first
+     * fetch's wait for its robots.txt, a fifth of a second in a cold JVM, hence the margin.)
+     */
+    @Test
+    void robotsCrawlDelaySpacesTheFirstFetchesOfEveryNode() {
+        bed.startNode();
+        bed.startNode();
+        bed.startNode();
+        for (int i = 0; i < 3; i++) {
+            bed.seed(CrawlerTestBed.feedItem(origin.url(SLOW_DELAY_DOMAIN, StatusRoute.path(200) + "&first=" + i), "delay-nodes"));
+        }
+        bed.awaitResults(3);
+        List<RecordedRequest> pages = origin.requests().forPath(StatusRoute.PATH);
+        assertEquals(3, pages.size());
+        for (int i = 1; i < pages.size(); i++) {
+            long gapMillis = Duration.ofNanos(pages.get(i).nanoTime() - pages.get(i - 1).nanoTime()).toMillis();
+            assertTrue(gapMillis >= 1500, "Crawl-delay 2 s, but " + gapMillis + " ms between fetches " + (i - 1) + " and " + i);
+        }
+        assertEquals(3, origin.requests().forPath(RobotsTxt.PATH).size(), "each node reads the file once");
     }
 
     @Test

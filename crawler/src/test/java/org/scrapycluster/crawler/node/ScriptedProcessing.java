@@ -139,8 +139,9 @@ abstract class ScriptedProcessing {
         StatusCounters statusCounters = new StatusCounters(new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1)), "host", spider,
                 new CountedStatusCodes(false, List.of()), List.of());
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
+        ThrottledQueue throttledQueue = new ThrottledQueue(redis);
         DownloadChain chain = DownloadChain.open(DownloadChain.middlewares(settings), new MiddlewareContext(config.robotsObey(),
-                new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK), throttles, new ThrottledQueue(redis), new SchedulerInbox(), config.retry(),
+                new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK), throttles, throttledQueue, throttledQueue::handOutBefore, new SchedulerInbox(), config.retry(),
                 config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);
         RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DupefilterMemory(0, config.filing().dupefilterTtl(), CLOCK), codec, spider, config.filing(),
                 domain -> false, metrics, workers);
@@ -167,7 +168,7 @@ abstract class ScriptedProcessing {
         redis.sync().hset(Keyspace.leased(spider), lease, member);
         redis.sync().zadd(Keyspace.leases(spider), CLOCK.millis() + 60_000, lease);
         processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, lease,
-                ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false)));
+                ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false), CLOCK.instant()));
         try {
             assertTrue(finishing.tryAcquire(30, TimeUnit.SECONDS), "the request was never finished");
         } catch (InterruptedException e) {
