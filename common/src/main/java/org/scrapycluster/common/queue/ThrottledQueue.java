@@ -215,8 +215,8 @@ public final class ThrottledQueue {
      */
     public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut) {
         double before = handedOut.getEpochSecond() + handedOut.getNano() / 1e9 - 1e-6;
-        return redis.async().zrevrangebyscoreWithScores(spec.windowKey(), Range.create(Double.NEGATIVE_INFINITY, before), Limit.create(0, 1))
-                .toCompletableFuture()
+        Range<Double> earlier = Range.create(Double.NEGATIVE_INFINITY, before);
+        return redis.async().zrevrangebyscoreWithScores(spec.windowKey(), earlier, Limit.create(0, 1)).toCompletableFuture()
                 .thenApply(newest -> newest.stream().findFirst().map(entry -> instant(BigDecimal.valueOf(entry.getScore()))));
     }
 

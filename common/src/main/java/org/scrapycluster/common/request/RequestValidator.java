@@ -23,8 +23,8 @@ import com.networknt.schema.path.NodePath;
  * Validates requests of one kind against their {@link RequestSchema} with Draft 4 semantics (as
  * the original's jsonschema 2.6 does: booleans and {@code 1.0} are not integers, an explicit
  * {@code null} for a non-nullable field fails) and the {@link SafetyChecks}, then fills in the
- * schema's defaults. The schema's patterns run in linear time ({@link SchemaPatterns}). The schema is compiled once; validating does not parse text and does not
- * change the given tree. Thread-safe.
+ * schema's defaults. The schema's patterns run in linear time ({@link SchemaPatterns}). The schema is compiled once;
+ * validating does not parse text and does not change the given tree. Thread-safe.
  *
  * <p>Of a request that breaks more than {@value ListedDetails#MAX_LISTED} rules, only that many are turned into
  * {@link Violation}s, the rest counted: a request of a megabyte can break hundreds of thousands (one for each item of a
@@ -105,7 +105,8 @@ public final class RequestValidator {
     /** {@code errors} with one {@code uniqueItems} error a list: the library reports one for each repeated item. */
     private static List<Error> eachListsRepeatsOnce(List<Error> errors) {
         Set<NodePath> repeating = new HashSet<>();
-        return errors.stream().filter(error -> !error.getKeyword().equals("uniqueItems") || repeating.add(error.getInstanceLocation()))
+        return errors.stream()
+                .filter(error -> !error.getKeyword().equals("uniqueItems") || repeating.add(error.getInstanceLocation()))
                 .toList();
     }
 }

@@ -28,7 +28,8 @@ class ListedDetailsTest {
 
     @Test
     void detailsNotGivenAreCountedFromTheTotal() {
-        assertEquals(List.of("field0: is required", "request: 41 more violations not listed"), ListedDetails.of(THOUSAND.subList(0, 1), 42));
+        assertEquals(List.of("field0: is required", "request: 41 more violations not listed"),
+                ListedDetails.of(THOUSAND.subList(0, 1), 42));
         assertEquals(ListedDetails.of(THOUSAND), ListedDetails.of(THOUSAND.subList(0, ListedDetails.MAX_LISTED), 1000));
         assertThrows(IllegalArgumentException.class, () -> ListedDetails.of(THOUSAND, 10));
     }

@@ -99,7 +99,8 @@ class RequestSchemaTest {
 
     @Test
     void aRequestBreakingHundredsOfThousandsOfRulesIsDescribedByTheFirstItBreaksAndCounted() throws Exception {
-        StringBuilder request = new StringBuilder("{\"url\":\"http://example.com/\",\"appid\":\"\",\"crawlid\":\"c\",\"allowed_domains\":[0");
+        StringBuilder request = new StringBuilder(
+                "{\"url\":\"http://example.com/\",\"appid\":\"\",\"crawlid\":\"c\",\"allowed_domains\":[0");
         for (int i = 1; i < 300_000; i++) {
             request.append(',').append(i % 10);
         }

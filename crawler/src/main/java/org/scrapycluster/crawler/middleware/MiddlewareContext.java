@@ -26,6 +26,6 @@ import org.scrapycluster.crawler.scheduler.SchedulerInbox;
  * @param clock          the clock a Retry-After date and a wait for robots.txt are judged by
  */
 public record MiddlewareContext(boolean robotsObey, RobotsCache robots, DomainThrottles throttles, ThrottledQueue throttledQueue,
-        HandOutHistory handOuts, SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters,
-        CrawlerMetrics metrics, InstantSource clock) {
+        HandOutHistory handOuts, SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff,
+        StatusCounters statusCounters, CrawlerMetrics metrics, InstantSource clock) {
 }

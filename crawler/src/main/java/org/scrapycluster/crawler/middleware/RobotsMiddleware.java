@@ -72,7 +72,7 @@ public final class RobotsMiddleware extends NodeMiddleware {
         String userAgent = userAgent(request);
         CompletableFuture<BaseRobotRules> forRequest = userAgent == null ? forNode : robots.rulesFor(request.url(), userAgent);
         boolean known = forNode.isDone() && forRequest.isDone();
-        // the domain's first request on this node since it read the file (or forgot it) was spaced without its delay
+        // while the node has not read the domain's file, this is its one request of the domain, spaced without the delay
         boolean firstOfDomain = context().throttles().awaitsRobots(request.domain());
         // the clock is read only for a request that waits for the file: nearly every request finds it read
         long askedMillis = known ? 0 : context().clock().millis();
@@ -132,9 +132,9 @@ public final class RobotsMiddleware extends NodeMiddleware {
     /**
      * The first request of its domain on this node, whose file gives a Crawl-delay: its hand-out was spaced by what the
      * node knew before, nothing, while other nodes may have read the file and handed out one of the domain's requests a
-     * moment before (three nodes under a fast throttle sent their first requests together, a delay of 1 s spacing only
-     * the rest). Handed out less than the delay after the domain's hand-out before it, it is put back as it is, untried,
-     * to be handed out again at the delay. When Redis cannot say, it goes: it was handed out under the throttle.
+     * moment before (three nodes under a fast throttle sent their first requests together, the delay spacing only the
+     * rest). Handed out less than the delay after the domain's hand-out before it, it is put back as it is, untried, to
+     * be handed out again at the delay. When Redis cannot say, it goes: it was handed out under the throttle.
      */
     private CompletableFuture<DownloadStep> spacedByTheDelay(DownloadRequest request, Duration delay) {
         Download download = Download.from(request, name());
