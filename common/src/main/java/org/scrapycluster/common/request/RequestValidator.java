@@ -2,12 +2,8 @@ package org.scrapycluster.common.request;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,7 +13,6 @@ import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
-import com.networknt.schema.path.NodePath;
 
 /**
  * Validates requests of one kind against their {@link RequestSchema} with Draft 4 semantics (as
@@ -27,9 +22,10 @@ import com.networknt.schema.path.NodePath;
  * validating does not parse text and does not change the given tree. Thread-safe.
  *
  * <p>Of a request that breaks more than {@value ListedDetails#MAX_LISTED} rules, only that many are turned into
- * {@link Violation}s, the rest counted: a request of a megabyte can break hundreds of thousands (one for each item of a
- * long list of the wrong type), and describing and sorting them all took seconds. Those described are the safety
- * checks' first, then the schema's on the request's own fields, then on values inside them, each as found.
+ * {@link Violation}s, the rest counted ({@link ErrorTally}): a request of a megabyte can break hundreds of thousands
+ * (one for each item of a long list of the wrong type), and keeping, describing and sorting them all took seconds.
+ * Those described are the safety checks' first, then the schema's on the request's own fields, then on values inside
+ * them, each as found.
  */
 public final class RequestValidator {
 
@@ -77,36 +73,31 @@ public final class RequestValidator {
             return new ValidationResult.Invalid(List.of(new Violation("request", "must be a JSON object, was "
                     + (request.isArray() ? "an array" : request.isTextual() ? "a string" : request.toString()))));
         }
-        List<Error> refused = eachListsRepeatsOnce(compiled.validate(request));
-        Set<String> refusedFields = new HashSet<>();
-        List<Error> ofFields = new ArrayList<>();
-        List<Error> ofValuesInside = new ArrayList<>();
-        for (Error error : refused) {
-            Optional<String> field = SchemaViolations.field(error);
-            field.ifPresent(refusedFields::add);
-            List<Error> kept = field.isPresent() ? ofFields : ofValuesInside;
-            if (kept.size() < ListedDetails.MAX_LISTED) {
-                kept.add(error);
-            }
-        }
-        List<Violation> found = checks.check(request, refusedFields);
-        if (refused.isEmpty() && found.isEmpty()) {
+        ErrorTally refused = tally(request);
+        List<Violation> found = checks.check(request, refused.refusedFields());
+        if (refused.count() == 0 && found.isEmpty()) {
             ObjectNode filled = ((ObjectNode) request).deepCopy();
             DefaultValues.fill(filled, document);
             return new ValidationResult.Valid(filled);
         }
         List<Violation> listed = new ArrayList<>(found.subList(0, Math.min(found.size(), ListedDetails.MAX_LISTED)));
-        Stream.concat(ofFields.stream(), ofValuesInside.stream()).limit(ListedDetails.MAX_LISTED - listed.size())
-                .map(error -> violations.of(error, request)).forEach(listed::add);
+        refused.described(ListedDetails.MAX_LISTED - listed.size()).forEach(error -> listed.add(violations.of(error, request)));
         listed.sort(BY_FIELD);
-        return new ValidationResult.Invalid(listed, found.size() + refused.size());
+        return new ValidationResult.Invalid(listed, found.size() + refused.count());
     }
 
-    /** {@code errors} with one {@code uniqueItems} error a list: the library reports one for each repeated item. */
-    private static List<Error> eachListsRepeatsOnce(List<Error> errors) {
-        Set<NodePath> repeating = new HashSet<>();
-        return errors.stream()
-                .filter(error -> !error.getKeyword().equals("uniqueItems") || repeating.add(error.getInstanceLocation()))
-                .toList();
+    /**
+     * The schema's errors in {@code request}, tallied as the library finds them. Should the library have swapped the list
+     * it was given for another (no Draft 4 keyword does), what it answers is tallied instead.
+     */
+    private ErrorTally tally(JsonNode request) {
+        ErrorTally tally = new ErrorTally();
+        List<Error> answered = compiled.validate(request, context -> context.setErrors(tally));
+        if (answered == tally) {
+            return tally;
+        }
+        ErrorTally again = new ErrorTally();
+        again.addAll(answered);
+        return again;
     }
 }

@@ -78,6 +78,27 @@ class RequestSchemaTest {
     }
 
     @Test
+    void aPluginSchemasApplicatorsJudgeThroughTheTally() throws Exception {
+        RequestSchema schema = RequestSchema.read("applicators", new ByteArrayInputStream("""
+                {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+                 "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
+                 "oneOf": [{"required": ["c"]}, {"required": ["d"]}],
+                 "not": {"required": ["e"]},
+                 "properties": {"list": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}}
+                """.getBytes(StandardCharsets.UTF_8)));
+        RequestValidator validator = new RequestValidator(schema);
+
+        assertInstanceOf(ValidationResult.Valid.class, validator.validate(JSON.readTree("{\"a\":1,\"c\":1,\"list\":[\"x\",2]}")));
+        assertInstanceOf(ValidationResult.Valid.class, validator.validate(JSON.readTree("{\"b\":1,\"d\":1}")));
+        for (String invalid : List.of("{\"c\":1}", "{\"a\":1}", "{\"a\":1,\"c\":1,\"d\":1}", "{\"a\":1,\"c\":1,\"e\":1}",
+                "{\"a\":1,\"c\":1,\"list\":[true]}")) {
+            ValidationResult.Invalid refused = assertInstanceOf(ValidationResult.Invalid.class, validator.validate(JSON.readTree(invalid)),
+                    invalid);
+            assertTrue(refused.count() >= 1 && !refused.violations().isEmpty(), invalid + ": " + refused);
+        }
+    }
+
+    @Test
     void aListsRepeatedItemsAreOneViolation() throws Exception {
         RequestValidator validator = new RequestValidator(RequestSchema.builtIn(RequestSchema.SCRAPER));
 
