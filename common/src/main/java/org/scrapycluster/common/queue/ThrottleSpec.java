@@ -65,6 +65,14 @@ public record ThrottleSpec(String throttleKey, double windowSeconds, int limit, 
         return limit == 0;
     }
 
+    /**
+     * The least time between two hand-outs: the spacing when moderation applies, the whole window when the limit is 1;
+     * none when hand-outs within a window may go together (not moderated, limit above 1) or none go (limit 0).
+     */
+    public Optional<Duration> leastGap() {
+        return limit == 1 ? Optional.of(Duration.ofNanos(Math.round(windowSeconds * 1e9))) : spacing();
+    }
+
     /** The least time between two hand-outs when moderation applies (moderated and limit above 1). */
     public Optional<Duration> spacing() {
         if (!moderated || limit <= 1) {

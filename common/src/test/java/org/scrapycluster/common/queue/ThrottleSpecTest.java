@@ -41,6 +41,15 @@ class ThrottleSpecTest {
     }
 
     @Test
+    void theLeastGapIsTheSpacingOrTheWindowOfOneHit() {
+        assertEquals(Optional.of(Duration.ofSeconds(6)), new ThrottleSpec("ex1", 60, 10, true).leastGap());
+        assertEquals(Optional.of(Duration.ofMillis(1500)), new ThrottleSpec("ex1", 1.5, 1, false).leastGap(),
+                "one a window, moderated or not");
+        assertEquals(Optional.empty(), new ThrottleSpec("ex1", 60, 10, false).leastGap(), "ten a minute, together");
+        assertEquals(Optional.empty(), ThrottleSpec.of("ex1", 60, 10, 0, true).leastGap(), "none at all");
+    }
+
+    @Test
     void theFourKeyStylesOfTheOriginal() {
         assertEquals("ex1", new ThrottleKeyStyle(false, false).throttleKey("link", "1.2.3.4", "ex1"));
         assertEquals("link:ex1", new ThrottleKeyStyle(true, false).throttleKey("link", "1.2.3.4", "ex1"));

@@ -2,7 +2,6 @@ package org.scrapycluster.crawler.middleware;
 
 import java.time.InstantSource;
 
-import org.scrapycluster.common.queue.ThrottledQueue;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
 import org.scrapycluster.crawler.robots.RobotsCache;
@@ -15,8 +14,7 @@ import org.scrapycluster.crawler.scheduler.SchedulerInbox;
  * @param robotsObey     {@code ROBOTSTXT_OBEY}
  * @param robots         the node's robots.txt cache
  * @param throttles      the domains' throttles, told a robots.txt {@code Crawl-delay}
- * @param throttledQueue where a domain is paused cluster-wide
- * @param handOuts       when the hand-out before a request's was made under its throttle
+ * @param throttle       a domain's throttle in Redis: where it is paused cluster-wide, and its hand-outs read
  * @param scheduler      where a domain is held on this node
  * @param retry          {@code RETRY_*}
  * @param redirect       {@code REDIRECT_*}
@@ -25,7 +23,7 @@ import org.scrapycluster.crawler.scheduler.SchedulerInbox;
  * @param metrics        the node's meters
  * @param clock          the clock a Retry-After date and a wait for robots.txt are judged by
  */
-public record MiddlewareContext(boolean robotsObey, RobotsCache robots, DomainThrottles throttles, ThrottledQueue throttledQueue,
-        HandOutHistory handOuts, SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff,
-        StatusCounters statusCounters, CrawlerMetrics metrics, InstantSource clock) {
+public record MiddlewareContext(boolean robotsObey, RobotsCache robots, DomainThrottles throttles, ClusterThrottle throttle,
+        SchedulerInbox scheduler, RetryPolicy retry, RedirectPolicy redirect, BackoffPolicy backoff, StatusCounters statusCounters,
+        CrawlerMetrics metrics, InstantSource clock) {
 }

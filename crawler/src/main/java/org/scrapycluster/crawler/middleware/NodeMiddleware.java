@@ -35,7 +35,7 @@ public abstract class NodeMiddleware implements DownloaderMiddleware {
     protected final CompletableFuture<Void> pauseDomain(Download download, Duration pause) {
         context.scheduler().hold(download.lease().domain(), pause);
         String throttleKey = download.lease().throttle().throttleKey();
-        return context.throttledQueue().pauseAsync(download.lease().throttle(), pause).<Void>thenApply(set -> null)
+        return context.throttle().pause(download.lease().throttle(), pause).<Void>thenApply(set -> null)
                 .exceptionally(failure -> {
                     LoggerFactory.getLogger(getClass()).atWarn().addKeyValue("throttle_key", throttleKey)
                             .log("Could not pause the domain: " + failure);

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.scrapycluster.api.DownloadRequest;
 import org.scrapycluster.api.DownloadStep;
+import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlParts;
@@ -27,7 +28,8 @@ import crawlercommons.robots.BaseRobotRules;
  * ({@link RobotsCache#deferredUntil}) is put back as it is, and its domain paused until the file is asked again, on
  * this node even when Redis refuses the pause. So is, without a pause, an allowed request that waited longer than
  * {@link #LONGEST_WAIT} for the file to be read, and a domain's first request on this node that was handed out within
- * the file's Crawl-delay of the domain's hand-out before it.
+ * the file's Crawl-delay of the domain's hand-out before it. One that waited less goes, its domain paused for its
+ * spacing from then.
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
@@ -89,8 +91,11 @@ public final class RobotsMiddleware extends NodeMiddleware {
                     return CompletableFuture.completedFuture(handOutAgain(request, waited));
                 }
                 Duration delay = context().throttles().crawlDelay(request.domain());
-                return firstOfDomain && !delay.isZero() ? spacedByTheDelay(request, delay)
-                        : CompletableFuture.<DownloadStep>completedFuture(new DownloadStep.Proceed(request));
+                CompletableFuture<DownloadStep> step = firstOfDomain && !delay.isZero() ? spacedByTheDelay(request, delay)
+                        : CompletableFuture.completedFuture(new DownloadStep.Proceed(request));
+                return waited.isZero() ? step : step.thenCompose(decided -> decided instanceof DownloadStep.Proceed
+                        ? spacedFromItsFetch(request).thenApply(paused -> decided)
+                        : CompletableFuture.completedFuture(decided));
             }
             context().metrics().robotsRefused();
             LOG.atInfo().addKeyValue("url", request.url()).addKeyValue("appid", request.meta().get("appid"))
@@ -139,7 +144,7 @@ public final class RobotsMiddleware extends NodeMiddleware {
     private CompletableFuture<DownloadStep> spacedByTheDelay(DownloadRequest request, Duration delay) {
         Download download = Download.from(request, name());
         Instant handedOut = download.lease().handedOut();
-        return context().handOuts().before(download.lease().throttle(), handedOut).handle((before, failure) -> {
+        return context().throttle().handOutBefore(download.lease().throttle(), handedOut).handle((before, failure) -> {
             if (failure != null || before.isEmpty() || Duration.between(before.get(), handedOut).compareTo(delay) >= 0) {
                 return new DownloadStep.Proceed(request);
             }
@@ -149,6 +154,18 @@ public final class RobotsMiddleware extends NodeMiddleware {
                             + "put back, to be handed out again at the delay");
             return new DownloadStep.Reschedule(download, true);
         });
+    }
+
+    /**
+     * A request that waited for its host's file goes that much after its hand-out, from which the throttle spaces the
+     * domain's next: the site would get the next one sooner by the wait (up to {@link #LONGEST_WAIT}; a Crawl-delay of
+     * 1 s gave two requests 0.8 s apart). So the domain is paused, cluster-wide, for its spacing from now, when it has
+     * one ({@link ThrottleSpec#leastGap}: moderated, a Crawl-delay, one hand-out a window), and the next goes a spacing
+     * after this one's fetch.
+     */
+    private CompletableFuture<Void> spacedFromItsFetch(DownloadRequest request) {
+        Optional<Duration> spacing = context().throttles().specFor(request.domain()).leastGap();
+        return spacing.isEmpty() ? CompletableFuture.completedFuture(null) : pauseDomain(Download.from(request, name()), spacing.get());
     }
 
     /** The User-Agent {@code request} sends of its own (a crawl's {@code useragent}); null when the fetcher's default goes. */

@@ -43,6 +43,7 @@ import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.HttpFetcher;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
+import org.scrapycluster.crawler.middleware.ClusterThrottle;
 import org.scrapycluster.crawler.middleware.DownloadChain;
 import org.scrapycluster.crawler.middleware.MiddlewareContext;
 import org.scrapycluster.crawler.pipeline.PipelineContext;
@@ -262,8 +263,8 @@ public final class CrawlerNode implements Service {
             RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
                     metrics, workers);
             DownloadChain chain = DownloadChain.open(middlewares, new MiddlewareContext(config.robotsObey(), robots, throttles,
-                    throttledQueue, throttledQueue::handOutBefore, inbox, config.retry(), config.redirect(), config.backoff(),
-                    statusCounters, metrics, context.clock()), fetcher);
+                    ClusterThrottle.of(throttledQueue), inbox, config.retry(), config.redirect(), config.backoff(), statusCounters,
+                    metrics, context.clock()), fetcher);
             processor = new RequestProcessor(config,
                     new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
                     workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()),

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.DownloadRequest;
@@ -55,10 +56,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 class DownloadChainTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
-    /** A throttle that made no hand-out before the one asked about. */
-    private static final HandOutHistory NO_HAND_OUTS = (throttle, handedOut) -> CompletableFuture.completedFuture(Optional.empty());
 
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
+    private final ScriptedThrottle throttle = new ScriptedThrottle();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     @Test
@@ -152,13 +152,12 @@ class DownloadChainTest {
         fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
         fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
         List<ThrottleSpec> asked = new ArrayList<>();
-        HandOutHistory history = (throttle, handedOut) -> {
-            asked.add(throttle);
-            Duration since = throttle.throttleKey().endsWith("a.test") ? Duration.ofMillis(300) : Duration.ofMillis(5001);
+        throttle.history = (spec, handedOut) -> {
+            asked.add(spec);
+            Duration since = spec.throttleKey().endsWith("a.test") ? Duration.ofMillis(300) : Duration.ofMillis(5001);
             return CompletableFuture.completedFuture(Optional.of(handedOut.minus(since)));
         };
-        DomainThrottles throttles = throttles();
-        DownloadChain chain = chain(Map.of(), throttles, CLOCK, history);
+        DownloadChain chain = chain(Map.of());
 
         DownloadStep.Reschedule again = assertInstanceOf(DownloadStep.Reschedule.class,
                 run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step(), "0.3 s after another node's");
@@ -181,17 +180,48 @@ class DownloadChainTest {
         fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
         fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
         List<ThrottleSpec> asked = new ArrayList<>();
-        HandOutHistory unavailable = (throttle, handedOut) -> {
-            asked.add(throttle);
+        throttle.history = (spec, handedOut) -> {
+            asked.add(spec);
             return CompletableFuture.failedFuture(new IllegalStateException("Redis is down"));
         };
-        DownloadChain chain = chain(Map.of(), throttles(), CLOCK, unavailable);
+        DownloadChain chain = chain(Map.of());
 
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step());
         assertEquals(List.of(), asked, "no Crawl-delay, nothing to space it by");
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step(),
                 "it was handed out under the throttle");
         assertEquals(1, asked.size());
+    }
+
+    /**
+     * A request that waited for its host's file goes that much after its hand-out, from which the throttle spaces the
+     * next: its domain is paused for its spacing from the fetch. One whose file was read, or of a domain without a
+     * spacing, pauses nothing.
+     */
+    @Test
+    void aRequestThatWaitedForItsRobotsTxtPausesItsDomainForItsSpacingFromItsFetch() {
+        AtomicReference<Instant> now = new AtomicReference<>(CLOCK.instant());
+        DownloadChain chain = chain(Map.of(), throttles(), now::get);
+        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
+        fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
+        fetcher.hold("http://a.test/robots.txt");
+        fetcher.hold("http://b.test/robots.txt");
+        CompletableFuture<DownloadChain.Passage> delayed = start(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test");
+        CompletableFuture<DownloadChain.Passage> free = start(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test");
+
+        now.set(now.get().plusMillis(300));
+        fetcher.release("http://a.test/robots.txt", "User-agent: *\nCrawl-delay: 5\n");
+        fetcher.release("http://b.test/robots.txt", "User-agent: *\nDisallow: /private\n");
+
+        assertInstanceOf(DownloadStep.Proceed.class, delayed.join().step());
+        assertEquals(1, fetcher.asked("http://a.test/page"));
+        assertEquals(Map.of("link:a.test", Duration.ofSeconds(6)), throttle.paused,
+                "a.test's spacing with its Crawl-delay (10 in 60 s, moderated), from the fetch; b.test, unmoderated, has none");
+        assertInstanceOf(DownloadStep.Proceed.class, free.join().step());
+
+        throttle.paused.clear();
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step());
+        assertEquals(Map.of(), throttle.paused, "the file read, the request goes at its hand-out");
     }
 
     @Test
@@ -334,13 +364,9 @@ class DownloadChainTest {
     }
 
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock) {
-        return chain(set, throttles, clock, NO_HAND_OUTS);
-    }
-
-    private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock, HandOutHistory handOuts) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK);
-        MiddlewareContext context = new MiddlewareContext(true, robots, throttles, null, handOuts, new SchedulerInbox(),
+        MiddlewareContext context = new MiddlewareContext(true, robots, throttles, throttle, new SchedulerInbox(),
                 new RetryPolicy(true, 3, Set.of(500)), new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), clock);
         return DownloadChain.open(DownloadChain.middlewares(settings), context, fetcher);
@@ -364,6 +390,26 @@ class DownloadChainTest {
         LeasedRequest lease = new LeasedRequest(new QueueKey("link", domain), "member", -1, "lease-1",
                 ThrottleSpec.of("link:" + domain, 60, 10, 1.0, false), CLOCK.instant());
         return chain.run(Download.of(lease, request), Runnable::run);
+    }
+
+    /** A cluster throttle whose hand-outs a test scripts, and which records the pauses it is asked for. */
+    private static final class ScriptedThrottle implements ClusterThrottle {
+
+        /** No hand-out before the one asked about, unless a test says otherwise. */
+        BiFunction<ThrottleSpec, Instant, CompletableFuture<Optional<Instant>>> history =
+                (spec, handedOut) -> CompletableFuture.completedFuture(Optional.empty());
+        final Map<String, Duration> paused = new HashMap<>();
+
+        @Override
+        public CompletableFuture<Boolean> pause(ThrottleSpec spec, Duration pause) {
+            paused.merge(spec.throttleKey(), pause, (old, longer) -> longer.compareTo(old) > 0 ? longer : old);
+            return CompletableFuture.completedFuture(true);
+        }
+
+        @Override
+        public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut) {
+            return history.apply(spec, handedOut);
+        }
     }
 
     /** A fetcher that answers from a map and records what it was sent. */

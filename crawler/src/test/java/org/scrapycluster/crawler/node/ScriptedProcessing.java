@@ -42,6 +42,7 @@ import org.scrapycluster.crawler.fetch.Fetcher;
 import org.scrapycluster.crawler.fetch.HeaderMap;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.metrics.StatusCounters;
+import org.scrapycluster.crawler.middleware.ClusterThrottle;
 import org.scrapycluster.crawler.middleware.DownloadChain;
 import org.scrapycluster.crawler.middleware.MiddlewareContext;
 import org.scrapycluster.crawler.pipeline.PipelineContext;
@@ -139,10 +140,11 @@ abstract class ScriptedProcessing {
         StatusCounters statusCounters = new StatusCounters(new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1)), "host", spider,
                 new CountedStatusCodes(false, List.of()), List.of());
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
-        ThrottledQueue throttledQueue = new ThrottledQueue(redis);
-        DownloadChain chain = DownloadChain.open(DownloadChain.middlewares(settings), new MiddlewareContext(config.robotsObey(),
-                new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK), throttles, throttledQueue, throttledQueue::handOutBefore, new SchedulerInbox(), config.retry(),
-                config.redirect(), config.backoff(), statusCounters, metrics, CLOCK), fetcher);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100,
+                64L << 20, CLOCK);
+        DownloadChain chain = DownloadChain.open(DownloadChain.middlewares(settings), new MiddlewareContext(config.robotsObey(), robots,
+                throttles, ClusterThrottle.of(new ThrottledQueue(redis)), new SchedulerInbox(), config.retry(), config.redirect(),
+                config.backoff(), statusCounters, metrics, CLOCK), fetcher);
         RequestFiler filer = new RequestFiler(new Enqueuer(redis, false), new DupefilterMemory(0, config.filing().dupefilterTtl(), CLOCK), codec, spider, config.filing(),
                 domain -> false, metrics, workers);
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));

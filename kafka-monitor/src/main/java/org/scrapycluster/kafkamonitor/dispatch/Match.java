@@ -1,5 +1,6 @@
 package org.scrapycluster.kafkamonitor.dispatch;
 
+import java.util.List;
 import java.util.Objects;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,6 +36,14 @@ public sealed interface Match {
         public Unmatched {
             Objects.requireNonNull(closestSchema, "closestSchema");
             Objects.requireNonNull(violations, "violations");
+        }
+
+        /**
+         * The violations as text, one per rule: {@code maxdepth: must be at most 3, was 5}; the first, when there are
+         * more than {@link org.scrapycluster.common.request.ListedDetails#MAX_LISTED} ({@link ValidationResult.Invalid#count}).
+         */
+        public List<String> details() {
+            return violations.details();
         }
     }
 }

@@ -165,7 +165,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         Match match = plugins.match(request);
         if (match instanceof Match.Unmatched unmatched) {
             problems.add("Invalid request, not sent: it matches no request schema (closest: " + unmatched.closestSchema() + ")");
-            ListedDetails.of(unmatched.violations().details(), unmatched.violations().count()).forEach(detail -> problems.add("  " + detail));
+            ListedDetails.of(unmatched.details(), unmatched.violations().count()).forEach(detail -> problems.add("  " + detail));
             return problems;
         }
         Match.Matched matched = (Match.Matched) match;

@@ -148,16 +148,16 @@ class PluginSetTest {
         Match.Unmatched deep = assertInstanceOf(Match.Unmatched.class,
                 plugins.match(JSON.readTree("{\"url\":\"http://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c1\",\"maxdepth\":5}")));
         assertEquals("scraper", deep.closestSchema());
-        assertEquals(List.of("maxdepth: must be at most 3, was 5"), deep.violations().details());
+        assertEquals(List.of("maxdepth: must be at most 3, was 5"), deep.details());
 
         Match.Unmatched info = assertInstanceOf(Match.Unmatched.class,
                 plugins.match(JSON.readTree("{\"uuid\":\"u1\",\"appid\":\"testapp\",\"action\":\"info\"}")));
         assertEquals("action", info.closestSchema());
-        assertEquals(List.of("spiderid: is required"), info.violations().details());
+        assertEquals(List.of("spiderid: is required"), info.details());
 
         Match.Unmatched number = assertInstanceOf(Match.Unmatched.class, plugins.match(JSON.readTree("42")));
         assertEquals("scraper", number.closestSchema(), "no schema is closer than another: the first by rank");
-        assertEquals(List.of("request: must be a JSON object, was 42"), number.violations().details());
+        assertEquals(List.of("request: must be a JSON object, was 42"), number.details());
     }
 
     @Test
@@ -167,7 +167,7 @@ class PluginSetTest {
 
         Match.Unmatched none = assertInstanceOf(Match.Unmatched.class, plugins.match(JSON.readTree("{\"uuid\":\"u\",\"appid\":\"app\"}")));
         assertEquals("none", none.closestSchema());
-        assertEquals(List.of("request: no request plugin is enabled (PLUGINS)"), none.violations().details());
+        assertEquals(List.of("request: no request plugin is enabled (PLUGINS)"), none.details());
     }
 
     private static Settings settings(String plugins) {
