@@ -19,8 +19,9 @@ import org.scrapycluster.common.request.ValidationResult;
 
 /**
  * What the Kafka monitor pays a request for its validation: a typical crawl request checked against the crawl
- * schema from its parsed tree and from its bytes, and an action request refused by the crawl schema (what the
- * monitor pays before it tries the next schema).
+ * schema from its parsed tree and from its bytes, an action request refused by the crawl schema (what the
+ * monitor pays before it tries the next schema), and a crawl request of 600 KB whose list of 300,000 numbers breaks
+ * 300,001 rules (a hostile one: each item the wrong type, the list full of repeats).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,13 +39,21 @@ public class RequestValidationBenchmarks {
     private final byte[] crawlBytes = TYPICAL_CRAWL.getBytes(StandardCharsets.UTF_8);
     private JsonNode crawl;
     private JsonNode action;
+    private JsonNode hostile;
 
     @Setup
     public void parse() throws IOException {
         crawl = json.readTree(TYPICAL_CRAWL);
         action = json.readTree(ACTION);
+        StringBuilder numbers = new StringBuilder(
+                "{\"url\":\"http://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c\",\"allowed_domains\":[0");
+        for (int i = 1; i < 300_000; i++) {
+            numbers.append(',').append(i % 10);
+        }
+        hostile = json.readTree(numbers.append("]}").toString());
         expect(ValidationResult.Valid.class, validator.validate(crawl));
         expect(ValidationResult.Invalid.class, validator.validate(action));
+        expect(ValidationResult.Invalid.class, validator.validate(hostile));
     }
 
     @Benchmark
@@ -60,6 +69,11 @@ public class RequestValidationBenchmarks {
     @Benchmark
     public ValidationResult actionRefusedByTheCrawlSchema() {
         return validator.validate(action);
+    }
+
+    @Benchmark
+    public ValidationResult crawlBreakingThreeHundredThousandRules() {
+        return validator.validate(hostile);
     }
 
     /** A benchmark of the wrong outcome would measure nothing worth knowing. */
