@@ -147,10 +147,7 @@ class DownloadChainTest {
      */
     @Test
     void aNodesFirstRequestHandedOutWithinTheCrawlDelayOfTheOneBeforeIsHandedOutAgain() {
-        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nCrawl-delay: 5\n");
-        fetcher.answer("http://b.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nCrawl-delay: 5\n");
-        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
-        fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
+        twoHosts("User-agent: *\nCrawl-delay: 5\n", "User-agent: *\nCrawl-delay: 5\n");
         List<ThrottleSpec> asked = new ArrayList<>();
         throttle.history = (spec, handedOut) -> {
             asked.add(spec);
@@ -175,10 +172,7 @@ class DownloadChainTest {
 
     @Test
     void aNodesFirstRequestGoesWhenItsDomainHasNoCrawlDelayOrRedisCannotSay() {
-        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nDisallow: /private\n");
-        fetcher.answer("http://b.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nCrawl-delay: 5\n");
-        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
-        fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
+        twoHosts("User-agent: *\nDisallow: /private\n", "User-agent: *\nCrawl-delay: 5\n");
         List<ThrottleSpec> asked = new ArrayList<>();
         throttle.history = (spec, handedOut) -> {
             asked.add(spec);
@@ -390,6 +384,14 @@ class DownloadChainTest {
         LeasedRequest lease = new LeasedRequest(new QueueKey("link", domain), "member", -1, "lease-1",
                 ThrottleSpec.of("link:" + domain, 60, 10, 1.0, false), CLOCK.instant());
         return chain.run(Download.of(lease, request), Runnable::run);
+    }
+
+    /** a.test's and b.test's robots.txt, and a page of each at {@code /page}. */
+    private void twoHosts(String aRobots, String bRobots) {
+        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(), aRobots);
+        fetcher.answer("http://b.test/robots.txt", 200, HeaderMap.empty(), bRobots);
+        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
+        fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
     }
 
     /** A cluster throttle whose hand-outs a test scripts, and which records the pauses it is asked for. */

@@ -187,17 +187,12 @@ class DownloadBehaviourTest {
             bed.seed(CrawlerTestBed.feedItem(origin.url(DELAY_DOMAIN, StatusRoute.path(200) + "&n=" + i), "delay"));
         }
         bed.awaitResults(3);
-        List<RecordedRequest> pages = origin.requests().forPath(StatusRoute.PATH);
-        assertEquals(3, pages.size());
-        for (int i = 1; i < pages.size(); i++) {
-            long gapMillis = Duration.ofNanos(pages.get(i).nanoTime() - pages.get(i - 1).nanoTime()).toMillis();
-            assertTrue(gapMillis >= 900, "Crawl-delay 1 s, but " + gapMillis + " ms between fetches " + (i - 1) + " and " + i);
-        }
+        assertFetchedApart(3, Duration.ofMillis(900), "Crawl-delay 1 s");
     }
 
     /**
      * Each node reads a new domain's robots.txt before its first request of it, but the throttle spaced that request by
-     * what the node knew before: three nodes under a fast throttle sent their first requests together (0.3 s apart), the
+     * what the node knew before: three nodes under a fast throttle sent their first requests together (5 ms apart), the
      * Crawl-delay only spacing the rest. A node's first request whose hand-out came too soon after the domain's previous
      * one is put back and handed out again at the delay.
      */
@@ -210,13 +205,18 @@ class DownloadBehaviourTest {
             bed.seed(CrawlerTestBed.feedItem(origin.url(SLOW_DELAY_DOMAIN, StatusRoute.path(200) + "&first=" + i), "delay-nodes"));
         }
         bed.awaitResults(3);
-        List<RecordedRequest> pages = origin.requests().forPath(StatusRoute.PATH);
-        assertEquals(3, pages.size());
-        for (int i = 1; i < pages.size(); i++) {
-            long gapMillis = Duration.ofNanos(pages.get(i).nanoTime() - pages.get(i - 1).nanoTime()).toMillis();
-            assertTrue(gapMillis >= 1900, "Crawl-delay 2 s, but " + gapMillis + " ms between fetches " + (i - 1) + " and " + i);
-        }
+        assertFetchedApart(3, Duration.ofMillis(1900), "Crawl-delay 2 s");
         assertEquals(3, origin.requests().forPath(RobotsTxt.PATH).size(), "each node reads the file once");
+    }
+
+    /** The origin was asked for {@code pages} status pages, each at least {@code gap} after the one before. */
+    private static void assertFetchedApart(int pages, Duration gap, String why) {
+        List<RecordedRequest> fetched = origin.requests().forPath(StatusRoute.PATH);
+        assertEquals(pages, fetched.size());
+        for (int i = 1; i < fetched.size(); i++) {
+            Duration apart = Duration.ofNanos(fetched.get(i).nanoTime() - fetched.get(i - 1).nanoTime());
+            assertTrue(apart.compareTo(gap) >= 0, why + ", but " + apart.toMillis() + " ms between fetches " + (i - 1) + " and " + i);
+        }
     }
 
     @Test
