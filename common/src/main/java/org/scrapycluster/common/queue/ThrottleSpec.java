@@ -70,7 +70,7 @@ public record ThrottleSpec(String throttleKey, double windowSeconds, int limit, 
      * none when hand-outs within a window may go together (not moderated, limit above 1) or none go (limit 0).
      */
     public Optional<Duration> leastGap() {
-        return limit == 1 ? Optional.of(Duration.ofNanos(Math.round(windowSeconds * 1e9))) : spacing();
+        return limit == 1 ? Optional.of(windowPerHandOut()) : spacing();
     }
 
     /** The least time between two hand-outs when moderation applies (moderated and limit above 1). */
@@ -78,6 +78,11 @@ public record ThrottleSpec(String throttleKey, double windowSeconds, int limit, 
         if (!moderated || limit <= 1) {
             return Optional.empty();
         }
-        return Optional.of(Duration.ofNanos(Math.round(windowSeconds / limit * 1e9)));
+        return Optional.of(windowPerHandOut());
+    }
+
+    /** The window shared by the limit's hand-outs: {@code window / limit}. */
+    private Duration windowPerHandOut() {
+        return Duration.ofNanos(Math.round(windowSeconds / limit * 1e9));
     }
 }

@@ -42,12 +42,17 @@ public sealed interface ValidationResult {
             return violations.stream().map(Violation::toString).toList();
         }
 
+        /** The reasons as {@link ListedDetails} lists them for their sender: the first, then how many more there are. */
+        public List<String> listed() {
+            return ListedDetails.of(details(), count);
+        }
+
         /**
          * The reasons in one line, for logs and error answers: {@code maxdepth: must be at most 3, was 5; url: is required},
-         * as {@link ListedDetails} lists them.
+         * as {@link #listed}.
          */
         public String reason() {
-            return String.join("; ", ListedDetails.of(details(), count));
+            return String.join("; ", listed());
         }
     }
 }

@@ -148,12 +148,8 @@ class DownloadChainTest {
     @Test
     void aNodesFirstRequestHandedOutWithinTheCrawlDelayOfTheOneBeforeIsHandedOutAgain() {
         twoHosts("User-agent: *\nCrawl-delay: 5\n", "User-agent: *\nCrawl-delay: 5\n");
-        List<ThrottleSpec> asked = new ArrayList<>();
-        throttle.history = (spec, handedOut) -> {
-            asked.add(spec);
-            Duration since = spec.throttleKey().endsWith("a.test") ? Duration.ofMillis(300) : Duration.ofMillis(5001);
-            return CompletableFuture.completedFuture(Optional.of(handedOut.minus(since)));
-        };
+        throttle.history = (spec, handedOut) -> CompletableFuture.completedFuture(Optional.of(handedOut.minus(
+                spec.throttleKey().endsWith("a.test") ? Duration.ofMillis(300) : Duration.ofMillis(5001))));
         DownloadChain chain = chain(Map.of());
 
         DownloadStep.Reschedule again = assertInstanceOf(DownloadStep.Reschedule.class,
@@ -163,28 +159,24 @@ class DownloadChainTest {
         assertEquals(0, fetcher.asked("http://a.test/page"));
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step(),
                 "5.001 s after the one before");
-        assertEquals(List.of("link:a.test", "link:b.test"), asked.stream().map(ThrottleSpec::throttleKey).toList());
+        assertEquals(List.of("link:a.test", "link:b.test"), throttle.asked);
 
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step(),
                 "handed out again with the delay known, spaced by it");
-        assertEquals(2, asked.size(), "only a node's first request of a domain is looked at");
+        assertEquals(2, throttle.asked.size(), "only a node's first request of a domain is looked at");
     }
 
     @Test
     void aNodesFirstRequestGoesWhenItsDomainHasNoCrawlDelayOrRedisCannotSay() {
         twoHosts("User-agent: *\nDisallow: /private\n", "User-agent: *\nCrawl-delay: 5\n");
-        List<ThrottleSpec> asked = new ArrayList<>();
-        throttle.history = (spec, handedOut) -> {
-            asked.add(spec);
-            return CompletableFuture.failedFuture(new IllegalStateException("Redis is down"));
-        };
+        throttle.history = (spec, handedOut) -> CompletableFuture.failedFuture(new IllegalStateException("Redis is down"));
         DownloadChain chain = chain(Map.of());
 
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step());
-        assertEquals(List.of(), asked, "no Crawl-delay, nothing to space it by");
+        assertEquals(List.of(), throttle.asked, "no Crawl-delay, nothing to space it by");
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step(),
                 "it was handed out under the throttle");
-        assertEquals(1, asked.size());
+        assertEquals(1, throttle.asked.size());
     }
 
     /**
@@ -394,12 +386,13 @@ class DownloadChainTest {
         fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
     }
 
-    /** A cluster throttle whose hand-outs a test scripts, and which records the pauses it is asked for. */
+    /** A cluster throttle whose hand-outs a test scripts, and which records the throttles read and the pauses asked for. */
     private static final class ScriptedThrottle implements ClusterThrottle {
 
         /** No hand-out before the one asked about, unless a test says otherwise. */
         BiFunction<ThrottleSpec, Instant, CompletableFuture<Optional<Instant>>> history =
                 (spec, handedOut) -> CompletableFuture.completedFuture(Optional.empty());
+        final List<String> asked = new ArrayList<>();
         final Map<String, Duration> paused = new HashMap<>();
 
         @Override
@@ -410,6 +403,7 @@ class DownloadChainTest {
 
         @Override
         public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut) {
+            asked.add(spec.throttleKey());
             return history.apply(spec, handedOut);
         }
     }

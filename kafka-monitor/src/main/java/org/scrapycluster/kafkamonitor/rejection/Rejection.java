@@ -43,8 +43,7 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
 
     /** JSON that matched no schema; {@code schema} is the closest one and {@code violations} its reasons. */
     public static Rejection invalid(JsonNode request, String schema, ValidationResult.Invalid violations) {
-        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.of(schema),
-                ListedDetails.of(violations.details(), violations.count()), true, Recipient.of(request));
+        return new Rejection(RejectionKind.INVALID, NO_SCHEMA, Optional.of(schema), violations.listed(), true, Recipient.of(request));
     }
 
     /** JSON whose check against the schemas failed rather than answered; {@code problem} says how. */

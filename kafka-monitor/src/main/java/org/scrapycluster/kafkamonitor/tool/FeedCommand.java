@@ -35,7 +35,6 @@ import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.SendTimeouts;
 import org.scrapycluster.common.logging.Logging;
-import org.scrapycluster.common.request.ListedDetails;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.dispatch.Match;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
@@ -165,7 +164,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         Match match = plugins.match(request);
         if (match instanceof Match.Unmatched unmatched) {
             problems.add("Invalid request, not sent: it matches no request schema (closest: " + unmatched.closestSchema() + ")");
-            ListedDetails.of(unmatched.details(), unmatched.violations().count()).forEach(detail -> problems.add("  " + detail));
+            unmatched.violations().listed().forEach(detail -> problems.add("  " + detail));
             return problems;
         }
         Match.Matched matched = (Match.Matched) match;
