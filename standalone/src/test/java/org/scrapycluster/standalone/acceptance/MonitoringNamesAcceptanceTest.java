@@ -32,8 +32,10 @@ import org.scrapycluster.standalone.acceptance.MonitoringQueries.Query;
  * small crawl that also has a download that fails, a page whose links are filed, a request that is
  * refused and a throttle that makes the crawler wait; and every label a query matches on or groups
  * by, or its legend or alert fills in, is a label of a metric it reads (an alert grouped by a label
- * no series has fires without it, or never). Names are collected over the scrapes of the crawl,
- * since a backlog exists only while requests are queued. Every meter of the services' own that the
+ * no series has fires without it, or never). Names are collected over the scrapes of the crawl.
+ * A backlog exists only while requests are queued, and the monitor looks for spiders with queues
+ * at most every 39 times its last look's duration: one request is for a spider no crawler runs, so
+ * that it stays queued until a look finds it, however slow the machine. Every meter of the services' own that the
  * crawl exported is named in docs/operations.md, "Monitoring", whose table gives the names as
  * Prometheus shows them.
  */
@@ -67,6 +69,7 @@ class MonitoringNamesAcceptanceTest {
             cluster.send("url", origin.pageUrl(SITE.pages().get(0)), "appid", appid, "crawlid", "links", "maxdepth", 1);
             cluster.send("url", "http://127.0.0.1:1/refused", "appid", appid, "crawlid", "names");
             cluster.send("url", "ftp://example.com/not-http", "appid", appid, "crawlid", "names");
+            cluster.send("url", origin.pageUrl(SITE.pages().get(1)), "appid", appid, "crawlid", "parked", "spiderid", "parked");
 
             Map<String, Set<String>> exported = new TreeMap<>();
             try {
