@@ -90,8 +90,9 @@ public final class RobotsMiddleware extends NodeMiddleware {
                 if (waited.compareTo(LONGEST_WAIT) > 0) {
                     return CompletableFuture.completedFuture(handOutAgain(request, waited));
                 }
-                Duration delay = context().throttles().crawlDelay(request.domain());
-                CompletableFuture<DownloadStep> step = firstOfDomain && !delay.isZero() ? spacedByTheDelay(request, delay)
+                // the delay is read for a domain's first request on this node only, not on every page
+                Duration delay = firstOfDomain ? context().throttles().crawlDelay(request.domain()) : Duration.ZERO;
+                CompletableFuture<DownloadStep> step = !delay.isZero() ? spacedByTheDelay(request, delay)
                         : CompletableFuture.completedFuture(new DownloadStep.Proceed(request));
                 return waited.isZero() ? step : step.thenCompose(decided -> decided instanceof DownloadStep.Proceed
                         ? spacedFromItsFetch(request).thenApply(paused -> decided)
