@@ -18,9 +18,9 @@ import org.scrapycluster.common.redis.RedisKeys;
  * ({@code <spiderid>:leases}, for the lease reaper) and those with an active-domain index
  * ({@code <spiderid>:active_domains}, for the backlog meters). Both come from one pass over the keyspace
  * ({@link RedisKeys#scanEach}), made when one of them is asked for and the last pass is older than {@code period}, or
- * than 39 times its own duration on a keyspace so large that it would otherwise take more than a fortieth of Redis's
- * time ({@link RecentPass}; docs/operations.md "Scans of the keyspace"). Between passes, each answers what the last pass
- * found. Thread-safe: the reaper and the meters ask from their own threads.
+ * than 39 times the shortest of the last three passes' durations on a keyspace so large that it would otherwise take
+ * more than a fortieth of Redis's time ({@link RecentPass}; docs/operations.md "Scans of the keyspace"). Between
+ * passes, each answers what the last pass found. Thread-safe: the reaper and the meters ask from their own threads.
  */
 public final class SpiderCensus {
 

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 /**
  * What the last pass over the keyspace found, for a caller that answers from it between passes: a pass is made again
- * when its {@link ScanPace} says one is due (after {@code period}, or 39 times the last pass's duration if longer), and
+ * when its {@link ScanPace} says one is due (after {@code period}, or 39 times the shortest of the last three passes if longer), and
  * until then every ask gets what the last one found. A pass that fails throws to its ask and counts as none: the next
  * ask makes it again. Thread-safe.
  *

@@ -54,9 +54,28 @@ class ScanPaceTest {
     }
 
     @Test
-    void theQuietTimeIsTheLeastOrThirtyNineTimesThePass() {
-        assertEquals(Duration.ofMillis(100), ScanPace.quiet(Duration.ofMillis(2), Duration.ofMillis(100)));
-        assertEquals(Duration.ofMillis(390), ScanPace.quiet(Duration.ofMillis(10), Duration.ofMillis(100)));
+    void oneSlowPassAmongFastOnesDoesNotSpaceTheNext() {
+        pace.ifDue(pass(Duration.ofMillis(5)));
+        clock.advance(Duration.ofSeconds(10));
+        pace.ifDue(pass(Duration.ofSeconds(2)));
+
+        clock.advance(Duration.ofSeconds(10));
+        assertEquals(Optional.of(3), pace.ifDue(pass(Duration.ZERO)), "a pause in one pass is not a large keyspace");
+    }
+
+    @Test
+    void passesThatStaySlowSpaceTheNextByTheShortestOfTheLastThree() {
+        assertEquals(Duration.ofSeconds(10), pace.quietAfter(Duration.ofMillis(5)));
+        assertEquals(Duration.ofSeconds(10), pace.quietAfter(Duration.ofSeconds(1)));
+        assertEquals(Duration.ofSeconds(10), pace.quietAfter(Duration.ofSeconds(3)), "the fast pass is one of the last three");
+        assertEquals(Duration.ofSeconds(39), pace.quietAfter(Duration.ofSeconds(2)), "the keyspace grew: 1, 3 and 2 s");
+        assertEquals(Duration.ofSeconds(78), pace.quietAfter(Duration.ofSeconds(4)));
+    }
+
+    @Test
+    void theQuietTimeIsThePeriodOrThirtyNineTimesThePass() {
+        assertEquals(Duration.ofSeconds(10), pace.quietAfter(Duration.ofMillis(200)));
+        assertEquals(Duration.ofMillis(11_700), new ScanPace(Duration.ofSeconds(10), clock).quietAfter(Duration.ofMillis(300)));
     }
 
     /** A pass that takes {@code took} on the clock and answers how many passes ran. */

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * Queues written by components that keep no active-domain index (a Python Kafka monitor) are found by a scan of the
  * keyspace for {@code <spiderid>:*:queue}, which walks every key: one node of the cluster scans every
  * {@code scanPeriod}, the one that takes the turn ({@code <spiderid>:queue_scan}, set for nine tenths of the period, so
- * that a node whose next scan is due finds it gone, or for 39 times the scan's duration when that is longer, so that on a
+ * that a node whose next scan is due finds it gone, or for 39 times the shortest of its last three scans when that is longer, so that on a
  * keyspace of millions of keys the scans take at most a fortieth of Redis's time), and puts the
  * domains it finds that have requests and are not in the index there, where every node reads them. Found domains go to
  * the scheduler, which ignores those it already knows. An active-domain index Redis refuses (of another type, written
@@ -54,6 +54,8 @@ public final class Discovery implements AutoCloseable {
     private final ScanTurn scanTurn;
     /** How long a node that takes the turn holds it: nine tenths of the period. */
     private final Duration turn;
+    /** How long the turn is held after a scan: {@link #turn}, or longer after slow scans. */
+    private final ScanPace turnPace;
     private final Consumer<List<String>> found;
     private final OutageReporter outage = new OutageReporter(LOG, "Queue discovery");
     private final RefusedKeys refused = new RefusedKeys(LOG, "Queue discovery");
@@ -79,6 +81,7 @@ public final class Discovery implements AutoCloseable {
         this.scanPace = new ScanPace(scanPeriod, StopBudget.MONOTONIC);
         this.scanTurn = new ScanTurn(redis, Keyspace.QUEUE_SCAN_TURN.fill(spiderId));
         this.turn = scanPeriod.multipliedBy(9).dividedBy(10);
+        this.turnPace = new ScanPace(turn, StopBudget.MONOTONIC);
         this.found = found;
         this.ticker = new Ticker("crawler-discovery-" + spiderId);
     }
@@ -119,9 +122,9 @@ public final class Discovery implements AutoCloseable {
         long started = System.nanoTime();
         List<String> domains = queuedDomains();
         refused.run(Keyspace.activeDomains(spiderId), () -> activeDomains.activate(spiderId, domains));
-        Duration quiet = ScanPace.quiet(Duration.ofNanos(System.nanoTime() - started), turn);
+        Duration quiet = turnPace.quietAfter(Duration.ofNanos(System.nanoTime() - started));
         if (quiet.compareTo(turn) > 0) {
-            scanTurn.holdFor(quiet); // after a slow scan, 39 times it: no node scans before
+            scanTurn.holdFor(quiet); // after slow scans, 39 times the shortest: no node scans before
         }
         return domains;
     }

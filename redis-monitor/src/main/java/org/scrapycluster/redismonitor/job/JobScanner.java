@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * Older servers get one pass with no filter, every key matched against the patterns here ({@link RedisKeys#matchEach}),
  * which costs Redis the same walk but sends the monitor every key (docs/redis-monitor.md "How a job runs").
  *
- * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the last scan's walk over the keyspace
- * when that is longer ({@link ScanPace#quiet}), so that scanning a large keyspace takes at most a fortieth of the time.
+ * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the shortest of the last three scans' walks over the
+ * keyspace when that is longer ({@link ScanPace#quietAfter}), so that scanning a large keyspace takes at most a fortieth
+ * of the time.
  * One Redis monitor of the cluster scans at a time: the one whose token {@code jobs:scan_turn} holds, through its scan and
  * its pause; the others ask for it every {@code SLEEP_TIME}, so the scans do not grow with the monitors.
  *
@@ -50,6 +51,7 @@ public final class JobScanner implements Worker.Step {
     private final JobPass jobs;
     private final Clock clock;
     private final Duration sleep;
+    private final ScanPace pace;
     private final SaidOnce lostPlugins = new SaidOnce("plugin");
     /** The pause after this monitor's last scan. */
     private Duration pause = Duration.ZERO;
@@ -73,6 +75,7 @@ public final class JobScanner implements Worker.Step {
         this.jobs = new JobPass(processor, LOG, "The job scan");
         this.clock = clock;
         this.sleep = sleep;
+        this.pace = new ScanPace(sleep, clock);
     }
 
     /**
@@ -89,7 +92,7 @@ public final class JobScanner implements Worker.Step {
             Worker.idle(() -> Thread.sleep(sleep));
             return;
         }
-        Duration quiet = ScanPace.quiet(scanOnce(), sleep);
+        Duration quiet = pace.quietAfter(scanOnce());
         pause = quiet;
         if (turn.surelyHeld().compareTo(quiet) < 0) {
             turn.holdFor(quiet);

@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * {@code LIVE_MAX_ACCOUNTING_FIELDS} domain fields of their accounting, the throttle keys of the domains it judges —
  * and every call of the endpoint answers the bytes of the last refresh, so a hundred open pages cost what one costs.
  * The statistics and throttle keys are found by one pass over the keyspace, which costs Redis in proportion to its
- * whole keyspace: a refresh makes one only when the last took less than a fortieth of the time since
+ * whole keyspace: a refresh makes one only when the fastest of the last three took less than a fortieth of the time since
  * ({@link RecentPass}), and reuses the last pass's keys otherwise. It refreshes every
  * {@code LIVE_REFRESH_SECONDS} while a page asks for it, and every {@code LIVE_IDLE_REFRESH_SECONDS}
  * otherwise; the first call after a pause that finds the snapshot older than a refresh waits for one first. While
