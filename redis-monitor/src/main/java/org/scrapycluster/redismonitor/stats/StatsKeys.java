@@ -21,9 +21,9 @@ import org.scrapycluster.common.stats.StatsReader;
  * reused for 39 times the shortest of the last three passes' durations ({@link RecentPass} with no period of its own;
  * docs/operations.md "Scans of the keyspace"). On a small keyspace a pass takes milliseconds and every answer is as
  * good as fresh; on a million keys it takes about a second, and a client asking for {@code stats all} every few seconds
- * no longer gives Redis's thread a pass for each section of each answer, only a fortieth of its time. The values are read at each answer: only a key
- * created or expired since the last pass (a new queue, a node's heartbeat) shows as it was, until the next.
- * Thread-safe.
+ * no longer gives Redis's thread a pass for each section of each answer, only a fortieth of its time. The values are
+ * read at each answer: only a key created or expired since the last pass (a new queue, a node's heartbeat) shows as it
+ * was, until the next. Thread-safe.
  */
 final class StatsKeys {
 
