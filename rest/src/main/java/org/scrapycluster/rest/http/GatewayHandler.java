@@ -21,7 +21,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.AttributeKey;
 
 /**
  * Takes whole requests off the event loop: each is answered by the {@link Dispatcher} on the
@@ -33,8 +32,6 @@ import io.netty.util.AttributeKey;
  */
 final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
-    private static final AttributeKey<CompletableFuture<Void>> LAST_ANSWER = AttributeKey.valueOf("rest.lastAnswer");
-
     private static final String BEARER = "Bearer ";
     private static final String API_KEY_HEADER = "X-Api-Key";
     private static final String CONTENT_TYPE_OPTIONS = "X-Content-Type-Options";
@@ -43,6 +40,8 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final Dispatcher dispatcher;
     private final Executor executor;
     private final InFlight inFlight;
+    /** The connection's answers in turn: a handler serves one connection. */
+    private final ConnectionTurns turns = new ConnectionTurns();
 
     GatewayHandler(Dispatcher dispatcher, Executor executor, InFlight inFlight) {
         this.dispatcher = dispatcher;
@@ -84,17 +83,21 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     /**
      * Answers on the executor once the connection's previous answer is written, refusals included,
-     * so that a client pipelining its requests reads their answers in the order it sent them.
+     * so that a client pipelining its requests reads their answers in the order it sent them. A request read after
+     * one whose answer ends the connection is not run ({@link ConnectionTurns}).
      */
     private void answerInTurn(ChannelHandlerContext ctx, Supplier<HttpAnswer> answering, Ending ending) {
+        if (!turns.take(ending != Ending.KEEP_ALIVE)) {
+            return;
+        }
         inFlight.began();
-        CompletableFuture<Void> previous = ctx.channel().attr(LAST_ANSWER).get();
+        CompletableFuture<Void> previous = turns.last();
         CompletableFuture<HttpAnswer> answer = previous == null
                 ? CompletableFuture.supplyAsync(answering, executor)
                 : previous.thenApplyAsync(ignored -> answering.get(), executor);
-        ctx.channel().attr(LAST_ANSWER).set(answer.thenAccept(a -> {
-            Ending closingWhenDraining = inFlight.draining() && ending == Ending.KEEP_ALIVE ? Ending.CLOSE : ending;
-            closingWhenDraining.write(ctx, a).addListener(written -> inFlight.ended());
+        turns.last(answer.thenAccept(a -> {
+            boolean closes = turns.answered(ending != Ending.KEEP_ALIVE, inFlight.draining());
+            (closes && ending == Ending.KEEP_ALIVE ? Ending.CLOSE : ending).write(ctx, a).addListener(written -> inFlight.ended());
         }).exceptionally(failure -> {
             inFlight.ended();
             ctx.close();

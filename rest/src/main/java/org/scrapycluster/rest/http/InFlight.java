@@ -6,8 +6,9 @@ import java.time.Duration;
  * The answers the gateway owes, across its connections: a request counts from the moment it is handed to the
  * {@link Dispatcher} until its answer is written. A stopping gateway stops listening, then waits for these answers
  * (a {@code /feed} may be waiting for Kafka and for its answer) before it closes the connections, so that no client
- * is cut off without the answer to a request the cluster may already have taken. Once draining, every answer says
- * {@code Connection: close}, so kept-alive clients go elsewhere. Thread-safe.
+ * is cut off without the answer to a request the cluster may already have taken. Once draining, the last answer a
+ * connection owes says {@code Connection: close} ({@link ConnectionTurns}), so kept-alive clients go elsewhere.
+ * Thread-safe.
  */
 final class InFlight {
 
@@ -25,7 +26,7 @@ final class InFlight {
         }
     }
 
-    /** Whether the gateway is stopping: answers close their connection. */
+    /** Whether the gateway is stopping: the last answer a connection owes closes it. */
     synchronized boolean draining() {
         return draining;
     }

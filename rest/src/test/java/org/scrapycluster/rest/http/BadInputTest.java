@@ -2,6 +2,7 @@ package org.scrapycluster.rest.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
@@ -348,6 +350,28 @@ class BadInputTest {
 
         assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"),
                 statusLines(rawExchange(waitingFeed("b-before-400") + notHttp)));
+    }
+
+    /**
+     * A request pipelined behind one whose answer ends the connection ({@code Connection: close}, HTTP/1.0 without
+     * keep-alive) is not run: its answer could not reach the client, which takes it as never made. Run, the feed went
+     * to Kafka unanswered.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"HTTP/1.1\r\nConnection: close", "HTTP/1.0"})
+    void aRequestPipelinedBehindOneThatEndsTheConnectionIsNotRun(String versionAndHeaders) throws IOException {
+        String ending = "GET /health/live " + versionAndHeaders + "\r\nHost: 127.0.0.1\r\n\r\n";
+        String behind = GOOD.formatted("behind-" + versionAndHeaders.length());
+        String feed = "POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                + behind.length() + "\r\n\r\n" + behind;
+        double sent = gateway.counter("rest.feed", "outcome", "sent");
+
+        String replies = rawExchange(ending + feed);
+
+        assertEquals(1, STATUS_LINE.matcher(replies).results().count(), replies);
+        assertTrue(replies.startsWith("HTTP/1.1 200 OK"), replies);
+        aGoodRequestStillGoesThrough(); // after the request behind, had it run
+        assertEquals(sent + 1, gateway.counter("rest.feed", "outcome", "sent"), "only the good request was fed");
     }
 
     /**
