@@ -131,7 +131,11 @@ public final class RestGateway implements Service {
         if (headerTimeout.isZero()) {
             throw settings.invalid("REST_HEADER_TIMEOUT", "must be more than 0");
         }
-        this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, (int) atLeast("REST_MAX_CONNECTIONS", 1),
+        Duration bodyTimeout = seconds("REST_BODY_TIMEOUT");
+        if (bodyTimeout.isZero()) {
+            throw settings.invalid("REST_BODY_TIMEOUT", "must be more than 0");
+        }
+        this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, bodyTimeout, (int) atLeast("REST_MAX_CONNECTIONS", 1),
                 (int) atLeast("REST_MAX_PIPELINED_REQUESTS", 1));
         ApiKeys keys = ApiKeys.from(settings);
         this.anonymous = anonymousExposure(keys);

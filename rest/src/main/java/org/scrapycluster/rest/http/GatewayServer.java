@@ -95,6 +95,7 @@ public final class GatewayServer {
                                             .setMaxHeaderSize(MAX_HEADER_BYTES).setMaxChunkSize(8192), pipelineDepth))
                                     .addLast("connections", new ConnectionLimit(limits.maxConnections(), open, dispatcher))
                                     .addLast("header-timeout", new HeaderTimeout(limits.headerTimeout(), dispatcher))
+                                    .addLast("body-timeout", new BodyTimeout(limits.bodyTimeout(), dispatcher))
                                     .addLast("admission", new Admission(dispatcher))
                                     .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes(), pipelineLimit))
                                     .addLast("pipeline-limit", pipelineLimit)

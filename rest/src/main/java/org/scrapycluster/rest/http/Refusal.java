@@ -33,6 +33,8 @@ public enum Refusal {
     TOO_MANY_CONNECTIONS(503, "The gateway has too many open connections; try again later."),
     /** A connection that sent no complete request headers within {@code REST_HEADER_TIMEOUT}; it is closed. */
     HEADER_TIMEOUT(408, "The request headers did not arrive in time."),
+    /** A request whose body did not arrive in full within {@code REST_BODY_TIMEOUT} of its headers; it is closed. */
+    BODY_TIMEOUT(408, "The request body did not arrive in time."),
     /** An {@code Expect} header asking for anything but {@code 100-continue}; the connection is closed. */
     EXPECTATION(417, "The gateway meets no expectation but Expect: 100-continue.");
 

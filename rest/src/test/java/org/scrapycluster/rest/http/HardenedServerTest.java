@@ -48,6 +48,7 @@ class HardenedServerTest {
     private static final int PIPELINED_REQUESTS = 10_000;
     private static final int MAX_READ_BYTES = 16384;
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration BODY_TIMEOUT = Duration.ofSeconds(5);
 
     /** A status line and a body. */
     private record Response(int status, String body) {
@@ -61,6 +62,7 @@ class HardenedServerTest {
         gateway = RunningGateway.start(GatewaySettings.forStack(stack)
                 .set("REST_MAX_CONNECTIONS", Integer.toString(MAX_CONNECTIONS))
                 .set("REST_HEADER_TIMEOUT", "1")
+                .set("REST_BODY_TIMEOUT", Long.toString(BODY_TIMEOUT.toSeconds()))
                 .build());
         base = gateway.client().base();
     }
@@ -144,6 +146,48 @@ class HardenedServerTest {
         assertEquals(200, exchange("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").status());
     }
 
+    /** Each byte of the body in time for the idle timeout, the whole of it not in time: 408, and closed. */
+    @Test
+    void aBodyTrickledAByteAtATimeIsCutOffWith408() throws Exception {
+        double before = refused("body_timeout");
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            out.write("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread trickle = Thread.ofVirtual().start(() -> trickle(out, 99, Duration.ofMillis(500)));
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            Response response = read(in);
+            assertEquals(408, response.status(), response.body());
+            assertTrue(response.body().contains("The request body did not arrive in time."), response.body());
+            assertEquals(-1, in.read(), "closed after the answer");
+            trickle.interrupt();
+        }
+        assertEquals(before + 1, refused("body_timeout"));
+    }
+
+    /**
+     * A request refused on its headers while its body still comes is not then answered 408 for the next request's
+     * headers: their time starts once the body is in, so the client reads its refusal and goes on.
+     */
+    @Test
+    void aRequestRefusedOnItsHeadersMaySendItsBodySlowerThanTheHeaderTimeout() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            out.write("POST /feed HTTP/1.1\r\nHost: attacker.example\r\nContent-Type: application/json\r\nContent-Length: 8\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            assertEquals(403, read(in).status());
+
+            trickle(out, 8, Duration.ofMillis(400)); // 3.2 s: beyond REST_HEADER_TIMEOUT, within REST_BODY_TIMEOUT
+            out.write("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Response next = read(in);
+            assertEquals(200, next.status(), next.body());
+        }
+    }
+
     @Test
     void connectionsBeyondTheCapAreAnswered503AndClosedUntilOneIsFree() throws Exception {
         double before = refused("too_many_connections");
@@ -171,7 +215,7 @@ class HardenedServerTest {
     }
 
     /**
-     * A connection the gateway surely counts and keeps: a request answered, then the headers of a
+     * A connection the gateway surely counts and keeps for REST_BODY_TIMEOUT: a request answered, then the headers of a
      * POST whose body never comes (sent in the same write, so the header timeout never starts).
      */
     private Socket holdOpen() throws IOException {
@@ -181,6 +225,19 @@ class HardenedServerTest {
                 .getBytes(StandardCharsets.US_ASCII));
         assertEquals(200, read(new BufferedInputStream(socket.getInputStream())).status());
         return socket;
+    }
+
+    /** Writes {@code bytes} spaces to {@code out}, one every {@code pause}, until done or the connection fails. */
+    private static void trickle(OutputStream out, int bytes, Duration pause) {
+        try {
+            for (int i = 0; i < bytes; i++) {
+                Thread.sleep(pause);
+                out.write(' ');
+                out.flush();
+            }
+        } catch (IOException | InterruptedException e) {
+            // the gateway closed the connection, or the test is done
+        }
     }
 
     private double openConnections() {
