@@ -11,13 +11,13 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 
 /**
- * Closes a connection that has not sent a request's complete headers within
- * {@code REST_HEADER_TIMEOUT}, counted from the connection's opening or from the moment its last
- * request was answered (a client trickling its headers a byte at a time holds no socket for long,
- * and neither does a kept-alive connection left idle); a request answered before its body is in (refused on its
- * headers, the body dropped as it arrives) starts the count once the body is in, {@link BodyTimeout} bounding it. The connection is answered 408 in the
- * envelope, counted as a refusal ({@code header_timeout}), and closed. It sits after the HTTP
- * codec: it sees request heads as they are decoded and every answer written.
+ * Closes a connection that has not sent a request's complete headers within {@code REST_HEADER_TIMEOUT}, counted from
+ * the connection's opening or from the moment its last request was answered (a client trickling its headers a byte at
+ * a time holds no socket for long, and neither does a kept-alive connection left idle); a request answered before its
+ * body is in (refused on its headers, the body dropped as it arrives) starts the count once the body is in,
+ * {@link BodyTimeout} bounding that. The connection is answered 408 in the envelope, counted as a refusal
+ * ({@code header_timeout}), and closed. It sits after the HTTP codec: it sees request heads and bodies as they are
+ * decoded and every answer written.
  */
 final class HeaderTimeout extends ChannelDuplexHandler {
 
