@@ -15,15 +15,16 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 
 /**
- * Reads the responses of a connection that carries one exchange at a time: the final answer to a HEAD has no
- * body whatever its headers announce, and it tells whether bytes past the response read are waiting — a
- * server that sent more than it announced, whose connection cannot carry another exchange. A line may end
- * with a bare line feed, as Twisted's parser under Scrapy reads it. Header names and values are taken as sent,
- * without Netty's checks (a name that is no token, a control character in a value), as Twisted and browsers
- * read them. A response with both Content-Length and {@code Transfer-Encoding: chunked} is read chunked, its
- * Content-Length dropped, on a connection not used again (RFC 9112 §6.3); so is an HTTP/1.0 response with
- * {@code Transfer-Encoding: chunked}, which Netty 4.2 refuses and Twisted reads chunked (RFC 9112 §6.1 says
- * its framing is faulty: the connection closes after it). See docs/operations.md, Responses that break the rules.
+ * Reads the responses of a connection that carries one exchange at a time: the final answer to a HEAD has no body
+ * whatever its headers announce, and it tells whether bytes past the response read are waiting — a server that sent
+ * more than it announced, whose connection cannot carry another exchange. A line may end with a bare line feed, as
+ * Twisted's parser under Scrapy reads it. Header names and values are taken as sent, without Netty's checks (a name
+ * that is no token, a control character in a value), as Twisted and browsers read them, and so is a Content-Length
+ * repeated with one value ({@code 5, 5}). A response with both Content-Length and {@code Transfer-Encoding:
+ * chunked} is read chunked, its Content-Length dropped, on a connection not used again (RFC 9112 §6.3); so is an
+ * HTTP/1.0 response with {@code Transfer-Encoding: chunked}, which Netty 4.2 refuses and Twisted reads chunked (RFC
+ * 9112 §6.1 says its framing is faulty: the connection closes after it). See docs/operations.md, Responses that
+ * break the rules.
  */
 final class ResponseDecoder extends HttpResponseDecoder {
 
@@ -33,6 +34,7 @@ final class ResponseDecoder extends HttpResponseDecoder {
     ResponseDecoder(int maxInitialLine, int maxHeaderBytes, int maxChunkBytes) {
         super(new HttpDecoderConfig().setMaxInitialLineLength(maxInitialLine).setMaxHeaderSize(maxHeaderBytes)
                 .setMaxChunkSize(maxChunkBytes).setStrictLineParsing(false).setUseRfc9112TransferEncoding(false)
+                .setAllowDuplicateContentLengths(true)
                 .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false))
                 .setTrailersFactory(DefaultHttpHeadersFactory.trailersFactory().withValidation(false)));
     }

@@ -286,6 +286,24 @@ class MisbehavingServerTest {
         }
     }
 
+    /** One length sent twice, or as a list of one value, is read as browsers and Twisted read it; two lengths are not. */
+    @Test
+    void aContentLengthRepeatedWithTheSameValueIsReadAsOne() throws Exception {
+        for (String lengths : List.of("Content-Length: 5\r\nContent-Length: 5", "Content-Length: 5, 5")) {
+            String response = "HTTP/1.1 200 OK\r\n" + lengths + "\r\n\r\nhello";
+            try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(response))) {
+                FetchResult result = fetch(FetchRequest.get(server.url("/")));
+                assertTrue(result.ok(), lengths + ": " + result);
+                assertEquals("hello", result.text(), lengths);
+                assertEquals("hi", fetch(FetchRequest.get(server.url("/next"))).text(), lengths);
+            }
+        }
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5",
+                firstThenHi("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 2\r\n\r\nhello"))) {
+            assertFalse(fetch(FetchRequest.get(server.url("/"))).ok(), "where the body ends is not known");
+        }
+    }
+
     @Test
     void aChunkedBodyWithAContentLengthIsReadChunkedOnAConnectionNotUsedAgain() throws Exception {
         String both = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n"
