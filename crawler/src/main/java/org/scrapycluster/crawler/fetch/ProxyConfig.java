@@ -52,15 +52,17 @@ public record ProxyConfig(String host, int port, String username, String passwor
         if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
             throw new IllegalArgumentException("must be only http://[user:password@]host:port, was " + withoutPassword(url));
         }
+        // an IPv6 address comes in brackets ([::1]), which name no host to resolve or connect to
+        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
         String userInfo = uri.getRawUserInfo();
         if (userInfo == null) {
-            return of(uri.getHost(), uri.getPort());
+            return of(host, uri.getPort());
         }
         int colon = userInfo.indexOf(':');
         if (colon < 0) {
             throw new IllegalArgumentException("give the proxy's user name and password as user:password@, or neither");
         }
-        return new ProxyConfig(uri.getHost(), uri.getPort(), decode(userInfo.substring(0, colon)), decode(userInfo.substring(colon + 1)));
+        return new ProxyConfig(host, uri.getPort(), decode(userInfo.substring(0, colon)), decode(userInfo.substring(colon + 1)));
     }
 
     /**

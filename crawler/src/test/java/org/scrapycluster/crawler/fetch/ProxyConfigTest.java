@@ -17,6 +17,13 @@ class ProxyConfigTest {
         assertEquals(ProxyConfig.of("10.0.0.5", 8080), ProxyConfig.parse(" HTTP://10.0.0.5:8080/ "));
     }
 
+    /** An IPv6 address without the brackets a URL puts it in, which would resolve to nothing. */
+    @Test
+    void anIpv6AddressIsTheAddressItself() {
+        assertEquals(ProxyConfig.of("::1", 3128), ProxyConfig.parse("http://[::1]:3128"));
+        assertEquals(new ProxyConfig("fd00::5", 8080, "crawler", "secret"), ProxyConfig.parse("http://crawler:secret@[fd00::5]:8080"));
+    }
+
     @Test
     void credentialsArePercentDecoded() {
         assertEquals(new ProxyConfig("proxy.internal", 3128, "crawler", "p@ss:w+rd"),
