@@ -135,18 +135,25 @@ final class Dispatcher {
         channel.close();
     }
 
-    /** Forgets a connection that closed while idle. */
-    synchronized void closed(HostKey key, Channel channel) {
+    /** Forgets a connection that closed while idle: whether it was idle. */
+    synchronized boolean closed(HostKey key, Channel channel) {
         HostPool pool = pools.get(key);
         if (pool != null && pool.idle.remove(channel)) {
             idle--;
             forgetIfUnused(pool);
+            return true;
         }
+        return false;
     }
 
+    /**
+     * Closes a connection idle for the idle timeout; not one a request took as the timer fired (its cancel came too
+     * late to stop the timer, and the request would lose its connection).
+     */
     private void expire(HostKey key, Channel channel) {
-        closed(key, channel);
-        channel.close();
+        if (closed(key, channel)) {
+            channel.close();
+        }
     }
 
     /**
