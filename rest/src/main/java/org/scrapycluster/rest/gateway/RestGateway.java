@@ -135,7 +135,12 @@ public final class RestGateway implements Service {
         if (bodyTimeout.isZero()) {
             throw settings.invalid("REST_BODY_TIMEOUT", "must be more than 0");
         }
-        this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, bodyTimeout, (int) atLeast("REST_MAX_CONNECTIONS", 1),
+        Duration sendTimeout = seconds("REST_SEND_TIMEOUT");
+        if (sendTimeout.isZero()) {
+            throw settings.invalid("REST_SEND_TIMEOUT", "must be more than 0");
+        }
+        this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, bodyTimeout, sendTimeout,
+                (int) atLeast("REST_MAX_CONNECTIONS", 1),
                 (int) atLeast("REST_MAX_PIPELINED_REQUESTS", 1));
         ApiKeys keys = ApiKeys.from(settings);
         this.anonymous = anonymousExposure(keys);

@@ -21,6 +21,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.WriteTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
@@ -90,6 +91,10 @@ public final class GatewayServer {
                             int pipelineDepth = limits.maxPipelined() + MAX_READ_BYTES / MIN_REQUEST_BYTES + 1;
                             channel.pipeline()
                                     .addLast("read-gate", pipelineLimit.readGate())
+                                    // a client that does not take its answers holds no connection for long: the
+                                    // connection is closed once a write has waited that long for it
+                                    .addLast("send-timeout",
+                                            new WriteTimeoutHandler(limits.sendTimeout().toMillis(), TimeUnit.MILLISECONDS))
                                     .addLast("idle", new IdleTimeout(limits.idleTimeout(), pipelineLimit))
                                     .addLast("http", new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(MAX_INITIAL_LINE)
                                             .setMaxHeaderSize(MAX_HEADER_BYTES).setMaxChunkSize(8192), pipelineDepth))

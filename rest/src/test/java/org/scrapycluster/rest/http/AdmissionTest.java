@@ -60,7 +60,8 @@ class AdmissionTest {
         Dispatcher dispatcher = new Dispatcher(router, callers, AllowedHosts.of(InetAddress.getLoopbackAddress(), List.of()),
                 envelope, new HttpMetrics(meters), false);
         server = GatewayServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                new ServerLimits(1_048_576, Duration.ofMinutes(1), Duration.ofSeconds(30), Duration.ofSeconds(60), 16, 4), dispatcher, executor, meters);
+                new ServerLimits(1_048_576, Duration.ofMinutes(1), Duration.ofSeconds(30), Duration.ofSeconds(60),
+                        Duration.ofSeconds(120), 16, 4), dispatcher, executor, meters);
     }
 
     @AfterEach

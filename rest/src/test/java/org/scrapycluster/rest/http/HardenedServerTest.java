@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +64,7 @@ class HardenedServerTest {
                 .set("REST_MAX_CONNECTIONS", Integer.toString(MAX_CONNECTIONS))
                 .set("REST_HEADER_TIMEOUT", "1")
                 .set("REST_BODY_TIMEOUT", Long.toString(BODY_TIMEOUT.toSeconds()))
+                .set("REST_SEND_TIMEOUT", "3")
                 .build());
         base = gateway.client().base();
     }
@@ -185,6 +187,29 @@ class HardenedServerTest {
             out.flush();
             Response next = read(in);
             assertEquals(200, next.status(), next.body());
+        }
+    }
+
+    /**
+     * A client that pipelines requests for large answers and never reads them is closed once an answer has waited
+     * REST_SEND_TIMEOUT for it to take it: the gateway does not read it meanwhile, so no other timeout runs.
+     */
+    @Test
+    void aClientThatNeverTakesItsAnswersIsClosed() throws Exception {
+        Response large = exchange("GET /ui/vendor/uPlot.iife.min.js HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertEquals(200, large.status());
+        assertTrue(large.body().length() > 40_000, "an answer of " + large.body().length() + " characters");
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(2048);
+            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()));
+            byte[] request = "GET /ui/vendor/uPlot.iife.min.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+            OutputStream out = socket.getOutputStream();
+            for (int i = 0; i < 200; i++) { // about 10 MB of answers, more than the sockets' buffers hold
+                out.write(request);
+            }
+            out.flush();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> openConnections() == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> openConnections() == 0);
         }
     }
 
