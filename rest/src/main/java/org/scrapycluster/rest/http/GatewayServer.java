@@ -28,7 +28,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * The gateway's HTTP/1.1 server: one listening socket, a small event loop that only decodes and
  * writes, whole requests of at most {@code maxBodyBytes}, the {@link Dispatcher} answering on the
  * executor. No client holds more than its share ({@link ServerLimits}): connections are capped
- * ({@link ConnectionLimit}), each must send its headers in time ({@link HeaderTimeout}), is
+ * ({@link ConnectionLimit}), each must send its headers and bodies in time ({@link RequestTimeouts}) and take its
+ * answers in time ({@code REST_SEND_TIMEOUT}), is
  * read only while it has fewer than the cap of requests being answered ({@link PipelineLimit};
  * auto-read is off, and one socket read takes at most {@value #MAX_READ_BYTES} bytes), and is
  * closed after a while without a byte from the client while it is owed no answer ({@link IdleTimeout}). A stopping
@@ -99,8 +100,8 @@ public final class GatewayServer {
                                     .addLast("http", new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(MAX_INITIAL_LINE)
                                             .setMaxHeaderSize(MAX_HEADER_BYTES).setMaxChunkSize(8192), pipelineDepth))
                                     .addLast("connections", new ConnectionLimit(limits.maxConnections(), open, dispatcher))
-                                    .addLast("header-timeout", new HeaderTimeout(limits.headerTimeout(), dispatcher))
-                                    .addLast("body-timeout", new BodyTimeout(limits.bodyTimeout(), dispatcher))
+                                    .addLast("request-timeouts",
+                                            new RequestTimeouts(limits.headerTimeout(), limits.bodyTimeout(), dispatcher))
                                     .addLast("admission", new Admission(dispatcher))
                                     .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes(), pipelineLimit))
                                     .addLast("pipeline-limit", pipelineLimit)
