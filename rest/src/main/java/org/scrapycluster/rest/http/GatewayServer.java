@@ -86,7 +86,7 @@ public final class GatewayServer {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {
-                            PipelineLimit pipelineLimit = new PipelineLimit(limits.maxPipelined(), pipelined);
+                            PipelineLimit pipelineLimit = new PipelineLimit(limits.maxPipelined(), limits.maxBodyBytes(), pipelined);
                             // Netty's own cap on requests decoded and not yet answered: beyond it the connection is
                             // closed. The read gate keeps a connection far below it; this is the ceiling.
                             int pipelineDepth = limits.maxPipelined() + MAX_READ_BYTES / MIN_REQUEST_BYTES + 1;

@@ -20,10 +20,12 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * Back-pressure for pipelined requests on one connection (read with auto-read off). At most
- * {@code maxPipelined} whole requests are handed on to be answered at once; requests decoded
- * beyond that wait here in order, and while any wait or the cap is reached the connection is not
- * read at all: the {@link #readGate() read gate} at the head of the pipeline swallows every read,
- * whoever asks for it (the HTTP decoder and aggregator ask for more while a request is partial).
+ * {@code maxPipelined} whole requests are handed on to be answered at once, and beyond the first of them no more once
+ * their bodies hold {@code maxHeldBytes} (each body is kept until its request is answered, so sixteen requests of a
+ * megabyte would hold sixteen megabytes a connection); requests decoded beyond that wait here in order, and while any
+ * wait or a cap is reached the connection is not read at all: the {@link #readGate() read gate} at the head of the
+ * pipeline swallows every read, whoever asks for it (the HTTP decoder and aggregator ask for more while a request is
+ * partial).
  * A connection therefore holds the cap plus what the last socket reads decoded (each read takes
  * at most 16 KiB), however many requests its client sends; the HTTP codec's pipeline depth is
  * the hard ceiling above that. Each arriving request records how many the connection holds in
@@ -35,16 +37,25 @@ import io.netty.util.ReferenceCountUtil;
 final class PipelineLimit extends ChannelDuplexHandler {
 
     private final int maxPipelined;
+    private final long maxHeldBytes;
     private final DistributionSummary held;
     private final Queue<FullHttpRequest> waiting = new ArrayDeque<>();
     private int answering;
+    /** The body sizes of the requests handed on and not yet answered, in their order, and their sum. */
+    private final Queue<Integer> answeringSizes = new ArrayDeque<>();
+    private long answeringBytes;
     /** Whether the client has closed its side: nothing more comes. */
     private boolean inputEnded;
     /** What waits for every request handed here to be answered. */
     private final List<Runnable> onceAnswered = new ArrayList<>();
 
-    PipelineLimit(int maxPipelined, DistributionSummary held) {
+    /**
+     * @param maxPipelined the most requests handed on at once
+     * @param maxHeldBytes the most body bytes of the requests handed on, beyond the first of them
+     */
+    PipelineLimit(int maxPipelined, long maxHeldBytes, DistributionSummary held) {
         this.maxPipelined = maxPipelined;
+        this.maxHeldBytes = maxHeldBytes;
         this.held = held;
     }
 
@@ -79,7 +90,12 @@ final class PipelineLimit extends ChannelDuplexHandler {
     }
 
     private boolean accepting() {
-        return waiting.isEmpty() && answering < maxPipelined;
+        return waiting.isEmpty() && mayHandOn();
+    }
+
+    /** Whether one more request may be handed on: below the cap of requests, and of their bytes unless none is. */
+    private boolean mayHandOn() {
+        return answering < maxPipelined && (answering == 0 || answeringBytes < maxHeldBytes);
     }
 
     @Override
@@ -139,6 +155,8 @@ final class PipelineLimit extends ChannelDuplexHandler {
 
     private void answered(ChannelHandlerContext ctx) {
         answering--;
+        Integer size = answeringSizes.poll();
+        answeringBytes -= size == null ? 0 : size;
         handOn(ctx);
         if (!holdsRequests() && !onceAnswered.isEmpty()) {
             List<Runnable> actions = List.copyOf(onceAnswered);
@@ -159,9 +177,12 @@ final class PipelineLimit extends ChannelDuplexHandler {
     }
 
     private void handOn(ChannelHandlerContext ctx) {
-        while (answering < maxPipelined && !waiting.isEmpty()) {
+        while (!waiting.isEmpty() && mayHandOn()) {
+            FullHttpRequest request = waiting.poll();
             answering++;
-            ctx.fireChannelRead(waiting.poll());
+            answeringSizes.add(request.content().readableBytes());
+            answeringBytes += request.content().readableBytes();
+            ctx.fireChannelRead(request);
         }
     }
 

@@ -21,7 +21,8 @@ class IdleTimeoutTest {
 
     private static final Duration IDLE = Duration.ofMinutes(2);
 
-    private final PipelineLimit requests = new PipelineLimit(16, DistributionSummary.builder("held").register(new SimpleMeterRegistry()));
+    private final PipelineLimit requests = new PipelineLimit(16, 1_048_576,
+            DistributionSummary.builder("held").register(new SimpleMeterRegistry()));
     private final EmbeddedChannel channel = new EmbeddedChannel(new IdleTimeout(IDLE, requests), requests);
 
     private void idleFor(Duration time) {
