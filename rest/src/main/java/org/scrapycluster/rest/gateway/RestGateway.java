@@ -117,28 +117,16 @@ public final class RestGateway implements Service {
             throw settings.invalid("SLEEP_TIME", "must be more than 0 and less than HEARTBEAT_TIMEOUT");
         }
         Duration feedTimeout = new KafkaClients(settings).feedTimeout();
-        Duration pollTimeout = seconds("KAFKA_CONSUMER_SLEEP_TIME");
-        if (pollTimeout.isZero()) {
-            throw settings.invalid("KAFKA_CONSUMER_SLEEP_TIME", "must be more than 0");
-        }
+        Duration pollTimeout = positiveSeconds("KAFKA_CONSUMER_SLEEP_TIME");
 
         Duration wait = seconds("WAIT_FOR_RESPONSE_TIME");
         // Longer than the slowest /feed, which waits for Kafka's acknowledgement, then for the answer.
         Duration slowestFeed = feedTimeout.plus(wait).plus(IDLE_MARGIN);
         Duration idleTimeout = slowestFeed.compareTo(MIN_IDLE_TIMEOUT) > 0 ? slowestFeed : MIN_IDLE_TIMEOUT;
         this.drain = feedTimeout.plus(wait);
-        Duration headerTimeout = seconds("REST_HEADER_TIMEOUT");
-        if (headerTimeout.isZero()) {
-            throw settings.invalid("REST_HEADER_TIMEOUT", "must be more than 0");
-        }
-        Duration bodyTimeout = seconds("REST_BODY_TIMEOUT");
-        if (bodyTimeout.isZero()) {
-            throw settings.invalid("REST_BODY_TIMEOUT", "must be more than 0");
-        }
-        Duration sendTimeout = seconds("REST_SEND_TIMEOUT");
-        if (sendTimeout.isZero()) {
-            throw settings.invalid("REST_SEND_TIMEOUT", "must be more than 0");
-        }
+        Duration headerTimeout = positiveSeconds("REST_HEADER_TIMEOUT");
+        Duration bodyTimeout = positiveSeconds("REST_BODY_TIMEOUT");
+        Duration sendTimeout = positiveSeconds("REST_SEND_TIMEOUT");
         this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, bodyTimeout, sendTimeout,
                 (int) atLeast("REST_MAX_CONNECTIONS", 1),
                 (int) atLeast("REST_MAX_PIPELINED_REQUESTS", 1));
@@ -310,6 +298,15 @@ public final class RestGateway implements Service {
         Duration value = settings.getSeconds(name);
         if (value.isNegative()) {
             throw settings.invalid(name, "cannot be negative");
+        }
+        return value;
+    }
+
+    /** A number of seconds more than 0. */
+    private Duration positiveSeconds(String name) {
+        Duration value = seconds(name);
+        if (value.isZero()) {
+            throw settings.invalid(name, "must be more than 0");
         }
         return value;
     }

@@ -40,9 +40,8 @@ final class PipelineLimit extends ChannelDuplexHandler {
     private final long maxHeldBytes;
     private final DistributionSummary held;
     private final Queue<FullHttpRequest> waiting = new ArrayDeque<>();
-    private int answering;
     /** The body sizes of the requests handed on and not yet answered, in their order, and their sum. */
-    private final Queue<Integer> answeringSizes = new ArrayDeque<>();
+    private final Queue<Integer> answering = new ArrayDeque<>();
     private long answeringBytes;
     /** Whether the client has closed its side: nothing more comes. */
     private boolean inputEnded;
@@ -73,7 +72,7 @@ final class PipelineLimit extends ChannelDuplexHandler {
 
     /** Whether any request of the connection is being answered or waits to be. */
     boolean holdsRequests() {
-        return answering > 0 || !waiting.isEmpty();
+        return !answering.isEmpty() || !waiting.isEmpty();
     }
 
     /**
@@ -95,7 +94,7 @@ final class PipelineLimit extends ChannelDuplexHandler {
 
     /** Whether one more request may be handed on: below the cap of requests, and of their bytes unless none is. */
     private boolean mayHandOn() {
-        return answering < maxPipelined && (answering == 0 || answeringBytes < maxHeldBytes);
+        return answering.size() < maxPipelined && (answering.isEmpty() || answeringBytes < maxHeldBytes);
     }
 
     @Override
@@ -111,7 +110,7 @@ final class PipelineLimit extends ChannelDuplexHandler {
             return;
         }
         waiting.add(request);
-        held.record(answering + waiting.size());
+        held.record(answering.size() + waiting.size());
         handOn(ctx);
     }
 
@@ -154,8 +153,7 @@ final class PipelineLimit extends ChannelDuplexHandler {
     }
 
     private void answered(ChannelHandlerContext ctx) {
-        answering--;
-        Integer size = answeringSizes.poll();
+        Integer size = answering.poll(); // none for an answer no request handed here asked for (a 408 for headers)
         answeringBytes -= size == null ? 0 : size;
         handOn(ctx);
         if (!holdsRequests() && !onceAnswered.isEmpty()) {
@@ -179,8 +177,7 @@ final class PipelineLimit extends ChannelDuplexHandler {
     private void handOn(ChannelHandlerContext ctx) {
         while (!waiting.isEmpty() && mayHandOn()) {
             FullHttpRequest request = waiting.poll();
-            answering++;
-            answeringSizes.add(request.content().readableBytes());
+            answering.add(request.content().readableBytes());
             answeringBytes += request.content().readableBytes();
             ctx.fireChannelRead(request);
         }
