@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 import org.scrapycluster.common.net.Port;
+import org.scrapycluster.common.url.UrlParts;
 
 /**
  * An HTTP proxy every fetch goes through: plain HTTP requests are sent to it in absolute form, HTTPS is
@@ -52,8 +53,8 @@ public record ProxyConfig(String host, int port, String username, String passwor
         if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
             throw new IllegalArgumentException("must be only http://[user:password@]host:port, was " + withoutPassword(url));
         }
-        // an IPv6 address comes in brackets ([::1]), which name no host to resolve or connect to
-        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
+        // read as the fetcher reads a page's host: an IPv6 address without the brackets of its URL ([::1]), lower case
+        String host = UrlParts.split(url.strip()).hostname();
         String userInfo = uri.getRawUserInfo();
         if (userInfo == null) {
             return of(host, uri.getPort());
