@@ -4,7 +4,6 @@ import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
@@ -19,8 +18,8 @@ import io.netty.handler.codec.http.HttpVersion;
  * whatever its headers announce, and it tells whether bytes past the response read are waiting — a server that sent
  * more than it announced, whose connection cannot carry another exchange. A line may end with a bare line feed, as
  * Twisted's parser under Scrapy reads it. Header names and values are taken as sent, without Netty's checks (a name
- * that is no token, a control character in a value), as Twisted and browsers read them, and so is a Content-Length
- * repeated with one value ({@code 5, 5}). A response with both Content-Length and {@code Transfer-Encoding:
+ * that is no token, a control character in a value), as Twisted and browsers read them ({@link ReceivedHeaders}), and
+ * so is a Content-Length repeated with one value ({@code 5, 5}). A response with both Content-Length and {@code Transfer-Encoding:
  * chunked} is read chunked, its Content-Length dropped, on a connection not used again (RFC 9112 §6.3); so is an
  * HTTP/1.0 response with {@code Transfer-Encoding: chunked}, which Netty 4.2 refuses and Twisted reads chunked (RFC
  * 9112 §6.1 says its framing is faulty: the connection closes after it). See docs/operations.md, Responses that
@@ -35,8 +34,7 @@ final class ResponseDecoder extends HttpResponseDecoder {
         super(new HttpDecoderConfig().setMaxInitialLineLength(maxInitialLine).setMaxHeaderSize(maxHeaderBytes)
                 .setMaxChunkSize(maxChunkBytes).setStrictLineParsing(false).setUseRfc9112TransferEncoding(false)
                 .setAllowDuplicateContentLengths(true)
-                .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false))
-                .setTrailersFactory(DefaultHttpHeadersFactory.trailersFactory().withValidation(false)));
+                .setHeadersFactory(ReceivedHeaders.FACTORY).setTrailersFactory(ReceivedHeaders.TRAILERS));
     }
 
     /** Called as a request goes out: the next response answers {@code method}. */

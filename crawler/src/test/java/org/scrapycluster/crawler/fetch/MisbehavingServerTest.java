@@ -320,6 +320,21 @@ class MisbehavingServerTest {
     }
 
     @Test
+    void aTransferEncodingLineOfChunkedSentTwiceIsReadChunkedAsTwistedReadsIt() throws Exception {
+        String twice = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: a\r\ntransfer-encoding: Chunked\r\n\r\n";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(twice + "5\r\nhello\r\n0\r\n\r\n"))) {
+            FetchResult result = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(result.ok(), result.toString());
+            assertEquals("hello", result.text());
+            assertEquals("hi", fetch(FetchRequest.get(server.url("/next"))).text(), "the connection carries on");
+        }
+        String inOneLine = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(inOneLine))) {
+            assertFalse(fetch(FetchRequest.get(server.url("/"))).ok(), "a coding Twisted does not know fails there too");
+        }
+    }
+
+    @Test
     void aChunkedBodyOfAnHttp10ResponseIsReadChunkedOnAConnectionNotUsedAgain() throws Exception {
         String chunks = "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n";
         for (String head : List.of("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
