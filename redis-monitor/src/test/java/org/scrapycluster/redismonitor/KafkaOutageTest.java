@@ -81,6 +81,34 @@ class KafkaOutageTest {
         }
     }
 
+    @Test
+    void anAnswerKeptThroughAnOutageIsSentOnceWhenKafkaIsBack(EmbeddedStack stack, @TempDir Path kafkaData) {
+        int port = FreePorts.pick();
+        EmbeddedKafka kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+        try (MonitorFixture fixture = MonitorFixture.on(stack.redisPort(), kafka.bootstrapServers(), stack.zookeeperConnect(),
+                "KAFKA_SEND_TIMEOUT", "1")) {
+            MonitorFixture.Running monitor = fixture.startMonitor();
+            fixture.post(Keyspace.STATS_REQUEST.fill("rest", MonitorFixture.unique("app")), "uuid-before");
+            fixture.answers().awaitUuid("uuid-before"); // the producer knows where the firehose is
+
+            kafka.close();
+            String key = Keyspace.STATS_REQUEST.fill("rest", MonitorFixture.unique("app"));
+            fixture.post(key, "uuid-kept");
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> kafkaStatus(monitor) == Health.Status.DOWN);
+            MonitorFixture.sleep(Duration.ofSeconds(4)); // the job is tried again while Kafka is away
+            assertEquals("uuid-kept", fixture.redis().sync().get(key), "the job waits for Kafka");
+
+            kafka = EmbeddedKafka.start(port, 1, DataDirectory.kept(kafkaData));
+            fixture.answers().awaitUuid("uuid-kept");
+            fixture.awaitGone(key);
+            List<JsonNode> answers = fixture.answers().readFor(Duration.ofSeconds(3));
+            assertEquals(1, answers.stream().filter(answer -> "uuid-kept".equals(answer.path("uuid").asText())).count(),
+                    "the attempts Kafka did not take in time are not delivered later beside the one it took: " + answers);
+        } finally {
+            kafka.close();
+        }
+    }
+
     private static Health.Status kafkaStatus(MonitorFixture.Running monitor) {
         return monitor.health().check().checks().get("kafka").status();
     }

@@ -43,7 +43,8 @@ public final class AbsentTopics {
         if (before == null || !now.isBefore(before)) {
             LOG.atError().addKeyValue("topic", topic).addKeyValue("exception", cause.toString())
                     .log("Kafka answers but takes nothing on " + topic + ", which gets no messages for the next "
-                            + SKIP_FOR.toSeconds() + " s: create that topic where Kafka does not create topics itself");
+                            + SKIP_FOR.toSeconds() + " s: create that topic where Kafka does not create topics itself,"
+                            + " or let this client write to it");
         }
     }
 }

@@ -37,7 +37,9 @@ public final class JobFailures {
     /**
      * Counts one more failure of the job at {@code jobKey}.
      *
-     * @return true when the job is to be given up (its count is then deleted)
+     * @return true when the job is to be given up. Its count stays until the job is finished (deleted with it), so a
+     *         job given up whose requesters Kafka could not be told of it is given up at its next failure again, not
+     *         tried as many times once more
      */
     public boolean failed(String jobKey) {
         if (!retry) {
@@ -49,7 +51,6 @@ public final class JobFailures {
             redis.sync().set(failures, Long.toString(count + 1));
             return false;
         }
-        redis.sync().del(failures);
         return true;
     }
 

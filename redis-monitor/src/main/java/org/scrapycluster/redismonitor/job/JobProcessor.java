@@ -134,7 +134,10 @@ public final class JobProcessor {
     }
 
     private void run(JobPlugin plugin, Waiters waiters, Map<String, String> unsent) throws OutboundUnavailableException {
-        stats.started(plugin);
+        if (!unsent.keySet().containsAll(waiters.values())) {
+            // answers kept through a Kafka outage are sent again, not handled: the job was counted when it was
+            stats.started(plugin);
+        }
         long started = System.nanoTime();
         Handled handled = null;
         try {
@@ -208,8 +211,9 @@ public final class JobProcessor {
      * Counts a failure of the job; once it is given up, tells its requesters, then deletes it.
      *
      * @throws OutboundUnavailableException when Kafka did not take the error answers of a job given up in time: the job
-     *                                      stays, and the next attempt gives it up again and tells them then (error
-     *                                      answers Kafka refuses for good are logged, and the job deleted)
+     *                                      stays with its count, and the next attempt runs it once more: answered
+     *                                      then, or given up again at once and its requesters told (error answers
+     *                                      Kafka refuses for good are logged, and the job deleted)
      */
     private void failed(JobPlugin plugin, Waiters waiters, Throwable failure, long started) throws OutboundUnavailableException {
         String key = waiters.key();

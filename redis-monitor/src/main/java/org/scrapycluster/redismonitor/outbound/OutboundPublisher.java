@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +13,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -39,7 +37,9 @@ import org.slf4j.spi.LoggingEventBuilder;
  * {@code KAFKA_APPID_TOPICS}, also to {@code <prefix>.outbound_<appid>} (docs/compatibility.md §3.3),
  * and waits until Kafka has taken them: a job is deleted only once its answer is safe. When Kafka
  * does not take an answer within {@code KAFKA_SEND_TIMEOUT} the caller keeps the job for later;
- * the outage is logged once, and its end. A copy on an app's topic that Kafka does not take although
+ * the outage is logged once, and its end. The producer gives up a record within that time too, so an answer the
+ * caller keeps is not also delivered later from the producer's buffer, and a job kept through an outage is answered
+ * once, not once for every attempt. A copy on an app's topic that Kafka does not take although
  * the firehose took the answer is dropped, and that topic skipped for a while ({@link AppCopy},
  * {@link AbsentTopics}). Its health also asks Kafka whether it has the firehose ({@link TopicReach}), so that a
  * monitor with no answer to send learns of an outage too. Thread-safe.
@@ -79,16 +79,16 @@ public final class OutboundPublisher implements AutoCloseable {
 
     /**
      * A publisher as the Redis monitor's settings say: {@code KAFKA_*}, {@code KAFKA_APPID_TOPICS},
-     * {@code KAFKA_SEND_TIMEOUT}, which also bounds how long sending may block while Kafka is
-     * unreachable ({@code max.block.ms}, unless {@code KAFKA_CLIENT_PROPERTIES} sets it). Made once a broker of
+     * {@code KAFKA_SEND_TIMEOUT}, within which the producer's own waits ({@code max.block.ms},
+     * {@code delivery.timeout.ms}, {@code request.timeout.ms}) end, whatever {@code KAFKA_CLIENT_PROPERTIES} says of
+     * them, so that a record {@link #publish} gave up on is given up by the producer too. Made once a broker of
      * {@code KAFKA_HOSTS} resolves ({@link KafkaClients#onceResolvable}).
      */
     public static OutboundPublisher create(Settings settings) {
         Duration timeout = sendTimeout(settings);
         KafkaClients clients = new KafkaClients(settings).onceResolvable(LOG);
-        Properties properties = clients.producerProperties();
-        properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
-        Producer<String, byte[]> producer = new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+        Producer<String, byte[]> producer = new KafkaProducer<>(clients.producerProperties(timeout), new StringSerializer(),
+                new ByteArraySerializer());
         Topics topics = Topics.from(settings);
         return new OutboundPublisher(producer, topics, settings.getBoolean("KAFKA_APPID_TOPICS"), timeout,
                 new Json(JsonLimits.from(settings)), TopicReach.of(clients, topics.outboundFirehose(), Clock.systemUTC()));
@@ -110,6 +110,9 @@ public final class OutboundPublisher implements AutoCloseable {
         Duration timeout = settings.getSeconds("KAFKA_SEND_TIMEOUT");
         if (timeout.toMillis() < 1) {
             throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be more than 0");
+        }
+        if (timeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
+            throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
         }
         return timeout;
     }
@@ -142,8 +145,10 @@ public final class OutboundPublisher implements AutoCloseable {
             for (Future<RecordMetadata> record : firehose) {
                 record.get(remaining(deadline), TimeUnit.NANOSECONDS);
             }
+            // the copies were sent when the firehose's records were: the producer settles each within the timeout of its send
+            long copiesDeadline = System.nanoTime() + timeout.toNanos();
             for (AppCopy copy : appCopies) {
-                copy.dropped(remaining(deadline)).ifPresent(cause -> absentTopics.absent(copy.topic(), cause));
+                copy.dropped(remaining(copiesDeadline)).ifPresent(cause -> absentTopics.absent(copy.topic(), cause));
             }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
@@ -203,23 +208,21 @@ public final class OutboundPublisher implements AutoCloseable {
 
     /**
      * An answer's copy on its app's topic. It is awaited once the firehose has taken every answer, so Kafka is there:
-     * a copy Kafka still does not take in time is one for a topic it neither has nor creates (automatic topic
-     * creation off), which no retry mends. That copy is dropped, as the original's producer dropped it, rather than
-     * keeping the job and sending its answers to the firehose again and again.
+     * a copy Kafka still does not take is one for a topic it neither has nor creates (automatic topic creation off),
+     * or one this client may not write to, or that holds smaller messages than the firehose: no retry mends it. That
+     * copy is dropped, as the original's producer dropped it, rather than keeping the job and sending its answers to
+     * the firehose again and again (or failing a job whose answer the firehose has).
      */
     private record AppCopy(String topic, Future<RecordMetadata> sent) {
 
-        /** Why Kafka did not take the copy within {@code nanos}, when that may pass; empty when it took it. */
-        Optional<Throwable> dropped(long nanos) throws ExecutionException, InterruptedException {
+        /** Why Kafka did not take the copy within {@code nanos}; empty when it took it. */
+        Optional<Throwable> dropped(long nanos) throws InterruptedException {
             try {
                 sent.get(nanos, TimeUnit.NANOSECONDS);
                 return Optional.empty();
             } catch (TimeoutException e) {
                 return Optional.of(e);
             } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof RetriableException)) {
-                    throw e;
-                }
                 return Optional.of(e.getCause());
             }
         }

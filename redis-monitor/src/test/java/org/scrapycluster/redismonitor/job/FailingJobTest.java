@@ -11,11 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisLoadingException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
 
 /**
  * A job whose plugin fails, with an error of its own code rather than an exception (a class its jar lacks), or in its
@@ -118,6 +121,31 @@ class FailingJobTest {
         assertEquals(0L, bed.redis.sync().exists(key), "given up at the third failure, and deleted, though its requester cannot be told");
         assertEquals(0L, bed.redis.sync().exists(JobFailures.key(key)));
         assertEquals(0L, bed.redis.sync().exists(Keyspace.JOB_WAITING.fill(key)));
+    }
+
+    @Test
+    void aJobGivenUpWhileKafkaIsAwayIsGivenUpAgainAtItsNextFailureNotTriedAsOftenOnceMore() throws Exception {
+        JobKeys.write(bed.redis, key, "v1").join();
+        AtomicInteger handled = new AtomicInteger();
+        JobPlugin counted = new BrokenJarPlugin() {
+            @Override
+            public List<Answer> handle(Job job) {
+                handled.incrementAndGet();
+                return super.handle(job);
+            }
+        };
+        bed.processor.process(counted, key);
+        bed.processor.process(counted, key);
+        bed.kafka.sendException = new TimeoutException("Kafka is away");
+        assertThrows(OutboundUnavailableException.class, () -> bed.processor.process(counted, key), "given up, its requester not told");
+        assertEquals(1L, bed.redis.sync().exists(key), "kept until its requester is told");
+
+        bed.kafka.sendException = null;
+        bed.processor.process(counted, key);
+
+        assertEquals(4, handled.get(), "run once more, not as many times again as before it was given up");
+        assertEquals(0L, bed.redis.sync().exists(key));
+        assertEquals(List.of("Could not process the request within the failure limit: com/example/Missing"), bed.answered("error"));
     }
 
     @Test

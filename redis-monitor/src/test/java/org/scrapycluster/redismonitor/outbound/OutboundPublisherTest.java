@@ -6,11 +6,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
@@ -50,6 +52,45 @@ class OutboundPublisherTest {
     }
 
     @Test
+    void anAppCopyKafkaRefusesForGoodWhileTheFirehoseTakesTheAnswerIsDroppedNotTheJobsFailure() throws Exception {
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> publish("uuid-1"));
+        Awaitility.await().until(() -> kafka.history().size() == 2);
+        kafka.completeNext();
+        kafka.errorNext(new TopicAuthorizationException(Set.of("shop.outbound_app")));
+        first.get(); // returns: the firehose has the answer, so the job is done
+
+        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> publish("uuid-2"));
+        Awaitility.await().until(() -> kafka.history().size() >= 3 && kafka.completeNext());
+        second.get();
+        assertEquals(List.of("shop.outbound_firehose", "shop.outbound_app", "shop.outbound_firehose"),
+                kafka.history().stream().map(ProducerRecord::topic).toList(), "the refusing topic is skipped for a while");
+    }
+
+    @Test
+    void anAppCopyTakenJustAfterTheFirehoseUsedUpMostOfTheTimeIsNotTakenForAnAbsentTopic() throws Exception {
+        OutboundPublisher hurried = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(2),
+                new Json(new JsonLimits(64, 1 << 20, 1 << 20)),
+                new TopicReach("shop.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
+                        Duration.ofSeconds(30)));
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> publish(hurried, "app", "uuid-1"));
+        Awaitility.await().until(() -> kafka.history().size() == 2);
+        Thread.sleep(1500); // Kafka slow, as in a leader's election: the firehose takes it near the end of the time
+        kafka.completeNext();
+        Thread.sleep(800);
+        kafka.completeNext();
+        first.get();
+
+        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> publish(hurried, "app", "uuid-2"));
+        Awaitility.await().until(() -> kafka.history().size() == 4);
+        while (kafka.completeNext()) {
+            // both copies taken
+        }
+        second.get();
+        assertEquals(List.of("shop.outbound_firehose", "shop.outbound_app", "shop.outbound_firehose", "shop.outbound_app"),
+                kafka.history().stream().map(ProducerRecord::topic).toList(), "the app's topic is not skipped: Kafka took the copy");
+    }
+
+    @Test
     void anAnswerWhoseAppTopicNameWouldBeTooLongForKafkaGoesToTheFirehoseOnly() throws Exception {
         String appid = "a".repeat(240); // a legal appid, but shop.outbound_<appid> is over Kafka's 249 characters
         CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> publish(appid, "uuid-long"));
@@ -64,6 +105,10 @@ class OutboundPublisherTest {
     }
 
     private void publish(String appid, String uuid) {
+        publish(publisher, appid, uuid);
+    }
+
+    private static void publish(OutboundPublisher publisher, String appid, String uuid) {
         try {
             publisher.publish(List.of(new Answer(appid, Map.of("appid", appid, "uuid", uuid), "Sent info to kafka")));
         } catch (OutboundUnavailableException e) {
