@@ -20,8 +20,10 @@ import org.scrapycluster.common.request.ValidationResult;
 /**
  * What the Kafka monitor pays a request for its validation: a typical crawl request checked against the crawl
  * schema from its parsed tree and from its bytes, an action request refused by the crawl schema (what the
- * monitor pays before it tries the next schema), and a crawl request of 600 KB whose list of 300,000 numbers breaks
- * 300,001 rules (a hostile one: each item the wrong type, the list full of repeats).
+ * monitor pays before it tries the next schema), a crawl request of 600 KB whose list of 300,000 numbers breaks
+ * 300,001 rules (a hostile one: each item the wrong type, the list full of repeats), and a valid one of 900 KB whose
+ * {@code allowed_domains} lists 28,000 strings that share one hash (hostile too: it made the schema's check of repeats
+ * search one bucket for each).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -40,6 +42,7 @@ public class RequestValidationBenchmarks {
     private JsonNode crawl;
     private JsonNode action;
     private JsonNode hostile;
+    private JsonNode colliding;
 
     @Setup
     public void parse() throws IOException {
@@ -51,7 +54,18 @@ public class RequestValidationBenchmarks {
             numbers.append(',').append(i % 10);
         }
         hostile = json.readTree(numbers.append("]}").toString());
+        StringBuilder domains = new StringBuilder(
+                "{\"url\":\"http://example.com/\",\"appid\":\"testapp\",\"crawlid\":\"c\",\"allowed_domains\":[");
+        for (int i = 0; i < 28_000; i++) {
+            domains.append(i == 0 ? "\"" : ",\"");
+            for (int bit = 14; bit >= 0; bit--) {
+                domains.append((i >> bit & 1) == 0 ? "Aa" : "BB"); // "Aa" and "BB" hash alike, so all 28,000 do
+            }
+            domains.append('"');
+        }
+        colliding = json.readTree(domains.append("]}").toString());
         expect(ValidationResult.Valid.class, validator.validate(crawl));
+        expect(ValidationResult.Valid.class, validator.validate(colliding));
         expect(ValidationResult.Invalid.class, validator.validate(action));
         expect(ValidationResult.Invalid.class, validator.validate(hostile));
     }
@@ -74,6 +88,11 @@ public class RequestValidationBenchmarks {
     @Benchmark
     public ValidationResult crawlBreakingThreeHundredThousandRules() {
         return validator.validate(hostile);
+    }
+
+    @Benchmark
+    public ValidationResult crawlListingStringsThatShareOneHash() {
+        return validator.validate(colliding);
     }
 
     /** A benchmark of the wrong outcome would measure nothing worth knowing. */

@@ -12,13 +12,15 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
-import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
 
 /**
  * Validates requests of one kind against their {@link RequestSchema} with Draft 4 semantics (as
  * the original's jsonschema 2.6 does: booleans and {@code 1.0} are not integers, an explicit
  * {@code null} for a non-nullable field fails) and the {@link SafetyChecks}, then fills in the
- * schema's defaults. The schema's patterns run in linear time ({@link SchemaPatterns}). The schema is compiled once;
+ * schema's defaults. The schema's patterns run in linear time ({@link SchemaPatterns}), and so does its check that a
+ * list repeats no item ({@link UniqueItems}). The schema is compiled once;
  * validating does not parse text and does not change the given tree. Thread-safe.
  *
  * <p>Of a request that breaks more than {@value ListedDetails#MAX_LISTED} rules, only that many are turned into
@@ -29,7 +31,8 @@ import com.networknt.schema.SpecificationVersion;
  */
 public final class RequestValidator {
 
-    private static final SchemaRegistry DRAFT_4 = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4,
+    private static final SchemaRegistry DRAFT_4 = SchemaRegistry.withDefaultDialect(
+            Dialect.builder(Dialects.getDraft4()).keyword(UniqueItems.KEYWORD).build(),
             registry -> registry.schemaRegistryConfig(SchemaRegistryConfig.builder()
                     .regularExpressionFactory(SchemaPatterns.LINEAR).build()));
     private static final Comparator<Violation> BY_FIELD = Comparator.comparing(Violation::path).thenComparing(Violation::message);
