@@ -27,8 +27,19 @@ end
 -- nothing). Such an error comes at the first write of a call, so nothing of the call is written then.
 local WRITES_REFUSED = { 'READONLY', 'MISCONF', 'NOREPLICAS', 'OOM' }
 
+-- Redis' own words in an error raised inside a script: Redis 6.2 and before put where the script was in front of
+-- them, and the dash of the reply ('@user_script: 73: -OOM command not allowed ...'); Redis 7 gives them bare.
+local function own_words(text)
+  local before
+  repeat
+    before = text
+    text = string.gsub(text, '^@?[%w_]+: ?%d+: ', '', 1)
+  until text == before
+  return (string.gsub(text, '^%-', '', 1))
+end
+
 local function writes_refused(raised)
-  local text = error_text(raised)
+  local text = own_words(error_text(raised))
   for _, start in ipairs(WRITES_REFUSED) do
     if string.sub(text, 1, #start) == start then
       return true

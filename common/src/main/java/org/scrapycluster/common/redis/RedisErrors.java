@@ -2,6 +2,7 @@ package org.scrapycluster.common.redis;
 
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -16,9 +17,19 @@ import io.lettuce.core.RedisReadOnlyException;
  */
 public final class RedisErrors {
 
-    /** The starts of the errors that say something of the server, whatever key a command names. */
+    /**
+     * The starts of the errors that say something of the server, whatever key a command names: its state, or what it lets
+     * this client do ({@code NOPERM}: an ACL to mend, not a request to refuse).
+     */
     private static final List<String> SERVER_STATES = List.of("BUSY", "LOADING", "READONLY", "NOSCRIPT", "OOM", "MASTERDOWN",
-            "MISCONF", "NOAUTH", "CLUSTERDOWN", "TRYAGAIN", "ERR max number of clients");
+            "MISCONF", "NOREPLICAS", "NOAUTH", "NOPERM", "CLUSTERDOWN", "TRYAGAIN", "ERR max number of clients");
+    /**
+     * What Redis 6.2 and before put in front of an error raised inside a script: {@code ERR Error running script (call to
+     * f_…): }, where the script was ({@code @user_script:21: }, once or twice), and the reply's dash. Redis 7 gives the
+     * error's own words first.
+     */
+    private static final Pattern SCRIPT_WRAPPING =
+            Pattern.compile("^(?:ERR Error running script \\(call to [^)]*\\): )?(?:@?\\w+: ?\\d+: )*-?");
 
     private RedisErrors() {
     }
@@ -56,7 +67,7 @@ public final class RedisErrors {
                 || error instanceof RedisNoScriptException) {
             return false;
         }
-        String message = String.valueOf(error.getMessage());
+        String message = SCRIPT_WRAPPING.matcher(String.valueOf(error.getMessage())).replaceFirst("");
         return SERVER_STATES.stream().noneMatch(message::startsWith);
     }
 }

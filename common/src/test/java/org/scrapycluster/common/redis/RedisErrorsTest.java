@@ -38,6 +38,19 @@ class RedisErrorsTest {
     }
 
     @Test
+    void whatRedisSixSaysOfItselfFromInsideAScriptIsAnOutageToo() {
+        for (String error : new String[] {
+                "ERR Error running script (call to f_5d7e3c): @user_script:21: @user_script: 21: -OOM command not allowed",
+                "@user_script: 73: -MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist",
+                "ERR Error running script (call to f_5d7e3c): @user_script:9: @user_script: 9: -READONLY You can't write",
+                "NOPERM this user has no permissions to run the 'evalsha' command"}) {
+            assertFalse(RedisErrors.isRefusal(answered(error)), error);
+        }
+        assertTrue(RedisErrors.isRefusal(answered("ERR Error running script (call to f_5d7e3c): @user_script:4: WRONGTYPE "
+                + "Operation against a key holding the wrong kind of value")), "a key of another type in a script refuses its request");
+    }
+
+    @Test
     void aReadAnsweredWrongTypeGivesWhatIsGivenInstead() {
         assertEquals("fallback", RedisErrors.unlessWrongType(() -> {
             throw answered("WRONGTYPE Key is not a valid HyperLogLog string value.");
