@@ -1,8 +1,11 @@
 package org.scrapycluster.common.concurrent;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 
-/** What a {@link java.util.concurrent.CompletableFuture} failed with, as a stage after it sees it. */
+/** What a {@link CompletableFuture} failed with, as a stage after it sees it, and on which thread a stage after it runs. */
 public final class Completions {
 
     private Completions() {
@@ -14,5 +17,16 @@ public final class Completions {
      */
     public static Throwable cause(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /**
+     * {@code next} after {@code future}: on the thread at hand when {@code future} is already complete (a worker, in the
+     * chains that use this), else on {@code executor}, never on the thread that completes it later (a network thread
+     * of the fetcher, the Redis client or Kafka's producer), which a {@code next} that blocks or works long would hold
+     * up for everything else that thread carries.
+     */
+    public static <T, U> CompletableFuture<U> thenOn(CompletableFuture<T> future, Function<? super T, ? extends CompletableFuture<U>> next,
+            Executor executor) {
+        return future.isDone() ? future.thenCompose(next) : future.thenComposeAsync(next, executor);
     }
 }

@@ -83,37 +83,42 @@ public final class DownloadChain {
     }
 
     /**
-     * Takes {@code download} through the middlewares and the fetcher. Every step runs on {@code workers}, never on the
-     * calling thread, the node's scheduler, which a step that blocks would otherwise hold up with every request after it.
+     * Takes {@code download} through the middlewares and the fetcher. Every step runs on {@code workers}: never on the
+     * calling thread, the node's scheduler, which a step that blocks would otherwise hold up with every request after it,
+     * nor on the thread that completes a step's answer later (the fetcher's after a robots.txt fetch, the Redis client's
+     * after a pause, a library's), which it would hold up with everything that thread carries. The passage completes on
+     * a worker too.
      */
     public CompletableFuture<Passage> run(Download download, Executor workers) {
         return CompletableFuture.completedFuture(download)
-                .thenComposeAsync(start -> before(0, start), workers)
+                .thenComposeAsync(start -> before(0, start, workers), workers)
                 .thenCompose(passage -> passage.step() instanceof DownloadStep.Proceed
                         ? fetcher.fetch(passage.download().fetchRequest())
-                                .thenComposeAsync(result -> after(middlewares.size() - 1, passage.download(), result), workers)
+                                .thenComposeAsync(result -> after(middlewares.size() - 1, passage.download(), result, workers), workers)
                         : CompletableFuture.completedFuture(passage));
     }
 
-    private CompletableFuture<Passage> before(int index, Download download) {
+    private CompletableFuture<Passage> before(int index, Download download, Executor workers) {
         if (index == middlewares.size()) {
             return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, null));
         }
         DownloaderMiddleware middleware = middlewares.get(index);
-        return step(middleware, "beforeRequest", download.url(), () -> middleware.beforeRequest(download)).thenCompose(step -> step instanceof DownloadStep.Proceed proceed
-                ? before(index + 1, Download.from(proceed.request(), middleware.name()))
-                : CompletableFuture.completedFuture(ended(step, download, null, middleware)));
+        return Completions.thenOn(step(middleware, "beforeRequest", download.url(), () -> middleware.beforeRequest(download)),
+                step -> step instanceof DownloadStep.Proceed proceed
+                        ? before(index + 1, Download.from(proceed.request(), middleware.name()), workers)
+                        : CompletableFuture.completedFuture(ended(step, download, null, middleware)), workers);
     }
 
-    private CompletableFuture<Passage> after(int index, Download download, FetchResult result) {
+    private CompletableFuture<Passage> after(int index, Download download, FetchResult result, Executor workers) {
         if (index < 0 || result.error() == FetchError.CANCELLED || result.error() == FetchError.FORBIDDEN_ADDRESS) {
             return CompletableFuture.completedFuture(new Passage(new DownloadStep.Proceed(download), download, result));
         }
         DownloaderMiddleware middleware = middlewares.get(index);
-        return step(middleware, "afterResponse", download.url(), () -> middleware.afterResponse(download, new FetchedResponse(result)))
-                .thenCompose(step -> step instanceof DownloadStep.Proceed proceed
-                ? after(index - 1, Download.from(proceed.request(), middleware.name()), result)
-                : CompletableFuture.completedFuture(ended(step, download, result, middleware)));
+        return Completions.thenOn(step(middleware, "afterResponse", download.url(),
+                () -> middleware.afterResponse(download, new FetchedResponse(result))),
+                step -> step instanceof DownloadStep.Proceed proceed
+                        ? after(index - 1, Download.from(proceed.request(), middleware.name()), result, workers)
+                        : CompletableFuture.completedFuture(ended(step, download, result, middleware)), workers);
     }
 
     /**

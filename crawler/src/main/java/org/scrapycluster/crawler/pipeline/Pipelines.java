@@ -89,7 +89,7 @@ public final class Pipelines implements AutoCloseable {
         CompletableFuture<Boolean> published = CompletableFuture.completedFuture(true);
         for (ItemPipeline stage : stages) {
             Function<Boolean, CompletableFuture<Boolean>> next = before -> take(stage, item).thenApply(went -> before && went);
-            published = published.isDone() ? published.thenCompose(next) : published.thenComposeAsync(next, workers);
+            published = Completions.thenOn(published, next, workers);
         }
         return published;
     }

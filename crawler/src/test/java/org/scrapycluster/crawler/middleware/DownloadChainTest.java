@@ -19,9 +19,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.DownloadRequest;
 import org.scrapycluster.api.DownloadResponse;
@@ -311,6 +315,42 @@ class DownloadChainTest {
 
         assertEquals("the downloader middleware broken-jar failed in beforeRequest: java.lang.NoClassDefFoundError: com/example/Missing",
                 failure(new DownloadChain(List.of(brokenJar), fetcher)).getMessage());
+    }
+
+    @Test
+    void aStepAfterOneAnsweredLaterRunsOnAWorkerNotOnTheThreadThatAnswered() throws Exception {
+        fetcher.answer("http://a.test/", 200, HeaderMap.empty(), "");
+        CompletableFuture<DownloadStep> answer = new CompletableFuture<>();
+        AtomicReference<DownloadRequest> asked = new AtomicReference<>();
+        DownloaderMiddleware answeringLater = new DownloaderMiddleware() {
+            @Override
+            public String name() {
+                return "answering-later";
+            }
+
+            @Override
+            public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
+                asked.set(request);
+                return answer; // as a step that asks Redis or a library does
+            }
+        };
+        ExecutorService workers = Executors.newSingleThreadExecutor(work -> new Thread(work, "worker"));
+        try {
+            ThreadNotingMiddleware.THREADS.clear();
+            LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
+                    ThrottleSpec.of("link:a.test", 60, 10, 1.0, false), CLOCK.instant());
+            DownloadChain chain = new DownloadChain(List.of(answeringLater, new ThreadNotingMiddleware()), fetcher);
+            CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, CrawlRequest.get("http://a.test/", Map.of())), workers);
+            Awaitility.await().until(() -> asked.get() != null);
+            Thread library = new Thread(() -> answer.complete(new DownloadStep.Proceed(asked.get())), "library");
+            library.start();
+            library.join();
+
+            assertInstanceOf(DownloadStep.Proceed.class, passage.get(10, TimeUnit.SECONDS).step());
+            assertEquals(List.of("worker"), ThreadNotingMiddleware.THREADS.stream().map(Thread::getName).toList());
+        } finally {
+            workers.shutdownNow();
+        }
     }
 
     /** A middleware whose {@code beforeRequest} completes its future with no step. */
