@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Each step answers with a {@link DownloadStep}: {@link DownloadStep.Proceed} hands the (possibly changed)
  * request on; {@link DownloadStep.Drop} ends the request without a result; {@link DownloadStep.Reschedule}
- * ends it and files another request into the crawl's queues instead (a retry, a redirect). A step that
+ * ends it and files another request into the crawl's queues instead (a retry, a redirect); {@link DownloadStep.PutBack}
+ * ends it untried and returns it to its queue as it came out. A step that
  * throws, returns no future, or whose future fails or completes with {@code null} is counted as
  * {@code crawler_errors_total{kind="middleware"}} and logged (its stack trace once per kind of failure). When the step
  * failed its future itself (a service it asks is down), the request returns to its queue when its lease expires;

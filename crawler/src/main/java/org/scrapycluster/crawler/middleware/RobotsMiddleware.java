@@ -119,8 +119,8 @@ public final class RobotsMiddleware extends NodeMiddleware {
         LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("pause_seconds", pause.toMillis() / 1000.0)
                 .addKeyValue("throttle_key", download.lease().throttle().throttleKey())
                 .log("The request waits for its host's robots.txt; put back, the domain paused");
-        // filed after the pause is set, lest it be handed out again before
-        return pauseDomain(download, pause).thenApply(paused -> new DownloadStep.Reschedule(download, true));
+        // put back after the pause is set, lest it be handed out again before
+        return pauseDomain(download, pause).thenApply(paused -> new DownloadStep.PutBack("its host's robots.txt cannot be read yet"));
     }
 
     /**
@@ -129,10 +129,9 @@ public final class RobotsMiddleware extends NodeMiddleware {
      * Crawl-delay. The slot its first hand-out spent stays spent: the server gets fewer requests, never more.
      */
     private DownloadStep handOutAgain(DownloadRequest request, Duration waited) {
-        Download download = Download.from(request, name());
         LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("waited_seconds", waited.toMillis() / 1000.0)
                 .log("The request waited long for its host's robots.txt; put back, to be handed out again under its domain's throttle");
-        return new DownloadStep.Reschedule(download, true);
+        return new DownloadStep.PutBack("it waited " + waited.toMillis() + " ms for its host's robots.txt");
     }
 
     /**
@@ -153,7 +152,7 @@ public final class RobotsMiddleware extends NodeMiddleware {
                     .addKeyValue("after_seconds", Duration.between(before.get(), handedOut).toMillis() / 1000.0)
                     .log("The domain's first request on this node was handed out within its Crawl-delay of the one before; "
                             + "put back, to be handed out again at the delay");
-            return new DownloadStep.Reschedule(download, true);
+            return new DownloadStep.PutBack("handed out within its host's Crawl-delay of the request before");
         });
     }
 

@@ -58,7 +58,8 @@ import org.slf4j.spi.LoggingEventBuilder;
  * the outcome (Redis's writes are tried again while the lease is held, for up to half a lease:
  * {@link LeaseKeeper#whileHeld}), or an extension said "not now" by failing its future, the lease is abandoned, and the
  * request returns to its queue when it expires; a fetch cancelled because
- * the node stops hands its lease back, and the request returns at once. An error of the node's own code that it cannot
+ * the node stops hands its lease back, and so does a request a middleware put back untried: the request returns at
+ * once, as it came out. An error of the node's own code that it cannot
  * go on from (out of memory, a class or method its jar lacks) abandons the lease too, and ends the process
  * ({@link FatalExit}). Whether results get
  * through the pipelines is told to {@link ResultDelivery}, which slows the node to one request while they do not.
@@ -97,8 +98,11 @@ public final class RequestProcessor {
     private record Outcome(boolean acknowledge, boolean published, boolean slowFetch) {
         static final Outcome DONE = new Outcome(true, false, false);
         static final Outcome PUBLISHED = new Outcome(true, true, false);
-        /** Its fetch was cancelled (the node is stopping): the request goes back to its queue at once. */
-        static final Outcome CANCELLED = new Outcome(false, false, false);
+        /**
+         * Not finished here: its fetch was cancelled (the node is stopping), or a middleware put it back untried; its
+         * lease is handed back, and the request returns to its queue as it came out.
+         */
+        static final Outcome HANDED_BACK = new Outcome(false, false, false);
 
         Outcome afterSlowFetch() {
             return new Outcome(acknowledge, published, true);
@@ -206,7 +210,15 @@ public final class RequestProcessor {
     private CompletableFuture<Outcome> outcome(DownloadChain.Passage passage, FetchResult result) {
         CrawlRequest request = passage.download().crawl();
         return switch (passage.step()) {
-            case DownloadStep.Drop drop -> CompletableFuture.completedFuture(Outcome.DONE);
+            case DownloadStep.Drop drop -> {
+                LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("reason", drop.reason()).log("Dropped by a downloader middleware");
+                yield CompletableFuture.completedFuture(Outcome.DONE);
+            }
+            case DownloadStep.PutBack putBack -> {
+                LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("reason", putBack.reason())
+                        .log("Put back untried by a downloader middleware; it returns to its queue as it came out");
+                yield CompletableFuture.completedFuture(Outcome.HANDED_BACK);
+            }
             case DownloadStep.Reschedule reschedule -> {
                 CrawlRequest again = config.referrers().rescheduled(request);
                 List<CrawlRequest> rescheduled = List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again);
@@ -319,7 +331,7 @@ public final class RequestProcessor {
         CrawlRequest request = download.crawl();
         FetchError error = result.error();
         if (error == FetchError.CANCELLED) {
-            return CompletableFuture.completedFuture(Outcome.CANCELLED);
+            return CompletableFuture.completedFuture(Outcome.HANDED_BACK);
         }
         if (error == FetchError.FORBIDDEN_ADDRESS) {
             refusedAddress(download.lease(), request, result);

@@ -134,10 +134,7 @@ class DownloadChainTest {
         now.set(now.get().plusMillis(1));
         fetcher.release("http://a.test/robots.txt", "User-agent: *\nCrawl-delay: 5\n");
 
-        DownloadStep.Reschedule again = assertInstanceOf(DownloadStep.Reschedule.class, late.join().step());
-        assertEquals("http://a.test/page", again.request().url());
-        assertTrue(again.dontFilter(), "past the dupefilter that already holds it");
-        assertEquals("0", String.valueOf(again.request().meta().getOrDefault("retry_times", 0)), "untried");
+        assertInstanceOf(DownloadStep.PutBack.class, late.join().step(), "returned to its queue as it came out, untried");
         assertEquals(0, fetcher.asked("http://a.test/page"), "not sent late");
         assertEquals(Duration.ofSeconds(5), throttles.crawlDelay("a.test"), "the delay is known when it is handed out again");
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of())).step(),
@@ -156,10 +153,8 @@ class DownloadChainTest {
                 spec.throttleKey().endsWith("a.test") ? Duration.ofMillis(300) : Duration.ofMillis(5001))));
         DownloadChain chain = chain(Map.of());
 
-        DownloadStep.Reschedule again = assertInstanceOf(DownloadStep.Reschedule.class,
-                run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step(), "0.3 s after another node's");
-        assertTrue(again.dontFilter(), "past the dupefilter that already holds it");
-        assertEquals("0", String.valueOf(again.request().meta().getOrDefault("retry_times", 0)), "untried");
+        assertInstanceOf(DownloadStep.PutBack.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step(),
+                "0.3 s after another node's: returned to its queue as it came out, untried");
         assertEquals(0, fetcher.asked("http://a.test/page"));
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step(),
                 "5.001 s after the one before");

@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -12,9 +13,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.PageLink;
 import org.scrapycluster.api.ResultItem;
+import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.crawler.fetch.FetchError;
@@ -168,6 +172,24 @@ class RequestProcessorTest extends ScriptedProcessing {
         assertEquals(List.of("http://example.com/robots.txt"), fetched);
         assertEquals(List.of(), items());
         assertEquals(List.of("example.com"), finished);
+    }
+
+    @Test
+    void aRequestWhoseRobotsTxtCannotBeReadReturnsToItsQueueAsItCameOutNotFiledAsANewOne() throws MalformedQueueMemberException {
+        answer("http://example.com/robots.txt", 503, HeaderMap.empty(), "", null);
+        Map<String, Object> seed = new HashMap<>(meta(0, 0));
+        seed.put("domain_max_pages", 1);
+
+        String lease = process(processor(Map.of("ROBOTSTXT_OBEY", "true")), CrawlRequest.get("http://example.com/", seed));
+
+        assertEquals(List.of("http://example.com/robots.txt"), fetched, "untried");
+        assertEquals(List.of(), queued(), "not filed anew, where it would count against the crawl's one page and skip the dupefilter");
+        String member = redis.sync().hget(Keyspace.leased(spider), lease);
+        assertTrue(held(lease), "its lease handed back, cut short for the reaper");
+        Awaitility.await().until(() -> new Leases(redis).reap(spider, 10).returned() == 1);
+        assertEquals(List.of(member), redis.sync().zrange(new QueueKey(spider, "example.com").key(), 0, -1),
+                "the reaper returns it as it came out");
+        assertEquals(-1.0, redis.sync().zscore(new QueueKey(spider, "example.com").key(), member), "at its own priority");
     }
 
     @Test
