@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * domain ready again now (or after the moderation spacing); Wait reschedules it at now + the wait;
  * Empty drops it (discovery brings it back when work arrives); Paused reschedules it after the window;
  * Failed (Redis failed that domain's decision alone: a key of the wrong type) is logged when the domain starts and
- * stops failing, and reschedules it as a failed call does, while the domains asked for with it are served.
+ * stops failing, and asks for it again after {@code retryAfterFailure}, while the domains asked for with it are served.
  * Domains held back — on the ZooKeeper blacklist, or every domain while the ZooKeeper domain config has not been read
  * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. A domain the node
  * holds ({@link SchedulerInbox#hold}: its requests wait for their host's robots.txt) is not asked for until the hold
@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * ({@link SlowDomains}); such slow domains together have at most half the node's, and wait for them in turn. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
- * (docs/operations.md, "Outages"). A hand-out call that failed (timed out, or its connection dropped) may have run in
- * Redis all the same: once Redis answers again, the leases it may have made are cut short, so that the reaper returns
+ * (docs/operations.md, "Outages"). A domain whose hand-out call failed (Redis away) waits with the others whose calls
+ * failed; one of them is asked for again each {@code retryAfterFailure}, and all of them once a call is answered. A
+ * hand-out call that failed (timed out, or its connection dropped) may have run in Redis all the same: once Redis answers again, the leases it may have made are cut short, so that the reaper returns
  * their requests at once rather than when the leases end (docs/operations.md, "Nothing lost").
  *
  * <p>All state is confined to the thread that runs the scheduler: its own loop once {@link #start started}, or a test
@@ -94,6 +95,15 @@ public final class Scheduler implements AutoCloseable {
     private final Set<String> waitingForSlowSlot = new LinkedHashSet<>();
     /** Domains whose last decision failed in Redis, so that a failing domain is logged once, not at every retry. */
     private final Set<String> failing = new HashSet<>();
+    /**
+     * Domains whose hand-out call failed while Redis was away, in that order: one of them is asked for again each
+     * {@code retryAfterFailure} ({@link #askOneAwaitingRedis}), all of them at once as soon as a call is answered, so an
+     * outage costs a call a second rather than one for every domain of the node (50,000 calls a second on a broad crawl,
+     * each leaving a lease holder to cut short).
+     */
+    private final Set<String> awaitingRedis = new LinkedHashSet<>();
+    /** When the next of {@link #awaitingRedis} is asked for, on the scheduler's clock. */
+    private long nextAskAwaitingRedis;
     private int inFlight;
     /** Requests in flight that were handed out while their domain was slow. */
     private int slowInFlight;
@@ -162,6 +172,7 @@ public final class Scheduler implements AutoCloseable {
         }
         long now = now();
         metrics.slowDomains(slow.count(now));
+        askOneAwaitingRedis(now);
         handOutReady(now);
         return waitNanos(now);
     }
@@ -243,7 +254,25 @@ public final class Scheduler implements AutoCloseable {
             return IDLE_WAKE_NANOS;
         }
         OptionalLong next = index.nextReadyAt();
-        return next.isPresent() ? Math.max(0, Math.min(IDLE_WAKE_NANOS, next.getAsLong() - now)) : IDLE_WAKE_NANOS;
+        long wait = next.isPresent() ? Math.max(0, Math.min(IDLE_WAKE_NANOS, next.getAsLong() - now)) : IDLE_WAKE_NANOS;
+        return awaitingRedis.isEmpty() ? wait : Math.max(0, Math.min(wait, nextAskAwaitingRedis - now));
+    }
+
+    /** While Redis is away, one of the domains whose calls failed is asked for again each {@code retryAfterFailure}. */
+    private void askOneAwaitingRedis(long now) {
+        if (awaitingRedis.isEmpty() || now - nextAskAwaitingRedis < 0) {
+            return;
+        }
+        String domain = awaitingRedis.iterator().next();
+        awaitingRedis.remove(domain);
+        index.schedule(domain, now);
+        nextAskAwaitingRedis = now + limits.retryAfterFailure().toNanos();
+    }
+
+    /** Redis answers a hand-out call again: every domain whose call failed while it was away is ready now. */
+    private void resumeAwaitingRedis(long now) {
+        awaitingRedis.forEach(domain -> index.schedule(domain, now));
+        awaitingRedis.clear();
     }
 
     private void found(String domain) {
@@ -251,7 +280,7 @@ public final class Scheduler implements AutoCloseable {
         if (state != null && state.handingOut) {
             state.rediscovered = true;
         } else if (state != null && state.waitingForSlot || index.contains(domain) || parked.contains(domain)
-                || waitingForSlowSlot.contains(domain)) {
+                || waitingForSlowSlot.contains(domain) || awaitingRedis.contains(domain)) {
             return;
         } else {
             index.schedule(domain, now());
@@ -351,11 +380,13 @@ public final class Scheduler implements AutoCloseable {
             metrics.handOut("failed");
             outage.failed(failure);
             release(domain, false);
-            index.schedule(domain, now + limits.retryAfterFailure().toNanos());
+            awaitingRedis.add(domain);
+            nextAskAwaitingRedis = now + limits.retryAfterFailure().toNanos();
             return;
         }
         outage.succeeded();
         cutShortUnanswered();
+        resumeAwaitingRedis(now);
         if (!(answer instanceof HandOut.Failed) && failing.remove(domain)) {
             LOG.info("Hand-out decisions for domain {} work again", domain);
         }

@@ -16,8 +16,12 @@ import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 
 /**
  * What the scheduler asks Redis for and when, with its clock moved by hand and its loop turned by the test (by its own
@@ -44,6 +48,35 @@ class SchedulerTest extends SchedulerTestBase {
         settleAfter(scheduler, ROOMY.retryAfterFailure());
         assertEquals(2, calls("domain_error"), "the broken domain is asked for again after the retry delay");
         redis.sync().del(spider + ":broken.test:queue");
+    }
+
+    @Test
+    void whileRedisIsAwayOneDomainACallIsAskedForAgainAndAllOnceRedisAnswers() throws Exception {
+        EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("scheduler-outage"));
+        try (RedisConnection own = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
+            Scheduler scheduler = new Scheduler(spider, new ThrottledQueue(own), throttles(60, 10, false), blacklist::contains,
+                    new LeaseHolder("n1"), ROOMY, new CrawlerMetrics(registry, spider, "n1"), inbox, clock, dispatched::add);
+            List<String> domains = IntStream.range(0, 200).mapToObj(i -> "d" + i + ".test").toList();
+            server.stop();
+            inbox.domainsFound(domains);
+            settle(scheduler);
+            assertEquals(200, calls("failed"), "each domain asked once as Redis went");
+
+            for (int second = 0; second < 30; second++) {
+                settleAfter(scheduler, ROOMY.retryAfterFailure());
+            }
+            assertEquals(230, calls("failed"), "then one domain each retry delay, not every domain");
+
+            server.restart();
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> {
+                settleAfter(scheduler, ROOMY.retryAfterFailure());
+                return calls("empty") > 0;
+            });
+            settle(scheduler);
+            assertEquals(200, calls("empty"), "once a call is answered, every domain is asked for again");
+        } finally {
+            server.close();
+        }
     }
 
     @Test
