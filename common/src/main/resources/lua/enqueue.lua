@@ -21,7 +21,8 @@
 -- recorded for it. A page's links are filed with their dupefilter checks in this one call: most of
 -- them are duplicates, answered after a stop check made once per crawl and one SADD. Returns one
 -- outcome per request, in order: 'QUEUED', 'ALREADY_QUEUED' (this exact member is already in the
--- queue: nothing changes), 'DUPLICATE' (the fingerprint was already in the dupefilter), 'PAGE_LIMIT'
+-- queue: nothing changes), 'DUPLICATE' (the fingerprint was already in the dupefilter; for a seed, +10, only
+-- when its own crawl registered it: seed_of_another_crawl), 'PAGE_LIMIT'
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
 -- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT <error>' (Redis refuses a key of it:
 -- one of another type, such as a name the original's keys share with another key, or a page counter that
@@ -69,6 +70,21 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
   return n >= limit
 end
 
+-- Whether the crawl of these fields is live: requests of it were queued and it has been neither retired,
+-- stopped nor expired since (it is listed in crawls:active).
+local function crawl_live(spider, fields)
+  return redis.call('ZSCORE', KEYSPACE.crawls_active, crawl_name(spider, fields)) ~= false
+end
+
+-- Whether a seed whose fingerprint the dupefilter holds comes to a crawl other than the one that registered it. The
+-- dupefilter is the spider's and crawlid's, shared by every app (the original's key), so another app's crawl of the
+-- same crawlid, or this crawl before it finished, may have registered the URL: such a seed is queued, as the
+-- original queues every seed. It is a duplicate only while its own crawl is live, or queued a request earlier in
+-- this call: a record delivered again, or the URL fed twice to one running crawl.
+local function seed_of_another_crawl(spider, fields)
+  return tally.crawls[accounting_key(spider, fields)] == nil and not crawl_live(spider, fields)
+end
+
 local function file_request(queue, base, arrival, fields)
   local member, spider, domain = ARGV[base], ARGV[base + 1], ARGV[base + 2]
   local dupefilter, fingerprint, dupefilter_ttl = ARGV[base + 7], ARGV[base + 8], ARGV[base + 9]
@@ -84,10 +100,11 @@ local function file_request(queue, base, arrival, fields)
   if dupefilter ~= '' then
     local added = redis.call('SADD', dupefilter, fingerprint)
     dupefilter_used(batch, dupefilter, dupefilter_ttl)
-    if added == 0 then
+    if added == 1 then
+      filing.fingerprint = fingerprint
+    elseif ARGV[base + 10] ~= '1' or not seed_of_another_crawl(spider, fields) then
       return 'DUPLICATE'
     end
-    filing.fingerprint = fingerprint
   end
   for limit_base = base + 12, base + 16, 4 do
     if page_limit_reached(ARGV[limit_base], tonumber(ARGV[limit_base + 1]), ARGV[limit_base + 2],
@@ -119,12 +136,6 @@ end
 local KEEPS_TIMEOUT = {
   QUEUED = true, ALREADY_QUEUED = true, DUPLICATE = true, PAGE_LIMIT = true, DOMAIN_BLACKLISTED = true
 }
-
--- Whether the crawl of these fields is live: requests of it were queued and it has been neither retired,
--- stopped nor expired since (it is listed in crawls:active).
-local function crawl_live(spider, fields)
-  return redis.call('ZSCORE', KEYSPACE.crawls_active, crawl_name(spider, fields)) ~= false
-end
 
 -- Whether request i's outcome leaves its crawl's timeout key to be written: after an outcome that keeps it,
 -- and after EXPIRED when the crawl is live, so that a seed whose expires has passed expires a running crawl

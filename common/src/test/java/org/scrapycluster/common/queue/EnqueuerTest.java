@@ -241,6 +241,35 @@ class EnqueuerTest {
     }
 
     @Test
+    void aSeedIsADuplicateOnlyOfItsOwnCrawlNotOfAnotherAppsOfTheSameCrawlidNorOfOneFinished() {
+        EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "c1"), "fp1", Duration.ofSeconds(600));
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, 0)).withDupefilter(seen).withTimeoutKey()));
+        assertEquals(EnqueueOutcome.DUPLICATE, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 2, 0)).withDupefilter(seen).withTimeoutKey()),
+                "the URL fed again to its running crawl");
+
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "other", "c1", 1, 0)).withDupefilter(seen).withTimeoutKey()),
+                "another app's crawl of the same crawlid shares the dupefilter (the original's key), not its seeds");
+        assertEquals(2, redis.sync().zcard(queue.key()));
+        assertEquals(EnqueueOutcome.DUPLICATE, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.serializedRequest("https://ex1.com/", "other", "c1", -9, 0)).withDupefilter(seen)),
+                "a link to it is a duplicate whoever's crawl it comes from, as in the original");
+
+        redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, crawl.name());
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 3, 0)).withDupefilter(seen).withTimeoutKey()),
+                "a crawl finished (retired) since runs again");
+        List<EnqueueResult> twice = enqueuer.fileBatchAsync(List.of(
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "third", "c1", 1, 0)).withDupefilter(seen).withTimeoutKey(),
+                EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "third", "c1", 4, 0)).withDupefilter(seen).withTimeoutKey()))
+                .join();
+        assertEquals(List.of(EnqueueOutcome.QUEUED, EnqueueOutcome.DUPLICATE), twice.stream().map(EnqueueResult::outcome).toList(),
+                "fed twice in one batch, its crawl queued it the first time");
+    }
+
+    @Test
     void writesTheTimeoutKeyOfACrawlThatExpires() {
         long expires = serverSeconds() + 3600;
         enqueuer.enqueue(EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, expires)).withTimeoutKey());
@@ -321,6 +350,7 @@ class EnqueuerTest {
         long expires = serverSeconds() + 3600;
         EnqueueRequest.Dupefilter seen = new EnqueueRequest.Dupefilter(Keyspace.dupefilter(spider, "dup"), "fp1", Duration.ofSeconds(600));
         redis.sync().sadd(seen.key(), "fp1");
+        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, 1, new CrawlRef(spider, "app", "dup").name()); // the crawl that registered it runs
         redis.sync().sadd(Keyspace.blacklist(spider), "app||stopped");
         QueueKey taken = new QueueKey(spider, "taken.com");
         redis.sync().sadd(taken.key(), "a set where a queue would be");
