@@ -253,24 +253,25 @@ public final class KafkaMonitor implements Service {
         }
     }
 
-    /** One batch: decide, write, publish, commit. */
+    /** One batch: decide, write, publish, commit; the batch is taken again from its first record if any step fails. */
     private void handle(ConsumerRecords<byte[], byte[]> records) {
         long polled = System.nanoTime();
-        List<Batch.Entry> entries = new ArrayList<>(records.count());
-        RedisBatchWriter.Writes writes = filing.start();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            Disposition disposition = intake.take(record.value());
-            entries.add(new Batch.Entry(new TopicPartition(record.topic(), record.partition()), record.offset(), record.value(), disposition));
-            count(disposition);
-            if (disposition instanceof Disposition.Accepted accepted) {
-                writes.add(accepted.handling());
-            }
-        }
-        metrics.consumed(records.count());
-        stats.total(records.count());
-        current = new Batch(entries, polled);
         boolean done = false;
         try {
+            List<Batch.Entry> entries = new ArrayList<>(records.count());
+            RedisBatchWriter.Writes writes = filing.start();
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                Disposition disposition = intake.take(record.value());
+                entries.add(new Batch.Entry(new TopicPartition(record.topic(), record.partition()), record.offset(), record.value(),
+                        disposition));
+                count(disposition);
+                if (disposition instanceof Disposition.Accepted accepted) {
+                    writes.add(accepted.handling());
+                }
+            }
+            metrics.consumed(records.count());
+            stats.total(records.count());
+            current = new Batch(entries, polled);
             filing.file(current, writes);
             List<Batch.Entry> settled = current.entries();
             BatchSummary summary = summary(settled, polled);

@@ -67,16 +67,23 @@ final class RequestIntake {
         ObjectNode request = matched.request();
         request.set("ts", timestamp());
         Handling handling = handled(matched.plugin(), request);
-        if (handling instanceof Handling.Refuse refuse) {
-            return new Disposition.Rejected(Rejection.refused(request, matched.plugin().schemaName(), refuse.reason(), refuse.details()),
-                    Optional.of(matched.plugin()));
+        if (handling instanceof Handling.Accept accept) {
+            try {
+                return new Disposition.Accepted(matched.plugin(), AcceptedRequest.of(json, request), accept);
+            } catch (RuntimeException e) {
+                // the plugin put into the request what JSON cannot hold (an object of its own): its bug, this request's alone
+                handling = pluginFailed(matched.plugin(), "it left the request unwritable as JSON: " + e, e);
+            }
         }
-        return new Disposition.Accepted(matched.plugin(), AcceptedRequest.of(json, request), (Handling.Accept) handling);
+        Handling.Refuse refuse = (Handling.Refuse) handling;
+        return new Disposition.Rejected(Rejection.refused(request, matched.plugin().schemaName(), refuse.reason(), refuse.details()),
+                Optional.of(matched.plugin()));
     }
 
     /**
      * What {@code plugin} says about {@code request}; a refusal naming the plugin when it throws (an exception, or an
-     * error of its own code: {@link ExtensionFailures}) or answers nothing, so that its bug refuses this request alone.
+     * error of its own code: {@link ExtensionFailures}) or answers nothing, so that its bug refuses this request alone
+     * (and so does a request it accepted after putting into it what JSON cannot hold).
      */
     private Handling handled(RankedPlugin plugin, ObjectNode request) {
         String problem;
@@ -93,6 +100,11 @@ final class RequestIntake {
             problem = e.toString();
             failure = e;
         }
+        return pluginFailed(plugin, problem, failure);
+    }
+
+    /** The refusal of a request {@code plugin} failed on ({@code problem}), its failure counted and said once per kind. */
+    private Handling pluginFailed(RankedPlugin plugin, String problem, Throwable failure) {
         pluginFailures.failed("plugin " + plugin.name(), failure, "the request is refused", Map.of("plugin", plugin.name()));
         return Handling.refuse("The plugin " + plugin.name() + " failed to handle the request", List.of(problem));
     }

@@ -2,6 +2,7 @@ package org.scrapycluster.kafkamonitor.intake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,6 +21,7 @@ import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
 import org.scrapycluster.kafkamonitor.testing.AnswerlessHandler;
 import org.scrapycluster.kafkamonitor.testing.BrokenJarHandler;
 import org.scrapycluster.kafkamonitor.testing.DeepPatternHandler;
+import org.scrapycluster.kafkamonitor.testing.ObjectAttachingHandler;
 import org.scrapycluster.kafkamonitor.testing.RecursingHandler;
 
 import ch.qos.logback.classic.Level;
@@ -50,6 +52,14 @@ class RequestIntakeTest {
 
         assertEquals("The plugin AnswerlessHandler failed to handle the request", rejection.reason());
         assertEquals("it returned no handling", rejection.details().getFirst());
+    }
+
+    @Test
+    void aPluginThatAcceptsARequestItMadeUnwritableAsJsonRefusesItAloneRatherThanFailingItsBatch() {
+        Rejection rejection = refusal(ObjectAttachingHandler.class);
+
+        assertEquals("The plugin ObjectAttachingHandler failed to handle the request", rejection.reason());
+        assertTrue(rejection.details().getFirst().startsWith("it left the request unwritable as JSON: "), rejection.details().toString());
     }
 
     @Test
