@@ -29,7 +29,8 @@ import crawlercommons.robots.BaseRobotRules;
  * this node even when Redis refuses the pause. So is, without a pause, an allowed request that waited longer than
  * {@link #LONGEST_WAIT} for the file to be read, and a domain's first request on this node that was handed out within
  * the file's Crawl-delay of the domain's hand-out before it. One that waited less goes, its domain paused for its
- * spacing from then.
+ * spacing from then; and so does one that waited longer for a file that could not be fetched (a timeout): put back,
+ * it would wait as long again at its next hand-out whenever that comes after the file is asked again, for ever.
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
@@ -87,7 +88,8 @@ public final class RobotsMiddleware extends NodeMiddleware {
             noteCrawlDelay(request, host, nodes);
             if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
                 Duration waited = known ? Duration.ZERO : Duration.ofMillis(context().clock().millis() - askedMillis);
-                if (waited.compareTo(LONGEST_WAIT) > 0) {
+                // a file that could not be fetched gives no delay to wait for, and would not be read the next time either
+                if (waited.compareTo(LONGEST_WAIT) > 0 && !RobotsCache.unavailable(nodes)) {
                     return CompletableFuture.completedFuture(handOutAgain(request, waited));
                 }
                 // the delay is read for a domain's first request on this node only, not on every page

@@ -68,6 +68,8 @@ public final class RobotsCache {
     public static final int SERVER_ERRORS_TO_GIVE_UP = 3;
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
+    /** The rules of a host whose file could not be fetched and was never read: everything, as for a missing file. */
+    private static final SimpleRobotRules UNAVAILABLE = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
 
     private final Fetcher fetcher;
     private final RobotName robotName;
@@ -130,6 +132,15 @@ public final class RobotsCache {
      */
     public static Optional<Instant> deferredUntil(BaseRobotRules rules) {
         return rules instanceof Deferred deferred ? Optional.of(deferred.until) : Optional.empty();
+    }
+
+    /**
+     * Whether {@code rules} are those of a host whose robots.txt could not be fetched (a network failure, a timeout, a
+     * redirect loop) and was never read: everything is allowed, as for a missing file, until the file is asked again
+     * {@code ROBOTSTXT_RETRY_SECONDS} later; they give no {@code Crawl-delay} to wait for.
+     */
+    public static boolean unavailable(BaseRobotRules rules) {
+        return rules == UNAVAILABLE;
     }
 
     /** The cache of files, for its metrics. */
@@ -243,7 +254,10 @@ public final class RobotsCache {
         if (file == RobotFile.UNREACHABLE) {
             return new Deferred(fetched.expires());
         }
-        if (file == null || file == RobotFile.ALLOWING_ALL) {
+        if (file == null) {
+            return UNAVAILABLE;
+        }
+        if (file == RobotFile.ALLOWING_ALL) {
             return ALLOW_ALL;
         }
         return parsed.get(new Robot(file, token), Robot::parse);

@@ -37,6 +37,7 @@ import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchRequest;
 import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.fetch.FetchTimings;
@@ -139,6 +140,22 @@ class DownloadChainTest {
         assertEquals(Duration.ofSeconds(5), throttles.crawlDelay("a.test"), "the delay is known when it is handed out again");
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of())).step(),
                 "with the file read, it goes at once");
+    }
+
+    @Test
+    void aRequestThatWaitedLongForARobotsTxtThatCouldNotBeFetchedGoesRatherThanWaitingAsLongAtEveryHandOut() {
+        AtomicReference<Instant> now = new AtomicReference<>(CLOCK.instant());
+        DomainThrottles throttles = throttles();
+        DownloadChain chain = chain(Map.of(), throttles, now::get);
+        fetcher.hold("http://a.test/robots.txt");
+        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
+        CompletableFuture<DownloadChain.Passage> waiting = start(chain, CrawlRequest.get("http://a.test/page", Map.of()));
+
+        now.set(now.get().plusSeconds(10)); // DOWNLOAD_TIMEOUT
+        fetcher.fail("http://a.test/robots.txt", FetchError.TOTAL_TIMEOUT);
+
+        assertInstanceOf(DownloadStep.Proceed.class, waiting.join().step(), "no Crawl-delay to wait for, and none next time");
+        assertEquals(1, fetcher.asked("http://a.test/page"));
     }
 
     /**
@@ -468,6 +485,16 @@ class DownloadChainTest {
                 answer = held.remove(url);
             }
             answer.complete(ok(url, 200, HeaderMap.empty(), body));
+        }
+
+        /** Fails {@code url}, held back until now, with {@code error}. */
+        void fail(String url, FetchError error) {
+            CompletableFuture<FetchResult> answer;
+            synchronized (this) {
+                answer = held.remove(url);
+            }
+            answer.complete(new FetchResult(url, 0, null, HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, error,
+                    "scripted " + error, NO_TIME));
         }
 
         private static FetchResult ok(String url, int status, HeaderMap headers, String body) {
