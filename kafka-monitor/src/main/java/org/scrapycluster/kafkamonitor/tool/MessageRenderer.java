@@ -4,7 +4,9 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -26,7 +28,9 @@ import org.scrapycluster.kafkamonitor.rejection.RecordText;
  */
 record MessageRenderer(boolean pretty, boolean decodeBody, Body body) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Reads a body of any length: a page's base64 can pass Jackson's default 20 million characters for a string. */
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build()).build());
     private static final ObjectWriter COMPACT = JSON.writer();
     private static final ObjectWriter INDENTED = JSON.writer(new DefaultPrettyPrinter()
             .withSeparators(Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER))
