@@ -211,7 +211,8 @@ public final class RequestProcessor {
         CrawlRequest request = passage.download().crawl();
         return switch (passage.step()) {
             case DownloadStep.Drop drop -> {
-                LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("reason", drop.reason()).log("Dropped by a downloader middleware");
+                LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("reason", drop.reason())
+                        .log("Dropped by a downloader middleware");
                 yield CompletableFuture.completedFuture(Outcome.DONE);
             }
             case DownloadStep.PutBack putBack -> {

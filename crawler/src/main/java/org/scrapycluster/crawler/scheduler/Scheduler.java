@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
  * node keeps a single request in flight instead of fetching pages it would have to give back
  * (docs/operations.md, "Outages"). A domain whose hand-out call failed (Redis away) waits with the others whose calls
  * failed; one of them is asked for again each {@code retryAfterFailure}, and all of them once a call is answered. A
- * hand-out call that failed (timed out, or its connection dropped) may have run in Redis all the same: once Redis answers again, the leases it may have made are cut short, so that the reaper returns
- * their requests at once rather than when the leases end (docs/operations.md, "Nothing lost").
+ * hand-out call that failed (timed out, or its connection dropped) may have run in Redis all the same: once Redis
+ * answers again, the leases it may have made are cut short, so that the reaper returns their requests at once rather
+ * than when the leases end (docs/operations.md, "Nothing lost").
  *
  * <p>All state is confined to the thread that runs the scheduler: its own loop once {@link #start started}, or a test
  * that calls {@link #turn} and {@link #awaitEvent} itself. Other threads talk to it through its {@link SchedulerInbox}.

@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -313,17 +314,9 @@ class DownloadChainTest {
 
     @Test
     void aMiddlewareWhoseJarLacksAClassFailsThePassageInsteadOfTheThreadThatStartedIt() {
-        DownloaderMiddleware brokenJar = new DownloaderMiddleware() {
-            @Override
-            public String name() {
-                return "broken-jar";
-            }
-
-            @Override
-            public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
-                throw new NoClassDefFoundError("com/example/Missing");
-            }
-        };
+        DownloaderMiddleware brokenJar = beforeRequest("broken-jar", request -> {
+            throw new NoClassDefFoundError("com/example/Missing");
+        });
 
         assertEquals("the downloader middleware broken-jar failed in beforeRequest: java.lang.NoClassDefFoundError: com/example/Missing",
                 failure(new DownloadChain(List.of(brokenJar), fetcher)).getMessage());
@@ -334,25 +327,18 @@ class DownloadChainTest {
         fetcher.answer("http://a.test/", 200, HeaderMap.empty(), "");
         CompletableFuture<DownloadStep> answer = new CompletableFuture<>();
         AtomicReference<DownloadRequest> asked = new AtomicReference<>();
-        DownloaderMiddleware answeringLater = new DownloaderMiddleware() {
-            @Override
-            public String name() {
-                return "answering-later";
-            }
-
-            @Override
-            public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
-                asked.set(request);
-                return answer; // as a step that asks Redis or a library does
-            }
-        };
+        DownloaderMiddleware answeringLater = beforeRequest("answering-later", request -> {
+            asked.set(request);
+            return answer; // as a step that asks Redis or a library does
+        });
         ExecutorService workers = Executors.newSingleThreadExecutor(work -> new Thread(work, "worker"));
         try {
             ThreadNotingMiddleware.THREADS.clear();
             LeasedRequest lease = new LeasedRequest(new QueueKey("link", "a.test"), "member", -1, "lease-1",
                     ThrottleSpec.of("link:a.test", 60, 10, 1.0, false), CLOCK.instant());
             DownloadChain chain = new DownloadChain(List.of(answeringLater, new ThreadNotingMiddleware()), fetcher);
-            CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, CrawlRequest.get("http://a.test/", Map.of())), workers);
+            CompletableFuture<DownloadChain.Passage> passage = chain.run(Download.of(lease, CrawlRequest.get("http://a.test/", Map.of())),
+                    workers);
             Awaitility.await().until(() -> asked.get() != null);
             Thread library = new Thread(() -> answer.complete(new DownloadStep.Proceed(asked.get())), "library");
             library.start();
@@ -367,15 +353,20 @@ class DownloadChainTest {
 
     /** A middleware whose {@code beforeRequest} completes its future with no step. */
     private static DownloaderMiddleware stepless() {
+        return beforeRequest("stepless", request -> CompletableFuture.completedFuture(null));
+    }
+
+    /** A middleware named {@code name} whose {@code beforeRequest} is {@code step}. */
+    private static DownloaderMiddleware beforeRequest(String name, Function<DownloadRequest, CompletableFuture<DownloadStep>> step) {
         return new DownloaderMiddleware() {
             @Override
             public String name() {
-                return "stepless";
+                return name;
             }
 
             @Override
             public CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {
-                return CompletableFuture.completedFuture(null);
+                return step.apply(request);
             }
         };
     }
