@@ -65,6 +65,8 @@ public final class Scheduler implements AutoCloseable {
     private static final long IDLE_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** The longest {@link #close()} waits for the answers of the hand-out calls still out. */
     public static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    /** The fewest holds kept before those that ended are dropped, and half the fewest after which it is done again. */
+    private static final int MIN_HOLDS_PRUNED_AT = 64;
     /** The most hand-out decisions asked for in one script call. */
     private static final int MAX_DECISIONS_PER_CALL = 64;
 
@@ -90,6 +92,8 @@ public final class Scheduler implements AutoCloseable {
     private final Set<String> parked = new HashSet<>();
     /** When the hold of each domain held on this node ends ({@link SchedulerInbox#hold}), on the scheduler's clock. */
     private final Map<String, Long> holds = new HashMap<>();
+    /** How many holds were kept when those that ended were last dropped ({@link #hold}). */
+    private int holdsPrunedAt = MIN_HOLDS_PRUNED_AT;
     /** Domains a fetch of which failed slowly lately, each held to fewer requests in flight than the per-domain limit. */
     private final SlowDomains slow;
     /** Slow domains waiting for a slot of those slow domains may hold together ({@link #maxSlowInFlight}), in turn. */
@@ -216,7 +220,7 @@ public final class Scheduler implements AutoCloseable {
                 slow.finished(finished.domain(), finished.slowFetch(), now());
                 release(finished.domain(), true);
             }
-            case SchedulerInbox.Held held -> holds.merge(held.domain(), now() + held.time().toNanos(), Math::max);
+            case SchedulerInbox.Held held -> hold(held.domain(), held.time());
             case SchedulerInbox.ConfigChanged changed -> reconsiderAll();
             case SchedulerInbox.PublishingStalled stalled -> publishingStalled = stalled.stalled();
             case SchedulerInbox.Answered answered -> answered(answered.queue(), answered.spec(), answered.answer(),
@@ -225,6 +229,26 @@ public final class Scheduler implements AutoCloseable {
                 // only wakes the loop, which sees that it is closed
             }
         }
+    }
+
+    /**
+     * Holds {@code domain} on this node for {@code time}. A hold is forgotten when its domain is next asked for after
+     * it ends; the holds of domains never asked for again (a Retry-After on a domain's last request) are dropped once
+     * they have ended, whenever the holds have doubled since that was last done, so they do not pile up over a node's
+     * life.
+     */
+    private void hold(String domain, Duration time) {
+        long now = now();
+        if (holds.size() >= holdsPrunedAt * 2) {
+            holds.values().removeIf(until -> until - now <= 0);
+            holdsPrunedAt = Math.max(MIN_HOLDS_PRUNED_AT, holds.size());
+        }
+        holds.merge(domain, now + time.toNanos(), Math::max);
+    }
+
+    /** The domains held on this node now or until they are next asked for ({@link #hold}): for tests. */
+    int holdsKept() {
+        return holds.size();
     }
 
     /** The throttles or the blacklist changed: every domain is ready now, and parked ones no longer held back too. */

@@ -167,6 +167,31 @@ class SchedulerTest extends SchedulerTestBase {
     }
 
     @Test
+    void theHoldsOfDomainsNeverAskedForAgainAreDroppedOnceEndedRatherThanKeptForTheNodesLife() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 10, false), ROOMY);
+        for (int round = 0; round < 100; round++) {
+            for (int domain = 0; domain < 100; domain++) {
+                inbox.hold("gone" + round + "-" + domain + ".test", Duration.ofSeconds(1)); // a Retry-After on a last request
+            }
+            settleAfter(scheduler, Duration.ofSeconds(2));
+        }
+        assertTrue(scheduler.holdsKept() <= 200, "10,000 holds ended, " + scheduler.holdsKept() + " kept");
+
+        inbox.hold("held.test", Duration.ofSeconds(30));
+        for (int domain = 0; domain < 300; domain++) {
+            inbox.hold("other" + domain + ".test", Duration.ofSeconds(1));
+        }
+        settleAfter(scheduler, Duration.ofSeconds(2));
+        for (int domain = 0; domain < 300; domain++) {
+            inbox.hold("later" + domain + ".test", Duration.ofSeconds(1));
+        }
+        queue("held.test", 1);
+        inbox.domainsFound(List.of("held.test"));
+        settle(scheduler);
+        assertEquals(0, allCalls(), "a hold that has not ended is kept");
+    }
+
+    @Test
     void aDomainHeldOnTheNodeIsNotAskedForUntilTheHoldEndsWhateverRedisAnswers() throws Exception {
         Scheduler scheduler = scheduler(throttles(60, 10, false), ROOMY);
         queue("held.test", 2);
