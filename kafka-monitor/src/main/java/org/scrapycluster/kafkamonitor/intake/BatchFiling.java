@@ -59,10 +59,14 @@ final class BatchFiling {
         RedisBatchWriter.Writes attempt = firstAttempt;
         boolean oneByOne = false;
         while (true) {
+            // told once the whole batch is written: an attempt that fails part-way is written again from its start
+            List<Runnable> tellAccepted = new ArrayList<>();
             try {
-                List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries()) : settle(batch.entries(), attempt.finish());
+                List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries(), tellAccepted)
+                        : settle(batch.entries(), attempt.finish(), tellAccepted);
                 redisOutage.succeeded();
                 batch.settle(settled);
+                tellAccepted.forEach(Runnable::run);
                 return;
             } catch (RedisException e) {
                 if (RedisErrors.isRefusal(e)) {
@@ -88,11 +92,11 @@ final class BatchFiling {
 
     /**
      * The batch's records, each accepted one written in a call of its own and settled; one that Redis refuses
-     * is rejected with its reason.
+     * is rejected with its reason. What to tell of those accepted goes to {@code tellAccepted}.
      *
      * @throws RedisException when Redis is unreachable (the batch is written again)
      */
-    private List<Batch.Entry> writeOneByOne(List<Batch.Entry> entries) {
+    private List<Batch.Entry> writeOneByOne(List<Batch.Entry> entries, List<Runnable> tellAccepted) {
         List<Batch.Entry> settled = new ArrayList<>(entries.size());
         for (Batch.Entry entry : entries) {
             if (!(entry.disposition() instanceof Disposition.Accepted accepted)) {
@@ -102,7 +106,7 @@ final class BatchFiling {
             RedisBatchWriter.Writes alone = writer.start();
             alone.add(accepted.handling());
             try {
-                settled.add(settle(entry, accepted, alone.finish().getFirst()));
+                settled.add(settle(entry, accepted, alone.finish().getFirst(), tellAccepted));
             } catch (RedisException e) {
                 if (!RedisErrors.isRefusal(e)) {
                     throw e;
@@ -113,22 +117,30 @@ final class BatchFiling {
         return settled;
     }
 
-    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueResult>> results) {
+    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueResult>> results, List<Runnable> tellAccepted) {
         List<Batch.Entry> settled = new ArrayList<>(entries.size());
         int next = 0;
         for (Batch.Entry entry : entries) {
-            settled.add(entry.disposition() instanceof Disposition.Accepted accepted ? settle(entry, accepted, results.get(next++)) : entry);
+            settled.add(entry.disposition() instanceof Disposition.Accepted accepted
+                    ? settle(entry, accepted, results.get(next++), tellAccepted) : entry);
         }
         return settled;
     }
 
-    /** An accepted record settled by the result of its enqueue, when it had one; logged when it stays accepted. */
-    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueResult> enqueued) {
+    /**
+     * An accepted record settled by the result of its enqueue, when it had one; when it stays accepted, its count and
+     * log line are added to {@code tellAccepted}, for once the batch is written.
+     */
+    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueResult> enqueued,
+            List<Runnable> tellAccepted) {
         Disposition disposition = enqueued.map(result -> SeedOutcomes.settle(accepted, result)).orElse(accepted);
         if (disposition instanceof Disposition.Accepted done) {
-            metrics.accepted(done.plugin().name());
             String message = done.handling().logMessage();
-            IntakeLog.accepted(done, enqueued.map(result -> SeedOutcomes.logMessage(result.outcome(), message)).orElse(message));
+            String logged = enqueued.map(result -> SeedOutcomes.logMessage(result.outcome(), message)).orElse(message);
+            tellAccepted.add(() -> {
+                metrics.accepted(done.plugin().name());
+                IntakeLog.accepted(done, logged);
+            });
         }
         return entry.settled(disposition);
     }
