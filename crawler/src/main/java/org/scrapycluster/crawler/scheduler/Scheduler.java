@@ -67,6 +67,8 @@ public final class Scheduler implements AutoCloseable {
     public static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /** The fewest holds kept before those that ended are dropped, and half the fewest after which it is done again. */
     private static final int MIN_HOLDS_PRUNED_AT = 64;
+    /** The most lease holders one call cuts short, so that no call holds Redis long or carries a huge argument list. */
+    private static final int MAX_HOLDERS_PER_CUT = 1_000;
     /** The most hand-out decisions asked for in one script call. */
     private static final int MAX_DECISIONS_PER_CALL = 64;
 
@@ -455,7 +457,7 @@ public final class Scheduler implements AutoCloseable {
     /**
      * Redis answers hand-out calls again: cuts short the leases the failed ones may have made. The cut goes out after
      * them on the same connection, so Redis has run them, or never will, when it runs the cut. Holders whose cut fails
-     * wait for the next answer.
+     * wait for the next answer. The holders go {@value #MAX_HOLDERS_PER_CUT} a call.
      */
     private void cutShortUnanswered() {
         if (unanswered.isEmpty()) {
@@ -465,6 +467,13 @@ public final class Scheduler implements AutoCloseable {
         for (String lost = unanswered.poll(); lost != null; lost = unanswered.poll()) {
             holders.add(lost);
         }
+        for (int from = 0; from < holders.size(); from += MAX_HOLDERS_PER_CUT) {
+            cutShort(List.copyOf(holders.subList(from, Math.min(holders.size(), from + MAX_HOLDERS_PER_CUT))));
+        }
+    }
+
+    /** Cuts short the leases of {@code holders}; they wait for the next answer when the cut fails. */
+    private void cutShort(List<String> holders) {
         throttledQueue.cutShortUnanswered(spiderId, holder, holders).whenComplete((cut, failure) -> {
             if (failure != null) {
                 unanswered.addAll(holders);
