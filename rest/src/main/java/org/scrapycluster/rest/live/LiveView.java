@@ -86,6 +86,8 @@ public final class LiveView implements AutoCloseable {
     private ObjectNode last = JsonNodeFactory.instance.objectNode();
     private volatile byte[] snapshot;
     private volatile long snapshotMillis;
+    /** When a page asking before Redis was ever read last waited for a refresh ({@link #unreadCatchUpDue}). */
+    private volatile long unreadCatchUpMillis = Long.MIN_VALUE / 2;
     private volatile long lastAskedMillis;
     private final Object catchUpLock = new Object();
     private Future<?> catchUp;
@@ -140,11 +142,23 @@ public final class LiveView implements AutoCloseable {
             boolean unwatched = nowMillis - lastAskedMillis > watchedForMillis;
             lastAskedMillis = nowMillis;
             long age = nowMillis - snapshotMillis;
-            if (!readOnce || age > watchedForMillis || unwatched && age > refresh.toMillis()) {
+            if (!readOnce && unreadCatchUpDue(nowMillis) || age > watchedForMillis || unwatched && age > refresh.toMillis()) {
                 awaitCatchUp();
             }
             return new HttpAnswer(200, HttpAnswer.JSON, snapshot);
         };
+    }
+
+    /**
+     * Whether a page asking before Redis was ever read waits for a refresh: at most once a {@code LIVE_REFRESH_SECONDS},
+     * so that while every refresh fails (an ACL, a key of another type) the pages open do not each make one.
+     */
+    private boolean unreadCatchUpDue(long nowMillis) {
+        if (nowMillis - unreadCatchUpMillis < refresh.toMillis()) {
+            return false;
+        }
+        unreadCatchUpMillis = nowMillis;
+        return true;
     }
 
     /** Starts watching ZooKeeper and refreshing, the first time at once. */
@@ -209,10 +223,11 @@ public final class LiveView implements AutoCloseable {
         } catch (RuntimeException e) {
             // a Redis failure, or keys of a shape no writer of ours makes: the refreshes go on either way
             view.put("error", "Redis: " + e.getMessage() + "; showing the last state read");
-            if (!failing && readOnce) {
-                LOG.warn("The live view cannot read Redis ({}); it keeps its last state until Redis answers", e.getMessage());
+            if (!failing) {
+                LOG.warn(readOnce ? "The live view cannot read Redis ({}); it keeps its last state until Redis answers"
+                        : "The live view cannot read Redis ({}); it shows nothing of the cluster until Redis answers", e.getMessage());
             }
-            failing = readOnce;
+            failing = true;
         }
         view.put("redis_connected", connection.map(RedisConnection::answers).orElse(false));
         view.set("completed", completed.rows());

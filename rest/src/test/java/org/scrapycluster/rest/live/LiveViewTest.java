@@ -472,6 +472,27 @@ class LiveViewTest {
         }
     }
 
+    @Test
+    void pagesAskingWhileEveryRefreshFailsBeforeAnyReadDoNotEachMakeOne() throws Exception {
+        redis.sync().flushdb();
+        redis.sync().set(Keyspace.CRAWLS_ACTIVE, "not a sorted set"); // as an ACL that denies a command would fail it
+        ManualClock time = new ManualClock();
+        Settings settings = settings("3", "60");
+        try (LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)),
+                time.withZone(ZoneOffset.UTC))) {
+            live.tick();
+            for (int page = 0; page < 10; page++) {
+                assertTrue(ask(live).get("error").asText().startsWith("Redis: "));
+            }
+            assertEquals(2, live.refreshes(), "the first tick, and one refresh for the pages asking within a refresh time");
+            time.advance(Duration.ofSeconds(3));
+            ask(live);
+            assertEquals(3, live.refreshes(), "and again a refresh time on");
+        } finally {
+            redis.sync().del(Keyspace.CRAWLS_ACTIVE);
+        }
+    }
+
     /** The page sets its clock by the snapshot's date: that is when the snapshot was published, to the millisecond. */
     @Test
     void aSnapshotIsDatedWhenItIsPublished() throws Exception {
