@@ -41,12 +41,16 @@ final class CompletedCrawls implements Consumer<JsonNode> {
         this.startedMillis = startedMillis;
     }
 
-    /** Takes a message of the outbound topic; all but crawl ends (complete, expired, stop) are ignored. */
+    /**
+     * Takes a message of the outbound topic; all but crawl ends (complete, expired, stop) are ignored, and so is a stop
+     * or an expiry that failed (its error answer counts nothing: the crawl goes on).
+     */
     @Override
     public void accept(JsonNode message) {
         String end = END.get(message.path("action").asText());
         if (end == null || !message.path("appid").isTextual() || !message.path("crawlid").isTextual()
-                || !message.path("spiderid").isTextual() || end.equals("stopped") && !message.path("total_purged").isIntegralNumber()) {
+                || !message.path("spiderid").isTextual() || end.equals("stopped") && !message.path("total_purged").isIntegralNumber()
+                || end.equals("expired") && !message.path("total_expired").isIntegralNumber()) {
             return;
         }
         CrawlRef crawl = new CrawlRef(message.get("spiderid").asText(), message.get("appid").asText(), message.get("crawlid").asText());

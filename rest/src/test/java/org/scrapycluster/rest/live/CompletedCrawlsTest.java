@@ -63,13 +63,16 @@ class CompletedCrawlsTest {
     }
 
     @Test
-    void otherAnswersAndStopAnswersWithoutACountAreNotCrawlEnds() throws Exception {
+    void otherAnswersAndStopOrExpiryAnswersWithoutACountAreNotCrawlEnds() throws Exception {
         ended.accept(JSON.readTree("""
                 {"action": "info", "spiderid": "link", "appid": "app1", "crawlid": "c1", "uuid": "u-1", "total_pending": 0}"""));
         ended.accept(JSON.readTree("""
                 {"action": "stop", "spiderid": "link", "appid": "app1", "crawlid": "c1", "uuid": "u-2", "total_purged": "12"}"""));
         ended.accept(JSON.readTree("""
                 {"action": "stop", "spiderid": "link", "appid": 7, "crawlid": "c1", "uuid": "u-3", "total_purged": 12}"""));
+        ended.accept(JSON.readTree("""
+                {"action": "expired", "spiderid": "link", "appid": "app1", "crawlid": "c1", "server_time": 1795533090,
+                 "error": "Could not process the request within the failure limit: a bad timeout"}"""));
 
         assertEquals(0, ended.rows().size(), ended.rows().toString());
     }
