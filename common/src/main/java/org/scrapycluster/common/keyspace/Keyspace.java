@@ -38,8 +38,6 @@ public final class Keyspace {
 
     /** {@code <spiderid>:…}: every key that starts with a spider id. */
     public static final KeyTemplate SPIDER_KEYS = KeyTemplate.of("spider_keys", "{spider}:{rest}");
-    /** The glob of every throttle key's window, time and pause. */
-    public static final String THROTTLE_KEYS = "*:throttle_*";
 
     // leases, readiness and crawl accounting (additive)
     /** {@code <spiderid>:leased}: lease id to the leased queue member. */

@@ -58,7 +58,7 @@ final class DomainTable {
     }
 
     /**
-     * @param throttleKeys the throttle keys of the keyspace, as the last pass over it found them ({@link Keyspace#THROTTLE_KEYS})
+     * @param throttleKeys the throttle windows and pauses of the keyspace, as the last pass over it found them
      * @param backlog      the pending requests by domain
      */
     Reading read(RedisConnection redis, List<String> throttleKeys, Map<String, Long> backlog, DomainConfig config, long nowMillis) {

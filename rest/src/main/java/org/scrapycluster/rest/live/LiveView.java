@@ -61,9 +61,12 @@ public final class LiveView implements AutoCloseable {
      * than "gateway unreachable".
      */
     private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(5);
-    /** The globs of the keys a refresh looks for: statistics at their names and in their buckets, and throttle keys. */
+    /**
+     * The globs of the keys a refresh looks for: statistics at their names and in their buckets, and the throttle keys
+     * it reads (windows and pauses; not the moderated throttle's {@code throttle_time}, one a domain, which it never reads).
+     */
     private static final List<String> SCANNED = Stream.concat(StatsReader.patterns(Keyspace.SERVICE_STATS.glob()).stream(),
-            Stream.of(Keyspace.THROTTLE_KEYS)).toList();
+            Stream.of(Keyspace.THROTTLE_WINDOW.glob(), Keyspace.THROTTLE_PAUSE.glob())).toList();
 
     private final Supplier<Optional<RedisConnection>> redis;
     private final Clock clock;
@@ -103,7 +106,7 @@ public final class LiveView implements AutoCloseable {
         this.redis = redis;
         this.clock = clock;
         this.json = json;
-        this.keys = new RecentPass<>(Duration.ZERO, clock, List.of(List.of(), List.of(), List.of()));
+        this.keys = new RecentPass<>(Duration.ZERO, clock, List.of(List.of(), List.of(), List.of(), List.of()));
         this.refresh = settings.getSeconds("LIVE_REFRESH_SECONDS");
         if (refresh.toMillis() < 100) {
             throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1");
@@ -249,7 +252,8 @@ public final class LiveView implements AutoCloseable {
         }
         ResponseCharts responses = ResponseCharts.read(redis, counters, countedCodes, now);
         CrawlTable.Reading crawlReading = crawls.read(redis, nowMillis);
-        DomainTable.Reading domainReading = domains.read(redis, scanned.get(2), crawlReading.backlogByDomain(), domainConfig.config(),
+        List<String> throttleKeys = Stream.concat(scanned.get(2).stream(), scanned.get(3).stream()).toList();
+        DomainTable.Reading domainReading = domains.read(redis, throttleKeys, crawlReading.backlogByDomain(), domainConfig.config(),
                 nowMillis);
         history.add(now, crawlReading.backlog(), domainReading.waiting());
 
