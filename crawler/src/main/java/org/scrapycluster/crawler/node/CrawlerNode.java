@@ -235,7 +235,7 @@ public final class CrawlerNode implements Service {
                 (pool, budget) -> shutdown(pool, StopStep.WORKERS.grantedBy(budget)));
         Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(StopStep.FETCHER.grantedBy(budget)));
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsRetry(),
-                config.robotsMaxHosts(), config.robotsMaxBytes(), context.clock());
+                config.robotsMaxHosts(), config.robotsMaxBytes(), context.clock(), workers);
         metrics.cache("robots", robots.hosts());
         metrics.cache("robots-last-read", robots.lastRead());
         metrics.cache("robots-rules", robots.rules());

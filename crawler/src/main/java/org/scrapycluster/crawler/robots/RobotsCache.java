@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import org.scrapycluster.common.bytes.BytePrefix;
@@ -49,7 +50,8 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * Google reads as much. A file that cannot
  * be fetched again when it expires leaves the file last read in force meanwhile, as Scrapy reads a file
  * once and keeps it. Concurrent requests for one host share one fetch. The files kept are bounded in number and in
- * bytes; the least likely to be asked again go first. Thread-safe.
+ * bytes; the least likely to be asked again go first. A fetched file is read and parsed on the threads given for it,
+ * not on the fetcher's, which other downloads wait for. Thread-safe.
  */
 public final class RobotsCache {
 
@@ -76,6 +78,7 @@ public final class RobotsCache {
     private final Duration ttl;
     private final Duration retry;
     private final InstantSource clock;
+    private final Executor reading;
     private final AsyncCache<String, Fetched> cache;
     /** The file last read from each host, in force while it cannot be read again. */
     private final Cache<String, RobotFile> lastRead;
@@ -93,14 +96,16 @@ public final class RobotsCache {
      * @param maxHosts  how many hosts' files are kept at most, and how many files' rules for one robot
      * @param maxBytes  how many bytes of files are kept at most (the files last read, the same again)
      * @param clock     the clock the time to live is measured on
+     * @param reading   the threads a fetched file is read and parsed on, and its rules given from
      */
     public RobotsCache(Fetcher fetcher, RobotName robotName, Duration ttl, Duration retry, long maxHosts, long maxBytes,
-                       InstantSource clock) {
+                       InstantSource clock, Executor reading) {
         this.fetcher = fetcher;
         this.robotName = robotName;
         this.ttl = ttl;
         this.retry = retry;
         this.clock = clock;
+        this.reading = reading;
         Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
         // Caffeine bounds a cache by count or by weight, not both: a file weighs its bytes, and at least an even
         // share of the bytes among the hosts, so that neither bound is passed
@@ -190,7 +195,7 @@ public final class RobotsCache {
             return CompletableFuture.completedFuture(ALLOW_ALL);
         }
         String origin = parts.scheme().toLowerCase(Locale.ROOT) + "://" + parts.netloc().toLowerCase(Locale.ROOT);
-        return cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((file, failure) -> {
+        CompletableFuture<Fetched> fetched = cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((file, failure) -> {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
             }
@@ -204,7 +209,12 @@ public final class RobotsCache {
             }
             lastRead.put(key, file);
             return new Fetched(file, now.plus(ttl));
-        })).thenApply(fetched -> rules(fetched, token));
+        }));
+        // a file kept is parsed for a robot not asked of it before on the asking thread; one fetched, on the reading threads
+        // (also when its fetch failed, whose failure would otherwise reach here on the fetcher's thread)
+        return fetched.isDone()
+                ? fetched.thenApply(file -> rules(file, token))
+                : fetched.thenApplyAsync(file -> rules(file, token), reading);
     }
 
     /**
@@ -268,7 +278,7 @@ public final class RobotsCache {
      * with an error; null when it is unavailable (network error, address refused, redirect loop).
      */
     private CompletableFuture<RobotFile> fetch(String url, int redirects) {
-        return fetcher.fetch(FetchRequest.get(url).withBodyCut(MAX_FILE_BYTES)).thenCompose(result -> {
+        return fetcher.fetch(FetchRequest.get(url).withBodyCut(MAX_FILE_BYTES)).thenComposeAsync(result -> {
             if (!result.ok()) {
                 LOG.atDebug().addKeyValue("url", url).addKeyValue("error", result.error()).log("robots.txt unavailable");
                 return CompletableFuture.completedFuture(null);
@@ -277,7 +287,7 @@ public final class RobotsCache {
                 return fetch(result.redirectLocation().get(), redirects + 1);
             }
             return CompletableFuture.completedFuture(file(url, result));
-        });
+        }, reading);
     }
 
     private static RobotFile file(String url, FetchResult result) {

@@ -394,7 +394,8 @@ class DownloadChainTest {
 
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100, 64L << 20, CLOCK);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100,
+                64L << 20, CLOCK, Runnable::run);
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, throttle, new SchedulerInbox(),
                 new RetryPolicy(true, 3, Set.of(500)), new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), clock);

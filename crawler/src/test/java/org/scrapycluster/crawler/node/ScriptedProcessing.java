@@ -141,7 +141,7 @@ abstract class ScriptedProcessing {
                 new CountedStatusCodes(false, List.of()), List.of());
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100,
-                64L << 20, CLOCK);
+                64L << 20, CLOCK, workers);
         DownloadChain chain = DownloadChain.open(DownloadChain.middlewares(settings), new MiddlewareContext(config.robotsObey(), robots,
                 throttles, ClusterThrottle.of(new ThrottledQueue(redis)), new SchedulerInbox(), config.retry(), config.redirect(),
                 config.backoff(), statusCounters, metrics, CLOCK), fetcher);

@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -42,12 +45,19 @@ class RobotsCacheTest {
     private static final Duration TTL = Duration.ofHours(1);
     private static final Duration RETRY = Duration.ofMinutes(1);
     private static final long KIB = 1024;
+    /** Files read and parsed on the thread that fetched them, so that the scripted fetcher's answers come at once. */
+    private static final Executor READ_HERE = Runnable::run;
 
     private final ManualClock clock = new ManualClock();
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
 
     private RobotsCache cache(long maxHosts) {
-        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, maxHosts, maxHosts * KIB, clock);
+        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, maxHosts, maxHosts * KIB, clock, READ_HERE);
+    }
+
+    /** A cache of up to 100 hosts' files for {@code robotName}, fetched by {@code fetcher}. */
+    private RobotsCache cache(Fetcher fetcher, RobotName robotName) {
+        return new RobotsCache(fetcher, robotName, TTL, RETRY, 100, 64 * 1024 * KIB, clock, READ_HERE);
     }
 
     private static BaseRobotRules rules(CompletableFuture<BaseRobotRules> future) {
@@ -241,13 +251,13 @@ class RobotsCacheTest {
     void theRobotIsKnownByTheProductTokenOfTheNameItIsGiven() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private\n\nUser-agent: MyBot\nDisallow: /mine\n");
 
-        BaseRobotRules named = rules(new RobotsCache(fetcher, RobotName.of(null, "MyBot/1.0 (+https://example.com/bot)"), TTL, RETRY, 100, 64 * 1024 * KIB, clock)
+        BaseRobotRules named = rules(cache(fetcher, RobotName.of(null, "MyBot/1.0 (+https://example.com/bot)"))
                 .rulesFor("http://a.test/"));
         assertFalse(named.isAllowed("http://a.test/mine"), "its own group");
         assertTrue(named.isAllowed("http://a.test/private"));
 
         for (String unnamed : List.of("*", " ", "/1.0")) {
-            BaseRobotRules wildcard = rules(new RobotsCache(fetcher, RobotName.of(null, unnamed), TTL, RETRY, 100, 64 * 1024 * KIB, clock).rulesFor("http://a.test/"));
+            BaseRobotRules wildcard = rules(cache(fetcher, RobotName.of(null, unnamed)).rulesFor("http://a.test/"));
             assertFalse(wildcard.isAllowed("http://a.test/private"), "'" + unnamed + "' is no name: the * group");
             assertTrue(wildcard.isAllowed("http://a.test/mine"));
         }
@@ -273,7 +283,7 @@ class RobotsCacheTest {
     @Test
     void robotstxtUserAgentJudgesEveryRequestWhateverItSends() {
         fetcher.answer("http://a.test/robots.txt", 200, "User-agent: MyBot\nDisallow: /mine\n\nUser-agent: AcmeBot\nDisallow: /acme\n");
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of("MyBot", "Scrapy/1.5.0 (+https://scrapy.org)"), TTL, RETRY, 100, 64 * 1024 * KIB, clock);
+        RobotsCache robots = cache(fetcher, RobotName.of("MyBot", "Scrapy/1.5.0 (+https://scrapy.org)"));
 
         BaseRobotRules rules = rules(robots.rulesFor("http://a.test/", "AcmeBot/2.0"));
 
@@ -333,7 +343,7 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher small = new HttpFetcher(FetcherConfig.builder().maxBodyBytes(256 * 1024).build())) {
-            RobotsCache robots = new RobotsCache(small, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB, clock);
+            RobotsCache robots = cache(small, RobotName.of(null, "scrapy"));
 
             BaseRobotRules rules = robots.rulesFor(origin.url(0, "/")).orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/private")), "a file past DOWNLOAD_MAXSIZE is read all the same");
@@ -353,7 +363,7 @@ class RobotsCacheTest {
         try (TestOrigin origin = TestOrigin.builder().domains(1)
                 .route(RobotsTxt.PATH, exchange -> exchange.sendText(200, "text/plain", file)).start();
                 HttpFetcher fetcher = new HttpFetcher(FetcherConfig.builder().build())) {
-            BaseRobotRules rules = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB, clock).rulesFor(origin.url(0, "/"))
+            BaseRobotRules rules = cache(fetcher, RobotName.of(null, "scrapy")).rulesFor(origin.url(0, "/"))
                     .orTimeout(60, TimeUnit.SECONDS).join();
             assertFalse(rules.isAllowed(origin.url(0, "/caf%C3%A9")), "/café: the file is UTF-8, not cp1252");
         }
@@ -370,7 +380,7 @@ class RobotsCacheTest {
         }).start();
                 HttpFetcher guarded = new HttpFetcher(FetcherConfig.builder()
                         .addressPolicy(AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(0))))).build())) {
-            RobotsCache robots = new RobotsCache(guarded, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB, clock);
+            RobotsCache robots = cache(guarded, RobotName.of(null, "scrapy"));
             String page = origin.url(0, "/page");
 
             assertTrue(robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join().isAllowed(page),
@@ -379,6 +389,24 @@ class RobotsCacheTest {
             clock.advance(RETRY.plusSeconds(1));
             robots.rulesFor(page).orTimeout(60, TimeUnit.SECONDS).join();
             assertEquals(2, origin.requests().forPath(RobotsTxt.PATH).size(), "unavailable: asked again after a minute");
+        }
+    }
+
+    @Test
+    void aFetchedFileIsParsedOnTheReadingThreadsNotOnTheFetchersOwn() throws Exception {
+        CompletableFuture<FetchResult> answer = new CompletableFuture<>();
+        ExecutorService reading = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("robots-reading").factory());
+        try {
+            RobotsCache robots = new RobotsCache(request -> answer, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB,
+                    clock, reading);
+            CompletableFuture<String> givenOn = robots.rulesFor("http://a.test/").thenApply(rules -> Thread.currentThread().getName());
+            Thread.ofPlatform().name("fetcher-event-loop").start(() -> answer.complete(ScriptedFetcher.result("http://a.test/robots.txt",
+                    200, HeaderMap.of("Content-Type", "text/plain"), "User-agent: *\nDisallow: /\n".getBytes(StandardCharsets.UTF_8),
+                    null, null))).join();
+
+            assertEquals("robots-reading", givenOn.get(10, TimeUnit.SECONDS));
+        } finally {
+            reading.shutdownNow();
         }
     }
 
@@ -404,7 +432,7 @@ class RobotsCacheTest {
 
     @Test
     void theBytesKeptAreBoundedToo() {
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 100 * KIB, clock);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 100 * KIB, clock, READ_HERE);
         String large = "User-agent: *\n" + "Disallow: /private/\n".repeat(3_000); // 60 KiB
         for (int i = 0; i < 10; i++) {
             fetcher.answer("http://h" + i + ".test/robots.txt", 200, large);
