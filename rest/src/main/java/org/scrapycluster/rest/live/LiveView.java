@@ -226,11 +226,12 @@ public final class LiveView implements AutoCloseable {
         } catch (RuntimeException e) {
             // a Redis failure, or keys of a shape no writer of ours makes: the refreshes go on either way
             view.put("error", "Redis: " + e.getMessage() + "; showing the last state read");
-            if (!failing) {
+            // a gateway still connecting is not yet failing to read: its Redis link says how the connecting goes
+            if (!failing && !(connection.isEmpty() && !readOnce)) {
                 LOG.warn(readOnce ? "The live view cannot read Redis ({}); it keeps its last state until Redis answers"
                         : "The live view cannot read Redis ({}); it shows nothing of the cluster until Redis answers", e.getMessage());
+                failing = true;
             }
-            failing = true;
         }
         view.put("redis_connected", connection.map(RedisConnection::answers).orElse(false));
         view.set("completed", completed.rows());
