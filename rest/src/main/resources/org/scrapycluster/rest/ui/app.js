@@ -15,6 +15,8 @@ const POLL_INTERVAL_MS = 1000;
 const POLL_ATTEMPTS = 30;
 // between two reads of / and /health, and two tries of /live after one failed: UI_HEALTH_REFRESH_SECONDS
 const HEALTH_INTERVAL_MS = pageSetting("health-refresh-seconds");
+// reads that fail in a row wait twice as long each time, up to this (or UI_HEALTH_REFRESH_SECONDS if longer)
+const MAX_RETRY_MS = 60000;
 // The gateway answers GET /live from its last refresh, or after waiting at most 5 s for a new one
 // when nobody watched: a read that takes longer than this is a gateway that does not answer, given
 // up so that the page says so. UI_READ_TIMEOUT_SECONDS
@@ -41,6 +43,38 @@ const state = {
 /** The time by the gateway's clock, in epoch seconds: this browser's may be off by any amount. */
 function gatewayNow() {
   return Date.now() / 1000 + state.clockOffset;
+}
+
+// ---------------------------------------------------------------------------------------------
+// When to read: only while the tab is shown, and less often while the gateway fails
+
+// The reads due while the tab was hidden, each made once when it is shown again: a tab left in the
+// background costs the gateway nothing, and shows the cluster as it is once looked at.
+const dueWhenShown = new Set();
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") {
+    const due = [...dueWhenShown];
+    dueWhenShown.clear();
+    due.forEach((read) => read());
+  }
+});
+
+// Has read() made in ms, or once the tab is shown again if it is hidden by then.
+function readIn(ms, read) {
+  return setTimeout(() => {
+    if (document.visibilityState === "visible") {
+      read();
+    } else {
+      dueWhenShown.add(read);
+    }
+  }, ms);
+}
+
+// How long to wait after the failures-th failed read in a row: UI_HEALTH_REFRESH_SECONDS, doubled
+// for each failure before it, up to MAX_RETRY_MS.
+function retryDelay(failures) {
+  return Math.min(HEALTH_INTERVAL_MS * 2 ** Math.min(failures - 1, 16), Math.max(MAX_RETRY_MS, HEALTH_INTERVAL_MS));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -787,6 +821,7 @@ function resetCharts() {
 // Refreshing
 
 let liveTimer = null;
+let liveFailures = 0;
 
 // The status line is a live region: rewritten only when what it says changes, so that a screen reader
 // announces an error, or its end, once.
@@ -819,16 +854,19 @@ async function refreshLive() {
     $("zookeeper").textContent = (live.zookeeper_connected ? "connected" : "not connected") + " · " + (live.zookeeper_node || "");
     $("zookeeper").className = live.zookeeper_connected ? "up" : "down";
     showStatus(live.error || "live", Boolean(live.error));
+    liveFailures = 0;
     scheduleLive((live.refresh_seconds || 3) * 1000);
   } catch (e) {
     showStatus(e instanceof KeyNeeded ? e.message : "cannot reach the gateway: " + e.message, true);
-    scheduleLive(HEALTH_INTERVAL_MS);
+    liveFailures++;
+    scheduleLive(retryDelay(liveFailures));
   }
 }
 
 function scheduleLive(ms) {
   clearTimeout(liveTimer);
-  liveTimer = setTimeout(refreshLive, ms);
+  dueWhenShown.delete(refreshLive);
+  liveTimer = readIn(ms, refreshLive);
 }
 
 const CHECK_TABLE = {
@@ -840,6 +878,8 @@ const CHECK_TABLE = {
   ],
   empty: () => "No check.",
 };
+
+let healthFailures = 0;
 
 async function refreshHealth() {
   try {
@@ -855,13 +895,15 @@ async function refreshHealth() {
     $("my-id").textContent = index.my_id;
     const health = await getJson("/health", 503);
     syncRows($("checks"), Object.entries(health.checks), CHECK_TABLE);
+    healthFailures = 0;
   } catch (e) {
     const badge = $("node-health");
     badge.textContent = e instanceof KeyNeeded ? "key needed" : "gateway unreachable";
     badge.className = e instanceof KeyNeeded ? "badge" : "badge RED";
+    healthFailures++;
   }
   // the next read once this one is done: one waiting for a key (or a slow gateway) is never joined by more
-  setTimeout(refreshHealth, HEALTH_INTERVAL_MS);
+  readIn(healthFailures === 0 ? HEALTH_INTERVAL_MS : retryDelay(healthFailures), refreshHealth);
 }
 
 // ---------------------------------------------------------------------------------------------

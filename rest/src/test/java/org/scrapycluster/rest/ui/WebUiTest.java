@@ -26,6 +26,7 @@ import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
@@ -132,6 +133,61 @@ class WebUiTest {
             browser.driver().executeCdpCommand("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*/live"))));
             browser.awaitText("live-status", "cannot reach the gateway: /live did not answer within 1 s");
         }
+    }
+
+    /**
+     * Reads of /live that fail in a row are tried less and less often: a refresh time after the first failure, then
+     * twice, four times… as long, up to a minute.
+     */
+    @Test
+    void readsThatFailInARowAreTriedLessAndLessOften(EmbeddedStack stack) throws Exception {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("UI_READ_TIMEOUT_SECONDS", "0.2")
+                .build())) {
+            open(gateway);
+            awaitLive();
+            browser.driver().executeScript("window.liveReads = 0; const fetched = window.fetch;"
+                    + " window.fetch = (url, options) => { if (String(url).endsWith('/live')) { window.liveReads++; }"
+                    + " return fetched(url, options); };");
+            browser.driver().executeCdpCommand("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*/live"))));
+            browser.awaitText("live-status", "cannot reach the gateway");
+            long first = ((Number) browser.driver().executeScript("return window.liveReads;")).longValue();
+            Thread.sleep(REFRESH.multipliedBy(7).toMillis());
+            long tries = ((Number) browser.driver().executeScript("return window.liveReads;")).longValue() - first;
+
+            // 1.2 s, 2.2 s and 4.2 s after each failure: two tries in 7 s (six, a try every 1.2 s, before)
+            assertTrue(tries <= 3, tries + " tries of /live in 7 s");
+        }
+    }
+
+    /**
+     * A tab in the background reads neither the live view nor the gateway's health, however long it stays there; shown
+     * again, it reads both at once.
+     */
+    @Test
+    void aTabInTheBackgroundReadsNothingUntilShownAgain(EmbeddedStack stack) throws Exception {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).build())) {
+            open(gateway);
+            awaitLive();
+            String page = browser.driver().getWindowHandle();
+            browser.driver().switchTo().newWindow(WindowType.TAB);
+            Thread.sleep(REFRESH.toMillis()); // a read in flight as the tab was hidden has its answer
+            double before = pageReads(gateway);
+            Thread.sleep(REFRESH.multipliedBy(4).toMillis());
+            assertEquals(before, pageReads(gateway), "reads of a hidden tab");
+
+            browser.driver().close();
+            browser.driver().switchTo().window(page);
+            Awaitility.await("a read of /live and one of /").atMost(HeadlessBrowser.WAIT)
+                    .until(() -> gateway.counter("rest.requests", "endpoint", "live", "status", "200") > 0
+                            && pageReads(gateway) >= before + 2);
+        }
+    }
+
+    /** How many times the gateway answered a page's reads of /live, / and /health. */
+    private static double pageReads(RunningGateway gateway) {
+        return gateway.counter("rest.requests", "endpoint", "live", "status", "200")
+                + gateway.counter("rest.requests", "endpoint", "index", "status", "200")
+                + gateway.counter("rest.requests", "endpoint", "health", "status", "200");
     }
 
     /**
