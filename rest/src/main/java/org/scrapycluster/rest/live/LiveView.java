@@ -125,6 +125,7 @@ public final class LiveView implements AutoCloseable {
         this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::started);
         this.countedCodes = CountedStatusCodes.from(settings).all();
         last.put("error", "not read yet");
+        last.putNull("read_time_ms");
         this.snapshot = json.writeBytes(last);
     }
 
@@ -218,6 +219,7 @@ public final class LiveView implements AutoCloseable {
             }
             read(connection.get(), view, nowMillis);
             readOnce = true;
+            view.put("read_time_ms", nowMillis);
             view.putNull("error");
             if (failing) {
                 LOG.info("The live view reads Redis again");
@@ -225,7 +227,7 @@ public final class LiveView implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             // a Redis failure, or keys of a shape no writer of ours makes: the refreshes go on either way
-            view.put("error", "Redis: " + e.getMessage() + "; showing the last state read");
+            view.put("error", "Redis: " + e.getMessage() + (readOnce ? "; showing the last state read" : "; nothing read yet"));
             // a gateway still connecting is not yet failing to read: its Redis link says how the connecting goes
             if (!failing && !(connection.isEmpty() && !readOnce)) {
                 LOG.warn(readOnce ? "The live view cannot read Redis ({}); it keeps its last state until Redis answers"

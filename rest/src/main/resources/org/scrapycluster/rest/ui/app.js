@@ -551,7 +551,8 @@ const CRAWL_TABLE = {
       button.disabled = !state.canWrite && button.dataset.action !== "info";
     }
   },
-  empty: () => (state.filter ? "No active crawl matches the filter." : "No active crawl. Submit one below."),
+  empty: () => (!readFromRedis() ? NOT_READ
+    : state.filter ? "No active crawl matches the filter." : "No active crawl. Submit one below."),
 };
 
 const COMPLETED_TABLE = {
@@ -638,7 +639,7 @@ const DOMAIN_TABLE = {
     });
     row.cells[5].append(button);
   },
-  empty: () => (domainConfigKnown() ? "No domain has work queued or a throttle of its own."
+  empty: () => (!readFromRedis() ? NOT_READ : domainConfigKnown() ? "No domain has work queued or a throttle of its own."
     : "No domain has work queued; the throttles of the domain config are not read yet."),
 };
 
@@ -692,7 +693,7 @@ const NODE_TABLE = {
       row.cells[5].title = title;
     }
   },
-  empty: () => "No heartbeat in Redis: no service is running, or Redis is not the one they use.",
+  empty: () => (readFromRedis() ? "No heartbeat in Redis: no service is running, or Redis is not the one they use." : NOT_READ),
 };
 
 function showNodes(live) {
@@ -834,6 +835,18 @@ function showStatus(text, isError) {
   }
 }
 
+// Whether the gateway has read the cluster from Redis since it started: until then its tables are not empty, but unknown.
+function readFromRedis() {
+  return Boolean(state.live) && typeof state.live.read_time_ms === "number";
+}
+
+const NOT_READ = "Not read from Redis yet.";
+
+// When the state shown was read, for a status that says it is not read now.
+function readTimeText(live) {
+  return typeof live.read_time_ms === "number" ? " (read at " + clock(live.read_time_ms / 1000) + ")" : "";
+}
+
 async function refreshLive() {
   try {
     const live = await getJson("/live");
@@ -853,7 +866,7 @@ async function refreshLive() {
     drawCharts();
     $("zookeeper").textContent = (live.zookeeper_connected ? "connected" : "not connected") + " · " + (live.zookeeper_node || "");
     $("zookeeper").className = live.zookeeper_connected ? "up" : "down";
-    showStatus(live.error || "live", Boolean(live.error));
+    showStatus(live.error ? live.error + readTimeText(live) : "live", Boolean(live.error));
     liveFailures = 0;
     scheduleLive((live.refresh_seconds || 3) * 1000);
   } catch (e) {

@@ -497,6 +497,34 @@ class LiveViewTest {
         }
     }
 
+    /**
+     * A snapshot says when the state it shows was read from Redis: never before the first read, and the last read's time
+     * while Redis is away, however often the snapshot is published again meanwhile.
+     */
+    @Test
+    void aSnapshotSaysWhenTheStateItShowsWasRead() throws Exception {
+        redis.sync().flushdb();
+        ManualClock time = new ManualClock();
+        AtomicReference<Optional<RedisConnection>> connection = new AtomicReference<>(Optional.empty());
+        Settings settings = settings();
+        try (LiveView live = new LiveView(settings, connection::get, new Json(JsonLimits.from(settings)), time.withZone(ZoneOffset.UTC))) {
+            JsonNode unread = refreshed(live);
+            assertTrue(unread.get("read_time_ms").isNull(), unread.toString());
+            assertEquals("Redis: Redis is not connected; nothing read yet", unread.get("error").asText());
+
+            connection.set(Optional.of(redis));
+            long readMillis = time.millis();
+            assertEquals(readMillis, refreshed(live).get("read_time_ms").asLong());
+
+            connection.set(Optional.empty());
+            time.advance(Duration.ofSeconds(10));
+            JsonNode away = refreshed(live);
+            assertEquals(readMillis, away.get("read_time_ms").asLong(), "the state shown is still the one read then");
+            assertEquals(readMillis + 10_000, away.get("server_time_ms").asLong());
+            assertEquals("Redis: Redis is not connected; showing the last state read", away.get("error").asText());
+        }
+    }
+
     /** The page sets its clock by the snapshot's date: that is when the snapshot was published, to the millisecond. */
     @Test
     void aSnapshotIsDatedWhenItIsPublished() throws Exception {

@@ -119,6 +119,11 @@ class WebUiTest {
             // its Kafka is connected, which may take a health refresh or two)
             browser.awaitText("checks", "rest.redis DOWN");
             assertEquals("YELLOW", browser.awaitText("node-health", "YELLOW").getText());
+            // nothing of the cluster was read: the tables of what Redis holds say so, rather than that there is nothing
+            browser.awaitText("live-status", "nothing read yet");
+            for (String rows : List.of("crawl-rows", "domain-rows", "node-rows")) {
+                assertEquals("Not read from Redis yet.", browser.driver().findElement(By.id(rows)).getText(), rows);
+            }
         }
     }
 
