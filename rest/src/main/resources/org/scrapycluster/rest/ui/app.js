@@ -33,12 +33,17 @@ const state = {
   filter: "",
   canWrite: true,
   charts: {},
-  // crawlid -> a URL this tab fed for it, offered when expiring the crawl; a Map, whose keys are
-  // only those set (a crawlid such as "constructor" is no built-in property of it)
+  // a crawl (crawlKey) -> a URL this tab fed for it, offered when expiring the crawl; a Map, whose keys
+  // are only those set (a crawlid such as "constructor" is no built-in property of it)
   seeds: new Map(),
   // the gateway's clock less this browser's, in seconds, as the last /live answer gave it
   clockOffset: 0,
 };
+
+/** A crawl's identity, as the cluster keeps its crawls: one crawlid may be in use by other apps and spiders. */
+function crawlKey(crawl) {
+  return JSON.stringify([crawl.spiderid, crawl.appid, crawl.crawlid]);
+}
 
 /** The time by the gateway's clock, in epoch seconds: this browser's may be off by any amount. */
 function gatewayNow() {
@@ -315,7 +320,7 @@ async function submitCrawl(event) {
   try {
     const fed = await postJson("/feed", request);
     if (fed.envelope.status === "SUCCESS") {
-      state.seeds.set(request.crawlid, request.url);
+      state.seeds.set(crawlKey(request), request.url);
       logAnswer("Submitted crawl " + request.crawlid + " of " + request.url, fed.envelope);
       form.crawlid.value = newId().substring(0, 12);
     } else {
@@ -327,7 +332,7 @@ async function submitCrawl(event) {
 }
 
 async function crawlAction(action, crawl) {
-  const name = crawl.appid + " / " + crawl.crawlid;
+  const name = crawl.appid + " / " + crawl.crawlid + " (spider " + crawl.spiderid + ")";
   if (action === "info") {
     await runAction("Info of " + name, { action: "info", appid: crawl.appid, spiderid: crawl.spiderid, crawlid: crawl.crawlid },
         (answer) => answer.total_pending + " requests pending in " + answer.total_domains + " domains");
@@ -345,7 +350,7 @@ async function crawlAction(action, crawl) {
   // crawl's seed (when this tab fed it) does, or any URL of the crawl.
   const url = await confirmAction("Expire " + name + "?", "A request of the crawl is fed again, at the lowest priority, "
       + "with an expiry " + EXPIRE_AFTER_SECONDS + " seconds from now by the gateway's clock; a Redis monitor then purges "
-      + "what is left of the crawl and announces it as expired.", state.seeds.get(crawl.crawlid) || "https://");
+      + "what is left of the crawl and announces it as expired.", state.seeds.get(crawlKey(crawl)) || "https://");
   if (!url) {
     return;
   }

@@ -345,6 +345,39 @@ class WebUiTest {
     }
 
     /**
+     * The seed this tab fed for a crawl is offered when expiring that crawl only, not another app's crawl of the same
+     * crawlid; the dialog names the crawl's spider too.
+     */
+    @Test
+    void theSeedOfferedForAnExpiryIsOfThatVeryCrawl(EmbeddedStack stack) {
+        String crawlid = GatewaySettings.unique("shared");
+        String othersCrawl = "link:" + GatewaySettings.unique("other-app") + ":" + crawlid;
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, WebUiTest::quick)) {
+            answered.redis().sync().zadd("crawls:active", System.currentTimeMillis(), othersCrawl);
+            answered.redis().sync().hset("crawl:" + othersCrawl, Map.of("pending", "1", "pages", "0", "expires", "0"));
+            try {
+                open(answered.gateway());
+                WebElement form = browser.driver().findElement(By.id("crawl-form"));
+                type(form.findElement(By.name("url")), "https://example.com/my-seed");
+                type(form.findElement(By.name("crawlid")), crawlid);
+                form.findElement(By.cssSelector("button[type=submit]")).click();
+                browser.awaitText("answer-log", "Submitted crawl " + crawlid);
+
+                click(By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=expire]"));
+                awaitOpen("confirm-dialog");
+                assertEquals("https://", browser.driver().findElement(By.id("confirm-url")).getDomProperty("value"),
+                        "the seed of the tab's own crawl (app webui) is not offered for another app's");
+                assertTrue(browser.driver().findElement(By.id("confirm-title")).getText().endsWith("(spider link)?"),
+                        browser.driver().findElement(By.id("confirm-title")).getText());
+                browser.driver().findElement(By.id("confirm-cancel")).click();
+            } finally {
+                answered.redis().sync().zrem("crawls:active", othersCrawl);
+                answered.redis().sync().del("crawl:" + othersCrawl);
+            }
+        }
+    }
+
+    /**
      * The tables are updated in place: a refresh that changes a row's numbers, or adds a row above it, leaves its
      * buttons (and the focus on one) and the text of its other cells (and a selection in it) as they were; the
      * status line, a live region, is not rewritten by a refresh that changes nothing it says; sorting and a
