@@ -31,6 +31,14 @@ public record DomainConfig(Optional<List<String>> blacklist, SortedMap<String, D
     }
 
     /** The entries crawlers apply ({@link DomainThrottle#applies()}). */
+    /**
+     * The config a crawler has in force once it reads {@code next} after this one: {@code next}'s throttles, and its
+     * blacklist when it names one, else this one's ({@link #EMPTY}, as an emptied node reads, reverts the throttles only).
+     */
+    public DomainConfig followedBy(DomainConfig next) {
+        return new DomainConfig(next.blacklist.isPresent() ? next.blacklist : blacklist, next.domains);
+    }
+
     public Map<String, DomainThrottle> throttles() {
         SortedMap<String, DomainThrottle> complete = new TreeMap<>();
         domains.forEach((domain, throttle) -> {

@@ -577,6 +577,56 @@ class LiveViewTest {
         }
     }
 
+    /**
+     * The domain config shown is the one crawlers have in force (docs/throttling.md): text that is no config leaves the
+     * last good one, a config that names no blacklist leaves the blacklist, and an emptied node reverts the throttles
+     * only. Text that is no config, before any config, leaves the config unknown, as crawlers wait for one.
+     */
+    @Test
+    void theDomainConfigShownIsTheOneCrawlersHaveInForce() throws Exception {
+        redis.sync().flushdb();
+        String node = "/scrapy-cluster/crawler/all";
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("live-view-zk"));
+                ZooKeeperConfigStore store = ZooKeeperConfigStore.open(ZooKeeperConnection.to(zookeeper.connectString()), node)) {
+            store.replaceText("[not, a, mapping]\n");
+            Settings settings = settings("3600", "3600", Map.of("ZOOKEEPER_HOSTS", zookeeper.connectString()));
+            try (LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)),
+                    Clock.systemUTC())) {
+                live.start();
+                Awaitility.await("ZooKeeper's first answer").atMost(Duration.ofSeconds(60)).until(() -> refreshed(live),
+                        view -> view.get("zookeeper_connected").asBoolean());
+                assertFalse(refreshed(live).get("domain_config_known").asBoolean(), "no config was read yet");
+
+                store.replaceText("blacklist: [evil.example.com]\ndomains:\n  throttled.example.com: {window: 30, hits: 7}\n");
+                Map<String, String> first = Map.of("evil.example.com", "default, blacklisted", "throttled.example.com", "zookeeper");
+                awaitDomains(live, first);
+
+                store.replaceText("domains: [unclosed\n");
+                Awaitility.await("the last good config, kept").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                        .until(() -> domainsShown(refreshed(live)), first::equals);
+
+                store.replaceText("domains:\n  other.example.com: {window: 10, hits: 2}\n");
+                awaitDomains(live, Map.of("evil.example.com", "default, blacklisted", "other.example.com", "zookeeper"));
+
+                store.replaceText("");
+                awaitDomains(live, Map.of("evil.example.com", "default, blacklisted"));
+            }
+        }
+    }
+
+    private static void awaitDomains(LiveView live, Map<String, String> expected) {
+        Awaitility.await("the domains " + expected).atMost(Duration.ofSeconds(60)).until(() -> domainsShown(refreshed(live)),
+                expected::equals);
+    }
+
+    /** Each domain listed, with where its throttle comes from and whether it is blacklisted. */
+    private static Map<String, String> domainsShown(JsonNode view) {
+        Map<String, String> shown = new HashMap<>();
+        view.get("domains").forEach(domain -> shown.put(domain.get("domain").asText(), domain.get("throttle_source").asText()
+                + ("blacklisted".equals(domain.get("state").asText()) ? ", blacklisted" : "")));
+        return shown;
+    }
+
     /** A node not there is read as a config known to be empty. */
     @Test
     void aMissingConfigNodeIsAnEmptyConfigKnown() throws Exception {
