@@ -1,7 +1,9 @@
 package org.scrapycluster.common.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -268,6 +270,12 @@ public final class RedisConnection implements AutoCloseable {
             budget.gaveUp(what + ": not waited for, the stop was interrupted");
         }
         return false;
+    }
+
+    /** The time by Redis's clock ({@code TIME}): the clock the scripts stamp the throttle windows and the accounting with. */
+    public Instant serverTime() {
+        List<String> time = sync().time();
+        return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
     }
 
     /**

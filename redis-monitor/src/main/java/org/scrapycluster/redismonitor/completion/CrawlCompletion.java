@@ -118,7 +118,7 @@ public final class CrawlCompletion implements AutoCloseable {
      */
     public synchronized void announce() throws OutboundUnavailableException {
         sendCompleted();
-        Instant now = serverTime();
+        Instant now = redis.serverTime();
         Instant quietBefore = now.minus(quiet);
         long offset = 0;
         List<CrawlRef> page;
@@ -193,11 +193,6 @@ public final class CrawlCompletion implements AutoCloseable {
         answer.put("total_pages", done.pages());
         answer.put("start_time", done.started().isPresent() ? done.started().getAsLong() : null);
         return new Answer(crawl.appid(), answer, "Sent crawl complete to kafka");
-    }
-
-    private Instant serverTime() {
-        List<String> time = redis.sync().time();
-        return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
     }
 
     private void checkQuietly() {

@@ -256,8 +256,9 @@ public final class LiveView implements AutoCloseable {
         ResponseCharts responses = ResponseCharts.read(redis, counters, countedCodes, now);
         CrawlTable.Reading crawlReading = crawls.read(redis, nowMillis);
         List<String> throttleKeys = Stream.concat(scanned.get(2).stream(), scanned.get(3).stream()).toList();
+        // the hits in a domain's window are counted by the clock the crawlers' scripts stamp them with, Redis's
         DomainTable.Reading domainReading = domains.read(redis, throttleKeys, crawlReading.backlogByDomain(), domainConfig.config(),
-                nowMillis);
+                redis.serverTime().toEpochMilli());
         history.add(now, crawlReading.backlog(), domainReading.waiting());
 
         view.set("nodes", nodes.read(redis, heartbeats, responses, nowMillis));

@@ -169,6 +169,27 @@ class LiveViewTest {
      * A broad crawl (one accounting field and one throttle window per domain): a refresh reads its totals with one
      * HMGET, at most LIVE_MAX_ACCOUNTING_FIELDS of its domain fields, and the throttle windows of those domains only.
      */
+    /** The hits in a domain's window are counted by Redis's clock, which stamps them, not by the gateway's, which may be off. */
+    @Test
+    void aDomainsHitsAreCountedByRedisClock() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        for (int hit = 0; hit < 4; hit++) {
+            redis.sync().zadd("link:1.2.3.4:example.com:throttle_window", now - hit, "hit" + hit);
+        }
+        redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:crawl1");
+        redis.sync().hset("crawl:link:app1:crawl1", Map.of("pending", "1", "pages", "0", "expires", "0", "example.com|1", "1",
+                "updated", Long.toString(now * 1000)));
+        Settings settings = settings();
+        Clock anHourAhead = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
+        try (LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), anHourAhead)) {
+            JsonNode view = refreshed(live);
+            JsonNode domain = view.get("domains").get(0);
+            assertEquals("example.com", domain.get("domain").asText(), view.toString());
+            assertEquals(4, domain.get("used").asLong(), "the four hits of the last 60 s by Redis's clock");
+        }
+    }
+
     @Test
     void aBroadCrawlCostsARefreshOnlyTheFieldsItsBudgetAllows() throws Exception {
         long now = System.currentTimeMillis() / 1000;
