@@ -17,6 +17,8 @@ public final class LoggedFields {
 
     /** What a log line shows in place of a credential. */
     public static final String REDACTED = "[redacted]";
+    /** The most of a request's JSON a log line shows ({@link #text}). */
+    public static final int MAX_LOGGED_CHARACTERS = 2_000;
 
     private static final Set<String> CREDENTIALS = Set.of("cookie");
     private static final byte[] UNICODE_ESCAPE = {'\\', 'u'};
@@ -47,6 +49,16 @@ public final class LoggedFields {
         ObjectNode copy = object.deepCopy();
         CREDENTIALS.stream().filter(name -> holds(object, name)).forEach(name -> copy.put(name, REDACTED));
         return copy;
+    }
+
+    /**
+     * {@code request}'s JSON as a log line shows it ({@link #shown(JsonNode)}), cut to its first {@value #MAX_LOGGED_CHARACTERS}
+     * characters and its length when longer: a caller whose request is refused later cannot write a megabyte a line.
+     */
+    public static String text(JsonNode request) {
+        String text = shown(request).toString();
+        return text.length() <= MAX_LOGGED_CHARACTERS ? text
+                : text.substring(0, MAX_LOGGED_CHARACTERS) + "… (" + text.length() + " characters in all)";
     }
 
     private static boolean holds(ObjectNode request, String name) {

@@ -45,6 +45,16 @@ class LoggedFieldsTest {
     }
 
     @Test
+    void aLongRequestIsLoggedCutToItsFirstCharactersAndItsLength() {
+        JsonNode request = MAPPER.createObjectNode().put("poll_id", "x".repeat(500_000));
+
+        String text = LoggedFields.text(request);
+
+        assertEquals("{\"poll_id\":\"" + "x".repeat(LoggedFields.MAX_LOGGED_CHARACTERS - 12) + "… (500014 characters in all)", text);
+        assertEquals("{\"appid\":\"a\"}", LoggedFields.text(MAPPER.createObjectNode().put("appid", "a")), "a short one as it is");
+    }
+
+    @Test
     void onlyTextThatSpellsACredentialOrEscapesSomethingMayHoldOne() {
         assertTrue(LoggedFields.mayHoldCredential(utf8("{\"cookie\":\"a=b\"}")));
         assertTrue(LoggedFields.mayHoldCredential(utf8("{\"\\u0063ookie\":\"a=b\"}")), "a name written with an escape");

@@ -87,7 +87,7 @@ public final class FeedEndpoint implements Endpoint {
     @Override
     public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
         JsonNode request = bodies.read(call);
-        LOG.atInfo().addKeyValue("content", LoggedFields.shown(request).toString()).log("'feed' endpoint called");
+        LOG.atInfo().addKeyValue("content", LoggedFields.text(request)).log("'feed' endpoint called");
         validation.check(request);
         JsonNode uuidField = request.get("uuid");
         String uuid = uuidField != null && uuidField.isTextual() ? answerable(uuidField.asText()) : null;

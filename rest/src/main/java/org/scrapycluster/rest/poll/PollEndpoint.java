@@ -12,6 +12,7 @@ import io.lettuce.core.RedisException;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.UnicodeText;
+import org.scrapycluster.common.request.LoggedFields;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
 import org.scrapycluster.common.request.SafetyChecks;
@@ -66,7 +67,7 @@ public final class PollEndpoint implements Endpoint {
     @Override
     public HttpAnswer answer(HttpCall call) throws RefusedRequestException {
         JsonNode request = bodies.read(call);
-        LOG.atInfo().addKeyValue("content", request.toString()).log("'poll' endpoint called");
+        LOG.atInfo().addKeyValue("content", LoggedFields.text(request)).log("'poll' endpoint called");
         if (VALIDATOR.validate(request) instanceof ValidationResult.Invalid invalid) {
             throw new RefusedRequestException(Refusal.SCHEMA, invalid.reason());
         }
