@@ -16,7 +16,9 @@ import io.netty.handler.codec.http.LastHttpContent;
  * on its head alone when the {@link Dispatcher} would refuse it whatever its body: for a host the gateway does not
  * answer for, or without a valid API key where one is needed. Its body is then never buffered, and a client announcing
  * one with {@code Expect: 100-continue} is never asked to send it, so callers without a key cannot make the gateway
- * hold {@code JSON_MAX_DOCUMENT_BYTES} for each connection they open (docs/security.md).
+ * hold {@code JSON_MAX_DOCUMENT_BYTES} for each connection they open (docs/security.md). So is the body of a request
+ * whose target is not valid (refused as not HTTP in its turn), and of a request to an open path ({@code /health},
+ * {@code /ui}), none of whose endpoints reads one: it is answered as with none.
  *
  * <p>It sits before {@link BoundedAggregator}. The check goes on with the request as its decoder result
  * ({@link HeadCheck}), so the dispatcher answers from it and the key is looked at once. The head of a refused request
@@ -45,14 +47,19 @@ final class Admission extends ChannelInboundHandlerAdapter {
             HeadCheck head = check(request);
             if (head != null) {
                 request.setDecoderResult(head);
-                if (head.refusal() != null) {
-                    dropping = true;
-                    ctx.fireChannelRead(new UnreadRequest(request));
-                    return;
-                }
+            }
+            // refused whatever its body (its target too), or to an open path, none of whose endpoints reads a body
+            if (head == null || head.refusal() != null || head.open() && announcesBody(request)) {
+                dropping = true;
+                ctx.fireChannelRead(new UnreadRequest(request));
+                return;
             }
         }
         ctx.fireChannelRead(msg);
+    }
+
+    private static boolean announcesBody(HttpRequest request) {
+        return HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
     }
 
     /** The check of {@code request}'s head; null when its target is not valid ({@link RequestTarget}). */
@@ -61,7 +68,7 @@ final class Admission extends ChannelInboundHandlerAdapter {
         try {
             target = RequestTarget.of(request);
         } catch (IllegalArgumentException e) {
-            return null; // refused as not HTTP by the GatewayHandler, in its turn
+            return null; // refused as not HTTP by the GatewayHandler, in its turn, whatever its body
         }
         return dispatcher.checkHead(target.host(), target.path(), GatewayHandler.presentedKey(request.headers()));
     }

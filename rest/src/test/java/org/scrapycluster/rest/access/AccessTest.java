@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.AnsweredGateway;
@@ -86,6 +88,20 @@ class AccessTest {
             assertTrue(reply.contains("WWW-Authenticate: Bearer"), reply);
         }
         assertEquals(refused + 1, gateway.counter("rest.requests.refused", "reason", "unauthorized"));
+    }
+
+    /** Nor a call to an open path, whose endpoints read no body, nor one whose target is not valid. */
+    @ParameterizedTest
+    @CsvSource({"POST /health, 405 Method Not Allowed", "GET /ui/, 200 OK", "POST /%zz, 400 Bad Request"})
+    void aCallThatReadsNoBodyIsAnsweredWithoutBeingAskedForIt(String request, String status) throws IOException {
+        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write((request + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(reply.startsWith("HTTP/1.1 " + status + "\r\n"), "no 100 Continue first: " + reply);
+        }
     }
 
     @Test
