@@ -76,7 +76,7 @@ class WebUiBrowserTest {
 
             click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=stop]"));
             browser.findElement(By.id("confirm-ok")).click();
-            String stopped = awaitAnswer(browser, "Stop of " + appid + " / " + crawlid + ": ");
+            String stopped = awaitAnswer(browser, "Stop of " + appid + " / " + crawlid + " (spider link): ");
             assertTrue(stopped.matches(".*Stopped; [0-9]+ requests purged"), stopped);
             Awaitility.await("the stopped crawl among the ended ones").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
                     .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(crawlid + " link stopped, "));
@@ -85,7 +85,7 @@ class WebUiBrowserTest {
             assertEquals(origin.pageUrl(SITE.pages().getFirst()), browser.findElement(By.id("confirm-url")).getDomProperty("value"),
                     "the expire dialog offers the crawl's seed: a seen one carries the expiry too");
             browser.findElement(By.id("confirm-ok")).click();
-            awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " sent, for ");
+            awaitAnswer(browser, "Expiry of " + appid + " / " + expiring + " (spider link) sent, for ");
             Awaitility.await("the expired crawl among the ended ones").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
                     .until(() -> browser.findElement(By.id("completed-rows")).getText().contains(expiring + " link expired"));
 
