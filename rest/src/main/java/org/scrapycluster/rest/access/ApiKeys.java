@@ -2,6 +2,7 @@ package org.scrapycluster.rest.access;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,9 +15,14 @@ import org.scrapycluster.rest.http.Callers;
  * The gateway's API keys: write keys from {@code REST_API_KEYS} and the file
  * {@code REST_API_KEYS_FILE}, read keys from {@code REST_READ_KEYS} and {@code REST_READ_KEYS_FILE}.
  * When none of the four is set, keys are off and every caller may do everything. When any is set,
- * keys are on, even if the files are empty at the moment (then nobody gets in until a key is added).
+ * keys are on, even if the files are empty at the moment (then nobody gets in until a key is added). The files are
+ * read again as {@link #refresh()} finds them changed, which the gateway has done every {@link #FILE_CHECK_PERIOD} on
+ * a thread of its own: a caller's key is checked against the keys last read, with no file system call.
  */
 public final class ApiKeys implements Callers {
+
+    /** How often the gateway looks for changes to the key files. */
+    public static final Duration FILE_CHECK_PERIOD = Duration.ofSeconds(1);
 
     private final List<KeyDigest> writeKeys;
     private final List<KeyDigest> readKeys;
@@ -45,6 +51,17 @@ public final class ApiKeys implements Callers {
     /** Whether callers need a key: at least one key or key file is configured. */
     public boolean required() {
         return required;
+    }
+
+    /** Whether keys are read from files, which {@link #refresh()} looks at. */
+    public boolean readsFiles() {
+        return writeFile.isPresent() || readFile.isPresent();
+    }
+
+    /** Reads the key files again that changed since they were last read (docs/security.md, "Rotating keys"). */
+    public void refresh() {
+        writeFile.ifPresent(KeyFile::refresh);
+        readFile.ifPresent(KeyFile::refresh);
     }
 
     @Override

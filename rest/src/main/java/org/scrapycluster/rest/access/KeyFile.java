@@ -14,9 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A file of API keys, one a line (blank lines and lines starting with {@code #} skipped), read
- * again whenever its modification time, size or identity changes: a key is added or revoked by
- * rewriting the file (or swapping the mounted secret it links to), without a restart. When the
- * file cannot be read any more, the keys last read stay in force and a warning is logged once.
+ * again when {@link #refresh() a check} finds its modification time, size or identity changed: a key is added or
+ * revoked by rewriting the file (or swapping the mounted secret it links to), without a restart. When the
+ * file cannot be read any more, the keys last read stay in force and a warning is logged once. The keys are handed out
+ * as last read, so that a request never waits for the file system (a hung secret mount would stall the gateway's
+ * event loops, which check every request's key).
  */
 final class KeyFile {
 
@@ -34,6 +36,7 @@ final class KeyFile {
     private final String setting;
     private final Path path;
     private volatile Loaded loaded;
+    /** Whether the last check could not read the file; guarded by this. */
     private boolean failing;
 
     /**
@@ -50,38 +53,28 @@ final class KeyFile {
                 .log("Read the API keys of " + setting);
     }
 
-    /** The keys in the file now (read again when it changed). */
+    /** The keys last read. */
     List<KeyDigest> keys() {
-        Loaded current = loaded;
-        BasicFileAttributes attributes;
-        try {
-            attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        } catch (IOException e) {
-            return stillInForce(current, e);
-        }
-        return current.describes(attributes) ? current.keys() : reload();
+        return loaded.keys();
     }
 
-    private synchronized List<KeyDigest> reload() {
+    /** Looks at the file, and reads it again when it changed since it was last read. */
+    synchronized void refresh() {
         try {
-            Loaded read = read();
-            loaded = read;
+            if (!loaded.describes(Files.readAttributes(path, BasicFileAttributes.class))) {
+                Loaded read = read();
+                loaded = read;
+                LOG.atInfo().addKeyValue("file", path.toString()).addKeyValue("keys", read.keys().size())
+                        .log("Read the API keys of " + setting + " again: the file changed");
+            }
             failing = false;
-            LOG.atInfo().addKeyValue("file", path.toString()).addKeyValue("keys", read.keys().size())
-                    .log("Read the API keys of " + setting + " again: the file changed");
-            return read.keys();
         } catch (IOException e) {
-            return stillInForce(loaded, e);
+            if (!failing) {
+                failing = true;
+                LOG.atWarn().addKeyValue("file", path.toString()).addKeyValue("error", String.valueOf(e))
+                        .log("Cannot read the API keys of " + setting + "; the keys read before stay in force");
+            }
         }
-    }
-
-    private synchronized List<KeyDigest> stillInForce(Loaded current, IOException e) {
-        if (!failing) {
-            failing = true;
-            LOG.atWarn().addKeyValue("file", path.toString()).addKeyValue("error", String.valueOf(e))
-                    .log("Cannot read the API keys of " + setting + "; the keys read before stay in force");
-        }
-        return current.keys();
     }
 
     /** Reads the attributes before the lines, so that a write during the read is seen as a change next time. */

@@ -24,6 +24,7 @@ import org.scrapycluster.common.metrics.HealthReport;
 import org.scrapycluster.common.metrics.MetricsServer;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.redis.Ticker;
 import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.service.NodeIdentity;
 import org.scrapycluster.common.service.Service;
@@ -85,6 +86,9 @@ public final class RestGateway implements Service {
     private final Duration heartbeatTtl;
     /** Whether anyone who reaches it from another host is served, without a key ({@code REST_ALLOW_ANONYMOUS}). */
     private final boolean anonymous;
+    private final ApiKeys keys;
+    /** Looks for changes to the key files, off the event loops that check each request's key. */
+    private final Ticker keyFiles = new Ticker("rest-key-files");
     private final RedisLink redis;
     private final KafkaLink kafka;
     private final LiveView live;
@@ -130,8 +134,8 @@ public final class RestGateway implements Service {
         this.limits = new ServerLimits((int) maxBody, idleTimeout, headerTimeout, bodyTimeout, sendTimeout,
                 (int) atLeast("REST_MAX_CONNECTIONS", 1),
                 (int) atLeast("REST_MAX_PIPELINED_REQUESTS", 1));
-        ApiKeys keys = ApiKeys.from(settings);
-        this.anonymous = anonymousExposure(keys);
+        this.keys = ApiKeys.from(settings);
+        this.anonymous = anonymousExposure();
 
         Json json = new Json(jsonLimits);
         Envelope envelope = new Envelope(json);
@@ -211,6 +215,9 @@ public final class RestGateway implements Service {
             LOG.atWarn().addKeyValue("address", address).log("REST_ALLOW_ANONYMOUS is true: anyone who reaches " + address
                     + " may feed, stop and reconfigure crawls without a key");
         }
+        if (keys.readsFiles()) {
+            keyFiles.every(ApiKeys.FILE_CHECK_PERIOD, ApiKeys.FILE_CHECK_PERIOD, keys::refresh);
+        }
         context.health().register("redis", redis::health);
         context.health().register("kafka", kafka::health);
         context.health().register("kafka-loop", HealthRegistry.Kind.LIVENESS, kafka::liveness);
@@ -249,6 +256,7 @@ public final class RestGateway implements Service {
                     .log("Closed the REST gateway's connections with answers still owed");
         }
         calls.shutdownNow();
+        keyFiles.close();
         live.close();
         kafka.close();
         if (heartbeat != null) {
@@ -272,7 +280,7 @@ public final class RestGateway implements Service {
      *
      * @throws org.scrapycluster.common.settings.SettingsException when it is not meant
      */
-    private boolean anonymousExposure(ApiKeys keys) {
+    private boolean anonymousExposure() {
         InetAddress address = bindAddress.getAddress();
         if (keys.required() || address.isLoopbackAddress()) {
             return false;

@@ -76,10 +76,14 @@ class ApiKeysTest {
         assertEquals(Access.NONE, keys.identify("# rotated monthly").access(), "comments are not keys");
 
         Files.writeString(writeFile, "old-key\nnew-key\n");
-        assertEquals(Access.WRITE, keys.identify("new-key").access(), "a key added to the file works at once");
+        assertEquals(Access.NONE, keys.identify("new-key").access(), "a request never looks at the file itself");
+        keys.refresh();
+        assertEquals(Access.WRITE, keys.identify("new-key").access(), "a key added to the file works from the next check on");
         Files.writeString(writeFile, "new-key\n");
-        assertEquals(Access.NONE, keys.identify("old-key").access(), "a key removed from the file stops working at once");
+        keys.refresh();
+        assertEquals(Access.NONE, keys.identify("old-key").access(), "a key removed from the file stops working");
         assertEquals(Access.WRITE, keys.identify("new-key").access());
+        assertEquals(Access.READ, keys.identify("reader").access(), "an unchanged file keeps its keys");
     }
 
     @Test
@@ -92,6 +96,7 @@ class ApiKeysTest {
 
         Path next = Files.createSymbolicLink(dir.resolve("api-keys.next"), second);
         Files.move(next, link, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        keys.refresh();
         assertEquals(Access.WRITE, keys.identify("second").access());
         assertEquals(Access.NONE, keys.identify("first").access());
     }
@@ -101,9 +106,11 @@ class ApiKeysTest {
         Path file = Files.writeString(dir.resolve("keys"), "k1\n");
         ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS_FILE", file.toString())));
         Files.delete(file);
+        keys.refresh();
         assertEquals(Access.WRITE, keys.identify("k1").access());
 
         Files.writeString(file, "");
+        keys.refresh();
         assertTrue(keys.required(), "an empty key file still means keys are on");
         assertEquals(Access.NONE, keys.identify("k1").access());
     }
@@ -120,7 +127,7 @@ class ApiKeysTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            keys.identify(strong);
+            keys.refresh();
         });
 
         List<String> lines = logged.stream().map(ILoggingEvent::getFormattedMessage).toList();
