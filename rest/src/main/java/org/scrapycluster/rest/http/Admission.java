@@ -24,7 +24,8 @@ import io.netty.handler.codec.http.LastHttpContent;
  * ({@link HeadCheck}), so the dispatcher answers from it and the key is looked at once. The head of a refused request
  * goes on as an {@link UnreadRequest}, with no body, which the {@link GatewayHandler} answers in its turn through the
  * dispatcher, so the refusal is the one a request read in full gets, logged and counted the same; whatever body follows
- * it is dropped as it arrives.
+ * it is dropped as it arrives. A body that cannot be decoded (a broken chunk) ends the connection once its answers are
+ * written ({@link UndecodableBody}), as no request after it can be read.
  */
 final class Admission extends ChannelInboundHandlerAdapter {
 
@@ -40,7 +41,11 @@ final class Admission extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (dropping && msg instanceof HttpContent content) {
             dropping = !(content instanceof LastHttpContent);
+            boolean undecodable = content.decoderResult().isFailure();
             content.release();
+            if (undecodable) { // the decoder drops whatever comes after it: no other request can be read
+                ctx.fireUserEventTriggered(UndecodableBody.EVENT);
+            }
             return;
         }
         if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest) && request.decoderResult().isSuccess()) {
@@ -71,6 +76,11 @@ final class Admission extends ChannelInboundHandlerAdapter {
             return null; // refused as not HTTP by the GatewayHandler, in its turn, whatever its body
         }
         return dispatcher.checkHead(target.host(), target.path(), GatewayHandler.presentedKey(request.headers()));
+    }
+
+    /** Tells the handlers after this one that the body of a refused request could not be decoded. */
+    enum UndecodableBody {
+        EVENT
     }
 
     /**

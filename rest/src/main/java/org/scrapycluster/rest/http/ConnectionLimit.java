@@ -33,7 +33,7 @@ final class ConnectionLimit extends ChannelInboundHandlerAdapter {
         }
         HttpAnswer answer = dispatcher.refusedBeforeRouting(new RefusedRequestException(Refusal.TOO_MANY_CONNECTIONS,
                 "More than REST_MAX_CONNECTIONS (" + maxConnections + ") connections are open."));
-        GatewayHandler.write(ctx, answer, false);
+        GatewayHandler.Ending.CLOSE_UNREAD.write(ctx, answer);
     }
 
     @Override

@@ -14,6 +14,8 @@ final class ConnectionTurns {
     private CompletableFuture<Void> last;
     private int owed;
     private boolean closing;
+    /** Whether the connection ends once the answers it owes are written ({@link #endOnceAnswered()}). */
+    private boolean ending;
 
     /**
      * Takes a request read on the connection: whether it is to be answered; false once a request before it, or an
@@ -32,14 +34,27 @@ final class ConnectionTurns {
 
     /**
      * Counts an answer as written, and tells whether it ends the connection: when its request was taken as closing it,
-     * or when {@code draining} and no request taken after it is still owed an answer (the last of them closes it then).
+     * or when the connection is {@link #endOnceAnswered() ending} or {@code draining} and no request taken after it is
+     * still owed an answer (the last of them closes it then).
      */
     synchronized boolean answered(boolean closes, boolean draining) {
         owed--;
-        if (draining && owed == 0) {
+        boolean last = (ending || draining) && owed == 0;
+        if (last) {
             closing = true;
         }
-        return closes || draining && owed == 0;
+        return closes || last;
+    }
+
+    /**
+     * Ends the connection once the answers it owes are written, taking no request after them: the last of them closes it.
+     *
+     * @return whether none is owed now, so that the caller closes it, after the last answer written
+     */
+    synchronized boolean endOnceAnswered() {
+        closing = true;
+        ending = true;
+        return owed == 0;
     }
 
     /** The connection's last answer in turn, after which the next is written; null before the first. */

@@ -53,15 +53,15 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         DecoderResult decoded = request.decoderResult();
         if (decoded.cause() instanceof RefusedBeforeBody refused) {
-            refuseInTurn(ctx, refused.refusal(), refused.getMessage(), refused.lingering() ? Ending.LINGER : Ending.KEEP_ALIVE);
+            refuseInTurn(ctx, refused.refusal(), refused.getMessage(), refused.lingering() ? Ending.CLOSE : Ending.KEEP_ALIVE);
             return;
         }
         if (decoded.isFailure()) {
             refuseInTurn(ctx, Refusal.MALFORMED_HTTP, String.valueOf(decoded.cause().getMessage()), Ending.CLOSE);
             return;
         }
-        Ending ending = request instanceof Admission.UnreadRequest unread && unread.awaitingContinue() ? Ending.LINGER
-                : HttpUtil.isKeepAlive(request) ? Ending.KEEP_ALIVE : Ending.CLOSE;
+        Ending ending = request instanceof Admission.UnreadRequest unread && unread.awaitingContinue() || !HttpUtil.isKeepAlive(request)
+                ? Ending.CLOSE : Ending.KEEP_ALIVE;
         RequestTarget target;
         try {
             target = RequestTarget.of(request);
@@ -105,6 +105,22 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }));
     }
 
+    /**
+     * Ends the connection once the answers it owes are written when the body of a request refused on its head cannot
+     * be decoded ({@link Admission}): the decoder reads nothing after it, so requests pipelined behind it would wait
+     * for answers that never come.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event != Admission.UndecodableBody.EVENT) {
+            ctx.fireUserEventTriggered(event);
+        } else if (turns.endOnceAnswered()) {
+            // queued on the event loop behind the last answer's write, which that answer's turn queues before it completes
+            CompletableFuture<Void> last = turns.last() == null ? CompletableFuture.completedFuture(null) : turns.last();
+            last.whenComplete((done, failure) -> ctx.executor().execute(() -> LingeringClose.writeAndClose(ctx, Unpooled.EMPTY_BUFFER)));
+        }
+    }
+
     /** The key of {@code Authorization: Bearer <key>}, else of {@code X-Api-Key: <key>}, else null. */
     static String presentedKey(HttpHeaders headers) {
         String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
@@ -120,16 +136,6 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         ctx.close();
     }
 
-    /** Writes {@code answer}; closes the connection after it unless {@code keepAlive}. */
-    static ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer, boolean keepAlive) {
-        FullHttpResponse response = response(answer);
-        if (keepAlive) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            return ctx.writeAndFlush(response);
-        }
-        return ctx.writeAndFlush(closing(response)).addListener(ChannelFutureListener.CLOSE);
-    }
-
     /** {@code response}, saying that the connection closes after it. */
     private static FullHttpResponse closing(FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
@@ -137,27 +143,32 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     /** What becomes of the connection once an answer is written. */
-    private enum Ending {
+    enum Ending {
 
         /** It stays open for the next request. */
         KEEP_ALIVE {
             @Override
             ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer) {
-                return GatewayHandler.write(ctx, answer, true);
+                FullHttpResponse response = response(answer);
+                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+                return ctx.writeAndFlush(response);
             }
         },
-        /** It is closed. */
+        /**
+         * It is closed once the client, perhaps still sending (a body, requests pipelined behind one that closes, bytes
+         * the decoder gave up on), has had the answer ({@link LingeringClose}).
+         */
         CLOSE {
             @Override
             ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer) {
-                return GatewayHandler.write(ctx, answer, false);
+                return LingeringClose.writeAndClose(ctx, closing(response(answer)));
             }
         },
-        /** It is closed once the client, perhaps still sending a body, has had the answer ({@link LingeringClose}). */
-        LINGER {
+        /** It is closed at once, whatever the client still sends: a connection refused before anything of it is read. */
+        CLOSE_UNREAD {
             @Override
             ChannelFuture write(ChannelHandlerContext ctx, HttpAnswer answer) {
-                return LingeringClose.writeAndClose(ctx, closing(response(answer)));
+                return ctx.writeAndFlush(closing(response(answer))).addListener(ChannelFutureListener.CLOSE);
             }
         };
 

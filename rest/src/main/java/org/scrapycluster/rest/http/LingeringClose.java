@@ -28,16 +28,25 @@ final class LingeringClose extends ChannelInboundHandlerAdapter {
     /** Writes {@code answer} (which should say {@code Connection: close}) and ends the connection as above. */
     static ChannelFuture writeAndClose(ChannelHandlerContext ctx, Object answer) {
         return ctx.writeAndFlush(answer).addListener(written -> {
-            if (!written.isSuccess() || !(ctx.channel() instanceof DuplexChannel duplex)) {
+            if (written.isSuccess()) {
+                close(ctx);
+            } else {
                 ctx.close();
-                return;
             }
-            duplex.pipeline().addFirst(new LingeringClose());
-            duplex.shutdownOutput();
-            duplex.eventLoop().schedule(() -> { duplex.close(); }, LINGER.toMillis(), TimeUnit.MILLISECONDS);
-            // From this handler, first in the pipeline, a read goes straight to the socket.
-            duplex.pipeline().firstContext().read();
         });
+    }
+
+    /** Ends the connection as above, once what was written before is sent. */
+    static void close(ChannelHandlerContext ctx) {
+        if (!(ctx.channel() instanceof DuplexChannel duplex) || !duplex.isActive()) {
+            ctx.close();
+            return;
+        }
+        duplex.pipeline().addFirst(new LingeringClose());
+        duplex.shutdownOutput();
+        duplex.eventLoop().schedule(() -> { duplex.close(); }, LINGER.toMillis(), TimeUnit.MILLISECONDS);
+        // From this handler, first in the pipeline, a read goes straight to the socket.
+        duplex.pipeline().firstContext().read();
     }
 
     @Override

@@ -115,7 +115,7 @@ final class RequestTimeouts extends ChannelDuplexHandler {
     }
 
     private void refuseAndClose(ChannelHandlerContext ctx, Refusal refusal, String reason) {
-        GatewayHandler.write(ctx, dispatcher.refusedBeforeRouting(new RefusedRequestException(refusal, reason)), false);
+        GatewayHandler.Ending.CLOSE.write(ctx, dispatcher.refusedBeforeRouting(new RefusedRequestException(refusal, reason)));
     }
 
     private static ScheduledFuture<?> schedule(ChannelHandlerContext ctx, Consumer<ChannelHandlerContext> late, long nanos) {

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
@@ -118,6 +121,51 @@ class AccessTest {
             assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
             assertTrue(reply.contains("}HTTP/1.1 200 OK\r\n"), "the body was dropped, not read as a request: " + reply);
         }
+    }
+
+    /**
+     * HTTP/1.0, as nginx proxies by default: the refusal ends the connection while the body still comes, and closing a
+     * socket with bytes unread would reset it, losing the answer in the client's buffer or failing its next write.
+     */
+    @Test
+    void aRefusalThatEndsTheConnectionReachesAClientStillSendingItsBody() throws Exception {
+        byte[] part = new byte[64 * 1024];
+        Arrays.fill(part, (byte) ' ');
+        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /feed HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: " + 64 * part.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(part);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            int first = in.read();
+            for (int i = 0; i < 20; i++) { // the answer has come; the client sends on, as most do
+                out.write(part);
+                out.flush();
+                Thread.sleep(10);
+            }
+            String reply = (char) first + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
+            assertTrue(reply.contains("connection: close\r\n"), reply);
+        }
+    }
+
+    /** The decoder reads nothing after a broken chunk: the requests pipelined behind it are not kept waiting. */
+    @Test
+    void aRefusedBodyThatCannotBeDecodedEndsTheConnectionAfterTheRefusal() throws IOException {
+        double timedOut = gateway.counter("rest.requests.refused", "reason", "header_timeout");
+        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n"
+                    + "GET /ui/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
+            assertEquals(1, reply.split("HTTP/1\\.1 ").length - 1, "one answer, then the end: " + reply);
+        }
+        assertEquals(timedOut, gateway.counter("rest.requests.refused", "reason", "header_timeout"), "not ended by a timeout");
     }
 
     @Test
