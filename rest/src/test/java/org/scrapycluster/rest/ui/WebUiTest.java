@@ -31,6 +31,7 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.EmbeddedZooKeeper;
 import org.scrapycluster.embedded.FreePorts;
@@ -124,6 +125,22 @@ class WebUiTest {
             for (String rows : List.of("crawl-rows", "domain-rows", "node-rows")) {
                 assertEquals("Not read from Redis yet.", browser.driver().findElement(By.id(rows)).getText(), rows);
             }
+        }
+    }
+
+    /** Redis goes away once the cluster was read: the tables keep what was read, and the status says when that was. */
+    @Test
+    void aRedisThatGoesAwayLeavesTheStateLastReadWithItsTime(EmbeddedStack stack) {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("ui-redis-away"));
+                RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack, redis.port())).build())) {
+            open(gateway);
+            awaitLive();
+            redis.stop();
+            String status = browser.awaitText("live-status", "(read at ").getText();
+            assertTrue(status.startsWith("Redis: ") && status.contains("; showing the last state read (read at ") && status.endsWith(")"),
+                    status);
+            assertFalse(browser.driver().findElement(By.id("node-rows")).getText().contains("Not read from Redis yet."),
+                    "the nodes read before are shown");
         }
     }
 
