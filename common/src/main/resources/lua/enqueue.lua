@@ -21,7 +21,7 @@
 -- recorded for it. A page's links are filed with their dupefilter checks in this one call: most of
 -- them are duplicates, answered after a stop check made once per crawl and one SADD. Returns one
 -- outcome per request, in order: 'QUEUED', 'ALREADY_QUEUED' (this exact member is already in the
--- queue: nothing changes), 'DUPLICATE' (the fingerprint was already in the dupefilter; for a seed, +10, only
+-- queue: nothing changes but its fingerprint, registered in the dupefilter if it was not), 'DUPLICATE' (the fingerprint was already in the dupefilter; for a seed, +10, only
 -- when its own crawl registered it: seed_of_another_crawl), 'PAGE_LIMIT'
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
 -- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT <error>' (Redis refuses a key of it:
@@ -68,6 +68,14 @@ local function page_limit_reached(key, limit, ttl, refresh_when_reached)
   filing.counted[#filing.counted + 1] = key
   redis.call('EXPIRE', key, ttl)
   return n >= limit
+end
+
+-- Takes back the page counts of the request being filed.
+local function uncount()
+  for _, counter in ipairs(filing.counted or {}) do
+    redis.call('DECR', counter)
+  end
+  filing.counted = nil
 end
 
 -- Whether the crawl of these fields is live: requests of it were queued and it has been neither retired,
@@ -123,6 +131,9 @@ local function file_request(queue, base, arrival, fields)
     score = score + ((clock.millis % 10000000000) + arrival) / 10000000000
   end
   if redis.call('ZADD', queue, 'NX', score, member) == 0 then
+    -- nothing changes: the page counters it counted in are taken back (a write sent again after a failure, the
+    -- same request filed twice without a dupefilter)
+    uncount()
     return 'ALREADY_QUEUED'
   end
   filing.queued = true
@@ -164,9 +175,7 @@ local function take_back(queue, base)
   if filing.queued then
     redis.call('ZREM', queue, ARGV[base])
   end
-  for _, counter in ipairs(filing.counted or {}) do
-    redis.call('DECR', counter)
-  end
+  uncount()
   if filing.fingerprint then
     redis.call('SREM', ARGV[base + 7], filing.fingerprint)
   end

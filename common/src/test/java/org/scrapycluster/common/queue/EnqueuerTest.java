@@ -424,6 +424,19 @@ class EnqueuerTest {
         assertEquals(2, redis.sync().zcard(queue.key()));
     }
 
+    /** As a write sent again after a Redis failure, or a request without a dupefilter filed twice, would. */
+    @Test
+    void aRequestAlreadyQueuedCountsNoPage() {
+        String key = Keyspace.domainMaxPageFilter(spider, "ex1.com", "c1");
+        EnqueueRequest.PageLimit limit = EnqueueRequest.PageLimit.perCrawl(key, 3, Duration.ofSeconds(600));
+        EnqueueRequest request = EnqueueRequest.of(queue, Members.feedItem("https://ex1.com/", "app", "c1", 1, 0)).withPageLimit(limit);
+        assertEquals(List.of(EnqueueOutcome.QUEUED, EnqueueOutcome.ALREADY_QUEUED, EnqueueOutcome.ALREADY_QUEUED),
+                redis.await(enqueuer.enqueueBatchAsync(List.of(request, request, request))));
+        assertEquals("1", redis.sync().get(key), "counted once, for the request queued");
+        assertEquals(EnqueueOutcome.QUEUED, enqueuer.enqueue(EnqueueRequest.of(queue,
+                Members.feedItem("https://ex1.com/next", "app", "c1", 1, 0)).withPageLimit(limit)), "the limit not reached by repeats");
+    }
+
     @Test
     void theGlobalLimitRefreshesItsExpiryOnlyWhenItCounts() {
         String key = Keyspace.globalPageCountFilter(spider, "ex1.com", "c1");
