@@ -21,8 +21,9 @@
 -- recorded for it. A page's links are filed with their dupefilter checks in this one call: most of
 -- them are duplicates, answered after a stop check made once per crawl and one SADD. Returns one
 -- outcome per request, in order: 'QUEUED', 'ALREADY_QUEUED' (this exact member is already in the
--- queue: nothing changes but its fingerprint, registered in the dupefilter if it was not), 'DUPLICATE' (the fingerprint was already in the dupefilter; for a seed, +10, only
--- when its own crawl registered it: seed_of_another_crawl), 'PAGE_LIMIT'
+-- queue: nothing changes but its fingerprint, registered in the dupefilter if it was not), 'DUPLICATE'
+-- (the fingerprint was already in the dupefilter; for a seed, +10, only when its own crawl registered
+-- it: seed_of_another_crawl), 'PAGE_LIMIT'
 -- (a page limit of the crawl and domain is reached), 'BLACKLISTED' (the crawl is stopped or expired),
 -- 'DOMAIN_BLACKLISTED', 'EXPIRED' (its expires has passed), 'KEY_CONFLICT <error>' (Redis refuses a key of it:
 -- one of another type, such as a name the original's keys share with another key, or a page counter that
