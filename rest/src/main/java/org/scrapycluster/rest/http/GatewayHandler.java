@@ -84,7 +84,9 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /**
      * Answers on the executor once the connection's previous answer is written, refusals included,
      * so that a client pipelining its requests reads their answers in the order it sent them. A request read after
-     * one whose answer ends the connection is not run ({@link ConnectionTurns}).
+     * one whose answer ends the connection is not run ({@link ConnectionTurns}). Each answer is written from the
+     * connection's event loop: a write from another thread waits in the loop's queue, and the next answer, worked out
+     * in the meantime and written at once from the loop, would overtake it (and, ending the connection, lose it).
      */
     private void answerInTurn(ChannelHandlerContext ctx, Supplier<HttpAnswer> answering, Ending ending) {
         if (!turns.take(ending != Ending.KEEP_ALIVE)) {
@@ -95,10 +97,10 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         CompletableFuture<HttpAnswer> answer = previous == null
                 ? CompletableFuture.supplyAsync(answering, executor)
                 : previous.thenApplyAsync(ignored -> answering.get(), executor);
-        turns.last(answer.thenAccept(a -> {
+        turns.last(answer.thenAcceptAsync(a -> {
             boolean closes = turns.answered(ending != Ending.KEEP_ALIVE, inFlight.draining());
             (closes && ending == Ending.KEEP_ALIVE ? Ending.CLOSE : ending).write(ctx, a).addListener(written -> inFlight.ended());
-        }).exceptionally(failure -> {
+        }, ctx.executor()).exceptionally(failure -> {
             inFlight.ended();
             ctx.close();
             return null;
@@ -115,9 +117,9 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (event != Admission.UndecodableBody.EVENT) {
             ctx.fireUserEventTriggered(event);
         } else if (turns.endOnceAnswered()) {
-            // queued on the event loop behind the last answer's write, which that answer's turn queues before it completes
+            // after the last answer's write, which its turn makes on the event loop before it completes
             CompletableFuture<Void> last = turns.last() == null ? CompletableFuture.completedFuture(null) : turns.last();
-            last.whenComplete((done, failure) -> ctx.executor().execute(() -> LingeringClose.writeAndClose(ctx, Unpooled.EMPTY_BUFFER)));
+            last.whenComplete((done, failure) -> LingeringClose.writeAndClose(ctx, Unpooled.EMPTY_BUFFER));
         }
     }
 

@@ -81,15 +81,10 @@ class AccessTest {
     @Test
     void aCallWithoutAKeyIsRefusedOnItsHeadWithoutBeingAskedForItsBody() throws IOException {
         double refused = gateway.counter("rest.requests.refused", "reason", "unauthorized");
-        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
-            socket.setSoTimeout(30_000);
-            socket.getOutputStream().write(("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().flush();
-            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), "no 100 Continue first: " + reply);
-            assertTrue(reply.contains("WWW-Authenticate: Bearer"), reply);
-        }
+        String reply = exchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n");
+        assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), "no 100 Continue first: " + reply);
+        assertTrue(reply.contains("WWW-Authenticate: Bearer"), reply);
         assertEquals(refused + 1, gateway.counter("rest.requests.refused", "reason", "unauthorized"));
     }
 
@@ -97,30 +92,21 @@ class AccessTest {
     @ParameterizedTest
     @CsvSource({"POST /health, 405 Method Not Allowed", "GET /ui/, 200 OK", "POST /%zz, 400 Bad Request"})
     void aCallThatReadsNoBodyIsAnsweredWithoutBeingAskedForIt(String request, String status) throws IOException {
-        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
-            socket.setSoTimeout(30_000);
-            socket.getOutputStream().write((request + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().flush();
-            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(reply.startsWith("HTTP/1.1 " + status + "\r\n"), "no 100 Continue first: " + reply);
-        }
+        String reply = exchange(request + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n");
+        assertTrue(reply.startsWith("HTTP/1.1 " + status + "\r\n"), "no 100 Continue first: " + reply);
     }
 
     @Test
     void aRefusedBodySentWithoutWaitingIsDroppedAndTheConnectionServesTheNextRequest() throws IOException {
         double sent = gateway.counter("rest.feed", "outcome", "sent");
         String body = CRAWL.formatted("unread");
-        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
-            socket.setSoTimeout(30_000);
-            socket.getOutputStream().write(("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + body.length() + "\r\n\r\n" + body
-                    + "GET /ui/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().flush();
-            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
-            assertTrue(reply.contains("}HTTP/1.1 200 OK\r\n"), "the body was dropped, not read as a request: " + reply);
-        }
+        String reply = exchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + body.length() + "\r\n\r\n" + body
+                + "GET /ui/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
+        assertTrue(reply.contains("}HTTP/1.1 200 OK\r\n"), "the body was dropped, not read as a request: " + reply);
+        assertEquals(sent, gateway.counter("rest.feed", "outcome", "sent"), "nothing of the refused call reached Kafka");
     }
 
     /**
@@ -131,8 +117,7 @@ class AccessTest {
     void aRefusalThatEndsTheConnectionReachesAClientStillSendingItsBody() throws Exception {
         byte[] part = new byte[64 * 1024];
         Arrays.fill(part, (byte) ' ');
-        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
-            socket.setSoTimeout(30_000);
+        try (Socket socket = connect()) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST /feed HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: " + 64 * part.length
                     + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -155,16 +140,11 @@ class AccessTest {
     @Test
     void aRefusedBodyThatCannotBeDecodedEndsTheConnectionAfterTheRefusal() throws IOException {
         double timedOut = gateway.counter("rest.requests.refused", "reason", "header_timeout");
-        try (Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort())) {
-            socket.setSoTimeout(30_000);
-            socket.getOutputStream().write(("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n"
-                    + "GET /ui/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().flush();
-            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
-            assertEquals(1, reply.split("HTTP/1\\.1 ").length - 1, "one answer, then the end: " + reply);
-        }
+        String reply = exchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n"
+                + "GET /ui/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        assertTrue(reply.startsWith("HTTP/1.1 401 Unauthorized\r\n"), reply);
+        assertEquals(1, reply.split("HTTP/1\\.1 ").length - 1, "one answer, then the end: " + reply);
         assertEquals(timedOut, gateway.counter("rest.requests.refused", "reason", "header_timeout"), "not ended by a timeout");
     }
 
@@ -228,5 +208,20 @@ class AccessTest {
         assertEquals(200, anonymous.get("/ui/").status());
         assertEquals(200, anonymous.get("/ui/app.js").status());
         assertEquals(301, anonymous.get("/ui").status());
+    }
+
+    /** Sends {@code request} on a connection of its own and reads what comes back until the gateway closes it. */
+    private String exchange(String request) throws IOException {
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private Socket connect() throws IOException {
+        Socket socket = new Socket(anonymous.base().getHost(), anonymous.base().getPort());
+        socket.setSoTimeout(30_000);
+        return socket;
     }
 }
