@@ -33,6 +33,8 @@ import io.netty.util.ReferenceCountUtil;
  *
  * <p>A client that has sent its last request may close its side of the connection ({@code shutdown(SHUT_WR)}, as
  * {@code nc -N} does): the connection stays open until every request it sent has its answer written, then closes.
+ * That the body of a refused request could not be decoded ({@link Admission.UndecodableBody}) is told on after that
+ * request, not before it while it waits here: the connection ends once its answers are written, that one's included.
  */
 final class PipelineLimit extends ChannelDuplexHandler {
 
@@ -45,6 +47,8 @@ final class PipelineLimit extends ChannelDuplexHandler {
     private long answeringBytes;
     /** Whether the client has closed its side: nothing more comes. */
     private boolean inputEnded;
+    /** Whether the end of the requests read ({@link Admission.UndecodableBody}) waits to follow the last of them. */
+    private boolean undecodableBodyHeld;
     /** What waits for every request handed here to be answered. */
     private final List<Runnable> onceAnswered = new ArrayList<>();
 
@@ -138,6 +142,9 @@ final class PipelineLimit extends ChannelDuplexHandler {
         if (event instanceof ChannelInputShutdownEvent) {
             inputEnded = true;
             closeOnceAnswered(ctx);
+        } else if (event == Admission.UndecodableBody.EVENT && !waiting.isEmpty()) {
+            undecodableBodyHeld = true; // told on once the request it follows is handed on (handOn)
+            return;
         }
         ctx.fireUserEventTriggered(event);
     }
@@ -180,6 +187,10 @@ final class PipelineLimit extends ChannelDuplexHandler {
             answering.add(request.content().readableBytes());
             answeringBytes += request.content().readableBytes();
             ctx.fireChannelRead(request);
+        }
+        if (undecodableBodyHeld && waiting.isEmpty()) {
+            undecodableBodyHeld = false;
+            ctx.fireUserEventTriggered(Admission.UndecodableBody.EVENT);
         }
     }
 

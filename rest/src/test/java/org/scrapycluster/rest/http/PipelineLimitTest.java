@@ -35,6 +35,11 @@ class PipelineLimitTest {
                     handedOn.add(((FullHttpRequest) msg).uri());
                     ReferenceCountUtil.release(msg);
                 }
+
+                @Override
+                public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                    handedOn.add(String.valueOf(event));
+                }
             });
 
     @Test
@@ -70,6 +75,30 @@ class PipelineLimitTest {
 
         answer();
         assertEquals(List.of("/large", "/next"), handedOn);
+    }
+
+    /**
+     * The body of the last request read could not be decoded: that is told after the request, so that the connection,
+     * ending once its answers are written, still answers it.
+     */
+    @Test
+    void anUndecodableBodyIsToldAfterTheRequestsWaitingBeforeIt() {
+        for (int i = 0; i < MAX_PIPELINED + 1; i++) {
+            channel.writeInbound(request("/" + i, 0));
+        }
+        channel.pipeline().fireUserEventTriggered(Admission.UndecodableBody.EVENT);
+        assertEquals(List.of("/0", "/1", "/2", "/3"), handedOn);
+
+        answer();
+        assertEquals(List.of("/0", "/1", "/2", "/3", "/4", "EVENT"), handedOn);
+    }
+
+    /** With no request waiting here, it is told at once. */
+    @Test
+    void anUndecodableBodyIsToldAtOnceWhenNoRequestWaits() {
+        channel.writeInbound(request("/0", 0));
+        channel.pipeline().fireUserEventTriggered(Admission.UndecodableBody.EVENT);
+        assertEquals(List.of("/0", "EVENT"), handedOn);
     }
 
     private static FullHttpRequest request(String uri, int bodyBytes) {
