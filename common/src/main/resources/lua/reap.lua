@@ -8,8 +8,8 @@
 -- Returns {returned, handled}: requests put back into a queue, and due leases handled (when
 -- handled equals ARGV[2] more may be due). A request whose exact member is already queued again is
 -- not duplicated; a lease entry without a request, or with an id we cannot read, is removed. A lease
--- whose queue Redis refuses (a key of another type; docs/operations.md "Keys Redis refuses") stays, due
--- again REFUSED_QUEUE_RETRY_MS later.
+-- whose queue or whose spider's active domains Redis refuses (a key of another type; docs/operations.md
+-- "Keys Redis refuses") stays, with its request out of the queue, due again REFUSED_QUEUE_RETRY_MS later.
 
 local REFUSED_QUEUE_RETRY_MS = 60000
 local leased, leases = KEYS[1], KEYS[2]
@@ -19,11 +19,19 @@ local batch = new_batch()
 local due = redis.call('ZRANGEBYSCORE', leases, '-inf', clock.millis, 'LIMIT', 0, most)
 local returned = 0
 
--- Puts the request of a due lease back into its queue, unless its exact member is queued again already;
--- false when Redis refuses the queue (a key of another type).
+-- Puts the request of a due lease back into its queue, unless its exact member is queued again already,
+-- and marks its domain active; false, with the queue as it was, when Redis refuses the queue or the
+-- active domains (a key of another type).
 local function put_back(member, domain, score)
-  local ok, added = pcall(redis.call, 'ZADD', KEYSPACE.queue(spider, domain), 'NX', score, member)
+  local queue = KEYSPACE.queue(spider, domain)
+  local ok, added = pcall(redis.call, 'ZADD', queue, 'NX', score, member)
   if not ok then
+    return false
+  end
+  if not pcall(activate_domain, batch, spider, domain, clock) then
+    if added == 1 then
+      redis.call('ZREM', queue, member)
+    end
     return false
   end
   if added == 1 then
@@ -32,7 +40,6 @@ local function put_back(member, domain, score)
   else
     account_or_distrust(account_removed, spider, crawl_fields(member, score), domain, clock)
   end
-  activate_domain(batch, spider, domain, clock)
   return true
 end
 

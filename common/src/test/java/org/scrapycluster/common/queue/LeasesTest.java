@@ -110,6 +110,28 @@ class LeasesTest {
         assertEquals(List.of(ScoredValue.just(-7, member)), redis.sync().zrangeWithScores(queue.key(), 0, -1));
     }
 
+    /** The request goes back only with its domain marked active: a lease entry is never left without its deadline. */
+    @Test
+    void aLeaseWhoseSpidersActiveDomainsRedisRefusesIsKeptForLaterNotLost() {
+        String member = enqueue("a", 7);
+        HandOut.HandedOut out = lease(Duration.ofMillis(1));
+        redis.sync().del(Keyspace.activeDomains(spider));
+        redis.sync().set(Keyspace.activeDomains(spider), "a string where the active domains were");
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.reap(spider, 10).handled() == 1);
+        assertEquals(member, redis.sync().hget(Keyspace.leased(spider), out.leaseId().orElseThrow()), "the lease is kept");
+        assertTrue(redis.sync().zscore(Keyspace.leases(spider), out.leaseId().orElseThrow()) > serverMillis() + 50_000,
+                "with its deadline, due again a minute on");
+        assertEquals(List.of(), redis.sync().zrange(queue.key(), 0, -1), "its request is not queued beside it");
+
+        redis.sync().del(Keyspace.activeDomains(spider));
+        redis.sync().zadd(Keyspace.leases(spider), 0, out.leaseId().orElseThrow());
+        assertEquals(1, leases.reap(spider, 10).returned(), "returned once the active domains are repaired");
+        assertEquals(List.of(ScoredValue.just(-7, member)), redis.sync().zrangeWithScores(queue.key(), 0, -1));
+        assertEquals(List.of("ex1.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1));
+        assertEquals(0, leases.count(spider));
+    }
+
     @Test
     void aLeaseWhoseRequestIsQueuedAgainAndWhoseCrawlsAccountingRedisRefusesIsReaped() {
         String member = enqueue("a", 7);
