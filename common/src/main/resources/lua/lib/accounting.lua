@@ -30,9 +30,18 @@ local function index_crawl(spider, fields)
   redis.pcall('SADD', KEYSPACE.crawls_of_app(spider, fields.appid), fields.crawlid)
 end
 
+-- Notes that the crawl of these fields moved now: it goes to the server clock's time in crawls:active, and
+-- out of crawls:drained, so that a foreign crawl that resumed after a completion check found it drained is
+-- announced only once two checks after this find it drained again.
+local function mark_active(spider, fields, clock)
+  local name = crawl_name(spider, fields)
+  redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, name)
+  redis.call('SREM', KEYSPACE.crawls_drained, name)
+end
+
 local function touch(spider, fields, key, clock)
   redis.call('HSET', key, 'updated', clock.millis)
-  redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
+  mark_active(spider, fields, clock)
 end
 
 -- A tally of the requests one call queues (account_added, then write_added) or settles (tally_removed,
@@ -132,7 +141,7 @@ local function write_added(tally, clock)
     end
     redis.call('HSET', key, 'expires', whole_number_text(crawl.fields.expires), 'updated', clock.millis)
     index_crawl(crawl.spider, crawl.fields)
-    redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(crawl.spider, crawl.fields))
+    mark_active(crawl.spider, crawl.fields, clock)
   end)
   for _, queue in ipairs(tally.length_order) do
     local length = tally.lengths[queue]
@@ -150,7 +159,7 @@ local function unaccounted(spider, fields, domain, clock)
   end
   redis.call('SADD', KEYSPACE.crawls_foreign, crawl_name(spider, fields))
   index_crawl(spider, fields)
-  redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
+  mark_active(spider, fields, clock)
   return true
 end
 
@@ -241,7 +250,7 @@ local function write_removed(tally, clock)
     if counted > 0 or pages_counted then
       touch(spider, fields, key, clock)
     elseif foreign then
-      redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, crawl_name(spider, fields))
+      mark_active(spider, fields, clock)
     end
   end)
 end

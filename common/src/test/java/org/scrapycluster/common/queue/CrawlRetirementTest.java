@@ -187,6 +187,19 @@ class CrawlRetirementTest {
         assertEquals(0, redis.sync().exists(crawl.accountingKey()));
     }
 
+    /** A foreign crawl that moved after a check found it drained is drained again only once two checks after that say so. */
+    @Test
+    void aForeignCrawlThatMovedAfterACheckFoundItDrainedNeedsTwoChecksAgain() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "resumed");
+        redis.sync().sadd(Keyspace.CRAWLS_FOREIGN, crawl.name());
+        assertFalse(counts.drained(crawl, serverTime()), "the first check that finds it drained");
+
+        enqueue(crawl, 0);
+        assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open)); // it resumed, and drained again
+        assertFalse(counts.drained(crawl, serverTime()), "the first check since it moved");
+        assertTrue(counts.drained(crawl, serverTime()), "the second");
+    }
+
     private void enqueue(CrawlRef crawl, long expires) {
         enqueue(crawl, expires, "https://a.com/" + crawl.crawlid());
     }
