@@ -24,11 +24,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends the messages about a batch's rejected records (rejected-topic entries, error answers) and
- * waits until Kafka has them all: a message that failed for a passing reason while Kafka is away is
- * sent again after a back-off; one that can never be delivered (a record too large, no permission),
- * or that the producer gave up on although Kafka answers (a topic that is not there and that Kafka
- * does not create), is logged and dropped, so that it cannot hold up the requests behind it. Such a topic
- * then gets no messages for a while ({@link AbsentTopics}).
+ * waits until Kafka has them all: a message that failed for a passing reason (Kafka away, too few
+ * in-sync replicas, a leader moving) is sent again after a back-off; one that can never be delivered (a
+ * record too large, no permission), or whose send the producer gave up before it returned although
+ * Kafka answers (it waited {@code max.block.ms} for a topic that is not there and that Kafka does not
+ * create), is logged and dropped, so that it cannot hold up the requests behind it. Such a topic then
+ * gets no messages for a while ({@link AbsentTopics}).
  */
 final class RejectionPublisher {
 
@@ -65,45 +66,43 @@ final class RejectionPublisher {
                 // a send the producer gave up before it returned (it waited max.block.ms for a topic) is settled at
                 // once, so that the rest of the batch skips that topic instead of waiting for it again
                 if (sent.future().isDone()) {
-                    settle(sent, retry);
+                    settle(sent, true, retry);
                 } else {
                     pending.add(sent);
                 }
             }
-            pending.forEach(sent -> settle(sent, retry));
+            pending.forEach(sent -> settle(sent, false, retry));
             unsent = retry.messages;
             if (!unsent.isEmpty()) {
                 metrics.kafkaRetry();
                 LOG.atWarn().addKeyValue("error", String.valueOf(retry.cause))
-                        .log("Publishing " + unsent.size() + " rejection messages failed, Kafka unavailable; retrying");
+                        .log("Publishing " + unsent.size() + " rejection messages failed, Kafka did not take them for now; retrying");
                 wait.accept(backoff.nextDelay());
             }
         }
     }
 
-    private void settle(Sent sent, Retry retry) {
+    /**
+     * Settles a send: nothing when it was delivered; else it is tried again, or given up when it can never be
+     * delivered. A retriable failure of a send that gave up before it returned, while Kafka answers, is the producer
+     * waiting {@code max.block.ms} for a topic Kafka does not have: trying again would hold the monitor for as long as
+     * nobody creates it. One that came later, from the delivery, is of a topic Kafka has, that could not take the
+     * message for now.
+     *
+     * @param failedAtSend whether the send was settled when it returned
+     */
+    private void settle(Sent sent, boolean failedAtSend, Retry retry) {
         outcome(sent.future()).ifPresent(failure -> {
-            if (failure instanceof RetriableException && !kafkaAnswers.getAsBoolean()) {
+            if (!(failure instanceof RetriableException)) {
+                LOG.atError().addKeyValue("topic", sent.message().topic()).setCause(failure)
+                        .log("Could not publish a rejection to " + sent.message().topic() + "; it is dropped");
+            } else if (failedAtSend && kafkaAnswers.getAsBoolean()) {
+                absentTopics.absent(sent.message().topic(), failure);
+            } else {
                 retry.messages.add(sent.message());
                 retry.cause = failure;
-            } else {
-                drop(sent.message(), failure);
             }
         });
-    }
-
-    /**
-     * Gives a message up. A retriable failure while Kafka answers is the producer giving up after its own retries
-     * ({@code max.block.ms}, {@code delivery.timeout.ms}) on a topic Kafka does not have: trying again would hold the
-     * monitor for as long as nobody creates it.
-     */
-    private void drop(ProducerRecord<String, byte[]> message, KafkaException failure) {
-        if (failure instanceof RetriableException) {
-            absentTopics.absent(message.topic(), failure);
-        } else {
-            LOG.atError().addKeyValue("topic", message.topic()).setCause(failure)
-                    .log("Could not publish a rejection to " + message.topic() + "; it is dropped");
-        }
     }
 
     private Future<?> send(ProducerRecord<String, byte[]> message) {

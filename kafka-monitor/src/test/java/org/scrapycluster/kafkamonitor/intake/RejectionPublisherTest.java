@@ -3,9 +3,13 @@ package org.scrapycluster.kafkamonitor.intake;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -13,6 +17,8 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -26,6 +32,8 @@ class RejectionPublisherTest {
 
     /** Kafka, answering, without the rejected topic: a send there gives up after max.block.ms, before it returns. */
     private final List<String> attempted = new ArrayList<>();
+    /** How the next deliveries to the topics Kafka has fail, after their send returned; they succeed when none is left. */
+    private final Queue<KafkaException> deliveryFailures = new ArrayDeque<>();
     private final MockProducer<String, byte[]> kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
         @Override
         public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
@@ -33,7 +41,8 @@ class RejectionPublisherTest {
             if (record.topic().equals(MISSING)) {
                 return CompletableFuture.failedFuture(new TimeoutException("Topic " + MISSING + " not present in metadata after 60000 ms."));
             }
-            return super.send(record, callback);
+            KafkaException failure = deliveryFailures.poll();
+            return failure == null ? super.send(record, callback) : failingOnceWaitedFor(failure);
         }
     };
     private final RejectionPublisher publisher = new RejectionPublisher(kafka, new IntakeMetrics(new SimpleMeterRegistry()), () -> true,
@@ -51,6 +60,39 @@ class RejectionPublisherTest {
         assertEquals(List.of(MISSING, FIREHOSE, FIREHOSE), attempted,
                 "only the first message waits for the missing topic; the rest of that batch and the next skip it");
         assertEquals(List.of(FIREHOSE, FIREHOSE), kafka.history().stream().map(ProducerRecord::topic).toList());
+    }
+
+    /**
+     * A topic Kafka has, whose delivery fails for a passing reason after the producer's own retries (too few in-sync
+     * replicas while a broker is down): the consumer still reaches Kafka, and the message is sent again, not dropped.
+     */
+    @Test
+    void aDeliveryThatFailedForAPassingReasonIsSentAgainWhileKafkaAnswers() {
+        deliveryFailures.add(new NotEnoughReplicasException("Messages are rejected since there are fewer in-sync replicas than required."));
+        deliveryFailures.add(new TimeoutException("Expiring 1 record(s) for " + FIREHOSE + "-0: 120000 ms has passed since batch creation"));
+        List<Duration> waits = new ArrayList<>();
+
+        publisher.publish(List.of(message(FIREHOSE)), waits::add);
+
+        assertEquals(2, waits.size(), "a back-off before each attempt again");
+        assertEquals(List.of(FIREHOSE, FIREHOSE, FIREHOSE), attempted);
+        assertEquals(List.of(FIREHOSE), kafka.history().stream().map(ProducerRecord::topic).toList());
+
+        publisher.publish(List.of(message(FIREHOSE)), backoff -> {
+            throw new AssertionError("the topic is not taken for one Kafka does not have");
+        });
+        assertEquals(2, kafka.history().size());
+    }
+
+    /** The future of a delivery that fails once it is waited for: not done when send returned. */
+    private static Future<RecordMetadata> failingOnceWaitedFor(KafkaException failure) {
+        return new CompletableFuture<>() {
+            @Override
+            public RecordMetadata get() throws InterruptedException, ExecutionException {
+                completeExceptionally(failure);
+                return super.get();
+            }
+        };
     }
 
     private static ProducerRecord<String, byte[]> message(String topic) {
