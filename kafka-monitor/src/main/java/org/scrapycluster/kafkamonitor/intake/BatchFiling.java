@@ -77,6 +77,11 @@ final class BatchFiling {
                 redisOutage.failed(e);
                 metrics.redisRetry();
                 hold.accept(backoff.nextDelay());
+                if (batch.entries().stream().noneMatch(entry -> entry.disposition() instanceof Disposition.Accepted)) {
+                    // its records left with their partitions (a rebalance while it was held): nothing is left to write
+                    tellWhetherRedisIsBack();
+                    return;
+                }
                 if (oneByOne) {
                     continue; // writeOneByOne writes each record itself: a batch attempt would send them twice
                 }
@@ -87,6 +92,19 @@ final class BatchFiling {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Says whether Redis answers again, as a batch that had nothing left to write could not: writing nothing succeeds
+     * whether Redis is there or not.
+     */
+    private void tellWhetherRedisIsBack() {
+        try {
+            writer.ping();
+            redisOutage.succeeded();
+        } catch (RedisException e) {
+            redisOutage.failed(e);
         }
     }
 

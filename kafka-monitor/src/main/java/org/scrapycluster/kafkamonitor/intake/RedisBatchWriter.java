@@ -43,6 +43,15 @@ final class RedisBatchWriter {
         this.enqueuer = new Enqueuer(redis, fifo);
     }
 
+    /**
+     * Asks Redis whether it answers.
+     *
+     * @throws RedisException when it does not
+     */
+    void ping() {
+        redis.sync().ping();
+    }
+
     /** Starts the writes of a batch, to which requests are added as they are decided. */
     Writes start() {
         return new Writes();

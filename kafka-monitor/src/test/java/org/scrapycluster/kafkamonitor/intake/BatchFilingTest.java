@@ -1,0 +1,67 @@
+package org.scrapycluster.kafkamonitor.intake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+import ch.qos.logback.classic.Level;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.json.Json;
+import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CapturedLog;
+import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
+import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
+import org.slf4j.LoggerFactory;
+
+/** Filing a batch while Redis is away. */
+class BatchFilingTest {
+
+    private static final TopicPartition PARTITION = new TopicPartition("demo.incoming", 0);
+    private static final byte[] SEED = "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\"}"
+            .getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * A rebalance while the batch is held empties it: writing nothing would succeed, and did say that Redis was back
+     * (and made the monitor ready) while it was still away.
+     */
+    @Test
+    void aBatchWhoseRecordsLeftWithTheirPartitionsDuringAnOutageDoesNotSayRedisIsBack() {
+        EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("batch-filing"));
+        try (RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
+                CapturedLog logged = CapturedLog.start(BatchFilingTest.class, Level.INFO)) {
+            server.close();
+            Disposition.Accepted seed = assertInstanceOf(Disposition.Accepted.class, intake().take(SEED));
+            Batch batch = new Batch(List.of(new Batch.Entry(PARTITION, 0, SEED, seed)), System.nanoTime());
+            OutageReporter outage = new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis");
+            BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
+                    outage, held -> batch.drop(List.of(PARTITION)));
+            RedisBatchWriter.Writes first = filing.start();
+            first.add(seed.handling());
+
+            filing.file(batch, first);
+
+            assertTrue(outage.isDown(), "Redis is still away");
+            assertEquals(List.of(), batch.entries());
+            assertEquals(List.of(), logged.lines().stream().filter(message -> message.contains("Redis is back")).toList());
+        }
+    }
+
+    private static RequestIntake intake() {
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of()));
+        return new RequestIntake(new Json(JsonLimits.from(settings)), PluginSet.load(settings), Clock.systemUTC());
+    }
+}
