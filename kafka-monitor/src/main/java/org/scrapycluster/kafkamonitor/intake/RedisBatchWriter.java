@@ -14,8 +14,11 @@ import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueResult;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes the Redis effects of a batch of accepted requests in one pipeline, in order: requests
@@ -25,6 +28,8 @@ import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
  * once, with the timeout keys of the requests that were queued), trimmed to the newest
  * {@value #SIGNALS_KEPT} entries so that the list stays bounded when no Redis monitor runs. Every
  * effect can be applied twice without harm, so a batch that failed half-way is simply written again.
+ * A {@code jobs:signal} Redis refuses (of another type: edited by hand) fails no request, since a signal
+ * only hastens a job the Redis monitors' scan finds anyway: it is said once ({@link RefusedKeys}).
  */
 final class RedisBatchWriter {
 
@@ -34,8 +39,11 @@ final class RedisBatchWriter {
     /** Enqueues sent in one script call: few enough for Redis to stay responsive, many enough to save the cost of a call each. */
     static final int ENQUEUES_PER_CALL = 100;
 
+    private static final Logger LOG = LoggerFactory.getLogger(RedisBatchWriter.class);
+
     private final RedisConnection redis;
     private final Enqueuer enqueuer;
+    private final RefusedKeys refusedSignal = new RefusedKeys(LOG, "Signalling the job keys written to the Redis monitors");
 
     /** @param fifo whether requests of equal priority are queued first in, first out ({@code QUEUE_FIFO}) */
     RedisBatchWriter(RedisConnection redis, boolean fifo) {
@@ -134,12 +142,14 @@ final class RedisBatchWriter {
                 }
                 results.add(Optional.ofNullable(decisive));
             }
-            if (!signals.isEmpty()) {
-                writes.add(redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture());
-                writes.add(redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
-            }
+            List<CompletableFuture<?>> signalled = signals.isEmpty() ? List.of() : List.of(
+                    redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture(),
+                    redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
             for (CompletableFuture<?> write : writes) {
                 redis.await(write);
+            }
+            for (CompletableFuture<?> signal : signalled) {
+                refusedSignal.await(redis, Keyspace.JOBS_SIGNAL, signal);
             }
             return results;
         }

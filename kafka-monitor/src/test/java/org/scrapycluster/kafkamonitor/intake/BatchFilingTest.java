@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +14,10 @@ import ch.qos.logback.classic.Level;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
@@ -25,10 +28,14 @@ import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
 import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
+import org.scrapycluster.kafkamonitor.testing.PrivateRedis;
 import org.slf4j.LoggerFactory;
 
-/** Filing a batch while Redis is away. */
+/** Filing a batch while Redis is away, or while it refuses a key the batch writes. */
 class BatchFilingTest {
+
+    @RegisterExtension
+    static final PrivateRedis REDIS = new PrivateRedis("batch-filing-refusals");
 
     private static final TopicPartition PARTITION = new TopicPartition("demo.incoming", 0);
     private static final byte[] SEED = "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\"}"
@@ -58,6 +65,38 @@ class BatchFilingTest {
             assertEquals(List.of(), batch.entries());
             assertEquals(List.of(), logged.lines().stream().filter(message -> message.contains("Redis is back")).toList());
         }
+    }
+
+    /**
+     * A signal only hastens a job the Redis monitors' scan finds anyway: a {@code jobs:signal} Redis refuses rejects no
+     * request that was written (a seed whose timeout key was written, an info request).
+     */
+    @Test
+    void aJobsSignalOfAnotherTypeRejectsNoRequest() {
+        RedisConnection redis = REDIS.connection();
+        redis.sync().set(Keyspace.JOBS_SIGNAL, "a string written by hand");
+        List<byte[]> records = List.of(
+                "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\",\"expires\":4102444800}",
+                "{\"action\":\"info\",\"appid\":\"app\",\"uuid\":\"u1\",\"spiderid\":\"link\"}")
+                .stream().map(record -> record.getBytes(StandardCharsets.UTF_8)).toList();
+        RequestIntake intake = intake();
+        BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
+                new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis"), held -> { });
+        RedisBatchWriter.Writes first = filing.start();
+        List<Batch.Entry> entries = new ArrayList<>();
+        for (int offset = 0; offset < records.size(); offset++) {
+            Disposition.Accepted accepted = assertInstanceOf(Disposition.Accepted.class, intake.take(records.get(offset)));
+            first.add(accepted.handling());
+            entries.add(new Batch.Entry(PARTITION, offset, records.get(offset), accepted));
+        }
+        Batch batch = new Batch(entries, System.nanoTime());
+
+        filing.file(batch, first);
+
+        assertEquals(List.of(Disposition.Accepted.class, Disposition.Accepted.class),
+                batch.entries().stream().map(entry -> entry.disposition().getClass()).toList());
+        assertEquals(1, redis.sync().zcard(Keyspace.queue("link", "example.com")));
+        assertEquals("a string written by hand", redis.sync().get(Keyspace.JOBS_SIGNAL));
     }
 
     private static RequestIntake intake() {
