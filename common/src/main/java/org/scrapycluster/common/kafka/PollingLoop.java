@@ -1,6 +1,7 @@
 package org.scrapycluster.common.kafka;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -14,13 +15,17 @@ import org.slf4j.Logger;
  * stop, the waits and retries that end when it comes, and the stop itself. The thread unwinds by
  * {@link Stopping}, which {@link #check()}, {@link #pause(Duration)} and
  * {@link #createClient(String, Supplier, Logger)} throw once a stop was asked for, and ends by
- * {@link #release(Runnable)}, which closes its clients out of reach of the stop's interrupt.
+ * {@link #release(Runnable)}, which closes its clients out of reach of the stop's interrupt. Work the thread
+ * {@link #runToEnd runs to its end} (a batch it commits) is let finish by a stop, for up to half the stop's timeout,
+ * unless it {@link #waits() waits out an outage}.
  */
 public final class PollingLoop {
 
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final Object interrupting = new Object();
     private boolean releasing;
+    /** Whether work a stop lets finish is under way (guarded by {@link #interrupting}). */
+    private boolean finishing;
 
     /** Asks the loop to stop; true the first time only. */
     public boolean requestStop() {
@@ -63,6 +68,37 @@ public final class PollingLoop {
     }
 
     /**
+     * Runs {@code unit}, work that a stop asked for meanwhile lets run to its end rather than interrupting it
+     * ({@link #awaitEnd}), so that it is not left half done, to be done again by whoever takes over: a batch of
+     * records written, whose offsets are committed once it is. {@link #check()} and {@link #pause} go on throwing
+     * once a stop was asked for, so a unit that pauses gives itself up.
+     */
+    public void runToEnd(Runnable unit) {
+        synchronized (interrupting) {
+            finishing = true;
+        }
+        try {
+            unit.run();
+        } finally {
+            synchronized (interrupting) {
+                finishing = false;
+                interrupting.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Tells that the unit under way ({@link #runToEnd}) waits, out of an outage: a stop no longer lets it finish,
+     * but wakes and interrupts it at once.
+     */
+    public void waits() {
+        synchronized (interrupting) {
+            finishing = false;
+            interrupting.notifyAll();
+        }
+    }
+
+    /**
      * Runs {@code release}, the thread's last step that closes its Kafka clients, where {@link #awaitEnd} no longer
      * interrupts it: a client closed by an interrupted thread gives up its close, and says so with an ERROR and a
      * stack trace ({@code InterruptException}), and a stop that came as the thread was leaving its loop on its own
@@ -85,12 +121,23 @@ public final class PollingLoop {
     /**
      * Wakes {@code consumer} out of its poll (when there is one yet) and interrupts {@code thread} out of any other
      * wait, unless it is already closing its clients ({@link #release}), and waits up to {@code timeout} for it to
-     * end; call it after {@link #requestStop()}.
+     * end; call it after {@link #requestStop()}. A unit the thread {@link #runToEnd runs to its end} is first let
+     * finish, for up to half of {@code timeout}, unless it {@link #waits()}.
      *
      * @return whether the thread ended within the timeout
      */
     public boolean awaitEnd(Thread thread, Consumer<?, ?> consumer, Duration timeout) {
         synchronized (interrupting) {
+            long graceEnd = System.nanoTime() + timeout.toNanos() / 2;
+            long left;
+            while (finishing && !releasing && (left = graceEnd - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(interrupting, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
             if (!releasing) {
                 if (consumer != null) {
                     consumer.wakeup();

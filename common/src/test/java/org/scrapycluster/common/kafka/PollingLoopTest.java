@@ -77,6 +77,70 @@ class PollingLoopTest {
         assertFalse(interrupted.get(), "the close was not interrupted");
     }
 
+    /** A batch under way when the stop comes is let finish, not interrupted, so that its commit is not lost. */
+    @Test
+    void aUnitUnderWayRunsToItsEndWhenStopped() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> {
+            running.countDown();
+            try {
+                finish.await();
+                interrupted.set(Thread.currentThread().isInterrupted());
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        }));
+        running.await();
+
+        loop.requestStop();
+        CompletableFuture<Boolean> ended = new CompletableFuture<>();
+        Thread stopping = Thread.ofPlatform().start(() -> ended.complete(loop.awaitEnd(thread, null, Duration.ofMinutes(1))));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> stopping.getState() == Thread.State.TIMED_WAITING);
+        finish.countDown();
+
+        assertTrue(ended.get());
+        assertFalse(interrupted.get(), "the unit was not interrupted");
+    }
+
+    /** A unit that waits out an outage is interrupted at once: the stop does not wait for the outage to end. */
+    @Test
+    void aUnitThatWaitsIsInterruptedAtOnce() throws Exception {
+        CountDownLatch waiting = new CountDownLatch(1);
+        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> {
+            loop.waits();
+            waiting.countDown();
+            try {
+                Thread.sleep(Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                // the stop's interrupt: the unit is given up
+            }
+        }));
+        waiting.await();
+
+        loop.requestStop();
+        assertTrue(loop.awaitEnd(thread, null, Duration.ofHours(2)), "ended well before the hour's grace");
+    }
+
+    /** A unit that takes longer than half the stop's timeout is interrupted then. */
+    @Test
+    void aUnitLongerThanTheGraceIsInterrupted() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> {
+            running.countDown();
+            try {
+                Thread.sleep(Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                // the stop's interrupt, once the grace has passed
+            }
+        }));
+        running.await();
+
+        loop.requestStop();
+        assertTrue(loop.awaitEnd(thread, null, Duration.ofMillis(400)));
+    }
+
     @Test
     void anInterruptBeforeTheReleaseIsClearedForItAndSetAgainAfter() {
         AtomicBoolean interruptedDuringRelease = new AtomicBoolean(true);

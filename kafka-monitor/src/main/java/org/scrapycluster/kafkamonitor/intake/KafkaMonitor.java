@@ -238,7 +238,7 @@ public final class KafkaMonitor implements Service {
                 if (records.isEmpty()) {
                     loop.pause(options.sleepTime());
                 } else {
-                    handle(records);
+                    loop.runToEnd(() -> handle(records)); // a stop lets a batch that goes well finish and commit
                 }
                 backoff.reset();
             } catch (InvalidOffsetException e) {
@@ -355,6 +355,7 @@ public final class KafkaMonitor implements Service {
      */
     private void hold(Duration delay) {
         loop.check();
+        loop.waits(); // a stop gives the batch up now: the next owner takes it again
         holding = true;
         consumer.pause(consumer.assignment());
         ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(delay);
