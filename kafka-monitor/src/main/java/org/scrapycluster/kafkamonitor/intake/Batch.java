@@ -66,6 +66,11 @@ final class Batch {
         entries.addAll(settled);
     }
 
+    /** Whether the batch still holds records of {@code partition}: this consumer owns it. */
+    boolean owns(TopicPartition partition) {
+        return entries.stream().anyMatch(entry -> entry.partition().equals(partition));
+    }
+
     /** Drops the records of {@code partitions}, which this consumer no longer owns. */
     void drop(Collection<TopicPartition> partitions) {
         entries.removeIf(entry -> partitions.contains(entry.partition()));

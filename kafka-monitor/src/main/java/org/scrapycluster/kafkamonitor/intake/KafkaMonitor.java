@@ -3,7 +3,9 @@ package org.scrapycluster.kafkamonitor.intake;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -301,16 +303,21 @@ public final class KafkaMonitor implements Service {
     /** Counts and logs the batch's rejected records, and publishes what is to be published about them. */
     private void reportRejections(List<Batch.Entry> entries) {
         List<ProducerRecord<String, byte[]>> messages = new ArrayList<>();
+        Map<ProducerRecord<String, byte[]>, TopicPartition> sources = new IdentityHashMap<>();
         for (Batch.Entry entry : entries) {
             if (entry.disposition() instanceof Disposition.Rejected rejected) {
                 Rejection rejection = rejected.rejection();
                 metrics.rejected(rejection.kind());
                 stats.fail();
                 IntakeLog.rejected(entry, rejection, rejections.logged(entry.value(), rejection));
-                messages.addAll(messagesAbout(entry, rejection));
+                for (ProducerRecord<String, byte[]> message : messagesAbout(entry, rejection)) {
+                    messages.add(message);
+                    sources.put(message, entry.partition());
+                }
             }
         }
-        publisher.publish(messages, this::hold);
+        // a partition lost while Kafka is waited for goes with its records: their next owner reports them
+        publisher.publish(messages, this::hold, message -> current.owns(sources.get(message)));
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -50,9 +51,12 @@ final class RejectionPublisher {
 
     /**
      * Publishes {@code messages}; between attempts, {@code wait} is given the back-off to wait
-     * (and may throw to give up when the monitor is closing).
+     * (and may throw to give up when the monitor is closing). A message {@code stillOwed} no longer says is owed after a
+     * wait (its record's partition went to another consumer meanwhile, which takes the record again and sends its own)
+     * is not sent again.
      */
-    void publish(List<ProducerRecord<String, byte[]>> messages, Consumer<Duration> wait) {
+    void publish(List<ProducerRecord<String, byte[]>> messages, Consumer<Duration> wait,
+            Predicate<ProducerRecord<String, byte[]>> stillOwed) {
         Backoff backoff = Backoff.standard();
         List<ProducerRecord<String, byte[]>> unsent = messages;
         while (!unsent.isEmpty()) {
@@ -78,6 +82,7 @@ final class RejectionPublisher {
                 LOG.atWarn().addKeyValue("error", String.valueOf(retry.cause))
                         .log("Publishing " + unsent.size() + " rejection messages failed, Kafka did not take them for now; retrying");
                 wait.accept(backoff.nextDelay());
+                unsent = unsent.stream().filter(stillOwed).toList();
             }
         }
     }

@@ -11,6 +11,8 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.Callback;
@@ -29,6 +31,7 @@ class RejectionPublisherTest {
 
     private static final String MISSING = "demo.incoming_rejected";
     private static final String FIREHOSE = "demo.outbound_firehose";
+    private static final Predicate<ProducerRecord<String, byte[]>> ALL_OWED = message -> true;
 
     /** Kafka, answering, without the rejected topic: a send there gives up after max.block.ms, before it returns. */
     private final List<String> attempted = new ArrayList<>();
@@ -52,10 +55,10 @@ class RejectionPublisherTest {
     void aTopicKafkaDoesNotHaveCostsOneWaitAndIsThenSkippedForAWhile() {
         publisher.publish(List.of(message(MISSING), message(FIREHOSE), message(MISSING), message(MISSING)), backoff -> {
             throw new AssertionError("nothing is retried while Kafka answers");
-        });
+        }, ALL_OWED);
         publisher.publish(List.of(message(MISSING), message(FIREHOSE)), backoff -> {
             throw new AssertionError("nothing is retried while Kafka answers");
-        });
+        }, ALL_OWED);
 
         assertEquals(List.of(MISSING, FIREHOSE, FIREHOSE), attempted,
                 "only the first message waits for the missing topic; the rest of that batch and the next skip it");
@@ -72,7 +75,7 @@ class RejectionPublisherTest {
         deliveryFailures.add(new TimeoutException("Expiring 1 record(s) for " + FIREHOSE + "-0: 120000 ms has passed since batch creation"));
         List<Duration> waits = new ArrayList<>();
 
-        publisher.publish(List.of(message(FIREHOSE)), waits::add);
+        publisher.publish(List.of(message(FIREHOSE)), waits::add, ALL_OWED);
 
         assertEquals(2, waits.size(), "a back-off before each attempt again");
         assertEquals(List.of(FIREHOSE, FIREHOSE, FIREHOSE), attempted);
@@ -80,8 +83,23 @@ class RejectionPublisherTest {
 
         publisher.publish(List.of(message(FIREHOSE)), backoff -> {
             throw new AssertionError("the topic is not taken for one Kafka does not have");
-        });
+        }, ALL_OWED);
         assertEquals(2, kafka.history().size());
+    }
+
+    /** A message about a record whose partition went to another consumer while the monitor waited is not sent again. */
+    @Test
+    void aMessageNoLongerOwedAfterAWaitIsNotSentAgain() {
+        deliveryFailures.add(new NotEnoughReplicasException("Messages are rejected since there are fewer in-sync replicas than required."));
+        ProducerRecord<String, byte[]> kept = message(FIREHOSE);
+        ProducerRecord<String, byte[]> revoked = message(FIREHOSE);
+        deliveryFailures.add(new NotEnoughReplicasException("Messages are rejected since there are fewer in-sync replicas than required."));
+        AtomicBoolean rebalanced = new AtomicBoolean();
+
+        publisher.publish(List.of(kept, revoked), backoff -> rebalanced.set(true), message -> !rebalanced.get() || message != revoked);
+
+        assertEquals(List.of(FIREHOSE, FIREHOSE, FIREHOSE), attempted, "both sent, then the one still owed");
+        assertEquals(List.of(kept), kafka.history());
     }
 
     /** The future of a delivery that fails once it is waited for: not done when send returned. */
