@@ -58,19 +58,11 @@ class PollingLoopTest {
         CountDownLatch closed = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         loop.requestStop();
-        Thread thread = Thread.ofPlatform().start(() -> loop.release(() -> {
-            closing.countDown();
-            try {
-                closed.await(); // a client's close, which an interrupt cuts short
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-            }
-        }));
+        // a client's close, which an interrupt cuts short
+        Thread thread = Thread.ofPlatform().start(() -> loop.release(waitingFor(closing, closed, interrupted)));
         closing.await();
 
-        CompletableFuture<Boolean> ended = new CompletableFuture<>();
-        Thread stopping = Thread.ofPlatform().start(() -> ended.complete(loop.awaitEnd(thread, null, Duration.ofMinutes(1))));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !thread.isAlive() || stopping.getState() == Thread.State.TIMED_WAITING);
+        CompletableFuture<Boolean> ended = endAwaited(thread);
         closed.countDown();
 
         assertTrue(ended.get());
@@ -83,21 +75,11 @@ class PollingLoopTest {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
-        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> {
-            running.countDown();
-            try {
-                finish.await();
-                interrupted.set(Thread.currentThread().isInterrupted());
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-            }
-        }));
+        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(waitingFor(running, finish, interrupted)));
         running.await();
 
         loop.requestStop();
-        CompletableFuture<Boolean> ended = new CompletableFuture<>();
-        Thread stopping = Thread.ofPlatform().start(() -> ended.complete(loop.awaitEnd(thread, null, Duration.ofMinutes(1))));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> stopping.getState() == Thread.State.TIMED_WAITING);
+        CompletableFuture<Boolean> ended = endAwaited(thread);
         finish.countDown();
 
         assertTrue(ended.get());
@@ -139,6 +121,27 @@ class PollingLoopTest {
 
         loop.requestStop();
         assertTrue(loop.awaitEnd(thread, null, Duration.ofMillis(400)));
+    }
+
+    /** Work that tells {@code started}, then waits for {@code done}, noting whether an interrupt came meanwhile. */
+    private static Runnable waitingFor(CountDownLatch started, CountDownLatch done, AtomicBoolean interrupted) {
+        return () -> {
+            started.countDown();
+            try {
+                done.await();
+                interrupted.set(Thread.currentThread().isInterrupted());
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        };
+    }
+
+    /** Waits for the end of {@code thread} from another thread, as a stop does: its outcome, once that one waits. */
+    private CompletableFuture<Boolean> endAwaited(Thread thread) {
+        CompletableFuture<Boolean> ended = new CompletableFuture<>();
+        Thread stopping = Thread.ofPlatform().start(() -> ended.complete(loop.awaitEnd(thread, null, Duration.ofMinutes(1))));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !thread.isAlive() || stopping.getState() == Thread.State.TIMED_WAITING);
+        return ended;
     }
 
     @Test

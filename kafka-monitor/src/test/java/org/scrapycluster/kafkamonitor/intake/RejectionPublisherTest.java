@@ -72,7 +72,7 @@ class RejectionPublisherTest {
     @Test
     void aDeliveryThatFailedForAPassingReasonIsSentAgainWhileKafkaAnswers() {
         deliveryFailures.add(new NotEnoughReplicasException("Messages are rejected since there are fewer in-sync replicas than required."));
-        deliveryFailures.add(new TimeoutException("Expiring 1 record(s) for " + FIREHOSE + "-0: 120000 ms has passed since batch creation"));
+        deliveryFailures.add(new TimeoutException("Expiring 1 record(s) for " + FIREHOSE + "-0: 120000 ms has passed since creation"));
         List<Duration> waits = new ArrayList<>();
 
         publisher.publish(List.of(message(FIREHOSE)), waits::add, ALL_OWED);
