@@ -127,8 +127,9 @@ public final class PollingLoop {
      * @return whether the thread ended within the timeout
      */
     public boolean awaitEnd(Thread thread, Consumer<?, ?> consumer, Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
         synchronized (interrupting) {
-            long graceEnd = System.nanoTime() + timeout.toNanos() / 2;
+            long graceEnd = end - timeout.toNanos() / 2;
             long left;
             while (finishing && !releasing && (left = graceEnd - System.nanoTime()) > 0) {
                 try {
@@ -146,7 +147,7 @@ public final class PollingLoop {
             }
         }
         try {
-            thread.join(timeout);
+            thread.join(Duration.ofNanos(Math.max(0, end - System.nanoTime())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
