@@ -37,7 +37,7 @@ class JobLoopTest {
 
     /**
      * A Redis of the class's own: a job retried, or freed by its lock, is found by the fallback scan, paced by how long a
-     * pass over the keyspace takes and held cluster-wide for as long (jobs:scan_turn), and the shared server holds every
+     * pass over the keyspace takes and held cluster-wide for as long (jobs:scan_turn:<plugins>), and the shared server holds every
      * other test's keys and turns.
      */
     private static EmbeddedRedis redis;

@@ -100,10 +100,11 @@ public final class Keyspace {
     /** The LIST of job key names waiting to be picked up (additive). */
     public static final String JOBS_SIGNAL = "jobs:signal";
     /**
-     * Set by the Redis monitor whose turn it is to scan the keyspace for job keys, until its pause after the scan ends
-     * (additive), so that a cluster scans for jobs once a pause, not once a monitor.
+     * {@code jobs:scan_turn:<plugins>} (additive): set by the Redis monitor whose turn it is to scan the keyspace for the
+     * job keys of these plugins (their names, sorted, comma-separated), until its pause after the scan ends, so that a
+     * cluster scans for jobs once a pause, not once a monitor; monitors that run other plugins take turns of their own.
      */
-    public static final String JOBS_SCAN_TURN = "jobs:scan_turn";
+    public static final KeyTemplate JOBS_SCAN_TURN = KeyTemplate.of("jobs_scan_turn", "jobs:scan_turn:{plugins}");
     /** {@code jobs:<job key>:waiting} (additive): the values written to a job key since it was last handled. */
     public static final KeyTemplate JOB_WAITING = KeyTemplate.of("job_waiting", "jobs:{jobkey}:waiting");
     /**
@@ -153,7 +154,7 @@ public final class Keyspace {
     public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
             ACTIVE_DOMAINS, ACTIVATION_MARKER, ACTIVATIONS, QUEUE_SCAN_TURN, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
-            fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL), fixed(JOBS_SCAN_TURN),
+            fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL), JOBS_SCAN_TURN,
             JOB_WAITING, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW, STATS_BUCKETS, STATS_LIFETIME, HEARTBEAT,
             CRAWLER_HEARTBEAT);
 

@@ -42,7 +42,7 @@ public final class ScanTurn {
      */
     private long heldUntil = System.nanoTime();
 
-    /** @param key the turn's key, e.g. {@code jobs:scan_turn} */
+    /** @param key the turn's key, e.g. {@code <spiderid>:queue_scan} */
     public ScanTurn(RedisConnection redis, String key) {
         this.redis = redis;
         this.key = key;

@@ -130,7 +130,7 @@ class KeyspaceTest {
         names.put("stats request", Keyspace.STATS_REQUEST.fill("crawler", APP));
         names.put("zookeeper edit", Keyspace.ZOOKEEPER.fill("domain-update", DOMAIN, APP));
         names.put("job signal", Keyspace.JOBS_SIGNAL);
-        names.put("job scan turn", Keyspace.JOBS_SCAN_TURN);
+        names.put("job scan turn", Keyspace.JOBS_SCAN_TURN.fill("InfoMonitor,StopMonitor"));
         names.put("job waiting list", Keyspace.JOB_WAITING.fill(stop));
         names.put("job answers not sent", Keyspace.JOB_ANSWERS.fill(stop));
         names.put("job lock", Keyspace.lock(stop));

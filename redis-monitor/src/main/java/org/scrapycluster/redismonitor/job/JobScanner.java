@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * <p>The pause between scans is {@code SLEEP_TIME}, or 39 times the shortest of the last three scans' walks over the
  * keyspace when that is longer ({@link ScanPace#quietAfter}), so that scanning a large keyspace takes at most a fortieth
  * of the time.
- * One Redis monitor of the cluster scans at a time: the one whose token {@code jobs:scan_turn} holds, through its scan and
- * its pause; the others ask for it every {@code SLEEP_TIME}, so the scans do not grow with the monitors.
+ * One Redis monitor of the cluster scans at a time: the one whose token {@code jobs:scan_turn:<plugins>} holds, through its
+ * scan and its pause; the others ask for it every {@code SLEEP_TIME}, so the scans do not grow with the monitors. The
+ * turn is that of the monitor's plugins ({@link #turnKey}): a monitor that runs other plugins scans in turns of its own.
  *
  * <p>A job whose keys Redis refuses (its waiting list or failure count of another type, written by hand) is
  * logged once and passed over, and the jobs after it are processed (docs/operations.md "Keys Redis refuses"). So is a
@@ -70,7 +71,7 @@ public final class JobScanner implements Worker.Step {
     JobScanner(RedisConnection redis, List<JobPlugin> plugins, JobProcessor processor, Clock clock, Duration sleep, Boolean byType) {
         this.byType = byType;
         this.redis = redis;
-        this.turn = new ScanTurn(redis, Keyspace.JOBS_SCAN_TURN);
+        this.turn = new ScanTurn(redis, turnKey(plugins));
         this.plugins = List.copyOf(plugins);
         this.jobs = new JobPass(processor, LOG, "The job scan");
         this.clock = clock;
@@ -79,7 +80,16 @@ public final class JobScanner implements Worker.Step {
     }
 
     /**
-     * One scan, then the pause, when this monitor has the turn ({@code jobs:scan_turn}); otherwise only the least pause,
+     * The key of the turn to scan for {@code plugins}' jobs, {@code jobs:scan_turn:<their names>}: monitors that run
+     * the same plugins share it; one that runs others (a plugin jar on some monitors only, during a rolling upgrade)
+     * takes a turn of its own, so no plugin's jobs wait on a monitor that cannot handle them.
+     */
+    static String turnKey(List<JobPlugin> plugins) {
+        return Keyspace.JOBS_SCAN_TURN.fill(String.join(",", plugins.stream().map(JobPlugin::name).sorted().toList()));
+    }
+
+    /**
+     * One scan, then the pause, when this monitor has the turn ({@code jobs:scan_turn:<plugins>}); otherwise only the least pause,
      * after which it asks for the turn again. A monitor that takes the turn holds it for its last pause or a second,
      * whichever is longer (one that dies holds it no longer), and takes it again once less than half of that is left;
      * a scan that leaves less of it than its new pause holds the turn for that pause. So on a small keyspace a scan is

@@ -67,7 +67,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
             if (plugin.isPresent()) {
                 jobs.process(plugin.get(), key);
             } else {
-                LOG.debug("No plugin runs the signalled key {}", key);
+                LOG.debug("No plugin here runs the signalled key {}; a monitor that runs one finds it by its scan", key);
             }
         }
         for (Map.Entry<String, JobPlugin> retry : retries.takeDue()) {

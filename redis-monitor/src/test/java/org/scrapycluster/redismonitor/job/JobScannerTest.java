@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.EmbeddedStack;
@@ -67,7 +66,8 @@ class JobScannerTest {
     void oneMonitorOfTheClusterScansAndTheOthersWaitForItsPauseToEnd() throws Exception {
         RecordingPlugin first = new RecordingPlugin(prefix + ":info:*");
         RecordingPlugin second = new RecordingPlugin(prefix + ":info:*");
-        bed.redis.sync().del(Keyspace.JOBS_SCAN_TURN);
+        String turn = JobScanner.turnKey(List.of(first));
+        bed.redis.sync().del(turn);
         bed.redis.sync().set(prefix + ":info:app1", "uuid-1");
         Thread scanning = Thread.ofPlatform().start(() -> {
             try {
@@ -85,12 +85,42 @@ class JobScannerTest {
             new JobScanner(bed.redis, List.of(second), bed.processor, Clock.systemUTC(), Duration.ofMillis(50)).run();
 
             assertEquals(Set.of(), second.handled, "the first monitor holds the turn through its pause");
-            long held = bed.redis.sync().pttl(Keyspace.JOBS_SCAN_TURN);
+            long held = bed.redis.sync().pttl(turn);
             assertTrue(held > 20_000 && held <= 30_000, "held for the first monitor's pause, SLEEP_TIME here: " + held);
         } finally {
             scanning.interrupt();
             scanning.join();
-            bed.redis.sync().del(Keyspace.JOBS_SCAN_TURN);
+            bed.redis.sync().del(turn);
+        }
+    }
+
+    @Test
+    void aMonitorThatRunsOtherPluginsScansInATurnOfItsOwn() throws Exception {
+        RecordingPlugin info = new RecordingPlugin(prefix + ":info:*");
+        RecordingPlugin custom = new RecordingPlugin(prefix + ":custom:*");
+        bed.redis.sync().set(prefix + ":info:app1", "uuid-1");
+        // a monitor without the custom plugin takes the turn and holds it through a long pause
+        Thread scanning = Thread.ofPlatform().start(() -> {
+            try {
+                new JobScanner(bed.redis, List.of(info), bed.processor, Clock.systemUTC(), Duration.ofSeconds(30)).run();
+            } catch (InterruptedException stopped) {
+                // the test is over
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> info.handled.contains(prefix + ":info:app1"));
+            bed.redis.sync().set(prefix + ":custom:app1", "uuid-2");
+
+            // one that was given a plugin jar the first lacks (a rolling upgrade)
+            new JobScanner(bed.redis, List.of(custom, new RecordingPlugin(prefix + ":info:*")), bed.processor,
+                    Clock.systemUTC(), Duration.ofMillis(50)).run();
+
+            assertEquals(Set.of(prefix + ":custom:app1"), custom.handled, "the custom plugin's jobs are scanned for");
+        } finally {
+            scanning.interrupt();
+            scanning.join();
         }
     }
 
@@ -130,7 +160,8 @@ class JobScannerTest {
             // the turn is held for a second and taken again once half of it is gone: once, and once more each half second
             assertTrue(CommandStats.calls(stats, "set") <= 1 + halfSeconds, "the turn's takes (SET NX in its script), "
                     + halfSeconds + " half seconds: " + stats);
-            assertTrue(own.redis.sync().pttl(Keyspace.JOBS_SCAN_TURN) > 0, "still held for the others");
+            assertTrue(own.redis.sync().pttl(JobScanner.turnKey(List.of(new RecordingPlugin(prefix + ":info:*")))) > 0,
+                    "still held for the others");
         }
     }
 
