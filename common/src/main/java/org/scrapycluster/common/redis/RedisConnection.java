@@ -52,6 +52,7 @@ import org.slf4j.Logger;
 public final class RedisConnection implements AutoCloseable {
 
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
+    private static final String VERSION_FIELD = "redis_version:";
     /** The most different reasons for failing to connect that one {@link #openRetrying} says. */
     static final int REASONS_SAID = 3;
 
@@ -270,6 +271,21 @@ public final class RedisConnection implements AutoCloseable {
             budget.gaveUp(what + ": not waited for, the stop was interrupted");
         }
         return false;
+    }
+
+    /**
+     * Whether the server is Redis 6.0 or newer ({@code INFO server}), which takes {@code SCAN ... TYPE} and a blocking
+     * command's timeout in fractions of a second; older servers take whole seconds only, and refuse {@code 1.0}.
+     */
+    public boolean isRedis6OrNewer() {
+        return isRedis6OrNewer(sync().info("server"));
+    }
+
+    /** Whether the {@code INFO server} text {@code serverInfo} names a {@code redis_version} of 6.0 or newer. */
+    static boolean isRedis6OrNewer(String serverInfo) {
+        return serverInfo.lines().filter(line -> line.startsWith(VERSION_FIELD)).findFirst()
+                .map(line -> line.substring(VERSION_FIELD.length()).strip().split("\\.")[0])
+                .filter(major -> major.matches("\\d{1,4}")).map(major -> Integer.parseInt(major) >= 6).orElse(false);
     }
 
     /** The time by Redis's clock ({@code TIME}): the clock the scripts stamp the throttle windows and the accounting with. */

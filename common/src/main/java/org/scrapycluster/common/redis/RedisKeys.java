@@ -14,7 +14,6 @@ import io.lettuce.core.ScanCursor;
 public final class RedisKeys {
 
     private static final int SCAN_COUNT = 1000;
-    private static final String VERSION_FIELD = "redis_version:";
 
     private RedisKeys() {
     }
@@ -55,22 +54,10 @@ public final class RedisKeys {
     /**
      * The keys of the Redis type {@code type} ({@code string}, {@code zset}, ...) matching each of {@code globs}, in
      * their order, from one pass over the keyspace ({@code SCAN ... TYPE}): for Redis 6.0 and newer, see
-     * {@link #scansByType}.
+     * {@link RedisConnection#isRedis6OrNewer}.
      */
     public static List<List<String>> matchEachOfType(RedisConnection redis, String type, List<Glob> globs) {
         return sort(redis, KeyScanArgs.Builder.type(type).limit(SCAN_COUNT), globs);
-    }
-
-    /** Whether the server takes {@code SCAN ... TYPE}: its {@code redis_version} is 6.0 or newer. */
-    public static boolean scansByType(RedisConnection redis) {
-        return scansByType(redis.sync().info("server"));
-    }
-
-    /** Whether the {@code INFO server} text {@code serverInfo} names a {@code redis_version} of 6.0 or newer. */
-    static boolean scansByType(String serverInfo) {
-        return serverInfo.lines().filter(line -> line.startsWith(VERSION_FIELD)).findFirst()
-                .map(line -> line.substring(VERSION_FIELD.length()).strip().split("\\.")[0])
-                .filter(major -> major.matches("\\d{1,4}")).map(major -> Integer.parseInt(major) >= 6).orElse(false);
     }
 
     /** The keys of one pass of {@code args} matching each of {@code globs}, in their order, each key once a glob. */

@@ -44,6 +44,19 @@ class RedisConnectionTest {
     private static final int LATENCY_BUCKETS_PER_COMMAND = 20;
 
     @Test
+    void knowsARedisOf6OrNewerFromItsVersion() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-version"));
+             RedisConnection redis = TestRedis.connect(server)) {
+            assertTrue(redis.isRedis6OrNewer(), "the tests' Redis is 7");
+        }
+        assertTrue(RedisConnection.isRedis6OrNewer("# Server\r\nredis_version:6.0.0\r\nredis_mode:standalone\r\n"));
+        assertTrue(RedisConnection.isRedis6OrNewer("redis_version:10.2.1\r\n"));
+        assertFalse(RedisConnection.isRedis6OrNewer("# Server\r\nredis_version:5.0.14\r\n"));
+        assertFalse(RedisConnection.isRedis6OrNewer("# Server\r\nredis_mode:standalone\r\n"), "no version: as the oldest");
+        assertFalse(RedisConnection.isRedis6OrNewer("redis_version:unknown\r\n"));
+    }
+
+    @Test
     void failsFastWhileRedisIsAwayAndReconnectsByItself() {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-outage"));
              RedisConnection redis = TestRedis.connect(server)) {

@@ -1,7 +1,6 @@
 package org.scrapycluster.common.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
@@ -90,16 +89,6 @@ class RedisKeysTest {
 
         assertEquals(keys("text", 1_200).keySet(), found);
         assertEquals(List.of(prefix + ":queue"), RedisKeys.matchEachOfType(redis, "zset", ours).getFirst());
-    }
-
-    @Test
-    void scansByTypeFromRedis6On() {
-        assertTrue(RedisKeys.scansByType(redis), "the tests' Redis is 7");
-        assertTrue(RedisKeys.scansByType("# Server\r\nredis_version:6.0.0\r\nredis_mode:standalone\r\n"));
-        assertTrue(RedisKeys.scansByType("redis_version:10.2.1\r\n"));
-        assertFalse(RedisKeys.scansByType("# Server\r\nredis_version:5.0.14\r\n"));
-        assertFalse(RedisKeys.scansByType("# Server\r\nredis_mode:standalone\r\n"), "no version: as the oldest");
-        assertFalse(RedisKeys.scansByType("redis_version:unknown\r\n"));
     }
 
     private Map<String, String> keys(String kind, int count) {

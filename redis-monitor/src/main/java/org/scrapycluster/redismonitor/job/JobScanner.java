@@ -139,7 +139,7 @@ public final class JobScanner implements Worker.Step {
     /** The keys matching each of {@code globs}, in their order. */
     private List<List<String>> find(List<Glob> globs) {
         if (byType == null) {
-            byType = RedisKeys.scansByType(redis);
+            byType = redis.isRedis6OrNewer();
         }
         if (!byType) {
             return RedisKeys.matchEach(redis, globs);

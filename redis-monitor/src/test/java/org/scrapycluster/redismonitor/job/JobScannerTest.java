@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -162,40 +161,6 @@ class JobScannerTest {
                     + halfSeconds + " half seconds: " + stats);
             assertTrue(own.redis.sync().pttl(JobScanner.turnKey(List.of(new RecordingPlugin(prefix + ":info:*")))) > 0,
                     "still held for the others");
-        }
-    }
-
-    /** Handles the jobs of its pattern, taking the time given for each, answering nothing, and remembers their keys. */
-    private static final class RecordingPlugin implements JobPlugin {
-
-        final Set<String> handled = ConcurrentHashMap.newKeySet();
-        private final String pattern;
-        private final Duration each;
-
-        RecordingPlugin(String pattern) {
-            this(pattern, Duration.ZERO);
-        }
-
-        RecordingPlugin(String pattern, Duration each) {
-            this.pattern = pattern;
-            this.each = each;
-        }
-
-        @Override
-        public String name() {
-            return "RecordingPlugin " + pattern;
-        }
-
-        @Override
-        public String pattern() {
-            return pattern;
-        }
-
-        @Override
-        public List<Answer> handle(Job job) throws InterruptedException {
-            Thread.sleep(each);
-            handled.add(job.key());
-            return List.of();
         }
     }
 }

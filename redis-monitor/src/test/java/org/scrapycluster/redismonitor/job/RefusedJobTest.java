@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +28,7 @@ class RefusedJobTest {
     private JobTestBed bed;
     private RedisEndpoint endpoint;
     private JobScanner scanner;
-    private final RecordingPlugin plugin = new RecordingPlugin();
+    private final RecordingPlugin plugin = new RecordingPlugin(prefix + ":*:*");
 
     @BeforeEach
     void connect(EmbeddedStack stack) {
@@ -77,27 +76,5 @@ class RefusedJobTest {
 
         assertEquals(Set.of(good), plugin.handled);
         assertEquals(1, bed.redis.sync().exists(broken), "the refused job stays for its keys to be repaired");
-    }
-
-    /** Handles the jobs of the test, answering nothing, and remembers their keys. */
-    private final class RecordingPlugin implements JobPlugin {
-
-        final Set<String> handled = ConcurrentHashMap.newKeySet();
-
-        @Override
-        public String name() {
-            return "RecordingPlugin";
-        }
-
-        @Override
-        public String pattern() {
-            return prefix + ":*:*";
-        }
-
-        @Override
-        public List<Answer> handle(Job job) {
-            handled.add(job.key());
-            return List.of();
-        }
     }
 }
