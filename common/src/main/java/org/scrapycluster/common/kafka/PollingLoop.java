@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.KafkaException;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.Interrupts;
 import org.slf4j.Logger;
 
 /**
@@ -108,14 +109,7 @@ public final class PollingLoop {
         synchronized (interrupting) {
             releasing = true;
         }
-        boolean interrupted = Thread.interrupted();
-        try {
-            release.run();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Interrupts.putAside(release);
     }
 
     /**

@@ -21,6 +21,7 @@ import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.common.redis.Ticker;
+import org.scrapycluster.common.service.Interrupts;
 import org.scrapycluster.redismonitor.info.QueueScan;
 import org.scrapycluster.redismonitor.job.Answer;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
@@ -176,7 +177,9 @@ public final class CrawlCompletion implements AutoCloseable {
             Optional<CompletedCrawl> next;
             while (sending.isHeld() && (next = counts.oldestCompleted()).isPresent()) {
                 outbound.publish(List.of(announcement(next.get())));
-                counts.announced(next.get());
+                CompletedCrawl sent = next.get();
+                // Kafka has it: a stop's interrupt must not leave it on the list, to be sent a second time
+                Interrupts.putAside(() -> counts.announced(sent));
                 completed.increment();
             }
         }

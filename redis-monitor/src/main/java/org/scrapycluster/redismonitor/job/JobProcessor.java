@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
@@ -20,6 +21,8 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
+import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.Interrupts;
 import org.scrapycluster.redismonitor.job.JobStats.Outcome;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 import org.scrapycluster.redismonitor.outbound.OutboundUnavailableException;
@@ -143,13 +146,11 @@ public final class JobProcessor {
         try {
             handled = handleEach(plugin, waiters, unsent);
             outbound.publish(handled.answers());
-            finish(waiters);
+            finishAnswered(waiters);
             stats.ended(plugin, handled.allRejected() ? Outcome.REJECTED : Outcome.ANSWERED, Duration.ofNanos(System.nanoTime() - started));
         } catch (OutboundUnavailableException e) {
             if (handled != null) {
-                String kept = Keyspace.JOB_ANSWERS.fill(waiters.key());
-                redis.sync().hset(kept, StoredAnswers.encode(handled.byValue()));
-                redis.sync().expire(kept, KEPT_ANSWERS_TTL.toSeconds());
+                keep(waiters.key(), handled.notTaken(e.taken()));
             }
             throw e;
         } catch (RedisException e) {
@@ -234,7 +235,7 @@ public final class JobProcessor {
             LOG.atError().addKeyValue("key", key).addKeyValue("error", e.getMessage())
                     .log("Kafka refused the error answers of a job given up; its requesters are not told");
         }
-        finish(waiters);
+        finishAnswered(waiters);
         stats.ended(plugin, Outcome.GIVEN_UP, Duration.ofNanos(System.nanoTime() - started));
     }
 
@@ -250,6 +251,56 @@ public final class JobProcessor {
             LOG.atError().addKeyValue("key", waiters.key()).setCause(e).log("The plugin failed to word the error answers of a job given up; "
                     + "its requesters are not told");
             return List.of();
+        }
+    }
+
+    /**
+     * Keeps the answers Kafka did not take ({@code jobs:<key>:answers}), for whichever monitor handles the job next;
+     * a value whose answers Kafka all took is kept with none, so that it is not handled again. Written even while a
+     * stop interrupts this thread, which would make Redis commands fail at once.
+     */
+    private void keep(String key, Map<String, List<Answer>> byValue) {
+        String kept = Keyspace.JOB_ANSWERS.fill(key);
+        Interrupts.putAside(() -> {
+            redis.sync().hset(kept, StoredAnswers.encode(byValue));
+            redis.sync().expire(kept, KEPT_ANSWERS_TTL.toSeconds());
+        });
+    }
+
+    /**
+     * Ends a job whose answers Kafka took. Were Redis to go away now, the job would stay, to be handled again and its
+     * requesters answered twice (a stop's second purge answering 0 purged): the end is tried again, after a back-off,
+     * while the job's lock is still held (and renewed once Redis is back), until Redis takes it or the monitor stops.
+     * A stop that interrupts this thread meanwhile does not keep it from ending the job.
+     */
+    private void finishAnswered(Waiters waiters) {
+        Backoff backoff = Backoff.standard();
+        while (true) {
+            try {
+                Interrupts.putAside(() -> finish(waiters));
+                if (backoff.attempts() > 0) {
+                    LOG.atInfo().addKeyValue("key", waiters.key()).log("Job {} ended now that Redis is back", waiters.key());
+                }
+                return;
+            } catch (RedisException e) {
+                if (RedisErrors.isRefusal(e)) {
+                    throw e;
+                }
+                if (backoff.attempts() == 0) {
+                    LOG.atWarn().addKeyValue("key", waiters.key()).addKeyValue("error", e.getMessage())
+                            .log("Kafka took the answers of job {}, but Redis did not take its end; ending it once Redis is back, "
+                                    + "so that its requests are not answered again", waiters.key());
+                }
+                try {
+                    Worker.idle(backoff::pause);
+                } catch (InterruptedException stopping) {
+                    LOG.atWarn().addKeyValue("key", waiters.key())
+                            .log("The monitor stopped before Redis took the end of job {}; its requests will be answered again",
+                                    waiters.key());
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
@@ -271,6 +322,22 @@ public final class JobProcessor {
 
         List<Answer> answers() {
             return byValue.values().stream().flatMap(List::stream).toList();
+        }
+
+        /** Each value's answers but those at the positions {@code taken} of {@link #answers()}. */
+        Map<String, List<Answer>> notTaken(Set<Integer> taken) {
+            Map<String, List<Answer>> left = new LinkedHashMap<>();
+            int position = 0;
+            for (Map.Entry<String, List<Answer>> value : byValue.entrySet()) {
+                List<Answer> kept = new ArrayList<>();
+                for (Answer answer : value.getValue()) {
+                    if (!taken.contains(position++)) {
+                        kept.add(answer);
+                    }
+                }
+                left.put(value.getKey(), kept);
+            }
+            return left;
         }
     }
 }

@@ -3,8 +3,10 @@ package org.scrapycluster.redismonitor.outbound;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +18,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -118,9 +121,12 @@ public final class OutboundPublisher implements AutoCloseable {
     }
 
     /**
-     * Sends {@code answers} and waits until Kafka has taken every one, then logs each one's sent message.
+     * Sends {@code answers} and waits until Kafka has taken every one, then logs each one's sent message. The wait
+     * goes on through an interrupt (a stop's), which is kept for the caller: it ends within the timeout anyway, and
+     * the caller must know which answers Kafka took, since the producer's close delivers what is still buffered.
      *
-     * @throws OutboundUnavailableException when Kafka did not take them in time; some may have been sent
+     * @throws OutboundUnavailableException when Kafka did not take them in time; it names those Kafka took
+     *                                      ({@link OutboundUnavailableException#taken})
      * @throws KafkaException               when Kafka refused one for good (too large, bad topic, ...)
      */
     public void publish(List<Answer> answers) throws OutboundUnavailableException {
@@ -128,9 +134,9 @@ public final class OutboundPublisher implements AutoCloseable {
             return;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
+        List<Future<RecordMetadata>> firehose = new ArrayList<>(answers.size());
         try {
             List<byte[]> values = new ArrayList<>(answers.size());
-            List<Future<RecordMetadata>> firehose = new ArrayList<>(answers.size());
             for (Answer answer : answers) {
                 values.add(json.writeBytes(answer.fields()));
                 firehose.add(producer.send(new ProducerRecord<>(topics.outboundFirehose(), values.getLast())));
@@ -142,24 +148,21 @@ public final class OutboundPublisher implements AutoCloseable {
                 appTopic(answers.get(i).appid())
                         .ifPresent(topic -> appCopies.add(new AppCopy(topic, producer.send(new ProducerRecord<>(topic, value)))));
             }
-            for (Future<RecordMetadata> record : firehose) {
-                record.get(remaining(deadline), TimeUnit.NANOSECONDS);
-            }
+            awaitAll(firehose, deadline);
             // the copies were sent when the firehose's records were: the producer settles each within the timeout of its send
             long copiesDeadline = System.nanoTime() + timeout.toNanos();
             for (AppCopy copy : appCopies) {
-                copy.dropped(remaining(copiesDeadline)).ifPresent(cause -> absentTopics.absent(copy.topic(), cause));
+                copy.dropped(copiesDeadline).ifPresent(cause -> absentTopics.absent(copy.topic(), cause));
             }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw unavailable(retriable);
+                throw unavailable(retriable, firehose);
             }
             throw e.getCause() instanceof KafkaException refused ? refused : new KafkaException(e.getCause());
         } catch (RetriableException | TimeoutException e) {
-            throw unavailable(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new OutboundUnavailableException("interrupted while waiting for Kafka", e);
+            throw unavailable(e, firehose);
+        } catch (InterruptException e) {
+            throw new OutboundUnavailableException("interrupted while handing an answer to Kafka", e, taken(firehose));
         }
         if (outage.getAndSet(null) != null) {
             LOG.info("Kafka takes answers again");
@@ -167,8 +170,54 @@ public final class OutboundPublisher implements AutoCloseable {
         answers.forEach(OutboundPublisher::logSent);
     }
 
-    private static long remaining(long deadline) {
-        return Math.max(0, deadline - System.nanoTime());
+    /**
+     * Waits for every record until {@code deadline}, each of them even after one failed, so that which Kafka took is
+     * known; then throws the first failure.
+     */
+    private static void awaitAll(List<Future<RecordMetadata>> records, long deadline) throws ExecutionException, TimeoutException {
+        Exception first = null;
+        for (Future<RecordMetadata> record : records) {
+            try {
+                awaitThroughInterrupts(record, deadline);
+            } catch (ExecutionException | TimeoutException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first instanceof ExecutionException failed) {
+            throw failed;
+        }
+        if (first instanceof TimeoutException late) {
+            throw late;
+        }
+    }
+
+    /** Waits for {@code pending} until {@code deadline}; an interrupt meanwhile is kept for after the wait. */
+    private static <T> T awaitThroughInterrupts(Future<T> pending, long deadline) throws ExecutionException, TimeoutException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return pending.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The positions of the records Kafka has taken. */
+    private static Set<Integer> taken(List<Future<RecordMetadata>> records) {
+        Set<Integer> taken = new HashSet<>();
+        for (int i = 0; i < records.size(); i++) {
+            if (records.get(i).state() == Future.State.SUCCESS) {
+                taken.add(i);
+            }
+        }
+        return taken;
     }
 
     /**
@@ -215,10 +264,10 @@ public final class OutboundPublisher implements AutoCloseable {
      */
     private record AppCopy(String topic, Future<RecordMetadata> sent) {
 
-        /** Why Kafka did not take the copy within {@code nanos}; empty when it took it. */
-        Optional<Throwable> dropped(long nanos) throws InterruptedException {
+        /** Why Kafka did not take the copy by {@code deadline} ({@link System#nanoTime}); empty when it took it. */
+        Optional<Throwable> dropped(long deadline) {
             try {
-                sent.get(nanos, TimeUnit.NANOSECONDS);
+                awaitThroughInterrupts(sent, deadline);
                 return Optional.empty();
             } catch (TimeoutException e) {
                 return Optional.of(e);
@@ -228,12 +277,12 @@ public final class OutboundPublisher implements AutoCloseable {
         }
     }
 
-    private OutboundUnavailableException unavailable(Throwable cause) {
+    private OutboundUnavailableException unavailable(Throwable cause, List<Future<RecordMetadata>> firehose) {
         String message = "Kafka did not take an answer within " + timeout.toMillis() + " ms: " + cause;
         if (outage.getAndSet(message) == null) {
             LOG.warn("{}; jobs stay in Redis and are answered once Kafka is back", message);
         }
-        return new OutboundUnavailableException(message, cause);
+        return new OutboundUnavailableException(message, cause, taken(firehose));
     }
 
     private static void logSent(Answer answer) {

@@ -35,7 +35,7 @@ final class JobTestBed implements AutoCloseable {
 
     final RedisConnection redis;
     final RedisLocks locks;
-    final MockProducer<String, byte[]> kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+    final MockProducer<String, byte[]> kafka;
     final ManualClock clock = new ManualClock();
     /** The jobs to try again, due a second after the processor came to them by {@link #clock}. */
     final JobRetries retries = new JobRetries(clock, Duration.ofSeconds(1));
@@ -48,6 +48,12 @@ final class JobTestBed implements AutoCloseable {
 
     /** As {@link #JobTestBed(EmbeddedStack, String, int)}, on the Redis at {@code redisPort}. */
     JobTestBed(int redisPort, String prefix, int attempts) {
+        this(redisPort, prefix, attempts, true);
+    }
+
+    /** @param kafkaTakesAtOnce whether the Kafka stand-in takes each answer at once, or when the test says */
+    JobTestBed(int redisPort, String prefix, int attempts, boolean kafkaTakesAtOnce) {
+        kafka = new MockProducer<>(kafkaTakesAtOnce, null, new StringSerializer(), new ByteArraySerializer());
         redis = RedisConnection.open(RedisEndpoint.of("127.0.0.1", redisPort));
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON,

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -88,6 +89,48 @@ class OutboundPublisherTest {
         second.get();
         assertEquals(List.of("shop.outbound_firehose", "shop.outbound_app", "shop.outbound_firehose", "shop.outbound_app"),
                 kafka.history().stream().map(ProducerRecord::topic).toList(), "the app's topic is not skipped: Kafka took the copy");
+    }
+
+    @Test
+    void aStopThatInterruptsTheWaitForKafkaLetsItLearnWhetherKafkaTookTheAnswer() throws Exception {
+        CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
+        Thread publishing = Thread.ofPlatform().start(() -> {
+            try {
+                publish("uuid-1");
+                interruptedAfter.complete(Thread.currentThread().isInterrupted());
+            } catch (RuntimeException e) {
+                interruptedAfter.completeExceptionally(e);
+            }
+        });
+        Awaitility.await().until(() -> kafka.history().size() == 2);
+
+        publishing.interrupt(); // a stop: the producer would deliver the answer at its close all the same
+        Thread.sleep(200);
+        while (kafka.completeNext()) {
+            // Kafka takes the answer and its app's copy
+        }
+
+        assertEquals(true, interruptedAfter.get(), "sent, and the interrupt kept for the caller");
+    }
+
+    @Test
+    void whenKafkaTakesSomeOfTheAnswersSentTogetherTheFailureNamesThem() throws Exception {
+        CompletableFuture<Set<Integer>> taken = CompletableFuture.supplyAsync(() -> {
+            try {
+                publisher.publish(List.of(new Answer("app", Map.of("uuid", "u-1"), "Sent"), new Answer("app", Map.of("uuid", "u-2"), "Sent"),
+                        new Answer("app", Map.of("uuid", "u-3"), "Sent")));
+                return Set.of();
+            } catch (OutboundUnavailableException e) {
+                return e.taken();
+            }
+        });
+        Awaitility.await().until(() -> kafka.history().size() == 6);
+
+        kafka.errorNext(new NotEnoughReplicasException("one replica in sync"));
+        kafka.completeNext();
+        kafka.completeNext();
+
+        assertEquals(Set.of(1, 2), taken.get(), "the answers after the one that failed are waited for");
     }
 
     @Test
