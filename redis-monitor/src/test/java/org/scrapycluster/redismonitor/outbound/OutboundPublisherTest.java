@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -117,8 +118,7 @@ class OutboundPublisherTest {
     void whenKafkaTakesSomeOfTheAnswersSentTogetherTheFailureNamesThem() throws Exception {
         CompletableFuture<Set<Integer>> taken = CompletableFuture.supplyAsync(() -> {
             try {
-                publisher.publish(List.of(new Answer("app", Map.of("uuid", "u-1"), "Sent"), new Answer("app", Map.of("uuid", "u-2"), "Sent"),
-                        new Answer("app", Map.of("uuid", "u-3"), "Sent")));
+                publisher.publish(Stream.of("u-1", "u-2", "u-3").map(uuid -> new Answer("app", Map.of("uuid", uuid), "Sent")).toList());
                 return Set.of();
             } catch (OutboundUnavailableException e) {
                 return e.taken();
