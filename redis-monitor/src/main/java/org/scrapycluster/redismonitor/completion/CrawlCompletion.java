@@ -1,6 +1,5 @@
 package org.scrapycluster.redismonitor.completion;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -75,7 +74,6 @@ public final class CrawlCompletion implements AutoCloseable {
     private final QueueScan scan;
     private final OutboundPublisher outbound;
     private final Duration quiet;
-    private final Clock clock;
     private final Counter completed;
     private final OutageReporter outage = new OutageReporter(LOG, "Crawl completion check");
     private final RefusedKeys refused = new RefusedKeys(LOG, "The crawl completion check");
@@ -84,10 +82,8 @@ public final class CrawlCompletion implements AutoCloseable {
     /**
      * @param locks elect the one monitor that sends {@code crawls:completed}
      * @param quiet how long a crawl must have had nothing pending
-     * @param clock the clock {@code server_time} is read from
      */
-    public CrawlCompletion(RedisConnection redis, RedisLocks locks, OutboundPublisher outbound, Duration quiet, Clock clock,
-            MeterRegistry meters) {
+    public CrawlCompletion(RedisConnection redis, RedisLocks locks, OutboundPublisher outbound, Duration quiet, MeterRegistry meters) {
         if (quiet.isNegative()) {
             throw new IllegalArgumentException("the quiet period cannot be negative, got " + quiet);
         }
@@ -97,7 +93,6 @@ public final class CrawlCompletion implements AutoCloseable {
         this.scan = new QueueScan(redis);
         this.outbound = outbound;
         this.quiet = quiet;
-        this.clock = clock;
         this.completed = Counter.builder("redis.monitor.crawls.completed").description("Crawls announced as complete").register(meters);
     }
 
@@ -192,7 +187,8 @@ public final class CrawlCompletion implements AutoCloseable {
         answer.put("appid", crawl.appid());
         answer.put("crawlid", crawl.crawlid());
         answer.put("spiderid", crawl.spiderId());
-        answer.put("server_time", clock.instant().getEpochSecond());
+        // the clock start_time was stamped by: with the monitor's, a skew between the hosts would skew the crawl's length
+        answer.put("server_time", redis.serverTime().getEpochSecond());
         answer.put("total_pages", done.pages());
         answer.put("start_time", done.started().isPresent() ? done.started().getAsLong() : null);
         return new Answer(crawl.appid(), answer, "Sent crawl complete to kafka");

@@ -61,7 +61,7 @@ class BusyCrawlsTest {
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("done"), false, Duration.ofSeconds(30), JSON,
                 new TopicReach("done.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { },
                         Clock.systemUTC(), Duration.ofSeconds(30)));
-        completion = new CrawlCompletion(redis, locks, outbound, QUIET, Clock.systemUTC(), new SimpleMeterRegistry());
+        completion = new CrawlCompletion(redis, locks, outbound, QUIET, new SimpleMeterRegistry());
         queues = new QueueState(redis, "link");
     }
 
