@@ -116,7 +116,7 @@ final class RunningMonitor implements AutoCloseable {
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
         List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
         own(plugins, PluginLoader::closeAll);
-        JobRetries retries = new JobRetries(context.clock(), options.scanPause());
+        JobRetries retries = new JobRetries(StopBudget.MONOTONIC, options.scanPause());
         JobProcessor processor = new JobProcessor(redis, locks,
                 new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock(), retries);
 

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
  */
 public final class StopBudget {
 
-    /** A clock that never jumps when the wall clock is set, for a stop's budget. */
+    /** A clock that never jumps when the wall clock is set, for a stop's budget and other waits. */
     public static final InstantSource MONOTONIC = () -> Instant.ofEpochSecond(0, System.nanoTime());
 
     private final InstantSource clock;

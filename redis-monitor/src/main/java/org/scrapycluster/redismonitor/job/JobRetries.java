@@ -22,7 +22,11 @@ public final class JobRetries {
     private final Duration after;
     private final Map<String, Retry> retries = new ConcurrentHashMap<>();
 
-    /** @param after how long after this monitor came to it a job is tried again ({@code SLEEP_TIME}) */
+    /**
+     * @param clock a clock the wall clock's setting does not move ({@code StopBudget.MONOTONIC}): set back an hour, the
+     *              wall clock would hold every retry back that long
+     * @param after how long after this monitor came to it a job is tried again ({@code SLEEP_TIME})
+     */
     public JobRetries(InstantSource clock, Duration after) {
         this.clock = clock;
         this.after = after;
