@@ -2,10 +2,11 @@ package org.scrapycluster.common.zookeeper;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.scrapycluster.common.domain.DomainKey;
 
@@ -106,17 +107,24 @@ public final class DomainConfigDocument {
 
     /**
      * {@code blacklist-update}: adds the domain to the blacklist, once, in place of every entry of the same domain
-     * spelled otherwise (the order of first listing is kept).
+     * spelled otherwise (the order of first listing is kept). Entries that are not text are kept as they are, never
+     * hashed: a list built of aliases would be walked in full, every alias again.
      *
      * @param domain the domain as queue keys spell it ({@link DomainKey})
      */
     public DomainConfigDocument blacklistUpdate(String domain) {
-        LinkedHashSet<Object> edited = new LinkedHashSet<>();
+        List<Object> edited = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
         for (Object entry : blacklist()) {
-            edited.add(sameDomain(entry, domain) ? domain : entry);
+            Object kept = sameDomain(entry, domain) ? domain : entry;
+            if (!(kept instanceof String text) || listed.add(text)) {
+                edited.add(kept);
+            }
         }
-        edited.add(domain);
-        return with(BLACKLIST, new ArrayList<>(edited));
+        if (listed.add(domain)) {
+            edited.add(domain);
+        }
+        return with(BLACKLIST, edited);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.DoublePredicate;
@@ -22,7 +23,9 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.AbstractConstruct;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.representer.Representer;
@@ -122,7 +125,7 @@ public final class DomainConfigYaml {
      * keys are refused in strict mode, and otherwise the last one is read, as PyYAML does.
      */
     static Yaml reader(boolean strict) {
-        return reader(new SafeConstructor(loaderOptions(strict)));
+        return reader(new PyYamlConstructor(loaderOptions(strict)));
     }
 
     /**
@@ -147,7 +150,9 @@ public final class DomainConfigYaml {
         // Aliases as PyYAML reads them, any number (a config sharing one anchored throttle among its domains has one a
         // domain): an alias is the object it names, not a copy, and every walk of a document goes through each object
         // once (the reader two levels deep, DuplicateKeys and the writer's representer by identity), so a YAML bomb
-        // costs its size, which the reader's limit of characters bounds. Nesting stays limited to SnakeYAML's 50.
+        // costs its size, which the reader's limit of characters bounds. Nothing hashes a collection, which would walk
+        // each alias again: a key that is one is refused, as PyYAML refuses it (PyYamlConstructor). Nesting stays
+        // limited to SnakeYAML's 50.
         options.setMaxAliasesForCollections(Integer.MAX_VALUE);
         options.setAllowDuplicateKeys(!strict);
         options.setWarnOnDuplicateKeys(false); // reported as problems, with their path
@@ -166,9 +171,10 @@ public final class DomainConfigYaml {
             root = yaml.load(text == null ? "" : text);
             // strict reading refuses duplicate keys; lenient reading keeps the last, and says so
             duplicates = strict || root == null ? List.of() : DuplicateKeys.in(yaml.compose(new StringReader(text)));
-        } catch (YAMLException | IllegalArgumentException e) {
+        } catch (RuntimeException e) {
             // a value its explicit tag cannot read (!!int sixty, !!binary @@) fails with the exception of
-            // the number or base64 parser SnakeYAML calls, not with a YAMLException
+            // the number or base64 parser SnakeYAML calls, not with a YAMLException, and a tag of a scalar on a
+            // collection (!!int [1]) with a ClassCastException
             return unusable("cannot be read as YAML: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip());
         }
         if (root == null) {
@@ -225,6 +231,7 @@ public final class DomainConfigYaml {
                     ? "'" + text.substring(0, MAX_QUOTED_LENGTH) + "…'" : "'" + text + "'";
             case Map<?, ?> map -> "a mapping";
             case List<?> list -> "a list";
+            case Set<?> set -> "a set";
             case Number number -> PythonNumbers.repr(number);
             default -> String.valueOf(value);
         };
@@ -430,8 +437,40 @@ public final class DomainConfigYaml {
         }
     }
 
-    /** SnakeYAML's safe constructor, with timestamps read as {@link PythonTimestamp}s. */
-    private static final class PythonTimestamps extends SafeConstructor {
+    /**
+     * SnakeYAML's safe constructor, refusing a mapping key or set member that is a collection, as PyYAML's refuses it
+     * ({@code found unhashable key}): hashing it walks the whole of it, every alias in it again, so that a key of twenty
+     * nested aliases, ten to a level, would take longer than the age of the universe to read.
+     */
+    private static class PyYamlConstructor extends SafeConstructor {
+
+        PyYamlConstructor(LoaderOptions options) {
+            super(options);
+        }
+
+        @Override
+        protected void constructMapping2ndStep(MappingNode node, Map<Object, Object> mapping) {
+            requireScalarKeys(node);
+            super.constructMapping2ndStep(node, mapping);
+        }
+
+        @Override
+        protected void constructSet2ndStep(MappingNode node, Set<Object> set) {
+            requireScalarKeys(node);
+            super.constructSet2ndStep(node, set);
+        }
+
+        private static void requireScalarKeys(MappingNode node) {
+            for (NodeTuple entry : node.getValue()) {
+                if (!(entry.getKeyNode() instanceof ScalarNode)) {
+                    throw new YAMLException("while constructing a mapping, found unhashable key" + entry.getKeyNode().getStartMark());
+                }
+            }
+        }
+    }
+
+    /** {@link PyYamlConstructor}, with timestamps read as {@link PythonTimestamp}s. */
+    private static final class PythonTimestamps extends PyYamlConstructor {
 
         PythonTimestamps(LoaderOptions options) {
             super(options);

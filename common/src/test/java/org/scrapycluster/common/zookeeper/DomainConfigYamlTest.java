@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,12 +50,7 @@ class DomainConfigYamlTest {
     @Test
     void aYamlBombIsReadOnceAndWrittenBackWithItsAliasesNotItsExpansion() {
         // nine levels of nine aliases: a billion strings, were every alias expanded
-        StringBuilder bomb = new StringBuilder("laughs:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
-        for (char level = 'b'; level <= 'i'; level++) {
-            bomb.append("  ").append(level).append(": &").append(level).append(" [")
-                    .append(String.join(", ", Collections.nCopies(9, "*" + (char) (level - 1)))).append("]\n");
-        }
-        String text = bomb + "domains:\n  cnn.com: {window: 60, hits: 10, scale: 1.0}\n";
+        String text = bomb('i') + "domains:\n  cnn.com: {window: 60, hits: 10, scale: 1.0}\n";
 
         ParsedDomainConfig parsed = DomainConfigYaml.parseLenient(text);
         assertEquals(DomainThrottle.of(60, 10, 1.0), parsed.config().orElseThrow().throttles().get("cnn.com"));
@@ -62,6 +59,48 @@ class DomainConfigYamlTest {
         String edited = DomainConfigDocument.read(text).domainUpdate("ebay.com", 60, 5, 1.0).text();
         assertTrue(edited.contains("ebay.com") && edited.contains("*id001"), edited);
         assertTrue(edited.length() < 10 * text.length(), edited.length() + " characters, not a billion strings");
+    }
+
+    @Test
+    void aCollectionAsAKeyIsRefusedAsPyYamlRefusesItNotHashed() {
+        // twenty levels: hashing the key would walk 9^20 strings
+        for (String key : List.of("? *t\n: x", "!!set {? *t}", "? [a, b]\n: x")) {
+            String text = bomb('t') + "domains:\n  " + key.replace("\n", "\n  ") + "\n";
+
+            ParsedDomainConfig parsed = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () -> DomainConfigYaml.parseLenient(text));
+
+            assertFalse(parsed.isUsable(), key);
+            assertTrue(parsed.problems().toString().contains("found unhashable key"), parsed.problems().toString());
+        }
+    }
+
+    @Test
+    void aBlacklistEntryOfAliasesIsKeptAsItIsByAnEditNotHashed() {
+        String text = bomb('t') + "blacklist: [ebay.com, *t, ebay.com]\n";
+
+        String edited = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30),
+                () -> DomainConfigDocument.read(text).blacklistUpdate("cnn.com").text());
+
+        assertTrue(edited.startsWith("blacklist:\n- ebay.com\n- &id") && edited.contains("\n- cnn.com\n"), edited);
+        assertEquals(1, edited.split("ebay.com", -1).length - 1, "each entry of text once: " + edited);
+        assertTrue(edited.length() < 10 * text.length(), edited.length() + " characters, not 9^19 strings");
+    }
+
+    @Test
+    void aScalarTagOnACollectionMakesTheTextUnusableNotAnException() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient("owner: !!int [1]\ndomains: {}\n");
+
+        assertFalse(parsed.isUsable());
+    }
+
+    /** A mapping {@code laughs} of YAML aliases, from {@code a} to {@code last}, each level nine aliases of the one before. */
+    private static String bomb(char last) {
+        StringBuilder bomb = new StringBuilder("laughs:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (char level = 'b'; level <= last; level++) {
+            bomb.append("  ").append(level).append(": &").append(level).append(" [")
+                    .append(String.join(", ", Collections.nCopies(9, "*" + (char) (level - 1)))).append("]\n");
+        }
+        return bomb.toString();
     }
 
     @Test
