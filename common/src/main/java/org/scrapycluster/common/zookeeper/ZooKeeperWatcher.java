@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -44,6 +45,13 @@ import org.slf4j.LoggerFactory;
  * and true again when it is back; the validity listener hears every flip, and every change of
  * the reason while invalid (so a pointer that leads nowhere from the start is reported).
  *
+ * <p>A plain node is read again whenever the connection comes back, by a cache made anew: Curator's cache tells a
+ * change by the node's version alone, so a node deleted and written again while the connection was away (a ZooKeeper
+ * redeployed without its data, a wipe and a push) holds other text at the same version, which it would never deliver.
+ * A read that fails while connected (an ACL that refuses this client, a read that ran out of retries) is no answer: the
+ * first read is not complete, the watcher is invalid with the reason {@code cannot read <path>: <error>}, and the node
+ * is read again every {@value #READ_RETRY_SECONDS} seconds until a read succeeds.
+ *
  * <p>Listeners are called one at a time, on the watcher's own thread, never concurrently.
  */
 public final class ZooKeeperWatcher implements AutoCloseable {
@@ -54,6 +62,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     public static final String INVALID_POINTER = "Invalid pointer path";
 
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperWatcher.class);
+    private static final long READ_RETRY_SECONDS = 5;
 
     /** Receives the text of the config node. */
     @FunctionalInterface
@@ -82,6 +91,11 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     private String target = "";
     private boolean connected;
     private boolean targetExists;
+
+    /** Why the last read of the node by its cache failed; set on Curator's thread, taken once its cache is loaded. */
+    private final AtomicReference<String> readFailure = new AtomicReference<>();
+    /** The failure last told at WARN, so that a read failing the same way every few seconds is told once. */
+    private String failureTold;
 
     private volatile String delivered = "";
     private volatile boolean valid;
@@ -117,7 +131,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     private void begin() {
         client.getConnectionStateListenable().addListener((curator, state) -> connectionChanged(state), events);
         client.start();
-        events.execute(() -> nodeCache = cache(node.path(), this::nodeChanged, this::nodeLoaded));
+        events.execute(() -> nodeCache = nodeCache());
         try {
             firstRead.get(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -209,8 +223,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     private CuratorCache cache(String path, Consumer<ChildData> changed, Runnable loaded) {
         CuratorCache cache = CuratorCache.builder(client, path)
                 .withOptions(CuratorCache.Options.SINGLE_NODE_CACHE)
-                .withExceptionHandler(e -> LOG.warn("reading {} from ZooKeeper failed; retried when the connection is back: {}",
-                        path, e.toString()))
+                .withExceptionHandler(e -> readFailure.set(path + ": " + e))
                 .build();
         cache.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, after) -> changed.accept(after))
@@ -234,6 +247,9 @@ public final class ZooKeeperWatcher implements AutoCloseable {
                 createNode();
             }
             updateValidity();
+            if (!node.pointer() && (state == ConnectionState.RECONNECTED || readFailure.get() != null)) {
+                readNodeAgain();
+            }
         } else {
             connected = false;
             LOG.warn("connection to ZooKeeper at {} is {}; keeping the config last read from {}",
@@ -283,11 +299,65 @@ public final class ZooKeeperWatcher implements AutoCloseable {
 
     private void nodeLoaded() {
         if (!node.pointer()) {
-            firstRead.complete(null);
+            plainNodeLoaded();
         } else if (target.isEmpty()) {
             follow("");
             firstRead.complete(null);
         }
+    }
+
+    /**
+     * The plain node's cache has read it, or failed to: a failure while connected makes the watcher invalid and is
+     * tried again later; one while the connection is away is tried again when it is back.
+     */
+    private void plainNodeLoaded() {
+        String failure = readFailure.getAndSet(null);
+        if (failure == null) {
+            failureTold = null;
+            if (nodeCache.get(node.path()).isEmpty()) {
+                deliver(""); // deleted while the connection was away, which the cache made anew does not tell
+            }
+            updateValidity();
+            firstRead.complete(null);
+            return;
+        }
+        if (!failure.equals(failureTold)) {
+            failureTold = failure;
+            LOG.warn("reading {} from ZooKeeper failed; read again every {} s and when the connection is back: {}",
+                    node.path(), READ_RETRY_SECONDS, failure);
+        }
+        if (connected) {
+            setValid(false, "cannot read " + failure);
+            CompletableFuture.delayedExecutor(READ_RETRY_SECONDS, TimeUnit.SECONDS, events).execute(this::readNodeAgain);
+        } else {
+            readFailure.compareAndSet(null, failure); // for the reconnection to read it again
+        }
+    }
+
+    /** Reads the plain node again with a cache made anew, which delivers its text when it differs from the last delivered. */
+    private void readNodeAgain() {
+        if (closed) {
+            return;
+        }
+        readFailure.set(null);
+        closeCache(nodeCache);
+        nodeCache = nodeCache();
+    }
+
+    /** A cache of the watched node, whose events count only while it is the node's cache: one made anew replaces it. */
+    private CuratorCache nodeCache() {
+        AtomicReference<CuratorCache> self = new AtomicReference<>();
+        CuratorCache cache = cache(node.path(), data -> {
+            if (self.get() == nodeCache) {
+                nodeChanged(data);
+            }
+        }, () -> {
+            if (self.get() == nodeCache) {
+                nodeLoaded();
+            }
+        });
+        self.set(cache);
+        return cache;
     }
 
     private void follow(String pointer) {

@@ -4,10 +4,19 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,19 +32,20 @@ class ZooKeeperWatcherOutageTest {
     private static final String SECOND = "domains:\n  cnn.com: {window: 60, hits: 20}\n";
 
     private final WatcherEvents events = new WatcherEvents();
+    private final DataDirectory dataDirectory = DataDirectory.temporary("zk-outage");
     private EmbeddedZooKeeper zookeeper;
     private ZooKeeperConnection connection;
 
     @BeforeEach
     void startZooKeeper() {
-        zookeeper = EmbeddedZooKeeper.start(0, DataDirectory.temporary("zk-outage"));
+        zookeeper = EmbeddedZooKeeper.start(0, dataDirectory);
         connection = new ZooKeeperConnection(zookeeper.connectString(), Duration.ofSeconds(4), Duration.ofSeconds(2),
                 Duration.ofMillis(100), Duration.ofSeconds(1));
     }
 
     @AfterEach
     void stopZooKeeper() {
-        zookeeper.close();
+        zookeeper.close(); // and its data directory
     }
 
     @Test
@@ -76,6 +86,69 @@ class ZooKeeperWatcherOutageTest {
             await().atMost(PATIENCE).until(watcher::isValid);
             write(FIRST);
             await().atMost(PATIENCE).until(() -> FIRST.equals(events.lastText()));
+        }
+    }
+
+    @Test
+    void aNodeWrittenAgainAtTheSameVersionWhileTheConnectionWasAwayIsDelivered() throws Exception {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(PATH), events, events)) {
+            write(FIRST);
+            await().atMost(PATIENCE).until(() -> FIRST.equals(events.lastText()));
+
+            zookeeper.stop();
+            await().atMost(PATIENCE).until(() -> !watcher.isValid());
+            wipe(dataDirectory.path()); // redeployed without its data
+            zookeeper.restart();
+            write(SECOND); // created anew: the version the first text had
+
+            await().atMost(PATIENCE).until(() -> SECOND.equals(events.lastText()));
+            assertEquals(List.of(FIRST, SECOND), events.texts);
+        }
+    }
+
+    @Test
+    void aNodeDeletedWhileTheConnectionWasAwayDeliversItsLoss() throws Exception {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(PATH), events, events)) {
+            write(FIRST);
+            await().atMost(PATIENCE).until(() -> FIRST.equals(events.lastText()));
+
+            zookeeper.stop();
+            await().atMost(PATIENCE).until(() -> !watcher.isValid());
+            wipe(dataDirectory.path());
+            zookeeper.restart();
+
+            await().atMost(PATIENCE).until(() -> "".equals(events.lastText()));
+            assertEquals(List.of(FIRST, ""), events.texts);
+        }
+    }
+
+    @Test
+    void aReadZooKeeperRefusesIsNoFirstReadAndIsTriedAgain() throws Exception {
+        try (CuratorFramework other = WatcherEvents.writer(zookeeper.connectString())) {
+            other.create().creatingParentsIfNeeded().withACL(List.of(new ACL(ZooDefs.Perms.WRITE | ZooDefs.Perms.ADMIN,
+                    ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath(PATH, FIRST.getBytes(StandardCharsets.UTF_8));
+            try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(PATH), events, events)) {
+                await().atMost(PATIENCE).until(() -> watcher.problem().orElse("").startsWith("cannot read " + PATH));
+                assertFalse(watcher.firstRead().toCompletableFuture().isDone(), "a refusal says nothing of the node's text");
+                assertEquals(List.of(), events.texts);
+
+                other.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(PATH);
+
+                await().atMost(PATIENCE).until(() -> FIRST.equals(events.lastText()));
+                await().atMost(PATIENCE).until(watcher::isValid);
+                watcher.firstRead().toCompletableFuture().get(1, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Deletes what {@code directory} holds, keeping it. */
+    private static void wipe(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                if (!path.equals(directory)) {
+                    Files.delete(path);
+                }
+            }
         }
     }
 
