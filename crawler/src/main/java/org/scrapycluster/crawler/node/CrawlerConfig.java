@@ -90,6 +90,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return positive(settings, "ROBOTSTXT_RETRY_SECONDS");
     }
 
+    /** The longest robots.txt Crawl-delay the throttle honours ({@code ROBOTSTXT_MAX_CRAWL_DELAY}). */
+    public Duration robotsMaxCrawlDelay() {
+        return positive(settings, "ROBOTSTXT_MAX_CRAWL_DELAY");
+    }
+
     /** How many hosts' robots.txt rules a node keeps at most. */
     public int robotsMaxHosts() {
         return atLeast(settings, "ROBOTSTXT_CACHE_MAX_HOSTS", 1);

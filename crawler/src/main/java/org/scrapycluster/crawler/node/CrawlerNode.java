@@ -221,6 +221,7 @@ public final class CrawlerNode implements Service {
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
                 config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsMaxHosts());
+        throttles.longestCrawlDelay(config.robotsMaxCrawlDelay());
         fixedPublicIp(settings).ifPresent(throttles::publicIp);
         Optional<PublicIpLookup> publicIp = publicIpLookup(settings, config);
         List<Long> statsWindows = StatsWindow.parse(settings.getStringList("STATS_TIMES"));

@@ -28,8 +28,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 public final class DomainThrottles {
 
     /**
-     * The longest Crawl-delay honoured; a longer one counts as this. A robots.txt may say any number, and a delay of
-     * centuries would overflow the nanoseconds the scheduler reckons in.
+     * The longest Crawl-delay that can be honoured; a longer one counts as this. A robots.txt may say any number, and a
+     * delay of centuries would overflow the nanoseconds the scheduler reckons in.
      */
     public static final Duration LONGEST_CRAWL_DELAY = Duration.ofDays(1);
 
@@ -43,6 +43,7 @@ public final class DomainThrottles {
     private volatile boolean awaitRobots;
     private volatile Map<String, DomainThrottle> overrides = Map.of();
     private volatile String publicIp;
+    private volatile Duration longestCrawlDelay = LONGEST_CRAWL_DELAY;
 
     /**
      * @param spiderId      the node's spider (part of the throttle key by type)
@@ -119,13 +120,22 @@ public final class DomainThrottles {
         return overrides;
     }
 
-    /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none; at most a day). */
+    /**
+     * Sets the longest Crawl-delay honoured ({@code ROBOTSTXT_MAX_CRAWL_DELAY}, at most {@link #LONGEST_CRAWL_DELAY}): the
+     * throttle is the registered domain's, so one host's file (any of {@code *.github.io}) would space all of its hosts.
+     */
+    public void longestCrawlDelay(Duration longest) {
+        longestCrawlDelay = longest.compareTo(LONGEST_CRAWL_DELAY) > 0 ? LONGEST_CRAWL_DELAY : longest;
+    }
+
+    /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none; at most the longest honoured). */
     public void crawlDelay(String domain, String host, Duration delay) {
         Map<String, Duration> hosts = robotsRead.get(domain, key -> new ConcurrentHashMap<>());
+        Duration longest = longestCrawlDelay;
         if (delay.isZero() || delay.isNegative()) {
             hosts.remove(host);
         } else {
-            hosts.put(host, delay.compareTo(LONGEST_CRAWL_DELAY) > 0 ? LONGEST_CRAWL_DELAY : delay);
+            hosts.put(host, delay.compareTo(longest) > 0 ? longest : delay);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,19 @@ class DomainThrottlesTest {
         assertEquals(30, open.specFor("ex1.com").limit());
         open.crawlDelay("ex1.com", "api.ex1.com", Duration.ofDays(365_000));
         assertEquals(new ThrottleSpec("ex1.com", 86_400, 1, true), open.specFor("ex1.com"), "a delay longer than a day counts as a day");
+    }
+
+    @Test
+    void aCrawlDelayLongerThanTheLongestHonouredCountsAsThat() {
+        DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
+        throttles.longestCrawlDelay(Duration.ofSeconds(60)); // ROBOTSTXT_MAX_CRAWL_DELAY
+
+        throttles.crawlDelay("github.io", "evil.github.io", Duration.ofDays(1));
+
+        assertEquals(Optional.of(Duration.ofSeconds(60)), throttles.specFor("github.io").leastGap(), "every github.io host's spacing");
+        throttles.longestCrawlDelay(Duration.ofDays(400));
+        throttles.crawlDelay("github.io", "evil.github.io", Duration.ofDays(400));
+        assertEquals(Duration.ofDays(1), throttles.crawlDelay("github.io"), "never more than a day");
     }
 
     @Test
