@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.robots;
 
+import java.net.URL;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -141,11 +142,12 @@ public final class RobotsCache {
 
     /**
      * Whether {@code rules} are those of a host whose robots.txt could not be fetched (a network failure, a timeout, a
-     * redirect loop) and was never read: everything is allowed, as for a missing file, until the file is asked again
-     * {@code ROBOTSTXT_RETRY_SECONDS} later; they give no {@code Crawl-delay} to wait for.
+     * redirect loop, or a server error while a file read before stays in force) until the file is asked again
+     * {@code ROBOTSTXT_RETRY_SECONDS} later: everything allowed, as for a missing file, when it was never read, else the
+     * rules of the file last read. Asking again would not read it sooner.
      */
     public static boolean unavailable(BaseRobotRules rules) {
-        return rules == UNAVAILABLE;
+        return rules == UNAVAILABLE || rules instanceof Kept;
     }
 
     /** The cache of files, for its metrics. */
@@ -205,10 +207,10 @@ public final class RobotsCache {
             }
             serverErrors.invalidate(key);
             if (file == null) {
-                return new Fetched(lastRead.getIfPresent(key), now.plus(retry));
+                return new Fetched(lastRead.getIfPresent(key), now.plus(retry), true);
             }
             lastRead.put(key, file);
-            return new Fetched(file, now.plus(ttl));
+            return new Fetched(file, now.plus(ttl), false);
         }));
         // a file kept is parsed for a robot not asked of it before on the asking thread; one fetched, on the reading threads
         // (also when its fetch failed, whose failure would otherwise reach here on the fetcher's thread)
@@ -230,19 +232,19 @@ public final class RobotsCache {
         Instant askAgain = now.plus(retry);
         RobotFile last = lastRead.getIfPresent(origin);
         if (last != null) {
-            return new Fetched(last, askAgain);
+            return new Fetched(last, askAgain, true);
         }
         if (!errors.givenUp()) {
             LOG.atInfo().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", errors.inARow())
                     .addKeyValue("retry_seconds", retry.toMillis() / 1000.0)
                     .log("robots.txt answers with a server error; the host's pages wait until it is read");
-            return new Fetched(RobotFile.UNREACHABLE, askAgain);
+            return new Fetched(RobotFile.UNREACHABLE, askAgain, false);
         }
         if (!before.givenUp()) { // a first error never gives up: said at the one that does
             LOG.atWarn().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", errors.inARow())
                     .log("robots.txt keeps answering with a server error; allowing the host everything until it is read");
         }
-        return new Fetched(null, askAgain);
+        return new Fetched(null, askAgain, false);
     }
 
     /**
@@ -267,10 +269,8 @@ public final class RobotsCache {
         if (file == null) {
             return UNAVAILABLE;
         }
-        if (file == RobotFile.ALLOWING_ALL) {
-            return ALLOW_ALL;
-        }
-        return parsed.get(new Robot(file, token), Robot::parse);
+        BaseRobotRules rules = file == RobotFile.ALLOWING_ALL ? ALLOW_ALL : parsed.get(new Robot(file, token), Robot::parse);
+        return fetched.kept() ? new Kept(rules) : rules;
     }
 
     /**
@@ -396,10 +396,42 @@ public final class RobotsCache {
     }
 
     /**
-     * A host's file as it stands until {@code expires}, when it is asked again: the file read, or the one last read,
-     * or none (which allows all), or {@link RobotFile#UNREACHABLE} while the host's pages wait for it.
+     * A host's file as it stands until {@code expires}, when it is asked again: the file read, or the one last read
+     * ({@code kept}: reading it again failed), or none (which allows all), or {@link RobotFile#UNREACHABLE} while the
+     * host's pages wait for it.
      */
-    private record Fetched(RobotFile file, Instant expires) {
+    private record Fetched(RobotFile file, Instant expires, boolean kept) {
+    }
+
+    /** The rules of the file last read, in force because reading it again failed ({@link #unavailable}). */
+    private static final class Kept extends BaseRobotRules {
+
+        private final BaseRobotRules rules;
+
+        Kept(BaseRobotRules rules) {
+            this.rules = rules;
+            setCrawlDelay(rules.getCrawlDelay());
+        }
+
+        @Override
+        public boolean isAllowed(String url) {
+            return rules.isAllowed(url);
+        }
+
+        @Override
+        public boolean isAllowed(URL url) {
+            return rules.isAllowed(url);
+        }
+
+        @Override
+        public boolean isAllowAll() {
+            return rules.isAllowAll();
+        }
+
+        @Override
+        public boolean isAllowNone() {
+            return rules.isAllowNone();
+        }
     }
 
     /** Rules that allow nothing until {@code until}, when the file its server answered with an error is asked again. */

@@ -144,6 +144,25 @@ class DownloadChainTest {
     }
 
     @Test
+    void aRequestThatWaitedLongForARobotsTxtReadAgainInVainGoesUnderTheFileLastRead() {
+        AtomicReference<Instant> now = new AtomicReference<>(CLOCK.instant());
+        DownloadChain chain = chain(Map.of(), throttles(), now::get);
+        fetcher.answer("http://a.test/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nCrawl-delay: 5\nDisallow: /private\n");
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of())).step());
+
+        now.set(now.get().plus(Duration.ofHours(2))); // the file's hour in the cache is over
+        fetcher.hold("http://a.test/robots.txt");
+        CompletableFuture<DownloadChain.Passage> waiting = start(chain, CrawlRequest.get("http://a.test/other", Map.of()));
+        now.set(now.get().plusSeconds(10)); // DOWNLOAD_TIMEOUT
+        fetcher.fail("http://a.test/robots.txt", FetchError.TOTAL_TIMEOUT);
+
+        assertInstanceOf(DownloadStep.Proceed.class, waiting.join().step(),
+                "the file last read decides, and put back it would wait as long at every hand-out a minute apart");
+        assertInstanceOf(DownloadStep.Drop.class, run(chain, CrawlRequest.get("http://a.test/private", Map.of())).step(),
+                "the file last read is in force");
+    }
+
+    @Test
     void aRequestThatWaitedLongForARobotsTxtThatCouldNotBeFetchedGoesRatherThanWaitingAsLongAtEveryHandOut() {
         AtomicReference<Instant> now = new AtomicReference<>(CLOCK.instant());
         DomainThrottles throttles = throttles();
@@ -395,7 +414,7 @@ class DownloadChainTest {
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100,
-                64L << 20, CLOCK, Runnable::run);
+                64L << 20, clock, Runnable::run);
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, throttle, new SchedulerInbox(),
                 new RetryPolicy(true, 3, Set.of(500)), new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), clock);
