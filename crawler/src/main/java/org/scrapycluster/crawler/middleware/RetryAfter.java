@@ -1,17 +1,34 @@
 package org.scrapycluster.crawler.middleware;
 
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoField;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
  * Reads a {@code Retry-After} header (RFC 9110 §10.2.3): a number of seconds, or an HTTP date, which
- * becomes the time left until it. A date in the past is zero; anything else unreadable is empty.
+ * becomes the time left until it. A date in the past is zero; anything else unreadable is empty. A date is read in
+ * any of the three forms RFC 9110 §5.6.7 has recipients accept ({@code Sun, 06 Nov 1994 08:49:37 GMT}, the obsolete
+ * {@code Sunday, 06-Nov-94 08:49:37 GMT} and {@code Sun Nov  6 08:49:37 1994}), its weekday not checked: a server that
+ * names the wrong day still means the date.
  */
 public final class RetryAfter {
+
+    /** The forms of a date once its weekday and its zone, always GMT, are taken off. */
+    private static final List<DateTimeFormatter> DATES = List.of(
+            date(new DateTimeFormatterBuilder().appendPattern("d MMM uuuu HH:mm:ss")),
+            // a two-digit year is of 1970 to 2069
+            date(new DateTimeFormatterBuilder().appendPattern("d-MMM-").appendValueReduced(ChronoField.YEAR, 2, 2, 1970)
+                    .appendPattern(" HH:mm:ss")),
+            date(new DateTimeFormatterBuilder().appendPattern("MMM d HH:mm:ss uuuu")));
 
     private RetryAfter() {
     }
@@ -29,12 +46,29 @@ public final class RetryAfter {
                 return Optional.of(Duration.ofSeconds(Long.MAX_VALUE / 1_000_000_000L));
             }
         }
-        try {
-            Instant until = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        return httpDate(value).map(until -> {
             Duration left = Duration.between(now, until);
-            return Optional.of(left.isNegative() ? Duration.ZERO : left);
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
+            return left.isNegative() ? Duration.ZERO : left;
+        });
+    }
+
+    private static Optional<Instant> httpDate(String value) {
+        String date = value.replaceAll("\\s+", " ");
+        int comma = date.indexOf(',');
+        date = (comma >= 0 ? date.substring(comma + 1) : date.substring(date.indexOf(' ') + 1)).strip(); // the weekday off
+        date = date.replaceFirst("(?i) (GMT|UTC)$", "");
+        for (DateTimeFormatter form : DATES) {
+            try {
+                return Optional.of(LocalDateTime.parse(date, form).toInstant(ZoneOffset.UTC));
+            } catch (DateTimeException notThisForm) {
+                // the next form
+            }
         }
+        return Optional.empty();
+    }
+
+    private static DateTimeFormatter date(DateTimeFormatterBuilder form) {
+        return new DateTimeFormatterBuilder().parseCaseInsensitive().append(form.toFormatter(Locale.ENGLISH)).toFormatter(Locale.ENGLISH)
+                .withResolverStyle(ResolverStyle.STRICT);
     }
 }

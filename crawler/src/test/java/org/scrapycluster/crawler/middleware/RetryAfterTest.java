@@ -18,6 +18,10 @@ class RetryAfterTest {
         assertEquals(Optional.of(Duration.ofSeconds(120)), RetryAfter.parse(" 120 ", NOW));
         assertEquals(Optional.of(Duration.ofSeconds(90)), RetryAfter.parse("Fri, 01 Mar 2024 10:01:30 GMT", NOW));
         assertEquals(Optional.of(Duration.ZERO), RetryAfter.parse("Fri, 01 Mar 2024 09:00:00 GMT", NOW), "a past date");
+        assertEquals(Optional.of(Duration.ofMinutes(10)), RetryAfter.parse("Friday, 01-Mar-24 10:10:00 GMT", NOW), "RFC 850");
+        assertEquals(Optional.of(Duration.ofMinutes(10)), RetryAfter.parse("Fri Mar  1 10:10:00 2024", NOW), "asctime");
+        assertEquals(Optional.of(Duration.ofMinutes(10)), RetryAfter.parse("Mon, 01 Mar 2024 10:10:00 GMT", NOW), "the wrong weekday");
+        assertEquals(Optional.empty(), RetryAfter.parse("Fri, 31 Feb 2024 10:10:00 GMT", NOW), "no such day");
         assertEquals(Optional.empty(), RetryAfter.parse("soon", NOW));
         assertEquals(Optional.empty(), RetryAfter.parse(null, NOW));
     }
