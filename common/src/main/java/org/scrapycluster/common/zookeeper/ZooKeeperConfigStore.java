@@ -119,7 +119,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
             }
             DomainConfigDocument edited = edit.apply(document);
             steps.accept(Failure.STORE);
-            if (write(edited.text(), current.version())) {
+            if (write(edited.text(), current)) {
                 return edited;
             }
             pauseAfterConflict(attempt);
@@ -136,7 +136,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         Objects.requireNonNull(text, "text");
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             Versioned current = read();
-            if (write(text, current.version())) {
+            if (write(text, current)) {
                 return current.text();
             }
             pauseAfterConflict(attempt);
@@ -187,10 +187,15 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         }
     }
 
-    /** Writes {@code text} if the node is still at {@code version}; false when someone wrote in between. */
-    private boolean write(String text, int version) throws ZooKeeperConfigException {
+    /**
+     * Writes {@code text} if the node is still as it was read ({@code current}'s version); false when someone wrote in
+     * between. A text over the size limit is refused unless it is no larger than the node's (written by another tool,
+     * which a removal may shrink).
+     */
+    private boolean write(String text, Versioned current) throws ZooKeeperConfigException {
         byte[] data = text.getBytes(StandardCharsets.UTF_8);
-        if (data.length > MAX_TEXT_BYTES) {
+        int version = current.version();
+        if (data.length > MAX_TEXT_BYTES && data.length > current.text().getBytes(StandardCharsets.UTF_8).length) {
             throw new ZooKeeperConfigException(Failure.STORE, path + " would hold " + data.length + " bytes, more than the "
                     + MAX_TEXT_BYTES + " a ZooKeeper client reads in one node; nothing was written", null);
         }

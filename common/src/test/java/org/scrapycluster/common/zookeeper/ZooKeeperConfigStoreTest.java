@@ -180,6 +180,24 @@ class ZooKeeperConfigStoreTest {
         }
     }
 
+    @Test
+    void aNodeOverTheLimitWrittenByAnotherToolMayBeShrunk() throws Exception {
+        StringBuilder text = new StringBuilder("blacklist:\n");
+        for (int entry = 0; text.length() <= ZooKeeperConfigStore.MAX_TEXT_BYTES + 300; entry++) {
+            text.append(String.format("- d%06d.com%n", entry));
+        }
+        text.append("domains: {}\n");
+        WatcherEvents.write(other, path, text.toString()); // a zkCli or a Python push, below the server's limit
+        try (ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, path)) {
+            store.update(config -> config.blacklistRemove("d000001.com"));
+
+            String shrunk = read(path);
+            assertTrue(shrunk.length() < text.length() && !shrunk.contains("d000001.com"), shrunk.length() + " characters");
+            assertThrows(ZooKeeperConfigException.class, () -> store.update(config -> config.blacklistUpdate("more.com")),
+                    "one that grows it is still refused");
+        }
+    }
+
     /** A node as large as a ZooKeeper server stores, written by another client ({@link WatcherEvents#writeLargest}). */
     @Test
     @Timeout(60)

@@ -11,7 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -110,26 +109,30 @@ public final class ZookeeperMonitor implements JobPlugin {
      * Applies {@code edit} within the deadline. The client retries an operation for minutes while
      * ZooKeeper is away; a job must not hold its worker that long, so it is interrupted and
      * reported as the original reports a ZooKeeper error of the step under way: loading the config,
-     * or storing it, a write that may have landed all the same (docs/redis-monitor.md).
+     * or storing it, a write that may have landed all the same (docs/redis-monitor.md); an edit given up writes nothing
+     * afterwards ({@link EditStep}).
      */
     private void update(UnaryOperator<DomainConfigDocument> edit) throws ZooKeeperConfigException, InterruptedException {
-        AtomicReference<Failure> step = new AtomicReference<>(Failure.LOAD);
-        Future<DomainConfigDocument> call = calls.submit(() -> store.update(edit, step::set));
+        EditStep step = new EditStep();
+        Future<DomainConfigDocument> call = calls.submit(() -> store.update(edit, step::enter));
         try {
             call.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ZooKeeperConfigException failure) {
                 throw failure;
             }
-            throw new ZooKeeperConfigException(Failure.STORE, "the edit failed: " + e.getCause(), e.getCause());
+            throw new ZooKeeperConfigException(step.current(), "the edit failed: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
+            Failure givenUp = step.giveUp();
             call.cancel(true);
-            throw new ZooKeeperConfigException(step.get(), "ZooKeeper did not answer within " + deadline.toMillis() + " ms", e);
+            throw new ZooKeeperConfigException(givenUp, "ZooKeeper did not answer within " + deadline.toMillis() + " ms", e);
         } catch (InterruptedException e) {
+            step.giveUp();
             call.cancel(true);
             throw e;
         }
     }
+
 
     /** The zookeeper answer with the {@code error}; without uuid when the value is not readable. */
     @Override
