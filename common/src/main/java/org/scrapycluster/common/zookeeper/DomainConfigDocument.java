@@ -140,12 +140,12 @@ public final class DomainConfigDocument {
     }
 
     /**
-     * The blacklist as crawlers read it: a list, or the one domain a text names ({@code blacklist: ebay.com}), which a
-     * blacklist edit writes back as a list (the original's {@code blacklist-update} fails on such a node). Other edits
+     * The blacklist as crawlers read it: a list, or the domains a text names ({@code blacklist: ebay.com, cnn.com}),
+     * which a blacklist edit writes back as a list (the original's {@code blacklist-update} fails on such a node). Other edits
      * leave it as written, as the original does.
      */
     private List<?> blacklist() {
-        return root.get(BLACKLIST) instanceof String one ? List.of(one) : part(BLACKLIST, List.of());
+        return root.get(BLACKLIST) instanceof String text ? DomainConfigYaml.blacklistText(text) : part(BLACKLIST, List.of());
     }
 
     private Map<Object, Object> domainsWithout(String domain) {

@@ -3,6 +3,7 @@ package org.scrapycluster.common.zookeeper;
 import java.io.StringReader;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -210,6 +211,11 @@ public final class DomainConfigYaml {
         return Optional.of("'" + domain + "' is not a registered domain as queue keys use it" + hint);
     }
 
+    /** The domains a blacklist written as text names, split at commas and spaces, as crawlers read them. */
+    static List<String> blacklistText(String text) {
+        return Arrays.stream(text.split("[\\s,]+")).filter(name -> !name.isEmpty()).toList();
+    }
+
     private static ParsedDomainConfig unusable(String message) {
         return new ParsedDomainConfig(Optional.empty(), List.of(new ConfigProblem("document", message)));
     }
@@ -267,11 +273,12 @@ public final class DomainConfigYaml {
             if (value == null) {
                 return Optional.of(List.of());
             }
-            if (value instanceof String one && !strict) {
-                // a Python crawler tests a queue's domain with `in`, so a text blacklists the domain it names (and
-                // every domain whose name is a part of it: bay.com for ebay.com)
-                problem(BLACKLIST, "is one domain, not a list; crawlers read it as the list [" + one + "]");
-                return readBlacklist(List.of(one));
+            if (value instanceof String text && !strict) {
+                // a Python crawler tests a queue's domain with `in`, so a text blacklists every domain it names (and
+                // every domain whose name is a part of one: bay.com for ebay.com); the names are read as a list
+                List<String> named = blacklistText(text);
+                problem(BLACKLIST, "is text, not a list; crawlers read it as the list [" + String.join(", ", named) + "]");
+                return readBlacklist(named);
             }
             if (!(value instanceof List<?> items)) {
                 problem(BLACKLIST, "must be a list of domains, was " + describe(value));

@@ -67,7 +67,8 @@ class DomainConfigYamlTest {
         for (String key : List.of("? *t\n: x", "!!set {? *t}", "? [a, b]\n: x")) {
             String text = bomb('t') + "domains:\n  " + key.replace("\n", "\n  ") + "\n";
 
-            ParsedDomainConfig parsed = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () -> DomainConfigYaml.parseLenient(text));
+            ParsedDomainConfig parsed = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30),
+                    () -> DomainConfigYaml.parseLenient(text));
 
             assertFalse(parsed.isUsable(), key);
             assertTrue(parsed.problems().toString().contains("found unhashable key"), parsed.problems().toString());
@@ -387,10 +388,19 @@ class DomainConfigYamlTest {
     void aBlacklistThatIsOneDomainBlacklistsIt() {
         ParsedDomainConfig applied = DomainConfigYaml.parseApplied("blacklist: Ebay.com\n");
         assertEquals(Optional.of(List.of("ebay.com")), applied.config().orElseThrow().blacklist());
-        assertEquals(List.of("blacklist: is one domain, not a list; crawlers read it as the list [Ebay.com]",
+        assertEquals(List.of("blacklist: is text, not a list; crawlers read it as the list [Ebay.com]",
                 "blacklist[0]: is read as ebay.com, as queue keys spell it"),
                 applied.problems().stream().map(ConfigProblem::toString).toList());
         assertEquals(List.of(new ConfigProblem("blacklist", "must be a list of domains, was 'Ebay.com'")),
                 DomainConfigYaml.parseStrict("blacklist: Ebay.com\n").problems());
+    }
+
+    /** A Python crawler blacklists each domain the text names; so do ours, rather than one name that matches no queue. */
+    @Test
+    void aBlacklistThatIsTextNamingSeveralDomainsBlacklistsEach() {
+        for (String text : List.of("blacklist: ebay.com, cnn.com\n", "blacklist: ebay.com cnn.com\n", "blacklist: 'ebay.com,cnn.com,'\n")) {
+            assertEquals(Optional.of(List.of("ebay.com", "cnn.com")),
+                    DomainConfigYaml.parseApplied(text).config().orElseThrow().blacklist(), text);
+        }
     }
 }
