@@ -253,10 +253,14 @@ public final class Scheduler implements AutoCloseable {
         return holds.size();
     }
 
-    /** The throttles or the blacklist changed: every domain is ready now, and parked ones no longer held back too. */
+    /**
+     * The throttles or the blacklist changed: every domain is ready now, and parked ones no longer held back too; one
+     * whose hand-out call is out is ready as soon as it is answered, whatever the answer under the old config says.
+     */
     private void reconsiderAll() {
         long now = now();
         index.advanceAllTo(now);
+        domains.values().stream().filter(state -> state.handingOut).forEach(state -> state.reconsider = true);
         for (String domain : List.copyOf(parked)) {
             if (!heldBack.test(domain)) {
                 parked.remove(domain);
@@ -402,6 +406,8 @@ public final class Scheduler implements AutoCloseable {
         state.handingOut = false;
         boolean rediscovered = state.rediscovered;
         state.rediscovered = false;
+        boolean reconsider = state.reconsider;
+        state.reconsider = false;
         long now = now();
         if (failure != null) {
             metrics.handOut("failed");
@@ -451,6 +457,9 @@ public final class Scheduler implements AutoCloseable {
                 release(domain, false);
                 index.schedule(domain, now + limits.retryAfterFailure().toNanos());
             }
+        }
+        if (reconsider && (answer instanceof HandOut.HandedOut || answer instanceof HandOut.Wait || answer instanceof HandOut.Paused)) {
+            index.schedule(domain, now); // decided under the config before the change
         }
     }
 
@@ -554,5 +563,7 @@ public final class Scheduler implements AutoCloseable {
         private boolean handingOut;
         private boolean waitingForSlot;
         private boolean rediscovered;
+        /** The config changed while its hand-out call was out. */
+        private boolean reconsider;
     }
 }

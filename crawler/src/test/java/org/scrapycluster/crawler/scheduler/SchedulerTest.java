@@ -383,6 +383,21 @@ class SchedulerTest extends SchedulerTestBase {
     }
 
     @Test
+    void aConfigChangeWhileADomainsHandOutCallIsOutAppliesOnceItIsAnswered() throws Exception {
+        DomainThrottles throttles = throttles(60, 10, false);
+        throttles.overrides(Map.of("paused.test", DomainThrottle.of(31_536_000, 10, 0))); // paused for a year
+        Scheduler scheduler = toldOfWork(throttles, "paused.test", 2);
+        scheduler.turn(); // asks; the answer, paused, is on its way
+
+        throttles.overrides(Map.of()); // the pause is lifted meanwhile
+        inbox.configChanged();
+        settle(scheduler);
+
+        assertEquals(1, calls("paused"));
+        assertEquals(2, dispatched.size(), "asked again at once under the new config, not a year later");
+    }
+
+    @Test
     void aZooKeeperWindowOfCenturiesHoldsItsDomainAndLosesNothing() throws Exception {
         DomainThrottles throttles = throttles(60, 100, false);
         // a domain-update request may set it: its schema bounds no window
