@@ -92,13 +92,7 @@ class ZooKeeperWatcherOutageTest {
     @Test
     void aNodeWrittenAgainAtTheSameVersionWhileTheConnectionWasAwayIsDelivered() throws Exception {
         try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(PATH), events, events)) {
-            write(FIRST);
-            await().atMost(PATIENCE).until(() -> FIRST.equals(events.lastText()));
-
-            zookeeper.stop();
-            await().atMost(PATIENCE).until(() -> !watcher.isValid());
-            wipe(dataDirectory.path()); // redeployed without its data
-            zookeeper.restart();
+            redeployedWithoutItsDataAfterReading(FIRST, watcher);
             write(SECOND); // created anew: the version the first text had
 
             await().atMost(PATIENCE).until(() -> SECOND.equals(events.lastText()));
@@ -109,13 +103,7 @@ class ZooKeeperWatcherOutageTest {
     @Test
     void aNodeDeletedWhileTheConnectionWasAwayDeliversItsLoss() throws Exception {
         try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(PATH), events, events)) {
-            write(FIRST);
-            await().atMost(PATIENCE).until(() -> FIRST.equals(events.lastText()));
-
-            zookeeper.stop();
-            await().atMost(PATIENCE).until(() -> !watcher.isValid());
-            wipe(dataDirectory.path());
-            zookeeper.restart();
+            redeployedWithoutItsDataAfterReading(FIRST, watcher);
 
             await().atMost(PATIENCE).until(() -> "".equals(events.lastText()));
             assertEquals(List.of(FIRST, ""), events.texts);
@@ -139,6 +127,16 @@ class ZooKeeperWatcherOutageTest {
                 watcher.firstRead().toCompletableFuture().get(1, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** The watcher delivers {@code text}; then ZooKeeper stops, loses its data and starts again. */
+    private void redeployedWithoutItsDataAfterReading(String text, ZooKeeperWatcher watcher) throws Exception {
+        write(text);
+        await().atMost(PATIENCE).until(() -> text.equals(events.lastText()));
+        zookeeper.stop();
+        await().atMost(PATIENCE).until(() -> !watcher.isValid());
+        wipe(dataDirectory.path());
+        zookeeper.restart();
     }
 
     /** Deletes what {@code directory} holds, keeping it. */

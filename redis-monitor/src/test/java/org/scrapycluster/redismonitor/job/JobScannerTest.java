@@ -67,18 +67,8 @@ class JobScannerTest {
         RecordingPlugin second = new RecordingPlugin(prefix + ":info:*");
         String turn = JobScanner.turnKey(List.of(first));
         bed.redis.sync().del(turn);
-        bed.redis.sync().set(prefix + ":info:app1", "uuid-1");
-        Thread scanning = Thread.ofPlatform().start(() -> {
-            try {
-                new JobScanner(bed.redis, List.of(first), bed.processor, Clock.systemUTC(), Duration.ofSeconds(30)).run();
-            } catch (InterruptedException stopped) {
-                // the test is over
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Thread scanning = scanningThroughALongPause(first);
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> first.handled.contains(prefix + ":info:app1"));
             bed.redis.sync().set(prefix + ":info:app2", "uuid-2");
 
             new JobScanner(bed.redis, List.of(second), bed.processor, Clock.systemUTC(), Duration.ofMillis(50)).run();
@@ -97,19 +87,8 @@ class JobScannerTest {
     void aMonitorThatRunsOtherPluginsScansInATurnOfItsOwn() throws Exception {
         RecordingPlugin info = new RecordingPlugin(prefix + ":info:*");
         RecordingPlugin custom = new RecordingPlugin(prefix + ":custom:*");
-        bed.redis.sync().set(prefix + ":info:app1", "uuid-1");
-        // a monitor without the custom plugin takes the turn and holds it through a long pause
-        Thread scanning = Thread.ofPlatform().start(() -> {
-            try {
-                new JobScanner(bed.redis, List.of(info), bed.processor, Clock.systemUTC(), Duration.ofSeconds(30)).run();
-            } catch (InterruptedException stopped) {
-                // the test is over
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Thread scanning = scanningThroughALongPause(info); // a monitor without the custom plugin
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> info.handled.contains(prefix + ":info:app1"));
             bed.redis.sync().set(prefix + ":custom:app1", "uuid-2");
 
             // one that was given a plugin jar the first lacks (a rolling upgrade)
@@ -162,5 +141,24 @@ class JobScannerTest {
             assertTrue(own.redis.sync().pttl(JobScanner.turnKey(List.of(new RecordingPlugin(prefix + ":info:*")))) > 0,
                     "still held for the others");
         }
+    }
+
+    /**
+     * A monitor of {@code plugin} alone, on a thread of its own, that has scanned once (the job it found, {@code info:app1},
+     * handled) and holds the turn through its pause of 30 s, until the thread is interrupted.
+     */
+    private Thread scanningThroughALongPause(RecordingPlugin plugin) {
+        bed.redis.sync().set(prefix + ":info:app1", "uuid-1");
+        Thread scanning = Thread.ofPlatform().start(() -> {
+            try {
+                new JobScanner(bed.redis, List.of(plugin), bed.processor, Clock.systemUTC(), Duration.ofSeconds(30)).run();
+            } catch (InterruptedException stopped) {
+                // the test is over
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> plugin.handled.contains(prefix + ":info:app1"));
+        return scanning;
     }
 }

@@ -16,6 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisEndpoint;
@@ -31,51 +33,58 @@ class SignalWaitTest {
 
     private static final String BLPOP = "\"BLPOP\" \"" + Keyspace.JOBS_SIGNAL + "\"";
 
+    private final RecordingPlugin plugin = new RecordingPlugin("info:*");
+    private EmbeddedRedis server;
+    private JobTestBed bed;
+    private CommandLog commands;
+
+    /** A Redis of its own, read with MONITOR, where a job is signalled. */
+    @BeforeEach
+    void signalAJob() throws IOException {
+        server = EmbeddedRedis.start(0, DataDirectory.temporary("signal-wait"));
+        bed = new JobTestBed(server.port(), "signalwait", 3);
+        commands = new CommandLog(server);
+        bed.redis.sync().set("info:app1", "uuid-1");
+        bed.redis.sync().rpush(Keyspace.JOBS_SIGNAL, "info:app1");
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        commands.close();
+        bed.close();
+        server.close();
+    }
+
     @Test
     void aSecondsWaitIsSentInWholeSeconds() throws Exception {
-        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("signal-wait"));
-             JobTestBed bed = new JobTestBed(server.port(), "signalwait", 3);
-             CommandLog commands = new CommandLog(server)) {
-            RecordingPlugin plugin = new RecordingPlugin("info:*");
-            bed.redis.sync().set("info:app1", "uuid-1");
-            bed.redis.sync().rpush(Keyspace.JOBS_SIGNAL, "info:app1");
-
-            RedisEndpoint endpoint = new RedisEndpoint(server.host(), server.port(), 0, null, false, Duration.ofSeconds(10));
-            try (JobSignalListener listener = new JobSignalListener(endpoint, List.of(plugin), bed.processor, bed.retries)) {
-                listener.run();
-            }
-
-            assertEquals(Set.of("info:app1"), plugin.handled);
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> commands.any(line -> line.contains(BLPOP)));
-            assertTrue(commands.any(line -> line.endsWith(BLPOP + " \"1\"")), "a whole second: " + commands.lines);
+        RedisEndpoint endpoint = new RedisEndpoint(server.host(), server.port(), 0, null, false, Duration.ofSeconds(10));
+        try (JobSignalListener listener = new JobSignalListener(endpoint, List.of(plugin), bed.processor, bed.retries)) {
+            listener.run();
         }
+
+        assertEquals(Set.of("info:app1"), plugin.handled);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> commands.any(line -> line.contains(BLPOP)));
+        assertTrue(commands.any(line -> line.endsWith(BLPOP + " \"1\"")), "a whole second: " + commands.lines);
     }
 
     @Test
     void aShorterWaitOnARedisBefore6IsAPopAndAPause() throws Exception {
-        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("signal-wait-old"));
-             JobTestBed bed = new JobTestBed(server.port(), "signalwait", 3);
-             CommandLog commands = new CommandLog(server)) {
-            RecordingPlugin plugin = new RecordingPlugin("info:*");
-            bed.redis.sync().set("info:app1", "uuid-1");
-            bed.redis.sync().rpush(Keyspace.JOBS_SIGNAL, "info:app1");
-            // a timeout of 1 s: a wait of half a second, which Redis 5 cannot be asked for
-            RedisEndpoint endpoint = new RedisEndpoint(server.host(), server.port(), 0, null, false, Duration.ofSeconds(1));
+        // a timeout of 1 s: a wait of half a second, which Redis 5 cannot be asked for
+        RedisEndpoint endpoint = new RedisEndpoint(server.host(), server.port(), 0, null, false, Duration.ofSeconds(1));
 
-            long started;
-            try (JobSignalListener listener = new JobSignalListener(endpoint, List.of(plugin), bed.processor, bed.retries, false)) {
-                listener.run();
-                assertEquals(Set.of("info:app1"), plugin.handled);
-                started = System.nanoTime();
-                listener.run(); // nothing signalled: a pause
-            }
-
-            Duration idle = Duration.ofNanos(System.nanoTime() - started);
-            assertTrue(idle.compareTo(Duration.ofMillis(400)) >= 0, "paused half a second, not at once: " + idle);
-            Awaitility.await().atMost(Duration.ofSeconds(5))
-                    .until(() -> commands.lines.stream().filter(line -> line.contains("\"LPOP\" \"" + Keyspace.JOBS_SIGNAL)).count() == 2);
-            assertTrue(commands.lines.stream().noneMatch(line -> line.contains(BLPOP)), commands.lines.toString());
+        long started;
+        try (JobSignalListener listener = new JobSignalListener(endpoint, List.of(plugin), bed.processor, bed.retries, false)) {
+            listener.run();
+            assertEquals(Set.of("info:app1"), plugin.handled);
+            started = System.nanoTime();
+            listener.run(); // nothing signalled: a pause
         }
+
+        Duration idle = Duration.ofNanos(System.nanoTime() - started);
+        assertTrue(idle.compareTo(Duration.ofMillis(400)) >= 0, "paused half a second, not at once: " + idle);
+        Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> commands.lines.stream().filter(line -> line.contains("\"LPOP\" \"" + Keyspace.JOBS_SIGNAL)).count() == 2);
+        assertTrue(commands.lines.stream().noneMatch(line -> line.contains(BLPOP)), commands.lines.toString());
     }
 
     /** The commands a Redis server is sent from the time it is opened, read from {@code MONITOR} on a socket of its own. */
