@@ -42,6 +42,10 @@ public final class KafkaTopics implements AutoCloseable {
         properties.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxRecordBytes));
         properties.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(Math.max(64L << 20, 2L * maxRecordBytes)));
         properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        // one batch in flight: on a topic the broker is still creating (the monitor under test and this producer both
+        // asked for it), a first batch refused with NOT_LEADER_OR_FOLLOWER was retried after later ones were appended,
+        // and the idempotent producer held it as out of order until its delivery timed out two minutes later
+        properties.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         this.producer = new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
