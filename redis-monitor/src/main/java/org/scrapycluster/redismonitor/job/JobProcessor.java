@@ -274,32 +274,42 @@ public final class JobProcessor {
      * A stop that interrupts this thread meanwhile does not keep it from ending the job.
      */
     private void finishAnswered(Waiters waiters) {
+        try {
+            Interrupts.putAside(() -> finish(waiters));
+        } catch (RedisException e) {
+            if (RedisErrors.isRefusal(e)) {
+                throw e;
+            }
+            LOG.atWarn().addKeyValue("key", waiters.key()).addKeyValue("error", e.getMessage())
+                    .log("Kafka took the answers of job {}, but Redis did not take its end; ending it once Redis is back, "
+                            + "so that its requests are not answered again", waiters.key());
+            finishOnceRedisIsBack(waiters, e);
+        }
+    }
+
+    /** Tries the end of a job Redis did not take again, after a back-off each time, until Redis takes it or a stop. */
+    private void finishOnceRedisIsBack(Waiters waiters, RedisException failed) {
         Backoff backoff = Backoff.standard();
+        RedisException last = failed;
         while (true) {
             try {
+                Worker.idle(backoff::pause);
+            } catch (InterruptedException stopping) {
+                LOG.atWarn().addKeyValue("key", waiters.key())
+                        .log("The monitor stopped before Redis took the end of job {}; its requests will be answered again",
+                                waiters.key());
+                Thread.currentThread().interrupt();
+                throw last;
+            }
+            try {
                 Interrupts.putAside(() -> finish(waiters));
-                if (backoff.attempts() > 0) {
-                    LOG.atInfo().addKeyValue("key", waiters.key()).log("Job {} ended now that Redis is back", waiters.key());
-                }
+                LOG.atInfo().addKeyValue("key", waiters.key()).log("Job {} ended now that Redis is back", waiters.key());
                 return;
             } catch (RedisException e) {
                 if (RedisErrors.isRefusal(e)) {
                     throw e;
                 }
-                if (backoff.attempts() == 0) {
-                    LOG.atWarn().addKeyValue("key", waiters.key()).addKeyValue("error", e.getMessage())
-                            .log("Kafka took the answers of job {}, but Redis did not take its end; ending it once Redis is back, "
-                                    + "so that its requests are not answered again", waiters.key());
-                }
-                try {
-                    Worker.idle(backoff::pause);
-                } catch (InterruptedException stopping) {
-                    LOG.atWarn().addKeyValue("key", waiters.key())
-                            .log("The monitor stopped before Redis took the end of job {}; its requests will be answered again",
-                                    waiters.key());
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
+                last = e;
             }
         }
     }

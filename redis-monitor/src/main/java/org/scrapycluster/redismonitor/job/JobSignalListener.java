@@ -40,7 +40,10 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
     private final JobRetries retries;
     private final Duration block;
     private RedisConnection connection;
-    /** Whether the server takes a {@code BLPOP} timeout in fractions of a second; null until asked once connected. */
+    /**
+     * Whether the server takes a {@code BLPOP} timeout in fractions of a second; null until asked once connected, and
+     * never asked when the wait is a whole second.
+     */
     private Boolean fractionalBlock;
 
     /**
@@ -76,7 +79,7 @@ public final class JobSignalListener implements Worker.Step, AutoCloseable {
         if (connection == null) {
             connection = RedisConnection.open(endpoint);
         }
-        if (fractionalBlock == null) {
+        if (fractionalBlock == null && !block.equals(LONGEST_BLOCK)) { // a whole second needs no asking
             fractionalBlock = connection.isRedis6OrNewer();
         }
         String key = nextSignal();
