@@ -18,8 +18,10 @@ import org.scrapycluster.crawler.fetch.FetchResult;
  * {@code meta-refresh}: files the target of an HTML page's {@code <meta http-equiv="refresh">} as a new request, a GET,
  * when the page asks to wait less than {@code METAREFRESH_MAXDELAY} seconds, as Scrapy's meta refresh middleware does
  * in the original (docs/compatibility.md §4.1). The page itself is then not published. It counts against
- * {@code REDIRECT_MAX_TIMES} with the redirects, and is skipped for a HEAD and for a request whose meta sets
- * {@code dont_redirect}. {@code METAREFRESH_ENABLED: false} turns it off.
+ * {@code REDIRECT_MAX_TIMES} with the redirects, and is skipped for a HEAD, for a request whose meta sets
+ * {@code dont_redirect}, and for a response that asks the crawler to back off ({@link BackoffPolicy}): a "please
+ * wait" page of a 429 or a 503 often refreshes itself at once, and following it would skip the pause the server asked
+ * for (Scrapy has no such pause, and follows it). {@code METAREFRESH_ENABLED: false} turns it off.
  */
 public final class MetaRefreshMiddleware extends NodeMiddleware {
 
@@ -50,13 +52,18 @@ public final class MetaRefreshMiddleware extends NodeMiddleware {
     @Override
     public CompletableFuture<DownloadStep> afterResponse(DownloadRequest request, DownloadResponse response) {
         Download download = Download.from(request, name());
-        Optional<MetaRefresh> refresh = enabled && !response.failed() ? refresh(download, ((FetchedResponse) response).result())
-                : Optional.empty();
+        Optional<MetaRefresh> refresh = enabled && !response.failed() && !asksToBackOff(response)
+                ? refresh(download, ((FetchedResponse) response).result()) : Optional.empty();
         if (refresh.isEmpty()) {
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(download));
         }
         return CompletableFuture.completedFuture(RedirectMiddleware.step(context().redirect().refresh(download.crawl(),
                 refresh.get().url()), download, context()));
+    }
+
+    private boolean asksToBackOff(DownloadResponse response) {
+        return context().backoff().pauseFor(response.status(), response.header("Retry-After").orElse(null), context().clock().instant())
+                .isPresent();
     }
 
     /** The refresh to follow: one an HTML page asks for within the delay, unless the request is a HEAD or asks for none. */

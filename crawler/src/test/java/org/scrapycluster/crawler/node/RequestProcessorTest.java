@@ -263,6 +263,19 @@ class RequestProcessorTest extends ScriptedProcessing {
     }
 
     @Test
+    void aPleaseWaitPageThatRefreshesItselfIsRetriedAfterThePauseItAsksFor() throws MalformedQueueMemberException {
+        String refreshing = "<html><head><meta http-equiv='refresh' content='0; url=/landing'></head></html>";
+        answer("http://example.com/busy", 503, HeaderMap.of("Content-Type", "text/html", "Retry-After", "30"), refreshing, null);
+
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/busy", meta(0, 0)));
+
+        CrawlRequest retried = onlyQueued();
+        assertEquals("http://example.com/busy", retried.url(), "the page is asked again, not the page it refreshes to");
+        assertEquals(1, ((Number) retried.meta().get("retry_times")).intValue());
+        assertTrue(redis.sync().pttl(Keyspace.THROTTLE_PAUSE.fill(spider + ":example.com")) > 0, "the domain pauses as the server asked");
+    }
+
+        @Test
     void theMiddlewaresRunOnTheWorkersNotOnTheThreadThatHandsRequestsOut() throws InterruptedException {
         ThreadNotingMiddleware.THREADS.clear();
         ExecutorService workers = Executors.newSingleThreadExecutor();
