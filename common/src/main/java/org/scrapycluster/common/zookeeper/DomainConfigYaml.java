@@ -4,6 +4,7 @@ import java.io.StringReader;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.DoublePredicate;
-import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 import org.scrapycluster.common.domain.DomainKey;
 import org.scrapycluster.common.domain.RegisteredDomain;
@@ -75,8 +76,8 @@ public final class DomainConfigYaml {
      * Reads {@code text} as crawlers apply it: as {@link #parseLenient}, with every domain of the throttles and the
      * blacklist spelled as queue keys spell it ({@link DomainKey}: in lower case, an internationalised name in its
      * ASCII form), so that an entry written by hand or by a Python Redis monitor as {@code Example.com} or
-     * {@code Bücher.example} applies to its queues. Each domain spelled anew is reported; when the config also names the
-     * domain as queue keys spell it, that entry is the one read.
+     * {@code Bücher.example} applies to its queues. Each domain spelled anew is reported; when the config names one
+     * domain several ways, one entry is read ({@link #readSpellings}) and the others are reported as left unread.
      */
     public static ParsedDomainConfig parseApplied(String text) {
         ParsedDomainConfig parsed = parse(text, false, true);
@@ -85,17 +86,38 @@ public final class DomainConfigYaml {
         }
         DomainConfig written = parsed.config().get();
         List<ConfigProblem> problems = new ArrayList<>(parsed.problems());
+        Map<String, String> readSpellings = readSpellings(written.domains().keySet());
         SortedMap<String, DomainThrottle> domains = new TreeMap<>();
-        written.domains().forEach((domain, throttle) -> queueKeySpelling(DOMAINS + "." + domain, domain, written.domains()::containsKey, problems)
+        written.domains().forEach((domain, throttle) -> queueKeySpelling(DOMAINS + "." + domain, domain, readSpellings::get, problems)
                 .ifPresent(key -> domains.put(key, throttle)));
         return new ParsedDomainConfig(Optional.of(new DomainConfig(written.blacklist(), domains)), problems);
     }
 
     /**
-     * {@code domain} as queue keys spell it: as written, with a problem, when it has no such spelling; empty, with a
-     * problem, when the config also names the domain so spelled ({@code namedToo}), whose entry is read instead.
+     * For each domain of {@code written} as queue keys spell it, the spelling whose entry is read: the queue keys'
+     * own when the config has it, else the last of the others in the config's sorted order (upper case sorts first).
      */
-    private static Optional<String> queueKeySpelling(String path, String domain, Predicate<String> namedToo,
+    private static Map<String, String> readSpellings(Set<String> written) {
+        Map<String, String> read = new HashMap<>();
+        for (String domain : written) {
+            try {
+                String key = DomainKey.of(domain);
+                if (!written.contains(key) || key.equals(domain)) {
+                    read.put(key, domain);
+                }
+            } catch (IllegalArgumentException e) {
+                // no queue key: queueKeySpelling reports it
+            }
+        }
+        return read;
+    }
+
+    /**
+     * {@code domain} as queue keys spell it: as written, with a problem, when it has no such spelling; empty, with a
+     * problem, when the config names the domain another way too and {@code readSpelling} gives that other way as the
+     * one whose entry is read.
+     */
+    private static Optional<String> queueKeySpelling(String path, String domain, UnaryOperator<String> readSpelling,
             List<ConfigProblem> problems) {
         String key;
         try {
@@ -108,8 +130,10 @@ public final class DomainConfigYaml {
         if (key.equals(domain)) {
             return Optional.of(key);
         }
-        if (namedToo.test(key)) {
-            problems.add(new ConfigProblem(path, "is " + key + " as queue keys spell it, which the config names too; that entry is read"));
+        String read = readSpelling.apply(key);
+        if (!domain.equals(read)) {
+            problems.add(new ConfigProblem(path, "is " + key + " as queue keys spell it, which the config names as " + read
+                    + " too; that entry is read"));
             return Optional.empty();
         }
         problems.add(new ConfigProblem(path, "is read as " + key + ", as queue keys spell it"));
@@ -288,7 +312,7 @@ public final class DomainConfigYaml {
             for (int i = 0; i < items.size(); i++) {
                 String path = BLACKLIST + "[" + i + "]";
                 if (items.get(i) instanceof String domain && spellBlacklist) {
-                    queueKeySpelling(path, domain, key -> false, problems).ifPresent(domains::add);
+                    queueKeySpelling(path, domain, key -> domain, problems).ifPresent(domains::add);
                 } else if (items.get(i) instanceof String domain) {
                     checkDomainForm(path, domain);
                     domains.add(domain);

@@ -149,11 +149,25 @@ class DomainConfigYamlTest {
         assertEquals(List.of(
                 "blacklist[0]: is read as evil.com, as queue keys spell it",
                 "domains.Bücher.de: is read as xn--bcher-kva.de, as queue keys spell it",
-                "domains.Example.com: is example.com as queue keys spell it, which the config names too; that entry is read"),
+                "domains.Example.com: is example.com as queue keys spell it, which the config names as example.com too; that entry is read"),
                 parsed.problems().stream().map(ConfigProblem::toString).sorted().toList());
         assertEquals(Set.of("Bücher.de", "Example.com", "example.com", "plain.org"),
                 DomainConfigYaml.parseLenient(text).config().orElseThrow().domains().keySet(),
                 "the Redis monitor's read-modify-write keeps every entry as written");
+    }
+
+    @Test
+    void aDomainNamedTwoWaysNeitherAsQueueKeysSpellItHasOneEntryReadAndTheOtherNamed() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseApplied("""
+                domains:
+                  Example.com: {window: 60, hits: 1}
+                  EXAMPLE.COM: {window: 60, hits: 2}
+                """);
+        assertEquals(1, parsed.config().orElseThrow().throttles().get("example.com").effectiveHits(), "the last in sorted order");
+        assertEquals(List.of(
+                "domains.EXAMPLE.COM: is example.com as queue keys spell it, which the config names as Example.com too; that entry is read",
+                "domains.Example.com: is read as example.com, as queue keys spell it"),
+                parsed.problems().stream().map(ConfigProblem::toString).sorted().toList());
     }
 
     /**
