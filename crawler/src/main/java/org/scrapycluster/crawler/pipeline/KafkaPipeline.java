@@ -11,6 +11,9 @@ import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.scrapycluster.api.ResultItem;
 import org.scrapycluster.common.kafka.AbsentTopics;
@@ -154,7 +157,8 @@ public final class KafkaPipeline implements NodePipeline {
                 return true;
             }
             Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-            boolean mayPass = cause instanceof RetriableException || closing;
+            // once the firehose has the page, a copy its app's topic refused never has it crawled again (a duplicate there)
+            boolean mayPass = firehose.isCompletedExceptionally() && (closing || !refusedForGood(cause));
             // a record Kafka refuses (too large for the topic, say) says nothing of whether Kafka can be reached
             lastFailure.set(mayPass ? new Failure(cause.toString(), clock.instant()) : null);
             metrics.error("kafka");
@@ -167,6 +171,17 @@ public final class KafkaPipeline implements NodePipeline {
             // the copy on the app's topic was refused: the page is on the firehose all the same
             return !firehose.isCompletedExceptionally();
         });
+    }
+
+    /**
+     * Whether Kafka refused this very record, which no later try would change (too large for the topic, invalid), so
+     * that the page is dropped. Any other failure may pass, a refusal that is not retriable too: an authorization or
+     * authentication refusal (an ACL without Write on the topic, credentials rotated) lasts until an operator mends it,
+     * and the page is crawled again then instead of being thrown away meanwhile with every other.
+     */
+    private static boolean refusedForGood(Throwable cause) {
+        return cause instanceof RecordTooLargeException || cause instanceof RecordBatchTooLargeException
+                || cause instanceof InvalidRecordException;
     }
 
     /**

@@ -53,6 +53,18 @@ final class MessageBuffer extends OutputStream {
         return bytes;
     }
 
+    /**
+     * Refuses at once a text that will take at least {@code length} bytes when even that many would not fit, so that it is
+     * never made (a body's base64, say, of several times the limit).
+     *
+     * @throws LimitReached when {@code length} more bytes would make the message larger than the limit
+     */
+    void requireRoom(long length) {
+        if (size + length > limit) {
+            throw new LimitReached();
+        }
+    }
+
     /** Grows the array to hold {@code capacity} bytes, or the limit when that is less, without writing. */
     void reserve(int capacity) {
         int wanted = Math.min(capacity, limit);

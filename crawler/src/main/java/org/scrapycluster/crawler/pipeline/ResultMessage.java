@@ -37,6 +37,8 @@ public final class ResultMessage {
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
     /** The largest buffer a thread keeps between messages: the message of a page of 100 KB or so. */
     private static final int RETAINED_BYTES = 128 * 1024;
+    /** The most bytes any encoding a page is decoded with takes for one character (gb18030, UTF-32). */
+    private static final int MOST_BYTES_A_CHARACTER = 4;
     /**
      * Each thread's buffer for the messages it writes (a crawler's workers write them all), kept from one message to
      * the next: a message is written there and copied out once, instead of a buffer of the page's size being
@@ -170,17 +172,24 @@ public final class ResultMessage {
         }
     }
 
-    /** Base64 text, the UTF-8 bytes as they are when they are valid, or the body decoded with its encoding. */
+    /**
+     * Base64 text, the UTF-8 bytes as they are when they are valid, or the body decoded with its encoding. A text that
+     * cannot fit is not made: base64 takes 4 bytes for every 3, and a decoded character at least one UTF-8 byte for at
+     * most {@value #MOST_BYTES_A_CHARACTER} of the body's.
+     */
     private void body(CrawlResult item, JsonGenerator generator, MessageBuffer out) throws IOException {
+        byte[] body = item.body();
         if (base64 || item.binary()) {
-            generator.writeString(Base64.getEncoder().encodeToString(item.body()));
+            out.requireRoom(4L * ((body.length + 2) / 3));
+            generator.writeString(Base64.getEncoder().encodeToString(body));
             return;
         }
         if (item.encoding().charset().equals(StandardCharsets.UTF_8)) {
-            Utf8Text.write(item.body(), () -> item.encoding().decode(item.body()), generator, out);
+            Utf8Text.write(body, () -> item.encoding().decode(body), generator, out);
             return;
         }
-        generator.writeString(item.encoding().decode(item.body()));
+        out.requireRoom(body.length / MOST_BYTES_A_CHARACTER);
+        generator.writeString(item.encoding().decode(body));
     }
 
     private static void links(List<Link> links, JsonGenerator generator) throws IOException {

@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -266,6 +268,30 @@ class KafkaPipelineTest {
         assertFalse(item.get(), "done, and not counted as a published page");
         assertEquals(1, counted("crawler.errors", "kafka"));
         assertTrue(kafkaUp(), "Kafka answered: it refused one record, and the node's readiness does not wait for the next page");
+    }
+
+    @Test
+    void aRefusalOfTheNodeNotOfThePageFailsTheItemSoThePageIsCrawledAgainOnceMended() {
+        KafkaPipeline pipeline = pipeline(false, Map.of());
+
+        CompletableFuture<Boolean> item = pipeline.deliver(page("app", text("x")));
+        producer.errorNext(new TopicAuthorizationException(Set.of("demo.crawled_firehose")));
+
+        ExecutionException failed = assertThrows(ExecutionException.class, item::get);
+        assertInstanceOf(KafkaPipeline.KafkaUnavailableException.class, failed.getCause(), "not dropped as a refused page is");
+        assertFalse(kafkaUp(), "the kafka health check reports it");
+    }
+
+    @Test
+    void aPageTheFirehoseTookIsPublishedWhenItsAppsCopyIsAbandonedByAStop() throws Exception {
+        KafkaPipeline pipeline = pipeline(false, Map.of("KAFKA_APPID_TOPICS", true));
+        CompletableFuture<Boolean> item = pipeline.deliver(page("app", text("x")));
+        producer.completeNext();
+
+        pipeline.close();
+        producer.errorNext(new KafkaException("Producer is closed forcefully."));
+
+        assertTrue(item.get(), "acknowledged, not crawled again into a second copy on the firehose");
     }
 
     @Test
