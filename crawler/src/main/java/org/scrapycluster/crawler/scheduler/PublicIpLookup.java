@@ -22,8 +22,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds this node's public IP address for throttle keys by IP (docs/compatibility.md §4.3): a GET of
  * {@code PUBLIC_IP_URL} within a short timeout, the first match of {@code IP_ADDR_REGEX} in the answer
- * (its first group when it has one). On any failure it answers {@value #FALLBACK} and logs one WARN
- * (not one per refresh) until a look-up works again; a change of address is logged at INFO.
+ * (its first group when it has one). On any failure it answers the address it last found, or {@value #FALLBACK} when
+ * it never found one, and logs one WARN (not one per refresh) until a look-up works again; a change of address is
+ * logged at INFO. The original answered {@value #FALLBACK} at every failure, and its queues built from then on
+ * throttled under a key of their own; here every queue's key follows the address, so a look-up failing for a moment
+ * would move every domain to a key with an empty window, and let each domain have its limit twice over.
  */
 public final class PublicIpLookup {
 
@@ -81,9 +84,9 @@ public final class PublicIpLookup {
         return new PublicIpLookup(uri, pattern, timeout);
     }
 
-    /** Looks the address up now; {@value #FALLBACK} when that fails. */
+    /** Looks the address up now; when that fails, the address last found, or {@value #FALLBACK} before any was. */
     public synchronized String lookUp() {
-        String ip = query().orElse(FALLBACK);
+        String ip = query().orElse(last == null ? FALLBACK : last);
         if (last != null && !last.equals(ip)) {
             LOG.info("Changed Public IP: {} -> {}", last, ip);
         }
@@ -115,7 +118,8 @@ public final class PublicIpLookup {
     private Optional<String> failed(String reason) {
         if (!failing) {
             LOG.atWarn().addKeyValue("url", url).addKeyValue("reason", reason)
-                    .log("Could not reach out to get public ip; using " + FALLBACK + " (set PUBLIC_IP to skip the look-up)");
+                    .log("Could not reach out to get public ip; using " + (last == null ? FALLBACK : last)
+                            + " (set PUBLIC_IP to skip the look-up)");
         }
         failing = true;
         return Optional.empty();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
@@ -12,7 +13,10 @@ import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.origin.TestOrigin;
 
-/** The public IP comes from the echo service's answer, or is 127.0.0.1 when the service cannot be reached. */
+/**
+ * The public IP comes from the echo service's answer; when the service cannot be reached, it is the address last found, or
+ * 127.0.0.1 before any was.
+ */
 class PublicIpLookupTest {
 
     @Test
@@ -31,6 +35,18 @@ class PublicIpLookupTest {
         try (TestOrigin origin = TestOrigin.builder().route("/ip", exchange -> exchange.sendText(200, "text/plain", "no address"))
                 .start()) {
             assertEquals(PublicIpLookup.FALLBACK, lookup(origin.url(0, "/ip"), "3").lookUp());
+        }
+    }
+
+    @Test
+    void aLookUpThatFailsAfterOneWorkedKeepsTheAddressFoundSoThrottleKeysStay() {
+        AtomicBoolean answering = new AtomicBoolean(true);
+        try (TestOrigin origin = TestOrigin.builder().route("/ip", exchange -> exchange.sendText(answering.get() ? 200 : 503, "text/plain",
+                "203.0.113.7")).start()) {
+            PublicIpLookup lookup = lookup(origin.url(0, "/ip"), "3");
+            assertEquals("203.0.113.7", lookup.lookUp());
+            answering.set(false);
+            assertEquals("203.0.113.7", lookup.lookUp());
         }
     }
 
