@@ -2,9 +2,11 @@ package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.zookeeper.ConfigProblem;
@@ -45,7 +47,7 @@ public final class DomainConfigFollower implements AutoCloseable {
     private final DomainThrottles throttles;
     private final String spiderId;
     private final CrawlerMetrics metrics;
-    private final Runnable changed;
+    private final Consumer<Set<String>> changed;
     private final AtomicReference<Reading> reading = new AtomicReference<>(Reading.NOT_YET);
     private volatile Set<String> blacklist = Set.of();
     private volatile String unusable = "";
@@ -67,9 +69,9 @@ public final class DomainConfigFollower implements AutoCloseable {
      * @param throttles where throttle entries go
      * @param spiderId  the node's spider, for the log
      * @param metrics   where a config not applied as written is counted
-     * @param changed   runs after every change (on the watcher's thread)
+     * @param changed   told after every change (on the watcher's thread), with the domains whose throttle changed
      */
-    public DomainConfigFollower(DomainThrottles throttles, String spiderId, CrawlerMetrics metrics, Runnable changed) {
+    public DomainConfigFollower(DomainThrottles throttles, String spiderId, CrawlerMetrics metrics, Consumer<Set<String>> changed) {
         this.throttles = throttles;
         this.spiderId = spiderId;
         this.metrics = metrics;
@@ -128,7 +130,7 @@ public final class DomainConfigFollower implements AutoCloseable {
     private void firstRead() {
         if (watcher.contents().isEmpty()) {
             configRead();
-            changed.run();
+            changed.accept(Set.of());
         }
     }
 
@@ -148,7 +150,7 @@ public final class DomainConfigFollower implements AutoCloseable {
             configRead();
             LOG.atInfo().addKeyValue("spiderid", spiderId).addKeyValue("reverted_domains", lost.keySet())
                     .log("Lost config from Zookeeper");
-            changed.run();
+            changed.accept(lost.keySet());
             return;
         }
         ParsedDomainConfig parsed = DomainConfigYaml.parseApplied(text);
@@ -174,12 +176,25 @@ public final class DomainConfigFollower implements AutoCloseable {
                     .log("More parts of the Zookeeper config are not applied as written");
         }
         DomainConfig config = parsed.config().get();
+        Map<String, DomainThrottle> before = throttles.overrides();
         throttles.overrides(config.throttles());
         config.blacklist().ifPresent(domains -> blacklist = Set.copyOf(new LinkedHashSet<>(domains)));
         configRead();
         LOG.atInfo().addKeyValue("domains", firstOf(config.throttles().keySet())).addKeyValue("blacklist", firstOf(blacklist))
                 .log("Zookeeper config changed");
-        changed.run();
+        changed.accept(throttlesChanged(before, config.throttles()));
+    }
+
+    /** The domains whose throttle entry {@code after} adds, removes or changes. */
+    private static Set<String> throttlesChanged(Map<String, DomainThrottle> before, Map<String, DomainThrottle> after) {
+        Set<String> changed = new HashSet<>();
+        before.forEach((domain, throttle) -> {
+            if (!throttle.equals(after.get(domain))) {
+                changed.add(domain);
+            }
+        });
+        after.keySet().stream().filter(domain -> !before.containsKey(domain)).forEach(changed::add);
+        return changed;
     }
 
     private void validityChanged(boolean valid, String reason) {

@@ -1,8 +1,6 @@
 package org.scrapycluster.crawler.scheduler;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -66,16 +64,11 @@ public final class ReadinessIndex {
         }
     }
 
-    /** Makes every domain scheduled later than {@code at} ready at {@code at} (a throttle changed). */
-    public void advanceAllTo(long at) {
-        List<Entry> entries = new ArrayList<>(live.values());
-        heap.clear();
-        live.clear();
-        entries.sort(null);
-        for (Entry entry : entries) {
-            Entry moved = new Entry(entry.domain, entry.readyAt - at > 0 ? at : entry.readyAt, sequence++);
-            live.put(moved.domain, moved);
-            heap.add(moved);
+    /** Makes {@code domain}, when it is in the index and scheduled later than {@code at}, ready at {@code at} (its throttle changed). */
+    public void advanceTo(String domain, long at) {
+        Entry entry = live.get(domain);
+        if (entry != null && entry.readyAt - at > 0) {
+            schedule(domain, at);
         }
     }
 

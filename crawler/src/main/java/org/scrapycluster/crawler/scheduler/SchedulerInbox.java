@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.scheduler;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +37,8 @@ public final class SchedulerInbox {
     record Held(String domain, Duration time) implements Event {
     }
 
-    /** The throttles or the blacklist changed. */
-    record ConfigChanged() implements Event {
+    /** The blacklist changed, or the throttles of {@code domains}. */
+    record ConfigChanged(Set<String> domains) implements Event {
     }
 
     /** Results stopped getting through to the pipelines' stores, or started again. */
@@ -78,9 +79,13 @@ public final class SchedulerInbox {
         events.add(new Held(domain, time));
     }
 
-    /** The throttles or the blacklist changed: every domain is reconsidered. */
-    public void configChanged() {
-        events.add(new ConfigChanged());
+    /**
+     * The domain config changed: the throttles of {@code domains} (those of every other domain are as they were), or the
+     * blacklist, or the config was read for the first time. The domains of {@code domains} and the parked ones are
+     * reconsidered.
+     */
+    public void configChanged(Set<String> domains) {
+        events.add(new ConfigChanged(Set.copyOf(domains)));
     }
 
     /**

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Level;
@@ -22,9 +24,13 @@ class DomainConfigFollowerTest {
 
     private final DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 10, true, "ip", 1_000);
     private final AtomicInteger changes = new AtomicInteger();
+    private final List<Set<String>> changed = new ArrayList<>();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final DomainConfigFollower follower = new DomainConfigFollower(throttles, "link", new CrawlerMetrics(meters, "link", "n1"),
-            changes::incrementAndGet);
+            domains -> {
+                changes.incrementAndGet();
+                changed.add(domains);
+            });
 
     /**
      * Text a crawler must not use — a nesting too deep to read, a tag that names a Java class, a document
@@ -95,6 +101,11 @@ class DomainConfigFollowerTest {
 
         follower.apply("blacklist: []\n");
         assertFalse(follower.isBlacklisted("ebay.com"));
+
+        follower.apply("domains:\n  ex1.com: {window: 20, hits: 4}\n  ex3.com: {window: 20, hits: 4}\n");
+        follower.apply("domains:\n  ex1.com: {window: 20, hits: 4}\n  ex3.com: {window: 20, hits: 5}\n  ex4.com: {window: 1, hits: 1}\n");
+        assertEquals(List.of(Set.of("ex1.com"), Set.of("ex1.com"), Set.of("ex1.com"), Set.of(), Set.of("ex1.com", "ex3.com"),
+                Set.of("ex3.com", "ex4.com")), changed, "each change names the domains whose throttle it adds, changes or removes");
     }
 
     /**

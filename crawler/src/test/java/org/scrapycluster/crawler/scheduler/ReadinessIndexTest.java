@@ -37,9 +37,11 @@ class ReadinessIndexTest {
         index.schedule("b.com", 50);
         index.remove("b.com");
         assertFalse(index.contains("b.com"));
-        index.advanceAllTo(200);
-        assertTrue(index.contains("a.com"));
-        assertEquals(Optional.of("a.com"), index.pollReady(200));
+        index.advanceTo("b.com", 200);
+        assertFalse(index.contains("b.com"), "a domain not in the index stays out");
+        index.advanceTo("a.com", 200);
+        index.advanceTo("a.com", 400);
+        assertEquals(Optional.of("a.com"), index.pollReady(200), "advanced, never put back");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 
@@ -204,12 +205,31 @@ class SchedulerTest extends SchedulerTestBase {
         settleAfter(scheduler, Duration.ofSeconds(30).minusMillis(1));
         assertEquals(0, allCalls(), "a shorter hold leaves the longer one");
 
-        inbox.configChanged();
+        inbox.configChanged(Set.of("held.test"));
         settle(scheduler);
-        assertEquals(0, allCalls(), "a config change makes every domain ready, but the hold stands");
+        assertEquals(0, allCalls(), "a config change of the domain makes it ready, but the hold stands");
 
         settleAfter(scheduler, Duration.ofMillis(1));
         assertEquals(2, dispatched.size(), "the hold over, both requests go (unmoderated)");
+    }
+
+    @Test
+    void aConfigChangeOfOtherDomainsLeavesAWaitingDomainToItsTime() throws Exception {
+        DomainThrottles throttles = throttles(60, 2, false);
+        Scheduler scheduler = toldOfWork(throttles, "full.test", 3);
+        settle(scheduler);
+        assertEquals(3, allCalls(), "two hand-outs and a wait");
+
+        throttles.overrides(Map.of("other.test", DomainThrottle.of(60, 10, 1)));
+        inbox.configChanged(Set.of("other.test"));
+        inbox.configChanged(Set.of());
+        settle(scheduler);
+        assertEquals(3, allCalls(), "not asked again: its throttle is as it was");
+
+        settleAfter(scheduler, Duration.ofSeconds(59));
+        assertEquals(3, allCalls());
+        settleAfter(scheduler, Duration.ofSeconds(2));
+        assertEquals(4, allCalls(), "asked again when its oldest slot frees");
     }
 
     @Test
@@ -224,7 +244,7 @@ class SchedulerTest extends SchedulerTestBase {
         assertEquals(3, allCalls(), "not asked before the oldest slot frees");
 
         throttles.overrides(Map.of("full.test", DomainThrottle.of(60, 10, 0)));
-        inbox.configChanged();
+        inbox.configChanged(Set.of("full.test"));
         settle(scheduler);
         assertEquals(1, calls("paused"), "a config change makes the domain ready now; a scale of 0 pauses it");
 
@@ -390,7 +410,7 @@ class SchedulerTest extends SchedulerTestBase {
         scheduler.turn(); // asks; the answer, paused, is on its way
 
         throttles.overrides(Map.of()); // the pause is lifted meanwhile
-        inbox.configChanged();
+        inbox.configChanged(Set.of("paused.test"));
         settle(scheduler);
 
         assertEquals(1, calls("paused"));
@@ -423,7 +443,7 @@ class SchedulerTest extends SchedulerTestBase {
         assertEquals(0, allCalls(), "never asked for while blacklisted");
 
         blacklist.remove("banned.test");
-        inbox.configChanged();
+        inbox.configChanged(Set.of());
         settle(scheduler);
         assertEquals(1, dispatched.size());
     }
