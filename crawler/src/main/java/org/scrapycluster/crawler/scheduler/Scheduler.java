@@ -393,6 +393,7 @@ public final class Scheduler implements AutoCloseable {
             slowInFlight++;
         }
         state.handingOut = true;
+        state.handOutSlow = slowDomain;
         inFlight++;
         metrics.inFlight().incrementAndGet();
         handOutsAwaited++;
@@ -501,7 +502,13 @@ public final class Scheduler implements AutoCloseable {
         });
     }
 
-    /** Frees a slot of {@code domain}; after a finished request, a domain waiting for a slot is ready again. */
+    /**
+     * Frees a slot of {@code domain}: a finished request's, or that of a hand-out call answered without a request; after a
+     * finished request, a domain waiting for a slot is ready again. A slot of those slow domains share is freed by the
+     * call's answer when the call was made while the domain was slow, and by a finished request only when the domain's
+     * requests left are fewer than those counted as handed out while it was slow (those handed out before it was slow
+     * are taken to finish first, so that slow domains never hold more than their share of the node's slots).
+     */
     private void release(String domain, boolean requestFinished) {
         DomainState state = domains.get(domain);
         if (state == null) {
@@ -510,7 +517,7 @@ public final class Scheduler implements AutoCloseable {
         state.inFlight--;
         inFlight--;
         metrics.inFlight().decrementAndGet();
-        if (state.slowInFlight > 0) {
+        if (requestFinished ? state.slowInFlight > state.inFlight : state.handOutSlow) {
             state.slowInFlight--;
             slowInFlight--;
             wakeWaitingForSlowSlot();
@@ -565,9 +572,14 @@ public final class Scheduler implements AutoCloseable {
     /** What the scheduler knows of one domain with requests in flight. */
     private static final class DomainState {
         private int inFlight;
-        /** Of those, the requests handed out while the domain was slow. */
+        /**
+         * Of those, the requests handed out while the domain was slow, as far as the scheduler can tell: a finished request
+         * does not say how it was handed out, so the domain's others are taken to finish first.
+         */
         private int slowInFlight;
         private boolean handingOut;
+        /** The hand-out call out was made while the domain was slow. */
+        private boolean handOutSlow;
         private boolean waitingForSlot;
         private boolean rediscovered;
         /** The config changed while its hand-out call was out. */

@@ -368,6 +368,27 @@ class SchedulerTest extends SchedulerTestBase {
         assertEquals(0.0, registry.get("crawler.slow.domains").gauge().value(), "forgotten, though no request finished since");
     }
 
+    @Test
+    void requestsHandedOutBeforeTheirDomainWasSlowDoNotFreeTheSlowDomainsShare() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
+        List<String> dead = IntStream.rangeClosed(1, 8).mapToObj(i -> "dead" + i + ".test").toList();
+        dead.forEach(domain -> {
+            queue(domain, 4);
+            inbox.finished(domain, true);
+        });
+        queue("mixed.test", 30);
+        inbox.domainsFound(List.of("mixed.test"));
+        settle(scheduler);
+        finishThenCount(scheduler, "mixed.test", 1, true, 8, "slow now, with seven in flight");
+        finishThenCount(scheduler, "mixed.test", 5, false, 8 + 4, "a limit of six, two in flight: four handed out while slow");
+        finishThenCount(scheduler, "mixed.test", 2, false, 12 + 4, "not slow any more: eight in flight, four handed out while slow");
+
+        inbox.domainsFound(dead);
+        settle(scheduler);
+        assertEquals(4, dead.stream().filter(dispatchedPerDomain()::containsKey).count(),
+                "the slow domains' share of eight less the four still in flight");
+    }
+
     /**
      * Tells the scheduler that {@code requests} requests of {@code domain} are done, lets it settle, and checks how many
      * requests of the domain it has handed out in all.
