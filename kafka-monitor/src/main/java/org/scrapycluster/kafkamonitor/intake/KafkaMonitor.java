@@ -79,6 +79,8 @@ public final class KafkaMonitor implements Service {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration PRODUCER_CLOSE_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration MAX_HEARTBEAT_PERIOD = Duration.ofSeconds(5);
+    /** How long a batch that found a rejection topic missing waits for Kafka to list the topics it has. */
+    private static final Duration TOPICS_LISTED_WITHIN = Duration.ofSeconds(10);
 
     private final ServiceContext context;
     private final Settings settings;
@@ -201,7 +203,8 @@ public final class KafkaMonitor implements Service {
             kafka.watch(consumer);
             consumerMetrics = new KafkaClientMetrics(consumer);
             consumerMetrics.bindTo(context.meters());
-            publisher = new RejectionPublisher(producer, metrics, kafka::answers, context.clock());
+            publisher = new RejectionPublisher(producer, metrics, kafka::answers, () -> consumer.listTopics(TOPICS_LISTED_WITHIN).keySet(),
+                    context.clock());
             consumer.subscribe(List.of(topic), new Rebalance());
             LOG.atInfo().addKeyValue("topic", topic).addKeyValue("group", group)
                     .addKeyValue("plugins", plugins.plugins().stream().map(RankedPlugin::toString).toList())

@@ -5,12 +5,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * record too large, no permission), or whose send the producer gave up before it returned although
  * Kafka answers (it waited {@code max.block.ms} for a topic that is not there and that Kafka does not
  * create), is logged and dropped, so that it cannot hold up the requests behind it. Such a topic then
- * gets no messages for a while ({@link AbsentTopics}).
+ * gets no messages for a while ({@link AbsentTopics}). Once a batch has found one such topic, Kafka is asked which
+ * topics it has, and the batch's messages to topics it does not have are dropped the same way, each without a wait of its
+ * own: a batch of rejections to many apps without topics (their {@code outbound_<appid>}) would otherwise wait
+ * {@code max.block.ms} for each, past the consumer's {@code max.poll.interval.ms}, and lose the partition again and again.
  */
 final class RejectionPublisher {
 
@@ -39,13 +44,19 @@ final class RejectionPublisher {
     private final Producer<String, byte[]> producer;
     private final IntakeMetrics metrics;
     private final BooleanSupplier kafkaAnswers;
+    private final Supplier<Set<String>> topicsInKafka;
     private final AbsentTopics absentTopics;
 
-    /** @param kafkaAnswers whether Kafka answers the monitor at the moment it is asked */
-    RejectionPublisher(Producer<String, byte[]> producer, IntakeMetrics metrics, BooleanSupplier kafkaAnswers, Clock clock) {
+    /**
+     * @param kafkaAnswers  whether Kafka answers the monitor at the moment it is asked
+     * @param topicsInKafka the topics Kafka has, asked now; throws a {@link KafkaException} when Kafka does not say
+     */
+    RejectionPublisher(Producer<String, byte[]> producer, IntakeMetrics metrics, BooleanSupplier kafkaAnswers,
+            Supplier<Set<String>> topicsInKafka, Clock clock) {
         this.producer = producer;
         this.metrics = metrics;
         this.kafkaAnswers = kafkaAnswers;
+        this.topicsInKafka = topicsInKafka;
         this.absentTopics = new AbsentTopics(clock);
     }
 
@@ -59,23 +70,24 @@ final class RejectionPublisher {
             Predicate<ProducerRecord<String, byte[]>> stillOwed) {
         Backoff backoff = Backoff.standard();
         List<ProducerRecord<String, byte[]>> unsent = messages;
+        TopicsInKafka topics = new TopicsInKafka();
         while (!unsent.isEmpty()) {
             Retry retry = new Retry();
             List<Sent> pending = new ArrayList<>(unsent.size());
             for (ProducerRecord<String, byte[]> message : unsent) {
-                if (absentTopics.skipped(message.topic())) {
+                if (absentTopics.skipped(message.topic()) || topics.lacks(message.topic())) {
                     continue;
                 }
                 Sent sent = new Sent(message, send(message));
                 // a send the producer gave up before it returned (it waited max.block.ms for a topic) is settled at
                 // once, so that the rest of the batch skips that topic instead of waiting for it again
                 if (sent.future().isDone()) {
-                    settle(sent, true, retry);
+                    settle(sent, true, retry, topics);
                 } else {
                     pending.add(sent);
                 }
             }
-            pending.forEach(sent -> settle(sent, false, retry));
+            pending.forEach(sent -> settle(sent, false, retry, topics));
             unsent = retry.messages;
             if (!unsent.isEmpty()) {
                 metrics.kafkaRetry();
@@ -96,13 +108,14 @@ final class RejectionPublisher {
      *
      * @param failedAtSend whether the send was settled when it returned
      */
-    private void settle(Sent sent, boolean failedAtSend, Retry retry) {
+    private void settle(Sent sent, boolean failedAtSend, Retry retry, TopicsInKafka topics) {
         outcome(sent.future()).ifPresent(failure -> {
             if (!(failure instanceof RetriableException)) {
                 LOG.atError().addKeyValue("topic", sent.message().topic()).setCause(failure)
                         .log("Could not publish a rejection to " + sent.message().topic() + "; it is dropped");
             } else if (failedAtSend && kafkaAnswers.getAsBoolean()) {
                 absentTopics.absent(sent.message().topic(), failure);
+                topics.askOnce();
             } else {
                 retry.messages.add(sent.message());
                 retry.cause = failure;
@@ -134,6 +147,41 @@ final class RejectionPublisher {
     }
 
     private record Sent(ProducerRecord<String, byte[]> message, Future<?> future) {
+    }
+
+    /**
+     * What a batch learnt of the topics Kafka has: nothing until one of its topics was found missing, then the topics
+     * Kafka listed, asked once, so that the batch's messages to the others it lacks are dropped without a wait each.
+     */
+    private final class TopicsInKafka {
+        private boolean asked;
+        /** Null until asked, or when Kafka did not say: then no topic is dropped for that. */
+        private Set<String> listed;
+
+        void askOnce() {
+            if (asked) {
+                return;
+            }
+            asked = true;
+            try {
+                listed = topicsInKafka.get();
+            } catch (KafkaException e) {
+                if (e instanceof InterruptException) {
+                    throw e;
+                }
+                LOG.atWarn().addKeyValue("error", e.toString()).log("Kafka did not say which topics it has; sending to each");
+            }
+        }
+
+        /** Whether Kafka said it lacks {@code topic}; it is then {@link AbsentTopics#absent}. */
+        boolean lacks(String topic) {
+            if (listed == null || listed.contains(topic)) {
+                return false;
+            }
+            absentTopics.absent(topic, new KafkaException("Kafka does not list the topic " + topic
+                    + " (asked after another topic of the batch was found missing)"));
+            return true;
+        }
     }
 
     /** The messages of an attempt to send again after a back-off, and the last reason. */

@@ -8,11 +8,14 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.Callback;
@@ -31,9 +34,10 @@ class RejectionPublisherTest {
 
     private static final String MISSING = "demo.incoming_rejected";
     private static final String FIREHOSE = "demo.outbound_firehose";
+    private static final Set<String> IN_KAFKA = Set.of(FIREHOSE, "demo.outbound_shop");
     private static final Predicate<ProducerRecord<String, byte[]>> ALL_OWED = message -> true;
 
-    /** Kafka, answering, without the rejected topic: a send there gives up after max.block.ms, before it returns. */
+    /** Kafka, answering, with the topics IN_KAFKA only: a send elsewhere gives up after max.block.ms, before it returns. */
     private final List<String> attempted = new ArrayList<>();
     /** How the next deliveries to the topics Kafka has fail, after their send returned; they succeed when none is left. */
     private final Queue<KafkaException> deliveryFailures = new ArrayDeque<>();
@@ -41,15 +45,20 @@ class RejectionPublisherTest {
         @Override
         public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
             attempted.add(record.topic());
-            if (record.topic().equals(MISSING)) {
-                return CompletableFuture.failedFuture(new TimeoutException("Topic " + MISSING + " not present in metadata after 60000 ms."));
+            if (!IN_KAFKA.contains(record.topic())) {
+                return CompletableFuture.failedFuture(new TimeoutException("Topic " + record.topic() + " not present in metadata after 60000 ms."));
             }
             KafkaException failure = deliveryFailures.poll();
             return failure == null ? super.send(record, callback) : failingOnceWaitedFor(failure);
         }
     };
+    /** The topics Kafka lists, and how many times it was asked. */
+    private final AtomicInteger listings = new AtomicInteger();
     private final RejectionPublisher publisher = new RejectionPublisher(kafka, new IntakeMetrics(new SimpleMeterRegistry()), () -> true,
-            Clock.systemUTC());
+            () -> {
+                listings.incrementAndGet();
+                return IN_KAFKA;
+            }, Clock.systemUTC());
 
     @Test
     void aTopicKafkaDoesNotHaveCostsOneWaitAndIsThenSkippedForAWhile() {
@@ -63,6 +72,27 @@ class RejectionPublisherTest {
         assertEquals(List.of(MISSING, FIREHOSE, FIREHOSE), attempted,
                 "only the first message waits for the missing topic; the rest of that batch and the next skip it");
         assertEquals(List.of(FIREHOSE, FIREHOSE), kafka.history().stream().map(ProducerRecord::topic).toList());
+    }
+
+    /**
+     * A batch of rejections to many apps without topics waits for the first only: Kafka is asked once which topics it
+     * has, and the messages to the others it lacks are dropped at once, so the batch ends within the consumer's poll
+     * interval; the messages to topics it has are sent.
+     */
+    @Test
+    void aBatchToManyMissingTopicsWaitsForOneAndAsksKafkaWhichItHas() {
+        List<ProducerRecord<String, byte[]>> batch = new ArrayList<>(List.of(message(MISSING)));
+        IntStream.range(0, 50).forEach(app -> batch.add(message("demo.outbound_app" + app)));
+        batch.add(message("demo.outbound_shop"));
+        batch.add(message(FIREHOSE));
+
+        publisher.publish(batch, backoff -> {
+            throw new AssertionError("nothing is retried while Kafka answers");
+        }, ALL_OWED);
+
+        assertEquals(List.of(MISSING, "demo.outbound_shop", FIREHOSE), attempted, "one wait, then only the topics Kafka lists");
+        assertEquals(1, listings.get());
+        assertEquals(List.of("demo.outbound_shop", FIREHOSE), kafka.history().stream().map(ProducerRecord::topic).toList());
     }
 
     /**
