@@ -64,7 +64,11 @@ final class BatchFiling {
             try {
                 List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries(), tellAccepted)
                         : settle(batch.entries(), attempt.finish(), tellAccepted);
-                redisOutage.succeeded();
+                if (hasAccepted(batch)) {
+                    redisOutage.succeeded();
+                } else if (redisOutage.isDown()) {
+                    tellWhetherRedisIsBack(); // a batch of rejected records only wrote nothing
+                }
                 batch.settle(settled);
                 tellAccepted.forEach(Runnable::run);
                 return;
@@ -77,7 +81,7 @@ final class BatchFiling {
                 redisOutage.failed(e);
                 metrics.redisRetry();
                 hold.accept(backoff.nextDelay());
-                if (batch.entries().stream().noneMatch(entry -> entry.disposition() instanceof Disposition.Accepted)) {
+                if (!hasAccepted(batch)) {
                     // its records left with their partitions (a rebalance while it was held): nothing is left to write
                     tellWhetherRedisIsBack();
                     return;
@@ -93,6 +97,10 @@ final class BatchFiling {
                 }
             }
         }
+    }
+
+    private static boolean hasAccepted(Batch batch) {
+        return batch.entries().stream().anyMatch(entry -> entry.disposition() instanceof Disposition.Accepted);
     }
 
     /**

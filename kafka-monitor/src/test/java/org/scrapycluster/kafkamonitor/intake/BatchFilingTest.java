@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import ch.qos.logback.classic.Level;
+import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,27 @@ class BatchFilingTest {
 
             assertTrue(outage.isDown(), "Redis is still away");
             assertEquals(List.of(), batch.entries());
+            assertEquals(List.of(), logged.lines().stream().filter(message -> message.contains("Redis is back")).toList());
+        }
+    }
+
+    /** A batch of rejected records only, which writes nothing, does not say that Redis is back while it is away. */
+    @Test
+    void aBatchOfRejectedRecordsDuringAnOutageDoesNotSayRedisIsBack() {
+        EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("batch-filing"));
+        try (RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
+                CapturedLog logged = CapturedLog.start(BatchFilingTest.class, Level.INFO)) {
+            server.close();
+            OutageReporter outage = new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis");
+            BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
+                    outage, held -> { });
+            outage.failed(new RedisException("Connection refused"));
+            byte[] garbage = "not json".getBytes(StandardCharsets.UTF_8);
+            Batch batch = new Batch(List.of(new Batch.Entry(PARTITION, 0, garbage, intake().take(garbage))), System.nanoTime());
+
+            filing.file(batch, filing.start());
+
+            assertTrue(outage.isDown(), "Redis is still away");
             assertEquals(List.of(), logged.lines().stream().filter(message -> message.contains("Redis is back")).toList());
         }
     }
