@@ -16,13 +16,17 @@ import org.slf4j.LoggerFactory;
  * A file of API keys, one a line (blank lines and lines starting with {@code #} skipped), read
  * again when {@link #refresh() a check} finds its modification time, size or identity changed: a key is added or
  * revoked by rewriting the file (or swapping the mounted secret it links to), without a restart. When the
- * file cannot be read any more, the keys last read stay in force and a warning is logged once. The keys are handed out
+ * file cannot be read any more, the keys last read stay in force and a warning is logged once. A file that had keys and
+ * reads as having none (an editor saving it in place has emptied it and not yet written it) is taken at its word only
+ * when the next check finds it as it was, so that the save does not answer every holder 401 for a second. A byte order
+ * mark (U+FEFF, which some editors write first) is no part of a key. The keys are handed out
  * as last read, so that a request never waits for the file system (a hung secret mount would stall the gateway's
  * event loops, which check every request's key).
  */
 final class KeyFile {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyFile.class);
+    private static final String BYTE_ORDER_MARK = "\uFEFF";
 
     /** The keys read, and what the file looked like when they were. */
     private record Loaded(Object fileKey, FileTime modified, long size, List<KeyDigest> keys) {
@@ -31,6 +35,10 @@ final class KeyFile {
             return Objects.equals(fileKey, attributes.fileKey()) && modified.equals(attributes.lastModifiedTime())
                     && size == attributes.size();
         }
+
+        boolean sameFileAs(Loaded other) {
+            return other != null && Objects.equals(fileKey, other.fileKey) && modified.equals(other.modified) && size == other.size;
+        }
     }
 
     private final String setting;
@@ -38,6 +46,8 @@ final class KeyFile {
     private volatile Loaded loaded;
     /** Whether the last check could not read the file; guarded by this. */
     private boolean failing;
+    /** The file as the last check found it, having no keys where the keys in force came from one that had; guarded by this. */
+    private Loaded emptied;
 
     /**
      * Reads {@code path}.
@@ -63,6 +73,12 @@ final class KeyFile {
         try {
             if (!loaded.describes(Files.readAttributes(path, BasicFileAttributes.class))) {
                 Loaded read = read();
+                if (read.keys().isEmpty() && !loaded.keys().isEmpty() && !read.sameFileAs(emptied)) {
+                    emptied = read;
+                    failing = false;
+                    return;
+                }
+                emptied = null;
                 loaded = read;
                 LOG.atInfo().addKeyValue("file", path.toString()).addKeyValue("keys", read.keys().size())
                         .log("Read the API keys of " + setting + " again: the file changed");
@@ -80,7 +96,8 @@ final class KeyFile {
     /** Reads the attributes before the lines, so that a write during the read is seen as a change next time. */
     private Loaded read() throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        List<String> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream().map(String::strip)
+        List<String> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream()
+                .map(line -> line.replace(BYTE_ORDER_MARK, "").strip())
                 .filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
         return new Loaded(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size(), ShortKeys.digests(setting, keys));
     }

@@ -111,8 +111,27 @@ class ApiKeysTest {
 
         Files.writeString(file, "");
         keys.refresh();
+        assertEquals(Access.WRITE, keys.identify("k1").access(), "emptied for a moment, as an editor saving in place does");
+        Files.writeString(file, "k1\nk2\n");
+        keys.refresh();
+        assertEquals(Access.WRITE, keys.identify("k2").access(), "and written");
+
+        Files.writeString(file, "");
+        keys.refresh();
+        keys.refresh();
         assertTrue(keys.required(), "an empty key file still means keys are on");
-        assertEquals(Access.NONE, keys.identify("k1").access());
+        assertEquals(Access.NONE, keys.identify("k1").access(), "an empty file two checks running has no keys");
+    }
+
+    @Test
+    void aByteOrderMarkIsNoPartOfTheFirstKey() throws IOException {
+        Path file = Files.writeString(dir.resolve("keys"), "\uFEFF# written by Notepad\n0123456789abcdef0123456789abcdef\n");
+        ApiKeys keys = ApiKeys.from(settings(Map.of("REST_API_KEYS_FILE", file.toString())));
+        assertEquals(Access.WRITE, keys.identify("0123456789abcdef0123456789abcdef").access());
+        assertEquals(Access.NONE, keys.identify("# written by Notepad").access(), "a comment still");
+        Files.writeString(file, "\uFEFFfedcba9876543210fedcba9876543210\n");
+        keys.refresh();
+        assertEquals(Access.WRITE, keys.identify("fedcba9876543210fedcba9876543210").access());
     }
 
     @Test
