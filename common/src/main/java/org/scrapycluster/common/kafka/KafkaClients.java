@@ -95,6 +95,23 @@ public final class KafkaClients {
     }
 
     /**
+     * The largest record a producer of {@link #producerProperties()} sends: its {@code max.request.size}
+     * ({@code KAFKA_PRODUCER_MAX_REQUEST_SIZE}, or as {@code KAFKA_CLIENT_PROPERTIES} sets it), and no more than its
+     * {@code buffer.memory} ({@code KAFKA_PRODUCER_BUFFER_BYTES}), for the producer refuses a record larger than its buffer.
+     */
+    public long largestRecordBytes() {
+        Properties properties = producerProperties();
+        Map<String, Object> defaults = ProducerConfig.configDef().defaultValues();
+        return Math.min(sizeIn(properties, ProducerConfig.MAX_REQUEST_SIZE_CONFIG, defaults),
+                sizeIn(properties, ProducerConfig.BUFFER_MEMORY_CONFIG, defaults));
+    }
+
+    private static long sizeIn(Properties properties, String name, Map<String, Object> defaults) {
+        Object value = properties.getOrDefault(name, defaults.get(name));
+        return ((Number) ConfigDef.parseType(name, String.valueOf(value), ConfigDef.Type.LONG)).longValue();
+    }
+
+    /**
      * {@code KAFKA_FEED_TIMEOUT}: how long a sender of one record at a time (the REST gateway's {@code /feed}, the
      * {@code feed} tool) waits for its acknowledgement, for {@link #producerProperties(Duration)}.
      *

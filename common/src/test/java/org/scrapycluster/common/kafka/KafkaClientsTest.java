@@ -90,6 +90,18 @@ class KafkaClientsTest {
         assertFalse(groupless.containsKey("session.timeout.ms"));
     }
 
+    @Test
+    void theLargestRecordIsTheRequestSizeSetAndNoMoreThanTheBuffer() {
+        assertEquals(1_048_576, largestRecord(Map.of()));
+        assertEquals(4_194_304, largestRecord(Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", "10485760")), "the buffer refuses more");
+        assertEquals(2_000_000, largestRecord(Map.of("KAFKA_CLIENT_PROPERTIES", "{max.request.size: 2000000}")));
+        assertEquals(1_048_576, new KafkaClients(Settings.defaults("rest")).largestRecordBytes(), "Kafka's own where none is declared");
+    }
+
+    private static long largestRecord(Map<String, String> set) {
+        return new KafkaClients(Settings.load("crawler", new SettingsSources(null, Map.of(), set))).largestRecordBytes();
+    }
+
     private static Properties groupConsumer(String clientProperties) {
         Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES", clientProperties)));
         return new KafkaClients(settings).consumerProperties("demo-group");

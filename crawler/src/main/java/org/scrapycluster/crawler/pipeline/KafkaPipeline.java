@@ -107,7 +107,7 @@ public final class KafkaPipeline implements NodePipeline {
         topics = Topics.from(settings);
         appidTopics = settings.getBoolean("KAFKA_APPID_TOPICS");
         absentTopics = new AbsentTopics(clock);
-        maxMessageBytes = Math.max(1, settings.getInt("KAFKA_PRODUCER_MAX_REQUEST_SIZE") - RECORD_OVERHEAD);
+        maxMessageBytes = (int) Math.max(1, Math.min(Integer.MAX_VALUE, new KafkaClients(settings).largestRecordBytes() - RECORD_OVERHEAD));
         messages = ResultMessage.from(settings);
         // the producer is made once a broker of KAFKA_HOSTS resolves: not ready meanwhile
         KafkaClients.checkWaitingForBrokers(context.health());

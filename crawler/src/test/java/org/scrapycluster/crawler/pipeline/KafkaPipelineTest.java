@@ -162,6 +162,17 @@ class KafkaPipelineTest {
     }
 
     @Test
+    void aPageIsFittedToTheRequestSizeTheProducerUsesAndToItsBuffer() throws Exception {
+        KafkaPipeline byClientProperty = pipeline(true, Map.of("KAFKA_CLIENT_PROPERTIES", Map.of("max.request.size", 4096)));
+        assertTrue(byClientProperty.deliver(page("app", text("b".repeat(5000)))).get());
+        assertTrue(sent(0).get("body_omitted").asBoolean(), "max.request.size set in KAFKA_CLIENT_PROPERTIES is the one used");
+
+        KafkaPipeline pastTheBuffer = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 10 << 20, "KAFKA_PRODUCER_BUFFER_BYTES", 8192));
+        assertTrue(pastTheBuffer.deliver(page("app", text("c".repeat(10_000)))).get());
+        assertTrue(sent(0).get("body_omitted").asBoolean(), "the producer refuses a record larger than its buffer");
+    }
+
+    @Test
     void aPageWithTooManyLinksForKafkaIsSentWithoutItsBodyAndLinks() throws Exception {
         KafkaPipeline pipeline = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 4096));
         List<Link> links = IntStream.range(0, 8000).mapToObj(i -> new Link("http://shop.test/item/" + i, "item")).toList();
