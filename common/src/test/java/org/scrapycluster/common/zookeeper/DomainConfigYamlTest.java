@@ -149,7 +149,8 @@ class DomainConfigYamlTest {
         assertEquals(List.of(
                 "blacklist[0]: is read as evil.com, as queue keys spell it",
                 "domains.Bücher.de: is read as xn--bcher-kva.de, as queue keys spell it",
-                "domains.Example.com: is example.com as queue keys spell it, which the config names as example.com too; that entry is read"),
+                "domains.Example.com: is example.com as queue keys spell it, which the config names as example.com too;"
+                        + " that entry is read"),
                 parsed.problems().stream().map(ConfigProblem::toString).sorted().toList());
         assertEquals(Set.of("Bücher.de", "Example.com", "example.com", "plain.org"),
                 DomainConfigYaml.parseLenient(text).config().orElseThrow().domains().keySet(),

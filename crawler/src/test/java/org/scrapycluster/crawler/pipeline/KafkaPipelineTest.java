@@ -167,7 +167,8 @@ class KafkaPipelineTest {
         assertTrue(byClientProperty.deliver(page("app", text("b".repeat(5000)))).get());
         assertTrue(sent(0).get("body_omitted").asBoolean(), "max.request.size set in KAFKA_CLIENT_PROPERTIES is the one used");
 
-        KafkaPipeline pastTheBuffer = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 10 << 20, "KAFKA_PRODUCER_BUFFER_BYTES", 8192));
+        KafkaPipeline pastTheBuffer = pipeline(true, Map.of("KAFKA_PRODUCER_MAX_REQUEST_SIZE", 10 << 20,
+                "KAFKA_PRODUCER_BUFFER_BYTES", 8192));
         assertTrue(pastTheBuffer.deliver(page("app", text("c".repeat(10_000)))).get());
         assertTrue(sent(0).get("body_omitted").asBoolean(), "the producer refuses a record larger than its buffer");
     }

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * Kafka answers (it waited {@code max.block.ms} for a topic that is not there and that Kafka does not
  * create), is logged and dropped, so that it cannot hold up the requests behind it. Such a topic then
  * gets no messages for a while ({@link AbsentTopics}). Once a batch has found one such topic, Kafka is asked which
- * topics it has, and the batch's messages to topics it does not have are dropped the same way, each without a wait of its
+ * topics it has; once it has found a second among those Kafka does not list (which Kafka would create, where it creates
+ * topics), the batch's messages to the others Kafka does not list are dropped the same way, each without a wait of its
  * own: a batch of rejections to many apps without topics (their {@code outbound_<appid>}) would otherwise wait
  * {@code max.block.ms} for each, past the consumer's {@code max.poll.interval.ms}, and lose the partition again and again.
  */
@@ -115,7 +116,7 @@ final class RejectionPublisher {
                         .log("Could not publish a rejection to " + sent.message().topic() + "; it is dropped");
             } else if (failedAtSend && kafkaAnswers.getAsBoolean()) {
                 absentTopics.absent(sent.message().topic(), failure);
-                topics.askOnce();
+                topics.missing(sent.message().topic());
             } else {
                 retry.messages.add(sent.message());
                 retry.cause = failure;
@@ -151,15 +152,19 @@ final class RejectionPublisher {
 
     /**
      * What a batch learnt of the topics Kafka has: nothing until one of its topics was found missing, then the topics
-     * Kafka listed, asked once, so that the batch's messages to the others it lacks are dropped without a wait each.
+     * Kafka listed, asked once; and whether Kafka also failed to create one it did not list, so that the batch's
+     * messages to the others it does not list are dropped without a wait each.
      */
     private final class TopicsInKafka {
         private boolean asked;
         /** Null until asked, or when Kafka did not say: then no topic is dropped for that. */
         private Set<String> listed;
+        private boolean unlistedMissing;
 
-        void askOnce() {
+        /** A send to {@code topic} gave up waiting for Kafka to have it. */
+        void missing(String topic) {
             if (asked) {
+                unlistedMissing |= listed != null && !listed.contains(topic);
                 return;
             }
             asked = true;
@@ -173,13 +178,13 @@ final class RejectionPublisher {
             }
         }
 
-        /** Whether Kafka said it lacks {@code topic}; it is then {@link AbsentTopics#absent}. */
+        /** Whether Kafka lacks {@code topic} and would not create it, as far as the batch found; it is then {@link AbsentTopics#absent}. */
         boolean lacks(String topic) {
-            if (listed == null || listed.contains(topic)) {
+            if (!unlistedMissing || listed.contains(topic)) {
                 return false;
             }
             absentTopics.absent(topic, new KafkaException("Kafka does not list the topic " + topic
-                    + " (asked after another topic of the batch was found missing)"));
+                    + ", and did not create another of the batch it did not list"));
             return true;
         }
     }

@@ -35,6 +35,8 @@ class RejectionPublisherTest {
     private static final String MISSING = "demo.incoming_rejected";
     private static final String FIREHOSE = "demo.outbound_firehose";
     private static final Set<String> IN_KAFKA = Set.of(FIREHOSE, "demo.outbound_shop");
+    /** A topic Kafka does not list, and creates at the first message. */
+    private static final String CREATED = "demo.outbound_new";
     private static final Predicate<ProducerRecord<String, byte[]>> ALL_OWED = message -> true;
 
     /** Kafka, answering, with the topics IN_KAFKA only: a send elsewhere gives up after max.block.ms, before it returns. */
@@ -45,8 +47,9 @@ class RejectionPublisherTest {
         @Override
         public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
             attempted.add(record.topic());
-            if (!IN_KAFKA.contains(record.topic())) {
-                return CompletableFuture.failedFuture(new TimeoutException("Topic " + record.topic() + " not present in metadata after 60000 ms."));
+            if (!IN_KAFKA.contains(record.topic()) && !record.topic().equals(CREATED)) {
+                return CompletableFuture.failedFuture(new TimeoutException("Topic " + record.topic()
+                        + " not present in metadata after 60000 ms."));
             }
             KafkaException failure = deliveryFailures.poll();
             return failure == null ? super.send(record, callback) : failingOnceWaitedFor(failure);
@@ -75,9 +78,10 @@ class RejectionPublisherTest {
     }
 
     /**
-     * A batch of rejections to many apps without topics waits for the first only: Kafka is asked once which topics it
-     * has, and the messages to the others it lacks are dropped at once, so the batch ends within the consumer's poll
-     * interval; the messages to topics it has are sent.
+     * A batch of rejections to many apps without topics waits for two only: Kafka is asked once which topics it has, and
+     * once a topic it does not list is found missing too (it does not create topics), the messages to the others it does
+     * not list are dropped at once, so the batch ends within the consumer's poll interval; the messages to topics it has
+     * are sent.
      */
     @Test
     void aBatchToManyMissingTopicsWaitsForOneAndAsksKafkaWhichItHas() {
@@ -90,9 +94,20 @@ class RejectionPublisherTest {
             throw new AssertionError("nothing is retried while Kafka answers");
         }, ALL_OWED);
 
-        assertEquals(List.of(MISSING, "demo.outbound_shop", FIREHOSE), attempted, "one wait, then only the topics Kafka lists");
+        assertEquals(List.of(MISSING, "demo.outbound_app0", "demo.outbound_shop", FIREHOSE), attempted,
+                "two waits, then only the topics Kafka lists");
         assertEquals(1, listings.get());
         assertEquals(List.of("demo.outbound_shop", FIREHOSE), kafka.history().stream().map(ProducerRecord::topic).toList());
+    }
+
+    /** A topic Kafka does not list yet is sent to after one was found missing, for Kafka may create it (it does here). */
+    @Test
+    void aTopicKafkaCreatesIsSentToAfterAnotherWasFoundMissing() {
+        publisher.publish(List.of(message(MISSING), message(CREATED), message(FIREHOSE)), backoff -> {
+            throw new AssertionError("nothing is retried while Kafka answers");
+        }, ALL_OWED);
+
+        assertEquals(List.of(CREATED, FIREHOSE), kafka.history().stream().map(ProducerRecord::topic).toList());
     }
 
     /**
