@@ -20,13 +20,18 @@ final class PluginClassLoader extends URLClassLoader {
         registerAsParallelCapable();
     }
 
+    /** Whether the class {@code name} always comes from the service, whatever the plugin jars hold. */
+    static boolean fromService(String name) {
+        return FROM_SERVICE.stream().anyMatch(name::startsWith);
+    }
+
     PluginClassLoader(List<URL> jars, ClassLoader service) {
         super("scrapy-cluster-plugins", jars.toArray(URL[]::new), service);
     }
 
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-        if (FROM_SERVICE.stream().anyMatch(name::startsWith)) {
+        if (fromService(name)) {
             return super.loadClass(name, resolve);
         }
         synchronized (getClassLoadingLock(name)) {

@@ -8,10 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
@@ -23,7 +26,9 @@ import org.scrapycluster.common.settings.SettingsException;
  * launcher puts its own {@code plugins/} first, the Docker image {@code /opt/scrapy-cluster/plugins}), then
  * those of the {@code PLUGIN_DIRS} setting. A folder that does not exist is skipped. Every {@code *.jar}
  * directly in a folder is loaded, in name order, through one {@link PluginClassLoader} per set of folders,
- * shared by the services of one JVM.
+ * shared by the services of one JVM. Since the jars share it, a class two of them hold in different versions (a library
+ * two plugins bundle at different versions, an old jar left beside its new one) is refused: the loader would give every
+ * plugin the first jar's, and the other's would fail as it ran ({@code NoSuchMethodError}).
  */
 public final class PluginFolders {
 
@@ -57,7 +62,8 @@ public final class PluginFolders {
                 continue;
             }
             try (Stream<Path> entries = Files.list(folder)) {
-                entries.filter(entry -> entry.getFileName().toString().endsWith(".jar") && Files.isRegularFile(entry))
+                // a link to a jar that is gone is kept, to be refused by name as a jar that cannot be read
+                entries.filter(entry -> entry.getFileName().toString().endsWith(".jar") && !Files.isDirectory(entry))
                         .sorted().forEach(jars::add);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot list the plugin folder " + folder, e);
@@ -89,18 +95,48 @@ public final class PluginFolders {
         if (jars.isEmpty()) {
             return service;
         }
-        return LOADERS.computeIfAbsent(jars, key -> new PluginClassLoader(
-                key.stream().map(PluginFolders::readable).map(PluginFolders::url).toList(), service));
+        return LOADERS.computeIfAbsent(jars, key -> {
+            requireOneVersionOfEachClass(key);
+            return new PluginClassLoader(key.stream().map(PluginFolders::url).toList(), service);
+        });
     }
 
-    /** {@code jar}, once it opens as a jar: a class loader skips one that does not, and its extensions go missing unexplained. */
-    private static Path readable(Path jar) {
-        try {
-            new JarFile(jar.toFile()).close();
-            return jar;
-        } catch (IOException e) {
-            throw new SettingsException("The plugin jar " + jar + " cannot be read (" + e.getMessage()
-                    + "); replace it with a whole copy or remove it");
+    /**
+     * Refuses a jar that does not open as one (a class loader skips it, and its extensions go missing unexplained), and two
+     * jars that hold one class, other than those that always come from the service, in different versions (its bytes
+     * differ).
+     */
+    private static void requireOneVersionOfEachClass(List<Path> jars) {
+        Map<String, ClassCopy> firstCopies = new HashMap<>();
+        for (Path jar : jars) {
+            try (JarFile file = new JarFile(jar.toFile())) {
+                for (JarEntry entry : Collections.list(file.entries())) {
+                    String name = entry.getName();
+                    if (!name.endsWith(".class") || name.startsWith("META-INF/") || name.endsWith("module-info.class")
+                            || PluginClassLoader.fromService(name.replace('/', '.'))) {
+                        continue;
+                    }
+                    ClassCopy copy = new ClassCopy(jar, entry.getCrc(), entry.getSize());
+                    ClassCopy first = firstCopies.putIfAbsent(name, copy);
+                    if (first != null && !first.sameBytes(copy)) {
+                        String className = name.substring(0, name.length() - ".class".length()).replace('/', '.');
+                        throw new SettingsException("The plugin jars " + first.jar() + " and " + jar + " hold different versions of "
+                                + className + "; every plugin would get the first: remove the jar that is not wanted (an old"
+                                + " version), or shade the library the class belongs to into a package of its plugin's own");
+                    }
+                }
+            } catch (IOException e) {
+                throw new SettingsException("The plugin jar " + jar + " cannot be read (" + e.getMessage()
+                        + "); replace it with a whole copy or remove it");
+            }
+        }
+    }
+
+    /** Where a class was found first, and what its bytes were. */
+    private record ClassCopy(Path jar, long crc, long size) {
+
+        boolean sameBytes(ClassCopy other) {
+            return crc == other.crc && size == other.size;
         }
     }
 

@@ -88,6 +88,34 @@ class PluginFoldersTest {
                 e.getMessage());
     }
 
+    /** Two plugins bundling one library at different versions: the shared class loader would give both the first. */
+    @Test
+    void aClassTwoJarsHoldInDifferentVersionsIsRefusedNamingBoth(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("aaa").source("com.example.Aaa", SPIDER.formatted("Aaa", "aaa", "where"))
+                .source("org.example.shared.Origin", ORIGIN.formatted("where"))
+                .service("org.scrapycluster.api.Spider", "com.example.Aaa").writeTo(folder, "1");
+        PluginJar.named("bbb").source("com.example.Bbb", SPIDER.formatted("Bbb", "bbb", "newer"))
+                .source("org.example.shared.Origin", ORIGIN.formatted("newer"))
+                .service("org.scrapycluster.api.Spider", "com.example.Bbb").writeTo(folder, "1");
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "bbb"));
+        assertTrue(e.getMessage().startsWith("The plugin jars " + folder.resolve("aaa.jar").toAbsolutePath() + " and "
+                + folder.resolve("bbb.jar").toAbsolutePath() + " hold different versions of org.example.shared.Origin"), e.getMessage());
+    }
+
+    @Test
+    void aLinkToAJarThatIsGoneIsRefusedByName(@TempDir Path work) throws IOException {
+        Path folder = Files.createDirectories(work.resolve("plugins"));
+        Files.createSymbolicLink(folder.resolve("acme.jar"), work.resolve("removed-in-an-upgrade.jar"));
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
+        assertTrue(e.getMessage().contains("The plugin jar " + folder.resolve("acme.jar").toAbsolutePath() + " cannot be read"),
+                e.getMessage());
+    }
+
     @Test
     void aJarThatCannotBeReadIsRefusedByName(@TempDir Path work) throws IOException {
         Path folder = work.resolve("plugins");
