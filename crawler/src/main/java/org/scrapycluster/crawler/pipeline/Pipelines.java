@@ -49,7 +49,7 @@ public final class Pipelines implements AutoCloseable {
                 opened.add(stage);
             }
         } catch (RuntimeException e) {
-            opened.forEach(ItemPipeline::close);
+            closeAll(opened, NodePipeline.CLOSE_WAIT); // a close that fails is logged: the error is the one the start met
             throw e;
         }
         return new Pipelines(List.copyOf(opened));
@@ -58,17 +58,22 @@ public final class Pipelines implements AutoCloseable {
     /**
      * Refuses an {@code ITEM_PIPELINES} that {@link #open} would: a name with no pipeline, one that cannot be made, a
      * setting a node's own stage could not open with ({@link NodePipeline#check}). Makes them, opens none, and closes
-     * those an extension made (the node's own have nothing to close before they open).
+     * those an extension made (the node's own have nothing to close before they open), as a stop closes them: one whose
+     * {@code close} fails (a pipeline that connects on first use, closing a client it never made) is logged, and one that
+     * does not return in time is left to finish alone.
      *
      * @throws SettingsException naming the setting
      */
     public static void check(Settings settings) {
-        for (ItemPipeline stage : load(settings)) {
-            if (stage instanceof NodePipeline nodePipeline) {
-                nodePipeline.check(settings);
-            } else {
-                stage.close();
+        List<ItemPipeline> stages = load(settings);
+        try {
+            for (ItemPipeline stage : stages) {
+                if (stage instanceof NodePipeline nodePipeline) {
+                    nodePipeline.check(settings);
+                }
             }
+        } finally {
+            closeAll(stages.stream().filter(stage -> !(stage instanceof NodePipeline)).toList(), NodePipeline.CLOSE_WAIT);
         }
     }
 
@@ -149,6 +154,10 @@ public final class Pipelines implements AutoCloseable {
      * same ({@link ExtensionCloser}): the {@code kafka} stage still flushes the pages going out.
      */
     public void close(Duration wait) {
+        closeAll(stages, wait);
+    }
+
+    private static void closeAll(List<ItemPipeline> stages, Duration wait) {
         CLOSER.closeAll(stages, wait, (stage, left) -> {
             if (stage instanceof NodePipeline nodePipeline) {
                 nodePipeline.close(left);

@@ -90,6 +90,17 @@ class PipelinesTest {
         assertEquals(List.of("flushing"), List.copyOf(ClosingPipelines.CLOSED), "the stage before the one that threw is closed too");
     }
 
+    /** A check closes the stages it made as a stop does: one whose close throws fails neither the check nor the others. */
+    @Test
+    void aCheckClosesTheStagesItMadeAsAStopDoes() {
+        ClosingPipelines.CLOSED.clear();
+
+        Pipelines.check(settings(ClosingPipelines.Flushing.class.getName() + ": 100, " + ClosingPipelines.Unclosable.class.getName()
+                + ": 200"));
+
+        assertEquals(List.of("flushing"), List.copyOf(ClosingPipelines.CLOSED));
+    }
+
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aStageWhoseCloseNeverReturnsHoldsTheStopOnlyForItsWait() {
@@ -111,9 +122,11 @@ class PipelinesTest {
     }
 
     private static Pipelines open(String entries) {
-        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("ITEM_PIPELINES",
-                "{logging: null, kafka: null, " + entries + "}")));
-        return Pipelines.open(new PipelineContext(settings, "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"),
+        return Pipelines.open(new PipelineContext(settings(entries), "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"),
                 new HealthRegistry(), Clock.systemUTC()));
+    }
+
+    private static Settings settings(String entries) {
+        return Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, " + entries + "}")));
     }
 }
