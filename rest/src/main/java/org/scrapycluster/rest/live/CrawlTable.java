@@ -1,9 +1,6 @@
 package org.scrapycluster.rest.live;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CrawlTable {
 
-    private static final long RATE_MILLIS = 60_000;
-
     private static final Logger LOG = LoggerFactory.getLogger(CrawlTable.class);
 
     private static final int FIELDS_A_SCAN = 1000;
@@ -49,7 +44,7 @@ final class CrawlTable {
     private final int maxCrawls;
     private final long maxFields;
     private final RefusedKeys refused = new RefusedKeys(LOG, "The live view");
-    private final Map<String, Deque<long[]>> pageHistory = new HashMap<>();
+    private final PageRates rates = new PageRates();
     private final CrawlStarts starts = new CrawlStarts();
 
     /**
@@ -102,14 +97,14 @@ final class CrawlTable {
             row.put("spiderid", crawl.spiderId());
             row.put("pages", count.pages());
             row.put("pending", count.pending());
-            row.put("pages_per_second", rate(crawl.name(), count.pages(), nowMillis));
+            row.put("pages_per_second", rates.rate(crawl.name(), count.pages(), nowMillis));
             row.put("started", started / 1000);
             row.put("start_known", starts.known(crawl.name()));
             row.put("last_activity", Math.round(member.lastActivity()) / 1000);
             row.put("expires", count.expires());
             backlog += count.pending();
         }
-        pageHistory.keySet().retainAll(present);
+        rates.keepOnly(present);
         starts.listingDone(nowMillis);
         Map<String, Long> byDomain = new TreeMap<>();
         boolean partial = sumByDomain(redis, withAccounting, byDomain);
@@ -180,16 +175,5 @@ final class CrawlTable {
      */
     OptionalLong started(CrawlRef crawl) {
         return starts.started(crawl.name());
-    }
-
-    private double rate(String crawl, long pages, long nowMillis) {
-        Deque<long[]> history = pageHistory.computeIfAbsent(crawl, name -> new ArrayDeque<>());
-        history.addLast(new long[] {nowMillis, pages});
-        while (history.size() > 1 && nowMillis - history.getFirst()[0] > RATE_MILLIS) {
-            history.removeFirst();
-        }
-        long[] oldest = history.getFirst();
-        long millis = nowMillis - oldest[0];
-        return millis <= 0 ? 0 : Math.round(Math.max(0, pages - oldest[1]) * 1_000_000.0 / millis) / 1000.0;
     }
 }
