@@ -151,8 +151,13 @@ final class DomainTable {
         return new Throttle("default", defaultHits, defaultWindow, null, defaultHits);
     }
 
-    private static String domainOf(String key, String suffix) {
+    /**
+     * The domain of a throttle key's window or pause: the key's last part, after the spider and the IP it may start
+     * with; an IPv6 host's domain ({@code [2001:db8::1].}) holds colons of its own.
+     */
+    static String domainOf(String key, String suffix) {
         String throttleKey = key.substring(0, key.length() - suffix.length());
-        return throttleKey.substring(throttleKey.lastIndexOf(':') + 1);
+        int bracket = throttleKey.endsWith("].") ? throttleKey.lastIndexOf('[') : -1;
+        return bracket >= 0 ? throttleKey.substring(bracket) : throttleKey.substring(throttleKey.lastIndexOf(':') + 1);
     }
 }
