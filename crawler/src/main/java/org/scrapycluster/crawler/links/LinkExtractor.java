@@ -62,6 +62,8 @@ public final class LinkExtractor {
             "css", "pdf", "exe", "bin", "rss", "zip", "rar");
 
     private static final int BASE_SCAN_CHARS = 4096;
+    /** The characters HTML calls whitespace: those Scrapy strips from the ends of an {@code href}. */
+    private static final String HTML5_WHITESPACE = " \t\n\r\f";
     /** w3lib's {@code <base\\s[^>]*href\\s*=\\s*["']\\s*([^"'\\s]+)\\s*["']}, with Python's {@code \\s}. */
     private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(baseHref(),
             java.util.regex.Pattern.CASE_INSENSITIVE);
@@ -139,7 +141,8 @@ public final class LinkExtractor {
         String url;
         String key;
         try {
-            url = page.resolve(base.resolve(PythonStrip.whitespace(anchor.href())));
+            // Scrapy strips the HTML5 whitespace only (w3lib's strip_html5_whitespace): a no-break space is part of the URL
+            url = page.resolve(base.resolve(PythonStrip.chars(anchor.href(), HTML5_WHITESPACE)));
             key = UrlCanonicalizer.canonicalize(url, true);
         } catch (InvalidUrlException bogus) {
             return null;

@@ -124,6 +124,14 @@ class LinkExtractorTest {
                         "http://site.example/"));
     }
 
+    /** Scrapy strips an href of HTML's whitespace only: a no-break space or an ideographic space is part of the URL. */
+    @Test
+    void anHrefIsStrippedOfHtmlWhitespaceOnly() {
+        List<Link> links = LinkExtractor.defaults().extract("<a href=' \t/a\n'>a</a><a href='&nbsp;/page'>b</a>"
+                + "<a href='/q&#x3000;'>c</a>", "http://h/d/p");
+        assertEquals(List.of("http://h/a", "http://h/d/%C2%A0/page", "http://h/q%E3%80%80"), links.stream().map(Link::url).toList());
+    }
+
     @Test
     void anchorTextIsTheElementsTextAsItStands() {
         List<Link> links = LinkExtractor.defaults().extract("<a href='/x'> \n <span>Two</span>&nbsp;words <!-- no --></a>"
