@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +109,7 @@ final class Connector {
             CompletableFuture<Channel> ready) {
         HostKey key = call.key;
         boolean tunnel = proxy != null && key.https();
-        SocketAddress tunnelTarget = checked != null ? new InetSocketAddress(checked, key.port())
+        SocketAddress tunnelTarget = checked != null ? new InetSocketAddress(withoutName(checked), key.port())
                 : InetSocketAddress.createUnresolved(key.host(), key.port());
         SocketAddress remote = direct != null ? direct : tunnel ? tunnelTarget : proxy;
         ChannelFuture connecting = bootstrap.clone().handler(new ChannelInitializer<>() {
@@ -143,6 +144,19 @@ final class Connector {
                 }
             });
         });
+    }
+
+    /**
+     * {@code address} without the host name it was resolved from: the proxy's handler asks for a tunnel by an address's
+     * name when it has one, and the proxy would resolve the name anew, to an address nobody checked (DNS rebinding, or
+     * a name the proxy's resolver answers otherwise).
+     */
+    private static InetAddress withoutName(InetAddress address) {
+        try {
+            return InetAddress.getByAddress(address.getAddress());
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("an address of " + address.getAddress().length + " bytes", e);
+        }
     }
 
     private static void awaitHandshake(Channel channel, CompletableFuture<Channel> ready) {

@@ -591,6 +591,19 @@ class HttpFetcherTest {
         }
     }
 
+    /** A name resolved and checked by the node is tunnelled to by the address checked, not by a name the proxy resolves anew. */
+    @Test
+    void aTunnelAsksTheProxyForTheAddressCheckedNotTheName() throws Exception {
+        AddressPolicy allowingLoopback = AddressPolicy.publicOnly(List.of(NetworkRange.parse("127.0.0.1")));
+        try (TestOrigin secure = TestOrigin.builder().site(SITE).tls().start();
+                TestProxy proxy = new TestProxy(null);
+                HttpFetcher proxied = open(FetcherConfig.builder().addressPolicy(allowingLoopback)
+                        .proxy(ProxyConfig.of("127.0.0.1", proxy.port())).trustedCertificates(List.of(secure.certificate())).build())) {
+            fetch(proxied, FetchRequest.get("https://localhost:" + secure.tlsPort() + "/p/5")); // its certificate does not name localhost
+            assertEquals(List.of("CONNECT 127.0.0.1:" + secure.tlsPort() + " HTTP/1.1"), proxy.requestLines());
+        }
+    }
+
     @Test
     void aRequestsOwnProxyAuthorizationIsNotSentThroughTheTunnelToTheOrigin() throws Exception {
         try (TestOrigin secure = TestOrigin.builder().site(SITE).tls().start();
