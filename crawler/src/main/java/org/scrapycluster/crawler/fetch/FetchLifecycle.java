@@ -192,7 +192,21 @@ final class FetchLifecycle implements ExchangeEnd {
             }
         }
         running.remove(call);
-        dispatcher.finished(call).forEach(this::start);
+        List<FetchCall> next = dispatcher.finished(call);
         call.future.complete(result);
+        next.forEach(this::startLater);
+    }
+
+    /**
+     * Starts a call that waited for the slot just freed, on an event loop rather than down this stack: a start that fails
+     * at once (an address refused, a lookup the cache answers) finishes and frees the slot again, and thousands of waiting
+     * calls would otherwise nest as deep and overflow the stack.
+     */
+    private void startLater(FetchCall call) {
+        try {
+            group.next().execute(() -> start(call));
+        } catch (RejectedExecutionException closing) {
+            finish(call, null, false, FetchError.CANCELLED, "the fetcher was closed");
+        }
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -195,6 +196,21 @@ class HttpFetcherTest {
                     .map(RecordedRequest::connectionId).collect(Collectors.toSet());
             assertTrue(connections.size() <= 2, "at most two connections to the host, saw " + connections.size());
             assertEquals(new FetcherStats(0, 0, 2, 1), limited.stats());
+        }
+    }
+
+    /** Thousands of calls waiting for one slot, each refused at once when it starts, all end: none starts down another's stack. */
+    @Test
+    void manyWaitingCallsThatEndAtOnceWhenStartedAllEnd() {
+        AddressPolicy allowingDomainZero = AddressPolicy.publicOnly(List.of(NetworkRange.parse(origin.host(0))));
+        try (HttpFetcher limited = open(FetcherConfig.builder().maxConnections(1).addressPolicy(allowingDomainZero).build())) {
+            CompletableFuture<FetchResult> slow = limited.fetch(FetchRequest.get(origin.url(0, SlowBody.path(10, 10, 0, 300))));
+            List<CompletableFuture<FetchResult>> refused = IntStream.range(0, 5_000)
+                    .mapToObj(i -> limited.fetch(FetchRequest.get("http://10.0.0." + (i % 250 + 1) + "/p" + i))).toList();
+
+            assertTrue(slow.orTimeout(60, TimeUnit.SECONDS).join().ok());
+            refused.forEach(f -> assertEquals(FetchError.FORBIDDEN_ADDRESS, f.orTimeout(60, TimeUnit.SECONDS).join().error()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> limited.stats().active() == 0 && limited.stats().queued() == 0);
         }
     }
 
