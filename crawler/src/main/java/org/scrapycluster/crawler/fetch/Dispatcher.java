@@ -78,6 +78,7 @@ final class Dispatcher {
                 HostPool candidate = ready.pollFirst();
                 candidate.inReadyQueue = false;
                 if (candidate.waiting.isEmpty() || candidate.active >= maxPerHost) {
+                    forgetIfUnused(candidate); // its calls were withdrawn while it waited here
                     continue;
                 }
                 FetchCall waiting = candidate.waiting.pollFirst();

@@ -215,6 +215,17 @@ class HttpFetcherTest {
     }
 
     @Test
+    void theHostsOfCallsCancelledWhileTheyWaitedAreForgotten() {
+        try (HttpFetcher limited = open(FetcherConfig.builder().maxConnections(1).build())) {
+            CompletableFuture<FetchResult> slow = limited.fetch(FetchRequest.get(origin.url(0, SlowBody.path(10, 10, 0, 300))));
+            IntStream.range(0, 100).forEach(i -> limited.fetch(FetchRequest.get("http://waiting" + i + ".test/")).cancel(true));
+
+            assertTrue(slow.orTimeout(60, TimeUnit.SECONDS).join().ok());
+            await().atMost(Duration.ofSeconds(30)).until(() -> limited.stats().equals(new FetcherStats(0, 0, 1, 1)));
+        }
+    }
+
+    @Test
     void totalLimitIsSharedFairlyAcrossHosts() {
         try (HttpFetcher limited = open(FetcherConfig.builder().maxConnections(3).maxConnectionsPerHost(2).build())) {
             List<CompletableFuture<FetchResult>> futures = new ArrayList<>();
