@@ -1,7 +1,9 @@
 package org.scrapycluster.crawler.fetch;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -42,6 +44,8 @@ public final class EncodingDetector {
 
     private static final DetectedEncoding UTF_8 = PythonCodecs.byPythonName("utf-8");
     private static final DetectedEncoding CP1252 = PythonCodecs.byPythonName("cp1252");
+    /** The characters {@link #isUtf8} decodes at a time. */
+    private static final int UTF8_CHECK_CHARS = 4096;
 
     private EncodingDetector() {
     }
@@ -113,15 +117,20 @@ public final class EncodingDetector {
         return !ascii && isUtf8(body) ? UTF_8 : CP1252;
     }
 
-    /** Whether {@code bytes} are valid UTF-8 (ASCII included). */
+    /**
+     * Whether {@code bytes} are valid UTF-8 (ASCII included): decoded a few thousand characters at a time into one small
+     * buffer, so that a body of many megabytes costs no text of its size on the event loop that reads it.
+     */
     public static boolean isUtf8(byte[] bytes) {
-        try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
-            return true;
-        } catch (CharacterCodingException e) {
-            return false;
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(UTF8_CHECK_CHARS);
+        CoderResult result;
+        while ((result = decoder.decode(in, out, true)).isOverflow()) {
+            out.clear();
         }
+        return !result.isError() && !decoder.flush(out).isError();
     }
 
     /** w3lib's declaration pattern: a meta tag naming a charset, an XML declaration's encoding, or {@code <body}. */

@@ -1,12 +1,14 @@
 package org.scrapycluster.crawler.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
@@ -35,6 +37,18 @@ class EncodingDetectorTest {
     })
     void resolvesLabelsAsW3lib(String label, String python) {
         assertEquals(python, PythonCodecs.resolve(label).orElseThrow().name());
+    }
+
+    /** Checked a few thousand characters at a time, a body is valid UTF-8 to its last byte, or not. */
+    @Test
+    void aLongBodyIsUtf8ToItsEndOrNot() {
+        byte[] accented = "é€😀".repeat(20_000).getBytes(StandardCharsets.UTF_8);
+        assertTrue(EncodingDetector.isUtf8(accented));
+        assertFalse(EncodingDetector.isUtf8(Arrays.copyOf(accented, accented.length - 1)), "cut inside its last character");
+        byte[] spoiled = accented.clone();
+        spoiled[spoiled.length / 2] = (byte) 0xFF;
+        assertFalse(EncodingDetector.isUtf8(spoiled));
+        assertTrue(EncodingDetector.isUtf8(new byte[0]));
     }
 
     @Test
