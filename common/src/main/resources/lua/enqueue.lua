@@ -40,6 +40,8 @@ local FIELDS = 20
 local fifo = ARGV[1] == '1'
 local count = tonumber(ARGV[2])
 local clock = server_clock()
+local FIFO_EPOCH_MILLIS = 1767225600000
+local FIFO_SPAN_MILLIS = 1000000000000
 -- stop checks, dupefilter expiries, domain activations and accounting are made once per call
 local batch = new_batch()
 local tally = new_tally()
@@ -127,9 +129,11 @@ local function file_request(queue, base, arrival, fields)
 
   local score = -tonumber(fields.priority)
   if fifo then
-    -- in [0, 1): later arrivals of one priority sort after earlier ones (wraps every ~115 days);
-    -- arrival (below 1 ms) keeps the requests of one call in the order given
-    score = score + ((clock.millis % 10000000000) + arrival) / 10000000000
+    -- in [0, 1) until 2057: later arrivals of one priority sort after earlier ones, the milliseconds since
+    -- 2026-01-01 over 10^12 (a fraction that wrapped, as one taken modulo a period would, would put every request
+    -- filed after the wrap before every request of its priority filed before it); arrival (below 1 ms) keeps the
+    -- requests of one call in the order given
+    score = score + ((clock.millis - FIFO_EPOCH_MILLIS) + arrival) / FIFO_SPAN_MILLIS
   end
   if redis.call('ZADD', queue, 'NX', score, member) == 0 then
     -- nothing changes: the page counters it counted in are taken back (a write sent again after a failure, the

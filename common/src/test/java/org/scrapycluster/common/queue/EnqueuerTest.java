@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,11 @@ class EnqueuerTest {
 
     private long serverSeconds() {
         return Long.parseLong(redis.sync().time().get(0));
+    }
+
+    private long serverMillis() {
+        List<String> time = redis.sync().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 
     @Test
@@ -387,6 +393,20 @@ class EnqueuerTest {
         assertEquals(expires, redis.sync().get(crawl.timeoutKey()), "as the request gives it, as the original writes it");
         long counted = counts.crawl(crawl).orElseThrow().expires();
         assertTrue(counted == 0 || counted > serverSeconds(), "info must not show a past expiry: " + counted);
+    }
+
+    /** The fraction of a first-in first-out score is the milliseconds since 2026-01-01 over 10^12: it wraps nowhere soon. */
+    @Test
+    void aFirstInFirstOutScoreCountsFromAFixedEpochWithoutWrapping() {
+        Enqueuer fifo = new Enqueuer(redis, true);
+        String member = Members.feedItem("https://ex1.com/epoch", "app", "c1", 5, 0);
+        long before = serverMillis();
+        fifo.enqueue(EnqueueRequest.of(queue, member));
+        long after = serverMillis();
+
+        double fraction = redis.sync().zscore(queue.key(), member) + 5;
+        long epoch = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+        assertTrue(fraction >= (before - epoch) / 1e12 && fraction <= (after + 1 - epoch) / 1e12, String.valueOf(fraction));
     }
 
     @Test
