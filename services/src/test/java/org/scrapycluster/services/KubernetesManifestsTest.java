@@ -100,6 +100,7 @@ class KubernetesManifestsTest {
             assertEquals("scrapy-cluster-settings", container.getEnvFrom().get(0).getConfigMapRef().getName());
             assertEquals(Integer.valueOf(metricsPort), container.getPorts().stream()
                     .filter(p -> "metrics".equals(p.getName())).findFirst().orElseThrow().getContainerPort(), name);
+            assertEquals("IfNotPresent", container.getImagePullPolicy(), name + ": an image loaded into the node is used");
             assertProbe(container.getLivenessProbe(), "/health/live", name);
             assertProbe(container.getReadinessProbe(), "/health/ready", name);
             for (String resource : List.of("cpu", "memory")) {
@@ -109,6 +110,33 @@ class KubernetesManifestsTest {
             assertTrue(container.getAdditionalProperties().isEmpty() && pod.getAdditionalProperties().isEmpty(),
                     name + " has fields the model does not know");
         }
+    }
+
+    /**
+     * The gateway keeps listening a while after its pod is taken out of its Service, for the connections sent on the
+     * way, within the grace with its own stop.
+     */
+    @Test
+    void theGatewayWaitsForItsEndpointsToGoBeforeItStops() {
+        Deployment rest = all(Deployment.class).stream().filter(deployment -> deployment.getMetadata().getName().equals("rest"))
+                .findFirst().orElseThrow();
+        List<String> preStop = rest.getSpec().getTemplate().getSpec().getContainers().get(0).getLifecycle().getPreStop().getExec()
+                .getCommand();
+        assertEquals("sleep", preStop.get(0));
+        long grace = rest.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
+        assertTrue(Long.parseLong(preStop.get(1)) + ServiceLauncher.SHUTDOWN_GRACE.toSeconds() < grace);
+    }
+
+    /** An autoscaled crawler Deployment has no count of its own, which every kubectl apply would set back. */
+    @Test
+    void theAutoscalingComponentsLeaveTheCrawlersCountToTheirHpa() {
+        for (String component : List.of("hpa", "keda")) {
+            String patches = String.valueOf(RepositoryFiles.yamlMap("deploy/k8s/components/" + component + "/kustomization.yaml")
+                    .get("patches"));
+            assertTrue(patches.contains("name=crawler") && patches.contains("op: remove") && patches.contains("path: /spec/replicas"),
+                    component + ": " + patches);
+        }
+        assertFalse(RepositoryFiles.yamlMap("deploy/k8s/overlays/example/kustomization.yaml").containsKey("replicas"));
     }
 
     /** The example overlay's namespace is one of its resources, so that a first {@code kubectl apply -k} creates it. */
