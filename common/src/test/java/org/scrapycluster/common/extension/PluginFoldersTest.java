@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -48,15 +49,24 @@ class PluginFoldersTest {
     @Test
     void aPluginUsesTheLibraryItBundlesAndTheServicesApi(@TempDir Path work) {
         Path folder = work.resolve("plugins");
-        PluginJar.named("bundling").source("com.example.Bundling", SPIDER.formatted("Bundling", "bundling", "where"))
-                .source("org.example.shared.Origin", ORIGIN.formatted("where"))
-                .service("org.scrapycluster.api.Spider", "com.example.Bundling").writeTo(folder, "1");
+        bundlingSpider(folder, "Bundling", "where");
 
         Spider spider = ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "bundling");
 
         assertEquals("plugin", spider.parse(null).fields().get("origin"), "the jar's own class first");
         assertEquals(Spider.class, spider.getClass().getInterfaces()[0], "the API is the service's");
         assertEquals("service", org.example.shared.Origin.where());
+    }
+
+    /**
+     * Writes {@code <name in lower case>.jar} to {@code folder}: the spider {@code com.example.<name>}, of that name, and
+     * its own copy of {@code org.example.shared.Origin}, whose one method is {@code originMethod}.
+     */
+    private static void bundlingSpider(Path folder, String name, String originMethod) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        PluginJar.named(lower).source("com.example." + name, SPIDER.formatted(name, lower, originMethod))
+                .source("org.example.shared.Origin", ORIGIN.formatted(originMethod))
+                .service("org.scrapycluster.api.Spider", "com.example." + name).writeTo(folder, "1");
     }
 
     @Test
@@ -92,12 +102,8 @@ class PluginFoldersTest {
     @Test
     void aClassTwoJarsHoldInDifferentVersionsIsRefusedNamingBoth(@TempDir Path work) {
         Path folder = work.resolve("plugins");
-        PluginJar.named("aaa").source("com.example.Aaa", SPIDER.formatted("Aaa", "aaa", "where"))
-                .source("org.example.shared.Origin", ORIGIN.formatted("where"))
-                .service("org.scrapycluster.api.Spider", "com.example.Aaa").writeTo(folder, "1");
-        PluginJar.named("bbb").source("com.example.Bbb", SPIDER.formatted("Bbb", "bbb", "newer"))
-                .source("org.example.shared.Origin", ORIGIN.formatted("newer"))
-                .service("org.scrapycluster.api.Spider", "com.example.Bbb").writeTo(folder, "1");
+        bundlingSpider(folder, "Aaa", "where");
+        bundlingSpider(folder, "Bbb", "newer");
 
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "bbb"));

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
 import io.lettuce.core.RedisException;
@@ -48,41 +50,36 @@ class BatchFilingTest {
      */
     @Test
     void aBatchWhoseRecordsLeftWithTheirPartitionsDuringAnOutageDoesNotSayRedisIsBack() {
-        EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("batch-filing"));
-        try (RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
-                CapturedLog logged = CapturedLog.start(BatchFilingTest.class, Level.INFO)) {
-            server.close();
-            Disposition.Accepted seed = assertInstanceOf(Disposition.Accepted.class, intake().take(SEED));
-            Batch batch = new Batch(List.of(new Batch.Entry(PARTITION, 0, SEED, seed)), System.nanoTime());
-            OutageReporter outage = new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis");
-            BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
-                    outage, held -> batch.drop(List.of(PARTITION)));
+        Disposition.Accepted seed = assertInstanceOf(Disposition.Accepted.class, intake().take(SEED));
+        Batch batch = new Batch(List.of(new Batch.Entry(PARTITION, 0, SEED, seed)), System.nanoTime());
+        withRedisAway(held -> batch.drop(List.of(PARTITION)), filing -> {
             RedisBatchWriter.Writes first = filing.start();
             first.add(seed.handling());
-
             filing.file(batch, first);
-
-            assertTrue(outage.isDown(), "Redis is still away");
-            assertEquals(List.of(), batch.entries());
-            assertEquals(List.of(), logged.lines().stream().filter(message -> message.contains("Redis is back")).toList());
-        }
+        });
+        assertEquals(List.of(), batch.entries());
     }
 
     /** A batch of rejected records only, which writes nothing, does not say that Redis is back while it is away. */
     @Test
     void aBatchOfRejectedRecordsDuringAnOutageDoesNotSayRedisIsBack() {
+        byte[] garbage = "not json".getBytes(StandardCharsets.UTF_8);
+        Batch batch = new Batch(List.of(new Batch.Entry(PARTITION, 0, garbage, intake().take(garbage))), System.nanoTime());
+        withRedisAway(held -> { }, filing -> filing.file(batch, filing.start()));
+    }
+
+    /**
+     * Runs {@code filing} with a Redis that went away after it was connected to, its outage already told ({@code hold}
+     * is the filing's wait between tries), and checks that Redis is still taken for away and not said to be back.
+     */
+    private static void withRedisAway(Consumer<Duration> hold, Consumer<BatchFiling> filing) {
         EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("batch-filing"));
         try (RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
                 CapturedLog logged = CapturedLog.start(BatchFilingTest.class, Level.INFO)) {
             server.close();
             OutageReporter outage = new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis");
-            BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
-                    outage, held -> { });
             outage.failed(new RedisException("Connection refused"));
-            byte[] garbage = "not json".getBytes(StandardCharsets.UTF_8);
-            Batch batch = new Batch(List.of(new Batch.Entry(PARTITION, 0, garbage, intake().take(garbage))), System.nanoTime());
-
-            filing.file(batch, filing.start());
+            filing.accept(new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()), outage, hold));
 
             assertTrue(outage.isDown(), "Redis is still away");
             assertEquals(List.of(), logged.lines().stream().filter(message -> message.contains("Redis is back")).toList());
