@@ -127,6 +127,7 @@ class PipelinesTest {
     }
 
     private static Settings settings(String entries) {
-        return Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, " + entries + "}")));
+        return Settings.load("crawler", new SettingsSources(null, Map.of(),
+                Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, " + entries + "}")));
     }
 }
