@@ -77,7 +77,7 @@ public final class ExtensionCloser<T extends AutoCloseable> {
     public void closeWithin(T extension, Duration wait) throws Throwable {
         String name = names.apply(extension);
         CompletableFuture<Void> closed = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("close-" + name).start(() -> {
+        Thread closing = Thread.ofPlatform().daemon().name("close-" + name).unstarted(() -> {
             try {
                 extension.close();
                 closed.complete(null);
@@ -85,6 +85,8 @@ public final class ExtensionCloser<T extends AutoCloseable> {
                 closed.completeExceptionally(e);
             }
         });
+        closing.setContextClassLoader(extension.getClass().getClassLoader()); // as OwnClassLoader sets it for its other calls
+        closing.start();
         try {
             closed.get(wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {

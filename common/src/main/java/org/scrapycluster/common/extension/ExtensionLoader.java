@@ -312,7 +312,10 @@ public final class ExtensionLoader<T extends Extension> {
 
     private T configured(String setting, String name, T extension) {
         try {
-            extension.configure(new SettingsView(settings));
+            OwnClassLoader.call(extension, () -> {
+                extension.configure(new SettingsView(settings));
+                return null;
+            });
         } catch (IllegalArgumentException e) {
             throw new SettingsException("The " + name + " named in " + setting + " refused its settings: " + e.getMessage(), e);
         } catch (Throwable e) {

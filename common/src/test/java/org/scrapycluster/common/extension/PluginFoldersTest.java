@@ -69,6 +69,37 @@ class PluginFoldersTest {
                 .service("org.scrapycluster.api.Spider", "com.example." + name).writeTo(folder, "1");
     }
 
+    /**
+     * A library a plugin bundles that finds classes by the thread's context class loader (Kafka's clients, JDBC's
+     * {@code DriverManager}) finds the plugin's own when the call into the plugin is made through {@link OwnClassLoader}.
+     */
+    @Test
+    void aCallIntoAPluginHasItsClassLoaderForContext(@TempDir Path work) {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("contextual").source("com.example.Contextual", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class Contextual implements Spider {
+                    public String name() { return "contextual"; }
+                    public SpiderOutput parse(Page page) {
+                        try {
+                            Class<?> origin = Class.forName("org.example.shared.Origin", true, Thread.currentThread().getContextClassLoader());
+                            return SpiderOutput.publish().withField("origin", origin.getMethod("where").invoke(null));
+                        } catch (ReflectiveOperationException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                }
+                """).source("org.example.shared.Origin", ORIGIN.formatted("where"))
+                .service("org.scrapycluster.api.Spider", "com.example.Contextual").writeTo(folder, "1");
+        Spider spider = ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "contextual");
+        ClassLoader before = Thread.currentThread().getContextClassLoader();
+
+        assertEquals("plugin", OwnClassLoader.call(spider, () -> spider.parse(null)).fields().get("origin"));
+        assertEquals(before, Thread.currentThread().getContextClassLoader(), "the thread's own is back");
+        assertEquals("service", spider.parse(null).fields().get("origin"), "a call made otherwise finds the service's");
+    }
+
     @Test
     void twoExtensionsOfAKindWithOneNameAreRefused(@TempDir Path work) {
         Path folder = work.resolve("plugins");

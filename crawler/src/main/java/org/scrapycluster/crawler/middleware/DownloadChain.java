@@ -11,6 +11,7 @@ import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchResult;
@@ -129,7 +130,7 @@ public final class DownloadChain {
             Supplier<CompletableFuture<DownloadStep>> step) {
         CompletableFuture<DownloadStep> future;
         try {
-            future = step.get();
+            future = OwnClassLoader.call(middleware, step::get);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
             return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + e, e, true));

@@ -18,6 +18,7 @@ import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionFailureLog;
 import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.queue.CrawlFields;
 import org.scrapycluster.common.queue.MalformedQueueMemberException;
@@ -252,7 +253,7 @@ public final class RequestProcessor {
             if (!page.isText() && !publishBinary) {
                 return binaryResponse(download.lease(), request, result);
             }
-            SpiderOutput output = spider.parse(page);
+            SpiderOutput output = OwnClassLoader.call(spider, () -> spider.parse(page));
             if (output == null) {
                 throw new SpiderFailure(spider.name(), request.url());
             }

@@ -13,6 +13,7 @@ import org.scrapycluster.common.extension.ExtensionCallFailure;
 import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
+import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.slf4j.Logger;
@@ -112,7 +113,7 @@ public final class Pipelines implements AutoCloseable {
         }
         CompletableFuture<Void> taken;
         try {
-            taken = stage.process(item);
+            taken = OwnClassLoader.call(stage, () -> stage.process(item));
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
             return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "failed in process: " + e, e, true));

@@ -9,6 +9,7 @@ import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Page;
 import org.scrapycluster.api.PageLink;
 import org.scrapycluster.common.cache.ProcessCaches;
+import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.links.LinkExtractor;
 import org.scrapycluster.crawler.links.ResponseKind;
@@ -52,7 +53,8 @@ public final class LinkRules {
     /** The links of {@code page} that every {@link LinkFilter} allows. */
     public List<PageLink> links(SpiderResponse page) {
         return extract(page.request(), page.text(), page.url(), page.kind()).stream().map(link -> new PageLink(link.url(), link.text()))
-                .filter(link -> userFilters.stream().allMatch(filter -> filter.allows(link, page))).toList();
+                .filter(link -> userFilters.stream().allMatch(filter -> OwnClassLoader.call(filter, () -> filter.allows(link, page))))
+                .toList();
     }
 
     /**

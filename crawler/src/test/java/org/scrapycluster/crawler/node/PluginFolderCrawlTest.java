@@ -29,7 +29,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * A user's spider, link filter and item pipeline, compiled in the test into a jar in a plugin folder (on no
  * class path), crawl through Kafka: the spider's field is in every result, the filter keeps the crawl on
- * its first host, the pipeline sees every page.
+ * its first host, the pipeline sees every page; each is called with its own class loader as the thread's context one.
  */
 @ExtendWith(SharedStack.class)
 class PluginFolderCrawlTest {
@@ -67,7 +67,10 @@ class PluginFolderCrawlTest {
                         public final class MarkingSpider implements Spider {
                             private final Spider links = new org.scrapycluster.crawler.spider.LinkSpider();
                             public String name() { return "marking"; }
-                            public SpiderOutput parse(Page page) { return links.parse(page).withField("marked", page.status()); }
+                            public SpiderOutput parse(Page page) {
+                                return links.parse(page).withField("marked", page.status())
+                                        .withField("own_context", Thread.currentThread().getContextClassLoader() == getClass().getClassLoader());
+                            }
                         }
                         """)
                 .source("com.example.SameHost", """
@@ -76,7 +79,8 @@ class PluginFolderCrawlTest {
                         public final class SameHost implements LinkFilter {
                             public String name() { return "same-host"; }
                             public boolean allows(PageLink link, Page page) {
-                                return java.net.URI.create(link.url()).getHost().equals(java.net.URI.create(page.url()).getHost());
+                                return Thread.currentThread().getContextClassLoader() == getClass().getClassLoader()
+                                        && java.net.URI.create(link.url()).getHost().equals(java.net.URI.create(page.url()).getHost());
                             }
                         }
                         """)
@@ -92,6 +96,9 @@ class PluginFolderCrawlTest {
                                 file = Path.of(settings.list("PLUGIN_DIRS").getFirst()).resolveSibling("seen.txt");
                             }
                             public synchronized CompletableFuture<Void> process(ResultItem item) {
+                                if (Thread.currentThread().getContextClassLoader() != getClass().getClassLoader()) {
+                                    return CompletableFuture.failedFuture(new IllegalStateException("called with another context"));
+                                }
                                 try {
                                     Files.writeString(file, item.url() + "\\n", StandardOpenOption.APPEND);
                                 } catch (java.io.IOException e) {
@@ -119,6 +126,8 @@ class PluginFolderCrawlTest {
             List<JsonNode> results = bed.awaitResults(expected.size());
             assertEquals(expected, Set.copyOf(CrawlerTestBed.urls(results)));
             results.forEach(result -> assertEquals(200, result.path("marked").asInt(), result.toString()));
+            // each was called with its own class loader for context: the filter let links through, the pipeline took every page
+            results.forEach(result -> assertTrue(result.path("own_context").asBoolean(), result.toString()));
             Awaitility.await().until(() -> Set.copyOf(Files.readAllLines(seen)).equals(expected));
             assertTrue(expected.size() > 1, "the crawl followed links");
         }

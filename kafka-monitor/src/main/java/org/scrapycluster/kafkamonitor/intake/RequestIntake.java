@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.common.extension.ExtensionFailureLog;
 import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.kafkamonitor.dispatch.Match;
@@ -89,7 +90,7 @@ final class RequestIntake {
         String problem;
         Throwable failure;
         try {
-            Handling handling = plugin.plugin().handle(request);
+            Handling handling = OwnClassLoader.call(plugin.plugin(), () -> plugin.plugin().handle(request));
             if (handling != null) {
                 return handling;
             }

@@ -15,6 +15,7 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.apache.kafka.common.KafkaException;
 import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
@@ -190,7 +191,7 @@ public final class JobProcessor {
                 continue;
             }
             try {
-                List<Answer> answers = plugin.handle(job);
+                List<Answer> answers = OwnClassLoader.call(plugin, () -> plugin.handle(job));
                 if (answers == null) {
                     throw new IllegalStateException("the plugin " + plugin.name() + " returned no answers (null) from handle; "
                             + "it returns an empty list to answer nothing");
