@@ -7,7 +7,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -231,8 +230,7 @@ public final class CrawlerNode implements Service {
         // Owned in the reverse order of closing: see close(). The pipelines close after the workers and before the leases.
         Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),
                 (stages, budget) -> stages.close(StopStep.PIPELINES.grantedBy(budget)));
-        ExecutorService workers = own(Executors.newFixedThreadPool(config.workerThreads(),
-                Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory()),
+        ExecutorService workers = own(WorkerPool.start(config.workerThreads(), spiderId),
                 (pool, budget) -> shutdown(pool, StopStep.WORKERS.grantedBy(budget)));
         Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(StopStep.FETCHER.grantedBy(budget)));
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsRetry(),

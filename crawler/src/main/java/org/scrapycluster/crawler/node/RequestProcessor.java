@@ -253,6 +253,7 @@ public final class RequestProcessor {
             if (!page.isText() && !publishBinary) {
                 return binaryResponse(download.lease(), request, result);
             }
+            statusCounters.response(result.status()); // as the original counts it: before the spider, which may fail on it
             SpiderOutput output = OwnClassLoader.call(spider, () -> spider.parse(page));
             if (output == null) {
                 throw new SpiderFailure(spider.name(), request.url());
@@ -266,7 +267,6 @@ public final class RequestProcessor {
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
         metrics.page(result.body().length, result.timings().total());
-        statusCounters.response(result.status());
         List<CrawlRequest> children = urlLength.within(requests, request, download.lease().domain()).stream()
                 .map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)
@@ -290,7 +290,9 @@ public final class RequestProcessor {
     /** Tells {@link ResultDelivery} whether a result got through; a pipeline's bug says nothing of whether results can. */
     private void delivered(Boolean published, Throwable failure) {
         if (failure == null) {
-            delivery.published();
+            if (published) { // a page dropped for good before Kafka (too large, unwritable) says nothing of whether Kafka takes pages
+                delivery.published();
+            }
             return;
         }
         Throwable cause = Completions.cause(failure);

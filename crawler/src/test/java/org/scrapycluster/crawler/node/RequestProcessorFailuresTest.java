@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.Page;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.api.SpiderOutput;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.crawler.fetch.HeaderMap;
 import org.scrapycluster.crawler.request.CrawlRequest;
@@ -199,6 +200,18 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
         String said = logged.stream().filter(event -> event.getLevel() == Level.ERROR).findFirst().orElseThrow().getFormattedMessage();
         assertTrue(said.startsWith("The spider silent failed: ") && said.contains("the spider silent returned no output from parse; "
                 + "the page is dropped"), said);
+    }
+
+    /** A response reaches the spider, and is counted by its status as the original counts it, even when the spider fails on it. */
+    @Test
+    void aResponseTheSpiderFailsOnIsCountedByItsStatus() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>page</p>", null);
+
+        process(processor(Map.of(), failingSpider("failing", page -> new IllegalStateException("no title"))),
+                CrawlRequest.get("http://example.com/", meta(0, 0)));
+        stats.flush();
+
+        assertEquals(1, redis.sync().pfcount(Keyspace.CRAWLER_STATS.fill("host", spider, "200") + ":lifetime"));
     }
 
     /** A spider named {@code name} that throws what {@code failure} makes of each page, unchecked: an exception or an error. */

@@ -25,6 +25,7 @@ import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.fetch.HeaderMap;
 import org.scrapycluster.crawler.middleware.ThreadNotingMiddleware;
+import org.scrapycluster.crawler.pipeline.DroppingPipeline;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.spider.LinkSpider;
 import org.scrapycluster.embedded.junit.CapturedLog;
@@ -77,6 +78,24 @@ class RequestProcessorTest extends ScriptedProcessing {
         process(processor(Map.of("URLLENGTH_LIMIT", "0")), CrawlRequest.get("http://example.com/", meta(0, 1)));
 
         assertEquals(List.of(url), queued().stream().map(CrawlRequest::url).toList());
+    }
+
+    /** A page a stage of the node drops for good before Kafka (too large, unwritable) says nothing of whether Kafka is back. */
+    @Test
+    void aPageDroppedForGoodDoesNotEndAStall() {
+        answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
+        RequestProcessor processor = processor(Map.of("ITEM_PIPELINES",
+                "{logging: null, kafka: null, captured: 100, " + DroppingPipeline.class.getName() + ": 50}"));
+        CapturingPipeline.REFUSED_CRAWLS.add(crawlid);
+        try {
+            process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
+        } finally {
+            CapturingPipeline.REFUSED_CRAWLS.remove(crawlid);
+        }
+        assertEquals(1, publishingStalled());
+
+        process(processor, CrawlRequest.get("http://example.com/", meta(0, 0)));
+        assertEquals(1, publishingStalled(), "still one request at a time");
     }
 
     @Test

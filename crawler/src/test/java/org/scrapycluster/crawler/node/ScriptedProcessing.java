@@ -74,6 +74,8 @@ abstract class ScriptedProcessing {
     static final FetchTimings NO_TIME = new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false);
 
     final RedisConnection redis = PrivateRedis.connection();
+    /** Where the processors count the responses of status 200 that reach the spider (lifetime counts only). */
+    final StatsRecorder stats = new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1));
     final String spider = "processor" + System.nanoTime();
     final String crawlid = "c" + System.nanoTime();
     final Map<String, FetchResult> answers = new HashMap<>();
@@ -137,8 +139,7 @@ abstract class ScriptedProcessing {
             return CompletableFuture.completedFuture(answer != null ? answer : new FetchResult(request.url(), 404, "Not Found",
                     HeaderMap.empty(), new byte[0], null, HeaderMap.empty(), null, null, null, NO_TIME));
         };
-        StatusCounters statusCounters = new StatusCounters(new StatsRecorder(redis, "n1", CLOCK, Duration.ofSeconds(1)), "host", spider,
-                new CountedStatusCodes(false, List.of()), List.of());
+        StatusCounters statusCounters = new StatusCounters(stats, "host", spider, new CountedStatusCodes(true, List.of(200)), List.of());
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100,
                 64L << 20, CLOCK, workers);
