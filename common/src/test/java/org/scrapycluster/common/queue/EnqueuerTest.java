@@ -405,8 +405,8 @@ class EnqueuerTest {
         long after = serverMillis();
 
         double fraction = redis.sync().zscore(queue.key(), member) + 5;
-        long epoch = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
-        assertTrue(fraction >= (before - epoch) / 1e12 && fraction <= (after + 1 - epoch) / 1e12, String.valueOf(fraction));
+        long filedMillis = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli() + Math.round(fraction * 1e12); // a score is a double
+        assertTrue(filedMillis >= before && filedMillis <= after, fraction + ": " + before + " <= " + filedMillis + " <= " + after);
     }
 
     @Test
