@@ -144,9 +144,18 @@ public final class ExtensionLoader<T extends Extension> {
         }
     }
 
-    /** What is wrong with {@code extension}'s name ("its name() returns null", or blank text), or null when it has one. */
+    /**
+     * What is wrong with {@code extension}'s name ("its name() returns null", blank text, or what its {@code name()}
+     * threw), or null when it has one.
+     */
     private String namelessness(T extension) {
-        String name = extension.name();
+        String name;
+        try {
+            name = extension.name();
+        } catch (Throwable e) {
+            ExtensionFailures.rethrowIfFatal(e);
+            return "its name() failed: " + ExtensionFailures.described(e);
+        }
         return name == null || name.isBlank() ? "its name() returns " + (name == null ? "null" : "'" + name + "'") : null;
     }
 

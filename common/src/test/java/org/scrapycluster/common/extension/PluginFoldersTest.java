@@ -187,6 +187,18 @@ class PluginFoldersTest {
         SettingsException blank = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(work.resolve("blank"))).available());
         assertTrue(blank.getMessage().contains("com.example.Blank (blank.jar), listed as one of the spiders, has no name: its name() returns ' '"), blank.getMessage());
+        PluginJar.named("throwing").source("com.example.Throwing", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class Throwing implements Spider {
+                    public String name() { throw new IllegalStateException("not configured"); }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """).service("org.scrapycluster.api.Spider", "com.example.Throwing").writeTo(work.resolve("throwing"), "1");
+        SettingsException throwing = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(work.resolve("throwing"))).available());
+        assertTrue(throwing.getMessage().contains("com.example.Throwing (throwing.jar), listed as one of the spiders, has no name: its"
+                + " name() failed: "), throwing.getMessage());
         SettingsException byClass = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).instance("SPIDER_NAME", "com.example.Nameless"));
         assertTrue(byClass.getMessage().contains("names com.example.Nameless, which cannot be used: com.example.Nameless (nameless.jar), listed as one of the spiders, has no name"),
