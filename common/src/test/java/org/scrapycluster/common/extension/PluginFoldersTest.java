@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,21 @@ class PluginFoldersTest {
     }
 
     /**
+     * Writes {@code <name in lower case>.jar} to {@code folder}: the spider {@code com.example.<name>}, whose class holds
+     * {@code members}, with what {@code more} adds to the jar.
+     */
+    private static void spiderJar(Path folder, String name, String members, UnaryOperator<PluginJar> more) {
+        String source = """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class %s implements Spider {
+                %s}
+                """.formatted(name, members);
+        more.apply(PluginJar.named(name.toLowerCase(Locale.ROOT)).source("com.example." + name, source))
+                .service("org.scrapycluster.api.Spider", "com.example." + name).writeTo(folder, "1");
+    }
+
+    /**
      * Writes {@code <name in lower case>.jar} to {@code folder}: the spider {@code com.example.<name>}, of that name, and
      * its own copy of {@code org.example.shared.Origin}, whose one method is {@code originMethod}.
      */
@@ -76,22 +92,18 @@ class PluginFoldersTest {
     @Test
     void aCallIntoAPluginHasItsClassLoaderForContext(@TempDir Path work) {
         Path folder = work.resolve("plugins");
-        PluginJar.named("contextual").source("com.example.Contextual", """
-                package com.example;
-                import org.scrapycluster.api.*;
-                public final class Contextual implements Spider {
-                    public String name() { return "contextual"; }
-                    public SpiderOutput parse(Page page) {
-                        try {
-                            Class<?> origin = Class.forName("org.example.shared.Origin", true, Thread.currentThread().getContextClassLoader());
-                            return SpiderOutput.publish().withField("origin", origin.getMethod("where").invoke(null));
-                        } catch (ReflectiveOperationException e) {
-                            throw new IllegalStateException(e);
-                        }
+        spiderJar(folder, "Contextual", """
+                public String name() { return "contextual"; }
+                public SpiderOutput parse(Page page) {
+                    try {
+                        ClassLoader context = Thread.currentThread().getContextClassLoader();
+                        Class<?> origin = Class.forName("org.example.shared.Origin", true, context);
+                        return SpiderOutput.publish().withField("origin", origin.getMethod("where").invoke(null));
+                    } catch (ReflectiveOperationException e) {
+                        throw new IllegalStateException(e);
                     }
                 }
-                """).source("org.example.shared.Origin", ORIGIN.formatted("where"))
-                .service("org.scrapycluster.api.Spider", "com.example.Contextual").writeTo(folder, "1");
+                """, jar -> jar.source("org.example.shared.Origin", ORIGIN.formatted("where")));
         Spider spider = ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "contextual");
         ClassLoader before = Thread.currentThread().getContextClassLoader();
 
@@ -187,14 +199,10 @@ class PluginFoldersTest {
         SettingsException blank = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(work.resolve("blank"))).available());
         assertTrue(blank.getMessage().contains("com.example.Blank (blank.jar), listed as one of the spiders, has no name: its name() returns ' '"), blank.getMessage());
-        PluginJar.named("throwing").source("com.example.Throwing", """
-                package com.example;
-                import org.scrapycluster.api.*;
-                public final class Throwing implements Spider {
-                    public String name() { throw new IllegalStateException("not configured"); }
-                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
-                }
-                """).service("org.scrapycluster.api.Spider", "com.example.Throwing").writeTo(work.resolve("throwing"), "1");
+        spiderJar(work.resolve("throwing"), "Throwing", """
+                public String name() { throw new IllegalStateException("not configured"); }
+                public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                """, jar -> jar);
         SettingsException throwing = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(work.resolve("throwing"))).available());
         assertTrue(throwing.getMessage().contains("com.example.Throwing (throwing.jar), listed as one of the spiders, has no name: its"

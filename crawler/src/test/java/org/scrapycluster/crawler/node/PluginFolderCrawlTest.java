@@ -68,8 +68,8 @@ class PluginFolderCrawlTest {
                             private final Spider links = new org.scrapycluster.crawler.spider.LinkSpider();
                             public String name() { return "marking"; }
                             public SpiderOutput parse(Page page) {
-                                return links.parse(page).withField("marked", page.status())
-                                        .withField("own_context", Thread.currentThread().getContextClassLoader() == getClass().getClassLoader());
+                                boolean ownContext = Thread.currentThread().getContextClassLoader() == getClass().getClassLoader();
+                                return links.parse(page).withField("marked", page.status()).withField("own_context", ownContext);
                             }
                         }
                         """)
