@@ -1,8 +1,8 @@
 package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;

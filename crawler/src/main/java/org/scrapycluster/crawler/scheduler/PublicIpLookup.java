@@ -86,7 +86,7 @@ public final class PublicIpLookup {
 
     /** Looks the address up now; when that fails, the address last found, or {@value #FALLBACK} before any was. */
     public synchronized String lookUp() {
-        String ip = query().orElse(last == null ? FALLBACK : last);
+        String ip = query().orElse(fallback());
         if (last != null && !last.equals(ip)) {
             LOG.info("Changed Public IP: {} -> {}", last, ip);
         }
@@ -115,11 +115,15 @@ public final class PublicIpLookup {
         }
     }
 
+    /** The address answered when a look-up fails: the one last found, or {@value #FALLBACK} before any was. */
+    private String fallback() {
+        return last == null ? FALLBACK : last;
+    }
+
     private Optional<String> failed(String reason) {
         if (!failing) {
             LOG.atWarn().addKeyValue("url", url).addKeyValue("reason", reason)
-                    .log("Could not reach out to get public ip; using " + (last == null ? FALLBACK : last)
-                            + " (set PUBLIC_IP to skip the look-up)");
+                    .log("Could not reach out to get public ip; using " + fallback() + " (set PUBLIC_IP to skip the look-up)");
         }
         failing = true;
         return Optional.empty();

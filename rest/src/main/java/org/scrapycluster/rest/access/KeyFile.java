@@ -35,10 +35,6 @@ final class KeyFile {
             return Objects.equals(fileKey, attributes.fileKey()) && modified.equals(attributes.lastModifiedTime())
                     && size == attributes.size();
         }
-
-        boolean sameFileAs(Loaded other) {
-            return other != null && Objects.equals(fileKey, other.fileKey) && modified.equals(other.modified) && size == other.size;
-        }
     }
 
     private final String setting;
@@ -71,17 +67,16 @@ final class KeyFile {
     /** Looks at the file, and reads it again when it changed since it was last read. */
     synchronized void refresh() {
         try {
-            if (!loaded.describes(Files.readAttributes(path, BasicFileAttributes.class))) {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            if (emptied != null && emptied.describes(attributes)) {
+                adopt(emptied); // empty still a check later: no save in place in between
+            } else if (!loaded.describes(attributes)) {
                 Loaded read = read();
-                if (read.keys().isEmpty() && !loaded.keys().isEmpty() && !read.sameFileAs(emptied)) {
-                    emptied = read;
-                    failing = false;
-                    return;
+                if (read.keys().isEmpty() && !loaded.keys().isEmpty()) {
+                    emptied = read; // perhaps an editor's save in place, between truncating the file and writing it
+                } else {
+                    adopt(read);
                 }
-                emptied = null;
-                loaded = read;
-                LOG.atInfo().addKeyValue("file", path.toString()).addKeyValue("keys", read.keys().size())
-                        .log("Read the API keys of " + setting + " again: the file changed");
             }
             failing = false;
         } catch (IOException e) {
@@ -91,6 +86,13 @@ final class KeyFile {
                         .log("Cannot read the API keys of " + setting + "; the keys read before stay in force");
             }
         }
+    }
+
+    private void adopt(Loaded read) {
+        emptied = null;
+        loaded = read;
+        LOG.atInfo().addKeyValue("file", path.toString()).addKeyValue("keys", read.keys().size())
+                .log("Read the API keys of " + setting + " again: the file changed");
     }
 
     /** Reads the attributes before the lines, so that a write during the read is seen as a change next time. */
