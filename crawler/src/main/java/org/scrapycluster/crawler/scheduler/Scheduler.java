@@ -507,7 +507,10 @@ public final class Scheduler implements AutoCloseable {
      * finished request, a domain waiting for a slot is ready again. A slot of those slow domains share is freed by the
      * call's answer when the call was made while the domain was slow, and by a finished request only when the domain's
      * requests left are fewer than those counted as handed out while it was slow (those handed out before it was slow
-     * are taken to finish first, so that slow domains never hold more than their share of the node's slots).
+     * are taken to finish first, so that slow domains never hold more than their share of the node's slots). A call out
+     * is a slot of the domain's but no request: one made since the domain stopped being slow is not counted among the
+     * requests left, or a request handed out while it was slow that ends during that call would keep its slow slot for
+     * good.
      */
     private void release(String domain, boolean requestFinished) {
         DomainState state = domains.get(domain);
@@ -517,7 +520,8 @@ public final class Scheduler implements AutoCloseable {
         state.inFlight--;
         inFlight--;
         metrics.inFlight().decrementAndGet();
-        if (requestFinished ? state.slowInFlight > state.inFlight : state.handOutSlow) {
+        int quickCallOut = state.handingOut && !state.handOutSlow ? 1 : 0;
+        if (requestFinished ? state.slowInFlight > state.inFlight - quickCallOut : state.handOutSlow) {
             state.slowInFlight--;
             slowInFlight--;
             wakeWaitingForSlowSlot();

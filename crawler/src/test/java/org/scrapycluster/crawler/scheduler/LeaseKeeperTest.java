@@ -19,10 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisCommandTimeoutException;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
@@ -169,7 +165,7 @@ class LeaseKeeperTest {
 
         List<Thread> threads = new ArrayList<>();
         try (RedisConnection admin = PrivateRedis.separateConnection()) {
-            client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
+            PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
             try {
                 // one renewal waits in Redis, the other lease is next in its pass; both are handed back meanwhile
                 threads.add(Thread.ofPlatform().start(keeper::renewDue));
@@ -178,7 +174,7 @@ class LeaseKeeperTest {
                 threads.add(Thread.ofPlatform().start(() -> keeper.handBack("g|-1|n1-8")));
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> threads.stream().skip(1).allMatch(LeaseKeeperTest::waits));
             } finally {
-                client(admin, "UNPAUSE");
+                PrivateRedis.client(admin, "UNPAUSE");
             }
         }
         for (Thread thread : threads) {
@@ -197,7 +193,7 @@ class LeaseKeeperTest {
         try (RedisConnection admin = PrivateRedis.separateConnection()) {
             RedisConnection own = PrivateRedis.separateConnection();
             LeaseKeeper closing = new LeaseKeeper(new Leases(own), spider, LEASE, new CrawlerMetrics(registry, spider, "n1"), clock);
-            client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
+            PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
             Thread stop;
             try {
                 // one acknowledgement waits in Redis, the other for it; the node then closes the keeper and Redis
@@ -210,7 +206,7 @@ class LeaseKeeperTest {
                 });
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !stop.isAlive() || waits(stop));
             } finally {
-                client(admin, "UNPAUSE");
+                PrivateRedis.client(admin, "UNPAUSE");
             }
             stop.join();
         }
@@ -298,14 +294,5 @@ class LeaseKeeperTest {
             case WAITING, TIMED_WAITING, BLOCKED -> true;
             default -> false;
         };
-    }
-
-    /** Sends {@code CLIENT <arguments>} (Lettuce has no PAUSE WRITE). */
-    private static void client(RedisConnection redis, String... arguments) {
-        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
-        for (String argument : arguments) {
-            args.add(argument);
-        }
-        redis.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8), args);
     }
 }

@@ -1,5 +1,9 @@
 package org.scrapycluster.crawler.scheduler;
 
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.DataDirectory;
@@ -30,5 +34,14 @@ public final class PrivateRedis {
     public static synchronized RedisConnection separateConnection() {
         connection();
         return RedisConnection.open(endpoint);
+    }
+
+    /** Sends {@code CLIENT <arguments>} on {@code redis} (Lettuce has no {@code PAUSE WRITE}). */
+    public static void client(RedisConnection redis, String... arguments) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        for (String argument : arguments) {
+            args.add(argument);
+        }
+        redis.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8), args);
     }
 }

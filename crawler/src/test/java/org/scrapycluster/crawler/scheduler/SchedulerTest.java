@@ -389,6 +389,40 @@ class SchedulerTest extends SchedulerTestBase {
                 "the slow domains' share of eight less the four still in flight");
     }
 
+    @Test
+    void aRequestHandedOutWhileItsDomainWasSlowGivesBackItsSlowSlotWhenItEndsDuringACallMadeSince() throws Exception {
+        Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
+        queue("mixed.test", 3);
+        inbox.finished("mixed.test", true);
+        inbox.domainsFound(List.of("mixed.test"));
+        settle(scheduler);
+        finishThenCount(scheduler, "mixed.test", 1, false, 3, "slow, a limit of two: two handed out while slow");
+
+        clock.advance(SlowDomains.MEMORY.plusSeconds(1));
+        try (RedisConnection admin = PrivateRedis.separateConnection()) {
+            PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
+            try {
+                inbox.finished("mixed.test", false);
+                scheduler.turn(); // slow no longer: one of the two ends, and a hand-out call goes out, held in Redis
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
+                inbox.finished("mixed.test", false);
+                scheduler.turn(); // the other ends while the call is out
+            } finally {
+                PrivateRedis.client(admin, "UNPAUSE");
+            }
+        }
+        settle(scheduler); // the call finds the queue empty
+
+        List<String> dead = IntStream.rangeClosed(1, 8).mapToObj(i -> "gone" + i + ".test").toList();
+        dead.forEach(domain -> {
+            queue(domain, 1);
+            inbox.finished(domain, true);
+        });
+        inbox.domainsFound(dead);
+        settle(scheduler);
+        assertEquals(8, dead.stream().filter(dispatchedPerDomain()::containsKey).count(), "the slow domains' whole share of eight");
+    }
+
     /**
      * Tells the scheduler that {@code requests} requests of {@code domain} are done, lets it settle, and checks how many
      * requests of the domain it has handed out in all.
