@@ -1,10 +1,12 @@
 package org.scrapycluster.crawler.middleware;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import org.scrapycluster.api.DownloadRequest;
 import org.scrapycluster.api.DownloadStep;
 import org.scrapycluster.api.DownloaderMiddleware;
 import org.scrapycluster.common.concurrent.Completions;
@@ -141,8 +143,25 @@ public final class DownloadChain {
         return future.exceptionallyCompose(failure -> {
             Throwable cause = Completions.cause(failure);
             return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause, false));
-        }).thenCompose(answer -> answer != null ? CompletableFuture.completedFuture(answer) : CompletableFuture.failedFuture(
-                new MiddlewareFailure(middleware.name(), name, url, "completed its future from " + name + " with no step", null, true)));
+        }).thenCompose(answer -> bugIn(answer, name).<CompletableFuture<DownloadStep>>map(bug -> CompletableFuture.failedFuture(
+                new MiddlewareFailure(middleware.name(), name, url, bug, null, true))).orElseGet(() -> CompletableFuture.completedFuture(answer)));
+    }
+
+    /**
+     * What is wrong with the step a middleware's {@code name} answered, if anything: no step, or a request handed on that
+     * is not the one it was given changed by its {@code with…} methods (the crawler cannot fetch or file it).
+     */
+    private static Optional<String> bugIn(DownloadStep answer, String name) {
+        if (answer == null) {
+            return Optional.of("completed its future from " + name + " with no step");
+        }
+        DownloadRequest handedOn = answer instanceof DownloadStep.Proceed proceed ? proceed.request()
+                : answer instanceof DownloadStep.Reschedule reschedule ? reschedule.request() : null;
+        if (handedOn != null && !(handedOn instanceof Download)) {
+            return Optional.of("handed on a " + handedOn.getClass().getName() + " from " + name
+                    + "; change the request it was given with its with… methods instead");
+        }
+        return Optional.empty();
     }
 
     private static Passage ended(DownloadStep step, Download download, FetchResult result, DownloaderMiddleware middleware) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -317,6 +318,20 @@ class DownloadChainTest {
 
         assertEquals("the downloader middleware stepless completed its future from beforeRequest with no step",
                 failure(new DownloadChain(List.of(stepless), fetcher)).getMessage());
+    }
+
+    @Test
+    void aMiddlewareThatHandsOnARequestOfItsOwnMakingFailsThePassageAsABugNamingItself() {
+        DownloadRequest ownMaking = (DownloadRequest) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DownloadRequest.class}, (proxy, method, arguments) -> "http://a.test/other");
+        DownloaderMiddleware rewriting = beforeRequest("rewriting", request -> CompletableFuture.completedFuture(
+                new DownloadStep.Reschedule(ownMaking, true)));
+
+        MiddlewareFailure failure = (MiddlewareFailure) failure(new DownloadChain(List.of(rewriting), fetcher));
+        assertTrue(failure.bug(), "given up, not left to come back from its queue and fail again");
+        assertTrue(failure.getMessage().startsWith("the downloader middleware rewriting handed on a "), failure.getMessage());
+        assertTrue(failure.getMessage().endsWith(" from beforeRequest; change the request it was given with its with… methods instead"),
+                failure.getMessage());
     }
 
     @Test
