@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -199,9 +200,9 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * @throws ParameterException when Kafka cannot have a topic of that name
      */
     private boolean start(Consumer<byte[], byte[]> consumer, String topic, String hosts, PrintWriter err) {
-        List<TopicPartition> partitions;
+        FoundTopic found;
         try {
-            partitions = partitionsOnceCreated(consumer, topic, hosts, err);
+            found = partitionsOnceCreated(consumer, topic, hosts, err);
         } catch (TimeoutException e) {
             err.println("Cannot reach Kafka at " + hosts + ": no answer within " + kafkaWait.toSeconds() + " s");
             return false;
@@ -209,7 +210,9 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "Not a Kafka topic name: '" + topic
                     + "' (a name has up to 249 ASCII letters, digits, '.', '_' and '-')");
         }
-        String from = fromBeginning ? "the beginning" : "the latest offset";
+        // a topic created since the dump started holds only messages sent since: all of them are shown
+        boolean fromFirst = fromBeginning || found.createdSince();
+        String from = fromBeginning ? "the beginning" : found.createdSince() ? "the beginning (it was created since)" : "the latest offset";
         if (group != null) {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 private boolean announced;
@@ -223,6 +226,13 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                     if (!announced) {
                         announced = true;
+                        if (found.createdSince() && !fromBeginning) {
+                            consumer.committed(Set.copyOf(partitions)).forEach((partition, offset) -> {
+                                if (offset == null) {
+                                    consumer.seekToBeginning(List.of(partition));
+                                }
+                            });
+                        }
                         partitions.forEach(consumer::position);
                         // the group's committed offsets come first: -b or the latest offset only where it has none
                         err.println("Dumping " + topic + " in group " + group + " from where the group left off, or from " + from
@@ -233,16 +243,25 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             });
             return true;
         }
-        consumer.assign(partitions);
-        if (fromBeginning) {
-            consumer.seekToBeginning(partitions);
+        consumer.assign(found.partitions());
+        if (fromFirst) {
+            consumer.seekToBeginning(found.partitions());
         } else {
-            consumer.seekToEnd(partitions);
+            consumer.seekToEnd(found.partitions());
         }
-        partitions.forEach(consumer::position);
+        found.partitions().forEach(consumer::position);
         err.println("Dumping " + topic + " from " + from + " (Ctrl-C to stop)");
         err.flush();
         return true;
+    }
+
+    /**
+     * The partitions of the topic to dump, and whether it was created after the dump started.
+     *
+     * @param partitions   its partitions
+     * @param createdSince it did not exist when the dump started
+     */
+    private record FoundTopic(List<TopicPartition> partitions, boolean createdSince) {
     }
 
     /**
@@ -252,9 +271,10 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * @throws TimeoutException when Kafka does not answer within {@code kafkaWait}
      * @throws WakeupException  on Ctrl-C
      */
-    private List<TopicPartition> partitionsOnceCreated(Consumer<?, ?> consumer, String topic, String hosts, PrintWriter err) {
+    private FoundTopic partitionsOnceCreated(Consumer<?, ?> consumer, String topic, String hosts, PrintWriter err) {
         List<PartitionInfo> partitions = consumer.partitionsFor(topic, kafkaWait);
-        if (partitions.isEmpty()) {
+        boolean absent = partitions.isEmpty();
+        if (absent) {
             err.println("No topic " + topic + " at " + hosts + " yet: waiting for it (Ctrl-C to stop; 'dump list' lists the topics)");
             err.flush();
         }
@@ -266,7 +286,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             }
             partitions = consumer.partitionsFor(topic, kafkaWait);
         }
-        return partitions.stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+        return new FoundTopic(partitions.stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList(), absent);
     }
 
     /**
