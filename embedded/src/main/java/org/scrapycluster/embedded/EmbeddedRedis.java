@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -225,6 +226,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--protected-mode", "yes",
                 "--loglevel", "warning",
                 "--logfile", dataDir.path().resolve("redis.log").toString()));
+        long logBefore = log().toFile().length();
         try {
             process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -233,27 +235,71 @@ public final class EmbeddedRedis implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + executable, e);
         }
+        try {
+            awaitAnswer(logBefore);
+        } catch (RuntimeException e) {
+            stopProcess(); // ended or not, it is not this server's process: a start after this one must not take it for one
+            throw e;
+        }
+        Process started = process;
+        started.onExit().thenAcceptAsync(this::startAgainAfterItsEnd,
+                task -> Thread.ofPlatform().daemon().name("embedded-redis-restart").start(task));
+    }
+
+    /**
+     * Waits until the process just started answers PING; the time it spends reading a kept append-only file does not
+     * count.
+     *
+     * @throws IllegalStateException when it ends first, saying what it wrote since {@code logBefore}, the length of its
+     *                               log before the start, or does not answer within {@link #START_TIMEOUT}
+     */
+    private void awaitAnswer(long logBefore) {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("redis-server exited with " + process.exitValue()
-                        + " while starting on port " + port + ": " + tail(dataDir.path().resolve("redis.log")));
+                throw new IllegalStateException("redis-server exited with " + process.exitValue() + " while starting on port "
+                        + port + ": " + saidSince(logBefore));
             }
             String reply = ping();
             if (reply.startsWith("+PONG")) {
-                Process started = process;
-                started.onExit().thenAcceptAsync(this::startAgainAfterItsEnd,
-                        task -> Thread.ofPlatform().daemon().name("embedded-redis-restart").start(task));
                 return;
             }
             if (reply.startsWith("-LOADING")) {
-                // a kept append-only file is being read: the time that takes does not count
                 deadline = System.nanoTime() + START_TIMEOUT.toNanos();
             }
             sleep(20);
         }
-        stopProcess();
         throw new IllegalStateException("redis-server did not answer PING on port " + port + " within " + START_TIMEOUT);
+    }
+
+    private Path log() {
+        return dataDir.path().resolve("redis.log");
+    }
+
+    /**
+     * The last lines the process wrote on its own output (what it says before it opens its log: a bad option, a log it
+     * cannot open, a shell that cannot run it) and in its log since it had {@code logBefore} bytes.
+     */
+    private String saidSince(long logBefore) {
+        List<String> lines = new ArrayList<>(lines(dataDir.path().resolve("redis.out"), 0));
+        lines.addAll(lines(log(), logBefore));
+        return lastOf(lines);
+    }
+
+    /** The last three of {@code lines}, on one line. */
+    private static String lastOf(List<String> lines) {
+        return lines.isEmpty() ? "(nothing written)" : String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+    }
+
+    /** The non-blank lines of {@code file} from byte {@code from}; none when it cannot be read. */
+    private static List<String> lines(Path file, long from) {
+        try (var channel = Files.newByteChannel(file)) {
+            channel.position(from);
+            String text = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
+            return text.lines().filter(line -> !line.isBlank()).toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /**
@@ -271,7 +317,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 port, howItEnded(ended.exitValue()), dataDir.temporary()
                         ? "empty: its directory is temporary, so the queues, crawls and statistics it held are gone"
                         : "from its append-only file, which holds all but about the last second of writes",
-                tail(dataDir.path().resolve("redis.log")));
+                lastOf(lines(log(), 0)));
         Duration wait = FIRST_RESTART_WAIT;
         while (!closing) {
             try {
@@ -403,15 +449,6 @@ public final class EmbeddedRedis implements AutoCloseable {
             default -> arch;
         };
         return osName + "-" + archName;
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
-        } catch (IOException e) {
-            return "(no log)";
-        }
     }
 
     private static void sleep(long millis) {

@@ -79,6 +79,31 @@ class EmbeddedRedisTest {
     }
 
     @Test
+    void aServerThatCannotStartAgainAtOnceIsTriedAgainUntilItDoes(@TempDir Path data) throws Exception {
+        try (CapturedLog log = CapturedLog.start(EmbeddedRedis.class, Level.INFO);
+             EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.kept(data))) {
+            int port = redis.port();
+            assertEquals(List.of("OK"), command(port, "SET", "queue", "request"));
+            Path manifest;
+            try (Stream<Path> files = Files.list(data.resolve("appendonlydir"))) {
+                manifest = files.filter(file -> file.toString().endsWith(".manifest")).findFirst().orElseThrow();
+            }
+            String kept = Files.readString(manifest);
+            Files.writeString(manifest, "not a manifest\n"); // read only at a start: the next one fails
+            new ProcessBuilder("kill", "-KILL", processId(port)).start().waitFor();
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> log.lines().stream().anyMatch(line -> line.contains("did not start again")));
+            String refused = log.lines().stream().filter(line -> line.contains("did not start again")).findFirst().orElseThrow();
+            assertTrue(refused.contains("manifest"), "what it said as it ended: " + refused);
+            Files.writeString(manifest, kept);
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> answers(port));
+            assertEquals(List.of("request"), command(port, "GET", "queue"), "back from its append-only file");
+        }
+    }
+
+    @Test
     void anEndIsToldBySignalOrStatus() {
         assertEquals("killed by signal 15 (SIGTERM)", EmbeddedRedis.howItEnded(143));
         assertEquals("killed by signal 1", EmbeddedRedis.howItEnded(129));
