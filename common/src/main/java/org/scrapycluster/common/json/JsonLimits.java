@@ -15,6 +15,14 @@ public record JsonLimits(int maxDepth, int maxStringLength, long maxDocumentByte
         }
     }
 
+    /**
+     * These limits but the document's size: for documents a source bounds itself and hands over whole, such as the
+     * records of a Kafka topic the cluster's services write, which Kafka's own limits size.
+     */
+    public JsonLimits anySize() {
+        return new JsonLimits(maxDepth, maxStringLength, Long.MAX_VALUE);
+    }
+
     /** The limits of {@code JSON_MAX_DEPTH}, {@code JSON_MAX_STRING_LENGTH} and {@code JSON_MAX_DOCUMENT_BYTES}. */
     public static JsonLimits from(Settings settings) {
         int depth = settings.getInt("JSON_MAX_DEPTH");

@@ -138,6 +138,8 @@ public final class RestGateway implements Service {
         this.anonymous = anonymousExposure();
 
         Json json = new Json(jsonLimits);
+        // the Redis monitor's answers, however large Kafka lets them be: JSON_MAX_DOCUMENT_BYTES bounds request bodies
+        Json answers = new Json(jsonLimits.anySize());
         Envelope envelope = new Envelope(json);
         JsonBodies bodies = new JsonBodies(json);
         Topics topics = Topics.from(settings);
@@ -149,7 +151,7 @@ public final class RestGateway implements Service {
         this.live = new LiveView(settings, redis::connection, json, context.clock());
         this.kafka = new KafkaLink(new KafkaLink.Config(new KafkaClients(settings), topics.outboundFirehose(), group,
                 pollTimeout, feedTimeout, seconds("DAEMON_THREAD_JOIN_TIMEOUT")),
-                new OutboundAnswers(json, pending, parked, live.crawlEnds(), context.meters()),
+                new OutboundAnswers(answers, pending, parked, live.crawlEnds(), context.meters()),
                 failure -> FatalExit.exit(LOG, "The REST gateway's Kafka link", failure,
                         "and the callers still waiting for an answer are let go as at any stop"));
 
@@ -161,7 +163,7 @@ public final class RestGateway implements Service {
                 .route("/access", "access", new AccessEndpoint(envelope), HttpMethod.GET)
                 .route("/feed", "feed", new FeedAccess(json), new FeedEndpoint(bodies, FeedValidation.from(settings), envelope, kafka,
                         topics.incoming(), pending, wait, context.meters()), HttpMethod.POST)
-                .route("/poll", "poll", AccessRule.READ_ONLY, new PollEndpoint(bodies, json, envelope, parked), HttpMethod.POST)
+                .route("/poll", "poll", AccessRule.READ_ONLY, new PollEndpoint(bodies, answers, envelope, parked), HttpMethod.POST)
                 .route("/metrics", "metrics", call -> HttpAnswer.text(200, MetricsServer.PROMETHEUS_TEXT,
                         context.prometheus().scrape()), HttpMethod.GET)
                 .route("/health", "health", call -> health(context.health().check(), call), HttpMethod.GET)

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import ch.qos.logback.classic.Level;
@@ -244,6 +245,30 @@ class FeedTest {
         assertEquals(down, gateway.counter("rest.feed", "outcome", "kafka_unavailable"), "Kafka is up");
         assertEquals(200, gateway.client().postJson("/feed", "{\"url\": \"https://www.example.com/\", \"appid\": \"testapp\", "
                 + "\"crawlid\": \"f-after\"}").status(), "and takes the next request");
+    }
+
+    @Test
+    void answersLargerThanTheLargestRequestBodyAreHandedBackAndParked(EmbeddedStack stack) throws Exception {
+        try (AnsweredGateway small = AnsweredGateway.start(stack, settings -> settings.set("WAIT_FOR_RESPONSE_TIME", "1")
+                .set("JSON_MAX_DOCUMENT_BYTES", "1024"))) {
+            String domains = "{" + IntStream.range(0, 200).mapToObj(i -> "\"d" + i + ".test\":{\"low_priority\":1}")
+                    .collect(Collectors.joining(",")) + "}";
+            String waited = "{\"uuid\":\"f-big\",\"appid\":\"testapp\",\"spiderid\":\"link\",\"domains\":" + domains + "}";
+            small.responder().answerWith("f-big", waited);
+
+            GatewayClient.Reply reply = small.gateway().client().postJson("/feed",
+                    "{\"action\": \"info\", \"appid\": \"testapp\", \"uuid\": \"f-big\", \"spiderid\": \"link\"}");
+
+            assertEquals(200, reply.status(), reply.body());
+            assertEquals(JSON.readTree(waited), reply.json().get("data"), "an answer of " + waited.length() + " bytes");
+
+            String late = waited.replace("f-big", "f-big-late");
+            small.responder().publish(late);
+            Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> small.redis().sync().get("rest:poll:f-big-late") != null);
+            GatewayClient.Reply polled = small.gateway().client().postJson("/poll", "{\"poll_id\": \"f-big-late\"}");
+            assertEquals(200, polled.status(), polled.body());
+            assertEquals(JSON.readTree(late), polled.json().get("data"));
+        }
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {
