@@ -98,20 +98,24 @@ public final class FeedEndpoint implements Endpoint {
             return envelope.failure(500, ANSWERS_UNREADABLE, state);
         }
         PendingAnswers.Waiter waiter = uuid == null ? null : pending.register(uuid);
+        boolean taken = false;
         try {
             kafka.send(topic, call.body());
+            taken = true;
         } catch (OversizedRecordException e) {
-            forget(waiter);
             // within JSON_MAX_DOCUMENT_BYTES, but not within the producer's or the broker's record limit
             throw new RefusedRequestException(Refusal.TOO_LARGE, "Kafka takes no record this large: " + e.getMessage());
         } catch (KafkaUnavailableException e) {
-            forget(waiter);
             kafkaDown.increment();
             LOG.atError().addKeyValue("error", e.getMessage()).log("Feed refused: Kafka is not connected");
             return envelope.failure(500, KAFKA_DOWN);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("the gateway is closing", e);
+        } finally {
+            if (!taken) {
+                forget(waiter); // whatever failed, no answer comes: an answer under its uuid is parked for /poll
+            }
         }
         if (waiter == null) {
             sent.increment();

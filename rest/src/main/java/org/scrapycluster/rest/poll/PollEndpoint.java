@@ -7,8 +7,10 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisLoadingException;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.UnicodeText;
@@ -79,13 +81,15 @@ public final class PollEndpoint implements Endpoint {
         Optional<String> answer;
         try {
             answer = parked.take(pollId);
+        } catch (RedisLoadingException | RedisBusyException e) {
+            // there, but not answering yet (reading its data after a restart) or for now (a long script): as away
+            return redisDown(e);
         } catch (RedisCommandExecutionException e) {
             // Redis is there and refused the call (a key of another type under the uuid's name, an ACL that denies the
             // script): not an outage, but the unexpected error the original answers for anything it did not foresee
             throw e;
         } catch (RedisException e) {
-            LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Cannot read parked answers: Redis unavailable");
-            return envelope.failure(500, REDIS_DOWN);
+            return redisDown(e);
         }
         if (answer.isEmpty()) {
             return envelope.failure(404, NOT_FOUND);
@@ -107,5 +111,10 @@ public final class PollEndpoint implements Endpoint {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the /poll schema", e);
         }
+    }
+
+    private HttpAnswer redisDown(RedisException e) {
+        LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Cannot read parked answers: Redis unavailable");
+        return envelope.failure(500, REDIS_DOWN);
     }
 }

@@ -19,6 +19,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.ScriptOutputType;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
@@ -269,6 +271,27 @@ class FeedTest {
             assertEquals(200, polled.status(), polled.body());
             assertEquals(JSON.readTree(late), polled.json().get("data"));
         }
+    }
+
+    @Test
+    void aPollWhileRedisRunsALongScriptIsAnsweredAsWhileRedisIsAway(EmbeddedStack stack) {
+        redis.sync().configSet("busy-reply-threshold", "50");
+        try (RedisConnection busy = RedisConnection.open(RedisEndpoint.of("127.0.0.1", stack.redisPort()))) {
+            busy.async().eval("while true do end", ScriptOutputType.STATUS);
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> poll("f-busy").status() == 500);
+
+                GatewayClient.Reply reply = poll("f-busy");
+
+                assertEquals("Unable to connect to Redis", reply.json().path("error").path("message").asText(), reply.body());
+            } finally {
+                redis.sync().scriptKill();
+            }
+        } finally {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "OK".equals(redis.sync()
+                    .configSet("busy-reply-threshold", "5000")));
+        }
+        assertEquals(404, poll("f-busy").status(), "answered again once the script is killed");
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {
