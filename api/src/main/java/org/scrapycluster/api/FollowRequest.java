@@ -1,5 +1,7 @@
 package org.scrapycluster.api;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -11,12 +13,12 @@ import java.util.Objects;
  * spider's queues.
  *
  * @param url  the absolute URL to fetch (GET)
- * @param meta crawl fields to set on it, JSON values
+ * @param meta crawl fields to set on it, JSON values (null among them)
  */
 public record FollowRequest(String url, Map<String, Object> meta) {
 
     public FollowRequest {
         Objects.requireNonNull(url, "url");
-        meta = Map.copyOf(meta);
+        meta = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(meta, "meta"))); // JSON null values too
     }
 }

@@ -1,11 +1,15 @@
 package org.scrapycluster.crawler.spider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.api.FollowRequest;
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
@@ -21,6 +25,18 @@ class LinkRulesTest {
             + " <a href='http://other.test/c.html'>c</a>";
     private static final CrawlRequest CRAWL = CrawlRequest.get("http://a.test/", Map.of("allowed_domains", List.of("a.test"),
             "deny_regex", List.of("/private/")));
+
+    @Test
+    void aFollowRequestCarriesTheNullsOfItsCrawlFields() {
+        Map<String, Object> meta = new HashMap<>();
+        meta.put("attrs", null); // as a spider copies the page's attrs where the crawl has none
+        FollowRequest next = new FollowRequest("http://a.test/next", meta);
+
+        CrawlRequest child = LinkRules.follow(CrawlRequest.get("http://a.test/", Map.of()), next.url(), next.meta());
+
+        assertTrue(child.meta().containsKey("attrs"));
+        assertNull(child.meta().get("attrs"));
+    }
 
     @Test
     void theDefaultFiltersApplyEveryRuleOfTheCrawl() {
