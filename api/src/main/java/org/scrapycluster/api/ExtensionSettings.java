@@ -1,5 +1,6 @@
 package org.scrapycluster.api;
 
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,12 +33,11 @@ public interface ExtensionSettings {
         if (value.isEmpty()) {
             return fallback;
         }
-        if (value.get() instanceof Number number) {
-            return number.longValue();
-        }
         try {
-            return Long.parseLong(value.get().toString().trim());
-        } catch (NumberFormatException e) {
+            // a number read from YAML too: 2.0 is whole, 2.5 is not
+            return value.get() instanceof Number number ? new BigDecimal(number.toString()).longValueExact()
+                    : Long.parseLong(value.get().toString().trim());
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException(name + " is '" + value.get() + "'; it must be a whole number", e);
         }
     }
@@ -48,13 +48,19 @@ public interface ExtensionSettings {
                 : "true".equalsIgnoreCase(value.toString()) || "1".equals(value.toString())).orElse(fallback);
     }
 
-    /** The list {@code name} holds, each element as text; empty when it is not set. */
+    /**
+     * The list {@code name} holds, each element as text; empty when it is not set. An extension's own setting, text
+     * from the environment, is comma-separated ({@code a,b}) or a YAML flow list ({@code [a, b]}).
+     */
     default List<String> list(String name) {
         return value(name).map(value -> value instanceof List<?> list ? list.stream().map(String::valueOf).toList()
                 : List.of(value.toString())).orElse(List.of());
     }
 
-    /** The map {@code name} holds; empty when it is not set or not a map. */
+    /**
+     * The map {@code name} holds; empty when it is not set or not a map. An extension's own setting, text from the
+     * environment, is a YAML flow map ({@code {retries: 3, host: a}}).
+     */
     default Map<String, Object> map(String name) {
         Optional<Object> value = value(name);
         if (value.isPresent() && value.get() instanceof Map<?, ?> map) {

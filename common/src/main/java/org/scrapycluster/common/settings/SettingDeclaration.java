@@ -57,6 +57,23 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
     }
 
     /**
+     * Reads {@code text}, the value of a setting no defaults file declares (an extension's own, from the environment), as
+     * the text of a declared setting of {@code type} is read: a list comma-separated or a YAML flow list, a map a YAML
+     * flow map.
+     *
+     * @throws IllegalArgumentException naming the setting and saying what is wrong with the text
+     */
+    public static Object readUndeclared(String name, SettingType type, String text) {
+        SettingDeclaration undeclared = new SettingDeclaration(name, type, type == SettingType.LIST ? SettingType.STRING : null, "",
+                "", "the environment");
+        try {
+            return undeclared.fromText(text, false);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Converts text (an environment variable or {@code --set} value) to this setting's type.
      * Lists are comma-separated or a YAML flow list; maps are a YAML flow map. Empty text is
      * null for a nullable setting, unless it {@link #keepsEmpty() keeps empty text}. With {@code lenientBooleans}, any text but "true" and "1"
