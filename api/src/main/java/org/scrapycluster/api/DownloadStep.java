@@ -22,7 +22,8 @@ public sealed interface DownloadStep {
     /**
      * End the request here and file {@code request} into the crawl's queues instead: past the dupefilter
      * when {@code dontFilter} is true (a retry), else as the request itself says (a redirect). Filed as any request is,
-     * it counts against the crawl's page limits.
+     * it counts against the crawl's page limits. It is filed with its crawl fields ({@link DownloadRequest#withMeta}'s
+     * changes among them), not the headers {@code withHeader} set for this fetch.
      */
     record Reschedule(DownloadRequest request, boolean dontFilter) implements DownloadStep {
         public Reschedule {

@@ -4,8 +4,10 @@ package org.scrapycluster.api;
  * What every extension is: a named part a service loads at start-up. An implementation has a public
  * no-argument constructor and is listed in {@code META-INF/services/<the interface it implements>} (for
  * example {@code META-INF/services/org.scrapycluster.api.Spider}), or is named by its class name in the
- * setting that lists its kind. The service constructs it once, calls {@link #configure} once, and then
- * uses it from several threads at a time: implementations must be thread-safe.
+ * setting that lists its kind. The instance a service uses is constructed once, configured once ({@link #configure}),
+ * and then used from several threads at a time: implementations must be thread-safe. Before it, each start checks its
+ * settings by constructing and configuring another instance, which it drops (an item pipeline's is closed): state
+ * kept in static fields is shared by both, as they share the plugin's class loader (docs/extending.md).
  */
 public interface Extension {
 

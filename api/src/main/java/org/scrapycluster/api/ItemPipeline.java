@@ -8,16 +8,17 @@ import java.util.concurrent.CompletableFuture;
  * every stage's future has completed normally; a stage that cannot take the item now (the store it writes
  * to is down) completes its future exceptionally, and the request returns to its queue when its lease
  * expires, to be crawled again; until an item gets through every stage again, the node fetches one request
- * at a time. An item a stage will never take is dropped by completing normally. A {@code process} that throws
- * or returns {@code null} is a bug: the item is dropped, the stages after it are not given it, and its request
- * is given up.
+ * at a time. A stage that has no use for an item completes normally, and the stages after it take it all the same;
+ * one that keeps the item from them (a filter before {@code kafka}) throws a {@link DroppedItem}, or completes its
+ * future with one. A {@code process} that throws anything else or returns {@code null} is a bug: the item is dropped,
+ * the stages after it are not given it, and its request is given up.
  */
 public interface ItemPipeline extends Extension, AutoCloseable {
 
     /** Takes one item; the future completes when the item is safely handed on. */
     CompletableFuture<Void> process(ResultItem item);
 
-    /** Flushes and releases what the stage holds; called once when the node stops. */
+    /** Flushes and releases what this instance holds; called once when the node stops (or the start's check ends). */
     @Override
     default void close() {
     }

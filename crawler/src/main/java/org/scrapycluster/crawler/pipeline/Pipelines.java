@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
+import org.scrapycluster.api.DroppedItem;
 import org.scrapycluster.api.ItemPipeline;
 import org.scrapycluster.common.concurrent.Completions;
 import org.scrapycluster.common.extension.ExtensionCallFailure;
@@ -85,35 +86,49 @@ public final class Pipelines implements AutoCloseable {
     /**
      * Passes {@code item} through every stage in order, called on a worker; completes when the last one has taken it,
      * with whether the item was published: false when a stage of the node dropped it for good
-     * ({@link NodePipeline#deliver}), the stages after it taking it all the same, as they take an item a stage drops by
-     * completing normally. A stage after one that has taken the item at once is called on the same thread; one after a
-     * stage that answers later is called on {@code workers}, not on the thread that completes that answer (a Kafka
-     * client's network thread, after the {@code kafka} stage), which a stage that blocks would hold up for every item
-     * of the node.
+     * ({@link NodePipeline#deliver}), the stages after it taking it all the same, as they take an item a stage had no
+     * use for; false too when a user's stage dropped it ({@link DroppedItem}), the stages after it not given it. A stage
+     * after one that has taken the item at once is called on the same thread; one after a stage that answers later is
+     * called on {@code workers}, not on the thread that completes that answer (a Kafka client's network thread, after
+     * the {@code kafka} stage), which a stage that blocks would hold up for every item of the node.
      */
     public CompletableFuture<Boolean> process(CrawlResult item, Executor workers) {
-        CompletableFuture<Boolean> published = CompletableFuture.completedFuture(true);
+        CompletableFuture<Passage> passage = CompletableFuture.completedFuture(Passage.PUBLISHED);
         for (ItemPipeline stage : stages) {
-            Function<Boolean, CompletableFuture<Boolean>> next = before -> take(stage, item).thenApply(went -> before && went);
-            published = Completions.thenOn(published, next, workers);
+            Function<Passage, CompletableFuture<Passage>> next = before -> before == Passage.DROPPED
+                    ? CompletableFuture.completedFuture(before) : take(stage, item).thenApply(before::then);
+            passage = Completions.thenOn(passage, next, workers);
         }
-        return published;
+        return passage.thenApply(last -> last == Passage.PUBLISHED);
+    }
+
+    /** Where an item stands after a stage: on its way to be published, not to be published, or kept from the others. */
+    private enum Passage {
+        PUBLISHED, NOT_PUBLISHED, DROPPED;
+
+        /** Where an item that stood here stands after a stage that left it {@code taken}. */
+        Passage then(Passage taken) {
+            return taken.compareTo(this) > 0 ? taken : this;
+        }
     }
 
     /**
-     * {@code stage}'s taking {@code item}: whether the item went on. A user's stage that throws or returns no future fails
-     * it with a {@link PipelineFailure} naming the stage, a bug, for which the item is dropped; a future of its that fails
-     * is its "not now", and fails it as it is, but for an error of its code's own linking (a class its jar lacks), which
-     * would otherwise end the node as one of the node's own: that fails it as a {@link PipelineFailure} that is no bug, a
-     * "not now" counted as an extension's failure (docs/extending.md, "When an extension fails").
+     * {@code stage}'s taking {@code item}: where the item stands after it. A user's stage that throws or returns no
+     * future fails it with a {@link PipelineFailure} naming the stage, a bug, for which the item is dropped; a future of
+     * its that fails is its "not now", and fails it as it is, but for an error of its code's own linking (a class its jar
+     * lacks), which would otherwise end the node as one of the node's own: that fails it as a {@link PipelineFailure}
+     * that is no bug, a "not now" counted as an extension's failure (docs/extending.md, "When an extension fails"). A
+     * {@link DroppedItem}, thrown or its future's, is none of these.
      */
-    private static CompletableFuture<Boolean> take(ItemPipeline stage, CrawlResult item) {
+    private static CompletableFuture<Passage> take(ItemPipeline stage, CrawlResult item) {
         if (stage instanceof NodePipeline nodePipeline) {
-            return nodePipeline.deliver(item);
+            return nodePipeline.deliver(item).thenApply(published -> published ? Passage.PUBLISHED : Passage.NOT_PUBLISHED);
         }
         CompletableFuture<Void> taken;
         try {
             taken = OwnClassLoader.call(stage, () -> stage.process(item));
+        } catch (DroppedItem dropped) {
+            return dropped(stage, item, dropped);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
             return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "failed in process: " + e, e, true));
@@ -121,11 +136,20 @@ public final class Pipelines implements AutoCloseable {
         if (taken == null) {
             return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "returned no future from process", null, true));
         }
-        return taken.exceptionallyCompose(failure -> {
+        return taken.thenApply(done -> Passage.PUBLISHED).exceptionallyCompose(failure -> {
             Throwable cause = Completions.cause(failure);
+            if (cause instanceof DroppedItem dropped) {
+                return dropped(stage, item, dropped);
+            }
             return CompletableFuture.failedFuture(cause instanceof LinkageError
                     ? new PipelineFailure(stage.name(), item.url(), "failed its future: " + cause, cause, false) : failure);
-        }).thenApply(done -> true);
+        });
+    }
+
+    private static CompletableFuture<Passage> dropped(ItemPipeline stage, CrawlResult item, DroppedItem dropped) {
+        LOG.atDebug().addKeyValue("url", item.url()).addKeyValue("reason", dropped.getMessage())
+                .log("Item dropped by the item pipeline " + stage.name());
+        return CompletableFuture.completedFuture(Passage.DROPPED);
     }
 
     /**

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.settings.Settings;
@@ -60,6 +62,16 @@ class PipelinesTest {
             assertFalse(dropping.process(null, Runnable::run).get(1, TimeUnit.MINUTES));
             assertEquals(1, ThreadedPipelines.CALLED_ON.size(), "the stage after the one that dropped it took it");
             assertTrue(taking.process(null, Runnable::run).get(1, TimeUnit.MINUTES), "a stage that completes normally publishes it");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(classes = {FilteringPipelines.Throwing.class, FilteringPipelines.Completing.class})
+    void anItemAUsersStageDropsIsNeitherPublishedNorGivenToTheStagesAfterIt(Class<?> filter) throws Exception {
+        ThreadedPipelines.CALLED_ON.clear();
+        try (Pipelines pipelines = open(filter.getName() + ": 100, " + ThreadedPipelines.Noting.class.getName() + ": 200")) {
+            assertFalse(pipelines.process(page(), Runnable::run).get(1, TimeUnit.MINUTES), "not published, and no failure");
+            assertEquals(0, ThreadedPipelines.CALLED_ON.size(), "the stage after it never had it");
         }
     }
 
