@@ -9,6 +9,6 @@ package org.scrapycluster.api;
  */
 public interface LinkFilter extends Extension {
 
-    /** Whether {@code link}, found on {@code page}, may be followed. */
+    /** Whether {@code link}, found on {@code page}, may be followed; {@code page.links()} is not to be asked here. */
     boolean allows(PageLink link, Page page);
 }

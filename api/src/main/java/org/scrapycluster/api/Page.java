@@ -43,7 +43,9 @@ public interface Page {
     /**
      * The page's links that the crawl may follow: those passing every {@link LinkFilter} in
      * {@code LINK_FILTERS} (the built-ins apply the crawl's {@code allowed_domains}, {@code allow_regex},
-     * {@code deny_regex} and {@code deny_extensions}), in page order. Empty when the body is not text.
+     * {@code deny_regex} and {@code deny_extensions}), in page order. Empty when the body is not text. Found on the
+     * first call and kept: a spider may ask as often as it likes. A {@link LinkFilter} must not ask (they are being
+     * found): it is an {@link IllegalStateException}.
      */
     List<PageLink> links();
 

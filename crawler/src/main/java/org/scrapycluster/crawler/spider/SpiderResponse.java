@@ -17,29 +17,48 @@ import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
  * A page as a spider sees it: the request that fetched it and the response, with the links the crawl's
- * filters allow; and what the node makes of the spider's {@link SpiderOutput}.
- *
- * @param request   the crawl request
- * @param fetch     the response (any status)
- * @param statusMsg the {@code status_msg} of its result item ({@code OK}, or the reason phrase when configured)
- * @param rules     the crawl's link filters and {@code LINK_FILTERS}
- * @param kind      whether the response is HTML (or other text), XML or binary, as Scrapy decides ({@link ResponseKind})
+ * filters allow, found once however often they are asked for; and what the node makes of the spider's
+ * {@link SpiderOutput}.
  */
-public record SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg, LinkRules rules, ResponseKind kind)
-        implements Page {
+public final class SpiderResponse implements Page {
 
-    public SpiderResponse {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(fetch, "fetch");
-        Objects.requireNonNull(statusMsg, "statusMsg");
-        Objects.requireNonNull(rules, "rules");
-        Objects.requireNonNull(kind, "kind");
+    private final CrawlRequest request;
+    private final FetchResult fetch;
+    private final String statusMsg;
+    private final LinkRules rules;
+    private final ResponseKind kind;
+    private List<PageLink> links;
+    private boolean findingLinks;
+
+    /**
+     * @param request   the crawl request
+     * @param fetch     the response (any status)
+     * @param statusMsg the {@code status_msg} of its result item ({@code OK}, or the reason phrase when configured)
+     * @param rules     the crawl's link filters and {@code LINK_FILTERS}
+     * @param kind      whether the response is HTML (or other text), XML or binary, as Scrapy decides ({@link ResponseKind})
+     */
+    public SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg, LinkRules rules, ResponseKind kind) {
+        this.request = Objects.requireNonNull(request, "request");
+        this.fetch = Objects.requireNonNull(fetch, "fetch");
+        this.statusMsg = Objects.requireNonNull(statusMsg, "statusMsg");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.kind = Objects.requireNonNull(kind, "kind");
     }
 
     /** The page of {@code fetch}, of the kind its headers, URL and body make it. */
     public SpiderResponse(CrawlRequest request, FetchResult fetch, String statusMsg, LinkRules rules) {
         this(request, fetch, statusMsg, rules, ResponseKind.of(fetch.headers().last("Content-Type"),
                 fetch.headers().last("Content-Disposition"), UrlParts.withoutFragment(fetch.url()), fetch.body()));
+    }
+
+    /** The crawl request that fetched the page. */
+    public CrawlRequest request() {
+        return request;
+    }
+
+    /** Whether the response is HTML (or other text), XML or binary. */
+    public ResponseKind kind() {
+        return kind;
     }
 
     @Override
@@ -78,9 +97,26 @@ public record SpiderResponse(CrawlRequest request, FetchResult fetch, String sta
         return kind.isText();
     }
 
+    /**
+     * {@inheritDoc} Found on first call, the body parsed and every link filter asked once, and kept for the calls after.
+     *
+     * @throws IllegalStateException when a link filter asks for them while they are being found
+     */
     @Override
-    public List<PageLink> links() {
-        return isText() ? rules.links(this) : List.of();
+    public synchronized List<PageLink> links() {
+        if (links == null) {
+            if (findingLinks) {
+                throw new IllegalStateException("A link filter asked the page for its links while they were being found;"
+                        + " it is asked about each link in turn");
+            }
+            findingLinks = true;
+            try {
+                links = isText() ? rules.links(this) : List.of();
+            } finally {
+                findingLinks = false;
+            }
+        }
+        return links;
     }
 
     /** The requests {@code output} follows, each with the crawl's User-Agent. */
