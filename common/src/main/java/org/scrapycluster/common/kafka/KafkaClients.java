@@ -102,27 +102,45 @@ public final class KafkaClients {
     public long largestRecordBytes() {
         Properties properties = producerProperties();
         Map<String, Object> defaults = ProducerConfig.configDef().defaultValues();
-        return Math.min(sizeIn(properties, ProducerConfig.MAX_REQUEST_SIZE_CONFIG, defaults),
-                sizeIn(properties, ProducerConfig.BUFFER_MEMORY_CONFIG, defaults));
+        return Math.min(longIn(properties, ProducerConfig.MAX_REQUEST_SIZE_CONFIG, defaults),
+                longIn(properties, ProducerConfig.BUFFER_MEMORY_CONFIG, defaults));
     }
 
-    private static long sizeIn(Properties properties, String name, Map<String, Object> defaults) {
+    /** The whole number {@code name} has in producer {@code properties}, or its default when they do not set it. */
+    private static long longIn(Properties properties, String name, Map<String, Object> defaults) {
         Object value = properties.getOrDefault(name, defaults.get(name));
         return ((Number) ConfigDef.parseType(name, String.valueOf(value), ConfigDef.Type.LONG)).longValue();
+    }
+
+    /** The {@code linger.ms} a producer of {@code properties} waits before it sends a batch. */
+    private static long linger(Properties properties) {
+        return longIn(properties, ProducerConfig.LINGER_MS_CONFIG, ProducerConfig.configDef().defaultValues());
     }
 
     /**
      * {@code KAFKA_FEED_TIMEOUT}: how long a sender of one record at a time (the REST gateway's {@code /feed}, the
      * {@code feed} tool) waits for its acknowledgement, for {@link #producerProperties(Duration)}.
      *
-     * @throws org.scrapycluster.common.settings.SettingsException when it is not longer than the producer's linger
-     *                                                             ({@code KAFKA_PRODUCER_BATCH_LINGER_MS}), which would
-     *                                                             leave no time to wait once the record is sent
+     * @throws org.scrapycluster.common.settings.SettingsException as {@link #sendTimeout(String)}
      */
     public Duration feedTimeout() {
-        Duration timeout = settings.getSeconds("KAFKA_FEED_TIMEOUT");
-        if (timeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
-            throw settings.invalid("KAFKA_FEED_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
+        return sendTimeout("KAFKA_FEED_TIMEOUT");
+    }
+
+    /**
+     * The seconds setting {@code name}, a sender's wait for Kafka's acknowledgement, for {@link #producerProperties(Duration)}.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException when it is not longer than the producer's linger
+     *                                                             ({@code KAFKA_PRODUCER_BATCH_LINGER_MS}, or
+     *                                                             {@code linger.ms} in {@code KAFKA_CLIENT_PROPERTIES}),
+     *                                                             which would leave no time to wait once the record is sent
+     */
+    public Duration sendTimeout(String name) {
+        Duration timeout = settings.getSeconds(name);
+        long linger = linger(producerProperties());
+        if (timeout.toMillis() <= linger) {
+            throw settings.invalid(name, "is " + timeout.toMillis() + " ms, which must be longer than the producer's "
+                    + "linger of " + linger + " ms (KAFKA_PRODUCER_BATCH_LINGER_MS, or linger.ms in " + CLIENT_PROPERTIES + ")");
         }
         return timeout;
     }
@@ -135,8 +153,7 @@ public final class KafkaClients {
      */
     public Properties producerProperties(Duration sendTimeout) {
         Properties properties = producerProperties();
-        long linger = Long.parseLong(properties.getProperty(ProducerConfig.LINGER_MS_CONFIG));
-        properties.putAll(SendTimeouts.within(sendTimeout, linger));
+        properties.putAll(SendTimeouts.within(sendTimeout, linger(properties)));
         return properties;
     }
 

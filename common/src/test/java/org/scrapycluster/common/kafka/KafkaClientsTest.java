@@ -98,6 +98,21 @@ class KafkaClientsTest {
         assertEquals(1_048_576, new KafkaClients(Settings.defaults("rest")).largestRecordBytes(), "Kafka's own where none is declared");
     }
 
+    @Test
+    void theFeedTimeoutMustOutlastTheLingerTheProducerUses() {
+        Settings lingering = Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES",
+                "{linger.ms: 15000}")));
+        assertEquals("Setting KAFKA_FEED_TIMEOUT (from the defaults) is 10000 ms, which must be longer than the producer's linger of 15000 ms "
+                + "(KAFKA_PRODUCER_BATCH_LINGER_MS, or linger.ms in KAFKA_CLIENT_PROPERTIES)",
+                assertThrows(SettingsException.class, () -> new KafkaClients(lingering).feedTimeout()).getMessage());
+
+        KafkaClients kafkaDefault = new KafkaClients(Settings.load("rest", new SettingsSources(null, Map.of(),
+                Map.of("KAFKA_CLIENT_PROPERTIES", "{linger.ms: null}"))));
+        assertEquals(Duration.ofSeconds(10), kafkaDefault.feedTimeout());
+        assertEquals("5003", kafkaDefault.producerProperties(kafkaDefault.feedTimeout()).getProperty("delivery.timeout.ms"),
+                "counted from Kafka's own linger of 5 ms");
+    }
+
     private static long largestRecord(Map<String, String> set) {
         return new KafkaClients(Settings.load("crawler", new SettingsSources(null, Map.of(), set))).largestRecordBytes();
     }

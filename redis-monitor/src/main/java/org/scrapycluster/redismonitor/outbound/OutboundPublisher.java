@@ -114,10 +114,7 @@ public final class OutboundPublisher implements AutoCloseable {
         if (timeout.toMillis() < 1) {
             throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be more than 0");
         }
-        if (timeout.toMillis() <= settings.getLong("KAFKA_PRODUCER_BATCH_LINGER_MS")) {
-            throw settings.invalid("KAFKA_SEND_TIMEOUT", "must be longer than KAFKA_PRODUCER_BATCH_LINGER_MS");
-        }
-        return timeout;
+        return new KafkaClients(settings).sendTimeout("KAFKA_SEND_TIMEOUT");
     }
 
     /**
