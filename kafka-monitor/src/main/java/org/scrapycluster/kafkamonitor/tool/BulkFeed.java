@@ -67,7 +67,9 @@ final class BulkFeed {
         long failed = 0;
         long sent = 0;
         boolean unanswered = false;
-        for (JsonLines.Line line = lines.next(); line != null && !unanswered; line = lines.next()) {
+        JsonLines.Line line;
+        // once Kafka left a line unanswered, no other is read: from a terminal or a pipe, reading one more would wait for it
+        while (!unanswered && (line = lines.next()) != null) {
             number++;
             if (line.tooLong() || line.bytes().length > 0) {
                 List<String> why = check(line);

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.SequenceInputStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -95,6 +96,25 @@ class BulkFeedTest {
                 err.toString());
         assertTrue(out.toString().startsWith("Fed 0 of 1 requests to Kafka topic demo.incoming; 0 refused, 1 not acknowledged"),
                 out.toString());
+    }
+
+    @Test
+    void noLineIsReadAfterTheOneKafkaLeftUnanswered() throws IOException {
+        BulkFeed feed = new BulkFeed(new Json(JsonLimits.from(SETTINGS)), request -> FeedCommand.problems(PLUGINS, request),
+                (topic, bytes) -> CompletableFuture.failedFuture(new TimeoutException("Topic demo.incoming not present in metadata")),
+                "demo.incoming", new PrintWriter(out, true), new PrintWriter(err, true));
+        InputStream typing = new SequenceInputStream(new ByteArrayInputStream(
+                "{\"url\": \"http://a.example/\", \"appid\": \"app\", \"crawlid\": \"c1\"}\n".getBytes(StandardCharsets.UTF_8)),
+                new InputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        throw new IOException("a second line was read: from a terminal, feed would wait for someone to type it");
+                    }
+                });
+
+        assertFalse(feed.feed(typing, Duration.ofSeconds(1)));
+
+        assertTrue(err.toString().contains("Stopped after line 1: Kafka did not answer"), err.toString());
     }
 
     @Test
