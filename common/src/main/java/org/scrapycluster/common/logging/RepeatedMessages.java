@@ -48,7 +48,9 @@ final class RepeatedMessages extends TurboFilter {
 
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
-        if (format == null || !level.isGreaterOrEqual(Level.WARN) || logger.getName().startsWith(ServiceLoggerNames.ROOT_PACKAGE)) {
+        // asked before the logger's level is: a message of a logger set above it is never written, nor counted
+        if (format == null || !level.isGreaterOrEqual(Level.WARN) || logger.getName().startsWith(ServiceLoggerNames.ROOT_PACKAGE)
+                || !logger.isEnabledFor(level)) {
             return FilterReply.NEUTRAL;
         }
         long now = nanoTime.getAsLong();

@@ -86,6 +86,16 @@ class RepeatedMessagesTest {
     }
 
     @Test
+    void aLoggerSetAboveTheLevelIsNeitherWrittenNorCountedAsLeftOut() {
+        kafka.setLevel(Level.ERROR); // as standalone quietens the embedded broker
+        for (int second = 0; second < 90; second++) {
+            nanos.set(Duration.ofSeconds(second).toNanos());
+            kafka.warn("Pattern of a quietened logger");
+        }
+        assertEquals(List.of(), messages());
+    }
+
+    @Test
     void anErrorIsHeldBackApartFromAWarningOfTheSamePattern() {
         kafka.warn("Bootstrap broker {} disconnected", "a");
         kafka.error("Bootstrap broker {} disconnected", "a");
