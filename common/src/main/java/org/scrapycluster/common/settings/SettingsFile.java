@@ -13,6 +13,8 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.comments.CommentLine;
 import org.yaml.snakeyaml.comments.CommentType;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -154,7 +156,19 @@ public record SettingsFile(String name, String description, List<String> include
         try {
             return parser.get();
         } catch (YAMLException e) {
-            throw new SettingsException(path + ": not valid YAML: " + e.getMessage(), e);
+            throw new SettingsException(path + ": not valid YAML: " + problemOf(e), e);
         }
+    }
+
+    /**
+     * What is wrong with the YAML that {@code e} refused, and where, without the lines of it that its message quotes: a
+     * settings file may hold a password on the line at fault.
+     */
+    static String problemOf(RuntimeException e) {
+        if (e instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+            Mark mark = marked.getProblemMark();
+            return marked.getProblem() + " (line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ")";
+        }
+        return e.getMessage();
     }
 }

@@ -195,7 +195,7 @@ final class SettingsLoader {
             loaded = new Yaml(new SafeConstructor(SettingsFile.strictOptions())).load(text);
         } catch (YAMLException | IllegalArgumentException e) {
             // a value its explicit tag cannot read (!!int x) fails with the number parser's exception
-            throw new SettingsException("The override file " + path + " is not valid YAML: " + e.getMessage(), e);
+            throw new SettingsException("The override file " + path + " is not valid YAML: " + SettingsFile.problemOf(e), e);
         }
         if (loaded == null) {
             return Map.of();

@@ -222,6 +222,15 @@ class SettingsLayersTest {
     }
 
     @Test
+    void anOverrideFileThatIsNotValidYamlIsToldWhereWithoutQuotingItsLines() throws IOException {
+        Path file = write("REDIS_HOST: redis\nREDIS_PASSWORD: s3cret-one\nREDIS_PASSWORD: s3cret-two\n");
+        SettingsException error = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                new SettingsSources(file, Map.of(), Map.of())));
+        assertEquals("The override file " + file + " is not valid YAML: found duplicate key REDIS_PASSWORD (line 3, column 1)",
+                error.getMessage());
+    }
+
+    @Test
     void aNumberOfSecondsMustBeFinite() throws IOException {
         for (String text : List.of("NaN", "Infinity", "-Infinity", "1e999")) {
             SettingsException flag = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
