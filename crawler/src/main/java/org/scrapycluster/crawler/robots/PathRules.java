@@ -20,11 +20,12 @@ import crawlercommons.robots.SimpleRobotRules;
  *
  * <p>The verdict is crawler-commons' (RFC 9309): the path with its query, percent-encoded as crawler-commons encodes
  * it, is allowed unless its longest matching rule disallows it (Allow wins a tie, and {@code /robots.txt} is always
- * allowed); {@code *} matches any run of characters, a final {@code $} the path's end, and a rule ending in
- * {@code index.htm} or {@code index.html} also matches the directory itself, as Google's parser has it. One difference:
- * crawler-commons takes the first place a pattern's last piece occurs and then asks whether the path ends there, so
- * {@code /*.php$} does not match {@code /a.php.php}; here, as RFC 9309 and Google read it, it does
- * (docs/differences.md, "Crawler").
+ * allowed); {@code *} matches any run of characters, a final {@code $} the path's end. Two differences, where this reads
+ * robots.txt as RFC 9309 and Google do (docs/differences.md, "Crawler"): crawler-commons takes the first place a
+ * pattern's last piece occurs and then asks whether the path ends there, so {@code /*.php$} does not match
+ * {@code /a.php.php}, which it does here; and an Allow rule for a directory's index page ({@code …/index.htm…} after
+ * the last slash) allows the directory itself, as Google's parser has it, where crawler-commons reads any rule ending in
+ * {@code index.htm} or {@code index.html} so, Disallow rules too: {@code Disallow: /index.html} forbade {@code /}.
  */
 public final class PathRules extends BaseRobotRules {
 
@@ -65,9 +66,10 @@ public final class PathRules extends BaseRobotRules {
         for (SimpleRobotRules.RobotRule rule : simple.getRobotRules()) {
             String pattern = rule.getPrefix();
             rules.add(Rule.of(pattern, rule.isAllow(), pieceIds));
-            if (pattern.endsWith("index.htm") || pattern.endsWith("index.html")) {
-                // as Google's parser: a rule for a directory's index page speaks for the directory itself too
-                rules.add(Rule.of(pattern.substring(0, pattern.indexOf("index.htm")) + "$", rule.isAllow(), pieceIds));
+            int lastSlash = pattern.lastIndexOf('/');
+            if (rule.isAllow() && lastSlash >= 0 && pattern.startsWith("/index.htm", lastSlash)) {
+                // as Google's parser: allowing a directory's index page allows the directory itself
+                rules.add(Rule.of(pattern.substring(0, lastSlash + 1) + "$", true, pieceIds));
             }
             bytes += pattern.length() * 2L + PER_RULE;
         }

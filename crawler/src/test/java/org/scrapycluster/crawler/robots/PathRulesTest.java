@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.regex.Pattern;
 
@@ -77,7 +78,16 @@ class PathRulesTest {
         assertFalse(rules.isAllowed(HOST + "/other"));
         assertTrue(rules.isAllowed(HOST + "/robots.txt"));
         assertTrue(rules("User-agent: *\nDisallow: /\nAllow: /dir/index.html\n").isAllowed(HOST + "/dir/"),
-                "a rule for a directory's index.html matches the directory, as Google's parser has it");
+                "allowing a directory's index.html allows the directory, as Google's parser has it");
+    }
+
+    @Test
+    void onlyAllowingAnIndexPageSpeaksForItsDirectory() {
+        assertTrue(rules("User-agent: *\nDisallow: /index.html\n").isAllowed(HOST + "/"), "forbidding the index page leaves /");
+        assertTrue(rules("User-agent: *\nDisallow: /*index.html\n").isAllowed(HOST + "/any"), "and no rule that forbids all");
+        assertFalse(rules("User-agent: *\nDisallow: /\nAllow: /*index.html\n").isAllowed(HOST + "/any"),
+                "an index page anywhere allows no other page");
+        assertTrue(rules("User-agent: *\nDisallow: /\nAllow: /a*/index.htm\n").isAllowed(HOST + "/ab/"));
     }
 
     @Test
@@ -128,8 +138,9 @@ class PathRulesTest {
             }
             SimpleRobotRules parsed = parsed("User-agent: *\n" + String.join("\n", lines) + "\n");
             BaseRobotRules rules = PathRules.of(parsed);
-            boolean crawlerCommonsReadsAlike = parsed.getRobotRules().stream()
-                    .allMatch(rule -> !anchoredAfterWildcard(rule.getPrefix()) && !anchoredAfterWildcard(indexAlternative(rule.getPrefix())));
+            boolean crawlerCommonsReadsAlike = parsed.getRobotRules().stream().allMatch(rule -> !anchoredAfterWildcard(rule.getPrefix())
+                    && !anchoredAfterWildcard(indexAlternative(rule))
+                    && Objects.equals(indexAlternative(rule), crawlerCommonsIndexAlternative(rule.getPrefix())));
             for (int p = 0; p < 20; p++) {
                 String path = "/" + text(random, random.nextInt(12));
                 boolean verdict = rules.isAllowed(HOST + path);
@@ -199,8 +210,16 @@ class PathRulesTest {
         return wildcard >= 0 && wildcard < pattern.length() - 2;
     }
 
-    /** The pattern a rule ending in {@code index.htm} or {@code index.html} also stands for; null for others. */
-    private static String indexAlternative(String pattern) {
+    /** The pattern an Allow rule for a directory's index page also stands for, as Google reads it; null for others. */
+    private static String indexAlternative(SimpleRobotRules.RobotRule rule) {
+        String pattern = rule.getPrefix();
+        int lastSlash = pattern.lastIndexOf('/');
+        return rule.isAllow() && lastSlash >= 0 && pattern.startsWith("/index.htm", lastSlash)
+                ? pattern.substring(0, lastSlash + 1) + "$" : null;
+    }
+
+    /** The pattern crawler-commons reads any rule ending in {@code index.htm} or {@code index.html} to stand for too. */
+    private static String crawlerCommonsIndexAlternative(String pattern) {
         return pattern.endsWith("index.htm") || pattern.endsWith("index.html")
                 ? pattern.substring(0, pattern.indexOf("index.htm")) + "$" : null;
     }
@@ -213,7 +232,7 @@ class PathRulesTest {
         int longest = -1;
         boolean allowed = true;
         for (SimpleRobotRules.RobotRule rule : parsed.getRobotRules()) {
-            for (String pattern : new String[] {rule.getPrefix(), indexAlternative(rule.getPrefix())}) {
+            for (String pattern : new String[] {rule.getPrefix(), indexAlternative(rule)}) {
                 if (pattern == null || !regex(pattern).matcher(path).lookingAt()) {
                     continue;
                 }
