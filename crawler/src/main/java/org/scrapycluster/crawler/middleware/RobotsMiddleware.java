@@ -3,7 +3,6 @@ package org.scrapycluster.crawler.middleware;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -63,7 +62,7 @@ public final class RobotsMiddleware extends NodeMiddleware {
         }
         String host;
         try {
-            host = UrlParts.split(request.url()).netloc().toLowerCase(Locale.ROOT);
+            host = RobotsCache.origin(UrlParts.split(request.url())); // as the file is kept: one server, one delay
         } catch (InvalidUrlException e) {
             // no robots.txt speaks for it; the fetcher refuses it, which ends the request instead of failing its passage
             return CompletableFuture.completedFuture(new DownloadStep.Proceed(request));

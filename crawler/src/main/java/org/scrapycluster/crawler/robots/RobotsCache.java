@@ -187,16 +187,16 @@ public final class RobotsCache {
     }
 
     private CompletableFuture<BaseRobotRules> rulesOf(String url, String token) {
-        UrlParts parts;
+        String origin;
         try {
-            parts = UrlParts.split(url);
+            UrlParts parts = UrlParts.split(url);
+            if (parts.scheme().isEmpty() || parts.hostname().isEmpty()) {
+                return CompletableFuture.completedFuture(ALLOW_ALL);
+            }
+            origin = origin(parts);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(ALLOW_ALL);
         }
-        if (parts.scheme().isEmpty() || parts.netloc().isEmpty()) {
-            return CompletableFuture.completedFuture(ALLOW_ALL);
-        }
-        String origin = parts.scheme().toLowerCase(Locale.ROOT) + "://" + parts.netloc().toLowerCase(Locale.ROOT);
         CompletableFuture<Fetched> fetched = cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((file, failure) -> {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
@@ -217,6 +217,21 @@ public final class RobotsCache {
         return fetched.isDone()
                 ? fetched.thenApply(file -> rules(file, token))
                 : fetched.thenApplyAsync(file -> rules(file, token), reading);
+    }
+
+    /**
+     * The origin whose robots.txt speaks for a URL of {@code parts} (RFC 9309: its scheme, host and port), lower case:
+     * without user info, which would name one server many ways and send credentials with the file's request, nor the
+     * scheme's own port.
+     *
+     * @throws IllegalArgumentException when the port is no port
+     */
+    public static String origin(UrlParts parts) {
+        String scheme = parts.scheme().toLowerCase(Locale.ROOT);
+        String host = parts.hostname();
+        int port = parts.port();
+        boolean schemePort = port == -1 || port == 80 && scheme.equals("http") || port == 443 && scheme.equals("https");
+        return scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + (schemePort ? "" : ":" + port);
     }
 
     /**

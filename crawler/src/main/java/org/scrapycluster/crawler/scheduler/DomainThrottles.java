@@ -3,7 +3,6 @@ package org.scrapycluster.crawler.scheduler;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.scrapycluster.common.queue.ThrottleKeyStyle;
 import org.scrapycluster.common.queue.ThrottleSpec;
@@ -39,7 +38,7 @@ public final class DomainThrottles {
     private final int defaultHits;
     private final boolean moderated;
     /** The Crawl-delay of each host of each domain whose robots.txt was read (none: its hosts say none). */
-    private final Cache<String, Map<String, Duration>> robotsRead;
+    private final Cache<String, HostDelays> robotsRead;
     private volatile boolean awaitRobots;
     private volatile Map<String, DomainThrottle> overrides = Map.of();
     private volatile String publicIp;
@@ -130,13 +129,9 @@ public final class DomainThrottles {
 
     /** Records the robots.txt {@code Crawl-delay} of {@code host} in {@code domain} (zero for none; at most the longest honoured). */
     public void crawlDelay(String domain, String host, Duration delay) {
-        Map<String, Duration> hosts = robotsRead.get(domain, key -> new ConcurrentHashMap<>());
         Duration longest = longestCrawlDelay;
-        if (delay.isZero() || delay.isNegative()) {
-            hosts.remove(host);
-        } else {
-            hosts.put(host, delay.compareTo(longest) > 0 ? longest : delay);
-        }
+        Duration honoured = delay.isNegative() ? Duration.ZERO : delay.compareTo(longest) > 0 ? longest : delay;
+        robotsRead.get(domain, key -> new HostDelays()).note(host, honoured);
     }
 
     /** The domains whose robots.txt was read, with their hosts' Crawl-delays: for their metrics. */
@@ -146,11 +141,8 @@ public final class DomainThrottles {
 
     /** The longest Crawl-delay of the domain's hosts, zero for none. */
     public Duration crawlDelay(String domain) {
-        Map<String, Duration> hosts = robotsRead.getIfPresent(domain);
-        if (hosts == null) {
-            return Duration.ZERO;
-        }
-        return hosts.values().stream().max(Duration::compareTo).orElse(Duration.ZERO);
+        HostDelays hosts = robotsRead.getIfPresent(domain);
+        return hosts == null ? Duration.ZERO : hosts.longest();
     }
 
     /** Sets the public IP that throttle keys by IP carry. */

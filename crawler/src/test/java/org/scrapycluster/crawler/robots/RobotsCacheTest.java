@@ -97,6 +97,20 @@ class RobotsCacheTest {
     }
 
     @Test
+    void userInfoAndTheSchemesOwnPortNameNoOtherOrigin() {
+        fetcher.answer("http://a.test/robots.txt", 404, "");
+        fetcher.answer("https://[::1]/robots.txt", 404, "");
+        RobotsCache robots = cache(100);
+
+        for (String url : List.of("http://u1@a.test/", "http://u2:secret@A.test/x", "http://a.test:80/", "https://[::1]:443/")) {
+            rules(robots.rulesFor(url));
+        }
+
+        assertEquals(List.of("http://a.test/robots.txt", "https://[::1]/robots.txt"), fetcher.requests,
+                "one fetch for the server, and no credentials sent or logged with it");
+    }
+
+    @Test
     void aMissingFileAllowsEverythingForTheWholeTime() {
         fetcher.answer("http://a.test/robots.txt", 404, "");
         RobotsCache robots = cache(100);

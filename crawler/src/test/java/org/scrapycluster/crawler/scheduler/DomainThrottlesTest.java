@@ -67,6 +67,29 @@ class DomainThrottlesTest {
     }
 
     @Test
+    void aDomainOfManyHostsKeepsTheirLongestDelayAndNoMoreThanItsShareOfThem() {
+        DomainThrottles throttles = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip", 1_000);
+        throttles.crawlDelay("blogs.test", "http://slow.blogs.test", Duration.ofSeconds(30));
+        for (int i = 0; i < 10 * HostDelays.MOST_HOSTS; i++) {
+            throttles.crawlDelay("blogs.test", "http://b" + i + ".blogs.test", Duration.ofSeconds(1 + i % 5));
+        }
+        assertEquals(Duration.ofSeconds(30), throttles.crawlDelay("blogs.test"));
+
+        throttles.crawlDelay("blogs.test", "http://slow.blogs.test", Duration.ZERO);
+        assertEquals(Duration.ofSeconds(5), throttles.crawlDelay("blogs.test"), "the next longest, once it is gone");
+    }
+
+    @Test
+    void aHostsDelaysAreKeptForAtMostItsShareOfHosts() {
+        HostDelays delays = new HostDelays();
+        for (int i = 0; i < 3 * HostDelays.MOST_HOSTS; i++) {
+            delays.note("http://b" + i + ".blogs.test", Duration.ofSeconds(1 + i % 5));
+        }
+        assertEquals(HostDelays.MOST_HOSTS, delays.hosts());
+        assertEquals(Duration.ofSeconds(5), delays.longest());
+    }
+
+    @Test
     void theDomainsWhoseRobotsTxtWasReadAreBounded() {
         DomainThrottles bounded = new DomainThrottles("link", new ThrottleKeyStyle(false, false), 60, 100, false, "ip", 10);
         bounded.awaitRobots();
