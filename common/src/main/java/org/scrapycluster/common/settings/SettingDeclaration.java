@@ -8,8 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /**
@@ -182,7 +180,7 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
 
     private Object parseYaml(String text) {
         try {
-            return new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
+            return SettingsYaml.loader(new LoaderOptions()).load(text);
         } catch (YAMLException e) {
             return fail(describe(text) + " is not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }

@@ -9,10 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.comments.CommentLine;
 import org.yaml.snakeyaml.comments.CommentType;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -130,7 +128,7 @@ public record SettingsFile(String name, String description, List<String> include
     }
 
     private static Map<String, Object> loadValues(String path, String text) {
-        Object loaded = parse(path, () -> new Yaml(new SafeConstructor(strictOptions())).load(text));
+        Object loaded = parse(path, () -> SettingsYaml.loader(strictOptions()).load(text));
         if (!(loaded instanceof Map<?, ?> map)) {
             throw new SettingsException(path + ": expected a map of settings");
         }
@@ -142,7 +140,7 @@ public record SettingsFile(String name, String description, List<String> include
     private static MappingNode composeWithComments(String path, String text) {
         LoaderOptions options = strictOptions();
         options.setProcessComments(true);
-        return (MappingNode) parse(path, () -> new Yaml(new SafeConstructor(options)).compose(new java.io.StringReader(text)));
+        return (MappingNode) parse(path, () -> SettingsYaml.loader(options).compose(new java.io.StringReader(text)));
     }
 
     /** Loader options for every settings file: no duplicate keys. */

@@ -12,8 +12,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.scrapycluster.common.file.UnreadableFile;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /**
@@ -192,7 +190,7 @@ final class SettingsLoader {
         }
         Object loaded;
         try {
-            loaded = new Yaml(new SafeConstructor(SettingsFile.strictOptions())).load(text);
+            loaded = SettingsYaml.loader(SettingsFile.strictOptions()).load(text);
         } catch (YAMLException | IllegalArgumentException e) {
             // a value its explicit tag cannot read (!!int x) fails with the number parser's exception
             throw new SettingsException("The override file " + path + " is not valid YAML: " + SettingsFile.problemOf(e), e);

@@ -231,6 +231,31 @@ class SettingsLayersTest {
     }
 
     @Test
+    void textThatYaml11ReadsAsSomethingElseIsKeptAsWritten() throws IOException {
+        Settings crawler = Settings.load("crawler", new SettingsSources(
+                write("REDIS_PASSWORD: 0123\nZOOKEEPER_ID: 01\nPUBLIC_IP: 1:20\nREDIS_PORT: 6380\nROBOTSTXT_OBEY: false\n"), Map.of(), Map.of()));
+        assertEquals("0123", crawler.getString("REDIS_PASSWORD"), "not YAML 1.1's octal 83");
+        assertEquals("01", crawler.getString("ZOOKEEPER_ID"));
+        assertEquals("1:20", crawler.getString("PUBLIC_IP"), "not YAML 1.1's sexagesimal 80");
+        assertEquals(6380, crawler.getInt("REDIS_PORT"), "decimal numbers and booleans as ever");
+        assertFalse(crawler.getBoolean("ROBOTSTXT_OBEY"));
+
+        Settings rest = Settings.load("rest", new SettingsSources(write("REST_API_KEYS: [0123456, 1_000]\n"), Map.of(),
+                Map.of("KAFKA_CLIENT_PROPERTIES", "{client.id: 2024-01-01}")));
+        assertEquals(List.of("0123456", "1_000"), rest.getStringList("REST_API_KEYS"));
+        assertEquals("2024-01-01", rest.getMap("KAFKA_CLIENT_PROPERTIES").get("client.id"), "a date stays text");
+    }
+
+    @Test
+    void timeoutsTakeFractionsOfASecondAsScrapyAndRedisPyDo() {
+        Settings crawler = Settings.load("crawler", new SettingsSources(null, Map.of("REDIS_SOCKET_TIMEOUT", "0.5"),
+                Map.of("DOWNLOAD_TIMEOUT", "2.5", "QUEUE_WINDOW", "1.5")));
+        assertEquals(Duration.ofMillis(2_500), crawler.getSeconds("DOWNLOAD_TIMEOUT"));
+        assertEquals(Duration.ofMillis(500), crawler.getSeconds("REDIS_SOCKET_TIMEOUT"));
+        assertEquals(1.5, crawler.getDouble("QUEUE_WINDOW"));
+    }
+
+    @Test
     void aNumberOfSecondsMustBeFinite() throws IOException {
         for (String text : List.of("NaN", "Infinity", "-Infinity", "1e999")) {
             SettingsException flag = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
