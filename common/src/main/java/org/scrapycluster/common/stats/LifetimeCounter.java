@@ -26,9 +26,4 @@ public final class LifetimeCounter {
     public CompletableFuture<Long> addAsync(RedisConnection redis, List<String> members) {
         return redis.async().pfadd(key, members.toArray(String[]::new)).toCompletableFuture();
     }
-
-    /** The estimated number of events ({@code PFCOUNT}). */
-    public long value(RedisConnection redis) {
-        return redis.sync().pfcount(key);
-    }
 }

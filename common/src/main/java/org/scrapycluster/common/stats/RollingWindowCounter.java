@@ -122,11 +122,6 @@ public final class RollingWindowCounter {
         });
     }
 
-    /** The number of events in the window at {@code nowEpochSecond} that {@link #bucketsKey()} holds. */
-    public long value(RedisConnection redis, long nowEpochSecond) {
-        return sum(redis.sync().hgetall(bucketsKey), nowEpochSecond);
-    }
-
     /** Sums the buckets of a stored hash that are inside the window at {@code nowEpochSecond}. */
     long sum(Map<String, String> buckets, long nowEpochSecond) {
         long oldest = oldestBucket(nowEpochSecond);

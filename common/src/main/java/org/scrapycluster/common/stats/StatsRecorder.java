@@ -2,7 +2,9 @@ package org.scrapycluster.common.stats;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -33,7 +35,10 @@ import org.slf4j.LoggerFactory;
  * <p>While Redis is unreachable it keeps counting: rolling-window counts are kept per bucket (so
  * they land in the right bucket later) and dropped only once they have left their window; lifetime
  * events are kept as a number and written later, at most {@value #LIFETIME_PER_FLUSH} per flush.
- * The outage is logged once, and its end once. {@link #close()} stops the flush thread after a last
+ * A write Redis did not answer in time may still land (a Redis stalled longer than the command timeout runs it when it
+ * comes back): lifetime events are sent again under the same members, which a HyperLogLog counts once; window counts
+ * are sent again too, and may then count twice (not sending them would lose them whenever the write did not land, as
+ * a script Redis no longer had does not). The outage is logged once, and its end once. {@link #close()} stops the flush thread after a last
  * flush.
  *
  * <p>A key Redis refuses (a lifetime key that is no HyperLogLog, a window bucket that holds no number, written by
@@ -62,6 +67,8 @@ public final class StatsRecorder implements AutoCloseable {
     private final List<StatsCounter> counters = new CopyOnWriteArrayList<>();
     private final Map<RollingWindowCounter, Map<Long, Long>> unwrittenBuckets = new HashMap<>();
     private final Map<LifetimeCounter, Long> unwrittenLifetime = new HashMap<>();
+    /** Lifetime events named ({@code <node id>:<sequence>}) by a write that failed: sent again under the same names. */
+    private final Map<LifetimeCounter, Deque<Names>> unwrittenNames = new HashMap<>();
     private final Set<String> foreignKeys = ConcurrentHashMap.newKeySet();
     /** The windows written at least once: a flush with no events for them need not write them again. */
     private final Set<RollingWindowCounter> written = new HashSet<>();
@@ -188,21 +195,39 @@ public final class StatsRecorder implements AutoCloseable {
         }));
     }
 
+    /**
+     * The writes of {@code lifetime}'s events: those a failed write named first, under the same names, then {@code events}
+     * and those not named yet, named now; at most about {@value #LIFETIME_PER_FLUSH} events a flush.
+     */
     private List<Write> writeLifetime(LifetimeCounter lifetime, long events) {
+        Deque<Names> named = unwrittenNames.computeIfAbsent(lifetime, counter -> new ArrayDeque<>());
         long backlog = unwrittenLifetime.getOrDefault(lifetime, 0L) + events;
-        long toWrite = Math.min(backlog, LIFETIME_PER_FLUSH);
-        unwrittenLifetime.put(lifetime, backlog - toWrite);
+        long budget = LIFETIME_PER_FLUSH;
         List<Write> writes = new ArrayList<>();
-        while (toWrite > 0) {
-            int chunk = (int) Math.min(toWrite, PFADD_CHUNK);
-            List<String> members = new ArrayList<>(chunk);
-            for (int i = 0; i < chunk; i++) {
-                members.add(nodeId + ":" + (++sequence));
-            }
-            writes.add(new Write(lifetime.key(), lifetime.addAsync(redis, members), () -> unwrittenLifetime.merge(lifetime, (long) chunk, Long::sum)));
-            toWrite -= chunk;
+        while (budget > 0 && !named.isEmpty()) {
+            Names names = named.poll();
+            writes.add(writeNames(lifetime, names));
+            budget -= names.count();
         }
+        while (budget > 0 && backlog > 0) {
+            int chunk = (int) Math.min(Math.min(backlog, budget), PFADD_CHUNK);
+            Names names = new Names(sequence + 1, chunk);
+            sequence += chunk;
+            backlog -= chunk;
+            budget -= chunk;
+            writes.add(writeNames(lifetime, names));
+        }
+        unwrittenLifetime.put(lifetime, backlog);
         return writes;
+    }
+
+    private Write writeNames(LifetimeCounter lifetime, Names names) {
+        List<String> members = new ArrayList<>(names.count());
+        for (long n = names.first(); n < names.first() + names.count(); n++) {
+            members.add(nodeId + ":" + n);
+        }
+        return new Write(lifetime.key(), lifetime.addAsync(redis, members),
+                () -> unwrittenNames.computeIfAbsent(lifetime, counter -> new ArrayDeque<>()).add(names));
     }
 
     private void flushQuietly() {
@@ -242,5 +267,9 @@ public final class StatsRecorder implements AutoCloseable {
 
     /** One pipelined write to {@code key} and how to keep its counts when Redis is unavailable. */
     private record Write(String key, CompletableFuture<?> result, Runnable keep) {
+    }
+
+    /** The lifetime event names {@code <node id>:<first>} to {@code <node id>:<first + count - 1>}. */
+    private record Names(long first, int count) {
     }
 }

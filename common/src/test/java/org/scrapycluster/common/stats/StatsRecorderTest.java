@@ -74,6 +74,33 @@ class StatsRecorderTest {
         }
     }
 
+    /**
+     * A Redis that stalls longer than the command timeout runs the writes it was sent once it is back: the lifetime events
+     * are sent again under the same members, so that they are not counted twice.
+     */
+    @Test
+    void lifetimeEventsRedisAnsweredTooLateAreNotCountedTwice() {
+        String prefix = "stats:" + TestRedis.unique("km") + ":total";
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("stats-stall"));
+             RedisConnection redis = TestRedis.connect(server)) {
+            StatsRecorder recorder = recorder(redis);
+            StatsCounter total = recorder.counter(prefix, List.of(900L));
+            total.increment(3);
+            server.freeze();
+            try {
+                assertFalse(recorder.flush(), "no answer within the command timeout");
+            } finally {
+                server.thaw();
+            }
+            total.increment(2);
+
+            assertTrue(recorder.flush());
+
+            assertEquals(5, redis.sync().pfcount(prefix + ":lifetime"));
+            recorder.close();
+        }
+    }
+
     @Test
     void aKeyRedisRefusesIsSkippedAndItsCountsDroppedWhileTheOthersAreWritten(RedisConnection redis) {
         String prefix = "stats:" + TestRedis.unique("km") + ":refused";
