@@ -30,12 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches one ZooKeeper node and hands its text to a listener: once at start when the node is
  * not empty, then every time the text changes (an emptied or deleted node delivers {@code ""}).
- * This is how crawlers follow the domain config live.
- *
- * <p>In pointer mode the node holds the path of the real config node: the watcher follows it,
- * delivers the text of the node it points to, and follows again when the pointer changes. An
- * empty pointer, or one that names a missing node, makes the watcher invalid with the error
- * {@value #INVALID_POINTER}.
+ * This is how crawlers follow the domain config live. The node is created (empty, with its parents) when it is missing.
  *
  * <p>ZooKeeper outages do not hurt: start-up does not fail when ZooKeeper is down (it logs a
  * warning and delivers once ZooKeeper comes), the last delivered text stays in force while the
@@ -43,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * before the node's text is known learns from {@link #firstRead()} when ZooKeeper first answered. Validity
  * goes false when the connection is suspended or lost (reason {@value #CONNECTION_INTERRUPTED})
  * and true again when it is back; the validity listener hears every flip, and every change of
- * the reason while invalid (so a pointer that leads nowhere from the start is reported).
+ * the reason while invalid.
  *
- * <p>A plain node is read again whenever the connection comes back, by a cache made anew: Curator's cache tells a
+ * <p>The node is read again whenever the connection comes back, by a cache made anew: Curator's cache tells a
  * change by the node's version alone, so a node deleted and written again while the connection was away (a ZooKeeper
  * redeployed without its data, a wipe and a push) holds other text at the same version, which it would never deliver.
  * A read that fails while connected (an ACL that refuses this client, a read that ran out of retries) is no answer: the
@@ -58,8 +53,6 @@ public final class ZooKeeperWatcher implements AutoCloseable {
 
     /** The error of an outage, as the original reports it. */
     public static final String CONNECTION_INTERRUPTED = "Connection interrupted with Zookeeper, re-establishing";
-    /** The error of a pointer that leads nowhere, as the original reports it. */
-    public static final String INVALID_POINTER = "Invalid pointer path";
 
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperWatcher.class);
     private static final long READ_RETRY_SECONDS = 5;
@@ -77,7 +70,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     }
 
     private final ZooKeeperConnection connection;
-    private final WatchedNode node;
+    private final String path;
     private final ConfigListener configs;
     private final ValidityListener validity;
     private final ExecutorService events;
@@ -87,10 +80,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     // Confined to the events thread.
     private final List<CompletableFuture<Void>> creates = new ArrayList<>();
     private CuratorCache nodeCache;
-    private CuratorCache targetCache;
-    private String target = "";
     private boolean connected;
-    private boolean targetExists;
 
     /** Why the last read of the node by its cache failed; set on Curator's thread, taken once its cache is loaded. */
     private final AtomicReference<String> readFailure = new AtomicReference<>();
@@ -102,13 +92,13 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     private volatile String reason = "not connected yet";
     private volatile boolean closed;
 
-    private ZooKeeperWatcher(ZooKeeperConnection connection, WatchedNode node, ConfigListener configs, ValidityListener validity) {
+    private ZooKeeperWatcher(ZooKeeperConnection connection, String path, ConfigListener configs, ValidityListener validity) {
         this.connection = connection;
-        this.node = node;
+        this.path = path;
         this.configs = configs;
         this.validity = validity;
         this.events = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "zookeeper-watcher " + node.path());
+            Thread thread = new Thread(runnable, "zookeeper-watcher " + path);
             thread.setDaemon(true);
             return thread;
         });
@@ -116,14 +106,17 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     }
 
     /**
-     * Starts watching. Waits up to the connection timeout for the first delivery; when ZooKeeper
-     * does not answer by then, logs a warning and returns, and the first delivery comes later.
+     * Starts watching the node at {@code path} ({@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}). Waits up to the
+     * connection timeout for the first delivery; when ZooKeeper does not answer by then, logs a warning and returns, and
+     * the first delivery comes later.
+     *
+     * @throws IllegalArgumentException when {@code path} is no ZooKeeper path
      */
-    public static ZooKeeperWatcher start(ZooKeeperConnection connection, WatchedNode node, ConfigListener configs,
+    public static ZooKeeperWatcher start(ZooKeeperConnection connection, String path, ConfigListener configs,
             ValidityListener validity) {
-        ZooKeeperWatcher watcher = new ZooKeeperWatcher(Objects.requireNonNull(connection, "connection"),
-                Objects.requireNonNull(node, "node"), Objects.requireNonNull(configs, "configs"),
-                Objects.requireNonNull(validity, "validity"));
+        PathUtils.validatePath(Objects.requireNonNull(path, "path"));
+        ZooKeeperWatcher watcher = new ZooKeeperWatcher(Objects.requireNonNull(connection, "connection"), path,
+                Objects.requireNonNull(configs, "configs"), Objects.requireNonNull(validity, "validity"));
         watcher.begin();
         return watcher;
     }
@@ -136,7 +129,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             firstRead.get(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             LOG.warn("ZooKeeper at {} does not answer yet; {} will be read as soon as it does",
-                    connection.connectString(), node.path());
+                    connection.connectString(), path);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -145,21 +138,20 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     }
 
     /**
-     * Completes, on the watcher's thread, once ZooKeeper has answered the first read of the node (in pointer mode, of
-     * the pointer and of the node it names, if any): after the text read has been delivered, or found empty or
-     * missing, which delivers nothing. Until then {@link #contents()} is {@code ""} because nothing is known, not
+     * Completes, on the watcher's thread, once ZooKeeper has answered the first read of the node: after the text read
+     * has been delivered, or found empty or missing, which delivers nothing. Until then {@link #contents()} is {@code ""} because nothing is known, not
      * because the node is empty.
      */
     public CompletionStage<Void> firstRead() {
         return firstRead.minimalCompletionStage();
     }
 
-    /** Whether the watcher is connected and (in pointer mode) points at an existing node. */
+    /** Whether the watcher is connected, and no read of the node has failed since. */
     public boolean isValid() {
         return valid;
     }
 
-    /** Why the watcher is not valid, when it is not: {@value #CONNECTION_INTERRUPTED}, {@value #INVALID_POINTER}. */
+    /** Why the watcher is not valid, when it is not: {@value #CONNECTION_INTERRUPTED}, or a read that failed. */
     public Optional<String> problem() {
         return valid ? Optional.empty() : Optional.of(reason);
     }
@@ -167,12 +159,6 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     /** The text last delivered, {@code ""} before the first delivery. */
     public String contents() {
         return delivered;
-    }
-
-    /** In pointer mode, the path the pointer names; empty in plain mode or while the pointer is empty. */
-    public Optional<String> pointerTarget() {
-        String current = target;
-        return node.pointer() && !current.isEmpty() ? Optional.of(current) : Optional.empty();
     }
 
     /** {@link #close(Duration) Closes}, waiting at most the connection timeout. */
@@ -191,7 +177,6 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         closed = true;
         long start = System.nanoTime();
         events.execute(() -> {
-            closeCache(targetCache);
             closeCache(nodeCache);
             awaitCreates(start + wait.toNanos() / 2);
             client.close();
@@ -199,7 +184,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         events.shutdown();
         try {
             if (!events.awaitTermination(wait.toNanos() - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
-                LOG.warn("the watcher of {} did not stop in time", node.path());
+                LOG.warn("the watcher of {} did not stop in time", path);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -212,7 +197,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new))
                     .get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            LOG.debug("closing the client while {} is still being created", node.path());
+            LOG.debug("closing the client while {} is still being created", path);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -220,7 +205,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         }
     }
 
-    private CuratorCache cache(String path, Consumer<ChildData> changed, Runnable loaded) {
+    private CuratorCache cache(Consumer<ChildData> changed, Runnable loaded) {
         CuratorCache cache = CuratorCache.builder(client, path)
                 .withOptions(CuratorCache.Options.SINGLE_NODE_CACHE)
                 .withExceptionHandler(e -> readFailure.set(path + ": " + e))
@@ -243,17 +228,15 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             if (state == ConnectionState.RECONNECTED) {
                 LOG.info("connection to ZooKeeper at {} is back", connection.connectString());
             }
-            if (node.createIfMissing()) {
-                createNode();
-            }
+            createNode();
             updateValidity();
-            if (!node.pointer() && (state == ConnectionState.RECONNECTED || readFailure.get() != null)) {
+            if (state == ConnectionState.RECONNECTED || readFailure.get() != null) {
                 readNodeAgain();
             }
         } else {
             connected = false;
             LOG.warn("connection to ZooKeeper at {} is {}; keeping the config last read from {}",
-                    connection.connectString(), state, node.path());
+                    connection.connectString(), state, path);
             setValid(false, CONNECTION_INTERRUPTED);
         }
     }
@@ -269,10 +252,10 @@ public final class ZooKeeperWatcher implements AutoCloseable {
                 } finally {
                     created.complete(null);
                 }
-            }).forPath(node.path(), new byte[0]);
+            }).forPath(path, new byte[0]);
         } catch (Exception e) {
             created.complete(null);
-            LOG.warn("cannot create {}: {}", node.path(), e.toString());
+            LOG.warn("cannot create {}: {}", path, e.toString());
         }
     }
 
@@ -283,38 +266,21 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         }
         if (closed) {
             // a create the close did not wait for any longer, ended by the client's close
-            LOG.debug("{} not created before the watcher closed: {}", node.path(), KeeperException.Code.get(code));
+            LOG.debug("{} not created before the watcher closed: {}", path, KeeperException.Code.get(code));
         } else {
-            LOG.warn("cannot create {}: {}", node.path(), KeeperException.Code.get(code));
-        }
-    }
-
-    private void nodeChanged(ChildData data) {
-        if (node.pointer()) {
-            follow(text(data).strip());
-        } else {
-            deliver(text(data));
-        }
-    }
-
-    private void nodeLoaded() {
-        if (!node.pointer()) {
-            plainNodeLoaded();
-        } else if (target.isEmpty()) {
-            follow("");
-            firstRead.complete(null);
+            LOG.warn("cannot create {}: {}", path, KeeperException.Code.get(code));
         }
     }
 
     /**
-     * The plain node's cache has read it, or failed to: a failure while connected makes the watcher invalid and is
-     * tried again later; one while the connection is away is tried again when it is back.
+     * The node's cache has read it, or failed to: a failure while connected makes the watcher invalid and is tried again
+     * later; one while the connection is away is tried again when it is back.
      */
-    private void plainNodeLoaded() {
+    private void nodeLoaded() {
         String failure = readFailure.getAndSet(null);
         if (failure == null) {
             failureTold = null;
-            if (nodeCache.get(node.path()).isEmpty()) {
+            if (nodeCache.get(path).isEmpty()) {
                 deliver(""); // deleted while the connection was away, which the cache made anew does not tell
             }
             updateValidity();
@@ -324,7 +290,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         if (!failure.equals(failureTold)) {
             failureTold = failure;
             LOG.warn("reading {} from ZooKeeper failed; read again every {} s and when the connection is back: {}",
-                    node.path(), READ_RETRY_SECONDS, failure);
+                    path, READ_RETRY_SECONDS, failure);
         }
         if (connected) {
             setValid(false, "cannot read " + failure);
@@ -334,7 +300,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         }
     }
 
-    /** Reads the plain node again with a cache made anew, which delivers its text when it differs from the last delivered. */
+    /** Reads the node again with a cache made anew, which delivers its text when it differs from the last delivered. */
     private void readNodeAgain() {
         if (closed) {
             return;
@@ -347,9 +313,9 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     /** A cache of the watched node, whose events count only while it is the node's cache: one made anew replaces it. */
     private CuratorCache nodeCache() {
         AtomicReference<CuratorCache> self = new AtomicReference<>();
-        CuratorCache cache = cache(node.path(), data -> {
+        CuratorCache cache = cache(data -> {
             if (self.get() == nodeCache) {
-                nodeChanged(data);
+                deliver(text(data));
             }
         }, () -> {
             if (self.get() == nodeCache) {
@@ -360,46 +326,6 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         return cache;
     }
 
-    private void follow(String pointer) {
-        if (pointer.equals(target) && (targetCache != null || pointer.isEmpty())) {
-            updateValidity();
-            return;
-        }
-        closeCache(targetCache);
-        targetCache = null;
-        target = pointer;
-        targetExists = false;
-        if (!isValidPath(pointer)) {
-            delivered = "";
-            LOG.warn("the pointer {} names no node: '{}'", node.path(), pointer);
-            setValid(false, INVALID_POINTER);
-            firstRead.complete(null);
-            return;
-        }
-        targetCache = cache(pointer, data -> targetChanged(pointer, data), () -> targetLoaded(pointer));
-    }
-
-    private void targetChanged(String path, ChildData data) {
-        if (!path.equals(target)) {
-            return;
-        }
-        targetExists = data != null;
-        if (targetExists) {
-            deliver(text(data));
-        }
-        updateValidity();
-    }
-
-    private void targetLoaded(String path) {
-        if (path.equals(target)) {
-            if (!targetExists) {
-                LOG.warn("the pointer {} names {}, which does not exist", node.path(), path);
-            }
-            updateValidity();
-            firstRead.complete(null);
-        }
-    }
-
     private void deliver(String text) {
         if (closed || text.equals(delivered)) {
             return;
@@ -408,15 +334,13 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         try {
             configs.configChanged(text);
         } catch (RuntimeException e) {
-            LOG.error("the config listener of {} failed", node.path(), e);
+            LOG.error("the config listener of {} failed", path, e);
         }
     }
 
     private void updateValidity() {
         if (!connected) {
             setValid(false, CONNECTION_INTERRUPTED);
-        } else if (node.pointer() && !targetExists) {
-            setValid(false, INVALID_POINTER);
         } else {
             setValid(true, "connected");
         }
@@ -431,21 +355,12 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         try {
             validity.validityChanged(now, why);
         } catch (RuntimeException e) {
-            LOG.error("the validity listener of {} failed", node.path(), e);
+            LOG.error("the validity listener of {} failed", path, e);
         }
     }
 
     private static String text(ChildData data) {
         return data == null || data.getData() == null ? "" : new String(data.getData(), StandardCharsets.UTF_8);
-    }
-
-    private static boolean isValidPath(String path) {
-        try {
-            PathUtils.validatePath(path);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     private static void closeCache(CuratorCache cache) {

@@ -2,7 +2,6 @@ package org.scrapycluster.common.zookeeper;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,7 +49,7 @@ class ZooKeeperWatcherTest {
     @Test
     void createsTheMissingNodeAndDeliversEveryChange() throws Exception {
         String path = root + "/crawler/all";
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events)) {
             await().atMost(PATIENCE).until(() -> other.checkExists().forPath(path) != null);
             await().atMost(PATIENCE).until(watcher::isValid);
             assertEquals(List.of(), events.texts, "an empty node delivers nothing");
@@ -79,10 +78,9 @@ class ZooKeeperWatcherTest {
     void deliversANonEmptyNodeOnceAtStart() throws Exception {
         String path = root + "/all";
         WatcherEvents.write(other, path, CNN);
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, new WatchedNode(path, false, false), events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events)) {
             assertEquals(List.of(CNN), events.texts, "delivered before start returns");
             assertEquals(CNN, watcher.contents());
-            assertEquals(Optional.empty(), watcher.pointerTarget());
         }
     }
 
@@ -91,63 +89,10 @@ class ZooKeeperWatcherTest {
     void deliversANodeAsLargeAsTheServerStores() throws Exception {
         String path = root + "/crawler/all";
         String largest = WatcherEvents.writeLargest(other, path);
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events)) {
             assertTrue(largest.equals(watcher.contents()),
                     () -> "delivered before start returns, not " + watcher.contents().length() + " characters");
             assertTrue(watcher.isValid());
-        }
-    }
-
-    @Test
-    void pointerModeFollowsThePointer() throws Exception {
-        String pointer = root + "/pointer";
-        String first = root + "/configs/first";
-        String second = root + "/configs/second";
-        String later = root + "/configs/later";
-        WatcherEvents.write(other, first, CNN);
-        WatcherEvents.write(other, second, EBAY);
-        WatcherEvents.write(other, pointer, first);
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.pointer(pointer), events, events)) {
-            assertEquals(List.of(CNN), events.texts);
-            await().atMost(PATIENCE).until(watcher::isValid);
-            assertEquals(Optional.of(first), watcher.pointerTarget());
-
-            WatcherEvents.write(other, first, CNN + "# edited\n");
-            await().atMost(PATIENCE).until(() -> (CNN + "# edited\n").equals(events.lastText()));
-
-            WatcherEvents.write(other, pointer, second + "\n");
-            await().atMost(PATIENCE).until(() -> EBAY.equals(events.lastText()));
-            assertEquals(Optional.of(second), watcher.pointerTarget());
-
-            WatcherEvents.write(other, pointer, "");
-            await().atMost(PATIENCE).until(() -> !watcher.isValid());
-            // the watcher flips isValid() first, then sets the reason, then tells its validity listener
-            await().atMost(PATIENCE).untilAsserted(() -> {
-                assertEquals(new WatcherEvents.Validity(false, ZooKeeperWatcher.INVALID_POINTER), events.lastValidity());
-                assertEquals(Optional.of(ZooKeeperWatcher.INVALID_POINTER), watcher.problem());
-            });
-
-            WatcherEvents.write(other, pointer, later);
-            await().atMost(PATIENCE).until(() -> watcher.pointerTarget().equals(Optional.of(later)));
-            assertFalse(watcher.isValid(), "the pointer names a node that does not exist");
-
-            WatcherEvents.write(other, later, CNN);
-            await().atMost(PATIENCE).until(watcher::isValid);
-            await().atMost(PATIENCE).until(() -> CNN.equals(events.lastText()));
-            assertEquals(List.of(CNN, CNN + "# edited\n", EBAY, CNN), events.texts,
-                    "an invalid pointer forgets the last text, so the same text is delivered again");
-        }
-    }
-
-    @Test
-    void aPointerThatLeadsNowhereAtStartIsReported() throws Exception {
-        String pointer = root + "/pointer";
-        WatcherEvents.write(other, pointer, root + "/nothing-here");
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.pointer(pointer), events, events)) {
-            await().atMost(PATIENCE).until(() -> events.lastValidity() != null);
-            assertEquals(new WatcherEvents.Validity(false, ZooKeeperWatcher.INVALID_POINTER), events.lastValidity());
-            assertFalse(watcher.isValid());
-            assertEquals(List.of(), events.texts);
         }
     }
 
@@ -163,7 +108,7 @@ class ZooKeeperWatcherTest {
                 CapturedLog watcher = CapturedLog.start(ZooKeeperWatcher.class, Level.WARN)) {
             for (int i = 0; i < 20; i++) {
                 String path = root + "/" + i + "/crawler/all";
-                ZooKeeperWatcher.start(connection, WatchedNode.config(path), events, events).close();
+                ZooKeeperWatcher.start(connection, path, events, events).close();
             }
             assertEquals(List.of(), Stream.of(curator, client, watcher).flatMap(log -> log.lines().stream()).toList());
         }
@@ -177,7 +122,7 @@ class ZooKeeperWatcherTest {
             seen.add(text);
             throw new IllegalStateException("listener bug");
         };
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), failing, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, failing, events)) {
             assertNotNull(watcher);
             WatcherEvents.write(other, path, CNN);
             await().atMost(PATIENCE).until(() -> seen.contains(CNN));

@@ -14,7 +14,6 @@ import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.common.zookeeper.ParsedDomainConfig;
-import org.scrapycluster.common.zookeeper.WatchedNode;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.common.zookeeper.ZooKeeperWatcher;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
@@ -84,7 +83,7 @@ public final class DomainConfigFollower implements AutoCloseable {
      */
     public void start(ZooKeeperConnection connection, String path) {
         this.path = path;
-        watcher = ZooKeeperWatcher.start(connection, WatchedNode.config(path), this::apply, this::validityChanged);
+        watcher = ZooKeeperWatcher.start(connection, path, this::apply, this::validityChanged);
         watcher.firstRead().thenRun(this::firstRead);
         if (reading.compareAndSet(Reading.NOT_YET, Reading.WAITING)) {
             LOG.atWarn().addKeyValue("path", path).addKeyValue("reason", waitingReason())

@@ -4,7 +4,6 @@ import java.util.Optional;
 
 import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
-import org.scrapycluster.common.zookeeper.WatchedNode;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.common.zookeeper.ZooKeeperWatcher;
 
@@ -37,7 +36,7 @@ final class DomainConfigView implements AutoCloseable {
 
     void start() {
         Thread.ofVirtual().name("rest-zookeeper-view").start(() -> {
-            ZooKeeperWatcher started = ZooKeeperWatcher.start(connection, WatchedNode.config(path),
+            ZooKeeperWatcher started = ZooKeeperWatcher.start(connection, path,
                     this::read,
                     (isValid, reason) -> valid = isValid);
             // completes after the first text read is delivered, so the config is that text once known
