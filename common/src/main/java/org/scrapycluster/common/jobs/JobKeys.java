@@ -51,13 +51,11 @@ public final class JobKeys {
     }
 
     /**
-     * {@link #write Writes} the job {@code key} with {@code value} and signals it, in one
-     * pipeline, and waits until Redis has both.
+     * {@link #write Writes} the job {@code key} with {@code value}, then signals it once Redis has the job (a script
+     * Redis no longer has is sent again after its first try, so a signal pipelined behind that try could come first).
      */
     public static void post(RedisConnection redis, String key, String value) {
-        CompletableFuture<Long> written = write(redis, key, value);
-        CompletableFuture<Long> signalled = redis.async().rpush(Keyspace.JOBS_SIGNAL, key).toCompletableFuture();
-        redis.await(written);
-        redis.await(signalled);
+        redis.await(write(redis, key, value));
+        redis.await(redis.async().rpush(Keyspace.JOBS_SIGNAL, key).toCompletableFuture());
     }
 }

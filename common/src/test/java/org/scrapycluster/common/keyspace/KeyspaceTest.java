@@ -2,9 +2,12 @@ package org.scrapycluster.common.keyspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
@@ -52,6 +56,17 @@ class KeyspaceTest {
     @Test
     void aCrawlsKeysHaveTheOriginalsNames() throws IOException {
         assertEquals(expected(), rendered(SPIDER));
+    }
+
+    @Test
+    void everyTemplateIsAmongThemAll() throws IllegalAccessException {
+        Set<String> all = Keyspace.ALL.stream().map(KeyTemplate::name).collect(Collectors.toSet());
+        for (Field field : Keyspace.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == KeyTemplate.class) {
+                String name = ((KeyTemplate) field.get(null)).name();
+                assertTrue(all.contains(name), field.getName() + " is missing from Keyspace.ALL");
+            }
+        }
     }
 
     @Test

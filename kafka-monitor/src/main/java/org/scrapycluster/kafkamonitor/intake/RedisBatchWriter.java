@@ -142,12 +142,14 @@ final class RedisBatchWriter {
                 }
                 results.add(Optional.ofNullable(decisive));
             }
-            List<CompletableFuture<?>> signalled = signals.isEmpty() ? List.of() : List.of(
-                    redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture(),
-                    redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
+            // confirmed before the signal goes: a script Redis no longer has (after a restart or a failover) is sent
+            // again after its first try, and a signal pipelined behind that try would reach a monitor before the job
             for (CompletableFuture<?> write : writes) {
                 redis.await(write);
             }
+            List<CompletableFuture<?>> signalled = signals.isEmpty() ? List.of() : List.of(
+                    redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture(),
+                    redis.async().ltrim(Keyspace.JOBS_SIGNAL, -SIGNALS_KEPT, -1).toCompletableFuture());
             for (CompletableFuture<?> signal : signalled) {
                 refusedSignal.await(redis, Keyspace.JOBS_SIGNAL, signal);
             }
