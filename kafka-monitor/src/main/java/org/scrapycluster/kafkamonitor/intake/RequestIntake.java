@@ -3,7 +3,6 @@ package org.scrapycluster.kafkamonitor.intake;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,8 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.scrapycluster.common.extension.ExtensionFailureLog;
-import org.scrapycluster.common.extension.ExtensionFailures;
-import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.kafkamonitor.dispatch.Match;
@@ -82,32 +79,21 @@ final class RequestIntake {
     }
 
     /**
-     * What {@code plugin} says about {@code request}; a refusal naming the plugin when it throws (an exception, or an
-     * error of its own code: {@link ExtensionFailures}) or answers nothing, so that its bug refuses this request alone
-     * (and so does a request it accepted after putting into it what JSON cannot hold).
+     * What {@code plugin} says about {@code request}; a refusal naming the plugin when it throws or answers nothing
+     * ({@link RankedPlugin#handle}), so that its bug refuses this request alone (and so does a request it accepted after
+     * putting into it what JSON cannot hold).
      */
     private Handling handled(RankedPlugin plugin, ObjectNode request) {
-        String problem;
-        Throwable failure;
-        try {
-            Handling handling = OwnClassLoader.call(plugin.plugin(), () -> plugin.plugin().handle(request));
-            if (handling != null) {
-                return handling;
-            }
-            problem = "it returned no handling";
-            failure = new IllegalStateException(problem);
-        } catch (Throwable e) {
-            ExtensionFailures.rethrowIfFatal(e);
-            problem = e.toString();
-            failure = e;
-        }
-        return pluginFailed(plugin, problem, failure);
+        return switch (plugin.handle(request)) {
+            case RankedPlugin.Answer.Handled handled -> handled.handling();
+            case RankedPlugin.Answer.Failed failed -> pluginFailed(plugin, failed.problem(), failed.failure());
+        };
     }
 
     /** The refusal of a request {@code plugin} failed on ({@code problem}), its failure counted and said once per kind. */
     private Handling pluginFailed(RankedPlugin plugin, String problem, Throwable failure) {
         pluginFailures.failed("plugin " + plugin.name(), failure, "the request is refused", Map.of("plugin", plugin.name()));
-        return Handling.refuse("The plugin " + plugin.name() + " failed to handle the request", List.of(problem));
+        return plugin.failedOn(problem);
     }
 
     /** A record whose checks failed rather than answered, which would fail again however often it is taken. */

@@ -38,6 +38,7 @@ import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.dispatch.Match;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
+import org.scrapycluster.kafkamonitor.dispatch.RankedPlugin;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
 
 import picocli.CommandLine.Command;
@@ -170,7 +171,11 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         Match.Matched matched = (Match.Matched) match;
         ObjectNode copy = matched.request().deepCopy();
         copy.put("ts", 0);
-        if (matched.plugin().plugin().handle(copy) instanceof Handling.Refuse refuse) {
+        Handling handling = switch (matched.plugin().handle(copy)) {
+            case RankedPlugin.Answer.Handled handled -> handled.handling();
+            case RankedPlugin.Answer.Failed failed -> matched.plugin().failedOn(failed.problem()); // as the monitor refuses it
+        };
+        if (handling instanceof Handling.Refuse refuse) {
             problems.add("Invalid " + matched.plugin().schemaName() + " request, not sent: " + refuse.reason());
             refuse.details().forEach(detail -> problems.add("  " + detail));
         }

@@ -15,15 +15,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.kafkamonitor.dispatch.PluginSet;
+import org.scrapycluster.kafkamonitor.testing.AnswerlessHandler;
+import org.scrapycluster.kafkamonitor.testing.RecursingHandler;
 
 /** feed - / feed --file: every line checked with the monitor's own plugins, bad lines reported by number, the rest sent. */
 class BulkFeedTest {
@@ -63,6 +69,20 @@ class BulkFeedTest {
         assertEquals(BulkFeed.PROGRESS_EVERY + 5, sent.size());
         assertTrue(err.toString().contains("feed: " + BulkFeed.PROGRESS_EVERY + " lines read, " + BulkFeed.PROGRESS_EVERY + " sent, 0 refused\n"),
                 err.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(classes = {AnswerlessHandler.class, RecursingHandler.class})
+    void aLineAPluginFailsOnIsRefusedAsTheMonitorWouldRefuseIt(Class<?> plugin) throws IOException {
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
+                Map.of("PLUGINS", "{" + plugin.getName() + ": 500}")));
+
+        List<String> problems = FeedCommand.problems(PluginSet.load(settings),
+                new ObjectMapper().readTree("{\"uuid\": \"u1\", \"test\": \"cluster\"}"));
+
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.getFirst().endsWith(" request, not sent: The plugin " + plugin.getSimpleName()
+                + " failed to handle the request"), problems.toString());
     }
 
     @Test
