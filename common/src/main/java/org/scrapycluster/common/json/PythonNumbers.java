@@ -3,6 +3,7 @@ package org.scrapycluster.common.json;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
  * Numbers written the way Python writes them, for the readers that expect it: a message that quotes a request's or a
@@ -45,7 +46,7 @@ public final class PythonNumbers {
         String sign = value < 0 ? "-" : "";
         if (exponent < SMALLEST_FIXED_EXPONENT || exponent > LARGEST_FIXED_EXPONENT) {
             String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + String.format("%02d", Math.abs(exponent));
+            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + String.format(Locale.ROOT, "%02d", Math.abs(exponent));
         }
         if (exponent < 0) {
             return sign + "0." + "0".repeat(-exponent - 1) + digits;

@@ -3,6 +3,7 @@ package org.scrapycluster.common.stats;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.SetArgs;
@@ -65,7 +66,7 @@ public final class Heartbeat implements AutoCloseable {
      */
     public boolean beat() {
         Instant now = clock.instant();
-        String epoch = now.getEpochSecond() + "." + String.format("%06d", now.getNano() / 1000);
+        String epoch = now.getEpochSecond() + "." + String.format(Locale.ROOT, "%06d", now.getNano() / 1000);
         try {
             redis.sync().set(key, epoch, SetArgs.Builder.ex(ttl.getSeconds()));
             outage.succeeded();

@@ -3,6 +3,7 @@ package org.scrapycluster.common.zookeeper;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,10 +50,10 @@ record PythonTimestamp(String text) {
             if (time.getYear() < 1 || time.getYear() > MAX_YEAR) {
                 throw new DateTimeException("date value out of range");
             }
-            StringBuilder text = new StringBuilder(String.format("%s %02d:%02d:%02d", time.toLocalDate(), time.getHour(),
+            StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "%s %02d:%02d:%02d", time.toLocalDate(), time.getHour(),
                     time.getMinute(), time.getSecond()));
             if (micros != 0) {
-                text.append(String.format(".%06d", micros));
+                text.append(String.format(Locale.ROOT, ".%06d", micros));
             }
             return new PythonTimestamp(text.toString());
         } catch (DateTimeException e) {

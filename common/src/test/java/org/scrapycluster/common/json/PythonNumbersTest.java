@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,6 +45,18 @@ class PythonNumbersTest {
     void aFloatIsWrittenAsPythonWritesIt(double value, String repr, String yaml) {
         assertEquals(repr, PythonNumbers.repr(value));
         assertEquals(yaml, PythonNumbers.yaml(value));
+    }
+
+    @Test
+    void digitsAreAsciiWhateverTheDefaultLocale() {
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.forLanguageTag("fa-IR")); // whose digits are Persian: ۰۵ for 05
+        try {
+            assertEquals("1e-05", PythonNumbers.repr(0.00001));
+            assertEquals("1.5e+16", PythonNumbers.repr(1.5e16));
+        } finally {
+            Locale.setDefault(before);
+        }
     }
 
     @Test
