@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A held lock from {@link RedisLocks}. It renews itself in the background; {@link #isHeld()}
  * turns false when a renewal finds the lock gone or taken over (for example after Redis was
- * unreachable for longer than the expiry). Closing releases it if it is still ours. Renewals that fail while Redis is
+ * unreachable for longer than the expiry), and as soon as the expiry has passed since the last renewal Redis took
+ * (a process paused longer than that, renewals that failed or came late): another holder may have it by then.
+ * Closing releases it if it is still ours. Renewals that fail while Redis is
  * away are logged once an outage, not every time.
  */
 public final class RedisLock implements AutoCloseable {
@@ -27,9 +29,13 @@ public final class RedisLock implements AutoCloseable {
     private final ScheduledFuture<?> renewal;
     private final OutageReporter renewals;
     private volatile boolean held = true;
+    /** When the lock expires in Redis at the earliest ({@link System#nanoTime()}): the expiry after its last renewal's ask. */
+    private volatile long expiresAt;
 
+    /** {@code asked}: when the lock was asked for ({@link System#nanoTime()}), from which its expiry runs. */
     RedisLock(RedisConnection redis, LuaScript compare, Ticker renewer, String key, String token,
-              Duration expiry) {
+              Duration expiry, long asked) {
+        this.expiresAt = asked + expiry.toNanos();
         this.redis = redis;
         this.compare = compare;
         this.key = key;
@@ -46,9 +52,9 @@ public final class RedisLock implements AutoCloseable {
         return key;
     }
 
-    /** Whether the lock was still ours at the last renewal. */
+    /** Whether the lock was still ours at the last renewal, and that renewal's expiry has not passed. */
     public boolean isHeld() {
-        return held;
+        return held && System.nanoTime() - expiresAt < 0;
     }
 
     private void renew() {
@@ -56,10 +62,13 @@ public final class RedisLock implements AutoCloseable {
             return;
         }
         try {
+            long asked = System.nanoTime();
             Long renewed = compare.call(redis, ScriptOutputType.INTEGER, new String[] {key}, token,
                     Long.toString(expiry.toMillis()));
             renewals.succeeded();
-            if (renewed == 0) {
+            if (renewed != 0) {
+                expiresAt = asked + expiry.toNanos();
+            } else {
                 held = false;
                 LOG.warn("Lost the lock {}: it expired or another holder took it", key);
             }

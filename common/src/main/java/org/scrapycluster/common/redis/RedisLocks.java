@@ -43,11 +43,12 @@ public final class RedisLocks implements AutoCloseable {
      */
     public Optional<RedisLock> tryAcquire(String key) {
         String token = newToken();
+        long asked = System.nanoTime();
         String reply = redis.sync().set(Keyspace.lock(key), token, SetArgs.Builder.nx().px(expiry.toMillis()));
         if (!"OK".equals(reply)) {
             return Optional.empty();
         }
-        return Optional.of(new RedisLock(redis, COMPARE, renewer, Keyspace.lock(key), token, expiry));
+        return Optional.of(new RedisLock(redis, COMPARE, renewer, Keyspace.lock(key), token, expiry, asked));
     }
 
     /** A random token, 128 bits in hex, by which a holder of a key (a lock, a scan turn) knows its own. */
