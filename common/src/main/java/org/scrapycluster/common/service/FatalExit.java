@@ -40,13 +40,21 @@ public final class FatalExit {
     }
 
     /**
-     * {@linkplain #log Says} that {@code what} failed with {@code error}, then {@linkplain #exitProcess begins the exit}.
+     * {@linkplain #log Says} that {@code what} failed with {@code error}, then {@linkplain #exitProcess begins the exit};
+     * while the process is stopping already, says so instead (the stop may leave work unfinished because of it) and
+     * leaves the exit to the stop. Only the first such error of the process is said.
      */
     public static void exit(Logger log, String what, Throwable error, String consequence) {
-        if (begin()) {
-            log(log, what, error, consequence);
-            startExit();
+        if (!BEGUN.compareAndSet(false, true)) {
+            return;
         }
+        if (ShutdownSignal.jvmIsShuttingDown()) {
+            log.atError().setCause(error).log(what + " failed with " + error + " while the process was stopping, "
+                    + consequence);
+            return;
+        }
+        log(log, what, error, consequence);
+        startExit();
     }
 
     /**

@@ -1,10 +1,17 @@
 package org.scrapycluster.common.service;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOError;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,5 +42,23 @@ class FatalExitTest {
         assertFalse(FatalExit.endsTheService(new AssertionError("a broken invariant")));
         assertFalse(FatalExit.endsTheService(new IOError(new IOException("disk"))));
         assertFalse(FatalExit.endsTheService(new IllegalStateException("a bug")));
+    }
+
+    @Test
+    void anErrorMetDuringAStopIsSaidThoughThatStopEndsTheProcess() throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), FailingWhileStopping.class.getName()).redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            assertEquals("ready", out.readLine());
+            // SIGTERM, as kill sends it: the stop begins (Process.destroy would close the streams read here)
+            new ProcessBuilder("kill", "-TERM", Long.toString(child.pid())).start().waitFor();
+
+            assertTrue(child.waitFor(1, TimeUnit.MINUTES));
+            String said = out.lines().collect(Collectors.joining("\n"));
+            assertTrue(said.contains("A worker failed with java.lang.OutOfMemoryError: Java heap space while the process was stopping,"
+                    + " and its page is crawled again"), said);
+        } finally {
+            child.destroyForcibly();
+        }
     }
 }
