@@ -43,8 +43,8 @@ public final class PluginsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        // Together, as standalone loads them: a setting only one of the three declares (SPIDER_NAME, PLUGINS) is accepted.
-        SettingsGroup settings = options.loadGroup(List.of("crawler", "kafka-monitor", "redis-monitor"));
+        // Every service's, as standalone loads them: standalone's own settings file (FLASK_PORT, STANDALONE_DATA_DIR) is taken.
+        SettingsGroup settings = options.loadAll();
         Settings crawler = settings.service("crawler");
         Settings kafkaMonitor = settings.service("kafka-monitor");
         Settings redisMonitor = settings.service("redis-monitor");

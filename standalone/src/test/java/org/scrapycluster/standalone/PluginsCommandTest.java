@@ -50,7 +50,8 @@ class PluginsCommandTest {
 
     @Test
     void takesASettingOnlyOneOfTheServicesDeclares(@TempDir Path work) throws Exception {
-        Path config = Files.writeString(work.resolve("local.yml"), "ITEM_PIPELINES: {logging: 100, kafka: null}\n");
+        Path config = Files.writeString(work.resolve("local.yml"), "ITEM_PIPELINES: {logging: 100, kafka: null}\n"
+                + "FLASK_PORT: 5400\nSTANDALONE_DATA_DIR: " + work.resolve("data") + "\n"); // standalone's file as it is
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine commandLine = ScrapyCluster.commandLine();

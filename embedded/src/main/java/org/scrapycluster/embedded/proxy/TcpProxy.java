@@ -63,7 +63,13 @@ public final class TcpProxy implements AutoCloseable {
         try {
             while (true) {
                 Socket client = server.accept();
-                Socket server = new Socket(upstream.getAddress(), upstream.getPort());
+                Socket server;
+                try {
+                    server = new Socket(upstream.getAddress(), upstream.getPort());
+                } catch (IOException upstreamDown) {
+                    closeQuietly(client); // the client sees the server refuse it, as without the proxy; the next may find it up
+                    continue;
+                }
                 sockets.add(client);
                 sockets.add(server);
                 Thread.ofVirtual().name(name + "-requests").start(() -> pump(requests, client, server));
