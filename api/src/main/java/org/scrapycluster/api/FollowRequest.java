@@ -19,6 +19,8 @@ public record FollowRequest(String url, Map<String, Object> meta) {
 
     public FollowRequest {
         Objects.requireNonNull(url, "url");
-        meta = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(meta, "meta"))); // JSON null values too
+        // the JDK's own copy, which the crawler keeps without copying again, unless a value is JSON null, which it refuses
+        meta = Objects.requireNonNull(meta, "meta").values().stream().anyMatch(Objects::isNull)
+                ? Collections.unmodifiableMap(new LinkedHashMap<>(meta)) : Map.copyOf(meta);
     }
 }

@@ -87,42 +87,66 @@ public final class Pipelines implements AutoCloseable {
      * Passes {@code item} through every stage in order, called on a worker; completes when the last one has taken it,
      * with whether the item was published: false when a stage of the node dropped it for good
      * ({@link NodePipeline#deliver}), the stages after it taking it all the same, as they take an item a stage had no
-     * use for; false too when a user's stage dropped it ({@link DroppedItem}), the stages after it not given it. A stage
+     * use for; false too when a user's stage dropped it ({@link DroppedItem}) before a stage of the node took it, the
+     * stages after it not given it (a drop after the {@code kafka} stage keeps it from the later stages only). A stage
      * after one that has taken the item at once is called on the same thread; one after a stage that answers later is
      * called on {@code workers}, not on the thread that completes that answer (a Kafka client's network thread, after
      * the {@code kafka} stage), which a stage that blocks would hold up for every item of the node.
      */
     public CompletableFuture<Boolean> process(CrawlResult item, Executor workers) {
-        CompletableFuture<Passage> passage = CompletableFuture.completedFuture(Passage.PUBLISHED);
+        CompletableFuture<Passage> passage = CompletableFuture.completedFuture(Passage.START);
         for (ItemPipeline stage : stages) {
-            Function<Passage, CompletableFuture<Passage>> next = before -> before == Passage.DROPPED
-                    ? CompletableFuture.completedFuture(before) : take(stage, item).thenApply(before::then);
+            Function<Passage, CompletableFuture<Passage>> next = before -> before.dropped()
+                    ? CompletableFuture.completedFuture(before) : take(stage, item).thenApply(before::after);
             passage = Completions.thenOn(passage, next, workers);
         }
-        return passage.thenApply(last -> last == Passage.PUBLISHED);
+        return passage.thenApply(Passage::published);
     }
 
-    /** Where an item stands after a stage: on its way to be published, not to be published, or kept from the others. */
-    private enum Passage {
-        PUBLISHED, NOT_PUBLISHED, DROPPED;
+    /** What a stage did with an item. */
+    private enum Step {
+        /** A stage of the node published it. */
+        PUBLISHED,
+        /** A user's stage took it, or had no use for it. */
+        PASSED,
+        /** A stage of the node dropped it for good. */
+        REFUSED,
+        /** A user's stage kept it from the stages after it. */
+        DROPPED
+    }
 
-        /** Where an item that stood here stands after a stage that left it {@code taken}. */
-        Passage then(Passage taken) {
-            return taken.compareTo(this) > 0 ? taken : this;
+    /**
+     * Where an item stands after the stages so far.
+     *
+     * @param taken   a stage of the node published it
+     * @param refused a stage of the node dropped it for good
+     * @param dropped a user's stage kept it from the stages after it
+     */
+    private record Passage(boolean taken, boolean refused, boolean dropped) {
+
+        static final Passage START = new Passage(false, false, false);
+
+        Passage after(Step step) {
+            return new Passage(taken || step == Step.PUBLISHED, refused || step == Step.REFUSED, step == Step.DROPPED);
+        }
+
+        /** Whether the item counts as published: no stage of the node refused it, and no drop came before one took it. */
+        boolean published() {
+            return !refused && (!dropped || taken);
         }
     }
 
     /**
-     * {@code stage}'s taking {@code item}: where the item stands after it. A user's stage that throws or returns no
+     * {@code stage}'s taking {@code item}: what it did with it. A user's stage that throws or returns no
      * future fails it with a {@link PipelineFailure} naming the stage, a bug, for which the item is dropped; a future of
      * its that fails is its "not now", and fails it as it is, but for an error of its code's own linking (a class its jar
      * lacks), which would otherwise end the node as one of the node's own: that fails it as a {@link PipelineFailure}
      * that is no bug, a "not now" counted as an extension's failure (docs/extending.md, "When an extension fails"). A
      * {@link DroppedItem}, thrown or its future's, is none of these.
      */
-    private static CompletableFuture<Passage> take(ItemPipeline stage, CrawlResult item) {
+    private static CompletableFuture<Step> take(ItemPipeline stage, CrawlResult item) {
         if (stage instanceof NodePipeline nodePipeline) {
-            return nodePipeline.deliver(item).thenApply(published -> published ? Passage.PUBLISHED : Passage.NOT_PUBLISHED);
+            return nodePipeline.deliver(item).thenApply(published -> published ? Step.PUBLISHED : Step.REFUSED);
         }
         CompletableFuture<Void> taken;
         try {
@@ -136,7 +160,7 @@ public final class Pipelines implements AutoCloseable {
         if (taken == null) {
             return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "returned no future from process", null, true));
         }
-        return taken.thenApply(done -> Passage.PUBLISHED).exceptionallyCompose(failure -> {
+        return taken.thenApply(done -> Step.PASSED).exceptionallyCompose(failure -> {
             Throwable cause = Completions.cause(failure);
             if (cause instanceof DroppedItem dropped) {
                 return dropped(stage, item, dropped);
@@ -146,10 +170,10 @@ public final class Pipelines implements AutoCloseable {
         });
     }
 
-    private static CompletableFuture<Passage> dropped(ItemPipeline stage, CrawlResult item, DroppedItem dropped) {
+    private static CompletableFuture<Step> dropped(ItemPipeline stage, CrawlResult item, DroppedItem dropped) {
         LOG.atDebug().addKeyValue("url", item.url()).addKeyValue("reason", dropped.getMessage())
                 .log("Item dropped by the item pipeline " + stage.name());
-        return CompletableFuture.completedFuture(Passage.DROPPED);
+        return CompletableFuture.completedFuture(Step.DROPPED);
     }
 
     /**

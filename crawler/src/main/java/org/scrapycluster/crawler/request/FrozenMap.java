@@ -17,7 +17,8 @@ final class FrozenMap<K, V> extends AbstractMap<K, V> {
     private static final FrozenMap<?, ?> EMPTY = new FrozenMap<>(new LinkedHashMap<>());
     /**
      * The classes of the JDK's unmodifiable maps ({@code Map.of}, {@code Map.copyOf}), which need no copy either: a
-     * {@code FollowRequest}'s meta is one, so every link a spider follows came with a map copied for nothing.
+     * {@code FollowRequest}'s meta is one (unless a value is null), so every link a spider follows came with a map copied
+     * for nothing.
      */
     private static final Set<Class<?>> UNMODIFIABLE = Set.of(Map.of().getClass(), Map.of("", "").getClass());
 

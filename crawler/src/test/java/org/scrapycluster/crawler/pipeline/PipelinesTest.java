@@ -75,6 +75,16 @@ class PipelinesTest {
         }
     }
 
+    @Test
+    void anItemDroppedAfterAStageOfTheNodePublishedItCountsAsPublished() throws Exception {
+        ThreadedPipelines.CALLED_ON.clear();
+        try (Pipelines pipelines = open(PublishingPipeline.class.getName() + ": 100, " + FilteringPipelines.Throwing.class.getName()
+                + ": 200, " + ThreadedPipelines.Noting.class.getName() + ": 300")) {
+            assertTrue(pipelines.process(page(), Runnable::run).get(1, TimeUnit.MINUTES), "published before the drop");
+            assertEquals(0, ThreadedPipelines.CALLED_ON.size(), "and kept from the stage after the drop");
+        }
+    }
+
     /**
      * A user's stage whose future fails with a class its jar lacks fails the item as its "not now", counted as its failure,
      * and not as an error of the node's own, which would end the node (docs/extending.md, "When an extension fails").
