@@ -59,7 +59,8 @@ public interface ExtensionSettings {
 
     /**
      * The map {@code name} holds; empty when it is not set or not a map. An extension's own setting, text from the
-     * environment, is a YAML flow map ({@code {retries: 3, host: a}}).
+     * environment, is a YAML flow map ({@code {retries: 3, host: a}}); one that starts as a map but is not valid YAML is
+     * an {@link IllegalArgumentException}.
      */
     default Map<String, Object> map(String name) {
         Optional<Object> value = value(name);

@@ -50,22 +50,27 @@ public final class SettingsView implements ExtensionSettings {
             return ExtensionSettings.super.list(name);
         }
         return Optional.ofNullable(environment.apply(name))
-                .map(text -> ((List<?>) SettingDeclaration.readUndeclared(name, SettingType.LIST, text)).stream().map(String::valueOf).toList())
+                .map(text -> ((List<?>) SettingDeclaration.readUndeclared(name, SettingType.LIST, text)).stream()
+                        .map(String::valueOf).toList())
                 .orElse(List.of());
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException when an undeclared setting's text is a malformed YAML map
+     */
     @Override
     public Map<String, Object> map(String name) {
         String text = settings.has(name) ? null : environment.apply(name);
         if (text == null) {
             return ExtensionSettings.super.map(name);
         }
-        try {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> map = (Map<String, Object>) SettingDeclaration.readUndeclared(name, SettingType.MAP, text);
-            return map;
-        } catch (IllegalArgumentException notAMap) {
-            return Map.of();
+        if (!text.strip().startsWith("{")) {
+            return Map.of(); // not a map
         }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map = (Map<String, Object>) SettingDeclaration.readUndeclared(name, SettingType.MAP, text);
+        return map;
     }
 }

@@ -18,7 +18,8 @@ public final class UnicodeText {
     public static Optional<String> whyNot(String text) {
         int at = loneSurrogate(text, 0);
         return at < 0 ? Optional.empty()
-                : Optional.of(String.format(Locale.ROOT, "\\u%04x at character %d is half of a surrogate pair", (int) text.charAt(at), at + 1));
+                : Optional.of(String.format(Locale.ROOT, "\\u%04x at character %d is half of a surrogate pair", (int) text.charAt(at),
+                        at + 1));
     }
 
     /** {@code text} with every half of a surrogate pair standing alone replaced by U+FFFD; {@code text} itself when it has none. */

@@ -136,6 +136,7 @@ public final class KafkaClients {
      *                                                             which would leave no time to wait once the record is sent
      */
     public Duration sendTimeout(String name) {
+        check(settings); // a linger.ms Kafka would refuse is told as such, not as a failure to read it
         Duration timeout = settings.getSeconds(name);
         long linger = linger(producerProperties());
         if (timeout.toMillis() <= linger) {

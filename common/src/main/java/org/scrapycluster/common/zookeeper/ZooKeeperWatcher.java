@@ -139,8 +139,8 @@ public final class ZooKeeperWatcher implements AutoCloseable {
 
     /**
      * Completes, on the watcher's thread, once ZooKeeper has answered the first read of the node: after the text read
-     * has been delivered, or found empty or missing, which delivers nothing. Until then {@link #contents()} is {@code ""} because nothing is known, not
-     * because the node is empty.
+     * has been delivered, or found empty or missing, which delivers nothing. Until then {@link #contents()} is {@code ""}
+     * because nothing is known, not because the node is empty.
      */
     public CompletionStage<Void> firstRead() {
         return firstRead.minimalCompletionStage();

@@ -40,6 +40,7 @@ class SettingsViewTest {
         assertEquals(Map.of("retries", 3, "host", "a.test"), view.map("MY_LIMITS"));
         assertEquals(Map.of(), view.map("MY_TEXT"));
         assertEquals(Map.of(), view.map("MY_UNSET"));
+        assertThrows(IllegalArgumentException.class, () -> withEnvironment(Map.of("MY_BROKEN", "{retries: 3")).map("MY_BROKEN"));
     }
 
     @Test

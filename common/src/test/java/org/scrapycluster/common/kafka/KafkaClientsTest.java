@@ -102,9 +102,15 @@ class KafkaClientsTest {
     void theFeedTimeoutMustOutlastTheLingerTheProducerUses() {
         Settings lingering = Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES",
                 "{linger.ms: 15000}")));
-        assertEquals("Setting KAFKA_FEED_TIMEOUT (from the defaults) is 10000 ms, which must be longer than the producer's linger of 15000 ms "
+        assertEquals("Setting KAFKA_FEED_TIMEOUT (from the defaults) is 10000 ms, which must be longer than the producer's linger "
+                + "of 15000 ms "
                 + "(KAFKA_PRODUCER_BATCH_LINGER_MS, or linger.ms in KAFKA_CLIENT_PROPERTIES)",
                 assertThrows(SettingsException.class, () -> new KafkaClients(lingering).feedTimeout()).getMessage());
+
+        Settings unreadable = Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES",
+                "{linger.ms: 5ms}")));
+        assertTrue(assertThrows(SettingsException.class, () -> new KafkaClients(unreadable).feedTimeout()).getMessage()
+                .startsWith("Setting KAFKA_CLIENT_PROPERTIES (from the command line) gives linger.ms the value '5ms'"));
 
         KafkaClients kafkaDefault = new KafkaClients(Settings.load("rest", new SettingsSources(null, Map.of(),
                 Map.of("KAFKA_CLIENT_PROPERTIES", "{linger.ms: null}"))));

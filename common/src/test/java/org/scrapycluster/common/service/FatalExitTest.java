@@ -49,7 +49,11 @@ class FatalExitTest {
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), FailingWhileStopping.class.getName()).redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            assertEquals("ready", out.readLine());
+            String line;
+            do {
+                line = out.readLine(); // after what the JVM may say first (Picked up JAVA_TOOL_OPTIONS: ...)
+            } while (line != null && !line.equals("ready"));
+            assertEquals("ready", line);
             // SIGTERM, as kill sends it: the stop begins (Process.destroy would close the streams read here)
             new ProcessBuilder("kill", "-TERM", Long.toString(child.pid())).start().waitFor();
 

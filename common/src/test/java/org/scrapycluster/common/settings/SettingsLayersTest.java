@@ -233,7 +233,8 @@ class SettingsLayersTest {
     @Test
     void textThatYaml11ReadsAsSomethingElseIsKeptAsWritten() throws IOException {
         Settings crawler = Settings.load("crawler", new SettingsSources(
-                write("REDIS_PASSWORD: 0123\nZOOKEEPER_ID: 01\nPUBLIC_IP: 1:20\nREDIS_PORT: 6380\nROBOTSTXT_OBEY: false\n"), Map.of(), Map.of()));
+                write("REDIS_PASSWORD: 0123\nZOOKEEPER_ID: 01\nPUBLIC_IP: 1:20\nREDIS_PORT: 6380\nROBOTSTXT_OBEY: false\n"), Map.of(),
+                Map.of()));
         assertEquals("0123", crawler.getString("REDIS_PASSWORD"), "not YAML 1.1's octal 83");
         assertEquals("01", crawler.getString("ZOOKEEPER_ID"));
         assertEquals("1:20", crawler.getString("PUBLIC_IP"), "not YAML 1.1's sexagesimal 80");

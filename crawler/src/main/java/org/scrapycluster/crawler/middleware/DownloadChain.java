@@ -144,7 +144,8 @@ public final class DownloadChain {
             Throwable cause = Completions.cause(failure);
             return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause, false));
         }).thenCompose(answer -> bugIn(answer, name).<CompletableFuture<DownloadStep>>map(bug -> CompletableFuture.failedFuture(
-                new MiddlewareFailure(middleware.name(), name, url, bug, null, true))).orElseGet(() -> CompletableFuture.completedFuture(answer)));
+                new MiddlewareFailure(middleware.name(), name, url, bug, null, true)))
+                .orElseGet(() -> CompletableFuture.completedFuture(answer)));
     }
 
     /**

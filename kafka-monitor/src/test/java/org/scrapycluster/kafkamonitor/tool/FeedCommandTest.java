@@ -178,7 +178,8 @@ class FeedCommandTest {
         Path seeds = Files.writeString(files.resolve("seeds.jsonl"), CRAWL + "\n");
         for (List<String> input : List.of(List.of(CRAWL), List.of("--file", seeds.toString()))) {
             String said = settingError(input, "KAFKA_HOSTS=" + stack.kafkaBootstrap(), "KAFKA_FEED_TIMEOUT=0");
-            assertTrue(said.matches("scrapy-cluster feed: Setting KAFKA_FEED_TIMEOUT \\(from .*\\) is 0 ms, which must be longer than the producer's linger of \\d+ ms \\(KAFKA_PRODUCER_BATCH_LINGER_MS, or "
+            assertTrue(said.matches("scrapy-cluster feed: Setting KAFKA_FEED_TIMEOUT \\(from .*\\) is 0 ms, which must be longer than "
+                    + "the producer's linger of \\d+ ms \\(KAFKA_PRODUCER_BATCH_LINGER_MS, or "
                     + "linger.ms in KAFKA_CLIENT_PROPERTIES\\)"), said);
         }
     }
