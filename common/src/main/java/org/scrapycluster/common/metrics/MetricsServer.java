@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -63,15 +66,32 @@ public final class MetricsServer implements AutoCloseable {
             throw settings.invalid("METRICS_PORT", "is " + port + "; use a port, 0 for any free one, or -1 for none");
         }
         String host = settings.getString("METRICS_HOST");
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (!isOfThisHost(address)) {
+            throw settings.invalid("METRICS_HOST", "is " + host + ", which is not an address of this host; use one of its"
+                    + " addresses, 127.0.0.1 for this host alone, or 0.0.0.0 for all");
+        }
         try {
-            return Optional.of(start(new InetSocketAddress(host, port), AllowedHosts.listed(settings, "METRICS_ALLOWED_HOSTS"),
-                    registry, health));
+            return Optional.of(start(address, AllowedHosts.listed(settings, "METRICS_ALLOWED_HOSTS"), registry, health));
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof BindException) {
                 throw settings.invalid("METRICS_PORT", "is " + port + ", which cannot be bound on " + host
                         + " (" + e.getCause().getMessage() + "); choose another port, 0 for any free one, or -1 for none");
             }
             throw e;
+        }
+    }
+
+    /** Whether {@code address} resolves to a wildcard address or to one of this host's interfaces. */
+    private static boolean isOfThisHost(InetSocketAddress address) {
+        if (address.isUnresolved()) {
+            return false;
+        }
+        InetAddress ip = address.getAddress();
+        try {
+            return ip.isAnyLocalAddress() || ip.isLoopbackAddress() || NetworkInterface.getByInetAddress(ip) != null;
+        } catch (SocketException e) {
+            return true; // cannot tell: the bind says
         }
     }
 

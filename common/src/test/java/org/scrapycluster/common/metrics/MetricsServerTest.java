@@ -123,6 +123,18 @@ class MetricsServerTest {
     }
 
     @Test
+    void aHostThatIsNoAddressOfThisHostIsThatSettingsError() {
+        for (String host : List.of("192.0.2.1", "no-such-host.invalid")) {
+            Settings settings = Settings.load("redis-monitor", new SettingsSources(null, Map.of(),
+                    Map.of("METRICS_PORT", "0", "METRICS_HOST", host)));
+            SettingsException refused = assertThrows(SettingsException.class,
+                    () -> MetricsServer.start(settings, metrics.registry(), health));
+            assertTrue(refused.getMessage().startsWith("Setting METRICS_HOST (from the command line) is " + host
+                    + ", which is not an address of this host"), refused.getMessage());
+        }
+    }
+
+    @Test
     void healthIsOkOnlyWhenEveryCheckIsUp() throws Exception {
         AtomicBoolean redisUp = new AtomicBoolean(true);
         health.scoped("kafka-monitor").register("redis", () -> redisUp.get() ? Health.up() : Health.down("connection refused"));
