@@ -50,17 +50,26 @@ public final class SettingsOptions {
     private SettingsSources sources(String logPrefix, Map<String, String> commandOptions) {
         Map<String, String> commandLine = new LinkedHashMap<>();
         sets.forEach(set -> commandLine.put(set.name(), set.value()));
-        commandLine.putAll(commandOptions);
+        commandOptions.forEach((name, value) -> beatingSets(commandLine, name, value));
         if (logLevel != null) {
-            commandLine.put(logPrefix + "LOG_LEVEL", logLevel);
+            beatingSets(commandLine, logPrefix + "LOG_LEVEL", logLevel);
         }
         if (logJson) {
-            commandLine.put(logPrefix + "LOG_JSON", "true");
+            beatingSets(commandLine, logPrefix + "LOG_JSON", "true");
         }
         if (logFile) {
-            commandLine.put(logPrefix + "LOG_STDOUT", "false");
+            beatingSets(commandLine, logPrefix + "LOG_STDOUT", "false");
         }
         return new SettingsSources(config, System.getenv(), commandLine);
+    }
+
+    /**
+     * Sets {@code name} as a command's own option does: over a {@code --set} of it, scoped to a service
+     * ({@code crawler.SPIDER_NAME}) or not, which would otherwise apply after it.
+     */
+    private static void beatingSets(Map<String, String> commandLine, String name, String value) {
+        commandLine.keySet().removeIf(set -> set.endsWith("." + name));
+        commandLine.put(name, value);
     }
 
     /** The settings of {@code service} from its defaults and these options. */

@@ -8,9 +8,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.logging.LogConfig;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 
@@ -65,6 +67,17 @@ class SettingsOptionsTest {
                 new SettingsOptions.Assignment("REDIS_PASSWORD", "p=q"), new SettingsOptions.Assignment("KAFKA_HOSTS", "b:9092")),
                 options.sets);
         assertEquals(List.of("b:9092"), options.loadForTool("kafka-monitor").getStringList("KAFKA_HOSTS"));
+    }
+
+    @Test
+    void aCommandsOwnOptionsBeatASetOfTheSameSettingScopedOrNot() {
+        String logLevel = LogConfig.prefix(Settings.defaults("crawler")) + "LOG_LEVEL"; // the crawler's is SC_LOG_LEVEL
+        SettingsOptions options = parse("--set", "crawler.SPIDER_NAME=link", "--set", "crawler." + logLevel + "=INFO", "-ll", "DEBUG");
+
+        Settings crawler = options.load("crawler", Map.of("SPIDER_NAME", "wandering"));
+
+        assertEquals("wandering", crawler.getString("SPIDER_NAME"), "--spider wandering");
+        assertEquals("DEBUG", crawler.getString(logLevel), "-ll DEBUG");
     }
 
     @Test
