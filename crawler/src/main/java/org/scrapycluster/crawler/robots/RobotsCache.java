@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.robots;
 
+import java.io.ByteArrayOutputStream;
 import java.net.URL;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -335,13 +336,28 @@ public final class RobotsCache {
     }
 
     /**
-     * The file as the parser reads it, which is UTF-8 unless a byte-order mark says UTF-16: bytes that are not UTF-8
-     * are read as cp1252, as a page that declares no encoding is, so that a Latin-1 {@code Disallow: /café} forbids
-     * what a link to {@code /café} becomes ({@code /caf%C3%A9}). Scrapy drops such bytes, forbidding {@code /caf}.
+     * The file as the parser reads it, which is UTF-8 unless a byte-order mark says UTF-16: a line whose bytes are not
+     * UTF-8 is read as cp1252, as a page that declares no encoding is, so that a Latin-1 {@code Disallow: /café} forbids
+     * what a link to {@code /café} becomes ({@code /caf%C3%A9}); the other lines stay UTF-8, so that a stray Latin-1
+     * byte in a comment leaves {@code Disallow: /größe/} as written. Scrapy drops such bytes, forbidding {@code /caf}.
      */
     private static byte[] utf8(byte[] body) {
         boolean utf16 = BytePrefix.UTF_16_LE_MARK.starts(body) || BytePrefix.UTF_16_BE_MARK.starts(body);
-        return utf16 || EncodingDetector.isUtf8(body) ? body : new String(body, WINDOWS_1252).getBytes(StandardCharsets.UTF_8);
+        if (utf16 || EncodingDetector.isUtf8(body)) {
+            return body;
+        }
+        ByteArrayOutputStream read = new ByteArrayOutputStream(body.length + body.length / 8);
+        int start = 0;
+        while (start < body.length) {
+            int end = start;
+            while (end < body.length && body[end++] != '\n') {
+                // to the end of the line, its line feed included
+            }
+            byte[] line = Arrays.copyOfRange(body, start, end);
+            read.writeBytes(EncodingDetector.isUtf8(line) ? line : new String(line, WINDOWS_1252).getBytes(StandardCharsets.UTF_8));
+            start = end;
+        }
+        return read.toByteArray();
     }
 
     /**

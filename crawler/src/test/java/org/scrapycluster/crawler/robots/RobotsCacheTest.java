@@ -337,6 +337,20 @@ class RobotsCacheTest {
     }
 
     @Test
+    void aStrayLatin1ByteLeavesTheOtherLinesUtf8() {
+        byte[] comment = "# caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] rules = "User-agent: *\nDisallow: /gr\u00f6\u00dfe/\n".getBytes(StandardCharsets.UTF_8);
+        byte[] file = new byte[comment.length + rules.length];
+        System.arraycopy(comment, 0, file, 0, comment.length);
+        System.arraycopy(rules, 0, file, comment.length, rules.length);
+        fetcher.answer("http://mixed.test/robots.txt", 200, file);
+
+        BaseRobotRules mixed = rules(cache(100).rulesFor("http://mixed.test/"));
+
+        assertFalse(mixed.isAllowed("http://mixed.test/gr%C3%B6%C3%9Fe/x"), "/größe/, as written in UTF-8");
+    }
+
+    @Test
     void redirectsAreFollowedUpToFive() {
         fetcher.redirect("http://a.test/robots.txt", "http://www.a.test/robots.txt");
         fetcher.answer("http://www.a.test/robots.txt", 200, "User-agent: scrapy\nDisallow: /cart\n");
