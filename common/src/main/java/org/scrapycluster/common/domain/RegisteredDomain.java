@@ -59,10 +59,13 @@ public final class RegisteredDomain {
         return name.parts().getLast() + ".";
     }
 
-    /** Whether {@code key} is already a registered domain in the form {@link #of} gives, e.g. {@code ebay.com} or {@code localhost.}. */
+    /**
+     * Whether {@code key} is already a registered domain in the form {@link #of} gives, e.g. {@code ebay.com},
+     * {@code localhost.}, or {@code .gov.uk} for the host {@code gov.uk}, a public suffix, whose pages are queued so.
+     */
     public static boolean isRegisteredDomain(String key) {
         try {
-            return key != null && of(key).equals(key);
+            return key != null && of(key.startsWith(".") ? key.substring(1) : key).equals(key);
         } catch (IllegalArgumentException e) {
             return false;
         }

@@ -108,6 +108,8 @@ class DomainConfigYamlTest {
     void aPublicSuffixIsNamedAsOne() {
         assertEquals(Optional.of("'com' is not a registered domain as queue keys use it; it is a public suffix, whose pages are "
                 + "queued under '.com'"), DomainConfigYaml.notARegisteredDomain("com"));
+        assertEquals(Optional.empty(), DomainConfigYaml.notARegisteredDomain(".com"), "as it says: the key of those pages");
+        assertEquals(Optional.empty(), DomainConfigYaml.notARegisteredDomain(".gov.uk"));
     }
 
     @Test
