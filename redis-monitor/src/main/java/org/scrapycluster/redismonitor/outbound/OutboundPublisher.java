@@ -103,8 +103,7 @@ public final class OutboundPublisher implements AutoCloseable {
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting
      */
     public static void check(Settings settings) {
-        sendTimeout(settings);
-        KafkaClients.check(settings);
+        sendTimeout(settings); // which checks the Kafka clients' settings first (KafkaClients.sendTimeout)
         Topics.from(settings);
         JsonLimits.from(settings);
     }
