@@ -32,6 +32,9 @@ for i = 5, #ARGV, 2 do
         write()
       end
     end
+  else
+    -- numbered all the same, so that a write sent again names the events it adds as it did the first time
+    sequence = sequence + tonumber(ARGV[i + 1])
   end
 end
 write()

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.stats.RollingWindowCounter;
@@ -16,6 +17,9 @@ import org.scrapycluster.common.stats.RollingWindowCounter;
  * spiders. The Redis monitor's own heartbeat ({@code rm-host:0123456789ab}) is left to the monitor.
  */
 public final class ClusterStatistics {
+
+    /** The number of the fixture's next window write: a window takes each number of a writer once. */
+    private static final AtomicLong WRITES = new AtomicLong();
 
     private ClusterStatistics() {
     }
@@ -60,7 +64,7 @@ public final class ClusterStatistics {
     /** Our form of a rolling window: a hash of time buckets at {@code buckets:<key>}. */
     private static void window(RedisConnection redis, String key, long events, long now) {
         RollingWindowCounter counter = new RollingWindowCounter(key, Long.parseLong(key.substring(key.lastIndexOf(':') + 1)));
-        redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(now), events), now));
+        redis.await(counter.addAsync(redis, Map.of(counter.bucketStart(now), events), now, "fixture", WRITES.incrementAndGet()));
     }
 
     /** The form an earlier build of ours kept a rolling window in: a hash of time buckets at the original's name. */

@@ -16,8 +16,8 @@ import org.scrapycluster.common.redis.RedisConnection;
  * A count of events in a sliding window, named by the original's key name
  * ({@code stats:<service>:<name>:<window seconds>}, {@link #key()}) and stored beside it, at
  * {@code buckets:<that name>} ({@link #bucketsKey()}), as a HASH of time buckets: field = bucket start
- * in epoch seconds, value = events in that bucket. Memory is bounded (at most about 61 fields)
- * whatever the event rate; the original kept one sorted-set member per event at the window's name, where
+ * in epoch seconds, value = events in that bucket, and for each process writing it the number of its last write
+ * ({@link #addAsync}). Memory is bounded (about 61 fields and one a writer) whatever the event rate; the original kept one sorted-set member per event at the window's name, where
  * a Python service in the cluster still does, so the HASH must not be there (docs/differences.md, docs/operations.md
  * "Mixed Python and Java clusters").
  *
@@ -79,15 +79,23 @@ public final class RollingWindowCounter {
 
     /**
      * Adds counts by bucket start to {@link #bucketsKey()}, trims buckets that left the window and refreshes the expiry,
-     * in one call; a HASH at {@link #key()}, written by an earlier build of ours, is folded in and deleted.
+     * in one call; a HASH at {@link #key()}, written by an earlier build of ours, is folded in and deleted. The counts
+     * are added unless the HASH already took write {@code number} of {@code nodeId} or a later one: a write sent again
+     * after Redis answered it too late is added once.
      *
+     * @param nodeId the writer, whose writes of this window are numbered in the order it sends them
+     * @param number this write's number, or the number it had when first sent
      * @return true, or false when {@link #bucketsKey()} holds another type (written by hand), in which case nothing
      *         was written
      */
-    public CompletableFuture<Boolean> addAsync(RedisConnection redis, Map<Long, Long> countsByBucket, long nowEpochSecond) {
-        List<String> args = new ArrayList<>(2 + 2 * countsByBucket.size());
+    public CompletableFuture<Boolean> addAsync(RedisConnection redis, Map<Long, Long> countsByBucket, long nowEpochSecond,
+            String nodeId, long number) {
+        List<String> args = new ArrayList<>(5 + 2 * countsByBucket.size());
         args.add(Long.toString(oldestBucket(nowEpochSecond)));
         args.add(Long.toString(windowSeconds + bucketSeconds));
+        args.add(nodeId);
+        args.add(Long.toString(number));
+        args.add(Long.toString(nowEpochSecond));
         countsByBucket.forEach((bucket, count) -> {
             args.add(Long.toString(bucket));
             args.add(Long.toString(count));

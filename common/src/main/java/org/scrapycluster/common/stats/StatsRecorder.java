@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,10 +37,11 @@ import org.slf4j.LoggerFactory;
  * they land in the right bucket later) and dropped only once they have left their window; lifetime
  * events are kept as a number and written later, at most {@value #LIFETIME_PER_FLUSH} per flush.
  * A write Redis did not answer in time may still land (a Redis stalled longer than the command timeout runs it when it
- * comes back): lifetime events are sent again under the same members, which a HyperLogLog counts once; window counts
- * are sent again too, and may then count twice (not sending them would lose them whenever the write did not land, as
- * a script Redis no longer had does not). The outage is logged once, and its end once. {@link #close()} stops the flush thread after a last
- * flush.
+ * comes back), so what it carried is sent again as it was, and counted once: lifetime events under the same members,
+ * which a HyperLogLog counts once; a window's counts as the same numbered write, which the window takes once
+ * ({@link RollingWindowCounter#addAsync}), or in the original's form under the same members. A window's later counts
+ * wait until Redis confirmed that write, so that it takes a writer's writes in order. The outage is logged once, and
+ * its end once. {@link #close()} stops the flush thread after a last flush.
  *
  * <p>A key Redis refuses (a lifetime key that is no HyperLogLog, a window bucket that holds no number, written by
  * hand) is no outage: its counts of that flush are dropped, it is logged once, and the other keys are written
@@ -65,7 +67,10 @@ public final class StatsRecorder implements AutoCloseable {
     private final Clock clock;
     private final Duration interval;
     private final List<StatsCounter> counters = new CopyOnWriteArrayList<>();
+    /** Counts of a window not sent yet: held back behind an unconfirmed write of that window, or kept in an outage. */
     private final Map<RollingWindowCounter, Map<Long, Long>> unwrittenBuckets = new HashMap<>();
+    /** Window writes Redis did not confirm, sent again as they were before any later counts of their window. */
+    private final Map<RollingWindowCounter, WindowWrite> unconfirmed = new HashMap<>();
     private final Map<LifetimeCounter, Long> unwrittenLifetime = new HashMap<>();
     /** Lifetime events named ({@code <node id>:<sequence>}) by a write that failed: sent again under the same names. */
     private final Map<LifetimeCounter, Deque<Names>> unwrittenNames = new HashMap<>();
@@ -119,8 +124,21 @@ public final class StatsRecorder implements AutoCloseable {
      * @return whether everything was written; what was not is kept for the next flush
      */
     public synchronized boolean flush() {
+        boolean complete = awaitAll(send());
+        if (complete && heldBack()) {
+            // counts held back behind a write sent again, which Redis has now confirmed
+            complete = awaitAll(send());
+        }
+        if (complete) {
+            outage.succeeded();
+        }
+        return complete;
+    }
+
+    /** Waits for {@code writes}: whether all were written, or refused; what was not is kept for the next flush. */
+    private boolean awaitAll(List<Write> writes) {
         boolean complete = true;
-        for (Write write : send()) {
+        for (Write write : writes) {
             try {
                 redis.await(write.result());
                 refused.answered(write.key());
@@ -138,9 +156,6 @@ public final class StatsRecorder implements AutoCloseable {
                 outage.failed(e);
                 complete = false;
             }
-        }
-        if (complete) {
-            outage.succeeded();
         }
         return complete;
     }
@@ -160,26 +175,34 @@ public final class StatsRecorder implements AutoCloseable {
         return writes;
     }
 
+    /**
+     * The write of {@code window}: one Redis did not confirm, as it was, or else the counts of {@code bySecond} and those
+     * not sent yet that are still inside the window; none when a window of buckets written before has no counts.
+     */
     private Optional<Write> writeWindow(RollingWindowCounter window, Map<Long, Long> bySecond, long now) {
         // by bucket start, or by second when each event is written (the original's form)
-        Map<Long, Long> buckets = unwrittenBuckets.getOrDefault(window, new HashMap<>());
-        unwrittenBuckets.remove(window);
+        Map<Long, Long> buckets = unwrittenBuckets.computeIfAbsent(window, w -> new HashMap<>());
         bySecond.forEach((second, events) -> buckets.merge(originalKeys ? second : window.bucketStart(second), events, Long::sum));
         long oldest = originalKeys ? EventWindow.oldestSecond(window, now) : window.oldestBucket(now);
         buckets.keySet().removeIf(bucket -> bucket < oldest);
-        CompletableFuture<Boolean> add;
-        if (originalKeys) {
-            // written even with no new events, to trim those that left the window
-            long first = sequence + 1;
-            sequence += buckets.values().stream().mapToLong(Long::longValue).sum();
-            add = EventWindow.addAsync(redis, window, buckets, now, nodeId, first);
-        } else if (buckets.isEmpty() && written.contains(window)) {
-            return Optional.empty();
-        } else {
-            written.add(window);
-            add = window.addAsync(redis, buckets, now);
+        WindowWrite write = unconfirmed.remove(window);
+        if (write == null) {
+            unwrittenBuckets.remove(window);
+            if (buckets.isEmpty() && !originalKeys && written.contains(window)) {
+                // nothing new; the original's form is written all the same, to trim the events that left the window
+                return Optional.empty();
+            }
+            long events = buckets.values().stream().mapToLong(Long::longValue).sum();
+            write = new WindowWrite(new TreeMap<>(buckets), sequence + 1);
+            sequence += originalKeys ? events : 1;
+        } else if (buckets.isEmpty()) {
+            unwrittenBuckets.remove(window);
         }
+        written.add(window);
         String key = originalKeys ? window.key() : window.bucketsKey();
+        CompletableFuture<Boolean> add = originalKeys
+                ? EventWindow.addAsync(redis, window, write.buckets(), now, nodeId, write.number())
+                : window.addAsync(redis, write.buckets(), now, nodeId, write.number());
         CompletableFuture<Boolean> result = add.thenApply(ours -> {
             if (!ours && foreignKeys.add(key)) {
                 LOG.warn("Statistics key {} holds another type (written by another component); its counts are dropped until it is gone",
@@ -189,9 +212,10 @@ public final class StatsRecorder implements AutoCloseable {
             }
             return ours;
         });
+        WindowWrite sent = write;
         return Optional.of(new Write(key, result, () -> {
             written.remove(window);
-            buckets.forEach((bucket, events) -> unwrittenBuckets.computeIfAbsent(window, w -> new HashMap<>()).merge(bucket, events, Long::sum));
+            unconfirmed.put(window, sent);
         }));
     }
 
@@ -254,8 +278,19 @@ public final class StatsRecorder implements AutoCloseable {
      */
     public void close(StopBudget budget) {
         ticker.close(budget.waitFor(Ticker.STOP_TIMEOUT));
-        redis.writeAtStop(budget, "the statistics counted since their last write, lost",
-                () -> CompletableFuture.allOf(send().stream().map(StatsRecorder::refusalPassedOver).toArray(CompletableFuture[]::new)));
+        redis.writeAtStop(budget, "the statistics counted since their last write, lost", () -> sendAll().thenCompose(sent ->
+                // counts held back behind a write sent again, which Redis has now confirmed
+                heldBack() ? sendAll() : CompletableFuture.completedFuture(null)));
+    }
+
+    /** Whether counts of a window wait to be sent (behind a write sent again, or in an outage). */
+    private synchronized boolean heldBack() {
+        return !unwrittenBuckets.isEmpty();
+    }
+
+    /** Sends everything counted so far: done when every write is, a refusal passed over. */
+    private CompletableFuture<Void> sendAll() {
+        return CompletableFuture.allOf(send().stream().map(StatsRecorder::refusalPassedOver).toArray(CompletableFuture[]::new));
     }
 
     /** A write's result, which a refusal of its key completes normally. */
@@ -267,6 +302,13 @@ public final class StatsRecorder implements AutoCloseable {
 
     /** One pipelined write to {@code key} and how to keep its counts when Redis is unavailable. */
     private record Write(String key, CompletableFuture<?> result, Runnable keep) {
+    }
+
+    /**
+     * A window's counts by bucket start (or second) as one numbered write: {@code number} is the write's number in the
+     * HASH form, or the first event's sequence number in the original's form.
+     */
+    private record WindowWrite(Map<Long, Long> buckets, long number) {
     }
 
     /** The lifetime event names {@code <node id>:<first>} to {@code <node id>:<first + count - 1>}. */

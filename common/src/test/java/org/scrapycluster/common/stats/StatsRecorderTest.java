@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.TestRedis;
@@ -38,8 +41,8 @@ class StatsRecorderTest {
         total.increment(2);
         assertTrue(recorder.flush());
 
-        assertEquals(Map.of("1700000100", "20000", "1700000103", "2"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":60")));
-        assertEquals(Map.of("1700000100", "20002"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")));
+        assertEquals(Map.of("1700000100", "20000", "1700000103", "2"), buckets(redis, Keyspace.statsBuckets(prefix + ":60")));
+        assertEquals(Map.of("1700000100", "20002"), buckets(redis, Keyspace.statsBuckets(prefix + ":900")));
         long lifetime = redis.sync().pfcount(prefix + ":lifetime");
         assertTrue(Math.abs(lifetime - 20_002) < 400, "HyperLogLog within 2 %: " + lifetime);
         assertTrue(recorder.flush(), "an empty flush is fine");
@@ -75,16 +78,19 @@ class StatsRecorderTest {
     }
 
     /**
-     * A Redis that stalls longer than the command timeout runs the writes it was sent once it is back: the lifetime events
-     * are sent again under the same members, so that they are not counted twice.
+     * A Redis that stalls longer than the command timeout runs the writes it was sent once it is back: they are sent again
+     * as they were, so that neither the lifetime events nor a window's counts are counted twice, in either form.
      */
-    @Test
-    void lifetimeEventsRedisAnsweredTooLateAreNotCountedTwice() {
+    @ParameterizedTest(name = "original keys: {0}")
+    @ValueSource(booleans = {false, true})
+    void countsRedisAnsweredTooLateAreNotCountedTwice(boolean originalKeys) {
         String prefix = "stats:" + TestRedis.unique("km") + ":total";
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("stats-stall"));
              RedisConnection redis = TestRedis.connect(server)) {
-            StatsRecorder recorder = recorder(redis);
+            StatsRecorder recorder = new StatsRecorder(redis, "node1", clock, Duration.ofSeconds(1), originalKeys);
             StatsCounter total = recorder.counter(prefix, List.of(900L));
+            total.increment();
+            assertTrue(recorder.flush(), "Redis has the scripts: a write it answers late is run");
             total.increment(3);
             server.freeze();
             try {
@@ -94,9 +100,12 @@ class StatsRecorderTest {
             }
             total.increment(2);
 
-            assertTrue(recorder.flush());
+            assertTrue(recorder.flush(), "the write sent again, then the counts held back behind it");
 
-            assertEquals(5, redis.sync().pfcount(prefix + ":lifetime"));
+            assertEquals(6, redis.sync().pfcount(prefix + ":lifetime"));
+            assertEquals(6, originalKeys
+                    ? redis.sync().zcard(prefix + ":900")
+                    : buckets(redis, Keyspace.statsBuckets(prefix + ":900")).values().stream().mapToLong(Long::parseLong).sum());
             recorder.close();
         }
     }
@@ -111,13 +120,13 @@ class StatsRecorderTest {
         refused.increment(5);
 
         assertTrue(recorder.flush(), "a refused key is no outage");
-        assertEquals(Map.of("1700000100", "5"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")), "the other window is written");
+        assertEquals(Map.of("1700000100", "5"), buckets(redis, Keyspace.statsBuckets(prefix + ":900")), "the other window is written");
 
         redis.sync().del(prefix + ":lifetime", Keyspace.statsBuckets(prefix + ":60"));
         refused.increment(2);
         assertTrue(recorder.flush());
         assertEquals(2, redis.sync().pfcount(prefix + ":lifetime"), "the counts Redis refused are dropped, not kept");
-        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":60")));
+        assertEquals(Map.of("1700000100", "2"), buckets(redis, Keyspace.statsBuckets(prefix + ":60")));
         recorder.close();
     }
 
@@ -135,7 +144,7 @@ class StatsRecorderTest {
         redis.sync().del(buckets);
         counter.increment(2);
         assertTrue(recorder.flush());
-        assertEquals(Map.of("1700000100", "2"), redis.sync().hgetall(buckets),
+        assertEquals(Map.of("1700000100", "2"), buckets(redis, buckets),
                 "written again once the key is gone; what was counted while it held another type is dropped");
         recorder.close();
     }
@@ -150,13 +159,13 @@ class StatsRecorderTest {
 
         assertTrue(recorder.flush(), "the first flush writes every window, events or not");
         assertEquals(0, redis.sync().exists(prefix + ":900"), "the earlier build's HASH is gone from the original's name");
-        assertEquals(Map.of("1700000085", "4", "1700000100", "1"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")));
+        assertEquals(Map.of("1700000085", "4", "1700000100", "1"), buckets(redis, Keyspace.statsBuckets(prefix + ":900")));
 
         counter.increment(3);
         assertTrue(recorder.flush());
         assertEquals(1, redis.sync().zcard(prefix + ":60"), "the sorted set is left to its writer");
-        assertEquals(Map.of("1700000100", "3"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":60")));
-        assertEquals(Map.of("1700000085", "4", "1700000100", "4"), redis.sync().hgetall(Keyspace.statsBuckets(prefix + ":900")));
+        assertEquals(Map.of("1700000100", "3"), buckets(redis, Keyspace.statsBuckets(prefix + ":60")));
+        assertEquals(Map.of("1700000085", "4", "1700000100", "4"), buckets(redis, Keyspace.statsBuckets(prefix + ":900")));
         recorder.close();
     }
 
@@ -167,9 +176,16 @@ class StatsRecorderTest {
 
     private static String sum(RedisConnection redis, String key) {
         try {
-            return Long.toString(redis.sync().hvals(key).stream().mapToLong(Long::parseLong).sum());
+            return Long.toString(buckets(redis, key).values().stream().mapToLong(Long::parseLong).sum());
         } catch (RuntimeException redisAway) {
             return "unreachable";
         }
+    }
+
+    /** The time buckets of a window's HASH, without its writers' numbers ({@code w:<node id>}). */
+    private static Map<String, String> buckets(RedisConnection redis, String key) {
+        Map<String, String> buckets = new HashMap<>(redis.sync().hgetall(key));
+        buckets.keySet().removeIf(field -> field.startsWith("w:"));
+        return buckets;
     }
 }
