@@ -20,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * a throw or a {@code null}, a bug, gives the request up. A request or response is changed only through the
  * {@code with…} methods of the values given: a {@link DownloadRequest} of your own making is refused.
  */
-public interface DownloaderMiddleware extends Extension {
+public interface DownloaderMiddleware extends CrawlerExtension {
 
     /** Before {@code request} is sent; the default hands it on unchanged. */
     default CompletableFuture<DownloadStep> beforeRequest(DownloadRequest request) {

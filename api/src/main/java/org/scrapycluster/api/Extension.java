@@ -6,7 +6,7 @@ package org.scrapycluster.api;
  * example {@code META-INF/services/org.scrapycluster.api.Spider}), or is named by its class name in the
  * setting that lists its kind. The instance a service uses is constructed once, configured once ({@link #configure}),
  * and then used from several threads at a time: implementations must be thread-safe. Before it, each start checks its
- * settings by constructing and configuring another instance, which it drops (an item pipeline's is closed): state
+ * settings by constructing and configuring another instance, which it drops (a {@link CrawlerExtension} is closed): state
  * kept in static fields is shared by both, as they share the plugin's class loader (docs/extending.md).
  */
 public interface Extension {

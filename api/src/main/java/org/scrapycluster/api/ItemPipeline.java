@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * future with one. A {@code process} that throws anything else or returns {@code null} is a bug: the item is dropped,
  * the stages after it are not given it, and its request is given up.
  */
-public interface ItemPipeline extends Extension, AutoCloseable {
+public interface ItemPipeline extends CrawlerExtension {
 
     /** Takes one item; the future completes when the item is safely handed on. */
     CompletableFuture<Void> process(ResultItem item);

@@ -7,7 +7,7 @@ package org.scrapycluster.api;
  * {@code allowed-domains}, {@code deny-extensions}) apply the crawl's own fields of those names while the
  * links are read from the page; a filter of your own then sees each link left, in its canonical form.
  */
-public interface LinkFilter extends Extension {
+public interface LinkFilter extends CrawlerExtension {
 
     /** Whether {@code link}, found on {@code page}, may be followed; {@code page.links()} is not to be asked here. */
     boolean allows(PageLink link, Page page);

@@ -10,7 +10,7 @@ package org.scrapycluster.api;
  * ({@code AssertionError}, {@code StackOverflowError}, …), drops that page: it is logged and counted as
  * {@code crawler_errors_total{kind="spider"}}, the request is acknowledged, and the crawl goes on.
  */
-public interface Spider extends Extension {
+public interface Spider extends CrawlerExtension {
 
     /** Reads one page: what to publish about it and what to crawl next. */
     SpiderOutput parse(Page page);

@@ -10,11 +10,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.scrapycluster.api.DownloaderMiddleware;
-import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.common.extension.ExtensionFailures;
-import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
@@ -59,7 +56,6 @@ import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.Scheduler;
 import org.scrapycluster.crawler.scheduler.SchedulerInbox;
 import org.scrapycluster.crawler.spider.LinkRules;
-import org.scrapycluster.crawler.spider.Spiders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,9 +120,7 @@ public final class CrawlerNode implements Service {
         publicIpLookup(settings, config);
         ZooKeeperConnection.of(settings);
         ConfigNodePath.of(settings);
-        Spiders.named(config.spiderName(), settings);
-        ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS");
-        DownloadChain.middlewares(settings);
+        NodeExtensions.check(settings);
         Pipelines.check(settings);
         StatsWindow.parse(settings.getStringList("STATS_TIMES"));
         CountedStatusCodes.from(settings);
@@ -212,9 +206,12 @@ public final class CrawlerNode implements Service {
     /** Builds what needs no Redis; returns how to build and start the rest once Redis is connected. */
     private RedisParts startWithoutRedis() {
         Settings settings = context.settings();
-        Spider spider = Spiders.named(config.spiderName(), settings);
-        LinkRules links = new LinkRules(ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS"));
-        List<DownloaderMiddleware> middlewares = DownloadChain.middlewares(settings);
+        // Owned in the reverse order of closing: see close(). The extensions close last, the pipelines before them, after
+        // the workers; and the leases after all of them.
+        NodeExtensions extensions = own(NodeExtensions.load(settings),
+                (loaded, budget) -> loaded.close(StopStep.EXTENSIONS.grantedBy(budget)));
+        Spider spider = extensions.spider();
+        LinkRules links = new LinkRules(extensions.linkFilters());
         String spiderId = spider.name();
         String nodeId = context.node().uuid12();
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
@@ -227,7 +224,6 @@ public final class CrawlerNode implements Service {
         ZooKeeperConnection zookeeper = ZooKeeperConnection.of(settings);
         String configNode = ConfigNodePath.of(settings);
 
-        // Owned in the reverse order of closing: see close(). The pipelines close after the workers and before the leases.
         Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),
                 (stages, budget) -> stages.close(StopStep.PIPELINES.grantedBy(budget)));
         ExecutorService workers = own(WorkerPool.start(config.workerThreads(), spiderId),
@@ -261,7 +257,7 @@ public final class CrawlerNode implements Service {
             Enqueuer enqueuer = new Enqueuer(connection, settings.getBoolean("QUEUE_FIFO"));
             RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
                     metrics, workers);
-            DownloadChain chain = DownloadChain.open(middlewares, new MiddlewareContext(config.robotsObey(), robots, throttles,
+            DownloadChain chain = DownloadChain.open(extensions.middlewares(), new MiddlewareContext(config.robotsObey(), robots, throttles,
                     ClusterThrottle.of(throttledQueue), inbox, config.retry(), config.redirect(), config.backoff(), statusCounters,
                     metrics, context.clock()), fetcher);
             processor = new RequestProcessor(config,

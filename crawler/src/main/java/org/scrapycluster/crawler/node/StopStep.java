@@ -36,6 +36,8 @@ enum StopStep {
     WORKERS(Duration.ofSeconds(5), false),
     /** The pipelines flush: Kafka takes the pages still going out. */
     PIPELINES(NodePipeline.CLOSE_WAIT, false),
+    /** The spider, link filters and downloader middlewares close. */
+    EXTENSIONS(NodeExtensions.CLOSE_WAIT, false),
     /** Redis answers the acknowledgements of the pages published; the leases still held are then handed back. */
     ACKNOWLEDGEMENTS(LeaseKeeper.ACKS_OUT_WAIT, true);
 
