@@ -182,7 +182,7 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
         try {
             return SettingsYaml.loader(new LoaderOptions()).load(text);
         } catch (YAMLException e) {
-            return fail(describe(text) + " is not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            return fail(describe(text) + " is not valid YAML: " + SettingsFile.problemOf(e));
         }
     }
 

@@ -165,8 +165,19 @@ public record SettingsFile(String name, String description, List<String> include
     static String problemOf(RuntimeException e) {
         if (e instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
             Mark mark = marked.getProblemMark();
-            return marked.getProblem() + " (line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ")";
+            return unquoted(marked.getProblem()) + " (line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ")";
         }
         return e.getMessage();
+    }
+
+    /** A problem SnakeYAML words with a piece of the value: an unquoted password beginning with {@code *} or {@code !}. */
+    private static String unquoted(String problem) {
+        if (problem.startsWith("found undefined alias")) {
+            return "found an undefined alias (quote a value that begins with *)";
+        }
+        if (problem.startsWith("could not determine a constructor for the tag")) {
+            return "found an unknown tag (quote a value that begins with !)";
+        }
+        return problem;
     }
 }

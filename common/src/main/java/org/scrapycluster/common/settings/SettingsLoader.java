@@ -191,8 +191,7 @@ final class SettingsLoader {
         Object loaded;
         try {
             loaded = SettingsYaml.loader(SettingsFile.strictOptions()).load(text);
-        } catch (YAMLException | IllegalArgumentException e) {
-            // a value its explicit tag cannot read (!!int x) fails with the number parser's exception
+        } catch (YAMLException e) {
             throw new SettingsException("The override file " + path + " is not valid YAML: " + SettingsFile.problemOf(e), e);
         }
         if (loaded == null) {

@@ -1,11 +1,18 @@
 package org.scrapycluster.common.settings;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.AbstractConstruct;
+import org.yaml.snakeyaml.constructor.Construct;
+import org.yaml.snakeyaml.constructor.ConstructorException;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.representer.Representer;
 import org.yaml.snakeyaml.resolver.Resolver;
@@ -17,6 +24,11 @@ import org.yaml.snakeyaml.resolver.Resolver;
  * {@code 0123} stays {@code 0123} (YAML 1.1 reads an octal 83), a {@code ZOOKEEPER_ID: 01} stays {@code 01},
  * {@code 1_000} and {@code 1:20} stay text (1000 and 80 in YAML 1.1), {@code LOG_LEVEL: OFF} stays {@code OFF} (false),
  * and a date stays text; {@code true}, {@code false}, decimal numbers and {@code null} are read as ever.
+ *
+ * <p>A number or boolean is read as one only as Java writes it back; other forms stay the text they are ({@code 1.50},
+ * {@code 2e10}, {@code +7}, {@code TRUE}), so that a password or id written so is kept as written, and a setting of a
+ * number or boolean type reads that text as ever. A value its explicit tag cannot read ({@code !!int x},
+ * {@code !!str [a]}) is refused with its line and column, without quoting it.
  */
 final class SettingsYaml {
 
@@ -26,7 +38,45 @@ final class SettingsYaml {
     /** A loader of settings YAML with {@code options}. */
     static Yaml loader(LoaderOptions options) {
         DumperOptions dumping = new DumperOptions();
-        return new Yaml(new SafeConstructor(options), new Representer(dumping), dumping, options, new CoreSchema());
+        return new Yaml(new AsWritten(options), new Representer(dumping), dumping, options, new CoreSchema());
+    }
+
+    /** The safe constructor, but that numbers and booleans in other forms than Java's stay text. */
+    private static final class AsWritten extends SafeConstructor {
+
+        AsWritten(LoaderOptions options) {
+            super(options);
+            for (Tag tag : List.of(Tag.INT, Tag.FLOAT, Tag.BOOL)) {
+                Construct typed = yamlConstructors.get(tag);
+                yamlConstructors.put(tag, new AbstractConstruct() {
+                    @Override
+                    public Object construct(Node node) {
+                        Object value = typed.construct(node);
+                        String text = ((ScalarNode) node).getValue();
+                        return String.valueOf(value).equals(text) ? value : text;
+                    }
+                });
+            }
+        }
+
+        @Override
+        protected Object constructObject(Node node) {
+            try {
+                return super.constructObject(node);
+            } catch (YAMLException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new Unreadable(node, e);
+            }
+        }
+    }
+
+    /** A value its tag cannot read, as a YAML error of its line and column, not quoting it (it may be a password). */
+    private static final class Unreadable extends ConstructorException {
+
+        Unreadable(Node node, RuntimeException cause) {
+            super(null, null, "a value its tag " + node.getTag() + " cannot read", node.getStartMark(), cause);
+        }
     }
 
     /** YAML 1.2's core schema for plain scalars, but that a number has no leading zeros ({@code 0123} is text). */

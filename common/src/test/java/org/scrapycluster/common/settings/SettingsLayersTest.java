@@ -173,7 +173,7 @@ class SettingsLayersTest {
         SettingsException kafka = assertThrows(SettingsException.class, () -> Settings.load("rest", new SettingsSources(null,
                 Map.of(), Map.of("KAFKA_CLIENT_PROPERTIES", "{sasl.jaas.config: 'password=\"hunter2\"', bad"))));
         assertEquals("Setting KAFKA_CLIENT_PROPERTIES from the command line: the value (not shown: it holds a secret) is not valid "
-                + "YAML: while parsing a flow mapping (expected map)", kafka.getMessage());
+                + "YAML: expected ',' or '}', but got <stream end> (line 1, column 45) (expected map)", kafka.getMessage());
 
         SettingsException notAMap = assertThrows(SettingsException.class, () -> Settings.load("crawler", new SettingsSources(null,
                 Map.of("KAFKA_CLIENT_PROPERTIES", "ssl.truststore.password=hunter2"), Map.of())));
@@ -256,6 +256,36 @@ class SettingsLayersTest {
         assertEquals(1.5, crawler.getDouble("QUEUE_WINDOW"));
     }
 
+    /** YAML that reads as a number or boolean in another form than Java writes it back is kept as written. */
+    @Test
+    void textThatLooksLikeANumberIsKeptAsWritten() throws IOException {
+        Settings rest = Settings.load("rest", new SettingsSources(write("""
+                REDIS_PASSWORD: 1.50
+                REST_API_KEYS: [2e10, +7, TRUE, 12]
+                KAFKA_CLIENT_PROPERTIES: {ssl.key.password: 1.50, retries: 3, enable.idempotence: true}
+                REDIS_SOCKET_TIMEOUT: 2.50
+                """), Map.of(), Map.of()));
+        assertEquals("1.50", rest.getString("REDIS_PASSWORD"));
+        assertEquals(List.of("2e10", "+7", "TRUE", "12"), rest.getStringList("REST_API_KEYS"));
+        assertEquals(Map.of("ssl.key.password", "1.50", "retries", 3, "enable.idempotence", true), rest.getMap("KAFKA_CLIENT_PROPERTIES"));
+        assertEquals(Duration.ofMillis(2500), rest.getSeconds("REDIS_SOCKET_TIMEOUT"), "a number setting reads the text as ever");
+    }
+
+    /** A value its explicit tag cannot read, or an unquoted password YAML reads as an alias, is refused without quoting it. */
+    @Test
+    void aValueYamlCannotReadIsRefusedWithoutQuotingIt() throws IOException {
+        for (String line : List.of("REDIS_PASSWORD: !!int hunter2", "REDIS_PASSWORD: !!str [hunter2]", "REDIS_PASSWORD: *hunter2",
+                "REDIS_PASSWORD: !hunter2")) {
+            SettingsException refused = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                    new SettingsSources(write(line + "\n"), Map.of(), Map.of())), line);
+            assertTrue(refused.getMessage().contains("(line 1, column 17)") && !refused.getMessage().contains("hunter2"),
+                    refused.getMessage());
+        }
+        SettingsException inText = assertThrows(SettingsException.class, () -> Settings.load("rest", new SettingsSources(null,
+                Map.of(), Map.of("REST_API_KEYS", "[k1, !!int hunter2]"))));
+        assertFalse(inText.getMessage().contains("hunter2"), inText.getMessage());
+    }
+
     @Test
     void aNumberOfSecondsMustBeFinite() throws IOException {
         for (String text : List.of("NaN", "Infinity", "-Infinity", "1e999")) {
@@ -265,7 +295,7 @@ class SettingsLayersTest {
                     flag.getMessage());
         }
         SettingsException inFile = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
-                new SettingsSources(write("SLEEP_TIME: .inf\n"), Map.of(), Map.of())));
+                new SettingsSources(write("SLEEP_TIME: 1e999\n"), Map.of(), Map.of())));
         assertTrue(inFile.getMessage().contains("is not a finite number"), inFile.getMessage());
     }
 
