@@ -41,6 +41,9 @@ public final class RoundTripCommand implements BenchmarkCommand, Callable<Intege
 
     @Override
     public Integer call() throws InterruptedException, TimeoutException {
+        if (rounds < 1 || warmup < 0) {
+            throw run.invalid("--rounds must be at least 1 and --warmup at least 0; were " + rounds + " and " + warmup);
+        }
         try (BenchmarkCluster cluster = run.open(BenchmarkCluster.Server.KAFKA, BenchmarkCluster.Server.REDIS,
                 BenchmarkCluster.Server.ZOOKEEPER)) {
             Map<String, Object> values = new LinkedHashMap<>(RoundTripBenchmark.runValues("bench-" + UUID.randomUUID().toString()

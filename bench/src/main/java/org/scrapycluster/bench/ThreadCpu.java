@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * CPU time of a process by group of threads ({@code ProcessUsage.cpuByThread}): what a stretch of a run used, the sum of
@@ -19,10 +20,26 @@ public final class ThreadCpu {
     private ThreadCpu() {
     }
 
+    /** One thread's group ({@code ProcessUsage.cpuByThread}) and CPU time so far. */
+    public record ThreadTime(String group, Duration cpu) {
+    }
+
     /**
-     * The CPU time each group of threads (or each process, {@code bench outside}'s named ones) used between {@code before}
-     * and {@code after}; a group born since counts whole.
+     * The CPU time each group of threads used between {@code before} and {@code after}, two readings of a process's
+     * threads by thread id, taken thread by thread: a thread born since counts whole, and one that ended since counts
+     * nothing (its time since {@code before} cannot be read), rather than taking its whole life's time off its group.
      */
+    public static Map<String, Duration> byGroup(Map<Long, ThreadTime> before, Map<Long, ThreadTime> after) {
+        Map<String, Duration> used = new TreeMap<>();
+        after.forEach((thread, now) -> {
+            ThreadTime then = before.get(thread);
+            Duration earlier = then != null && then.group().equals(now.group()) ? then.cpu() : Duration.ZERO;
+            used.merge(now.group(), now.cpu().minus(earlier), Duration::plus);
+        });
+        return used;
+    }
+
+    /** The CPU time each process ({@code bench outside}'s named ones) used between {@code before} and {@code after}. */
     public static Map<String, Duration> since(Map<String, Duration> before, Map<String, Duration> after) {
         Map<String, Duration> used = new LinkedHashMap<>();
         after.forEach((group, cpu) -> used.put(group, cpu.minus(before.getOrDefault(group, Duration.ZERO))));

@@ -21,6 +21,19 @@ class ThreadCpuTest {
     }
 
     @Test
+    void threadsAreTakenOneByOneSoThatOneThatEndedTakesNothingOffItsGroup() {
+        Map<String, Duration> used = ThreadCpu.byGroup(
+                Map.of(1L, new ThreadCpu.ThreadTime("C# CompilerThre", Duration.ofMillis(900)),
+                        2L, new ThreadCpu.ThreadTime("C# CompilerThre", Duration.ofMillis(100)),
+                        3L, new ThreadCpu.ThreadTime("worker-#", Duration.ofMillis(300))),
+                Map.of(2L, new ThreadCpu.ThreadTime("C# CompilerThre", Duration.ofMillis(150)),
+                        3L, new ThreadCpu.ThreadTime("worker-#", Duration.ofMillis(800)),
+                        4L, new ThreadCpu.ThreadTime("worker-#", Duration.ofMillis(20))));
+
+        assertEquals(Map.of("C# CompilerThre", Duration.ofMillis(50), "worker-#", Duration.ofMillis(520)), used);
+    }
+
+    @Test
     void stretchesAddUpByGroup() {
         assertEquals(Map.of("worker-#", Duration.ofMillis(700), "fetcher-#", Duration.ofMillis(50), "gc", Duration.ofMillis(10)),
                 ThreadCpu.plus(Map.of("worker-#", Duration.ofMillis(500), "fetcher-#", Duration.ofMillis(50)),

@@ -25,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.bench.BenchmarkTopics;
 import org.scrapycluster.bench.ThreadCpu;
+import org.scrapycluster.bench.ThreadCpu.ThreadTime;
 import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
@@ -196,18 +197,19 @@ final class CrawlBenchmark {
             boolean failed = true;
             long peakSinceStart;
             int firstRoundOfThreadCpu = plan.rounds() / 2 + 1;
-            Map<String, Duration> threadCpu = Map.of();
+            Map<String, Duration> threadCpu;
             try (ProcessUsage usage = new ProcessUsage(crawler.handle())) {
                 TopicPartition partition = results.assignment().iterator().next();
+                Map<Long, ThreadTime> threadsBefore = Map.of();
                 for (int number = 1; number <= plan.rounds(); number++) {
                     if (number == firstRoundOfThreadCpu) {
-                        threadCpu = usage.cpuByThread();
+                        threadsBefore = usage.cpuByThread();
                     }
                     Round round = round(number, pagesPerRound, origin, redis, crawler, usage, results, partition);
                     rounds.add(round);
                     progress.accept(round);
                 }
-                threadCpu = ThreadCpu.since(threadCpu, usage.cpuByThread());
+                threadCpu = ThreadCpu.byGroup(threadsBefore, usage.cpuByThread());
                 peakSinceStart = usage.peakResidentBytes();
                 failed = false;
             } finally {

@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.scrapycluster.bench.ThreadCpu;
+import org.scrapycluster.bench.ThreadCpu.ThreadTime;
+
 /**
  * What a running process has used, as Linux reports it: CPU time (user + system, from
  * {@code /proc/<pid>/stat} through {@link ProcessHandle.Info#totalCpuDuration()}) and that of each group of
@@ -56,22 +59,24 @@ public final class ProcessUsage implements AutoCloseable {
     }
 
     /**
-     * CPU time so far of each group of the process's live threads, by name ({@code /proc/<pid>/task/<tid>/comm},
-     * at most 15 characters) with each run of digits read as {@code #}, so that a pool's threads count as one.
-     * The JVM's own threads (compilers, garbage collector) are among them.
+     * CPU time so far of each of the process's live threads, by thread id, with its group: its name
+     * ({@code /proc/<pid>/task/<tid>/comm}, at most 15 characters) with each run of digits read as {@code #}, so that a
+     * pool's threads count as one ({@link ThreadCpu#byGroup}). The JVM's own threads (compilers, garbage collector) are
+     * among them.
      */
-    Map<String, Duration> cpuByThread() {
+    Map<Long, ThreadTime> cpuByThread() {
         return cpuByThread(process);
     }
 
     /** {@link #cpuByThread()} of any process. */
-    public static Map<String, Duration> cpuByThread(ProcessHandle process) {
-        Map<String, Duration> groups = new TreeMap<>();
+    public static Map<Long, ThreadTime> cpuByThread(ProcessHandle process) {
+        Map<Long, ThreadTime> threads = new TreeMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(process.pid()), "task"))) {
             for (Path task : tasks) {
                 try {
                     String name = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "#");
-                    groups.merge(name, threadCpu(Files.readString(task.resolve("stat"))), Duration::plus);
+                    threads.put(Long.parseLong(task.getFileName().toString()),
+                            new ThreadTime(name, threadCpu(Files.readString(task.resolve("stat")))));
                 } catch (NoSuchFileException ended) {
                     // The thread ended between the listing and the reading.
                 }
@@ -79,7 +84,7 @@ public final class ProcessUsage implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the threads of process " + process.pid(), e);
         }
-        return groups;
+        return threads;
     }
 
     /** User plus system time of a thread, from its {@code stat} line (fields 14 and 15, in ticks of {@value #TICKS_PER_SECOND} Hz). */

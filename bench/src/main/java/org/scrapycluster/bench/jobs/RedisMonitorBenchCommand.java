@@ -58,9 +58,10 @@ public final class RedisMonitorBenchCommand implements BenchmarkCommand, Callabl
     @Override
     public Integer call() throws InterruptedException, TimeoutException {
         // Before any server is started: a usage error, not a failure after the embedded Kafka's start-up.
-        if (crawls < 1 || domains < crawls || requests < domains || rounds < 1) {
+        if (crawls < 1 || domains < crawls || requests < domains || rounds < 1 || idleRounds < 1) {
             throw run.invalid("--requests, --domains and --crawls must be at least 1 and in that order (requests >= domains >= crawls),"
-                    + " and --rounds at least 1; were " + requests + ", " + domains + ", " + crawls + " and " + rounds);
+                    + " and --rounds and --idle-rounds at least 1; were " + requests + ", " + domains + ", " + crawls + ", " + rounds
+                    + " and " + idleRounds);
         }
         try (BenchmarkCluster cluster = run.open(BenchmarkCluster.Server.REDIS, BenchmarkCluster.Server.KAFKA)) {
             RedisEndpoint redisEndpoint = cluster.redis().withDb(redisDb);

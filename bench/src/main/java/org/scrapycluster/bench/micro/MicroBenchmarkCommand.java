@@ -57,6 +57,7 @@ public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<I
         ChainedOptionsBuilder builder = new OptionsBuilder().include(include).forks(forks)
                 .warmupIterations(3).warmupTime(TimeValue.seconds(seconds))
                 .measurementIterations(iterations).measurementTime(TimeValue.seconds(seconds))
+                .shouldFailOnError(true) // a benchmark that throws ends the run with an error, not a row left out
                 // no logging in the forks: a library that logs at class load (crawler-commons' URL normaliser does, at
                 // DEBUG) would otherwise print into the results, under logback's default of everything at DEBUG
                 .jvmArgsAppend("-Xmx512m", "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.scrapycluster.bench.ThreadCpu;
+import org.scrapycluster.bench.ThreadCpu.ThreadTime;
 import org.scrapycluster.bench.crawl.ProcessUsage;
 
 /** The processes named with {@code --pid NAME=PID}, in the order named, and the CPU time each has used. */
@@ -47,7 +48,7 @@ final class NamedProcesses {
     }
 
     /** The CPU time of the {@link #first()} process by group of its threads ({@link ProcessUsage#cpuByThread(ProcessHandle)}). */
-    Map<String, Duration> cpuByThread() {
+    Map<Long, ThreadTime> cpuByThread() {
         return ProcessUsage.cpuByThread(processes.get(first()));
     }
 

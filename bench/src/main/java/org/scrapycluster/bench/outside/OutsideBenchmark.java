@@ -22,6 +22,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.bench.ThreadCpu;
+import org.scrapycluster.bench.ThreadCpu.ThreadTime;
 import org.scrapycluster.common.kafka.TopicPartitions;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.net.Port;
@@ -125,7 +126,7 @@ final class OutsideBenchmark {
         List<String> requests = CrawlRequests.of(seeds, crawlids(number));
         Map<TopicPartition, Long> from = results.endOffsets(partitions);
         Map<String, Duration> cpuBefore = processes.cpu();
-        Map<String, Duration> threadsBefore = processes.cpuByThread();
+        Map<Long, ThreadTime> threadsBefore = processes.cpuByThread();
         send(producer, requests);
         QuietEnd quietEnd = new QuietEnd(plan.quiet(), InstantSource.system(), sum(from));
         Map<TopicPartition, Long> to;
@@ -140,7 +141,7 @@ final class OutsideBenchmark {
             }
         } while (!over);
         Map<String, Duration> cpu = processes.cpuSince(cpuBefore);
-        Map<String, Duration> threads = ThreadCpu.since(threadsBefore, processes.cpuByThread());
+        Map<String, Duration> threads = ThreadCpu.byGroup(threadsBefore, processes.cpuByThread());
         long pages = sum(to) - sum(from);
         if (pages == 0) {
             throw new IllegalStateException("crawl " + number + ": no page on " + plan.topics().crawledFirehose() + " within "

@@ -67,7 +67,8 @@ class NamedProcessesTest {
             Thread.sleep(10);
         }
 
-        Duration spun = NamedProcesses.of(Map.of("self", SELF)).cpuByThread().get("spinner-#");
+        Duration spun = NamedProcesses.of(Map.of("self", SELF)).cpuByThread().values().stream()
+                .filter(thread -> thread.group().equals("spinner-#")).findFirst().orElseThrow().cpu();
 
         LockSupport.unpark(spinner);
         spinner.join();
