@@ -83,10 +83,14 @@ public final class Leases {
      *         be back in its queue: the holder should not publish twice)
      */
     public Optional<Instant> renew(String spiderId, String leaseId, Duration extension) {
-        Long deadline = RENEW.call(redis, ScriptOutputType.INTEGER,
-                new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)},
-                leaseId, Long.toString(Math.max(1, extension.toMillis())));
-        return deadline == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(deadline));
+        return redis.await(renewAsync(spiderId, leaseId, extension));
+    }
+
+    /** {@link #renew}, without waiting: several are sent together. */
+    public CompletableFuture<Optional<Instant>> renewAsync(String spiderId, String leaseId, Duration extension) {
+        return RENEW.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)},
+                leaseId, Long.toString(Math.max(1, extension.toMillis())))
+                .thenApply(deadline -> deadline == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(deadline)));
     }
 
     /**

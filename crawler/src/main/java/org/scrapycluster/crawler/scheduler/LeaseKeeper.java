@@ -215,14 +215,21 @@ public final class LeaseKeeper implements AutoCloseable {
         synchronized (deadlines) {
             List<String> left = List.copyOf(renewedAt.keySet());
             renewedAt.clear();
-            try {
-                for (String leaseId : left) {
-                    leases.renew(spiderId, leaseId, HAND_BACK);
-                    metrics.lease("returned");
-                }
-            } catch (RedisException e) {
-                LOG.warn("Could not hand {} leases back; they return to their queues when they expire", left.size());
+            // sent together, so that one Redis does not answer costs one command timeout, and does not keep the rest back
+            List<CompletableFuture<?>> handedBack = left.stream().map(this::handBackAsync).toList();
+            CompletableFuture.allOf(handedBack.toArray(CompletableFuture[]::new)).exceptionally(failure -> null).join();
+            long failed = handedBack.stream().filter(CompletableFuture::isCompletedExceptionally).count();
+            if (failed > 0) {
+                LOG.warn("Could not hand {} of {} leases back; they return to their queues when they expire", failed, left.size());
             }
+        }
+    }
+
+    private CompletableFuture<?> handBackAsync(String leaseId) {
+        try {
+            return leases.renewAsync(spiderId, leaseId, HAND_BACK).thenRun(() -> metrics.lease("returned"));
+        } catch (RedisException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 
