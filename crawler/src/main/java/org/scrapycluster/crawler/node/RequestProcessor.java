@@ -35,6 +35,7 @@ import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.MetaPassthrough;
 import org.scrapycluster.crawler.request.RequestCodec;
+import org.scrapycluster.crawler.scheduler.LastFetch;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
@@ -96,17 +97,17 @@ public final class RequestProcessor {
      * The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back; and whether
      * its last fetch failed slowly, for the scheduler.
      */
-    private record Outcome(boolean acknowledge, boolean published, boolean slowFetch) {
-        static final Outcome DONE = new Outcome(true, false, false);
-        static final Outcome PUBLISHED = new Outcome(true, true, false);
+    private record Outcome(boolean acknowledge, boolean published, LastFetch lastFetch) {
+        static final Outcome DONE = new Outcome(true, false, LastFetch.NONE);
+        static final Outcome PUBLISHED = new Outcome(true, true, LastFetch.NONE);
         /**
          * Not finished here: its fetch was cancelled (the node is stopping), or a middleware put it back untried; its
          * lease is handed back, and the request returns to its queue as it came out.
          */
-        static final Outcome HANDED_BACK = new Outcome(false, false, false);
+        static final Outcome HANDED_BACK = new Outcome(false, false, LastFetch.NONE);
 
-        Outcome afterSlowFetch() {
-            return new Outcome(acknowledge, published, true);
+        Outcome after(LastFetch fetch) {
+            return new Outcome(acknowledge, published, fetch);
         }
     }
 
@@ -115,10 +116,10 @@ public final class RequestProcessor {
     public interface FinishedRequests {
 
         /**
-         * A request of {@code domain} is done (acknowledged or abandoned); {@code slowFetch} when its last fetch failed
-         * slowly: it ran out of {@code DOWNLOAD_TIMEOUT}, or failed after half of it.
+         * A request of {@code domain} is done (acknowledged or abandoned); {@code lastFetch} says how its last fetch
+         * ended.
          */
-        void finished(String domain, boolean slowFetch);
+        void finished(String domain, LastFetch lastFetch);
     }
 
     /** The parts a request passes through. */
@@ -130,7 +131,7 @@ public final class RequestProcessor {
      * @param config   the node's settings
      * @param parts    what a request passes through
      * @param workers  where parsing and encoding run (off the network threads)
-     * @param finished told the domain of every request that is done, to free its slot, and whether its last fetch failed slowly
+     * @param finished told the domain of every request that is done, to free its slot, and how its last fetch ended
      * @param delivery told whether each page's result got through the pipelines
      * @param fatal    told of an error of the node's own code it cannot go on from ({@link FatalExit#endsTheService}: out
      *                 of memory, a class or method its jar lacks), after the request's lease is abandoned; the node ends
@@ -192,8 +193,17 @@ public final class RequestProcessor {
         if (result != null) {
             countAttempt(result);
         }
+        LastFetch fetch = lastFetch(result);
         CompletableFuture<Outcome> outcome = outcome(passage, result);
-        return result != null && failedSlowly(result) ? outcome.thenApply(Outcome::afterSlowFetch) : outcome;
+        return fetch == LastFetch.NONE ? outcome : outcome.thenApply(done -> done.after(fetch));
+    }
+
+    /** How the fetch whose result is {@code result} ended ({@code null}: the request was not fetched). */
+    private LastFetch lastFetch(FetchResult result) {
+        if (result == null || result.error() == FetchError.CANCELLED) {
+            return LastFetch.NONE;
+        }
+        return failedSlowly(result) ? LastFetch.SLOW : LastFetch.IN_TIME;
     }
 
     /**
@@ -360,7 +370,7 @@ public final class RequestProcessor {
                 unfinished(lease, cause);
             }
             leases.abandon(lease.leaseId());
-            done(lease, false);
+            done(lease, LastFetch.NONE);
             if (endsTheNode) {
                 fatal.accept(cause);
             }
@@ -368,7 +378,7 @@ public final class RequestProcessor {
         }
         if (!outcome.acknowledge()) {
             leases.handBack(lease.leaseId());
-            done(lease, false);
+            done(lease, outcome.lastFetch());
             return;
         }
         acknowledge(lease, crawl, outcome);
@@ -379,7 +389,7 @@ public final class RequestProcessor {
             if (ackFailure != null) {
                 LOG.atWarn().addKeyValue("lease", lease.leaseId()).log("Gave up acknowledging a lease; it expires and the page may be fetched again");
             }
-            done(lease, outcome.slowFetch());
+            done(lease, outcome.lastFetch());
         });
     }
 
@@ -403,9 +413,9 @@ public final class RequestProcessor {
         extensionFailures.failed(call.extension(), call.getCause() != null ? call.getCause() : call, consequence, Map.of("url", call.url()));
     }
 
-    private void done(LeasedRequest lease, boolean slowFetch) {
+    private void done(LeasedRequest lease, LastFetch lastFetch) {
         active.decrementAndGet();
-        finished.finished(lease.domain(), slowFetch);
+        finished.finished(lease.domain(), lastFetch);
     }
 
     /** A spider whose {@code parse} returned no output (null): its bug, for which the page is dropped. */

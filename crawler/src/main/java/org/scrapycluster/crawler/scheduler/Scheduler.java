@@ -219,7 +219,7 @@ public final class Scheduler implements AutoCloseable {
         switch (event) {
             case SchedulerInbox.DomainsFound found -> found.domains().forEach(this::found);
             case SchedulerInbox.Finished finished -> {
-                slow.finished(finished.domain(), finished.slowFetch(), now());
+                slow.finished(finished.domain(), finished.lastFetch(), now());
                 release(finished.domain(), true);
             }
             case SchedulerInbox.Held held -> hold(held.domain(), held.time());

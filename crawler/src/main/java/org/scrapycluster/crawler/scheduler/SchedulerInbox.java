@@ -29,8 +29,8 @@ public final class SchedulerInbox {
     record DomainsFound(List<String> domains) implements Event {
     }
 
-    /** A request of the domain is done (acknowledged or abandoned): its slot is free; whether its last fetch failed slowly. */
-    record Finished(String domain, boolean slowFetch) implements Event {
+    /** A request of the domain is done (acknowledged or abandoned): its slot is free; how its last fetch ended. */
+    record Finished(String domain, LastFetch lastFetch) implements Event {
     }
 
     /** No request of the domain may be handed out on this node for {@code time} from now. */
@@ -63,12 +63,11 @@ public final class SchedulerInbox {
     }
 
     /**
-     * A request of {@code domain} is done (acknowledged or abandoned); {@code slowFetch} when its last fetch failed
-     * slowly (ran out of {@code DOWNLOAD_TIMEOUT}, or failed after half of it), which makes the domain slow on this node
-     * ({@link SlowDomains}).
+     * A request of {@code domain} is done (acknowledged or abandoned); {@code lastFetch} says how its last fetch ended:
+     * a slow one makes the domain slow on this node, one in time makes it less so ({@link SlowDomains}).
      */
-    public void finished(String domain, boolean slowFetch) {
-        events.add(new Finished(domain, slowFetch));
+    public void finished(String domain, LastFetch lastFetch) {
+        events.add(new Finished(domain, lastFetch));
     }
 
     /**

@@ -12,7 +12,8 @@ import java.util.OptionalInt;
  * origins that never answer, trickle, or send headers forever do. Each such fetch holds a slot that long, and again for
  * every retry after it, so that a few of them with {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests each would hold all of
  * a node's slots while the other domains wait (docs/throttling.md, "Slow domains"). A slow domain's limit of requests in
- * flight drops to one at each such failure and grows by one with each fetch of it that ends any other way, so that a
+ * flight drops to one at each such failure and grows by one with each fetch of it that ends in time (a request dropped,
+ * put back or cancelled before its fetch ended says nothing of the domain, and changes nothing), so that a
  * domain that answers now and then stays near one while most of its fetches hang, and one that wakes up is back at the
  * full limit after as many answers; there it is no longer slow. A domain is forgotten {@link #MEMORY} after its last slow
  * failure, so that the domains of a broad crawl that failed once and are never asked for again do not pile up.
@@ -37,13 +38,16 @@ final class SlowDomains {
         this.fullLimit = fullLimit;
     }
 
-    /** Notes how a request of {@code domain} ended: its last fetch failed slowly, or not. */
-    void finished(String domain, boolean slowFetch, long now) {
-        if (slow.isEmpty() && !slowFetch) {
+    /** Notes how the last fetch of a request of {@code domain} that is done ended. */
+    void finished(String domain, LastFetch lastFetch, long now) {
+        if (slow.isEmpty() && lastFetch != LastFetch.SLOW) {
             return;
         }
         forgetExpired(now);
-        if (slowFetch) {
+        if (lastFetch == LastFetch.NONE) {
+            return;
+        }
+        if (lastFetch == LastFetch.SLOW) {
             slow.remove(domain);
             slow.put(domain, new Slow(1, now + MEMORY.toNanos()));
             return;

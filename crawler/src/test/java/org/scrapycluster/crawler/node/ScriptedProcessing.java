@@ -53,6 +53,7 @@ import org.scrapycluster.crawler.robots.RobotName;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.DupefilterMemory;
+import org.scrapycluster.crawler.scheduler.LastFetch;
 import org.scrapycluster.crawler.scheduler.LeaseKeeper;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 import org.scrapycluster.crawler.scheduler.PrivateRedis;
@@ -151,9 +152,9 @@ abstract class ScriptedProcessing {
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
         return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of()), filer,
-                pipelines, leases, statusCounters, metrics), workers, (domain, slowFetch) -> {
+                pipelines, leases, statusCounters, metrics), workers, (domain, lastFetch) -> {
                     finished.add(domain);
-                    if (slowFetch) {
+                    if (lastFetch == LastFetch.SLOW) {
                         finishedSlowly.add(domain);
                     }
                     finishing.release();

@@ -268,11 +268,11 @@ class SchedulerTest extends SchedulerTestBase {
 
         String busier = dispatchedPerDomain().entrySet().stream().filter(e -> e.getValue() == 2).findFirst().orElseThrow()
                 .getKey();
-        inbox.finished(busier, false);
+        inbox.finished(busier, LastFetch.IN_TIME);
         settle(scheduler);
         assertEquals(4, dispatched.size(), "a finished request frees one slot");
 
-        dispatched.stream().map(r -> r.queue().domain()).distinct().forEach(domain -> inbox.finished(domain, false));
+        dispatched.stream().map(r -> r.queue().domain()).distinct().forEach(domain -> inbox.finished(domain, LastFetch.IN_TIME));
         settle(scheduler);
         assertEquals(6, dispatched.size(), "two slots freed, two more go");
     }
@@ -291,7 +291,7 @@ class SchedulerTest extends SchedulerTestBase {
         settle(scheduler);
         assertEquals(1, dispatched.size(), "and no other until it is done");
 
-        inbox.finished(dispatched.get(0).queue().domain(), false);
+        inbox.finished(dispatched.get(0).queue().domain(), LastFetch.IN_TIME);
         settle(scheduler);
         assertEquals(2, dispatched.size(), "the next one once it is done");
 
@@ -309,7 +309,7 @@ class SchedulerTest extends SchedulerTestBase {
         assertEquals(1, dispatched.size(), "one request until robots.txt is read");
 
         throttles.crawlDelay("polite.test", "polite.test", Duration.ZERO);
-        inbox.finished("polite.test", false);
+        inbox.finished("polite.test", LastFetch.IN_TIME);
         settle(scheduler);
         assertEquals(4, dispatched.size(), "robots.txt read: the per-domain limit of 8 applies, all four go");
     }
@@ -323,15 +323,15 @@ class SchedulerTest extends SchedulerTestBase {
         settle(scheduler);
         assertEquals(Map.of("slow.test", 8L, "quick.test", 8L), dispatchedPerDomain());
 
-        finishThenCount(scheduler, "slow.test", 8, true, 8 + 1, "timed out: one request in flight, not eight");
+        finishThenCount(scheduler, "slow.test", 8, LastFetch.SLOW, 8 + 1, "timed out: one request in flight, not eight");
         assertEquals(1.0, registry.get("crawler.slow.domains").gauge().value());
-        finishThenCount(scheduler, "quick.test", 1, false, 8 + 1, "the other domain keeps its eight");
+        finishThenCount(scheduler, "quick.test", 1, LastFetch.IN_TIME, 8 + 1, "the other domain keeps its eight");
 
-        finishThenCount(scheduler, "slow.test", 1, false, 9 + 2, "an answer: two in flight");
-        finishThenCount(scheduler, "slow.test", 2, false, 11 + 4, "two more answers: four");
-        finishThenCount(scheduler, "slow.test", 1, true, 15, "a timeout again: back to one, three still in flight");
-        finishThenCount(scheduler, "slow.test", 3, false, 15 + 4, "one, and one more for each of three answers: four");
-        finishThenCount(scheduler, "slow.test", 4, false, 19 + 8, "seven answers since its timeout: the full eight again");
+        finishThenCount(scheduler, "slow.test", 1, LastFetch.IN_TIME, 9 + 2, "an answer: two in flight");
+        finishThenCount(scheduler, "slow.test", 2, LastFetch.IN_TIME, 11 + 4, "two more answers: four");
+        finishThenCount(scheduler, "slow.test", 1, LastFetch.SLOW, 15, "a timeout again: back to one, three still in flight");
+        finishThenCount(scheduler, "slow.test", 3, LastFetch.IN_TIME, 15 + 4, "one, and one more for each of three answers: four");
+        finishThenCount(scheduler, "slow.test", 4, LastFetch.IN_TIME, 19 + 8, "seven answers since its timeout: the full eight again");
         assertEquals(0.0, registry.get("crawler.slow.domains").gauge().value());
     }
 
@@ -341,7 +341,7 @@ class SchedulerTest extends SchedulerTestBase {
         List<String> dead = IntStream.rangeClosed(1, 12).mapToObj(i -> "dead" + i + ".test").toList();
         for (String domain : dead) {
             queue(domain, 4);
-            inbox.finished(domain, true); // a request of it timed out before: it is slow
+            inbox.finished(domain, LastFetch.SLOW); // a request of it timed out before: it is slow
         }
         queue("quick.test", 40);
         List<String> all = new ArrayList<>(dead);
@@ -353,12 +353,12 @@ class SchedulerTest extends SchedulerTestBase {
         assertEquals(16, dispatched.size());
 
         String first = dispatched.stream().map(r -> r.queue().domain()).filter(dead::contains).findFirst().orElseThrow();
-        finish(first, 1, true);
+        finish(first, 1, LastFetch.SLOW);
         settle(scheduler);
         assertEquals(17, dispatched.size(), "a slow slot freed: one waiting slow domain takes it");
         assertEquals(8L, dispatchedPerDomain().get("quick.test"));
 
-        finish("quick.test", 1, false);
+        finish("quick.test", 1, LastFetch.IN_TIME);
         settle(scheduler);
         assertEquals(8L + 1, dispatchedPerDomain().get("quick.test"), "and the quick domain's slot stays its own");
         assertEquals(18, dispatched.size());
@@ -374,14 +374,14 @@ class SchedulerTest extends SchedulerTestBase {
         List<String> dead = IntStream.rangeClosed(1, 8).mapToObj(i -> "dead" + i + ".test").toList();
         dead.forEach(domain -> {
             queue(domain, 4);
-            inbox.finished(domain, true);
+            inbox.finished(domain, LastFetch.SLOW);
         });
         queue("mixed.test", 30);
         inbox.domainsFound(List.of("mixed.test"));
         settle(scheduler);
-        finishThenCount(scheduler, "mixed.test", 1, true, 8, "slow now, with seven in flight");
-        finishThenCount(scheduler, "mixed.test", 5, false, 8 + 4, "a limit of six, two in flight: four handed out while slow");
-        finishThenCount(scheduler, "mixed.test", 2, false, 12 + 4, "not slow any more: eight in flight, four handed out while slow");
+        finishThenCount(scheduler, "mixed.test", 1, LastFetch.SLOW, 8, "slow now, with seven in flight");
+        finishThenCount(scheduler, "mixed.test", 5, LastFetch.IN_TIME, 8 + 4, "a limit of six, two in flight: four handed out while slow");
+        finishThenCount(scheduler, "mixed.test", 2, LastFetch.IN_TIME, 12 + 4, "not slow any more: eight in flight, four handed out while slow");
 
         inbox.domainsFound(dead);
         settle(scheduler);
@@ -393,19 +393,19 @@ class SchedulerTest extends SchedulerTestBase {
     void aRequestHandedOutWhileItsDomainWasSlowGivesBackItsSlowSlotWhenItEndsDuringACallMadeSince() throws Exception {
         Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
         queue("mixed.test", 3);
-        inbox.finished("mixed.test", true);
+        inbox.finished("mixed.test", LastFetch.SLOW);
         inbox.domainsFound(List.of("mixed.test"));
         settle(scheduler);
-        finishThenCount(scheduler, "mixed.test", 1, false, 3, "slow, a limit of two: two handed out while slow");
+        finishThenCount(scheduler, "mixed.test", 1, LastFetch.IN_TIME, 3, "slow, a limit of two: two handed out while slow");
 
         clock.advance(SlowDomains.MEMORY.plusSeconds(1));
         try (RedisConnection admin = PrivateRedis.separateConnection()) {
             PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
             try {
-                inbox.finished("mixed.test", false);
+                inbox.finished("mixed.test", LastFetch.IN_TIME);
                 scheduler.turn(); // slow no longer: one of the two ends, and a hand-out call goes out, held in Redis
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
-                inbox.finished("mixed.test", false);
+                inbox.finished("mixed.test", LastFetch.IN_TIME);
                 scheduler.turn(); // the other ends while the call is out
             } finally {
                 PrivateRedis.client(admin, "UNPAUSE");
@@ -416,7 +416,7 @@ class SchedulerTest extends SchedulerTestBase {
         List<String> dead = IntStream.rangeClosed(1, 8).mapToObj(i -> "gone" + i + ".test").toList();
         dead.forEach(domain -> {
             queue(domain, 1);
-            inbox.finished(domain, true);
+            inbox.finished(domain, LastFetch.SLOW);
         });
         inbox.domainsFound(dead);
         settle(scheduler);
@@ -427,17 +427,17 @@ class SchedulerTest extends SchedulerTestBase {
      * Tells the scheduler that {@code requests} requests of {@code domain} are done, lets it settle, and checks how many
      * requests of the domain it has handed out in all.
      */
-    private void finishThenCount(Scheduler scheduler, String domain, int requests, boolean slowFetch, long dispatchedInAll,
+    private void finishThenCount(Scheduler scheduler, String domain, int requests, LastFetch lastFetch, long dispatchedInAll,
             String why) throws InterruptedException {
-        finish(domain, requests, slowFetch);
+        finish(domain, requests, lastFetch);
         settle(scheduler);
         assertEquals(dispatchedInAll, dispatchedPerDomain().get(domain), why);
     }
 
     /** Tells the scheduler that {@code requests} requests of {@code domain} are done. */
-    private void finish(String domain, int requests, boolean slowFetch) {
+    private void finish(String domain, int requests, LastFetch lastFetch) {
         for (int i = 0; i < requests; i++) {
-            inbox.finished(domain, slowFetch);
+            inbox.finished(domain, lastFetch);
         }
     }
 
