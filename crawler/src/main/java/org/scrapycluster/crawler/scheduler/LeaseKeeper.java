@@ -104,15 +104,17 @@ public final class LeaseKeeper implements AutoCloseable {
     /**
      * Acknowledges {@code leaseId}, a request of the crawl {@code crawl}: its outcome is final ({@code pagePublished}
      * when a result went out). The acknowledgements made while one script call is out go together in the next; one
-     * that fails is tried again every {@link #RETRY} for up to half a lease, until the keeper closes.
+     * that fails is tried again every {@link #RETRY} until the lease ends (a lease after its last renewal, which an
+     * outage may have made long ago: after that the request is back in its queue), or the keeper closes.
      *
      * @return whether the lease was still held when an attempt went through (false after an attempt whose answer was
      *         lost had gone through, too); exceptionally once the attempts are given up
      */
     public CompletableFuture<Boolean> acknowledge(String leaseId, Optional<CrawlFields> crawl, boolean pagePublished) {
-        renewedAt.remove(leaseId);
+        Long renewed = renewedAt.remove(leaseId);
+        long leaseEnds = (renewed != null ? renewed : clock.millis()) + lease.toMillis();
         Leases.Ack ack = new Leases.Ack(leaseId, crawl, pagePublished);
-        CompletableFuture<Boolean> settled = retried("ack", () -> !closing, () -> acks.call(ack));
+        CompletableFuture<Boolean> settled = retried("ack", () -> !closing, () -> acks.call(ack), leaseEnds);
         acksOut.add(settled);
         settled.whenComplete((held, failure) -> acksOut.remove(settled));
         return settled;
@@ -127,12 +129,11 @@ public final class LeaseKeeper implements AutoCloseable {
      * @param what names the write in the count of retries, {@code crawler_redis_retries_total{call}}
      */
     public <T> CompletableFuture<T> whileHeld(String leaseId, String what, Supplier<CompletableFuture<T>> call) {
-        return retried(what, () -> renewedAt.containsKey(leaseId), call);
+        return retried(what, () -> renewedAt.containsKey(leaseId), call, clock.millis() + lease.toMillis() / 2);
     }
 
-    /** Makes {@code call}, tried again every {@link #RETRY} while {@code wanted}, for up to half a lease; each retry counted. */
-    private <T> CompletableFuture<T> retried(String what, BooleanSupplier wanted, Supplier<CompletableFuture<T>> call) {
-        long givesUpAt = clock.millis() + lease.toMillis() / 2;
+    /** Makes {@code call}, tried again every {@link #RETRY} while {@code wanted}, until {@code givesUpAt}; each retry counted. */
+    private <T> CompletableFuture<T> retried(String what, BooleanSupplier wanted, Supplier<CompletableFuture<T>> call, long givesUpAt) {
         return RetriedCall.make(retries, call, () -> {
             if (!wanted.getAsBoolean() || clock.millis() >= givesUpAt) {
                 return false;
