@@ -208,6 +208,8 @@ public final class Scheduler implements AutoCloseable {
             while (awaitingAnswers()) {
                 awaitEvent(IDLE_WAKE_NANOS);
             }
+            // and the calls whose answers were lost may have leased requests too: no later answer will cut them short
+            cutShortUnanswered();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {

@@ -137,6 +137,41 @@ class SchedulerServersTest extends SchedulerTestBase {
     }
 
     /**
+     * A hand-out call that timed out while the scheduler closed may have leased a request all the same (Redis ran it
+     * late): no later answer comes to cut that lease short, so the closing scheduler does, and the reaper returns the
+     * request at once rather than when the lease would have ended.
+     */
+    @Test
+    void aLeaseMadeByAHandOutWhoseCallTimedOutWhileTheSchedulerClosedIsCutShort() throws Exception {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("scheduler-close-lost"));
+             RedisConnection impatient = RedisConnection.open(new RedisEndpoint(server.host(), server.port(), 0, null, false,
+                     Duration.ofMillis(300)));
+             RedisConnection own = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
+            CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
+            ThrottledQueue queue = new ThrottledQueue(impatient);
+            Scheduler scheduler = new Scheduler(spider, queue, throttles(60, 10, false), domain -> false, new LeaseHolder("n1"), ROOMY,
+                    metrics, inbox, clock, dispatched::add);
+            scheduler.start(error -> { });
+            inbox.domainsFound(List.of("warm.test"));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> calls("empty") == 1);
+            // Redis knows both scripts now: the paused calls run, rather than ask for their source once it is too late
+            queue.cutShortUnanswered(spider, new LeaseHolder("n1"), List.of("none")).get(10, TimeUnit.SECONDS);
+
+            own.sync().zadd(spider + ":late.test:queue", -4, "{\"url\":\"http://late.test/\"}");
+            own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(1_500));
+            inbox.domainsFound(List.of("late.test"));
+            Awaitility.await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
+            scheduler.close();
+
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> own.sync().zcard(Keyspace.leases(spider)) == 1);
+            String leaseId = own.sync().zrange(Keyspace.leases(spider), 0, 0).getFirst();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> own.sync().zscore(Keyspace.leases(spider), leaseId) == 0);
+            assertEquals(List.of(), dispatched.stream().filter(request -> request.queue().domain().equals("late.test")).toList());
+        }
+    }
+
+    /**
      * Redis paused past the call's timeout, then ran it: the call failed on the node, and the request it leased is held by
      * no one. Once Redis answers the node's next call, that lease is cut short, and the reaper returns the request at once
      * rather than when the lease would have ended.
