@@ -17,8 +17,14 @@ import org.scrapycluster.crawler.scheduler.DomainThrottles;
 final class LongCrawlDelays {
 
     private static final long LONGEST_SECONDS = DomainThrottles.LONGEST_CRAWL_DELAY.toSeconds();
-    private static final Pattern UNREADABLE = Pattern.compile(
-            "(?im)^([ \\t]*crawl-delay[ \\t]*:[ \\t]*)([0-9]{10,}|[0-9]*\\.?[0-9]+[eE][+-]?[0-9]+)(?=[ \\t]*(?:#|\\r|\\n|$))");
+    /**
+     * A delay's line, its value taken whole (possessively: a line of a million digits and an {@code x} costs one pass,
+     * not the square of it), told readable or not by {@link #unreadable}.
+     */
+    private static final Pattern DELAY = Pattern.compile("(?im)^([ \\t]*crawl-delay[ \\t]*:[ \\t]*)([0-9.eE+-]++)(?=[ \\t]*(?:#|\\r|\\n|$))");
+    private static final Pattern WITH_EXPONENT = Pattern.compile("[0-9]*\\.?[0-9]+[eE][+-]?[0-9]+");
+    /** The longest value with an exponent read: longer ones are no number a site means. */
+    private static final int LONGEST_WITH_EXPONENT = 64;
 
     private LongCrawlDelays() {
     }
@@ -27,17 +33,32 @@ final class LongCrawlDelays {
     static byte[] readable(byte[] content) {
         // ISO-8859-1 maps every byte to one character and back, so the bytes around the delays are kept whatever they are
         String text = new String(content, StandardCharsets.ISO_8859_1);
-        Matcher delay = UNREADABLE.matcher(text);
-        if (!delay.find()) {
-            return content;
-        }
-        StringBuilder rewritten = new StringBuilder(text.length());
-        do {
-            double seconds = Double.parseDouble(delay.group(2));
+        Matcher delay = DELAY.matcher(text);
+        StringBuilder rewritten = null;
+        while (delay.find()) {
+            String value = delay.group(2);
+            if (!unreadable(value)) {
+                continue;
+            }
+            if (rewritten == null) {
+                rewritten = new StringBuilder(text.length());
+            }
+            double seconds = Double.parseDouble(value);
             delay.appendReplacement(rewritten, Matcher.quoteReplacement(delay.group(1)
                     + (seconds >= LONGEST_SECONDS ? Long.toString(LONGEST_SECONDS) : Double.toString(seconds))));
-        } while (delay.find());
+        }
+        if (rewritten == null) {
+            return content;
+        }
         delay.appendTail(rewritten);
         return rewritten.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Whether crawler-commons drops {@code value}: a whole number of ten digits or more, or a number with an exponent. */
+    private static boolean unreadable(String value) {
+        if (value.chars().allMatch(Character::isDigit)) {
+            return value.length() >= 10;
+        }
+        return value.length() <= LONGEST_WITH_EXPONENT && WITH_EXPONENT.matcher(value).matches();
     }
 }

@@ -350,9 +350,10 @@ public final class RobotsCache {
         int start = 0;
         while (start < body.length) {
             int end = start;
-            while (end < body.length && body[end++] != '\n') {
-                // to the end of the line, its line feed included
+            while (end < body.length && body[end] != '\n' && body[end] != '\r') {
+                end++;
             }
+            end = Math.min(body.length, end + 1); // its line break included: a file may end its lines with CR alone
             byte[] line = Arrays.copyOfRange(body, start, end);
             read.writeBytes(EncodingDetector.isUtf8(line) ? line : new String(line, WINDOWS_1252).getBytes(StandardCharsets.UTF_8));
             start = end;
@@ -409,7 +410,8 @@ public final class RobotsCache {
         private static final int PER_SITEMAP = 64;
 
         BaseRobotRules parse() {
-            return PathRules.of(parser().parseContent(file.url, LongCrawlDelays.readable(file.content), file.contentType,
+            RobotsMarkup.Readable readable = RobotsMarkup.readable(LongCrawlDelays.readable(file.content), file.contentType);
+            return PathRules.of(parser().parseContent(file.url, readable.content(), readable.contentType(),
                     token.isEmpty() ? List.of() : List.of(token)));
         }
 

@@ -34,6 +34,15 @@ class LongCrawlDelaysTest {
         assertEquals(5_000L, crawlDelayMillis("User-agent: *\nCrawl-delay: 5\n"));
     }
 
+    /** A hostile line, a long run of digits that ends in no delay, is read in one pass (not the square of its length). */
+    @Test
+    void aLongRunOfDigitsThatIsNoDelayIsLeftAsItIs() {
+        byte[] file = ("User-agent: *\nCrawl-delay: " + "1".repeat(200_000) + "x\nDisallow: /private\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        assertSame(file, LongCrawlDelays.readable(file));
+        assertEquals(DAY_MILLIS, crawlDelayMillis("User-agent: *\nCrawl-delay: " + "1".repeat(200_000) + "\n"), "a long delay all the same");
+    }
+
     private static long crawlDelayMillis(String file) {
         byte[] readable = LongCrawlDelays.readable(file.getBytes(StandardCharsets.ISO_8859_1));
         // parsed as RobotsCache parses: no ceiling on the delay

@@ -351,6 +351,35 @@ class RobotsCacheTest {
     }
 
     @Test
+    void aStrayLatin1ByteLeavesTheOtherLinesUtf8WhenLinesEndWithCarriageReturnsAlone() {
+        byte[] comment = "# caf\u00e9\r".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] rules = "User-agent: *\rDisallow: /gr\u00f6\u00dfe/\r".getBytes(StandardCharsets.UTF_8);
+        byte[] file = new byte[comment.length + rules.length];
+        System.arraycopy(comment, 0, file, 0, comment.length);
+        System.arraycopy(rules, 0, file, comment.length, rules.length);
+        fetcher.answer("http://mixed.test/robots.txt", 200, file);
+
+        BaseRobotRules mixed = rules(cache(100).rulesFor("http://mixed.test/"));
+
+        assertFalse(mixed.isAllowed("http://mixed.test/gr%C3%B6%C3%9Fe/x"), "/größe/, as written in UTF-8");
+    }
+
+    /**
+     * A robots.txt served as an HTML page is read without its tags, as crawler-commons reads it, but in one pass: a line of
+     * many {@code <} and no {@code >} took crawler-commons the square of its length.
+     */
+    @Test
+    void aFileServedAsHtmlIsReadWithoutItsTags() {
+        fetcher.answer("http://html.test/robots.txt", 200, "<html><body><pre>User-agent: *\nDisallow: /<b>private</b>\n"
+                + "<".repeat(200_000) + "\n</pre></body></html>\n");
+
+        BaseRobotRules html = rules(cache(100).rulesFor("http://html.test/"));
+
+        assertFalse(html.isAllowed("http://html.test/private/x"));
+        assertTrue(html.isAllowed("http://html.test/public"));
+    }
+
+    @Test
     void redirectsAreFollowedUpToFive() {
         fetcher.redirect("http://a.test/robots.txt", "http://www.a.test/robots.txt");
         fetcher.answer("http://www.a.test/robots.txt", 200, "User-agent: scrapy\nDisallow: /cart\n");
