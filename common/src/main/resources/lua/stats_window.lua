@@ -32,12 +32,16 @@ end
 local writer, number = 'w:' .. ARGV[3], tonumber(ARGV[4])
 local last = tonumber(string.match(redis.call('HGET', key, writer) or '', '^(%d+) ') or -1)
 if number > last then
+  local added = false
   for i = 6, #ARGV, 2 do
     if tonumber(ARGV[i]) >= keep_from then
       redis.call('HINCRBY', key, ARGV[i], ARGV[i + 1])
+      added = true
     end
   end
-  redis.call('HSET', key, writer, ARGV[4] .. ' ' .. ARGV[5])
+  if added then -- a write that adds nothing needs no number, and creates no key
+    redis.call('HSET', key, writer, ARGV[4] .. ' ' .. ARGV[5])
+  end
 end
 local fields = redis.call('HGETALL', key)
 for i = 1, #fields, 2 do
