@@ -43,8 +43,8 @@ enum StopStep {
 
     /** Kept, after the budget, for what closes after the give-back: the last write of statistics, the Redis connection. */
     static final Duration AFTERWARDS = Duration.ofSeconds(2);
-    /** Kept for giving work back: the acknowledgements' own wait (5 s), then about 2 s to hand the leases back. */
-    static final Duration GIVE_BACK_RESERVE = Duration.ofSeconds(7);
+    /** Kept for giving work back: the acknowledgements' own wait (5 s), then 2 s to hand the leases back. */
+    static final Duration GIVE_BACK_RESERVE = LeaseKeeper.ACKS_OUT_WAIT.plus(LeaseKeeper.HAND_BACK_WAIT);
 
     private final Duration cap;
     private final boolean givesBack;

@@ -49,6 +49,8 @@ public final class LeaseKeeper implements AutoCloseable {
     static final Duration RETRY = Duration.ofSeconds(1);
     /** The longest {@link #close()} waits for the acknowledgements still out. */
     public static final Duration ACKS_OUT_WAIT = Duration.ofSeconds(5);
+    /** The longest {@link #close()} waits, after them, for the leases still held to be handed back (all together). */
+    public static final Duration HAND_BACK_WAIT = Duration.ofSeconds(2);
 
     private final Leases leases;
     private final String spiderId;
@@ -218,8 +220,14 @@ public final class LeaseKeeper implements AutoCloseable {
             renewedAt.clear();
             // sent together, so that one Redis does not answer costs one command timeout, and does not keep the rest back
             List<CompletableFuture<?>> handedBack = left.stream().map(this::handBackAsync).toList();
-            CompletableFuture.allOf(handedBack.toArray(CompletableFuture[]::new)).exceptionally(failure -> null).join();
-            long failed = handedBack.stream().filter(CompletableFuture::isCompletedExceptionally).count();
+            try {
+                CompletableFuture.allOf(handedBack.toArray(CompletableFuture[]::new)).get(HAND_BACK_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // counted below
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            long failed = handedBack.stream().filter(handBack -> !handBack.isDone() || handBack.isCompletedExceptionally()).count();
             if (failed > 0) {
                 LOG.warn("Could not hand {} of {} leases back; they return to their queues when they expire", failed, left.size());
             }
