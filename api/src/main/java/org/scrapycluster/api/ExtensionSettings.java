@@ -34,9 +34,8 @@ public interface ExtensionSettings {
             return fallback;
         }
         try {
-            // a number read from YAML too: 2.0 is whole, 2.5 is not
-            return value.get() instanceof Number number ? new BigDecimal(number.toString()).longValueExact()
-                    : Long.parseLong(value.get().toString().trim());
+            // a number read from YAML too, or text written as one: 2.0 and 1e3 are whole, 2.5 is not
+            return new BigDecimal(value.get().toString().trim()).longValueExact();
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException(name + " is '" + value.get() + "'; it must be a whole number", e);
         }

@@ -1,5 +1,6 @@
 package org.scrapycluster.common.cache;
 
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -66,8 +67,14 @@ public final class ProcessCaches {
     }
 
     private static long toEntries(Settings settings, String name, Object maximum) {
-        if (maximum instanceof Number number && number.longValue() >= 0 && number.doubleValue() == number.longValue()) {
-            return number.longValue();
+        try {
+            // a number, or text written as one (1e5 and 50000.00 stay text in a settings file): whole, not negative
+            long entries = new BigDecimal(String.valueOf(maximum).trim()).longValueExact();
+            if (entries >= 0 && (maximum instanceof Number || maximum instanceof String)) {
+                return entries;
+            }
+        } catch (NumberFormatException | ArithmeticException e) {
+            // refused below
         }
         throw settings.invalid("CACHE_MAX_ENTRIES", "the maximum of cache '" + name + "' must be a whole number of entries, not " + maximum);
     }

@@ -73,22 +73,24 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
 
     /**
      * Converts text (an environment variable or {@code --set} value) to this setting's type.
-     * Lists are comma-separated or a YAML flow list; maps are a YAML flow map. Empty text is
-     * null for a nullable setting, unless it {@link #keepsEmpty() keeps empty text}. With {@code lenientBooleans}, any text but "true" and "1"
-     * (case-insensitive) is false, as the original's Docker settings read the environment.
+     * Lists are comma-separated or a YAML flow list ({@code [...]}); maps are a YAML flow map. Empty text is
+     * null for a nullable setting, unless it {@link #keepsEmpty() keeps empty text}. A boolean is true, false, 1 or 0
+     * (case-insensitive); {@code fromEnvironment}, empty text is false too, as the original's Docker settings read
+     * an empty variable. Any other text is refused: the original read it as false, so that {@code yes} or a typo
+     * silently turned a protection off.
      *
      * @throws IllegalArgumentException saying what is wrong with the text
      */
-    Object fromText(String text, boolean lenientBooleans) {
+    Object fromText(String text, boolean fromEnvironment) {
         String trimmed = text.trim();
         if (trimmed.isEmpty() && nullable() && !keepsEmpty) {
             return null;
         }
         return switch (type) {
-            case LIST -> trimmed.startsWith("[") ? list(parseYaml(trimmed)) : list(splitCommas(trimmed));
+            case LIST -> isFlowList(trimmed) ? list(parseYaml(trimmed)) : list(splitCommas(trimmed));
             case MAP -> trimmed.startsWith("{") ? map(parseYaml(trimmed))
                     : fail(describe(text) + " is not a map; write it as {key: value, ...}");
-            case BOOLEAN -> lenientBooleans ? isTrue(trimmed) : strictBoolean(trimmed);
+            case BOOLEAN -> fromEnvironment && trimmed.isEmpty() ? false : strictBoolean(trimmed);
             case STRING -> text;
             default -> scalarText(type, trimmed);
         };
@@ -132,7 +134,9 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
                     ? ((Number) value).longValue() : fail(describe(value) + " is not a long");
             case DOUBLE -> value instanceof Integer || value instanceof Long || value instanceof Double
                     ? finite(((Number) value).doubleValue(), value) : fail(describe(value) + " is not a number");
-            case BOOLEAN -> value instanceof Boolean ? value : fail(describe(value) + " is not a boolean");
+            case BOOLEAN -> value instanceof Boolean ? value
+                    : value instanceof Integer bit && (bit == 0 || bit == 1) ? bit == 1
+                    : fail(describe(value) + " is not a boolean; use true, false, 1 or 0");
             case LIST, MAP -> fail(describe(value) + " is not a " + target.tag());
         };
     }
@@ -166,6 +170,11 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
 
     private static boolean isTrue(String text) {
         return text.equalsIgnoreCase("true") || text.equals("1");
+    }
+
+    /** Whether {@code text} is a YAML flow list: {@code [a, b]}, not IPv6 addresses with ports ({@code [::1]:9092,[::2]:9092}). */
+    private static boolean isFlowList(String text) {
+        return text.startsWith("[") && (text.endsWith("]") || !text.contains("]:"));
     }
 
     private static List<Object> splitCommas(String text) {

@@ -140,9 +140,17 @@ public final class Settings {
         return (Boolean) required(name, SettingType.BOOLEAN);
     }
 
-    /** A number of seconds (fractions allowed) as a duration. */
+    /**
+     * A number of seconds (fractions allowed) as a duration.
+     *
+     * @throws SettingsException when it is more than a duration of nanoseconds holds (about 292 years)
+     */
     public Duration getSeconds(String name) {
-        return Duration.ofNanos(Math.round(getDouble(name) * 1e9));
+        double seconds = getDouble(name);
+        if (Math.abs(seconds) * 1e9 >= Long.MAX_VALUE) {
+            throw invalid(name, "is " + seconds + " seconds, more than any wait can be");
+        }
+        return Duration.ofNanos(Math.round(seconds * 1e9));
     }
 
     /** A list setting, each element as text. */

@@ -36,7 +36,8 @@ public final class SettingsReference {
 
                 1. the defaults below;
                 2. a local YAML file given with `--config FILE`;
-                3. environment variables of the same names (booleans are true for `true` or `1`, any case; lists are
+                3. environment variables of the same names (booleans are `true`, `false`, `1` or `0`, any case, and empty text is
+                   false; any other text is refused, which the original read as false; lists are
                    comma-separated or `[a, b]`; maps are `{key: value}`; empty text is null where null is allowed,
                    except for a string whose type says *empty kept*, where it is an empty string;
                    the Docker variable `SCHEDULER_QUEUE_TIEOUT` sets `SCHEDULER_QUEUE_TIMEOUT`);

@@ -10,7 +10,7 @@ import org.yaml.snakeyaml.constructor.AbstractConstruct;
 import org.yaml.snakeyaml.constructor.Construct;
 import org.yaml.snakeyaml.constructor.ConstructorException;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
@@ -63,9 +63,9 @@ final class SettingsYaml {
         protected Object constructObject(Node node) {
             try {
                 return super.constructObject(node);
-            } catch (YAMLException e) {
+            } catch (MarkedYAMLException e) {
                 throw e;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException e) { // one without a mark may quote the value (!!timestamp x: "Unexpected timestamp: x")
                 throw new Unreadable(node, e);
             }
         }

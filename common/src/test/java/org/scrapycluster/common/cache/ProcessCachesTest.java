@@ -51,6 +51,14 @@ class ProcessCachesTest {
     }
 
     @Test
+    void aMaximumWrittenWithAnExponentOrWholeDecimalsIsTaken() {
+        ProcessCaches.configure(withSizes("{test-exponent: 1e2, test-decimals: 50.00}"), new SimpleMeterRegistry());
+
+        assertEquals(100L, ProcessCaches.named("test-exponent", 1_000).policy().eviction().orElseThrow().getMaximum());
+        assertEquals(50L, ProcessCaches.named("test-decimals", 1_000).policy().eviction().orElseThrow().getMaximum());
+    }
+
+    @Test
     void oneNameIsOneCache() {
         assertTrue(ProcessCaches.named("test-same", 10) == ProcessCaches.named("test-same", 20));
     }

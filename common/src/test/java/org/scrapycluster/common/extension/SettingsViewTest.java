@@ -54,9 +54,10 @@ class SettingsViewTest {
     @Test
     void aNumberWithAFractionIsNoWholeNumber() {
         Settings halves = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("SCHEDULER_DISCOVERY_INTERVAL", "2.5")));
-        SettingsView view = new SettingsView(halves, Map.of("MY_WHOLE", "12", "MY_HALF", "2.5")::get);
+        SettingsView view = new SettingsView(halves, Map.of("MY_WHOLE", "12", "MY_HALF", "2.5", "MY_THOUSAND", "1e3")::get);
 
         assertEquals(12, view.number("MY_WHOLE", 0));
+        assertEquals(1_000, view.number("MY_THOUSAND", 0), "1e3 is whole");
         assertEquals(60, view.number("DNS_TIMEOUT", 0), "60.0 is whole");
         assertThrows(IllegalArgumentException.class, () -> view.number("SCHEDULER_DISCOVERY_INTERVAL", 0), "not 2");
         assertThrows(IllegalArgumentException.class, () -> view.number("MY_HALF", 0));

@@ -68,14 +68,14 @@ class SettingsLayersTest {
         Map<String, String> env = Map.of(
                 "KAFKA_HOSTS", "k1:9092, k2:9092,",
                 "LOG_JSON", "TRUE",
-                "STATS_TOTAL", "yes",
+                "STATS_TOTAL", "",
                 "SLEEP_TIME", "0.5",
                 "REDIS_PASSWORD", "");
         Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, env, Map.of()));
 
         assertEquals(List.of("k1:9092", "k2:9092"), settings.getStringList("KAFKA_HOSTS"));
         assertTrue(settings.getBoolean("LOG_JSON"));
-        assertFalse(settings.getBoolean("STATS_TOTAL"), "as in the original's Docker settings, only true and 1 are true");
+        assertFalse(settings.getBoolean("STATS_TOTAL"), "an empty variable is false, as in the original's Docker settings");
         assertEquals(0.5, settings.getDouble("SLEEP_TIME"));
         assertNull(settings.getNullableString("REDIS_PASSWORD"));
     }
@@ -275,7 +275,7 @@ class SettingsLayersTest {
     @Test
     void aValueYamlCannotReadIsRefusedWithoutQuotingIt() throws IOException {
         for (String line : List.of("REDIS_PASSWORD: !!int hunter2", "REDIS_PASSWORD: !!str [hunter2]", "REDIS_PASSWORD: *hunter2",
-                "REDIS_PASSWORD: !hunter2")) {
+                "REDIS_PASSWORD: !hunter2", "REDIS_PASSWORD: !!timestamp hunter2")) {
             SettingsException refused = assertThrows(SettingsException.class, () -> Settings.load("rest",
                     new SettingsSources(write(line + "\n"), Map.of(), Map.of())), line);
             assertTrue(refused.getMessage().contains("(line 1, column 17)") && !refused.getMessage().contains("hunter2"),
@@ -284,6 +284,37 @@ class SettingsLayersTest {
         SettingsException inText = assertThrows(SettingsException.class, () -> Settings.load("rest", new SettingsSources(null,
                 Map.of(), Map.of("REST_API_KEYS", "[k1, !!int hunter2]"))));
         assertFalse(inText.getMessage().contains("hunter2"), inText.getMessage());
+    }
+
+    /** The original read any text but true and 1 as false: DOWNLOAD_FORBID_PRIVATE_ADDRESSES=yes turned the check off. */
+    @Test
+    void aBooleanThatIsNeitherTrueNorFalseIsRefusedFromTheEnvironmentToo() {
+        for (String text : List.of("yes", "on", "ture")) {
+            SettingsException refused = assertThrows(SettingsException.class, () -> Settings.load("crawler",
+                    new SettingsSources(null, Map.of("DOWNLOAD_FORBID_PRIVATE_ADDRESSES", text), Map.of())), text);
+            assertTrue(refused.getMessage().contains("is not a boolean; use true, false, 1 or 0"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void ipv6AddressesAreAListWithoutBrackets() {
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of("KAFKA_HOSTS", "[::1]:9092,[::2]:9092"), Map.of()));
+        assertEquals(List.of("[::1]:9092", "[::2]:9092"), settings.getStringList("KAFKA_HOSTS"));
+    }
+
+    @Test
+    void aBooleanInAnOverrideFileMayBeOneOrZeroAsInTheEnvironment() throws IOException {
+        assertTrue(Settings.load("rest", new SettingsSources(write("REDIS_TLS: 1\n"), Map.of(), Map.of())).getBoolean("REDIS_TLS"));
+        SettingsException two = assertThrows(SettingsException.class, () -> Settings.load("rest",
+                new SettingsSources(write("REDIS_TLS: 2\n"), Map.of(), Map.of())));
+        assertTrue(two.getMessage().endsWith("2 is not a boolean; use true, false, 1 or 0 (expected boolean)"), two.getMessage());
+    }
+
+    @Test
+    void aNumberOfSecondsLongerThanADurationHoldsIsRefused() throws IOException {
+        Settings settings = Settings.load("rest", new SettingsSources(write("REDIS_SOCKET_TIMEOUT: 1e10\n"), Map.of(), Map.of()));
+        SettingsException refused = assertThrows(SettingsException.class, () -> settings.getSeconds("REDIS_SOCKET_TIMEOUT"));
+        assertTrue(refused.getMessage().contains("1.0E10 seconds, more than any wait can be"), refused.getMessage());
     }
 
     @Test
