@@ -33,7 +33,9 @@ public final class ThreadCpu {
         Map<String, Duration> used = new TreeMap<>();
         after.forEach((thread, now) -> {
             ThreadTime then = before.get(thread);
-            Duration earlier = then != null && then.group().equals(now.group()) ? then.cpu() : Duration.ZERO;
+            // the same thread, unless its id was taken since by another (a new name, or less time than it had)
+            boolean same = then != null && then.group().equals(now.group()) && then.cpu().compareTo(now.cpu()) <= 0;
+            Duration earlier = same ? then.cpu() : Duration.ZERO;
             used.merge(now.group(), now.cpu().minus(earlier), Duration::plus);
         });
         return used;

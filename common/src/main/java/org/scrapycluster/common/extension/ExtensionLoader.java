@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.net.URL;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -42,6 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class ExtensionLoader<T extends Extension> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExtensionLoader.class);
+    /** What the closes share of the extensions configured before one of an ordered setting that cannot be. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /** The loadings this process has told, so that one done again is not told again. */
     private static final Set<String> TOLD = ConcurrentHashMap.newKeySet();
 
@@ -223,8 +226,15 @@ public final class ExtensionLoader<T extends Extension> {
         }
         entries.sort(Comparator.comparingLong(Entry::order));
         List<T> loaded = new ArrayList<>();
-        for (Entry<T> entry : entries) {
-            loaded.add(configured(setting, entry.name(), entry.extension()));
+        try {
+            for (Entry<T> entry : entries) {
+                loaded.add(configured(setting, entry.name(), entry.extension()));
+            }
+        } catch (RuntimeException e) {
+            // those configured before it may hold what they opened: they are closed, as a stop closes them
+            new ExtensionCloser<AutoCloseable>(LOG, kindName, closing -> ((Extension) closing).name()).closeAll(
+                    loaded.stream().filter(AutoCloseable.class::isInstance).map(AutoCloseable.class::cast).toList(), CLOSE_WAIT);
+            throw e;
         }
         String listing = entries.stream().map(entry -> entry.name() + "(" + entry.order() + ")").collect(Collectors.joining(", "));
         if (TOLD.add("Loaded " + kindName + ": " + setting + "=" + listing)) {

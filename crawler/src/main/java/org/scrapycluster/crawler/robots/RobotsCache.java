@@ -410,8 +410,9 @@ public final class RobotsCache {
         private static final int PER_SITEMAP = 64;
 
         BaseRobotRules parse() {
-            RobotsMarkup.Readable readable = RobotsMarkup.readable(LongCrawlDelays.readable(file.content), file.contentType);
-            return PathRules.of(parser().parseContent(file.url, readable.content(), readable.contentType(),
+            // the delays read once the tags are gone, as the parser reads them: <p>Crawl-delay: 1e3</p>
+            RobotsMarkup.Readable readable = RobotsMarkup.readable(file.content, file.contentType);
+            return PathRules.of(parser().parseContent(file.url, LongCrawlDelays.readable(readable.content()), readable.contentType(),
                     token.isEmpty() ? List.of() : List.of(token)));
         }
 

@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.robots;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.scrapycluster.common.bytes.BytePrefix;
@@ -50,7 +51,12 @@ final class RobotsMarkup {
         if (!html || !USER_AGENT.matcher(text).find()) {
             return new Readable(content, contentType);
         }
-        return new Readable(withoutTags(text).getBytes(StandardCharsets.UTF_8), PLAIN);
+        String plain = withoutTags(text);
+        // A tag the parser's test finds across a line break is no tag of a line: it would read the file as HTML again,
+        // and strip each line at the square of its cost. Its breaks become U+2028, which the parser breaks lines at too.
+        plain = HTML_TAG.matcher(plain).replaceAll(tag -> Matcher.quoteReplacement(tag.group().replaceAll("[\r\n]", "\u2028")));
+        // a U+FEFF the tags stood before is text, not the mark the parser drops: a mark of its own goes before it
+        return new Readable(((plain.startsWith("\uFEFF") ? "\uFEFF" : "") + plain).getBytes(StandardCharsets.UTF_8), PLAIN);
     }
 
     /** {@code text} without its tags: each {@code <} with a {@code >} after it on its line and something between. */

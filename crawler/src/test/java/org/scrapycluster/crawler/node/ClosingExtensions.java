@@ -4,6 +4,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.scrapycluster.api.DownloaderMiddleware;
+import org.scrapycluster.api.ExtensionSettings;
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Page;
 import org.scrapycluster.api.PageLink;
@@ -66,6 +67,24 @@ final class ClosingExtensions {
         public void close() {
             CLOSED.add(name());
             throw new AssertionError("a bug");
+        }
+    }
+
+    /** A middleware whose settings are never right: it cannot be configured. */
+    public static final class Unconfigurable implements DownloaderMiddleware {
+        @Override
+        public String name() {
+            return "unconfigurable";
+        }
+
+        @Override
+        public void configure(ExtensionSettings settings) {
+            throw new IllegalArgumentException("MY_SETTING is missing");
+        }
+
+        @Override
+        public void close() {
+            CLOSED.add(name());
         }
     }
 

@@ -38,6 +38,15 @@ class NodeExtensionsTest {
         assertEquals(List.of("closing-filter", "spider"), List.copyOf(ClosingExtensions.CLOSED));
     }
 
+    @Test
+    void whenOneOfAListCannotBeConfiguredThoseConfiguredBeforeItAreClosed() {
+        assertThrows(SettingsException.class, () -> NodeExtensions.load(settings(Map.of("DOWNLOADER_MIDDLEWARES", "{"
+                + ClosingExtensions.ClosingMiddleware.class.getName() + ": 800, " + ClosingExtensions.Unconfigurable.class.getName() + ": 900}"))));
+
+        assertEquals(List.of("closing-middleware", "closing-filter", "spider"), List.copyOf(ClosingExtensions.CLOSED),
+                "not the one that could not be configured: it has nothing to close");
+    }
+
     private static Settings settings(Map<String, String> more) {
         Map<String, String> values = new HashMap<>(more);
         values.put("SPIDER_NAME", ClosingExtensions.ClosingSpider.class.getName());

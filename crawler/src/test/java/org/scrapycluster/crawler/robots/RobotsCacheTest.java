@@ -373,10 +373,17 @@ class RobotsCacheTest {
         fetcher.answer("http://html.test/robots.txt", 200, "<html><body><pre>User-agent: *\nDisallow: /<b>private</b>\n"
                 + "<".repeat(200_000) + "\n</pre></body></html>\n");
 
-        BaseRobotRules html = rules(cache(100).rulesFor("http://html.test/"));
+        fetcher.answer("http://across.test/robots.txt", 200, "<html\n>\n<p>User-agent: *</p>\n<p>Crawl-delay: 99999999999</p>\n"
+                + "Disallow: /private\n" + "<".repeat(200_000) + "\n");
+
+        RobotsCache robots = cache(100);
+        BaseRobotRules html = rules(robots.rulesFor("http://html.test/"));
+        BaseRobotRules across = rules(robots.rulesFor("http://across.test/"));
 
         assertFalse(html.isAllowed("http://html.test/private/x"));
         assertTrue(html.isAllowed("http://html.test/public"));
+        assertFalse(across.isAllowed("http://across.test/private/x"), "a tag across a line break: read once, and in one pass");
+        assertEquals(86_400_000L, across.getCrawlDelay(), "a delay too long for crawler-commons, read once the tags are gone");
     }
 
     @Test

@@ -34,6 +34,17 @@ class RobotsMarkupTest {
     }
 
     @Test
+    void aTagAcrossALineBreakIsLeftNoTagTheParserWouldStripAgainAndAByteOrderMarkAfterTagsStaysText() {
+        byte[] across = ("<html\n>\nUser-agent: *\nDisallow: /x\n<<<").getBytes(StandardCharsets.UTF_8);
+        assertEquals("<html\u2028>\nUser-agent: *\nDisallow: /x\n<<<",
+                new String(RobotsMarkup.readable(across, "text/plain").content(), StandardCharsets.UTF_8));
+
+        byte[] marked = "<pre>\uFEFFUser-agent: *\nDisallow: /private\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals("\uFEFF\uFEFFUser-agent: *\nDisallow: /private\n",
+                new String(RobotsMarkup.readable(marked, "text/html").content(), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void anHtmlPageWithAUserAgentLineIsGivenAsPlainUtf8AndAnyOtherFileAsItIs() {
         byte[] page = "\uFEFF<html>User-agent: *<br>\nDisallow: /x\n</html>".getBytes(StandardCharsets.UTF_16BE);
         RobotsMarkup.Readable read = RobotsMarkup.readable(page, "text/plain");
