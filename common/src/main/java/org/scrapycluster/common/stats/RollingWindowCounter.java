@@ -17,7 +17,8 @@ import org.scrapycluster.common.redis.RedisConnection;
  * ({@code stats:<service>:<name>:<window seconds>}, {@link #key()}) and stored beside it, at
  * {@code buckets:<that name>} ({@link #bucketsKey()}), as a HASH of time buckets: field = bucket start
  * in epoch seconds, value = events in that bucket, and for each process writing it the number of its last write
- * ({@link #addAsync}). Memory is bounded (about 61 fields and one a writer) whatever the event rate; the original kept one sorted-set member per event at the window's name, where
+ * ({@link #addAsync}). Memory is bounded (about 61 fields and one a writer) whatever the event rate; the original kept
+ * one sorted-set member per event at the window's name, where
  * a Python service in the cluster still does, so the HASH must not be there (docs/differences.md, docs/operations.md
  * "Mixed Python and Java clusters").
  *

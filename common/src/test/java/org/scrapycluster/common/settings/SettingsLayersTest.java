@@ -298,7 +298,8 @@ class SettingsLayersTest {
 
     @Test
     void ipv6AddressesAreAListWithoutBrackets() {
-        Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of("KAFKA_HOSTS", "[::1]:9092,[::2]:9092"), Map.of()));
+        Settings settings = Settings.load("kafka-monitor",
+                new SettingsSources(null, Map.of("KAFKA_HOSTS", "[::1]:9092,[::2]:9092"), Map.of()));
         assertEquals(List.of("[::1]:9092", "[::2]:9092"), settings.getStringList("KAFKA_HOSTS"));
     }
 

@@ -21,7 +21,8 @@ final class LongCrawlDelays {
      * A delay's line, its value taken whole (possessively: a line of a million digits and an {@code x} costs one pass,
      * not the square of it), told readable or not by {@link #unreadable}.
      */
-    private static final Pattern DELAY = Pattern.compile("(?im)^([ \\t]*crawl-delay[ \\t]*:[ \\t]*)([0-9.eE+-]++)(?=[ \\t]*(?:#|\\r|\\n|$))");
+    private static final Pattern DELAY = Pattern.compile(
+            "(?im)^([ \\t]*crawl-delay[ \\t]*:[ \\t]*)([0-9.eE+-]++)(?=[ \\t]*(?:#|\\r|\\n|$))");
     private static final Pattern WITH_EXPONENT = Pattern.compile("[0-9]*\\.?[0-9]+[eE][+-]?[0-9]+");
     /** The longest value with an exponent read: longer ones are no number a site means. */
     private static final int LONGEST_WITH_EXPONENT = 64;

@@ -41,7 +41,8 @@ class NodeExtensionsTest {
     @Test
     void whenOneOfAListCannotBeConfiguredThoseConfiguredBeforeItAreClosed() {
         assertThrows(SettingsException.class, () -> NodeExtensions.load(settings(Map.of("DOWNLOADER_MIDDLEWARES", "{"
-                + ClosingExtensions.ClosingMiddleware.class.getName() + ": 800, " + ClosingExtensions.Unconfigurable.class.getName() + ": 900}"))));
+                + ClosingExtensions.ClosingMiddleware.class.getName() + ": 800, "
+                + ClosingExtensions.Unconfigurable.class.getName() + ": 900}"))));
 
         assertEquals(List.of("closing-middleware", "closing-filter", "spider"), List.copyOf(ClosingExtensions.CLOSED),
                 "not the one that could not be configured: it has nothing to close");

@@ -40,7 +40,8 @@ class LongCrawlDelaysTest {
         byte[] file = ("User-agent: *\nCrawl-delay: " + "1".repeat(200_000) + "x\nDisallow: /private\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         assertSame(file, LongCrawlDelays.readable(file));
-        assertEquals(DAY_MILLIS, crawlDelayMillis("User-agent: *\nCrawl-delay: " + "1".repeat(200_000) + "\n"), "a long delay all the same");
+        assertEquals(DAY_MILLIS, crawlDelayMillis("User-agent: *\nCrawl-delay: " + "1".repeat(200_000) + "\n"),
+                "a long delay all the same");
     }
 
     private static long crawlDelayMillis(String file) {

@@ -20,6 +20,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.crawler.fetch.AddressPolicy;
 import org.scrapycluster.crawler.fetch.FetchError;
 import org.scrapycluster.crawler.fetch.FetchRequest;
@@ -336,24 +338,12 @@ class RobotsCacheTest {
         assertFalse(rules(robots.rulesFor("http://utf16.test/")).isAllowed("http://utf16.test/private"));
     }
 
-    @Test
-    void aStrayLatin1ByteLeavesTheOtherLinesUtf8() {
-        byte[] comment = "# caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
-        byte[] rules = "User-agent: *\nDisallow: /gr\u00f6\u00dfe/\n".getBytes(StandardCharsets.UTF_8);
-        byte[] file = new byte[comment.length + rules.length];
-        System.arraycopy(comment, 0, file, 0, comment.length);
-        System.arraycopy(rules, 0, file, comment.length, rules.length);
-        fetcher.answer("http://mixed.test/robots.txt", 200, file);
-
-        BaseRobotRules mixed = rules(cache(100).rulesFor("http://mixed.test/"));
-
-        assertFalse(mixed.isAllowed("http://mixed.test/gr%C3%B6%C3%9Fe/x"), "/größe/, as written in UTF-8");
-    }
-
-    @Test
-    void aStrayLatin1ByteLeavesTheOtherLinesUtf8WhenLinesEndWithCarriageReturnsAlone() {
-        byte[] comment = "# caf\u00e9\r".getBytes(StandardCharsets.ISO_8859_1);
-        byte[] rules = "User-agent: *\rDisallow: /gr\u00f6\u00dfe/\r".getBytes(StandardCharsets.UTF_8);
+    /** Whatever ends its lines: a file that ends them with CR alone too. */
+    @ParameterizedTest
+    @ValueSource(strings = {"\n", "\r", "\r\n"})
+    void aStrayLatin1ByteLeavesTheOtherLinesUtf8(String lineBreak) {
+        byte[] comment = ("# caf\u00e9" + lineBreak).getBytes(StandardCharsets.ISO_8859_1);
+        byte[] rules = ("User-agent: *" + lineBreak + "Disallow: /gr\u00f6\u00dfe/" + lineBreak).getBytes(StandardCharsets.UTF_8);
         byte[] file = new byte[comment.length + rules.length];
         System.arraycopy(comment, 0, file, 0, comment.length);
         System.arraycopy(rules, 0, file, comment.length, rules.length);

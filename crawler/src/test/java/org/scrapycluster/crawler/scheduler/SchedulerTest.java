@@ -381,7 +381,8 @@ class SchedulerTest extends SchedulerTestBase {
         settle(scheduler);
         finishThenCount(scheduler, "mixed.test", 1, LastFetch.SLOW, 8, "slow now, with seven in flight");
         finishThenCount(scheduler, "mixed.test", 5, LastFetch.IN_TIME, 8 + 4, "a limit of six, two in flight: four handed out while slow");
-        finishThenCount(scheduler, "mixed.test", 2, LastFetch.IN_TIME, 12 + 4, "not slow any more: eight in flight, four handed out while slow");
+        finishThenCount(scheduler, "mixed.test", 2, LastFetch.IN_TIME, 12 + 4,
+                "not slow any more: eight in flight, four handed out while slow");
 
         inbox.domainsFound(dead);
         settle(scheduler);
