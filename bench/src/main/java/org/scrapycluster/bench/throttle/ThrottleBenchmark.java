@@ -67,19 +67,22 @@ public final class ThrottleBenchmark {
      * @param calls     calls answered (decisions, or requests filed for the seeding)
      * @param handedOut decisions that handed a request out
      * @param waits     decisions that answered WAIT
+     * @param idle      decisions that decided nothing: an empty queue (the seeding used up), a paused domain, a domain's error
      * @param failures  calls that failed
      * @param elapsed   wall time
      */
-    public record Result(String scenario, long calls, long handedOut, long waits, long failures, Duration elapsed) {
+    public record Result(String scenario, long calls, long handedOut, long waits, long idle, long failures, Duration elapsed) {
 
+        /** The calls a second that did the work measured: all but those that decided nothing, which are cheaper. */
         public double perSecond() {
-            return calls / (elapsed.toNanos() / 1e9);
+            return (calls - idle) / (elapsed.toNanos() / 1e9);
         }
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%-10s %,12.0f /s  (%,d calls in %.2f s: %,d handed out, %,d wait, %,d failed)",
-                    scenario, perSecond(), calls, elapsed.toNanos() / 1e9, handedOut, waits, failures);
+            return String.format(Locale.ROOT,
+                    "%-10s %,12.0f /s  (%,d calls in %.2f s: %,d handed out, %,d wait, %,d deciding nothing, %,d failed)",
+                    scenario, perSecond(), calls, elapsed.toNanos() / 1e9, handedOut, waits, idle, failures);
         }
     }
 
@@ -124,7 +127,7 @@ public final class ThrottleBenchmark {
             }
             failures += enqueuer.enqueueBatch(batch).stream().filter(outcome -> outcome != EnqueueOutcome.QUEUED).count();
         }
-        return new Result("enqueue", items, 0, 0, failures, Duration.ofNanos(System.nanoTime() - started));
+        return new Result("enqueue", items, 0, 0, 0, failures, Duration.ofNanos(System.nanoTime() - started));
     }
 
     private Result decide(String scenario, Function<ThrottledQueue.Decision, CompletableFuture<HandOut>> decider,
@@ -134,6 +137,7 @@ public final class ThrottleBenchmark {
         LongAdder calls = new LongAdder();
         LongAdder handedOut = new LongAdder();
         LongAdder waits = new LongAdder();
+        LongAdder idle = new LongAdder();
         LongAdder failures = new LongAdder();
         CountDownLatch finished = new CountDownLatch(concurrency);
         long started = System.nanoTime();
@@ -153,10 +157,10 @@ public final class ThrottleBenchmark {
                             return;
                         }
                         calls.increment();
-                        if (answer instanceof HandOut.HandedOut) {
-                            handedOut.increment();
-                        } else if (answer instanceof HandOut.Wait) {
-                            waits.increment();
+                        switch (answer) {
+                            case HandOut.HandedOut handed -> handedOut.increment();
+                            case HandOut.Wait wait -> waits.increment();
+                            default -> idle.increment();
                         }
                         chain[0].run();
                     });
@@ -167,7 +171,7 @@ public final class ThrottleBenchmark {
         if (!finished.await(duration.toSeconds() + 60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the " + scenario + " scenario did not finish");
         }
-        return new Result(scenario, calls.sum(), handedOut.sum(), waits.sum(), failures.sum(),
+        return new Result(scenario, calls.sum(), handedOut.sum(), waits.sum(), idle.sum(), failures.sum(),
                 Duration.ofNanos(System.nanoTime() - started));
     }
 
