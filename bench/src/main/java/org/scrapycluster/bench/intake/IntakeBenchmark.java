@@ -4,12 +4,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -27,6 +31,8 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.kafkamonitor.intake.BatchListener;
 import org.scrapycluster.kafkamonitor.intake.BatchSummary;
 import org.scrapycluster.kafkamonitor.intake.KafkaMonitor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Measures how many valid crawl requests per second one Kafka monitor files from Kafka into Redis
@@ -37,6 +43,7 @@ import org.scrapycluster.kafkamonitor.intake.KafkaMonitor;
  */
 public final class IntakeBenchmark {
 
+    private static final Logger LOG = LoggerFactory.getLogger(IntakeBenchmark.class);
     private static final Duration FINISH_TIMEOUT = Duration.ofMinutes(30);
     private static final int APPS_CRAWLS = 10;
 
@@ -87,8 +94,16 @@ public final class IntakeBenchmark {
         }
     }
 
-    /** Loads the topic, runs the monitor until every request is written, checks the queues and cleans up. */
+    /** Loads the topic, runs the monitor until every request is written, checks the queues and cleans up, whatever happens. */
     public Result run() throws InterruptedException {
+        try {
+            return measure();
+        } finally {
+            cleanUp();
+        }
+    }
+
+    private Result measure() throws InterruptedException {
         Duration preload = preload();
         Progress progress = new Progress(requests);
         Duration intake;
@@ -108,7 +123,6 @@ public final class IntakeBenchmark {
             for (String queue : RedisKeys.scan(redis, Keyspace.QUEUE.glob(spider))) {
                 queued += redis.sync().zcard(queue);
             }
-            cleanUp(redis);
             return new Result(requests, preload, intake, progress.batches.get(), queued);
         }
     }
@@ -137,10 +151,20 @@ public final class IntakeBenchmark {
                 i % domains, i, i % APPS_CRAWLS, spider, 1 + i % 100, i % domains, i % domains).getBytes(StandardCharsets.UTF_8);
     }
 
-    private void cleanUp(RedisConnection redis) {
-        SpiderKeys.delete(redis, spider);
-        for (int crawl = 0; crawl < APPS_CRAWLS; crawl++) {
-            redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, new CrawlRef(spider, "benchapp", "crawl" + crawl).name());
+    /** Removes what the run left in the user's servers: its queues and crawls in Redis, its topic and group in Kafka. */
+    private void cleanUp() throws InterruptedException {
+        try (RedisConnection redis = RedisConnection.open(RedisEndpoint.from(settings))) {
+            SpiderKeys.delete(redis, spider);
+            for (int crawl = 0; crawl < APPS_CRAWLS; crawl++) {
+                redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, new CrawlRef(spider, "benchapp", "crawl" + crawl).name());
+            }
+        }
+        try (Admin admin = new KafkaClients(settings).admin()) {
+            admin.deleteTopics(List.of(settings.getString("KAFKA_INCOMING_TOPIC"))).all().get(1, TimeUnit.MINUTES);
+            admin.deleteConsumerGroups(List.of(settings.getString("KAFKA_GROUP"))).all().get(1, TimeUnit.MINUTES);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("Could not delete the benchmark's topic {} or group {}: {}", settings.getString("KAFKA_INCOMING_TOPIC"),
+                    settings.getString("KAFKA_GROUP"), e.toString());
         }
     }
 
