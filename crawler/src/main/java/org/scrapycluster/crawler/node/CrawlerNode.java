@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.scrapycluster.api.Spider;
 import org.scrapycluster.common.extension.ExtensionFailures;
@@ -208,8 +209,9 @@ public final class CrawlerNode implements Service {
         Settings settings = context.settings();
         // Owned in the reverse order of closing: see close(). The extensions close last, the pipelines before them, after
         // the workers; and the leases after all of them.
+        AtomicReference<ExecutorService> workerPool = new AtomicReference<>();
         NodeExtensions extensions = own(NodeExtensions.load(settings),
-                (loaded, budget) -> loaded.close(StopStep.EXTENSIONS.grantedBy(budget)));
+                (loaded, budget) -> closeOnceIdle(loaded, workerPool.get(), StopStep.EXTENSIONS.grantedBy(budget)));
         Spider spider = extensions.spider();
         LinkRules links = new LinkRules(extensions.linkFilters());
         String spiderId = spider.name();
@@ -228,6 +230,7 @@ public final class CrawlerNode implements Service {
                 (stages, budget) -> stages.close(StopStep.PIPELINES.grantedBy(budget)));
         ExecutorService workers = own(WorkerPool.start(config.workerThreads(), spiderId),
                 (pool, budget) -> shutdown(pool, StopStep.WORKERS.grantedBy(budget)));
+        workerPool.set(workers);
         Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(StopStep.FETCHER.grantedBy(budget)));
         RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsRetry(),
                 config.robotsMaxHosts(), config.robotsMaxBytes(), context.clock(), workers);
@@ -413,6 +416,28 @@ public final class CrawlerNode implements Service {
                 return;
             }
         }
+    }
+
+    /**
+     * Closes the spider, link filters and middlewares once no worker may call them: at once when the workers have ended
+     * (or never started), else when they do, for at most a minute, on a thread of its own (the stop's wait for the workers
+     * ran out with one still parsing), as the process's exit allows.
+     */
+    private static void closeOnceIdle(NodeExtensions extensions, ExecutorService workers, Duration wait) {
+        if (workers == null || workers.isTerminated()) {
+            extensions.close(wait);
+            return;
+        }
+        LOG.warn("The workers are still running; the spider, link filters and downloader middlewares close when they end");
+        Thread.ofPlatform().daemon().name("crawler-close-extensions").start(() -> {
+            try {
+                if (workers.awaitTermination(1, TimeUnit.MINUTES)) {
+                    extensions.close(wait);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     private static void shutdown(ExecutorService workers, Duration wait) {
