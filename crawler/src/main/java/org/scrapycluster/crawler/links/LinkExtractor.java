@@ -28,8 +28,7 @@ import com.google.re2j.PatternSyntaxException;
  *   <li>the {@code href} of every {@code a} and {@code area} element, in document order, trimmed, resolved
  *       against the page's {@code <base href>} (looked for in its first 4096 characters) and the page URL;
  *       hrefs that cannot be resolved are skipped;</li>
- *   <li>duplicates dropped, the first occurrence kept (compared as resolved; without {@code canonicalize}, compared
- *       canonically, fragments included);</li>
+ *   <li>duplicates dropped, the first occurrence kept (compared as resolved);</li>
  *   <li>kept only when the URL starts with {@code http://} or {@code https://}, in lower case as Scrapy checks it
  *       (an {@code HTTPS://host} link on an {@code http} page is dropped; on an {@code https} page it resolves to
  *       {@code https://host} and is kept), so that the links listed are the links followed: a {@code file:} link
@@ -74,7 +73,6 @@ public final class LinkExtractor {
     private final List<Pattern> allow;
     private final List<Pattern> deny;
     private final Set<String> denyExtensions;
-    private final boolean canonicalize;
 
     private LinkExtractor(Builder builder) {
         this.allowDomains = builder.allowDomains.stream().map(d -> d.toLowerCase(Locale.ROOT)).distinct().toList();
@@ -87,7 +85,6 @@ public final class LinkExtractor {
             extensions.add("." + extension);
         }
         this.denyExtensions = Set.copyOf(extensions);
-        this.canonicalize = builder.canonicalize;
     }
 
     public static Builder builder() {
@@ -139,29 +136,26 @@ public final class LinkExtractor {
     private Link consider(AnchorScanner.Anchor anchor, UrlResolver.Base base, UrlResolver.Base page, Set<String> seen,
             Set<String> kept, Predicate<Link> filter) {
         String url;
-        String key;
+        String canonical;
         try {
             // Scrapy strips the HTML5 whitespace only (w3lib's strip_html5_whitespace): a no-break space is part of the URL
             url = page.resolve(base.resolve(PythonStrip.chars(anchor.href(), HTML5_WHITESPACE)));
-            key = UrlCanonicalizer.canonicalize(url, true);
+            canonical = UrlCanonicalizer.canonicalize(url);
         } catch (InvalidUrlException bogus) {
             return null;
         }
-        // before the filters, Scrapy drops a repeated link by its raw URL when it canonicalises afterwards, else by
-        // its canonical form with the fragment
-        if (!seen.add(canonicalize ? url : key) || !isWeb(url)) {
+        // before the filters, Scrapy drops a repeated link by its raw URL, as it canonicalises afterwards
+        if (!seen.add(url) || !isWeb(url)) {
             return null;
         }
         String text = anchor.text();
         if (!filter.test(new Link(url, text))) {
             return null;
         }
-        // The canonical URL is the key up to its fragment, and canonical already: it is its own key.
-        String finalUrl = canonicalize ? UrlCanonicalizer.withoutFragment(key) : UrlEscaper.escape(url);
-        if (!kept.add(canonicalize ? finalUrl : key)) {
+        if (!kept.add(canonical)) {
             return null;
         }
-        return new Link(finalUrl, text);
+        return new Link(canonical, text);
     }
 
     /** Scrapy's {@code url.split('://', 1)[0] in {'http', 'https'}}: case counts. */
@@ -293,7 +287,6 @@ public final class LinkExtractor {
         private Collection<String> allow = List.of();
         private Collection<String> deny = List.of();
         private Collection<String> denyExtensions;
-        private boolean canonicalize = true;
 
         private Builder() {
         }
@@ -325,15 +318,6 @@ public final class LinkExtractor {
          */
         public Builder denyExtensions(Collection<String> extensions) {
             this.denyExtensions = extensions == null ? null : List.copyOf(extensions);
-            return this;
-        }
-
-        /**
-         * Whether to canonicalise the links (the default, as Scrapy Cluster does); when off, links keep their
-         * order of query arguments and their fragment, made safe as a Scrapy request would make them.
-         */
-        public Builder canonicalize(boolean value) {
-            this.canonicalize = value;
             return this;
         }
 

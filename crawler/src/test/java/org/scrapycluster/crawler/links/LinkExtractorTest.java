@@ -116,14 +116,6 @@ class LinkExtractorTest {
                 "http://site.example/"), "the near miss is kept, the URL ending in a's is denied");
     }
 
-    @Test
-    void withoutCanonicalisationLinksKeepOrderAndFragmentButAreMadeSafe() {
-        LinkExtractor raw = LinkExtractor.builder().canonicalize(false).build();
-        assertEquals(List.of("http://site.example/a%20b?z=1&a=2#part", "http://site.example/a%20b?z=1&a=2#other"),
-                urls(raw, "<a href='a b?z=1&a=2#part'>1</a><a href='a b?z=1&a=2#other'>2</a><a href='a b?z=1&a=2#part'>3</a>",
-                        "http://site.example/"));
-    }
-
     /** Scrapy strips an href of HTML's whitespace only: a no-break space or an ideographic space is part of the URL. */
     @Test
     void anHrefIsStrippedOfHtmlWhitespaceOnly() {
