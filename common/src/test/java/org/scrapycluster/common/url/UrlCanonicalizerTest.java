@@ -38,13 +38,6 @@ class UrlCanonicalizerTest {
         assertEquals(c.canonical(), UrlCanonicalizer.canonicalize(UrlEscaper.escape(c.url())));
     }
 
-    /** The link extractor takes the canonical URL from the one that keeps the fragment. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
-    void theCanonicalFormIsTheOneWithTheFragmentUpToIt(UrlFixtures.CanonicalCase c) {
-        assertEquals(c.canonical(), UrlCanonicalizer.withoutFragment(UrlCanonicalizer.canonicalize(c.url(), true)));
-    }
-
     static List<UrlFixtures.CanonicalCase> writtenCases() {
         return UrlFixtures.writtenCanonicalCases();
     }
