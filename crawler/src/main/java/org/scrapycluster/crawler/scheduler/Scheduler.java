@@ -14,8 +14,11 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -208,8 +211,12 @@ public final class Scheduler implements AutoCloseable {
             while (awaitingAnswers()) {
                 awaitEvent(IDLE_WAKE_NANOS);
             }
-            // and the calls whose answers were lost may have leased requests too: no later answer will cut them short
-            cutShortUnanswered();
+            // and the calls whose answers were lost may have leased requests too: no later answer will cut them short,
+            // so the loop waits for this cut (within close's wait), before the node closes the connection
+            cutShortUnanswered().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("Could not cut short the leases of hand-out calls whose answers were lost ({}); they end when they expire",
+                    e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
@@ -478,22 +485,24 @@ public final class Scheduler implements AutoCloseable {
      * them on the same connection, so Redis has run them, or never will, when it runs the cut. Holders whose cut fails
      * wait for the next answer. The holders go {@value #MAX_HOLDERS_PER_CUT} a call.
      */
-    private void cutShortUnanswered() {
+    private CompletableFuture<?> cutShortUnanswered() {
         if (unanswered.isEmpty()) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         List<String> holders = new ArrayList<>();
         for (String lost = unanswered.poll(); lost != null; lost = unanswered.poll()) {
             holders.add(lost);
         }
+        List<CompletableFuture<?>> cuts = new ArrayList<>();
         for (int from = 0; from < holders.size(); from += MAX_HOLDERS_PER_CUT) {
-            cutShort(List.copyOf(holders.subList(from, Math.min(holders.size(), from + MAX_HOLDERS_PER_CUT))));
+            cuts.add(cutShort(List.copyOf(holders.subList(from, Math.min(holders.size(), from + MAX_HOLDERS_PER_CUT)))));
         }
+        return CompletableFuture.allOf(cuts.toArray(CompletableFuture[]::new));
     }
 
     /** Cuts short the leases of {@code holders}; they wait for the next answer when the cut fails. */
-    private void cutShort(List<String> holders) {
-        throttledQueue.cutShortUnanswered(spiderId, holder, holders).whenComplete((cut, failure) -> {
+    private CompletableFuture<?> cutShort(List<String> holders) {
+        return throttledQueue.cutShortUnanswered(spiderId, holder, holders).whenComplete((cut, failure) -> {
             if (failure != null) {
                 unanswered.addAll(holders);
             } else if (cut > 0) {
