@@ -49,7 +49,7 @@ public final class EmbeddedStack implements AutoCloseable {
     /** Starts what {@code options} asks for; on a failure, stops what was already started. */
     public static EmbeddedStack start(Options options) {
         DataDirectory root = options.dataDir() == null
-                ? DataDirectory.temporary("scrapy-cluster-")
+                ? DataDirectory.temporaryOfThisProcess("scrapy-cluster-")
                 : DataDirectory.kept(options.dataDir());
         List<AutoCloseable> started = new ArrayList<>();
         try {
