@@ -151,20 +151,31 @@ public final class IntakeBenchmark {
                 i % domains, i, i % APPS_CRAWLS, spider, 1 + i % 100, i % domains, i % domains).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Removes what the run left in the user's servers: its queues and crawls in Redis, its topic and group in Kafka. */
+    /**
+     * Removes what the run left in the user's servers: its queues and crawls in Redis, its topic and group in Kafka; what
+     * cannot be removed is said, and the rest removed all the same, without hiding what ended the run.
+     */
     private void cleanUp() throws InterruptedException {
         try (RedisConnection redis = RedisConnection.open(RedisEndpoint.from(settings))) {
             SpiderKeys.delete(redis, spider);
             for (int crawl = 0; crawl < APPS_CRAWLS; crawl++) {
                 redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, new CrawlRef(spider, "benchapp", "crawl" + crawl).name());
             }
+        } catch (RuntimeException e) {
+            LOG.warn("Could not remove the benchmark's keys ({}*): {}", spider, e.toString());
         }
         try (Admin admin = new KafkaClients(settings).admin()) {
-            admin.deleteTopics(List.of(settings.getString("KAFKA_INCOMING_TOPIC"))).all().get(1, TimeUnit.MINUTES);
-            admin.deleteConsumerGroups(List.of(settings.getString("KAFKA_GROUP"))).all().get(1, TimeUnit.MINUTES);
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("Could not delete the benchmark's topic {} or group {}: {}", settings.getString("KAFKA_INCOMING_TOPIC"),
-                    settings.getString("KAFKA_GROUP"), e.toString());
+            String topic = settings.getString("KAFKA_INCOMING_TOPIC");
+            String group = settings.getString("KAFKA_GROUP");
+            for (var deletion : List.of(admin.deleteTopics(List.of(topic)).all(), admin.deleteConsumerGroups(List.of(group)).all())) {
+                try {
+                    deletion.get(1, TimeUnit.MINUTES);
+                } catch (ExecutionException | TimeoutException e) {
+                    LOG.warn("Could not delete the benchmark's topic {} or group {}: {}", topic, group, e.toString());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Could not reach Kafka to delete the benchmark's topic and group: {}", e.toString());
         }
     }
 

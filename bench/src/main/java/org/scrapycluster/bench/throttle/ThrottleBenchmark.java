@@ -67,8 +67,8 @@ public final class ThrottleBenchmark {
      * @param calls     calls answered (decisions, or requests filed for the seeding)
      * @param handedOut decisions that handed a request out
      * @param waits     decisions that answered WAIT
-     * @param idle      decisions that decided nothing: an empty queue (the seeding used up), a paused domain, a domain's error
-     * @param failures  calls that failed
+     * @param idle      decisions that decided nothing: an empty queue (the seeding used up), a paused domain
+     * @param failures  calls that failed, and decisions a domain's error failed
      * @param elapsed   wall time
      */
     public record Result(String scenario, long calls, long handedOut, long waits, long idle, long failures, Duration elapsed) {
@@ -160,6 +160,7 @@ public final class ThrottleBenchmark {
                         switch (answer) {
                             case HandOut.HandedOut handed -> handedOut.increment();
                             case HandOut.Wait wait -> waits.increment();
+                            case HandOut.Failed failed -> failures.increment();
                             default -> idle.increment();
                         }
                         chain[0].run();

@@ -172,9 +172,23 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
         return text.equalsIgnoreCase("true") || text.equals("1");
     }
 
-    /** Whether {@code text} is a YAML flow list: {@code [a, b]}, not IPv6 addresses with ports ({@code [::1]:9092,[::2]:9092}). */
+    /**
+     * Whether {@code text} is a YAML flow list: its first {@code [} closes at its end ({@code [a, b]}, or {@code [a,} which
+     * YAML refuses), not IPv6 addresses ({@code [::1]:9092,[::2]:9092}, {@code [::1],[::2]}).
+     */
     private static boolean isFlowList(String text) {
-        return text.startsWith("[") && (text.endsWith("]") || !text.contains("]:"));
+        if (!text.startsWith("[")) {
+            return false;
+        }
+        int depth = 0;
+        for (int at = 0; at < text.length(); at++) {
+            char c = text.charAt(at);
+            depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+            if (depth == 0 && at < text.length() - 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static List<Object> splitCommas(String text) {

@@ -301,6 +301,8 @@ class SettingsLayersTest {
         Settings settings = Settings.load("kafka-monitor",
                 new SettingsSources(null, Map.of("KAFKA_HOSTS", "[::1]:9092,[::2]:9092"), Map.of()));
         assertEquals(List.of("[::1]:9092", "[::2]:9092"), settings.getStringList("KAFKA_HOSTS"));
+        assertEquals(List.of("[::1]", "[::2]"), Settings.load("kafka-monitor",
+                new SettingsSources(null, Map.of("KAFKA_HOSTS", "[::1],[::2]"), Map.of())).getStringList("KAFKA_HOSTS"));
     }
 
     @Test

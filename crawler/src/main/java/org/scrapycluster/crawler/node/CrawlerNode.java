@@ -433,6 +433,9 @@ public final class CrawlerNode implements Service {
             try {
                 if (workers.awaitTermination(1, TimeUnit.MINUTES)) {
                     extensions.close(wait);
+                } else {
+                    LOG.warn("The workers did not end within a minute; the spider, link filters and downloader middlewares"
+                            + " are left unclosed");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

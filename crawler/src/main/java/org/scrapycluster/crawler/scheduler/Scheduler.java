@@ -212,7 +212,7 @@ public final class Scheduler implements AutoCloseable {
                 awaitEvent(IDLE_WAKE_NANOS);
             }
             // and the calls whose answers were lost may have leased requests too: no later answer will cut them short,
-            // so the loop waits for this cut (within close's wait), before the node closes the connection
+            // so the loop waits for this cut, for up to CLOSE_WAIT, which close's own wait for the loop usually covers
             cutShortUnanswered().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             LOG.warn("Could not cut short the leases of hand-out calls whose answers were lost ({}); they end when they expire",
