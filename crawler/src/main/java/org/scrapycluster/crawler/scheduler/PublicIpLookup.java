@@ -1,14 +1,19 @@
 package org.scrapycluster.crawler.scheduler;
 
-import java.io.IOException;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -34,6 +39,8 @@ public final class PublicIpLookup {
     public static final String FALLBACK = "127.0.0.1";
 
     private static final Logger LOG = LoggerFactory.getLogger(PublicIpLookup.class);
+    /** The most of an answer kept: an echo service's is a line. */
+    private static final int MAX_ANSWER_BYTES = 64 * 1024;
 
     private final URI url;
     private final Pattern pattern;
@@ -98,20 +105,43 @@ public final class PublicIpLookup {
         if (client == null) {
             client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
         }
+        // The request's timeout bounds the wait for the headers only: the whole answer is waited for within it, and no more
+        // than MAX_ANSWER_BYTES of it kept, so that a service that trickles or floods cannot hold or fill a node's start.
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        CompletableFuture<HttpResponse<Void>> answered;
         try {
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(url).timeout(timeout).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            Matcher matcher = pattern.matcher(response.body());
+            answered = client.sendAsync(HttpRequest.newBuilder(url).timeout(timeout).GET().build(),
+                    HttpResponse.BodyHandlers.ofByteArrayConsumer(chunk -> chunk.ifPresent(bytes -> keep(kept, bytes))));
+        } catch (IllegalArgumentException e) {
+            return failed(e.toString());
+        }
+        try {
+            HttpResponse<Void> response = answered.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            Matcher matcher;
+            synchronized (kept) {
+                matcher = pattern.matcher(kept.toString(StandardCharsets.UTF_8));
+            }
             if (response.statusCode() != 200 || !matcher.find()) {
                 return failed("no address in the answer (status " + response.statusCode() + ")");
             }
             failing = false;
             return Optional.of(matcher.groupCount() > 0 ? matcher.group(1) : matcher.group());
-        } catch (IOException | IllegalArgumentException e) {
-            return failed(e.toString());
+        } catch (ExecutionException e) {
+            return failed(e.getCause().toString());
+        } catch (TimeoutException e) {
+            answered.cancel(true);
+            return failed("no whole answer within " + timeout.toMillis() / 1000.0 + " s");
         } catch (InterruptedException e) {
+            answered.cancel(true);
             Thread.currentThread().interrupt();
             return failed("interrupted");
+        }
+    }
+
+    /** Keeps {@code bytes} of the answer, up to {@value #MAX_ANSWER_BYTES} in all. */
+    private static void keep(ByteArrayOutputStream kept, byte[] bytes) {
+        synchronized (kept) {
+            kept.write(bytes, 0, Math.min(bytes.length, Math.max(0, MAX_ANSWER_BYTES - kept.size())));
         }
     }
 

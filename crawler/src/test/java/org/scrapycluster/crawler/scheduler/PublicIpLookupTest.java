@@ -11,6 +11,7 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.FreePorts;
+import org.scrapycluster.embedded.origin.SlowBody;
 import org.scrapycluster.embedded.origin.TestOrigin;
 
 /**
@@ -35,6 +36,15 @@ class PublicIpLookupTest {
         try (TestOrigin origin = TestOrigin.builder().route("/ip", exchange -> exchange.sendText(200, "text/plain", "no address"))
                 .start()) {
             assertEquals(PublicIpLookup.FALLBACK, lookup(origin.url(0, "/ip"), "3").lookUp());
+        }
+    }
+
+    /** The timeout bounds the whole answer, not only its headers: a service that trickles cannot hold a node's start. */
+    @Test
+    void anAnswerThatTricklesIsGivenUpAtTheTimeout() {
+        try (TestOrigin origin = TestOrigin.builder().start()) {
+            // a thousand seconds of body
+            assertEquals(PublicIpLookup.FALLBACK, lookup(origin.url(0, SlowBody.path(100_000, 10, 100, 0)), "1").lookUp());
         }
     }
 
