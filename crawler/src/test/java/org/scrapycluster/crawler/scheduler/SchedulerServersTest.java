@@ -28,10 +28,6 @@ import org.scrapycluster.embedded.EmbeddedZooKeeper;
 import org.scrapycluster.embedded.junit.CapturedLog;
 
 import ch.qos.logback.classic.Level;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 
 /**
  * The scheduler with servers that stop or pause: a node that starts while ZooKeeper is away, a config node that is
@@ -122,8 +118,7 @@ class SchedulerServersTest extends SchedulerTestBase {
             List<Throwable> failures = new CopyOnWriteArrayList<>();
             scheduler.start(failures::add);
             // Redis holds every command for half a second: the hand-out call is out while the scheduler closes
-            own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(500));
+            PrivateRedis.client(own, "PAUSE", "500");
             inbox.domainsFound(List.of("late.test"));
             Awaitility.await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
 
@@ -144,8 +139,7 @@ class SchedulerServersTest extends SchedulerTestBase {
     @Test
     void aLeaseMadeByAHandOutWhoseCallTimedOutWhileTheSchedulerClosedIsCutShort() throws Exception {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("scheduler-close-lost"));
-             RedisConnection impatient = RedisConnection.open(new RedisEndpoint(server.host(), server.port(), 0, null, false,
-                     Duration.ofMillis(300)));
+             RedisConnection impatient = impatient(server);
              RedisConnection own = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
             CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
             ThrottledQueue queue = new ThrottledQueue(impatient);
@@ -158,8 +152,7 @@ class SchedulerServersTest extends SchedulerTestBase {
             queue.cutShortUnanswered(spider, new LeaseHolder("n1"), List.of("none")).get(10, TimeUnit.SECONDS);
 
             own.sync().zadd(spider + ":late.test:queue", -4, "{\"url\":\"http://late.test/\"}");
-            own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(1_500));
+            PrivateRedis.client(own, "PAUSE", "1500");
             inbox.domainsFound(List.of("late.test"));
             Awaitility.await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
             scheduler.close();
@@ -179,8 +172,7 @@ class SchedulerServersTest extends SchedulerTestBase {
     @Test
     void aLeaseMadeByAHandOutWhoseCallTimedOutIsCutShortOnceRedisAnswersAgain() throws Exception {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("scheduler-lost-answer"));
-             RedisConnection impatient = RedisConnection.open(new RedisEndpoint(server.host(), server.port(), 0, null, false,
-                     Duration.ofMillis(300)));
+             RedisConnection impatient = impatient(server);
              RedisConnection own = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()))) {
             CrawlerMetrics metrics = new CrawlerMetrics(registry, spider, "n1");
             Scheduler scheduler = new Scheduler(spider, new ThrottledQueue(impatient), throttles(60, 10, false), domain -> false,
@@ -189,8 +181,7 @@ class SchedulerServersTest extends SchedulerTestBase {
             settle(scheduler); // Redis knows the hand-out script now: the paused call runs rather than asks for its source
 
             own.sync().zadd(spider + ":late.test:queue", -4, "{\"url\":\"http://late.test/\"}");
-            own.sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(1_500));
+            PrivateRedis.client(own, "PAUSE", "1500");
             inbox.domainsFound(List.of("late.test"));
             settle(scheduler);
             assertEquals(1, calls("failed"), "the call timed out on the node");
@@ -207,5 +198,10 @@ class SchedulerServersTest extends SchedulerTestBase {
             assertEquals(1, own.sync().zcard(spider + ":late.test:queue"), "back in its queue, not a minute later");
             assertEquals(List.of(), dispatched.stream().filter(request -> request.queue().domain().equals("late.test")).toList());
         }
+    }
+
+    /** A connection to {@code server} that gives a command up after 300 ms: a pause of Redis times its calls out. */
+    private static RedisConnection impatient(EmbeddedRedis server) {
+        return RedisConnection.open(new RedisEndpoint(server.host(), server.port(), 0, null, false, Duration.ofMillis(300)));
     }
 }
