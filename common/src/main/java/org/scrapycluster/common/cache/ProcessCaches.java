@@ -70,7 +70,7 @@ public final class ProcessCaches {
         try {
             // a number, or text written as one (1e5 and 50000.00 stay text in a settings file): whole, not negative
             long entries = new BigDecimal(String.valueOf(maximum).trim()).longValueExact();
-            if (entries >= 0 && (maximum instanceof Number || maximum instanceof String)) {
+            if (entries >= 0) {
                 return entries;
             }
         } catch (NumberFormatException | ArithmeticException e) {

@@ -194,8 +194,7 @@ public final class RequestProcessor {
             countAttempt(result);
         }
         LastFetch fetch = lastFetch(result);
-        CompletableFuture<Outcome> outcome = outcome(passage, result);
-        return fetch == LastFetch.NONE ? outcome : outcome.thenApply(done -> done.after(fetch));
+        return outcome(passage, result).thenApply(done -> done.after(fetch));
     }
 
     /** How the fetch whose result is {@code result} ended ({@code null}: the request was not fetched). */
