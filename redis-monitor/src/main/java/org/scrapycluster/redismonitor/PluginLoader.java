@@ -64,10 +64,7 @@ final class PluginLoader {
             if (rank == null) {
                 return;
             }
-            if (!(rank instanceof Integer || rank instanceof Long)) {
-                throw settings.invalid("PLUGINS", "gives " + name + " the rank '" + rank + "'; a rank is a whole number, or null to disable");
-            }
-            long value = ((Number) rank).longValue();
+            long value = settings.getPlace("PLUGINS", name, rank, "rank");
             Function<PluginContext, JobPlugin> builder = builder(loader, name); // first: a name of another service's plugin says so
             String other = byRank.putIfAbsent(value, name);
             if (other != null) {

@@ -37,12 +37,19 @@ class PluginLoaderTest {
     }
 
     @Test
+    void aRankWrittenWithASignIsTheNumber() {
+        assertEquals(List.of(50L, 100L, 200L, 400L, 500L), PluginLoader.resolve(settings("{plugins.expire_monitor.ExpireMonitor: +50}"))
+                .stream().map(PluginLoader.PluginSpec::rank).toList());
+    }
+
+    @Test
     void refusesWhatCannotRun() {
         assertRefused("{plugins.stop_monitor.StopMonitor: 100}", "gives the rank 100 to both plugins.info_monitor.InfoMonitor"
                 + " and plugins.stop_monitor.StopMonitor");
         assertRefused("{com.example.Missing: 50}", "names com.example.Missing, which is neither one of the Redis monitor plugins");
         assertRefused("{java.lang.String: 50}", "names java.lang.String, which does not implement");
         assertRefused("{plugins.stop_monitor.StopMonitor: fast}", "gives plugins.stop_monitor.StopMonitor the rank 'fast'");
+        assertRefused("{plugins.stop_monitor.StopMonitor: 1.5}", "the rank '1.5'; a rank is a whole number, or null to remove the entry");
     }
 
     @Test

@@ -212,11 +212,7 @@ public final class ExtensionLoader<T extends Extension> {
                 continue;
             }
             String name = listed.getKey();
-            if (!(listed.getValue() instanceof Integer || listed.getValue() instanceof Long)) {
-                throw settings.invalid(setting, "gives " + name + " the order '" + listed.getValue()
-                        + "'; an order is a whole number, or null to remove the entry");
-            }
-            long order = ((Number) listed.getValue()).longValue();
+            long order = settings.getPlace(setting, name, listed.getValue(), "order");
             String earlier = orders.putIfAbsent(order, name);
             if (earlier != null) {
                 throw settings.invalid(setting, "gives the order " + order + " to both " + earlier + " and " + name

@@ -174,6 +174,28 @@ public final class Settings {
     }
 
     /**
+     * The place {@code value} gives the entry {@code entry} of the map setting {@code name} (a plugin's rank, a
+     * pipeline's order): a whole number as YAML gave it, or as text ({@code +100} stays text when read).
+     *
+     * @param noun what the place is called in the error, "rank" or "order"
+     * @throws SettingsException when it is not a whole number
+     */
+    public long getPlace(String name, String entry, Object value, String noun) {
+        if (value instanceof Integer || value instanceof Long) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof String text) {
+            try {
+                return Long.parseLong(text.trim());
+            } catch (NumberFormatException e) {
+                // refused below, as any other value
+            }
+        }
+        throw invalid(name, "gives " + entry + " the " + noun + " '" + value + "'; " + (noun.startsWith("o") ? "an " : "a ")
+                + noun + " is a whole number, or null to remove the entry");
+    }
+
+    /**
      * An error for a value that has the right type but cannot be used (a port out of range, an
      * unknown log level), naming the setting and the layer it came from.
      */

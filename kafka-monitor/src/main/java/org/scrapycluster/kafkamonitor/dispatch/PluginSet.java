@@ -63,7 +63,7 @@ public final class PluginSet {
     public static PluginSet load(Settings settings) {
         SafetyChecks checks = SafetyChecks.from(settings);
         ExtensionLoader<KafkaMonitorPlugin> loader = ExtensionLoader.of(KafkaMonitorPlugin.class, "Kafka monitor plugins", settings);
-        Map<Integer, String> ranks = new HashMap<>();
+        Map<Long, String> ranks = new HashMap<>();
         ListedNames called = new ListedNames(settings, SETTING);
         List<RankedPlugin> loaded = new ArrayList<>();
         for (Map.Entry<String, Object> entry : settings.getMap(SETTING).entrySet()) {
@@ -71,10 +71,7 @@ public final class PluginSet {
                 continue;
             }
             String name = entry.getKey();
-            if (!(entry.getValue() instanceof Integer rank)) {
-                throw settings.invalid(SETTING, "gives " + name + " the rank " + entry.getValue()
-                        + "; a rank is a whole number, or null to disable the plugin");
-            }
+            long rank = settings.getPlace(SETTING, name, entry.getValue(), "rank");
             KafkaMonitorPlugin plugin = instantiate(loader, name); // first: a name of another service's plugin says so
             String earlier = ranks.putIfAbsent(rank, name);
             if (earlier != null) {
@@ -84,7 +81,7 @@ public final class PluginSet {
             called.take(name, plugin.name());
             loaded.add(new RankedPlugin(name, rank, plugin, setUp(settings, name, plugin, checks)));
         }
-        loaded.sort(Comparator.comparingInt(RankedPlugin::rank));
+        loaded.sort(Comparator.comparingLong(RankedPlugin::rank));
         return new PluginSet(loaded);
     }
 

@@ -20,7 +20,7 @@ import org.scrapycluster.kafkamonitor.plugin.KafkaMonitorPlugin;
 public final class RankedPlugin {
 
     private final String listedAs;
-    private final int rank;
+    private final long rank;
     private final KafkaMonitorPlugin plugin;
     private final RequestValidator validator;
     private final SchemaShape shape;
@@ -31,7 +31,7 @@ public final class RankedPlugin {
      * @param plugin    the plugin, set up
      * @param validator its schema, compiled with the configured safety checks
      */
-    public RankedPlugin(String listedAs, int rank, KafkaMonitorPlugin plugin, RequestValidator validator) {
+    public RankedPlugin(String listedAs, long rank, KafkaMonitorPlugin plugin, RequestValidator validator) {
         this.listedAs = Objects.requireNonNull(listedAs, "listedAs");
         this.rank = rank;
         this.plugin = Objects.requireNonNull(plugin, "plugin");
@@ -43,7 +43,7 @@ public final class RankedPlugin {
         return listedAs;
     }
 
-    public int rank() {
+    public long rank() {
         return rank;
     }
 

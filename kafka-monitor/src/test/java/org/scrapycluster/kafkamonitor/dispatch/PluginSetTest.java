@@ -30,7 +30,7 @@ class PluginSetTest {
 
         assertEquals(List.of("ScraperHandler", "ActionHandler", "StatsHandler", "ZookeeperHandler"),
                 plugins.plugins().stream().map(RankedPlugin::name).toList());
-        assertEquals(List.of(100, 200, 300, 400), plugins.plugins().stream().map(RankedPlugin::rank).toList());
+        assertEquals(List.of(100L, 200L, 300L, 400L), plugins.plugins().stream().map(RankedPlugin::rank).toList());
         assertEquals(List.of("scraper", "action", "stats", "zookeeper"), plugins.plugins().stream().map(RankedPlugin::schemaName).toList());
         assertEquals("plugins.scraper_handler.ScraperHandler", plugins.plugins().getFirst().listedAs());
     }
@@ -80,7 +80,14 @@ class PluginSetTest {
     void aRankMustBeAWholeNumber() {
         SettingsException e = assertThrows(SettingsException.class,
                 () -> PluginSet.load(settings("{plugins.stats_handler.StatsHandler: first}")));
-        assertTrue(e.getMessage().contains("gives plugins.stats_handler.StatsHandler the rank first"), e.getMessage());
+        assertTrue(e.getMessage().contains("gives plugins.stats_handler.StatsHandler the rank 'first'"), e.getMessage());
+    }
+
+    @Test
+    void aRankWrittenWithASignIsTheNumber() {
+        PluginSet plugins = PluginSet.load(settings("{plugins.stats_handler.StatsHandler: +50}"));
+        assertEquals("StatsHandler", plugins.plugins().getFirst().name());
+        assertEquals(50L, plugins.plugins().getFirst().rank());
     }
 
     @Test
