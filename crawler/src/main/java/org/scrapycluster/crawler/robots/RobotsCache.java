@@ -67,7 +67,8 @@ public final class RobotsCache {
      * for the file: the errors before the last hold the host's pages for the retry time each. So does an error that
      * comes as many retry times less one after the first of the row, however many came between: a node whose asks
      * were held back by the pauses other nodes set for the same host meets fewer errors in that time, and would
-     * otherwise pause the host again long after they gave up.
+     * otherwise pause the host again long after they gave up. An error that comes more than this many retry times after
+     * the one before it starts a row of its own: the host's pages were not asked for between them.
      */
     public static final int SERVER_ERRORS_TO_GIVE_UP = 3;
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
@@ -243,7 +244,7 @@ public final class RobotsCache {
      */
     private Fetched serverError(String origin, Instant now) {
         ServerErrors before = serverErrors.getIfPresent(origin);
-        ServerErrors errors = before == null ? new ServerErrors(1, now, false) : before.another(now, retry);
+        ServerErrors errors = before == null ? ServerErrors.firstAt(now) : before.another(now, retry);
         serverErrors.put(origin, errors);
         Instant askAgain = now.plus(retry);
         RobotFile last = lastRead.getIfPresent(origin);
@@ -256,7 +257,7 @@ public final class RobotsCache {
                     .log("robots.txt answers with a server error; the host's pages wait until it is read");
             return new Fetched(RobotFile.UNREACHABLE, askAgain, false);
         }
-        if (!before.givenUp()) { // a first error never gives up: said at the one that does
+        if (!before.givenUp()) { // a row's first error never gives up: said at the one that does
             LOG.atWarn().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", errors.inARow())
                     .log("robots.txt keeps answering with a server error; allowing the host everything until it is read");
         }
@@ -264,15 +265,22 @@ public final class RobotsCache {
     }
 
     /**
-     * The server errors in a row on a host's robots.txt: how many, when the first came, and whether they gave up waiting
-     * for the file. Each host's are written by one fetch of its file at a time.
+     * The server errors in a row on a host's robots.txt: how many, when the first and the last came, and whether they
+     * gave up waiting for the file. Each host's are written by one fetch of its file at a time.
      */
-    private record ServerErrors(int inARow, Instant first, boolean givenUp) {
+    private record ServerErrors(int inARow, Instant first, Instant last, boolean givenUp) {
+
+        static ServerErrors firstAt(Instant now) {
+            return new ServerErrors(1, now, now, false);
+        }
 
         ServerErrors another(Instant now, Duration retry) {
+            if (now.isAfter(last.plus(retry.multipliedBy(SERVER_ERRORS_TO_GIVE_UP)))) {
+                return firstAt(now);
+            }
             int count = inARow + 1;
             boolean spanned = !now.isBefore(first.plus(retry.multipliedBy(SERVER_ERRORS_TO_GIVE_UP - 1)));
-            return new ServerErrors(count, first, count >= SERVER_ERRORS_TO_GIVE_UP || spanned);
+            return new ServerErrors(count, first, now, count >= SERVER_ERRORS_TO_GIVE_UP || spanned);
         }
     }
 

@@ -215,6 +215,19 @@ class RobotsCacheTest {
     }
 
     @Test
+    void anErrorLongAfterTheLastStartsARowOfItsOwn() {
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        RobotsCache robots = cache(100);
+        assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/x"))).isPresent());
+        clock.advance(RETRY.multipliedBy(RobotsCache.SERVER_ERRORS_TO_GIVE_UP).plusSeconds(1)); // nobody asked for the host
+
+        assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/x"))).isPresent(), "the pages wait again");
+        clock.advance(RETRY.plusSeconds(1));
+        assertTrue(RobotsCache.deferredUntil(rules(robots.rulesFor("http://a.test/x"))).isPresent(), "the new row's second error");
+        assertEquals(3, fetcher.asked("http://a.test/robots.txt"));
+    }
+
+    @Test
     void aFetchWithoutAnswerStartsTheCountAgain() {
         fetcher.answer("http://a.test/robots.txt", 503, "");
         RobotsCache robots = cache(100);
