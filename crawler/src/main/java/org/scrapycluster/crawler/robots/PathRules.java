@@ -20,12 +20,14 @@ import crawlercommons.robots.SimpleRobotRules;
  *
  * <p>The verdict is crawler-commons' (RFC 9309): the path with its query, percent-encoded as crawler-commons encodes
  * it, is allowed unless its longest matching rule disallows it (Allow wins a tie, and {@code /robots.txt} is always
- * allowed); {@code *} matches any run of characters, a final {@code $} the path's end. Two differences, where this reads
+ * allowed); {@code *} matches any run of characters, a final {@code $} the path's end. Three differences, where this reads
  * robots.txt as RFC 9309 and Google do (docs/differences.md, "Crawler"): crawler-commons takes the first place a
  * pattern's last piece occurs and then asks whether the path ends there, so {@code /*.php$} does not match
  * {@code /a.php.php}, which it does here; and an Allow rule for a directory's index page ({@code …/index.htm…} after
  * the last slash) allows the directory itself, as Google's parser has it, where crawler-commons reads any rule ending in
- * {@code index.htm} or {@code index.html} so, Disallow rules too: {@code Disallow: /index.html} forbade {@code /}.
+ * {@code index.htm} or {@code index.html} so, Disallow rules too: {@code Disallow: /index.html} forbade {@code /}; and a
+ * {@code $} before a pattern's end is the character, as Google's parser has it, where crawler-commons never matched it
+ * (it compared it with the path's {@code %24}).
  */
 public final class PathRules extends BaseRobotRules {
 
@@ -188,7 +190,8 @@ public final class PathRules extends BaseRobotRules {
 
         static Rule of(String pattern, boolean allow, Map<String, Integer> pieceIds) {
             boolean anchored = pattern.endsWith("$");
-            String body = anchored ? pattern.substring(0, pattern.length() - 1) : pattern;
+            // a $ before the end is the character, which a path holds encoded
+            String body = (anchored ? pattern.substring(0, pattern.length() - 1) : pattern).replace("$", "%24");
             String[] parts = body.split("\\*", -1);
             int last = parts.length - 1;
             // anchored, the last piece is looked for at the end instead of at its first place

@@ -82,6 +82,17 @@ class PathRulesTest {
     }
 
     @Test
+    void aDollarBeforeThePatternsEndIsTheCharacter() {
+        BaseRobotRules rules = rules("User-agent: *\nDisallow: /$web/\nDisallow: /a*$b$\nDisallow: /c%24d\n");
+        assertFalse(rules.isAllowed(HOST + "/$web/index.html"), "as Google's parser reads it");
+        assertFalse(rules.isAllowed(HOST + "/%24web/index.html"), "encoded alike");
+        assertTrue(rules.isAllowed(HOST + "/web/"));
+        assertFalse(rules.isAllowed(HOST + "/ax$b"));
+        assertTrue(rules.isAllowed(HOST + "/ax$bc"), "the last one still anchors");
+        assertFalse(rules.isAllowed(HOST + "/c$d"));
+    }
+
+    @Test
     void onlyAllowingAnIndexPageSpeaksForItsDirectory() {
         assertTrue(rules("User-agent: *\nDisallow: /index.html\n").isAllowed(HOST + "/"), "forbidding the index page leaves /");
         assertTrue(rules("User-agent: *\nDisallow: /*index.html\n").isAllowed(HOST + "/any"), "and no rule that forbids all");
