@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.scrapycluster.common.python.PythonFloat;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.YAMLException;
 
@@ -146,7 +147,8 @@ public record SettingDeclaration(String name, SettingType type, SettingType elem
             return switch (target) {
                 case INT -> Integer.parseInt(text);
                 case LONG -> Long.parseLong(text);
-                case DOUBLE -> finite(Double.parseDouble(text), text);
+                // Java's own parser takes 10d (ten, not ten days) and 0x1p4 as numbers; the original's float() does not
+                case DOUBLE -> finite(PythonFloat.parse(text).orElseThrow(NumberFormatException::new), text);
                 case BOOLEAN -> strictBoolean(text);
                 default -> text;
             };

@@ -321,6 +321,17 @@ class SettingsLayersTest {
     }
 
     @Test
+    void aNumberIsWrittenAsPythonWritesOne() {
+        for (String text : List.of("10d", "10f", "0x1p4")) {
+            SettingsException flag = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
+                    new SettingsSources(null, Map.of(), Map.of("SLEEP_TIME", text))), text);
+            assertEquals("Setting SLEEP_TIME from the command line: \"" + text + "\" is not a double (expected double)", flag.getMessage());
+        }
+        assertEquals(2.5, Settings.load("kafka-monitor", new SettingsSources(null, Map.of("SLEEP_TIME", " +2.5 "), Map.of()))
+                .getDouble("SLEEP_TIME"));
+    }
+
+    @Test
     void aNumberOfSecondsMustBeFinite() throws IOException {
         for (String text : List.of("NaN", "Infinity", "-Infinity", "1e999")) {
             SettingsException flag = assertThrows(SettingsException.class, () -> Settings.load("kafka-monitor",
