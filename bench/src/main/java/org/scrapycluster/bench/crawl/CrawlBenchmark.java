@@ -255,7 +255,7 @@ final class CrawlBenchmark {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         Round round = new Round(number, pages, elapsed, usage.cpu().minus(cpuBefore), usage.sampledPeakBytes(),
                 redisCpu().minus(redisBefore), ownCpu().minus(originBefore), ProcessUsage.MachineTicks.now().busySince(machineBefore));
-        checkDistinct(results, partition, base, base + arrived, Set.copyOf(crawlids));
+        checkDistinct(results, partition, base, base + arrived, Set.copyOf(crawlids), plan.timeout());
         return round;
     }
 
@@ -285,12 +285,21 @@ final class CrawlBenchmark {
         return seeds;
     }
 
-    /** Reads the round's records back and fails when a crawl's page came twice or a record is not of the round's crawls. */
-    private void checkDistinct(KafkaConsumer<byte[], byte[]> results, TopicPartition partition, long from, long to, Set<String> crawlids) {
+    /**
+     * Reads the round's records back and fails when a crawl's page came twice or a record is not of the round's crawls, or
+     * when they cannot all be read within {@code timeout}.
+     */
+    private void checkDistinct(KafkaConsumer<byte[], byte[]> results, TopicPartition partition, long from, long to, Set<String> crawlids,
+            Duration timeout) {
         Set<String> seen = new HashSet<>();
         results.seek(partition, from);
         long position = from;
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (position < to) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("read back only " + (position - from) + " of the round's " + (to - from)
+                        + " results within " + timeout);
+            }
             for (ConsumerRecord<byte[], byte[]> record : results.poll(Duration.ofMillis(500))) {
                 if (record.offset() >= to) {
                     break;
