@@ -363,7 +363,7 @@ class WebUiTest {
 
     /**
      * The seed this tab fed for a crawl is offered when expiring that crawl only, not another app's crawl of the same
-     * crawlid; the dialog names the crawl's spider too.
+     * crawlid; the dialog names the crawl's spider too. A stop's dialog asks for no URL.
      */
     @Test
     void theSeedOfferedForAnExpiryIsOfThatVeryCrawl(EmbeddedStack stack) {
@@ -386,6 +386,11 @@ class WebUiTest {
                         "the seed of the tab's own crawl (app webui) is not offered for another app's");
                 assertTrue(browser.driver().findElement(By.id("confirm-title")).getText().endsWith("(spider link)?"),
                         browser.driver().findElement(By.id("confirm-title")).getText());
+                browser.driver().findElement(By.id("confirm-cancel")).click();
+
+                click(By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=stop]"));
+                awaitOpen("confirm-dialog");
+                assertFalse(browser.driver().findElement(By.id("confirm-url")).isDisplayed(), "a stop asks for no URL");
                 browser.driver().findElement(By.id("confirm-cancel")).click();
             } finally {
                 answered.redis().sync().zrem("crawls:active", othersCrawl);
