@@ -33,6 +33,7 @@ public final class UiFiles implements Endpoint {
     private static final String PAGE_TYPE = "text/html; charset=utf-8";
     /** The settings the page is given, each in a {@code <meta>} of index.html whose content is {@code ${NAME}} (docs/rest.md). */
     private static final List<String> PAGE_SETTINGS = List.of("UI_HEALTH_REFRESH_SECONDS", "UI_READ_TIMEOUT_SECONDS");
+    private static final double MOST_SECONDS = 86_400;
 
     private static final Map<String, String> FILES = Map.of(
             "app.js", "text/javascript; charset=utf-8",
@@ -62,13 +63,16 @@ public final class UiFiles implements Endpoint {
         VENDOR_FILES.forEach((name, path) -> answers.put(name, file(typeOf(name), read(uplot + path))));
     }
 
-    /** index.html with the value of each of {@link #PAGE_SETTINGS}, a number of seconds of at least 0.1, in place of its name. */
+    /**
+     * index.html with the value of each of {@link #PAGE_SETTINGS}, a number of seconds from 0.1 to a day, in place of its
+     * name: a browser's timer fires at once for a wait beyond about 24.8 days, which would read the gateway in a loop.
+     */
     private static byte[] page(Settings settings) {
         String page = new String(read(PAGE), StandardCharsets.UTF_8);
         for (String name : PAGE_SETTINGS) {
             double seconds = settings.getDouble(name);
-            if (!(seconds >= 0.1)) {
-                throw settings.invalid(name, "must be at least 0.1");
+            if (!(seconds >= 0.1 && seconds <= MOST_SECONDS)) {
+                throw settings.invalid(name, "must be at least 0.1 and at most " + (int) MOST_SECONDS + " (a day)");
             }
             String placeholder = "${" + name + "}";
             if (!page.contains(placeholder)) {

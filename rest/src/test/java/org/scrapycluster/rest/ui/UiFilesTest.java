@@ -41,6 +41,14 @@ class UiFilesTest {
                 refused.getMessage());
     }
 
+    @Test
+    void aWaitBeyondADayIsRefused() {
+        Settings settings = settings(Map.of("UI_READ_TIMEOUT_SECONDS", "3000000"));
+        SettingsException refused = assertThrows(SettingsException.class, () -> new UiFiles(settings));
+        assertTrue(refused.getMessage().contains("UI_READ_TIMEOUT_SECONDS") && refused.getMessage().contains("at most 86400 (a day)"),
+                refused.getMessage());
+    }
+
     private static String page(Map<String, String> values) throws RefusedRequestException {
         byte[] body = new UiFiles(settings(values)).answer(new HttpCall(HttpMethod.GET, UiFiles.PREFIX, null, new byte[0])).body();
         return new String(body, StandardCharsets.UTF_8);
