@@ -10,8 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * The backlog and the number of domains waiting on their throttle, as sampled at each refresh:
  * no service keeps their history, so the gateway keeps the last 24 hours of its own samples in
- * memory (at a refresh every 3 s, 28,800 samples of three numbers) and charts them; a new gateway
- * starts with no history. Used on the live view's refresh thread only.
+ * memory (at a refresh every 3 s, 28,800 samples of three numbers; at most one a second, the last, whatever
+ * {@code LIVE_REFRESH_SECONDS}) and charts them; a new gateway starts with no history. Used on the live view's
+ * refresh thread only.
  */
 final class QueueHistory {
 
@@ -20,12 +21,20 @@ final class QueueHistory {
 
     private final Deque<long[]> samples = new ArrayDeque<>();
 
-    /** Records a sample taken at {@code nowSecond}. */
+    /** Records a sample taken at {@code nowSecond}, in place of one taken earlier in that second. */
     void add(long nowSecond, long backlog, long waiting) {
+        if (!samples.isEmpty() && samples.getLast()[0] == nowSecond) {
+            samples.removeLast();
+        }
         samples.addLast(new long[] {nowSecond, backlog, waiting});
         while (!samples.isEmpty() && samples.getFirst()[0] < nowSecond - KEEP_SECONDS) {
             samples.removeFirst();
         }
+    }
+
+    /** How many samples are kept. */
+    int size() {
+        return samples.size();
     }
 
     /** The samples of the last {@code span} seconds, at most {@value #MAX_POINTS}: the last sample of each equal slice. */
