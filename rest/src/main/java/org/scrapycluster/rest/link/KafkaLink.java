@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * sees every answer; it starts at the end of the topic and commits nothing. Each message is handed
  * to the listener as soon as a poll returns it. The reader remembers how far it has read each
  * partition, and goes on from there when the group hands it a partition again (after a broker
- * restart, say), so that an answer written while it rejoined is not skipped.
+ * restart, say), so that an answer written while it rejoined is not skipped; a partition added to the
+ * topic while it reads is read from its beginning.
  *
  * <p>Kafka is reachable while the reader holds a connection to the cluster: requests can be sent,
  * and {@link #send} refuses at once when it is not. Answers are read once the reader also has its
@@ -314,20 +315,26 @@ public final class KafkaLink implements AutoCloseable {
 
     /**
      * Puts a partition handed back to the reader where it had read up to, and has the positions
-     * of partitions new to it (the end of each) resolved before Kafka counts as connected, so that
-     * an answer produced after the gateway says it is connected is always read.
+     * of partitions new to it resolved before Kafka counts as connected, so that an answer produced
+     * after the gateway says it is connected is always read: the end of each of those it was first
+     * given, the beginning of one added to the topic since (all of whose answers came after the reader
+     * started, and some before it was told of the partition, up to {@code metadata.max.age.ms} later).
      */
     private final class Positions implements ConsumerRebalanceListener {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            boolean readBefore = !readUpTo.isEmpty();
             for (TopicPartition partition : partitions) {
                 Long position = readUpTo.get(partition);
-                if (position == null) {
-                    positionsPending = true;
-                } else {
+                if (position != null) {
                     consumer.seek(partition, position);
+                    continue;
                 }
+                if (readBefore) {
+                    consumer.seekToBeginning(List.of(partition));
+                }
+                positionsPending = true;
             }
         }
 

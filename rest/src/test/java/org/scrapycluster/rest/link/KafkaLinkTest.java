@@ -7,9 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -22,7 +30,7 @@ import org.scrapycluster.rest.testing.OutboundResponder;
 /**
  * What ends the gateway's reader of answers, against the shared broker: a message its listener fails on with a stack
  * overflow is skipped and the next one read; an error the gateway cannot go on from (a method its jar lacks) ends the
- * loop, and is told once the link's clients are closed.
+ * loop, and is told once the link's clients are closed; a partition added while it reads is read whole.
  */
 @ExtendWith(SharedStack.class)
 class KafkaLinkTest {
@@ -72,6 +80,33 @@ class KafkaLinkTest {
             assertEquals(List.of(stale), ended, "told once, with the error itself");
             assertFalse(link.readingAnswers());
             Awaitility.await().atMost(WAIT).until(() -> !link.liveness().isUp());
+        }
+    }
+
+    /**
+     * A partition added to the outbound topic while the link reads is read from its beginning: the Redis monitors write to
+     * it as soon as they know of it, the link only once its metadata is refreshed.
+     */
+    @Test
+    void aPartitionAddedWhileReadingIsReadFromItsBeginning() throws Exception {
+        settings.set("KAFKA_CLIENT_PROPERTIES", "{metadata.max.age.ms: 300}");
+        try (KafkaLink link = link(read::add);
+             OutboundResponder outbound = new OutboundResponder(settings);
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka()))) {
+            link.start();
+            Awaitility.await().atMost(WAIT).until(link::readingAnswers);
+            outbound.publish("first");
+            Awaitility.await().atMost(WAIT).until(() -> read.equals(List.of("first")));
+
+            int added = admin.describeTopics(List.of(settings.outboundTopic())).allTopicNames().get()
+                    .get(settings.outboundTopic()).partitions().size();
+            admin.createPartitions(Map.of(settings.outboundTopic(), NewPartitions.increaseTo(added + 1))).all().get();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    settings.kafka()), new ByteArraySerializer(), new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(settings.outboundTopic(), added, null, "on the new partition".getBytes(StandardCharsets.UTF_8)))
+                        .get();
+            }
+            Awaitility.await().atMost(WAIT).until(() -> read.equals(List.of("first", "on the new partition")));
         }
     }
 
