@@ -146,7 +146,17 @@ public final class JobProcessor {
         Handled handled = null;
         try {
             handled = handleEach(plugin, waiters, unsent);
-            outbound.publish(handled.answers());
+            try {
+                outbound.publish(handled.answers());
+            } catch (KafkaException refused) {
+                // for good (an answer larger than KAFKA_PRODUCER_MAX_REQUEST_SIZE): the next attempt would work it out
+                // again only to be refused again, so the job is given up at once and its requesters told why
+                LOG.atError().addKeyValue("key", waiters.key()).addKeyValue("plugin", plugin.name()).addKeyValue("error", refused.getMessage())
+                        .log("Kafka refused the answers of job {} for good; giving it up", waiters.key());
+                giveUp(plugin, waiters, "Kafka refused the answer (KAFKA_PRODUCER_MAX_REQUEST_SIZE is "
+                        + "the largest it takes): " + describe(refused), started);
+                return;
+            }
             finishAnswered(waiters);
             stats.ended(plugin, handled.allRejected() ? Outcome.REJECTED : Outcome.ANSWERED, Duration.ofNanos(System.nanoTime() - started));
         } catch (OutboundUnavailableException e) {
@@ -227,7 +237,16 @@ public final class JobProcessor {
             return;
         }
         LOG.atError().addKeyValue("key", key).log("Could not process action within failure limit");
-        String error = "Could not process the request within the failure limit: " + describe(failure);
+        giveUp(plugin, waiters, "Could not process the request within the failure limit: " + describe(failure), started);
+    }
+
+    /**
+     * Tells the requesters of a job given up of {@code error}, then deletes the job.
+     *
+     * @throws OutboundUnavailableException when Kafka did not take the error answers in time: the job stays
+     */
+    private void giveUp(JobPlugin plugin, Waiters waiters, String error, long started) throws OutboundUnavailableException {
+        String key = waiters.key();
         try {
             outbound.publish(errorAnswers(plugin, waiters, error));
         } catch (KafkaException e) {

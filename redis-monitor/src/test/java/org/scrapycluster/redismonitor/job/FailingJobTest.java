@@ -123,6 +123,34 @@ class FailingJobTest {
         assertEquals(0L, bed.redis.sync().exists(Keyspace.JOB_WAITING.fill(key)));
     }
 
+    /** An answer Kafka refuses for good (a stats answer listing 50,000 domains) is not worked out again at every attempt. */
+    @Test
+    void aJobWhoseAnswerKafkaRefusesForGoodIsGivenUpAtOnceAndItsRequesterTold() throws Exception {
+        JobKeys.write(bed.redis, key, "v1").join();
+        AtomicInteger handled = new AtomicInteger();
+        JobPlugin tooLarge = new BrokenJarPlugin() {
+            @Override
+            public List<Answer> handle(Job job) {
+                handled.incrementAndGet();
+                bed.kafka.sendException = new RecordTooLargeException("The message is 2400361 bytes when serialized");
+                return List.of(new Answer("app", Map.of("uuid", job.value(), "domains", "…"), "Sent a large answer to kafka"));
+            }
+
+            @Override
+            public Optional<Answer> errorAnswer(Job job, String error) {
+                bed.kafka.sendException = null;
+                return super.errorAnswer(job, error);
+            }
+        };
+
+        bed.processor.process(tooLarge, key);
+
+        assertEquals(1, handled.get());
+        assertEquals(0L, bed.redis.sync().exists(key), "given up at once, and deleted");
+        assertEquals(List.of("Kafka refused the answer (KAFKA_PRODUCER_MAX_REQUEST_SIZE is the largest it takes): "
+                + "The message is 2400361 bytes when serialized"), bed.answered("error"));
+    }
+
     @Test
     void aJobGivenUpWhileKafkaIsAwayIsGivenUpAgainAtItsNextFailureNotTriedAsOftenOnceMore() throws Exception {
         JobKeys.write(bed.redis, key, "v1").join();
