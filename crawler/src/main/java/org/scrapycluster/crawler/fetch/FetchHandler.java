@@ -339,10 +339,13 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The headers as received, but for a line without a name ({@code : x}), which no header of a name can mean. */
     private static HeaderMap toHeaderMap(HttpHeaders headers) {
         HeaderMap.Builder builder = HeaderMap.builder();
         for (Map.Entry<String, String> header : headers) {
-            builder.add(header.getKey(), header.getValue());
+            if (!header.getKey().isEmpty()) {
+                builder.add(header.getKey(), header.getValue());
+            }
         }
         return builder.build();
     }

@@ -286,6 +286,19 @@ class MisbehavingServerTest {
         }
     }
 
+    /** A header line without a name (`: x`, a lone colon) is passed over; the page is read. */
+    @Test
+    void aHeaderWithoutANameIsPassedOver() throws Exception {
+        String nameless = "HTTP/1.1 200 OK\r\n: x\r\nX-A: a\r\n:\r\nContent-Length: 2\r\n\r\nhi";
+        try (ScriptedServer server = new ScriptedServer("127.0.0.5", firstThenHi(nameless))) {
+            FetchResult result = fetch(FetchRequest.get(server.url("/")));
+            assertTrue(result.ok(), result.toString());
+            assertEquals("hi", result.text());
+            assertEquals("a", result.headers().first("X-A"));
+            assertEquals("hi", fetch(FetchRequest.get(server.url("/next"))).text());
+        }
+    }
+
     /** One length sent twice, or as a list of one value, is read as browsers and Twisted read it; two lengths are not. */
     @Test
     void aContentLengthRepeatedWithTheSameValueIsReadAsOne() throws Exception {
