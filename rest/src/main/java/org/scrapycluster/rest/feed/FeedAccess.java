@@ -13,9 +13,11 @@ import org.scrapycluster.rest.http.HttpCall;
 /**
  * The access a {@code POST /feed} needs: a read key for an {@code info} action or a {@code stats}
  * request, which only ask; a write key for everything else (crawls, {@code stop}, {@code expire},
- * {@code zookeeper} updates, and any body that is not one of the two asking shapes). A body counts
+ * {@code zookeeper} updates, and any JSON that is not one of the two asking shapes). A body counts
  * as asking only when it has no field besides those of its schema, so that no plugin of the Kafka
- * monitor can read it as something else.
+ * monitor can read it as something else. A body that is not JSON needs only a read key: the feed reads
+ * it with the same reader ({@link org.scrapycluster.rest.http.JsonBodies}) and refuses it with 400 before
+ * anything is sent, which is the answer a caller with a read key and a typo needs, not 403.
  */
 public final class FeedAccess implements AccessRule {
 
@@ -34,7 +36,7 @@ public final class FeedAccess implements AccessRule {
         try {
             body = json.readTree(call.body());
         } catch (JsonInputException e) {
-            return Access.WRITE;
+            return Access.READ;
         }
         return asks(body) ? Access.READ : Access.WRITE;
     }

@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.scrapycluster.common.bytes.BytePrefix;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonInputException;
 import org.scrapycluster.common.json.UnicodeText;
@@ -75,7 +76,9 @@ public final class OutboundAnswers implements Consumer<byte[]> {
             LOG.atWarn().addKeyValue("error", notUnicode.get()).log("An answer's uuid is not Unicode text: it is not parked");
             return;
         }
-        if (!parked.park(uuid.asText(), new String(message, StandardCharsets.UTF_8))) {
+        // parked without a byte order mark, which the reader skipped here but /poll's reading of the text would not
+        int start = BytePrefix.UTF_8_MARK.starts(message) ? BytePrefix.UTF_8_MARK.length() : 0;
+        if (!parked.park(uuid.asText(), new String(message, start, message.length - start, StandardCharsets.UTF_8))) {
             ignored.increment();
         }
     }

@@ -172,6 +172,8 @@ class AccessTest {
         assertEquals("This API key may only read.", stop.json().get("error").get("message").asText());
         assertEquals(403, reader.postJson("/feed", CRAWL.formatted("r-crawl")).status());
         assertEquals(forbidden + 2, gateway.counter("rest.requests.refused", "reason", "forbidden"));
+        GatewayClient.Reply typo = reader.postJson("/feed", INFO.formatted("r-typo").replace("}", ",}"));
+        assertEquals(400, typo.status(), "a body that is not JSON is told as such: " + typo.body());
         assertEquals(sent, gateway.counter("rest.feed", "outcome", "sent"), "nothing refused reached Kafka");
 
         GatewayClient.Reply info = reader.postJson("/feed", INFO.formatted("r-info"));

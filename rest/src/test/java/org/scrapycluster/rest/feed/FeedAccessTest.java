@@ -34,7 +34,13 @@ class FeedAccessTest {
                 + " \"url\": \"http://example.com/\"}"), "an info with a crawl's field could be read as a crawl");
         assertEquals(Access.WRITE, needed("{\"action\": [\"info\"], \"appid\": \"app\", \"uuid\": \"u\", \"spiderid\": \"link\"}"));
         assertEquals(Access.WRITE, needed("[{\"stats\": \"all\"}]"));
-        assertEquals(Access.WRITE, needed("not json"));
+    }
+
+    @Test
+    void aBodyThatIsNotJsonNeedsOnlyAReadKeyForTheFeedRefusesItWith400() {
+        assertEquals(Access.READ, needed("not json"));
+        assertEquals(Access.READ, needed("{\"action\": \"info\", \"appid\": \"app\", \"uuid\": \"u1\",}"));
+        assertEquals(Access.READ, needed(""));
     }
 
     private Access needed(String body) {

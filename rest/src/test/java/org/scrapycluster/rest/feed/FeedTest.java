@@ -177,6 +177,18 @@ class FeedTest {
     }
 
     @Test
+    void anAnswerWithAByteOrderMarkIsPolledWithoutIt() throws Exception {
+        String answer = "{\"uuid\":\"f-marked\",\"appid\":\"testapp\",\"total_pending\":0}";
+        byte[] marked = ("\uFEFF" + answer).getBytes(StandardCharsets.UTF_8);
+        responder.publish(marked);
+        Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> redis.sync().get("rest:poll:f-marked") != null);
+
+        GatewayClient.Reply polled = poll("f-marked");
+        assertEquals(200, polled.status(), polled.body());
+        assertEquals(JSON.readTree("{\"status\":\"SUCCESS\",\"data\":" + answer + ",\"error\":null}"), polled.json());
+    }
+
+    @Test
     void anAnswerWhoseUuidNoPollCanAskForIsNotParked() {
         double ignored = gateway.counter("rest.answers", "route", "ignored");
         String unaskable = "u".repeat(101);
