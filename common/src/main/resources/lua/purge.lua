@@ -7,8 +7,10 @@
 -- mode queue:  KEYS[1] <spiderid>:<domain>:queue
 -- mode leases: KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases
 -- ARGV[1] mode   ARGV[2] cursor   ARGV[3] batch size   ARGV[4] spiderid   ARGV[5] appid
--- ARGV[6] crawlid   ARGV[7] domain (mode queue)
--- Returns {next cursor, requests removed}.
+-- ARGV[6] crawlid   ARGV[7] domain (mode queue)   ARGV[8] seconds the count of removed requests is kept
+-- Returns {next cursor, requests removed}. What it removes is also added up in purged:<spiderid>:<appid>:<crawlid>,
+-- in the same step, for the stop or expiry's answer (lib/forget takes it), so that a purge cut off midway and done
+-- again answers for what both removed.
 
 local by_queue = ARGV[1] == 'queue'
 local spider, appid, crawlid = ARGV[4], ARGV[5], ARGV[6]
@@ -44,5 +46,10 @@ for i = 1, #items, 2 do
       end
     end
   end
+end
+if removed > 0 then
+  local purged = KEYSPACE.purged(spider, appid, crawlid)
+  redis.call('INCRBY', purged, removed)
+  redis.call('EXPIRE', purged, ARGV[8])
 end
 return {scan[1], removed}

@@ -8,11 +8,19 @@
 -- lease and counts nothing. The hash of a crawl in crawls:foreign cannot answer for it (a Python service
 -- moved its requests behind the counters' back) and is deleted, as is a key of another type at its name.
 -- keys: accounting (crawl:<spiderid>:<appid>:<crawlid>), app_crawls (crawls:<spiderid>:<appid>), active,
--- foreign, drained (crawls:active, crawls:foreign, crawls:drained); name: <spiderid>:<appid>:<crawlid>.
--- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none; and the
--- requests crawlers' hand-outs dropped since the crawl was blacklisted (its "dropped" field, lib/accounting),
--- taken from the hash so that a second stop does not count them again. Needs lib/errors.
+-- foreign, drained (crawls:active, crawls:foreign, crawls:drained), purged (purged:<spiderid>:<appid>:<crawlid>, or
+-- none);
+-- name: <spiderid>:<appid>:<crawlid>.
+-- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none; the
+-- requests crawlers' hand-outs dropped since the crawl was blacklisted (its "dropped" field, lib/accounting);
+-- and those the purges removed (purge.lua): both taken, so that a second stop does not count them again.
+-- Needs lib/errors.
 local function forget_crawl(keys, crawlid, name, ttl)
+  local purged = 0
+  if keys.purged then -- none when a completion check forgets a crawl a Python Redis monitor stopped
+    purged = tonumber(unless_refused(redis.pcall('GET', keys.purged)) or '0') or 0
+    redis.call('DEL', keys.purged)
+  end
   local kept = 0
   local dropped = unless_refused(redis.pcall('HGET', keys.accounting, 'dropped'))
   -- a hash Redis refuses (a key of another type at its name, written by hand) answers for nothing either
@@ -27,5 +35,5 @@ local function forget_crawl(keys, crawlid, name, ttl)
   redis.pcall('SREM', keys.app_crawls, crawlid) -- pcall: under the appid "queue" it may be a queue (lib/accounting)
   redis.call('ZREM', keys.active, name)
   redis.call('SREM', keys.drained, name)
-  return kept, dropped
+  return kept, dropped, purged
 end

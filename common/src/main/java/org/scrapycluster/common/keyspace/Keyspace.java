@@ -67,6 +67,11 @@ public final class Keyspace {
     public static final KeyTemplate CRAWL_NAME = KeyTemplate.of("crawl_name", "{spider}:{appid}:{crawlid}");
     /** {@code crawl:<spiderid>:<appid>:<crawlid>}: a crawl's accounting HASH. */
     public static final KeyTemplate ACCOUNTING = KeyTemplate.of("accounting", "crawl:{spider}:{appid}:{crawlid}");
+    /**
+     * {@code purged:<spiderid>:<appid>:<crawlid>}: the requests purges of a stopped or expired crawl removed that no
+     * answer has counted yet, so that a stop cut off mid-purge and done again answers for both.
+     */
+    public static final KeyTemplate PURGED = KeyTemplate.of("purged", "purged:{spider}:{appid}:{crawlid}");
     /** {@code crawls:<spiderid>:<appid>}: the SET of the app's crawlids that have accounting. */
     public static final KeyTemplate CRAWLS_OF_APP = KeyTemplate.of("crawls_of_app", "crawls:{spider}:{appid}");
     /** The ZSET of crawls ordered by their last activity, in epoch milliseconds. */
@@ -148,12 +153,13 @@ public final class Keyspace {
     /** The templates of the keys of one spider whose first hole is the spider id ({@link #spiderGlobs}). */
     private static final List<KeyTemplate> KEYS_OF_A_SPIDER = List.of(QUEUE, BLACKLIST, DUPEFILTER, DOMAIN_MAX_PAGE_FILTER,
             GLOBAL_PAGE_COUNT_FILTER, LEASED, LEASES, ACTIVE_DOMAINS, ACTIVATION_MARKER, QUEUE_SCAN_TURN, QUEUE_LENGTHS, ACCOUNTING,
-            CRAWLS_OF_APP);
+            PURGED, CRAWLS_OF_APP);
 
     /** Every template, in the order of docs/architecture.md. */
     public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
             DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
-            ACTIVE_DOMAINS, ACTIVATION_MARKER, ACTIVATIONS, QUEUE_SCAN_TURN, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, CRAWLS_OF_APP, fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
+            ACTIVE_DOMAINS, ACTIVATION_MARKER, ACTIVATIONS, QUEUE_SCAN_TURN, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, PURGED, CRAWLS_OF_APP,
+            fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL), JOBS_SCAN_TURN,
             JOB_WAITING, JOB_ANSWERS, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW,
             STATS_BUCKETS, STATS_LIFETIME, HEARTBEAT,

@@ -323,9 +323,9 @@ public final class CrawlCounts {
     public Forgotten forget(CrawlRef crawl) {
         List<Object> reply = FORGET.call(redis, ScriptOutputType.MULTI,
                 new String[] {crawl.accountingKey(), Keyspace.crawlsOfApp(crawl.spiderId(), crawl.appid()), Keyspace.CRAWLS_ACTIVE,
-                        Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED},
+                        Keyspace.CRAWLS_FOREIGN, Keyspace.CRAWLS_DRAINED, crawl.purgedKey()},
                 crawl.crawlid(), crawl.name(), Long.toString(FORGOTTEN_ACCOUNTING_TTL.toSeconds()));
-        return new Forgotten((Long) reply.get(0) == 1, (Long) reply.get(1));
+        return new Forgotten((Long) reply.get(0) == 1, (Long) reply.get(1), (Long) reply.get(2));
     }
 
     /**
@@ -334,8 +334,10 @@ public final class CrawlCounts {
      * @param kept    whether the accounting was left to expire (false: deleted, or there was none)
      * @param dropped the crawl's requests that crawlers' hand-outs dropped since it was blacklisted, which the purge
      *                did not find: those of the crawls we count (a Python crawler's drops are not)
+     * @param purged  the crawl's requests the purges removed since the last forget ({@link CrawlPurger}): those of an
+     *                attempt cut off midway too
      */
-    public record Forgotten(boolean kept, long dropped) {
+    public record Forgotten(boolean kept, long dropped, long purged) {
     }
 
     private CrawlCount read(CrawlRef crawl, Map<String, String> hash) {

@@ -22,11 +22,16 @@ import org.scrapycluster.common.redis.RedisConnection;
  * (docs/compatibility.md W6). A crawl whose accounting cannot answer for it (none, or requests
  * moved by components that keep none, such as a Python crawler or Kafka monitor:
  * {@link CrawlCounts#trusted}) is purged from every queue of the spider, as the original does.
+ *
+ * <p>Each batch also adds what it removed to {@code purged:<spiderid>:<appid>:<crawlid>}, which {@link CrawlCounts#forget}
+ * takes for the answer: a purge cut off midway (Redis gone, the monitor stopping) and done again answers for both.
  */
 public final class CrawlPurger {
 
     private static final LuaScript PURGE = LuaScript.load("purge", LuaScript.KEYSPACE, "clock", "member", "accounting", "lease");
     private static final String DONE = "0";
+    /** How long the count of what purges removed waits for the answer that takes it: a day, as a forgotten crawl's accounting. */
+    private static final String PURGED_KEPT_SECONDS = Long.toString(CrawlCounts.FORGOTTEN_ACCOUNTING_TTL.toSeconds());
 
     private final RedisConnection redis;
     private final CrawlCounts counts;
@@ -66,7 +71,7 @@ public final class CrawlPurger {
         String cursor = DONE;
         do {
             List<Object> reply = PURGE.call(redis, ScriptOutputType.MULTI, keys, mode, cursor, Integer.toString(batch),
-                    crawl.spiderId(), crawl.appid(), crawl.crawlid(), domain);
+                    crawl.spiderId(), crawl.appid(), crawl.crawlid(), domain, PURGED_KEPT_SECONDS);
             cursor = (String) reply.get(0);
             removed += (Long) reply.get(1);
         } while (!DONE.equals(cursor));

@@ -42,6 +42,11 @@ public record CrawlRef(String spiderId, String appid, String crawlid) {
         return Keyspace.ACCOUNTING.fill(spiderId, appid, crawlid);
     }
 
+    /** {@code purged:<spiderid>:<appid>:<crawlid>}, what its purges removed that no answer counted yet. */
+    public String purgedKey() {
+        return Keyspace.PURGED.fill(spiderId, appid, crawlid);
+    }
+
     /** {@code <appid>||<crawlid>}, the crawl's member of {@code <spiderid>:blacklist}. */
     public String blacklistEntry() {
         return Keyspace.BLACKLIST_ENTRY.fill(appid, crawlid);

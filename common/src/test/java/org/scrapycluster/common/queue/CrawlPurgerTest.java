@@ -136,7 +136,7 @@ class CrawlPurgerTest {
         redis.sync().sadd(Keyspace.blacklist(spider), stopped.blacklistEntry());
 
         assertEquals(new PurgeResult(20, 0), purger.purge(stopped));
-        assertEquals(new CrawlCounts.Forgotten(false, 0), counts.forget(stopped));
+        assertEquals(new CrawlCounts.Forgotten(false, 0, 20), counts.forget(stopped));
 
         assertEquals(0, redis.sync().exists(stopped.accountingKey()));
         assertEquals(5, counts.crawl(kept).orElseThrow().pending());

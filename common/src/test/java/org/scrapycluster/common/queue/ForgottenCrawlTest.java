@@ -91,9 +91,22 @@ class ForgottenCrawlTest {
         assertEquals(30, empty.dropped());
 
         assertEquals(0, purger.purge(stopped).total(), "the crawlers took them all");
-        assertEquals(new CrawlCounts.Forgotten(true, 30), counts.forget(stopped));
-        assertEquals(new CrawlCounts.Forgotten(true, 0), counts.forget(stopped), "a second stop counts them no more");
+        assertEquals(new CrawlCounts.Forgotten(true, 30, 0), counts.forget(stopped));
+        assertEquals(new CrawlCounts.Forgotten(true, 0, 0), counts.forget(stopped), "a second stop counts them no more");
         assertNull(redis.sync().hget(kept.accountingKey(), "dropped"), "the crawl that goes on dropped nothing");
+    }
+
+    /** A stop cut off after its purge (Redis gone, the monitor stopping) is done again, and answers for what both removed. */
+    @Test
+    void forgettingTellsWhatAPurgeCutOffMidwayRemovedAndOnlyOnce() {
+        fill(stopped, stoppedQueue, 30);
+        fill(kept, keptQueue, 5);
+        assertEquals(30, stop(stopped)); // and no forget: the attempt ended there
+
+        assertEquals(0, stop(stopped), "the second attempt finds nothing left");
+        assertEquals(new CrawlCounts.Forgotten(true, 0, 30), counts.forget(stopped));
+        assertEquals(new CrawlCounts.Forgotten(true, 0, 0), counts.forget(stopped), "a second stop counts them no more");
+        assertEquals(0, redis.sync().exists(stopped.purgedKey()));
     }
 
     /** Blacklists and purges {@code crawl}, as the Redis monitor's stop does before forgetting it; the requests removed. */

@@ -33,12 +33,13 @@ final class CrawlStopper {
     /**
      * Blacklists and purges {@code crawl}.
      *
-     * @return the requests removed, queued and leased: those the purge removed, and those crawlers dropped from the
-     *         queues meanwhile, once they found the crawl blacklisted
+     * @return the requests removed, queued and leased: those the purge removed (and an earlier attempt cut off midway),
+     *         and those crawlers dropped from the queues meanwhile, once they found the crawl blacklisted
      */
     long stop(CrawlRef crawl) {
         redis.sync().sadd(Keyspace.blacklist(crawl.spiderId()), crawl.blacklistEntry());
-        long purged = purger.purge(crawl).total();
-        return purged + counts.forget(crawl).dropped();
+        purger.purge(crawl);
+        CrawlCounts.Forgotten forgotten = counts.forget(crawl);
+        return forgotten.purged() + forgotten.dropped();
     }
 }
