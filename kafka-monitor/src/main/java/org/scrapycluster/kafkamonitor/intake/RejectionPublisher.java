@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import org.apache.kafka.clients.producer.BufferExhaustedException;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -104,8 +105,8 @@ final class RejectionPublisher {
      * Settles a send: nothing when it was delivered; else it is tried again, or given up when it can never be
      * delivered. A retriable failure of a send that gave up before it returned, while Kafka answers, is the producer
      * waiting {@code max.block.ms} for a topic Kafka does not have: trying again would hold the monitor for as long as
-     * nobody creates it. One that came later, from the delivery, is of a topic Kafka has, that could not take the
-     * message for now.
+     * nobody creates it; unless the producer's buffer stayed full as long (it is a retriable timeout too). One that came
+     * later, from the delivery, is of a topic Kafka has, that could not take the message for now.
      *
      * @param failedAtSend whether the send was settled when it returned
      */
@@ -114,7 +115,7 @@ final class RejectionPublisher {
             if (!(failure instanceof RetriableException)) {
                 LOG.atError().addKeyValue("topic", sent.message().topic()).setCause(failure)
                         .log("Could not publish a rejection to " + sent.message().topic() + "; it is dropped");
-            } else if (failedAtSend && kafkaAnswers.getAsBoolean()) {
+            } else if (failedAtSend && !(failure instanceof BufferExhaustedException) && kafkaAnswers.getAsBoolean()) {
                 absentTopics.absent(sent.message().topic(), failure);
                 topics.missing(sent.message().topic());
             } else {

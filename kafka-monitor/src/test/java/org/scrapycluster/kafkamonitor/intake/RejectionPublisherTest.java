@@ -18,6 +18,7 @@ import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.BufferExhaustedException;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -43,6 +44,8 @@ class RejectionPublisherTest {
     private final List<String> attempted = new ArrayList<>();
     /** How the next deliveries to the topics Kafka has fail, after their send returned; they succeed when none is left. */
     private final Queue<KafkaException> deliveryFailures = new ArrayDeque<>();
+    /** How the next sends to the topics Kafka has fail before they return (a full buffer). */
+    private final Queue<KafkaException> sendFailures = new ArrayDeque<>();
     private final MockProducer<String, byte[]> kafka = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
         @Override
         public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
@@ -50,6 +53,10 @@ class RejectionPublisherTest {
             if (!IN_KAFKA.contains(record.topic()) && !record.topic().equals(CREATED)) {
                 return CompletableFuture.failedFuture(new TimeoutException("Topic " + record.topic()
                         + " not present in metadata after 60000 ms."));
+            }
+            KafkaException atSend = sendFailures.poll();
+            if (atSend != null) {
+                return CompletableFuture.failedFuture(atSend);
             }
             KafkaException failure = deliveryFailures.poll();
             return failure == null ? super.send(record, callback) : failingOnceWaitedFor(failure);
@@ -130,6 +137,22 @@ class RejectionPublisherTest {
             throw new AssertionError("the topic is not taken for one Kafka does not have");
         }, ALL_OWED);
         assertEquals(2, kafka.history().size());
+    }
+
+    /** A producer whose buffer stayed full for max.block.ms gives the send up before it returns: the topic is there all the same. */
+    @Test
+    void aFullBufferIsWaitedOutNotTakenForAMissingTopic() {
+        sendFailures.add(new BufferExhaustedException("Failed to allocate 2048 bytes within the configured max blocking time 60000 ms."));
+        List<Duration> waits = new ArrayList<>();
+
+        publisher.publish(List.of(message(FIREHOSE)), waits::add, ALL_OWED);
+
+        assertEquals(1, waits.size());
+        assertEquals(List.of(FIREHOSE), kafka.history().stream().map(ProducerRecord::topic).toList(), "sent again, not dropped");
+        publisher.publish(List.of(message(FIREHOSE)), backoff -> {
+            throw new AssertionError("nothing is retried while Kafka answers");
+        }, ALL_OWED);
+        assertEquals(2, kafka.history().size(), "the topic is not skipped afterwards");
     }
 
     /** A message about a record whose partition went to another consumer while the monitor waited is not sent again. */
