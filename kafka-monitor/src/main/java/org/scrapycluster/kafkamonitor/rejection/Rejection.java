@@ -69,21 +69,30 @@ public record Rejection(RejectionKind kind, String reason, Optional<String> sche
      */
     public record Recipient(String appid, String uuid) {
 
+        /**
+         * The longest {@code appid} or {@code uuid} an answer is addressed to: no client correlates a longer one (the
+         * REST gateway's /poll takes uuids of 100 characters, the built-in schemas ids of 40), and an answer repeating
+         * a megabyte of one is larger than Kafka takes, which would be logged as an error at every such record.
+         */
+        static final int LONGEST = 1_000;
+
         public Recipient {
             Objects.requireNonNull(appid, "appid");
             Objects.requireNonNull(uuid, "uuid");
         }
 
-        /** The {@code appid} and {@code uuid} of {@code request} when it is an object with both as strings. */
+        /** The {@code appid} and {@code uuid} of {@code request} when it is an object with both as strings of at most {@link #LONGEST}. */
         public static Optional<Recipient> of(JsonNode request) {
             if (!request.isObject()) {
                 return Optional.empty();
             }
             JsonNode appid = request.get("appid");
             JsonNode uuid = request.get("uuid");
-            return appid != null && appid.isTextual() && uuid != null && uuid.isTextual()
-                    ? Optional.of(new Recipient(appid.asText(), uuid.asText()))
-                    : Optional.empty();
+            return addressable(appid) && addressable(uuid) ? Optional.of(new Recipient(appid.asText(), uuid.asText())) : Optional.empty();
+        }
+
+        private static boolean addressable(JsonNode id) {
+            return id != null && id.isTextual() && id.asText().length() <= LONGEST;
         }
     }
 }

@@ -56,6 +56,18 @@ class RejectionMessagesTest {
     }
 
     @Test
+    void anInvalidRequestWithAnIdLongerThanAnyClientCorrelatesGoesOnlyToTheRejectedTopic() throws Exception {
+        String longest = "u".repeat(Rejection.Recipient.LONGEST);
+        for (String uuid : List.of(longest, longest + "u")) {
+            String text = "{\"uuid\":\"" + uuid + "\",\"appid\":\"app1\",\"action\":\"info\"}";
+            Rejection rejection = Rejection.invalid(JSON.readTree(text), "action", violation("uuid", "is too long"));
+            List<String> topics = messages(Map.of()).of("demo.incoming", 1, 42, bytes(text), rejection).stream().map(ProducerRecord::topic).toList();
+            assertEquals(uuid.equals(longest) ? List.of("demo.incoming_rejected", "demo.outbound_firehose") : List.of("demo.incoming_rejected"),
+                    topics, uuid.length() + " characters");
+        }
+    }
+
+    @Test
     void anInvalidRequestIsLoggedWithoutItsCookieButPublishedAsItCame() throws Exception {
         String text = "{\"url\": \"http://example.com/\", \"appid\": \"a\", \"cookie\": \"session=abc123\"}";
         Rejection rejection = Rejection.invalid(JSON.readTree(text), "scraper", violation("appid", "must be at least 3 characters long, was 1"));
