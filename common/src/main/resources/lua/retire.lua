@@ -1,6 +1,6 @@
 -- Forgets the accounting of a crawl whose completion is being announced: the atomic gate that lets
 -- exactly one of any number of Redis monitors announce it. Does nothing when the crawl is no longer
--- in crawls:active (another monitor retired it), when it was active after the quiet bound (it is not
+-- in crawls:active (another monitor retired it), when it was active at or after the quiet bound (it is not
 -- quiet), when it has pending requests again, or when its timeout key holds a time the server clock
 -- has reached: crawlers' hand-outs drop an expired crawl's requests (lib/member expired), which leaves
 -- it with nothing pending, and it is the expire job's to purge and announce as expired
@@ -30,7 +30,7 @@
 -- again, -3 when it forgot the blacklisted crawl, -1 when it left it as it was.
 
 local last_active = redis.call('ZSCORE', KEYS[3], ARGV[2])
-if not last_active or tonumber(last_active) > tonumber(ARGV[3]) then
+if not last_active or tonumber(last_active) >= tonumber(ARGV[3]) then
   return -1
 end
 if redis.call('SISMEMBER', KEYS[8], ARGV[7]) == 1 then

@@ -197,8 +197,10 @@ public final class CrawlCounts {
     }
 
     /**
-     * Crawls whose last activity was at or before {@code before}, oldest first, at most {@code limit}:
-     * the candidates for a completion announcement once their pending count is 0.
+     * Crawls whose last activity was before {@code before}, oldest first, at most {@code limit}: the candidates for a
+     * completion announcement once their pending count is 0. The bound is left out, so that a crawl a check made active
+     * again at its own time leaves the candidates even with no quiet period ({@code CRAWL_COMPLETE_QUIET_SECONDS: 0}),
+     * where the check's paging would otherwise read it again for ever.
      */
     public List<CrawlRef> quietSince(Instant before, int limit) {
         return quietSince(before, 0, limit);
@@ -213,7 +215,7 @@ public final class CrawlCounts {
     public List<CrawlRef> quietSince(Instant before, long offset, int limit) {
         List<CrawlRef> crawls = new ArrayList<>();
         for (String name : redis.sync().zrangebyscore(Keyspace.CRAWLS_ACTIVE,
-                Range.create(Double.NEGATIVE_INFINITY, (double) before.toEpochMilli()), Limit.create(offset, limit))) {
+                Range.from(Range.Boundary.unbounded(), Range.Boundary.excluding((double) before.toEpochMilli())), Limit.create(offset, limit))) {
             try {
                 crawls.add(CrawlRef.parse(name));
             } catch (IllegalArgumentException e) {

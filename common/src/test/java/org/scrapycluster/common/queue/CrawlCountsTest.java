@@ -44,6 +44,24 @@ class CrawlCountsTest {
         }
     }
 
+    /** A crawl made active again at a check's own time leaves that check's candidates, however short the quiet period. */
+    @Test
+    void aCrawlActiveAtTheQuietBoundIsNotQuiet() {
+        CrawlRef crawl = new CrawlRef(spider, "app", "c1");
+        Instant bound = Instant.ofEpochMilli(1_700_000_000_000L);
+        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, (double) bound.toEpochMilli(), crawl.name());
+        try {
+            assertEquals(List.of(), quiet(bound));
+            assertEquals(List.of(crawl), quiet(bound.plusMillis(1)));
+        } finally {
+            redis.sync().zrem(Keyspace.CRAWLS_ACTIVE, crawl.name());
+        }
+    }
+
+    private List<CrawlRef> quiet(Instant before) {
+        return counts.quietSince(before, 0, 100_000).stream().filter(crawl -> crawl.spiderId().equals(spider)).toList();
+    }
+
     @Test
     void anAccountingFieldHoldingNoNumberIsSkippedAndSaidOnce() {
         CrawlRef crawl = new CrawlRef(spider, "app", "c1");
