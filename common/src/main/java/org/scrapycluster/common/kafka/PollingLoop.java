@@ -18,7 +18,7 @@ import org.slf4j.Logger;
  * {@link #createClient(String, Supplier, Logger)} throw once a stop was asked for, and ends by
  * {@link #release(Runnable)}, which closes its clients out of reach of the stop's interrupt. Work the thread
  * {@link #runToEnd runs to its end} (a batch it commits) is let finish by a stop, for up to half the stop's timeout,
- * unless it {@link #waits() waits out an outage}.
+ * unless it {@link #waitsOut waits out an outage}.
  */
 public final class PollingLoop {
 
@@ -89,13 +89,23 @@ public final class PollingLoop {
     }
 
     /**
-     * Tells that the unit under way ({@link #runToEnd}) waits, out of an outage: a stop no longer lets it finish,
-     * but wakes and interrupts it at once.
+     * Runs {@code wait}, in which the unit under way ({@link #runToEnd}) waits out an outage: a stop meanwhile does not
+     * let it finish, but wakes and interrupts it at once. Once the wait is over the unit goes on as before it, let
+     * finish by a stop.
      */
-    public void waits() {
+    public void waitsOut(Runnable wait) {
+        boolean wasFinishing;
         synchronized (interrupting) {
+            wasFinishing = finishing;
             finishing = false;
             interrupting.notifyAll();
+        }
+        try {
+            wait.run();
+        } finally {
+            synchronized (interrupting) {
+                finishing = wasFinishing;
+            }
         }
     }
 
@@ -116,7 +126,7 @@ public final class PollingLoop {
      * Wakes {@code consumer} out of its poll (when there is one yet) and interrupts {@code thread} out of any other
      * wait, unless it is already closing its clients ({@link #release}), and waits up to {@code timeout} for it to
      * end; call it after {@link #requestStop()}. A unit the thread {@link #runToEnd runs to its end} is first let
-     * finish, for up to half of {@code timeout}, unless it {@link #waits()}.
+     * finish, for up to half of {@code timeout}, unless it {@link #waitsOut waits}.
      *
      * @return whether the thread ended within the timeout
      */

@@ -90,19 +90,39 @@ class PollingLoopTest {
     @Test
     void aUnitThatWaitsIsInterruptedAtOnce() throws Exception {
         CountDownLatch waiting = new CountDownLatch(1);
-        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> {
-            loop.waits();
+        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> loop.waitsOut(() -> {
             waiting.countDown();
             try {
                 Thread.sleep(Duration.ofHours(1));
             } catch (InterruptedException e) {
                 // the stop's interrupt: the unit is given up
             }
-        }));
+        })));
         waiting.await();
 
         loop.requestStop();
         assertTrue(loop.awaitEnd(thread, null, Duration.ofHours(2)), "ended well before the hour's grace");
+    }
+
+    /** A unit that waited out an outage and goes on well is let finish by a stop that comes after the wait. */
+    @Test
+    void aUnitThatWaitedRunsToItsEndWhenStoppedAfterTheWait() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Runnable rest = waitingFor(running, finish, interrupted);
+        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> {
+            loop.waitsOut(() -> { });
+            rest.run();
+        }));
+        running.await();
+
+        loop.requestStop();
+        CompletableFuture<Boolean> ended = endAwaited(thread);
+        finish.countDown();
+
+        assertTrue(ended.get());
+        assertFalse(interrupted.get(), "the unit was not interrupted");
     }
 
     /** A unit that takes longer than half the stop's timeout is interrupted then. */

@@ -365,15 +365,17 @@ public final class KafkaMonitor implements Service {
      */
     private void hold(Duration delay) {
         loop.check();
-        loop.waits(); // a stop gives the batch up now: the next owner takes it again
-        holding = true;
-        consumer.pause(consumer.assignment());
-        ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(delay);
-        for (TopicPartition partition : unexpected.partitions()) {
-            consumer.seek(partition, unexpected.records(partition).getFirst().offset());
-        }
-        kafka.observe();
-        lag.paused(consumer);
+        // a stop meanwhile gives the batch up: the next owner takes it again; one after lets the batch finish
+        loop.waitsOut(() -> {
+            holding = true;
+            consumer.pause(consumer.assignment());
+            ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(delay);
+            for (TopicPartition partition : unexpected.partitions()) {
+                consumer.seek(partition, unexpected.records(partition).getFirst().offset());
+            }
+            kafka.observe();
+            lag.paused(consumer);
+        });
         loop.check();
     }
 
