@@ -269,13 +269,11 @@ public final class KafkaMonitor implements Service {
                 Disposition disposition = intake.take(record.value());
                 entries.add(new Batch.Entry(new TopicPartition(record.topic(), record.partition()), record.offset(), record.value(),
                         disposition));
-                count(disposition);
                 if (disposition instanceof Disposition.Accepted accepted) {
                     writes.add(accepted.handling());
                 }
             }
             metrics.consumed(records.count());
-            stats.total(records.count());
             current = new Batch(entries, polled);
             filing.file(current, writes);
             List<Batch.Entry> settled = current.entries();
@@ -283,6 +281,7 @@ public final class KafkaMonitor implements Service {
             listener.written(summary);
             reportRejections(settled);
             commit(current);
+            count(current.entries());
             metrics.batches().record(Duration.ofNanos(System.nanoTime() - polled));
             listener.committed(summary);
             done = true;
@@ -296,10 +295,21 @@ public final class KafkaMonitor implements Service {
         }
     }
 
-    private void count(Disposition disposition) {
-        switch (disposition) {
-            case Disposition.Accepted accepted -> stats.plugin(accepted.plugin().name());
-            case Disposition.Rejected rejected -> rejected.matched().ifPresent(plugin -> stats.plugin(plugin.name()));
+    /**
+     * Counts the records of a committed batch in the original's statistics ({@code total}, {@code fail}, each plugin's):
+     * once, whatever took the batch again before (a failure, a restart), and not those of partitions another consumer
+     * took meanwhile, which it counts.
+     */
+    private void count(List<Batch.Entry> committed) {
+        stats.total(committed.size());
+        for (Batch.Entry entry : committed) {
+            switch (entry.disposition()) {
+                case Disposition.Accepted accepted -> stats.plugin(accepted.plugin().name());
+                case Disposition.Rejected rejected -> {
+                    stats.fail();
+                    rejected.matched().ifPresent(plugin -> stats.plugin(plugin.name()));
+                }
+            }
         }
     }
 
@@ -311,7 +321,6 @@ public final class KafkaMonitor implements Service {
             if (entry.disposition() instanceof Disposition.Rejected rejected) {
                 Rejection rejection = rejected.rejection();
                 metrics.rejected(rejection.kind());
-                stats.fail();
                 IntakeLog.rejected(entry, rejection, rejections.logged(entry.value(), rejection));
                 for (ProducerRecord<String, byte[]> message : messagesAbout(entry, rejection)) {
                     messages.add(message);
