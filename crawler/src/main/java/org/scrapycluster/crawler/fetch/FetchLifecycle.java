@@ -100,12 +100,22 @@ final class FetchLifecycle implements ExchangeEnd {
 
     @Override
     public void succeeded(FetchCall call, Channel channel, boolean keepAlive) {
-        finish(call, channel, keepAlive, null, null);
+        endedOn(channel, call, keepAlive, null, null);
     }
 
     @Override
     public void failed(FetchCall call, Channel channel, FetchError error, String message) {
-        finish(call, channel, false, error, message);
+        endedOn(channel, call, false, error, message);
+    }
+
+    /**
+     * Finishes a call its connection ended. One ended from outside meanwhile (a cancel or the total timeout that came
+     * as the connection was handed over, and did not see it) left the connection to nobody: it is closed.
+     */
+    private void endedOn(Channel channel, FetchCall call, boolean reusable, FetchError error, String message) {
+        if (!finish(call, channel, reusable, error, message)) {
+            channel.close();
+        }
     }
 
     @Override
@@ -176,9 +186,10 @@ final class FetchLifecycle implements ExchangeEnd {
         }
     }
 
-    private void finish(FetchCall call, Channel channel, boolean reusable, FetchError error, String message) {
+    /** Completes {@code call}, giving {@code channel} back or closing it; false when it was completed before. */
+    private boolean finish(FetchCall call, Channel channel, boolean reusable, FetchError error, String message) {
         if (!call.markDone()) {
-            return;
+            return false;
         }
         if (call.totalTimer != null) {
             call.totalTimer.cancel(false);
@@ -195,6 +206,7 @@ final class FetchLifecycle implements ExchangeEnd {
         List<FetchCall> next = dispatcher.finished(call);
         call.future.complete(result);
         next.forEach(this::startLater);
+        return true;
     }
 
     /**
