@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 import org.apache.kafka.common.KafkaException;
 import org.awaitility.Awaitility;
@@ -72,18 +73,7 @@ class PollingLoopTest {
     /** A batch under way when the stop comes is let finish, not interrupted, so that its commit is not lost. */
     @Test
     void aUnitUnderWayRunsToItsEndWhenStopped() throws Exception {
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch finish = new CountDownLatch(1);
-        AtomicBoolean interrupted = new AtomicBoolean();
-        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(waitingFor(running, finish, interrupted)));
-        running.await();
-
-        loop.requestStop();
-        CompletableFuture<Boolean> ended = endAwaited(thread);
-        finish.countDown();
-
-        assertTrue(ended.get());
-        assertFalse(interrupted.get(), "the unit was not interrupted");
+        assertRunsToItsEndWhenStopped(rest -> rest);
     }
 
     /** A unit that waits out an outage is interrupted at once: the stop does not wait for the outage to end. */
@@ -107,14 +97,19 @@ class PollingLoopTest {
     /** A unit that waited out an outage and goes on well is let finish by a stop that comes after the wait. */
     @Test
     void aUnitThatWaitedRunsToItsEndWhenStoppedAfterTheWait() throws Exception {
+        assertRunsToItsEndWhenStopped(rest -> () -> {
+            loop.waitsOut(() -> { });
+            rest.run();
+        });
+    }
+
+    /** Asserts that a unit {@code shape} makes of a rest that waits for the test is let finish by a stop during that rest. */
+    private void assertRunsToItsEndWhenStopped(UnaryOperator<Runnable> shape) throws Exception {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
-        Runnable rest = waitingFor(running, finish, interrupted);
-        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(() -> {
-            loop.waitsOut(() -> { });
-            rest.run();
-        }));
+        Runnable unit = shape.apply(waitingFor(running, finish, interrupted));
+        Thread thread = Thread.ofPlatform().start(() -> loop.runToEnd(unit));
         running.await();
 
         loop.requestStop();
