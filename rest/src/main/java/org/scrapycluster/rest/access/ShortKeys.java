@@ -2,6 +2,8 @@ package org.scrapycluster.rest.access;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,13 +19,15 @@ final class ShortKeys {
     static final int MINIMUM = 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(ShortKeys.class);
+    /** The warnings given, each once a process: a start's check of the settings reads the keys before the start does. */
+    private static final Set<String> TOLD = ConcurrentHashMap.newKeySet();
 
     private ShortKeys() {
     }
 
     /**
      * The digests of {@code keys}, read from {@code source} (a setting), in order; logs one warning when they hold one
-     * shorter than {@link #MINIMUM}.
+     * shorter than {@link #MINIMUM}, once a process for those keys of that source.
      */
     static List<KeyDigest> digests(String source, List<String> keys) {
         List<KeyDigest> digests = new ArrayList<>(keys.size());
@@ -35,7 +39,7 @@ final class ShortKeys {
                 shortOnes.add(digest.id());
             }
         }
-        if (!shortOnes.isEmpty()) {
+        if (!shortOnes.isEmpty() && TOLD.add(source + " " + shortOnes)) {
             LOG.atWarn().addKeyValue("setting", source).addKeyValue("keys", String.join(",", shortOnes))
                     .log(source + " holds " + (shortOnes.size() == 1 ? "a key" : shortOnes.size() + " keys") + " of fewer than "
                             + MINIMUM + " characters, which a caller trying keys could find: use random ones, such as"
