@@ -35,7 +35,12 @@ public record HealthReport(Health.Status status, Map<String, Health> checks) {
     /** {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}}, checks by name. */
     public String toJson() {
         Map<String, Object> byName = new TreeMap<>();
-        checks.forEach((name, health) -> byName.put(name, Map.of("status", health.status().name(), "detail", health.detail())));
+        checks.forEach((name, health) -> {
+            Map<String, String> check = new LinkedHashMap<>(); // in this order in every process (Map.of's varies)
+            check.put("status", health.status().name());
+            check.put("detail", health.detail());
+            byName.put(name, check);
+        });
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", status.name());
         body.put("checks", byName);

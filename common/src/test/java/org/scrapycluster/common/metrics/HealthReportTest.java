@@ -1,0 +1,25 @@
+package org.scrapycluster.common.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** The health answer's text: the same in every process, with or without its details. */
+class HealthReportTest {
+
+    @Test
+    void checksAreWrittenByNameEachStatusThenDetail() {
+        Map<String, Health> checks = new LinkedHashMap<>();
+        checks.put("rest.redis", new Health(Health.Status.UP, "redis://127.0.0.1:6379/0"));
+        checks.put("crawler.loop", new Health(Health.Status.DOWN, "ended"));
+        HealthReport report = new HealthReport(Health.Status.DOWN, checks);
+
+        assertEquals("{\"status\":\"DOWN\",\"checks\":{\"crawler.loop\":{\"status\":\"DOWN\",\"detail\":\"ended\"},"
+                + "\"rest.redis\":{\"status\":\"UP\",\"detail\":\"redis://127.0.0.1:6379/0\"}}}", report.toJson());
+        assertEquals("{\"status\":\"DOWN\",\"checks\":{\"crawler.loop\":{\"status\":\"DOWN\",\"detail\":\"\"},"
+                + "\"rest.redis\":{\"status\":\"UP\",\"detail\":\"\"}}}", report.withoutDetails().toJson());
+    }
+}
