@@ -49,7 +49,11 @@ for i = 1, #items, 2 do
 end
 if removed > 0 then
   local purged = KEYSPACE.purged(spider, appid, crawlid)
-  redis.call('INCRBY', purged, removed)
+  -- pcall: a key written by hand as another type, or holding no number, is replaced rather than failing the step
+  -- after its removals (which Redis does not undo), as lib/forget reads it
+  if type(redis.pcall('INCRBY', purged, removed)) ~= 'number' then
+    redis.call('SET', purged, removed)
+  end
   redis.call('EXPIRE', purged, ARGV[8])
 end
 return {scan[1], removed}

@@ -109,6 +109,15 @@ class ForgottenCrawlTest {
         assertEquals(0, redis.sync().exists(stopped.purgedKey()));
     }
 
+    @Test
+    void aCountOfPurgedRequestsWrittenByHandAsAnotherTypeIsReplacedNotAFailedStop() {
+        fill(stopped, stoppedQueue, 30);
+        redis.sync().hset(stopped.purgedKey(), "written", "by hand");
+
+        assertEquals(30, stop(stopped));
+        assertEquals(new CrawlCounts.Forgotten(true, 0, 30), counts.forget(stopped));
+    }
+
     /** Blacklists and purges {@code crawl}, as the Redis monitor's stop does before forgetting it; the requests removed. */
     private long stop(CrawlRef crawl) {
         redis.sync().sadd(Keyspace.blacklist(spider), crawl.blacklistEntry());

@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.OwnClassLoader;
 import org.scrapycluster.common.keyspace.Keyspace;
@@ -146,19 +148,17 @@ public final class JobProcessor {
         Handled handled = null;
         try {
             handled = handleEach(plugin, waiters, unsent);
-            try {
-                outbound.publish(handled.answers());
-            } catch (KafkaException refused) {
-                // for good (an answer larger than KAFKA_PRODUCER_MAX_REQUEST_SIZE): the next attempt would work it out
-                // again only to be refused again, so the job is given up at once and its requesters told why
-                LOG.atError().addKeyValue("key", waiters.key()).addKeyValue("plugin", plugin.name()).addKeyValue("error", refused.getMessage())
-                        .log("Kafka refused the answers of job {} for good; giving it up", waiters.key());
-                giveUp(plugin, waiters, "Kafka refused the answer (KAFKA_PRODUCER_MAX_REQUEST_SIZE is "
-                        + "the largest it takes): " + describe(refused), started);
-                return;
-            }
+            outbound.publish(handled.answers());
             finishAnswered(waiters);
             stats.ended(plugin, handled.allRejected() ? Outcome.REJECTED : Outcome.ANSWERED, Duration.ofNanos(System.nanoTime() - started));
+        } catch (RecordTooLargeException | RecordBatchTooLargeException refused) {
+            // an answer larger than Kafka takes: the next attempt would work it out again only to be refused again, so
+            // the job is given up at once and its requesters told why (a failure to tell them leaves the job, and
+            // goes to the caller, not to the catch below: no answer of the job was sent)
+            LOG.atError().addKeyValue("key", waiters.key()).addKeyValue("plugin", plugin.name()).addKeyValue("error", refused.getMessage())
+                    .log("Kafka refused the answers of job {} as too large; giving it up", waiters.key());
+            giveUp(plugin, waiters, "Kafka refused the answer (KAFKA_PRODUCER_MAX_REQUEST_SIZE is the largest it takes): "
+                    + describe(refused), started);
         } catch (OutboundUnavailableException e) {
             if (handled != null) {
                 keep(waiters.key(), handled.notTaken(e.taken()));

@@ -82,6 +82,8 @@ public final class KafkaLink implements AutoCloseable {
     private volatile Producer<String, byte[]> producer;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private boolean positionsPending;
+    /** Whether the positions of a first assignment of partitions were all resolved: one assigned later is new. */
+    private boolean positionsResolved;
     private final Map<TopicPartition, Long> readUpTo = new HashMap<>();
     private volatile boolean reachable;
     private volatile boolean reading;
@@ -239,6 +241,7 @@ public final class KafkaLink implements AutoCloseable {
                 readUpTo.putIfAbsent(partition, consumer.position(partition, config.pollTimeout()));
             }
             positionsPending = false;
+            positionsResolved = !readUpTo.isEmpty();
         }
         boolean nowReachable = connections != null && ((Number) connections.metricValue()).doubleValue() > 0;
         boolean nowReading = nowReachable && !consumer.assignment().isEmpty();
@@ -324,14 +327,13 @@ public final class KafkaLink implements AutoCloseable {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            boolean readBefore = !readUpTo.isEmpty();
             for (TopicPartition partition : partitions) {
                 Long position = readUpTo.get(partition);
                 if (position != null) {
                     consumer.seek(partition, position);
                     continue;
                 }
-                if (readBefore) {
+                if (positionsResolved) {
                     consumer.seekToBeginning(List.of(partition));
                 }
                 positionsPending = true;

@@ -108,8 +108,9 @@ public final class LiveView implements AutoCloseable {
         this.json = json;
         this.keys = new RecentPass<>(Duration.ZERO, clock, List.of(List.of(), List.of(), List.of(), List.of()));
         this.refresh = settings.getSeconds("LIVE_REFRESH_SECONDS");
-        if (refresh.toMillis() < 100) {
-            throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1");
+        // the web UI waits this long between its reads: a browser's timer fires at once beyond about 24.8 days
+        if (refresh.toMillis() < 100 || refresh.compareTo(Duration.ofDays(1)) > 0) {
+            throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1 and at most 86400 (a day)");
         }
         this.idleRefreshMillis = settings.getSeconds("LIVE_IDLE_REFRESH_SECONDS").toMillis();
         if (idleRefreshMillis < refresh.toMillis()) {

@@ -675,6 +675,14 @@ class LiveViewTest {
     }
 
     @Test
+    void aRefreshLongerThanADayIsRefused() {
+        Settings settings = settings("2200000", "2200000");
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> new LiveView(settings, Optional::empty, new Json(JsonLimits.from(settings)), Clock.systemUTC()));
+        assertTrue(refused.getMessage().contains("LIVE_REFRESH_SECONDS") && refused.getMessage().contains("at most 86400"), refused.getMessage());
+    }
+
+    @Test
     void anIdleRefreshFasterThanTheWatchedOneIsRefused() {
         Settings settings = settings("3", "1");
         SettingsException refused = assertThrows(SettingsException.class,
