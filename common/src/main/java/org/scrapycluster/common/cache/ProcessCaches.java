@@ -3,11 +3,13 @@ package org.scrapycluster.common.cache;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongFunction;
 
 import org.scrapycluster.common.settings.Settings;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Weigher;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
@@ -15,8 +17,8 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 /**
  * The caches one process keeps of values that are costly to compute and never change (the registered
  * domain of a host, the ASCII form of a host name, whether a regex runs in linear time, the link
- * extractor of a set of filters). Each is a Caffeine cache with a name, bounded by size and evicting
- * the entries least likely to be used again; {@link #configure} sets each maximum from
+ * extractor of a set of filters). Each is a Caffeine cache with a name, bounded by size (or, for entries not alike
+ * in size, by their {@linkplain #weighed weight}) and evicting the entries least likely to be used again; {@link #configure} sets each maximum from
  * {@code CACHE_MAX_ENTRIES} and reports hits, misses, evictions and sizes on {@code /metrics} as
  * {@code cache_gets_total{cache=...}}, {@code cache_evictions_total}, {@code cache_size}.
  *
@@ -36,13 +38,22 @@ public final class ProcessCaches {
      * The cache named {@code name}, made on first use with at most {@code defaultMaximum} entries (or
      * the configured maximum, when {@link #configure} has run).
      */
-    @SuppressWarnings("unchecked")
     public static <K, V> Cache<K, V> named(String name, long defaultMaximum) {
+        return make(name, maximum -> Caffeine.newBuilder().maximumSize(maximum), defaultMaximum);
+    }
+
+    /**
+     * The cache named {@code name} whose entries are not alike in size: one weighs as many entries as {@code weigher}
+     * says (at least one), and the maximum bounds their weight together, made on first use as {@link #named} is.
+     */
+    public static <K, V> Cache<K, V> weighed(String name, long defaultMaximum, Weigher<? super K, ? super V> weigher) {
+        return make(name, maximum -> Caffeine.newBuilder().maximumWeight(maximum).weigher(weigher), defaultMaximum);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, V> Cache<K, V> make(String name, LongFunction<Caffeine<? super K, ? super V>> bounded, long defaultMaximum) {
         return (Cache<K, V>) CACHES.computeIfAbsent(name, key -> {
-            Cache<K, V> cache = Caffeine.newBuilder()
-                    .maximumSize(MAXIMA.getOrDefault(key, defaultMaximum))
-                    .recordStats()
-                    .build();
+            Cache<K, V> cache = ((Caffeine<K, V>) bounded.apply(MAXIMA.getOrDefault(key, defaultMaximum))).recordStats().build();
             REGISTRIES.keySet().forEach(registry -> CaffeineCacheMetrics.monitor(registry, cache, key));
             return cache;
         });

@@ -10,6 +10,7 @@ import org.scrapycluster.api.Page;
 import org.scrapycluster.api.PageLink;
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.extension.OwnClassLoader;
+import org.scrapycluster.common.request.LinearRegex;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.links.LinkExtractor;
 import org.scrapycluster.crawler.links.ResponseKind;
@@ -18,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import com.google.re2j.PatternSyntaxException;
 
 /**
  * The links of a page that its crawl may follow. The crawl's own rules, from its request's
@@ -32,8 +34,15 @@ import com.github.benmanes.caffeine.cache.Cache;
 public final class LinkRules {
 
     private static final Logger LOG = LoggerFactory.getLogger(LinkRules.class);
-    /** The compiled rules of the crawls seen, shared by every spider of the process: they are immutable. */
-    private static final Cache<List<List<String>>, LinkExtractor> EXTRACTORS = ProcessCaches.named("link-extractor", 1000);
+    /**
+     * The compiled rules of the crawls seen, shared by every spider of the process: they are immutable. Each weighs an
+     * entry per {@value #INSTRUCTIONS_PER_ENTRY} instructions of its regexes (at least one): a regex program's matcher
+     * holds about 90 bytes an instruction once used, so that a thousand crawls whose regexes are at the limit a request
+     * may carry (200,000 instructions) would hold 17 GB, where a thousand of a few short regexes hold little.
+     */
+    private static final Cache<List<List<String>>, LinkExtractor> EXTRACTORS = ProcessCaches.weighed("link-extractor", 1000,
+            (rules, extractor) -> weight(rules));
+    static final int INSTRUCTIONS_PER_ENTRY = 1000;
 
     private final List<CrawlLinkFilter> crawlFilters;
     private final List<LinkFilter> userFilters;
@@ -92,6 +101,26 @@ public final class LinkRules {
             }
         }
         return true;
+    }
+
+    /** The entries the compiled {@code rules} weigh: one, and one more for each 1,000 instructions of their regexes. */
+    static int weight(List<List<String>> rules) {
+        long instructions = 0;
+        for (List<String> regexes : Arrays.asList(rules.get(1), rules.get(2))) {
+            for (String regex : regexes == null ? List.<String>of() : regexes) {
+                instructions += programSize(regex);
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, 1 + instructions / INSTRUCTIONS_PER_ENTRY);
+    }
+
+    /** Its program's size; one larger than a request may carry (taken with the safety checks off) counts as that. */
+    private static long programSize(String regex) {
+        try {
+            return LinearRegex.programSize(regex);
+        } catch (PatternSyntaxException beyondTheLimits) {
+            return LinearRegex.MAX_PROGRAM_SIZE_PER_REQUEST;
+        }
     }
 
     private static LinkExtractor extractorFor(List<List<String>> rules) {

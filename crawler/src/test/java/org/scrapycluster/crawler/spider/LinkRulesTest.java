@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,12 +12,15 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.FollowRequest;
 import org.scrapycluster.api.LinkFilter;
+import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.links.ResponseKind;
 import org.scrapycluster.crawler.request.CrawlRequest;
+
+import com.github.benmanes.caffeine.cache.Cache;
 
 /** The crawl's own link rules as the built-in filters of {@code LINK_FILTERS}: each one applies until it is removed. */
 class LinkRulesTest {
@@ -36,6 +40,24 @@ class LinkRulesTest {
 
         assertTrue(child.meta().containsKey("attrs"));
         assertNull(child.meta().get("attrs"));
+    }
+
+    /**
+     * The compiled rules of crawls whose regexes are at the limit a request may carry are kept by their size: a few
+     * such crawls fill the cache's 1,000 entries, where a thousand of them held about 17 GB once used.
+     */
+    @Test
+    void compiledRulesAreKeptByTheSizeOfTheirRegexes() {
+        assertEquals(1, LinkRules.weight(Arrays.asList(null, List.of("/private/"), null, null)));
+        for (int crawl = 0; crawl < 10; crawl++) {
+            assertTrue(LinkRules.compiled(CrawlRequest.get("http://a.test/", Map.of("allow_regex", List.of("(a{999}){99}" + crawl),
+                    "deny_regex", List.of("(b{999}){99}" + crawl)))).isPresent());
+        }
+        Cache<Object, Object> compiled = ProcessCaches.named("link-extractor", 0);
+        compiled.cleanUp();
+        long weight = compiled.policy().eviction().orElseThrow().weightedSize().orElseThrow();
+        long large = compiled.asMap().keySet().stream().filter(rules -> rules.toString().contains("(a{999}){99}")).count();
+        assertTrue(weight <= 1000 && large <= 5, weight + " in all, " + large + " of those crawls kept");
     }
 
     @Test
