@@ -18,8 +18,11 @@ final class PercentCodec {
     /** {@link #URL_SAFE} without {@code #}: a decoded {@code %23} in a path must stay escaped. */
     static final boolean[] PATH_SAFE = without(URL_SAFE, '#');
 
-    /** What {@code urlencode} keeps in query names and values: letters, digits and {@code _.-~}. */
-    static final boolean[] FORM_SAFE = table("_.-~");
+    /**
+     * What {@code urlencode} keeps in query names and values under the original's Python 3.6: letters, digits and
+     * {@code _.-} ({@code ~} only since Python 3.7).
+     */
+    static final boolean[] FORM_SAFE = table("_.-");
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 

@@ -24,7 +24,8 @@ import java.util.Locale;
  * stays escaped (1.18 decodes it to {@code #}, which turns the rest of the path into a fragment; fixed in
  * w3lib 2.0); IDNA is applied to the host only (1.18 applies it to the whole network location, which
  * mangles user info and ports next to a non-ASCII host); tab, CR and LF are removed and C0 controls and spaces
- * trimmed from both ends (w3lib 2.1.1). Query escaping keeps {@code ~}, as Python 3.7 and later do. Every other
+ * trimmed from both ends (w3lib 2.1.1). Query escaping escapes {@code ~}, as the original's Python 3.6 does (3.7 keeps
+ * it), so that a Python crawler of the cluster gets the same fingerprint. Every other
  * input gets w3lib 1.18's form (docs/differences.md "URLs and request fingerprints").
  */
 public final class UrlCanonicalizer {
