@@ -61,8 +61,6 @@ public final class LinkExtractor {
             "css", "pdf", "exe", "bin", "rss", "zip", "rar");
 
     private static final int BASE_SCAN_CHARS = 4096;
-    /** The characters HTML calls whitespace: those Scrapy strips from the ends of an {@code href}. */
-    private static final String HTML5_WHITESPACE = " \t\n\r\f";
     /** w3lib's {@code <base\\s[^>]*href\\s*=\\s*["']\\s*([^"'\\s]+)\\s*["']}, with Python's {@code \\s}. */
     private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(baseHref(),
             java.util.regex.Pattern.CASE_INSENSITIVE);
@@ -136,18 +134,21 @@ public final class LinkExtractor {
     private Link consider(AnchorScanner.Anchor anchor, UrlResolver.Base base, UrlResolver.Base page, Set<String> seen,
             Set<String> kept, Predicate<Link> filter) {
         String url;
-        String canonical;
+        String withFragment;
         try {
-            // Scrapy strips the HTML5 whitespace only (w3lib's strip_html5_whitespace): a no-break space is part of the URL
-            url = page.resolve(base.resolve(PythonStrip.chars(anchor.href(), HTML5_WHITESPACE)));
-            canonical = UrlCanonicalizer.canonicalize(url);
+            // the original's parser strips an href as Python's str.strip() does: a no-break space at an end goes too
+            url = page.resolve(base.resolve(PythonStrip.whitespace(anchor.href())));
+            withFragment = UrlCanonicalizer.canonicalize(url, true);
         } catch (InvalidUrlException bogus) {
             return null;
         }
-        // before the filters, Scrapy drops a repeated link by its raw URL, as it canonicalises afterwards
-        if (!seen.add(url) || !isWeb(url)) {
+        // before the filters, the original's parser drops a repeated link by its canonical form, fragment kept
+        if (!seen.add(withFragment) || !isWeb(url)) {
             return null;
         }
+        // a canonical form escapes every # before its fragment's
+        int fragment = withFragment.indexOf('#');
+        String canonical = fragment < 0 ? withFragment : withFragment.substring(0, fragment);
         String text = anchor.text();
         if (!filter.test(new Link(url, text))) {
             return null;
