@@ -121,6 +121,11 @@ public final class KafkaPipeline implements NodePipeline {
         return deliver((CrawlResult) result).thenApply(published -> null);
     }
 
+    @Override
+    public boolean publishes() {
+        return true;
+    }
+
     /**
      * Sends {@code item}'s message; completes with false when the page is dropped for good — its result cannot be
      * written as JSON, it is too large for Kafka even without its body and links, or Kafka refuses the firehose's

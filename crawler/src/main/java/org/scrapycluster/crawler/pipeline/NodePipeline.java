@@ -37,6 +37,15 @@ public interface NodePipeline extends ItemPipeline {
         return process(item).thenApply(done -> true);
     }
 
+    /**
+     * Whether an item this stage {@linkplain #deliver delivered} is published (the {@code kafka} stage): an item a
+     * user's stage drops after such a stage took it still counts as published; one dropped after a stage that only
+     * looks at items ({@code logging}) does not.
+     */
+    default boolean publishes() {
+        return false;
+    }
+
     /** Flushes and releases what the stage holds, waiting at most {@code wait}; called once when the node stops. */
     default void close(Duration wait) {
         close();

@@ -107,7 +107,7 @@ public final class Pipelines implements AutoCloseable {
     private enum Step {
         /** A stage of the node published it. */
         PUBLISHED,
-        /** A user's stage took it, or had no use for it. */
+        /** A user's stage, or a stage of the node that does not publish, took it, or had no use for it. */
         PASSED,
         /** A stage of the node dropped it for good. */
         REFUSED,
@@ -146,7 +146,7 @@ public final class Pipelines implements AutoCloseable {
      */
     private static CompletableFuture<Step> take(ItemPipeline stage, CrawlResult item) {
         if (stage instanceof NodePipeline nodePipeline) {
-            return nodePipeline.deliver(item).thenApply(published -> published ? Step.PUBLISHED : Step.REFUSED);
+            return nodePipeline.deliver(item).thenApply(went -> !went ? Step.REFUSED : nodePipeline.publishes() ? Step.PUBLISHED : Step.PASSED);
         }
         CompletableFuture<Void> taken;
         try {

@@ -33,4 +33,9 @@ abstract class AnsweringPipeline implements NodePipeline {
     public CompletableFuture<Boolean> deliver(CrawlResult item) {
         return CompletableFuture.completedFuture(published);
     }
+
+    @Override
+    public boolean publishes() {
+        return true;
+    }
 }

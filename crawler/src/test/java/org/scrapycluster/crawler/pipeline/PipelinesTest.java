@@ -85,6 +85,15 @@ class PipelinesTest {
         }
     }
 
+    /** The {@code logging} stage only looks at an item: one a user's stage drops after it is not published. */
+    @Test
+    void anItemDroppedAfterTheLoggingStageIsNotPublished() throws Exception {
+        try (Pipelines pipelines = open(settings(Map.of("ITEM_PIPELINES", "{logging: 100, kafka: null, "
+                + FilteringPipelines.Throwing.class.getName() + ": 200}")))) {
+            assertFalse(pipelines.process(page(), Runnable::run).get(1, TimeUnit.MINUTES));
+        }
+    }
+
     /**
      * A user's stage whose future fails with a class its jar lacks fails the item as its "not now", counted as its failure,
      * and not as an error of the node's own, which would end the node (docs/extending.md, "When an extension fails").
@@ -144,12 +153,20 @@ class PipelinesTest {
     }
 
     private static Pipelines open(String entries) {
-        return Pipelines.open(new PipelineContext(settings(entries), "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"),
+        return open(settings(entries));
+    }
+
+    private static Pipelines open(Settings settings) {
+        return Pipelines.open(new PipelineContext(settings, "link", new CrawlerMetrics(new SimpleMeterRegistry(), "link", "n1"),
                 new HealthRegistry(), Clock.systemUTC()));
     }
 
+    /** {@code ITEM_PIPELINES} of {@code entries} alone, without the built-in stages. */
     private static Settings settings(String entries) {
-        return Settings.load("crawler", new SettingsSources(null, Map.of(),
-                Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, " + entries + "}")));
+        return settings(Map.of("ITEM_PIPELINES", "{logging: null, kafka: null, " + entries + "}"));
+    }
+
+    private static Settings settings(Map<String, String> values) {
+        return Settings.load("crawler", new SettingsSources(null, Map.of(), values));
     }
 }
