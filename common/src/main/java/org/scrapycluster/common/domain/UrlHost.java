@@ -26,7 +26,8 @@ import com.google.common.net.InternetDomainName;
  * an internationalised name is converted to its ASCII (punycode) form with {@link IDN#toASCII};
  * an IPv6 literal ({@code [2001:DB8:0::1]}, also accepted without brackets when it is the whole
  * input) becomes its compressed form in brackets ({@code [2001:db8::1]}); an IPv4 address must be
- * four decimal numbers of 0 to 255 without leading zeros, as {@code tldextract} requires. Keys in the
+ * four decimal numbers of 0 to 255 without leading zeros ({@code tldextract} 2.2 also takes what {@code inet_aton} takes,
+ * {@code 127.1} and {@code 0x7f.0.0.1}; refused here, as ambiguous: docs/differences.md). Keys in the
  * form {@link RegisteredDomain} gives ({@code 127.0.0.1.}, {@code [2001:db8::1].}) read back as themselves.
  *
  * @param name the normalised host

@@ -124,7 +124,10 @@ public record CrawlFields(String appid, String crawlid, long priority, String ex
 
     private static String expires(Object value) {
         return switch (value) {
-            case BigDecimal decimal -> decimal.signum() == 0 ? "0" : decimal.toPlainString();
+            // plain but for a number of more than 19 digits before or after the point (1e999999999 from a member written by
+            // hand would be a string of a billion digits): Lua reads either form
+            case BigDecimal decimal -> decimal.signum() == 0 ? "0"
+                    : Math.abs((long) decimal.precision() - decimal.scale()) > 19 ? decimal.toString() : decimal.toPlainString();
             case Number number -> number.doubleValue() == 0 ? "0" : number.toString();
             case null, default -> "0";
         };

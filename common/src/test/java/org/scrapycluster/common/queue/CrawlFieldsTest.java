@@ -38,6 +38,9 @@ class CrawlFieldsTest {
                 CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":\"c\",\"priority\":-2.7,\"expires\":1900000000.5}"));
         assertEquals(Optional.of(new CrawlFields("a", "c", 3, "0")), CrawlFields.of("a", "c", new BigDecimal("3.9"), "soon"));
         assertEquals(Optional.of(new CrawlFields("a", "c", 3, "0")), CrawlFields.of("a", "c", 3, 0.0));
+        assertEquals(Optional.of(new CrawlFields("a", "c", 3, "1E+999999999")),
+                CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":\"c\",\"priority\":3,\"expires\":1e999999999}"),
+                "not a billion digits written out");
     }
 
     @Test

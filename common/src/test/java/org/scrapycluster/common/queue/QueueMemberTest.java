@@ -38,6 +38,19 @@ class QueueMemberTest {
         assertFalse(member.expiredAt(Instant.ofEpochSecond(1_709_291_999L)));
     }
 
+    /** The schema takes any integer: one beyond a long's range is the farthest time that way, not a wrapped one. */
+    @Test
+    void anExpiryOrPriorityBeyondALongIsTheFarthestThatWay() throws Exception {
+        QueueMember far = QueueMember.parse("{\"url\":\"https://example.com/\",\"appid\":\"a\",\"crawlid\":\"c\","
+                + "\"priority\":99999999999,\"expires\":18446744073709551617}");
+        assertEquals(Long.MAX_VALUE, far.expires());
+        assertFalse(far.expiredAt(Instant.now()), "it wrapped to 1, long past");
+        assertEquals(Integer.MAX_VALUE, far.priority());
+        QueueMember past = QueueMember.parse("{\"url\":\"https://example.com/\",\"appid\":\"a\",\"crawlid\":\"c\","
+                + "\"priority\":1,\"expires\":-18446744073709551617}");
+        assertTrue(past.expiredAt(Instant.now()));
+    }
+
     @Test
     void reportsEveryMalformedMemberWithoutThrowingAnythingElse() {
         String[] lines = Members.resource("malformed.txt").split("\n");
