@@ -18,7 +18,8 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
  * The caches one process keeps of values that are costly to compute and never change (the registered
  * domain of a host, the ASCII form of a host name, whether a regex runs in linear time, the link
  * extractor of a set of filters). Each is a Caffeine cache with a name, bounded by size (or, for entries not alike
- * in size, by their {@linkplain #weighed weight}) and evicting the entries least likely to be used again; {@link #configure} sets each maximum from
+ * in size, by their {@linkplain #weighed weight}) and evicting the entries least likely to be used again;
+ * {@link #configure} sets each maximum from
  * {@code CACHE_MAX_ENTRIES} and reports hits, misses, evictions and sizes on {@code /metrics} as
  * {@code cache_gets_total{cache=...}}, {@code cache_evictions_total}, {@code cache_size}.
  *

@@ -215,7 +215,8 @@ public final class CrawlCounts {
     public List<CrawlRef> quietSince(Instant before, long offset, int limit) {
         List<CrawlRef> crawls = new ArrayList<>();
         for (String name : redis.sync().zrangebyscore(Keyspace.CRAWLS_ACTIVE,
-                Range.from(Range.Boundary.unbounded(), Range.Boundary.excluding((double) before.toEpochMilli())), Limit.create(offset, limit))) {
+                Range.from(Range.Boundary.unbounded(), Range.Boundary.excluding((double) before.toEpochMilli())),
+                Limit.create(offset, limit))) {
             try {
                 crawls.add(CrawlRef.parse(name));
             } catch (IllegalArgumentException e) {

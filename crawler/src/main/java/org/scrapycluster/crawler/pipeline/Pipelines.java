@@ -146,7 +146,8 @@ public final class Pipelines implements AutoCloseable {
      */
     private static CompletableFuture<Step> take(ItemPipeline stage, CrawlResult item) {
         if (stage instanceof NodePipeline nodePipeline) {
-            return nodePipeline.deliver(item).thenApply(went -> !went ? Step.REFUSED : nodePipeline.publishes() ? Step.PUBLISHED : Step.PASSED);
+            return nodePipeline.deliver(item)
+                    .thenApply(went -> !went ? Step.REFUSED : nodePipeline.publishes() ? Step.PUBLISHED : Step.PASSED);
         }
         CompletableFuture<Void> taken;
         try {

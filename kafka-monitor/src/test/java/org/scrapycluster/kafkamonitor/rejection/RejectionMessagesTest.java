@@ -61,9 +61,11 @@ class RejectionMessagesTest {
         for (String uuid : List.of(longest, longest + "u")) {
             String text = "{\"uuid\":\"" + uuid + "\",\"appid\":\"app1\",\"action\":\"info\"}";
             Rejection rejection = Rejection.invalid(JSON.readTree(text), "action", violation("uuid", "is too long"));
-            List<String> topics = messages(Map.of()).of("demo.incoming", 1, 42, bytes(text), rejection).stream().map(ProducerRecord::topic).toList();
-            assertEquals(uuid.equals(longest) ? List.of("demo.incoming_rejected", "demo.outbound_firehose") : List.of("demo.incoming_rejected"),
-                    topics, uuid.length() + " characters");
+            List<String> topics = messages(Map.of()).of("demo.incoming", 1, 42, bytes(text), rejection).stream()
+                    .map(ProducerRecord::topic).toList();
+            List<String> expected = uuid.equals(longest) ? List.of("demo.incoming_rejected", "demo.outbound_firehose")
+                    : List.of("demo.incoming_rejected");
+            assertEquals(expected, topics, uuid.length() + " characters");
         }
     }
 

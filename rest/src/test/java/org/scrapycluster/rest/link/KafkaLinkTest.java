@@ -103,8 +103,8 @@ class KafkaLinkTest {
             admin.createPartitions(Map.of(settings.outboundTopic(), NewPartitions.increaseTo(added + 1))).all().get();
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                     settings.kafka()), new ByteArraySerializer(), new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(settings.outboundTopic(), added, null, "on the new partition".getBytes(StandardCharsets.UTF_8)))
-                        .get();
+                byte[] answer = "on the new partition".getBytes(StandardCharsets.UTF_8);
+                producer.send(new ProducerRecord<>(settings.outboundTopic(), added, null, answer)).get();
             }
             Awaitility.await().atMost(WAIT).until(() -> read.equals(List.of("first", "on the new partition")));
         }

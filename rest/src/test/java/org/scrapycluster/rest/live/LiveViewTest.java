@@ -679,7 +679,8 @@ class LiveViewTest {
         Settings settings = settings("2200000", "2200000");
         SettingsException refused = assertThrows(SettingsException.class,
                 () -> new LiveView(settings, Optional::empty, new Json(JsonLimits.from(settings)), Clock.systemUTC()));
-        assertTrue(refused.getMessage().contains("LIVE_REFRESH_SECONDS") && refused.getMessage().contains("at most 86400"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("LIVE_REFRESH_SECONDS") && refused.getMessage().contains("at most 86400"),
+                refused.getMessage());
     }
 
     @Test
