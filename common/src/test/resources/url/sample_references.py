@@ -96,11 +96,11 @@ def fingerprint(canonical):
 
 def as_python_36(canonical):
     """The form under Python 3.6, which the original runs: its quote_plus escapes '~' in the query (3.7 keeps it)."""
-    query = canonical.find('?')
+    fragment = canonical.find('#')
+    end = len(canonical) if fragment < 0 else fragment
+    query = canonical.find('?', 0, end)
     if query < 0:
         return canonical
-    fragment = canonical.find('#', query)
-    end = len(canonical) if fragment < 0 else fragment
     return canonical[:query] + canonical[query:end].replace('~', '%7E') + canonical[end:]
 
 

@@ -45,7 +45,13 @@ public record CrawlFields(String appid, String crawlid, long priority, String ex
         if (!(appid instanceof String app) || !(crawlid instanceof String crawl) || !(priority instanceof Number number)) {
             return Optional.empty();
         }
-        return Optional.of(new CrawlFields(app, crawl, number.longValue(), expires(expires)));
+        return Optional.of(new CrawlFields(app, crawl, whole(number), expires(expires)));
+    }
+
+    /** {@code number} truncated toward zero; one beyond a long's range (a member written by hand) as the farthest that way. */
+    private static long whole(Number number) {
+        double value = number.doubleValue();
+        return value >= 0x1p63 ? Long.MAX_VALUE : value < -0x1p63 ? Long.MIN_VALUE : number.longValue();
     }
 
     /** {@link #of(Object, Object, Object, Object)} of a request's crawl fields, as a crawler's request keeps them in its meta. */

@@ -10,19 +10,34 @@ import java.util.Locale;
  */
 public final class HostNames {
 
+    /** What ends or splits a URL's network location; no host name holds one. */
+    private static final String URL_DELIMITERS = "/?#@:\\[]";
+
     private HostNames() {
     }
 
-    /** The ASCII (punycode) form of {@code host}; ASCII names and names IDNA refuses are returned unchanged. */
+    /**
+     * The ASCII (punycode) form of {@code host}; ASCII names and names IDNA refuses are returned unchanged, and so is a
+     * name whose nameprep holds a character that delimits a URL's parts ({@code a＃b.com} would become {@code a#b.com},
+     * whose {@code #} starts a fragment: a link to one host that reads as a link to another; Python refuses such URLs
+     * since 3.6.9).
+     */
     public static String toAscii(String host) {
         if (isAscii(host)) {
             return host;
         }
+        String ascii;
         try {
-            return IDN.toASCII(host, IDN.ALLOW_UNASSIGNED);
+            ascii = IDN.toASCII(host, IDN.ALLOW_UNASSIGNED);
         } catch (IllegalArgumentException refused) {
             return host;
         }
+        for (int i = 0; i < ascii.length(); i++) {
+            if (URL_DELIMITERS.indexOf(ascii.charAt(i)) >= 0) {
+                return host;
+            }
+        }
+        return ascii;
     }
 
     /** {@link #toAscii(String)} in lower case: the form in which two host names compare. */

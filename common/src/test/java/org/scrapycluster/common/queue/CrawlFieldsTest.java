@@ -41,6 +41,8 @@ class CrawlFieldsTest {
         assertEquals(Optional.of(new CrawlFields("a", "c", 3, "1E+999999999")),
                 CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":\"c\",\"priority\":3,\"expires\":1e999999999}"),
                 "not a billion digits written out");
+        assertEquals(Optional.of(new CrawlFields("a", "c", Long.MAX_VALUE, "0")),
+                CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":\"c\",\"priority\":1e20}"), "not wrapped");
     }
 
     @Test

@@ -156,6 +156,15 @@ class LinkExtractorTest {
         assertEquals(allowed, LinkExtractor.defaults().allowsExtension(url));
     }
 
+    /** A full-width number sign in a host is no fragment: the link is not read as one to the host before it. */
+    @Test
+    void aHostWhoseNameprepHoldsADelimiterIsNotCutThere() {
+        LinkExtractor allowed = LinkExtractor.builder().allowDomains(List.of("allowed.example")).build();
+        List<String> links = urls(allowed, "<a href='http://evil.example\uFF03.allowed.example/x'>x</a>", "http://start.example/");
+        assertTrue(links.stream().noneMatch(url -> url.startsWith("http://evil.example/") || url.equals("http://evil.example")),
+                links.toString());
+    }
+
     /** The original's parser drops a repeated link by its canonical form, before the filters see either spelling. */
     @Test
     void twoSpellingsOfOneUrlAreOneLinkBeforeTheFilters() {
