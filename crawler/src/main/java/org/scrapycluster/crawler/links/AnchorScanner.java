@@ -38,6 +38,12 @@ final class AnchorScanner {
     record Anchor(String href, String text) {
     }
 
+    /**
+     * The most link elements read from one page: the rest are not. A real page has a few hundred, a site map written as
+     * HTML some tens of thousands; a page of 800,000 (10 MiB of {@code <a href=N>}) held about 460 MB on its way to be
+     * filed, so that two or three at once ran a node out of memory.
+     */
+    static final int MOST_ANCHORS = 100_000;
     /** What follows the {@code <} of an XML CDATA section. */
     private static final String CDATA_START = "![CDATA[";
     private static final Set<String> RAW_TEXT = Set.of("script", "style", "xmp", "iframe", "noembed", "noframes");
@@ -67,7 +73,10 @@ final class AnchorScanner {
         this.length = html.length();
     }
 
-    /** The link elements of {@code page}, in document order; {@code xml} when it is an XML page. */
+    /**
+     * The link elements of {@code page}, in document order, at most {@link #MOST_ANCHORS}; {@code xml} when it is an
+     * XML page.
+     */
     static List<Anchor> scan(String page, boolean xml) {
         AnchorScanner scanner = new AnchorScanner(page, xml);
         scanner.run();
@@ -75,7 +84,7 @@ final class AnchorScanner {
     }
 
     private void run() {
-        while (at < length) {
+        while (at < length && anchors.size() < MOST_ANCHORS) {
             int open = html.indexOf('<', at);
             if (open < 0) {
                 text(at, length);
@@ -280,7 +289,7 @@ final class AnchorScanner {
     }
 
     private void closeLink() {
-        if (openHref != null) {
+        if (openHref != null && anchors.size() < MOST_ANCHORS) {
             anchors.add(new Anchor(openHref, openText.toString()));
             openHref = null;
             openText.setLength(0);

@@ -17,6 +17,8 @@ import org.scrapycluster.common.url.UrlCanonicalizer;
 import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.common.url.UrlResolver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
@@ -60,6 +62,7 @@ public final class LinkExtractor {
             "xls", "xlsx", "ppt", "pptx", "pps", "doc", "docx", "odt", "ods", "odg", "odp",
             "css", "pdf", "exe", "bin", "rss", "zip", "rar");
 
+    private static final Logger LOG = LoggerFactory.getLogger(LinkExtractor.class);
     private static final int BASE_SCAN_CHARS = 4096;
     /** w3lib's {@code <base\\s[^>]*href\\s*=\\s*["']\\s*([^"'\\s]+)\\s*["']}, with Python's {@code \\s}. */
     private static final java.util.regex.Pattern BASE_HREF = java.util.regex.Pattern.compile(baseHref(),
@@ -122,7 +125,12 @@ public final class LinkExtractor {
         Set<String> seen = HashSet.newHashSet(64);
         Set<String> kept = HashSet.newHashSet(64);
         List<Link> links = new ArrayList<>();
-        for (AnchorScanner.Anchor anchor : AnchorScanner.scan(html, kind == ResponseKind.XML)) {
+        List<AnchorScanner.Anchor> anchors = AnchorScanner.scan(html, kind == ResponseKind.XML);
+        if (anchors.size() == AnchorScanner.MOST_ANCHORS) {
+            LOG.atInfo().addKeyValue("url", responseUrl).addKeyValue("read", anchors.size())
+                    .log("A page holds more links than are read of one; the rest are not followed");
+        }
+        for (AnchorScanner.Anchor anchor : anchors) {
             Link link = consider(anchor, bases, page, seen, kept, filter);
             if (link != null) {
                 links.add(link);

@@ -130,4 +130,11 @@ class AnchorScannerTest {
                 "in HTML, <![CDATA[ is a bogus comment up to the next >");
         assertEquals(List.of(), AnchorScanner.scan("<x><![CDATA[<a href='/cut'>never closed", true));
     }
+
+    /** A page of more links than any real page holds is read up to a bound, which keeps what its links hold bounded too. */
+    @Test
+    void theLinksOfAPageAreReadUpToABound() {
+        String page = "<a href=x>x</a>".repeat(AnchorScanner.MOST_ANCHORS + 5) + "<area href=y>";
+        assertEquals(AnchorScanner.MOST_ANCHORS, AnchorScanner.scan(page, false).size());
+    }
 }
