@@ -118,6 +118,16 @@ public final class UrlCanonicalizer {
         return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-';
     }
 
+    /**
+     * {@code canonicalize(url)} from {@code canonicalize(url, true)}, without canonicalising again: a canonical
+     * URL has no {@code #} before its fragment's (every other one is escaped, and a host holds none:
+     * {@link HostNames#toAscii}), so it ends there.
+     */
+    public static String withoutFragment(String canonicalWithFragment) {
+        int hash = canonicalWithFragment.indexOf('#');
+        return hash < 0 ? canonicalWithFragment : canonicalWithFragment.substring(0, hash);
+    }
+
     private static String quote(String part) {
         if (part.isEmpty()) {
             return part;

@@ -154,9 +154,7 @@ public final class LinkExtractor {
         if (!seen.add(withFragment) || !isWeb(url)) {
             return null;
         }
-        // a canonical form escapes every # before its fragment's
-        int fragment = withFragment.indexOf('#');
-        String canonical = fragment < 0 ? withFragment : withFragment.substring(0, fragment);
+        String canonical = UrlCanonicalizer.withoutFragment(withFragment);
         String text = anchor.text();
         if (!filter.test(new Link(url, text))) {
             return null;
