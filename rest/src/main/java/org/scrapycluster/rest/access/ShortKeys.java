@@ -2,9 +2,8 @@ package org.scrapycluster.rest.access;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
+import org.scrapycluster.common.logging.SaidOnce;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +19,7 @@ final class ShortKeys {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShortKeys.class);
     /** The warnings given, each once a process: a start's check of the settings reads the keys before the start does. */
-    private static final Set<String> TOLD = ConcurrentHashMap.newKeySet();
+    private static final SaidOnce TOLD = new SaidOnce("setting and keys");
 
     private ShortKeys() {
     }
@@ -39,7 +38,7 @@ final class ShortKeys {
                 shortOnes.add(digest.id());
             }
         }
-        if (!shortOnes.isEmpty() && TOLD.add(source + " " + shortOnes)) {
+        if (!shortOnes.isEmpty() && TOLD.first(source + " " + shortOnes)) {
             LOG.atWarn().addKeyValue("setting", source).addKeyValue("keys", String.join(",", shortOnes))
                     .log(source + " holds " + (shortOnes.size() == 1 ? "a key" : shortOnes.size() + " keys") + " of fewer than "
                             + MINIMUM + " characters, which a caller trying keys could find: use random ones, such as"
