@@ -34,6 +34,7 @@ import org.scrapycluster.common.zookeeper.ConfigNodePath;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.HttpAnswer;
+import org.scrapycluster.rest.ui.UiFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,11 +108,7 @@ public final class LiveView implements AutoCloseable {
         this.clock = clock;
         this.json = json;
         this.keys = new RecentPass<>(Duration.ZERO, clock, List.of(List.of(), List.of(), List.of(), List.of()));
-        this.refresh = settings.getSeconds("LIVE_REFRESH_SECONDS");
-        // the web UI waits this long between its reads: a browser's timer fires at once beyond about 24.8 days
-        if (refresh.toMillis() < 100 || refresh.compareTo(Duration.ofDays(1)) > 0) {
-            throw settings.invalid("LIVE_REFRESH_SECONDS", "must be at least 0.1 and at most 86400 (a day)");
-        }
+        this.refresh = UiFiles.pageWait(settings, "LIVE_REFRESH_SECONDS"); // the web UI waits this long between its reads
         this.idleRefreshMillis = settings.getSeconds("LIVE_IDLE_REFRESH_SECONDS").toMillis();
         if (idleRefreshMillis < refresh.toMillis()) {
             throw settings.invalid("LIVE_IDLE_REFRESH_SECONDS", "must be at least LIVE_REFRESH_SECONDS");

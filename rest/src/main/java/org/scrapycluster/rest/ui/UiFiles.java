@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,6 @@ public final class UiFiles implements Endpoint {
     private static final String PAGE_TYPE = "text/html; charset=utf-8";
     /** The settings the page is given, each in a {@code <meta>} of index.html whose content is {@code ${NAME}} (docs/rest.md). */
     private static final List<String> PAGE_SETTINGS = List.of("UI_HEALTH_REFRESH_SECONDS", "UI_READ_TIMEOUT_SECONDS");
-    private static final double MOST_SECONDS = 86_400;
 
     private static final Map<String, String> FILES = Map.of(
             "app.js", "text/javascript; charset=utf-8",
@@ -64,16 +64,25 @@ public final class UiFiles implements Endpoint {
     }
 
     /**
-     * index.html with the value of each of {@link #PAGE_SETTINGS}, a number of seconds from 0.1 to a day, in place of its
-     * name: a browser's timer fires at once for a wait beyond about 24.8 days, which would read the gateway in a loop.
+     * The wait of the web UI's page that the setting {@code name} gives: from 0.1 s to a day, for a browser's timer fires
+     * at once for a wait beyond about 24.8 days, which would read the gateway in a loop from every tab.
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException naming the setting when it is outside those bounds
      */
+    public static Duration pageWait(Settings settings, String name) {
+        Duration wait = settings.getSeconds(name);
+        if (wait.toMillis() < 100 || wait.compareTo(Duration.ofDays(1)) > 0) {
+            throw settings.invalid(name, "must be at least 0.1 and at most 86400 (a day)");
+        }
+        return wait;
+    }
+
+    /** index.html with the value of each of {@link #PAGE_SETTINGS}, a {@linkplain #pageWait page's wait}, in place of its name. */
     private static byte[] page(Settings settings) {
         String page = new String(read(PAGE), StandardCharsets.UTF_8);
         for (String name : PAGE_SETTINGS) {
+            pageWait(settings, name);
             double seconds = settings.getDouble(name);
-            if (!(seconds >= 0.1 && seconds <= MOST_SECONDS)) {
-                throw settings.invalid(name, "must be at least 0.1 and at most " + (int) MOST_SECONDS + " (a day)");
-            }
             String placeholder = "${" + name + "}";
             if (!page.contains(placeholder)) {
                 throw new IllegalStateException("the web UI's " + PAGE + " has no " + placeholder + " to fill in");
