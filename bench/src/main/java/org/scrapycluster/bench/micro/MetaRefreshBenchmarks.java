@@ -32,7 +32,7 @@ public class MetaRefreshBenchmarks {
     public Optional<MetaRefresh> pageWithoutRefresh() {
         byte[] page = pages.get(next);
         String start = new String(page, 0, Math.min(page.length, SCANNED_BYTES), StandardCharsets.UTF_8);
-        Optional<MetaRefresh> refresh = MetaRefresh.in(start, urls.get(next));
+        Optional<MetaRefresh> refresh = MetaRefresh.in(start, urls.get(next), StandardCharsets.UTF_8);
         next = (next + 1) % pages.size();
         return refresh;
     }

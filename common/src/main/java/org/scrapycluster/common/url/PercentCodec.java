@@ -1,11 +1,13 @@
 package org.scrapycluster.common.url;
 
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
 import java.util.Arrays;
 
 /**
  * Percent-encoding with the byte-level rules of Python's {@code urllib.parse.quote}, {@code quote_plus}
  * and {@code unquote_to_bytes}, on which w3lib builds its URL functions. Characters outside ASCII are
- * encoded as their UTF-8 bytes; escapes are written in upper case.
+ * encoded as their UTF-8 bytes, or those of a page's encoding where w3lib is given one; escapes are written in upper case.
  */
 final class PercentCodec {
 
@@ -34,15 +36,40 @@ final class PercentCodec {
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
-                if (safe[c]) {
-                    out.append(c);
-                } else {
-                    appendEscape(c, out);
-                }
+                quoteAscii(c, safe, out);
             } else {
                 i = quoteNonAscii(s, i, to, out);
             }
         }
+    }
+
+    /**
+     * Appends {@code s} with every character that is not safe escaped, those outside ASCII as their bytes in
+     * {@code charset}, an encoding that writes ASCII as ASCII. One the charset cannot encode is written as a browser
+     * writes it in the query of a page in that encoding: the escaped bytes of its decimal character reference
+     * ({@code €} in ISO-8859-1 as {@code %26%238364%3B}).
+     */
+    static void quote(CharSequence s, boolean[] safe, Charset charset, StringBuilder out) {
+        CharsetEncoder encoder = charset.newEncoder();
+        StringBuilder encodable = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                appendEncoded(encodable, charset, out);
+                quoteAscii(c, safe, out);
+                continue;
+            }
+            int cp = codePointAt(s, i, s.length());
+            String character = Character.toString(cp);
+            if (encoder.canEncode(character)) {
+                encodable.append(character); // a run is encoded at once, as a stateful encoding needs
+            } else {
+                appendEncoded(encodable, charset, out);
+                out.append("%26%23").append(cp).append("%3B");
+            }
+            i += Character.charCount(cp) - 1;
+        }
+        appendEncoded(encodable, charset, out);
     }
 
     /** As {@code quote_plus(bytes, safe='')}: spaces become {@code +}, everything but {@link #FORM_SAFE} is escaped. */
@@ -98,6 +125,25 @@ final class PercentCodec {
             return c - 'a' + 10;
         }
         return -1;
+    }
+
+    private static void quoteAscii(char c, boolean[] safe, StringBuilder out) {
+        if (safe[c]) {
+            out.append(c);
+        } else {
+            appendEscape(c, out);
+        }
+    }
+
+    /** Appends the escaped bytes of {@code run} in {@code charset}, which can encode all of it, and empties it. */
+    private static void appendEncoded(StringBuilder run, Charset charset, StringBuilder out) {
+        if (run.isEmpty()) {
+            return;
+        }
+        for (byte b : run.toString().getBytes(charset)) {
+            appendEscape(b & 0xFF, out);
+        }
+        run.setLength(0);
     }
 
     static void appendEscape(int b, StringBuilder out) {

@@ -2,6 +2,8 @@ package org.scrapycluster.common.url;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.charset.Charset;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,5 +35,19 @@ class UrlEscaperTest {
         String safe = "https://user@example.com:8443/a/b;p?x=1&y=%2F#frag";
         assertEquals(safe, UrlEscaper.escape(safe));
         assertEquals(safe, UrlEscaper.escape(UrlEscaper.escape(safe)));
+    }
+
+    @ParameterizedTest(name = "{0} in {1}")
+    @CsvSource(delimiter = '|', value = {
+        "http://example.com/\u00e9?q=\u00e9&r=\u00e9t\u00e9#\u00e9 | windows-1252 | http://example.com/%C3%A9?q=%E9&r=%E9t%E9#%E9",
+        "http://example.com/?q=\u20ac | windows-1252 | http://example.com/?q=%80",
+        "http://example.com/?q=\u20ac\u00e9 | ISO-8859-1 | http://example.com/?q=%26%238364%3B%E9",
+        "http://example.com/?q=\ud83d\ude00 | Shift_JIS | http://example.com/?q=%26%23128512%3B",
+        "http://example.com/?q=\u8349 | Shift_JIS | http://example.com/?q=%91%90",
+        "http://example.com/?q=\u00e9 | UTF-16 | http://example.com/?q=%C3%A9",
+        "http://example.com/?q=a b | windows-1252 | http://example.com/?q=a%20b",
+    })
+    void escapesTheQueryAndFragmentInThePagesEncoding(String url, String charset, String safe) {
+        assertEquals(safe, UrlEscaper.escape(url, Charset.forName(charset)));
     }
 }

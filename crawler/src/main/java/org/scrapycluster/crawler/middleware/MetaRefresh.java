@@ -1,5 +1,6 @@
 package org.scrapycluster.crawler.middleware;
 
+import java.nio.charset.Charset;
 import java.util.Optional;
 
 import org.jsoup.parser.Parser;
@@ -15,9 +16,9 @@ import com.google.re2j.Pattern;
  * A page's {@code <meta http-equiv="refresh" content="5; url=…">}, found as Scrapy 1.5 finds it (docs/compatibility.md
  * §4.1): in the first 4,096 characters of the page, once {@code script} and {@code noscript} elements are cut out,
  * character references decoded and then comments cut out; the first such tag whose {@code content} gives both a
- * delay and a URL counts, and the URL is made safe and resolved against the page's URL. References are decoded as
- * HTML5 decodes them in an attribute value, where the URL is: {@code &region=us} stays as it is, where w3lib reads
- * {@code &reg} and a browser does not (docs/differences.md "A meta refresh's URL").
+ * delay and a URL counts, and the URL is made safe (its query escaped in the page's encoding) and resolved against the
+ * page's URL. References are decoded as HTML5 decodes them in an attribute value, where the URL is: {@code &region=us}
+ * stays as it is, where w3lib reads {@code &reg} and a browser does not (docs/differences.md "A meta refresh's URL").
  *
  * @param delay seconds the page asks to wait before the refresh
  * @param url   the absolute URL to go to
@@ -36,8 +37,11 @@ public record MetaRefresh(double delay, String url) {
             + "(?:\"((?:\\d*\\.)?\\d+)\\s*;\\s*url=\\s*([^\"]*)\"|'((?:\\d*\\.)?\\d+)\\s*;\\s*url=\\s*([^']*)')")
             .replace("\\s", PythonRegex.SPACE));
 
-    /** The refresh {@code html} (a page's text from its start) asks for, with its links resolved against {@code pageUrl}. */
-    public static Optional<MetaRefresh> in(String html, String pageUrl) {
+    /**
+     * The refresh {@code html} (a page's text from its start, decoded from {@code pageCharset}) asks for, with its link
+     * resolved against {@code pageUrl}.
+     */
+    public static Optional<MetaRefresh> in(String html, String pageUrl, Charset pageCharset) {
         String scanned = html.length() > SCANNED_CHARS ? html.substring(0, SCANNED_CHARS) : html;
         if (!mentionsRefresh(scanned)) {
             return Optional.empty(); // nearly every page, without a regex over it
@@ -51,7 +55,7 @@ public record MetaRefresh(double delay, String url) {
         double delay = Double.parseDouble(refresh.group(doubleQuoted ? 1 : 3));
         String target = strip(refresh.group(doubleQuoted ? 2 : 4));
         try {
-            return Optional.of(new MetaRefresh(delay, UrlResolver.resolve(pageUrl, UrlEscaper.escape(target))));
+            return Optional.of(new MetaRefresh(delay, UrlResolver.resolve(pageUrl, UrlEscaper.escape(target, pageCharset))));
         } catch (InvalidUrlException e) {
             return Optional.empty();
         }

@@ -72,7 +72,7 @@ public final class MetaRefreshMiddleware extends NodeMiddleware {
                 || page.encoding() == null || !isHtml(page)) {
             return Optional.empty();
         }
-        return MetaRefresh.in(start(page), page.url()).filter(found -> found.delay() < maxDelay);
+        return MetaRefresh.in(start(page), page.url(), page.encoding().charset()).filter(found -> found.delay() < maxDelay);
     }
 
     /**
