@@ -84,8 +84,10 @@ class BatchedCallsTest {
         BatchedCalls<Integer, String> broken = new BatchedCalls<>(batch -> {
             throw new IllegalArgumentException("cannot send " + batch);
         }, 3);
-        assertThrows(CompletionException.class, () -> broken.call(1).join());
-        assertThrows(CompletionException.class, () -> broken.call(2).join(), "and the next call is sent, not stuck");
+        CompletionException failed = assertThrows(CompletionException.class, () -> broken.call(1).join());
+        assertEquals("cannot send [1]", failed.getCause().getMessage());
+        failed = assertThrows(CompletionException.class, () -> broken.call(2).join());
+        assertEquals("cannot send [2]", failed.getCause().getMessage(), "the next call is sent, not stuck");
     }
 
     private String awaitAlone(int n) {

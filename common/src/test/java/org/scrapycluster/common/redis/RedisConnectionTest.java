@@ -63,11 +63,10 @@ class RedisConnectionTest {
             redis.sync().set("k", "v");
             server.stop();
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !redis.isConnected());
-            long started = System.nanoTime();
-            assertThrows(RedisException.class, () -> redis.sync().get("k"));
-            assertThrows(RedisException.class, () -> redis.await(redis.async().get("k")));
-            assertTrue(System.nanoTime() - started < Duration.ofSeconds(2).toNanos(),
-                    "rejected at once instead of waiting for the timeout");
+            RedisException refused = assertThrows(RedisException.class, () -> redis.sync().get("k"));
+            assertFalse(refused instanceof RedisCommandTimeoutException, "rejected at once instead of waiting for the timeout");
+            refused = assertThrows(RedisException.class, () -> redis.await(redis.async().get("k")));
+            assertFalse(refused instanceof RedisCommandTimeoutException, "rejected at once instead of waiting for the timeout");
 
             server.restart();
             Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()

@@ -152,7 +152,7 @@ class SchedulerServersTest extends SchedulerTestBase {
             queue.cutShortUnanswered(spider, new LeaseHolder("n1"), List.of("none")).get(10, TimeUnit.SECONDS);
 
             own.sync().zadd(spider + ":late.test:queue", -4, "{\"url\":\"http://late.test/\"}");
-            PrivateRedis.client(own, "PAUSE", "1500");
+            PrivateRedis.client(own, "PAUSE", "3000");
             inbox.domainsFound(List.of("late.test"));
             Awaitility.await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10)).until(() -> metrics.inFlight().get() == 1);
             scheduler.close();
@@ -181,7 +181,7 @@ class SchedulerServersTest extends SchedulerTestBase {
             settle(scheduler); // Redis knows the hand-out script now: the paused call runs rather than asks for its source
 
             own.sync().zadd(spider + ":late.test:queue", -4, "{\"url\":\"http://late.test/\"}");
-            PrivateRedis.client(own, "PAUSE", "1500");
+            PrivateRedis.client(own, "PAUSE", "3000");
             inbox.domainsFound(List.of("late.test"));
             settle(scheduler);
             assertEquals(1, calls("failed"), "the call timed out on the node");
@@ -200,8 +200,8 @@ class SchedulerServersTest extends SchedulerTestBase {
         }
     }
 
-    /** A connection to {@code server} that gives a command up after 300 ms: a pause of Redis times its calls out. */
+    /** A connection to {@code server} that gives a command up after 1 s: a pause of Redis (3 s) times its calls out. */
     private static RedisConnection impatient(EmbeddedRedis server) {
-        return RedisConnection.open(new RedisEndpoint(server.host(), server.port(), 0, null, false, Duration.ofMillis(300)));
+        return RedisConnection.open(new RedisEndpoint(server.host(), server.port(), 0, null, false, Duration.ofSeconds(1)));
     }
 }

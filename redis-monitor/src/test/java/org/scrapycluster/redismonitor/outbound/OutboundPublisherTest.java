@@ -70,15 +70,15 @@ class OutboundPublisherTest {
 
     @Test
     void anAppCopyTakenJustAfterTheFirehoseUsedUpMostOfTheTimeIsNotTakenForAnAbsentTopic() throws Exception {
-        OutboundPublisher hurried = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(2),
+        OutboundPublisher hurried = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(4),
                 new Json(new JsonLimits(64, 1 << 20, 1 << 20)),
                 new TopicReach("shop.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
                         Duration.ofSeconds(30)));
         CompletableFuture<Void> first = CompletableFuture.runAsync(() -> publish(hurried, "app", "uuid-1"));
         Awaitility.await().until(() -> kafka.history().size() == 2);
-        Thread.sleep(1500); // Kafka slow, as in a leader's election: the firehose takes it near the end of the time
+        Thread.sleep(3000); // Kafka slow, as in a leader's election: the firehose takes it near the end of the time
         kafka.completeNext();
-        Thread.sleep(800);
+        Thread.sleep(1500); // past the 4 s of the whole answer, within the copy's own 4 s
         kafka.completeNext();
         first.get();
 
