@@ -49,10 +49,11 @@ final class BatchFiling {
     /**
      * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
      * writes the batch's accepted requests again until it works. Then settles their outcomes and
-     * logs them. A request a key of which Redis refuses is settled as rejected by the enqueue itself; when Redis
-     * refuses another write of the batch ({@link RedisErrors#isRefusal}: an error it would give again, not an outage,
-     * such as a job key of another type), the records are written one at a time, and a record refused on its own is
-     * rejected with Redis' reason, so that one record cannot hold up those after it.
+     * logs them. A request a key of which Redis refuses ({@link RedisErrors#isRefusal}: an error it would give again,
+     * not an outage, such as a job key of another type or a full waiting list) is rejected with Redis' reason, by the
+     * enqueue itself or by the writer; when Redis refuses an enqueue call of the batch as a whole, the records are
+     * written one at a time, and a record refused on its own is rejected, so that one record cannot hold up those
+     * after it.
      */
     void file(Batch batch, RedisBatchWriter.Writes firstAttempt) {
         Backoff backoff = Backoff.standard();
@@ -74,7 +75,7 @@ final class BatchFiling {
                 return;
             } catch (RedisException e) {
                 if (RedisErrors.isRefusal(e)) {
-                    LOG.atWarn().addKeyValue("error", e.getMessage()).log("Redis refused a write of the batch; writing its records one at a time");
+                    LOG.atWarn().addKeyValue("error", e.getMessage()).log("Redis refused an enqueue of the batch; writing its records one at a time");
                     oneByOne = true;
                     continue;
                 }
@@ -143,7 +144,7 @@ final class BatchFiling {
         return settled;
     }
 
-    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<Optional<EnqueueResult>> results, List<Runnable> tellAccepted) {
+    private List<Batch.Entry> settle(List<Batch.Entry> entries, List<RedisBatchWriter.Filed> results, List<Runnable> tellAccepted) {
         List<Batch.Entry> settled = new ArrayList<>(entries.size());
         int next = 0;
         for (Batch.Entry entry : entries) {
@@ -154,12 +155,14 @@ final class BatchFiling {
     }
 
     /**
-     * An accepted record settled by the result of its enqueue, when it had one; when it stays accepted, its count and
-     * log line are added to {@code tellAccepted}, for once the batch is written.
+     * An accepted record settled by what Redis made of its writes: rejected when Redis refused one, else by the result
+     * of its enqueue, when it had one; when it stays accepted, its count and log line are added to {@code tellAccepted},
+     * for once the batch is written.
      */
-    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, Optional<EnqueueResult> enqueued,
-            List<Runnable> tellAccepted) {
-        Disposition disposition = enqueued.map(result -> SeedOutcomes.settle(accepted, result)).orElse(accepted);
+    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, RedisBatchWriter.Filed filed, List<Runnable> tellAccepted) {
+        Optional<EnqueueResult> enqueued = filed.enqueued();
+        Disposition disposition = filed.refusal().map(reason -> SeedOutcomes.refusedByRedis(accepted, reason))
+                .orElseGet(() -> enqueued.map(result -> SeedOutcomes.settle(accepted, result)).orElse(accepted));
         if (disposition instanceof Disposition.Accepted done) {
             String message = done.handling().logMessage();
             String logged = enqueued.map(result -> SeedOutcomes.logMessage(result.outcome(), message)).orElse(message);

@@ -14,6 +14,7 @@ import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueResult;
 import org.scrapycluster.common.queue.Enqueuer;
 import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.redis.RefusedKeys;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * once, with the timeout keys of the requests that were queued), trimmed to the newest
  * {@value #SIGNALS_KEPT} entries so that the list stays bounded when no Redis monitor runs. Every
  * effect can be applied twice without harm, so a batch that failed half-way is simply written again.
- * A {@code jobs:signal} Redis refuses (of another type: edited by hand) fails no request, since a signal
+ * A job key or plain key Redis refuses ({@link RedisErrors#isRefusal}: a full waiting list, a key of another type)
+ * refuses its request only, and its job is not signalled. A {@code jobs:signal} Redis refuses (of another type: edited by hand) fails no request, since a signal
  * only hastens a job the Redis monitors' scan finds anyway: it is said once ({@link RefusedKeys}).
  */
 final class RedisBatchWriter {
@@ -73,19 +75,17 @@ final class RedisBatchWriter {
      */
     final class Writes {
 
-        private final List<List<Enqueued>> enqueues = new ArrayList<>();
+        private final List<RequestWrites> requests = new ArrayList<>();
         private final List<Enqueued> unsent = new ArrayList<>(ENQUEUES_PER_CALL);
-        private final List<CompletableFuture<?>> writes = new ArrayList<>();
-        private final Set<String> signals = new LinkedHashSet<>();
 
         /** Adds the effects of one accepted request. */
         void add(Handling.Accept handling) {
-            List<Enqueued> ofRequest = new ArrayList<>(1);
+            RequestWrites ofRequest = new RequestWrites();
             for (RedisEffect effect : handling.effects()) {
                 switch (effect) {
                     case RedisEffect.Enqueue enqueue -> {
                         Enqueued enqueued = new Enqueued(enqueue);
-                        ofRequest.add(enqueued);
+                        ofRequest.enqueues.add(enqueued);
                         unsent.add(enqueued);
                         if (unsent.size() == ENQUEUES_PER_CALL) {
                             sendEnqueues();
@@ -93,16 +93,16 @@ final class RedisBatchWriter {
                     }
                     case RedisEffect.SetJob job -> {
                         sendEnqueues();
-                        writes.add(JobKeys.write(redis, job.key(), job.value()));
-                        signals.add(job.key());
+                        ofRequest.writes.add(JobKeys.write(redis, job.key(), job.value()));
+                        ofRequest.jobKeys.add(job.key());
                     }
                     case RedisEffect.SetKey set -> {
                         sendEnqueues();
-                        writes.add(redis.async().set(set.key(), set.value()).toCompletableFuture());
+                        ofRequest.writes.add(redis.async().set(set.key(), set.value()).toCompletableFuture());
                     }
                 }
             }
-            enqueues.add(ofRequest);
+            requests.add(ofRequest);
         }
 
         private void sendEnqueues() {
@@ -121,17 +121,19 @@ final class RedisBatchWriter {
         /**
          * Sends what is left, waits for Redis to confirm every write, then signals the job keys written.
          *
-         * @return for each request, in the order added, the result of its enqueue when it had one: a
-         *         request already queued or seen by its crawl is not queued twice, one of a stopped or
-         *         expired crawl is refused, one a key of which Redis refuses is too
-         * @throws RedisException when any write failed; some may have been applied
+         * @return for each request, in the order added, what Redis made of it: the result of its enqueue when it had
+         *         one (a request already queued or seen by its crawl is not queued twice, one of a stopped or expired
+         *         crawl is refused, one a key of which Redis refuses is too), or why Redis refused another write of it
+         * @throws RedisException when an enqueue failed, or another write for a reason but a refusal; some may have
+         *         been applied
          */
-        List<Optional<EnqueueResult>> finish() {
+        List<Filed> finish() {
             sendEnqueues();
-            List<Optional<EnqueueResult>> results = new ArrayList<>(enqueues.size());
-            for (List<Enqueued> ofRequest : enqueues) {
+            Set<String> signals = new LinkedHashSet<>();
+            List<Filed> results = new ArrayList<>(requests.size());
+            for (RequestWrites ofRequest : requests) {
                 EnqueueResult decisive = null;
-                for (Enqueued enqueued : ofRequest) {
+                for (Enqueued enqueued : ofRequest.enqueues) {
                     EnqueueResult result = redis.await(enqueued.result);
                     if (result.timeoutWritten()) {
                         enqueued.effect().timeoutKey().ifPresent(signals::add);
@@ -140,12 +142,13 @@ final class RedisBatchWriter {
                         decisive = result;
                     }
                 }
-                results.add(Optional.ofNullable(decisive));
-            }
-            // confirmed before the signal goes: a script Redis no longer has (after a restart or a failover) is sent
-            // again after its first try, and a signal pipelined behind that try would reach a monitor before the job
-            for (CompletableFuture<?> write : writes) {
-                redis.await(write);
+                // confirmed before the signal goes: a script Redis no longer has (after a restart or a failover) is sent
+                // again after its first try, and a signal pipelined behind that try would reach a monitor before the job
+                Optional<String> refusal = refusal(ofRequest.writes);
+                if (refusal.isEmpty()) {
+                    signals.addAll(ofRequest.jobKeys);
+                }
+                results.add(new Filed(Optional.ofNullable(decisive), refusal));
             }
             List<CompletableFuture<?>> signalled = signals.isEmpty() ? List.of() : List.of(
                     redis.async().rpush(Keyspace.JOBS_SIGNAL, signals.toArray(String[]::new)).toCompletableFuture(),
@@ -155,6 +158,39 @@ final class RedisBatchWriter {
             }
             return results;
         }
+
+        /** Why Redis refused one of {@code writes}, once all have answered; empty when it applied them all. */
+        private Optional<String> refusal(List<CompletableFuture<?>> writes) {
+            Optional<String> refusal = Optional.empty();
+            for (CompletableFuture<?> write : writes) {
+                try {
+                    redis.await(write);
+                } catch (RedisException e) {
+                    if (!RedisErrors.isRefusal(e)) {
+                        throw e;
+                    }
+                    refusal = refusal.or(() -> Optional.of(e.getMessage()));
+                }
+            }
+            return refusal;
+        }
+    }
+
+    /**
+     * What Redis made of one request's writes.
+     *
+     * @param enqueued the result of its enqueue, when it had one
+     * @param refusal  why Redis refused a write of its job key or plain key, when it did
+     */
+    record Filed(Optional<EnqueueResult> enqueued, Optional<String> refusal) {
+    }
+
+    /** The writes of one request: its enqueues, its other writes, and the job keys among them. */
+    private static final class RequestWrites {
+
+        private final List<Enqueued> enqueues = new ArrayList<>(1);
+        private final List<CompletableFuture<?>> writes = new ArrayList<>(0);
+        private final List<String> jobKeys = new ArrayList<>(0);
     }
 
     /** An enqueue of a batch, and its result once it is sent. */

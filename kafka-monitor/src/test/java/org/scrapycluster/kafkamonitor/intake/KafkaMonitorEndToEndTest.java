@@ -1,6 +1,7 @@
 package org.scrapycluster.kafkamonitor.intake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -22,11 +23,14 @@ import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.kafkamonitor.testing.ClusterTestHandler;
 import org.scrapycluster.kafkamonitor.testing.KafkaTopics;
 import org.scrapycluster.kafkamonitor.testing.MonitorSettings;
 import org.scrapycluster.kafkamonitor.testing.RunningMonitor;
+
+import ch.qos.logback.classic.Level;
 
 /** Requests produced to the embedded Kafka end up in the shared Redis; rejections and error answers on their topics. */
 @ExtendWith(SharedStack.class)
@@ -158,7 +162,8 @@ class KafkaMonitorEndToEndTest {
         String[] waiting = IntStream.range(0, JobKeys.WAITING_KEPT).mapToObj(i -> "w-" + i).toArray(String[]::new);
         redis.sync().set(job, waiting[waiting.length - 1]);
         redis.sync().rpush(waitingList, waiting);
-        try (RunningMonitor monitor = RunningMonitor.start(settings.build())) {
+        try (RunningMonitor monitor = RunningMonitor.start(settings.build());
+             CapturedLog log = CapturedLog.start(BatchFiling.class, Level.WARN)) {
             kafka.sendText(settings.incomingTopic(),
                     "{\"uuid\":\"u-over\",\"appid\":\"" + app + "\",\"stats\":\"all\"}",
                     "{\"url\":\"http://www.after-example.com/\",\"appid\":\"" + app + "\",\"crawlid\":\"c1\",\"spiderid\":\"" + spider + "\"}");
@@ -171,6 +176,8 @@ class KafkaMonitorEndToEndTest {
             Awaitility.await().atMost(WAIT).until(() -> redis.sync().zcard(spider + ":after-example.com:queue") == 1);
             assertEquals(List.of(waiting), redis.sync().lrange(waitingList, 0, -1), "every request waiting still waits");
             assertEquals(waiting[waiting.length - 1], redis.sync().get(job));
+            assertEquals(List.of(), log.lines(), "the request is refused alone, its batch not written again one record at a time");
+            assertFalse(redis.sync().lrange(Keyspace.JOBS_SIGNAL, 0, -1).contains(job), "a job not written is not signalled");
         }
     }
 

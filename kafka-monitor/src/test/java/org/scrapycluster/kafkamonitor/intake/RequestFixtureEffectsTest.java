@@ -240,7 +240,7 @@ class RequestFixtureEffectsTest {
         if (disposition instanceof Disposition.Accepted accepted) {
             RedisBatchWriter.Writes writes = new RedisBatchWriter(REDIS.connection(), false).start();
             writes.add(accepted.handling());
-            Optional<EnqueueResult> outcome = writes.finish().getFirst();
+            Optional<EnqueueResult> outcome = writes.finish().getFirst().enqueued();
             return outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
         }
         return disposition;
