@@ -46,9 +46,8 @@ final class FetchLifecycle implements ExchangeEnd {
         running.add(call);
         call.startedNanos = System.nanoTime();
         call.started = true;
-        call.totalTimer = group.next().schedule(() -> onLoopOf(call, () -> abort(call, FetchError.TOTAL_TIMEOUT,
-                "not done within " + TimeUnit.NANOSECONDS.toMillis(totalTimeoutNanos) + " ms")),
-                totalTimeoutNanos, TimeUnit.NANOSECONDS);
+        call.totalTimer = group.next().schedule(() -> abort(call, FetchError.TOTAL_TIMEOUT,
+                "not done within " + TimeUnit.NANOSECONDS.toMillis(totalTimeoutNanos) + " ms"), totalTimeoutNanos, TimeUnit.NANOSECONDS);
         if (call.cancelRequested) {
             finish(call, null, false, FetchError.CANCELLED, "cancelled by the caller");
             return;
@@ -138,7 +137,7 @@ final class FetchLifecycle implements ExchangeEnd {
         }
         call.cancelRequested = true;
         if (call.started) {
-            onLoopOf(call, () -> abort(call, FetchError.CANCELLED, message));
+            abort(call, FetchError.CANCELLED, message);
         }
     }
 
@@ -153,7 +152,7 @@ final class FetchLifecycle implements ExchangeEnd {
     void abortAll(String message, Duration wait) {
         List<FetchCall> calls = List.copyOf(running);
         for (FetchCall call : calls) {
-            onLoopOf(call, () -> abort(call, FetchError.CANCELLED, message));
+            abort(call, FetchError.CANCELLED, message);
         }
         try {
             CompletableFuture.allOf(calls.stream().map(c -> c.future).toArray(CompletableFuture[]::new))
@@ -165,24 +164,22 @@ final class FetchLifecycle implements ExchangeEnd {
         }
     }
 
+    /**
+     * Ends a started call from outside (its total timeout, a cancellation), on the event loop of its connection when it
+     * has one: read once here, as a connection made meanwhile on its loop may be handed the call at any moment.
+     */
     private void abort(FetchCall call, FetchError error, String message) {
         Channel channel = call.channel;
-        if (channel != null) {
+        if (channel == null) {
+            finish(call, null, false, error, message);
+        } else if (!channel.eventLoop().inEventLoop()) {
+            channel.eventLoop().execute(() -> abort(call, error, message));
+        } else {
             FetchHandler handler = channel.pipeline().get(FetchHandler.class);
             if (handler != null) {
                 handler.abandon(call);
             }
-        }
-        finish(call, channel, false, error, message);
-    }
-
-    /** Runs {@code task} on the event loop of the call's connection, or right here when it has none. */
-    private static void onLoopOf(FetchCall call, Runnable task) {
-        Channel channel = call.channel;
-        if (channel != null && !channel.eventLoop().inEventLoop()) {
-            channel.eventLoop().execute(task);
-        } else {
-            task.run();
+            finish(call, channel, false, error, message);
         }
     }
 
