@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import org.scrapycluster.api.Extension;
+import org.scrapycluster.common.logging.SaidOnce;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.slf4j.Logger;
@@ -46,7 +46,7 @@ public final class ExtensionLoader<T extends Extension> {
     /** What the closes share of the extensions configured before one of an ordered setting that cannot be. */
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /** The loadings this process has told, so that one done again is not told again. */
-    private static final Set<String> TOLD = ConcurrentHashMap.newKeySet();
+    private static final SaidOnce TOLD = new SaidOnce("loading");
 
     private final Class<T> kind;
     private final String kindName;
@@ -190,7 +190,7 @@ public final class ExtensionLoader<T extends Extension> {
     public T named(String setting, String name) {
         T extension = configured(setting, name, resolve(setting, name));
         String source = FoundExtension.sourceOf(extension.getClass());
-        if (TOLD.add("Loaded " + kindName + ": " + setting + "=" + extension.name() + " from " + source)) {
+        if (TOLD.first("Loaded " + kindName + ": " + setting + "=" + extension.name() + " from " + source)) {
             LOG.atInfo().addKeyValue("setting", setting).addKeyValue("name", extension.name()).addKeyValue("source", source)
                     .log("Loaded " + kindName);
         }
@@ -233,7 +233,7 @@ public final class ExtensionLoader<T extends Extension> {
             throw e;
         }
         String listing = entries.stream().map(entry -> entry.name() + "(" + entry.order() + ")").collect(Collectors.joining(", "));
-        if (TOLD.add("Loaded " + kindName + ": " + setting + "=" + listing)) {
+        if (TOLD.first("Loaded " + kindName + ": " + setting + "=" + listing)) {
             LOG.atInfo().addKeyValue("setting", setting).addKeyValue("loaded", listing).log("Loaded " + kindName);
         }
         return List.copyOf(loaded);
