@@ -2,6 +2,7 @@ package org.scrapycluster.common.queue;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -48,8 +49,17 @@ public record CrawlFields(String appid, String crawlid, long priority, String ex
         return Optional.of(new CrawlFields(app, crawl, whole(number), expires(expires)));
     }
 
-    /** {@code number} truncated toward zero; one beyond a long's range (a member written by hand) as the farthest that way. */
-    private static long whole(Number number) {
+    /**
+     * {@code number} truncated toward zero; one beyond a long's range (a member written by hand, an {@code expires} the
+     * schema takes) as the farthest that way.
+     */
+    static long whole(Number number) {
+        if (number instanceof BigDecimal decimal) {
+            return whole(decimal.toBigInteger());
+        }
+        if (number instanceof BigInteger integer) {
+            return integer.bitLength() < Long.SIZE ? integer.longValue() : integer.signum() > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
         double value = number.doubleValue();
         return value >= 0x1p63 ? Long.MAX_VALUE : value < -0x1p63 ? Long.MIN_VALUE : number.longValue();
     }

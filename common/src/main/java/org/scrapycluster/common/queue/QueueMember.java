@@ -74,12 +74,7 @@ public record QueueMember(String raw, Shape shape, String url, String appid, Str
                 text(root, "url", raw), text(fields, "appid", raw), text(fields, "crawlid", raw),
                 spiderid != null && spiderid.isTextual() ? spiderid.asText() : "",
                 priority.canConvertToInt() ? priority.intValue() : priority.asDouble() > 0 ? Integer.MAX_VALUE : Integer.MIN_VALUE,
-                expires != null && expires.isNumber() ? seconds(expires) : 0L);
-    }
-
-    /** An {@code expires} as epoch seconds: one beyond a long's range (which the schema takes) as the farthest either way. */
-    private static long seconds(JsonNode expires) {
-        return expires.canConvertToLong() ? expires.longValue() : expires.asDouble() > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+                expires != null && expires.isNumber() ? CrawlFields.whole(expires.numberValue()) : 0L);
     }
 
     /** The crawl this member belongs to, on the spider {@code spiderId} (the queue's). */

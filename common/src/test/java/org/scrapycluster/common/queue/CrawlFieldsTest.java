@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +44,17 @@ class CrawlFieldsTest {
                 "not a billion digits written out");
         assertEquals(Optional.of(new CrawlFields("a", "c", Long.MAX_VALUE, "0")),
                 CrawlFields.ofMember("{\"appid\":\"a\",\"crawlid\":\"c\",\"priority\":1e20}"), "not wrapped");
+    }
+
+    @Test
+    void aWholeNumberNearALongsEdgeIsExactBeyondItTheFarthestThatWay() {
+        assertEquals(Long.MAX_VALUE - 100, CrawlFields.whole(BigInteger.valueOf(Long.MAX_VALUE - 100)), "no double's rounding");
+        assertEquals(Long.MIN_VALUE, CrawlFields.whole(BigInteger.valueOf(Long.MIN_VALUE)));
+        assertEquals(Long.MAX_VALUE, CrawlFields.whole(BigInteger.ONE.shiftLeft(63)));
+        assertEquals(Long.MIN_VALUE, CrawlFields.whole(BigInteger.ONE.shiftLeft(63).negate().subtract(BigInteger.ONE)));
+        assertEquals(Long.MAX_VALUE - 100, CrawlFields.whole(new BigDecimal("9223372036854775707.9")), "truncated");
+        assertEquals(-2, CrawlFields.whole(-2.7));
+        assertEquals(Long.MAX_VALUE, CrawlFields.whole(1e300));
     }
 
     @Test
