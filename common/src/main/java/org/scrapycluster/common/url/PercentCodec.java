@@ -44,32 +44,29 @@ final class PercentCodec {
     }
 
     /**
-     * Appends {@code s} with every character that is not safe escaped, those outside ASCII as their bytes in
-     * {@code charset}, an encoding that writes ASCII as ASCII. One the charset cannot encode is written as a browser
-     * writes it in the query of a page in that encoding: the escaped bytes of its decimal character reference
-     * ({@code €} in ISO-8859-1 as {@code %26%238364%3B}).
+     * Appends {@code s} as Python's {@code quote(s.encode(charset), safe)}: its bytes in {@code charset}, an encoding
+     * that writes ASCII as ASCII, each escaped unless it is a safe ASCII character (a second byte of Shift_JIS or Big5
+     * often is). A character the charset cannot encode, where Python fails, is written as a browser writes it in the
+     * query of a page in that encoding: the escaped bytes of its decimal character reference ({@code é} in Shift_JIS as
+     * {@code %26%23233%3B}); the text around it is encoded as a part of its own.
      */
     static void quote(CharSequence s, boolean[] safe, Charset charset, StringBuilder out) {
         CharsetEncoder encoder = charset.newEncoder();
-        StringBuilder encodable = new StringBuilder();
+        int part = 0;
         for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                appendEncoded(encodable, charset, out);
-                quoteAscii(c, safe, out);
+            if (s.charAt(i) < 0x80) {
                 continue;
             }
             int cp = codePointAt(s, i, s.length());
-            String character = Character.toString(cp);
-            if (encoder.canEncode(character)) {
-                encodable.append(character); // a run is encoded at once, as a stateful encoding needs
-            } else {
-                appendEncoded(encodable, charset, out);
+            int width = cp >= 0x10000 ? 2 : 1;
+            if (!encoder.canEncode(s.subSequence(i, i + width))) {
+                appendEncoded(s.subSequence(part, i), safe, charset, out);
                 out.append("%26%23").append(cp).append("%3B");
+                part = i + width;
             }
-            i += Character.charCount(cp) - 1;
+            i += width - 1;
         }
-        appendEncoded(encodable, charset, out);
+        appendEncoded(s.subSequence(part, s.length()), safe, charset, out);
     }
 
     /** As {@code quote_plus(bytes, safe='')}: spaces become {@code +}, everything but {@link #FORM_SAFE} is escaped. */
@@ -135,15 +132,16 @@ final class PercentCodec {
         }
     }
 
-    /** Appends the escaped bytes of {@code run} in {@code charset}, which can encode all of it, and empties it. */
-    private static void appendEncoded(StringBuilder run, Charset charset, StringBuilder out) {
-        if (run.isEmpty()) {
-            return;
+    /** Appends the bytes of {@code part} in {@code charset}, which can encode all of it, escaped as {@link #quote} escapes them. */
+    private static void appendEncoded(CharSequence part, boolean[] safe, Charset charset, StringBuilder out) {
+        for (byte value : part.toString().getBytes(charset)) {
+            int b = value & 0xFF;
+            if (b < 0x80) {
+                quoteAscii((char) b, safe, out);
+            } else {
+                appendEscape(b, out);
+            }
         }
-        for (byte b : run.toString().getBytes(charset)) {
-            appendEscape(b & 0xFF, out);
-        }
-        run.setLength(0);
     }
 
     static void appendEscape(int b, StringBuilder out) {

@@ -31,7 +31,7 @@ public final class UrlEscaper {
      * The safe form of {@code url} found in a page of {@code pageCharset}, whose query and fragment are escaped as
      * bytes of that encoding, as w3lib escapes them given the page's encoding; the path is UTF-8 whatever the page's.
      * A character the encoding cannot write becomes the escaped character reference a browser sends (where w3lib
-     * fails), and a page in an encoding that does not write ASCII as ASCII (UTF-16, UTF-32) has its query in UTF-8,
+     * fails), and a page in an encoding that does not write ASCII as ASCII (UTF-16, UTF-32, EBCDIC) has its query in UTF-8,
      * as in a browser (docs/differences.md "A meta refresh's URL").
      *
      * @throws InvalidUrlException when the URL cannot be split (an unbalanced IPv6 bracket)

@@ -44,6 +44,9 @@ class UrlEscaperTest {
         "http://example.com/?q=\u20ac\u00e9 | ISO-8859-1 | http://example.com/?q=%26%238364%3B%E9",
         "http://example.com/?q=\ud83d\ude00 | Shift_JIS | http://example.com/?q=%26%23128512%3B",
         "http://example.com/?q=\u8349 | Shift_JIS | http://example.com/?q=%91%90",
+        "http://example.com/?q=\u30a2#\u30a2 | Shift_JIS | http://example.com/?q=%83A#%83A",
+        "http://example.com/?q=\u4e00 | Big5 | http://example.com/?q=%A4@",
+        "http://example.com/?q=\u00e9 | Shift_JIS | http://example.com/?q=%26%23233%3B",
         "http://example.com/?q=\u00e9 | UTF-16 | http://example.com/?q=%C3%A9",
         "http://example.com/?q=a b | windows-1252 | http://example.com/?q=a%20b",
     })

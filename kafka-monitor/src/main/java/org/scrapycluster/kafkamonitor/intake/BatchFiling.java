@@ -50,7 +50,7 @@ final class BatchFiling {
      * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
      * writes the batch's accepted requests again until it works. Then settles their outcomes and
      * logs them. A request a key of which Redis refuses ({@link RedisErrors#isRefusal}: an error it would give again,
-     * not an outage, such as a job key of another type or a full waiting list) is rejected with Redis' reason, by the
+     * not an outage, such as a job's waiting list of another type, or full) is rejected with Redis' reason, by the
      * enqueue itself or by the writer; when Redis refuses an enqueue call of the batch as a whole, the records are
      * written one at a time, and a record refused on its own is rejected, so that one record cannot hold up those
      * after it.

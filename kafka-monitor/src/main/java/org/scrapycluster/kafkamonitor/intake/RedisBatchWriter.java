@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * once, with the timeout keys of the requests that were queued), trimmed to the newest
  * {@value #SIGNALS_KEPT} entries so that the list stays bounded when no Redis monitor runs. Every
  * effect can be applied twice without harm, so a batch that failed half-way is simply written again.
- * A job key or plain key Redis refuses ({@link RedisErrors#isRefusal}: a full waiting list, a key of another type)
- * refuses its request only, and its job is not signalled. A {@code jobs:signal} Redis refuses (of another type: edited by hand) fails no request, since a signal
- * only hastens a job the Redis monitors' scan finds anyway: it is said once ({@link RefusedKeys}).
+ * A job or key write Redis refuses ({@link RedisErrors#isRefusal}: a job's waiting list full, or of another type)
+ * refuses its request only, and its job is not signalled. A {@code jobs:signal} Redis refuses (of another type: edited
+ * by hand) fails no request, since a signal only hastens a job the Redis monitors' scan finds anyway: it is said once
+ * ({@link RefusedKeys}).
  */
 final class RedisBatchWriter {
 
@@ -180,7 +181,7 @@ final class RedisBatchWriter {
      * What Redis made of one request's writes.
      *
      * @param enqueued the result of its enqueue, when it had one
-     * @param refusal  why Redis refused a write of its job key or plain key, when it did
+     * @param refusal  why Redis refused a write of its job or of a key, when it did
      */
     record Filed(Optional<EnqueueResult> enqueued, Optional<String> refusal) {
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -77,8 +78,9 @@ class KafkaOutageTest {
                     return kafka.status() == Health.Status.DOWN && kafka.detail().endsWith(" for more than 1 s")
                             && monitor.health().checks().get("kafka-monitor.redis").status() == Health.Status.UP;
                 });
-        Thread loop = Thread.getAllStackTraces().keySet().stream().filter(thread -> thread.getName().equals("kafka-monitor"))
-                .findFirst().orElseThrow(() -> new AssertionError("no kafka-monitor thread"));
+        List<Thread> loops = Thread.getAllStackTraces().keySet().stream().filter(thread -> thread.getName().equals("kafka-monitor")).toList();
+        assertEquals(1, loops.size(), "the monitor's loop, and no other left by an earlier test: " + loops);
+        Thread loop = loops.getFirst();
         long cpuBefore = cpuNanos(loop);
         sleep(Duration.ofSeconds(3));
         // a waiting loop takes a few milliseconds of the 3 s; a spinning one, even on a busy machine, far more

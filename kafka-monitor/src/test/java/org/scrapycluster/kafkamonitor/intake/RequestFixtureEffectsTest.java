@@ -240,7 +240,9 @@ class RequestFixtureEffectsTest {
         if (disposition instanceof Disposition.Accepted accepted) {
             RedisBatchWriter.Writes writes = new RedisBatchWriter(REDIS.connection(), false).start();
             writes.add(accepted.handling());
-            Optional<EnqueueResult> outcome = writes.finish().getFirst().enqueued();
+            RedisBatchWriter.Filed filed = writes.finish().getFirst();
+            assertEquals(Optional.empty(), filed.refusal(), "every write of a fixture is taken");
+            Optional<EnqueueResult> outcome = filed.enqueued();
             return outcome.map(o -> SeedOutcomes.settle(accepted, o)).orElse(accepted);
         }
         return disposition;
