@@ -170,6 +170,11 @@ public final class LinkExtractor {
         return url.startsWith("http://") || url.startsWith("https://");
     }
 
+    /** Whether it has {@code allow} or {@code deny} regexes, whose matching may take its time. */
+    public boolean hasRegexes() {
+        return !allow.isEmpty() || !deny.isEmpty();
+    }
+
     /** Whether at least one {@code allow} regex finds a match in {@code url}, or none is given. */
     public boolean allowsByAllowRegex(String url) {
         return allow.isEmpty() || allow.stream().anyMatch(pattern -> pattern.matcher(url).find());

@@ -52,7 +52,8 @@ public final class CrawlerMetrics {
             Map.entry("crawler.robots.refused", "Requests robots.txt forbade"),
             Map.entry("crawler.binary.responses", "Responses that are not text, dropped unpublished"),
             Map.entry("crawler.results.too_large", "Results too large for Kafka, sent without their body"),
-            Map.entry("crawler.requests.too_long", "Requests of spiders whose URL is longer than URLLENGTH_LIMIT, dropped"));
+            Map.entry("crawler.requests.too_long", "Requests of spiders whose URL is longer than URLLENGTH_LIMIT, dropped"),
+            Map.entry("crawler.links.cut", "Links of pages not followed: their crawl's regexes had spent LINK_REGEX_PAGE_SECONDS on the page"));
 
     private final MeterRegistry registry;
     private final String spider;
@@ -221,6 +222,11 @@ public final class CrawlerMetrics {
     /** A spider's request was dropped for a URL longer than {@code URLLENGTH_LIMIT}. */
     public void requestTooLong() {
         count("crawler.requests.too_long", null, null);
+    }
+
+    /** {@code links} links of a page were not followed: its crawl's regexes had spent their time on it. */
+    public void linksCut(int links) {
+        count("crawler.links.cut", null, null, links);
     }
 
     private void count(String name, String tag, String value) {

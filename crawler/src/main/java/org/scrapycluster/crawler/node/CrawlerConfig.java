@@ -80,6 +80,11 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return atLeast(settings, "URLLENGTH_LIMIT", 0);
     }
 
+    /** The most time a page's links spend in its crawl's regexes ({@code LINK_REGEX_PAGE_SECONDS}). */
+    public Duration linkRegexPageTime() {
+        return positive(settings, "LINK_REGEX_PAGE_SECONDS");
+    }
+
     /** How many request fingerprints a node remembers as in their crawl's dupefilter ({@code DUPEFILTER_MEMORY}). */
     public int dupefilterMemory() {
         return atLeast(settings, "DUPEFILTER_MEMORY", 0);

@@ -213,10 +213,10 @@ public final class CrawlerNode implements Service {
         NodeExtensions extensions = own(NodeExtensions.load(settings),
                 (loaded, budget) -> closeOnceIdle(loaded, workerPool.get(), StopStep.EXTENSIONS.grantedBy(budget)));
         Spider spider = extensions.spider();
-        LinkRules links = new LinkRules(extensions.linkFilters());
         String spiderId = spider.name();
         String nodeId = context.node().uuid12();
         CrawlerMetrics metrics = new CrawlerMetrics(context.meters(), spiderId, nodeId);
+        LinkRules links = new LinkRules(extensions.linkFilters(), config.linkRegexPageTime(), metrics::linksCut);
         DomainThrottles throttles = new DomainThrottles(spiderId, config.throttleKeyStyle(), config.queueWindow(), config.queueHits(),
                 config.queueModerated(), PublicIpLookup.FALLBACK, config.robotsMaxHosts());
         throttles.longestCrawlDelay(config.robotsMaxCrawlDelay());

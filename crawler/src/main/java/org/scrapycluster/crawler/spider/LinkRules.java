@@ -1,9 +1,11 @@
 package org.scrapycluster.crawler.spider;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Page;
@@ -29,7 +31,10 @@ import com.google.re2j.PatternSyntaxException;
  * must then pass every {@link LinkFilter} of {@code LINK_FILTERS}. The built-in ones ({@link CrawlLinkFilter}) apply
  * one rule of the crawl each, in their order, while the links are extracted: they see a link as the page writes it
  * (resolved, before canonicalisation), as Scrapy's extractor does. The others, users' filters, then see each link
- * that is left in its final, canonical form, in their order. Thread-safe.
+ * that is left in its final, canonical form, in their order. A page's links spend at most {@code LINK_REGEX_PAGE_SECONDS}
+ * in the crawl's regexes: RE2 matches in time linear in a URL, but a program of the 200,000 instructions a request may
+ * carry takes tens of milliseconds a link, so that a page of long links would hold a worker for hours; the links left
+ * then are not followed, logged at WARN and counted. Thread-safe.
  */
 public final class LinkRules {
 
@@ -46,11 +51,18 @@ public final class LinkRules {
 
     private final List<CrawlLinkFilter> crawlFilters;
     private final List<LinkFilter> userFilters;
+    private final long regexPageNanos;
+    private final IntConsumer linksCut;
 
-    /** Rules that apply {@code filters}, in order. */
-    public LinkRules(List<LinkFilter> filters) {
+    /**
+     * Rules that apply {@code filters}, in order, a page's links spending at most {@code regexPageTime} in its crawl's
+     * regexes; {@code linksCut} counts those left when it is spent.
+     */
+    public LinkRules(List<LinkFilter> filters, Duration regexPageTime, IntConsumer linksCut) {
         this.crawlFilters = filters.stream().filter(CrawlLinkFilter.class::isInstance).map(CrawlLinkFilter.class::cast).toList();
         this.userFilters = filters.stream().filter(filter -> !(filter instanceof CrawlLinkFilter)).toList();
+        this.regexPageNanos = regexPageTime.toNanos();
+        this.linksCut = linksCut;
     }
 
     /** A request for {@code url} found on the page of {@code page}, with {@code meta} and the crawl's User-Agent. */
@@ -90,8 +102,46 @@ public final class LinkRules {
         if (crawlRules.isEmpty()) {
             return List.of();
         }
-        return crawlRules.get().extract(html, pageUrl, kind, link -> allowed(new PageLink(link.url(), link.text()), crawlRules.get()))
-                .stream().map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
+        LinkExtractor rules = crawlRules.get();
+        RegexTime regexTime = rules.hasRegexes() ? new RegexTime(regexPageNanos) : null;
+        List<Link> links = rules.extract(html, pageUrl, kind, link -> (regexTime == null || regexTime.left())
+                && allowed(new PageLink(link.url(), link.text()), rules));
+        if (regexTime != null && regexTime.cut > 0) {
+            linksCut.accept(regexTime.cut);
+            LOG.atWarn().addKeyValue("url", pageUrl).addKeyValue("crawlid", request.crawlid()).addKeyValue("links_cut", regexTime.cut)
+                    .log("The crawl's allow_regex and deny_regex spent LINK_REGEX_PAGE_SECONDS on the page; its other links are not followed");
+        }
+        return links.stream().map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
+    }
+
+    /**
+     * The time a page's links have left in its crawl's regexes, from the first link the filters see (the page is read
+     * by then), and how many came once it was spent.
+     */
+    private static final class RegexTime {
+
+        private final long nanos;
+        private long deadline;
+        private boolean started;
+        private int cut;
+
+        RegexTime(long nanos) {
+            this.nanos = nanos;
+        }
+
+        /** Whether a link may still be matched; counts one that may not. */
+        boolean left() {
+            long now = System.nanoTime();
+            if (!started) {
+                started = true;
+                deadline = now + nanos;
+            }
+            if (cut == 0 && now - deadline < 0) {
+                return true;
+            }
+            cut++;
+            return false;
+        }
     }
 
     private boolean allowed(PageLink link, LinkExtractor crawlRules) {

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.FollowRequest;
@@ -78,9 +80,31 @@ class LinkRulesTest {
                 links(Map.of("LINK_FILTERS", "{allow-regex: 40, deny-regex: 30, allowed-domains: 20, deny-extensions: 10}")));
     }
 
+    /**
+     * A crawl's regexes of many instructions over a page of long links take tens of milliseconds a link (a crawl of 90
+     * such regexes held a worker for minutes a page): once they have spent their time on the page, its other links are
+     * not matched, nor followed, and counted.
+     */
+    @Test
+    void theLinksLeftOnceTheRegexesSpentThePagesTimeAreCutAndCounted() {
+        CrawlRequest crawl = CrawlRequest.get("http://a.test/", Map.of("allow_regex", List.of("[^Q]{0,1000}Q1")));
+        StringBuilder page = new StringBuilder("<a href='/Q1'>first</a>");
+        for (int i = 0; i < 200; i++) {
+            page.append("<a href='/l").append(i).append('/').append("b".repeat(2000)).append("'>x</a>");
+        }
+        AtomicInteger cut = new AtomicInteger();
+        LinkRules rules = new LinkRules(List.of(new AllowRegexFilter()), Duration.ofMillis(100), cut::addAndGet);
+
+        List<Link> links = rules.extract(crawl, page.toString(), crawl.url(), ResponseKind.HTML);
+
+        assertEquals(List.of("http://a.test/Q1"), links.stream().map(Link::url).toList(), "matched before the time was spent");
+        assertTrue(cut.get() > 0 && cut.get() < 200, cut + " links cut");
+    }
+
     private static List<String> links(Map<String, String> set) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
-        LinkRules rules = new LinkRules(ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS"));
+        LinkRules rules = new LinkRules(ExtensionLoader.of(LinkFilter.class, "link filters", settings).ordered("LINK_FILTERS"),
+                Duration.ofSeconds(2), cut -> { });
         return rules.extract(CRAWL, PAGE, CRAWL.url(), ResponseKind.HTML).stream().map(Link::url).toList();
     }
 }
