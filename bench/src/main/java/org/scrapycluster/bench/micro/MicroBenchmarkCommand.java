@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "micro", mixinStandardHelpOptions = true,
         description = {"JMH micro benchmarks of the per-page work on one thread: URL canonicalisation, fingerprints and",
                 "registered domains, link extraction, body decoding, queue member encoding, Redis arguments, request validation,",
-                "the meta refresh look, robots.txt rules. Needs no server."})
+                "the meta refresh look, robots.txt rules, link regexes. Needs no server."})
 public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
     /** The gc profiler's result for the bytes allocated per operation. */

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
+import java.util.stream.Stream;
 
 import org.scrapycluster.common.python.PythonRegex;
 import org.scrapycluster.common.request.LinearRegex;
@@ -74,12 +75,14 @@ public final class LinkExtractor {
     private final List<Pattern> allow;
     private final List<Pattern> deny;
     private final Set<String> denyExtensions;
+    private final long regexInstructions;
 
     private LinkExtractor(Builder builder) {
         this.allowDomains = builder.allowDomains.stream().map(d -> d.toLowerCase(Locale.ROOT)).distinct().toList();
         this.allowSubdomains = allowDomains.stream().map(d -> "." + d).toList();
         this.allow = compile("allow", builder.allow);
         this.deny = compile("deny", builder.deny);
+        this.regexInstructions = Stream.concat(builder.allow.stream(), builder.deny.stream()).mapToLong(LinearRegex::programSize).sum();
         Set<String> extensions = new HashSet<>();
         for (String extension : builder.denyExtensions == null ? DEFAULT_DENY_EXTENSIONS : builder.denyExtensions) {
             // as given: Scrapy 1.5 lower-cases a URL's extension but not the list, so "PDF" denies nothing
@@ -173,6 +176,14 @@ public final class LinkExtractor {
     /** Whether it has {@code allow} or {@code deny} regexes, whose matching may take its time. */
     public boolean hasRegexes() {
         return !allow.isEmpty() || !deny.isEmpty();
+    }
+
+    /**
+     * An upper bound of the size of its regexes' programs together, in instructions: matching a character of a link
+     * against them all takes at most about that many steps.
+     */
+    public long regexInstructions() {
+        return regexInstructions;
     }
 
     /** Whether at least one {@code allow} regex finds a match in {@code url}, or none is given. */

@@ -12,7 +12,6 @@ import org.scrapycluster.api.Page;
 import org.scrapycluster.api.PageLink;
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.extension.OwnClassLoader;
-import org.scrapycluster.common.request.LinearRegex;
 import org.scrapycluster.crawler.links.Link;
 import org.scrapycluster.crawler.links.LinkExtractor;
 import org.scrapycluster.crawler.links.ResponseKind;
@@ -21,7 +20,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.google.re2j.PatternSyntaxException;
 
 /**
  * The links of a page that its crawl may follow. The crawl's own rules, from its request's
@@ -46,8 +44,14 @@ public final class LinkRules {
      * may carry (200,000 instructions) would hold 17 GB, where a thousand of a few short regexes hold little.
      */
     private static final Cache<List<List<String>>, LinkExtractor> EXTRACTORS = ProcessCaches.weighed("link-extractor", 1000,
-            (rules, extractor) -> weight(rules));
+            (rules, extractor) -> weight(extractor.regexInstructions()));
     static final int INSTRUCTIONS_PER_ENTRY = 1000;
+    /**
+     * About the most a character of a link costs per instruction of the regexes it is matched against, in nanoseconds:
+     * {@code [^Q]{0,1000}Q1}, whose thousand instructions are all alive at once, over 2,000 characters took 24 ms on the
+     * 2-core benchmark machine (docs/benchmarks.md); a regex of a few live instructions costs less.
+     */
+    static final long MATCH_NANOS_PER_INSTRUCTION_CHARACTER = 12;
 
     private final List<CrawlLinkFilter> crawlFilters;
     private final List<LinkFilter> userFilters;
@@ -103,8 +107,8 @@ public final class LinkRules {
             return List.of();
         }
         LinkExtractor rules = crawlRules.get();
-        RegexTime regexTime = rules.hasRegexes() ? new RegexTime(regexPageNanos) : null;
-        List<Link> links = rules.extract(html, pageUrl, kind, link -> (regexTime == null || regexTime.left())
+        RegexTime regexTime = rules.hasRegexes() ? new RegexTime(regexPageNanos, rules.regexInstructions()) : null;
+        List<Link> links = rules.extract(html, pageUrl, kind, link -> (regexTime == null || regexTime.allows(link.url().length()))
                 && allowed(new PageLink(link.url(), link.text()), rules));
         if (regexTime != null && regexTime.cut > 0) {
             linksCut.accept(regexTime.cut);
@@ -116,27 +120,31 @@ public final class LinkRules {
 
     /**
      * The time a page's links have left in its crawl's regexes, from the first link the filters see (the page is read
-     * by then), and how many came once it was spent.
+     * by then), and how many came once it was spent: from the first link whose match could take longer than what is
+     * left (a link of a megabyte against programs of 200,000 instructions could take most of an hour), the page's links
+     * are cut.
      */
     private static final class RegexTime {
 
         private final long nanos;
+        private final long instructions;
         private long deadline;
         private boolean started;
         private int cut;
 
-        RegexTime(long nanos) {
+        RegexTime(long nanos, long instructions) {
             this.nanos = nanos;
+            this.instructions = instructions;
         }
 
-        /** Whether a link may still be matched; counts one that may not. */
-        boolean left() {
+        /** Whether a link of {@code length} characters may be matched; counts one that may not. */
+        boolean allows(int length) {
             long now = System.nanoTime();
             if (!started) {
                 started = true;
                 deadline = now + nanos;
             }
-            if (cut == 0 && now - deadline < 0) {
+            if (cut == 0 && deadline - now > instructions * length * MATCH_NANOS_PER_INSTRUCTION_CHARACTER) {
                 return true;
             }
             cut++;
@@ -153,24 +161,9 @@ public final class LinkRules {
         return true;
     }
 
-    /** The entries the compiled {@code rules} weigh: one, and one more for each 1,000 instructions of their regexes. */
-    static int weight(List<List<String>> rules) {
-        long instructions = 0;
-        for (List<String> regexes : Arrays.asList(rules.get(1), rules.get(2))) {
-            for (String regex : regexes == null ? List.<String>of() : regexes) {
-                instructions += programSize(regex);
-            }
-        }
+    /** The entries compiled rules weigh: one, and one more for each 1,000 {@code instructions} of their regexes. */
+    static int weight(long instructions) {
         return (int) Math.min(Integer.MAX_VALUE, 1 + instructions / INSTRUCTIONS_PER_ENTRY);
-    }
-
-    /** Its program's size; one larger than a request may carry (taken with the safety checks off) counts as that. */
-    private static long programSize(String regex) {
-        try {
-            return LinearRegex.programSize(regex);
-        } catch (PatternSyntaxException beyondTheLimits) {
-            return LinearRegex.MAX_PROGRAM_SIZE_PER_REQUEST;
-        }
     }
 
     private static LinkExtractor extractorFor(List<List<String>> rules) {

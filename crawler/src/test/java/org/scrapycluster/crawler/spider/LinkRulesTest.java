@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +49,8 @@ class LinkRulesTest {
      */
     @Test
     void compiledRulesAreKeptByTheSizeOfTheirRegexes() {
-        assertEquals(1, LinkRules.weight(Arrays.asList(null, List.of("/private/"), null, null)));
+        assertEquals(1, LinkRules.weight(LinkRules.compiled(CRAWL).orElseThrow().regexInstructions()));
+        assertEquals(201, LinkRules.weight(200_000));
         for (int crawl = 0; crawl < 10; crawl++) {
             assertTrue(LinkRules.compiled(CrawlRequest.get("http://a.test/", Map.of("allow_regex", List.of("(a{999}){99}" + crawl),
                     "deny_regex", List.of("(b{999}){99}" + crawl)))).isPresent());
@@ -99,6 +99,20 @@ class LinkRulesTest {
 
         assertEquals(List.of("http://a.test/Q1"), links.stream().map(Link::url).toList(), "matched before the time was spent");
         assertTrue(cut.get() > 0 && cut.get() < 200, cut + " links cut");
+    }
+
+    /** A link whose match could take longer than the page has left is not matched: a megabyte's would take most of an hour. */
+    @Test
+    void aLinkTooLongToMatchInTheTimeLeftIsCutUnmatched() {
+        CrawlRequest crawl = CrawlRequest.get("http://a.test/", Map.of("deny_regex", List.of("[^Q]{0,1000}Q1")));
+        String page = "<a href='/short'>a</a><a href='/" + "b".repeat(1 << 20) + "'>b</a><a href='/after'>c</a>";
+        AtomicInteger cut = new AtomicInteger();
+        LinkRules rules = new LinkRules(List.of(new DenyRegexFilter()), Duration.ofSeconds(2), cut::addAndGet);
+
+        List<Link> links = rules.extract(crawl, page, crawl.url(), ResponseKind.HTML);
+
+        assertEquals(List.of("http://a.test/short"), links.stream().map(Link::url).toList());
+        assertEquals(2, cut.get(), "the long link and the one after it");
     }
 
     private static List<String> links(Map<String, String> set) {
