@@ -113,7 +113,8 @@ public final class LinkRules {
         if (regexTime != null && regexTime.cut > 0) {
             linksCut.accept(regexTime.cut);
             LOG.atWarn().addKeyValue("url", pageUrl).addKeyValue("crawlid", request.crawlid()).addKeyValue("links_cut", regexTime.cut)
-                    .log("The crawl's allow_regex and deny_regex spent LINK_REGEX_PAGE_SECONDS on the page; its other links are not followed");
+                    .log("Matching the page's links against the crawl's allow_regex and deny_regex would take more than LINK_REGEX_PAGE_SECONDS;"
+                            + " the links from there on are not followed");
         }
         return links.stream().map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
     }
