@@ -44,29 +44,34 @@ final class PercentCodec {
     }
 
     /**
-     * Appends {@code s} as Python's {@code quote(s.encode(charset), safe)}: its bytes in {@code charset}, an encoding
-     * that writes ASCII as ASCII, each escaped unless it is a safe ASCII character (a second byte of Shift_JIS or Big5
-     * often is). A character the charset cannot encode, where Python fails, is written as a browser writes it in the
-     * query of a page in that encoding: the escaped bytes of its decimal character reference ({@code é} in Shift_JIS as
-     * {@code %26%23233%3B}); the text around it is encoded as a part of its own.
+     * Appends {@code s} as Python's {@code quote(s.encode(charset), safe)}: ASCII as {@link #quote} writes it, and each
+     * run of other characters as its bytes in {@code charset}, an encoding that writes ASCII as ASCII, escaped unless a
+     * byte is a safe ASCII character (a second byte of Shift_JIS or Big5 often is) other than {@code %} and {@code #},
+     * which a stateful encoding such as ISO-2022-JP writes too and which would break the URL. A character the charset
+     * cannot encode, where Python fails, is written as a browser writes it in the query of a page in that encoding: the
+     * escaped bytes of its decimal character reference ({@code é} in Shift_JIS as {@code %26%23233%3B}).
      */
     static void quote(CharSequence s, boolean[] safe, Charset charset, StringBuilder out) {
         CharsetEncoder encoder = charset.newEncoder();
-        int part = 0;
+        int run = -1;
         for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) < 0x80) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                run = appendEncoded(s, run, i, safe, charset, out);
+                quoteAscii(c, safe, out);
                 continue;
             }
             int cp = codePointAt(s, i, s.length());
             int width = cp >= 0x10000 ? 2 : 1;
-            if (!encoder.canEncode(s.subSequence(i, i + width))) {
-                appendEncoded(s.subSequence(part, i), safe, charset, out);
+            if (encoder.canEncode(s.subSequence(i, i + width))) {
+                run = run < 0 ? i : run;
+            } else {
+                run = appendEncoded(s, run, i, safe, charset, out);
                 out.append("%26%23").append(cp).append("%3B");
-                part = i + width;
             }
             i += width - 1;
         }
-        appendEncoded(s.subSequence(part, s.length()), safe, charset, out);
+        appendEncoded(s, run, s.length(), safe, charset, out);
     }
 
     /** As {@code quote_plus(bytes, safe='')}: spaces become {@code +}, everything but {@link #FORM_SAFE} is escaped. */
@@ -132,16 +137,23 @@ final class PercentCodec {
         }
     }
 
-    /** Appends the bytes of {@code part} in {@code charset}, which can encode all of it, escaped as {@link #quote} escapes them. */
-    private static void appendEncoded(CharSequence part, boolean[] safe, Charset charset, StringBuilder out) {
-        for (byte value : part.toString().getBytes(charset)) {
+    /**
+     * Appends the bytes of {@code s[run, end)}, when {@code run} is not -1, in {@code charset}, which can encode all of
+     * them, escaped as {@link #quote(CharSequence, boolean[], Charset, StringBuilder)} escapes them; returns -1, no run.
+     */
+    private static int appendEncoded(CharSequence s, int run, int end, boolean[] safe, Charset charset, StringBuilder out) {
+        if (run < 0) {
+            return -1;
+        }
+        for (byte value : s.subSequence(run, end).toString().getBytes(charset)) {
             int b = value & 0xFF;
-            if (b < 0x80) {
-                quoteAscii((char) b, safe, out);
+            if (b < 0x80 && safe[b] && b != '%' && b != '#') {
+                out.append((char) b);
             } else {
                 appendEscape(b, out);
             }
         }
+        return -1;
     }
 
     static void appendEscape(int b, StringBuilder out) {

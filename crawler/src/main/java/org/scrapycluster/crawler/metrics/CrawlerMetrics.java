@@ -53,7 +53,8 @@ public final class CrawlerMetrics {
             Map.entry("crawler.binary.responses", "Responses that are not text, dropped unpublished"),
             Map.entry("crawler.results.too_large", "Results too large for Kafka, sent without their body"),
             Map.entry("crawler.requests.too_long", "Requests of spiders whose URL is longer than URLLENGTH_LIMIT, dropped"),
-            Map.entry("crawler.links.cut", "Links of pages not followed: matching them against their crawl's regexes would have taken a page more than LINK_REGEX_PAGE_SECONDS"));
+            Map.entry("crawler.links.cut", "Links of pages not matched against their crawl's regexes, nor followed: the page had spent"
+                    + " LINK_REGEX_PAGE_SECONDS in them, or the match could take longer than was left"));
 
     private final MeterRegistry registry;
     private final String spider;
@@ -224,7 +225,7 @@ public final class CrawlerMetrics {
         count("crawler.requests.too_long", null, null);
     }
 
-    /** {@code links} links of a page were not followed: matching them against its crawl's regexes would have taken too long. */
+    /** {@code links} links of a page were not followed: matching them against its crawl's regexes took, or would take, too long. */
     public void linksCut(int links) {
         count("crawler.links.cut", null, null, links);
     }

@@ -15,4 +15,9 @@ public final class AllowRegexFilter implements CrawlLinkFilter {
     public boolean allows(PageLink link, LinkExtractor crawlRules) {
         return crawlRules.allowsByAllowRegex(link.url());
     }
+
+    @Override
+    public boolean matchesRegexes() {
+        return true;
+    }
 }

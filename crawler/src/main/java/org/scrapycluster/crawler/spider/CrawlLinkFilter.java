@@ -15,6 +15,11 @@ public interface CrawlLinkFilter extends LinkFilter {
     /** Whether {@code link} passes this filter's rule of the crawl whose rules {@code crawlRules} hold. */
     boolean allows(PageLink link, LinkExtractor crawlRules);
 
+    /** Whether it matches the crawl's regexes, whose time a page's links share ({@code LINK_REGEX_PAGE_SECONDS}). */
+    default boolean matchesRegexes() {
+        return false;
+    }
+
     @Override
     default boolean allows(PageLink link, Page page) {
         return LinkRules.compiled(CrawlRequest.get(page.url(), page.meta())).map(rules -> allows(link, rules)).orElse(false);

@@ -15,4 +15,9 @@ public final class DenyRegexFilter implements CrawlLinkFilter {
     public boolean allows(PageLink link, LinkExtractor crawlRules) {
         return crawlRules.allowsByDenyRegex(link.url());
     }
+
+    @Override
+    public boolean matchesRegexes() {
+        return true;
+    }
 }

@@ -30,9 +30,9 @@ import com.github.benmanes.caffeine.cache.Cache;
  * one rule of the crawl each, in their order, while the links are extracted: they see a link as the page writes it
  * (resolved, before canonicalisation), as Scrapy's extractor does. The others, users' filters, then see each link
  * that is left in its final, canonical form, in their order. A page's links spend at most {@code LINK_REGEX_PAGE_SECONDS}
- * in the crawl's regexes: RE2 matches in time linear in a URL, but a program of the 200,000 instructions a request may
- * carry takes tens of milliseconds a link, so that a page of long links would hold a worker for hours; the links left
- * then are not followed, logged at WARN and counted. Thread-safe.
+ * in the crawl's regexes: RE2 matches in time linear in a URL, but the factor is the program's size, up to the 200,000
+ * instructions a request may carry, so that a page of long links could hold a worker for hours. The links not matched
+ * then, and a link whose match could take longer than is left, are not followed, logged at WARN and counted. Thread-safe.
  */
 public final class LinkRules {
 
@@ -108,58 +108,72 @@ public final class LinkRules {
         }
         LinkExtractor rules = crawlRules.get();
         RegexTime regexTime = rules.hasRegexes() ? new RegexTime(regexPageNanos, rules.regexInstructions()) : null;
-        List<Link> links = rules.extract(html, pageUrl, kind, link -> (regexTime == null || regexTime.allows(link.url().length()))
-                && allowed(new PageLink(link.url(), link.text()), rules));
+        List<Link> links = rules.extract(html, pageUrl, kind, link -> allowed(new PageLink(link.url(), link.text()), rules, regexTime));
         if (regexTime != null && regexTime.cut > 0) {
             linksCut.accept(regexTime.cut);
             LOG.atWarn().addKeyValue("url", pageUrl).addKeyValue("crawlid", request.crawlid()).addKeyValue("links_cut", regexTime.cut)
-                    .log("Matching the page's links against the crawl's allow_regex and deny_regex would take more than LINK_REGEX_PAGE_SECONDS;"
-                            + " the links from there on are not followed");
+                    .log("Matching the page's links against the crawl's allow_regex and deny_regex took, or would have taken, more than"
+                            + " LINK_REGEX_PAGE_SECONDS; the links not matched are not followed");
         }
         return links.stream().map(link -> new Link(link.url().replace("\n", "").replace("\r", ""), link.text())).toList();
     }
 
     /**
-     * The time a page's links have left in its crawl's regexes, from the first link the filters see (the page is read
-     * by then), and how many came once it was spent: from the first link whose match could take longer than what is
-     * left (a link of a megabyte against programs of 200,000 instructions could take most of an hour), the page's links
-     * are cut.
+     * Whether every built-in filter allows {@code link}; the regex filters' time is taken from {@code regexTime} when the
+     * crawl has regexes.
+     */
+    private boolean allowed(PageLink link, LinkExtractor crawlRules, RegexTime regexTime) {
+        boolean timed = false;
+        for (CrawlLinkFilter filter : crawlFilters) {
+            boolean allows;
+            if (regexTime != null && filter.matchesRegexes()) {
+                if (!timed && !regexTime.mayMatch(link.url().length())) {
+                    return false;
+                }
+                timed = true;
+                long start = System.nanoTime();
+                allows = filter.allows(link, crawlRules);
+                regexTime.spend(System.nanoTime() - start);
+            } else {
+                allows = filter.allows(link, crawlRules);
+            }
+            if (!allows) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The time a page's links have spent in its crawl's regexes, and how many were not matched: none once it reaches
+     * {@code LINK_REGEX_PAGE_SECONDS}, nor one whose match could take longer than is left (a link of a megabyte against
+     * programs of 200,000 instructions could take most of an hour).
      */
     private static final class RegexTime {
 
-        private final long nanos;
+        private final long budget;
         private final long instructions;
-        private long deadline;
-        private boolean started;
+        private long spent;
         private int cut;
 
-        RegexTime(long nanos, long instructions) {
-            this.nanos = nanos;
+        RegexTime(long budget, long instructions) {
+            this.budget = budget;
             this.instructions = instructions;
         }
 
         /** Whether a link of {@code length} characters may be matched; counts one that may not. */
-        boolean allows(int length) {
-            long now = System.nanoTime();
-            if (!started) {
-                started = true;
-                deadline = now + nanos;
-            }
-            if (cut == 0 && deadline - now > instructions * length * MATCH_NANOS_PER_INSTRUCTION_CHARACTER) {
+        boolean mayMatch(int length) {
+            long left = budget - spent;
+            if (left > 0 && instructions * length * MATCH_NANOS_PER_INSTRUCTION_CHARACTER <= left) {
                 return true;
             }
             cut++;
             return false;
         }
-    }
 
-    private boolean allowed(PageLink link, LinkExtractor crawlRules) {
-        for (CrawlLinkFilter filter : crawlFilters) {
-            if (!filter.allows(link, crawlRules)) {
-                return false;
-            }
+        void spend(long nanos) {
+            spent += nanos;
         }
-        return true;
     }
 
     /** The entries compiled rules weigh: one, and one more for each 1,000 {@code instructions} of their regexes. */
