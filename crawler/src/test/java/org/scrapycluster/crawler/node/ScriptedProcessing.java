@@ -151,7 +151,8 @@ abstract class ScriptedProcessing {
                 domain -> false, metrics, workers);
         Pipelines pipelines = Pipelines.open(new PipelineContext(settings, spider, metrics, new HealthRegistry(), CLOCK));
         LeaseKeeper leases = new LeaseKeeper(new Leases(redis), spider, Duration.ofMinutes(1), metrics, CLOCK);
-        return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, new LinkRules(List.of(), config.linkRegexPageTime(), metrics::linksCut), filer,
+        LinkRules links = new LinkRules(List.of(), config.linkRegexPageTime(), metrics::linksCut);
+        return new RequestProcessor(config, new RequestProcessor.Parts(codec, chain, parser, links, filer,
                 pipelines, leases, statusCounters, metrics), workers, (domain, lastFetch) -> {
                     finished.add(domain);
                     if (lastFetch == LastFetch.SLOW) {

@@ -67,6 +67,7 @@ class SpiderResponseTest {
         FetchResult fetch = new FetchResult(URL, 200, "OK", headers, html.getBytes(StandardCharsets.UTF_8),
                 new DetectedEncoding("utf-8", StandardCharsets.UTF_8), HeaderMap.empty(), null, null, null,
                 new FetchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false));
-        return new SpiderResponse(CrawlRequest.get(URL, Map.of()), fetch, "OK", new LinkRules(List.of(filter), Duration.ofSeconds(2), cut -> { }));
+        LinkRules links = new LinkRules(List.of(filter), Duration.ofSeconds(2), cut -> { });
+        return new SpiderResponse(CrawlRequest.get(URL, Map.of()), fetch, "OK", links);
     }
 }

@@ -75,7 +75,8 @@ final class BatchFiling {
                 return;
             } catch (RedisException e) {
                 if (RedisErrors.isRefusal(e)) {
-                    LOG.atWarn().addKeyValue("error", e.getMessage()).log("Redis refused an enqueue of the batch; writing its records one at a time");
+                    LOG.atWarn().addKeyValue("error", e.getMessage())
+                            .log("Redis refused an enqueue of the batch; writing its records one at a time");
                     oneByOne = true;
                     continue;
                 }
@@ -159,7 +160,8 @@ final class BatchFiling {
      * of its enqueue, when it had one; when it stays accepted, its count and log line are added to {@code tellAccepted},
      * for once the batch is written.
      */
-    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, RedisBatchWriter.Filed filed, List<Runnable> tellAccepted) {
+    private Batch.Entry settle(Batch.Entry entry, Disposition.Accepted accepted, RedisBatchWriter.Filed filed,
+            List<Runnable> tellAccepted) {
         Optional<EnqueueResult> enqueued = filed.enqueued();
         Disposition disposition = filed.refusal().map(reason -> SeedOutcomes.refusedByRedis(accepted, reason))
                 .orElseGet(() -> enqueued.map(result -> SeedOutcomes.settle(accepted, result)).orElse(accepted));

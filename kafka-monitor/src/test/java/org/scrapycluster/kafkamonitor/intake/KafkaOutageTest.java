@@ -78,7 +78,8 @@ class KafkaOutageTest {
                     return kafka.status() == Health.Status.DOWN && kafka.detail().endsWith(" for more than 1 s")
                             && monitor.health().checks().get("kafka-monitor.redis").status() == Health.Status.UP;
                 });
-        List<Thread> loops = Thread.getAllStackTraces().keySet().stream().filter(thread -> thread.getName().equals("kafka-monitor")).toList();
+        List<Thread> loops = Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().equals("kafka-monitor")).toList();
         assertEquals(1, loops.size(), "the monitor's loop, and no other left by an earlier test: " + loops);
         Thread loop = loops.getFirst();
         long cpuBefore = cpuNanos(loop);
