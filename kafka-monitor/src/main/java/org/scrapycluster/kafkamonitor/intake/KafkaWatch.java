@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * Whether the monitor's consumer reaches Kafka, told by its open connections: a consumer in a group
  * always holds one to the group coordinator. After {@code KAFKA_UNAVAILABLE_AFTER} (10 s) without any, Kafka is
  * reported unavailable, once, and its return once. Observed on the consumer's thread; the health
- * check may be read from any thread.
+ * check may be read from any thread, and looks at the connections itself.
  */
 final class KafkaWatch {
 
@@ -38,19 +38,23 @@ final class KafkaWatch {
 
     /** Watches {@code consumer}'s connections from now on. */
     void watch(Consumer<?, ?> consumer) {
-        connections = consumer.metrics().entrySet().stream()
+        watch(consumer.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics"))
                 .map(Map.Entry::getValue)
                 .findFirst()
-                .orElse(null);
+                .orElse(null));
+    }
+
+    /** Watches the consumer's {@code connection-count} metric from now on. */
+    void watch(Metric connectionCount) {
+        connections = connectionCount;
         seenNanos = System.nanoTime();
     }
 
     /** Looks at the connections now, and says so when Kafka went away or came back. */
     void observe() {
-        Metric count = connections;
         long now = System.nanoTime();
-        if (count != null && ((Number) count.metricValue()).doubleValue() > 0) {
+        if (connectedNow()) {
             seenNanos = now;
             if (reportedDown) {
                 reportedDown = false;
@@ -68,13 +72,23 @@ final class KafkaWatch {
         return connectedWithinGrace();
     }
 
+    /**
+     * Up while the consumer holds a connection, looked at now (the consumer's thread may be held up for a while, as by
+     * Redis calls that wait out their timeout, and look at them only later) or within the grace period.
+     */
     Health health() {
         if (connections == null) {
             return Health.down("starting");
         }
-        return connectedWithinGrace()
+        return connectedNow() || connectedWithinGrace()
                 ? Health.up(consuming)
                 : Health.down("no connection to Kafka at " + hosts + " for more than " + grace.toSeconds() + " s");
+    }
+
+    /** Whether the consumer holds a connection now: its metrics may be read from any thread. */
+    private boolean connectedNow() {
+        Metric count = connections;
+        return count != null && ((Number) count.metricValue()).doubleValue() > 0;
     }
 
     private boolean connectedWithinGrace() {
