@@ -11,7 +11,9 @@ import java.util.List;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.EnqueueRequest;
 import org.scrapycluster.common.queue.Enqueuer;
@@ -19,11 +21,15 @@ import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.common.queue.SpiderCensus;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.redismonitor.stats.BacklogMeters;
+
+import ch.qos.logback.classic.Level;
 
 /**
  * The backlog meters after 10,000 requests are filed as the Kafka monitor files them: the spider's
@@ -81,6 +87,25 @@ class BacklogMetersTest {
                         "a drained spider is exported as 0, so that an autoscaler sees the drop");
                 assertEquals(List.of(), second.find("redis.monitor.queue.domain.backlog").gauges());
             }
+        }
+    }
+
+    /** A monitor whose lock expired under it (a Redis that stalled) and that took it again says so, as it said it lost it. */
+    @Test
+    void aMonitorThatLostTheLockAndTookItAgainSaysSo() {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("backlog-lock-redis"));
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.of(server.host(), server.port()));
+             RedisLocks locks = new RedisLocks(redis, Duration.ofSeconds(1));
+             CapturedLog lockLog = CapturedLog.start(RedisLock.class, Level.WARN);
+             CapturedLog log = CapturedLog.start(BacklogMeters.class, Level.INFO);
+             BacklogMeters backlog = new BacklogMeters(redis, census(redis), locks, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 3)) {
+            assertTrue(backlog.refresh());
+            redis.sync().del(Keyspace.LOCK.fill(Keyspace.BACKLOG_METERS_LOCK));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !lockLog.lines().isEmpty());
+
+            assertTrue(backlog.refresh());
+            assertEquals(List.of("INFO This Redis monitor exports the queue backlog meters",
+                    "INFO This Redis monitor took the lock again and goes on exporting the queue backlog meters"), log.lines());
         }
     }
 

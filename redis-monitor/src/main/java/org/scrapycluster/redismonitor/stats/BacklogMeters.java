@@ -100,10 +100,16 @@ public final class BacklogMeters implements AutoCloseable {
         if (lock == null) {
             Optional<RedisLock> taken = locks.tryAcquire(LOCK);
             if (taken.isEmpty()) {
+                if (exporting) {
+                    LOG.info("This Redis monitor no longer exports the queue backlog meters: another one holds the lock");
+                }
                 stopExporting();
                 return false;
             }
             lock = taken.get();
+            if (exporting) {
+                LOG.info("This Redis monitor took the lock again and goes on exporting the queue backlog meters");
+            }
         }
         measure();
         return true;
