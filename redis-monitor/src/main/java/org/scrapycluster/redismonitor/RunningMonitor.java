@@ -108,6 +108,7 @@ final class RunningMonitor implements AutoCloseable {
         Heartbeat heartbeat = own(new Heartbeat(redis, Keyspace.HEARTBEAT.fill("redis-monitor", context.node().toString()), options.heartbeatTtl(),
                 options.heartbeatPeriod(), context.clock()), Heartbeat::close);
         heartbeat.start();
+        ownTicking(new KeyspaceWatch(redis, context.clock(), context.meters()), KeyspaceWatch::close).start(options.heartbeatPeriod());
         SpiderCensus census = new SpiderCensus(redis, options.spiderCensusPeriod(), StopBudget.MONOTONIC);
         if (!options.backlogPeriod().isZero()) {
             own(new BacklogMeters(redis, census, locks, context.meters(), options.backlogTopDomains()), BacklogMeters::close).start(options.backlogPeriod());

@@ -147,6 +147,11 @@ public final class Keyspace {
     public static final KeyTemplate STATS_LIFETIME = KeyTemplate.of("stats_lifetime", "{counter}:lifetime");
     /** {@code stats:<service>:self:<host>:<uuid12>}: a service process's heartbeat. */
     public static final KeyTemplate HEARTBEAT = KeyTemplate.of("heartbeat", "stats:{service}:self:{node}");
+    /**
+     * The cluster's mark in its Redis (additive): written once by the Redis monitors, if absent, and never expiring, so
+     * that its absence after it was there tells them Redis lost the cluster's keys (restarted without its data, flushed).
+     */
+    public static final String KEYSPACE_MARK = "cluster:keyspace";
     /** {@code stats:crawler:<host>:<spider>:<uuid12>}: a crawler node's heartbeat. */
     public static final KeyTemplate CRAWLER_HEARTBEAT = KeyTemplate.of("crawler_heartbeat", "stats:crawler:{host}:{spider}:{uuid12}");
 
@@ -163,7 +168,7 @@ public final class Keyspace {
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL), JOBS_SCAN_TURN,
             JOB_WAITING, JOB_ANSWERS, LOCK, LOCK_FAILURES, REST_POLL, SERVICE_STATS, CRAWLER_STATS, CRAWLER_COUNTERS, STATS_WINDOW,
             STATS_BUCKETS, STATS_LIFETIME, HEARTBEAT,
-            CRAWLER_HEARTBEAT);
+            CRAWLER_HEARTBEAT, fixed(KEYSPACE_MARK));
 
     private Keyspace() {
     }
