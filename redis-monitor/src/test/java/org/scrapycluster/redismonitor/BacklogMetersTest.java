@@ -98,7 +98,8 @@ class BacklogMetersTest {
              RedisLocks locks = new RedisLocks(redis, Duration.ofSeconds(1));
              CapturedLog lockLog = CapturedLog.start(RedisLock.class, Level.WARN);
              CapturedLog log = CapturedLog.start(BacklogMeters.class, Level.INFO);
-             BacklogMeters backlog = new BacklogMeters(redis, census(redis), locks, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 3)) {
+             BacklogMeters backlog = new BacklogMeters(redis, census(redis), locks,
+                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 3)) {
             assertTrue(backlog.refresh());
             redis.sync().del(Keyspace.LOCK.fill(Keyspace.BACKLOG_METERS_LOCK));
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !lockLog.lines().isEmpty());

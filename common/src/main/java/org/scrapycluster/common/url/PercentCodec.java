@@ -140,13 +140,16 @@ final class PercentCodec {
     /**
      * Appends the bytes of {@code s[run, end)}, when {@code run} is not -1, in {@code charset}, which can encode all of
      * them, escaped as {@link #quote(CharSequence, boolean[], Charset, StringBuilder)} escapes them; returns -1, no run.
+     * The run is encoded followed by an ASCII letter, whose byte is then left out, so that a stateful encoding shifts
+     * back to ASCII for the text after it (the JDK's ISO-2022-KR encoder writes no shift-in at the end of its input).
      */
     private static int appendEncoded(CharSequence s, int run, int end, boolean[] safe, Charset charset, StringBuilder out) {
         if (run < 0) {
             return -1;
         }
-        for (byte value : s.subSequence(run, end).toString().getBytes(charset)) {
-            int b = value & 0xFF;
+        byte[] bytes = (s.subSequence(run, end) + "A").getBytes(charset);
+        for (int i = 0; i < bytes.length - 1; i++) {
+            int b = bytes[i] & 0xFF;
             if (b < 0x80 && safe[b] && b != '%' && b != '#') {
                 out.append((char) b);
             } else {

@@ -49,6 +49,7 @@ class UrlEscaperTest {
         "http://example.com/?q=\u00e9 | Shift_JIS | http://example.com/?q=%26%23233%3B",
         "http://example.com/?q=\uff21b&c=1 | ISO-2022-JP | http://example.com/?q=%1B$B%23A%1B(Bb&c=1",
         "http://example.com/?q=\u30a2\u30c2x | ISO-2022-JP | http://example.com/?q=%1B$B%25%22%25B%1B(Bx",
+        "http://example.com/?q=\ud55ca&b=1 | ISO-2022-KR | http://example.com/?q=%1B$)C%0EGQ%0Fa&b=1",
         "http://example.com/?q=\u00e9 | UTF-16 | http://example.com/?q=%C3%A9",
         "http://example.com/?q=a b | windows-1252 | http://example.com/?q=a%20b",
     })

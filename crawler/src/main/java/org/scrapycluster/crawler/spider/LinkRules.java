@@ -2,6 +2,7 @@ package org.scrapycluster.crawler.spider;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,12 +28,13 @@ import com.github.benmanes.caffeine.cache.Cache;
  * (docs/compatibility.md §4.8), are compiled once per distinct set and reused (compiling regexes per page would
  * cost more than extracting); a crawl whose regex is not RE2 gets no links, with an error in the log. Every link
  * must then pass every {@link LinkFilter} of {@code LINK_FILTERS}. The built-in ones ({@link CrawlLinkFilter}) apply
- * one rule of the crawl each, in their order, while the links are extracted: they see a link as the page writes it
- * (resolved, before canonicalisation), as Scrapy's extractor does. The others, users' filters, then see each link
- * that is left in its final, canonical form, in their order. A page's links spend at most {@code LINK_REGEX_PAGE_SECONDS}
- * in the crawl's regexes: RE2 matches in time linear in a URL, but the factor is the program's size, up to the 200,000
- * instructions a request may carry, so that a page of long links could hold a worker for hours. The links not matched
- * then, and a link whose match could take longer than is left, are not followed, logged at WARN and counted. Thread-safe.
+ * one rule of the crawl each, the regexes after the others, while the links are extracted: they see a link as the
+ * page writes it (resolved, before canonicalisation), as Scrapy's extractor does. The others, users' filters, then see
+ * each link that is left in its final, canonical form, in their order. A page's links spend about
+ * {@code LINK_REGEX_PAGE_SECONDS} at most in the crawl's regexes: RE2 matches in time linear in a URL, but the factor is
+ * the program's size, up to the 200,000 instructions a request may carry, so that a page of long links could hold a
+ * worker for hours. The links not matched then, and a link whose match could take longer than is left, are not
+ * followed, logged at WARN and counted. Thread-safe.
  */
 public final class LinkRules {
 
@@ -63,7 +65,10 @@ public final class LinkRules {
      * regexes; {@code linksCut} counts those left when it is spent.
      */
     public LinkRules(List<LinkFilter> filters, Duration regexPageTime, IntConsumer linksCut) {
-        this.crawlFilters = filters.stream().filter(CrawlLinkFilter.class::isInstance).map(CrawlLinkFilter.class::cast).toList();
+        // the regexes last: the rules are tests that must all pass, so their order changes which links pass in nothing, and
+        // a link the crawl's other rules keep out spends none of the page's regex time
+        this.crawlFilters = filters.stream().filter(CrawlLinkFilter.class::isInstance).map(CrawlLinkFilter.class::cast)
+                .sorted(Comparator.comparing(CrawlLinkFilter::matchesRegexes)).toList();
         this.userFilters = filters.stream().filter(filter -> !(filter instanceof CrawlLinkFilter)).toList();
         this.regexPageNanos = regexPageTime.toNanos();
         this.linksCut = linksCut;

@@ -103,10 +103,7 @@ class LinkRulesTest {
         assertEquals(urls.size(), links.size() + cut.get());
     }
 
-    /**
-     * A link whose match could take longer than the page has left is not matched, alone: a megabyte's would take most of
-     * an hour. So is a link that only a filter after the regexes would keep out.
-     */
+    /** A link whose match could take longer than the page has left is not matched, alone: a megabyte's would take most of an hour. */
     @Test
     void aLinkTooLongToMatchInTheTimeLeftIsCutUnmatched() {
         CrawlRequest crawl = CrawlRequest.get("http://a.test/", Map.of("deny_regex", List.of("[^Q]{0,1000}Q1")));
@@ -118,6 +115,25 @@ class LinkRulesTest {
 
         assertEquals(List.of("http://a.test/short", "http://a.test/after"), links.stream().map(Link::url).toList());
         assertEquals(1, cut.get());
+    }
+
+    /**
+     * The crawl's other rules go first, whatever the order of LINK_FILTERS: a link they keep out spends none of the
+     * regexes' time, and is not counted as cut.
+     */
+    @Test
+    void aLinkTheOtherRulesKeepOutSpendsNoRegexTime() {
+        CrawlRequest crawl = CrawlRequest.get("http://a.test/", Map.of("allowed_domains", List.of("a.test"),
+                "deny_regex", List.of("[^Q]{0,1000}Q1")));
+        String page = "<a href='http://other.test/" + "b".repeat(1 << 20) + "'>far</a><a href='/near'>near</a>";
+        AtomicInteger cut = new AtomicInteger();
+        LinkRules rules = new LinkRules(List.of(new DenyRegexFilter(), new AllowedDomainsFilter()), Duration.ofSeconds(2),
+                cut::addAndGet);
+
+        List<Link> links = rules.extract(crawl, page, crawl.url(), ResponseKind.HTML);
+
+        assertEquals(List.of("http://a.test/near"), links.stream().map(Link::url).toList());
+        assertEquals(0, cut.get());
     }
 
     /** The time is the regexes': a crawl whose regex filters are taken out cuts nothing, however long its links. */

@@ -80,7 +80,11 @@ final class KafkaWatch {
         if (connections == null) {
             return Health.down("starting");
         }
-        return connectedNow() || connectedWithinGrace()
+        if (connectedNow()) {
+            seenNanos = System.nanoTime();
+            return Health.up(consuming);
+        }
+        return connectedWithinGrace()
                 ? Health.up(consuming)
                 : Health.down("no connection to Kafka at " + hosts + " for more than " + grace.toSeconds() + " s");
     }
