@@ -61,8 +61,8 @@ public final class LinkRules {
     private final IntConsumer linksCut;
 
     /**
-     * Rules that apply {@code filters}, in order, a page's links spending at most {@code regexPageTime} in its crawl's
-     * regexes; {@code linksCut} counts those left when it is spent.
+     * Rules that apply {@code filters}, in order but the crawl's regexes after its other rules, a page's links spending
+     * about {@code regexPageTime} at most in those regexes; {@code linksCut} counts the links not matched for it.
      */
     public LinkRules(List<LinkFilter> filters, Duration regexPageTime, IntConsumer linksCut) {
         // the regexes last: the rules are tests that must all pass, so their order changes which links pass in nothing, and
