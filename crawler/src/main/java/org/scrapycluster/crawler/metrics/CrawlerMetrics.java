@@ -136,9 +136,13 @@ public final class CrawlerMetrics {
         fetchLatency.record(latency);
     }
 
-    /** A fetch attempt was answered with HTTP status {@code status}, whether the answer reaches the spider or is retried or followed. */
+    /**
+     * A fetch attempt was answered with HTTP status {@code status}, whether the answer reaches the spider or is retried or
+     * followed. A status outside 100 to 599 is counted as {@code other}: a server may send any number there, and one
+     * series each would grow the node's meters with every page of a server that sends a new one.
+     */
     public void response(int status) {
-        count("crawler.responses", "status", Integer.toString(status));
+        count("crawler.responses", "status", status >= 100 && status <= 599 ? Integer.toString(status) : "other");
     }
 
     /** Whether results cannot be published now. */

@@ -113,4 +113,22 @@ class CrawlerMetricsTest {
         assertTrue(help.contains("# HELP crawler_redis_retries_total Redis writes tried again after they failed, by call"), help.toString());
         assertTrue(help.size() >= 13, help.toString());
     }
+
+    /** A status a server makes up is counted under {@code other}, so that such a server cannot add a series a page. */
+    @Test
+    void aStatusOutsideTheHttpRangeIsCountedAsOther() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        CrawlerMetrics metrics = new CrawlerMetrics(registry, "link", "n1");
+        for (int status : new int[] {99, 600, 999, 1234567, 42}) {
+            metrics.response(status);
+        }
+        metrics.response(100);
+        metrics.response(599);
+
+        List<String> responses = registry.scrape().lines().filter(line -> line.startsWith("crawler_responses_total")).sorted().toList();
+        assertEquals(List.of(
+                "crawler_responses_total{node=\"n1\",spider=\"link\",status=\"100\"} 1.0",
+                "crawler_responses_total{node=\"n1\",spider=\"link\",status=\"599\"} 1.0",
+                "crawler_responses_total{node=\"n1\",spider=\"link\",status=\"other\"} 5.0"), responses);
+    }
 }
