@@ -15,7 +15,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.dns.DnsResponseCode;
-import io.netty.resolver.dns.DefaultDnsCache;
+import io.netty.resolver.dns.DnsCnameCache;
 import io.netty.resolver.dns.DnsErrorCauseException;
 import io.netty.resolver.dns.DnsNameResolver;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
@@ -48,6 +48,8 @@ import io.netty.util.concurrent.ScheduledFuture;
  * options of {@code /etc/resolv.conf} are not read.</li>
  * <li>Answers are cached as the JVM's resolver cached them: for the record's TTL but at most 30 s
  * ({@code networkaddress.cache.ttl}), a name that does not exist for 10 s ({@code networkaddress.cache.negative.ttl}).
+ * So are the aliases (CNAME records) an answer went through and the servers a name was referred to: a record's TTL
+ * may say years, and a site whose every host name is an alias would otherwise leave an entry each for good.
  * A timeout is not cached.</li>
  * <li>A failed lookup is an {@link UnknownHostException} with the C library's words, as the JDK's resolver
  * gave it: {@code "name: Name or service not known"} when the servers say the name has no address,
@@ -79,13 +81,19 @@ final class HostResolver implements AutoCloseable {
                 .socketChannelType(streamType)
                 .nameServerProvider(nameServers(config.nameServers()))
                 .queryTimeoutMillis(Math.max(1, config.connectTimeout().toMillis() / 2))
-                .resolveCache(new DefaultDnsCache(0, MAX_TTL_SECONDS, NEGATIVE_TTL_SECONDS))
+                .ttl(0, MAX_TTL_SECONDS)
+                .negativeTtl(NEGATIVE_TTL_SECONDS)
                 .build();
     }
 
     private static DnsServerAddressStreamProvider nameServers(List<InetSocketAddress> configured) {
         return configured.isEmpty() ? new ResolvConfServers(RESOLV_CONF, System::nanoTime)
                 : new SequentialDnsServerAddressStreamProvider(configured);
+    }
+
+    /** The aliases (CNAME records) the DNS client remembers, each for at most 30 s. */
+    DnsCnameCache aliases() {
+        return dns.cnameCache();
     }
 
     /** The address of {@code host}; fails with an {@link UnknownHostException} when it has none. */

@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.fetch;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -16,6 +17,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.resolver.dns.DnsCnameCache;
 
 /**
  * Host names resolved by the fetcher's DNS client, against a DNS server on loopback that knows {@code good.test},
@@ -146,6 +155,28 @@ class DnsResolutionTest {
             assertEquals(FetchError.FORBIDDEN_ADDRESS, refused.error(), refused.toString());
             assertEquals("good.test: 127.0.0.5 is a loopback address", refused.errorMessage());
             assertEquals(0, site.acceptedConnections());
+        }
+    }
+
+    /** An alias (CNAME) is remembered for 30 s at most, as an address is, whatever TTL its record says. */
+    @Test
+    void anAliasIsRememberedForThirtySecondsAtMostWhateverItsRecordSays() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EmbeddedChannel clock = new EmbeddedChannel();
+        clock.freezeTime();
+        try (HostResolver resolver = new HostResolver(config(Duration.ofSeconds(5)).build(), group.next(),
+                NioDatagramChannel.class, NioSocketChannel.class)) {
+            DnsCnameCache aliases = resolver.aliases();
+            aliases.cache("www.tarpit.test.", "tarpit.test.", TimeUnit.DAYS.toSeconds(730), clock.eventLoop());
+            clock.advanceTimeBy(29, TimeUnit.SECONDS);
+            clock.runScheduledPendingTasks();
+            assertEquals("tarpit.test.", aliases.get("www.tarpit.test."));
+            clock.advanceTimeBy(2, TimeUnit.SECONDS);
+            clock.runScheduledPendingTasks();
+            assertNull(aliases.get("www.tarpit.test."));
+        } finally {
+            clock.finishAndReleaseAll();
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS).sync();
         }
     }
 }
