@@ -76,17 +76,18 @@ public final class Leases {
         }
     }
 
+    /** The answer to a {@link #renewAsync renewal}, waited for as long as a Redis command is. */
+    public Optional<Instant> renewed(CompletableFuture<Optional<Instant>> renewal) {
+        return redis.await(renewal);
+    }
+
     /**
-     * Moves the lease's deadline to now + {@code extension}.
+     * Moves the lease's deadline to now + {@code extension}; several are sent together, and their answers read with
+     * {@link #renewed}.
      *
      * @return the new deadline, or empty when the lease is no longer held (the request may already
      *         be back in its queue: the holder should not publish twice)
      */
-    public Optional<Instant> renew(String spiderId, String leaseId, Duration extension) {
-        return redis.await(renewAsync(spiderId, leaseId, extension));
-    }
-
-    /** {@link #renew}, without waiting: several are sent together. */
     public CompletableFuture<Optional<Instant>> renewAsync(String spiderId, String leaseId, Duration extension) {
         return RENEW.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {Keyspace.leased(spiderId), Keyspace.leases(spiderId)},
                 leaseId, Long.toString(Math.max(1, extension.toMillis())))

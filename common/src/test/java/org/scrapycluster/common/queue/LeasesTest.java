@@ -312,13 +312,14 @@ class LeasesTest {
         enqueue("a", 1);
         HandOut.HandedOut out = lease(Duration.ofMillis(400));
         String leaseId = out.leaseId().orElseThrow();
-        Instant deadline = leases.renew(spider, leaseId, Duration.ofMinutes(1)).orElseThrow();
+        Instant deadline = leases.renewed(leases.renewAsync(spider, leaseId, Duration.ofMinutes(1))).orElseThrow();
         assertTrue(deadline.isAfter(out.at().plusSeconds(59)), deadline.toString());
         Thread.sleep(600);
         assertEquals(0, leases.reap(spider, 10).returned(), "renewed: not due");
         assertEquals(1, leases.count(spider));
         assertTrue(ack(out, true));
-        assertTrue(leases.renew(spider, leaseId, Duration.ofMinutes(1)).isEmpty(), "nothing to renew after the ack");
+        assertTrue(leases.renewed(leases.renewAsync(spider, leaseId, Duration.ofMinutes(1))).isEmpty(),
+                "nothing to renew after the ack");
     }
 
     @Test

@@ -1,7 +1,10 @@
 package org.scrapycluster.crawler.scheduler;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,8 +61,9 @@ public final class LeaseKeeper implements AutoCloseable {
     private final CrawlerMetrics metrics;
     private final Map<String, Long> renewedAt = new ConcurrentHashMap<>();
     /**
-     * Held while a deadline is moved: a renewal whose pass began before its lease was handed back would otherwise land
-     * after the hand-back and keep the request from its queue for a whole lease.
+     * Held while a deadline's move is sent (not while Redis answers): a renewal whose pass began before its lease was
+     * handed back would otherwise be sent after the hand-back and keep the request from its queue for a whole lease.
+     * Every move goes on the one connection of {@link #leases}, so Redis makes them in the order they were sent.
      */
     private final Object deadlines = new Object();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
@@ -69,6 +73,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Executor retries;
     private final BatchedCalls<Leases.Ack, Boolean> acks;
     private final Set<CompletableFuture<Boolean>> acksOut = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<Void>> handBacksOut = ConcurrentHashMap.newKeySet();
     /** Set when the keeper closes: an acknowledgement that fails then is not tried again. */
     private volatile boolean closing;
 
@@ -147,36 +152,49 @@ public final class LeaseKeeper implements AutoCloseable {
 
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */
     public void abandon(String leaseId) {
-        renewedAt.remove(leaseId);
-    }
-
-    /**
-     * Gives {@code leaseId} up unfinished, cut short so that the reaper returns its request to its queue at once: its
-     * fetch was cancelled because the node is stopping.
-     */
-    public void handBack(String leaseId) {
         synchronized (deadlines) {
-            if (renewedAt.remove(leaseId) == null) {
-                return;
-            }
-            try {
-                leases.renew(spiderId, leaseId, HAND_BACK);
-                metrics.lease("returned");
-            } catch (RedisException e) {
-                LOG.atWarn().addKeyValue("lease", leaseId).log("Could not hand a lease back; it returns to its queue when it expires");
-            }
+            renewedAt.remove(leaseId);
         }
     }
 
-    /** Renews every lease held longer than a third of its length. */
+    /**
+     * Gives {@code leaseId} up unfinished, cut short so that the reaper returns its request to its queue at once (its
+     * fetch was cancelled, or a middleware put it back untried). The caller does not wait for Redis.
+     *
+     * @return done when Redis has taken the hand-back, or it failed (logged): the lease then returns when it expires
+     */
+    public CompletableFuture<Void> handBack(String leaseId) {
+        CompletableFuture<Void> handedBack;
+        synchronized (deadlines) {
+            if (renewedAt.remove(leaseId) == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            handedBack = handBackAsync(leaseId);
+        }
+        handBacksOut.add(handedBack);
+        return handedBack.whenComplete((done, failure) -> {
+            handBacksOut.remove(handedBack);
+            if (failure != null) {
+                LOG.atWarn().addKeyValue("lease", leaseId).log("Could not hand a lease back; it returns to its queue when it expires");
+            }
+        });
+    }
+
+    /** Renews every lease held longer than a third of its length: sent together, then their answers read. */
     void renewDue() {
         long now = clock.millis();
         long due = lease.toMillis() / 3;
+        Map<String, CompletableFuture<Optional<Instant>>> renewals = new LinkedHashMap<>();
         try {
-            for (Map.Entry<String, Long> held : renewedAt.entrySet()) {
-                if (now - held.getValue() >= due) {
-                    renew(held.getKey(), now);
+            synchronized (deadlines) {
+                for (Map.Entry<String, Long> held : renewedAt.entrySet()) {
+                    if (now - held.getValue() >= due) {
+                        renewals.put(held.getKey(), leases.renewAsync(spiderId, held.getKey(), lease));
+                    }
                 }
+            }
+            for (Map.Entry<String, CompletableFuture<Optional<Instant>>> renewal : renewals.entrySet()) {
+                renewed(renewal.getKey(), leases.renewed(renewal.getValue()), now);
             }
             outage.succeeded();
         } catch (RedisException e) {
@@ -184,18 +202,15 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    private void renew(String leaseId, long now) {
-        synchronized (deadlines) {
-            if (!renewedAt.containsKey(leaseId)) {
-                return; // done, or handed back, since the pass began
-            }
-            if (leases.renew(spiderId, leaseId, lease).isPresent()) {
-                renewedAt.replace(leaseId, now);
+    /** Notes the answer to a renewal of {@code leaseId} sent at {@code now}: a lease done or handed back since is left be. */
+    private void renewed(String leaseId, Optional<Instant> deadline, long now) {
+        if (deadline.isPresent()) {
+            if (renewedAt.replace(leaseId, now) != null) {
                 metrics.lease("renewed");
-            } else if (renewedAt.remove(leaseId) != null) {
-                metrics.lease("lost");
-                LOG.atWarn().addKeyValue("lease", leaseId).log("Lease expired before its request was done; it may be fetched twice");
             }
+        } else if (renewedAt.remove(leaseId) != null) {
+            metrics.lease("lost");
+            LOG.atWarn().addKeyValue("lease", leaseId).log("Lease expired before its request was done; it may be fetched twice");
         }
     }
 
@@ -208,33 +223,34 @@ public final class LeaseKeeper implements AutoCloseable {
     /**
      * Stops renewing, waits at most {@code acksWait}, together, for a renewal in progress and the acknowledgements still
      * out (the node closes Redis next: one that waits for the call out would never be sent, and its page be crawled
-     * again), and cuts the leases still held short, so that the reaper returns them at once.
+     * again), and cuts the leases still held short, so that the reaper returns them at once; waits at most
+     * {@link #HAND_BACK_WAIT} for those and for the hand-backs still out.
      */
     public void close(Duration acksWait) {
         long deadline = System.nanoTime() + acksWait.toNanos();
         closing = true;
         ticker.close(acksWait);
         awaitAcksOut(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        List<CompletableFuture<Void>> handedBack = new ArrayList<>(handBacksOut);
         synchronized (deadlines) {
-            List<String> left = List.copyOf(renewedAt.keySet());
-            renewedAt.clear();
             // sent together, so that one Redis does not answer costs one command timeout, and does not keep the rest back
-            List<CompletableFuture<?>> handedBack = left.stream().map(this::handBackAsync).toList();
-            try {
-                CompletableFuture.allOf(handedBack.toArray(CompletableFuture[]::new)).get(HAND_BACK_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                // counted below
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            long failed = handedBack.stream().filter(handBack -> !handBack.isDone() || handBack.isCompletedExceptionally()).count();
-            if (failed > 0) {
-                LOG.warn("Could not hand {} of {} leases back; they return to their queues when they expire", failed, left.size());
-            }
+            renewedAt.keySet().forEach(leaseId -> handedBack.add(handBackAsync(leaseId)));
+            renewedAt.clear();
+        }
+        try {
+            CompletableFuture.allOf(handedBack.toArray(CompletableFuture[]::new)).get(HAND_BACK_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // counted below
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long failed = handedBack.stream().filter(handBack -> !handBack.isDone() || handBack.isCompletedExceptionally()).count();
+        if (failed > 0) {
+            LOG.warn("Could not hand {} of {} leases back; they return to their queues when they expire", failed, handedBack.size());
         }
     }
 
-    private CompletableFuture<?> handBackAsync(String leaseId) {
+    private CompletableFuture<Void> handBackAsync(String leaseId) {
         try {
             return leases.renewAsync(spiderId, leaseId, HAND_BACK).thenRun(() -> metrics.lease("returned"));
         } catch (RedisException e) {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -148,41 +147,48 @@ class LeaseKeeperTest {
         leased("e|-1|n1-6", LEASE.toMillis());
         keeper.hold("e|-1|n1-6");
 
-        keeper.handBack("e|-1|n1-6");
+        keeper.handBack("e|-1|n1-6").join();
 
         assertTrue(deadline("e|-1|n1-6") <= System.currentTimeMillis() + 1_000, "due now, for the reaper");
         assertEquals(1, counted("returned"));
         assertEquals(0, held());
     }
 
+    /**
+     * Leases handed back while their renewals wait in Redis stay handed back (Redis makes the moves in the order they
+     * were sent), and the hand-back waits neither for Redis nor for the renewals: a worker putting a request back goes
+     * on with the next while Redis is slow.
+     */
     @Test
-    void aLeaseHandedBackWhileARenewalIsOutStaysHandedBack() throws InterruptedException {
+    void aLeaseHandedBackWhileARenewalIsOutStaysHandedBackAndNobodyWaitsForRedis() throws Exception {
         leased("f|-1|n1-7", LEASE.toMillis());
         leased("g|-1|n1-8", LEASE.toMillis());
         keeper.hold("f|-1|n1-7");
         keeper.hold("g|-1|n1-8");
         clock.advance(LEASE.dividedBy(3));
 
-        List<Thread> threads = new ArrayList<>();
+        Thread renewal;
+        List<CompletableFuture<Void>> handedBack;
         try (RedisConnection admin = PrivateRedis.separateConnection()) {
             PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
             try {
-                // one renewal waits in Redis, the other lease is next in its pass; both are handed back meanwhile
-                threads.add(Thread.ofPlatform().start(keeper::renewDue));
+                renewal = Thread.ofPlatform().start(keeper::renewDue);
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
-                threads.add(Thread.ofPlatform().start(() -> keeper.handBack("f|-1|n1-7")));
-                threads.add(Thread.ofPlatform().start(() -> keeper.handBack("g|-1|n1-8")));
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> threads.stream().skip(1).allMatch(LeaseKeeperTest::waits));
+                handedBack = List.of(keeper.handBack("f|-1|n1-7"), keeper.handBack("g|-1|n1-8"));
+                assertTrue(renewal.isAlive(), "the renewals still wait for Redis");
+                assertEquals(List.of(false, false), handedBack.stream().map(CompletableFuture::isDone).toList(), "sent, not answered");
+                assertEquals(0, held());
             } finally {
                 PrivateRedis.client(admin, "UNPAUSE");
             }
         }
-        for (Thread thread : threads) {
-            thread.join();
-        }
+        renewal.join();
+        CompletableFuture.allOf(handedBack.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
 
         assertTrue(deadline("f|-1|n1-7") <= System.currentTimeMillis() + 1_000, "due now: no renewal landed after the hand-back");
         assertTrue(deadline("g|-1|n1-8") <= System.currentTimeMillis() + 1_000, "due now: no renewal landed after the hand-back");
+        assertEquals(2, counted("returned"));
+        assertEquals(0, counted("renewed"), "a renewal answered after its hand-back is not counted");
         assertEquals(0, held());
     }
 
@@ -213,6 +219,33 @@ class LeaseKeeperTest {
 
         assertNull(deadline("h|-1|n1-9"), "acknowledged before Redis was closed");
         assertNull(deadline("i|-1|n1-10"), "acknowledged before Redis was closed");
+    }
+
+    @Test
+    void closingWaitsForTheHandBacksStillOut() throws InterruptedException {
+        leased("j|-1|n1-11", LEASE.toMillis());
+        try (RedisConnection admin = PrivateRedis.separateConnection()) {
+            RedisConnection own = PrivateRedis.separateConnection();
+            LeaseKeeper closing = new LeaseKeeper(new Leases(own), spider, LEASE, new CrawlerMetrics(registry, spider, "n1"), clock);
+            closing.hold("j|-1|n1-11");
+            PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
+            Thread stop;
+            try {
+                // a worker put the request back as the node stopped; the hand-back waits in Redis as the node closes it
+                closing.handBack("j|-1|n1-11");
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
+                stop = Thread.ofPlatform().start(() -> {
+                    closing.close();
+                    own.close();
+                });
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !stop.isAlive() || waits(stop));
+            } finally {
+                PrivateRedis.client(admin, "UNPAUSE");
+            }
+            stop.join();
+        }
+
+        assertTrue(deadline("j|-1|n1-11") <= System.currentTimeMillis() + 1_000, "handed back before Redis was closed");
     }
 
     /**
