@@ -233,7 +233,10 @@ public final class RequestProcessor {
             case DownloadStep.Reschedule reschedule -> {
                 CrawlRequest again = config.referrers().rescheduled(request);
                 List<CrawlRequest> rescheduled = List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again);
-                yield file(passage.download(), rescheduled, UnaryOperator.identity()).thenApply(filed -> Outcome.DONE);
+                // not when the lease was lost while the node stalled: the request is back in its queue already
+                yield leases.stillHeld(passage.download().lease().leaseId()).thenComposeAsync(held -> held
+                        ? file(passage.download(), rescheduled, UnaryOperator.identity()).thenApply(filed -> Outcome.DONE)
+                        : CompletableFuture.completedFuture(Outcome.DONE), workers);
             }
             case DownloadStep.Proceed proceed -> result.ok() ? parse(passage.download(), result) : failed(passage.download(), result);
         };

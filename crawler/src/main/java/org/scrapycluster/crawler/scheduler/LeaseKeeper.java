@@ -150,6 +150,35 @@ public final class LeaseKeeper implements AutoCloseable {
         });
     }
 
+    /**
+     * Renews {@code leaseId} now, before a write that sends its request round again (a retry): a lease this node lost
+     * while it stalled (a pause longer than the lease: the reaper has put the request back, and another node may have
+     * crawled it) must not add a third fetch of the page. A lost lease is counted and logged as a renewal pass does.
+     *
+     * @return whether the lease is still held; true when Redis could not answer (the write's own tries see to it)
+     */
+    public CompletableFuture<Boolean> stillHeld(String leaseId) {
+        long now = clock.millis();
+        CompletableFuture<Optional<Instant>> renewal;
+        synchronized (deadlines) {
+            if (!renewedAt.containsKey(leaseId)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            try {
+                renewal = leases.renewAsync(spiderId, leaseId, lease);
+            } catch (RedisException e) {
+                return CompletableFuture.completedFuture(true);
+            }
+        }
+        return renewal.handle((deadline, failure) -> {
+            if (failure != null) {
+                return true;
+            }
+            renewed(leaseId, deadline, now);
+            return deadline.isPresent();
+        });
+    }
+
     /** Stops keeping {@code leaseId} alive without acknowledging it: it returns to its queue when it expires. */
     public void abandon(String leaseId) {
         synchronized (deadlines) {

@@ -134,6 +134,22 @@ class RequestProcessorTest extends ScriptedProcessing {
         assertEquals(List.of("example.com"), finished);
     }
 
+    /**
+     * A node that stalled longer than the lease (a long pause) finds the reaper has put the request back: it files no
+     * retry of it, which would crawl the page a third time after another node's fetch.
+     */
+    @Test
+    void aRetryOfARequestWhoseLeaseWasLostIsNotFiled() throws MalformedQueueMemberException {
+        answer("http://example.com/busy", 500, HeaderMap.empty(), "", null);
+
+        process(processor(Map.of()), CrawlRequest.get("http://example.com/busy", meta(0, 0)), false);
+
+        assertEquals(List.of(), items());
+        assertEquals(List.of(), queued());
+        assertEquals(1, registry.get("crawler.leases").tag("event", "lost").counter().count());
+        assertEquals(List.of("example.com"), finished);
+    }
+
     @Test
     void withoutTheRetriesMiddlewareARetryStatusGoesToTheSpider() throws MalformedQueueMemberException {
         answer("http://example.com/busy", 500, HeaderMap.empty(), "", null);

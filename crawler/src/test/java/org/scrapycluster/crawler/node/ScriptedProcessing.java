@@ -165,13 +165,23 @@ abstract class ScriptedProcessing {
 
     /** Leases {@code request} in Redis as a hand-out would, processes it, and returns its lease id. */
     String process(RequestProcessor processor, CrawlRequest request) {
+        return process(processor, request, true);
+    }
+
+    /**
+     * Processes {@code request} as {@link #process(RequestProcessor, CrawlRequest)} does; without {@code leaseInRedis}, as
+     * a node does that stalled longer than the lease: the reaper has put the request back in its queue meanwhile.
+     */
+    String process(RequestProcessor processor, CrawlRequest request, boolean leaseInRedis) {
         Map<String, Object> meta = new HashMap<>(request.meta());
         meta.put("crawlid", crawlid);
         String member = codec.encode(request.withMeta(meta));
         int finishedBefore = finished.size();
         String lease = "example.com|-1|lease-" + System.nanoTime();
-        redis.sync().hset(Keyspace.leased(spider), lease, member);
-        redis.sync().zadd(Keyspace.leases(spider), CLOCK.millis() + 60_000, lease);
+        if (leaseInRedis) {
+            redis.sync().hset(Keyspace.leased(spider), lease, member);
+            redis.sync().zadd(Keyspace.leases(spider), CLOCK.millis() + 60_000, lease);
+        }
         processor.process(new LeasedRequest(new QueueKey(spider, "example.com"), member, -1, lease,
                 ThrottleSpec.of(spider + ":example.com", 60, 10, 1.0, false), CLOCK.instant()));
         try {
