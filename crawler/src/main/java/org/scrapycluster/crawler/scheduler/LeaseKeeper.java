@@ -276,6 +276,8 @@ public final class LeaseKeeper implements AutoCloseable {
         long failed = handedBack.stream().filter(handBack -> !handBack.isDone() || handBack.isCompletedExceptionally()).count();
         if (failed > 0) {
             LOG.warn("Could not hand {} of {} leases back; they return to their queues when they expire", failed, handedBack.size());
+        } else if (!handedBack.isEmpty()) {
+            LOG.info("Handed {} leases back; the next lease reaper run returns their requests to their queues", handedBack.size());
         }
     }
 
