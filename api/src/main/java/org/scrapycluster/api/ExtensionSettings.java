@@ -41,10 +41,29 @@ public interface ExtensionSettings {
         }
     }
 
-    /** Whether {@code name} is true ({@code true} or {@code 1}, any case), or {@code fallback} when it is not set. */
+    /**
+     * Whether {@code name} is true ({@code true} or {@code 1}; {@code false}, {@code 0} or empty text is false; any
+     * case), or {@code fallback} when it is not set.
+     *
+     * @throws IllegalArgumentException when it is set to anything else ({@code yes}, a typo): read as false, it would turn
+     *                                  off quietly what the setting turns on
+     */
     default boolean flag(String name, boolean fallback) {
-        return value(name).map(value -> value instanceof Boolean bool ? bool
-                : "true".equalsIgnoreCase(value.toString()) || "1".equals(value.toString())).orElse(fallback);
+        Optional<Object> value = value(name);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        if (value.get() instanceof Boolean bool) {
+            return bool;
+        }
+        String text = value.get().toString().strip();
+        if (text.equalsIgnoreCase("true") || text.equals("1")) {
+            return true;
+        }
+        if (text.isEmpty() || text.equalsIgnoreCase("false") || text.equals("0")) {
+            return false;
+        }
+        throw new IllegalArgumentException(name + " is '" + value.get() + "'; it must be true, false, 1 or 0");
     }
 
     /**
@@ -58,8 +77,8 @@ public interface ExtensionSettings {
 
     /**
      * The map {@code name} holds; empty when it is not set or not a map. An extension's own setting, text from the
-     * environment, is a YAML flow map ({@code {retries: 3, host: a}}); one that starts as a map but is not valid YAML is
-     * an {@link IllegalArgumentException}.
+     * environment, is a YAML flow map ({@code {retries: 3, host: a}}) or empty; other text is an
+     * {@link IllegalArgumentException}.
      */
     default Map<String, Object> map(String name) {
         Optional<Object> value = value(name);

@@ -58,7 +58,7 @@ public final class SettingsView implements ExtensionSettings {
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalArgumentException when an undeclared setting's text is a malformed YAML map
+     * @throws IllegalArgumentException when an undeclared setting's text is not a YAML flow map, nor empty
      */
     @Override
     public Map<String, Object> map(String name) {
@@ -66,8 +66,8 @@ public final class SettingsView implements ExtensionSettings {
         if (text == null) {
             return ExtensionSettings.super.map(name);
         }
-        if (!text.strip().startsWith("{")) {
-            return Map.of(); // not a map
+        if (text.isBlank()) {
+            return Map.of();
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> map = (Map<String, Object>) SettingDeclaration.readUndeclared(name, SettingType.MAP, text);

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.extension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,13 +35,31 @@ class SettingsViewTest {
     }
 
     @Test
-    void anOwnMapIsAYamlFlowMapAndOtherTextNoMap() {
-        SettingsView view = withEnvironment(Map.of("MY_LIMITS", "{retries: 3, host: a.test}", "MY_TEXT", "retries=3"));
+    void anOwnMapIsAYamlFlowMapAndOtherTextAnError() {
+        SettingsView view = withEnvironment(Map.of("MY_LIMITS", "{retries: 3, host: a.test}", "MY_TEXT", "retries=3", "MY_NONE", ""));
 
         assertEquals(Map.of("retries", 3, "host", "a.test"), view.map("MY_LIMITS"));
-        assertEquals(Map.of(), view.map("MY_TEXT"));
+        assertEquals(Map.of(), view.map("MY_NONE"));
         assertEquals(Map.of(), view.map("MY_UNSET"));
+        String notAMap = assertThrows(IllegalArgumentException.class, () -> view.map("MY_TEXT")).getMessage();
+        assertTrue(notAMap.startsWith("MY_TEXT: "), notAMap);
         assertThrows(IllegalArgumentException.class, () -> withEnvironment(Map.of("MY_BROKEN", "{retries: 3")).map("MY_BROKEN"));
+    }
+
+    /** An own flag is true, false, 1 or 0 as a declared one is; {@code yes} or a typo is an error, not a quiet false. */
+    @Test
+    void anOwnFlagIsTrueFalseOneOrZeroAndOtherTextAnError() {
+        SettingsView view = withEnvironment(Map.of("MY_ON", "TRUE", "MY_ONE", "1", "MY_OFF", "false", "MY_NONE", "", "MY_YES", "yes"));
+
+        assertTrue(view.flag("MY_ON", false));
+        assertTrue(view.flag("MY_ONE", false));
+        assertFalse(view.flag("MY_OFF", true));
+        assertFalse(view.flag("MY_NONE", true), "empty is false, as a declared boolean's empty variable");
+        assertTrue(view.flag("MY_UNSET", true));
+        boolean obey = SETTINGS.getBoolean("ROBOTSTXT_OBEY");
+        assertEquals(obey, view.flag("ROBOTSTXT_OBEY", !obey), "declared: as the service has it");
+        String yes = assertThrows(IllegalArgumentException.class, () -> view.flag("MY_YES", false)).getMessage();
+        assertEquals("MY_YES is 'yes'; it must be true, false, 1 or 0", yes);
     }
 
     @Test
