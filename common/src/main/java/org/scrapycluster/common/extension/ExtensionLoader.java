@@ -113,7 +113,8 @@ public final class ExtensionLoader<T extends Extension> {
                 Class<?> first = other.instance().getClass();
                 throw new SettingsException("Two " + kindName + " are called '" + extension.name() + "': "
                         + first.getName() + " (" + FoundExtension.sourceOf(first) + ") and "
-                        + extension.getClass().getName() + " (" + FoundExtension.sourceOf(extension.getClass()) + ")");
+                        + extension.getClass().getName() + " (" + FoundExtension.sourceOf(extension.getClass()) + "); take one of"
+                        + " them out of the plugin folders, or rename one");
             }
         }
         return found;

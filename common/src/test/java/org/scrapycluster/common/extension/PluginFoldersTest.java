@@ -122,8 +122,8 @@ class PluginFoldersTest {
 
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
-        assertTrue(e.getMessage().contains("Two spiders are called 'twin': com.example.First (first.jar) and com.example.Second (second.jar)"),
-                e.getMessage());
+        assertTrue(e.getMessage().contains("Two spiders are called 'twin': com.example.First (first.jar) and com.example.Second"
+                + " (second.jar); take one of them out of the plugin folders, or rename one"), e.getMessage());
     }
 
     @Test
