@@ -40,7 +40,7 @@ class PluginsCommandTest {
         assertEquals(0, commandLine.execute("plugins", "--set", "PLUGIN_DIRS=" + folder));
 
         List<String> lines = out.toString().lines().toList();
-        assertTrue(lines.contains("  " + folder + " (1 jars)"), out.toString());
+        assertTrue(lines.contains("  " + folder + " (1 jar)"), out.toString());
         assertTrue(lines.stream().anyMatch(Pattern.compile("spider +shop +shop-spider\\.jar +2\\.5\\.0").asMatchPredicate()), out.toString());
         for (String builtIn : List.of("spider +link ", "spider +wandering ", "item pipeline +kafka ", "item pipeline +logging ",
                 "kafka monitor plugin +ScraperHandler ", "redis monitor plugin +plugins\\.info_monitor\\.InfoMonitor ")) {

@@ -34,6 +34,8 @@ public final class PluginFolders {
 
     /** The environment variable listing plugin folders. */
     public static final String PATH_VARIABLE = "SC_PLUGIN_PATH";
+    /** Where a jar's service files of the extension kinds start: {@code org.scrapycluster.api.Spider} and the others. */
+    private static final String SERVICE_FILES = "META-INF/services/org.scrapycluster.";
 
     private static final Map<List<Path>, ClassLoader> LOADERS = new ConcurrentHashMap<>();
 
@@ -72,9 +74,28 @@ public final class PluginFolders {
         return jars;
     }
 
-    /** {@code folder} as the user is told of it: {@code <folder> (N jars)}, or {@code <folder> (missing)} when it does not exist. */
+    /**
+     * {@code folder} as the user is told of it: {@code <folder> (N jars)}, naming those of its jars that list no extension
+     * in a {@code META-INF/services} file (a plugin built without its service file, whose extensions no service finds by
+     * name, or a library), or {@code <folder> (missing)} when it does not exist.
+     */
     public static String describe(Path folder) {
-        return folder + (Files.isDirectory(folder) ? " (" + jars(List.of(folder)).size() + " jars)" : " (missing)");
+        if (!Files.isDirectory(folder)) {
+            return folder + " (missing)";
+        }
+        List<Path> jars = jars(List.of(folder));
+        List<String> listingNone = jars.stream().filter(PluginFolders::listsNoExtension).map(jar -> jar.getFileName().toString()).toList();
+        return folder + " (" + jars.size() + (jars.size() == 1 ? " jar" : " jars")
+                + (listingNone.isEmpty() ? "" : "; listing no extension in META-INF/services: " + String.join(", ", listingNone)) + ")";
+    }
+
+    /** Whether {@code jar} holds no service file of an extension kind; one that cannot be read is refused by name elsewhere. */
+    private static boolean listsNoExtension(Path jar) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            return file.stream().noneMatch(entry -> !entry.isDirectory() && entry.getName().startsWith(SERVICE_FILES));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The plugin folders of {@code settings}, described ({@link #describe}), for an error about an extension not found. */

@@ -357,6 +357,20 @@ class PluginFoldersTest {
                 + " or run the service on a newer Java)"), ExtensionFailures.described(newerJava));
     }
 
+    /** A plugin jar built without its service file: no service finds its extensions by name, and the folder says which jar. */
+    @Test
+    void aJarListingNoExtensionIsNamedWithItsFolder(@TempDir Path folder) {
+        PluginJar.named("no-service").source("com.example.Unlisted", SPIDER.formatted("Unlisted", "unlisted", "where")).writeTo(folder, "1");
+        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
+                .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
+        Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", folder.toString())));
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings).named("SPIDER_NAME", "unlisted"));
+
+        assertTrue(e.getMessage().endsWith(folder + " (2 jars; listing no extension in META-INF/services: no-service.jar)"), e.getMessage());
+    }
+
     @Test
     void aNameThatMatchesNothingListsThePluginFoldersSearchedAndSaysWhichIsMissing(@TempDir Path work) {
         Path misspelt = work.resolve("plugin");
@@ -367,7 +381,7 @@ class PluginFoldersTest {
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings).named("SPIDER_NAME", "titles"));
 
-        assertTrue(e.getMessage().endsWith("; plugin folders searched: " + misspelt + " (missing), " + folder + " (1 jars)"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("; plugin folders searched: " + misspelt + " (missing), " + folder + " (1 jar)"), e.getMessage());
         assertEquals(misspelt + " (missing)", PluginFolders.describe(misspelt), "as scrapy-cluster plugins lists it");
     }
 
