@@ -15,6 +15,7 @@ import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.extension.OwnClassLoader;
+import org.scrapycluster.common.service.FatalExit;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.slf4j.Logger;
@@ -139,10 +140,11 @@ public final class Pipelines implements AutoCloseable {
     /**
      * {@code stage}'s taking {@code item}: what it did with it. A user's stage that throws or returns no
      * future fails it with a {@link PipelineFailure} naming the stage, a bug, for which the item is dropped; a future of
-     * its that fails is its "not now", and fails it as it is, but for an error of its code's own linking (a class its jar
-     * lacks), which would otherwise end the node as one of the node's own: that fails it as a {@link PipelineFailure}
-     * that is no bug, a "not now" counted as an extension's failure (docs/extending.md, "When an extension fails"). A
-     * {@link DroppedItem}, thrown or its future's, is none of these.
+     * its that fails is its "not now", and fails it as a {@link PipelineNotNow} naming the stage and the page (so that the
+     * lines telling of it name them), but for an error of its code's own linking (a class its jar lacks), which would
+     * otherwise end the node as one of the node's own: that fails it as a {@link PipelineFailure} that is no bug, a "not
+     * now" counted as an extension's failure (docs/extending.md, "When an extension fails"), and for the JVM failing,
+     * which fails it as it is. A {@link DroppedItem}, thrown or its future's, is none of these.
      */
     private static CompletableFuture<Step> take(ItemPipeline stage, CrawlResult item) {
         if (stage instanceof NodePipeline nodePipeline) {
@@ -166,8 +168,10 @@ public final class Pipelines implements AutoCloseable {
             if (cause instanceof DroppedItem dropped) {
                 return dropped(stage, item, dropped);
             }
-            return CompletableFuture.failedFuture(cause instanceof LinkageError
-                    ? new PipelineFailure(stage.name(), item.url(), "failed its future: " + cause, cause, false) : failure);
+            if (cause instanceof LinkageError) {
+                return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "failed its future: " + cause, cause, false));
+            }
+            return CompletableFuture.failedFuture(FatalExit.jvmFailed(cause) ? failure : new PipelineNotNow(stage.name(), item.url(), cause));
         });
     }
 
@@ -187,6 +191,16 @@ public final class Pipelines implements AutoCloseable {
 
         PipelineFailure(String stage, String url, String what, Throwable cause, boolean bug) {
             super("pipeline", "item pipeline " + stage + " in process", url, "the item pipeline " + stage + " " + what, cause, bug);
+        }
+    }
+
+    /** A user's stage failed its future: its "not now" (the store it writes to is down), told with the stage and the page. */
+    static final class PipelineNotNow extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        PipelineNotNow(String stage, String url, Throwable cause) {
+            super("the item pipeline " + stage + " failed its future for " + url + ": " + cause, cause);
         }
     }
 

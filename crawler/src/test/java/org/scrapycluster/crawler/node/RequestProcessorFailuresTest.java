@@ -152,10 +152,15 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
     void aPageThePipelinesCannotTakeNowReturnsToItsQueue() {
         answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>no links</p>", null);
         CapturingPipeline.REFUSED_CRAWLS.add(crawlid);
-        try {
+        try (CapturedLog log = CapturedLog.start(RequestProcessor.class.getPackageName(), Level.WARN)) {
             String lease = process(processor(Map.of()), CrawlRequest.get("http://example.com/", meta(0, 0)));
 
             assertTrue(held(lease), "the store's \"not now\": the request returns when its lease expires");
+            String told = "the item pipeline captured failed its future for http://example.com/: "
+                    + "java.lang.IllegalStateException: the store is down";
+            assertEquals(List.of(told, told), log.events().stream().flatMap(event -> event.getKeyValuePairs().stream())
+                    .filter(pair -> pair.key.equals("reason")).map(pair -> String.valueOf(pair.value)).toList(),
+                    "the stall and the request unfinished, each with the stage and the page: " + log.events());
         } finally {
             CapturingPipeline.REFUSED_CRAWLS.remove(crawlid);
         }
