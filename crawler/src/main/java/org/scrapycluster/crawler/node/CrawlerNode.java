@@ -428,7 +428,9 @@ public final class CrawlerNode implements Service {
             extensions.close(wait);
             return;
         }
-        LOG.warn("The workers are still running; the spider, link filters and downloader middlewares close when they end");
+        List<String> atWork = WorkerPool.atWork(extensions.spider().name());
+        LOG.warn("The workers are still running{}; the spider, link filters and downloader middlewares close when they end",
+                atWork.isEmpty() ? "" : " (" + String.join(", ", atWork) + ")");
         Thread.ofPlatform().daemon().name("crawler-close-extensions").start(() -> {
             try {
                 if (workers.awaitTermination(1, TimeUnit.MINUTES)) {

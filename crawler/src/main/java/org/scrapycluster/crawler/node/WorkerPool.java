@@ -1,5 +1,8 @@
 package org.scrapycluster.crawler.node;
 
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -14,12 +17,29 @@ import java.util.concurrent.TimeUnit;
  */
 final class WorkerPool {
 
+    private static final String NAME = "crawler-worker-";
+
     private WorkerPool() {
     }
 
     /** {@code threads} daemon workers named after {@code spiderId}, waiting for work in one unbounded queue. */
     static ExecutorService start(int threads, String spiderId) {
         return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                Thread.ofPlatform().name("crawler-worker-" + spiderId + "-", 1).daemon().factory(), (task, pool) -> task.run());
+                Thread.ofPlatform().name(NAME + spiderId + "-", 1).daemon().factory(), (task, pool) -> task.run());
+    }
+
+    /**
+     * The workers of {@code spiderId} at work, each named with the first frame it runs that is not the JDK's (a call of
+     * an extension that never returns, typically: {@code crawler-worker-link-3 at com.example.Store.process(Store.java:40)});
+     * a worker waiting for work, or ending, runs none and is left out.
+     */
+    static List<String> atWork(String spiderId) {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(thread -> thread.getKey().getName().startsWith(NAME + spiderId + "-"))
+                .sorted(Comparator.comparing(thread -> thread.getKey().getName()))
+                .flatMap(thread -> Arrays.stream(thread.getValue()).filter(frame -> frame.getModuleName() == null).limit(1)
+                        .map(frame -> thread.getKey().getName() + " at " + frame.getClassName() + "." + frame.getMethodName()
+                                + "(" + frame.getFileName() + ":" + frame.getLineNumber() + ")"))
+                .toList();
     }
 }
