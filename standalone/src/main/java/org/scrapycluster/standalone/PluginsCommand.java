@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
  * class path and in those folders — its kind, name, the jar it comes from and that jar's version.
  */
 @Command(name = "plugins", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
-        description = "List the plugin folders and every spider, item pipeline, link filter, Kafka and Redis monitor plugin found.")
+        description = "List the plugin folders and every spider, item pipeline, link filter, downloader middleware, Kafka and Redis"
+                + " monitor plugin found.")
 public final class PluginsCommand implements Callable<Integer> {
 
     @Mixin
