@@ -165,7 +165,8 @@ final class SettingsLoader {
                 requireDeclared(name, scoped.group(1), scoped.group(2), where);
             } else if (!known.containsKey(name)) {
                 throw new SettingsException("Unknown setting " + name + " in " + where
-                        + (SettingsFile.SETTING_NAME.matcher(name).matches() ? "" : " (setting names are UPPER_SNAKE_CASE)"));
+                        + (SettingsFile.SETTING_NAME.matcher(name).matches() ? UnknownSettingHint.of(name, known.keySet())
+                                : " (setting names are UPPER_SNAKE_CASE)"));
             }
         }
     }

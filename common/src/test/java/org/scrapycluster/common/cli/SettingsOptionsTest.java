@@ -43,12 +43,12 @@ class SettingsOptionsTest {
     @Test
     void aToolStillRefusesANameNoServiceDeclares() throws IOException {
         SettingsOptions inFile = withFile("STANDALONE_CRAWLERS: 2\nKAFKA_HOSTZ: [kafka.internal:9092]\n");
-        assertEquals("Unknown setting KAFKA_HOSTZ in the override file " + inFile.config,
+        assertEquals("Unknown setting KAFKA_HOSTZ in the override file " + inFile.config + "; did you mean KAFKA_HOSTS?",
                 assertThrows(SettingsException.class, () -> inFile.loadForTool("redis-monitor")).getMessage());
 
         SettingsOptions onCommandLine = new SettingsOptions();
         onCommandLine.sets.add(new SettingsOptions.Assignment("ZOOKEEPER_HOST", "zk:2181"));
-        assertEquals("Unknown setting ZOOKEEPER_HOST in the command line",
+        assertEquals("Unknown setting ZOOKEEPER_HOST in the command line; did you mean ZOOKEEPER_HOSTS?",
                 assertThrows(SettingsException.class, () -> onCommandLine.loadForTool("redis-monitor")).getMessage());
     }
 

@@ -145,6 +145,23 @@ class SettingsLayersTest {
         assertTrue(onCommandLine.getMessage().contains("Unknown setting NOPE in the command line"), onCommandLine.getMessage());
     }
 
+    /**
+     * An unknown name says what it most likely misspells; one no service declares, that an extension's own setting comes
+     * from the environment; another service's, nothing more.
+     */
+    @Test
+    void anUnknownNameSaysWhatItMisspellsOrWhereAnExtensionsOwnSettingComesFrom() {
+        assertEquals("Unknown setting QUEUE_HITZ in the command line; did you mean QUEUE_HITS?", refused("crawler", "QUEUE_HITZ"));
+        assertEquals("Unknown setting NO_QUERY_ALLOW_PAGING in the command line; an extension's own setting is read from the"
+                + " environment variable of that name only", refused("crawler", "NO_QUERY_ALLOW_PAGING"));
+        assertEquals("Unknown setting STANDALONE_CRAWLERS in the command line", refused("kafka-monitor", "STANDALONE_CRAWLERS"));
+    }
+
+    private static String refused(String service, String name) {
+        return assertThrows(SettingsException.class,
+                () -> Settings.load(service, new SettingsSources(null, Map.of(), Map.of(name, "1")))).getMessage();
+    }
+
     @Test
     void aValueThatDoesNotConvertNamesTheSettingTheLayerAndTheType() throws IOException {
         SettingsException env = assertThrows(SettingsException.class, () -> Settings.load("crawler",

@@ -111,7 +111,8 @@ class FeedCommandTest {
         CommandLine scrapyCluster = ScrapyClusterCommand.commandLine();
         scrapyCluster.setErr(new PrintWriter(err, true));
         assertEquals(2, scrapyCluster.execute("feed", CRAWL, "--config", typo.toString()));
-        assertEquals("scrapy-cluster feed: Unknown setting STANDALONE_CRAWLERZ in the override file " + typo, err.toString().strip());
+        assertEquals("scrapy-cluster feed: Unknown setting STANDALONE_CRAWLERZ in the override file " + typo
+                + "; did you mean STANDALONE_CRAWLERS?", err.toString().strip());
     }
 
     @Test

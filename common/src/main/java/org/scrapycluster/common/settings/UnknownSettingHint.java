@@ -1,0 +1,50 @@
+package org.scrapycluster.common.settings;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Optional;
+
+/**
+ * What the error of a setting name no layer may set here adds, for a name written as settings are (UPPER_SNAKE_CASE): the
+ * declared name it most likely misspells, at most {@value #MOST_EDITS} letters away; else, for a name no service
+ * declares, where an extension's own settings come from (the environment only, docs/extending.md); else nothing (a
+ * setting of another service).
+ */
+final class UnknownSettingHint {
+
+    private static final int MOST_EDITS = 2;
+
+    private UnknownSettingHint() {
+    }
+
+    /** The hint for {@code name}, given the names declared where it was refused; empty when there is none. */
+    static String of(String name, Collection<String> declaredHere) {
+        Optional<String> closest = declaredHere.stream().filter(declared -> edits(name, declared) <= MOST_EDITS)
+                .min(Comparator.comparingInt((String declared) -> edits(name, declared)).thenComparing(Comparator.naturalOrder()));
+        if (closest.isPresent()) {
+            return "; did you mean " + closest.get() + "?";
+        }
+        boolean declaredElsewhere = SettingsSchema.SERVICES.stream().anyMatch(service -> SettingsSchema.load(service).find(name).isPresent());
+        return declaredElsewhere ? "" : "; an extension's own setting is read from the environment variable of that name only";
+    }
+
+    /** How many letters to insert, delete or replace to turn {@code a} into {@code b} (Levenshtein distance). */
+    static int edits(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int replace = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(replace, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}
