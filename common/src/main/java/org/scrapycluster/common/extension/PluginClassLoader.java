@@ -26,7 +26,7 @@ final class PluginClassLoader extends URLClassLoader {
     }
 
     PluginClassLoader(List<URL> jars, ClassLoader service) {
-        super("scrapy-cluster-plugins", jars.toArray(URL[]::new), service);
+        super(PluginFolders.LOADER_NAME, jars.toArray(URL[]::new), service);
     }
 
     @Override

@@ -34,6 +34,8 @@ public final class PluginFolders {
 
     /** The environment variable listing plugin folders. */
     public static final String PATH_VARIABLE = "SC_PLUGIN_PATH";
+    /** The name of the class loader of the plugin folders' jars, as a stack frame of their classes tells it. */
+    public static final String LOADER_NAME = "scrapy-cluster-plugins";
     /** Where a jar's service files of the extension kinds start: {@code org.scrapycluster.api.Spider} and the others. */
     private static final String SERVICE_FILES = "META-INF/services/org.scrapycluster.";
 

@@ -234,7 +234,7 @@ public final class RequestProcessor {
                 CrawlRequest again = config.referrers().rescheduled(request);
                 List<CrawlRequest> rescheduled = List.of(reschedule.dontFilter() ? again.withDontFilter(true) : again);
                 // not when the lease was lost while the node stalled: the request is back in its queue already
-                yield leases.stillHeld(passage.download().lease().leaseId()).thenComposeAsync(held -> held
+                yield Completions.thenOn(leases.stillHeld(passage.download().lease().leaseId()), held -> held
                         ? file(passage.download(), rescheduled, UnaryOperator.identity()).thenApply(filed -> Outcome.DONE)
                         : CompletableFuture.completedFuture(Outcome.DONE), workers);
             }

@@ -3,10 +3,14 @@ package org.scrapycluster.crawler.node;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import org.scrapycluster.common.extension.PluginFolders;
 
 /**
  * The node's workers, which parse pages, file their links and pass results from one item pipeline to the next. A stop
@@ -29,17 +33,22 @@ final class WorkerPool {
     }
 
     /**
-     * The workers of {@code spiderId} at work, each named with the first frame it runs that is not the JDK's (a call of
-     * an extension that never returns, typically: {@code crawler-worker-link-3 at com.example.Store.process(Store.java:40)});
-     * a worker waiting for work, or ending, runs none and is left out.
+     * The workers of {@code spiderId} at work, each named with the frame that most likely holds it: the first of a plugin
+     * jar's class (an extension's call that never returns: {@code crawler-worker-link-3 at com.example.Store.process(Store.java:40)}),
+     * else the first that is not the JDK's; a worker waiting for work, or ending, runs neither and is left out.
      */
     static List<String> atWork(String spiderId) {
+        Pattern ofSpider = Pattern.compile(Pattern.quote(NAME + spiderId + "-") + "\\d+");
         return Thread.getAllStackTraces().entrySet().stream()
-                .filter(thread -> thread.getKey().getName().startsWith(NAME + spiderId + "-"))
+                .filter(thread -> ofSpider.matcher(thread.getKey().getName()).matches())
                 .sorted(Comparator.comparing(thread -> thread.getKey().getName()))
-                .flatMap(thread -> Arrays.stream(thread.getValue()).filter(frame -> frame.getModuleName() == null).limit(1)
-                        .map(frame -> thread.getKey().getName() + " at " + frame.getClassName() + "." + frame.getMethodName()
-                                + "(" + frame.getFileName() + ":" + frame.getLineNumber() + ")"))
+                .flatMap(thread -> holding(thread.getValue()).map(frame -> thread.getKey().getName() + " at " + frame.getClassName()
+                        + "." + frame.getMethodName() + "(" + frame.getFileName() + ":" + frame.getLineNumber() + ")").stream())
                 .toList();
+    }
+
+    private static Optional<StackTraceElement> holding(StackTraceElement[] frames) {
+        return Arrays.stream(frames).filter(frame -> PluginFolders.LOADER_NAME.equals(frame.getClassLoaderName())).findFirst()
+                .or(() -> Arrays.stream(frames).filter(frame -> frame.getModuleName() == null).findFirst());
     }
 }

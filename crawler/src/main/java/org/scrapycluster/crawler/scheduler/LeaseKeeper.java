@@ -63,7 +63,9 @@ public final class LeaseKeeper implements AutoCloseable {
     /**
      * Held while a deadline's move is sent (not while Redis answers): a renewal whose pass began before its lease was
      * handed back would otherwise be sent after the hand-back and keep the request from its queue for a whole lease.
-     * Every move goes on the one connection of {@link #leases}, so Redis makes them in the order they were sent.
+     * Every move goes on the one connection of {@link #leases}, so Redis makes them in the order they were sent (but
+     * for a move Redis answers NOSCRIPT, after a restart or failover, whose script is sent again later: a renewal may then
+     * land after a hand-back, and the request return a lease later, not be lost).
      */
     private final Object deadlines = new Object();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
@@ -155,14 +157,15 @@ public final class LeaseKeeper implements AutoCloseable {
      * while it stalled (a pause longer than the lease: the reaper has put the request back, and another node may have
      * crawled it) must not add a third fetch of the page. A lost lease is counted and logged as a renewal pass does.
      *
-     * @return whether the lease is still held; true when Redis could not answer (the write's own tries see to it)
+     * @return whether the lease is still held; true when Redis could not answer (the write's own tries see to it), and
+     *         once the keeper has closed (it handed the lease back: the write goes first, as before a stop)
      */
     public CompletableFuture<Boolean> stillHeld(String leaseId) {
         long now = clock.millis();
         CompletableFuture<Optional<Instant>> renewal;
         synchronized (deadlines) {
             if (!renewedAt.containsKey(leaseId)) {
-                return CompletableFuture.completedFuture(false);
+                return CompletableFuture.completedFuture(closing);
             }
             try {
                 renewal = leases.renewAsync(spiderId, leaseId, lease);
@@ -194,13 +197,13 @@ public final class LeaseKeeper implements AutoCloseable {
      */
     public CompletableFuture<Void> handBack(String leaseId) {
         CompletableFuture<Void> handedBack;
-        synchronized (deadlines) {
+        synchronized (deadlines) { // with close's copy of those out
             if (renewedAt.remove(leaseId) == null) {
                 return CompletableFuture.completedFuture(null);
             }
             handedBack = handBackAsync(leaseId);
+            handBacksOut.add(handedBack);
         }
-        handBacksOut.add(handedBack);
         return handedBack.whenComplete((done, failure) -> {
             handBacksOut.remove(handedBack);
             if (failure != null) {
@@ -260,8 +263,9 @@ public final class LeaseKeeper implements AutoCloseable {
         closing = true;
         ticker.close(acksWait);
         awaitAcksOut(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-        List<CompletableFuture<Void>> handedBack = new ArrayList<>(handBacksOut);
+        List<CompletableFuture<Void>> handedBack;
         synchronized (deadlines) {
+            handedBack = new ArrayList<>(handBacksOut);
             // sent together, so that one Redis does not answer costs one command timeout, and does not keep the rest back
             renewedAt.keySet().forEach(leaseId -> handedBack.add(handBackAsync(leaseId)));
             renewedAt.clear();

@@ -20,9 +20,11 @@ class WorkerPoolTest {
     @Test
     void aWorkerAtWorkIsNamedWithTheFrameItRunsOutsideTheJdk() throws InterruptedException {
         ExecutorService workers = WorkerPool.start(2, "held");
-        CountDownLatch started = new CountDownLatch(1);
+        ExecutorService another = WorkerPool.start(1, "held-too"); // another spider's, whose name starts alike
+        CountDownLatch started = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         workers.execute(() -> holdUntil(started, release));
+        another.execute(() -> holdUntil(started, release));
         try {
             assertTrue(started.await(10, TimeUnit.SECONDS));
             List<String> atWork = WorkerPool.atWork("held");
@@ -32,6 +34,7 @@ class WorkerPoolTest {
         } finally {
             release.countDown();
             workers.shutdown();
+            another.shutdown();
         }
         assertTrue(workers.awaitTermination(10, TimeUnit.SECONDS));
         assertEquals(List.of(), WorkerPool.atWork("held"));

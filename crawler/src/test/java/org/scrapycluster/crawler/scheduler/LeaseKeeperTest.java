@@ -312,6 +312,19 @@ class LeaseKeeperTest {
         assertEquals(4, retried("filing"), "not once the lease is let go");
     }
 
+    /** A retry decided as the node stops goes to its queue as it did before the keeper closed (and handed its lease back). */
+    @Test
+    void aLeaseIsTakenForHeldOnceTheKeeperClosedSoThatARetryIsStillFiled() {
+        leased("k|-1|n1-12", LEASE.toMillis());
+        leased("l|-1|n1-13", LEASE.toMillis());
+        keeper.hold("k|-1|n1-12");
+        assertFalse(keeper.stillHeld("l|-1|n1-13").join(), "not this keeper's");
+
+        keeper.close();
+
+        assertTrue(keeper.stillHeld("k|-1|n1-12").join());
+    }
+
     @Test
     void closingHandsTheLeasesStillHeldBackAtOnce() {
         leased("d|-1|n1-5", LEASE.toMillis());
