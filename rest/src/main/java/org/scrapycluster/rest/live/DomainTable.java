@@ -129,6 +129,9 @@ final class DomainTable {
         if (blacklist.contains(domain)) {
             return "blacklisted";
         }
+        if (throttle(config, domain).limit() <= 0) {
+            return "paused"; // by its throttle: hits of 0 or less (docs/throttling.md)
+        }
         if (paused.containsKey(domain)) {
             return "backing off";
         }

@@ -91,12 +91,14 @@ function apiKey() {
   return sessionStorage.getItem(KEY_STORAGE);
 }
 
-// Asks for a key once; callers that hit 401 meanwhile wait for the same answer.
-function askForKey() {
+// Asks for a key once; callers that hit 401 meanwhile wait for the same answer. After a key was refused, the dialog
+// says so.
+function askForKey(refused) {
   if (!keyPrompt) {
     keyPrompt = new Promise((resolve) => {
       const dialog = $("key-dialog");
       $("key-input").value = "";
+      $("key-refused").hidden = !refused;
       dialog.addEventListener("close", () => {
         const key = $("key-input").value.trim();
         if (dialog.returnValue === "ok" && key) {
@@ -139,11 +141,13 @@ async function call(path, options = {}) {
     }
     if (response.status === 401 && attempt === 0) {
       if (key) {
-        // the stored key was refused: forget it and ask again
+        // the stored key was refused (a wrong one, or revoked): forget it, say so, and ask again
         sessionStorage.removeItem(KEY_STORAGE);
         keyPrompt = null;
+        showAccess({ access: "none", anonymous: false });
+        showStatus("the gateway refused the key", true);
       }
-      if (await askForKey()) {
+      if (await askForKey(Boolean(key))) {
         await refreshAccess();
         continue;
       }
@@ -250,6 +254,11 @@ async function refreshAccess() {
   } catch (e) {
     // the gateway is unreachable: the live status says so
   }
+  showAccess(access);
+}
+
+// Shows what the key may do: in the header, and on the action buttons.
+function showAccess(access) {
   state.canWrite = access.access === "write";
   $("access").textContent = access.anonymous ? "" : ACCESS_TEXT[access.access];
   // a link cannot send the key: with keys on, /metrics and /live would answer 401
@@ -393,7 +402,9 @@ async function throttleAction(event) {
     request.hits = Number(form.hits.value);
     request.window = Number(form.window.value);
     request.scale = Number(form.scale.value);
-    text = "Set " + domain + " to " + request.hits + " hits per " + request.window + " s at scale " + request.scale
+    text = request.hits < 0 ? "Pause " + domain + " on every crawler (hits below 0): nothing of it is handed out until its"
+        + " throttle is changed or removed?"
+        : "Set " + domain + " to " + request.hits + " hits per " + request.window + " s at scale " + request.scale
         + " on every crawler?";
   }
   if (await confirmAction(action === "domain-update" ? "Push a throttle" : "Remove a throttle", text)) {

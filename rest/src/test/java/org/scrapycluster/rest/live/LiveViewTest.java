@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -626,8 +627,9 @@ class LiveViewTest {
                 Awaitility.await("the last good config, kept").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
                         .until(() -> domainsShown(refreshed(live)), first::equals);
 
-                store.replaceText("domains:\n  other.example.com: {window: 10, hits: 2}\n");
-                awaitDomains(live, Map.of("evil.example.com", "default, blacklisted", "other.example.com", "zookeeper"));
+                store.replaceText("domains:\n  other.example.com: {window: 10, hits: 2}\n  held.example.com: {window: 10, hits: -1}\n");
+                awaitDomains(live, Map.of("evil.example.com", "default, blacklisted", "other.example.com", "zookeeper",
+                        "held.example.com", "zookeeper, paused"));
 
                 store.replaceText("");
                 awaitDomains(live, Map.of("evil.example.com", "default, blacklisted"));
@@ -644,7 +646,7 @@ class LiveViewTest {
     private static Map<String, String> domainsShown(JsonNode view) {
         Map<String, String> shown = new HashMap<>();
         view.get("domains").forEach(domain -> shown.put(domain.get("domain").asText(), domain.get("throttle_source").asText()
-                + ("blacklisted".equals(domain.get("state").asText()) ? ", blacklisted" : "")));
+                + (Set.of("blacklisted", "paused").contains(domain.get("state").asText()) ? ", " + domain.get("state").asText() : "")));
         return shown;
     }
 

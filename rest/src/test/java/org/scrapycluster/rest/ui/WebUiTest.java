@@ -325,6 +325,10 @@ class WebUiTest {
             awaitLive();
             Files.writeString(keyFile, "the-second-key\n");
             awaitKeyDialog();
+            // behind the dialog, the header and the status no longer claim the refused key's access
+            assertTrue(browser.driver().findElement(By.id("key-refused")).isDisplayed(), "the dialog says the key was refused");
+            assertEquals("no key", browser.driver().findElement(By.id("access")).getText());
+            assertEquals("the gateway refused the key", browser.driver().findElement(By.id("live-status")).getText());
             // the dialog stays open for more than three refreshes of each loop, as for someone away from the tab
             Thread.sleep(refresh.multipliedBy(4));
             double accessBefore = gateway.counter("rest.requests", "endpoint", "access", "status", "200");
@@ -478,6 +482,7 @@ class WebUiTest {
         try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("REST_API_KEYS", "the-key").build())) {
             open(gateway);
             awaitKeyDialog();
+            assertFalse(browser.driver().findElement(By.id("key-refused")).isDisplayed(), "no key was given: none was refused");
             browser.driver().findElement(By.id("key-cancel")).click();
             browser.awaitText("live-status", "an API key is needed");
             browser.awaitText("node-health", "key needed");
