@@ -60,8 +60,13 @@ final class CompletedCrawls implements Consumer<JsonNode> {
         row.put("crawlid", crawl.crawlid());
         row.put("spiderid", crawl.spiderId());
         row.put("end", end);
-        putCount(row, "total_pages", end.equals("complete"), message);
-        putCount(row, "total_purged", end.equals("stopped"), message);
+        putCount(row, "total_pages", end.equals("complete") ? message.path("total_pages") : null);
+        // what a stop or an expiry purged: the expiry's notice calls it total_expired
+        putCount(row, "total_purged", switch (end) {
+            case "stopped" -> message.path("total_purged");
+            case "expired" -> message.path("total_expired");
+            default -> null;
+        });
         row.put("server_time", finished);
         OptionalLong started = startedSeconds(crawl, message.path("start_time"));
         if (started.isPresent() && finished > 0) {
@@ -95,9 +100,9 @@ final class CompletedCrawls implements Consumer<JsonNode> {
     }
 
     /** {@code field} of {@code message} as a number when the end carries it, else null. */
-    private static void putCount(ObjectNode row, String field, boolean carried, JsonNode message) {
-        if (carried) {
-            row.put(field, message.path(field).asLong());
+    private static void putCount(ObjectNode row, String field, JsonNode count) {
+        if (count != null) {
+            row.put(field, count.asLong());
         } else {
             row.putNull(field);
         }

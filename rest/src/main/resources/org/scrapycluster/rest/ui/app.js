@@ -344,7 +344,8 @@ async function crawlAction(action, crawl) {
   const name = crawl.appid + " / " + crawl.crawlid + " (spider " + crawl.spiderid + ")";
   if (action === "info") {
     await runAction("Info of " + name, { action: "info", appid: crawl.appid, spiderid: crawl.spiderid, crawlid: crawl.crawlid },
-        (answer) => answer.total_pending + " requests pending in " + answer.total_domains + " domains");
+        (answer) => answer.total_pending + " requests pending in " + answer.total_domains
+            + (answer.total_domains === 1 ? " domain" : " domains"));
     return;
   }
   if (action === "stop") {
@@ -577,7 +578,7 @@ const COMPLETED_TABLE = {
     { text: (crawl) => crawl.appid },
     { text: (crawl) => crawl.crawlid, className: "mono" },
     { text: (crawl) => crawl.spiderid },
-    { text: (crawl) => (crawl.end === "stopped" ? `stopped, ${crawl.total_purged} purged` : crawl.end) },
+    { text: (crawl) => (crawl.total_purged === null ? crawl.end : `${crawl.end}, ${crawl.total_purged} purged`) },
     { text: (crawl) => (crawl.total_pages === null ? "—" : String(crawl.total_pages)), className: "num" },
     { text: (crawl) => seconds(crawl.duration_seconds), className: "num" },
     { text: (crawl) => clock(crawl.server_time) },

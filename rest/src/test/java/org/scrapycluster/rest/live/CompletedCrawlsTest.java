@@ -30,6 +30,17 @@ class CompletedCrawlsTest {
     }
 
     @Test
+    void anExpiryListsItsCrawlAsExpiredWithTheRequestsPurged() throws Exception {
+        ended.accept(JSON.readTree("""
+                {"action": "expired", "spiderid": "link", "appid": "app1", "crawlid": "seen", "total_expired": 15,
+                 "server_time": 1795533090}"""));
+
+        JsonNode row = ended.rows().get(0);
+        assertEquals("expired", row.get("end").asText());
+        assertEquals(15, row.get("total_purged").asLong(), row.toString());
+    }
+
+    @Test
     void aCompletionTakesItsDurationFromTheStartItAnnouncesOverTheOneTheGatewaySaw() throws Exception {
         ended.accept(JSON.readTree("""
                 {"action": "complete", "spiderid": "link", "appid": "app1", "crawlid": "seen", "total_pages": 40,
