@@ -156,6 +156,10 @@ async function call(path, options = {}) {
     // an answer to a key hides the offer (/health, open to all, says nothing about keys)
     if (response.status === 401 || key) {
       $("key-button").hidden = response.status !== 401;
+      if (response.status === 401 && document.activeElement === document.body) {
+        // the dialog just cancelled gave the focus back to nothing: it goes to the button that opens it again
+        $("key-button").focus();
+      }
     }
     return response;
   }
@@ -457,12 +461,20 @@ function syncRows(body, items, table) {
   // rows leaving first, so that those staying need no move
   const keys = new Set(wanted.map(([key]) => key));
   const rows = new Map();
+  let focusLeaves = false;
   for (const row of Array.from(body.rows)) {
     if (keys.has(row.dataset.key)) {
       rows.set(row.dataset.key, row);
     } else {
+      focusLeaves = focusLeaves || row.contains(document.activeElement);
       row.remove();
     }
+  }
+  if (focusLeaves) {
+    // the focused row left (a crawl stopped with its own button): the focus stays in its table, not on the page's start
+    const table = body.closest("table");
+    table.tabIndex = -1;
+    table.focus();
   }
   wanted.forEach(([key, item], index) => {
     let row = rows.get(key);
