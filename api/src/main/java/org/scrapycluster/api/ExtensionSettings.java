@@ -76,17 +76,21 @@ public interface ExtensionSettings {
     }
 
     /**
-     * The map {@code name} holds; empty when it is not set or not a map. An extension's own setting, text from the
-     * environment, is a YAML flow map ({@code {retries: 3, host: a}}) or empty; other text is an
-     * {@link IllegalArgumentException}.
+     * The map {@code name} holds; empty when it is not set, or set to empty text. An extension's own setting, text from
+     * the environment, is a YAML flow map ({@code {retries: 3, host: a}}).
+     *
+     * @throws IllegalArgumentException when it is set to anything else
      */
     default Map<String, Object> map(String name) {
         Optional<Object> value = value(name);
-        if (value.isPresent() && value.get() instanceof Map<?, ?> map) {
-            LinkedHashMap<String, Object> copy = new LinkedHashMap<>();
-            map.forEach((key, entry) -> copy.put(String.valueOf(key), entry));
-            return copy;
+        if (value.isEmpty() || value.get().toString().isBlank()) {
+            return Map.of();
         }
-        return Map.of();
+        if (!(value.get() instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException(name + " is '" + value.get() + "'; it must be a map");
+        }
+        LinkedHashMap<String, Object> copy = new LinkedHashMap<>();
+        map.forEach((key, entry) -> copy.put(String.valueOf(key), entry));
+        return copy;
     }
 }

@@ -5,10 +5,10 @@ import java.util.Comparator;
 import java.util.Optional;
 
 /**
- * What the error of a setting name no layer may set here adds, for a name written as settings are (UPPER_SNAKE_CASE): the
- * declared name it most likely misspells, at most {@value #MOST_EDITS} letters away; else, for a name no service
- * declares, where an extension's own settings come from (the environment only, docs/extending.md); else nothing (a
- * setting of another service).
+ * What the error of a setting name no layer may set here adds, for a name written as settings are (UPPER_SNAKE_CASE):
+ * nothing for a setting of another service; else the declared name it most likely misspells, at most
+ * {@value #MOST_EDITS} letters away; else where an extension's own settings come from (the environment only,
+ * docs/extending.md).
  */
 final class UnknownSettingHint {
 
@@ -19,13 +19,16 @@ final class UnknownSettingHint {
 
     /** The hint for {@code name}, given the names declared where it was refused; empty when there is none. */
     static String of(String name, Collection<String> declaredHere) {
-        Optional<String> closest = declaredHere.stream().filter(declared -> edits(name, declared) <= MOST_EDITS)
-                .min(Comparator.comparingInt((String declared) -> edits(name, declared)).thenComparing(Comparator.naturalOrder()));
-        if (closest.isPresent()) {
-            return "; did you mean " + closest.get() + "?";
+        if (SettingsSchema.SERVICES.stream().anyMatch(service -> SettingsSchema.load(service).find(name).isPresent())) {
+            return "";
         }
-        boolean declaredElsewhere = SettingsSchema.SERVICES.stream().anyMatch(service -> SettingsSchema.load(service).find(name).isPresent());
-        return declaredElsewhere ? "" : "; an extension's own setting is read from the environment variable of that name only";
+        record Candidate(String name, int edits) {
+        }
+        Optional<Candidate> closest = declaredHere.stream().map(declared -> new Candidate(declared, edits(name, declared)))
+                .filter(candidate -> candidate.edits() <= MOST_EDITS)
+                .min(Comparator.comparingInt(Candidate::edits).thenComparing(Candidate::name));
+        return closest.map(candidate -> "; did you mean " + candidate.name() + "?")
+                .orElse("; an extension's own setting is read from the environment variable of that name only");
     }
 
     /** How many letters to insert, delete or replace to turn {@code a} into {@code b} (Levenshtein distance). */

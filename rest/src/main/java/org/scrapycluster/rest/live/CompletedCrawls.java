@@ -99,7 +99,7 @@ final class CompletedCrawls implements Consumer<JsonNode> {
                 && row.get("appid").asText().equals(crawl.appid()) && row.get("crawlid").asText().equals(crawl.crawlid());
     }
 
-    /** {@code field} of {@code message} as a number when the end carries it, else null. */
+    /** {@code count}, a field of the message, as a number; null when the end carries none ({@code count} null). */
     private static void putCount(ObjectNode row, String field, JsonNode count) {
         if (count != null) {
             row.put(field, count.asLong());

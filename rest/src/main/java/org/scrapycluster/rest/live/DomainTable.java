@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * The busiest domains: their backlog (pending requests of the active crawls), their throttle (the
  * ZooKeeper domain config's {@code hits} / {@code window} / {@code scale}, else {@code QUEUE_HITS}
  * per {@code QUEUE_WINDOW}) and their state, judged from the throttle keys the crawlers keep
- * (docs/throttling.md): {@code blacklisted} (in the ZooKeeper blacklist), {@code backing off} (a
+ * (docs/throttling.md): {@code blacklisted} (in the ZooKeeper blacklist), {@code paused} (a throttle whose limit,
+ * {@code hits} × {@code scale} cut to a whole number, lets nothing through), {@code backing off} (a
  * {@code <throttlekey>:throttle_pause} left by a 429 or a 503 with Retry-After), {@code throttled}
  * (as many hand-outs in the window as the limit allows), {@code ready} (work waiting) or
  * {@code idle}. With throttling by IP or by spider type a domain has several throttle keys; the
@@ -96,8 +97,8 @@ final class DomainTable {
 
         int waiting = 0;
         for (String domain : backlog.keySet()) {
-            String state = state(domain, backlog, usedByDomain, pauseByDomain, blacklist, config);
-            if (backlog.get(domain) > 0 && (state.equals("throttled") || state.equals("backing off"))) {
+            String state = state(domain, throttle(config, domain), backlog, usedByDomain, pauseByDomain, blacklist);
+            if (backlog.get(domain) > 0 && (state.equals("throttled") || state.equals("backing off") || state.equals("paused"))) {
                 waiting++;
             }
         }
@@ -118,24 +119,24 @@ final class DomainTable {
             }
             row.put("limit", throttle.limit());
             row.put("used", usedByDomain.getOrDefault(domain, 0L));
-            row.put("state", state(domain, backlog, usedByDomain, pauseByDomain, blacklist, config));
+            row.put("state", state(domain, throttle, backlog, usedByDomain, pauseByDomain, blacklist));
             row.put("pause_seconds", pauseByDomain.getOrDefault(domain, 0L) / 1000.0);
         }
         return new Reading(rows, waiting);
     }
 
-    private String state(String domain, Map<String, Long> backlog, Map<String, Long> used, Map<String, Long> paused,
-            Set<String> blacklist, DomainConfig config) {
+    private static String state(String domain, Throttle throttle, Map<String, Long> backlog, Map<String, Long> used,
+            Map<String, Long> paused, Set<String> blacklist) {
         if (blacklist.contains(domain)) {
             return "blacklisted";
         }
-        if (throttle(config, domain).limit() <= 0) {
-            return "paused"; // by its throttle: hits of 0 or less (docs/throttling.md)
+        if (throttle.limit() <= 0) {
+            return "paused"; // by its throttle (docs/throttling.md)
         }
         if (paused.containsKey(domain)) {
             return "backing off";
         }
-        if (used.getOrDefault(domain, 0L) >= throttle(config, domain).limit()) {
+        if (used.getOrDefault(domain, 0L) >= throttle.limit()) {
             return "throttled";
         }
         return backlog.getOrDefault(domain, 0L) > 0 ? "ready" : "idle";

@@ -106,6 +106,13 @@ function askForKey(refused) {
           resolve(true);
         } else {
           resolve(false);
+          // the dialog gave the focus back to the page: once the calls waiting for it have shown the button that
+          // opens it again (a task later), the focus goes there
+          setTimeout(() => {
+            if (document.activeElement === document.body && !$("key-button").hidden) {
+              $("key-button").focus({ preventScroll: true });
+            }
+          });
         }
       }, { once: true });
       // Escape closes a dialog with the value it had: in Firefox and Safari that is the last prompt's "ok"
@@ -140,7 +147,12 @@ async function call(path, options = {}) {
       throw e.name === "TimeoutError" ? new Error(path + " did not answer within " + READ_TIMEOUT_MS / 1000 + " s") : e;
     }
     if (response.status === 401 && attempt === 0) {
-      if (key) {
+      if (key && apiKey() !== key) {
+        // refused a key another call has forgotten already, or one replaced since: the dialog, or the new key, serves
+        if (apiKey()) {
+          continue;
+        }
+      } else if (key) {
         // the stored key was refused (a wrong one, or revoked): forget it, say so, and ask again
         sessionStorage.removeItem(KEY_STORAGE);
         keyPrompt = null;
@@ -156,10 +168,6 @@ async function call(path, options = {}) {
     // an answer to a key hides the offer (/health, open to all, says nothing about keys)
     if (response.status === 401 || key) {
       $("key-button").hidden = response.status !== 401;
-      if (response.status === 401 && document.activeElement === document.body) {
-        // the dialog just cancelled gave the focus back to nothing: it goes to the button that opens it again
-        $("key-button").focus();
-      }
     }
     return response;
   }
@@ -244,21 +252,27 @@ function answerError(answer) {
 
 const ACCESS_TEXT = { write: "key: read and write", read: "key: read only (actions disabled)", none: "no key" };
 
-// What the key may do: GET /access; a gateway without it has no keys (write, anonymous).
+// What the key may do: GET /access; a gateway without it (404) has no keys (write, anonymous). Any other failure
+// leaves what was shown: a gateway that did not answer says nothing of keys.
 async function refreshAccess() {
-  let access = { access: "write", anonymous: true };
+  const anonymous = { access: "write", anonymous: true };
+  let access;
   try {
     const response = await call("/access");
     if (response.ok) {
-      access = (await response.json()).data || access;
+      access = (await response.json()).data || anonymous;
     } else if (response.status === 401) {
       // keys are on, and this tab has none
       access = { access: "none", anonymous: false };
+    } else if (response.status === 404) {
+      access = anonymous;
     }
   } catch (e) {
     // the gateway is unreachable: the live status says so
   }
-  showAccess(access);
+  if (access) {
+    showAccess(access);
+  }
 }
 
 // Shows what the key may do: in the header, and on the action buttons.
@@ -407,8 +421,10 @@ async function throttleAction(event) {
     request.hits = Number(form.hits.value);
     request.window = Number(form.window.value);
     request.scale = Number(form.scale.value);
-    text = request.hits < 0 ? "Pause " + domain + " on every crawler (hits below 0): nothing of it is handed out until its"
-        + " throttle is changed or removed?"
+    // the crawlers' limit is hits × scale (0 to 1), cut to a whole number: below 1, nothing is handed out
+    const pauses = Math.trunc(request.hits * Math.min(1, Math.max(0, request.scale))) <= 0;
+    text = pauses ? "Pause " + domain + " on every crawler (" + request.hits + " hits at scale " + request.scale
+        + " let none through): nothing of it is handed out until its throttle is changed or removed?"
         : "Set " + domain + " to " + request.hits + " hits per " + request.window + " s at scale " + request.scale
         + " on every crawler?";
   }
@@ -472,9 +488,9 @@ function syncRows(body, items, table) {
   }
   if (focusLeaves) {
     // the focused row left (a crawl stopped with its own button): the focus stays in its table, not on the page's start
-    const table = body.closest("table");
-    table.tabIndex = -1;
-    table.focus();
+    const element = body.closest("table");
+    element.tabIndex = -1;
+    element.focus({ preventScroll: true });
   }
   wanted.forEach(([key, item], index) => {
     let row = rows.get(key);
@@ -646,7 +662,8 @@ const DOMAIN_TABLE = {
         + (domain.scale !== null && domain.scale !== 1 ? " × " + domain.scale : "")
         + (domain.throttle_source === "default" ? " (default)" : "")) },
     { text: (domain) => domain.used + " / " + (domainConfigKnown() ? domain.limit : "?"), className: "num" },
-    { text: (domain) => domain.state + (domain.pause_seconds > 0 ? " (" + seconds(domain.pause_seconds) + ")" : ""),
+    { text: (domain) => domain.state + (domain.state === "backing off" && domain.pause_seconds > 0
+        ? " (" + seconds(domain.pause_seconds) + ")" : ""),
       className: (domain) => "state-" + domain.state.replace(" ", "-") },
     { className: "actions" },
   ],

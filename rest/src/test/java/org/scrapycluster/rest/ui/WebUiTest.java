@@ -272,7 +272,8 @@ class WebUiTest {
             type(form.findElement(By.name("domain")), "paused.example.com");
             // docs/api.md: a negative hits pauses the domain (0 is the value refused)
             type(form.findElement(By.name("hits")), "-1");
-            pushThrottle(form);
+            String asked = pushThrottle(form);
+            assertTrue(asked.startsWith("Pause paused.example.com on every crawler (-1 hits at scale "), asked);
             String fed = new String(answered.responder().awaitRequest("domain", "paused.example.com"), StandardCharsets.UTF_8);
             assertTrue(fed.contains("\"action\":\"domain-update\"") && fed.contains("\"hits\":-1"), fed);
         }
@@ -603,11 +604,14 @@ class WebUiTest {
     }
 
     /** Pushes the throttle form's domain-update, confirming it. */
-    private static void pushThrottle(WebElement form) {
+    /** Pushes the form's throttle, confirmed; returns what the confirmation asked. */
+    private static String pushThrottle(WebElement form) {
         form.findElement(By.cssSelector("button[value=domain-update]")).click();
         Awaitility.await("the confirmation").atMost(HeadlessBrowser.WAIT)
                 .until(() -> browser.driver().findElement(By.id("confirm-dialog")).getDomAttribute("open") != null);
+        String asked = browser.driver().findElement(By.id("confirm-text")).getText();
         browser.driver().findElement(By.id("confirm-ok")).click();
+        return asked;
     }
 
     private static void type(WebElement input, String text) {
