@@ -360,7 +360,8 @@ class PluginFoldersTest {
     /** A plugin jar built without its service file: no service finds its extensions by name, and the folder says which jar. */
     @Test
     void aJarListingNoExtensionIsNamedWithItsFolder(@TempDir Path folder) {
-        PluginJar.named("no-service").source("com.example.Unlisted", SPIDER.formatted("Unlisted", "unlisted", "where")).writeTo(folder, "1");
+        PluginJar.named("no-service").source("com.example.Unlisted", SPIDER.formatted("Unlisted", "unlisted", "where"))
+                .writeTo(folder, "1");
         PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
                 .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", folder.toString())));
@@ -368,7 +369,8 @@ class PluginFoldersTest {
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings).named("SPIDER_NAME", "unlisted"));
 
-        assertTrue(e.getMessage().endsWith(folder + " (2 jars; listing no extension in META-INF/services: no-service.jar)"), e.getMessage());
+        assertTrue(e.getMessage().endsWith(folder + " (2 jars; listing no extension in META-INF/services: no-service.jar)"),
+                e.getMessage());
     }
 
     @Test
@@ -381,7 +383,8 @@ class PluginFoldersTest {
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings).named("SPIDER_NAME", "titles"));
 
-        assertTrue(e.getMessage().endsWith("; plugin folders searched: " + misspelt + " (missing), " + folder + " (1 jar)"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("; plugin folders searched: " + misspelt + " (missing), " + folder + " (1 jar)"),
+                e.getMessage());
         assertEquals(misspelt + " (missing)", PluginFolders.describe(misspelt), "as scrapy-cluster plugins lists it");
     }
 

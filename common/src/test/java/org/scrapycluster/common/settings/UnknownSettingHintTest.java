@@ -20,7 +20,8 @@ class UnknownSettingHintTest {
 
     @Test
     void theClosestNameWinsAndTiesGoInNameOrder() {
-        assertEquals("; did you mean QUEUE_HITS?", UnknownSettingHint.of("QUEUE_HITZ", List.of("QUEUE_WINDOW", "QUEUE_HITS", "QUEUE_HITS_MAX")));
+        assertEquals("; did you mean QUEUE_HITS?",
+                UnknownSettingHint.of("QUEUE_HITZ", List.of("QUEUE_WINDOW", "QUEUE_HITS", "QUEUE_HITS_MAX")));
         assertEquals("; did you mean A_B?", UnknownSettingHint.of("A_X", List.of("A_C", "A_B")));
     }
 }

@@ -169,9 +169,11 @@ public final class Pipelines implements AutoCloseable {
                 return dropped(stage, item, dropped);
             }
             if (cause instanceof LinkageError) {
-                return CompletableFuture.failedFuture(new PipelineFailure(stage.name(), item.url(), "failed its future: " + cause, cause, false));
+                return CompletableFuture.failedFuture(
+                        new PipelineFailure(stage.name(), item.url(), "failed its future: " + cause, cause, false));
             }
-            return CompletableFuture.failedFuture(FatalExit.jvmFailed(cause) ? failure : new PipelineNotNow(stage.name(), item.url(), cause));
+            return CompletableFuture.failedFuture(
+                    FatalExit.jvmFailed(cause) ? failure : new PipelineNotNow(stage.name(), item.url(), cause));
         });
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -196,26 +197,11 @@ class LeaseKeeperTest {
     void closingWaitsForTheAcknowledgementsStillOut() throws InterruptedException {
         leased("h|-1|n1-9", LEASE.toMillis());
         leased("i|-1|n1-10", LEASE.toMillis());
-        try (RedisConnection admin = PrivateRedis.separateConnection()) {
-            RedisConnection own = PrivateRedis.separateConnection();
-            LeaseKeeper closing = new LeaseKeeper(new Leases(own), spider, LEASE, new CrawlerMetrics(registry, spider, "n1"), clock);
-            PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
-            Thread stop;
-            try {
-                // one acknowledgement waits in Redis, the other for it; the node then closes the keeper and Redis
-                closing.acknowledge("h|-1|n1-9", Optional.empty(), true);
-                closing.acknowledge("i|-1|n1-10", Optional.empty(), true);
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
-                stop = Thread.ofPlatform().start(() -> {
-                    closing.close();
-                    own.close();
-                });
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !stop.isAlive() || waits(stop));
-            } finally {
-                PrivateRedis.client(admin, "UNPAUSE");
-            }
-            stop.join();
-        }
+        // one acknowledgement waits in Redis, the other for it; the node then closes the keeper and Redis
+        closeWhileRedisPauses(closing -> {
+            closing.acknowledge("h|-1|n1-9", Optional.empty(), true);
+            closing.acknowledge("i|-1|n1-10", Optional.empty(), true);
+        });
 
         assertNull(deadline("h|-1|n1-9"), "acknowledged before Redis was closed");
         assertNull(deadline("i|-1|n1-10"), "acknowledged before Redis was closed");
@@ -224,15 +210,27 @@ class LeaseKeeperTest {
     @Test
     void closingWaitsForTheHandBacksStillOut() throws InterruptedException {
         leased("j|-1|n1-11", LEASE.toMillis());
+        // a worker put the request back as the node stopped; the hand-back waits in Redis as the node closes it
+        closeWhileRedisPauses(closing -> {
+            closing.hold("j|-1|n1-11");
+            closing.handBack("j|-1|n1-11");
+        });
+
+        assertTrue(deadline("j|-1|n1-11") <= System.currentTimeMillis() + 1_000, "handed back before Redis was closed");
+    }
+
+    /**
+     * With Redis's writes paused, has a keeper of its own connection send {@code writes}, then closes the keeper and that
+     * connection, as a stopping node does, and lets Redis go on once the close waits.
+     */
+    private void closeWhileRedisPauses(Consumer<LeaseKeeper> writes) throws InterruptedException {
         try (RedisConnection admin = PrivateRedis.separateConnection()) {
             RedisConnection own = PrivateRedis.separateConnection();
             LeaseKeeper closing = new LeaseKeeper(new Leases(own), spider, LEASE, new CrawlerMetrics(registry, spider, "n1"), clock);
-            closing.hold("j|-1|n1-11");
             PrivateRedis.client(admin, "PAUSE", Long.toString(Duration.ofMinutes(1).toMillis()), "WRITE");
             Thread stop;
             try {
-                // a worker put the request back as the node stopped; the hand-back waits in Redis as the node closes it
-                closing.handBack("j|-1|n1-11");
+                writes.accept(closing);
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().clientList().contains(" flags=b "));
                 stop = Thread.ofPlatform().start(() -> {
                     closing.close();
@@ -244,8 +242,6 @@ class LeaseKeeperTest {
             }
             stop.join();
         }
-
-        assertTrue(deadline("j|-1|n1-11") <= System.currentTimeMillis() + 1_000, "handed back before Redis was closed");
     }
 
     /**
