@@ -50,7 +50,10 @@ public final class SettingsReference {
                 an entry set to null stays null (`PLUGINS: {plugins.stats_handler.StatsHandler: null}` turns that
                 handler off). An unknown name in the file or on the command line, or a value that does not convert
                 to the setting's type, stops the service at start-up with a message naming the setting; the value is
-                quoted unless the type says *secret* (a password or key).
+                quoted unless the type says *secret* (a password or key). An unknown name says, when it can, the
+                setting it likely misspells (`did you mean QUEUE_HITS?`), the services that declare it with its name
+                scoped to one (`standalone.STANDALONE_CRAWLERS`, which any service takes and only that one applies),
+                or, for a name no service declares, that an extension's own setting is read from the environment only.
 
                 `scrapy-cluster standalone` reads every service's settings from the same layers; a name is unknown
                 there only if no service declares it. So do the client tools `feed`, `dump` (the Kafka monitor's

@@ -2,11 +2,13 @@ package org.scrapycluster.common.settings;
 
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * What the error of a setting name no layer may set here adds, for a name written as settings are (UPPER_SNAKE_CASE):
- * nothing for a setting of another service; else the declared name it most likely misspells, at most
+ * for a setting of other services, which they are and the name scoped to one of them, which any service takes and only
+ * that one applies ({@code standalone.STANDALONE_CRAWLERS}); else the declared name it most likely misspells, at most
  * {@value #MOST_EDITS} letters away; else where an extension's own settings come from (the environment only,
  * docs/extending.md).
  */
@@ -19,8 +21,11 @@ final class UnknownSettingHint {
 
     /** The hint for {@code name}, given the names declared where it was refused; empty when there is none. */
     static String of(String name, Collection<String> declaredHere) {
-        if (SettingsSchema.SERVICES.stream().anyMatch(service -> SettingsSchema.load(service).find(name).isPresent())) {
-            return "";
+        List<String> declaring = SettingsSchema.SERVICES.stream().filter(service -> SettingsSchema.load(service).find(name).isPresent())
+                .toList();
+        if (!declaring.isEmpty()) {
+            return "; it is a setting of the " + String.join(" and ", declaring) + (declaring.size() == 1 ? " service" : " services")
+                    + " (scoped to " + (declaring.size() == 1 ? "it" : "one") + ": " + declaring.getFirst() + "." + name + ")";
         }
         record Candidate(String name, int edits) {
         }

@@ -36,7 +36,8 @@ class SettingsOptionsTest {
         Settings tool = options.loadForTool("kafka-monitor");
 
         assertEquals(List.of("kafka.internal:9092"), tool.getStringList("KAFKA_HOSTS"), "its own settings apply");
-        assertEquals("Unknown setting STANDALONE_CRAWLERS in the override file " + options.config,
+        assertEquals("Unknown setting STANDALONE_CRAWLERS in the override file " + options.config + "; it is a setting of the"
+                + " standalone service (scoped to it: standalone.STANDALONE_CRAWLERS)",
                 assertThrows(SettingsException.class, () -> options.load("kafka-monitor")).getMessage(), "a service stays strict");
     }
 

@@ -147,14 +147,15 @@ class SettingsLayersTest {
 
     /**
      * An unknown name says what it most likely misspells; one no service declares, that an extension's own setting comes
-     * from the environment; another service's, nothing more.
+     * from the environment; another service's, whose it is and its name scoped to that service.
      */
     @Test
     void anUnknownNameSaysWhatItMisspellsOrWhereAnExtensionsOwnSettingComesFrom() {
         assertEquals("Unknown setting QUEUE_HITZ in the command line; did you mean QUEUE_HITS?", refused("crawler", "QUEUE_HITZ"));
         assertEquals("Unknown setting NO_QUERY_ALLOW_PAGING in the command line; an extension's own setting is read from the"
                 + " environment variable of that name only", refused("crawler", "NO_QUERY_ALLOW_PAGING"));
-        assertEquals("Unknown setting STANDALONE_CRAWLERS in the command line", refused("kafka-monitor", "STANDALONE_CRAWLERS"));
+        assertEquals("Unknown setting STANDALONE_CRAWLERS in the command line; it is a setting of the standalone service (scoped"
+                + " to it: standalone.STANDALONE_CRAWLERS)", refused("kafka-monitor", "STANDALONE_CRAWLERS"));
     }
 
     private static String refused(String service, String name) {

@@ -197,6 +197,9 @@ public final class JobProcessor {
                 continue;
             }
             if (byKey != null) {
+                // the plugin said the first "Received"; each request of the scope is said, as each is answered
+                LOG.atInfo().addKeyValue("key", job.key()).addKeyValue("uuid", job.value())
+                        .log("Received a request of the same scope in this pass; it gets the answers worked out for the first");
                 byValue.put(job.value(), byKey.stream().map(answer -> answer.forRequest(job.value())).toList());
                 continue;
             }

@@ -18,9 +18,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.jobs.JobKeys;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.redismonitor.info.InfoMonitor;
 import org.scrapycluster.redismonitor.stats.StatsMonitor;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 
 /**
  * Several info or stats requests of one key waiting in one pass (docs/redis-monitor.md "Requests of the same scope"): the
@@ -71,9 +75,16 @@ class AnswersByKeyTest {
             JobKeys.write(bed.redis, key, uuid).join();
         }
 
-        bed.processor.process(plugin, key);
+        List<ILoggingEvent> logged;
+        try (CapturedLog log = CapturedLog.start(JobProcessor.class, Level.INFO)) {
+            bed.processor.process(plugin, key);
+            logged = log.events();
+        }
 
         assertEquals(1, plugin.handled, "handled once for the three requests of the pass");
+        assertEquals(List.of("u-2", "u-3"), logged.stream().filter(event -> event.getFormattedMessage().startsWith("Received"))
+                .flatMap(event -> event.getKeyValuePairs().stream()).filter(pair -> pair.key.equals("uuid"))
+                .map(pair -> String.valueOf(pair.value)).toList(), "the others said as received too");
         List<JsonNode> answers = sent();
         assertEquals(List.of("u-1", "u-2", "u-3"), answers.stream().map(answer -> answer.path("uuid").asText()).toList());
         List<String> fieldOrder = new ArrayList<>();
