@@ -135,17 +135,25 @@ public final class StandaloneCluster implements AutoCloseable {
     /**
      * Waits until every service is ready, as {@code /health/ready} says (connected to its servers, its consumers in
      * their groups), for at most {@code timeout}: a service starts before its Kafka consumer has joined its group,
-     * and a request it took in between would be refused. Returns the last report, down when the time ran out or
-     * {@code stopping} said to give up.
+     * and a request it took in between would be refused. Returns the last report, down when the time ran out,
+     * {@code stopping} said to give up, or a service could not start ({@link #liveness()}: it would never be ready).
      */
     public HealthReport awaitReady(Duration timeout, BooleanSupplier stopping) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         HealthReport report = host.readiness();
-        while (!report.isUp() && System.nanoTime() < deadline && !stopping.getAsBoolean()) {
+        while (!report.isUp() && System.nanoTime() < deadline && !stopping.getAsBoolean() && liveness().isUp()) {
             Thread.sleep(READY_POLL.toMillis());
             report = host.readiness();
         }
         return report;
+    }
+
+    /**
+     * The liveness checks of every service: down when one could not start once its servers answered (a Redis monitor
+     * plugin whose factory failed, a crawler node that could not start) or its loop has ended.
+     */
+    public HealthReport liveness() {
+        return host.liveness();
     }
 
     /** The one line printed when everything is up: where each server is, where users reach the gateway, and what runs. */

@@ -64,12 +64,20 @@ public final class StandaloneCommand implements Callable<Integer> {
 
     /**
      * Prints the ready line once every service is ready, or after {@link #READY_TIMEOUT} with a warning that says
-     * which checks are down; nothing when a stop was asked for meanwhile.
+     * which checks are down; nothing when a stop was asked for meanwhile. A service that could not start (a Redis monitor
+     * plugin whose factory failed, once Redis answered) is said on standard error instead, and false returned: the
+     * cluster then stops, as it does when a service refuses its settings.
      */
-    private void announceReady(StandaloneCluster cluster) throws InterruptedException {
+    private boolean announceReady(StandaloneCluster cluster) throws InterruptedException {
         HealthReport ready = cluster.awaitReady(READY_TIMEOUT, ShutdownSignal::jvmIsShuttingDown);
         if (ShutdownSignal.jvmIsShuttingDown()) {
-            return;
+            return true;
+        }
+        HealthReport live = cluster.liveness();
+        if (!live.isUp()) {
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": a service could not start, so the cluster stops: " + live.downChecks());
+            spec.commandLine().getErr().flush();
+            return false;
         }
         if (!ready.isUp()) {
             LOG.atWarn().addKeyValue("checks", ready.toJson()).log("Not every service is ready after {} s; requests they cannot "
@@ -77,6 +85,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().println(cluster.readyLine());
         spec.commandLine().getOut().flush();
+        return true;
     }
 
     @Override
@@ -95,14 +104,18 @@ public final class StandaloneCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
             return 0;
         }
+        int status = 0;
         try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
             Optional<StandaloneCluster> started = startUnlessStopped(() -> StandaloneCluster.start(settings, nodes,
                     serviceFactories()), ShutdownSignal::jvmIsShuttingDown);
             if (started.isPresent()) {
                 try (StandaloneCluster cluster = started.get()) {
-                    announceReady(cluster);
-                    signal.await();
-                    LOG.info("Stopping Scrapy Cluster");
+                    if (announceReady(cluster)) {
+                        signal.await();
+                        LOG.info("Stopping Scrapy Cluster");
+                    } else {
+                        status = 1;
+                    }
                 } catch (InterruptedException e) {
                     LOG.info("Stopping Scrapy Cluster (interrupted)");
                 }
@@ -110,7 +123,7 @@ public final class StandaloneCommand implements Callable<Integer> {
             // Logged before the signal is closed: once it is, a signalled JVM exits at once.
             LOG.info("Scrapy Cluster stopped");
         }
-        return 0;
+        return status;
     }
 
     /** The services of the jar, one factory each (the crawler, the monitors, the REST gateway). */

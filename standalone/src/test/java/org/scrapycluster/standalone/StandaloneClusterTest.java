@@ -3,6 +3,7 @@ package org.scrapycluster.standalone;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -170,6 +171,24 @@ class StandaloneClusterTest {
 
             joined.set(true);
             assertTrue(cluster.awaitReady(Duration.ofSeconds(10), () -> false).isUp());
+        }
+    }
+
+    @Test
+    void aServiceThatCouldNotStartEndsTheWaitForReadinessAndIsNamedWithWhy() {
+        ServiceFactory monitor = new Recording("redis-monitor") {
+            @Override
+            public Service create(ServiceContext context) {
+                context.health().register("redis", () -> Health.down("the Redis monitor could not start: PLUGINS names Broken"));
+                context.health().register("start", HealthRegistry.Kind.LIVENESS, () -> Health.down("could not start: PLUGINS names Broken"));
+                return super.create(context);
+            }
+        };
+        try (StandaloneCluster cluster = StandaloneCluster.start(settings(Map.of()), 0, List.of(monitor))) {
+            HealthReport waited = assertTimeoutPreemptively(Duration.ofMinutes(1), () -> cluster.awaitReady(Duration.ofHours(1), () -> false),
+                    "a service that will never be ready is not waited for");
+            assertFalse(waited.isUp());
+            assertEquals("redis-monitor.start: could not start: PLUGINS names Broken", cluster.liveness().downChecks());
         }
     }
 

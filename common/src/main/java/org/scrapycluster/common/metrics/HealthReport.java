@@ -3,6 +3,7 @@ package org.scrapycluster.common.metrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +31,13 @@ public record HealthReport(Health.Status status, Map<String, Health> checks) {
         Map<String, Health> statesOnly = new LinkedHashMap<>();
         checks.forEach((name, health) -> statesOnly.put(name, new Health(health.status(), "")));
         return new HealthReport(status, statesOnly);
+    }
+
+    /** The checks that are down, by name, each with its detail: {@code redis-monitor.start: could not start: …; …}. */
+    public String downChecks() {
+        return new TreeMap<>(checks).entrySet().stream().filter(check -> !check.getValue().isUp())
+                .map(check -> check.getValue().detail().isEmpty() ? check.getKey() : check.getKey() + ": " + check.getValue().detail())
+                .collect(Collectors.joining("; "));
     }
 
     /** {@code {"status":"UP","checks":{"redis":{"status":"UP","detail":""}}}}, checks by name. */

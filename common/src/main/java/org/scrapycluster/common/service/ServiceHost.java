@@ -94,6 +94,14 @@ public final class ServiceHost implements AutoCloseable {
         return health.checkReady();
     }
 
+    /**
+     * Runs the liveness checks of every service in this process, as {@code /health/live} does: down when a service could
+     * not start (it stays down until restarted) or its loop has ended.
+     */
+    public HealthReport liveness() {
+        return health.checkLive();
+    }
+
     /** Where the metrics and health endpoint listens, when it does. */
     public Optional<InetSocketAddress> metricsAddress() {
         return Optional.ofNullable(server).map(MetricsServer::address);

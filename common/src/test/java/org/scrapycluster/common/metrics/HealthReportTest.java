@@ -22,4 +22,14 @@ class HealthReportTest {
         assertEquals("{\"status\":\"DOWN\",\"checks\":{\"crawler.loop\":{\"status\":\"DOWN\",\"detail\":\"\"},"
                 + "\"rest.redis\":{\"status\":\"UP\",\"detail\":\"\"}}}", report.withoutDetails().toJson());
     }
+
+    @Test
+    void theChecksDownAreNamedInOrderWithTheirDetailWhenTheyHaveOne() {
+        Map<String, Health> checks = new LinkedHashMap<>();
+        checks.put("rest.redis", Health.up("redis://127.0.0.1:6379/0"));
+        checks.put("redis-monitor.start", Health.down("could not start: PLUGINS names Broken"));
+        checks.put("crawler.loop", Health.down(""));
+        assertEquals("crawler.loop; redis-monitor.start: could not start: PLUGINS names Broken",
+                new HealthReport(Health.Status.DOWN, checks).downChecks());
+    }
 }
