@@ -19,10 +19,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.metrics.HealthReport;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.service.ServiceHost;
@@ -162,8 +164,7 @@ public final class StandaloneCluster implements AutoCloseable {
         StringBuilder line = new StringBuilder("Scrapy Cluster ready: ")
                 .append("kafka ").append(KafkaClients.bootstrapServers(rm)).append(external(stack.kafka().isEmpty()))
                 .append(", zookeeper ").append(rm.getString("ZOOKEEPER_HOSTS")).append(external(stack.zookeeper().isEmpty()))
-                .append(", redis ").append(rm.getString("REDIS_HOST")).append(':').append(rm.getInt("REDIS_PORT"))
-                .append(external(stack.redis().isEmpty()));
+                .append(", redis ").append(redis(RedisEndpoint.from(rm))).append(external(stack.redis().isEmpty()));
         host.metricsAddress().ifPresent(address -> line.append(", metrics http://")
                 .append(address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress())
                 .append(':').append(address.getPort()).append("/metrics"));
@@ -176,6 +177,13 @@ public final class StandaloneCluster implements AutoCloseable {
             line.append(", private addresses allowed (demo; set ").append(PRIVATE_ADDRESS_GUARD).append("=true to forbid)");
         }
         return line.toString();
+    }
+
+    /** {@code 127.0.0.1:6379}, or with Sentinels {@code master mymaster via Sentinels 10.0.0.5:26379,10.0.0.6:26379}. */
+    private static String redis(RedisEndpoint endpoint) {
+        return endpoint.usesSentinels() ? "master " + endpoint.sentinelMaster() + " via Sentinels "
+                + endpoint.sentinels().stream().map(RedisEndpoint.Sentinel::toString).collect(Collectors.joining(","))
+                : endpoint.host() + ":" + endpoint.port();
     }
 
     @Override

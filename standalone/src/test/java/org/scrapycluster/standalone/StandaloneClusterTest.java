@@ -207,6 +207,15 @@ class StandaloneClusterTest {
     }
 
     @Test
+    void sentinelsAreNamedInTheReadyLineInsteadOfAnEmbeddedRedis() {
+        SettingsGroup settings = settings(Map.of("REDIS_SENTINELS", "127.0.0.1:26501,127.0.0.1:26502", "REDIS_SENTINEL_MASTER", "mymaster"));
+        try (StandaloneCluster cluster = StandaloneCluster.start(settings, 0, List.of(new Recording("rest")))) {
+            assertTrue(cluster.readyLine().contains(", redis master mymaster via Sentinels 127.0.0.1:26501,127.0.0.1:26502 (external),"),
+                    cluster.readyLine());
+        }
+    }
+
+    @Test
     void aTakenPortIsAClearError() {
         try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("busy-redis"))) {
             SettingsGroup settings = settings(Map.of("STANDALONE_REDIS_PORT", Integer.toString(redis.port())));

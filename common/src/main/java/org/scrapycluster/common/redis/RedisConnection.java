@@ -43,7 +43,8 @@ import org.slf4j.Logger;
  * <p>While Redis is unreachable, commands fail at once ({@code REJECT_COMMANDS}) instead of
  * queueing without bound, so that each caller retries with its own back-off; the connection
  * reconnects by itself in the background. Commands, including asynchronous ones, time out after
- * the endpoint's timeout. With Sentinels, every (re)connection asks them for the current master.
+ * the endpoint's timeout. With Sentinels, every (re)connection asks them for the current master, and they are asked
+ * every second too: when they name another master, the connection is made again ({@link MasterWatch}).
  * A Redis that hangs, or a network that drops its packets, leaves the connection open while no
  * command is answered: {@link #answers()} tells that apart, for the health checks.
  * Scripts need Redis 5 or newer (effect replication of scripts that read
@@ -55,12 +56,17 @@ public final class RedisConnection implements AutoCloseable {
     private static final String VERSION_FIELD = "redis_version:";
     /** The most different reasons for failing to connect that one {@link #openRetrying} says. */
     static final int REASONS_SAID = 3;
+    /** Lettuce's words when every Sentinel reached says it knows no master of the name asked for. */
+    private static final String NO_SUCH_MASTER = "Cannot provide redisAddress using sentinel for masterId";
 
     private final RedisEndpoint endpoint;
     private final RedisClient client;
     private final ClientResources resources;
-    private final StatefulRedisConnection<String, String> connection;
     private final Answers answers;
+    /** Replaced, with Sentinels, when they name another master ({@link MasterWatch}). */
+    private volatile StatefulRedisConnection<String, String> connection;
+    /** Null without Sentinels. */
+    private final MasterWatch masterWatch;
 
     private RedisConnection(RedisEndpoint endpoint, RedisClient client, ClientResources resources,
                             StatefulRedisConnection<String, String> connection, Answers answers) {
@@ -69,6 +75,18 @@ public final class RedisConnection implements AutoCloseable {
         this.resources = resources;
         this.connection = connection;
         this.answers = answers;
+        this.masterWatch = endpoint.usesSentinels() ? new MasterWatch(client, endpoint.sentinelMaster(), this::reconnect) : null;
+    }
+
+    /**
+     * Connects again (Lettuce asks the Sentinels where the master is) and closes the connection it replaces, whose
+     * commands still waiting fail now rather than reach a master the Sentinels have given up: a master that hangs keeps
+     * its connections open, and would take them when it woke, until the Sentinels demote it and drop what it took.
+     */
+    private synchronized void reconnect() {
+        StatefulRedisConnection<String, String> old = connection;
+        connection = client.connect(Utf8Codec.INSTANCE);
+        old.closeAsync();
     }
 
     /**
@@ -172,7 +190,7 @@ public final class RedisConnection implements AutoCloseable {
                 }
                 String reason = reason(e);
                 if (said.size() < REASONS_SAID && said.add(reason)) {
-                    log.warn("Cannot connect to Redis at {} ({}); retrying", endpoint, reason);
+                    log.warn("Cannot connect to Redis at {} ({}){}; retrying", endpoint, reason, hint(endpoint, reason));
                 }
                 try {
                     backoff.pause();
@@ -183,6 +201,12 @@ public final class RedisConnection implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /** What an operator should check when the Sentinels answer but none names the master ({@code REDIS_SENTINEL_MASTER}). */
+    static String hint(RedisEndpoint endpoint, String reason) {
+        return endpoint.usesSentinels() && reason.contains(NO_SUCH_MASTER) ? "; no Sentinel monitors a master named '"
+                + endpoint.sentinelMaster() + "': check REDIS_SENTINEL_MASTER against their 'sentinel monitor' lines" : "";
     }
 
     /**
@@ -321,6 +345,9 @@ public final class RedisConnection implements AutoCloseable {
 
     @Override
     public void close() {
+        if (masterWatch != null) {
+            masterWatch.close();
+        }
         connection.close();
         client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
         resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -31,7 +31,8 @@ import ch.qos.logback.classic.Level;
 /**
  * Sentinels that ask for a password ({@code requirepass}), as Bitnami's redis chart in Sentinel mode sets them
  * ({@code auth.sentinel: true}): the connection gives each Sentinel {@code REDIS_SENTINEL_PASSWORD}, or by default
- * {@code REDIS_PASSWORD}, and fails at once, saying why, without one (docs/operations.md "Redis failover").
+ * {@code REDIS_PASSWORD}, and fails at once, saying why, without one (docs/operations.md "Redis failover"); a master
+ * name they do not monitor is said to be one.
  */
 class SentinelPasswordTest {
 
@@ -94,6 +95,23 @@ class SentinelPasswordTest {
         }
     }
 
+    @Test
+    void aMasterNameNoSentinelMonitorsIsSaidSoWithTheSettingToCheck() {
+        try (EmbeddedRedis master = masterWithPassword("sentinel-unknown-master");
+             TestSentinel sentinel = TestSentinel.start(master.port(), null, DATA_PASSWORD)) {
+            RedisEndpoint unknown = endpoint(sentinel, "nosuchmaster", DATA_PASSWORD, "");
+            Logger log = LoggerFactory.getLogger("sentinel-master-test");
+            try (CapturedLog logged = CapturedLog.start(log.getName(), Level.INFO)) {
+                AtomicInteger asked = new AtomicInteger();
+                Backoff quick = new Backoff(Duration.ofMillis(1), Duration.ofMillis(2), RandomGenerator.getDefault());
+                assertEquals(Optional.empty(), RedisConnection.openRetrying(unknown, new SimpleMeterRegistry(), log,
+                        () -> asked.incrementAndGet() > 2, quick));
+                assertTrue(logged.lines().getFirst().endsWith("; no Sentinel monitors a master named 'nosuchmaster': check "
+                        + "REDIS_SENTINEL_MASTER against their 'sentinel monitor' lines; retrying"), logged.lines().toString());
+            }
+        }
+    }
+
     /** The Redis master, asking its clients for {@link #DATA_PASSWORD}. */
     private static EmbeddedRedis masterWithPassword(String name) {
         EmbeddedRedis master = EmbeddedRedis.start(0, DataDirectory.temporary(name));
@@ -105,8 +123,12 @@ class SentinelPasswordTest {
 
     /** The endpoint the settings name: the Sentinel, REDIS_PASSWORD and, unless null, REDIS_SENTINEL_PASSWORD. */
     private static RedisEndpoint endpoint(TestSentinel sentinel, String password, String sentinelPassword) {
+        return endpoint(sentinel, TestSentinel.MASTER_NAME, password, sentinelPassword);
+    }
+
+    private static RedisEndpoint endpoint(TestSentinel sentinel, String master, String password, String sentinelPassword) {
         Map<String, String> env = new LinkedHashMap<>(Map.of("REDIS_SENTINELS", sentinel.address(),
-                "REDIS_SENTINEL_MASTER", TestSentinel.MASTER_NAME, "REDIS_PASSWORD", password, "REDIS_SOCKET_TIMEOUT", "2"));
+                "REDIS_SENTINEL_MASTER", master, "REDIS_PASSWORD", password, "REDIS_SOCKET_TIMEOUT", "2"));
         if (sentinelPassword != null) {
             env.put("REDIS_SENTINEL_PASSWORD", sentinelPassword);
         }

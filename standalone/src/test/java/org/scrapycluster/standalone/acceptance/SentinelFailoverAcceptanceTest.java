@@ -4,12 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.embedded.origin.SyntheticSite;
@@ -46,6 +52,32 @@ class SentinelFailoverAcceptanceTest {
 
             Awaitility.await().atMost(WAIT).pollInSameThread().until(() -> published(cluster, appid).containsAll(expected));
             assertEquals(expected, published(cluster, appid), "every page of the crawl, and nothing else");
+        }
+    }
+
+    /**
+     * A master that hangs keeps its connections open: a service follows the Sentinels to the replica they promote all
+     * the same, and writes nothing to the old master when it wakes, which the Sentinels then demote, dropping what it took.
+     */
+    @Test
+    void aHungMasterIsLeftForTheReplicaTheSentinelsPromote() {
+        try (SentinelGroup group = SentinelGroup.start();
+             RedisConnection redis = RedisConnection.open(RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null,
+                     Map.of("REDIS_SENTINELS", group.sentinels(), "REDIS_SENTINEL_MASTER", SentinelGroup.MASTER_NAME,
+                             "REDIS_SOCKET_TIMEOUT", "2"), Map.of()))))) {
+            assertEquals("OK", redis.sync().set("before", "1"));
+            group.awaitReplicaInSync();
+            group.pauseMaster();
+            try {
+                Awaitility.await().atMost(WAIT).ignoreExceptions().until(group::replicaPromoted);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "OK".equals(redis.sync().set("during", "2")));
+                assertEquals(Integer.toString(group.replicaPort()), redis.sync().configGet("port").get("port"), "on the promoted replica");
+            } finally {
+                group.resumeMaster();
+            }
+            assertEquals("OK", redis.sync().set("after", "3"));
+            assertEquals(Integer.toString(group.replicaPort()), redis.sync().configGet("port").get("port"), "still there");
+            assertEquals(List.of("1", "2", "3"), List.of(redis.sync().get("before"), redis.sync().get("during"), redis.sync().get("after")));
         }
     }
 

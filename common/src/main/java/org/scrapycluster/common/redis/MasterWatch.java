@@ -1,0 +1,103 @@
+package org.scrapycluster.common.redis;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks the Sentinels every {@link #PERIOD} where the master is, and runs {@code moved} when they name another one than
+ * the time before (docs/operations.md "Redis failover"). Lettuce asks them only when it (re)connects, and a master that
+ * hangs (a paused VM, a partition) leaves its connections open: without this, a service would wait on it however soon
+ * the Sentinels promoted a replica, and write to it again once it woke, until the Sentinels demoted it and those writes
+ * were thrown away. A Sentinel that does not answer is left for the next one Lettuce reaches.
+ */
+final class MasterWatch implements AutoCloseable {
+
+    /** How often the Sentinels are asked. */
+    static final Duration PERIOD = Duration.ofSeconds(1);
+    private static final Logger LOG = LoggerFactory.getLogger(MasterWatch.class);
+
+    private final RedisClient client;
+    private final String master;
+    private final Runnable moved;
+    private final ScheduledExecutorService ticks;
+    /** The connection to a Sentinel, made when first needed and again after one failed; closed by whichever thread takes it. */
+    private final AtomicReference<StatefulRedisSentinelConnection<String, String>> sentinel = new AtomicReference<>();
+    private String known;
+
+    /**
+     * Starts watching.
+     *
+     * @param client the data connection's client, whose URI names the Sentinels and the master
+     * @param moved  run, on the watch's own thread, when the Sentinels name another master than the time before
+     */
+    MasterWatch(RedisClient client, String master, Runnable moved) {
+        this.client = client;
+        this.master = master;
+        this.moved = moved;
+        this.ticks = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("redis-master-watch").daemon().factory());
+        ticks.scheduleWithFixedDelay(this::ask, 0, PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void ask() {
+        String named;
+        try {
+            StatefulRedisSentinelConnection<String, String> asked = sentinel.get();
+            if (asked == null) {
+                asked = client.connectSentinel();
+                sentinel.set(asked);
+            }
+            named = address(asked.sync().getMasterAddrByName(master));
+        } catch (RedisException e) {
+            LOG.debug("No Sentinel said where master {} is ({}); asking again", master, e.getMessage());
+            closeSentinel();
+            return;
+        }
+        if (named == null) {
+            return;
+        }
+        if (known != null && !known.equals(named)) {
+            LOG.atWarn().addKeyValue("master", master).addKeyValue("from", known).addKeyValue("to", named)
+                    .log("The Sentinels moved master " + master + " from " + known + " to " + named + "; reconnecting to it");
+            try {
+                moved.run();
+            } catch (RuntimeException e) {
+                LOG.warn("Reconnecting to master {} at {} failed ({}); Lettuce goes on trying", master, named, e.getMessage());
+            }
+        }
+        known = named;
+    }
+
+    private static String address(SocketAddress address) {
+        return address instanceof InetSocketAddress inet ? inet.getHostString() + ":" + inet.getPort()
+                : address == null ? null : address.toString();
+    }
+
+    private void closeSentinel() {
+        StatefulRedisSentinelConnection<String, String> taken = sentinel.getAndSet(null);
+        if (taken != null) {
+            taken.closeAsync();
+        }
+    }
+
+    @Override
+    public void close() {
+        ticks.shutdownNow();
+        try {
+            ticks.awaitTermination(PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeSentinel();
+    }
+}
