@@ -24,6 +24,7 @@ import org.scrapycluster.common.stats.StatsWindow;
  * @param statsDumpCrawl       {@code STATS_DUMP_CRAWL}
  * @param statsDumpQueue       {@code STATS_DUMP_QUEUE}
  * @param completeQuiet        {@code CRAWL_COMPLETE_QUIET_SECONDS}
+ * @param completeForeignQuiet {@code CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS}
  * @param leaseReapPeriod      {@code LEASE_REAP_PERIOD}
  * @param leaseDiscoveryPeriod {@code LEASE_DISCOVERY_PERIOD}
  * @param leaseReapBatch       {@code LEASE_REAP_BATCH}
@@ -32,7 +33,8 @@ import org.scrapycluster.common.stats.StatsWindow;
  */
 record MonitorOptions(RedisEndpoint redis, Duration scanPause, boolean retryFailures, int retryFailuresMax, Duration lockExpiry,
                       Duration heartbeatTtl, List<Long> statsWindows, boolean statsTotal, boolean statsPlugins, Duration statsDump,
-                      boolean statsDumpCrawl, boolean statsDumpQueue, Duration completeQuiet, Duration leaseReapPeriod,
+                      boolean statsDumpCrawl, boolean statsDumpQueue, Duration completeQuiet, Duration completeForeignQuiet,
+                      Duration leaseReapPeriod,
                       Duration leaseDiscoveryPeriod, int leaseReapBatch, Duration backlogPeriod, int backlogTopDomains) {
 
     private static final Duration SHORTEST_PERIOD = Duration.ofMillis(1);
@@ -61,6 +63,7 @@ record MonitorOptions(RedisEndpoint redis, Duration scanPause, boolean retryFail
                 settings.getBoolean("STATS_DUMP_CRAWL"),
                 settings.getBoolean("STATS_DUMP_QUEUE"),
                 notNegative(settings, "CRAWL_COMPLETE_QUIET_SECONDS"),
+                notNegative(settings, "CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS"),
                 positive(settings, "LEASE_REAP_PERIOD"),
                 positive(settings, "LEASE_DISCOVERY_PERIOD"),
                 atLeast(settings, "LEASE_REAP_BATCH", 1),

@@ -138,7 +138,8 @@ final class RunningMonitor implements AutoCloseable {
                 .description("Expired leases returned to their queues").register(context.meters());
         reaper.start();
 
-        ownTicking(new CrawlCompletion(redis, locks, outbound, options.completeQuiet(), context.meters()), CrawlCompletion::close)
+        ownTicking(new CrawlCompletion(redis, locks, outbound, options.completeQuiet(), options.completeForeignQuiet(),
+                context.meters()), CrawlCompletion::close)
                 .start(options.completionPeriod());
 
         if (!options.statsDump().isZero()) {

@@ -34,7 +34,7 @@ class MixedClusterTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /**
-     * The tests' CRAWL_COMPLETE_QUIET_SECONDS: half a second, so that a crawl is announced, and the three quiet periods
+     * The tests' CRAWL_COMPLETE_QUIET_SECONDS and CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS: half a second, so that a crawl is announced, and the three quiet periods
      * in which no second announcement may come are over, soon (the monitor checks every eighth of a second then).
      */
     private static final Duration QUIET = Duration.ofMillis(500);
@@ -42,7 +42,8 @@ class MixedClusterTest {
 
     @Test
     void aCrawlFedThroughOurKafkaMonitorAndCrawledByAPythonCrawlerIsCountedAndCompletes(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS);
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS,
+                "CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS", QUIET_SECONDS);
                 PythonCrawler python = new PythonCrawler(stack.redisPort(), MonitorFixture.unique("spider"))) {
             fixture.startMonitor();
             QueueState ours = new QueueState(fixture.redis(), python.spider());
@@ -76,7 +77,8 @@ class MixedClusterTest {
 
     @Test
     void aCrawlFiledByAPythonKafkaMonitorAndCrawledByOurCrawlerIsCountedAndCompletes(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS);
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS,
+                "CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS", QUIET_SECONDS);
                 PythonKafkaMonitor python = new PythonKafkaMonitor(stack.redisPort(), MonitorFixture.unique("spider"))) {
             fixture.startMonitor();
             QueueState ours = new QueueState(fixture.redis(), python.spider());
@@ -130,7 +132,8 @@ class MixedClusterTest {
      */
     @Test
     void aCrawlAPythonRedisMonitorStoppedIsNotAnnouncedComplete(EmbeddedStack stack) {
-        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS);
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", QUIET_SECONDS,
+                "CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS", QUIET_SECONDS);
                 PythonStopMonitor python = new PythonStopMonitor(stack.redisPort(), MonitorFixture.unique("spider"))) {
             fixture.startMonitor();
             QueueState ours = new QueueState(fixture.redis(), python.spider());

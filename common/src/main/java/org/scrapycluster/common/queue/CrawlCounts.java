@@ -157,14 +157,14 @@ public final class CrawlCounts {
     /**
      * Notes that a completion check read the queues of foreign {@code crawl} and found nothing:
      * true when an earlier check had found the same, so the crawl may be retired now; false when
-     * this is the first such check, which makes the crawl active again at {@code now}, so that the
-     * next check comes at least a quiet period later.
+     * this is the first such check, which makes the crawl active again at {@code activeAt} (now, or later for a longer
+     * wait), so that the next check comes at least a quiet period after that.
      */
-    public boolean drained(CrawlRef crawl, Instant now) {
+    public boolean drained(CrawlRef crawl, Instant activeAt) {
         if (redis.sync().sadd(Keyspace.CRAWLS_DRAINED, crawl.name()) == 0) {
             return true;
         }
-        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, (double) now.toEpochMilli(), crawl.name());
+        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, (double) activeAt.toEpochMilli(), crawl.name());
         return false;
     }
 

@@ -57,8 +57,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  *
  * <p>A crawl whose accounting cannot answer for it (a Python crawler or Kafka monitor moved its
  * requests: docs/operations.md "Mixed Python and Java clusters") is judged by reading the queues and
- * leases instead: it is announced when two checks at least a quiet period apart both find nothing
- * of it, since a Python crawler's activity leaves no trace in {@code crawls:active}.
+ * leases instead: it is announced when two checks at least {@code CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS} apart both find
+ * nothing of it, since a Python crawler's activity leaves no trace in {@code crawls:active}, and the request it fetches
+ * none in Redis.
  *
  * <p>A crawl whose keys Redis refuses (an accounting hash of another type, hand-edited) is logged once and
  * passed over, and the crawls after it are judged (docs/operations.md "Keys Redis refuses").
@@ -74,6 +75,8 @@ public final class CrawlCompletion implements AutoCloseable {
     private final QueueScan scan;
     private final OutboundPublisher outbound;
     private final Duration quiet;
+    /** How much later than a quiet period a foreign crawl found drained is looked at again. */
+    private final Duration foreignLookAgain;
     private final Counter completed;
     private final OutageReporter outage = new OutageReporter(LOG, "Crawl completion check");
     private final RefusedKeys refused = new RefusedKeys(LOG, "The crawl completion check");
@@ -81,12 +84,16 @@ public final class CrawlCompletion implements AutoCloseable {
 
     /**
      * @param locks elect the one monitor that sends {@code crawls:completed}
-     * @param quiet how long a crawl must have had nothing pending
+     * @param quiet        how long a crawl must have had nothing pending
+     * @param foreignQuiet how long a foreign crawl must have shown nothing queued or leased: a Python crawler holds the
+     *                     request it fetches in no key, so this outlasts its fetch; the quiet period when that is longer
      */
-    public CrawlCompletion(RedisConnection redis, RedisLocks locks, OutboundPublisher outbound, Duration quiet, MeterRegistry meters) {
+    public CrawlCompletion(RedisConnection redis, RedisLocks locks, OutboundPublisher outbound, Duration quiet, Duration foreignQuiet,
+            MeterRegistry meters) {
         if (quiet.isNegative()) {
             throw new IllegalArgumentException("the quiet period cannot be negative, got " + quiet);
         }
+        this.foreignLookAgain = foreignQuiet.compareTo(quiet) > 0 ? foreignQuiet.minus(quiet) : Duration.ZERO;
         this.redis = redis;
         this.locks = locks;
         this.counts = new CrawlCounts(redis);
@@ -149,7 +156,7 @@ public final class CrawlCompletion implements AutoCloseable {
         }
         if (scan.crawl(crawl).isPresent()) {
             counts.busy(crawl, now);
-        } else if (counts.drained(crawl, now)) {
+        } else if (counts.drained(crawl, now.plus(foreignLookAgain))) {
             return Optional.of(counts.retireIfIdleAsync(crawl, quietBefore, true));
         }
         return Optional.empty();

@@ -45,6 +45,8 @@ class BusyCrawlsTest {
 
     private static final Json JSON = new Json(new JsonLimits(64, 1 << 20, 1 << 20));
     private static final Duration QUIET = Duration.ofHours(1);
+    /** CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS: three hours. */
+    private static final Duration FOREIGN_QUIET = Duration.ofHours(3);
 
     private EmbeddedRedis server;
     private RedisConnection redis;
@@ -61,7 +63,7 @@ class BusyCrawlsTest {
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("done"), false, Duration.ofSeconds(30), JSON,
                 new TopicReach("done.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { },
                         Clock.systemUTC(), Duration.ofSeconds(30)));
-        completion = new CrawlCompletion(redis, locks, outbound, QUIET, new SimpleMeterRegistry());
+        completion = new CrawlCompletion(redis, locks, outbound, QUIET, FOREIGN_QUIET, new SimpleMeterRegistry());
         queues = new QueueState(redis, "link");
     }
 
@@ -116,6 +118,24 @@ class BusyCrawlsTest {
 
         assertEquals(List.of("resumed"), announced("crawlid"), "announced once");
         assertEquals(List.of("1"), announced("total_pages"));
+    }
+
+    /** A Python crawler may be fetching its last request, which is in no Redis key: looked at again the longer wait later. */
+    @Test
+    void aForeignCrawlFoundDrainedIsLookedAtAgainTheForeignQuietPeriodLater() throws Exception {
+        CrawlRef crawl = new CrawlRef("link", "app", "python");
+        redis.sync().sadd(Keyspace.CRAWLS_FOREIGN, crawl.name());
+        quietAQuietPeriodAgo(crawl);
+
+        Instant before = serverTime();
+        completion.announce();
+        assertEquals(List.of(), kafka.history(), "one look that finds nothing is not enough");
+        double score = redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name());
+        assertTrue(score >= before.plus(FOREIGN_QUIET).minus(QUIET).toEpochMilli(), "looked at again a foreign quiet period later: " + score);
+
+        quietAQuietPeriodAgo(crawl); // that time has passed
+        completion.announce();
+        assertEquals(List.of("python"), announced("crawlid"));
     }
 
     @Test

@@ -136,7 +136,7 @@ class CompletedCrawlsTest {
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("done"), false, Duration.ofSeconds(30), JSON,
                 new TopicReach("done.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
                         Duration.ofSeconds(30)));
-        CrawlCompletion completion = new CrawlCompletion(redis, locks, outbound, Duration.ofSeconds(5),
+        CrawlCompletion completion = new CrawlCompletion(redis, locks, outbound, Duration.ofSeconds(5), Duration.ofSeconds(5),
                 new SimpleMeterRegistry());
         monitors.add(completion);
         return completion;
