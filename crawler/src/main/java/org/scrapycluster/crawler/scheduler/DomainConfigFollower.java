@@ -147,8 +147,18 @@ public final class DomainConfigFollower implements AutoCloseable {
             Map<String, DomainThrottle> lost = throttles.overrides();
             throttles.overrides(Map.of());
             configRead();
-            LOG.atInfo().addKeyValue("spiderid", spiderId).addKeyValue("reverted_domains", lost.keySet())
-                    .log("Lost config from Zookeeper");
+            Set<String> kept = blacklist;
+            if (kept.isEmpty()) {
+                LOG.atInfo().addKeyValue("spiderid", spiderId).addKeyValue("reverted_domains", lost.keySet())
+                        .log("Lost config from Zookeeper");
+            } else {
+                // the original's words first; a blacklist only this crawler still has is worth a warning
+                LOG.atWarn().addKeyValue("spiderid", spiderId).addKeyValue("reverted_domains", lost.keySet())
+                        .addKeyValue("kept_blacklist", firstOf(kept))
+                        .log("Lost config from Zookeeper: throttles back to the defaults; this crawler keeps its blacklist of " + kept.size()
+                                + (kept.size() == 1 ? " domain" : " domains") + ", which crawlers started from now on do not have until"
+                                + " the config is written again");
+            }
             changed.accept(lost.keySet());
             return;
         }

@@ -108,6 +108,25 @@ class DomainConfigFollowerTest {
                 Set.of("ex3.com", "ex4.com")), changed, "each change names the domains whose throttle it adds, changes or removes");
     }
 
+    @Test
+    void anEmptiedNodeWarnsThatTheBlacklistKeptHereIsNotOneNewCrawlersHave() {
+        follower.apply("domains:\n  ex1.com: {window: 20, hits: 4}\n");
+        assertEquals(List.of("INFO Lost config from Zookeeper"), loggedEmptying());
+
+        follower.apply("blacklist: [ebay.com]\n");
+        assertEquals(List.of("WARN Lost config from Zookeeper: throttles back to the defaults; this crawler keeps its blacklist of 1 domain, "
+                + "which crawlers started from now on do not have until the config is written again"), loggedEmptying());
+        assertTrue(follower.isBlacklisted("ebay.com"), "kept, as before");
+    }
+
+    /** What emptying the node logs at INFO and above, each line as its level and message. */
+    private List<String> loggedEmptying() {
+        try (CapturedLog log = CapturedLog.start(DomainConfigFollower.class, Level.INFO)) {
+            follower.apply("");
+            return log.events().stream().map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
+        }
+    }
+
     /**
      * Before a config is in force every domain is held back; text it cannot use does not end that, and the health check
      * names what is wrong with it; an empty node (the empty config) or a usable config does.
