@@ -28,6 +28,8 @@ const KEY_STORAGE = "scrapy-cluster-api-key";
 
 const state = {
   live: null,
+  // whether the last read of the cluster, before any succeeded, was refused for want of a key
+  keyNeeded: false,
   span: "5m",
   sort: { key: "last_activity", descending: true },
   filter: "",
@@ -596,7 +598,7 @@ const CRAWL_TABLE = {
       button.disabled = !state.canWrite && button.dataset.action !== "info";
     }
   },
-  empty: () => (!readFromRedis() ? NOT_READ
+  empty: () => (!readFromRedis() ? notReadText()
     : state.filter ? "No active crawl matches the filter." : "No active crawl. Submit one below."),
 };
 
@@ -611,7 +613,7 @@ const COMPLETED_TABLE = {
     { text: (crawl) => seconds(crawl.duration_seconds), className: "num" },
     { text: (crawl) => clock(crawl.server_time) },
   ],
-  empty: () => "No crawl has ended since this gateway started.",
+  empty: () => (state.live ? "No crawl has ended since this gateway started." : notReadText()),
 };
 
 function showCrawls(live) {
@@ -685,7 +687,7 @@ const DOMAIN_TABLE = {
     });
     row.cells[5].append(button);
   },
-  empty: () => (!readFromRedis() ? NOT_READ : domainConfigKnown() ? "No domain has work queued or a throttle of its own."
+  empty: () => (!readFromRedis() ? notReadText() : domainConfigKnown() ? "No domain has work queued or a throttle of its own."
     : "No domain has work queued; the throttles of the domain config are not read yet."),
 };
 
@@ -739,7 +741,7 @@ const NODE_TABLE = {
       row.cells[5].title = title;
     }
   },
-  empty: () => (readFromRedis() ? "No heartbeat in Redis: no service is running, or Redis is not the one they use." : NOT_READ),
+  empty: () => (readFromRedis() ? "No heartbeat in Redis: no service is running, or Redis is not the one they use." : notReadText()),
 };
 
 function showNodes(live) {
@@ -887,6 +889,20 @@ function readFromRedis() {
 }
 
 const NOT_READ = "Not read from Redis yet.";
+const KEY_NEEDED = "An API key is needed to read the cluster.";
+
+// What a table of what Redis holds says before it is read: why it has not been.
+function notReadText() {
+  return state.keyNeeded ? KEY_NEEDED : NOT_READ;
+}
+
+// The tables of a page that has read nothing of the cluster, each saying why (a key is needed, say), not left blank.
+function showUnread() {
+  for (const [rows, table] of [["crawl-rows", CRAWL_TABLE], ["completed-rows", COMPLETED_TABLE], ["domain-rows", DOMAIN_TABLE],
+    ["node-rows", NODE_TABLE]]) {
+    syncRows($(rows), [], table);
+  }
+}
 
 // When the state shown was read, for a status that says it is not read now.
 function readTimeText(live) {
@@ -897,6 +913,7 @@ async function refreshLive() {
   try {
     const live = await getJson("/live");
     state.live = live;
+    state.keyNeeded = false;
     // when the gateway published the snapshot, to the millisecond (a gateway before server_time_ms: to the second)
     const serverTime = typeof live.server_time_ms === "number" ? live.server_time_ms / 1000 : live.server_time;
     state.clockOffset = serverTime - Date.now() / 1000;
@@ -917,6 +934,10 @@ async function refreshLive() {
     scheduleLive((live.refresh_seconds || 3) * 1000);
   } catch (e) {
     showStatus(e instanceof KeyNeeded ? e.message : "cannot reach the gateway: " + e.message, true);
+    if (e instanceof KeyNeeded && !state.live) {
+      state.keyNeeded = true;
+      showUnread();
+    }
     liveFailures++;
     scheduleLive(retryDelay(liveFailures));
   }
@@ -942,6 +963,9 @@ let healthFailures = 0;
 
 async function refreshHealth() {
   try {
+    // first the checks, which /health shows without a key
+    const health = await getJson("/health", 503);
+    syncRows($("checks"), Object.entries(health.checks), CHECK_TABLE);
     const index = await getJson("/");
     const badge = $("node-health");
     badge.textContent = index.node_health;
@@ -952,8 +976,6 @@ async function refreshHealth() {
     $("redis").className = index.redis_connected ? "up" : "down";
     $("uptime").textContent = seconds(index.uptime_sec);
     $("my-id").textContent = index.my_id;
-    const health = await getJson("/health", 503);
-    syncRows($("checks"), Object.entries(health.checks), CHECK_TABLE);
     healthFailures = 0;
   } catch (e) {
     const badge = $("node-health");

@@ -493,6 +493,11 @@ class WebUiTest {
             Awaitility.await("the focus on the button that opens the dialog again").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
                     .until(() -> browser.driver().switchTo().activeElement().getAttribute("id"), "key-button"::equals);
             browser.awaitText("node-health", "key needed");
+            // the tables say why they are empty, and the health checks, open to all, are shown
+            for (String rows : List.of("crawl-rows", "completed-rows", "domain-rows", "node-rows")) {
+                assertEquals("An API key is needed to read the cluster.", browser.driver().findElement(By.id(rows)).getText(), rows);
+            }
+            browser.awaitText("checks", "rest.redis UP");
             browser.driver().findElement(By.id("key-button")).click();
             enterKey("the-key");
             awaitLive();
