@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpMethod;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.settings.Settings;
@@ -31,6 +35,25 @@ class UiFilesTest {
         assertTrue(page(Map.of()).contains("<meta name=\"read-timeout-seconds\" content=\"10.0\">"), "the default");
         String page = page(Map.of("UI_READ_TIMEOUT_SECONDS", "2"));
         assertTrue(page.contains("<meta name=\"read-timeout-seconds\" content=\"2.0\">"), page);
+    }
+
+    /** The crawl form takes what the crawl request schema takes, so that the browser says what is out of bounds. */
+    @Test
+    void theCrawlFormHasTheBoundsOfTheCrawlRequestSchema() throws Exception {
+        JsonNode fields;
+        try (InputStream schema = UiFilesTest.class.getResourceAsStream("/schemas/scraper_schema.json")) {
+            fields = new ObjectMapper().readTree(schema).path("properties");
+        }
+        String page = page(Map.of());
+        assertTrue(page.contains("<input name=\"appid\" value=\"webui\" required minlength=\"" + fields.path("appid").path("minLength").asInt()
+                + "\" maxlength=\"" + fields.path("appid").path("maxLength").asInt() + "\">"), "appid");
+        assertTrue(page.contains("<input name=\"crawlid\" required maxlength=\"" + fields.path("crawlid").path("maxLength").asInt() + "\">"),
+                "crawlid");
+        for (String number : List.of("maxdepth", "priority")) {
+            JsonNode field = fields.path(number);
+            assertTrue(page.contains("<input name=\"" + number + "\" type=\"number\" min=\"" + field.path("minimum").asInt() + "\" max=\""
+                    + field.path("maximum").asInt() + "\" value=\"" + field.path("default").asInt() + "\" required>"), number);
+        }
     }
 
     @Test
