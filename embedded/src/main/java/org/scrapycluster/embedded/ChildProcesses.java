@@ -56,6 +56,30 @@ public final class ChildProcesses implements AutoCloseable {
         }
     }
 
+    /** Stops {@code process} with SIGSTOP, as a paused VM or a partition stops a server: its connections stay open, unanswered. */
+    public static void pause(Process process) {
+        signal(process, "-STOP");
+    }
+
+    /** Lets a {@linkplain #pause paused} {@code process} go on (SIGCONT): it answers what it was sent meanwhile. */
+    public static void resume(Process process) {
+        signal(process, "-CONT");
+    }
+
+    private static void signal(Process process, String signal) {
+        try {
+            int status = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+            if (status != 0) {
+                throw new IllegalStateException("kill " + signal + " " + process.pid() + " ended with " + status);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + process.pid(), e);
+        }
+    }
+
     private void killAll() {
         processes.forEach(Process::destroyForcibly);
         processes.forEach(ChildProcesses::kill);

@@ -120,6 +120,10 @@ final class TrainingCrawl implements AutoCloseable {
         if (stopping.getAsBoolean()) {
             return Optional.empty();
         }
+        HealthReport live = cluster.liveness();
+        if (!live.isUp()) {
+            throw new IllegalStateException("a service could not start: " + live.downChecks());
+        }
         if (!ready.isUp()) {
             throw new IllegalStateException("the cluster was not ready within " + READY.toSeconds() + " s: " + ready.toJson());
         }

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Asks the Sentinels every {@link #PERIOD} where the master is, and runs {@code moved} when they name another one than
- * the time before (docs/operations.md "Redis failover"). Lettuce asks them only when it (re)connects, and a master that
+ * the one last moved to, twice in a row (a Sentinel a step behind the others names the old one for a moment), until it
+ * succeeds (docs/operations.md "Redis failover"). Lettuce asks them only when it (re)connects, and a master that
  * hangs (a paused VM, a partition) leaves its connections open: without this, a service would wait on it however soon
  * the Sentinels promoted a replica, and write to it again once it woke, until the Sentinels demoted it and those writes
  * were thrown away. A Sentinel that does not answer is left for the next one Lettuce reaches.
@@ -33,7 +34,10 @@ final class MasterWatch implements AutoCloseable {
     private final ScheduledExecutorService ticks;
     /** The connection to a Sentinel, made when first needed and again after one failed; closed by whichever thread takes it. */
     private final AtomicReference<StatefulRedisSentinelConnection<String, String>> sentinel = new AtomicReference<>();
+    /** The master as the Sentinels named it when watching began, or the one last moved to. */
     private String known;
+    /** Another master the Sentinels named at the last look, once: moved to if they name it again. */
+    private String named;
 
     /**
      * Starts watching.
@@ -50,32 +54,39 @@ final class MasterWatch implements AutoCloseable {
     }
 
     private void ask() {
-        String named;
+        String answer;
         try {
             StatefulRedisSentinelConnection<String, String> asked = sentinel.get();
             if (asked == null) {
                 asked = client.connectSentinel();
                 sentinel.set(asked);
             }
-            named = address(asked.sync().getMasterAddrByName(master));
-        } catch (RedisException e) {
+            answer = address(asked.sync().getMasterAddrByName(master));
+        } catch (RuntimeException e) { // a Redis failure, or the client shutting down: either way, the next look
             LOG.debug("No Sentinel said where master {} is ({}); asking again", master, e.getMessage());
             closeSentinel();
             return;
         }
-        if (named == null) {
+        if (answer == null || answer.equals(known) || known == null) {
+            known = known == null ? answer : known;
+            named = null;
             return;
         }
-        if (known != null && !known.equals(named)) {
-            LOG.atWarn().addKeyValue("master", master).addKeyValue("from", known).addKeyValue("to", named)
-                    .log("The Sentinels moved master " + master + " from " + known + " to " + named + "; reconnecting to it");
-            try {
-                moved.run();
-            } catch (RuntimeException e) {
-                LOG.warn("Reconnecting to master {} at {} failed ({}); Lettuce goes on trying", master, named, e.getMessage());
+        if (!answer.equals(named)) {
+            named = answer;
+            return;
+        }
+        LOG.atWarn().addKeyValue("master", master).addKeyValue("from", known).addKeyValue("to", answer)
+                .log("The Sentinels moved master " + master + " from " + known + " to " + answer + "; reconnecting to it");
+        try {
+            moved.run();
+            known = answer;
+            named = null;
+        } catch (RuntimeException e) {
+            if (!ticks.isShutdown()) {
+                LOG.warn("Reconnecting to master {} at {} failed ({}); trying again in a second", master, answer, e.getMessage());
             }
         }
-        known = named;
     }
 
     private static String address(SocketAddress address) {

@@ -27,10 +27,12 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.event.command.CommandBaseEvent;
 import io.lettuce.core.event.command.CommandFailedEvent;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
 import io.lettuce.core.event.command.CommandSucceededEvent;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.service.Backoff;
@@ -67,6 +69,8 @@ public final class RedisConnection implements AutoCloseable {
     private volatile StatefulRedisConnection<String, String> connection;
     /** Null without Sentinels. */
     private final MasterWatch masterWatch;
+    /** Set by {@link #close()}: a reconnection that ends after it closes what it made. */
+    private boolean closed;
 
     private RedisConnection(RedisEndpoint endpoint, RedisClient client, ClientResources resources,
                             StatefulRedisConnection<String, String> connection, Answers answers) {
@@ -83,9 +87,26 @@ public final class RedisConnection implements AutoCloseable {
      * commands still waiting fail now rather than reach a master the Sentinels have given up: a master that hangs keeps
      * its connections open, and would take them when it woke, until the Sentinels demote it and drop what it took.
      */
-    private synchronized void reconnect() {
-        StatefulRedisConnection<String, String> old = connection;
-        connection = client.connect(Utf8Codec.INSTANCE);
+    private void reconnect() {
+        StatefulRedisConnection<String, String> fresh = client.connect(Utf8Codec.INSTANCE);
+        StatefulRedisConnection<String, String> old;
+        try {
+            Object role = fresh.sync().role().getFirst();
+            if (!"master".equals(String.valueOf(role))) {
+                throw new RedisException("the Redis the Sentinels named answers ROLE with " + role + ", not master");
+            }
+        } catch (RuntimeException e) {
+            fresh.closeAsync();
+            throw e;
+        }
+        synchronized (this) {
+            if (closed) {
+                fresh.closeAsync();
+                return;
+            }
+            old = connection;
+            connection = fresh;
+        }
         old.closeAsync();
     }
 
@@ -205,8 +226,9 @@ public final class RedisConnection implements AutoCloseable {
 
     /** What an operator should check when the Sentinels answer but none names the master ({@code REDIS_SENTINEL_MASTER}). */
     static String hint(RedisEndpoint endpoint, String reason) {
-        return endpoint.usesSentinels() && reason.contains(NO_SUCH_MASTER) ? "; no Sentinel monitors a master named '"
-                + endpoint.sentinelMaster() + "': check REDIS_SENTINEL_MASTER against their 'sentinel monitor' lines" : "";
+        return endpoint.usesSentinels() && reason.contains(NO_SUCH_MASTER) ? "; the Sentinel asked (the first of REDIS_SENTINELS"
+                + " that answers) monitors no master named '" + endpoint.sentinelMaster()
+                + "': check REDIS_SENTINEL_MASTER against its 'sentinel monitor' lines" : "";
     }
 
     /**
@@ -348,7 +370,12 @@ public final class RedisConnection implements AutoCloseable {
         if (masterWatch != null) {
             masterWatch.close();
         }
-        connection.close();
+        StatefulRedisConnection<String, String> current;
+        synchronized (this) {
+            closed = true;
+            current = connection;
+        }
+        current.close();
         client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
         resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -370,6 +397,9 @@ public final class RedisConnection implements AutoCloseable {
 
         @Override
         public void commandStarted(CommandStartedEvent event) {
+            if (ofSentinel(event)) {
+                return;
+            }
             if (unansweredSince.get() == NONE) {
                 unansweredSince.compareAndSet(NONE, System.nanoTime());
             }
@@ -377,14 +407,24 @@ public final class RedisConnection implements AutoCloseable {
 
         @Override
         public void commandSucceeded(CommandSucceededEvent event) {
-            answered();
+            if (!ofSentinel(event)) {
+                answered();
+            }
         }
 
         @Override
         public void commandFailed(CommandFailedEvent event) {
-            if (event.getCause() instanceof RedisCommandExecutionException) {
+            if (!ofSentinel(event) && event.getCause() instanceof RedisCommandExecutionException) {
                 answered();
             }
+        }
+
+        /**
+         * Whether {@code event} is of a command to a Sentinel (Lettuce's look-up of the master, or {@link MasterWatch}'s):
+         * the client's listeners hear those too, and a Sentinel's answer says nothing of whether Redis answers.
+         */
+        private static boolean ofSentinel(CommandBaseEvent event) {
+            return event.getCommand().getType() == CommandType.SENTINEL;
         }
 
         /** Whether no command has waited for its answer longer than {@code timeout}. */

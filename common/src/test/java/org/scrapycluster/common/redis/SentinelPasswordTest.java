@@ -16,6 +16,7 @@ import java.util.random.RandomGenerator;
 
 import io.lettuce.core.RedisConnectionException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.settings.Settings;
@@ -106,9 +107,27 @@ class SentinelPasswordTest {
                 Backoff quick = new Backoff(Duration.ofMillis(1), Duration.ofMillis(2), RandomGenerator.getDefault());
                 assertEquals(Optional.empty(), RedisConnection.openRetrying(unknown, new SimpleMeterRegistry(), log,
                         () -> asked.incrementAndGet() > 2, quick));
-                assertTrue(logged.lines().getFirst().endsWith("; no Sentinel monitors a master named 'nosuchmaster': check "
-                        + "REDIS_SENTINEL_MASTER against their 'sentinel monitor' lines; retrying"), logged.lines().toString());
+                assertTrue(logged.lines().getFirst().endsWith("; the Sentinel asked (the first of REDIS_SENTINELS that answers) monitors no "
+                        + "master named 'nosuchmaster': check REDIS_SENTINEL_MASTER against its 'sentinel monitor' lines; retrying"),
+                        logged.lines().toString());
             }
+        }
+    }
+
+    /** The Sentinels' silence says nothing of Redis: the connection's health ({@link RedisConnection#answers()}) is Redis's alone. */
+    @Test
+    void aSentinelThatStopsAnsweringLeavesAConnectionToAnsweringRedisAnswering() {
+        try (EmbeddedRedis master = masterWithPassword("sentinel-paused");
+             TestSentinel sentinel = TestSentinel.start(master.port(), null, DATA_PASSWORD);
+             RedisConnection redis = RedisConnection.open(endpoint(sentinel, DATA_PASSWORD, ""))) {
+            assertWorks(redis);
+            sentinel.pause(); // the connection's look for a moved master now waits for an answer
+            try {
+                Awaitility.await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(redis::answers);
+            } finally {
+                sentinel.resume();
+            }
+            assertWorks(redis);
         }
     }
 

@@ -84,6 +84,16 @@ final class TestSentinel implements AutoCloseable {
         }
     }
 
+    /** Stops the Sentinel with SIGSTOP: it takes connections and commands and answers none. */
+    void pause() {
+        ChildProcesses.pause(process);
+    }
+
+    /** Lets a paused Sentinel go on. */
+    void resume() {
+        ChildProcesses.resume(process);
+    }
+
     @Override
     public void close() {
         processes.close();

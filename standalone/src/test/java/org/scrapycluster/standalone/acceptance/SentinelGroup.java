@@ -75,31 +75,17 @@ final class SentinelGroup implements AutoCloseable {
 
     /** Stops the master with SIGSTOP, as a paused VM or a partition does: its connections stay open, unanswered. */
     void pauseMaster() {
-        signalMaster("-STOP");
+        ChildProcesses.pause(master);
     }
 
     /** Lets a paused master go on (SIGCONT): it answers what it was sent meanwhile, until the Sentinels demote it. */
     void resumeMaster() {
-        signalMaster("-CONT");
+        ChildProcesses.resume(master);
     }
 
     /** The replica's port: the master's once the Sentinels have promoted it. */
     int replicaPort() {
         return replicaPort;
-    }
-
-    private void signalMaster(String signal) {
-        try {
-            int status = new ProcessBuilder("kill", signal, Long.toString(master.pid())).inheritIO().start().waitFor();
-            if (status != 0) {
-                throw new IllegalStateException("kill " + signal + " " + master.pid() + " ended with " + status);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling the master", e);
-        }
     }
 
     /** Waits until the replica has every write the master acknowledged so far. */
