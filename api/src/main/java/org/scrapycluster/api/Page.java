@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * A fetched page as a {@link Spider} sees it: the response and the crawl fields of the request that
  * fetched it. Responses of any status reach the spider (a 404 is a page too); one that is not text ({@link #isText()}
- * false: a PDF, an image) only with the node's {@code PUBLISH_BINARY_RESPONSES}.
+ * false: most PDFs and images) only with the node's {@code PUBLISH_BINARY_RESPONSES}.
  */
 public interface Page {
 

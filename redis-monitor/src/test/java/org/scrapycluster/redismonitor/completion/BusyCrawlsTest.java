@@ -129,9 +129,14 @@ class BusyCrawlsTest {
 
         Instant before = serverTime();
         completion.announce();
+        Instant after = serverTime();
         assertEquals(List.of(), kafka.history(), "one look that finds nothing is not enough");
         double score = redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name());
-        assertTrue(score >= before.plus(FOREIGN_QUIET).minus(QUIET).toEpochMilli(), "looked at again a foreign quiet period later: " + score);
+        assertTrue(score >= before.plus(FOREIGN_QUIET).minus(QUIET).toEpochMilli()
+                && score <= after.plus(FOREIGN_QUIET).minus(QUIET).toEpochMilli(), "looked at again a foreign quiet period later: " + score);
+        completion.announce();
+        assertEquals(List.of(), kafka.history(), "not before then");
+        assertEquals(score, redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
 
         quietAQuietPeriodAgo(crawl); // that time has passed
         completion.announce();

@@ -100,7 +100,8 @@ final class CrawlTable {
             row.put("pages_per_second", rates.rate(crawl.name(), count.pages(), nowMillis));
             row.put("started", started / 1000);
             row.put("start_known", starts.known(crawl.name()));
-            row.put("last_activity", Math.round(member.lastActivity()) / 1000);
+            // a foreign crawl found drained is scored ahead, when it is to be looked at again: not an activity to show
+            row.put("last_activity", Math.min(Math.round(member.lastActivity()), nowMillis) / 1000);
             row.put("expires", count.expires());
             backlog += count.pending();
         }

@@ -171,6 +171,22 @@ class LiveViewTest {
      * HMGET, at most LIVE_MAX_ACCOUNTING_FIELDS of its domain fields, and the throttle windows of those domains only.
      */
     /** The hits in a domain's window are counted by Redis's clock, which stamps them, not by the gateway's, which may be off. */
+    /** A foreign crawl a completion check found drained is scored when it is to be looked at again, ahead of now. */
+    @Test
+    void aCrawlScoredAheadShowsNoActivityLaterThanNow() throws Exception {
+        long now = System.currentTimeMillis() / 1000;
+        redis.sync().flushdb();
+        redis.sync().zadd("crawls:active", (now + 3_600) * 1000.0, "link:app1:python");
+        redis.sync().hset("crawl:link:app1:python", Map.of("pending", "0", "pages", "2", "expires", "0", "updated", Long.toString(now * 1000)));
+        Settings settings = settings();
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        live.refresh();
+
+        JsonNode crawl = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("crawls").get(0);
+        assertEquals("python", crawl.get("crawlid").asText());
+        assertTrue(crawl.get("last_activity").asLong() <= System.currentTimeMillis() / 1000, crawl.toString());
+    }
+
     @Test
     void aDomainsHitsAreCountedByRedisClock() throws Exception {
         long now = System.currentTimeMillis() / 1000;
