@@ -34,7 +34,8 @@ class MixedClusterTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /**
-     * The tests' CRAWL_COMPLETE_QUIET_SECONDS and CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS: half a second, so that a crawl is announced, and the three quiet periods
+     * The tests' CRAWL_COMPLETE_QUIET_SECONDS and CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS: half a second, so that a crawl is
+     * announced, and the three quiet periods
      * in which no second announcement may come are over, soon (the monitor checks every eighth of a second then).
      */
     private static final Duration QUIET = Duration.ofMillis(500);

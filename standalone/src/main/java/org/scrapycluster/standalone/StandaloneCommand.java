@@ -75,7 +75,8 @@ public final class StandaloneCommand implements Callable<Integer> {
         }
         HealthReport live = cluster.liveness();
         if (!live.isUp()) {
-            spec.commandLine().getErr().println(spec.qualifiedName() + ": a service could not start, so the cluster stops: " + live.downChecks());
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": a service could not start, so the cluster stops: "
+                    + live.downChecks());
             spec.commandLine().getErr().flush();
             return false;
         }

@@ -180,13 +180,14 @@ class StandaloneClusterTest {
             @Override
             public Service create(ServiceContext context) {
                 context.health().register("redis", () -> Health.down("the Redis monitor could not start: PLUGINS names Broken"));
-                context.health().register("start", HealthRegistry.Kind.LIVENESS, () -> Health.down("could not start: PLUGINS names Broken"));
+                context.health().register("start", HealthRegistry.Kind.LIVENESS,
+                        () -> Health.down("could not start: PLUGINS names Broken"));
                 return super.create(context);
             }
         };
         try (StandaloneCluster cluster = StandaloneCluster.start(settings(Map.of()), 0, List.of(monitor))) {
-            HealthReport waited = assertTimeoutPreemptively(Duration.ofMinutes(1), () -> cluster.awaitReady(Duration.ofHours(1), () -> false),
-                    "a service that will never be ready is not waited for");
+            HealthReport waited = assertTimeoutPreemptively(Duration.ofMinutes(1),
+                    () -> cluster.awaitReady(Duration.ofHours(1), () -> false), "a service that will never be ready is not waited for");
             assertFalse(waited.isUp());
             assertEquals("redis-monitor.start: could not start: PLUGINS names Broken", cluster.liveness().downChecks());
         }
@@ -208,7 +209,8 @@ class StandaloneClusterTest {
 
     @Test
     void sentinelsAreNamedInTheReadyLineInsteadOfAnEmbeddedRedis() {
-        SettingsGroup settings = settings(Map.of("REDIS_SENTINELS", "127.0.0.1:26501,127.0.0.1:26502", "REDIS_SENTINEL_MASTER", "mymaster"));
+        SettingsGroup settings = settings(Map.of("REDIS_SENTINELS", "127.0.0.1:26501,127.0.0.1:26502",
+                "REDIS_SENTINEL_MASTER", "mymaster"));
         try (StandaloneCluster cluster = StandaloneCluster.start(settings, 0, List.of(new Recording("rest")))) {
             assertTrue(cluster.readyLine().contains(", redis master mymaster via Sentinels 127.0.0.1:26501,127.0.0.1:26502 (external),"),
                     cluster.readyLine());

@@ -107,8 +107,9 @@ class SentinelPasswordTest {
                 Backoff quick = new Backoff(Duration.ofMillis(1), Duration.ofMillis(2), RandomGenerator.getDefault());
                 assertEquals(Optional.empty(), RedisConnection.openRetrying(unknown, new SimpleMeterRegistry(), log,
                         () -> asked.incrementAndGet() > 2, quick));
-                assertTrue(logged.lines().getFirst().endsWith("; the Sentinel asked (the first of REDIS_SENTINELS that answers) monitors no "
-                        + "master named 'nosuchmaster': check REDIS_SENTINEL_MASTER against its 'sentinel monitor' lines; retrying"),
+                assertTrue(logged.lines().getFirst().endsWith("; the Sentinel asked (the first of REDIS_SENTINELS that answers) "
+                        + "monitors no master named 'nosuchmaster': check REDIS_SENTINEL_MASTER against its 'sentinel monitor' lines; "
+                        + "retrying"),
                         logged.lines().toString());
             }
         }

@@ -19,9 +19,9 @@ import java.util.Map;
  *       {@code <?xml} XML, else it is text.</li>
  * </ol>
  * So HTML served as {@code application/octet-stream}, or with no or an unknown type, is still read for links, and a
- * PDF is not unless its first bytes hold no such control character (then Scrapy reads it as text too). The Content-Encoding plays no part: the body is classified as decoded, as after Scrapy's compression
- * middleware. Costs a map look-up for most pages; the body is read (never copied) only when the headers and the URL
- * do not decide.
+ * PDF is not unless its first bytes hold no such control character (then Scrapy reads it as text too). The
+ * Content-Encoding plays no part: the body is classified as decoded, as after Scrapy's compression middleware. Costs a
+ * map look-up for most pages; the body is read (never copied) only when the headers and the URL do not decide.
  */
 public enum ResponseKind {
 

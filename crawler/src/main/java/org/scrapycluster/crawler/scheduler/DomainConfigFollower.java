@@ -155,8 +155,9 @@ public final class DomainConfigFollower implements AutoCloseable {
                 // the original's words first; a blacklist only this crawler still has is worth a warning
                 LOG.atWarn().addKeyValue("spiderid", spiderId).addKeyValue("reverted_domains", lost.keySet())
                         .addKeyValue("kept_blacklist", firstOf(kept))
-                        .log("Lost config from Zookeeper: throttles back to the defaults; this crawler keeps its blacklist of " + kept.size()
-                                + (kept.size() == 1 ? " domain" : " domains") + ", which crawlers started from now on do not have until"
+                        .log("Lost config from Zookeeper: throttles back to the defaults; this crawler keeps its blacklist of "
+                                + kept.size() + (kept.size() == 1 ? " domain" : " domains")
+                                + ", which crawlers started from now on do not have until"
                                 + " the config is written again");
             }
             changed.accept(lost.keySet());

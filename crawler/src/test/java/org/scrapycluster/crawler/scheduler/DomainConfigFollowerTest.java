@@ -114,8 +114,8 @@ class DomainConfigFollowerTest {
         assertEquals(List.of("INFO Lost config from Zookeeper"), loggedEmptying());
 
         follower.apply("blacklist: [ebay.com]\n");
-        assertEquals(List.of("WARN Lost config from Zookeeper: throttles back to the defaults; this crawler keeps its blacklist of 1 domain, "
-                + "which crawlers started from now on do not have until the config is written again"), loggedEmptying());
+        assertEquals(List.of("WARN Lost config from Zookeeper: throttles back to the defaults; this crawler keeps its blacklist "
+                + "of 1 domain, which crawlers started from now on do not have until the config is written again"), loggedEmptying());
         assertTrue(follower.isBlacklisted("ebay.com"), "kept, as before");
     }
 

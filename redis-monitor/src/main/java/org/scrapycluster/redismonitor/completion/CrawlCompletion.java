@@ -38,7 +38,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * {@code total_pages} counts the pages its crawlers published (issue #193 of the original).
  *
  * <p>Candidates are the crawls of {@code crawls:active} whose last activity (for a foreign crawl found drained, the time
- * it is to be looked at again) is older than the quiet period (on the Redis server's clock). Each is retired with one atomic script that succeeds
+ * it is to be looked at again) is older than the quiet period (on the Redis server's clock). Each is retired with one
+ * atomic script that succeeds
  * only if the crawl is still active, still quiet, has nothing pending and has not expired, so among
  * any number of Redis monitors exactly one announces it. A quiet crawl that still has requests pending (no crawler
  * takes them: crawlers scaled to 0, or its domains blacklisted or paused) is made active again by the same script, so

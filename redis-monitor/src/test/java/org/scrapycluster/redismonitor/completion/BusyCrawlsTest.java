@@ -133,7 +133,8 @@ class BusyCrawlsTest {
         assertEquals(List.of(), kafka.history(), "one look that finds nothing is not enough");
         double score = redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name());
         assertTrue(score >= before.plus(FOREIGN_QUIET).minus(QUIET).toEpochMilli()
-                && score <= after.plus(FOREIGN_QUIET).minus(QUIET).toEpochMilli(), "looked at again a foreign quiet period later: " + score);
+                && score <= after.plus(FOREIGN_QUIET).minus(QUIET).toEpochMilli(),
+                "looked at again a foreign quiet period later: " + score);
         completion.announce();
         assertEquals(List.of(), kafka.history(), "not before then");
         assertEquals(score, redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));

@@ -177,12 +177,14 @@ class LiveViewTest {
         long now = System.currentTimeMillis() / 1000;
         redis.sync().flushdb();
         redis.sync().zadd("crawls:active", (now + 3_600) * 1000.0, "link:app1:python");
-        redis.sync().hset("crawl:link:app1:python", Map.of("pending", "0", "pages", "2", "expires", "0", "updated", Long.toString(now * 1000)));
+        redis.sync().hset("crawl:link:app1:python",
+                Map.of("pending", "0", "pages", "2", "expires", "0", "updated", Long.toString(now * 1000)));
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
 
-        JsonNode crawl = JSON.readTree(live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body()).get("crawls").get(0);
+        byte[] page = live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body();
+        JsonNode crawl = JSON.readTree(page).get("crawls").get(0);
         assertEquals("python", crawl.get("crawlid").asText());
         assertTrue(crawl.get("last_activity").asLong() <= System.currentTimeMillis() / 1000, crawl.toString());
     }

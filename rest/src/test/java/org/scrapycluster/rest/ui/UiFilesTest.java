@@ -45,9 +45,11 @@ class UiFilesTest {
             fields = new ObjectMapper().readTree(schema).path("properties");
         }
         String page = page(Map.of());
-        assertTrue(page.contains("<input name=\"appid\" value=\"webui\" required minlength=\"" + fields.path("appid").path("minLength").asInt()
-                + "\" maxlength=\"" + fields.path("appid").path("maxLength").asInt() + "\">"), "appid");
-        assertTrue(page.contains("<input name=\"crawlid\" required maxlength=\"" + fields.path("crawlid").path("maxLength").asInt() + "\">"),
+        JsonNode appid = fields.path("appid");
+        assertTrue(page.contains("<input name=\"appid\" value=\"webui\" required minlength=\"" + appid.path("minLength").asInt()
+                + "\" maxlength=\"" + appid.path("maxLength").asInt() + "\">"), "appid");
+        int crawlidLength = fields.path("crawlid").path("maxLength").asInt();
+        assertTrue(page.contains("<input name=\"crawlid\" required maxlength=\"" + crawlidLength + "\">"),
                 "crawlid");
         for (String number : List.of("maxdepth", "priority")) {
             JsonNode field = fields.path(number);

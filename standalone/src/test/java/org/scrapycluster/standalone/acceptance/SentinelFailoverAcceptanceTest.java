@@ -70,14 +70,16 @@ class SentinelFailoverAcceptanceTest {
             group.pauseMaster();
             try {
                 Awaitility.await().atMost(WAIT).ignoreExceptions().until(group::replicaPromoted);
-                Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "OK".equals(redis.sync().set("during", "2")));
+                Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                        .until(() -> "OK".equals(redis.sync().set("during", "2")));
                 assertEquals(Integer.toString(group.replicaPort()), redis.sync().configGet("port").get("port"), "on the promoted replica");
             } finally {
                 group.resumeMaster();
             }
             assertEquals("OK", redis.sync().set("after", "3"));
             assertEquals(Integer.toString(group.replicaPort()), redis.sync().configGet("port").get("port"), "still there");
-            assertEquals(List.of("1", "2", "3"), List.of(redis.sync().get("before"), redis.sync().get("during"), redis.sync().get("after")));
+            assertEquals(List.of("1", "2", "3"),
+                    List.of(redis.sync().get("before"), redis.sync().get("during"), redis.sync().get("after")));
         }
     }
 
