@@ -38,6 +38,8 @@ final class MasterWatch implements AutoCloseable {
     private String known;
     /** Another master the Sentinels named at the last look, once: moved to if they name it again. */
     private String named;
+    /** The master a move to failed, said at WARN once: its later failures go to DEBUG. */
+    private String failedFor;
 
     /**
      * Starts watching.
@@ -76,15 +78,25 @@ final class MasterWatch implements AutoCloseable {
             named = answer;
             return;
         }
-        LOG.atWarn().addKeyValue("master", master).addKeyValue("from", known).addKeyValue("to", answer)
-                .log("The Sentinels moved master " + master + " from " + known + " to " + answer + "; reconnecting to it");
+        boolean firstTry = !answer.equals(failedFor);
+        if (firstTry) {
+            LOG.atWarn().addKeyValue("master", master).addKeyValue("from", known).addKeyValue("to", answer)
+                    .log("The Sentinels moved master " + master + " from " + known + " to " + answer + "; following it");
+        }
         try {
             moved.run();
             known = answer;
             named = null;
+            failedFor = null;
         } catch (RuntimeException e) {
-            if (!ticks.isShutdown()) {
-                LOG.warn("Reconnecting to master {} at {} failed ({}); trying again in a second", master, answer, e.getMessage());
+            if (ticks.isShutdown()) {
+                return;
+            }
+            if (firstTry) {
+                failedFor = answer;
+                LOG.warn("Reconnecting to master {} at {} failed ({}); trying again each second", master, answer, e.getMessage());
+            } else {
+                LOG.debug("Reconnecting to master {} at {} failed again ({})", master, answer, e.getMessage());
             }
         }
     }

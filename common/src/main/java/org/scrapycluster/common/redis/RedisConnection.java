@@ -58,6 +58,9 @@ public final class RedisConnection implements AutoCloseable {
     private static final String VERSION_FIELD = "redis_version:";
     /** The most different reasons for failing to connect that one {@link #openRetrying} says. */
     static final int REASONS_SAID = 3;
+    /** How long a reconnection waits for the current connection's server to say who it is (a hung one does not). */
+    private static final Duration SAME_SERVER_WAIT = Duration.ofMillis(500);
+    private static final String RUN_ID_FIELD = "run_id:";
     /** Lettuce's words when every Sentinel reached says it knows no master of the name asked for. */
     private static final String NO_SUCH_MASTER = "Cannot provide redisAddress using sentinel for masterId";
 
@@ -94,6 +97,10 @@ public final class RedisConnection implements AutoCloseable {
             Object role = fresh.sync().role().getFirst();
             if (!"master".equals(String.valueOf(role))) {
                 throw new RedisException("the Redis the Sentinels named answers ROLE with " + role + ", not master");
+            }
+            if (runId(fresh).equals(runIdWithin(connection, SAME_SERVER_WAIT))) {
+                fresh.closeAsync(); // Lettuce reconnected there by itself (the old master died): nothing to move
+                return;
             }
         } catch (RuntimeException e) {
             fresh.closeAsync();
@@ -176,6 +183,28 @@ public final class RedisConnection implements AutoCloseable {
             uri.withPassword(endpoint.password().toCharArray());
         }
         return uri.build();
+    }
+
+    /** The {@code run_id} of the server {@code connection} reaches, which no other server shares. */
+    private static String runId(StatefulRedisConnection<String, String> connection) {
+        return runIdOf(connection.sync().info("server"));
+    }
+
+    /** The {@code run_id} of the server {@code connection} reaches, or empty when it does not say within {@code wait}. */
+    private static String runIdWithin(StatefulRedisConnection<String, String> connection, Duration wait) {
+        try {
+            return runIdOf(connection.async().info("server").get(wait.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        } catch (ExecutionException | TimeoutException | RedisException e) {
+            return "";
+        }
+    }
+
+    private static String runIdOf(String serverInfo) {
+        return serverInfo.lines().filter(line -> line.startsWith(RUN_ID_FIELD)).findFirst()
+                .map(line -> line.substring(RUN_ID_FIELD.length()).strip()).orElse("");
     }
 
     /**

@@ -166,11 +166,6 @@ class LiveViewTest {
         assertEquals(7, view.at("/completed/0/total_pages").asLong());
     }
 
-    /**
-     * A broad crawl (one accounting field and one throttle window per domain): a refresh reads its totals with one
-     * HMGET, at most LIVE_MAX_ACCOUNTING_FIELDS of its domain fields, and the throttle windows of those domains only.
-     */
-    /** The hits in a domain's window are counted by Redis's clock, which stamps them, not by the gateway's, which may be off. */
     /** A foreign crawl a completion check found drained is scored when it is to be looked at again, ahead of now. */
     @Test
     void aCrawlScoredAheadShowsNoActivityLaterThanNow() throws Exception {
@@ -189,6 +184,7 @@ class LiveViewTest {
         assertTrue(crawl.get("last_activity").asLong() <= System.currentTimeMillis() / 1000, crawl.toString());
     }
 
+    /** The hits in a domain's window are counted by Redis's clock, which stamps them, not by the gateway's, which may be off. */
     @Test
     void aDomainsHitsAreCountedByRedisClock() throws Exception {
         long now = System.currentTimeMillis() / 1000;
@@ -209,6 +205,10 @@ class LiveViewTest {
         }
     }
 
+    /**
+     * A broad crawl (one accounting field and one throttle window per domain): a refresh reads its totals with one
+     * HMGET, at most LIVE_MAX_ACCOUNTING_FIELDS of its domain fields, and the throttle windows of those domains only.
+     */
     @Test
     void aBroadCrawlCostsARefreshOnlyTheFieldsItsBudgetAllows() throws Exception {
         long now = System.currentTimeMillis() / 1000;
