@@ -21,12 +21,16 @@ public final class EmbeddedStack implements AutoCloseable {
     private final EmbeddedZooKeeper zookeeper;
     private final EmbeddedRedis redis;
     private final DataDirectory dataDir;
+    /** Held on a data folder the user named while the servers use it; null for a temporary one. */
+    private final DataFolderLock lock;
 
-    private EmbeddedStack(EmbeddedKafka kafka, EmbeddedZooKeeper zookeeper, EmbeddedRedis redis, DataDirectory dataDir) {
+    private EmbeddedStack(EmbeddedKafka kafka, EmbeddedZooKeeper zookeeper, EmbeddedRedis redis, DataDirectory dataDir,
+            DataFolderLock lock) {
         this.kafka = kafka;
         this.zookeeper = zookeeper;
         this.redis = redis;
         this.dataDir = dataDir;
+        this.lock = lock;
     }
 
     /**
@@ -46,12 +50,21 @@ public final class EmbeddedStack implements AutoCloseable {
         }
     }
 
-    /** Starts what {@code options} asks for; on a failure, stops what was already started. */
+    /**
+     * Starts what {@code options} asks for; on a failure, stops what was already started. A data folder the user named
+     * is locked first ({@link DataFolderLock}), so that a second stack on it starts no server.
+     *
+     * @throws IllegalStateException when another process holds the data folder
+     */
     public static EmbeddedStack start(Options options) {
         DataDirectory root = options.dataDir() == null
                 ? DataDirectory.temporaryOfThisProcess("scrapy-cluster-")
                 : DataDirectory.kept(options.dataDir());
+        DataFolderLock lock = root.temporary() ? null : DataFolderLock.take(root.path());
         List<AutoCloseable> started = new ArrayList<>();
+        if (lock != null) {
+            started.add(lock);
+        }
         try {
             EmbeddedRedis redis = options.redisPort() == null ? null
                     : remember(started, EmbeddedRedis.start(options.redisPort(), root.child("redis"), options.shutdownGrace()));
@@ -60,7 +73,7 @@ public final class EmbeddedStack implements AutoCloseable {
             EmbeddedKafka kafka = options.kafkaPort() == null ? null
                     : remember(started, EmbeddedKafka.start(options.kafkaPort(), options.kafkaPartitions(),
                             options.kafkaRetentionBytes(), root.child("kafka")));
-            return new EmbeddedStack(kafka, zookeeper, redis, root);
+            return new EmbeddedStack(kafka, zookeeper, redis, root, lock);
         } catch (RuntimeException | Error e) {
             // an Error too: Kafka's metrics add a shutdown hook, which fails when the JVM is stopping (Ctrl-C during start-up)
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -100,7 +113,7 @@ public final class EmbeddedStack implements AutoCloseable {
 
     @Override
     public void close() {
-        for (AutoCloseable part : new AutoCloseable[] {kafka, zookeeper, redis}) {
+        for (AutoCloseable part : new AutoCloseable[] {kafka, zookeeper, redis, lock}) {
             if (part != null) {
                 closeQuietly(part);
             }

@@ -31,6 +31,7 @@ import org.scrapycluster.common.service.ServiceHost;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsGroup;
+import org.scrapycluster.embedded.DataFolderLock;
 import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
@@ -281,6 +282,11 @@ public final class StandaloneCluster implements AutoCloseable {
         }
         if (!Files.isWritable(path)) {
             throw own.invalid(DATA_DIR, "is " + value + ", a folder this process cannot write to");
+        }
+        Optional<String> holder = DataFolderLock.holder(path);
+        if (holder.isPresent()) {
+            throw own.invalid(DATA_DIR, "is " + value + ", a folder " + holder.get()
+                    + " (another standalone on it); stop that one, or give this one another folder");
         }
         return path;
     }

@@ -39,8 +39,11 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsGroup;
 import org.scrapycluster.common.settings.SettingsSchema;
 import org.scrapycluster.common.settings.SettingsSources;
-import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.DataFolderLock;
+import org.scrapycluster.embedded.EmbeddedRedis;
+import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.FreePorts;
 import org.scrapycluster.embedded.junit.CapturedLog;
 
 import ch.qos.logback.classic.Level;
@@ -240,6 +243,24 @@ class StandaloneClusterTest {
             SettingsException e = assertThrows(SettingsException.class, () -> StandaloneCluster.check(settings, 1, List.of(refusing)));
             assertTrue(e.getMessage().contains("PLUGINS"), e.getMessage());
         }
+    }
+
+    /** A second standalone on a folder in use would run its own Redis on the first one's files before Kafka's lock refused it. */
+    @Test
+    void aDataFolderInUseIsRefusedBeforeAnyServerStarts(@TempDir Path tmp) {
+        int redisPort = FreePorts.pick();
+        try (DataFolderLock held = DataFolderLock.take(tmp)) {
+            SettingsException e = assertThrows(SettingsException.class, () -> StandaloneCluster.start(settings(Map.of(
+                    "STANDALONE_DATA_DIR", tmp.toString(), "STANDALONE_REDIS_PORT", Integer.toString(redisPort))), 1, List.of()));
+            assertEquals("Setting STANDALONE_DATA_DIR (from the command line) is " + tmp + ", a folder in use by process "
+                    + ProcessHandle.current().pid() + " (another standalone on it); stop that one, or give this one another folder",
+                    e.getMessage());
+            IllegalStateException late = assertThrows(IllegalStateException.class, () -> EmbeddedStack.start(
+                    new EmbeddedStack.Options(null, null, redisPort, 1, 0, tmp, Duration.ZERO)));
+            assertTrue(late.getMessage().startsWith("the data folder " + tmp + " is in use by process"), late.getMessage());
+            assertFalse(FreePorts.inUse(redisPort), "no Redis was started on the folder");
+        }
+        StandaloneCluster.dataDirectory(settings(Map.of("STANDALONE_DATA_DIR", tmp.toString())).service("standalone")); // free again
     }
 
     @Test
