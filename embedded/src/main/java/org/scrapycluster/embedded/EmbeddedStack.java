@@ -1,9 +1,12 @@
 package org.scrapycluster.embedded;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -64,6 +67,7 @@ public final class EmbeddedStack implements AutoCloseable {
         List<AutoCloseable> started = new ArrayList<>();
         if (lock != null) {
             started.add(lock);
+            warnOfMissingParts(root.path(), options);
         }
         try {
             EmbeddedRedis redis = options.redisPort() == null ? null
@@ -119,6 +123,31 @@ public final class EmbeddedStack implements AutoCloseable {
             }
         }
         dataDir.release();
+    }
+
+    /**
+     * Warns when a data folder that holds some of the servers' data lacks another's (a folder removed by hand, a disk
+     * restored in part): that server starts empty beside the others' data, which then disagree with it (crawls Redis
+     * still counts whose results Kafka no longer has, or results whose queues are gone).
+     */
+    private static void warnOfMissingParts(Path folder, Options options) {
+        Map<String, Boolean> parts = new LinkedHashMap<>();
+        if (options.redisPort() != null) {
+            parts.put("redis", Files.isDirectory(folder.resolve("redis")));
+        }
+        if (options.zookeeperPort() != null) {
+            parts.put("zookeeper", Files.isDirectory(folder.resolve("zookeeper")));
+        }
+        if (options.kafkaPort() != null) {
+            parts.put("kafka", Files.isDirectory(folder.resolve("kafka")));
+        }
+        List<String> missing = parts.entrySet().stream().filter(part -> !part.getValue()).map(Map.Entry::getKey).toList();
+        if (!missing.isEmpty() && missing.size() < parts.size()) {
+            LOG.atWarn().addKeyValue("folder", folder).addKeyValue("missing", missing)
+                    .log("The data folder {} holds no {} data: it starts empty beside the others' (queues without their results, "
+                            + "or results without their crawls); restore it, or start on an empty folder", folder,
+                            String.join(" or ", missing));
+        }
     }
 
     private static <T extends AutoCloseable> T remember(List<AutoCloseable> started, T part) {

@@ -264,6 +264,26 @@ class StandaloneClusterTest {
     }
 
     @Test
+    void aDataFolderThatLacksOneServersDataIsWarnedOf(@TempDir Path tmp) {
+        EmbeddedStack.Options redisAndZooKeeper = new EmbeddedStack.Options(null, 0, 0, 1, 0, tmp, Duration.ZERO);
+        assertEquals(List.of(), startAndStop(redisAndZooKeeper), "a new folder: nothing is missing (Kafka is not started here)");
+        assertEquals(List.of(), startAndStop(redisAndZooKeeper), "a restart on it");
+
+        new DataDirectory(tmp.resolve("redis"), true).release(); // removed by hand, say
+        List<String> said = startAndStop(redisAndZooKeeper);
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.getFirst().startsWith("WARN The data folder " + tmp + " holds no redis data: it starts empty"), said.toString());
+    }
+
+    /** What starting and stopping a stack of {@code options} warns of. */
+    private static List<String> startAndStop(EmbeddedStack.Options options) {
+        try (CapturedLog log = CapturedLog.start(EmbeddedStack.class, Level.WARN)) {
+            EmbeddedStack.start(options).close();
+            return log.lines();
+        }
+    }
+
+    @Test
     void aDataFolderThatCannotBeOneIsASettingsErrorBeforeAnyServerStarts(@TempDir Path tmp) throws IOException {
         Path file = Files.writeString(tmp.resolve("file"), "not a folder");
         Map<String, String> refusals = Map.of(
