@@ -5,12 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The lock a process holds on a data folder it keeps its embedded servers' data in ({@value #FILE}, holding its process
@@ -21,11 +22,18 @@ import java.util.Optional;
 public final class DataFolderLock implements AutoCloseable {
 
     static final String FILE = ".scrapy-cluster.lock";
+    /**
+     * The folders this process holds, by real path: closing any channel of the lock file would release the process's
+     * lock on it (POSIX locks are the process's), so a second look from this process must not open one.
+     */
+    private static final Map<Path, DataFolderLock> HELD = new ConcurrentHashMap<>();
 
+    private final Path key;
     private final FileChannel channel;
     private final FileLock lock;
 
-    private DataFolderLock(FileChannel channel, FileLock lock) {
+    private DataFolderLock(Path key, FileChannel channel, FileLock lock) {
+        this.key = key;
         this.channel = channel;
         this.lock = lock;
     }
@@ -33,20 +41,25 @@ public final class DataFolderLock implements AutoCloseable {
     /**
      * Takes the lock of {@code folder}, which exists.
      *
-     * @throws IllegalStateException naming the folder and the process that holds it, when another one does
+     * @throws IllegalStateException naming the folder and the process that holds it, when another one does, or this one
      */
-    public static DataFolderLock take(Path folder) {
+    public static synchronized DataFolderLock take(Path folder) {
+        Path key = realPath(folder);
+        if (HELD.containsKey(key)) {
+            throw new IllegalStateException(inUseMessage(folder, ownHolder()));
+        }
         FileChannel channel = null;
         try {
             channel = FileChannel.open(folder.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            FileLock lock = tryLock(channel);
+            FileLock lock = channel.tryLock();
             if (lock == null) {
-                throw new IllegalStateException("the data folder " + folder + " is " + inUse(channel)
-                        + " (another standalone on it); stop that one, or give this one another folder");
+                throw new IllegalStateException(inUseMessage(folder, inUse(channel)));
             }
             channel.truncate(0);
             channel.write(ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII)), 0);
-            return new DataFolderLock(channel, lock);
+            DataFolderLock taken = new DataFolderLock(key, channel, lock);
+            HELD.put(key, taken);
+            return taken;
         } catch (IOException e) {
             closeQuietly(channel);
             throw new UncheckedIOException("cannot lock the data folder " + folder, e);
@@ -56,29 +69,47 @@ public final class DataFolderLock implements AutoCloseable {
         }
     }
 
-    /** Who holds the lock of {@code folder} now ({@code in use by process 4242}), or empty when nobody does. */
-    public static Optional<String> holder(Path folder) {
-        if (!Files.exists(folder.resolve(FILE))) {
+    /**
+     * Who holds the lock of {@code folder} now ({@code in use by process 4242}), or empty when nobody does. Asked with a
+     * shared lock on a channel open for reading only, so that a lock file this user may only read is asked too.
+     *
+     * @throws UncheckedIOException when the lock file cannot be read
+     */
+    public static synchronized Optional<String> holder(Path folder) {
+        Path file = folder.resolve(FILE);
+        if (!Files.exists(file)) {
             return Optional.empty();
         }
-        try (FileChannel channel = FileChannel.open(folder.resolve(FILE), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            FileLock lock = tryLock(channel);
-            if (lock == null) {
+        if (HELD.containsKey(realPath(folder))) {
+            return Optional.of(ownHolder());
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            FileLock shared = channel.tryLock(0, Long.MAX_VALUE, true);
+            if (shared == null) {
                 return Optional.of(inUse(channel));
             }
-            lock.release();
+            shared.release();
             return Optional.empty();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the lock of the data folder " + folder, e);
+            throw new UncheckedIOException("cannot read the lock file " + file, e);
         }
     }
 
-    private static FileLock tryLock(FileChannel channel) throws IOException {
+    private static Path realPath(Path folder) {
         try {
-            return channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            return null; // this process holds it already
+            return folder.toRealPath();
+        } catch (IOException e) {
+            return folder.toAbsolutePath().normalize();
         }
+    }
+
+    private static String ownHolder() {
+        return "in use by process " + ProcessHandle.current().pid();
+    }
+
+    private static String inUseMessage(Path folder, String holder) {
+        return "the data folder " + folder + " is " + holder
+                + " (another standalone on it); stop that one, or give this one another folder";
     }
 
     private static String inUse(FileChannel channel) throws IOException {
@@ -101,11 +132,14 @@ public final class DataFolderLock implements AutoCloseable {
     /** Releases the lock; the file stays, so that the folder's owner can be read while one holds it. */
     @Override
     public void close() {
-        try {
-            lock.release();
-        } catch (IOException e) {
-            // closing the channel releases it all the same
+        synchronized (DataFolderLock.class) {
+            HELD.remove(key, this);
+            try {
+                lock.release();
+            } catch (IOException e) {
+                // closing the channel releases it all the same
+            }
+            closeQuietly(channel);
         }
-        closeQuietly(channel);
     }
 }

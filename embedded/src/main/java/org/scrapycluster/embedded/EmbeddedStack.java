@@ -1,5 +1,6 @@
 package org.scrapycluster.embedded;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,8 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedStack implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStack.class);
+    /** The file of a kept data folder that says its servers all started on it once. */
+    static final String STARTED = ".scrapy-cluster.started";
 
     private final EmbeddedKafka kafka;
     private final EmbeddedZooKeeper zookeeper;
@@ -77,6 +80,9 @@ public final class EmbeddedStack implements AutoCloseable {
             EmbeddedKafka kafka = options.kafkaPort() == null ? null
                     : remember(started, EmbeddedKafka.start(options.kafkaPort(), options.kafkaPartitions(),
                             options.kafkaRetentionBytes(), root.child("kafka")));
+            if (lock != null) {
+                markStarted(root.path());
+            }
             return new EmbeddedStack(kafka, zookeeper, redis, root, lock);
         } catch (RuntimeException | Error e) {
             // an Error too: Kafka's metrics add a shutdown hook, which fails when the JVM is stopping (Ctrl-C during start-up)
@@ -125,12 +131,26 @@ public final class EmbeddedStack implements AutoCloseable {
         dataDir.release();
     }
 
+    /** Notes in {@code folder} that its servers started there once, all of them ({@link #warnOfMissingParts}). */
+    private static void markStarted(Path folder) {
+        try {
+            Files.writeString(folder.resolve(STARTED), "the embedded servers started on this folder\n");
+        } catch (IOException e) {
+            LOG.warn("Cannot mark the data folder {} as started on ({}): a part of it removed later will not be warned of", folder,
+                    e.getMessage());
+        }
+    }
+
     /**
-     * Warns when a data folder that holds some of the servers' data lacks another's (a folder removed by hand, a disk
-     * restored in part): that server starts empty beside the others' data, which then disagree with it (crawls Redis
-     * still counts whose results Kafka no longer has, or results whose queues are gone).
+     * Warns when a data folder its servers all started on before ({@value #STARTED}) lacks one's data now (a folder
+     * removed by hand, a disk restored in part): that server starts empty beside the others' data, which then disagree
+     * with it (crawls Redis still counts whose results Kafka no longer has, or results whose queues are gone). A first
+     * start cut short leaves no mark, so the next start is not warned of the parts it never made.
      */
     private static void warnOfMissingParts(Path folder, Options options) {
+        if (!Files.exists(folder.resolve(STARTED))) {
+            return;
+        }
         Map<String, Boolean> parts = new LinkedHashMap<>();
         if (options.redisPort() != null) {
             parts.put("redis", Files.isDirectory(folder.resolve("redis")));
@@ -142,7 +162,7 @@ public final class EmbeddedStack implements AutoCloseable {
             parts.put("kafka", Files.isDirectory(folder.resolve("kafka")));
         }
         List<String> missing = parts.entrySet().stream().filter(part -> !part.getValue()).map(Map.Entry::getKey).toList();
-        if (!missing.isEmpty() && missing.size() < parts.size()) {
+        if (!missing.isEmpty()) {
             LOG.atWarn().addKeyValue("folder", folder).addKeyValue("missing", missing)
                     .log("The data folder {} holds no {} data: it starts empty beside the others' (queues without their results, "
                             + "or results without their crawls); restore it, or start on an empty folder", folder,

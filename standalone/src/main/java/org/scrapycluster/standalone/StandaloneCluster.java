@@ -1,6 +1,7 @@
 package org.scrapycluster.standalone;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.AccessDeniedException;
@@ -237,13 +238,13 @@ public final class StandaloneCluster implements AutoCloseable {
     }
 
     private static EmbeddedStack.Options embeddedOptions(SettingsGroup settings, Settings own) {
+        Path dataDir = dataDirectory(own); // first: a folder in use says so, rather than the ports its standalone holds
         Integer kafka = settings.isUserSet("KAFKA_HOSTS") ? null : port(own, "STANDALONE_KAFKA_PORT", "Kafka", "KAFKA_HOSTS");
         Integer zookeeper = settings.isUserSet("ZOOKEEPER_HOSTS") ? null
                 : port(own, "STANDALONE_ZOOKEEPER_PORT", "ZooKeeper", "ZOOKEEPER_HOSTS");
         boolean externalRedis = settings.isUserSet("REDIS_HOST") || settings.isUserSet("REDIS_PORT") || settings.isUserSet("REDIS_SENTINELS");
         Integer redis = externalRedis ? null
                 : port(own, "STANDALONE_REDIS_PORT", "Redis", "REDIS_HOST");
-        Path dataDir = dataDirectory(own);
         int partitions = own.getInt("STANDALONE_KAFKA_PARTITIONS");
         if (partitions < 1) {
             throw own.invalid("STANDALONE_KAFKA_PARTITIONS", "must be at least 1");
@@ -283,7 +284,12 @@ public final class StandaloneCluster implements AutoCloseable {
         if (!Files.isWritable(path)) {
             throw own.invalid(DATA_DIR, "is " + value + ", a folder this process cannot write to");
         }
-        Optional<String> holder = DataFolderLock.holder(path);
+        Optional<String> holder;
+        try {
+            holder = DataFolderLock.holder(path);
+        } catch (UncheckedIOException e) {
+            throw own.invalid(DATA_DIR, "is " + value + ", and its lock file cannot be read: " + e.getCause().getMessage());
+        }
         if (holder.isPresent()) {
             throw own.invalid(DATA_DIR, "is " + value + ", a folder " + holder.get()
                     + " (another standalone on it); stop that one, or give this one another folder");

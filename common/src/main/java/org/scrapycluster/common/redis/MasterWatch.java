@@ -72,6 +72,7 @@ final class MasterWatch implements AutoCloseable {
         if (answer == null || answer.equals(known) || known == null) {
             known = known == null ? answer : known;
             named = null;
+            failedFor = answer == null ? failedFor : null;
             return;
         }
         if (!answer.equals(named)) {

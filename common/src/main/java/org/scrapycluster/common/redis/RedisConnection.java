@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -58,8 +59,11 @@ public final class RedisConnection implements AutoCloseable {
     private static final String VERSION_FIELD = "redis_version:";
     /** The most different reasons for failing to connect that one {@link #openRetrying} says. */
     static final int REASONS_SAID = 3;
-    /** How long a reconnection waits for the current connection's server to say who it is (a hung one does not). */
-    private static final Duration SAME_SERVER_WAIT = Duration.ofMillis(500);
+    /**
+     * How long a reconnection waits for the current connection's server to say who it is (a hung one does not): longer
+     * than the Redis monitor's blocking wait for job signals (one second), which the question queues behind.
+     */
+    private static final Duration SAME_SERVER_WAIT = Duration.ofSeconds(2);
     private static final String RUN_ID_FIELD = "run_id:";
     /** Lettuce's words when every Sentinel reached says it knows no master of the name asked for. */
     private static final String NO_SUCH_MASTER = "Cannot provide redisAddress using sentinel for masterId";
@@ -98,7 +102,8 @@ public final class RedisConnection implements AutoCloseable {
             if (!"master".equals(String.valueOf(role))) {
                 throw new RedisException("the Redis the Sentinels named answers ROLE with " + role + ", not master");
             }
-            if (runId(fresh).equals(runIdWithin(connection, SAME_SERVER_WAIT))) {
+            String reached = runId(fresh);
+            if (!reached.isEmpty() && reached.equals(runIdWithin(connection, SAME_SERVER_WAIT))) {
                 fresh.closeAsync(); // Lettuce reconnected there by itself (the old master died): nothing to move
                 return;
             }
@@ -185,9 +190,16 @@ public final class RedisConnection implements AutoCloseable {
         return uri.build();
     }
 
-    /** The {@code run_id} of the server {@code connection} reaches, which no other server shares. */
+    /**
+     * The {@code run_id} of the server {@code connection} reaches, which no other server shares; empty when it does not
+     * say (INFO renamed or refused by an ACL, a server without one).
+     */
     private static String runId(StatefulRedisConnection<String, String> connection) {
-        return runIdOf(connection.sync().info("server"));
+        try {
+            return runIdOf(connection.sync().info("server"));
+        } catch (RedisCommandExecutionException e) {
+            return "";
+        }
     }
 
     /** The {@code run_id} of the server {@code connection} reaches, or empty when it does not say within {@code wait}. */
@@ -197,7 +209,7 @@ public final class RedisConnection implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "";
-        } catch (ExecutionException | TimeoutException | RedisException e) {
+        } catch (ExecutionException | TimeoutException | CancellationException | RedisException e) {
             return "";
         }
     }
