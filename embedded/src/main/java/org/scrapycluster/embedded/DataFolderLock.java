@@ -9,9 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The lock a process holds on a data folder it keeps its embedded servers' data in ({@value #FILE}, holding its process
@@ -26,7 +26,7 @@ public final class DataFolderLock implements AutoCloseable {
      * The folders this process holds, by real path: closing any channel of the lock file would release the process's
      * lock on it (POSIX locks are the process's), so a second look from this process must not open one.
      */
-    private static final Map<Path, DataFolderLock> HELD = new ConcurrentHashMap<>();
+    private static final Map<Path, DataFolderLock> HELD = new HashMap<>(); // under the class's lock
 
     private final Path key;
     private final FileChannel channel;
@@ -70,7 +70,8 @@ public final class DataFolderLock implements AutoCloseable {
     }
 
     /**
-     * Who holds the lock of {@code folder} now ({@code in use by process 4242}), or empty when nobody does. Asked with a
+     * Who holds the lock of {@code folder} now, with what to do ({@code in use by process 4242 (another standalone on it);
+     * stop that one, or give this one another folder}), or empty when nobody does. Asked with a
      * shared lock on a channel open for reading only, so that a lock file this user may only read is asked too.
      *
      * @throws UncheckedIOException when the lock file cannot be read
@@ -104,19 +105,22 @@ public final class DataFolderLock implements AutoCloseable {
     }
 
     private static String ownHolder() {
-        return "in use by process " + ProcessHandle.current().pid();
+        return inUseBy("process " + ProcessHandle.current().pid());
     }
 
     private static String inUseMessage(Path folder, String holder) {
-        return "the data folder " + folder + " is " + holder
-                + " (another standalone on it); stop that one, or give this one another folder";
+        return "the data folder " + folder + " is " + holder;
     }
 
     private static String inUse(FileChannel channel) throws IOException {
         ByteBuffer read = ByteBuffer.allocate(32);
         channel.read(read, 0);
         String pid = new String(read.array(), 0, read.position(), StandardCharsets.US_ASCII).strip();
-        return "in use by " + (pid.isEmpty() ? "another process" : "process " + pid);
+        return inUseBy(pid.isEmpty() ? "another process" : "process " + pid);
+    }
+
+    private static String inUseBy(String process) {
+        return "in use by " + process + " (another standalone on it); stop that one, or give this one another folder";
     }
 
     private static void closeQuietly(FileChannel channel) {

@@ -291,8 +291,7 @@ public final class StandaloneCluster implements AutoCloseable {
             throw own.invalid(DATA_DIR, "is " + value + ", and its lock file cannot be read: " + e.getCause().getMessage());
         }
         if (holder.isPresent()) {
-            throw own.invalid(DATA_DIR, "is " + value + ", a folder " + holder.get()
-                    + " (another standalone on it); stop that one, or give this one another folder");
+            throw own.invalid(DATA_DIR, "is " + value + ", a folder " + holder.get());
         }
         return path;
     }

@@ -3,9 +3,6 @@ package org.scrapycluster.common.redis;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.RedisClient;
@@ -31,7 +28,9 @@ final class MasterWatch implements AutoCloseable {
     private final RedisClient client;
     private final String master;
     private final Runnable moved;
-    private final ScheduledExecutorService ticks;
+    private final Ticker ticker = new Ticker("redis-master-watch");
+    /** Set by {@link #close()}: a move cut short by the stop is not said to have failed. */
+    private volatile boolean closed;
     /** The connection to a Sentinel, made when first needed and again after one failed; closed by whichever thread takes it. */
     private final AtomicReference<StatefulRedisSentinelConnection<String, String>> sentinel = new AtomicReference<>();
     /** The master as the Sentinels named it when watching began, or the one last moved to. */
@@ -51,8 +50,7 @@ final class MasterWatch implements AutoCloseable {
         this.client = client;
         this.master = master;
         this.moved = moved;
-        this.ticks = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("redis-master-watch").daemon().factory());
-        ticks.scheduleWithFixedDelay(this::ask, 0, PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.every(Duration.ZERO, PERIOD, this::ask);
     }
 
     private void ask() {
@@ -90,7 +88,7 @@ final class MasterWatch implements AutoCloseable {
             named = null;
             failedFor = null;
         } catch (RuntimeException e) {
-            if (ticks.isShutdown()) {
+            if (closed) {
                 return;
             }
             if (firstTry) {
@@ -116,12 +114,8 @@ final class MasterWatch implements AutoCloseable {
 
     @Override
     public void close() {
-        ticks.shutdownNow();
-        try {
-            ticks.awaitTermination(PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        closed = true;
+        ticker.close(PERIOD);
         closeSentinel();
     }
 }

@@ -215,8 +215,7 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     private static String runIdOf(String serverInfo) {
-        return serverInfo.lines().filter(line -> line.startsWith(RUN_ID_FIELD)).findFirst()
-                .map(line -> line.substring(RUN_ID_FIELD.length()).strip()).orElse("");
+        return infoField(serverInfo, RUN_ID_FIELD).orElse("");
     }
 
     /**
@@ -370,9 +369,13 @@ public final class RedisConnection implements AutoCloseable {
 
     /** Whether the {@code INFO server} text {@code serverInfo} names a {@code redis_version} of 6.0 or newer. */
     static boolean isRedis6OrNewer(String serverInfo) {
-        return serverInfo.lines().filter(line -> line.startsWith(VERSION_FIELD)).findFirst()
-                .map(line -> line.substring(VERSION_FIELD.length()).strip().split("\\.")[0])
+        return infoField(serverInfo, VERSION_FIELD).map(version -> version.split("\\.")[0])
                 .filter(major -> major.matches("\\d{1,4}")).map(major -> Integer.parseInt(major) >= 6).orElse(false);
+    }
+
+    /** The value of the line of {@code INFO} text {@code info} that starts with {@code field} ({@code run_id:}), stripped. */
+    private static Optional<String> infoField(String info, String field) {
+        return info.lines().filter(line -> line.startsWith(field)).findFirst().map(line -> line.substring(field.length()).strip());
     }
 
     /** The time by Redis's clock ({@code TIME}): the clock the scripts stamp the throttle windows and the accounting with. */
