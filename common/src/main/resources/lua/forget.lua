@@ -2,7 +2,7 @@
 -- (docs/redis-monitor.md "stop"); see lib/forget, which it needs with lib/errors.
 --
 -- KEYS[1] crawl:<spiderid>:<appid>:<crawlid>   KEYS[2] crawls:<spiderid>:<appid>   KEYS[3] crawls:active
--- KEYS[4] crawls:foreign                       KEYS[5] crawls:drained   KEYS[6] purged:<spiderid>:<appid>:<crawlid>
+-- KEYS[4] crawls:foreign                       KEYS[5] crawls:drained_seen   KEYS[6] purged:<spiderid>:<appid>:<crawlid>
 -- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] seconds the accounting hash is kept
 -- Returns {kept, dropped, purged}: kept 1 when the accounting hash was left to expire, 0 when it was deleted or
 -- there was none; dropped, the requests crawlers dropped since the crawl was blacklisted; purged, those the

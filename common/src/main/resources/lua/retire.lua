@@ -13,7 +13,7 @@
 -- lib/errors and lib/forget. A crawl whose accounting cannot answer
 -- for it (crawls:foreign) is retired only with ARGV[6] "1", once its caller has read the queues and
 -- leases and found nothing of it: the pending count is not looked at, and the crawl leaves
--- crawls:foreign and crawls:drained.
+-- crawls:foreign and crawls:drained_seen.
 -- A quiet crawl that still has requests pending (no crawler takes them: crawlers scaled to 0, or its
 -- domains blacklisted or paused) is made active again at the server clock's time, so that the
 -- completion checks of every monitor pass it over for another quiet period instead of reading its
@@ -24,7 +24,7 @@
 -- KEYS[4] crawls:completed                     KEYS[5] timeout:<spiderid>:<appid>:<crawlid>
 -- ARGV[1] crawlid   ARGV[2] <spiderid>:<appid>:<crawlid>   ARGV[3] quiet bound, epoch milliseconds
 -- ARGV[4] spiderid  ARGV[5] appid   ARGV[6] "1" when the queues were read and hold nothing of the crawl
--- KEYS[6] crawls:foreign   KEYS[7] crawls:drained   KEYS[8] <spiderid>:blacklist
+-- KEYS[6] crawls:foreign   KEYS[7] crawls:drained_seen   KEYS[8] <spiderid>:blacklist
 -- ARGV[7] <appid>||<crawlid>   ARGV[8] seconds the accounting hash of a forgotten crawl is kept
 -- Returns the crawl's published pages when this call retired it, -2 when it made the busy crawl active
 -- again, -3 when it forgot the blacklisted crawl, -1 when it left it as it was.
@@ -62,7 +62,7 @@ redis.call('DEL', KEYS[1], KEYS[5])
 redis.pcall('SREM', KEYS[2], ARGV[1]) -- pcall: under the appid "queue" KEYS[2] may be a queue (lib/accounting)
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('SREM', KEYS[6], ARGV[2])
-redis.call('SREM', KEYS[7], ARGV[2])
+redis.call('HDEL', KEYS[7], ARGV[2])
 local announced = {ARGV[4], ARGV[5], ARGV[1], pages}
 if started and started > 0 then
   announced[5] = math.floor(started / 1000)

@@ -31,12 +31,12 @@ local function index_crawl(spider, fields)
 end
 
 -- Notes that the crawl of these fields moved now: it goes to the server clock's time in crawls:active, and
--- out of crawls:drained, so that a foreign crawl that resumed after a completion check found it drained is
+-- out of crawls:drained_seen, so that a foreign crawl that resumed after a completion check found it drained is
 -- announced only once two checks after this find it drained again.
 local function mark_active(spider, fields, clock)
   local name = crawl_name(spider, fields)
   redis.call('ZADD', KEYSPACE.crawls_active, clock.millis, name)
-  redis.call('SREM', KEYSPACE.crawls_drained, name)
+  redis.call('HDEL', KEYSPACE.crawls_drained_seen, name)
 end
 
 local function touch(spider, fields, key, clock)

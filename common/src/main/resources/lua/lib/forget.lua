@@ -1,5 +1,5 @@
 -- Forgets a crawl that was stopped or expired (docs/redis-monitor.md "stop"): takes it out of its app's
--- crawls, crawls:active (no completion announcement follows), crawls:foreign and crawls:drained at once,
+-- crawls, crawls:active (no completion announcement follows), crawls:foreign and crawls:drained_seen at once,
 -- so that neither an app's info nor the completion check reads it again, and leaves its accounting hash
 -- to expire after ttl seconds. That hash then says what is true, nothing queued or leased (the purge took
 -- every domain field to 0), and answers an info on the crawl, or a second stop of it, without reading
@@ -8,7 +8,7 @@
 -- lease and counts nothing. The hash of a crawl in crawls:foreign cannot answer for it (a Python service
 -- moved its requests behind the counters' back) and is deleted, as is a key of another type at its name.
 -- keys: accounting (crawl:<spiderid>:<appid>:<crawlid>), app_crawls (crawls:<spiderid>:<appid>), active,
--- foreign, drained (crawls:active, crawls:foreign, crawls:drained), purged (purged:<spiderid>:<appid>:<crawlid>, or
+-- foreign, drained (crawls:active, crawls:foreign, crawls:drained_seen), purged (purged:<spiderid>:<appid>:<crawlid>, or
 -- none);
 -- name: <spiderid>:<appid>:<crawlid>.
 -- Returns 1 when the accounting hash was left to expire, 0 when it was deleted or there was none; the
@@ -34,6 +34,6 @@ local function forget_crawl(keys, crawlid, name, ttl)
   end
   redis.pcall('SREM', keys.app_crawls, crawlid) -- pcall: under the appid "queue" it may be a queue (lib/accounting)
   redis.call('ZREM', keys.active, name)
-  redis.call('SREM', keys.drained, name)
+  redis.call('HDEL', keys.drained, name)
   return kept, dropped, purged
 end

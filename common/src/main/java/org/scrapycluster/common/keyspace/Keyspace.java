@@ -82,8 +82,11 @@ public final class Keyspace {
      * and Java clusters").
      */
     public static final String CRAWLS_FOREIGN = "crawls:foreign";
-    /** The SET of crawls of {@link #CRAWLS_FOREIGN} that a completion check found with nothing queued or leased. */
-    public static final String CRAWLS_DRAINED = "crawls:drained";
+    /**
+     * The HASH of crawls of {@link #CRAWLS_FOREIGN} that a completion check found with nothing queued or leased, each to
+     * the number of requests its dupefilter held then (a SET named {@code crawls:drained} in builds before 2026-12-06).
+     */
+    public static final String CRAWLS_DRAINED = "crawls:drained_seen";
     /** The LIST of announcements of retired crawls that no Kafka has taken yet, oldest first. */
     public static final String CRAWLS_COMPLETED = "crawls:completed";
 

@@ -43,6 +43,7 @@ public final class CrawlCounts {
     private static final LuaScript RETIRE = LuaScript.load("retire", "clock", "errors", "forget");
     private static final LuaScript CHECK = LuaScript.load("check_accounting", "errors");
     private static final LuaScript FORGET = LuaScript.load("forget", "errors", "forget");
+    private static final LuaScript DRAINED = LuaScript.load("drained", "errors");
 
     /** How long the accounting of a stopped or expired crawl outlives it ({@link #forget(CrawlRef)}): a day. */
     public static final Duration FORGOTTEN_ACCOUNTING_TTL = Duration.ofDays(1);
@@ -155,22 +156,22 @@ public final class CrawlCounts {
     }
 
     /**
-     * Notes that a completion check read the queues of foreign {@code crawl} and found nothing:
-     * true when an earlier check had found the same, so the crawl may be retired now; false when
-     * this is the first such check, which makes the crawl active again at {@code activeAt} (now, or later for a longer
+     * Notes that a completion check read the queues of foreign {@code crawl} and found nothing: true when an earlier
+     * check had found the same and the crawl's dupefilter holds as many requests as then (a Python crawler fetching at
+     * both looks files the links of a page fetched in between there), so the crawl may be retired now; otherwise the
+     * dupefilter's size is noted, and the crawl made active again at {@code activeAt} (now, or later for a longer
      * wait), so that the next check comes at least a quiet period after that.
      */
     public boolean drained(CrawlRef crawl, Instant activeAt) {
-        if (redis.sync().sadd(Keyspace.CRAWLS_DRAINED, crawl.name()) == 0) {
-            return true;
-        }
-        redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, (double) activeAt.toEpochMilli(), crawl.name());
-        return false;
+        Long mayRetire = DRAINED.call(redis, ScriptOutputType.INTEGER,
+                new String[] {Keyspace.CRAWLS_DRAINED, Keyspace.CRAWLS_ACTIVE, Keyspace.dupefilter(crawl.spiderId(), crawl.crawlid())},
+                crawl.name(), Long.toString(activeAt.toEpochMilli()));
+        return mayRetire == 1;
     }
 
     /** Notes that foreign {@code crawl} still has requests: it is active at {@code now}, and not drained. */
     public void busy(CrawlRef crawl, Instant now) {
-        redis.sync().srem(Keyspace.CRAWLS_DRAINED, crawl.name());
+        redis.sync().hdel(Keyspace.CRAWLS_DRAINED, crawl.name());
         redis.sync().zadd(Keyspace.CRAWLS_ACTIVE, (double) now.toEpochMilli(), crawl.name());
     }
 
@@ -316,7 +317,7 @@ public final class CrawlCounts {
     /**
      * Forgets a crawl that was stopped or expired, whose answer is its last word: takes it out of its
      * app's crawls, {@code crawls:active} (it is not announced complete), {@code crawls:foreign} and
-     * {@code crawls:drained} at once, so that an app's info and the completion check no longer read
+     * {@code crawls:drained_seen} at once, so that an app's info and the completion check no longer read
      * it, and leaves its accounting to expire after {@link #FORGOTTEN_ACCOUNTING_TTL}: until then it
      * answers an info on the crawl, or a second stop, with nothing pending, without reading the
      * spider's queues. The accounting of a crawl in {@code crawls:foreign}, which cannot answer for

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -69,12 +70,13 @@ class ForgottenCrawlTest {
         redis.sync().zremrangebyrank(stoppedQueue.key(), 0, 0);
         assertTrue(counts.foreign(stopped));
         assertTrue(counts.trustedApp(spider, "app").isEmpty(), "the app is answered by reading its queues");
+        assertFalse(counts.drained(stopped, Instant.now()), "a completion check's first look noted it");
 
         stop(stopped);
         assertFalse(counts.forget(stopped).kept(), "its accounting, which cannot answer for it, is deleted");
 
         assertFalse(redis.sync().sismember(Keyspace.CRAWLS_FOREIGN, stopped.name()));
-        assertFalse(redis.sync().sismember(Keyspace.CRAWLS_DRAINED, stopped.name()));
+        assertFalse(redis.sync().hexists(Keyspace.CRAWLS_DRAINED, stopped.name()));
         assertEquals(0, redis.sync().exists(stopped.accountingKey()));
         assertEquals(List.of(kept), counts.trustedApp(spider, "app").orElseThrow().stream().map(CrawlCount::crawl).toList(),
                 "the app is answered from its accounting again");

@@ -59,8 +59,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <p>A crawl whose accounting cannot answer for it (a Python crawler or Kafka monitor moved its
  * requests: docs/operations.md "Mixed Python and Java clusters") is judged by reading the queues and
  * leases instead: it is announced when two checks at least {@code CRAWL_COMPLETE_FOREIGN_QUIET_SECONDS} apart both find
- * nothing of it, since a Python crawler's activity leaves no trace in {@code crawls:active}, and the request it fetches
- * none in Redis.
+ * nothing of it and its dupefilter no larger at the second, since a Python crawler's activity leaves no trace in
+ * {@code crawls:active}, and the request it fetches none in Redis; a page it fetched between the checks filed its links
+ * in the dupefilter.
  *
  * <p>A crawl whose keys Redis refuses (an accounting hash of another type, hand-edited) is logged once and
  * passed over, and the crawls after it are judged (docs/operations.md "Keys Redis refuses").

@@ -144,6 +144,30 @@ class BusyCrawlsTest {
         assertEquals(List.of("python"), announced("crawlid"));
     }
 
+    /**
+     * A Python crawler fetching at both looks: the page it fetched in between filed a link in the crawl's dupefilter, which
+     * another took from the queue at once. Not announced until a look finds the dupefilter as the one before it did.
+     */
+    @Test
+    void aForeignCrawlWhoseDupefilterGrewBetweenTwoLooksThatFoundNothingIsLookedAtAgain() throws Exception {
+        CrawlRef crawl = new CrawlRef("link", "app", "fetching");
+        String dupefilter = Keyspace.dupefilter("link", "fetching");
+        redis.sync().sadd(Keyspace.CRAWLS_FOREIGN, crawl.name());
+        redis.sync().sadd(dupefilter, "fingerprint-of-the-seed's-link");
+        quietAQuietPeriodAgo(crawl);
+        completion.announce();
+
+        redis.sync().sadd(dupefilter, "fingerprint-of-the-next-link");
+        quietAQuietPeriodAgo(crawl);
+        completion.announce();
+        assertEquals(List.of(), kafka.history(), "the crawl moved between the looks");
+        assertTrue(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()) > serverTime().toEpochMilli(), "to be looked at again");
+
+        quietAQuietPeriodAgo(crawl);
+        completion.announce();
+        assertEquals(List.of("fetching"), announced("crawlid"), "a third look finds what the second did");
+    }
+
     @Test
     void everyBusyCrawlOfAPassIsPassedOverHoweverManyPagesOfCandidatesTheyFill() throws Exception {
         List<CrawlRef> crawls = new ArrayList<>();
