@@ -4,12 +4,20 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import org.apache.zookeeper.server.PurgeTxnLog;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.server.command.FourLetterCommands;
+import org.apache.zookeeper.server.persistence.FileSnap;
+import org.apache.zookeeper.server.persistence.FileTxnLog;
+import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
 
 /**
  * A single ZooKeeper server in this JVM on 127.0.0.1, built from ZooKeeper's own classes (no
@@ -20,6 +28,10 @@ import org.apache.zookeeper.server.command.FourLetterCommands;
  * {@code stat}, {@code srvr}, {@code envi}, {@code conf}; its crawler will not start without an
  * answer to {@code envi}), added to any whitelist the JVM was started with (docs/operations.md,
  * "Mixed Python and Java clusters").
+ *
+ * <p>It keeps its transaction log in {@code log/} and its snapshots in {@code snapshots/} of its data folder, and at
+ * each start deletes all but the newest {@value #SNAPSHOTS_KEPT} snapshots and the log files they do not need, as
+ * ZooKeeper's own purge does (docs/operations.md "The embedded ZooKeeper's files").
  */
 public final class EmbeddedZooKeeper implements AutoCloseable {
 
@@ -27,6 +39,10 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private static final int MAX_CLIENT_CONNECTIONS = 1000;
     private static final String FOUR_LETTER_WHITELIST = "zookeeper.4lw.commands.whitelist";
     private static final Set<String> FOUR_LETTER_WORDS = Set.of("ruok", "stat", "srvr", "envi", "conf");
+    /** The fewest snapshots ZooKeeper's purge keeps. */
+    private static final int SNAPSHOTS_KEPT = 3;
+    /** The folder ZooKeeper's files of this format are in, below the log and snapshot folders. */
+    private static final String FORMAT_FOLDER = FileTxnSnapLog.version + FileTxnSnapLog.VERSION;
 
     private final int port;
     private final DataDirectory dataDir;
@@ -90,8 +106,12 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private synchronized void startServer() {
         allowFourLetterWords();
         try {
-            ZooKeeperServer zk = new ZooKeeperServer(dataDir.child("snapshots").path().toFile(),
-                    dataDir.child("log").path().toFile(), TICK_MILLIS);
+            Path log = dataDir.child("log").path();
+            Path snapshots = dataDir.child("snapshots").path();
+            moveMisplaced(snapshots, log, FileTxnLog.LOG_FILE_PREFIX);
+            moveMisplaced(log, snapshots, FileSnap.SNAPSHOT_FILE_PREFIX);
+            PurgeTxnLog.purge(log.toFile(), snapshots.toFile(), SNAPSHOTS_KEPT);
+            ZooKeeperServer zk = new ZooKeeperServer(new FileTxnSnapLog(log.toFile(), snapshots.toFile()), TICK_MILLIS, "");
             ServerCnxnFactory factory = ServerCnxnFactory.createFactory(
                     new InetSocketAddress("127.0.0.1", port), MAX_CLIENT_CONNECTIONS);
             factory.startup(zk);
@@ -102,6 +122,26 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting ZooKeeper", e);
+        }
+    }
+
+    /**
+     * Moves ZooKeeper's files named {@code prefix.*} from {@code from} to {@code to}. Builds before 2026-12-06 handed
+     * ZooKeeper the two folders the other way round (its constructor names them snapshots then log, but takes the first
+     * for the log), so {@code snapshots/} held the log and {@code log/} the snapshots; ZooKeeper refuses a log folder
+     * with snapshots in it, and would start empty from the other. One file at a time: a start cut short midway is
+     * finished by the next.
+     */
+    private static void moveMisplaced(Path from, Path to, String prefix) throws IOException {
+        Path misplaced = from.resolve(FORMAT_FOLDER);
+        if (!Files.isDirectory(misplaced)) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(misplaced, prefix + ".*")) {
+            for (Path file : files) {
+                Path target = Files.createDirectories(to.resolve(FORMAT_FOLDER)).resolve(file.getFileName());
+                Files.move(file, target, StandardCopyOption.ATOMIC_MOVE);
+            }
         }
     }
 

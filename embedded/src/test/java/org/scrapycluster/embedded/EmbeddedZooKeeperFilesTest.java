@@ -1,0 +1,106 @@
+package org.scrapycluster.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where the embedded ZooKeeper keeps its files in a kept data folder, and how many (docs/operations.md "The embedded ZooKeeper's files"). */
+class EmbeddedZooKeeperFilesTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void theLogIsInLogAndTheSnapshotsInSnapshots() throws Exception {
+        write("/written", "yaml");
+
+        assertTrue(files("log").stream().allMatch(name -> name.startsWith("log.")), "log/: " + files("log"));
+        assertFalse(files("log").isEmpty());
+        assertTrue(files("snapshots").stream().allMatch(name -> name.startsWith("snapshot.")), "snapshots/: " + files("snapshots"));
+        assertFalse(files("snapshots").isEmpty());
+    }
+
+    /** Builds before 2026-12-06 kept them the other way round: a start on such a folder finds its nodes. */
+    @Test
+    void aFolderWithTheFilesTheOtherWayRoundKeepsItsNodes() throws Exception {
+        write("/written", "yaml");
+        swap("log", "snapshots", "log.");
+        swap("snapshots", "log", "snapshot.");
+
+        assertEquals("yaml", read("/written"));
+        assertTrue(files("log").stream().allMatch(name -> name.startsWith("log.")), "log/: " + files("log"));
+    }
+
+    @Test
+    void startsKeepTheNewestSnapshotsOnly() throws Exception {
+        for (int start = 0; start < 6; start++) {
+            write("/start-" + start, "yaml");
+        }
+
+        assertTrue(files("snapshots").size() <= 4, "each start snapshots, and keeps three before it: " + files("snapshots"));
+        assertEquals("yaml", read("/start-0"));
+    }
+
+    private void write(String node, String data) throws Exception {
+        withClient(zk -> zk.create(node, data.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT));
+    }
+
+    private String read(String node) throws Exception {
+        String[] data = new String[1];
+        withClient(zk -> data[0] = new String(zk.getData(node, false, null), StandardCharsets.UTF_8));
+        return data[0];
+    }
+
+    private interface ClientCall {
+        void run(ZooKeeper zk) throws Exception;
+    }
+
+    /** Starts a server on the folder, runs {@code call} with a client of it, and stops both. */
+    private void withClient(ClientCall call) throws Exception {
+        try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, DataDirectory.kept(folder))) {
+            CountDownLatch connected = new CountDownLatch(1);
+            ZooKeeper zk = new ZooKeeper(server.connectString(), 10_000, event -> {
+                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                    connected.countDown();
+                }
+            });
+            try {
+                assertTrue(connected.await(30, TimeUnit.SECONDS));
+                call.run(zk);
+            } finally {
+                zk.close();
+            }
+        }
+    }
+
+    private List<String> files(String child) throws IOException {
+        try (Stream<Path> files = Files.list(folder.resolve(child).resolve("version-2"))) {
+            return files.map(file -> file.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private void swap(String from, String to, String prefix) throws IOException {
+        Path target = Files.createDirectories(folder.resolve(to).resolve("version-2"));
+        for (String name : files(from)) {
+            if (name.startsWith(prefix)) {
+                Files.move(folder.resolve(from).resolve("version-2").resolve(name), target.resolve(name));
+            }
+        }
+    }
+}
