@@ -67,15 +67,21 @@ final class Admission extends ChannelInboundHandlerAdapter {
         return HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
     }
 
-    /** The check of {@code request}'s head; null when its target is not valid ({@link RequestTarget}). */
+    /**
+     * The check of {@code request}'s head; null when its target is not valid ({@link RequestTarget}), it presents more
+     * than one key ({@link GatewayHandler#presentedKey}) or its body has a transfer coding the gateway does not take
+     * ({@link TransferCoding}).
+     */
     private HeadCheck check(HttpRequest request) {
-        RequestTarget target;
+        if (!TransferCoding.understood(request.headers())) {
+            return null; // refused by the GatewayHandler, in its turn, whatever its body
+        }
         try {
-            target = RequestTarget.of(request);
+            RequestTarget target = RequestTarget.of(request);
+            return dispatcher.checkHead(target.host(), target.path(), GatewayHandler.presentedKey(request.headers()));
         } catch (IllegalArgumentException e) {
             return null; // refused as not HTTP by the GatewayHandler, in its turn, whatever its body
         }
-        return dispatcher.checkHead(target.host(), target.path(), GatewayHandler.presentedKey(request.headers()));
     }
 
     /** Tells the handlers after this one that the body of a refused request could not be decoded. */

@@ -60,10 +60,13 @@ public final class Dispatcher {
         try {
             // a caller without a valid key learns nothing, not even which paths and methods exist: 401 before routing
             refuseOnItsHead(head, call);
+            if (!head.open()) { // logged with whatever the call earns from here: 404, 405, 403 too
+                keyId = head.caller().keyId();
+            }
             Router.Route route = router.find(call);
             endpoint = route.name();
             if (!head.open()) {
-                keyId = authorize(head.caller(), route, call);
+                authorize(head.caller(), route, call);
             }
             answer = route.answer(call.identifiedBy(head::caller));
         } catch (Router.MethodNotAllowed e) {
@@ -111,20 +114,12 @@ public final class Dispatcher {
         throw new RefusedRequestException(refusal, null);
     }
 
-    /**
-     * Lets the call through when its caller's key allows what the route needs.
-     *
-     * @return the short hash of the presented key, for the log, or null when none was presented
-     */
-    private String authorize(Caller caller, Router.Route route, HttpCall call) throws RefusedRequestException {
-        if (caller.access() == Access.WRITE) {
-            return caller.keyId();
-        }
-        if (!caller.access().covers(route.accessNeeded(call))) {
+    /** Lets the call through when its caller's key allows what the route needs. */
+    private static void authorize(Caller caller, Router.Route route, HttpCall call) throws RefusedRequestException {
+        if (caller.access() != Access.WRITE && !caller.access().covers(route.accessNeeded(call))) {
             LOG.atInfo().addKeyValue("key", caller.keyId()).addKeyValue("path", call.path()).log("Refused a write with a read key");
             throw new RefusedRequestException(Refusal.FORBIDDEN, null);
         }
-        return caller.keyId();
     }
 
     private HttpAnswer refused(RefusedRequestException refused) {

@@ -1,5 +1,6 @@
 package org.scrapycluster.rest.http;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -62,15 +63,21 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         Ending ending = request instanceof Admission.UnreadRequest unread && unread.awaitingContinue() || !HttpUtil.isKeepAlive(request)
                 ? Ending.CLOSE : Ending.KEEP_ALIVE;
+        if (!TransferCoding.understood(request.headers())) {
+            refuseInTurn(ctx, Refusal.TRANSFER_CODING, null, Ending.CLOSE);
+            return;
+        }
         RequestTarget target;
+        String key;
         try {
             target = RequestTarget.of(request);
+            key = presentedKey(request.headers());
         } catch (IllegalArgumentException e) {
             refuseInTurn(ctx, Refusal.MALFORMED_HTTP, e.getMessage(), ending);
             return;
         }
         HttpCall call = new HttpCall(request.method(), target.path(), request.headers().get(HttpHeaderNames.CONTENT_TYPE),
-                ByteBufUtil.getBytes(request.content()), presentedKey(request.headers()), target.host());
+                ByteBufUtil.getBytes(request.content()), key, target.host());
         // Admission checked the head of every request it saw; one it did not see is checked by the dispatcher
         answerInTurn(ctx, () -> decoded instanceof HeadCheck head ? dispatcher.answer(call, head) : dispatcher.answer(call), ending);
     }
@@ -123,14 +130,24 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
     }
 
-    /** The key of {@code Authorization: Bearer <key>}, else of {@code X-Api-Key: <key>}, else null. */
+    /**
+     * The key of {@code Authorization: Bearer <key>}, else of {@code X-Api-Key: <key>}, else null.
+     *
+     * @throws IllegalArgumentException when the request presents a key in both, or either header twice: which one
+     *                                  counts would be up to the order of the headers, which proxies may change
+     */
     static String presentedKey(HttpHeaders headers) {
-        String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
-        if (authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return authorization.substring(BEARER.length()).strip();
+        List<String> authorizations = headers.getAll(HttpHeaderNames.AUTHORIZATION);
+        List<String> keys = headers.getAll(API_KEY_HEADER);
+        boolean bearer = authorizations.size() == 1 && authorizations.getFirst().regionMatches(true, 0, BEARER, 0, BEARER.length());
+        if (authorizations.size() > 1 || keys.size() > 1 || bearer && !keys.isEmpty()) {
+            throw new IllegalArgumentException("The request presents more than one API key: send one, in Authorization: Bearer <key>"
+                    + " or in X-Api-Key: <key>.");
         }
-        String key = headers.get(API_KEY_HEADER);
-        return key == null ? null : key.strip();
+        if (bearer) {
+            return authorizations.getFirst().substring(BEARER.length()).strip();
+        }
+        return keys.isEmpty() ? null : keys.getFirst().strip();
     }
 
     @Override

@@ -36,7 +36,9 @@ public enum Refusal {
     /** A request whose body did not arrive in full within {@code REST_BODY_TIMEOUT} of its headers; it is closed. */
     BODY_TIMEOUT(408, "The request body did not arrive in time."),
     /** An {@code Expect} header asking for anything but {@code 100-continue}; the connection is closed. */
-    EXPECTATION(417, "The gateway meets no expectation but Expect: 100-continue.");
+    EXPECTATION(417, "The gateway meets no expectation but Expect: 100-continue."),
+    /** A {@code Transfer-Encoding} other than {@code chunked} alone ({@link TransferCoding}); the connection is closed. */
+    TRANSFER_CODING(501, "The gateway takes no transfer coding but chunked.");
 
     private final int status;
     private final String message;

@@ -21,7 +21,8 @@ record RequestTarget(String path, String host) {
     /**
      * @throws IllegalArgumentException saying why the request is not valid HTTP: it is not HTTP/1 ({@code HTTP/2.0} on
      *                                  a request line is not HTTP/2), its path is not valid percent-encoding, it has
-     *                                  two {@code Host} headers, or it is an HTTP/1.1 request that names no host
+     *                                  two {@code Host} headers, names a host that is not a host and port, or it
+     *                                  is an HTTP/1.1 request that names no host
      */
     static RequestTarget of(HttpRequest request) {
         if (request.protocolVersion().majorVersion() != 1) {
@@ -36,12 +37,27 @@ record RequestTarget(String path, String host) {
         if (authority > 0) {
             int end = endOfAuthority(uri, authority);
             String rest = uri.substring(end);
-            return new RequestTarget(path(rest.startsWith("/") ? rest : "/" + rest), uri.substring(authority, end).toLowerCase(Locale.ROOT));
+            return new RequestTarget(path(rest.startsWith("/") ? rest : "/" + rest), host(uri.substring(authority, end)));
         }
         if (hosts.isEmpty() && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
             throw new IllegalArgumentException("An HTTP/1.1 request must name its host in a Host header.");
         }
-        return new RequestTarget(path(uri), hosts.isEmpty() ? null : hosts.getFirst());
+        return new RequestTarget(path(uri), hosts.isEmpty() ? null : host(hosts.getFirst()));
+    }
+
+    /**
+     * {@code host}, lower-cased, when it may be a host and port (RFC 3986's {@code host [ ":" port ]}: the characters
+     * of a name, an IP address or a bracketed IPv6 literal, none of them blank or a control character).
+     */
+    private static String host(String host) {
+        if (host.isEmpty() || !host.chars().allMatch(RequestTarget::inHost)) {
+            throw new IllegalArgumentException("The request's host is not a host name or address, with a port or without.");
+        }
+        return host.toLowerCase(Locale.ROOT);
+    }
+
+    private static boolean inHost(int c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "-._~!$&'()*+,;=:%[]".indexOf(c) >= 0;
     }
 
     private static int endOfAuthority(String uri, int from) {

@@ -163,6 +163,16 @@ class AccessTest {
         assertEquals(200, writer.postJson("/feed", STOP.formatted("w-stop")).status());
     }
 
+    /** Which one would count would hang on the order of the headers, which a proxy may change. */
+    @ParameterizedTest
+    @CsvSource(delimiterString = "|", value = {"X-Api-Key: w1|Authorization: Bearer r1", "Authorization: Bearer w1|X-Api-Key: r1",
+        "X-Api-Key: r1|X-Api-Key: w1", "Authorization: Bearer w1|Authorization: Bearer w1"})
+    void aKeyPresentedTwiceIsRefusedAsNotHttp(String first, String second) throws IOException {
+        String reply = exchange("GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\n" + first + "\r\n" + second + "\r\nConnection: close\r\n\r\n");
+        assertTrue(reply.startsWith("HTTP/1.1 400 Bad Request\r\n"), reply);
+        assertTrue(reply.contains("The request presents more than one API key"), reply);
+    }
+
     @Test
     void aReadKeyAsksButChangesNothing() {
         double forbidden = gateway.counter("rest.requests.refused", "reason", "forbidden");

@@ -312,6 +312,41 @@ class BadInputTest {
         assertEquals(List.of("HTTP/1.1 200 OK"), statusLines(rawExchange("GET /access HTTP/1.0\r\n\r\n")), "HTTP/1.0 needs none");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"Host:", "Host: a b", "Host: 127.0.0.1/x", "Host: \"127.0.0.1\""})
+    void aHostThatIsNotAHostIsRefusedAsNotHttp(String host) throws IOException {
+        String reply = rawExchange("GET /access HTTP/1.1\r\n" + host + "\r\nConnection: close\r\n\r\n");
+        assertEquals("HTTP/1.1 400 Bad Request", reply.isEmpty() ? "no answer" : reply.substring(0, reply.indexOf("\r\n")), host);
+        assertEquals("The request's host is not a host name or address, with a port or without.",
+                parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("cause").asText());
+    }
+
+    /**
+     * The decoder frames a body as chunked when chunked is among the codings: the body of a request with another coding
+     * too would be read as compressed JSON. A coding list the decoder itself refuses (chunked twice, or not last) is not
+     * valid HTTP. Either way nothing after the request is read as another.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiterString = "|", value = {"gzip, chunked|HTTP/1.1 501 Not Implemented", "foo, chunked|HTTP/1.1 501 Not Implemented",
+        "chunked, chunked|HTTP/1.1 400 Bad Request", "foo|HTTP/1.1 400 Bad Request", "chunked, foo|HTTP/1.1 400 Bad Request"})
+    void aTransferCodingOtherThanChunkedAloneIsRefusedAndNothingAfterItRun(String coding, String status) throws IOException {
+        String smuggled = "GET /access HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        String body = coding.endsWith("chunked") ? Integer.toHexString(smuggled.length()) + "\r\n" + smuggled + "\r\n0\r\n\r\n" : smuggled;
+        String reply = rawExchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: " + coding + "\r\n\r\n" + body);
+        assertEquals(List.of(status), statusLines(reply), reply);
+    }
+
+    @Test
+    void aTransferCodingBesideChunkedIsCountedAndNamed() throws IOException {
+        double before = gateway.counter("rest.requests.refused", "reason", Refusal.TRANSFER_CODING.reason());
+        String reply = rawExchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n");
+        assertEquals("The gateway takes no transfer coding but chunked.",
+                parse(reply.substring(reply.indexOf("\r\n\r\n") + 4)).get("error").get("message").asText());
+        assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.TRANSFER_CODING.reason()));
+    }
+
     @Test
     void aRequestLineInAbsoluteFormNamesItsHostItself() throws IOException {
         String authority = client.base().getHost() + ":" + client.base().getPort();

@@ -12,6 +12,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.codec.http.HttpMethod;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.embedded.junit.CapturedLog;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import org.scrapycluster.common.domain.AllowedHosts;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
@@ -111,7 +115,30 @@ class DispatcherAccessTest {
         assertEquals(true, anonymous.get("anonymous").asBoolean());
     }
 
+    /** An audit tells a key holder probing paths from an anonymous caller. */
+    @Test
+    void theRequestLogNamesTheKeyOfEveryCallMadeWithOneWhateverItEarns() {
+        Dispatcher dispatcher = dispatcher(KEYS, true);
+        List<ILoggingEvent> events;
+        try (CapturedLog log = CapturedLog.start(Dispatcher.class, Level.INFO)) {
+            dispatcher.answer(get("/nope", "r"));
+            dispatcher.answer(call(HttpMethod.DELETE, "/access", "r"));
+            dispatcher.answer(call(HttpMethod.POST, "/change", "r"));
+            dispatcher.answer(get("/access", "r"));
+            dispatcher.answer(get("/nope", null));
+            events = log.events();
+        }
+        List<String> logged = events.stream().filter(line -> line.getFormattedMessage().matches("[A-Z]+ /.*")).map(line -> line.getFormattedMessage() + " key=" + line.getKeyValuePairs().stream()
+                .filter(pair -> pair.key.equals("key")).findFirst().map(pair -> pair.value).orElse("none")).toList();
+        assertEquals(List.of("GET /nope 404 key=0000000r", "DELETE /access 405 key=0000000r", "POST /change 403 key=0000000r",
+                "GET /access 200 key=0000000r", "GET /nope 401 key=none"), logged);
+    }
+
     private Dispatcher dispatcher(Callers callers) {
+        return dispatcher(callers, false);
+    }
+
+    private Dispatcher dispatcher(Callers callers, boolean accessLog) {
         Envelope envelope = new Envelope(new Json(new JsonLimits(64, 1_000_000, 1_048_576)));
         Endpoint ok = call -> envelope.success(null);
         Router router = Router.builder()
@@ -125,7 +152,7 @@ class DispatcherAccessTest {
                 .route("/access", "access", new AccessEndpoint(envelope), HttpMethod.GET)
                 .build();
         return new Dispatcher(router, callers, AllowedHosts.of(InetAddress.getLoopbackAddress(), List.of()), envelope,
-                new HttpMetrics(meters), false);
+                new HttpMetrics(meters), accessLog);
     }
 
     private static HttpCall get(String path, String key) {
