@@ -31,6 +31,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
@@ -98,6 +99,9 @@ class KubernetesManifestsTest {
             Container container = pod.getContainers().get(0);
             assertEquals(List.of(name), container.getArgs());
             assertEquals("scrapy-cluster-settings", container.getEnvFrom().get(0).getConfigMapRef().getName());
+            // passwords, from a Secret an operator makes: a ConfigMap is readable more widely
+            assertEquals("scrapy-cluster-secrets", container.getEnvFrom().get(1).getSecretRef().getName(), name);
+            assertEquals(Boolean.TRUE, container.getEnvFrom().get(1).getSecretRef().getOptional(), name);
             assertEquals(Integer.valueOf(metricsPort), container.getPorts().stream()
                     .filter(p -> "metrics".equals(p.getName())).findFirst().orElseThrow().getContainerPort(), name);
             assertEquals("IfNotPresent", container.getImagePullPolicy(), name + ": an image loaded into the node is used");
@@ -148,13 +152,28 @@ class KubernetesManifestsTest {
         assertTrue(strings(overlay.get("resources")).contains("namespace.yaml"));
     }
 
+    /** A drain takes them one at a time, and leaves a gateway answering and a Redis monitor exporting the backlog. */
     @Test
-    void crawlersHaveADisruptionBudget() {
-        PodDisruptionBudget budget = only(PodDisruptionBudget.class);
-        assertEquals(Map.of("app.kubernetes.io/name", "crawler"), budget.getSpec().getSelector().getMatchLabels());
-        assertNotNull(budget.getSpec().getMaxUnavailable());
-        // every crawler is unready while Kafka, Redis or ZooKeeper is away: drains must not wait for them
-        assertEquals("AlwaysAllow", budget.getSpec().getUnhealthyPodEvictionPolicy());
+    void replicatedServicesHaveADisruptionBudgetAndSpreadOverNodes() {
+        Set<String> replicated = Set.of("crawler", "rest", "redis-monitor");
+        List<PodDisruptionBudget> budgets = all(PodDisruptionBudget.class);
+        assertEquals(replicated, names(budgets));
+        for (PodDisruptionBudget budget : budgets) {
+            String name = budget.getMetadata().getName();
+            assertEquals(Map.of("app.kubernetes.io/name", name), budget.getSpec().getSelector().getMatchLabels());
+            assertEquals(1, budget.getSpec().getMaxUnavailable().getIntVal(), name);
+            // every replica is unready while Kafka, Redis or ZooKeeper is away: drains must not wait for them
+            assertEquals("AlwaysAllow", budget.getSpec().getUnhealthyPodEvictionPolicy(), name);
+        }
+        for (Deployment deployment : all(Deployment.class)) {
+            String name = deployment.getMetadata().getName();
+            if (replicated.contains(name)) {
+                assertTrue(name.equals("crawler") || deployment.getSpec().getReplicas() >= 2, name + ": one replica is no budget");
+                TopologySpreadConstraint spread = deployment.getSpec().getTemplate().getSpec().getTopologySpreadConstraints().getFirst();
+                assertEquals("kubernetes.io/hostname", spread.getTopologyKey(), name);
+                assertEquals(Map.of("app.kubernetes.io/name", name), spread.getLabelSelector().getMatchLabels(), name);
+            }
+        }
     }
 
     @Test
