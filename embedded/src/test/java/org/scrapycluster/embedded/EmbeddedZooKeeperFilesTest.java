@@ -9,12 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
@@ -74,14 +71,8 @@ class EmbeddedZooKeeperFilesTest {
     /** Starts a server on the folder, runs {@code call} with a client of it, and stops both. */
     private void withClient(ClientCall call) throws Exception {
         try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, DataDirectory.kept(folder))) {
-            CountDownLatch connected = new CountDownLatch(1);
-            ZooKeeper zk = new ZooKeeper(server.connectString(), 10_000, event -> {
-                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                    connected.countDown();
-                }
-            });
+            ZooKeeper zk = ZooKeeperClients.connected(server.connectString());
             try {
-                assertTrue(connected.await(30, TimeUnit.SECONDS));
                 call.run(zk);
             } finally {
                 zk.close();
