@@ -58,10 +58,14 @@ public final class PluginFolders {
         return List.copyOf(folders);
     }
 
-    /** The jars of {@code folders}, folder by folder, in name order. */
+    /** The jars of {@code folders}, folder by folder, in name order; an entry that names a jar itself is that jar. */
     public static List<Path> jars(List<Path> folders) {
         List<Path> jars = new ArrayList<>();
         for (Path folder : folders) {
+            if (isJar(folder)) {
+                jars.add(folder);
+                continue;
+            }
             if (!Files.isDirectory(folder)) {
                 continue;
             }
@@ -79,16 +83,24 @@ public final class PluginFolders {
     /**
      * {@code folder} as the user is told of it: {@code <folder> (N jars)}, naming those of its jars that list no extension
      * in a {@code META-INF/services} file (a plugin built without its service file, whose extensions no service finds by
-     * name, or a library), or {@code <folder> (missing)} when it does not exist.
+     * name, or a library); {@code <jar> (a jar)} for an entry that names a jar, {@code <folder> (missing)} when it does
+     * not exist, {@code <file> (neither a folder nor a jar)} for another file.
      */
     public static String describe(Path folder) {
+        if (isJar(folder)) {
+            return folder + (listsNoExtension(folder) ? " (a jar listing no extension in META-INF/services)" : " (a jar)");
+        }
         if (!Files.isDirectory(folder)) {
-            return folder + " (missing)";
+            return folder + (Files.exists(folder) ? " (neither a folder nor a jar)" : " (missing)");
         }
         List<Path> jars = jars(List.of(folder));
         List<String> listingNone = jars.stream().filter(PluginFolders::listsNoExtension).map(jar -> jar.getFileName().toString()).toList();
         return folder + " (" + jars.size() + (jars.size() == 1 ? " jar" : " jars")
                 + (listingNone.isEmpty() ? "" : "; listing no extension in META-INF/services: " + String.join(", ", listingNone)) + ")";
+    }
+
+    private static boolean isJar(Path entry) {
+        return Files.isRegularFile(entry) && entry.getFileName().toString().endsWith(".jar");
     }
 
     /** Whether {@code jar} holds no service file of an extension kind; one that cannot be read is refused by name elsewhere. */

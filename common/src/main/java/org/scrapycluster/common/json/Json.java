@@ -148,7 +148,7 @@ public final class Json {
     }
 
     /** {@code ", at line L, column C"} of {@code location}, or nothing when Jackson does not know it. */
-    private static String where(JsonLocation location) {
+    public static String where(JsonLocation location) {
         return location == null || location.getLineNr() < 1 ? "" : ", at line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.dialect.Dialect;
@@ -35,6 +36,8 @@ public final class RequestValidator {
             Dialect.builder(Dialects.getDraft4()).keyword(UniqueItems.KEYWORD).build(),
             registry -> registry.schemaRegistryConfig(SchemaRegistryConfig.builder()
                     .regularExpressionFactory(SchemaPatterns.LINEAR).build()));
+    /** Draft 4's own schema, which every schema is checked against before it is compiled. */
+    private static final Schema DRAFT_4_SCHEMA = DRAFT_4.getSchema(SchemaLocation.of(Dialects.getDraft4().getId()));
     private static final Comparator<Violation> BY_FIELD = Comparator.comparing(Violation::path).thenComparing(Violation::message);
 
     private final RequestSchema schema;
@@ -55,6 +58,14 @@ public final class RequestValidator {
         this.schema = Objects.requireNonNull(schema, "schema");
         this.checks = Objects.requireNonNull(checks, "checks");
         this.document = schema.document();
+        // the compiler takes a keyword of the wrong type ("type": 5) as a schema that matches nothing, or one thing;
+        // patterns are not checked here (Draft 4 has them ECMA-262) but by the compiler, as RE2 runs them
+        List<Error> wrong = DRAFT_4_SCHEMA.validate(document,
+                context -> context.executionConfig(config -> config.formatAssertionsEnabled(false)));
+        if (!wrong.isEmpty()) {
+            throw new IllegalArgumentException("the request schema " + schema.name() + " is not a valid JSON schema (Draft 4): "
+                    + wrong.getFirst().getInstanceLocation() + " " + wrong.getFirst().getMessage());
+        }
         try {
             this.compiled = DRAFT_4.getSchema(document);
             compiled.initializeValidators();

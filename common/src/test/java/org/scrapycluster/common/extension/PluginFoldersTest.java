@@ -274,6 +274,19 @@ class PluginFoldersTest {
         assertTrue(lines.get(0).startsWith("INFO Loaded spiders"), lines.get(0));
     }
 
+    /** A plugin folder setting that names a jar instead of the folder that holds it: the jar is what was meant. */
+    @Test
+    void anEntryThatNamesAJarLoadsThatJar(@TempDir Path work) throws IOException {
+        Path jar = PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
+                .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(work.resolve("plugins"), "1");
+
+        assertEquals("titles", ExtensionLoader.of(Spider.class, "spiders", settings(jar)).named("SPIDER_NAME", "titles").name());
+        assertEquals(jar + " (a jar)", PluginFolders.describe(jar));
+        Path notes = Files.writeString(work.resolve("notes.txt"), "not a jar");
+        assertEquals(notes + " (neither a folder nor a jar)", PluginFolders.describe(notes));
+        assertEquals(work.resolve("gone") + " (missing)", PluginFolders.describe(work.resolve("gone")));
+    }
+
     @Test
     void aBrokenExtensionNoSettingNamesIsLeftOutWithAWarningNamingItsJarAndClass(@TempDir Path work) {
         Path folder = work.resolve("plugins");

@@ -57,6 +57,18 @@ class RequestSchemaTest {
         assertThrows(IllegalArgumentException.class, () -> new RequestSchema("broken", JSON.readTree("[]")));
     }
 
+    /** The compiler alone took "type": 5 for a schema that only the number 5 matches, and its violation for every request. */
+    @Test
+    void aSchemaThatBreaksDraft4IsRefusedWithWhereItDoes() throws Exception {
+        for (String broken : List.of("{\"type\": 5}", "{\"properties\": {\"url\": {\"type\": \"text\"}}}",
+                "{\"required\": \"url\"}", "{\"properties\": {\"depth\": {\"maximum\": \"3\"}}}")) {
+            RequestSchema schema = new RequestSchema("bad", JSON.readTree(broken));
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new RequestValidator(schema), broken);
+            assertTrue(refused.getMessage().startsWith("the request schema bad is not a valid JSON schema (Draft 4): /"), refused.getMessage());
+        }
+        new RequestValidator(new RequestSchema("plugin", JSON.readTree(PLUGIN_SCHEMA)));
+    }
+
     @Test
     void aPluginSchemaGetsNestedDefaultsAndReadableViolations() throws Exception {
         RequestSchema schema = RequestSchema.read("plugin", new ByteArrayInputStream(PLUGIN_SCHEMA.getBytes(StandardCharsets.UTF_8)));
