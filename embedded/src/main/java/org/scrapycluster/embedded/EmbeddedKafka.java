@@ -23,6 +23,8 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** The retention of {@link #start(int, int, long, DataDirectory)} that keeps every record, for Kafka's 7 days. */
     public static final long KEEP_EVERYTHING = -1;
+    /** The size of a segment of a partition's log: retention lets a segment go whole, the oldest first. */
+    public static final int SEGMENT_BYTES = 64 * 1024 * 1024;
 
     private static final int NODE_ID = 1;
 
@@ -123,7 +125,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         // Crawled pages can be large; the producers' limit (KAFKA_PRODUCER_MAX_REQUEST_SIZE) is the real bound.
         p.put("message.max.bytes", Integer.toString(16 * 1024 * 1024));
         p.put("replica.fetch.max.bytes", Integer.toString(16 * 1024 * 1024));
-        p.put("log.segment.bytes", Integer.toString(64 * 1024 * 1024));
+        p.put("log.segment.bytes", Integer.toString(SEGMENT_BYTES));
         // A crawled page is about 16 KB on the log, so only a bound on what a partition keeps stops a long crawl from
         // filling the disk; checked every 30 s rather than Kafka's 5 min, so that a fast crawl overshoots it less.
         p.put("log.retention.bytes", Long.toString(retentionBytes));

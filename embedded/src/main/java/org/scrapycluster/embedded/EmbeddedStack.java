@@ -72,6 +72,10 @@ public final class EmbeddedStack implements AutoCloseable {
             started.add(lock);
             warnOfMissingParts(root.path(), options);
         }
+        ServerExits.install(root.path().resolve("kafka"), root.path().resolve("zookeeper"));
+        if (options.kafkaPort() != null) {
+            warnOfLittleRoom(root.path(), options.kafkaRetentionBytes());
+        }
         try {
             EmbeddedRedis redis = options.redisPort() == null ? null
                     : remember(started, EmbeddedRedis.start(options.redisPort(), root.child("redis"), options.shutdownGrace()));
@@ -167,6 +171,25 @@ public final class EmbeddedStack implements AutoCloseable {
                     .log("The data folder {} holds no {} data: it starts empty beside the others' (queues without their results, "
                             + "or results without their crawls); restore it, or start on an empty folder", folder,
                             String.join(" or ", missing));
+        }
+    }
+
+    /**
+     * Warns when the disk of the data folder has less room than the broker may keep of one partition: its retention and
+     * two segments (the one being written, and the oldest, kept a minute after it is let go), beside Redis's and
+     * ZooKeeper's files. A crawl that fills the disk stops the whole process ({@link ServerExits}).
+     */
+    private static void warnOfLittleRoom(Path folder, long retentionBytes) {
+        long free = ServerExits.freeMebibytes(folder);
+        if (retentionBytes == EmbeddedKafka.KEEP_EVERYTHING || free < 0) {
+            return;
+        }
+        long needed = (retentionBytes + 2L * EmbeddedKafka.SEGMENT_BYTES) / (1024 * 1024);
+        if (free < needed) {
+            LOG.atWarn().addKeyValue("folder", folder).addKeyValue("free_mib", free).addKeyValue("needed_mib", needed)
+                    .log("The data folder {} has {} MiB of room, less than the {} MiB the broker may keep of a partition's results "
+                            + "(STANDALONE_KAFKA_RETENTION_BYTES and two segments of 64 MiB): a long crawl would fill the disk and stop "
+                            + "Scrapy Cluster. Make room, or set STANDALONE_KAFKA_RETENTION_BYTES lower", folder, free, needed);
         }
     }
 
