@@ -52,6 +52,7 @@ public final class CrawlCounts {
     private static final String PAGES = "pages";
     private static final String EXPIRES = "expires";
     private static final String STARTED = "started";
+    private static final String UPDATED = "updated";
 
     private final RedisConnection redis;
     private final SaidOnce unnamed = new SaidOnce("member");
@@ -69,23 +70,30 @@ public final class CrawlCounts {
      * @param expires the crawl's {@code expires} (0 for never)
      * @param started when its first request was counted, epoch milliseconds on the Redis server's clock; empty when
      *                its accounting holds none that can be read (written by a build that recorded none)
+     * @param updated when one of our services last moved a request of it (filed, handed out, acknowledged, returned),
+     *                epoch milliseconds on the Redis server's clock; empty when its accounting holds none that can be read
      */
-    public record Totals(long pending, long pages, long expires, OptionalLong started) {
+    public record Totals(long pending, long pages, long expires, OptionalLong started, OptionalLong updated) {
     }
 
     /**
-     * The totals of {@code crawl}'s accounting, or empty when it has none: one {@code HMGET} of four fields, however
+     * The totals of {@code crawl}'s accounting, or empty when it has none: one {@code HMGET} of five fields, however
      * many domains the crawl has; many in flight at once are pipelined.
      */
     public CompletionStage<Optional<Totals>> totals(CrawlRef crawl) {
-        return redis.async().hmget(crawl.accountingKey(), PENDING, PAGES, EXPIRES, STARTED).thenApply(values -> {
+        return redis.async().hmget(crawl.accountingKey(), PENDING, PAGES, EXPIRES, STARTED, UPDATED).thenApply(values -> {
             if (values.stream().noneMatch(KeyValue::hasValue)) {
                 return Optional.empty();
             }
-            long started = number(values.get(3).getValueOrElse(null));
             return Optional.of(new Totals(number(values.get(0).getValueOrElse(null)), number(values.get(1).getValueOrElse(null)),
-                    number(values.get(2).getValueOrElse(null)), started > 0 ? OptionalLong.of(started) : OptionalLong.empty()));
+                    number(values.get(2).getValueOrElse(null)), instant(values.get(3)), instant(values.get(4))));
         });
+    }
+
+    /** A field holding epoch milliseconds, or empty when it holds none above 0. */
+    private static OptionalLong instant(KeyValue<String, String> field) {
+        long millis = number(field.getValueOrElse(null));
+        return millis > 0 ? OptionalLong.of(millis) : OptionalLong.empty();
     }
 
     /**
@@ -362,7 +370,7 @@ public final class CrawlCounts {
                         "Skipping unreadable accounting field " + field.getKey() + "=" + field.getValue() + " of " + crawl.accountingKey());
             }
         }
-        String updated = hash.get("updated");
+        String updated = hash.get(UPDATED);
         return new CrawlCount(crawl, domains, number(hash.get(PENDING)), number(hash.get(PAGES)), number(hash.get(EXPIRES)),
                 updated == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(number(updated))));
     }

@@ -100,8 +100,7 @@ final class CrawlTable {
             row.put("pages_per_second", rates.rate(crawl.name(), count.pages(), nowMillis));
             row.put("started", started / 1000);
             row.put("start_known", starts.known(crawl.name()));
-            // a foreign crawl found drained is scored ahead, when it is to be looked at again: not an activity to show
-            row.put("last_activity", Math.min(Math.round(member.lastActivity()), nowMillis) / 1000);
+            row.put("last_activity", lastActivity(count, member.lastActivity(), nowMillis) / 1000);
             row.put("expires", count.expires());
             backlog += count.pending();
         }
@@ -110,6 +109,16 @@ final class CrawlTable {
         Map<String, Long> byDomain = new TreeMap<>();
         boolean partial = sumByDomain(redis, withAccounting, byDomain);
         return new Reading(rows, byDomain, partial, backlog, redis.sync().zcard(Keyspace.CRAWLS_ACTIVE));
+    }
+
+    /**
+     * When one of our services last moved a request of the crawl, from its accounting; else its score in
+     * {@code crawls:active}, no later than now. The score alone says more than that: the completion check makes a quiet
+     * crawl with requests pending active again every quiet period (its requests wait on a throttle, or for a crawler of
+     * its spider), and scores a foreign crawl it found drained ahead, when it is to be looked at again.
+     */
+    private static long lastActivity(CrawlCounts.Totals count, double score, long nowMillis) {
+        return count.updated().orElse(Math.min(Math.round(score), nowMillis));
     }
 
     /**

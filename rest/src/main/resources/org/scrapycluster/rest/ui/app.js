@@ -31,7 +31,8 @@ const state = {
   // whether the last read of the cluster, before any succeeded, was refused for want of a key
   keyNeeded: false,
   span: "5m",
-  sort: { key: "last_activity", descending: true },
+  // the newest crawl first: a crawl's start does not move, so the rows stay where they are from one refresh to the next
+  sort: { key: "started", descending: true },
   filter: "",
   canWrite: true,
   charts: {},
@@ -621,14 +622,18 @@ function showCrawls(live) {
   const crawls = (live.crawls || []).filter((crawl) => !filter
       || [crawl.appid, crawl.crawlid, crawl.spiderid].some((text) => text.toLowerCase().includes(filter)));
   const { key, descending } = state.sort;
+  // crawls equal in the sorted column keep one order, not the order of each refresh's answer
   crawls.sort((a, b) => {
     const order = typeof a[key] === "number" ? a[key] - b[key] : String(a[key]).localeCompare(String(b[key]));
-    return descending ? -order : order;
+    return (descending ? -order : order) || CRAWL_TABLE.key(a).localeCompare(CRAWL_TABLE.key(b));
   });
   const listed = (live.crawls || []).length;
-  const active = typeof live.active_crawls === "number" && live.active_crawls > listed
-    ? listed + " most recently active of " + live.active_crawls : String(crawls.length) + " active";
-  setText($("crawl-count"), "(" + active + (backlogText(live)) + ")");
+  // a filter counts the crawls it shows and their requests, not the cluster's
+  const count = filter ? crawls.length + " of " + listed + " shown, "
+      + crawls.reduce((sum, crawl) => sum + crawl.pending, 0) + " requests pending in these"
+    : (typeof live.active_crawls === "number" && live.active_crawls > listed
+      ? listed + " most recently active of " + live.active_crawls : String(crawls.length) + " active") + backlogText(live);
+  setText($("crawl-count"), "(" + count + ")");
   syncRows($("crawl-rows"), crawls, CRAWL_TABLE);
   // aria-sort on the sorted column's header only
   for (const th of document.querySelectorAll("#crawl-table th[data-key]")) {

@@ -166,22 +166,29 @@ class LiveViewTest {
         assertEquals(7, view.at("/completed/0/total_pages").asLong());
     }
 
-    /** A foreign crawl a completion check found drained is scored when it is to be looked at again, ahead of now. */
+    /**
+     * The completion check scores a crawl whose requests wait (on a throttle, for a crawler of its spider) active again
+     * every quiet period, and a foreign crawl it found drained ahead, when it is to be looked at again: neither is an
+     * activity. Shown is when our services last moved a request of the crawl, else its score, no later than now.
+     */
     @Test
-    void aCrawlScoredAheadShowsNoActivityLaterThanNow() throws Exception {
+    void aCrawlsLastActivityIsItsAccountingsNotTheCompletionChecksScore() throws Exception {
         long now = System.currentTimeMillis() / 1000;
         redis.sync().flushdb();
         redis.sync().zadd("crawls:active", (now + 3_600) * 1000.0, "link:app1:python");
-        redis.sync().hset("crawl:link:app1:python",
-                Map.of("pending", "0", "pages", "2", "expires", "0", "updated", Long.toString(now * 1000)));
+        redis.sync().hset("crawl:link:app1:python", Map.of("pending", "0", "pages", "2", "expires", "0"));
+        redis.sync().zadd("crawls:active", now * 1000.0, "link:app1:waiting");
+        redis.sync().hset("crawl:link:app1:waiting",
+                Map.of("pending", "3", "pages", "1", "expires", "0", "updated", Long.toString((now - 600) * 1000)));
         Settings settings = settings();
         LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
         live.refresh();
 
         byte[] page = live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body();
-        JsonNode crawl = JSON.readTree(page).get("crawls").get(0);
-        assertEquals("python", crawl.get("crawlid").asText());
-        assertTrue(crawl.get("last_activity").asLong() <= System.currentTimeMillis() / 1000, crawl.toString());
+        Map<String, Long> activity = new HashMap<>();
+        JSON.readTree(page).get("crawls").forEach(crawl -> activity.put(crawl.get("crawlid").asText(), crawl.get("last_activity").asLong()));
+        assertEquals(now - 600, activity.get("waiting"), "its requests last moved ten minutes ago");
+        assertTrue(activity.get("python") <= System.currentTimeMillis() / 1000, "no activity later than now: " + activity);
     }
 
     /** The hits in a domain's window are counted by Redis's clock, which stamps them, not by the gateway's, which may be off. */

@@ -467,6 +467,15 @@ class WebUiTest {
                         .map(crawl -> crawl.getDomAttribute("data-crawlid")).filter(List.of("newer", "kept")::contains).toList(),
                         "0 pages, then 7");
 
+                // a filter counts what it shows, not the cluster's crawls and backlog
+                WebElement filter = browser.driver().findElement(By.id("crawl-filter"));
+                filter.sendKeys(appid);
+                Awaitility.await("the filtered count").atMost(HeadlessBrowser.WAIT).until(() -> {
+                    String count = browser.driver().findElement(By.id("crawl-count")).getText();
+                    return count.startsWith("(2 of ") && count.endsWith(" shown, 2 requests pending in these)");
+                });
+                filter.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+
                 // a domain's throttle is edited with a button of its row
                 By edit = By.cssSelector("#domain-rows tr[data-domain='kept.example.com'] button");
                 Awaitility.await("the domain of the crawl").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
