@@ -668,7 +668,9 @@ const DOMAIN_TABLE = {
     { text: (domain) => (!domainConfigKnown() ? "not read yet" : domain.hits + " / " + domain.window + " s"
         + (domain.scale !== null && domain.scale !== 1 ? " × " + domain.scale : "")
         + (domain.throttle_source === "default" ? " (default)" : "")) },
-    { text: (domain) => domain.used + " / " + (domainConfigKnown() ? domain.limit : "?"), className: "num" },
+    // a paused domain (hits -1) has no limit to count against: its state says paused
+    { text: (domain) => domain.used + " / " + (!domainConfigKnown() ? "?" : domain.limit < 0 ? "none" : domain.limit),
+      className: "num" },
     { text: (domain) => domain.state + (domain.state === "backing off" && domain.pause_seconds > 0
         ? " (" + seconds(domain.pause_seconds) + ")" : ""),
       className: (domain) => "state-" + domain.state.replace(" ", "-") },

@@ -291,13 +291,18 @@ class WebUiTest {
         try (CuratorFramework zookeeper = ZooKeeperConnection.to(stack.zookeeperConnect()).newClient()) {
             zookeeper.start();
             zookeeper.create().creatingParentsIfNeeded().forPath(path + "all",
-                    "domains:\n  half.example.com: {window: 0.5, hits: 3, scale: 0.125}\nblacklist: []\n".getBytes(StandardCharsets.UTF_8));
+                    ("domains:\n  half.example.com: {window: 0.5, hits: 3, scale: 0.125}\n  paused.example.com: {window: 60, hits: -1}\n"
+                            + "blacklist: []\n").getBytes(StandardCharsets.UTF_8));
             try (AnsweredGateway answered = AnsweredGateway.start(stack, settings -> quick(settings).set("ZOOKEEPER_ASSIGN_PATH", path)
                     .set("WAIT_FOR_RESPONSE_TIME", "0.2"))) {
                 open(answered.gateway());
                 By edit = By.cssSelector("#domain-rows tr[data-domain='half.example.com'] button");
                 Awaitility.await("the domain of the ZooKeeper config").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
                         .until(() -> browser.driver().findElement(edit).getText().equals("Edit throttle"));
+                // a paused domain has no limit to count hand-outs against
+                List<String> paused = browser.driver().findElements(By.cssSelector("#domain-rows tr[data-domain='paused.example.com'] td"))
+                        .stream().map(WebElement::getText).toList();
+                assertEquals(List.of("0 / none", "paused"), paused.subList(3, 5), paused.toString());
                 browser.driver().findElement(edit).sendKeys(Keys.ENTER);
 
                 WebElement form = browser.driver().findElement(By.id("throttle-form"));
