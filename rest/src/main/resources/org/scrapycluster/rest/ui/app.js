@@ -104,6 +104,7 @@ function askForKey(refused) {
       $("key-refused").hidden = !refused;
       dialog.addEventListener("close", () => {
         const key = $("key-input").value.trim();
+        $("key-input").value = ""; // the page keeps the key in the tab's storage only
         if (dialog.returnValue === "ok" && key) {
           sessionStorage.setItem(KEY_STORAGE, key);
           resolve(true);
@@ -284,6 +285,8 @@ function showAccess(access) {
   $("access").textContent = access.anonymous ? "" : ACCESS_TEXT[access.access];
   // a link cannot send the key: with keys on, /metrics and /live would answer 401
   $("keyed-links").hidden = !access.anonymous;
+  // a tab given a read key may be given the write key, or another, without being closed
+  $("key-change").hidden = !apiKey();
   for (const button of document.querySelectorAll("button.write, #crawl-rows td.actions button")) {
     // info is a read: a read key may ask it
     button.disabled = !state.canWrite && button.dataset.action !== "info";
@@ -1004,6 +1007,14 @@ $("key-button").addEventListener("click", () => {
   keyPrompt = null;
   scheduleLive(0);
 });
+$("key-change").addEventListener("click", async () => {
+  keyPrompt = null;
+  // a cancel keeps the key the tab has; a key the gateway refuses is forgotten at the next read, and asked for again
+  if (await askForKey(false)) {
+    await refreshAccess();
+    scheduleLive(0);
+  }
+});
 $("crawl-form").crawlid.value = newId().substring(0, 12);
 $("crawl-form").addEventListener("submit", submitCrawl);
 $("throttle-form").addEventListener("submit", throttleAction);
@@ -1027,6 +1038,7 @@ for (const button of document.querySelectorAll("button.span")) {
     state.span = button.dataset.span;
     for (const other of document.querySelectorAll("button.span")) {
       other.classList.toggle("active", other === button);
+      other.setAttribute("aria-pressed", String(other === button));
     }
     resetCharts();
     if (state.live) {

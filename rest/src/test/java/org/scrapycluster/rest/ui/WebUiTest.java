@@ -530,6 +530,26 @@ class WebUiTest {
         }
     }
 
+    /** A tab given the read key takes the write key without being closed; the dialog keeps no key in its field. */
+    @Test
+    void aTabChangesItsKey(EmbeddedStack stack) {
+        try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("REST_API_KEYS", "the-key")
+                .set("REST_READ_KEYS", "a-read-key").build())) {
+            open(gateway);
+            enterKey("a-read-key");
+            browser.awaitText("access", "key: read only");
+            assertEquals("", browser.driver().findElement(By.id("key-input")).getDomProperty("value"));
+            browser.driver().findElement(By.id("key-change")).click();
+            browser.driver().findElement(By.id("key-cancel")).click();
+            awaitLive();
+            assertEquals("key: read only (actions disabled)", browser.driver().findElement(By.id("access")).getText(), "a cancel keeps it");
+
+            browser.driver().findElement(By.id("key-change")).click();
+            enterKey("the-key");
+            browser.awaitText("access", "key: read and write");
+        }
+    }
+
     @Test
     void theFooterLinksNoReadThatNeedsAKey(EmbeddedStack stack) {
         try (RunningGateway gateway = RunningGateway.start(quick(GatewaySettings.forStack(stack)).set("REST_API_KEYS", "the-key").build())) {
