@@ -354,7 +354,12 @@ async function submitCrawl(event) {
     const fed = await postJson("/feed", request);
     if (fed.envelope.status === "SUCCESS") {
       state.seeds.set(crawlKey(request), request.url);
-      logAnswer("Submitted crawl " + request.crawlid + " of " + request.url, fed.envelope);
+      // any spiderid is taken, as by the original: a crawl of a spider no crawler runs waits for one to start
+      const served = crawlerSpiders();
+      const unserved = served.size > 0 && !served.has(request.spiderid)
+        ? "; no crawler of spider " + request.spiderid + " is running (" + [...served].join(", ") + " are): it waits for one"
+        : "";
+      logAnswer("Submitted crawl " + request.crawlid + " of " + request.url + unserved, fed.envelope, Boolean(unserved));
       form.crawlid.value = newId().substring(0, 12);
     } else {
       logAnswer("Crawl " + request.crawlid + " refused: " + failureText(fed.envelope, fed.status), fed.envelope, true);
@@ -362,6 +367,12 @@ async function submitCrawl(event) {
   } catch (e) {
     logAnswer("Crawl " + request.crawlid + " not submitted: " + e.message, undefined, true);
   }
+}
+
+// The spiders of the crawler nodes the live view lists (empty before it has read them, or without a key).
+function crawlerSpiders() {
+  const nodes = (state.live && state.live.nodes) || [];
+  return new Set(nodes.filter((node) => node.service === "crawler" && !node.stale).map((node) => node.spider));
 }
 
 async function crawlAction(action, crawl) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 import io.lettuce.core.api.sync.RedisCommands;
@@ -371,6 +372,26 @@ class WebUiTest {
             } finally {
                 answered.redis().sync().zrem("crawls:active", crawl);
                 answered.redis().sync().del("crawl:" + crawl);
+            }
+        }
+    }
+
+    /** Any spiderid is fed, as by the original; one no crawler runs is said to wait for one. */
+    @Test
+    void aCrawlOfASpiderNoCrawlerRunsIsSaidToWait(EmbeddedStack stack) {
+        String heartbeat = "stats:crawler:ui-host:link:" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (AnsweredGateway answered = AnsweredGateway.start(stack, WebUiTest::quick)) {
+            answered.redis().sync().setex(heartbeat, 60, Double.toString(System.currentTimeMillis() / 1000.0));
+            try {
+                open(answered.gateway());
+                browser.awaitText("node-rows", "ui-host");
+                WebElement form = browser.driver().findElement(By.id("crawl-form"));
+                type(form.findElement(By.name("url")), "https://example.com/");
+                type(form.findElement(By.name("spiderid")), "nosuchspider");
+                form.findElement(By.cssSelector("button[type=submit]")).click();
+                browser.awaitText("answer-log", "no crawler of spider nosuchspider is running");
+            } finally {
+                answered.redis().sync().del(heartbeat);
             }
         }
     }
