@@ -17,7 +17,10 @@ import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where the embedded ZooKeeper keeps its files in a kept data folder, and how many (docs/operations.md "The embedded ZooKeeper's files"). */
+/**
+ * Where the embedded ZooKeeper keeps its files in a kept data folder, and how many (docs/operations.md "The embedded
+ * ZooKeeper's files").
+ */
 class EmbeddedZooKeeperFilesTest {
 
     @TempDir

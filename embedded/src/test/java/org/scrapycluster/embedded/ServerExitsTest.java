@@ -53,7 +53,8 @@ class ServerExitsTest {
         }
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.getFirst().startsWith("WARN The data folder " + folder + " has ")
-                && warnings.getFirst().contains(" MiB of room, less than the " + (petabyte / (1 << 20) + 128) + " MiB"), warnings.getFirst());
+                && warnings.getFirst().contains(" MiB of room, less than the " + (petabyte / (1 << 20) + 128) + " MiB"),
+                warnings.getFirst());
     }
 
     /** Installs the exits as a stack does for {@code args[1]}, then gives up as the server {@code args[0]} would. */

@@ -64,7 +64,8 @@ class RequestSchemaTest {
                 "{\"required\": \"url\"}", "{\"properties\": {\"depth\": {\"maximum\": \"3\"}}}")) {
             RequestSchema schema = new RequestSchema("bad", JSON.readTree(broken));
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new RequestValidator(schema), broken);
-            assertTrue(refused.getMessage().startsWith("the request schema bad is not a valid JSON schema (Draft 4): /"), refused.getMessage());
+            assertTrue(refused.getMessage().startsWith("the request schema bad is not a valid JSON schema (Draft 4): /"),
+                    refused.getMessage());
         }
         new RequestValidator(new RequestSchema("plugin", JSON.readTree(PLUGIN_SCHEMA)));
     }

@@ -128,8 +128,10 @@ class DispatcherAccessTest {
             dispatcher.answer(get("/nope", null));
             events = log.events();
         }
-        List<String> logged = events.stream().filter(line -> line.getFormattedMessage().matches("[A-Z]+ /.*")).map(line -> line.getFormattedMessage() + " key=" + line.getKeyValuePairs().stream()
-                .filter(pair -> pair.key.equals("key")).findFirst().map(pair -> pair.value).orElse("none")).toList();
+        List<String> logged = events.stream().filter(line -> line.getFormattedMessage().matches("[A-Z]+ /.*"))
+                .map(line -> line.getFormattedMessage() + " key=" + line.getKeyValuePairs().stream()
+                        .filter(pair -> pair.key.equals("key")).findFirst().map(pair -> pair.value).orElse("none"))
+                .toList();
         assertEquals(List.of("GET /nope 404 key=0000000r", "DELETE /access 405 key=0000000r", "POST /change 403 key=0000000r",
                 "GET /access 200 key=0000000r", "GET /nope 401 key=none"), logged);
     }

@@ -186,7 +186,8 @@ class LiveViewTest {
 
         byte[] page = live.endpoint().answer(new HttpCall(HttpMethod.GET, "/live", null, null)).body();
         Map<String, Long> activity = new HashMap<>();
-        JSON.readTree(page).get("crawls").forEach(crawl -> activity.put(crawl.get("crawlid").asText(), crawl.get("last_activity").asLong()));
+        JSON.readTree(page).get("crawls")
+                .forEach(crawl -> activity.put(crawl.get("crawlid").asText(), crawl.get("last_activity").asLong()));
         assertEquals(now - 600, activity.get("waiting"), "its requests last moved ten minutes ago");
         assertTrue(activity.get("python") <= System.currentTimeMillis() / 1000, "no activity later than now: " + activity);
     }
