@@ -58,7 +58,7 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         if (decoded.isFailure()) {
-            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, String.valueOf(decoded.cause().getMessage()), Ending.CLOSE);
+            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, undecodable(decoded.cause()), Ending.CLOSE);
             return;
         }
         Ending ending = request instanceof Admission.UnreadRequest unread && unread.awaitingContinue() || !HttpUtil.isKeepAlive(request)
@@ -128,6 +128,16 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             CompletableFuture<Void> last = turns.last() == null ? CompletableFuture.completedFuture(null) : turns.last();
             last.whenComplete((done, failure) -> LingeringClose.writeAndClose(ctx, Unpooled.EMPTY_BUFFER));
         }
+    }
+
+    /**
+     * Why the decoder could not read a request, in its words, but for a request line without a version (a line that is
+     * no HTTP at all, or HTTP/2's preface), which it takes for HTTP/0.9.
+     */
+    private static String undecodable(Throwable cause) {
+        String message = String.valueOf(cause.getMessage());
+        return message.contains("HTTP/0.9") ? "The request line is not <method> <target> HTTP/1.1 (or HTTP/1.0): the gateway speaks"
+                + " HTTP/1.1 and HTTP/1.0 only." : message;
     }
 
     /**

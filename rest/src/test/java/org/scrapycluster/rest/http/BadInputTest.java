@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
@@ -287,6 +288,17 @@ class BadInputTest {
         assertEquals("HTTP/1.1 400 Bad Request", reply.substring(0, reply.indexOf("\r\n")));
         assertEquals("The request is not valid HTTP.", parse(body).get("error").get("message").asText());
         assertEquals(before + 1, gateway.counter("rest.requests.refused", "reason", Refusal.MALFORMED_HTTP.reason()));
+    }
+
+    /** Netty takes a request line without a version for HTTP/0.9: the cause says what the gateway reads instead. */
+    @ParameterizedTest
+    @ValueSource(strings = {"HELLO\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"})
+    void aRequestLineWithoutAnHttp1VersionSaysWhatTheGatewaySpeaks(String request) throws IOException {
+        String reply = rawExchange(request);
+        String body = reply.substring(reply.indexOf("\r\n\r\n") + 4);
+        assertEquals("HTTP/1.1 400 Bad Request", reply.substring(0, reply.indexOf("\r\n")));
+        assertTrue(parse(body).get("error").get("cause").asText().toLowerCase(Locale.ROOT).contains("gateway speaks http/1.1 and http/1.0"),
+                body);
     }
 
     @Test
