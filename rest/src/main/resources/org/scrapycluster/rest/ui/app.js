@@ -357,7 +357,7 @@ async function submitCrawl(event) {
       // any spiderid is taken, as by the original: a crawl of a spider no crawler runs waits for one to start
       const served = crawlerSpiders();
       const unserved = served.size > 0 && !served.has(request.spiderid)
-        ? "; no crawler of spider " + request.spiderid + " is running (" + [...served].join(", ") + " are): it waits for one"
+        ? "; no crawler of spider " + request.spiderid + " is running (crawlers run: " + [...served].join(", ") + "): it waits for one"
         : "";
       logAnswer("Submitted crawl " + request.crawlid + " of " + request.url + unserved, fed.envelope, Boolean(unserved));
       form.crawlid.value = newId().substring(0, 12);
