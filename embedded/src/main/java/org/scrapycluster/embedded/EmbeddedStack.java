@@ -175,6 +175,18 @@ public final class EmbeddedStack implements AutoCloseable {
     }
 
     /**
+     * What a start of {@code options} warns of before any server starts, for a check of the settings to say as well: a
+     * disk with less room than the broker may keep, where a broker is to start (a temporary data folder is made under
+     * {@code java.io.tmpdir}).
+     */
+    public static void warnOfLittleRoom(Options options) {
+        if (options.kafkaPort() != null) {
+            Path folder = options.dataDir() != null ? options.dataDir() : Path.of(System.getProperty("java.io.tmpdir"));
+            warnOfLittleRoom(folder, options.kafkaRetentionBytes());
+        }
+    }
+
+    /**
      * Warns when the disk of the data folder has less room than the broker may keep of one partition: its retention and
      * two segments (the one being written, and the oldest, kept a minute after it is let go), beside Redis's and
      * ZooKeeper's files. A crawl that fills the disk stops the whole process ({@link ServerExits}).

@@ -22,6 +22,7 @@ import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsGroup;
+import org.scrapycluster.embedded.EmbeddedStack;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public final class StandaloneCommand implements Callable<Integer> {
 
     @Option(names = "--check", description = "Check the settings and options as a start would (names, types and values,"
             + " every service's included; the plugins' classes; the embedded servers' ports free, the data folder usable, created"
-            + " when missing), say that they are good, and exit without starting.")
+            + " when missing, a warning when its disk has less room than the broker may keep), say that they are good, and exit without starting.")
     boolean check;
 
     @Spec
@@ -100,7 +101,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         }
         int nodes = crawlers != null ? crawlers : settings.service("standalone").getInt("STANDALONE_CRAWLERS");
         if (check) {
-            StandaloneCluster.check(settings, nodes, serviceFactories());
+            EmbeddedStack.warnOfLittleRoom(StandaloneCluster.check(settings, nodes, serviceFactories()));
             spec.commandLine().getOut().println(CheckOption.GOOD);
             spec.commandLine().getOut().flush();
             return 0;

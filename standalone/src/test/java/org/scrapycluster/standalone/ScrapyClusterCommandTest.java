@@ -3,11 +3,15 @@ package org.scrapycluster.standalone;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -132,6 +136,24 @@ class ScrapyClusterCommandTest {
             assertTrue(err.toString().startsWith("scrapy-cluster standalone: " + wrong[1]), "every service's own values: " + err);
         }
         assertEquals("", out.toString(), "nothing said to be good");
+    }
+
+    /** A check says what a start would warn of: a disk with less room than the broker may keep of a partition. */
+    @Test
+    void standaloneCheckWarnsOfADiskTheBrokerMayFill() {
+        long petabyte = 1L << 50;
+        PrintStream console = System.out;
+        ByteArrayOutputStream logged = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(logged, true, StandardCharsets.UTF_8)); // where the check's logging writes
+        try {
+            assertEquals(0, run(check("--set", "STANDALONE_KAFKA_RETENTION_BYTES=" + petabyte)), err.toString());
+        } finally {
+            System.setOut(console);
+        }
+        assertEquals("The settings and options are good", out.toString().strip(), "a warning, not a refusal");
+        String log = logged.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("WARN") && log.contains("The data folder " + Path.of(System.getProperty("java.io.tmpdir")) + " has ")
+                && log.contains(" MiB of room, less than the " + (petabyte / (1 << 20) + 128) + " MiB"), log);
     }
 
     /** {@code standalone --check} with {@code options}, its embedded servers on any free ports. */
