@@ -333,11 +333,19 @@ public final class ExtensionLoader<T extends Extension> {
                 return null;
             });
         } catch (IllegalArgumentException e) {
-            throw new SettingsException("The " + name + " named in " + setting + " refused its settings: " + e.getMessage(), e);
+            throw new SettingsException("The " + found(name, extension) + " named in " + setting + " refused its settings: "
+                    + e.getMessage(), e);
         } catch (Throwable e) {
             ExtensionFailures.rethrowIfFatal(e);
-            throw new SettingsException("The " + name + " named in " + setting + " failed to configure: " + ExtensionFailures.described(e), e);
+            throw new SettingsException("The " + found(name, extension) + " named in " + setting + " failed to configure: "
+                    + ExtensionFailures.described(e), e);
         }
         return extension;
+    }
+
+    /** {@code name} with the class it made and where that came from, so that a refusal says which jar to look into. */
+    private static String found(String name, Object extension) {
+        Class<?> type = extension.getClass();
+        return name + " (" + (name.equals(type.getName()) ? "" : type.getName() + ", ") + FoundExtension.sourceOf(type) + ")";
     }
 }

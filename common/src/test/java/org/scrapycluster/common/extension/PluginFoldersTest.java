@@ -228,8 +228,23 @@ class PluginFoldersTest {
 
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "fragile"));
-        assertTrue(e.getMessage().contains("The fragile named in SPIDER_NAME failed to configure: java.lang.NullPointerException: no such setting"),
+        assertTrue(e.getMessage().contains("The fragile (com.example.Fragile, fragile.jar) named in SPIDER_NAME failed to configure:"
+                + " java.lang.NullPointerException: no such setting"),
                 e.getMessage());
+
+        PluginJar.named("picky").source("com.example.Picky", """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class Picky implements Spider {
+                    public String name() { return "picky"; }
+                    public void configure(ExtensionSettings settings) { throw new IllegalArgumentException("PICKY_LEVEL must be set"); }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """).writeTo(folder, "1");
+        SettingsException byClass = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).instance("SPIDER_NAME", "com.example.Picky"));
+        assertTrue(byClass.getMessage().contains("The com.example.Picky (picky.jar) named in SPIDER_NAME refused its settings:"
+                + " PICKY_LEVEL must be set"), byClass.getMessage());
     }
 
     /** A jar of two spiders built against a library it lacks: one needs it to be constructed, one to be loaded at all. */
