@@ -252,7 +252,9 @@ class KubernetesManifestsTest {
         assertEquals("crawler", scaledObject.get("spec", "scaleTargetRef", "name"));
         List<Map<String, Object>> triggers = scaledObject.get("spec", "triggers");
         assertEquals("prometheus", triggers.get(0).get("type"));
-        assertTrue(String.valueOf(((Map<?, ?>) triggers.get(0).get("metadata")).get("query")).contains("redis_monitor_queue_backlog{spider=\"link\"}"));
+        String query = String.valueOf(((Map<?, ?>) triggers.get(0).get("metadata")).get("query"));
+        assertTrue(query.contains("redis_monitor_queue_backlog{namespace=\"scrapy-cluster\",spider=\"link\"}"),
+                "the backlog of the example overlay's namespace, as the adapter's rule reads the HPA's: " + query);
 
         // KEDA's cooldownPeriod only delays scaling to zero: the same bounds and scale-up and scale-down as the HPA's
         Map<?, ?> hpaSpec = (Map<?, ?>) RepositoryFiles.yamlMap("deploy/k8s/components/hpa/crawler-hpa.yaml").get("spec");

@@ -8,11 +8,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Evaluates, without a Prometheus, an alert expression made of counter rates: {@code sum(rate(name{matchers}[range]))}
- * terms, {@code or vector(0)}, {@code + - * /}, parentheses and one comparison with a number at the end. Every rate is
- * over the same window, so each term is taken as the sum of the increases of the series it selects; a sum over no
- * series is 0 here, which is what {@code or vector(0)} makes of it. The comparison is left out: the value it
- * compares is returned. Anything else in the expression is refused, so that a rule this cannot read is not read wrong.
+ * Evaluates, without a Prometheus, an alert expression made of counter rates: {@code sum [by (labels)] (rate(name{matchers}[range])
+ * or rate(...) ...)} terms, {@code + - * /}, parentheses and one comparison with a number at the end. Every rate is over the
+ * same window, so each term is taken as the sum of the increases of the series its rates select (the counters an
+ * {@code or} joins are different ones, so no series of one shadows a series of another), over the one cluster the
+ * increases are of; a sum over no series is 0 here. The comparison is left out: the value it compares is returned.
+ * Anything else in the expression is refused, so that a rule this cannot read is not read wrong.
  */
 final class CounterArithmetic {
 
@@ -24,9 +25,10 @@ final class CounterArithmetic {
         }
     }
 
+    private static final String RATE = "rate\\s*\\(\\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*(\\{[^}]*})?\\s*\\[[^]]+]\\s*\\)";
+    private static final Pattern RATES = Pattern.compile(RATE);
     private static final Pattern SUM_OF_RATES = Pattern.compile(
-            "sum\\s*\\(\\s*rate\\s*\\(\\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*(\\{[^}]*})?\\s*\\[[^]]+]\\s*\\)\\s*\\)");
-    private static final Pattern OR_ZERO = Pattern.compile("\\bor\\s+vector\\s*\\(\\s*0\\s*\\)");
+            "sum\\s*(?:by\\s*\\([^)]*\\)\\s*)?\\(\\s*(" + RATE + "(?:\\s*or\\s*" + RATE + ")*)\\s*\\)");
     private static final Pattern COMPARISON = Pattern.compile("(>=|<=|==|!=|>|<)\\s*[0-9.]+\\s*$");
     private static final Pattern MATCHER = Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)\\s*\"([^\"\\\\]*)\"\\s*,?");
     private static final Pattern TOKEN = Pattern.compile("\\s*(#\\d+|[0-9.]+|[-+*/()])");
@@ -44,13 +46,18 @@ final class CounterArithmetic {
     }
 
     private double evaluate(String expression, List<Increase> increases) {
-        Matcher sums = SUM_OF_RATES.matcher(OR_ZERO.matcher(expression).replaceAll(" "));
+        Matcher sums = SUM_OF_RATES.matcher(expression);
         StringBuilder arithmetic = new StringBuilder();
         while (sums.find()) {
-            String name = sums.group(1);
-            String matchers = sums.group(2) == null ? "" : sums.group(2).substring(1, sums.group(2).length() - 1);
-            Predicate<Map<String, String>> selected = selector(matchers);
-            terms.add(increases.stream().filter(i -> i.name().equals(name) && selected.test(i.labels())).mapToDouble(Increase::value).sum());
+            double term = 0;
+            Matcher rates = RATES.matcher(sums.group(1));
+            while (rates.find()) {
+                String name = rates.group(1);
+                String matchers = rates.group(2) == null ? "" : rates.group(2).substring(1, rates.group(2).length() - 1);
+                Predicate<Map<String, String>> selected = selector(matchers);
+                term += increases.stream().filter(i -> i.name().equals(name) && selected.test(i.labels())).mapToDouble(Increase::value).sum();
+            }
+            terms.add(term);
             sums.appendReplacement(arithmetic, "#" + (terms.size() - 1));
         }
         sums.appendTail(arithmetic);

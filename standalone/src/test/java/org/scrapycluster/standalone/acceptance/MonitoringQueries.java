@@ -30,8 +30,11 @@ final class MonitoringQueries {
     static final Path OPERATIONS = Path.of("..", "docs", "operations.md");
     /** The name prefixes of the meters the services register themselves, which docs/operations.md lists. */
     static final List<String> OWN_PREFIXES = List.of("crawler_", "redis_monitor_", "kafka_monitor_", "rest_");
-    /** The labels Prometheus itself puts on every scraped sample (docs/operations.md, "Dashboards and alerts"). */
-    static final Set<String> TARGET_LABELS = Set.of("job", "instance");
+    /**
+     * The labels Prometheus itself puts on every scraped sample, and the namespace a Kubernetes scrape adds, by which the
+     * alerts tell clusters apart (docs/operations.md, "Dashboards and alerts").
+     */
+    static final Set<String> TARGET_LABELS = Set.of("job", "instance", "namespace");
 
     /** An expression and the labels it, its panel's legend or its alert's annotations name. */
     record Query(String expression, Set<String> labels) {
