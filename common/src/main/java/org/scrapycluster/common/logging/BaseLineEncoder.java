@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -40,7 +41,8 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
     /**
      * The record's key-value pairs as JSON, in the order they were added; a later key wins. A value Jackson cannot write
      * (a {@code Duration}, an object without properties) is its {@code toString()}, so one such value leaves the others
-     * JSON, escaped like them.
+     * JSON, escaped like them. A text, or JSON text written in place, longer than {@link ShownText#MAX_CHARACTERS} is
+     * shown cut, as a string.
      */
     Map<String, JsonNode> keyValues(ILoggingEvent event) {
         List<KeyValuePair> pairs = event.getKeyValuePairs();
@@ -61,6 +63,10 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
     }
 
     private JsonNode toTree(Object value) {
+        Object text = value instanceof RawValue raw ? raw.rawValue() : value;
+        if (text instanceof CharSequence chars && chars.length() > ShownText.MAX_CHARACTERS) {
+            return TextNode.valueOf(ShownText.cut(chars.toString()));
+        }
         try {
             return mapper.valueToTree(value);
         } catch (IllegalArgumentException e) {

@@ -3,6 +3,8 @@ package org.scrapycluster.common.request;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
+import org.scrapycluster.common.logging.ShownText;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.primitives.Bytes;
@@ -17,8 +19,6 @@ public final class LoggedFields {
 
     /** What a log line shows in place of a credential. */
     public static final String REDACTED = "[redacted]";
-    /** The most of a request's JSON a log line shows ({@link #text}). */
-    public static final int MAX_LOGGED_CHARACTERS = 2_000;
 
     private static final Set<String> CREDENTIALS = Set.of("cookie");
     private static final byte[] UNICODE_ESCAPE = {'\\', 'u'};
@@ -52,13 +52,11 @@ public final class LoggedFields {
     }
 
     /**
-     * {@code request}'s JSON as a log line shows it ({@link #shown(JsonNode)}), cut to its first {@value #MAX_LOGGED_CHARACTERS}
-     * characters and its length when longer: a caller whose request is refused later cannot write a megabyte a line.
+     * {@code request}'s JSON as a log line shows it ({@link #shown(JsonNode)}), cut as {@link ShownText} cuts a long text:
+     * a caller whose request is refused later cannot write a megabyte a line.
      */
     public static String text(JsonNode request) {
-        String text = shown(request).toString();
-        return text.length() <= MAX_LOGGED_CHARACTERS ? text
-                : text.substring(0, MAX_LOGGED_CHARACTERS) + "… (" + text.length() + " characters in all)";
+        return ShownText.cut(shown(request).toString());
     }
 
     private static boolean holds(ObjectNode request, String name) {

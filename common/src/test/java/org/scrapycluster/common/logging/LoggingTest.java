@@ -23,6 +23,7 @@ import org.scrapycluster.common.settings.SettingsSources;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
@@ -100,6 +101,28 @@ class LoggingTest {
             assertEquals(2, values.get("count").asInt(), written);
             assertEquals(-1, written.indexOf('\u2028'), written);
             Files.delete(dir.resolve("redis_monitor.log"));
+        }
+    }
+
+    /** A 100 KB URL or a 20,000-field {@code attrs} a caller sent is shown cut, in either format, the line still JSON. */
+    @Test
+    void aLongValueIsShownCutWithItsLengthInEitherFormat() throws IOException {
+        String url = "http://127.0.0.7/" + "a".repeat(100_000);
+        String attrs = "{" + "\"k\":1,".repeat(20_000) + "\"z\":2}";
+        for (boolean json : List.of(false, true)) {
+            install("kafka-monitor", Map.of("LOG_JSON", Boolean.toString(json)));
+            context.getLogger("org.scrapycluster.kafkamonitor.Intake").atInfo().addKeyValue("url", url)
+                    .addKeyValue("attrs", new RawValue(attrs)).addKeyValue("appid", "abc").log("Added crawl to Redis");
+            context.stop();
+
+            String written = Files.readString(dir.resolve("kafka_monitor.log"));
+            assertTrue(written.length() < 3 * ShownText.MAX_CHARACTERS + 500, written.length() + " characters");
+            JsonNode values = new ObjectMapper().readTree(json ? written : written.substring(written.indexOf('{')));
+            assertEquals(url.substring(0, ShownText.MAX_CHARACTERS) + "… (100017 characters in all)", values.get("url").asText());
+            assertEquals(attrs.substring(0, ShownText.MAX_CHARACTERS) + "… (" + attrs.length() + " characters in all)",
+                    values.get("attrs").asText());
+            assertEquals("abc", values.get("appid").asText());
+            Files.delete(dir.resolve("kafka_monitor.log"));
         }
     }
 

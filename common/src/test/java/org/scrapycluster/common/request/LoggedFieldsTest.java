@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.common.logging.ShownText;
 
 class LoggedFieldsTest {
 
@@ -50,7 +51,7 @@ class LoggedFieldsTest {
 
         String text = LoggedFields.text(request);
 
-        assertEquals("{\"poll_id\":\"" + "x".repeat(LoggedFields.MAX_LOGGED_CHARACTERS - 12) + "… (500014 characters in all)", text);
+        assertEquals("{\"poll_id\":\"" + "x".repeat(ShownText.MAX_CHARACTERS - 12) + "… (500014 characters in all)", text);
         assertEquals("{\"appid\":\"a\"}", LoggedFields.text(MAPPER.createObjectNode().put("appid", "a")), "a short one as it is");
     }
 
