@@ -32,7 +32,7 @@ final class ConnectionLimit extends ChannelInboundHandlerAdapter {
             return;
         }
         HttpAnswer answer = dispatcher.refusedBeforeRouting(new RefusedRequestException(Refusal.TOO_MANY_CONNECTIONS,
-                "More than REST_MAX_CONNECTIONS (" + maxConnections + ") connections are open."));
+                "More than REST_MAX_CONNECTIONS (" + maxConnections + ") connections are open."), null, null);
         GatewayHandler.Ending.CLOSE_UNREAD.write(ctx, answer);
     }
 

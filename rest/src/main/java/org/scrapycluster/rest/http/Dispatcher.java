@@ -3,6 +3,7 @@ package org.scrapycluster.rest.http;
 import org.scrapycluster.common.domain.AllowedHosts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Answers a call: refuses it (403) when its {@code Host} header names a host the gateway does not answer for
@@ -56,6 +57,7 @@ public final class Dispatcher {
         long started = System.nanoTime();
         String endpoint = UNROUTED;
         String keyId = null;
+        RefusedRequestException refusal = null;
         HttpAnswer answer;
         try {
             // a caller without a valid key learns nothing, not even which paths and methods exist: 401 before routing
@@ -73,6 +75,7 @@ public final class Dispatcher {
             endpoint = e.endpoint();
             answer = refused(e).withHeader("Allow", e.allow());
         } catch (RefusedRequestException e) {
+            refusal = e;
             if (e.refusal() == Refusal.UNKNOWN_PATH) {
                 LOG.atInfo().addKeyValue("path", call.path()).addKeyValue("method", call.method().name())
                         .log("Non-existant route called");
@@ -83,20 +86,40 @@ public final class Dispatcher {
             answer = envelope.failure(500, Envelope.UNKNOWN_ERROR);
         }
         metrics.answered(endpoint, answer.status());
-        if (accessLog) {
-            LOG.atInfo().addKeyValue("method", call.method().name()).addKeyValue("path", call.path())
-                    .addKeyValue("status", answer.status()).addKeyValue("key", keyId)
-                    .addKeyValue("ms", (System.nanoTime() - started) / 1_000_000)
-                    .log(call.method().name() + " " + call.path() + " " + answer.status());
-        }
+        logAnswer(call.method().name(), call.path(), answer.status(), keyId, refusal, started);
         return answer;
     }
 
-    /** The envelope of a refusal that happened before a call could be routed, counted. */
-    public HttpAnswer refusedBeforeRouting(RefusedRequestException refused) {
+    /**
+     * The envelope of a refusal that happened before a call could be routed, counted and logged as a routed call is:
+     * {@code method} and {@code target} as its request line has them, null when there was none to read (a request that
+     * is not HTTP, headers that never came, a connection over the limit).
+     */
+    public HttpAnswer refusedBeforeRouting(RefusedRequestException refused, String method, String target) {
+        long started = System.nanoTime();
         HttpAnswer answer = refused(refused);
         metrics.answered(UNROUTED, answer.status());
+        logAnswer(method, target, answer.status(), null, refused, started);
         return answer;
+    }
+
+    /**
+     * One line per answer when {@code FLASK_LOGGING_ENABLED} (the original's {@code GET /path 200}), with the refusal's
+     * message and cause when the call was refused, so that the log says what was wrong as the answer did.
+     */
+    private void logAnswer(String method, String path, int status, String keyId, RefusedRequestException refused, long started) {
+        if (!accessLog) {
+            return;
+        }
+        LoggingEventBuilder line = LOG.atInfo().addKeyValue("method", method).addKeyValue("path", path).addKeyValue("status", status)
+                .addKeyValue("key", keyId).addKeyValue("ms", (System.nanoTime() - started) / 1_000_000);
+        if (refused != null) {
+            line.addKeyValue("error", refused.refusal().message());
+            if (refused.detail() != null) {
+                line.addKeyValue("cause", refused.detail());
+            }
+        }
+        line.log((method == null ? "-" : method) + " " + (path == null ? "-" : path) + " " + status);
     }
 
     /** Refuses, and logs why, a call whose head earns a refusal whatever its body ({@link HeadCheck#refusal}). */

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -54,17 +55,17 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         DecoderResult decoded = request.decoderResult();
         if (decoded.cause() instanceof RefusedBeforeBody refused) {
-            refuseInTurn(ctx, refused.refusal(), refused.getMessage(), refused.lingering() ? Ending.CLOSE : Ending.KEEP_ALIVE);
+            refuseInTurn(ctx, request, refused.refusal(), refused.getMessage(), refused.lingering() ? Ending.CLOSE : Ending.KEEP_ALIVE);
             return;
         }
         if (decoded.isFailure()) {
-            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, undecodable(decoded.cause()), Ending.CLOSE);
+            refuseInTurn(ctx, null, Refusal.MALFORMED_HTTP, undecodable(decoded.cause()), Ending.CLOSE);
             return;
         }
         Ending ending = request instanceof Admission.UnreadRequest unread && unread.awaitingContinue() || !HttpUtil.isKeepAlive(request)
                 ? Ending.CLOSE : Ending.KEEP_ALIVE;
         if (!TransferCoding.understood(request.headers())) {
-            refuseInTurn(ctx, Refusal.TRANSFER_CODING, null, Ending.CLOSE);
+            refuseInTurn(ctx, request, Refusal.TRANSFER_CODING, null, Ending.CLOSE);
             return;
         }
         RequestTarget target;
@@ -73,7 +74,7 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             target = RequestTarget.of(request);
             key = presentedKey(request.headers());
         } catch (IllegalArgumentException e) {
-            refuseInTurn(ctx, Refusal.MALFORMED_HTTP, e.getMessage(), ending);
+            refuseInTurn(ctx, request, Refusal.MALFORMED_HTTP, e.getMessage(), ending);
             return;
         }
         HttpCall call = new HttpCall(request.method(), target.path(), request.headers().get(HttpHeaderNames.CONTENT_TYPE),
@@ -82,10 +83,15 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         answerInTurn(ctx, () -> decoded instanceof HeadCheck head ? dispatcher.answer(call, head) : dispatcher.answer(call), ending);
     }
 
-    /** Refuses the request {@code refusal} names, in its turn ({@link #answerInTurn}). */
-    private void refuseInTurn(ChannelHandlerContext ctx, Refusal refusal, String reason, Ending ending) {
+    /**
+     * Refuses the request {@code refusal} names, in its turn ({@link #answerInTurn}); {@code request} is null when its
+     * request line could not be read.
+     */
+    private void refuseInTurn(ChannelHandlerContext ctx, HttpRequest request, Refusal refusal, String reason, Ending ending) {
         RefusedRequestException refused = new RefusedRequestException(refusal, reason);
-        answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused), ending);
+        String method = request == null ? null : request.method().name();
+        String target = request == null ? null : request.uri();
+        answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused, method, target), ending);
     }
 
     /**

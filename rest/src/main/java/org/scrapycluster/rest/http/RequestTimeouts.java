@@ -115,7 +115,7 @@ final class RequestTimeouts extends ChannelDuplexHandler {
     }
 
     private void refuseAndClose(ChannelHandlerContext ctx, Refusal refusal, String reason) {
-        GatewayHandler.Ending.CLOSE.write(ctx, dispatcher.refusedBeforeRouting(new RefusedRequestException(refusal, reason)));
+        GatewayHandler.Ending.CLOSE.write(ctx, dispatcher.refusedBeforeRouting(new RefusedRequestException(refusal, reason), null, null));
     }
 
     private static ScheduledFuture<?> schedule(ChannelHandlerContext ctx, Consumer<ChannelHandlerContext> late, long nanos) {

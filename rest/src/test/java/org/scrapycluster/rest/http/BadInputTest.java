@@ -36,11 +36,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewayClient;
 import org.scrapycluster.rest.testing.AnsweredGateway;
 import org.scrapycluster.rest.testing.OutboundResponder;
 import org.scrapycluster.rest.testing.RunningGateway;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 
 /**
  * Every class of bad input gets the envelope, its status and a count in
@@ -278,6 +282,31 @@ class BadInputTest {
         refused(Refusal.METHOD, 405, "The method is not allowed for the requested URL.",
                 () -> client.method("DELETE", "/", null, new byte[0]));
         refused(Refusal.METHOD, 405, "The method is not allowed for the requested URL.", () -> client.postJson("/metrics", "{}"));
+    }
+
+    /** Each refusal is a line of the request log that says what was wrong, as the answer does; before routing too. */
+    @Test
+    void everyRefusalIsALineOfTheRequestLogWithWhatWasWrong() throws IOException {
+        List<ILoggingEvent> events;
+        try (CapturedLog log = CapturedLog.start(Dispatcher.class, Level.INFO)) {
+            rawExchange("POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Expect: 200-ok\r\nContent-Length: 2\r\n\r\n{}");
+            client.post("/feed", "text/plain", "{}".getBytes(StandardCharsets.UTF_8));
+            rawExchange("HELLO\r\n\r\n");
+            events = log.events();
+        }
+        List<String> lines = events.stream().map(event -> event.getFormattedMessage() + " | " + value(event, "error") + " | "
+                + value(event, "cause")).toList();
+        assertEquals(3, lines.size(), lines.toString());
+        assertEquals("POST /feed 417 | The gateway meets no expectation but Expect: 100-continue. | Expect: 200-ok", lines.get(0));
+        assertTrue(lines.get(1).startsWith("POST /feed 400 | The payload must be valid JSON. | ") && lines.get(1).contains("text/plain"),
+                lines.get(1));
+        assertTrue(lines.get(2).startsWith("- - 400 | The request is not valid HTTP. | ") && lines.get(2).contains("HTTP/1.1"),
+                lines.get(2));
+    }
+
+    private static Object value(ILoggingEvent event, String key) {
+        return event.getKeyValuePairs().stream().filter(pair -> pair.key.equals(key)).findFirst().map(pair -> pair.value).orElse(null);
     }
 
     @Test
