@@ -31,7 +31,10 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         boolean robotsObey, Duration robotsCacheTime, RobotName robotName, RequestFiler.Policy filing, boolean statusMsgFromResponse,
         Referrers referrers, int workerThreads) {
 
-    /** Reads the settings of a crawler node. */
+    /**
+     * Reads the settings of a crawler node. The values its parts read from it later ({@link #fetcher()} and the like) are
+     * read here once too, so that a bad one is refused by {@code --check} as by a start, before anything connects.
+     */
     public static CrawlerConfig from(Settings settings) {
         int concurrent = atLeast(settings, "CONCURRENT_REQUESTS", 1);
         int perDomain = atLeast(settings, "CONCURRENT_REQUESTS_PER_DOMAIN", 1);
@@ -49,7 +52,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         Integer global = settings.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT");
         String userAgent = settings.getString("USER_AGENT");
         int workers = settings.getInt("CRAWLER_WORKER_THREADS");
-        return new CrawlerConfig(settings, settings.getString("SPIDER_NAME"),
+        CrawlerConfig config = new CrawlerConfig(settings, settings.getString("SPIDER_NAME"),
                 new SchedulerLimits(concurrent, perDomain, handOutsAwaited, lease, Duration.ofSeconds(1)),
                 positive(settings, "SCHEDULER_DISCOVERY_INTERVAL"), positive(settings, "SCHEDULER_QUEUE_REFRESH"),
                 positive(settings, "LEASE_REAP_INTERVAL"),
@@ -68,6 +71,21 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                         settings.getBoolean("SCHEDULER_BACKLOG_BLACKLIST")),
                 settings.getBoolean("STATUS_MSG_FROM_RESPONSE"), Referrers.from(settings),
                 workers > 0 ? workers : Runtime.getRuntime().availableProcessors());
+        config.readLaterValues();
+        return config;
+    }
+
+    /** Reads every value the node's parts read later, each refused here when it cannot work. */
+    private void readLaterValues() {
+        publishBinaryResponses();
+        urlLengthLimit();
+        linkRegexPageTime();
+        dupefilterMemory();
+        robotsRetry();
+        robotsMaxCrawlDelay();
+        robotsMaxHosts();
+        robotsMaxBytes();
+        fetcher();
     }
 
     /** Whether responses that are not text are published, base64-encoded ({@code PUBLISH_BINARY_RESPONSES}). */

@@ -47,6 +47,18 @@ class CrawlerConfigTest {
         assertEquals(31_536_000.0, CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("QUEUE_WINDOW", 31_536_000))).queueWindow());
     }
 
+    /** What the node's parts read later is refused with the rest, so that {@code crawler --check} says it as a start does. */
+    @Test
+    void aValueReadLaterIsRefusedWithTheOthers() {
+        SettingsException proxy = assertThrows(SettingsException.class,
+                () -> CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("DOWNLOAD_PROXY", "http://crawler:ProxyPw_8812@"))));
+        assertTrue(proxy.getMessage().contains("DOWNLOAD_PROXY") && proxy.getMessage().contains("host and port")
+                && !proxy.getMessage().contains("ProxyPw_8812"), proxy.getMessage());
+        SettingsException robots = assertThrows(SettingsException.class,
+                () -> CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("ROBOTSTXT_CACHE_MAX_BYTES", 0))));
+        assertTrue(robots.getMessage().contains("ROBOTSTXT_CACHE_MAX_BYTES"), robots.getMessage());
+    }
+
     private static FetcherConfig fetcher(long maxsize) {
         return CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("DOWNLOAD_MAXSIZE", maxsize))).fetcher();
     }
