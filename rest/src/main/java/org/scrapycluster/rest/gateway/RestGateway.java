@@ -226,21 +226,28 @@ public final class RestGateway implements Service {
         redis.start();
         kafka.start();
         live.start();
-        LOG.atInfo().addKeyValue("address", server.address().toString())
-                .log("REST gateway listening on " + userUrl().map(URI::toString).orElse("?"));
+        LOG.atInfo().addKeyValue("address", server.address().toString()).log("REST gateway listening on " + where(server.address()));
     }
 
     @Override
     public Optional<URI> userUrl() {
         GatewayServer running = server;
-        if (running == null) {
-            return Optional.empty();
-        }
-        InetSocketAddress address = running.address();
+        return running == null ? Optional.empty() : Optional.of(userUrl(running.address()));
+    }
+
+    /** The URL a user of this host opens to reach a gateway listening on {@code address}. */
+    static URI userUrl(InetSocketAddress address) {
         InetAddress host = address.getAddress();
         String name = host.isAnyLocalAddress() ? "127.0.0.1"
                 : host instanceof Inet6Address ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
-        return Optional.of(URI.create("http://" + name + ":" + address.getPort()));
+        return URI.create("http://" + name + ":" + address.getPort());
+    }
+
+    /** Where a gateway listening on {@code address} is reached: every address of the host, when it listens on all of them. */
+    static String where(InetSocketAddress address) {
+        return address.getAddress().isAnyLocalAddress()
+                ? "every address of this host, port " + address.getPort() + " (" + userUrl(address) + " from this host)"
+                : userUrl(address).toString();
     }
 
     /**
