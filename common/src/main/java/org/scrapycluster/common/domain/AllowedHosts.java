@@ -68,6 +68,9 @@ public final class AllowedHosts {
         if (!checked || host == null) {
             return true;
         }
+        if (!isHostAndPort(host.strip())) { // a URL's reading would take evil.example@127.0.0.1 for 127.0.0.1
+            return false;
+        }
         UrlHost named;
         try {
             named = UrlHost.parse(host);
@@ -76,5 +79,18 @@ public final class AllowedHosts {
         }
         String name = named.name();
         return named.ipLiteral() || name.equals(LOCALHOST) || name.endsWith("." + LOCALHOST) || names.contains(name);
+    }
+
+    /**
+     * Whether {@code host} may be a {@code Host} header's host and port (RFC 3986's {@code host [ ":" port ]}): the
+     * characters of a name, an IP address or a bracketed IPv6 literal, none of them blank, a control character, or the
+     * {@code @} of user information, which a {@code Host} header never has.
+     */
+    public static boolean isHostAndPort(String host) {
+        return !host.isEmpty() && host.chars().allMatch(AllowedHosts::inHost);
+    }
+
+    private static boolean inHost(int c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "-._~!$&'()*+,;=:%[]".indexOf(c) >= 0;
     }
 }

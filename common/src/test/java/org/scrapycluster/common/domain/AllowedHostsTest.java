@@ -63,6 +63,16 @@ class AllowedHostsTest {
         assertFalse(listed.allows("attacker.example"));
     }
 
+    /** A URL's reading takes the host after user information; a {@code Host} header has none, so one with it is refused. */
+    @Test
+    void aHostWithUserInformationIsNoHost() {
+        AllowedHosts hosts = AllowedHosts.of(LOOPBACK, List.of());
+        assertTrue(hosts.allows("127.0.0.1:5344"));
+        for (String host : List.of("evil.example@127.0.0.1", "x:y@localhost", "evil.example:80@127.0.0.1", "127.0.0.1/x", "")) {
+            assertFalse(hosts.allows(host), host);
+        }
+    }
+
     @Test
     void aCallWithoutHostIsNotABrowsers() {
         assertTrue(AllowedHosts.of(LOOPBACK, List.of()).allows(null));

@@ -3,6 +3,8 @@ package org.scrapycluster.rest.http;
 import java.util.List;
 import java.util.Locale;
 
+import org.scrapycluster.common.domain.AllowedHosts;
+
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
@@ -45,19 +47,12 @@ record RequestTarget(String path, String host) {
         return new RequestTarget(path(uri), hosts.isEmpty() ? null : host(hosts.getFirst()));
     }
 
-    /**
-     * {@code host}, lower-cased, when it may be a host and port (RFC 3986's {@code host [ ":" port ]}: the characters
-     * of a name, an IP address or a bracketed IPv6 literal, none of them blank or a control character).
-     */
+    /** {@code host}, lower-cased, when it may be a host and port ({@link AllowedHosts#isHostAndPort}). */
     private static String host(String host) {
-        if (host.isEmpty() || !host.chars().allMatch(RequestTarget::inHost)) {
+        if (!AllowedHosts.isHostAndPort(host)) {
             throw new IllegalArgumentException("The request's host is not a host name or address, with a port or without.");
         }
         return host.toLowerCase(Locale.ROOT);
-    }
-
-    private static boolean inHost(int c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "-._~!$&'()*+,;=:%[]".indexOf(c) >= 0;
     }
 
     private static int endOfAuthority(String uri, int from) {
