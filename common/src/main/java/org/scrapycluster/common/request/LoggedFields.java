@@ -2,6 +2,8 @@ package org.scrapycluster.common.request;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.scrapycluster.common.logging.ShownText;
 
@@ -22,6 +24,9 @@ public final class LoggedFields {
 
     private static final Set<String> CREDENTIALS = Set.of("cookie");
     private static final byte[] UNICODE_ESCAPE = {'\\', 'u'};
+    /** A credential's name in quotes, its colon and its quoted value up to its closing quote or the end of the text. */
+    private static final Pattern QUOTED_CREDENTIAL = Pattern.compile("([\"'](?:" + String.join("|", CREDENTIALS)
+            + ")[\"']\\s*:\\s*)([\"'])(?:(?!\\2)[^\\\\]|\\\\.)*+\\2?");
 
     private LoggedFields() {
     }
@@ -49,6 +54,16 @@ public final class LoggedFields {
         ObjectNode copy = object.deepCopy();
         CREDENTIALS.stream().filter(name -> holds(object, name)).forEach(name -> copy.put(name, REDACTED));
         return copy;
+    }
+
+    /**
+     * Text that did not read as JSON, as a log line shows it: the quoted value of each credential found in it replaced by
+     * {@link #REDACTED}, in double quotes or single (a Python dict sent as it prints). Best effort, as the text has no
+     * structure to go by: a value without quotes is not found.
+     */
+    public static String redactedText(String text) {
+        return QUOTED_CREDENTIAL.matcher(text).replaceAll(found -> Matcher.quoteReplacement(found.group(1) + found.group(2) + REDACTED
+                + found.group(2)));
     }
 
     /**

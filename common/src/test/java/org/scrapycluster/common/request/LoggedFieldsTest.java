@@ -62,6 +62,17 @@ class LoggedFieldsTest {
         assertFalse(LoggedFields.mayHoldCredential(utf8("{\"url\":\"http://example.com/\",\"appid\":\"a\"}")));
     }
 
+    /** A record that is not JSON still shows no cookie value that its text quotes, cut short or sent as a Python dict. */
+    @Test
+    void aCookieQuotedInTextThatIsNotJsonIsRedacted() {
+        assertEquals("{\"url\":\"http://a.example/\",\"cookie\": \"[redacted]\",\"bogus\":",
+                LoggedFields.redactedText("{\"url\":\"http://a.example/\",\"cookie\": \"session=CookieSecret_774\",\"bogus\":"));
+        assertEquals("{'cookie': '[redacted]', 'url': 'http://a.example/'}",
+                LoggedFields.redactedText("{'cookie': 'session=it\\'s', 'url': 'http://a.example/'}"));
+        assertEquals("{\"cookie\":\"[redacted]\"", LoggedFields.redactedText("{\"cookie\":\"session=cut sh"), "a value cut short");
+        assertEquals("{\"url\":\"http://a.example/?cookie=1\"", LoggedFields.redactedText("{\"url\":\"http://a.example/?cookie=1\""));
+    }
+
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }

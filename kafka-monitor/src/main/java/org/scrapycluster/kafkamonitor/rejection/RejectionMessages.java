@@ -114,10 +114,14 @@ public final class RejectionMessages {
      * The text of a record as its log record shows it: as its rejected-topic entry does, but a request read as JSON
      * that holds a credential is shown as {@link LoggedFields} shows it, written out again without the credential
      * (docs/security.md). Such a record is read again for that, within the limits it was read within once already; one
-     * whose text cannot hold a credential is not.
+     * whose text cannot hold a credential is not. One that did not read as JSON has the credentials found in its text
+     * redacted ({@link LoggedFields#redactedText}).
      */
     public String logged(byte[] value, Rejection rejection) {
-        if (rejection.parsed() && LoggedFields.mayHoldCredential(value)) {
+        if (!rejection.parsed()) {
+            return LoggedFields.mayHoldCredential(value) ? LoggedFields.redactedText(preview(value)) : preview(value);
+        }
+        if (LoggedFields.mayHoldCredential(value)) {
             try {
                 JsonNode request = json.readTree(value);
                 JsonNode shown = LoggedFields.shown(request);

@@ -83,7 +83,10 @@ class RejectionMessagesTest {
         String withoutCookie = "{\"url\": \"http://example.com/\", \"appid\": \"a\"}";
         assertEquals(withoutCookie, messages.logged(bytes(withoutCookie), rejection), "as it came when there is nothing to hide");
         assertEquals("{\"cookie\": 1", messages.logged(bytes("{\"cookie\": 1"), Rejection.unreadable("Unexpected end-of-input")),
-                "nor when it could not be read");
+                "a value without quotes, in text that could not be read, is not found");
+        assertEquals("{\"url\": \"http://example.com/\", \"cookie\": \"[redacted]\", \"bogus\":",
+                messages.logged(bytes("{\"url\": \"http://example.com/\", \"cookie\": \"session=abc123\", \"bogus\":"),
+                        Rejection.unreadable("Unexpected end-of-input")), "a quoted one is, in text that could not be read");
         assertEquals("{\"url\":\"http://ex", messages(Map.of("REJECTED_RECORD_MAX_CHARS", "17")).logged(bytes(text), rejection),
                 "cut as the rejected topic's text is");
         assertEquals("{\"appid\":\"a\",\"cookie\":\"[redacted]\"}",
