@@ -251,7 +251,8 @@ public final class DomainConfigYaml {
 
     /** Seconds or hits as a number to write: a whole number as a {@code Long} ({@code 60}), a fraction as a {@code Double} ({@code 0.5}). */
     public static Number asWritten(double value) {
-        return value == Math.rint(value) && Math.abs(value) < Long.MAX_VALUE ? (Number) (long) value : (Number) value;
+        // <=: the largest hits a config holds, Long.MAX_VALUE, is 2^63 as a double, and (long) 2^63 is that long again
+        return value == Math.rint(value) && Math.abs(value) <= Long.MAX_VALUE ? (Number) (long) value : (Number) value;
     }
 
     static String describe(Object value) {

@@ -420,4 +420,13 @@ class DomainConfigYamlTest {
                     DomainConfigYaml.parseApplied(text).config().orElseThrow().blacklist(), text);
         }
     }
+
+    /** The largest hits a config holds is written as that whole number, as the Redis monitor stores it, not as 9.2e18. */
+    @Test
+    void aWholeNumberIsWrittenWholeUpToTheLargestLong() {
+        assertEquals(60L, DomainConfigYaml.asWritten(60.0));
+        assertEquals(0.5, DomainConfigYaml.asWritten(0.5));
+        assertEquals(Long.MAX_VALUE, DomainConfigYaml.asWritten((double) Long.MAX_VALUE));
+        assertEquals(1e19, DomainConfigYaml.asWritten(1e19));
+    }
 }
