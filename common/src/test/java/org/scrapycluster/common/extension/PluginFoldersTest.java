@@ -216,35 +216,32 @@ class PluginFoldersTest {
     @Test
     void anExtensionWhoseConfigureFailsIsAStartUpErrorNamingIt(@TempDir Path work) {
         Path folder = work.resolve("plugins");
-        PluginJar.named("fragile").source("com.example.Fragile", """
-                package com.example;
-                import org.scrapycluster.api.*;
-                public final class Fragile implements Spider {
-                    public String name() { return "fragile"; }
-                    public void configure(ExtensionSettings settings) { throw new NullPointerException("no such setting"); }
-                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
-                }
-                """).service("org.scrapycluster.api.Spider", "com.example.Fragile").writeTo(folder, "1");
-
+        spiderWhoseConfigureThrows("Fragile", "new NullPointerException(\"no such setting\")").service("org.scrapycluster.api.Spider",
+                "com.example.Fragile").writeTo(folder, "1");
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).named("SPIDER_NAME", "fragile"));
         assertTrue(e.getMessage().contains("The fragile (com.example.Fragile, fragile.jar) named in SPIDER_NAME failed to configure:"
                 + " java.lang.NullPointerException: no such setting"),
                 e.getMessage());
 
-        PluginJar.named("picky").source("com.example.Picky", """
-                package com.example;
-                import org.scrapycluster.api.*;
-                public final class Picky implements Spider {
-                    public String name() { return "picky"; }
-                    public void configure(ExtensionSettings settings) { throw new IllegalArgumentException("PICKY_LEVEL must be set"); }
-                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
-                }
-                """).writeTo(folder, "1");
+        spiderWhoseConfigureThrows("Picky", "new IllegalArgumentException(\"PICKY_LEVEL must be set\")").writeTo(folder, "1");
         SettingsException byClass = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).instance("SPIDER_NAME", "com.example.Picky"));
         assertTrue(byClass.getMessage().contains("The com.example.Picky (picky.jar) named in SPIDER_NAME refused its settings:"
                 + " PICKY_LEVEL must be set"), byClass.getMessage());
+    }
+
+    /** The jar {@code <name in lower case>.jar} of a spider {@code com.example.<name>} whose configure throws {@code thrown}. */
+    private static PluginJar spiderWhoseConfigureThrows(String name, String thrown) {
+        return PluginJar.named(name.toLowerCase(Locale.ROOT)).source("com.example." + name, """
+                package com.example;
+                import org.scrapycluster.api.*;
+                public final class %s implements Spider {
+                    public String name() { return "%s"; }
+                    public void configure(ExtensionSettings settings) { throw %s; }
+                    public SpiderOutput parse(Page page) { return SpiderOutput.publish(); }
+                }
+                """.formatted(name, name.toLowerCase(Locale.ROOT), thrown));
     }
 
     /** A jar of two spiders built against a library it lacks: one needs it to be constructed, one to be loaded at all. */
