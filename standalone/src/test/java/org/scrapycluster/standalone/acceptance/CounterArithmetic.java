@@ -55,7 +55,8 @@ final class CounterArithmetic {
                 String name = rates.group(1);
                 String matchers = rates.group(2) == null ? "" : rates.group(2).substring(1, rates.group(2).length() - 1);
                 Predicate<Map<String, String>> selected = selector(matchers);
-                term += increases.stream().filter(i -> i.name().equals(name) && selected.test(i.labels())).mapToDouble(Increase::value).sum();
+                term += increases.stream().filter(i -> i.name().equals(name) && selected.test(i.labels()))
+                        .mapToDouble(Increase::value).sum();
             }
             terms.add(term);
             sums.appendReplacement(arithmetic, "#" + (terms.size() - 1));
