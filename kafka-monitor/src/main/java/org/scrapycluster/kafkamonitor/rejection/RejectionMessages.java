@@ -119,7 +119,8 @@ public final class RejectionMessages {
      */
     public String logged(byte[] value, Rejection rejection) {
         if (!rejection.parsed()) {
-            return LoggedFields.mayHoldCredential(value) ? LoggedFields.redactedText(preview(value)) : preview(value);
+            // a record without a value (a tombstone) is unread too
+            return value != null && LoggedFields.mayHoldCredential(value) ? LoggedFields.redactedText(preview(value)) : preview(value);
         }
         if (LoggedFields.mayHoldCredential(value)) {
             try {

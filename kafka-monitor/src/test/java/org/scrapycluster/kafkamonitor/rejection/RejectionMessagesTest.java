@@ -87,6 +87,7 @@ class RejectionMessagesTest {
         assertEquals("{\"url\": \"http://example.com/\", \"cookie\": \"[redacted]\", \"bogus\":",
                 messages.logged(bytes("{\"url\": \"http://example.com/\", \"cookie\": \"session=abc123\", \"bogus\":"),
                         Rejection.unreadable("Unexpected end-of-input")), "a quoted one is, in text that could not be read");
+        assertEquals("", messages.logged(null, Rejection.unreadable("No content")), "a record without a value (a tombstone)");
         assertEquals("{\"url\":\"http://ex", messages(Map.of("REJECTED_RECORD_MAX_CHARS", "17")).logged(bytes(text), rejection),
                 "cut as the rejected topic's text is");
         assertEquals("{\"appid\":\"a\",\"cookie\":\"[redacted]\"}",
