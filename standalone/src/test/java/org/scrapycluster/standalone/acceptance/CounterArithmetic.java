@@ -1,8 +1,10 @@
 package org.scrapycluster.standalone.acceptance;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,9 +12,9 @@ import java.util.regex.Pattern;
 /**
  * Evaluates, without a Prometheus, an alert expression made of counter rates: {@code sum [by (labels)] (rate(name{matchers}[range])
  * or rate(...) ...)} terms, {@code + - * /}, parentheses and one comparison with a number at the end. Every rate is over the
- * same window, so each term is taken as the sum of the increases of the series its rates select (the counters an
- * {@code or} joins are different ones, so no series of one shadows a series of another), over the one cluster the
- * increases are of; a sum over no series is 0 here. The comparison is left out: the value it compares is returned.
+ * same window, so each term is taken as the sum of the increases of the series its rates select, over the one cluster the
+ * increases are of; as in Prometheus, a series of a rate after {@code or} whose labels a series before it has is left
+ * out ({@code rate} drops the name); a sum over no series is 0 here. The comparison is left out: the value it compares is returned.
  * Anything else in the expression is refused, so that a rule this cannot read is not read wrong.
  */
 final class CounterArithmetic {
@@ -50,13 +52,16 @@ final class CounterArithmetic {
         StringBuilder arithmetic = new StringBuilder();
         while (sums.find()) {
             double term = 0;
+            Set<Map<String, String>> taken = new HashSet<>(); // rate() drops the name: or keeps the first of one label set
             Matcher rates = RATES.matcher(sums.group(1));
             while (rates.find()) {
                 String name = rates.group(1);
                 String matchers = rates.group(2) == null ? "" : rates.group(2).substring(1, rates.group(2).length() - 1);
                 Predicate<Map<String, String>> selected = selector(matchers);
-                term += increases.stream().filter(i -> i.name().equals(name) && selected.test(i.labels()))
-                        .mapToDouble(Increase::value).sum();
+                List<Increase> series = increases.stream().filter(i -> i.name().equals(name) && selected.test(i.labels())
+                        && !taken.contains(i.labels())).toList();
+                series.forEach(i -> taken.add(i.labels()));
+                term += series.stream().mapToDouble(Increase::value).sum();
             }
             terms.add(term);
             sums.appendReplacement(arithmetic, "#" + (terms.size() - 1));

@@ -60,8 +60,10 @@ class HighErrorRatioTest {
     void theArithmeticRefusesWhatItCannotRead() {
         List<Increase> none = List.of();
         assertEquals(2.5, CounterArithmetic.value("sum by (namespace) (rate(a[1m]) or rate(b[1m])) + 5 / (1 + 1) > 0.2", none));
-        assertEquals(0.75, CounterArithmetic.value("sum(rate(a{c=\"d\"}[1m]) or rate(b[1m])) / sum(rate(a[1m]))",
-                List.of(Increase.of("a", "c", "d", 1), Increase.of("a", "c", "e", 3), Increase.of("b", "c", "d", 2))));
+        List<Increase> increases = List.of(Increase.of("a", "c", "d", 1), Increase.of("a", "c", "e", 3), Increase.of("b", "c", "d", 2),
+                Increase.of("b", "f", "g", 4));
+        assertEquals(1.25, CounterArithmetic.value("sum(rate(a{c=\"d\"}[1m]) or rate(b[1m])) / sum(rate(a[1m]))", increases),
+                "b{c=\"d\"} has a{c=\"d\"}'s labels once rate() dropped the names: or leaves it out, as Prometheus does");
         assertThrows(IllegalArgumentException.class, () -> CounterArithmetic.value("sum(rate(a[1m]) or vector(0))", none));
         assertThrows(IllegalArgumentException.class, () -> CounterArithmetic.value("max(rate(a[1m])) > 1", none));
         assertThrows(IllegalArgumentException.class, () -> CounterArithmetic.value("sum(rate(a{b~\"c\"}[1m]))", none));
