@@ -72,6 +72,7 @@ public final class Dispatcher {
             }
             answer = route.answer(call.identifiedBy(head::caller));
         } catch (Router.MethodNotAllowed e) {
+            refusal = e;
             endpoint = e.endpoint();
             answer = refused(e).withHeader("Allow", e.allow());
         } catch (RefusedRequestException e) {

@@ -90,7 +90,7 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private void refuseInTurn(ChannelHandlerContext ctx, HttpRequest request, Refusal refusal, String reason, Ending ending) {
         RefusedRequestException refused = new RefusedRequestException(refusal, reason);
         String method = request == null ? null : request.method().name();
-        String target = request == null ? null : request.uri();
+        String target = request == null ? null : RequestTarget.shown(request.uri());
         answerInTurn(ctx, () -> dispatcher.refusedBeforeRouting(refused, method, target), ending);
     }
 

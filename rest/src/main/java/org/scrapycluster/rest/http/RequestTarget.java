@@ -35,7 +35,7 @@ record RequestTarget(String path, String host) {
             throw new IllegalArgumentException("The request has more than one Host header.");
         }
         String uri = request.uri();
-        int authority = uri.regionMatches(true, 0, "http://", 0, 7) ? 7 : uri.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
+        int authority = authorityStart(uri);
         if (authority > 0) {
             int end = endOfAuthority(uri, authority);
             String rest = uri.substring(end);
@@ -45,6 +45,32 @@ record RequestTarget(String path, String host) {
             throw new IllegalArgumentException("An HTTP/1.1 request must name its host in a Host header.");
         }
         return new RequestTarget(path(uri), hosts.isEmpty() ? null : host(hosts.getFirst()));
+    }
+
+    /**
+     * What a log line shows of a request's target ({@code uri} as its request line has it), as it shows a routed call's
+     * path: without the scheme and authority of the absolute form (user information included) and without the query,
+     * which may carry a token; not decoded, as it may not decode.
+     */
+    static String shown(String uri) {
+        int authority = authorityStart(uri);
+        String target = authority > 0 ? uri.substring(endOfAuthority(uri, authority)) : uri;
+        int query = endOfPath(target);
+        return target.substring(0, query).isEmpty() ? "/" : target.substring(0, query);
+    }
+
+    /** Where the authority of a target in absolute form ({@code http://host/path}) starts; -1 for a target of another form. */
+    private static int authorityStart(String uri) {
+        return uri.regionMatches(true, 0, "http://", 0, 7) ? 7 : uri.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
+    }
+
+    private static int endOfPath(String target) {
+        for (int i = 0; i < target.length(); i++) {
+            if (target.charAt(i) == '?' || target.charAt(i) == '#') {
+                return i;
+            }
+        }
+        return target.length();
     }
 
     /** {@code host}, lower-cased, when it may be a host and port ({@link AllowedHosts#isHostAndPort}). */
