@@ -196,7 +196,8 @@ public final class EmbeddedStack implements AutoCloseable {
         if (retentionBytes == EmbeddedKafka.KEEP_EVERYTHING || free < 0) {
             return;
         }
-        long needed = (retentionBytes + 2L * EmbeddedKafka.SEGMENT_BYTES) / (1024 * 1024);
+        // max: a retention near Long.MAX_VALUE overflows the sum
+        long needed = Math.max(retentionBytes, retentionBytes + 2L * EmbeddedKafka.SEGMENT_BYTES) / (1024 * 1024);
         if (free < needed) {
             LOG.atWarn().addKeyValue("folder", folder).addKeyValue("free_mib", free).addKeyValue("needed_mib", needed)
                     .log("The data folder {} has {} MiB of room, less than the {} MiB the broker may keep of a partition's results "

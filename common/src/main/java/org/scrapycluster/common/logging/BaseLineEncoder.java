@@ -41,8 +41,8 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
     /**
      * The record's key-value pairs as JSON, in the order they were added; a later key wins. A value Jackson cannot write
      * (a {@code Duration}, an object without properties) is its {@code toString()}, so one such value leaves the others
-     * JSON, escaped like them. A text, or JSON text written in place, longer than {@link ShownText#MAX_CHARACTERS} is
-     * shown cut, as a string.
+     * JSON, escaped like them. A text, JSON text written in place, or a map or list whose JSON is longer than
+     * {@link ShownText#MAX_CHARACTERS} is shown cut, as a string.
      */
     Map<String, JsonNode> keyValues(ILoggingEvent event) {
         List<KeyValuePair> pairs = event.getKeyValuePairs();
@@ -67,11 +67,17 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
         if (text instanceof CharSequence chars && chars.length() > ShownText.MAX_CHARACTERS) {
             return TextNode.valueOf(ShownText.cut(chars.toString()));
         }
+        JsonNode tree;
         try {
-            return mapper.valueToTree(value);
+            tree = mapper.valueToTree(value);
         } catch (IllegalArgumentException e) {
-            return TextNode.valueOf(String.valueOf(value));
+            return TextNode.valueOf(ShownText.cut(String.valueOf(value)));
         }
+        if (tree.isContainerNode()) { // a map or list a caller sent, as a crawl's attrs: as long as its JSON
+            String json = tree.toString();
+            return json.length() > ShownText.MAX_CHARACTERS ? TextNode.valueOf(ShownText.cut(json)) : tree;
+        }
+        return tree;
     }
 
     @Override

@@ -26,7 +26,7 @@ public final class LoggedFields {
     private static final byte[] UNICODE_ESCAPE = {'\\', 'u'};
     /** A credential's name in quotes, its colon and its quoted value up to its closing quote or the end of the text. */
     private static final Pattern QUOTED_CREDENTIAL = Pattern.compile("([\"'](?:" + String.join("|", CREDENTIALS)
-            + ")[\"']\\s*:\\s*)([\"'])(?:(?!\\2)[^\\\\]|\\\\.)*+\\2?");
+            + ")[\"']\\s*:\\s*)([\"'])(?:(?!\\2)[^\\\\]|\\\\.)*+\\2?", Pattern.DOTALL);
 
     private LoggedFields() {
     }

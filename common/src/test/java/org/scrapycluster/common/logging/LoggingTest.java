@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,16 +112,23 @@ class LoggingTest {
         String attrs = "{" + "\"k\":1,".repeat(20_000) + "\"z\":2}";
         for (boolean json : List.of(false, true)) {
             install("kafka-monitor", Map.of("LOG_JSON", Boolean.toString(json)));
+            Map<String, Integer> fields = new TreeMap<>();
+            for (int i = 0; i < 20_000; i++) {
+                fields.put("k" + i, i);
+            }
             context.getLogger("org.scrapycluster.kafkamonitor.Intake").atInfo().addKeyValue("url", url)
-                    .addKeyValue("attrs", new RawValue(attrs)).addKeyValue("appid", "abc").log("Added crawl to Redis");
+                    .addKeyValue("attrs", new RawValue(attrs)).addKeyValue("meta", fields).addKeyValue("appid", "abc")
+                    .log("Added crawl to Redis");
             context.stop();
 
             String written = Files.readString(dir.resolve("kafka_monitor.log"));
-            assertTrue(written.length() < 3 * ShownText.MAX_CHARACTERS + 500, written.length() + " characters");
+            assertTrue(written.length() < 4 * ShownText.MAX_CHARACTERS + 500, written.length() + " characters");
             JsonNode values = new ObjectMapper().readTree(json ? written : written.substring(written.indexOf('{')));
             assertEquals(url.substring(0, ShownText.MAX_CHARACTERS) + "… (100017 characters in all)", values.get("url").asText());
             assertEquals(attrs.substring(0, ShownText.MAX_CHARACTERS) + "… (" + attrs.length() + " characters in all)",
                     values.get("attrs").asText());
+            assertTrue(values.get("meta").asText().startsWith("{\"k0\":0,\"k1\":1,") && values.get("meta").asText().endsWith(
+                    " characters in all)"), "a map as its JSON, cut, as the crawler's logging pipeline logs a page's attrs");
             assertEquals("abc", values.get("appid").asText());
             Files.delete(dir.resolve("kafka_monitor.log"));
         }

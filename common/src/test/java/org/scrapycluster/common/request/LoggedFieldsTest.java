@@ -70,6 +70,8 @@ class LoggedFieldsTest {
         assertEquals("{'cookie': '[redacted]', 'url': 'http://a.example/'}",
                 LoggedFields.redactedText("{'cookie': 'session=it\\'s', 'url': 'http://a.example/'}"));
         assertEquals("{\"cookie\":\"[redacted]\"", LoggedFields.redactedText("{\"cookie\":\"session=cut sh"), "a value cut short");
+        assertEquals("{\"cookie\":\"[redacted]\"}", LoggedFields.redactedText("{\"cookie\":\"a\\\nb=secret\"}"),
+                "an escaped line break in it");
         assertEquals("{\"url\":\"http://a.example/?cookie=1\"", LoggedFields.redactedText("{\"url\":\"http://a.example/?cookie=1\""));
     }
 

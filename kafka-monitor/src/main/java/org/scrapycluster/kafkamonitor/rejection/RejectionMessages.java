@@ -129,6 +129,9 @@ public final class RejectionMessages {
                 if (shown != request) {
                     return RecordText.cut(json.writeString(shown), maxRecordChars);
                 }
+                if (!request.isObject()) { // an array of requests, say: their cookies are in the text
+                    return LoggedFields.redactedText(preview(value));
+                }
             } catch (JsonInputException e) {
                 // read once already, so not expected; shown as the rejected topic shows it
             }

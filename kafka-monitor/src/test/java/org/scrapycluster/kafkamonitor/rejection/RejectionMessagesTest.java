@@ -88,6 +88,10 @@ class RejectionMessagesTest {
                 messages.logged(bytes("{\"url\": \"http://example.com/\", \"cookie\": \"session=abc123\", \"bogus\":"),
                         Rejection.unreadable("Unexpected end-of-input")), "a quoted one is, in text that could not be read");
         assertEquals("", messages.logged(null, Rejection.unreadable("No content")), "a record without a value (a tombstone)");
+        String array = "[{\"url\": \"http://example.com/\", \"cookie\": \"session=abc123\"}]";
+        assertEquals("[{\"url\": \"http://example.com/\", \"cookie\": \"[redacted]\"}]",
+                messages.logged(bytes(array), Rejection.uncheckable(JSON.readTree(array), "not a JSON object")),
+                "JSON that is not an object has its text redacted");
         assertEquals("{\"url\":\"http://ex", messages(Map.of("REJECTED_RECORD_MAX_CHARS", "17")).logged(bytes(text), rejection),
                 "cut as the rejected topic's text is");
         assertEquals("{\"appid\":\"a\",\"cookie\":\"[redacted]\"}",
