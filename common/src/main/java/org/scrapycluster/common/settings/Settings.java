@@ -1,6 +1,7 @@
 package org.scrapycluster.common.settings;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,11 @@ public final class Settings {
 
     public String service() {
         return schema.service();
+    }
+
+    /** What this service declares, in its defaults files' order. */
+    Collection<SettingDeclaration> declarations() {
+        return schema.declarations();
     }
 
     /** True when this service declares {@code name}. */
