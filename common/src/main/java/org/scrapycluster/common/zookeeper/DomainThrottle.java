@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
+import org.scrapycluster.common.settings.Settings;
+import org.scrapycluster.common.settings.SettingsException;
+
 /**
  * One domain's throttle override from the ZooKeeper config: at most {@code hits} pops per
  * {@code window} seconds, with {@code hits} scaled by {@code scale}. Each part may be missing in a
@@ -38,6 +41,31 @@ public record DomainThrottle(OptionalDouble window, OptionalDouble hits, Optiona
      */
     public static boolean isSettableWindow(double seconds) {
         return seconds > 0 && seconds <= LONGEST_WINDOW_SECONDS;
+    }
+
+    /**
+     * The window of a domain without an entry, {@code QUEUE_WINDOW} of {@code settings} (the crawler's, and the gateway's
+     * for its live view): seconds above 0, at most a year, as for a ZooKeeper window; a longer one would overflow the
+     * scheduler's waits.
+     *
+     * @throws SettingsException naming the setting otherwise
+     */
+    public static double defaultWindow(Settings settings) {
+        double window = settings.getDouble("QUEUE_WINDOW");
+        if (!isSettableWindow(window)) {
+            throw settings.invalid("QUEUE_WINDOW", "must be a positive number of seconds, at most " + LONGEST_WINDOW_SECONDS
+                    + " (a year, as for a ZooKeeper window)");
+        }
+        return window;
+    }
+
+    /** The hits of a domain without an entry, {@code QUEUE_HITS} of {@code settings}: 0 or more. */
+    public static long defaultHits(Settings settings) {
+        long hits = settings.getLong("QUEUE_HITS");
+        if (hits < 0) {
+            throw settings.invalid("QUEUE_HITS", "is " + hits + "; it must be at least 0");
+        }
+        return hits;
     }
 
     /** A complete entry, as a {@code domain-update} writes it. */

@@ -43,11 +43,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         if (lease.toMillis() < 1000) {
             throw settings.invalid("LEASE_SECONDS", "must be at least 1 (seconds); it must outlast the slowest fetch");
         }
-        double window = settings.getDouble("QUEUE_WINDOW");
-        if (!(window > 0 && window <= DomainThrottle.LONGEST_WINDOW_SECONDS)) {
-            throw settings.invalid("QUEUE_WINDOW", "must be a positive number of seconds, at most " + DomainThrottle.LONGEST_WINDOW_SECONDS
-                    + " (a year, as for a ZooKeeper window)");
-        }
+        double window = DomainThrottle.defaultWindow(settings);
         int hits = atLeast(settings, "QUEUE_HITS", 0);
         Integer global = settings.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT");
         String userAgent = settings.getString("USER_AGENT");

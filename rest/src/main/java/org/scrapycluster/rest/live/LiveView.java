@@ -31,6 +31,7 @@ import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.stats.CountedStatusCodes;
 import org.scrapycluster.common.stats.StatsReader;
 import org.scrapycluster.common.zookeeper.ConfigNodePath;
+import org.scrapycluster.common.zookeeper.DomainThrottle;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.rest.http.Endpoint;
 import org.scrapycluster.rest.http.HttpAnswer;
@@ -118,8 +119,8 @@ public final class LiveView implements AutoCloseable {
                 ConfigNodePath.of(settings));
         this.nodes = new NodeList(positive(settings, "LIVE_NODE_STALE_SECONDS") * 1000);
         this.crawls = new CrawlTable((int) positive(settings, "LIVE_MAX_CRAWLS"), positive(settings, "LIVE_MAX_ACCOUNTING_FIELDS"));
-        this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), settings.getLong("QUEUE_HITS"),
-                settings.getDouble("QUEUE_WINDOW"));
+        this.domains = new DomainTable((int) positive(settings, "LIVE_MAX_DOMAINS"), DomainThrottle.defaultHits(settings),
+                DomainThrottle.defaultWindow(settings));
         this.completed = new CompletedCrawls((int) positive(settings, "LIVE_MAX_COMPLETED"), crawls::started);
         this.countedCodes = CountedStatusCodes.from(settings).all();
         last.put("error", "not read yet");
