@@ -178,7 +178,7 @@ class ScrapyClusterCommandTest {
                 new String[] {"kafka-monitor", "PLUGINS={com.example.Missing: 900}", "Setting PLUGINS (from the command line) "},
                 new String[] {"rest", "FLASK_HOST=0.0.0.0", "Setting FLASK_HOST (from the command line) is 0.0.0.0, reachable from other hosts"},
                 new String[] {"rest", "JSON_MAX_DOCUMENT_BYTES=-1", "Setting JSON_MAX_DOCUMENT_BYTES (from the command line) must be at least 1"},
-                new String[] {"rest", "QUEUE_WINDOW=0", "Setting QUEUE_WINDOW (from the command line) must be a positive number of seconds"},
+                new String[] {"rest", "QUEUE_WINDOW=0", "Setting QUEUE_WINDOW (from the command line) must be a positive number"},
                 new String[] {"crawler", "KAFKA_TOPIC_PREFIX=my topics", "Setting KAFKA_TOPIC_PREFIX (from the command line) is 'my topics'"})) {
             err.getBuffer().setLength(0);
             assertEquals(2, run(wrong[0], "--check", "--set", wrong[1]), wrong[1]);
