@@ -73,9 +73,7 @@ public final class EmbeddedStack implements AutoCloseable {
             warnOfMissingParts(root.path(), options);
         }
         ServerExits.install(root.path().resolve("kafka"), root.path().resolve("zookeeper"));
-        if (options.kafkaPort() != null) {
-            warnOfLittleRoom(root.path(), options.kafkaRetentionBytes());
-        }
+        warnOfLittleRoom(options);
         try {
             EmbeddedRedis redis = options.redisPort() == null ? null
                     : remember(started, EmbeddedRedis.start(options.redisPort(), root.child("redis"), options.shutdownGrace()));

@@ -60,8 +60,8 @@ public record DomainThrottle(OptionalDouble window, OptionalDouble hits, Optiona
     }
 
     /** The hits of a domain without an entry, {@code QUEUE_HITS} of {@code settings}: 0 or more. */
-    public static long defaultHits(Settings settings) {
-        long hits = settings.getLong("QUEUE_HITS");
+    public static int defaultHits(Settings settings) {
+        int hits = settings.getInt("QUEUE_HITS");
         if (hits < 0) {
             throw settings.invalid("QUEUE_HITS", "is " + hits + "; it must be at least 0");
         }

@@ -44,7 +44,7 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
             throw settings.invalid("LEASE_SECONDS", "must be at least 1 (seconds); it must outlast the slowest fetch");
         }
         double window = DomainThrottle.defaultWindow(settings);
-        int hits = atLeast(settings, "QUEUE_HITS", 0);
+        int hits = DomainThrottle.defaultHits(settings);
         Integer global = settings.getNullableInt("GLOBAL_PAGE_PER_DOMAIN_LIMIT");
         String userAgent = settings.getString("USER_AGENT");
         int workers = settings.getInt("CRAWLER_WORKER_THREADS");
