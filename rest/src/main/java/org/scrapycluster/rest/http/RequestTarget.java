@@ -37,7 +37,7 @@ record RequestTarget(String path, String host) {
         String uri = request.uri();
         int authority = authorityStart(uri);
         if (authority > 0) {
-            int end = endOfAuthority(uri, authority);
+            int end = indexOfAny(uri, authority, "/?#");
             String rest = uri.substring(end);
             return new RequestTarget(path(rest.startsWith("/") ? rest : "/" + rest), host(uri.substring(authority, end)));
         }
@@ -54,23 +54,14 @@ record RequestTarget(String path, String host) {
      */
     static String shown(String uri) {
         int authority = authorityStart(uri);
-        String target = authority > 0 ? uri.substring(endOfAuthority(uri, authority)) : uri;
-        int query = endOfPath(target);
-        return target.substring(0, query).isEmpty() ? "/" : target.substring(0, query);
+        int start = authority > 0 ? indexOfAny(uri, authority, "/?#") : 0;
+        int end = indexOfAny(uri, start, "?#");
+        return end == start ? "/" : uri.substring(start, end);
     }
 
     /** Where the authority of a target in absolute form ({@code http://host/path}) starts; -1 for a target of another form. */
     private static int authorityStart(String uri) {
         return uri.regionMatches(true, 0, "http://", 0, 7) ? 7 : uri.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
-    }
-
-    private static int endOfPath(String target) {
-        for (int i = 0; i < target.length(); i++) {
-            if (target.charAt(i) == '?' || target.charAt(i) == '#') {
-                return i;
-            }
-        }
-        return target.length();
     }
 
     /** {@code host}, lower-cased, when it may be a host and port ({@link AllowedHosts#isHostAndPort}). */
@@ -81,10 +72,10 @@ record RequestTarget(String path, String host) {
         return host.toLowerCase(Locale.ROOT);
     }
 
-    private static int endOfAuthority(String uri, int from) {
+    /** The index of the first of {@code stops} in {@code uri} from {@code from}; its length when there is none. */
+    private static int indexOfAny(String uri, int from, String stops) {
         for (int i = from; i < uri.length(); i++) {
-            char c = uri.charAt(i);
-            if (c == '/' || c == '?' || c == '#') {
+            if (stops.indexOf(uri.charAt(i)) >= 0) {
                 return i;
             }
         }
