@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.slf4j.event.KeyValuePair;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -73,11 +74,18 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
         } catch (IllegalArgumentException e) {
             return TextNode.valueOf(ShownText.cut(String.valueOf(value)));
         }
-        if (tree.isContainerNode()) { // a map or list a caller sent, as a crawl's attrs: as long as its JSON
-            String json = tree.toString();
-            return json.length() > ShownText.MAX_CHARACTERS ? TextNode.valueOf(ShownText.cut(json)) : tree;
+        if (!tree.isContainerNode()) {
+            return tree;
         }
-        return tree;
+        // a map or list a caller sent, as a crawl's attrs, is as long as its JSON: written once, escaped as the line is
+        String json;
+        try {
+            json = mapper.writeValueAsString(tree);
+        } catch (JsonProcessingException e) {
+            return TextNode.valueOf(ShownText.cut(String.valueOf(value)));
+        }
+        return json.length() > ShownText.MAX_CHARACTERS ? TextNode.valueOf(ShownText.cut(json))
+                : mapper.getNodeFactory().rawValueNode(new RawValue(json));
     }
 
     @Override
