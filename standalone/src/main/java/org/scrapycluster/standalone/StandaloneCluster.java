@@ -29,7 +29,6 @@ import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.service.ServiceHost;
-import org.scrapycluster.common.settings.IneffectiveSettings;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsGroup;
@@ -219,8 +218,7 @@ public final class StandaloneCluster implements AutoCloseable {
         SettingsGroup settings = userSettings.withLauncherValues(launcherDefaults(userSettings));
         for (ServiceFactory factory : factories) {
             if (crawlers > 0 || !factory.name().equals(CRAWLER)) {
-                factory.check(settings.service(factory.name()));
-                IneffectiveSettings.warn(settings.service(factory.name()));
+                ServiceFactory.vet(factory, settings.service(factory.name()));
             }
         }
         // last: a port taken by a standalone already running says nothing of the settings, which a check is for

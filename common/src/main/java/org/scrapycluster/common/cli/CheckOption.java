@@ -5,7 +5,6 @@ import java.time.Duration;
 
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.service.ServiceFactory;
-import org.scrapycluster.common.settings.IneffectiveSettings;
 import org.scrapycluster.common.settings.Settings;
 
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,8 +48,7 @@ public final class CheckOption {
      */
     private int run(Settings settings, ServiceFactory factory) {
         Logging.configureCheck(settings);
-        factory.check(settings);
-        IneffectiveSettings.warn(settings);
+        ServiceFactory.vet(factory, settings);
         PrintWriter out = command.commandLine().getOut();
         out.println(GOOD);
         out.flush();

@@ -7,7 +7,6 @@ import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
 import org.scrapycluster.common.service.ServiceHost;
 import org.scrapycluster.common.service.ShutdownSignal;
-import org.scrapycluster.common.settings.IneffectiveSettings;
 import org.scrapycluster.common.settings.Settings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +40,7 @@ public final class ServiceLauncher {
     public static int run(Settings settings, ServiceFactory factory, Duration grace) {
         Logging.configure(settings);
         // before anything listens or connects: a setting the service refuses stops it with nothing bound
-        factory.check(settings);
-        IneffectiveSettings.warn(settings);
+        ServiceFactory.vet(factory, settings);
         try (ShutdownSignal signal = ShutdownSignal.install(grace)) {
             try (ServiceHost host = ServiceHost.start(settings)) {
                 Service service = factory.create(host.context(settings));

@@ -1,5 +1,6 @@
 package org.scrapycluster.common.service;
 
+import org.scrapycluster.common.settings.IneffectiveSettings;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -20,6 +21,17 @@ public interface ServiceFactory {
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting and where its value came from
      */
     void check(Settings settings);
+
+    /**
+     * What every start and every {@code --check} asks before anything else: {@code factory}'s {@link #check} of
+     * {@code settings}, then a WARN naming the settings the user gave that do nothing here ({@link IneffectiveSettings}).
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException as {@link #check} does
+     */
+    static void vet(ServiceFactory factory, Settings settings) {
+        factory.check(settings);
+        IneffectiveSettings.warn(settings);
+    }
 
     /** A new, not yet started instance. */
     Service create(ServiceContext context);
