@@ -25,9 +25,17 @@ public final class FreePorts {
 
     /** True when something accepts connections on 127.0.0.1:{@code port}. */
     public static boolean inUse(int port) {
+        return inUse(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    }
+
+    /**
+     * True when {@code address} cannot be bound to listen: something listens there, or on the wildcard address at its port
+     * (or, for the wildcard address, on any address at its port).
+     */
+    public static boolean inUse(InetSocketAddress address) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            socket.bind(address);
             return false;
         } catch (IOException e) {
             return true;

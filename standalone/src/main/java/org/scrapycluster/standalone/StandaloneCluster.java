@@ -57,6 +57,8 @@ public final class StandaloneCluster implements AutoCloseable {
     private static final Duration READY_POLL = Duration.ofMillis(50);
 
     private static final String CRAWLER = "crawler";
+    private static final String REST = "rest";
+    private static final String METRICS_PORT = "METRICS_PORT";
     /**
      * Most crawler nodes one process runs: each has its own connections, buffers and threads, so that many more only
      * compete for the process's cores and memory.
@@ -222,7 +224,29 @@ public final class StandaloneCluster implements AutoCloseable {
             }
         }
         // last: a port taken by a standalone already running says nothing of the settings, which a check is for
-        return embeddedOptions(userSettings, userSettings.service("standalone"));
+        EmbeddedStack.Options options = embeddedOptions(userSettings, userSettings.service("standalone"));
+        if (factories.stream().anyMatch(factory -> factory.name().equals(REST))) {
+            listenPortFree(settings.service(REST), GATEWAY_HOST, "FLASK_PORT", "0 for any free one");
+        }
+        Settings own = settings.service("standalone");
+        if (own.getInt(METRICS_PORT) != -1) {
+            listenPortFree(own, "METRICS_HOST", METRICS_PORT, "0 for any free one, or -1 for none");
+        }
+        return options;
+    }
+
+    /**
+     * Refuses {@code portSetting} when something listens where the service would bind it, {@code hostSetting}'s address:
+     * said by a check in the seconds a JVM takes to start, not by the start once the embedded servers run. A host that
+     * does not resolve is left to the start, which says why it cannot bind.
+     */
+    private static void listenPortFree(Settings settings, String hostSetting, String portSetting, String otherPorts) {
+        int port = settings.getInt(portSetting);
+        InetSocketAddress address = new InetSocketAddress(settings.getString(hostSetting), port);
+        if (port != 0 && !address.isUnresolved() && FreePorts.inUse(address)) {
+            throw settings.invalid(portSetting, "is " + port + ", and something already listens on " + address.getHostString() + ":"
+                    + port + " (is a standalone running?). Stop it, or set " + portSetting + " to another port (" + otherPorts + ")");
+        }
     }
 
     /** What standalone sets where the user did not: the gateway on the loopback address, private addresses allowed (a demo). */

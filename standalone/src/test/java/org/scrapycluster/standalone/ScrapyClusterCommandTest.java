@@ -125,6 +125,12 @@ class ScrapyClusterCommandTest {
             assertEquals(2, run(check("--set", "STANDALONE_REDIS_PORT=" + taken.getLocalPort())));
             assertTrue(err.toString().startsWith("scrapy-cluster standalone: Setting STANDALONE_REDIS_PORT (from the command line) is "
                     + taken.getLocalPort() + ", and something already listens there"), err.toString());
+            for (String listener : List.of("FLASK_PORT", "METRICS_PORT")) {
+                err.getBuffer().setLength(0);
+                assertEquals(2, run(check("--set", listener + "=" + taken.getLocalPort())), listener);
+                assertTrue(err.toString().startsWith("scrapy-cluster standalone: Setting " + listener + " (from the command line) is "
+                        + taken.getLocalPort() + ", and something already listens on 127.0.0.1:" + taken.getLocalPort()), err.toString());
+            }
         }
         for (String[] wrong : List.of(
                 new String[] {"redis-monitor.RETRY_FAILURES_MAX=-1", "Setting redis-monitor.RETRY_FAILURES_MAX (from the command line) must be at least 0"},
@@ -159,7 +165,7 @@ class ScrapyClusterCommandTest {
     /** {@code standalone --check} with {@code options}, its embedded servers on any free ports. */
     private static String[] check(String... options) {
         List<String> args = new ArrayList<>(List.of("standalone", "--check", "--set", "STANDALONE_KAFKA_PORT=0",
-                "--set", "STANDALONE_ZOOKEEPER_PORT=0", "--set", "STANDALONE_REDIS_PORT=0"));
+                "--set", "STANDALONE_ZOOKEEPER_PORT=0", "--set", "STANDALONE_REDIS_PORT=0", "--set", "FLASK_PORT=0", "--set", "METRICS_PORT=0"));
         args.addAll(List.of(options));
         return args.toArray(String[]::new);
     }

@@ -318,7 +318,7 @@ class StandaloneClusterTest {
 
     private static SettingsGroup settings(Map<String, String> extra) {
         Map<String, String> sets = new LinkedHashMap<>(Map.of("STANDALONE_KAFKA_PORT", "0", "STANDALONE_ZOOKEEPER_PORT", "0",
-                "STANDALONE_REDIS_PORT", "0", "METRICS_PORT", "-1"));
+                "STANDALONE_REDIS_PORT", "0", "METRICS_PORT", "-1", "FLASK_PORT", "0"));
         sets.putAll(extra);
         return SettingsGroup.load(SettingsSchema.SERVICES, new SettingsSources(null, Map.of(), sets));
     }
