@@ -92,6 +92,20 @@ class ScrapyClusterCommandTest {
     }
 
     @Test
+    void theOriginalsSettingsFileOptionNamesConfigInstead() {
+        for (String option : List.of("-s", "--settings")) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, run("kafka-monitor", option, "localsettings.py"), option);
+            assertEquals("Unknown options: '" + option + "', 'localsettings.py'\nThe original's settings file (-s, --settings"
+                    + " localsettings.py) is a YAML file here, given with --config FILE (docs/compatibility.md, §9).",
+                    err.toString().strip().replace(System.lineSeparator(), "\n"));
+        }
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("kafka-monitor", "--sett", "QUEUE_HITS=2"));
+        assertTrue(err.toString().contains("Possible solutions: --set"), "other options keep picocli's suggestions: " + err);
+    }
+
+    @Test
     void anEmptyFileNameIsAUsageErrorNotTheWorkingDirectory() {
         assertEquals(2, run("feed", "--file", ""));
         assertTrue(err.toString().startsWith("Invalid value for option '--file': an empty path names no file"), err.toString());

@@ -30,6 +30,9 @@ import picocli.CommandLine.Spec;
         subcommands = CommandLine.HelpCommand.class)
 public final class ScrapyClusterCommand implements Runnable {
 
+    /** The original's option naming a (Python) settings file. */
+    private static final List<String> PYTHON_SETTINGS_FILE = List.of("-s", "--settings");
+
     @Spec
     CommandSpec spec;
 
@@ -56,6 +59,7 @@ public final class ScrapyClusterCommand implements Runnable {
         // After the subcommands are added: picocli hands the writer and the converter to those it has at the time.
         commandLine.setOut(standardOutput());
         commandLine.registerConverter(Path.class, ScrapyClusterCommand::path);
+        commandLine.setParameterExceptionHandler(ScrapyClusterCommand::usageError);
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
             if (!(e instanceof SettingsException)) {
@@ -78,6 +82,27 @@ public final class ScrapyClusterCommand implements Runnable {
     /** The services jar's entry point: the services and the client tools. */
     public static void main(String[] args) {
         exitWith(commandLine(), args);
+    }
+
+    /**
+     * Says what is wrong with the command line as picocli does (its message, then the options it suggests or else the
+     * usage), but for the original's settings file option, {@code -s}/{@code --settings}, whose suggestion would be
+     * {@code --set}: a file of settings is YAML here, given with {@code --config}.
+     *
+     * @return the status of a usage error, 2
+     */
+    private static int usageError(ParameterException e, String[] args) {
+        CommandLine cli = e.getCommandLine();
+        PrintWriter err = cli.getErr();
+        err.println(e.getMessage());
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched
+                && unmatched.getUnmatched().stream().anyMatch(PYTHON_SETTINGS_FILE::contains)) {
+            err.println("The original's settings file (-s, --settings localsettings.py) is a YAML file here, given with --config FILE"
+                    + " (docs/compatibility.md, §9).");
+        } else if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+            cli.usage(err);
+        }
+        return cli.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     /**
