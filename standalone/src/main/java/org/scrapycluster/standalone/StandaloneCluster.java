@@ -89,6 +89,15 @@ public final class StandaloneCluster implements AutoCloseable {
 
     /** Starts the embedded servers it should, then one instance of each service ({@code crawlers} crawlers). */
     public static StandaloneCluster start(SettingsGroup userSettings, int crawlers, List<ServiceFactory> factories) {
+        return start(userSettings, crawlers, factories, () -> false);
+    }
+
+    /**
+     * Starts as {@link #start(SettingsGroup, int, List)} does, but for a stop asked meanwhile ({@code stopping}, Ctrl-C or
+     * SIGTERM): then the next service is not made, what had started is closed, and the start fails saying so.
+     */
+    public static StandaloneCluster start(SettingsGroup userSettings, int crawlers, List<ServiceFactory> factories,
+            BooleanSupplier stopping) {
         EmbeddedStack stack = EmbeddedStack.start(check(userSettings, crawlers, factories));
         ServiceHost host = null;
         try {
@@ -106,6 +115,9 @@ public final class StandaloneCluster implements AutoCloseable {
                 int instances = factory.name().equals(CRAWLER) ? crawlers : 1;
                 for (int i = 1; i <= instances; i++) {
                     String instance = instances == 1 ? factory.name() : factory.name() + "-" + i;
+                    if (stopping.getAsBoolean()) {
+                        throw new IllegalStateException("Asked to stop before " + instance + " started");
+                    }
                     Service service = factory.create(host.context(serviceSettings, instance));
                     host.run(service);
                     started.add(instance);

@@ -110,7 +110,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         int status = 0;
         try (ShutdownSignal signal = ShutdownSignal.install(StandaloneCluster.SHUTDOWN_GRACE)) {
             Optional<StandaloneCluster> started = startUnlessStopped(() -> StandaloneCluster.start(settings, nodes,
-                    serviceFactories()), ShutdownSignal::jvmIsShuttingDown);
+                    serviceFactories(), ShutdownSignal::jvmIsShuttingDown), ShutdownSignal::jvmIsShuttingDown);
             if (started.isPresent()) {
                 try (StandaloneCluster cluster = started.get()) {
                     if (announceReady(cluster)) {

@@ -105,6 +105,17 @@ class StandaloneClusterTest {
                 "each stop met the others: every service's stop had begun before any ended");
     }
 
+    @Test
+    void aStopAskedDuringTheStartMakesNoFurtherServiceAndClosesThoseStarted() {
+        SettingsGroup external = settings(Map.of("KAFKA_HOSTS", "127.0.0.1:9", "ZOOKEEPER_HOSTS", "127.0.0.1:9",
+                "REDIS_HOST", "127.0.0.1", "REDIS_PORT", "9"));
+        List<ServiceFactory> factories = List.of(new Recording("redis-monitor"), new Recording("crawler"));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> StandaloneCluster.start(external, 2, factories, () -> events.contains("start redis-monitor on 127.0.0.1")));
+        assertEquals("Asked to stop before crawler-1 started", e.getMessage());
+        assertEquals(List.of("check redis-monitor", "check crawler", "start redis-monitor on 127.0.0.1", "close redis-monitor"), events);
+    }
+
     /**
      * A start cut short (a service that cannot start, or a Ctrl-C meanwhile) closes the embedded servers as a stop does,
      * without the warning the broker's own Kafka client gives as it shuts down ("Attempting to close NetworkClient that
