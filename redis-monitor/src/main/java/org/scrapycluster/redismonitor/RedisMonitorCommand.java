@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "redis-monitor", mixinStandardHelpOptions = true,
         description = {"Run a Redis monitor: answers info, stop, expire, stats and zookeeper requests, returns expired leases"
-                + " and announces finished crawls. Any number may run.", "Settings: config/redis-monitor.yml, docs/settings.md."})
+                + " and announces finished crawls. Any number may run.",
+                "Settings: config/redis-monitor.yml; see docs/settings.md and docs/redis-monitor.md."})
 public final class RedisMonitorCommand extends ServiceCommand {
 
     /** How long a stopping monitor has to finish the job in hand; orchestrators wait longer. */
