@@ -36,6 +36,8 @@ import org.scrapycluster.embedded.DataFolderLock;
 import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.FreePorts;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The whole cluster in this JVM. Starts an embedded Kafka, ZooKeeper and Redis for each of them
@@ -55,6 +57,9 @@ public final class StandaloneCluster implements AutoCloseable {
      */
     public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(60);
     private static final Duration READY_POLL = Duration.ofMillis(50);
+    /** How long a wait for readiness goes unsaid, and then how often it is said again. */
+    private static final Duration READY_WAIT_SAID = Duration.ofSeconds(5);
+    private static final Logger LOG = LoggerFactory.getLogger(StandaloneCluster.class);
 
     private static final String CRAWLER = "crawler";
     private static final String REST = "rest";
@@ -157,9 +162,22 @@ public final class StandaloneCluster implements AutoCloseable {
      * {@code stopping} said to give up, or a service could not start ({@link #liveness()}: it would never be ready).
      */
     public HealthReport awaitReady(Duration timeout, BooleanSupplier stopping) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        return awaitReady(timeout, READY_WAIT_SAID, stopping);
+    }
+
+    /** Waits as {@link #awaitReady(Duration, BooleanSupplier)} does, saying what it waits for each {@code saidEvery}. */
+    HealthReport awaitReady(Duration timeout, Duration saidEvery, BooleanSupplier stopping) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        long nextSaid = start + saidEvery.toNanos();
         HealthReport report = host.readiness();
         while (!report.isUp() && System.nanoTime() < deadline && !stopping.getAsBoolean() && liveness().isUp()) {
+            if (System.nanoTime() - nextSaid >= 0) {
+                // a consumer group a killed process left takes 10 s to give its partitions back: say what is awaited
+                LOG.atInfo().addKeyValue("checks", report.downChecks()).log("Waiting {} s now for the services to be ready: {}",
+                        Duration.ofNanos(System.nanoTime() - start).toSeconds(), report.downChecks());
+                nextSaid += saidEvery.toNanos();
+            }
             Thread.sleep(READY_POLL.toMillis());
             report = host.readiness();
         }

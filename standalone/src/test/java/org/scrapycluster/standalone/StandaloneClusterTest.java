@@ -177,7 +177,13 @@ class StandaloneClusterTest {
             }
         };
         try (StandaloneCluster cluster = StandaloneCluster.start(settings(Map.of()), 0, List.of(gateway))) {
-            HealthReport waited = cluster.awaitReady(Duration.ofMillis(300), () -> false);
+            HealthReport waited;
+            try (CapturedLog log = CapturedLog.start(StandaloneCluster.class.getName(), Level.INFO)) {
+                waited = cluster.awaitReady(Duration.ofMillis(300), Duration.ofMillis(120), () -> false);
+                assertEquals(List.of("INFO Waiting 0 s now for the services to be ready: rest.group: not in its group yet"),
+                        log.lines().stream().distinct().toList(), "said while waiting, what is awaited");
+                assertEquals(2, log.lines().size(), "said each time the period passes");
+            }
             assertFalse(waited.isUp());
             assertEquals(Health.down("not in its group yet"), waited.checks().get("rest.group"));
             assertTrue(asked.get() > 2, "asked again while waiting: " + asked.get());
