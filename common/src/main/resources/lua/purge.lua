@@ -1,5 +1,6 @@
 -- One bounded step of purging a crawl: scans a batch of one domain queue (mode "queue", ZSCAN) or
--- of the spider's leases (mode "leases", HSCAN) and removes the crawl's requests, with accounting.
+-- of the spider's leases (mode "leases", HSCAN) and removes the crawl's requests, with accounting; a queue it empties
+-- leaves <spiderid>:active_domains.
 -- The caller blacklists the crawl first, so that no new request of it can be enqueued or leased,
 -- and repeats until the cursor returns to "0". Needs the keyspace library, lib/clock, lib/member, lib/accounting,
 -- lib/lease.
@@ -46,6 +47,11 @@ for i = 1, #items, 2 do
       end
     end
   end
+end
+if by_queue and removed > 0 and redis.call('EXISTS', KEYS[1]) == 0 then
+  -- an emptied queue leaves the spider's active domains here too: otherwise only a hand-out takes it out, and a spider
+  -- no crawler runs (a spiderid sent by mistake) would keep its index, and its backlog meter, for good
+  redis.call('ZREM', KEYSPACE.active_domains(spider), ARGV[7])
 end
 if removed > 0 then
   local purged = KEYSPACE.purged(spider, appid, crawlid)

@@ -18,10 +18,14 @@ local function crawl_stopped(batch, blacklist, fields)
   return batch.stopped[crawl]
 end
 
+-- Seconds the activation marker outlives the last activation.
+local MARKER_SECONDS = 86400
+
 -- Puts domain in <spider>:active_domains, keeping the place it has, once per call. A domain not there
 -- is scored by the spider's activation marker, which only grows: the epoch milliseconds of the clock,
 -- or one more than the last marker when the clock is not past it. A domain that leaves and comes back
--- within one millisecond (or after the clock stepped back) is so scored above where a reader has looked.
+-- within one millisecond (or after the clock stepped back) is so scored above where a reader has looked. The marker
+-- lasts a day from the last activation, by when the clock is past it, so that a spider gone leaves no key.
 -- A domain put there is published on <spider>:active_domains:added, for crawler nodes to look at once; a
 -- publication an ACL refuses is left out (the nodes' slower poll finds the domain).
 local function activate_domain(batch, spider, domain, clock)
@@ -31,7 +35,7 @@ local function activate_domain(batch, spider, domain, clock)
     if not redis.call('ZSCORE', active, domain) then
       local marker_key = KEYSPACE.activation_marker(spider)
       local marker = math.max(clock.millis, (tonumber(redis.call('GET', marker_key)) or 0) + 1)
-      redis.call('SET', marker_key, string.format('%d', marker))
+      redis.call('SET', marker_key, string.format('%d', marker), 'EX', MARKER_SECONDS)
       redis.call('ZADD', active, marker, domain)
       redis.pcall('PUBLISH', KEYSPACE.activations(spider), domain)
     end

@@ -46,7 +46,7 @@ public final class Keyspace {
     public static final KeyTemplate LEASES = KeyTemplate.of("leases", "{spider}:leases");
     /** {@code <spiderid>:active_domains}: domains with queued work, scored by when they became non-empty. */
     public static final KeyTemplate ACTIVE_DOMAINS = KeyTemplate.of("active_domains", "{spider}:active_domains");
-    /** {@code <spiderid>:active_domains:marker}: the last score given in {@link #ACTIVE_DOMAINS}, which only grows. */
+    /** {@code <spiderid>:active_domains:marker}: the last score given in {@link #ACTIVE_DOMAINS}, which only grows; kept a day. */
     public static final KeyTemplate ACTIVATION_MARKER = KeyTemplate.of("activation_marker", "{spider}:active_domains:marker");
     /**
      * {@code <spiderid>:active_domains:added}: the pub/sub channel (no key) on which a domain is published when it

@@ -74,6 +74,9 @@ class CrawlPurgerTest {
         assertEquals(150, result.total());
         assertEquals(0, counts.crawl(stopped).orElseThrow().pending());
         assertEquals(0, redis.sync().zcard(new QueueKey(spider, "b.org").key()));
+        assertEquals(List.of("a.com"), redis.sync().zrange(Keyspace.activeDomains(spider), 0, -1),
+                "the queue purged empty left the active domains, the other kept its place");
+        assertTrue(redis.sync().ttl(Keyspace.ACTIVATION_MARKER.fill(spider)) > 86_000, "the marker lasts a day");
         assertEquals(40, counts.crawl(kept).orElseThrow().pending());
         assertEquals(40 - (10 - stoppedLeases), throttle.size(a));
         assertEquals(10 - stoppedLeases, new Leases(redis).count(spider));
