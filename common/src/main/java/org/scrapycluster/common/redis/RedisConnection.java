@@ -59,6 +59,8 @@ public final class RedisConnection implements AutoCloseable {
     private static final String VERSION_FIELD = "redis_version:";
     /** The most different reasons for failing to connect that one {@link #openRetrying} says. */
     static final int REASONS_SAID = 3;
+    /** After how many failed attempts in a row {@link #openRetrying} says again that it still cannot connect (4 to 5 minutes). */
+    static final int STILL_SAID_EVERY = 30;
     /**
      * How long a reconnection waits for the current connection's server to say who it is (a hung one does not): longer
      * than the Redis monitor's blocking wait for job signals (one second), which the question queues behind.
@@ -222,7 +224,8 @@ public final class RedisConnection implements AutoCloseable {
      * Connects to {@code endpoint} as {@link #open(RedisEndpoint, MeterRegistry)} does, retrying with back-off ({@link Backoff#standard()}) while Redis
      * cannot be reached. Each different reason an attempt fails for is said on {@code log} as a warning, once, up to
      * {@link #REASONS_SAID} of them, and the connection made after failures as info, so that an outage at start-up is
-     * logged a few times, not once per attempt. A reason of its own is said because Lettuce sometimes ends an attempt a
+     * logged a few times, not once per attempt, and then again every {@link #STILL_SAID_EVERY} attempts while it lasts, so that
+     * a log read later still says why the service waits. A reason of its own is said because Lettuce sometimes ends an attempt a
      * Sentinel refused with the connection's end ("RedisHandshakeHandler not registered") rather than the refusal
      * ({@code NOAUTH}, {@code WRONGPASS}), which a later attempt then says.
      *
@@ -252,6 +255,9 @@ public final class RedisConnection implements AutoCloseable {
                 String reason = reason(e);
                 if (said.size() < REASONS_SAID && said.add(reason)) {
                     log.warn("Cannot connect to Redis at {} ({}){}; retrying", endpoint, reason, hint(endpoint, reason));
+                } else if ((backoff.attempts() + 1) % STILL_SAID_EVERY == 0) {
+                    log.warn("Still cannot connect to Redis at {} after {} attempts ({}){}; retrying", endpoint, backoff.attempts() + 1,
+                            reason, hint(endpoint, reason));
                 }
                 try {
                     backoff.pause();

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
 
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
@@ -27,6 +28,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.metrics.ProcessMetrics;
+import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -293,6 +295,24 @@ class RedisConnectionTest {
             // each reason once, not once per attempt: the refused connection, and perhaps what Redis said as it came back
             assertTrue(warnings.size() <= RedisConnection.REASONS_SAID && warnings.size() == new HashSet<>(warnings).size()
                     && warnings.stream().allMatch(line -> line.startsWith("WARN Cannot connect to Redis at " + endpoint)), lines.toString());
+        }
+    }
+
+    @Test
+    void aLongOutageIsSaidAgainEveryFewAttemptsWithItsReason() {
+        Logger log = LoggerFactory.getLogger("redis-connection-test");
+        try (CapturedLog logged = CapturedLog.start(log.getName(), Level.INFO);
+             EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-gone"))) {
+            server.stop();
+            RedisEndpoint endpoint = RedisEndpoint.of("127.0.0.1", server.port());
+            AtomicInteger asked = new AtomicInteger();
+            Backoff quick = new Backoff(Duration.ofNanos(1), Duration.ofNanos(1), RandomGenerator.getDefault());
+            assertEquals(Optional.empty(), RedisConnection.openRetrying(endpoint, new SimpleMeterRegistry(), log,
+                    () -> asked.incrementAndGet() > 2 * RedisConnection.STILL_SAID_EVERY, quick));
+            List<String> stillSaid = logged.lines().stream().filter(line -> line.startsWith("WARN Still cannot connect")).toList();
+            assertEquals(2, stillSaid.size(), logged.lines().toString());
+            assertTrue(stillSaid.getFirst().startsWith("WARN Still cannot connect to Redis at " + endpoint + " after "
+                    + RedisConnection.STILL_SAID_EVERY + " attempts (") && stillSaid.getFirst().endsWith("; retrying"), stillSaid.getFirst());
         }
     }
 
