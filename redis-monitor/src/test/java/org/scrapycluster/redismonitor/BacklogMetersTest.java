@@ -23,10 +23,10 @@ import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.RedisLock;
 import org.scrapycluster.common.redis.RedisLocks;
-import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
 import org.scrapycluster.embedded.junit.CapturedLog;
+import org.scrapycluster.embedded.junit.ManualClock;
 import org.scrapycluster.redismonitor.stats.BacklogMeters;
 
 import ch.qos.logback.classic.Level;
@@ -37,6 +37,8 @@ import ch.qos.logback.classic.Level;
  * holding the lock exports them, and a drained spider reads 0. A Redis of its own, so that no other test's monitor holds the lock.
  */
 class BacklogMetersTest {
+
+    private final ManualClock clock = new ManualClock();
 
     private static final int SMALL_DOMAINS = 40;
     private static final int PER_SMALL_DOMAIN = 200;
@@ -61,8 +63,8 @@ class BacklogMetersTest {
 
             PrometheusMeterRegistry first = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             PrometheusMeterRegistry second = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            BacklogMeters exporting = new BacklogMeters(redis, census(redis), firstLocks, first, 3);
-            try (BacklogMeters waiting = new BacklogMeters(redis, census(redis), secondLocks, second, 3)) {
+            BacklogMeters exporting = new BacklogMeters(redis, census(redis), firstLocks, first, 3, clock);
+            try (BacklogMeters waiting = new BacklogMeters(redis, census(redis), secondLocks, second, 3, clock)) {
                 assertTrue(exporting.refresh());
                 assertFalse(waiting.refresh(), "the lock is taken");
 
@@ -86,6 +88,20 @@ class BacklogMetersTest {
                 assertEquals(0, second.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value(),
                         "a drained spider is exported as 0, so that an autoscaler sees the drop");
                 assertEquals(List.of(), second.find("redis.monitor.queue.domain.backlog").gauges());
+
+                clock.advance(BacklogMeters.DRAINED_KEPT.minusSeconds(1));
+                assertTrue(waiting.refresh());
+                assertEquals(0, second.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value(), "a few scrapes on");
+                redis.sync().set(Keyspace.CRAWLER_HEARTBEAT.fill("host1", "link", "0123456789ab"), "1");
+                clock.advance(Duration.ofSeconds(2));
+                assertTrue(waiting.refresh());
+                assertEquals(0, second.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value(),
+                        "kept while a crawler node runs for it");
+                redis.sync().del(Keyspace.CRAWLER_HEARTBEAT.fill("host1", "link", "0123456789ab"));
+                clock.advance(BacklogMeters.DRAINED_KEPT);
+                assertTrue(waiting.refresh());
+                assertEquals(List.of(), second.find("redis.monitor.queue.backlog").gauges(),
+                        "a spider drained, with no crawler node, for long enough is exported no longer");
             }
         }
     }
@@ -99,7 +115,7 @@ class BacklogMetersTest {
              CapturedLog lockLog = CapturedLog.start(RedisLock.class, Level.WARN);
              CapturedLog log = CapturedLog.start(BacklogMeters.class, Level.INFO);
              BacklogMeters backlog = new BacklogMeters(redis, census(redis), locks,
-                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 3)) {
+                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 3, clock)) {
             assertTrue(backlog.refresh());
             redis.sync().del(Keyspace.LOCK.fill(Keyspace.BACKLOG_METERS_LOCK));
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !lockLog.lines().isEmpty());
@@ -122,7 +138,7 @@ class BacklogMetersTest {
             redis.sync().set(new QueueKey("link", "bad.example").key(), "not a queue");
 
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            try (BacklogMeters backlog = new BacklogMeters(redis, census(redis), locks, meters, 3)) {
+            try (BacklogMeters backlog = new BacklogMeters(redis, census(redis), locks, meters, 3, clock)) {
                 assertTrue(backlog.refresh());
                 assertEquals(1, meters.get("redis.monitor.queue.backlog").tag("spider", "link").gauge().value());
                 assertEquals(1, meters.get("redis.monitor.crawls.active").gauge().value());
@@ -130,9 +146,9 @@ class BacklogMetersTest {
         }
     }
 
-    /** A monitor's census that passes over the keyspace at each ask, as on a small keyspace. */
-    private static SpiderCensus census(RedisConnection redis) {
-        return new SpiderCensus(redis, Duration.ZERO, StopBudget.MONOTONIC);
+    /** A monitor's census that passes over the keyspace at each ask, as on a small keyspace: its passes take no time on the test's clock. */
+    private SpiderCensus census(RedisConnection redis) {
+        return new SpiderCensus(redis, Duration.ZERO, clock);
     }
 
     private static EnqueueRequest request(QueueState state, String domain, int n) {

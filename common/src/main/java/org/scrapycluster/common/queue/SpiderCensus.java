@@ -15,18 +15,22 @@ import org.scrapycluster.common.redis.RedisKeys;
 
 /**
  * The spiders of the cluster, as a Redis monitor finds them with no index to read: those with leases
- * ({@code <spiderid>:leases}, for the lease reaper) and those with an active-domain index
- * ({@code <spiderid>:active_domains}, for the backlog meters). Both come from one pass over the keyspace
- * ({@link RedisKeys#scanEach}), made when one of them is asked for and the last pass is older than {@code period}, or
- * than 39 times the shortest of the last three passes' durations on a keyspace so large that it would otherwise take
- * more than a fortieth of Redis's time ({@link RecentPass}; docs/operations.md "Scans of the keyspace"). Between
- * passes, each answers what the last pass found. Thread-safe: the reaper and the meters ask from their own threads.
+ * ({@code <spiderid>:leases}, for the lease reaper), those with an active-domain index
+ * ({@code <spiderid>:active_domains}, for the backlog meters) and those crawler nodes run for (their heartbeats, for
+ * the backlog meters too). All come from one pass over the keyspace ({@link RedisKeys#scanEach}), made when one of them
+ * is asked for and the last pass is older than {@code period}, or than 39 times the shortest of the last three passes'
+ * durations on a keyspace so large that it would otherwise take more than a fortieth of Redis's time
+ * ({@link RecentPass}; docs/operations.md "Scans of the keyspace"). Between passes, each answers what the last pass
+ * found. Thread-safe: the reaper and the meters ask from their own threads.
  */
 public final class SpiderCensus {
 
     /** What one pass found. */
-    private record Spiders(Set<String> withLeases, Set<String> withActiveDomains) {
+    private record Spiders(Set<String> withLeases, Set<String> withActiveDomains, Set<String> withCrawlers) {
     }
+
+    /** The parts of a crawler heartbeat's name, {@code stats:crawler:<host>:<spider>:<uuid12>}. */
+    private static final int HEARTBEAT_PARTS = 5;
 
     private final RedisConnection redis;
     private final RecentPass<Spiders> recent;
@@ -34,7 +38,7 @@ public final class SpiderCensus {
     /** @param period the least time between two passes */
     public SpiderCensus(RedisConnection redis, Duration period, InstantSource clock) {
         this.redis = redis;
-        this.recent = new RecentPass<>(period, clock, new Spiders(Set.of(), Set.of()));
+        this.recent = new RecentPass<>(period, clock, new Spiders(Set.of(), Set.of(), Set.of()));
     }
 
     /**
@@ -55,9 +59,36 @@ public final class SpiderCensus {
         return recent.get(this::pass).withActiveDomains();
     }
 
+    /**
+     * The spiders a crawler node ran for at the last pass, by their heartbeats ({@code stats:crawler:<host>:<spider>:<uuid12>},
+     * which live while the node does), after a pass if one is due.
+     *
+     * @throws io.lettuce.core.RedisException when a due pass fails (the next ask makes it again)
+     */
+    public Set<String> withCrawlers() {
+        return recent.get(this::pass).withCrawlers();
+    }
+
     private Spiders pass() {
-        List<List<String>> found = RedisKeys.scanEach(redis, List.of(Keyspace.LEASES.glob(), Keyspace.ACTIVE_DOMAINS.glob()));
-        return new Spiders(spiders(found.get(0), Keyspace.LEASES), spiders(found.get(1), Keyspace.ACTIVE_DOMAINS));
+        List<List<String>> found = RedisKeys.scanEach(redis, List.of(Keyspace.LEASES.glob(), Keyspace.ACTIVE_DOMAINS.glob(),
+                Keyspace.CRAWLER_HEARTBEAT.glob()));
+        return new Spiders(spiders(found.get(0), Keyspace.LEASES), spiders(found.get(1), Keyspace.ACTIVE_DOMAINS),
+                heartbeatSpiders(found.get(2)));
+    }
+
+    /**
+     * The spiders of the crawler heartbeats among {@code keys}: those of five parts; the glob also matches the crawlers'
+     * status counts, {@code stats:crawler:<host>:<spider>:<code>:<window>}, of six.
+     */
+    private static Set<String> heartbeatSpiders(List<String> keys) {
+        Set<String> spiders = new TreeSet<>();
+        for (String key : keys) {
+            String[] parts = key.split(":", -1);
+            if (parts.length == HEARTBEAT_PARTS && !parts[3].isEmpty()) {
+                spiders.add(parts[3]);
+            }
+        }
+        return Collections.unmodifiableSet(spiders);
     }
 
     /**

@@ -60,6 +60,19 @@ class SpiderCensusTest {
     }
 
     @Test
+    void theSpidersOfCrawlerNodesAreThoseOfTheirHeartbeatsNotOfTheirStatusCounts() {
+        String heartbeat = Keyspace.CRAWLER_HEARTBEAT.fill("host1", leasing, "0123456789ab");
+        String counts = "stats:crawler:host1:" + indexed + ":200:3600";
+        redis.sync().mset(Map.of(heartbeat, "1", counts, "5"));
+        try {
+            assertTrue(census.withCrawlers().contains(leasing));
+            assertFalse(census.withCrawlers().contains(indexed), "a status count names no running node");
+        } finally {
+            redis.sync().del(heartbeat, counts);
+        }
+    }
+
+    @Test
     void aSpiderThatComesLaterIsFoundByThePassAfterThePeriod() {
         assertFalse(census.withLeases().contains(leasing));
         redis.sync().zadd(Keyspace.leases(leasing), 1, "example.com|-100|n1");

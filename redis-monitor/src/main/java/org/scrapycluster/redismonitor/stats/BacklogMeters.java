@@ -1,12 +1,14 @@
 package org.scrapycluster.redismonitor.stats;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -32,12 +34,13 @@ import org.slf4j.LoggerFactory;
  * autoscaling crawlers: {@code redis_monitor_queue_backlog{spider}}, the largest domain queues of
  * each spider as {@code redis_monitor_queue_domain_backlog{spider,domain}}, and
  * {@code redis_monitor_crawls_active}. A spider's backlog stays exported, as 0, once its queues are
- * drained, so that an autoscaler sees the drop. One Redis monitor of the cluster at a time holds the lock
+ * drained, so that an autoscaler sees the drop: while a crawler node runs for it, and {@link #DRAINED_KEPT} after that
+ * (a spiderid no crawler runs, sent by mistake, is exported no longer). One Redis monitor of the cluster at a time holds the lock
  * {@code lock:metrics:backlog} and exports them, so that a sum over monitors counts each request
  * once; the others export none until they take the lock over.
  *
  * <p>The cost does not grow with the queued requests: the domains of a spider come from its
- * {@code <spiderid>:active_domains} index (a queue leaves it when a hand-out finds it empty), and
+ * {@code <spiderid>:active_domains} index (a queue leaves it when a hand-out finds it empty, or a purge empties it), and
  * each queue is sized with one {@code ZCARD}, pipelined. The spiders are those with an index, as the monitor's
  * {@link SpiderCensus} last found them (one paced pass over the keyspace serves it and the lease reaper). Queues written by a component that keeps
  * no index (a Python Kafka monitor) are not counted here; a {@code stats} request counts them. An index or
@@ -48,6 +51,8 @@ public final class BacklogMeters implements AutoCloseable {
     /** The lock that elects the one monitor exporting the backlog. */
     private static final String LOCK = Keyspace.BACKLOG_METERS_LOCK;
     private static final Logger LOG = LoggerFactory.getLogger(BacklogMeters.class);
+    /** How long a drained spider no crawler node runs for is still exported as 0: a few scrapes, for autoscalers to see. */
+    public static final Duration DRAINED_KEPT = Duration.ofMinutes(10);
 
     private final RedisConnection redis;
     private final SpiderCensus census;
@@ -59,17 +64,24 @@ public final class BacklogMeters implements AutoCloseable {
     private final OutageReporter outage = new OutageReporter(LOG, "Measuring the queue backlog");
     private final RefusedKeys refused = new RefusedKeys(LOG, "Measuring the queue backlog");
     private final Ticker ticker = new Ticker("redis-monitor-backlog");
-    /** Spiders that had a queue since this monitor took the lock: their backlog is exported, 0 once drained. */
-    private final Set<String> spidersSeen = new TreeSet<>();
+    /**
+     * The spiders whose backlog is exported, 0 once drained, each with when it last had an index or a crawler node: those
+     * since this monitor took the lock, but for one that has had neither for {@link #DRAINED_KEPT}.
+     */
+    private final Map<String, Instant> spidersSeen = new TreeMap<>();
+    private final InstantSource clock;
     private RedisLock lock;
     private boolean exporting;
 
     /**
      * @param census     where the spiders with an active-domain index are found
      * @param topDomains how many of each spider's largest domain queues to export ({@code BACKLOG_METRICS_TOP_DOMAINS})
+     * @param clock      what tells how long a spider has been drained
      */
-    public BacklogMeters(RedisConnection redis, SpiderCensus census, RedisLocks locks, MeterRegistry meters, int topDomains) {
+    public BacklogMeters(RedisConnection redis, SpiderCensus census, RedisLocks locks, MeterRegistry meters, int topDomains,
+            InstantSource clock) {
         this.redis = redis;
+        this.clock = clock;
         this.census = census;
         this.locks = locks;
         this.topDomains = topDomains;
@@ -116,10 +128,13 @@ public final class BacklogMeters implements AutoCloseable {
     }
 
     private void measure() {
-        spidersSeen.addAll(census.withActiveDomains());
+        Instant now = clock.instant();
+        census.withActiveDomains().forEach(spider -> spidersSeen.put(spider, now));
+        census.withCrawlers().forEach(spider -> spidersSeen.computeIfPresent(spider, (name, last) -> now));
+        spidersSeen.values().removeIf(last -> !last.plus(DRAINED_KEPT).isAfter(now));
         List<MultiGauge.Row<?>> spiderRows = new ArrayList<>();
         List<MultiGauge.Row<?>> domainRows = new ArrayList<>();
-        for (String spider : spidersSeen) {
+        for (String spider : spidersSeen.keySet()) {
             String index = Keyspace.activeDomains(spider);
             Optional<List<String>> read = refused.read(index, () -> redis.sync().zrange(index, 0, -1));
             if (read.isEmpty()) {
