@@ -111,8 +111,8 @@ final class RunningMonitor implements AutoCloseable {
         ownTicking(new KeyspaceWatch(redis, context.clock(), context.meters()), KeyspaceWatch::close).start(options.heartbeatPeriod());
         SpiderCensus census = new SpiderCensus(redis, options.spiderCensusPeriod(), StopBudget.MONOTONIC);
         if (!options.backlogPeriod().isZero()) {
-            own(new BacklogMeters(redis, census, locks, context.meters(), options.backlogTopDomains(), context.clock()), BacklogMeters::close)
-                    .start(options.backlogPeriod());
+            BacklogMeters backlog = new BacklogMeters(redis, census, locks, context.meters(), options.backlogTopDomains(), context.clock());
+            own(backlog, BacklogMeters::close).start(options.backlogPeriod());
         }
 
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());

@@ -146,7 +146,7 @@ class BacklogMetersTest {
         }
     }
 
-    /** A monitor's census that passes over the keyspace at each ask, as on a small keyspace: its passes take no time on the test's clock. */
+    /** A monitor's census that passes over the keyspace at each ask, as on a small keyspace: a pass takes no time on the test's clock. */
     private SpiderCensus census(RedisConnection redis) {
         return new SpiderCensus(redis, Duration.ZERO, clock);
     }

@@ -56,9 +56,9 @@ public final class StandaloneCommand implements Callable<Integer> {
     Integer crawlers;
 
     @Option(names = "--check", description = "Check the settings and options as a start would (names, types and values,"
-            + " every service's included; the plugins' classes; the ports of the embedded servers, the REST gateway and the metrics endpoint free, the data folder usable, created"
-            + " when missing, a warning when its disk has less room than the broker may keep), say that they are good, and exit"
-            + " without starting.")
+            + " every service's included; the plugins' classes; the ports of the embedded servers, the REST gateway and the metrics"
+            + " endpoint free, the data folder usable, created when missing, a warning when its disk has less room than the broker"
+            + " may keep), say that they are good, and exit without starting.")
     boolean check;
 
     @Spec

@@ -179,7 +179,8 @@ class ScrapyClusterCommandTest {
     /** {@code standalone --check} with {@code options}, its embedded servers on any free ports. */
     private static String[] check(String... options) {
         List<String> args = new ArrayList<>(List.of("standalone", "--check", "--set", "STANDALONE_KAFKA_PORT=0",
-                "--set", "STANDALONE_ZOOKEEPER_PORT=0", "--set", "STANDALONE_REDIS_PORT=0", "--set", "FLASK_PORT=0", "--set", "METRICS_PORT=0"));
+                "--set", "STANDALONE_ZOOKEEPER_PORT=0", "--set", "STANDALONE_REDIS_PORT=0", "--set", "FLASK_PORT=0",
+                "--set", "METRICS_PORT=0"));
         args.addAll(List.of(options));
         return args.toArray(String[]::new);
     }

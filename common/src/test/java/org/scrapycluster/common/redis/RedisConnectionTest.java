@@ -311,8 +311,9 @@ class RedisConnectionTest {
                     () -> asked.incrementAndGet() > 2 * RedisConnection.STILL_SAID_EVERY, quick));
             List<String> stillSaid = logged.lines().stream().filter(line -> line.startsWith("WARN Still cannot connect")).toList();
             assertEquals(2, stillSaid.size(), logged.lines().toString());
-            assertTrue(stillSaid.getFirst().startsWith("WARN Still cannot connect to Redis at " + endpoint + " after "
-                    + RedisConnection.STILL_SAID_EVERY + " attempts (") && stillSaid.getFirst().endsWith("; retrying"), stillSaid.getFirst());
+            String first = stillSaid.getFirst();
+            assertTrue(first.startsWith("WARN Still cannot connect to Redis at " + endpoint + " after " + RedisConnection.STILL_SAID_EVERY
+                    + " attempts (") && first.endsWith("; retrying"), first);
         }
     }
 
