@@ -59,7 +59,10 @@ public final class ScrapyClusterCommand implements Runnable {
         // After the subcommands are added: picocli hands the writer and the converter to those it has at the time.
         commandLine.setOut(standardOutput());
         commandLine.registerConverter(Path.class, ScrapyClusterCommand::path);
-        commandLine.setParameterExceptionHandler(ScrapyClusterCommand::usageError);
+        // picocli's own answer to a usage error, but for the original's settings file option
+        CommandLine.IParameterExceptionHandler picocli = commandLine.getParameterExceptionHandler();
+        commandLine.setParameterExceptionHandler((e, args) -> namesPythonSettingsFile(e) ? settingsFileHint(e)
+                : picocli.handleParseException(e, args));
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
             if (!(e instanceof SettingsException)) {
@@ -84,24 +87,24 @@ public final class ScrapyClusterCommand implements Runnable {
         exitWith(commandLine(), args);
     }
 
+    /** Whether {@code e} is about the original's settings file option, {@code -s}/{@code --settings}. */
+    private static boolean namesPythonSettingsFile(ParameterException e) {
+        return e instanceof CommandLine.UnmatchedArgumentException unmatched
+                && unmatched.getUnmatched().stream().anyMatch(PYTHON_SETTINGS_FILE::contains);
+    }
+
     /**
-     * Says what is wrong with the command line as picocli does (its message, then the options it suggests or else the
-     * usage), but for the original's settings file option, {@code -s}/{@code --settings}, whose suggestion would be
-     * {@code --set}: a file of settings is YAML here, given with {@code --config}.
+     * Says what picocli says of an unknown option, but instead of its suggestion ({@code --set}) that a file of settings is
+     * YAML here, given with {@code --config}.
      *
      * @return the status of a usage error, 2
      */
-    private static int usageError(ParameterException e, String[] args) {
+    private static int settingsFileHint(ParameterException e) {
         CommandLine cli = e.getCommandLine();
         PrintWriter err = cli.getErr();
         err.println(e.getMessage());
-        if (e instanceof CommandLine.UnmatchedArgumentException unmatched
-                && unmatched.getUnmatched().stream().anyMatch(PYTHON_SETTINGS_FILE::contains)) {
-            err.println("The original's settings file (-s, --settings localsettings.py) is a YAML file here, given with --config FILE"
-                    + " (docs/compatibility.md, §9).");
-        } else if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
-            cli.usage(err);
-        }
+        err.println("The original's settings file (-s, --settings localsettings.py) is a YAML file here, given with --config FILE"
+                + " (docs/compatibility.md, §9).");
         return cli.getCommandSpec().exitCodeOnInvalidInput();
     }
 
