@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.scrapycluster.common.keyspace.CrawlerStatKey;
 import org.scrapycluster.common.keyspace.KeyTemplate;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.RecentPass;
@@ -28,9 +29,6 @@ public final class SpiderCensus {
     /** What one pass found. */
     private record Spiders(Set<String> withLeases, Set<String> withActiveDomains, Set<String> withCrawlers) {
     }
-
-    /** The parts of a crawler heartbeat's name, {@code stats:crawler:<host>:<spider>:<uuid12>}. */
-    private static final int HEARTBEAT_PARTS = 5;
 
     private final RedisConnection redis;
     private final RecentPass<Spiders> recent;
@@ -76,17 +74,12 @@ public final class SpiderCensus {
                 heartbeatSpiders(found.get(2)));
     }
 
-    /**
-     * The spiders of the crawler heartbeats among {@code keys}: those of five parts; the glob also matches the crawlers'
-     * status counts, {@code stats:crawler:<host>:<spider>:<code>:<window>}, of six.
-     */
+    /** The spiders of the crawler heartbeats among {@code keys}; the glob also matches the crawlers' status counts. */
     private static Set<String> heartbeatSpiders(List<String> keys) {
         Set<String> spiders = new TreeSet<>();
         for (String key : keys) {
-            String[] parts = key.split(":", -1);
-            if (parts.length == HEARTBEAT_PARTS && !parts[3].isEmpty()) {
-                spiders.add(parts[3]);
-            }
+            CrawlerStatKey.parse(key).filter(CrawlerStatKey::heartbeat).map(CrawlerStatKey::spider)
+                    .filter(spider -> !spider.isEmpty()).ifPresent(spiders::add);
         }
         return Collections.unmodifiableSet(spiders);
     }

@@ -2,6 +2,7 @@ package org.scrapycluster.redismonitor.stats;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -9,6 +10,7 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.scrapycluster.common.keyspace.CrawlerStatKey;
 import org.scrapycluster.common.keyspace.Keyspace;
 
 /**
@@ -44,25 +46,22 @@ final class CrawlerStats {
         Set<String> liveSpiders = new TreeSet<>();
         long heartbeats = 0;
         for (String key : values.keys(Keyspace.CRAWLER_STATS.glob())) {
-            String[] parts = key.split(":", -1);
-            if (parts.length != 5 && parts.length != 6) {
+            Optional<CrawlerStatKey> parsed = CrawlerStatKey.parse(key);
+            if (parsed.isEmpty()) {
                 LOG.warn("Unknown crawler stat key {}", key);
                 continue;
             }
-            String host = parts[2];
-            String spider = parts[3];
-            Map<String, Object> bySpider = spiders.computeIfAbsent(spider, name -> newSpider());
-            if (parts.length == 5) {
+            CrawlerStatKey stat = parsed.get();
+            Map<String, Object> bySpider = spiders.computeIfAbsent(stat.spider(), name -> newSpider());
+            if (stat.heartbeat()) {
                 bySpider.merge("count", 1L, (a, b) -> (Long) a + (Long) b);
-                liveSpiders.add(spider);
+                liveSpiders.add(stat.spider());
                 heartbeats++;
                 continue;
             }
-            String code = parts[4];
-            String window = parts[5];
-            values.value(key, window).ifPresent(value -> {
-                add(bySpider, code, window, value);
-                add(machines.computeIfAbsent(host, name -> new TreeMap<>()), code, window, value);
+            values.value(key, stat.window()).ifPresent(value -> {
+                add(bySpider, stat.code(), stat.window(), value);
+                add(machines.computeIfAbsent(stat.host(), name -> new TreeMap<>()), stat.code(), stat.window(), value);
             });
         }
         Map<String, Object> spiderSection = new LinkedHashMap<>(spiders);
