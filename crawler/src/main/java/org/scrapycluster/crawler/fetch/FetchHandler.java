@@ -22,6 +22,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP exchange on one connection: sends a call's request, reads its response into the call — decoding a
@@ -43,8 +45,11 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
     private static final HttpHeadersFactory CHECKED_HEADERS = DefaultHttpHeadersFactory.headersFactory()
             .withValidation(false);
 
+    private static final Logger LOG = LoggerFactory.getLogger(FetchHandler.class);
+
     private final long readTimeoutNanos;
     private final int maxBodyBytes;
+    private final long warnBodyBytes;
     private final String proxyAuthorization;
     private final LongAdder inflatedBytes;
     private final ResponseDecoder responses;
@@ -65,6 +70,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         this.responses = responses;
         this.readTimeoutNanos = config.readTimeout().toNanos();
         this.maxBodyBytes = (int) config.maxBodyBytes();
+        this.warnBodyBytes = config.warnBodyBytes() == 0 ? Long.MAX_VALUE : config.warnBodyBytes();
         this.proxyAuthorization = proxyAuthorization;
         this.inflatedBytes = inflatedBytes;
     }
@@ -174,11 +180,19 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             end(call, FetchError.TOO_LARGE, "Content-Length " + announced + " exceeds the limit of " + maxBodyBytes);
             return false;
         }
+        if (announced > warnBodyBytes) {
+            warnOfSize(call, "Expected response size (" + announced + ")");
+        }
         call.response.body = new BodyBuffer(bodyLimit(call), announced);
         String encoding = call.request.method().equals("HEAD") ? null : call.response.headers.last("Content-Encoding");
         decoder = new BodyDecoder(call.response.body, encoding, inflatedBytes);
         receivedBodyBytes = 0;
         return true;
+    }
+
+    /** Says, as Scrapy does, that {@code call}'s body is larger than DOWNLOAD_WARNSIZE ({@code what} is how it knows). */
+    private void warnOfSize(FetchCall call, String what) {
+        LOG.atWarn().addKeyValue("url", call.request.url()).log("{} larger than download warn size ({})", what, warnBodyBytes);
     }
 
     /** The most of a body {@code call} reads: where its request cuts the body, else the size limit. */
@@ -206,8 +220,12 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         // counts the bytes received: a compressed body cannot be read on for ever (docs/operations.md, Compressed bodies)
         ByteBuf sent = content.content();
         long room = bodyLimit(call) - receivedBodyBytes;
+        boolean belowWarning = receivedBodyBytes <= warnBodyBytes;
         receivedBodyBytes += sent.readableBytes();
         boolean sentTooMuch = sent.readableBytes() > room;
+        if (belowWarning && receivedBodyBytes > warnBodyBytes && !sentTooMuch) {
+            warnOfSize(call, "Received (" + receivedBodyBytes + ") bytes");
+        }
         BodyDecoder.Intake intake;
         try {
             intake = decoder.write(sentTooMuch ? sent.slice(sent.readerIndex(), (int) room) : sent);
@@ -255,10 +273,17 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
         reportTo.succeeded(call, ctx.channel(), reusable);
     }
 
-    /** Closes a connection between exchanges when bytes arrived that are no response to anything. */
+    /**
+     * Notes that bytes arrived, whether or not they completed a part of the response (a head sent a byte at a time is
+     * slow, not silent: the read timeout is for silence); closes a connection between exchanges when bytes arrived that
+     * are no response to anything.
+     */
     @Override
     public void channelReadComplete(ChannelHandlerContext context) {
-        if (current == null && responses.holdsUnreadBytes()) {
+        FetchCall call = current;
+        if (call != null) {
+            call.response.lastReadNanos = System.nanoTime();
+        } else if (responses.holdsUnreadBytes()) {
             context.close();
         }
         context.fireChannelReadComplete();

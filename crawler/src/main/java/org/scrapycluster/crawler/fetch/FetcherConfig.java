@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param totalTimeout          the longest a fetch may take once it has a slot (Scrapy's DOWNLOAD_TIMEOUT)
  * @param maxBodyBytes          the largest (decompressed) body read; a longer one is cut and reported TOO_LARGE,
  *                              unless the request cuts the body itself ({@link FetchRequest#bodyCut()})
+ * @param warnBodyBytes         a body announced or read larger than this is said at WARN (Scrapy's DOWNLOAD_WARNSIZE); 0
+ *                              for never
  * @param userAgent             the User-Agent of requests that do not bring their own
  * @param addressPolicy         which resolved addresses may be connected to
  * @param proxy                 the HTTP proxy to go through, or null
@@ -31,7 +33,7 @@ import java.util.Objects;
  * @param nativeTransport       use Linux epoll when available instead of Java NIO
  */
 public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Duration connectTimeout,
-        Duration dnsTimeout, Duration readTimeout, Duration totalTimeout, long maxBodyBytes, String userAgent, AddressPolicy addressPolicy,
+        Duration dnsTimeout, Duration readTimeout, Duration totalTimeout, long maxBodyBytes, long warnBodyBytes, String userAgent, AddressPolicy addressPolicy,
         ProxyConfig proxy, boolean trustAllCertificates, List<X509Certificate> trustedCertificates,
         Duration idleConnectionTimeout, int maxIdleConnections, int ioThreads, List<InetSocketAddress> nameServers,
         boolean nativeTransport) {
@@ -51,6 +53,9 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         positive("idleConnectionTimeout", idleConnectionTimeout);
         if (maxBodyBytes <= 0 || maxBodyBytes > LARGEST_BODY) {
             throw new IllegalArgumentException("maxBodyBytes must be from 1 to " + LARGEST_BODY + ": " + maxBodyBytes);
+        }
+        if (warnBodyBytes < 0) {
+            throw new IllegalArgumentException("warnBodyBytes must not be negative: " + warnBodyBytes);
         }
         if (maxIdleConnections < 0) {
             throw new IllegalArgumentException("maxIdleConnections must not be negative: " + maxIdleConnections);
@@ -92,6 +97,7 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
         private Duration readTimeout = Duration.ofSeconds(10);
         private Duration totalTimeout = Duration.ofSeconds(10);
         private long maxBodyBytes = 10L << 20;
+        private long warnBodyBytes = 32L << 20;
         private String userAgent = SCRAPY_USER_AGENT;
         private AddressPolicy addressPolicy = AddressPolicy.any();
         private ProxyConfig proxy;
@@ -138,6 +144,11 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
 
         public Builder maxBodyBytes(long value) {
             this.maxBodyBytes = value;
+            return this;
+        }
+
+        public Builder warnBodyBytes(long value) {
+            this.warnBodyBytes = value;
             return this;
         }
 
@@ -194,7 +205,7 @@ public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Durat
 
         public FetcherConfig build() {
             return new FetcherConfig(maxConnections, maxConnectionsPerHost, connectTimeout, dnsTimeout, readTimeout, totalTimeout,
-                    maxBodyBytes, userAgent, addressPolicy, proxy, trustAllCertificates, trustedCertificates,
+                    maxBodyBytes, warnBodyBytes, userAgent, addressPolicy, proxy, trustAllCertificates, trustedCertificates,
                     idleConnectionTimeout, maxIdleConnections, ioThreads, nameServers, nativeTransport);
         }
     }

@@ -145,11 +145,21 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
                 .readTimeout(timeout)
                 .totalTimeout(timeout)
                 .maxBodyBytes(maxBodyBytes(settings))
+                .warnBodyBytes(warnBodyBytes(settings))
                 .userAgent(settings.getString("USER_AGENT"))
                 .addressPolicy(addressPolicy(settings))
                 .trustAllCertificates(!settings.getBoolean("DOWNLOAD_VERIFY_CERTIFICATES"))
                 .maxIdleConnections(Math.max(64, limits.maxInFlight() * 2))
                 .build();
+    }
+
+    /** {@code DOWNLOAD_WARNSIZE}, whose 0 is Scrapy's "never". */
+    private static long warnBodyBytes(Settings settings) {
+        long size = settings.getLong("DOWNLOAD_WARNSIZE");
+        if (size < 0) {
+            throw settings.invalid("DOWNLOAD_WARNSIZE", "is " + size + "; it must be a number of bytes, or 0 for no warning");
+        }
+        return size;
     }
 
     /** {@code DOWNLOAD_MAXSIZE}, whose 0 is Scrapy's "no limit": the largest body a node can hold, about 2 GiB. */

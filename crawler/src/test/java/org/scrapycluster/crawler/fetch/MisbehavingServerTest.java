@@ -14,11 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.origin.CompressedPages;
+
+import ch.qos.logback.classic.Level;
 
 /**
  * The fetcher against servers on loopback addresses that write exact bytes: answers that break the rules of
@@ -71,6 +75,47 @@ class MisbehavingServerTest {
                 assertEquals("hi", next.text(), method);
                 assertFalse(next.timings().reusedConnection(), method);
             }
+        }
+    }
+
+    @Test
+    void aHeadTrickledInAByteAtATimeIsSlowNotSilent() throws Exception {
+        byte[] head = ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Slow: " + "x".repeat(60) + "\r\n\r\nhi").getBytes(StandardCharsets.US_ASCII);
+        try (HttpFetcher impatient = new HttpFetcher(FetcherConfig.builder().readTimeout(Duration.ofMillis(300))
+                .totalTimeout(Duration.ofSeconds(1)).build());
+                ScriptedServer server = new ScriptedServer("127.0.0.5", exchange -> {
+                    exchange.readHead();
+                    for (byte each : head) {
+                        exchange.write(new byte[] {each});
+                        LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+                    }
+                })) {
+            FetchResult result = impatient.fetch(FetchRequest.get(server.url("/slow-head"))).orTimeout(60, TimeUnit.SECONDS).join();
+            assertEquals(FetchError.TOTAL_TIMEOUT, result.error(), "a byte every 50 ms is no silence of 300 ms: " + result);
+        }
+    }
+
+    @Test
+    void aBodyPastTheWarnSizeIsSaidOnceAsAnnouncedAndOnceAsReadAsScrapySaysIt() throws Exception {
+        String body = "x".repeat(3000);
+        try (HttpFetcher warning = new HttpFetcher(FetcherConfig.builder().warnBodyBytes(1000).build());
+                ScriptedServer server = new ScriptedServer("127.0.0.5", exchange -> {
+                    exchange.readHead();
+                    exchange.write(exchange.connection == 0 ? "HTTP/1.1 200 OK\r\nContent-Length: 3000\r\n\r\n" + body
+                            : "HTTP/1.0 200 OK\r\n\r\n" + body);
+                    exchange.socket.close();
+                });
+                CapturedLog log = CapturedLog.start(FetchHandler.class, Level.WARN)) {
+            assertTrue(warning.fetch(FetchRequest.get(server.url("/announced"))).orTimeout(60, TimeUnit.SECONDS).join().ok());
+            String received = "WARN Received \\(\\d{4}\\) bytes larger than download warn size \\(1000\\)"; // as far as read then
+            List<String> lines = log.lines();
+            assertEquals(2, lines.size(), lines.toString());
+            assertEquals("WARN Expected response size (3000) larger than download warn size (1000)", lines.get(0));
+            assertTrue(lines.get(1).matches(received), lines.get(1));
+            assertTrue(warning.fetch(FetchRequest.get(server.url("/unannounced"))).orTimeout(60, TimeUnit.SECONDS).join().ok());
+            lines = log.lines();
+            assertEquals(3, lines.size(), lines.toString());
+            assertTrue(lines.get(2).matches(received), lines.get(2));
         }
     }
 
