@@ -48,7 +48,7 @@ public final class CrawlerMetrics {
             Map.entry("crawler.redis.retries", "Redis writes tried again after they failed, by call"),
             Map.entry("crawler.throttle.waits", "Times the throttle held a ready domain back"),
             Map.entry("crawler.retries", "Requests sent back to Redis for a retry"),
-            Map.entry("crawler.redirects", "Redirects that became new requests"),
+            Map.entry("crawler.redirects", "Redirects followed, each as a new request (which the dupefilter may still drop)"),
             Map.entry("crawler.robots.refused", "Requests robots.txt forbade"),
             Map.entry("crawler.binary.responses", "Responses that are not text, dropped unpublished"),
             Map.entry("crawler.results.too_large", "Results too large for Kafka, sent without their body"),
@@ -204,7 +204,7 @@ public final class CrawlerMetrics {
         count("crawler.retries", null, null);
     }
 
-    /** A redirect became a new request. */
+    /** A redirect was followed as a new request. */
     public void redirect() {
         count("crawler.redirects", null, null);
     }

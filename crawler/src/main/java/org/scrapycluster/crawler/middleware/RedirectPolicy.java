@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.scrapycluster.common.domain.RegisteredDomain;
 import org.scrapycluster.crawler.request.CrawlRequest;
 
 /**
@@ -26,7 +27,10 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
     public sealed interface Decision {
     }
 
-    /** Not a redirect to follow (none, or one to a URL that is not http or https): the response goes to the spider. */
+    /**
+     * Not a redirect to follow (none, or one to a URL that is not http or https, or has no host a queue can be named by):
+     * the response goes to the spider.
+     */
     public record NotFollowed() implements Decision {
     }
 
@@ -65,11 +69,13 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
 
     /**
      * {@code target} in place of {@code request}, with the chain's bookkeeping, or too many redirects; not followed when
-     * the target is not http or https ({@code file:}, {@code javascript:}, {@code ftp:}), which no crawler fetches: the
-     * response is published as it is, its {@code Location} header saying where it points.
+     * the target is not http or https ({@code file:}, {@code javascript:}, {@code ftp:}), which no crawler fetches, nor
+     * when its host names no queue, which the scheduler would refuse to file ({@code http://0x7f000001/}, an IPv4
+     * address in another form than four decimal numbers, docs/differences.md): the response is published as it is, its
+     * {@code Location} header saying where it points.
      */
     private Decision follow(CrawlRequest request, CrawlRequest target) {
-        if (!target.isHttp()) {
+        if (!target.isHttp() || !queueable(target.url())) {
             return new NotFollowed();
         }
         long ttl = request.number("redirect_ttl", maxTimes);
@@ -87,6 +93,15 @@ public record RedirectPolicy(boolean enabled, int maxTimes) {
         meta.put("redirect_ttl", ttl - 1);
         meta.put("redirect_urls", urls);
         return new Follow(target.withMeta(meta));
+    }
+
+    private static boolean queueable(String url) {
+        try {
+            RegisteredDomain.of(url);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**

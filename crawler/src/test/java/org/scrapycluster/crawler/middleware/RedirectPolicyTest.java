@@ -61,6 +61,15 @@ class RedirectPolicyTest {
     }
 
     @Test
+    void aRedirectOrRefreshToAHostNoQueueIsNamedByIsNotFollowedSoItsResponseIsPublished() {
+        for (String target : List.of("http://0x7f00003b:18182/c", "http://2130706491/", "http://0177.0.0.59/", "http:///no-host")) {
+            assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.decide(post, 302, Optional.of(target)), target);
+            assertInstanceOf(RedirectPolicy.NotFollowed.class, policy.refresh(post, target), target);
+        }
+        assertInstanceOf(RedirectPolicy.Follow.class, policy.decide(post, 302, Optional.of("http://127.0.0.59:18182/c")));
+    }
+
+    @Test
     void aRedirectToGetLeavesTheFormsContentHeadersBehind() {
         CrawlRequest form = post.withHeader("Content-Type", "application/x-www-form-urlencoded").withHeader("Content-Length", "3")
                 .withHeader("Accept", "text/html");
