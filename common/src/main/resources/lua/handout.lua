@@ -109,9 +109,10 @@ local function decide(k)
     return reply('WAIT', 0, millis_until(tonumber(freeing[2]) + window - clock.seconds))
   end
   if moderated then
-    -- without a time key (a domain moderated only since its last hand-outs: a Crawl-delay read since, a limit raised
-    -- above one; hand-outs not moderated write none), the window's newest entry is the last hand-out
-    local last = tonumber(redis.call('GET', time_key) or '') or newest_entry(window_key, used)
+    -- the last hand-out is the later of the time key and the window's newest entry: hand-outs not moderated write no
+    -- time key (a domain moderated only since them: a Crawl-delay read since, a limit raised above one), and leave the
+    -- one a moderated hand-out before them wrote, which would space the next from that older time
+    local last = math.max(tonumber(redis.call('GET', time_key) or '') or 0, newest_entry(window_key, used))
     local spacing = window / limit
     if clock.seconds - last < spacing then
       redis.call('EXPIRE', time_key, ttl)

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 
@@ -292,6 +293,20 @@ class ThrottledQueueTest {
         assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)));
         assertEquals(0, redis.sync().exists(spec(60, 10, true).timeKey()), "an unmoderated hand-out writes no time key");
         HandOut.Wait wait = assertInstanceOf(HandOut.Wait.class, handOut(spec(60, 3, true)));
+        assertTrue(wait.delay().toMillis() > 19_000 && wait.delay().toMillis() <= 20_000, wait.delay().toString());
+    }
+
+    /**
+     * ... and so is one whose time key, written by a moderated hand-out before the unmoderated ones (a limit lowered to
+     * one, then raised again live), names an older time.
+     */
+    @Test
+    void aDomainModeratedAgainIsSpacedFromItsLastHandOutNotFromAnOlderTimeKey() {
+        enqueueMany(3, "c1", 1);
+        double serverNow = Double.parseDouble(redis.sync().time().get(0));
+        redis.sync().set(spec(60, 3, true).timeKey(), String.format(Locale.ROOT, "%.6f", serverNow - 30));
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)), "not moderated: the time key is not read");
+        HandOut.Wait wait = assertInstanceOf(HandOut.Wait.class, handOut(spec(60, 3, true)), "20 s from the hand-out just made");
         assertTrue(wait.delay().toMillis() > 19_000 && wait.delay().toMillis() <= 20_000, wait.delay().toString());
     }
 
