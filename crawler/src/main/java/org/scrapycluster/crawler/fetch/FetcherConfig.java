@@ -33,8 +33,8 @@ import java.util.Objects;
  * @param nativeTransport       use Linux epoll when available instead of Java NIO
  */
 public record FetcherConfig(int maxConnections, int maxConnectionsPerHost, Duration connectTimeout,
-        Duration dnsTimeout, Duration readTimeout, Duration totalTimeout, long maxBodyBytes, long warnBodyBytes, String userAgent, AddressPolicy addressPolicy,
-        ProxyConfig proxy, boolean trustAllCertificates, List<X509Certificate> trustedCertificates,
+        Duration dnsTimeout, Duration readTimeout, Duration totalTimeout, long maxBodyBytes, long warnBodyBytes, String userAgent,
+        AddressPolicy addressPolicy, ProxyConfig proxy, boolean trustAllCertificates, List<X509Certificate> trustedCertificates,
         Duration idleConnectionTimeout, int maxIdleConnections, int ioThreads, List<InetSocketAddress> nameServers,
         boolean nativeTransport) {
 

@@ -80,7 +80,8 @@ class MisbehavingServerTest {
 
     @Test
     void aHeadTrickledInAByteAtATimeIsSlowNotSilent() throws Exception {
-        byte[] head = ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Slow: " + "x".repeat(60) + "\r\n\r\nhi").getBytes(StandardCharsets.US_ASCII);
+        byte[] head = ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Slow: " + "x".repeat(60) + "\r\n\r\nhi")
+                .getBytes(StandardCharsets.US_ASCII);
         try (HttpFetcher impatient = new HttpFetcher(FetcherConfig.builder().readTimeout(Duration.ofMillis(300))
                 .totalTimeout(Duration.ofSeconds(1)).build());
                 ScriptedServer server = new ScriptedServer("127.0.0.5", exchange -> {
