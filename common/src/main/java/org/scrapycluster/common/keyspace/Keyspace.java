@@ -35,6 +35,11 @@ public final class Keyspace {
     public static final KeyTemplate THROTTLE_TIME = KeyTemplate.of("throttle_time", "{throttlekey}:throttle_time");
     /** {@code <throttlekey>:throttle_pause} (additive): while it exists with a time to live nothing is handed out under the key. */
     public static final KeyTemplate THROTTLE_PAUSE = KeyTemplate.of("throttle_pause", "{throttlekey}:throttle_pause");
+    /**
+     * {@code robots:server_errors:<origin>} (additive): the server errors in a row that a host's robots.txt, never read,
+     * answered the crawler nodes with, counted by all of them together.
+     */
+    public static final KeyTemplate ROBOTS_SERVER_ERRORS = KeyTemplate.of("robots_server_errors", "robots:server_errors:{origin}");
 
     /** {@code <spiderid>:…}: every key that starts with a spider id. */
     public static final KeyTemplate SPIDER_KEYS = KeyTemplate.of("spider_keys", "{spider}:{rest}");
@@ -165,7 +170,8 @@ public final class Keyspace {
 
     /** Every template, in the order of docs/architecture.md. */
     public static final List<KeyTemplate> ALL = List.of(SPIDER_KEYS, QUEUE, BLACKLIST, BLACKLIST_ENTRY, DUPEFILTER,
-            DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, LEASED, LEASES,
+            DOMAIN_MAX_PAGE_FILTER, GLOBAL_PAGE_COUNT_FILTER, THROTTLE_WINDOW, THROTTLE_TIME, THROTTLE_PAUSE, ROBOTS_SERVER_ERRORS, LEASED,
+            LEASES,
             ACTIVE_DOMAINS, ACTIVATION_MARKER, ACTIVATIONS, QUEUE_SCAN_TURN, QUEUE_LENGTHS, CRAWL_NAME, ACCOUNTING, PURGED, CRAWLS_OF_APP,
             fixed(CRAWLS_ACTIVE), fixed(CRAWLS_FOREIGN), fixed(CRAWLS_DRAINED),
             fixed(CRAWLS_COMPLETED), INFO_APP, INFO_CRAWL, STOP_APP, STOP_CRAWL, STATS_REQUEST, ZOOKEEPER, TIMEOUT, fixed(JOBS_SIGNAL), JOBS_SCAN_TURN,

@@ -132,6 +132,7 @@ class KeyspaceTest {
         names.put("throttle window", throttle.windowKey());
         names.put("throttle time", throttle.timeKey());
         names.put("throttle pause", throttle.pauseKey());
+        names.put("robots.txt server errors", Keyspace.ROBOTS_SERVER_ERRORS.fill("http://" + DOMAIN));
         names.put("dupefilter", Keyspace.dupefilter(spider, CRAWL));
         names.put("domain max page filter", Keyspace.domainMaxPageFilter(spider, DOMAIN, CRAWL));
         names.put("global page count filter", Keyspace.globalPageCountFilter(spider, DOMAIN, CRAWL));

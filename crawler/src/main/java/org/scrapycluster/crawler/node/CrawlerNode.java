@@ -46,6 +46,7 @@ import org.scrapycluster.crawler.middleware.MiddlewareContext;
 import org.scrapycluster.crawler.pipeline.PipelineContext;
 import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.RequestCodec;
+import org.scrapycluster.crawler.robots.RedisServerErrorRows;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.Discovery;
 import org.scrapycluster.crawler.scheduler.DomainConfigFollower;
@@ -232,12 +233,6 @@ public final class CrawlerNode implements Service {
                 (pool, budget) -> shutdown(pool, StopStep.WORKERS.grantedBy(budget)));
         workerPool.set(workers);
         Fetcher fetcher = own(new HttpFetcher(config.fetcher()), (http, budget) -> http.close(StopStep.FETCHER.grantedBy(budget)));
-        RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsRetry(),
-                config.robotsMaxHosts(), config.robotsMaxBytes(), context.clock(), workers);
-        metrics.cache("robots", robots.hosts());
-        metrics.cache("robots-last-read", robots.lastRead());
-        metrics.cache("robots-rules", robots.rules());
-        metrics.cache("robots-server-errors", robots.serverErrors());
         metrics.cache("robots-domains", throttles.robotsRead());
         SchedulerInbox inbox = new SchedulerInbox();
         DomainConfigFollower follower = ownBackground(new DomainConfigFollower(throttles, spiderId, metrics, inbox::configChanged),
@@ -256,6 +251,7 @@ public final class CrawlerNode implements Service {
             stats.start();
             LeaseKeeper leaseKeeper = ownFoundation(new LeaseKeeper(new Leases(connection), spiderId, config.limits().lease(), metrics,
                     MONOTONIC), (keeper, budget) -> keeper.close(StopStep.ACKNOWLEDGEMENTS.grantedBy(budget)));
+            RobotsCache robots = robotsCache(fetcher, connection, workers, metrics);
             ThrottledQueue throttledQueue = new ThrottledQueue(connection);
             Enqueuer enqueuer = new Enqueuer(connection, settings.getBoolean("QUEUE_FIFO"));
             RequestFiler filer = new RequestFiler(enqueuer, dupefilterMemory, codec, spiderId, config.filing(), follower::isBlacklisted,
@@ -291,6 +287,17 @@ public final class CrawlerNode implements Service {
                     inbox::domainsFound), Discovery::close);
             discovery.start();
         };
+    }
+
+    /** The robots.txt files of the node, whose server errors the cluster counts in Redis; with their caches' metrics. */
+    private RobotsCache robotsCache(Fetcher fetcher, RedisConnection connection, ExecutorService workers, CrawlerMetrics metrics) {
+        RobotsCache robots = new RobotsCache(fetcher, config.robotName(), config.robotsCacheTime(), config.robotsRetry(),
+                config.robotsMaxHosts(), config.robotsMaxBytes(), new RedisServerErrorRows(connection, config.robotsRetry()),
+                context.clock(), workers);
+        metrics.cache("robots", robots.hosts());
+        metrics.cache("robots-last-read", robots.lastRead());
+        metrics.cache("robots-rules", robots.rules());
+        return robots;
     }
 
     /** {@code PUBLIC_IP}, when it is set. */

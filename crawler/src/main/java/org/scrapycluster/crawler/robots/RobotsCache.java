@@ -45,8 +45,9 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * fetched for a reason of the network or of its redirects (an address refused, too many hops). A server that
  * answers with an error (5xx, or 429 Too Many Requests) makes the file unreachable: as RFC 9309 asks, the host's
  * pages wait until it is read, which the rules {@link #deferredUntil} name, with the time the file is asked again;
- * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come (or fewer over as long), everything is
- * allowed instead, as Scrapy's middleware allows it, until the file is read (docs/differences.md). Both are kept for
+ * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come (or fewer over as long), to any node of the
+ * cluster ({@link ServerErrorRows}), everything is allowed instead, as Scrapy's middleware allows it, until the file is
+ * read (docs/differences.md). Both are kept for
  * the retry time only, then asked again. Of a file longer than {@value #MAX_FILE_BYTES} bytes, that much is read and
  * its whole lines parsed, the rest ignored, whatever the fetcher's size limit: RFC 9309 asks for at least 500 KiB, and
  * Google reads as much. A file that cannot
@@ -64,11 +65,10 @@ public final class RobotsCache {
     private static final int TOO_MANY_REQUESTS = 429;
     /**
      * How many server errors (5xx, 429) in a row on the robots.txt of a host whose file was never read give up waiting
-     * for the file: the errors before the last hold the host's pages for the retry time each. So does an error that
-     * comes as many retry times less one after the first of the row, however many came between: a node whose asks
-     * were held back by the pauses other nodes set for the same host meets fewer errors in that time, and would
-     * otherwise pause the host again long after they gave up. An error that comes more than this many retry times after
-     * the one before it starts a row of its own: the host's pages were not asked for between them.
+     * for the file, counted by the cluster's nodes together ({@link ServerErrorRows}): the errors before the last hold
+     * the host's pages for the retry time each. So does an error that comes as many retry times less one after the first
+     * of the row, however many came between. An error that comes more than this many retry times after the one before
+     * it starts a row of its own: the host's pages were not asked for between them.
      */
     public static final int SERVER_ERRORS_TO_GIVE_UP = 3;
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
@@ -85,8 +85,8 @@ public final class RobotsCache {
     private final AsyncCache<String, Fetched> cache;
     /** The file last read from each host, in force while it cannot be read again. */
     private final Cache<String, RobotFile> lastRead;
-    /** The answers in a row each host's server gave its robots.txt that were errors (5xx, 429). */
-    private final Cache<String, ServerErrors> serverErrors;
+    /** The answers in a row each host's server gave its robots.txt that were errors (5xx, 429), as the cluster counts them. */
+    private final ServerErrorRows serverErrors;
     /** The rules of each file kept for each robot asked of it. */
     private final Cache<Robot, BaseRobotRules> parsed;
 
@@ -98,11 +98,12 @@ public final class RobotsCache {
      *                  asked again ({@code ROBOTSTXT_RETRY_SECONDS})
      * @param maxHosts  how many hosts' files are kept at most, and how many files' rules for one robot
      * @param maxBytes  how many bytes of files are kept at most (the files last read, the same again)
+     * @param serverErrors the server errors in a row each host's robots.txt answered with, counted by the cluster
      * @param clock     the clock the time to live is measured on
      * @param reading   the threads a fetched file is read and parsed on, and its rules given from
      */
     public RobotsCache(Fetcher fetcher, RobotName robotName, Duration ttl, Duration retry, long maxHosts, long maxBytes,
-                       InstantSource clock, Executor reading) {
+                       ServerErrorRows serverErrors, InstantSource clock, Executor reading) {
         this.fetcher = fetcher;
         this.robotName = robotName;
         this.ttl = ttl;
@@ -124,7 +125,7 @@ public final class RobotsCache {
                 .buildAsync();
         this.lastRead = Caffeine.newBuilder().maximumWeight(maxBytes)
                 .<String, RobotFile>weigher((origin, file) -> RobotFile.weight(file, share)).recordStats().build();
-        this.serverErrors = Caffeine.newBuilder().maximumSize(maxHosts).recordStats().build();
+        this.serverErrors = serverErrors;
         // a file fetched again is another key: the rules of the one it replaces leave with their time or their room;
         // an entry holds its file as well as its rules, and both weigh, so that no count of large files passes the bound
         this.parsed = Caffeine.newBuilder().maximumWeight(maxBytes)
@@ -167,11 +168,6 @@ public final class RobotsCache {
         return parsed;
     }
 
-    /** How many server errors in a row each host's robots.txt was answered with: for their metrics. */
-    public Cache<String, ?> serverErrors() {
-        return serverErrors;
-    }
-
     /**
      * The rules of {@code url}'s host for the node's own robot ({@code ROBOTSTXT_USER_AGENT}, else {@code USER_AGENT}),
      * fetched when not cached; a URL without a host is allowed.
@@ -199,21 +195,23 @@ public final class RobotsCache {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(ALLOW_ALL);
         }
-        CompletableFuture<Fetched> fetched = cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0).handle((file, failure) -> {
-            if (failure != null) {
-                LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
-            }
-            Instant now = clock.instant();
-            if (file == RobotFile.UNREACHABLE) {
-                return serverError(key, now);
-            }
-            serverErrors.invalidate(key);
-            if (file == null) {
-                return new Fetched(lastRead.getIfPresent(key), now.plus(retry), true);
-            }
-            lastRead.put(key, file);
-            return new Fetched(file, now.plus(ttl), false);
-        }));
+        CompletableFuture<Fetched> fetched = cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0)
+                .exceptionally(failure -> {
+                    LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
+                    return null;
+                })
+                .thenCompose(file -> {
+                    Instant now = clock.instant();
+                    if (file == RobotFile.UNREACHABLE) {
+                        return serverError(key, now);
+                    }
+                    serverErrors.end(key);
+                    if (file == null) {
+                        return CompletableFuture.completedFuture(new Fetched(lastRead.getIfPresent(key), now.plus(retry), true));
+                    }
+                    lastRead.put(key, file);
+                    return CompletableFuture.completedFuture(new Fetched(file, now.plus(ttl), false));
+                }));
         // a file kept is parsed for a robot not asked of it before on the asking thread; one fetched, on the reading threads
         // (also when its fetch failed, whose failure would otherwise reach here on the fetcher's thread)
         return fetched.isDone()
@@ -238,50 +236,35 @@ public final class RobotsCache {
 
     /**
      * What a server error on {@code origin}'s robots.txt leaves in force until the file is asked again: the file last
-     * read; else nothing, the host's pages waiting for the file; else, once the errors in a row have given up
-     * ({@value #SERVER_ERRORS_TO_GIVE_UP} of them, or as many retry times less one since the first), everything, said
-     * once at WARN.
+     * read; else nothing, the host's pages waiting for the file; else, once the errors in a row the cluster counts have
+     * given up ({@value #SERVER_ERRORS_TO_GIVE_UP} of them, or as many retry times less one since the first), everything,
+     * said at WARN by the node whose error gave up. An error Redis could not count leaves the pages waiting.
      */
-    private Fetched serverError(String origin, Instant now) {
-        ServerErrors before = serverErrors.getIfPresent(origin);
-        ServerErrors errors = before == null ? ServerErrors.firstAt(now) : before.another(now, retry);
-        serverErrors.put(origin, errors);
+    private CompletableFuture<Fetched> serverError(String origin, Instant now) {
         Instant askAgain = now.plus(retry);
         RobotFile last = lastRead.getIfPresent(origin);
         if (last != null) {
-            return new Fetched(last, askAgain, true);
+            return CompletableFuture.completedFuture(new Fetched(last, askAgain, true));
         }
-        if (!errors.givenUp()) {
-            LOG.atInfo().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", errors.inARow())
-                    .addKeyValue("retry_seconds", retry.toMillis() / 1000.0)
-                    .log("robots.txt answers with a server error; the host's pages wait until it is read");
-            return new Fetched(RobotFile.UNREACHABLE, askAgain, false);
-        }
-        if (!before.givenUp()) { // a row's first error never gives up: said at the one that does
-            LOG.atWarn().addKeyValue("url", origin + "/robots.txt").addKeyValue("server_errors", errors.inARow())
-                    .log("robots.txt keeps answering with a server error; allowing the host everything until it is read");
-        }
-        return new Fetched(null, askAgain, false);
-    }
-
-    /**
-     * The server errors in a row on a host's robots.txt: how many, when the first and the last came, and whether they
-     * gave up waiting for the file. Each host's are written by one fetch of its file at a time.
-     */
-    private record ServerErrors(int inARow, Instant first, Instant last, boolean givenUp) {
-
-        static ServerErrors firstAt(Instant now) {
-            return new ServerErrors(1, now, now, false);
-        }
-
-        ServerErrors another(Instant now, Duration retry) {
-            if (now.isAfter(last.plus(retry.multipliedBy(SERVER_ERRORS_TO_GIVE_UP)))) {
-                return firstAt(now);
+        String url = origin + "/robots.txt";
+        return serverErrors.count(origin).handle((row, failure) -> {
+            if (failure != null) {
+                LOG.atWarn().addKeyValue("url", url).setCause(failure)
+                        .log("robots.txt answers with a server error, which could not be counted; the host's pages wait until it is read");
+                return new Fetched(RobotFile.UNREACHABLE, askAgain, false);
             }
-            int count = inARow + 1;
-            boolean spanned = !now.isBefore(first.plus(retry.multipliedBy(SERVER_ERRORS_TO_GIVE_UP - 1)));
-            return new ServerErrors(count, first, now, count >= SERVER_ERRORS_TO_GIVE_UP || spanned);
-        }
+            if (row.verdict() == ServerErrorRows.Verdict.WAIT) {
+                LOG.atInfo().addKeyValue("url", url).addKeyValue("server_errors", row.errors())
+                        .addKeyValue("retry_seconds", retry.toMillis() / 1000.0)
+                        .log("robots.txt answers with a server error; the host's pages wait until it is read");
+                return new Fetched(RobotFile.UNREACHABLE, askAgain, false);
+            }
+            if (row.verdict() == ServerErrorRows.Verdict.GIVE_UP) { // said once, by the node whose error gave up
+                LOG.atWarn().addKeyValue("url", url).addKeyValue("server_errors", row.errors())
+                        .log("robots.txt keeps answering with a server error; allowing the host everything until it is read");
+            }
+            return new Fetched(null, askAgain, false);
+        });
     }
 
     /** The rules of {@code fetched}'s file for the robot {@code token} names (none: the {@code *} group), parsed once. */

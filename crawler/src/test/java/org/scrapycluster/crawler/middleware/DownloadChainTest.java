@@ -49,6 +49,7 @@ import org.scrapycluster.crawler.metrics.CrawlerMetrics;
 import org.scrapycluster.crawler.middleware.DownloadChain.MiddlewareFailure;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.robots.RobotName;
+import org.scrapycluster.crawler.robots.LocalServerErrorRows;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
@@ -429,7 +430,7 @@ class DownloadChainTest {
     private DownloadChain chain(Map<String, String> set, DomainThrottles throttles, InstantSource clock) {
         Settings settings = Settings.load("crawler", new SettingsSources(null, Map.of(), set));
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100,
-                64L << 20, clock, Runnable::run);
+                64L << 20, new LocalServerErrorRows(clock, Duration.ofMinutes(1)), clock, Runnable::run);
         MiddlewareContext context = new MiddlewareContext(true, robots, throttles, throttle, new SchedulerInbox(),
                 new RetryPolicy(true, 3, Set.of(500)), new RedirectPolicy(true, 20), new BackoffPolicy(false, Duration.ofSeconds(60), Duration.ofSeconds(600)), null,
                 new CrawlerMetrics(meters, "link", "n1"), clock);

@@ -50,6 +50,7 @@ import org.scrapycluster.crawler.pipeline.Pipelines;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.request.RequestCodec;
 import org.scrapycluster.crawler.robots.RobotName;
+import org.scrapycluster.crawler.robots.LocalServerErrorRows;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.DupefilterMemory;
@@ -143,7 +144,7 @@ abstract class ScriptedProcessing {
         StatusCounters statusCounters = new StatusCounters(stats, "host", spider, new CountedStatusCodes(true, List.of(200)), List.of());
         DomainThrottles throttles = new DomainThrottles(spider, new ThrottleKeyStyle(false, false), 60, 10, false, "ip", 1_000);
         RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), Duration.ofHours(1), Duration.ofMinutes(1), 100,
-                64L << 20, CLOCK, workers);
+                64L << 20, new LocalServerErrorRows(CLOCK, Duration.ofMinutes(1)), CLOCK, workers);
         DownloadChain chain = DownloadChain.open(DownloadChain.middlewares(settings), new MiddlewareContext(config.robotsObey(), robots,
                 throttles, ClusterThrottle.of(new ThrottledQueue(redis)), new SchedulerInbox(), config.retry(), config.redirect(),
                 config.backoff(), statusCounters, metrics, CLOCK), fetcher);

@@ -54,12 +54,14 @@ class RobotsCacheTest {
     private final ScriptedFetcher fetcher = new ScriptedFetcher();
 
     private RobotsCache cache(long maxHosts) {
-        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, maxHosts, maxHosts * KIB, clock, READ_HERE);
+        return new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, maxHosts, maxHosts * KIB,
+                new LocalServerErrorRows(clock, RETRY), clock, READ_HERE);
     }
 
     /** A cache of up to 100 hosts' files for {@code robotName}, fetched by {@code fetcher}. */
     private RobotsCache cache(Fetcher fetcher, RobotName robotName) {
-        return new RobotsCache(fetcher, robotName, TTL, RETRY, 100, 64 * 1024 * KIB, clock, READ_HERE);
+        return new RobotsCache(fetcher, robotName, TTL, RETRY, 100, 64 * 1024 * KIB, new LocalServerErrorRows(clock, RETRY), clock,
+                READ_HERE);
     }
 
     private static BaseRobotRules rules(CompletableFuture<BaseRobotRules> future) {
@@ -212,6 +214,25 @@ class RobotsCacheTest {
         assertEquals(Optional.empty(), RobotsCache.deferredUntil(givenUp), "the second error, two retry times after the first");
         assertTrue(givenUp.isAllowed("http://b.test/x"));
         assertEquals(2, fetcher.asked("http://b.test/robots.txt"));
+    }
+
+    /**
+     * The nodes count a host's errors together: a node that asks the file for the first time after another met two
+     * errors meets the cluster's third and gives up, rather than start a row of its own and pause the host again.
+     */
+    @Test
+    void theClustersThirdErrorGivesUpOnTheNodeThatMeetsIt() {
+        fetcher.answer("http://a.test/robots.txt", 503, "");
+        ServerErrorRows cluster = new LocalServerErrorRows(clock, RETRY);
+        RobotsCache node1 = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 100 * KIB, cluster, clock, READ_HERE);
+        RobotsCache node2 = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 100 * KIB, cluster, clock, READ_HERE);
+        assertTrue(RobotsCache.deferredUntil(rules(node1.rulesFor("http://a.test/x"))).isPresent());
+        clock.advance(RETRY.plusSeconds(1));
+        assertTrue(RobotsCache.deferredUntil(rules(node1.rulesFor("http://a.test/x"))).isPresent(), "the second error waits");
+
+        BaseRobotRules givenUp = rules(node2.rulesFor("http://a.test/x"));
+        assertEquals(Optional.empty(), RobotsCache.deferredUntil(givenUp), "the other node's first error is the cluster's third");
+        assertTrue(givenUp.isAllowed("http://a.test/x"));
     }
 
     @Test
@@ -465,7 +486,7 @@ class RobotsCacheTest {
         ExecutorService reading = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("robots-reading").factory());
         try {
             RobotsCache robots = new RobotsCache(request -> answer, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 64 * 1024 * KIB,
-                    clock, reading);
+                    new LocalServerErrorRows(clock, RETRY), clock, reading);
             CompletableFuture<String> givenOn = robots.rulesFor("http://a.test/").thenApply(rules -> Thread.currentThread().getName());
             Thread.ofPlatform().name("fetcher-event-loop").start(() -> answer.complete(ScriptedFetcher.result("http://a.test/robots.txt",
                     200, HeaderMap.of("Content-Type", "text/plain"), "User-agent: *\nDisallow: /\n".getBytes(StandardCharsets.UTF_8),
@@ -499,7 +520,8 @@ class RobotsCacheTest {
 
     @Test
     void theBytesKeptAreBoundedToo() {
-        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 100 * KIB, clock, READ_HERE);
+        RobotsCache robots = new RobotsCache(fetcher, RobotName.of(null, "scrapy"), TTL, RETRY, 100, 100 * KIB,
+                new LocalServerErrorRows(clock, RETRY), clock, READ_HERE);
         String large = "User-agent: *\n" + "Disallow: /private/\n".repeat(3_000); // 60 KiB
         for (int i = 0; i < 10; i++) {
             fetcher.answer("http://h" + i + ".test/robots.txt", 200, large);
