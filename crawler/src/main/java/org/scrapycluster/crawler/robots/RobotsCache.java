@@ -47,12 +47,11 @@ import crawlercommons.robots.SimpleRobotRulesParser;
  * pages wait until it is read, which the rules {@link #deferredUntil} name, with the time the file is asked again;
  * once {@value #SERVER_ERRORS_TO_GIVE_UP} such answers in a row have come (or fewer over as long), to any node of the
  * cluster ({@link ServerErrorRows}), everything is allowed instead, as Scrapy's middleware allows it, until the file is
- * read (docs/differences.md). Both are kept for
- * the retry time only, then asked again. Of a file longer than {@value #MAX_FILE_BYTES} bytes, that much is read and
- * its whole lines parsed, the rest ignored, whatever the fetcher's size limit: RFC 9309 asks for at least 500 KiB, and
- * Google reads as much. A file that cannot
- * be fetched again when it expires leaves the file last read in force meanwhile, as Scrapy reads a file
- * once and keeps it. Concurrent requests for one host share one fetch. The files kept are bounded in number and in
+ * read (docs/differences.md). Both are kept for the retry time only, then asked again. Of a file longer than
+ * {@value #MAX_FILE_BYTES} bytes, that much is read and its whole lines parsed, the rest ignored, whatever the fetcher's
+ * size limit: RFC 9309 asks for at least 500 KiB, and Google reads as much. A file that cannot be fetched again when
+ * it expires leaves the file last read in force meanwhile, as Scrapy reads a file once and keeps it. Concurrent
+ * requests for one host share one fetch. The files kept are bounded in number and in
  * bytes; the least likely to be asked again go first. A fetched file is read and parsed on the threads given for it,
  * not on the fetcher's, which other downloads wait for. Thread-safe.
  */
