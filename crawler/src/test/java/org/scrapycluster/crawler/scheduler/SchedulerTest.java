@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 
+import io.lettuce.core.ScoredValue;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.LeaseHolder;
@@ -115,10 +116,13 @@ class SchedulerTest extends SchedulerTestBase {
         assertEquals("fresh.test", dispatched.get(1).queue().domain());
     }
 
-    /** Makes the server's clock say the spacing has passed: its last hand-out was a window ago. */
+    /** Makes the server's clock say the spacing has passed: its hand-outs, the last one too, were a window ago. */
     private static void lastHandOutAWindowAgo(ThrottleSpec spec) {
         long serverSeconds = Long.parseLong(redis.sync().time().getFirst());
         redis.sync().set(spec.timeKey(), Double.toString(serverSeconds - spec.windowSeconds()));
+        for (ScoredValue<String> entry : redis.sync().zrangeWithScores(spec.windowKey(), 0, -1)) {
+            redis.sync().zadd(spec.windowKey(), entry.getScore() - spec.windowSeconds(), entry.getValue());
+        }
     }
 
     @Test
