@@ -17,6 +17,7 @@ import org.scrapycluster.crawler.middleware.RedirectPolicy;
 import org.scrapycluster.crawler.middleware.RetryPolicy;
 import org.scrapycluster.crawler.request.Referrers;
 import org.scrapycluster.crawler.robots.RobotName;
+import org.scrapycluster.crawler.scheduler.DomainThrottles;
 import org.scrapycluster.crawler.scheduler.RequestFiler;
 import org.scrapycluster.crawler.scheduler.SchedulerLimits;
 
@@ -109,9 +110,14 @@ public record CrawlerConfig(Settings settings, String spiderName, SchedulerLimit
         return positive(settings, "ROBOTSTXT_RETRY_SECONDS");
     }
 
-    /** The longest robots.txt Crawl-delay the throttle honours ({@code ROBOTSTXT_MAX_CRAWL_DELAY}). */
+    /** The longest robots.txt Crawl-delay the throttle honours ({@code ROBOTSTXT_MAX_CRAWL_DELAY}), at most a day. */
     public Duration robotsMaxCrawlDelay() {
-        return positive(settings, "ROBOTSTXT_MAX_CRAWL_DELAY");
+        Duration longest = positive(settings, "ROBOTSTXT_MAX_CRAWL_DELAY");
+        if (longest.compareTo(DomainThrottles.LONGEST_CRAWL_DELAY) > 0) {
+            throw settings.invalid("ROBOTSTXT_MAX_CRAWL_DELAY", "is " + longest.toSeconds() + " seconds; it must be at most a day ("
+                    + DomainThrottles.LONGEST_CRAWL_DELAY.toSeconds() + ")");
+        }
+        return longest;
     }
 
     /** How many hosts' robots.txt rules a node keeps at most. */

@@ -47,6 +47,16 @@ class CrawlerConfigTest {
         assertEquals(31_536_000.0, CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("QUEUE_WINDOW", 31_536_000))).queueWindow());
     }
 
+    /** The longest Crawl-delay honoured is at most a day, as its doc says: a longer one is refused, not cut down unsaid. */
+    @Test
+    void aLongestCrawlDelayOverADayIsRefusedNamingTheSetting() {
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("ROBOTSTXT_MAX_CRAWL_DELAY", 86_401))));
+        assertTrue(refused.getMessage().contains("ROBOTSTXT_MAX_CRAWL_DELAY"), refused.getMessage());
+        assertEquals(Duration.ofDays(1),
+                CrawlerConfig.from(DEFAULTS.withLauncherValues(Map.of("ROBOTSTXT_MAX_CRAWL_DELAY", 86_400))).robotsMaxCrawlDelay());
+    }
+
     /** What the node's parts read later is refused with the rest, so that {@code crawler --check} says it as a start does. */
     @Test
     void aValueReadLaterIsRefusedWithTheOthers() {
