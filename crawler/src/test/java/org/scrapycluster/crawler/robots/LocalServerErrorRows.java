@@ -8,18 +8,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The rows of {@link ServerErrorRows} in memory, on a clock a test drives, as {@code robots_error.lua} keeps them in Redis. */
-public final class LocalServerErrorRows implements ServerErrorRows {
+public record LocalServerErrorRows(InstantSource clock, Duration retry, Map<String, Kept> rows) implements ServerErrorRows {
 
-    private record Kept(int errors, Instant first, Instant last, boolean givenUp) {
+    /** A row: its errors, the first's and the last's times, and whether it gave up. */
+    record Kept(int errors, Instant first, Instant last, boolean givenUp) {
     }
 
-    private final InstantSource clock;
-    private final Duration retry;
-    private final Map<String, Kept> rows = new ConcurrentHashMap<>();
-
     public LocalServerErrorRows(InstantSource clock, Duration retry) {
-        this.clock = clock;
-        this.retry = retry;
+        this(clock, retry, new ConcurrentHashMap<>());
     }
 
     @Override
