@@ -99,8 +99,17 @@ local function decide(k)
   -- decision, two commands of the nine it makes (docs/benchmarks.md)
   local used = redis.call('ZCARD', window_key)
   if used >= limit or (used > TRIM_LENGTH and used % TRIM_EVERY == 0) then
-    redis.call('ZREMRANGEBYSCORE', window_key, '-inf', string.format('(%.6f', clock.seconds - window))
-    used = redis.call('ZCARD', window_key)
+    local stale = redis.call('ZCOUNT', window_key, '-inf', string.format('(%.6f', clock.seconds - window))
+    used = used - stale
+    if used == 0 then
+      -- the newest entry stays, though older than the window and not counted: it is the hand-out before the next, which
+      -- a node's first request after reading a Crawl-delay is checked against (docs/throttling.md), and a window of one
+      -- hit would otherwise lose it at every hand-out
+      stale = stale - 1
+    end
+    if stale > 0 then
+      redis.call('ZREMRANGEBYRANK', window_key, 0, stale - 1)
+    end
   end
   if used >= limit then
     -- the slot frees when the entry that must leave for the count to drop below the limit leaves

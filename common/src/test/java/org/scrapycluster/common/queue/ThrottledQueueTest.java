@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 
+import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -308,6 +309,24 @@ class ThrottledQueueTest {
         assertInstanceOf(HandOut.HandedOut.class, handOut(spec(60, 10, false)), "not moderated: the time key is not read");
         HandOut.Wait wait = assertInstanceOf(HandOut.Wait.class, handOut(spec(60, 3, true)), "20 s from the hand-out just made");
         assertTrue(wait.delay().toMillis() > 19_000 && wait.delay().toMillis() <= 20_000, wait.delay().toString());
+    }
+
+    /**
+     * A window of one hit is trimmed at every hand-out, but keeps its newest entry, uncounted: the hand-out before the
+     * next, which a node's first request after reading a Crawl-delay is checked against.
+     */
+    @Test
+    void aTrimKeepsTheNewestEntryUncountedAsTheHandOutBeforeTheNext() throws Exception {
+        ThrottleSpec spec = spec(10, 1, false);
+        enqueueMany(3, "c1", 1);
+        double serverNow = Double.parseDouble(redis.sync().time().get(0));
+        redis.sync().zadd(spec.windowKey(), ScoredValue.just(serverNow - 40, "older"), ScoredValue.just(serverNow - 30, "newest"));
+
+        HandOut.HandedOut handedOut = assertInstanceOf(HandOut.HandedOut.class, handOut(spec), "an entry older than the window counts not");
+        assertEquals(2L, redis.sync().zcard(spec.windowKey()), "the older one left; the newest and the new one stay");
+        Instant before = throttle.handOutBefore(spec, handedOut.at()).get().orElseThrow();
+        assertEquals(serverNow - 30, before.getEpochSecond() + before.getNano() / 1e9, 0.001, "the hand-out before the next");
+        assertInstanceOf(HandOut.Wait.class, handOut(spec), "the hand-out just made fills the window");
     }
 
     @Test
