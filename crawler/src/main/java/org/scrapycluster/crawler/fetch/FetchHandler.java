@@ -141,7 +141,6 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
                 context.close();
                 return;
             }
-            call.response.lastReadNanos = System.nanoTime();
             if (msg instanceof HttpResponse response && !onHead(call, response)) {
                 return;
             }
@@ -168,7 +167,7 @@ final class FetchHandler extends ChannelInboundHandlerAdapter {
             skippingInterim = true;
             return false;
         }
-        call.response.firstByteNanos = call.response.lastReadNanos;
+        call.response.firstByteNanos = System.nanoTime();
         call.response.headRead = true;
         call.response.status = status;
         call.response.reason = response.status().reasonPhrase();
