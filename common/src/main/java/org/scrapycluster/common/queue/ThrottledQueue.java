@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.Limit;
-import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.redis.LuaScript;
@@ -56,6 +54,7 @@ public final class ThrottledQueue {
     private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch", "errors");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript CUT_SHORT = LuaScript.load("cut_short");
+    private static final LuaScript HAND_OUT_BEFORE = LuaScript.load("hand_out_before");
 
     private final RedisConnection redis;
 
@@ -211,13 +210,14 @@ public final class ThrottledQueue {
     /**
      * The latest hand-out under {@code spec}'s throttle key before the one made at {@code handedOut}, a microsecond or
      * more before it, as its window ({@code <throttlekey>:throttle_window}) holds it; empty when the window holds none
-     * (or no longer: the window keeps what is within it, and the key lives two windows).
+     * (or no longer: the window keeps what is within it, and the key lives two windows). The window is then kept at
+     * least {@code keep} from now, so that the hand-out at {@code handedOut}, made under a spec that did not yet know
+     * the delay {@code keep} covers, is there for the next node's first request to be checked against.
      */
-    public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut) {
-        double before = handedOut.getEpochSecond() + handedOut.getNano() / 1e9 - 1e-6;
-        Range<Double> earlier = Range.create(Double.NEGATIVE_INFINITY, before);
-        return redis.async().zrevrangebyscoreWithScores(spec.windowKey(), earlier, Limit.create(0, 1)).toCompletableFuture()
-                .thenApply(newest -> newest.stream().findFirst().map(entry -> instant(BigDecimal.valueOf(entry.getScore()))));
+    public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut, Duration keep) {
+        BigDecimal before = BigDecimal.valueOf(handedOut.getEpochSecond()).add(BigDecimal.valueOf(handedOut.getNano() / 1_000 - 1, 6));
+        return HAND_OUT_BEFORE.<String>run(redis, ScriptOutputType.VALUE, new String[] {spec.windowKey()}, before.toPlainString(),
+                Long.toString(Math.max(1, keep.toMillis()))).thenApply(newest -> Optional.ofNullable(newest).map(ThrottledQueue::instant));
     }
 
     private static HandOut read(QueueKey queue, List<Object> reply) {

@@ -153,11 +153,31 @@ class ThrottledQueueTest {
         HandOut.HandedOut second = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
         HandOut.HandedOut third = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
 
-        assertEquals(Optional.empty(), throttle.handOutBefore(spec, first.at()).join(), "the domain's first hand-out");
-        assertWithinAMicrosecond(first.at(), throttle.handOutBefore(spec, second.at()).join().orElseThrow());
-        assertWithinAMicrosecond(second.at(), throttle.handOutBefore(spec, third.at()).join().orElseThrow());
-        assertEquals(Optional.empty(), throttle.handOutBefore(new ThrottleSpec(spider + ":ex2.com", 60, 10, false), third.at()).join(),
+        assertEquals(Optional.empty(), throttle.handOutBefore(spec, first.at(), Duration.ZERO).join(), "the domain's first hand-out");
+        assertWithinAMicrosecond(first.at(), throttle.handOutBefore(spec, second.at(), Duration.ZERO).join().orElseThrow());
+        assertWithinAMicrosecond(second.at(), throttle.handOutBefore(spec, third.at(), Duration.ZERO).join().orElseThrow());
+        ThrottleSpec another = new ThrottleSpec(spider + ":ex2.com", 60, 10, false);
+        assertEquals(Optional.empty(), throttle.handOutBefore(another, third.at(), Duration.ZERO).join(),
                 "another throttle key's window");
+    }
+
+    /**
+     * A node's first request of a domain is handed out under a spec that does not know the domain's Crawl-delay yet: a
+     * window of 1 s keeps its entry 2 s. Read with the delay, the window is kept two delays, so that another node's first
+     * request of the domain, handed out 5 s on, still finds this one before it; a longer time to live is left as it is.
+     */
+    @Test
+    void readingTheHandOutBeforeKeepsTheWindowForTheDelay() {
+        ThrottleSpec spec = spec(1, 10, false);
+        enqueueMany(1, "c1", 1);
+        HandOut.HandedOut first = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        assertTrue(redis.sync().pttl(spec.windowKey()) <= 2_000, "kept two of the spec's windows");
+
+        assertEquals(Optional.empty(), throttle.handOutBefore(spec, first.at(), Duration.ofSeconds(30)).join());
+        long kept = redis.sync().pttl(spec.windowKey());
+        assertTrue(kept > 29_000 && kept <= 30_000, "kept for the delay asked: " + kept);
+        throttle.handOutBefore(spec, first.at(), Duration.ofSeconds(3)).join();
+        assertTrue(redis.sync().pttl(spec.windowKey()) > 29_000, "never shortened");
     }
 
     private static void assertWithinAMicrosecond(Instant expected, Instant actual) {
@@ -324,7 +344,7 @@ class ThrottledQueueTest {
 
         HandOut.HandedOut handedOut = assertInstanceOf(HandOut.HandedOut.class, handOut(spec), "an entry older than the window counts not");
         assertEquals(2L, redis.sync().zcard(spec.windowKey()), "the older one left; the newest and the new one stay");
-        Instant before = throttle.handOutBefore(spec, handedOut.at()).get().orElseThrow();
+        Instant before = throttle.handOutBefore(spec, handedOut.at(), Duration.ZERO).get().orElseThrow();
         assertEquals(serverNow - 30, before.getEpochSecond() + before.getNano() / 1e9, 0.001, "the hand-out before the next");
         assertInstanceOf(HandOut.Wait.class, handOut(spec), "the hand-out just made fills the window");
     }

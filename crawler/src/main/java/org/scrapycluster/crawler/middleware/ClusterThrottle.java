@@ -19,8 +19,11 @@ public interface ClusterThrottle {
      */
     CompletableFuture<Boolean> pause(ThrottleSpec throttle, Duration pause);
 
-    /** The latest hand-out under {@code throttle} before the one made at {@code handedOut}; empty when there is none. */
-    CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec throttle, Instant handedOut);
+    /**
+     * The latest hand-out under {@code throttle} before the one made at {@code handedOut}, empty when there is none; the
+     * hand-outs are kept at least {@code keep} from now, for the next to be checked against.
+     */
+    CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec throttle, Instant handedOut, Duration keep);
 
     /** The throttles {@code queue} hands out under. */
     static ClusterThrottle of(ThrottledQueue queue) {
@@ -31,8 +34,8 @@ public interface ClusterThrottle {
             }
 
             @Override
-            public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec throttle, Instant handedOut) {
-                return queue.handOutBefore(throttle, handedOut);
+            public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec throttle, Instant handedOut, Duration keep) {
+                return queue.handOutBefore(throttle, handedOut, keep);
             }
         };
     }

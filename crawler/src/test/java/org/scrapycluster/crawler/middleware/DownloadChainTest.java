@@ -198,6 +198,8 @@ class DownloadChainTest {
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step(),
                 "5.001 s after the one before");
         assertEquals(List.of("link:a.test", "link:b.test"), throttle.asked);
+        assertEquals(Map.of("link:a.test", Duration.ofSeconds(10), "link:b.test", Duration.ofSeconds(10)), throttle.kept,
+                "each domain's hand-outs kept two delays, for the next node's first request");
 
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step(),
                 "handed out again with the delay known, spaced by it");
@@ -472,6 +474,7 @@ class DownloadChainTest {
         BiFunction<ThrottleSpec, Instant, CompletableFuture<Optional<Instant>>> history =
                 (spec, handedOut) -> CompletableFuture.completedFuture(Optional.empty());
         final List<String> asked = new ArrayList<>();
+        final Map<String, Duration> kept = new HashMap<>();
         final Map<String, Duration> paused = new HashMap<>();
 
         @Override
@@ -481,8 +484,9 @@ class DownloadChainTest {
         }
 
         @Override
-        public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut) {
+        public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut, Duration keep) {
             asked.add(spec.throttleKey());
+            kept.put(spec.throttleKey(), keep);
             return history.apply(spec, handedOut);
         }
     }
