@@ -1,5 +1,6 @@
 package org.scrapycluster.common.redis;
 
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.RedisCommandInterruptedException;
@@ -14,6 +15,7 @@ public final class OutageReporter {
     private final Logger log;
     private final String activity;
     private final AtomicBoolean down = new AtomicBoolean();
+    private volatile String lastFailure;
 
     /**
      * @param log      where to report
@@ -35,6 +37,7 @@ public final class OutageReporter {
             log.debug("{} interrupted: {}", activity, cause.toString());
             return;
         }
+        lastFailure = String.valueOf(cause.getMessage());
         if (down.compareAndSet(false, true)) {
             log.warn("{} failed, Redis unavailable: {}; retrying in the background", activity, cause.toString());
         }
@@ -50,5 +53,13 @@ public final class OutageReporter {
     /** Whether the last attempt failed. */
     public boolean isDown() {
         return down.get();
+    }
+
+    /**
+     * What the last failed attempt was told, while the outage lasts (a health check's detail): Redis away, or answering
+     * that it takes no writes ({@code OOM command not allowed when used memory > 'maxmemory'.}).
+     */
+    public Optional<String> lastFailure() {
+        return isDown() ? Optional.ofNullable(lastFailure) : Optional.empty();
     }
 }

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Optional;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisConnectionException;
 import org.junit.jupiter.api.AfterEach;
@@ -38,9 +40,13 @@ class OutageReporterTest {
         outage.failed(new RedisConnectionException("refused"));
         outage.failed(new RedisConnectionException("refused"));
         assertTrue(outage.isDown());
+        outage.failed(new RedisCommandExecutionException("OOM command not allowed when used memory > 'maxmemory'."));
+        assertEquals(Optional.of("OOM command not allowed when used memory > 'maxmemory'."), outage.lastFailure(),
+                "what Redis said last, for the health check");
         outage.succeeded();
         outage.succeeded();
         assertFalse(outage.isDown());
+        assertEquals(Optional.empty(), outage.lastFailure());
         assertEquals(List.of("WARN Statistics flush failed, Redis unavailable: io.lettuce.core.RedisConnectionException: refused;"
                 + " retrying in the background", "INFO Statistics flush works again, Redis is back"), logged.lines());
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -69,6 +70,8 @@ public final class LeaseKeeper implements AutoCloseable {
      */
     private final Object deadlines = new Object();
     private final OutageReporter outage = new OutageReporter(LOG, "Lease renewal");
+    /** The outages of the writes tried again ({@link #retried}), said once each: by the name they are counted under. */
+    private final Map<String, OutageReporter> writeOutages = new ConcurrentHashMap<>();
     private final Ticker ticker;
     private final InstantSource clock;
     /** Runs each retry {@link #RETRY} after the failure before it. */
@@ -141,9 +144,28 @@ public final class LeaseKeeper implements AutoCloseable {
         return retried(what, () -> renewedAt.containsKey(leaseId), call, clock.millis() + lease.toMillis() / 2);
     }
 
-    /** Makes {@code call}, tried again every {@link #RETRY} while {@code wanted}, until {@code givesUpAt}; each retry counted. */
+    /**
+     * Makes {@code call}, tried again every {@link #RETRY} while {@code wanted}, until {@code givesUpAt}; each retry counted,
+     * and an outage said once when it begins and once when it ends, with Redis's reason (its {@code OOM} at maxmemory).
+     */
     private <T> CompletableFuture<T> retried(String what, BooleanSupplier wanted, Supplier<CompletableFuture<T>> call, long givesUpAt) {
-        return RetriedCall.make(retries, call, () -> {
+        OutageReporter writes = writeOutages.computeIfAbsent(what, name -> new OutageReporter(LOG, "Redis write '" + name + "'"));
+        Supplier<CompletableFuture<T>> reported = () -> {
+            CompletableFuture<T> attempt;
+            try {
+                attempt = call.get();
+            } catch (RuntimeException e) {
+                attempt = CompletableFuture.failedFuture(e);
+            }
+            return attempt.whenComplete((answer, failure) -> {
+                if (failure == null) {
+                    writes.succeeded();
+                } else {
+                    writes.failed(failure instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : failure);
+                }
+            });
+        };
+        return RetriedCall.make(retries, reported, () -> {
             if (!wanted.getAsBoolean() || clock.millis() >= givesUpAt) {
                 return false;
             }

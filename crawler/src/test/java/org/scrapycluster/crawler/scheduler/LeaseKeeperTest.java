@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Level;
 import io.lettuce.core.RedisCommandTimeoutException;
 import org.awaitility.Awaitility;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.crawler.metrics.CrawlerMetrics;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.ManualClock;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -291,12 +293,17 @@ class LeaseKeeperTest {
     void aWriteWhileALeaseIsHeldIsTriedAgainUntilItGoesThroughOrTheLeaseIsLetGo() throws Exception {
         keeper.hold("l|-1|n1-13");
         AtomicInteger attempts = new AtomicInteger();
-        CompletableFuture<String> filed = keeper.whileHeld("l|-1|n1-13", "filing", () -> attempts.incrementAndGet() < 3
-                ? CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")) : CompletableFuture.completedFuture("filed"));
-        retryAfter(LeaseKeeper.RETRY);
-        retryAfter(LeaseKeeper.RETRY);
-        assertEquals("filed", filed.get(30, TimeUnit.SECONDS));
-        assertEquals(2, retried("filing"));
+        try (CapturedLog logged = CapturedLog.start(LeaseKeeper.class, Level.INFO)) {
+            CompletableFuture<String> filed = keeper.whileHeld("l|-1|n1-13", "filing", () -> attempts.incrementAndGet() < 3
+                    ? CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")) : CompletableFuture.completedFuture("filed"));
+            retryAfter(LeaseKeeper.RETRY);
+            retryAfter(LeaseKeeper.RETRY);
+            assertEquals("filed", filed.get(30, TimeUnit.SECONDS));
+            assertEquals(2, retried("filing"));
+            assertEquals(List.of("WARN Redis write 'filing' failed, Redis unavailable: io.lettuce.core.RedisCommandTimeoutException: no answer;"
+                    + " retrying in the background", "INFO Redis write 'filing' works again, Redis is back"), logged.lines(),
+                    "the outage said once, and its end");
+        }
 
         CompletableFuture<String> never = keeper.whileHeld("l|-1|n1-13", "filing",
                 () -> CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")));

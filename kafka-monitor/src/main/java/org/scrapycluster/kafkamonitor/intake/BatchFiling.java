@@ -2,8 +2,11 @@ package org.scrapycluster.kafkamonitor.intake;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import io.lettuce.core.RedisException;
@@ -11,6 +14,7 @@ import org.scrapycluster.common.queue.EnqueueResult;
 import org.scrapycluster.common.redis.OutageReporter;
 import org.scrapycluster.common.redis.RedisErrors;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
 import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +53,8 @@ final class BatchFiling {
     /**
      * Waits for the batch's Redis writes, sent while its records were decided; when they fail,
      * writes the batch's accepted requests again until it works. Then settles their outcomes and
-     * logs them. A request a key of which Redis refuses ({@link RedisErrors#isRefusal}: an error it would give again,
+     * logs them. The jobs and keys Redis confirmed are not written again ({@link RedisBatchWriter.Writes#posted}). A
+     * request a key of which Redis refuses ({@link RedisErrors#isRefusal}: an error it would give again,
      * not an outage, such as a job's waiting list of another type, or full) is rejected with Redis' reason, by the
      * enqueue itself or by the writer; when Redis refuses an enqueue call of the batch as a whole, the records are
      * written one at a time, and a record refused on its own is rejected, so that one record cannot hold up those
@@ -58,12 +63,13 @@ final class BatchFiling {
     void file(Batch batch, RedisBatchWriter.Writes firstAttempt) {
         Backoff backoff = Backoff.standard();
         RedisBatchWriter.Writes attempt = firstAttempt;
+        Set<RedisEffect> posted = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean oneByOne = false;
         while (true) {
             // told once the whole batch is written: an attempt that fails part-way is written again from its start
             List<Runnable> tellAccepted = new ArrayList<>();
             try {
-                List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries(), tellAccepted)
+                List<Batch.Entry> settled = oneByOne ? writeOneByOne(batch.entries(), posted, tellAccepted)
                         : settle(batch.entries(), attempt.finish(), tellAccepted);
                 if (hasAccepted(batch)) {
                     redisOutage.succeeded();
@@ -74,6 +80,7 @@ final class BatchFiling {
                 tellAccepted.forEach(Runnable::run);
                 return;
             } catch (RedisException e) {
+                posted.addAll(attempt.posted());
                 if (RedisErrors.isRefusal(e)) {
                     LOG.atWarn().addKeyValue("error", e.getMessage())
                             .log("Redis refused an enqueue of the batch; writing its records one at a time");
@@ -94,7 +101,7 @@ final class BatchFiling {
                 attempt = writer.start();
                 for (Batch.Entry entry : batch.entries()) {
                     if (entry.disposition() instanceof Disposition.Accepted accepted) {
-                        attempt.add(accepted.handling());
+                        attempt.add(accepted.handling(), posted);
                     }
                 }
             }
@@ -120,11 +127,12 @@ final class BatchFiling {
 
     /**
      * The batch's records, each accepted one written in a call of its own and settled; one that Redis refuses
-     * is rejected with its reason. What to tell of those accepted goes to {@code tellAccepted}.
+     * is rejected with its reason. What to tell of those accepted goes to {@code tellAccepted}; the jobs and keys Redis
+     * confirmed go to {@code posted}, and are not written again.
      *
      * @throws RedisException when Redis is unreachable (the batch is written again)
      */
-    private List<Batch.Entry> writeOneByOne(List<Batch.Entry> entries, List<Runnable> tellAccepted) {
+    private List<Batch.Entry> writeOneByOne(List<Batch.Entry> entries, Set<RedisEffect> posted, List<Runnable> tellAccepted) {
         List<Batch.Entry> settled = new ArrayList<>(entries.size());
         for (Batch.Entry entry : entries) {
             if (!(entry.disposition() instanceof Disposition.Accepted accepted)) {
@@ -132,7 +140,7 @@ final class BatchFiling {
                 continue;
             }
             RedisBatchWriter.Writes alone = writer.start();
-            alone.add(accepted.handling());
+            alone.add(accepted.handling(), posted);
             try {
                 settled.add(settle(entry, accepted, alone.finish().getFirst(), tellAccepted));
             } catch (RedisException e) {
@@ -140,6 +148,8 @@ final class BatchFiling {
                     throw e;
                 }
                 settled.add(entry.settled(SeedOutcomes.refusedByRedis(accepted, e.getMessage())));
+            } finally {
+                posted.addAll(alone.posted()); // a record after it may fail, and the batch be written again
             }
         }
         return settled;

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -416,8 +417,13 @@ public final class KafkaMonitor implements Service {
         if (connection == null) {
             return Health.down("connecting to " + options.redis());
         }
-        if (!connection.answers() || redisOutage.isDown()) {
+        if (!connection.answers()) {
             return Health.down("Redis at " + connection.endpoint() + " does not answer");
+        }
+        Optional<String> refused = redisOutage.lastFailure();
+        if (refused.isPresent()) {
+            // it answers, but not to the batch's writes: at its maxmemory, a read-only replica, an ACL...
+            return Health.down("Redis at " + connection.endpoint() + " does not take the requests' writes: " + refused.get());
         }
         return Health.up(connection.endpoint().toString());
     }

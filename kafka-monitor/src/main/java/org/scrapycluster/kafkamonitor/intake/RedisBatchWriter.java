@@ -1,6 +1,8 @@
 package org.scrapycluster.kafkamonitor.intake;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -27,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * their waiting lists, plain keys {@code SET}; then,
  * once the enqueues have answered, one {@code RPUSH jobs:signal} of every job key written (each
  * once, with the timeout keys of the requests that were queued), trimmed to the newest
- * {@value #SIGNALS_KEPT} entries so that the list stays bounded when no Redis monitor runs. Every
- * effect can be applied twice without harm, so a batch that failed half-way is simply written again.
+ * {@value #SIGNALS_KEPT} entries so that the list stays bounded when no Redis monitor runs. An enqueue or a key
+ * can be written twice without harm, so a batch that failed half-way is written again, but for the jobs and keys Redis
+ * confirmed ({@link Writes#posted}): a Redis monitor may have answered a job meanwhile, and would answer it again.
  * A job or key write Redis refuses ({@link RedisErrors#isRefusal}: a job's waiting list full, or of another type)
  * refuses its request only, and its job is not signalled. A {@code jobs:signal} Redis refuses (of another type: edited
  * by hand) fails no request, since a signal only hastens a job the Redis monitors' scan finds anyway: it is said once
@@ -81,8 +84,22 @@ final class RedisBatchWriter {
 
         /** Adds the effects of one accepted request. */
         void add(Handling.Accept handling) {
+            add(handling, Set.of());
+        }
+
+        /**
+         * Adds the effects of one accepted request but those of {@code posted}, jobs and keys an earlier attempt wrote
+         * (its enqueues go again: their results settle the request). A job left out is still signalled.
+         */
+        void add(Handling.Accept handling, Set<RedisEffect> posted) {
             RequestWrites ofRequest = new RequestWrites();
             for (RedisEffect effect : handling.effects()) {
+                if (posted.contains(effect)) {
+                    if (effect instanceof RedisEffect.SetJob job) {
+                        ofRequest.jobKeys.add(job.key());
+                    }
+                    continue;
+                }
                 switch (effect) {
                     case RedisEffect.Enqueue enqueue -> {
                         Enqueued enqueued = new Enqueued(enqueue);
@@ -94,12 +111,12 @@ final class RedisBatchWriter {
                     }
                     case RedisEffect.SetJob job -> {
                         sendEnqueues();
-                        ofRequest.writes.add(JobKeys.write(redis, job.key(), job.value()));
+                        ofRequest.writes.add(new Write(job, JobKeys.write(redis, job.key(), job.value())));
                         ofRequest.jobKeys.add(job.key());
                     }
                     case RedisEffect.SetKey set -> {
                         sendEnqueues();
-                        ofRequest.writes.add(redis.async().set(set.key(), set.value()).toCompletableFuture());
+                        ofRequest.writes.add(new Write(set, redis.async().set(set.key(), set.value()).toCompletableFuture()));
                     }
                 }
             }
@@ -130,6 +147,43 @@ final class RedisBatchWriter {
          */
         List<Filed> finish() {
             sendEnqueues();
+            try {
+                return confirmAndSignal();
+            } catch (RedisException e) {
+                awaitEveryWrite(); // before the batch is written again, so that posted() knows each one that went
+                throw e;
+            }
+        }
+
+        private void awaitEveryWrite() {
+            for (RequestWrites ofRequest : requests) {
+                for (Write write : ofRequest.writes) {
+                    try {
+                        redis.await(write.future());
+                    } catch (RedisException e) {
+                        // not posted: written again
+                    }
+                }
+            }
+        }
+
+        /**
+         * The jobs and keys of this attempt Redis confirmed, once {@link #finish} ended (both when it returned and when
+         * it threw): an attempt after a failure leaves them out.
+         */
+        Set<RedisEffect> posted() {
+            Set<RedisEffect> posted = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (RequestWrites ofRequest : requests) {
+                for (Write write : ofRequest.writes) {
+                    if (write.future().isDone() && !write.future().isCompletedExceptionally()) {
+                        posted.add(write.effect());
+                    }
+                }
+            }
+            return posted;
+        }
+
+        private List<Filed> confirmAndSignal() {
             Set<String> signals = new LinkedHashSet<>();
             List<Filed> results = new ArrayList<>(requests.size());
             for (RequestWrites ofRequest : requests) {
@@ -161,11 +215,11 @@ final class RedisBatchWriter {
         }
 
         /** Why Redis refused one of {@code writes}, once all have answered; empty when it applied them all. */
-        private Optional<String> refusal(List<CompletableFuture<?>> writes) {
+        private Optional<String> refusal(List<Write> writes) {
             Optional<String> refusal = Optional.empty();
-            for (CompletableFuture<?> write : writes) {
+            for (Write write : writes) {
                 try {
-                    redis.await(write);
+                    redis.await(write.future());
                 } catch (RedisException e) {
                     if (!RedisErrors.isRefusal(e)) {
                         throw e;
@@ -190,8 +244,12 @@ final class RedisBatchWriter {
     private static final class RequestWrites {
 
         private final List<Enqueued> enqueues = new ArrayList<>(1);
-        private final List<CompletableFuture<?>> writes = new ArrayList<>(0);
+        private final List<Write> writes = new ArrayList<>(0);
         private final List<String> jobKeys = new ArrayList<>(0);
+    }
+
+    /** A job or key write of a batch: the effect, and Redis' answer to it. */
+    private record Write(RedisEffect effect, CompletableFuture<?> future) {
     }
 
     /** An enqueue of a batch, and its result once it is sent. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
+import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.common.TopicPartition;
@@ -116,6 +117,52 @@ class BatchFilingTest {
                 batch.entries().stream().map(entry -> entry.disposition().getClass()).toList());
         assertEquals(1, redis.sync().zcard(Keyspace.queue("link", "example.com")));
         assertEquals("a string written by hand", redis.sync().get(Keyspace.JOBS_SIGNAL));
+    }
+
+    /**
+     * A batch written again after a failure does not post again a job Redis took the first time: a Redis monitor may
+     * have answered it meanwhile, and would answer it twice (seen once, an info request answered twice after Redis ran
+     * out of memory for a moment). Here the seed's enqueue is refused for a moment ({@code NOPERM}, an outage to wait
+     * out, as {@code OOM} is) while the info request's job goes through, and is answered during the wait.
+     */
+    @Test
+    void aBatchWrittenAgainDoesNotPostAgainAJobRedisTookTheFirstTime() {
+        RedisConnection redis = REDIS.connection();
+        List<byte[]> records = List.of(
+                "{\"action\":\"info\",\"appid\":\"app\",\"uuid\":\"u1\",\"spiderid\":\"link\"}",
+                "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\"}")
+                .stream().map(record -> record.getBytes(StandardCharsets.UTF_8)).toList();
+        String job = Keyspace.INFO_APP.fill("link", "app");
+        List<String> answered = new ArrayList<>();
+        Consumer<Duration> answerDuringTheWait = held -> {
+            redis.sync().aclSetuser("default", AclSetuserArgs.Builder.allKeys());
+            answered.add(redis.sync().get(job));
+            redis.sync().del(job, Keyspace.JOB_WAITING.fill(job));
+        };
+        BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
+                new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis"), answerDuringTheWait);
+        RequestIntake intake = intake();
+        redis.sync().aclSetuser("default", AclSetuserArgs.Builder.resetKeys().keyPattern("info:*").keyPattern("jobs:*"));
+        try {
+            RedisBatchWriter.Writes first = filing.start();
+            List<Batch.Entry> entries = new ArrayList<>();
+            for (int offset = 0; offset < records.size(); offset++) {
+                Disposition.Accepted accepted = assertInstanceOf(Disposition.Accepted.class, intake.take(records.get(offset)));
+                first.add(accepted.handling());
+                entries.add(new Batch.Entry(PARTITION, offset, records.get(offset), accepted));
+            }
+            Batch batch = new Batch(entries, System.nanoTime());
+
+            filing.file(batch, first);
+
+            assertEquals(List.of("u1"), answered, "the job went in the first attempt");
+            assertEquals(List.of(Disposition.Accepted.class, Disposition.Accepted.class),
+                    batch.entries().stream().map(entry -> entry.disposition().getClass()).toList());
+            assertEquals(1, redis.sync().zcard(Keyspace.queue("link", "example.com")), "the seed, written again");
+            assertEquals(0, redis.sync().exists(job, Keyspace.JOB_WAITING.fill(job)), "the job answered is not posted again");
+        } finally {
+            redis.sync().aclSetuser("default", AclSetuserArgs.Builder.allKeys());
+        }
     }
 
     private static RequestIntake intake() {
