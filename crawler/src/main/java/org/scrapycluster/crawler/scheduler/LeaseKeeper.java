@@ -160,8 +160,10 @@ public final class LeaseKeeper implements AutoCloseable {
             return attempt.whenComplete((answer, failure) -> {
                 if (failure == null) {
                     writes.succeeded();
+                } else if (failure instanceof CompletionException wrapped && wrapped.getCause() != null) {
+                    writes.failed(wrapped.getCause());
                 } else {
-                    writes.failed(failure instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : failure);
+                    writes.failed(failure);
                 }
             });
         };

@@ -295,13 +295,15 @@ class LeaseKeeperTest {
         AtomicInteger attempts = new AtomicInteger();
         try (CapturedLog logged = CapturedLog.start(LeaseKeeper.class, Level.INFO)) {
             CompletableFuture<String> filed = keeper.whileHeld("l|-1|n1-13", "filing", () -> attempts.incrementAndGet() < 3
-                    ? CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer")) : CompletableFuture.completedFuture("filed"));
+                    ? CompletableFuture.failedFuture(new RedisCommandTimeoutException("no answer"))
+                    : CompletableFuture.completedFuture("filed"));
             retryAfter(LeaseKeeper.RETRY);
             retryAfter(LeaseKeeper.RETRY);
             assertEquals("filed", filed.get(30, TimeUnit.SECONDS));
             assertEquals(2, retried("filing"));
-            assertEquals(List.of("WARN Redis write 'filing' failed, Redis unavailable: io.lettuce.core.RedisCommandTimeoutException: no answer;"
-                    + " retrying in the background", "INFO Redis write 'filing' works again, Redis is back"), logged.lines(),
+            assertEquals(List.of("WARN Redis write 'filing' failed, Redis unavailable:"
+                    + " io.lettuce.core.RedisCommandTimeoutException: no answer; retrying in the background",
+                    "INFO Redis write 'filing' works again, Redis is back"), logged.lines(),
                     "the outage said once, and its end");
         }
 
