@@ -95,23 +95,10 @@ class BatchFilingTest {
     void aJobsSignalOfAnotherTypeRejectsNoRequest() {
         RedisConnection redis = REDIS.connection();
         redis.sync().set(Keyspace.JOBS_SIGNAL, "a string written by hand");
-        List<byte[]> records = List.of(
-                "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\",\"expires\":4102444800}",
-                "{\"action\":\"info\",\"appid\":\"app\",\"uuid\":\"u1\",\"spiderid\":\"link\"}")
-                .stream().map(record -> record.getBytes(StandardCharsets.UTF_8)).toList();
-        RequestIntake intake = intake();
-        BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
-                new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis"), held -> { });
-        RedisBatchWriter.Writes first = filing.start();
-        List<Batch.Entry> entries = new ArrayList<>();
-        for (int offset = 0; offset < records.size(); offset++) {
-            Disposition.Accepted accepted = assertInstanceOf(Disposition.Accepted.class, intake.take(records.get(offset)));
-            first.add(accepted.handling());
-            entries.add(new Batch.Entry(PARTITION, offset, records.get(offset), accepted));
-        }
-        Batch batch = new Batch(entries, System.nanoTime());
 
-        filing.file(batch, first);
+        Batch batch = fileBatch(filing(redis, held -> { }),
+                "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\",\"expires\":4102444800}",
+                "{\"action\":\"info\",\"appid\":\"app\",\"uuid\":\"u1\",\"spiderid\":\"link\"}");
 
         assertEquals(List.of(Disposition.Accepted.class, Disposition.Accepted.class),
                 batch.entries().stream().map(entry -> entry.disposition().getClass()).toList());
@@ -128,10 +115,6 @@ class BatchFilingTest {
     @Test
     void aBatchWrittenAgainDoesNotPostAgainAJobRedisTookTheFirstTime() {
         RedisConnection redis = REDIS.connection();
-        List<byte[]> records = List.of(
-                "{\"action\":\"info\",\"appid\":\"app\",\"uuid\":\"u1\",\"spiderid\":\"link\"}",
-                "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\"}")
-                .stream().map(record -> record.getBytes(StandardCharsets.UTF_8)).toList();
         String job = Keyspace.INFO_APP.fill("link", "app");
         List<String> answered = new ArrayList<>();
         Consumer<Duration> answerDuringTheWait = held -> {
@@ -139,21 +122,11 @@ class BatchFilingTest {
             answered.add(redis.sync().get(job));
             redis.sync().del(job, Keyspace.JOB_WAITING.fill(job));
         };
-        BatchFiling filing = new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
-                new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis"), answerDuringTheWait);
-        RequestIntake intake = intake();
         redis.sync().aclSetuser("default", AclSetuserArgs.Builder.resetKeys().keyPattern("info:*").keyPattern("jobs:*"));
         try {
-            RedisBatchWriter.Writes first = filing.start();
-            List<Batch.Entry> entries = new ArrayList<>();
-            for (int offset = 0; offset < records.size(); offset++) {
-                Disposition.Accepted accepted = assertInstanceOf(Disposition.Accepted.class, intake.take(records.get(offset)));
-                first.add(accepted.handling());
-                entries.add(new Batch.Entry(PARTITION, offset, records.get(offset), accepted));
-            }
-            Batch batch = new Batch(entries, System.nanoTime());
-
-            filing.file(batch, first);
+            Batch batch = fileBatch(filing(redis, answerDuringTheWait),
+                    "{\"action\":\"info\",\"appid\":\"app\",\"uuid\":\"u1\",\"spiderid\":\"link\"}",
+                    "{\"url\":\"http://example.com/\",\"appid\":\"app\",\"crawlid\":\"c1\"}");
 
             assertEquals(List.of("u1"), answered, "the job went in the first attempt");
             assertEquals(List.of(Disposition.Accepted.class, Disposition.Accepted.class),
@@ -163,6 +136,27 @@ class BatchFilingTest {
         } finally {
             redis.sync().aclSetuser("default", AclSetuserArgs.Builder.allKeys());
         }
+    }
+
+    private static BatchFiling filing(RedisConnection redis, Consumer<Duration> hold) {
+        return new BatchFiling(new RedisBatchWriter(redis, false), new IntakeMetrics(new SimpleMeterRegistry()),
+                new OutageReporter(LoggerFactory.getLogger(BatchFilingTest.class), "Writing requests to Redis"), hold);
+    }
+
+    /** A batch of {@code records}, each accepted, filed by {@code filing}. */
+    private static Batch fileBatch(BatchFiling filing, String... records) {
+        RequestIntake intake = intake();
+        RedisBatchWriter.Writes first = filing.start();
+        List<Batch.Entry> entries = new ArrayList<>();
+        for (int offset = 0; offset < records.length; offset++) {
+            byte[] record = records[offset].getBytes(StandardCharsets.UTF_8);
+            Disposition.Accepted accepted = assertInstanceOf(Disposition.Accepted.class, intake.take(record));
+            first.add(accepted.handling());
+            entries.add(new Batch.Entry(PARTITION, offset, record, accepted));
+        }
+        Batch batch = new Batch(entries, System.nanoTime());
+        filing.file(batch, first);
+        return batch;
     }
 
     private static RequestIntake intake() {
