@@ -43,13 +43,20 @@ public record LogConfig(String loggerName, Path directory, String file, long max
         if (repeatPeriod.isNegative()) {
             throw settings.invalid(p + "LOG_REPEAT_SECONDS", "is negative; it must be 0 (off) or more");
         }
+        Level level = level(settings, p + "LOG_LEVEL", settings.getString(p + "LOG_LEVEL"));
+        Map<String, Object> defaults = Settings.defaults(settings.service()).getMap(p + "LOG_LEVELS");
         Map<String, Level> levels = new LinkedHashMap<>();
-        settings.getMap(p + "LOG_LEVELS").forEach((logger, level) ->
-                levels.put(logger, level(settings, p + "LOG_LEVELS", String.valueOf(level))));
+        settings.getMap(p + "LOG_LEVELS").forEach((logger, name) -> {
+            Level own = level(settings, p + "LOG_LEVELS", String.valueOf(name));
+            // a library left at its default is made quieter than the service, never louder: under LOG_LEVEL ERROR its
+            // warnings go too, while a level set for it is kept, a louder one included
+            boolean byDefault = String.valueOf(name).equals(String.valueOf(defaults.get(logger)));
+            levels.put(logger, byDefault && !own.isGreaterOrEqual(level) ? level : own);
+        });
         return new LogConfig(settings.getString(p + "LOGGER_NAME"), Path.of(settings.getString(p + "LOG_DIR")),
                 settings.getString(p + "LOG_FILE"), maxBytes, backups, settings.getBoolean(p + "LOG_STDOUT"),
-                settings.getBoolean(p + "LOG_JSON"), level(settings, p + "LOG_LEVEL", settings.getString(p + "LOG_LEVEL")),
-                Map.copyOf(levels), repeatPeriod, (setting, problem) -> settings.invalid(p + setting, problem));
+                settings.getBoolean(p + "LOG_JSON"), level, Map.copyOf(levels), repeatPeriod,
+                (setting, problem) -> settings.invalid(p + setting, problem));
     }
 
     /**
@@ -94,7 +101,8 @@ public record LogConfig(String loggerName, Path directory, String file, long max
             case "WARN", "WARNING" -> Level.WARN;
             case "ERROR", "CRITICAL" -> Level.ERROR;
             case "OFF" -> Level.OFF;
-            default -> throw settings.invalid(setting, "has \"" + name + "\", which is not a level; use DEBUG, INFO, WARNING, ERROR or CRITICAL");
+            default -> throw settings.invalid(setting, "has \"" + name + "\", which is not a level; use DEBUG, INFO, WARNING, ERROR or CRITICAL"
+                    + " (or TRACE, OFF)");
         };
     }
 }

@@ -282,6 +282,21 @@ class LoggingTest {
         assertEquals("Setting SC_LOG_DIR (from the command line) is " + logs + ", which cannot be created: Not a directory", e.getMessage());
     }
 
+    /**
+     * A library left at its default level (WARN) is quieter than the service, never louder: under {@code -ll ERROR} its
+     * warnings go too (a client retrying a server that is away wrote a WARN with a stack trace once a minute, while the
+     * service's own line of the same outage was held back). A level set for a library is kept, a louder one included.
+     */
+    @Test
+    void aLibraryLeftAtItsDefaultIsNeverLouderThanTheLogLevel() {
+        LogConfig quiet = LogConfig.from(settings("kafka-monitor", Map.of("LOG_LEVEL", "ERROR", "LOG_LEVELS", "{io.netty: DEBUG}")));
+        assertEquals(Level.ERROR, quiet.levels().get("org.apache.kafka"));
+        assertEquals(Level.DEBUG, quiet.levels().get("io.netty"), "set by the user");
+
+        LogConfig usual = LogConfig.from(settings("crawler", Map.of()));
+        assertEquals(Level.WARN, usual.levels().get("org.apache.kafka"), "quieter than INFO, as by default");
+    }
+
     @Test
     void aLogFileThatCannotBeOpenedIsASettingsError() throws IOException {
         Files.createDirectory(dir.resolve("rest_service.log"));
