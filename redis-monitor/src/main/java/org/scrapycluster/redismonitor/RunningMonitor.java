@@ -12,6 +12,7 @@ import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.queue.LeaseReaper;
 import org.scrapycluster.common.queue.SpiderCensus;
 import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisClock;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisLocks;
 import org.scrapycluster.common.redis.Ticker;
@@ -100,7 +101,10 @@ final class RunningMonitor implements AutoCloseable {
     private void startParts() {
         own(redis);
         RedisLocks locks = ownTicking(new RedisLocks(redis, options.lockExpiry()), RedisLocks::close);
-        StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), context.clock(), STATS_FLUSH,
+        // statistics' buckets on Redis's clock, which every host shares: one host's clock ahead would trim the others' as old
+        RedisClock statsClock = own(new RedisClock(context.clock()));
+        statsClock.follow(redis);
+        StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), statsClock, STATS_FLUSH,
                 context.settings().getBoolean("STATS_ORIGINAL_KEYS")), StatsRecorder::close);
         recorder.start();
         // the parts that write to Redis as they close start before the others, so that they close after them: their

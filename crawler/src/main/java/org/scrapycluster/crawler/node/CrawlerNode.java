@@ -21,6 +21,7 @@ import org.scrapycluster.common.queue.LeaseHolder;
 import org.scrapycluster.common.queue.LeaseReaper;
 import org.scrapycluster.common.queue.Leases;
 import org.scrapycluster.common.queue.ThrottledQueue;
+import org.scrapycluster.common.redis.RedisClock;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.redis.Ticker;
@@ -227,7 +228,9 @@ public final class CrawlerNode implements Service {
         ZooKeeperConnection zookeeper = ZooKeeperConnection.of(settings);
         String configNode = ConfigNodePath.of(settings);
 
-        Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), context.clock())),
+        // what the node stamps for the cluster (its results' records and times, its statistics) is on Redis's clock
+        RedisClock redisClock = ownFoundation(new RedisClock(context.clock()));
+        Pipelines pipelines = own(Pipelines.open(new PipelineContext(settings, spiderId, metrics, context.health(), redisClock)),
                 (stages, budget) -> stages.close(StopStep.PIPELINES.grantedBy(budget)));
         ExecutorService workers = own(WorkerPool.start(config.workerThreads(), spiderId),
                 (pool, budget) -> shutdown(pool, StopStep.WORKERS.grantedBy(budget)));
@@ -244,7 +247,8 @@ public final class CrawlerNode implements Service {
 
         return connection -> {
             publicIp.ifPresent(lookup -> startPublicIp(lookup, throttles));
-            StatsRecorder stats = ownFoundation(new StatsRecorder(connection, nodeId, context.clock(), Duration.ofSeconds(1),
+            redisClock.follow(connection);
+            StatsRecorder stats = ownFoundation(new StatsRecorder(connection, nodeId, redisClock, Duration.ofSeconds(1),
                     settings.getBoolean("STATS_ORIGINAL_KEYS")));
             StatusCounters statusCounters = new StatusCounters(stats, context.node().hostname(), spiderId,
                     CountedStatusCodes.from(settings), statsWindows);

@@ -248,7 +248,8 @@ public final class KafkaPipeline implements NodePipeline {
     private CompletableFuture<Void> send(String topic, byte[] message) {
         CompletableFuture<Void> sent = new CompletableFuture<>();
         try {
-            producer.send(new ProducerRecord<>(topic, message), (metadata, failure) -> {
+            // stamped with the context's clock, Redis's: a broker refuses a record stamped more than an hour ahead of its own
+            producer.send(new ProducerRecord<>(topic, null, clock.millis(), null, message), (metadata, failure) -> {
                 if (failure == null) {
                     sent.complete(null);
                 } else {

@@ -13,7 +13,8 @@ import org.scrapycluster.crawler.metrics.CrawlerMetrics;
  * @param spiderId the node's spider
  * @param metrics  the node's meters
  * @param health   where to register health checks
- * @param clock    the clock result timestamps are read from
+ * @param clock    the clock result timestamps are read from: Redis's, as the node reads it, so that a host whose clock is off
+ *                 stamps its results as the others do
  */
 public record PipelineContext(Settings settings, String spiderId, CrawlerMetrics metrics, HealthRegistry health, Clock clock) {
 }

@@ -115,6 +115,7 @@ class KafkaPipelineTest {
         JsonNode message = sent(0);
         assertEquals("<p>hi</p>", message.get("body").asText());
         assertEquals("2026-03-01T10:22:33.123456", message.get("timestamp").asText(), "the pipeline's clock");
+        assertEquals(NOW.toEpochMilli(), producer.history().get(0).timestamp(), "the record stamped on it too, not the host's");
         assertEquals("app", message.get("appid").asText());
         assertEquals("crawl1", message.get("crawlid").asText());
         assertEquals("v", message.get("attrs").get("k").asText());

@@ -34,6 +34,7 @@ import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
 import org.scrapycluster.common.redis.OutageReporter;
+import org.scrapycluster.common.redis.RedisClock;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.service.FatalExit;
@@ -106,6 +107,7 @@ public final class KafkaMonitor implements Service {
     private KafkaClientMetrics consumerMetrics;
 
     private BatchFiling filing;
+    private RedisClock redisClock;
     private IntakeStats stats;
     private Heartbeat heartbeat;
     private Producer<String, byte[]> producer;
@@ -193,7 +195,10 @@ public final class KafkaMonitor implements Service {
         Error fatal = null;
         try {
             redis = connectRedis();
-            stats = new IntakeStats(options.stats(), redis, context.node().uuid12(), context.clock(),
+            // statistics' buckets on Redis's clock, which every host shares: one host's clock ahead would trim the others' as old
+            redisClock = new RedisClock(context.clock());
+            redisClock.follow(redis);
+            stats = new IntakeStats(options.stats(), redis, context.node().uuid12(), redisClock,
                     plugins.plugins().stream().map(RankedPlugin::name).distinct().toList());
             heartbeat = new Heartbeat(redis, Keyspace.HEARTBEAT.fill("kafka-monitor", context.node().toString()), options.heartbeatTtl(),
                     min(options.heartbeatTtl().dividedBy(3), MAX_HEARTBEAT_PERIOD), context.clock());
@@ -434,6 +439,7 @@ public final class KafkaMonitor implements Service {
         closeQuietly("producer", producer == null ? null : () -> producer.close(PRODUCER_CLOSE_TIMEOUT));
         closeQuietly("heartbeat", heartbeat);
         closeQuietly("statistics", stats);
+        closeQuietly("clock", redisClock);
         closeQuietly("Redis connection", redis);
         LOG.info("Closing Kafka Monitor");
     }
