@@ -101,8 +101,8 @@ public record LogConfig(String loggerName, Path directory, String file, long max
             case "WARN", "WARNING" -> Level.WARN;
             case "ERROR", "CRITICAL" -> Level.ERROR;
             case "OFF" -> Level.OFF;
-            default -> throw settings.invalid(setting, "has \"" + name + "\", which is not a level; use DEBUG, INFO, WARNING, ERROR or CRITICAL"
-                    + " (or TRACE, OFF)");
+            default -> throw settings.invalid(setting, "has \"" + name + "\", which is not a level;"
+                    + " use DEBUG, INFO, WARNING, ERROR or CRITICAL (or TRACE, OFF)");
         };
     }
 }
