@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.List;
 
 import io.lettuce.core.RedisException;
 import org.slf4j.Logger;
@@ -48,15 +47,14 @@ public final class RedisClock extends Clock implements AutoCloseable {
 
     /** Measures how far Redis's clock is from the host's, half a round trip's error at most; kept as it was when Redis cannot say. */
     void measure(RedisConnection redis) {
-        List<String> time;
+        long serverMillis;
         long sent = host.millis();
         try {
-            time = redis.sync().time();
+            serverMillis = redis.serverTime().toEpochMilli();
         } catch (RedisException e) {
             return; // the service's own Redis work says the outage
         }
         long answered = host.millis();
-        long serverMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
         offsetMillis = serverMillis - (sent + answered) / 2;
         boolean beyond = Math.abs(offsetMillis) > SAID_BEYOND.toMillis();
         if (beyond && !said) {

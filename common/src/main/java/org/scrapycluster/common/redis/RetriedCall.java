@@ -1,6 +1,7 @@
 package org.scrapycluster.common.redis;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -9,7 +10,8 @@ import java.util.function.Supplier;
  * An asynchronous Redis call tried again after each failure, after a pause, for a write that must land once Redis
  * answers again (an outage, a failover, a refusal) and that stays worth making only for a while: an acknowledgement, the
  * links of a page whose lease is held. Whether to try again is asked after each failure, so the caller bounds the
- * attempts by its own clock and state.
+ * attempts by its own clock and state. An outage is said once when the attempts begin failing and once when one goes
+ * through ({@link OutageReporter}), with Redis's reason (its {@code OOM} at maxmemory).
  */
 public final class RetriedCall {
 
@@ -22,17 +24,19 @@ public final class RetriedCall {
      * @param later runs each attempt after the first, after the pause between them: in service
      *              {@code CompletableFuture.delayedExecutor(interval)}, in a test one it runs by hand
      * @param again asked after each failure (on the thread that saw it): whether to try once more
+     * @param outage  told of each attempt's outcome
      * @return completes as the first attempt that went through, or exceptionally as the last one when {@code again}
      *         said no
      */
-    public static <T> CompletableFuture<T> make(Executor later, Supplier<CompletableFuture<T>> call, BooleanSupplier again) {
+    public static <T> CompletableFuture<T> make(Executor later, Supplier<CompletableFuture<T>> call, BooleanSupplier again,
+            OutageReporter outage) {
         CompletableFuture<T> settled = new CompletableFuture<>();
-        attempt(later, call, again, settled);
+        attempt(later, call, again, outage, settled);
         return settled;
     }
 
     private static <T> void attempt(Executor later, Supplier<CompletableFuture<T>> call, BooleanSupplier again,
-            CompletableFuture<T> settled) {
+            OutageReporter outage, CompletableFuture<T> settled) {
         CompletableFuture<T> attempt;
         try {
             attempt = call.get();
@@ -41,9 +45,13 @@ public final class RetriedCall {
         }
         attempt.whenComplete((answer, failure) -> {
             if (failure == null) {
+                outage.succeeded();
                 settled.complete(answer);
-            } else if (again.getAsBoolean()) {
-                later.execute(() -> attempt(later, call, again, settled));
+                return;
+            }
+            outage.failed(failure instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : failure);
+            if (again.getAsBoolean()) {
+                later.execute(() -> attempt(later, call, again, outage, settled));
             } else {
                 settled.completeExceptionally(failure);
             }

@@ -1,9 +1,11 @@
 package org.scrapycluster.common.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -11,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class RetriedCallTest {
 
@@ -19,6 +22,7 @@ class RetriedCallTest {
 
     private final AtomicInteger attempts = new AtomicInteger();
     private final AtomicInteger asked = new AtomicInteger();
+    private final OutageReporter outage = new OutageReporter(LoggerFactory.getLogger(RetriedCallTest.class), "The test's write");
 
     /** Fails the first {@code failures} attempts, then answers the attempt's number. */
     private CompletableFuture<Integer> failingFirst(int failures) {
@@ -29,21 +33,23 @@ class RetriedCallTest {
 
     @Test
     void aCallThatGoesThroughIsMadeOnceAndAgainIsNotAsked() throws Exception {
-        assertEquals(1, RetriedCall.make(SOON, () -> failingFirst(0), () -> asked.incrementAndGet() > 0).get(10, TimeUnit.SECONDS));
+        assertEquals(1, RetriedCall.make(SOON, () -> failingFirst(0), () -> asked.incrementAndGet() > 0, outage).get(10, TimeUnit.SECONDS));
         assertEquals(0, asked.get());
     }
 
     @Test
     void aFailedCallIsMadeAgainUntilItGoesThrough() throws Exception {
-        assertEquals(4, RetriedCall.make(SOON, () -> failingFirst(3), () -> asked.incrementAndGet() > 0).get(10, TimeUnit.SECONDS));
+        assertEquals(4, RetriedCall.make(SOON, () -> failingFirst(3), () -> asked.incrementAndGet() > 0, outage).get(10, TimeUnit.SECONDS));
         assertEquals(3, asked.get(), "asked after each failure");
+        assertFalse(outage.isDown(), "told that it went through");
     }
 
     @Test
     void theLastFailureIsToldOnceAgainSaysNo() {
-        CompletableFuture<Integer> call = RetriedCall.make(SOON, () -> failingFirst(10), () -> asked.incrementAndGet() < 2);
+        CompletableFuture<Integer> call = RetriedCall.make(SOON, () -> failingFirst(10), () -> asked.incrementAndGet() < 2, outage);
         ExecutionException failed = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
         assertEquals("attempt 2", failed.getCause().getMessage());
+        assertEquals(Optional.of("attempt 2"), outage.lastFailure(), "told of each failure");
     }
 
     @Test
@@ -52,7 +58,7 @@ class RetriedCallTest {
         CompletableFuture<Integer> call = RetriedCall.make(SOON, () -> {
             attempts.incrementAndGet();
             throw thrown;
-        }, () -> false);
+        }, () -> false, outage);
         ExecutionException failed = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
         assertSame(thrown, failed.getCause());
         assertEquals(1, attempts.get());

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -149,31 +148,13 @@ public final class LeaseKeeper implements AutoCloseable {
      * and an outage said once when it begins and once when it ends, with Redis's reason (its {@code OOM} at maxmemory).
      */
     private <T> CompletableFuture<T> retried(String what, BooleanSupplier wanted, Supplier<CompletableFuture<T>> call, long givesUpAt) {
-        OutageReporter writes = writeOutages.computeIfAbsent(what, name -> new OutageReporter(LOG, "Redis write '" + name + "'"));
-        Supplier<CompletableFuture<T>> reported = () -> {
-            CompletableFuture<T> attempt;
-            try {
-                attempt = call.get();
-            } catch (RuntimeException e) {
-                attempt = CompletableFuture.failedFuture(e);
-            }
-            return attempt.whenComplete((answer, failure) -> {
-                if (failure == null) {
-                    writes.succeeded();
-                } else if (failure instanceof CompletionException wrapped && wrapped.getCause() != null) {
-                    writes.failed(wrapped.getCause());
-                } else {
-                    writes.failed(failure);
-                }
-            });
-        };
-        return RetriedCall.make(retries, reported, () -> {
+        return RetriedCall.make(retries, call, () -> {
             if (!wanted.getAsBoolean() || clock.millis() >= givesUpAt) {
                 return false;
             }
             metrics.redisRetry(what);
             return true;
-        });
+        }, writeOutages.computeIfAbsent(what, name -> new OutageReporter(LOG, "Redis write '" + name + "'")));
     }
 
     /**
