@@ -58,8 +58,9 @@ public final class RedisClock extends Clock implements AutoCloseable {
         offsetMillis = serverMillis - (sent + answered) / 2;
         boolean beyond = Math.abs(offsetMillis) > SAID_BEYOND.toMillis();
         if (beyond && !said) {
+            long seconds = Math.round(Math.abs(offsetMillis) / 1000.0);
             LOG.atWarn().addKeyValue("seconds", offsetMillis / 1000.0)
-                    .log("This host's clock is " + Math.abs(offsetMillis / 1000) + " s " + (offsetMillis < 0 ? "ahead of" : "behind")
+                    .log("This host's clock is " + seconds + " s " + (offsetMillis < 0 ? "ahead of" : "behind")
                             + " Redis's; statistics and Kafka records are stamped with Redis's time. Mend the host's clock (NTP)");
         } else if (!beyond && said) {
             LOG.info("This host's clock agrees with Redis's again");
