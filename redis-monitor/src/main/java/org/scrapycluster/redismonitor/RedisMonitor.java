@@ -5,6 +5,7 @@ import java.util.List;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
+import org.scrapycluster.common.redis.RedisClock;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
@@ -33,6 +34,11 @@ public final class RedisMonitor implements Service {
     private final ServiceContext context;
     private final MonitorOptions options;
     private final List<PluginLoader.PluginSpec> plugins;
+    /**
+     * Redis's time, which every host shares, for the statistics' buckets (one host's clock ahead would trim the others'
+     * as old) and the answers' records (the broker refuses a record stamped an hour ahead of its own).
+     */
+    private final RedisClock clock;
     private final OutboundPublisher outbound;
     private final RunningMonitor.StopTimes stopTimes;
     private final Thread starter;
@@ -70,7 +76,8 @@ public final class RedisMonitor implements Service {
         this.plugins = PluginLoader.resolve(context.settings());
         // the publisher is made once a broker of KAFKA_HOSTS resolves: not ready meanwhile
         KafkaClients.checkWaitingForBrokers(context.health());
-        this.outbound = OutboundPublisher.create(context.settings());
+        this.clock = new RedisClock(context.clock());
+        this.outbound = OutboundPublisher.create(context.settings(), clock);
         this.starter = Thread.ofPlatform().name("redis-monitor-start").daemon().unstarted(this::connectAndRun);
         context.health().register("redis", () -> {
             RedisConnection connection = redis;
@@ -107,7 +114,7 @@ public final class RedisMonitor implements Service {
                 connection.close();
                 return;
             }
-            running = new RunningMonitor(context, options, connection, outbound, plugins, stopTimes);
+            running = new RunningMonitor(context, options, connection, clock, outbound, plugins, stopTimes);
             try {
                 running.start();
                 redis = connection;
@@ -137,5 +144,6 @@ public final class RedisMonitor implements Service {
             }
         }
         outbound.close();
+        clock.close();
     }
 }

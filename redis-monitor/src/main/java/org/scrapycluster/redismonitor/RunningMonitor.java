@@ -64,6 +64,7 @@ final class RunningMonitor implements AutoCloseable {
     private final ServiceContext context;
     private final MonitorOptions options;
     private final RedisConnection redis;
+    private final RedisClock redisClock;
     private final OutboundPublisher outbound;
     private final List<PluginLoader.PluginSpec> specs;
     private final StopTimes stopTimes;
@@ -78,11 +79,13 @@ final class RunningMonitor implements AutoCloseable {
         static final StopTimes SERVICE = new StopTimes(STOP_WAITS, LAST_WRITES);
     }
 
-    RunningMonitor(ServiceContext context, MonitorOptions options, RedisConnection redis, OutboundPublisher outbound,
-                   List<PluginLoader.PluginSpec> specs, StopTimes stopTimes) {
+    /** @param redisClock Redis's time, measured through {@code redis} from the start on; its owner closes it */
+    RunningMonitor(ServiceContext context, MonitorOptions options, RedisConnection redis, RedisClock redisClock,
+                   OutboundPublisher outbound, List<PluginLoader.PluginSpec> specs, StopTimes stopTimes) {
         this.context = context;
         this.options = options;
         this.redis = redis;
+        this.redisClock = redisClock;
         this.outbound = outbound;
         this.specs = specs;
         this.stopTimes = stopTimes;
@@ -101,10 +104,8 @@ final class RunningMonitor implements AutoCloseable {
     private void startParts() {
         own(redis);
         RedisLocks locks = ownTicking(new RedisLocks(redis, options.lockExpiry()), RedisLocks::close);
-        // statistics' buckets on Redis's clock, which every host shares: one host's clock ahead would trim the others' as old
-        RedisClock statsClock = own(new RedisClock(context.clock()));
-        statsClock.follow(redis);
-        StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), statsClock, STATS_FLUSH,
+        redisClock.follow(redis);
+        StatsRecorder recorder = own(new StatsRecorder(redis, context.node().uuid12(), redisClock, STATS_FLUSH,
                 context.settings().getBoolean("STATS_ORIGINAL_KEYS")), StatsRecorder::close);
         recorder.start();
         // the parts that write to Redis as they close start before the others, so that they close after them: their

@@ -98,6 +98,11 @@ public final class KafkaMonitor implements Service {
     private final IncomingLag lag;
     private final IntakeOptions options;
     private final OutageReporter redisOutage = new OutageReporter(LOG, "Writing requests to Redis");
+    /**
+     * Redis's time, which every host shares, for the statistics' buckets (one host's clock ahead would trim the others'
+     * as old) and the rejections' records (the broker refuses a record stamped an hour ahead of its own).
+     */
+    private final RedisClock redisClock;
 
     private final PollingLoop loop = new PollingLoop();
     private volatile Thread worker;
@@ -107,7 +112,6 @@ public final class KafkaMonitor implements Service {
     private KafkaClientMetrics consumerMetrics;
 
     private BatchFiling filing;
-    private RedisClock redisClock;
     private IntakeStats stats;
     private Heartbeat heartbeat;
     private Producer<String, byte[]> producer;
@@ -134,7 +138,8 @@ public final class KafkaMonitor implements Service {
         this.options = IntakeOptions.from(settings);
         Json json = new Json(options.json());
         this.intake = new RequestIntake(json, plugins, context.clock());
-        this.rejections = new RejectionMessages(settings, json, context.clock(), context.meters());
+        this.redisClock = new RedisClock(context.clock());
+        this.rejections = new RejectionMessages(settings, json, redisClock, context.meters());
         this.metrics = new IntakeMetrics(context.meters());
         this.clients = new KafkaClients(settings);
         this.topic = options.topics().incoming();
@@ -195,8 +200,6 @@ public final class KafkaMonitor implements Service {
         Error fatal = null;
         try {
             redis = connectRedis();
-            // statistics' buckets on Redis's clock, which every host shares: one host's clock ahead would trim the others' as old
-            redisClock = new RedisClock(context.clock());
             redisClock.follow(redis);
             stats = new IntakeStats(options.stats(), redis, context.node().uuid12(), redisClock,
                     plugins.plugins().stream().map(RankedPlugin::name).distinct().toList());

@@ -50,7 +50,11 @@ public final class RejectionMessages {
     private final int maxRecordChars;
     private final Counter firehoseOnly;
 
-    /** @param meters where {@code kafka_monitor_answers_firehose_only_total} is counted */
+    /**
+     * @param clock  the time of each message, its {@code server_time} and its Kafka record's: Redis's, as the cluster's
+     *               hosts share it (docs/operations.md, "Clocks")
+     * @param meters where {@code kafka_monitor_answers_firehose_only_total} is counted
+     */
     public RejectionMessages(Settings settings, Json json, Clock clock, MeterRegistry meters) {
         this.topics = Topics.from(settings);
         this.json = json;
@@ -80,21 +84,27 @@ public final class RejectionMessages {
     /** What to publish for the record at {@code topic}/{@code partition}/{@code offset} holding {@code value}. */
     public List<ProducerRecord<String, byte[]>> of(String topic, int partition, long offset, byte[] value, Rejection rejection) {
         List<ProducerRecord<String, byte[]>> messages = new ArrayList<>(3);
-        long serverTime = clock.millis() / 1000;
+        long now = clock.millis();
+        long serverTime = now / 1000;
         if (rejectedTopic) {
-            messages.add(new ProducerRecord<>(topics.incomingRejected(),
+            messages.add(stamped(topics.incomingRejected(), now,
                     json.writeBytes(rejectedRecord(topic, partition, offset, value, rejection, serverTime))));
         }
         if (errorAnswers) {
             rejection.recipient().ifPresent(recipient -> {
                 byte[] answer = json.writeBytes(errorAnswer(recipient, rejection, serverTime));
-                messages.add(new ProducerRecord<>(topics.outboundFirehose(), answer));
+                messages.add(stamped(topics.outboundFirehose(), now, answer));
                 if (appidTopics) {
-                    appTopic(recipient.appid()).ifPresent(appTopic -> messages.add(new ProducerRecord<>(appTopic, answer)));
+                    appTopic(recipient.appid()).ifPresent(appTopic -> messages.add(stamped(appTopic, now, answer)));
                 }
             });
         }
         return messages;
+    }
+
+    /** A record stamped with the monitor's clock, not the producer's: the broker refuses one stamped an hour ahead of its own. */
+    private static ProducerRecord<String, byte[]> stamped(String topic, long millis, byte[] value) {
+        return new ProducerRecord<>(topic, null, millis, null, value);
     }
 
     /** The app's own topic for an answer, when Kafka can take its name; said and counted when it cannot. */

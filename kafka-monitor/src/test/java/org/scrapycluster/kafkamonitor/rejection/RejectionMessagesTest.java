@@ -53,6 +53,8 @@ class RejectionMessagesTest {
         assertEquals(JSON.readTree("""
                 {"appid":"app1","uuid":"u-17","server_time":1709288600,
                  "error":{"message":"Did not find schema to validate request","details":["spiderid: is required"]}}"""), tree(messages.get(1)));
+        assertEquals(List.of(CLOCK.millis(), CLOCK.millis()), messages.stream().map(ProducerRecord::timestamp).toList(),
+                "stamped with the monitor's clock (Redis's), not left to the producer's host clock");
     }
 
     @Test

@@ -60,6 +60,7 @@ public final class OutboundPublisher implements AutoCloseable {
     private final Duration timeout;
     private final Json json;
     private final TopicReach firehoseReach;
+    private final Clock clock;
     private final AtomicReference<String> outage = new AtomicReference<>();
     private final AbsentTopics absentTopics = new AbsentTopics(Clock.systemUTC());
 
@@ -69,15 +70,18 @@ public final class OutboundPublisher implements AutoCloseable {
      * @param appidTopics whether to send to the per-app topics too
      * @param timeout     how long to wait for Kafka to take an answer
      * @param firehoseReach asks Kafka whether it has the outbound firehose while the health is read; closed with this publisher
+     * @param clock       the time of each answer's Kafka record: Redis's, as the cluster's hosts share it, since the broker
+     *                    refuses a record stamped an hour ahead of its own (docs/operations.md, "Clocks")
      */
     public OutboundPublisher(Producer<String, byte[]> producer, Topics topics, boolean appidTopics, Duration timeout, Json json,
-            TopicReach firehoseReach) {
+            TopicReach firehoseReach, Clock clock) {
         this.producer = producer;
         this.topics = topics;
         this.appidTopics = appidTopics;
         this.timeout = timeout;
         this.json = json;
         this.firehoseReach = firehoseReach;
+        this.clock = clock;
     }
 
     /**
@@ -85,16 +89,16 @@ public final class OutboundPublisher implements AutoCloseable {
      * {@code KAFKA_SEND_TIMEOUT}, within which the producer's own waits ({@code max.block.ms},
      * {@code delivery.timeout.ms}, {@code request.timeout.ms}) end, whatever {@code KAFKA_CLIENT_PROPERTIES} says of
      * them, so that a record {@link #publish} gave up on is given up by the producer too. Made once a broker of
-     * {@code KAFKA_HOSTS} resolves ({@link KafkaClients#onceResolvable}).
+     * {@code KAFKA_HOSTS} resolves ({@link KafkaClients#onceResolvable}). Its records are stamped with {@code clock}.
      */
-    public static OutboundPublisher create(Settings settings) {
+    public static OutboundPublisher create(Settings settings, Clock clock) {
         Duration timeout = sendTimeout(settings);
         KafkaClients clients = new KafkaClients(settings).onceResolvable(LOG);
         Producer<String, byte[]> producer = new KafkaProducer<>(clients.producerProperties(timeout), new StringSerializer(),
                 new ByteArraySerializer());
         Topics topics = Topics.from(settings);
         return new OutboundPublisher(producer, topics, settings.getBoolean("KAFKA_APPID_TOPICS"), timeout,
-                new Json(JsonLimits.from(settings)), TopicReach.of(clients, topics.outboundFirehose(), Clock.systemUTC()));
+                new Json(JsonLimits.from(settings)), TopicReach.of(clients, topics.outboundFirehose(), Clock.systemUTC()), clock);
     }
 
     /**
@@ -131,18 +135,19 @@ public final class OutboundPublisher implements AutoCloseable {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Future<RecordMetadata>> firehose = new ArrayList<>(answers.size());
+        long now = clock.millis();
         try {
             List<byte[]> values = new ArrayList<>(answers.size());
             for (Answer answer : answers) {
                 values.add(json.writeBytes(answer.fields()));
-                firehose.add(producer.send(new ProducerRecord<>(topics.outboundFirehose(), values.getLast())));
+                firehose.add(producer.send(new ProducerRecord<>(topics.outboundFirehose(), null, now, null, values.getLast())));
             }
             // after the firehose's: a send to a topic Kafka does not have blocks for up to max.block.ms
             List<AppCopy> appCopies = new ArrayList<>();
             for (int i = 0; i < answers.size(); i++) {
                 byte[] value = values.get(i);
-                appTopic(answers.get(i).appid())
-                        .ifPresent(topic -> appCopies.add(new AppCopy(topic, producer.send(new ProducerRecord<>(topic, value)))));
+                appTopic(answers.get(i).appid()).ifPresent(topic ->
+                        appCopies.add(new AppCopy(topic, producer.send(new ProducerRecord<>(topic, null, now, null, value)))));
             }
             awaitAll(firehose, deadline);
             // the copies were sent when the firehose's records were: the producer settles each within the timeout of its send

@@ -62,7 +62,7 @@ class BusyCrawlsTest {
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("done"), false, Duration.ofSeconds(30), JSON,
                 new TopicReach("done.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { },
-                        Clock.systemUTC(), Duration.ofSeconds(30)));
+                        Clock.systemUTC(), Duration.ofSeconds(30)), Clock.systemUTC());
         completion = new CrawlCompletion(redis, locks, outbound, QUIET, FOREIGN_QUIET, new SimpleMeterRegistry());
         queues = new QueueState(redis, "link");
     }

@@ -135,7 +135,7 @@ class CompletedCrawlsTest {
         monitors.add(locks);
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix("done"), false, Duration.ofSeconds(30), JSON,
                 new TopicReach("done.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
-                        Duration.ofSeconds(30)));
+                        Duration.ofSeconds(30)), Clock.systemUTC());
         CrawlCompletion completion = new CrawlCompletion(redis, locks, outbound, Duration.ofSeconds(5), Duration.ofSeconds(5),
                 new SimpleMeterRegistry());
         monitors.add(completion);

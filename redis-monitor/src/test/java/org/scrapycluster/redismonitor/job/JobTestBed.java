@@ -58,7 +58,7 @@ final class JobTestBed implements AutoCloseable {
         locks = new RedisLocks(redis, Duration.ofSeconds(6));
         OutboundPublisher outbound = new OutboundPublisher(kafka, Topics.withPrefix(prefix), false, Duration.ofSeconds(10), JSON,
                 new TopicReach(prefix + ".outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
-                        Duration.ofSeconds(30)));
+                        Duration.ofSeconds(30)), Clock.systemUTC());
         JobStats stats = new JobStats(new StatsRecorder(redis, prefix, Clock.systemUTC(), Duration.ofSeconds(1)), List.of(),
                 false, false, new SimpleMeterRegistry());
         processor = new JobProcessor(redis, locks, new JobFailures(redis, true, attempts), outbound, stats, Clock.systemUTC(), retries);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,11 +29,14 @@ import org.scrapycluster.redismonitor.job.Answer;
 
 class OutboundPublisherTest {
 
+    /** Redis's time, as the monitor reads it: its records are stamped with it. */
+    private static final Clock REDIS_TIME = Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC);
+
     private final MockProducer<String, byte[]> kafka = new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
     private final OutboundPublisher publisher = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(10),
             new Json(new JsonLimits(64, 1 << 20, 1 << 20)),
             new TopicReach("shop.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
-                    Duration.ofSeconds(30)));
+                    Duration.ofSeconds(30)), REDIS_TIME);
 
     @Test
     void anAppTopicKafkaDoesNotTakeWhileTheFirehoseTakesTheAnswerIsSkippedForAWhile() throws Exception {
@@ -51,6 +56,8 @@ class OutboundPublisherTest {
         assertEquals(List.of("shop.outbound_firehose", "shop.outbound_app", "shop.outbound_firehose"),
                 kafka.history().stream().map(ProducerRecord::topic).toList(),
                 "the next answer goes to the firehose only, instead of waiting for a topic Kafka does not have");
+        assertEquals(List.of(REDIS_TIME.millis(), REDIS_TIME.millis(), REDIS_TIME.millis()),
+                kafka.history().stream().map(ProducerRecord::timestamp).toList(), "stamped with Redis's time, not the host's");
     }
 
     @Test
@@ -73,7 +80,7 @@ class OutboundPublisherTest {
         OutboundPublisher hurried = new OutboundPublisher(kafka, Topics.withPrefix("shop"), true, Duration.ofSeconds(4),
                 new Json(new JsonLimits(64, 1 << 20, 1 << 20)),
                 new TopicReach("shop.outbound_firehose", (topic, wait) -> new CompletableFuture<>(), () -> { }, Clock.systemUTC(),
-                        Duration.ofSeconds(30)));
+                        Duration.ofSeconds(30)), REDIS_TIME);
         CompletableFuture<Void> first = CompletableFuture.runAsync(() -> publish(hurried, "app", "uuid-1"));
         Awaitility.await().until(() -> kafka.history().size() == 2);
         Thread.sleep(3000); // Kafka slow, as in a leader's election: the firehose takes it near the end of the time
