@@ -35,8 +35,9 @@ public final class RedisMonitor implements Service {
     private final MonitorOptions options;
     private final List<PluginLoader.PluginSpec> plugins;
     /**
-     * Redis's time, which every host shares, for the statistics' buckets (one host's clock ahead would trim the others'
-     * as old) and the answers' records (the broker refuses a record stamped an hour ahead of its own).
+     * Redis's time, which every host shares, for when a job is due (a crawl's expiry), the answers' {@code server_time}
+     * and records (the broker refuses a record stamped an hour ahead of its own) and the statistics' buckets (one host's
+     * clock ahead would trim the others' as old).
      */
     private final RedisClock clock;
     private final OutboundPublisher outbound;

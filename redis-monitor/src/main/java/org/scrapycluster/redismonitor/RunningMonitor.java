@@ -121,15 +121,15 @@ final class RunningMonitor implements AutoCloseable {
         }
 
         JobStats stats = new JobStats(recorder, options.statsWindows(), options.statsTotal(), options.statsPlugins(), context.meters());
-        List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, context.clock(), context.health()));
+        List<JobPlugin> plugins = PluginLoader.build(specs, new PluginContext(context.settings(), redis, redisClock, context.health()));
         own(plugins, PluginLoader::closeAll);
         JobRetries retries = new JobRetries(StopBudget.MONOTONIC, options.scanPause());
         JobProcessor processor = new JobProcessor(redis, locks,
-                new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, context.clock(), retries);
+                new JobFailures(redis, options.retryFailures(), options.retryFailuresMax()), outbound, stats, redisClock, retries);
 
         JobSignalListener listener = own(new JobSignalListener(options.redis(), plugins, processor, retries));
         Worker signal = new Worker("redis-monitor-signal", listener, new OutageReporter(LOG, "Waiting for signalled jobs"));
-        Worker scan = new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, context.clock(), options.scanPause()),
+        Worker scan = new Worker("redis-monitor-scan", new JobScanner(redis, plugins, processor, redisClock, options.scanPause()),
                 new OutageReporter(LOG, "Scanning for jobs"));
         // a job in hand that outlasts its interrupt is cut short before the plugins' closes are
         own(List.of(signal, scan), (workers, budget) -> Worker.closeAll(workers, budget.keeping(PluginLoader.CLOSE_WAIT)));

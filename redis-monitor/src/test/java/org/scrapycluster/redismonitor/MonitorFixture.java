@@ -117,9 +117,18 @@ final class MonitorFixture implements AutoCloseable {
 
     /** Starts a monitor as {@code node}, whose stop's waits have {@code stopTimes}. */
     Running startMonitor(NodeIdentity node, RunningMonitor.StopTimes stopTimes) {
+        return startMonitor(node, stopTimes, Clock.systemUTC());
+    }
+
+    /** Starts a monitor on a host whose clock is {@code hostClock}. */
+    Running startMonitor(Clock hostClock) {
+        return startMonitor(NodeIdentity.create(), RunningMonitor.StopTimes.SERVICE, hostClock);
+    }
+
+    private Running startMonitor(NodeIdentity node, RunningMonitor.StopTimes stopTimes, Clock hostClock) {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         HealthRegistry health = new HealthRegistry();
-        RedisMonitor monitor = new RedisMonitor(new ServiceContext(settings, meters, meters, health, node, Clock.systemUTC()), stopTimes);
+        RedisMonitor monitor = new RedisMonitor(new ServiceContext(settings, meters, meters, health, node, hostClock), stopTimes);
         monitor.start();
         Running running = new Running(monitor, health, meters);
         monitors.add(running);

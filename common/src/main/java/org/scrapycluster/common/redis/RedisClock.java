@@ -37,11 +37,16 @@ public final class RedisClock extends Clock implements AutoCloseable {
         this.host = host;
     }
 
-    /** Measures the difference through {@code redis} now, then every {@link #MEASURE_EVERY}, until closed. */
+    /**
+     * Measures the difference through {@code redis} now, before returning, so that what the caller starts next is on
+     * Redis's time from its first stamp (a Redis monitor would otherwise judge the first expiries by the host's clock),
+     * then every {@link #MEASURE_EVERY}, until closed.
+     */
     public synchronized void follow(RedisConnection redis) {
         if (ticker == null) {
+            measure(redis);
             ticker = new Ticker("redis-clock");
-            ticker.every(Duration.ZERO, MEASURE_EVERY, () -> measure(redis));
+            ticker.every(MEASURE_EVERY, MEASURE_EVERY, () -> measure(redis));
         }
     }
 

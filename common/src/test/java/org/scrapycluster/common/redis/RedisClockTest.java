@@ -42,6 +42,15 @@ class RedisClockTest {
     }
 
     @Test
+    void followingMeasuresBeforeItReturnsSoThatTheFirstStampIsRedissTime() {
+        try (RedisClock fast = new RedisClock(Clock.offset(Clock.systemUTC(), Duration.ofHours(2)))) {
+            fast.follow(redis);
+            assertTrue(Duration.between(redis.serverTime(), fast.instant()).abs().compareTo(Duration.ofSeconds(1)) < 0,
+                    "Redis's time: " + fast.instant() + " against " + redis.serverTime());
+        }
+    }
+
+    @Test
     void aHostWhoseClockAgreesIsNotToldAnything() {
         RedisClock right = new RedisClock(Clock.systemUTC());
         try (CapturedLog logged = CapturedLog.start(RedisClock.class, Level.INFO)) {

@@ -99,8 +99,8 @@ public final class KafkaMonitor implements Service {
     private final IntakeOptions options;
     private final OutageReporter redisOutage = new OutageReporter(LOG, "Writing requests to Redis");
     /**
-     * Redis's time, which every host shares, for the statistics' buckets (one host's clock ahead would trim the others'
-     * as old) and the rejections' records (the broker refuses a record stamped an hour ahead of its own).
+     * Redis's time, which every host shares, for the requests' {@code ts}, the statistics' buckets (one host's clock ahead
+     * would trim the others' as old) and the rejections' records (the broker refuses one stamped an hour ahead of its own).
      */
     private final RedisClock redisClock;
 
@@ -137,8 +137,8 @@ public final class KafkaMonitor implements Service {
         this.plugins = PluginSet.load(settings);
         this.options = IntakeOptions.from(settings);
         Json json = new Json(options.json());
-        this.intake = new RequestIntake(json, plugins, context.clock());
         this.redisClock = new RedisClock(context.clock());
+        this.intake = new RequestIntake(json, plugins, redisClock);
         this.rejections = new RejectionMessages(settings, json, redisClock, context.meters());
         this.metrics = new IntakeMetrics(context.meters());
         this.clients = new KafkaClients(settings);
