@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.util.RawValue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.encoder.EncoderBase;
 
 /** An encoder writing one line per record, with the logger and level names the original's logs show. */
@@ -34,6 +35,16 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
         return names.nameFor(event.getLoggerName());
     }
 
+    /** The record's message, its URLs' passwords hidden ({@link UrlPasswords}). */
+    static String message(ILoggingEvent event) {
+        return UrlPasswords.hidden(event.getFormattedMessage());
+    }
+
+    /** The record's stack trace, its messages' URL passwords hidden; null when it has none. */
+    static String stackTrace(ILoggingEvent event) {
+        return event.getThrowableProxy() == null ? null : UrlPasswords.hidden(ThrowableProxyUtil.asString(event.getThrowableProxy()));
+    }
+
     /** The level as the original names it: WARN is WARNING. */
     static String levelName(ILoggingEvent event) {
         return event.getLevel() == Level.WARN ? "WARNING" : event.getLevel().toString();
@@ -43,7 +54,8 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
      * The record's key-value pairs as JSON, in the order they were added; a later key wins. A value Jackson cannot write
      * (a {@code Duration}, an object without properties) is its {@code toString()}, so one such value leaves the others
      * JSON, escaped like them. A text, JSON text written in place, or a map or list whose JSON is longer than
-     * {@link ShownText#MAX_CHARACTERS} is shown cut, as a string.
+     * {@link ShownText#MAX_CHARACTERS} is shown cut, as a string. A URL's password in a value is hidden
+     * ({@link UrlPasswords}).
      */
     Map<String, JsonNode> keyValues(ILoggingEvent event) {
         List<KeyValuePair> pairs = event.getKeyValuePairs();
@@ -64,28 +76,39 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
     }
 
     private JsonNode toTree(Object value) {
-        Object text = value instanceof RawValue raw ? raw.rawValue() : value;
-        if (text instanceof CharSequence chars && chars.length() > ShownText.MAX_CHARACTERS) {
-            return TextNode.valueOf(ShownText.cut(chars.toString()));
+        if (value instanceof RawValue raw && raw.rawValue() instanceof CharSequence json) {
+            return jsonOrCut(json.toString());
+        }
+        if (value instanceof CharSequence chars && chars.length() > ShownText.MAX_CHARACTERS) {
+            return TextNode.valueOf(ShownText.cut(UrlPasswords.hidden(chars.toString())));
         }
         JsonNode tree;
         try {
             tree = mapper.valueToTree(value);
         } catch (IllegalArgumentException e) {
-            return TextNode.valueOf(ShownText.cut(String.valueOf(value)));
+            return TextNode.valueOf(ShownText.cut(UrlPasswords.hidden(String.valueOf(value))));
+        }
+        if (tree.isTextual()) {
+            String text = tree.textValue();
+            String shown = UrlPasswords.hidden(text);
+            return shown == text ? tree : TextNode.valueOf(shown);
         }
         if (!tree.isContainerNode()) {
             return tree;
         }
         // a map or list a caller sent, as a crawl's attrs, is as long as its JSON: written once, escaped as the line is
-        String json;
         try {
-            json = mapper.writeValueAsString(tree);
+            return jsonOrCut(mapper.writeValueAsString(tree));
         } catch (JsonProcessingException e) {
-            return TextNode.valueOf(ShownText.cut(String.valueOf(value)));
+            return TextNode.valueOf(ShownText.cut(UrlPasswords.hidden(String.valueOf(value))));
         }
-        return json.length() > ShownText.MAX_CHARACTERS ? TextNode.valueOf(ShownText.cut(json))
-                : mapper.getNodeFactory().rawValueNode(new RawValue(json));
+    }
+
+    /** JSON text written in place, its URLs' passwords hidden, or cut as a string when it is too long. */
+    private JsonNode jsonOrCut(String json) {
+        String shown = UrlPasswords.hidden(json);
+        return shown.length() > ShownText.MAX_CHARACTERS ? TextNode.valueOf(ShownText.cut(shown))
+                : mapper.getNodeFactory().rawValueNode(new RawValue(shown));
     }
 
     @Override

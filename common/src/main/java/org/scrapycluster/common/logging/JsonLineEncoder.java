@@ -10,7 +10,6 @@ import java.util.Set;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 
 /**
  * One JSON object per line, as the original's JSON logs and the ELK dashboards built on them
@@ -34,7 +33,7 @@ final class JsonLineEncoder extends BaseLineEncoder {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
             json.writeStartObject();
-            json.writeStringField("message", event.getFormattedMessage());
+            json.writeStringField("message", message(event));
             json.writeStringField("level", levelName(event));
             json.writeStringField("timestamp", TIMESTAMP.format(event.getInstant()));
             json.writeStringField("logger", loggerName(event));
@@ -44,8 +43,9 @@ final class JsonLineEncoder extends BaseLineEncoder {
                     json.writeTree(pair.getValue());
                 }
             }
-            if (event.getThrowableProxy() != null) {
-                json.writeStringField("exception", ThrowableProxyUtil.asString(event.getThrowableProxy()));
+            String stackTrace = stackTrace(event);
+            if (stackTrace != null) {
+                json.writeStringField("exception", stackTrace);
             }
             json.writeEndObject();
         } catch (IOException e) {

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 
 /**
  * The original's text format, {@code 2024-03-01 10:22:33,123 [kafka-monitor] INFO: message},
@@ -37,14 +36,15 @@ final class TextLineEncoder extends BaseLineEncoder {
                 .append(TIME.format(event.getInstant().atZone(zone)))
                 .append(" [").append(loggerName(event)).append("] ")
                 .append(levelName(event)).append(": ")
-                .append(oneLine(event.getFormattedMessage()));
+                .append(oneLine(message(event)));
         Map<String, JsonNode> values = keyValues(event);
         if (!values.isEmpty()) {
             line.append(' ').append(asJson(values));
         }
         line.append('\n');
-        if (event.getThrowableProxy() != null) {
-            line.append(ThrowableProxyUtil.asString(event.getThrowableProxy())).append('\n');
+        String stackTrace = stackTrace(event);
+        if (stackTrace != null) {
+            line.append(stackTrace).append('\n');
         }
         return line.toString().getBytes(StandardCharsets.UTF_8);
     }

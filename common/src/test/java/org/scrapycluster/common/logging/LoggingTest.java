@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +102,31 @@ class LoggingTest {
             assertEquals("PT5S", values.get("waited").asText(), written);
             assertEquals(2, values.get("count").asInt(), written);
             assertEquals(-1, written.indexOf('\u2028'), written);
+            Files.delete(dir.resolve("redis_monitor.log"));
+        }
+    }
+
+    /** A site's password in a crawl's URL stays out of the log: in the message, the values and a stack trace, in either format. */
+    @Test
+    void aUrlsPasswordIsHiddenWhereverTheLineShowsIt() throws IOException {
+        for (boolean json : List.of(false, true)) {
+            install("redis-monitor", Map.of("LOG_JSON", Boolean.toString(json)));
+            context.getLogger("org.scrapycluster.crawler.pipeline.LoggingPipeline").atInfo()
+                    .addKeyValue("url", "http://alice:s3cr3t@127.0.0.7/a")
+                    .addKeyValue("response_url", URI.create("http://bob:hunter2@x.test/"))
+                    .addKeyValue("attrs", Map.of("next", "https://carol:pa55@y.test/"))
+                    .addKeyValue("record", new RawValue("\"ftp://d:pw4@z.test\""))
+                    .log("Scraped page http://alice:s3cr3t@127.0.0.7/a");
+            context.getLogger("org.scrapycluster.crawler.fetch.Fetcher").atWarn()
+                    .setCause(new IllegalStateException("no answer from http://alice:s3cr3t@127.0.0.7/a")).log("Fetch failed");
+            context.stop();
+
+            String written = Files.readString(dir.resolve("redis_monitor.log"));
+            for (String password : List.of("s3cr3t", "hunter2", "pa55", "pw4")) {
+                assertFalse(written.contains(password), password + " in " + written);
+            }
+            assertTrue(written.contains("http://alice:***@127.0.0.7/a") && written.contains("http://bob:***@x.test/")
+                    && written.contains("https://carol:***@y.test/") && written.contains("ftp://d:***@z.test"), written);
             Files.delete(dir.resolve("redis_monitor.log"));
         }
     }
