@@ -48,6 +48,16 @@ class DomainConfigYamlTest {
     }
 
     @Test
+    void keysCrawlersDoNotReadAreSaidAtTheTopAndInAnEntryAndTheRestApplied() {
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient("owner: crawl-team\ndomains:\n  x.com: {window: 60, hits: 1, extra: [a]}\n");
+        assertEquals(List.of(new ConfigProblem("owner", "unknown key (only blacklist and domains are read)"),
+                new ConfigProblem("domains.x.com.extra", "unknown key (only window, hits and scale are read)")), parsed.problems());
+        DomainThrottle applied = parsed.config().orElseThrow().throttles().get("x.com");
+        assertEquals(60.0, applied.window().orElseThrow());
+        assertEquals(1.0, applied.hits().orElseThrow());
+    }
+
+    @Test
     void aYamlBombIsReadOnceAndWrittenBackWithItsAliasesNotItsExpansion() {
         // nine levels of nine aliases: a billion strings, were every alias expanded
         String text = bomb('i') + "domains:\n  cnn.com: {window: 60, hits: 10, scale: 1.0}\n";
