@@ -46,6 +46,8 @@ public final class TopicReach implements AutoCloseable {
     private volatile Instant askedAt = Instant.MIN;
     /** When the question last answered "takes records" was asked. */
     private volatile Instant takesRecordsAt = Instant.MIN;
+    /** When the question Kafka last answered, whatever the answer, was asked. */
+    private volatile Instant answeredAt = Instant.MIN;
     /** The questions unanswered since Kafka last answered one; null while it answered the last. */
     private volatile Silence silence;
 
@@ -106,6 +108,19 @@ public final class TopicReach implements AutoCloseable {
     }
 
     /**
+     * Whether Kafka answered a question asked at {@code since} or later, as {@link #outOfReach} counts answers (the
+     * topic has a leader, Kafka does not have it, or it refused the question for good). When it was last asked longer
+     * than the period ago, it is asked again; that answer is for a later call.
+     */
+    public boolean answeredSince(Instant since) {
+        if (!answeredAt.isBefore(since)) {
+            return true;
+        }
+        askWhenDue();
+        return !answeredAt.isBefore(since);
+    }
+
+    /**
      * Since when Kafka is out of reach, in a few words, when the questions it has not answered since it last answered one
      * span at least the out-of-reach span, from the first to the last; empty while it answers. A question is
      * unanswered when it timed out, failed for a reason that may pass, or Kafka has no leader for any of the topic's
@@ -118,7 +133,9 @@ public final class TopicReach implements AutoCloseable {
         if (unanswered == null || unanswered.spans().compareTo(outOfReach) < 0) {
             return Optional.empty();
         }
-        return Optional.of("Kafka has not said since " + unanswered.from() + " that " + topic + " has a leader");
+        Instant lastAnswered = answeredAt;
+        return Optional.of("Kafka has left every question since " + unanswered.from() + " unanswered (whether " + topic
+                + " has a leader)" + (lastAnswered.equals(Instant.MIN) ? "" : "; it last answered one asked at " + lastAnswered));
     }
 
     private void askWhenDue() {
@@ -137,7 +154,12 @@ public final class TopicReach implements AutoCloseable {
             if (failure == null && takes) {
                 takesRecordsAt = now;
             }
-            silence = answered(takes, failure) ? null : Silence.extended(silence, now);
+            if (answered(takes, failure)) {
+                answeredAt = now;
+                silence = null;
+            } else {
+                silence = Silence.extended(silence, now);
+            }
             asking.set(false);
         });
     }

@@ -1,6 +1,7 @@
 package org.scrapycluster.common.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +27,8 @@ class TopicReachTest {
 
     private static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
     private static final Duration PERIOD = Duration.ofSeconds(10);
-    private static final String SILENT_SINCE_START = "Kafka has not said since 2026-03-01T10:00:00Z that demo.crawled_firehose has a leader";
+    private static final String SILENT_SINCE_START =
+            "Kafka has left every question since 2026-03-01T10:00:00Z unanswered (whether demo.crawled_firehose has a leader)";
 
     private final SettableClock clock = new SettableClock(START);
     private final List<CompletableFuture<Boolean>> questions = new ArrayList<>();
@@ -85,6 +87,28 @@ class TopicReachTest {
 
         assertEquals(Optional.empty(), readUnanswered(), "a blip of 30 s");
         assertEquals(Optional.empty(), readUnanswered());
+    }
+
+    /** What an outage's reader is told: since when Kafka is silent, and when it was last heard, which is earlier. */
+    @Test
+    void anOutageNamesTheLastQuestionKafkaAnsweredAndItsEndIsAQuestionAnsweredSinceItBegan() {
+        reach.outOfReach();
+        questions.getLast().complete(true);
+        clock.advance(PERIOD);
+        for (int i = 0; i < 4; i++) {
+            readUnanswered();
+        }
+        assertEquals(Optional.of("Kafka has left every question since 2026-03-01T10:00:10Z unanswered (whether demo.crawled_firehose"
+                + " has a leader); it last answered one asked at 2026-03-01T10:00:00Z"), reach.outOfReach());
+        Instant outage = clock.instant();
+        questions.getLast().completeExceptionally(new TimeoutException("Timed out waiting for a node assignment"));
+
+        assertFalse(reach.answeredSince(outage), "asked at the outage's start, unanswered");
+        clock.advance(PERIOD);
+        assertFalse(reach.answeredSince(outage), "asked again, no answer yet");
+        questions.getLast().completeExceptionally(new UnknownTopicOrPartitionException("no such topic"));
+        assertTrue(reach.answeredSince(outage), "a topic Kafka does not have is an answer");
+        assertEquals(Optional.empty(), reach.outOfReach());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.scrapycluster.kafkamonitor.intake;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,6 +31,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.PollingLoop;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.metrics.HealthRegistry;
@@ -145,7 +147,7 @@ public final class KafkaMonitor implements Service {
         this.topic = options.topics().incoming();
         this.group = settings.getString("KAFKA_GROUP");
         this.kafka = new KafkaWatch(KafkaClients.bootstrapServers(settings), "consuming " + topic + " in group " + group,
-                options.unavailableAfter());
+                options.unavailableAfter(), TopicReach.of(clients, topic, Clock.systemUTC()), Clock.systemUTC());
         this.lag = new IncomingLag(context.meters());
     }
 
@@ -443,6 +445,7 @@ public final class KafkaMonitor implements Service {
         closeQuietly("heartbeat", heartbeat);
         closeQuietly("statistics", stats);
         closeQuietly("clock", redisClock);
+        closeQuietly("Kafka watch", kafka);
         closeQuietly("Redis connection", redis);
         LOG.info("Closing Kafka Monitor");
     }
