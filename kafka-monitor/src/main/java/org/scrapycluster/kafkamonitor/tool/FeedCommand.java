@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -113,9 +114,10 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         }
         String topic = settings.getString("KAFKA_INCOMING_TOPIC");
         Producer<String, byte[]> producer = null;
+        long started = System.nanoTime();
         try {
             producer = new KafkaProducer<>(producerProperties(settings, timeout), new StringSerializer(), new ByteArraySerializer());
-            long deadline = System.nanoTime() + timeout.toNanos();
+            long deadline = started + timeout.toNanos();
             Future<RecordMetadata> sent = producer.send(new ProducerRecord<>(topic, json.writeBytes(parsed)));
             sent.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             out.println("Successfully fed item to Kafka topic " + topic);
@@ -123,7 +125,9 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
         } catch (ExecutionException e) {
             err.println("Failed to feed item into Kafka topic " + topic + ": "
                     + (BulkFeed.kafkaDidNotAnswer(e.getCause())
-                            ? "no answer from Kafka at " + KafkaClients.bootstrapServers(settings) + " within " + timeout.toSeconds() + " s (" + e.getCause().getMessage() + ")"
+                            ? "no answer from Kafka at " + KafkaClients.bootstrapServers(settings) + " after "
+                                    + String.format(Locale.ROOT, "%.1f", (System.nanoTime() - started) / 1e9) + " s ("
+                                    + e.getCause().getMessage() + ")"
                             : e.getCause().getMessage()));
         } catch (TimeoutException e) {
             err.println("Failed to feed item into Kafka topic " + topic + ": no acknowledgement from "
