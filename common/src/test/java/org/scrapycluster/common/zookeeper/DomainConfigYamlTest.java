@@ -49,7 +49,11 @@ class DomainConfigYamlTest {
 
     @Test
     void keysCrawlersDoNotReadAreSaidAtTheTopAndInAnEntryAndTheRestApplied() {
-        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient("owner: crawl-team\ndomains:\n  x.com: {window: 60, hits: 1, extra: [a]}\n");
+        ParsedDomainConfig parsed = DomainConfigYaml.parseLenient("""
+                owner: crawl-team
+                domains:
+                  x.com: {window: 60, hits: 1, extra: [a]}
+                """);
         assertEquals(List.of(new ConfigProblem("owner", "unknown key (only blacklist and domains are read)"),
                 new ConfigProblem("domains.x.com.extra", "unknown key (only window, hits and scale are read)")), parsed.problems());
         DomainThrottle applied = parsed.config().orElseThrow().throttles().get("x.com");
