@@ -1,10 +1,13 @@
 package org.scrapycluster.rest.link;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -33,6 +36,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.kafka.SendTimeouts;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.metrics.Health;
 import org.scrapycluster.common.service.Backoff;
 import org.scrapycluster.common.service.FatalExit;
@@ -49,8 +53,10 @@ import org.slf4j.LoggerFactory;
  * restart, say), so that an answer written while it rejoined is not skipped; a partition added to the
  * topic while it reads is read from its beginning.
  *
- * <p>Kafka is reachable while the reader holds a connection to the cluster: requests can be sent,
- * and {@link #send} refuses at once when it is not. Answers are read once the reader also has its
+ * <p>Kafka is reachable while the reader holds a connection to the cluster and Kafka answers the questions about the
+ * topic ({@link TopicReach}: a broker that hangs keeps its connections and answers nothing); after it was not, once
+ * Kafka answered a question asked since. Requests can be sent while it is, and {@link #send} refuses at once when it is
+ * not. Answers are read once the reader also has its
  * partitions, with their positions ({@link #readingAnswers}): a request that waits for its answer
  * needs that too, a crawl request does not, so that a gateway whose outbound topic has no partition
  * yet (a broker that does not create topics on first use) still feeds crawls. A failure that ends the loop (a bug, the
@@ -79,6 +85,7 @@ public final class KafkaLink implements AutoCloseable {
     private final Config config;
     private final Consumer<byte[]> listener;
     private final Consumer<Throwable> ended;
+    private final TopicReach reach;
     private volatile Producer<String, byte[]> producer;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private boolean positionsPending;
@@ -90,6 +97,10 @@ public final class KafkaLink implements AutoCloseable {
     private final PollingLoop loop = new PollingLoop();
     private Metric connections;
     private Thread worker;
+    /** Why Kafka, connected, is taken for away: it has left the questions about the topic unanswered; null while not. */
+    private volatile String silence;
+    /** When Kafka was last found unreachable; null while it is reachable. Kept on the link's thread. */
+    private Instant lostAt;
 
     /**
      * @param listener gets the value of every message of the topic, on the link's thread; a message it fails on is
@@ -99,9 +110,18 @@ public final class KafkaLink implements AutoCloseable {
      *                 lacks), once its clients are closed; the gateway ends the process on it
      */
     public KafkaLink(Config config, Consumer<byte[]> listener, Consumer<Throwable> ended) {
+        this(config, listener, ended, TopicReach.of(config.clients(), config.topic(), Clock.systemUTC()));
+    }
+
+    /**
+     * A link that also asks Kafka about the topic through {@code reach}, closed with the link: a broker that hangs (a
+     * frozen process, a full disk) keeps the connections open and answers nothing.
+     */
+    KafkaLink(Config config, Consumer<byte[]> listener, Consumer<Throwable> ended, TopicReach reach) {
         this.config = config;
         this.listener = listener;
         this.ended = ended;
+        this.reach = reach;
     }
 
     /** Starts the link's thread. */
@@ -141,7 +161,8 @@ public final class KafkaLink implements AutoCloseable {
             return "connected, but no partition of " + config.topic() + " is assigned yet: crawl requests are sent,"
                     + " requests that wait for an answer are refused";
         }
-        return producer == null ? "connecting" : "no connection to Kafka";
+        String silent = silence;
+        return producer == null ? "connecting" : silent != null ? silent : "no connection to Kafka";
     }
 
     /**
@@ -243,10 +264,19 @@ public final class KafkaLink implements AutoCloseable {
             positionsPending = false;
             positionsResolved = !readUpTo.isEmpty();
         }
-        boolean nowReachable = connections != null && ((Number) connections.metricValue()).doubleValue() > 0;
+        boolean connected = connections != null && ((Number) connections.metricValue()).doubleValue() > 0;
+        Optional<String> silent = connected ? reach.outOfReach() : Optional.empty();
+        silence = silent.orElse(null);
+        // after an outage, a connection is no return until Kafka answers: one being made to a broker still away is not
+        boolean nowReachable = connected && silent.isEmpty() && (lostAt == null || reach.answeredSince(lostAt));
         boolean nowReading = nowReachable && !consumer.assignment().isEmpty();
         if (nowReachable == reachable && nowReading == reading) {
             return;
+        }
+        if (nowReachable) {
+            lostAt = null;
+        } else if (reachable) {
+            lostAt = Instant.now();
         }
         reachable = nowReachable;
         reading = nowReading;
@@ -256,7 +286,7 @@ public final class KafkaLink implements AutoCloseable {
             LOG.warn("Kafka connected, but no partition of {} is assigned: crawl requests are fed, requests that wait"
                     + " for an answer are refused until there is one", config.topic());
         } else {
-            LOG.warn("Kafka unavailable: no connection, feeding refused until it is back");
+            LOG.warn("Kafka unavailable: {}, feeding refused until it is back", silent.orElse("no connection"));
         }
     }
 
@@ -280,6 +310,7 @@ public final class KafkaLink implements AutoCloseable {
     }
 
     private void release() {
+        reach.close();
         KafkaConsumer<byte[], byte[]> reading = consumer;
         if (reading != null) {
             try {

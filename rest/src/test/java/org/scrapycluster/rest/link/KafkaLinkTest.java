@@ -2,13 +2,17 @@ package org.scrapycluster.rest.link;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -17,11 +21,13 @@ import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewaySettings;
@@ -110,10 +116,41 @@ class KafkaLinkTest {
         }
     }
 
+    /**
+     * A broker that hangs (a frozen process) keeps its connections open and answers nothing: the gateway took it for
+     * reachable, its check up, and fed requests into a producer that could not send them. Kafka is asked here every
+     * 100 ms, out of reach after 300 ms of unanswered questions.
+     */
+    @Test
+    void aKafkaThatLeavesItsQuestionsUnansweredIsUnreachableUntilItAnswersOneAgain() {
+        AtomicBoolean answers = new AtomicBoolean(true);
+        TopicReach reach = new TopicReach(settings.outboundTopic(), (topic, wait) -> answers.get()
+                ? CompletableFuture.completedFuture(true)
+                : CompletableFuture.failedFuture(new TimeoutException("Timed out waiting for a node assignment")),
+                () -> { }, Clock.systemUTC(), Duration.ofMillis(300));
+        try (KafkaLink link = new KafkaLink(config(), value -> { }, ended::add, reach)) {
+            link.start();
+            Awaitility.await().atMost(WAIT).until(link::readingAnswers);
+
+            answers.set(false);
+            Awaitility.await().atMost(WAIT).until(() -> !link.reachable());
+            assertTrue(link.state().startsWith("Kafka has left every question since "), link.state());
+            assertFalse(link.health().isUp());
+            assertThrows(KafkaUnavailableException.class, () -> link.send(settings.outboundTopic(), new byte[] {'{', '}'}));
+
+            answers.set(true);
+            Awaitility.await().atMost(WAIT).until(link::readingAnswers);
+            assertTrue(link.health().isUp());
+        }
+    }
+
     /** A link reading the settings' outbound topic that hands each message, as text, to {@code listener}. */
     private KafkaLink link(Consumer<String> listener) {
-        KafkaLink.Config config = new KafkaLink.Config(new KafkaClients(settings.build()), settings.outboundTopic(),
-                GatewaySettings.unique("link"), Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(10));
-        return new KafkaLink(config, value -> listener.accept(new String(value, StandardCharsets.UTF_8)), ended::add);
+        return new KafkaLink(config(), value -> listener.accept(new String(value, StandardCharsets.UTF_8)), ended::add);
+    }
+
+    private KafkaLink.Config config() {
+        return new KafkaLink.Config(new KafkaClients(settings.build()), settings.outboundTopic(), GatewaySettings.unique("link"),
+                Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(10));
     }
 }
