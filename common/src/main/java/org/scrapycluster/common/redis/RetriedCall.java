@@ -1,10 +1,11 @@
 package org.scrapycluster.common.redis;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+
+import org.scrapycluster.common.concurrent.Completions;
 
 /**
  * An asynchronous Redis call tried again after each failure, after a pause, for a write that must land once Redis
@@ -49,7 +50,7 @@ public final class RetriedCall {
                 settled.complete(answer);
                 return;
             }
-            outage.failed(failure instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : failure);
+            outage.failed(Completions.cause(failure));
             if (again.getAsBoolean()) {
                 later.execute(() -> attempt(later, call, again, outage, settled));
             } else {
