@@ -263,10 +263,10 @@ public final class CrawlerNode implements Service {
             DownloadChain chain = DownloadChain.open(extensions.middlewares(), new MiddlewareContext(config.robotsObey(), robots, throttles,
                     ClusterThrottle.of(throttledQueue), inbox, config.retry(), config.redirect(), config.backoff(), statusCounters,
                     metrics, context.clock()), fetcher);
+            ResultDelivery delivery = new ResultDelivery(inbox, metrics, context.clock());
             processor = new RequestProcessor(config,
                     new RequestProcessor.Parts(codec, chain, spider, links, filer, pipelines, leaseKeeper, statusCounters, metrics),
-                    workers, inbox::finished, new ResultDelivery(inbox, metrics, context.clock()),
-                    error -> cannotGoOn("The crawler", error));
+                    workers, inbox::finished, delivery, error -> cannotGoOn("The crawler", error));
             Scheduler newScheduler = new Scheduler(spiderId, throttledQueue, throttles, follower::holdsBack, new LeaseHolder(nodeId),
                     config.limits(), metrics, inbox, MONOTONIC, processor::process);
 
@@ -282,6 +282,7 @@ public final class CrawlerNode implements Service {
             heartbeat.start();
             own(newScheduler, (stopping, budget) -> {
                 stopping.close(StopStep.SCHEDULER.grantedBy(budget));
+                delivery.nodeStopping();
                 Duration granted = StopStep.DRAIN.grantedBy(budget);
                 drain(granted.compareTo(drainAtMost) < 0 ? granted : drainAtMost);
             });
