@@ -109,6 +109,18 @@ class DomainConfigFollowerTest {
     }
 
     @Test
+    void aBlacklistThatIsNeitherAListNorTextKeepsTheBlacklistWhileTheRestApplies() {
+        follower.apply("blacklist: [ebay.com]\n");
+        List<ILoggingEvent> logged = CapturedLog.of(DomainConfigFollower.class.getName(),
+                () -> follower.apply("blacklist: 5\ndomains:\n  ex1.com: {window: 20, hits: 7}\n"));
+
+        assertTrue(follower.isBlacklisted("ebay.com"));
+        assertEquals(7, throttles.specFor("ex1.com").limit());
+        assertEquals("Part of the Zookeeper config is not applied as written", logged.getFirst().getFormattedMessage());
+        assertTrue(logged.getFirst().getKeyValuePairs().toString().contains("must be a list of domains, was 5"), logged.toString());
+    }
+
+    @Test
     void anEmptiedNodeWarnsThatTheBlacklistKeptHereIsNotOneNewCrawlersHave() {
         follower.apply("domains:\n  ex1.com: {window: 20, hits: 4}\n");
         assertEquals(List.of("INFO Lost config from Zookeeper"), loggedEmptying());
