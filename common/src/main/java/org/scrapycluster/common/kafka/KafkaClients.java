@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,6 +41,7 @@ public final class KafkaClients {
     /** What a service's {@code kafka} check says while it waits for {@link #onceResolvable}. */
     private static final String WAITING_FOR_BROKERS = "waiting for a broker of KAFKA_HOSTS to resolve";
     private static final String CLIENT_PROPERTIES = "KAFKA_CLIENT_PROPERTIES";
+    private static final String COMPRESSION = "KAFKA_PRODUCER_COMPRESSION";
 
     private final Settings settings;
     private final BootstrapServers brokers;
@@ -75,8 +77,8 @@ public final class KafkaClients {
     }
 
     /**
-     * Producer properties: bootstrap servers, linger, buffer and, where declared, the largest request, the batch size and
-     * the socket's send buffer.
+     * Producer properties: bootstrap servers, linger, buffer and, where declared, the largest request, the batch size, the
+     * socket's send buffer and the compression.
      */
     public Properties producerProperties() {
         Properties properties = common();
@@ -90,6 +92,9 @@ public final class KafkaClients {
         }
         if (settings.has("KAFKA_PRODUCER_SEND_BUFFER_BYTES")) {
             properties.put(ProducerConfig.SEND_BUFFER_CONFIG, Long.toString(settings.getLong("KAFKA_PRODUCER_SEND_BUFFER_BYTES")));
+        }
+        if (settings.has(COMPRESSION)) {
+            properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, settings.getString(COMPRESSION));
         }
         return withClientProperties(properties);
     }
@@ -232,34 +237,44 @@ public final class KafkaClients {
 
     /**
      * Refuses the settings the clients could not be made with, as making them would, without making one: a
-     * {@code KAFKA_HOSTS} that names no broker, an entry of {@code KAFKA_CLIENT_PROPERTIES} whose value a producer,
-     * consumer or admin client refuses (of the wrong type, or not one it takes). A name no client knows is left to the
-     * client, which warns of it.
+     * {@code KAFKA_HOSTS} that names no broker, a {@code KAFKA_PRODUCER_COMPRESSION} the producer does not know, an entry
+     * of {@code KAFKA_CLIENT_PROPERTIES} whose value a producer, consumer or admin client refuses (of the wrong type, or
+     * not one it takes). A name no client knows is left to the client, which warns of it.
      *
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting
      */
     public static void check(Settings settings) {
         BootstrapServers.of(settings);
+        if (settings.has(COMPRESSION)) {
+            String codec = settings.getString(COMPRESSION);
+            refuseUnlessValid(ProducerConfig.configDef(), ProducerConfig.COMPRESSION_TYPE_CONFIG, codec,
+                    problem -> settings.invalid(COMPRESSION, "is '" + codec + "', which Kafka's producer refuses: " + problem));
+        }
         settings.getMap(CLIENT_PROPERTIES).forEach((name, value) -> {
             if (value == null) {
                 return;
             }
             for (ConfigDef client : List.of(ProducerConfig.configDef(), ConsumerConfig.configDef(), AdminClientConfig.configDef())) {
-                ConfigDef.ConfigKey key = client.configKeys().get(name);
-                if (key == null) {
-                    continue;
-                }
-                try {
-                    Object parsed = ConfigDef.parseType(name, String.valueOf(value), key.type);
-                    if (key.validator != null) {
-                        key.validator.ensureValid(name, parsed);
-                    }
-                } catch (ConfigException e) {
-                    throw settings.invalid(CLIENT_PROPERTIES, "gives " + name + " the value '" + value + "', which Kafka's clients refuse: "
-                            + e.getMessage());
-                }
+                refuseUnlessValid(client, name, String.valueOf(value), problem -> settings.invalid(CLIENT_PROPERTIES,
+                        "gives " + name + " the value '" + value + "', which Kafka's clients refuse: " + problem));
             }
         });
+    }
+
+    /** Throws what {@code refusal} makes of the problem when {@code client} would refuse {@code value} for {@code name}. */
+    private static void refuseUnlessValid(ConfigDef client, String name, String value, Function<String, RuntimeException> refusal) {
+        ConfigDef.ConfigKey key = client.configKeys().get(name);
+        if (key == null) {
+            return;
+        }
+        try {
+            Object parsed = ConfigDef.parseType(name, value, key.type);
+            if (key.validator != null) {
+                key.validator.ensureValid(name, parsed);
+            }
+        } catch (ConfigException e) {
+            throw refusal.apply(e.getMessage());
+        }
     }
 
     private Properties withClientProperties(Properties properties) {

@@ -13,14 +13,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -167,6 +170,57 @@ class KafkaClientsTest {
             });
             assertEquals(new String(request, StandardCharsets.UTF_8), texts.getFirst(), "a consumer without a group reads by assignment");
         }
+    }
+
+    /**
+     * A stats answer listing 20,000 domains, 1.3 MB, goes through a topic that takes Kafka's default 1 MiB: the Redis
+     * monitor's producer compresses it; uncompressed, as the original sends answers, the broker refuses it.
+     */
+    @Test
+    void theRedisMonitorsAnswersAreCompressedSoThatOneAboveTheTopicsLimitGoesThrough(EmbeddedStack stack) throws Exception {
+        String topic = "answers-" + UUID.randomUUID();
+        StringBuilder answer = new StringBuilder("{\"uuid\":\"u1\",\"domains\":{");
+        for (int i = 0; i < 20_000; i++) {
+            answer.append(i == 0 ? "" : ",").append("\"shop-").append(Integer.toString(i * 7_919, 36)).append(".example\":")
+                    .append("{\"total\":").append(i % 500).append(",\"high_priority\":").append(i % 90).append(",\"low_priority\":-3}");
+        }
+        byte[] large = answer.append("}}").toString().getBytes(StandardCharsets.UTF_8);
+        assertTrue(large.length > 1_300_000, large.length + " bytes");
+        Settings compressing = Settings.load("redis-monitor", new SettingsSources(null, Map.of(), Map.of("KAFKA_HOSTS", stack.kafkaBootstrap())));
+        Settings plain = Settings.load("redis-monitor", new SettingsSources(null, Map.of(),
+                Map.of("KAFKA_HOSTS", stack.kafkaBootstrap(), "KAFKA_PRODUCER_COMPRESSION", "none")));
+        try (Admin admin = new KafkaClients(compressing).admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("max.message.bytes", "1048588"))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+
+        try (Producer<String, byte[]> producer = new KafkaClients(plain).bytesProducer()) {
+            ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> producer.send(new ProducerRecord<>(topic, large)).get(30, TimeUnit.SECONDS));
+            assertTrue(refused.getCause() instanceof RecordTooLargeException, refused.toString());
+        }
+        try (Producer<String, byte[]> producer = new KafkaClients(compressing).bytesProducer()) {
+            producer.send(new ProducerRecord<>(topic, large)).get(30, TimeUnit.SECONDS);
+        }
+        Settings gateway = Settings.load("rest", new SettingsSources(null, Map.of(), Map.of("KAFKA_HOSTS", stack.kafkaBootstrap())));
+        try (Consumer<String, byte[]> consumer = new KafkaClients(gateway).bytesConsumer(null)) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            List<byte[]> read = new ArrayList<>();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> read.add(record.value()));
+                return !read.isEmpty();
+            });
+            assertEquals(new String(large, StandardCharsets.UTF_8), new String(read.getFirst(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void aCompressionTheProducerDoesNotKnowIsASettingsError() {
+        Settings wrong = Settings.load("redis-monitor", new SettingsSources(null, Map.of(), Map.of("KAFKA_PRODUCER_COMPRESSION", "rar")));
+        assertTrue(assertThrows(SettingsException.class, () -> KafkaClients.check(wrong)).getMessage()
+                .startsWith("Setting KAFKA_PRODUCER_COMPRESSION (from the command line) is 'rar', which Kafka's producer refuses: "));
     }
 
     @Test

@@ -157,7 +157,8 @@ public final class JobProcessor {
             // goes to the caller, not to the catch below: no answer of the job was sent)
             LOG.atError().addKeyValue("key", waiters.key()).addKeyValue("plugin", plugin.name()).addKeyValue("error", refused.getMessage())
                     .log("Kafka refused the answers of job {} as too large; giving it up", waiters.key());
-            giveUp(plugin, waiters, "Kafka refused the answer (KAFKA_PRODUCER_MAX_REQUEST_SIZE is the largest it takes): "
+            giveUp(plugin, waiters, "Kafka refused the answer as too large (KAFKA_PRODUCER_MAX_REQUEST_SIZE bounds it before "
+                    + "compression, the topic's max.message.bytes after): "
                     + describe(refused), started);
         } catch (OutboundUnavailableException e) {
             if (handled != null) {
