@@ -27,8 +27,9 @@ import org.scrapycluster.common.concurrent.Completions;
  * the admin client's {@code DescribeTopics}, and it is unanswered after a period. Kafka is out of reach once the
  * questions it left unanswered span the producer's {@code request.timeout.ms}, after which the producer gives a request
  * up too (30 s unless {@code KAFKA_CLIENT_PROPERTIES} says otherwise); a period is a third of that, so that it takes at
- * least two questions, and with a reader every period four, and a broker's restart or a leader's election is no outage
- * (docs/operations.md, "Outages"). Thread-safe.
+ * least two questions, and with a reader every period four, and a broker's restart or a leader's election is no outage.
+ * Until Kafka has answered a first question, one left unanswered puts it out of reach (docs/operations.md, "Outages").
+ * Thread-safe.
  */
 public final class TopicReach implements AutoCloseable {
 
@@ -122,20 +123,22 @@ public final class TopicReach implements AutoCloseable {
 
     /**
      * Since when Kafka is out of reach, in a few words, when the questions it has not answered since it last answered one
-     * span at least the out-of-reach span, from the first to the last; empty while it answers. A question is
-     * unanswered when it timed out, failed for a reason that may pass, or Kafka has no leader for any of the topic's
-     * partitions; a topic Kafka does not have is an answer (a producer may create it). When Kafka was last asked longer
-     * than the period ago, it is asked again; that answer is for a later call.
+     * span at least the out-of-reach span, from the first to the last, or, when it has answered none yet, as soon as one
+     * went unanswered (nothing says it was ever in reach: a service started while Kafka is away is not ready); empty
+     * while it answers. A question is unanswered when it timed out, failed for a reason that may pass, or Kafka has no
+     * leader for any of the topic's partitions; a topic Kafka does not have is an answer (a producer may create it).
+     * When Kafka was last asked longer than the period ago, it is asked again; that answer is for a later call.
      */
     public Optional<String> outOfReach() {
         askWhenDue();
         Silence unanswered = silence;
-        if (unanswered == null || unanswered.spans().compareTo(outOfReach) < 0) {
+        Instant lastAnswered = answeredAt;
+        boolean answeredNone = lastAnswered.equals(Instant.MIN);
+        if (unanswered == null || !answeredNone && unanswered.spans().compareTo(outOfReach) < 0) {
             return Optional.empty();
         }
-        Instant lastAnswered = answeredAt;
         return Optional.of("Kafka has left every question since " + unanswered.from() + " unanswered (whether " + topic
-                + " has a leader)" + (lastAnswered.equals(Instant.MIN) ? "" : "; it last answered one asked at " + lastAnswered));
+                + " has a leader); " + (answeredNone ? "it has answered none yet" : "it last answered one asked at " + lastAnswered));
     }
 
     private void askWhenDue() {

@@ -27,8 +27,10 @@ class TopicReachTest {
 
     private static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
     private static final Duration PERIOD = Duration.ofSeconds(10);
-    private static final String SILENT_SINCE_START =
-            "Kafka has left every question since 2026-03-01T10:00:00Z unanswered (whether demo.crawled_firehose has a leader)";
+    private static final String SILENT_SINCE_START = "Kafka has left every question since 2026-03-01T10:00:00Z unanswered "
+            + "(whether demo.crawled_firehose has a leader); it has answered none yet";
+    private static final String SILENT_AFTER_AN_ANSWER = "Kafka has left every question since 2026-03-01T10:00:10Z unanswered "
+            + "(whether demo.crawled_firehose has a leader); it last answered one asked at 2026-03-01T10:00:00Z";
 
     private final SettableClock clock = new SettableClock(START);
     private final List<CompletableFuture<Boolean>> questions = new ArrayList<>();
@@ -58,22 +60,40 @@ class TopicReachTest {
         return said;
     }
 
+    /** Kafka answers the first question, and {@link #PERIOD} passes. */
+    private void answeredOnce() {
+        reach.outOfReach();
+        questions.getLast().complete(true);
+        clock.advance(PERIOD);
+    }
+
     @Test
     void kafkaIsOutOfReachOnceQuestionsOverThirtySecondsWentUnanswered() {
+        answeredOnce();
         for (int i = 0; i < 4; i++) {
             assertEquals(Optional.empty(), readUnanswered(), "question " + i);
         }
-        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach(), "the first question, asked at the start, was unanswered");
+        assertEquals(Optional.of(SILENT_AFTER_AN_ANSWER), reach.outOfReach(), "the first question after the answer was unanswered");
+    }
+
+    /** Nothing says a Kafka that has answered nothing yet was ever in reach: a service started while it is away is not ready. */
+    @Test
+    void kafkaThatHasAnsweredNothingYetIsOutOfReachOnceAQuestionWentUnanswered() {
+        assertEquals(Optional.empty(), readUnanswered(), "the first question, under way");
+        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach());
+        questions.getLast().complete(true);
+        assertEquals(Optional.empty(), reach.outOfReach(), "answered");
     }
 
     @Test
     void aTopicWithoutLeaderIsOutOfReachToo() {
+        answeredOnce();
         for (int i = 0; i < 4; i++) {
             reach.outOfReach();
             questions.getLast().complete(false);
             clock.advance(PERIOD);
         }
-        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach());
+        assertEquals(Optional.of(SILENT_AFTER_AN_ANSWER), reach.outOfReach());
     }
 
     @Test
@@ -122,11 +142,12 @@ class TopicReachTest {
 
     @Test
     void oneUnansweredQuestionIsNoOutageHoweverLongAgoItWasAsked() {
+        answeredOnce();
         readUnanswered();
         clock.advance(Duration.ofMinutes(5));
 
         assertEquals(Optional.empty(), readUnanswered(), "a reader after a long pause sees one unanswered question");
-        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach(), "a second one, five minutes after the first");
+        assertEquals(Optional.of(SILENT_AFTER_AN_ANSWER), reach.outOfReach(), "a second one, five minutes after the first");
     }
 
     @Test
@@ -156,10 +177,15 @@ class TopicReachTest {
     @Test
     void aShorterRequestTimeoutAsksEveryThirdOfItAndIsOutOfReachAfterIt() {
         reach = reachAfter(Duration.ofSeconds(6));
+        reach.outOfReach();
+        questions.getLast().complete(true);
+        clock.advance(Duration.ofSeconds(2));
         for (int i = 0; i < 4; i++) {
             assertEquals(Optional.empty(), readUnanswered(Duration.ofSeconds(2)), "question " + i);
         }
-        assertEquals(Optional.of(SILENT_SINCE_START), reach.outOfReach(), "questions over 6 s went unanswered");
+        assertEquals(Optional.of("Kafka has left every question since 2026-03-01T10:00:02Z unanswered (whether "
+                + "demo.crawled_firehose has a leader); it last answered one asked at 2026-03-01T10:00:00Z"), reach.outOfReach(),
+                "questions over 6 s went unanswered");
         assertEquals(List.of(Duration.ofSeconds(2)), waits.stream().distinct().toList(), "each waits a third of 6 s");
     }
 
