@@ -11,7 +11,6 @@ import org.scrapycluster.api.Extension;
 import org.scrapycluster.api.ItemPipeline;
 import org.scrapycluster.api.LinkFilter;
 import org.scrapycluster.api.Spider;
-import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.extension.FoundExtension;
@@ -30,7 +29,7 @@ import picocli.CommandLine.Spec;
  * {@code scrapy-cluster plugins}: the plugin folders searched, and every extension found in the services'
  * class path and in those folders — its kind, name, the jar it comes from and that jar's version.
  */
-@Command(name = "plugins", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+@Command(name = "plugins", mixinStandardHelpOptions = true,
         description = "List the plugin folders and every spider, item pipeline, link filter, downloader middleware, Kafka and Redis"
                 + " monitor plugin found.")
 public final class PluginsCommand implements Callable<Integer> {

@@ -12,7 +12,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
-import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.cli.CheckOption;
 import org.scrapycluster.common.cli.SettingsOptions;
 import org.scrapycluster.common.logging.LogConfig;
@@ -38,7 +37,7 @@ import picocli.CommandLine.Spec;
  * {@code scrapy-cluster standalone}: runs the whole cluster in this JVM, prints one ready line,
  * and stops cleanly on Ctrl-C or SIGTERM (or when its thread is interrupted).
  */
-@Command(name = "standalone", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+@Command(name = "standalone", mixinStandardHelpOptions = true,
         description = {"Run the whole cluster in one JVM: embedded Kafka (127.0.0.1:9092), ZooKeeper (127.0.0.1:2181)"
                 + " and Redis (127.0.0.1:6379), each unless its address is configured, and the services, with the REST"
                 + " gateway and web UI on 127.0.0.1:5343 (FLASK_HOST, FLASK_PORT).",

@@ -5,7 +5,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.SettingsGroup;
 
@@ -20,7 +19,7 @@ import picocli.CommandLine.Spec;
  * The launcher runs it once per build, on JDK 25 or newer, with {@code -XX:AOTCacheOutput}, and starts later runs
  * with the cache it leaves.
  */
-@Command(name = "train", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+@Command(name = "train", mixinStandardHelpOptions = true,
         description = {"Crawl a synthetic site with the whole cluster in this JVM, on free ports and loopback addresses,"
                 + " then stop: the training run for a JVM ahead-of-time cache (java -XX:AOTCacheOutput=FILE ... train),"
                 + " which ./scrapy-cluster makes once per build on JDK 25 or newer.",

@@ -48,6 +48,27 @@ class ScrapyClusterCommandTest {
     }
 
     @Test
+    void everySubcommandAnswersVersionAsTheRootDoes() {
+        assertEquals(0, run("--version"));
+        String version = out.toString();
+        for (String[] command : List.of(new String[] {"crawler"}, new String[] {"dump", "list"}, new String[] {"zookeeper", "push"},
+                new String[] {"bench", "crawl"}, new String[] {"standalone"})) {
+            out.getBuffer().setLength(0);
+            List<String> args = new ArrayList<>(List.of(command));
+            args.add("--version");
+            assertEquals(0, run(args.toArray(String[]::new)), args.toString());
+            assertEquals(version, out.toString(), args.toString());
+        }
+    }
+
+    /** A file or a server that is not there is said in one line: a stack trace is for a bug. */
+    @Test
+    void aFailureOfInputOrOutputIsOneLineWithoutAStackTrace() {
+        assertEquals(1, run("bench", "profile", "/nonexistent/recording.jfr"));
+        assertTrue(err.toString().startsWith("scrapy-cluster bench profile: ") && err.toString().strip().lines().count() == 1, err.toString());
+    }
+
+    @Test
     void aContributedSubcommandSharesTheSettingsOptions() {
         assertEquals(0, run("echo-setting", "--set", "QUEUE_HITS=25", "--log-level", "DEBUG", "QUEUE_HITS"));
         assertEquals("QUEUE_HITS=25", out.toString().strip());

@@ -3,6 +3,7 @@ package org.scrapycluster.common.cli;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -56,6 +57,7 @@ public final class ScrapyClusterCommand implements Runnable {
                 .toList();
         // Each through a CommandLine of its own, so that a contributed command's model transformer runs.
         contributed.forEach(command -> commandLine.addSubcommand(new CommandLine(command)));
+        answerVersionLikeTheRoot(commandLine, commandLine.getCommandSpec().versionProvider());
         // After the subcommands are added: picocli hands the writer and the converter to those it has at the time.
         commandLine.setOut(standardOutput());
         commandLine.registerConverter(Path.class, ScrapyClusterCommand::path);
@@ -65,12 +67,31 @@ public final class ScrapyClusterCommand implements Runnable {
                 : picocli.handleParseException(e, args));
         commandLine.setExecutionExceptionHandler((e, cli, parsed) -> {
             cli.getErr().println(cli.getCommandSpec().qualifiedName() + ": " + message(e));
-            if (!(e instanceof SettingsException)) {
-                e.printStackTrace(cli.getErr());
+            if (!(e instanceof SettingsException) && !causedByInputOrOutput(e)) {
+                e.printStackTrace(cli.getErr()); // a bug's, for its report
             }
             return e instanceof SettingsException ? 2 : 1;
         });
         return commandLine;
+    }
+
+    /** Gives {@code command} and every command under it {@code version}, which {@code --version} prints. */
+    private static void answerVersionLikeTheRoot(CommandLine command, CommandLine.IVersionProvider version) {
+        command.getCommandSpec().versionProvider(version);
+        command.getSubcommands().values().forEach(subcommand -> answerVersionLikeTheRoot(subcommand, version));
+    }
+
+    /**
+     * Whether {@code e} comes of a file, a connection or a pipe that failed (a file not found, a server that does not
+     * listen): its message says it all, where a stack trace would only bury it.
+     */
+    private static boolean causedByInputOrOutput(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs {@code args} on {@code commandLine} and ends the JVM with the command's status. */
