@@ -290,8 +290,9 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
     }
 
     /**
-     * Prints messages until {@code count} or Ctrl-C (0), or until standard output cannot be written any more, its reader
-     * gone as after {@code dump ... | head -1} (1); then sums up what it printed.
+     * Prints messages until {@code count} or Ctrl-C (0), then sums up what it printed; or until standard output cannot be
+     * written any more, its reader gone as after {@code dump ... | head -1} (1), which it says in one line: its sum would
+     * count messages its reader never took, and show the last of them.
      */
     private int dump(Consumer<byte[], byte[]> consumer, MessageRenderer renderer, KafkaAnswers answers, PrintWriter out,
             PrintWriter err) {
@@ -307,10 +308,12 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
         } finally {
             out.flush();
             // printed into an output that failed, a message may never have reached its reader: the group shows it again
-            if (commitsPrinted() && !out.checkError()) {
-                printed.commit(consumer, err);
+            if (!out.checkError()) {
+                if (commitsPrinted()) {
+                    printed.commit(consumer, err);
+                }
+                tally.summarise(err);
             }
-            tally.summarise(err);
         }
         return 0;
     }
