@@ -77,7 +77,8 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
             throw new IllegalArgumentException("Redis database must be 0 or more, got " + db);
         }
         if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("Redis timeout must be positive, got " + timeout);
+            throw new IllegalArgumentException("Redis timeout (REDIS_SOCKET_TIMEOUT) must be more than 0 seconds, got "
+                    + timeout.toMillis() / 1000.0);
         }
         if (password != null && password.isEmpty()) {
             password = null;

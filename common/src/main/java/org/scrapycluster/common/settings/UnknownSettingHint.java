@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * What the error of a setting name no layer may set here adds, for a name written as settings are (UPPER_SNAKE_CASE):
- * for a setting of other services, which they are and the name scoped to one of them, which any service takes and only
+ * for a name that the crawler spells with {@code SC_} before it ({@code LOG_LEVEL} given to a crawler), that name; for a
+ * setting of other services, which they are and the name scoped to one of them, which any service takes and only
  * that one applies ({@code standalone.STANDALONE_CRAWLERS}); else the declared name it most likely misspells, at most
  * {@value #MOST_EDITS} letters away; else where an extension's own settings come from (the environment only,
  * docs/extending.md).
@@ -15,12 +16,18 @@ import java.util.Optional;
 final class UnknownSettingHint {
 
     private static final int MOST_EDITS = 2;
+    /** What the crawler's logging settings begin with, the others' without it ({@code SC_LOG_LEVEL}, {@code LOG_LEVEL}). */
+    private static final String CRAWLER_PREFIX = "SC_";
 
     private UnknownSettingHint() {
     }
 
     /** The hint for {@code name}, given the names declared where it was refused; empty when there is none. */
     static String of(String name, Collection<String> declaredHere) {
+        if (declaredHere.contains(CRAWLER_PREFIX + name)) {
+            return "; did you mean " + CRAWLER_PREFIX + name + "? (the crawler's names for the other services' " + name
+                    + ", as in the original)";
+        }
         List<String> declaring = SettingsSchema.SERVICES.stream().filter(service -> SettingsSchema.load(service).find(name).isPresent())
                 .toList();
         if (!declaring.isEmpty()) {

@@ -203,6 +203,10 @@ class RedisConnectionTest {
         Settings badPort = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of("REDIS_PORT", "70000")));
         SettingsException e = assertThrows(SettingsException.class, () -> RedisEndpoint.from(badPort));
         assertEquals("The Redis settings of the kafka-monitor cannot be used: Redis port must be 1-65535, got 70000", e.getMessage());
+
+        Settings negative = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(), Map.of("REDIS_SOCKET_TIMEOUT", "-3")));
+        assertEquals("The Redis settings of the kafka-monitor cannot be used: Redis timeout (REDIS_SOCKET_TIMEOUT) must be more than "
+                + "0 seconds, got -3.0", assertThrows(SettingsException.class, () -> RedisEndpoint.from(negative)).getMessage());
     }
 
     @Test

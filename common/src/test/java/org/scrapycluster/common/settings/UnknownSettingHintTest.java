@@ -24,4 +24,10 @@ class UnknownSettingHintTest {
                 UnknownSettingHint.of("QUEUE_HITZ", List.of("QUEUE_WINDOW", "QUEUE_HITS", "QUEUE_HITS_MAX")));
         assertEquals("; did you mean A_B?", UnknownSettingHint.of("A_X", List.of("A_C", "A_B")));
     }
+
+    @Test
+    void theCrawlersNameForAnotherServicesLoggingSettingIsNamed() {
+        assertEquals("; did you mean SC_LOG_LEVEL? (the crawler's names for the other services' LOG_LEVEL, as in the original)",
+                UnknownSettingHint.of("LOG_LEVEL", List.of("SC_LOG_LEVEL", "SC_LOG_JSON", "QUEUE_HITS")));
+    }
 }
