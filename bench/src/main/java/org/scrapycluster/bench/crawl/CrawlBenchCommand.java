@@ -32,8 +32,9 @@ import picocli.CommandLine.Option;
  * one node can fetch, not moderated); politeness otherwise keeps its defaults (robots.txt obeyed).
  */
 @Command(name = "crawl", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Measure pages/s of one crawler node (a JVM of its own) crawling a synthetic site on loopback addresses,",
-                "from the first seed to the last result on Kafka, with the node's CPU time and peak RSS."})
+        description = {"Measure pages/s of one crawler node crawling a synthetic site on loopback addresses.",
+                "The node runs in a JVM of its own; measured from the first seed to the last result on Kafka, with the node's CPU "
+                        + "time and peak RSS."})
 public final class CrawlBenchCommand implements BenchmarkCommand, Callable<Integer> {
 
     @Option(names = "--domains", paramLabel = "N", description = "Domains of the site, each a loopback address (default: ${DEFAULT-VALUE}).")

@@ -24,9 +24,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code scrapy-cluster bench micro [REGEX]}: the JMH benchmarks of this package, in forked JVMs. */
 @Command(name = "micro", mixinStandardHelpOptions = true,
-        description = {"JMH micro benchmarks of the per-page work on one thread: URL canonicalisation, fingerprints and",
-                "registered domains, link extraction, body decoding, queue member encoding, Redis arguments, request validation,",
-                "the meta refresh look, robots.txt rules, link regexes. Needs no server."})
+        description = {"JMH micro benchmarks of the per-page work on one thread; needs no server.",
+                "Measured: URL canonicalisation, fingerprints and registered domains, link extraction, body decoding, queue member "
+                        + "encoding, Redis arguments, request validation, the meta refresh look, robots.txt rules, link regexes."})
 public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<Integer> {
 
     /** The gc profiler's result for the bytes allocated per operation. */
@@ -39,13 +39,15 @@ public final class MicroBenchmarkCommand implements BenchmarkCommand, Callable<I
             description = "Which benchmarks to run, by class and method name (default: all).")
     String include;
 
-    @Option(names = "--forks", defaultValue = "1", description = "JVMs per benchmark (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--forks", defaultValue = "1", paramLabel = "N", description = "JVMs per benchmark (default: ${DEFAULT-VALUE}).")
     int forks;
 
-    @Option(names = "--iterations", defaultValue = "5", description = "Measured iterations per fork (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--iterations", defaultValue = "5", paramLabel = "N",
+            description = "Measured iterations per fork (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--seconds", defaultValue = "2", description = "Seconds per iteration, warm-up and measured (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", defaultValue = "2", paramLabel = "SECONDS",
+            description = "Seconds per iteration, warm-up and measured (default: ${DEFAULT-VALUE}).")
     int seconds;
 
     @Option(names = "--allocation", description = "Also measure the bytes each operation allocates (JMH's gc profiler).")

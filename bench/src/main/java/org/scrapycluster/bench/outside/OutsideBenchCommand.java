@@ -29,11 +29,10 @@ import picocli.CommandLine.Option;
  * {@code bench --kafka}.
  */
 @Command(name = "outside", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Measure a running cluster from outside: crawls of a synthetic site served from",
-                "this JVM on 127.0.0.11 to 127.0.0.30, their requests sent to the cluster's",
-                "incoming topic, each over when its crawled firehose stands still; pages/s by",
-                "the results' timestamps, and CPU a page of each process named with --pid,",
-                "with the crawl's quiet end and up to its last results."})
+        description = {"Measure a running cluster from outside, with crawls of a synthetic site.",
+                "The site is served from this JVM on 127.0.0.11 to 127.0.0.30, the crawls' requests sent to the cluster's incoming "
+                        + "topic; a crawl is over when its crawled firehose stands still. Prints pages/s by the results' timestamps, "
+                        + "and CPU a page of each process named with --pid, with the crawl's quiet end and up to its last results."})
 public final class OutsideBenchCommand implements BenchmarkCommand, Callable<Integer> {
 
     @Option(names = "--pid", paramLabel = "NAME=PID", required = true,

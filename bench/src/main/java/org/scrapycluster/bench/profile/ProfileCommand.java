@@ -17,9 +17,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code scrapy-cluster bench profile FILE.jfr}: a recording's CPU by thread and by method, as Markdown tables. */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-        description = {"Summarise a Java Flight Recorder file as Markdown tables: CPU by thread, and the sampled methods",
-                "by share of stacks (inclusive and self). Record a crawl node with",
-                "bench crawl --jvm-option=-XX:StartFlightRecording=filename=node.jfr,settings=profile. Needs no server."})
+        description = {"Summarise a Java Flight Recorder file as Markdown tables; needs no server.",
+                "CPU by thread, and the sampled methods by share of stacks (inclusive and self). Record a crawler node with "
+                        + "bench crawl --jvm-option=-XX:StartFlightRecording=filename=node.jfr,settings=profile."})
 public final class ProfileCommand implements BenchmarkCommand, Callable<Integer> {
 
     @Spec
@@ -28,7 +28,7 @@ public final class ProfileCommand implements BenchmarkCommand, Callable<Integer>
     @Parameters(paramLabel = "FILE", description = "The recording (.jfr).")
     Path recording;
 
-    @Option(names = "--skip", defaultValue = "0.5",
+    @Option(names = "--skip", defaultValue = "0.5", paramLabel = "SHARE",
             description = "Share of the recording, from its start, left out as warm-up (default: ${DEFAULT-VALUE}).")
     double skip;
 
@@ -40,7 +40,7 @@ public final class ProfileCommand implements BenchmarkCommand, Callable<Integer>
             description = "Which methods the inclusive table lists, by class and name (default: ${DEFAULT-VALUE}).")
     Pattern methods;
 
-    @Option(names = "--top", defaultValue = "20", description = "Rows per table (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--top", defaultValue = "20", paramLabel = "N", description = "Rows per table (default: ${DEFAULT-VALUE}).")
     int top;
 
     @Override

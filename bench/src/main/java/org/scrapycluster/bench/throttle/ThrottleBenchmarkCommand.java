@@ -19,10 +19,12 @@ public final class ThrottleBenchmarkCommand implements BenchmarkCommand, Callabl
     @Mixin
     BenchmarkRun run;
 
-    @Option(names = "--concurrency", defaultValue = "64", description = "Decisions kept in flight on the connection (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", defaultValue = "64", paramLabel = "N",
+            description = "Decisions kept in flight on the connection (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--seconds", defaultValue = "10", description = "Longest duration of each scenario (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", defaultValue = "10", paramLabel = "SECONDS",
+            description = "Longest duration of each scenario (default: ${DEFAULT-VALUE}).")
     int seconds;
 
     @Override
