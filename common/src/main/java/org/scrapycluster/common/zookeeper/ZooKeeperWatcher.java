@@ -25,7 +25,6 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.PathUtils;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Watches one ZooKeeper node and hands its text to a listener: once at start when the node is
@@ -54,7 +53,6 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     /** The error of an outage, as the original reports it. */
     public static final String CONNECTION_INTERRUPTED = "Connection interrupted with Zookeeper, re-establishing";
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperWatcher.class);
     private static final long READ_RETRY_SECONDS = 5;
 
     /** Receives the text of the config node. */
@@ -71,6 +69,8 @@ public final class ZooKeeperWatcher implements AutoCloseable {
 
     private final ZooKeeperConnection connection;
     private final String path;
+    /** The user's logger, so that a process of several services ({@code standalone}) tells whose watcher speaks. */
+    private final Logger log;
     private final ConfigListener configs;
     private final ValidityListener validity;
     private final ExecutorService events;
@@ -92,9 +92,11 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     private volatile String reason = "not connected yet";
     private volatile boolean closed;
 
-    private ZooKeeperWatcher(ZooKeeperConnection connection, String path, ConfigListener configs, ValidityListener validity) {
+    private ZooKeeperWatcher(ZooKeeperConnection connection, String path, ConfigListener configs, ValidityListener validity,
+            Logger log) {
         this.connection = connection;
         this.path = path;
+        this.log = log;
         this.configs = configs;
         this.validity = validity;
         this.events = Executors.newSingleThreadExecutor(runnable -> {
@@ -108,15 +110,16 @@ public final class ZooKeeperWatcher implements AutoCloseable {
     /**
      * Starts watching the node at {@code path} ({@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}). Waits up to the
      * connection timeout for the first delivery; when ZooKeeper does not answer by then, logs a warning and returns, and
-     * the first delivery comes later.
+     * the first delivery comes later. What the watcher logs goes to {@code log}, the user's.
      *
      * @throws IllegalArgumentException when {@code path} is no ZooKeeper path
      */
     public static ZooKeeperWatcher start(ZooKeeperConnection connection, String path, ConfigListener configs,
-            ValidityListener validity) {
+            ValidityListener validity, Logger log) {
         PathUtils.validatePath(Objects.requireNonNull(path, "path"));
         ZooKeeperWatcher watcher = new ZooKeeperWatcher(Objects.requireNonNull(connection, "connection"), path,
-                Objects.requireNonNull(configs, "configs"), Objects.requireNonNull(validity, "validity"));
+                Objects.requireNonNull(configs, "configs"), Objects.requireNonNull(validity, "validity"),
+                Objects.requireNonNull(log, "log"));
         watcher.begin();
         return watcher;
     }
@@ -128,7 +131,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         try {
             firstRead.get(connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            LOG.warn("ZooKeeper at {} does not answer yet; {} will be read as soon as it does",
+            log.warn("ZooKeeper at {} does not answer yet; {} will be read as soon as it does",
                     connection.connectString(), path);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -184,7 +187,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         events.shutdown();
         try {
             if (!events.awaitTermination(wait.toNanos() - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
-                LOG.warn("the watcher of {} did not stop in time", path);
+                log.warn("the watcher of {} did not stop in time", path);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -197,7 +200,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new))
                     .get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            LOG.debug("closing the client while {} is still being created", path);
+            log.debug("closing the client while {} is still being created", path);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -226,7 +229,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         if (state.isConnected()) {
             connected = true;
             if (state == ConnectionState.RECONNECTED) {
-                LOG.info("connection to ZooKeeper at {} is back", connection.connectString());
+                log.info("connection to ZooKeeper at {} is back", connection.connectString());
             }
             createNode();
             updateValidity();
@@ -235,7 +238,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             }
         } else {
             connected = false;
-            LOG.warn("connection to ZooKeeper at {} is {}; keeping the config last read from {}",
+            log.warn("connection to ZooKeeper at {} is {}; keeping the config last read from {}",
                     connection.connectString(), state, path);
             setValid(false, CONNECTION_INTERRUPTED);
         }
@@ -255,7 +258,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
             }).forPath(path, new byte[0]);
         } catch (Exception e) {
             created.complete(null);
-            LOG.warn("cannot create {}: {}", path, e.toString());
+            log.warn("cannot create {}: {}", path, e.toString());
         }
     }
 
@@ -266,9 +269,9 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         }
         if (closed) {
             // a create the close did not wait for any longer, ended by the client's close
-            LOG.debug("{} not created before the watcher closed: {}", path, KeeperException.Code.get(code));
+            log.debug("{} not created before the watcher closed: {}", path, KeeperException.Code.get(code));
         } else {
-            LOG.warn("cannot create {}: {}", path, KeeperException.Code.get(code));
+            log.warn("cannot create {}: {}", path, KeeperException.Code.get(code));
         }
     }
 
@@ -289,7 +292,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         }
         if (!failure.equals(failureTold)) {
             failureTold = failure;
-            LOG.warn("reading {} from ZooKeeper failed; read again every {} s and when the connection is back: {}",
+            log.warn("reading {} from ZooKeeper failed; read again every {} s and when the connection is back: {}",
                     path, READ_RETRY_SECONDS, failure);
         }
         if (connected) {
@@ -334,7 +337,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         try {
             configs.configChanged(text);
         } catch (RuntimeException e) {
-            LOG.error("the config listener of {} failed", path, e);
+            log.error("the config listener of {} failed", path, e);
         }
     }
 
@@ -355,7 +358,7 @@ public final class ZooKeeperWatcher implements AutoCloseable {
         try {
             validity.validityChanged(now, why);
         } catch (RuntimeException e) {
-            LOG.error("the validity listener of {} failed", path, e);
+            log.error("the validity listener of {} failed", path, e);
         }
     }
 

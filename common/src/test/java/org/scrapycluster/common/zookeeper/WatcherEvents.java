@@ -6,9 +6,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Records what a {@link ZooKeeperWatcher} tells its listeners, and writes nodes as another ZooKeeper client would. */
 final class WatcherEvents implements ZooKeeperWatcher.ConfigListener, ZooKeeperWatcher.ValidityListener {
+
+    /** The logger the tests' watchers write to, a service's in a service: the class's own name. */
+    static final Logger WATCHER_LOG = LoggerFactory.getLogger(ZooKeeperWatcher.class);
 
     /** A validity change as the listener heard it. */
     record Validity(boolean valid, String reason) {

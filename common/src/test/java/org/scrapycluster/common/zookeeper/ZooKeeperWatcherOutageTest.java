@@ -50,7 +50,7 @@ class ZooKeeperWatcherOutageTest {
 
     @Test
     void keepsTheLastConfigThroughAnOutageAndDeliversAfterIt() throws Exception {
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events, WatcherEvents.WATCHER_LOG)) {
             write(FIRST);
             await().atMost(PATIENCE).until(() -> FIRST.equals(events.lastText()));
 
@@ -78,7 +78,7 @@ class ZooKeeperWatcherOutageTest {
     @Test
     void startsWhileZooKeeperIsDownAndDeliversWhenItComes() throws Exception {
         zookeeper.stop();
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events, WatcherEvents.WATCHER_LOG)) {
             assertFalse(watcher.isValid());
             assertEquals(List.of(), events.texts);
 
@@ -91,7 +91,7 @@ class ZooKeeperWatcherOutageTest {
 
     @Test
     void aNodeWrittenAgainAtTheSameVersionWhileTheConnectionWasAwayIsDelivered() throws Exception {
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events, WatcherEvents.WATCHER_LOG)) {
             redeployedWithoutItsDataAfterReading(FIRST, watcher);
             write(SECOND); // created anew: the version the first text had
 
@@ -102,7 +102,7 @@ class ZooKeeperWatcherOutageTest {
 
     @Test
     void aNodeDeletedWhileTheConnectionWasAwayDeliversItsLoss() throws Exception {
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events, WatcherEvents.WATCHER_LOG)) {
             redeployedWithoutItsDataAfterReading(FIRST, watcher);
 
             await().atMost(PATIENCE).until(() -> "".equals(events.lastText()));
@@ -115,7 +115,7 @@ class ZooKeeperWatcherOutageTest {
         try (CuratorFramework other = WatcherEvents.writer(zookeeper.connectString())) {
             other.create().creatingParentsIfNeeded().withACL(List.of(new ACL(ZooDefs.Perms.WRITE | ZooDefs.Perms.ADMIN,
                     ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath(PATH, FIRST.getBytes(StandardCharsets.UTF_8));
-            try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events)) {
+            try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, PATH, events, events, WatcherEvents.WATCHER_LOG)) {
                 await().atMost(PATIENCE).until(() -> watcher.problem().orElse("").startsWith("cannot read " + PATH));
                 assertFalse(watcher.firstRead().toCompletableFuture().isDone(), "a refusal says nothing of the node's text");
                 assertEquals(List.of(), events.texts);

@@ -49,7 +49,7 @@ class ZooKeeperWatcherTest {
     @Test
     void createsTheMissingNodeAndDeliversEveryChange() throws Exception {
         String path = root + "/crawler/all";
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events, WatcherEvents.WATCHER_LOG)) {
             await().atMost(PATIENCE).until(() -> other.checkExists().forPath(path) != null);
             await().atMost(PATIENCE).until(watcher::isValid);
             assertEquals(List.of(), events.texts, "an empty node delivers nothing");
@@ -78,7 +78,7 @@ class ZooKeeperWatcherTest {
     void deliversANonEmptyNodeOnceAtStart() throws Exception {
         String path = root + "/all";
         WatcherEvents.write(other, path, CNN);
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events, WatcherEvents.WATCHER_LOG)) {
             assertEquals(List.of(CNN), events.texts, "delivered before start returns");
             assertEquals(CNN, watcher.contents());
         }
@@ -89,7 +89,7 @@ class ZooKeeperWatcherTest {
     void deliversANodeAsLargeAsTheServerStores() throws Exception {
         String path = root + "/crawler/all";
         String largest = WatcherEvents.writeLargest(other, path);
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, events, events, WatcherEvents.WATCHER_LOG)) {
             assertTrue(largest.equals(watcher.contents()),
                     () -> "delivered before start returns, not " + watcher.contents().length() + " characters");
             assertTrue(watcher.isValid());
@@ -108,7 +108,7 @@ class ZooKeeperWatcherTest {
                 CapturedLog watcher = CapturedLog.start(ZooKeeperWatcher.class, Level.WARN)) {
             for (int i = 0; i < 20; i++) {
                 String path = root + "/" + i + "/crawler/all";
-                ZooKeeperWatcher.start(connection, path, events, events).close();
+                ZooKeeperWatcher.start(connection, path, events, events, WatcherEvents.WATCHER_LOG).close();
             }
             assertEquals(List.of(), Stream.of(curator, client, watcher).flatMap(log -> log.lines().stream()).toList());
         }
@@ -122,7 +122,7 @@ class ZooKeeperWatcherTest {
             seen.add(text);
             throw new IllegalStateException("listener bug");
         };
-        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, failing, events)) {
+        try (ZooKeeperWatcher watcher = ZooKeeperWatcher.start(connection, path, failing, events, WatcherEvents.WATCHER_LOG)) {
             assertNotNull(watcher);
             WatcherEvents.write(other, path, CNN);
             await().atMost(PATIENCE).until(() -> seen.contains(CNN));

@@ -83,7 +83,7 @@ public final class DomainConfigFollower implements AutoCloseable {
      */
     public void start(ZooKeeperConnection connection, String path) {
         this.path = path;
-        watcher = ZooKeeperWatcher.start(connection, path, this::apply, this::validityChanged);
+        watcher = ZooKeeperWatcher.start(connection, path, this::apply, this::validityChanged, LOG);
         watcher.firstRead().thenRun(this::firstRead);
         if (reading.compareAndSet(Reading.NOT_YET, Reading.WAITING)) {
             LOG.atWarn().addKeyValue("path", path).addKeyValue("reason", waitingReason())

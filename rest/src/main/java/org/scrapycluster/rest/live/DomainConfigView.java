@@ -6,6 +6,8 @@ import org.scrapycluster.common.zookeeper.DomainConfig;
 import org.scrapycluster.common.zookeeper.DomainConfigYaml;
 import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.common.zookeeper.ZooKeeperWatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The domain config of ZooKeeper ({@code ZOOKEEPER_ASSIGN_PATH + ZOOKEEPER_ID}) as the crawlers
@@ -16,6 +18,8 @@ import org.scrapycluster.common.zookeeper.ZooKeeperWatcher;
  * starts without waiting for ZooKeeper.
  */
 final class DomainConfigView implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DomainConfigView.class);
 
     private final ZooKeeperConnection connection;
     private final String path;
@@ -38,7 +42,7 @@ final class DomainConfigView implements AutoCloseable {
         Thread.ofVirtual().name("rest-zookeeper-view").start(() -> {
             ZooKeeperWatcher started = ZooKeeperWatcher.start(connection, path,
                     this::read,
-                    (isValid, reason) -> valid = isValid);
+                    (isValid, reason) -> valid = isValid, LOG);
             // completes after the first text read is delivered, so the config is that text once known
             started.firstRead().thenRun(() -> known = true);
             synchronized (this) {
