@@ -65,7 +65,8 @@ class ScrapyClusterCommandTest {
     @Test
     void aFailureOfInputOrOutputIsOneLineWithoutAStackTrace() {
         assertEquals(1, run("bench", "profile", "/nonexistent/recording.jfr"));
-        assertTrue(err.toString().startsWith("scrapy-cluster bench profile: ") && err.toString().strip().lines().count() == 1, err.toString());
+        assertTrue(err.toString().startsWith("scrapy-cluster bench profile: ") && err.toString().strip().lines().count() == 1,
+                err.toString());
     }
 
     @Test

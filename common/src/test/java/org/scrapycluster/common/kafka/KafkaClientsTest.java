@@ -186,7 +186,8 @@ class KafkaClientsTest {
         }
         byte[] large = answer.append("}}").toString().getBytes(StandardCharsets.UTF_8);
         assertTrue(large.length > 1_300_000, large.length + " bytes");
-        Settings compressing = Settings.load("redis-monitor", new SettingsSources(null, Map.of(), Map.of("KAFKA_HOSTS", stack.kafkaBootstrap())));
+        Settings compressing = Settings.load("redis-monitor", new SettingsSources(null, Map.of(),
+                Map.of("KAFKA_HOSTS", stack.kafkaBootstrap())));
         Settings plain = Settings.load("redis-monitor", new SettingsSources(null, Map.of(),
                 Map.of("KAFKA_HOSTS", stack.kafkaBootstrap(), "KAFKA_PRODUCER_COMPRESSION", "none")));
         try (Admin admin = new KafkaClients(compressing).admin()) {

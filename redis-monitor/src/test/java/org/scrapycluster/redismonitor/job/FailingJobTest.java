@@ -148,7 +148,8 @@ class FailingJobTest {
         assertEquals(1, handled.get());
         assertEquals(0L, bed.redis.sync().exists(key), "given up at once, and deleted");
         assertEquals(List.of("Kafka refused the answer as too large (KAFKA_PRODUCER_MAX_REQUEST_SIZE bounds it before "
-                + "compression, the topic's max.message.bytes after): The message is 2400361 bytes when serialized"), bed.answered("error"));
+                + "compression, the topic's max.message.bytes after): The message is 2400361 bytes when serialized"),
+                bed.answered("error"));
     }
 
     @Test
