@@ -70,7 +70,10 @@ class ZooKeeperWatcherTest {
             assertEquals(List.of(CNN, EBAY, ""), events.texts, "the same text twice is delivered once");
             assertEquals("", watcher.contents());
             assertTrue(watcher.isValid());
-            assertEquals(List.of(new WatcherEvents.Validity(true, "connected")), events.validity);
+            // a ZooKeeper just started may drop the first connection (a blip, told as such); connected is what lasts
+            assertEquals(new WatcherEvents.Validity(true, "connected"), events.validity.getLast(), events.validity.toString());
+            assertTrue(events.validity.stream().allMatch(told -> told.valid()
+                    || told.reason().equals(ZooKeeperWatcher.CONNECTION_INTERRUPTED)), events.validity.toString());
         }
     }
 
