@@ -44,6 +44,14 @@ public enum FetchError {
         return retryable;
     }
 
+    /**
+     * Whether the fetch failed before its host took a connection: the name did not resolve, nothing accepted the
+     * connection, or none was made in time. Another path of the same origin would have failed the same way then.
+     */
+    public boolean unconnected() {
+        return this == DNS || this == CONNECT_REFUSED || this == CONNECT_TIMEOUT;
+    }
+
     /** Whether the fetch ran out of {@code DOWNLOAD_TIMEOUT}: connecting, waiting for a byte, or in all. */
     public boolean timedOut() {
         return this == CONNECT_TIMEOUT || this == READ_TIMEOUT || this == TOTAL_TIMEOUT;

@@ -45,6 +45,15 @@ public record FetchResult(String url, int status, String reason, HeaderMap heade
         return encoding.decode(body);
     }
 
+    /**
+     * This failure, of a fetch that could not connect to its host ({@link FetchError#unconnected}), as the failure of a
+     * fetch of {@code url} on the same origin, which would have met it too: unsent, its message naming the fetch that met it.
+     */
+    public FetchResult asFailureOf(String url) {
+        return new FetchResult(url, 0, "", HeaderMap.empty(), body, null, HeaderMap.empty(), null, error,
+                errorMessage + " (fetching " + this.url + ")", timings);
+    }
+
     @Override
     public String toString() {
         return "FetchResult[" + url + " " + (error == null ? status + " " + reason + ", " + body.length + " bytes"

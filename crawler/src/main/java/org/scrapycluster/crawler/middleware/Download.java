@@ -6,32 +6,52 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.scrapycluster.api.DownloadRequest;
 import org.scrapycluster.crawler.fetch.FetchRequest;
+import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.fetch.HeaderMap;
 import org.scrapycluster.crawler.request.CrawlRequest;
 import org.scrapycluster.crawler.scheduler.LeasedRequest;
 
 /**
  * A leased crawl request on its way through the downloader middlewares: the crawl request as it was
- * handed out (what a retry or redirect is made from) and the headers it will carry on the wire.
+ * handed out (what a retry or redirect is made from), the headers it will carry on the wire, and the failure it ends with
+ * instead of a fetch, when a middleware knows it already.
  */
 public final class Download implements DownloadRequest {
 
     private final LeasedRequest lease;
     private final CrawlRequest crawl;
     private final Map<String, List<String>> wire;
+    /** The failure this download ends with instead of a fetch; null: it is fetched. */
+    private final FetchResult failed;
 
-    private Download(LeasedRequest lease, CrawlRequest crawl, Map<String, List<String>> wire) {
+    private Download(LeasedRequest lease, CrawlRequest crawl, Map<String, List<String>> wire, FetchResult failed) {
         this.lease = lease;
         this.crawl = crawl;
         this.wire = Collections.unmodifiableMap(wire);
+        this.failed = failed;
     }
 
     /** {@code crawl}, handed out under {@code lease}, with its own headers on the wire. */
     public static Download of(LeasedRequest lease, CrawlRequest crawl) {
-        return new Download(lease, crawl, new LinkedHashMap<>(crawl.headers()));
+        return new Download(lease, crawl, new LinkedHashMap<>(crawl.headers()), null);
+    }
+
+    /**
+     * This download failed already as its fetch would fail, with {@code failure} (of its own URL) in place of the fetch's
+     * result: the middlewares see it after the fetch as they see a failed fetch. For a host a fetch to which could not
+     * connect a moment ago ({@code robots}).
+     */
+    Download failedWith(FetchResult failure) {
+        return new Download(lease, crawl, wire, failure);
+    }
+
+    /** The failure this download ends with instead of a fetch ({@link #failedWith}); empty when it is fetched. */
+    Optional<FetchResult> failedAlready() {
+        return Optional.ofNullable(failed);
     }
 
     /** The lease the request was handed out under. */
@@ -85,12 +105,12 @@ public final class Download implements DownloadRequest {
     public Download withHeader(String name, String value) {
         Map<String, List<String>> changed = without(name);
         changed.put(name, List.of(value));
-        return new Download(lease, crawl, changed);
+        return new Download(lease, crawl, changed, failed);
     }
 
     @Override
     public Download withoutHeader(String name) {
-        return new Download(lease, crawl, without(name));
+        return new Download(lease, crawl, without(name), failed);
     }
 
     /** This request with {@code value} added to header {@code name} on the wire, after any it has. */
@@ -99,12 +119,12 @@ public final class Download implements DownloadRequest {
         List<String> values = new ArrayList<>(changed.getOrDefault(name, List.of()));
         values.add(value);
         changed.put(name, List.copyOf(values));
-        return new Download(lease, crawl, changed);
+        return new Download(lease, crawl, changed, failed);
     }
 
     @Override
     public Download withMeta(Map<String, Object> changes) {
-        return new Download(lease, crawl.withMeta(changes), wire);
+        return new Download(lease, crawl.withMeta(changes), wire, failed);
     }
 
     private Map<String, List<String>> without(String name) {

@@ -21,8 +21,9 @@ import org.scrapycluster.crawler.fetch.Fetcher;
 
 /**
  * The downloader middlewares {@code DOWNLOADER_MIDDLEWARES} names around the fetcher: each one's
- * {@code beforeRequest} in ascending order, the fetch, then each one's {@code afterResponse} in descending
- * order, a step that does not proceed ending the passage. A cancelled fetch and a refused internal
+ * {@code beforeRequest} in ascending order, the fetch (or the failure a built-in ended the request with already: {@link
+ * Download#failedWith}), then each one's {@code afterResponse} in descending order, a step that does not proceed ending
+ * the passage. A cancelled fetch and a refused internal
  * address pass no middleware after the fetch: they are the node's own business. When a middleware's step throws
  * (an exception, or an error of its own code: {@link ExtensionFailures}), returns no future, or returns one that
  * fails or completes with no step, the passage fails with a {@link MiddlewareFailure} naming it, a {@link
@@ -96,9 +97,15 @@ public final class DownloadChain {
         return CompletableFuture.completedFuture(download)
                 .thenComposeAsync(start -> before(0, start, workers), workers)
                 .thenCompose(passage -> passage.step() instanceof DownloadStep.Proceed
-                        ? fetcher.fetch(passage.download().fetchRequest())
+                        ? fetch(passage.download())
                                 .thenComposeAsync(result -> after(middlewares.size() - 1, passage.download(), result, workers), workers)
                         : CompletableFuture.completedFuture(passage));
+    }
+
+    /** The fetch of {@code download}, or the failure a middleware ended it with already ({@link Download#failedWith}). */
+    private CompletableFuture<FetchResult> fetch(Download download) {
+        Optional<FetchResult> failed = download.failedAlready();
+        return failed.isPresent() ? CompletableFuture.completedFuture(failed.get()) : fetcher.fetch(download.fetchRequest());
     }
 
     private CompletableFuture<Passage> before(int index, Download download, Executor workers) {

@@ -13,6 +13,7 @@ import org.scrapycluster.common.queue.ThrottleSpec;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlParts;
+import org.scrapycluster.crawler.fetch.FetchResult;
 import org.scrapycluster.crawler.robots.RobotsCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,8 @@ import crawlercommons.robots.BaseRobotRules;
  * {@link #LONGEST_WAIT} for the file to be read, and a domain's first request on this node that was handed out within
  * the file's Crawl-delay of the domain's hand-out before it. One that waited less goes, its domain paused for its
  * spacing from then; and so does one that waited longer for a file that could not be fetched (a timeout): put back,
- * it would wait as long again at its next hand-out whenever that comes after the file is asked again, for ever.
+ * it would wait as long again at its next hand-out whenever that comes after the file is asked again, for ever. One that
+ * waited for a file whose fetch could not connect to the host fails with that failure, untried (a second timeout spared).
  */
 public final class RobotsMiddleware extends NodeMiddleware {
 
@@ -86,6 +88,10 @@ public final class RobotsMiddleware extends NodeMiddleware {
             }
             noteCrawlDelay(request, host, nodes);
             if (requests.isAllowed(UrlEscaper.escape(request.url()))) {
+                Optional<FetchResult> unconnected = known ? Optional.empty() : RobotsCache.unconnected(nodes);
+                if (unconnected.isPresent()) {
+                    return CompletableFuture.completedFuture(failedWithItsHost(request, unconnected.get()));
+                }
                 Duration waited = known ? Duration.ZERO : Duration.ofMillis(context().clock().millis() - askedMillis);
                 // a file that could not be fetched gives no delay to wait for, and would not be read the next time either
                 if (waited.compareTo(LONGEST_WAIT) > 0 && !RobotsCache.unavailable(nodes)) {
@@ -122,6 +128,19 @@ public final class RobotsMiddleware extends NodeMiddleware {
                 .log("The request waits for its host's robots.txt; put back, the domain paused");
         // put back after the pause is set, lest it be handed out again before
         return pauseDomain(download, pause).thenApply(paused -> new DownloadStep.PutBack("its host's robots.txt cannot be read yet"));
+    }
+
+    /**
+     * An allowed request that waited for its host's robots.txt, whose fetch could not connect to the host: it ends with
+     * that failure, which its own fetch would meet a moment later, instead of meeting it again (a host that does not
+     * answer would hold the node's slot for a second {@code DOWNLOAD_TIMEOUT}). The middlewares after the fetch take it
+     * for the request's failed download: retried and counted as one, its domain slow after a timeout
+     * (docs/throttling.md, "Slow domains"). A request that finds the failure already kept is fetched: the host may be back.
+     */
+    private DownloadStep failedWithItsHost(DownloadRequest request, FetchResult unconnected) {
+        LOG.atDebug().addKeyValue("url", request.url()).addKeyValue("error", unconnected.error())
+                .log("Its host could not be connected to for its robots.txt just now; the request fails with that, untried");
+        return new DownloadStep.Proceed(Download.from(request, name()).failedWith(unconnected.asFailureOf(request.url())));
     }
 
     /**

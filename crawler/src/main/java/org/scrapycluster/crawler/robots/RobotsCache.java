@@ -72,8 +72,6 @@ public final class RobotsCache {
     public static final int SERVER_ERRORS_TO_GIVE_UP = 3;
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
     private static final SimpleRobotRules ALLOW_ALL = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
-    /** The rules of a host whose file could not be fetched and was never read: everything, as for a missing file. */
-    private static final SimpleRobotRules UNAVAILABLE = new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
 
     private final Fetcher fetcher;
     private final RobotName robotName;
@@ -149,7 +147,17 @@ public final class RobotsCache {
      * rules of the file last read. Asking again would not read it sooner.
      */
     public static boolean unavailable(BaseRobotRules rules) {
-        return rules == UNAVAILABLE || rules instanceof Kept;
+        return rules instanceof Unavailable;
+    }
+
+    /**
+     * The failure of the fetch of the file behind {@code rules} when it could not connect to the host (a name that did
+     * not resolve, nothing accepting, no connection in time: {@link org.scrapycluster.crawler.fetch.FetchError#unconnected}),
+     * kept with them until the file is asked again; empty for any other rules. A page of the host asked then would have
+     * met it too.
+     */
+    public static Optional<FetchResult> unconnected(BaseRobotRules rules) {
+        return rules instanceof Unavailable unavailable ? Optional.ofNullable(unavailable.unconnected) : Optional.empty();
     }
 
     /** The cache of files, for its metrics. */
@@ -199,17 +207,19 @@ public final class RobotsCache {
                     LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
                     return null;
                 })
-                .thenCompose(file -> {
+                .thenCompose(read -> {
                     Instant now = clock.instant();
+                    RobotFile file = read == null ? null : read.file();
                     if (file == RobotFile.UNREACHABLE) {
                         return serverError(key, now);
                     }
                     serverErrors.end(key);
                     if (file == null) {
-                        return CompletableFuture.completedFuture(new Fetched(lastRead.getIfPresent(key), now.plus(retry), true));
+                        return CompletableFuture.completedFuture(new Fetched(lastRead.getIfPresent(key), now.plus(retry), true,
+                                read == null ? null : read.unconnected()));
                     }
                     lastRead.put(key, file);
-                    return CompletableFuture.completedFuture(new Fetched(file, now.plus(ttl), false));
+                    return CompletableFuture.completedFuture(new Fetched(file, now.plus(ttl), false, null));
                 }));
         // a file kept is parsed for a robot not asked of it before on the asking thread; one fetched, on the reading threads
         // (also when its fetch failed, whose failure would otherwise reach here on the fetcher's thread)
@@ -243,26 +253,26 @@ public final class RobotsCache {
         Instant askAgain = now.plus(retry);
         RobotFile last = lastRead.getIfPresent(origin);
         if (last != null) {
-            return CompletableFuture.completedFuture(new Fetched(last, askAgain, true));
+            return CompletableFuture.completedFuture(new Fetched(last, askAgain, true, null));
         }
         String url = origin + "/robots.txt";
         return serverErrors.count(origin).handle((row, failure) -> {
             if (failure != null) {
                 LOG.atWarn().addKeyValue("url", url).setCause(failure)
                         .log("robots.txt answers with a server error, which could not be counted; the host's pages wait until it is read");
-                return new Fetched(RobotFile.UNREACHABLE, askAgain, false);
+                return new Fetched(RobotFile.UNREACHABLE, askAgain, false, null);
             }
             if (row.verdict() == ServerErrorRows.Verdict.WAIT) {
                 LOG.atInfo().addKeyValue("url", url).addKeyValue("server_errors", row.errors())
                         .addKeyValue("retry_seconds", retry.toMillis() / 1000.0)
                         .log("robots.txt answers with a server error; the host's pages wait until it is read");
-                return new Fetched(RobotFile.UNREACHABLE, askAgain, false);
+                return new Fetched(RobotFile.UNREACHABLE, askAgain, false, null);
             }
             if (row.verdict() == ServerErrorRows.Verdict.GIVE_UP) { // said once, by the node whose error gave up
                 LOG.atWarn().addKeyValue("url", url).addKeyValue("server_errors", row.errors())
                         .log("robots.txt keeps answering with a server error; allowing the host everything until it is read");
             }
-            return new Fetched(null, askAgain, false);
+            return new Fetched(null, askAgain, false, null);
         });
     }
 
@@ -273,26 +283,26 @@ public final class RobotsCache {
             return new Deferred(fetched.expires());
         }
         if (file == null) {
-            return UNAVAILABLE;
+            return new Unavailable(ALLOW_ALL, fetched.unconnected());
         }
         BaseRobotRules rules = file == RobotFile.ALLOWING_ALL ? ALLOW_ALL : parsed.get(new Robot(file, token), Robot::parse);
-        return fetched.kept() ? new Kept(rules) : rules;
+        return fetched.kept() ? new Unavailable(rules, fetched.unconnected()) : rules;
     }
 
     /**
-     * The file; {@link RobotFile#ALLOWING_ALL} for a missing one; {@link RobotFile#UNREACHABLE} when the server answers
-     * with an error; null when it is unavailable (network error, address refused, redirect loop).
+     * The file, as {@link Read} says; what a fetch could not connect to counts only on the origin's own host, not on one
+     * its file redirects to.
      */
-    private CompletableFuture<RobotFile> fetch(String url, int redirects) {
+    private CompletableFuture<Read> fetch(String url, int redirects) {
         return fetcher.fetch(FetchRequest.get(url).withBodyCut(MAX_FILE_BYTES)).thenComposeAsync(result -> {
             if (!result.ok()) {
                 LOG.atDebug().addKeyValue("url", url).addKeyValue("error", result.error()).log("robots.txt unavailable");
-                return CompletableFuture.completedFuture(null);
+                return CompletableFuture.completedFuture(new Read(null, redirects == 0 && result.error().unconnected() ? result : null));
             }
             if (result.redirectLocation().isPresent() && redirects < MAX_REDIRECTS) {
                 return fetch(result.redirectLocation().get(), redirects + 1);
             }
-            return CompletableFuture.completedFuture(file(url, result));
+            return CompletableFuture.completedFuture(new Read(file(url, result), null));
         }, reading);
     }
 
@@ -420,20 +430,33 @@ public final class RobotsCache {
     }
 
     /**
-     * A host's file as it stands until {@code expires}, when it is asked again: the file read, or the one last read
-     * ({@code kept}: reading it again failed), or none (which allows all), or {@link RobotFile#UNREACHABLE} while the
-     * host's pages wait for it.
+     * What one fetch of a host's robots.txt read: the file; {@link RobotFile#ALLOWING_ALL} for a missing one;
+     * {@link RobotFile#UNREACHABLE} when the server answers with an error; null when it is unavailable (a network error,
+     * an address refused, a redirect loop), with the fetch's failure when it could not connect to the host.
      */
-    private record Fetched(RobotFile file, Instant expires, boolean kept) {
+    private record Read(RobotFile file, FetchResult unconnected) {
     }
 
-    /** The rules of the file last read, in force because reading it again failed ({@link #unavailable}). */
-    private static final class Kept extends BaseRobotRules {
+    /**
+     * A host's file as it stands until {@code expires}, when it is asked again: the file read, or the one last read
+     * ({@code kept}: reading it again failed, {@code unconnected} when for want of a connection to the host), or none
+     * (which allows all), or {@link RobotFile#UNREACHABLE} while the host's pages wait for it.
+     */
+    private record Fetched(RobotFile file, Instant expires, boolean kept, FetchResult unconnected) {
+    }
+
+    /**
+     * The rules in force because the file could not be read ({@link #unavailable}): those of the file last read, or
+     * everything when none was; with the fetch's failure when it could not connect to the host ({@link #unconnected}).
+     */
+    private static final class Unavailable extends BaseRobotRules {
 
         private final BaseRobotRules rules;
+        private final FetchResult unconnected;
 
-        Kept(BaseRobotRules rules) {
+        Unavailable(BaseRobotRules rules, FetchResult unconnected) {
             this.rules = rules;
+            this.unconnected = unconnected;
             setCrawlDelay(rules.getCrawlDelay());
         }
 

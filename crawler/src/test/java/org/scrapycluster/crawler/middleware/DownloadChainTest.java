@@ -180,6 +180,36 @@ class DownloadChainTest {
         assertEquals(1, fetcher.asked("http://a.test/page"));
     }
 
+    @Test
+    void aRequestThatWaitedForARobotsTxtWhoseHostCouldNotBeConnectedToFailsWithThatUntried() {
+        fetcher.hold("http://a.test/robots.txt");
+        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
+        // without retries, whose statistics this chain has no Redis for: the node's own handling of a failed fetch follows
+        DownloadChain chain = chain(Map.of("DOWNLOADER_MIDDLEWARES", "{retries: null}"));
+        CompletableFuture<DownloadChain.Passage> waiting = start(chain, CrawlRequest.get("http://a.test/page", Map.of()));
+        fetcher.fail("http://a.test/robots.txt", FetchError.CONNECT_TIMEOUT);
+
+        DownloadChain.Passage failed = waiting.join();
+        assertEquals(0, fetcher.asked("http://a.test/page"), "the host took no connection a moment ago: no second timeout");
+        assertInstanceOf(DownloadStep.Proceed.class, failed.step(), "every middleware after the fetch saw a failed download");
+        assertEquals(FetchError.CONNECT_TIMEOUT, failed.result().error());
+        assertEquals("http://a.test/page", failed.result().url());
+        assertTrue(failed.result().errorMessage().contains("http://a.test/robots.txt"), failed.result().errorMessage());
+    }
+
+    @Test
+    void aRequestThatFindsItsHostUnconnectedAlreadyIsFetched() {
+        DownloadChain chain = chain(Map.of());
+        fetcher.hold("http://a.test/robots.txt");
+        start(chain, CrawlRequest.get("http://a.test/first", Map.of()));
+        fetcher.fail("http://a.test/robots.txt", FetchError.CONNECT_REFUSED);
+        fetcher.answer("http://a.test/page", 200, HeaderMap.empty(), "<html></html>");
+
+        DownloadChain.Passage fetched = run(chain, CrawlRequest.get("http://a.test/page", Map.of()));
+        assertInstanceOf(DownloadStep.Proceed.class, fetched.step(), "the host may be back: its own fetch tells");
+        assertEquals(200, fetched.result().status());
+    }
+
     /**
      * Each node reads a new domain's file before its first request of it, which the throttle spaced by what the node knew
      * before: a first request handed out within the file's Crawl-delay of the domain's hand-out before it (another

@@ -411,6 +411,29 @@ class RobotsCacheTest {
     }
 
     @Test
+    void aFetchThatCouldNotConnectToTheHostIsKeptWithItsRulesUntilTheFileIsAskedAgain() {
+        fetcher.fail("http://a.test/robots.txt", FetchError.CONNECT_TIMEOUT);
+        fetcher.fail("http://b.test/robots.txt", FetchError.READ_TIMEOUT);
+        fetcher.redirect("http://c.test/robots.txt", "http://elsewhere.test/robots.txt");
+        fetcher.fail("http://elsewhere.test/robots.txt", FetchError.CONNECT_REFUSED);
+        RobotsCache robots = cache(100);
+
+        BaseRobotRules unconnected = rules(robots.rulesFor("http://a.test/x"));
+        assertTrue(unconnected.isAllowed("http://a.test/x"));
+        assertEquals(FetchError.CONNECT_TIMEOUT, RobotsCache.unconnected(unconnected).orElseThrow().error());
+        assertEquals(Optional.empty(), RobotsCache.unconnected(rules(robots.rulesFor("http://b.test/x"))),
+                "connected, then no answer: a path of the host, not the host, may be what hangs");
+        assertEquals(Optional.empty(), RobotsCache.unconnected(rules(robots.rulesFor("http://c.test/x"))),
+                "the host its file redirects to is not the page's");
+
+        clock.advance(RETRY.plusSeconds(1));
+        fetcher.answer("http://a.test/robots.txt", 404, "");
+        BaseRobotRules back = rules(robots.rulesFor("http://a.test/x"));
+        assertEquals(Optional.empty(), RobotsCache.unconnected(back));
+        assertFalse(RobotsCache.unavailable(back));
+    }
+
+    @Test
     void redirectsAreFollowedUpToFive() {
         fetcher.redirect("http://a.test/robots.txt", "http://www.a.test/robots.txt");
         fetcher.answer("http://www.a.test/robots.txt", 200, "User-agent: scrapy\nDisallow: /cart\n");
