@@ -10,11 +10,14 @@ public enum FetchError {
     DNS(true),
     /** Nothing accepted the connection (refused, unreachable, or refused by the proxy). */
     CONNECT_REFUSED(true),
-    /** The connection (TCP, proxy tunnel or TLS handshake) was not established in time. */
+    /**
+     * The connection (TCP, proxy tunnel or TLS handshake) was not established in time: by the connect timeout, or by the
+     * total timeout when that comes first.
+     */
     CONNECT_TIMEOUT(true),
     /** No byte arrived for the read timeout while waiting for or reading the response. */
     READ_TIMEOUT(true),
-    /** The whole fetch took longer than the total timeout. */
+    /** The whole fetch took longer than the total timeout, its connection made. */
     TOTAL_TIMEOUT(true),
     /** The connection was reset or closed before the response was complete. */
     RESET(true),

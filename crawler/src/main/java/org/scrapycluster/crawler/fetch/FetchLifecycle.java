@@ -46,8 +46,7 @@ final class FetchLifecycle implements ExchangeEnd {
         running.add(call);
         call.startedNanos = System.nanoTime();
         call.started = true;
-        call.totalTimer = group.next().schedule(() -> abort(call, FetchError.TOTAL_TIMEOUT,
-                "not done within " + TimeUnit.NANOSECONDS.toMillis(totalTimeoutNanos) + " ms"), totalTimeoutNanos, TimeUnit.NANOSECONDS);
+        call.totalTimer = group.next().schedule(() -> timedOut(call), totalTimeoutNanos, TimeUnit.NANOSECONDS);
         if (call.cancelRequested) {
             finish(call, null, false, FetchError.CANCELLED, "cancelled by the caller");
             return;
@@ -58,6 +57,20 @@ final class FetchLifecycle implements ExchangeEnd {
             exchange(call, idle);
         } else {
             connect(call);
+        }
+    }
+
+    /**
+     * Ends {@code call} at its total timeout: a connect timeout while it has no connection yet (its host's name being
+     * looked up, the TCP connection, a proxy's tunnel or TLS still being made), whichever timer comes first when they
+     * are as long ({@code DOWNLOAD_TIMEOUT} sets both), so that a host that takes no connection is named as such.
+     */
+    private void timedOut(FetchCall call) {
+        long millis = TimeUnit.NANOSECONDS.toMillis(totalTimeoutNanos);
+        if (call.channel == null) {
+            abort(call, FetchError.CONNECT_TIMEOUT, "no connection within " + millis + " ms");
+        } else {
+            abort(call, FetchError.TOTAL_TIMEOUT, "not done within " + millis + " ms");
         }
     }
 

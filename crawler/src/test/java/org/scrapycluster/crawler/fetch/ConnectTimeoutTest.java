@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,6 +23,17 @@ class ConnectTimeoutTest {
      */
     @Test
     void connectionThatIsNeverAcceptedTimesOut() throws Exception {
+        assertEquals(FetchError.CONNECT_TIMEOUT, fetchNeverAccepted(FetcherConfig.builder().connectTimeout(Duration.ofMillis(300)).build()));
+    }
+
+    /** The total timeout that comes first is a connect timeout all the same while no connection is made. */
+    @Test
+    void aTotalTimeoutBeforeTheConnectionIsMadeIsAConnectTimeout() throws Exception {
+        assertEquals(FetchError.CONNECT_TIMEOUT, fetchNeverAccepted(FetcherConfig.builder().connectTimeout(Duration.ofSeconds(20))
+                .totalTimeout(Duration.ofMillis(300)).build()));
+    }
+
+    private static FetchError fetchNeverAccepted(FetcherConfig config) throws Exception {
         InetAddress address = InetAddress.getByName("127.0.0.2");
         List<Socket> fillers = new ArrayList<>();
         try (ServerSocket deaf = new ServerSocket()) {
@@ -35,11 +47,11 @@ class ConnectTimeoutTest {
                     filler.close();
                 }
             }
-            try (HttpFetcher fetcher = new HttpFetcher(FetcherConfig.builder().connectTimeout(Duration.ofMillis(300))
-                    .build())) {
+            try (HttpFetcher fetcher = new HttpFetcher(config)) {
                 FetchResult result = fetcher.fetch(FetchRequest.get("http://127.0.0.2:" + deaf.getLocalPort() + "/"))
                         .orTimeout(30, TimeUnit.SECONDS).join();
-                assertEquals(FetchError.CONNECT_TIMEOUT, result.error(), result.toString());
+                assertTrue(result.timings().total().toMillis() < 10_000, result.toString());
+                return result.error();
             }
         } finally {
             for (Socket filler : fillers) {
