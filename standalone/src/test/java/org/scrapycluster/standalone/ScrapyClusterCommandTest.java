@@ -42,6 +42,21 @@ class ScrapyClusterCommandTest {
     }
 
     @Test
+    void helpShowsTheUsageOfTheCommandOrSubcommandNamed() {
+        assertEquals(0, run("help"));
+        assertTrue(out.toString().startsWith("Usage: scrapy-cluster [-hV] [COMMAND]"), out.toString());
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("help", "dump", "list"));
+        assertTrue(out.toString().startsWith("Usage: scrapy-cluster dump list "), out.toString());
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("help", "bench", "crawl"));
+        assertTrue(out.toString().startsWith("Usage: scrapy-cluster bench crawl "), out.toString());
+
+        assertEquals(2, run("help", "dump", "lists"));
+        assertTrue(err.toString().startsWith("Unknown subcommand 'dump lists'"), err.toString());
+    }
+
+    @Test
     void versionComesFromTheBuild() {
         assertEquals(0, run("--version"));
         assertTrue(out.toString().matches("(?s)Scrapy Cluster for Java \\d+\\.\\d+\\.\\d+.*"), out.toString());

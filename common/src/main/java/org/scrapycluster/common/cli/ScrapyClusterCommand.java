@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "scrapy-cluster", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "A distributed, on-demand web crawling cluster: Kafka monitor, Redis monitor, crawlers and a REST gateway.",
-        subcommands = CommandLine.HelpCommand.class)
+        subcommands = HelpCommand.class)
 public final class ScrapyClusterCommand implements Runnable {
 
     /** The original's option naming a (Python) settings file. */
