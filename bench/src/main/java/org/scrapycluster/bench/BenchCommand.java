@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 
+import org.scrapycluster.common.kafka.BootstrapServers;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.settings.Settings;
@@ -66,6 +67,11 @@ public final class BenchCommand implements BenchmarkEnvironment, Runnable {
 
     @Override
     public BenchmarkCluster open(BenchmarkCluster.Server... needs) {
+        if (kafka != null) {
+            BootstrapServers.whyNotList(kafka).ifPresent(problem -> {
+                throw new ParameterException(spec.commandLine(), "--kafka: " + problem);
+            });
+        }
         configureLogging();
         Set<BenchmarkCluster.Server> needed = Set.of(needs);
         boolean embedKafka = needed.contains(BenchmarkCluster.Server.KAFKA) && kafka == null;

@@ -48,6 +48,9 @@ class BenchCommandTest {
         err.getBuffer().setLength(0);
         assertEquals(2, bench.execute("redis-monitor", "--requests", "-5"));
         assertTrue(err.toString().startsWith("--requests, --domains and --crawls must be at least 1 and in that order"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, bench.execute("--kafka", "127.0.0.1:9092,nocolon", "throttle"));
+        assertTrue(err.toString().startsWith("--kafka: 'nocolon' is no host:port"), err.toString());
     }
 
     private static BenchCommand given(String... args) {

@@ -23,6 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.bench.ThreadCpu;
 import org.scrapycluster.bench.ThreadCpu.ThreadTime;
+import org.scrapycluster.common.kafka.BootstrapServers;
 import org.scrapycluster.common.kafka.TopicPartitions;
 import org.scrapycluster.common.kafka.Topics;
 import org.scrapycluster.common.net.Port;
@@ -67,6 +68,9 @@ final class OutsideBenchmark {
     record Plan(String kafka, Topics topics, int port, int crawls, Duration quiet) {
 
         Plan {
+            BootstrapServers.whyNotList(kafka).ifPresent(problem -> {
+                throw new IllegalArgumentException("--kafka: " + problem);
+            });
             if (!Port.isListenable(port)) {
                 throw new IllegalArgumentException("port must be from 0 to " + Port.MAX + ", was " + port);
             }

@@ -111,7 +111,8 @@ class OutsideBenchCommandTest {
             "--crawls=0|crawls must be at least 1",
             "--quiet-seconds=0|the quiet period must be at least 1 s",
             "--port=65536|port must be from 0 to 65535, was 65536",
-            "--topic-prefix=a b|prefix \"a b\" is not a legal Kafka topic name"})
+            "--topic-prefix=a b|prefix \"a b\" is not a legal Kafka topic name",
+            "--kafka=nocolon|--kafka: 'nocolon' is no host:port"})
     void refusesARunItCannotMake(String option, String message) {
         StringWriter err = new StringWriter();
 

@@ -52,6 +52,20 @@ public record BootstrapServers(List<String> hosts, String text) {
         return new BootstrapServers(List.copyOf(hosts), String.join(",", texts));
     }
 
+    /**
+     * Why {@code servers}, a comma-separated list as Kafka's {@code bootstrap.servers} takes it (a command's option),
+     * names no broker, or empty when each entry is a host and a port.
+     */
+    public static Optional<String> whyNotList(String servers) {
+        for (String entry : servers.split(",", -1)) {
+            Optional<String> problem = whyNot(entry);
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Why {@code entry} names no broker ({@code 'localhost' is no host:port …}), or empty when it is a host and a port. */
     public static Optional<String> whyNot(String entry) {
         Matcher matcher = ENTRY.matcher(entry.strip());
