@@ -82,7 +82,7 @@ public final class CrawlerMetrics {
                 .description("1 while results cannot be published and the node fetches one request at a time")
                 .tags("spider", spider, "node", node).register(registry);
         Gauge.builder("crawler.slow.domains", slowDomains, AtomicInteger::get)
-                .description("Domains held to fewer requests in flight because a fetch of theirs failed slowly lately")
+                .description("Domains held to fewer requests in flight because a fetch of theirs was slow lately")
                 .tags("spider", spider, "node", node).register(registry);
     }
 
@@ -155,7 +155,7 @@ public final class CrawlerMetrics {
         return inFlight;
     }
 
-    /** How many domains are held to fewer requests in flight because a fetch of theirs failed slowly lately. */
+    /** How many domains are held to fewer requests in flight because a fetch of theirs was slow lately. */
     public void slowDomains(int count) {
         slowDomains.set(count);
     }

@@ -85,8 +85,8 @@ public final class RequestProcessor {
     private final ResultDelivery delivery;
     private final Consumer<Throwable> fatal;
     private final UrlLengthLimit urlLength;
-    /** How long a failed fetch held its slot for it to count as failing slowly: half of {@code DOWNLOAD_TIMEOUT}. */
-    private final Duration slowFailure;
+    /** How long a fetch held its slot, failed or answered, for it to count as slow: half of {@code DOWNLOAD_TIMEOUT}. */
+    private final Duration slowFetch;
     private final AtomicInteger active = new AtomicInteger();
     private final boolean publishBinary;
     private final SaidOnce refusedDomains = new SaidOnce("domain");
@@ -95,7 +95,7 @@ public final class RequestProcessor {
 
     /**
      * The final word on a request: acknowledge its lease (saying whether a page went out), or hand it back; and whether
-     * its last fetch failed slowly, for the scheduler.
+     * its last fetch was slow, for the scheduler.
      */
     private record Outcome(boolean acknowledge, boolean published, LastFetch lastFetch) {
         static final Outcome DONE = new Outcome(true, false, LastFetch.NONE);
@@ -154,7 +154,7 @@ public final class RequestProcessor {
         this.delivery = delivery;
         this.fatal = fatal;
         this.urlLength = new UrlLengthLimit(config.urlLengthLimit(), parts.metrics());
-        this.slowFailure = config.downloadTimeout().dividedBy(2);
+        this.slowFetch = config.downloadTimeout().dividedBy(2);
         this.publishBinary = config.publishBinaryResponses();
     }
 
@@ -202,19 +202,20 @@ public final class RequestProcessor {
         if (result == null || result.error() == FetchError.CANCELLED) {
             return LastFetch.NONE;
         }
-        return failedSlowly(result) ? LastFetch.SLOW : LastFetch.IN_TIME;
+        return slow(result) ? LastFetch.SLOW : LastFetch.IN_TIME;
     }
 
     /**
-     * Whether {@code result} is a failure that held its slot long: it ran out of {@code DOWNLOAD_TIMEOUT}, or failed after
-     * half of it outside the fetcher's own queue (a DNS lookup whose servers do not answer, a reset after a long trickle).
+     * Whether the fetch whose result is {@code result} held its slot long: it ran out of {@code DOWNLOAD_TIMEOUT}, or
+     * ended, failed or answered, only after half of it outside the fetcher's own queue (a DNS lookup whose servers do not
+     * answer, a reset after a long trickle, a server that takes 8 s to answer).
      */
-    private boolean failedSlowly(FetchResult result) {
-        if (result.ok()) {
-            return false;
+    private boolean slow(FetchResult result) {
+        if (!result.ok() && result.error().timedOut()) {
+            return true;
         }
         FetchTimings timings = result.timings();
-        return result.error().timedOut() || timings != null && timings.total().minus(timings.queued()).compareTo(slowFailure) >= 0;
+        return timings != null && timings.total().minus(timings.queued()).compareTo(slowFetch) >= 0;
     }
 
     private CompletableFuture<Outcome> outcome(DownloadChain.Passage passage, FetchResult result) {

@@ -11,8 +11,8 @@ public enum LastFetch {
      * (the node is stopping), or it was no request at all. Says nothing of how the domain answers.
      */
     NONE,
-    /** The fetch ended in its time: answered, or failed before half of {@code DOWNLOAD_TIMEOUT}. */
+    /** The fetch ended in its time: answered or failed before half of {@code DOWNLOAD_TIMEOUT}. */
     IN_TIME,
-    /** The fetch ran out of {@code DOWNLOAD_TIMEOUT}, or failed only after half of it. */
+    /** The fetch ran out of {@code DOWNLOAD_TIMEOUT}, or ended, failed or answered, only after half of it. */
     SLOW
 }

@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * yet ({@link DomainConfigFollower#holdsBack}) — are parked, untouched, until the config changes. A domain the node
  * holds ({@link SchedulerInbox#hold}: its requests wait for their host's robots.txt) is not asked for until the hold
  * ends, whatever Redis would answer. A domain has at most {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests in flight on
- * the node, one while its robots.txt is unread, and fewer for a while after a fetch of it failed slowly
+ * the node, one while its robots.txt is unread, and fewer for a while after a fetch of it was slow
  * ({@link SlowDomains}); such slow domains together have at most half the node's, and wait for them in turn. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back
@@ -99,7 +99,7 @@ public final class Scheduler implements AutoCloseable {
     private final Map<String, Long> holds = new HashMap<>();
     /** How many holds were kept when those that ended were last dropped ({@link #hold}). */
     private int holdsPrunedAt = MIN_HOLDS_PRUNED_AT;
-    /** Domains a fetch of which failed slowly lately, each held to fewer requests in flight than the per-domain limit. */
+    /** Domains a fetch of which was slow lately, each held to fewer requests in flight than the per-domain limit. */
     private final SlowDomains slow;
     /** Slow domains waiting for a slot of those slow domains may hold together ({@link #maxSlowInFlight}), in turn. */
     private final Set<String> waitingForSlowSlot = new LinkedHashSet<>();

@@ -7,22 +7,23 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * The domains a fetch of which failed slowly on this node lately: it ran out of {@code DOWNLOAD_TIMEOUT}, or failed only
- * after half of it (a DNS lookup whose servers do not answer, a connection reset after a long trickle), as the fetches of
- * origins that never answer, trickle, or send headers forever do. Each such fetch holds a slot that long, and again for
- * every retry after it, so that a few of them with {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests each would hold all of
- * a node's slots while the other domains wait (docs/throttling.md, "Slow domains"). A slow domain's limit of requests in
- * flight drops to one at each such failure and grows by one with each fetch of it that ends in time (a request dropped,
- * put back or cancelled before its fetch ended says nothing of the domain, and changes nothing), so that a
- * domain that answers now and then stays near one while most of its fetches hang, and one that wakes up is back at the
- * full limit after as many answers; there it is no longer slow. A domain is forgotten {@link #MEMORY} after its last slow
- * failure, so that the domains of a broad crawl that failed once and are never asked for again do not pile up.
+ * The domains a fetch of which was slow on this node lately: it ran out of {@code DOWNLOAD_TIMEOUT}, or ended, failed or
+ * answered, only after half of it (a DNS lookup whose servers do not answer, a connection reset after a long trickle, a
+ * server that takes 8 s a page), as the fetches of origins that never answer, trickle, send headers forever or struggle
+ * do. Each such fetch holds a slot that long, and again for every retry after it, so that a few of them with
+ * {@code CONCURRENT_REQUESTS_PER_DOMAIN} requests each would hold all of a node's slots while the other domains wait
+ * (docs/throttling.md, "Slow domains"). A slow domain's limit of requests in flight drops to one at each slow fetch and
+ * grows by one with each fetch of it that ends in time (a request dropped, put back or cancelled before its fetch ended
+ * says nothing of the domain, and changes nothing), so that a domain that answers now and then stays near one while most
+ * of its fetches hang, and one that wakes up is back at the full limit after as many quick fetches; there it is no
+ * longer slow. A domain is forgotten {@link #MEMORY} after its last slow fetch, so that the domains of a broad crawl that
+ * failed once and are never asked for again do not pile up.
  *
  * <p>Confined to the scheduler's thread; times are its clock's nanoseconds.
  */
 final class SlowDomains {
 
-    /** How long a domain stays slow after its last slow failure, unless enough fetches of it end otherwise sooner. */
+    /** How long a domain stays slow after its last slow fetch, unless enough fetches of it end in time sooner. */
     static final Duration MEMORY = Duration.ofMinutes(10);
 
     /** A slow domain's limit of requests in flight, and when it is forgotten. */
@@ -30,7 +31,7 @@ final class SlowDomains {
     }
 
     private final int fullLimit;
-    /** The slow domains in the order of their last slow failures, so that the first is the first forgotten. */
+    /** The slow domains in the order of their last slow fetches, so that the first is the first forgotten. */
     private final LinkedHashMap<String, Slow> slow = new LinkedHashMap<>();
 
     /** @param fullLimit the limit of a domain that is not slow ({@code CONCURRENT_REQUESTS_PER_DOMAIN}) */

@@ -199,6 +199,21 @@ class RequestProcessorTest extends ScriptedProcessing {
     }
 
     @Test
+    void aPageAnsweredOnlyAfterHalfTheTimeoutIsSlowToo() {
+        RequestProcessor processor = processor(Map.of());
+        // DOWNLOAD_TIMEOUT is 10 s: a server that takes 8 s a page is slow; one answered after 30 s in the queue is not
+        answerAfter("http://example.com/struggling", "<html></html>", Duration.ZERO, Duration.ofSeconds(8));
+        answerAfter("http://example.com/queued", "<html></html>", Duration.ofSeconds(30), Duration.ofSeconds(31));
+        answerAfter("http://example.com/quick", "<html></html>", Duration.ZERO, Duration.ofMillis(4_900));
+        for (String path : List.of("struggling", "queued", "quick")) {
+            process(processor, CrawlRequest.get("http://example.com/" + path, meta(0, 0)));
+        }
+
+        assertEquals(3, items().size(), "each page published as any is");
+        assertEquals(List.of("example.com"), finishedSlowly);
+    }
+
+    @Test
     void robotsTxtKeepsAForbiddenPageFromBeingFetched() {
         answer("http://example.com/robots.txt", 200, HeaderMap.empty(), "User-agent: *\nDisallow: /private\n", null);
 

@@ -83,7 +83,7 @@ abstract class ScriptedProcessing {
     final Map<String, FetchResult> answers = new HashMap<>();
     final List<String> fetched = new CopyOnWriteArrayList<>();
     final List<String> finished = new CopyOnWriteArrayList<>();
-    /** The domains of the requests finished whose last fetch failed slowly, as the scheduler is told. */
+    /** The domains of the requests finished whose last fetch was slow, as the scheduler is told. */
     final List<String> finishedSlowly = new CopyOnWriteArrayList<>();
     /** A permit for each request finished, so that a test waits for exactly that (Redis answers on Lettuce's thread). */
     final Semaphore finishing = new Semaphore(0);
@@ -108,6 +108,13 @@ abstract class ScriptedProcessing {
         answers.put(url, new FetchResult(url, status, status == 0 ? "" : "Status", headers, body.getBytes(StandardCharsets.UTF_8),
                 error == null ? new DetectedEncoding("utf-8", StandardCharsets.UTF_8) : null, HeaderMap.empty(),
                 null, error, error == null ? null : "scripted failure", NO_TIME));
+    }
+
+    /** A 200 of {@code body} after {@code queued} in the fetcher's queue and {@code total} in all. */
+    void answerAfter(String url, String body, Duration queued, Duration total) {
+        answers.put(url, new FetchResult(url, 200, "OK", HeaderMap.empty(), body.getBytes(StandardCharsets.UTF_8),
+                new DetectedEncoding("utf-8", StandardCharsets.UTF_8), HeaderMap.empty(), null, null, null,
+                new FetchTimings(queued, Duration.ZERO, Duration.ZERO, total, false)));
     }
 
     /** A failure with {@code error} after {@code queued} in the fetcher's queue and {@code total} in all. */
