@@ -30,8 +30,8 @@ public interface DownloaderMiddleware extends CrawlerExtension {
     /**
      * After {@code response} to {@code request} arrived, or the download failed ({@link DownloadResponse#failed()}):
      * also unsent, when the built-in {@code robots} found the request's host could not be connected to a moment before
-     * (docs/throttling.md, "Slow domains"); the default hands it on. A response that every middleware hands on goes to the spider; a failed one is
-     * logged and dropped.
+     * (docs/throttling.md, "Slow domains"); the default hands it on. A response that every middleware hands on goes to
+     * the spider; a failed one is logged and dropped.
      */
     default CompletableFuture<DownloadStep> afterResponse(DownloadRequest request, DownloadResponse response) {
         return CompletableFuture.completedFuture(new DownloadStep.Proceed(request));

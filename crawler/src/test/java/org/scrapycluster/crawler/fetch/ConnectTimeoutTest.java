@@ -23,7 +23,8 @@ class ConnectTimeoutTest {
      */
     @Test
     void connectionThatIsNeverAcceptedTimesOut() throws Exception {
-        assertEquals(FetchError.CONNECT_TIMEOUT, fetchNeverAccepted(FetcherConfig.builder().connectTimeout(Duration.ofMillis(300)).build()));
+        FetcherConfig impatient = FetcherConfig.builder().connectTimeout(Duration.ofMillis(300)).build();
+        assertEquals(FetchError.CONNECT_TIMEOUT, fetchNeverAccepted(impatient));
     }
 
     /** The total timeout that comes first is a connect timeout all the same while no connection is made. */
