@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -46,8 +47,12 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
     private final ZooKeeperConnection connection;
     private final String path;
     private final CuratorFramework client;
-    /** Whether the connection was lost and not back yet, so that an outage is said once, and its end once. */
-    private volatile boolean away;
+    /**
+     * Whether the connection was lost, or never made, and is not back yet, so that an outage is said once, and its end
+     * once.
+     */
+    private final AtomicBoolean away = new AtomicBoolean();
+    private volatile boolean closed;
 
     private ZooKeeperConfigStore(ZooKeeperConnection connection, String path) {
         this.connection = connection;
@@ -55,16 +60,31 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         this.client = connection.newClient();
         client.getConnectionStateListenable().addListener((curator, state) -> connectionChanged(state));
         client.start();
+        Thread.ofVirtual().name("zookeeper-store-first-connection").start(this::awaitFirstConnection);
     }
 
     private void connectionChanged(ConnectionState state) {
-        if (!state.isConnected() && !away) {
-            away = true;
+        if (!state.isConnected() && away.compareAndSet(false, true)) {
             LOG.warn("connection to ZooKeeper at {} is {}; the domain config {} can be neither read nor written until it is back",
                     connection.connectString(), state, path);
-        } else if (state.isConnected() && away) {
-            away = false;
+        } else if (state.isConnected() && away.compareAndSet(true, false)) {
             LOG.info("connection to ZooKeeper at {} is back", connection.connectString());
+        }
+    }
+
+    /**
+     * Says so once when no connection is made within the connection timeout of the start: a ZooKeeper that never
+     * answers changes no connection state for the listener to tell.
+     */
+    private void awaitFirstConnection() {
+        try {
+            boolean connected = client.blockUntilConnected((int) connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!connected && !closed && away.compareAndSet(false, true)) {
+                LOG.warn("ZooKeeper at {} does not answer yet; the domain config {} can be neither read nor written until it does",
+                        connection.connectString(), path);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -151,6 +171,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         client.close();
     }
 

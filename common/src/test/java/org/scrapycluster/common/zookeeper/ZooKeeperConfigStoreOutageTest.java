@@ -3,6 +3,7 @@ package org.scrapycluster.common.zookeeper;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 
@@ -40,6 +41,33 @@ class ZooKeeperConfigStoreOutageTest {
             assertEquals("INFO connection to ZooKeeper at " + zookeeper.connectString() + " is back", said.get(1));
         } finally {
             zookeeper.close();
+        }
+    }
+
+    @Test
+    void aZooKeeperThatDoesNotAnswerAtTheStartIsSaidOnceAndItsComingOnce() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String hosts = "127.0.0.1:" + port;
+        ZooKeeperConnection connection = new ZooKeeperConnection(hosts, Duration.ofSeconds(4), Duration.ofSeconds(1),
+                Duration.ofMillis(100), Duration.ofSeconds(1));
+        EmbeddedZooKeeper zookeeper = null;
+        try (CapturedLog log = CapturedLog.start(ZooKeeperConfigStore.class, Level.INFO);
+                ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, "/scrapy-cluster/crawler/late")) {
+            await().atMost(PATIENCE).until(() -> !log.events().isEmpty());
+            zookeeper = EmbeddedZooKeeper.start(port, DataDirectory.temporary("zk-store-late"));
+            await().atMost(PATIENCE).until(() -> log.events().size() >= 2);
+            assertEquals("", store.readText(), "reads once it answers");
+
+            List<String> said = log.events().stream().map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
+            assertEquals(List.of("WARN ZooKeeper at " + hosts + " does not answer yet; the domain config /scrapy-cluster/crawler/late can be "
+                    + "neither read nor written until it does", "INFO connection to ZooKeeper at " + hosts + " is back"), said);
+        } finally {
+            if (zookeeper != null) {
+                zookeeper.close();
+            }
         }
     }
 }
