@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import org.scrapycluster.common.bytes.BytePrefix;
+import org.scrapycluster.common.url.HostNames;
 import org.scrapycluster.common.url.UrlParts;
 import org.scrapycluster.crawler.fetch.EncodingDetector;
 import org.scrapycluster.crawler.fetch.FetchRequest;
@@ -229,7 +230,8 @@ public final class RobotsCache {
     }
 
     /**
-     * The origin whose robots.txt speaks for a URL of {@code parts} (RFC 9309: its scheme, host and port), lower case:
+     * The origin whose robots.txt speaks for a URL of {@code parts} (RFC 9309: its scheme, host and port), lower case,
+     * its host in the ASCII form it is fetched by ({@code münchen.de} and {@code xn--mnchen-3ya.de} are one server):
      * without user info, which would name one server many ways and send credentials with the file's request, nor the
      * scheme's own port.
      *
@@ -237,7 +239,7 @@ public final class RobotsCache {
      */
     public static String origin(UrlParts parts) {
         String scheme = parts.scheme().toLowerCase(Locale.ROOT);
-        String host = parts.hostname();
+        String host = HostNames.normalize(parts.hostname());
         int port = parts.port();
         boolean schemePort = port == -1 || port == 80 && scheme.equals("http") || port == 443 && scheme.equals("https");
         return scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + (schemePort ? "" : ":" + port);

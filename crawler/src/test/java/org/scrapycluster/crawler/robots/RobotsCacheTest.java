@@ -115,6 +115,18 @@ class RobotsCacheTest {
     }
 
     @Test
+    void everySpellingOfAnInternationalisedHostIsOneOrigin() {
+        fetcher.answer("http://xn--mnchen-3ya.de/robots.txt", 200, "User-agent: *\nDisallow: /privat\n");
+        RobotsCache robots = cache(100);
+
+        for (String host : List.of("münchen.de", "xn--mnchen-3ya.de", "MÜNCHEN.de", "mu\u0308nchen.de", "ｍünchen.de")) {
+            assertFalse(rules(robots.rulesFor("http://" + host + "/privat")).isAllowed("http://" + host + "/privat"), host);
+        }
+
+        assertEquals(List.of("http://xn--mnchen-3ya.de/robots.txt"), fetcher.requests, "one server, one file, fetched by its ASCII name");
+    }
+
+    @Test
     void aMissingFileAllowsEverythingForTheWholeTime() {
         fetcher.answer("http://a.test/robots.txt", 404, "");
         RobotsCache robots = cache(100);
