@@ -107,6 +107,17 @@ class EncodingDetectorTest {
     }
 
     @Test
+    void utf16AndUtf32WithoutAByteOrderMarkAreLittleEndianAsPythonReadsThem() {
+        String text = "<a href='/日本'>";
+        DetectedEncoding utf16 = EncodingDetector.detect("text/html; charset=utf-16", text.getBytes(StandardCharsets.UTF_16LE));
+        assertEquals("utf-16", utf16.name());
+        assertEquals(text, utf16.decode(text.getBytes(StandardCharsets.UTF_16LE)));
+        assertEquals(text, utf16.decode(("\uFEFF" + text).getBytes(StandardCharsets.UTF_16BE)), "a big-endian mark is read as such");
+        DetectedEncoding utf32 = EncodingDetector.detect("text/html; charset=utf-32", text.getBytes(Charset.forName("UTF-32LE")));
+        assertEquals(text, utf32.decode(text.getBytes(Charset.forName("UTF-32LE"))));
+    }
+
+    @Test
     void undeclaredBodiesAreGuessedAsScrapyGuesses() {
         assertEquals("cp1252", EncodingDetector.detect(null, ascii("<p>plain</p>")).name());
         assertEquals("cp1252", EncodingDetector.detect(null, new byte[0]).name());
