@@ -62,8 +62,9 @@ class ZooKeeperConfigStoreOutageTest {
             assertEquals("", store.readText(), "reads once it answers");
 
             List<String> said = log.events().stream().map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
-            assertEquals(List.of("WARN ZooKeeper at " + hosts + " does not answer yet; the domain config /scrapy-cluster/crawler/late can be "
-                    + "neither read nor written until it does", "INFO connection to ZooKeeper at " + hosts + " is back"), said);
+            assertEquals(List.of("WARN ZooKeeper at " + hosts + " does not answer yet; the domain config "
+                    + "/scrapy-cluster/crawler/late can be neither read nor written until it does",
+                    "INFO connection to ZooKeeper at " + hosts + " is back"), said);
         } finally {
             if (zookeeper != null) {
                 zookeeper.close();
