@@ -60,7 +60,6 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         this.client = connection.newClient();
         client.getConnectionStateListenable().addListener((curator, state) -> connectionChanged(state));
         client.start();
-        Thread.ofVirtual().name("zookeeper-store-first-connection").start(this::awaitFirstConnection);
     }
 
     private void connectionChanged(ConnectionState state) {
@@ -73,9 +72,14 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
     }
 
     /**
-     * Says so once when no connection is made within the connection timeout of the start: a ZooKeeper that never
-     * answers changes no connection state for the listener to tell.
+     * Says once, in the background, when no connection is made within the connection timeout from now: a ZooKeeper that
+     * never answers changes no connection state for the outage to be told by. For a service, which goes on while
+     * ZooKeeper is away; a command fails in words of its own instead.
      */
+    public void sayWhenUnanswered() {
+        Thread.ofVirtual().name("zookeeper-store-first-connection").start(this::awaitFirstConnection);
+    }
+
     private void awaitFirstConnection() {
         try {
             boolean connected = client.blockUntilConnected((int) connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);

@@ -56,6 +56,7 @@ class ZooKeeperConfigStoreOutageTest {
         EmbeddedZooKeeper zookeeper = null;
         try (CapturedLog log = CapturedLog.start(ZooKeeperConfigStore.class, Level.INFO);
                 ZooKeeperConfigStore store = ZooKeeperConfigStore.open(connection, "/scrapy-cluster/crawler/late")) {
+            store.sayWhenUnanswered();
             await().atMost(PATIENCE).until(() -> !log.events().isEmpty());
             zookeeper = EmbeddedZooKeeper.start(port, DataDirectory.temporary("zk-store-late"));
             await().atMost(PATIENCE).until(() -> log.events().size() >= 2);

@@ -71,6 +71,7 @@ public final class ZookeeperMonitor implements JobPlugin {
         Settings settings = context.settings();
         this.json = new Json(JsonLimits.from(settings));
         this.store = ZooKeeperConfigStore.open(connection, ConfigNodePath.of(settings));
+        store.sayWhenUnanswered();
         this.deadline = connection.connectionTimeout().plus(DEADLINE_MARGIN);
         context.health().register("zookeeper", () -> store.isConnected() ? Health.up() : Health.down("not connected to ZooKeeper"));
     }
