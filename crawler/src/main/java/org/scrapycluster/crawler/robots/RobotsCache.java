@@ -206,18 +206,18 @@ public final class RobotsCache {
         CompletableFuture<Fetched> fetched = cache.get(origin, (key, executor) -> fetch(key + "/robots.txt", 0)
                 .exceptionally(failure -> {
                     LOG.atWarn().addKeyValue("url", key + "/robots.txt").setCause(failure).log("Could not read robots.txt");
-                    return null;
+                    return Read.NOTHING;
                 })
                 .thenCompose(read -> {
                     Instant now = clock.instant();
-                    RobotFile file = read == null ? null : read.file();
+                    RobotFile file = read.file();
                     if (file == RobotFile.UNREACHABLE) {
                         return serverError(key, now);
                     }
                     serverErrors.end(key);
                     if (file == null) {
                         return CompletableFuture.completedFuture(new Fetched(lastRead.getIfPresent(key), now.plus(retry), true,
-                                read == null ? null : read.unconnected()));
+                                read.unconnected()));
                     }
                     lastRead.put(key, file);
                     return CompletableFuture.completedFuture(new Fetched(file, now.plus(ttl), false, null));
@@ -437,6 +437,9 @@ public final class RobotsCache {
      * an address refused, a redirect loop), with the fetch's failure when it could not connect to the host.
      */
     private record Read(RobotFile file, FetchResult unconnected) {
+
+        /** No file, and no failure to tell of the host: a fetch that failed in the crawler itself. */
+        static final Read NOTHING = new Read(null, null);
     }
 
     /**
