@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.PathUtils;
 import org.apache.zookeeper.KeeperException;
@@ -52,7 +53,6 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
      * once.
      */
     private final AtomicBoolean away = new AtomicBoolean();
-    private volatile boolean closed;
 
     private ZooKeeperConfigStore(ZooKeeperConnection connection, String path) {
         this.connection = connection;
@@ -83,7 +83,7 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
     private void awaitFirstConnection() {
         try {
             boolean connected = client.blockUntilConnected((int) connection.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            if (!connected && !closed && away.compareAndSet(false, true)) {
+            if (!connected && client.getState() == CuratorFrameworkState.STARTED && away.compareAndSet(false, true)) {
                 LOG.warn("ZooKeeper at {} does not answer yet; the domain config {} can be neither read nor written until it does",
                         connection.connectString(), path);
             }
@@ -175,7 +175,6 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
         client.close();
     }
 
