@@ -272,7 +272,7 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
      * @throws WakeupException  on Ctrl-C
      */
     private FoundTopic partitionsOnceCreated(Consumer<?, ?> consumer, String topic, String hosts, PrintWriter err) {
-        List<PartitionInfo> partitions = consumer.partitionsFor(topic, kafkaWait);
+        List<PartitionInfo> partitions = firstPartitions(consumer, topic, hosts, err);
         boolean absent = partitions.isEmpty();
         if (absent) {
             err.println("No topic " + topic + " at " + hosts + " yet: waiting for it (Ctrl-C to stop; 'dump list' lists the topics)");
@@ -287,6 +287,23 @@ public final class DumpCommand implements ClusterCommand, Callable<Integer> {
             partitions = consumer.partitionsFor(topic, kafkaWait);
         }
         return new FoundTopic(partitions.stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList(), absent);
+    }
+
+    /**
+     * The partitions of {@code topic} as Kafka first answers: after {@link KafkaAnswers#patience} without an answer it
+     * says that it waits, up to {@code kafkaWait} in all.
+     *
+     * @throws TimeoutException when Kafka does not answer within {@code kafkaWait}
+     */
+    private List<PartitionInfo> firstPartitions(Consumer<?, ?> consumer, String topic, String hosts, PrintWriter err) {
+        Duration patience = KafkaAnswers.patience(kafkaWait);
+        try {
+            return consumer.partitionsFor(topic, patience);
+        } catch (TimeoutException e) {
+            err.println(KafkaAnswers.notYet(hosts, kafkaWait));
+            err.flush();
+            return consumer.partitionsFor(topic, kafkaWait.minus(patience));
+        }
     }
 
     /**

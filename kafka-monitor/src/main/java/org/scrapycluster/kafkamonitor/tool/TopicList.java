@@ -3,6 +3,7 @@ package org.scrapycluster.kafkamonitor.tool;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -32,7 +33,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "list", mixinStandardHelpOptions = true, description = "List the topics of the Kafka cluster.")
 final class TopicList implements Callable<Integer> {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** How long Kafka has to answer before the list gives up on it. */
+    private final Duration kafkaWait;
 
     @Mixin
     SettingsOptions options;
@@ -43,25 +45,45 @@ final class TopicList implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    TopicList() {
+        this(Duration.ofSeconds(30));
+    }
+
+    /** A list that gives Kafka {@code kafkaWait} to answer: for the tests of a Kafka that never does. */
+    TopicList(Duration kafkaWait) {
+        this.kafkaWait = kafkaWait;
+    }
+
     @Override
     public Integer call() {
         refuseWhatCameBeforeList();
         Settings settings = settings(options, kafkaHost, spec);
         Logging.configureTool(settings, "dump");
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String hosts = KafkaClients.bootstrapServers(settings);
         try (Admin admin = new KafkaClients(settings).admin()) {
-            var names = admin.listTopics(new ListTopicsOptions().timeoutMs((int) TIMEOUT.toMillis())).names()
-                    .get(TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            var names = admin.listTopics(new ListTopicsOptions().timeoutMs((int) kafkaWait.toMillis())).names();
+            Duration patience = KafkaAnswers.patience(kafkaWait);
+            try {
+                names.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                err.println(KafkaAnswers.notYet(hosts, kafkaWait));
+                err.flush();
+            }
+            Set<String> topics = names.get(kafkaWait.minus(patience).toMillis() + 1_000, TimeUnit.MILLISECONDS);
             out.println("Topics:");
-            new TreeSet<>(names).forEach(name -> out.println("- " + name));
+            new TreeSet<>(topics).forEach(name -> out.println("- " + name));
             return 0;
         } catch (ExecutionException | TimeoutException e) {
-            spec.commandLine().getErr().println("Cannot list the topics of Kafka at " + KafkaClients.bootstrapServers(settings)
-                    + ": " + (e instanceof ExecutionException ? e.getCause().getMessage() : "no answer within " + TIMEOUT.toSeconds() + " s"));
+            // the admin's own timeout ("Timed out waiting for a node assignment") is said as the wait's
+            boolean unanswered = !(e instanceof ExecutionException)
+                    || e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException;
+            err.println("Cannot list the topics of Kafka at " + hosts + ": "
+                    + (unanswered ? "no answer within " + kafkaWait.toSeconds() + " s" : e.getCause().getMessage()));
             return 1;
         } catch (KafkaException e) {
-            spec.commandLine().getErr().println("Cannot list the topics of Kafka at " + KafkaClients.bootstrapServers(settings) + ": "
-                    + KafkaFailure.reason(e));
+            err.println("Cannot list the topics of Kafka at " + hosts + ": " + KafkaFailure.reason(e));
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

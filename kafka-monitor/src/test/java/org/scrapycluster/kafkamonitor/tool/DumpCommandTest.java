@@ -275,7 +275,7 @@ class DumpCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"without a group", "in a group"})
-    void anUnreachableKafkaIsAOneLineFailureNamingIt(String how) {
+    void anUnreachableKafkaIsSaidToBeWaitedForThenGivenUpInOneLine(String how) {
         String away = "127.0.0.1:" + FreePorts.pick();
         List<String> args = new ArrayList<>(List.of(topic, "-kh", away));
         if (how.equals("in a group")) {
@@ -286,7 +286,20 @@ class DumpCommandTest {
 
         assertEquals(1, assertTimeoutPreemptively(Duration.ofMinutes(1), () -> dump.execute(args)));
 
-        assertEquals("Cannot reach Kafka at " + away + ": no answer within 1 s", dump.err().strip());
+        assertEquals(List.of("Kafka at " + away + " does not answer yet: waiting for it, up to 1 s in all (Ctrl-C to stop)",
+                "Cannot reach Kafka at " + away + ": no answer within 1 s"), dump.err().lines().toList());
+    }
+
+    @Test
+    void listSaysItWaitsForAnUnreachableKafkaAndThenThatItCannotList() {
+        String away = "127.0.0.1:" + FreePorts.pick();
+        ToolRunner list = new ToolRunner(new TopicList(Duration.ofSeconds(1)));
+
+        assertEquals(1, assertTimeoutPreemptively(Duration.ofMinutes(1), () -> list.execute(List.of("-kh", away))));
+
+        assertEquals(List.of("Kafka at " + away + " does not answer yet: waiting for it, up to 1 s in all (Ctrl-C to stop)",
+                "Cannot list the topics of Kafka at " + away + ": no answer within 1 s"), list.err().lines().toList());
+        assertEquals("", list.out());
     }
 
     @Test
