@@ -84,7 +84,8 @@ public final class LeaseReaper implements AutoCloseable {
         }
         returnedTotal.addAndGet(returned);
         if (returned > 0) {
-            LOG.info("Returned {} expired leases to their queues", returned);
+            // due leases: of nodes that died or stalled, and those a node handed back untried (a stop's, a wait for robots.txt)
+            LOG.info("Returned {} leases to their queues, expired or handed back", returned);
         }
         return returned;
     }
