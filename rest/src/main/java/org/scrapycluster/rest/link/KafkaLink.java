@@ -86,6 +86,7 @@ public final class KafkaLink implements AutoCloseable {
     private final Consumer<byte[]> listener;
     private final Consumer<Throwable> ended;
     private final TopicReach reach;
+    private final Clock clock;
     private volatile Producer<String, byte[]> producer;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private boolean positionsPending;
@@ -110,18 +111,21 @@ public final class KafkaLink implements AutoCloseable {
      *                 lacks), once its clients are closed; the gateway ends the process on it
      */
     public KafkaLink(Config config, Consumer<byte[]> listener, Consumer<Throwable> ended) {
-        this(config, listener, ended, TopicReach.of(config.clients(), config.topic(), Clock.systemUTC()));
+        this(config, listener, ended, TopicReach.of(config.clients(), config.topic(), Clock.systemUTC()), Clock.systemUTC());
     }
 
     /**
      * A link that also asks Kafka about the topic through {@code reach}, closed with the link: a broker that hangs (a
      * frozen process, a full disk) keeps the connections open and answers nothing.
+     *
+     * @param clock when an outage begins, on {@code reach}'s clock
      */
-    KafkaLink(Config config, Consumer<byte[]> listener, Consumer<Throwable> ended, TopicReach reach) {
+    KafkaLink(Config config, Consumer<byte[]> listener, Consumer<Throwable> ended, TopicReach reach, Clock clock) {
         this.config = config;
         this.listener = listener;
         this.ended = ended;
         this.reach = reach;
+        this.clock = clock;
     }
 
     /** Starts the link's thread. */
@@ -276,7 +280,7 @@ public final class KafkaLink implements AutoCloseable {
         if (nowReachable) {
             lostAt = null;
         } else if (reachable) {
-            lostAt = Instant.now();
+            lostAt = clock.instant();
         }
         reachable = nowReachable;
         reading = nowReading;

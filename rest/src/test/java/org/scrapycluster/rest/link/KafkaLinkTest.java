@@ -124,11 +124,12 @@ class KafkaLinkTest {
     @Test
     void aKafkaThatLeavesItsQuestionsUnansweredIsUnreachableUntilItAnswersOneAgain() {
         AtomicBoolean answers = new AtomicBoolean(true);
+        Clock clock = Clock.systemUTC();
         TopicReach reach = new TopicReach(settings.outboundTopic(), (topic, wait) -> answers.get()
                 ? CompletableFuture.completedFuture(true)
                 : CompletableFuture.failedFuture(new TimeoutException("Timed out waiting for a node assignment")),
-                () -> { }, Clock.systemUTC(), Duration.ofMillis(300));
-        try (KafkaLink link = new KafkaLink(config(), value -> { }, ended::add, reach)) {
+                () -> { }, clock, Duration.ofMillis(300));
+        try (KafkaLink link = new KafkaLink(config(), value -> { }, ended::add, reach, clock)) {
             link.start();
             Awaitility.await().atMost(WAIT).until(link::readingAnswers);
 
