@@ -118,6 +118,10 @@ final class RedisBatchWriter {
                         sendEnqueues();
                         ofRequest.writes.add(new Write(set, redis.async().set(set.key(), set.value()).toCompletableFuture()));
                     }
+                    case RedisEffect.AddMember add -> {
+                        sendEnqueues();
+                        ofRequest.writes.add(new Write(add, redis.async().sadd(add.key(), add.member()).toCompletableFuture()));
+                    }
                 }
             }
             requests.add(ofRequest);

@@ -43,6 +43,15 @@ public sealed interface RedisEffect {
         }
     }
 
+    /** {@code SADD key member}: a member of a set, such as a crawl in its spider's blacklist. */
+    record AddMember(String key, String member) implements RedisEffect {
+
+        public AddMember {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(member, "member");
+        }
+    }
+
     /** A plain {@code SET key value}, for keys that are not jobs. */
     record SetKey(String key, String value) implements RedisEffect {
 

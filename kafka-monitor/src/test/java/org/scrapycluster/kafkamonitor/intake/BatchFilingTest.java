@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -35,7 +36,7 @@ import org.scrapycluster.kafkamonitor.stats.IntakeMetrics;
 import org.scrapycluster.kafkamonitor.testing.PrivateRedis;
 import org.slf4j.LoggerFactory;
 
-/** Filing a batch while Redis is away, or while it refuses a key the batch writes. */
+/** Filing a batch: in the order of its records, while Redis is away, or while it refuses a key the batch writes. */
 class BatchFilingTest {
 
     @RegisterExtension
@@ -136,6 +137,31 @@ class BatchFilingTest {
         } finally {
             redis.sync().aclSetuser("default", AclSetuserArgs.Builder.allKeys());
         }
+    }
+
+    /**
+     * A stop of a crawl blacklists it as the Kafka monitor takes it: the seeds behind it, in its own batch too, are
+     * refused, where they were queued (and crawled) until a Redis monitor took the stop's job.
+     */
+    @Test
+    void seedsThatComeAfterAStopOfTheirCrawlAreRefused() throws Exception {
+        RedisConnection redis = REDIS.connection();
+
+        Batch batch = fileBatch(filing(redis, held -> { }),
+                "{\"url\":\"http://example.com/a\",\"appid\":\"app\",\"crawlid\":\"c7\"}",
+                "{\"action\":\"stop\",\"appid\":\"app\",\"uuid\":\"u7\",\"spiderid\":\"link\",\"crawlid\":\"c7\"}",
+                "{\"url\":\"http://example.com/b\",\"appid\":\"app\",\"crawlid\":\"c7\"}",
+                "{\"url\":\"http://example.com/c\",\"appid\":\"app\",\"crawlid\":\"c8\"}");
+
+        assertEquals(List.of(Disposition.Accepted.class, Disposition.Accepted.class, Disposition.Rejected.class, Disposition.Accepted.class),
+                batch.entries().stream().map(entry -> entry.disposition().getClass()).toList());
+        List<String> queued = new ArrayList<>();
+        for (String member : redis.sync().zrange(Keyspace.queue("link", "example.com"), 0, -1)) {
+            queued.add(new ObjectMapper().readTree(member).get("url").asText());
+        }
+        assertEquals(List.of("http://example.com/a", "http://example.com/c"), queued.stream().sorted().toList(),
+                "the seed before the stop is queued for the Redis monitor to purge; the other crawl's too");
+        assertEquals(1, redis.sync().exists(Keyspace.STOP_CRAWL.fill("link", "app", "c7")));
     }
 
     private static BatchFiling filing(RedisConnection redis, Consumer<Duration> hold) {
