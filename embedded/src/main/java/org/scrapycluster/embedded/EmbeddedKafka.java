@@ -134,6 +134,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         // every 5 s rather than Kafka's 0.5: a process that is its own quorum has no one to tell, and each one is a
         // write and a flush of that log (docs/cpu-per-page.md, "An idle standalone wakes less").
         p.put("metadata.max.idle.interval.ms", "5000");
+        // The log cleaner compacts only the consumer groups' offsets here, a few hundred keys; Kafka's 128 MiB map for
+        // them took half of a 256 MB heap shared with the services, and a heap under about 150 MB could not start.
+        p.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
         return p;
     }
 

@@ -42,6 +42,26 @@ class ServerExitsTest {
                 && output.contains("Its data is in " + folder.resolve(subfolder) + ", on a disk with "), output);
     }
 
+    /**
+     * A stop is not blamed on the disk unless the disk is nearly full: a broker out of file descriptors, or out of heap
+     * as it starts, was told to make room on a disk with 74 GB free.
+     */
+    @Test
+    void theAdviceNamesWhatTheProcessRanShortOf() {
+        ServerExits.Descriptors few = new ServerExits.Descriptors(200, 1024);
+        assertTrue(ServerExits.advice(0, few, 4096).startsWith("Make room on that disk"));
+        assertTrue(ServerExits.advice(127, few, 4096).startsWith("Make room on that disk"));
+
+        assertEquals("The process has 380 of its 384 file descriptors open: raise its limit (ulimit -n, or the container's nofile)"
+                + " or lower CONCURRENT_REQUESTS, and start it again on the same folder",
+                ServerExits.advice(74_000, new ServerExits.Descriptors(380, 384), 4096));
+
+        String neither = ServerExits.advice(74_000, few, 64);
+        assertTrue(neither.startsWith("The server's own error, logged before this line, says why") && neither.contains("a heap of 64 MiB"),
+                neither);
+        assertEquals(neither, ServerExits.advice(-1, new ServerExits.Descriptors(-1, -1), 64), "nothing known is nothing blamed");
+    }
+
     /** A broker that may keep more than the disk holds would stop the process in the middle of a long crawl. */
     @Test
     void aStackWhoseBrokerMayKeepMoreThanTheDiskHoldsSaysSoAtStart() {
