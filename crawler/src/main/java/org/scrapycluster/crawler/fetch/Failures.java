@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 
 import javax.net.ssl.SSLException;
 
+import io.netty.channel.ChannelException;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
@@ -67,14 +68,24 @@ final class Failures {
         return FetchError.IO;
     }
 
-    /** A short description: the exception's class and message (for a refused address, the message says it all). */
+    /**
+     * A short description: the exception's class and message (for a refused address, the message says it all). A
+     * channel Netty could not make names its first cause's message too, what the system refused: its own message names
+     * only the channel's class, and "Too many open files" was left out.
+     */
     static String describe(Throwable failure) {
         Throwable cause = unwrap(failure);
         String message = cause.getMessage();
         if (cause instanceof ForbiddenAddressException) {
             return message;
         }
-        return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        String described = cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        Throwable first = cause;
+        while (first.getCause() != null && first.getCause() != first) {
+            first = first.getCause();
+        }
+        return cause instanceof ChannelException && first != cause && first.getMessage() != null
+                ? described + " (" + first.getMessage() + ")" : described;
     }
 
     private static Throwable unwrap(Throwable failure) {
