@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -183,7 +184,9 @@ public final class Logging {
 
     private static OutputStreamAppender<ILoggingEvent> rollingFile(LoggerContext context, LogConfig config, Encoder<ILoggingEvent> encoder) {
         String file = config.directory().resolve(config.file()).toString();
-        RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
+        LogFileOutage outage = new LogFileOutage(Path.of(file), System.err, InstantSource.system(), LogFileOutage::afterQuiet,
+                gap -> context.getLogger(Logging.class).warn(gap));
+        RollingFileAppender<ILoggingEvent> appender = new LogFileOutage.Watched(outage);
         appender.setName("file");
         appender.setContext(context);
         appender.setFile(file);
