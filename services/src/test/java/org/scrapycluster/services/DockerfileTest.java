@@ -61,7 +61,8 @@ class DockerfileTest {
         // the JVM reads JAVA_TOOL_OPTIONS before its command line: a heap flag there would override the operator's
         assertFalse(entrypoint.contains("-XX:MaxRAMPercentage") || entrypoint.contains("-Xmx"), entrypoint);
         assertTrue(entrypoint.contains("/opt/scrapy-cluster/scrapy-cluster.jar"), entrypoint);
-        assertTrue(lines.contains("ENV JAVA_TOOL_OPTIONS=\"-XX:MaxRAMPercentage=75\""), "the heap follows the container's memory limit");
+        assertTrue(lines.contains("ENV JAVA_TOOL_OPTIONS=\"-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError\""),
+                "the heap follows the container's memory limit, and a JVM out of it ends for the restart policy");
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("ENV ") && l.contains("SC_PLUGIN_PATH=/opt/scrapy-cluster/plugins")),
                 "the plugin folder is read by every service");
     }
