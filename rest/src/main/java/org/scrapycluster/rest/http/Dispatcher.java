@@ -86,7 +86,7 @@ public final class Dispatcher {
             LOG.atError().addKeyValue("path", call.path()).setCause(e).log("Uncaught Exception Thrown");
             answer = envelope.failure(500, Envelope.UNKNOWN_ERROR);
         }
-        metrics.answered(endpoint, answer.status());
+        metrics.answered(endpoint, answer.status(), System.nanoTime() - started);
         logAnswer(call.method().name(), call.path(), answer.status(), keyId, refusal, started);
         return answer;
     }
@@ -99,7 +99,7 @@ public final class Dispatcher {
     public HttpAnswer refusedBeforeRouting(RefusedRequestException refused, String method, String target) {
         long started = System.nanoTime();
         HttpAnswer answer = refused(refused);
-        metrics.answered(UNROUTED, answer.status());
+        metrics.answered(UNROUTED, answer.status(), System.nanoTime() - started);
         logAnswer(method, target, answer.status(), null, refused, started);
         return answer;
     }

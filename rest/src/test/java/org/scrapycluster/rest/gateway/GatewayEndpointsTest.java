@@ -53,6 +53,9 @@ class GatewayEndpointsTest {
         assertTrue(metrics.contentType().startsWith("text/plain; version=0.0.4"), metrics.contentType());
         assertTrue(metrics.body().contains("rest_requests_total{endpoint=\"index\",service=\"rest\",status=\"200\"}"), metrics.body());
         assertTrue(metrics.body().contains("rest_requests_refused_total{reason=\"malformed_json\",service=\"rest\"}"), metrics.body());
+        assertTrue(metrics.body().contains("rest_request_duration_seconds_bucket{endpoint=\"index\",service=\"rest\",le=\"0.005\"}"),
+                metrics.body());
+        assertTrue(metrics.body().contains("rest_request_duration_seconds_count{endpoint=\"index\",service=\"rest\"}"), metrics.body());
         assertTrue(metrics.body().contains("rest_feed_waiting{service=\"rest\"}"), metrics.body());
     }
 
