@@ -73,7 +73,8 @@ final class ServerExits {
         }
         if (descriptors.nearlyAllOpen()) {
             return "The process has " + descriptors.open() + " of its " + descriptors.limit() + " file descriptors open: raise"
-                    + " its limit (ulimit -n, or the container's nofile) or lower CONCURRENT_REQUESTS, and start it again on the same folder";
+                    + " its limit (ulimit -n, or the container's nofile) or lower CONCURRENT_REQUESTS, and start it again on the"
+                    + " same folder";
         }
         return "The server's own error, logged before this line, says why (a disk that failed or went read-only, or a heap of "
                 + heapMib + " MiB too small for the servers and the services: JAVA_OPTS=-Xmx…); mend that and start it again"

@@ -58,7 +58,8 @@ class LogFileOutageTest {
         assertEquals(List.of(FAILED), said());
         afterQuiet.getFirst().run();
 
-        String gap = "The log file " + FILE + " could not be written for 41 s (No space left on device): the lines logged meanwhile are lost";
+        String gap = "The log file " + FILE + " could not be written for 41 s (No space left on device): the lines logged"
+                + " meanwhile are lost";
         assertEquals(List.of(FAILED, gap), said());
         assertEquals(List.of(gap), marked);
     }

@@ -153,8 +153,8 @@ class BatchFilingTest {
                 "{\"url\":\"http://example.com/b\",\"appid\":\"app\",\"crawlid\":\"c7\"}",
                 "{\"url\":\"http://example.com/c\",\"appid\":\"app\",\"crawlid\":\"c8\"}");
 
-        assertEquals(List.of(Disposition.Accepted.class, Disposition.Accepted.class, Disposition.Rejected.class, Disposition.Accepted.class),
-                batch.entries().stream().map(entry -> entry.disposition().getClass()).toList());
+        assertEquals(List.of(Disposition.Accepted.class, Disposition.Accepted.class, Disposition.Rejected.class,
+                Disposition.Accepted.class), batch.entries().stream().map(entry -> entry.disposition().getClass()).toList());
         List<String> queued = new ArrayList<>();
         for (String member : redis.sync().zrange(Keyspace.queue("link", "example.com"), 0, -1)) {
             queued.add(new ObjectMapper().readTree(member).get("url").asText());
