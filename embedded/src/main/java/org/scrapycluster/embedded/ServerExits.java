@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import org.apache.kafka.common.utils.Exit;
@@ -53,12 +54,16 @@ final class ServerExits {
     }
 
     private static void end(String server, String message, Path folder) {
-        long free = freeMebibytes(folder);
-        LOG.atError().addKeyValue("server", server).addKeyValue("folder", folder).addKeyValue("free_mib", free)
-                .log("The embedded {} stopped for good{}. Its data is in {}, on a disk with {} left: Scrapy Cluster stops. {}",
-                        server, message == null ? "" : " (" + message + ")", folder, free < 0 ? "an unknown room" : free + " MiB",
-                        advice(free, Descriptors.count(), Runtime.getRuntime().maxMemory() / MIB));
-        Runtime.getRuntime().halt(STATUS);
+        try {
+            long free = freeMebibytes(folder);
+            LOG.atError().addKeyValue("server", server).addKeyValue("folder", folder).addKeyValue("free_mib", free)
+                    .log("The embedded {} stopped for good{}. Its data is in {}, on a disk with {} left: Scrapy Cluster stops. {}",
+                            server, message == null ? "" : " (" + message + ")", folder, free < 0 ? "an unknown room" : free + " MiB",
+                            advice(free, Descriptors.count(), Runtime.getRuntime().maxMemory() / MIB));
+        } finally {
+            // whatever went wrong in saying it (the process out of file descriptors, of memory), the process ends
+            Runtime.getRuntime().halt(STATUS);
+        }
     }
 
     /**
@@ -93,9 +98,23 @@ final class ServerExits {
 
         static Descriptors count() {
             if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
-                return new Descriptors(unix.getOpenFileDescriptorCount(), unix.getMaxFileDescriptorCount());
+                return read(unix::getOpenFileDescriptorCount, unix.getMaxFileDescriptorCount());
             }
             return new Descriptors(-1, -1);
+        }
+
+        /**
+         * The count {@code open} gives, of {@code limit}. Counting them opens a directory ({@code /proc/self/fd}): with no
+         * descriptor left that fails too, with the system's EMFILE (errno 24) or ENFILE (23), which is taken for all open.
+         */
+        static Descriptors read(LongSupplier open, long limit) {
+            try {
+                return new Descriptors(open.getAsLong(), limit);
+            } catch (InternalError e) {
+                String why = String.valueOf(e.getMessage());
+                boolean noneLeft = why.contains("errno: 24 ") || why.contains("errno: 23 ");
+                return noneLeft ? new Descriptors(limit, limit) : new Descriptors(-1, limit);
+            }
         }
 
         /** Whether so many are open that opening a file or a socket may fail; not when either count is unknown. */

@@ -62,6 +62,25 @@ class ServerExitsTest {
         assertEquals(neither, ServerExits.advice(-1, new ServerExits.Descriptors(-1, -1), 64), "nothing known is nothing blamed");
     }
 
+    /**
+     * Counting the open descriptors opens {@code /proc/self/fd}, which fails when none is left: that failure ended the
+     * stop's line before it was said, and the process went on without its broker.
+     */
+    @Test
+    void descriptorsThatCannotBeCountedForLackOfOneAreAllOpen() {
+        ServerExits.Descriptors none = ServerExits.Descriptors.read(() -> {
+            throw new InternalError("errno: 24 error: Unable to open directory /proc/self/fd");
+        }, 384);
+        assertEquals(new ServerExits.Descriptors(384, 384), none);
+        assertTrue(none.nearlyAllOpen());
+
+        ServerExits.Descriptors unknown = ServerExits.Descriptors.read(() -> {
+            throw new InternalError("errno: 13 error: Unable to open directory /proc/self/fd");
+        }, 384);
+        assertTrue(!unknown.nearlyAllOpen(), "another failure says nothing of them");
+        assertEquals(new ServerExits.Descriptors(200, 384), ServerExits.Descriptors.read(() -> 200, 384));
+    }
+
     /** A broker that may keep more than the disk holds would stop the process in the middle of a long crawl. */
     @Test
     void aStackWhoseBrokerMayKeepMoreThanTheDiskHoldsSaysSoAtStart() {
