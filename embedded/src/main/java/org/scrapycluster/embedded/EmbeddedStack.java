@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedStack implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStack.class);
+    /** The least heap, in MiB, with which a standalone's servers and services start and crawl. */
+    static final long LEAST_HEAP_MIB = 96;
     /** The file of a kept data folder that says its servers all started on it once. */
     static final String STARTED = ".scrapy-cluster.started";
 
@@ -73,7 +75,7 @@ public final class EmbeddedStack implements AutoCloseable {
             warnOfMissingParts(root.path(), options);
         }
         ServerExits.install(root.path().resolve("kafka"), root.path().resolve("zookeeper"));
-        warnOfLittleRoom(options);
+        warnOfShortResources(options);
         try {
             EmbeddedRedis redis = options.redisPort() == null ? null
                     : remember(started, EmbeddedRedis.start(options.redisPort(), root.child("redis"), options.shutdownGrace()));
@@ -173,15 +175,27 @@ public final class EmbeddedStack implements AutoCloseable {
     }
 
     /**
-     * What a start of {@code options} warns of before any server starts, for a check of the settings to say as well: a
-     * disk with less room than the broker may keep, where a broker is to start (a temporary data folder is made under
-     * {@code java.io.tmpdir}).
+     * What a start of {@code options} warns of before any server starts, for a check of the settings to say as well, where
+     * a broker is to start: a disk with less room than the broker may keep (a temporary data folder is made under
+     * {@code java.io.tmpdir}), and a heap too small for the servers and the services beside them.
      */
-    public static void warnOfLittleRoom(Options options) {
+    public static void warnOfShortResources(Options options) {
         if (options.kafkaPort() != null) {
             Path folder = options.dataDir() != null ? options.dataDir() : Path.of(System.getProperty("java.io.tmpdir"));
             warnOfLittleRoom(folder, options.kafkaRetentionBytes());
+            heapWarning(Runtime.getRuntime().maxMemory()).ifPresent(LOG::warn);
         }
+    }
+
+    /**
+     * What to say of a heap of at most {@code maxBytes} for the embedded servers and the services of a {@code standalone}:
+     * nothing from {@value #LEAST_HEAP_MIB} MiB, with which it starts and crawls (docs/operations.md "A full disk").
+     */
+    static Optional<String> heapWarning(long maxBytes) {
+        long mib = maxBytes / (1024 * 1024);
+        return mib >= LEAST_HEAP_MIB ? Optional.empty() : Optional.of("The JVM's heap is at most " + mib + " MiB, less than the "
+                + LEAST_HEAP_MIB + " MiB the embedded servers and the services need together: it would run out of memory. Give"
+                + " it more (JAVA_OPTS=-Xmx256m)");
     }
 
     /**

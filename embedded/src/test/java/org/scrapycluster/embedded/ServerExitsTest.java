@@ -81,6 +81,14 @@ class ServerExitsTest {
         assertEquals(new ServerExits.Descriptors(200, 384), ServerExits.Descriptors.read(() -> 200, 384));
     }
 
+    /** A heap too small for the servers and the services is said before they start, and the way to give it more. */
+    @Test
+    void aHeapUnderTheLeastAStandaloneNeedsIsSaid() {
+        assertEquals("The JVM's heap is at most 64 MiB, less than the 96 MiB the embedded servers and the services need together:"
+                + " it would run out of memory. Give it more (JAVA_OPTS=-Xmx256m)", EmbeddedStack.heapWarning(64L << 20).orElseThrow());
+        assertTrue(EmbeddedStack.heapWarning(96L << 20).isEmpty());
+    }
+
     /** A broker that may keep more than the disk holds would stop the process in the middle of a long crawl. */
     @Test
     void aStackWhoseBrokerMayKeepMoreThanTheDiskHoldsSaysSoAtStart() {

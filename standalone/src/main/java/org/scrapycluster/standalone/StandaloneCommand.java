@@ -101,7 +101,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         }
         int nodes = crawlers != null ? crawlers : settings.service("standalone").getInt("STANDALONE_CRAWLERS");
         if (check) {
-            EmbeddedStack.warnOfLittleRoom(StandaloneCluster.check(settings, nodes, serviceFactories()));
+            EmbeddedStack.warnOfShortResources(StandaloneCluster.check(settings, nodes, serviceFactories()));
             spec.commandLine().getOut().println(CheckOption.GOOD);
             spec.commandLine().getOut().flush();
             return 0;
