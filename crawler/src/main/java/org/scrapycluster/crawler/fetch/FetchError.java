@@ -15,9 +15,12 @@ public enum FetchError {
      * total timeout when that comes first.
      */
     CONNECT_TIMEOUT(true),
-    /** No byte arrived for the read timeout while waiting for or reading the response. */
+    /**
+     * No byte arrived for the read timeout while waiting for or reading the response, or none of the response by the total
+     * timeout when that comes first: a host that took the connection and said nothing.
+     */
     READ_TIMEOUT(true),
-    /** The whole fetch took longer than the total timeout, its connection made. */
+    /** The response came, but not all of it within the total timeout. */
     TOTAL_TIMEOUT(true),
     /** The connection was reset or closed before the response was complete. */
     RESET(true),

@@ -61,17 +61,26 @@ final class FetchLifecycle implements ExchangeEnd {
     }
 
     /**
-     * Ends {@code call} at its total timeout: a connect timeout while it has no connection yet (its host's name being
-     * looked up, the TCP connection, a proxy's tunnel or TLS still being made), whichever timer comes first when they
-     * are as long ({@code DOWNLOAD_TIMEOUT} sets both), so that a host that takes no connection is named as such.
+     * Ends {@code call} at its total timeout, named by how far it got, whichever timer comes first when they are as long
+     * ({@code DOWNLOAD_TIMEOUT} sets all three): a connect timeout while it has no connection yet (its host's name being
+     * looked up, the TCP connection, a proxy's tunnel or TLS still being made), a read timeout while no byte of the answer
+     * came, so that a host that takes no connection, or one that takes it and says nothing, is named as such; else a
+     * total timeout, an answer that came too slowly. How far it got is read on its connection's event loop, which writes it.
      */
     private void timedOut(FetchCall call) {
         long millis = TimeUnit.NANOSECONDS.toMillis(totalTimeoutNanos);
-        if (call.channel == null) {
+        Channel channel = call.channel;
+        if (channel == null) {
             abort(call, FetchError.CONNECT_TIMEOUT, "no connection within " + millis + " ms");
-        } else {
-            abort(call, FetchError.TOTAL_TIMEOUT, "not done within " + millis + " ms");
+            return;
         }
+        channel.eventLoop().execute(() -> {
+            if (call.response.unanswered()) {
+                abort(call, FetchError.READ_TIMEOUT, "no answer within " + millis + " ms");
+            } else {
+                abort(call, FetchError.TOTAL_TIMEOUT, "not done within " + millis + " ms");
+            }
+        });
     }
 
     private void connect(FetchCall call) {

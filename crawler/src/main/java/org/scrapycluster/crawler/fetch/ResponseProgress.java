@@ -26,6 +26,11 @@ final class ResponseProgress {
     BodyBuffer body;
     ScheduledFuture<?> readTimer;
 
+    /** Whether the request went and no byte came back since: its last read is still the moment it was sent. */
+    boolean unanswered() {
+        return sentNanos != 0 && lastReadNanos == sentNanos;
+    }
+
     /** Whether any part of a response arrived. */
     boolean started() {
         return headRead;

@@ -257,6 +257,22 @@ class HttpFetcherTest {
         }
     }
 
+    /**
+     * With both timeouts as long, as DOWNLOAD_TIMEOUT sets them, a server that takes the connection and says nothing is a
+     * read timeout whichever timer fires first: the total one, started before the connection, usually did, and the
+     * server was counted as slow to answer rather than silent.
+     */
+    @Test
+    void aServerThatSaysNothingIsAReadTimeoutThoughTheTotalTimerFiresFirst() {
+        Duration timeout = Duration.ofMillis(300);
+        try (HttpFetcher impatient = open(FetcherConfig.builder().readTimeout(timeout).totalTimeout(timeout).build())) {
+            for (int i = 0; i < 3; i++) {
+                FetchResult result = fetch(impatient, FetchRequest.get(origin.url(0, SlowBody.path(10, 10, 0, 5000) + "&try=" + i)));
+                assertEquals(FetchError.READ_TIMEOUT, result.error(), result.toString());
+            }
+        }
+    }
+
     @Test
     void readTimeoutInTheMiddleOfTheBodyKeepsTheHead() {
         try (HttpFetcher impatient = open(FetcherConfig.builder().readTimeout(Duration.ofMillis(300)).build())) {
