@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
 
+import org.scrapycluster.common.service.Causes;
 import org.scrapycluster.common.service.ShutdownSignal;
 import org.scrapycluster.common.settings.SettingsException;
 
@@ -86,12 +87,7 @@ public final class ScrapyClusterCommand implements Runnable {
      * listen): its message says it all, where a stack trace would only bury it.
      */
     private static boolean causedByInputOrOutput(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof IOException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.first(e, IOException.class).isPresent();
     }
 
     /** Runs {@code args} on {@code commandLine} and ends the JVM with the command's status. */

@@ -37,6 +37,7 @@ import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.scrapycluster.common.service.Backoff;
+import org.scrapycluster.common.service.Causes;
 import org.scrapycluster.common.service.StopBudget;
 import org.slf4j.Logger;
 
@@ -283,10 +284,7 @@ public final class RedisConnection implements AutoCloseable {
      * holds a password: Redis does not repeat it, and Lettuce prints a URI's password as asterisks.
      */
     static String reason(RedisException e) {
-        Throwable innermost = e;
-        while (innermost.getCause() != null && innermost.getCause() != innermost) {
-            innermost = innermost.getCause();
-        }
+        Throwable innermost = Causes.innermost(e);
         String message = e.getMessage();
         String cause = innermost.getMessage();
         return innermost == e || cause == null || cause.equals(message) ? message : message + ": " + cause;

@@ -20,6 +20,7 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.proxy.ProxyConnectException;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import org.scrapycluster.common.service.Causes;
 
 /** Sorts the exceptions a fetch can end with into {@link FetchError} kinds. */
 final class Failures {
@@ -80,10 +81,7 @@ final class Failures {
             return message;
         }
         String described = cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
-        Throwable first = cause;
-        while (first.getCause() != null && first.getCause() != first) {
-            first = first.getCause();
-        }
+        Throwable first = Causes.innermost(cause);
         return cause instanceof ChannelException && first != cause && first.getMessage() != null
                 ? described + " (" + first.getMessage() + ")" : described;
     }

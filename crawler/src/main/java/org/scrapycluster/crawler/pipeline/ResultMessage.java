@@ -11,10 +11,12 @@ import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.json.JsonLimits;
+import org.scrapycluster.common.service.Causes;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.links.Link;
 
@@ -163,10 +165,9 @@ public final class ResultMessage {
             generator.writeEndObject();
         } catch (IOException e) {
             // Jackson's object writer (attrs, a spider's fields) wraps whatever its output throws
-            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                if (cause instanceof MessageBuffer.LimitReached limitReached) {
-                    throw limitReached;
-                }
+            Optional<MessageBuffer.LimitReached> limitReached = Causes.first(e, MessageBuffer.LimitReached.class);
+            if (limitReached.isPresent()) {
+                throw limitReached.get();
             }
             throw new UncheckedIOException("cannot write a result message", e);
         }
