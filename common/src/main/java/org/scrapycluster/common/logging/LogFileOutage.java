@@ -33,7 +33,6 @@ final class LogFileOutage implements RecoveryListener {
     private final Consumer<Runnable> afterQuiet;
     private final Consumer<String> markGap;
     private Instant since;
-    private Instant recovered;
     private String reason;
     /** Counts failures and recoveries, so that a settling that another event came after does nothing. */
     private long events;
@@ -65,7 +64,6 @@ final class LogFileOutage implements RecoveryListener {
     @Override
     public synchronized void newFailure(IOException failure) {
         events++;
-        recovered = null;
         if (since != null) {
             return;
         }
@@ -80,13 +78,16 @@ final class LogFileOutage implements RecoveryListener {
         if (since == null) {
             return;
         }
-        recovered = clock.instant();
+        Instant recovered = clock.instant();
         long event = ++events;
-        afterQuiet.accept(() -> settle(event));
+        afterQuiet.accept(() -> settle(event, recovered));
     }
 
-    /** Says that the outage is over, unless a failure or another recovery came after the one of {@code event}. */
-    private void settle(long event) {
+    /**
+     * Says that the outage is over, the file writable again since {@code recovered}, unless a failure or another recovery
+     * came after the one of {@code event}.
+     */
+    private void settle(long event, Instant recovered) {
         String gap;
         synchronized (this) {
             if (event != events || since == null) {
@@ -95,7 +96,6 @@ final class LogFileOutage implements RecoveryListener {
             gap = "The log file " + file + " could not be written for " + Duration.between(since, recovered).toSeconds() + " s ("
                     + reason + "): the lines logged meanwhile are lost";
             since = null;
-            recovered = null;
         }
         err.println(gap);
         err.flush();
