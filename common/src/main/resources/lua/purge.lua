@@ -9,9 +9,11 @@
 -- mode leases: KEYS[1] <spiderid>:leased   KEYS[2] <spiderid>:leases
 -- ARGV[1] mode   ARGV[2] cursor   ARGV[3] batch size   ARGV[4] spiderid   ARGV[5] appid
 -- ARGV[6] crawlid   ARGV[7] domain (mode queue)   ARGV[8] seconds the count of removed requests is kept
--- Returns {next cursor, requests removed}. What it removes is also added up in purged:<spiderid>:<appid>:<crawlid>,
--- in the same step, for the stop or expiry's answer (lib/forget takes it), so that a purge cut off midway and done
--- again answers for what both removed.
+-- Returns {next cursor, requests removed}. What it removes from a queue is also added up in
+-- purged:<spiderid>:<appid>:<crawlid>, in the same step, for the stop or expiry's answer (lib/forget takes it), so that a
+-- purge cut off midway and done again answers for what both removed. A lease removed is not added: its request is being
+-- fetched, and its page, already asked for, is still published; the answer counts the requests that will not be
+-- crawled, as the original's counts those it took out of its queues (docs/api.md "stop").
 
 local by_queue = ARGV[1] == 'queue'
 local spider, appid, crawlid = ARGV[4], ARGV[5], ARGV[6]
@@ -53,7 +55,7 @@ if by_queue and removed > 0 and redis.call('EXISTS', KEYS[1]) == 0 then
   -- no crawler runs (a spiderid sent by mistake) would keep its index, and its backlog meter, for good
   redis.call('ZREM', KEYSPACE.active_domains(spider), ARGV[7])
 end
-if removed > 0 then
+if by_queue and removed > 0 then
   local purged = KEYSPACE.purged(spider, appid, crawlid)
   -- pcall: a key written by hand as another type, or holding no number, is replaced rather than failing the step
   -- after its removals (which Redis does not undo), as lib/forget reads it

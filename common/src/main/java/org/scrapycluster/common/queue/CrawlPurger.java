@@ -23,7 +23,7 @@ import org.scrapycluster.common.redis.RedisConnection;
  * moved by components that keep none, such as a Python crawler or Kafka monitor:
  * {@link CrawlCounts#trusted}) is purged from every queue of the spider, as the original does.
  *
- * <p>Each batch also adds what it removed to {@code purged:<spiderid>:<appid>:<crawlid>}, which {@link CrawlCounts#forget}
+ * <p>Each batch also adds what it removed from a queue to {@code purged:<spiderid>:<appid>:<crawlid>}, which {@link CrawlCounts#forget}
  * takes for the answer: a purge cut off midway (Redis gone, the monitor stopping) and done again answers for both.
  */
 public final class CrawlPurger {

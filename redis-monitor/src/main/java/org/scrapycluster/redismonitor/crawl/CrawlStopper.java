@@ -33,8 +33,8 @@ final class CrawlStopper {
     /**
      * Blacklists and purges {@code crawl}.
      *
-     * @return the requests removed, queued and leased: those the purge removed (and an earlier attempt cut off midway),
-     *         and those crawlers dropped from the queues meanwhile, once they found the crawl blacklisted
+     * @return the requests that will not be crawled: those the purge removed from the queues (and an earlier attempt cut
+     *         off midway), and those crawlers dropped from them meanwhile, once they found the crawl blacklisted
      */
     long stop(CrawlRef crawl) {
         redis.sync().sadd(Keyspace.blacklist(crawl.spiderId()), crawl.blacklistEntry());

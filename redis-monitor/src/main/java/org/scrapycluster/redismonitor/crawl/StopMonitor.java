@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The stop job (docs/compatibility.md §3.6), {@code stop:<spiderid>:<appid>:<crawlid>}: blacklists the
  * crawl, removes its queued and leased requests, deletes its timeout key and answers
  * {@code {"action":"stop","spiderid","appid","crawlid","total_purged","uuid","server_time"}},
- * {@code total_purged} counting both. A stop without crawlid is answered with an {@code error}
+ * {@code total_purged} counting the requests that will not be crawled (a leased one is being fetched, and its page still
+ * comes). A stop without crawlid is answered with an {@code error}
  * (the original answered nothing).
  */
 public final class StopMonitor implements JobPlugin {
