@@ -35,9 +35,13 @@ abstract class BaseLineEncoder extends EncoderBase<ILoggingEvent> {
         return names.nameFor(event.getLoggerName());
     }
 
-    /** The record's message, its URLs' passwords hidden ({@link UrlPasswords}). */
+    /**
+     * The record's message, its URLs' passwords hidden ({@link UrlPasswords}), cut as a long field is ({@link ShownText}): a
+     * message that names what a caller sent (a job's key holding a 100 KB domain) is no longer than a field of it.
+     */
     static String message(ILoggingEvent event) {
-        return UrlPasswords.hidden(event.getFormattedMessage());
+        String message = UrlPasswords.hidden(event.getFormattedMessage());
+        return message == null ? null : ShownText.cut(message);
     }
 
     /** The record's stack trace, its messages' URL passwords hidden; null when it has none. */

@@ -131,6 +131,23 @@ class LoggingTest {
         }
     }
 
+    /** A message that names a 100 KB text a caller sent (a rejected job's key) is cut as a field is, in either format. */
+    @Test
+    void aLongMessageIsShownCutWithItsLength() throws IOException {
+        String key = "zk:domain-update:" + "d".repeat(100_000);
+        for (boolean json : List.of(false, true)) {
+            install("redis-monitor", Map.of("LOG_JSON", Boolean.toString(json)));
+            context.getLogger("org.scrapycluster.redismonitor.job.JobProcessor").atWarn().log("Rejected job {}: {}", key, "too long");
+            context.stop();
+
+            String written = Files.readString(dir.resolve("redis_monitor.log"));
+            assertTrue(written.length() < ShownText.MAX_CHARACTERS + 500, written.length() + " characters");
+            String shown = ("Rejected job " + key).substring(0, ShownText.MAX_CHARACTERS) + "… (100040 characters in all)";
+            assertTrue(json ? new ObjectMapper().readTree(written).get("message").asText().equals(shown) : written.contains(shown), written);
+            Files.delete(dir.resolve("redis_monitor.log"));
+        }
+    }
+
     /** A 100 KB URL or a 20,000-field {@code attrs} a caller sent is shown cut, in either format, the line still JSON. */
     @Test
     void aLongValueIsShownCutWithItsLengthInEitherFormat() throws IOException {
