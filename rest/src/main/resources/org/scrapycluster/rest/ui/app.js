@@ -467,6 +467,15 @@ function setText(element, text) {
 // focus, and a cell whose text is unchanged keeps its text node and a selection in it; rows that
 // come or go are added or removed, and a row that changes place is moved.
 
+// Characters that do not show as themselves: controls (C0, DEL, C1) and the marks and overrides that reorder the text
+// around them or break its line (U+061C, U+200E/F, U+2028-E, U+2066-9). A crawl's ids and URLs are whoever sent
+// them, so a table shows these as \uXXXX: "rtl\u202Eevil" must not read as "rtllive".
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+function shown(text) {
+  return String(text).replace(UNSHOWN, (c) => "\\u" + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0"));
+}
+
 // the key of the row that says a table is empty
 const EMPTY_ROW = "\u0000empty";
 // the item each row shows now, for its handlers
@@ -530,7 +539,7 @@ function syncRows(body, items, table) {
       table.columns.forEach((column, i) => {
         const td = row.cells[i];
         if (column.text) {
-          setText(td, column.text(item));
+          setText(td, shown(column.text(item)));
         }
         const className = (typeof column.className === "function" ? column.className(item) : column.className) || "";
         if (td.className !== className) {
@@ -614,7 +623,9 @@ const CRAWL_TABLE = {
     }
   },
   empty: () => (!readFromRedis() ? notReadText()
-    : state.filter ? "No active crawl matches the filter." : "No active crawl. Submit one below."),
+    : state.filter ? (listedInPart(state.live) ? "None of the crawls listed matches the filter; it looks at the "
+      + state.live.crawls.length + " most recently active of " + state.live.active_crawls + "."
+      : "No active crawl matches the filter.") : "No active crawl. Submit one below."),
 };
 
 const COMPLETED_TABLE = {
@@ -660,12 +671,16 @@ function showCrawls(live) {
   syncRows($("completed-rows"), live.completed || [], COMPLETED_TABLE);
 }
 
+// Whether more crawls are active than the view lists (LIVE_MAX_CRAWLS): its backlogs are then those of the listed ones.
+function listedInPart(live) {
+  return Boolean(live) && typeof live.active_crawls === "number" && live.active_crawls > (live.crawls || []).length;
+}
+
 function backlogText(live) {
   if (typeof live.backlog !== "number") {
     return "";
   }
-  const partial = typeof live.active_crawls === "number" && live.active_crawls > (live.crawls || []).length;
-  return ", " + live.backlog + " requests pending" + (partial ? " in these" : "");
+  return ", " + live.backlog + " requests pending" + (listedInPart(live) ? " in these" : "");
 }
 
 // Whether the gateway has read the domain config from ZooKeeper: until it has, the rows' throttles are the
@@ -738,7 +753,10 @@ function editThrottle(domain) {
 
 function showDomains(live) {
   // a broad crawl's accounting is read only in part at each refresh (LIVE_MAX_ACCOUNTING_FIELDS)
-  setText($("domain-count"), live.domains_partial ? "(backlogs of the most recently active crawls' first domains)" : "");
+  setText($("domain-count"), live.domains_partial ? "(backlogs of the most recently active crawls' first domains)"
+    : listedInPart(live) ? "(backlogs of the " + live.crawls.length + " crawls listed)" : "");
+  setText($("queue-caption"), "Queue backlog (requests pending" + (listedInPart(live) ? " in the "
+      + live.crawls.length + " crawls listed of " + live.active_crawls : "") + ") and domains waiting on their throttle");
   setText($("domain-config"), domainConfigKnown() ? "" : "Domain config not read yet (ZooKeeper "
       + (live.zookeeper_connected ? "connected" : "not connected") + ", " + (live.zookeeper_node || "") + "): throttles"
       + " and blacklist unknown; a domain's state is judged by the default throttle.");

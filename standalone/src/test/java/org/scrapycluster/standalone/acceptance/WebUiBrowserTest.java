@@ -66,6 +66,11 @@ class WebUiBrowserTest {
             feed(browser, origin, appid, crawlid);
             feed(browser, origin, appid, expiring);
 
+            // a crawlid whose right-to-left override would make "rtl\u202Eevil" read "rtllive" shows the override
+            cluster.send("url", origin.pageUrl(SITE.pages().getFirst()), "appid", appid, "crawlid", "rtl\u202Eevil", "maxdepth", 0);
+            Awaitility.await("the override shown as \\u202E").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
+                    .until(() -> browser.findElement(By.id("crawls")).getText().contains("rtl\\u202Eevil"));
+
             By row = By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "']");
             Awaitility.await("the crawl's pages counted in the crawls table").atMost(HeadlessBrowser.WAIT).ignoreExceptions()
                     .until(() -> Long.parseLong(browser.findElement(row).findElements(By.tagName("td")).get(3).getText()) >= 2);
