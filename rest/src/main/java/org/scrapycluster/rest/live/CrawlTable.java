@@ -1,13 +1,16 @@
 package org.scrapycluster.rest.live;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -62,32 +65,32 @@ final class CrawlTable {
     record Reading(ArrayNode rows, Map<String, Long> backlogByDomain, boolean domainsPartial, long backlog, long active) {
     }
 
-    /** A listed crawl and its last activity, in epoch milliseconds. */
-    private record Listed(CrawlRef crawl, double lastActivity, CompletionStage<Optional<CrawlCounts.Totals>> totals) {
+    /** A crawl that may be listed: its score in {@code crawls:active} (null once it left) and its accounting, both asked. */
+    private record Candidate(CrawlRef crawl, CompletionStage<Double> score, CompletionStage<Optional<CrawlCounts.Totals>> totals) {
     }
 
+    /** A listed crawl, its accounting and its last activity, in epoch milliseconds. */
+    private record Listed(CrawlRef crawl, CrawlCounts.Totals count, long lastActivity) {
+    }
+
+    /**
+     * The crawls the last refresh listed. With more crawls active than listed, the highest scores of {@code crawls:active}
+     * are not all the most recently active: the completion check scores a crawl whose requests wait (for a crawler of its
+     * spider, on a throttle) anew every quiet period, so that beyond the limit those would take turns at every refresh.
+     * A crawl listed stays listed while it is active, unless crawls whose accounting says they moved more recently
+     * displace it.
+     */
+    private List<CrawlRef> shown = List.of();
+
     Reading read(RedisConnection redis, long nowMillis) {
-        CrawlCounts counts = new CrawlCounts(redis);
-        List<Listed> listed = new ArrayList<>();
-        for (ScoredValue<String> member : redis.sync().zrevrangeWithScores(Keyspace.CRAWLS_ACTIVE, 0, maxCrawls - 1L)) {
-            try {
-                CrawlRef crawl = CrawlRef.parse(member.getValue());
-                listed.add(new Listed(crawl, member.getScore(), counts.totals(crawl)));
-            } catch (IllegalArgumentException e) {
-                // not a crawl's name: not listed
-            }
-        }
+        List<Listed> listed = listed(redis, nowMillis);
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         List<CrawlRef> withAccounting = new ArrayList<>();
         long backlog = 0;
         Set<String> present = new HashSet<>();
         for (Listed member : listed) {
             CrawlRef crawl = member.crawl();
-            Optional<CrawlCounts.Totals> read = refused.await(redis, crawl.name(), member.totals()).flatMap(totals -> totals);
-            if (read.isEmpty()) {
-                continue;
-            }
-            CrawlCounts.Totals count = read.get();
+            CrawlCounts.Totals count = member.count();
             withAccounting.add(crawl);
             present.add(crawl.name());
             long started = starts.start(crawl.name(), count.started(), nowMillis);
@@ -100,7 +103,7 @@ final class CrawlTable {
             row.put("pages_per_second", rates.rate(crawl.name(), count.pages(), nowMillis));
             row.put("started", started / 1000);
             row.put("start_known", starts.known(crawl.name()));
-            row.put("last_activity", lastActivity(count, member.lastActivity(), nowMillis) / 1000);
+            row.put("last_activity", member.lastActivity() / 1000);
             row.put("expires", count.expires());
             backlog += count.pending();
         }
@@ -109,6 +112,42 @@ final class CrawlTable {
         Map<String, Long> byDomain = new TreeMap<>();
         boolean partial = sumByDomain(redis, withAccounting, byDomain);
         return new Reading(rows, byDomain, partial, backlog, redis.sync().zcard(Keyspace.CRAWLS_ACTIVE));
+    }
+
+    /**
+     * The {@code maxCrawls} most recently active of the crawls with the highest scores in {@code crawls:active} and those
+     * listed last time that are still active, with their accounting (one {@code HMGET} each, and a {@code ZSCORE} for
+     * each crawl listed last time and not among the highest scores, pipelined), the most recently active first.
+     */
+    private List<Listed> listed(RedisConnection redis, long nowMillis) {
+        CrawlCounts counts = new CrawlCounts(redis);
+        Map<String, Candidate> candidates = new LinkedHashMap<>();
+        for (ScoredValue<String> member : redis.sync().zrevrangeWithScores(Keyspace.CRAWLS_ACTIVE, 0, maxCrawls - 1L)) {
+            try {
+                CrawlRef crawl = CrawlRef.parse(member.getValue());
+                CompletionStage<Double> score = CompletableFuture.completedFuture(member.getScore());
+                candidates.put(crawl.name(), new Candidate(crawl, score, counts.totals(crawl)));
+            } catch (IllegalArgumentException e) {
+                // not a crawl's name: not listed
+            }
+        }
+        for (CrawlRef crawl : shown) {
+            candidates.computeIfAbsent(crawl.name(), name -> new Candidate(crawl,
+                    redis.async().zscore(Keyspace.CRAWLS_ACTIVE, name), counts.totals(crawl)));
+        }
+        List<Listed> listed = new ArrayList<>();
+        for (Candidate candidate : candidates.values()) {
+            String name = candidate.crawl().name();
+            Optional<Double> score = refused.await(redis, name, candidate.score());
+            Optional<CrawlCounts.Totals> count = refused.await(redis, name, candidate.totals()).flatMap(totals -> totals);
+            if (score.isPresent() && count.isPresent()) {
+                listed.add(new Listed(candidate.crawl(), count.get(), lastActivity(count.get(), score.get(), nowMillis)));
+            }
+        }
+        listed.sort(Comparator.comparingLong(Listed::lastActivity).reversed());
+        List<Listed> kept = List.copyOf(listed.subList(0, Math.min(maxCrawls, listed.size())));
+        shown = kept.stream().map(Listed::crawl).toList();
+        return kept;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -190,6 +191,44 @@ class LiveViewTest {
                 .forEach(crawl -> activity.put(crawl.get("crawlid").asText(), crawl.get("last_activity").asLong()));
         assertEquals(now - 600, activity.get("waiting"), "its requests last moved ten minutes ago");
         assertTrue(activity.get("python") <= System.currentTimeMillis() / 1000, "no activity later than now: " + activity);
+    }
+
+    /**
+     * With more crawls active than listed, a crawl whose requests wait, which the completion check scores anew every quiet
+     * period, does not displace a listed crawl that moved more recently: the rows do not take turns at every refresh.
+     */
+    @Test
+    void beyondTheLimitAListedCrawlStaysUntilOneThatMovedMoreRecentlyTakesItsPlace() throws Exception {
+        long now = System.currentTimeMillis();
+        redis.sync().flushdb();
+        listedCrawl("moving", now, now);
+        listedCrawl("parked", now - 1, now - 600_000);
+        listedCrawl("checked", now - 2, now - 900_000);
+        Settings settings = settings("3600", "3600", Map.of("LIVE_MAX_CRAWLS", "2"));
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+        assertEquals(Set.of("moving", "parked"), crawlids(refreshed(live)));
+
+        redis.sync().zadd("crawls:active", now + 1.0, "link:app1:checked"); // a completion check found its requests waiting
+        JsonNode view = refreshed(live);
+        assertEquals(Set.of("moving", "parked"), crawlids(view), "parked moved more recently than checked");
+        assertEquals(3, view.get("active_crawls").asLong());
+
+        redis.sync().zrem("crawls:active", "link:app1:parked"); // retired
+        assertEquals(Set.of("moving", "checked"), crawlids(refreshed(live)));
+        listedCrawl("fresh", now + 2, now + 2);
+        assertEquals(Set.of("fresh", "moving"), crawlids(refreshed(live)), "a crawl that moved takes the place of one that waits");
+    }
+
+    private static void listedCrawl(String crawlid, double score, long updated) {
+        redis.sync().zadd("crawls:active", score, "link:app1:" + crawlid);
+        redis.sync().hset("crawl:link:app1:" + crawlid, Map.of("pending", "1", "pages", "0", "expires", "0",
+                "updated", Long.toString(updated)));
+    }
+
+    private static Set<String> crawlids(JsonNode view) {
+        Set<String> crawlids = new HashSet<>();
+        view.get("crawls").forEach(crawl -> crawlids.add(crawl.get("crawlid").asText()));
+        return crawlids;
     }
 
     /** The hits in a domain's window are counted by Redis's clock, which stamps them, not by the gateway's, which may be off. */
