@@ -11,7 +11,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import org.apache.zookeeper.server.PurgeTxnLog;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.server.command.FourLetterCommands;
@@ -39,7 +38,12 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private static final int MAX_CLIENT_CONNECTIONS = 1000;
     private static final String FOUR_LETTER_WHITELIST = "zookeeper.4lw.commands.whitelist";
     private static final Set<String> FOUR_LETTER_WORDS = Set.of("ruok", "stat", "srvr", "envi", "conf");
-    /** The fewest snapshots ZooKeeper's purge keeps. */
+    /**
+     * The space a transaction log file takes ahead of its writes: ZooKeeper's 64 MB, sparse, made each of the few log files
+     * kept 64 MB apparent for a few kilobytes of nodes.
+     */
+    private static final long LOG_PREALLOCATED_BYTES = 1 << 20;
+    /** The fewest snapshots ZooKeeper's own purge keeps. */
     private static final int SNAPSHOTS_KEPT = 3;
     /** The folder ZooKeeper's files of this format are in, below the log and snapshot folders. */
     private static final String FORMAT_FOLDER = FileTxnSnapLog.version + FileTxnSnapLog.VERSION;
@@ -110,8 +114,10 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             Path snapshots = dataDir.child("snapshots").path();
             moveMisplaced(snapshots, log, FileTxnLog.LOG_FILE_PREFIX);
             moveMisplaced(log, snapshots, FileSnap.SNAPSHOT_FILE_PREFIX);
-            PurgeTxnLog.purge(log.toFile(), snapshots.toFile(), SNAPSHOTS_KEPT);
-            ZooKeeperServer zk = new ZooKeeperServer(new FileTxnSnapLog(log.toFile(), snapshots.toFile()), TICK_MILLIS, "");
+            FileTxnLog.setPreallocSize(LOG_PREALLOCATED_BYTES);
+            FileTxnSnapLog files = new FileTxnSnapLog(log.toFile(), snapshots.toFile());
+            OldZooKeeperFiles.delete(files, SNAPSHOTS_KEPT);
+            ZooKeeperServer zk = new ZooKeeperServer(files, TICK_MILLIS, "");
             ServerCnxnFactory factory = ServerCnxnFactory.createFactory(
                     new InetSocketAddress("127.0.0.1", port), MAX_CLIENT_CONNECTIONS);
             factory.startup(zk);

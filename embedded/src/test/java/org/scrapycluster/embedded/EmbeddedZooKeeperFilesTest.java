@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,14 +49,34 @@ class EmbeddedZooKeeperFilesTest {
         assertTrue(files("log").stream().allMatch(name -> name.startsWith("log.")), "log/: " + files("log"));
     }
 
+    /** ZooKeeper's own purge prints each file it deletes on standard output, outside the log's format: none is printed. */
     @Test
-    void startsKeepTheNewestSnapshotsOnly() throws Exception {
-        for (int start = 0; start < 6; start++) {
-            write("/start-" + start, "yaml");
+    void startsKeepTheNewestSnapshotsOnlyAndPrintNothing() throws Exception {
+        PrintStream out = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            for (int start = 0; start < 6; start++) {
+                write("/start-" + start, "yaml");
+            }
+        } finally {
+            System.setOut(out);
         }
 
         assertTrue(files("snapshots").size() <= 4, "each start snapshots, and keeps three before it: " + files("snapshots"));
         assertEquals("yaml", read("/start-0"));
+        assertFalse(printed.toString(StandardCharsets.UTF_8).contains("Removing file"), "(tests log on standard output too)");
+    }
+
+    /** Its log files are preallocated by the megabyte, not ZooKeeper's 64: a few nodes, not hundreds of megabytes apparent. */
+    @Test
+    void aLogFileIsPreallocatedByTheMegabyte() throws Exception {
+        write("/written", "yaml");
+
+        for (String name : files("log")) {
+            long size = Files.size(folder.resolve("log").resolve("version-2").resolve(name));
+            assertTrue(size < 2 << 20, name + ": " + size + " bytes");
+        }
     }
 
     private void write(String node, String data) throws Exception {
