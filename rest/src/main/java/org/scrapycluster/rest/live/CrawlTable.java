@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -100,7 +101,12 @@ final class CrawlTable {
             row.put("spiderid", crawl.spiderId());
             row.put("pages", count.pages());
             row.put("pending", count.pending());
-            row.put("pages_per_second", rates.rate(crawl.name(), count.pages(), nowMillis));
+            OptionalDouble rate = rates.rate(crawl.name(), count.pages(), nowMillis);
+            if (rate.isPresent()) {
+                row.put("pages_per_second", rate.getAsDouble());
+            } else {
+                row.putNull("pages_per_second");
+            }
             row.put("started", started / 1000);
             row.put("start_known", starts.known(crawl.name()));
             row.put("last_activity", member.lastActivity() / 1000);

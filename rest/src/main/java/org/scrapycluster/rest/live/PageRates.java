@@ -5,6 +5,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
@@ -19,8 +20,11 @@ final class PageRates {
     /** Per crawl, its readings, oldest first: {millis, pages}. */
     private final Map<String, Deque<long[]>> readings = new HashMap<>();
 
-    /** Notes that {@code crawl} had counted {@code pages} at {@code nowMillis}, and answers its rate then. */
-    double rate(String crawl, long pages, long nowMillis) {
+    /**
+     * Notes that {@code crawl} had counted {@code pages} at {@code nowMillis}, and answers its rate then: empty at its first
+     * reading, which has nothing to compare with (a 0 would say that a crawl just listed, however busy, is still).
+     */
+    OptionalDouble rate(String crawl, long pages, long nowMillis) {
         Deque<long[]> history = readings.computeIfAbsent(crawl, name -> new ArrayDeque<>());
         history.addLast(new long[] {nowMillis, pages});
         while (history.size() > 2 && nowMillis - second(history)[0] >= RATE_MILLIS) {
@@ -28,7 +32,10 @@ final class PageRates {
         }
         long[] oldest = history.getFirst();
         long millis = nowMillis - oldest[0];
-        return millis <= 0 ? 0 : Math.round(Math.max(0, pages - oldest[1]) * 1_000_000.0 / millis) / 1000.0;
+        if (history.size() == 1) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(millis <= 0 ? 0 : Math.round(Math.max(0, pages - oldest[1]) * 1_000_000.0 / millis) / 1000.0);
     }
 
     /** Forgets the crawls that are not {@code listed} any more. */

@@ -596,7 +596,7 @@ const CRAWL_TABLE = {
     { text: (crawl) => crawl.spiderid },
     { text: (crawl) => String(crawl.pages), className: "num" },
     { text: (crawl) => String(crawl.pending), className: "num" },
-    { text: (crawl) => crawl.pages_per_second.toFixed(2), className: "num" },
+    { text: (crawl) => (crawl.pages_per_second === null ? "—" : crawl.pages_per_second.toFixed(2)), className: "num" },
     // a crawl whose accounting records no start (an older build counted it) and that was already active when the
     // gateway started began earlier, at a time nobody recorded
     { text: (crawl) => (crawl.start_known === false ? "≤ " : "") + clock(crawl.started) },
@@ -649,7 +649,9 @@ function showCrawls(live) {
   const { key, descending } = state.sort;
   // crawls equal in the sorted column keep one order, not the order of each refresh's answer
   crawls.sort((a, b) => {
-    const order = typeof a[key] === "number" ? a[key] - b[key] : String(a[key]).localeCompare(String(b[key]));
+    // a rate not known yet (null, at a crawl's first reading) sorts below every rate
+    const order = typeof a[key] === "number" || typeof b[key] === "number" ? (a[key] ?? -1) - (b[key] ?? -1)
+      : String(a[key]).localeCompare(String(b[key]));
     return (descending ? -order : order) || CRAWL_TABLE.key(a).localeCompare(CRAWL_TABLE.key(b));
   });
   const listed = (live.crawls || []).length;

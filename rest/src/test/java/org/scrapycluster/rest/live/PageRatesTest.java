@@ -2,6 +2,7 @@ package org.scrapycluster.rest.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.OptionalDouble;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -13,23 +14,24 @@ class PageRatesTest {
 
     @Test
     void theChangeOverTheLastMinuteOfReadings() {
-        assertEquals(0.0, rates.rate("c1", 100, 0), "a first reading has nothing to compare with");
-        assertEquals(2.0, rates.rate("c1", 120, 10_000));
-        assertEquals(2.0, rates.rate("c1", 220, 60_000));
-        assertEquals(1.833, rates.rate("c1", 230, 70_000), "from the newest reading at least a minute old: 110 pages in 60 s");
+        assertEquals(OptionalDouble.empty(), rates.rate("c1", 100, 0), "a first reading has nothing to compare with");
+        assertEquals(OptionalDouble.of(2.0), rates.rate("c1", 120, 10_000));
+        assertEquals(OptionalDouble.of(2.0), rates.rate("c1", 220, 60_000));
+        assertEquals(OptionalDouble.of(1.833), rates.rate("c1", 230, 70_000),
+                "from the newest reading at least a minute old: 110 pages in 60 s");
     }
 
     @Test
     void anIdleViewRefreshingALittleLessThanOnceAMinuteComparesWithTheReadingBefore() {
         rates.rate("c1", 0, 0);
-        assertEquals(2.0, rates.rate("c1", 125, 62_500));
-        assertEquals(2.0, rates.rate("c1", 250, 125_000), "not 0: the reading before is just over a minute old");
+        assertEquals(OptionalDouble.of(2.0), rates.rate("c1", 125, 62_500));
+        assertEquals(OptionalDouble.of(2.0), rates.rate("c1", 250, 125_000), "not 0: the reading before is just over a minute old");
     }
 
     @Test
     void aCrawlNoLongerListedStartsAgain() {
         rates.rate("c1", 0, 0);
         rates.keepOnly(Set.of());
-        assertEquals(0.0, rates.rate("c1", 600, 60_000));
+        assertEquals(OptionalDouble.empty(), rates.rate("c1", 600, 60_000));
     }
 }
