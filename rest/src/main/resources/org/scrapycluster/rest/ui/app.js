@@ -847,19 +847,27 @@ function showCodes(live) {
       + " (STATS_RESPONSE_CODES)." : "");
 }
 
+// A legend's value: the point under the pointer, or the newest point while the pointer is off the chart (uPlot then
+// gives none, and a "—" would read as a status class not counted); "—" only for a series with no value there.
+function legendValue(format) {
+  return (u, v, seriesIndex, index) => {
+    const values = u.data[seriesIndex] || [];
+    const value = index === null || index === undefined ? values[values.length - 1] : v;
+    return value === null || value === undefined ? "—" : format(value);
+  };
+}
+
 function pageSeries() {
   return PAGE_SERIES.map(([name, color]) => ({
     label: name === "errors" ? "fetch errors" : name, stroke: cssColor(color), width: 2,
-    value: (u, v) => (v === null || v === undefined ? "—" : v.toFixed(2) + "/s"),
+    value: legendValue((v) => v.toFixed(2) + "/s"),
   }));
 }
 
 function queueSeries() {
   return [
-    { label: "backlog", stroke: cssColor("--blue"), fill: cssColor("--grid"), width: 2,
-      value: (u, v) => (v === null || v === undefined ? "—" : String(v)) },
-    { label: "domains waiting on throttle", stroke: cssColor("--yellow"), width: 2,
-      value: (u, v) => (v === null || v === undefined ? "—" : String(v)) },
+    { label: "backlog", stroke: cssColor("--blue"), fill: cssColor("--grid"), width: 2, value: legendValue(String) },
+    { label: "domains waiting on throttle", stroke: cssColor("--yellow"), width: 2, value: legendValue(String) },
   ];
 }
 

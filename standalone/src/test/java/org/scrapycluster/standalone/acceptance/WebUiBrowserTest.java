@@ -77,6 +77,8 @@ class WebUiBrowserTest {
             Awaitility.await("the response chart gains points").atMost(HeadlessBrowser.WAIT)
                     .until(() -> Integer.parseInt(browser.findElement(By.id("chart-pages")).getDomAttribute("data-points")) > 0);
             assertEquals(2, browser.findElements(By.cssSelector("#chart-pages canvas, #chart-queues canvas")).size());
+            Awaitility.await("the legend shows the newest rate with the pointer off the chart").atMost(HeadlessBrowser.WAIT)
+                    .ignoreExceptions().until(() -> browser.findElement(By.cssSelector("#chart-pages .u-legend")).getText().contains("/s"));
             screenshot(browser, "ui-overview.png");
 
             click(browser, By.cssSelector("#crawl-rows tr[data-crawlid='" + crawlid + "'] button[data-action=stop]"));
