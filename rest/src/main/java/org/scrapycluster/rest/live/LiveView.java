@@ -64,11 +64,12 @@ public final class LiveView implements AutoCloseable {
      */
     private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(5);
     /**
-     * The globs of the keys a refresh looks for: statistics at their names and in their buckets, and the throttle keys
-     * it reads (windows and pauses; not the moderated throttle's {@code throttle_time}, one a domain, which it never reads).
+     * The globs of the keys a refresh looks for: statistics at their names and in their buckets, the throttle keys it
+     * reads (windows and pauses; not the moderated throttle's {@code throttle_time}, one a domain, which it never reads),
+     * and each spider's recorded queue lengths.
      */
     private static final List<String> SCANNED = Stream.concat(StatsReader.patterns(Keyspace.SERVICE_STATS.glob()).stream(),
-            Stream.of(Keyspace.THROTTLE_WINDOW.glob(), Keyspace.THROTTLE_PAUSE.glob())).toList();
+            Stream.of(Keyspace.THROTTLE_WINDOW.glob(), Keyspace.THROTTLE_PAUSE.glob(), Keyspace.QUEUE_LENGTHS.glob())).toList();
 
     private final Supplier<Optional<RedisConnection>> redis;
     private final Clock clock;
@@ -81,6 +82,7 @@ public final class LiveView implements AutoCloseable {
     private final CrawlTable crawls;
     private final DomainTable domains;
     private final QueueHistory history = new QueueHistory();
+    private final SpiderBacklog backlogs = new SpiderBacklog();
     private final CompletedCrawls completed;
     private final Set<Integer> countedCodes;
     private final Ticker ticker = new Ticker("rest-live-view");
@@ -258,13 +260,15 @@ public final class LiveView implements AutoCloseable {
         // the hits in a domain's window are counted by the clock the crawlers' scripts stamp them with, Redis's
         DomainTable.Reading domainReading = domains.read(redis, throttleKeys, crawlReading.backlogByDomain(), domainConfig.config(),
                 redis.serverTime().toEpochMilli());
-        history.add(now, crawlReading.backlog(), domainReading.waiting());
+        long backlog = backlogs.read(redis, scanned.get(4));
+        history.add(now, backlog, domainReading.waiting());
 
         view.set("nodes", nodes.read(redis, heartbeats, responses, nowMillis));
         view.set("crawls", crawlReading.rows());
         view.set("domains", domainReading.rows());
         view.put("domains_partial", crawlReading.domainsPartial());
         view.put("backlog", crawlReading.backlog());
+        view.put("backlog_total", backlog);
         view.put("active_crawls", crawlReading.active());
         ArrayNode codes = view.putArray("response_codes");
         responses.codes().forEach(codes::add);

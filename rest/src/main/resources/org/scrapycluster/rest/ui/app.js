@@ -757,8 +757,6 @@ function showDomains(live) {
   // a broad crawl's accounting is read only in part at each refresh (LIVE_MAX_ACCOUNTING_FIELDS)
   setText($("domain-count"), live.domains_partial ? "(backlogs of the most recently active crawls' first domains)"
     : listedInPart(live) ? "(backlogs of the " + live.crawls.length + " crawls listed)" : "");
-  setText($("queue-caption"), "Queue backlog (requests pending" + (listedInPart(live) ? " in the "
-      + live.crawls.length + " crawls listed of " + live.active_crawls : "") + ") and domains waiting on their throttle");
   setText($("domain-config"), domainConfigKnown() ? "" : "Domain config not read yet (ZooKeeper "
       + (live.zookeeper_connected ? "connected" : "not connected") + ", " + (live.zookeeper_node || "") + "): throttles"
       + " and blacklist unknown; a domain's state is judged by the default throttle.");

@@ -219,6 +219,25 @@ class LiveViewTest {
         assertEquals(Set.of("fresh", "moving"), crawlids(refreshed(live)), "a crawl that moved takes the place of one that waits");
     }
 
+    /** The backlog chart counts every spider's queued and leased requests, not only those of the crawls listed. */
+    @Test
+    void theBacklogChartedIsEverySpidersHoweverFewCrawlsAreListed() throws Exception {
+        long now = System.currentTimeMillis();
+        redis.sync().flushdb();
+        listedCrawl("listed", now, now);
+        redis.sync().hset("link:queue_lengths", Map.of("a.com", "3", "b.com", "4"));
+        redis.sync().hset("link:leased", Map.of("a.com|-1|n1", "{}", "b.com|-1|n1", "{}"));
+        redis.sync().hset("other:queue_lengths", Map.of("c.com", "5"));
+        Settings settings = settings("3600", "3600", Map.of("LIVE_MAX_CRAWLS", "1"));
+        LiveView live = new LiveView(settings, () -> Optional.of(redis), new Json(JsonLimits.from(settings)), Clock.systemUTC());
+
+        JsonNode view = refreshed(live);
+        assertEquals(1, view.get("backlog").asLong(), "the listed crawl's pending");
+        assertEquals(14, view.get("backlog_total").asLong(), "3 + 4 + 5 queued, 2 leased");
+        JsonNode charted = view.at("/charts/5m/queues/backlog");
+        assertEquals(14, charted.get(charted.size() - 1).asLong(), view.at("/charts/5m/queues").toString());
+    }
+
     private static void listedCrawl(String crawlid, double score, long updated) {
         redis.sync().zadd("crawls:active", score, "link:app1:" + crawlid);
         redis.sync().hset("crawl:link:app1:" + crawlid, Map.of("pending", "1", "pages", "0", "expires", "0",
@@ -348,6 +367,8 @@ class LiveViewTest {
         redis.sync().hset("crawl:link:app1:crawl1", Map.of("pending", "3", "pages", "5", "expires", "0",
                 "example.com|1", "3", "updated", Long.toString(now * 1000)));
         redis.sync().set("link:1.2.3.4:bad.org:throttle_window", "not a sorted set");
+        redis.sync().set("broken:queue_lengths", "not a hash");
+        redis.sync().hset("link:queue_lengths", Map.of("example.com", "3"));
         for (int hit = 0; hit < 10; hit++) {
             redis.sync().zadd("link:1.2.3.4:example.com:throttle_window", now - hit, "hit" + hit);
         }
@@ -360,6 +381,7 @@ class LiveViewTest {
         assertEquals("crawl1", view.at("/crawls/0/crawlid").asText());
         assertEquals("example.com", view.at("/domains/0/domain").asText());
         assertEquals("throttled", view.at("/domains/0/state").asText());
+        assertEquals(3, view.get("backlog_total").asLong(), "the spider whose lengths Redis refuses left out");
     }
 
     @Test
