@@ -1,6 +1,7 @@
 package org.scrapycluster.crawler.metrics;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +11,7 @@ import java.util.function.Supplier;
 import org.scrapycluster.common.metrics.LatencyBuckets;
 import org.scrapycluster.common.queue.EnqueueOutcome;
 import org.scrapycluster.common.queue.LeaseReaper;
+import org.scrapycluster.crawler.fetch.FetchError;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -56,6 +58,11 @@ public final class CrawlerMetrics {
             Map.entry("crawler.links.cut", "Links of pages not matched against their crawl's regexes, nor followed: the page had spent"
                     + " LINK_REGEX_PAGE_SECONDS in them, or the match could take longer than was left"));
 
+    /** The counters of one series each (no tag but the node's). */
+    private static final List<String> UNTAGGED = List.of("crawler.throttle.waits", "crawler.retries", "crawler.redirects",
+            "crawler.robots.refused", "crawler.binary.responses", "crawler.results.too_large", "crawler.requests.too_long",
+            "crawler.links.cut");
+
     private final MeterRegistry registry;
     private final String spider;
     private final String node;
@@ -74,7 +81,8 @@ public final class CrawlerMetrics {
         this.node = node;
         this.pages = counterBuilder("crawler.pages", "Responses handed to the spider").register(registry);
         this.bytes = counterBuilder("crawler.bytes", "Body bytes fetched").baseUnit("bytes").register(registry);
-        this.fetchLatency = Timer.builder("crawler.fetch.latency").description("Time from sending a request to its full response")
+        this.fetchLatency = Timer.builder("crawler.fetch.latency")
+                .description("Time of each fetch attempt, from sending its request to its full response or its failure")
                 .tags("spider", spider, "node", node).serviceLevelObjectives(FETCH_BUCKETS).register(registry);
         Gauge.builder("crawler.inflight", inFlight, AtomicInteger::get).description("Requests handed out and not finished")
                 .tags("spider", spider, "node", node).register(registry);
@@ -84,6 +92,12 @@ public final class CrawlerMetrics {
         Gauge.builder("crawler.slow.domains", slowDomains, AtomicInteger::get)
                 .description("Domains held to fewer requests in flight because a fetch of theirs was slow lately")
                 .tags("spider", spider, "node", node).register(registry);
+        // counters of one series, and a fetch failure of each kind, are there at 0 from the start: a series that appears
+        // at its first event has no sample before it, and rate() or increase() would miss that first event
+        UNTAGGED.forEach(name -> count(name, null, null, 0));
+        for (FetchError kind : FetchError.values()) {
+            count("crawler.errors", "kind", kind.name().toLowerCase(Locale.ROOT), 0);
+        }
     }
 
     /** Reports {@code cache}'s hits, misses, evictions and size as {@code cache_*{cache=name}} of this node. */
@@ -129,10 +143,17 @@ public final class CrawlerMetrics {
                 .description("Expired leases this node returned to their queues").tags("spider", spider, "node", node).register(registry);
     }
 
-    /** A response reached the spider with {@code bodyBytes} of body after {@code latency}. */
-    public void page(long bodyBytes, Duration latency) {
+    /** A response reached the spider with {@code bodyBytes} of body. */
+    public void page(long bodyBytes) {
         pages.increment();
         bytes.increment(bodyBytes);
+    }
+
+    /**
+     * A fetch attempt ended after {@code latency}: answered (its answer retried, followed or handed to the spider), or
+     * failed, a timeout after its whole wait, so that the latency's quantiles see a domain that hangs.
+     */
+    public void fetchTime(Duration latency) {
         fetchLatency.record(latency);
     }
 

@@ -249,6 +249,9 @@ public final class RequestProcessor {
      * alert reads is made of these (docs/operations.md, "Dashboards and alerts").
      */
     private void countAttempt(FetchResult result) {
+        if (result.timings() != null) {
+            metrics.fetchTime(result.timings().total());
+        }
         if (result.ok()) {
             metrics.response(result.status());
         } else {
@@ -279,7 +282,7 @@ public final class RequestProcessor {
             extensionFailures.failed("spider " + spider.name(), e, "the page is dropped", Map.of("url", request.url()));
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
-        metrics.page(result.body().length, result.timings().total());
+        metrics.page(result.body().length);
         List<CrawlRequest> children = urlLength.within(requests, request, download.lease().domain()).stream()
                 .map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)

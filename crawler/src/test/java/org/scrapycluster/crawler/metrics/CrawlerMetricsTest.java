@@ -65,7 +65,7 @@ class CrawlerMetricsTest {
     @Test
     void theFetchLatencyIsAHistogramOfSixteenBuckets() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new CrawlerMetrics(registry, "link", "n1").page(15_000, Duration.ofMillis(3));
+        new CrawlerMetrics(registry, "link", "n1").fetchTime(Duration.ofMillis(3));
 
         List<String> buckets = registry.scrape().lines().filter(line -> line.startsWith("crawler_fetch_latency_seconds_bucket")).toList();
         assertEquals(17, buckets.size(), String.join("\n", buckets));
@@ -90,6 +90,18 @@ class CrawlerMetricsTest {
     }
 
     /** Each counter, those made on first use too, says what it counts in the scrape's {@code # HELP} line. */
+    /** rate() and increase() count a series' first event only when the series was there before it, at 0. */
+    @Test
+    void theCountersOfOneSeriesAndEachKindOfFetchFailureStartAtZero() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new CrawlerMetrics(registry, "link", "n1");
+
+        String scraped = registry.scrape();
+        assertTrue(scraped.contains("crawler_throttle_waits_total{node=\"n1\",spider=\"link\"} 0.0"), scraped);
+        assertTrue(scraped.contains("crawler_links_cut_total{node=\"n1\",spider=\"link\"} 0.0"), scraped);
+        assertTrue(scraped.contains("crawler_errors_total{kind=\"read_timeout\",node=\"n1\",spider=\"link\"} 0.0"), scraped);
+    }
+
     @Test
     void everyCounterHasItsHelpText() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Timer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.api.PageLink;
@@ -251,6 +252,19 @@ class RequestProcessorTest extends ScriptedProcessing {
 
         assertEquals(List.of(url), fetched, "robots.txt has nothing to say about it: the fetcher refuses it, and the request ends");
         assertEquals(1.0, registry.get("crawler.errors").tag("kind", "invalid_request").counter().count());
+    }
+
+    /** The fetch latency counts every attempt: a timeout's whole wait too, so that its quantiles see a domain that hangs. */
+    @Test
+    void aFetchThatTimesOutIsInTheFetchLatencyWithItsWholeWait() {
+        failAfter("http://example.com/", FetchError.READ_TIMEOUT, Duration.ZERO, Duration.ofSeconds(10));
+
+        process(processor(Map.of("RETRY_ENABLED", "false")), CrawlRequest.get("http://example.com/", meta(0, 0)));
+
+        Timer latency = registry.get("crawler.fetch.latency").timer();
+        assertEquals(1, latency.count());
+        assertEquals(10.0, latency.totalTime(TimeUnit.SECONDS));
+        assertEquals(1.0, registry.get("crawler.errors").tag("kind", "read_timeout").counter().count());
     }
 
     @Test
