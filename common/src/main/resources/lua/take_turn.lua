@@ -1,5 +1,6 @@
--- Takes a cluster-wide turn to scan the keyspace (ScanTurn, docs/operations.md "Scans of the keyspace"): the turn's
--- key holds its holder's token and always expires.
+-- Takes a cluster-wide turn to scan the keyspace (ScanTurn, docs/operations.md "Scans of the keyspace"), or a lock for a
+-- holder that asks with the same token each time (RedisLocks.tryAcquireAs): the key holds its holder's token and always
+-- expires.
 --
 -- KEYS[1] the turn's key   ARGV[1] the caller's token   ARGV[2] how long to hold the turn, in milliseconds
 -- Returns 1 when the caller has the turn for ARGV[2]: it was free, or the caller held it already (a holder takes its

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.SetArgs;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -42,6 +43,27 @@ class RedisLocksTest {
                 assertTrue(next.isHeld());
             }
             assertEquals(0, redis.sync().exists("lock:" + job));
+        }
+    }
+
+    /**
+     * A take the caller gave up on waiting for, done by Redis once it answered again, leaves the lock with the caller's
+     * token: a holder that asks with its own token each time takes it again, anyone else waits for its expiry.
+     */
+    @Test
+    void aHolderAskingWithItsOwnTokenTakesAgainALockThatHoldsIt() {
+        String mine = RedisLocks.newToken();
+        redis.sync().set("lock:" + job, mine, SetArgs.Builder.px(6_000)); // the late take
+        try (RedisLocks locks = new RedisLocks(redis, Duration.ofSeconds(6))) {
+            assertEquals(Optional.empty(), locks.tryAcquire(job), "a holder with a new token each time waits");
+            assertEquals(Optional.empty(), locks.tryAcquireAs(job, RedisLocks.newToken()), "another holder waits");
+            try (RedisLock held = locks.tryAcquireAs(job, mine).orElseThrow()) {
+                assertTrue(held.isHeld());
+            }
+            assertEquals(0, redis.sync().exists("lock:" + job), "released by its token");
+            try (RedisLock free = locks.tryAcquireAs(job, mine).orElseThrow()) {
+                assertEquals(mine, redis.sync().get("lock:" + job), "a free lock is taken too");
+            }
         }
     }
 

@@ -57,6 +57,11 @@ public final class BacklogMeters implements AutoCloseable {
     private final RedisConnection redis;
     private final SpiderCensus census;
     private final RedisLocks locks;
+    /**
+     * This monitor's token for the lock, the same at every take: a take whose answer Redis gave late (after an outage)
+     * leaves the lock with it, and this monitor takes it again rather than waiting out its expiry without exporting.
+     */
+    private final String holder = RedisLocks.newToken();
     private final int topDomains;
     private final MultiGauge spiders;
     private final MultiGauge domains;
@@ -110,7 +115,7 @@ public final class BacklogMeters implements AutoCloseable {
             lock = null;
         }
         if (lock == null) {
-            Optional<RedisLock> taken = locks.tryAcquire(LOCK);
+            Optional<RedisLock> taken = locks.tryAcquireAs(LOCK, holder);
             if (taken.isEmpty()) {
                 if (exporting) {
                     LOG.info("This Redis monitor no longer exports the queue backlog meters: another one holds the lock");
