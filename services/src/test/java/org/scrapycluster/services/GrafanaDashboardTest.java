@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,27 @@ class GrafanaDashboardTest {
                 assertEquals("table", target.get("format"), table.get("title") + " " + target.get("expr"));
             }
         }
+    }
+
+    /**
+     * One Prometheus may watch several clusters (and other applications, with a {@code health_check} of their own): every
+     * series a panel reads is of the namespaces the dashboard's variable chooses, all of them by default.
+     */
+    @Test
+    void everyPanelReadsTheNamespacesChosen() {
+        Pattern unscoped = Pattern.compile("\\b(crawler|redis_monitor|kafka_monitor|lettuce|health)_[a-z_]+\\b"
+                + "(?!\\{namespace=~\"\\$namespace\")");
+        for (Map<String, Object> panel : panels()) {
+            for (Map<String, Object> target : targets(panel)) {
+                String expression = String.valueOf(target.get("expr"));
+                assertFalse(unscoped.matcher(expression).find(), panel.get("title") + ": " + expression);
+            }
+        }
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> variables = (List<Map<String, Object>>) ((Map<String, Object>) RepositoryFiles.yamlMap(DASHBOARD)
+                .get("templating")).get("list");
+        assertEquals(List.of("namespace"), variables.stream().map(variable -> variable.get("name")).toList());
+        assertEquals(".*", variables.getFirst().get("allValue"), "All matches series without a namespace too");
     }
 
     @SuppressWarnings("unchecked")
