@@ -88,7 +88,7 @@ public final class SpiderCensus {
      * The spiders named by {@code keys} of {@code template}, {@code <spiderid>:<suffix>}: a key whose first part is empty
      * or holds a {@code :} belongs to no spider (another key that ends the same way).
      */
-    private static Set<String> spiders(List<String> keys, KeyTemplate template) {
+    public static Set<String> spiders(List<String> keys, KeyTemplate template) {
         String suffix = template.suffix();
         Set<String> spiders = new TreeSet<>();
         for (String key : keys) {

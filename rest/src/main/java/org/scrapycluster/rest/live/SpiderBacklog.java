@@ -1,11 +1,13 @@
 package org.scrapycluster.rest.live;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import io.lettuce.core.ScriptOutputType;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.common.queue.SpiderCensus;
 import org.scrapycluster.common.redis.LuaScript;
 import org.scrapycluster.common.redis.RedisConnection;
 import org.scrapycluster.common.redis.RefusedKeys;
@@ -28,15 +30,14 @@ final class SpiderBacklog {
 
     /** The requests held by the spiders whose {@code <spiderid>:queue_lengths} keys are {@code lengthKeys}. */
     long read(RedisConnection redis, List<String> lengthKeys) {
-        List<CompletionStage<Long>> sums = new ArrayList<>();
-        String suffix = Keyspace.QUEUE_LENGTHS.suffix();
-        for (String key : lengthKeys) {
-            String spider = key.substring(0, key.length() - suffix.length());
-            sums.add(SUM.run(redis, ScriptOutputType.INTEGER, new String[] {key, Keyspace.leased(spider)}));
+        Map<String, CompletionStage<Long>> sums = new LinkedHashMap<>();
+        for (String spider : SpiderCensus.spiders(lengthKeys, Keyspace.QUEUE_LENGTHS)) {
+            String lengths = Keyspace.queueLengths(spider);
+            sums.put(lengths, SUM.run(redis, ScriptOutputType.INTEGER, new String[] {lengths, Keyspace.leased(spider)}));
         }
         long total = 0;
-        for (int i = 0; i < sums.size(); i++) {
-            total += refused.await(redis, lengthKeys.get(i), sums.get(i)).orElse(0L);
+        for (Map.Entry<String, CompletionStage<Long>> sum : sums.entrySet()) {
+            total += refused.await(redis, sum.getKey(), sum.getValue()).orElse(0L);
         }
         return total;
     }
