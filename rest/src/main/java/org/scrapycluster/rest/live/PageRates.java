@@ -30,11 +30,11 @@ final class PageRates {
         while (history.size() > 2 && nowMillis - second(history)[0] >= RATE_MILLIS) {
             history.removeFirst();
         }
-        long[] oldest = history.getFirst();
-        long millis = nowMillis - oldest[0];
         if (history.size() == 1) {
             return OptionalDouble.empty();
         }
+        long[] oldest = history.getFirst();
+        long millis = nowMillis - oldest[0];
         return OptionalDouble.of(millis <= 0 ? 0 : Math.round(Math.max(0, pages - oldest[1]) * 1_000_000.0 / millis) / 1000.0);
     }
 
