@@ -169,7 +169,7 @@ public final class RedisConnection implements AutoCloseable {
     /**
      * The URI of the endpoint: the server itself, or, with Sentinels, the Sentinels and the master's
      * name; Lettuce then asks them where the master is at every (re)connection, so that a failover
-     * moves the connection to the promoted replica. The builder's password is the data nodes' only
+     * moves the connection to the promoted replica. The builder's user and password are the data nodes' only
      * ({@code build()} gives each Sentinel's URI the timeout alone), so each Sentinel gets the
      * Sentinels' password of its own (docs/operations.md "Redis failover"); with a null one, Lettuce adds
      * each Sentinel without a password.
@@ -187,7 +187,10 @@ public final class RedisConnection implements AutoCloseable {
             uri = RedisURI.Builder.redis(endpoint.host(), endpoint.port());
         }
         uri.withDatabase(endpoint.db()).withSsl(endpoint.tls()).withTimeout(endpoint.timeout());
-        if (endpoint.password() != null) {
+        if (endpoint.username() != null) {
+            // AUTH <user> <password>; a user made with nopass takes any password, the empty one included
+            uri.withAuthentication(endpoint.username(), endpoint.password() == null ? "" : endpoint.password());
+        } else if (endpoint.password() != null) {
             uri.withPassword(endpoint.password().toCharArray());
         }
         return uri.build();
@@ -365,10 +368,18 @@ public final class RedisConnection implements AutoCloseable {
 
     /**
      * Whether the server is Redis 6.0 or newer ({@code INFO server}), which takes {@code SCAN ... TYPE} and a blocking
-     * command's timeout in fractions of a second; older servers take whole seconds only, and refuse {@code 1.0}.
+     * command's timeout in fractions of a second; older servers take whole seconds only, and refuse {@code 1.0}. A user
+     * that may not run {@code INFO} ({@code NOPERM}) is on Redis 6.0 or newer too: access control lists came with 6.0.
      */
     public boolean isRedis6OrNewer() {
-        return isRedis6OrNewer(sync().info("server"));
+        try {
+            return isRedis6OrNewer(sync().info("server"));
+        } catch (RedisCommandExecutionException e) {
+            if (RedisErrors.isPermissionRefusal(e)) {
+                return true;
+            }
+            throw e;
+        }
     }
 
     /** Whether the {@code INFO server} text {@code serverInfo} names a {@code redis_version} of 6.0 or newer. */

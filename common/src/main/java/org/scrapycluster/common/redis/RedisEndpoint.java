@@ -11,13 +11,14 @@ import org.scrapycluster.common.settings.SettingsException;
 
 /**
  * Where Redis is and how to talk to it: the values of the {@code REDIS_HOST}, {@code REDIS_PORT},
- * {@code REDIS_DB}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS,
+ * {@code REDIS_DB}, {@code REDIS_USERNAME}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS,
  * or, for a Sentinel-managed Redis, {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER} and
  * {@code REDIS_SENTINEL_PASSWORD} (docs/operations.md "Redis failover"), which then replace the host and port.
  *
  * @param host           host name or address
  * @param port           TCP port
  * @param db             database number ({@code REDIS_DB})
+ * @param username       the ACL user to log in as (Redis 6 and later), or {@code null} for Redis's default user
  * @param password       password, or {@code null} for none
  * @param tls            whether to connect with TLS
  * @param timeout        connect timeout and command timeout
@@ -26,7 +27,7 @@ import org.scrapycluster.common.settings.SettingsException;
  * @param sentinelPassword the Sentinels' own password, or {@code null} (or empty) for none; {@code null} without
  *                       Sentinels. Lettuce gives {@code password} to the data nodes only
  */
-public record RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout,
+public record RedisEndpoint(String host, int port, int db, String username, String password, boolean tls, Duration timeout,
                             List<Sentinel> sentinels, String sentinelMaster, String sentinelPassword) {
 
     /** One Sentinel's address. */
@@ -80,6 +81,9 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
             throw new IllegalArgumentException("Redis timeout (REDIS_SOCKET_TIMEOUT) must be more than 0 seconds, got "
                     + timeout.toMillis() / 1000.0);
         }
+        if (username != null && username.isBlank()) {
+            username = null;
+        }
         if (password != null && password.isEmpty()) {
             password = null;
         }
@@ -98,12 +102,12 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
     /** Sentinels that ask for the same password as the data nodes, as {@code REDIS_SENTINEL_PASSWORD}'s default says. */
     public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout,
                          List<Sentinel> sentinels, String sentinelMaster) {
-        this(host, port, db, password, tls, timeout, sentinels, sentinelMaster, password);
+        this(host, port, db, null, password, tls, timeout, sentinels, sentinelMaster, password);
     }
 
-    /** A Redis server at {@code host}:{@code port}, without Sentinels. */
+    /** A Redis server at {@code host}:{@code port}, without Sentinels, logged in to as its default user. */
     public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout) {
-        this(host, port, db, password, tls, timeout, List.of(), null, null);
+        this(host, port, db, null, password, tls, timeout, List.of(), null, null);
     }
 
     /** Whether the master is found through Sentinels. */
@@ -113,7 +117,7 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
 
     /**
      * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
-     * {@code REDIS_DB}, {@code REDIS_PASSWORD}, {@code REDIS_TLS}, {@code REDIS_SOCKET_TIMEOUT} (seconds),
+     * {@code REDIS_DB}, {@code REDIS_USERNAME}, {@code REDIS_PASSWORD}, {@code REDIS_TLS}, {@code REDIS_SOCKET_TIMEOUT} (seconds),
      * {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER} and {@code REDIS_SENTINEL_PASSWORD} (null: the same as
      * {@code REDIS_PASSWORD}, as Bitnami's redis chart sets its Sentinels; empty: none).
      *
@@ -124,7 +128,7 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
         String sentinelPassword = settings.getNullableString("REDIS_SENTINEL_PASSWORD");
         try {
             return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
-                    password, settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
+                    settings.getNullableString("REDIS_USERNAME"), password, settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
                     settings.getStringList("REDIS_SENTINELS").stream().filter(s -> !s.isBlank()).map(Sentinel::parse).toList(),
                     settings.getNullableString("REDIS_SENTINEL_MASTER"), sentinelPassword == null ? password : sentinelPassword);
         } catch (IllegalArgumentException e) {
@@ -139,20 +143,20 @@ public record RedisEndpoint(String host, int port, int db, String password, bool
 
     /** A copy using database {@code db}. */
     public RedisEndpoint withDb(int db) {
-        return new RedisEndpoint(host, port, db, password, tls, timeout, sentinels, sentinelMaster, sentinelPassword);
+        return new RedisEndpoint(host, port, db, username, password, tls, timeout, sentinels, sentinelMaster, sentinelPassword);
     }
 
     /**
-     * {@code host:port/db}, or {@code master <name> via sentinels a:1,b:2 /db}, never a password:
-     * for logs.
+     * {@code redis://[user@]host:port/db}, or {@code master <name> [(user <user>)] via redis://a:1,b:2/db}, never a
+     * password: for logs.
      */
     @Override
     public String toString() {
         String scheme = tls ? "rediss://" : "redis://";
         if (usesSentinels()) {
-            return "master " + sentinelMaster + " via " + scheme
+            return "master " + sentinelMaster + (username == null ? "" : " (user " + username + ")") + " via " + scheme
                     + sentinels.stream().map(Sentinel::toString).collect(Collectors.joining(",")) + "/" + db;
         }
-        return scheme + host + ":" + port + "/" + db;
+        return scheme + (username == null ? "" : username + "@") + host + ":" + port + "/" + db;
     }
 }

@@ -39,6 +39,11 @@ public final class RedisErrors {
         return error instanceof RedisCommandExecutionException && String.valueOf(error.getMessage()).contains("WRONGTYPE");
     }
 
+    /** Whether {@code error} is Redis saying that this client's user may not run the command ({@code NOPERM}, an ACL's). */
+    public static boolean isPermissionRefusal(Throwable error) {
+        return error instanceof RedisCommandExecutionException && String.valueOf(error.getMessage()).startsWith("NOPERM");
+    }
+
     /**
      * What {@code read} answers, or {@code otherwise} when Redis answers it {@code WRONGTYPE}: for a read of a key that
      * may hold one of several types (a statistics key a Python component wrote). Every other error is thrown, so that a

@@ -1,8 +1,6 @@
 package org.scrapycluster.common.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -14,7 +12,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
-import io.lettuce.core.RedisConnectionException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -39,8 +36,6 @@ class SentinelPasswordTest {
 
     private static final String DATA_PASSWORD = "data-secret";
     private static final String SENTINEL_PASSWORD = "sentinel-secret";
-    /** Connections tried for one to carry the Sentinel's refusal (see {@link #assertRefused}). */
-    private static final int ATTEMPTS = 10;
 
     @Test
     void sentinelsWithTheDataNodesPasswordAreAskedWithItByDefault() {
@@ -59,9 +54,9 @@ class SentinelPasswordTest {
                 assertWorks(redis);
             }
             RedisEndpoint wrong = endpoint(sentinel, DATA_PASSWORD, null);
-            assertRefused(wrong, "WRONGPASS");
+            Refusals.assertRefused(wrong, "WRONGPASS", DATA_PASSWORD, SENTINEL_PASSWORD);
             RedisEndpoint none = endpoint(sentinel, DATA_PASSWORD, "");
-            assertRefused(none, "NOAUTH");
+            Refusals.assertRefused(none, "NOAUTH", DATA_PASSWORD, SENTINEL_PASSWORD);
 
             Logger log = LoggerFactory.getLogger("sentinel-password-test");
             String prefix = "WARN Cannot connect to Redis at " + none + " (Cannot connect to a Redis Sentinel: [redis://"
@@ -70,7 +65,7 @@ class SentinelPasswordTest {
                 AtomicInteger asked = new AtomicInteger();
                 Backoff quick = new Backoff(Duration.ofMillis(1), Duration.ofMillis(2), RandomGenerator.getDefault());
                 assertEquals(Optional.empty(), RedisConnection.openRetrying(none, new SimpleMeterRegistry(), log,
-                        () -> asked.incrementAndGet() > ATTEMPTS, quick));
+                        () -> asked.incrementAndGet() > Refusals.ATTEMPTS, quick));
                 List<String> warnings = logged.lines();
                 assertTrue(warnings.size() <= RedisConnection.REASONS_SAID, "each reason once: " + warnings);
                 assertEquals(warnings.size(), new HashSet<>(warnings).size(), warnings.toString());
@@ -158,26 +153,5 @@ class SentinelPasswordTest {
     private static void assertWorks(RedisConnection redis) {
         assertEquals("OK", redis.sync().set("sentinel-password-test", "v"));
         assertEquals("v", redis.sync().get("sentinel-password-test"));
-    }
-
-    /**
-     * Opening fails with a RedisConnectionException whose causes name no password, every attempt, and the Sentinel's
-     * refusal is among what the attempts say: Lettuce sometimes reports the connection's end ("RedisHandshakeHandler
-     * not registered") instead of the answer that ended it (about one attempt in three; three in a row failed a CI
-     * run), so up to {@link #ATTEMPTS} attempts are made for one to carry it.
-     */
-    private static void assertRefused(RedisEndpoint endpoint, String refusal) {
-        StringBuilder said = new StringBuilder();
-        for (int attempt = 0; attempt < ATTEMPTS && !said.toString().contains(refusal); attempt++) {
-            RedisConnectionException e = assertThrows(RedisConnectionException.class, () -> RedisConnection.open(endpoint).close());
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                said.append(t).append('\n');
-                for (Throwable suppressed : t.getSuppressed()) {
-                    said.append("  suppressed: ").append(suppressed).append('\n');
-                }
-            }
-        }
-        assertTrue(said.toString().contains(refusal), said.toString());
-        assertFalse(said.toString().contains(DATA_PASSWORD) || said.toString().contains(SENTINEL_PASSWORD), said.toString());
     }
 }
