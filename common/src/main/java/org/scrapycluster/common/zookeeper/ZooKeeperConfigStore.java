@@ -230,6 +230,9 @@ public final class ZooKeeperConfigStore implements AutoCloseable {
         } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
             LOG.debug("{} changed while it was being edited; editing again", path);
             return false;
+        } catch (KeeperException.NoAuthException e) {
+            throw failure(Failure.STORE, "cannot write " + path + ", whose ACL does not let this client write (ZOOKEEPER_DIGEST, "
+                    + "docs/operations.md \"ZooKeeper credentials\")", e);
         } catch (Exception e) {
             throw failure(Failure.STORE, "cannot write " + path, e);
         }

@@ -3,23 +3,32 @@ package org.scrapycluster.common.zookeeper;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ZKConfig;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * How to reach ZooKeeper ({@code ZOOKEEPER_HOSTS}) and how patiently. A client made from it
+ * How to reach ZooKeeper ({@code ZOOKEEPER_HOSTS}), as whom ({@code ZOOKEEPER_DIGEST}) and how patiently. A client made from it
  * reconnects by itself for as long as it is open, however long ZooKeeper is away, and re-creates
  * its session when the old one expired; single operations are retried with exponential back-off
  * from {@code retryBaseDelay} up to {@code retryMaxDelay} between attempts.
@@ -29,12 +38,16 @@ import org.scrapycluster.common.settings.Settings;
  * @param connectionTimeout how long to wait for a connection before an operation or a start-up gives up waiting
  * @param retryBaseDelay the first pause between retries of an operation
  * @param retryMaxDelay the longest pause between retries of an operation
+ * @param digest {@code user:password} of ZooKeeper's digest scheme, which a client adds to its session and the nodes it
+ *        creates allow to write (anyone may read them: docs/operations.md "ZooKeeper credentials"); {@code null} for none
  */
 public record ZooKeeperConnection(String connectString, Duration sessionTimeout, Duration connectionTimeout,
-        Duration retryBaseDelay, Duration retryMaxDelay) {
+        Duration retryBaseDelay, Duration retryMaxDelay, String digest) {
 
     private static final int MAX_RETRIES = 29;
     private static final String SETTING = "ZOOKEEPER_HOSTS";
+    private static final String DIGEST_SETTING = "ZOOKEEPER_DIGEST";
+    private static final String DIGEST_SCHEME = "digest";
     /**
      * The largest answer its clients take from ZooKeeper: four times ZooKeeper's default of 1 MiB (its
      * {@code jute.maxbuffer}), which a server with its default limits exceeds when it answers with the data of a node
@@ -53,6 +66,18 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
         Objects.requireNonNull(connectionTimeout, "connectionTimeout");
         Objects.requireNonNull(retryBaseDelay, "retryBaseDelay");
         Objects.requireNonNull(retryMaxDelay, "retryMaxDelay");
+        if (digest != null && digest.isEmpty()) {
+            digest = null;
+        }
+        if (digest != null && digest.indexOf(':') < 1) {
+            throw new IllegalArgumentException("is not user:password (a user, then ':' and its password)");
+        }
+    }
+
+    /** A connection without credentials. */
+    public ZooKeeperConnection(String connectString, Duration sessionTimeout, Duration connectionTimeout, Duration retryBaseDelay,
+            Duration retryMaxDelay) {
+        this(connectString, sessionTimeout, connectionTimeout, retryBaseDelay, retryMaxDelay, null);
     }
 
     /**
@@ -78,13 +103,32 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
         return Optional.empty();
     }
 
-    /** The ZooKeeper of {@code settings}' {@code ZOOKEEPER_HOSTS}; a {@link org.scrapycluster.common.settings.SettingsException} says why not. */
+    /**
+     * The ZooKeeper of {@code settings}' {@code ZOOKEEPER_HOSTS}, with its {@code ZOOKEEPER_DIGEST}; a
+     * {@link org.scrapycluster.common.settings.SettingsException} says why not.
+     */
     public static ZooKeeperConnection of(Settings settings) {
+        return of(settings, settings.getString(SETTING));
+    }
+
+    /** {@link #of(Settings)} at {@code connectString} instead of {@code ZOOKEEPER_HOSTS}. */
+    public static ZooKeeperConnection of(Settings settings, String connectString) {
+        ZooKeeperConnection connection;
         try {
-            return to(settings.getString(SETTING));
+            connection = to(connectString);
         } catch (IllegalArgumentException notZooKeeper) {
             throw settings.invalid(SETTING, notZooKeeper.getMessage());
         }
+        try {
+            return connection.as(settings.getNullableString(DIGEST_SETTING));
+        } catch (IllegalArgumentException notDigest) {
+            throw settings.invalid(DIGEST_SETTING, notDigest.getMessage());
+        }
+    }
+
+    /** This connection with {@code digest} ({@code user:password}, or {@code null} for none) as its credentials. */
+    public ZooKeeperConnection as(String digest) {
+        return new ZooKeeperConnection(connectString, sessionTimeout, connectionTimeout, retryBaseDelay, retryMaxDelay, digest);
     }
 
     /** {@code connectString} with a 30 s session, a 10 s connection timeout and retries every 0.5 s to 10 s. */
@@ -111,16 +155,53 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
         return Optional.of(String.join("; ", failures));
     }
 
-    /** A new client, not started yet, so that listeners can be added before its first connection. */
+    /**
+     * A new client, not started yet, so that listeners can be added before its first connection. With a digest, its
+     * session carries it, and the nodes it creates give that user every right and anyone the right to read.
+     */
     public CuratorFramework newClient() {
-        return CuratorFrameworkFactory.builder()
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(connectString)
                 .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
                 .connectionTimeoutMs(Math.toIntExact(connectionTimeout.toMillis()))
                 .retryPolicy(new BoundedExponentialBackoffRetry(Math.toIntExact(retryBaseDelay.toMillis()),
                         Math.toIntExact(retryMaxDelay.toMillis()), MAX_RETRIES))
-                .zkClientConfig(clientConfig())
-                .build();
+                .zkClientConfig(clientConfig());
+        if (digest != null) {
+            builder.authorization(DIGEST_SCHEME, digest.getBytes(StandardCharsets.UTF_8)).aclProvider(writableBy(digest));
+        }
+        return builder.build();
+    }
+
+    /** Every right for the user of {@code digest}, reading for anyone: the ACL of every node a client with it creates. */
+    private static ACLProvider writableBy(String digest) {
+        List<ACL> acl;
+        try {
+            // not List.of: ZooKeeper's client asks the list whether it contains null, which List.of answers with an exception
+            acl = Collections.unmodifiableList(Arrays.asList(
+                    new ACL(ZooDefs.Perms.ALL, new Id(DIGEST_SCHEME, DigestAuthenticationProvider.generateDigest(digest))),
+                    new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-1, which ZooKeeper's digest scheme needs", e);
+        }
+        return new ACLProvider() {
+            @Override
+            public List<ACL> getDefaultAcl() {
+                return acl;
+            }
+
+            @Override
+            public List<ACL> getAclForPath(String path) {
+                return acl;
+            }
+        };
+    }
+
+    /** The address and timeouts, and the digest's user only: for logs. */
+    @Override
+    public String toString() {
+        return "ZooKeeperConnection[" + connectString + (digest == null ? "" : ", user " + digest.substring(0, digest.indexOf(':')))
+                + ", session " + sessionTimeout + ", connection " + connectionTimeout + "]";
     }
 
     private static ZKClientConfig clientConfig() {

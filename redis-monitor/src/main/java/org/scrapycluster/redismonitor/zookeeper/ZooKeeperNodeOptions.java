@@ -96,6 +96,8 @@ public final class ZooKeeperNodeOptions {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "Not a ZooKeeper address: '" + hosts() + "' (" + e.getMessage() + ")");
         }
+        // the same address with ZOOKEEPER_DIGEST, which a SettingsException names when it is no user:password
+        connection = ZooKeeperConnection.of(settings(), connection.connectString());
         Optional<String> unresolvable = connection.whyNoHostResolves();
         if (unresolvable.isPresent()) {
             throw new ZooKeeperConfigException(failure, "ZooKeeper at " + hosts() + " cannot be reached: " + unresolvable.get(), null);
