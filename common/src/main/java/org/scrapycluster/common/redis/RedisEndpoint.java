@@ -128,7 +128,8 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
         String sentinelPassword = settings.getNullableString("REDIS_SENTINEL_PASSWORD");
         try {
             return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
-                    settings.getNullableString("REDIS_USERNAME"), password, settings.getBoolean("REDIS_TLS"), settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
+                    settings.getNullableString("REDIS_USERNAME"), password, settings.getBoolean("REDIS_TLS"),
+                    settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
                     settings.getStringList("REDIS_SENTINELS").stream().filter(s -> !s.isBlank()).map(Sentinel::parse).toList(),
                     settings.getNullableString("REDIS_SENTINEL_MASTER"), sentinelPassword == null ? password : sentinelPassword);
         } catch (IllegalArgumentException e) {
