@@ -149,12 +149,15 @@ public final class RedisConnection implements AutoCloseable {
 
     private static RedisConnection open(RedisEndpoint endpoint, ClientResources resources) {
         RedisClient client = RedisClient.create(resources, uri(endpoint));
-        client.setOptions(ClientOptions.builder()
+        ClientOptions.Builder options = ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .socketOptions(SocketOptions.builder().connectTimeout(endpoint.timeout()).keepAlive(true).build())
-                .timeoutOptions(TimeoutOptions.enabled())
-                .build());
+                .timeoutOptions(TimeoutOptions.enabled());
+        if (endpoint.usesTls()) {
+            options.sslOptions(endpoint.tls().sslOptions());
+        }
+        client.setOptions(options.build());
         Answers answers = new Answers();
         client.addListener(answers);
         try {
@@ -186,7 +189,7 @@ public final class RedisConnection implements AutoCloseable {
         } else {
             uri = RedisURI.Builder.redis(endpoint.host(), endpoint.port());
         }
-        uri.withDatabase(endpoint.db()).withSsl(endpoint.tls()).withTimeout(endpoint.timeout());
+        uri.withDatabase(endpoint.db()).withSsl(endpoint.usesTls()).withTimeout(endpoint.timeout());
         if (endpoint.username() != null) {
             // AUTH <user> <password>; a user made with nopass takes any password, the empty one included
             uri.withAuthentication(endpoint.username(), endpoint.password() == null ? "" : endpoint.password());

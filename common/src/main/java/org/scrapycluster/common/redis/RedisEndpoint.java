@@ -20,14 +20,14 @@ import org.scrapycluster.common.settings.SettingsException;
  * @param db             database number ({@code REDIS_DB})
  * @param username       the ACL user to log in as (Redis 6 and later), or {@code null} for Redis's default user
  * @param password       password, or {@code null} for none
- * @param tls            whether to connect with TLS
+ * @param tls            how to speak TLS to Redis, or {@code null} to connect without it
  * @param timeout        connect timeout and command timeout
  * @param sentinels      the Sentinels to ask for the master; empty to connect to host and port
  * @param sentinelMaster the name the Sentinels monitor the master under; {@code null} without Sentinels
  * @param sentinelPassword the Sentinels' own password, or {@code null} (or empty) for none; {@code null} without
  *                       Sentinels. Lettuce gives {@code password} to the data nodes only
  */
-public record RedisEndpoint(String host, int port, int db, String username, String password, boolean tls, Duration timeout,
+public record RedisEndpoint(String host, int port, int db, String username, String password, RedisTls tls, Duration timeout,
                             List<Sentinel> sentinels, String sentinelMaster, String sentinelPassword) {
 
     /** One Sentinel's address. */
@@ -102,12 +102,20 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
     /** Sentinels that ask for the same password as the data nodes, as {@code REDIS_SENTINEL_PASSWORD}'s default says. */
     public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout,
                          List<Sentinel> sentinels, String sentinelMaster) {
-        this(host, port, db, null, password, tls, timeout, sentinels, sentinelMaster, password);
+        this(host, port, db, null, password, tls ? RedisTls.JVM_TRUST : null, timeout, sentinels, sentinelMaster, password);
     }
 
-    /** A Redis server at {@code host}:{@code port}, without Sentinels, logged in to as its default user. */
+    /**
+     * A Redis server at {@code host}:{@code port}, without Sentinels, logged in to as its default user, with TLS trusting the
+     * JVM's trust store when {@code tls}.
+     */
     public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout) {
-        this(host, port, db, null, password, tls, timeout, List.of(), null, null);
+        this(host, port, db, null, password, tls ? RedisTls.JVM_TRUST : null, timeout, List.of(), null, null);
+    }
+
+    /** Whether to connect with TLS. */
+    public boolean usesTls() {
+        return tls != null;
     }
 
     /** Whether the master is found through Sentinels. */
@@ -117,7 +125,8 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
 
     /**
      * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
-     * {@code REDIS_DB}, {@code REDIS_USERNAME}, {@code REDIS_PASSWORD}, {@code REDIS_TLS}, {@code REDIS_SOCKET_TIMEOUT} (seconds),
+     * {@code REDIS_DB}, {@code REDIS_USERNAME}, {@code REDIS_PASSWORD}, {@code REDIS_TLS} and its files ({@link RedisTls}),
+     * {@code REDIS_SOCKET_TIMEOUT} (seconds),
      * {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER} and {@code REDIS_SENTINEL_PASSWORD} (null: the same as
      * {@code REDIS_PASSWORD}, as Bitnami's redis chart sets its Sentinels; empty: none).
      *
@@ -128,7 +137,7 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
         String sentinelPassword = settings.getNullableString("REDIS_SENTINEL_PASSWORD");
         try {
             return new RedisEndpoint(settings.getString("REDIS_HOST"), settings.getInt("REDIS_PORT"), settings.getInt("REDIS_DB"),
-                    settings.getNullableString("REDIS_USERNAME"), password, settings.getBoolean("REDIS_TLS"),
+                    settings.getNullableString("REDIS_USERNAME"), password, RedisTls.from(settings),
                     settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
                     settings.getStringList("REDIS_SENTINELS").stream().filter(s -> !s.isBlank()).map(Sentinel::parse).toList(),
                     settings.getNullableString("REDIS_SENTINEL_MASTER"), sentinelPassword == null ? password : sentinelPassword);
@@ -153,7 +162,7 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
      */
     @Override
     public String toString() {
-        String scheme = tls ? "rediss://" : "redis://";
+        String scheme = usesTls() ? "rediss://" : "redis://";
         if (usesSentinels()) {
             return "master " + sentinelMaster + (username == null ? "" : " (user " + username + ")") + " via " + scheme
                     + sentinels.stream().map(Sentinel::toString).collect(Collectors.joining(",")) + "/" + db;
