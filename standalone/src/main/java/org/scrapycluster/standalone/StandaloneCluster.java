@@ -297,6 +297,9 @@ public final class StandaloneCluster implements AutoCloseable {
         Integer zookeeper = settings.isUserSet("ZOOKEEPER_HOSTS") ? null
                 : port(own, "STANDALONE_ZOOKEEPER_PORT", "ZooKeeper", "ZOOKEEPER_HOSTS");
         boolean externalRedis = settings.isUserSet("REDIS_HOST") || settings.isUserSet("REDIS_PORT") || settings.isUserSet("REDIS_SENTINELS");
+        if (!externalRedis) {
+            refuseLoginToEmbeddedRedis(settings);
+        }
         Integer redis = externalRedis ? null
                 : port(own, "STANDALONE_REDIS_PORT", "Redis", "REDIS_HOST");
         int partitions = own.getInt("STANDALONE_KAFKA_PARTITIONS");
@@ -308,6 +311,21 @@ public final class StandaloneCluster implements AutoCloseable {
             throw own.invalid(KAFKA_RETENTION, "is " + retention + "; give a number of bytes above 0, or -1 to keep everything");
         }
         return new EmbeddedStack.Options(kafka, zookeeper, redis, partitions, retention, dataDir, SHUTDOWN_GRACE);
+    }
+
+    /**
+     * Refuses a login or TLS set for Redis when the Redis is the embedded one, which asks for neither: its services would
+     * be refused at every try (a settings file meant for a Redis of its own, its address left out).
+     */
+    private static void refuseLoginToEmbeddedRedis(SettingsGroup settings) {
+        Settings any = settings.service(settings.services().getFirst());
+        for (String login : List.of("REDIS_USERNAME", "REDIS_PASSWORD", "REDIS_TLS")) {
+            boolean given = login.equals("REDIS_TLS") ? any.getBoolean(login) : any.getNullableString(login) != null;
+            if (settings.isUserSet(login) && given) {
+                throw any.invalid(login, "is set, but this standalone runs its own Redis, which asks for no login and speaks no TLS: "
+                        + "set REDIS_HOST (and REDIS_PORT) to use the Redis it is meant for, or leave it out");
+            }
+        }
     }
 
     /**

@@ -187,7 +187,10 @@ class ScrapyClusterCommandTest {
                 new String[] {"redis-monitor.RETRY_FAILURES_MAX=-1", "Setting redis-monitor.RETRY_FAILURES_MAX (from the command line) must be at least 0"},
                 new String[] {"crawler.CONCURRENT_REQUESTS=0", "Setting crawler.CONCURRENT_REQUESTS (from the command line) "},
                 new String[] {"kafka-monitor.PLUGINS={com.example.Missing: 900}", "Setting kafka-monitor.PLUGINS (from the command line) "},
-                new String[] {"REST_MAX_CONNECTIONS=0", "Setting REST_MAX_CONNECTIONS (from the command line) must be at least 1"})) {
+                new String[] {"REST_MAX_CONNECTIONS=0", "Setting REST_MAX_CONNECTIONS (from the command line) must be at least 1"},
+                new String[] {"REDIS_PASSWORD=s3cret", "Setting REDIS_PASSWORD (from the command line) is set, but this standalone runs "
+                        + "its own Redis, which asks for no login and speaks no TLS"},
+                new String[] {"REDIS_TLS=true", "Setting REDIS_TLS (from the command line) is set, but this standalone runs its own"})) {
             err.getBuffer().setLength(0);
             assertEquals(2, run(check("--set", wrong[0])), wrong[0]);
             assertTrue(err.toString().startsWith("scrapy-cluster standalone: " + wrong[1]), "every service's own values: " + err);
