@@ -11,6 +11,7 @@ import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceContext;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.zookeeper.ConfigNodePath;
+import org.scrapycluster.common.zookeeper.ZooKeeperConnection;
 import org.scrapycluster.redismonitor.outbound.OutboundPublisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +68,7 @@ public final class RedisMonitor implements Service {
         PluginLoader.resolve(settings);
         OutboundPublisher.check(settings);
         ConfigNodePath.of(settings); // the zookeeper plugin's node
+        ZooKeeperConnection.of(settings); // and its ZooKeeper: the address, and the digest
     }
 
     /** A monitor whose stop's waits have {@code stopTimes} ({@link RunningMonitor#close}). */

@@ -240,7 +240,12 @@ class ScrapyClusterCommandTest {
                 new String[] {"rest", "FLASK_HOST=0.0.0.0", "Setting FLASK_HOST (from the command line) is 0.0.0.0, reachable from other hosts"},
                 new String[] {"rest", "JSON_MAX_DOCUMENT_BYTES=-1", "Setting JSON_MAX_DOCUMENT_BYTES (from the command line) must be at least 1"},
                 new String[] {"rest", "QUEUE_WINDOW=0", "Setting QUEUE_WINDOW (from the command line) must be a positive number"},
-                new String[] {"crawler", "KAFKA_TOPIC_PREFIX=my topics", "Setting KAFKA_TOPIC_PREFIX (from the command line) is 'my topics'"})) {
+                new String[] {"crawler", "KAFKA_TOPIC_PREFIX=my topics", "Setting KAFKA_TOPIC_PREFIX (from the command line) is 'my topics'"},
+                new String[] {"redis-monitor", "ZOOKEEPER_HOSTS=, ,", "Setting ZOOKEEPER_HOSTS (from the command line) "},
+                new String[] {"redis-monitor", "ZOOKEEPER_DIGEST=secret-alone", "Setting ZOOKEEPER_DIGEST (from the command line) is not "
+                        + "user:password"},
+                new String[] {"rest", "REDIS_TLS_CERT_FILE=/nowhere.crt", "Setting REDIS_TLS_CERT_FILE (from the command line) names a file "
+                        + "for Redis's TLS, so REDIS_TLS must be true"})) {
             err.getBuffer().setLength(0);
             assertEquals(2, run(wrong[0], "--check", "--set", wrong[1]), wrong[1]);
             assertTrue(err.toString().startsWith("scrapy-cluster " + wrong[0] + ": " + wrong[2]), err.toString());
