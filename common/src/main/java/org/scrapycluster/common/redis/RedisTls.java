@@ -1,10 +1,13 @@
 package org.scrapycluster.common.redis;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 import io.lettuce.core.SslOptions;
+import org.scrapycluster.common.file.UnreadableFile;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -47,8 +50,13 @@ public record RedisTls(String caFile, String certFile, String keyFile) {
             if (file != null && !on) {
                 throw settings.invalid(FILE_SETTINGS[i], "names a file for Redis's TLS, so REDIS_TLS must be true");
             }
-            if (file != null && !Files.isReadable(Path.of(file))) {
-                throw settings.invalid(FILE_SETTINGS[i], "is " + file + ", which this process cannot read");
+            if (file != null) {
+                try {
+                    Files.readAllBytes(Path.of(file)); // a few certificates; a folder fails here too, where isReadable passes it
+                } catch (IOException | InvalidPathException e) {
+                    throw settings.invalid(FILE_SETTINGS[i], "is " + file + ", which cannot be read: "
+                            + (e instanceof IOException io ? UnreadableFile.reason(io) : e.getMessage()));
+                }
             }
             files[i] = file;
         }

@@ -76,6 +76,11 @@ class RedisTlsTest {
                 () -> endpoint(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", missing.toString())));
         assertTrue(unreadable.getMessage().contains("REDIS_TLS_CA_FILE") && unreadable.getMessage().contains(missing.toString()),
                 unreadable.getMessage());
+        assertTrue(unreadable.getMessage().endsWith("which cannot be read: no such file"), unreadable.getMessage());
+        SettingsException folder = assertThrows(SettingsException.class,
+                () -> endpoint(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", files.toString())));
+        assertTrue(folder.getMessage().contains("REDIS_TLS_CA_FILE") && folder.getMessage().contains("which cannot be read"),
+                folder.getMessage());
     }
 
     /**
