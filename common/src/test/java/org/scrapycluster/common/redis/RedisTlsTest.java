@@ -14,9 +14,7 @@ import java.util.Map;
 import io.lettuce.core.RedisConnectionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
-import org.scrapycluster.common.settings.SettingsSources;
 import org.scrapycluster.common.testing.ResourceFixtures;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedRedis;
@@ -37,13 +35,13 @@ class RedisTlsTest {
     void aRedisWhoseCertificateAPrivateCaSignedIsReachedWithThatCaFile() throws IOException {
         try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-tls"))) {
             int tlsPort = speakTls(server, false);
-            RedisEndpoint endpoint = endpoint(tlsPort, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", fixture("ca.crt")));
+            RedisEndpoint endpoint = TestRedis.endpointFromSettings(tlsPort, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", fixture("ca.crt")));
             assertEquals("rediss://127.0.0.1:" + tlsPort + "/0", endpoint.toString());
             try (RedisConnection redis = RedisConnection.open(endpoint)) {
                 assertEquals("OK", redis.sync().set("redis-tls-test", "v"));
                 assertEquals("v", redis.sync().get("redis-tls-test"));
             }
-            Refusals.assertRefused(endpoint(tlsPort, Map.of("REDIS_TLS", "true")), "unable to find valid certification path");
+            Refusals.assertRefused(TestRedis.endpointFromSettings(tlsPort, Map.of("REDIS_TLS", "true")), "unable to find valid certification path");
         }
     }
 
@@ -55,30 +53,30 @@ class RedisTlsTest {
             Map<String, String> presenting = new HashMap<>(trusting);
             presenting.put("REDIS_TLS_CERT_FILE", fixture("client.crt"));
             presenting.put("REDIS_TLS_KEY_FILE", fixture("client.key"));
-            try (RedisConnection redis = RedisConnection.open(endpoint(tlsPort, presenting))) {
+            try (RedisConnection redis = RedisConnection.open(TestRedis.endpointFromSettings(tlsPort, presenting))) {
                 assertEquals("PONG", redis.sync().ping());
             }
-            assertThrows(RedisConnectionException.class, () -> RedisConnection.open(endpoint(tlsPort, trusting)).close());
+            assertThrows(RedisConnectionException.class, () -> RedisConnection.open(TestRedis.endpointFromSettings(tlsPort, trusting)).close());
         }
     }
 
     @Test
     void tlsFilesWithoutTlsOrThatCannotBeReadOrACertificateWithoutItsKeyStopTheServiceNamingTheSetting() throws IOException {
         SettingsException withoutTls = assertThrows(SettingsException.class,
-                () -> endpoint(6379, Map.of("REDIS_TLS_CA_FILE", fixture("ca.crt"))));
+                () -> TestRedis.endpointFromSettings(6379, Map.of("REDIS_TLS_CA_FILE", fixture("ca.crt"))));
         assertTrue(withoutTls.getMessage().contains("REDIS_TLS_CA_FILE") && withoutTls.getMessage().contains("names a file for Redis's "
                 + "TLS, so REDIS_TLS must be true"), withoutTls.getMessage());
         SettingsException withoutKey = assertThrows(SettingsException.class,
-                () -> endpoint(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CERT_FILE", fixture("client.crt"))));
+                () -> TestRedis.endpointFromSettings(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CERT_FILE", fixture("client.crt"))));
         assertTrue(withoutKey.getMessage().contains("REDIS_TLS_CERT_FILE and REDIS_TLS_KEY_FILE go together"), withoutKey.getMessage());
         Path missing = files.resolve("missing.crt");
         SettingsException unreadable = assertThrows(SettingsException.class,
-                () -> endpoint(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", missing.toString())));
+                () -> TestRedis.endpointFromSettings(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", missing.toString())));
         assertTrue(unreadable.getMessage().contains("REDIS_TLS_CA_FILE") && unreadable.getMessage().contains(missing.toString()),
                 unreadable.getMessage());
         assertTrue(unreadable.getMessage().endsWith("which cannot be read: no such file"), unreadable.getMessage());
         SettingsException folder = assertThrows(SettingsException.class,
-                () -> endpoint(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", files.toString())));
+                () -> TestRedis.endpointFromSettings(6379, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", files.toString())));
         assertTrue(folder.getMessage().contains("REDIS_TLS_CA_FILE") && folder.getMessage().contains("which cannot be read"),
                 folder.getMessage());
     }
@@ -108,13 +106,5 @@ class RedisTlsTest {
             Files.writeString(file, ResourceFixtures.text("redis-tls/" + name));
         }
         return file.toString();
-    }
-
-    private static RedisEndpoint endpoint(int port, Map<String, String> values) {
-        Map<String, String> settings = new HashMap<>(values);
-        settings.put("REDIS_HOST", "127.0.0.1");
-        settings.put("REDIS_PORT", Integer.toString(port));
-        settings.put("REDIS_SOCKET_TIMEOUT", "2");
-        return RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, settings, Map.of())));
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +31,7 @@ class RedisUserTest {
     @Test
     void theServicesLogInAsTheirUserWithItsPassword() {
         try (EmbeddedRedis server = serverWithUsers("redis-user");
-             RedisConnection redis = RedisConnection.open(endpoint(server, Map.of("REDIS_USERNAME", USER, "REDIS_PASSWORD", PASSWORD)))) {
+             RedisConnection redis = RedisConnection.open(TestRedis.endpointFromSettings(server.port(), Map.of("REDIS_USERNAME", USER, "REDIS_PASSWORD", PASSWORD)))) {
             assertEquals("OK", redis.sync().set("redis-user-test", "v"));
             assertEquals(List.of("v"), redis.sync().eval("return {redis.call('GET', KEYS[1])}", ScriptOutputType.MULTI,
                     "redis-user-test"));
@@ -44,8 +43,8 @@ class RedisUserTest {
     @Test
     void aWrongPasswordOrNoUserIsRefusedSayingWhy() {
         try (EmbeddedRedis server = serverWithUsers("redis-user-refused")) {
-            Refusals.assertRefused(endpoint(server, Map.of("REDIS_USERNAME", USER, "REDIS_PASSWORD", "not-it")), "WRONGPASS", "not-it");
-            Refusals.assertRefused(endpoint(server, Map.of("REDIS_PASSWORD", PASSWORD)), "WRONGPASS", PASSWORD);
+            Refusals.assertRefused(TestRedis.endpointFromSettings(server.port(), Map.of("REDIS_USERNAME", USER, "REDIS_PASSWORD", "not-it")), "WRONGPASS", "not-it");
+            Refusals.assertRefused(TestRedis.endpointFromSettings(server.port(), Map.of("REDIS_PASSWORD", PASSWORD)), "WRONGPASS", PASSWORD);
         }
     }
 
@@ -53,7 +52,7 @@ class RedisUserTest {
     @Test
     void aUserWithoutAPasswordNeedsNone() {
         try (EmbeddedRedis server = serverWithUsers("redis-user-nopass");
-             RedisConnection redis = RedisConnection.open(endpoint(server, Map.of("REDIS_USERNAME", "open-user")))) {
+             RedisConnection redis = RedisConnection.open(TestRedis.endpointFromSettings(server.port(), Map.of("REDIS_USERNAME", "open-user")))) {
             assertEquals("open-user", redis.sync().aclWhoami());
         }
     }
@@ -83,13 +82,5 @@ class RedisUserTest {
             admin.sync().aclSetuser("default", AclSetuserArgs.Builder.off());
         }
         return server;
-    }
-
-    private static RedisEndpoint endpoint(EmbeddedRedis server, Map<String, String> credentials) {
-        Map<String, String> settings = new HashMap<>(credentials);
-        settings.put("REDIS_HOST", server.host());
-        settings.put("REDIS_PORT", Integer.toString(server.port()));
-        settings.put("REDIS_SOCKET_TIMEOUT", "2");
-        return RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, settings, Map.of())));
     }
 }
