@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.List;
-import java.util.Objects;
 
+import org.scrapycluster.common.file.FileStamp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,12 +27,7 @@ final class KeyFile {
     private static final String BYTE_ORDER_MARK = "\uFEFF";
 
     /** The keys read, and what the file looked like when they were. */
-    private record Loaded(Object fileKey, FileTime modified, long size, List<KeyDigest> keys) {
-
-        boolean describes(BasicFileAttributes attributes) {
-            return Objects.equals(fileKey, attributes.fileKey()) && modified.equals(attributes.lastModifiedTime())
-                    && size == attributes.size();
-        }
+    private record Loaded(FileStamp stamp, List<KeyDigest> keys) {
     }
 
     private final String setting;
@@ -67,10 +60,10 @@ final class KeyFile {
     /** Looks at the file, and reads it again when it changed since it was last read. */
     synchronized void refresh() {
         try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            if (emptied != null && emptied.describes(attributes)) {
+            FileStamp stamp = FileStamp.of(path);
+            if (emptied != null && emptied.stamp().equals(stamp)) {
                 adopt(emptied); // empty still a check later: no save in place in between
-            } else if (!loaded.describes(attributes)) {
+            } else if (!loaded.stamp().equals(stamp)) {
                 Loaded read = read();
                 if (read.keys().isEmpty() && !loaded.keys().isEmpty()) {
                     emptied = read; // perhaps an editor's save in place, between truncating the file and writing it
@@ -97,10 +90,10 @@ final class KeyFile {
 
     /** Reads the attributes before the lines, so that a write during the read is seen as a change next time. */
     private Loaded read() throws IOException {
-        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        FileStamp stamp = FileStamp.of(path);
         List<String> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream()
                 .map(line -> line.replace(BYTE_ORDER_MARK, "").strip())
                 .filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
-        return new Loaded(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size(), ShortKeys.digests(setting, keys));
+        return new Loaded(stamp, ShortKeys.digests(setting, keys));
     }
 }
