@@ -55,6 +55,7 @@ import org.scrapycluster.rest.link.RedisLink;
 import org.scrapycluster.rest.live.LiveView;
 import org.scrapycluster.rest.poll.ParkedAnswers;
 import org.scrapycluster.rest.poll.PollEndpoint;
+import org.scrapycluster.rest.tls.GatewayTls;
 import org.scrapycluster.rest.ui.UiFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,8 +88,10 @@ public final class RestGateway implements Service {
     /** Whether anyone who reaches it from another host is served, without a key ({@code REST_ALLOW_ANONYMOUS}). */
     private final boolean anonymous;
     private final ApiKeys keys;
-    /** Looks for changes to the key files, off the event loops that check each request's key. */
-    private final Ticker keyFiles = new Ticker("rest-key-files");
+    /** The HTTPS the gateway serves, or empty for plain HTTP. */
+    private final Optional<GatewayTls> tls;
+    /** Looks for changes to the key files and TLS files, off the event loops that check each request's key. */
+    private final Ticker files = new Ticker("rest-files");
     private final RedisLink redis;
     private final KafkaLink kafka;
     private final LiveView live;
@@ -135,6 +138,7 @@ public final class RestGateway implements Service {
                 (int) atLeast("REST_MAX_CONNECTIONS", 1),
                 (int) atLeast("REST_MAX_PIPELINED_REQUESTS", 1));
         this.keys = ApiKeys.from(settings);
+        this.tls = GatewayTls.from(settings, context.meters(), context.clock());
         this.anonymous = anonymousExposure();
 
         Json json = new Json(jsonLimits);
@@ -203,7 +207,7 @@ public final class RestGateway implements Service {
             throw new IllegalStateException("the REST gateway is already started or closed");
         }
         try {
-            server = GatewayServer.start(bindAddress, limits, dispatcher, calls, context.meters());
+            server = GatewayServer.start(bindAddress, limits, tls.orElse(null), dispatcher, calls, context.meters());
         } catch (Exception e) {
             // Netty rethrows the bind's own BindException, undeclared
             if (e instanceof BindException || e.getCause() instanceof BindException || e instanceof io.netty.channel.ChannelException) {
@@ -218,36 +222,41 @@ public final class RestGateway implements Service {
                     + " may feed, stop and reconfigure crawls without a key");
         }
         if (keys.readsFiles()) {
-            keyFiles.every(ApiKeys.FILE_CHECK_PERIOD, ApiKeys.FILE_CHECK_PERIOD, keys::refresh);
+            files.every(ApiKeys.FILE_CHECK_PERIOD, ApiKeys.FILE_CHECK_PERIOD, keys::refresh);
         }
+        tls.ifPresent(https -> {
+            https.logCertificate();
+            files.every(GatewayTls.FILE_CHECK_PERIOD, GatewayTls.FILE_CHECK_PERIOD, https::refresh);
+        });
         context.health().register("redis", redis::health);
         context.health().register("kafka", kafka::health);
         context.health().register("kafka-loop", HealthRegistry.Kind.LIVENESS, kafka::liveness);
         redis.start();
         kafka.start();
         live.start();
-        LOG.atInfo().addKeyValue("address", server.address().toString()).log("REST gateway listening on " + where(server.address()));
+        LOG.atInfo().addKeyValue("address", server.address().toString())
+                .log("REST gateway listening on " + where(server.address(), tls.isPresent()));
     }
 
     @Override
     public Optional<URI> userUrl() {
         GatewayServer running = server;
-        return running == null ? Optional.empty() : Optional.of(userUrl(running.address()));
+        return running == null ? Optional.empty() : Optional.of(userUrl(running.address(), tls.isPresent()));
     }
 
-    /** The URL a user of this host opens to reach a gateway listening on {@code address}. */
-    static URI userUrl(InetSocketAddress address) {
+    /** The URL a user of this host opens to reach a gateway listening on {@code address}, serving HTTPS or not. */
+    static URI userUrl(InetSocketAddress address, boolean https) {
         InetAddress host = address.getAddress();
         String name = host.isAnyLocalAddress() ? "127.0.0.1"
                 : host instanceof Inet6Address ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
-        return URI.create("http://" + name + ":" + address.getPort());
+        return URI.create((https ? "https://" : "http://") + name + ":" + address.getPort());
     }
 
     /** Where a gateway listening on {@code address} is reached: every address of the host, when it listens on all of them. */
-    static String where(InetSocketAddress address) {
+    static String where(InetSocketAddress address, boolean https) {
         return address.getAddress().isAnyLocalAddress()
-                ? "every address of this host, port " + address.getPort() + " (" + userUrl(address) + " from this host)"
-                : userUrl(address).toString();
+                ? "every address of this host, port " + address.getPort() + " (" + userUrl(address, https) + " from this host)"
+                : userUrl(address, https).toString();
     }
 
     /**
@@ -265,7 +274,7 @@ public final class RestGateway implements Service {
                     .log("Closed the REST gateway's connections with answers still owed");
         }
         calls.shutdownNow();
-        keyFiles.close();
+        files.close();
         live.close();
         kafka.close();
         if (heartbeat != null) {
@@ -284,19 +293,20 @@ public final class RestGateway implements Service {
     }
 
     /**
-     * Whether the gateway serves anyone who reaches it from another host: reachable from other hosts without keys,
-     * which must be meant ({@code REST_ALLOW_ANONYMOUS}); it is said in the log as it starts listening.
+     * Whether the gateway serves anyone who reaches it from another host: reachable from other hosts without keys or
+     * client certificates, which must be meant ({@code REST_ALLOW_ANONYMOUS}); it is said in the log as it starts listening.
      *
      * @throws org.scrapycluster.common.settings.SettingsException when it is not meant
      */
     private boolean anonymousExposure() {
         InetAddress address = bindAddress.getAddress();
-        if (keys.required() || address.isLoopbackAddress()) {
+        if (keys.required() || address.isLoopbackAddress() || tls.map(GatewayTls::requiresClientCertificates).orElse(false)) {
             return false;
         }
         if (!settings.getBoolean("REST_ALLOW_ANONYMOUS")) {
             throw settings.invalid("FLASK_HOST", "is " + address.getHostAddress() + ", reachable from other hosts, and no API key"
-                    + " is configured: set REST_API_KEYS (or REST_API_KEYS_FILE), bind 127.0.0.1,"
+                    + " is configured: set REST_API_KEYS (or REST_API_KEYS_FILE), require client certificates"
+                    + " (REST_TLS_CLIENT_CA_FILE), bind 127.0.0.1,"
                     + " or set REST_ALLOW_ANONYMOUS: true to let anyone feed, stop and reconfigure crawls");
         }
         return true;

@@ -3,6 +3,7 @@ package org.scrapycluster.rest.http;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -26,15 +27,22 @@ import io.netty.handler.codec.http.LastHttpContent;
  * dispatcher, so the refusal is the one a request read in full gets, logged and counted the same; whatever body follows
  * it is dropped as it arrives. A body that cannot be decoded (a broken chunk) ends the connection once its answers are
  * written ({@link UndecodableBody}), as no request after it can be read.
+ *
+ * <p>On a gateway serving HTTPS, a request that arrived without TLS ({@link HttpsOnly} let it through) is refused
+ * whatever its head ({@link Refusal#PLAIN_HTTP}) and ends the connection: nothing of it is checked, not even its key,
+ * which it has just sent in the clear.
  */
 final class Admission extends ChannelInboundHandlerAdapter {
 
     private final Dispatcher dispatcher;
+    private final boolean httpsOnly;
     /** Whether the body of a refused request is still arriving, to be dropped. */
     private boolean dropping;
 
-    Admission(Dispatcher dispatcher) {
+    /** @param httpsOnly whether the gateway serves HTTPS, so that a request without TLS is refused */
+    Admission(Dispatcher dispatcher, boolean httpsOnly) {
         this.dispatcher = dispatcher;
+        this.httpsOnly = httpsOnly;
     }
 
     @Override
@@ -49,6 +57,12 @@ final class Admission extends ChannelInboundHandlerAdapter {
             return;
         }
         if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest) && request.decoderResult().isSuccess()) {
+            if (httpsOnly && !HttpsOnly.encrypted(ctx)) {
+                request.setDecoderResult(DecoderResult.failure(RefusedBeforeBody.plainHttp()));
+                dropping = true;
+                ctx.fireChannelRead(new UnreadRequest(request));
+                return;
+            }
             HeadCheck head = check(request);
             if (head != null) {
                 request.setDecoderResult(head);

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +23,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.WriteTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
@@ -33,7 +36,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * read only while it has fewer than the cap of requests being answered ({@link PipelineLimit};
  * auto-read is off, and one socket read takes at most {@value #MAX_READ_BYTES} bytes), and is
  * closed after a while without a byte from the client while it is owed no answer ({@link IdleTimeout}). A stopping
- * server writes the answers it owes before it closes the connections ({@link InFlight}).
+ * server writes the answers it owes before it closes the connections ({@link InFlight}). Serving HTTPS, each
+ * connection begins with {@link HttpsOnly}, which decrypts it before any of the above sees a byte.
  */
 public final class GatewayServer {
 
@@ -57,18 +61,23 @@ public final class GatewayServer {
     /**
      * Listens on {@code address} (port 0 picks a free one).
      *
-     * @param meters where {@code rest.http.connections} (open connections) and
-     *               {@code rest.http.pipelined} (requests a connection holds as one more arrives) go
+     * @param tls    the TLS context of a connection opened now, for HTTPS; null for plain HTTP
+     * @param meters where {@code rest.http.connections} (open connections),
+     *               {@code rest.http.pipelined} (requests a connection holds as one more arrives) and, for HTTPS,
+     *               {@code rest.tls.handshakes.failed} go
      *
      * @throws io.netty.channel.ChannelException or another runtime exception when the address cannot be bound
      */
-    public static GatewayServer start(InetSocketAddress address, ServerLimits limits, Dispatcher dispatcher, Executor executor,
-            MeterRegistry meters) {
+    public static GatewayServer start(InetSocketAddress address, ServerLimits limits, Supplier<SslContext> tls, Dispatcher dispatcher,
+            Executor executor, MeterRegistry meters) {
         AtomicInteger open = new AtomicInteger();
         Gauge.builder("rest.http.connections", open, AtomicInteger::get).description("HTTP connections open")
                 .strongReference(true).register(meters);
         DistributionSummary pipelined = DistributionSummary.builder("rest.http.pipelined")
                 .description("Requests a connection holds (being answered or waiting) as one more arrives")
+                .register(meters);
+        Counter failedHandshakes = tls == null ? null : Counter.builder("rest.tls.handshakes.failed")
+                .description("TLS handshakes that failed: a client refusing the certificate, or without one where one is required")
                 .register(meters);
         InFlight inFlight = new InFlight();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("rest-http", true),
@@ -90,6 +99,9 @@ public final class GatewayServer {
                             // Netty's own cap on requests decoded and not yet answered: beyond it the connection is
                             // closed. The read gate keeps a connection far below it; this is the ceiling.
                             int pipelineDepth = limits.maxPipelined() + MAX_READ_BYTES / MIN_REQUEST_BYTES + 1;
+                            if (tls != null) {
+                                channel.pipeline().addLast("https", new HttpsOnly(tls.get(), failedHandshakes));
+                            }
                             channel.pipeline()
                                     .addLast("read-gate", pipelineLimit.readGate())
                                     // a client that does not take its answers holds no connection for long: the
@@ -102,7 +114,7 @@ public final class GatewayServer {
                                     .addLast("connections", new ConnectionLimit(limits.maxConnections(), open, dispatcher))
                                     .addLast("request-timeouts",
                                             new RequestTimeouts(limits.headerTimeout(), limits.bodyTimeout(), dispatcher))
-                                    .addLast("admission", new Admission(dispatcher))
+                                    .addLast("admission", new Admission(dispatcher, tls != null))
                                     .addLast("aggregate", new BoundedAggregator(limits.maxBodyBytes(), pipelineLimit))
                                     .addLast("pipeline-limit", pipelineLimit)
                                     .addLast("dispatch", new GatewayHandler(dispatcher, executor, inFlight));

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -15,7 +16,8 @@ import io.netty.util.ReferenceCountUtil;
  * writing its body then fails on the write, or loses the answer waiting in its buffer. So the
  * answer is written and the sending side shut down (the client reads the answer, then the end of
  * the stream), while whatever else the client sends is read and dropped, until it closes its side
- * or {@link #LINGER} has passed.
+ * or {@link #LINGER} has passed. Over TLS the sending side first says {@code close_notify}, so that the client
+ * reads the end of the stream as the end of the answers, not as a connection cut short.
  */
 final class LingeringClose extends ChannelInboundHandlerAdapter {
 
@@ -43,7 +45,12 @@ final class LingeringClose extends ChannelInboundHandlerAdapter {
             return;
         }
         duplex.pipeline().addFirst(new LingeringClose());
-        duplex.shutdownOutput();
+        SslHandler tls = duplex.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            duplex.shutdownOutput();
+        } else {
+            tls.closeOutbound().addListener(notified -> duplex.shutdownOutput());
+        }
         duplex.eventLoop().schedule(() -> { duplex.close(); }, LINGER.toMillis(), TimeUnit.MILLISECONDS);
         // From this handler, first in the pipeline, a read goes straight to the socket.
         duplex.pipeline().firstContext().read();

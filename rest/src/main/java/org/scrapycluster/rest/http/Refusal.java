@@ -11,6 +11,8 @@ public enum Refusal {
 
     /** Not parseable as HTTP (bad request line, headers too long). */
     MALFORMED_HTTP(400, "The request is not valid HTTP."),
+    /** A plain HTTP request to a gateway serving HTTPS ({@code REST_TLS_CERT_FILE}); the connection is closed. */
+    PLAIN_HTTP(400, "The gateway serves HTTPS on this port: send the request to https:// instead of http://."),
     /** A body larger than {@code JSON_MAX_DOCUMENT_BYTES}, or a fed request larger than Kafka takes as a record. */
     TOO_LARGE(413, "The payload is too large."),
     /** A body not declared as JSON. */

@@ -13,15 +13,16 @@ class ListeningAddressTest {
     @Test
     void aGatewayOnEveryAddressSaysSo() {
         assertEquals("every address of this host, port 5343 (http://127.0.0.1:5343 from this host)",
-                RestGateway.where(new InetSocketAddress("0.0.0.0", 5343)));
+                RestGateway.where(new InetSocketAddress("0.0.0.0", 5343), false));
         assertEquals("every address of this host, port 5343 (http://127.0.0.1:5343 from this host)",
-                RestGateway.where(new InetSocketAddress("::", 5343)));
+                RestGateway.where(new InetSocketAddress("::", 5343), false));
     }
 
     @Test
     void aGatewayOnOneAddressNamesIt() {
-        assertEquals("http://127.0.0.2:5343", RestGateway.where(new InetSocketAddress("127.0.0.2", 5343)));
-        assertEquals("http://[0:0:0:0:0:0:0:1]:5343", RestGateway.where(new InetSocketAddress("::1", 5343)));
-        assertEquals("http://127.0.0.1:5343", RestGateway.userUrl(new InetSocketAddress("0.0.0.0", 5343)).toString());
+        assertEquals("http://127.0.0.2:5343", RestGateway.where(new InetSocketAddress("127.0.0.2", 5343), false));
+        assertEquals("http://[0:0:0:0:0:0:0:1]:5343", RestGateway.where(new InetSocketAddress("::1", 5343), false));
+        assertEquals("http://127.0.0.1:5343", RestGateway.userUrl(new InetSocketAddress("0.0.0.0", 5343), false).toString());
+        assertEquals("https://127.0.0.2:5343", RestGateway.where(new InetSocketAddress("127.0.0.2", 5343), true));
     }
 }

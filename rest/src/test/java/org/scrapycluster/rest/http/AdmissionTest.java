@@ -61,7 +61,7 @@ class AdmissionTest {
                 envelope, new HttpMetrics(meters), false);
         server = GatewayServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 new ServerLimits(1_048_576, Duration.ofMinutes(1), Duration.ofSeconds(30), Duration.ofSeconds(60),
-                        Duration.ofSeconds(120), 16, 4), dispatcher, executor, meters);
+                        Duration.ofSeconds(120), 16, 4), null, dispatcher, executor, meters);
     }
 
     @AfterEach

@@ -1,0 +1,46 @@
+package org.scrapycluster.rest.http;
+
+import io.micrometer.core.instrument.Counter;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+
+/**
+ * The first handler of a connection to a gateway that serves HTTPS, which looks at the client's first bytes: a TLS
+ * handshake puts an {@link SslHandler} in its place, anything else (a plain HTTP request sent to the HTTPS port) goes
+ * on to the HTTP decoder unencrypted, and {@link Admission} refuses its request with {@link Refusal#PLAIN_HTTP}, so that
+ * the client reads why in words instead of an empty reply. A failed handshake (a client that does not trust the
+ * certificate, or presents none where one is required) is counted in {@code rest_tls_handshakes_failed_total}.
+ */
+final class HttpsOnly extends OptionalSslHandler {
+
+    private final Counter failedHandshakes;
+
+    /** @param context the context of the connection, the one in force as it opens */
+    HttpsOnly(SslContext context, Counter failedHandshakes) {
+        super(context);
+        this.failedHandshakes = failedHandshakes;
+    }
+
+    /** Whether the connection of {@code ctx} speaks TLS: an {@link SslHandler} took the place of this handler. */
+    static boolean encrypted(ChannelHandlerContext ctx) {
+        return ctx.pipeline().get(SslHandler.class) != null;
+    }
+
+    @Override
+    protected SslHandler newSslHandler(ChannelHandlerContext ctx, SslContext context) {
+        SslHandler handler = super.newSslHandler(ctx, context);
+        handler.handshakeFuture().addListener(done -> {
+            if (!done.isSuccess()) {
+                failedHandshakes.increment();
+            }
+        });
+        return handler;
+    }
+
+    @Override
+    protected String newSslHandlerName() {
+        return "tls";
+    }
+}

@@ -1,0 +1,98 @@
+package org.scrapycluster.rest.tls;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.List;
+
+import javax.net.ssl.SSLException;
+
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+
+/**
+ * What the gateway's HTTPS is made of at one time: the certificate it presents, checked to belong to the private key
+ * read with it, and the TLS context built of them and of the client CAs, if any.
+ *
+ * @param certificate the gateway's own certificate, the first of its chain
+ * @param clientCas   how many CA certificates sign the client certificates required; 0 when none is asked for
+ * @param context     the context new connections are made with
+ */
+record ServerCredentials(X509Certificate certificate, int clientCas, SslContext context) {
+
+    private static final byte[] PROBE = "scrapy-cluster".getBytes(StandardCharsets.US_ASCII);
+
+    /** Reads and checks {@code files} and builds their context. */
+    static ServerCredentials read(TlsFiles files) throws UnusableTlsFile {
+        List<X509Certificate> chain = PemReader.certificates(TlsFiles.CERT, files.cert());
+        X509Certificate certificate = chain.getFirst();
+        PrivateKey key = PemReader.privateKey(TlsFiles.KEY, files.key(), certificate.getPublicKey());
+        if (!belongTogether(key, certificate.getPublicKey())) {
+            throw new UnusableTlsFile(TlsFiles.KEY, "is " + files.key() + ", whose private key is not the key of the first"
+                    + " certificate in " + files.cert() + " (" + subject(certificate) + "), which is the gateway's own");
+        }
+        List<X509Certificate> clientCas = files.clientCa() == null ? List.of()
+                : PemReader.certificates(TlsFiles.CLIENT_CA, files.clientCa());
+        SslContextBuilder builder = SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new)).sslProvider(SslProvider.JDK);
+        if (!clientCas.isEmpty()) {
+            builder.trustManager(clientCas).clientAuth(ClientAuth.REQUIRE);
+        }
+        try {
+            return new ServerCredentials(certificate, clientCas.size(), builder.build());
+        } catch (SSLException e) {
+            throw new UnusableTlsFile(TlsFiles.CERT, "is " + files.cert() + ", with which no TLS context can be made: " + e.getMessage());
+        }
+    }
+
+    /** When the certificate expires. */
+    Instant notAfter() {
+        return certificate.getNotAfter().toInstant();
+    }
+
+    /** Whose certificate it is: its subject's distinguished name. */
+    String subject() {
+        return subject(certificate);
+    }
+
+    private static String subject(X509Certificate certificate) {
+        return certificate.getSubjectX500Principal().getName();
+    }
+
+    /**
+     * Whether {@code key} signs what {@code publicKey} verifies; true as well when no signature of the key's algorithm can
+     * be made here (the handshake then tells).
+     */
+    private static boolean belongTogether(PrivateKey key, PublicKey publicKey) {
+        byte[] signed;
+        try {
+            Signature signer = signature(key.getAlgorithm());
+            signer.initSign(key);
+            signer.update(PROBE);
+            signed = signer.sign();
+        } catch (GeneralSecurityException | RuntimeException e) {
+            return true;
+        }
+        try {
+            Signature verifier = signature(key.getAlgorithm());
+            verifier.initVerify(publicKey);
+            verifier.update(PROBE);
+            return verifier.verify(signed);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    private static Signature signature(String keyAlgorithm) throws GeneralSecurityException {
+        return Signature.getInstance(switch (keyAlgorithm) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            default -> keyAlgorithm; // EdDSA, Ed25519, Ed448 sign under their own names
+        });
+    }
+}
