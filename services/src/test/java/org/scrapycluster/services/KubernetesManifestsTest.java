@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +22,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.cli.ServiceLauncher;
+import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.crawler.node.CrawlerCommand;
 import org.scrapycluster.redismonitor.RedisMonitorCommand;
 
@@ -39,6 +42,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * Every manifest under deploy/k8s/ read with fabric8's typed Kubernetes model (custom resources as
@@ -48,7 +52,7 @@ class KubernetesManifestsTest {
 
     private static final Path K8S = RepositoryFiles.root().resolve("deploy/k8s");
     private static final String PART_OF = "app.kubernetes.io/part-of";
-    private static final Set<String> CUSTOM_KINDS = Set.of("ServiceMonitor", "PrometheusRule", "ScaledObject");
+    private static final Set<String> CUSTOM_KINDS = Set.of("ServiceMonitor", "PrometheusRule", "ScaledObject", "Certificate");
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     private static final List<HasMetadata> RESOURCES = loadManifests();
@@ -75,8 +79,8 @@ class KubernetesManifestsTest {
                         .forEach(name -> assertTrue(listed.contains(name), dir + "/" + name + " is in no kustomization"));
             }
         }
-        assertEquals(Set.of("Deployment", "HorizontalPodAutoscaler", "Namespace", "NetworkPolicy", "PodDisruptionBudget",
-                "PrometheusRule", "ScaledObject", "Service", "ServiceMonitor"), kinds());
+        assertEquals(Set.of("Certificate", "Deployment", "HorizontalPodAutoscaler", "Namespace", "NetworkPolicy",
+                "PodDisruptionBudget", "PrometheusRule", "ScaledObject", "Service", "ServiceMonitor"), kinds());
     }
 
     @Test
@@ -229,6 +233,57 @@ class KubernetesManifestsTest {
         Map<String, Object> raw = RepositoryFiles.yamlMap(component + "prometheusrule.yaml");
         assertEquals(RepositoryFiles.yamlMap("deploy/monitoring/prometheus/alerts.yml").get("groups"), ((Map<?, ?>) raw.get("spec")).get("groups"),
                 "prometheusrule.yaml and alerts.yml hold different rules");
+    }
+
+    /**
+     * HTTPS on the gateway is a component for cert-manager: the Secret its Certificate writes is mounted as a folder, so
+     * that a renewal reaches the files the gateway reads again (docs/security.md), the gateway's settings name the files
+     * cert-manager writes there, and the API port is renamed in every manifest that names it.
+     */
+    @Test
+    void theTlsComponentGivesTheGatewayTheCertificateManagersSecretAsAFolder() {
+        Map<String, Object> kustomization = RepositoryFiles.yamlMap("deploy/k8s/components/rest-tls/kustomization.yaml");
+        assertEquals("Component", kustomization.get("kind"));
+        GenericKubernetesResource certificate = only(GenericKubernetesResource.class, "Certificate");
+        assertEquals("cert-manager.io/v1", certificate.getApiVersion());
+
+        Map<String, List<Map<String, Object>>> patches = patchesByTarget(kustomization);
+        List<Map<String, Object>> rest = patches.get("Deployment/rest");
+        Map<?, ?> volume = (Map<?, ?>) value(rest, "/spec/template/spec/volumes/-").get(0);
+        assertEquals(certificate.get("spec", "secretName"), ((Map<?, ?>) volume.get("secret")).get("secretName"));
+        Map<?, ?> mount = (Map<?, ?>) value(rest, "/spec/template/spec/containers/0/volumeMounts/-").get(0);
+        assertEquals(volume.get("name"), mount.get("name"));
+        assertFalse(mount.containsKey("subPath"), "a file mounted with subPath is never updated");
+        Map<Object, Object> env = new HashMap<>();
+        for (Object variable : value(rest, "/spec/template/spec/containers/0/env/-")) {
+            env.put(((Map<?, ?>) variable).get("name"), ((Map<?, ?>) variable).get("value"));
+        }
+        Object folder = mount.get("mountPath");
+        assertEquals(Map.of("REST_TLS_CERT_FILE", folder + "/tls.crt", "REST_TLS_KEY_FILE", folder + "/tls.key"), env);
+        env.keySet().forEach(name -> assertNull(Settings.defaults("rest").getNullableString((String) name), "a gateway setting"));
+
+        Deployment base = all(Deployment.class).stream().filter(d -> d.getMetadata().getName().equals("rest")).findFirst().orElseThrow();
+        assertEquals(5343, base.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts().get(0).getContainerPort(),
+                "the port renamed is the API's");
+        Object port = value(rest, "/spec/template/spec/containers/0/ports/0/name").get(0);
+        assertEquals(port, ((Map<?, ?>) value(patches.get("Service/rest"), "/spec/ports/0").get(0)).get("targetPort"));
+        assertEquals(List.of(port), value(patches.get("NetworkPolicy/rest-ingress"), "/spec/ingress/0/ports/0/port"));
+    }
+
+    /** The JSON patches of a kustomization, by target ({@code Deployment/rest}). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, List<Map<String, Object>>> patchesByTarget(Map<String, Object> kustomization) {
+        Map<String, List<Map<String, Object>>> patches = new HashMap<>();
+        for (Map<String, Object> patch : (List<Map<String, Object>>) kustomization.get("patches")) {
+            Map<String, Object> target = (Map<String, Object>) patch.get("target");
+            patches.put(target.get("kind") + "/" + target.get("name"), new Yaml().load((String) patch.get("patch")));
+        }
+        return patches;
+    }
+
+    /** The values {@code operations} add or put at {@code path}, in their order. */
+    private static List<Object> value(List<Map<String, Object>> operations, String path) {
+        return operations.stream().filter(op -> path.equals(op.get("path"))).map(op -> op.get("value")).toList();
     }
 
     @Test
