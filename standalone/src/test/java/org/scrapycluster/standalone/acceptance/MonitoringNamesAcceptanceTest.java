@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,12 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.crawler.node.CrawlerFactory;
+import org.scrapycluster.kafkamonitor.KafkaMonitorFactory;
+import org.scrapycluster.redismonitor.RedisMonitorFactory;
+import org.scrapycluster.rest.RestFactory;
+import org.scrapycluster.rest.testing.TlsFixtures;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.embedded.origin.SyntheticSite;
@@ -35,7 +42,8 @@ import org.scrapycluster.standalone.acceptance.MonitoringQueries.Query;
  * no series has fires without it, or never). Names are collected over the scrapes of the crawl.
  * A backlog exists only while requests are queued, and the monitor looks for spiders with queues
  * at most every 39 times its last look's duration: one request is for a spider no crawler runs, so
- * that it stays queued until a look finds it, however slow the machine. Every meter of the services' own that the
+ * that it stays queued until a look finds it, however slow the machine. The cluster's gateway serves HTTPS, whose
+ * certificate's expiry an alert reads. Every meter of the services' own that the
  * crawl exported is named in docs/operations.md, "Monitoring", whose table gives the names as
  * Prometheus shows them.
  */
@@ -47,7 +55,7 @@ class MonitoringNamesAcceptanceTest {
     private static final Duration CRAWL = Duration.ofMinutes(2);
 
     @Test
-    void everyNameAndLabelTheDashboardAndTheAlertRulesUseIsExported(EmbeddedStack stack) throws Exception {
+    void everyNameAndLabelTheDashboardAndTheAlertRulesUseIsExported(EmbeddedStack stack, @TempDir Path tls) throws Exception {
         List<Query> queries = MonitoringQueries.queries();
         Set<String> used = new TreeSet<>();
         for (Query query : queries) {
@@ -61,7 +69,10 @@ class MonitoringNamesAcceptanceTest {
         try (TestOrigin origin = TestOrigin.start(SITE);
              AcceptanceCluster cluster = new AcceptanceCluster(stack).throttle(4, 1, false)
                      .set("METRICS_HOST", "127.0.0.1").set("METRICS_PORT", 0).set("BACKLOG_METRICS_PERIOD", "0.5")
-                     .set("RETRY_TIMES", 0).startWithCrawlers(1);
+                     .set("RETRY_TIMES", 0).set("FLASK_PORT", 0)
+                     .set("REST_TLS_CERT_FILE", TlsFixtures.copy("server.crt", tls.resolve("tls.crt")))
+                     .set("REST_TLS_KEY_FILE", TlsFixtures.copy("server.key", tls.resolve("tls.key")))
+                     .start(1, new KafkaMonitorFactory(), new RedisMonitorFactory(), new CrawlerFactory(), new RestFactory());
              HttpClient http = HttpClient.newHttpClient()) {
             String appid = AcceptanceCluster.unique("app");
             cluster.feedEveryPage(origin, appid, "names");
