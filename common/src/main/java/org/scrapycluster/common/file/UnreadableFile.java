@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Why a file a user named ({@code feed --file}, {@code zookeeper push}, a settings override file) could not be read, in
@@ -13,6 +16,17 @@ import java.nio.file.NoSuchFileException;
 public final class UnreadableFile {
 
     private UnreadableFile() {
+    }
+
+    /**
+     * Refuses {@code path} unless it is a regular file (a link to one counts), before it is opened: a FIFO named as a
+     * file would block its reader until something writes to it, for good when nothing does, and a device such as
+     * {@code /dev/zero} never ends. Its reason is {@code not a regular file}.
+     */
+    public static void requireRegularFile(Path path) throws IOException {
+        if (!Files.readAttributes(path, BasicFileAttributes.class).isRegularFile()) {
+            throw new FileSystemException(path.toString(), null, "not a regular file");
+        }
     }
 
     /**

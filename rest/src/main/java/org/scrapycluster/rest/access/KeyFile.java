@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.scrapycluster.common.file.FileStamp;
+import org.scrapycluster.common.file.UnreadableFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,6 +92,7 @@ final class KeyFile {
     /** Reads the attributes before the lines, so that a write during the read is seen as a change next time. */
     private Loaded read() throws IOException {
         FileStamp stamp = FileStamp.of(path);
+        UnreadableFile.requireRegularFile(path); // a FIFO would hold the thread that checks every key file for good
         List<String> keys = Files.readAllLines(path, StandardCharsets.UTF_8).stream()
                 .map(line -> line.replace(BYTE_ORDER_MARK, "").strip())
                 .filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();

@@ -84,8 +84,8 @@ final class PemReader {
             try {
                 return KeyFactory.getInstance(publicKey.getAlgorithm()).generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
             } catch (GeneralSecurityException | IllegalArgumentException e) {
-                throw new UnusableTlsFile(setting, "is " + file + ", whose private key is not of the certificate's kind, "
-                        + publicKey.getAlgorithm() + " (" + e.getMessage() + ")");
+                throw new UnusableTlsFile(setting, "is " + file + ", whose private key is not of the kind of the first"
+                        + " certificate's, " + publicKey.getAlgorithm() + ", which must be the gateway's own (" + e.getMessage() + ")");
             }
         }
         throw new UnusableTlsFile(setting, "is " + file + ", which holds no PEM private key (BEGIN PRIVATE KEY)");
@@ -116,8 +116,11 @@ final class PemReader {
 
     private static String text(String setting, Path file) throws UnusableTlsFile {
         byte[] bytes;
-        try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        try {
+            UnreadableFile.requireRegularFile(file); // a FIFO would hold the gateway's start, or its file checks, for good
+            try (InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+            }
         } catch (IOException e) {
             throw new UnusableTlsFile(setting, "is " + file + ", which cannot be read: " + UnreadableFile.reason(e));
         }

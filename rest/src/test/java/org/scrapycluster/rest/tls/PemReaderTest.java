@@ -54,7 +54,7 @@ class PemReaderTest {
     void refusesAKeyOfAnotherAlgorithmThanTheCertificates() throws Exception {
         UnusableTlsFile refused = assertThrows(UnusableTlsFile.class,
                 () -> PemReader.privateKey("K", file("rsa.key"), publicKey("server.crt")));
-        assertTrue(refused.problem().contains("not of the certificate's kind, EC"), refused.problem());
+        assertTrue(refused.problem().contains("not of the kind of the first certificate's, EC, which must be the gateway's own"), refused.problem());
     }
 
     @Test
@@ -65,7 +65,11 @@ class PemReaderTest {
         assertProblem("which holds no PEM private key", () -> PemReader.privateKey("K", noKey, publicKey("server.crt")));
         Path missing = dir.resolve("missing.pem");
         assertProblem("is " + missing + ", which cannot be read: no such file", () -> PemReader.certificates("C", missing));
-        assertProblem("which cannot be read", () -> PemReader.certificates("C", dir)); // a folder
+        assertProblem("which cannot be read: not a regular file", () -> PemReader.certificates("C", dir)); // a folder
+        assertProblem("which cannot be read: not a regular file", () -> PemReader.certificates("C", Path.of("/dev/zero")));
+        Path fifo = dir.resolve("fifo.pem"); // opened, it would wait for a writer for good
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        assertProblem("which cannot be read: not a regular file", () -> PemReader.certificates("C", fifo));
         Path broken = dir.resolve("broken.pem");
         Files.writeString(broken, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
         assertProblem("whose certificate 1 cannot be read", () -> PemReader.certificates("C", broken));
