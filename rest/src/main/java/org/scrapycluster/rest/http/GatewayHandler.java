@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.timeout.WriteTimeoutException;
 
 /**
  * Takes whole requests off the event loop: each is answered by the {@link Dispatcher} on the
@@ -168,7 +169,11 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close();
+        if (cause instanceof WriteTimeoutException) { // REST_SEND_TIMEOUT: the client takes nothing, not even a close_notify
+            HttpsOnly.abandon(ctx);
+        } else {
+            ctx.close();
+        }
     }
 
     /** {@code response}, saying that the connection closes after it. */

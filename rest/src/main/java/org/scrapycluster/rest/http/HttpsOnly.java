@@ -28,6 +28,30 @@ final class HttpsOnly extends OptionalSslHandler {
         return ctx.pipeline().get(SslHandler.class) != null;
     }
 
+    /**
+     * Whether the connection of {@code ctx} is on a gateway serving HTTPS and has not finished its TLS handshake: no
+     * answer can reach its client yet (one written would wait behind the handshake, or go out unencrypted before it).
+     */
+    static boolean handshaking(ChannelHandlerContext ctx) {
+        if (ctx.pipeline().get(HttpsOnly.class) != null) {
+            return true; // not a byte from the client yet
+        }
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        return tls != null && !tls.handshakeFuture().isDone();
+    }
+
+    /**
+     * Closes the connection of {@code ctx} at once, over TLS without the {@code close_notify} a client that takes
+     * nothing would never read (TLS would wait for it, then warn).
+     */
+    static void abandon(ChannelHandlerContext ctx) {
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        if (tls != null) {
+            ctx.pipeline().remove(tls);
+        }
+        ctx.channel().close();
+    }
+
     @Override
     protected SslHandler newSslHandler(ChannelHandlerContext ctx, SslContext context) {
         SslHandler handler = super.newSslHandler(ctx, context);

@@ -18,7 +18,8 @@ import io.netty.handler.codec.http.LastHttpContent;
  * <li>A request's complete headers are due within {@code REST_HEADER_TIMEOUT}, counted from the connection's opening
  * or from the moment its last request was answered (so a kept-alive connection left idle is closed too); a request
  * answered before its body is in (refused on its headers, the body dropped as it arrives) starts the count once the
- * body is in. Then the connection is answered 408 ({@code header_timeout}) and closed.
+ * body is in. Then the connection is answered 408 ({@code header_timeout}) and closed; over HTTPS, one that has not
+ * finished its TLS handshake is closed without the answer, which could not reach its client (counted all the same).
  * <li>A request's body is due in full within {@code REST_BODY_TIMEOUT} of its headers, each byte of it in time for the
  * idle timeout or not. Then a request still owed its answer is answered 408 ({@code body_timeout}), one already
  * answered (refused on its headers) has the connection closed without; a request pipelined behind others still owed
@@ -100,7 +101,13 @@ final class RequestTimeouts extends ChannelDuplexHandler {
 
     private void headersLate(ChannelHandlerContext ctx) {
         headersDue = null;
-        refuseAndClose(ctx, Refusal.HEADER_TIMEOUT, "No complete request headers within REST_HEADER_TIMEOUT.");
+        String reason = "No complete request headers within REST_HEADER_TIMEOUT.";
+        if (HttpsOnly.handshaking(ctx)) { // counted and logged as any, the answer left out: it could not be read
+            dispatcher.refusedBeforeRouting(new RefusedRequestException(Refusal.HEADER_TIMEOUT, reason), null, null);
+            ctx.close();
+        } else {
+            refuseAndClose(ctx, Refusal.HEADER_TIMEOUT, reason);
+        }
     }
 
     private void bodyLate(ChannelHandlerContext ctx) {

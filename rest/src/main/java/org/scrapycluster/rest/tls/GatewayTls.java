@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * the gateway naming its setting, and read again when a check ({@link #refresh()}, every {@link #FILE_CHECK_PERIOD} on
  * the gateway's file thread) finds a file changed: a renewed certificate (cert-manager's, certbot's) is presented to
  * the connections opened from then on, without a restart. Files found unusable when they change (a certificate
- * renewed and its key not yet) leave the last good ones in force, with a warning, until they change again. The
+ * renewed and its key not yet, a key that cannot sign, an expired certificate) leave the last good ones in force, with a
+ * warning, until they change again; a certificate whose validity begins later is taken when it begins. The
  * certificate's expiry is the gauge {@code rest_tls_certificate_expiry_seconds} (Unix time) and is warned of from
  * {@link #EXPIRY_WARNING} before.
  */
@@ -43,6 +44,8 @@ public final class GatewayTls implements Supplier<SslContext> {
     private volatile Loaded loaded;
     /** The files as found last when they could not be used, not to be read again until they change; guarded by this. */
     private List<FileStamp> refused;
+    /** The files as found last when their certificate was not valid yet, to be taken once it is; guarded by this. */
+    private Loaded early;
     /** The last problem warned of, said once until the files are read well again; guarded by this. */
     private String problem;
 
@@ -89,7 +92,10 @@ public final class GatewayTls implements Supplier<SslContext> {
         report("Serving HTTPS with the certificate of ", loaded.credentials());
     }
 
-    /** Looks at the files, and reads them again when they changed since they were last read. */
+    /**
+     * Looks at the files, and reads them again when they changed since they were last read. A certificate read that has
+     * expired is not taken; one whose validity has not begun yet is taken once it has, unless the files change before.
+     */
     public synchronized void refresh() {
         List<FileStamp> stamps;
         try {
@@ -101,16 +107,40 @@ public final class GatewayTls implements Supplier<SslContext> {
         if (stamps.equals(loaded.stamps()) || stamps.equals(refused)) {
             return;
         }
+        if (early != null && stamps.equals(early.stamps())) {
+            if (!clock.instant().isBefore(early.credentials().notBefore())) {
+                adopt(early);
+            }
+            return;
+        }
+        early = null;
         try {
             ServerCredentials read = ServerCredentials.read(files);
-            loaded = new Loaded(stamps, read);
-            refused = null;
-            problem = null;
-            report("The gateway's TLS files changed: serving HTTPS with the certificate of ", read);
+            Instant now = clock.instant();
+            if (!read.notAfter().isAfter(now)) {
+                throw new UnusableTlsFile(TlsFiles.CERT, "is " + files.cert() + ", whose certificate (" + read.subject()
+                        + ") expired on " + read.notAfter());
+            }
+            Loaded candidate = new Loaded(stamps, read);
+            if (now.isBefore(read.notBefore())) {
+                early = candidate;
+                warn(new UnusableTlsFile(TlsFiles.CERT, "is " + files.cert() + ", whose certificate (" + read.subject()
+                        + ") is valid from " + read.notBefore() + " only, when it is taken"));
+            } else {
+                adopt(candidate);
+            }
         } catch (UnusableTlsFile e) {
             refused = stamps;
             warn(e);
         }
+    }
+
+    private void adopt(Loaded candidate) {
+        loaded = candidate;
+        refused = null;
+        early = null;
+        problem = null;
+        report("The gateway's TLS files changed: serving HTTPS with the certificate of ", candidate.credentials());
     }
 
     private void warn(UnusableTlsFile unusable) {
@@ -130,7 +160,11 @@ public final class GatewayTls implements Supplier<SslContext> {
                 .log(serving + credentials.subject() + ", valid until " + notAfter + (credentials.clientCas() > 0
                         ? ", requiring client certificates of " + credentials.clientCas() + " CA certificates" : ""));
         Instant now = clock.instant();
-        if (!notAfter.isAfter(now)) {
+        if (now.isBefore(credentials.notBefore())) {
+            LOG.atWarn().addKeyValue("valid_from", credentials.notBefore().toString()).log("The gateway's certificate ("
+                    + TlsFiles.CERT + ") is valid from " + credentials.notBefore()
+                    + " only: clients that check it refuse the gateway until then");
+        } else if (!notAfter.isAfter(now)) {
             LOG.atWarn().addKeyValue("expires", notAfter.toString()).log("The gateway's certificate (" + TlsFiles.CERT
                     + ") expired on " + notAfter + ": clients that check it refuse the gateway");
         } else if (notAfter.isBefore(now.plus(EXPIRY_WARNING))) {

@@ -3,9 +3,12 @@ package org.scrapycluster.rest.tls;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
-import java.security.PublicKey;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAKey;
+import java.security.spec.AlgorithmParameterSpec;
+import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.PSSParameterSpec;
 import java.time.Instant;
 import java.util.List;
 
@@ -33,10 +36,7 @@ record ServerCredentials(X509Certificate certificate, int clientCas, SslContext 
         List<X509Certificate> chain = PemReader.certificates(TlsFiles.CERT, files.cert());
         X509Certificate certificate = chain.getFirst();
         PrivateKey key = PemReader.privateKey(TlsFiles.KEY, files.key(), certificate.getPublicKey());
-        if (!belongTogether(key, certificate.getPublicKey())) {
-            throw new UnusableTlsFile(TlsFiles.KEY, "is " + files.key() + ", whose private key is not the key of the first"
-                    + " certificate in " + files.cert() + " (" + subject(certificate) + "), which is the gateway's own");
-        }
+        checkPair(key, certificate, files);
         List<X509Certificate> clientCas = files.clientCa() == null ? List.of()
                 : PemReader.certificates(TlsFiles.CLIENT_CA, files.clientCa());
         SslContextBuilder builder = SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new)).sslProvider(SslProvider.JDK);
@@ -48,6 +48,11 @@ record ServerCredentials(X509Certificate certificate, int clientCas, SslContext 
         } catch (SSLException e) {
             throw new UnusableTlsFile(TlsFiles.CERT, "is " + files.cert() + ", with which no TLS context can be made: " + e.getMessage());
         }
+    }
+
+    /** When the certificate becomes valid. */
+    Instant notBefore() {
+        return certificate.getNotBefore().toInstant();
     }
 
     /** When the certificate expires. */
@@ -65,34 +70,47 @@ record ServerCredentials(X509Certificate certificate, int clientCas, SslContext 
     }
 
     /**
-     * Whether {@code key} signs what {@code publicKey} verifies; true as well when no signature of the key's algorithm can
-     * be made here (the handshake then tells).
+     * Checks that {@code key} signs what the certificate's public key verifies: a TLS server proves that it holds the
+     * certificate's key by signing with it, so a key that cannot sign here (X25519, a curve the JDK left out) would
+     * fail every handshake.
      */
-    private static boolean belongTogether(PrivateKey key, PublicKey publicKey) {
+    private static void checkPair(PrivateKey key, X509Certificate certificate, TlsFiles files) throws UnusableTlsFile {
         byte[] signed;
         try {
-            Signature signer = signature(key.getAlgorithm());
+            Signature signer = signature(key);
             signer.initSign(key);
             signer.update(PROBE);
             signed = signer.sign();
         } catch (GeneralSecurityException | RuntimeException e) {
-            return true;
+            throw new UnusableTlsFile(TlsFiles.KEY, "is " + files.key() + ", whose " + key.getAlgorithm()
+                    + " key cannot sign here, as a TLS server's key must (" + e.getMessage() + ")");
         }
+        boolean verified;
         try {
-            Signature verifier = signature(key.getAlgorithm());
-            verifier.initVerify(publicKey);
+            Signature verifier = signature(key);
+            verifier.initVerify(certificate.getPublicKey());
             verifier.update(PROBE);
-            return verifier.verify(signed);
+            verified = verifier.verify(signed);
         } catch (GeneralSecurityException e) {
-            return false;
+            verified = false;
+        }
+        if (!verified) {
+            throw new UnusableTlsFile(TlsFiles.KEY, "is " + files.key() + ", whose private key is not the key of the first"
+                    + " certificate in " + files.cert() + " (" + subject(certificate) + "), which must be the gateway's own");
         }
     }
 
-    private static Signature signature(String keyAlgorithm) throws GeneralSecurityException {
-        return Signature.getInstance(switch (keyAlgorithm) {
+    private static Signature signature(PrivateKey key) throws GeneralSecurityException {
+        if (key.getAlgorithm().equals("RSASSA-PSS")) {
+            Signature pss = Signature.getInstance("RSASSA-PSS");
+            AlgorithmParameterSpec restricted = ((RSAKey) key).getParams();
+            pss.setParameter(restricted != null ? restricted : new PSSParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256, 32, 1));
+            return pss;
+        }
+        return Signature.getInstance(switch (key.getAlgorithm()) {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";
-            default -> keyAlgorithm; // EdDSA, Ed25519, Ed448 sign under their own names
+            default -> key.getAlgorithm(); // EdDSA, Ed25519, Ed448 sign under their own names; others (XDH) cannot sign
         });
     }
 }

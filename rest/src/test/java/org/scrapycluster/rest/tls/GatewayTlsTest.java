@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -48,6 +51,8 @@ class GatewayTlsTest {
         // both EC keys on the same curve: only a signature tells them apart
         assertRefused("REST_TLS_KEY_FILE", "is not the key of the first certificate",
                 Map.of("REST_TLS_CERT_FILE", file("server.crt", "tls.crt"), "REST_TLS_KEY_FILE", file("client.key", "tls.key")));
+        assertRefused("REST_TLS_KEY_FILE", "XDH key cannot sign here, as a TLS server's key must",
+                Map.of("REST_TLS_CERT_FILE", file("x25519.crt", "tls.crt"), "REST_TLS_KEY_FILE", file("x25519.key", "tls.key")));
         assertRefused("REST_TLS_KEY_FILE", "no such file",
                 Map.of("REST_TLS_CERT_FILE", file("server.crt", "tls.crt"), "REST_TLS_KEY_FILE", dir.resolve("none.key").toString()));
     }
@@ -84,11 +89,66 @@ class GatewayTlsTest {
         assertTrue(expiry > 4_000_000_000.0, "a hundred years from 2026, in Unix seconds: " + expiry);
     }
 
+    /** The fixtures' certificates are valid from 2026-12-07 for a hundred years. */
+    @Test
+    void anExpiredCertificateIsNotTakenAndOneNotValidYetIsTakenWhenItBecomesValid() {
+        SettableClock clock = new SettableClock(Instant.parse("2200-01-01T00:00:00Z"));
+        GatewayTls tls = start(Map.of(), clock);
+        SslContext first = tls.get();
+        renew();
+        tls.refresh();
+        assertSame(first, tls.get(), "expired");
+
+        clock.now = Instant.parse("2026-01-01T00:00:00Z");
+        renew(); // written again: read again
+        tls.refresh();
+        assertSame(first, tls.get(), "not valid yet");
+        tls.refresh();
+        assertSame(first, tls.get());
+        clock.now = Instant.parse("2027-01-01T00:00:00Z");
+        tls.refresh();
+        assertNotSame(first, tls.get(), "valid now, and taken without another change of the files");
+    }
+
+    private void renew() {
+        file("rsa.crt", "tls.crt");
+        file("rsa.key", "tls.key");
+    }
+
     private GatewayTls start(Map<String, String> more) {
+        return start(more, Clock.systemUTC());
+    }
+
+    private GatewayTls start(Map<String, String> more, Clock clock) {
         Map<String, String> values = new LinkedHashMap<>(more);
         values.put("REST_TLS_CERT_FILE", file("server.crt", "tls.crt"));
         values.put("REST_TLS_KEY_FILE", file("server.key", "tls.key"));
-        return GatewayTls.from(Settings.defaults("rest").withLauncherValues(values), meters, Clock.systemUTC()).orElseThrow();
+        return GatewayTls.from(Settings.defaults("rest").withLauncherValues(values), meters, clock).orElseThrow();
+    }
+
+    /** A clock set by hand. */
+    private static final class SettableClock extends Clock {
+
+        private Instant now;
+
+        SettableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     private void assertRefused(String setting, String problem, Map<String, String> values) {
