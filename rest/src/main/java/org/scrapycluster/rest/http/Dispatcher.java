@@ -87,7 +87,7 @@ public final class Dispatcher {
             answer = envelope.failure(500, Envelope.UNKNOWN_ERROR);
         }
         metrics.answered(endpoint, answer.status(), System.nanoTime() - started);
-        logAnswer(call.method().name(), call.path(), answer.status(), keyId, refusal, started);
+        logAnswer(call.method().name(), call.path(), answer.status(), keyId, call.client(), refusal, started);
         return answer;
     }
 
@@ -100,20 +100,25 @@ public final class Dispatcher {
         long started = System.nanoTime();
         HttpAnswer answer = refused(refused);
         metrics.answered(UNROUTED, answer.status(), System.nanoTime() - started);
-        logAnswer(method, target, answer.status(), null, refused, started);
+        logAnswer(method, target, answer.status(), null, null, refused, started);
         return answer;
     }
 
     /**
      * One line per answer when {@code FLASK_LOGGING_ENABLED} (the original's {@code GET /path 200}), with the refusal's
-     * message and cause when the call was refused, so that the log says what was wrong as the answer did.
+     * message and cause when the call was refused, so that the log says what was wrong as the answer did, and the
+     * subject of the client certificate, over HTTPS with client certificates, as the key names a caller.
      */
-    private void logAnswer(String method, String path, int status, String keyId, RefusedRequestException refused, long started) {
+    private void logAnswer(String method, String path, int status, String keyId, String client, RefusedRequestException refused,
+            long started) {
         if (!accessLog) {
             return;
         }
         LoggingEventBuilder line = LOG.atInfo().addKeyValue("method", method).addKeyValue("path", path).addKeyValue("status", status)
                 .addKeyValue("key", keyId).addKeyValue("ms", (System.nanoTime() - started) / 1_000_000);
+        if (client != null) {
+            line.addKeyValue("client", client);
+        }
         if (refused != null) {
             line.addKeyValue("error", refused.refusal().message());
             if (refused.detail() != null) {

@@ -45,6 +45,8 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final InFlight inFlight;
     /** The connection's answers in turn: a handler serves one connection. */
     private final ConnectionTurns turns = new ConnectionTurns();
+    /** The subject of the connection's client certificate, once looked up; empty for none. */
+    private String client;
 
     GatewayHandler(Dispatcher dispatcher, Executor executor, InFlight inFlight) {
         this.dispatcher = dispatcher;
@@ -79,9 +81,18 @@ final class GatewayHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         HttpCall call = new HttpCall(request.method(), target.path(), request.headers().get(HttpHeaderNames.CONTENT_TYPE),
-                ByteBufUtil.getBytes(request.content()), key, target.host());
+                ByteBufUtil.getBytes(request.content()), key, target.host(), client(ctx), null);
         // Admission checked the head of every request it saw; one it did not see is checked by the dispatcher
         answerInTurn(ctx, () -> decoded instanceof HeadCheck head ? dispatcher.answer(call, head) : dispatcher.answer(call), ending);
+    }
+
+    /** The subject of the connection's client certificate, or null; looked up once for the connection. */
+    private String client(ChannelHandlerContext ctx) {
+        if (client == null) {
+            String subject = HttpsOnly.clientSubject(ctx);
+            client = subject == null ? "" : subject;
+        }
+        return client.isEmpty() ? null : client;
     }
 
     /**

@@ -16,11 +16,13 @@ import io.netty.handler.codec.http.HttpMethod;
  * @param apiKey      the API key presented as {@code Authorization: Bearer <key>} or
  *                    {@code X-Api-Key: <key>}, or null when there is none
  * @param host        the {@code Host} header, or null when there is none
+ * @param client      the subject of the client certificate the connection presented (HTTPS with
+ *                    {@code REST_TLS_CLIENT_CA_FILE}), or null when it presented none
  * @param identity    who presents {@code apiKey}, as the request's head check identified it (the key is hashed once a
  *                    request); null until the call is dispatched
  */
 public record HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey, String host,
-        Supplier<Caller> identity) {
+        String client, Supplier<Caller> identity) {
 
     public HttpCall {
         Objects.requireNonNull(method, "method");
@@ -29,9 +31,9 @@ public record HttpCall(HttpMethod method, String path, String contentType, byte[
         body = body == null ? new byte[0] : body;
     }
 
-    /** A call not dispatched yet, whose caller is not identified. */
+    /** A call not dispatched yet, whose caller is not identified, on a connection without a client certificate. */
     public HttpCall(HttpMethod method, String path, String contentType, byte[] body, String apiKey, String host) {
-        this(method, path, contentType, body, apiKey, host, null);
+        this(method, path, contentType, body, apiKey, host, null, null);
     }
 
     /** A call without an API key or a {@code Host} header. */
@@ -41,7 +43,7 @@ public record HttpCall(HttpMethod method, String path, String contentType, byte[
 
     /** This call, its caller told by {@code identity}. */
     HttpCall identifiedBy(Supplier<Caller> identity) {
-        return new HttpCall(method, path, contentType, body, apiKey, host, Objects.requireNonNull(identity, "identity"));
+        return new HttpCall(method, path, contentType, body, apiKey, host, client, Objects.requireNonNull(identity, "identity"));
     }
 
     /**

@@ -1,5 +1,9 @@
 package org.scrapycluster.rest.http;
 
+import java.security.cert.X509Certificate;
+
+import javax.net.ssl.SSLPeerUnverifiedException;
+
 import io.micrometer.core.instrument.Counter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.OptionalSslHandler;
@@ -38,6 +42,23 @@ final class HttpsOnly extends OptionalSslHandler {
         }
         SslHandler tls = ctx.pipeline().get(SslHandler.class);
         return tls != null && !tls.handshakeFuture().isDone();
+    }
+
+    /**
+     * The subject of the certificate the client of {@code ctx} presented ({@code REST_TLS_CLIENT_CA_FILE}), or null for
+     * a connection without one.
+     */
+    static String clientSubject(ChannelHandlerContext ctx) {
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            return null;
+        }
+        try {
+            return tls.engine().getSession().getPeerCertificates()[0] instanceof X509Certificate certificate
+                    ? certificate.getSubjectX500Principal().getName() : null;
+        } catch (SSLPeerUnverifiedException none) {
+            return null;
+        }
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
+import ch.qos.logback.classic.Level;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
+import org.scrapycluster.rest.http.Dispatcher;
 import org.scrapycluster.rest.testing.GatewaySettings;
 import org.scrapycluster.rest.testing.RunningGateway;
 import org.scrapycluster.rest.testing.TlsFixtures;
@@ -118,10 +121,15 @@ class HttpsGatewayTest {
     @Test
     void clientCertificatesAreRequiredWhenTheirCaIsGiven() throws Exception {
         GatewaySettings settings = https("mutual").set("REST_TLS_CLIENT_CA_FILE", fixture("ca.crt", "mutual").toString());
-        try (RunningGateway mutual = RunningGateway.start(settings.build())) {
+        try (RunningGateway mutual = RunningGateway.start(settings.build());
+             CapturedLog log = CapturedLog.start(Dispatcher.class, Level.INFO)) {
             URI at = mutual.client().base();
             assertThrows(IOException.class, () -> get(TlsFixtures.trustingTestCa(), at));
             assertEquals(200, get(TlsFixtures.withClientCertificate(), at).statusCode());
+            // the request log names the certificate's holder, as it names a key's
+            assertTrue(log.events().stream().anyMatch(line -> line.getFormattedMessage().equals("GET /health/live 200")
+                    && line.getKeyValuePairs().stream().anyMatch(pair -> pair.key.equals("client")
+                            && "CN=scrapy-cluster client".equals(pair.value))), String.valueOf(log.lines()));
         }
     }
 
