@@ -11,10 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.ssl.SslContext;
@@ -92,20 +93,20 @@ class GatewayTlsTest {
     /** The fixtures' certificates are valid from 2026-12-07 for a hundred years. */
     @Test
     void anExpiredCertificateIsNotTakenAndOneNotValidYetIsTakenWhenItBecomesValid() {
-        SettableClock clock = new SettableClock(Instant.parse("2200-01-01T00:00:00Z"));
-        GatewayTls tls = start(Map.of(), clock);
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2200-01-01T00:00:00Z"));
+        GatewayTls tls = start(Map.of(), ((InstantSource) now::get).withZone(ZoneOffset.UTC));
         SslContext first = tls.get();
         renew();
         tls.refresh();
         assertSame(first, tls.get(), "expired");
 
-        clock.now = Instant.parse("2026-01-01T00:00:00Z");
+        now.set(Instant.parse("2026-01-01T00:00:00Z"));
         renew(); // written again: read again
         tls.refresh();
         assertSame(first, tls.get(), "not valid yet");
         tls.refresh();
         assertSame(first, tls.get());
-        clock.now = Instant.parse("2027-01-01T00:00:00Z");
+        now.set(Instant.parse("2027-01-01T00:00:00Z"));
         tls.refresh();
         assertNotSame(first, tls.get(), "valid now, and taken without another change of the files");
     }
@@ -124,31 +125,6 @@ class GatewayTlsTest {
         values.put("REST_TLS_CERT_FILE", file("server.crt", "tls.crt"));
         values.put("REST_TLS_KEY_FILE", file("server.key", "tls.key"));
         return GatewayTls.from(Settings.defaults("rest").withLauncherValues(values), meters, clock).orElseThrow();
-    }
-
-    /** A clock set by hand. */
-    private static final class SettableClock extends Clock {
-
-        private Instant now;
-
-        SettableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
     }
 
     private void assertRefused(String setting, String problem, Map<String, String> values) {

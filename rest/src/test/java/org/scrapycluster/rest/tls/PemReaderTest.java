@@ -54,7 +54,8 @@ class PemReaderTest {
     void refusesAKeyOfAnotherAlgorithmThanTheCertificates() throws Exception {
         UnusableTlsFile refused = assertThrows(UnusableTlsFile.class,
                 () -> PemReader.privateKey("K", file("rsa.key"), publicKey("server.crt")));
-        assertTrue(refused.problem().contains("not of the kind of the first certificate's, EC, which must be the gateway's own"), refused.problem());
+        assertTrue(refused.problem().contains("not of the kind of the first certificate's, EC, which must be the gateway's own"),
+                refused.problem());
     }
 
     @Test
