@@ -15,7 +15,9 @@ import io.netty.handler.ssl.SslHandler;
  * handshake puts an {@link SslHandler} in its place, anything else (a plain HTTP request sent to the HTTPS port) goes
  * on to the HTTP decoder unencrypted, and {@link Admission} refuses its request with {@link Refusal#PLAIN_HTTP}, so that
  * the client reads why in words instead of an empty reply. A failed handshake (a client that does not trust the
- * certificate, or presents none where one is required) is counted in {@code rest_tls_handshakes_failed_total}.
+ * certificate, or presents none where one is required) is counted in {@code rest_tls_handshakes_failed_total}. Its
+ * static methods tell the handlers after it where a connection stands with TLS: encrypted, still in its handshake, the
+ * subject of its client's certificate; and drop one whose client takes nothing.
  */
 final class HttpsOnly extends OptionalSslHandler {
 
