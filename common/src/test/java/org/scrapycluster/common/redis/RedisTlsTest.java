@@ -22,7 +22,7 @@ import org.scrapycluster.embedded.FreePorts;
 
 /**
  * {@code REDIS_TLS} against a real redis-server speaking TLS, its certificate signed by a CA of its own (the test CA of
- * {@code redis-tls/README.md}): trusted through {@code REDIS_TLS_CA_FILE}, refused without it, as the JVM's trust store
+ * {@code tls/README.md}): trusted through {@code REDIS_TLS_CA_FILE}, refused without it, as the JVM's trust store
  * does not know that CA; and a Redis that asks its clients for a certificate, given one through
  * {@code REDIS_TLS_CERT_FILE} and {@code REDIS_TLS_KEY_FILE} (docs/operations.md "Redis over TLS").
  */
@@ -99,11 +99,11 @@ class RedisTlsTest {
         return tlsPort;
     }
 
-    /** The fixture {@code redis-tls/<name>} as a file. */
+    /** The fixture {@code tls/<name>} as a file. */
     private String fixture(String name) throws IOException {
         Path file = files.resolve(name);
         if (!Files.exists(file)) {
-            Files.writeString(file, ResourceFixtures.text("redis-tls/" + name));
+            Files.writeString(file, ResourceFixtures.text("tls/" + name));
         }
         return file.toString();
     }

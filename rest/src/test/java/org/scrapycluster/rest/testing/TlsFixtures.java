@@ -25,7 +25,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The test CA and certificates of {@code gateway-tls/} (its README says how they were made), as files and as the TLS
+ * The test CA and certificates of {@code tls/} (its README says how they were made), as files and as the TLS
  * contexts of clients.
  */
 public final class TlsFixtures {
@@ -37,9 +37,9 @@ public final class TlsFixtures {
 
     /** Copies the fixture {@code name} to {@code file} (replacing it: a certificate renewed in place). */
     public static Path copy(String name, Path file) {
-        try (InputStream in = TlsFixtures.class.getResourceAsStream("/gateway-tls/" + name)) {
+        try (InputStream in = TlsFixtures.class.getResourceAsStream("/tls/" + name)) {
             if (in == null) {
-                throw new IllegalArgumentException("no fixture gateway-tls/" + name);
+                throw new IllegalArgumentException("no fixture tls/" + name);
             }
             Path written = Files.createTempFile(file.toAbsolutePath().getParent(), "fixture", ".tmp");
             Files.copy(in, written, StandardCopyOption.REPLACE_EXISTING);
@@ -92,14 +92,14 @@ public final class TlsFixtures {
     }
 
     private static Certificate certificate(String name) throws IOException, GeneralSecurityException {
-        try (InputStream in = TlsFixtures.class.getResourceAsStream("/gateway-tls/" + name)) {
+        try (InputStream in = TlsFixtures.class.getResourceAsStream("/tls/" + name)) {
             return CertificateFactory.getInstance("X.509").generateCertificate(in);
         }
     }
 
     /** An EC key of the fixtures, in PKCS#8. */
     private static PrivateKey privateKey(String name) throws IOException, GeneralSecurityException {
-        try (InputStream in = TlsFixtures.class.getResourceAsStream("/gateway-tls/" + name)) {
+        try (InputStream in = TlsFixtures.class.getResourceAsStream("/tls/" + name)) {
             String pem = new String(in.readAllBytes(), StandardCharsets.US_ASCII).replaceAll("-----[A-Z ]+-----", "");
             return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(pem)));
         }
