@@ -1,13 +1,9 @@
 package org.scrapycluster.common.redis;
 
 import java.io.File;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 
 import io.lettuce.core.SslOptions;
-import org.scrapycluster.common.file.UnreadableFile;
+import org.scrapycluster.common.file.TlsFileSettings;
 import org.scrapycluster.common.settings.Settings;
 
 /**
@@ -43,24 +39,8 @@ public record RedisTls(String caFile, String certFile, String keyFile) {
      * naming its setting.
      */
     static RedisTls from(Settings settings) {
-        boolean on = settings.getBoolean("REDIS_TLS");
-        String[] files = new String[FILE_SETTINGS.length];
-        for (int i = 0; i < FILE_SETTINGS.length; i++) {
-            String file = orNull(settings.getNullableString(FILE_SETTINGS[i]));
-            if (file != null && !on) {
-                throw settings.invalid(FILE_SETTINGS[i], "names a file for Redis's TLS, so REDIS_TLS must be true");
-            }
-            if (file != null) {
-                try {
-                    Files.readAllBytes(Path.of(file)); // a few certificates; a folder fails here too, where isReadable passes it
-                } catch (IOException | InvalidPathException e) {
-                    throw settings.invalid(FILE_SETTINGS[i], "is " + file + ", which cannot be read: "
-                            + (e instanceof IOException io ? UnreadableFile.reason(io) : e.getMessage()));
-                }
-            }
-            files[i] = file;
-        }
-        return on ? new RedisTls(files[0], files[1], files[2]) : null;
+        String[] files = TlsFileSettings.read(settings, "REDIS_TLS", "Redis", FILE_SETTINGS);
+        return settings.getBoolean("REDIS_TLS") ? new RedisTls(files[0], files[1], files[2]) : null;
     }
 
     /** Lettuce's options for these files (read when a connection is made). */
