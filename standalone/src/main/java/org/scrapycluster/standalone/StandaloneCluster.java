@@ -296,6 +296,9 @@ public final class StandaloneCluster implements AutoCloseable {
         Integer kafka = settings.isUserSet("KAFKA_HOSTS") ? null : port(own, "STANDALONE_KAFKA_PORT", "Kafka", "KAFKA_HOSTS");
         Integer zookeeper = settings.isUserSet("ZOOKEEPER_HOSTS") ? null
                 : port(own, "STANDALONE_ZOOKEEPER_PORT", "ZooKeeper", "ZOOKEEPER_HOSTS");
+        if (zookeeper != null) {
+            refuseTlsToEmbeddedZooKeeper(settings);
+        }
         boolean externalRedis = settings.isUserSet("REDIS_HOST") || settings.isUserSet("REDIS_PORT") || settings.isUserSet("REDIS_SENTINELS");
         if (!externalRedis) {
             refuseLoginToEmbeddedRedis(settings);
@@ -324,6 +327,20 @@ public final class StandaloneCluster implements AutoCloseable {
             if (settings.isUserSet(login) && given) {
                 throw any.invalid(login, "is set, but this standalone runs its own Redis, which asks for no login and speaks no TLS: "
                         + "set REDIS_HOST (and REDIS_PORT) to use the Redis it is meant for, or leave it out");
+            }
+        }
+    }
+
+    /**
+     * Refuses TLS set for ZooKeeper when the ZooKeeper is the embedded one, which speaks none: every service would fail
+     * its handshake at every try.
+     */
+    private static void refuseTlsToEmbeddedZooKeeper(SettingsGroup settings) {
+        for (String service : settings.services()) {
+            Settings own = settings.service(service);
+            if (own.has("ZOOKEEPER_TLS") && own.isUserSet("ZOOKEEPER_TLS") && own.getBoolean("ZOOKEEPER_TLS")) {
+                throw own.invalid("ZOOKEEPER_TLS", "is true, but this standalone runs its own ZooKeeper, which speaks no TLS: "
+                        + "set ZOOKEEPER_HOSTS to use the ZooKeeper it is meant for, or leave it out");
             }
         }
     }

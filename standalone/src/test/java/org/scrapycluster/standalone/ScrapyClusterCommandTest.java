@@ -190,7 +190,9 @@ class ScrapyClusterCommandTest {
                 new String[] {"REST_MAX_CONNECTIONS=0", "Setting REST_MAX_CONNECTIONS (from the command line) must be at least 1"},
                 new String[] {"REDIS_PASSWORD=s3cret", "Setting REDIS_PASSWORD (from the command line) is set, but this standalone runs "
                         + "its own Redis, which asks for no login and speaks no TLS"},
-                new String[] {"REDIS_TLS=true", "Setting REDIS_TLS (from the command line) is set, but this standalone runs its own"})) {
+                new String[] {"REDIS_TLS=true", "Setting REDIS_TLS (from the command line) is set, but this standalone runs its own"},
+                new String[] {"ZOOKEEPER_TLS=true", "Setting ZOOKEEPER_TLS (from the command line) is true, but this standalone runs "
+                        + "its own ZooKeeper, which speaks no TLS"})) {
             err.getBuffer().setLength(0);
             assertEquals(2, run(check("--set", wrong[0])), wrong[0]);
             assertTrue(err.toString().startsWith("scrapy-cluster standalone: " + wrong[1]), "every service's own values: " + err);
@@ -245,7 +247,10 @@ class ScrapyClusterCommandTest {
                 new String[] {"redis-monitor", "ZOOKEEPER_DIGEST=secret-alone", "Setting ZOOKEEPER_DIGEST (from the command line) is not "
                         + "user:password"},
                 new String[] {"rest", "REDIS_TLS_CERT_FILE=/nowhere.crt", "Setting REDIS_TLS_CERT_FILE (from the command line) names a file "
-                        + "for Redis's TLS, so REDIS_TLS must be true"})) {
+                        + "for Redis's TLS, so REDIS_TLS must be true"},
+                new String[] {"crawler", "ZOOKEEPER_TLS_CA_FILE=/nowhere.crt",
+                    "Setting ZOOKEEPER_TLS_CA_FILE (from the command line) names a file for ZooKeeper's TLS, so ZOOKEEPER_TLS must "
+                        + "be true"})) {
             err.getBuffer().setLength(0);
             assertEquals(2, run(wrong[0], "--check", "--set", wrong[1]), wrong[1]);
             assertTrue(err.toString().startsWith("scrapy-cluster " + wrong[0] + ": " + wrong[2]), err.toString());

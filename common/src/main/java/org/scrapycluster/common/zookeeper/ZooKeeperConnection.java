@@ -40,9 +40,10 @@ import org.scrapycluster.common.settings.Settings;
  * @param retryMaxDelay the longest pause between retries of an operation
  * @param digest {@code user:password} of ZooKeeper's digest scheme, which a client adds to its session and the nodes it
  *        creates allow to write (anyone may read them: docs/operations.md "ZooKeeper credentials"); {@code null} for none
+ * @param tls how to speak TLS to ZooKeeper's secure client port, or {@code null} for plain connections
  */
 public record ZooKeeperConnection(String connectString, Duration sessionTimeout, Duration connectionTimeout,
-        Duration retryBaseDelay, Duration retryMaxDelay, String digest) {
+        Duration retryBaseDelay, Duration retryMaxDelay, String digest, ZooKeeperTls tls) {
 
     private static final int MAX_RETRIES = 29;
     private static final String SETTING = "ZOOKEEPER_HOSTS";
@@ -74,10 +75,10 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
         }
     }
 
-    /** A connection without credentials. */
+    /** A plain connection without credentials. */
     public ZooKeeperConnection(String connectString, Duration sessionTimeout, Duration connectionTimeout, Duration retryBaseDelay,
             Duration retryMaxDelay) {
-        this(connectString, sessionTimeout, connectionTimeout, retryBaseDelay, retryMaxDelay, null);
+        this(connectString, sessionTimeout, connectionTimeout, retryBaseDelay, retryMaxDelay, null, null);
     }
 
     /**
@@ -104,7 +105,8 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
     }
 
     /**
-     * The ZooKeeper of {@code settings}' {@code ZOOKEEPER_HOSTS}, with its {@code ZOOKEEPER_DIGEST}; a
+     * The ZooKeeper of {@code settings}' {@code ZOOKEEPER_HOSTS}, with its {@code ZOOKEEPER_DIGEST} and its TLS
+     * ({@code ZOOKEEPER_TLS} and its files); a
      * {@link org.scrapycluster.common.settings.SettingsException} says why not.
      */
     public static ZooKeeperConnection of(Settings settings) {
@@ -120,15 +122,21 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
             throw settings.invalid(SETTING, notZooKeeper.getMessage());
         }
         try {
-            return connection.as(settings.getNullableString(DIGEST_SETTING));
+            connection = connection.as(settings.getNullableString(DIGEST_SETTING));
         } catch (IllegalArgumentException notDigest) {
             throw settings.invalid(DIGEST_SETTING, notDigest.getMessage());
         }
+        return connection.over(ZooKeeperTls.from(settings));
     }
 
     /** This connection with {@code digest} ({@code user:password}, or {@code null} for none) as its credentials. */
     public ZooKeeperConnection as(String digest) {
-        return new ZooKeeperConnection(connectString, sessionTimeout, connectionTimeout, retryBaseDelay, retryMaxDelay, digest);
+        return new ZooKeeperConnection(connectString, sessionTimeout, connectionTimeout, retryBaseDelay, retryMaxDelay, digest, tls);
+    }
+
+    /** This connection over {@code tls}, or plain for {@code null}. */
+    public ZooKeeperConnection over(ZooKeeperTls tls) {
+        return new ZooKeeperConnection(connectString, sessionTimeout, connectionTimeout, retryBaseDelay, retryMaxDelay, digest, tls);
     }
 
     /** {@code connectString} with a 30 s session, a 10 s connection timeout and retries every 0.5 s to 10 s. */
@@ -201,12 +209,15 @@ public record ZooKeeperConnection(String connectString, Duration sessionTimeout,
     @Override
     public String toString() {
         return "ZooKeeperConnection[" + connectString + (digest == null ? "" : ", user " + digest.substring(0, digest.indexOf(':')))
-                + ", session " + sessionTimeout + ", connection " + connectionTimeout + "]";
+                + (tls == null ? "" : ", TLS") + ", session " + sessionTimeout + ", connection " + connectionTimeout + "]";
     }
 
-    private static ZKClientConfig clientConfig() {
+    private ZKClientConfig clientConfig() {
         ZKClientConfig config = new ZKClientConfig();
         config.setProperty(ZKConfig.JUTE_MAXBUFFER, Integer.toString(MAX_ANSWER_BYTES));
+        if (tls != null) {
+            tls.applyTo(config);
+        }
         return config;
     }
 }
