@@ -21,11 +21,6 @@ public record ZooKeeperTls(String caFile, String keyStoreFile) {
     private static final String[] FILE_SETTINGS = {"ZOOKEEPER_TLS_CA_FILE", "ZOOKEEPER_TLS_KEYSTORE_FILE"};
     private static final String PEM = "PEM";
 
-    public ZooKeeperTls {
-        caFile = orNull(caFile);
-        keyStoreFile = orNull(keyStoreFile);
-    }
-
     /**
      * The TLS of a service's settings, or {@code null} when {@code ZOOKEEPER_TLS} is false; a file that cannot be read,
      * or one named without {@code ZOOKEEPER_TLS}, stops the service with a
@@ -50,9 +45,5 @@ public record ZooKeeperTls(String caFile, String keyStoreFile) {
                 config.setProperty(names.getSslKeystoreTypeProperty(), PEM);
             }
         }
-    }
-
-    private static String orNull(String file) {
-        return file == null || file.isBlank() ? null : file;
     }
 }
