@@ -60,6 +60,23 @@ class RedisTlsTest {
         }
     }
 
+    /** With Sentinels (Bitnami's chart with sentinel.enabled and tls.enabled), the Sentinels are asked over TLS too. */
+    @Test
+    void sentinelsSpeakingTlsOnlyAreAskedOverTlsTrustingTheSameCaFile() throws IOException {
+        try (EmbeddedRedis server = EmbeddedRedis.start(0, DataDirectory.temporary("redis-tls-sentinel"))) {
+            int tlsPort = speakTls(server, false);
+            String ca = fixture("ca.crt");
+            try (TestSentinel sentinel = TestSentinel.startOverTls(tlsPort, fixture("server.crt"), fixture("server.key"), ca)) {
+                RedisEndpoint endpoint = TestRedis.endpointFromSettings(tlsPort, Map.of("REDIS_TLS", "true", "REDIS_TLS_CA_FILE", ca,
+                        "REDIS_SENTINELS", sentinel.address(), "REDIS_SENTINEL_MASTER", TestSentinel.MASTER_NAME));
+                try (RedisConnection redis = RedisConnection.open(endpoint)) {
+                    assertEquals("OK", redis.sync().set("redis-tls-sentinel", "v"));
+                    assertEquals("v", redis.sync().get("redis-tls-sentinel"));
+                }
+            }
+        }
+    }
+
     @Test
     void tlsFilesWithoutTlsOrThatCannotBeReadOrACertificateWithoutItsKeyStopTheServiceNamingTheSetting() throws IOException {
         SettingsException withoutTls = assertThrows(SettingsException.class,

@@ -35,9 +35,22 @@ final class TestSentinel implements AutoCloseable {
      * clients for {@code requirepass} (null for none) and gives the master {@code masterPassword} (null for none).
      */
     static TestSentinel start(int masterPort, String requirepass, String masterPassword) {
+        return start(masterPort, requirepass, masterPassword, List.of());
+    }
+
+    /**
+     * Starts a Sentinel speaking TLS only, with the certificate and key {@code cert} and {@code key} and trusting the CA
+     * of {@code ca}, that monitors the master at 127.0.0.1:{@code masterTlsPort}, a TLS port, over TLS.
+     */
+    static TestSentinel startOverTls(int masterTlsPort, String cert, String key, String ca) {
+        return start(masterTlsPort, null, null, List.of("tls-cert-file " + cert, "tls-key-file " + key, "tls-ca-cert-file " + ca,
+                "tls-auth-clients no", "tls-replication yes"));
+    }
+
+    private static TestSentinel start(int masterPort, String requirepass, String masterPassword, List<String> tls) {
         TestSentinel sentinel = new TestSentinel();
         try {
-            sentinel.run(masterPort, requirepass, masterPassword);
+            sentinel.run(masterPort, requirepass, masterPassword, tls);
             return sentinel;
         } catch (RuntimeException e) {
             sentinel.close();
@@ -50,10 +63,12 @@ final class TestSentinel implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    private void run(int masterPort, String requirepass, String masterPassword) {
+    /** Runs it, on a TLS port only when {@code tls} (its TLS settings) is not empty. */
+    private void run(int masterPort, String requirepass, String masterPassword, List<String> tls) {
         Path dir = processes.dir();
-        List<String> lines = new ArrayList<>(List.of(
-                "port " + port,
+        List<String> lines = new ArrayList<>(tls);
+        lines.addAll(tls.isEmpty() ? List.of("port " + port) : List.of("port 0", "tls-port " + port));
+        lines.addAll(List.of(
                 "bind 127.0.0.1",
                 "dir " + dir,
                 "logfile " + dir.resolve("sentinel.log"),
