@@ -24,11 +24,7 @@ public record FileStamp(Object fileKey, FileTime modified, long size) {
 
     /** How {@code path} (a link followed to its target) looks now. */
     public static FileStamp of(Path path) throws IOException {
-        return of(Files.readAttributes(path, BasicFileAttributes.class));
-    }
-
-    /** How a file with {@code attributes} looks. */
-    public static FileStamp of(BasicFileAttributes attributes) {
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
         return new FileStamp(attributes.fileKey(), attributes.lastModifiedTime(), attributes.size());
     }
 }
