@@ -68,7 +68,7 @@ public final class RedisMonitor implements Service {
         PluginLoader.resolve(settings);
         OutboundPublisher.check(settings);
         ConfigNodePath.of(settings); // the zookeeper plugin's node
-        ZooKeeperConnection.of(settings); // and its ZooKeeper: the address, and the digest
+        ZooKeeperConnection.of(settings); // and its ZooKeeper: the address, the digest, the TLS files
     }
 
     /** A monitor whose stop's waits have {@code stopTimes} ({@link RunningMonitor#close}). */

@@ -28,7 +28,8 @@ import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
 
 /**
- * How to reach ZooKeeper ({@code ZOOKEEPER_HOSTS}), as whom ({@code ZOOKEEPER_DIGEST}) and how patiently. A client made from it
+ * How to reach ZooKeeper ({@code ZOOKEEPER_HOSTS}), as whom ({@code ZOOKEEPER_DIGEST}), over TLS or not
+ * ({@code ZOOKEEPER_TLS}) and how patiently. A client made from it
  * reconnects by itself for as long as it is open, however long ZooKeeper is away, and re-creates
  * its session when the old one expired; single operations are retried with exponential back-off
  * from {@code retryBaseDelay} up to {@code retryMaxDelay} between attempts.

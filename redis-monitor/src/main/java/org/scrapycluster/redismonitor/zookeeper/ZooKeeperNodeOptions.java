@@ -96,7 +96,7 @@ public final class ZooKeeperNodeOptions {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "Not a ZooKeeper address: '" + hosts() + "' (" + e.getMessage() + ")");
         }
-        // the same address with ZOOKEEPER_DIGEST, which a SettingsException names when it is no user:password
+        // the same address with ZOOKEEPER_DIGEST and ZOOKEEPER_TLS, which a SettingsException names when they cannot be used
         connection = ZooKeeperConnection.of(settings(), connection.connectString());
         Optional<String> unresolvable = connection.whyNoHostResolves();
         if (unresolvable.isPresent()) {
