@@ -3,6 +3,9 @@ package org.scrapycluster.embedded;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.common.Uuid;
@@ -16,7 +19,7 @@ import kafka.server.KafkaRaftServer;
 
 /**
  * A one-node Kafka cluster in this JVM: KRaft in combined mode (broker and controller), plain
- * text on 127.0.0.1, topics created on first use (unless asked not to), replication factors of 1. Start-up takes
+ * text on 127.0.0.1 (or TLS, for tests: {@link #startOverTls}), topics created on first use (unless asked not to), replication factors of 1. Start-up takes
  * about a second and a half, so tests share one.
  */
 public final class EmbeddedKafka implements AutoCloseable {
@@ -64,11 +67,33 @@ public final class EmbeddedKafka implements AutoCloseable {
         return start(port, partitions, KEEP_EVERYTHING, dataDir, createTopicsOnUse);
     }
 
+    /**
+     * As {@link #start(int, int, DataDirectory)} on a free port, its clients' listener speaking TLS only: the broker
+     * shows the key and certificate chain of the PEM file {@code keyAndChain} (an unencrypted PKCS#8 key first) and asks
+     * every client for a certificate signed by a CA of the PEM file {@code clientCa}. For the tests of a cluster whose
+     * clients reach Kafka over TLS ({@code KAFKA_CLIENT_PROPERTIES}); {@link #bootstrapServers()} names the TLS port.
+     */
+    public static EmbeddedKafka startOverTls(int partitions, DataDirectory dataDir, Path keyAndChain, Path clientCa) {
+        return start(0, partitions, KEEP_EVERYTHING, dataDir, true, "SSL", Map.of(
+                "ssl.keystore.type", "PEM",
+                "ssl.keystore.location", keyAndChain.toString(),
+                "ssl.truststore.type", "PEM",
+                "ssl.truststore.location", clientCa.toString(),
+                "ssl.client.auth", "required"));
+    }
+
     private static EmbeddedKafka start(int port, int partitions, long retentionBytes, DataDirectory dataDir,
             boolean createTopicsOnUse) {
+        return start(port, partitions, retentionBytes, dataDir, createTopicsOnUse, "PLAINTEXT", Map.of());
+    }
+
+    /** {@code protocol}: the clients' listener's, PLAINTEXT or SSL; {@code listener}: that listener's own broker settings. */
+    private static EmbeddedKafka start(int port, int partitions, long retentionBytes, DataDirectory dataDir,
+            boolean createTopicsOnUse, String protocol, Map<String, String> listener) {
         for (int attempt = 1; ; attempt++) {
             int brokerPort = port == 0 ? FreePorts.pick() : port;
             Properties config = config(brokerPort, FreePorts.pick(), partitions, retentionBytes, dataDir, createTopicsOnUse);
+            withListener(config, brokerPort, protocol, listener);
             try {
                 format(dataDir);
                 KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
@@ -105,11 +130,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("process.roles", "broker,controller");
         p.put("node.id", Integer.toString(NODE_ID));
         p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
-        p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.put("listeners", "CONTROLLER://127.0.0.1:" + controllerPort);
         p.put("controller.listener.names", "CONTROLLER");
-        p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.put("log.dirs", dataDir.path().toString());
         p.put("num.partitions", Integer.toString(partitions));
         p.put("auto.create.topics.enable", Boolean.toString(createTopicsOnUse));
@@ -138,6 +160,18 @@ public final class EmbeddedKafka implements AutoCloseable {
         // them took half of a 256 MB heap shared with the services, and a heap under about 150 MB could not start.
         p.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
         return p;
+    }
+
+    /**
+     * Adds the clients' listener on {@code brokerPort}, named after its {@code protocol}, which the broker also uses to
+     * reach itself, with the broker settings {@code listener} for that listener only.
+     */
+    private static void withListener(Properties p, int brokerPort, String protocol, Map<String, String> listener) {
+        p.put("listeners", protocol + "://127.0.0.1:" + brokerPort + "," + p.get("listeners"));
+        p.put("advertised.listeners", protocol + "://127.0.0.1:" + brokerPort);
+        p.put("inter.broker.listener.name", protocol);
+        p.put("listener.security.protocol.map", protocol + ":" + protocol + ",CONTROLLER:PLAINTEXT");
+        listener.forEach((key, value) -> p.put("listener.name." + protocol.toLowerCase(Locale.ROOT) + "." + key, value));
     }
 
     private static void format(DataDirectory dataDir) {

@@ -42,9 +42,17 @@ public final class OutboundAnswers implements AutoCloseable {
     }
 
     public OutboundAnswers(String bootstrap, String topic) {
-        createTopic(bootstrap, topic);
+        this(clientOf(bootstrap), topic);
+    }
+
+    /**
+     * Reads {@code topic} with a client of {@code client}'s properties: the brokers, and how to reach them (a cluster's
+     * {@code KAFKA_CLIENT_PROPERTIES}, TLS say), as {@code KafkaClients.consumerProperties(null)} gives them.
+     */
+    public OutboundAnswers(Properties client, String topic) {
+        createTopic(client, topic);
         Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        properties.putAll(client);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         this.consumer = new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
         List<TopicPartition> partitions = TopicPartitions.of(consumer, topic, PATIENCE);
@@ -130,8 +138,17 @@ public final class OutboundAnswers implements AutoCloseable {
         }
     }
 
-    private static void createTopic(String bootstrap, String topic) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    private static Properties clientOf(String bootstrap) {
+        Properties client = new Properties();
+        client.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return client;
+    }
+
+    private static void createTopic(Properties client, String topic) {
+        Properties properties = new Properties();
+        client.stringPropertyNames().stream().filter(AdminClientConfig.configNames()::contains)
+                .forEach(name -> properties.put(name, client.getProperty(name)));
+        try (Admin admin = Admin.create(properties)) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {

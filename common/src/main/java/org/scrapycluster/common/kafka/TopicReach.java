@@ -28,7 +28,8 @@ import org.scrapycluster.common.concurrent.Completions;
  * questions it left unanswered span the producer's {@code request.timeout.ms}, after which the producer gives a request
  * up too (30 s unless {@code KAFKA_CLIENT_PROPERTIES} says otherwise); a period is a third of that, so that it takes at
  * least two questions, and with a reader every period four, and a broker's restart or a leader's election is no outage.
- * Until Kafka has answered a first question, one left unanswered puts it out of reach (docs/operations.md, "Outages").
+ * Until Kafka has answered a first question, one left unanswered puts it out of reach (docs/operations.md, "Outages"); a
+ * question refused for the client's credentials puts it out of reach at once, saying why, until one is answered.
  * Thread-safe.
  */
 public final class TopicReach implements AutoCloseable {
@@ -51,6 +52,8 @@ public final class TopicReach implements AutoCloseable {
     private volatile Instant answeredAt = Instant.MIN;
     /** The questions unanswered since Kafka last answered one; null while it answered the last. */
     private volatile Silence silence;
+    /** Why Kafka refused the last question for the client's credentials ({@link KafkaRefusals}); null when it did not. */
+    private volatile String refusal;
 
     /**
      * @param topic      the topic asked about
@@ -124,13 +127,17 @@ public final class TopicReach implements AutoCloseable {
     /**
      * Since when Kafka is out of reach, in a few words, when the questions it has not answered since it last answered one
      * span at least the out-of-reach span, from the first to the last, or, when it has answered none yet, as soon as one
-     * went unanswered (nothing says it was ever in reach: a service started while Kafka is away is not ready); empty
-     * while it answers. A question is unanswered when it timed out, failed for a reason that may pass, or Kafka has no
+     * went unanswered (nothing says it was ever in reach: a service started while Kafka is away is not ready), or Kafka's
+     * refusal of the client's credentials when it refused the last question so; empty while it answers. A question is unanswered when it timed out, failed for a reason that may pass, or Kafka has no
      * leader for any of the topic's partitions; a topic Kafka does not have is an answer (a producer may create it).
      * When Kafka was last asked longer than the period ago, it is asked again; that answer is for a later call.
      */
     public Optional<String> outOfReach() {
         askWhenDue();
+        String refused = refusal;
+        if (refused != null) {
+            return Optional.of(refused);
+        }
         Silence unanswered = silence;
         Instant lastAnswered = answeredAt;
         boolean answeredNone = lastAnswered.equals(Instant.MIN);
@@ -157,7 +164,8 @@ public final class TopicReach implements AutoCloseable {
             if (failure == null && takes) {
                 takesRecordsAt = now;
             }
-            if (answered(takes, failure)) {
+            refusal = failure == null ? null : KafkaRefusals.of(failure).orElse(null);
+            if (refusal == null && answered(takes, failure)) {
                 answeredAt = now;
                 silence = null;
             } else {

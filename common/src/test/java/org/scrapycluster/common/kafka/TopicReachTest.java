@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import javax.net.ssl.SSLHandshakeException;
+
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
@@ -129,6 +132,22 @@ class TopicReachTest {
         questions.getLast().completeExceptionally(new UnknownTopicOrPartitionException("no such topic"));
         assertTrue(reach.answeredSince(outage), "a topic Kafka does not have is an answer");
         assertEquals(Optional.empty(), reach.outOfReach());
+    }
+
+    /** A client whose credentials Kafka refuses cannot publish: out of reach at once, saying why, until Kafka answers. */
+    @Test
+    void kafkaRefusingTheClientsCredentialsIsOutOfReachAtOnceSayingWhy() {
+        answeredOnce();
+        reach.outOfReach();
+        questions.getLast().completeExceptionally(new SslAuthenticationException("Failed to process post-handshake messages",
+                new SSLHandshakeException("(certificate_required) Received fatal alert: certificate_required")));
+        Optional<String> refused = reach.outOfReach();
+        assertTrue(refused.isPresent() && refused.get().contains("Kafka refused the client's credentials")
+                && refused.get().contains("certificate_required"), String.valueOf(refused));
+        clock.advance(PERIOD);
+        reach.outOfReach();
+        questions.getLast().complete(true);
+        assertEquals(Optional.empty(), reach.outOfReach(), "answered");
     }
 
     @Test

@@ -30,6 +30,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.scrapycluster.common.json.Json;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.KafkaRefusals;
 import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.kafka.TopicReach;
 import org.scrapycluster.common.keyspace.Keyspace;
@@ -242,13 +243,16 @@ public final class KafkaMonitor implements Service {
     /**
      * Polls and handles batches until closed. A failure that is not an outage (an offset out of
      * range, a broken consumer, a bug) is logged and the loop goes on after a back-off; the records
-     * of a batch that failed half-way are taken again. An {@link Error} goes on up, to end the process ({@link #run()}).
+     * of a batch that failed half-way are taken again. Kafka refusing the consumer's credentials is said once
+     * ({@link KafkaRefusals}). An {@link Error} goes on up, to end the process ({@link #run()}).
      */
     private void consume() {
         Backoff backoff = Backoff.standard();
+        KafkaRefusals refusals = new KafkaRefusals(LOG, "The Kafka monitor's consumer");
         while (!loop.stopping()) {
             try {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(options.pollTimeout());
+                refusals.taken();
                 kafka.observe();
                 lag.fetched(consumer);
                 if (records.isEmpty()) {
@@ -263,7 +267,9 @@ public final class KafkaMonitor implements Service {
             } catch (WakeupException | InterruptException | PollingLoop.Stopping e) {
                 throw e;
             } catch (RuntimeException e) {
-                LOG.error("The Kafka monitor failed on a batch; its records will be taken again", e);
+                if (!refusals.said(e)) {
+                    LOG.error("The Kafka monitor failed on a batch; its records will be taken again", e);
+                }
                 loop.pause(backoff.nextDelay());
             }
         }

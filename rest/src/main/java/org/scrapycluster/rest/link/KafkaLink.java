@@ -34,6 +34,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.scrapycluster.common.kafka.KafkaClients;
+import org.scrapycluster.common.kafka.KafkaRefusals;
 import org.scrapycluster.common.kafka.PollingLoop;
 import org.scrapycluster.common.kafka.SendTimeouts;
 import org.scrapycluster.common.kafka.TopicReach;
@@ -225,12 +226,14 @@ public final class KafkaLink implements AutoCloseable {
 
     private void read() {
         Backoff backoff = Backoff.standard();
+        KafkaRefusals refusals = new KafkaRefusals(LOG, "The gateway's reader of answers");
         while (!loop.stopping()) {
             try {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.pollTimeout())) {
                     readUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
                     take(record);
                 }
+                refusals.taken();
                 observe();
                 backoff.reset();
             } catch (WakeupException | InterruptException e) {
@@ -238,7 +241,9 @@ public final class KafkaLink implements AutoCloseable {
             } catch (KafkaException e) {
                 reachable = false;
                 reading = false;
-                LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Reading answers from Kafka failed; retrying");
+                if (!refusals.said(e)) {
+                    LOG.atWarn().addKeyValue("error", String.valueOf(e)).log("Reading answers from Kafka failed; retrying");
+                }
                 loop.pause(backoff.nextDelay());
             }
         }

@@ -45,7 +45,8 @@ import org.scrapycluster.standalone.StandaloneCluster;
  * with a Redis database, topic prefix, consumer group and ZooKeeper node of their own, so that the
  * tests of this JVM never see each other's jobs, queues, answers or domain config. Requests go to
  * {@code <prefix>.incoming} as a client sends them; the outbound and results topics are read from
- * their beginning.
+ * their beginning. The test's own clients reach Kafka as the services do: a test that sets {@code KAFKA_HOSTS} and
+ * {@code KAFKA_CLIENT_PROPERTIES} runs the cluster on a broker of its own.
  */
 final class AcceptanceCluster implements AutoCloseable {
 
@@ -55,18 +56,17 @@ final class AcceptanceCluster implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long SEND_TIMEOUT_SECONDS = 30;
 
-    private final EmbeddedStack stack;
     private final String prefix = unique("acc");
     private final Map<String, String> values = new LinkedHashMap<>();
     private final RedisConnection redis;
     private StandaloneCluster cluster;
     private Producer<String, String> producer;
+    private KafkaClients readers;
     private OutboundAnswers outbound;
     private OutboundAnswers results;
 
     /** Settings pointed at {@code stack} and a flushed Redis database; nothing runs until {@link #start}. */
     AcceptanceCluster(EmbeddedStack stack) {
-        this.stack = stack;
         int db = 1 + NEXT_DB.getAndIncrement() % DATABASES;
         values.put("KAFKA_HOSTS", stack.kafkaBootstrap());
         values.put("ZOOKEEPER_HOSTS", stack.zookeeperConnect());
@@ -130,8 +130,9 @@ final class AcceptanceCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        outbound = new OutboundAnswers(stack.kafkaBootstrap(), topics.outboundFirehose());
-        results = new OutboundAnswers(stack.kafkaBootstrap(), topics.crawledFirehose());
+        readers = clients;
+        outbound = reader(topics.outboundFirehose());
+        results = reader(topics.crawledFirehose());
         producer = clients.producer(new StringSerializer());
         cluster = StandaloneCluster.start(settings, crawlers, List.of(factories));
         return this;
@@ -179,9 +180,9 @@ final class AcceptanceCluster implements AutoCloseable {
         }
     }
 
-    /** The shared stack's Kafka bootstrap address. */
-    String kafkaBootstrap() {
-        return stack.kafkaBootstrap();
+    /** {@code topic}, read from its beginning by a client that reaches Kafka as the services do; once started. */
+    OutboundAnswers reader(String topic) {
+        return new OutboundAnswers(readers.consumerProperties(null), topic);
     }
 
     /** This cluster's topic names. */

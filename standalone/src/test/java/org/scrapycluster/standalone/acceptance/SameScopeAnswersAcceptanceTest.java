@@ -115,7 +115,7 @@ class SameScopeAnswersAcceptanceTest {
     @Test
     void aZookeeperDomainWithAColonIsRefusedToItsApp() {
         String appid = AcceptanceCluster.unique("app");
-        try (OutboundAnswers own = new OutboundAnswers(cluster.kafkaBootstrap(), cluster.topics().outbound(appid))) {
+        try (OutboundAnswers own = cluster.reader(cluster.topics().outbound(appid))) {
             cluster.send("uuid", "zk-colon", "appid", appid, "action", "blacklist-update", "domain", "evil.com:x");
             JsonNode answer = own.awaitUuid("zk-colon");
             assertEquals(appid, answer.path("appid").asText());
