@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * the node, one while its robots.txt is unread, and fewer for a while after a fetch of it was slow
  * ({@link SlowDomains}); such slow domains together have at most half the node's, and wait for them in turn. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
- * node keeps a single request in flight instead of fetching pages it would have to give back
- * (docs/operations.md, "Outages"). A domain whose hand-out call failed (Redis away) waits with the others whose calls
+ * node keeps a single request in flight instead of fetching pages it would have to give back, and asks for a hand-out
+ * at most every {@link #STALLED_SPACING} (docs/operations.md, "Outages"). A domain whose hand-out call failed (Redis away) waits with the others whose calls
  * failed; one of them is asked for again each {@code retryAfterFailure}, and all of them once a call is answered. A
  * hand-out call that failed (timed out, or its connection dropped) may have run in Redis all the same: once Redis
  * answers again, the leases it may have made are cut short, so that the reaper returns their requests at once rather
@@ -66,6 +66,12 @@ public final class Scheduler implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     private static final long IDLE_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * While results cannot be published, the least time between two hand-outs the node asks for: a result that fails at
+     * once (Kafka refusing the node's credentials, where an away Kafka takes its timeout to fail) would otherwise have a
+     * page fetched, and given back, as fast as its site answers.
+     */
+    static final Duration STALLED_SPACING = Duration.ofSeconds(10);
     /** The longest {@link #close()} waits for the answers of the hand-out calls still out. */
     public static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /** The fewest holds kept before those that ended are dropped, and half the fewest after which it is done again. */
@@ -119,6 +125,8 @@ public final class Scheduler implements AutoCloseable {
     private int slowInFlight;
     private int handOutsAwaited;
     private boolean publishingStalled;
+    /** While results cannot be published, when the next hand-out may be asked for ({@link #STALLED_SPACING}). */
+    private long stalledHandOutAt;
     private volatile boolean closed;
 
     /**
@@ -233,7 +241,10 @@ public final class Scheduler implements AutoCloseable {
             }
             case SchedulerInbox.Held held -> hold(held.domain(), held.time());
             case SchedulerInbox.ConfigChanged changed -> reconsider(changed.domains());
-            case SchedulerInbox.PublishingStalled stalled -> publishingStalled = stalled.stalled();
+            case SchedulerInbox.PublishingStalled stalled -> {
+                publishingStalled = stalled.stalled();
+                stalledHandOutAt = now();
+            }
             case SchedulerInbox.Answered answered -> answered(answered.queue(), answered.spec(), answered.answer(),
                     answered.failure());
             case SchedulerInbox.Closing closing -> {
@@ -300,6 +311,9 @@ public final class Scheduler implements AutoCloseable {
         if (inFlight >= maxInFlight() || handOutsAwaited >= limits.maxHandOutsAwaited()) {
             return IDLE_WAKE_NANOS;
         }
+        if (publishingStalled && stalledHandOutAt - now > 0) {
+            return Math.min(IDLE_WAKE_NANOS, stalledHandOutAt - now);
+        }
         OptionalLong next = index.nextReadyAt();
         long wait = next.isPresent() ? Math.max(0, Math.min(IDLE_WAKE_NANOS, next.getAsLong() - now)) : IDLE_WAKE_NANOS;
         return awaitingRedis.isEmpty() ? wait : Math.max(0, Math.min(wait, nextAskAwaitingRedis - now));
@@ -335,7 +349,8 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private void handOutReady(long now) {
-        while (inFlight < maxInFlight() && handOutsAwaited < limits.maxHandOutsAwaited()) {
+        while (inFlight < maxInFlight() && handOutsAwaited < limits.maxHandOutsAwaited()
+                && !(publishingStalled && stalledHandOutAt - now > 0)) {
             Optional<String> ready = index.pollReady(now);
             if (ready.isEmpty()) {
                 return;
@@ -363,6 +378,9 @@ public final class Scheduler implements AutoCloseable {
                 domains.put(domain, state);
             }
             requestHandOut(domain, state, slowLimit.isPresent());
+            if (publishingStalled) {
+                stalledHandOutAt = now + STALLED_SPACING.toNanos();
+            }
         }
     }
 

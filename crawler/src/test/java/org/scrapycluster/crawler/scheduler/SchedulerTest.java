@@ -282,7 +282,7 @@ class SchedulerTest extends SchedulerTestBase {
     }
 
     @Test
-    void whileResultsCannotBePublishedOneRequestIsInFlight() throws Exception {
+    void whileResultsCannotBePublishedOneRequestIsInFlightAndHandOutsAreSpaced() throws Exception {
         Scheduler scheduler = scheduler(throttles(60, 100, false), ROOMY);
         queue("one.test", 10);
         queue("two.test", 10);
@@ -299,9 +299,18 @@ class SchedulerTest extends SchedulerTestBase {
         settle(scheduler);
         assertEquals(2, dispatched.size(), "the next one once it is done");
 
+        // a result that fails at once (Kafka refusing the node's credentials) does not have pages fetched as fast as they fail
+        inbox.finished(dispatched.get(1).queue().domain(), LastFetch.IN_TIME);
+        clock.advance(Scheduler.STALLED_SPACING.minusSeconds(1));
+        settle(scheduler);
+        assertEquals(2, dispatched.size(), "no hand-out sooner than STALLED_SPACING after the last");
+        clock.advance(Duration.ofSeconds(1));
+        settle(scheduler);
+        assertEquals(3, dispatched.size(), "the next one STALLED_SPACING after the last");
+
         inbox.publishingStalled(false);
         settle(scheduler);
-        assertEquals(2 + 15, dispatched.size(), "back to 16 in flight, 8 a domain: " + dispatchedPerDomain());
+        assertEquals(3 + 15, dispatched.size(), "back to 16 in flight, 8 a domain: " + dispatchedPerDomain());
     }
 
     @Test
