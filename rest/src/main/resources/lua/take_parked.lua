@@ -1,12 +1,15 @@
--- Hands a parked answer out once: reads and deletes it in one step, so that callers polling for
--- the same uuid at the same moment cannot both read it before either deletes it (docs/rest.md).
--- GETDEL would do, but needs Redis 6.2 (docs/operations.md).
+-- Takes a parked answer the caller has read (GET): deletes it if it is still the answer read, so that of callers
+-- polling for the same uuid at the same moment one alone takes it. The read comes first and alone, so that a call
+-- Redis runs only after the caller gave up on it (Redis stalled) deletes nothing the caller did not read
+-- (docs/rest.md, "Endpoints").
 --
 -- KEYS[1] rest:poll:<uuid>
--- Returns the answer's text, or false when nothing is parked.
+-- ARGV[1] the SHA-1 of the answer read, in hex
+-- Returns 1 when this call took the answer, 0 when another had taken it (or parked another since).
 
 local answer = redis.call('GET', KEYS[1])
-if answer then
+if answer and redis.sha1hex(answer) == ARGV[1] then
   redis.call('DEL', KEYS[1])
+  return 1
 end
-return answer
+return 0

@@ -1,6 +1,10 @@
 package org.scrapycluster.rest.poll;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Optional;
 
 import io.lettuce.core.RedisException;
@@ -80,16 +84,37 @@ public final class ParkedAnswers {
     }
 
     /**
-     * Takes the answer parked under {@code pollId}: reads it and deletes it in one script, so that
-     * it is handed out once even to callers polling for it at the same moment. {@code pollId} is
-     * Unicode text ({@link UnicodeText#whyNot}).
+     * Takes the answer parked under {@code pollId}: reads it, then deletes it if it is still there ({@code take_parked}),
+     * so that it is handed out once even to callers polling for it at the same moment. Nothing is deleted by a read that
+     * failed, even one Redis runs later (stalled, it runs the calls it holds when it resumes); an answer read whose
+     * delete failed is handed out all the same, rather than lost. {@code pollId} is Unicode text ({@link UnicodeText#whyNot}).
      *
-     * @return the answer's text, or empty when there is none
-     * @throws RedisException when Redis is not connected or fails
+     * @return the answer's text, or empty when there is none (or another caller took it)
+     * @throws RedisException when Redis is not connected, or fails the read
      */
     public Optional<String> take(String pollId) {
         RedisConnection connection = redis.connection().orElseThrow(() -> new RedisException("not connected to Redis"));
-        String answer = TAKE.call(connection, ScriptOutputType.VALUE, new String[] {Keyspace.REST_POLL.fill(pollId)});
-        return Optional.ofNullable(answer);
+        String key = Keyspace.REST_POLL.fill(pollId);
+        String answer = connection.sync().get(key);
+        if (answer == null) {
+            return Optional.empty();
+        }
+        Long taken;
+        try {
+            taken = TAKE.call(connection, ScriptOutputType.INTEGER, new String[] {key}, sha1(answer));
+        } catch (RedisException e) {
+            LOG.atWarn().addKeyValue("poll_id", pollId).addKeyValue("error", String.valueOf(e))
+                    .log("Handed out a parked answer whose deletion failed; it may be handed out again");
+            return Optional.of(answer);
+        }
+        return taken == 1 ? Optional.of(answer) : Optional.empty();
+    }
+
+    private static String sha1(String answer) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(answer.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no SHA-1 in this JVM", e);
+        }
     }
 }

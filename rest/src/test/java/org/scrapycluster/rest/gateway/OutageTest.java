@@ -17,6 +17,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.scrapycluster.common.redis.RedisConnection;
+import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedRedis;
@@ -99,6 +101,35 @@ class OutageTest {
                 GatewayClient.Reply polled = Awaitility.await().atMost(Duration.ofMinutes(1))
                         .until(() -> gateway.client().postJson("/poll", "{\"poll_id\": \"o-1\"}"), reply -> reply.status() == 200);
                 assertEquals(0, polled.json().get("data").get("total_pending").asInt());
+            }
+        }
+    }
+
+    /**
+     * A {@code /poll} that Redis runs only after the gateway gave up on it (Redis stalled, then resumed) takes nothing: the
+     * answer is there for the poll after.
+     */
+    @Test
+    void aPollThatRedisAnswersTooLateLosesNoAnswer(EmbeddedStack stack) throws Exception {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0, DataDirectory.temporary("rest-late"));
+                RedisConnection direct = RedisConnection.open(RedisEndpoint.of("127.0.0.1", redis.port()))) {
+            GatewaySettings settings = GatewaySettings.forStack(stack, redis.port()).set("REDIS_SOCKET_TIMEOUT", "1");
+            try (RunningGateway gateway = RunningGateway.start(settings.build()).awaitGreen()) {
+                direct.sync().set("rest:poll:o-late", "{\"uuid\":\"o-late\",\"total_pending\":3}");
+                direct.sync().set("rest:poll:o-first", "{\"uuid\":\"o-first\"}");
+                // Redis has the scripts a poll runs: one it does not know would fail when it runs late, and delete nothing
+                assertEquals(200, gateway.client().postJson("/poll", "{\"poll_id\": \"o-first\"}").status());
+                redis.freeze();
+                try {
+                    assertEquals(500, gateway.client().postJson("/poll", "{\"poll_id\": \"o-late\"}").status(), "Redis stalled");
+                } finally {
+                    redis.thaw();
+                }
+                gateway.awaitGreen();
+                GatewayClient.Reply polled = gateway.client().postJson("/poll", "{\"poll_id\": \"o-late\"}");
+                assertEquals(200, polled.status(), polled.json().toString());
+                assertEquals(3, polled.json().get("data").get("total_pending").asInt());
+                assertEquals(404, gateway.client().postJson("/poll", "{\"poll_id\": \"o-late\"}").status(), "handed out once");
             }
         }
     }
