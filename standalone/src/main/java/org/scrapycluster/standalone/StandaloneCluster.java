@@ -25,6 +25,8 @@ import java.util.stream.Collectors;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.logging.Logging;
 import org.scrapycluster.common.metrics.HealthReport;
+import org.scrapycluster.common.metrics.MetricsServer;
+import org.scrapycluster.common.net.LocalAddresses;
 import org.scrapycluster.common.redis.RedisEndpoint;
 import org.scrapycluster.common.service.Service;
 import org.scrapycluster.common.service.ServiceFactory;
@@ -259,20 +261,24 @@ public final class StandaloneCluster implements AutoCloseable {
             listenPortFree(settings.service(REST), GATEWAY_HOST, "FLASK_PORT", "0 for any free one");
         }
         Settings own = settings.service("standalone");
-        if (own.getInt(METRICS_PORT) != -1) {
+        if (MetricsServer.address(own).isPresent()) {
             listenPortFree(own, "METRICS_HOST", METRICS_PORT, "0 for any free one, or -1 for none");
         }
         return options;
     }
 
     /**
-     * Refuses {@code portSetting} when something listens where the service would bind it, {@code hostSetting}'s address:
-     * said by a check in the seconds a JVM takes to start, not by the start once the embedded servers run. A host that
-     * does not resolve is left to the start, which says why it cannot bind.
+     * Refuses {@code portSetting} when something listens where the service would bind it, {@code hostSetting}'s address,
+     * and {@code hostSetting} when it is no address of this host: said by a check in the seconds a JVM takes to start,
+     * not by the start once the embedded servers run. A host that does not resolve is left to the start, which says why
+     * it cannot bind.
      */
     private static void listenPortFree(Settings settings, String hostSetting, String portSetting, String otherPorts) {
         int port = settings.getInt(portSetting);
         InetSocketAddress address = new InetSocketAddress(settings.getString(hostSetting), port);
+        if (!address.isUnresolved() && !LocalAddresses.isOfThisHost(address)) {
+            throw settings.invalid(hostSetting, "is " + address.getHostString() + ", which is not an address of this host");
+        }
         if (port != 0 && !address.isUnresolved() && FreePorts.inUse(address)) {
             throw settings.invalid(portSetting, "is " + port + ", and something already listens on " + address.getHostString() + ":"
                     + port + " (is a standalone running?). Stop it, or set " + portSetting + " to another port (" + otherPorts + ")");

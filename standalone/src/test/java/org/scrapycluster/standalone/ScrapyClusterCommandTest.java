@@ -192,10 +192,31 @@ class ScrapyClusterCommandTest {
                         + "its own Redis, which asks for no login and speaks no TLS"},
                 new String[] {"REDIS_TLS=true", "Setting REDIS_TLS (from the command line) is set, but this standalone runs its own"},
                 new String[] {"ZOOKEEPER_TLS=true", "Setting ZOOKEEPER_TLS (from the command line) is true, but this standalone runs "
-                        + "its own ZooKeeper, which speaks no TLS"})) {
+                        + "its own ZooKeeper, which speaks no TLS"},
+                new String[] {"METRICS_PORT=70000", "Setting METRICS_PORT (from the command line) is 70000; use a port, 0 for any"},
+                new String[] {"METRICS_HOST=192.0.2.1", "Setting METRICS_HOST (from the command line) is 192.0.2.1, which is not an "
+                        + "address of this host"})) {
             err.getBuffer().setLength(0);
             assertEquals(2, run(check("--set", wrong[0])), wrong[0]);
             assertTrue(err.toString().startsWith("scrapy-cluster standalone: " + wrong[1]), "every service's own values: " + err);
+        }
+        err.getBuffer().setLength(0);
+        assertEquals(2, run(check("--set", "FLASK_HOST=192.0.2.1", "--set", "REST_ALLOW_ANONYMOUS=true")));
+        assertEquals("scrapy-cluster standalone: Setting FLASK_HOST (from the command line) is 192.0.2.1, which is not an address of "
+                + "this host", err.toString().strip(), "not a port something listens on");
+        assertEquals("", out.toString(), "nothing said to be good");
+    }
+
+    /** A service's check refuses what its start would: the address of its metrics endpoint too. */
+    @Test
+    void aServicesCheckRefusesAMetricsEndpointItsStartWouldRefuse() {
+        for (String service : List.of("kafka-monitor", "redis-monitor", "crawler", "rest")) {
+            for (String[] wrong : List.of(new String[] {"METRICS_PORT=70000", "Setting METRICS_PORT (from the command line) is 70000"},
+                    new String[] {"METRICS_HOST=192.0.2.1", "Setting METRICS_HOST (from the command line) is 192.0.2.1"})) {
+                err.getBuffer().setLength(0);
+                assertEquals(2, run(service, "--check", "--set", "METRICS_PORT=0", "--set", wrong[0]), service + " " + wrong[0]);
+                assertTrue(err.toString().contains(wrong[1]), service + ": " + err);
+            }
         }
         assertEquals("", out.toString(), "nothing said to be good");
     }

@@ -4,10 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.BindException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import org.scrapycluster.common.domain.AllowedHosts;
+import org.scrapycluster.common.net.LocalAddresses;
 import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
 
@@ -54,10 +52,34 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Starts the endpoint on {@code METRICS_HOST}:{@code METRICS_PORT}, answering the host names of
+     * Starts the endpoint on {@code METRICS_HOST}:{@code METRICS_PORT} ({@link #address}), answering the host names of
      * {@code METRICS_ALLOWED_HOSTS}, or nothing when the port is -1. A port in use is a start-up error naming the setting.
      */
     public static Optional<MetricsServer> start(Settings settings, PrometheusMeterRegistry registry, HealthRegistry health) {
+        Optional<InetSocketAddress> address = address(settings);
+        if (address.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(start(address.get(), AllowedHosts.listed(settings, "METRICS_ALLOWED_HOSTS"), registry, health));
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof BindException) {
+                throw settings.invalid("METRICS_PORT", "is " + address.get().getPort() + ", which cannot be bound on "
+                        + address.get().getHostString() + " (" + e.getCause().getMessage()
+                        + "); choose another port, 0 for any free one, or -1 for none");
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Where the endpoint of {@code settings} listens, {@code METRICS_HOST}:{@code METRICS_PORT}, checked as a start and a
+     * {@code --check} check it; empty when the port is -1 (no endpoint).
+     *
+     * @throws org.scrapycluster.common.settings.SettingsException for a port out of range, or a host that is not an
+     *                                                             address of this host
+     */
+    public static Optional<InetSocketAddress> address(Settings settings) {
         int port = settings.getInt("METRICS_PORT");
         if (port == -1) {
             return Optional.empty();
@@ -67,32 +89,11 @@ public final class MetricsServer implements AutoCloseable {
         }
         String host = settings.getString("METRICS_HOST");
         InetSocketAddress address = new InetSocketAddress(host, port);
-        if (!isOfThisHost(address)) {
+        if (!LocalAddresses.isOfThisHost(address)) {
             throw settings.invalid("METRICS_HOST", "is " + host + ", which is not an address of this host; use one of its"
                     + " addresses, 127.0.0.1 for this host alone, or 0.0.0.0 for all");
         }
-        try {
-            return Optional.of(start(address, AllowedHosts.listed(settings, "METRICS_ALLOWED_HOSTS"), registry, health));
-        } catch (UncheckedIOException e) {
-            if (e.getCause() instanceof BindException) {
-                throw settings.invalid("METRICS_PORT", "is " + port + ", which cannot be bound on " + host
-                        + " (" + e.getCause().getMessage() + "); choose another port, 0 for any free one, or -1 for none");
-            }
-            throw e;
-        }
-    }
-
-    /** Whether {@code address} resolves to a wildcard address or to one of this host's interfaces. */
-    private static boolean isOfThisHost(InetSocketAddress address) {
-        if (address.isUnresolved()) {
-            return false;
-        }
-        InetAddress ip = address.getAddress();
-        try {
-            return ip.isAnyLocalAddress() || ip.isLoopbackAddress() || NetworkInterface.getByInetAddress(ip) != null;
-        } catch (SocketException e) {
-            return true; // cannot tell: the bind says
-        }
+        return Optional.of(address);
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.scrapycluster.common.service;
 
+import org.scrapycluster.common.metrics.MetricsServer;
 import org.scrapycluster.common.settings.IneffectiveSettings;
 import org.scrapycluster.common.settings.Settings;
 
@@ -24,12 +25,14 @@ public interface ServiceFactory {
 
     /**
      * What every start and every {@code --check} asks before anything else: {@code factory}'s {@link #check} of
-     * {@code settings}, then a WARN naming the settings the user gave that do nothing here ({@link IneffectiveSettings}).
+     * {@code settings}, the address of the metrics endpoint the service's host starts ({@link MetricsServer#address}),
+     * then a WARN naming the settings the user gave that do nothing here ({@link IneffectiveSettings}).
      *
-     * @throws org.scrapycluster.common.settings.SettingsException as {@link #check} does
+     * @throws org.scrapycluster.common.settings.SettingsException as {@link #check} and {@link MetricsServer#address} do
      */
     static void vet(ServiceFactory factory, Settings settings) {
         factory.check(settings);
+        MetricsServer.address(settings);
         IneffectiveSettings.warn(settings);
     }
 
