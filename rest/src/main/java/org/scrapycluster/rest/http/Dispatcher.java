@@ -56,15 +56,12 @@ public final class Dispatcher {
     HttpAnswer answer(HttpCall call, HeadCheck head) {
         long started = System.nanoTime();
         String endpoint = UNROUTED;
-        String keyId = null;
+        String keyId = head.caller().keyId(); // logged with whatever the call earns: 401 for an unknown key, 404, 405, 403 too
         RefusedRequestException refusal = null;
         HttpAnswer answer;
         try {
             // a caller without a valid key learns nothing, not even which paths and methods exist: 401 before routing
             refuseOnItsHead(head, call);
-            if (!head.open()) { // logged with whatever the call earns from here: 404, 405, 403 too
-                keyId = head.caller().keyId();
-            }
             Router.Route route = router.find(call);
             endpoint = route.name();
             if (!head.open()) {

@@ -126,6 +126,7 @@ class DispatcherAccessTest {
             dispatcher.answer(call(HttpMethod.POST, "/change", "r"));
             dispatcher.answer(get("/access", "r"));
             dispatcher.answer(get("/nope", null));
+            dispatcher.answer(get("/access", "unknown"));
             events = log.events();
         }
         List<String> logged = events.stream().filter(line -> line.getFormattedMessage().matches("[A-Z]+ /.*"))
@@ -133,7 +134,7 @@ class DispatcherAccessTest {
                         .filter(pair -> pair.key.equals("key")).findFirst().map(pair -> pair.value).orElse("none"))
                 .toList();
         assertEquals(List.of("GET /nope 404 key=0000000r", "DELETE /access 405 key=0000000r", "POST /change 403 key=0000000r",
-                "GET /access 200 key=0000000r", "GET /nope 401 key=none"), logged);
+                "GET /access 200 key=0000000r", "GET /nope 401 key=none", "GET /access 401 key=0000000x"), logged);
     }
 
     private Dispatcher dispatcher(Callers callers) {
