@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * per {@code QUEUE_WINDOW}) and their state, judged from the throttle keys the crawlers keep
  * (docs/throttling.md): {@code blacklisted} (in the ZooKeeper blacklist), {@code paused} (a throttle whose limit,
  * {@code hits} × {@code scale} cut to a whole number, lets nothing through), {@code backing off} (a
- * {@code <throttlekey>:throttle_pause} left by a 429 or a 503 with Retry-After), {@code throttled}
+ * {@code <throttlekey>:throttle_pause} left by a 429, a 503 with Retry-After or the robots.txt check), {@code throttled}
  * (as many hand-outs in the window as the limit allows), {@code ready} (work waiting) or
  * {@code idle}. With throttling by IP or by spider type a domain has several throttle keys; the
  * fullest one decides. Of the throttle keys the live view's last pass over the keyspace found, only those of the domains
