@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.SequencedMap;
 
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.security.plain.PlainLoginModule;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Feature;
@@ -18,9 +20,9 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 
 /**
- * A one-node Kafka cluster in this JVM: KRaft in combined mode (broker and controller), plain
- * text on 127.0.0.1 (or TLS, for tests: {@link #startOverTls}), topics created on first use (unless asked not to), replication factors of 1. Start-up takes
- * about a second and a half, so tests share one.
+ * A one-node Kafka cluster in this JVM: KRaft in combined mode (broker and controller), plain text on 127.0.0.1 (or, for
+ * tests, TLS: {@link #startOverTls}; SASL logins: {@link #startWithSaslLogins}), topics created on first use (unless asked
+ * not to), replication factors of 1. Start-up takes about a second and a half, so tests share one.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -79,21 +81,40 @@ public final class EmbeddedKafka implements AutoCloseable {
                 "ssl.keystore.location", keyAndChain.toString(),
                 "ssl.truststore.type", "PEM",
                 "ssl.truststore.location", clientCa.toString(),
-                "ssl.client.auth", "required"));
+                "ssl.client.auth", "required"), Map.of());
+    }
+
+    /**
+     * As {@link #start(int, int, DataDirectory)} on a free port, its clients' listener asking for a SASL login, mechanism
+     * PLAIN, unencrypted (SASL_PLAINTEXT): {@code users} are the names and passwords it takes, the first its own. For the
+     * tests of a cluster whose clients log in to Kafka ({@code KAFKA_CLIENT_PROPERTIES}).
+     */
+    public static EmbeddedKafka startWithSaslLogins(int partitions, DataDirectory dataDir, SequencedMap<String, String> users) {
+        Map.Entry<String, String> own = users.firstEntry();
+        StringBuilder jaas = new StringBuilder(PlainLoginModule.class.getName()).append(" required username=\"").append(own.getKey())
+                .append("\" password=\"").append(own.getValue()).append('"');
+        users.forEach((name, password) -> jaas.append(" user_").append(name).append("=\"").append(password).append('"'));
+        return start(0, partitions, KEEP_EVERYTHING, dataDir, true, "SASL_PLAINTEXT", Map.of(
+                "sasl.enabled.mechanisms", "PLAIN",
+                "plain.sasl.jaas.config", jaas.append(';').toString()), Map.of("sasl.mechanism.inter.broker.protocol", "PLAIN"));
     }
 
     private static EmbeddedKafka start(int port, int partitions, long retentionBytes, DataDirectory dataDir,
             boolean createTopicsOnUse) {
-        return start(port, partitions, retentionBytes, dataDir, createTopicsOnUse, "PLAINTEXT", Map.of());
+        return start(port, partitions, retentionBytes, dataDir, createTopicsOnUse, "PLAINTEXT", Map.of(), Map.of());
     }
 
-    /** {@code protocol}: the clients' listener's, PLAINTEXT or SSL; {@code listener}: that listener's own broker settings. */
+    /**
+     * {@code protocol}: the clients' listener's, PLAINTEXT, SSL or SASL_PLAINTEXT; {@code listener}: that listener's own
+     * broker settings; {@code broker}: settings of the whole broker that the protocol needs.
+     */
     private static EmbeddedKafka start(int port, int partitions, long retentionBytes, DataDirectory dataDir,
-            boolean createTopicsOnUse, String protocol, Map<String, String> listener) {
+            boolean createTopicsOnUse, String protocol, Map<String, String> listener, Map<String, String> broker) {
         for (int attempt = 1; ; attempt++) {
             int brokerPort = port == 0 ? FreePorts.pick() : port;
             Properties config = config(brokerPort, FreePorts.pick(), partitions, retentionBytes, dataDir, createTopicsOnUse);
             withListener(config, brokerPort, protocol, listener);
+            config.putAll(broker);
             try {
                 format(dataDir);
                 KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -37,76 +39,116 @@ import org.scrapycluster.embedded.DataDirectory;
 import org.scrapycluster.embedded.EmbeddedKafka;
 
 /**
- * Kafka over TLS through {@code KAFKA_CLIENT_PROPERTIES}: a real broker whose only client listener speaks TLS and asks for
- * client certificates (the test CA's certificate for 127.0.0.1, the fixtures of {@code tls/}), reached by the producer,
- * consumer and admin client {@link KafkaClients} makes, with PEM files as docs/security.md shows them.
+ * Kafka's security through {@code KAFKA_CLIENT_PROPERTIES}, with the producer, consumer and admin client {@link KafkaClients}
+ * makes: real brokers whose only client listener speaks TLS and asks for client certificates (the test CA's certificate
+ * for 127.0.0.1, the fixtures of {@code tls/}; PEM files as docs/operations.md, "Kafka over TLS", shows them), or asks for a
+ * SASL login (PLAIN).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class KafkaTlsTest {
+class KafkaSecurityTest {
+
+    private static final String SASL_LOGIN = "org.apache.kafka.common.security.plain.PlainLoginModule required";
 
     private Path dir;
-    private EmbeddedKafka broker;
+    private EmbeddedKafka tls;
+    private EmbeddedKafka sasl;
 
     @BeforeAll
-    void startBroker(@TempDir Path folder) throws IOException {
+    void startBrokers(@TempDir Path folder) throws IOException {
         dir = folder;
         Files.writeString(dir.resolve("server.pem"), text("server.key") + text("server.crt"));
         Files.writeString(dir.resolve("client.pem"), text("client.key") + text("client.crt"));
         Files.writeString(dir.resolve("ca.crt"), text("ca.crt"));
-        broker = EmbeddedKafka.startOverTls(1, DataDirectory.temporary("kafka-tls-"), dir.resolve("server.pem"), dir.resolve("ca.crt"));
+        tls = EmbeddedKafka.startOverTls(1, DataDirectory.temporary("kafka-tls-"), dir.resolve("server.pem"), dir.resolve("ca.crt"));
+        SequencedMap<String, String> users = new LinkedHashMap<>();
+        users.put("broker", "broker-secret");
+        users.put("sc", "sc-secret");
+        sasl = EmbeddedKafka.startWithSaslLogins(1, DataDirectory.temporary("kafka-sasl-"), users);
     }
 
     @AfterAll
-    void stopBroker() {
-        if (broker != null) {
-            broker.close();
+    void stopBrokers() {
+        for (EmbeddedKafka broker : new EmbeddedKafka[] {tls, sasl}) {
+            if (broker != null) {
+                broker.close();
+            }
         }
     }
 
     @Test
     void clientsTrustingTheCaAndPresentingACertificateProduceConsumeAndAdminister() throws Exception {
-        KafkaClients clients = clients(Map.of("ssl.keystore.type", "PEM", "ssl.keystore.location", dir.resolve("client.pem")));
-        String topic = "tls-test";
+        roundTrip(tlsClients(Map.of("ssl.keystore.type", "PEM", "ssl.keystore.location", dir.resolve("client.pem"))));
+    }
+
+    /** A producer's health reads its reach ({@link TopicReach}): out of reach at once, saying why. */
+    @Test
+    void aClientWithoutACertificateIsRefusedWithTheHandshakesErrorAndKafkaIsOutOfReachSayingSo() {
+        assertRefused(tlsClients(Map.of()), SslAuthenticationException.class, "certificate_required");
+    }
+
+    @Test
+    void clientsLoggingInProduceConsumeAndAdminister() throws Exception {
+        roundTrip(saslClients("sc-secret"));
+    }
+
+    @Test
+    void aClientWithAWrongPasswordIsRefusedSayingSo() {
+        assertRefused(saslClients("wrong"), SaslAuthenticationException.class, "Invalid username or password");
+    }
+
+    private static void roundTrip(KafkaClients clients) throws Exception {
+        String topic = "secured-test";
         try (Producer<String, String> producer = clients.producer(new StringSerializer())) {
-            producer.send(new ProducerRecord<>(topic, "{\"over\":\"tls\"}")).get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(topic, "{\"over\":\"a secured listener\"}")).get(30, TimeUnit.SECONDS);
         }
         List<String> received = new ArrayList<>();
-        try (Consumer<String, String> consumer = clients.consumer("tls-group", new StringDeserializer())) {
+        try (Consumer<String, String> consumer = clients.consumer("secured-group", new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> received.add(r.value()));
                 return !received.isEmpty();
             });
         }
-        assertEquals(List.of("{\"over\":\"tls\"}"), received);
+        assertEquals(List.of("{\"over\":\"a secured listener\"}"), received);
         try (Admin admin = clients.admin()) {
             assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic));
         }
     }
 
-    /** A producer's health reads its reach ({@link TopicReach}): out of reach at once, saying why. */
-    @Test
-    void aClientWithoutACertificateIsRefusedWithTheHandshakesErrorAndKafkaIsOutOfReachSayingSo() {
-        KafkaClients clients = clients(Map.of("default.api.timeout.ms", 10_000, "request.timeout.ms", 5_000));
+    private static void assertRefused(KafkaClients clients, Class<? extends Throwable> refusal, String reason) {
         try (Admin admin = clients.admin()) {
             ExecutionException refused = assertThrows(ExecutionException.class,
                     () -> admin.listTopics().names().get(30, TimeUnit.SECONDS));
-            assertInstanceOf(SslAuthenticationException.class, refused.getCause(), String.valueOf(refused.getCause()));
+            assertInstanceOf(refusal, refused.getCause(), String.valueOf(refused.getCause()));
         }
-        try (TopicReach reach = TopicReach.of(clients, "tls-test", Clock.systemUTC())) {
+        try (TopicReach reach = TopicReach.of(clients, "secured-test", Clock.systemUTC())) {
             Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> reach.outOfReach().orElse("").contains("certificate_required"));
+                    .until(() -> reach.outOfReach().orElse("").contains(reason));
         }
     }
 
-    /** Clients of the broker, over TLS trusting the test CA, with the client properties {@code more} besides. */
-    private KafkaClients clients(Map<String, Object> more) {
+    /** Clients of the TLS broker, trusting the test CA, with the client properties {@code more} besides. */
+    private KafkaClients tlsClients(Map<String, Object> more) {
         Map<String, Object> properties = new LinkedHashMap<>(more);
         properties.put("security.protocol", "SSL");
         properties.put("ssl.truststore.type", "PEM");
         properties.put("ssl.truststore.location", dir.resolve("ca.crt"));
+        return clients(tls, properties);
+    }
+
+    /** Clients of the SASL broker, logging in as {@code sc} with {@code password}. */
+    private KafkaClients saslClients(String password) {
+        return clients(sasl, Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                "sasl.jaas.config", "'" + SASL_LOGIN + " username=\"sc\" password=\"" + password + "\";'"));
+    }
+
+    /** Clients of {@code broker} given {@code properties} as KAFKA_CLIENT_PROPERTIES (values as YAML writes them), short-lived. */
+    private static KafkaClients clients(EmbeddedKafka broker, Map<String, Object> properties) {
+        Map<String, Object> all = new LinkedHashMap<>(properties);
+        all.put("default.api.timeout.ms", 10_000);
+        all.put("request.timeout.ms", 5_000);
         StringBuilder yaml = new StringBuilder("{");
-        properties.forEach((name, value) -> yaml.append(yaml.length() > 1 ? ", " : "").append(name).append(": ").append(value));
+        all.forEach((name, value) -> yaml.append(yaml.length() > 1 ? ", " : "").append(name).append(": ").append(value));
         Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
                 Map.of("KAFKA_HOSTS", broker.bootstrapServers(), "KAFKA_CLIENT_PROPERTIES", yaml.append('}').toString())));
         return new KafkaClients(settings);
