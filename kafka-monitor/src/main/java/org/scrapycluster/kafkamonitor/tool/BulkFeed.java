@@ -132,7 +132,7 @@ final class BulkFeed {
             } catch (ExecutionException e) {
                 failed++;
                 unanswered |= kafkaDidNotAnswer(e.getCause());
-                err.println("line " + each.line() + ": not sent: " + e.getCause().getMessage());
+                err.println("line " + each.line() + ": not sent: " + KafkaFailure.reason(e.getCause()));
             } catch (TimeoutException e) {
                 failed++;
                 unanswered = true;

@@ -128,7 +128,7 @@ public final class FeedCommand implements ClusterCommand, Callable<Integer> {
                             ? "no answer from Kafka at " + KafkaClients.bootstrapServers(settings) + " after "
                                     + String.format(Locale.ROOT, "%.1f", (System.nanoTime() - started) / 1e9) + " s ("
                                     + e.getCause().getMessage() + ")"
-                            : e.getCause().getMessage()));
+                            : KafkaFailure.reason(e.getCause())));
         } catch (TimeoutException e) {
             err.println("Failed to feed item into Kafka topic " + topic + ": no acknowledgement from "
                     + KafkaClients.bootstrapServers(settings) + " within " + timeout.toSeconds() + " s");
