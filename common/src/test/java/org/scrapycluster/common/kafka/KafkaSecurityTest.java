@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,12 +52,12 @@ class KafkaSecurityTest {
     private EmbeddedKafka sasl;
 
     @BeforeAll
-    void startBrokers(@TempDir Path folder) throws IOException {
+    void startBrokers(@TempDir Path folder) {
         dir = folder;
-        Files.writeString(dir.resolve("server.pem"), text("server.key") + text("server.crt"));
-        Files.writeString(dir.resolve("client.pem"), text("client.key") + text("client.crt"));
-        Files.writeString(dir.resolve("ca.crt"), text("ca.crt"));
-        tls = EmbeddedKafka.startOverTls(1, DataDirectory.temporary("kafka-tls-"), dir.resolve("server.pem"), dir.resolve("ca.crt"));
+        Path serverPem = ResourceFixtures.write(dir.resolve("server.pem"), "tls/server.key", "tls/server.crt");
+        ResourceFixtures.write(dir.resolve("client.pem"), "tls/client.key", "tls/client.crt");
+        tls = EmbeddedKafka.startOverTls(1, DataDirectory.temporary("kafka-tls-"), serverPem,
+                ResourceFixtures.write(dir.resolve("ca.crt"), "tls/ca.crt"));
         SequencedMap<String, String> users = new LinkedHashMap<>();
         users.put("broker", "broker-secret");
         users.put("sc", "sc-secret");
@@ -152,9 +150,5 @@ class KafkaSecurityTest {
         Settings settings = Settings.load("kafka-monitor", new SettingsSources(null, Map.of(),
                 Map.of("KAFKA_HOSTS", broker.bootstrapServers(), "KAFKA_CLIENT_PROPERTIES", yaml.append('}').toString())));
         return new KafkaClients(settings);
-    }
-
-    private static String text(String name) {
-        return ResourceFixtures.text("tls/" + name);
     }
 }

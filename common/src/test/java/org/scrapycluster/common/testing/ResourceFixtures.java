@@ -28,6 +28,22 @@ public final class ResourceFixtures {
         }
     }
 
+    /**
+     * Writes the texts of the resources {@code names}, one after the other, to {@code file} (a PEM key store: a key, then
+     * its certificate), and returns it.
+     */
+    public static Path write(Path file, String... names) {
+        StringBuilder texts = new StringBuilder();
+        for (String name : names) {
+            texts.append(text(name));
+        }
+        try {
+            return Files.writeString(file, texts);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The names of the entries of the resource directory {@code directory}, sorted. */
     public static List<String> list(String directory) {
         try (Stream<Path> entries = Files.list(Path.of(ResourceFixtures.class.getClassLoader().getResource(directory).toURI()))) {

@@ -47,7 +47,7 @@ class ZooKeeperTlsTest {
     @BeforeAll
     void startServer(@TempDir Path folder) throws Exception {
         dir = folder;
-        Files.writeString(dir.resolve("server.pem"), text("server.key") + text("server.crt"));
+        ResourceFixtures.write(dir.resolve("server.pem"), "tls/server.key", "tls/server.crt");
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -88,7 +88,7 @@ class ZooKeeperTlsTest {
 
     @Test
     void aClientTrustingTheCaAndPresentingItsCertificateReadsAndWrites() throws Exception {
-        Files.writeString(dir.resolve("client.pem"), text("client.key") + text("client.crt"));
+        ResourceFixtures.write(dir.resolve("client.pem"), "tls/client.key", "tls/client.crt");
         ZooKeeperConnection connection = connection(Map.of("ZOOKEEPER_TLS_CA_FILE", fixture("ca.crt"),
                 "ZOOKEEPER_TLS_KEYSTORE_FILE", dir.resolve("client.pem").toString()));
         assertTrue(connection.toString().contains("TLS"), connection.toString());
@@ -102,7 +102,7 @@ class ZooKeeperTlsTest {
 
     @Test
     void withoutTheCaOrWithoutACertificateTheClientIsRefused() throws Exception {
-        Files.writeString(dir.resolve("client.pem"), text("client.key") + text("client.crt"));
+        ResourceFixtures.write(dir.resolve("client.pem"), "tls/client.key", "tls/client.crt");
         for (Map<String, String> values : List.of(
                 Map.of("ZOOKEEPER_TLS_CA_FILE", fixture("ca.crt")), // the server asks for a certificate
                 Map.of("ZOOKEEPER_TLS_KEYSTORE_FILE", dir.resolve("client.pem").toString()))) { // the JVM's trust store
