@@ -128,8 +128,9 @@ public final class TopicReach implements AutoCloseable {
      * Since when Kafka is out of reach, in a few words, when the questions it has not answered since it last answered one
      * span at least the out-of-reach span, from the first to the last, or, when it has answered none yet, as soon as one
      * went unanswered (nothing says it was ever in reach: a service started while Kafka is away is not ready), or Kafka's
-     * refusal of the client's credentials when it refused the last question so; empty while it answers. A question is unanswered when it timed out, failed for a reason that may pass, or Kafka has no
-     * leader for any of the topic's partitions; a topic Kafka does not have is an answer (a producer may create it).
+     * refusal of the client's credentials when it refused the last question so; empty while it answers. A question is
+     * unanswered when it timed out, failed for a reason that may pass, or Kafka has no leader for any of the topic's
+     * partitions; a topic Kafka does not have is an answer (a producer may create it).
      * When Kafka was last asked longer than the period ago, it is asked again; that answer is for a later call.
      */
     public Optional<String> outOfReach() {

@@ -52,11 +52,11 @@ import org.slf4j.LoggerFactory;
  * ({@link SlowDomains}); such slow domains together have at most half the node's, and wait for them in turn. Requests within
  * a domain come out by priority (the queue's order). While results cannot be published (Kafka is away), the
  * node keeps a single request in flight instead of fetching pages it would have to give back, and asks for a hand-out
- * at most every {@link #STALLED_SPACING} (docs/operations.md, "Outages"). A domain whose hand-out call failed (Redis away) waits with the others whose calls
- * failed; one of them is asked for again each {@code retryAfterFailure}, and all of them once a call is answered. A
- * hand-out call that failed (timed out, or its connection dropped) may have run in Redis all the same: once Redis
- * answers again, the leases it may have made are cut short, so that the reaper returns their requests at once rather
- * than when the leases end (docs/operations.md, "Nothing lost").
+ * at most every {@link #STALLED_SPACING} (docs/operations.md, "Outages"). A domain whose hand-out call failed (Redis
+ * away) waits with the others whose calls failed; one of them is asked for again each {@code retryAfterFailure}, and
+ * all of them once a call is answered. A hand-out call that failed (timed out, or its connection dropped) may have run
+ * in Redis all the same: once Redis answers again, the leases it may have made are cut short, so that the reaper
+ * returns their requests at once rather than when the leases end (docs/operations.md, "Nothing lost").
  *
  * <p>All state is confined to the thread that runs the scheduler: its own loop once {@link #start started}, or a test
  * that calls {@link #turn} and {@link #awaitEvent} itself. Other threads talk to it through its {@link SchedulerInbox}.
@@ -307,11 +307,16 @@ public final class Scheduler implements AutoCloseable {
         return publishingStalled ? 1 : limits.maxInFlight();
     }
 
+    /** Whether results cannot be published and the next hand-out is not due yet ({@link #STALLED_SPACING}). */
+    private boolean spacedWhileStalled(long now) {
+        return publishingStalled && stalledHandOutAt - now > 0;
+    }
+
     private long waitNanos(long now) {
         if (inFlight >= maxInFlight() || handOutsAwaited >= limits.maxHandOutsAwaited()) {
             return IDLE_WAKE_NANOS;
         }
-        if (publishingStalled && stalledHandOutAt - now > 0) {
+        if (spacedWhileStalled(now)) {
             return Math.min(IDLE_WAKE_NANOS, stalledHandOutAt - now);
         }
         OptionalLong next = index.nextReadyAt();
@@ -349,8 +354,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private void handOutReady(long now) {
-        while (inFlight < maxInFlight() && handOutsAwaited < limits.maxHandOutsAwaited()
-                && !(publishingStalled && stalledHandOutAt - now > 0)) {
+        while (inFlight < maxInFlight() && handOutsAwaited < limits.maxHandOutsAwaited() && !spacedWhileStalled(now)) {
             Optional<String> ready = index.pollReady(now);
             if (ready.isEmpty()) {
                 return;

@@ -71,7 +71,8 @@ class KafkaOverTlsAcceptanceTest {
             String appid = AcceptanceCluster.unique("app");
             String page = origin.pageUrl(SITE.pages().getFirst());
 
-            JsonNode fed = post(http, gateway.resolve("/feed"), "{\"url\":\"" + page + "\",\"appid\":\"" + appid + "\",\"crawlid\":\"tls\"}");
+            JsonNode fed = post(http, gateway.resolve("/feed"),
+                    "{\"url\":\"" + page + "\",\"appid\":\"" + appid + "\",\"crawlid\":\"tls\"}");
             assertEquals("SUCCESS", fed.path("status").asText(), fed.toString());
             JsonNode crawled = cluster.results().await(result -> appid.equals(result.path("appid").asText()));
             assertEquals(page, crawled.path("url").asText());
