@@ -67,6 +67,8 @@ import org.slf4j.LoggerFactory;
 public final class KafkaLink implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaLink.class);
+    /** How long the reader may wait for its first partition, connected, before that is said at WARN. */
+    static final Duration PARTITIONS_GRACE = Duration.ofSeconds(30);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     /**
@@ -103,6 +105,10 @@ public final class KafkaLink implements AutoCloseable {
     private volatile String silence;
     /** When Kafka was last found unreachable; null while it is reachable. Kept on the link's thread. */
     private Instant lostAt;
+    /** Whether answers were ever read: a reader connected without a partition before that is joining its group. */
+    private boolean everRead;
+    /** Since when the reader, connected, has waited for its first partition, until that is said; null otherwise. */
+    private Instant awaitingPartitionsSince;
 
     /**
      * @param listener gets the value of every message of the topic, on the link's thread; a message it fails on is
@@ -279,6 +285,7 @@ public final class KafkaLink implements AutoCloseable {
         // after an outage, a connection is no return until Kafka answers: one being made to a broker still away is not
         boolean nowReachable = connected && silent.isEmpty() && (lostAt == null || reach.answeredSince(lostAt));
         boolean nowReading = nowReachable && !consumer.assignment().isEmpty();
+        warnIfStillWithoutPartitions(nowReachable, nowReading);
         if (nowReachable == reachable && nowReading == reading) {
             return;
         }
@@ -290,13 +297,34 @@ public final class KafkaLink implements AutoCloseable {
         reachable = nowReachable;
         reading = nowReading;
         if (nowReading) {
+            everRead = true;
             LOG.info("Kafka connected: reading answers from {}", config.topic());
+        } else if (nowReachable && !everRead) {
+            awaitingPartitionsSince = clock.instant();
+            LOG.info("Kafka connected: waiting for a partition of {} to be assigned", config.topic());
         } else if (nowReachable) {
-            LOG.warn("Kafka connected, but no partition of {} is assigned: crawl requests are fed, requests that wait"
-                    + " for an answer are refused until there is one", config.topic());
+            warnWithoutPartitions();
         } else {
             LOG.warn("Kafka unavailable: {}, feeding refused until it is back", silent.orElse("no connection"));
         }
+    }
+
+    /**
+     * Says at WARN, once, that the reader has waited {@link #PARTITIONS_GRACE} for its first partition: joining the group
+     * takes a few seconds, while a topic that does not exist (on a broker that creates none) keeps it waiting for good.
+     */
+    private void warnIfStillWithoutPartitions(boolean nowReachable, boolean nowReading) {
+        if (!nowReachable || nowReading) {
+            awaitingPartitionsSince = null;
+        } else if (awaitingPartitionsSince != null && !clock.instant().isBefore(awaitingPartitionsSince.plus(PARTITIONS_GRACE))) {
+            awaitingPartitionsSince = null;
+            warnWithoutPartitions();
+        }
+    }
+
+    private void warnWithoutPartitions() {
+        LOG.warn("Kafka connected, but no partition of {} is assigned: crawl requests are fed, requests that wait"
+                + " for an answer are refused until there is one", config.topic());
     }
 
     private Producer<String, byte[]> newProducer() {

@@ -8,13 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import ch.qos.logback.classic.Level;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -28,7 +33,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.kafka.KafkaClients;
 import org.scrapycluster.common.kafka.TopicReach;
+import org.scrapycluster.embedded.DataDirectory;
+import org.scrapycluster.embedded.EmbeddedKafka;
 import org.scrapycluster.embedded.EmbeddedStack;
+import org.scrapycluster.embedded.junit.CapturedLog;
 import org.scrapycluster.embedded.junit.SharedStack;
 import org.scrapycluster.rest.testing.GatewaySettings;
 import org.scrapycluster.rest.testing.OutboundResponder;
@@ -36,7 +44,8 @@ import org.scrapycluster.rest.testing.OutboundResponder;
 /**
  * What ends the gateway's reader of answers, against the shared broker: a message its listener fails on with a stack
  * overflow is skipped and the next one read; an error the gateway cannot go on from (a method its jar lacks) ends the
- * loop, and is told once the link's clients are closed; a partition added while it reads is read whole.
+ * loop, and is told once the link's clients are closed; a partition added while it reads is read whole; a first
+ * partition awaited long is said at WARN, not while the reader joins its group.
  */
 @ExtendWith(SharedStack.class)
 class KafkaLinkTest {
@@ -143,6 +152,39 @@ class KafkaLinkTest {
             Awaitility.await().atMost(WAIT).until(link::readingAnswers);
             assertTrue(link.health().isUp());
         }
+    }
+
+    /**
+     * A reader joining its group waits a few seconds for its first partition, said at INFO; one that waits
+     * {@link KafkaLink#PARTITIONS_GRACE} (its topic missing, on a broker that creates none) is said at WARN, once.
+     */
+    @Test
+    void aFirstPartitionAwaitedIsSaidAtInfoAndAtWarnOnlyOnceTheGraceIsOver() {
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-03-01T10:00:00Z"));
+        Clock clock = ((InstantSource) now::get).withZone(ZoneOffset.UTC);
+        TopicReach reach = new TopicReach(settings.outboundTopic(), (topic, wait) -> CompletableFuture.completedFuture(true),
+                () -> { }, clock, Duration.ofSeconds(30));
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(0, 1, DataDirectory.temporary("rest-link-no-topics"), false);
+             CapturedLog log = CapturedLog.start(KafkaLink.class, Level.INFO)) {
+            settings.set("KAFKA_HOSTS", kafka.bootstrapServers());
+            try (KafkaLink link = new KafkaLink(config(), value -> { }, ended::add, reach, clock)) {
+                link.start();
+                Awaitility.await().atMost(WAIT).until(() -> link.state().startsWith("connected, but no partition"));
+                assertEquals(List.of("INFO Kafka connected: waiting for a partition of " + settings.outboundTopic() + " to be assigned"),
+                        said(log), "joining the group is no warning");
+
+                now.set(now.get().plus(KafkaLink.PARTITIONS_GRACE));
+                Awaitility.await().atMost(WAIT).until(() -> said(log).size() == 2);
+                assertTrue(said(log).get(1).startsWith("WARN Kafka connected, but no partition of " + settings.outboundTopic()),
+                        String.valueOf(said(log)));
+            }
+        }
+    }
+
+    /** What {@code log} has said of Kafka's connection, each as its level and message. */
+    private static List<String> said(CapturedLog log) {
+        return log.events().stream().filter(event -> event.getFormattedMessage().startsWith("Kafka "))
+                .map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
     }
 
     /** A link reading the settings' outbound topic that hands each message, as text, to {@code listener}. */
