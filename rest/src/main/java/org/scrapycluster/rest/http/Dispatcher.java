@@ -56,7 +56,8 @@ public final class Dispatcher {
     HttpAnswer answer(HttpCall call, HeadCheck head) {
         long started = System.nanoTime();
         String endpoint = UNROUTED;
-        String keyId = head.caller().keyId(); // logged with whatever the call earns: 401 for an unknown key, 404, 405, 403 too
+        // logged with whatever the call earns, 401 for an unknown key, 404, 405, 403 too; an open path's key is not looked at
+        String keyId = head.open() ? null : head.caller().keyId();
         RefusedRequestException refusal = null;
         HttpAnswer answer;
         try {
