@@ -173,30 +173,35 @@ public final class RedisConnection implements AutoCloseable {
      * The URI of the endpoint: the server itself, or, with Sentinels, the Sentinels and the master's
      * name; Lettuce then asks them where the master is at every (re)connection, so that a failover
      * moves the connection to the promoted replica. The builder's user and password are the data nodes' only
-     * ({@code build()} gives each Sentinel's URI the timeout alone), so each Sentinel gets the
-     * Sentinels' password of its own (docs/operations.md "Redis failover"); with a null one, Lettuce adds
-     * each Sentinel without a password.
+     * ({@code build()} gives each Sentinel's URI the timeout alone, and {@code withSsl} the TLS), so each Sentinel gets
+     * the Sentinels' user and password of their own (docs/operations.md "Redis failover"), or none.
      */
     static RedisURI uri(RedisEndpoint endpoint) {
         RedisURI.Builder uri;
         if (endpoint.usesSentinels()) {
-            RedisEndpoint.Sentinel first = endpoint.sentinels().getFirst();
-            String sentinelPassword = endpoint.sentinelPassword();
-            uri = RedisURI.Builder.sentinel(first.host(), first.port(), endpoint.sentinelMaster(), sentinelPassword);
-            for (RedisEndpoint.Sentinel sentinel : endpoint.sentinels().subList(1, endpoint.sentinels().size())) {
-                uri.withSentinel(sentinel.host(), sentinel.port(), sentinelPassword);
+            uri = RedisURI.builder().withSentinelMasterId(endpoint.sentinelMaster());
+            for (RedisEndpoint.Sentinel sentinel : endpoint.sentinels()) {
+                RedisURI.Builder sentinelUri = RedisURI.builder().withHost(sentinel.host()).withPort(sentinel.port());
+                uri.withSentinel(loggedIn(sentinelUri, endpoint.sentinelUsername(), endpoint.sentinelPassword()).build());
             }
         } else {
             uri = RedisURI.Builder.redis(endpoint.host(), endpoint.port());
         }
         uri.withDatabase(endpoint.db()).withSsl(endpoint.usesTls()).withTimeout(endpoint.timeout());
-        if (endpoint.username() != null) {
-            // AUTH <user> <password>; a user made with nopass takes any password, the empty one included
-            uri.withAuthentication(endpoint.username(), endpoint.password() == null ? "" : endpoint.password());
-        } else if (endpoint.password() != null) {
-            uri.withPassword(endpoint.password().toCharArray());
+        return loggedIn(uri, endpoint.username(), endpoint.password()).build();
+    }
+
+    /**
+     * {@code uri} logging in as {@code username} (AUTH &lt;user&gt; &lt;password&gt;; a user made with nopass takes any
+     * password, the empty one included), or as the default user with {@code password}, or not at all when both are null.
+     */
+    private static RedisURI.Builder loggedIn(RedisURI.Builder uri, String username, String password) {
+        if (username != null) {
+            uri.withAuthentication(username, password == null ? "" : password);
+        } else if (password != null) {
+            uri.withPassword(password.toCharArray());
         }
-        return uri.build();
+        return uri;
     }
 
     /**

@@ -12,8 +12,8 @@ import org.scrapycluster.common.settings.SettingsException;
 /**
  * Where Redis is and how to talk to it: the values of the {@code REDIS_HOST}, {@code REDIS_PORT},
  * {@code REDIS_DB}, {@code REDIS_USERNAME}, {@code REDIS_PASSWORD} and {@code REDIS_SOCKET_TIMEOUT} settings, plus TLS,
- * or, for a Sentinel-managed Redis, {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER} and
- * {@code REDIS_SENTINEL_PASSWORD} (docs/operations.md "Redis failover"), which then replace the host and port.
+ * or, for a Sentinel-managed Redis, {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER}, {@code REDIS_SENTINEL_USERNAME}
+ * and {@code REDIS_SENTINEL_PASSWORD} (docs/operations.md "Redis failover"), which then replace the host and port.
  *
  * @param host           host name or address
  * @param port           TCP port
@@ -24,11 +24,13 @@ import org.scrapycluster.common.settings.SettingsException;
  * @param timeout        connect timeout and command timeout
  * @param sentinels      the Sentinels to ask for the master; empty to connect to host and port
  * @param sentinelMaster the name the Sentinels monitor the master under; {@code null} without Sentinels
+ * @param sentinelUsername the Sentinels' ACL user to log in as, or {@code null} for their default user; {@code null}
+ *                       without Sentinels
  * @param sentinelPassword the Sentinels' own password, or {@code null} (or empty) for none; {@code null} without
  *                       Sentinels. Lettuce gives {@code password} to the data nodes only
  */
 public record RedisEndpoint(String host, int port, int db, String username, String password, RedisTls tls, Duration timeout,
-                            List<Sentinel> sentinels, String sentinelMaster, String sentinelPassword) {
+                            List<Sentinel> sentinels, String sentinelMaster, String sentinelUsername, String sentinelPassword) {
 
     /** One Sentinel's address. */
     public record Sentinel(String host, int port) {
@@ -97,12 +99,15 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
         if (sentinels.isEmpty() || sentinelPassword != null && sentinelPassword.isEmpty()) {
             sentinelPassword = null;
         }
+        if (sentinels.isEmpty() || sentinelUsername != null && sentinelUsername.isBlank()) {
+            sentinelUsername = null;
+        }
     }
 
     /** Sentinels that ask for the same password as the data nodes, as {@code REDIS_SENTINEL_PASSWORD}'s default says. */
     public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout,
                          List<Sentinel> sentinels, String sentinelMaster) {
-        this(host, port, db, null, password, tls ? RedisTls.JVM_TRUST : null, timeout, sentinels, sentinelMaster, password);
+        this(host, port, db, null, password, tls ? RedisTls.JVM_TRUST : null, timeout, sentinels, sentinelMaster, null, password);
     }
 
     /**
@@ -110,7 +115,7 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
      * JVM's trust store when {@code tls}.
      */
     public RedisEndpoint(String host, int port, int db, String password, boolean tls, Duration timeout) {
-        this(host, port, db, null, password, tls ? RedisTls.JVM_TRUST : null, timeout, List.of(), null, null);
+        this(host, port, db, null, password, tls ? RedisTls.JVM_TRUST : null, timeout, List.of(), null, null, null);
     }
 
     /** Whether to connect with TLS. */
@@ -127,8 +132,8 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
      * The endpoint a service's settings name: {@code REDIS_HOST}, {@code REDIS_PORT},
      * {@code REDIS_DB}, {@code REDIS_USERNAME}, {@code REDIS_PASSWORD}, {@code REDIS_TLS} and its files ({@link RedisTls}),
      * {@code REDIS_SOCKET_TIMEOUT} (seconds),
-     * {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER} and {@code REDIS_SENTINEL_PASSWORD} (null: the same as
-     * {@code REDIS_PASSWORD}, as Bitnami's redis chart sets its Sentinels; empty: none).
+     * {@code REDIS_SENTINELS}, {@code REDIS_SENTINEL_MASTER}, {@code REDIS_SENTINEL_USERNAME} and {@code REDIS_SENTINEL_PASSWORD}
+     * (null: the same as {@code REDIS_PASSWORD}, as Bitnami's redis chart sets its Sentinels; empty: none).
      *
      * @throws org.scrapycluster.common.settings.SettingsException naming the setting when a value is out of range
      */
@@ -140,7 +145,8 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
                     settings.getNullableString("REDIS_USERNAME"), password, RedisTls.from(settings),
                     settings.getSeconds("REDIS_SOCKET_TIMEOUT"),
                     settings.getStringList("REDIS_SENTINELS").stream().filter(s -> !s.isBlank()).map(Sentinel::parse).toList(),
-                    settings.getNullableString("REDIS_SENTINEL_MASTER"), sentinelPassword == null ? password : sentinelPassword);
+                    settings.getNullableString("REDIS_SENTINEL_MASTER"), settings.getNullableString("REDIS_SENTINEL_USERNAME"),
+                    sentinelPassword == null ? password : sentinelPassword);
         } catch (IllegalArgumentException e) {
             throw new SettingsException("The Redis settings of the " + settings.service() + " cannot be used: " + e.getMessage(), e);
         }
@@ -153,18 +159,20 @@ public record RedisEndpoint(String host, int port, int db, String username, Stri
 
     /** A copy using database {@code db}. */
     public RedisEndpoint withDb(int db) {
-        return new RedisEndpoint(host, port, db, username, password, tls, timeout, sentinels, sentinelMaster, sentinelPassword);
+        return new RedisEndpoint(host, port, db, username, password, tls, timeout, sentinels, sentinelMaster, sentinelUsername,
+                sentinelPassword);
     }
 
     /**
-     * {@code redis://[user@]host:port/db}, or {@code master <name> [(user <user>)] via redis://a:1,b:2/db}, never a
-     * password: for logs.
+     * {@code redis://[user@]host:port/db}, or {@code master <name> [(user <user>)] via redis://[sentinel user@]a:1,b:2/db},
+     * never a password: for logs.
      */
     @Override
     public String toString() {
         String scheme = usesTls() ? "rediss://" : "redis://";
         if (usesSentinels()) {
             return "master " + sentinelMaster + (username == null ? "" : " (user " + username + ")") + " via " + scheme
+                    + (sentinelUsername == null ? "" : sentinelUsername + "@")
                     + sentinels.stream().map(Sentinel::toString).collect(Collectors.joining(",")) + "/" + db;
         }
         return scheme + (username == null ? "" : username + "@") + host + ":" + port + "/" + db;

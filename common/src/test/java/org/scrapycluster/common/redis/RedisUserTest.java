@@ -66,7 +66,7 @@ class RedisUserTest {
                 Map.of("REDIS_SENTINELS", "s1.redis:26379", "REDIS_SENTINEL_MASTER", "main", "REDIS_USERNAME", USER), Map.of())));
         assertEquals("master main (user " + USER + ") via redis://s1.redis:26379/0", sentinels.toString());
         assertFalse(endpoint.toString().contains(PASSWORD));
-        assertNull(new RedisEndpoint("h", 1, 0, " ", "pw", null, Duration.ofSeconds(1), List.of(), null, null).username());
+        assertNull(new RedisEndpoint("h", 1, 0, " ", "pw", null, Duration.ofSeconds(1), List.of(), null, null, null).username());
     }
 
     /**

@@ -29,8 +29,8 @@ import ch.qos.logback.classic.Level;
 /**
  * Sentinels that ask for a password ({@code requirepass}), as Bitnami's redis chart in Sentinel mode sets them
  * ({@code auth.sentinel: true}): the connection gives each Sentinel {@code REDIS_SENTINEL_PASSWORD}, or by default
- * {@code REDIS_PASSWORD}, and fails at once, saying why, without one (docs/operations.md "Redis failover"); a master
- * name they do not monitor is said to be one.
+ * {@code REDIS_PASSWORD}, and fails at once, saying why, without one (docs/operations.md "Redis failover"); Sentinels
+ * with a user of their own are asked as {@code REDIS_SENTINEL_USERNAME}; a master name they do not monitor is said to be one.
  */
 class SentinelPasswordTest {
 
@@ -74,6 +74,23 @@ class SentinelPasswordTest {
                 // Lettuce may name the connection's end instead of the answer; the answer is then said by a later attempt
                 assertTrue(warnings.stream().anyMatch(line -> line.startsWith(prefix + "NOAUTH ")), "the warnings say why: " + warnings);
             }
+        }
+    }
+
+    /**
+     * Sentinels whose default user is off take REDIS_SENTINEL_USERNAME with its password; REDIS_USERNAME, the data nodes'
+     * user, is not theirs.
+     */
+    @Test
+    void sentinelsWithAUserOfTheirOwnAreAskedAsRedisSentinelUsername() {
+        try (EmbeddedRedis master = masterWithPassword("sentinel-user");
+             TestSentinel sentinel = TestSentinel.startWithUser(master.port(), "sc-sentinel", SENTINEL_PASSWORD, DATA_PASSWORD)) {
+            RedisEndpoint asUser = endpoint(sentinel, TestSentinel.MASTER_NAME, DATA_PASSWORD, SENTINEL_PASSWORD, "sc-sentinel");
+            assertTrue(asUser.toString().contains(" via redis://sc-sentinel@" + sentinel.address()), asUser.toString());
+            try (RedisConnection redis = RedisConnection.open(asUser)) {
+                assertWorks(redis);
+            }
+            Refusals.assertRefused(endpoint(sentinel, DATA_PASSWORD, SENTINEL_PASSWORD), "WRONGPASS", DATA_PASSWORD, SENTINEL_PASSWORD);
         }
     }
 
@@ -142,10 +159,19 @@ class SentinelPasswordTest {
     }
 
     private static RedisEndpoint endpoint(TestSentinel sentinel, String master, String password, String sentinelPassword) {
+        return endpoint(sentinel, master, password, sentinelPassword, null);
+    }
+
+    /** The endpoint the settings name, with REDIS_SENTINEL_USERNAME too unless {@code sentinelUser} is null. */
+    private static RedisEndpoint endpoint(TestSentinel sentinel, String master, String password, String sentinelPassword,
+            String sentinelUser) {
         Map<String, String> env = new LinkedHashMap<>(Map.of("REDIS_SENTINELS", sentinel.address(),
                 "REDIS_SENTINEL_MASTER", master, "REDIS_PASSWORD", password, "REDIS_SOCKET_TIMEOUT", "2"));
         if (sentinelPassword != null) {
             env.put("REDIS_SENTINEL_PASSWORD", sentinelPassword);
+        }
+        if (sentinelUser != null) {
+            env.put("REDIS_SENTINEL_USERNAME", sentinelUser);
         }
         return RedisEndpoint.from(Settings.load("crawler", new SettingsSources(null, env, Map.of())));
     }

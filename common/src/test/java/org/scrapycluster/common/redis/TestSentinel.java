@@ -16,7 +16,7 @@ import org.scrapycluster.embedded.FreePorts;
 
 /**
  * One real {@code redis-sentinel} (Debian's package) on 127.0.0.1 monitoring a master, with a password of its own
- * ({@code requirepass}, which Sentinel reads since Redis 6.2) or none. Stopped on close, or with the JVM.
+ * ({@code requirepass}, which Sentinel reads since Redis 6.2), a user of its own, or none. Stopped on close, or with the JVM.
  */
 final class TestSentinel implements AutoCloseable {
 
@@ -47,10 +47,20 @@ final class TestSentinel implements AutoCloseable {
                 "tls-auth-clients no", "tls-replication yes"));
     }
 
-    private static TestSentinel start(int masterPort, String requirepass, String masterPassword, List<String> tls) {
+    /**
+     * Starts a Sentinel whose default user is off and whose one user is {@code user} with {@code password} (Sentinel's ACL,
+     * since Redis 6.2), monitoring the master at 127.0.0.1:{@code masterPort}, which asks for {@code masterPassword}.
+     */
+    static TestSentinel startWithUser(int masterPort, String user, String password, String masterPassword) {
+        return start(masterPort, null, masterPassword, List.of("user default off", "user " + user + " on >" + password
+                + " allchannels +@all"));
+    }
+
+    /** {@code more}: lines of the Sentinel's configuration besides the monitor's, a TLS port's instead of a plain one. */
+    private static TestSentinel start(int masterPort, String requirepass, String masterPassword, List<String> more) {
         TestSentinel sentinel = new TestSentinel();
         try {
-            sentinel.run(masterPort, requirepass, masterPassword, tls);
+            sentinel.run(masterPort, requirepass, masterPassword, more);
             return sentinel;
         } catch (RuntimeException e) {
             sentinel.close();
@@ -63,11 +73,12 @@ final class TestSentinel implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    /** Runs it, on a TLS port only when {@code tls} (its TLS settings) is not empty. */
-    private void run(int masterPort, String requirepass, String masterPassword, List<String> tls) {
+    /** Runs it, on a TLS port only when {@code more} has TLS settings. */
+    private void run(int masterPort, String requirepass, String masterPassword, List<String> more) {
         Path dir = processes.dir();
-        List<String> lines = new ArrayList<>(tls);
-        lines.addAll(tls.isEmpty() ? List.of("port " + port) : List.of("port 0", "tls-port " + port));
+        List<String> lines = new ArrayList<>(more);
+        boolean tls = more.stream().anyMatch(line -> line.startsWith("tls-"));
+        lines.addAll(tls ? List.of("port 0", "tls-port " + port) : List.of("port " + port));
         lines.addAll(List.of(
                 "bind 127.0.0.1",
                 "dir " + dir,
