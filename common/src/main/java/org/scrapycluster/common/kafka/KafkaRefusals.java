@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import org.apache.kafka.common.errors.AuthenticationException;
+import org.scrapycluster.common.service.Causes;
 import org.slf4j.Logger;
 
 /**
@@ -33,16 +34,12 @@ public final class KafkaRefusals {
      * the cause that ended the handshake (the TLS alert, the certificate path that could not be built).
      */
     public static Optional<String> of(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof AuthenticationException refused) {
-                return Optional.of("Kafka refused the client's credentials: " + refused.getMessage() + deepestCause(refused)
-                        + " (KAFKA_CLIENT_PROPERTIES: security.protocol, ssl.*, sasl.*)");
-            }
-            if (cause.getCause() == cause) {
-                break;
-            }
-        }
-        return Optional.empty();
+        return Causes.first(failure, AuthenticationException.class).map(refused -> {
+            Throwable ending = Causes.innermost(refused);
+            return "Kafka refused the client's credentials: " + refused.getMessage()
+                    + (ending == refused ? "" : " (" + ending.getMessage() + ")")
+                    + " (KAFKA_CLIENT_PROPERTIES: security.protocol, ssl.*, sasl.*)";
+        });
     }
 
     /**
@@ -71,13 +68,5 @@ public final class KafkaRefusals {
             log.info("{} is taken by Kafka again", client);
             said = null;
         }
-    }
-
-    private static String deepestCause(Throwable refused) {
-        Throwable deepest = refused;
-        while (deepest.getCause() != null && deepest.getCause() != deepest) {
-            deepest = deepest.getCause();
-        }
-        return deepest == refused ? "" : " (" + deepest.getMessage() + ")";
     }
 }
