@@ -111,7 +111,11 @@ public final class LuaScript {
         }
     }
 
-    private static String sha1(String text) {
+    /**
+     * The SHA-1 of {@code text}'s UTF-8 bytes in lower-case hex, as Redis computes it for a script ({@code SCRIPT LOAD})
+     * and for any value ({@code redis.sha1hex}).
+     */
+    public static String sha1(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

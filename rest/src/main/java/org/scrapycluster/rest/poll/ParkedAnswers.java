@@ -1,10 +1,6 @@
 package org.scrapycluster.rest.poll;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Optional;
 
 import io.lettuce.core.RedisException;
@@ -101,20 +97,12 @@ public final class ParkedAnswers {
         }
         Long taken;
         try {
-            taken = TAKE.call(connection, ScriptOutputType.INTEGER, new String[] {key}, sha1(answer));
+            taken = TAKE.call(connection, ScriptOutputType.INTEGER, new String[] {key}, LuaScript.sha1(answer));
         } catch (RedisException e) {
             LOG.atWarn().addKeyValue("poll_id", pollId).addKeyValue("error", String.valueOf(e))
                     .log("Handed out a parked answer whose deletion failed; it may be handed out again");
             return Optional.of(answer);
         }
         return taken == 1 ? Optional.of(answer) : Optional.empty();
-    }
-
-    private static String sha1(String answer) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(answer.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("no SHA-1 in this JVM", e);
-        }
     }
 }
