@@ -4,10 +4,13 @@
 -- quiet), when it has pending requests again, or when its timeout key holds a time the server clock
 -- has reached: crawlers' hand-outs drop an expired crawl's requests (lib/member expired), which leaves
 -- it with nothing pending, and it is the expire job's to purge and announce as expired
--- (docs/redis-monitor.md "complete"). A retired crawl's timeout key is deleted (it is not announced as
--- expired later) and its announcement is filed in crawls:completed ([spiderid, appid, crawlid, pages], and the
--- crawl's start in epoch seconds when its accounting recorded one), where it waits until a monitor's Kafka takes
--- it, across monitor restarts. A quiet crawl listed in its spider's blacklist was stopped
+-- (docs/redis-monitor.md "complete"). A retired crawl whose expires is still ahead keeps its timeout key, so
+-- that the expire job announces it expired at that time, as the original announces every crawl with an
+-- expires, and purges what later seeds of it queued by then; its accounting is left saying nothing is
+-- pending, so that this purge reads no queue, and goes ARGV[8] seconds after the expiry. The announcement
+-- is filed in crawls:completed ([spiderid, appid, crawlid, pages], and the crawl's start in epoch seconds
+-- when its accounting recorded one), where it waits until a monitor's Kafka takes it, across monitor
+-- restarts. A quiet crawl listed in its spider's blacklist was stopped
 -- or expired (by a Python Redis monitor, whose stop leaves our accounting to be drained by hand-outs):
 -- it is forgotten as the stop job forgets one (lib/forget), not announced complete. Needs lib/clock,
 -- lib/errors and lib/forget. A crawl whose accounting cannot answer
@@ -58,7 +61,17 @@ end
 local recorded = unless_refused(redis.pcall('HMGET', KEYS[1], 'pages', 'started')) or {}
 local pages = tonumber(recorded[1] or '') or 0
 local started = tonumber(recorded[2] or '')
-redis.call('DEL', KEYS[1], KEYS[5])
+redis.call('DEL', KEYS[1])
+if expires == nil then
+  redis.call('DEL', KEYS[5])
+else
+  -- later seeds of the crawl count on this as on a new crawl's accounting (lib/accounting)
+  redis.call('HSET', KEYS[1], 'pending', 0)
+  local gone = math.floor(expires) + tonumber(ARGV[8])
+  if gone < 1e14 then -- written out whole; a later expires keeps it as long as its timeout key
+    redis.call('EXPIREAT', KEYS[1], string.format('%.0f', gone))
+  end
+end
 redis.pcall('SREM', KEYS[2], ARGV[1]) -- pcall: under the appid "queue" KEYS[2] may be a queue (lib/accounting)
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('SREM', KEYS[6], ARGV[2])

@@ -8,11 +8,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.queue.CrawlCounts;
 import org.scrapycluster.common.queue.CrawlRef;
+import org.scrapycluster.common.queue.QueueKey;
 import org.scrapycluster.embedded.EmbeddedStack;
 import org.scrapycluster.embedded.junit.SharedStack;
 
@@ -46,7 +48,8 @@ class CrawlCompletionTest {
 
             fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
                     && "c2".equals(answer.path("crawlid").asText()));
-            fixture.awaitGone(new CrawlRef(queues.spider(), appid, "c2").timeoutKey());
+            assertEquals(String.valueOf(OneMonitorTest.FAR), fixture.redis().sync().get(new CrawlRef(queues.spider(), appid, "c2").timeoutKey()),
+                    "a finished crawl keeps its timeout, for the expire job");
             List<OutboundAnswers.Received> whileLeased = receivedFor(fixture, QUIET.multipliedBy(2));
             assertTrue(completions(whileLeased, queues.spider(), "c1").isEmpty(), "c1 still has a leased request: " + whileLeased);
 
@@ -65,6 +68,32 @@ class CrawlCompletionTest {
             assertTrue(started >= seeded && started <= from, "started when its first request was queued: " + started);
             assertEquals(1, completions(after, queues.spider(), "c2").size(), "c2 is not announced again");
             assertTrue(new CrawlCounts(fixture.redis()).crawl(new CrawlRef(queues.spider(), appid, "c1")).isEmpty(), "retired");
+        }
+    }
+
+    /**
+     * As the original's expire job, which announces every crawl with an {@code expires} at that time, finished or not, and
+     * purges what the crawl queued by then: clients of the original wait for that announcement, which knows no
+     * {@code complete}.
+     */
+    @Test
+    void aCrawlFinishedBeforeItsExpiresIsAnnouncedExpiredAtThatTimeWithWhatLaterSeedsQueued(EmbeddedStack stack) {
+        try (MonitorFixture fixture = MonitorFixture.on(stack, "CRAWL_COMPLETE_QUIET_SECONDS", "1")) {
+            fixture.startMonitor();
+            QueueState queues = new QueueState(fixture.redis(), MonitorFixture.unique("spider"));
+            String appid = MonitorFixture.unique("app");
+            long expires = MonitorFixture.now() + 6;
+            queues.seed("a.com", queues.feedItem("https://a.com/", appid, "c1", 1, expires));
+            queues.ack(queues.handOut("a.com"), true);
+            fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
+                    && "c1".equals(answer.path("crawlid").asText()));
+
+            queues.seed("b.com", queues.feedItem("https://b.com/", appid, "c1", 1, 0));
+            JsonNode expired = fixture.answers().await(answer -> "expired".equals(answer.path("action").asText())
+                    && "c1".equals(answer.path("crawlid").asText()));
+            assertTrue(expired.path("server_time").asLong() >= expires, "expired before its time: " + expired);
+            assertEquals(1, expired.path("total_expired").asLong(), "the later seed is purged: " + expired);
+            assertEquals(0, fixture.redis().sync().zcard(new QueueKey(queues.spider(), "b.com").key()));
         }
     }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 import org.awaitility.Awaitility;
@@ -60,19 +61,30 @@ class CrawlRetirementTest {
     }
 
     @Test
-    void aCrawlWhoseTimeoutIsStillAheadIsRetiredAndItsTimeoutDeleted() {
+    void aCrawlWhoseTimeoutIsStillAheadIsRetiredAndKeepsItsTimeoutForTheExpireJob() {
         CrawlRef crawl = new CrawlRef(spider, "app", "finished");
         long before = serverTime().getEpochSecond();
-        enqueue(crawl, serverTime().getEpochSecond() + 3600);
+        long expires = before + 3600;
+        enqueue(crawl, expires);
         long started = startOf(crawl) / 1000;
         assertInstanceOf(HandOut.HandedOut.class, throttle.pop(queue, open));
 
         assertEquals(OptionalLong.of(0), counts.retireIfIdle(crawl, quietBound()));
-        assertEquals(0, redis.sync().exists(crawl.timeoutKey()), "a finished crawl is not announced as expired later");
+        assertEquals(Long.toString(expires), redis.sync().get(crawl.timeoutKey()), "announced as expired at its time, as in the original");
+        assertEquals(Map.of("pending", "0"), redis.sync().hgetall(crawl.accountingKey()),
+                "what is left of its accounting says nothing is pending, so that the expire job's purge reads no queue");
+        assertTrue(counts.trusted(crawl).orElseThrow().domains().isEmpty());
+        long gone = expires + CrawlCounts.FORGOTTEN_ACCOUNTING_TTL.toSeconds();
+        assertTrue(Math.abs(redis.sync().ttl(crawl.accountingKey()) - (gone - serverTime().getEpochSecond())) <= 2,
+                "kept until a day after the expiry, as a forgotten crawl's");
         assertNull(redis.sync().zscore(Keyspace.CRAWLS_ACTIVE, crawl.name()));
         assertTrue(started >= before);
         assertEquals(List.of("[\"" + spider + "\",\"app\",\"finished\",0," + started + "]"), completedEntries(crawl),
                 "filed with its start, the second its first request was counted");
+
+        enqueue(crawl, 0, "https://a.com/later");
+        assertEquals(1, counts.crawl(crawl).orElseThrow().pending(), "a later seed counts on it as on a new crawl's");
+        assertTrue(startOf(crawl) / 1000 >= started);
     }
 
     /** Written by its first filing, a crawl's start stays through later ones, and through a drain before its retirement. */

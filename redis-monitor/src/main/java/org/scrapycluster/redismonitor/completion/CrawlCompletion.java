@@ -47,8 +47,10 @@ import io.micrometer.core.instrument.MeterRegistry;
  * "complete"). An expired crawl (its timeout key holds a
  * time the server's clock has reached) is left to the expire job even when crawlers' hand-outs have
  * already dropped all its requests: it is announced {@code expired}, as the original announces it,
- * not {@code complete}. A retired crawl's timeout key is deleted: a finished crawl is not announced
- * as expired later (nor purged again, which without accounting would read every queue).
+ * not {@code complete}. A retired crawl whose {@code expires} is still ahead keeps its timeout key: at that time the
+ * expire job announces it {@code expired} too, as the original announces every crawl with an {@code expires}, and
+ * purges what later seeds of it queued; the accounting the retirement leaves says nothing is pending, so that this
+ * purge reads no queue.
  * The same script files the announcement in {@code crawls:completed}, which every check sends
  * first. An announcement leaves that list only once Kafka has taken it: one Kafka does not take, or
  * refuses, or whose send the monitor did not live to see the end of, stays there for the next check

@@ -20,7 +20,8 @@ import org.scrapycluster.common.queue.CrawlRef;
  * (a stopped crawl is not announced otherwise), each with its duration when the crawl's start is known: the
  * {@code start_time} of a {@code complete} announcement, else when the crawl table saw it start. A
  * crawl is listed as stopped once: its crawlid stays blacklisted, so a second stop of it (answered with
- * {@code total_purged} 0) ends nothing. Fed by the gateway's consumer of the outbound topic, read by the live view's
+ * {@code total_purged} 0) ends nothing; nor does the expiry of a crawl listed as complete that purged nothing (a
+ * crawl with an {@code expires} is announced expired at that time even when it finished before). Fed by the gateway's consumer of the outbound topic, read by the live view's
  * refresh: thread-safe.
  */
 final class CompletedCrawls implements Consumer<JsonNode> {
@@ -75,7 +76,9 @@ final class CompletedCrawls implements Consumer<JsonNode> {
             row.putNull("duration_seconds");
         }
         synchronized (completed) {
-            if (end.equals("stopped") && completed.stream().anyMatch(listed -> isStopOf(listed, crawl))) {
+            if (end.equals("stopped") && completed.stream().anyMatch(listed -> isEnd(listed, "stopped", crawl))
+                    || end.equals("expired") && row.get("total_purged").asLong() == 0
+                    && completed.stream().anyMatch(listed -> isEnd(listed, "complete", crawl))) {
                 return;
             }
             completed.addFirst(row);
@@ -94,8 +97,8 @@ final class CompletedCrawls implements Consumer<JsonNode> {
         return millis.isPresent() ? OptionalLong.of(millis.getAsLong() / 1000) : OptionalLong.empty();
     }
 
-    private static boolean isStopOf(ObjectNode row, CrawlRef crawl) {
-        return row.get("end").asText().equals("stopped") && row.get("spiderid").asText().equals(crawl.spiderId())
+    private static boolean isEnd(ObjectNode row, String end, CrawlRef crawl) {
+        return row.get("end").asText().equals(end) && row.get("spiderid").asText().equals(crawl.spiderId())
                 && row.get("appid").asText().equals(crawl.appid()) && row.get("crawlid").asText().equals(crawl.crawlid());
     }
 

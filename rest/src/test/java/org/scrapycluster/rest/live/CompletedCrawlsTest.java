@@ -73,6 +73,19 @@ class CompletedCrawlsTest {
         assertTrue(ended.rows().get(1).get("total_purged").isNull());
     }
 
+    /** A crawl with an {@code expires} is announced expired at that time, finished or not, as in the original. */
+    @Test
+    void theExpiryOfACompletedCrawlIsListedOnlyWhenItPurgedSomething() throws Exception {
+        ended.accept(complete("c1"));
+        ended.accept(expired("c1", 0));
+        assertEquals(1, ended.rows().size(), ended.rows().toString());
+
+        ended.accept(expired("c1", 3));
+        assertEquals("expired", ended.rows().get(0).get("end").asText(), "seeds sent after its completion were purged");
+        ended.accept(expired("c2", 0));
+        assertEquals("c2", ended.rows().get(0).get("crawlid").asText(), "a crawl not listed as complete ends by its expiry");
+    }
+
     @Test
     void otherAnswersAndStopOrExpiryAnswersWithoutACountAreNotCrawlEnds() throws Exception {
         ended.accept(JSON.readTree("""
@@ -102,6 +115,11 @@ class CompletedCrawlsTest {
     private static JsonNode stop(String crawlid, long purged) throws Exception {
         return JSON.readTree("{\"action\": \"stop\", \"spiderid\": \"link\", \"appid\": \"app1\", \"crawlid\": \"" + crawlid
                 + "\", \"total_purged\": " + purged + ", \"uuid\": \"u\", \"server_time\": 1795533100}");
+    }
+
+    private static JsonNode expired(String crawlid, long expired) throws Exception {
+        return JSON.readTree("{\"action\": \"expired\", \"spiderid\": \"link\", \"appid\": \"app1\", \"crawlid\": \"" + crawlid
+                + "\", \"total_expired\": " + expired + ", \"server_time\": 1795533200}");
     }
 
     private static JsonNode complete(String crawlid) throws Exception {
