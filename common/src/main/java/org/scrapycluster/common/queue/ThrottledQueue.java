@@ -55,6 +55,7 @@ public final class ThrottledQueue {
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript CUT_SHORT = LuaScript.load("cut_short");
     private static final LuaScript HAND_OUT_BEFORE = LuaScript.load("hand_out_before");
+    private static final LuaScript COUNT_FROM_FETCH = LuaScript.load("count_from_fetch", "clock");
 
     private final RedisConnection redis;
 
@@ -215,9 +216,28 @@ public final class ThrottledQueue {
      * the delay {@code keep} covers, is there for the next node's first request to be checked against.
      */
     public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec spec, Instant handedOut, Duration keep) {
-        BigDecimal before = BigDecimal.valueOf(handedOut.getEpochSecond()).add(BigDecimal.valueOf(handedOut.getNano() / 1_000 - 1, 6));
+        BigDecimal before = serverTime(handedOut).subtract(BigDecimal.valueOf(1, 6));
         return HAND_OUT_BEFORE.<String>run(redis, ScriptOutputType.VALUE, new String[] {spec.windowKey()}, before.toPlainString(),
                 Long.toString(Math.max(1, keep.toMillis()))).thenApply(newest -> Optional.ofNullable(newest).map(ThrottledQueue::instant));
+    }
+
+    /**
+     * Counts the hand-out made at {@code handedOut} under {@code spec} from now, when its request goes out after waiting
+     * for its host's robots.txt, instead of from the hand-out: the requests of a domain's first hand-outs would otherwise
+     * reach the server next to the next window's (docs/throttling.md, "Where the limit comes from").
+     *
+     * @return true when the request may go now; false when the window, counted so, holds more than its limit (hand-outs
+     *         made meanwhile went out at once): its entry is then removed, and the request is to be put back
+     */
+    public CompletableFuture<Boolean> countFromFetch(ThrottleSpec spec, Instant handedOut) {
+        return COUNT_FROM_FETCH.<Long>run(redis, ScriptOutputType.INTEGER, new String[] {spec.windowKey()},
+                serverTime(handedOut).toPlainString(), Double.toString(spec.windowSeconds()), Integer.toString(spec.limit()))
+                .thenApply(counted -> counted == 1L);
+    }
+
+    /** {@code at} as the Redis server's time text writes it, {@code "<seconds>.<microseconds>"}. */
+    private static BigDecimal serverTime(Instant at) {
+        return BigDecimal.valueOf(at.getEpochSecond()).add(BigDecimal.valueOf(at.getNano() / 1_000, 6));
     }
 
     private static HandOut read(QueueKey queue, List<Object> reply) {

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 
+import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -178,6 +179,49 @@ class ThrottledQueueTest {
         assertTrue(kept > 29_000 && kept <= 30_000, "kept for the delay asked: " + kept);
         throttle.handOutBefore(spec, first.at(), Duration.ofSeconds(3)).join();
         assertTrue(redis.sync().pttl(spec.windowKey()) > 29_000, "never shortened");
+    }
+
+    /**
+     * A request that waited for its host's robots.txt is counted in the window from its fetch: the domain's next hand-out
+     * waits a window from then, not from its hand-out.
+     */
+    @Test
+    void aHandOutCountedFromItsFetchHoldsTheNextBackAWindowFromThen() {
+        ThrottleSpec spec = spec(60, 2, false);
+        enqueueMany(3, "c1", 1);
+        HandOut.HandedOut waited = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        HandOut.HandedOut next = assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+
+        assertTrue(throttle.countFromFetch(spec, waited.at()).join(), "within the limit, it goes");
+        List<ScoredValue<String>> entries = redis.sync().zrangeWithScores(spec.windowKey(), 0, -1);
+        assertEquals(2, entries.size(), "moved, not added: " + entries);
+        assertEquals(seconds(next.at()), entries.getFirst().getScore(), "the later hand-out is now the window's oldest");
+        assertTrue(entries.getLast().getScore() > seconds(next.at()), "counted from now, after the later hand-out: " + entries);
+    }
+
+    /**
+     * Counted from its fetch, a request that waited while its window freed and filled again would be one more than the
+     * limit: its entry is taken out, and it is to be put back.
+     */
+    @Test
+    void aHandOutCountedFromItsFetchIsTakenOutWhenThatPutsTheWindowOverItsLimit() {
+        ThrottleSpec spec = spec(1, 1, false);
+        enqueueMany(2, "c1", 1);
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec));
+        String entry = redis.sync().zrange(spec.windowKey(), 0, -1).getFirst();
+        List<String> time = redis.sync().time();
+        Instant longAgo = Instant.ofEpochSecond(Long.parseLong(time.get(0)) - 2, Long.parseLong(time.get(1)) * 1_000);
+        redis.sync().zadd(spec.windowKey(), seconds(longAgo), entry); // handed out 2 s ago, and waiting since
+        assertInstanceOf(HandOut.HandedOut.class, handOut(spec), "the window freed, the next went out at once");
+
+        assertFalse(throttle.countFromFetch(spec, longAgo).join());
+        assertEquals(1, redis.sync().zcount(spec.windowKey(), Range.create(seconds(longAgo) + 1, Double.MAX_VALUE)),
+                "the window counts the one that went out only");
+    }
+
+    /** An instant as a window entry's score: its {@code "<s>.<us>"} text, as Redis parses it. */
+    private static double seconds(Instant at) {
+        return Double.parseDouble(at.getEpochSecond() + "." + String.format(Locale.ROOT, "%06d", at.getNano() / 1_000));
     }
 
     private static void assertWithinAMicrosecond(Instant expected, Instant actual) {

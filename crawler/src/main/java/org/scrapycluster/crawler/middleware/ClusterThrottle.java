@@ -25,6 +25,13 @@ public interface ClusterThrottle {
      */
     CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec throttle, Instant handedOut, Duration keep);
 
+    /**
+     * Counts the hand-out made at {@code handedOut} under {@code throttle} from now, its request going out after a wait:
+     * true when it may go, false when the window, counted so, is over its limit and it is to be put back
+     * ({@link ThrottledQueue#countFromFetch}).
+     */
+    CompletableFuture<Boolean> countFromFetch(ThrottleSpec throttle, Instant handedOut);
+
     /** The throttles {@code queue} hands out under. */
     static ClusterThrottle of(ThrottledQueue queue) {
         return new ClusterThrottle() {
@@ -36,6 +43,11 @@ public interface ClusterThrottle {
             @Override
             public CompletableFuture<Optional<Instant>> handOutBefore(ThrottleSpec throttle, Instant handedOut, Duration keep) {
                 return queue.handOutBefore(throttle, handedOut, keep);
+            }
+
+            @Override
+            public CompletableFuture<Boolean> countFromFetch(ThrottleSpec throttle, Instant handedOut) {
+                return queue.countFromFetch(throttle, handedOut);
             }
         };
     }

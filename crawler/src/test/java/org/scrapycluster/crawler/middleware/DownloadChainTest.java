@@ -274,10 +274,33 @@ class DownloadChainTest {
         assertEquals(Map.of("link:a.test", Duration.ofSeconds(6)), throttle.paused,
                 "a.test's spacing with its Crawl-delay (10 in 60 s, moderated), from the fetch; b.test, unmoderated, has none");
         assertInstanceOf(DownloadStep.Proceed.class, free.join().step());
+        assertEquals(List.of("link:b.test"), throttle.countedFromFetch, "b.test's hand-out is counted in its window from its fetch");
 
         throttle.paused.clear();
         assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://a.test/page", Map.of()), "a.test").step());
+        assertInstanceOf(DownloadStep.Proceed.class, run(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test").step());
         assertEquals(Map.of(), throttle.paused, "the file read, the request goes at its hand-out");
+        assertEquals(List.of("link:b.test"), throttle.countedFromFetch, "and counts from it");
+    }
+
+    /**
+     * A window without spacing lets a burst go at its start: hand-outs made while this request waited for its robots.txt
+     * may have gone out at once, and counted from its fetch the window is over its limit.
+     */
+    @Test
+    void aRequestThatWaitedForItsRobotsTxtWhileItsWindowFilledIsPutBack() {
+        AtomicReference<Instant> now = new AtomicReference<>(CLOCK.instant());
+        DownloadChain chain = chain(Map.of(), throttles(), now::get);
+        fetcher.answer("http://b.test/page", 200, HeaderMap.empty(), "<html></html>");
+        fetcher.hold("http://b.test/robots.txt");
+        CompletableFuture<DownloadChain.Passage> waiting = start(chain, CrawlRequest.get("http://b.test/page", Map.of()), "b.test");
+        throttle.withinLimit = false;
+
+        now.set(now.get().plusMillis(300));
+        fetcher.release("http://b.test/robots.txt", "User-agent: *\nDisallow: /private\n");
+
+        assertInstanceOf(DownloadStep.PutBack.class, waiting.join().step(), "returned to its queue as it came out, untried");
+        assertEquals(0, fetcher.asked("http://b.test/page"));
     }
 
     @Test
@@ -506,6 +529,15 @@ class DownloadChainTest {
         final List<String> asked = new ArrayList<>();
         final Map<String, Duration> kept = new HashMap<>();
         final Map<String, Duration> paused = new HashMap<>();
+        final List<String> countedFromFetch = new ArrayList<>();
+        /** Whether a hand-out counted from its fetch leaves its window within the limit. */
+        boolean withinLimit = true;
+
+        @Override
+        public CompletableFuture<Boolean> countFromFetch(ThrottleSpec spec, Instant handedOut) {
+            countedFromFetch.add(spec.throttleKey());
+            return CompletableFuture.completedFuture(withinLimit);
+        }
 
         @Override
         public CompletableFuture<Boolean> pause(ThrottleSpec spec, Duration pause) {
