@@ -136,7 +136,7 @@ final class PluginLoader {
 
     private static void requirePattern(String name, JobPlugin plugin, Settings settings) {
         try {
-            JobPattern.of(plugin);
+            JobPattern.check(plugin);
         } catch (JobPattern.Missing e) {
             throw settings.invalid("PLUGINS", "names " + name + ", whose pattern(), the glob of its job keys, " + e.getMessage());
         }
