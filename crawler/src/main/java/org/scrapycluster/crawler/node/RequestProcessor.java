@@ -270,6 +270,7 @@ public final class RequestProcessor {
                 return binaryResponse(download.lease(), request, result);
             }
             statusCounters.response(result.status()); // as the original counts it: before the spider, which may fail on it
+            metrics.page(result.body().length); // handed to the spider, whatever it makes of it (docs/operations.md)
             SpiderOutput output = OwnClassLoader.call(spider, () -> spider.parse(page));
             if (output == null) {
                 throw new SpiderFailure(spider.name(), request.url());
@@ -282,7 +283,6 @@ public final class RequestProcessor {
             extensionFailures.failed("spider " + spider.name(), e, "the page is dropped", Map.of("url", request.url()));
             return CompletableFuture.completedFuture(Outcome.DONE);
         }
-        metrics.page(result.body().length);
         List<CrawlRequest> children = urlLength.within(requests, request, download.lease().domain()).stream()
                 .map(child -> MetaPassthrough.inherit(request, child)).toList();
         CompletableFuture<?> filed = children.isEmpty() ? CompletableFuture.completedFuture(null)

@@ -207,9 +207,12 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
                 + "the page is dropped"), said);
     }
 
-    /** A response reaches the spider, and is counted by its status as the original counts it, even when the spider fails on it. */
+    /**
+     * A response reaches the spider, and is counted by its status as the original counts it, and among the pages handed to
+     * the spider ({@code crawler_pages_total}), even when the spider fails on it.
+     */
     @Test
-    void aResponseTheSpiderFailsOnIsCountedByItsStatus() {
+    void aResponseTheSpiderFailsOnIsCountedByItsStatusAndAsAPage() {
         answer("http://example.com/", 200, HeaderMap.of("Content-Type", "text/html"), "<p>page</p>", null);
 
         process(processor(Map.of(), failingSpider("failing", page -> new IllegalStateException("no title"))),
@@ -217,6 +220,7 @@ class RequestProcessorFailuresTest extends ScriptedProcessing {
         stats.flush();
 
         assertEquals(1, redis.sync().pfcount(Keyspace.CRAWLER_STATS.fill("host", spider, "200") + ":lifetime"));
+        assertEquals(1.0, registry.get("crawler.pages").counter().count());
     }
 
     /** A spider named {@code name} that throws what {@code failure} makes of each page, unchecked: an exception or an error. */
