@@ -48,7 +48,8 @@ class CrawlCompletionTest {
 
             fixture.answers().await(answer -> "complete".equals(answer.path("action").asText())
                     && "c2".equals(answer.path("crawlid").asText()));
-            assertEquals(String.valueOf(OneMonitorTest.FAR), fixture.redis().sync().get(new CrawlRef(queues.spider(), appid, "c2").timeoutKey()),
+            String timeout = new CrawlRef(queues.spider(), appid, "c2").timeoutKey();
+            assertEquals(String.valueOf(OneMonitorTest.FAR), fixture.redis().sync().get(timeout),
                     "a finished crawl keeps its timeout, for the expire job");
             List<OutboundAnswers.Received> whileLeased = receivedFor(fixture, QUIET.multipliedBy(2));
             assertTrue(completions(whileLeased, queues.spider(), "c1").isEmpty(), "c1 still has a leased request: " + whileLeased);

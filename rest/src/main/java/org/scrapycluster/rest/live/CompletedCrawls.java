@@ -21,8 +21,8 @@ import org.scrapycluster.common.queue.CrawlRef;
  * {@code start_time} of a {@code complete} announcement, else when the crawl table saw it start. A
  * crawl is listed as stopped once: its crawlid stays blacklisted, so a second stop of it (answered with
  * {@code total_purged} 0) ends nothing; nor does the expiry of a crawl listed as complete that purged nothing (a
- * crawl with an {@code expires} is announced expired at that time even when it finished before). Fed by the gateway's consumer of the outbound topic, read by the live view's
- * refresh: thread-safe.
+ * crawl with an {@code expires} is announced expired at that time even when it finished before). Fed by the gateway's
+ * consumer of the outbound topic, read by the live view's refresh: thread-safe.
  */
 final class CompletedCrawls implements Consumer<JsonNode> {
 
