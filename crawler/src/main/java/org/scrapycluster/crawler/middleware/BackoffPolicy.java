@@ -7,7 +7,9 @@ import java.util.Optional;
 /**
  * Back-off when a server says it is overwhelmed: a 429, or a 503 with {@code Retry-After}, pauses the
  * domain (cluster-wide, under its throttle key) for the time the server asks — {@code RETRY_AFTER_DEFAULT}
- * when a 429 does not say, at most {@code RETRY_AFTER_MAX} — and the request is retried.
+ * when a 429 does not say, at most {@code RETRY_AFTER_MAX} — and the request is retried. A {@code Retry-After} that
+ * asks for no wait says nothing ({@link RetryAfter}): a 429 with {@code Retry-After: 0} is paused for the default, and
+ * a 503 with it is a 503 without the header.
  *
  * @param enabled        {@code RETRY_AFTER_ENABLED}
  * @param defaultPause   {@code RETRY_AFTER_DEFAULT}

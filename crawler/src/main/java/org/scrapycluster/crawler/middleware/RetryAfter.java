@@ -15,7 +15,10 @@ import java.util.Optional;
 
 /**
  * Reads a {@code Retry-After} header (RFC 9110 §10.2.3): a number of seconds, or an HTTP date, which
- * becomes the time left until it. A date in the past is zero; anything else unreadable is empty. A date is read in
+ * becomes the time left until it. A header that asks for no wait ({@code 0}, or a date not after now: a server whose
+ * clock is behind ours) is empty, as one that is unreadable: a pause of nothing would have every retry sent at the
+ * throttle's full rate to a server that said it is overwhelmed, so the status's own rule applies instead
+ * (docs/throttling.md, "Servers asking for a pause"). A date is read in
  * any of the three forms RFC 9110 §5.6.7 has recipients accept ({@code Sun, 06 Nov 1994 08:49:37 GMT}, the obsolete
  * {@code Sunday, 06-Nov-94 08:49:37 GMT} and {@code Sun Nov  6 08:49:37 1994}), its weekday not checked: a server that
  * names the wrong day still means the date.
@@ -33,12 +36,15 @@ public final class RetryAfter {
     private RetryAfter() {
     }
 
-    /** How long the server asks to wait, judged at {@code now}. */
+    /** How long the server asks to wait, judged at {@code now}; empty when it asks for no wait or cannot be read. */
     public static Optional<Duration> parse(String header, Instant now) {
         if (header == null) {
             return Optional.empty();
         }
-        String value = header.strip();
+        return asked(header.strip(), now).filter(Duration::isPositive);
+    }
+
+    private static Optional<Duration> asked(String value, Instant now) {
         if (!value.isEmpty() && value.chars().allMatch(Character::isDigit)) {
             try {
                 return Optional.of(Duration.ofSeconds(Long.parseLong(value)));
@@ -46,10 +52,7 @@ public final class RetryAfter {
                 return Optional.of(Duration.ofSeconds(Long.MAX_VALUE / 1_000_000_000L));
             }
         }
-        return httpDate(value).map(until -> {
-            Duration left = Duration.between(now, until);
-            return left.isNegative() ? Duration.ZERO : left;
-        });
+        return httpDate(value).map(until -> Duration.between(now, until));
     }
 
     private static Optional<Instant> httpDate(String value) {
