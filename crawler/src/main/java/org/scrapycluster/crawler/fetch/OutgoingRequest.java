@@ -1,8 +1,9 @@
 package org.scrapycluster.crawler.fetch;
 
-import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
+import org.scrapycluster.common.http.HeaderValue;
 import org.scrapycluster.common.url.InvalidUrlException;
 import org.scrapycluster.common.url.UrlEscaper;
 import org.scrapycluster.common.url.UrlParts;
@@ -118,12 +119,9 @@ record OutgoingRequest(FetchRequest request, String url, HostKey key, String tar
     }
 
     private static void requireHeaderValue(String name, String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\r' || c == '\n' || c == 0) {
-                throw new IllegalArgumentException("header " + name + " has a character HTTP cannot carry: "
-                        + String.format(Locale.ROOT, "U+%04X", (int) c));
-            }
+        Optional<String> why = HeaderValue.whyNot(value);
+        if (why.isPresent()) {
+            throw new IllegalArgumentException("header " + name + " has a character HTTP cannot carry: " + why.get());
         }
     }
 }
