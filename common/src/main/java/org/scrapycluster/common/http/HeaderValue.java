@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * Whether a string can be sent as an HTTP header value. A carriage return or a line feed would end the header's line
  * and start another, a header nobody asked for, and a NUL is refused by servers; so the crawler sends no request
- * holding one.
+ * holding one, and the Kafka monitor refuses at intake a request whose {@code cookie} or {@code useragent}, sent as
+ * headers, holds one: accepted, it could never be fetched (docs/api.md, "Rules every request follows").
  */
 public final class HeaderValue {
 

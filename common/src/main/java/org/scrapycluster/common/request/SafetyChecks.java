@@ -13,6 +13,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.google.re2j.PatternSyntaxException;
 import org.scrapycluster.common.cache.ProcessCaches;
 import org.scrapycluster.common.domain.UrlHost;
+import org.scrapycluster.common.http.HeaderValue;
 import org.scrapycluster.common.json.UnicodeText;
 import org.scrapycluster.common.net.Port;
 import org.scrapycluster.common.settings.Settings;
@@ -41,12 +42,15 @@ import org.scrapycluster.common.settings.Settings;
  *       so that compiling a request's regexes cannot hold a service for seconds (docs/api.md, "Rules every request follows").</li>
  * </ul>
  *
- * <p>Two rules hold whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
+ * <p>Three rules hold whatever is turned off: a crawl request's (one with a {@code url}) {@code spiderid}
  * must be a non-empty name without {@code :}, since it is the first part of the queue key
- * {@code <spiderid>:<domain>:queue}, which every process splits at its first {@code :}; and the ids
+ * {@code <spiderid>:<domain>:queue}, which every process splits at its first {@code :}; the ids
  * (and a {@code domain}) and the {@code url} must be Unicode text ({@link UnicodeText#whyNot}): half of a
  * surrogate pair would reach Redis as {@code ?}, in the keys of another id, the {@code uuid} of an answer as
- * another uuid, and a URL as another URL (a path's {@code ?} starts a query) than the one fingerprinted.
+ * another uuid, and a URL as another URL (a path's {@code ?} starts a query) than the one fingerprinted; and the
+ * {@code cookie} and {@code useragent}, which the crawler sends as headers, must be text a header can carry
+ * ({@link HeaderValue#whyNot}): the crawler refuses to send a line break in a header, so such a request, accepted, would
+ * never be fetched, and no one told.
  *
  * <p>The checks look at top-level fields by these names whatever the schema, so a plugin's schema
  * with the same fields gets the same protection.
@@ -67,6 +71,8 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
     /** The ids that become parts of Redis keys (the {@code uuid} is a key's value). */
     private static final Set<String> KEY_PARTS = Set.of("appid", "crawlid", "spiderid", "domain");
     private static final List<String> REGEX_LISTS = List.of("allow_regex", "deny_regex");
+    /** The fields the crawler sends as headers: {@code Cookie} and {@code User-Agent}. */
+    private static final List<String> HEADER_FIELDS = List.of("cookie", "useragent");
     private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
     private static final Pattern PORT_THEN_PATH = Pattern.compile("^[0-9]+(?:[/?#].*)?$", Pattern.DOTALL);
     private static final int MAX_QUOTED_LENGTH = 60;
@@ -134,6 +140,7 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
         if (httpUrls && url != null && url.isTextual() && urlNotUnicode.isEmpty()) {
             checkUrl(url.asText(), violations);
         }
+        checkHeaderFields(request, violations); // whatever is turned off
         if (linearRegexes) {
             checkRegexes(request, violations);
         }
@@ -167,6 +174,16 @@ public record SafetyChecks(boolean idsWithoutColons, boolean httpUrls, boolean l
             }
         } catch (IllegalArgumentException e) {
             violations.add(noHost(text));
+        }
+    }
+
+    private static void checkHeaderFields(JsonNode request, List<Violation> violations) {
+        for (String field : HEADER_FIELDS) {
+            JsonNode value = request.get(field);
+            if (value != null && value.isTextual()) {
+                HeaderValue.whyNot(value.asText()).ifPresent(why -> violations.add(new Violation(field,
+                        "has a character an HTTP header cannot carry, so the page could never be fetched: " + why)));
+            }
         }
     }
 

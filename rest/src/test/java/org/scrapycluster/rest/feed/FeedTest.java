@@ -224,6 +224,18 @@ class FeedTest {
         assertEquals(answerToQuestionMark, redis.sync().get("rest:poll:?"), "neither taken nor overwritten");
     }
 
+    /** A cookie the crawler could not send as a header is refused here with its character, not sent to be lost. */
+    @Test
+    void aCookieWithALineBreakIsRefusedAndNotSent() {
+        double sent = gateway.counter("rest.feed", "outcome", "sent");
+        GatewayClient.Reply fed = gateway.client().postJson("/feed", "{\"url\": \"http://127.0.0.1:8080/inj1\", \"appid\": \"testapp\", "
+                + "\"crawlid\": \"inj1\", \"cookie\": \"a=1\\r\\nX-Injected: yes\"}");
+        assertEquals(400, fed.status(), fed.body());
+        assertEquals("Does not match the scraper schema: cookie: has a character an HTTP header cannot carry, so the page could never be "
+                + "fetched: U+000D at character 4", fed.json().get("error").get("cause").asText());
+        assertEquals(sent, gateway.counter("rest.feed", "outcome", "sent"));
+    }
+
     @Test
     void aCrawlRequestIsSentAsGivenAnsweredWithNullDataAndLoggedWithoutItsCookie() throws Exception {
         double before = gateway.counter("rest.feed", "outcome", "sent");
