@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.scrapycluster.common.net.Port;
 
@@ -21,12 +22,18 @@ public final class Settings {
     private final Map<String, Layer> layers;
     /** The names whose value was last set under a service's prefix, as it was written ({@code kafka-monitor.PLUGINS}). */
     private final Map<String, String> setAs;
+    /** The entries of map settings that a layer above the defaults wrote, by setting. */
+    private final Map<String, Set<String>> writtenEntries;
 
-    Settings(SettingsSchema schema, Map<String, Object> values, Map<String, Layer> layers, Map<String, String> setAs) {
+    Settings(SettingsSchema schema, Map<String, Object> values, Map<String, Layer> layers, Map<String, String> setAs,
+            Map<String, Set<String>> writtenEntries) {
         this.schema = schema;
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         this.layers = Map.copyOf(layers);
         this.setAs = Map.copyOf(setAs);
+        Map<String, Set<String>> written = new LinkedHashMap<>();
+        writtenEntries.forEach((name, entries) -> written.put(name, Set.copyOf(entries)));
+        this.writtenEntries = Map.copyOf(written);
     }
 
     /** Loads {@code service}'s settings: its defaults, then {@code sources}. */
@@ -89,12 +96,15 @@ public final class Settings {
         Map<String, Object> newValues = new LinkedHashMap<>(values);
         Map<String, Layer> newLayers = new LinkedHashMap<>(layers);
         Map<String, String> newSetAs = new LinkedHashMap<>(setAs);
+        Map<String, Set<String>> newWritten = new LinkedHashMap<>(writtenEntries);
         overrides.forEach((name, value) -> schema.find(name).ifPresent(declaration -> {
-            newValues.put(name, SettingsLoader.convert(declaration, value, Layer.LAUNCHER, null));
+            Object converted = SettingsLoader.convert(declaration, value, Layer.LAUNCHER, null);
+            newValues.put(name, converted);
             newLayers.put(name, Layer.LAUNCHER);
             newSetAs.remove(name);
+            newWritten.put(name, SettingsLoader.entriesOf(converted));
         }));
-        return new Settings(schema, newValues, newLayers, newSetAs);
+        return new Settings(schema, newValues, newLayers, newSetAs, newWritten);
     }
 
     /** The value as stored: String, Integer, Long, Double, Boolean, List, Map, or null. */
@@ -177,6 +187,15 @@ public final class Settings {
     @SuppressWarnings("unchecked")
     public Map<String, Object> getMap(String name) {
         return (Map<String, Object>) required(name, SettingType.MAP);
+    }
+
+    /**
+     * True when {@code entry} of the map setting {@code name} is one of its declared default's that no layer above the
+     * defaults wrote: an entry written for the same extension under another of its names replaces it (docs/extending.md,
+     * "How an extension is loaded").
+     */
+    public boolean isDefaultEntry(String name, String entry) {
+        return getMap(name).containsKey(entry) && !writtenEntries.getOrDefault(name, Set.of()).contains(entry);
     }
 
     /**

@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,14 +49,14 @@ final class SettingsLoader {
         Map<String, Settings> result = new LinkedHashMap<>();
         schemas.forEach((service, schema) -> {
             Map<String, Object> values = new LinkedHashMap<>();
-            Applied applied = new Applied(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+            Applied applied = new Applied(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
             schema.declarations().forEach(d -> applied.values().put(d.name(), d.defaultValue()));
             String fileName = String.valueOf(sources.overrideFile());
             forService(file, service).forEach(entry -> apply(schema, entry, Layer.FILE, fileName, applied));
             environment(sources.environment())
                     .forEach((name, value) -> apply(schema, new Entry(name, name, value), Layer.ENVIRONMENT, null, applied));
             forService(sources.commandLine(), service).forEach(entry -> apply(schema, entry, Layer.COMMAND_LINE, null, applied));
-            result.put(service, new Settings(schema, applied.values(), applied.layers(), applied.setAs()));
+            result.put(service, new Settings(schema, applied.values(), applied.layers(), applied.setAs(), applied.written()));
         });
         return new SettingsGroup(result);
     }
@@ -85,6 +87,7 @@ final class SettingsLoader {
         schema.find(entry.name()).ifPresent(declaration -> {
             Object converted = convert(declaration, entry.written(), entry.value(), layer, fileName);
             applied.values().put(entry.name(), merge(applied.values().get(entry.name()), converted));
+            applied.written().computeIfAbsent(entry.name(), name -> new LinkedHashSet<>()).addAll(entriesOf(converted));
             applied.layers().put(entry.name(), layer);
             if (entry.written().equals(entry.name())) {
                 applied.setAs().remove(entry.name());
@@ -94,8 +97,21 @@ final class SettingsLoader {
         });
     }
 
-    /** One service's values as the layers are applied, the layer each came from last, and the name it was set as. */
-    private record Applied(Map<String, Object> values, Map<String, Layer> layers, Map<String, String> setAs) {
+    /**
+     * One service's values as the layers are applied, the layer each came from last, the name it was set as, and the entries
+     * of its map settings written above the defaults.
+     */
+    private record Applied(Map<String, Object> values, Map<String, Layer> layers, Map<String, String> setAs,
+            Map<String, Set<String>> written) {
+    }
+
+    /** The entries {@code value} writes when it is a map, by name; none otherwise. */
+    static Set<String> entriesOf(Object value) {
+        Set<String> entries = new LinkedHashSet<>();
+        if (value instanceof Map<?, ?> map) {
+            map.keySet().forEach(key -> entries.add(String.valueOf(key)));
+        }
+        return entries;
     }
 
     /** A value one layer sets: the name as the layer wrote it ({@code kafka-monitor.PLUGINS}), and the setting's. */

@@ -107,6 +107,20 @@ class SettingsLayersTest {
         assertEquals(90, both.getInt("SCHEDULER_QUEUE_TIMEOUT"), "the real name wins over the alias");
     }
 
+    /** What an entry the user writes for a built-in under another of its names replaces (docs/extending.md). */
+    @Test
+    void anEntryOfAMapIsTheDefaultsUntilALayerAboveWritesIt() throws IOException {
+        Path file = write("PLUGINS: {plugins.stats_handler.StatsHandler: 300}\n");
+        Settings settings = Settings.load("kafka-monitor", new SettingsSources(file, Map.of(), Map.of("PLUGINS", "{ActionHandler: null}")));
+
+        assertTrue(settings.isDefaultEntry("PLUGINS", "plugins.action_handler.ActionHandler"));
+        assertFalse(settings.isDefaultEntry("PLUGINS", "plugins.stats_handler.StatsHandler"), "written again, at its default rank");
+        assertFalse(settings.isDefaultEntry("PLUGINS", "ActionHandler"));
+        assertFalse(settings.isDefaultEntry("PLUGINS", "not.an.Entry"));
+        Settings launched = settings.withLauncherValues(Map.of("PLUGINS", Map.of("plugins.action_handler.ActionHandler", 200)));
+        assertFalse(launched.isDefaultEntry("PLUGINS", "plugins.action_handler.ActionHandler"), "the launcher's map replaces the defaults");
+    }
+
     @Test
     void mapsMergeOneLevelDeepAndKeepNullInnerValues() throws IOException {
         Path file = write("""
