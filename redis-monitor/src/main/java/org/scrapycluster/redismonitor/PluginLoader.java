@@ -2,16 +2,14 @@ package org.scrapycluster.redismonitor;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 import org.scrapycluster.common.extension.ExtensionCloser;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.extension.ListedNames;
+import org.scrapycluster.common.extension.PlacedEntry;
 import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
@@ -26,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * Reads the {@code PLUGINS} setting (docs/redis-monitor.md): the original's names for the built-in
  * plugins ({@code plugins.info_monitor.InfoMonitor} …) or the name or class name of a
  * {@link JobPluginFactory}, found by {@link ExtensionLoader} on the class path or in the plugin folders,
- * each with its rank. A null rank
+ * each with its rank, read as {@link ExtensionLoader#placed} reads it. A null rank
  * disables a plugin; two plugins with one rank, a rank that is not a whole number and a name that
- * is neither are refused with a message naming the setting. {@link #resolve} checks all of that
+ * is neither (a null entry's too) are refused with a message naming the setting. {@link #resolve} checks all of that
  * when the service is built; {@link #build} makes the plugins once Redis is connected.
  */
 final class PluginLoader {
@@ -59,21 +57,9 @@ final class PluginLoader {
     static List<PluginSpec> resolve(Settings settings) {
         ExtensionLoader<JobPluginFactory> loader = ExtensionLoader.of(JobPluginFactory.class, "Redis monitor plugins", settings);
         List<PluginSpec> specs = new ArrayList<>();
-        Map<Long, String> byRank = new HashMap<>();
-        settings.getMap("PLUGINS").forEach((name, rank) -> {
-            if (rank == null) {
-                return;
-            }
-            long value = settings.getPlace("PLUGINS", name, rank, "rank");
-            Function<PluginContext, JobPlugin> builder = builder(loader, name); // first: a name of another service's plugin says so
-            String other = byRank.putIfAbsent(value, name);
-            if (other != null) {
-                throw settings.invalid("PLUGINS", "gives the rank " + value + " to both " + other + " and " + name
-                        + "; each plugin needs a rank of its own");
-            }
-            specs.add(new PluginSpec(name, value, builder));
-        });
-        specs.sort(Comparator.comparingLong(PluginSpec::rank));
+        for (PlacedEntry entry : loader.placed("PLUGINS", "rank")) {
+            specs.add(new PluginSpec(entry.name(), entry.place(), builder(loader, entry.name())));
+        }
         return List.copyOf(specs);
     }
 

@@ -37,6 +37,17 @@ class PluginLoaderTest {
     }
 
     @Test
+    void aBuiltInIsDisabledOrReRankedByItsFactorysClassAndANullEntryThatMatchesNothingIsRefused() {
+        String info = BuiltInPlugins.Info.class.getName();
+        assertEquals(List.of("plugins.stop_monitor.StopMonitor", "plugins.expire_monitor.ExpireMonitor",
+                "plugins.stats_monitor.StatsMonitor", "plugins.zookeeper_monitor.ZookeeperMonitor"),
+                names(plugins("{" + info + ": null}")));
+        assertEquals(List.of("plugins.stop_monitor.StopMonitor", "plugins.expire_monitor.ExpireMonitor", info,
+                "plugins.stats_monitor.StatsMonitor", "plugins.zookeeper_monitor.ZookeeperMonitor"), names(plugins("{" + info + ": 350}")));
+        assertRefused("{InfoMonitr: null}", "names 'InfoMonitr', but there are no Redis monitor plugins of that name; there are: ");
+    }
+
+    @Test
     void aRankWrittenWithASignIsTheNumber() {
         assertEquals(List.of(50L, 100L, 200L, 400L, 500L), PluginLoader.resolve(settings("{plugins.expire_monitor.ExpireMonitor: +50}"))
                 .stream().map(PluginLoader.PluginSpec::rank).toList());

@@ -7,13 +7,12 @@ import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.scrapycluster.api.Extension;
@@ -33,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * class it needs) is then left out with a warning naming its class and jar, unless the name matches nothing, when the
  * error names it too. A setting that lists several ({@code ITEM_PIPELINES}, {@code LINK_FILTERS},
  * {@code DOWNLOADER_MIDDLEWARES}) maps names to orders, as the original's plugin dictionaries do: ascending order, a
- * null order removes an entry. An unknown name, two entries with one order, two extensions of one kind with one name,
- * and one extension class in two jars are start-up errors. One log line per kind says what was loaded, once in the
- * process: a start that checks its settings first, and several crawler nodes in one {@code standalone}, load the same
- * extensions again.
+ * null order removes an entry ({@link PlacedEntries}). An unknown name, null entry or not, two entries with one order,
+ * two extensions of one kind with one name, and one extension class in two jars are start-up errors. One log line per
+ * kind says what was loaded, once in the process: a start that checks its settings first, and several crawler nodes in
+ * one {@code standalone}, load the same extensions again.
  *
  * @param <T> the kind
  */
@@ -52,14 +51,17 @@ public final class ExtensionLoader<T extends Extension> {
     private final String kindName;
     private final Settings settings;
     private final ClassLoader classLoader;
+    /** The built-ins by the original's module paths, which the settings may name them by. */
+    private final Map<String, Class<? extends T>> originalNames;
     private final Set<String> warned = new HashSet<>();
     private List<ListedProvider<T>> listed;
 
-    private ExtensionLoader(Class<T> kind, String kindName, Settings settings, ClassLoader classLoader) {
+    private ExtensionLoader(Class<T> kind, String kindName, Settings settings, Map<String, Class<? extends T>> originalNames) {
         this.kind = kind;
         this.kindName = kindName;
         this.settings = settings;
-        this.classLoader = classLoader;
+        this.classLoader = PluginFolders.classLoader(settings);
+        this.originalNames = Map.copyOf(originalNames);
     }
 
     /**
@@ -68,7 +70,16 @@ public final class ExtensionLoader<T extends Extension> {
      * @param kindName what the kind is called in messages, plural ("item pipelines")
      */
     public static <T extends Extension> ExtensionLoader<T> of(Class<T> kind, String kindName, Settings settings) {
-        return new ExtensionLoader<>(kind, kindName, settings, PluginFolders.classLoader(settings));
+        return of(kind, kindName, settings, Map.of());
+    }
+
+    /**
+     * The loader of {@code kind} for a service whose settings may also name its built-ins by the original's module paths
+     * ({@code plugins.action_handler.ActionHandler}), as {@code originalNames} maps them to their classes.
+     */
+    public static <T extends Extension> ExtensionLoader<T> of(Class<T> kind, String kindName, Settings settings,
+            Map<String, Class<? extends T>> originalNames) {
+        return new ExtensionLoader<>(kind, kindName, settings, originalNames);
     }
 
     /**
@@ -189,7 +200,7 @@ public final class ExtensionLoader<T extends Extension> {
      * @throws SettingsException when there is none of that name, listing those there are
      */
     public T named(String setting, String name) {
-        T extension = configured(setting, name, resolve(setting, name));
+        T extension = instance(setting, name);
         String source = FoundExtension.sourceOf(extension.getClass());
         if (TOLD.first("Loaded " + kindName + ": " + setting + "=" + extension.name() + " from " + source)) {
             LOG.atInfo().addKeyValue("setting", setting).addKeyValue("name", extension.name()).addKeyValue("source", source)
@@ -201,31 +212,14 @@ public final class ExtensionLoader<T extends Extension> {
     /**
      * The extensions the map setting {@code setting} names, in ascending order, configured.
      *
-     * @throws SettingsException when a name is unknown, an order is not a whole number, or two entries have one order
+     * @throws SettingsException as {@link #placed} does, or when one cannot be built or configured
      */
     public List<T> ordered(String setting) {
-        record Entry<E>(String name, long order, E extension) {
-        }
-        List<Entry<T>> entries = new ArrayList<>();
-        Map<Long, String> orders = new HashMap<>();
-        for (Map.Entry<String, Object> listed : settings.getMap(setting).entrySet()) {
-            if (listed.getValue() == null) {
-                continue;
-            }
-            String name = listed.getKey();
-            long order = settings.getPlace(setting, name, listed.getValue(), "order");
-            String earlier = orders.putIfAbsent(order, name);
-            if (earlier != null) {
-                throw settings.invalid(setting, "gives the order " + order + " to both " + earlier + " and " + name
-                        + "; every entry needs an order of its own");
-            }
-            entries.add(new Entry<>(name, order, resolve(setting, name)));
-        }
-        entries.sort(Comparator.comparingLong(Entry::order));
+        List<PlacedEntry> entries = placed(setting, "order");
         List<T> loaded = new ArrayList<>();
         try {
-            for (Entry<T> entry : entries) {
-                loaded.add(configured(setting, entry.name(), entry.extension()));
+            for (PlacedEntry entry : entries) {
+                loaded.add(instance(setting, entry.name()));
             }
         } catch (RuntimeException e) {
             // those configured before it may hold what they opened: they are closed, as a stop closes them
@@ -233,11 +227,23 @@ public final class ExtensionLoader<T extends Extension> {
                     loaded.stream().filter(AutoCloseable.class::isInstance).map(AutoCloseable.class::cast).toList(), CLOSE_WAIT);
             throw e;
         }
-        String listing = entries.stream().map(entry -> entry.name() + "(" + entry.order() + ")").collect(Collectors.joining(", "));
+        String listing = entries.stream().map(entry -> entry.name() + "(" + entry.place() + ")").collect(Collectors.joining(", "));
         if (TOLD.first("Loaded " + kindName + ": " + setting + "=" + listing)) {
             LOG.atInfo().addKeyValue("setting", setting).addKeyValue("loaded", listing).log("Loaded " + kindName);
         }
         return List.copyOf(loaded);
+    }
+
+    /**
+     * The entries of the map setting {@code setting} that stand, in ascending place, not yet built ({@link PlacedEntries}):
+     * for {@link #ordered}, and for a setting whose caller builds and ranks its entries itself (a monitor's plugins).
+     *
+     * @param noun what a place is called in errors, "order" or "rank"
+     * @throws SettingsException when a name, null entry or not, matches no extension, two entries written above the
+     *         defaults name one extension, a place is not a whole number, or two entries have one place
+     */
+    public List<PlacedEntry> placed(String setting, String noun) {
+        return PlacedEntries.of(settings, setting, noun, name -> target(setting, name).className());
     }
 
     /**
@@ -247,38 +253,40 @@ public final class ExtensionLoader<T extends Extension> {
      * @throws SettingsException when there is none of that name or class
      */
     public T instance(String setting, String nameOrClass) {
-        return configured(setting, nameOrClass, resolve(setting, nameOrClass));
+        return configured(setting, nameOrClass, target(setting, nameOrClass).instance().get());
     }
 
     /**
-     * The extension {@code setting} names by {@code name}, not configured. A provider listed under that class name is
-     * built alone, and its failure is the setting's; otherwise every provider is built to read its name ({@link #byName}).
+     * An extension a setting names: its class, and how to claim an instance of it, not configured (which builds it when
+     * it is not built yet, and fails when it cannot be).
      */
-    private T resolve(String setting, String name) {
+    private record Target<E>(String className, Supplier<E> instance) {
+    }
+
+    /**
+     * What {@code setting} names by {@code name}. A built-in's module path in the original stands for its class. A
+     * provider listed under that class name is built alone, when claimed, and its failure is the setting's; otherwise
+     * every provider is built to read its name ({@link #byName}).
+     *
+     * @throws SettingsException when {@code name} matches no extension of this kind
+     */
+    private Target<T> target(String setting, String name) {
+        Class<? extends T> original = originalNames.get(name);
+        String meant = original == null ? name : original.getName();
         for (ListedProvider<T> provider : listed()) {
-            if (provider.className().equals(name)) {
-                try {
-                    requireUsable(provider.instance());
-                    return provider.claim();
-                } catch (SettingsException e) {
-                    throw settings.invalid(setting, "names " + name + ", which cannot be used: " + e.getMessage(),
-                            e.getCause() == null ? e : e.getCause());
-                }
+            if (provider.className().equals(meant)) {
+                return new Target<>(meant, () -> usable(setting, name, provider));
             }
         }
-        Class<?> unlisted = name.contains(".") ? unlistedClass(setting, name) : null;
+        Class<?> unlisted = meant.contains(".") ? unlistedClass(setting, meant) : null;
         if (unlisted != null) {
-            T extension = byClass(setting, name, unlisted);
-            String nameless = namelessness(extension);
-            if (nameless != null) {
-                throw settings.invalid(setting, "names " + name + ", which has no name: " + nameless);
-            }
-            return extension;
+            requireKind(setting, meant, unlisted);
+            return new Target<>(unlisted.getName(), () -> withName(setting, meant, byClass(setting, meant, unlisted)));
         }
         Map<String, ListedProvider<T>> available = byName();
         ListedProvider<T> provider = available.get(name);
         if (provider != null) {
-            return provider.claim();
+            return new Target<>(provider.className(), provider::claim);
         }
         if (name.contains(".")) {
             throw settings.invalid(setting, "names " + name + ", which is neither one of the " + kindName + " ("
@@ -307,12 +315,36 @@ public final class ExtensionLoader<T extends Extension> {
         }
     }
 
-    /** A new instance of {@code type}, which {@code setting} names by its class name {@code className}. */
-    private T byClass(String setting, String className, Class<?> type) {
+    /** An instance of {@code provider}, which {@code setting} names by {@code name}, once it is known to be usable. */
+    private T usable(String setting, String name, ListedProvider<T> provider) {
+        try {
+            requireUsable(provider.instance());
+            return provider.claim();
+        } catch (SettingsException e) {
+            throw settings.invalid(setting, "names " + name + ", which cannot be used: " + e.getMessage(),
+                    e.getCause() == null ? e : e.getCause());
+        }
+    }
+
+    /** Refuses {@code type}, which {@code setting} names by its class name {@code className}, unless it is of this kind. */
+    private void requireKind(String setting, String className, Class<?> type) {
         if (!kind.isAssignableFrom(type)) {
             throw settings.invalid(setting, "names " + className + ", which does not implement " + kind.getName()
                     + settings.scopingHint(setting));
         }
+    }
+
+    /** {@code extension}, which {@code setting} names by its class name {@code className}, once it is known to have a name. */
+    private T withName(String setting, String className, T extension) {
+        String nameless = namelessness(extension);
+        if (nameless != null) {
+            throw settings.invalid(setting, "names " + className + ", which has no name: " + nameless);
+        }
+        return extension;
+    }
+
+    /** A new instance of {@code type}, of this kind, which {@code setting} names by its class name {@code className}. */
+    private T byClass(String setting, String className, Class<?> type) {
         try {
             return kind.cast(type.getConstructor().newInstance());
         } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {

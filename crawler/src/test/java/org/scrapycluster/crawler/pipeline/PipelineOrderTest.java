@@ -42,6 +42,29 @@ class PipelineOrderTest {
                 e.getMessage());
     }
 
+    /** A typo in a removal would otherwise leave the built-in meant loaded, and say nothing. */
+    @Test
+    void aNullEntryThatMatchesNothingIsAStartUpErrorAsAnUnknownNameIs() {
+        SettingsException e = assertThrows(SettingsException.class, () -> pipelines(Map.of("ITEM_PIPELINES", "{loging: null}")));
+        assertTrue(e.getMessage().matches(".*names 'loging', but there are no item pipelines of that name;"
+                + " there are: .*\\bkafka, logging\\b.*"), e.getMessage());
+        SettingsException byClass = assertThrows(SettingsException.class,
+                () -> pipelines(Map.of("ITEM_PIPELINES", "{com.example.GonePipeline: null}")));
+        assertTrue(byClass.getMessage().contains("names com.example.GonePipeline, which is neither one of the item pipelines"),
+                byClass.getMessage());
+        assertEquals(List.of("kafka"), pipelines(Map.of("ITEM_PIPELINES", "{" + LoggingPipeline.class.getName() + ": null}")),
+                "a built-in removed by its class");
+    }
+
+    @Test
+    void anEntryNamingADefaultByItsClassReplacesTheDefaultEntry() {
+        assertEquals(List.of("kafka", "logging"), pipelines(Map.of("ITEM_PIPELINES", "{" + LoggingPipeline.class.getName() + ": 500}")));
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> pipelines(Map.of("ITEM_PIPELINES", "{logging: 50, " + LoggingPipeline.class.getName() + ": 500}")));
+        assertTrue(e.getMessage().endsWith("names " + LoggingPipeline.class.getName() + " twice, as logging and as "
+                + LoggingPipeline.class.getName() + "; keep one of the two entries"), e.getMessage());
+    }
+
     @Test
     void twoEntriesWithOneOrderAreRefused() {
         SettingsException e = assertThrows(SettingsException.class, () -> pipelines(Map.of("ITEM_PIPELINES", "{logging: 300}")));

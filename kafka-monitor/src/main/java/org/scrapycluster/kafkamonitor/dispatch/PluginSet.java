@@ -1,8 +1,6 @@
 package org.scrapycluster.kafkamonitor.dispatch;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.extension.ListedNames;
+import org.scrapycluster.common.extension.PlacedEntry;
 import org.scrapycluster.common.request.RequestSchema;
 import org.scrapycluster.common.request.RequestValidator;
 import org.scrapycluster.common.request.SafetyChecks;
@@ -29,10 +28,11 @@ import org.scrapycluster.kafkamonitor.plugin.ZookeeperHandler;
  * name → rank, tried in ascending rank, the first whose schema a request matches handling it. A
  * name is the original's module path of a built-in ({@code plugins.scraper_handler.ScraperHandler})
  * or a Java class name, loaded by {@link ExtensionLoader} from the class path or the plugin folders
- * (docs/extending.md); a null rank disables the entry. A class is looked up by its name, so a plugin jar
- * that {@code PLUGINS} does not name is never loaded, and a broken one it names (a class its jar lacks) is an
- * error naming the jar and the class. Two plugins
- * with one rank, an unknown class, and a class that is not a plugin are errors at start-up. Every
+ * (docs/extending.md); a null rank disables the entry, and an entry of the user's that names a built-in by its
+ * {@code name()} or class replaces the default entry of its module path. A class is looked up by its name, so a plugin
+ * jar that {@code PLUGINS} does not name is never loaded, and a broken one it names (a class its jar lacks) is an
+ * error naming the jar and the class. Two plugins with one rank, an unknown class or name (a null entry's too), and a
+ * class that is not a plugin are errors at start-up. Every
  * schema is validated with the safety checks {@code REQUEST_CHECK_IDS}, {@code REQUEST_CHECK_URLS}
  * and {@code REQUEST_CHECK_REGEXES} turn on.
  */
@@ -57,31 +57,21 @@ public final class PluginSet {
      * Loads, sets up and ranks the plugins {@code settings} list.
      *
      * @throws SettingsException when {@code PLUGINS} names an unknown class or a class that is not a
-     *         plugin, gives a rank that is not a whole number, gives two plugins one rank or names two of one name,
+     *         plugin, places one plugin in two entries of the user's, gives a rank that is not a whole number, gives two
+     *         plugins one rank or names two of one name,
      *         or names a plugin that cannot be set up (its setup throws, its schema is missing or invalid)
      */
     public static PluginSet load(Settings settings) {
         SafetyChecks checks = SafetyChecks.from(settings);
-        ExtensionLoader<KafkaMonitorPlugin> loader = ExtensionLoader.of(KafkaMonitorPlugin.class, "Kafka monitor plugins", settings);
-        Map<Long, String> ranks = new HashMap<>();
+        ExtensionLoader<KafkaMonitorPlugin> loader = ExtensionLoader.of(KafkaMonitorPlugin.class, "Kafka monitor plugins", settings,
+                ORIGINAL_NAMES);
         ListedNames called = new ListedNames(settings, SETTING);
         List<RankedPlugin> loaded = new ArrayList<>();
-        for (Map.Entry<String, Object> entry : settings.getMap(SETTING).entrySet()) {
-            if (entry.getValue() == null) {
-                continue;
-            }
-            String name = entry.getKey();
-            long rank = settings.getPlace(SETTING, name, entry.getValue(), "rank");
-            KafkaMonitorPlugin plugin = instantiate(loader, name); // first: a name of another service's plugin says so
-            String earlier = ranks.putIfAbsent(rank, name);
-            if (earlier != null) {
-                throw settings.invalid(SETTING, "gives the rank " + rank + " to both " + earlier + " and " + name
-                        + "; every plugin needs a rank of its own");
-            }
-            called.take(name, plugin.name());
-            loaded.add(new RankedPlugin(name, rank, plugin, setUp(settings, name, plugin, checks)));
+        for (PlacedEntry entry : loader.placed(SETTING, "rank")) {
+            KafkaMonitorPlugin plugin = loader.instance(SETTING, entry.name());
+            called.take(entry.name(), plugin.name());
+            loaded.add(new RankedPlugin(entry.name(), entry.place(), plugin, setUp(settings, entry.name(), plugin, checks)));
         }
-        loaded.sort(Comparator.comparingLong(RankedPlugin::rank));
         return new PluginSet(loaded);
     }
 
@@ -115,11 +105,6 @@ public final class PluginSet {
             }
         }
         return new Match.Unmatched(closest == null ? "none" : closest.schemaName(), closestViolations);
-    }
-
-    private static KafkaMonitorPlugin instantiate(ExtensionLoader<KafkaMonitorPlugin> loader, String name) {
-        Class<? extends KafkaMonitorPlugin> builtIn = ORIGINAL_NAMES.get(name);
-        return loader.instance(SETTING, builtIn == null ? name : builtIn.getName());
     }
 
     /**

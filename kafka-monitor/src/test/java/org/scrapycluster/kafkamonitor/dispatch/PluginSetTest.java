@@ -17,6 +17,7 @@ import org.scrapycluster.kafkamonitor.plugin.ActionHandler;
 import org.scrapycluster.kafkamonitor.plugin.Handling;
 import org.scrapycluster.kafkamonitor.plugin.RedisEffect;
 import org.scrapycluster.kafkamonitor.plugin.ScraperHandler;
+import org.scrapycluster.kafkamonitor.plugin.StatsHandler;
 import org.scrapycluster.kafkamonitor.testing.ClusterTestHandler;
 
 /** Loading the plugins the PLUGINS setting lists (docs/compatibility.md §2.2, §10.1) and choosing one for a request (§2.3). */
@@ -41,6 +42,36 @@ class PluginSetTest {
 
         assertEquals(List.of("StatsHandler", "ScraperHandler", "ZookeeperHandler"),
                 plugins.plugins().stream().map(RankedPlugin::name).toList());
+    }
+
+    /** The name the log line and {@code scrapy-cluster plugins} show, or the class: the user's entry replaces the default's. */
+    @Test
+    void aBuiltInIsDisabledOrReRankedByItsNameOrClass() {
+        assertEquals(List.of("ScraperHandler", "StatsHandler", "ZookeeperHandler"),
+                PluginSet.load(settings("{ActionHandler: null}")).plugins().stream().map(RankedPlugin::name).toList());
+        PluginSet reRanked = PluginSet.load(settings("{ActionHandler: 250}"));
+        assertEquals(List.of("ScraperHandler", "ActionHandler", "StatsHandler", "ZookeeperHandler"),
+                reRanked.plugins().stream().map(RankedPlugin::name).toList());
+        assertEquals(250L, reRanked.plugins().get(1).rank());
+        assertEquals("ActionHandler", reRanked.plugins().get(1).listedAs());
+        PluginSet byClass = PluginSet.load(settings("{" + StatsHandler.class.getName() + ": null}"));
+        assertEquals(List.of("ScraperHandler", "ActionHandler", "ZookeeperHandler"),
+                byClass.plugins().stream().map(RankedPlugin::name).toList());
+    }
+
+    @Test
+    void twoEntriesOfTheUsersForOnePluginAreRefused() {
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> PluginSet.load(settings("{ActionHandler: 250, plugins.action_handler.ActionHandler: 200}")));
+        assertEquals("Setting PLUGINS (from the command line) names " + ActionHandler.class.getName() + " twice, as "
+                + "plugins.action_handler.ActionHandler and as ActionHandler; keep one of the two entries", e.getMessage());
+    }
+
+    @Test
+    void aNullEntryThatMatchesNothingIsRefused() {
+        SettingsException e = assertThrows(SettingsException.class, () -> PluginSet.load(settings("{ActionHandlr: null}")));
+        assertTrue(e.getMessage().startsWith("Setting PLUGINS (from the command line) names 'ActionHandlr', but there are no Kafka monitor"
+                + " plugins of that name; there are: "), e.getMessage());
     }
 
     @Test
