@@ -183,7 +183,7 @@ public final class ExtensionLoader<T extends Extension> {
         List<String> jars = new ArrayList<>();
         try {
             for (URL copy : Collections.list(classLoader.getResources(classFile))) {
-                jars.add(ServiceListing.jarOf(copy, classFile));
+                jars.add(ServiceListing.pathOf(copy, classFile));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot look for " + classFile + " in the plugin jars", e);

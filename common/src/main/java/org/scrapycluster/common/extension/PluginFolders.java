@@ -18,6 +18,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
+import org.scrapycluster.common.file.UnreadableFile;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 
@@ -26,9 +27,11 @@ import org.scrapycluster.common.settings.SettingsException;
  * launcher puts its own {@code plugins/} first, the Docker image {@code /opt/scrapy-cluster/plugins}), then
  * those of the {@code PLUGIN_DIRS} setting. A folder that does not exist is skipped. Every {@code *.jar}
  * directly in a folder is loaded, in name order, through one {@link PluginClassLoader} per set of folders,
- * shared by the services of one JVM. Since the jars share it, a class two of them hold in different versions (a library
- * two plugins bundle at different versions, an old jar left beside its new one) is refused: the loader would give every
- * plugin the first jar's, and the other's would fail as it ran ({@code NoSuchMethodError}).
+ * shared by the services of one JVM. Folders and jars are known by their real paths, so that a jar reached twice (a
+ * folder named again through a link) is one jar, loaded once. Since the jars share the class loader, a class two of
+ * them hold in different versions (a library two plugins bundle at different versions, an old jar left beside its new
+ * one) is refused: the loader would give every plugin the first jar's, and the other's would fail as it ran
+ * ({@code NoSuchMethodError}).
  */
 public final class PluginFolders {
 
@@ -44,51 +47,79 @@ public final class PluginFolders {
     private PluginFolders() {
     }
 
-    /** The plugin folders {@code settings} and the environment name, without repeats. */
+    /** The plugin folders {@code settings} and the environment name, by their real paths, without repeats. */
     public static List<Path> folders(Settings settings) {
         LinkedHashSet<Path> folders = new LinkedHashSet<>();
         String path = System.getenv(PATH_VARIABLE);
         if (path != null) {
-            Arrays.stream(path.split(":")).filter(entry -> !entry.isBlank()).map(entry -> Path.of(entry).toAbsolutePath().normalize())
-                    .forEach(folders::add);
+            Arrays.stream(path.split(":")).filter(entry -> !entry.isBlank()).map(entry -> real(Path.of(entry))).forEach(folders::add);
         }
         if (settings.has("PLUGIN_DIRS")) {
-            settings.getStringList("PLUGIN_DIRS").forEach(entry -> folders.add(Path.of(entry).toAbsolutePath().normalize()));
+            settings.getStringList("PLUGIN_DIRS").forEach(entry -> folders.add(real(Path.of(entry))));
         }
         return List.copyOf(folders);
     }
 
-    /** The jars of {@code folders}, folder by folder, in name order; an entry that names a jar itself is that jar. */
+    /**
+     * The jars of {@code folders}, folder by folder, in name order, each once by its real path; an entry that names a jar
+     * itself is that jar. A link to a jar that is gone, an entry or in a folder, is kept, to be refused by name as a jar
+     * that cannot be read.
+     */
     public static List<Path> jars(List<Path> folders) {
-        List<Path> jars = new ArrayList<>();
+        LinkedHashSet<Path> jars = new LinkedHashSet<>();
         for (Path folder : folders) {
-            if (isJar(folder)) {
-                jars.add(folder);
+            if (isJar(folder) || isLinkToAJarThatIsGone(folder)) {
+                jars.add(real(folder));
                 continue;
             }
             if (!Files.isDirectory(folder)) {
                 continue;
             }
             try (Stream<Path> entries = Files.list(folder)) {
-                // a link to a jar that is gone is kept, to be refused by name as a jar that cannot be read
                 entries.filter(entry -> entry.getFileName().toString().endsWith(".jar") && !Files.isDirectory(entry))
-                        .sorted().forEach(jars::add);
+                        .sorted().map(PluginFolders::real).forEach(jars::add);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot list the plugin folder " + folder, e);
             }
         }
-        return jars;
+        return List.copyOf(jars);
+    }
+
+    /** {@code path} with every link resolved; absolute and normalized only when it does not exist (a folder missing, a link gone). */
+    private static Path real(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path.toAbsolutePath().normalize();
+        }
+    }
+
+    private static boolean isLinkToAJarThatIsGone(Path entry) {
+        return entry.getFileName().toString().endsWith(".jar") && Files.isSymbolicLink(entry) && !Files.exists(entry);
+    }
+
+    /** What the link to a jar that is gone points at: its path alone does not say why it cannot be read. */
+    private static String linkToNothing(Path link) {
+        try {
+            return "it is a link to " + Files.readSymbolicLink(link) + ", which does not exist";
+        } catch (IOException e) {
+            return "it is a link to a file that does not exist";
+        }
     }
 
     /**
      * {@code folder} as the user is told of it: {@code <folder> (N jars)}, naming those of its jars that list no extension
      * in a {@code META-INF/services} file (a plugin built without its service file, whose extensions no service finds by
-     * name, or a library); {@code <jar> (a jar)} for an entry that names a jar, {@code <folder> (missing)} when it does
-     * not exist, {@code <file> (neither a folder nor a jar)} for another file.
+     * name, or a library); {@code <jar> (a jar)} for an entry that names a jar, and what its link points at for a link to
+     * a jar that is gone; {@code <folder> (missing)} when it does not exist, {@code <file> (neither a folder nor a jar)}
+     * for another file.
      */
     public static String describe(Path folder) {
         if (isJar(folder)) {
             return folder + (listsNoExtension(folder) ? " (a jar listing no extension in META-INF/services)" : " (a jar)");
+        }
+        if (isLinkToAJarThatIsGone(folder)) {
+            return folder + " (a jar that cannot be read: " + linkToNothing(folder) + ")";
         }
         if (!Files.isDirectory(folder)) {
             return folder + (Files.exists(folder) ? " (neither a folder nor a jar)" : " (missing)");
@@ -161,7 +192,8 @@ public final class PluginFolders {
                     }
                 }
             } catch (IOException e) {
-                throw new SettingsException("The plugin jar " + jar + " cannot be read (" + e.getMessage()
+                throw new SettingsException("The plugin jar " + jar + " cannot be read ("
+                        + (isLinkToAJarThatIsGone(jar) ? linkToNothing(jar) : UnreadableFile.reason(e))
                         + "); replace it with a whole copy or remove it");
             }
         }

@@ -4,8 +4,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -69,8 +72,26 @@ final class ServiceListing {
 
     /** The file name of the jar (or the folder) {@code path} was found in, at {@code copy}. */
     static String jarOf(URL copy, String path) {
-        String location = copy.toString();
-        String container = location.substring(0, location.length() - path.length()).replaceFirst("!?/$", "");
+        String container = containerOf(copy, path);
         return container.substring(container.lastIndexOf('/') + 1);
+    }
+
+    /**
+     * The full path of the jar (or the folder) {@code path} was found in, at {@code copy}, for an error that must tell two
+     * jars of one name apart; its URL when it is not a file.
+     */
+    static String pathOf(URL copy, String path) {
+        String container = containerOf(copy, path);
+        try {
+            return Path.of(URI.create(container.startsWith("jar:") ? container.substring("jar:".length()) : container)).toString();
+        } catch (IllegalArgumentException | FileSystemNotFoundException e) {
+            return container;
+        }
+    }
+
+    /** The URL of the jar (or the folder) {@code path} was found in, at {@code copy}. */
+    private static String containerOf(URL copy, String path) {
+        String location = copy.toString();
+        return location.substring(0, location.length() - path.length()).replaceFirst("!?/$", "");
     }
 }

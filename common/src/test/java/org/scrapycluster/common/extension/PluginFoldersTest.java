@@ -127,7 +127,7 @@ class PluginFoldersTest {
     }
 
     @Test
-    void anExtensionInTwoJarsIsRefused(@TempDir Path work) {
+    void anExtensionInTwoJarsIsRefusedNamingEachJarByItsFullPath(@TempDir Path work) throws IOException {
         Path folder = work.resolve("plugins");
         // an upgrade that left the old jar beside the new one: the old, first in name order, would be the one loaded
         PluginJar.named("titles-1.0").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
@@ -137,8 +137,37 @@ class PluginFoldersTest {
 
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
-        assertTrue(e.getMessage().contains("Several jars hold com.example.Titles, of the spiders called 'titles': titles-1.0.jar, titles-1.1.jar"),
-                e.getMessage());
+        assertTrue(e.getMessage().contains("Several jars hold com.example.Titles, of the spiders called 'titles': "
+                + folder.toRealPath().resolve("titles-1.0.jar") + ", " + folder.toRealPath().resolve("titles-1.1.jar")), e.getMessage());
+    }
+
+    /** A copy of a plugin's jar in a second folder: the two names alone would not say which file to remove. */
+    @Test
+    void jarsOfOneNameInTwoFoldersAreNamedByTheirFullPaths(@TempDir Path work) throws IOException {
+        Path first = work.resolve("plugins");
+        Path second = work.resolve("copy");
+        for (Path folder : List.of(first, second)) {
+            PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
+                    .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
+        }
+
+        SettingsException e = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(first + "," + second)).available());
+        assertTrue(e.getMessage().contains("'titles': " + first.toRealPath().resolve("titles.jar") + ", "
+                + second.toRealPath().resolve("titles.jar") + "; only the first would be loaded"), e.getMessage());
+    }
+
+    /** One folder named twice, once through a link to it: its jars are loaded once, not refused as in two jars. */
+    @Test
+    void aFolderNamedAgainThroughALinkIsOneFolder(@TempDir Path work) throws IOException {
+        Path folder = work.resolve("plugins");
+        PluginJar.named("titles").source("com.example.Titles", SPIDER.formatted("Titles", "titles", "where"))
+                .service("org.scrapycluster.api.Spider", "com.example.Titles").writeTo(folder, "1");
+        Path link = Files.createSymbolicLink(work.resolve("linked"), folder);
+        Settings settings = settings(folder + "," + link);
+
+        assertEquals(List.of(folder.toRealPath()), PluginFolders.folders(settings));
+        assertEquals("titles", ExtensionLoader.of(Spider.class, "spiders", settings).named("SPIDER_NAME", "titles").name());
     }
 
     /** Two plugins bundling one library at different versions: the shared class loader would give both the first. */
@@ -155,14 +184,21 @@ class PluginFoldersTest {
     }
 
     @Test
-    void aLinkToAJarThatIsGoneIsRefusedByName(@TempDir Path work) throws IOException {
+    void aLinkToAJarThatIsGoneIsRefusedByNameSayingWhereItPoints(@TempDir Path work) throws IOException {
         Path folder = Files.createDirectories(work.resolve("plugins"));
-        Files.createSymbolicLink(folder.resolve("acme.jar"), work.resolve("removed-in-an-upgrade.jar"));
+        Path gone = work.resolve("removed-in-an-upgrade.jar");
+        Path link = Files.createSymbolicLink(folder.resolve("acme.jar"), gone);
 
         SettingsException e = assertThrows(SettingsException.class,
                 () -> ExtensionLoader.of(Spider.class, "spiders", settings(folder)).available());
-        assertTrue(e.getMessage().contains("The plugin jar " + folder.resolve("acme.jar").toAbsolutePath() + " cannot be read"),
-                e.getMessage());
+        assertTrue(e.getMessage().contains("The plugin jar " + folder.toRealPath().resolve("acme.jar") + " cannot be read (it is a link to "
+                + gone + ", which does not exist)"), e.getMessage());
+        SettingsException named = assertThrows(SettingsException.class,
+                () -> ExtensionLoader.of(Spider.class, "spiders", settings(link)).available());
+        assertTrue(named.getMessage().contains("The plugin jar " + link + " cannot be read (it is a link to " + gone + ", which does"
+                + " not exist)"), named.getMessage());
+        assertEquals(link + " (a jar that cannot be read: it is a link to " + gone + ", which does not exist)",
+                PluginFolders.describe(link));
     }
 
     @Test
@@ -437,6 +473,11 @@ class PluginFoldersTest {
     }
 
     private static Settings settings(Path folder) {
-        return Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", folder.toString())));
+        return settings(folder.toString());
+    }
+
+    /** The crawler's settings with the plugin folders {@code folders} ({@code ,}-separated). */
+    private static Settings settings(String folders) {
+        return Settings.load("crawler", new SettingsSources(null, Map.of(), Map.of("PLUGIN_DIRS", folders)));
     }
 }
