@@ -5,7 +5,9 @@ import java.util.Map;
 
 /**
  * The result of one crawled page as an {@link ItemPipeline} sees it: what the crawler publishes on
- * {@code <prefix>.crawled_firehose}.
+ * {@code <prefix>.crawled_firehose}. It is read-only, its maps and lists too: every stage sees the item the spider
+ * made, and {@link ItemPipeline#process} returns no other, so a stage cannot change what the stages after it, or
+ * {@code kafka}, publish (docs/extending.md, "The item pipeline").
  */
 public interface ResultItem {
 
@@ -36,6 +38,10 @@ public interface ResultItem {
     /** The links the spider listed. */
     List<PageLink> listedLinks();
 
-    /** The fields the spider added to the item ({@link SpiderOutput#fields()} without {@code attrs}). */
+    /**
+     * The fields the spider added to the item ({@link SpiderOutput#fields()} without {@code attrs}), read-only: a
+     * {@code put} throws {@link UnsupportedOperationException}. A field every result should carry is added by the spider
+     * ({@link SpiderOutput#withField}); a stage that derives more from the item writes it to a store or topic of its own.
+     */
     Map<String, Object> fields();
 }
