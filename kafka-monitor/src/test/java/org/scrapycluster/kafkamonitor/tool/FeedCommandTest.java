@@ -138,7 +138,8 @@ class FeedCommandTest {
         assertTrue(feed.err().startsWith(prefix), feed.err());
         double said = Double.parseDouble(feed.err().substring(prefix.length(), feed.err().indexOf(" s (")));
         // said to a tenth of a second, rounded: 0.96 s is said as 1.0
-        assertTrue(said <= took + 0.05, "the wait it names is the one it made (a metadata wait is half the timeout): " + said + " of " + took);
+        assertTrue(said <= took + 0.05,
+                "the wait it names is the one it made (a metadata wait is half the timeout): " + said + " of " + took);
         assertTrue(took < 30, "bounded by KAFKA_FEED_TIMEOUT");
     }
 
