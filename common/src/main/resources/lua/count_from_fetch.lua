@@ -4,7 +4,7 @@
 -- its node's read of the file, reached the server next to the next window's burst (three nodes at 3 a 2 s window: six
 -- requests within 1.1 s). Moved to now, the entry holds the next burst back until a window after this fetch. Should the
 -- window, counted so, hold more than its limit (hand-outs made meanwhile went out at once), the entry is removed and the
--- request is to be put back, to wait for a slot as any other. Needs lib/clock.
+-- request is to be put back, to wait for a slot as any other. Needs lib/clock and lib/window.
 --
 -- KEYS[1] <throttlekey>:throttle_window
 -- ARGV[1] the hand-out's time "<s>.<us>", the score of its entry   ARGV[2] window seconds   ARGV[3] limit
@@ -13,16 +13,12 @@
 local clock = server_clock()
 local window, limit = tonumber(ARGV[2]), tonumber(ARGV[3])
 local entry = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1], 'LIMIT', 0, 1)[1]
-if not entry then
-  -- trimmed, or the key gone with its time to live: the request is counted anew, under a member of its own
-  local suffix = 0
-  entry = clock.text
-  while redis.call('ZSCORE', KEYS[1], entry) do
-    suffix = suffix + 1
-    entry = clock.text .. suffix
-  end
+if entry then
+  redis.call('ZADD', KEYS[1], clock.text, entry)
+else
+  -- trimmed, or the key gone with its time to live: the request is counted anew
+  entry = add_window_entry(KEYS[1], clock)
 end
-redis.call('ZADD', KEYS[1], clock.text, entry)
 if redis.call('ZCOUNT', KEYS[1], string.format('(%.6f', clock.seconds - window), '+inf') > limit then
   redis.call('ZREM', KEYS[1], entry)
   return 0

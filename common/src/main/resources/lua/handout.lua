@@ -163,13 +163,7 @@ local function decide(k)
         redis.call('ZADD', leases, clock.millis + lease_ms, lease_id)
         taken.deadline = true
       end
-      -- a unique window member even for two hand-outs in the same microsecond: extra digits keep it a float
-      local entry, suffix = clock.text, 0
-      while redis.call('ZADD', window_key, 'NX', clock.text, entry) == 0 do
-        suffix = suffix + 1
-        entry = clock.text .. suffix
-      end
-      taken.window_entry = entry
+      taken.window_entry = add_window_entry(window_key, clock)
       redis.call('EXPIRE', window_key, ttl)
       if lease_ms > 0 then
         account_or_distrust(unaccounted, spider, fields, domain, clock)

@@ -51,11 +51,12 @@ public final class ThrottledQueue {
     /** The values the script answers per decision. */
     private static final int ANSWER_VALUES = 7;
 
-    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch", "errors");
+    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch", "errors",
+            "window");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript CUT_SHORT = LuaScript.load("cut_short");
     private static final LuaScript HAND_OUT_BEFORE = LuaScript.load("hand_out_before");
-    private static final LuaScript COUNT_FROM_FETCH = LuaScript.load("count_from_fetch", "clock");
+    private static final LuaScript COUNT_FROM_FETCH = LuaScript.load("count_from_fetch", "clock", "window");
 
     private final RedisConnection redis;
 

@@ -1,0 +1,11 @@
+-- Adds a hand-out to its throttle's window at the clock's time (lib/clock), under a member of its own even when another
+-- hand-out of the key holds that microsecond (two decisions of one call for one domain): extra digits keep the member a
+-- float. Returns the member.
+local function add_window_entry(window_key, clock)
+  local entry, suffix = clock.text, 0
+  while redis.call('ZADD', window_key, 'NX', clock.text, entry) == 0 do
+    suffix = suffix + 1
+    entry = clock.text .. suffix
+  end
+  return entry
+end
