@@ -1,5 +1,7 @@
 package org.scrapycluster.common.extension;
 
+import java.lang.reflect.Modifier;
+
 import org.scrapycluster.common.cli.BuildVersion;
 import org.scrapycluster.common.service.FatalExit;
 
@@ -22,6 +24,25 @@ public final class ExtensionFailures {
         if (FatalExit.jvmFailed(failure)) {
             throw (VirtualMachineError) failure;
         }
+    }
+
+    /**
+     * Why {@code type} cannot be made by its public constructor without arguments, as a start-up error says it: a class
+     * that is not public (an extension walk's package-private class was said to have no such constructor), abstract, or
+     * an inner class that needs its outer instance, else one without that constructor.
+     */
+    public static String unconstructable(Class<?> type) {
+        int modifiers = type.getModifiers();
+        if (!Modifier.isPublic(modifiers)) {
+            return "is not public: make the class public, with a public constructor without arguments";
+        }
+        if (Modifier.isAbstract(modifiers)) {
+            return "is abstract: name a class that can be made";
+        }
+        if (type.isMemberClass() && !Modifier.isStatic(modifiers)) {
+            return "is an inner class, made only with an instance of its outer class: make it static";
+        }
+        return "has no public constructor without arguments";
     }
 
     /**

@@ -348,7 +348,7 @@ public final class ExtensionLoader<T extends Extension> {
         try {
             return kind.cast(type.getConstructor().newInstance());
         } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
-            throw settings.invalid(setting, "names " + className + ", which has no public constructor without arguments");
+            throw settings.invalid(setting, "names " + className + ", which " + ExtensionFailures.unconstructable(type));
         } catch (InvocationTargetException e) {
             ExtensionFailures.rethrowIfFatal(e.getCause());
             throw new SettingsException("The " + className + " named in " + setting + " failed to construct: " + ExtensionFailures.described(e.getCause()), e.getCause());

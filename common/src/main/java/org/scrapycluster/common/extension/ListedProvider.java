@@ -101,7 +101,7 @@ final class ListedProvider<T extends Extension> {
         try {
             return loaded.getConstructor().newInstance();
         } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
-            failure = failed("has no public constructor without arguments", e);
+            failure = failed(ExtensionFailures.unconstructable(loaded), e);
         } catch (InvocationTargetException e) {
             ExtensionFailures.rethrowIfFatal(e.getCause());
             failure = failed("failed to construct: " + ExtensionFailures.described(e.getCause()), e.getCause());
