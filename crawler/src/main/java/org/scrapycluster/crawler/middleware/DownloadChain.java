@@ -150,24 +150,25 @@ public final class DownloadChain {
         return future.exceptionallyCompose(failure -> {
             Throwable cause = Completions.cause(failure);
             return CompletableFuture.failedFuture(new MiddlewareFailure(middleware.name(), name, url, "failed in " + name + ": " + cause, cause, false));
-        }).thenCompose(answer -> bugIn(answer, name).<CompletableFuture<DownloadStep>>map(bug -> CompletableFuture.failedFuture(
-                new MiddlewareFailure(middleware.name(), name, url, bug, null, true)))
+        }).thenCompose(answer -> bugIn(answer, middleware, name, url).<CompletableFuture<DownloadStep>>map(CompletableFuture::failedFuture)
                 .orElseGet(() -> CompletableFuture.completedFuture(answer)));
     }
 
     /**
      * What is wrong with the step a middleware's {@code name} answered, if anything: no step, or a request handed on that
-     * is not the one it was given changed by its {@code with…} methods (the crawler cannot fetch or file it).
+     * is not the one it was given changed by its {@code with…} methods (the crawler cannot fetch or file it). Each is made
+     * where it is found, so that the log tells the two apart as kinds of failure (by where they were thrown).
      */
-    private static Optional<String> bugIn(DownloadStep answer, String name) {
+    private static Optional<MiddlewareFailure> bugIn(DownloadStep answer, DownloaderMiddleware middleware, String name, String url) {
         if (answer == null) {
-            return Optional.of("completed its future from " + name + " with no step");
+            return Optional.of(new MiddlewareFailure(middleware.name(), name, url, "completed its future from " + name + " with no step",
+                    null, true));
         }
         DownloadRequest handedOn = answer instanceof DownloadStep.Proceed proceed ? proceed.request()
                 : answer instanceof DownloadStep.Reschedule reschedule ? reschedule.request() : null;
         if (handedOn != null && !(handedOn instanceof Download)) {
-            return Optional.of("handed on a " + handedOn.getClass().getName() + " from " + name
-                    + "; change the request it was given with its with… methods instead");
+            return Optional.of(new MiddlewareFailure(middleware.name(), name, url, "handed on a " + handedOn.getClass().getName()
+                    + " from " + name + "; change the request it was given with its with… methods instead", null, true));
         }
         return Optional.empty();
     }

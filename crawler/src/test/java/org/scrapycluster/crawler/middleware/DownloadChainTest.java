@@ -3,6 +3,7 @@ package org.scrapycluster.crawler.middleware;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -388,6 +389,8 @@ class DownloadChainTest {
         assertTrue(failure.getMessage().startsWith("the downloader middleware rewriting handed on a "), failure.getMessage());
         assertTrue(failure.getMessage().endsWith(" from beforeRequest; change the request it was given with its with… methods instead"),
                 failure.getMessage());
+        assertNotEquals(failure(new DownloadChain(List.of(stepless()), fetcher)).getStackTrace()[0], failure.getStackTrace()[0],
+                "two bugs, two kinds of failure in the log, which tells kinds by where they were thrown");
     }
 
     @Test
