@@ -51,8 +51,8 @@ public final class ThrottledQueue {
     /** The values the script answers per decision. */
     private static final int ANSWER_VALUES = 7;
 
-    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch", "errors",
-            "window");
+    private static final LuaScript HAND_OUT = LuaScript.load("handout", LuaScript.KEYSPACE, "clock", "member", "accounting", "batch",
+            "errors", "window");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript CUT_SHORT = LuaScript.load("cut_short");
     private static final LuaScript HAND_OUT_BEFORE = LuaScript.load("hand_out_before");
