@@ -44,6 +44,9 @@ public final class PluginFolders {
 
     private static final Map<List<Path>, ClassLoader> LOADERS = new ConcurrentHashMap<>();
 
+    /** The links followed at most to the file a link to a jar that is gone leads to, as the kernel's own limit. */
+    private static final int MOST_LINKS = 40;
+
     private PluginFolders() {
     }
 
@@ -98,10 +101,19 @@ public final class PluginFolders {
         return entry.getFileName().toString().endsWith(".jar") && Files.isSymbolicLink(entry) && !Files.exists(entry);
     }
 
-    /** What the link to a jar that is gone points at: its path alone does not say why it cannot be read. */
+    /**
+     * What the link to a jar that is gone points at, through any links it leads through, to the path that does not exist:
+     * its own path does not say why it cannot be read.
+     */
     private static String linkToNothing(Path link) {
         try {
-            return "it is a link to " + Files.readSymbolicLink(link) + ", which does not exist";
+            Path target = Files.readSymbolicLink(link);
+            Path missing = link.resolveSibling(target);
+            for (int hops = 0; hops < MOST_LINKS && Files.isSymbolicLink(missing); hops++) {
+                missing = missing.resolveSibling(Files.readSymbolicLink(missing));
+            }
+            return "it is a link to " + target + (missing.equals(link.resolveSibling(target)) ? "" : ", which leads to " + missing)
+                    + ", which does not exist";
         } catch (IOException e) {
             return "it is a link to a file that does not exist";
         }

@@ -201,6 +201,17 @@ class PluginFoldersTest {
                 PluginFolders.describe(link));
     }
 
+    /** A re-check walk's chain of links said the middle one did not exist; the last one is what is gone. */
+    @Test
+    void aChainOfLinksToAJarThatIsGoneNamesThePathThatIsMissing(@TempDir Path work) throws IOException {
+        Path gone = work.resolve("gone.jar");
+        Files.createSymbolicLink(work.resolve("middle.jar"), Path.of("gone.jar"));
+        Path link = Files.createSymbolicLink(work.resolve("chain.jar"), Path.of("middle.jar"));
+
+        assertEquals(link + " (a jar that cannot be read: it is a link to middle.jar, which leads to " + gone
+                + ", which does not exist)", PluginFolders.describe(link));
+    }
+
     @Test
     void aJarThatCannotBeReadIsRefusedByName(@TempDir Path work) throws IOException {
         Path folder = work.resolve("plugins");
