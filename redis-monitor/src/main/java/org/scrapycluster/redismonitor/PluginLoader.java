@@ -2,7 +2,9 @@ package org.scrapycluster.redismonitor;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import org.scrapycluster.common.extension.ExtensionCloser;
@@ -65,18 +67,21 @@ final class PluginLoader {
 
     /**
      * Builds {@code specs} in order, each asked for the glob of its job keys at once, so that a factory that cannot make
-     * its plugin, a plugin that cannot name its keys, and two plugins of one name are a start-up error naming them
+     * its plugin, a plugin that cannot name its keys or names the cluster's own, two plugins that take one built-in job's
+     * keys, and two plugins of one name are a start-up error naming them
      * (docs/extending.md); when one fails, every plugin already built is closed, last
      * first, within {@link #CLOSE_WAIT} together, a close that throws riding along with the start-up error.
      */
     static List<JobPlugin> build(List<PluginSpec> specs, PluginContext context) {
         List<JobPlugin> plugins = new ArrayList<>();
         ListedNames called = new ListedNames(context.settings(), "PLUGINS");
+        Map<String, String> jobsTaken = new HashMap<>();
         try {
             for (PluginSpec spec : specs) {
                 JobPlugin plugin = create(spec, context);
                 plugins.add(plugin);
                 requirePattern(spec.name(), plugin, context.settings());
+                requireJobsOfItsOwn(spec.name(), plugin, jobsTaken, context.settings());
                 called.take(spec.name(), plugin.name());
             }
             return List.copyOf(plugins);
@@ -125,6 +130,22 @@ final class PluginLoader {
             JobPattern.check(plugin);
         } catch (JobPattern.Missing e) {
             throw settings.invalid("PLUGINS", "names " + name + ", whose pattern(), the glob of its job keys, " + e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses {@code plugin} when its glob matches a built-in job's keys that a plugin built before it takes
+     * ({@code jobsTaken}, key → the name of that plugin): a plugin of {@code timeout:*} beside the expire job would take
+     * some of its jobs and delete them, and crawls would go unexpired. A plugin that replaces a built-in disables it.
+     */
+    private static void requireJobsOfItsOwn(String name, JobPlugin plugin, Map<String, String> jobsTaken, Settings settings) {
+        for (String key : JobPattern.jobKeys(plugin)) {
+            String other = jobsTaken.putIfAbsent(key, name);
+            if (other != null) {
+                throw settings.invalid("PLUGINS", "names " + other + " and " + name + ", whose patterns both match job keys such as "
+                        + key + ": each of those jobs would go to whichever takes it first, and the other would never see it; "
+                        + "disable one of them (a null rank)");
+            }
         }
     }
 

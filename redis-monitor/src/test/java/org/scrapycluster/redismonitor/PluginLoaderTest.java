@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.extension.ExtensionFailures;
+import org.scrapycluster.common.keyspace.Keyspace;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
 import org.scrapycluster.common.settings.SettingsSources;
@@ -121,6 +122,25 @@ class PluginLoaderTest {
         assertEquals("Setting PLUGINS (from the defaults) names both com.example.First and com.example.Second, and both plugins are "
                 + "called 'IdlePlugin', the name their statistics and log lines go by; give one a name() of its own", refused.getMessage());
         assertEquals(List.of("second", "first"), closed);
+    }
+
+    /** A re-check walk's plugin of {@code timeout:*} started beside the expire job, which it would have robbed of jobs. */
+    @Test
+    void aPluginThatTakesABuiltInJobsKeysBesideItIsAStartUpErrorAndThoseBuiltAreClosed() {
+        List<String> closed = new ArrayList<>();
+        List<PluginLoader.PluginSpec> specs = List.of(
+                new PluginLoader.PluginSpec("plugins.expire_monitor.ExpireMonitor", 100,
+                        context -> new IdlePlugin("ExpireMonitor", Keyspace.TIMEOUT::glob, () -> closed.add("expire"))),
+                new PluginLoader.PluginSpec("com.example.Timeouts", 200,
+                        context -> new IdlePlugin("Timeouts", () -> "timeout:*", () -> closed.add("timeouts"))));
+
+        SettingsException refused = assertThrows(SettingsException.class,
+                () -> PluginLoader.build(specs, new PluginContext(settings(null), null, Clock.systemUTC(), null)));
+
+        assertEquals("Setting PLUGINS (from the defaults) names plugins.expire_monitor.ExpireMonitor and com.example.Timeouts, whose "
+                + "patterns both match job keys such as timeout:x:x:x: each of those jobs would go to whichever takes it first, and the "
+                + "other would never see it; disable one of them (a null rank)", refused.getMessage());
+        assertEquals(List.of("timeouts", "expire"), closed);
     }
 
     @Test

@@ -15,12 +15,14 @@ import org.scrapycluster.common.redis.Glob;
  */
 public final class JobPattern {
 
-    /** The keys of jobs, which the built-in plugins take (docs/redis-monitor.md), and a member that is no key. */
-    private static final List<KeyTemplate> NOT_THE_CLUSTERS_OWN = List.of(Keyspace.INFO_APP, Keyspace.INFO_CRAWL, Keyspace.STOP_APP,
-            Keyspace.STOP_CRAWL, Keyspace.STATS_REQUEST, Keyspace.ZOOKEEPER, Keyspace.TIMEOUT, Keyspace.BLACKLIST_ENTRY);
-    /** One key of each shape the cluster keeps for itself, each part of its name {@code x}. */
-    private static final List<String> CLUSTER_KEYS = Keyspace.ALL.stream().filter(template -> !NOT_THE_CLUSTERS_OWN.contains(template))
-            .map(template -> template.fill(template.holes().stream().map(hole -> "x").toArray(String[]::new))).toList();
+    /** The keys of jobs, which the built-in plugins take (docs/redis-monitor.md). */
+    private static final List<KeyTemplate> JOBS = List.of(Keyspace.INFO_APP, Keyspace.INFO_CRAWL, Keyspace.STOP_APP, Keyspace.STOP_CRAWL,
+            Keyspace.STATS_REQUEST, Keyspace.ZOOKEEPER, Keyspace.TIMEOUT);
+    /** One key of each shape the cluster keeps for itself, each part of its name {@code x}: all but the jobs' and a member. */
+    private static final List<String> CLUSTER_KEYS = Keyspace.ALL.stream()
+            .filter(template -> !JOBS.contains(template) && template != Keyspace.BLACKLIST_ENTRY).map(JobPattern::sample).toList();
+    /** One key of each shape of the built-in jobs. */
+    private static final List<String> JOB_KEYS = JOBS.stream().map(JobPattern::sample).toList();
 
     /** How many of the cluster's keys a refused glob's error names. */
     private static final int NAMED = 3;
@@ -44,6 +46,21 @@ public final class JobPattern {
             throw new Missing("returned '" + glob + "', which matches keys the cluster keeps for itself (" + named
                     + "): the job scan would hand them to it and delete them; give the glob of its own jobs' keys", null);
         }
+    }
+
+    /**
+     * The built-in jobs' keys, one of each shape, that {@code plugin}'s glob matches: two plugins that match one would each
+     * take some of those jobs, whichever locks a key first, and the other never sees them.
+     *
+     * @throws Missing as {@link #glob}
+     */
+    public static List<String> jobKeys(JobPlugin plugin) {
+        Glob glob = glob(plugin);
+        return JOB_KEYS.stream().filter(glob::matches).toList();
+    }
+
+    private static String sample(KeyTemplate template) {
+        return template.fill(template.holes().stream().map(hole -> "x").toArray(String[]::new));
     }
 
     /**

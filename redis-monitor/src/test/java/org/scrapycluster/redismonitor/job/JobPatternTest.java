@@ -39,6 +39,13 @@ class JobPatternTest {
     }
 
     @Test
+    void theBuiltInJobsKeysAGlobMatchesAreThoseItWouldTake() {
+        assertEquals(List.of("timeout:x:x:x"), JobPattern.jobKeys(plugin("timeout:*")));
+        assertEquals(List.of("info:x:x", "info:x:x:x"), JobPattern.jobKeys(plugin(Keyspace.INFO_APP.glob())));
+        assertEquals(List.of(), JobPattern.jobKeys(plugin("peek:*:*:*:*")));
+    }
+
+    @Test
     void aGlobNeverClosedOrNoneAtAllIsStillRefused() {
         assertEquals("returned null", assertThrows(JobPattern.Missing.class, () -> JobPattern.check(plugin(null))).getMessage());
     }
