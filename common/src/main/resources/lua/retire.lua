@@ -68,7 +68,7 @@ else
   -- later seeds of the crawl count on this as on a new crawl's accounting (lib/accounting)
   redis.call('HSET', KEYS[1], 'pending', 0)
   local gone = math.floor(expires) + tonumber(ARGV[8])
-  if gone < 1e14 then -- written out whole; a later expires keeps it as long as its timeout key
+  if gone < 1e14 then -- an expires too far to write out whole leaves it without a time to live, as its timeout key
     redis.call('EXPIREAT', KEYS[1], string.format('%.0f', gone))
   end
 end
