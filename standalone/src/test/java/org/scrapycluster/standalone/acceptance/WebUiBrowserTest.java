@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -42,6 +47,7 @@ import org.scrapycluster.rest.testing.HeadlessBrowser;
 @ExtendWith(SharedStack.class)
 class WebUiBrowserTest {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String WRITE_KEY = "ui-test-write-key";
     private static final String READ_KEY = "ui-test-read-key";
     private static final SyntheticSite SITE = SyntheticSite.builder().domains(1).pagesPerDomain(40).linksPerPage(3).pageBytes(400)
@@ -62,6 +68,7 @@ class WebUiBrowserTest {
             enterKey(browser, WRITE_KEY);
             Awaitility.await("the page knows the key may write").atMost(HeadlessBrowser.WAIT)
                     .until(() -> browser.findElement(By.id("access")).getText().equals("key: read and write"));
+            awaitGatewayReadsKafka(cluster);
 
             feed(browser, origin, appid, crawlid);
             feed(browser, origin, appid, expiring);
@@ -126,6 +133,19 @@ class WebUiBrowserTest {
                     .toList();
             assertEquals(List.of(), errors, "browser console errors");
         }
+    }
+
+    /**
+     * Waits for the gateway's link to Kafka, as its open {@code /health} tells it: a feed refused with "Kafka is not
+     * connected" is what the page rightly shows a gateway just started on a busy machine (ci155), and no crawl follows.
+     */
+    private static void awaitGatewayReadsKafka(AcceptanceCluster cluster) {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest health = HttpRequest.newBuilder(cluster.userUrl("rest").resolve("/health")).build();
+        Awaitility.await("the gateway reaches Kafka").atMost(HeadlessBrowser.WAIT).ignoreExceptions().until(() -> {
+            JsonNode checks = JSON.readTree(http.send(health, HttpResponse.BodyHandlers.ofString()).body()).path("checks");
+            return "UP".equals((checks.has("rest.kafka") ? checks.get("rest.kafka") : checks.path("kafka")).path("status").asText());
+        });
     }
 
     /** Answers the page's key dialog, which the gateway's first 401 opens. */
