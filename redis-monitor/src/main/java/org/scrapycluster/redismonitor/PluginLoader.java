@@ -12,6 +12,7 @@ import org.scrapycluster.common.extension.ExtensionFailures;
 import org.scrapycluster.common.extension.ExtensionLoader;
 import org.scrapycluster.common.extension.ListedNames;
 import org.scrapycluster.common.extension.PlacedEntry;
+import org.scrapycluster.common.redis.Glob;
 import org.scrapycluster.common.service.StopBudget;
 import org.scrapycluster.common.settings.Settings;
 import org.scrapycluster.common.settings.SettingsException;
@@ -80,8 +81,8 @@ final class PluginLoader {
             for (PluginSpec spec : specs) {
                 JobPlugin plugin = create(spec, context);
                 plugins.add(plugin);
-                requirePattern(spec.name(), plugin, context.settings());
-                requireJobsOfItsOwn(spec.name(), plugin, jobsTaken, context.settings());
+                Glob glob = requirePattern(spec.name(), plugin, context.settings());
+                requireJobsOfItsOwn(spec.name(), glob, jobsTaken, context.settings());
                 called.take(spec.name(), plugin.name());
             }
             return List.copyOf(plugins);
@@ -125,21 +126,21 @@ final class PluginLoader {
         return plugin;
     }
 
-    private static void requirePattern(String name, JobPlugin plugin, Settings settings) {
+    private static Glob requirePattern(String name, JobPlugin plugin, Settings settings) {
         try {
-            JobPattern.check(plugin);
+            return JobPattern.check(plugin);
         } catch (JobPattern.Missing e) {
             throw settings.invalid("PLUGINS", "names " + name + ", whose pattern(), the glob of its job keys, " + e.getMessage());
         }
     }
 
     /**
-     * Refuses {@code plugin} when its glob matches a built-in job's keys that a plugin built before it takes
-     * ({@code jobsTaken}, key → the name of that plugin): a plugin of {@code timeout:*} beside the expire job would take
-     * some of its jobs and delete them, and crawls would go unexpired. A plugin that replaces a built-in disables it.
+     * Refuses the plugin {@code name} when its {@code glob} matches a built-in job's keys that a plugin built before it
+     * takes ({@code jobsTaken}, key → the name of that plugin): a plugin of {@code timeout:*} beside the expire job would
+     * take some of its jobs and delete them, and crawls would go unexpired. A plugin that replaces a built-in disables it.
      */
-    private static void requireJobsOfItsOwn(String name, JobPlugin plugin, Map<String, String> jobsTaken, Settings settings) {
-        for (String key : JobPattern.jobKeys(plugin)) {
+    private static void requireJobsOfItsOwn(String name, Glob glob, Map<String, String> jobsTaken, Settings settings) {
+        for (String key : JobPattern.jobKeys(glob)) {
             String other = jobsTaken.putIfAbsent(key, name);
             if (other != null) {
                 throw settings.invalid("PLUGINS", "names " + other + " and " + name + ", whose patterns both match job keys such as "

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.scrapycluster.common.extension.ExtensionFailures;
@@ -128,9 +129,12 @@ class PluginLoaderTest {
     @Test
     void aPluginThatTakesABuiltInJobsKeysBesideItIsAStartUpErrorAndThoseBuiltAreClosed() {
         List<String> closed = new ArrayList<>();
+        AtomicInteger asked = new AtomicInteger();
         List<PluginLoader.PluginSpec> specs = List.of(
-                new PluginLoader.PluginSpec("plugins.expire_monitor.ExpireMonitor", 100,
-                        context -> new IdlePlugin("ExpireMonitor", Keyspace.TIMEOUT::glob, () -> closed.add("expire"))),
+                new PluginLoader.PluginSpec("plugins.expire_monitor.ExpireMonitor", 100, context -> new IdlePlugin("ExpireMonitor", () -> {
+                    asked.incrementAndGet();
+                    return Keyspace.TIMEOUT.glob();
+                }, () -> closed.add("expire"))),
                 new PluginLoader.PluginSpec("com.example.Timeouts", 200,
                         context -> new IdlePlugin("Timeouts", () -> "timeout:*", () -> closed.add("timeouts"))));
 
@@ -141,6 +145,7 @@ class PluginLoaderTest {
                 + "patterns both match job keys such as timeout:x:x:x: each of those jobs would go to whichever takes it first, and the "
                 + "other would never see it; disable one of them (a null rank)", refused.getMessage());
         assertEquals(List.of("timeouts", "expire"), closed);
+        assertEquals(1, asked.get(), "each plugin is asked for its glob once, as docs/extending.md says");
     }
 
     @Test

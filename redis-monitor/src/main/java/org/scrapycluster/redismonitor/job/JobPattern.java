@@ -36,9 +36,10 @@ public final class JobPattern {
      * docs/architecture.md but the jobs'), which the job scan would hand to the plugin and then delete. A glob of
      * {@code *} took every string key of a cluster, and the Redis monitor then said Redis had lost the cluster's keys.
      *
+     * @return the glob, for {@link #jobKeys}: the plugin is asked once
      * @throws Missing as {@link #glob}, and for such a glob, naming the keys it matches
      */
-    public static void check(JobPlugin plugin) {
+    public static Glob check(JobPlugin plugin) {
         Glob glob = glob(plugin);
         List<String> taken = CLUSTER_KEYS.stream().filter(glob::matches).toList();
         if (!taken.isEmpty()) {
@@ -46,16 +47,14 @@ public final class JobPattern {
             throw new Missing("returned '" + glob + "', which matches keys the cluster keeps for itself (" + named
                     + "): the job scan would hand them to it and delete them; give the glob of its own jobs' keys", null);
         }
+        return glob;
     }
 
     /**
-     * The built-in jobs' keys, one of each shape, that {@code plugin}'s glob matches: two plugins that match one would each
-     * take some of those jobs, whichever locks a key first, and the other never sees them.
-     *
-     * @throws Missing as {@link #glob}
+     * The built-in jobs' keys, one of each shape, that a plugin's {@code glob} matches: two plugins that match one would
+     * each take some of those jobs, whichever locks a key first, and the other never sees them.
      */
-    public static List<String> jobKeys(JobPlugin plugin) {
-        Glob glob = glob(plugin);
+    public static List<String> jobKeys(Glob glob) {
         return JOB_KEYS.stream().filter(glob::matches).toList();
     }
 

@@ -40,9 +40,9 @@ class JobPatternTest {
 
     @Test
     void theBuiltInJobsKeysAGlobMatchesAreThoseItWouldTake() {
-        assertEquals(List.of("timeout:x:x:x"), JobPattern.jobKeys(plugin("timeout:*")));
-        assertEquals(List.of("info:x:x", "info:x:x:x"), JobPattern.jobKeys(plugin(Keyspace.INFO_APP.glob())));
-        assertEquals(List.of(), JobPattern.jobKeys(plugin("peek:*:*:*:*")));
+        assertEquals(List.of("timeout:x:x:x"), JobPattern.jobKeys(JobPattern.check(plugin("timeout:*"))));
+        assertEquals(List.of("info:x:x", "info:x:x:x"), JobPattern.jobKeys(JobPattern.check(plugin(Keyspace.INFO_APP.glob()))));
+        assertEquals(List.of(), JobPattern.jobKeys(JobPattern.check(plugin("peek:*:*:*:*"))));
     }
 
     @Test
