@@ -23,5 +23,5 @@ if redis.call('ZCOUNT', KEYS[1], string.format('(%.6f', clock.seconds - window),
   redis.call('ZREM', KEYS[1], entry)
   return 0
 end
-redis.call('EXPIRE', KEYS[1], math.max(1, math.floor(window * 2)))
+redis.call('EXPIRE', KEYS[1], window_ttl(window))
 return 1

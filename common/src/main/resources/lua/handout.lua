@@ -86,10 +86,8 @@ local function decide(k)
     return reply('WAIT', 0, paused_ms)
   end
 
-  -- a hand-out keeps the throttle keys for two windows, and so does a WAIT: a window lengthened live
-  -- (docs/throttling.md) would otherwise outlast the keys the shorter one wrote, and forget hand-outs
-  -- it still counts
-  local ttl = math.max(1, math.floor(window * 2))
+  -- a hand-out keeps the throttle keys for two windows (lib/window), and so does a WAIT
+  local ttl = window_ttl(window)
 
   -- entries older than the window are trimmed when they could matter, when even counting them the
   -- window is at its limit, and when the key grows longer than TRIM_LENGTH: a limit far above the rate

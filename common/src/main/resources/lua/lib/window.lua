@@ -9,3 +9,9 @@ local function add_window_entry(window_key, clock)
   end
   return entry
 end
+
+-- The seconds a hand-out keeps its throttle keys: two windows (docs/throttling.md), so that a window lengthened live
+-- does not outlast the keys the shorter one wrote and forget hand-outs it still counts.
+local function window_ttl(window)
+  return math.max(1, math.floor(window * 2))
+end
