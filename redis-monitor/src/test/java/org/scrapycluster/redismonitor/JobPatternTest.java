@@ -1,4 +1,4 @@
-package org.scrapycluster.redismonitor.job;
+package org.scrapycluster.redismonitor;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scrapycluster.common.keyspace.Keyspace;
+import org.scrapycluster.redismonitor.job.JobPattern;
+import org.scrapycluster.redismonitor.job.JobPlugin;
 
 /** A plugin's glob of its job keys as a start checks it: its own jobs' keys, never the cluster's. */
 class JobPatternTest {
@@ -51,21 +53,6 @@ class JobPatternTest {
     }
 
     private static JobPlugin plugin(String glob) {
-        return new JobPlugin() {
-            @Override
-            public String name() {
-                return "greedy";
-            }
-
-            @Override
-            public String pattern() {
-                return glob;
-            }
-
-            @Override
-            public List<Answer> handle(Job job) {
-                return List.of();
-            }
-        };
+        return new IdlePlugin("greedy", () -> glob, () -> { });
     }
 }
